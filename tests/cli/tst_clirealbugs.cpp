@@ -108,8 +108,9 @@ private slots:
         QTest::newRow("aprender-alibi-slope-offset") << u"aprender-alibi-slope-offset"_s << true << true;
         // A bfloat16 partial rotary at theta 1e7: its slowest pairs move no value beyond bfloat16's rounding
         // and are read with the frequencies, not as columns passed through (once: linear factor 50). The
-        // buggy output's exponent over head_dim is not correct, its mistake not yet named.
-        QTest::newRow("pie-partial-rotary-proportional") << u"pie-partial-rotary-proportional"_s << true << false;
+        // buggy output turns proportional's pairs (i, i + 128) at theta^(-2i/256), rope_theta read from
+        // bfloat16's rows as closely as they pin it: rotary-dim-exponent against rotary_dim 64.
+        QTest::newRow("pie-partial-rotary-proportional") << u"pie-partial-rotary-proportional"_s << true << true;
         // vLLM's cos_sin_cache, cat(cos, sin) in one tensor: each half against the declared dynamic RoPE.
         // The buggy cache's constant base: rope_theta 3108.22 where dynamic's at 8192 positions is 7453.5.
         QTest::newRow("vllm-dynamic-ntk-constant-base") << u"vllm-dynamic-ntk-constant-base"_s << true << true;

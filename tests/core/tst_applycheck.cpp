@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <random>
+#include <tuple>
 
 using namespace posenc;
 using namespace Qt::StringLiterals;
@@ -424,6 +425,59 @@ private slots:
         QVERIFY2(r.diagnosis.contains(words), qPrintable(r.diagnosis));
         QCOMPARE(r.rotaryStart, rot.col0);
         QCOMPARE(r.deviatingRows, std::int64_t(0));
+    }
+
+    // Proportional RoPE's rotation (transformers' _compute_proportional_rope_parameters: the first
+    // int(F * head_dim // 2) pairs (i, i + head_dim / 2) at theta^(-2i / head_dim), the others at
+    // frequency 0) where a partial rotary of as many turning pairs is declared, whose
+    // _compute_default_rope_parameters (huggingface/transformers, src/transformers/modeling_rope_utils.py)
+    // turns pairs (i, i + r / 2) of the first r = int(head_dim * partial_rotary_factor) columns at
+    // theta^(-2i / r): rotary-dim-exponent (pie-project/pie#603), in float32 and rounded to float16
+    // and bfloat16 as a model's output is. Undeclared, the same Y is proportional's, no mistake.
+    void proportionalWhereAPartialRotaryIsDeclared_data()
+    {
+        QTest::addColumn<qint64>("headDim");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<double>("theta");
+        QTest::addColumn<int>("format");
+        const char *formats[] = {"float32", "float16", "bfloat16"};
+        for (const auto &[headDim, factor, theta] : {std::tuple {256, 0.25, 1e7}, std::tuple {128, 0.5, 1e6}})
+            for (const Format format : {Format::Float32, Format::Float16, Format::BFloat16})
+                QTest::addRow("head %d x %g, theta %g, %s", headDim, factor, theta, formats[int(format)])
+                    << qint64(headDim) << factor << theta << int(format);
+    }
+    void proportionalWhereAPartialRotaryIsDeclared()
+    {
+        QFETCH(qint64, headDim);
+        QFETCH(double, factor);
+        QFETCH(double, theta);
+        QFETCH(int, format);
+        Rotation rot = partial(headDim, 1.0, theta);
+        const auto live = std::size_t(std::floor(factor * double(headDim) / 2.0));
+        for (std::size_t i = 0; i < rot.inv.size(); ++i)
+            rot.inv[i] = i < live ? std::pow(theta, -2.0 * double(i) / double(headDim)) : 0.0;
+        Applied a = applied(rot, from(0, 64));
+        a.x = roundedAll(a.x, Format(format));
+        a.y = roundedAll(a.y, Format(format));
+        ApplyCheck::Declared declared;
+        declared.rotaryDim = std::int64_t(double(headDim) * factor);
+        declared.rotaryDimSource = u"partial_rotary_factor %1"_s.arg(factor);
+        const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, declared));
+        const QString said = r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis;
+        QCOMPARE(r.verdict, CheckVerdict::Mistake);
+        QVERIFY2(r.mistakes == QStringList {ApplyCheck::kRotaryDimExponent}, qPrintable(said));
+        QVERIFY2(r.diagnosis.contains(u"pairs (i, i + %1) at rope_theta^(-2i / %2)"_s.arg(headDim / 2).arg(headDim)),
+                 qPrintable(said));
+        QVERIFY(r.params);
+        QCOMPARE(r.params->rope.theta, theta);
+        QCOMPARE(r.deviatingRows, std::int64_t(0));
+        const ApplyCheck::Result undeclared = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
+        QVERIFY2(undeclared.verdict == CheckVerdict::Variant || undeclared.verdict == CheckVerdict::Correct,
+                 qPrintable(undeclared.diagnosis));
+        QVERIFY(undeclared.params);
+        QCOMPARE(undeclared.params->rope.type, RopeType::Proportional);
+        QCOMPARE(undeclared.params->rope.headDim, headDim);
+        QCOMPARE(std::size_t(std::floor(undeclared.params->rope.partialRotaryFactor * double(headDim) / 2.0)), live);
     }
 
     // Y that no rotation gives: unknown, said so; X and Y of two shapes: refused.

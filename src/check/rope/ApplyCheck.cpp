@@ -206,6 +206,37 @@ std::int64_t explainedRows(const Work &base, const Params &params, const std::ve
     return explained;
 }
 
+// A head whose last pairs move no value of Y: proportional's pairs at frequency 0, or the default
+// type's slowest, which the angles (each within its uncertainty) cannot tell apart at a half
+// precision; the cells can. Proportional's reading, its live pairs those before the still ones, is
+// kept where it explains more sampled rows than the default type's.
+void preferProportional(Result &result, Work &work, const std::vector<bool> &pass,
+                        const std::vector<std::int64_t> &sample)
+{
+    const std::int64_t d = result.headDim, h = d / 2;
+    if (!result.params || result.params->rope.type != RopeType::Default || result.rotaryDim != d
+        || work.geometry.rotation != RopeLayout::Half || std::ssize(pass) != d)
+        return;
+    std::int64_t live = h;
+    while (live > 0 && pass[std::size_t(live - 1)] && pass[std::size_t(live - 1 + h)])
+        --live;
+    if (live == h || live == 0)
+        return;
+    Params proportional = *result.params;
+    proportional.rope.type = RopeType::Proportional;
+    proportional.rope.headDim = d;
+    proportional.rope.partialRotaryFactor = 2.0 * double(live) / double(d);
+    while (RopeFrequencies::livePairs(proportional.rope) < live)
+        proportional.rope.partialRotaryFactor = std::nextafter(proportional.rope.partialRotaryFactor, 2.0);
+    if (explainedRows(work, proportional, sample) <= explainedRows(work, *result.params, sample))
+        return;
+    result.params = proportional;
+    result.correctAgainst.clear();
+    work.schedule = RopeFrequencies::schedule(proportional);
+    work.axis = ApplyPairs::AxisPairs::of(work.schedule.w, std::vector<bool>(work.schedule.w.size(), true));
+    result.frequencies = frequencyWords(result);
+}
+
 // The parameters the identification fitted (rope_theta, factor) rounded to the fewest significant
 // digits that explain as many sampled rows as they do: the digits the data pins, no more
 // (llama3's factor 1, not 1.0000340241274595). The frequencies compared are the rounded ones.
@@ -228,80 +259,6 @@ void pinParameters(Result &result, Work &work, const std::vector<std::int64_t> &
     work.schedule = RopeFrequencies::schedule(params);
     work.axis = ApplyPairs::AxisPairs::of(work.schedule.w, std::vector<bool>(work.schedule.w.size(), true));
     result.frequencies = frequencyWords(result);
-}
-
-std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
-{
-    std::vector<PositionRun> runs;
-    for (std::size_t p = 0; p < positions.size(); ++p) {
-        const std::int64_t at = positions[p];
-        if (!runs.empty()) {
-            PositionRun &last = runs.back();
-            const bool follows = at < 0 ? last.position < 0 : last.position >= 0 && at == last.position + last.count;
-            if (follows) {
-                ++last.count;
-                continue;
-            }
-        }
-        runs.push_back({std::int64_t(p), at, 1});
-    }
-    return runs;
-}
-
-// The text of runs[i] and of the single rows after it whose positions count down with it, three
-// or more ("rows 40..49 at 49..40, reversed"); i moved past them.
-QString runText(const std::vector<PositionRun> &runs, std::size_t &i)
-{
-    const PositionRun &run = runs[i];
-    std::size_t last = i;
-    while (run.count == 1 && run.position > 0 && last + 1 < runs.size() && runs[last + 1].count == 1
-           && runs[last + 1].position >= 0 && runs[last + 1].position == runs[last].position - 1)
-        ++last;
-    if (last < i + 2) // two rows exchanged are said row by row
-        last = i;
-    const std::int64_t rows = std::int64_t(last - i) + run.count, end = run.row + rows - 1;
-    i = last;
-    if (run.position < 0)
-        return rows == 1 ? u"row %1 unread"_s.arg(run.row) : u"rows %1..%2 unread"_s.arg(run.row).arg(end);
-    if (rows == 1)
-        return u"row %1 at %2"_s.arg(run.row).arg(run.position);
-    if (rows > run.count)
-        return u"rows %1..%2 at %3..%4, reversed"_s.arg(run.row)
-            .arg(end)
-            .arg(run.position)
-            .arg(run.position - rows + 1);
-    return u"rows %1..%2 at %3..%4"_s.arg(run.row).arg(end).arg(run.position).arg(run.position + run.count - 1);
-}
-
-QString positionLines(Result &result, const std::vector<std::int64_t> &positions)
-{
-    const std::int64_t first = positions.front();
-    const bool constant = first >= 0 && result.positions.size() == 1;
-    if (constant)
-        result.positionOffset = first;
-    if (constant && first != 0) {
-        result.mistakes.append(CheckMistakes::kPositionOffset);
-        return u"every row r is at position r + %1: the positions are off by %1 (HF's position_ids start at "
-               "0)"_s.arg(first);
-    }
-    if (constant)
-        return {};
-    // The runs away from their own rows, the rest said at once where every one is at its own row.
-    result.mistakes.append(kPositionsOutOfOrder);
-    const auto own = [](const PositionRun &run) { return run.position == run.row; };
-    const bool othersOwn = std::count_if(result.positions.begin(), result.positions.end(), own) > 0;
-    constexpr qsizetype kShown = 8;
-    QStringList runs;
-    qsizetype away = 0;
-    for (std::size_t i = 0; i < result.positions.size(); ++i) {
-        if (othersOwn && own(result.positions[i]))
-            continue;
-        if (++away <= kShown)
-            runs.append(runText(result.positions, i));
-    }
-    return u"the rows' positions are out of order, not one run from 0: %1%2%3"_s.arg(
-        runs.join(u", "_s), away > kShown ? u", …"_s : QString(),
-        othersOwn ? u"; every other row r at position r"_s : QString());
 }
 
 // The verdict: the pairing, the rotated part, the positions and the cells; correct only where the
@@ -353,7 +310,27 @@ QStringList partialLines(Result &result, const Span &span, const Declared &decla
                      "apply_rotary_pos_emb)"_s.arg(r)
                          .arg(d - r));
     }
-    if (declared.rotaryDim && *declared.rotaryDim != r) {
+    // Proportional's frequencies where a partial rotary of as many turning pairs is declared: the
+    // pairs (i, i + head_dim / 2) at theta^(-2i / head_dim), the rest at frequency 0
+    // (_compute_proportional_rope_parameters), where HF's default type turns the first rotary_dim
+    // columns, pairs (i, i + rotary_dim / 2) at theta^(-2i / rotary_dim)
+    // (_compute_default_rope_parameters, dim = int(head_dim * partial_rotary_factor)).
+    const RopeParams *found = result.params ? &result.params->rope : nullptr;
+    const bool proportional = found && found->type == RopeType::Proportional && r == d && declared.rotaryDim
+        && *declared.rotaryDim < d && *declared.rotaryDim == 2 * RopeFrequencies::livePairs(*found);
+    if (proportional) {
+        result.mistakes.append(kRotaryDimExponent);
+        lines.append(u"Y turns proportional RoPE's pairs: %1 pairs (i, i + %2) at rope_theta^(-2i / %3), the other "
+                     "%4 at frequency 0, where %5 gives rotary_dim %6: pairs (i, i + %7) of the first %6 columns "
+                     "at rope_theta^(-2i / %6) (_compute_default_rope_parameters divides by dim = int(head_dim * "
+                     "partial_rotary_factor), not head_dim)"_s.arg(*declared.rotaryDim / 2)
+                         .arg(d / 2)
+                         .arg(d)
+                         .arg((d - *declared.rotaryDim) / 2)
+                         .arg(declared.rotaryDimSource)
+                         .arg(*declared.rotaryDim)
+                         .arg(*declared.rotaryDim / 2));
+    } else if (declared.rotaryDim && *declared.rotaryDim != r) {
         result.mistakes.append(kRotaryDim);
         lines.append(u"Y turns %1 of the %2 columns (rotary_dim %1), but %3 gives rotary_dim %4 "
                      "(int(head_dim * partial_rotary_factor))"_s.arg(r)
@@ -548,6 +525,7 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
         work.maxId = std::max(work.maxId, 2 * *std::max_element(ids.begin(), ids.end()) + 1);
     const bool reversed = turnsBackward(work, sample);
     work.direction = reversed ? -1.0 : 1.0;
+    preferProportional(result, work, pass, sample);
     if (result.correctAgainst.isEmpty())
         pinParameters(result, work, sample);
     if (result.rotaryDim < result.headDim) {

@@ -30,6 +30,31 @@ QString idRunText(const std::vector<std::int64_t> &positions, const std::vector<
     return u"%1 at their ids %2 %3"_s.arg(rows, *offset < 0 ? u"-"_s : u"+"_s).arg(std::abs(*offset));
 }
 
+// The text of runs[i] and of the single rows after it whose positions count down with it, three
+// or more ("rows 40..49 at 49..40, reversed"); i moved past them.
+QString runText(const std::vector<PositionRun> &runs, std::size_t &i)
+{
+    const PositionRun &run = runs[i];
+    std::size_t last = i;
+    while (run.count == 1 && run.position > 0 && last + 1 < runs.size() && runs[last + 1].count == 1
+           && runs[last + 1].position >= 0 && runs[last + 1].position == runs[last].position - 1)
+        ++last;
+    if (last < i + 2) // two rows exchanged are said row by row
+        last = i;
+    const std::int64_t rows = std::int64_t(last - i) + run.count, end = run.row + rows - 1;
+    i = last;
+    if (run.position < 0)
+        return rows == 1 ? u"row %1 unread"_s.arg(run.row) : u"rows %1..%2 unread"_s.arg(run.row).arg(end);
+    if (rows == 1)
+        return u"row %1 at %2"_s.arg(run.row).arg(run.position);
+    if (rows > run.count)
+        return u"rows %1..%2 at %3..%4, reversed"_s.arg(run.row)
+            .arg(end)
+            .arg(run.position)
+            .arg(run.position - rows + 1);
+    return u"rows %1..%2 at %3..%4"_s.arg(run.row).arg(end).arg(run.position).arg(run.position + run.count - 1);
+}
+
 } // namespace
 
 std::vector<std::vector<std::int64_t>> rowsByPosition(const std::vector<std::int64_t> &ids)
@@ -108,6 +133,55 @@ QString idLines(Result &result, const std::vector<std::int64_t> &positions, cons
     }
     return u"the rows are not at their --position-ids: %1%2; every other row at its id"_s.arg(
         runs.join(u", "_s), away > kShown ? u", …"_s : QString());
+}
+
+std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
+{
+    std::vector<PositionRun> runs;
+    for (std::size_t p = 0; p < positions.size(); ++p) {
+        const std::int64_t at = positions[p];
+        if (!runs.empty()) {
+            PositionRun &last = runs.back();
+            const bool follows = at < 0 ? last.position < 0 : last.position >= 0 && at == last.position + last.count;
+            if (follows) {
+                ++last.count;
+                continue;
+            }
+        }
+        runs.push_back({std::int64_t(p), at, 1});
+    }
+    return runs;
+}
+
+QString positionLines(Result &result, const std::vector<std::int64_t> &positions)
+{
+    const std::int64_t first = positions.front();
+    const bool constant = first >= 0 && result.positions.size() == 1;
+    if (constant)
+        result.positionOffset = first;
+    if (constant && first != 0) {
+        result.mistakes.append(CheckMistakes::kPositionOffset);
+        return u"every row r is at position r + %1: the positions are off by %1 (HF's position_ids start at "
+               "0)"_s.arg(first);
+    }
+    if (constant)
+        return {};
+    // The runs away from their own rows, the rest said at once where every one is at its own row.
+    result.mistakes.append(kPositionsOutOfOrder);
+    const auto own = [](const PositionRun &run) { return run.position == run.row; };
+    const bool othersOwn = std::count_if(result.positions.begin(), result.positions.end(), own) > 0;
+    constexpr qsizetype kShown = 8;
+    QStringList runs;
+    qsizetype away = 0;
+    for (std::size_t i = 0; i < result.positions.size(); ++i) {
+        if (othersOwn && own(result.positions[i]))
+            continue;
+        if (++away <= kShown)
+            runs.append(runText(result.positions, i));
+    }
+    return u"the rows' positions are out of order, not one run from 0: %1%2%3"_s.arg(
+        runs.join(u", "_s), away > kShown ? u", …"_s : QString(),
+        othersOwn ? u"; every other row r at position r"_s : QString());
 }
 
 } // namespace posenc::ApplyCheck

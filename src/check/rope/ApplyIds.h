@@ -10,7 +10,7 @@
 // posenc check --apply X Y --position-ids IDS.npy (issue 59; docs/ARCHITECTURE.md, Checking a
 // rotation): a forward pass's query or key of a padded or packed batch, its row r at position
 // ids[r]. The frequencies are identified from rows in position order, and each row's position read
-// is compared with its id.
+// is compared with its id; without ids, with its own row.
 namespace posenc::ApplyCheck {
 
 // The rows of X and Y the frequencies may be identified from, each list a row at every position
@@ -24,5 +24,13 @@ std::vector<std::vector<std::int64_t>> rowsByPosition(const std::vector<std::int
 // took arange(L), not the batch's ids: arange-with-padding), else the rows away from their ids
 // (positions-out-of-order). The mistake is added to `result`; its line returned.
 QString idLines(Result &result, const std::vector<std::int64_t> &positions, const std::vector<std::int64_t> &ids);
+
+// The positions read (-1: unread) as runs of rows whose positions follow each other.
+std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions);
+
+// The positions read (-1: unread) where no ids were given: every row at r (nothing said), every row
+// at r + k (position-offset), else the runs away from their own rows (positions-out-of-order). The
+// mistake is added to `result`; its line returned.
+QString positionLines(Result &result, const std::vector<std::int64_t> &positions);
 
 } // namespace posenc::ApplyCheck

@@ -207,17 +207,37 @@ std::optional<double> measurePairZero(const std::function<double(std::size_t, st
 
 // rope_theta from the fast pairs, which every type but linear and proportional keeps and those
 // divide alike: ln theta_i = ln theta_0 - (2 ln base / dim) i. The exponent's denominator is the
-// table's width: the rotary dim, or proportional's head_dim. One pair shows no theta: 10000.
+// table's width: the rotary dim, or proportional's head_dim. Each fast pair gives the slope to the
+// uncertainty of its own and pair 0's frequency over i (pair i pins it i times as close as pair 1):
+// the slope is the median of theirs weighted by that, so that a half-precision table, whose rows
+// pin each frequency to a part in a few thousand only, reads its base as closely as its rows allow.
+// A pair pinned no closer than a part in a hundred tells no base. One pair shows no theta: 10000.
 void measureBase(Measured &m, std::int64_t d)
 {
-    const double fastest = m.theta[0].theta;
-    std::vector<double> ks;
+    const Frequency &fastest = m.theta[0];
+    const double fastestRelative = fastest.sigma / fastest.theta;
+    std::vector<std::pair<double, double>> slopes; // slope, weight
     for (std::int64_t i = 1; i < std::max<std::int64_t>(2, m.live / 4 + 1) && i < m.live; ++i) {
         const Frequency &f = m.theta[std::size_t(i)];
-        if (f.theta > 0.0 && f.sigma < 1e-4 * f.theta)
-            ks.push_back((std::log(fastest) - std::log(f.theta)) / double(i));
+        const double relative = f.sigma / f.theta;
+        if (!(f.theta > 0.0 && relative < 1e-2 && fastestRelative < 1e-2))
+            continue;
+        const double uncertainty = std::hypot(relative, fastestRelative) / double(i);
+        slopes.emplace_back((std::log(fastest.theta) - std::log(f.theta)) / double(i),
+                            1.0 / std::max(uncertainty * uncertainty, 1e-300));
     }
-    m.fittedBase = ks.empty() ? 10000.0 : std::exp(FitNumbers::median(ks) * double(d) / 2.0);
+    std::sort(slopes.begin(), slopes.end());
+    double total = 0.0;
+    for (const auto &slope : slopes)
+        total += slope.second;
+    double slope = 0.0, below = 0.0;
+    for (const auto &[k, weight] : slopes) {
+        slope = k;
+        below += weight;
+        if (below >= 0.5 * total)
+            break;
+    }
+    m.fittedBase = slopes.empty() ? 10000.0 : std::exp(slope * double(d) / 2.0);
     m.bases = FitNumbers::roundings(m.fittedBase, 12);
     // The configs' thetas: first where the fit is near one, last in any case (slow pairs pin theta
     // loosely when a large factor divides them all).
@@ -435,10 +455,11 @@ std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<R
         return std::nullopt;
     RopeSearch search(input, *measured, layout);
     search.tryPublished(published);
-    // Pairs that never turn are proportional's tail, or pairs too slow for the table to show.
+    // Pairs that never turn are proportional's tail, or pairs too slow for the table to show: the
+    // default type, the simpler, where it explains them as well.
     const bool still = measured->live < std::int64_t(measured->theta.size());
     for (const double b : measured->bases) {
-        if (still && !search.matched())
+        if (still && !search.matched() && !search.tryDefault(b))
             search.tryProportional(b);
         if (!search.matched())
             search.tryBase(b);

@@ -137,6 +137,14 @@ bool RopeSearch::better(const Fit &x, const Fit &y) const
     const int dy = FitNumbers::digitsOf(y.hypothesis.params.rope.theta);
     if (dx != dy)
         return dx < dy;
+    // A factor of fewer digits: the factor 1 a config writes, not the 0.9999999932 that the table's
+    // rounding fits as well.
+    const auto factorDigits = [](const Fit &f) {
+        const std::optional<double> factor = f.hypothesis.params.rope.factor;
+        return factor ? FitNumbers::digitsOf(*factor) : 0;
+    };
+    if (factorDigits(x) != factorDigits(y))
+        return factorDigits(x) < factorDigits(y);
     return x.score.sumSquares < y.score.sumSquares;
 }
 
@@ -372,17 +380,44 @@ void RopeSearch::tryBanded(const Params &p)
     }
 }
 
+bool RopeSearch::tryDefault(double base)
+{
+    Params p = baseParams();
+    p.rope.theta = base;
+    p.rope.type = RopeType::Default;
+    return consider(p);
+}
+
+// A slow pair that turns by less than the table's rounding over its rows reads as one of
+// proportional's pairs at frequency 0: the live pairs are any count from the measured one up, and
+// the partial_rotary_factor a config writes has few digits (0.25, 0.5, not 0.40625), tried first;
+// the measured count's after those of at most two digits.
 void RopeSearch::tryProportional(double base)
 {
     const double fastest = m_measured.theta[0].theta;
+    const std::int64_t d = m_input.sample.cols();
     Params p = baseParams();
     p.rope.theta = base;
     p.rope.type = RopeType::Proportional;
-    p.rope.partialRotaryFactor = 2.0 * double(m_measured.live) / double(m_input.sample.cols());
-    for (const double f : FitNumbers::roundings(1.0 / fastest, 8)) {
-        p.rope.factor = f;
-        if (consider(p))
-            return;
+    const auto share = [&](std::int64_t live) { return 2.0 * double(live) / double(d); };
+    std::vector<std::int64_t> lives {m_measured.live};
+    for (std::int64_t live = m_measured.live + 1; 2 * live < d; ++live) {
+        if (FitNumbers::significantDigits(share(live)) <= 2)
+            lives.push_back(live);
+    }
+    std::stable_sort(lives.begin(), lives.end(), [&](std::int64_t a, std::int64_t b) {
+        return FitNumbers::significantDigits(share(a)) < FitNumbers::significantDigits(share(b));
+    });
+    for (const std::int64_t live : lives) {
+        // int(F * head_dim // 2) pairs turn: F nudged up where the product falls short of `live`.
+        p.rope.partialRotaryFactor = share(live);
+        while (RopeFrequencies::livePairs(p.rope) < live)
+            p.rope.partialRotaryFactor = std::nextafter(p.rope.partialRotaryFactor, 2.0);
+        for (const double f : FitNumbers::roundings(1.0 / fastest, 8)) {
+            p.rope.factor = f;
+            if (consider(p))
+                return;
+        }
     }
 }
 

@@ -50,6 +50,8 @@ public:
     void tryPublished(const std::vector<Published> &published);
     // Default, linear, and the banded types (llama3, yarn) at rope_theta `base`.
     void tryBase(double base);
+    // Default at rope_theta `base`: whether it explains every sampled cell.
+    bool tryDefault(double base);
     // Proportional: the first `live` pairs of head_dim turn, at theta^(-2j/head_dim) / factor.
     void tryProportional(double base);
     // Dynamic NTK: a default table of a grown theta, from round parameters.

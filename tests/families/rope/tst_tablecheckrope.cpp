@@ -87,6 +87,26 @@ QString storedWord(StoredType stored)
     return stored == StoredType::Float16 ? u"float16"_s : stored == StoredType::BFloat16 ? u"bfloat16"_s : u"float32"_s;
 }
 
+// A partial rotary's cos or sin table at rope_theta `theta`, written from transformers'
+// modeling_rope_utils.py (huggingface/transformers, src/transformers/modeling_rope_utils.py):
+// _compute_default_rope_parameters takes dim = int(head_dim * partial_rotary_factor) and inv_freq_i =
+// 1 / theta^(2i / dim), the table L x dim; the proportional type's exponent runs over head_dim
+// instead, the int(F * head_dim // 2) pairs after them at frequency 0, the table L x head_dim
+// (cat((inv_freq, zeros)), then cat((freqs, freqs))). In float64, then rounded to `stored`.
+RowMatrixXf partialRotaryTable(std::int64_t rows, std::int64_t headDim, double factor, double theta, bool proportional,
+                               bool cosine, StoredType stored)
+{
+    const auto dim = std::int64_t(double(headDim) * factor);
+    const auto live = std::int64_t(std::floor(factor * double(headDim) / 2.0));
+    const std::int64_t width = proportional ? headDim : dim, h = width / 2;
+    const double exponentOver = double(proportional ? headDim : dim);
+    RowMatrixXf values = table(rows, width, [&](std::int64_t p, std::int64_t c) {
+        const std::int64_t i = c % h;
+        const double inv = proportional && i >= live ? 0.0 : std::pow(theta, -2.0 * double(i) / exponentOver);
+        return cosine ? std::cos(double(p) * inv) : std::sin(double(p) * inv);
+    });
+    return storedAs(std::move(values), stored);
+}
 } // namespace
 
 Q_DECLARE_METATYPE(posenc::Params)
@@ -428,6 +448,77 @@ private slots:
     }
 
     // Near a published form, but not it: never correct.
+    // A partial rotary's table in every format a model stores it in: its rope_theta and type read
+    // exactly, whatever the share of the head that turns, never a mistake, and no M-RoPE's or other
+    // family's reading in its place. bfloat16's rows pin each frequency to a part in a few thousand
+    // only at 64 positions: rope_theta is read from them as closely as they allow (before: taken as
+    // 10000, the proportional table then read as M-RoPE's).
+    void partialRotaryInEveryStoredFormat_data()
+    {
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("headDim");
+        QTest::addColumn<double>("factor");
+        QTest::addColumn<double>("theta");
+        QTest::addColumn<bool>("proportional");
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<StoredType>("stored");
+        const QList<std::pair<qint64, double>> heads {{256, 0.25}, {128, 0.5}, {80, 0.4}};
+        for (const qint64 rows : {64, 2048})
+            for (const auto &[headDim, factor] : heads)
+                for (const double theta : {1e4, 1e6, 1e7})
+                    for (const bool proportional : {false, true})
+                        for (const StoredType stored : {StoredType::Float32, StoredType::Float16, StoredType::BFloat16})
+                            for (const bool cosine : {true, false})
+                                QTest::addRow("%lld rows, head %lld x %g, theta %g, %s, %s, %s", rows, headDim, factor,
+                                              theta, proportional ? "proportional" : "default", cosine ? "cos" : "sin",
+                                              qPrintable(storedWord(stored)))
+                                    << rows << headDim << factor << theta << proportional << cosine << stored;
+    }
+    void partialRotaryInEveryStoredFormat()
+    {
+        POSENC_SAMPLE_UNDER_SANITIZER();
+        QFETCH(qint64, rows);
+        QFETCH(qint64, headDim);
+        QFETCH(double, factor);
+        QFETCH(double, theta);
+        QFETCH(bool, proportional);
+        QFETCH(bool, cosine);
+        QFETCH(StoredType, stored);
+        const Checked c = check(partialRotaryTable(rows, headDim, factor, theta, proportional, cosine, stored), stored);
+        const QString said = c.match.diagnosis + u" | "_s + c.match.deviations;
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QVERIFY2(c.match.verdict == CheckVerdict::Correct || c.match.verdict == CheckVerdict::Variant,
+                 qPrintable(said));
+        QCOMPARE(c.match.family, std::optional<Encoding>(Encoding::Rope));
+        QCOMPARE(number(c.match, u"base"_s), theta);
+        QVERIFY2(c.match.params, qPrintable(said));
+        const RopeParams &found = c.match.params->rope;
+        QVERIFY2(!found.factor || *found.factor == 1.0, qPrintable(said));
+        // The reading: the default type, or proportional's (a share of the head at frequency 0). A
+        // proportional table whose slowest live pairs turn by less than a cell's rounding over
+        // these rows is the simpler default type's (or one of fewer digits') as well: then the
+        // reading's angles, by the formulas above, give every cell of the table within its rounding.
+        const QString type = word(c.match, u"rope_type"_s);
+        if (!proportional)
+            QCOMPARE(type, u"default"_s);
+        QVERIFY2(type == u"default"_s || type == u"proportional"_s, qPrintable(said));
+        const RowMatrixXf truth = partialRotaryTable(rows, headDim, factor, theta, proportional, cosine, stored);
+        const RowMatrixXf read = type == u"default"_s
+            ? partialRotaryTable(rows, truth.cols(), 1.0, theta, false, cosine, StoredType::Float32)
+            : partialRotaryTable(rows, found.headDim, found.partialRotaryFactor, theta, true, cosine,
+                                 StoredType::Float32);
+        QCOMPARE(read.cols(), truth.cols());
+        const double rounding = stored == StoredType::BFloat16 ? 0x1p-8
+            : stored == StoredType::Float16                    ? 0x1p-11
+                                                               : 0x1p-23;
+        QVERIFY2(((read - truth).cwiseAbs().array() <= float(rounding)).all(), qPrintable(said));
+        if (type == u"proportional"_s && proportional)
+            QVERIFY2(std::floor(found.partialRotaryFactor * double(headDim) / 2.0)
+                         >= std::floor(factor * double(headDim) / 2.0),
+                     qPrintable(said));
+        QCOMPARE(c.verification.deviatingCells, qint64(0));
+    }
+
     void nearMissesAreNotCorrect_data()
     {
         QTest::addColumn<Params>("params");
