@@ -6,6 +6,7 @@
 
 #include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
+#include "check/PairedTables.h"
 #include "check/TableAgainstTable.h"
 #include "check/TensorShapes.h"
 #include "core/FamilySpec.h"
@@ -136,63 +137,40 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     return match;
 }
 
-// Two tables side by side of the declared family's width (PairedTablesReading: RoPE's cos|sin
-// cache, vLLM's cat(cos, sin)), or undeclared of the first family whose pair the rows hold and
-// whose tables both halves are read as: each half checked as the table it stands for, against the
-// declared family or identified. Nothing when the table is no such pair, or a declared family has
-// none of its width.
+// Two tables side by side (PairedTables: RoPE's cos|sin cache, vLLM's cat(cos, sin)), each half
+// checked as the table it stands for, against the declared family or identified. Nothing when the
+// table is no such pair, or a declared family has none of its width.
 std::optional<std::variant<TableMatch, int>> checkPaired(const std::shared_ptr<const TableRows> &rows, const Run &run,
                                                          const CheckExpect::Expectation &expected, QTextStream &err)
 {
     using Kind = CheckExpect::Expectation::Kind;
-    for (const FamilySpec &family : Families::all()) {
-        const auto &paired = FamilyChecks::of(family.encoding).tensors.paired;
-        bool adjacent = false;
-        if (expected.kind != Kind::None) {
-            if (expected.kind != Kind::Family || expected.family != family.encoding || !paired)
-                continue;
-            const auto width = TensorShapes::declaredWidth(expected.family, expected.params);
-            if (!width || width->first != rows->cols())
-                return std::nullopt;
-            adjacent = width->second;
-        }
-        if (!paired || !paired->holds(*rows))
-            continue;
-        std::vector<TableMatch> halves;
-        for (int index = 0; index < 2; ++index) {
-            CheckExpect::Expectation each = expected;
-            if (expected.kind == Kind::Family)
-                each.tables = {paired->tables.value(index)};
-            auto checked = checkRows(*paired->half(rows, index, adjacent), run, each, err);
-            if (const int *code = std::get_if<int>(&checked))
-                return *code;
-            halves.push_back(std::get<TableMatch>(std::move(checked)));
-        }
-        const auto theFamilys = [&](const TableMatch &h) { return h.family == family.encoding; };
-        if (expected.kind == Kind::None && !std::all_of(halves.begin(), halves.end(), theFamilys))
-            continue;
-        return paired->combine(std::move(halves[0]), std::move(halves[1]), rows->cols() / 2, adjacent);
+    PairedTables::Declared declared;
+    if (expected.kind == Kind::Family) {
+        declared.family = expected.family;
+        declared.params = expected.params;
     }
-    return std::nullopt;
-}
-
-// Of an undeclared table that is also a cos|sin cache: the cache's reading where it is the better
-// one, or equally good and not correct as the table (a sinusoid of flip_sin_to_cos is the same
-// numbers); the other reading in a note.
-TableMatch betterReading(TableMatch table, TableMatch cache)
-{
-    const int tableRank = TensorShapes::verdictRank(table.verdict);
-    const int cacheRank = TensorShapes::verdictRank(cache.verdict);
-    const bool takeCache = cacheRank < tableRank || (cacheRank == tableRank && table.verdict != CheckVerdict::Correct);
-    TableMatch &kept = takeCache ? cache : table;
-    const TableMatch &other = takeCache ? table : cache;
-    QString what = CheckWords::verdict(other.verdict);
-    if (!other.referenceText.isEmpty())
-        what += u" against "_s + other.referenceText;
-    kept.notes.prepend(takeCache ? u"read as one table, it is %1"_s.arg(what)
-                                 : u"read as a cos|sin cache (vLLM's cos_sin_cache: each half the cos or sin of "
-                                   "the rotary frequencies), it is %1"_s.arg(what));
-    return std::move(kept);
+    declared.otherReference = expected.kind != Kind::None && expected.kind != Kind::Family;
+    int code = 0;
+    bool stopped = false;
+    const auto reading = PairedTables::read(
+        rows, declared,
+        [&](const std::shared_ptr<const TableRows> &half, int, const QString &table) -> std::optional<TableMatch> {
+            CheckExpect::Expectation each = expected;
+            if (!table.isEmpty())
+                each.tables = {table};
+            auto checked = checkRows(*half, run, each, err);
+            if (const int *failed = std::get_if<int>(&checked)) {
+                code = *failed;
+                return std::nullopt;
+            }
+            return std::get<TableMatch>(std::move(checked));
+        },
+        stopped);
+    if (stopped)
+        return code;
+    if (!reading)
+        return std::nullopt;
+    return reading->match;
 }
 
 } // namespace
@@ -264,7 +242,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         auto checked = checkRows(*table, run, expected, err);
         if (const int *code = std::get_if<int>(&checked))
             return *code;
-        match = match ? betterReading(std::get<TableMatch>(std::move(checked)), std::move(*match))
+        match = match ? PairedTables::betterReading(std::get<TableMatch>(std::move(checked)), std::move(*match))
                       : std::get<TableMatch>(std::move(checked));
         if (half)
             match->notes.prepend(

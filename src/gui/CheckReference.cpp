@@ -4,6 +4,7 @@
 
 #include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
+#include "check/PairedTables.h"
 #include "check/TableAgainstTable.h"
 #include "core/FamilySpec.h"
 #include "core/TrContext.h"
@@ -58,6 +59,50 @@ std::variant<std::vector<TableMatch>, QString> declaredMatches(const TableRows &
     return found;
 }
 
+// One half of a pair (PairedTables) checked as the window checks a table: identified, or as the
+// declared family's table `word`; nothing where it cannot be (cancelled, unread).
+std::optional<Outcome> checkHalf(const std::shared_ptr<const TableRows> &rows, const DeclaredReference &reference,
+                                 const QString &word, const TableCheck::StreamOptions &options,
+                                 const std::atomic<bool> &cancel)
+{
+    auto found = word.isEmpty() ? TableCheck::identify(*rows, {}, &cancel)
+                                : TableCheck::expect(*rows, reference.params.encoding, reference.params, word, &cancel);
+    auto *match = std::get_if<TableMatch>(&found);
+    if (cancel.load() || !match)
+        return std::nullopt;
+    TableCheck::Verification verification = TableCheck::verify(*match, *rows, options);
+    if (verification.cancelled || verification.error || cancel.load())
+        return std::nullopt;
+    TableCheck::conclude(*match, verification);
+    return Outcome {rows, std::move(*match), std::move(verification)};
+}
+
+// A table that holds two of a family's tables side by side (a cos|sin cache), read as posenc check
+// reads it: each half as the table it stands for, the worse half's outcome the pair's.
+std::optional<Outcome> pairOf(const std::shared_ptr<const TableRows> &table, const DeclaredReference &reference,
+                              const TableCheck::StreamOptions &options, const std::atomic<bool> &cancel)
+{
+    PairedTables::Declared declared;
+    if (reference.kind == DeclaredReference::Kind::Parameters) {
+        declared.family = reference.params.encoding;
+        declared.params = reference.params;
+    }
+    declared.otherReference = reference.kind == DeclaredReference::Kind::Table;
+    std::optional<Outcome> halves[2];
+    bool stopped = false;
+    auto pair = PairedTables::read(
+        table, declared,
+        [&](const std::shared_ptr<const TableRows> &rows, int index, const QString &word) -> std::optional<TableMatch> {
+            halves[index] = checkHalf(rows, reference, word, options, cancel);
+            return halves[index] ? std::optional(halves[index]->match) : std::nullopt;
+        },
+        stopped);
+    if (!pair || stopped)
+        return std::nullopt;
+    Outcome &worse = *halves[pair->worse];
+    return Outcome {worse.table, std::move(pair->match), std::move(worse.verification)};
+}
+
 } // namespace
 
 std::optional<std::variant<Outcome, QString>> run(const MatrixSource &source, std::uint64_t budget,
@@ -73,6 +118,13 @@ std::optional<std::variant<Outcome, QString>> run(const MatrixSource &source, st
     TableCheck::StreamOptions options;
     if (const auto refused = TableCheck::fitToBudget(*table, budget, options))
         return *refused + tr("; check a narrower table, or raise the memory budget");
+    options.cancel = &cancel;
+    options.progress = progress;
+    std::optional<Outcome> pair = pairOf(table, reference, options, cancel);
+    if (cancel.load())
+        return std::nullopt;
+    if (pair && reference.kind == DeclaredReference::Kind::Parameters)
+        return std::move(*pair);
     std::vector<TableMatch> candidates;
     // A declared family's table that deviates is read undeclared too: the mistake that explains it.
     std::optional<TableMatch> readAs;
@@ -98,8 +150,6 @@ std::optional<std::variant<Outcome, QString>> run(const MatrixSource &source, st
             return u"%1: %2"_s.arg(table->name(), *message);
         candidates = std::get<std::vector<TableMatch>>(std::move(declared));
     }
-    options.cancel = &cancel;
-    options.progress = progress;
     std::optional<Outcome> best;
     for (TableMatch &candidate : candidates) {
         TableCheck::Verification verification = TableCheck::verify(candidate, *table, options);
@@ -115,6 +165,13 @@ std::optional<std::variant<Outcome, QString>> run(const MatrixSource &source, st
     TableCheck::conclude(best->match, best->verification);
     if (readAs)
         TableCheck::nameDeclaredMistake(best->match, *readAs);
+    if (pair) {
+        const bool pairBetter = PairedTables::pairIsBetter(best->match, pair->match);
+        TableMatch kept = PairedTables::betterReading(best->match, pair->match);
+        Outcome &outcome = pairBetter ? *pair : *best;
+        outcome.match = std::move(kept);
+        return std::move(outcome);
+    }
     return std::move(*best);
 }
 

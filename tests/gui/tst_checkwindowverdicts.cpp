@@ -55,6 +55,7 @@ private slots:
     void aMistakeAtOneCell();
     void aNamedMistakeAgainstTheCorrectTable();
     void aRopeCosTableSetsARope();
+    void aCosSinCacheIsReadAsItsHalves();
     void anUnknownTableHasNoHeatmap();
     void aDeclaredReference();
     void anAlibiTableWithAChangedMaskCell();
@@ -219,6 +220,43 @@ void TestCheckWindowVerdicts::aNamedMistakeAgainstTheCorrectTable()
 // HF's cos table (L x rotary_dim, rotate_half's layout: the frequencies twice): the reference is
 // RoPE's, the heatmap |table − cos(p θ_i)| cell by cell (the float32 rounding), and the button
 // sets that RoPE.
+// vLLM's cos_sin_cache (vllm/model_executor/layers/rotary_embedding.py,
+// RotaryEmbedding._compute_cos_sin_cache): cat(cos(freqs), sin(freqs)) along the last dimension,
+// freqs = p * theta^(-2i/d) (Qwen3 8B: d 128, theta 1e6), in float64 here. The window reads it as
+// posenc check does (PairedTables): each half the table it stands for, correct against Qwen3 8B;
+// with one cell of the sin half 1e-3 off, a mistake.
+void TestCheckWindowVerdicts::aCosSinCacheIsReadAsItsHalves()
+{
+    constexpr std::int64_t rows = 300, pairs = 64;
+    RowMatrixXf cache(rows, 2 * pairs);
+    for (std::int64_t p = 0; p < rows; ++p)
+        for (std::int64_t i = 0; i < pairs; ++i) {
+            const double angle = double(p) * std::pow(1000000.0, -2.0 * double(i) / double(2 * pairs));
+            cache(p, i) = float(std::cos(angle));
+            cache(p, pairs + i) = float(std::sin(angle));
+        }
+    for (const bool bumped : {false, true}) {
+        RowMatrixXf table = cache;
+        if (bumped)
+            table(150, pairs + 6) += 1e-3f;
+        const QString path = m_dir.filePath(bumped ? u"cos_sin_cache_bumped.npy"_s : u"cos_sin_cache.npy"_s);
+        QVERIFY(!writeNpy(path, table));
+        MainWindow window(start(), nullptr);
+        QVERIFY(WindowFixture::shown(window));
+        TableCheckDialog *dialog = window.menus()->checkTable(path);
+        QVERIFY(dialog);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isChecking(), 120000);
+        QVERIFY(dialog->match());
+        const TableMatch &match = *dialog->match();
+        const QString said = match.diagnosis + u" | "_s + match.notes.join(u"; "_s);
+        QCOMPARE(match.verdict, bumped ? CheckVerdict::Mistake : CheckVerdict::Correct);
+        if (!bumped) {
+            QVERIFY2(match.correctAgainst.contains(u"the cos and sin halves of a cos|sin cache"_s), qPrintable(said));
+            QVERIFY2(match.correctAgainst.contains(u"Qwen3 8B"_s), qPrintable(said));
+        }
+    }
+}
+
 void TestCheckWindowVerdicts::aRopeCosTableSetsARope()
 {
     // Qwen3 8B's: head_dim 128 at theta 1e6, a published form (at theta 10000 the table is also a

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
+#include "core/Params.h"
+
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+// Two of a family's tables side by side in one tensor ([L, d] = cat(a, b) along the last
+// dimension: RoPE's cos|sin cache, vLLM's cos_sin_cache), each half checked as the table of half
+// its width it stands for (docs/ARCHITECTURE.md, Checking a table). Family-free: the families say
+// which pairs they have (TensorReading's PairedTablesReading); posenc check and the check window
+// both read a table so.
+namespace posenc::PairedTables {
+
+// What the table is declared to be: a family and its parameters, or nothing (identified). Another
+// reference (a table, a learned one) reads no pair.
+struct Declared
+{
+    std::optional<Encoding> family;
+    Params params;
+    bool otherReference = false;
+};
+
+// Checks one half, `rows` the table it stands for, `table` the family's table it is declared as
+// (empty: identified): its match, or nothing where the check stopped (cancelled, or an error the
+// caller keeps).
+using CheckHalf = std::function<std::optional<TableMatch>(const std::shared_ptr<const TableRows> &rows, int index,
+                                                          const QString &table)>;
+
+struct Reading
+{
+    TableMatch match; // the halves' matches as the tensor's
+    int worse = 0; // the half whose reading the match is (the other's in a note)
+};
+
+// The first family whose pair the rows hold, each half checked (undeclared: both halves read as
+// that family's tables). Nothing when the rows hold no pair, or a declared family has none of
+// their width; `stopped` set where a half's check stopped.
+std::optional<Reading> read(const std::shared_ptr<const TableRows> &rows, const Declared &declared,
+                            const CheckHalf &check, bool &stopped);
+
+// Of an undeclared table that is also such a pair: whether the pair's reading is the better one, or
+// equally good and the table's not correct (a sinusoid of flip_sin_to_cos is the same numbers).
+bool pairIsBetter(const TableMatch &table, const TableMatch &pair);
+// The better of the two readings, the other in a note.
+TableMatch betterReading(TableMatch table, TableMatch pair);
+
+} // namespace posenc::PairedTables
