@@ -217,9 +217,6 @@ void TestCheckWindowVerdicts::aNamedMistakeAgainstTheCorrectTable()
     qInfo().noquote() << TestShots::save(dialog->grab(), u"check-column-index"_s);
 }
 
-// HF's cos table (L x rotary_dim, rotate_half's layout: the frequencies twice): the reference is
-// RoPE's, the heatmap |table − cos(p θ_i)| cell by cell (the float32 rounding), and the button
-// sets that RoPE.
 // vLLM's cos_sin_cache (vllm/model_executor/layers/rotary_embedding.py,
 // RotaryEmbedding._compute_cos_sin_cache): cat(cos(freqs), sin(freqs)) along the last dimension,
 // freqs = p * theta^(-2i/d) (Qwen3 8B: d 128, theta 1e6), in float64 here. The window reads it as
@@ -257,6 +254,9 @@ void TestCheckWindowVerdicts::aCosSinCacheIsReadAsItsHalves()
     }
 }
 
+// HF's cos table (L x rotary_dim, rotate_half's layout: the frequencies twice): the reference is
+// RoPE's, the heatmap |table − cos(p θ_i)| cell by cell (the float32 rounding), and the button
+// sets that RoPE.
 void TestCheckWindowVerdicts::aRopeCosTableSetsARope()
 {
     // Qwen3 8B's: head_dim 128 at theta 1e6, a published form (at theta 10000 the table is also a

@@ -225,9 +225,7 @@ void preferProportional(Result &result, Work &work, const std::vector<bool> &pas
     Params proportional = *result.params;
     proportional.rope.type = RopeType::Proportional;
     proportional.rope.headDim = d;
-    proportional.rope.partialRotaryFactor = 2.0 * double(live) / double(d);
-    while (RopeFrequencies::livePairs(proportional.rope) < live)
-        proportional.rope.partialRotaryFactor = std::nextafter(proportional.rope.partialRotaryFactor, 2.0);
+    proportional.rope.partialRotaryFactor = RopeFrequencies::factorForLivePairs(proportional.rope, live);
     if (explainedRows(work, proportional, sample) <= explainedRows(work, *result.params, sample))
         return;
     result.params = proportional;

@@ -119,7 +119,7 @@ double RopeSearch::measuredAmplitude() const
 
 // Fewer cells beyond the tolerance; exact angles before float32 ones; a published form; a round
 // theta (a dynamic table before a default one of its grown theta); the simpler type; a theta of
-// fewer digits; a smaller error.
+// fewer digits; a factor of fewer digits; a smaller error.
 bool RopeSearch::better(const Fit &x, const Fit &y) const
 {
     if (x.bad() != y.bad())
@@ -137,8 +137,7 @@ bool RopeSearch::better(const Fit &x, const Fit &y) const
     const int dy = FitNumbers::digitsOf(y.hypothesis.params.rope.theta);
     if (dx != dy)
         return dx < dy;
-    // A factor of fewer digits: the factor 1 a config writes, not the 0.9999999932 that the table's
-    // rounding fits as well.
+    // The factor 1 a config writes, not the 0.9999999932 that the table's rounding fits as well.
     const auto factorDigits = [](const Fit &f) {
         const std::optional<double> factor = f.hypothesis.params.rope.factor;
         return factor ? FitNumbers::digitsOf(*factor) : 0;
@@ -409,10 +408,7 @@ void RopeSearch::tryProportional(double base)
         return FitNumbers::significantDigits(share(a)) < FitNumbers::significantDigits(share(b));
     });
     for (const std::int64_t live : lives) {
-        // int(F * head_dim // 2) pairs turn: F nudged up where the product falls short of `live`.
-        p.rope.partialRotaryFactor = share(live);
-        while (RopeFrequencies::livePairs(p.rope) < live)
-            p.rope.partialRotaryFactor = std::nextafter(p.rope.partialRotaryFactor, 2.0);
+        p.rope.partialRotaryFactor = RopeFrequencies::factorForLivePairs(p.rope, live);
         for (const double f : FitNumbers::roundings(1.0 / fastest, 8)) {
             p.rope.factor = f;
             if (consider(p))

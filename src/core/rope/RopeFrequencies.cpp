@@ -155,6 +155,15 @@ std::int64_t livePairs(const RopeParams &rope)
     return std::min(static_cast<std::int64_t>(std::min(half, 1e18)), pairs(rope));
 }
 
+double factorForLivePairs(RopeParams rope, std::int64_t live)
+{
+    rope.type = RopeType::Proportional;
+    rope.partialRotaryFactor = 2.0 * double(live) / double(rope.headDim);
+    while (livePairs(rope) < live && rope.partialRotaryFactor < 2.0)
+        rope.partialRotaryFactor = std::nextafter(rope.partialRotaryFactor, 2.0);
+    return rope.partialRotaryFactor;
+}
+
 Params underRope(const Params &params)
 {
     Params rope = params;

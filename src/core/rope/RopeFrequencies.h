@@ -21,6 +21,10 @@ std::int64_t rotaryDim(const RopeParams &rope);
 std::int64_t pairs(const RopeParams &rope);
 // proportional's pairs with a frequency: int(F * head_dim // 2); rotaryDim / 2 for the others.
 std::int64_t livePairs(const RopeParams &rope);
+// The partial_rotary_factor with which `rope` (proportional, of its head_dim) turns `live` pairs:
+// 2 live / head_dim, nudged up where int(F * head_dim // 2) falls short of `live`.
+// Precondition: 0 <= live <= head_dim / 2.
+double factorForLivePairs(RopeParams rope, std::int64_t live);
 
 // What the rope-frequencies table holds, pair by pair.
 struct Table
