@@ -1,5 +1,8 @@
 #include "DeclaredReading.h"
 
+#include "check/FamilyCheck.h"
+#include "check/TableAgainstTable.h"
+
 #include <tuple>
 
 using namespace Qt::StringLiterals;
@@ -44,6 +47,50 @@ bool betterCandidate(const TableMatch &x, const Verification &vx, const TableMat
                            v.maxAbsError};
     };
     return rank(x, vx) < rank(y, vy);
+}
+
+void nameDeclaredParameter(TableMatch &match, const TableMatch &read, Encoding family, const Params &params)
+{
+    if (read.family != family || match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty()
+        || read.verdict == CheckVerdict::Unknown || read.verdict == CheckVerdict::Mistake)
+        return;
+    const auto &table = FamilyChecks::of(family).table;
+    if (!table || !table->nameDeclaredParameter)
+        return;
+    const auto named = table->nameDeclaredParameter(read, params);
+    if (!named || named->mistakes.isEmpty())
+        return;
+    match.mistakes = named->mistakes;
+    match.notes.prepend(match.diagnosis);
+    match.diagnosis = u"the table's frequencies: "_s + named->diagnosis;
+}
+
+std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const TableRows &table,
+                                                  const StreamOptions &options)
+{
+    const auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+    const QString readAs = declared.readAs ? declared.readAs->table : QString();
+    std::optional<Streamed> best;
+    for (TableMatch &candidate : declared.candidates) {
+        Verification verification = verify(candidate, table, options);
+        if (verification.cancelled || cancelled())
+            return StreamStop {StreamStop::Why::Cancelled, kCancelled};
+        if (verification.error)
+            return StreamStop {StreamStop::Why::Table, *verification.error};
+        if (const auto unread = referenceReadError(candidate))
+            return StreamStop {StreamStop::Why::Reference, *unread};
+        if (!best || betterCandidate(candidate, verification, best->match, best->verification, readAs))
+            best = Streamed {std::move(candidate), std::move(verification)};
+    }
+    if (!best)
+        return StreamStop {StreamStop::Why::Table, u"nothing to compare the table with"_s};
+    conclude(best->match, best->verification);
+    if (declared.readAs) {
+        nameDeclaredMistake(best->match, *declared.readAs);
+        if (declared.family)
+            nameDeclaredParameter(best->match, *declared.readAs, *declared.family, declared.params);
+    }
+    return std::move(*best);
 }
 
 } // namespace posenc::TableCheck

@@ -2,6 +2,11 @@
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
+#include "core/Params.h"
+
+#include <optional>
+#include <variant>
+#include <vector>
 
 // What a table that deviates from a declared reference is instead (docs/ARCHITECTURE.md,
 // Checking a table): the check compares with exactly what was declared, and then names the
@@ -21,5 +26,40 @@ void nameDeclaredMistake(TableMatch &declared, const TableMatch &read);
 // then fewer deviating cells, then a smaller largest error.
 bool betterCandidate(const TableMatch &x, const Verification &vx, const TableMatch &y, const Verification &vy,
                      const QString &readAs);
+
+// After nameDeclaredMistake: a table declared as `family` with `params` that deviates with no
+// mistake named, and whose reading `read` is the family's (correct or a variant), gets the
+// parameter that differs named by the family (TableHypothesis::nameDeclaredParameter); the
+// stream's words of the cells are kept in a note.
+void nameDeclaredParameter(TableMatch &match, const TableMatch &read, Encoding family, const Params &params);
+
+// What a table's rows are checked against, as posenc check and the check window both declare it.
+struct DeclaredRows
+{
+    std::vector<TableMatch> candidates; // the declared reference's tables (a RoPE's cos and sin)
+    std::optional<TableMatch> readAs; // the table read undeclared, when a family was declared
+    std::optional<Encoding> family; // the family declared with its parameters
+    Params params;
+};
+
+struct Streamed
+{
+    TableMatch match;
+    Verification verification;
+};
+
+// Why the rows were not concluded: cancelled, a row of the table unread, or the reference table's.
+struct StreamStop
+{
+    enum class Why { Cancelled, Table, Reference };
+    Why why;
+    QString message;
+};
+
+// Every row streamed against each candidate, the best kept (betterCandidate) and concluded, and a
+// deviation from a declared family named by the table's undeclared reading (nameDeclaredMistake,
+// nameDeclaredParameter). The command line's rows and the check window's run this one path.
+std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const TableRows &table,
+                                                  const StreamOptions &options);
 
 } // namespace posenc::TableCheck

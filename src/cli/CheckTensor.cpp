@@ -7,7 +7,6 @@
 #include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
 #include "check/PairedTables.h"
-#include "check/TableAgainstTable.h"
 #include "check/TensorShapes.h"
 #include "core/FamilySpec.h"
 
@@ -33,51 +32,6 @@ int failLines(QTextStream &err, const CheckExpect::Refusal &refusal)
     for (const QString &line : refusal.lines)
         err << "posenc check: " << line << '\n';
     return refusal.code;
-}
-
-// Every row streamed against each candidate (a declared RoPE's cos and sin tables), and the one
-// with the fewest deviating cells concluded; or the exit code of why not, said on `err`.
-std::variant<TableMatch, int> streamBest(std::vector<TableMatch> candidates, const TableRows &table,
-                                         const TableCheck::StreamOptions &stream, const InterruptCancels &interrupt,
-                                         QTextStream &err, const QString &readAs = {})
-{
-    std::optional<std::pair<TableMatch, TableCheck::Verification>> best;
-    for (TableMatch &candidate : candidates) {
-        TableCheck::Verification verification = TableCheck::verify(candidate, table, stream);
-        if (verification.cancelled || interrupt.interrupted())
-            return fail(err, ExitInterrupted, u"interrupted"_s);
-        if (verification.error)
-            return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *verification.error));
-        if (const auto unread = TableCheck::referenceReadError(candidate))
-            return fail(err, ExitIo, u"--expect-table: "_s + *unread);
-        const bool better
-            = !best || TableCheck::betterCandidate(candidate, verification, best->first, best->second, readAs);
-        if (better)
-            best.emplace(std::move(candidate), std::move(verification));
-    }
-    TableMatch match = std::move(best->first);
-    TableCheck::conclude(match, best->second);
-    return match;
-}
-
-// A declared family's table that deviates with no mistake named, read undeclared as the family's
-// (correct or a variant): the parameter that differs, named by the family from what the reading
-// found (TableHypothesis::nameDeclaredParameter), the stream's words of the cells kept in a note.
-void nameDeclaredParameter(TableMatch &match, const TableMatch &read, const CheckExpect::Expectation &expected)
-{
-    if (expected.kind != CheckExpect::Expectation::Kind::Family || read.family != expected.family
-        || match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || read.verdict == CheckVerdict::Unknown
-        || read.verdict == CheckVerdict::Mistake)
-        return;
-    const auto &table = FamilyChecks::of(expected.family).table;
-    if (!table || !table->nameDeclaredParameter)
-        return;
-    const auto named = table->nameDeclaredParameter(read, expected.params);
-    if (!named || named->mistakes.isEmpty())
-        return;
-    match.mistakes = named->mistakes;
-    match.notes.prepend(match.diagnosis);
-    match.diagnosis = u"the table's frequencies: "_s + named->diagnosis;
 }
 
 // An L x d table checked: against the declared reference (`expected`), else identified; every row
@@ -122,18 +76,22 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     WorkProgress progress;
     stream.progress = &progress;
     line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
-    auto streamed
-        = streamBest(std::move(candidates), table, stream, run.interrupt, err, readAs ? readAs->table : QString());
-    if (const int *code = std::get_if<int>(&streamed))
-        return *code;
+    TableCheck::DeclaredRows declared {std::move(candidates), std::move(readAs), std::nullopt, expected.params};
+    if (expected.kind == CheckExpect::Expectation::Kind::Family)
+        declared.family = expected.family;
+    auto streamed = TableCheck::streamDeclared(std::move(declared), table, stream);
+    if (const auto *stop = std::get_if<TableCheck::StreamStop>(&streamed)) {
+        using Why = TableCheck::StreamStop::Why;
+        if (stop->why == Why::Cancelled || run.interrupt.interrupted())
+            return fail(err, ExitInterrupted, u"interrupted"_s);
+        return fail(err, ExitIo,
+                    stop->why == Why::Reference ? u"--expect-table: "_s + stop->message
+                                                : u"%1: %2"_s.arg(table.name(), stop->message));
+    }
     line.finish();
-    TableMatch match = std::get<TableMatch>(std::move(streamed));
+    TableMatch match = std::get<TableCheck::Streamed>(std::move(streamed)).match;
     if (expected.kind == CheckExpect::Expectation::Kind::Learned)
         CheckExpect::concludeLearned(match, expected);
-    if (readAs) {
-        TableCheck::nameDeclaredMistake(match, *readAs);
-        nameDeclaredParameter(match, *readAs, expected);
-    }
     return match;
 }
 

@@ -25,10 +25,11 @@ namespace {
 
 constexpr TrContext tr {"TableCheckDialog"};
 
-// The declared reference's matches to stream, or why there is none.
+// The declared reference's matches to stream, or why there is none: the declared family's tables
+// (only `word` when the rows are one half of a pair), or the reference table.
 std::variant<std::vector<TableMatch>, QString> declaredMatches(const TableRows &table,
-                                                               const DeclaredReference &reference, std::uint64_t budget,
-                                                               const std::atomic<bool> &cancel)
+                                                               const DeclaredReference &reference, const QString &word,
+                                                               std::uint64_t budget, const std::atomic<bool> &cancel)
 {
     std::vector<TableMatch> found;
     if (reference.kind == DeclaredReference::Kind::Table) {
@@ -47,8 +48,9 @@ std::variant<std::vector<TableMatch>, QString> declaredMatches(const TableRows &
     if (!FamilyChecks::of(spec.encoding).table)
         return tr("the window's %1 has no table to compare with").arg(spec.word);
     QString problem;
-    for (const QString &word : FamilyChecks::of(spec.encoding).table->tables) {
-        auto expected = TableCheck::expect(table, reference.params.encoding, reference.params, word, &cancel);
+    const QStringList words = word.isEmpty() ? FamilyChecks::of(spec.encoding).table->tables : QStringList {word};
+    for (const QString &each : words) {
+        auto expected = TableCheck::expect(table, reference.params.encoding, reference.params, each, &cancel);
         if (auto *match = std::get_if<TableMatch>(&expected))
             found.push_back(std::move(*match));
         else if (problem.isEmpty())
@@ -59,28 +61,61 @@ std::variant<std::vector<TableMatch>, QString> declaredMatches(const TableRows &
     return found;
 }
 
-// One half of a pair (PairedTables) checked as the window checks a table: identified, or as the
-// declared family's table `word`; nothing where it cannot be (cancelled, unread).
-std::optional<Outcome> checkHalf(const std::shared_ptr<const TableRows> &rows, const DeclaredReference &reference,
-                                 const QString &word, const TableCheck::StreamOptions &options,
-                                 const std::atomic<bool> &cancel)
+// A table's rows checked as posenc check checks them (TableCheck::streamDeclared): identified, or
+// against the declared reference (`word`: the declared family's table a half of a pair stands
+// for), a declared family's deviation named by the table's undeclared reading. Nothing when
+// cancelled; a message naming the table when it cannot be checked.
+std::optional<std::variant<Outcome, QString>> checkRows(const std::shared_ptr<const TableRows> &table,
+                                                        const DeclaredReference &reference, const QString &word,
+                                                        std::uint64_t budget, const TableCheck::StreamOptions &options,
+                                                        const std::atomic<bool> &cancel)
 {
-    auto found = word.isEmpty() ? TableCheck::identify(*rows, {}, &cancel)
-                                : TableCheck::expect(*rows, reference.params.encoding, reference.params, word, &cancel);
-    auto *match = std::get_if<TableMatch>(&found);
-    if (cancel.load() || !match)
-        return std::nullopt;
-    TableCheck::Verification verification = TableCheck::verify(*match, *rows, options);
-    if (verification.cancelled || verification.error || cancel.load())
-        return std::nullopt;
-    TableCheck::conclude(*match, verification);
-    return Outcome {rows, std::move(*match), std::move(verification)};
+    TableCheck::DeclaredRows declared;
+    if (reference.kind == DeclaredReference::Kind::Identified) {
+        auto identified = TableCheck::identify(*table, {}, &cancel);
+        if (cancel.load())
+            return std::nullopt;
+        if (const auto *message = std::get_if<QString>(&identified))
+            return u"%1: %2"_s.arg(table->name(), *message);
+        declared.candidates.push_back(std::get<TableMatch>(std::move(identified)));
+    } else {
+        auto matches = declaredMatches(*table, reference, word, budget, cancel);
+        if (cancel.load())
+            return std::nullopt;
+        if (const auto *message = std::get_if<QString>(&matches))
+            return u"%1: %2"_s.arg(table->name(), *message);
+        declared.candidates = std::get<std::vector<TableMatch>>(std::move(matches));
+    }
+    // A declared family's table that deviates is read undeclared too: the mistake that explains it.
+    if (reference.kind == DeclaredReference::Kind::Parameters) {
+        auto identified = TableCheck::identify(*table, {}, &cancel);
+        if (cancel.load())
+            return std::nullopt;
+        if (auto *read = std::get_if<TableMatch>(&identified))
+            declared.readAs = std::move(*read);
+        declared.family = reference.params.encoding;
+        declared.params = reference.params;
+    }
+    auto streamed = TableCheck::streamDeclared(std::move(declared), *table, options);
+    if (const auto *stop = std::get_if<TableCheck::StreamStop>(&streamed)) {
+        if (stop->why == TableCheck::StreamStop::Why::Cancelled || cancel.load())
+            return std::nullopt;
+        return stop->why == TableCheck::StreamStop::Why::Reference
+            ? u"%1: %2"_s.arg(table->name(), tr("the reference table: ") + stop->message)
+            : u"%1: %2"_s.arg(table->name(), stop->message);
+    }
+    auto &[match, verification] = std::get<TableCheck::Streamed>(streamed);
+    return Outcome {table, std::move(match), std::move(verification)};
 }
 
 // A table that holds two of a family's tables side by side (a cos|sin cache), read as posenc check
-// reads it: each half as the table it stands for, the worse half's outcome the pair's.
-std::optional<Outcome> pairOf(const std::shared_ptr<const TableRows> &table, const DeclaredReference &reference,
-                              const TableCheck::StreamOptions &options, const std::atomic<bool> &cancel)
+// reads it: each half checked as the table it stands for, the worse half's outcome the pair's, or
+// the message of a half that cannot be checked. Nothing when the table is no such pair or the
+// check was cancelled.
+std::optional<std::variant<Outcome, QString>> pairOf(const std::shared_ptr<const TableRows> &table,
+                                                     const DeclaredReference &reference, std::uint64_t budget,
+                                                     const TableCheck::StreamOptions &options,
+                                                     const std::atomic<bool> &cancel)
 {
     PairedTables::Declared declared;
     if (reference.kind == DeclaredReference::Kind::Parameters) {
@@ -89,14 +124,24 @@ std::optional<Outcome> pairOf(const std::shared_ptr<const TableRows> &table, con
     }
     declared.otherReference = reference.kind == DeclaredReference::Kind::Table;
     std::optional<Outcome> halves[2];
+    std::optional<QString> problem;
     bool stopped = false;
     auto pair = PairedTables::read(
         table, declared,
         [&](const std::shared_ptr<const TableRows> &rows, int index, const QString &word) -> std::optional<TableMatch> {
-            halves[index] = checkHalf(rows, reference, word, options, cancel);
-            return halves[index] ? std::optional(halves[index]->match) : std::nullopt;
+            auto checked = checkRows(rows, reference, word, budget, options, cancel);
+            if (!checked)
+                return std::nullopt;
+            if (auto *message = std::get_if<QString>(&*checked)) {
+                problem = std::move(*message);
+                return std::nullopt;
+            }
+            halves[index] = std::get<Outcome>(std::move(*checked));
+            return halves[index]->match;
         },
         stopped);
+    if (stopped && problem && !cancel.load())
+        return std::move(*problem);
     if (!pair || stopped)
         return std::nullopt;
     Outcome &worse = *halves[pair->worse];
@@ -120,59 +165,22 @@ std::optional<std::variant<Outcome, QString>> run(const MatrixSource &source, st
         return *refused + tr("; check a narrower table, or raise the memory budget");
     options.cancel = &cancel;
     options.progress = progress;
-    std::optional<Outcome> pair = pairOf(table, reference, options, cancel);
+    auto pair = pairOf(table, reference, budget, options, cancel);
     if (cancel.load())
         return std::nullopt;
-    if (pair && reference.kind == DeclaredReference::Kind::Parameters)
-        return std::move(*pair);
-    std::vector<TableMatch> candidates;
-    // A declared family's table that deviates is read undeclared too: the mistake that explains it.
-    std::optional<TableMatch> readAs;
-    if (reference.kind == DeclaredReference::Kind::Parameters) {
-        auto identified = TableCheck::identify(*table, {}, &cancel);
-        if (cancel.load())
-            return std::nullopt;
-        if (auto *read = std::get_if<TableMatch>(&identified))
-            readAs = std::move(*read);
-    }
-    if (reference.kind == DeclaredReference::Kind::Identified) {
-        auto identified = TableCheck::identify(*table, {}, &cancel);
-        if (cancel.load())
-            return std::nullopt;
-        if (const auto *message = std::get_if<QString>(&identified))
-            return u"%1: %2"_s.arg(table->name(), *message);
-        candidates.push_back(std::get<TableMatch>(std::move(identified)));
-    } else {
-        auto declared = declaredMatches(*table, reference, budget, cancel);
-        if (cancel.load())
-            return std::nullopt;
-        if (const auto *message = std::get_if<QString>(&declared))
-            return u"%1: %2"_s.arg(table->name(), *message);
-        candidates = std::get<std::vector<TableMatch>>(std::move(declared));
-    }
-    std::optional<Outcome> best;
-    for (TableMatch &candidate : candidates) {
-        TableCheck::Verification verification = TableCheck::verify(candidate, *table, options);
-        if (verification.cancelled || cancel.load())
-            return std::nullopt;
-        if (verification.error)
-            return u"%1: %2"_s.arg(table->name(), *verification.error);
-        if (!best
-            || TableCheck::betterCandidate(candidate, verification, best->match, best->verification,
-                                           readAs ? readAs->table : QString()))
-            best = Outcome {table, std::move(candidate), std::move(verification)};
-    }
-    TableCheck::conclude(best->match, best->verification);
-    if (readAs)
-        TableCheck::nameDeclaredMistake(best->match, *readAs);
-    if (pair) {
-        const bool pairBetter = PairedTables::pairIsBetter(best->match, pair->match);
-        TableMatch kept = PairedTables::betterReading(best->match, pair->match);
-        Outcome &outcome = pairBetter ? *pair : *best;
-        outcome.match = std::move(kept);
-        return std::move(outcome);
-    }
-    return std::move(*best);
+    // A declared family's pair is the table's reading; a half that cannot be checked is the answer.
+    if (pair && (reference.kind == DeclaredReference::Kind::Parameters || std::holds_alternative<QString>(*pair)))
+        return pair;
+    auto whole = checkRows(table, reference, {}, budget, options, cancel);
+    if (!whole || !pair || std::holds_alternative<QString>(*whole))
+        return whole;
+    Outcome &asTable = std::get<Outcome>(*whole);
+    Outcome &asPair = std::get<Outcome>(*pair);
+    const bool pairBetter = PairedTables::pairIsBetter(asTable.match, asPair.match);
+    TableMatch kept = PairedTables::betterReading(std::move(asTable.match), std::move(asPair.match));
+    Outcome &outcome = pairBetter ? asPair : asTable;
+    outcome.match = std::move(kept);
+    return std::move(outcome);
 }
 
 } // namespace CheckRun

@@ -56,6 +56,7 @@ private slots:
     void aNamedMistakeAgainstTheCorrectTable();
     void aRopeCosTableSetsARope();
     void aCosSinCacheIsReadAsItsHalves();
+    void aDeclaredCosSinCacheNamesTheParameter();
     void anUnknownTableHasNoHeatmap();
     void aDeclaredReference();
     void anAlibiTableWithAChangedMaskCell();
@@ -252,6 +253,47 @@ void TestCheckWindowVerdicts::aCosSinCacheIsReadAsItsHalves()
             QVERIFY2(match.correctAgainst.contains(u"Qwen3 8B"_s), qPrintable(said));
         }
     }
+}
+
+// A cos|sin cache checked against the window's RoPE, as posenc check --expect rope checks it: each
+// half against the declared family's table it stands for; at another rope_theta the mistake names
+// the parameter from the frequencies the halves read as (TableCheck::nameDeclaredParameter).
+void TestCheckWindowVerdicts::aDeclaredCosSinCacheNamesTheParameter()
+{
+    constexpr std::int64_t rows = 300, pairs = 64;
+    RowMatrixXf cache(rows, 2 * pairs);
+    for (std::int64_t p = 0; p < rows; ++p)
+        for (std::int64_t i = 0; i < pairs; ++i) {
+            const double angle = double(p) * std::pow(1000000.0, -2.0 * double(i) / double(2 * pairs));
+            cache(p, i) = float(std::cos(angle));
+            cache(p, pairs + i) = float(std::sin(angle));
+        }
+    const QString path = m_dir.filePath(u"declared_cos_sin_cache.npy"_s);
+    QVERIFY(!writeNpy(path, cache));
+    MainWindow window(start(), nullptr);
+    TableCheckDialog *dialog = checkAndWait(window, path);
+    QVERIFY(dialog);
+    const auto checkAgainst = [&](double theta) {
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.dModel = 4096;
+        p.maxLen = rows;
+        p.rope.headDim = 2 * pairs;
+        p.rope.theta = theta;
+        window.controlPanel()->setParams(p);
+        dialog->referenceRow()->choice()->setCurrentIndex(1);
+        QTest::mouseClick(dialog->referenceRow()->checkAgain(), Qt::LeftButton);
+        return QTest::qWaitFor([dialog] { return !dialog->isChecking(); }, 120000) && dialog->match();
+    };
+    QVERIFY(checkAgainst(1000000.0));
+    QCOMPARE(dialog->match()->verdict, CheckVerdict::Correct);
+    QVERIFY2(dialog->match()->correctAgainst.contains(u"the cos and sin halves of a cos|sin cache"_s),
+             qPrintable(dialog->match()->correctAgainst));
+    QVERIFY(checkAgainst(10000.0));
+    const TableMatch &match = *dialog->match();
+    QCOMPARE(match.verdict, CheckVerdict::Mistake);
+    QVERIFY2(match.mistakes.contains(u"rope-theta"_s), qPrintable(match.mistakes.join(u", "_s)));
+    QVERIFY2(match.diagnosis.contains(u"1000000"_s) || match.diagnosis.contains(u"1e+06"_s), qPrintable(match.diagnosis));
 }
 
 // HF's cos table (L x rotary_dim, rotate_half's layout: the frequencies twice): the reference is
