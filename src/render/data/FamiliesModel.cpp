@@ -63,15 +63,17 @@ QString FamiliesModel::panelCount()
     return countWord(panelFamilies().size());
 }
 
-QList<Encoding> FamiliesModel::kept(const FigureState &state)
+FamiliesModel::KeepWords FamiliesModel::keepWords(const FigureState &state)
 {
-    QList<Encoding> list;
+    KeepWords words;
     for (const QString &word : state.option(QString::fromUtf16(kKeep)).split(u',', Qt::SkipEmptyParts)) {
         const std::optional<Encoding> family = Families::fromWord(word.trimmed());
         if (family && FamilyPanels::of(*family))
-            list.append(*family);
+            words.families.append(*family);
+        else if (words.refused.isEmpty())
+            words.refused = word.trimmed();
     }
-    return list;
+    return words;
 }
 
 std::int64_t FamiliesModel::defaultQuery(const Params &params)
@@ -173,14 +175,10 @@ bool FamiliesModel::hasPreview(const FigureRequest &request) const
 
 QList<ParamError> FamiliesModel::checkOptions(const Params &params, const FigureState &state) const
 {
-    const QString keep = state.option(QString::fromUtf16(kKeep));
-    for (const QString &word : keep.split(u',', Qt::SkipEmptyParts)) {
-        const std::optional<Encoding> family = Families::fromWord(word.trimmed());
-        if (!family || !FamilyPanels::of(*family))
-            return {{QString::fromUtf16(kKeep),
-                     u"encoding words of families with a panel in the %1 figure, joined by commas"_s.arg(name()),
-                     QString(), ParamError::quoted(word.trimmed())}};
-    }
+    if (const QString refused = keepWords(state).refused; !refused.isEmpty())
+        return {{QString::fromUtf16(kKeep),
+                 u"encoding words of families with a panel in the %1 figure, joined by commas"_s.arg(name()), QString(),
+                 ParamError::quoted(refused)}};
     const QString text = state.option(QString::fromUtf16(kQuery)).trimmed();
     if (text.isEmpty())
         return {};

@@ -51,8 +51,15 @@ public:
     static std::optional<FamiliesData> compute(const Params &params, std::int64_t query, double lower, double upper,
                                                int pixels, const std::atomic<bool> *cancel,
                                                std::int64_t budget = FamilyCurves::kMaxEvaluations);
-    // The families `state` names to keep (--keep, encoding words), those with a panel.
-    static QList<Encoding> kept(const FigureState &state);
+    // The families `state` names to keep (--keep, encoding words), those with a panel, and the
+    // first word that names none (empty when every word does): read once, by the figure and by
+    // checkOptions.
+    struct KeepWords
+    {
+        QList<Encoding> families;
+        QString refused;
+    };
+    static KeepWords keepWords(const FigureState &state);
     // The families that have a panel, in the list's order: the figure's panels.
     static QList<const FamilySpec *> panelFamilies();
     // A count in words up to twelve ("seven"), in digits past it.

@@ -221,7 +221,7 @@ QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const Fig
     m_othersGiveWay = held <= 1;
     if (m_othersGiveWay)
         return QList<bool>(m_panels.size(), true);
-    return FamiliesRoom::shown(families, chosen, FamiliesModel::kept(state), held);
+    return FamiliesRoom::shown(families, chosen, FamiliesModel::keepWords(state).families, held);
 }
 
 // Which panels hold the offset axis's tick labels and label: the last shown of each column, or,
