@@ -6,6 +6,8 @@
 #include <QMutex>
 #include <QSet>
 
+#include <atomic>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -15,8 +17,9 @@ namespace {
 struct Store
 {
     QHash<QString, QJsonObject> files;
+    std::atomic<bool> recording {false};
     QMutex mutex;
-    QSet<QString> read; // "Alibi:rows/alibi/help"
+    QSet<QString> read; // "Alibi:rows/alibi/help", while recording
 };
 
 // The leaves below `object` (texts and lists), as paths from the file's top.
@@ -72,8 +75,7 @@ void FamilyWords::refuse(const QString &key, const char *what) const
 QJsonValue FamilyWords::at(const QString &key) const
 {
     const QJsonValue value = m_object.value(key);
-    if (!value.isObject()) {
-        Store &s = store();
+    if (Store &s = store(); s.recording.load(std::memory_order_relaxed) && !value.isObject()) {
         const QMutexLocker lock(&s.mutex);
         s.read.insert(m_name + u':' + m_path + key);
     }
@@ -128,6 +130,11 @@ FamilyWords FamilyWords::part(const QString &key) const
 bool FamilyWords::has(const QString &key) const
 {
     return m_object.contains(key);
+}
+
+void FamilyWords::recordReads()
+{
+    store().recording.store(true, std::memory_order_relaxed);
 }
 
 QStringList FamilyWords::names()

@@ -31,8 +31,10 @@ public:
     FamilyWords part(const QString &key) const;
     bool has(const QString &key) const;
 
-    // Every file's name, and the paths of the keys of `name` that no code has read yet
-    // ("rows/alibi/help").
+    // From now on, each key read is recorded (tst_familywords; the program records none).
+    static void recordReads();
+    // Every file's name, and the paths of the keys of `name` that no code has read since
+    // recordReads ("rows/alibi/help").
     static QStringList names();
     static QStringList unread(const QString &name);
     // The files as compiled in, each name ("Alibi") with its text: written by EmbedWords.cmake.

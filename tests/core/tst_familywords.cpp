@@ -30,6 +30,7 @@ private slots:
 void TestFamilyWords::initTestCase()
 {
     // Every family, every row and every check facet, as the program builds them.
+    FamilyWords::recordReads();
     for (const FamilySpec &family : Families::all()) {
         QVERIFY(!family.rows().isEmpty() || family.heading.isEmpty());
         (void)FamilyChecks::of(family.encoding);
