@@ -67,6 +67,7 @@ QList<std::int64_t> lengthsOf(const Params &form, std::int64_t length)
 // amplitude within `tolerance`, in either layout (HF's Llama rotates halves, Meta's code
 // interleaved pairs); another original length with the same bands, or another rope_type with the
 // same frequencies (LongRoPE's short factors of 1 are the default type's), gives the same table.
+// The parameters kept are the first form's, or the first written with `p`'s head_dim and factor.
 struct PublishedMatch
 {
     QStringList names;
@@ -76,6 +77,7 @@ struct PublishedMatch
 PublishedMatch publishedMatch(const Params &p, double amplitude, double tolerance)
 {
     PublishedMatch match;
+    bool preferred = false;
     const FrequencySchedule mine = RopeFrequencies::schedule(p);
     for (const RopeFit::Published &form : formsAt(RopeFrequencies::rotaryDim(p.rope))) {
         for (const std::int64_t length : lengthsOf(form.params, p.maxLen)) {
@@ -88,9 +90,14 @@ PublishedMatch publishedMatch(const Params &p, double amplitude, double toleranc
                 same = std::fabs(theirs.w[std::size_t(i)] - mine.w[std::size_t(i)]) <= 1e-12 * mine.w[std::size_t(i)];
             if (!same || match.names.contains(form.name))
                 continue;
-            if (match.names.isEmpty()) {
+            // The reference's words are those of a form written as `p` is (its head_dim and
+            // partial_rotary_factor): GPT-J's rotary_dim 64 as 256 x 0.25 is no 64-column head's.
+            const bool asWritten = q.rope.headDim == p.rope.headDim
+                && q.rope.partialRotaryFactor == p.rope.partialRotaryFactor;
+            if (match.names.isEmpty() || (asWritten && !preferred)) {
                 match.params = q;
                 match.params.rope.layout = p.rope.layout;
+                preferred = asWritten;
             }
             match.names.append(form.name);
         }
