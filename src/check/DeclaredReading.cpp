@@ -2,6 +2,10 @@
 
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
+#include "core/FamilySpec.h"
+#include "core/ParamTable.h"
+
+#include <QLocale>
 
 #include <tuple>
 
@@ -65,6 +69,91 @@ void nameDeclaredParameter(TableMatch &match, const TableMatch &read, Encoding f
     match.diagnosis = u"the table's frequencies: "_s + named->diagnosis;
 }
 
+namespace {
+
+// At most this many differing parameters are tried, alone and in pairs.
+constexpr std::size_t kMostTried = 8;
+
+// The family's parameter rows (its own and those it borrows) whose values differ between the
+// declaration and the reading, and which the reading does not leave idle.
+std::vector<const ParamSpec *> differingRows(Encoding family, const Params &declared, const Params &read)
+{
+    const FamilySpec &spec = Families::spec(family);
+    std::vector<const ParamSpec *> rows;
+    for (const ParamSpec &row : ParamTable::rows()) {
+        const bool ofFamily = row.family && (*row.family == family || spec.borrowsRow(*row.family, row.key));
+        if (row.group != ParamGroup::Family || !ofFamily || !row.value || !row.assign || !row.isFlag)
+            continue;
+        if ((row.idle && row.idle(read)) || row.value(read) == row.value(declared))
+            continue;
+        rows.push_back(&row);
+    }
+    return rows;
+}
+
+// A parameter's value in words: a number as the shortest text that reads back to it.
+QString valueText(const ParamSpec &row, const Params &params)
+{
+    const ParamValue value = row.value(params);
+    if (const double *number = std::get_if<double>(&value))
+        return QString::number(*number, 'g', QLocale::FloatingPointShortest);
+    return row.text(params);
+}
+
+// Whether the declaration with `rows` set as the reading has them gives the table: its sample
+// (expect), then every row streamed without a cell beyond the rounding.
+bool explains(const TableRows &table, const QString &word, Encoding family, Params params, const Params &read,
+              const std::vector<const ParamSpec *> &rows, StreamOptions options)
+{
+    for (const ParamSpec *row : rows)
+        row->assign(params, row->value(read));
+    if (!params.isValid())
+        return false;
+    auto expected = expect(table, family, params, word, options.cancel);
+    const auto *match = std::get_if<TableMatch>(&expected);
+    if (!match || match->verdict != CheckVerdict::Correct || !match->mistakes.isEmpty())
+        return false;
+    options.progress = nullptr;
+    const Verification verification = verify(*match, table, options);
+    return !verification.cancelled && !verification.error && verification.comparedRows > 0
+        && verification.deviatingCells == 0;
+}
+
+// A declared family's deviating table that the undeclared reading finds to be the family's at
+// other parameters: the fewest of the parameters that differ (one, else two) that, set in the
+// declaration, give every row of the table are named, each with both values.
+void nameDifferingParameters(TableMatch &match, const TableMatch &read, const TableRows &table, Encoding family,
+                             const Params &declared, const StreamOptions &options)
+{
+    const std::vector<const ParamSpec *> rows = differingRows(family, declared, *read.params);
+    if (rows.empty() || rows.size() > kMostTried)
+        return;
+    std::vector<std::vector<const ParamSpec *>> tried;
+    for (const ParamSpec *row : rows)
+        tried.push_back({row});
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = i + 1; j < rows.size(); ++j)
+            tried.push_back({rows[i], rows[j]});
+    for (const auto &set : tried) {
+        if (options.cancel && options.cancel->load())
+            return;
+        if (!explains(table, match.table, family, declared, *read.params, set, options))
+            continue;
+        QStringList said;
+        for (const ParamSpec *row : set) {
+            match.mistakes.append(row->key);
+            said.append(u"%1 %2 where the declaration gives %3"_s.arg(row->key, valueText(*row, *read.params),
+                                                                     valueText(*row, declared)));
+        }
+        match.notes.prepend(match.diagnosis);
+        match.diagnosis = u"the declared parameters but %1: with %2 the table is correct in every row"_s.arg(
+            said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s);
+        return;
+    }
+}
+
+} // namespace
+
 std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const TableRows &table,
                                                   const StreamOptions &options)
 {
@@ -89,6 +178,11 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
         nameDeclaredMistake(best->match, *declared.readAs);
         if (declared.family)
             nameDeclaredParameter(best->match, *declared.readAs, *declared.family, declared.params);
+        const TableMatch &read = *declared.readAs;
+        const bool ofFamily = declared.family && read.family == declared.family && read.params
+            && (read.verdict == CheckVerdict::Correct || read.verdict == CheckVerdict::Variant);
+        if (ofFamily && best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty())
+            nameDifferingParameters(best->match, read, table, *declared.family, declared.params, options);
     }
     return std::move(*best);
 }

@@ -58,7 +58,9 @@ struct StreamStop
 
 // Every row streamed against each candidate, the best kept (betterCandidate) and concluded, and a
 // deviation from a declared family named by the table's undeclared reading (nameDeclaredMistake,
-// nameDeclaredParameter). The command line's rows and the check window's run this one path.
+// nameDeclaredParameter); still unnamed, where the reading is the family's at other parameters,
+// the one or two of them that, set in the declaration, give every row (their flags, both values).
+// The command line's rows and the check window's run this one path.
 std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const TableRows &table,
                                                   const StreamOptions &options);
 

@@ -219,7 +219,9 @@ HelpPage checkHelp()
                    "correct table, computed by the kernel of posenc table. A correct table is within the rounding of "
                    "its stored dtype of a correct reference (float64 tables are compared at float32's)."_s)
         .items(tableItems())
-        .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake."_s.arg(
+        .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake. A table "
+                   "declared as a family's (--expect) that is the family's table at other parameters names the one "
+                   "or two parameters that make it so, by their flags, each with both values."_s.arg(
             TableCheck::mistakeIds().join(u", "_s)))
         .paragraph(u"Besides a table, %1. A vector is read as RoPE's inv_freq (the published models' vectors "
                    "correct, a rope_type's formula at other parameters a variant; against --expect rope the "
