@@ -1,5 +1,7 @@
 #include "ConfigOptions.h"
 
+#include "ConfigDropout.h"
+
 #include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
 #include "core/ParamTable.h"
@@ -116,6 +118,12 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     }
     chosen.layerType = layer->layerType;
     chosen.texts = textsOf(layer->params);
+    // The p its code drops the input with, where the config gives it, as a preset names its dropout.
+    const ConfigDropout::Read dropout = ConfigDropout::of(
+        chosen.check.modelType, std::get<ConfigSource::Loaded>(loaded).config, chosen.check.textConfig);
+    if (dropout.p)
+        chosen.texts.insert(u"dropout"_s, QString::number(*dropout.p, 'g', 17));
+    chosen.noInputDropout = dropout.none;
     return chosen;
 }
 

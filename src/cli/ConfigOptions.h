@@ -26,7 +26,10 @@ struct Chosen
     QString name; // the model as the file names it ("_model"), or the file's name
     ConfigCheck check;
     QString layerType;
-    ParamOptions::Given texts; // the layer's parameters as a preset gives them
+    ParamOptions::Given texts; // the layer's parameters as a preset gives them, its input dropout too
+    // The model's code applies no dropout to its first layer's input (ConfigDropout), as a
+    // preset's "input-dropout": "none" says.
+    bool noInputDropout = false;
 };
 
 // Nothing without --config; else the layer chosen, or the refusal (exit 2 or 3, the message naming

@@ -22,6 +22,7 @@ std::variant<std::optional<ModelChoice>, ParamOptions::Result> chosenModel(const
         choice.configName = chosen->source;
         choice.config = std::make_shared<const ConfigCheck>(chosen->check);
         choice.configTitle = chosen->name;
+        choice.noInputDropout = chosen->noInputDropout;
         return std::optional(std::move(choice));
     }
     if (!parser.isSet(u"preset"_s))

@@ -30,6 +30,10 @@ struct LessonModel
     // The parameter keys the named model sets itself (its preset's, its config layer's); the rest are
     // the lesson's, which a sentence must not call the model's. Empty while the model is unnamed.
     QStringList keys;
+    // Whether the named model's reference code applies no dropout to its first layer's input (its
+    // preset's "input-dropout": "none"): a model that names its "dropout" has one, and one that
+    // does neither leaves it unsaid. False while the model is unnamed.
+    bool noInputDropout = false;
 };
 
 } // namespace posenc

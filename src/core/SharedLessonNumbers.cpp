@@ -243,18 +243,38 @@ Number embeddingPeCosine(const Params &p)
     return real(total / double(rows));
 }
 
-// Whether the lesson's p is the model's: a named model that names no dropout on its input gets the
-// lesson's, which a sentence says; one whose dropout is 0 drops nothing.
+// Whose p the figures show (docs/ARCHITECTURE.md, Lessons): a named model's own, where its preset or
+// config names its input dropout; else a p of the lesson's, said in a sentence that tells why: the
+// model's code has no dropout on its input, or its preset or config does not say. Each is said only
+// of a model it is true of: "names no dropout" was said of GPT-J, whose embd_pdrop is 0.0.
 QList<Entry> dropoutConditions()
 {
+    using ModelNumber = std::function<Number(const LessonModel &)>;
+    const auto unnamed = u"the parameters are no named model's"_s;
     return {
-        {u"no_model_dropout"_s, u"a condition: the model is named and names no dropout on its input itself"_s,
-         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
-             return condition(!m.name.isEmpty() && !m.keys.contains(u"dropout"_s),
-                              m.name.isEmpty() ? u"the parameters are no named model's"_s
-                                               : u"%1 names its dropout"_s.arg(m.name));
+        {u"model_dropout"_s,
+         u"a condition: p is the named model's own input dropout, as its preset or config names it"_s,
+         ModelNumber([unnamed](const LessonModel &m) {
+             if (m.name.isEmpty())
+                 return condition(false, unnamed);
+             return condition(m.keys.contains(u"dropout"_s), u"%1's preset or config names no dropout"_s.arg(m.name));
          })},
-        {u"dropout_off"_s, u"a condition: dropout drops nothing, p = 0 in training"_s, [](const Params &p) {
+        {u"no_model_dropout"_s, u"a condition: the named model's code applies no dropout to its first layer's input"_s,
+         ModelNumber([unnamed](const LessonModel &m) {
+             if (m.name.isEmpty())
+                 return condition(false, unnamed);
+             return condition(m.noInputDropout,
+                              u"%1's preset does not say its code has no input dropout"_s.arg(m.name));
+         })},
+        {u"dropout_unsaid"_s, u"a condition: the named model's preset or config says nothing of dropout on its input"_s,
+         ModelNumber([unnamed](const LessonModel &m) {
+             if (m.name.isEmpty())
+                 return condition(false, unnamed);
+             return condition(!m.noInputDropout && !m.keys.contains(u"dropout"_s),
+                              u"%1's preset or config says what dropout its input has"_s.arg(m.name));
+         })},
+        {u"dropout_off"_s, u"a condition: dropout drops nothing, p = 0 in training"_s,
+         [](const Params &p) {
              return condition(p.training && p.dropout <= 0.0, u"dropout drops at p = %1"_s.arg(p.dropout));
          }},
     };

@@ -41,6 +41,7 @@ ModelChoice ModelChoice::ofPreset(const Preset &preset)
     choice.name = preset.modelName();
     choice.preset = preset.name;
     choice.texts = preset.params;
+    choice.noInputDropout = preset.inputDropout == u"none"_s;
     if (auto config = LessonModels::example(preset.config)) {
         choice.configName = preset.config;
         choice.config = std::move(config);
@@ -88,11 +89,12 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
 {
-    LessonModel model {params, {}, {}, {}, {}, {}};
+    LessonModel model {params, {}, {}, {}, {}, {}, false};
     for (const ModelChoice &choice : candidates) {
         if (!choice.name.isEmpty() && choice.matches(params, kept)) {
             model.name = choice.name;
             model.keys = choice.texts.keys();
+            model.noInputDropout = choice.noInputDropout;
             break;
         }
     }

@@ -25,6 +25,9 @@ struct ModelChoice
     QString configName; // its config as a figure's "config" option names it; empty: none
     std::shared_ptr<const ConfigCheck> config;
     QString configTitle; // the config's model ("meta-llama/Llama-4-Scout-17B-16E")
+    // Its reference code applies no dropout to its first layer's input (Preset::inputDropout);
+    // false where its texts name "dropout" or its source does not say.
+    bool noInputDropout = false;
 
     // Whether `params` still hold every parameter of the choice (Preset::matches) but max_len, how
     // far the figures look, and the keys `kept` that a lesson holds for any model.

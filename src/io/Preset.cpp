@@ -1,7 +1,7 @@
 #include "Preset.h"
 
-#include "core/ParamText.h"
 #include "check/models/ModelExamples.h"
+#include "core/ParamText.h"
 
 #include <QDir>
 #include <QFile>
@@ -98,8 +98,8 @@ std::variant<Preset, PresetError> read(const QString &path)
         return fail(u"not a preset: \"format\" must be \"%1\""_s.arg(kPresetFormat));
     if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
-    const QStringList known
-        = {u"format"_s, u"version"_s, u"title"_s, u"cite"_s, u"source"_s, u"note"_s, u"config"_s, u"params"_s};
+    const QStringList known = {u"format"_s, u"version"_s, u"title"_s,  u"cite"_s,         u"source"_s,
+                               u"note"_s,   u"config"_s,  u"params"_s, u"input-dropout"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -129,6 +129,17 @@ std::variant<Preset, PresetError> read(const QString &path)
         if (!it.value().isString())
             return fail(u"parameter \"%1\" must be a string, as on the command line"_s.arg(it.key()));
         preset.params.insert(it.key(), it.value().toString());
+    }
+    // Either the model's dropout or why there is none, never both (Preset::inputDropout).
+    const QJsonValue inputDropout = root.value(u"input-dropout"_s);
+    if (!inputDropout.isUndefined()) {
+        preset.inputDropout = inputDropout.toString();
+        if (preset.inputDropout != u"none"_s && preset.inputDropout != u"unsaid"_s)
+            return fail(u"\"input-dropout\" must be \"none\" or \"unsaid\"; got %1"_s.arg(
+                inputDropout.isString() ? u"\"%1\""_s.arg(preset.inputDropout) : u"no string"_s));
+        if (preset.params.contains(u"dropout"_s))
+            return fail(u"\"input-dropout\" and the \"dropout\" of \"params\": give one of them (the model's p, or why "
+                        "there is none)"_s);
     }
     const auto applied = preset.applyTo(Params {});
     if (const auto *errors = std::get_if<QList<ParamError>>(&applied))

@@ -24,6 +24,12 @@ namespace posenc {
 //
 // "params" holds what the source says, as a session's "params" do (the command line's keys and
 // values); the parameters it does not name stay as they are when the preset is chosen.
+//
+// What the model's reference code does to the input of its first layer is recorded in one of three
+// ways (docs/ARCHITECTURE.md, Lessons): "params" names its "dropout", which "source" cites by its
+// config key and value ("embd_pdrop 0.0"); "input-dropout": "none", the code has no such dropout,
+// which "source" shows in the code it names; or "input-dropout": "unsaid", the source is no model's
+// and says nothing of it (PyTorch's nn.Embedding, fairseq's initialisation).
 struct Preset
 {
     static constexpr int kVersion = 1;
@@ -37,6 +43,9 @@ struct Preset
     // the lessons about a model's layers read; empty where the program has none.
     QString config;
     ParamTexts params; // key -> text, as ParamText reads them
+    // "none": the reference code applies no dropout to its first layer's input; "unsaid": the
+    // source does not say; empty: "params" names the model's "dropout".
+    QString inputDropout;
 
     // The model the preset gives: its title before the maker ("Llama 4 Scout 17B-16E").
     QString modelName() const;

@@ -402,7 +402,7 @@ void TestLessonNumbers::formatting()
 
 void TestLessonNumbers::fillReplacesKeysAndKeepsOtherBraces()
 {
-    const LessonModel model {make(512, 64, {{u"dropout"_s, u"0.1"_s}}), u"a model"_s, {}, {}, {}, {}};
+    const LessonModel model {make(512, 64, {{u"dropout"_s, u"0.1"_s}}), u"a model"_s, {}, {}, {}, {}, false};
     const LessonNumbers::Filled filled
         = LessonNumbers::fill(u"d = {d}, 1/(1 − p) = {keep_factor}, {nope} and {}"_s, model);
     QCOMPARE(filled.text, u"d = 512, 1/(1 − p) = 1.11, {nope} and {}"_s);
@@ -413,10 +413,10 @@ void TestLessonNumbers::fillReplacesKeysAndKeepsOtherBraces()
     // A word is never emphasised; {Model} starts a sentence with it, a model's name as it is spelt
     // ("a model", "gpt-oss-20b") and other words with a capital.
     QCOMPARE(LessonNumbers::fill(u"{Model}: {model}"_s, model, true).text, u"a model: a model"_s);
-    const LessonModel unnamed {model.params, {}, {}, {}, {}, {}};
+    const LessonModel unnamed {model.params, {}, {}, {}, {}, {}, false};
     QCOMPARE(LessonNumbers::fill(u"{Model}: {model}"_s, unnamed, true).text, u"This model: this model"_s);
     // A name ending in s takes the possessive as an apostrophe alone; other words after 's stay.
-    const LessonModel plural {model.params, u"PyTorch nn.Embedding defaults"_s, {}, {}, {}, {}};
+    const LessonModel plural {model.params, u"PyTorch nn.Embedding defaults"_s, {}, {}, {}, {}, false};
     QCOMPARE(LessonNumbers::fill(u"At {model}'s s, {model}'s."_s, plural).text,
              u"At PyTorch nn.Embedding defaults' s, PyTorch nn.Embedding defaults'."_s);
     QCOMPARE(LessonNumbers::fill(u"{model}'s"_s, model).text, u"a model's"_s);

@@ -3,8 +3,16 @@
 // where the code, or a paper's formula, works in double), and the preset's angles is that one. The
 // Whisper preset's note said float32 while it set angles exact, and the float32 lesson then told
 // that Whisper formed its angles in double.
+// And what each says of the dropout on its first layer's input is recorded, cited and true to its
+// parameters: the dropout lessons said "names no dropout on its input" of GPT-J, whose embd_pdrop is
+// 0.0, because its preset named no dropout.
 #include "io/Preset.h"
 
+#include "core/ParamText.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -17,6 +25,10 @@ class TestPresetNotes : public QObject
 private slots:
     void aNoteNamesThePrecisionItsAnglesSet_data();
     void aNoteNamesThePrecisionItsAnglesSet();
+    void everyPresetRecordsItsInputDropout_data();
+    void everyPresetRecordsItsInputDropout();
+    void inputDropoutIsNoneOrUnsaidAndNeverBesideADropout_data();
+    void inputDropoutIsNoneOrUnsaidAndNeverBesideADropout();
 };
 
 void TestPresetNotes::aNoteNamesThePrecisionItsAnglesSet_data()
@@ -41,6 +53,87 @@ void TestPresetNotes::aNoteNamesThePrecisionItsAnglesSet()
     const bool twice = preset->note.contains(u"float64"_s) || preset->note.contains(u"double"_s);
     QVERIFY2(single != twice, qPrintable(u"the note names one precision: "_s + preset->note));
     QCOMPARE(preset->params.value(u"angles"_s), single ? u"float32"_s : u"exact"_s);
+}
+
+void TestPresetNotes::everyPresetRecordsItsInputDropout_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const Preset &preset : Presets::shipped().presets)
+        QTest::newRow(qPrintable(preset.name)) << preset.name;
+}
+
+void TestPresetNotes::everyPresetRecordsItsInputDropout()
+{
+    QFETCH(QString, name);
+    const Preset *preset = Presets::find(name);
+    QVERIFY(preset);
+    const QString what = name + u": "_s + preset->source;
+    if (preset->params.contains(u"dropout"_s)) {
+        // The model's p, cited as its source spells it: a key that drops and its value ("embd_pdrop
+        // 0.0", "P_drop = 0.1", "Dropout(dropout_rate=0.1)"), the value the preset sets.
+        QVERIFY(preset->inputDropout.isEmpty());
+        Params set;
+        QVERIFY(!ParamText::set(set, u"dropout"_s, preset->params.value(u"dropout"_s)));
+        static const QRegularExpression cited(u"\\b(\\w*drop\\w*)\\s*[=:]?\\s*([0-9]+(?:\\.[0-9]+)?)\\b"_s,
+                                              QRegularExpression::CaseInsensitiveOption);
+        bool found = false;
+        for (auto it = cited.globalMatch(preset->source); it.hasNext() && !found;)
+            found = it.next().captured(2).toDouble() == set.dropout;
+        QVERIFY2(found, qPrintable(u"cites no dropout key with p = %1: "_s.arg(set.dropout) + what));
+    } else if (preset->inputDropout == u"none"_s) {
+        // The code that has none, named by its file.
+        static const QRegularExpression code(u"has no dropout on its input: .*undropped"_s);
+        QVERIFY2(code.match(preset->source).hasMatch(), qPrintable(what));
+        QVERIFY2(preset->source.contains(u".py"_s), qPrintable(u"names no code file: "_s + what));
+    } else {
+        // Only a source that is no model's config may leave it unsaid (PyTorch's, fairseq's
+        // embeddings alone).
+        QCOMPARE(preset->inputDropout, u"unsaid"_s);
+        QVERIFY2(!preset->source.contains(u"config"_s) && !preset->cite.contains(u"config"_s), qPrintable(what));
+    }
+}
+
+void TestPresetNotes::inputDropoutIsNoneOrUnsaidAndNeverBesideADropout_data()
+{
+    QTest::addColumn<QByteArray>("extra");
+    QTest::addColumn<QByteArray>("params");
+    QTest::addColumn<QString>("reason"); // empty: read
+    QTest::newRow("none") << QByteArray(R"("input-dropout": "none", )") << QByteArray(R"({"d-model": "8"})")
+                          << QString();
+    QTest::newRow("unsaid") << QByteArray(R"("input-dropout": "unsaid", )") << QByteArray(R"({"d-model": "8"})")
+                            << QString();
+    QTest::newRow("a p") << QByteArray() << QByteArray(R"({"dropout": "0.1"})") << QString();
+    QTest::newRow("another word") << QByteArray(R"("input-dropout": "absent", )") << QByteArray(R"({"d-model": "8"})")
+                                  << u"\"input-dropout\" must be \"none\" or \"unsaid\"; got \"absent\""_s;
+    QTest::newRow("a number") << QByteArray(R"("input-dropout": 0, )") << QByteArray(R"({"d-model": "8"})")
+                              << u"\"input-dropout\" must be \"none\" or \"unsaid\"; got no string"_s;
+    QTest::newRow("both") << QByteArray(R"("input-dropout": "none", )") << QByteArray(R"({"dropout": "0"})")
+                          << u"\"input-dropout\" and the \"dropout\" of \"params\": give one of them"_s;
+}
+
+void TestPresetNotes::inputDropoutIsNoneOrUnsaidAndNeverBesideADropout()
+{
+    QFETCH(QByteArray, extra);
+    QFETCH(QByteArray, params);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"p.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const QByteArray json = R"({"format": "posenc-preset", "version": 1, "title": "T", "cite": "C", "source": "S", )"
+        + extra + R"("params": )" + params + "}";
+    QCOMPARE(file.write(json), json.size());
+    file.close();
+    const auto read = Presets::read(path);
+    if (reason.isEmpty()) {
+        QVERIFY(std::holds_alternative<Preset>(read));
+        const QString word = QString::fromUtf8(extra).section(u'"', 3, 3);
+        QCOMPARE(std::get<Preset>(read).inputDropout, word);
+    } else {
+        QVERIFY(std::holds_alternative<PresetError>(read));
+        QVERIFY2(std::get<PresetError>(read).reason.contains(reason), qPrintable(std::get<PresetError>(read).reason));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestPresetNotes)

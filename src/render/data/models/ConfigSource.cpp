@@ -26,6 +26,7 @@ std::variant<Loaded, Refusal> load(const QString &nameOrPath)
         loaded.name = config.value(u"_model"_s).toString(QFileInfo(nameOrPath).completeBaseName());
     }
     loaded.check = ModelConfig::check(config);
+    loaded.config = config;
     if (loaded.check.modelType.isEmpty())
         return Refusal {u"%1: not a model config (%2)"_s.arg(nameOrPath, loaded.check.problems.value(0).got), true};
     if (!loaded.check.problems.isEmpty())

@@ -2,6 +2,7 @@
 
 #include "check/ModelConfigCheck.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <variant>
@@ -17,6 +18,7 @@ struct Loaded
     QString name; // the model as the file names it ("_model"), or the file's name
     QString source; // the example's name, or the path given
     ConfigCheck check;
+    QJsonObject config; // as read: the keys the check reads no parameter from (ConfigDropout's)
 };
 
 // Why a config cannot be used, in one line: the path and why it cannot be read or is no model
