@@ -54,7 +54,7 @@ int openWindow(int &argc, char *argv[], const std::variant<posenc::WindowArgumen
     QGuiApplication::setDesktopFileName(u"org.posenc.Explorer"_s);
     return posenc::runWindow({window.params, window.paramsGiven, window.resetSettings, window.screenshot,
                               window.sessionView, window.sessionLesson, window.lesson, window.lessonModel,
-                              window.startPanel, window.files, window.size});
+                              window.startPanel, window.files, window.size, window.preset});
 }
 
 } // namespace

@@ -246,6 +246,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     result.size = size;
     result.lesson = chosen ? chosen->name : QString();
     result.lessonModel = lessonModel;
+    result.preset = parser.isSet(u"preset"_s) ? parser.values(u"preset"_s).constLast() : QString();
     result.startPanel = parser.isSet(u"start-panel"_s);
     result.files = files;
     return result;

@@ -27,6 +27,7 @@ struct WindowArguments
     QJsonObject sessionLesson; // the lesson block of --session FILE, empty when it has none
     QString lesson; // --lesson NAME; its parameters are in `params`
     std::optional<ModelChoice> lessonModel; // the model the lesson is read for (--preset, --config, its own)
+    QString preset; // --preset NAME: the preset the parameters were given as, which the chooser names
     bool startPanel = false; // --start-panel: the start panel even under --screenshot
     QStringList files; // paths given as arguments (posenc FILE): sessions or matrices the window opens
 };

@@ -1,6 +1,7 @@
 #include "Launcher.h"
 
 #include "Accessibility.h"
+#include "ControlPanel.h"
 #include "FigureView.h"
 #include "LessonController.h"
 #include "MainWindow.h"
@@ -86,6 +87,12 @@ QIcon applicationIcon()
     return icon;
 }
 
+void namePresetGiven(MainWindow &window, const WindowOptions &options)
+{
+    if (!options.preset.isEmpty() && options.lesson.isEmpty())
+        window.controlPanel()->namePreset(options.preset);
+}
+
 int runWindow(const WindowOptions &options)
 {
     // Before the first widget: a screen reader's bridge asks for each widget's interface as it is
@@ -126,6 +133,7 @@ int runWindow(const WindowOptions &options)
                                             window.sessions()->viewState()};
     if (options.sessionView)
         window.sessions()->setViewState(*options.sessionView);
+    namePresetGiven(window, options);
     // A lecturer's own lesson, given as a session: its panel explains what it set.
     if (!options.sessionLesson.isEmpty()) {
         Session session = Session::fromParams(params);

@@ -27,7 +27,10 @@ struct WindowOptions
     bool startPanel = false; // show the start panel even where a start would not (--screenshot)
     QStringList files; // files given as arguments: not opened yet, and the window says so
     std::optional<QSize> size; // the window's size; a screenshot's is kScreenshotSize unless given
+    QString preset; // the preset the parameters were given as (--preset NAME); empty: none
 };
+
+class MainWindow;
 
 // The size a screenshot draws the window at unless told: a common desktop screen's.
 inline constexpr QSize kScreenshotSize {1920, 1080};
@@ -38,6 +41,11 @@ std::optional<QSize> startSize(const WindowOptions &options);
 // Whether the start offers the lessons (the start panel, on a first start): not when a
 // screenshot, a lesson, a session, parameters or a file say what the user wants.
 bool offersLessons(const WindowOptions &options);
+
+// Names the preset the parameters were given as in the window's chooser, where they still hold it:
+// Flan-T5 base's parameters are T5 base's too, and the chooser named the first that matched. A
+// lesson names the model it was opened for itself (LessonController).
+void namePresetGiven(MainWindow &window, const WindowOptions &options);
 
 // Opens the main window and runs the event loop; needs a QApplication. Returns the exit code.
 int runWindow(const WindowOptions &options);

@@ -1,8 +1,13 @@
 // How `posenc [OPTIONS]` starts the window: a screenshot draws it at a desktop screen's size
 // unless --size says otherwise, and a start offers the lessons only when nothing given says what
-// the user wants: a file on the command line (posenc FILE, as a file manager starts it) too.
+// the user wants: a file on the command line (posenc FILE, as a file manager starts it) too. A
+// preset given by name is the one the chooser names.
+#include "cli/WindowArguments.h"
+#include "gui/ControlPanel.h"
 #include "gui/Launcher.h"
+#include "gui/MainWindow.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QIcon>
 #include <QRegularExpression>
@@ -19,6 +24,7 @@ private slots:
     void aScreenshotIsDrawnAtADesktopsSizeUnlessTold();
     void aStartOffersTheLessonsOnlyWhenNothingSaysWhatTheUserWants_data();
     void aStartOffersTheLessonsOnlyWhenNothingSaysWhatTheUserWants();
+    void aPresetGivenByNameIsTheOneTheChooserNames();
     void theSmallIconsAreDrawnOnTheirPixelGrid_data();
     void theSmallIconsAreDrawnOnTheirPixelGrid();
 };
@@ -60,6 +66,38 @@ void TestLauncher::aStartOffersTheLessonsOnlyWhenNothingSaysWhatTheUserWants()
     else if (given == u"screenshot"_s)
         options.screenshot = u"window.png"_s;
     QCOMPARE(offersLessons(options), offers);
+}
+
+// posenc --preset flan-t5-base, no lesson: the chooser named T5 base, the first preset whose
+// parameters Flan-T5 base's are too, not the preset given.
+void TestLauncher::aPresetGivenByNameIsTheOneTheChooserNames()
+{
+    QString printed;
+    QTextStream out(&printed), err(&printed);
+    const auto parsed = parseWindowArguments({u"posenc"_s, u"--preset"_s, u"flan-t5-base"_s}, out, err);
+    QVERIFY2(std::holds_alternative<WindowArguments>(parsed), qPrintable(printed));
+    const WindowArguments &given = std::get<WindowArguments>(parsed);
+    QCOMPARE(given.preset, u"flan-t5-base"_s);
+    WindowOptions options;
+    options.params = given.params;
+    options.paramsGiven = given.paramsGiven;
+    options.preset = given.preset;
+    MainWindow window(options.params, nullptr);
+    const auto *combo = window.controlPanel()->findChild<QComboBox *>(u"presetCombo"_s);
+    QVERIFY(combo);
+    const Preset *flan = Presets::find(u"flan-t5-base"_s);
+    const Preset *t5 = Presets::find(u"t5-base"_s);
+    QVERIFY(flan && t5 && t5->matches(options.params)); // the case: both hold them
+    QCOMPARE(combo->currentText(), t5->title); // the first that matches, until the given one is named
+    namePresetGiven(window, options);
+    QCOMPARE(combo->currentText(), flan->title);
+    QCOMPARE(window.controlPanel()->presets()[window.controlPanel()->activePreset()].name, flan->name);
+    // Parameters that no longer hold the preset (a flag over it) do not name it.
+    options.params.dModel = 64;
+    MainWindow edited(options.params, nullptr);
+    namePresetGiven(edited, options);
+    QVERIFY(edited.controlPanel()->activePreset() < 0
+            || edited.controlPanel()->presets()[edited.controlPanel()->activePreset()].name != flan->name);
 }
 
 void TestLauncher::theSmallIconsAreDrawnOnTheirPixelGrid_data()
