@@ -246,7 +246,7 @@ Number embeddingPeCosine(const Params &p)
 // Whose p the figures show (docs/ARCHITECTURE.md, Lessons): a named model's own, where its preset or
 // config names its input dropout; else a p of the lesson's, said in a sentence that tells why: the
 // model's code has no dropout on its input, or its preset or config does not say. Each is said only
-// of a model it is true of: "names no dropout" was said of GPT-J, whose embd_pdrop is 0.0.
+// of a model it is true of.
 QList<Entry> dropoutConditions()
 {
     using ModelNumber = std::function<Number(const LessonModel &)>;
