@@ -9,6 +9,40 @@ namespace {
 
 thread_local const std::atomic<bool> *t_cancel = nullptr;
 
+// Row `r` of tile `t` against the sample's row `index`, added to `score` cell by cell in column
+// order. The sums and counts are carried in locals and written back at the row's end: the same
+// additions in the same order, which the compiler then keeps in registers.
+void scoreRow(const TableReference::Tile &t, std::int64_t r, const TableSample &sample, std::int64_t index,
+              double position, const CellTolerance &tolerance, const CellTolerance *float32Angles, SampleScore &score)
+{
+    const float *ref = t.values + r * t.stride;
+    const float *table = sample.values.row(index).data() + t.col0;
+    // A cell's allowance beyond its tolerance: none for most tables (the limit plus 0 is the limit).
+    const float *extraRow = sample.cellRounding.size() == 0 ? nullptr : sample.cellRounding.row(index).data() + t.col0;
+    double sumSquares = score.sumSquares, tableSquares = score.tableSquares, maxError = score.maxError;
+    std::int64_t bad = score.bad, badWithFloat32Angles = score.badWithFloat32Angles;
+    for (std::int64_t c = 0; c < t.cols; ++c) {
+        const double extra = extraRow ? kCellRoundingMargin * double(extraRow[c]) : 0.0;
+        const double value = table[c];
+        const double error = value == double(ref[c]) ? 0.0 : std::fabs(value - double(ref[c]));
+        if (std::isfinite(value) && std::isfinite(error)) {
+            sumSquares += error * error;
+            tableSquares += value * value;
+        }
+        maxError = std::max(maxError, error);
+        if (!(error <= tolerance.limit(ref[c], t.col0 + c, position) + extra))
+            ++bad;
+        if (float32Angles && !(error <= float32Angles->limit(ref[c], t.col0 + c, position) + extra))
+            ++badWithFloat32Angles;
+    }
+    score.sumSquares = sumSquares;
+    score.tableSquares = tableSquares;
+    score.maxError = maxError;
+    score.bad = bad;
+    score.badWithFloat32Angles = badWithFloat32Angles;
+    score.compared += t.cols;
+}
+
 } // namespace
 
 ScoringCancel::ScoringCancel(const std::atomic<bool> *flag)
@@ -39,7 +73,7 @@ SampleScore fitsNothing(const TableSample &sample)
 }
 
 SampleScore scoreOnSample(const TableReference &reference, const TableSample &sample, const CellTolerance &tolerance,
-                          const CellTolerance *float32Angles, std::int64_t stopAfter)
+                          const CellTolerance *float32Angles, std::int64_t stopAfter, ScoreStop stop)
 {
     if (ScoringCancel::requested())
         return fitsNothing(sample);
@@ -47,6 +81,9 @@ SampleScore scoreOnSample(const TableReference &reference, const TableSample &sa
     const std::int64_t cols = sample.cols();
     const auto hopeless
         = [&] { return score.bad > stopAfter && (!float32Angles || score.badWithFloat32Angles > stopAfter); };
+    // Set once a tile leaves the score hopeless (ScoreStop::AnyTile): the run's later tiles are
+    // handed over still, and skipped.
+    bool stopped = false;
     for (std::int64_t i = 0; i < sample.size() && !hopeless();) {
         // A run of consecutive sample rows is one block of the reference.
         std::int64_t j = i + 1;
@@ -55,27 +92,14 @@ SampleScore scoreOnSample(const TableReference &reference, const TableSample &sa
         const std::int64_t first = sample.rows[std::size_t(i)];
         const std::int64_t index0 = i;
         reference.forEachTile({first, j - i, 0, cols}, [&](const TableReference::Tile &t) {
+            if (stopped)
+                return;
             for (std::int64_t r = 0; r < t.rows; ++r) {
-                const float *ref = t.values + r * t.stride;
                 const std::int64_t index = index0 + t.row0 - first + r;
-                const float *table = sample.values.row(index).data() + t.col0;
                 const double position = static_cast<double>(reference.position(t.row0 + r));
-                for (std::int64_t c = 0; c < t.cols; ++c) {
-                    const double extra = kCellRoundingMargin * sample.extraAt(index, t.col0 + c);
-                    const double value = table[c];
-                    const double error = value == double(ref[c]) ? 0.0 : std::fabs(value - double(ref[c]));
-                    if (std::isfinite(value) && std::isfinite(error)) {
-                        score.sumSquares += error * error;
-                        score.tableSquares += value * value;
-                    }
-                    score.maxError = std::max(score.maxError, error);
-                    if (!(error <= tolerance.limit(ref[c], t.col0 + c, position) + extra))
-                        ++score.bad;
-                    if (float32Angles && !(error <= float32Angles->limit(ref[c], t.col0 + c, position) + extra))
-                        ++score.badWithFloat32Angles;
-                }
-                score.compared += t.cols;
+                scoreRow(t, r, sample, index, position, tolerance, float32Angles, score);
             }
+            stopped = stop == ScoreStop::AnyTile && hopeless();
         });
         i = j;
         if (ScoringCancel::requested())

@@ -48,13 +48,27 @@ private:
 // The score of a reference that explains no cell of the sample: what a cancelled score answers.
 SampleScore fitsNothing(const TableSample &sample);
 
+// Where scoreOnSample may stop counting once both counts pass its `stopAfter`. A score that
+// stopped counts more than `stopAfter` cells beyond each tolerance, and is otherwise the whole
+// sample's, whichever the rule: the two rules give the same scores where they did not stop.
+enum class ScoreStop {
+    // Between the sample's runs of consecutive rows: a stopped score counts whole runs, which a
+    // search that compares stopped scores with each other reads (the same counts every time).
+    RunEnds,
+    // After any tile of the reference's rows: a search that only drops a stopped score, and stops
+    // within the first run (the 64 leading rows) a hypothesis hopeless after a few of them.
+    AnyTile,
+};
+
 // Compares the reference with the sample's rows (those it compares), cell by cell, counting the
 // cells beyond `tolerance` and, when given, beyond `float32Angles` (the same values' tolerance
-// with float32 angles). Counting stops once both counts pass `stopAfter`. Equal cells agree,
-// infinities too (a mask's -inf where the reference has it); the sums are of the finite cells.
-// Once ScoringCancel is requested: every cell beyond both tolerances, at an infinite error.
+// with float32 angles). Counting stops once both counts pass `stopAfter`, where `stop` allows.
+// Equal cells agree, infinities too (a mask's -inf where the reference has it); the sums are of
+// the finite cells. Once ScoringCancel is requested: every cell beyond both tolerances, at an
+// infinite error.
 SampleScore scoreOnSample(const TableReference &reference, const TableSample &sample, const CellTolerance &tolerance,
                           const CellTolerance *float32Angles = nullptr,
-                          std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max());
+                          std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max(),
+                          ScoreStop stop = ScoreStop::RunEnds);
 
 } // namespace posenc

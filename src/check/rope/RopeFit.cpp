@@ -393,7 +393,7 @@ PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing)
     return spec;
 }
 
-Fit evaluate(const FitInput &input, const Hypothesis &h, std::int64_t stopAfter)
+Fit evaluate(const FitInput &input, const Hypothesis &h, std::int64_t stopAfter, ScoreStop stop)
 {
     if (ScoringCancel::requested()) { // before the tolerances, which take a while at wide d
         Fit f;
@@ -407,7 +407,7 @@ Fit evaluate(const FitInput &input, const Hypothesis &h, std::int64_t stopAfter)
     Fit f;
     f.hypothesis = h;
     f.typeAttentionFactor = RopeFrequencies::table(h.params).attentionFactor;
-    f.score = scoreOnSample(PairReference(spec), input.sample, exact, &angles, stopAfter);
+    f.score = scoreOnSample(PairReference(spec), input.sample, exact, &angles, stopAfter, stop);
     f.float32Angles = f.score.bad > 0 && f.score.badWithFloat32Angles < f.score.bad;
     return f;
 }
@@ -459,10 +459,11 @@ std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<R
     // default type, the simpler, where it explains them as well.
     const bool still = measured->live < std::int64_t(measured->theta.size());
     for (const double b : measured->bases) {
-        if (still && !search.matched() && !search.tryDefault(b))
+        const bool defaultTried = still && !search.matched();
+        if (defaultTried && !search.tryDefault(b))
             search.tryProportional(b);
         if (!search.matched())
-            search.tryBase(b);
+            search.tryBase(b, defaultTried);
     }
     // A default table of a theta of many digits is a dynamic table's grown base, if round
     // parameters give it.

@@ -83,9 +83,9 @@ struct FitInput
 };
 
 // The hypothesis scored on the sample with the tolerance of exact angles and of float32 ones;
-// counting stops once the cells beyond both pass `stopAfter`.
+// counting stops once the cells beyond both pass `stopAfter`, where `stop` allows (ScoreStop).
 Fit evaluate(const FitInput &input, const Hypothesis &h,
-             std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max());
+             std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max(), ScoreStop stop = ScoreStop::AnyTile);
 
 // The layout in which the table's columns repeat as RoPE's do, in all but at most 1 % of the
 // sample's pair comparisons (a few wrong cells are a mistake for the fit to place), or nothing.

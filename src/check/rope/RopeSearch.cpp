@@ -160,7 +160,11 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     hyp.cosine = m_measured.cosine;
     hyp.firstPosition = m_measured.firstPosition;
     hyp.amplitude = snappedAmplitude(params, RopeFrequencies::table(params).attentionFactor);
+    // A fit worse than the best stops counting within a few tiles of rows (ScoreStop::AnyTile): it
+    // is dropped whatever its count, and one that is not stopped is counted whole.
     const std::int64_t stopAfter = m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max();
+    const auto stopped
+        = [&](const Fit &x) { return x.score.bad > stopAfter && x.score.badWithFloat32Angles > stopAfter; };
     Fit f = evaluate(m_input, hyp, stopAfter);
     // An amplitude snapped to 1 (or the type's factor) that leaves cells beyond the exact angles'
     // tolerance: c T with c near 1 (1 + 5e-6), which the amplitude as measured explains; a scaled
@@ -170,6 +174,11 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
         Hypothesis measured = hyp;
         measured.amplitude = measuredAmplitude();
         const Fit g = evaluate(m_input, measured, stopAfter);
+        // The choice below reads f's count: where f stopped and g did not, with 2 g > stopAfter
+        // (a stopped count passes stopAfter, so 2 g <= stopAfter takes g at any), f counted over
+        // whole runs, the count the choice has always read.
+        if (stopped(f) && !stopped(g) && 2 * g.bad() > stopAfter)
+            f = evaluate(m_input, hyp, stopAfter, ScoreStop::RunEnds);
         // Taken where it explains most of the cells the snapped one leaves (all of them for c T),
         // not one or two of noisy cells that either amplitude leaves alike.
         if (2 * g.bad() < f.bad() || (g.bad() == f.bad() && f.float32Angles && !g.float32Angles))
@@ -247,12 +256,14 @@ double RopeSearch::largestRatio(double base) const
     return largest;
 }
 
-void RopeSearch::tryBase(double base)
+void RopeSearch::tryBase(double base, bool defaultTried)
 {
     Params p = baseParams();
     p.rope.theta = base;
     p.rope.type = RopeType::Default;
-    if (consider(p))
+    // Scored again, the default would change nothing: a second score of the same hypothesis is
+    // never better than the best, which has already seen the first.
+    if (!defaultTried && consider(p))
         return;
     tryLinear(p);
     if (!matched())

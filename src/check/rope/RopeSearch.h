@@ -48,8 +48,9 @@ public:
     bool consider(const Params &params, const QString &published = {}, ScalingMistake scaling = ScalingMistake::None);
 
     void tryPublished(const std::vector<Published> &published);
-    // Default, linear, and the banded types (llama3, yarn) at rope_theta `base`.
-    void tryBase(double base);
+    // Default (unless `defaultTried`: tryDefault(base) tried it, and it did not match), linear, and
+    // the banded types (llama3, yarn) at rope_theta `base`.
+    void tryBase(double base, bool defaultTried);
     // Default at rope_theta `base`: whether it explains every sampled cell.
     bool tryDefault(double base);
     // Proportional: the first `live` pairs of head_dim turn, at theta^(-2j/head_dim) / factor.
