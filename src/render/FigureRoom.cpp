@@ -46,10 +46,13 @@ const std::vector<Step> &ladder()
         elideTickLabels,
         [](QCustomPlot *plot) { return shortenPanelTitles(plot, 1); },
         dropTitle,
+        // Axes grown by what went since may hold in a corner a legend they could not before.
+        legendsInside,
         [](QCustomPlot *plot) { return hideDispensable(plot, 1); },
         [](QCustomPlot *plot) { return hideDispensable(plot, 2); },
         [](QCustomPlot *plot) { return hideDispensable(plot, 3); },
         dropUnnamingTitles,
+        legendsInside,
         elideEntries,
         dropKeysIfOverflowing,
     };
@@ -181,9 +184,68 @@ bool labelsWithin(const QCustomPlot &plot)
     return true;
 }
 
+namespace {
+
+// The ink of `text` drawn in `font` with its line box's top at `top`, across [left, right]: where
+// a reader sees it (a line's ascent and descent leave room that no ink takes).
+QRectF inkOf(const QString &text, const QFont &font, double top, double left, double right, double ascent)
+{
+    const QRectF tight = QFontMetricsF(font).tightBoundingRect(text);
+    const double baseline = top + ascent;
+    return QRectF(QPointF(left, baseline + tight.top()), QPointF(right, baseline + tight.bottom()));
+}
+
+} // namespace
+
+bool ticksClearOfTexts(const QCustomPlot &plot)
+{
+    // Each text's last line's ink (a title's lines are centred in its rect).
+    QList<QRectF> texts;
+    for (QCPLayoutElement *element : plot.plotLayout()->elements(true)) {
+        auto *text = qobject_cast<QCPTextElement *>(element);
+        if (!text || text->text().isEmpty() || !text->realVisibility() || Changes::isHidden(text))
+            continue;
+        // Laid out by QPainter::drawText centred in its rect, in whole units.
+        const QRect rect = text->rect();
+        const QStringList lines = text->text().split(u'\n');
+        const QFontMetrics metrics(text->font());
+        const int top = rect.top() + (rect.height() - metrics.height() * int(lines.size())) / 2
+            + metrics.height() * int(lines.size() - 1);
+        texts.append(inkOf(lines.constLast(), text->font(), top, rect.left(), rect.right(), metrics.ascent()));
+    }
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        if (!rect->realVisibility() || Changes::isHidden(rect) || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            continue;
+        const QRect inner = rect->rect(), outer = rect->outerRect();
+        for (QCPAxis *axis : {rect->axis(QCPAxis::atLeft), rect->axis(QCPAxis::atRight)}) {
+            if (!axis || !axis->visible() || !axis->tickLabels())
+                continue;
+            const double half = QFontMetricsF(axis->tickLabelFont()).height() / 2.0;
+            const QVector<double> ticks = axis->tickVector();
+            const QVector<QString> labels = axis->tickVectorLabels();
+            const bool left = axis->axisType() == QCPAxis::atLeft;
+            for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i) {
+                if (!axis->range().contains(ticks[i]))
+                    continue;
+                const double at = axis->coordToPixel(ticks[i]);
+                // Only a label past its rect's margins can meet a text beside the rect.
+                if (at - half >= outer.top() && at + half <= outer.bottom())
+                    continue;
+                const QRectF ink
+                    = inkOf(labels[i], axis->tickLabelFont(), at - half, left ? outer.left() : inner.right(),
+                            left ? inner.left() : outer.right(), QFontMetricsF(axis->tickLabelFont()).ascent());
+                for (const QRectF &text : texts)
+                    if (ink.adjusted(0.5, 0.5, -0.5, -0.5).intersects(text))
+                        return false;
+            }
+        }
+    }
+    return true;
+}
+
 bool within(const QCustomPlot &plot)
 {
-    return leastWithin(plot) && labelsWithin(plot);
+    return leastWithin(plot) && labelsWithin(plot) && ticksClearOfTexts(plot);
 }
 
 bool shortOfRoom(const QCustomPlot &plot, double points)

@@ -15,6 +15,9 @@ namespace {
 const QString kChangesName = u"posencFigureRoom"_s;
 const QString kHiddenLayer = u"posencGivenUp"_s;
 const QString kStatements = u"  ·  "_s;
+// The greatest extent a layout takes as set rather than from the element's hint
+// (QCPLayout::getFinalMaximumOuterSize reads QWIDGETSIZE_MAX as "not set").
+constexpr int kUncapped = QWIDGETSIZE_MAX - 1;
 
 // Where `element` sits in the grid that holds it; (-1, -1) when no grid does.
 std::pair<int, int> cellOf(const QCPLayoutGrid *grid, const QCPLayoutElement *element)
@@ -213,10 +216,12 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
             }
             return true;
         };
+        // Its greatest extent the other way is set, not hinted: a legend's hint is its entries'
+        // widths (its margins alone once they are taken), and would cap its column or row.
         if (row >= 0 && aloneIn(true))
-            element->setMaximumSize(QWIDGETSIZE_MAX, 1);
+            element->setMaximumSize(kUncapped, 1);
         else if (column >= 0 && aloneIn(false))
-            element->setMaximumSize(1, QWIDGETSIZE_MAX);
+            element->setMaximumSize(1, kUncapped);
     }
     for (int i = 0; i < m_plot->itemCount(); ++i) {
         QCPAbstractItem *item = m_plot->item(i);
@@ -225,7 +230,10 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
             item->setLayer(hidden);
         }
     }
-    takeEntries(rects);
+    // A legend whose every entry named a plottable of these panels names nothing left: it goes.
+    const QList<QCPLayoutElement *> emptied = takeEntries(rects);
+    if (!emptied.isEmpty())
+        hide(emptied);
     // A colour bar's label folded under it goes with it.
     for (const auto &[scale, text] : m_folded)
         if (scale && text && !scale->realVisibility() && !isHidden(text))
@@ -233,8 +241,9 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
     return !hiding.isEmpty();
 }
 
-void Changes::takeEntries(const QList<QCPAxisRect *> &rects)
+QList<QCPLayoutElement *> Changes::takeEntries(const QList<QCPAxisRect *> &rects)
 {
+    QList<QCPLayoutElement *> emptied;
     for (QCPLayoutElement *element : m_plot->plotLayout()->elements(true)) {
         auto *legend = qobject_cast<QCPLegend *>(element);
         if (!legend)
@@ -258,7 +267,10 @@ void Changes::takeEntries(const QList<QCPAxisRect *> &rects)
         }
         legend->setFillOrder(legend->fillOrder(), true); // closes the gaps
         m_taken.push_back(taken);
+        if (taken.taken.size() == taken.order.size() && !isHidden(legend))
+            emptied.append(legend);
     }
+    return emptied;
 }
 
 void Changes::putBack(const Taken &taken)
@@ -303,10 +315,17 @@ bool Changes::unfold(QCPLegend *legend)
     if (legend->property("fitUnfold").toBool())
         return false;
     legend->setProperty("fitUnfold", true);
-    m_unfolded.push_back({legend, legend->iconSize(), legend->iconTextPadding(), legend->columnSpacing()});
+    m_unfolded.push_back({legend, legend->iconSize(), legend->iconTextPadding(), legend->columnSpacing(),
+                          legend->rowSpacing(), legend->margins()});
     legend->setIconSize(std::min(legend->iconSize().width(), 12), std::min(legend->iconSize().height(), 8));
     legend->setIconTextPadding(std::min(legend->iconTextPadding(), 3));
     legend->setColumnSpacing(std::min(legend->columnSpacing(), 8));
+    // Its rows as close as their entries' own margins keep their ink apart (FigureFonts), and its
+    // own margins a unit or two: on a column's page each line of a legend is a twelfth of its height.
+    legend->setRowSpacing(0);
+    const QMargins margins = legend->margins();
+    legend->setMargins({std::min(margins.left(), 2), std::min(margins.top(), 1), std::min(margins.right(), 2),
+                        std::min(margins.bottom(), 1)});
     return true;
 }
 
@@ -368,11 +387,18 @@ bool Changes::relabelTicks(QCPAxis *axis, const QMap<double, QString> &labels)
     return true;
 }
 
-void Changes::moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment corner)
+void Changes::moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment corner, int wrap)
 {
     auto *grid = qobject_cast<QCPLayoutGrid *>(legend->layout());
     const auto [row, column] = cellOf(grid, legend);
-    m_moved.push_back({legend, grid, row, column, legend->brush()});
+    m_moved.push_back({legend, grid, row, column, legend->brush(), legend->wrap(), legend->property("fitWished"),
+                       legend->property("fitSet"), legend->property("fitUnfold")});
+    // FigureFit then takes the wrap as the figure's wish, which the corner holds.
+    legend->setProperty("fitUnfold", QVariant());
+    if (wrap != legend->wrap()) {
+        legend->setWrap(wrap);
+        legend->setFillOrder(legend->fillOrder(), true);
+    }
     legend->layout()->take(legend);
     rect->insetLayout()->addElement(legend, corner);
     legend->setBrush(QColor(255, 255, 255, 225));
@@ -402,6 +428,13 @@ void Changes::undo()
             continue;
         moved->legend->setBrush(moved->brush);
         moved->legend->setProperty("posencInside", QVariant());
+        moved->legend->setProperty("fitWished", moved->wished);
+        moved->legend->setProperty("fitSet", moved->set);
+        moved->legend->setProperty("fitUnfold", moved->unfolded);
+        if (moved->legend->wrap() != moved->wrap) {
+            moved->legend->setWrap(moved->wrap);
+            moved->legend->setFillOrder(moved->legend->fillOrder(), true);
+        }
         if (!moved->grid || moved->grid->hasElement(moved->row, moved->column))
             continue;
         if (QCPLayout *inset = moved->legend->layout())
@@ -437,6 +470,8 @@ void Changes::undo()
         unfolded.legend->setIconSize(unfolded.icon);
         unfolded.legend->setIconTextPadding(unfolded.iconTextPadding);
         unfolded.legend->setColumnSpacing(unfolded.columnSpacing);
+        unfolded.legend->setRowSpacing(unfolded.rowSpacing);
+        unfolded.legend->setMargins(unfolded.margins);
     }
     for (const Shared &change : m_shared) {
         if (!change.axis || change.axis->tickLabels() || !change.axis->label().isEmpty())

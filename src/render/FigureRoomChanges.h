@@ -69,8 +69,9 @@ public:
     bool hideItem(QCPAbstractItem *item);
     // An axis's text tick labels shown as `labels` for now.
     bool relabelTicks(QCPAxis *axis, const QMap<double, QString> &labels);
-    // A legend moved from its row into `rect`'s inset at `corner`, on a white ground.
-    void moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment corner);
+    // A legend moved from its row into `rect`'s inset at `corner`, on a white ground, its entries
+    // wrapped at `wrap` (QCPLayoutGrid::setWrap) and no longer unfolded.
+    void moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment corner, int wrap);
 
     // Undoes every change, latest first where they touch the same thing; what the figure itself
     // set since (a new title, a new legend entry name) stays.
@@ -150,6 +151,9 @@ private:
         int row = 0;
         int column = 0;
         QBrush brush;
+        int wrap = 0;
+        // FigureFit's and unfold's properties of the legend, as they were.
+        QVariant wished, set, unfolded;
     };
 
     // Legend entries of the plottables of hidden rects taken out of their legend, and the order
@@ -160,7 +164,8 @@ private:
         QList<QPointer<QCPAbstractLegendItem>> order;
         QList<QPointer<QCPAbstractLegendItem>> taken;
     };
-    void takeEntries(const QList<QCPAxisRect *> &rects);
+    // Returns the legends left with no entry.
+    QList<QCPLayoutElement *> takeEntries(const QList<QCPAxisRect *> &rects);
     void putBack(const Taken &taken);
 
     Text &textOf(QCPTextElement *element);
@@ -178,6 +183,8 @@ private:
         QSize icon;
         int iconTextPadding = 0;
         int columnSpacing = 0;
+        int rowSpacing = 0;
+        QMargins margins;
     };
     std::vector<Unfolded> m_unfolded;
     std::vector<Shared> m_shared;

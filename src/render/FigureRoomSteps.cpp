@@ -458,16 +458,22 @@ bool legendsInside(QCustomPlot *plot)
     for (QCPLegend *legend : elementsOf<QCPLegend>(*plot)) {
         QCPAxisRect *rect = rectNamedBy(legend);
         if (roleOf(legend) != TextRole::Key || !legend->visible() || !rect || Changes::isHidden(rect)
-            || !qobject_cast<QCPLayoutGrid *>(legend->layout()))
+            || !qobject_cast<QCPLayoutGrid *>(legend->layout()) || LegendPlacement::entriesOf(legend).isEmpty())
             continue;
-        const QSize size = legend->minimumOuterSizeHint();
         const int grownBy = legend->outerRect().height();
-        // Small enough that FigureFit keeps it inside (a legend over 40 % of its axes moves below).
-        if (size.width() > rect->width() - 8 || size.height() > 0.4 * (rect->height() + grownBy))
-            continue;
-        if (const auto corner = LegendPlacement::freeCorner(rect, size, grownBy)) {
-            Changes::of(plot).moveInside(legend, rect, *corner);
-            changed = true;
+        // Its entries in as many columns as a free corner holds: a legend a row wide below its
+        // axes fits no corner, stacked it may.
+        for (int columns = LegendPlacement::columnsOf(legend); columns >= 1; --columns) {
+            const int wrap = LegendPlacement::wrapFor(legend, columns);
+            const QSize size = LegendPlacement::stackedSize(legend, wrap);
+            // Small enough that FigureFit keeps it inside (a legend over 40 % of its axes moves below).
+            if (size.width() > rect->width() - 8 || size.height() > 0.4 * (rect->height() + grownBy))
+                continue;
+            if (const auto corner = LegendPlacement::freeCorner(rect, size, grownBy)) {
+                Changes::of(plot).moveInside(legend, rect, *corner, wrap);
+                changed = true;
+                break;
+            }
         }
     }
     return changed;
@@ -573,7 +579,7 @@ bool elideEntries(QCustomPlot *plot)
 
 bool dropKeysIfOverflowing(QCustomPlot *plot)
 {
-    if (within(*plot))
+    if (leastWithin(*plot) && labelsWithin(*plot))
         return false;
     QList<QCPLayoutElement *> keys;
     for (QCPLegend *legend : elementsOf<QCPLegend>(*plot))

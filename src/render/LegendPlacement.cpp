@@ -135,4 +135,49 @@ std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grown
     return std::nullopt;
 }
 
+QList<QCPAbstractLegendItem *> entriesOf(const QCPLegend *legend)
+{
+    QList<QCPAbstractLegendItem *> entries;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem *item = legend->item(i))
+            entries.append(item);
+    return entries;
+}
+
+int columnsOf(const QCPLegend *legend)
+{
+    const int count = int(entriesOf(legend).size());
+    const int wrap = std::max(legend->wrap(), 1);
+    return legend->fillOrder() == QCPLayoutGrid::foColumnsFirst ? std::min(wrap, count) : (count + wrap - 1) / wrap;
+}
+
+int wrapFor(const QCPLegend *legend, int columns)
+{
+    const int count = int(entriesOf(legend).size());
+    return legend->fillOrder() == QCPLayoutGrid::foColumnsFirst ? columns : (count + columns - 1) / columns;
+}
+
+QSize stackedSize(const QCPLegend *legend, int wrap)
+{
+    const bool byRows = legend->fillOrder() == QCPLayoutGrid::foColumnsFirst;
+    const QList<QCPAbstractLegendItem *> entries = entriesOf(legend);
+    const int count = int(entries.size());
+    const int lines = (count + wrap - 1) / wrap;
+    QList<int> widths(byRows ? wrap : lines, 0), heights(byRows ? lines : wrap, 0);
+    for (int i = 0; i < count; ++i) {
+        const int row = byRows ? i / wrap : i % wrap, column = byRows ? i % wrap : i / wrap;
+        const QSize hint = entries[i]->minimumOuterSizeHint();
+        widths[column] = std::max(widths[column], hint.width());
+        heights[row] = std::max(heights[row], hint.height());
+    }
+    const QMargins m = legend->margins();
+    int width = m.left() + m.right() + legend->columnSpacing() * int(widths.size() - 1);
+    int height = m.top() + m.bottom() + legend->rowSpacing() * int(heights.size() - 1);
+    for (const int w : widths)
+        width += w;
+    for (const int h : heights)
+        height += h;
+    return {width, height};
+}
+
 } // namespace posenc::LegendPlacement

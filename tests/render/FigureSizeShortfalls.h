@@ -15,7 +15,6 @@ inline const QSet<QString> &rows()
 {
     static const QSet<QString> all {
         QStringLiteral("heatmap 6x4cm 9pt"), // the plots take 41.4% of the page
-        QStringLiteral("magnitudes column 9pt"), // the plots take 49.0% of the page
         QStringLiteral("magnitudes 6x4cm 9pt"), // the plots take 28.4% of the page
         QStringLiteral("dropout-compare column 9pt"), // the plots take 26.5% of the page
         QStringLiteral("dropout-compare 6x4cm 9pt"), // 'position' outside the page; the plots take 19.9% of the page
@@ -25,7 +24,6 @@ inline const QSet<QString> &rows()
         QStringLiteral("dropout-anatomy column 8pt"), // the plots take 42.8% of the page
         QStringLiteral("layer-stack 6x4cm 9pt"), // the plots take 41.9% of the page
         QStringLiteral("query-scale column 9pt"), // the plots take 42.9% of the page
-        QStringLiteral("query-scale column 8pt"), // the plots take 45.0% of the page
         QStringLiteral("head-map column 9pt"), // the plots take 34.5% of the page
         QStringLiteral("head-map 6x4cm 9pt"), // the plots take 17.2% of the page
         QStringLiteral("head-map column 8pt"), // the plots take 40.6% of the page
@@ -51,7 +49,6 @@ inline const QSet<QString> &rows()
         QStringLiteral("compose-compare column 8pt"), // the plots take 42.5% of the page
         QStringLiteral("learned column 9pt"), // the plots take 23.2% of the page
         QStringLiteral("learned 6x4cm 9pt"), // the plots take 14.6% of the page
-        QStringLiteral("learned column 8pt"), // the plots take 25.4% of the page
         QStringLiteral("nope-order column 9pt"), // the plots take 40.8% of the page
         QStringLiteral("nope-order 6x4cm 9pt"), // 'weight' outside the page; the plots take 16.7% of the page
         QStringLiteral("nope-order column 8pt"), // the plots take 43.7% of the page
@@ -61,13 +58,10 @@ inline const QSet<QString> &rows()
         QStringLiteral("rope-rotation column 9pt"), // the plots take 48.9% of the page (the circle's name kept)
         QStringLiteral("rope-score 6x4cm 9pt"), // the plots take 36.4% of the page
         QStringLiteral("rope-input 6x4cm 9pt"), // the plots take 43.1% of the page
-        QStringLiteral("rope-precision column 9pt"), // the plots take 48.7% of the page
         QStringLiteral("rope-precision 6x4cm 9pt"), // the plots take 28.6% of the page
-        QStringLiteral("alibi-slopes 6x4cm 9pt"), // the plots take 45.9% of the page
         QStringLiteral("alibi-bias 6x4cm 9pt"), // the plots take 32.7% of the page
         QStringLiteral("alibi-bias column 9pt"), // the plots take 46.0% of the page (the panel's name kept)
         QStringLiteral("alibi-bias column 8pt"), // the plots take 47.9% of the page (the panel's name kept)
-        QStringLiteral("alibi-attention column 9pt"), // the plots take 48.5% of the page
         QStringLiteral("alibi-attention 6x4cm 9pt"), // the plots take 42.2% of the page
         QStringLiteral("buckets column 9pt"), // the plots take 40.7% of the page
         QStringLiteral("buckets 6x4cm 9pt"), // the plots take 49.9% of the page
@@ -75,6 +69,10 @@ inline const QSet<QString> &rows()
         QStringLiteral("sandwich-bias column 9pt"), // the plots take 49.3% of the page (the panel's name kept)
         QStringLiteral("sandwich-distance 6x4cm 9pt"), // the plots take 22.5% of the page
         QStringLiteral("mrope-axes 6x4cm 9pt"), // the plots take 34.2% of the page
+        // Kept their keys since 2026-11-29 (compact legends no longer overflow the page, where the
+        // keys went whole): the t, h, w markers and the scalings' lines are named again.
+        QStringLiteral("mrope-positions 6x4cm 9pt"), // the plots take 25.5% of the page
+        QStringLiteral("rope-frequencies 6x4cm 9pt"), // the plots take 36.3% of the page
         QStringLiteral("rope-2d-similarity column 9pt"), // the plots take 47.0% of the page
         QStringLiteral("rope-2d-similarity double 9pt"), // the plots take 45.6% of the page
         QStringLiteral("rope-2d-similarity 6x4cm 9pt"), // the plots take 35.9% of the page

@@ -1,7 +1,9 @@
 // What a figure on little room gives up (FigureRoom, its steps): a title shortened keeps its first
 // words whole and never parts a number from the word that names it ("pair 16", never "pair …" nor
 // "pair 1…"); a panel's title shortened beside panels the figure then gives up takes the room they
-// leave; a panel's name goes with its panel and only with it.
+// leave; a panel's name goes with its panel and only with it; a legend left naming nothing goes and
+// narrows nothing; a legend a row wide below its axes goes into a free corner stacked, and comes
+// back as it was; a tick label on the end of its range that reaches into a title does not fit.
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
@@ -21,6 +23,9 @@ private slots:
     void shortenedKeepsNumbersWhole();
     void aPanelTitleTakesTheRoomOfPanelsGivenUp();
     void aPanelsNameGoesOnlyWithItsPanel();
+    void aLegendLeftNamingNothingGoesAndNarrowsNothing();
+    void aWideLegendGoesIntoAFreeCornerStacked();
+    void aTickLabelOnTheEndMeetsTheTitle();
 };
 
 void TestFigureRoom::shortenedKeepsNumbersWhole_data()
@@ -139,6 +144,112 @@ void TestFigureRoom::aPanelsNameGoesOnlyWithItsPanel()
     FigureRoom::restore(&plot);
     for (int i = 0; i < 3; ++i)
         QVERIFY(rects[i]->realVisibility() && names[i]->realVisibility());
+}
+
+// Two panels stacked over a legend that names the lower one's curve alone (as the learned figure's
+// norms and their legend): the lower panel given up, the legend names nothing drawn and goes too,
+// and its hint (its margins alone) no longer caps the figure's column: the panel kept is as wide
+// as the figure (it was its least width, 40 of 300 units, before).
+void TestFigureRoom::aLegendLeftNamingNothingGoesAndNarrowsNothing()
+{
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    plot.setFont(font);
+    plot.setViewport(QRect(0, 0, 300, 200));
+    plot.setAutoAddPlottableToLegend(false);
+    plot.plotLayout()->clear();
+    auto *kept = new QCPAxisRect(&plot);
+    auto *lower = new QCPAxisRect(&plot);
+    kept->setMinimumSize(40, 40);
+    plot.plotLayout()->addElement(0, 0, kept);
+    plot.plotLayout()->addElement(1, 0, lower);
+    auto *legend = new QCPLegend;
+    plot.plotLayout()->addElement(2, 0, legend);
+    legend->setMargins(QMargins(4, 0, 4, 2));
+    QCPGraph *graph = plot.addGraph(lower->axis(QCPAxis::atBottom), lower->axis(QCPAxis::atLeft));
+    graph->setName(u"norm"_s);
+    legend->addItem(new QCPPlottableLegendItem(legend, graph));
+    FigureRoom::setDispensable(lower, 1);
+    plot.replot();
+    QVERIFY(FigureRoom::Steps::hideDispensable(&plot, 1));
+    plot.replot();
+    QVERIFY(!lower->realVisibility());
+    QVERIFY(!legend->realVisibility());
+    QCOMPARE(kept->outerRect().width(), 300);
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QVERIFY(legend->realVisibility());
+    QVERIFY(legend->hasItemWithPlottable(graph));
+    QVERIFY(legend->itemWithPlottable(graph)->realVisibility());
+}
+
+// A panel whose curve runs along its bottom, over a legend of three long names in one row, wider
+// than the panel: the legend goes into a top corner in fewer columns, and back in its row and its
+// one row when the steps are undone.
+void TestFigureRoom::aWideLegendGoesIntoAFreeCornerStacked()
+{
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    plot.setFont(font);
+    plot.setViewport(QRect(0, 0, 300, 240));
+    plot.setAutoAddPlottableToLegend(false);
+    plot.plotLayout()->clear();
+    auto *rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    auto *legend = new QCPLegend;
+    legend->setFont(font);
+    plot.plotLayout()->addElement(1, 0, legend);
+    plot.plotLayout()->setRowStretchFactor(1, 0.001);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(3);
+    rect->axis(QCPAxis::atBottom)->setRange(0.0, 10.0);
+    rect->axis(QCPAxis::atLeft)->setRange(0.0, 10.0);
+    for (int k = 0; k < 3; ++k) {
+        QCPGraph *graph = plot.addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        graph->setData({0.0, 10.0}, {0.2 * k, 0.2 * k});
+        graph->setName(u"the %1 curve's long name"_s.arg(k + 1));
+        legend->addItem(new QCPPlottableLegendItem(legend, graph));
+    }
+    plot.replot();
+    QVERIFY2(legend->outerRect().width() > rect->width(), "the legend in its row is wider than its panel");
+    QVERIFY(FigureRoom::Steps::legendsInside(&plot));
+    plot.replot();
+    QCOMPARE(legend->layout(), rect->insetLayout());
+    QVERIFY2(legend->wrap() < 3, qPrintable(QString::number(legend->wrap())));
+    QVERIFY(rect->rect().adjusted(-1, -1, 1, 1).contains(legend->outerRect())); // QCPLayoutInset rounds a unit out
+    QVERIFY(legend->outerRect().bottom() < rect->axis(QCPAxis::atLeft)->coordToPixel(1.0));
+    FigureRoom::restore(&plot);
+    QCOMPARE(legend->layout(), plot.plotLayout());
+    QCOMPARE(legend->wrap(), 3);
+}
+
+// A title over a panel whose axis has a labelled tick on the top end of its range: with no margin
+// above the panel the label, centred on the panel's top edge, meets the title's ink; with a line's
+// margin it does not.
+void TestFigureRoom::aTickLabelOnTheEndMeetsTheTitle()
+{
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    plot.setFont(font);
+    plot.setViewport(QRect(0, 0, 300, 200));
+    plot.plotLayout()->clear();
+    auto *title = new QCPTextElement(&plot, u"a title (with descenders)"_s, font);
+    title->setMargins(QMargins());
+    plot.plotLayout()->addElement(0, 0, title);
+    auto *rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(1, 0, rect);
+    plot.plotLayout()->setRowSpacing(0);
+    QCPAxis *axis = rect->axis(QCPAxis::atLeft);
+    axis->setTickLabelFont(font);
+    axis->setRange(0.0, 100.0);
+    axis->ticker()->setTickCount(2);
+    rect->setAutoMargins(QCP::msLeft | QCP::msBottom);
+    for (const auto &[top, clear] : {std::pair {0, false}, std::pair {QFontMetrics(font).height(), true}}) {
+        rect->setMargins(QMargins(0, top, 0, 0));
+        plot.replot();
+        QVERIFY(axis->tickVector().contains(100.0));
+        QCOMPARE(FigureRoom::ticksClearOfTexts(plot), clear);
+    }
 }
 
 QTEST_MAIN(TestFigureRoom)
