@@ -543,6 +543,30 @@ QStringList Changes::setAside(const QCPTextElement *title) const
     for (const Ticks &ticks : m_ticks)
         if (ticks.ticker->ticks() == ticks.shown)
             texts.append(QStringList(ticks.labels.values()).join(u", "_s));
+    // What went whole: the names of the panels given up, and the entries of the legends.
+    for (const Element &change : m_elements) {
+        if (!change.element || !isHidden(change.element))
+            continue;
+        QString gone;
+        if (const auto *text = qobject_cast<const QCPTextElement *>(change.element.data()))
+            gone = QString(FigureFit::unwrapped(text)).replace(u'\n', kStatements);
+        else if (const auto *legend = qobject_cast<const QCPLegend *>(change.element.data())) {
+            QStringList entries;
+            for (int i = 0; i < legend->itemCount(); ++i) {
+                QCPAbstractLegendItem *item = legend->item(i);
+                if (!item)
+                    continue;
+                auto *entry = qobject_cast<QCPPlottableLegendItem *>(item);
+                const QString name
+                    = entry && entry->plottable() ? entry->plottable()->name() : SwatchLegend::label(item);
+                if (!name.isEmpty())
+                    entries.append(name);
+            }
+            gone = entries.join(u", "_s);
+        }
+        if (!gone.isEmpty() && !texts.contains(gone))
+            texts.append(gone);
+    }
     return texts;
 }
 

@@ -78,7 +78,8 @@ public:
     void undo();
     // The title as its figure set it, if a step changed it.
     std::optional<QString> originalOf(const QCPTextElement *element) const;
-    // The texts shown shortened or not at all, whole.
+    // The texts shown shortened or not at all, whole: with the names of the panels given up and the
+    // entries of the legends that went.
     QStringList setAside(const QCPTextElement *title) const;
 
 private:
