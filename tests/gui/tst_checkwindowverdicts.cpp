@@ -218,6 +218,20 @@ void TestCheckWindowVerdicts::aNamedMistakeAgainstTheCorrectTable()
     qInfo().noquote() << TestShots::save(dialog->grab(), u"check-column-index"_s);
 }
 
+// vLLM's cos|sin cache of Qwen3 8B's RoPE (theta 1e6, head_dim 2 * pairs), cat(cos, sin) of the
+// default rope_type's frequencies in float64 (modeling_rope_utils.py, _compute_default_rope_parameters).
+static RowMatrixXf cosSinCache(std::int64_t rows, std::int64_t pairs)
+{
+    RowMatrixXf cache(rows, 2 * pairs);
+    for (std::int64_t p = 0; p < rows; ++p)
+        for (std::int64_t i = 0; i < pairs; ++i) {
+            const double angle = double(p) * std::pow(1000000.0, -2.0 * double(i) / double(2 * pairs));
+            cache(p, i) = float(std::cos(angle));
+            cache(p, pairs + i) = float(std::sin(angle));
+        }
+    return cache;
+}
+
 // vLLM's cos_sin_cache (vllm/model_executor/layers/rotary_embedding.py,
 // RotaryEmbedding._compute_cos_sin_cache): cat(cos(freqs), sin(freqs)) along the last dimension,
 // freqs = p * theta^(-2i/d) (Qwen3 8B: d 128, theta 1e6), in float64 here. The window reads it as
@@ -226,13 +240,7 @@ void TestCheckWindowVerdicts::aNamedMistakeAgainstTheCorrectTable()
 void TestCheckWindowVerdicts::aCosSinCacheIsReadAsItsHalves()
 {
     constexpr std::int64_t rows = 300, pairs = 64;
-    RowMatrixXf cache(rows, 2 * pairs);
-    for (std::int64_t p = 0; p < rows; ++p)
-        for (std::int64_t i = 0; i < pairs; ++i) {
-            const double angle = double(p) * std::pow(1000000.0, -2.0 * double(i) / double(2 * pairs));
-            cache(p, i) = float(std::cos(angle));
-            cache(p, pairs + i) = float(std::sin(angle));
-        }
+    const RowMatrixXf cache = cosSinCache(rows, pairs);
     for (const bool bumped : {false, true}) {
         RowMatrixXf table = cache;
         if (bumped)
@@ -261,13 +269,7 @@ void TestCheckWindowVerdicts::aCosSinCacheIsReadAsItsHalves()
 void TestCheckWindowVerdicts::aDeclaredCosSinCacheNamesTheParameter()
 {
     constexpr std::int64_t rows = 300, pairs = 64;
-    RowMatrixXf cache(rows, 2 * pairs);
-    for (std::int64_t p = 0; p < rows; ++p)
-        for (std::int64_t i = 0; i < pairs; ++i) {
-            const double angle = double(p) * std::pow(1000000.0, -2.0 * double(i) / double(2 * pairs));
-            cache(p, i) = float(std::cos(angle));
-            cache(p, pairs + i) = float(std::sin(angle));
-        }
+    const RowMatrixXf cache = cosSinCache(rows, pairs);
     const QString path = m_dir.filePath(u"declared_cos_sin_cache.npy"_s);
     QVERIFY(!writeNpy(path, cache));
     MainWindow window(start(), nullptr);
