@@ -6,6 +6,7 @@
 
 #include "core/ParamTable.h"
 #include "io/Preset.h"
+#include "render/FigureLayoutLoop.h"
 #include "render/FigureRegistry.h"
 
 #include <QCheckBox>
@@ -309,6 +310,7 @@ Result run(const Scenario &scenario, int changes)
 
     std::vector<double> firstDraw, fullDraw, guiCpu;
     ControlPanel &panel = *window.controlPanel();
+    const quint64 fittingsBefore = FigureLayoutLoop::fittings(), layoutsBefore = FigureLayoutLoop::layouts();
     for (int i = 0; i < changes; ++i) {
         const quint64 before = window.views().front()->paramsSerial();
         QElapsedTimer timer;
@@ -333,7 +335,16 @@ Result run(const Scenario &scenario, int changes)
         }
     }
     ticker.stop();
+    // The refinements of the last changes are counted too: a change's fittings are most often left to
+    // its full result, drawn once the controls rest.
+    if (result.incomplete.isEmpty() && !runUntil([&] { return settled(window); }, kGiveUpMs))
+        result.incomplete = u"the views were not exact within %1 s of the last change"_s.arg(kGiveUpMs / 1000);
     result.changes = static_cast<int>(firstDraw.size());
+    if (result.changes > 0) {
+        const auto perChange = [&result](quint64 count) { return static_cast<double>(count) / result.changes; };
+        result.fittingsPerChange = perChange(FigureLayoutLoop::fittings() - fittingsBefore);
+        result.layoutsPerChange = perChange(FigureLayoutLoop::layouts() - layoutsBefore);
+    }
     result.p50Ms = percentile(firstDraw, 0.5);
     result.p95Ms = percentile(firstDraw, 0.95);
     result.maxMs = percentile(firstDraw, 1.0);
@@ -356,6 +367,8 @@ QJsonObject toJson(const Result &result, const QString &prefix)
     json[prefix + u"_gui_max_stall_ms"_s] = result.maxStallMs;
     json[prefix + u"_gui_cpu_p50_ms"_s] = result.guiCpuP50Ms;
     json[prefix + u"_gui_cpu_p95_ms"_s] = result.guiCpuP95Ms;
+    json[prefix + u"_fittings_per_change"_s] = result.fittingsPerChange;
+    json[prefix + u"_layouts_per_change"_s] = result.layoutsPerChange;
     return json;
 }
 
@@ -371,6 +384,8 @@ QJsonObject viewJson(const Result &result, const QString &view)
     json[u"interaction_gui_max_stall_ms"_s + suffix] = result.maxStallMs;
     json[u"interaction_gui_cpu_p50_ms"_s + suffix] = result.guiCpuP50Ms;
     json[u"interaction_gui_cpu_p95_ms"_s + suffix] = result.guiCpuP95Ms;
+    json[u"interaction_fittings_per_change"_s + suffix] = result.fittingsPerChange;
+    json[u"interaction_layouts_per_change"_s + suffix] = result.layoutsPerChange;
     return json;
 }
 

@@ -33,6 +33,10 @@ struct Result
     // the window spends, whatever else the machine runs.
     double guiCpuP50Ms = 0.0;
     double guiCpuP95Ms = 0.0;
+    // The views' fittings to their room and layouts (FigureLayoutLoop) a change, over the run's
+    // changes and their refinements: counts the machine's load does not move.
+    double fittingsPerChange = 0.0;
+    double layoutsPerChange = 0.0;
     QString incomplete; // why the run stopped short, if it did
 };
 

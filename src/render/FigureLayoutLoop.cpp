@@ -12,12 +12,18 @@ namespace posenc {
 namespace {
 
 std::atomic<quint64> g_fittings {0};
+std::atomic<quint64> g_layouts {0};
 
 } // namespace
 
 quint64 FigureLayoutLoop::fittings()
 {
     return g_fittings.load(std::memory_order_relaxed);
+}
+
+quint64 FigureLayoutLoop::layouts()
+{
+    return g_layouts.load(std::memory_order_relaxed);
 }
 
 FigureLayoutLoop::FigureLayoutLoop(QCustomPlot *plot, double points)
@@ -33,6 +39,7 @@ FigureLayoutLoop::FigureLayoutLoop(QCustomPlot *plot, QSize size, double points)
 
 void FigureLayoutLoop::layOut()
 {
+    g_layouts.fetch_add(1, std::memory_order_relaxed);
     FigureFonts::apply(m_plot, m_points);
     PlotStyle::widenHairlines(m_plot);
     // A colorbar's margins in a group are the largest of its own current ones and its neighbours'

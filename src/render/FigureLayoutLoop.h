@@ -50,6 +50,8 @@ public:
     void restart() { m_refits = 0; }
     // The fittings to the room (refitAfterFilling) made in this program, on any thread.
     static quint64 fittings();
+    // The layouts (layOut) made in this program, on any thread: a fitting is several.
+    static quint64 layouts();
 
 private:
     QList<QRect> axisRects() const;

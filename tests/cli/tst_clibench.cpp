@@ -67,6 +67,11 @@ void TestCliBench::benchJsonHasItsKeys()
                                    u"interaction_gui_cpu_p50_ms_"_s, u"interaction_gui_cpu_p95_ms_"_s})
             QVERIFY2(json.value(key + view).toDouble() > 0.0, qPrintable(key + view + u": "_s + run.err));
     QCOMPARE(json.value(u"interaction_p95_ms_sinusoidal"_s).toDouble(), json.value(u"interaction_p95_ms"_s).toDouble());
+    // A figure view lays its figure out for each change it draws, and fits it to its room once settled.
+    for (const QString &view : {u"sinusoidal"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s}) {
+        QVERIFY2(json.value(u"interaction_layouts_per_change_"_s + view).toDouble() >= 1.0, qPrintable(view));
+        QVERIFY2(json.value(u"interaction_fittings_per_change_"_s + view).toDouble() > 0.0, qPrintable(view));
+    }
     for (const char *key :
          {"interaction_scale_changes", "interaction_scale_p95_ms", "interaction_scale_settled_p95_ms"})
         QVERIFY2(json.contains(QLatin1StringView(key)) && json.value(QLatin1StringView(key)).toDouble() == 0.0, key);
