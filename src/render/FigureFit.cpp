@@ -415,17 +415,20 @@ QString unwrapped(const QCPTextElement *element)
         : text;
 }
 
-void unthinTicks(QCustomPlot *plot)
+bool unthinTicks(QCustomPlot *plot)
 {
+    bool changed = false;
     for (QCPAxis *axis : allAxes(plot)) {
         const QVariant wished = axis->property("fitTicksWished");
         if (!wished.isValid() || axis->property("fitTicksSet").toInt() != tickLevel(axis))
             continue;
+        changed |= wished.toInt() != tickLevel(axis);
         if (auto *index = dynamic_cast<IndexTicker *>(axis->ticker().data()))
             index->setLone(wished.toInt() == 0);
         axis->ticker()->setTickCount(std::max(wished.toInt(), 1));
         axis->setProperty("fitTicksSet", wished);
     }
+    return changed;
 }
 
 QString unwrappedLabel(const QCPAxis *axis)

@@ -21,8 +21,8 @@ QString unwrapped(const QCPTextElement *element);
 QString unwrappedLabel(const QCPAxis *axis);
 // Every axis's ticks as their figure set them, before fit() thinned them: the layout loop starts
 // each fitting from them, so that the ticks a figure shows depend on its room, not on the rooms
-// it had before (a view and its export at one size tick alike).
-void unthinTicks(QCustomPlot *plot);
+// it had before (a view and its export at one size tick alike). True when an axis's ticks changed.
+bool unthinTicks(QCustomPlot *plot);
 
 // The width a layout element may take within a figure `figureWidth` wide: its share of the grid
 // that holds it, its neighbours' least widths taken first.

@@ -68,8 +68,14 @@ void FigureLayoutLoop::computingFor()
 void FigureLayoutLoop::settle()
 {
     layOut();
-    for (int round = 0; round < FigureFit::kMaxRounds && FigureFit::fit(m_plot); ++round)
+    m_settled = false;
+    for (int round = 0; round < FigureFit::kMaxRounds; ++round) {
+        if (!FigureFit::fit(m_plot)) {
+            m_settled = true;
+            return;
+        }
         layOut();
+    }
 }
 
 void FigureLayoutLoop::giveUpTo(int last)
@@ -114,9 +120,11 @@ void FigureLayoutLoop::fitRoom()
 void FigureLayoutLoop::retick()
 {
     // The ticks thinned from the figure's own for the layout as it ends, whatever the layouts
-    // on the way thinned: a view and its export of one size then tick alike.
-    FigureFit::unthinTicks(m_plot);
-    settle();
+    // on the way thinned: a view and its export of one size then tick alike. Where none was
+    // thinned and the last layout settled, laying out again would give the same figure: a fitting
+    // of a figure that fits its room at once lays it out once, not twice.
+    if (FigureFit::unthinTicks(m_plot) || !m_settled)
+        settle();
 }
 
 bool FigureLayoutLoop::refitAfterFilling()

@@ -69,6 +69,8 @@ private:
     std::optional<QSize> m_fileSize;
     QList<QRect> m_computedFor; // empty until data is asked for
     int m_refits = 0;
+    // The last settle() ended with a fit that changed nothing: the layout is that of the figure as it is.
+    bool m_settled = false;
 };
 
 } // namespace posenc

@@ -109,6 +109,7 @@ private slots:
     void zoomedViewExportEqualsTheWindow();
     void theScreenNoteIsTheViewsNotTheFiles();
     void aDraftKeepsItsRoomAndSettlesToItsExport();
+    void aChangeIsFittedOnceAndLaidOutOnceWhereItFits();
 };
 
 void TestViewExport::exportEqualsTheWindowPixelForPixel_data()
@@ -278,6 +279,43 @@ void TestViewExport::aDraftKeepsItsRoomAndSettlesToItsExport()
                              .arg(differs->y())
                              .arg(kept)));
     }
+}
+
+// A change of parameters that leaves the axes where they were (the same d_model and max_len, the
+// embeddings drawn from another seed) is fitted to its room once, when its full data comes, not
+// again for its preview; and a figure that fits its room at once is laid out once by that fitting:
+// its ticks were never thinned, so a second layout to thin them afresh would repeat the first
+// (FigureLayoutLoop::retick). The settled view is still its export's pixels.
+void TestViewExport::aChangeIsFittedOnceAndLaidOutOnceWhereItFits()
+{
+    const QSize size(1400, 900); // room enough for every text as the figure sets it
+    Params p;
+    p.dModel = 512;
+    p.maxLen = 2048;
+    const std::unique_ptr<FigureView> view = makeView(u"magnitudes"_s);
+    view->setParams(p);
+    QVERIFY(settle(view.get(), size));
+    for (const std::uint64_t seed : {1, 2}) {
+        const quint64 fittings = FigureLayoutLoop::fittings();
+        p.seed = seed;
+        view->setParams(p);
+        QTRY_VERIFY_WITH_TIMEOUT(view->isSettled(), 60000);
+        QCOMPARE(FigureLayoutLoop::fittings() - fittings, quint64(1));
+    }
+    // The fitting of a figure that fits at once: one layout.
+    const quint64 layouts = FigureLayoutLoop::layouts();
+    FigureLayoutLoop loop(view->plot());
+    loop.refitAfterFilling();
+    QCOMPARE(FigureLayoutLoop::layouts() - layouts, quint64(1));
+
+    const QImage screen = view->plot()->toPixmap(size.width(), size.height(), 1.0).toImage();
+    const FigureSize figureSize = FigureSize::fromPixels(size);
+    const auto built = FigureBuilds::build(u"magnitudes"_s, p, figureSize, view->state());
+    QVERIFY(!built->error());
+    const QImage a = FigureExporter::image(built->plot(), figureSize).convertToFormat(QImage::Format_ARGB32);
+    const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
+    QCOMPARE(a.size(), b.size());
+    QVERIFY(!firstDifference(a, b));
 }
 
 QTEST_MAIN(TestViewExport)
