@@ -125,10 +125,13 @@ void StampedGraph::drawFill(QCPPainter *painter, QVector<QPointF> *lines) const
     const QVector<QPointF> otherLines = other->allLines();
     const bool horizontal = keyAxis()->orientation() == Qt::Horizontal;
     const auto key = [horizontal](const QPointF &p) { return horizontal ? p.x() : p.y(); };
-    // An aliased band over columns of pixels (NaN gaps included) is filled column by column of the
-    // unsimplified sides: the pixels the polygon of every vertex fills (ColumnFill).
+    // A band over columns of pixels (NaN gaps included) is filled column by column of the
+    // unsimplified sides: the pixels the aliased polygon of every vertex fills (ColumnFill), in a
+    // draft and in full quality alike. Antialiased, the polygon's edges would only blend the pixels
+    // the band's edge crosses, under the sides' own lines where a figure draws them, at the cost of
+    // an edge on every pixel of a curve sampled a point a pixel.
     applyFillAntialiasingHint(painter);
-    if (horizontal && !painter->antialiasing() && brush.style() == Qt::SolidPattern
+    if (horizontal && brush.style() == Qt::SolidPattern
         && painter->compositionMode() == QPainter::CompositionMode_SourceOver
         && ColumnFill::draw(*painter, *lines, otherLines, brush.color()))
         return;

@@ -15,6 +15,8 @@ namespace posenc {
 // - its line, and the band it fills with another StampedGraph (setChannelFillGraph), keep only the
 //   vertices that a tenth of a device pixel does not explain (simplifyPolyline): a curve sampled a
 //   point a pixel is drawn with a fraction of its segments, each one's stroke a fixed cost.
+// - that band is filled column by column of device pixels (ColumnFill), the aliased polygon's
+//   pixels, antialiased or not: its edge is within half a pixel of the antialiased polygon's.
 // Exports (QCustomPlot's toPixmap and toPainter mark their painter pmNoCaching, its PDF writer
 // pmVectorized) draw every marker and vertex exactly, as QCPGraph does.
 class StampedGraph : public QCPGraph
