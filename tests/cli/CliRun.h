@@ -14,6 +14,7 @@
 #include <QStringList>
 
 #include <cstring>
+#include <functional>
 #include <vector>
 
 namespace CliRun {
@@ -134,6 +135,16 @@ inline QByteArray npyHeader(qint64 rows, qint64 cols)
     QByteArray bytes("\x93NUMPY\x01\x00", 8);
     bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
     return bytes;
+}
+
+// The float32 cells of a rows x cols table, row by row, each `cell(p, j)` computed in float64.
+inline std::vector<float> cells(qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
+{
+    std::vector<float> out(std::size_t(rows * cols));
+    for (qint64 p = 0; p < rows; ++p)
+        for (qint64 j = 0; j < cols; ++j)
+            out[std::size_t(p * cols + j)] = float(cell(p, j));
+    return out;
 }
 
 // Writes that .npy, row-major `values`.

@@ -33,15 +33,6 @@ double paper(qint64 p, qint64 j, qint64 d, bool split, double base = 10000.0, qi
     return cosine ? std::cos(angle) : std::sin(angle);
 }
 
-std::vector<float> cells(qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
-{
-    std::vector<float> out(std::size_t(rows * cols));
-    for (qint64 p = 0; p < rows; ++p)
-        for (qint64 j = 0; j < cols; ++j)
-            out[std::size_t(p * cols + j)] = float(cell(p, j));
-    return out;
-}
-
 bool writeBytes(const QString &path, const QByteArray &bytes)
 {
     QFile file(path);
@@ -120,7 +111,7 @@ private slots:
     {
         const QString file = path(u"pe.npy"_s);
         QVERIFY(CliRun::writeNpy(file, 2048, 64,
-                                 cells(2048, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); })));
+                                 CliRun::cells(2048, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); })));
         const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
@@ -169,8 +160,8 @@ private slots:
     void textSaysTheVerdict()
     {
         const QString file = path(u"split.npy"_s);
-        QVERIFY(
-            CliRun::writeNpy(file, 512, 32, cells(512, 32, [](qint64 p, qint64 j) { return paper(p, j, 32, true); })));
+        QVERIFY(CliRun::writeNpy(file, 512, 32,
+                                 CliRun::cells(512, 32, [](qint64 p, qint64 j) { return paper(p, j, 32, true); })));
         const CliRun::Run run = CliRun::posenc({u"check"_s, file});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains(u"verdict: correct"_s));
@@ -182,8 +173,8 @@ private slots:
     void mistakeExitsOne()
     {
         const QString file = path(u"swapped.npy"_s);
-        QVERIFY(CliRun::writeNpy(file, 1024, 64,
-                                 cells(1024, 64, [](qint64 p, qint64 j) { return paper(p, j ^ 1, 64, false); })));
+        QVERIFY(CliRun::writeNpy(
+            file, 1024, 64, CliRun::cells(1024, 64, [](qint64 p, qint64 j) { return paper(p, j ^ 1, 64, false); })));
         const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s});
         QCOMPARE(run.exitCode, 1);
         const QJsonObject o = jsonOf(run);
@@ -195,7 +186,7 @@ private slots:
     void oneCellChanged()
     {
         const QString file = path(u"cell.npy"_s);
-        std::vector<float> values = cells(3000, 48, [](qint64 p, qint64 j) { return paper(p, j, 48, false); });
+        std::vector<float> values = CliRun::cells(3000, 48, [](qint64 p, qint64 j) { return paper(p, j, 48, false); });
         values[std::size_t(2222 * 48 + 31)] += 1e-3f;
         QVERIFY(CliRun::writeNpy(file, 3000, 48, values));
         const QJsonObject o = jsonOf(CliRun::posenc({u"check"_s, file, u"--json"_s}));
@@ -208,7 +199,8 @@ private slots:
     void float16File()
     {
         const QString file = path(u"half.npy"_s);
-        const std::vector<float> values = cells(1024, 32, [](qint64 p, qint64 j) { return paper(p, j, 32, false); });
+        const std::vector<float> values
+            = CliRun::cells(1024, 32, [](qint64 p, qint64 j) { return paper(p, j, 32, false); });
         QByteArray data;
         for (const float v : values) {
             const quint16 bits = halfBits(v);
@@ -224,7 +216,8 @@ private slots:
     void sizeOneDimensionsAreDropped()
     {
         const QString file = path(u"buffer.npy"_s);
-        const std::vector<float> values = cells(256, 16, [](qint64 p, qint64 j) { return paper(p, j, 16, false); });
+        const std::vector<float> values
+            = CliRun::cells(256, 16, [](qint64 p, qint64 j) { return paper(p, j, 16, false); });
         QVERIFY(writeBytes(file, npy("<f4", "(256, 1, 16)", floatBytes(values))));
         QCOMPARE(CliRun::posenc({u"check"_s, file}).exitCode, 0);
     }
@@ -233,7 +226,7 @@ private slots:
     {
         const QString file = path(u"model.safetensors"_s);
         const std::vector<float> values
-            = cells(512, 32, [](qint64 p, qint64 j) { return paper(p, j, 32, false, 10000.0, 1); });
+            = CliRun::cells(512, 32, [](qint64 p, qint64 j) { return paper(p, j, 32, false, 10000.0, 1); });
         QVERIFY(writeBytes(file, safetensors("pos.weight", 512, 32, values)));
         const CliRun::Run run = CliRun::posenc({u"check"_s, file + u":pos.weight"_s, u"--json"_s});
         QCOMPARE(run.exitCode, 1);
@@ -309,7 +302,7 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        std::vector<float> values = cells(64, 8, [](qint64 p, qint64 j) { return paper(p, j, 8, false); });
+        std::vector<float> values = CliRun::cells(64, 8, [](qint64 p, qint64 j) { return paper(p, j, 8, false); });
         QTest::newRow("truncated") << npy("<f4", "(64, 8)", floatBytes(values)).chopped(10) << u"t.npy"_s << 3
                                    << u"the data is truncated"_s;
         QTest::newRow("huge declared shape")
@@ -391,7 +384,7 @@ private slots:
     {
         const QString file = path(u"budget.npy"_s);
         QVERIFY(CliRun::writeNpy(file, 2048, 64,
-                                 cells(2048, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); })));
+                                 CliRun::cells(2048, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); })));
         const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--memory-budget"_s, u"0.000001"_s});
         QCOMPARE(run.exitCode, 4);
         QVERIFY2(run.err.contains(u"over the memory budget"_s), qPrintable(run.err));
@@ -407,7 +400,7 @@ private slots:
         QTest::addColumn<QJsonObject>("expected");
         const qint64 d = 64;
         const auto rows = [](qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell) {
-            return cells(rows, cols, cell);
+            return CliRun::cells(rows, cols, cell);
         };
         const auto fairseq = [&](qint64 p, qint64 j) {
             if (p == 1)
@@ -543,7 +536,7 @@ private slots:
     {
         const QString file = path(u"random.npy"_s);
         std::uint32_t state = 12345;
-        const std::vector<float> values = cells(400, 32, [&](qint64, qint64) {
+        const std::vector<float> values = CliRun::cells(400, 32, [&](qint64, qint64) {
             state = state * 1664525u + 1013904223u;
             return double(state) / 4294967296.0 - 0.5;
         });

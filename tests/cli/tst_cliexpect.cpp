@@ -29,15 +29,6 @@ double paper(qint64 p, qint64 j, qint64 d, bool split, double base = 10000.0)
     return cosine ? std::cos(angle) : std::sin(angle);
 }
 
-std::vector<float> cells(qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
-{
-    std::vector<float> out(std::size_t(rows * cols));
-    for (qint64 p = 0; p < rows; ++p)
-        for (qint64 j = 0; j < cols; ++j)
-            out[std::size_t(p * cols + j)] = float(cell(p, j));
-    return out;
-}
-
 QJsonObject jsonOf(const CliRun::Run &run)
 {
     return QJsonDocument::fromJson(run.out.toUtf8()).object();
@@ -58,7 +49,7 @@ private:
     {
         const QString file = path(name);
         const bool written = CliRun::writeNpy(
-            file, 256, 64, cells(256, 64, [&](qint64 p, qint64 j) { return paper(p, j, 64, split, base); }));
+            file, 256, 64, CliRun::cells(256, 64, [&](qint64 p, qint64 j) { return paper(p, j, 64, split, base); }));
         return written ? file : QString();
     }
 
@@ -170,7 +161,7 @@ private slots:
     // One wrong cell: the mistake's row, column and size, as numpy would compute them.
     void expectFamilyNamesTheCell()
     {
-        std::vector<float> values = cells(256, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); });
+        std::vector<float> values = CliRun::cells(256, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); });
         const float right = values[std::size_t(100 * 64 + 9)];
         values[std::size_t(100 * 64 + 9)] = right + 0.25f;
         const QString file = path(u"one-cell.npy"_s);
@@ -201,15 +192,15 @@ private slots:
         const auto ropeSin = [&](const QString &name, qint64 from) {
             const QString file = path(name);
             const bool written = CliRun::writeNpy(
-                file, 192, 128, cells(192, 128, [&](qint64 p, qint64 j) {
+                file, 192, 128, CliRun::cells(192, 128, [&](qint64 p, qint64 j) {
                     return std::sin(double(p + from) * std::pow(10000.0, -2.0 * double(j % 64) / 128.0));
                 }));
             return written ? file : QString();
         };
         const QString from5 = ropeSin(u"rope-sin-from-5.npy"_s, 5);
         const QString from1 = path(u"paper-from-1.npy"_s);
-        QVERIFY(CliRun::writeNpy(from1, 256, 64,
-                                 cells(256, 64, [](qint64 p, qint64 j) { return paper(p + 1, j, 64, false); })));
+        QVERIFY(CliRun::writeNpy(
+            from1, 256, 64, CliRun::cells(256, 64, [](qint64 p, qint64 j) { return paper(p + 1, j, 64, false); })));
         QTest::newRow("sinusoid from 1") << from1 << QStringList {u"--expect"_s, u"sinusoidal"_s}
                                          << u"position-offset"_s << u"sinusoidal"_s << 1 << QString();
         QTest::newRow("rope sin from 5, rope expected") << from5 << QStringList {u"--expect"_s, u"rope"_s}
@@ -283,7 +274,7 @@ private slots:
     void expectTable()
     {
         const QString reference = paperTable(u"reference.npy"_s, false);
-        std::vector<float> values = cells(256, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); });
+        std::vector<float> values = CliRun::cells(256, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); });
         CliRun::Run run = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, reference});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY(run.out.contains(u"equals: the declared reference (the table %1)"_s.arg(reference)));
@@ -348,7 +339,8 @@ private slots:
         QFETCH(bool, inReference);
         QFETCH(qint64, rows);
         QFETCH(qint64, row);
-        const std::vector<float> good = cells(rows, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); });
+        const std::vector<float> good
+            = CliRun::cells(rows, 64, [](qint64 p, qint64 j) { return paper(p, j, 64, false); });
         const QString sound = path(u"sound-%1.npy"_s.arg(rows));
         QVERIFY(CliRun::writeNpy(sound, rows, 64, good));
         // Rows the sample may skip: a NaN in each of a few spread over the table, tried one at a time.

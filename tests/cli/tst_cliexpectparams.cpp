@@ -19,15 +19,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-std::vector<float> cells(qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
-{
-    std::vector<float> out(std::size_t(rows * cols));
-    for (qint64 p = 0; p < rows; ++p)
-        for (qint64 j = 0; j < cols; ++j)
-            out[std::size_t(p * cols + j)] = float(cell(p, j));
-    return out;
-}
-
 // RoPE's cos table in HF's layout (rotate_half: column j holds pair j mod d/2), theta 10000,
 // head_dim 64, position p read as p * stretch: modeling_rope_utils.py,
 // _compute_default_rope_parameters, and _compute_linear_scaling_rope_parameters (inv_freq / factor,
@@ -58,7 +49,7 @@ private:
     QString written(const QString &name, qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
     {
         const QString file = m_dir.filePath(name);
-        return CliRun::writeNpy(file, rows, cols, cells(rows, cols, cell)) ? file : QString();
+        return CliRun::writeNpy(file, rows, cols, CliRun::cells(rows, cols, cell)) ? file : QString();
     }
 
     static CliRun::Run check(const QString &file, const QStringList &flags)
