@@ -94,6 +94,27 @@ std::optional<QPoint> firstDifference(const QImage &a, const QImage &b)
     return std::nullopt;
 }
 
+// Where `exported` and `screen` first differ, in words, both images kept (TestShots, `stem`-exported
+// and `stem`-screen); empty where they are the same pixels.
+QString screenDifference(const QImage &exported, const QImage &screen, const QString &stem)
+{
+    const QImage a = exported.convertToFormat(QImage::Format_ARGB32);
+    const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
+    if (a.size() != b.size())
+        return u"the exported image is %1 x %2, the screen's %3 x %4"_s.arg(a.width())
+            .arg(a.height())
+            .arg(b.width())
+            .arg(b.height());
+    const auto differs = firstDifference(a, b);
+    if (!differs)
+        return {};
+    const QString kept = TestShots::save(a, stem + u"-exported"_s);
+    TestShots::save(b, stem + u"-screen"_s);
+    return u"first difference at (%1, %2); the exported image and the screen's: %3"_s.arg(differs->x())
+        .arg(differs->y())
+        .arg(kept);
+}
+
 } // namespace
 
 class TestViewExport : public QObject
@@ -146,15 +167,8 @@ void TestViewExport::exportEqualsTheWindowPixelForPixel()
     const QImage image = exported(*view, size, view->state());
 
     QCOMPARE(image.size(), screen.size());
-    const QImage a = image.convertToFormat(QImage::Format_ARGB32);
-    const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
-    if (const auto differs = firstDifference(a, b)) {
-        const QString kept = TestShots::save(a, u"viewexport-exported"_s);
-        TestShots::save(b, u"viewexport-screen"_s);
-        QFAIL(qPrintable(u"first difference at (%1, %2); the exported image and the screen's: %3"_s.arg(differs->x())
-                             .arg(differs->y())
-                             .arg(kept)));
-    }
+    const QString differs = screenDifference(image, screen, u"viewexport"_s);
+    QVERIFY2(differs.isEmpty(), qPrintable(differs));
 }
 
 void TestViewExport::zoomedViewExportEqualsTheWindow_data()
@@ -210,15 +224,8 @@ void TestViewExport::zoomedViewExportEqualsTheWindow()
     QVERIFY(exported(*view, size, unzoomed) != zoomed);
 
     QCOMPARE(zoomed.size(), screen.size());
-    const QImage a = zoomed.convertToFormat(QImage::Format_ARGB32);
-    const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
-    if (const auto differs = firstDifference(a, b)) {
-        const QString kept = TestShots::save(a, u"viewexport-zoomed-exported"_s);
-        TestShots::save(b, u"viewexport-zoomed-screen"_s);
-        QFAIL(qPrintable(u"first difference at (%1, %2); the exported image and the screen's: %3"_s.arg(differs->x())
-                             .arg(differs->y())
-                             .arg(kept)));
-    }
+    const QString differs = screenDifference(zoomed, screen, u"viewexport-zoomed"_s);
+    QVERIFY2(differs.isEmpty(), qPrintable(differs));
 }
 
 // A heatmap of more positions than pixels says so on screen, beside the figure, and not in its
@@ -269,16 +276,9 @@ void TestViewExport::aDraftKeepsItsRoomAndSettlesToItsExport()
     const FigureSize figureSize = FigureSize::fromPixels(size);
     const auto built = FigureBuilds::build(u"magnitudes"_s, p, figureSize, view->state());
     QVERIFY(!built->error());
-    const QImage a = FigureExporter::image(built->plot(), figureSize).convertToFormat(QImage::Format_ARGB32);
-    const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
-    QCOMPARE(a.size(), b.size());
-    if (const auto differs = firstDifference(a, b)) {
-        const QString kept = TestShots::save(a, u"viewexport-draft-exported"_s);
-        TestShots::save(b, u"viewexport-draft-screen"_s);
-        QFAIL(qPrintable(u"first difference at (%1, %2); the exported image and the screen's: %3"_s.arg(differs->x())
-                             .arg(differs->y())
-                             .arg(kept)));
-    }
+    const QString differs
+        = screenDifference(FigureExporter::image(built->plot(), figureSize), screen, u"viewexport-draft"_s);
+    QVERIFY2(differs.isEmpty(), qPrintable(differs));
 }
 
 // A change of parameters that leaves the axes where they were (the same d_model and max_len, the
@@ -312,10 +312,9 @@ void TestViewExport::aChangeIsFittedOnceAndLaidOutOnceWhereItFits()
     const FigureSize figureSize = FigureSize::fromPixels(size);
     const auto built = FigureBuilds::build(u"magnitudes"_s, p, figureSize, view->state());
     QVERIFY(!built->error());
-    const QImage a = FigureExporter::image(built->plot(), figureSize).convertToFormat(QImage::Format_ARGB32);
-    const QImage b = screen.convertToFormat(QImage::Format_ARGB32);
-    QCOMPARE(a.size(), b.size());
-    QVERIFY(!firstDifference(a, b));
+    const QString differs
+        = screenDifference(FigureExporter::image(built->plot(), figureSize), screen, u"viewexport-fitted-once"_s);
+    QVERIFY2(differs.isEmpty(), qPrintable(differs));
 }
 
 QTEST_MAIN(TestViewExport)
