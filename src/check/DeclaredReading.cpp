@@ -40,7 +40,10 @@ void nameDeclaredMistake(TableMatch &declared, const TableMatch &read)
         what += u" (%1)"_s.arg(read.mistakes.join(u", "_s));
     if (!read.referenceText.isEmpty() && read.verdict != CheckVerdict::Correct)
         what += u" against "_s + read.referenceText;
-    declared.notes.prepend(u"read without the declaration, the table is %1: %2"_s.arg(what, read.diagnosis));
+    QString where;
+    if (read.verdict == CheckVerdict::Mistake && read.mistakes.isEmpty() && !read.deviations.isEmpty())
+        where = u" (%1)"_s.arg(read.deviations);
+    declared.notes.prepend(u"read without the declaration, the table is %1: %2%3"_s.arg(what, read.diagnosis, where));
 }
 
 bool betterCandidate(const TableMatch &x, const Verification &vx, const TableMatch &y, const Verification &vy,
@@ -143,7 +146,7 @@ void nameDifferingParameters(TableMatch &match, const TableMatch &read, const Ta
         for (const ParamSpec *row : set) {
             match.mistakes.append(row->key);
             said.append(u"%1 %2 where the declaration gives %3"_s.arg(row->key, valueText(*row, *read.params),
-                                                                     valueText(*row, declared)));
+                                                                      valueText(*row, declared)));
         }
         match.notes.prepend(match.diagnosis);
         match.diagnosis = u"the declared parameters but %1: with %2 the table is correct in every row"_s.arg(
@@ -175,10 +178,23 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
         return StreamStop {StreamStop::Why::Table, u"nothing to compare the table with"_s};
     conclude(best->match, best->verification);
     if (declared.readAs) {
-        nameDeclaredMistake(best->match, *declared.readAs);
+        // The reading was made from sampled rows. Before it names the deviation or is said to be
+        // correct, its every row is streamed too: a table that is the reading's but for some rows
+        // deviates from the reading as well, and no parameter the reading differs in explains it.
+        TableMatch &read = *declared.readAs;
+        if (best->match.verdict == CheckVerdict::Mistake && read.reference
+            && (read.verdict == CheckVerdict::Correct || read.verdict == CheckVerdict::Variant)) {
+            StreamOptions quiet = options;
+            quiet.progress = nullptr;
+            const Verification rows = verify(read, table, quiet);
+            if (rows.cancelled || cancelled())
+                return StreamStop {StreamStop::Why::Cancelled, kCancelled};
+            if (!rows.error && rows.deviatingCells > 0)
+                conclude(read, rows);
+        }
+        nameDeclaredMistake(best->match, read);
         if (declared.family)
-            nameDeclaredParameter(best->match, *declared.readAs, *declared.family, declared.params);
-        const TableMatch &read = *declared.readAs;
+            nameDeclaredParameter(best->match, read, *declared.family, declared.params);
         const bool ofFamily = declared.family && read.family == declared.family && read.params
             && (read.verdict == CheckVerdict::Correct || read.verdict == CheckVerdict::Variant);
         if (ofFamily && best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty())

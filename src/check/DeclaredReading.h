@@ -17,7 +17,8 @@ namespace posenc::TableCheck {
 // mistake was named, `read` is the table identified without the declaration. If it reads as the declared
 // reference with a named mistake (positions from 5 of the very RoPE declared), that mistake is
 // named and its diagnosis given, the deviating cells kept as a note; otherwise a note says what the
-// table reads as (a variant at another theta, another model's published table).
+// table reads as (a variant at another theta, another model's published table, or that reading but
+// for the cells it names, with where they lie).
 void nameDeclaredMistake(TableMatch &declared, const TableMatch &read);
 
 // Of two streamed candidates of a declaration (RoPE's cos and sin tables), whether `x` is the one
@@ -58,7 +59,8 @@ struct StreamStop
 
 // Every row streamed against each candidate, the best kept (betterCandidate) and concluded, and a
 // deviation from a declared family named by the table's undeclared reading (nameDeclaredMistake,
-// nameDeclaredParameter); still unnamed, where the reading is the family's at other parameters,
+// nameDeclaredParameter), itself streamed over every row first: a reading the table holds only in
+// its sampled rows names nothing; still unnamed, where the reading is the family's at other parameters,
 // the one or two of them that, set in the declaration, give every row (their flags, both values).
 // The command line's rows and the check window's run this one path.
 std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const TableRows &table,
