@@ -151,7 +151,8 @@ HelpPage exportHelp()
         "drawn for some families only chooses the family where --encoding is not given (export alibi-slopes is "
         "--encoding alibi). Several figures joined by commas (at most %1), or a lesson's figures (all), go on one "
         "page of --size in a grid, each laid out in its cell as it would be alone at that size; each takes the "
-        "options it has."_s.arg(FigurePage::kMaxFigures));
+        "options it has; of a lesson's figures read for a model of another family (--preset, --config), those "
+        "drawn for other families only are left out and named on standard error."_s.arg(FigurePage::kMaxFigures));
     QList<HelpItem> figures;
     for (const FigureDescriptor *figure : FigureRegistry::all()) {
         QString text = figure->model().summary();
@@ -424,6 +425,25 @@ QByteArray pageBytes(const std::vector<std::unique_ptr<FigureBuild>> &builds, co
     return FigureExporter::encodePage(placed, page, format, titles.join(u"; "_s), descriptions.join(u"\n\n"_s));
 }
 
+// A lesson's figures ("all") read for a model of another family: those drawn for other families
+// only (rope-score, for a sinusoidal preset) are left out, and named on standard error.
+QList<const FigureDescriptor *> drawable(const QList<const FigureDescriptor *> &figures, const Params &params,
+                                         QTextStream &err)
+{
+    QList<const FigureDescriptor *> kept;
+    QStringList left;
+    for (const FigureDescriptor *figure : figures) {
+        if (figure->model().appliesTo(params))
+            kept.append(figure);
+        else
+            left.append(figure->name());
+    }
+    if (!left.isEmpty() && !kept.isEmpty())
+        err << "posenc export: all: " << left.join(u", "_s) << (left.size() == 1 ? " is" : " are")
+            << " left out: drawn for other families than " << ParamText::toString(params.encoding) << '\n';
+    return kept.isEmpty() ? figures : kept;
+}
+
 } // namespace
 
 int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -452,8 +472,9 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const auto chosenFigures = readFigures(positional, lesson);
     if (const auto *refused = std::get_if<QString>(&chosenFigures))
         return fail(err, ExitUsage, *refused);
-    const QList<const FigureDescriptor *> figures = std::get<QList<const FigureDescriptor *>>(chosenFigures);
-    const bool page = figures.size() > 1;
+    QList<const FigureDescriptor *> figures = std::get<QList<const FigureDescriptor *>>(chosenFigures);
+    const bool allOfLesson = lesson && positional.first() == u"all"_s;
+    bool page = figures.size() > 1;
     const QString path = parser.value(u"output"_s);
     if (path.isEmpty())
         return fail(
@@ -493,6 +514,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         for (const QString &line : read.messages())
             err << "posenc export: " << line << '\n';
         return read.exitCode();
+    }
+    if (allOfLesson) {
+        figures = drawable(figures, read.params, err);
+        page = figures.size() > 1;
     }
     QList<FigureState> states;
     for (const FigureDescriptor *figure : figures) {

@@ -57,6 +57,33 @@ private slots:
         QVERIFY(QImage(two).text(u"Title"_s).contains(u"; "_s));
     }
 
+    // A lesson's figures read for a model of another family: a figure drawn for other families only
+    // (rope-score, for a sinusoidal or a 2-D RoPE model) is left out and named, the others drawn.
+    void aLessonsFiguresForAModelOfAnotherFamily_data()
+    {
+        QTest::addColumn<QString>("lesson");
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("family");
+        QTest::newRow("left padding, sinusoidal") << u"left-padding"_s << u"transformer-big"_s << u"sinusoidal"_s;
+        QTest::newRow("families, 2-D RoPE") << u"families"_s << u"flux-1-dev"_s << u"rope-2d"_s;
+    }
+
+    void aLessonsFiguresForAModelOfAnotherFamily()
+    {
+        QFETCH(QString, lesson);
+        QFETCH(QString, preset);
+        QFETCH(QString, family);
+        const QString file = m_dir.filePath(lesson + u".png"_s);
+        const Run run = posenc({u"export"_s, u"--lesson"_s, lesson, u"all"_s, u"--preset"_s, preset, u"-o"_s, file,
+                                u"--width"_s, u"1200"_s, u"--height"_s, u"700"_s});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.startsWith(u"posenc export: all: "_s) && run.err.contains(u"rope-score"_s)
+                     && run.err.contains(u"left out: drawn for other families than "_s + family),
+                 qPrintable(run.err));
+        const QString title = QImage(file).text(u"Title"_s);
+        QVERIFY2(!title.isEmpty() && !title.contains(u"RoPE score"_s, Qt::CaseInsensitive), qPrintable(title));
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QStringList>("arguments");
