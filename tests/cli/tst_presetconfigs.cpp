@@ -7,7 +7,8 @@
 // instead: max_len, which a preset may cap at 131072 to keep the window responsive where the config
 // says more (its note saying so), and the family's input (a Qwen-VL prompt), which no config holds.
 // Whisper's half_dim - 1 frequencies are freq-shift 1 in both. A preset whose cite names a model of
-// tests/data/configs has a row.
+// tests/data/configs has a row. What --config says of the input's dropout (ConfigDropout, by the
+// model_type it reads) is the preset's record of it.
 #include "check/FamilyCheck.h"
 #include "cli/ConfigOptions.h"
 #include "core/FamilySpec.h"
@@ -183,6 +184,14 @@ void TestPresetConfigs::eachPresetIsWhatItsConfigReads()
         ++compared;
     }
     QVERIFY(compared >= 4);
+    // No dropout on the input exactly where the preset records that the code has none, and a p (its
+    // value compared above) only where the preset names one: --config said nothing of
+    // DeepSeek-V3.2-Exp's deepseek_v32 and of Qwen3-VL's text model, qwen3_vl_text, whose code
+    // (cited in the presets) has none.
+    QVERIFY2(read.noInputDropout == (shipped->inputDropout == u"none"_s),
+             qPrintable(preset + u": --config reads the model type "_s + read.check.modelType
+                        + (read.noInputDropout ? u" as having no input dropout"_s : u" as not saying it has none"_s)));
+    QVERIFY(!read.texts.contains(u"dropout"_s) || shipped->params.contains(u"dropout"_s));
 }
 
 void TestPresetConfigs::everyPresetOfAConfigHereHasARow()
