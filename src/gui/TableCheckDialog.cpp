@@ -3,6 +3,7 @@
 #include "CheckReference.h"
 
 #include "CheckMarks.h"
+#include "ColumnMaxPlot.h"
 #include "ComputeScheduler.h"
 #include "FileDialogs.h"
 #include "TableErrorGrid.h"
@@ -157,14 +158,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     // The largest |error| of each column over every position, from the stream of the whole table.
     m_columnPlot->setObjectName(u"columnMaxPlot"_s);
     m_columnPlot->setAccessibleName(tr("Plot of the largest |error| per column"));
-    PlotStyle::preparePlot(m_columnPlot);
-    PlotStyle::resetWithTitle(m_columnPlot)->setText(u"max |error| per column, over every position"_s);
-    auto *rect = new QCPAxisRect(m_columnPlot);
-    m_columnPlot->plotLayout()->addElement(1, 0, rect);
-    PlotStyle::styleAxisRect(rect);
-    rect->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
-    rect->axis(QCPAxis::atLeft)->setLabel(u"max |error|"_s);
-    PlotStyle::setLogAxis(rect->axis(QCPAxis::atLeft));
+    ColumnMaxPlot::prepare(m_columnPlot);
     m_columnPlot->setMinimumSize(360, 150);
 
     m_reference->setObjectName(u"setReferenceButton"_s);
@@ -379,7 +373,7 @@ void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableM
     m_reference->setEnabled(m.params.has_value());
     if (!m.params)
         m_reference->setToolTip(tr("The table matched no reference the window can show"));
-    showColumns();
+    ColumnMaxPlot::draw(m_columnPlot, m_columnLegend, *m_verification, m, errorRange());
     if (m.reference) {
         m_plots->show();
         m_resetView->setEnabled(true);
@@ -406,57 +400,6 @@ QCPRange TableCheckDialog::errorRange() const
     if (!std::isfinite(top))
         return {floor, double(std::numeric_limits<float>::max())};
     return {floor, top};
-}
-
-void TableCheckDialog::showColumns()
-{
-    m_columnPlot->clearGraphs();
-    m_columnPlot->clearItems();
-    QCPAxisRect *rect = m_columnPlot->axisRect();
-    if (!m_verification || m_verification->columnMax.empty()) {
-        m_columnPlot->replot();
-        return;
-    }
-    const QCPRange range = errorRange();
-    const std::vector<float> &max = m_verification->columnMax;
-    QVector<double> x(qsizetype(max.size())), y(qsizetype(max.size()));
-    QVector<double> badX, badY;
-    for (std::size_t c = 0; c < max.size(); ++c) {
-        x[qsizetype(c)] = double(c);
-        y[qsizetype(c)] = std::max(double(max[c]), range.lower);
-        if (c < m_verification->columnDeviations.size() && m_verification->columnDeviations[c] > 0) {
-            badX.append(double(c));
-            badY.append(y[qsizetype(c)]);
-        }
-    }
-    QCPGraph *graph = m_columnPlot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    graph->setName(u"max |error| of the column"_s);
-    graph->setPen(QPen(PlotStyle::kPositional, 1.5));
-    graph->setLineStyle(QCPGraph::lsStepCenter);
-    graph->setData(x, y, true);
-    PlotStyle::showLonePoint(graph);
-    if (!badX.isEmpty()) {
-        QCPGraph *bad = m_columnPlot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-        bad->setName(u"cells beyond the tolerance"_s);
-        bad->setLineStyle(QCPGraph::lsNone);
-        bad->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(180, 30, 30), 7));
-        bad->setData(badX, badY, true);
-    }
-    const double tolerance = m_match->tolerance.relative + m_match->tolerance.absolute;
-    QCPGraph *line = m_columnPlot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    line->setName(u"tolerance at |reference| = 1"_s);
-    line->setPen(QPen(Qt::black, 1.0, Qt::DashLine));
-    line->setData(QVector<double> {-0.5, double(max.size()) - 0.5}, QVector<double> {tolerance, tolerance}, true);
-    // One legend row, made at the first result: a check again shows its own graphs in it.
-    if (!m_columnLegend)
-        m_columnLegend = PlotStyle::legendRow(m_columnPlot, m_columnPlot->plotLayout(), 2, 3);
-    QCPLegend *legend = m_columnLegend;
-    legend->clearItems();
-    for (int i = 0; i < m_columnPlot->graphCount(); ++i)
-        m_columnPlot->graph(i)->addToLegend(legend);
-    rect->axis(QCPAxis::atBottom)->setRange(-0.5, double(max.size()) - 0.5);
-    rect->axis(QCPAxis::atLeft)->setRange(range.lower * 0.5, range.upper * 2.0);
-    m_columnPlot->replot();
 }
 
 void TableCheckDialog::showBlock(const Block &block)
@@ -517,22 +460,41 @@ void TableCheckDialog::requestGrid()
     });
 }
 
-void TableCheckDialog::showGrid(HeatmapGrid grid, bool preview)
+void TableCheckDialog::setColormap(std::optional<Colormap> chosen)
 {
-    m_grid = std::move(grid);
-    m_gridIsPreview = preview;
+    // auto: the sequential map, as every figure's auto colours data of one sign.
+    const Colormap map = chosen.value_or(Colormap::Viridis);
+    if (map == m_colormap)
+        return;
+    m_colormap = map;
+    if (m_grid.block.rows > 0) {
+        drawGrid();
+        m_errorPlot->replot();
+    }
+}
+
+void TableCheckDialog::drawGrid()
+{
     HeatmapGrid drawn = m_grid;
     const QCPRange range = errorRange();
     // A logarithmic scale has no 0: cells within a thousandth of the tolerance take its floor.
     for (float &v : drawn.values)
         v = std::max(v, float(range.lower));
     HeatmapStyle style;
-    style.colormap = Colormap::Viridis;
+    style.colormap = m_colormap;
     style.dataRange = range;
     style.colorbarLabel = u"|table − reference|"_s;
     m_settingView = true;
     m_panel->setGrid(drawn, style);
     m_settingView = false;
+}
+
+void TableCheckDialog::showGrid(HeatmapGrid grid, bool preview)
+{
+    m_grid = std::move(grid);
+    m_gridIsPreview = preview;
+    const QCPRange range = errorRange();
+    drawGrid();
     const Block &b = m_grid.block;
     const bool pooled = m_grid.rows < b.rows || m_grid.cols < b.cols;
     const QString pooling = preview ? tr("; a preview, each pixel the largest |error| of one row of its %1 x %2 "
@@ -543,19 +505,18 @@ void TableCheckDialog::showGrid(HeatmapGrid grid, bool preview)
     const QString top = m_match && m_match->maxAbsError && *m_match->maxAbsError >= range.upper
         ? tr("the largest error (%1)").arg(largest)
         : tr("%1, above the largest error (%2)").arg(NumberText::compact(range.upper, 3), largest);
-    m_errorCaption->setText(
-        tr("Rows %1–%2, columns %3–%4 of %5 x %6%7. Dark: within a thousandth of the tolerance; bright: "
-           "%8. Drag to pan, the wheel to zoom.")
-            .arg(b.row0)
-            .arg(b.rowEnd() - 1)
-            .arg(b.col0)
-            .arg(b.colEnd() - 1)
-            .arg(m_table->rows())
-            .arg(m_table->cols())
-            .arg(pooled ? pooling.arg(NumberText::compact(double(b.rows) / m_grid.rows, 3),
-                                      NumberText::compact(double(b.cols) / m_grid.cols, 3))
-                        : QString())
-            .arg(top));
+    m_errorCaption->setText(tr("Rows %1–%2, columns %3–%4 of %5 x %6%7. The colour scale runs from within a "
+                               "thousandth of the tolerance to %8. Drag to pan, the wheel to zoom.")
+                                .arg(b.row0)
+                                .arg(b.rowEnd() - 1)
+                                .arg(b.col0)
+                                .arg(b.colEnd() - 1)
+                                .arg(m_table->rows())
+                                .arg(m_table->cols())
+                                .arg(pooled ? pooling.arg(NumberText::compact(double(b.rows) / m_grid.rows, 3),
+                                                          NumberText::compact(double(b.cols) / m_grid.cols, 3))
+                                            : QString())
+                                .arg(top));
     m_errorPlot->replot();
     if (preview)
         emit errorPreviewChanged();

@@ -3,6 +3,7 @@
 #include "check/TableCheck.h"
 #include "core/Params.h"
 #include "io/MatrixFile.h"
+#include "render/data/Colormap.h"
 #include "render/data/HeatmapResampler.h"
 
 #include <QDialog>
@@ -82,6 +83,11 @@ public:
     void showBlock(const Block &block);
     // The largest grid the heatmap computes (its plot's pixels by default).
     void setGridLimit(QSize cells) { m_gridLimit = cells; }
+    // The heatmap's colour map: the one the user chose in the window's figures (WindowColormap), or
+    // for auto (none), viridis, the sequential map of data of one sign. The grid on screen is
+    // coloured again at once.
+    void setColormap(std::optional<Colormap> chosen);
+    Colormap colormap() const { return m_colormap; }
 
     // The computations of the check dialogs (a table's check and heatmap, a config's check), by
     // thread: tst_checkwindow checks that none runs on the GUI thread.
@@ -119,9 +125,10 @@ private:
     void showProgress();
     void showResult(std::shared_ptr<const TableRows> table, TableMatch match, TableCheck::Verification verification);
     void showProblem(const QString &problem);
-    void showColumns();
     void requestGrid();
     void showGrid(HeatmapGrid grid, bool preview);
+    // Colours m_grid on the heatmap, without replotting.
+    void drawGrid();
     void viewChanged();
     void applyReference();
     // The colour range of |error|, fixed by the whole table's verdict: from a thousandth of the
@@ -161,6 +168,7 @@ private:
     QString m_problem;
     HeatmapGrid m_grid;
     bool m_gridIsPreview = false;
+    Colormap m_colormap = Colormap::Viridis;
     Block m_view;
     QSize m_gridLimit;
 

@@ -21,6 +21,7 @@
 #include "TensorPicker.h"
 #include "UndoHistory.h"
 #include "UserGuideDialog.h"
+#include "WindowColormap.h"
 
 #include "io/ByteSource.h"
 #include "render/FigureRegistry.h"
@@ -350,6 +351,9 @@ TableCheckDialog *WindowMenus::checkTable(const MatrixSource &source)
         source, controls->params().memoryBudget, [controls] { return controls->params(); },
         [this](const Params &params) { applyReference(params, tr("the checked table's reference")); }, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    ExportController *exports = m_parts.exports;
+    WindowColormap::follow(
+        dialog, [exports]() -> const FigureView * { return exports->currentView(); }, m_parts.dashboard->views());
     dialog->show();
     return dialog;
 }

@@ -2,9 +2,13 @@
 // Checking a model config): tables and a config written or copied in the test, opened through
 // the window's menus, checked on workers. The heatmap's cells and the per-column maxima are
 // compared with |table − reference| computed here in float64; the buttons set the parameters as
-// one Undo step; closing during a check stops it. No assertion is on time.
+// one Undo step; closing during a check stops it; the heatmap takes the colour map chosen in the
+// window's figures. No assertion is on time.
 #include "gui/CheckReference.h"
 #include "gui/ControlPanel.h"
+#include "gui/Dashboard.h"
+#include "gui/ExportController.h"
+#include "gui/FigureView.h"
 #include "gui/MainWindow.h"
 #include "gui/ModelConfigDialog.h"
 #include "gui/TableCheckDialog.h"
@@ -56,6 +60,7 @@ private slots:
     void init();
     void aCorrectTableFromTheMenu();
     void thePooledHeatmapKeepsTheLargestError();
+    void theHeatmapTakesTheWindowsColormap();
     void aSafetensorsTensorIsChosenThenChecked();
     void filesGivenToTheWindowAreChecked();
     void nothingIsComputedOnTheGuiThread();
@@ -167,6 +172,73 @@ void TestCheckWindow::thePooledHeatmapKeepsTheLargestError()
                                     .arg(grid.at(r, c))
                                     .arg(expected[std::size_t(r * 16 + c)])));
     QVERIFY(grid.at(int(kBadRow * 32 / kRows), int(kBadCol * 16 / kCols)) > 0.5 * kBump);
+}
+
+namespace {
+
+// The colour the heatmap shows at the middle of the table's cell (row, column), as drawn on screen.
+QColor heatmapColourAt(TableCheckDialog &dialog, std::int64_t row, std::int64_t column)
+{
+    QCustomPlot *plot = dialog.errorPlot();
+    const QCPAxisRect *rect = plot->axisRect();
+    const QPoint at(int(rect->axis(QCPAxis::atBottom)->coordToPixel(double(column))),
+                    int(rect->axis(QCPAxis::atLeft)->coordToPixel(double(row))));
+    return plot->toPixmap(plot->width(), plot->height(), 1.0).toImage().pixelColor(at);
+}
+
+bool sameColour(const QColor &a, const QColor &b)
+{
+    return std::abs(a.red() - b.red()) <= 2 && std::abs(a.green() - b.green()) <= 2
+        && std::abs(a.blue() - b.blue()) <= 2;
+}
+
+} // namespace
+
+// The heatmap is coloured with the map the user chose in the window's figures, as their heatmaps
+// are: the current view's magma when the check opens, then the diverging map and auto (viridis,
+// the sequential map of |error|) as the user picks them in that view's bar. The worst cell, at
+// the top of the scale, shows each map's last entry as matplotlib publishes it (magma #fcfdbf,
+// RdBu_r #67001f, viridis #fde725). It was viridis's whatever the window chose.
+void TestCheckWindow::theHeatmapTakesTheWindowsColormap()
+{
+    MainWindow window(start(), nullptr);
+    // The current view shows RoPE's wavelengths, which take no colour map: the first view shown
+    // whose figure takes one is the window's choice.
+    QVERIFY(!window.exports()->currentView()->findChild<QComboBox *>(u"colormapBox"_s));
+    FigureView *view = nullptr;
+    QComboBox *box = nullptr;
+    for (FigureView *shown : window.dashboard()->views()) {
+        box = shown->isVisibleTo(&window) ? shown->findChild<QComboBox *>(u"colormapBox"_s) : nullptr;
+        if (box) {
+            view = shown;
+            break;
+        }
+    }
+    QVERIFY(view && box);
+    QVERIFY(view->setOption(u"colormap"_s, u"magma"_s));
+    TableCheckDialog *dialog = window.menus()->checkTable(m_mistake);
+    QVERIFY(dialog);
+    dialog->setGridLimit(QSize(16, 32)); // columns, rows
+    QSignalSpy grids(dialog, &TableCheckDialog::errorGridChanged);
+    QTRY_VERIFY_WITH_TIMEOUT(grids.count() >= 1, 120000);
+    // The worst cell's pixel holds the largest error, the top of the colour scale.
+    const float worst = dialog->errorGrid().at(int(kBadRow * 32 / kRows), int(kBadCol * 16 / kCols));
+    const QCPColorScale *scale = nullptr;
+    for (QCPLayoutElement *element : dialog->errorPlot()->plotLayout()->elements(true)) {
+        if (auto *found = qobject_cast<QCPColorScale *>(element))
+            scale = found;
+    }
+    QVERIFY(scale);
+    QVERIFY2(double(worst) >= scale->dataRange().upper * (1.0 - 1e-6),
+             qPrintable(u"%1 under the scale's top %2"_s.arg(worst).arg(scale->dataRange().upper)));
+    const auto top = [&] { return heatmapColourAt(*dialog, kBadRow, kBadCol); };
+    QVERIFY2(sameColour(top(), QColor(0xfc, 0xfd, 0xbf)), qPrintable(top().name()));
+    box->setCurrentIndex(box->findData(u"diverging"_s));
+    QCOMPARE(dialog->colormap(), Colormap::Diverging);
+    QVERIFY2(sameColour(top(), QColor(0x67, 0x00, 0x1f)), qPrintable(top().name()));
+    box->setCurrentIndex(box->findData(u"auto"_s));
+    QVERIFY2(sameColour(top(), QColor(0xfd, 0xe7, 0x25)), qPrintable(top().name()));
+    QCOMPARE(grids.count(), 1); // coloured again, not computed again
 }
 
 // A file of several arrays lists them: a (1, L, d) array is a table, a 1-D one cannot be chosen.
