@@ -300,6 +300,7 @@ private slots:
     void everyLessonForEveryModel_data();
     void everyLessonForEveryModel();
     void theAcceptanceNumbers();
+    void pZeroIsTheCaseOfAModelWithoutInputDropout();
 };
 
 void TestLessonModels::everyLessonForEveryModel_data()
@@ -420,6 +421,26 @@ void TestLessonModels::theAcceptanceNumbers()
     QCOMPARE(QString::number(1.0 + 0.1 * std::log(123.0), 'f', 4), u"1.4812"_s);
     QVERIFY2(scout.contains(u"turns once in 40,947,128 positions"_s), qPrintable(scout));
     QVERIFY2(scout.contains(u"1 at position 8,000, 1.4812 at 1,000,000"_s), qPrintable(scout));
+}
+
+// At p = 0 the figures show a model without input dropout exactly: the dropout lessons said "the p
+// of the figures, 0, is not Llama 3.1 8B's". Each still says whose p it is, and that nothing drops.
+void TestLessonModels::pZeroIsTheCaseOfAModelWithoutInputDropout()
+{
+    for (const QString &name : {u"what-dropout-does"_s, u"masked-dropout"_s, u"dropout-on-sum"_s}) {
+        const Lesson &lesson = *Lessons::find(name);
+        for (const QString &preset : {u"llama-3-1-8b"_s, u"pytorch-embedding"_s}) {
+            const Read r = readFor(lesson, {{u"--preset"_s, preset, u"--dropout"_s, u"0"_s}, {}, {}});
+            QVERIFY(r.read.choice);
+            const QString plain = LessonText::plain(lesson.explain(r.read.model).html);
+            const QString what = name + u" for "_s + preset + u" at p = 0: "_s + plain;
+            QVERIFY2(!plain.contains(u"is not "_s + r.read.model.name), qPrintable(what));
+            QVERIFY2(plain.contains(u"zeroes nothing"_s) || plain.contains(u"zeroes no cell"_s)
+                         || plain.contains(u"comes through whole;"_s),
+                     qPrintable(what));
+            QVERIFY2(saysWhoseDropout(plain, r.read.model, *r.read.choice), qPrintable(what));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLessonModels)
