@@ -15,19 +15,32 @@ namespace {
 // outputs; ModernBertEmbeddings, nn.Dropout(config.embedding_dropout);
 // T5Stack, self.dropout(inputs_embeds) at dropout_rate; BertEmbeddings, RobertaEmbeddings and
 // DebertaV2Embeddings at hidden_dropout_prob; WhisperEncoder, dropout of the features plus the
-// table at config.dropout.
-const QHash<QString, QString> &keys()
+// table at config.dropout. A config.json without the key takes its configuration class's default,
+// as from_pretrained does (the code's default, not the docstring's where they differ):
+// configuration_gpt2.py GPT2Config embd_pdrop=0.1; configuration_gptj.py GPTJConfig embd_pdrop=0.0
+// (documented 0.1); configuration_gpt_neox.py GPTNeoXConfig hidden_dropout = 0.0;
+// configuration_modernbert.py ModernBertConfig embedding_dropout = 0.0; configuration_t5.py
+// T5Config dropout_rate=0.1; configuration_bert.py BertConfig hidden_dropout_prob=0.1, which
+// RobertaConfig inherits; configuration_deberta_v2.py DebertaV2Config hidden_dropout_prob=0.1;
+// configuration_whisper.py WhisperConfig dropout=0.0 (documented 0.1).
+struct Key
 {
-    static const QHash<QString, QString> byType {
-        {u"gptj"_s, u"embd_pdrop"_s},
-        {u"gpt2"_s, u"embd_pdrop"_s},
-        {u"gpt_neox"_s, u"hidden_dropout"_s},
-        {u"modernbert"_s, u"embedding_dropout"_s},
-        {u"t5"_s, u"dropout_rate"_s},
-        {u"bert"_s, u"hidden_dropout_prob"_s},
-        {u"roberta"_s, u"hidden_dropout_prob"_s},
-        {u"deberta-v2"_s, u"hidden_dropout_prob"_s},
-        {u"whisper"_s, u"dropout"_s},
+    QString key;
+    double byDefault;
+};
+
+const QHash<QString, Key> &keys()
+{
+    static const QHash<QString, Key> byType {
+        {u"gptj"_s, {u"embd_pdrop"_s, 0.0}},
+        {u"gpt2"_s, {u"embd_pdrop"_s, 0.1}},
+        {u"gpt_neox"_s, {u"hidden_dropout"_s, 0.0}},
+        {u"modernbert"_s, {u"embedding_dropout"_s, 0.0}},
+        {u"t5"_s, {u"dropout_rate"_s, 0.1}},
+        {u"bert"_s, {u"hidden_dropout_prob"_s, 0.1}},
+        {u"roberta"_s, {u"hidden_dropout_prob"_s, 0.1}},
+        {u"deberta-v2"_s, {u"hidden_dropout_prob"_s, 0.1}},
+        {u"whisper"_s, {u"dropout"_s, 0.0}},
     };
     return byType;
 }
@@ -62,16 +75,19 @@ Read of(const QString &modelType, const QJsonObject &config, const QString &text
         read.none = true;
         return read;
     }
-    read.key = keys().value(modelType);
-    if (read.key.isEmpty())
+    const auto known = keys().constFind(modelType);
+    if (known == keys().cend())
         return read;
+    read.key = known->key;
     const QJsonObject text = textConfig.isEmpty() ? QJsonObject() : config.value(textConfig).toObject();
     for (const QJsonObject &object : {text, config}) {
         if (object.value(read.key).isDouble()) {
             read.p = object.value(read.key).toDouble();
-            break;
+            return read;
         }
     }
+    read.p = known->byDefault;
+    read.byDefault = true;
     return read;
 }
 

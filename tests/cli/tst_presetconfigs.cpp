@@ -10,6 +10,7 @@
 // tests/data/configs has a row. What --config says of the input's dropout (ConfigDropout, by the
 // model_type it reads) is the preset's record of it.
 #include "check/FamilyCheck.h"
+#include "cli/ConfigDropout.h"
 #include "cli/ConfigOptions.h"
 #include "core/FamilySpec.h"
 #include "core/ParamOverlay.h"
@@ -63,6 +64,7 @@ private slots:
     void eachPresetIsWhatItsConfigReads_data();
     void eachPresetIsWhatItsConfigReads();
     void everyPresetOfAConfigHereHasARow();
+    void aConfigWithoutTheKeyTakesItsClassDefault();
 
 private:
     QStringList m_rows; // the presets of the rows
@@ -208,6 +210,30 @@ void TestPresetConfigs::everyPresetOfAConfigHereHasARow()
     }
     for (const QString &name : std::as_const(m_rows))
         QVERIFY2(Presets::find(name), qPrintable(name));
+}
+
+// A config.json without the key its code drops the input with takes its configuration class's
+// default, as from_pretrained does (the code's default where the docstring says another): --config
+// said "does not say" of GPT-NeoX-20B's and GPT-J's configs, whose presets give p = 0.
+void TestPresetConfigs::aConfigWithoutTheKeyTakesItsClassDefault()
+{
+    const auto p = [](const QString &type, const QJsonObject &config) {
+        const ConfigDropout::Read read = ConfigDropout::of(type, config);
+        return std::pair {read.p.value_or(-1.0), read.byDefault};
+    };
+    QCOMPARE(p(u"gpt_neox"_s, {}), std::pair(0.0, true)); // GPTNeoXConfig hidden_dropout = 0.0
+    QCOMPARE(p(u"gptj"_s, {}), std::pair(0.0, true)); // GPTJConfig embd_pdrop=0.0, documented 0.1
+    QCOMPARE(p(u"t5"_s, {}), std::pair(0.1, true)); // T5Config dropout_rate=0.1
+    QCOMPARE(p(u"whisper"_s, {}), std::pair(0.0, true)); // WhisperConfig dropout=0.0, documented 0.1
+    QCOMPARE(p(u"gptj"_s, QJsonObject {{u"embd_pdrop"_s, 0.25}}), std::pair(0.25, false));
+    // The config's own value, in its text model's block where it has one.
+    QCOMPARE(ConfigDropout::of(u"t5"_s, QJsonObject {{u"text_config"_s, QJsonObject {{u"dropout_rate"_s, 0.2}}}},
+                               u"text_config"_s)
+                 .p,
+             std::optional(0.2));
+    // A model type it does not know, and one whose code has none, give no p.
+    QVERIFY(!ConfigDropout::of(u"mpt"_s, {}).p);
+    QVERIFY(!ConfigDropout::of(u"llama"_s, {}).p && ConfigDropout::of(u"llama"_s, {}).none);
 }
 
 QTEST_GUILESS_MAIN(TestPresetConfigs)
