@@ -10,6 +10,7 @@
 #include "check/ModelConfigCheck.h"
 #include "check/models/LayerLessonNumbers.h"
 #include "check/models/ModelExamples.h"
+#include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
 #include "render/data/FamilyPanel.h"
@@ -238,6 +239,10 @@ QList<Claim> claims()
     return {
         {u"the panel of "_s, [](const Params &p) { return FamilyPanels::of(p.encoding) != nullptr; },
          u"tints a panel the families figure does not draw"_s},
+        // The left-padding lesson said FLUX.1, whose 2-D RoPE turns a patch by its row and column,
+        // "places no position in its scores or its input".
+        {u"places no position"_s, [](const Params &p) { return !Families::spec(p.encoding).placesPosition(); },
+         u"says a model that places positions places none"_s},
         {u"turns at w_i = b^−2i/k ("_s,
          [](const Params &p) { return p.sinusoidal.freqShift == 0.0 && p.sinusoidal.timestepScale == 1.0; },
          u"states the paper's w_i of a shifted or scaled sinusoid"_s},

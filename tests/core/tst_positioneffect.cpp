@@ -6,6 +6,7 @@
 #include "EngineTable.h"
 
 #include "core/Engine.h"
+#include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "core/positions/BatchIds.h"
 #include "core/positions/PositionEffect.h"
@@ -321,17 +322,48 @@ private slots:
                 for (std::int64_t c = first; c < p.maxLen && row.at(Column::Real, c) != 0.0; ++c) {
                     const auto reference = std::int64_t(row.at(Column::ReferenceId, c));
                     const auto chosen = std::int64_t(row.at(Column::ChosenId, c));
-                    QVERIFY(row.at(Column::ScoreReference, c) == score(w, reference, std::int64_t(row.at(Column::ReferenceId, first))));
-                    QVERIFY(row.at(Column::ScoreChosen, c) == score(w, chosen, std::int64_t(row.at(Column::ChosenId, first))));
+                    QVERIFY(row.at(Column::ScoreReference, c)
+                            == score(w, reference, std::int64_t(row.at(Column::ReferenceId, first))));
+                    QVERIFY(row.at(Column::ScoreChosen, c)
+                            == score(w, chosen, std::int64_t(row.at(Column::ChosenId, first))));
                     const double f32 = score32(w, chosen, std::int64_t(row.at(Column::ChosenId, first)))
                         - score32(w, reference, std::int64_t(row.at(Column::ReferenceId, first)));
-                    QVERIFY2(row.at(Column::Float32Difference, c) == f32, qPrintable(u"row %1, column %2"_s.arg(b).arg(c)));
+                    QVERIFY2(row.at(Column::Float32Difference, c) == f32,
+                             qPrintable(u"row %1, column %2"_s.arg(b).arg(c)));
                 }
             }
         }
     }
 
     // The table is the values, a token a row, in float32.
+    // A family that places positions is never said to place none: the effect reads them from one
+    // id per token, or says it does not draw them (a 2-D grid's rotation, FLUX's and Pixtral's, was
+    // drawn as "none (no position placed)", and the left-padding lesson said FLUX places none).
+    void aFamilyThatPlacesPositionsIsNeverCalledNone()
+    {
+        int unread = 0;
+        for (const FamilySpec &family : Families::all()) {
+            Params p = with({{u"encoding"_s, family.word}, {u"max-len"_s, u"16"_s}}, false);
+            // A learned table's rows, for the family that reads one.
+            auto table = std::make_shared<PositionMatrix>();
+            table->values = RowMatrixXf::Zero(p.maxLen, p.dModel);
+            p.learned.table = table;
+            QVERIFY2(p.validate().isEmpty(), qPrintable(family.word));
+            const Engine engine(p);
+            const QString words = engine.source<PositionEffect>().scoreWords();
+            if (family.placesPosition())
+                QVERIFY2(words != u"none (no position placed)"_s, qPrintable(family.word));
+            else
+                QCOMPARE(words, u"none (no position placed)"_s);
+            if (!PositionEffect::reads(family)) {
+                ++unread;
+                QVERIFY2(words.startsWith(u"not drawn: "_s), qPrintable(family.word + u": "_s + words));
+            }
+        }
+        QVERIFY(unread > 0);
+        QVERIFY(!PositionEffect::reads(Families::spec(*Families::fromWord(u"rope-2d"_s))));
+    }
+
     void table()
     {
         const Params p = with({{u"encoding"_s, u"rope"_s},

@@ -12,6 +12,23 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+namespace {
+
+// A rotation of a token by RoPE's frequencies and scaling at one id: RoPE's, and M-RoPE's, which
+// reads RoPE's rows (each pair by its axis's id).
+bool rotary(const FamilySpec &family)
+{
+    return family.kind == FamilyKind::Rotation
+        && (family.encoding == Encoding::Rope || family.borrowsRow(Encoding::Rope, u"rope-type"_s));
+}
+
+} // namespace
+
+bool PositionEffect::reads(const FamilySpec &family)
+{
+    return rotary(family) || family.score || family.hasPositionTerm() || !family.placesPosition();
+}
+
 PositionEffect::PositionEffect(const Engine &engine)
     : m_params(engine.params())
     , m_ids(engine.source<BatchIds>())
@@ -22,9 +39,7 @@ PositionEffect::PositionEffect(const Engine &engine)
         return;
     // A rotation of one id a token by RoPE's frequencies and scaling: RoPE's, and M-RoPE's, which
     // reads RoPE's rows (each pair by its axis's id).
-    const bool rotary = family.kind == FamilyKind::Rotation
-        && (m_params.encoding == Encoding::Rope || family.borrowsRow(Encoding::Rope, u"rope-type"_s));
-    if (rotary) {
+    if (rotary(family)) {
         m_kind = ScoreKind::Rotary;
         // The frequencies at each choice's length, as the rotary embedding's dynamic update reads it.
         const auto at = [&](IdsChoice choice) {
@@ -102,7 +117,12 @@ QString PositionEffect::scoreWords() const
     case ScoreKind::None:
         break;
     }
-    return u"none (no position placed)"_s;
+    const FamilySpec &family = Families::spec(m_params.encoding);
+    if (!family.placesPosition())
+        return u"none (no position placed)"_s;
+    if (!reads(family))
+        return u"not drawn: %1 places a patch by its row and column, not by one id"_s.arg(family.heading);
+    return u"not drawn: %1"_s.arg(m_ids.problem().value_or(u"the ids could not be formed"_s));
 }
 
 double PositionEffect::tokenCost() const
@@ -147,8 +167,7 @@ double PositionEffect::keptScore(const Rotary &r, const std::int64_t *q, const s
     // fl(0·w) = 0 of a key at id 0.
     const std::int64_t zero = 0;
     if (!float32 && r.byDistance && r.byDistance->covers(q[0] - k[0]))
-        return r.byDistance->at(q[0] - k[0],
-                                [&](std::int64_t n) { return rotaryScore(r, &n, &zero, 1, 1, false); });
+        return r.byDistance->at(q[0] - k[0], [&](std::int64_t n) { return rotaryScore(r, &n, &zero, 1, 1, false); });
     if (float32 && r.byQuery && k[0] == 0 && r.byQuery->covers(q[0]))
         return r.byQuery->at(q[0], [&](std::int64_t n) { return rotaryScore(r, &n, &zero, 1, 1, true); });
     return rotaryScore(r, q, k, stride, 1, float32);

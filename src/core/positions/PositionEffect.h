@@ -15,6 +15,7 @@
 namespace posenc {
 
 class Engine;
+struct FamilySpec;
 
 // What each token of the batch sees of its position under the reference's ids and under the chosen
 // ids (docs/ARCHITECTURE.md, Positions in practice), in double, an engine source:
@@ -51,6 +52,13 @@ public:
     enum class ScoreKind { Rotary, Panel, TermProduct, None };
 
     explicit PositionEffect(const Engine &engine);
+
+    // Whether this effect reads the family's positions from one id per token: RoPE's rotation (and
+    // M-RoPE's, by RoPE's rows), a score biased by the ids' distance, a term added at the id, or no
+    // position at all. A 2-D grid's rotation places a patch by its row and column, which a row of
+    // ids does not give: the effect is not drawn for it, and says so (docs/ARCHITECTURE.md,
+    // Positions in practice).
+    static bool reads(const FamilySpec &family);
 
     static const QStringList &columnNames();
     ScoreKind scoreKind() const { return m_kind; }

@@ -141,6 +141,12 @@ QList<Entry> paddingEntries()
          }},
         {u"batch_last_id"_s, u"its position id, the reference's"_s,
          [](const Params &p) { return effectInteger(p, reference, Column::ReferenceId); }},
+        {u"one_id_positions"_s, u"a condition: the model places each token by one position id"_s,
+         [](const Params &p) {
+             return condition(
+                 PositionEffect::reads(Families::spec(p.encoding)),
+                 u"%1 places a patch by its row and column, not by one id"_s.arg(Families::spec(p.encoding).heading));
+         }},
         {u"batch_rotary"_s, u"a condition: the score turns a query and a key by their ids' difference"_s,
          [](const Params &p) {
              return scoreKind(p, PositionEffect::ScoreKind::Rotary, u"the model turns no query by its id"_s);

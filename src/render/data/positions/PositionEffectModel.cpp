@@ -200,6 +200,15 @@ std::shared_ptr<const std::vector<double>> PositionEffectModel::rowValues(const 
     return values;
 }
 
+QList<Encoding> PositionEffectModel::families() const
+{
+    QList<Encoding> read;
+    for (const FamilySpec &family : Families::all())
+        if (PositionEffect::reads(family))
+            read.append(family.encoding);
+    return read;
+}
+
 QString PositionEffectModel::name() const
 {
     return u"position-effect"_s;

@@ -64,6 +64,8 @@ public:
     QList<Quantity> inputs(const FigureState &state) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
     bool hasPreview(const FigureRequest &request) const override;
+    // The families whose positions the effect reads from one id per token (PositionEffect::reads).
+    QList<Encoding> families() const override;
 
 protected:
     QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
