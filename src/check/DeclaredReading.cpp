@@ -1,5 +1,6 @@
 #include "DeclaredReading.h"
 
+#include "check/DeviationRegion.h"
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
 #include "core/FamilySpec.h"
@@ -73,6 +74,19 @@ void nameDeclaredParameter(TableMatch &match, const TableMatch &read, Encoding f
 }
 
 namespace {
+
+// A declared family's deviating table still unnamed: the lower precision of the declared
+// reference that gives it, as the family names it (TableHypothesis::nameDeclaredPrecision).
+void nameDeclaredPrecision(Streamed &best, std::optional<Encoding> family, const TableRows &table)
+{
+    if (!family || best.match.verdict != CheckVerdict::Mistake || !best.match.mistakes.isEmpty())
+        return;
+    const auto &hypothesis = FamilyChecks::of(*family).table;
+    if (!hypothesis || !hypothesis->nameDeclaredPrecision)
+        return;
+    if (auto named = hypothesis->nameDeclaredPrecision(best.match, table, best.verification.someDeviatingRows))
+        best.match = std::move(*named);
+}
 
 // At most this many differing parameters are tried, alone and in pairs.
 constexpr std::size_t kMostTried = 8;
@@ -200,6 +214,12 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
         if (ofFamily && best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty())
             nameDifferingParameters(best->match, read, table, *declared.family, declared.params, options);
     }
+    nameDeclaredPrecision(*best, declared.family, table);
+    const Verification &v = best->verification;
+    if (best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty() && v.deviatingCells > 0)
+        DeviationRegion::sayUnexplained(
+            best->match, declared.family ? Families::spec(*declared.family).heading : QString(),
+            {v.deviatingRowRuns, v.deviatingRows, v.comparedRows, v.columnDeviations, v.deviatingCells, table.rows()});
     return std::move(*best);
 }
 

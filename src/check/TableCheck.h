@@ -1,5 +1,6 @@
 #pragma once
 
+#include "check/DeviationRegion.h"
 #include "check/TableHypothesis.h"
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
@@ -107,6 +108,7 @@ struct Verification
     std::int64_t deviationColumn = -1;
     std::vector<std::int64_t> someDeviatingRows; // the first few, increasing
     std::int64_t lastDeviatingRow = -1;
+    RowRuns deviatingRowRuns; // every deviating row, as runs (DeviationRegion)
 };
 
 // Streams every row of the table against the match's reference, each thread reading the rows its

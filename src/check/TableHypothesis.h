@@ -15,6 +15,7 @@
 #include <limits>
 #include <optional>
 #include <variant>
+#include <vector>
 
 // How a family's tables are identified by `posenc check` (docs/ARCHITECTURE.md, Checking a
 // table): each family with tables of its own gives a TableHypothesis in its FamilyCheck; the check
@@ -125,6 +126,14 @@ struct TableHypothesis
     // reading found, as the match its ids and diagnosis say ("rope_theta 10000 where the declaration
     // gives 5e+05"); nothing where no parameter explains it. Unset: not named.
     std::function<std::optional<TableMatch>(const TableMatch &read, const Params &declared)> nameDeclaredParameter;
+    // Of a declared table of its that deviates with no mistake named (`declared`, streamed): the
+    // declared reference computed at a lower precision that explains the table (RoPE's angles formed
+    // in half precision), read from the table's rows and those the stream found deviating first
+    // (`deviatingRows`, increasing), as the match its ids and diagnosis say; nothing where none
+    // does. Unset: not named.
+    std::function<std::optional<TableMatch>(const TableMatch &declared, const TableRows &table,
+                                            const std::vector<std::int64_t> &deviatingRows)>
+        nameDeclaredPrecision;
 };
 
 // How a table's values were computed, from their format and whether its angles are float32's.

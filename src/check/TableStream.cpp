@@ -5,7 +5,6 @@
 #include "check/CheckDiagnosis.h"
 #include "check/CompareSimd.h"
 #include "check/FamilyCheck.h"
-#include "check/PairReference.h"
 #include "check/TableReference.h"
 #include "check/TableSample.h"
 #include "core/MemoryBudget.h"
@@ -435,6 +434,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
         for (const std::int64_t r : waveRows) {
             if (v.someDeviatingRows.size() < kRowsNamed)
                 v.someDeviatingRows.push_back(r);
+            v.deviatingRowRuns.add(r);
         }
         if (!waveRows.empty())
             v.lastDeviatingRow = waveRows.back();

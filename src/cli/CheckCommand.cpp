@@ -221,7 +221,11 @@ HelpPage checkHelp()
         .items(tableItems())
         .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake. A table "
                    "declared as a family's (--expect) that is the family's table at other parameters names the one "
-                   "or two parameters that make it so, by their flags, each with both values."_s.arg(
+                   "or two parameters that make it so, by their flags, each with both values. A RoPE table whose "
+                   "angles were formed in half precision is half-precision-angles, with the stages rounded "
+                   "(inv_freq, the positions, their product) and the first position past the rounding. A deviation "
+                   "nothing explains says so (no parameter of the family explains it) and where its cells lie: "
+                   "which rows (a block, every odd row) and which columns."_s.arg(
             TableCheck::mistakeIds().join(u", "_s)))
         .paragraph(u"Besides a table, %1. A vector is read as RoPE's inv_freq (the published models' vectors "
                    "correct, a rope_type's formula at other parameters a variant; against --expect rope the "

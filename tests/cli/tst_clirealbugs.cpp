@@ -91,7 +91,9 @@ private slots:
         // candle's pixtral cos of float32 angles, correct declared; the 64-wide grid's rows named.
         QTest::newRow("candle-pixtral-positions") << u"candle-pixtral-positions"_s << true << true;
         QTest::newRow("mlxlm-dsv32-indexer-layout") << u"mlxlm-dsv32-indexer-layout"_s << true << true;
-        QTest::newRow("tf-llama-autocast-bf16") << u"tf-llama-autocast-bf16"_s << true << false;
+        // Angles formed in bfloat16 (autocast; candle's bf16 t.matmul): the pipeline named declared.
+        QTest::newRow("tf-llama-autocast-bf16") << u"tf-llama-autocast-bf16"_s << true << true;
+        QTest::newRow("candle-qwen3-bf16-freqs") << u"candle-qwen3-bf16-freqs"_s << true << true;
         // GPT-NeoX's fixed table (HF's float32 inv_freq) deviates from the exact angles by 2.7e-7 in its
         // middle rows, its last rows within the exact angles' tolerance: no evidence against float32
         // angles (once "mistake", the last rows read as flat noise).

@@ -3,6 +3,7 @@
 #include "check/PairReference.h"
 #include "check/rope/RopeCheckWords.h"
 #include "check/rope/RopeFit.h"
+#include "check/rope/RopeHalfAngles.h"
 #include "check/rope/RopeLongRopeForms.h"
 #include "check/rope/RopeLongRopeSwitch.h"
 #include "check/rope/RopeOneCopy.h"
@@ -577,6 +578,7 @@ TableHypothesis hypothesis()
     h.referenceCode
         = u"huggingface/transformers src/transformers/modeling_rope_utils.py, _compute_default_rope_parameters and the _compute_*_parameters of each rope_type; models/llama/modeling_llama.py, LlamaRotaryEmbedding.forward (cat((freqs, freqs)).cos() * attention_scaling)"_s;
     h.publishedForms = publishedForms;
+    h.nameDeclaredPrecision = RopeHalfAngles::name;
     return h;
 }
 
