@@ -1,6 +1,7 @@
 #include "ConfigOptions.h"
 
 #include "ConfigDropout.h"
+#include "ConfigScale.h"
 
 #include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
@@ -124,6 +125,15 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     if (dropout.p)
         chosen.texts.insert(u"dropout"_s, QString::number(*dropout.p, 'g', 17));
     chosen.noInputDropout = dropout.none;
+    // The factor its code multiplies the embeddings by, where the config gives it, as a preset names
+    // its "scale"; none is s = 1.
+    const ConfigScale::Read scale = ConfigScale::of(
+        chosen.check.modelType, std::get<ConfigSource::Loaded>(loaded).config, chosen.check.textConfig);
+    if (scale.none)
+        chosen.texts.insert(u"scale"_s, u"1"_s);
+    else if (scale.s)
+        chosen.texts.insert(u"scale"_s, QString::number(*scale.s, 'g', 17));
+    chosen.noEmbeddingScale = scale.none;
     return chosen;
 }
 

@@ -26,10 +26,13 @@ struct Chosen
     QString name; // the model as the file names it ("_model"), or the file's name
     ConfigCheck check;
     QString layerType;
-    ParamOptions::Given texts; // the layer's parameters as a preset gives them, its input dropout too
+    ParamOptions::Given texts; // the layer's parameters as a preset gives them, its input dropout and scale too
     // The model's code applies no dropout to its first layer's input (ConfigDropout), as a
     // preset's "input-dropout": "none" says.
     bool noInputDropout = false;
+    // The model's code multiplies its embeddings by nothing (ConfigScale), as a preset's
+    // "embedding-scale": "none" says; texts' "scale" is then 1.
+    bool noEmbeddingScale = false;
 };
 
 // Nothing without --config; else the layer chosen, or the refusal (exit 2 or 3, the message naming

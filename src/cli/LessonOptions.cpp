@@ -23,6 +23,7 @@ std::variant<std::optional<ModelChoice>, ParamOptions::Result> chosenModel(const
         choice.config = std::make_shared<const ConfigCheck>(chosen->check);
         choice.configTitle = chosen->name;
         choice.noInputDropout = chosen->noInputDropout;
+        choice.noEmbeddingScale = chosen->noEmbeddingScale;
         return std::optional(std::move(choice));
     }
     if (!parser.isSet(u"preset"_s))

@@ -201,8 +201,16 @@ Result read(const QCommandLineParser &parser, const Clues &clues, bool configGiv
         if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config)) {
             Result result = read(parser, chosen->texts,
                                  u"the config %1 (layer type %2)"_s.arg(chosen->source, chosen->layerType), clues, fit);
-            if (const ConfigLayer *layer = chosen->check.layer(chosen->layerType))
-                result.configLayer = std::make_shared<const ConfigLayer>(*layer);
+            if (const ConfigLayer *layer = chosen->check.layer(chosen->layerType)) {
+                // The layer's parameters with what --config reads of the model's input (ConfigDropout's
+                // p, ConfigScale's s), so that parameters no flag changed are still the layer's.
+                ConfigLayer read = *layer;
+                for (const QString &key : {u"dropout"_s, u"scale"_s}) {
+                    if (chosen->texts.contains(key))
+                        ParamText::set(read.params, key, chosen->texts.value(key));
+                }
+                result.configLayer = std::make_shared<const ConfigLayer>(std::move(read));
+            }
             return result;
         }
     }

@@ -34,6 +34,10 @@ struct LessonModel
     // preset's "input-dropout": "none"): a model that names its "dropout" has one, and one that
     // does neither leaves it unsaid. False while the model is unnamed.
     bool noInputDropout = false;
+    // Whether the named model's reference code multiplies its embeddings by nothing (its preset's
+    // "embedding-scale": "none", its "scale" 1): s = 1 is its own. A model whose keys lack "scale"
+    // leaves its s unsaid, and the s shown is the lesson's. False while the model is unnamed.
+    bool noEmbeddingScale = false;
 };
 
 } // namespace posenc

@@ -161,7 +161,7 @@ std::optional<Number> number(const QString &key, const LessonModel &model, const
 
 std::optional<Number> number(const QString &key, const Params &params)
 {
-    return number(key, LessonModel {params, {}, {}, {}, {}, {}, false});
+    return number(key, LessonModel {params, {}, {}, {}, {}, {}, false, false});
 }
 
 QStringList keysIn(const QString &text, const QList<Entry> &more)

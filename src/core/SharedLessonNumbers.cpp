@@ -280,6 +280,33 @@ QList<Entry> dropoutConditions()
     };
 }
 
+// Whose s the numbers use (docs/ARCHITECTURE.md, Lessons): a named model's own where its preset or
+// config names it, s = 1 where its code has no multiplier; else the lesson's, said so.
+QList<Entry> scaleConditions()
+{
+    using ModelNumber = std::function<Number(const LessonModel &)>;
+    return {
+        {u"model_scale"_s, u"a condition: the model is unnamed or sets its embedding scale s itself"_s,
+         ModelNumber([](const LessonModel &m) {
+             return condition(m.name.isEmpty() || m.keys.contains(u"scale"_s),
+                              u"%1 sets no embedding scale s"_s.arg(m.name));
+         })},
+        {u"no_model_scale"_s, u"a condition: the named model's code multiplies its embeddings by nothing, s = 1"_s,
+         ModelNumber([](const LessonModel &m) {
+             if (m.name.isEmpty())
+                 return condition(false, u"the parameters are no named model's"_s);
+             return condition(m.noEmbeddingScale,
+                              u"%1's preset or config does not say its code multiplies by nothing"_s.arg(m.name));
+         })},
+        {u"scale_unsaid"_s, u"a condition: the named model's preset or config does not say its embedding scale s"_s,
+         ModelNumber([](const LessonModel &m) {
+             if (m.name.isEmpty())
+                 return condition(false, u"the parameters are no named model's"_s);
+             return condition(!m.keys.contains(u"scale"_s), u"%1's preset or config names its s"_s.arg(m.name));
+         })},
+    };
+}
+
 Number gridRatio(const Params &p, bool sqrtScale, bool scaledSigma)
 {
     // sqrt(s^2 sigma^2 d / (d/2)) = s sigma sqrt(2)
@@ -299,11 +326,6 @@ QList<Entry> entries()
         {u"named"_s, u"a condition: the parameters are a named model's (a preset's, a config's)"_s,
          std::function<Number(const LessonModel &)>([](const LessonModel &m) {
              return condition(!m.name.isEmpty(), u"the parameters are no named model's"_s);
-         })},
-        {u"model_scale"_s, u"a condition: the model is unnamed or sets its embedding scale s itself"_s,
-         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
-             return condition(m.name.isEmpty() || m.keys.contains(u"scale"_s),
-                              u"%1 sets no embedding scale s"_s.arg(m.name));
          })},
         {u"family"_s, u"the model's family, as its heading names it"_s,
          [](const Params &p) { return word(familyWords(p)); }},
@@ -430,7 +452,7 @@ QList<Entry> entries()
         {u"fam_query"_s, u"the query of the families figure: (L − 1)/2"_s,
          [](const Params &p) { return integer(familiesDefaultQuery(p)); }},
     };
-    return list + familyConditions() + dropoutConditions();
+    return list + familyConditions() + dropoutConditions() + scaleConditions();
 }
 
 } // namespace posenc::SharedLessonNumbers

@@ -42,6 +42,7 @@ ModelChoice ModelChoice::ofPreset(const Preset &preset)
     choice.preset = preset.name;
     choice.texts = preset.params;
     choice.noInputDropout = preset.inputDropout == u"none"_s;
+    choice.noEmbeddingScale = preset.embeddingScale == u"none"_s;
     if (auto config = LessonModels::example(preset.config)) {
         choice.configName = preset.config;
         choice.config = std::move(config);
@@ -89,12 +90,13 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
 {
-    LessonModel model {params, {}, {}, {}, {}, {}, false};
+    LessonModel model {params, {}, {}, {}, {}, {}, false, false};
     for (const ModelChoice &choice : candidates) {
         if (!choice.name.isEmpty() && choice.matches(params, kept)) {
             model.name = choice.name;
             model.keys = choice.texts.keys();
             model.noInputDropout = choice.noInputDropout;
+            model.noEmbeddingScale = choice.noEmbeddingScale;
             break;
         }
     }

@@ -28,6 +28,8 @@ struct ModelChoice
     // Its reference code applies no dropout to its first layer's input (Preset::inputDropout);
     // false where its texts name "dropout" or its source does not say.
     bool noInputDropout = false;
+    // Its reference code multiplies its embeddings by nothing, s = 1 (Preset::embeddingScale).
+    bool noEmbeddingScale = false;
 
     // Whether `params` still hold every parameter of the choice (Preset::matches) but max_len, how
     // far the figures look, and the keys `kept` that a lesson holds for any model.

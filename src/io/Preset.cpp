@@ -98,8 +98,8 @@ std::variant<Preset, PresetError> read(const QString &path)
         return fail(u"not a preset: \"format\" must be \"%1\""_s.arg(kPresetFormat));
     if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
-    const QStringList known = {u"format"_s, u"version"_s, u"title"_s,  u"cite"_s,         u"source"_s,
-                               u"note"_s,   u"config"_s,  u"params"_s, u"input-dropout"_s};
+    const QStringList known = {u"format"_s, u"version"_s, u"title"_s,  u"cite"_s,          u"source"_s,
+                               u"note"_s,   u"config"_s,  u"params"_s, u"input-dropout"_s, u"embedding-scale"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -140,6 +140,16 @@ std::variant<Preset, PresetError> read(const QString &path)
         if (preset.params.contains(u"dropout"_s))
             return fail(u"\"input-dropout\" and the \"dropout\" of \"params\": give one of them (the model's p, or why "
                         "there is none)"_s);
+    }
+    // No multiplier is s = 1, which the parameters set (Preset::embeddingScale).
+    const QJsonValue embeddingScale = root.value(u"embedding-scale"_s);
+    if (!embeddingScale.isUndefined()) {
+        preset.embeddingScale = embeddingScale.toString();
+        if (preset.embeddingScale != u"none"_s)
+            return fail(u"\"embedding-scale\" must be \"none\"; got %1"_s.arg(
+                embeddingScale.isString() ? u"\"%1\""_s.arg(preset.embeddingScale) : u"no string"_s));
+        if (preset.params.value(u"scale"_s) != u"1"_s)
+            return fail(u"\"embedding-scale\": \"none\" is s = 1: \"params\" must set \"scale\": \"1\""_s);
     }
     const auto applied = preset.applyTo(Params {});
     if (const auto *errors = std::get_if<QList<ParamError>>(&applied))

@@ -30,6 +30,12 @@ namespace posenc {
 // config key and value ("embd_pdrop 0.0"); "input-dropout": "none", the code has no such dropout,
 // which "source" shows in the code it names; or "input-dropout": "unsaid", the source is no model's
 // and says nothing of it (PyTorch's nn.Embedding, fairseq's initialisation).
+//
+// What the code multiplies the token embeddings by, s in X = s·E, is "params"' "scale" where the
+// code has a multiplier ("sqrt", or Gemma's normalizer as its dtype holds it, "50.5"), which "source"
+// cites; or "embedding-scale": "none" with "scale": "1", the code has no multiplier, which "source"
+// shows in the code it names. A preset with neither leaves the model's s unsaid, and a lesson says
+// the s it shows is not the model's (docs/ARCHITECTURE.md, Lessons).
 struct Preset
 {
     static constexpr int kVersion = 1;
@@ -46,6 +52,9 @@ struct Preset
     // "none": the reference code applies no dropout to its first layer's input; "unsaid": the
     // source does not say; empty: "params" names the model's "dropout".
     QString inputDropout;
+    // "none": the reference code multiplies the embeddings by nothing, and "params"' "scale" is 1;
+    // empty: "params"' "scale", if any, is the code's multiplier.
+    QString embeddingScale;
 
     // The model the preset gives: its title before the maker ("Llama 4 Scout 17B-16E").
     QString modelName() const;

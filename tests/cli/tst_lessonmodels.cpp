@@ -284,6 +284,36 @@ bool saysWhoseDropout(const QString &plain, const LessonModel &model, const Mode
     return (preset ? preset->inputDropout == u"none"_s : choice.noInputDropout) ? none : unsaid;
 }
 
+// Whether the lesson's numbers use the embedding scale: some key's value moves when s does.
+bool showsScale(const QStringList &keys, const LessonModel &model)
+{
+    LessonModel other = model;
+    other.params.scaleKind = ScaleKind::Custom;
+    other.params.customScale = model.params.scale() * 1.5 + 0.25;
+    for (const QString &key : keys) {
+        const auto at = LessonNumbers::number(key, model, LayerLessonNumbers::entries());
+        const auto moved = LessonNumbers::number(key, other, LayerLessonNumbers::entries());
+        if (at && moved && at->value && moved->value && *at->value != *moved->value)
+            return true;
+    }
+    return false;
+}
+
+// Whose s the numbers use, said where true: the model's own where its texts name "scale" (s = 1 said
+// of a model only where its code has no multiplier, Preset::embeddingScale or ConfigScale), and the
+// lesson's, said so, where they do not. nope-order said "Here is Qwen2-VL 7B Instruct ... X = s·E" at
+// s = √3584, whose code multiplies by nothing.
+bool saysWhoseScale(const QString &plain, const LessonModel &model, const ModelChoice &choice)
+{
+    const QString possessive = model.name + (model.name.endsWith(u's') ? u"'"_s : u"'s"_s);
+    const bool unsaid
+        = plain.contains(possessive + u" preset or config does not say what its code multiplies its embeddings by"_s);
+    const bool none = plain.contains(possessive + u" code multiplies its embeddings by nothing"_s);
+    if (none && !(choice.noEmbeddingScale && model.params.scale() == 1.0))
+        return false;
+    return choice.texts.contains(u"scale"_s) ? !unsaid : unsaid;
+}
+
 // The example config a preset names, or the config file given, as JSON.
 QJsonObject configJson(const Pick &pick, const LessonModel &model)
 {
@@ -373,6 +403,8 @@ void TestLessonModels::everyLessonForEveryModel()
             QVERIFY2(saysWhoseDropout(plain, model, *r.read.choice), qPrintable(what + u": "_s + plain));
             ++dropping;
         }
+        if (!model.name.isEmpty() && r.read.choice && showsScale(text.keys, model))
+            QVERIFY2(saysWhoseScale(plain, model, *r.read.choice), qPrintable(what + u": whose s: "_s + plain));
         // "x, where y" contrasts: the height offset's score reads lower than the width's.
         static const QRegularExpression contrast(u"scores ([0-9.]+), where the same height offset scores ([0-9.]+)"_s);
         if (const QRegularExpressionMatch m = contrast.match(plain); m.hasMatch())

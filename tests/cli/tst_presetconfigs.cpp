@@ -9,6 +9,8 @@
 // Whisper's half_dim - 1 frequencies are freq-shift 1 in both. A preset whose cite names a model of
 // tests/data/configs has a row. What --config says of the input's dropout (ConfigDropout, by the
 // model_type it reads) is the preset's record of it.
+// So is what it says of the embedding scale (ConfigScale), and Gemma's s is its normalizer in the
+// dtype its config names.
 #include "check/FamilyCheck.h"
 #include "cli/ConfigDropout.h"
 #include "cli/ConfigOptions.h"
@@ -25,6 +27,9 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -65,6 +70,7 @@ private slots:
     void eachPresetIsWhatItsConfigReads();
     void everyPresetOfAConfigHereHasARow();
     void aConfigWithoutTheKeyTakesItsClassDefault();
+    void gemmaConfigsScaleInTheDtypeTheyName();
 
 private:
     QStringList m_rows; // the presets of the rows
@@ -194,6 +200,63 @@ void TestPresetConfigs::eachPresetIsWhatItsConfigReads()
              qPrintable(preset + u": --config reads the model type "_s + read.check.modelType
                         + (read.noInputDropout ? u" as having no input dropout"_s : u" as not saying it has none"_s)));
     QVERIFY(!read.texts.contains(u"dropout"_s) || shipped->params.contains(u"dropout"_s));
+    // Likewise the embedding scale (ConfigScale): s = 1 for no multiplier exactly where the preset
+    // records none, and an s (its value compared above) only where the preset names one.
+    QVERIFY2(read.noEmbeddingScale == (shipped->embeddingScale == u"none"_s),
+             qPrintable(preset + u": --config reads the model type "_s + read.check.modelType
+                        + (read.noEmbeddingScale ? u" as multiplying by nothing"_s : u" as not saying so"_s)));
+    QVERIFY(!read.texts.contains(u"scale"_s) || shipped->params.contains(u"scale"_s));
+}
+
+// Gemma's normalizer as its code holds it: √hidden_size in float32, cast to the dtype the config
+// names (torch.tensor(embed_scale).to(self.weight.dtype), Gemma3TextScaledWordEmbedding); a config
+// that names none leaves s unsaid. Reference: float32's bits, the upper 16 rounded to nearest even.
+void TestPresetConfigs::gemmaConfigsScaleInTheDtypeTheyName()
+{
+    const auto bfloat16 = [](double value) {
+        std::uint32_t bits = 0;
+        const float single = float(value);
+        std::memcpy(&bits, &single, sizeof bits);
+        bits = ((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16) << 16;
+        float rounded = 0.0f;
+        std::memcpy(&rounded, &bits, sizeof rounded);
+        return double(rounded);
+    };
+    const auto scaleOf = [](const QString &path) -> std::optional<QString> {
+        const auto chosen = ConfigOptions::choose(path, {});
+        if (!std::holds_alternative<ConfigOptions::Chosen>(chosen))
+            return std::nullopt;
+        const auto &texts = std::get<ConfigOptions::Chosen>(chosen).texts;
+        return texts.contains(u"scale"_s) ? texts.value(u"scale"_s) : QString();
+    };
+    // gemma-4-31B-it: dtype bfloat16, hidden_size 5376; √5376 = 73.32 is 73.5 in bfloat16.
+    const auto gemma4 = scaleOf(configPath(u"gemma-4-31B-it.json"_s));
+    QVERIFY(gemma4);
+    QCOMPARE(gemma4->toDouble(), bfloat16(std::sqrt(5376.0)));
+    QCOMPARE(*gemma4, u"73.5"_s);
+    // gemma-3-4b-it's text_config names no dtype: no s, not a guess.
+    const QString gemma3Path = configPath(u"gemma-3-4b-it.json"_s);
+    QCOMPARE(scaleOf(gemma3Path), std::optional(QString()));
+    for (const auto &[dtype, expected] :
+         {std::pair {u"bfloat16"_s, bfloat16(std::sqrt(2560.0))},
+          std::pair {u"float32"_s, double(float(std::sqrt(2560.0)))}, std::pair {u"float64"_s, -1.0}}) {
+        QJsonObject json = readJson(gemma3Path);
+        json.insert(u"torch_dtype"_s, dtype);
+        const QString path = m_dir.filePath(u"gemma3-"_s + dtype + u".json"_s);
+        QFile edited(path);
+        QVERIFY(edited.open(QIODevice::WriteOnly));
+        QVERIFY(edited.write(QJsonDocument(json).toJson()) > 0);
+        edited.close();
+        const auto s = scaleOf(path);
+        QVERIFY2(s, qPrintable(dtype));
+        if (expected < 0.0)
+            QCOMPARE(*s, QString()); // a dtype not known here: unsaid
+        else
+            QCOMPARE(s->toDouble(), expected);
+    }
+    QCOMPARE(bfloat16(std::sqrt(2560.0)), 50.5);
+    // Qwen2-VL's code multiplies by nothing: s = 1.
+    QCOMPARE(scaleOf(configPath(u"Qwen2-VL-7B-Instruct.json"_s)), std::optional(u"1"_s));
 }
 
 void TestPresetConfigs::everyPresetOfAConfigHereHasARow()

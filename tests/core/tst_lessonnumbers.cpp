@@ -402,7 +402,7 @@ void TestLessonNumbers::formatting()
 
 void TestLessonNumbers::fillReplacesKeysAndKeepsOtherBraces()
 {
-    const LessonModel model {make(512, 64, {{u"dropout"_s, u"0.1"_s}}), u"a model"_s, {}, {}, {}, {}, false};
+    const LessonModel model {make(512, 64, {{u"dropout"_s, u"0.1"_s}}), u"a model"_s, {}, {}, {}, {}, false, false};
     const LessonNumbers::Filled filled
         = LessonNumbers::fill(u"d = {d}, 1/(1 − p) = {keep_factor}, {nope} and {}"_s, model);
     QCOMPARE(filled.text, u"d = 512, 1/(1 − p) = 1.11, {nope} and {}"_s);

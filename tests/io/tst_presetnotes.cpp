@@ -15,6 +15,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -29,7 +33,28 @@ private slots:
     void everyPresetRecordsItsInputDropout();
     void inputDropoutIsNoneOrUnsaidAndNeverBesideADropout_data();
     void inputDropoutIsNoneOrUnsaidAndNeverBesideADropout();
+    void aPresetsScaleIsItsCodesMultiplier_data();
+    void aPresetsScaleIsItsCodesMultiplier();
+    void embeddingScaleIsNoneAndSetsScaleOne_data();
+    void embeddingScaleIsNoneAndSetsScaleOne();
 };
+
+namespace {
+
+// `value` as torch.tensor(value).to(torch.bfloat16) holds it: float32, then its upper 16 bits
+// rounded to nearest even.
+double bfloat16(double value)
+{
+    std::uint32_t bits = 0;
+    const float single = float(value);
+    std::memcpy(&bits, &single, sizeof bits);
+    bits = ((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16) << 16;
+    float rounded = 0.0f;
+    std::memcpy(&rounded, &bits, sizeof rounded);
+    return rounded;
+}
+
+} // namespace
 
 void TestPresetNotes::aNoteNamesThePrecisionItsAnglesSet_data()
 {
@@ -130,6 +155,93 @@ void TestPresetNotes::inputDropoutIsNoneOrUnsaidAndNeverBesideADropout()
         QVERIFY(std::holds_alternative<Preset>(read));
         const QString word = QString::fromUtf8(extra).section(u'"', 3, 3);
         QCOMPARE(std::get<Preset>(read).inputDropout, word);
+    } else {
+        QVERIFY(std::holds_alternative<PresetError>(read));
+        QVERIFY2(std::get<PresetError>(read).reason.contains(reason), qPrintable(std::get<PresetError>(read).reason));
+    }
+}
+
+void TestPresetNotes::aPresetsScaleIsItsCodesMultiplier_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (preset.params.contains(u"scale"_s) || !preset.embeddingScale.isEmpty())
+            QTest::newRow(qPrintable(preset.name)) << preset.name;
+    }
+}
+
+// What a preset's s says of its model's code is cited and true (Preset::embeddingScale): no
+// multiplier, s = 1, shown in the code named; Gemma's normalizer √hidden_size as bfloat16 holds it
+// (√2560 = 50.596 is 50.5); √d_model where the source multiplies by it. Qwen2-VL's preset named no s,
+// and the NoPE lesson showed it at √3584 = 59.87.
+void TestPresetNotes::aPresetsScaleIsItsCodesMultiplier()
+{
+    QFETCH(QString, name);
+    const Preset *preset = Presets::find(name);
+    QVERIFY(preset);
+    const QString what = name + u": "_s + preset->source;
+    const QString scale = preset->params.value(u"scale"_s);
+    const auto applied = preset->applyTo(Params {});
+    QVERIFY(std::holds_alternative<Params>(applied));
+    const Params &set = std::get<Params>(applied);
+    if (preset->embeddingScale == u"none"_s) {
+        QCOMPARE(scale, u"1"_s);
+        QVERIFY2(preset->source.contains(u"multiplies its embeddings by nothing"_s), qPrintable(what));
+        QVERIFY2(preset->source.contains(u".py"_s), qPrintable(u"names no code file: "_s + what));
+    } else if (scale == u"sqrt"_s) {
+        QVERIFY2(preset->source.contains(u"√d_model"_s) || preset->source.contains(u"sqrt(d_model)"_s)
+                     || preset->source.contains(u"math.sqrt(embed_dim)"_s)
+                     || preset->source.contains(u"sections 3.4"_s),
+                 qPrintable(what));
+    } else if (preset->source.contains(u"bfloat16"_s)) {
+        // hidden_size**0.5 in float32, cast to the weights' bfloat16 (Gemma*TextScaledWordEmbedding).
+        QVERIFY2(preset->source.contains(u"embed_scale=self.config.hidden_size**0.5"_s), qPrintable(what));
+        QVERIFY2(preset->source.contains(u"self.embed_scale.to(self.weight.dtype)"_s), qPrintable(what));
+        QCOMPARE(set.customScale, bfloat16(std::sqrt(double(set.dModel))));
+        QVERIFY(set.customScale != std::sqrt(double(set.dModel)));
+    } else {
+        // A library's own default, no model's: PyTorch's nn.Embedding scales nothing.
+        QCOMPARE(scale, u"1"_s);
+        QVERIFY2(!preset->source.contains(u"config"_s) && !preset->cite.contains(u"config"_s), qPrintable(what));
+    }
+}
+
+void TestPresetNotes::embeddingScaleIsNoneAndSetsScaleOne_data()
+{
+    QTest::addColumn<QByteArray>("extra");
+    QTest::addColumn<QByteArray>("params");
+    QTest::addColumn<QString>("reason"); // empty: read
+    QTest::newRow("none") << QByteArray(R"("embedding-scale": "none", )") << QByteArray(R"({"scale": "1"})")
+                          << QString();
+    QTest::newRow("a scale") << QByteArray() << QByteArray(R"({"scale": "50.5"})") << QString();
+    QTest::newRow("another word") << QByteArray(R"("embedding-scale": "unsaid", )") << QByteArray(R"({"scale": "1"})")
+                                  << u"\"embedding-scale\" must be \"none\"; got \"unsaid\""_s;
+    QTest::newRow("a number") << QByteArray(R"("embedding-scale": 1, )") << QByteArray(R"({"scale": "1"})")
+                              << u"\"embedding-scale\" must be \"none\"; got no string"_s;
+    QTest::newRow("none at sqrt") << QByteArray(R"("embedding-scale": "none", )") << QByteArray(R"({"scale": "sqrt"})")
+                                  << u"\"embedding-scale\": \"none\" is s = 1: \"params\" must set \"scale\": \"1\""_s;
+    QTest::newRow("none unset") << QByteArray(R"("embedding-scale": "none", )") << QByteArray(R"({"d-model": "8"})")
+                                << u"must set \"scale\": \"1\""_s;
+}
+
+void TestPresetNotes::embeddingScaleIsNoneAndSetsScaleOne()
+{
+    QFETCH(QByteArray, extra);
+    QFETCH(QByteArray, params);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"p.json"_s);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const QByteArray json = R"({"format": "posenc-preset", "version": 1, "title": "T", "cite": "C", "source": "S", )"
+        + extra + R"("params": )" + params + "}";
+    QCOMPARE(file.write(json), json.size());
+    file.close();
+    const auto read = Presets::read(path);
+    if (reason.isEmpty()) {
+        QVERIFY(std::holds_alternative<Preset>(read));
+        QCOMPARE(std::get<Preset>(read).embeddingScale, QString::fromUtf8(extra).section(u'"', 3, 3));
     } else {
         QVERIFY(std::holds_alternative<PresetError>(read));
         QVERIFY2(std::get<PresetError>(read).reason.contains(reason), qPrintable(std::get<PresetError>(read).reason));

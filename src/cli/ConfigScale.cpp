@@ -1,0 +1,87 @@
+#include "ConfigScale.h"
+
+#include <QSet>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::ConfigScale {
+
+namespace {
+
+// The models whose code feeds the token embeddings to the first layer unmultiplied, as the presets of
+// the same models cite it (resources/presets, "embedding-scale": "none"): Qwen2VLTextModel
+// (transformers @ 00b676f8f0489b88652a31d70751cc540dd06305, models/qwen2_vl/modeling_qwen2_vl.py):
+// embed_tokens = nn.Embedding(...), inputs_embeds = self.embed_tokens(input_ids), hidden_states =
+// inputs_embeds.
+const QSet<QString> &none()
+{
+    static const QSet<QString> types {u"qwen2_vl"_s, u"qwen2_vl_text"_s};
+    return types;
+}
+
+// Gemma3TextModel and Gemma4TextModel (transformers, models/gemma3/modeling_gemma3.py @
+// 0018aa647bb13801f061e2d1027c326f531b59fb, models/gemma4/modeling_gemma4.py @
+// 0246b4f3335464614ef1de66531f9131a44ec801): embed_tokens = Gemma*TextScaledWordEmbedding(...,
+// embed_scale=self.config.hidden_size**0.5), whose forward multiplies by
+// self.embed_scale.to(self.weight.dtype), a float32 buffer cast to the weights' dtype ("Gemma3
+// downcasts the below to bfloat16, causing sqrt(3072)=55.4256 to become 55.5").
+const QSet<QString> &gemma()
+{
+    static const QSet<QString> types {u"gemma3"_s, u"gemma3_text"_s, u"gemma4"_s, u"gemma4_text"_s};
+    return types;
+}
+
+// Rounded to `bits` significant bits, ties to even (the default rounding mode).
+double roundedTo(double value, int bits)
+{
+    if (value == 0.0 || !std::isfinite(value))
+        return value;
+    int exponent = 0;
+    const double mantissa = std::frexp(value, &exponent);
+    return std::ldexp(std::nearbyint(std::ldexp(mantissa, bits)), exponent - bits);
+}
+
+} // namespace
+
+std::optional<double> inDtype(double value, const QString &dtype)
+{
+    const double single = double(float(value)); // torch.tensor(python float) holds float32
+    if (dtype == u"float32"_s)
+        return single;
+    if (dtype == u"bfloat16"_s)
+        return roundedTo(single, 8);
+    if (dtype == u"float16"_s)
+        return roundedTo(single, 11);
+    return std::nullopt;
+}
+
+Read of(const QString &modelType, const QJsonObject &config, const QString &textConfig)
+{
+    Read read;
+    if (none().contains(modelType)) {
+        read.none = true;
+        return read;
+    }
+    if (!gemma().contains(modelType))
+        return read;
+    const QJsonObject text = textConfig.isEmpty() ? QJsonObject() : config.value(textConfig).toObject();
+    const auto first = [&](const QString &key) {
+        for (const QJsonObject &object : {text, config}) {
+            if (object.contains(key))
+                return object.value(key);
+        }
+        return QJsonValue();
+    };
+    const QJsonValue hidden = first(u"hidden_size"_s);
+    // transformers 5 writes "dtype", earlier versions "torch_dtype".
+    QJsonValue dtype = first(u"dtype"_s);
+    if (!dtype.isString())
+        dtype = first(u"torch_dtype"_s);
+    if (hidden.isDouble() && hidden.toDouble() > 0.0 && dtype.isString())
+        read.s = inDtype(std::sqrt(hidden.toDouble()), dtype.toString());
+    return read;
+}
+
+} // namespace posenc::ConfigScale
