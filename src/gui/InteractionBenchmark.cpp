@@ -311,6 +311,10 @@ Result run(const Scenario &scenario, int changes)
     std::vector<double> firstDraw, fullDraw, guiCpu;
     ControlPanel &panel = *window.controlPanel();
     const quint64 fittingsBefore = FigureLayoutLoop::fittings(), layoutsBefore = FigureLayoutLoop::layouts();
+    quint64 replots = 0;
+    QList<QMetaObject::Connection> counting;
+    for (const FigureView *view : window.views())
+        counting.append(QObject::connect(view->plot(), &QCustomPlot::afterReplot, view, [&replots] { ++replots; }));
     for (int i = 0; i < changes; ++i) {
         const quint64 before = window.views().front()->paramsSerial();
         QElapsedTimer timer;
@@ -344,7 +348,10 @@ Result run(const Scenario &scenario, int changes)
         const auto perChange = [&result](quint64 count) { return static_cast<double>(count) / result.changes; };
         result.fittingsPerChange = perChange(FigureLayoutLoop::fittings() - fittingsBefore);
         result.layoutsPerChange = perChange(FigureLayoutLoop::layouts() - layoutsBefore);
+        result.replotsPerChange = perChange(replots);
     }
+    for (const QMetaObject::Connection &connection : std::as_const(counting))
+        QObject::disconnect(connection);
     result.p50Ms = percentile(firstDraw, 0.5);
     result.p95Ms = percentile(firstDraw, 0.95);
     result.maxMs = percentile(firstDraw, 1.0);
@@ -369,6 +376,7 @@ QJsonObject toJson(const Result &result, const QString &prefix)
     json[prefix + u"_gui_cpu_p95_ms"_s] = result.guiCpuP95Ms;
     json[prefix + u"_fittings_per_change"_s] = result.fittingsPerChange;
     json[prefix + u"_layouts_per_change"_s] = result.layoutsPerChange;
+    json[prefix + u"_replots_per_change"_s] = result.replotsPerChange;
     return json;
 }
 
@@ -386,6 +394,7 @@ QJsonObject viewJson(const Result &result, const QString &view)
     json[u"interaction_gui_cpu_p95_ms"_s + suffix] = result.guiCpuP95Ms;
     json[u"interaction_fittings_per_change"_s + suffix] = result.fittingsPerChange;
     json[u"interaction_layouts_per_change"_s + suffix] = result.layoutsPerChange;
+    json[u"interaction_replots_per_change"_s + suffix] = result.replotsPerChange;
     return json;
 }
 

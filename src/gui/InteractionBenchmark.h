@@ -37,6 +37,9 @@ struct Result
     // changes and their refinements: counts the machine's load does not move.
     double fittingsPerChange = 0.0;
     double layoutsPerChange = 0.0;
+    // The views' replots (QCustomPlot::replot, each a layout and a painting of every layer) a change,
+    // counted alike.
+    double replotsPerChange = 0.0;
     QString incomplete; // why the run stopped short, if it did
 };
 

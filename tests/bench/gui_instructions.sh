@@ -11,13 +11,13 @@
 #
 #   tests/bench/gui_instructions.sh POSENC [OTHER_POSENC] [views] [A] [B]
 #
-# views: sinusoidal,rope,alibi,t5,deberta,check; A: 4; B: 14 (every tenth change waits for the
+# views: sinusoidal,rope,alibi,t5,deberta,positions,check; A: 4; B: 14 (every tenth change waits for the
 # views to be exact: B - A = 10 takes in one such wait, as the changes of a user's pauses do).
 set -euo pipefail
 
 first=$1
 second=${2:-}
-views=${3:-sinusoidal,rope,alibi,t5,deberta,check}
+views=${3:-sinusoidal,rope,alibi,t5,deberta,positions,check}
 a=${4:-4}
 b=${5:-14}
 command -v valgrind >/dev/null || { echo "gui_instructions.sh: valgrind is not installed" >&2; exit 2; }
