@@ -157,6 +157,7 @@ void FigureView::setState(const FigureState &state)
 // zoom, Home); otherwise it waits for data computed for them.
 void FigureView::showView(bool redraw)
 {
+    m_layout.invalidate();
     m_applyingRanges = true;
     m_figurePlot->showDefaultView(params(), m_state);
     for (const ViewAxis &axis : m_figurePlot->viewAxes()) {
@@ -175,6 +176,7 @@ void FigureView::rangeChanged()
 {
     if (m_applyingRanges)
         return;
+    m_layout.invalidate(); // other tick labels
     for (const ViewAxis &axis : m_figurePlot->viewAxes()) {
         const QCPRange shown = axis.axis->range();
         m_state.view.insert(axis.key, {shown.lower, shown.upper});
@@ -205,6 +207,7 @@ void FigureView::optionEdited(const QString &key, const QString &text)
     m_bar->markOption(key, QString());
     m_state = next;
     m_roomFitted = false; // an option may show other panels and texts
+    m_layout.invalidate();
     const auto option = m_figure->model().option(key);
     if (option && option->redrawsOnly && m_data) {
         // Drawn again from the data on screen: nothing to compute.
@@ -297,8 +300,11 @@ void FigureView::submitNow()
     m_figurePlot->setCompact(PlotStyle::isCompact(m_plot->size()));
     // The request must see the pixels the plot has now (after a resize or a maximise), not
     // those of the last replot. Only a filling is fitted to the room (as in an export): ticks
-    // thinned for a passing size would stay thinned.
-    m_layout.layOut();
+    // thinned for a passing size would stay thinned. A figure whose size, texts and ranges are those
+    // it was last settled with (a change of parameters alone) is laid out as it is: the data is
+    // asked for its axis rects without laying them out again.
+    if (!m_layout.isCurrent())
+        m_layout.layOut();
     m_layout.computingFor();
     FigureRequest request;
     request.engine = m_engine;
@@ -366,6 +372,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
         return;
     }
     m_data = result.data;
+    m_layout.invalidate(); // the filling's texts
     m_figurePlot->fill(m_data, m_state);
     MapOptions::apply(m_plot, m_figure->model(), m_state);
     m_bar->setNote(m_figurePlot->screenNote());
@@ -478,6 +485,7 @@ void FigureView::mouseMoved(QMouseEvent *event)
 void FigureView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    m_layout.invalidate();
     m_fullPanels.clear();
     m_roomFitted = false;
     m_layout.restart();

@@ -451,6 +451,22 @@ QString wrap(const QString &text, const QFont &font, double width)
     return lines.join(u'\n');
 }
 
+bool fitTexts(QCustomPlot *plot)
+{
+    bool changed = false;
+    const double width = plot->viewport().width() - 8.0;
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+        if (auto *text = qobject_cast<QCPTextElement *>(element))
+            changed |= fitText(text, roomWithin(text, width));
+        else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
+            changed |= fitLegend(legend, roomWithin(legend, width));
+    }
+    for (QCPAxis *axis : allAxes(plot))
+        if (axis->visible())
+            changed |= fitAxisLabel(axis);
+    return changed;
+}
+
 bool fit(QCustomPlot *plot)
 {
     bool changed = false;

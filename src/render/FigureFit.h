@@ -11,6 +11,13 @@ namespace posenc::FigureFit {
 // Returns whether anything changed (the caller lays the figure out again).
 bool fit(QCustomPlot *plot);
 
+// The part of fit() that fits texts: titles, captions and axis labels wrapped and the legends of
+// the figure's grid restacked, each to its room in the layout as it is (not the ticks, which the
+// next layout makes, nor the legends inside a panel, which move with their panel). A figure laid
+// out before its new texts, in the room it keeps, fits them before it is laid out again
+// (FigureLayoutLoop::refitKeepingRoom). True when a text or legend changed.
+bool fitTexts(QCustomPlot *plot);
+
 // Rounds of fit() after each filling of a figure, each followed by a layout: enough for a title
 // to wrap, a legend to restack and tick labels to thin.
 constexpr int kMaxRounds = 8;

@@ -40,6 +40,7 @@ FigureLayoutLoop::FigureLayoutLoop(QCustomPlot *plot, QSize size, double points)
 void FigureLayoutLoop::layOut()
 {
     g_layouts.fetch_add(1, std::memory_order_relaxed);
+    m_current = false;
     FigureFonts::apply(m_plot, m_points);
     PlotStyle::widenHairlines(m_plot);
     // A colorbar's margins in a group are the largest of its own current ones and its neighbours'
@@ -72,10 +73,23 @@ void FigureLayoutLoop::settle()
     for (int round = 0; round < FigureFit::kMaxRounds; ++round) {
         if (!FigureFit::fit(m_plot)) {
             m_settled = true;
+            m_current = !m_fileSize;
+            m_currentRect = m_plot->rect();
             return;
         }
         layOut();
     }
+}
+
+void FigureLayoutLoop::refitKeepingRoom()
+{
+    FigureFit::fitTexts(m_plot);
+    settle();
+}
+
+bool FigureLayoutLoop::isCurrent() const
+{
+    return m_current && m_plot->rect() == m_currentRect;
 }
 
 void FigureLayoutLoop::giveUpTo(int last)

@@ -45,9 +45,18 @@ public:
     // After a filling drawn as a draft while the controls move: lays the figure out and fits its
     // texts with what its room gave up at the last refitAfterFilling kept, one settling instead of
     // the ladder's; refitAfterFilling fits it in full once the controls rest. Exports never draft.
-    void refitKeepingRoom() { settle(); }
+    // The texts the filling set are fitted first to the room of the layout before it, the draft's
+    // own but for its texts: a title that wraps is then laid out once, not once whole and again
+    // wrapped. The settling ends where the fit of the new layout changes nothing, as it would have.
+    void refitKeepingRoom();
     // Other parameters, another size or figure: the refits are counted from none again.
     void restart() { m_refits = 0; }
+    // The figure is laid out as it is: the last settling ended with a fit that changed nothing,
+    // in the plot's rect as it is now, and nothing marked it stale since (invalidate). Laying it out
+    // again would give the same axis rects (FigureView::submitNow).
+    bool isCurrent() const;
+    // What the figure shows changed where the loop does not see it (its ranges, options or figure).
+    void invalidate() { m_current = false; }
     // The fittings to the room (refitAfterFilling) made in this program, on any thread.
     static quint64 fittings();
     // The layouts (layOut) made in this program, on any thread: a fitting is several.
@@ -71,6 +80,8 @@ private:
     int m_refits = 0;
     // The last settle() ended with a fit that changed nothing: the layout is that of the figure as it is.
     bool m_settled = false;
+    bool m_current = false; // isCurrent(), but for the rect
+    QRect m_currentRect; // the plot's rect when the layout became current
 };
 
 } // namespace posenc

@@ -131,6 +131,8 @@ private slots:
     void theScreenNoteIsTheViewsNotTheFiles();
     void aDraftKeepsItsRoomAndSettlesToItsExport();
     void aChangeIsFittedOnceAndLaidOutOnceWhereItFits();
+    void aDraftIsLaidOutOnceBeforeItIsDrawn();
+    void aLayoutIsCurrentAsItWasSettledInItsRect();
 };
 
 void TestViewExport::exportEqualsTheWindowPixelForPixel_data()
@@ -315,6 +317,69 @@ void TestViewExport::aChangeIsFittedOnceAndLaidOutOnceWhereItFits()
     const QString differs
         = screenDifference(FigureExporter::image(built->plot(), figureSize), screen, u"viewexport-fitted-once"_s);
     QVERIFY2(differs.isEmpty(), qPrintable(differs));
+}
+
+// A change of parameters while the controls move lays its view out once before the draft is drawn:
+// not to ask for the data (the figure's size, texts and ranges are those it was settled with:
+// FigureLayoutLoop::isCurrent), nor once with the filling's title whole and again with it wrapped
+// (its texts are fitted to the room they keep first: FigureLayoutLoop::refitKeepingRoom). Each
+// change took three layouts before. The settled view is still its export's pixels.
+void TestViewExport::aDraftIsLaidOutOnceBeforeItIsDrawn()
+{
+    const QSize size(560, 420); // the title wraps
+    Params p;
+    p.dModel = 512;
+    p.maxLen = 2048; // past the preview's budget: each change shows a preview, a draft, first
+    const std::unique_ptr<FigureView> view = makeView(u"magnitudes"_s);
+    view->setParams(p);
+    QVERIFY(settle(view.get(), size));
+    QVERIFY2(FigureBuilds::texts(*view->plot()).join(u'|').contains(u'\n'),
+             qPrintable(FigureBuilds::texts(*view->plot()).join(u'|')));
+    for (const std::uint64_t seed : {1, 2}) {
+        quint64 before = FigureLayoutLoop::layouts();
+        QList<quint64> atPreviews;
+        const auto connection = connect(view.get(), &FigureView::shown, this, [&](quint64, Detail detail) {
+            if (detail == Detail::Preview)
+                atPreviews.append(FigureLayoutLoop::layouts() - before);
+        });
+        p.seed = seed; // the same axes: a table of another size is shown whole again, laid out anew
+        view->setParams(p);
+        QTRY_VERIFY_WITH_TIMEOUT(view->isSettled(), 60000);
+        disconnect(connection);
+        QCOMPARE(atPreviews, QList<quint64> {1});
+    }
+    const QImage screen = view->plot()->toPixmap(size.width(), size.height(), 1.0).toImage();
+    const FigureSize figureSize = FigureSize::fromPixels(size);
+    const auto built = FigureBuilds::build(u"magnitudes"_s, p, figureSize, view->state());
+    QVERIFY(!built->error());
+    const QString differs
+        = screenDifference(FigureExporter::image(built->plot(), figureSize), screen, u"viewexport-draft-once"_s);
+    QVERIFY2(differs.isEmpty(), qPrintable(differs));
+}
+
+// The layout loop takes a figure as laid out as it is only after a settling whose last fit changed
+// nothing, in the rect the plot has: a layout not yet fitted, a change it is told of (invalidate)
+// or another size makes the view lay the figure out again before it asks for data.
+void TestViewExport::aLayoutIsCurrentAsItWasSettledInItsRect()
+{
+    const std::unique_ptr<FigureView> view = makeView(u"magnitudes"_s);
+    view->setParams(params());
+    QVERIFY(settle(view.get(), QSize(640, 420)));
+    FigureLayoutLoop loop(view->plot());
+    QVERIFY(!loop.isCurrent());
+    loop.refitAfterFilling();
+    QVERIFY(loop.isCurrent());
+    loop.invalidate();
+    QVERIFY(!loop.isCurrent());
+    loop.refitKeepingRoom();
+    QVERIFY(loop.isCurrent());
+    loop.layOut();
+    QVERIFY(!loop.isCurrent());
+    loop.refitAfterFilling();
+    QVERIFY(loop.isCurrent());
+    view->plot()->setFixedSize(QSize(600, 400));
+    QTRY_COMPARE(view->plot()->size(), QSize(600, 400));
+    QVERIFY(!loop.isCurrent());
 }
 
 QTEST_MAIN(TestViewExport)
