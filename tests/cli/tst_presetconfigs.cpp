@@ -71,6 +71,7 @@ private slots:
     void everyPresetOfAConfigHereHasARow();
     void aConfigWithoutTheKeyTakesItsClassDefault();
     void gemmaConfigsScaleInTheDtypeTheyName();
+    void whisperScalesByNothingWhateverScaleEmbeddingSays();
 
 private:
     QStringList m_rows; // the presets of the rows
@@ -257,6 +258,38 @@ void TestPresetConfigs::gemmaConfigsScaleInTheDtypeTheyName()
     QCOMPARE(bfloat16(std::sqrt(2560.0)), 50.5);
     // Qwen2-VL's code multiplies by nothing: s = 1.
     QCOMPARE(scaleOf(configPath(u"Qwen2-VL-7B-Instruct.json"_s)), std::optional(u"1"_s));
+}
+
+// WhisperEncoder and WhisperDecoder set embed_scale = math.sqrt(d_model) if config.scale_embedding
+// else 1.0, but neither forward reads it (transformers @ 5c48f71a682fa7bbcbde1be5d2a2ac16cc654210,
+// models/whisper/modeling_whisper.py: hidden_states = inputs_embeds + embed_pos, and inputs_embeds +
+// positions): s = 1 in both layers whatever scale_embedding says, not √d_model where it is true. A
+// model type whose code was not read (gpt2) says nothing.
+void TestPresetConfigs::whisperScalesByNothingWhateverScaleEmbeddingSays()
+{
+    const QString small = configPath(u"whisper-small.json"_s);
+    QCOMPARE(readJson(small).value(u"scale_embedding"_s), QJsonValue(false));
+    for (const bool scaled : {false, true}) {
+        QJsonObject json = readJson(small);
+        json.insert(u"scale_embedding"_s, scaled);
+        const QString path = m_dir.filePath(scaled ? u"whisper-scaled.json"_s : u"whisper-unscaled.json"_s);
+        QFile edited(path);
+        QVERIFY(edited.open(QIODevice::WriteOnly));
+        QVERIFY(edited.write(QJsonDocument(json).toJson()) > 0);
+        edited.close();
+        for (const QString &layer : {u"encoder"_s, u"decoder"_s}) {
+            const auto chosen = ConfigOptions::choose(path, layer);
+            QVERIFY2(std::holds_alternative<ConfigOptions::Chosen>(chosen), qPrintable(layer));
+            const auto &read = std::get<ConfigOptions::Chosen>(chosen);
+            QCOMPARE(read.layerType, layer);
+            QVERIFY(read.noEmbeddingScale);
+            QCOMPARE(read.texts.value(u"scale"_s), u"1"_s);
+        }
+    }
+    const auto gpt2 = ConfigOptions::choose(configPath(u"gpt2.json"_s), {});
+    QVERIFY(std::holds_alternative<ConfigOptions::Chosen>(gpt2));
+    QVERIFY(!std::get<ConfigOptions::Chosen>(gpt2).noEmbeddingScale);
+    QVERIFY(!std::get<ConfigOptions::Chosen>(gpt2).texts.contains(u"scale"_s));
 }
 
 void TestPresetConfigs::everyPresetOfAConfigHereHasARow()
