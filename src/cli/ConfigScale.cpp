@@ -13,21 +13,23 @@ namespace {
 // The models whose code feeds the token embeddings to the first layer unmultiplied, as the presets
 // of the same models cite it, class, commit and lines (resources/presets, "embedding-scale":
 // "none"): embed_tokens = nn.Embedding(...), inputs_embeds = self.embed_tokens(input_ids),
-// hidden_states = inputs_embeds in LlamaModel, Llama4TextModel, MistralModel, Qwen2Model,
-// Qwen3Model, Phi3Model, DeepseekV3Model, GptOssModel and the text models of Qwen2-VL, Qwen2.5-VL
-// and Qwen3-VL; GPTJModel (wte, then drop), GPTNeoXModel (embed_in, then emb_dropout), BloomModel
-// (word_embeddings, then word_embeddings_layernorm), T5Stack (the shared nn.Embedding, then
-// dropout), DebertaV2Embeddings (word_embeddings, then LayerNorm). WhisperEncoder and
-// WhisperDecoder set embed_scale from scale_embedding but their forwards never read it, so s = 1
-// whatever the config says.
+// hidden_states = inputs_embeds in LlamaModel, Llama4TextModel, MistralModel, Ministral3Model,
+// Qwen2Model, Qwen3Model, Qwen3NextModel, Phi3Model, DeepseekV3Model (which Kimi K2 runs),
+// GptOssModel, Cohere2Model, Exaone4Model, SmolLM3Model, Glm4MoeModel and the text models of
+// Qwen2-VL, Qwen2.5-VL and Qwen3-VL; GPTJModel (wte, then drop), GPTNeoXModel (embed_in, then
+// emb_dropout), BloomModel (word_embeddings, then word_embeddings_layernorm), T5Stack (the shared
+// nn.Embedding, then dropout), DebertaV2Embeddings (word_embeddings, then LayerNorm).
+// WhisperEncoder and WhisperDecoder set embed_scale from scale_embedding but their forwards never
+// read it, so s = 1 whatever the config says.
 const QSet<QString> &none()
 {
     static const QSet<QString> types {
-        u"llama"_s,    u"llama4"_s,        u"llama4_text"_s,   u"mistral"_s,    u"qwen2"_s,
-        u"qwen3"_s,    u"qwen2_vl"_s,      u"qwen2_vl_text"_s, u"qwen2_5_vl"_s, u"qwen2_5_vl_text"_s,
-        u"qwen3_vl"_s, u"qwen3_vl_text"_s, u"gptj"_s,          u"gpt_neox"_s,   u"bloom"_s,
-        u"t5"_s,       u"deberta-v2"_s,    u"whisper"_s,       u"phi3"_s,       u"deepseek_v3"_s,
-        u"gpt_oss"_s,
+        u"llama"_s,       u"llama4"_s,          u"llama4_text"_s, u"mistral"_s,       u"ministral3"_s,
+        u"qwen2"_s,       u"qwen3"_s,           u"qwen3_next"_s,  u"qwen2_vl"_s,      u"qwen2_vl_text"_s,
+        u"qwen2_5_vl"_s,  u"qwen2_5_vl_text"_s, u"qwen3_vl"_s,    u"qwen3_vl_text"_s, u"phi3"_s,
+        u"deepseek_v3"_s, u"kimi_k2"_s,         u"gpt_oss"_s,     u"cohere2"_s,       u"exaone4"_s,
+        u"smollm3"_s,     u"glm4_moe"_s,        u"gptj"_s,        u"gpt_neox"_s,      u"bloom"_s,
+        u"t5"_s,          u"deberta-v2"_s,      u"whisper"_s,
     };
     return types;
 }
