@@ -53,8 +53,16 @@ QString ordinalWord(std::int64_t step)
     case 3:
         return u"third"_s;
     default:
-        return u"%1th"_s.arg(step);
+        break;
     }
+    // 21st, 22nd, 23rd, but 11th, 12th, 13th (and 111th).
+    const std::int64_t tens = step % 100, units = step % 10;
+    const QString suffix = tens >= 11 && tens <= 13 ? u"th"_s
+        : units == 1                                ? u"st"_s
+        : units == 2                                ? u"nd"_s
+        : units == 3                                ? u"rd"_s
+                                                    : u"th"_s;
+    return QString::number(step) + suffix;
 }
 
 QString runWords(const RowRuns::Run &run)

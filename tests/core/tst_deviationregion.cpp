@@ -59,6 +59,9 @@ private slots:
         QTest::newRow("every second row of a stretch")
             << range(100, 200, 2) << u"every second row from 100 to 200 (51 of 256)"_s;
         QTest::newRow("every row") << range(0, 255) << u"every row (256)"_s;
+        // English ordinals: "22th" was written for 22nd.
+        QTest::newRow("every 22nd row") << range(0, 242, 22) << u"every 22nd row from 0 to 242 (12 of 256)"_s;
+        QTest::newRow("every 11th row") << range(0, 242, 11) << u"every 11th row from 0 to 242 (23 of 256)"_s;
         // More runs than are kept: the first, then "scattered".
         QTest::newRow("scattered") << std::vector<std::int64_t> {0, 1, 3, 7, 15, 31, 63, 127, 200, 210, 255}
                                    << u"rows 0..1, row 3, row 7, row 15, row 31, row 63, row 127, row 200, ... (11 of "
