@@ -451,7 +451,10 @@ QString wrap(const QString &text, const QFont &font, double width)
     return lines.join(u'\n');
 }
 
-bool fitTexts(QCustomPlot *plot)
+namespace {
+
+// The plot's titles, captions and legends of its own rows, each fitted to the room it has.
+bool fitRows(QCustomPlot *plot)
 {
     bool changed = false;
     const double width = plot->viewport().width() - 8.0;
@@ -461,6 +464,14 @@ bool fitTexts(QCustomPlot *plot)
         else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
             changed |= fitLegend(legend, roomWithin(legend, width));
     }
+    return changed;
+}
+
+} // namespace
+
+bool fitTexts(QCustomPlot *plot)
+{
+    bool changed = fitRows(plot);
     for (QCPAxis *axis : allAxes(plot))
         if (axis->visible())
             changed |= fitAxisLabel(axis);
@@ -469,14 +480,7 @@ bool fitTexts(QCustomPlot *plot)
 
 bool fit(QCustomPlot *plot)
 {
-    bool changed = false;
-    const double width = plot->viewport().width() - 8.0;
-    for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
-        if (auto *text = qobject_cast<QCPTextElement *>(element))
-            changed |= fitText(text, roomWithin(text, width));
-        else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
-            changed |= fitLegend(legend, roomWithin(legend, width));
-    }
+    bool changed = fitRows(plot);
     for (QCPAxisRect *rect : plot->axisRects()) {
         for (QCPLayoutElement *inset : rect->insetLayout()->elements(false))
             if (auto *legend = qobject_cast<QCPLegend *>(inset); legend && legend->visible()) {
