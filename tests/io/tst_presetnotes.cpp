@@ -54,6 +54,20 @@ double bfloat16(double value)
     return rounded;
 }
 
+// A preset file with `extra` keys before its "params", read as posenc reads one.
+std::variant<Preset, PresetError> readPreset(const QByteArray &extra, const QByteArray &params)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"p.json"_s);
+    QFile file(path);
+    const QByteArray json = R"({"format": "posenc-preset", "version": 1, "title": "T", "cite": "C", "source": "S", )"
+        + extra + R"("params": )" + params + "}";
+    if (!dir.isValid() || !file.open(QIODevice::WriteOnly) || file.write(json) != json.size())
+        return PresetError {path, u"the test could not write the preset"_s};
+    file.close();
+    return Presets::read(path);
+}
+
 } // namespace
 
 void TestPresetNotes::aNoteNamesThePrecisionItsAnglesSet_data()
@@ -141,16 +155,7 @@ void TestPresetNotes::inputDropoutIsNoneOrUnsaidAndNeverBesideADropout()
     QFETCH(QByteArray, extra);
     QFETCH(QByteArray, params);
     QFETCH(QString, reason);
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(u"p.json"_s);
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    const QByteArray json = R"({"format": "posenc-preset", "version": 1, "title": "T", "cite": "C", "source": "S", )"
-        + extra + R"("params": )" + params + "}";
-    QCOMPARE(file.write(json), json.size());
-    file.close();
-    const auto read = Presets::read(path);
+    const auto read = readPreset(extra, params);
     if (reason.isEmpty()) {
         QVERIFY(std::holds_alternative<Preset>(read));
         const QString word = QString::fromUtf8(extra).section(u'"', 3, 3);
@@ -229,16 +234,7 @@ void TestPresetNotes::embeddingScaleIsNoneAndSetsScaleOne()
     QFETCH(QByteArray, extra);
     QFETCH(QByteArray, params);
     QFETCH(QString, reason);
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(u"p.json"_s);
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    const QByteArray json = R"({"format": "posenc-preset", "version": 1, "title": "T", "cite": "C", "source": "S", )"
-        + extra + R"("params": )" + params + "}";
-    QCOMPARE(file.write(json), json.size());
-    file.close();
-    const auto read = Presets::read(path);
+    const auto read = readPreset(extra, params);
     if (reason.isEmpty()) {
         QVERIFY(std::holds_alternative<Preset>(read));
         QCOMPARE(std::get<Preset>(read).embeddingScale, QString::fromUtf8(extra).section(u'"', 3, 3));
