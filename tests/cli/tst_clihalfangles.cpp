@@ -7,6 +7,7 @@
 // rows and columns. The tables are written here: HF's float32 inv_freq (1 / theta ** (2i / d), the
 // power in float32), each stage rounded to the half format by its bits, cos in float32.
 #include "CliRun.h"
+#include "support/HalfFloats.h"
 
 #include <QtTest>
 
@@ -25,25 +26,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// To bfloat16, to nearest with ties to even, on the float's bits.
-float toBFloat16(float x)
-{
-    std::uint32_t u = std::bit_cast<std::uint32_t>(x);
-    u += 0x7FFFu + ((u >> 16) & 1u);
-    return std::bit_cast<float>(u & 0xFFFF0000u);
-}
-
-// To float16, to nearest with ties to even: 10 bits of mantissa kept on the float's bits, and
-// below float16's least normal 2^-14 a multiple of its least subnormal 2^-24 (no value here passes
-// 65504).
-float toFloat16(float x)
-{
-    if (std::fabs(x) < 0x1p-14f)
-        return std::nearbyint(x * 0x1p24f) * 0x1p-24f;
-    std::uint32_t u = std::bit_cast<std::uint32_t>(x);
-    u += 0xFFFu + ((u >> 13) & 1u);
-    return std::bit_cast<float>(u & ~0x1FFFu);
-}
+using halffloats::toBFloat16;
+using halffloats::toFloat16;
 
 enum Stage : unsigned { InvFreq = 1, Positions = 2, Product = 4, Output = 8 };
 

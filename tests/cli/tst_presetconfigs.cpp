@@ -18,6 +18,7 @@
 #include "core/ParamOverlay.h"
 #include "core/ParamText.h"
 #include "io/Preset.h"
+#include "support/HalfFloats.h"
 
 #include <QDir>
 #include <QFile>
@@ -28,7 +29,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -214,15 +214,7 @@ void TestPresetConfigs::eachPresetIsWhatItsConfigReads()
 // that names none leaves s unsaid. Reference: float32's bits, the upper 16 rounded to nearest even.
 void TestPresetConfigs::gemmaConfigsScaleInTheDtypeTheyName()
 {
-    const auto bfloat16 = [](double value) {
-        std::uint32_t bits = 0;
-        const float single = float(value);
-        std::memcpy(&bits, &single, sizeof bits);
-        bits = ((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16) << 16;
-        float rounded = 0.0f;
-        std::memcpy(&rounded, &bits, sizeof rounded);
-        return double(rounded);
-    };
+    const auto bfloat16 = [](double value) { return double(halffloats::toBFloat16(float(value))); };
     const auto scaleOf = [](const QString &path) -> std::optional<QString> {
         const auto chosen = ConfigOptions::choose(path, {});
         if (!std::holds_alternative<ConfigOptions::Chosen>(chosen))

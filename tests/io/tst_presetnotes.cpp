@@ -7,6 +7,7 @@
 // parameters: the dropout lessons said "names no dropout on its input" of GPT-J, whose embd_pdrop is
 // 0.0, because its preset named no dropout.
 #include "io/Preset.h"
+#include "support/HalfFloats.h"
 
 #include "core/ParamText.h"
 
@@ -17,7 +18,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -41,17 +41,10 @@ private slots:
 
 namespace {
 
-// `value` as torch.tensor(value).to(torch.bfloat16) holds it: float32, then its upper 16 bits
-// rounded to nearest even.
+// `value` as torch.tensor(value).to(torch.bfloat16) holds it.
 double bfloat16(double value)
 {
-    std::uint32_t bits = 0;
-    const float single = float(value);
-    std::memcpy(&bits, &single, sizeof bits);
-    bits = ((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16) << 16;
-    float rounded = 0.0f;
-    std::memcpy(&rounded, &bits, sizeof rounded);
-    return rounded;
+    return halffloats::toBFloat16(float(value));
 }
 
 // A preset file with `extra` keys before its "params", read as posenc reads one.
