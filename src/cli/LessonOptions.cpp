@@ -81,8 +81,21 @@ Read read(const QCommandLineParser &parser, const Lesson &lesson, const ParamOpt
         ? u"the lesson %1 for %2"_s.arg(lesson.name, read.choice->name)
         : u"the lesson %1"_s.arg(lesson.name);
     read.result = ParamOptions::read(parser, LessonModels::textsFor(lesson, read.choice), origin, clues);
-    if (read.result.exitCode() != 0)
+    if (read.result.exitCode() != 0) {
+        // A lesson that does not apply to the model says what it needs in one line, rather than
+        // refusing its own parameters laid over the model (left-padding's max_len and cache over
+        // MAE's patch grid).
+        if (read.choice) {
+            const ParamOptions::Result own = ParamOptions::read(parser, read.choice->texts, origin, clues);
+            if (own.exitCode() == 0) {
+                if (const auto refused = lesson.refusal(LessonModels::model(own.params, {*read.choice}, lesson.keep))) {
+                    read.result = own;
+                    read.result.usage = *refused;
+                }
+            }
+        }
         return read;
+    }
     QList<ModelChoice> candidates;
     if (read.choice)
         candidates.append(*read.choice);

@@ -362,6 +362,11 @@ private slots:
         }
         QVERIFY(unread > 0);
         QVERIFY(!PositionEffect::reads(Families::spec(*Families::fromWord(u"rope-2d"_s))));
+        // 2-D sin-cos stores its table by the patch's index, but each row is made of the patch's
+        // row and column: MAE's and DiT's lessons said it "adds each token's 2-D sin-cos row at its id".
+        QVERIFY(!PositionEffect::reads(Families::spec(*Families::fromWord(u"sincos-2d"_s))));
+        QVERIFY(PositionEffect::reads(Families::spec(*Families::fromWord(u"mrope"_s))));
+        QVERIFY(PositionEffect::reads(Families::spec(*Families::fromWord(u"sinusoidal"_s))));
     }
 
     void table()

@@ -22,10 +22,27 @@ bool rotary(const FamilySpec &family)
         && (family.encoding == Encoding::Rope || family.borrowsRow(Encoding::Rope, u"rope-type"_s));
 }
 
+// Whether it reads the row `key`, its own or another family's.
+bool readsRow(const FamilySpec &family, const QString &key)
+{
+    const auto holds = [&](const QList<ParamSpec> &list) {
+        return std::any_of(list.cbegin(), list.cend(), [&](const ParamSpec &s) { return s.key == key; });
+    };
+    if (family.rows && holds(family.rows()))
+        return true;
+    return std::any_of(family.borrows.cbegin(), family.borrows.cend(), [&](const BorrowedRows &b) {
+        return b.keys.contains(key) || (b.keys.isEmpty() && holds(Families::spec(b.family).rows()));
+    });
+}
+
 } // namespace
 
 bool PositionEffect::reads(const FamilySpec &family)
 {
+    // A family that reads a patch grid (2-D RoPE, 2-D sin-cos) places a token by its row and its
+    // column, not by one id, though the 2-D sin-cos table is stored by the patch's index.
+    if (readsRow(family, u"grid"_s))
+        return false;
     return rotary(family) || family.score || family.hasPositionTerm() || !family.placesPosition();
 }
 
@@ -35,7 +52,7 @@ PositionEffect::PositionEffect(const Engine &engine)
     , m_choice(engine.params().batch.ids)
 {
     const FamilySpec &family = Families::spec(m_params.encoding);
-    if (m_ids.problem())
+    if (m_ids.problem() || !reads(family))
         return;
     // A rotation of one id a token by RoPE's frequencies and scaling: RoPE's, and M-RoPE's, which
     // reads RoPE's rows (each pair by its axis's id).

@@ -55,8 +55,8 @@ public:
 
     // Whether this effect reads the family's positions from one id per token: RoPE's rotation (and
     // M-RoPE's, by RoPE's rows), a score biased by the ids' distance, a term added at the id, or no
-    // position at all. A 2-D grid's rotation places a patch by its row and column, which a row of
-    // ids does not give: the effect is not drawn for it, and says so (docs/ARCHITECTURE.md,
+    // position at all. A family that reads a patch grid (2-D RoPE, 2-D sin-cos) places a patch by its
+    // row and column, which a row of ids does not give: the effect is not drawn for it, and says so (docs/ARCHITECTURE.md,
     // Positions in practice).
     static bool reads(const FamilySpec &family);
 
