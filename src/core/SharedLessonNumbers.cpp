@@ -304,6 +304,19 @@ QList<Entry> scaleConditions()
                  return condition(false, u"the parameters are no named model's"_s);
              return condition(!m.keys.contains(u"scale"_s), u"%1's preset or config names its s"_s.arg(m.name));
          })},
+        // Whose σ the random embeddings are drawn at: a model's own only where its preset sets "init"
+        // (Whisper's σ was said to be d^-1/2 = 0.028, the lesson's default, not its init_std).
+        {u"model_init"_s, u"a condition: the model is unnamed or sets how its embeddings start itself"_s,
+         ModelNumber([](const LessonModel &m) {
+             return condition(m.name.isEmpty() || m.keys.contains(u"init"_s),
+                              u"%1's preset or config does not say how its embeddings start"_s.arg(m.name));
+         })},
+        {u"init_unsaid"_s, u"a condition: the named model's preset or config does not say how its embeddings start"_s,
+         ModelNumber([](const LessonModel &m) {
+             if (m.name.isEmpty())
+                 return condition(false, u"the parameters are no named model's"_s);
+             return condition(!m.keys.contains(u"init"_s), u"%1's preset or config names its init"_s.arg(m.name));
+         })},
     };
 }
 

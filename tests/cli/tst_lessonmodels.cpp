@@ -12,6 +12,7 @@
 #include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
+#include "core/positions/PositionEffect.h"
 #include "io/ModelConfigFile.h"
 #include "render/data/FamilyPanel.h"
 #include "support/AlibiReference.h"
@@ -243,6 +244,10 @@ QList<Claim> claims()
         // "places no position in its scores or its input".
         {u"places no position"_s, [](const Params &p) { return !Families::spec(p.encoding).placesPosition(); },
          u"says a model that places positions places none"_s},
+        // The packing lesson said MAE and DiT, whose 2-D sin-cos rows are made of a patch's row and
+        // column, add "each token's 2-D sin-cos row at its id".
+        {u" row at its id"_s, [](const Params &p) { return PositionEffect::reads(Families::spec(p.encoding)); },
+         u"says a model that places a patch by its row and column places it by one id"_s},
         {u"turns at w_i = b^−2i/k ("_s,
          [](const Params &p) { return p.sinusoidal.freqShift == 0.0 && p.sinusoidal.timestepScale == 1.0; },
          u"states the paper's w_i of a shifted or scaled sinusoid"_s},
@@ -367,6 +372,9 @@ void TestLessonModels::everyLessonForEveryModel()
             QVERIFY2(!line.contains(u'\n'), qPrintable(what + u": "_s + line));
             QVERIFY2(line.startsWith(u"the lesson %1 needs "_s.arg(lesson.name)) || line.startsWith(u"--"_s),
                      qPrintable(what + u": "_s + line));
+            // Not the lesson's own parameters refused over the model: left-padding told MAE
+            // "--grid: ... set max_len (in the lesson left-padding for MAE ViT-B/16)".
+            QVERIFY2(!line.contains(u"(in the lesson "_s), qPrintable(what + u": "_s + line));
             QVERIFY2(name.isEmpty() || line.contains(name), qPrintable(what + u": "_s + line));
             continue;
         }
@@ -395,6 +403,12 @@ void TestLessonModels::everyLessonForEveryModel()
         if (!model.name.isEmpty() && plain.contains(model.name + u"'s s = "_s))
             QVERIFY2(r.read.choice && r.read.choice->texts.contains(u"scale"_s),
                      qPrintable(what + u": calls the lesson's s the model's: "_s + plain));
+        // A model's σ is the one its preset sets ("init"): Whisper was told "At Whisper large-v3's
+        // s = 1 and σ = 0.028", the lesson's d^-1/2, where its code draws at init_std 0.02.
+        static const QRegularExpression modelSigma(u"'s σ = |'s s = [0-9.]+ and σ = [0-9.]++(?!, the lesson's)"_s);
+        if (!model.name.isEmpty() && modelSigma.match(plain).hasMatch())
+            QVERIFY2(r.read.choice && r.read.choice->texts.contains(u"init"_s),
+                     qPrintable(what + u": calls the lesson's σ the model's: "_s + plain));
         // Whose p the figures show is said only where it is true (docs/ARCHITECTURE.md, Lessons):
         // the model's own where its preset or config names it, "no dropout on its input" only where
         // its preset records that its code has none, and otherwise that its preset or config does
