@@ -19,9 +19,10 @@ namespace {
 // Qwen2-VL, Qwen2.5-VL and Qwen3-VL; GPTJModel (wte, then drop), GPTNeoXModel (embed_in, then
 // emb_dropout), BloomModel (word_embeddings, then word_embeddings_layernorm), T5Stack (the shared
 // nn.Embedding, then dropout), DebertaV2Embeddings (word_embeddings, then LayerNorm),
-// ModernBertEmbeddings (tok_embeddings, then norm and drop); DeepSeek-V3.2-Exp's own
-// inference/model.py (Transformer.forward's h = self.embed(tokens), a ParallelEmbedding whose
-// forward is F.embedding(x, self.weight)). WhisperEncoder and WhisperDecoder set embed_scale from
+// ModernBertEmbeddings (tok_embeddings, then norm and drop), MptModel (wte, then the blocks; @
+// 0206c7b0f3a56f3876a66bda1baa00741950221e); DeepSeek-V3.2-Exp's own inference/model.py
+// (Transformer.forward's h = self.embed(tokens), a ParallelEmbedding whose forward is
+// F.embedding(x, self.weight)). WhisperEncoder and WhisperDecoder set embed_scale from
 // scale_embedding but their forwards never read it, so s = 1 whatever the config says.
 const QSet<QString> &none()
 {
@@ -32,6 +33,7 @@ const QSet<QString> &none()
         u"deepseek_v3"_s, u"kimi_k2"_s,         u"gpt_oss"_s,     u"cohere2"_s,       u"exaone4"_s,
         u"smollm3"_s,     u"glm4_moe"_s,        u"gptj"_s,        u"gpt_neox"_s,      u"bloom"_s,
         u"t5"_s,          u"deberta-v2"_s,      u"whisper"_s,     u"modernbert"_s,    u"deepseek_v32"_s,
+        u"mpt"_s,
     };
     return types;
 }
