@@ -38,6 +38,9 @@ struct LessonModel
     // "embedding-scale": "none", its "scale" 1): s = 1 is its own. A model whose keys lack "scale"
     // leaves its s unsaid, and the s shown is the lesson's. False while the model is unnamed.
     bool noEmbeddingScale = false;
+    // The named model's own context where its max_len is capped below it (Preset::context); 0:
+    // max_len is the model's (or the model is unnamed).
+    std::int64_t context = 0;
 };
 
 } // namespace posenc

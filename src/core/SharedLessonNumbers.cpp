@@ -304,6 +304,12 @@ QList<Entry> scaleConditions()
                  return condition(false, u"the parameters are no named model's"_s);
              return condition(!m.keys.contains(u"scale"_s), u"%1's preset or config names its s"_s.arg(m.name));
          })},
+        // The context a sentence may call the model's: its preset's where the views' max_len is capped
+        // below it (rope-scaling said Llama 4 Scout "runs to L = 131072", its max_len cap).
+        {u"model_context"_s, u"the model's own context: max_len, or its preset's context where max_len is capped"_s,
+         ModelNumber([](const LessonModel &m) {
+             return integer(m.name.isEmpty() || m.context == 0 ? m.params.maxLen : m.context);
+         })},
         // Whose σ the random embeddings are drawn at: a model's own only where its preset sets "init"
         // (Whisper's σ was said to be d^-1/2 = 0.028, the lesson's default, not its init_std).
         {u"model_init"_s, u"a condition: the model is unnamed or sets how its embeddings start itself"_s,

@@ -43,6 +43,7 @@ ModelChoice ModelChoice::ofPreset(const Preset &preset)
     choice.texts = preset.params;
     choice.noInputDropout = preset.inputDropout == u"none"_s;
     choice.noEmbeddingScale = preset.embeddingScale == u"none"_s;
+    choice.context = preset.context;
     if (auto config = LessonModels::example(preset.config)) {
         choice.configName = preset.config;
         choice.config = std::move(config);
@@ -90,13 +91,14 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
 {
-    LessonModel model {params, {}, {}, {}, {}, {}, false, false};
+    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0};
     for (const ModelChoice &choice : candidates) {
         if (!choice.name.isEmpty() && choice.matches(params, kept)) {
             model.name = choice.name;
             model.keys = choice.texts.keys();
             model.noInputDropout = choice.noInputDropout;
             model.noEmbeddingScale = choice.noEmbeddingScale;
+            model.context = choice.context;
             break;
         }
     }

@@ -30,6 +30,8 @@ struct ModelChoice
     bool noInputDropout = false;
     // Its reference code multiplies its embeddings by nothing, s = 1 (Preset::embeddingScale).
     bool noEmbeddingScale = false;
+    // Its own context where its max_len is capped below it (Preset::context); 0: max_len is it.
+    std::int64_t context = 0;
 
     // Whether `params` still hold every parameter of the choice (Preset::matches) but max_len, how
     // far the figures look, and the keys `kept` that a lesson holds for any model.

@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -99,7 +100,8 @@ std::variant<Preset, PresetError> read(const QString &path)
     if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
     const QStringList known = {u"format"_s, u"version"_s, u"title"_s,  u"cite"_s,          u"source"_s,
-                               u"note"_s,   u"config"_s,  u"params"_s, u"input-dropout"_s, u"embedding-scale"_s};
+                               u"note"_s,   u"config"_s,  u"params"_s, u"input-dropout"_s, u"embedding-scale"_s,
+                               u"context"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -154,6 +156,16 @@ std::variant<Preset, PresetError> read(const QString &path)
     const auto applied = preset.applyTo(Params {});
     if (const auto *errors = std::get_if<QList<ParamError>>(&applied))
         return fail(u"%1: %2"_s.arg(errors->front().key, errors->front().sentence()));
+    // The model's context above a max_len capped below it (Preset::context).
+    const QJsonValue context = root.value(u"context"_s);
+    if (!context.isUndefined()) {
+        const std::int64_t maxLen = std::get<Params>(applied).maxLen;
+        const double value = context.toDouble(-1.0);
+        if (!context.isDouble() || value != std::floor(value) || value <= double(maxLen) || value > 1e12)
+            return fail(u"\"context\" must be an integer above the preset's max_len %1 (the model's own context "
+                        "where max_len is capped), at most 1e12"_s.arg(maxLen));
+        preset.context = std::int64_t(value);
+    }
     return preset;
 }
 

@@ -36,6 +36,10 @@ namespace posenc {
 // cites; or "embedding-scale": "none" with "scale": "1", the code has no multiplier, which "source"
 // shows in the code it names. A preset with neither leaves the model's s unsaid, and a lesson says
 // the s it shows is not the model's (docs/ARCHITECTURE.md, Lessons).
+//
+// Where "params"' "max-len" is below the model's own context, to keep the window responsive,
+// "context" holds the context the source gives (Llama 4 Scout's max_position_embeddings 10485760),
+// and the lessons say that of the model, not max_len.
 struct Preset
 {
     static constexpr int kVersion = 1;
@@ -55,6 +59,8 @@ struct Preset
     // "none": the reference code multiplies the embeddings by nothing, and "params"' "scale" is 1;
     // empty: "params"' "scale", if any, is the code's multiplier.
     QString embeddingScale;
+    // The model's own context where "params"' "max-len" is below it; 0: max-len is the model's.
+    std::int64_t context = 0;
 
     // The model the preset gives: its title before the maker ("Llama 4 Scout 17B-16E").
     QString modelName() const;

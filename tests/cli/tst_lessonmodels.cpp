@@ -159,6 +159,17 @@ std::optional<double> expected(const QString &key, const LessonModel &m, const Q
     const QHash<QString, std::function<std::optional<double>()>> sample {
         {u"d"_s, [&] { return d; }},
         {u"L"_s, [&] { return double(p.maxLen); }},
+        // The model's context, as its config gives it where it comes with one.
+        {u"model_context"_s,
+         [&]() -> std::optional<double> {
+             if (m.name.isEmpty())
+                 return double(p.maxLen);
+             const QJsonObject text = config.value(u"text_config"_s).toObject();
+             const QJsonValue given = text.contains(u"max_position_embeddings"_s)
+                 ? text.value(u"max_position_embeddings"_s)
+                 : config.value(u"max_position_embeddings"_s);
+             return given.isDouble() ? std::optional(given.toDouble()) : std::nullopt;
+         }},
         {u"keep_factor"_s, [&] { return 1.0 / (1.0 - p.dropout); }},
         {u"row_intact"_s, [&] { return std::pow(1.0 - p.dropout, d); }},
         {u"pe_dropped_mean"_s, [&] { return p.dropout * k; }},

@@ -9,6 +9,7 @@
 #include "io/Preset.h"
 #include "support/HalfFloats.h"
 
+#include "check/models/ModelExamples.h"
 #include "core/ParamText.h"
 
 #include <QFile>
@@ -37,6 +38,8 @@ private slots:
     void aPresetsScaleIsItsCodesMultiplier();
     void embeddingScaleIsNoneAndSetsScaleOne_data();
     void embeddingScaleIsNoneAndSetsScaleOne();
+    void aCappedMaxLenRecordsTheModelsContext();
+    void contextIsAnIntegerAboveMaxLen();
 };
 
 namespace {
@@ -234,6 +237,47 @@ void TestPresetNotes::embeddingScaleIsNoneAndSetsScaleOne()
     } else {
         QVERIFY(std::holds_alternative<PresetError>(read));
         QVERIFY2(std::get<PresetError>(read).reason.contains(reason), qPrintable(std::get<PresetError>(read).reason));
+    }
+}
+
+// A preset whose max_len is capped below its model's context says so in its note and records the
+// context (Preset::context): the rope-scaling lesson said Llama 4 Scout "runs to L = 131072", the
+// cap, where its config's max_position_embeddings is 10485760. The context is the example config's,
+// where the preset names one, and otherwise the number its note gives.
+void TestPresetNotes::aCappedMaxLenRecordsTheModelsContext()
+{
+    int capped = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const bool says = preset.note.contains(u"max_len is capped"_s);
+        QVERIFY2(says == (preset.context > 0), qPrintable(preset.name));
+        if (!says)
+            continue;
+        ++capped;
+        if (const ModelExamples::Example *example = ModelExamples::find(preset.config)) {
+            const QJsonObject text = example->config.value(u"text_config"_s).toObject();
+            const QJsonValue given = text.contains(u"max_position_embeddings"_s)
+                ? text.value(u"max_position_embeddings"_s)
+                : example->config.value(u"max_position_embeddings"_s);
+            QVERIFY2(given.isDouble(), qPrintable(preset.name));
+            QCOMPARE(preset.context, std::int64_t(given.toDouble()));
+        } else {
+            QVERIFY2(preset.note.contains(QString::number(preset.context)), qPrintable(preset.name + u": "_s + preset.note));
+        }
+    }
+    QVERIFY(capped > 0);
+}
+
+void TestPresetNotes::contextIsAnIntegerAboveMaxLen()
+{
+    const auto above = readPreset(R"("context": 4096, )", R"({"max-len": "2048"})");
+    QVERIFY(std::holds_alternative<Preset>(above));
+    QCOMPARE(std::get<Preset>(above).context, std::int64_t(4096));
+    for (const QByteArray &bad : {QByteArray(R"("context": 2048, )"), QByteArray(R"("context": 4096.5, )"),
+                                  QByteArray(R"("context": "4096", )")}) {
+        const auto read = readPreset(bad, R"({"max-len": "2048"})");
+        QVERIFY2(std::holds_alternative<PresetError>(read), bad.constData());
+        QVERIFY2(std::get<PresetError>(read).reason.contains(u"\"context\" must be an integer above the preset's max_len 2048"_s),
+                 qPrintable(std::get<PresetError>(read).reason));
     }
 }
 
