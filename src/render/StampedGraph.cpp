@@ -86,7 +86,63 @@ void StampedGraph::drawLinePlot(QCPPainter *painter, const QVector<QPointF> &lin
         return;
     }
     const qreal ratio = painter->device()->devicePixelRatioF();
-    QCPGraph::drawLinePlot(painter, simplified(lines, kLineTolerance / ratio));
+    const QVector<QPointF> &shown = simplified(lines, kLineTolerance / ratio);
+    const QPen &pen = painter->pen();
+    if (pen.style() == Qt::NoPen || pen.color().alpha() == 0)
+        return;
+    if (!dashedInSegments(pen)) {
+        QCPGraph::drawLinePlot(painter, shown);
+        return;
+    }
+    applyDefaultAntialiasingHint(painter);
+    drawDashedSegments(*painter, shown);
+}
+
+bool StampedGraph::dashedInSegments(const QPen &pen)
+{
+    // A pen at most a pixel wide is dashed by the raster engine's cosmetic stroker already, and a
+    // round cap has no segment rasteriser.
+    return pen.style() != Qt::SolidLine && pen.style() != Qt::NoPen && !pen.isCosmetic() && pen.widthF() > 1.0
+        && pen.capStyle() != Qt::RoundCap;
+}
+
+// Each segment goes to the raster engine as a line of its own, which it dashes without stroking a
+// path (QRasterPaintEngine::stroke of a LinesHint path: every line starts the pattern at the pen's
+// offset), the pen offset by the pattern's phase where the segment starts. The dashes lie where
+// QDashStroker puts them along the whole polyline; a dash that turns a corner is drawn as two pieces
+// with their square caps instead of one with a bevel join, which differs within the pen's width of
+// the vertex. Stroking the dashes as one path and filling it took ~1.3 ms aliased and ~6 ms
+// antialiased for a line of 400 vertices zigzagging down every pixel column (PositionEffect's chosen
+// band); the segments take a fraction of that.
+void StampedGraph::drawDashedSegments(QPainter &painter, const QVector<QPointF> &points)
+{
+    QPen pen = painter.pen();
+    const double start = pen.dashOffset();
+    const double width = pen.widthF();
+    double patternLength = 0.0;
+    for (const double part : pen.dashPattern())
+        patternLength += part;
+    if (patternLength <= 0.0 || width <= 0.0)
+        return;
+    double phase = start;
+    for (qsizetype i = 1; i < points.size(); ++i) {
+        const QPointF &a = points[i - 1], &b = points[i];
+        if (!std::isfinite(a.x()) || !std::isfinite(a.y()) || !std::isfinite(b.x()) || !std::isfinite(b.y())) {
+            // A gap: the next run starts the pattern afresh, as QCustomPlot's polyline of each run does.
+            phase = start;
+            continue;
+        }
+        const QLineF line(a, b);
+        const double length = line.length();
+        if (length <= 0.0)
+            continue;
+        pen.setDashOffset(phase);
+        painter.setPen(pen);
+        painter.drawLines(&line, 1);
+        phase = std::fmod(phase + length / width, patternLength);
+    }
+    pen.setDashOffset(start);
+    painter.setPen(pen);
 }
 
 const QVector<QPointF> &StampedGraph::simplified(const QVector<QPointF> &lines, double tolerance) const

@@ -15,6 +15,9 @@ namespace posenc {
 // - its line, and the band it fills with another StampedGraph (setChannelFillGraph), keep only the
 //   vertices that a tenth of a device pixel does not explain (simplifyPolyline): a curve sampled a
 //   point a pixel is drawn with a fraction of its segments, each one's stroke a fixed cost.
+// - its dashed line (a pen wider than a pixel) is handed to the raster engine as dashed segments,
+//   not stroked as one path of dashes and filled (drawDashedSegments): the same dashes, but for
+//   their corners.
 // - that band is filled column by column of device pixels (ColumnFill), the aliased polygon's
 //   pixels, antialiased or not: its edge is within half a pixel of the antialiased polygon's.
 // Exports (QCustomPlot's toPixmap and toPainter mark their painter pmNoCaching, its PDF writer
@@ -26,6 +29,13 @@ public:
 
     // How far a vertex left out of a line on screen may be from what is drawn, in device pixels.
     static constexpr double kLineTolerance = 0.1;
+
+    // Whether a line of `pen` is drawn on screen as dashed segments (drawDashedSegments).
+    static bool dashedInSegments(const QPen &pen);
+    // The polyline through `points` with the painter's dashed pen, its segments handed to the raster
+    // engine as lines (which dashes them without stroking a path), the pattern running on along
+    // it as QDashStroker's does; a non-finite point ends a run and the next starts the pattern again.
+    static void drawDashedSegments(QPainter &painter, const QVector<QPointF> &points);
 
 protected:
     void drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &scatters,

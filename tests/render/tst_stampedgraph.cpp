@@ -1,6 +1,7 @@
 // Antialiased markers stamped from a cached pixmap on screen: each lands within half a pixel of
 // where QCPGraph draws it and looks the same; lines and bands drawn from fewer vertices look the
-// same as QCPGraph's. Aliased markers, and exports (PNG through toPixmap, vector through
+// same as QCPGraph's, dashed ones too, which go to the raster engine as dashed segments rather than
+// as a polyline whose dashes are stroked and filled as one path. Aliased markers, and exports (PNG through toPixmap, vector through
 // toPainter), are drawn exactly as QCPGraph draws them.
 #include "render/StampedGraph.h"
 
@@ -26,6 +27,8 @@ private slots:
     void nonFinitePointsDrawNothing();
     void linesAndBandsLookTheSame_data();
     void linesAndBandsLookTheSame();
+    void dashedLinesAreNotStrokedAsPaths();
+    void dashedSegmentsKeepThePatternsPhase();
 };
 
 namespace {
@@ -213,7 +216,7 @@ namespace {
 
 // Curves of 600 points over a 400-pixel plot, as the figures' are (a point or two a pixel): lines
 // of a pen 1.3 wide, or a band filled between a least and a most, with gaps where a value is NaN.
-void buildCurves(QCustomPlot &plot, bool stamped, bool band, bool gaps)
+void buildCurves(QCustomPlot &plot, bool stamped, bool band, bool gaps, Qt::PenStyle style = Qt::SolidLine)
 {
     plot.resize(kWidth, kHeight);
     plot.xAxis->setRange(0.0, 600.0);
@@ -229,10 +232,10 @@ void buildCurves(QCustomPlot &plot, bool stamped, bool band, bool gaps)
     }
     QCPGraph *lower = graph();
     lower->setData(keys, low, true);
-    lower->setPen(QPen(QColor(0, 114, 178), 1.3));
+    lower->setPen(QPen(QColor(0, 114, 178), 1.3, style));
     QCPGraph *upper = graph();
     upper->setData(keys, high, true);
-    upper->setPen(band ? QPen(Qt::NoPen) : QPen(QColor(213, 94, 0), 1.3));
+    upper->setPen(band ? QPen(Qt::NoPen) : QPen(QColor(213, 94, 0), 1.3, style));
     if (band) {
         upper->setBrush(QColor(213, 94, 0, 90));
         upper->setChannelFillGraph(lower);
@@ -246,19 +249,24 @@ void TestStampedGraph::linesAndBandsLookTheSame_data()
 {
     QTest::addColumn<bool>("band");
     QTest::addColumn<bool>("gaps");
-    QTest::newRow("lines") << false << false;
-    QTest::newRow("lines with gaps") << false << true;
-    QTest::newRow("a band") << true << false;
-    QTest::newRow("a band with gaps") << true << true;
+    QTest::addColumn<Qt::PenStyle>("style");
+    QTest::newRow("lines") << false << false << Qt::SolidLine;
+    QTest::newRow("lines with gaps") << false << true << Qt::SolidLine;
+    QTest::newRow("dashed lines") << false << false << Qt::DashLine;
+    QTest::newRow("dashed lines with gaps") << false << true << Qt::DashLine;
+    QTest::newRow("dotted lines") << false << false << Qt::DotLine;
+    QTest::newRow("a band") << true << false << Qt::SolidLine;
+    QTest::newRow("a band with gaps") << true << true << Qt::SolidLine;
 }
 
 void TestStampedGraph::linesAndBandsLookTheSame()
 {
     QFETCH(bool, band);
     QFETCH(bool, gaps);
+    QFETCH(Qt::PenStyle, style);
     QCustomPlot stampedPlot, exactPlot;
-    buildCurves(stampedPlot, true, band, gaps);
-    buildCurves(exactPlot, false, band, gaps);
+    buildCurves(stampedPlot, true, band, gaps, style);
+    buildCurves(exactPlot, false, band, gaps, style);
     // Exported, every vertex is drawn.
     QCOMPARE(stampedPlot.toPixmap(kWidth, kHeight, 2.0).toImage(), exactPlot.toPixmap(kWidth, kHeight, 2.0).toImage());
     // On screen: a tenth of a pixel moves an antialiased edge's coverage by a tenth at most, where
@@ -285,13 +293,137 @@ void TestStampedGraph::linesAndBandsLookTheSame()
             pastLines += here > 64 ? 1 : 0;
         }
     QVERIFY2(inkExact > 0.0, "nothing was drawn");
-    QVERIFY2(std::abs(inkStamped - inkExact) <= 0.01 * inkExact,
+    // Dashes are drawn by the raster engine's line rasteriser, whose antialiased coverage is a little
+    // heavier than the path filler's (about 2 % more ink on these curves), and a dash that turns a
+    // corner as two pieces with square caps instead of a bevel join: the same dashes in the same
+    // places, differing at corners, which these curves of 1.5 vertices a pixel have inside most
+    // dashes (about 190 pixels past 64 over 800 columns of line).
+    const bool dashed = style != Qt::SolidLine;
+    QVERIFY2(std::abs(inkStamped - inkExact) <= (dashed ? 0.025 : 0.01) * inkExact,
              qPrintable(QStringLiteral("ink %1 against %2").arg(inkStamped).arg(inkExact)));
-    QVERIFY2(largest <= (band ? edgeBound : 64),
+    QVERIFY2(largest <= (band ? edgeBound : dashed ? 192 : 64),
              qPrintable(QStringLiteral("a pixel differs by %1 of 255").arg(largest)));
-    // Past the lines' bound: band edge pixels only, fewer than one a column of each edge.
-    QVERIFY2(pastLines <= (band ? 2 * kWidth : 0),
+    // Past the lines' bound: band edge pixels only, fewer than one a column of each edge; a dashed
+    // line's corners, fewer than one a column of the two lines.
+    QVERIFY2(pastLines <= (band || dashed ? 2 * kWidth : 0),
              qPrintable(QStringLiteral("%1 pixels differ by more than 64").arg(pastLines)));
+}
+
+namespace {
+
+// A paint device whose engine counts what it is asked to draw: polylines (QPainter::drawPolyline,
+// which a dashed pen strokes as one path of dashes), lines, and paths.
+class CountingEngine : public QPaintEngine
+{
+public:
+    CountingEngine()
+        : QPaintEngine(QPaintEngine::AllFeatures)
+    { }
+    bool begin(QPaintDevice *) override { return true; }
+    bool end() override { return true; }
+    void updateState(const QPaintEngineState &) override { }
+    void drawPixmap(const QRectF &, const QPixmap &, const QRectF &) override { }
+    void drawPolygon(const QPointF *, int, PolygonDrawMode mode) override
+    {
+        polylines += mode == PolylineMode ? 1 : 0;
+    }
+    void drawLines(const QLineF *, int count) override { lines += count; }
+    void drawPath(const QPainterPath &) override { ++paths; }
+    Type type() const override { return QPaintEngine::User; }
+    int polylines = 0, lines = 0, paths = 0;
+};
+
+class CountingDevice : public QPaintDevice
+{
+public:
+    QPaintEngine *paintEngine() const override { return &engine; }
+    int metric(PaintDeviceMetric metric) const override
+    {
+        switch (metric) {
+        case PdmWidth: return kWidth;
+        case PdmHeight: return kHeight;
+        case PdmDpiX: case PdmDpiY: case PdmPhysicalDpiX: case PdmPhysicalDpiY: return 96;
+        case PdmDevicePixelRatio: return 1;
+        case PdmDevicePixelRatioScaled: return int(QPaintDevice::devicePixelRatioFScale());
+        default: return 32;
+        }
+    }
+    mutable CountingEngine engine;
+};
+
+// A StampedGraph drawn straight onto a painter, as its layer draws it.
+class OpenGraph : public StampedGraph
+{
+public:
+    using StampedGraph::StampedGraph;
+    using StampedGraph::draw;
+};
+
+} // namespace
+
+// The bug: a dashed line 1.2 pixels wide over a batch's columns was stroked by QDashStroker as one path
+// of dashes and filled, a third of the positions' views' time a change; on screen it is drawn as
+// lines, which the raster engine dashes one by one. An export keeps QCustomPlot's polyline.
+void TestStampedGraph::dashedLinesAreNotStrokedAsPaths()
+{
+    QCustomPlot plot;
+    plot.resize(kWidth, kHeight);
+    plot.xAxis->setRange(0.0, 600.0);
+    plot.yAxis->setRange(-1.5, 1.5);
+    auto *graph = new OpenGraph(plot.xAxis, plot.yAxis);
+    graph->setPen(QPen(QColor(213, 94, 0), 1.2, Qt::DashLine));
+    QVector<double> keys, values;
+    for (int i = 0; i < 600; ++i) {
+        keys.append(i);
+        values.append(std::sin(i * 1.7)); // a new direction at every pixel, as a batch's band edge
+    }
+    graph->setData(keys, values, true);
+    plot.replot();
+    for (const bool exporting : {false, true}) {
+        CountingDevice device;
+        QCPPainter painter(&device);
+        if (exporting)
+            painter.setMode(QCPPainter::pmNoCaching);
+        graph->draw(&painter);
+        painter.end();
+        if (exporting) {
+            QCOMPARE(device.engine.polylines, 1);
+        } else {
+            QCOMPARE(device.engine.polylines, 0);
+            QCOMPARE(device.engine.paths, 0);
+            QVERIFY2(device.engine.lines > 300, qPrintable(QString::number(device.engine.lines)));
+        }
+    }
+}
+
+// Aliased, a straight line cut into pieces at arbitrary places is drawn pixel for pixel as QPainter
+// draws it whole with the same dashed pen: the pattern runs on from piece to piece.
+void TestStampedGraph::dashedSegmentsKeepThePatternsPhase()
+{
+    for (const Qt::PenStyle style : {Qt::DashLine, Qt::DotLine, Qt::DashDotLine}) {
+        const QPen pen(QColor(0, 114, 178), 1.6, style);
+        QVector<QPointF> pieces;
+        for (int i = 0; i <= 37; ++i)
+            pieces.append(QPointF(10.0 + i * 9.73 + (i % 3) * 0.41, 40.3 + i * 5.17 + (i % 3) * 0.41 * 5.17 / 9.73));
+        QImage whole(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
+        whole.fill(Qt::white);
+        QImage cut = whole;
+        {
+            QPainter painter(&whole);
+            painter.setPen(pen);
+            painter.drawLine(QLineF(pieces.front(), pieces.back()));
+        }
+        {
+            QPainter painter(&cut);
+            painter.setPen(pen);
+            StampedGraph::drawDashedSegments(painter, pieces);
+        }
+        int differing = 0;
+        for (int y = 0; y < whole.height(); ++y)
+            for (int x = 0; x < whole.width(); ++x)
+                differing += whole.pixel(x, y) != cut.pixel(x, y) ? 1 : 0;
+        QVERIFY2(differing <= 4, qPrintable(QStringLiteral("style %1: %2 pixels differ").arg(int(style)).arg(differing)));
+    }
 }
 
 QTEST_MAIN(TestStampedGraph)
