@@ -90,12 +90,53 @@ void StampedGraph::drawLinePlot(QCPPainter *painter, const QVector<QPointF> &lin
     const QPen &pen = painter->pen();
     if (pen.style() == Qt::NoPen || pen.color().alpha() == 0)
         return;
-    if (!dashedInSegments(pen)) {
+    const bool wide = !pen.isCosmetic() && pen.widthF() * ratio > 1.0;
+    const bool fast = mParentPlot && mParentPlot->plottingHints().testFlag(QCP::phFastPolylines);
+    if (dashedInSegments(pen)) {
+        applyDefaultAntialiasingHint(painter);
+        drawDashedSegments(*painter, shown);
+    } else if (pen.style() == Qt::SolidLine && wide && fast) {
+        applyDefaultAntialiasingHint(painter);
+        drawSolidSegments(*painter, shown);
+    } else {
         QCPGraph::drawLinePlot(painter, shown);
-        return;
     }
-    applyDefaultAntialiasingHint(painter);
-    drawDashedSegments(*painter, shown);
+}
+
+// QCustomPlot's fast polyline (QCPAbstractPlottable1D::drawPolyline with phFastPolylines): a solid
+// line is drawn segment by segment, a NaN point leaving out the segments on either side, aliased at
+// whole pixels (QCPPainter::drawLine). The same segments go to the raster engine a batch at a time:
+// a pen wider than a device pixel strokes each line of a batch alone (QRasterPaintEngine::stroke of
+// a LinesHint path), so the pixels are those of one call a segment, without the calls' cost, which
+// was most of the time of a curve with a vertex on every pixel column.
+void StampedGraph::drawSolidSegments(QPainter &painter, const QVector<QPointF> &points)
+{
+    constexpr int kBatch = 64;
+    const bool whole = !painter.testRenderHint(QPainter::Antialiasing);
+    QLineF exact[kBatch];
+    QLine rounded[kBatch];
+    int used = 0;
+    const auto flush = [&] {
+        if (whole)
+            painter.drawLines(rounded, used);
+        else
+            painter.drawLines(exact, used);
+        used = 0;
+    };
+    const auto isNan = [](const QPointF &p) { return std::isnan(p.x()) || std::isnan(p.y()); };
+    for (qsizetype i = 1; i < points.size(); ++i) {
+        if (isNan(points[i - 1]) || isNan(points[i]))
+            continue;
+        const QLineF line(points[i - 1], points[i]);
+        if (whole)
+            rounded[used++] = line.toLine();
+        else
+            exact[used++] = line;
+        if (used == kBatch)
+            flush();
+    }
+    if (used > 0)
+        flush();
 }
 
 bool StampedGraph::dashedInSegments(const QPen &pen)

@@ -15,6 +15,8 @@ namespace posenc {
 // - its line, and the band it fills with another StampedGraph (setChannelFillGraph), keep only the
 //   vertices that a tenth of a device pixel does not explain (simplifyPolyline): a curve sampled a
 //   point a pixel is drawn with a fraction of its segments, each one's stroke a fixed cost.
+// - its solid line (a pen wider than a device pixel) goes to the raster engine in batches of segments,
+//   the pixels of QCustomPlot's segment-by-segment fast polyline (drawSolidSegments).
 // - its dashed line (a pen wider than a pixel) is handed to the raster engine as dashed segments,
 //   not stroked as one path of dashes and filled (drawDashedSegments): the same dashes, but for
 //   their corners.
@@ -36,6 +38,9 @@ public:
     // engine as lines (which dashes them without stroking a path), the pattern running on along
     // it as QDashStroker's does; a non-finite point ends a run and the next starts the pattern again.
     static void drawDashedSegments(QPainter &painter, const QVector<QPointF> &points);
+    // The polyline through `points` with the painter's solid pen as QCustomPlot's fast polyline
+    // draws it, a segment at a time, its segments handed over in batches.
+    static void drawSolidSegments(QPainter &painter, const QVector<QPointF> &points);
 
 protected:
     void drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &scatters,

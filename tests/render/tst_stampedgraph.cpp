@@ -29,6 +29,8 @@ private slots:
     void linesAndBandsLookTheSame();
     void dashedLinesAreNotStrokedAsPaths();
     void dashedSegmentsKeepThePatternsPhase();
+    void solidLinesDrawTheFastPolylinesPixels_data();
+    void solidLinesDrawTheFastPolylinesPixels();
 };
 
 namespace {
@@ -327,10 +329,19 @@ public:
     {
         polylines += mode == PolylineMode ? 1 : 0;
     }
-    void drawLines(const QLineF *, int count) override { lines += count; }
+    void drawLines(const QLineF *, int count) override
+    {
+        lines += count;
+        ++lineCalls;
+    }
+    void drawLines(const QLine *, int count) override
+    {
+        lines += count;
+        ++lineCalls;
+    }
     void drawPath(const QPainterPath &) override { ++paths; }
     Type type() const override { return QPaintEngine::User; }
-    int polylines = 0, lines = 0, paths = 0;
+    int polylines = 0, lines = 0, lineCalls = 0, paths = 0;
 };
 
 class CountingDevice : public QPaintDevice
@@ -363,35 +374,45 @@ public:
 
 // The bug: a dashed line 1.2 pixels wide over a batch's columns was stroked by QDashStroker as one path
 // of dashes and filled, a third of the positions' views' time a change; on screen it is drawn as
-// lines, which the raster engine dashes one by one. An export keeps QCustomPlot's polyline.
+// lines, which the raster engine dashes one by one. A solid line wider than a pixel was drawn a
+// segment a call (QCustomPlot's fast polyline); its segments now go over in batches. An export keeps
+// QCustomPlot's polyline.
 void TestStampedGraph::dashedLinesAreNotStrokedAsPaths()
 {
-    QCustomPlot plot;
-    plot.resize(kWidth, kHeight);
-    plot.xAxis->setRange(0.0, 600.0);
-    plot.yAxis->setRange(-1.5, 1.5);
-    auto *graph = new OpenGraph(plot.xAxis, plot.yAxis);
-    graph->setPen(QPen(QColor(213, 94, 0), 1.2, Qt::DashLine));
-    QVector<double> keys, values;
-    for (int i = 0; i < 600; ++i) {
-        keys.append(i);
-        values.append(std::sin(i * 1.7)); // a new direction at every pixel, as a batch's band edge
-    }
-    graph->setData(keys, values, true);
-    plot.replot();
-    for (const bool exporting : {false, true}) {
-        CountingDevice device;
-        QCPPainter painter(&device);
-        if (exporting)
-            painter.setMode(QCPPainter::pmNoCaching);
-        graph->draw(&painter);
-        painter.end();
-        if (exporting) {
-            QCOMPARE(device.engine.polylines, 1);
-        } else {
-            QCOMPARE(device.engine.polylines, 0);
-            QCOMPARE(device.engine.paths, 0);
-            QVERIFY2(device.engine.lines > 300, qPrintable(QString::number(device.engine.lines)));
+    for (const Qt::PenStyle style : {Qt::DashLine, Qt::SolidLine}) {
+        QCustomPlot plot;
+        plot.resize(kWidth, kHeight);
+        plot.xAxis->setRange(0.0, 600.0);
+        plot.yAxis->setRange(-1.5, 1.5);
+        plot.setPlottingHint(QCP::phFastPolylines, true);
+        auto *graph = new OpenGraph(plot.xAxis, plot.yAxis);
+        graph->setPen(QPen(QColor(213, 94, 0), 1.2, style));
+        QVector<double> keys, values;
+        for (int i = 0; i < 600; ++i) {
+            keys.append(i);
+            values.append(std::sin(i * 1.7)); // a new direction at every pixel, as a batch's band edge
+        }
+        graph->setData(keys, values, true);
+        plot.replot();
+        for (const bool exporting : {false, true}) {
+            CountingDevice device;
+            QCPPainter painter(&device);
+            if (exporting)
+                painter.setMode(QCPPainter::pmNoCaching);
+            graph->draw(&painter);
+            painter.end();
+            const CountingEngine &e = device.engine;
+            if (exporting) {
+                QCOMPARE(e.polylines, 1);
+            } else if (style == Qt::DashLine) {
+                QCOMPARE(e.polylines, 0);
+                QCOMPARE(e.paths, 0);
+                QVERIFY2(e.lines > 300, qPrintable(QString::number(e.lines)));
+            } else {
+                QCOMPARE(e.polylines, 0);
+                QVERIFY2(e.lines > 300, qPrintable(QString::number(e.lines)));
+                QVERIFY2(e.lineCalls * 16 <= e.lines, qPrintable(QStringLiteral("%1 calls").arg(e.lineCalls)));
+            }
         }
     }
 }
@@ -424,6 +445,46 @@ void TestStampedGraph::dashedSegmentsKeepThePatternsPhase()
                 differing += whole.pixel(x, y) != cut.pixel(x, y) ? 1 : 0;
         QVERIFY2(differing <= 4, qPrintable(QStringLiteral("style %1: %2 pixels differ").arg(int(style)).arg(differing)));
     }
+}
+
+void TestStampedGraph::solidLinesDrawTheFastPolylinesPixels_data()
+{
+    QTest::addColumn<bool>("antialiased");
+    QTest::addColumn<double>("width");
+    QTest::newRow("antialiased 1.3") << true << 1.3;
+    QTest::newRow("aliased 1.3") << false << 1.3;
+    QTest::newRow("antialiased 2") << true << 2.0;
+    QTest::newRow("aliased 2") << false << 2.0;
+}
+
+// A curve whose every vertex matters (none is simplified away), with NaN gaps: a StampedGraph draws
+// the pixels of a QCPGraph's fast polyline, byte for byte.
+void TestStampedGraph::solidLinesDrawTheFastPolylinesPixels()
+{
+    QFETCH(bool, antialiased);
+    QFETCH(double, width);
+    QImage images[2];
+    for (const bool stamped : {false, true}) {
+        QCustomPlot plot;
+        plot.resize(kWidth, kHeight);
+        plot.setPlottingHint(QCP::phFastPolylines, true);
+        plot.xAxis->setRange(0.0, 300.0);
+        plot.yAxis->setRange(-1.5, 1.5);
+        QCPGraph *graph = stamped ? new StampedGraph(plot.xAxis, plot.yAxis) : new QCPGraph(plot.xAxis, plot.yAxis);
+        graph->setPen(QPen(QColor(0, 114, 178), width));
+        graph->setAntialiased(antialiased);
+        QVector<double> keys, values;
+        for (int i = 0; i < 300; ++i) {
+            keys.append(i + 0.37);
+            // Up and down in turn: every vertex a turn that simplifying keeps.
+            const double zigzag = (i % 2 == 0 ? 1.0 : -1.0) * (0.5 + 0.4 * std::sin(i * 0.37));
+            values.append(i % 97 == 40 ? std::numeric_limits<double>::quiet_NaN() : zigzag);
+        }
+        graph->setData(keys, values, true);
+        plot.replot();
+        images[stamped ? 1 : 0] = plot.grab().toImage();
+    }
+    QCOMPARE(images[1], images[0]);
 }
 
 QTEST_MAIN(TestStampedGraph)
