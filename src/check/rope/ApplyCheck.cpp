@@ -393,8 +393,9 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
     }
     result.frequencies = frequencyWords(result);
     result.correctAgainst = m->correctAgainst;
+    // The positions are the rows' own reading (positionLines), not the angle table's.
     for (const QString &mistake : m->mistakes) {
-        if (mistake != CheckMistakes::kPositionOffset)
+        if (mistake != CheckMistakes::kPositionOffset && mistake != kPositionsOutOfOrder)
             result.mistakes.append(mistake);
     }
     return true;

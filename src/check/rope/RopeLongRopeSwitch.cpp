@@ -7,6 +7,8 @@
 #include <cmath>
 #include <vector>
 
+using namespace Qt::StringLiterals;
+
 namespace posenc::RopeLongRopeSwitch {
 
 namespace {
@@ -87,6 +89,29 @@ std::optional<std::int64_t> switchRow(const TableEvidence &e, const RopeFit::Hyp
             return std::nullopt;
     }
     return n;
+}
+
+QString switchedWords(std::int64_t n, std::int64_t rows, std::int64_t original)
+{
+    return u"longrope-factors-switched-at-row %1: rows 0..%2 turn with short_factor and rows %1..%3 with "
+           "long_factor; transformers turns every row of a sequence with one list, long_factor for this one "
+           "of %4 positions, past original_max_position_embeddings %5 (modeling_rope_utils.py, "
+           "longrope_frequency_update: max(position_ids) + 1 > original)"_s.arg(n)
+               .arg(n - 1)
+               .arg(rows - 1)
+               .arg(rows)
+               .arg(original);
+}
+
+QString factorSetWords(bool longDeclared, std::int64_t rows, std::int64_t original)
+{
+    const QString words = longDeclared
+        ? u"the table turns with short_factor where transformers takes long_factor: its %1 rows are a sequence "
+          "past original_max_position_embeddings %2 (modeling_rope_utils.py, longrope_frequency_update)"_s
+        : u"the table turns with long_factor where transformers takes short_factor: its %1 rows are a sequence "
+          "of at most original_max_position_embeddings %2 positions (max(position_ids) + 1 <= original, "
+          "modeling_rope_utils.py, longrope_frequency_update)"_s;
+    return words.arg(rows).arg(original);
 }
 
 } // namespace posenc::RopeLongRopeSwitch

@@ -26,4 +26,9 @@ RopeFit::Hypothesis otherList(const RopeFit::Hypothesis &declared);
 // length, which transformers turns with the long factors throughout, can hold one.
 std::optional<std::int64_t> switchRow(const TableEvidence &e, const RopeFit::Hypothesis &declared);
 
+// "longrope-factors-switched-at-row N: ...": rows 0..N-1 short, rows N.. long, in a table of `rows`.
+QString switchedWords(std::int64_t n, std::int64_t rows, std::int64_t original);
+// The other list throughout: short_factor where long_factor was declared (`longDeclared`), or long.
+QString factorSetWords(bool longDeclared, std::int64_t rows, std::int64_t original);
+
 } // namespace posenc::RopeLongRopeSwitch

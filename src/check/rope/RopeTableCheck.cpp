@@ -7,6 +7,7 @@
 #include "check/rope/RopeLongRopeForms.h"
 #include "check/rope/RopeLongRopeSwitch.h"
 #include "check/rope/RopeOneCopy.h"
+#include "check/rope/RopeRowPositions.h"
 #include "check/rope/RopeZeroPairs.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
@@ -429,6 +430,14 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const bool fewRows = !found && e.sample.size() <= 4;
     if (fewRows)
         found = RopeFit::fitFewRows(input, *layout, declaredLayout(e));
+    // Rows at other positions: each row read back against the fit, or RoPE fitted to the leading rows.
+    const auto leadingFit = [&](const TableSample &s) {
+        return RopeFit::fit({s, e.framing, e.format, input.stored, input.textRounding}, *layout, declaredLayout(e),
+                            formsAt(e.cols()));
+    };
+    if (auto moved = RopeRowPositions::fromLeadingRows(e, found, leadingFit,
+                                                       [&](const RopeFit::Fit &f) { return matchOf(e, f); }))
+        return moved;
     if (!found)
         return misplacedZeroPairs(e);
     TableCandidate c;
@@ -449,36 +458,32 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return c;
 }
 
-// A declared LongRoPE table that deviates: the other factor list throughout, or the lists switched
-// at a row (RopeLongRopeSwitch), named; else the deviation as streamed.
-TableMatch longRopeListsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fit &declared)
+// A declared table that deviates: its rows at other positions or of LongRoPE's other list
+// (RopeRowPositions); a LongRoPE table's other factor list throughout, or the lists switched at a
+// row (RopeLongRopeSwitch), named; else the deviation as streamed.
+TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fit &declared)
 {
+    if (const auto rows = RopeRowPositions::name(e, fit.hypothesis)) {
+        fit.mistakes.append(rows->mistakes);
+        TableMatch m = matchOf(e, fit);
+        m.diagnosis = rows->diagnosis;
+        return m;
+    }
+    if (fit.hypothesis.params.rope.type != RopeType::LongRope)
+        return matchOf(e, fit);
     const std::int64_t original = fit.hypothesis.params.rope.originalMaxLen.value_or(0);
     const bool longDeclared = fit.hypothesis.params.maxLen > original;
     QString diagnosis;
     if (const auto n = RopeLongRopeSwitch::switchRow(e, fit.hypothesis)) {
         fit.mistakes.append(RopeLongRopeSwitch::kSwitched);
-        diagnosis = u"longrope-factors-switched-at-row %1: rows 0..%2 turn with short_factor and rows %1..%3 with "
-                    "long_factor; transformers turns every row of a sequence with one list, long_factor for this one "
-                    "of %4 positions, past original_max_position_embeddings %5 (modeling_rope_utils.py, "
-                    "longrope_frequency_update: max(position_ids) + 1 > original)"_s.arg(*n)
-                        .arg(*n - 1)
-                        .arg(e.rows() - 1)
-                        .arg(e.rows())
-                        .arg(original);
+        diagnosis = RopeLongRopeSwitch::switchedWords(*n, e.rows(), original);
     } else {
         const RopeFit::Hypothesis other = RopeLongRopeSwitch::otherList(fit.hypothesis);
         if (RopeFit::evaluate(inputOf(e), other).bad() >= declared.bad())
             return matchOf(e, fit);
         fit.hypothesis = other;
         fit.mistakes.append(RopeLongRopeSwitch::kFactorSet);
-        diagnosis = longDeclared
-            ? u"the table turns with short_factor where transformers takes long_factor: its %1 rows are a sequence "
-              "past original_max_position_embeddings %2 (modeling_rope_utils.py, longrope_frequency_update)"_s
-            : u"the table turns with long_factor where transformers takes short_factor: its %1 rows are a sequence "
-              "of at most original_max_position_embeddings %2 positions (max(position_ids) + 1 <= original, "
-              "modeling_rope_utils.py, longrope_frequency_update)"_s;
-        diagnosis = diagnosis.arg(e.rows()).arg(original);
+        diagnosis = RopeLongRopeSwitch::factorSetWords(longDeclared, e.rows(), original);
     }
     TableMatch m = matchOf(e, fit);
     m.diagnosis = diagnosis;
@@ -527,8 +532,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
             fit.mistakes.append(u"attention-factor-missing"_s);
         }
     }
-    if (params.rope.type == RopeType::LongRope && declared.bad() > 0 && fit.mistakes.isEmpty())
-        return longRopeListsNamed(whole, fit, declared);
+    if (declared.bad() > 0 && fit.mistakes.isEmpty())
+        return rowsNamed(whole, fit, declared);
     return matchOf(whole, fit);
 }
 
@@ -572,7 +577,8 @@ TableHypothesis hypothesis()
                   kZeroPairsMisplaced,
                   kLongRopeFactor,
                   RopeLongRopeSwitch::kFactorSet,
-                  RopeLongRopeSwitch::kSwitched};
+                  RopeLongRopeSwitch::kSwitched,
+                  ApplyCheck::kPositionsOutOfOrder};
     h.fit = fit;
     h.expect = expect;
     h.referenceCode

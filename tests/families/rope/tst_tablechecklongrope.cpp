@@ -3,6 +3,9 @@
 // long_factor, else short_factor, for every row of the forward): a table of L rows from 0 is one
 // sequence of L positions. The other list throughout is named longrope-factor-set, a table whose
 // rows switch lists mid-way longrope-factors-switched (at row N). Tables from float64 formulas here.
+// vLLM's Phi3LongRoPEScaledRotaryEmbedding before vllm#27431 (issue vllm#27414) indexed
+// cat(short_cache, long_cache) at p + (p > original) * original: rows 0..original-1 short, row
+// `original` the long cache's row 0 (position 0), and the long list's rows after it; both named.
 #include "core/CheckTables.h"
 
 #include "check/TableMatch.h"
@@ -57,7 +60,7 @@ Params declared()
 
 // HF's cos table, cat((freqs, freqs)) times the attention factor sqrt(1 + ln(factor) / ln(original)):
 // inv_i = 1 / (ext_i theta^(2i/d)), ext the long list from row `switchAt` on, the short before it.
-RowMatrixXf longRope(std::int64_t rows, std::int64_t switchAt)
+RowMatrixXf longRope(std::int64_t rows, std::int64_t switchAt, std::int64_t strayRow = -1)
 {
     const std::int64_t h = kHeadDim / 2;
     const double attention = std::sqrt(1.0 + std::log(kFactor) / std::log(double(kOriginal)));
@@ -66,7 +69,8 @@ RowMatrixXf longRope(std::int64_t rows, std::int64_t switchAt)
         const std::int64_t i = c % h;
         const double ext = p >= switchAt ? longList[std::size_t(i)] : shortList[std::size_t(i)];
         const double inv = 1.0 / (ext * std::pow(kTheta, 2.0 * double(i) / double(kHeadDim)));
-        return attention * std::cos(double(p) * inv);
+        // The stray row holds position 0's row (either list's: cos 0 = 1).
+        return attention * std::cos(p == strayRow ? 0.0 : double(p) * inv);
     });
 }
 
@@ -125,6 +129,38 @@ private slots:
             QCOMPARE(m.mistakes, QStringList {mistake});
             QVERIFY2(m.diagnosis.contains(words), qPrintable(m.diagnosis));
         }
+    }
+
+    // vLLM's pattern: short rows, one stray row at position 0, long rows; both findings named, the
+    // list words with the rows each list turns. And the short list throughout with a stray row.
+    void strayRowIsNamed_data()
+    {
+        QTest::addColumn<RowMatrixXf>("values");
+        QTest::addColumn<QStringList>("mistakes");
+        QTest::addColumn<QStringList>("words");
+        const QStringList both {u"longrope-factors-switched"_s, u"positions-out-of-order"_s};
+        QTest::newRow("600 rows, row 256 at position 0, long from 257")
+            << longRope(600, 256, 256) << both
+            << QStringList {u"longrope-factors-switched-at-row 257"_s, u"rows 0..255 turn with short_factor"_s,
+                            u"rows 257..599 turn with long_factor"_s, u"row 256 holds position 0"_s};
+        QTest::newRow("1200 rows, row 256 at position 0, long from 257")
+            << longRope(1200, 256, 256) << both
+            << QStringList {u"longrope-factors-switched-at-row 257"_s, u"rows 257..1199 turn with long_factor"_s,
+                            u"row 256 holds position 0"_s};
+        QTest::newRow("600 rows, short, row 300 at position 0")
+            << longRope(600, 1 << 30, 300) << QStringList {u"longrope-factor-set"_s, u"positions-out-of-order"_s}
+            << QStringList {u"short_factor where transformers takes long_factor"_s, u"row 300 holds position 0"_s};
+    }
+    void strayRowIsNamed()
+    {
+        QFETCH(RowMatrixXf, values);
+        QFETCH(QStringList, mistakes);
+        QFETCH(QStringList, words);
+        const TableMatch m = expected(values);
+        QCOMPARE(m.verdict, CheckVerdict::Mistake);
+        QCOMPARE(m.mistakes, mistakes);
+        for (const QString &w : words)
+            QVERIFY2(m.diagnosis.contains(w), qPrintable(w + u" | "_s + m.diagnosis));
     }
 };
 

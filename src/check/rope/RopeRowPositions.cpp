@@ -1,0 +1,369 @@
+#include "RopeRowPositions.h"
+
+#include "check/CellTolerance.h"
+#include "check/PairAngles.h"
+#include "check/PairReference.h"
+#include "check/rope/RopeLongRopeSwitch.h"
+#include "core/rope/RopeTypes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <numeric>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeRowPositions {
+
+namespace {
+
+// The most rows read one by one: a longer table's rows are left to the stream's words.
+constexpr std::int64_t kMostRowsRead = std::int64_t(1) << 18;
+// Rows read from the table at a time.
+constexpr std::int64_t kRowsPerRead = 256;
+// The fewest pairs that turn for a row's position to be read: one or two pairs' values recur at
+// many positions within the rounding.
+constexpr std::int64_t kFewestTurningPairs = 4;
+// A cosine that float32 rounds to +-1 holds its angle only within 2.4e-4 rad of 0 or pi
+// (MropeTableFit's kFlatAngle): such a pair says nothing finer than that.
+constexpr double kFlatCosAngle = 2.5e-4;
+
+// One hypothesis's rows: each column's pair and function, the frequencies, the amplitude, and the
+// tolerance of float32 angles (HF forms them so: inv_freq @ position_ids in float32).
+class ListReader
+{
+public:
+    ListReader(const TableEvidence &e, const RopeFit::Hypothesis &h)
+        : m_spec(RopeFit::reference(h, RowFraming {}))
+        , m_tolerance(cellTolerance(e.format, true, e.table.storedType(), e.table.textRounding(), m_spec))
+        , m_cosine(h.cosine)
+    {
+        const std::int64_t pairs = m_spec.schedule.pairs();
+        m_column.assign(std::size_t(pairs), -1);
+        for (std::int64_t c = 0; c < m_spec.cols(); ++c) {
+            const ReferenceColumn &col = m_spec.columns[std::size_t(c)];
+            if (col.pair >= 0 && col.isCos == m_cosine && m_column[std::size_t(col.pair)] < 0)
+                m_column[std::size_t(col.pair)] = c;
+        }
+        for (std::int64_t k = 0; k < pairs; ++k) {
+            if (m_spec.schedule.w[std::size_t(k)] > 0.0 && m_column[std::size_t(k)] >= 0)
+                m_slowFirst.push_back(k);
+        }
+        std::sort(m_slowFirst.begin(), m_slowFirst.end(), [&](std::int64_t a, std::int64_t b) { return w(a) < w(b); });
+    }
+
+    // Whether rows of `cols` columns are read: the reference's width, enough pairs that turn.
+    bool readable(std::int64_t cols) const
+    {
+        return m_spec.cols() == cols && std::ssize(m_slowFirst) >= kFewestTurningPairs;
+    }
+
+    // Whether every cell of `row` is the reference's at `position` within the tolerance.
+    bool holds(const float *row, std::int64_t position) const
+    {
+        if (position < 0)
+            return false;
+        const double a = m_spec.schedule.amplitude;
+        for (std::int64_t c = 0; c < m_spec.cols(); ++c) {
+            const ReferenceColumn &col = m_spec.columns[std::size_t(c)];
+            const double angle = col.pair < 0 ? 0.0 : double(position) * w(col.pair);
+            const double ref = col.pair < 0 ? 0.0 : a * (col.isCos ? std::cos(angle) : std::sin(angle));
+            if (!(std::fabs(double(row[c]) - ref) <= m_tolerance.limit(ref, c, double(position))))
+                return false;
+        }
+        return true;
+    }
+
+    // The position `row` holds: `hints` tried first, then each hint and the slowest pair's angle as
+    // a start refined pair by pair to the fastest (the angle nearest the estimate, up to whole
+    // turns and the mirror a cos or sin does not tell), the nearest positions checked. -1: none.
+    std::int64_t read(const float *row, const std::vector<std::int64_t> &hints) const
+    {
+        for (const std::int64_t hint : hints) {
+            if (holds(row, hint))
+                return hint;
+        }
+        PairAngles::PairSample pairs;
+        pairs.cosine = m_cosine;
+        pairs.value.resize(1, std::ssize(m_column));
+        const double a = m_spec.schedule.amplitude;
+        for (std::size_t k = 0; k < m_column.size(); ++k)
+            pairs.value(0, std::int64_t(k)) = m_column[k] < 0 ? 0.0 : double(row[m_column[k]]) / a;
+        std::vector<double> starts(hints.begin(), hints.end());
+        starts.push_back(pairs.angle(0, m_slowFirst.front()) / w(m_slowFirst.front()));
+        for (double x : starts) {
+            for (const std::int64_t k : m_slowFirst) {
+                const auto [turned, gap] = pairs.nearestTurn(0, k, x * w(k));
+                const double shown = pairs.angle(0, k);
+                if (m_cosine && (shown < kFlatCosAngle || shown > std::numbers::pi - kFlatCosAngle)
+                    && gap < kFlatCosAngle)
+                    continue;
+                x = turned / w(k);
+            }
+            if (!(x > -1.0 && x < double(Params::kMaxLen)))
+                continue;
+            const auto p = std::int64_t(std::llround(x));
+            for (const std::int64_t q : {p, p - 1, p + 1}) {
+                if (holds(row, q))
+                    return q;
+            }
+        }
+        return -1;
+    }
+
+private:
+    double w(std::int64_t pair) const { return m_spec.schedule.w[std::size_t(pair)]; }
+
+    PairReferenceSpec m_spec;
+    CellTolerance m_tolerance;
+    bool m_cosine = true;
+    std::vector<std::int64_t> m_column; // [pair] -> a column holding its cos (or sin), -1 none
+    std::vector<std::int64_t> m_slowFirst; // the pairs that turn, slowest first
+};
+
+// The other list of a LongRoPE hypothesis, where it has one.
+std::vector<RopeFit::Hypothesis> listsOf(const RopeFit::Hypothesis &correct)
+{
+    std::vector<RopeFit::Hypothesis> lists {correct};
+    const RopeParams &r = correct.params.rope;
+    if (r.type == RopeType::LongRope && r.originalMaxLen && *r.originalMaxLen > 0)
+        lists.push_back(RopeLongRopeSwitch::otherList(correct));
+    return lists;
+}
+
+QString rowsText(std::int64_t first, std::int64_t count)
+{
+    return count == 1 ? u"row %1"_s.arg(first) : u"rows %1..%2"_s.arg(first).arg(first + count - 1);
+}
+
+QString positionsText(const Region &r)
+{
+    return r.count == 1 ? u"holds position %1"_s.arg(r.position)
+                        : u"hold positions %1..%2"_s.arg(r.position).arg(r.position + r.count - 1);
+}
+
+// "short_factor" or "long_factor": the list of hypothesis `list` of `lists`.
+QString listWord(const std::vector<RopeFit::Hypothesis> &lists, int list)
+{
+    const RopeFit::Hypothesis &h = lists[std::size_t(list)];
+    return h.params.maxLen > h.params.rope.originalMaxLen.value_or(0) ? u"long_factor"_s : u"short_factor"_s;
+}
+
+// The rows of each list, consecutive regions of one list joined (a row both lists give joins its
+// neighbours), in order: "rows 0..4095 turn with short_factor, rows 4097..4159 with long_factor".
+struct ListRun
+{
+    std::int64_t row = 0;
+    std::int64_t end = 0;
+    int list = 0;
+};
+std::vector<ListRun> listRuns(const std::vector<Region> &regions)
+{
+    std::vector<ListRun> runs;
+    for (const Region &r : regions) {
+        if (r.list < 0)
+            continue;
+        if (!runs.empty() && runs.back().list == r.list)
+            runs.back().end = r.row + r.count;
+        else
+            runs.push_back({r.row, r.row + r.count, r.list});
+    }
+    return runs;
+}
+
+QString switchWords(const std::vector<ListRun> &runs, const std::vector<RopeFit::Hypothesis> &lists, std::int64_t rows)
+{
+    QStringList parts;
+    for (const ListRun &run : runs)
+        parts.append(u"%1 turn with %2"_s.arg(rowsText(run.row, run.end - run.row), listWord(lists, run.list)));
+    const std::int64_t at = runs.size() > 1 ? runs[1].row : runs.front().row;
+    return u"longrope-factors-switched-at-row %1: %2; transformers turns every row of a sequence with one list, "
+           "%3 for this one of %4 positions (modeling_rope_utils.py, longrope_frequency_update: long_factor where "
+           "max(position_ids) + 1 > original_max_position_embeddings %5)"_s.arg(at)
+               .arg(parts.join(u", "_s), listWord(lists, 0))
+               .arg(rows)
+               .arg(lists.front().params.rope.originalMaxLen.value_or(0));
+}
+
+QString movedWords(const std::vector<Region> &regions, bool twoLists)
+{
+    constexpr qsizetype kShown = 8;
+    QStringList moved;
+    qsizetype away = 0;
+    for (const Region &r : regions) {
+        if (r.position == r.row)
+            continue;
+        QString words = u"%1 %2"_s.arg(rowsText(r.row, r.count), positionsText(r));
+        if (twoLists && r.list < 0)
+            words += r.count == 1 ? u" (either list's row)"_s : u" (either list's rows)"_s;
+        if (++away <= kShown)
+            moved.append(words);
+    }
+    const bool earlier
+        = std::all_of(regions.begin(), regions.end(), [](const Region &r) { return r.position <= r.row; });
+    return u"the rows' positions are not their own: %1%2; every other row r holds position r%3"_s.arg(
+        moved.join(u", "_s), away > kShown ? u", …"_s : QString(),
+        earlier ? u" (the moved rows repeat earlier positions: a cache or position_ids that lost an offset, "
+                  "or an index past a cache's end)"_s
+                : QString());
+}
+
+} // namespace
+
+std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::vector<RopeFit::Hypothesis> &lists)
+{
+    const std::int64_t rows = e.rows(), cols = e.cols();
+    if (rows < 3 || rows > kMostRowsRead || lists.empty())
+        return std::nullopt;
+    std::vector<ListReader> readers;
+    for (const RopeFit::Hypothesis &h : lists) {
+        readers.emplace_back(e, h);
+        if (!readers.back().readable(cols))
+            return std::nullopt;
+    }
+    // The sample's rows first, in memory: a table whose rows deviate otherwise is left at once.
+    std::vector<float> values(static_cast<std::size_t>(cols));
+    for (std::int64_t i = 0; i < e.sample.size(); ++i) {
+        for (std::int64_t c = 0; c < cols; ++c)
+            values[std::size_t(c)] = e.sample.values(i, c);
+        const std::int64_t r = e.sample.rows[std::size_t(i)];
+        if (std::none_of(readers.begin(), readers.end(),
+                         [&](const ListReader &l) { return l.read(values.data(), {r}) >= 0; }))
+            return std::nullopt;
+    }
+    std::vector<Region> out;
+    std::vector<float> chunk;
+    QString error;
+    std::int64_t previous = -1;
+    int current = 0;
+    for (std::int64_t row0 = 0; row0 < rows; row0 += kRowsPerRead) {
+        const std::int64_t n = std::min(kRowsPerRead, rows - row0);
+        chunk.resize(std::size_t(n * cols));
+        if (!e.table.read(row0, n, chunk.data(), error))
+            return std::nullopt;
+        for (std::int64_t i = 0; i < n; ++i) {
+            const std::int64_t r = row0 + i;
+            const float *values = chunk.data() + i * cols;
+            const std::vector<std::int64_t> hints {previous + 1, r};
+            // The previous row's list first, then the others.
+            std::vector<int> order(readers.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_partition(order.begin(), order.end(), [&](int l) { return l == current; });
+            std::int64_t position = -1;
+            for (const int l : order) {
+                position = readers[std::size_t(l)].read(values, hints);
+                if (position >= 0)
+                    break;
+            }
+            if (position < 0)
+                return std::nullopt;
+            int list = -1, holding = 0;
+            for (std::size_t l = 0; l < readers.size(); ++l) {
+                if (readers[l].holds(values, position)) {
+                    ++holding;
+                    list = int(l);
+                }
+            }
+            if (holding > 1)
+                list = -1;
+            else
+                current = list;
+            Region *last = out.empty() ? nullptr : &out.back();
+            const bool follows = last && position == last->position + last->count
+                && (last->list == list || list < 0 || last->list < 0);
+            if (follows) {
+                if (last->list < 0)
+                    last->list = list;
+                ++last->count;
+            } else {
+                out.push_back({r, 1, position, list});
+            }
+            previous = position;
+        }
+    }
+    return out;
+}
+
+std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &correct)
+{
+    const std::vector<RopeFit::Hypothesis> lists = listsOf(correct);
+    const auto found = regions(e, lists);
+    if (!found)
+        return std::nullopt;
+    const std::vector<Region> &r = *found;
+    const bool allOwn = std::all_of(r.begin(), r.end(), [](const Region &g) { return g.position == g.row; });
+    const bool oneOffset = r.size() == 1 && r.front().row == 0;
+    const std::vector<ListRun> runs = listRuns(r);
+    const bool otherList = std::any_of(runs.begin(), runs.end(), [](const ListRun &run) { return run.list != 0; });
+    const bool bothLists
+        = otherList && std::any_of(runs.begin(), runs.end(), [](const ListRun &run) { return run.list == 0; });
+    // Nothing the rows show, or what the fit names of the whole table.
+    if ((allOwn && !otherList) || (oneOffset && !otherList) || (allOwn && !bothLists))
+        return std::nullopt;
+    Named named;
+    QStringList words;
+    if (bothLists) {
+        named.mistakes.append(RopeLongRopeSwitch::kSwitched);
+        words.append(switchWords(runs, lists, e.rows()));
+    } else if (otherList) {
+        const RopeParams &r = correct.params.rope;
+        named.mistakes.append(RopeLongRopeSwitch::kFactorSet);
+        words.append(RopeLongRopeSwitch::factorSetWords(correct.params.maxLen > r.originalMaxLen.value_or(0), e.rows(),
+                                                        r.originalMaxLen.value_or(0)));
+    }
+    if (!allOwn) {
+        named.mistakes.append(ApplyCheck::kPositionsOutOfOrder);
+        words.append(movedWords(r, lists.size() > 1));
+    }
+    named.diagnosis = words.join(u"; and "_s);
+    return named;
+}
+
+std::optional<TableCandidate> fromLeadingRows(const TableEvidence &e, const std::optional<RopeFit::Fit> &whole,
+                                              const LeadingFit &fit, const MatchOf &match)
+{
+    const TableSample &s = e.sample;
+    const bool wholeExplains = whole && explains(whole->score.compared, whole->bad());
+    if ((wholeExplains && whole->bad() == 0) || !e.framing.paddingRows.empty())
+        return std::nullopt;
+    // The leading rows, at most half the sample: a table sampled whole has its moved rows in it.
+    const std::int64_t n = std::min({s.leadingRows, TableSample::kMaxLeadingRows, s.size() / 2});
+    std::optional<RopeFit::Fit> found = whole;
+    if (!wholeExplains) {
+        if (n < 8)
+            return std::nullopt;
+        TableSample leading;
+        leading.rows.assign(s.rows.begin(), s.rows.begin() + n);
+        leading.values = s.values.topRows(n);
+        if (s.cellRounding.size() > 0)
+            leading.cellRounding = s.cellRounding.topRows(n);
+        leading.tableRows = s.tableRows;
+        leading.leadingRows = n;
+        found = fit(leading);
+    }
+    // Row r at position r: a sin table's first row of zeros, framed out, is position 0.
+    if (!found || !found->mistakes.isEmpty() || found->hypothesis.firstPosition != e.framing.firstRow
+        || found->hypothesis.rounding != PositionRounding::None || found->score.compared <= 0
+        || !explains(found->score.compared, found->bad()))
+        return std::nullopt;
+    // The correct table of these rows: LongRoPE's list by the table's length (transformers).
+    RopeFit::Hypothesis correct = found->correct;
+    correct.params.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
+    const auto named = name(e, correct);
+    if (!named)
+        return std::nullopt;
+    RopeFit::Fit reading = *found;
+    reading.hypothesis = correct;
+    reading.correct = correct;
+    reading.mistakes = named->mistakes;
+    reading.published.clear();
+    TableCandidate c;
+    c.match = match(reading);
+    c.match.diagnosis = u"%1; the correct table: %2"_s.arg(named->diagnosis, c.match.referenceText);
+    c.claims = true;
+    c.compared = std::int64_t(s.values.size());
+    c.bad = 0;
+    return c;
+}
+
+} // namespace posenc::RopeRowPositions

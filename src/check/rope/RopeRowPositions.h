@@ -1,0 +1,66 @@
+#pragma once
+
+#include "check/TableHypothesis.h"
+#include "check/rope/ApplyCheck.h"
+#include "check/rope/RopeFit.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+// The positions a RoPE cos or sin table's rows hold, read back from their angles (docs/
+// ARCHITECTURE.md, Checking a table): a cache keyed without its offset repeats earlier positions
+// (rotary-embedding-torch#11: rows 64..127 hold positions 0..63), a cache indexed past its end
+// holds another position's row (vllm#27414: row 4096 holds position 0), and LongRoPE's two lists
+// may share one sequence. Each row is read against the reference's frequencies, as `--apply` reads
+// a rotation's positions (ApplyPairs::readId): the slowest pair's angle refined pair by pair to the
+// fastest, every cell then compared with the reference at that position within float32 angles'
+// tolerance. A row is read only where every cell holds, so a faithful table's rows are at their own
+// index and nothing is named.
+namespace posenc::RopeRowPositions {
+
+// A run of consecutive rows at consecutive positions of one list.
+struct Region
+{
+    std::int64_t row = 0;
+    std::int64_t count = 0;
+    std::int64_t position = 0;
+    // The list the rows turn with: 0 the reference's, 1 the other (LongRoPE), -1 both alike (a
+    // position whose angles no list changes beyond the rounding, position 0 at least).
+    int list = 0;
+};
+
+// Every row of the table read against `lists` (one hypothesis, or LongRoPE's two: the correct one
+// first), as regions; nothing where a row holds no position of any list, the table holds fewer
+// than four pairs that turn or fewer than three rows, or it is too long to read whole.
+std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::vector<RopeFit::Hypothesis> &lists);
+
+// What the rows show that the correct table (`correct`, rows at their own index) does not: rows at
+// other positions (positions-out-of-order) and LongRoPE's other list for some rows
+// (longrope-factors-switched), each said with its rows. Nothing where every row is read at its own
+// index with the correct list, where one offset or the other list alone explains every row (the
+// whole table's position-offset and longrope-factor-set, which the fit names), or a row is unread.
+struct Named
+{
+    QStringList mistakes;
+    QString diagnosis;
+};
+std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &correct);
+
+// The undeclared check of a table RoPE's fit (`whole`) does not explain as a whole, or explains with
+// cells beyond the tolerance: RoPE fitted (`fit`) to the sample's leading rows alone, where those
+// rows are positions 0.. of one RoPE, or the whole fit where it explains most cells; then every row
+// read as `name` does: the fit with the mistakes named and its correct table (a LongRoPE table's list taken
+// by its length, as transformers does) matched by `match`, the words `name`'s; nothing where the
+// leading rows are no RoPE's or the rows show nothing `name` names.
+// The candidate claims the table: every sampled row is RoPE's at the position read (`match` words it).
+using LeadingFit = std::function<std::optional<RopeFit::Fit>(const TableSample &leading)>;
+using MatchOf = std::function<TableMatch(const RopeFit::Fit &)>;
+std::optional<TableCandidate> fromLeadingRows(const TableEvidence &e, const std::optional<RopeFit::Fit> &whole,
+                                              const LeadingFit &fit, const MatchOf &match);
+
+} // namespace posenc::RopeRowPositions
