@@ -56,6 +56,10 @@ bool pairIsBetter(const TableMatch &table, const TableMatch &pair)
 {
     const int tableRank = TensorShapes::verdictRank(table.verdict);
     const int pairRank = TensorShapes::verdictRank(pair.verdict);
+    // A mistake the pair's reference names beats a table no formula explains (learned, unknown).
+    const bool noFormula = table.verdict == CheckVerdict::Learned || table.verdict == CheckVerdict::Unknown;
+    if (pair.verdict == CheckVerdict::Mistake && !pair.mistakes.isEmpty() && noFormula)
+        return true;
     return pairRank < tableRank || (pairRank == tableRank && table.verdict != CheckVerdict::Correct);
 }
 

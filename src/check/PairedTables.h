@@ -45,7 +45,8 @@ std::optional<Reading> read(const std::shared_ptr<const TableRows> &rows, const 
                             const CheckHalf &check, bool &stopped);
 
 // Of an undeclared table that is also such a pair: whether the pair's reading is the better one, or
-// equally good and the table's not correct (a sinusoid of flip_sin_to_cos is the same numbers).
+// equally good and the table's not correct (a sinusoid of flip_sin_to_cos is the same numbers), or
+// a mistake it names where no formula explains the table (learned, unknown: vllm#27414's cache).
 bool pairIsBetter(const TableMatch &table, const TableMatch &pair);
 // The better of the two readings, the other in a note.
 TableMatch betterReading(TableMatch table, TableMatch pair);

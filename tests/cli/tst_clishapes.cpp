@@ -162,10 +162,12 @@ std::vector<float> cosTable(int length, int dim, double theta, int first)
 
 // vLLM's cos_sin_cache (vllm/model_executor/layers/rotary_embedding.py,
 // RotaryEmbedding._compute_cos_sin_cache): cat(cos(p inv), sin(p inv)) along the last dimension.
-std::vector<float> cosSinCache(int length, const std::vector<double> &inv)
+// Row r at position r, or at positions[r] where given (a cache keyed without its offset).
+std::vector<float> cosSinCache(int length, const std::vector<double> &inv, const std::vector<int> &positions = {})
 {
     std::vector<float> t;
-    for (int p = 0; p < length; ++p) {
+    for (int r = 0; r < length; ++r) {
+        const int p = positions.empty() ? r : positions[std::size_t(r)];
         for (const double w : inv)
             t.push_back(float(std::cos(p * w)));
         for (const double w : inv)
@@ -323,6 +325,18 @@ private slots:
             << u"the cos half (columns 0..63)"_s;
         QTest::newRow("cos|sin cache, theta 10000") << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128)))
                                                     << QStringList() << u"correct"_s << QString() << u"cos|sin cache"_s;
+        // rotary-embedding-torch#11: a second chunk at offset 48 given the cached rows of 0..47.
+        std::vector<int> twice(96);
+        for (int r = 0; r < 96; ++r)
+            twice[std::size_t(r)] = r % 48;
+        const std::vector<float> offsetLost = cosSinCache(96, defaultInv(10000.0, 64), twice);
+        const QStringList theta10k {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s, u"--head-dim"_s, u"64"_s};
+        QTest::newRow("cos|sin cache, rows 48..95 at 0..47")
+            << npy({96, 64}, offsetLost) << QStringList() << u"mistake"_s << u"positions-out-of-order"_s
+            << u"rows 48..95 hold positions 0..47"_s;
+        QTest::newRow("cos|sin cache, rows 48..95 at 0..47, declared")
+            << npy({96, 64}, offsetLost) << theta10k << u"mistake"_s << u"positions-out-of-order"_s
+            << u"rows 48..95 hold positions 0..47"_s;
     }
     void shapes()
     {
