@@ -3,6 +3,7 @@
 #include "check/CellTolerance.h"
 #include "check/PairAngles.h"
 #include "check/PairReference.h"
+#include "check/rope/RopeHalfAngles.h"
 #include "check/rope/RopeLongRopeSwitch.h"
 #include "core/rope/RopeTypes.h"
 
@@ -208,6 +209,24 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
                 : QString());
 }
 
+// Whether every row r holds position r rounded to bfloat16 (`bfloat16`) or float16, and some row
+// another than its own: positions cast to half precision before their angles were formed.
+bool atRoundedPositions(const std::vector<Region> &regions, bool bfloat16)
+{
+    bool moved = false;
+    for (const Region &g : regions) {
+        if (g.list > 0)
+            return false;
+        for (std::int64_t i = 0; i < g.count; ++i) {
+            const std::int64_t row = g.row + i;
+            if (double(g.position + i) != RopeHalfAngles::rounded(double(row), bfloat16))
+                return false;
+            moved = moved || g.position + i != row;
+        }
+    }
+    return moved;
+}
+
 } // namespace
 
 std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::vector<RopeFit::Hypothesis> &lists)
@@ -291,6 +310,8 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
     if (!found)
         return std::nullopt;
     const std::vector<Region> &r = *found;
+    if (atRoundedPositions(r, true) || atRoundedPositions(r, false))
+        return std::nullopt;
     const bool allOwn = std::all_of(r.begin(), r.end(), [](const Region &g) { return g.position == g.row; });
     const bool oneOffset = r.size() == 1 && r.front().row == 0;
     const std::vector<ListRun> runs = listRuns(r);

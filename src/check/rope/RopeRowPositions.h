@@ -44,6 +44,8 @@ std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::ve
 // (longrope-factors-switched), each said with its rows. Nothing where every row is read at its own
 // index with the correct list, where one offset or the other list alone explains every row (the
 // whole table's position-offset and longrope-factor-set, which the fit names), or a row is unread.
+// Rows at their own index rounded to bfloat16 or float16 (p = bf16(arange(L))) name nothing: that
+// is half-precision-angles, which RopeHalfAngles names with the stages that rounded.
 struct Named
 {
     QStringList mistakes;

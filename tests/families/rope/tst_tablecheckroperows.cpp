@@ -183,6 +183,33 @@ private slots:
         QVERIFY2(!other.match.mistakes.contains(kMoved), qPrintable(other.match.diagnosis));
     }
 
+    // Positions cast to bfloat16 or float16 before the angles (p = bf16(arange(L)): rows past 256, or
+    // 2048, hold their index rounded) are half-precision-angles, which RopeHalfAngles names with the
+    // stage that rounded: not rows out of order, declared or undeclared.
+    void roundedPositionsAreNotMovedRows_data()
+    {
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<int>("mantissaBits");
+        QTest::newRow("bfloat16, 1024 rows") << qint64(1024) << 7;
+        QTest::newRow("float16, 4096 rows") << qint64(4096) << 10;
+    }
+    void roundedPositionsAreNotMovedRows()
+    {
+        QFETCH(qint64, rows);
+        QFETCH(int, mantissaBits);
+        std::vector<std::int64_t> positions = own(rows);
+        for (std::int64_t &p : positions)
+            p = std::int64_t(roundedPosition(p, mantissaBits));
+        // Past the exact range: row L/2 + 1 rounds down.
+        QCOMPARE(qint64(positions[std::size_t(rows / 2 + 1)]), rows / 2);
+        const RowMatrixXf values = rope(positions, 64, 10000.0, true, true);
+        const Checked c = expected(values, declared(64, 10000.0, true, rows), true);
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QVERIFY2(!c.match.mistakes.contains(kMoved), qPrintable(c.match.diagnosis));
+        const Checked found = check(values);
+        QVERIFY2(!found.match.mistakes.contains(kMoved), qPrintable(found.match.diagnosis));
+    }
+
     // Every row at r + 5 is the whole table's position-offset, which the fit names, not rows moved.
     void wholeOffsetIsNotMovedRows()
     {
