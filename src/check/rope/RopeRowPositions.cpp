@@ -5,6 +5,7 @@
 #include "check/PairReference.h"
 #include "check/rope/RopeHalfAngles.h"
 #include "check/rope/RopeLongRopeSwitch.h"
+#include "check/rope/RopeLongShortCache.h"
 #include "core/rope/RopeTypes.h"
 
 #include <algorithm>
@@ -310,6 +311,9 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
     if (!found)
         return std::nullopt;
     const std::vector<Region> &r = *found;
+    const std::int64_t original = lists.front().params.rope.originalMaxLen.value_or(0);
+    if (RopeLongShortCache::holds(r, lists, e.rows()))
+        return Named {{}, RopeLongShortCache::words(e.rows(), original), true};
     if (atRoundedPositions(r, true) || atRoundedPositions(r, false))
         return std::nullopt;
     const bool allOwn = std::all_of(r.begin(), r.end(), [](const Region &g) { return g.position == g.row; });
@@ -379,8 +383,13 @@ std::optional<TableCandidate> fromLeadingRows(const TableEvidence &e, const std:
     reading.mistakes = named->mistakes;
     reading.published.clear();
     TableCandidate c;
-    c.match = match(reading);
-    c.match.diagnosis = u"%1; the correct table: %2"_s.arg(named->diagnosis, c.match.referenceText);
+    if (named->longShortCache) {
+        reading.mistakes.clear();
+        c.match = RopeLongShortCache::asCache(match(reading), e, named->diagnosis);
+    } else {
+        c.match = match(reading);
+        c.match.diagnosis = u"%1; the correct table: %2"_s.arg(named->diagnosis, c.match.referenceText);
+    }
     c.claims = true;
     c.compared = std::int64_t(s.values.size());
     c.bad = 0;

@@ -44,12 +44,15 @@ std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::ve
 // (longrope-factors-switched), each said with its rows. Nothing where every row is read at its own
 // index with the correct list, where one offset or the other list alone explains every row (the
 // whole table's position-offset and longrope-factor-set, which the fit names), or a row is unread.
-// Rows at their own index rounded to bfloat16 or float16 (p = bf16(arange(L))) name nothing: that
-// is half-precision-angles, which RopeHalfAngles names with the stages that rounded.
+// Where the rows are vLLM's long_short_cos_sin_cache (RopeLongShortCache), a published form,
+// nothing is named: `longShortCache` is set and the diagnosis says so. Rows at their own index
+// rounded to bfloat16 or float16 (p = bf16(arange(L))) name nothing either: that is
+// half-precision-angles, which RopeHalfAngles names with the stages that rounded.
 struct Named
 {
     QStringList mistakes;
     QString diagnosis;
+    bool longShortCache = false;
 };
 std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &correct);
 
@@ -57,7 +60,8 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
 // cells beyond the tolerance: RoPE fitted (`fit`) to the sample's leading rows alone, where those
 // rows are positions 0.. of one RoPE, or the whole fit where it explains most cells; then every row
 // read as `name` does: the fit with the mistakes named and its correct table (a LongRoPE table's list taken
-// by its length, as transformers does) matched by `match`, the words `name`'s; nothing where the
+// by its length, as transformers does) matched by `match`, the words `name`'s (vLLM's
+// long_short_cos_sin_cache matched as that form, RopeLongShortCache::asCache); nothing where the
 // leading rows are no RoPE's or the rows show nothing `name` names.
 // The candidate claims the table: every sampled row is RoPE's at the position read (`match` words it).
 using LeadingFit = std::function<std::optional<RopeFit::Fit>(const TableSample &leading)>;

@@ -6,6 +6,7 @@
 #include "check/rope/RopeHalfAngles.h"
 #include "check/rope/RopeLongRopeForms.h"
 #include "check/rope/RopeLongRopeSwitch.h"
+#include "check/rope/RopeLongShortCache.h"
 #include "check/rope/RopeOneCopy.h"
 #include "check/rope/RopeRowPositions.h"
 #include "check/rope/RopeZeroPairs.h"
@@ -464,6 +465,9 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
 TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fit &declared)
 {
     if (const auto rows = RopeRowPositions::name(e, fit.hypothesis)) {
+        // vLLM's cache of the declared LongRoPE: the declared reference computed by published code.
+        if (rows->longShortCache)
+            return RopeLongShortCache::asCache(matchOf(e, fit), e, rows->diagnosis);
         fit.mistakes.append(rows->mistakes);
         TableMatch m = matchOf(e, fit);
         m.diagnosis = rows->diagnosis;

@@ -9,9 +9,11 @@
 #include "core/CheckTables.h"
 
 #include "check/TableMatch.h"
+#include "check/rope/RopeLongRopeForms.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -72,6 +74,33 @@ RowMatrixXf longRope(std::int64_t rows, std::int64_t switchAt, std::int64_t stra
         // The stray row holds position 0's row (either list's: cos 0 = 1).
         return attention * std::cos(p == strayRow ? 0.0 : double(p) * inv);
     });
+}
+
+// vLLM's long_short_cos_sin_cache (vllm/model_executor/layers/rotary_embedding/
+// phi3_long_rope_scaled_rope.py, Phi3LongRoPEScaledRotaryEmbedding.__init__: torch.cat([short_cache,
+// long_cache], dim=0), both caches times one mscale sqrt(1 + ln(factor) / ln(original))): rows
+// 0..original-1 the short list at their own positions, then `longRows` rows of the long list from
+// position 0. HF's half layout, cos or sin, of `p`'s factors (this test's, or a published form's).
+RowMatrixXf longShortCache(const Params &p, std::int64_t longRows, bool cosine)
+{
+    const std::int64_t d = p.rope.headDim, h = d / 2, original = *p.rope.originalMaxLen;
+    const double attention = std::sqrt(1.0 + std::log(p.rope.factor.value_or(1.0)) / std::log(double(original)));
+    return table(original + longRows, d, [&](std::int64_t r, std::int64_t c) {
+        const bool longRow = r >= original;
+        const std::int64_t i = c % h;
+        const double ext = (longRow ? p.rope.longFactor : p.rope.shortFactor)[std::size_t(i)];
+        const double angle
+            = double(longRow ? r - original : r) / (ext * std::pow(p.rope.theta, 2.0 * double(i) / double(d)));
+        return attention * (cosine ? std::cos(angle) : std::sin(angle));
+    });
+}
+
+Checked streamed(const RowMatrixXf &t, const Params &p, bool cosine, bool declare)
+{
+    const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    if (!declare)
+        return concluded(rows, TableCheck::identify(rows, {}));
+    return concluded(rows, TableCheck::expect(rows, Encoding::Rope, p, cosine ? u"rope-cos"_s : u"rope-sin"_s));
 }
 
 TableMatch expected(const RowMatrixXf &t)
@@ -161,6 +190,58 @@ private slots:
         QCOMPARE(m.mistakes, mistakes);
         for (const QString &w : words)
             QVERIFY2(m.diagnosis.contains(w), qPrintable(w + u" | "_s + m.diagnosis));
+    }
+
+    // vLLM's cache as vLLM registers it is a published form, never a mistake: declared, correct
+    // against the declaration, every row streamed with its own list; undeclared, correct as Phi-3's
+    // cache with Phi-3's factors, and with this test's factors (no model publishes them) not correct.
+    // vllm#27414's gathered rows (strayRowIsNamed) stay named.
+    void vllmCacheIsAPublishedForm_data()
+    {
+        QTest::addColumn<bool>("published");
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<qint64>("longRows");
+        for (const bool cosine : {true, false}) {
+            const char *f = cosine ? "cos" : "sin";
+            QTest::addRow("test factors, %s, 256 + 64 rows", f) << false << cosine << qint64(64);
+            QTest::addRow("test factors, %s, 256 + 1024 rows", f) << false << cosine << qint64(1024);
+            QTest::addRow("Phi-3 mini 128k, %s, 4096 + 200 rows", f) << true << cosine << qint64(200);
+        }
+    }
+    void vllmCacheIsAPublishedForm()
+    {
+        QFETCH(bool, published);
+        QFETCH(bool, cosine);
+        QFETCH(qint64, longRows);
+        Params p = declared();
+        if (published) {
+            const auto forms = RopeLongRopeForms::forms();
+            const auto phi = std::find_if(forms.begin(), forms.end(), [](const RopeFit::Published &f) {
+                return f.name.contains(u"Phi-3"_s) && f.name.contains(u"mini"_s) && f.name.contains(u"128k"_s);
+            });
+            QVERIFY(phi != forms.end());
+            p = phi->params;
+        }
+        const RowMatrixXf values = longShortCache(p, longRows, cosine);
+        const Checked d = streamed(values, p, cosine, true);
+        QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
+        QVERIFY2(d.match.verdict == CheckVerdict::Correct && d.match.mistakes.isEmpty(), qPrintable(d.match.diagnosis));
+        QVERIFY2(d.match.diagnosis.contains(u"long_short_cos_sin_cache"_s), qPrintable(d.match.diagnosis));
+        QCOMPARE(d.verification.deviatingCells, 0);
+        const Checked u = streamed(values, p, cosine, false);
+        QVERIFY2(u.match.mistakes.isEmpty() && u.match.verdict != CheckVerdict::Mistake, qPrintable(u.match.diagnosis));
+        if (published) {
+            QCOMPARE(u.match.verdict, CheckVerdict::Correct);
+            QVERIFY2(u.match.diagnosis.contains(u"long_short_cos_sin_cache"_s), qPrintable(u.match.diagnosis));
+            QVERIFY2(u.match.correctAgainst.contains(u"Phi-3"_s), qPrintable(u.match.correctAgainst));
+        } else {
+            // Factors no model publishes are not read from the leading rows: never correct.
+            QVERIFY(u.match.verdict != CheckVerdict::Correct);
+        }
+        // The cache with a row the form does not hold is no longer correct.
+        RowMatrixXf damaged = values;
+        damaged.row(damaged.rows() - 3).setConstant(0.5f);
+        QCOMPARE(streamed(damaged, p, cosine, true).match.verdict, CheckVerdict::Mistake);
     }
 };
 
