@@ -169,6 +169,31 @@ void nameDifferingParameters(TableMatch &match, const TableMatch &read, const Ta
     }
 }
 
+// A mistake read from the sample (position-offset) whose table the family gives
+// (TableMatch::asRead): every row streamed against it, and cells it does not hold said after its
+// words (a table from position 5 with rows 290..299 zeroed), as a correct or variant reading's
+// are. Whether that table explains the rows as a claim does the sample (at most a cell in ten
+// beyond the rounding); nothing when cancelled.
+std::optional<bool> streamMistakeReading(TableMatch &read, const TableRows &table, const StreamOptions &options)
+{
+    if (read.verdict != CheckVerdict::Mistake || read.mistakes.isEmpty() || !read.asRead)
+        return true;
+    TableMatch asRead = read;
+    asRead.reference = read.asRead;
+    asRead.tolerance = read.asReadTolerance;
+    const Verification v = verify(asRead, table, options);
+    if (v.cancelled || (options.cancel && options.cancel->load()))
+        return std::nullopt;
+    if (v.error || v.deviatingCells == 0)
+        return true;
+    const QString lie = DeviationRegion::where(
+        {v.deviatingRowRuns, v.deviatingRows, v.comparedRows, v.columnDeviations, v.deviatingCells, table.rows()});
+    read.diagnosis += u"; but %1 from the table %2 makes, which it does not explain%3"_s.arg(
+        v.deviatingCells == 1 ? u"one cell deviates"_s : u"%1 cells deviate"_s.arg(v.deviatingCells),
+        read.mistakes.join(u", "_s), lie.isEmpty() ? QString() : u": they lie "_s + lie);
+    return posenc::explains(v.comparedRows * table.cols(), v.deviatingCells);
+}
+
 } // namespace
 
 std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const TableRows &table,
@@ -191,6 +216,11 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
     if (!best)
         return StreamStop {StreamStop::Why::Table, u"nothing to compare the table with"_s};
     conclude(best->match, best->verification);
+    StreamOptions quiet = options;
+    quiet.progress = nullptr;
+    // Undeclared, a mistake identified from the sample is streamed as the table it makes too.
+    if (!declared.readAs && !streamMistakeReading(best->match, table, quiet).has_value())
+        return StreamStop {StreamStop::Why::Cancelled, kCancelled};
     if (declared.readAs) {
         // The reading was made from sampled rows. Before it names the deviation or is said to be
         // correct, its every row is streamed too: a table that is the reading's but for some rows
@@ -198,13 +228,19 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
         TableMatch &read = *declared.readAs;
         if (best->match.verdict == CheckVerdict::Mistake && read.reference
             && (read.verdict == CheckVerdict::Correct || read.verdict == CheckVerdict::Variant)) {
-            StreamOptions quiet = options;
-            quiet.progress = nullptr;
             const Verification rows = verify(read, table, quiet);
             if (rows.cancelled || cancelled())
                 return StreamStop {StreamStop::Why::Cancelled, kCancelled};
             if (!rows.error && rows.deviatingCells > 0)
                 conclude(read, rows);
+        }
+        if (best->match.verdict == CheckVerdict::Mistake) {
+            const std::optional<bool> holds = streamMistakeReading(read, table, quiet);
+            if (!holds)
+                return StreamStop {StreamStop::Why::Cancelled, kCancelled};
+            // A reading its rows do not bear out names nothing: it is said in a note.
+            if (!*holds)
+                read.mistakes.clear();
         }
         nameDeclaredMistake(best->match, read);
         if (declared.family)

@@ -60,7 +60,8 @@ struct StreamStop
 // Every row streamed against each candidate, the best kept (betterCandidate) and concluded, and a
 // deviation from a declared family named by the table's undeclared reading (nameDeclaredMistake,
 // nameDeclaredParameter), itself streamed over every row first: a reading the table holds only in
-// its sampled rows names nothing; still unnamed, where the reading is the family's at other parameters,
+// its sampled rows names nothing, and the rows a named mistake's table does not hold are said
+// (declared or not, TableMatch::asRead); still unnamed, where the reading is the family's at other parameters,
 // the one or two of them that, set in the declaration, give every row (their flags, both values).
 // The command line's rows and the check window's run this one path.
 std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const TableRows &table,

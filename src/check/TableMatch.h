@@ -129,6 +129,12 @@ struct TableMatch
     std::shared_ptr<const TableReference> reference;
     CellTolerance tolerance;
     QString unreferenced;
+    // Of a mistake read from the sample, where the family gives it: the table as the named mistakes
+    // make it (a RoPE's rows from position 5), and its tolerance. A declaration that takes the
+    // reading's name streams every row against it first (DeclaredReading): rows the reading does
+    // not hold are said, not hidden behind the name.
+    std::shared_ptr<const TableReference> asRead;
+    CellTolerance asReadTolerance;
     // Parameters whose table is the reference (its first rows from position 0), for the window.
     std::optional<Params> params;
     // How the reference's words read, "sinusoidal, interleaved, paper frequencies, base 10000".

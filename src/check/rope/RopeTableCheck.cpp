@@ -453,6 +453,11 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         return c;
     }
     c.match = matchOf(e, *found);
+    if (!found->mistakes.isEmpty()) { // the table the mistake makes (TableMatch::asRead)
+        const PairReferenceSpec read = RopeFit::reference(found->hypothesis, e.framing);
+        c.match.asRead = std::make_shared<const PairReference>(read);
+        c.match.asReadTolerance = cellTolerance(e.format, found->float32Angles, input.stored, input.textRounding, read);
+    }
     const std::int64_t pairs = e.cols() / 2;
     if (fewRows || pairs == 1)
         c.match.notes.append(RopeCheckWords::thetaNotShown(pairs, e.rows()));
