@@ -1,12 +1,13 @@
 // posenc check with a declared reference (issue 56): a RoPE table whose angles were formed in half
-// precision is the mistake half-precision-angles, its pipeline named (inv_freq, the positions, their
-// product rounded to bfloat16 or float16: candle's RotaryEmbedding::new before candle#3005,
-// GPT-NeoX's fp16 cache of gpt-neox#1003, transformers' LlamaRotaryEmbedding.forward under a bf16
-// autocast before transformers#29285), while the correct line (float32 angles, cos rounded to the
-// dtype) stays correct; and a deviation no parameter explains says so and where its cells lie, in
-// rows and columns, as do the rows a mistake read from the sample (position-offset) does not hold.
-// The tables are written here: HF's float32 inv_freq (1 / theta ** (2i / d), the power in float32),
-// each stage rounded to the half format by its bits, cos in float32.
+// precision is the mistake half-precision-angles, its pipeline named (each of those that tie where
+// the storage hides a stage; inv_freq, the positions, their product rounded to bfloat16 or float16:
+// candle's RotaryEmbedding::new before candle#3005, GPT-NeoX's fp16 cache of gpt-neox#1003,
+// transformers' LlamaRotaryEmbedding.forward under a bf16 autocast before transformers#29285), while
+// the correct line (float32 angles, cos rounded to the dtype) stays correct; and a deviation no
+// parameter explains says so and where its cells lie, in rows and columns, as do the rows a mistake
+// read from the sample (position-offset) does not hold. The tables are written here: HF's float32
+// inv_freq (1 / theta ** (2i / d), the power in float32), each stage rounded to the half format by
+// its bits, cos in float32.
 #include "CliRun.h"
 #include "support/HalfFloats.h"
 
@@ -156,6 +157,25 @@ private slots:
             QVERIFY2(at.hasMatch(), qPrintable(shown(o)));
             QVERIFY(at.captured(1).toLongLong() < rows);
         }
+    }
+
+    // Stages the storage hides give the same cells: float16 inv_freq, positions and product with the
+    // cos stored in bfloat16, 8 rows. The pipelines that tie are each said, the one the table was
+    // made with among them, and none is claimed.
+    void tiedPipelinesAreEachSaid()
+    {
+        const QString file = written(8, 64, [](qint64 p, qint64 j) {
+            return double(toBFloat16(float(ropeCell(p, j, 64, 10000.0f, InvFreq | Positions | Product, toFloat16))));
+        });
+        QVERIFY(!file.isEmpty());
+        const QJsonObject o
+            = checked(file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
+        QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"half-precision-angles"_s});
+        const QString diagnosis = o[u"diagnosis"_s].toString();
+        QVERIFY2(diagnosis.contains(u"which of them the code did does not show"_s), qPrintable(shown(o)));
+        QVERIFY2(diagnosis.contains(u"inv_freq and their product p·inv_freq rounded to float16"_s),
+                 qPrintable(shown(o)));
+        QVERIFY2(diagnosis.contains(u"; or "_s), qPrintable(shown(o)));
     }
 
     void theCorrectLineStaysCorrect_data()

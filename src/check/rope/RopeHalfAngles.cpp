@@ -38,7 +38,7 @@ constexpr double kFloat16Largest = 65504.0;
 // table: a float32 inv_freq one unit away from the code's (its pow) moves a product across a
 // rounding boundary of the half format now and then, which moves that cell by a unit of the angle.
 constexpr std::int64_t kCellsPerStray = 1000;
-// The stages tried, one, two, then all three: of pipelines that explain the table alike, the first.
+// The stages tried, one, two, then all three: pipelines that explain the table alike are each said.
 constexpr std::array<unsigned, 7> kPipelines {Product,
                                               InvFreq,
                                               Positions,
@@ -195,6 +195,7 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
     const HalfAngleScore exact
         = scoreRows(*rows, spec, tolerance, [](double w, std::int64_t p) { return double(p) * w; });
     std::optional<std::pair<Pipeline, HalfAngleScore>> best;
+    std::vector<Pipeline> tied; // every pipeline as good as the best, in the order tried
     for (const bool bfloat16 : {true, false}) {
         if (!bfloat16 && lastPosition > kFloat16Largest)
             continue;
@@ -205,8 +206,12 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
             const Pipeline pipeline {stages, bfloat16};
             const HalfAngleScore s = scoreRows(*rows, spec, tolerance,
                                                [&pipeline](double w, std::int64_t p) { return angle(pipeline, w, p); });
-            if (!best || s.bad < best->second.bad)
+            if (!best || s.bad < best->second.bad) {
                 best.emplace(pipeline, s);
+                tied.clear();
+            }
+            if (s.bad == best->second.bad)
+                tied.push_back(pipeline);
         }
     }
     if (!best || best->second.bad >= exact.bad || best->second.bad * kCellsPerStray > best->second.compared)
@@ -221,9 +226,18 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
         unshown = u" (%1 holds every position up to %2 exactly: whether the positions were rounded too does not "
                   "show)"_s.arg(formatWord(pipeline.bfloat16))
                       .arg(lastPosition);
-    const QString how = pipeline.stages == Positions
+    QString how = pipeline.stages == Positions
         ? CheckDiagnosis::halfPrecisionLine(pipeline.bfloat16 ? PositionRounding::BFloat16 : PositionRounding::Float16)
         : u"%1%2, %3"_s.arg(pipelineWords(pipeline), unshown, codeWords(pipeline));
+    // Pipelines that give the same cells (a stage the table's storage rounds away): each said, none
+    // claimed.
+    if (tied.size() > 1) {
+        QStringList each;
+        for (const Pipeline &p : tied)
+            each.append(pipelineWords(p));
+        how = u"%1 (these give the same cells here: which of them the code did does not show)"_s.arg(
+            each.join(u"; or "_s));
+    }
     m.diagnosis = u"the angles were formed in half precision: %1; the error first exceeds the rounding at position "
                   "%2 (row %3). The correct line forms each angle in float32 and rounds only cos and sin to the "
                   "model's dtype (transformers' LlamaRotaryEmbedding.forward: autocast disabled, "

@@ -47,8 +47,9 @@ double angle(const Pipeline &pipeline, double w, std::int64_t p);
 // Of a declared RoPE table that deviates with no mistake named (`declared`, streamed, whose
 // reference is a PairReference of the table's width): the pipeline that explains the table's
 // sample and the rows the stream found deviating first (`deviatingRows`, increasing), as the
-// declared match with the mistake, its diagnosis and the first position beyond the rounding;
-// nothing where no pipeline explains more cells than the declared reference does.
+// declared match with the mistake, its diagnosis and the first position beyond the rounding (where
+// pipelines tie, a stage the storage rounds away, each is said and none claimed); nothing where no
+// pipeline explains more cells than the declared reference does.
 std::optional<TableMatch> name(const TableMatch &declared, const TableRows &table,
                                const std::vector<std::int64_t> &deviatingRows);
 
