@@ -38,9 +38,11 @@ const std::vector<Step> &ladder()
         unfoldLegends,
         dropCaptions,
         shareAxes,
+        [](QCustomPlot *plot) { return labelsAlongTicks(plot, Qt::Horizontal); },
         [](QCustomPlot *plot) { return shortenTitle(plot, 2); },
         shortenEntries,
         legendsInside,
+        [](QCustomPlot *plot) { return labelsAlongTicks(plot, Qt::Vertical); },
         [](QCustomPlot *plot) { return shortenTitle(plot, 1); },
         shortenAxisLabels,
         elideTickLabels,
@@ -52,6 +54,11 @@ const std::vector<Step> &ladder()
         [](QCustomPlot *plot) { return hideDispensable(plot, 2); },
         [](QCustomPlot *plot) { return hideDispensable(plot, 3); },
         dropUnnamingTitles,
+        // Panels grown by those that went may hold along their ticks labels they could not before.
+        [](QCustomPlot *plot) {
+            const bool across = labelsAlongTicks(plot, Qt::Horizontal);
+            return labelsAlongTicks(plot, Qt::Vertical) || across;
+        },
         legendsInside,
         elideEntries,
         dropKeysIfOverflowing,

@@ -21,8 +21,9 @@ enum class TextRole {
 // tighten to their labels, the panels of a grid close up and colour bars narrow, a colour bar's
 // label goes under its bar, legends take as many columns as their room holds and close their rows
 // up, the captions and legends of marks go, panels side by side or stacked share their axes'
-// labels, the title keeps its first parts then its first line, legends go into a free corner of
-// their panel (stacked where need be), the panels' titles one line, the title goes (a file keeps
+// labels, an x axis's label joins its tick labels' row, the title keeps its first parts then its
+// first line, legends go into a free corner of their panel (stacked where need be), a y axis's
+// label goes up its tick labels' column, the panels' titles one line, the title goes (a file keeps
 // it in its metadata), the panels the figure can do without go (setDispensable), each with the
 // titles that name it and the legends that named only them, the panel titles that name no panel
 // go. What a reader cannot do without is never given up: every panel drawn keeps its name (at most

@@ -125,14 +125,6 @@ bool Changes::setAxisLabel(QCPAxis *axis, const QString &label)
     return true;
 }
 
-bool Changes::foldLabel(QCPColorScale *scale, QCPItemText *text)
-{
-    m_folded.push_back({scale, text});
-    scale->axis()->setProperty(kFoldedProperty, FigureFit::unwrappedLabel(scale->axis()));
-    setAxisLabel(scale->axis(), QString());
-    return true;
-}
-
 void Changes::keepMargins(QCPLayoutElement *element)
 {
     if (std::none_of(m_margins.begin(), m_margins.end(), [element](const auto &kept) { return kept.first == element; }))
@@ -234,10 +226,7 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
     const QList<QCPLayoutElement *> emptied = takeEntries(rects);
     if (!emptied.isEmpty())
         hide(emptied);
-    // A colour bar's label folded under it goes with it.
-    for (const auto &[scale, text] : m_folded)
-        if (scale && text && !scale->realVisibility() && !isHidden(text))
-            hideItem(text);
+    hideFoldsOfHidden();
     return !hiding.isEmpty();
 }
 
@@ -407,12 +396,7 @@ void Changes::moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment cor
 
 void Changes::undo()
 {
-    for (const auto &[scale, text] : m_folded) {
-        if (scale)
-            scale->axis()->setProperty(kFoldedProperty, QVariant());
-        if (text)
-            m_plot->removeItem(text);
-    }
+    undoFolds();
     for (const Spacing &spacing : m_spacings)
         if (spacing.grid) {
             spacing.grid->setRowSpacing(spacing.rows);

@@ -44,6 +44,11 @@ public:
     // FigureRoom::shownLabel; the text is hidden with the bar.
     bool foldLabel(QCPColorScale *scale, QCPItemText *text);
     void keepMargins(QCPLayoutElement *element);
+    // An axis's label shown as `text` (made for it, the plot's) in the row of its tick labels at
+    // the far end of the axis, its tick labels keeping clear of the last `pixels` of it
+    // (KeepClearTicker, which stands in for a plain ticker until undone). Its axis carries the
+    // label (kFoldedProperty); undone, the text is removed; hidden with the axis's panel.
+    bool foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels);
 
     // A grid's row and column spacing; a colour bar at most `width` wide (FigureFonts scales it
     // with the text up to that).
@@ -169,6 +174,10 @@ private:
     QList<QCPLayoutElement *> takeEntries(const QList<QCPAxisRect *> &rects);
     void putBack(const Taken &taken);
 
+    // The folded labels of panels now hidden hidden too; every fold undone.
+    void hideFoldsOfHidden();
+    void undoFolds();
+
     Text &textOf(QCPTextElement *element);
     Axis &axisOf(QCPAxis *axis);
 
@@ -204,6 +213,14 @@ private:
     std::vector<Spacing> m_spacings;
     std::vector<QPointer<QCPColorScale>> m_narrowed;
     std::vector<std::pair<QPointer<QCPColorScale>, QPointer<QCPItemText>>> m_folded;
+    struct Along
+    {
+        QPointer<QCPAxis> axis;
+        QPointer<QCPItemText> text;
+        QSharedPointer<QCPAxisTicker> ticker; // the axis's own
+        QSharedPointer<QCPAxisTicker> standIn; // the one that stood in for it, if any
+    };
+    std::vector<Along> m_along;
 };
 
 } // namespace posenc::FigureRoom

@@ -380,11 +380,11 @@ bool shareAxes(QCustomPlot *plot)
     for (QCPAxisRect *rect : plot->axisRects())
         if (rect->realVisibility() && !Changes::isHidden(rect))
             rects.append(rect);
-    // The same range, scale and label, or the giver unlabelled (a figure that names its rows once).
+    // The same range, scale and label, or the giver unlabelled; no giver whose label went along its ticks.
     const auto same = [](QCPAxis *giver, QCPAxis *keeper) {
         const QString label = FigureFit::unwrappedLabel(giver);
         return giver->visible() && keeper->visible() && keeper->tickLabels() && giver->range() == keeper->range()
-            && giver->scaleType() == keeper->scaleType()
+            && giver->scaleType() == keeper->scaleType() && !giver->property(kFoldedProperty).isValid()
             && (label.isEmpty() || label == FigureFit::unwrappedLabel(keeper));
     };
     Changes &changes = Changes::of(plot);

@@ -24,6 +24,12 @@ bool hideCutLabels(QCustomPlot *plot);
 bool dropCaptions(QCustomPlot *plot);
 // Panels side by side or stacked whose axes show the same range, aligned, show its labels once.
 bool shareAxes(QCustomPlot *plot);
+// Each bottom axis's label (across) or left axis's (up the side), of one line and at most 0.6 of
+// its axis, set in the row of its tick labels at the axis's far end (right, or top), its tick
+// labels that would reach it left blank (KeepsClear): a line of the figure's height, or a
+// column of its width, given to the plots. A label their ticker cannot keep clear of (a text
+// ticker's) stays.
+bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation);
 // The figure's title, or each panel's, in at most `lines` lines: its first parts that fit.
 bool shortenTitle(QCustomPlot *plot, int lines);
 bool shortenPanelTitles(QCustomPlot *plot, int lines);

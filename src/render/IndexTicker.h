@@ -1,6 +1,6 @@
 #pragma once
 
-#include "QCustomPlot.h"
+#include "KeepClearTicker.h"
 
 namespace posenc {
 
@@ -9,7 +9,7 @@ namespace posenc {
 // repeats near 10^6 as QCustomPlot's "g" format would (1.04858e+06 twice). An axis with a label
 // of five digits or more groups the thousands of all its labels, as titles write counts
 // ("200,000", "1,000,000"); shorter ones stay plain ("1000").
-class IndexTicker : public QCPAxisTicker
+class IndexTicker : public KeepClearTicker
 {
 public:
     // Puts an IndexTicker on `axis`, keeping the axis's tick count.

@@ -2,6 +2,7 @@
 
 #include "FigureFonts.h"
 #include "FigureRoom.h"
+#include "KeepClearTicker.h"
 #include "MeasuredText.h"
 #include "PinnedFont.h"
 
@@ -145,7 +146,7 @@ namespace {
 // an axis labels its ticks from 0.001 to 9999 as plain numbers. A decade is written 10⁻⁵ in
 // superscript digits, one text at the axis's size, where QCustomPlot's "beautiful" powers draw
 // the exponent smaller than the text asked for.
-class LogTicker : public QCPAxisTickerLog
+class LogTicker : public KeepClearLogTicker
 {
 protected:
     QVector<double> createTickVector(double tickStep, const QCPRange &range) override

@@ -8,7 +8,7 @@
 
 #include "RelativeSlides.h"
 
-#include "render/FigureFit.h"
+#include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
 #include "support/FigureBuilds.h"
 
@@ -361,7 +361,8 @@ private slots:
             QVERIFY(lowest);
             const QString size = u"%1 x %2 cm"_s.arg(cm.width()).arg(cm.height());
             QVERIFY2(lowest->axis(QCPAxis::atBottom)->tickLabels(), qPrintable(size));
-            QVERIFY2(FigureFit::unwrappedLabel(lowest->axis(QCPAxis::atBottom)) == u"column"_s, qPrintable(size));
+            // Its label along its axis or in the row of its tick labels (FigureRoom::shownLabel).
+            QVERIFY2(FigureRoom::shownLabel(lowest->axis(QCPAxis::atBottom)) == u"column"_s, qPrintable(size));
         }
     }
 

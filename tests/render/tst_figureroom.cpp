@@ -3,7 +3,8 @@
 // "pair 1…"); a panel's title shortened beside panels the figure then gives up takes the room they
 // leave; a panel's name goes with its panel and only with it; a legend left naming nothing goes and
 // narrows nothing; a legend a row wide below its axes goes into a free corner stacked, and comes
-// back as it was; a tick label on the end of its range that reaches into a title does not fit.
+// back as it was; a tick label on the end of its range that reaches into a title does not fit; an
+// axis's label set in its tick labels' row clear of them gives the plot room, and comes back.
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
@@ -26,6 +27,7 @@ private slots:
     void aLegendLeftNamingNothingGoesAndNarrowsNothing();
     void aWideLegendGoesIntoAFreeCornerStacked();
     void aTickLabelOnTheEndMeetsTheTitle();
+    void anAxisLabelGoesAlongItsTicks();
 };
 
 void TestFigureRoom::shortenedKeepsNumbersWhole_data()
@@ -250,6 +252,82 @@ void TestFigureRoom::aTickLabelOnTheEndMeetsTheTitle()
         QVERIFY(axis->tickVector().contains(100.0));
         QCOMPARE(FigureRoom::ticksClearOfTexts(plot), clear);
     }
+}
+
+// Each axis's label set in its tick labels' row at its far end: the plot gains the label's line
+// (across) or column (up the side), the label is shown whole, no tick label left reaches it (by
+// the ink's advance, measured here), and restore() brings the label, the axis's own ticker and
+// the margins back.
+void TestFigureRoom::anAxisLabelGoesAlongItsTicks()
+{
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    plot.setFont(font);
+    plot.setViewport(QRect(0, 0, 300, 200));
+    plot.plotLayout()->clear();
+    auto *rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    QCPAxis *bottom = rect->axis(QCPAxis::atBottom), *left = rect->axis(QCPAxis::atLeft);
+    for (QCPAxis *axis : {bottom, left}) {
+        axis->setTickLabelFont(font);
+        axis->setLabelFont(font);
+        axis->setRange(0.0, 1000.0);
+    }
+    bottom->setLabel(u"position p"_s);
+    left->setLabel(u"value v"_s);
+    const QSharedPointer<QCPAxisTicker> own = bottom->ticker();
+    plot.replot();
+    const QMargins before = rect->margins();
+
+    for (const Qt::Orientation orientation : {Qt::Horizontal, Qt::Vertical}) {
+        const bool across = orientation == Qt::Horizontal;
+        QCPAxis *axis = across ? bottom : left;
+        const QString label = axis->label();
+        QVERIFY(FigureRoom::Steps::labelsAlongTicks(&plot, orientation));
+        plot.replot();
+        plot.replot(); // the ticks keep clear of the label as the margins it gave up leave them
+        QVERIFY(axis->label().isEmpty());
+        QCOMPARE(FigureRoom::shownLabel(axis), label);
+        QCPItemText *text = nullptr;
+        for (int i = 0; i < plot.itemCount(); ++i)
+            if (auto *item = qobject_cast<QCPItemText *>(plot.item(i)); item && item->text() == label)
+                text = item;
+        QVERIFY(text);
+        const double advance = QFontMetricsF(font).horizontalAdvance(label);
+        const QRect r = rect->rect();
+        if (across)
+            QVERIFY2(rect->margins().bottom() < before.bottom(), qPrintable(QString::number(rect->margins().bottom())));
+        else
+            QVERIFY2(rect->margins().left() < before.left(), qPrintable(QString::number(rect->margins().left())));
+        // Where the label is: the axis's last `advance` units, right or top.
+        const double from = across ? r.right() + 1 - advance : r.top() + advance;
+        int blank = 0, shown = 0;
+        const QVector<double> ticks = axis->tickVector();
+        const QVector<QString> labels = axis->tickVectorLabels();
+        for (qsizetype i = 0; i < ticks.size(); ++i) {
+            if (!axis->range().contains(ticks[i]))
+                continue;
+            if (labels[i].isEmpty()) {
+                ++blank;
+                continue;
+            }
+            ++shown;
+            const double at = axis->coordToPixel(ticks[i]);
+            if (across)
+                QVERIFY2(at + QFontMetricsF(font).horizontalAdvance(labels[i]) / 2.0 <= from, qPrintable(labels[i]));
+            else
+                QVERIFY2(at - QFontMetricsF(font).height() / 2.0 >= from, qPrintable(labels[i]));
+        }
+        QVERIFY2(blank >= 1 && shown >= 2, qPrintable(u"%1 blank, %2 shown"_s.arg(blank).arg(shown)));
+    }
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QCOMPARE(bottom->label(), u"position p"_s);
+    QCOMPARE(left->label(), u"value v"_s);
+    QCOMPARE(bottom->ticker(), own);
+    QCOMPARE(plot.itemCount(), 0);
+    QCOMPARE(rect->margins(), before);
+    QVERIFY(!bottom->tickVectorLabels().contains(QString()));
 }
 
 QTEST_MAIN(TestFigureRoom)

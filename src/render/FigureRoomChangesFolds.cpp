@@ -1,0 +1,77 @@
+#include "FigureRoomChanges.h"
+
+#include "FigureFit.h"
+#include "KeepClearTicker.h"
+
+// The labels the steps of FigureRoom fold elsewhere than their axes draw them: a colour bar's
+// under its bar, an axis's in the row of its tick labels.
+namespace posenc::FigureRoom {
+
+bool Changes::foldLabel(QCPColorScale *scale, QCPItemText *text)
+{
+    m_folded.push_back({scale, text});
+    scale->axis()->setProperty(kFoldedProperty, FigureFit::unwrappedLabel(scale->axis()));
+    setAxisLabel(scale->axis(), QString());
+    return true;
+}
+
+bool Changes::foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels)
+{
+    const QSharedPointer<QCPAxisTicker> own = axis->ticker();
+    QSharedPointer<QCPAxisTicker> standIn;
+    auto *clearing = dynamic_cast<KeepsClear *>(own.data());
+    if (!clearing) {
+        // A plain ticker's ticks, from one that keeps clear.
+        QSharedPointer<KeepClearTicker> plain(new KeepClearTicker);
+        plain->setTickCount(own->tickCount());
+        plain->setTickOrigin(own->tickOrigin());
+        plain->setTickStepStrategy(own->tickStepStrategy());
+        axis->setTicker(plain);
+        clearing = plain.data();
+        standIn = plain;
+    }
+    clearing->keepClear(axis, pixels);
+    m_along.push_back({axis, text, own, standIn});
+    axis->setProperty(kFoldedProperty, FigureFit::unwrappedLabel(axis));
+    setAxisLabel(axis, QString());
+    return true;
+}
+
+void Changes::hideFoldsOfHidden()
+{
+    // A colour bar's label folded under it goes with it, an axis's in its tick labels' row with its panel.
+    for (const auto &[scale, text] : m_folded)
+        if (scale && text && !scale->realVisibility() && !isHidden(text))
+            hideItem(text);
+    for (const Along &along : m_along)
+        if (along.axis && along.text && !along.axis->axisRect()->realVisibility() && !isHidden(along.text))
+            hideItem(along.text);
+}
+
+void Changes::undoFolds()
+{
+    for (const auto &[scale, text] : m_folded) {
+        if (scale)
+            scale->axis()->setProperty(kFoldedProperty, QVariant());
+        if (text)
+            m_plot->removeItem(text);
+    }
+    for (const Along &along : m_along) {
+        if (along.text)
+            m_plot->removeItem(along.text);
+        if (!along.axis)
+            continue;
+        along.axis->setProperty(kFoldedProperty, QVariant());
+        const QSharedPointer<QCPAxisTicker> now = along.axis->ticker();
+        if (auto *clearing = dynamic_cast<KeepsClear *>(now.data()))
+            clearing->keepClear(nullptr, 0.0);
+        // The axis's own ticker back, at the tick count thinned since (FigureFit reads it); one
+        // the figure set since stays.
+        if (along.ticker && along.standIn && now == along.standIn) {
+            along.ticker->setTickCount(now->tickCount());
+            along.axis->setTicker(along.ticker);
+        }
+    }
+}
+
+} // namespace posenc::FigureRoom

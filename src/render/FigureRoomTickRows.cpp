@@ -1,0 +1,106 @@
+#include "FigureRoomChanges.h"
+#include "FigureRoomSteps.h"
+
+#include "FigureFit.h"
+#include "KeepClearTicker.h"
+#include "MeasuredText.h"
+
+#include <cmath>
+#include <typeinfo>
+
+// An axis's label set in the row of its tick labels (docs/ARCHITECTURE.md, "Figures at any size").
+namespace posenc::FigureRoom::Steps {
+
+namespace {
+
+// At most this part of its axis is the label's: the tick labels before it keep the scale readable.
+constexpr double kMostOfAxis = 0.6;
+
+// Whether `axis`'s tick labels can keep clear of a label at its end: its ticker is one that
+// keeps clear, or a plain one that one can stand in for (a text ticker's labels are its own).
+bool canKeepClear(const QCPAxis *axis)
+{
+    const QCPAxisTicker *ticker = axis->ticker().data();
+    return ticker && (dynamic_cast<const KeepsClear *>(ticker) || typeid(*ticker) == typeid(QCPAxisTicker));
+}
+
+// The room under a colour bar beside `rect` (in its rows) whose label a step folded under the
+// bar (Steps::foldBarLabels): half its end tick label, a padding and the label's line.
+int foldedBarRoom(const QCustomPlot *plot, const QCPAxisRect *rect)
+{
+    int room = 0;
+    const QRect outer = rect->outerRect();
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+        auto *scale = qobject_cast<QCPColorScale *>(element);
+        if (!scale || !scale->realVisibility() || Changes::isHidden(scale)
+            || !scale->axis()->property(kFoldedProperty).isValid() || scale->outerRect().bottom() < outer.top()
+            || scale->outerRect().top() > outer.bottom())
+            continue;
+        const QCPAxis *axis = scale->axis();
+        const double half = std::ceil(QFontMetricsF(axis->tickLabelFont()).height() / 2.0) + 2.0;
+        room = std::max(room, static_cast<int>(std::ceil(half + QFontMetricsF(axis->labelFont()).height())));
+    }
+    return room;
+}
+
+} // namespace
+
+bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
+{
+    const bool across = orientation == Qt::Horizontal;
+    bool changed = false;
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        if (!rect->realVisibility() || Changes::isHidden(rect) || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            continue;
+        QCPAxis *axis = rect->axis(across ? QCPAxis::atBottom : QCPAxis::atLeft);
+        if (!axis || !axis->visible() || !axis->tickLabels() || axis->property(kFoldedProperty).isValid()
+            || !canKeepClear(axis))
+            continue;
+        const QString label = FigureFit::unwrappedLabel(axis);
+        const double advance = MeasuredText::advance(axis->labelFont(), label);
+        if (label.isEmpty() || label.contains(u'\n')
+            || advance > kMostOfAxis * (across ? rect->width() : rect->height()))
+            continue;
+        // Where the axis draws its tick labels: past its ticks and their padding.
+        const int distance
+            = axis->offset() + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding();
+        auto *text = new QCPItemText(plot);
+        text->setClipToAxisRect(false);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setAxisRect(rect);
+        text->setFont(axis->labelFont());
+        text->setColor(axis->labelColor());
+        text->setText(label);
+        Changes &changes = Changes::of(plot);
+        if (across) {
+            // Under the axis's right end, its top where the tick labels' tops are: the axis is
+            // drawn on the rect's last row of units (QRect::bottom), a unit above its ratio 1.
+            text->position->setCoords(1.0, 1.0);
+            text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+            text->setPadding(QMargins(0, std::max(distance - 1, 0), 0, 0));
+            // A colour bar beside it whose label went under the bar keeps the room that label takes.
+            if (const int under = foldedBarRoom(plot, rect); under > rect->minimumMargins().bottom()) {
+                changes.keepMargins(rect);
+                QMargins least = rect->minimumMargins();
+                least.setBottom(under);
+                rect->setMinimumMargins(least);
+            }
+        } else {
+            // Up the side, reading upwards to the axis's top end, in the tick labels' column: the
+            // column at least as wide as the label's line is high.
+            text->position->setCoords(0.0, 0.0);
+            text->setRotation(-90.0);
+            text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            text->setPadding(QMargins(0, 0, 0, distance));
+            changes.keepMargins(rect);
+            QMargins least = rect->minimumMargins();
+            const int column = distance + static_cast<int>(std::ceil(QFontMetricsF(axis->labelFont()).height()));
+            least.setLeft(std::max(least.left(), column + axis->padding()));
+            rect->setMinimumMargins(least);
+        }
+        changed |= changes.foldAlongTicks(axis, text, advance);
+    }
+    return changed;
+}
+
+} // namespace posenc::FigureRoom::Steps

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+#include <QPointer>
+
+namespace posenc {
+
+// What a ticker whose tick labels may keep clear of a stretch at the far end of their axis
+// knows: there a step of FigureRoom set the axis's label in the row of its tick labels
+// (Steps::labelsAlongTicks). A label that would reach into the stretch is left blank, its tick
+// still drawn.
+class KeepsClear
+{
+public:
+    virtual ~KeepsClear() = default;
+    // `axis`'s labels keep clear of its last `pixels` (layout units): the right end of an axis
+    // across, the top end of one up the side. Zero or less, they keep clear of nothing.
+    void keepClear(QCPAxis *axis, double pixels);
+    double keptClear() const { return m_axis ? m_pixels : 0.0; }
+
+protected:
+    // Blanks the labels of `ticks` that reach into the stretch.
+    void blank(const QVector<double> &ticks, QVector<QString> *labels) const;
+
+private:
+    QPointer<QCPAxis> m_axis;
+    double m_pixels = 0.0;
+};
+
+// As QCPAxisTicker, keeping clear; IndexTicker is one, and one stands in for a plain ticker.
+class KeepClearTicker : public QCPAxisTicker, public KeepsClear
+{
+public:
+    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
+                  QVector<double> *subTicks, QVector<QString> *tickLabels) override;
+};
+
+// As QCPAxisTickerLog, keeping clear (PlotStyle's log axes tick with one).
+class KeepClearLogTicker : public QCPAxisTickerLog, public KeepsClear
+{
+public:
+    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
+                  QVector<double> *subTicks, QVector<QString> *tickLabels) override;
+};
+
+} // namespace posenc
