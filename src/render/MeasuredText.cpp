@@ -1,6 +1,7 @@
 #include "MeasuredText.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QFontMetrics>
 #include <QGuiApplication>
@@ -105,12 +106,36 @@ MeasuredLegendItem::MeasuredLegendItem(QCPLegend *legend, QCPAbstractPlottable *
     : QCPPlottableLegendItem(legend, plottable)
 { }
 
+double MeasuredLegendItem::markerExtent() const
+{
+    QCPScatterStyle scatter;
+    if (const auto *graph = qobject_cast<const QCPGraph *>(mPlottable))
+        scatter = graph->scatterStyle();
+    else if (const auto *curve = qobject_cast<const QCPCurve *>(mPlottable))
+        scatter = curve->scatterStyle();
+    if (scatter.isNone() || !mPlottable)
+        return 0.0;
+    // Drawn centred in the icon (QCPScatterStyle::drawShape): half its pen past its size on each
+    // side, and a unit for the antialiased edge.
+    const double pen = std::max(scatter.isPenDefined() ? scatter.pen().widthF() : mPlottable->pen().widthF(), 1.0);
+    return scatter.size() + pen + 1.0;
+}
+
+QSize MeasuredLegendItem::iconSize() const
+{
+    const QSize icon = mParentLegend->iconSize();
+    // As large as the marker, up to the entry's line of text: the rows of the legend stay as high.
+    const int line = QFontMetrics(getFont()).height();
+    const int side = std::min(static_cast<int>(std::ceil(markerExtent())), std::max(line, icon.height()));
+    return icon.expandedTo(QSize(side, side));
+}
+
 // As QCPPlottableLegendItem's hint.
 QSize MeasuredLegendItem::minimumOuterSizeHint() const
 {
     if (!mPlottable)
         return {};
-    const QSize icon = mParentLegend->iconSize();
+    const QSize icon = iconSize();
     const QRect text = MeasuredText::boundingRect(getFont(), icon.height(), mPlottable->name());
     return {icon.width() + mParentLegend->iconTextPadding() + text.width() + mMargins.left() + mMargins.right(),
             std::max(text.height(), icon.height()) + mMargins.top() + mMargins.bottom()};
@@ -135,7 +160,7 @@ void MeasuredLegendItem::draw(QCPPainter *painter)
         return;
     painter->setFont(getFont());
     painter->setPen(QPen(getTextColor()));
-    const QSize icon = mParentLegend->iconSize();
+    const QSize icon = iconSize();
     const QFontMetrics metrics = painter->fontMetrics();
     const QRect text = metrics.boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, mPlottable->name());
     painter->drawText(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), text.width(),
@@ -144,6 +169,14 @@ void MeasuredLegendItem::draw(QCPPainter *painter)
     const QRect iconRect(mRect.topLeft() + QPoint(0, shift), icon);
     painter->save();
     painter->setClipRect(iconRect, Qt::IntersectClip);
+    // A marker larger than its room drawn smaller, whole, as matplotlib's markerscale would.
+    const double extent = markerExtent();
+    if (const double scale = extent > 0.0 ? std::min(iconRect.width(), iconRect.height()) / extent : 1.0; scale < 1.0) {
+        const QPointF centre = QRectF(iconRect).center();
+        painter->translate(centre);
+        painter->scale(scale, scale);
+        painter->translate(-centre);
+    }
     (mPlottable->*(&LegendIcon::drawLegendIcon))(painter, iconRect);
     painter->restore();
     if (getIconBorderPen().style() != Qt::NoPen) {

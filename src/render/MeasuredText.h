@@ -47,6 +47,14 @@ class MeasuredLegendItem : public QCPPlottableLegendItem
 public:
     MeasuredLegendItem(QCPLegend *legend, QCPAbstractPlottable *plottable);
 
+    // The room of its icon: the legend's icon size, grown to hold its plottable's scatter marker
+    // whole (its size and its pen's width), which the icon's clip would otherwise cut (an open
+    // circle 14 units across in an icon 8 or 14 high), up to the height of its line of text; a
+    // marker larger than that is drawn smaller to fit, whole.
+    QSize iconSize() const;
+    // The units the marker takes across, its pen and antialiased edge counted; 0 without one.
+    double markerExtent() const;
+
 protected:
     QSize minimumOuterSizeHint() const override;
     void draw(QCPPainter *painter) override;

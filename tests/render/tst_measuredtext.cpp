@@ -1,5 +1,6 @@
 // The titles and legend entries that remember their text's size report what QCustomPlot's own
-// elements measure, for every text, font, margin and icon size, and follow each change of them.
+// elements measure, for every text, font, margin and icon size, and follow each change of them;
+// a legend entry's icon holds its plottable's marker whole.
 #include "render/MeasuredText.h"
 #include "render/PinnedFont.h"
 
@@ -21,6 +22,8 @@ private slots:
     void figureLaysOutAsWithQCustomPlotsElements();
     void legendIconSitsInTheMiddleOfItsText_data();
     void legendIconSitsInTheMiddleOfItsText();
+    void aMarkerLargerThanItsIconIsDrawnWhole_data();
+    void aMarkerLargerThanItsIconIsDrawnWhole();
 };
 
 namespace {
@@ -222,6 +225,66 @@ void TestMeasuredText::legendIconSitsInTheMiddleOfItsText()
         std::abs(iconMiddle - textMiddle) <= textHeight / 6.0,
         qPrintable(
             u"icon ink at rows %1-%2, text ink at %3-%4"_s.arg(iconTop).arg(iconBottom).arg(textTop).arg(textBottom)));
+}
+
+void TestMeasuredText::aMarkerLargerThanItsIconIsDrawnWhole_data()
+{
+    QTest::addColumn<double>("points");
+    QTest::addColumn<QSize>("icon");
+    // alibi-slopes' key of the chosen head, an open circle 14 across, in its 18 x 14 icon; and in
+    // the 12 x 8 icon of a legend a step unfolded (FigureRoom).
+    QTest::newRow("14 pt, the figure's icon") << 14.0 << QSize(18, 14);
+    QTest::newRow("14 pt, an unfolded legend's icon") << 14.0 << QSize(12, 8);
+    QTest::newRow("9 pt, an unfolded legend's icon") << 9.0 << QSize(12, 8);
+}
+
+// Before: the icon was the legend's icon size and clipped to it, so an open circle 14 units across
+// with a pen of 1.6 lost its top and bottom (`posenc export --lesson alibi-slopes all --size
+// slide --font-size 14`, "head K"; before, its ink was 15 x 14 units, and 12 x 8 in the unfolded
+// icons). The circle's ink (red), read from the drawn entry, is round (as high as wide) and within
+// the entry; where its line of text is as high as the circle and its pen, it is drawn at its size,
+// else smaller, to the line's height.
+void TestMeasuredText::aMarkerLargerThanItsIconIsDrawnWhole()
+{
+    QFETCH(double, points);
+    QFETCH(QSize, icon);
+    constexpr double kSize = 14.0, kPen = 1.6;
+    QCustomPlot plot;
+    plot.resize(400, 200);
+    plot.setAutoAddPlottableToLegend(false);
+    plot.legend->setVisible(true);
+    plot.legend->setFont(font(points));
+    plot.legend->setIconSize(icon);
+    plot.legend->setBorderPen(Qt::NoPen);
+    QCPGraph *graph = plot.addGraph();
+    graph->setName(u"head K"_s);
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::red, kPen), Qt::NoBrush, kSize));
+    MeasuredText::addToLegend(graph, plot.legend);
+    const QImage image = plot.toPixmap(400, 200, 1.0).toImage();
+    const QRect entry = plot.legend->item(0)->rect();
+    int top = image.height(), bottom = -1, left = image.width(), right = -1;
+    for (int y = entry.top() - 4; y <= entry.bottom() + 4; ++y)
+        for (int x = entry.left() - 4; x <= entry.right(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (c.red() > 200 && c.green() < 160 && c.blue() < 160) {
+                top = std::min(top, y);
+                bottom = std::max(bottom, y);
+                left = std::min(left, x);
+                right = std::max(right, x);
+            }
+        }
+    const QString ink = u"circle's ink at %1-%2 across, %3-%4 down"_s.arg(left).arg(right).arg(top).arg(bottom);
+    const int high = bottom - top + 1, wide = right - left + 1;
+    QVERIFY2(std::abs(high - wide) <= 1, qPrintable(ink));
+    // The circle and its pen across (and an antialiased unit) take up to the line's height or the
+    // icon's: drawn at their size where that holds them, else scaled to it; its ink within a unit
+    // and a half of that.
+    const double room = std::max<double>(QFontMetrics(font(points)).height(), icon.height());
+    const double drawn = (kSize + kPen) * std::min(1.0, room / (kSize + kPen + 1.0));
+    QVERIFY2(high >= drawn - 1.5 && high <= kSize + kPen + 2.0, qPrintable(ink + u", drawn %1"_s.arg(drawn)));
+    // The entry holds it: its ink within the entry's rect.
+    QVERIFY2(entry.contains(QRect(QPoint(left, top), QPoint(right, bottom))), qPrintable(ink));
 }
 
 QTEST_MAIN(TestMeasuredText)
