@@ -280,50 +280,48 @@ QList<Entry> dropoutConditions()
     };
 }
 
-// Whose s the numbers use (docs/ARCHITECTURE.md, Lessons): a named model's own where its preset or
-// config names it, s = 1 where its code has no multiplier; else the lesson's, said so.
-QList<Entry> scaleConditions()
+// Whether a named model sets `key` itself (its preset's or its config's): the condition `own`, true
+// too of parameters no model's, and `unsaid`, of a named model that does not, for the thing `what`.
+QList<Entry> setByModel(const QString &own, const QString &unsaid, const QString &key, const QString &what)
 {
     using ModelNumber = std::function<Number(const LessonModel &)>;
     return {
-        {u"model_scale"_s, u"a condition: the model is unnamed or sets its embedding scale s itself"_s,
-         ModelNumber([](const LessonModel &m) {
-             return condition(m.name.isEmpty() || m.keys.contains(u"scale"_s),
-                              u"%1 sets no embedding scale s"_s.arg(m.name));
+        {own, u"a condition: the model is unnamed or sets %1 itself"_s.arg(what),
+         ModelNumber([key, what](const LessonModel &m) {
+             return condition(m.name.isEmpty() || m.keys.contains(key), u"%1 does not set %2"_s.arg(m.name, what));
          })},
-        {u"no_model_scale"_s, u"a condition: the named model's code multiplies its embeddings by nothing, s = 1"_s,
-         ModelNumber([](const LessonModel &m) {
+        {unsaid, u"a condition: the named model's preset or config does not say %1"_s.arg(what),
+         ModelNumber([key, what](const LessonModel &m) {
              if (m.name.isEmpty())
                  return condition(false, u"the parameters are no named model's"_s);
-             return condition(m.noEmbeddingScale,
-                              u"%1's preset or config does not say its code multiplies by nothing"_s.arg(m.name));
-         })},
-        {u"scale_unsaid"_s, u"a condition: the named model's preset or config does not say its embedding scale s"_s,
-         ModelNumber([](const LessonModel &m) {
-             if (m.name.isEmpty())
-                 return condition(false, u"the parameters are no named model's"_s);
-             return condition(!m.keys.contains(u"scale"_s), u"%1's preset or config names its s"_s.arg(m.name));
-         })},
-        // The context a sentence may call the model's: its preset's where the views' max_len is capped
-        // below it (rope-scaling said Llama 4 Scout "runs to L = 131072", its max_len cap).
-        {u"model_context"_s, u"the model's own context: max_len, or its preset's context where max_len is capped"_s,
-         ModelNumber([](const LessonModel &m) {
-             return integer(m.name.isEmpty() || m.context == 0 ? m.params.maxLen : m.context);
-         })},
-        // Whose σ the random embeddings are drawn at: a model's own only where its preset sets "init"
-        // (Whisper's σ was said to be d^-1/2 = 0.028, the lesson's default, not its init_std).
-        {u"model_init"_s, u"a condition: the model is unnamed or sets how its embeddings start itself"_s,
-         ModelNumber([](const LessonModel &m) {
-             return condition(m.name.isEmpty() || m.keys.contains(u"init"_s),
-                              u"%1's preset or config does not say how its embeddings start"_s.arg(m.name));
-         })},
-        {u"init_unsaid"_s, u"a condition: the named model's preset or config does not say how its embeddings start"_s,
-         ModelNumber([](const LessonModel &m) {
-             if (m.name.isEmpty())
-                 return condition(false, u"the parameters are no named model's"_s);
-             return condition(!m.keys.contains(u"init"_s), u"%1's preset or config names its init"_s.arg(m.name));
+             return condition(!m.keys.contains(key), u"%1's preset or config names %2"_s.arg(m.name, what));
          })},
     };
+}
+
+// Whose s and σ the numbers use (docs/ARCHITECTURE.md, Lessons): a named model's own where its
+// preset or config names them, s = 1 where its code has no multiplier; else the lesson's, said so.
+// σ was said to be Whisper's at d^-1/2 = 0.028, the lesson's default, not its init_std.
+QList<Entry> scaleConditions()
+{
+    using ModelNumber = std::function<Number(const LessonModel &)>;
+    return setByModel(u"model_scale"_s, u"scale_unsaid"_s, u"scale"_s, u"its embedding scale s"_s)
+        + setByModel(u"model_init"_s, u"init_unsaid"_s, u"init"_s, u"how its embeddings start"_s)
+        + QList<Entry> {
+            {u"no_model_scale"_s, u"a condition: the named model's code multiplies its embeddings by nothing, s = 1"_s,
+             ModelNumber([](const LessonModel &m) {
+                 if (m.name.isEmpty())
+                     return condition(false, u"the parameters are no named model's"_s);
+                 return condition(m.noEmbeddingScale,
+                                  u"%1's preset or config does not say its code multiplies by nothing"_s.arg(m.name));
+             })},
+            // The context a sentence may call the model's: its preset's where the views' max_len is
+            // capped below it (rope-scaling said Llama 4 Scout "runs to L = 131072", its max_len cap).
+            {u"model_context"_s, u"the model's own context: max_len, or its preset's context where max_len is capped"_s,
+             ModelNumber([](const LessonModel &m) {
+                 return integer(m.name.isEmpty() || m.context == 0 ? m.params.maxLen : m.context);
+             })},
+        };
 }
 
 Number gridRatio(const Params &p, bool sqrtScale, bool scaledSigma)
