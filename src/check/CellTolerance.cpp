@@ -134,17 +134,23 @@ CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType s
         // p w: the bound, with room for a form that rounds once more. A pair at w = 1 exactly (i = 0:
         // pow(x, 0) = exp(0) = 1 / 1 = 1, and p * 1 exact) has no angle error at all: its cells hold
         // the exact angles' values in a table of float32 angles, which the streamed rows' probe of
-        // exact values must not take for evidence against them (`exactAngle`). Its allowance stays:
-        // angles read back from a rotation (check --apply) are that uncertain.
+        // exact values must not take for evidence against them (`exactAngle`). Nor has a pair at any
+        // power of two: a scaling that divides the positions or the frequencies by a power of two
+        // (transformers' linear, _compute_linear_scaling_rope_parameters: inv_freq /= factor; the
+        // older t = arange(L) / factor) forms float(p) * 2^k, exact, and a linear table of factor 4
+        // is the default one at p / 4, its pair 0 exact (a tenth of the cells the probe takes at
+        // L 5000). Its allowance stays: angles read back from a rotation (check --apply) are that
+        // uncertain.
         t.perPosition.resize(static_cast<std::size_t>(reference.cols()));
         t.exactAngle.resize(static_cast<std::size_t>(reference.cols()));
         t.angleRounding.resize(static_cast<std::size_t>(reference.cols()));
         t.amplitude = amplitude;
+        int exponent = 0;
         for (std::int64_t j = 0; j < reference.cols(); ++j) {
             const double w = std::fabs(reference.frequency(j));
             t.perPosition[static_cast<std::size_t>(j)]
                 = w > 0.0 ? amplitude * w * (std::fabs(std::log(w)) + 4.0) * 0x1p-22 : 0.0;
-            t.exactAngle[static_cast<std::size_t>(j)] = w == 1.0;
+            t.exactAngle[static_cast<std::size_t>(j)] = w > 0.0 && std::frexp(w, &exponent) == 0.5;
             t.angleRounding[static_cast<std::size_t>(j)] = amplitude * w * 0x1p-24;
         }
     }

@@ -28,7 +28,8 @@ struct CellTolerance
     double absolute = 0.0;
     // Per column: the allowed |error| per unit of position, for float32 angles; empty otherwise.
     std::vector<double> perPosition;
-    // Per column, with float32 angles: whether float32's angle is the exact one (a frequency of 1).
+    // Per column, with float32 angles: whether float32's angle is the exact one (a frequency of a
+    // power of two, 1 or a linear factor's 1/2, 1/4, ...).
     std::vector<bool> exactAngle;
     // Per column, with float32 angles of a PairReference: A w 2^-24, the angle's own float32 rounding
     // per unit of position times the amplitude A, which moves a cell by that times its slope

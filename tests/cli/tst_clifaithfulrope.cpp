@@ -1,0 +1,119 @@
+// posenc check never calls a faithful RoPE table a mistake (issue 56, item 3: a verdict is a promise
+// both ways), on the tensors engineers dump: a linear-scaled table of float32 angles, whose scaled
+// positions or frequencies divide by the factor (huggingface/transformers,
+// src/transformers/modeling_rope_utils.py, _compute_linear_scaling_rope_parameters: inv_freq /=
+// factor; models/llama/modeling_llama.py before the rope_type rewrite,
+// LlamaLinearScalingRotaryEmbedding.forward: position_ids.float() / self.scaling_factor), declared
+// and undeclared. The tables are written here: HF's float32 inv_freq (1 / theta ** (arange(0, d, 2)
+// / d), the power in float32), the float32 angle, its cos or sin in float64 rounded to float32.
+#include "CliRun.h"
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// HF's float32 inv_freq of pair i at theta and rotary dim d.
+float invFreq(qint64 i, qint64 d, float theta)
+{
+    return 1.0f / std::pow(theta, float(2 * i) / float(d));
+}
+
+// A linear-scaled RoPE cos or sin table in HF's half layout (column j holds pair j mod d/2), theta
+// 10000: the angle float32(p) * (inv_freq / factor), or (float32(p) / factor) * inv_freq where the
+// positions are divided.
+double linearCell(qint64 p, qint64 j, qint64 d, float factor, bool dividesPositions, bool cosine)
+{
+    const float inv = invFreq(j % (d / 2), d, 10000.0f);
+    const float angle = dividesPositions ? (float(p) / factor) * inv : float(p) * (inv / factor);
+    return cosine ? std::cos(double(angle)) : std::sin(double(angle));
+}
+
+QJsonObject json(const CliRun::Run &run)
+{
+    QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    o[u"exit"_s] = run.exitCode;
+    return o;
+}
+
+QString shown(const QJsonObject &o)
+{
+    return u"exit %1, %2 (precision %3), %4: %5"_s.arg(o[u"exit"_s].toInt())
+        .arg(o[u"verdict"_s].toString(), o[u"precision"_s].toString(),
+             QString::fromUtf8(QJsonDocument(o[u"mistakes"_s].toArray()).toJson(QJsonDocument::Compact)),
+             o[u"diagnosis"_s].toString());
+}
+
+} // namespace
+
+class TestCliFaithfulRope : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_files = 0;
+
+    QString written(qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
+    {
+        const QString file = m_dir.filePath(u"table-%1.npy"_s.arg(m_files++));
+        return CliRun::writeNpy(file, rows, cols, CliRun::cells(rows, cols, cell)) ? file : QString();
+    }
+
+    static QJsonObject checked(const QString &file, const QStringList &flags)
+    {
+        return json(CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags));
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void linearScaledFloat32Angles_data()
+    {
+        QTest::addColumn<float>("factor");
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<bool>("dividesPositions");
+        QTest::addColumn<bool>("cosine");
+        // Each was `mistake`, precision exact: a factor of a power of two keeps pair 0's angle
+        // p / factor exact, which the float32 angles' probe took for exact values.
+        QTest::newRow("factor 4, L 5000, cos") << 4.0f << qint64(5000) << false << true;
+        QTest::newRow("factor 4, L 5000, sin") << 4.0f << qint64(5000) << false << false;
+        QTest::newRow("factor 2, L 2048, positions / factor") << 2.0f << qint64(2048) << true << true;
+        QTest::newRow("factor 8, L 2048") << 8.0f << qint64(2048) << false << true;
+        QTest::newRow("factor 8, L 4096, sin") << 8.0f << qint64(4096) << false << false;
+        // A factor whose division rounds: pair 0's angle is rounded as every other pair's.
+        QTest::newRow("factor 3, L 4096, positions / factor") << 3.0f << qint64(4096) << true << true;
+    }
+    // Declared, correct at float32 angles' precision; undeclared, never a mistake.
+    void linearScaledFloat32Angles()
+    {
+        QFETCH(float, factor);
+        QFETCH(qint64, rows);
+        QFETCH(bool, dividesPositions);
+        QFETCH(bool, cosine);
+        const qint64 d = 128;
+        const QString file = written(
+            rows, d, [&](qint64 p, qint64 j) { return linearCell(p, j, d, factor, dividesPositions, cosine); });
+        QVERIFY(!file.isEmpty());
+        const QJsonObject declared = checked(file,
+                                             {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"128"_s, u"--rope-type"_s,
+                                              u"linear"_s, u"--rope-factor"_s, QString::number(double(factor))});
+        QVERIFY2(declared[u"verdict"_s].toString() == u"correct"_s, qPrintable(shown(declared)));
+        QVERIFY2(declared[u"precision"_s].toString() == u"float32-angles"_s, qPrintable(shown(declared)));
+        const QJsonObject undeclared = checked(file, {});
+        QVERIFY2(undeclared[u"verdict"_s].toString() != u"mistake"_s, qPrintable(shown(undeclared)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliFaithfulRope)
+#include "tst_clifaithfulrope.moc"
