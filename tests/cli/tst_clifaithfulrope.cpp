@@ -4,9 +4,13 @@
 // src/transformers/modeling_rope_utils.py, _compute_linear_scaling_rope_parameters: inv_freq /=
 // factor; models/llama/modeling_llama.py before the rope_type rewrite,
 // LlamaLinearScalingRotaryEmbedding.forward: position_ids.float() / self.scaling_factor), declared
-// and undeclared. The tables are written here: HF's float32 inv_freq (1 / theta ** (arange(0, d, 2)
-// / d), the power in float32), the float32 angle, its cos or sin in float64 rounded to float32.
+// and undeclared; and vLLM's cos|sin cache rounded to bfloat16 or float16 and saved as float32
+// (`cache.float().numpy()`; vllm/model_executor/layers/rotary_embedding.py,
+// RotaryEmbedding._compute_cos_sin_cache). The tables are written here: HF's float32 inv_freq
+// (1 / theta ** (arange(0, d, 2) / d), the power in float32), the float32 angle, its cos or sin in
+// float64 rounded to float32, then to the half format by its bits where the cache is half.
 #include "CliRun.h"
+#include "support/HalfFloats.h"
 
 #include <QtTest>
 
@@ -112,6 +116,41 @@ private slots:
         QVERIFY2(declared[u"precision"_s].toString() == u"float32-angles"_s, qPrintable(shown(declared)));
         const QJsonObject undeclared = checked(file, {});
         QVERIFY2(undeclared[u"verdict"_s].toString() != u"mistake"_s, qPrintable(shown(undeclared)));
+    }
+
+    void halfCosSinCacheSavedAsFloat32_data()
+    {
+        QTest::addColumn<bool>("bfloat16");
+        QTest::addColumn<float>("theta");
+        QTest::addColumn<QString>("declaredTheta");
+        QTest::addColumn<QString>("verdict");
+        // Each faithful one was `mistake` declared: cos² + sin² off by the half format's units.
+        QTest::newRow("bfloat16") << true << 10000.0f << u"10000"_s << u"correct"_s;
+        QTest::newRow("float16") << false << 10000.0f << u"10000"_s << u"correct"_s;
+        QTest::newRow("bfloat16, theta 500000") << true << 500000.0f << u"500000"_s << u"correct"_s;
+        // A wrong cache stays wrong: theta 10000 where 500000 is declared.
+        QTest::newRow("bfloat16, theta 10000 for 500000") << true << 10000.0f << u"500000"_s << u"mistake"_s;
+    }
+    // cat(cos, sin) of the float32 angles, each value rounded to the half format, saved as
+    // float32: read as the cache, each half checked as the HF table it stands for.
+    void halfCosSinCacheSavedAsFloat32()
+    {
+        QFETCH(bool, bfloat16);
+        QFETCH(float, theta);
+        QFETCH(QString, declaredTheta);
+        QFETCH(QString, verdict);
+        const qint64 d = 128, h = d / 2;
+        const QString file = written(300, d, [&](qint64 p, qint64 j) {
+            const float angle = float(p) * invFreq(j % h, d, theta);
+            const auto value = float(j < h ? std::cos(double(angle)) : std::sin(double(angle)));
+            return double(bfloat16 ? halffloats::toBFloat16(value) : halffloats::toFloat16(value));
+        });
+        QVERIFY(!file.isEmpty());
+        const QStringList flags {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"128"_s, u"--rope-theta"_s, declaredTheta};
+        const QJsonObject o = checked(file, flags);
+        QVERIFY2(o[u"verdict"_s].toString() == verdict, qPrintable(shown(o)));
+        const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file} + flags);
+        QVERIFY2(text.out.contains(u"note: a cos|sin cache"_s), qPrintable(text.out));
     }
 };
 

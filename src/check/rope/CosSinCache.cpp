@@ -1,5 +1,6 @@
 #include "check/rope/CosSinCache.h"
 
+#include "check/CellTolerance.h"
 #include "check/TensorShapes.h"
 
 #include <algorithm>
@@ -16,13 +17,18 @@ namespace {
 constexpr std::int64_t kSampleRows = 256;
 
 // How far cos² + sin² of one pair may be from another pair's in a faithful cache: a few units of
-// the cells' format (each of cos and sin rounded once), and a text table's written digits.
-double circleTolerance(const TableRows &rows)
+// the cells' format (each of cos and sin rounded once), and a text table's written digits. The
+// format is the values' own, as the rope-cos check reads it (representableFormat): a cache rounded
+// to bfloat16 or float16 and saved as float32 (`cache.float().numpy()`) is off the circle by that
+// format's units, not float32's.
+double circleTolerance(const TableRows &rows, ValueFormat values)
 {
+    const ValueFormat stored = storedFormat(rows.storedType());
+    const ValueFormat format = stored == ValueFormat::Float32 ? values : stored;
     double unit = std::ldexp(1.0, -22);
-    if (rows.storedType() == StoredType::Float16)
+    if (format == ValueFormat::Float16)
         unit = std::ldexp(1.0, -9);
-    else if (rows.storedType() == StoredType::BFloat16)
+    else if (format == ValueFormat::BFloat16)
         unit = std::ldexp(1.0, -6);
     return 4.0 * unit + 4.0 * rows.textRounding();
 }
@@ -76,16 +82,23 @@ bool holds(const TableRows &rows)
     if (width < 4 || width % 2 != 0 || count < 2)
         return false;
     const std::int64_t pairs = width / 2;
-    const double allowed = circleTolerance(rows);
     const std::int64_t sampled = std::min(count, kSampleRows);
     std::vector<float> row(static_cast<std::size_t>(width));
     QString error;
-    bool halvesDiffer = false;
+    // Measured first, weighed against the values' format once every sampled row is read: the
+    // largest spread of cos² + sin² within a row (relative to the row's largest), and the largest
+    // difference of a pair's cos and sin. A row both half formats hold (zeros and ones) counts as
+    // bfloat16's; rows of the two formats mixed take float16's unit.
+    double spread = 0.0, differ = 0.0;
+    bool bfloat = true, half = true;
     std::int64_t cosFirst = 0;
     for (std::int64_t k = 0; k < sampled; ++k) {
         const std::int64_t r = sampled == 1 ? 0 : k * (count - 1) / (sampled - 1);
         if (!rows.read(r, 1, row.data(), error))
             return false;
+        const ValueFormat format = representableFormat(row.data(), width);
+        bfloat = bfloat && format == ValueFormat::BFloat16;
+        half = half && format != ValueFormat::Float32;
         double low = INFINITY, high = -INFINITY;
         for (std::int64_t i = 0; i < pairs; ++i) {
             const double c = row[std::size_t(i)], s = row[std::size_t(pairs + i)];
@@ -94,14 +107,17 @@ bool holds(const TableRows &rows)
             const double r2 = c * c + s * s;
             low = std::min(low, r2);
             high = std::max(high, r2);
-            halvesDiffer = halvesDiffer || std::fabs(c - s) > allowed * std::max(1.0, std::sqrt(r2));
+            differ = std::max(differ, std::fabs(c - s) / std::max(1.0, std::sqrt(r2)));
         }
-        if (!(high > 0.0) || high - low > allowed * high)
+        if (!(high > 0.0))
             return false;
+        spread = std::max(spread, (high - low) / high);
         if (std::fabs(row[std::size_t(pairs - 1)]) >= std::fabs(row[std::size_t(width - 1)]))
             ++cosFirst;
     }
-    return halvesDiffer && 2 * cosFirst > sampled;
+    const ValueFormat values = bfloat ? ValueFormat::BFloat16 : half ? ValueFormat::Float16 : ValueFormat::Float32;
+    const double allowed = circleTolerance(rows, values);
+    return !(spread > allowed) && differ > allowed && 2 * cosFirst > sampled;
 }
 
 std::shared_ptr<const TableRows> half(std::shared_ptr<const TableRows> rows, bool sines, bool interleaved)
