@@ -4,6 +4,7 @@
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
 #include "core/FamilySpec.h"
+#include "core/NumberText.h"
 #include "core/ParamTable.h"
 
 #include <QLocale>
@@ -186,12 +187,28 @@ std::optional<bool> streamMistakeReading(TableMatch &read, const TableRows &tabl
         return std::nullopt;
     if (v.error || v.deviatingCells == 0)
         return true;
-    const QString lie = DeviationRegion::where(
-        {v.deviatingRowRuns, v.deviatingRows, v.comparedRows, v.columnDeviations, v.deviatingCells, table.rows()});
+    const QString lie = v.deviatingCells == 1
+        ? u": row %1, column %2"_s.arg(v.deviationRow).arg(v.deviationColumn)
+        : DeviationRegion::where(
+            {v.deviatingRowRuns, v.deviatingRows, v.comparedRows, v.columnDeviations, v.deviatingCells, table.rows()});
     read.diagnosis += u"; but %1 from the table %2 makes, which it does not explain%3"_s.arg(
         v.deviatingCells == 1 ? u"one cell deviates"_s : u"%1 cells deviate"_s.arg(v.deviatingCells),
-        read.mistakes.join(u", "_s), lie.isEmpty() ? QString() : u": they lie "_s + lie);
+        read.mistakes.join(u", "_s), lie.isEmpty() || v.deviatingCells == 1 ? lie : u": they lie "_s + lie);
     return posenc::explains(v.comparedRows * table.cols(), v.deviatingCells);
+}
+
+// A mistake read from the sample that its streamed rows do not bear out: its name dropped and its
+// words kept in a note, the diagnosis the reference's deviating cells (then said unexplained).
+void unnameReading(TableMatch &match, const Verification &v)
+{
+    match.notes.prepend(u"read from the sampled rows as %1: %2"_s.arg(match.mistakes.join(u", "_s), match.diagnosis));
+    match.mistakes.clear();
+    const QString where = u"row %1, column %2"_s.arg(v.deviationRow).arg(v.deviationColumn);
+    match.diagnosis = v.deviatingCells == 1
+        ? u"one cell deviates from %1: %2 is off by %3"_s.arg(match.referenceText, where,
+                                                              NumberText::compact(v.deviationError, 3))
+        : u"%1 cells deviate from %2 beyond the rounding, the largest at %3 (off by %4)"_s.arg(v.deviatingCells)
+              .arg(match.referenceText, where, NumberText::compact(v.deviationError, 3));
 }
 
 } // namespace
@@ -218,9 +235,15 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
     conclude(best->match, best->verification);
     StreamOptions quiet = options;
     quiet.progress = nullptr;
-    // Undeclared, a mistake identified from the sample is streamed as the table it makes too.
-    if (!declared.readAs && !streamMistakeReading(best->match, table, quiet).has_value())
-        return StreamStop {StreamStop::Why::Cancelled, kCancelled};
+    // Undeclared, a mistake identified from the sample is streamed as the table it makes too; one
+    // its rows do not bear out names nothing, as a declared reading's (its words in a note).
+    if (!declared.readAs) {
+        const std::optional<bool> holds = streamMistakeReading(best->match, table, quiet);
+        if (!holds)
+            return StreamStop {StreamStop::Why::Cancelled, kCancelled};
+        if (!*holds && best->verification.deviatingCells > 0)
+            unnameReading(best->match, best->verification);
+    }
     if (declared.readAs) {
         // The reading was made from sampled rows. Before it names the deviation or is said to be
         // correct, its every row is streamed too: a table that is the reading's but for some rows

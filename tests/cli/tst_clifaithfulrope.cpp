@@ -6,9 +6,11 @@
 // LlamaLinearScalingRotaryEmbedding.forward: position_ids.float() / self.scaling_factor), declared
 // and undeclared; and vLLM's cos|sin cache rounded to bfloat16 or float16 and saved as float32
 // (`cache.float().numpy()`; vllm/model_executor/layers/rotary_embedding.py,
-// RotaryEmbedding._compute_cos_sin_cache). The tables are written here: HF's float32 inv_freq
-// (1 / theta ** (arange(0, d, 2) / d), the power in float32), the float32 angle, its cos or sin in
-// float64 rounded to float32, then to the half format by its bits where the cache is half.
+// RotaryEmbedding._compute_cos_sin_cache). And a mistake read from the sample that the whole table
+// does not bear out is not named (a half-precision inv_freq table is no attention-factor-missing).
+// The tables are written here: HF's float32 inv_freq (1 / theta ** (arange(0, d, 2) / d), the power
+// in float32), the float32 angle, its cos or sin in float64 rounded to float32, then to the half
+// format by its bits where the cache is half.
 #include "CliRun.h"
 #include "support/HalfFloats.h"
 
@@ -151,6 +153,33 @@ private slots:
         QVERIFY2(o[u"verdict"_s].toString() == verdict, qPrintable(shown(o)));
         const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file} + flags);
         QVERIFY2(text.out.contains(u"note: a cos|sin cache"_s), qPrintable(text.out));
+    }
+
+    void unsupportedReadingIsNotNamed_data()
+    {
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<bool>("bfloat16Cos");
+        QTest::newRow("L 32768, cos float32") << qint64(32768) << false;
+        QTest::newRow("L 8192, cos bfloat16") << qint64(8192) << true;
+    }
+    // HF's cos table at theta 500000, d 64, with inv_freq rounded to float16 (a model cast to half
+    // before its buffers were made): undeclared, the sample read it as attention-factor-missing
+    // against a LongRoPE whose table deviates from it in nearly every row. That name is dropped,
+    // the reading said in a note; the table is still not correct.
+    void unsupportedReadingIsNotNamed()
+    {
+        QFETCH(qint64, rows);
+        QFETCH(bool, bfloat16Cos);
+        const qint64 d = 64;
+        const QString file = written(rows, d, [&](qint64 p, qint64 j) {
+            const float inv = halffloats::toFloat16(invFreq(j % (d / 2), d, 500000.0f));
+            const auto value = float(std::cos(double(float(p) * inv)));
+            return double(bfloat16Cos ? halffloats::toBFloat16(value) : value);
+        });
+        QVERIFY(!file.isEmpty());
+        const QJsonObject o = checked(file, {});
+        QVERIFY2(!o[u"mistakes"_s].toArray().contains(u"attention-factor-missing"_s), qPrintable(shown(o)));
+        QVERIFY2(o[u"verdict"_s].toString() != u"correct"_s, qPrintable(shown(o)));
     }
 };
 
