@@ -5,12 +5,12 @@
 #include "HelpText.h"
 #include "Interrupt.h"
 #include "LessonOptions.h"
+#include "LessonPage.h"
 #include "OutputFile.h"
 #include "ParamOptions.h"
 #include "ProgressLine.h"
 
 #include "core/FamilyInference.h"
-#include "core/ParamText.h"
 #include "core/Quantity.h"
 #include "render/FigureBuild.h"
 #include "render/FigureExporter.h"
@@ -149,8 +149,9 @@ HelpPage exportHelp()
         ".svg or .pdf (vector text and axes; heatmaps embedded as images). With --lesson, the lesson's figure (or "
         "FIGURE) with the lesson's parameters and view; the options and parameters given override them. A figure "
         "drawn for some families only chooses the family where --encoding is not given (export alibi-slopes is "
-        "--encoding alibi). Several figures joined by commas (at most %1), or a lesson's figures (all), go on one "
-        "page of --size in a grid, each laid out in its cell as it would be alone at that size; each takes the "
+        "--encoding alibi). Several figures joined by commas (at most %1), or a lesson's figures (all: those its "
+        "window shows and those its text names), go on one page of --size in a grid, the cells a row leaves "
+        "empty the first figure's, each laid out in its cell as it would be alone at that size; each takes the "
         "options it has; of a lesson's figures read for a model of another family (--preset, --config), those "
         "drawn for other families only are left out and named on standard error."_s.arg(FigurePage::kMaxFigures));
     QList<HelpItem> figures;
@@ -425,23 +426,20 @@ QByteArray pageBytes(const std::vector<std::unique_ptr<FigureBuild>> &builds, co
     return FigureExporter::encodePage(placed, page, format, titles.join(u"; "_s), descriptions.join(u"\n\n"_s));
 }
 
-// A lesson's figures ("all") read for a model of another family: those drawn for other families
-// only (rope-score, for a sinusoidal preset) are left out, and named on standard error.
-QList<const FigureDescriptor *> drawable(const QList<const FigureDescriptor *> &figures, const Params &params,
-                                         QTextStream &err)
+// The format of the file --output names, or why it cannot be written: none named, an unknown
+// format, or a binary one to a terminal.
+std::variant<FigureFormat, QString> readOutput(const QCommandLineParser &parser, const QString &path)
 {
-    QList<const FigureDescriptor *> kept;
-    QStringList left;
-    for (const FigureDescriptor *figure : figures) {
-        if (figure->model().appliesTo(params))
-            kept.append(figure);
-        else
-            left.append(figure->name());
-    }
-    if (!left.isEmpty() && !kept.isEmpty())
-        err << "posenc export: all: " << left.join(u", "_s) << (left.size() == 1 ? " is" : " are")
-            << " left out: drawn for other families than " << ParamText::toString(params.encoding) << '\n';
-    return kept.isEmpty() ? figures : kept;
+    if (path.isEmpty())
+        return u"--output: a file ending in %1, or - with --format, is required"_s.arg(FigureExporter::extensions());
+    const auto chosen = readFormat(parser, path);
+    if (const auto *error = std::get_if<QString>(&chosen))
+        return *error;
+    const FigureFormat format = std::get<FigureFormat>(chosen);
+    if (const auto refused
+        = OutputFile::terminalRefusal(path, FigureExporter::extension(format), format != FigureFormat::Svg))
+        return *refused;
+    return format;
 }
 
 } // namespace
@@ -476,17 +474,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const bool allOfLesson = lesson && positional.first() == u"all"_s;
     bool page = figures.size() > 1;
     const QString path = parser.value(u"output"_s);
-    if (path.isEmpty())
-        return fail(
-            err, ExitUsage,
-            u"--output: a file ending in %1, or - with --format, is required"_s.arg(FigureExporter::extensions()));
-    const auto chosen = readFormat(parser, path);
-    if (const auto *error = std::get_if<QString>(&chosen))
+    const auto output = readOutput(parser, path);
+    if (const auto *error = std::get_if<QString>(&output))
         return fail(err, ExitUsage, *error);
-    const std::optional<FigureFormat> format = std::get<FigureFormat>(chosen);
-    if (const auto refused
-        = OutputFile::terminalRefusal(path, FigureExporter::extension(*format), *format != FigureFormat::Svg))
-        return fail(err, ExitUsage, *refused);
+    const std::optional<FigureFormat> format = std::get<FigureFormat>(output);
     const auto size = readSize(parser);
     if (const auto *error = std::get_if<QString>(&size))
         return fail(err, ExitUsage, *error);
@@ -516,7 +507,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return read.exitCode();
     }
     if (allOfLesson) {
-        figures = drawable(figures, read.params, err);
+        figures = LessonPage::figures(*lesson, lessonRead.model, read.params, err);
         page = figures.size() > 1;
     }
     QList<FigureState> states;
@@ -543,9 +534,17 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return fail(err, ExitInterrupted, u"interrupted; nothing was written"_s);
     };
     const FigureSize pageSize = std::get<FigureSize>(size);
-    const QList<QRect> cells = page ? FigurePage::cells(int(figures.size()), pageSize.layout)
-                                    : QList<QRect> {QRect(QPoint(0, 0), pageSize.layout)};
     const auto engine = std::make_shared<const Engine>(read.params);
+    QSize shape = FigurePage::grid(int(figures.size()), pageSize.layout);
+    if (page && allOfLesson) {
+        line.stage(u"choosing the page's grid"_s);
+        const auto chosen = LessonPage::grid(figures, states, engine, style, pageSize, threads, interrupt.flag());
+        if (!chosen)
+            return interrupted();
+        shape = *chosen;
+    }
+    const QList<QRect> cells = page ? FigurePage::cells(int(figures.size()), pageSize.layout, shape)
+                                    : QList<QRect> {QRect(QPoint(0, 0), pageSize.layout)};
     std::vector<std::unique_ptr<FigureBuild>> builds;
     for (qsizetype i = 0; i < figures.size(); ++i) {
         const QString name = figures[i]->name();

@@ -124,6 +124,41 @@ QString Lesson::mainFigure() const
     return main ? main->name : QString();
 }
 
+QStringList Lesson::slideFigures(const LessonModel &model) const
+{
+    const SessionView shown = view(model.configName);
+    const QList<SessionView::Figure> views = shown.views.value_or(QList<SessionView::Figure>());
+    // The views the window shows: the maximised one, or the layout's rows x columns (four where a
+    // session has no layout).
+    qsizetype count = 4;
+    static const QRegularExpression grid(u"^([1-9])x([1-9])$"_s);
+    if (const auto match = grid.match(shown.layout.value_or(QString())); match.hasMatch())
+        count = match.captured(1).toInt() * match.captured(2).toInt();
+    QList<int> indices;
+    if (shown.maximized >= 0 && shown.maximized < views.size())
+        indices.append(shown.maximized);
+    else
+        for (int i = 0; i < std::min(count, views.size()); ++i)
+            indices.append(i);
+    QStringList figures;
+    const auto add = [&figures](const QString &name) {
+        if (!name.isEmpty() && !figures.contains(name))
+            figures.append(name);
+    };
+    add(mainFigure());
+    for (const int i : std::as_const(indices))
+        add(views[i].name);
+    // The views the text names, in the order it names them.
+    static const QRegularExpression named(u"([a-z0-9]+(?:-[a-z0-9]+)*) views?\\b"_s);
+    const QString text = LessonText::plain(explain(model).html);
+    for (auto it = named.globalMatch(text); it.hasNext();) {
+        const QString name = it.next().captured(1);
+        if (std::any_of(views.begin(), views.end(), [&name](const SessionView::Figure &f) { return f.name == name; }))
+            add(name);
+    }
+    return figures;
+}
+
 std::variant<Params, QList<ParamError>> Lesson::params() const
 {
     return ParamOverlay::over(Params {}, LessonModels::textsFor(*this, LessonModels::defaultOf(*this)));

@@ -62,6 +62,11 @@ struct Lesson
     QJsonObject viewState(const QString &modelConfig) const;
     // The figure of its main view; empty when none.
     QString mainFigure() const;
+    // The figures of its slide (`posenc export --lesson NAME all`) for `model`: those the window
+    // shows (the layout's views, the main one first), then the views its text for `model` names
+    // ("the alibi-slopes view"), each figure once. The views the window keeps unseen are not the
+    // lesson's and stay off the slide (docs/ARCHITECTURE.md, Exporting).
+    QStringList slideFigures(const LessonModel &model) const;
     // The parameters of the lesson for its own model, or every problem with them.
     std::variant<Params, QList<ParamError>> params() const;
     // Its explanation for `model`.

@@ -16,9 +16,15 @@ constexpr int kMaxFigures = 9;
 // the grid whose cells come closest to a figure's usual 3:2, fewest empty cells first among equals.
 QSize grid(int count, QSize page);
 
+// Every grid of `count` figures that leaves no row empty, columns x rows, most columns first.
+QList<QSize> grids(int count);
+
 // The cells of `count` figures in reading order, the page split evenly (whole layout units; the
-// last column and row take what the division leaves).
+// last column and row take what the division leaves) and covered whole: the cells a short last
+// row leaves empty are the first figure's, which spans them down the first column.
 QList<QRect> cells(int count, QSize page);
+// The same on the grid `shape` (columns x rows, one of grids(count)).
+QList<QRect> cells(int count, QSize page, QSize shape);
 
 // The size a figure is built at to fill `cell` of `page`: the page's scale and dpi.
 FigureSize cellSize(const FigureSize &page, QRect cell);

@@ -1,11 +1,15 @@
 // posenc export of several figures on one page (FIGURE,FIGURE... and --lesson NAME all): the page
-// is the size asked for, each figure keeps its own options and --config, and every refusal names
-// its flag with exit 2 and writes nothing.
+// is the size asked for, each figure keeps its own options and --config, a lesson's page holds the
+// figures its window shows and its text names, and every refusal names its flag with exit 2 and
+// writes nothing.
 #include "CliRun.h"
 
 #include "support/TestFiles.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
@@ -57,31 +61,66 @@ private slots:
         QVERIFY(QImage(two).text(u"Title"_s).contains(u"; "_s));
     }
 
-    // A lesson's figures read for a model of another family: a figure drawn for other families only
-    // (rope-score, for a sinusoidal or a 2-D RoPE model) is left out and named, the others drawn.
-    void aLessonsFiguresForAModelOfAnotherFamily_data()
+    // A lesson's slide (--lesson NAME all) holds what its window shows and what its text names, the
+    // main figure first: the views the window keeps unseen (a random X = s·E heatmap, a magnitudes
+    // plot beside a dropout lesson) took a cell each and left the main figure a quarter of the page,
+    // too small for the panels its text is about. Read for every lesson's own model and for models of
+    // other families and shapes; the figures on the page are read back from the PNG's description.
+    void aLessonsSlideHoldsWhatItsWindowShowsAndItsTextNames_data()
     {
         QTest::addColumn<QString>("lesson");
-        QTest::addColumn<QString>("preset");
-        QTest::addColumn<QString>("family");
-        QTest::newRow("left padding, sinusoidal") << u"left-padding"_s << u"transformer-big"_s << u"sinusoidal"_s;
-        QTest::newRow("families, 2-D RoPE") << u"families"_s << u"flux-1-dev"_s << u"rope-2d"_s;
+        QTest::addColumn<QStringList>("model");
+        const Run list = posenc({u"lessons"_s});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        for (const QString &line : list.out.split(u'\n', Qt::SkipEmptyParts))
+            QTest::newRow(qPrintable(line.section(u'\t', 0, 0))) << line.section(u'\t', 0, 0) << QStringList();
+        for (const auto &[lesson, preset] : {std::pair {u"left-padding"_s, u"transformer-big"_s},
+                                             {u"packing"_s, u"mpt-7b"_s},
+                                             {u"families"_s, u"gemma-3-4b"_s},
+                                             {u"many-layers"_s, u"gpt-oss-20b"_s},
+                                             {u"alibi"_s, u"bloom-560m"_s},
+                                             {u"dropout-on-sum"_s, u"whisper-large-v3"_s}})
+            QTest::newRow(qPrintable(lesson + u" "_s + preset)) << lesson << QStringList {u"--preset"_s, preset};
     }
 
-    void aLessonsFiguresForAModelOfAnotherFamily()
+    void aLessonsSlideHoldsWhatItsWindowShowsAndItsTextNames()
     {
         QFETCH(QString, lesson);
-        QFETCH(QString, preset);
-        QFETCH(QString, family);
+        QFETCH(QStringList, model);
+        const Run read = posenc(QStringList {u"lessons"_s, lesson, u"--json"_s} + model);
+        QVERIFY2(read.exitCode == 0, qPrintable(read.err));
+        const QJsonObject json = QJsonDocument::fromJson(read.out.toUtf8()).object();
+        const QJsonObject view = json.value(u"view"_s).toObject();
+        QStringList views;
+        for (const QJsonValue &each : view.value(u"views"_s).toArray())
+            views.append(each.toObject().value(u"figure"_s).toString());
+        QVERIFY(!views.isEmpty());
+        // What the window shows: the layout's rows x columns of views.
+        const QStringList grid = view.value(u"layout"_s).toString().split(u'x');
+        QCOMPARE(grid.size(), qsizetype(2));
+        const QStringList shown = views.mid(0, grid[0].toInt() * grid[1].toInt());
+        QStringList named;
+        for (const QJsonValue &item : json.value(u"items"_s).toArray())
+            for (const QString &name : views)
+                if (item.toString().contains(name + u" view"_s))
+                    named.append(name);
+
         const QString file = m_dir.filePath(lesson + u".png"_s);
-        const Run run = posenc({u"export"_s, u"--lesson"_s, lesson, u"all"_s, u"--preset"_s, preset, u"-o"_s, file,
-                                u"--width"_s, u"1200"_s, u"--height"_s, u"700"_s});
+        const Run run = posenc(QStringList {u"export"_s, u"--lesson"_s, lesson, u"all"_s, u"-o"_s, file, u"--width"_s,
+                                            u"1600"_s, u"--height"_s, u"900"_s, u"--force"_s}
+                               + model);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        QVERIFY2(run.err.startsWith(u"posenc export: all: "_s) && run.err.contains(u"rope-score"_s)
-                     && run.err.contains(u"left out: drawn for other families than "_s + family),
-                 qPrintable(run.err));
-        const QString title = QImage(file).text(u"Title"_s);
-        QVERIFY2(!title.isEmpty() && !title.contains(u"RoPE score"_s, Qt::CaseInsensitive), qPrintable(title));
+        QStringList onPage;
+        static const QRegularExpression figure(u"^PosEnc Explorer: (\\S+)$"_s, QRegularExpression::MultilineOption);
+        for (auto it = figure.globalMatch(QImage(file).text(u"Description"_s)); it.hasNext();)
+            onPage.append(it.next().captured(1));
+        const QString says = u"on the page: %1; shown: %2; named: %3"_s.arg(onPage.join(u", "_s), shown.join(u", "_s),
+                                                                         named.join(u", "_s));
+        QVERIFY2(!onPage.isEmpty() && onPage.first() == views.first(), qPrintable(says)); // the main figure first
+        for (const QString &name : onPage)
+            QVERIFY2((shown.contains(name) || named.contains(name)) && onPage.count(name) == 1, qPrintable(says));
+        for (const QString &name : shown + named)
+            QVERIFY2(onPage.contains(name), qPrintable(says));
     }
 
     void refusals_data()

@@ -82,11 +82,26 @@ private slots:
                     if (i > 0) // reading order: right of the last, or below it
                         QVERIFY(cells[i].x() > cells[i - 1].x() || cells[i].y() > cells[i - 1].y());
                 }
-                // A full grid covers the page.
-                if (grid.width() * grid.height() == count)
-                    QCOMPARE(area, qint64(page.width()) * page.height());
+                // Every page is covered: no cell left empty.
+                QCOMPARE(area, qint64(page.width()) * page.height());
             }
         }
+    }
+
+    // Three figures on a slide: the cell the grid's 2 x 2 leaves empty is the first figure's, which
+    // spans the left column; the other two share the right one. Seven on a slide's 3 x 3: the first
+    // spans the first column's three rows.
+    void theFirstFigureTakesTheEmptyCells()
+    {
+        QCOMPARE(FigurePage::cells(3, QSize(960, 540)),
+                 (QList<QRect> {QRect(0, 0, 480, 540), QRect(480, 0, 480, 270), QRect(480, 270, 480, 270)}));
+        QCOMPARE(FigurePage::grid(7, QSize(960, 540)), QSize(3, 3));
+        const QList<QRect> seven = FigurePage::cells(7, QSize(960, 540));
+        QCOMPARE(seven.size(), qsizetype(7));
+        QCOMPARE(seven[0], QRect(0, 0, 320, 540));
+        QCOMPARE(seven[1], QRect(320, 0, 320, 180));
+        QCOMPARE(seven[3], QRect(320, 180, 320, 180));
+        QCOMPARE(seven[6], QRect(640, 360, 320, 180));
     }
 
     // A page's PNG holds in each cell the very pixels of the figure drawn alone at the cell's size.
@@ -114,9 +129,8 @@ private slots:
             const QImage inPage = drawn.copy(QRect(at, alone.size())).convertToFormat(QImage::Format_ARGB32);
             QVERIFY2(inPage == alone, qPrintable(names[i]));
         }
-        // The empty fourth cell is white.
-        const QPoint empty(page.pixels().width() * 3 / 4, page.pixels().height() * 3 / 4);
-        QCOMPARE(drawn.pixelColor(empty), QColor(Qt::white));
+        // No cell is left empty: the first figure's spans the left column.
+        QCOMPARE(cells[0].height(), page.layout.height());
     }
 
     // A page's SVG is the page's size and holds each figure's texts inside its own cell; its PDF
