@@ -406,7 +406,8 @@ void TestDropoutCompareFigure::smallViewKeepsRoomForTheHeatmaps()
 }
 
 // The masked-dropout lesson's table, 24 x 32 with a sequence of 16, shows whole at first, and
-// its counts say they cover the sequence's 16 x 32 cells; a larger table shows its first cells.
+// its counts say they cover the sequence's 16 x 32 cells; a larger table shows its first cells,
+// and a wide one of 24 rows all its rows.
 void TestDropoutCompareFigure::smallTableShowsWholeAndCountsItsSequence()
 {
     Params p;
@@ -418,6 +419,11 @@ void TestDropoutCompareFigure::smallTableShowsWholeAndCountsItsSequence()
     large.dModel = 512;
     large.maxLen = 64;
     QCOMPARE(DropoutCompareModel::defaultBlock(large), (Block {0, 20, 0, 24}));
+    // The same 24 rows of a wide model (Transformer big's 1024 columns) show whole too: the lesson
+    // names padding rows 16 to 23, which a block of 20 rows left out.
+    Params wide = p;
+    wide.dModel = 1024;
+    QCOMPARE(DropoutCompareModel::defaultBlock(wide), (Block {0, 24, 0, 24}));
     for (const QSize size : {QSize(1200, 800), QSize(640, 420)}) {
         const auto built = FigureBuilds::build(u"dropout-compare"_s, p, FigureSize::fromPixels(size));
         QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));

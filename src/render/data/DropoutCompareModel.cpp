@@ -11,11 +11,15 @@ namespace posenc {
 Block DropoutCompareModel::defaultBlock(const Params &params)
 {
     constexpr std::int64_t kRows = 20, kColumns = 24;
-    // A table within twice that shows whole, so that every row its texts name (the padding, the
-    // last special row) is in view and its counts are the whole sequence's.
-    if (params.maxLen <= 2 * kRows && params.dModel <= 2 * kColumns)
-        return {0, params.maxLen, 0, params.dModel};
-    return DropoutCompute::sequenceBlock(DropoutCompareCompute::shown(params), kRows, kColumns);
+    // Rows (or columns) within twice that show whole, so that every row its texts name (the
+    // padding, the last special row) is in view and its counts are the whole sequence's, however
+    // wide the model (24 rows of Transformer big's 1024 columns: all 24 rows, 24 columns).
+    Block block = DropoutCompute::sequenceBlock(DropoutCompareCompute::shown(params), kRows, kColumns);
+    if (params.maxLen <= 2 * kRows)
+        block.row0 = 0, block.rows = params.maxLen;
+    if (params.dModel <= 2 * kColumns)
+        block.col0 = 0, block.cols = params.dModel;
+    return block;
 }
 
 QString DropoutCompareModel::name() const
