@@ -164,6 +164,10 @@ void TestDropoutCompareFigure::modesAgainstReferences()
             }
         }
     }
+    // The pe mode's PE part is sum's, its dropped cells marked as having no value (grey), as sum's
+    // are: they were drawn as the 0 that s·E = 0 leaves, white.
+    QVERIFY(!data.modes[kSum].pePart.marks.empty());
+    QVERIFY(data.modes[kPe].pePart.marks == data.modes[kSum].pePart.marks);
 }
 
 void TestDropoutCompareFigure::maskedFillPaddingIsZeroInEvaluation()

@@ -145,7 +145,11 @@ std::optional<DropoutCompareData> compute(const Engine &engine, const HeatmapReq
         DropoutModePanel &panel = data.modes[m];
         panel.mode = kModes[m];
         panel.params = modes[m].params();
-        const Engine peEngine(peOnly(panel.params));
+        // Y's PE part under pe is dropout(PE), sum's with the same mask: its dropped cells have no
+        // value and are marked so (CellMarks), not drawn as the 0 the pe mode's s·E = 0 leaves. In
+        // concat, pe drops the PE's columns alone, and its own marks say so.
+        const bool asSum = kModes[m] == DropoutMode::Positional && !panel.params.concatenates();
+        const Engine peEngine(peOnly(asSum ? withMode(panel.params, DropoutMode::Sum) : panel.params));
         for (const auto &[source, grid] :
              {std::pair {&modes[m], &panel.output}, std::pair {&peEngine, &panel.pePart}}) {
             const int pass = detail == Detail::Preview
