@@ -97,10 +97,14 @@ double one(const Params &)
     return 1.0;
 }
 
-// X's bound: the PE's ±1 and three standard deviations of s·E, added in the sum.
+// X's bound: the PE's ±1 and three standard deviations of s·E, added in the sum; s·E's alone
+// where the family adds no term (RoPE's, ALiBi's X is s·E: Llama 4 Scout's σ 0.014 on ±1.1 was
+// drawn white).
 double inputBound(const Params &params)
 {
     const double embedding = Quantities::embeddingBound(params);
+    if (!params.hasPositionTerm())
+        return embedding;
     return params.compose == Compose::Sum ? 1.0 + embedding : std::max(1.0, embedding);
 }
 

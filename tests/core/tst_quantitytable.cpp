@@ -163,6 +163,15 @@ void TestQuantityTable::bound_data()
     Params all = p;
     all.dropout = 1.0;
     row("Y with every cell dropped", Quantity::Output, all, 1.0);
+    // A family that adds no term: X = s·E, its bound s·E's alone (Llama 4 Scout: s 1, σ 0.014).
+    Params rope = under(Encoding::Rope);
+    rope.rope.headDim = 64;
+    rope.scaleKind = ScaleKind::Custom;
+    rope.customScale = 1.0;
+    rope.init = InitKind::Custom;
+    rope.customSigma = 0.014;
+    row("X of a family that adds no term: 3 s σ", Quantity::Input, rope, 3.0 * 0.014);
+    row("its Y: X over 1 - p", Quantity::Output, rope, 3.0 * 0.014 / (1.0 - rope.dropout));
     Params yarn = under(Encoding::Rope);
     yarn.rope.headDim = 64;
     yarn.rope.type = RopeType::Yarn;
