@@ -102,13 +102,15 @@ LessonModel LessonController::model() const
 
 LessonModel LessonController::model(const Lesson *lesson) const
 {
-    // The model given (the lesson's, or the preset chosen since) is named, not the first preset whose
-    // parameters it holds: a preset of a few keys (fairseq's init) holds many a model's.
+    // The model given (the lesson's, or the preset chosen since, presetChosen) is named, not the
+    // first preset whose parameters it holds: a preset of a few keys (fairseq's init) holds many a
+    // model's, and a lesson of its own parameters (why-sqrt-d) is read for no model, as posenc
+    // lessons NAME reads it. Without a lesson, the preset the controls are at.
     QList<ModelChoice> candidates;
     if (m_model)
         candidates.append(*m_model);
     const int preset = m_parts.controls->activePreset();
-    if (preset >= 0)
+    if (preset >= 0 && !lesson)
         candidates.append(ModelChoice::ofPreset(m_parts.controls->presets()[preset]));
     return LessonModels::model(m_parts.controls->params(), candidates, lesson ? lesson->keep : QStringList());
 }

@@ -60,6 +60,8 @@ private slots:
     void theNumbersFollowTheControls();
     void aLessonNamesTheModelItWasOpenedFor_data();
     void aLessonNamesTheModelItWasOpenedFor();
+    void aLessonOpenedInTheWindowNamesTheModelTheCommandLineNames_data();
+    void aLessonOpenedInTheWindowNamesTheModelTheCommandLineNames();
     void previousNextAndReset();
     void aSessionSavedDuringALessonReopensIt();
     void thePanelClosesOnlyWithItsLesson();
@@ -225,6 +227,30 @@ void TestLessons::aLessonNamesTheModelItWasOpenedFor()
     QVERIFY(controls->params().dModel != d);
     QCOMPARE(window.lessons()->model().name, QString());
     QCOMPARE(controls->activePreset(), -1);
+}
+
+void TestLessons::aLessonOpenedInTheWindowNamesTheModelTheCommandLineNames_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const Lesson &lesson : Lessons::all())
+        QTest::newRow(qPrintable(lesson.name)) << lesson.name;
+}
+
+// A lesson opened in the window is read for its own model, as posenc lessons NAME reads it: a
+// lesson of its own parameters names no model. The window named what-dropout-does' "fairseq
+// embedding init" and why-sqrt-d's "Transformer base", the first presets its parameters hold,
+// where posenc lessons says "this model".
+void TestLessons::aLessonOpenedInTheWindowNamesTheModelTheCommandLineNames()
+{
+    QFETCH(QString, name);
+    const Lesson &lesson = *Lessons::find(name);
+    MainWindow window(Params {}, nullptr);
+    QVERIFY(window.lessons()->open(name));
+    const auto own = LessonModels::defaultOf(lesson);
+    QCOMPARE(window.lessons()->model().name, own ? own->name : QString());
+    if (!own)
+        QVERIFY2(!window.lessons()->panel()->explanationText().contains(u"embedding init's"_s),
+                 qPrintable(window.lessons()->panel()->explanationText()));
 }
 
 void TestLessons::theNumbersFollowTheControls()
