@@ -352,6 +352,7 @@ private slots:
     void everyLessonForEveryModel();
     void theAcceptanceNumbers();
     void pZeroIsTheCaseOfAModelWithoutInputDropout();
+    void aSentenceSaysWhatTheModelsCodeDoes();
 };
 
 void TestLessonModels::everyLessonForEveryModel_data()
@@ -503,6 +504,52 @@ void TestLessonModels::pZeroIsTheCaseOfAModelWithoutInputDropout()
             QVERIFY2(saysWhoseDropout(plain, r.read.model, *r.read.choice), qPrintable(what));
         }
     }
+}
+
+// A sentence says what the model's own code does, for every shipped preset the lesson applies to.
+// Packing, ALiBi: transformers builds the bias from the columns, not the ids (MptModel.forward's
+// build_mpt_alibi_tensor over the sequence, which warns that position_ids have no function;
+// BloomModel.forward's build_alibi_tensor from attention_mask.cumsum), so the lesson said "biases
+// each such pair by that distance" of a bias the restarted ids never reach. Relative position: a
+// table of float32 angles is only nearly a function of q − p, as the figure's title says, where the
+// text said "constant along every line". Left padding: two float32 numbers, the last token's and the
+// row's largest, each said to be which.
+void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
+{
+    const Lesson &packing = *Lessons::find(u"packing"_s);
+    const Lesson &relative = *Lessons::find(u"relative-position"_s);
+    const Lesson &padding = *Lessons::find(u"left-padding"_s);
+    int alibi = 0, float32 = 0, rounded = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const Pick pick {{u"--preset"_s, preset.name}, preset.modelName(), {}};
+        if (const Read r = readFor(packing, pick); r.ok && r.read.result.exitCode() == 0) {
+            const QString plain = LessonText::plain(packing.explain(r.read.model).html);
+            const bool isAlibi = r.read.model.params.encoding == Encoding::Alibi;
+            alibi += isAlibi;
+            QVERIFY2(plain.contains(u"reads no position ids"_s) == isAlibi, qPrintable(preset.name + u": "_s + plain));
+            if (isAlibi)
+                QVERIFY2(!plain.contains(u"biases each such pair by that distance"_s)
+                             && plain.contains(u"build_mpt_alibi_tensor"_s) && plain.contains(u"build_alibi_tensor"_s),
+                         qPrintable(plain));
+        }
+        if (const Read r = readFor(relative, pick); r.ok && r.read.result.exitCode() == 0) {
+            const QString plain = LessonText::plain(relative.explain(r.read.model).html);
+            const bool inFloat32 = r.read.model.params.sinusoidal.angles == Angles::Float32;
+            float32 += inFloat32;
+            QVERIFY2(plain.contains(u"only nearly so"_s) == inFloat32, qPrintable(preset.name + u": "_s + plain));
+            QVERIFY2(plain.contains(u"So S is constant along every line"_s) == !inFloat32, qPrintable(plain));
+        }
+        if (const Read r = readFor(padding, pick); r.ok && r.read.result.exitCode() == 0) {
+            const QString plain = LessonText::plain(padding.explain(r.read.model).html);
+            if (plain.contains(u"float32's rounding of the larger angles"_s)) {
+                ++rounded;
+                QVERIFY2(plain.contains(u"moves this last token's score by"_s)
+                             && plain.contains(u"the largest such move over the row"_s),
+                         qPrintable(plain));
+            }
+        }
+    }
+    QVERIFY(alibi >= 2 && float32 >= 1 && rounded >= 2); // MPT-7B, BLOOM; Whisper; the RoPE models
 }
 
 QTEST_GUILESS_MAIN(TestLessonModels)
