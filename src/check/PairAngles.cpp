@@ -15,8 +15,13 @@ double PairSample::angle(std::int64_t i, std::int64_t j) const
 
 std::pair<double, double> PairSample::nearestTurn(std::int64_t i, std::int64_t j, double predicted) const
 {
+    return PairAngles::nearestTurn(angle(i, j), cosine, predicted);
+}
+
+std::pair<double, double> nearestTurn(double angle, bool cosine, double predicted)
+{
     constexpr double kPi = std::numbers::pi;
-    const double a = angle(i, j);
+    const double a = angle;
     double best = predicted, gap = std::numeric_limits<double>::infinity();
     for (const double base : {a, cosine ? -a : kPi - a}) {
         const double turned = base + 2.0 * kPi * std::round((predicted - base) / (2.0 * kPi));

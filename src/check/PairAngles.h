@@ -28,6 +28,10 @@ struct PairSample
     std::pair<double, double> nearestTurn(std::int64_t i, std::int64_t j, double predicted) const;
 };
 
+// The same of a pair whose shown angle is `angle` (PairSample::angle, computed once by a fit that
+// asks it of the same cell many times).
+std::pair<double, double> nearestTurn(double angle, bool cosine, double predicted);
+
 // The sample's pairs, with its first row turning no pair (ones: a cos table; zeros: a sin table);
 // nothing where the columns do not repeat in one layout or the first row is neither.
 std::optional<PairSample> read(const TableEvidence &e);

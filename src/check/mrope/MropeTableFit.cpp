@@ -2,10 +2,13 @@
 
 #include "check/FitNumbers.h"
 #include "check/PairAngles.h"
+#include "check/SampleScore.h"
+#include "core/ThreadPools.h"
 #include "core/mrope/MropeRotation.h"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -50,15 +53,39 @@ std::optional<double> thetaOfRow1(const PairValues &p, const TableSample &sample
     return std::pow(turning[0].second / turning[1].second, double(pairs) / steps);
 }
 
+// The sample's pairs and their angles as the values show them (PairSample::angle), each computed
+// once for every split and theta the search tries.
+struct SampledPairs
+{
+    explicit SampledPairs(const PairValues &values)
+        : p(values)
+        , angle(values.value.rows(), values.value.cols())
+    {
+        for (std::int64_t i = 0; i < angle.rows(); ++i) {
+            for (std::int64_t j = 0; j < angle.cols(); ++j)
+                angle(i, j) = p.angle(i, j);
+        }
+    }
+    const PairValues &p;
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> angle;
+};
+
 // How a split is judged at a theta: the sample's pairs, each pair's frequency, the cells' tolerance.
+// The search asks each row the same few ids (its own, one off, another axis's) for every count of
+// pairs it tries: each cell keeps the reference values of its last ids and refine's last step
+// through it, so that a cell's cosine is computed a few times, not once per count (issue 62:
+// seconds of a wide table's check).
 class SplitFit
 {
 public:
-    SplitFit(const PairValues &p, double theta, const CellTolerance &tolerance)
-        : m_p(p)
+    SplitFit(const SampledPairs &sampled, double theta, const CellTolerance &tolerance)
+        : m_p(sampled.p)
+        , m_angle(sampled.angle)
         , m_tolerance(tolerance)
+        , m_known(std::size_t(sampled.angle.size()))
+        , m_steps(std::size_t(sampled.angle.size()))
     {
-        const std::int64_t pairs = p.value.cols();
+        const std::int64_t pairs = m_p.value.cols();
         for (std::int64_t j = 0; j < pairs; ++j) {
             // HF's default inv_freq: 1 / theta^(2j / rotary_dim).
             m_inv.push_back(std::pow(theta, -double(j) / double(pairs)));
@@ -78,8 +105,7 @@ public:
     {
         std::int64_t bad = 0;
         for (const std::int64_t j : slowFirst) {
-            const double angle = double(id) * m_inv[std::size_t(j)];
-            const double ref = m_p.cosine ? std::cos(angle) : std::sin(angle);
+            const double ref = reference(i, j, id);
             const double error = std::fabs(m_p.value(i, j) - ref);
             if (squares)
                 *squares += error * error;
@@ -93,10 +119,8 @@ public:
     // Whether `id` gives row i's values of `slowFirst` exactly, rounded to float32.
     bool reproduces(std::int64_t i, const std::vector<std::int64_t> &slowFirst, std::int64_t id) const
     {
-        return std::all_of(slowFirst.begin(), slowFirst.end(), [&](std::int64_t j) {
-            const double angle = double(id) * m_inv[std::size_t(j)];
-            return float(m_p.cosine ? std::cos(angle) : std::sin(angle)) == float(m_p.value(i, j));
-        });
+        return std::all_of(slowFirst.begin(), slowFirst.end(),
+                           [&](std::int64_t j) { return float(reference(i, j, id)) == float(m_p.value(i, j)); });
     }
 
     // The id row i turns one axis's pairs by, read from the slowest pair (or from `prior`, the
@@ -108,16 +132,23 @@ public:
         if (slowFirst.empty())
             return {std::max<std::int64_t>(prior, 0), 0};
         const std::size_t s = std::size_t(slowFirst.front());
-        std::vector<double> starts {std::max(0.0, m_p.angle(i, slowFirst.front()) / m_inv[s])};
+        std::vector<double> starts {std::max(0.0, m_angle(i, slowFirst.front()) / m_inv[s])};
         if (prior >= 0)
             starts.push_back(double(prior));
         std::pair<std::int64_t, std::int64_t> best {0, std::numeric_limits<std::int64_t>::max()};
         double bestSquares = std::numeric_limits<double>::infinity();
-        for (const double start : starts) {
-            const double x = refine(i, slowFirst, start);
+        // An id judged already is judged the same again, and a tie keeps the first: each once.
+        std::array<double, 4> judged;
+        std::size_t seen = 0;
+        for (std::size_t k = 0; k < starts.size(); ++k) {
+            if (k > 0 && starts[k] == starts[0])
+                continue;
+            const double x = refine(i, slowFirst, starts[k]);
             for (const double id : {std::floor(x), std::ceil(x)}) {
-                if (id < 0.0 || id >= double(MropePrompt::kMaxId))
+                if (id < 0.0 || id >= double(MropePrompt::kMaxId)
+                    || std::find(judged.begin(), judged.begin() + seen, id) != judged.begin() + seen)
                     continue;
+                judged[seen++] = id;
                 double squares = 0.0;
                 const std::int64_t bad = badAt(i, slowFirst, std::int64_t(id), &squares);
                 if (bad < best.second || (bad == best.second && squares < bestSquares)) {
@@ -164,46 +195,108 @@ public:
         return {MropeIds {MropeTokenKind::Text, id[0], id[1], id[2]}, off[0] + off[1] + off[2]};
     }
 
-    // Whether one id explains `slowFirst` in every sampled row.
+    // Whether one id explains `slowFirst` in every sampled row (not once the check is cancelled).
     bool oneAxis(const std::vector<std::int64_t> &slowFirst) const
     {
         for (std::int64_t i = 0; i < rows(); ++i) {
-            if (axisId(i, slowFirst).second > 0)
+            if (ScoringCancel::requested() || axisId(i, slowFirst).second > 0)
                 return false;
         }
         return true;
     }
 
-    // The pairs beyond the tolerance over every row, counted until they pass `stopAfter`.
+    // The pairs beyond the tolerance over every row, counted until they pass `stopAfter`: the
+    // whole count, or a part of it above `stopAfter` (no caller takes a count above its best). A
+    // sample of many cells is counted on every core, a tile of rows each (a row's cells are its
+    // tile's alone), a small one in this thread, where handing tiles over would cost more than
+    // counting them; once the check is cancelled, the largest count (a split that explains nothing).
     std::int64_t splitBad(const std::array<std::vector<std::int64_t>, 3> &axes,
                           std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max()) const
     {
-        std::int64_t bad = 0;
-        for (std::int64_t i = 0; i < rows() && bad <= stopAfter; ++i)
-            bad += rowIds(i, axes).second;
-        return bad;
+        constexpr std::int64_t kTileRows = 16, kParallelCells = std::int64_t(1) << 16;
+        std::atomic<std::int64_t> bad {0};
+        std::atomic<bool> stop {false};
+        const bool cancelled = ScoringCancel::requested();
+        if (!cancelled) {
+            const int threads = rows() * pairs() >= kParallelCells ? 0 : 1;
+            forEachTile((rows() + kTileRows - 1) / kTileRows, threads, &stop, [&](std::int64_t tile) {
+                std::int64_t tileBad = 0;
+                for (std::int64_t i = tile * kTileRows; i < std::min(rows(), (tile + 1) * kTileRows); ++i)
+                    tileBad += rowIds(i, axes).second;
+                if (bad.fetch_add(tileBad) + tileBad > stopAfter)
+                    stop = true;
+            });
+        }
+        if (cancelled || ScoringCancel::requested())
+            return std::numeric_limits<std::int64_t>::max();
+        return bad.load();
     }
 
 private:
+    // Pair j's reference value in row i at `id`: its cos or sin of id * inv_freq, as computed the
+    // first time the cell was asked it.
+    double reference(std::int64_t i, std::int64_t j, std::int64_t id) const
+    {
+        Known &k = m_known[cell(i, j)];
+        for (std::size_t slot = 0; slot < Known::kIds; ++slot) {
+            if (k.id[slot] == id)
+                return k.value[slot];
+        }
+        const double angle = double(id) * m_inv[std::size_t(j)];
+        const double value = m_p.cosine ? std::cos(angle) : std::sin(angle);
+        k.id[k.next] = std::int32_t(id);
+        k.value[k.next] = value;
+        k.next = (k.next + 1) % Known::kIds;
+        return value;
+    }
+
     double refine(std::int64_t i, const std::vector<std::int64_t> &slowFirst, double x) const
     {
         for (const std::int64_t j : slowFirst) {
-            const double inv = m_inv[std::size_t(j)], a = m_p.angle(i, j);
-            const auto [best, gap] = m_p.nearestTurn(i, j, x * inv);
+            // The counts of a search pass the same estimates through a row's pairs: each pair's
+            // last step is kept.
+            Step &k = m_steps[cell(i, j)];
+            if (k.from == x) {
+                x = k.to;
+                continue;
+            }
+            k.from = x;
+            const double inv = m_inv[std::size_t(j)], a = m_angle(i, j);
+            const auto [best, gap] = PairAngles::nearestTurn(a, m_p.cosine, x * inv);
             // A cosine that float32 rounds to 1 or -1 holds its angle only below 2.4e-4 rad (from 0 or
             // pi): a pair there that agrees with the estimate within that says nothing finer.
             const bool flat = m_p.cosine && (a == 0.0 || a == kPi);
-            if (flat && gap < kFlatAngle)
-                continue;
-            x = best / inv;
+            if (!(flat && gap < kFlatAngle))
+                x = best / inv;
+            k.to = x;
         }
         return x;
     }
 
+    // A cell's last ids (below MropePrompt::kMaxId; -1: none yet) and their reference values, a
+    // cache line each; and refine's last step through it (from NaN: none yet).
+    static_assert(MropePrompt::kMaxId <= std::numeric_limits<std::int32_t>::max());
+    struct alignas(64) Known
+    {
+        static constexpr std::size_t kIds = 4;
+        std::array<std::int32_t, kIds> id {-1, -1, -1, -1};
+        std::array<double, kIds> value {};
+        std::size_t next = 0;
+    };
+    struct Step
+    {
+        double from = std::numeric_limits<double>::quiet_NaN();
+        double to = 0.0;
+    };
+    std::size_t cell(std::int64_t i, std::int64_t j) const { return std::size_t(i * pairs() + j); }
+
     const PairValues &m_p;
+    const decltype(SampledPairs::angle) &m_angle;
     CellTolerance m_tolerance;
     std::vector<double> m_inv;
     std::vector<double> m_perId;
+    mutable std::vector<Known> m_known;
+    mutable std::vector<Step> m_steps;
 };
 
 using AxisPairs = std::array<std::vector<std::int64_t>, 3>;
@@ -348,9 +441,12 @@ std::optional<Reading> read(const TableEvidence &e)
             thetas.push_back(theta);
     }
     const CellTolerance tolerance = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    const SampledPairs sampled(*p);
     std::optional<std::pair<double, Split>> best;
     for (const double theta : thetas) {
-        const SplitFit fit(*p, theta, tolerance);
+        if (ScoringCancel::requested())
+            return std::nullopt;
+        const SplitFit fit(sampled, theta, tolerance);
         // One id on every axis of every sampled row, at a theta: RoPE's table, left to RoPE (an
         // M-RoPE reading at another theta would be a worse one of the same rows).
         const auto chunked = chunkedSections(fit);
@@ -369,7 +465,7 @@ std::optional<Reading> read(const TableEvidence &e)
     r.theta = best->first;
     r.section = best->second.section;
     r.interleaved = best->second.interleaved;
-    const SplitFit fit(*p, r.theta, tolerance);
+    const SplitFit fit(sampled, r.theta, tolerance);
     MropeParams m;
     m.section = r.section;
     m.interleaved = r.interleaved;
