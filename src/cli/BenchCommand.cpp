@@ -129,6 +129,13 @@ BenchPart checkPart(const QJsonObject &keys)
                                .arg(keys[u"check_over_read"_s].toDouble(), 0, 'f', 2)
                                .arg(keys[u"check_read_ms"_s].toDouble(), 0, 'f', 1)
                                .arg(keys[u"check_over_read_median"_s].toDouble(), 0, 'f', 2)});
+    if (keys.contains(u"check_rope_ms"_s))
+        part.lines.append({u"posenc check of RoPE's float32 cos table, the same size"_s,
+                           keys[u"check_rope_ms"_s].toDouble(),
+                           u"%1x reading the file as cat does (%2 ms); median %3x"_s
+                               .arg(keys[u"check_rope_over_read"_s].toDouble(), 0, 'f', 2)
+                               .arg(keys[u"check_rope_read_ms"_s].toDouble(), 0, 'f', 1)
+                               .arg(keys[u"check_rope_over_read_median"_s].toDouble(), 0, 'f', 2)});
     if (keys.contains(u"check_array_ms"_s))
         part.lines.append({u"posenc check of the table in memory (Python)"_s, keys[u"check_array_ms"_s].toDouble(),
                            u"%1x the command on its file (%2 ms); median %3x"_s
@@ -274,8 +281,10 @@ HelpPage benchHelp()
                    "against a plain fill of its own buffer. Its two tables of that size must fit the memory budget "
                    "(default 2 GiB)."_s)
         .paragraph(u"Then posenc check on a 1,048,576 x 1024 float32 table (or --max-len x --d-model) written to a "
-                   "temporary directory, against reading its file as cat does (check_over_read), the command on "
-                   "the same table in memory as the Python module's posenc.check reads an array against the command "
+                   "temporary directory, against reading its file as cat does: the sinusoidal PE (check_over_read) "
+                   "and RoPE's cos table as transformers returns it in float32, its angles formed in float32 "
+                   "(check_rope_over_read); the command on "
+                   "the same sinusoid in memory as the Python module's posenc.check reads an array against the command "
                    "on the file (check_array_over_file), in turn, and "
                    "posenc check --config on a 4 MiB config (config_check_ms) and on the example configs. Then it "
                    "drives the window through parameter changes, 200 at L 8192 x d 1024 and 40 at L 2^20 x d 8192 "

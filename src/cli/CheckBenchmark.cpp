@@ -9,7 +9,9 @@
 #include "check/TableRows.h"
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
+#include "core/PositionalTable.h"
 #include "core/Quantity.h"
+#include "core/rope/RopeFrequencies.h"
 #include "io/BufferRows.h"
 #include "io/MemoryFiles.h"
 #include "io/NpyWriter.h"
@@ -34,8 +36,14 @@ namespace {
 
 constexpr std::int64_t kWriteBytes = std::int64_t(64) << 20; // a block of rows written at once
 
+// The tables the bench checks: the sinusoidal PE (posenc's default table) and RoPE's cos table as
+// transformers returns it in float32 (rope_theta 10000, head_dim the width: the angles
+// inv_freq @ position_ids formed in float32, then their cosines, cat(freqs, freqs)), the table
+// engineers dump and whose check costs the most per cell.
+enum class BenchTable { Sinusoidal, RopeCos };
+
 // The table's .npy, a block of rows at a time.
-bool writeTable(const QString &path, std::int64_t rows, std::int64_t cols, QTextStream &err)
+bool writeTable(const QString &path, BenchTable kind, std::int64_t rows, std::int64_t cols, QTextStream &err)
 {
     Params p;
     p.dModel = cols;
@@ -43,6 +51,10 @@ bool writeTable(const QString &path, std::int64_t rows, std::int64_t cols, QText
     p.memoryBudget = std::uint64_t(1) << 30;
     const std::int64_t blocrows = std::clamp<std::int64_t>(kWriteBytes / (4 * cols), 1, rows);
     const Engine engine(p);
+    Params rope = p;
+    rope.encoding = Encoding::Rope;
+    RopeFrequencies::setHeadDim(rope, cols);
+    const PositionalTable ropeCos(cols, RopeFrequencies::schedule(rope), Layout::Split, Angles::Float32);
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
         err << "posenc bench: " << path << ": " << file.errorString() << '\n';
@@ -53,7 +65,10 @@ bool writeTable(const QString &path, std::int64_t rows, std::int64_t cols, QText
     RowMatrixXf block(blocrows, cols);
     for (std::int64_t r = 0; ok && r < rows; r += blocrows) {
         const std::int64_t n = std::min(blocrows, rows - r);
-        engine.compute(Quantity::Pe, {r, n, 0, cols}, block.topRows(n));
+        if (kind == BenchTable::Sinusoidal)
+            engine.compute(Quantity::Pe, {r, n, 0, cols}, block.topRows(n));
+        else
+            ropeCos.fillValues({r, n, 0, cols}, block.topRows(n), PairValues::Cosines);
         const auto bytes = qint64(n * cols * qint64(sizeof(float)));
         ok = file.write(reinterpret_cast<const char *>(block.data()), bytes) == bytes;
     }
@@ -175,6 +190,37 @@ double identifyWideMs(int repeats)
     return best;
 }
 
+// The check of RoPE's float32 cos table against reading its file, as checkOverRead's of the
+// sinusoid: the keys check_rope_ms, check_rope_read_ms, check_rope_over_read and their medians;
+// none, with the reason on `err`, when the table cannot be written or is not checked correct.
+QJsonObject ropeOverRead(const QString &path, std::int64_t rows, std::int64_t cols, int repeats, int threads,
+                         QTextStream &err)
+{
+    if (!writeTable(path, BenchTable::RopeCos, rows, cols, err))
+        return {};
+    std::vector<double> read, checked;
+    bool ok = true;
+    msOf([&] { return readThrough(path) && check(path, threads); }, ok); // warm-up
+    for (int i = 0; i < repeats && ok; ++i) {
+        read.push_back(msOf([&] { return readThrough(path); }, ok));
+        checked.push_back(msOf([&] { return check(path, threads); }, ok));
+    }
+    QFile::remove(path);
+    if (!ok) {
+        err << "posenc bench: check_rope_over_read: RoPE's cos table could not be read or was not checked correct\n";
+        return {};
+    }
+    std::sort(read.begin(), read.end());
+    std::sort(checked.begin(), checked.end());
+    QJsonObject json;
+    json[u"check_rope_read_ms"_s] = read.front();
+    json[u"check_rope_ms"_s] = checked.front();
+    json[u"check_rope_median_ms"_s] = checked[checked.size() / 2];
+    json[u"check_rope_over_read"_s] = checked.front() / read.front();
+    json[u"check_rope_over_read_median"_s] = checked[checked.size() / 2] / read[read.size() / 2];
+    return json;
+}
+
 } // namespace
 
 QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int threads, QTextStream &err)
@@ -185,7 +231,7 @@ QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int
         return {};
     }
     const QString path = dir.filePath(u"check.npy"_s);
-    if (!writeTable(path, rows, cols, err))
+    if (!writeTable(path, BenchTable::Sinusoidal, rows, cols, err))
         return {};
     // The command on the file and on the same table in memory, the Python module's posenc.check of
     // a numpy array: the same command with the array's rows read where they lie.
@@ -233,6 +279,10 @@ QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int
         json[u"check_array_over_file"_s] = inMemory.front() / command.front();
         json[u"check_array_over_file_median"_s] = inMemory[inMemory.size() / 2] / command[command.size() / 2];
     }
+    // And RoPE's float32 cos table of the same size, written once the sinusoid's file is gone.
+    const QJsonObject rope = ropeOverRead(path, rows, cols, repeats, threads, err);
+    for (auto it = rope.begin(); it != rope.end(); ++it)
+        json[it.key()] = it.value();
     json[u"check_identify_wide_ms"_s] = identifyWideMs(repeats);
     // And check --config, at the largest config it reads.
     const QJsonObject config = ConfigCheckBenchmark::times(repeats);

@@ -121,6 +121,11 @@ void TestCliBench::benchKernelsOnlyLeavesTheWindowOut()
     QCOMPARE(json.value(u"check_cols"_s).toDouble(), 64.0);
     QCOMPARE(json.value(u"check_over_read"_s).toDouble(),
              json.value(u"check_ms"_s).toDouble() / json.value(u"check_read_ms"_s).toDouble());
+    // And RoPE's float32 cos table of the same size, checked correct (else the keys are missing).
+    QVERIFY2(json.value(u"check_rope_ms"_s).toDouble() > 0.0, qPrintable(run.err));
+    QCOMPARE(json.value(u"check_rope_over_read"_s).toDouble(),
+             json.value(u"check_rope_ms"_s).toDouble() / json.value(u"check_rope_read_ms"_s).toDouble());
+    QVERIFY(json.value(u"check_rope_median_ms"_s).toDouble() >= json.value(u"check_rope_ms"_s).toDouble());
     for (const char *key : {"pe_fill_ms", "pe_fill_split_ms", "stream_copy_ms", "pipeline_ms", "pipeline_over_copy",
                             "pipeline_without_dropout_ms", "dropout_bits_ms"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
