@@ -2,6 +2,7 @@
 // docs/GUIDE.md, compiled in at build time, so that the two cannot drift. It opens on the guide's
 // start, which is the window (before: the README's command line, XDG_RUNTIME_DIR in view), and its
 // contents' links go to their sections.
+#include "gui/ComputeScheduler.h"
 #include "gui/MainWindow.h"
 #include "gui/UserGuide.h"
 #include "gui/UserGuideDialog.h"
@@ -16,9 +17,11 @@
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -45,6 +48,8 @@ private slots:
     void guideStartsWithTheWindow();
     void helpMenuShowsTheGuide();
     void contentsLinksGoToTheirSections();
+    void guideIsReadOffTheGuiThread();
+    void closedWhileReadingLeavesNothingBehind();
 };
 
 void TestUserGuide::guideIsTheGuideFile()
@@ -78,6 +83,7 @@ void TestUserGuide::helpMenuShowsTheGuide()
     guide->trigger();
     UserGuideDialog *dialog = nullptr;
     QTRY_VERIFY((dialog = window.findChild<UserGuideDialog *>()) && dialog->isVisible());
+    QTRY_VERIFY(dialog->isReady());
     // Not modal: the window stays usable beside it.
     QVERIFY(!dialog->isModal());
     // The Markdown drawn as a page: headings, tables and code as text, no markup left.
@@ -99,6 +105,7 @@ void TestUserGuide::contentsLinksGoToTheirSections()
 {
     UserGuideDialog dialog;
     QVERIFY(WindowFixture::shown(dialog));
+    QTRY_VERIFY(dialog.isReady());
     QTextBrowser *browser = dialog.browser();
     QCOMPARE(UserGuideDialog::anchorOf(u"A family's numbers: posenc describe"_s),
              u"a-familys-numbers-posenc-describe"_s);
@@ -120,6 +127,77 @@ void TestUserGuide::contentsLinksGoToTheirSections()
     }
     QVERIFY(links >= 10);
     QVERIFY(!dialog.showSection(u"no-such-section"_s));
+}
+
+// The guide's Markdown took the GUI thread 120-150 ms to read (the monkey's two spans of its work
+// over 100 ms, both after Help > User guide): a job reads it, and the dialog opens at once saying so.
+void TestUserGuide::guideIsReadOffTheGuiThread()
+{
+    UserGuideDialog dialog;
+    // The constructor returned without the page: nothing of the guide was read on this thread.
+    QVERIFY(!dialog.isReady());
+    QCOMPARE(dialog.browser()->toPlainText(), u"Reading the user guide…"_s);
+    QVERIFY(!dialog.showSection(u"the-window"_s));
+    QVERIFY(WindowFixture::shown(dialog));
+    QSignalSpy ready(&dialog, &UserGuideDialog::ready);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.isReady(), 30000);
+    QCOMPARE(ready.count(), 1);
+    // The page is the guide's, on this thread now, held by the dialog, and shown from its start.
+    QTextDocument *page = dialog.browser()->document();
+    QCOMPARE(page->thread(), dialog.thread());
+    QVERIFY(page->parent() == dialog.browser());
+    QVERIFY(page->toPlainText().startsWith(u"PosEnc Explorer: the user guide"_s));
+    QVERIFY(page->toPlainText().contains(u"posenc export FIGURE -o FILE"_s));
+    QCOMPARE(dialog.browser()->verticalScrollBar()->value(), 0);
+    // It draws as the page the browser reads itself (as the dialog did on the GUI thread), pixel for
+    // pixel: at the start, and at a section far down.
+    QTextBrowser reference;
+    reference.setOpenLinks(false);
+    reference.setMarkdown(UserGuide::markdown());
+    reference.moveCursor(QTextCursor::Start);
+    reference.resize(dialog.browser()->size());
+    QVERIFY(WindowFixture::shown(reference));
+    // Both laid out to their end (Qt lays a long page out a part at a time while it is shown).
+    for (QTextBrowser *browser : {dialog.browser(), &reference})
+        browser->document()->documentLayout()->documentSize();
+    QTRY_COMPARE(dialog.browser()->verticalScrollBar()->maximum(), reference.verticalScrollBar()->maximum());
+    for (const int fraction : {0, 2, 4}) {
+        for (QTextBrowser *browser : {dialog.browser(), &reference})
+            browser->verticalScrollBar()->setValue(reference.verticalScrollBar()->maximum() * fraction / 4);
+        const QImage shown = dialog.browser()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const QImage read = reference.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QRect differ;
+        for (int y = 0; y < std::min(shown.height(), read.height()); ++y)
+            for (int x = 0; x < std::min(shown.width(), read.width()); ++x)
+                if (shown.pixel(x, y) != read.pixel(x, y))
+                    differ |= QRect(x, y, 1, 1);
+        if (shown != read) {
+            TestShots::save(shown, u"posenc-userguide-job"_s);
+            TestShots::save(read, u"posenc-userguide-reference"_s);
+        }
+        QVERIFY2(shown == read, qPrintable(u"at %1/4 of the page: pixels differ in %2,%3 %4x%5 of %6x%7"_s.arg(fraction)
+                                               .arg(differ.x())
+                                               .arg(differ.y())
+                                               .arg(differ.width())
+                                               .arg(differ.height())
+                                               .arg(shown.width())
+                                               .arg(shown.height())));
+    }
+    QVERIFY(dialog.showSection(u"the-window"_s));
+}
+
+// Closing the guide while it is read neither waits for the reading nor leaves it running: its
+// scheduler goes when the reading returns.
+void TestUserGuide::closedWhileReadingLeavesNothingBehind()
+{
+    const auto readers = [] { return qApp->findChildren<ComputeScheduler *>(Qt::FindDirectChildrenOnly).size(); };
+    const qsizetype before = readers();
+    {
+        UserGuideDialog dialog;
+        QVERIFY(!dialog.isReady());
+    }
+    QCOMPARE(readers(), before + 1);
+    QTRY_COMPARE_WITH_TIMEOUT(readers(), before, 30000);
 }
 
 QTEST_MAIN(TestUserGuide)
