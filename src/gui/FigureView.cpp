@@ -6,6 +6,7 @@
 
 #include "render/FigureBuild.h"
 #include "render/FigureRegistry.h"
+#include "render/FigureRoom.h"
 #include "render/MapOptions.h"
 #include "render/PlotStyle.h"
 #include "render/SqueezedLayout.h"
@@ -132,7 +133,8 @@ void FigureView::build()
     m_bar->setFigure(*m_figure, m_state, params());
     m_bar->setNote(QString());
     m_problems = FigureRegistry::check(*m_figure, params(), m_state);
-    m_figurePlot->setCompact(PlotStyle::isCompact(m_plot->size()));
+    m_compact = PlotStyle::isCompact(m_plot->size());
+    m_figurePlot->setCompact(m_compact);
     showView();
     m_layout.restart();
 }
@@ -296,8 +298,16 @@ void FigureView::submitNow()
         return;
     }
     m_message->hide();
-    // The layout follows the size as the exporter's does (a paper column shortens legends).
-    m_figurePlot->setCompact(PlotStyle::isCompact(m_plot->size()));
+    // The layout follows the size as the exporter's does (a paper column shortens legends). The
+    // figure rearranges its own panels and legends: what its room gave up (FigureRoom: a legend
+    // moved into a panel's corner, entries taken out) is undone first, or the figure would take a
+    // legend out of a row it is no longer in and leave it drawn where the fitting put it.
+    if (const bool compact = PlotStyle::isCompact(m_plot->size()); compact != m_compact) {
+        FigureRoom::restore(m_plot);
+        m_roomFitted = false;
+        m_compact = compact;
+        m_figurePlot->setCompact(compact);
+    }
     // The request must see the pixels the plot has now (after a resize or a maximise), not
     // those of the last replot. Only a filling is fitted to the room (as in an export): ticks
     // thinned for a passing size would stay thinned. A figure whose size, texts and ranges are those

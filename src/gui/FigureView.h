@@ -132,6 +132,7 @@ private:
     QLabel *m_message; // over the plot: why there is no figure
     FigureLayoutLoop m_layout;
     std::unique_ptr<FigurePlot> m_figurePlot;
+    bool m_compact = false; // what the figure was last made (FigurePlot::setCompact)
     LinkedCursor m_cursor;
     ComputeScheduler *m_scheduler;
     QTimer m_requestTimer;
