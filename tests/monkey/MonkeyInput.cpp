@@ -139,12 +139,13 @@ void sampleStack(pthread_t thread)
     pthread_kill(thread, SIGUSR1);
 }
 
-QString stackText()
+namespace {
+
+QString stackOf(void *const *frames, int n)
 {
-    const int n = g_frameCount.exchange(0);
     if (n <= 0)
         return {};
-    char **symbols = backtrace_symbols(g_frames, n);
+    char **symbols = backtrace_symbols(frames, n);
     QStringList lines;
     for (int i = 2; i < n && symbols; ++i) { // the handler's own frames first
         QString line = QString::fromLocal8Bit(symbols[i]);
@@ -161,6 +162,19 @@ QString stackText()
     }
     std::free(symbols);
     return lines.join(u'\n');
+}
+
+} // namespace
+
+QString stackText()
+{
+    return stackOf(g_frames, g_frameCount.exchange(0));
+}
+
+QString stackHere()
+{
+    void *frames[kMaxFrames];
+    return stackOf(frames, backtrace(frames, kMaxFrames));
 }
 
 } // namespace monkey

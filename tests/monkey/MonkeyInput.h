@@ -43,5 +43,7 @@ void installStackSampler();
 void installCrashReport();
 void sampleStack(pthread_t thread);
 QString stackText();
+// The calling thread's stack, as stackText() words it: where a Qt warning was printed from.
+QString stackHere();
 
 } // namespace monkey

@@ -7,8 +7,9 @@
 //
 // A heartbeat on the GUI thread measures the event loop: a gap over --stall-ms (1000) between two
 // beats is a stall, logged with the action that preceded it, and fails the run (exit 1). A crash
-// or an exit ends the process; Qt's warnings go to standard error. tests/monkey/run_monkey.sh runs
-// it under Xvfb and fails on any of these.
+// or an exit ends the process; Qt's warnings go to standard error, and the GUI thread's to the log
+// with the action and the stack they came from. tests/monkey/run_monkey.sh runs it under Xvfb and
+// fails on any of these.
 #include "MonkeyFiles.h"
 #include "MonkeyInput.h"
 
@@ -42,6 +43,7 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QThread>
 #include <QTimer>
 
 #include <atomic>
@@ -102,6 +104,12 @@ public:
     double longestBusy() const { return m_longestBusy; }
     int steps() const { return m_steps; }
     qint64 longestGap() const { return m_longestGap; }
+
+    // A message on its way to standard error: logged with the action it followed and its stack.
+    void noteMessage(const QString &text)
+    {
+        log(u"STDERR: %1, after: %2\n"_s.arg(text, m_action.isEmpty() ? m_last : m_action) + stackHere());
+    }
 
 private:
     void log(const QString &line)
@@ -218,6 +226,18 @@ private:
     double m_lastCpu = 0.0;
     int m_family = 0;
 };
+
+Monkey *g_monkey = nullptr;
+QtMessageHandler g_nextHandler = nullptr;
+
+void logMessage(QtMsgType type, const QMessageLogContext &context, const QString &text)
+{
+    if (g_monkey && QThread::currentThread() == QCoreApplication::instance()->thread()
+        && !isOffscreenPlatformNotice(type, text, QGuiApplication::platformName()))
+        g_monkey->noteMessage(text);
+    if (g_nextHandler)
+        g_nextHandler(type, context, text);
+}
 
 void Monkey::writeFiles()
 {
@@ -506,7 +526,11 @@ int main(int argc, char *argv[])
         window.show();
         Monkey monkey(window, settings, files.path(), parser.value(seed).toULongLong(),
                       parser.value(minutes).toDouble(), parser.value(stall).toInt());
+        g_monkey = &monkey;
+        g_nextHandler = qInstallMessageHandler(logMessage);
         result = app.exec();
+        qInstallMessageHandler(g_nextHandler);
+        g_monkey = nullptr;
         stalls = monkey.stalls();
         QTextStream(stdout) << "posenc_monkey: " << monkey.steps() << " steps, " << stalls << " stalls over "
                             << parser.value(stall) << " ms, the longest gap " << monkey.longestGap() << " ms; "

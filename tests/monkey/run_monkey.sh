@@ -3,7 +3,8 @@
 #   tests/monkey/run_monkey.sh [MINUTES] [SEED]        (default 10 minutes, seed 1)
 # Fails when the window exits or crashes, when its event loop stalls over a second, or when
 # anything reaches standard error (Qt's warnings included). Spans of the GUI thread's own work over
-# 100 ms are logged as BUSY lines with the action before them, and counted at the end. POSENC_BUILD names the build
+# 100 ms are logged as BUSY lines with the action before them, and counted at the end; each line on
+# standard error from the GUI thread is logged too, as a STDERR line with its action and stack. POSENC_BUILD names the build
 # directory (default build/release); the log goes to standard output.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
