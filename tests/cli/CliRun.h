@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -155,5 +156,35 @@ inline bool writeNpy(const QString &path, qint64 rows, qint64 cols, const std::v
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
+
+// `posenc check FILE --json FLAGS...`: its report, with its exit code as "exit".
+inline QJsonObject checked(const QString &file, const QStringList &flags)
+{
+    const Run run = posenc(QStringList {QStringLiteral("check"), file, QStringLiteral("--json")} + flags);
+    QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    o[QStringLiteral("exit")] = run.exitCode;
+    return o;
+}
+
+// Tables written as float32 .npy files into a test's directory, each under a name of its own.
+class TableFiles
+{
+public:
+    explicit TableFiles(const QString &directory)
+        : m_directory(directory)
+    { }
+
+    // The file of the rows x cols table of `cell(p, j)` (computed in float64, stored as float32),
+    // or an empty path when it could not be written.
+    QString written(qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
+    {
+        const QString file = QDir(m_directory).filePath(QStringLiteral("table-%1.npy").arg(m_count++));
+        return writeNpy(file, rows, cols, cells(rows, cols, cell)) ? file : QString();
+    }
+
+private:
+    QString m_directory;
+    int m_count = 0;
+};
 
 } // namespace CliRun

@@ -45,13 +45,6 @@ double linearCell(qint64 p, qint64 j, qint64 d, float factor, bool dividesPositi
     return cosine ? std::cos(double(angle)) : std::sin(double(angle));
 }
 
-QJsonObject json(const CliRun::Run &run)
-{
-    QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
-    o[u"exit"_s] = run.exitCode;
-    return o;
-}
-
 QString shown(const QJsonObject &o)
 {
     return u"exit %1, %2 (precision %3), %4: %5"_s.arg(o[u"exit"_s].toInt())
@@ -68,18 +61,7 @@ class TestCliFaithfulRope : public QObject
 
 private:
     QTemporaryDir m_dir;
-    int m_files = 0;
-
-    QString written(qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
-    {
-        const QString file = m_dir.filePath(u"table-%1.npy"_s.arg(m_files++));
-        return CliRun::writeNpy(file, rows, cols, CliRun::cells(rows, cols, cell)) ? file : QString();
-    }
-
-    static QJsonObject checked(const QString &file, const QStringList &flags)
-    {
-        return json(CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags));
-    }
+    CliRun::TableFiles m_files {m_dir.path()};
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
@@ -108,15 +90,15 @@ private slots:
         QFETCH(bool, dividesPositions);
         QFETCH(bool, cosine);
         const qint64 d = 128;
-        const QString file = written(
+        const QString file = m_files.written(
             rows, d, [&](qint64 p, qint64 j) { return linearCell(p, j, d, factor, dividesPositions, cosine); });
         QVERIFY(!file.isEmpty());
-        const QJsonObject declared = checked(file,
+        const QJsonObject declared = CliRun::checked(file,
                                              {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"128"_s, u"--rope-type"_s,
                                               u"linear"_s, u"--rope-factor"_s, QString::number(double(factor))});
         QVERIFY2(declared[u"verdict"_s].toString() == u"correct"_s, qPrintable(shown(declared)));
         QVERIFY2(declared[u"precision"_s].toString() == u"float32-angles"_s, qPrintable(shown(declared)));
-        const QJsonObject undeclared = checked(file, {});
+        const QJsonObject undeclared = CliRun::checked(file, {});
         QVERIFY2(undeclared[u"verdict"_s].toString() != u"mistake"_s, qPrintable(shown(undeclared)));
     }
 
@@ -142,14 +124,14 @@ private slots:
         QFETCH(QString, declaredTheta);
         QFETCH(QString, verdict);
         const qint64 d = 128, h = d / 2;
-        const QString file = written(300, d, [&](qint64 p, qint64 j) {
+        const QString file = m_files.written(300, d, [&](qint64 p, qint64 j) {
             const float angle = float(p) * invFreq(j % h, d, theta);
             const auto value = float(j < h ? std::cos(double(angle)) : std::sin(double(angle)));
             return double(bfloat16 ? halffloats::toBFloat16(value) : halffloats::toFloat16(value));
         });
         QVERIFY(!file.isEmpty());
         const QStringList flags {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"128"_s, u"--rope-theta"_s, declaredTheta};
-        const QJsonObject o = checked(file, flags);
+        const QJsonObject o = CliRun::checked(file, flags);
         QVERIFY2(o[u"verdict"_s].toString() == verdict, qPrintable(shown(o)));
         const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file} + flags);
         QVERIFY2(text.out.contains(u"note: a cos|sin cache"_s), qPrintable(text.out));
@@ -171,13 +153,13 @@ private slots:
         QFETCH(qint64, rows);
         QFETCH(bool, bfloat16Cos);
         const qint64 d = 64;
-        const QString file = written(rows, d, [&](qint64 p, qint64 j) {
+        const QString file = m_files.written(rows, d, [&](qint64 p, qint64 j) {
             const float inv = halffloats::toFloat16(invFreq(j % (d / 2), d, 500000.0f));
             const auto value = float(std::cos(double(float(p) * inv)));
             return double(bfloat16Cos ? halffloats::toBFloat16(value) : value);
         });
         QVERIFY(!file.isEmpty());
-        const QJsonObject o = checked(file, {});
+        const QJsonObject o = CliRun::checked(file, {});
         QVERIFY2(!o[u"mistakes"_s].toArray().contains(u"attention-factor-missing"_s), qPrintable(shown(o)));
         QVERIFY2(o[u"verdict"_s].toString() != u"correct"_s, qPrintable(shown(o)));
     }

@@ -71,13 +71,6 @@ double damage(qint64 p, qint64 j)
     return 0.05 + 0.02 * std::cos(7.0 * double(p) + 3.0 * double(j));
 }
 
-QJsonObject json(const CliRun::Run &run)
-{
-    QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
-    o[u"exit"_s] = run.exitCode;
-    return o;
-}
-
 QString shown(const QJsonObject &o)
 {
     return u"exit %1, %2, %3: %4"_s.arg(o[u"exit"_s].toInt())
@@ -94,18 +87,7 @@ class TestCliHalfAngles : public QObject
 
 private:
     QTemporaryDir m_dir;
-    int m_files = 0;
-
-    QString written(qint64 rows, qint64 cols, const std::function<double(qint64, qint64)> &cell)
-    {
-        const QString file = m_dir.filePath(u"table-%1.npy"_s.arg(m_files++));
-        return CliRun::writeNpy(file, rows, cols, CliRun::cells(rows, cols, cell)) ? file : QString();
-    }
-
-    static QJsonObject checked(const QString &file, const QStringList &flags)
-    {
-        return json(CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags));
-    }
+    CliRun::TableFiles m_files {m_dir.path()};
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
@@ -141,12 +123,12 @@ private slots:
         QFETCH(bool, bfloat16);
         QFETCH(unsigned, stages);
         QFETCH(QString, words);
-        const QString file = written(rows, 64, [&](qint64 p, qint64 j) {
+        const QString file = m_files.written(rows, 64, [&](qint64 p, qint64 j) {
             return ropeCell(p, j, 64, 10000.0f, stages, bfloat16 ? toBFloat16 : toFloat16);
         });
         QVERIFY(!file.isEmpty());
-        const QJsonObject o
-            = checked(file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
+        const QJsonObject o = CliRun::checked(
+            file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
         QCOMPARE(o[u"exit"_s].toInt(), 1);
         QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"half-precision-angles"_s});
         const QString diagnosis = o[u"diagnosis"_s].toString();
@@ -164,12 +146,12 @@ private slots:
     // made with among them, and none is claimed.
     void tiedPipelinesAreEachSaid()
     {
-        const QString file = written(8, 64, [](qint64 p, qint64 j) {
+        const QString file = m_files.written(8, 64, [](qint64 p, qint64 j) {
             return double(toBFloat16(float(ropeCell(p, j, 64, 10000.0f, InvFreq | Positions | Product, toFloat16))));
         });
         QVERIFY(!file.isEmpty());
-        const QJsonObject o
-            = checked(file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
+        const QJsonObject o = CliRun::checked(
+            file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
         QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"half-precision-angles"_s});
         const QString diagnosis = o[u"diagnosis"_s].toString();
         QVERIFY2(diagnosis.contains(u"which of them the code did does not show"_s), qPrintable(shown(o)));
@@ -193,12 +175,12 @@ private slots:
         QFETCH(qint64, rows);
         QFETCH(bool, bfloat16);
         QFETCH(unsigned, stages);
-        const QString file = written(rows, 64, [&](qint64 p, qint64 j) {
+        const QString file = m_files.written(rows, 64, [&](qint64 p, qint64 j) {
             return ropeCell(p, j, 64, 10000.0f, stages, bfloat16 ? toBFloat16 : toFloat16);
         });
         QVERIFY(!file.isEmpty());
-        const QJsonObject o
-            = checked(file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
+        const QJsonObject o = CliRun::checked(
+            file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
         QVERIFY2(o[u"exit"_s].toInt() == 0 && o[u"verdict"_s].toString() == u"correct"_s, qPrintable(shown(o)));
     }
 
@@ -238,19 +220,19 @@ private slots:
         QFETCH(std::function<bool(qint64, qint64)>, changed);
         QFETCH(QString, words);
         const auto exact = family == u"sinusoidal"_s ? exactSinusoid : exactRope;
-        const QString file
-            = written(256, 64, [&](qint64 p, qint64 j) { return exact(p, j) + (changed(p, j) ? damage(p, j) : 0.0); });
+        const QString file = m_files.written(
+            256, 64, [&](qint64 p, qint64 j) { return exact(p, j) + (changed(p, j) ? damage(p, j) : 0.0); });
         QVERIFY(!file.isEmpty());
         QStringList flags;
         if (family == u"table"_s) {
-            const QString reference = written(256, 64, exact);
+            const QString reference = m_files.written(256, 64, exact);
             QVERIFY(!reference.isEmpty());
             flags = QStringList {u"--expect-table"_s, reference};
         } else {
             flags = family == u"rope"_s ? QStringList {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s}
                                         : QStringList {u"--expect"_s, u"sinusoidal"_s, u"--d-model"_s, u"64"_s};
         }
-        const QJsonObject o = checked(file, flags);
+        const QJsonObject o = CliRun::checked(file, flags);
         QCOMPARE(o[u"exit"_s].toInt(), 1);
         QVERIFY2(o[u"mistakes"_s].toArray().isEmpty(), qPrintable(shown(o)));
         QVERIFY2(o[u"diagnosis"_s].toString().contains(words), qPrintable(shown(o)));
@@ -269,11 +251,11 @@ private slots:
     void offsetReadingSaysRowsItDoesNotHold()
     {
         QFETCH(bool, zeroed);
-        const QString file
-            = written(300, 64, [&](qint64 p, qint64 j) { return zeroed && p >= 290 ? 0.0 : exactRope(p + 5, j); });
+        const QString file = m_files.written(
+            300, 64, [&](qint64 p, qint64 j) { return zeroed && p >= 290 ? 0.0 : exactRope(p + 5, j); });
         QVERIFY(!file.isEmpty());
-        const QJsonObject o
-            = checked(file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
+        const QJsonObject o = CliRun::checked(
+            file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
         QCOMPARE(o[u"exit"_s].toInt(), 1);
         QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"position-offset"_s});
         const QString diagnosis = o[u"diagnosis"_s].toString();
@@ -283,7 +265,7 @@ private slots:
         QVERIFY2(diagnosis.contains(where) == zeroed, qPrintable(shown(o)));
         QVERIFY2(!diagnosis.contains(u"cells deviate"_s) || zeroed, qPrintable(shown(o)));
         // Undeclared, the same words.
-        const QJsonObject found = checked(file, {});
+        const QJsonObject found = CliRun::checked(file, {});
         QCOMPARE(found[u"mistakes"_s].toArray(), QJsonArray {u"position-offset"_s});
         QVERIFY2(found[u"diagnosis"_s].toString().contains(where) == zeroed, qPrintable(shown(found)));
     }
