@@ -71,16 +71,21 @@ bool holds(const std::vector<RopeRowPositions::Region> &regions, const std::vect
         return false;
     const int shortList = lists.front().params.maxLen > original ? 1 : 0;
     bool longSeen = false;
+    // Rows the form does not hold (unread, or at another position or list): a damaged region the
+    // stream shows, as long as they are few (RopeRowPositions::mostStrayRows).
+    std::int64_t stray = 0;
     for (const RopeRowPositions::Region &g : regions) {
         const bool longPart = g.row >= original;
-        if (!longPart && g.row + g.count > original)
-            return false;
         const int list = longPart ? 1 - shortList : shortList;
-        if (g.position != (longPart ? g.row - original : g.row) || (g.list >= 0 && g.list != list))
-            return false;
+        const bool fits = g.list != RopeRowPositions::kUnread && (longPart || g.row + g.count <= original)
+            && g.position == (longPart ? g.row - original : g.row) && (g.list < 0 || g.list == list);
+        if (!fits) {
+            stray += g.count;
+            continue;
+        }
         longSeen = longSeen || (longPart && g.list == list);
     }
-    return longSeen;
+    return longSeen && stray <= RopeRowPositions::mostStrayRows(rows);
 }
 
 QString words(std::int64_t rows, std::int64_t original)

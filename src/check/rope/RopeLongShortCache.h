@@ -23,7 +23,8 @@ namespace posenc::RopeLongShortCache {
 
 // Whether the rows read (`regions` against LongRoPE's two `lists`, RopeRowPositions) are that form:
 // rows 0..original-1 the short list at their own positions, rows original.. (at least two of them)
-// the long list at position row - original.
+// the long list at position row - original, but for at most RopeRowPositions::mostStrayRows rows
+// unread or elsewhere (a damaged cell or row), which the stream of the cache shows as deviating.
 bool holds(const std::vector<RopeRowPositions::Region> &regions, const std::vector<RopeFit::Hypothesis> &lists,
            std::int64_t rows);
 

@@ -21,6 +21,11 @@ namespace {
 
 // The most rows read one by one: a longer table's rows are left to the stream's words.
 constexpr std::int64_t kMostRowsRead = std::int64_t(1) << 18;
+// At most this many of the sample's rows unread: one in kStrayShare, at least one.
+std::int64_t mostStraySampleRows(std::int64_t sampled)
+{
+    return std::max<std::int64_t>(1, sampled / kStrayShare);
+}
 // Rows read from the table at a time.
 constexpr std::int64_t kRowsPerRead = 256;
 // The fewest pairs that turn for a row's position to be read: one or two pairs' values recur at
@@ -193,7 +198,7 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
     QStringList moved;
     qsizetype away = 0;
     for (const Region &r : regions) {
-        if (r.position == r.row)
+        if (r.position == r.row || r.list == kUnread)
             continue;
         QString words = u"%1 %2"_s.arg(rowsText(r.row, r.count), positionsText(r));
         if (twoLists && r.list < 0)
@@ -203,11 +208,45 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
     }
     const bool earlier
         = std::all_of(regions.begin(), regions.end(), [](const Region &r) { return r.position <= r.row; });
-    return u"the rows' positions are not their own: %1%2; every other row r holds position r%3"_s.arg(
+    std::int64_t unread = 0;
+    for (const Region &r : regions)
+        unread += r.list == kUnread ? r.count : 0;
+    return u"the rows' positions are not their own: %1%2; every other row r holds position r%3%4"_s.arg(
         moved.join(u", "_s), away > kShown ? u", …"_s : QString(),
+        unread > 0 ? u" but %1 that hold%2 no position (the cells the stream shows)"_s.arg(
+            unread == 1 ? u"one row"_s : u"%1 rows"_s.arg(unread), unread == 1 ? u"s"_s : QString())
+                   : QString(),
         earlier ? u" (the moved rows repeat earlier positions: a cache or position_ids that lost an offset, "
                   "or an index past a cache's end)"_s
                 : QString());
+}
+
+// The offset (position - row) of the most rows read, and how many rows lie off it (unread ones too).
+struct Offset
+{
+    std::int64_t offset = 0;
+    std::int64_t off = 0;
+};
+Offset commonOffset(const std::vector<Region> &regions)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> counts; // offset, rows
+    std::int64_t total = 0;
+    for (const Region &r : regions) {
+        total += r.count;
+        if (r.list == kUnread)
+            continue;
+        const std::int64_t d = r.position - r.row;
+        const auto at = std::find_if(counts.begin(), counts.end(), [&](const auto &c) { return c.first == d; });
+        if (at == counts.end())
+            counts.emplace_back(d, r.count);
+        else
+            at->second += r.count;
+    }
+    if (counts.empty())
+        return {0, total};
+    const auto most = std::max_element(counts.begin(), counts.end(),
+                                       [](const auto &a, const auto &b) { return a.second < b.second; });
+    return {most->first, total - most->second};
 }
 
 // Whether every row r holds position r rounded to bfloat16 (`bfloat16`) or float16, and some row
@@ -216,7 +255,7 @@ bool atRoundedPositions(const std::vector<Region> &regions, bool bfloat16)
 {
     bool moved = false;
     for (const Region &g : regions) {
-        if (g.list > 0)
+        if (g.list > 0 || g.list == kUnread)
             return false;
         for (std::int64_t i = 0; i < g.count; ++i) {
             const std::int64_t row = g.row + i;
@@ -229,6 +268,11 @@ bool atRoundedPositions(const std::vector<Region> &regions, bool bfloat16)
 }
 
 } // namespace
+
+std::int64_t mostStrayRows(std::int64_t rows)
+{
+    return rows / kStrayShare;
+}
 
 std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::vector<RopeFit::Hypothesis> &lists)
 {
@@ -243,14 +287,17 @@ std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::ve
     }
     // The sample's rows first, in memory: a table whose rows deviate otherwise is left at once.
     std::vector<float> values(static_cast<std::size_t>(cols));
+    std::int64_t unreadSampled = 0;
     for (std::int64_t i = 0; i < e.sample.size(); ++i) {
         for (std::int64_t c = 0; c < cols; ++c)
             values[std::size_t(c)] = e.sample.values(i, c);
         const std::int64_t r = e.sample.rows[std::size_t(i)];
         if (std::none_of(readers.begin(), readers.end(),
-                         [&](const ListReader &l) { return l.read(values.data(), {r}) >= 0; }))
+                         [&](const ListReader &l) { return l.read(values.data(), {r}) >= 0; })
+            && ++unreadSampled > mostStraySampleRows(e.sample.size()))
             return std::nullopt;
     }
+    std::int64_t unread = 0;
     std::vector<Region> out;
     std::vector<float> chunk;
     QString error;
@@ -275,8 +322,17 @@ std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::ve
                 if (position >= 0)
                     break;
             }
-            if (position < 0)
-                return std::nullopt;
+            if (position < 0) {
+                // A damaged row: a region of its own, the next row read after the position it skips.
+                if (++unread > mostStrayRows(rows))
+                    return std::nullopt;
+                if (!out.empty() && out.back().list == kUnread && out.back().row + out.back().count == r)
+                    ++out.back().count;
+                else
+                    out.push_back({r, 1, -1, kUnread});
+                previous = previous < 0 ? r : previous + 1;
+                continue;
+            }
             int list = -1, holding = 0;
             for (std::size_t l = 0; l < readers.size(); ++l) {
                 if (readers[l].holds(values, position)) {
@@ -289,7 +345,7 @@ std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::ve
             else
                 current = list;
             Region *last = out.empty() ? nullptr : &out.back();
-            const bool follows = last && position == last->position + last->count
+            const bool follows = last && last->list != kUnread && position == last->position + last->count
                 && (last->list == list || list < 0 || last->list < 0);
             if (follows) {
                 if (last->list < 0)
@@ -316,8 +372,15 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
         return Named {{}, RopeLongShortCache::words(e.rows(), original), true};
     if (atRoundedPositions(r, true) || atRoundedPositions(r, false))
         return std::nullopt;
-    const bool allOwn = std::all_of(r.begin(), r.end(), [](const Region &g) { return g.position == g.row; });
-    const bool oneOffset = r.size() == 1 && r.front().row == 0;
+    // Unread rows are the stream's to show; so are a few rows off an offset that explains the rest
+    // (position-offset, which the fit names, with rows 4000..4009 overwritten).
+    const Offset common = commonOffset(r);
+    const std::int64_t unread
+        = std::accumulate(r.begin(), r.end(), std::int64_t(0),
+                          [](std::int64_t n, const Region &g) { return n + (g.list == kUnread ? g.count : 0); });
+    const bool allOwn
+        = std::all_of(r.begin(), r.end(), [](const Region &g) { return g.list == kUnread || g.position == g.row; });
+    const bool oneOffset = common.off == unread || (common.offset != 0 && common.off <= mostStrayRows(e.rows()));
     const std::vector<ListRun> runs = listRuns(r);
     const bool otherList = std::any_of(runs.begin(), runs.end(), [](const ListRun &run) { return run.list != 0; });
     const bool bothLists

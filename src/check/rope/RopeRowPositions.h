@@ -30,20 +30,31 @@ struct Region
     std::int64_t count = 0;
     std::int64_t position = 0;
     // The list the rows turn with: 0 the reference's, 1 the other (LongRoPE), -1 both alike (a
-    // position whose angles no list changes beyond the rounding, position 0 at least).
+    // position whose angles no list changes beyond the rounding, position 0 at least), kUnread rows
+    // that hold no position of any list (position -1).
     int list = 0;
 };
+inline constexpr int kUnread = -2;
+
+// The most rows of a table, one in this many, that may be unread (a damaged cell or row) or stray
+// (at a position the rest do not explain) for the rest to be read as one form: those rows are a
+// region the stream shows as deviating cells, not a mistake of the rows' positions.
+inline constexpr std::int64_t kStrayShare = 64;
+std::int64_t mostStrayRows(std::int64_t rows);
 
 // Every row of the table read against `lists` (one hypothesis, or LongRoPE's two: the correct one
-// first), as regions; nothing where a row holds no position of any list, the table holds fewer
+// first), as regions; rows that hold no position of any list are regions of kUnread; nothing
+// where more than mostStrayRows are (of the table's, or of the sample's), the table holds fewer
 // than four pairs that turn or fewer than three rows, or it is too long to read whole.
 std::optional<std::vector<Region>> regions(const TableEvidence &e, const std::vector<RopeFit::Hypothesis> &lists);
 
 // What the rows show that the correct table (`correct`, rows at their own index) does not: rows at
 // other positions (positions-out-of-order) and LongRoPE's other list for some rows
 // (longrope-factors-switched), each said with its rows. Nothing where every row is read at its own
-// index with the correct list, where one offset or the other list alone explains every row (the
-// whole table's position-offset and longrope-factor-set, which the fit names), or a row is unread.
+// index with the correct list, or where one offset or the other list alone explains every row (the
+// whole table's position-offset and longrope-factor-set, which the fit names); unread rows, and
+// rows off one offset other than 0 that explains all but mostStrayRows of them, are left to the
+// stream, which shows them as a region.
 // Where the rows are vLLM's long_short_cos_sin_cache (RopeLongShortCache), a published form,
 // nothing is named: `longShortCache` is set and the diagnosis says so. Rows at their own index
 // rounded to bfloat16 or float16 (p = bf16(arange(L))) name nothing either: that is

@@ -243,6 +243,52 @@ private slots:
         damaged.row(damaged.rows() - 3).setConstant(0.5f);
         QCOMPARE(streamed(damaged, p, cosine, true).match.verdict, CheckVerdict::Mistake);
     }
+
+    // Phi-3's cache with one damaged cell or row is read as the cache, that row shown as deviating:
+    // no LongRoPE list or positions' name (they were: longrope-factor-set declared, learned or
+    // longrope-factors-switched with positions-out-of-order undeclared, the sin half's zeroed row
+    // read as position 0).
+    void damagedVllmCacheIsReadAsTheCache_data()
+    {
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<qint64>("row");
+        QTest::addColumn<int>("damage"); // 0 one cell + 0.3, 1 the row halved, 2 the row zeroed
+        for (const bool cosine : {true, false}) {
+            const char *f = cosine ? "cos" : "sin";
+            QTest::addRow("%s, long row 4196, one cell", f) << cosine << qint64(4196) << 0;
+            QTest::addRow("%s, long row 4196 halved", f) << cosine << qint64(4196) << 1;
+            QTest::addRow("%s, short row 1000 zeroed", f) << cosine << qint64(1000) << 2;
+        }
+    }
+    void damagedVllmCacheIsReadAsTheCache()
+    {
+        QFETCH(bool, cosine);
+        QFETCH(qint64, row);
+        QFETCH(int, damage);
+        const auto forms = RopeLongRopeForms::forms();
+        const auto phi = std::find_if(forms.begin(), forms.end(), [](const RopeFit::Published &f) {
+            return f.name.contains(u"Phi-3"_s) && f.name.contains(u"mini"_s) && f.name.contains(u"128k"_s);
+        });
+        QVERIFY(phi != forms.end());
+        RowMatrixXf values = longShortCache(phi->params, 300, cosine);
+        if (damage == 0)
+            values(row, 5) += 0.3f;
+        else
+            values.row(row) *= damage == 1 ? 0.5f : 0.0f;
+        const QStringList wrongNames {u"longrope-factor-set"_s, u"longrope-factors-switched"_s,
+                                      u"positions-out-of-order"_s};
+        for (const bool declare : {true, false}) {
+            const Checked c = streamed(values, phi->params, cosine, declare);
+            QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+            const QString said = u"%1 | %2"_s.arg(c.match.mistakes.join(u","_s), c.match.diagnosis);
+            QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+            for (const QString &name : wrongNames)
+                QVERIFY2(!c.match.mistakes.contains(name), qPrintable(said));
+            QVERIFY2(c.match.diagnosis.contains(u"long_short_cos_sin_cache"_s), qPrintable(said));
+            QCOMPARE(c.verification.deviatingRows, qint64(1));
+            QCOMPARE(c.verification.deviationRow, row);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTableCheckLongRope)
