@@ -119,9 +119,10 @@ QString valueText(const ParamSpec &row, const Params &params)
 }
 
 // Whether the declaration with `rows` set as the reading has them gives the table: its sample
-// (expect), then every row streamed without a cell beyond the rounding.
+// (expect), then every row streamed with no more cells beyond the rounding than the reading's own
+// rows leave (`allowed`: the rows a reading that explains the table does not hold, a damaged region).
 bool explains(const TableRows &table, const QString &word, Encoding family, Params params, const Params &read,
-              const std::vector<const ParamSpec *> &rows, StreamOptions options)
+              const std::vector<const ParamSpec *> &rows, StreamOptions options, std::int64_t allowed)
 {
     for (const ParamSpec *row : rows)
         row->assign(params, row->value(read));
@@ -134,14 +135,14 @@ bool explains(const TableRows &table, const QString &word, Encoding family, Para
     options.progress = nullptr;
     const Verification verification = verify(*match, table, options);
     return !verification.cancelled && !verification.error && verification.comparedRows > 0
-        && verification.deviatingCells == 0;
+        && verification.deviatingCells <= allowed;
 }
 
 // A declared family's deviating table that the undeclared reading finds to be the family's at
 // other parameters: the fewest of the parameters that differ (one, else two) that, set in the
 // declaration, give every row of the table are named, each with both values.
 void nameDifferingParameters(TableMatch &match, const TableMatch &read, const TableRows &table, Encoding family,
-                             const Params &declared, const StreamOptions &options)
+                             const Params &declared, const StreamOptions &options, std::int64_t allowed)
 {
     const std::vector<const ParamSpec *> rows = differingRows(family, declared, *read.params);
     if (rows.empty() || rows.size() > kMostTried)
@@ -155,7 +156,7 @@ void nameDifferingParameters(TableMatch &match, const TableMatch &read, const Ta
     for (const auto &set : tried) {
         if (options.cancel && options.cancel->load())
             return;
-        if (!explains(table, match.table, family, declared, *read.params, set, options))
+        if (!explains(table, match.table, family, declared, *read.params, set, options, allowed))
             continue;
         QStringList said;
         for (const ParamSpec *row : set) {
@@ -164,8 +165,11 @@ void nameDifferingParameters(TableMatch &match, const TableMatch &read, const Ta
                                                                       valueText(*row, declared)));
         }
         match.notes.prepend(match.diagnosis);
-        match.diagnosis = u"the declared parameters but %1: with %2 the table is correct in every row"_s.arg(
-            said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s);
+        match.diagnosis = allowed == 0
+            ? u"the declared parameters but %1: with %2 the table is correct in every row"_s.arg(
+                said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s)
+            : u"the declared parameters but %1: with %2 only the rows its reading does not hold deviate"_s.arg(
+                said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s);
         return;
     }
 }
@@ -195,6 +199,21 @@ std::optional<bool> streamMistakeReading(TableMatch &read, const TableRows &tabl
         v.deviatingCells == 1 ? u"one cell deviates"_s : u"%1 cells deviate"_s.arg(v.deviatingCells),
         read.mistakes.join(u", "_s), lie.isEmpty() || v.deviatingCells == 1 ? lie : u": they lie "_s + lie);
     return posenc::explains(v.comparedRows * table.cols(), v.deviatingCells);
+}
+
+// The cells a reading that explains the table does not hold in its streamed rows, and where.
+struct DamagedRows
+{
+    std::int64_t cells = 0;
+    QString where;
+};
+
+QString regionWords(const Verification &v, const TableRows &table)
+{
+    if (v.deviatingCells == 1)
+        return u"at row %1, column %2"_s.arg(v.deviationRow).arg(v.deviationColumn);
+    return DeviationRegion::where(
+        {v.deviatingRowRuns, v.deviatingRows, v.comparedRows, v.columnDeviations, v.deviatingCells, table.rows()});
 }
 
 // A mistake read from the sample that its streamed rows do not bear out: its name dropped and its
@@ -249,13 +268,26 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
         // correct, its every row is streamed too: a table that is the reading's but for some rows
         // deviates from the reading as well, and no parameter the reading differs in explains it.
         TableMatch &read = *declared.readAs;
+        // The reading as the family gave it, kept where its rows bear it out but for a region (a
+        // few rows zeroed): the parameters it differs in are named from it, the region said after.
+        std::optional<TableMatch> readingOfRows;
+        std::optional<DamagedRows> damaged;
         if (best->match.verdict == CheckVerdict::Mistake && read.reference
             && (read.verdict == CheckVerdict::Correct || read.verdict == CheckVerdict::Variant)) {
             const Verification rows = verify(read, table, quiet);
             if (rows.cancelled || cancelled())
                 return StreamStop {StreamStop::Why::Cancelled, kCancelled};
-            if (!rows.error && rows.deviatingCells > 0)
+            if (!rows.error && rows.deviatingCells > 0) {
+                // Whole rows damaged (zeroed, negated), at most one in ten: not cells scattered by
+                // another computation's rounding, which names no parameter.
+                const bool rowsDamaged = rows.deviatingRows * 10 <= rows.comparedRows
+                    && 2 * rows.deviatingCells >= rows.deviatingRows * table.cols();
+                if (rowsDamaged && posenc::explains(rows.comparedRows * table.cols(), rows.deviatingCells)) {
+                    readingOfRows = read;
+                    damaged = DamagedRows {rows.deviatingCells, regionWords(rows, table)};
+                }
                 conclude(read, rows);
+            }
         }
         if (best->match.verdict == CheckVerdict::Mistake) {
             const std::optional<bool> holds = streamMistakeReading(read, table, quiet);
@@ -266,12 +298,20 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
                 read.mistakes.clear();
         }
         nameDeclaredMistake(best->match, read);
+        const TableMatch &family = readingOfRows ? *readingOfRows : read;
         if (declared.family)
-            nameDeclaredParameter(best->match, read, *declared.family, declared.params);
-        const bool ofFamily = declared.family && read.family == declared.family && read.params
-            && (read.verdict == CheckVerdict::Correct || read.verdict == CheckVerdict::Variant);
+            nameDeclaredParameter(best->match, family, *declared.family, declared.params);
+        const bool ofFamily = declared.family && family.family == declared.family && family.params
+            && (family.verdict == CheckVerdict::Correct || family.verdict == CheckVerdict::Variant);
         if (ofFamily && best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty())
-            nameDifferingParameters(best->match, read, table, *declared.family, declared.params, options);
+            nameDifferingParameters(best->match, family, table, *declared.family, declared.params, options,
+                                    damaged ? damaged->cells : 0);
+        if (damaged && !best->match.mistakes.isEmpty() && readingOfRows)
+            best->match.diagnosis
+                += u"; and %1 beyond the rounding of that table too, which no parameter "
+                   "explains: they lie %2"_s.arg(damaged->cells == 1 ? u"one cell deviates"_s
+                                                                     : u"%1 cells deviate"_s.arg(damaged->cells),
+                                                 damaged->where);
     }
     nameDeclaredPrecision(*best, declared.family, table);
     const Verification &v = best->verification;
