@@ -141,8 +141,12 @@ private slots:
     {
         QTest::addColumn<qint64>("rows");
         QTest::addColumn<bool>("bfloat16Cos");
-        QTest::newRow("L 32768, cos float32") << qint64(32768) << false;
-        QTest::newRow("L 8192, cos bfloat16") << qint64(8192) << true;
+        QTest::addColumn<bool>("bfloat16Inv");
+        QTest::newRow("L 32768, cos float32") << qint64(32768) << false << false;
+        QTest::newRow("L 8192, cos bfloat16") << qint64(8192) << true << false;
+        // A LongRoPE of free factors explained the bfloat16 inv_freq in every cell: it was named
+        // attention-factor-missing (rope_theta 150000, a factor per pair).
+        QTest::newRow("inv_freq bfloat16, L 8192, cos float32") << qint64(8192) << false << true;
     }
     // HF's cos table at theta 500000, d 64, with inv_freq rounded to float16 (a model cast to half
     // before its buffers were made): undeclared, the sample read it as attention-factor-missing
@@ -152,9 +156,11 @@ private slots:
     {
         QFETCH(qint64, rows);
         QFETCH(bool, bfloat16Cos);
+        QFETCH(bool, bfloat16Inv);
         const qint64 d = 64;
         const QString file = m_files.written(rows, d, [&](qint64 p, qint64 j) {
-            const float inv = halffloats::toFloat16(invFreq(j % (d / 2), d, 500000.0f));
+            const float exact = invFreq(j % (d / 2), d, 500000.0f);
+            const float inv = bfloat16Inv ? halffloats::toBFloat16(exact) : halffloats::toFloat16(exact);
             const auto value = float(std::cos(double(float(p) * inv)));
             return double(bfloat16Cos ? halffloats::toBFloat16(value) : value);
         });

@@ -4,12 +4,47 @@
 
 #include "check/CellTolerance.h"
 #include "check/FitNumbers.h"
+#include "check/rope/RopeHalfAngles.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace posenc::RopeFit {
+
+namespace {
+
+// The fewest pairs pinned closely enough to tell a rounded inv_freq from another frequency.
+constexpr int kFewestPinnedPairs = 4;
+
+// Whether every pair the sample pins closely is the default inv_freq of one of `thetas` rounded to
+// bfloat16 or float16 (HF's float32 1 / theta^(2i/d), then the cast): a table that a half-precision
+// inv_freq explains with no free parameter, which a factor per pair must not claim (RopeHalfAngles
+// names it against a declared reference).
+bool halfPrecisionInvFreq(const std::vector<Frequency> &measured, std::int64_t live, std::int64_t d,
+                          const std::vector<double> &thetas)
+{
+    for (const double theta : thetas) {
+        for (const bool bfloat16 : {true, false}) {
+            int pinned = 0;
+            bool all = true;
+            for (std::int64_t i = 0; i < live && all; ++i) {
+                const Frequency &f = measured[std::size_t(i)];
+                if (!(f.theta > 0.0) || !(f.sigma < 1e-4 * f.theta))
+                    continue;
+                const auto exact = float(1.0 / std::pow(theta, 2.0 * double(i) / double(d)));
+                const double w = RopeHalfAngles::rounded(double(exact), bfloat16);
+                all = std::fabs(f.theta - w) <= 3.0 * f.sigma + 1e-9 * w;
+                ++pinned;
+            }
+            if (all && pinned >= kFewestPinnedPairs)
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
 
 // LongRoPE: any ratio per pair, so it matches at any theta; the theta named is the one whose
 // ratios a config writes with the fewest digits (1.07, 2.05: a part in 10^4 at most), the common
@@ -74,6 +109,8 @@ void RopeSearch::tryLongRope()
     // exchanged, inv_freq rounded to float16), not a LongRoPE table.
     const auto range = std::minmax_element(q.rope.shortFactor.begin(), q.rope.shortFactor.end());
     if (range.first == q.rope.shortFactor.end() || *range.first < 1.0 - 1e-3 || *range.second <= 1.0 + 1e-3)
+        return;
+    if (halfPrecisionInvFreq(m_measured.theta, m_measured.live, m_input.sample.cols(), thetas))
         return;
     consider(q);
 }
