@@ -93,9 +93,10 @@ private slots:
         const QString file = m_files.written(
             rows, d, [&](qint64 p, qint64 j) { return linearCell(p, j, d, factor, dividesPositions, cosine); });
         QVERIFY(!file.isEmpty());
-        const QJsonObject declared = CliRun::checked(file,
-                                             {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"128"_s, u"--rope-type"_s,
-                                              u"linear"_s, u"--rope-factor"_s, QString::number(double(factor))});
+        const QJsonObject declared
+            = CliRun::checked(file,
+                              {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"128"_s, u"--rope-type"_s, u"linear"_s,
+                               u"--rope-factor"_s, QString::number(double(factor))});
         QVERIFY2(declared[u"verdict"_s].toString() == u"correct"_s, qPrintable(shown(declared)));
         QVERIFY2(declared[u"precision"_s].toString() == u"float32-angles"_s, qPrintable(shown(declared)));
         const QJsonObject undeclared = CliRun::checked(file, {});
@@ -168,6 +169,36 @@ private slots:
         const QJsonObject o = CliRun::checked(file, {});
         QVERIFY2(!o[u"mistakes"_s].toArray().contains(u"attention-factor-missing"_s), qPrintable(shown(o)));
         QVERIFY2(o[u"verdict"_s].toString() != u"correct"_s, qPrintable(shown(o)));
+    }
+
+    void llama3UnscaledIsPublished_data()
+    {
+        QTest::addColumn<int>("stored"); // 0 float32, 1 bfloat16, 2 float16
+        QTest::addColumn<qint64>("rows");
+        for (const qint64 rows : {qint64(300), qint64(4096)}) {
+            QTest::addRow("float32, L %lld", rows) << 0 << rows;
+            QTest::addRow("bfloat16, L %lld", rows) << 1 << rows;
+            QTest::addRow("float16, L %lld", rows) << 2 << rows;
+        }
+    }
+    // Llama 3's RoPE without rope_scaling (meta-llama/llama3 llama/model.py, ModelArgs.rope_theta
+    // 500000, head_dim 4096 / 32 = 128), undeclared: correct against that published form. It was a
+    // variant (nearest GLM-4.5), and in bfloat16 at L 300 "rope_theta 500000.6".
+    void llama3UnscaledIsPublished()
+    {
+        QFETCH(int, stored);
+        QFETCH(qint64, rows);
+        const qint64 d = 128, h = d / 2;
+        const QString file = m_files.written(rows, d, [&](qint64 p, qint64 j) {
+            const auto value = float(std::cos(double(float(p) * invFreq(j % h, d, 500000.0f))));
+            return double(stored == 1       ? halffloats::toBFloat16(value)
+                              : stored == 2 ? halffloats::toFloat16(value)
+                                            : value);
+        });
+        QVERIFY(!file.isEmpty());
+        const CliRun::Run text = CliRun::posenc({u"check"_s, file});
+        QVERIFY2(text.out.contains(u"verdict: correct"_s), qPrintable(text.out));
+        QVERIFY2(text.out.contains(u"equals: the RoPE cos table of Llama 3 8B"_s), qPrintable(text.out));
     }
 };
 

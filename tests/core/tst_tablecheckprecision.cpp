@@ -198,9 +198,9 @@ private slots:
         QFETCH(int, ulps);
         const Checked c = check(ropeFloat32(rows, d, float(theta), half, ulps));
         const QString said = c.match.diagnosis + u" | "_s + c.match.deviations + u" | "_s + c.match.notes.join(u"; "_s);
-        // RoFormer's theta at any width, Qwen3's 1e6 at 128 and GLM-4.5's at 64 (half its head of 128)
-        // are published; the others variants.
-        const bool published = theta == 1e4 || (theta == 1e6 && (d == 128 || d == 64));
+        // RoFormer's theta at any width, Qwen3's 1e6 at 128, GLM-4.5's at 64 (half its head of 128)
+        // and Llama 3's 5e5 at 128 are published; the others variants.
+        const bool published = theta == 1e4 || (theta == 1e6 && (d == 128 || d == 64)) || (theta == 5e5 && d == 128);
         QVERIFY2(c.match.verdict == (published ? CheckVerdict::Correct : CheckVerdict::Variant), qPrintable(said));
         QCOMPARE(c.match.family, std::optional<Encoding>(Encoding::Rope));
         QCOMPARE(number(c.match, u"base"_s), theta);

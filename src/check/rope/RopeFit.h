@@ -50,11 +50,13 @@ std::vector<double> reversedYarn(const Params &params);
 // The hypothesis as a reference for a table framed by `framing`.
 PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing);
 
-// A table of the family that ships, for the fit to try first: its name and parameters.
+// A table of the family that ships, for the fit to try first: its name and parameters, and where
+// they are published.
 struct Published
 {
     QString name;
     Params params;
+    QString source = QStringLiteral("the model's config.json (posenc presets)");
 };
 
 struct Fit

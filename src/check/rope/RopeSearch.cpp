@@ -117,6 +117,24 @@ double RopeSearch::measuredAmplitude() const
     return snapped(m_measured.amplitude, std::max(0.25 * halfUnit(m_input.format), m_input.textRounding));
 }
 
+namespace {
+
+// Whether two parameter sets' frequencies agree pair by pair within a part in 10^4.
+bool nearFrequencies(const Params &a, const Params &b)
+{
+    const FrequencySchedule x = RopeFrequencies::schedule(a), y = RopeFrequencies::schedule(b);
+    if (x.pairs() != y.pairs())
+        return false;
+    for (std::int64_t i = 0; i < x.pairs(); ++i) {
+        const double u = x.w[std::size_t(i)], v = y.w[std::size_t(i)];
+        if (!(std::fabs(u - v) <= 1e-4 * std::max(u, v)))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
 // Fewer cells beyond the tolerance; exact angles before float32 ones; a published form; a round
 // theta (a dynamic table before a default one of its grown theta); the simpler type; a theta of
 // fewer digits; a factor of fewer digits; a smaller error.
@@ -124,6 +142,13 @@ bool RopeSearch::better(const Fit &x, const Fit &y) const
 {
     if (x.bad() != y.bad())
         return x.bad() < y.bad();
+    // A published form and another reading whose frequencies are within a part in 10^4 of its own,
+    // both explaining every cell, one with float32 angles: the cells do not pin the frequencies that
+    // closely (a bfloat16 table's rope_theta 500000.6, or llama3 of factor 1.00003, is Llama 3's
+    // 500000), and the form is what they support.
+    if (x.bad() == 0 && x.published.isEmpty() != y.published.isEmpty()
+        && nearFrequencies(x.hypothesis.params, y.hypothesis.params))
+        return !x.published.isEmpty();
     if (x.float32Angles != y.float32Angles)
         return !x.float32Angles;
     if (x.published.isEmpty() != y.published.isEmpty())

@@ -8,6 +8,7 @@
 #include "check/rope/RopeLongRopeSwitch.h"
 #include "check/rope/RopeLongShortCache.h"
 #include "check/rope/RopeOneCopy.h"
+#include "check/rope/RopePublishedForms.h"
 #include "check/rope/RopeRowPositions.h"
 #include "check/rope/RopeZeroPairs.h"
 #include "core/NumberText.h"
@@ -239,85 +240,11 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
     return m;
 }
 
-// The models' RoPE of the presets (resources/presets, each from the model's config.json), with
-// LongRoPE's factor lists (RopeLongRopeForms).
-std::vector<RopeFit::Published> publishedRopes()
-{
-    const auto rope = [](RopeType type, std::int64_t headDim, double theta, RopeLayout layout = RopeLayout::Half) {
-        Params p;
-        p.encoding = Encoding::Rope;
-        p.rope.type = type;
-        RopeFrequencies::setHeadDim(p, headDim);
-        p.rope.theta = theta;
-        p.rope.layout = layout;
-        return p;
-    };
-    const auto scaled = [](Params p, double factor, std::optional<std::int64_t> original) {
-        p.rope.factor = factor;
-        p.rope.originalMaxLen = original;
-        return p;
-    };
-    Params llama4 = scaled(rope(RopeType::Llama3, 128, 500000.0, RopeLayout::Interleaved), 16.0, 8192);
-    llama4.rope.highFreqFactor = 1.0;
-    Params gptOss = scaled(rope(RopeType::Yarn, 64, 150000.0), 32.0, 4096);
-    gptOss.rope.yarnTruncate = false;
-    Params deepseek = scaled(rope(RopeType::Yarn, 64, 10000.0, RopeLayout::Interleaved), 40.0, 4096);
-    deepseek.rope.mscale = 1.0;
-    deepseek.rope.mscaleAllDim = 1.0;
-    Params gemma4 = rope(RopeType::Proportional, 512, 1000000.0);
-    gemma4.rope.partialRotaryFactor = 0.25;
-    Params neox = rope(RopeType::Default, 96, 10000.0);
-    neox.rope.partialRotaryFactor = 0.25;
-    Params gptj = rope(RopeType::Default, 256, 10000.0, RopeLayout::Interleaved);
-    gptj.rope.partialRotaryFactor = 0.25;
-    Params qwen3Next = rope(RopeType::Default, 256, 10000000.0);
-    qwen3Next.rope.partialRotaryFactor = 0.25;
-    Params glm45 = rope(RopeType::Default, 128, 1000000.0);
-    glm45.rope.partialRotaryFactor = 0.5;
-    Params exaone4 = scaled(rope(RopeType::Llama3, 128, 1000000.0), 16.0, 8192);
-    // Kimi K2: DeepSeek-V3's yarn with beta_fast = beta_slow = 1, so no pair is blended.
-    Params kimiK2 = scaled(rope(RopeType::Yarn, 64, 50000.0, RopeLayout::Interleaved), 32.0, 4096);
-    kimiK2.rope.betaFast = 1.0;
-    kimiK2.rope.mscale = 1.0;
-    kimiK2.rope.mscaleAllDim = 1.0;
-    Params devstral2 = scaled(rope(RopeType::Yarn, 128, 100000000.0), 48.0, 8192);
-    devstral2.rope.mscale = 1.0;
-    devstral2.rope.mscaleAllDim = 1.0;
-    std::vector<RopeFit::Published> forms {
-        {u"Llama 2 7B"_s, rope(RopeType::Default, 128, 10000.0)},
-        {u"Mistral 7B"_s, rope(RopeType::Default, 128, 10000.0)},
-        {u"Llama 3.1 8B"_s, scaled(rope(RopeType::Llama3, 128, 500000.0), 8.0, 8192)},
-        {u"Llama 3.2 1B"_s, scaled(rope(RopeType::Llama3, 64, 500000.0), 32.0, 8192)},
-        {u"Llama 4 Scout"_s, llama4},
-        {u"Qwen2.5 7B with YaRN"_s, scaled(rope(RopeType::Yarn, 128, 1000000.0), 4.0, 32768)},
-        {u"Qwen3 8B"_s, rope(RopeType::Default, 128, 1000000.0)},
-        {u"gpt-oss-20b"_s, gptOss},
-        {u"DeepSeek-V3"_s, deepseek},
-        {u"Gemma 3 4B"_s, scaled(rope(RopeType::Linear, 256, 1000000.0), 8.0, std::nullopt)},
-        {u"Gemma 4 26B A4B"_s, gemma4},
-        {u"GPT-NeoX-20B"_s, neox},
-        {u"GPT-J 6B"_s, gptj},
-        {u"Phi-4"_s, rope(RopeType::Default, 128, 250000.0)},
-        {u"Command R7B"_s, rope(RopeType::Default, 128, 50000.0, RopeLayout::Interleaved)},
-        {u"EXAONE 4.0 32B"_s, exaone4},
-        {u"SmolLM3 3B"_s, rope(RopeType::Default, 128, 5000000.0)},
-        {u"Qwen3-Next 80B A3B"_s, qwen3Next},
-        {u"GLM-4.5"_s, glm45},
-        {u"Kimi K2"_s, kimiK2},
-        {u"DeepSeek-V3.2-Exp"_s, deepseek},
-        {u"Devstral Small 2"_s, devstral2},
-        {u"ModernBERT base"_s, rope(RopeType::Default, 64, 160000.0)},
-    };
-    for (RopeFit::Published &form : RopeLongRopeForms::forms())
-        forms.push_back(std::move(form));
-    return forms;
-}
-
 // RoFormer's RoPE at a table's width: the default type at theta 10000, in either layout (GPT-J's
 // and RoFormer's interleaved pairs, GPT-NeoX's and Llama's rotate_half).
 std::vector<RopeFit::Published> formsAt(std::int64_t cols)
 {
-    std::vector<RopeFit::Published> forms = publishedRopes();
+    std::vector<RopeFit::Published> forms = RopePublishedForms::forms();
     for (const RopeLayout layout : {RopeLayout::Half, RopeLayout::Interleaved}) {
         Params p;
         p.encoding = Encoding::Rope;
@@ -549,11 +476,11 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
 QList<PublishedForm> publishedForms(std::int64_t cols)
 {
     QList<PublishedForm> forms;
-    for (const RopeFit::Published &p : publishedRopes()) {
+    for (const RopeFit::Published &p : RopePublishedForms::forms()) {
         if (RopeFrequencies::rotaryDim(p.params.rope) != cols)
             continue;
         for (const QString &table : {kCos, kSin})
-            forms.append({p.name, u"the model's config.json (posenc presets)"_s, table, p.params});
+            forms.append({p.name, p.source, table, p.params});
     }
     return forms;
 }

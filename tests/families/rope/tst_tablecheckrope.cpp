@@ -350,6 +350,9 @@ private slots:
         QTest::addColumn<QString>("model");
         const QList<std::pair<Params, QString>> forms {
             {rope(RopeType::Default, 10000.0, 128), u"Llama 2 7B"_s},
+            // Llama 3 without rope_scaling (meta-llama/llama3 llama/model.py, ModelArgs.rope_theta
+            // 500000): was a variant, nearest GLM-4.5; in bfloat16 "rope_theta 500000.6".
+            {rope(RopeType::Default, 500000.0, 128), u"Llama 3 8B"_s},
             {longRopeForm(u"Phi-3 mini 128k"_s, 8192), u"Phi-3 mini 128k"_s},
             {longRopeForm(u"Phi-3 mini 128k"_s, 2048), u"Phi-3 mini 128k"_s},
             {longRopeForm(u"Phi-4 mini"_s, 2048), u"Phi-4 mini"_s},
