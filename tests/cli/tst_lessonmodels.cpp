@@ -507,31 +507,44 @@ void TestLessonModels::pZeroIsTheCaseOfAModelWithoutInputDropout()
 }
 
 // A sentence says what the model's own code does, for every shipped preset the lesson applies to.
-// Packing, ALiBi: transformers builds the bias from the columns, not the ids (MptModel.forward's
-// build_mpt_alibi_tensor over the sequence, which warns that position_ids have no function;
-// BloomModel.forward's build_alibi_tensor from attention_mask.cumsum), so the lesson said "biases
-// each such pair by that distance" of a bias the restarted ids never reach. Relative position: a
-// table of float32 angles is only nearly a function of q − p, as the figure's title says, where the
-// text said "constant along every line". Left padding: two float32 numbers, the last token's and the
-// row's largest, each said to be which.
+// Packing and left padding follow one record, bias_from_columns (PositionsLessonNumbers.cpp): the
+// models whose transformers code builds the score bias from the columns or the mask, never from the
+// ids, and has no varlen path: MPT (MptModel.forward: position_ids a NOOP kwarg,
+// build_mpt_alibi_tensor over max_seq_len), BLOOM (BloomModel.forward: build_alibi_tensor from the
+// 2-D attention_mask's cumsum), T5 and Flan-T5 (T5Attention.compute_bias from arange of the lengths),
+// DeBERTa-v3 (DebertaV2 build_relative_position from the sizes). The lessons said they bias each
+// pair by the ids' distance, and that the varlen attention keeps their documents apart. NeMo's
+// Sandwich code is unread: its sentences say so. Relative position: a table of float32 angles is
+// only nearly a function of q − p, as the figure's title says. Left padding: two float32 numbers, each
+// said to be which.
 void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
 {
+    const QStringList fromColumns {u"mpt-7b"_s, u"bloom-560m"_s, u"t5-base"_s, u"flan-t5-base"_s, u"deberta-v3-base"_s};
     const Lesson &packing = *Lessons::find(u"packing"_s);
     const Lesson &relative = *Lessons::find(u"relative-position"_s);
     const Lesson &padding = *Lessons::find(u"left-padding"_s);
     const Lesson &precision = *Lessons::find(u"float32-precision"_s);
-    int alibi = 0, float32 = 0, rounded = 0;
+    int columns = 0, unchecked = 0, float32 = 0, rounded = 0;
+    const auto holds = [](const QString &key, const LessonModel &model) {
+        const auto n = LessonNumbers::number(key, model);
+        return n && n->present();
+    };
     for (const Preset &preset : Presets::shipped().presets) {
         const Pick pick {{u"--preset"_s, preset.name}, preset.modelName(), {}};
         if (const Read r = readFor(packing, pick); r.ok && r.read.result.exitCode() == 0) {
             const QString plain = LessonText::plain(packing.explain(r.read.model).html);
-            const bool isAlibi = r.read.model.params.encoding == Encoding::Alibi;
-            alibi += isAlibi;
-            QVERIFY2(plain.contains(u"reads no position ids"_s) == isAlibi, qPrintable(preset.name + u": "_s + plain));
-            if (isAlibi)
-                QVERIFY2(!plain.contains(u"biases each such pair by that distance"_s)
-                             && plain.contains(u"build_mpt_alibi_tensor"_s) && plain.contains(u"build_alibi_tensor"_s),
-                         qPrintable(plain));
+            const QString what = preset.name + u": "_s + plain;
+            const bool byColumns = holds(u"bias_from_columns"_s, r.read.model);
+            const bool byUnread = holds(u"bias_unchecked"_s, r.read.model);
+            QCOMPARE(byColumns, fromColumns.contains(preset.name));
+            columns += byColumns;
+            unchecked += byUnread;
+            QVERIFY2(plain.contains(u"reads no position ids"_s) == byColumns, qPrintable(what));
+            QVERIFY2(plain.contains(u"has no varlen path"_s) == byColumns, qPrintable(what));
+            QVERIFY2(!plain.contains(u"The varlen attention reads"_s) || !(byColumns || byUnread), qPrintable(what));
+            QVERIFY2(!byColumns || !plain.contains(u"a negative distance"_s), qPrintable(what));
+            QVERIFY2(plain.contains(u"is not checked here"_s) == byUnread, qPrintable(what));
+            QVERIFY2(!byColumns || !plain.contains(u"biases each such pair by that distance"_s), qPrintable(what));
         }
         if (const Read r = readFor(relative, pick); r.ok && r.read.result.exitCode() == 0) {
             const QString plain = LessonText::plain(relative.explain(r.read.model).html);
@@ -548,6 +561,10 @@ void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
         }
         if (const Read r = readFor(padding, pick); r.ok && r.read.result.exitCode() == 0) {
             const QString plain = LessonText::plain(padding.explain(r.read.model).html);
+            const bool byColumns = holds(u"bias_from_columns"_s, r.read.model);
+            QVERIFY2(plain.contains(u"not from the ids it is given"_s) == byColumns,
+                     qPrintable(preset.name + u": "_s + plain));
+            QVERIFY2(!byColumns || !plain.contains(u"by the difference of two ids"_s), qPrintable(plain));
             if (plain.contains(u"float32's rounding of the larger angles"_s)) {
                 ++rounded;
                 QVERIFY2(plain.contains(u"moves this last token's score by"_s)
@@ -556,7 +573,8 @@ void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
             }
         }
     }
-    QVERIFY(alibi >= 2 && float32 >= 1 && rounded >= 2); // MPT-7B, BLOOM; Whisper; the RoPE models
+    // MPT-7B, BLOOM, the T5s, DeBERTa; NeMo's Sandwich; Whisper; the RoPE models
+    QVERIFY(columns == fromColumns.size() && unchecked >= 1 && float32 >= 1 && rounded >= 2);
 }
 
 QTEST_GUILESS_MAIN(TestLessonModels)

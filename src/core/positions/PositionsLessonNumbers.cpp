@@ -119,6 +119,41 @@ Number scoreKind(const Params &params, PositionEffect::ScoreKind kind, const QSt
     return condition(engine.source<PositionEffect>().scoreKind() == kind, whyNot);
 }
 
+// Where a family's score bias comes from in the reference code of the models that use it, the one
+// record the packing and left-padding lessons follow. Columns: from the sizes or the attention
+// mask, never from position ids, and with no varlen path (none of these models declares flash
+// attention in transformers):
+// - MPT (models/mpt/modeling_mpt.py): MptModel.forward takes position_ids among its NOOP kwargs and
+//   builds build_mpt_alibi_tensor over config.max_seq_len, which MptAttention.forward slices to the
+//   last key_length columns;
+// - BLOOM (models/bloom/modeling_bloom.py): BloomModel.forward builds build_alibi_tensor from the 2-D
+//   attention_mask's cumsum (it unpacks `batch_size, seq_length = attention_mask.shape`);
+// - T5, Flan-T5 (models/t5/modeling_t5.py): T5Attention.compute_bias from arange(query_length) and
+//   arange(key_length);
+// - DeBERTa-v2/v3 (models/deberta_v2/modeling_deberta_v2.py): build_relative_position from the
+//   query's and the key's sizes.
+// Unchecked: a family whose models' code this program has not read (Sandwich's NeMo, KERPLE).
+enum class BiasFrom { NoBias, Columns, Unchecked };
+
+BiasFrom biasFrom(Encoding encoding)
+{
+    if (Families::spec(encoding).kind != FamilyKind::ScoreBias)
+        return BiasFrom::NoBias;
+    const bool columns = encoding == Encoding::Alibi || encoding == Encoding::T5 || encoding == Encoding::Deberta;
+    return columns ? BiasFrom::Columns : BiasFrom::Unchecked;
+}
+
+// Where the code above builds the bias, in a lesson's words.
+QString biasCode(Encoding encoding)
+{
+    if (encoding == Encoding::Alibi)
+        return u"MPT's build_mpt_alibi_tensor over max_seq_len, sliced to the last key_length columns; BLOOM's "
+               "build_alibi_tensor from the 2-D attention mask's running count"_s;
+    if (encoding == Encoding::T5)
+        return u"T5Attention.compute_bias from arange(query_length) and arange(key_length)"_s;
+    return u"build_relative_position from the query's and the key's sizes"_s;
+}
+
 Number needs(bool set, const QString &what, const std::function<Number()> &f)
 {
     return set ? f() : none(u"not here: %1 is unset"_s.arg(what));
@@ -155,6 +190,23 @@ QList<Entry> paddingEntries()
          [](const Params &p) {
              return condition(Families::spec(p.encoding).kind == FamilyKind::ScoreBias,
                               u"the model biases no score by a distance"_s);
+         }},
+        {u"bias_from_columns"_s,
+         u"a condition: the model's code builds its score bias from the columns or the mask, not from ids"_s,
+         [](const Params &p) {
+             return condition(biasFrom(p.encoding) == BiasFrom::Columns,
+                              u"the model's code builds no score bias from the columns alone"_s);
+         }},
+        {u"bias_code"_s, u"where the code of a model of bias_from_columns builds its bias"_s,
+         [](const Params &p) {
+             return biasFrom(p.encoding) == BiasFrom::Columns
+                 ? LessonNumbers::word(biasCode(p.encoding))
+                 : none(u"not here: the model's code builds no score bias from the columns alone"_s);
+         }},
+        {u"bias_unchecked"_s, u"a condition: the model biases its scores by code this program has not read"_s,
+         [](const Params &p) {
+             return condition(biasFrom(p.encoding) == BiasFrom::Unchecked,
+                              u"the model's bias is none, or its code has been read"_s);
          }},
         {u"batch_score_name"_s, u"what the score of a family that biases it is: \"T5 bucket\", \"ALiBi bias\""_s,
          [](const Params &p) {
