@@ -515,8 +515,8 @@ void TestLessonModels::pZeroIsTheCaseOfAModelWithoutInputDropout()
 // DeBERTa-v3 (DebertaV2 build_relative_position from the sizes). The lessons said they bias each
 // pair by the ids' distance, and that the varlen attention keeps their documents apart. NeMo's
 // Sandwich code is unread: its sentences say so. Relative position: a table of float32 angles is
-// only nearly a function of q − p, as the figure's title says. Left padding: two float32 numbers, each
-// said to be which.
+// only nearly a function of q − p, as the figure's title says. Float32 precision: the sentence
+// follows the preset's record of its angles. Left padding: two float32 numbers, each said to be which.
 void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
 {
     const QStringList fromColumns {u"mpt-7b"_s, u"bloom-560m"_s, u"t5-base"_s, u"flan-t5-base"_s, u"deberta-v3-base"_s};
@@ -524,7 +524,7 @@ void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
     const Lesson &relative = *Lessons::find(u"relative-position"_s);
     const Lesson &padding = *Lessons::find(u"left-padding"_s);
     const Lesson &precision = *Lessons::find(u"float32-precision"_s);
-    int columns = 0, unchecked = 0, float32 = 0, rounded = 0;
+    int columns = 0, unchecked = 0, float32 = 0, exact = 0, rounded = 0;
     const auto holds = [](const QString &key, const LessonModel &model) {
         const auto n = LessonNumbers::number(key, model);
         return n && n->present();
@@ -553,11 +553,16 @@ void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
             QVERIFY2(plain.contains(u"only nearly so"_s) == inFloat32, qPrintable(preset.name + u": "_s + plain));
             QVERIFY2(plain.contains(u"So S is constant along every line"_s) == !inFloat32, qPrintable(plain));
         }
-        // Exact angles are the program's table, not a claim on the model's code (Transformer big's
-        // paper names no precision): the lesson said it "forms it in double".
+        // The preset's record of its angles (TensorFlow's tutorial: NumPy's float64, angles exact; the
+        // Annotated Transformer: float32), not the family, says which sentence the lesson gives.
         if (const Read r = readFor(precision, pick); r.ok && r.read.result.exitCode() == 0) {
             const QString plain = LessonText::plain(precision.explain(r.read.model).html);
-            QVERIFY2(!plain.contains(r.read.model.name + u" forms it in double"_s), qPrintable(plain));
+            const Angles angles = r.read.model.params.sinusoidal.angles;
+            exact += angles == Angles::Exact;
+            QVERIFY2(plain.contains(u"forms it exactly, in double, as its record says"_s) == (angles == Angles::Exact),
+                     qPrintable(preset.name + u": "_s + plain));
+            QVERIFY2(plain.contains(u"in float32, as common code does"_s) == (angles == Angles::Float32),
+                     qPrintable(plain));
         }
         if (const Read r = readFor(padding, pick); r.ok && r.read.result.exitCode() == 0) {
             const QString plain = LessonText::plain(padding.explain(r.read.model).html);
@@ -573,8 +578,8 @@ void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
             }
         }
     }
-    // MPT-7B, BLOOM, the T5s, DeBERTa; NeMo's Sandwich; Whisper; the RoPE models
-    QVERIFY(columns == fromColumns.size() && unchecked >= 1 && float32 >= 1 && rounded >= 2);
+    // MPT-7B, BLOOM, the T5s, DeBERTa; NeMo's Sandwich; Whisper; the Transformers; the RoPE models
+    QVERIFY(columns == fromColumns.size() && unchecked >= 1 && float32 >= 1 && exact >= 2 && rounded >= 2);
 }
 
 QTEST_GUILESS_MAIN(TestLessonModels)
