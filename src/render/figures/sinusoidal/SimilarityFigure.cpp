@@ -1,6 +1,7 @@
 #include "SimilarityFigure.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/FigureRoom.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
@@ -78,6 +79,9 @@ private:
         if (!heat || !plotOfS)
             return;
         const QMargins margins = heat->margins();
+        // The plot of S(k) given up on little room (FigureRoom::setDispensable): the heatmap's
+        // square takes the row, beside the room that plot's hidden column keeps.
+        const bool alone = !plotOfS->realVisibility();
         // The colour scale beside the heatmap keeps the least width it needs (its stretch is small).
         int besides = 0;
         if (QCPLayoutElement *scale = cell->element(0, 1); scale && scale->visible())
@@ -104,14 +108,27 @@ private:
             && std::max(heatLeast.height(), offsetsLeast.height()) <= height;
         const bool stackedFits = std::max(heatLeast.width(), offsetsLeast.width()) <= width
             && heatLeast.height() + rowSpacing() + offsetsLeast.height() <= height;
-        const bool stack = stackedFits && (!besideFits || stacked > beside);
+        // The plot of S(k) may go only where neither way holds both at their least sizes (6 x 4 cm
+        // at 9 pt): a small view that holds both keeps it (FigureRoom reads this when it gives up).
+        if (!alone)
+            FigureRoom::setDispensable(offsets, besideFits || stackedFits ? 0 : 1);
+        // Alone, the heatmap stays where it was: its hidden neighbour keeps no room either way.
+        const bool stack = alone ? rowCount() == 2 : stackedFits && (!besideFits || stacked > beside);
         if (stack != (rowCount() == 2)) {
             take(offsets);
             simplify();
             addElement(stack ? 1 : 0, stack ? 0 : 1, offsets);
         }
-        const double side = std::max(1.0, stack ? stacked : beside);
-        if (stack) {
+        const double aloneSide = stack ? std::min(width - across, height - rowSpacing() - down)
+                                       : std::min(height - down, width - columnSpacing() - across);
+        const double side = std::max(1.0, alone ? aloneSide : stack ? stacked : beside);
+        if (alone) {
+            // Square in its box, the spacers right of it and under it taking the rest.
+            setRowStretchFactors(stack ? QList<double> {1.0, kNone} : QList<double> {1.0});
+            setColumnStretchFactors(stack ? QList<double> {1.0} : QList<double> {1.0, kNone});
+            m_box->setColumnStretchFactors({side + across, std::max(kNone, width - side - across)});
+            m_box->setRowStretchFactors({side + down, std::max(kNone, height - side - down)});
+        } else if (stack) {
             setColumnStretchFactors({1.0});
             setRowStretchFactors({side + down, std::max(kNone, height - rowSpacing() - side - down)});
             m_box->setColumnStretchFactors({side + across, std::max(kNone, width - side - across)});
@@ -167,6 +184,7 @@ SimilarityFigure::SimilarityFigure(QCustomPlot *plot)
     right->addElement(0, 0, m_offsets);
     right->addElement(1, 0, m_legend);
     right->setRowStretchFactor(1, 0.001);
+    // On a page too small for both, the heatmap alone (SquareHeatmapRow marks it dispensable there).
     m_legend->setLayer(u"legend"_s);
     m_legend->setBorderPen(Qt::NoPen);
     m_legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
