@@ -127,9 +127,8 @@ QList<QCPTextElement *> textsOf(const QCustomPlot &plot, TextRole role)
     return texts;
 }
 
-// How far the tick labels at the ends of the axes of `rect` reach past it on `side`: half a
-// label centred on the last tick, which QCustomPlot's margins do not count (its axis rects keep
-// 15 units on every side instead).
+// How far the tick labels at the ends of the axes of `rect` reach past it on `side`: half a label
+// centred on the last tick, which QCustomPlot's margins do not count (its rects keep 15 units).
 int overhang(QCPAxisRect *rect, QCP::MarginSide side)
 {
     double reach = 0.0;
@@ -222,9 +221,8 @@ bool tightenAxes(QCustomPlot *plot)
         axis->setPadding(std::min(axis->padding(), kTightPadding));
         changed = true;
     }
-    // Panels side by side in a grid tighten their tops and bottoms alike, panels stacked their
-    // sides, each to the farthest their tick labels reach past their plots: panels their figure
-    // made as high or as wide stay so.
+    // Panels side by side in a grid tighten their tops and bottoms alike, stacked their sides, each
+    // to the farthest their tick labels reach past their plots: panels made as high or wide stay so.
     const auto cell = [](QCPAxisRect *rect) -> std::pair<int, int> {
         if (auto *grid = qobject_cast<QCPLayoutGrid *>(rect->layout()))
             for (int i = 0; i < grid->elementCount(); ++i)
@@ -317,6 +315,8 @@ bool foldBarLabels(QCustomPlot *plot)
         if (metrics.horizontalAdvance(label) > room || outer.bottom() - bar.bottom() < half + metrics.height())
             continue;
         auto *text = new QCPItemText(plot);
+        // Drawn while its bar is: an item's parent is the axis rect it was last clipped to.
+        text->setClipAxisRect(axis->axisRect());
         text->setClipToAxisRect(false);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
         text->position->setAxisRect(axis->axisRect());

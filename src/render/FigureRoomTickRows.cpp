@@ -65,6 +65,10 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
         const int distance
             = axis->offset() + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding();
         auto *text = new QCPItemText(plot);
+        // Drawn while its panel is: an item stays the child of the axis rect it was last clipped
+        // to (QCPAbstractItem::setClipToAxisRect keeps it), the plot's first unless set, which a
+        // step may give up (the label went unseen with it).
+        text->setClipAxisRect(rect);
         text->setClipToAxisRect(false);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
         text->position->setAxisRect(rect);
