@@ -38,6 +38,8 @@ const std::vector<Step> &ladder()
         unfoldLegends,
         dropCaptions,
         shareAxes,
+        // "1k" for "1000" reads the same, in a narrower column of tick labels.
+        shortenTickNumbers,
         [](QCustomPlot *plot) { return labelsAlongTicks(plot, Qt::Horizontal); },
         [](QCustomPlot *plot) { return shortenTitle(plot, 2); },
         shortenEntries,
@@ -62,6 +64,8 @@ const std::vector<Step> &ladder()
         legendsInside,
         elideEntries,
         dropKeysIfOverflowing,
+        // Panels closed up whose end tick labels meet move apart by as much.
+        separateTickLabels,
     };
     return steps;
 }
@@ -250,9 +254,14 @@ bool ticksClearOfTexts(const QCustomPlot &plot)
     return true;
 }
 
+bool tickLabelsApart(const QCustomPlot &plot)
+{
+    return Steps::meetingTickLabels(plot).isEmpty();
+}
+
 bool within(const QCustomPlot &plot)
 {
-    return leastWithin(plot) && labelsWithin(plot) && ticksClearOfTexts(plot);
+    return leastWithin(plot) && labelsWithin(plot) && ticksClearOfTexts(plot) && tickLabelsApart(plot);
 }
 
 bool shortOfRoom(const QCustomPlot &plot, double points)

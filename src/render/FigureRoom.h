@@ -21,18 +21,20 @@ enum class TextRole {
 // tighten to their labels, the panels of a grid close up and colour bars narrow, a colour bar's
 // label goes under its bar, legends take as many columns as their room holds and close their rows
 // up, the captions and legends of marks go, panels side by side or stacked share their axes'
-// labels, an x axis's label joins its tick labels' row, the title keeps its first parts then its
-// first line, legends go into a free corner of their panel (stacked where need be), a y axis's
-// label goes up its tick labels' column, the panels' titles one line, the title goes (a file keeps
-// it in its metadata), the panels the figure can do without go (setDispensable), each with the
-// titles that name it and the legends that named only them, the panel titles that name no panel
-// go. What a reader cannot do without is never given up: every panel drawn keeps its name (at most
-// shortened to its first words: a panel without it cannot be read), every axis drawn and every
-// colour bar its label (at most shortened to its first part) and its tick labels (thinned). Where
-// no step gives the plots half of the figure, the figure is drawn as the step that gave them the
-// most left it; only a figure whose labels overflow its page whatever is given up is too small
-// (FigureBuild). Every step is undone before the next filling is fitted, so that a view made large
-// again shows everything, and a view and its export at one size give up the same.
+// labels, tick numbers of whole thousands are written short ("1k"), an x axis's label joins its
+// tick labels' row, the title keeps its first parts then its first line, legends go into a free
+// corner of their panel (stacked where need be), a y axis's label goes up its tick labels'
+// column, the panels' titles one line, the title goes (a file keeps it in its metadata), the
+// panels the figure can do without go (setDispensable), each with the titles that name it and the
+// legends that named only them, the panel titles that name no panel go, and panels side by side
+// whose end tick labels meet move apart. What a reader cannot do without is never given up: every
+// panel drawn keeps its name (at most shortened to its first words: a panel without it cannot be
+// read), every axis drawn and every colour bar its label (at most shortened to its first part) and
+// its tick labels (thinned). Where no step gives the plots half of the figure, the figure is drawn
+// as the step that gave them the most left it; only a figure whose labels overflow its page
+// whatever is given up is too small (FigureBuild). Every step is undone before the next filling is
+// fitted, so that a view made large again shows everything, and a view and its export at one size
+// give up the same.
 namespace FigureRoom {
 
 void setRole(QCPLayoutElement *element, TextRole role);
@@ -79,7 +81,8 @@ bool shortOfRoom(const QCustomPlot &plot, double points);
 bool fits(const QCustomPlot &plot, double points);
 // Whether nothing overflows or overlaps: its least size within its viewport, every axis label
 // within its length (a word longer than a short axis, which the least size does not count,
-// reaches past it into the neighbours or off the page) and its tick labels clear of its texts.
+// reaches past it into the neighbours or off the page), its tick labels clear of its texts and
+// of the tick labels of the panel beside.
 bool within(const QCustomPlot &plot);
 // Whether its least size is within its viewport: a figure that is not is too small (FigureBuild).
 bool leastWithin(const QCustomPlot &plot);
@@ -89,6 +92,9 @@ bool labelsWithin(const QCustomPlot &plot);
 // title, a panel's name) above or below it: a label on the end of its range is centred on the
 // rect's edge, half outside it.
 bool ticksClearOfTexts(const QCustomPlot &plot);
+// Whether the tick labels under panels side by side keep apart: the end labels of two panels
+// closed up (the axis between them gave its labels to its neighbour's) may meet.
+bool tickLabelsApart(const QCustomPlot &plot);
 
 // The label `axis` shows, unwrapped: its own, or where a step folded it (a colour bar's under
 // its bar), that text.

@@ -49,6 +49,10 @@ public:
     // (KeepClearTicker, which stands in for a plain ticker until undone). Its axis carries the
     // label (kFoldedProperty); undone, the text is removed; hidden with the axis's panel.
     bool foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels);
+    // `axis`'s tick numbers written short (KeepsClear::setShortNumbers: "1k" for "1000"), a
+    // KeepClearTicker standing in for a plain ticker until undone; false for a ticker of another
+    // kind (text, log) or one that does so already.
+    bool shortenNumbers(QCPAxis *axis);
 
     // A grid's row and column spacing; a colour bar at most `width` wide (FigureFonts scales it
     // with the text up to that).
@@ -221,6 +225,15 @@ private:
         QSharedPointer<QCPAxisTicker> standIn; // the one that stood in for it, if any
     };
     std::vector<Along> m_along;
+    // Axes whose tick numbers are written short: the ticker that does so, and the plain one it
+    // stands in for, if any.
+    struct Short
+    {
+        QPointer<QCPAxis> axis;
+        QSharedPointer<QCPAxisTicker> ticker; // the axis's own
+        QSharedPointer<QCPAxisTicker> standIn;
+    };
+    std::vector<Short> m_short;
 };
 
 } // namespace posenc::FigureRoom

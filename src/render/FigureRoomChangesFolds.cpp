@@ -3,6 +3,8 @@
 #include "FigureFit.h"
 #include "KeepClearTicker.h"
 
+#include <typeinfo>
+
 // The labels the steps of FigureRoom fold elsewhere than their axes draw them: a colour bar's
 // under its bar, an axis's in the row of its tick labels.
 namespace posenc::FigureRoom {
@@ -37,6 +39,31 @@ bool Changes::foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels)
     return true;
 }
 
+bool Changes::shortenNumbers(QCPAxis *axis)
+{
+    const QSharedPointer<QCPAxisTicker> own = axis->ticker();
+    if (!own)
+        return false;
+    auto *clearing = dynamic_cast<KeepsClear *>(own.data());
+    QSharedPointer<QCPAxisTicker> standIn;
+    if (!clearing) {
+        if (typeid(*own) != typeid(QCPAxisTicker))
+            return false;
+        QSharedPointer<KeepClearTicker> plain(new KeepClearTicker);
+        plain->setTickCount(own->tickCount());
+        plain->setTickOrigin(own->tickOrigin());
+        plain->setTickStepStrategy(own->tickStepStrategy());
+        axis->setTicker(plain);
+        clearing = plain.data();
+        standIn = plain;
+    } else if (clearing->shortNumbers()) {
+        return false;
+    }
+    clearing->setShortNumbers(true);
+    m_short.push_back({axis, own, standIn});
+    return true;
+}
+
 void Changes::hideFoldsOfHidden()
 {
     // A colour bar's label folded under it goes with it, an axis's in its tick labels' row with its panel.
@@ -50,6 +77,20 @@ void Changes::hideFoldsOfHidden()
 
 void Changes::undoFolds()
 {
+    for (auto kept = m_short.rbegin(); kept != m_short.rend(); ++kept) {
+        if (!kept->axis)
+            continue;
+        const QSharedPointer<QCPAxisTicker> now = kept->axis->ticker();
+        if (auto *clearing = dynamic_cast<KeepsClear *>(kept->ticker.data()))
+            clearing->setShortNumbers(false);
+        if (auto *clearing = dynamic_cast<KeepsClear *>(kept->standIn.data()))
+            clearing->setShortNumbers(false);
+        // The axis's own ticker back, at the tick count thinned since; one the figure set since stays.
+        if (kept->ticker && kept->standIn && now == kept->standIn) {
+            kept->ticker->setTickCount(now->tickCount());
+            kept->axis->setTicker(kept->ticker);
+        }
+    }
     for (const auto &[scale, text] : m_folded) {
         if (scale)
             scale->axis()->setProperty(kFoldedProperty, QVariant());

@@ -24,6 +24,21 @@ bool hideCutLabels(QCustomPlot *plot);
 bool dropCaptions(QCustomPlot *plot);
 // Panels side by side or stacked whose axes show the same range, aligned, show its labels once.
 bool shareAxes(QCustomPlot *plot);
+// Tick numbers of whole thousands (millions, ...) written short where that is shorter: "1k" for
+// "1000", "20k" for "20000" (KeepsClear::shortNumber), on every axis and colour bar drawn.
+bool shortenTickNumbers(QCustomPlot *plot);
+// Panels side by side whose bottom axes' end tick labels meet (the axis between them gave its
+// labels to its neighbour's, and their margins closed up): the left panel, the right one and
+// by how much (layout units).
+struct Meeting
+{
+    QCPAxisRect *left = nullptr;
+    QCPAxisRect *right = nullptr;
+    double by = 0.0;
+};
+QList<Meeting> meetingTickLabels(const QCustomPlot &plot);
+// Each such pair's facing margins grown by half as much, and a unit, each.
+bool separateTickLabels(QCustomPlot *plot);
 // Each bottom axis's label (across) or left axis's (up the side), of one line and at most 0.6 of
 // its axis, set in the row of its tick labels at the axis's far end (right, or top), its tick
 // labels that would reach it left blank (KeepsClear): a line of the figure's height, or a

@@ -5,10 +5,12 @@
 #include "KeepClearTicker.h"
 #include "MeasuredText.h"
 
+#include <algorithm>
 #include <cmath>
 #include <typeinfo>
 
-// An axis's label set in the row of its tick labels (docs/ARCHITECTURE.md, "Figures at any size").
+// An axis's label set in the row of its tick labels, and its tick numbers written short
+// (docs/ARCHITECTURE.md, "Figures at any size").
 namespace posenc::FigureRoom::Steps {
 
 namespace {
@@ -105,6 +107,87 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
         changed |= changes.foldAlongTicks(axis, text, advance);
     }
     return changed;
+}
+
+bool shortenTickNumbers(QCustomPlot *plot)
+{
+    // Every axis drawn with its tick labels, a colour bar's too: the same numbers, fewer digits.
+    QList<QCPAxis *> axes;
+    for (QCPAxisRect *rect : plot->axisRects())
+        if (rect->realVisibility() && !Changes::isHidden(rect))
+            for (QCPAxis *axis : rect->axes())
+                if (axis->visible() && axis->tickLabels())
+                    axes.append(axis);
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element);
+            scale && scale->realVisibility() && !Changes::isHidden(scale) && scale->axis()->tickLabels()
+            && !axes.contains(scale->axis()))
+            axes.append(scale->axis());
+    bool changed = false;
+    for (QCPAxis *axis : axes) {
+        const QVector<QString> labels = axis->tickVectorLabels();
+        // Only where a label would read shorter: a figure whose numbers are short keeps its ticker.
+        if (std::any_of(labels.begin(), labels.end(),
+                        [](const QString &label) { return KeepsClear::shortNumber(label) != label; }))
+            changed |= Changes::of(plot).shortenNumbers(axis);
+    }
+    return changed;
+}
+
+QList<Meeting> meetingTickLabels(const QCustomPlot &plot)
+{
+    // Each bottom axis's tick labels, centred on their ticks in the row under the axis, by panel.
+    struct Label
+    {
+        QCPAxisRect *rect;
+        QRectF box;
+    };
+    QList<Label> labels;
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        if (!rect->realVisibility() || Changes::isHidden(rect) || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            continue;
+        const QCPAxis *axis = rect->axis(QCPAxis::atBottom);
+        if (!axis || !axis->visible() || !axis->tickLabels())
+            continue;
+        const double top = rect->rect().bottom() + axis->offset()
+            + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding();
+        const double height = QFontMetricsF(axis->tickLabelFont()).height();
+        const QVector<double> ticks = axis->tickVector();
+        const QVector<QString> texts = axis->tickVectorLabels();
+        for (qsizetype i = 0; i < std::min(ticks.size(), texts.size()); ++i) {
+            if (texts[i].isEmpty() || !axis->range().contains(ticks[i]))
+                continue;
+            const double width = MeasuredText::advance(axis->tickLabelFont(), texts[i]);
+            labels.append({rect, QRectF(axis->coordToPixel(ticks[i]) - width / 2.0, top, width, height)});
+        }
+    }
+    QList<Meeting> meetings;
+    for (const Label &a : labels)
+        for (const Label &b : labels)
+            if (a.rect != b.rect && a.box.center().x() < b.box.center().x()
+                && a.box.adjusted(0.5, 0.5, -0.5, -0.5).intersects(b.box.adjusted(0.5, 0.5, -0.5, -0.5)))
+                meetings.append({a.rect, b.rect, a.box.right() - b.box.left()});
+    return meetings;
+}
+
+bool separateTickLabels(QCustomPlot *plot)
+{
+    const QList<Meeting> meetings = meetingTickLabels(*plot);
+    Changes &changes = Changes::of(plot);
+    for (const Meeting &meeting : meetings) {
+        const int half = static_cast<int>(std::ceil(meeting.by / 2.0)) + 1;
+        for (QCPAxisRect *rect : {meeting.left, meeting.right}) {
+            changes.keepMargins(rect);
+            QMargins least = rect->minimumMargins();
+            const QMargins now = rect->margins();
+            if (rect == meeting.left)
+                least.setRight(now.right() + half);
+            else
+                least.setLeft(now.left() + half);
+            rect->setMinimumMargins(least);
+        }
+    }
+    return !meetings.isEmpty();
 }
 
 } // namespace posenc::FigureRoom::Steps

@@ -2,6 +2,12 @@
 
 #include "MeasuredText.h"
 
+#include <QRegularExpression>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
 namespace posenc {
 
 namespace {
@@ -16,8 +22,34 @@ void KeepsClear::keepClear(QCPAxis *axis, double pixels)
     m_pixels = pixels > 0.0 ? pixels : 0.0;
 }
 
+QString KeepsClear::shortNumber(const QString &label)
+{
+    // Thousands grouped ("10,000", IndexTicker's past 10,000) read as the number they group.
+    static const QRegularExpression grouped(u"^-?\\d{1,3}(,\\d{3})+$"_s);
+    bool number = false;
+    const double value
+        = QLocale::c().toDouble(grouped.match(label).hasMatch() ? QString(label).remove(u',') : label, &number);
+    if (!number || !std::isfinite(value) || std::abs(value) < 1000.0)
+        return label;
+    static const std::pair<double, QChar> units[] {{1e12, u'T'}, {1e9, u'G'}, {1e6, u'M'}, {1e3, u'k'}};
+    for (const auto &[unit, suffix] : units) {
+        if (std::abs(value) < unit)
+            continue;
+        // At most two decimals of the unit, and only where they say the number exactly.
+        const double scaled = std::round(value / unit * 100.0) / 100.0;
+        if (std::abs(scaled * unit - value) > 1e-9 * std::abs(value))
+            return label;
+        const QString shorter = QLocale::c().toString(scaled, 'g', 15) + suffix;
+        return shorter.size() < label.size() ? shorter : label;
+    }
+    return label;
+}
+
 void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) const
 {
+    if (labels && m_shortNumbers)
+        for (QString &label : *labels)
+            label = shortNumber(label);
     if (!m_axis || !labels || !m_axis->axisRect())
         return;
     const QRect rect = m_axis->axisRect()->rect();

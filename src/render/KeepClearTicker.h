@@ -9,7 +9,7 @@ namespace posenc {
 // What a ticker whose tick labels may keep clear of a stretch at the far end of their axis
 // knows: there a step of FigureRoom set the axis's label in the row of its tick labels
 // (Steps::labelsAlongTicks). A label that would reach into the stretch is left blank, its tick
-// still drawn.
+// still drawn. On little room its numbers may also be written short (Steps::shortenTickNumbers).
 class KeepsClear
 {
 public:
@@ -18,14 +18,23 @@ public:
     // across, the top end of one up the side. Zero or less, they keep clear of nothing.
     void keepClear(QCPAxis *axis, double pixels);
     double keptClear() const { return m_axis ? m_pixels : 0.0; }
+    // Whole thousands and millions written with k and M where that is shorter ("1000" is "1k",
+    // "20000" "20k"; "1250" stays): the same number, read as in matplotlib's EngFormatter.
+    void setShortNumbers(bool shortNumbers) { m_shortNumbers = shortNumbers; }
+    bool shortNumbers() const { return m_shortNumbers; }
+
+    // `label` written short, if it is a number of whole thousands (or millions, ...) that that
+    // shortens; else `label`.
+    static QString shortNumber(const QString &label);
 
 protected:
-    // Blanks the labels of `ticks` that reach into the stretch.
+    // Writes the labels short where asked, then blanks those of `ticks` that reach into the stretch.
     void blank(const QVector<double> &ticks, QVector<QString> *labels) const;
 
 private:
     QPointer<QCPAxis> m_axis;
     double m_pixels = 0.0;
+    bool m_shortNumbers = false;
 };
 
 // As QCPAxisTicker, keeping clear; IndexTicker is one, and one stands in for a plain ticker.

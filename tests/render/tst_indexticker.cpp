@@ -21,6 +21,10 @@ private slots:
     void largeAxesGroupTheirThousands_data();
     void largeAxesGroupTheirThousands();
     void installKeepsTheTickCount();
+    void shortNumbers_data();
+    void shortNumbers();
+    void shortNumbersOnAnAxis_data();
+    void shortNumbersOnAnAxis();
 };
 
 void TestIndexTicker::ticksAreDistinctIntegers_data()
@@ -102,6 +106,71 @@ void TestIndexTicker::installKeepsTheTickCount()
     IndexTicker::install(axis);
     QVERIFY(dynamic_cast<IndexTicker *>(axis->ticker().data()));
     QCOMPARE(axis->ticker()->tickCount(), 3);
+}
+
+void TestIndexTicker::shortNumbers_data()
+{
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QString>("expected");
+    // Written out here: only whole thousands (millions, ...) that read shorter, the number kept.
+    QTest::newRow("1000") << u"1000"_s << u"1k"_s;
+    QTest::newRow("20000") << u"20000"_s << u"20k"_s;
+    QTest::newRow("grouped 10,000") << u"10,000"_s << u"10k"_s;
+    QTest::newRow("grouped 1,000,000") << u"1,000,000"_s << u"1M"_s;
+    QTest::newRow("negative") << u"-2000"_s << u"-2k"_s;
+    QTest::newRow("exponent") << u"1e+06"_s << u"1M"_s;
+    QTest::newRow("two decimals") << u"2500000"_s << u"2.5M"_s;
+    QTest::newRow("1250: not shorter") << u"1250"_s << u"1250"_s;
+    QTest::newRow("1500: as long") << u"1500"_s << u"1500"_s;
+    QTest::newRow("1,024: not whole") << u"1,024"_s << u"1,024"_s;
+    QTest::newRow("999") << u"999"_s << u"999"_s;
+    QTest::newRow("a power") << u"10³"_s << u"10³"_s;
+    QTest::newRow("words") << u"Llama"_s << u"Llama"_s;
+    QTest::newRow("blank") << QString() << QString();
+}
+
+void TestIndexTicker::shortNumbers()
+{
+    QFETCH(QString, label);
+    QFETCH(QString, expected);
+    QCOMPARE(KeepsClear::shortNumber(label), expected);
+}
+
+void TestIndexTicker::shortNumbersOnAnAxis_data()
+{
+    // The rows above: each label written short is the number its tick is, and never longer.
+    largeAxesGroupTheirThousands_data();
+}
+
+void TestIndexTicker::shortNumbersOnAnAxis()
+{
+    QFETCH(double, lower);
+    QFETCH(double, upper);
+    QFETCH(QStringList, expected);
+    IndexTicker ticker;
+    ticker.setTickCount(5);
+    ticker.setShortNumbers(true);
+    QVector<double> ticks;
+    QVector<QString> labels;
+    ticker.generate(QCPRange(lower, upper), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    QCOMPARE(labels.size(), expected.size());
+    // Each label the number its tick is: "1k" is 1000, "20k" 20000.
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        QString plain = labels[i];
+        double unit = 1.0;
+        if (plain.endsWith(u'k'))
+            unit = 1e3;
+        else if (plain.endsWith(u'M'))
+            unit = 1e6;
+        if (unit > 1.0)
+            plain.chop(1);
+        bool ok = false;
+        const double value = QLocale::c().toDouble(plain.remove(u','), &ok) * unit;
+        QVERIFY2(ok, qPrintable(labels[i]));
+        QCOMPARE(value, ticks[i]);
+        QVERIFY(labels[i].size() <= expected[i].size());
+    }
+    QCOMPARE(labels.constLast(), upper > 1e6 ? u"1M"_s : upper > 10000 ? u"20k"_s : upper > 2000 ? u"8k"_s : u"1k"_s);
 }
 
 QTEST_MAIN(TestIndexTicker)
