@@ -151,6 +151,9 @@ void TestFigureSizes::everyFigureAtEverySize()
     for (qsizetype i = 0; i < shown.size(); ++i)
         if (shown[i].first && !given[i].second.isEmpty() && shown[i].second.isEmpty())
             problems.append(u"the label '%1' is dropped"_s.arg(given[i].second));
+    // What a row expected to fail lacks today, for FigureSizeShortfalls' comments.
+    if (FigureSizeShortfalls::rows().contains(row) && !problems.isEmpty())
+        qInfo("%s: %s", qPrintable(row), qPrintable(problems.join(u"; "_s)));
     if (FigureSizeShortfalls::rows().contains(row))
         QEXPECT_FAIL("", "short of the acceptance at this size: issue 60, open", Continue);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
