@@ -9,6 +9,21 @@
 // under its bar, an axis's in the row of its tick labels.
 namespace posenc::FigureRoom {
 
+namespace {
+
+// A plain ticker's ticks from one that keeps clear, set on the axis in its place until undone.
+QSharedPointer<KeepClearTicker> standInFor(QCPAxis *axis, const QCPAxisTicker &own)
+{
+    QSharedPointer<KeepClearTicker> plain(new KeepClearTicker);
+    plain->setTickCount(own.tickCount());
+    plain->setTickOrigin(own.tickOrigin());
+    plain->setTickStepStrategy(own.tickStepStrategy());
+    axis->setTicker(plain);
+    return plain;
+}
+
+} // namespace
+
 bool Changes::foldLabel(QCPColorScale *scale, QCPItemText *text)
 {
     m_folded.push_back({scale, text});
@@ -23,12 +38,7 @@ bool Changes::foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels)
     QSharedPointer<QCPAxisTicker> standIn;
     auto *clearing = dynamic_cast<KeepsClear *>(own.data());
     if (!clearing) {
-        // A plain ticker's ticks, from one that keeps clear.
-        QSharedPointer<KeepClearTicker> plain(new KeepClearTicker);
-        plain->setTickCount(own->tickCount());
-        plain->setTickOrigin(own->tickOrigin());
-        plain->setTickStepStrategy(own->tickStepStrategy());
-        axis->setTicker(plain);
+        const QSharedPointer<KeepClearTicker> plain = standInFor(axis, *own);
         clearing = plain.data();
         standIn = plain;
     }
@@ -49,11 +59,7 @@ bool Changes::shortenNumbers(QCPAxis *axis)
     if (!clearing) {
         if (typeid(*own) != typeid(QCPAxisTicker))
             return false;
-        QSharedPointer<KeepClearTicker> plain(new KeepClearTicker);
-        plain->setTickCount(own->tickCount());
-        plain->setTickOrigin(own->tickOrigin());
-        plain->setTickStepStrategy(own->tickStepStrategy());
-        axis->setTicker(plain);
+        const QSharedPointer<KeepClearTicker> plain = standInFor(axis, *own);
         clearing = plain.data();
         standIn = plain;
     } else if (clearing->shortNumbers()) {
