@@ -57,7 +57,8 @@ bool Changes::shortenNumbers(QCPAxis *axis)
     auto *clearing = dynamic_cast<KeepsClear *>(own.data());
     QSharedPointer<QCPAxisTicker> standIn;
     if (!clearing) {
-        if (typeid(*own) != typeid(QCPAxisTicker))
+        const QCPAxisTicker &ownTicker = *own;
+        if (typeid(ownTicker) != typeid(QCPAxisTicker))
             return false;
         const QSharedPointer<KeepClearTicker> plain = standInFor(axis, *own);
         clearing = plain.data();
