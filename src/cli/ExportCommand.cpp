@@ -272,20 +272,6 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser)
     return size;
 }
 
-// The state of the lesson's view that shows `figure` (its main view first), or the figure's
-// defaults when no view of the lesson shows it.
-FigureState lessonState(const Lesson &lesson, const QString &figure, const QString &modelConfig)
-{
-    const SessionView view = lesson.view(modelConfig);
-    if (const auto main = view.figure(lesson.mainView); main && main->name == figure)
-        return FigureState::fromJson(main->state);
-    for (const SessionView::Figure &shown : view.views.value_or(QList<SessionView::Figure>())) {
-        if (shown.name == figure)
-            return FigureState::fromJson(shown.state);
-    }
-    return {};
-}
-
 // --font-size and --title, or the refusal naming the flag.
 std::variant<FigureStyle, QString> readStyle(const QCommandLineParser &parser)
 {
@@ -351,7 +337,8 @@ std::variant<QList<const FigureDescriptor *>, QString> readFigures(const QString
 FigureState stateOf(const FigureDescriptor &figure, const QCommandLineParser &parser, const QList<OptionUse> &uses,
                     const Lesson *lesson, const LessonOptions::Read &lessonRead, const Params &params, bool page)
 {
-    FigureState state = lesson ? lessonState(*lesson, figure.name(), lessonRead.model.configName) : FigureState();
+    FigureState state
+        = lesson ? LessonPage::state(*lesson, figure.name(), lessonRead.model.configName, params) : FigureState();
     for (const OptionUse &use : uses) {
         if (!parser.isSet(use.option.key) || (page && !figure.model().option(use.option.key)))
             continue;
@@ -371,11 +358,6 @@ FigureState stateOf(const FigureDescriptor &figure, const QCommandLineParser &pa
         state.options.insert(configKey, parser.values(configKey).constLast());
         state.view.clear();
     }
-    // A table of another size than the lesson's is shown whole, as the window would.
-    if (lesson && std::holds_alternative<Params>(lesson->params())
-        && !(Quantities::shape(Quantity::Input, std::get<Params>(lesson->params()))
-             == Quantities::shape(Quantity::Input, params)))
-        state.view.clear();
     return state;
 }
 
@@ -533,28 +515,25 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         line.finish();
         return fail(err, ExitInterrupted, u"interrupted; nothing was written"_s);
     };
-    const FigureSize pageSize = std::get<FigureSize>(size);
-    const auto engine = std::make_shared<const Engine>(read.params);
-    QSize shape = FigurePage::grid(int(figures.size()), pageSize.layout);
-    if (page && allOfLesson) {
-        line.stage(u"choosing the page's grid"_s);
-        const auto chosen = LessonPage::grid(figures, states, engine, style, pageSize, threads, interrupt.flag());
-        if (!chosen)
-            return interrupted();
-        shape = *chosen;
-    }
-    const QList<QRect> cells = page ? FigurePage::cells(int(figures.size()), pageSize.layout, shape)
-                                    : QList<QRect> {QRect(QPoint(0, 0), pageSize.layout)};
-    std::vector<std::unique_ptr<FigureBuild>> builds;
+    LessonPage::Request request;
+    request.figures = figures;
+    request.states = states;
+    for (const FigureDescriptor *figure : figures)
+        request.styles.append(lesson ? LessonPage::styleOf(*lesson, lessonRead.model, *figure, style) : style);
+    request.engine = std::make_shared<const Engine>(read.params);
+    request.page = std::get<FigureSize>(size);
+    request.threads = threads;
+    // A lesson's page, its figures named or all, goes on the grid that leaves its main figure the most.
+    request.chooseGrid = page && lesson;
+    request.stage = [&line](const QString &stage) { line.stage(stage); };
+    const std::optional<LessonPage::Page> built = LessonPage::build(request, interrupt.flag());
+    if (!built)
+        return interrupted();
+    const QList<QRect> &cells = built->cells;
+    const auto &builds = built->builds;
     for (qsizetype i = 0; i < figures.size(); ++i) {
         const QString name = figures[i]->name();
-        line.stage(page ? u"drawing the %1 figure (%2 of %3)"_s.arg(name).arg(i + 1).arg(figures.size())
-                        : u"drawing the %1 figure"_s.arg(name));
-        builds.push_back(std::make_unique<FigureBuild>(*figures[i], engine, states[i], style,
-                                                       FigurePage::cellSize(pageSize, cells[i])));
-        if (!builds.back()->run(threads, interrupt.flag()))
-            return interrupted();
-        if (const auto &refused = builds.back()->error()) {
+        if (const auto &refused = builds[std::size_t(i)]->error()) {
             line.finish();
             if (refused->kind == FigureError::OverBudget)
                 return fail(err, ExitOverBudget, refused->message);
@@ -571,7 +550,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         }
     }
     line.finish();
-    const QByteArray bytes = page ? pageBytes(builds, cells, pageSize, *format, style)
+    const QByteArray bytes = page ? pageBytes(builds, cells, request.page, *format, style)
                                   : FigureFile::encode(*builds.front(), *format, style);
     if (interrupt.interrupted())
         return interrupted();

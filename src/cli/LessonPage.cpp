@@ -1,10 +1,15 @@
 #include "LessonPage.h"
 
 #include "core/ParamText.h"
+#include "core/Quantity.h"
 #include "render/FigureBuild.h"
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
 
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -31,36 +36,171 @@ QList<const FigureDescriptor *> figures(const Lesson &lesson, const LessonModel 
     return kept.isEmpty() ? named : kept;
 }
 
-std::optional<QSize> grid(const QList<const FigureDescriptor *> &figures, const QList<FigureState> &states,
-                          const std::shared_ptr<const Engine> &engine, const FigureStyle &style,
-                          const FigureSize &page, int threads, const std::atomic<bool> *cancel)
+FigureState state(const Lesson &lesson, const QString &figure, const QString &modelConfig, const Params &params)
 {
-    const int count = int(figures.size());
-    const QSize usual = FigurePage::grid(count, page.layout);
+    const SessionView view = lesson.view(modelConfig);
+    FigureState shown;
+    if (const auto main = view.figure(lesson.mainView); main && main->name == figure) {
+        shown = FigureState::fromJson(main->state);
+    } else {
+        for (const SessionView::Figure &each : view.views.value_or(QList<SessionView::Figure>())) {
+            if (each.name == figure) {
+                shown = FigureState::fromJson(each.state);
+                break;
+            }
+        }
+    }
+    if (std::holds_alternative<Params>(lesson.params())
+        && !(Quantities::shape(Quantity::Input, std::get<Params>(lesson.params()))
+             == Quantities::shape(Quantity::Input, params)))
+        shown.view.clear();
+    return shown;
+}
+
+FigureStyle styleOf(const Lesson &lesson, const LessonModel &model, const FigureDescriptor &figure,
+                    const FigureStyle &style)
+{
+    FigureStyle kept = style;
+    kept.keptPanels = lesson.keptPanels(model, figure.name());
+    return kept;
+}
+
+namespace {
+
+// The figures built at the sizes asked, each figure at each size once: measured on its preview
+// where it has one (which settles the layout its texts take, FigureBuild), its full data computed
+// only for the grid drawn.
+class Builds
+{
+public:
+    Builds(const Request &request, const std::atomic<bool> *cancel)
+        : m_request(request)
+        , m_cancel(cancel)
+    { }
+
+    // Figure `i` at `cell`'s size, laid out on its preview (`full`: built whole); nothing when
+    // cancelled.
+    FigureBuild *at(int i, QRect cell, bool full)
+    {
+        const Key key {i, cell.width(), cell.height()};
+        auto found = m_built.find(key);
+        if (found == m_built.end()) {
+            if (m_request.stage)
+                m_request.stage(m_request.figures.size() == 1
+                                    ? u"drawing the %1 figure"_s.arg(m_request.figures[i]->name())
+                                    : u"drawing the %1 figure (%2 of %3)"_s.arg(m_request.figures[i]->name())
+                                          .arg(i + 1)
+                                          .arg(m_request.figures.size()));
+            auto build = std::make_unique<FigureBuild>(*m_request.figures[i], m_request.engine, m_request.states[i],
+                                                       m_request.styles[i], FigurePage::cellSize(m_request.page, cell));
+            found = m_built.emplace(key, std::move(build)).first;
+        }
+        FigureBuild &build = *found->second;
+        if (full)
+            return build.run(m_request.threads, m_cancel) ? &build : nullptr;
+        const std::atomic<bool> never {false};
+        bool previewed = false;
+        while (const auto next = build.request(m_request.threads)) {
+            if (next->detail != Detail::Preview && previewed)
+                break; // laid out for the full data: enough to count its panels
+            previewed = next->detail == Detail::Preview;
+            const FigureResult result = m_request.figures[i]->model().compute(*next, m_cancel ? *m_cancel : never);
+            if (result.isCancelled())
+                return nullptr;
+            build.deliver(result);
+        }
+        return &build;
+    }
+
+    std::unique_ptr<FigureBuild> take(int i, QRect cell)
+    {
+        return std::move(m_built.at(Key {i, cell.width(), cell.height()}));
+    }
+
+private:
+    using Key = std::tuple<int, int, int>; // the figure, its width and height
+    const Request &m_request;
+    const std::atomic<bool> *m_cancel;
+    std::map<Key, std::unique_ptr<FigureBuild>> m_built;
+};
+
+// How well the page on `shape` shows its figures: the main figure's panels, the shorter side of
+// its smallest plot (rope-relative's circle beside its two tables is a sliver on half a slide),
+// then all figures' panels; nothing when cancelled.
+std::optional<std::tuple<qsizetype, int, qsizetype>> score(const Request &request, Builds &builds, QSize shape)
+{
+    const int count = int(request.figures.size());
+    const QList<QRect> cells = FigurePage::cells(count, request.page.layout, shape);
+    std::tuple<qsizetype, int, qsizetype> drawn {0, 0, 0};
+    for (int i = 0; i < count; ++i) {
+        const FigureBuild *build = builds.at(i, cells[i], false);
+        if (!build)
+            return std::nullopt;
+        const QList<QCPAxisRect *> rects
+            = build->error() ? QList<QCPAxisRect *>() : FigureBuild::plotRects(*build->plot());
+        const qsizetype panels = build->error() ? -1 : rects.size();
+        if (i == 0) {
+            std::get<0>(drawn) = panels;
+            int smallest = rects.isEmpty() ? 0 : std::numeric_limits<int>::max();
+            for (const QCPAxisRect *rect : rects)
+                smallest = std::min({smallest, rect->width(), rect->height()});
+            std::get<1>(drawn) = smallest;
+        }
+        std::get<2>(drawn) += panels;
+    }
+    return drawn;
+}
+
+// The grid whose score() is the highest, the usual one among equals; nothing when cancelled.
+std::optional<QSize> choose(const Request &request, Builds &builds)
+{
+    const int count = int(request.figures.size());
+    const QSize usual = FigurePage::grid(count, request.page.layout);
+    if (!request.chooseGrid || count == 1)
+        return usual;
     QList<QSize> shapes {usual};
     for (const QSize &shape : FigurePage::grids(count))
         if (shape != usual)
             shapes.append(shape);
     QSize best = usual;
-    std::pair<qsizetype, qsizetype> most {-1, -1}; // the main figure's panels, then all figures'
+    std::tuple<qsizetype, int, qsizetype> most {-1, -1, -1};
     for (const QSize &shape : std::as_const(shapes)) {
-        const QList<QRect> cells = FigurePage::cells(count, page.layout, shape);
-        std::pair<qsizetype, qsizetype> drawn {0, 0};
-        for (int i = 0; i < count; ++i) {
-            FigureBuild build(*figures[i], engine, states[i], style, FigurePage::cellSize(page, cells[i]));
-            if (!build.run(threads, cancel))
-                return std::nullopt;
-            const qsizetype panels = build.error() ? -1 : FigureBuild::plotRects(*build.plot()).size();
-            if (i == 0)
-                drawn.first = panels;
-            drawn.second += panels;
-        }
-        if (drawn > most) {
-            most = drawn;
+        const auto drawn = score(request, builds, shape);
+        if (!drawn)
+            return std::nullopt;
+        if (*drawn > most) {
+            most = *drawn;
             best = shape;
         }
     }
     return best;
+}
+
+} // namespace
+
+std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel)
+{
+    Builds builds(request, cancel);
+    const auto shape = choose(request, builds);
+    if (!shape)
+        return std::nullopt;
+    const int count = int(request.figures.size());
+    Page page;
+    page.shape = *shape;
+    page.cells = count == 1 ? QList<QRect> {QRect(QPoint(0, 0), request.page.layout)}
+                            : FigurePage::cells(count, request.page.layout, *shape);
+    for (int i = 0; i < count; ++i) {
+        if (!builds.at(i, page.cells[i], true))
+            return std::nullopt;
+        page.builds.push_back(builds.take(i, page.cells[i]));
+    }
+    return page;
+}
+
+std::optional<QSize> grid(const Request &request, const std::atomic<bool> *cancel)
+{
+    Builds builds(request, cancel);
+    return choose(request, builds);
 }
 
 } // namespace posenc::LessonPage

@@ -7,19 +7,23 @@
 #include "render/data/FigureState.h"
 
 #include <QList>
+#include <QRect>
 #include <QSize>
 #include <QTextStream>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace posenc {
 class Engine;
 }
 
 // posenc export --lesson NAME all: the lesson's page (docs/ARCHITECTURE.md, Exporting): the
-// figures its window shows and its text names, and the grid that leaves its main figure the most.
+// figures its window shows and its text names, the panels its text refers to kept, and the grid
+// that leaves its main figure the most.
 namespace posenc::LessonPage {
 
 // The figures of the lesson's page read for `model` (Lesson::slideFigures), the main one first; of
@@ -28,13 +32,49 @@ namespace posenc::LessonPage {
 QList<const FigureDescriptor *> figures(const Lesson &lesson, const LessonModel &model, const Params &params,
                                         QTextStream &err);
 
-// The grid (columns x rows) on `page` on which the main figure, the first of `figures`, draws the
-// most of its panels, then all of them the most, the page's usual grid (FigurePage::grid) among
-// equals: packing's two tables of distances side by side, the panel its text calls the right one,
-// need the page's width. Each figure is built at its cell's size on each grid; nothing when
-// `cancel` stops it.
-std::optional<QSize> grid(const QList<const FigureDescriptor *> &figures, const QList<FigureState> &states,
-                          const std::shared_ptr<const Engine> &engine, const FigureStyle &style,
-                          const FigureSize &page, int threads, const std::atomic<bool> *cancel);
+// The state of the lesson's view that shows `figure` (its main view first), or the figure's
+// defaults when no view of the lesson shows it; a table of another size than the lesson's
+// (`params`, the model's) shown whole, as the window would.
+FigureState state(const Lesson &lesson, const QString &figure, const QString &modelConfig, const Params &params);
+
+// `style` for `figure` on the lesson's page: the panels its text for `model` refers to kept
+// (Lesson::keptPanels).
+FigureStyle styleOf(const Lesson &lesson, const LessonModel &model, const FigureDescriptor &figure,
+                    const FigureStyle &style);
+
+// A page of figures, built.
+struct Page
+{
+    QSize shape; // columns x rows
+    QList<QRect> cells; // each figure's, in its order
+    std::vector<std::unique_ptr<FigureBuild>> builds; // each built at its cell's size
+};
+
+// What builds a page: its figures, each with its state and style, on `page`.
+struct Request
+{
+    QList<const FigureDescriptor *> figures;
+    QList<FigureState> states;
+    QList<FigureStyle> styles;
+    std::shared_ptr<const Engine> engine;
+    FigureSize page;
+    int threads = 0;
+    // Whether to choose the grid (a lesson's page): else the page's usual grid (FigurePage::grid).
+    bool chooseGrid = false;
+    // Told which figure is drawn next ("the document-distance figure (1 of 2)").
+    std::function<void(const QString &)> stage;
+};
+
+// The figures built on the page. Each is laid out once at each size a candidate grid gives it, on
+// its preview where it has one (the grids share sizes), and its full data computed only on the
+// grid chosen. A lesson's page goes on the grid (columns x rows) where the main figure, the first,
+// draws the most of its panels, then its smallest plot is the largest (its shorter side), then all
+// figures draw the most panels, the usual grid among equals: packing's two tables of distances
+// side by side, the panel its text calls the right one, need the page's width. One figure takes
+// the whole page. Nothing when `cancel` stops it.
+std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel);
+
+// The grid build() chooses for a lesson's page.
+std::optional<QSize> grid(const Request &request, const std::atomic<bool> *cancel);
 
 } // namespace posenc::LessonPage

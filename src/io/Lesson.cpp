@@ -156,7 +156,19 @@ QStringList Lesson::slideFigures(const LessonModel &model) const
         if (std::any_of(views.begin(), views.end(), [&name](const SessionView::Figure &f) { return f.name == name; }))
             add(name);
     }
+    // The figures of the panels it refers to.
+    for (const QString &panel : explain(model).panels)
+        add(panel.section(u": "_s, 0, 0));
     return figures;
+}
+
+QStringList Lesson::keptPanels(const LessonModel &model, const QString &figure) const
+{
+    QStringList words;
+    for (const QString &panel : explain(model).panels)
+        if (panel.section(u": "_s, 0, 0) == figure && panel.contains(u": "_s))
+            words.append(panel.section(u": "_s, 1));
+    return words;
 }
 
 std::variant<Params, QList<ParamError>> Lesson::params() const

@@ -64,9 +64,13 @@ struct Lesson
     QString mainFigure() const;
     // The figures of its slide (`posenc export --lesson NAME all`) for `model`: those the window
     // shows (the layout's views, the main one first), then the views its text for `model` names
-    // ("the alibi-slopes view"), each figure once. The views the window keeps unseen are not the
-    // lesson's and stay off the slide (docs/ARCHITECTURE.md, Exporting).
+    // ("the alibi-slopes view") and the figures of the panels it refers to (its alternatives'
+    // "panels"), each figure once. The other views the window keeps unseen stay off the slide
+    // (docs/ARCHITECTURE.md, Exporting).
     QStringList slideFigures(const LessonModel &model) const;
+    // The panels of `figure` its text for `model` refers to, by words of their titles or axis labels:
+    // those a slide of the lesson must not give up for room (FigureStyle::keptPanels).
+    QStringList keptPanels(const LessonModel &model, const QString &figure) const;
     // The parameters of the lesson for its own model, or every problem with them.
     std::variant<Params, QList<ParamError>> params() const;
     // Its explanation for `model`.

@@ -17,21 +17,30 @@ using Alternative = LessonText::Alternative;
 std::variant<Alternative, QString> readAlternative(const QJsonValue &value)
 {
     if (value.isString())
-        return Alternative {value.toString().trimmed(), {}};
+        return Alternative {value.toString().trimmed(), {}, {}};
     if (!value.isObject())
-        return u"an alternative is a text or {\"needs\": [KEY, ...], \"text\": TEXT}"_s;
+        return u"an alternative is a text or {\"needs\": [KEY, ...], \"panels\": [PANEL, ...], \"text\": TEXT}"_s;
     const QJsonObject object = value.toObject();
     for (const QString &key : object.keys()) {
-        if (key != u"needs"_s && key != u"text"_s)
-            return u"an alternative has only \"needs\" and \"text\"; got \"%1\""_s.arg(key);
+        if (key != u"needs"_s && key != u"panels"_s && key != u"text"_s)
+            return u"an alternative has only \"needs\", \"panels\" and \"text\"; got \"%1\""_s.arg(key);
     }
-    if (!object.value(u"text"_s).isString() || !object.value(u"needs"_s).isArray())
-        return u"an alternative's \"text\" is a text and its \"needs\" a list of keys"_s;
-    Alternative alternative {object.value(u"text"_s).toString().trimmed(), {}};
-    for (const QJsonValue &need : object.value(u"needs"_s).toArray()) {
+    const QJsonValue needs = object.value(u"needs"_s), panels = object.value(u"panels"_s);
+    if (!object.value(u"text"_s).isString() || !(needs.isArray() || needs.isUndefined())
+        || !(panels.isArray() || panels.isUndefined()) || (needs.isUndefined() && panels.isUndefined()))
+        return u"an alternative's \"text\" is a text, its \"needs\" a list of keys and its \"panels\" a list of panels"_s;
+    Alternative alternative {object.value(u"text"_s).toString().trimmed(), {}, {}};
+    for (const QJsonValue &need : needs.toArray()) {
         if (!need.isString() || need.toString().isEmpty())
             return u"\"needs\" lists keys, each a text"_s;
         alternative.needs.append(need.toString());
+    }
+    // A panel is "FIGURE" or "FIGURE: words of its title or axis label" (KeptPanels).
+    static const QRegularExpression panel(u"^[a-z0-9]+(-[a-z0-9]+)*(: \\S.*)?$"_s);
+    for (const QJsonValue &named : panels.toArray()) {
+        if (!named.isString() || !panel.match(named.toString()).hasMatch())
+            return u"\"panels\" lists FIGURE or \"FIGURE: words of a panel's title or axis label\", each a text"_s;
+        alternative.panels.append(named.toString());
     }
     return alternative;
 }
@@ -56,6 +65,7 @@ struct Chosen
 {
     QString text; // filled; empty: nothing to say
     QStringList keys;
+    QStringList panels;
     bool found = false;
     QStringList missing; // of the last alternative tried, when none fits
 };
@@ -77,6 +87,7 @@ Chosen choose(const LessonText::Item &item, const LessonModel &model, bool empha
             chosen.found = true;
             chosen.text = filled.text;
             chosen.keys = alternative.needs + filled.keys;
+            chosen.panels = alternative.panels;
             return chosen;
         }
         chosen.missing = missing;
@@ -138,7 +149,7 @@ LessonText::Rendered LessonText::render(const LessonModel &model, bool emphasise
 {
     Rendered rendered;
     if (!raw.isEmpty()) {
-        const Chosen chosen = choose({Alternative {raw, {}}}, model, emphasise);
+        const Chosen chosen = choose({Alternative {raw, {}, {}}}, model, emphasise);
         if (chosen.found) {
             rendered.html = chosen.text;
             rendered.items.append(chosen.text);
@@ -156,6 +167,7 @@ LessonText::Rendered LessonText::render(const LessonModel &model, bool emphasise
             continue;
         }
         addKeys(rendered.keys, chosen.keys);
+        addKeys(rendered.panels, chosen.panels);
         if (chosen.text.isEmpty())
             continue;
         list += u"<li>%1</li>"_s.arg(chosen.text);
@@ -168,6 +180,7 @@ LessonText::Rendered LessonText::render(const LessonModel &model, bool emphasise
             rendered.unfilled.append(u"the note: %1"_s.arg(chosen.missing.join(u", "_s)));
         } else if (!chosen.text.isEmpty()) {
             addKeys(rendered.keys, chosen.keys);
+            addKeys(rendered.panels, chosen.panels);
             rendered.html += u"<p>%1</p>"_s.arg(chosen.text);
             rendered.items.append(chosen.text);
         }

@@ -16,8 +16,10 @@ namespace posenc {
 // A lesson's explanation as the model it is read for makes it (docs/ARCHITECTURE.md, Lessons):
 // a list of items, each a list of alternatives, the first that this model fills shown. An
 // alternative names numbers as {key} (LessonNumbers) and may need others it does not show
-// ({"needs": ["rope_yarn"], "text": ...}); a number the model lacks (an image in a prompt without
-// one, llama3's bands in a YaRN model) makes the alternative unfit, never a hole in a sentence.
+// ({"needs": ["rope_yarn"], "text": ...}) and name the panels it refers to ({"panels":
+// ["dropout-anatomy: fraction dropped"], "text": "... the fraction chart ..."}); a number the
+// model lacks (an image in a prompt without one, llama3's bands in a YaRN model) makes the
+// alternative unfit, never a hole in a sentence.
 // So the last alternative of an item is what the lesson says where its point does not apply, or
 // "" where it then has nothing to say.
 //
@@ -33,6 +35,10 @@ struct LessonText
     {
         QString text; // inline markup with {key}s; empty: say nothing
         QStringList needs; // keys that must be present besides those the text names
+        // The figures and panels the text refers to ("the fraction chart", "the tables"), each
+        // "FIGURE" or "FIGURE: words of the panel's title or axis label": what a slide of the lesson
+        // must draw (Lesson::slideFigures, Lesson::keptPanels).
+        QStringList panels;
     };
     using Item = QList<Alternative>;
 
@@ -54,6 +60,7 @@ struct LessonText
         // lesson's mistake, which the tests of every lesson and model find.
         QStringList unfilled;
         QStringList keys; // the keys of the shown alternatives, each once, in order
+        QStringList panels; // the panels the shown alternatives refer to, each once, in order
     };
     Rendered render(const LessonModel &model, bool emphasise = false) const;
 

@@ -3,6 +3,7 @@
 #include "MapOptions.h"
 
 #include "FigureRoom.h"
+#include "KeptPanels.h"
 #include "PlotStyle.h"
 #include "SqueezedLayout.h"
 
@@ -54,6 +55,7 @@ std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot) const
     auto figurePlot = m_figure.build(plot);
     figurePlot->setCompact(PlotStyle::isCompact(m_size.layout));
     figurePlot->showDefaultView(m_engine->params(), m_state);
+    KeptPanels::keep(plot, m_style.keptPanels);
     for (const ViewAxis &axis : figurePlot->viewAxes()) {
         if (const auto range = m_state.range(axis.key))
             axis.axis->setRange(range->lower, range->upper);
@@ -92,6 +94,7 @@ void FigureBuild::deliver(const FigureResult &result)
     }
     m_data = result.data;
     m_figurePlot->fill(result.data, m_state);
+    KeptPanels::keep(m_plot.get(), m_style.keptPanels); // the filling may mark its panels anew
     MapOptions::apply(m_plot.get(), m_figure.model(), m_state);
     // QCustomPlot thins a graph to a few points per layout unit, which shows as steps when a
     // unit is several output pixels: a print draws every point.

@@ -4,6 +4,8 @@
 #include "FigureLayoutLoop.h"
 #include "FigureSize.h"
 
+#include <QStringList>
+
 #include <memory>
 #include <optional>
 
@@ -19,6 +21,9 @@ struct FigureStyle
 
     std::optional<QString> title;
     double fontPointSize = kBaseFontPointSize;
+    // The panels, by words of their titles or axis labels, that no room step gives up (KeptPanels):
+    // on a lesson's slide, those its text refers to.
+    QStringList keptPanels;
 
     // A font size outside [4, 36] points, under the key "font-size".
     std::optional<ParamError> check() const;

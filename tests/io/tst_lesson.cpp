@@ -97,6 +97,7 @@ void TestLesson::readsItemsAndTheirAlternatives()
     QCOMPARE(text.items[1].size(), 3);
     QCOMPARE(text.items[1][1].needs, QStringList {u"is_alibi"_s});
     QCOMPARE(text.items[1][1].text, u"Three."_s);
+    QVERIFY(text.items[1][1].panels.isEmpty());
     QVERIFY(text.items[1][2].text.isEmpty());
     QCOMPARE(text.note.size(), 1);
 }
@@ -206,8 +207,12 @@ void TestLesson::refusesWhatIsNotALesson_data()
         << u"\"explanation\" is 16385 characters long"_s;
     QTest::newRow("an item of no alternative")
         << lessonJson(itemsBlock(R"(["A.", []])")) << u"item 2: an item lists at least one alternative"_s;
-    QTest::newRow("an alternative of other keys") << lessonJson(itemsBlock(R"([{"text": "A.", "when": ["x"]}])"))
-                                                  << u"an alternative has only \"needs\" and \"text\"; got \"when\""_s;
+    QTest::newRow("an alternative of other keys")
+        << lessonJson(itemsBlock(R"([{"text": "A.", "when": ["x"]}])"))
+        << u"an alternative has only \"needs\", \"panels\" and \"text\"; got \"when\""_s;
+    QTest::newRow("a panel of no figure's name")
+        << lessonJson(itemsBlock(R"([{"panels": ["The Heatmap"], "text": "A."}])"))
+        << u"\"panels\" lists FIGURE or \"FIGURE: words of a panel's title or axis label\", each a text"_s;
     QTest::newRow("an alternative's markup") << lessonJson(itemsBlock(R"([["A.", "<img src=/dev/zero>"]])"))
                                              << u"\"explanation\" uses <img src=/dev/zero>"_s;
     QTest::newRow("a model that is no preset")

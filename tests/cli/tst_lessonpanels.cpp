@@ -1,0 +1,198 @@
+// A lesson's slide draws what its text refers to (docs/ARCHITECTURE.md, Exporting), as
+// `posenc export --lesson NAME all --size 25.4x14.29cm --font-size 14` builds it: every view the
+// text names ("the alibi-slopes view") is on the page, and every panel it refers to ("the fraction
+// chart", "the tables") is drawn, not given up for room. The what-dropout-does slide drew its four
+// heatmaps only, its text going through the scatter and the fraction chart; rope-relative's spoke
+// of the tables its rotation figure had given up. Read for every lesson's own model and for models
+// of three other families. And a text that refers to a panel says which (its alternative's
+// "panels"), so that the slide can keep it; and the page's grid is the one the main figure draws
+// the most panels on, which is not always the usual one.
+#include "cli/LessonOptions.h"
+#include "cli/LessonPage.h"
+#include "cli/ParamOptions.h"
+
+#include "render/FigurePage.h"
+#include "render/FigureRegistry.h"
+#include "render/KeptPanels.h"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <algorithm>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+const FigureSize &slide()
+{
+    static const FigureSize size = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 150.0);
+    return size;
+}
+
+// The lesson read for `arguments` (--preset P), as posenc export reads it; nothing where it does
+// not apply.
+std::optional<LessonOptions::Read> readFor(const Lesson &lesson, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    if (!parser.parse(QStringList {u"posenc"_s} + arguments))
+        qFatal("bad arguments");
+    LessonOptions::Read read = LessonOptions::read(parser, lesson);
+    if (read.result.exitCode() != 0)
+        return std::nullopt;
+    return read;
+}
+
+// The request posenc export --lesson NAME all makes of it on a 14-pt slide.
+LessonPage::Request pageOf(const Lesson &lesson, const LessonOptions::Read &read)
+{
+    QString ignored;
+    QTextStream err(&ignored);
+    LessonPage::Request request;
+    request.figures = LessonPage::figures(lesson, read.model, read.result.params, err);
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    for (const FigureDescriptor *figure : std::as_const(request.figures)) {
+        request.states.append(LessonPage::state(lesson, figure->name(), read.model.configName, read.result.params));
+        request.styles.append(LessonPage::styleOf(lesson, read.model, *figure, style));
+    }
+    request.engine = std::make_shared<const Engine>(read.result.params);
+    request.page = slide();
+    request.threads = 1;
+    request.chooseGrid = request.figures.size() > 1;
+    return request;
+}
+
+} // namespace
+
+class TestLessonPanels : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Words that point at a panel ("the fraction chart", "the lower panel", "(left)") come with
+    // the panels they mean, each of a figure the program draws.
+    void aTextThatRefersToAPanelSaysWhich()
+    {
+        static const QRegularExpression pointing(
+            u"\\b[Tt]he ([\\w'’-]+ )?(charts?|tables?|panels?|plots?|curves?|circle|heatmaps?)\\b"
+            "|\\b(upper|lower) row\\b|\\((left|right)\\)"_s);
+        int referring = 0;
+        for (const Lesson &lesson : Lessons::all()) {
+            for (const auto &item : lesson.text.items + QList<LessonText::Item> {lesson.text.note}) {
+                for (const LessonText::Alternative &alternative : item) {
+                    const auto match = pointing.match(LessonText::plain(alternative.text));
+                    QVERIFY2(!match.hasMatch() || !alternative.panels.isEmpty(),
+                             qPrintable(u"%1: \"%2\" names no panel: %3"_s.arg(lesson.name, match.captured(0),
+                                                                               alternative.text)));
+                    referring += match.hasMatch() ? 1 : 0;
+                    for (const QString &panel : alternative.panels)
+                        QVERIFY2(FigureRegistry::find(panel.section(u": "_s, 0, 0)),
+                                 qPrintable(u"%1: no figure %2"_s.arg(lesson.name, panel)));
+                }
+            }
+        }
+        QVERIFY(referring >= 20); // the shipped lessons refer to their panels
+    }
+
+    void aSlideDrawsWhatItsTextRefersTo_data()
+    {
+        QTest::addColumn<QString>("lesson");
+        QTest::addColumn<QStringList>("model");
+        for (const Lesson &lesson : Lessons::all()) {
+            QTest::newRow(qPrintable(lesson.name)) << lesson.name << QStringList();
+            for (const QString &preset : {u"transformer-big"_s, u"qwen3-8b"_s, u"mpt-7b"_s})
+                QTest::newRow(qPrintable(lesson.name + u" "_s + preset))
+                    << lesson.name << QStringList {u"--preset"_s, preset};
+        }
+    }
+
+    void aSlideDrawsWhatItsTextRefersTo()
+    {
+        QFETCH(QString, lesson);
+        QFETCH(QStringList, model);
+        const Lesson &chosen = *Lessons::find(lesson);
+        const auto read = readFor(chosen, model);
+        if (!read)
+            QSKIP("the lesson does not apply to this model");
+        const LessonPage::Request request = pageOf(chosen, *read);
+        const auto page = LessonPage::build(request, nullptr);
+        QVERIFY(page);
+        QStringList onPage;
+        for (const FigureDescriptor *figure : request.figures)
+            onPage.append(figure->name());
+        const LessonText::Rendered text = chosen.explain(read->model);
+        // The views it names and the figures of the panels it refers to: on the page, unless drawn
+        // for other families only.
+        for (const QString &name : chosen.slideFigures(read->model)) {
+            const FigureDescriptor *figure = FigureRegistry::find(name);
+            QVERIFY2(figure, qPrintable(name));
+            if (figure->model().appliesTo(read->result.params))
+                QVERIFY2(onPage.contains(name),
+                         qPrintable(u"%1 is not on the page: %2"_s.arg(name, onPage.join(u", "_s))));
+        }
+        int checked = 0;
+        for (qsizetype i = 0; i < request.figures.size(); ++i) {
+            const FigureBuild &built = *page->builds[std::size_t(i)];
+            QVERIFY2(!built.error(), qPrintable(built.error() ? built.error()->message : QString()));
+            for (const QString &words : request.styles[i].keptPanels) {
+                QVERIFY2(!KeptPanels::named(built.plot(), words).isEmpty(),
+                         qPrintable(u"%1 has no panel named \"%2\""_s.arg(onPage[i], words)));
+                QVERIFY2(KeptPanels::drawn(built.plot(), words),
+                         qPrintable(u"%1 gave up its panel \"%2\", which the text refers to: %3"_s.arg(
+                             onPage[i], words, LessonText::plain(text.html))));
+                ++checked;
+            }
+        }
+        // The panels the text refers to, each of a figure on the page: all of them checked.
+        qsizetype referred = 0;
+        for (const QString &panel : text.panels)
+            referred += panel.contains(u": "_s) && onPage.contains(panel.section(u": "_s, 0, 0)) ? 1 : 0;
+        QCOMPARE(checked, referred);
+    }
+
+    // Packing's two tables of distances need the slide's width: on the usual grid (cells nearest
+    // 3:2) its main figure gives one up or draws them smaller than on the grid chosen.
+    void theGridLeavesTheMainFigureTheMost()
+    {
+        const Lesson &packing = *Lessons::find(u"packing"_s);
+        const auto read = readFor(packing, {});
+        QVERIFY(read);
+        LessonPage::Request request = pageOf(packing, *read);
+        QVERIFY(request.figures.size() >= 2);
+        // Without the panels its text refers to kept (those the figure keeps on any grid).
+        for (FigureStyle &style : request.styles)
+            style.keptPanels.clear();
+        const QSize usual = FigurePage::grid(int(request.figures.size()), slide().layout);
+        const auto chosen = LessonPage::grid(request, nullptr);
+        QVERIFY(chosen);
+        QVERIFY2(*chosen != usual, qPrintable(u"%1x%2"_s.arg(chosen->width()).arg(chosen->height())));
+        // Built alone on the grids, the main figure draws more panels on the chosen one, or as many
+        // and its smallest plot larger.
+        const auto mainOn = [&](QSize shape) {
+            const QList<QRect> cells = FigurePage::cells(int(request.figures.size()), slide().layout, shape);
+            FigureBuild main(*request.figures[0], request.engine, request.states[0], request.styles[0],
+                             FigurePage::cellSize(slide(), cells[0]));
+            main.run(1);
+            const QList<QCPAxisRect *> rects = FigureBuild::plotRects(*main.plot());
+            int smallest = std::numeric_limits<int>::max();
+            for (const QCPAxisRect *rect : rects)
+                smallest = std::min({smallest, rect->width(), rect->height()});
+            return std::pair {main.error() ? -1 : rects.size(), smallest};
+        };
+        QVERIFY(mainOn(*chosen) > mainOn(usual));
+        // A page built is on that grid.
+        const auto page = LessonPage::build(request, nullptr);
+        QVERIFY(page);
+        QCOMPARE(page->shape, *chosen);
+        request.chooseGrid = false;
+        QCOMPARE(LessonPage::grid(request, nullptr), std::optional<QSize>(usual));
+    }
+};
+
+QTEST_MAIN(TestLessonPanels)
+#include "tst_lessonpanels.moc"
