@@ -81,8 +81,11 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
     m_maps.scale->setGradient(gradient);
     const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
     m_maps.scale->axis()->setLabel(terse ? u"id(q) − id(k)"_s : u"distance id(q) − id(k)"_s);
-    m_maps.causalTitle->setText(u"reference: %1"_s.arg(crossText(d.referenceCounts, terse)));
-    m_maps.otherTitle->setText(u"%1: %2"_s.arg(distanceChoiceWord(d.compare), crossText(d.comparedCounts, terse)));
+    // Short of room, the ids' name on a line of its own above the counts: a step that keeps one
+    // line keeps the name whole (FigureRoom), not the name and the count cut.
+    const QString named = terse ? u"%1\n%2"_s : u"%1: %2"_s;
+    m_maps.causalTitle->setText(named.arg(u"reference"_s, crossText(d.referenceCounts, terse)));
+    m_maps.otherTitle->setText(named.arg(distanceChoiceWord(d.compare), crossText(d.comparedCounts, terse)));
     // The documents' boundaries across both axes of each panel.
     QList<double> x, y;
     const double end = double(d.cols) - 0.5;
