@@ -202,10 +202,16 @@ std::shared_ptr<const std::vector<double>> PositionEffectModel::rowValues(const 
 
 QList<Encoding> PositionEffectModel::families() const
 {
-    QList<Encoding> read;
-    for (const FamilySpec &family : Families::all())
-        if (PositionEffect::reads(family))
-            read.append(family.encoding);
+    // The family table is fixed: read once. Every view's option bar asks each figure whether it
+    // applies (FigureModel::appliesTo) at every change of parameters, and asking the table anew
+    // was a thirtieth of the GUI thread's instructions per change.
+    static const QList<Encoding> read = [] {
+        QList<Encoding> all;
+        for (const FamilySpec &family : Families::all())
+            if (PositionEffect::reads(family))
+                all.append(family.encoding);
+        return all;
+    }();
     return read;
 }
 
