@@ -3,6 +3,7 @@
 #include "ColormapTables.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -33,13 +34,11 @@ QColor entryColor(const std::array<double, 3> &entry)
     return QColor(channel(entry[0]), channel(entry[1]), channel(entry[2]));
 }
 
-} // namespace
-
 // matplotlib's table as it is: value t of the range takes entry floor(256 t) (the last entry
 // at t = 1). QCPColorGradient takes level floor(t (n - 1)) of n levels, each level interpolated
 // between stops; with 257 levels at k/256, a power of two, the stops sit exactly on the levels
 // (docs/ARCHITECTURE.md, Colour maps).
-QCPColorGradient gradient(Colormap map)
+QCPColorGradient makeGradient(Colormap map)
 {
     const ColormapTables::Table &entries = table(map);
     const int size = static_cast<int>(entries.size());
@@ -53,7 +52,21 @@ QCPColorGradient gradient(Colormap map)
     g.setLevelCount(size + 1);
     g.setNanHandling(QCPColorGradient::nhNanColor);
     g.setNanColor(notNumberColor());
+    g.color(0.0, QCPRange(0.0, 1.0)); // makes the levels' colours, which copies share
     return g;
+}
+
+} // namespace
+
+// Made once a map, its levels' colours too (copies share them): every heatmap panel sets its
+// gradient at every filling, and making the 257 stops anew was an eighth of a panel's filling.
+QCPColorGradient gradient(Colormap map)
+{
+    static const std::array<QCPColorGradient, 4> made {makeGradient(Colormap::Diverging),
+                                                       makeGradient(Colormap::Viridis), makeGradient(Colormap::Cividis),
+                                                       makeGradient(Colormap::Magma)};
+    const auto index = static_cast<std::size_t>(map);
+    return index < made.size() ? made[index] : made[1];
 }
 
 QColor notNumberColor()
