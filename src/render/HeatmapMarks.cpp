@@ -61,7 +61,10 @@ void HeatmapMarks::setSpread(std::vector<float> spread)
         if (!(s >= kMinSpread)) // NaN: nothing
             return QRgb(0);
         const double strength = std::min(double(s) / kFullSpread, 1.0);
-        return qRgba(0, 0, 0, static_cast<int>(std::lround(60.0 + 170.0 * strength)));
+        // std::lround of a value in [60, 230] without libm's call a cell: a half added (exactly below
+        // 128; from 127.5 the sum is 128 either way) and truncated rounds half away from zero.
+        const double alpha = 60.0 + 170.0 * strength;
+        return qRgba(0, 0, 0, static_cast<int>(alpha + 0.5));
     });
 }
 
