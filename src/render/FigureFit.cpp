@@ -431,6 +431,16 @@ bool unthinTicks(QCustomPlot *plot)
     return changed;
 }
 
+void setLegendWrap(QCPLegend *legend, int wrap)
+{
+    legend->setProperty("fitWished", QVariant());
+    legend->setProperty("fitSet", QVariant());
+    if (legend->wrap() == wrap)
+        return;
+    legend->setWrap(wrap);
+    legend->setFillOrder(legend->fillOrder(), true);
+}
+
 QString unwrappedLabel(const QCPAxis *axis)
 {
     const QString label = axis->label();

@@ -31,6 +31,12 @@ QString unwrappedLabel(const QCPAxis *axis);
 // it had before (a view and its export at one size tick alike). True when an axis's ticks changed.
 bool unthinTicks(QCustomPlot *plot);
 
+// A figure's legend set to take `wrap` columns (rows, filled column by column), whatever fit()
+// made of its last wish: a figure whose wish changes with its room or data (compact, terse) sets
+// it so, or fit() could take a wish equal to the wrap it fitted the last one to as its own
+// fitting, and a view made compact and then large again would keep the compact legend's columns.
+void setLegendWrap(QCPLegend *legend, int wrap);
+
 // The width a layout element may take within a figure `figureWidth` wide: its share of the grid
 // that holds it, its neighbours' least widths taken first.
 double roomFor(const QCPLayoutElement *element, double figureWidth);

@@ -4,12 +4,17 @@
 // the magnitudes figure, made compact and then large again, taking its one compact legend out of
 // the figure's rows where the fitting had moved it into a panel's corner: Qt said "Element not in
 // this layout, couldn't take", and the legend stayed, drawn over the large figure's panel.
+// Every figure is tried so too: what a view draws at a size must not depend on the sizes it had
+// before (the curves figure kept its compact legend's three columns, where a view opened large
+// has two).
 #include "gui/FigureView.h"
 #include "render/FigureRegistry.h"
 #include "render/QCustomPlot.h"
 
+#include "render/FigureDefaults.h"
 #include "support/TestShots.h"
 
+#include <QSet>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -33,6 +38,39 @@ Params monkeys()
     p.maxLen = 8192;
     p.dropout = 0.46;
     return p;
+}
+
+// The figures and sizes whose view, made compact and then large again, still draws other pixels
+// than a view opened large (issue 60, open: alibi-bias's panels are two pixels taller, the rows
+// under them two lower; the others not yet looked into). The curves figure's legend kept its
+// compact columns until FigureFit::setLegendWrap. Expected to fail; one that passes fails the
+// test as XPASS, to be taken off.
+const QSet<QString> &historyShortfalls()
+{
+    static const QSet<QString> rows {
+        u"alibi-bias 320x240"_s,
+        u"alibi-bias 400x300"_s,
+        u"alibi-bias 460x520"_s,
+        u"buckets 320x240"_s,
+        u"buckets 400x300"_s,
+        u"document-distance 320x240"_s,
+        u"document-distance 400x300"_s,
+        u"document-distance 460x520"_s,
+        u"dropout 400x300"_s,
+        u"dropout-anatomy 320x240"_s,
+        u"dropout-anatomy 400x300"_s,
+        u"dropout-anatomy 460x520"_s,
+        u"families 320x240"_s,
+        u"families 400x300"_s,
+        u"heatmap 320x240"_s,
+        u"layer-stack 320x240"_s,
+        u"layer-stack 400x300"_s,
+        u"layer-stack 460x520"_s,
+        u"learned 320x240"_s,
+        u"learned 400x300"_s,
+        u"similarity 320x240"_s,
+    };
+    return rows;
 }
 
 bool settle(FigureView &view)
@@ -73,20 +111,27 @@ void TestViewRoom::largeAgainDrawsAsLarge_data()
 {
     QTest::addColumn<QString>("figure");
     QTest::addColumn<QSize>("compact");
+    QTest::addColumn<bool>("monkey");
     // At 460 x 520 the magnitudes figure's one compact legend (a row under both panels) goes into
     // a free corner of a panel.
-    QTest::addRow("magnitudes 460x520") << u"magnitudes"_s << QSize(460, 520);
+    QTest::addRow("magnitudes 460x520 monkey") << u"magnitudes"_s << QSize(460, 520) << true;
+    // Every figure at the program's defaults, made compact three ways (tall, squat, small).
+    for (const QString &name : FigureRegistry::names())
+        for (const QSize size : {QSize(460, 520), QSize(400, 300), QSize(320, 240)})
+            QTest::addRow("%s %dx%d", qPrintable(name), size.width(), size.height()) << name << size << false;
 }
 
 void TestViewRoom::largeAgainDrawsAsLarge()
 {
     QFETCH(QString, figure);
     QFETCH(QSize, compact);
+    QFETCH(bool, monkey);
     const FigureDescriptor *descriptor = FigureRegistry::find(figure);
     QVERIFY(descriptor);
+    const Params params = monkey ? monkeys() : FigureBuilds::defaultParams(*descriptor);
     const QSize large(900, 620);
     FigureView fresh(*descriptor, false);
-    fresh.setParams(monkeys());
+    fresh.setParams(params);
     fresh.resize(large);
     fresh.show();
     QVERIFY(settle(fresh));
@@ -94,7 +139,7 @@ void TestViewRoom::largeAgainDrawsAsLarge()
     g_messages.clear();
     const QtMessageHandler before = qInstallMessageHandler(collect);
     FigureView view(*descriptor, false);
-    view.setParams(monkeys());
+    view.setParams(params);
     view.resize(compact);
     view.show();
     const bool compactSettled = settle(view);
@@ -102,7 +147,7 @@ void TestViewRoom::largeAgainDrawsAsLarge()
     view.resize(large);
     const bool largeSettled = compactSettled && settle(view);
     qInstallMessageHandler(before);
-    QVERIFY2(inside > 0, "the compact figure's fitting moved no legend into a panel: the case is not tried");
+    QVERIFY2(!monkey || inside > 0, "the compact figure's fitting moved no legend into a panel: the case is not tried");
     QVERIFY(largeSettled);
     QVERIFY2(g_messages.isEmpty(), qPrintable(g_messages.join(u'\n')));
     const QImage shown = pixels(view);
@@ -111,6 +156,8 @@ void TestViewRoom::largeAgainDrawsAsLarge()
         TestShots::save(shown, u"posenc-viewroom-%1-resized"_s.arg(figure));
         TestShots::save(expected, u"posenc-viewroom-%1-fresh"_s.arg(figure));
     }
+    if (historyShortfalls().contains(QString::fromLatin1(QTest::currentDataTag())))
+        QEXPECT_FAIL("", "a compact view made large again draws otherwise: issue 60, open", Continue);
     QVERIFY(shown == expected);
 }
 

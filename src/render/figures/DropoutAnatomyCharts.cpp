@@ -1,6 +1,7 @@
 #include "DropoutAnatomyCharts.h"
 
 #include "render/FigureBuild.h"
+#include "render/FigureFit.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 #include "render/StampedGraph.h"
@@ -53,8 +54,7 @@ QCPLegend *legendIn(QCustomPlot *plot, QCPLayoutGrid *grid, int col)
 // At most `columns` columns: FigureFit takes fewer where they do not fit.
 void setColumns(QCPLegend *legend, int columns)
 {
-    legend->setWrap(columns);
-    legend->setFillOrder(legend->fillOrder(), true);
+    FigureFit::setLegendWrap(legend, columns);
 }
 
 QCPGraph *dots(QCPAxisRect *rect, const QColor &color, QCPScatterStyle::ScatterShape shape = QCPScatterStyle::ssDisc)

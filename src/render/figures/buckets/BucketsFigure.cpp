@@ -1,6 +1,7 @@
 #include "BucketsFigure.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/FigureFit.h"
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
@@ -255,7 +256,7 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     m_t5Length->setName(u"max-len − 1 = %1"_s.arg(bucketsCount(d.maxLen - 1)));
     if (lengthShown && !terse)
         add(m_t5Length);
-    m_legend->setWrap(terse ? 3 : 4);
+    FigureFit::setLegendWrap(m_legend, terse ? 3 : 4);
 
     // The map of the chosen family.
     const bool t5Map = d.family == Encoding::T5;

@@ -4,6 +4,7 @@
 #include "render/PlotItems.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/FigureFit.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
@@ -104,7 +105,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_rect->axis(QCPAxis::atLeft)->setRange(y);
     // Short entries, three to a row: on a slide they keep the plot its height.
     m_legend->clearItems();
-    m_legend->setWrap(m_compact ? 2 : 3);
+    FigureFit::setLegendWrap(m_legend, m_compact ? 2 : 3);
     const auto add = [this](QCPGraph *graph) { MeasuredText::addToLegend(graph, m_legend); };
 
     const QColor color = RopePlot::typeColor(d.type);

@@ -1,6 +1,7 @@
 #include "CurvesFigure.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/FigureFit.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
@@ -59,7 +60,7 @@ void CurvesFigure::setData(const CurvesData &data)
 {
     m_legend->clearItems();
     const int wrap = m_compact ? 3 : 2;
-    m_legend->setWrap(wrap);
+    FigureFit::setLegendWrap(m_legend, wrap);
     m_plot->clearPlottables();
     int entries = 0;
     // The sine and cosine of one pair share a hue, the cosine lighter (dashes would cost
