@@ -47,6 +47,7 @@ const std::vector<Step> &ladder()
         [](QCustomPlot *plot) { return labelsAlongTicks(plot, Qt::Vertical); },
         [](QCustomPlot *plot) { return shortenTitle(plot, 1); },
         shortenAxisLabels,
+        shortenBarLabels,
         elideTickLabels,
         [](QCustomPlot *plot) { return shortenPanelTitles(plot, 1); },
         dropTitle,

@@ -24,7 +24,8 @@ enum class TextRole {
 // labels, tick numbers of whole thousands are written short ("1k"), an x axis's label joins its
 // tick labels' row, the title keeps its first parts then its first line, legends go into a free
 // corner of their panel (stacked where need be), a y axis's label goes up its tick labels'
-// column, the panels' titles one line, the title goes (a file keeps it in its metadata), the
+// column, an axis's or a colour bar's label of more than a line keeps its first part, the
+// panels' titles one line, the title goes (a file keeps it in its metadata), the
 // panels the figure can do without go (setDispensable), each with the titles that name it and the
 // legends that named only them, the panel titles that name no panel go, and panels side by side
 // whose end tick labels meet move apart. What a reader cannot do without is never given up: every

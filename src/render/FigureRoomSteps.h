@@ -54,6 +54,8 @@ bool shortenEntries(QCustomPlot *plot);
 bool legendsInside(QCustomPlot *plot);
 // An axis label that takes more than a line keeps its first part.
 bool shortenAxisLabels(QCustomPlot *plot);
+// A colour bar's label that takes more than a line keeps its first part.
+bool shortenBarLabels(QCustomPlot *plot);
 // Tick labels of words (a text ticker's) longer than a quarter of the figure's width elided.
 bool elideTickLabels(QCustomPlot *plot);
 bool dropTitle(QCustomPlot *plot);

@@ -20,8 +20,9 @@ inline const QSet<QString> &rows()
         QStringLiteral("dropout-anatomy column 9pt"), // the plots take 48.2% of the page
         QStringLiteral("dropout-anatomy 6x4cm 9pt"), // the plots take 14.9% of the page
         QStringLiteral("layer-stack 6x4cm 9pt"), // the plots take 44.7% of the page
-        QStringLiteral("head-map column 9pt"), // the plots take 36.0% of the page
-        QStringLiteral("head-map 6x4cm 9pt"), // the plots take 19.0% of the page
+        // Their colour bar's label in its first part ("wavelength 2π/θᵢ") since 2026-11-29 (36.0%, 19.0%).
+        QStringLiteral("head-map column 9pt"), // the plots take 39.2% of the page
+        QStringLiteral("head-map 6x4cm 9pt"), // the plots take 22.0% of the page
         QStringLiteral("head-map column 8pt"), // the plots take 42.4% of the page
         QStringLiteral("position-ids 6x4cm 9pt"), // '1k' overlaps its panel's title; the plots take 30.9%
         QStringLiteral("position-effect column 9pt"), // the plots take 43.8% of the page

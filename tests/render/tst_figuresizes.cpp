@@ -127,6 +127,22 @@ void TestFigureSizes::everyFigureAtEverySize()
     QCOMPARE(svg.viewBox.size(), QSizeF(page.layout));
     QStringList problems = problemsOf(svg, points);
     const double share = plotShare(*built->plot(), page.layout);
+    // POSENC_SHARES=1 prints each row's share three ways, to weigh a room step against every row:
+    // the plots' axis rects (the acceptance's), with the colour bars', and the box around both.
+    if (qEnvironmentVariableIsSet("POSENC_SHARES")) {
+        double bars = 0.0;
+        QRect box;
+        for (QCPAxisRect *rect : FigureBuild::plotRects(*built->plot()))
+            box = box.united(rect->rect());
+        for (QCPLayoutElement *element : built->plot()->plotLayout()->elements(true))
+            if (auto *scale = qobject_cast<QCPColorScale *>(element); scale && scale->realVisibility()) {
+                bars += double(scale->rect().width()) * scale->rect().height();
+                box = box.united(scale->rect());
+            }
+        const double pageArea = double(page.layout.width()) * page.layout.height();
+        qInfo("SHARE %s %.1f %.1f %.1f", qPrintable(QString::fromLatin1(QTest::currentDataTag())), 100.0 * share,
+              100.0 * (share + bars / pageArea), 100.0 * double(box.width()) * box.height() / pageArea);
+    }
     if (share < 0.5)
         problems.append(u"the plots take %1% of the page"_s.arg(100.0 * share, 0, 'f', 1));
 
