@@ -447,16 +447,6 @@ void Changes::undo()
     for (const auto &[element, margins] : m_margins)
         if (element)
             element->setMinimumMargins(margins);
-    for (const Unfolded &unfolded : m_unfolded) {
-        if (!unfolded.legend)
-            continue;
-        unfolded.legend->setProperty("fitUnfold", QVariant());
-        unfolded.legend->setIconSize(unfolded.icon);
-        unfolded.legend->setIconTextPadding(unfolded.iconTextPadding);
-        unfolded.legend->setColumnSpacing(unfolded.columnSpacing);
-        unfolded.legend->setRowSpacing(unfolded.rowSpacing);
-        unfolded.legend->setMargins(unfolded.margins);
-    }
     for (const Shared &change : m_shared) {
         if (!change.axis || change.axis->tickLabels() || !change.axis->label().isEmpty())
             continue;
@@ -495,6 +485,18 @@ void Changes::undo()
         change.element->setAutoMargins(change.autoMargins);
         // Auto margins start from the margins they had too (a text's and a legend's keep them).
         change.element->setMargins(change.margins);
+    }
+    // After the elements hidden: a legend unfolded (step 4) before it was hidden (a legend of
+    // marks, as a caption) was recorded hidden with its unfolded margins, which would stay.
+    for (const Unfolded &unfolded : m_unfolded) {
+        if (!unfolded.legend)
+            continue;
+        unfolded.legend->setProperty("fitUnfold", QVariant());
+        unfolded.legend->setIconSize(unfolded.icon);
+        unfolded.legend->setIconTextPadding(unfolded.iconTextPadding);
+        unfolded.legend->setColumnSpacing(unfolded.columnSpacing);
+        unfolded.legend->setRowSpacing(unfolded.rowSpacing);
+        unfolded.legend->setMargins(unfolded.margins);
     }
 }
 

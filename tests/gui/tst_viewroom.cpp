@@ -41,33 +41,24 @@ Params monkeys()
 }
 
 // The figures and sizes whose view, made compact and then large again, still draws other pixels
-// than a view opened large (issue 60, open: alibi-bias's panels are two pixels taller, the rows
-// under them two lower; the others not yet looked into). The curves figure's legend kept its
-// compact columns until FigureFit::setLegendWrap. Expected to fail; one that passes fails the
-// test as XPASS, to be taken off.
+// than a view opened large (issue 60, open; not yet looked into). Taken off: curves (its legend
+// kept its compact columns until FigureFit::setLegendWrap), alibi-bias, document-distance,
+// heatmap, learned (a legend unfolded and then hidden kept its unfolded margins: two pixels).
+// Expected to fail; one that passes fails the test as XPASS, to be taken off.
 const QSet<QString> &historyShortfalls()
 {
     static const QSet<QString> rows {
-        u"alibi-bias 320x240"_s,
-        u"alibi-bias 400x300"_s,
-        u"alibi-bias 460x520"_s,
         u"buckets 320x240"_s,
         u"buckets 400x300"_s,
-        u"document-distance 320x240"_s,
-        u"document-distance 400x300"_s,
-        u"document-distance 460x520"_s,
         u"dropout 400x300"_s,
         u"dropout-anatomy 320x240"_s,
         u"dropout-anatomy 400x300"_s,
         u"dropout-anatomy 460x520"_s,
         u"families 320x240"_s,
         u"families 400x300"_s,
-        u"heatmap 320x240"_s,
         u"layer-stack 320x240"_s,
         u"layer-stack 400x300"_s,
         u"layer-stack 460x520"_s,
-        u"learned 320x240"_s,
-        u"learned 400x300"_s,
         u"similarity 320x240"_s,
     };
     return rows;

@@ -32,8 +32,8 @@ inline const QSet<QString> &rows()
         QStringLiteral("curves 6x4cm 9pt"), // the plots take 35.6% of the page
         // Both panels held at their least sizes, so S(k) stays (as in a small view), and the heatmap
         // is a few millimetres wide.
-        QStringLiteral("similarity column 9pt"), // 'position' outside the page; the plots take 23.0% of the page
-        QStringLiteral("similarity column 8pt"), // 'position' outside the page; the plots take 26.1% of the page
+        QStringLiteral("similarity column 9pt"), // 'position' outside the page; the plots take 22.9% of the page
+        QStringLiteral("similarity column 8pt"), // 'position' outside the page; the plots take 25.5% of the page
         QStringLiteral("similarity 6x4cm 9pt"), // the heatmap alone (S(k) given up): 44.5% of the page
         QStringLiteral("scale-compare column 9pt"), // the plots take 47.6% of the page
         QStringLiteral("scale-compare 6x4cm 9pt"), // the plots take 17.3% of the page
