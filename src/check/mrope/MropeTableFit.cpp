@@ -2,6 +2,7 @@
 
 #include "check/FitNumbers.h"
 #include "check/PairAngles.h"
+#include "check/PairReference.h"
 #include "check/SampleScore.h"
 #include "core/ThreadPools.h"
 #include "core/mrope/MropeRotation.h"
@@ -75,10 +76,15 @@ struct SampledPairs
 // pairs it tries: each cell keeps the reference values of its last ids and refine's last step
 // through it, so that a cell's cosine is computed a few times, not once per count (issue 62:
 // seconds of a wide table's check).
+// What a cell's angle may be off by, per unit of id: M-RoPE's own allowance, or the float32 angles'
+// the check allows any table of sines and cosines (CellTolerance.cpp), |ln w| units of 2^-24 wider.
+enum class IdAllowance { Mrope, Float32Angles };
+
 class SplitFit
 {
 public:
-    SplitFit(const SampledPairs &sampled, double theta, const CellTolerance &tolerance)
+    SplitFit(const SampledPairs &sampled, double theta, const CellTolerance &tolerance,
+             IdAllowance allowance = IdAllowance::Mrope)
         : m_p(sampled.p)
         , m_angle(sampled.angle)
         , m_tolerance(tolerance)
@@ -92,6 +98,13 @@ public:
             // float32 angles (inv_freq @ position_ids in float32): a few units of 2^-24 of each
             // angle; pair 0 (inv_freq 1) turns by the id itself, exactly.
             m_perId.push_back(j == 0 ? 0.0 : 4.0 * 0x1p-24 * m_inv.back());
+        }
+        if (allowance == IdAllowance::Float32Angles) {
+            PairReferenceSpec spec;
+            spec.schedule.w = m_inv;
+            for (std::int64_t j = 0; j < pairs; ++j)
+                spec.columns.push_back({j, m_p.cosine});
+            m_perId = cellTolerance(ValueFormat::Float32, true, StoredType::Float32, 0.0, spec).perPosition;
         }
     }
 
@@ -318,6 +331,25 @@ std::vector<std::int64_t> range(std::int64_t from, std::int64_t to)
     return out;
 }
 
+// Whether one id explains every pair of every sampled row (table rows `rows`): the id read from the
+// row's pairs, or the row's own index, which a RoPE table's row holds also past its slowest pair's
+// half turn (position pi / w: 23,600 at head_dim 64), where reading from the slowest pair up finds
+// no id.
+bool oneIdEveryRow(const SplitFit &fit, const std::vector<std::int64_t> &rows)
+{
+    const std::vector<std::int64_t> all = range(0, fit.pairs());
+    for (std::int64_t i = 0; i < fit.rows(); ++i) {
+        if (ScoringCancel::requested())
+            return false;
+        const std::int64_t own = rows[std::size_t(i)];
+        if (own < MropePrompt::kMaxId && fit.badAt(i, all, own) == 0)
+            continue;
+        if (fit.axisId(i, all).second > 0)
+            return false;
+    }
+    return true;
+}
+
 // The most pairs, counted from `from` down, that one id explains in every row: the largest n with
 // oneAxis(range(from - n, from)), found by halving (fewer pairs are explained wherever more are),
 // so that a wide table costs pairs * log(pairs) reads, not pairs^2.
@@ -335,12 +367,10 @@ std::int64_t oneIdRun(const SplitFit &fit, std::int64_t from)
 }
 
 // Contiguous sections read from the slowest pair up: w the most pairs one id explains in every
-// row, then h, t the rest. Nothing when one id explains every pair (no row's axes differ).
-std::optional<std::vector<std::int64_t>> chunkedSections(const SplitFit &fit)
+// row, then h, t the rest.
+std::vector<std::int64_t> chunkedSections(const SplitFit &fit)
 {
     const std::int64_t pairs = fit.pairs();
-    if (fit.oneAxis(range(0, pairs)))
-        return std::nullopt;
     const std::int64_t w = oneIdRun(fit, pairs);
     const std::int64_t h = oneIdRun(fit, pairs - w);
     return std::vector<std::int64_t> {pairs - w - h, h, w};
@@ -442,17 +472,24 @@ std::optional<Reading> read(const TableEvidence &e)
     }
     const CellTolerance tolerance = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
     const SampledPairs sampled(*p);
+    // One id on every axis of every sampled row, at any of the thetas: RoPE's table, left to RoPE (an
+    // M-RoPE reading would be a worse one of the same rows). Within the float32 angles the check
+    // allows RoPE's table, as RoPE reads it, and with each row's own index as an id: a faithful
+    // table of positions up to 1M is no M-RoPE table whose far rows no split explains, nor worth the
+    // split search (most of such a table's check). M-RoPE's own allowance is narrower and its search
+    // reads ids from the pairs alone, so where one id fails here it fails there too, and the search
+    // below needs no such test of its own.
+    for (const double theta : thetas) {
+        if (ScoringCancel::requested()
+            || oneIdEveryRow(SplitFit(sampled, theta, tolerance, IdAllowance::Float32Angles), e.sample.rows))
+            return std::nullopt;
+    }
     std::optional<std::pair<double, Split>> best;
     for (const double theta : thetas) {
         if (ScoringCancel::requested())
             return std::nullopt;
         const SplitFit fit(sampled, theta, tolerance);
-        // One id on every axis of every sampled row, at a theta: RoPE's table, left to RoPE (an
-        // M-RoPE reading at another theta would be a worse one of the same rows).
-        const auto chunked = chunkedSections(fit);
-        if (!chunked)
-            return std::nullopt;
-        const auto split = bestSplit(fit, *chunked);
+        const auto split = bestSplit(fit, chunkedSections(fit));
         if (split && (!best || split->bad < best->second.bad))
             best = std::pair {theta, *split};
         if (best && best->second.bad == 0)
