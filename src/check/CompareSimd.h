@@ -15,11 +15,22 @@ struct RowsComparison
     bool over[kMaxRows] = {};
 };
 
+// A limit that grows with the row (float32 angles' allowance, docs/ARCHITECTURE.md, Tolerance):
+// perColumn[c] * rowScale[r] more for cell c of row r, one product a cell rather than a limit read
+// from memory.
+struct GrowingLimit
+{
+    const float *perColumn = nullptr;
+    float rowScale[RowsComparison::kMaxRows] = {};
+};
+
 // Row r of the table at table + r * tableStride, of the reference at reference + r * referenceStride;
-// `extra` (may be null) is per row too, at extra + r * count. With `infinities` (a reference that
-// holds a mask's -inf), equal cells agree and an infinite reference allows only itself.
+// `extra` (may be null) is per row too, at extra + r * count; `growing` (may be null) adds its
+// limit. With `infinities` (a reference that holds a mask's -inf), equal cells agree and an
+// infinite reference allows only itself.
 RowsComparison compareRows(const float *table, std::int64_t tableStride, const float *reference,
                            std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
-                           float absolute, const float *extra, bool infinities = false);
+                           float absolute, const float *extra, const GrowingLimit *growing = nullptr,
+                           bool infinities = false);
 
 } // namespace posenc

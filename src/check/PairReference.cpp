@@ -25,6 +25,9 @@ std::int64_t roundedPosition(std::int64_t p, int mantissaBits)
     return low;
 }
 
+// Columns a run of the kernel's holds on average, at least, for the runs to be copied whole.
+constexpr std::int64_t kShortestRun = 4;
+
 } // namespace
 
 bool PairReferenceSpec::isPadding(std::int64_t row) const
@@ -64,6 +67,18 @@ PairReference::PairReference(PairReferenceSpec spec)
             const ReferenceColumn &c = m_spec.columns[j];
             m_source[j] = std::int32_t(c.pair < 0 ? m_kernelCols : (c.isCos ? pairs + c.pair : c.pair) - m_kernelCol0);
         }
+        // The runs of columns whose sources follow one another, the zero columns in none.
+        for (std::size_t j = 0; j < m_source.size(); ++j) {
+            const std::int64_t from = m_source[j];
+            if (from == m_kernelCols)
+                continue;
+            if (!m_runs.empty() && m_runs.back().col + m_runs.back().length == std::int64_t(j)
+                && m_runs.back().source + m_runs.back().length == from)
+                ++m_runs.back().length;
+            else
+                m_runs.push_back({std::int64_t(j), from, 1});
+        }
+        m_gatherByRuns = std::int64_t(m_runs.size()) * kShortestRun <= m_spec.cols();
     }
 }
 
@@ -81,34 +96,67 @@ void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const
         });
         return;
     }
-    // The kernel's columns the table reads, one run of rows at a time, a zero after them for
-    // the zero columns; each table column then takes its source by index.
     const std::int64_t width = m_kernelCols;
-    thread_local std::vector<float> t_run;
     thread_local std::vector<float> t_out;
-    t_out.resize(static_cast<std::size_t>(PositionalTable::kRunRows * block.cols));
+    if (width == 0) {
+        t_out.assign(static_cast<std::size_t>(PositionalTable::kRunRows * block.cols), 0.0f);
+        for (std::int64_t r = 0; r < rows; r += PositionalTable::kRunRows)
+            sink(Tile {row0 + r, std::min(PositionalTable::kRunRows, rows - r), block.col0, block.cols, t_out.data(),
+                       block.cols});
+        return;
+    }
+    const std::int64_t blockEnd = block.col0 + block.cols;
+    if (m_runs.size() == 1 && m_runs.front().col <= block.col0 && m_runs.front().col + m_runs.front().length >= blockEnd) {
+        // The block's columns are the kernel's own, in order (a table of the cosines alone): its
+        // tiles as they are.
+        const std::int64_t shift = m_runs.front().source - m_runs.front().col;
+        m_kernel->forEachTile({position, rows, m_kernelCol0 + block.col0 + shift, block.cols},
+                              [&](const PositionalTable::Tile &t) {
+                                  sink(Tile {t.row0 - position + row0, t.rows, t.col0 - m_kernelCol0 - shift, t.cols,
+                                             t.values, t.stride});
+                              });
+        return;
+    }
+    t_out.assign(static_cast<std::size_t>(PositionalTable::kRunRows * block.cols), 0.0f);
+    if (m_gatherByRuns) {
+        // The table's columns as runs of the kernel's (RoPE's half layout, cat(cos, cos): two), each
+        // copied a row at a time from the tile that holds it; the zero columns stay 0.
+        m_kernel->forEachTile({position, rows, m_kernelCol0, width}, [&](const PositionalTable::Tile &t) {
+            const std::int64_t at = t.col0 - m_kernelCol0; // the tile's kernel columns [at, at + t.cols)
+            for (const Run &run : m_runs) {
+                const std::int64_t lo = std::max({run.col, block.col0, run.col + at - run.source});
+                const std::int64_t hi = std::min({run.col + run.length, blockEnd, run.col + at + t.cols - run.source});
+                if (lo >= hi)
+                    continue;
+                const float *from = t.values + (run.source + lo - run.col - at);
+                float *to = t_out.data() + (lo - block.col0);
+                for (std::int64_t r = 0; r < t.rows; ++r)
+                    std::copy(from + r * t.stride, from + r * t.stride + (hi - lo), to + r * block.cols);
+            }
+            if (at + t.cols == width)
+                sink(Tile {t.row0 - position + row0, t.rows, block.col0, block.cols, t_out.data(), block.cols});
+        });
+        return;
+    }
+    // Columns taken one at a time (an interleaved cos table, cos_0 cos_0 cos_1 cos_1 ...): the
+    // kernel's columns the table reads, one run of rows at a time, a zero after them for the zero
+    // columns; each table column then takes its source by index.
+    thread_local std::vector<float> t_run;
     t_run.assign(static_cast<std::size_t>(PositionalTable::kRunRows * (width + 1)), 0.0f);
     const std::int32_t *source = m_source.data() + block.col0;
-    const auto gather = [&](std::int64_t firstRow, std::int64_t count) {
-        for (std::int64_t r = 0; r < count; ++r) {
+    m_kernel->forEachTile({position, rows, m_kernelCol0, width}, [&](const PositionalTable::Tile &t) {
+        const std::int64_t at = t.col0 - m_kernelCol0;
+        for (std::int64_t r = 0; r < t.rows; ++r)
+            std::copy(t.values + r * t.stride, t.values + r * t.stride + t.cols, t_run.data() + r * (width + 1) + at);
+        if (at + t.cols != width)
+            return;
+        for (std::int64_t r = 0; r < t.rows; ++r) {
             const float *from = t_run.data() + r * (width + 1);
             float *to = t_out.data() + r * block.cols;
             for (std::int64_t c = 0; c < block.cols; ++c)
                 to[c] = from[source[c]];
         }
-        sink(Tile {firstRow, count, block.col0, block.cols, t_out.data(), block.cols});
-    };
-    if (width == 0) {
-        for (std::int64_t r = 0; r < rows; r += PositionalTable::kRunRows)
-            gather(row0 + r, std::min(PositionalTable::kRunRows, rows - r));
-        return;
-    }
-    m_kernel->forEachTile({position, rows, m_kernelCol0, width}, [&](const PositionalTable::Tile &t) {
-        const std::int64_t at = t.col0 - m_kernelCol0;
-        for (std::int64_t r = 0; r < t.rows; ++r)
-            std::copy(t.values + r * t.stride, t.values + r * t.stride + t.cols, t_run.data() + r * (width + 1) + at);
-        if (at + t.cols == width)
-            gather(t.row0 - position + row0, t.rows);
+        sink(Tile {t.row0 - position + row0, t.rows, block.col0, block.cols, t_out.data(), block.cols});
     });
 }
 

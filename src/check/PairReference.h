@@ -94,6 +94,16 @@ private:
     std::int64_t m_kernelCol0 = 0;
     std::int64_t m_kernelCols = 0;
     std::vector<std::int32_t> m_source;
+    // The same as runs of table columns whose sources follow one another, and whether they are
+    // long enough to be copied run by run.
+    struct Run
+    {
+        std::int64_t col = 0;
+        std::int64_t source = 0;
+        std::int64_t length = 0;
+    };
+    std::vector<Run> m_runs;
+    bool m_gatherByRuns = false;
 };
 
 } // namespace posenc

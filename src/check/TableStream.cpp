@@ -79,9 +79,39 @@ struct Tally
     { }
 };
 
+// Below `x` or equal to it, the nearest float.
+float floatBelow(double x)
+{
+    const auto f = float(x);
+    return double(f) > x ? std::nextafter(f, 0.0f) : f;
+}
+
+// The float32 angles' allowance per unit of position of each column, each rounded down: the kernel's
+// limit perColumn[c] * |position| (CompareSimd's GrowingLimit) is then never above the stream's
+// float(perPosition[c] * |position|), so that a cell beyond the one is beyond the other, and the rows
+// it says are over are then judged cell by cell exactly (compareTile). Empty without float32 angles
+// or where cells carry their own rounding, whose limits are laid out per cell (extraLimits).
+std::vector<float> growingLimits(const CellTolerance &tolerance, const TableRows &rows)
+{
+    std::vector<float> out;
+    if (rows.hasCellRounding())
+        return out;
+    for (const double perPosition : tolerance.perPosition)
+        out.push_back(floatBelow(perPosition));
+    return out;
+}
+
+// A cell's allowed error beyond relative |reference| + absolute in a row at `position`, as the
+// stream allows it in float: with float32 angles it grows with the position.
+float growingLimit(const CellTolerance &tolerance, std::int64_t column, double position)
+{
+    return float(tolerance.perPosition[std::size_t(column)] * position);
+}
+
 // The allowed error beyond relative |reference| + absolute of `count` rows of a tile from row
-// `row` on, into `limit`: with float32 angles it grows with the position, and a cell of a text
-// table written with fewer digits than the others is allowed its own rounding.
+// `row` on, into `limit`, of a table whose cells carry their own rounding: a cell of a text table
+// written with fewer digits than the others is allowed its own rounding, and with float32 angles
+// the limit grows with the position.
 void extraLimits(const TableReference::Tile &t, std::int64_t row, int count, const TableReference &reference,
                  const CellTolerance &tolerance, const TableRows &rows, std::vector<float> &limit)
 {
@@ -90,7 +120,7 @@ void extraLimits(const TableReference::Tile &t, std::int64_t row, int count, con
         for (int r = 0; r < count; ++r) {
             const double position = std::fabs(double(reference.position(row + r)));
             for (std::int64_t c = 0; c < t.cols; ++c)
-                limit[std::size_t(r * t.cols + c)] = float(tolerance.perPosition[std::size_t(t.col0 + c)] * position);
+                limit[std::size_t(r * t.cols + c)] = growingLimit(tolerance, t.col0 + c, position);
         }
     }
     if (rows.hasCellRounding()) {
@@ -176,27 +206,31 @@ void bandEvidence(const float *cells, const float *ref, std::int64_t col0, std::
 }
 
 // Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
-// kernel run of up to four rows at a time.
+// kernel run of up to four rows at a time; `growing`, growingLimits' (empty: none).
 void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
                  const TableReference &reference, const CellTolerance &tolerance, const TableRows &source,
-                 const Bands &bands, Tally &tally)
+                 const std::vector<float> &growing, const Bands &bands, Tally &tally)
 {
     const auto relative = float(tolerance.relative);
     const auto absolute = float(tolerance.absolute);
     thread_local std::vector<float> t_limit;
-    const bool extraLimit = !tolerance.perPosition.empty() || source.hasCellRounding();
+    const bool extraLimit = !tolerance.perPosition.empty() && growing.empty();
+    GrowingLimit growth;
+    growth.perColumn = growing.empty() ? nullptr : growing.data() + t.col0;
     for (std::int64_t r0 = 0; r0 < t.rows; r0 += RowsComparison::kMaxRows) {
         const int count = int(std::min<std::int64_t>(RowsComparison::kMaxRows, t.rows - r0));
         const float *table = rows + (t.row0 + r0 - row0) * cols + t.col0;
         const float *expected = t.values + r0 * t.stride;
         const float *extra = nullptr;
-        if (extraLimit) {
+        if (extraLimit || source.hasCellRounding()) {
             extraLimits(t, t.row0 + r0, count, reference, tolerance, source, t_limit);
             extra = t_limit.data();
         }
+        for (int r = 0; growth.perColumn && r < count; ++r)
+            growth.rowScale[r] = floatBelow(std::fabs(double(reference.position(t.row0 + r0 + r))));
         const RowsComparison compared
             = compareRows(table, cols, expected, t.stride, count, tally.columnMax.data() + t.col0, t.cols, relative,
-                          absolute, extra, reference.holdsInfinities());
+                          absolute, extra, growth.perColumn ? &growth : nullptr, reference.holdsInfinities());
         for (int r = 0; r < count; ++r) {
             const std::int64_t row = t.row0 + r0 + r;
             const float *cells = table + r * cols;
@@ -218,15 +252,19 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
             }
             if (!compared.over[r])
                 continue;
-            // The rare path: which cells, and whether one is not a number.
+            // The rare path: which cells, and whether one is not a number; with a growing limit, the
+            // kernel's lower one, each cell against the stream's own.
             const float *limits = extra ? extra + r * t.cols : nullptr;
+            const double position = std::fabs(double(reference.position(row)));
+            std::int64_t beyond = 0;
             for (std::int64_t c = 0; c < t.cols; ++c) {
                 const float e = cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c]);
-                const float limit = std::isfinite(ref[c])
-                    ? relative * std::fabs(ref[c]) + absolute + (limits ? limits[c] : 0.0f)
-                    : 0.0f;
+                const float more
+                    = limits ? limits[c] : (growth.perColumn ? growingLimit(tolerance, t.col0 + c, position) : 0.0f);
+                const float limit = std::isfinite(ref[c]) ? relative * std::fabs(ref[c]) + absolute + more : 0.0f;
                 if (e <= limit)
                     continue;
+                ++beyond;
                 if (!std::isfinite(cells[c]) && tally.nonFiniteRow < 0) {
                     tally.nonFiniteRow = row;
                     tally.nonFiniteColumn = t.col0 + c;
@@ -240,7 +278,7 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
                 ++tally.columnDeviations[std::size_t(t.col0 + c)];
                 ++tally.deviatingCells;
             }
-            if (tally.deviatingRows.empty() || tally.deviatingRows.back() != row)
+            if (beyond > 0 && (tally.deviatingRows.empty() || tally.deviatingRows.back() != row))
                 tally.deviatingRows.push_back(row);
         }
     }
@@ -344,9 +382,9 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
     evidence.lastEnd = rows;
     v.columnMax.assign(std::size_t(cols), 0.0f);
     v.columnDeviations.assign(std::size_t(cols), 0);
+    const std::vector<float> growing = growingLimits(match.tolerance, table);
     if (options.progress)
         options.progress->expect(rows);
-
     // Blocks of whole anchor runs of rows, a thread each: the kernel anchors a block's first row
     // once, and its tiles arrive row after row; the thread reads the table's rows a cache-sized
     // piece at a time as the tiles reach them, so reading and comparing go on together on every
@@ -377,7 +415,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
                     }
                     held = t.row0;
                 }
-                compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, table, bands, tally);
+                compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, table, growing, bands, tally);
                 if (probing && t.row0 % kProbeRows == 0)
                     probeExact(t, t_rows.data(), held, cols, reference, match.tolerance, tally);
             });
@@ -544,57 +582,6 @@ void conclude(TableMatch &match, const Verification &v)
             where, NumberText::compact(v.deviationError, 3), match.referenceText)
         : u"%1 cells deviate from %2 beyond the rounding, the largest at %3 (off by %4)"_s.arg(v.deviatingCells)
               .arg(match.referenceText, where, NumberText::compact(v.deviationError, 3));
-}
-
-std::variant<ErrorBlock, QString> errorBlock(const TableMatch &match, const TableRows &table, const Block &block,
-                                             const std::atomic<bool> *cancel)
-{
-    if (block.row0 < 0 || block.col0 < 0 || block.rowEnd() > table.rows() || block.colEnd() > table.cols())
-        return u"rows %1..%2, columns %3..%4 are outside the table (%5 x %6)"_s.arg(block.row0)
-            .arg(block.rowEnd() - 1)
-            .arg(block.col0)
-            .arg(block.colEnd() - 1)
-            .arg(table.rows())
-            .arg(table.cols());
-    if (!match.reference)
-        return u"this table has no reference to compare with"_s;
-    ErrorBlock out;
-    out.block = block;
-    out.error.setZero(block.rows, block.cols);
-    out.columnMax.assign(std::size_t(block.cols), 0.0f);
-    const TableReference &reference = *match.reference;
-    constexpr std::int64_t kRows = 256;
-    std::vector<float> rows;
-    for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += kRows) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            return u"cancelled"_s;
-        const std::int64_t count = std::min(kRows, block.rowEnd() - r0);
-        rows.resize(std::size_t(count * table.cols()));
-        QString error;
-        if (!table.read(r0, count, rows.data(), error))
-            return error;
-        reference.forEachTile({r0, count, block.col0, block.cols}, [&](const TableReference::Tile &t) {
-            for (std::int64_t r = 0; r < t.rows; ++r) {
-                const float *cells = rows.data() + (t.row0 - r0 + r) * table.cols() + t.col0;
-                const float *ref = t.values + r * t.stride;
-                for (std::int64_t c = 0; c < t.cols; ++c) {
-                    const float e = cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c]);
-                    const std::int64_t column = t.col0 + c - block.col0;
-                    out.error(t.row0 + r - block.row0, column) = e;
-                    out.columnMax[std::size_t(column)] = std::max(out.columnMax[std::size_t(column)], e);
-                }
-            }
-        });
-    }
-    return out;
-}
-
-QFuture<std::variant<ErrorBlock, QString>> errorBlockAsync(std::shared_ptr<const TableRows> table, TableMatch match,
-                                                           Block block, std::shared_ptr<std::atomic<bool>> cancel)
-{
-    return QtConcurrent::run([table = std::move(table), match = std::move(match), block, cancel = std::move(cancel)] {
-        return errorBlock(match, *table, block, cancel.get());
-    });
 }
 
 } // namespace posenc::TableCheck
