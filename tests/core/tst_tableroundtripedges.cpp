@@ -9,6 +9,7 @@
 #include "EngineTable.h"
 
 #include "check/TableMatch.h"
+#include "check/rope/RopeFit.h"
 #include "core/Engine.h"
 #include "core/Quantity.h"
 
@@ -60,6 +61,21 @@ Params sinusoid(std::int64_t d, std::int64_t L, Angles angles = Angles::Exact, d
     p.sinusoidal.angles = angles;
     p.sinusoidal.base = base;
     return p;
+}
+
+// transformers' modeling_t5.py, T5Attention._relative_position_bucket, for one cell of a causal
+// table (bidirectional=False): relative_position = j - i, only its past kept, the small offsets
+// exact, the larger ones log-spaced to max_distance, every farther one in the last bucket.
+double t5CausalBucket(std::int64_t i, std::int64_t j, std::int64_t buckets, std::int64_t maxDistance)
+{
+    const std::int64_t n = std::max<std::int64_t>(i - j, 0);
+    const std::int64_t maxExact = buckets / 2;
+    if (n < maxExact)
+        return double(n);
+    const auto large = maxExact
+        + std::int64_t(std::log(double(n) / double(maxExact)) / std::log(double(maxDistance) / double(maxExact))
+                       * double(buckets - maxExact));
+    return double(std::min(large, buckets - 1));
 }
 
 } // namespace
@@ -182,6 +198,38 @@ private slots:
         const QString report = m.diagnosis + u" | "_s + m.deviations + u" | "_s + m.notes.join(u" | "_s);
         QVERIFY2(m.verdict == CheckVerdict::Correct || m.verdict == CheckVerdict::Variant, qPrintable(report));
         QVERIFY2(m.family && *m.family == params.encoding, qPrintable(report));
+    }
+
+    // The long round trip's causal T5 bucket table of 4 buckets to distance 3 (there 16384 x 16384),
+    // here at 512: its neighbouring columns repeat as an interleaved RoPE table's do, and every
+    // rope_theta the RoPE search tries was once scored on it cell by cell, minutes at 16384 columns.
+    // Its cells move along the diagonals, as no rotation's do: T5's, and no RoPE search begun. A RoPE
+    // table (HF's default, LLaMA's) still begins one, and is RoPE's.
+    void relativeBiasIsNeverSearchedAsRope()
+    {
+        const RowMatrixXf buckets
+            = table(512, 512, [](std::int64_t i, std::int64_t j) { return t5CausalBucket(i, j, 4, 3); });
+        QCOMPARE(buckets(5, 0), 3.0f); // offsets 0, 1, 2 have buckets of their own; 3 and beyond share one
+        QCOMPARE(buckets(5, 3), 2.0f);
+        QCOMPARE(buckets(5, 6), 0.0f);
+        std::int64_t before = RopeFit::searchesBegun();
+        const Checked t5 = check(buckets);
+        QVERIFY2(t5.error.isEmpty(), qPrintable(t5.error));
+        QVERIFY2(t5.match.family == Encoding::T5, qPrintable(t5.match.diagnosis));
+        QVERIFY2(t5.match.verdict == CheckVerdict::Correct || t5.match.verdict == CheckVerdict::Variant,
+                 qPrintable(t5.match.diagnosis));
+        QCOMPARE(t5.match.table, u"t5-bucket"_s);
+        QCOMPARE(RopeFit::searchesBegun(), before);
+
+        // transformers' LlamaRotaryEmbedding: inv_freq = 10000^(-2i/64), cos(p inv_freq) in both halves.
+        const RowMatrixXf cosines = table(512, 64, [](std::int64_t p, std::int64_t j) {
+            return std::cos(double(p) * std::pow(10000.0, -2.0 * double(j % 32) / 64.0));
+        });
+        before = RopeFit::searchesBegun();
+        const Checked rope = check(cosines);
+        QVERIFY2(rope.match.family == Encoding::Rope, qPrintable(rope.match.diagnosis));
+        QCOMPARE(rope.match.verdict, CheckVerdict::Correct);
+        QVERIFY(RopeFit::searchesBegun() > before);
     }
 };
 

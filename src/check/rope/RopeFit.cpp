@@ -8,6 +8,7 @@
 #include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -447,12 +448,42 @@ std::optional<RopeLayout> repeatedLayout(const TableSample &sample, const RowFra
     return std::nullopt;
 }
 
+namespace {
+std::atomic<std::int64_t> g_searchesBegun {0};
+} // namespace
+
+std::int64_t searchesBegun()
+{
+    return g_searchesBegun.load(std::memory_order_relaxed);
+}
+
+bool movesAlongDiagonals(const TableSample &sample, double tolerance)
+{
+    const std::int64_t d = sample.cols();
+    std::int64_t moving = 0, alongDiagonal = 0;
+    for (std::int64_t k = 0; k + 1 < sample.size(); ++k) {
+        if (sample.rows[std::size_t(k + 1)] != sample.rows[std::size_t(k)] + 1)
+            continue;
+        const auto row = sample.values.row(k), next = sample.values.row(k + 1);
+        for (std::int64_t c = 0; c + 1 < d; ++c) {
+            const double a = row(c);
+            const double within = tolerance * (1.0 + std::fabs(a));
+            if (std::fabs(double(next(c)) - a) <= within)
+                continue;
+            ++moving;
+            alongDiagonal += std::fabs(double(next(c + 1)) - a) <= within;
+        }
+    }
+    return moving > 0 && 2 * alongDiagonal > moving;
+}
+
 std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<RopeLayout> declared,
                        const std::vector<Published> &published)
 {
     const std::optional<Measured> measured = measure(input, layout);
     if (!measured)
         return std::nullopt;
+    g_searchesBegun.fetch_add(1, std::memory_order_relaxed);
     RopeSearch search(input, *measured, layout);
     search.tryPublished(published);
     // Pairs that never turn are proportional's tail, or pairs too slow for the table to show: the
@@ -508,6 +539,7 @@ std::optional<Fit> fitFewRows(const FitInput &input, RopeLayout layout, std::opt
     measureBase(m, sample.cols());
     if (sample.size() < 2 || h < 2)
         m.bases = {10000.0};
+    g_searchesBegun.fetch_add(1, std::memory_order_relaxed);
     RopeSearch search(input, m, layout);
     for (const double b : m.bases) {
         if (search.matched())

@@ -93,6 +93,18 @@ Fit evaluate(const FitInput &input, const Hypothesis &h,
 // sample's pair comparisons (a few wrong cells are a mistake for the fit to place), or nothing.
 std::optional<RopeLayout> repeatedLayout(const TableSample &sample, const RowFraming &framing, double tolerance);
 
+// Whether the sample's cells move along diagonals, not down their columns: of the cells that change
+// from a row to the next sampled one, more than half hold, in the next row, the value of the
+// column after theirs (within `tolerance`, relative). A table of j - i (a relative bias: T5's
+// buckets, ALiBi's, DeBERTa's) does so in every cell; a RoPE table's cells turn at each pair's own
+// frequency, which the next column's slower pair does not repeat, so no RoPE hypothesis can claim
+// such a table, or equal half of it, and the search is not begun.
+bool movesAlongDiagonals(const TableSample &sample, double tolerance);
+
+// How many RoPE searches (fit, fitFewRows) this process has begun: what a test reads to see that
+// a table was never searched.
+std::int64_t searchesBegun();
+
 // The best rope hypothesis for a table whose columns repeat as `layout`, the published forms
 // tried first; `declared` is the layout the user said the table has, if any.
 std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<RopeLayout> declared,

@@ -333,6 +333,10 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     if (e.infinite || e.sameRow)
         return std::nullopt;
     const double repeatTolerance = 4.0 * 0x1p-23 + 2.0 * e.table.textRounding();
+    // A relative bias (a function of j - i) is no rotation: its columns may repeat as an
+    // interleaved RoPE's do (T5's buckets), but no search of rope_theta can explain it.
+    if (RopeFit::movesAlongDiagonals(e.sample, repeatTolerance))
+        return std::nullopt;
     const auto layout = RopeFit::repeatedLayout(e.sample, e.framing, repeatTolerance);
     if (!layout) {
         if (auto misplaced = misplacedZeroPairs(e))
