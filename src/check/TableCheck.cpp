@@ -299,15 +299,23 @@ TableMatch ambiguousMatch(const TableCandidate &a, const TableCandidate &b)
 
 std::variant<TableMatch, QString> identifyTable(const TableRows &table, const Declared &declared, bool transpose);
 
+constexpr std::int64_t kTransposedRows = 4096;
+constexpr std::int64_t kTransposedPositions = 2048;
+
+bool mayBeTransposed(std::int64_t rows, std::int64_t cols)
+{
+    return rows >= 2 && rows <= kTransposedRows && cols >= 3 && cols > rows;
+}
+
 // A d x L table given as L x d: its first columns, read down every row, are the first positions
 // of a table some family claims. Tried where no formula explains the table as it is; the table is
-// read a row at a time (up to 4096 rows), its first 2048 columns kept.
+// read a row at a time (up to kTransposedRows rows), its first kTransposedPositions columns kept.
 std::optional<TableMatch> transposedMatch(const TableRows &table, const Declared &declared)
 {
     const std::int64_t rows = table.rows(), cols = table.cols();
-    if (rows < 2 || rows > 4096 || cols < 3 || cols <= rows)
+    if (!mayBeTransposed(rows, cols))
         return std::nullopt;
-    const std::int64_t positions = std::min<std::int64_t>(cols, 2048);
+    const std::int64_t positions = std::min(cols, kTransposedPositions);
     auto flipped = std::make_shared<RowMatrixXf>(positions, rows);
     std::vector<float> row(static_cast<std::size_t>(cols));
     QString error;
@@ -428,6 +436,21 @@ std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding 
 }
 
 } // namespace
+
+std::uint64_t identifyCells(std::int64_t rows, std::int64_t cols, bool textTable)
+{
+    const std::uint64_t arrays = textTable ? 2 : 1; // the values, and a text table's own roundings
+    const auto sampleOf = [&](std::int64_t r, std::int64_t c) {
+        return 2 * arrays * std::uint64_t(sampleRows(r, c, kSampleCells).size())
+            * std::uint64_t(std::max<std::int64_t>(c, 1));
+    };
+    std::uint64_t cells = sampleOf(rows, cols);
+    if (mayBeTransposed(rows, cols)) {
+        const std::int64_t positions = std::min(cols, kTransposedPositions);
+        cells += std::uint64_t(positions) * std::uint64_t(rows) + sampleOf(positions, rows);
+    }
+    return cells;
+}
 
 std::variant<TableMatch, QString> identify(const TableRows &table, const Declared &declared,
                                            const std::atomic<bool> *cancel)

@@ -74,10 +74,16 @@ struct StreamOptions
 // The bytes of table rows a stream of a table `cols` wide holds at once, all threads together.
 std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options);
 
-// Fits the sample and the rows in flight of a check of `table` within `budget` bytes, before
-// anything of them is allocated: the chunk each thread reads shrinks (to 64 KiB at least) until
-// they fit; the memory budget's refusal (cells and GiB) when they do not. The command line and the
-// window both ask it before identifying a table.
+// The cells identify holds at once at most for a rows x cols table: its sample and a copy of it
+// (a search's pairs moved or one copy of each), each with its cells' own rounding where a text
+// table has one; and where the table may be read transposed (transposedMatch), its first 2048
+// columns of every row and that table's own sample and copy.
+std::uint64_t identifyCells(std::int64_t rows, std::int64_t cols, bool textTable);
+
+// Fits identify's cells (identifyCells) and the rows in flight of a check of `table` within
+// `budget` bytes, before anything of them is allocated: the chunk each thread reads shrinks (to
+// 64 KiB at least) until they fit; the memory budget's refusal (cells and GiB) when they do not. The command line and
+// the window both ask it before identifying a table.
 std::optional<QString> fitToBudget(const TableRows &table, std::uint64_t budget, StreamOptions &options);
 
 struct Verification

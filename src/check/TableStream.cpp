@@ -310,12 +310,12 @@ std::uint64_t streamBytes(std::int64_t cols, const StreamOptions &options)
 std::optional<QString> fitToBudget(const TableRows &table, std::uint64_t budget, StreamOptions &options)
 {
     const std::int64_t cols = std::max<std::int64_t>(1, table.cols());
-    // The sample reads whole rows, 16 of them at least.
-    const auto sample = std::uint64_t(sampleRows(table.rows(), cols, kSampleCells).size()) * std::uint64_t(cols);
+    // The sample reads whole rows, 16 of them at least; identify's stages copy it (identifyCells).
+    const std::uint64_t identifying = identifyCells(table.rows(), cols, table.textRounding() > 0.0);
     while (options.chunkBytes > (std::uint64_t(1) << 16)
-           && MemoryBudget::bytesFor(sample) + streamBytes(cols, options) > budget)
+           && MemoryBudget::bytesFor(identifying) + streamBytes(cols, options) > budget)
         options.chunkBytes /= 2;
-    const std::uint64_t cells = sample + streamBytes(cols, options) / sizeof(float);
+    const std::uint64_t cells = identifying + streamBytes(cols, options) / sizeof(float);
     return MemoryBudget::check(cells, budget, u"checking %1 (a sample and rows in flight)"_s.arg(table.name()));
 }
 

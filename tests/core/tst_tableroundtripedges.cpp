@@ -231,6 +231,30 @@ private slots:
         QCOMPARE(rope.match.verdict, CheckVerdict::Correct);
         QVERIFY(RopeFit::searchesBegun() > before);
     }
+
+    // Identify may read a 100 x 3000 table transposed: its first 2048 columns down every row, then
+    // that table's own sample. The memory budget counts that read before a row is read: a budget
+    // that holds the sample twice (a search's copy) and the rows in flight, but not the 2048 x 100
+    // cells read transposed, refuses the check with its cells.
+    void transposedReadIsBudgeted()
+    {
+        const MatrixRows rows(std::make_shared<const RowMatrixXf>(RowMatrixXf::Zero(100, 3000)), StoredType::Float32,
+                              u"wide"_s);
+        TableCheck::StreamOptions smallest;
+        smallest.threads = 1;
+        smallest.chunkBytes = std::uint64_t(1) << 16;
+        const std::uint64_t sampleBytes = 2 * 100 * 3000 * sizeof(float); // every row sampled, and a copy
+        const std::uint64_t budget = sampleBytes + TableCheck::streamBytes(3000, smallest) + 1000 * 100 * sizeof(float);
+        TableCheck::StreamOptions options;
+        options.threads = 1;
+        const std::optional<QString> refused = TableCheck::fitToBudget(rows, budget, options);
+        QVERIFY(refused);
+        QVERIFY2(refused->contains(u"cells"_s), qPrintable(*refused));
+        // With room for the transposed table and its sample too, it is not.
+        TableCheck::StreamOptions enough;
+        enough.threads = 1;
+        QVERIFY(!TableCheck::fitToBudget(rows, budget + 3 * 2048 * 100 * sizeof(float), enough));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTableRoundTripEdges)
