@@ -26,6 +26,7 @@
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
+#include "core/ThreadPools.h"
 #include "io/TableFile.h"
 
 #include <QCommandLineParser>
@@ -358,6 +359,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             return fail(err, ExitUsage,
                         u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
     }
+    // The identify step's searches ask for no count of their own (M-RoPE's split): --threads' too.
+    const ThreadsScope identifyThreads(threads);
     TableCheck::Declared declaration;
     declaration.params = declared;
     for (const QString &key : TableCheck::declarableKeys()) {

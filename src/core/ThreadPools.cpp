@@ -156,6 +156,8 @@ int callersNice()
 #endif
 }
 
+thread_local int t_scopeThreads = 0; // ThreadsScope's count on this thread; 0: none
+
 // The pool for a thread count and a caller's nice value: that many threads with the caller,
 // created by the first such caller, so at its priority (an unprivileged thread may lower its
 // priority but never raise it back), and kept for the program's life.
@@ -172,11 +174,23 @@ TilePool &poolFor(int threads)
 
 } // namespace
 
+ThreadsScope::ThreadsScope(int threads)
+    : m_previous(t_scopeThreads)
+{
+    t_scopeThreads = threads;
+}
+
+ThreadsScope::~ThreadsScope()
+{
+    t_scopeThreads = m_previous;
+}
+
 bool forEachTile(std::int64_t count, int threads, const std::atomic<bool> *cancel,
                  const std::function<void(std::int64_t tile)> &fn)
 {
     const auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-    const int workers = threads > 0 ? threads : std::max(1, QThread::idealThreadCount());
+    const int fallback = t_scopeThreads > 0 ? t_scopeThreads : std::max(1, QThread::idealThreadCount());
+    const int workers = threads > 0 ? threads : fallback;
     if (workers == 1 || count <= 1) {
         for (std::int64_t tile = 0; tile < count; ++tile) {
             if (!cancelled())

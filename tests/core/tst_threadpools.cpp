@@ -3,6 +3,7 @@
 #include "core/ThreadPools.h"
 
 #include <QTest>
+#include <QThread>
 
 #include <algorithm>
 #include <atomic>
@@ -83,6 +84,7 @@ private slots:
     void aCancelledCallSkipsTheRest();
     void aTilesExceptionReachesTheCaller();
     void helpersRunAtTheCallersPriority();
+    void zeroThreadsAreTheScopesCount();
 };
 
 void TestThreadPools::everyTileOnce_data()
@@ -134,7 +136,7 @@ void TestThreadPools::aTilesExceptionReachesTheCaller()
     }
     QVERIFY(thrown);
     // The pool is still usable after the exception.
-    QVERIFY(forEachTile(64, 2, nullptr, [](std::int64_t) { }));
+    QVERIFY(forEachTile(64, 2, nullptr, [](std::int64_t) {}));
 }
 
 // A job of the window lowers its thread's priority so that the GUI thread comes first; the
@@ -168,6 +170,28 @@ void TestThreadPools::helpersRunAtTheCallersPriority()
 #else
     QSKIP("thread nice values are Linux's");
 #endif
+}
+
+// A command's --threads (ThreadsScope) is what 0 threads means on its thread, as M-RoPE's split
+// search asks within posenc check's identify step: at 1 every tile runs on the caller's thread.
+// Once the scope ends, 0 is the machine's count again, helpers and all.
+void TestThreadPools::zeroThreadsAreTheScopesCount()
+{
+    std::set<std::thread::id> ran;
+    std::mutex mutex;
+    {
+        const ThreadsScope one(1);
+        QVERIFY(forEachTile(64, 0, nullptr, [&](std::int64_t) {
+            const std::lock_guard lock(mutex);
+            ran.insert(std::this_thread::get_id());
+        }));
+    }
+    QCOMPARE(ran, std::set<std::thread::id> {std::this_thread::get_id()});
+    if (QThread::idealThreadCount() < 2)
+        QSKIP("one core: 0 threads is one thread with or without a scope");
+    TileRecord record;
+    recordTiles(record, 0);
+    QVERIFY(record.threads.size() > 1);
 }
 
 QTEST_GUILESS_MAIN(TestThreadPools)
