@@ -232,6 +232,35 @@ private slots:
         QVERIFY(RopeFit::searchesBegun() > before);
     }
 
+    // RoPE tables whose cells sit on a diagonal for a step: 3 rows of head_dim 32 at theta 65536
+    // (w_{i+1} = w_i / 2, so row 2's pair i + 1 holds row 1's pair i) and 8 rows of positions divided
+    // by 1024 at theta 10, whose cells barely move (both once read as no family's). Neither is a
+    // function of j - i over six steps: the RoPE search begins, and reads each as RoPE's.
+    void ropeOnADiagonalForAStepIsSearched_data()
+    {
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("headDim");
+        QTest::addColumn<double>("theta");
+        QTest::addColumn<double>("positionScale");
+        QTest::newRow("3 rows, theta 65536") << qint64(3) << qint64(32) << 65536.0 << 1.0;
+        QTest::newRow("8 rows, theta 10, positions / 1024") << qint64(8) << qint64(16) << 10.0 << 1024.0;
+    }
+    void ropeOnADiagonalForAStepIsSearched()
+    {
+        QFETCH(qint64, rows);
+        QFETCH(qint64, headDim);
+        QFETCH(double, theta);
+        QFETCH(double, positionScale);
+        const RowMatrixXf cosines = table(rows, headDim, [&](std::int64_t p, std::int64_t j) {
+            const double w = std::pow(theta, -2.0 * double(j % (headDim / 2)) / double(headDim));
+            return std::cos(double(p) / positionScale * w);
+        });
+        const std::int64_t before = RopeFit::searchesBegun();
+        const Checked rope = check(cosines);
+        QVERIFY2(rope.match.family == Encoding::Rope, qPrintable(rope.match.diagnosis));
+        QVERIFY(RopeFit::searchesBegun() > before);
+    }
+
     // Identify may read a 100 x 3000 table transposed: its first 2048 columns down every row, then
     // that table's own sample. The memory budget counts that read before a row is read: a budget
     // that holds the sample twice (a search's copy) and the rows in flight, but not the 2048 x 100

@@ -331,20 +331,22 @@ std::vector<std::int64_t> range(std::int64_t from, std::int64_t to)
     return out;
 }
 
-// Whether one id explains every pair of every sampled row (table rows `rows`): the id read from the
-// row's pairs, or the row's own index, which a RoPE table's row holds also past its slowest pair's
-// half turn (position pi / w: 23,600 at head_dim 64), where reading from the slowest pair up finds
-// no id.
-bool oneIdEveryRow(const SplitFit &fit, const std::vector<std::int64_t> &rows)
+// Whether one id explains every pair of every sampled row (table rows `rows`): the row's own index
+// within the float32 angles' allowance (`angles`), which a RoPE table's row holds also past its
+// slowest pair's half turn (position pi / w: 23,600 at head_dim 64), where reading from the slowest
+// pair up finds no id; or an id read from the row's pairs within M-RoPE's own narrower allowance
+// (`mrope`). An id read from the pairs is not taken at the wider allowance: far into a prompt, an
+// image token whose h and w ids differ from its t id by one on the slowest pairs alone is within it.
+bool oneIdEveryRow(const SplitFit &angles, const SplitFit &mrope, const std::vector<std::int64_t> &rows)
 {
-    const std::vector<std::int64_t> all = range(0, fit.pairs());
-    for (std::int64_t i = 0; i < fit.rows(); ++i) {
+    const std::vector<std::int64_t> all = range(0, angles.pairs());
+    for (std::int64_t i = 0; i < angles.rows(); ++i) {
         if (ScoringCancel::requested())
             return false;
         const std::int64_t own = rows[std::size_t(i)];
-        if (own < MropePrompt::kMaxId && fit.badAt(i, all, own) == 0)
+        if (own < MropePrompt::kMaxId && angles.badAt(i, all, own) == 0)
             continue;
-        if (fit.axisId(i, all).second > 0)
+        if (mrope.axisId(i, all).second > 0)
             return false;
     }
     return true;
@@ -473,15 +475,15 @@ std::optional<Reading> read(const TableEvidence &e)
     const CellTolerance tolerance = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
     const SampledPairs sampled(*p);
     // One id on every axis of every sampled row, at any of the thetas: RoPE's table, left to RoPE (an
-    // M-RoPE reading would be a worse one of the same rows). Within the float32 angles the check
-    // allows RoPE's table, as RoPE reads it, and with each row's own index as an id: a faithful
-    // table of positions up to 1M is no M-RoPE table whose far rows no split explains, nor worth the
-    // split search (most of such a table's check). M-RoPE's own allowance is narrower and its search
-    // reads ids from the pairs alone, so where one id fails here it fails there too, and the search
-    // below needs no such test of its own.
+    // M-RoPE reading would be a worse one of the same rows). A row's own index is taken within the
+    // float32 angles the check allows RoPE's table, as RoPE reads it: a faithful table of positions
+    // up to 1M is no M-RoPE table whose far rows no split explains, nor worth the split search (most
+    // of such a table's check). An id read from the pairs is taken within M-RoPE's own allowance,
+    // as the split search takes it, so that a table this passes is one the search's own test passed.
     for (const double theta : thetas) {
         if (ScoringCancel::requested()
-            || oneIdEveryRow(SplitFit(sampled, theta, tolerance, IdAllowance::Float32Angles), e.sample.rows))
+            || oneIdEveryRow(SplitFit(sampled, theta, tolerance, IdAllowance::Float32Angles),
+                             SplitFit(sampled, theta, tolerance), e.sample.rows))
             return std::nullopt;
     }
     std::optional<std::pair<double, Split>> best;

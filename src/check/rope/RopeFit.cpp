@@ -459,22 +459,27 @@ std::int64_t searchesBegun()
 
 bool movesAlongDiagonals(const TableSample &sample, double tolerance)
 {
+    // Consecutive rows enough that a coincidence of one step ((p + 1) w_{i+1} = p w_i in a RoPE
+    // table of a few rows) is not taken for the rule.
+    constexpr std::int64_t kSteps = 6;
     const std::int64_t d = sample.cols();
-    std::int64_t moving = 0, alongDiagonal = 0;
+    std::int64_t steps = 0, moving = 0;
+    const auto same = [tolerance](double a, double b) {
+        return a == b || std::fabs(b - a) <= tolerance * (1.0 + std::fabs(a));
+    };
     for (std::int64_t k = 0; k + 1 < sample.size(); ++k) {
         if (sample.rows[std::size_t(k + 1)] != sample.rows[std::size_t(k)] + 1)
             continue;
+        ++steps;
         const auto row = sample.values.row(k), next = sample.values.row(k + 1);
         for (std::int64_t c = 0; c + 1 < d; ++c) {
             const double a = row(c);
-            const double within = tolerance * (1.0 + std::fabs(a));
-            if (std::fabs(double(next(c)) - a) <= within)
-                continue;
-            ++moving;
-            alongDiagonal += std::fabs(double(next(c + 1)) - a) <= within;
+            if (!same(a, next(c + 1)))
+                return false;
+            moving += !same(a, next(c));
         }
     }
-    return moving > 0 && 2 * alongDiagonal > moving;
+    return steps >= kSteps && moving >= steps;
 }
 
 std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<RopeLayout> declared,

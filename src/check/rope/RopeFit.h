@@ -93,12 +93,14 @@ Fit evaluate(const FitInput &input, const Hypothesis &h,
 // sample's pair comparisons (a few wrong cells are a mistake for the fit to place), or nothing.
 std::optional<RopeLayout> repeatedLayout(const TableSample &sample, const RowFraming &framing, double tolerance);
 
-// Whether the sample's cells move along diagonals, not down their columns: of the cells that change
-// from a row to the next sampled one, more than half hold, in the next row, the value of the
-// column after theirs (within `tolerance`, relative). A table of j - i (a relative bias: T5's
-// buckets, ALiBi's, DeBERTa's) does so in every cell; a RoPE table's cells turn at each pair's own
-// frequency, which the next column's slower pair does not repeat, so no RoPE hypothesis can claim
-// such a table, or equal half of it, and the search is not begun.
+// Whether the sample is a function of j - i: in each of at least six steps from a sampled row to
+// the next, every cell's value is, within `tolerance` (relative), the next row's in the column after
+// it, and the table changes down its columns (a cell a step on average). Every relative bias (T5's
+// buckets, ALiBi's, DeBERTa's, Sandwich's, KERPLE's) written whole is; a RoPE table's pairs turn at
+// frequencies of their own, which the next column's slower pair repeats for one step at most
+// ((p + 1) w_{i+1} = p w_i), and a cell that turns leaves a value the next column does not take
+// up. No RoPE hypothesis can claim such a table, or equal half of it, so its search is not begun.
+// A damaged bias fails the test and is searched as any table.
 bool movesAlongDiagonals(const TableSample &sample, double tolerance);
 
 // How many RoPE searches (fit, fitFewRows) this process has begun: what a test reads to see that

@@ -164,6 +164,7 @@ private slots:
     void theSplitAndIdsAreRead_data();
     void theSplitAndIdsAreRead();
     void aTextTableIsRopes();
+    void aFarImageOnTheSlowPairsIsNoRopeMistake();
     void aDeclaredPromptIsCorrect_data();
     void aDeclaredPromptIsCorrect();
     void mistakesAreNamed_data();
@@ -225,6 +226,18 @@ void TestTableCheckMrope::theSplitAndIdsAreRead()
     if (!firstIds.isEmpty())
         QVERIFY2(c.match.notes.join(u' ').contains(firstIds), qPrintable(c.match.notes.join(u'\n')));
     QCOMPARE(c.match.precision, std::optional(float32Angles ? TablePrecision::Float32Angles : TablePrecision::Exact));
+}
+
+// An image 120,000 tokens into a prompt whose h and w ids (one apart from t) turn only the three
+// slowest pairs (61,1,2 at theta 5e6): within the float32 angles the check allows a RoPE table at
+// such positions, t's id explains those rows, but an id is read from the pairs only within M-RoPE's
+// own allowance, so the table is not taken for a RoPE table whose rows hold the wrong positions.
+void TestTableCheckMrope::aFarImageOnTheSlowPairsIsNoRopeMistake()
+{
+    const Spec far {u"text:120000,image:1x4x4"_s, u"qwen2-vl"_s, u"v4"_s, {61, 1, 2}, false, 5e6};
+    const Checked c = check(written(far, false));
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QVERIFY2(c.match.verdict != CheckVerdict::Mistake, qPrintable(c.match.diagnosis));
 }
 
 void TestTableCheckMrope::aTextTableIsRopes()
