@@ -71,15 +71,15 @@ struct SampledPairs
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> angle;
 };
 
+// What a cell's angle may be off by, per unit of id: M-RoPE's own allowance, or the float32 angles'
+// the check allows any table of sines and cosines (CellTolerance.cpp), |ln w| units of 2^-24 wider.
+enum class IdAllowance { Mrope, Float32Angles };
+
 // How a split is judged at a theta: the sample's pairs, each pair's frequency, the cells' tolerance.
 // The search asks each row the same few ids (its own, one off, another axis's) for every count of
 // pairs it tries: each cell keeps the reference values of its last ids and refine's last step
 // through it, so that a cell's cosine is computed a few times, not once per count (issue 62:
 // seconds of a wide table's check).
-// What a cell's angle may be off by, per unit of id: M-RoPE's own allowance, or the float32 angles'
-// the check allows any table of sines and cosines (CellTolerance.cpp), |ln w| units of 2^-24 wider.
-enum class IdAllowance { Mrope, Float32Angles };
-
 class SplitFit
 {
 public:
