@@ -213,7 +213,7 @@ void FigureView::optionEdited(const QString &key, const QString &text)
     const auto option = m_figure->model().option(key);
     if (option && option->redrawsOnly && m_data) {
         // Drawn again from the data on screen: nothing to compute.
-        m_figurePlot->fill(m_data, m_state);
+        fillFigure();
         MapOptions::apply(m_plot, m_figure->model(), m_state);
         fitToRoom(m_shownDetail.value_or(Detail::Full));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -372,6 +372,17 @@ void FigureView::fitToRoom(Detail detail)
         m_fullPanels = now;
 }
 
+// A figure fills itself for the size it has (a tight figure puts its legends into its panels): what
+// the room gave up at another size, or before an option changed, is undone first (as for a change
+// of compactness in showView), or the figure would take a legend out of a row the fitting had moved
+// it from. Room fitted at this size is kept: a draft while the controls move lays it out once.
+void FigureView::fillFigure()
+{
+    if (!m_roomFitted)
+        FigureRoom::restore(m_plot);
+    m_figurePlot->fill(m_data, m_state);
+}
+
 void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail)
 {
     if (!result.data) {
@@ -383,7 +394,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     }
     m_data = result.data;
     m_layout.invalidate(); // the filling's texts
-    m_figurePlot->fill(m_data, m_state);
+    fillFigure();
     MapOptions::apply(m_plot, m_figure->model(), m_state);
     m_bar->setNote(m_figurePlot->screenNote());
     const bool draft = detail != Detail::Full

@@ -111,6 +111,7 @@ private:
     void requestCompute(FigureJob::Start start = FigureJob::Start::WithPreview);
     void submitNow();
     void fitToRoom(Detail detail);
+    void fillFigure();
     void showResult(const FigureResult &result, quint64 figureSerial, Detail detail);
     void showProblems();
     void markDrawnWithoutData();
