@@ -126,11 +126,9 @@ QList<CellNumbers::Shown> CellNumbers::shown() const
         return out;
     const double cellWidth = std::abs(keyAxis->coordToPixel(keyWidth) - keyAxis->coordToPixel(0.0));
     const double cellHeight = std::abs(valueAxis->coordToPixel(valueWidth) - valueAxis->coordToPixel(0.0));
-    const QFontMetricsF metrics(keyAxis->tickLabelFont());
-    if (cellHeight < metrics.height() + kPadding)
+    // Cells far too low for the smallest font: no number to format (a large table, every redraw).
+    if (cellHeight < 0.9 * kMinFontScale * QFontMetricsF(keyAxis->tickLabelFont()).height())
         return out;
-    QCPColorGradient gradient = m_map->gradient();
-    const QCPRange dataRange = m_map->dataRange();
     // Whole numbers (ids, distances, counts) are written whole: 3, not 3.00.
     bool whole = true;
     for (const int v : valueIndices)
@@ -138,25 +136,70 @@ QList<CellNumbers::Shown> CellNumbers::shown() const
             const double value = data->cell(k, v);
             whole = whole && (!std::isfinite(value) || (std::abs(value) < 1e15 && value == std::nearbyint(value)));
         }
+    const QCPRange dataRange = m_map->dataRange();
     const std::optional<int> decimals
         = whole ? std::optional<int>(0) : decimalsFor(std::max(std::abs(dataRange.lower), std::abs(dataRange.upper)));
-    for (const int v : valueIndices) {
+    QStringList texts;
+    for (const int v : valueIndices)
         for (const int k : keyIndices) {
             const double value = data->cell(k, v);
-            if (!std::isfinite(value))
+            texts.append(std::isfinite(value) ? text(value, decimals) : QString());
+        }
+    // Every number fits, or none is drawn: a table with holes would read as values missing.
+    const std::optional<QFont> font = fittingFont(keyAxis->tickLabelFont(), texts, QSizeF(cellWidth, cellHeight));
+    if (!font)
+        return out;
+    QCPColorGradient gradient = m_map->gradient();
+    qsizetype index = 0;
+    for (const int v : valueIndices) {
+        for (const int k : keyIndices) {
+            const QString &number = texts[index++];
+            if (number.isEmpty())
                 continue;
-            const QString number = text(value, decimals);
-            // Every number fits, or none is drawn: a table with holes would read as values missing.
-            if (metrics.horizontalAdvance(number) + 2.0 * kPadding > cellWidth)
-                return {};
+            const double value = data->cell(k, v);
             const double x = keyAxis->coordToPixel(centre(keyRange, keys, k));
             const double y = valueAxis->coordToPixel(centre(valueRange, values, v));
             const QColor background = QColor::fromRgb(gradient.color(value, dataRange));
             out.append({QRectF(x - cellWidth / 2, y - cellHeight / 2, cellWidth, cellHeight), number,
-                        contrasting(background), background});
+                        contrasting(background), background, *font});
         }
     }
     return out;
+}
+
+std::optional<QFont> CellNumbers::fittingFont(const QFont &tickFont, const QStringList &texts, const QSizeF &cell)
+{
+    // Each text once, the widest at the tick labels' font first: a font too large fails on it.
+    QStringList distinct = texts;
+    distinct.removeDuplicates();
+    const QFontMetricsF tickMetrics(tickFont);
+    std::sort(distinct.begin(), distinct.end(), [&](const QString &a, const QString &b) {
+        return tickMetrics.horizontalAdvance(a) > tickMetrics.horizontalAdvance(b);
+    });
+    const auto fits = [&](const QFont &font) {
+        const QFontMetricsF metrics(font);
+        if (cell.height() < metrics.height() + kPadding)
+            return false;
+        return std::all_of(distinct.cbegin(), distinct.cend(), [&](const QString &t) {
+            return metrics.horizontalAdvance(t) + 2.0 * kPadding <= cell.width();
+        });
+    };
+    if (fits(tickFont))
+        return tickFont;
+    // Smaller by steps of 5 % of the tick labels' size, down to kMinFontScale of it: text does
+    // not shrink in proportion to its size (hinting), so each step is measured.
+    const bool points = tickFont.pointSizeF() > 0;
+    const double size = points ? tickFont.pointSizeF() : double(tickFont.pixelSize());
+    for (double scale = 0.95; scale >= kMinFontScale - 1e-9; scale -= 0.05) {
+        QFont smaller = tickFont;
+        if (points)
+            smaller.setPointSizeF(size * scale);
+        else
+            smaller.setPixelSize(std::max(1, int(std::floor(size * scale))));
+        if (fits(smaller))
+            return smaller;
+    }
+    return std::nullopt;
 }
 
 void CellNumbers::applyDefaultAntialiasingHint(QCPPainter *painter) const
@@ -169,7 +212,7 @@ void CellNumbers::draw(QCPPainter *painter)
     const QList<Shown> numbers = shown();
     if (numbers.isEmpty())
         return;
-    painter->setFont(m_map->keyAxis()->tickLabelFont());
+    painter->setFont(numbers.first().font);
     for (const Shown &number : numbers) {
         painter->setPen(number.color);
         painter->drawText(number.cell, Qt::AlignCenter, number.text);

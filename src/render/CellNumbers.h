@@ -3,17 +3,21 @@
 #include "QCustomPlot.h"
 
 #include <QColor>
+#include <QFont>
 #include <QList>
 #include <QRectF>
+#include <QSizeF>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
 namespace posenc {
 
 // The numbers in the cells of a heatmap (a QCPColorMap), drawn over it on screen and in every
-// export where each cell in view has room for its number at the axis' tick-label font: a small
-// table (d 16 x L 8 on a slide) reads cell by cell, a large one is left as a picture. The numbers
+// export where each cell in view has room for its number at the axis' tick-label font, or at a
+// smaller one down to kMinFontScale of it, which still reads: a small table (d 16 x L 8, packing's
+// distances on a 14-pt slide) reads cell by cell, a large one is left as a picture. The numbers
 // of a map share their decimals, as a table's column does: three significant digits at the largest
 // magnitude of the map's range (0.84 and 0.00 on ±1, 7.49 on 0 .. 8, 512 on ±512), none where
 // every cell in view holds a whole number (position ids, distances: 3, not 3.00); in black or
@@ -28,6 +32,7 @@ public:
         QString text;
         QColor color;
         QColor background;
+        QFont font; // the tick labels' font, or smaller where the cells need it
     };
 
     // The numbers of `map`, created once, drawn above it and clipped to its axis rect.
@@ -48,12 +53,18 @@ public:
     // A cell's text: `decimals` fixed, or three significant digits; a true minus sign, and no
     // minus on a value that rounds to zero.
     static QString text(double value, std::optional<int> decimals);
+    // The font the numbers `texts` take in cells of `cell` pixels: `tickFont`, else the largest
+    // smaller one, down to kMinFontScale of it, in which every one fits; none where none does.
+    static std::optional<QFont> fittingFont(const QFont &tickFont, const QStringList &texts, const QSizeF &cell);
     // Black or white, whichever has the larger WCAG contrast ratio against `background`.
     static QColor contrasting(const QColor &background);
     // WCAG 2's contrast ratio of two colours, (L1 + 0.05) / (L2 + 0.05), L the relative luminance.
     static double contrastRatio(const QColor &a, const QColor &b);
 
     static constexpr int kMaxCells = 4096;
+    // The smallest font the numbers take, as a fraction of the tick labels': 10.5 pt on a 14-pt
+    // slide, still read from the back of a room; a cell smaller than that shows no number.
+    static constexpr double kMinFontScale = 0.75;
 
 protected:
     void applyDefaultAntialiasingHint(QCPPainter *painter) const override;

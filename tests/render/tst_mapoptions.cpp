@@ -148,6 +148,8 @@ void TestMapOptions::numbersOfSmallTables_data()
     QTest::addColumn<int>("cells");
     QTest::newRow("heatmap PE d 12 x L 8") << u"heatmap"_s << u"pe"_s << small(12, 8) << 96;
     QTest::newRow("heatmap PE d 12 x L 10") << u"heatmap"_s << u"pe"_s << small(12, 10) << 120;
+    // Sixteen columns of "−0.54" on a slide: at a font below the tick labels' 14 pt.
+    QTest::newRow("heatmap PE d 16 x L 8") << u"heatmap"_s << u"pe"_s << small(16, 8) << 128;
     QTest::newRow("heatmap similarity d 16 x L 8") << u"heatmap"_s << u"similarity"_s << small(16, 8) << 64;
     QTest::newRow("similarity figure d 16 x L 8") << u"similarity"_s << QString() << small(16, 8) << 64;
 }
@@ -201,8 +203,11 @@ void TestMapOptions::numbersOfSmallTables()
         QVERIFY2(ratio >= 4.5, qPrintable(u"(%1, %2): contrast %3"_s.arg(p).arg(j).arg(ratio)));
         const QColor other = number.color == QColor(Qt::black) ? QColor(Qt::white) : QColor(Qt::black);
         QVERIFY(ratio >= CellNumbers::contrastRatio(other, number.background));
-        // Within its cell, which is as wide as the text needs.
-        QVERIFY(QFontMetricsF(map->keyAxis()->tickLabelFont()).horizontalAdvance(number.text) <= number.cell.width());
+        // Within its cell, at the tick labels' font or one no smaller than kMinFontScale of it.
+        QVERIFY(QFontMetricsF(number.font).horizontalAdvance(number.text) <= number.cell.width());
+        const QFont tick = map->keyAxis()->tickLabelFont();
+        QVERIFY(number.font.pointSizeF() <= tick.pointSizeF());
+        QVERIFY(number.font.pointSizeF() >= CellNumbers::kMinFontScale * tick.pointSizeF() - 1e-9);
     }
     // The option turns them off.
     state.options.insert(QString::fromUtf16(ViewOptions::kCellNumbers), u"off"_s);
@@ -217,8 +222,8 @@ void TestMapOptions::noNumbersWhereTheyDoNotFit_data()
     QTest::addColumn<FigureSize>("size");
     QTest::newRow("d 512 x L 1024 on a slide") << Params {} << slide();
     QTest::newRow("d 64 x L 64 on a slide") << small(64, 64) << slide();
-    // At 14 pt a slide's sixteen columns have no room for "−0.54".
-    QTest::newRow("d 16 x L 8 on a slide") << small(16, 8) << slide();
+    // At 14 pt a slide's 32 columns have no room for "−0.54", even at kMinFontScale of it.
+    QTest::newRow("d 32 x L 8 on a slide") << small(32, 8) << slide();
     QTest::newRow("d 16 x L 8 at 6 x 4 cm")
         << small(16, 8) << FigureSize::fromInches(QSizeF(6 / 2.54, 4 / 2.54), 150.0);
 }
