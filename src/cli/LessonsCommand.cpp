@@ -40,11 +40,12 @@ QString indented(const QString &code)
 }
 
 // The lesson's text as the window's panel shows it, in plain text.
-QString plainText(const Lesson &lesson, const LessonText::Rendered &text)
+QString plainText(const Lesson &lesson, const LessonModel &model, const LessonText::Rendered &text)
 {
     QStringList parts {lesson.title, lesson.question};
-    if (!lesson.code.isEmpty())
-        parts.append(u"The code in question:\n"_s + indented(lesson.code));
+    // The code the model's facts choose (LessonCode), as the window's panel shows it.
+    if (const QString code = lesson.code.forModel(model); !code.isEmpty())
+        parts.append(u"The code in question:\n"_s + indented(code));
     QStringList items;
     const qsizetype listed = text.items.size() - (lesson.text.note.isEmpty() ? 0 : 1);
     for (qsizetype i = 0; i < text.items.size(); ++i) {
@@ -64,7 +65,7 @@ QJsonObject jsonText(const Lesson &lesson, const LessonModel &model, const Lesso
     object[u"question"_s] = lesson.question;
     object[u"model"_s] = model.name.isEmpty() ? QJsonValue() : QJsonValue(model.name);
     object[u"config"_s] = model.configName.isEmpty() ? QJsonValue() : QJsonValue(model.configName);
-    object[u"code"_s] = lesson.code;
+    object[u"code"_s] = lesson.code.forModel(model);
     // The parameters and views it is read with, as a session holds them: the window opened on
     // the lesson shows what this session shows.
     QJsonObject params;
@@ -183,7 +184,7 @@ int runLessonsCommand(const QStringList &arguments, QTextStream &out, QTextStrea
     if (parser.isSet(u"json"_s))
         out << QJsonDocument(jsonText(*lesson, read.model, text)).toJson(QJsonDocument::Compact) << '\n';
     else
-        out << plainText(*lesson, text);
+        out << plainText(*lesson, read.model, text);
     return ExitDone;
 }
 

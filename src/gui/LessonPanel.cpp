@@ -156,13 +156,17 @@ void LessonPanel::showLesson(const Lesson &lesson, const LessonModel &model)
     m_lesson = lesson;
     m_title->setText(lesson.title.toHtmlEscaped());
     m_question->setText(lesson.question.toHtmlEscaped());
-    m_code->setText(lesson.code);
+    setModel(model);
+}
+
+void LessonPanel::showCode(const QString &code)
+{
+    m_code->setText(code);
     // As high as its lines and a sideways scroll bar, which shows where the panel is narrower.
     m_codeScroll->setFixedHeight(m_code->sizeHint().height() + 2 * m_codeScroll->frameWidth()
                                  + m_codeScroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
-    m_codeScroll->setVisible(!lesson.code.isEmpty());
-    m_codeCaption->setVisible(!lesson.code.isEmpty());
-    setModel(model);
+    m_codeScroll->setVisible(!code.isEmpty());
+    m_codeCaption->setVisible(!code.isEmpty());
 }
 
 int LessonPanel::codeWidth() const
@@ -181,6 +185,8 @@ void LessonPanel::setModel(const LessonModel &model)
 {
     if (!m_lesson)
         return;
+    // The code is the model's own, or says whose it is (LessonCode): it follows the model.
+    showCode(m_lesson->code.forModel(model));
     if (const auto refused = m_lesson->refusal(model)) {
         m_explanation->setText(
             u"<p><i>%1</i></p>"_s.arg((refused->left(1).toUpper() + refused->mid(1)).toHtmlEscaped()));

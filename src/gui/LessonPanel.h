@@ -28,7 +28,7 @@ public:
     void showLesson(const Lesson &lesson, const LessonModel &model);
     // Shows no lesson.
     void clear();
-    // The explanation for `model`.
+    // The explanation and the code for `model`.
     void setModel(const LessonModel &model);
     const std::optional<Lesson> &lesson() const { return m_lesson; }
     // The explanation as shown, without its markup.
@@ -52,6 +52,7 @@ signals:
 
 private:
     void layOut();
+    void showCode(const QString &code);
 
     std::optional<Lesson> m_lesson;
     QLabel *m_title;

@@ -258,7 +258,10 @@ std::variant<Lesson, SessionError> fromSession(const Session &session, const QSt
             LessonMarkup::kMaxExplanation));
     if (const auto problem = readModel(block, lesson))
         return fail(u"\"lesson\": "_s + *problem);
-    lesson.code = block.value(u"code"_s).toString();
+    auto code = LessonCode::read(block.value(u"code"_s));
+    if (const auto *problem = std::get_if<QString>(&code))
+        return fail(u"\"lesson\": "_s + *problem);
+    lesson.code = std::get<LessonCode>(std::move(code));
     if (lesson.code.size() > LessonMarkup::kMaxCode)
         return fail(u"\"lesson\": \"code\" is %1 characters long; it may hold at most %2"_s.arg(lesson.code.size())
                         .arg(LessonMarkup::kMaxCode));

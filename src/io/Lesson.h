@@ -1,5 +1,6 @@
 #pragma once
 
+#include "LessonCode.h"
 #include "LessonText.h"
 #include "SessionFile.h"
 #include "SessionView.h"
@@ -37,7 +38,8 @@ namespace posenc {
 // point needs of a model: keys whose numbers it must have ("keys"), or one of which ("any"), and
 // the words for them. "main" is
 // the index in "views" of the figure `posenc export --lesson` writes; a view's "config" of
-// "{model}" draws the model's config. "code", the code the question is about, may be absent.
+// "{model}" draws the model's config. "code", the code the question is about, may be absent, or be
+// alternatives chosen by the model's numbers (LessonCode).
 struct Lesson
 {
     // A view's "config" that stands for the config of the model the lesson is read for.
@@ -48,7 +50,7 @@ struct Lesson
     QString title;
     QString question;
     LessonText text; // the explanation and its note
-    QString code; // shown as code beside the explanation; empty when none
+    LessonCode code; // shown as code beside the explanation, for the model (LessonCode::forModel)
     int mainView = 0;
     QString model; // the preset the lesson is about by default; empty: its own parameters
     QStringList keep; // parameter keys the lesson holds whatever the model

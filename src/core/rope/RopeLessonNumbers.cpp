@@ -236,6 +236,30 @@ QList<Entry> scalingEntries()
                  : p.rope.layout == RopeLayout::Half ? word(u"as rotate_half does"_s)
                                                      : word(u"interleaved"_s);
          }},
+        // The facts a lesson's code box is chosen by (LessonCode): the pairs' layout and how much of
+        // a head turns.
+        {u"rope_half"_s, u"a condition: the model pairs columns (i, i + r/2), as rotate_half does"_s,
+         [](const Params &p) {
+             return isRope(p) ? condition(p.rope.layout == RopeLayout::Half, u"it pairs columns (2i, 2i + 1)"_s)
+                              : none(kNotRope);
+         }},
+        {u"rope_interleaved"_s, u"a condition: the model pairs columns (2i, 2i + 1), as rotate_every_two does"_s,
+         [](const Params &p) {
+             return isRope(p) ? condition(p.rope.layout != RopeLayout::Half, u"it pairs columns (i, i + r/2)"_s)
+                              : none(kNotRope);
+         }},
+        {u"rope_partial"_s, u"a condition: RoPE turns fewer columns than the head has"_s,
+         [](const Params &p) {
+             return isRope(p) ? condition(RopeFrequencies::rotaryDim(p.rope) < p.rope.headDim,
+                                          u"it turns every column of the head"_s)
+                              : none(kNotRope);
+         }},
+        {u"rope_whole"_s, u"a condition: RoPE turns every column of the head"_s,
+         [](const Params &p) {
+             return isRope(p)
+                 ? condition(RopeFrequencies::rotaryDim(p.rope) >= p.rope.headDim, u"it turns only part of the head"_s)
+                 : none(kNotRope);
+         }},
         {u"as_dynamic_base"_s, u"dynamic NTK's base at the view's stretch: θ·(f·L/L₀ − (f − 1))^(r/(r − 2))"_s,
          [](const Params &p) {
              return asType(p, RopeType::Dynamic, [](const Params &u) {
