@@ -65,6 +65,14 @@ const std::vector<Step> &ladder()
         legendsInside,
         elideEntries,
         dropKeysIfOverflowing,
+        // Last, so that a figure that fits before keeps its labels whole, and a label wrapped on
+        // axes others squeezed keeps its words: "distance |j − i| between key …" in one line, not
+        // two, then set along its ticks where that now fits.
+        axisLabelsInOneLine,
+        [](QCustomPlot *plot) {
+            const bool across = labelsAlongTicks(plot, Qt::Horizontal);
+            return labelsAlongTicks(plot, Qt::Vertical) || across;
+        },
         // Panels closed up whose end tick labels meet move apart by as much.
         separateTickLabels,
     };

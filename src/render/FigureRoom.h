@@ -27,7 +27,8 @@ enum class TextRole {
 // column, an axis's or a colour bar's label of more than a line keeps its first part, the
 // panels' titles one line, the title goes (a file keeps it in its metadata), the
 // panels the figure can do without go (setDispensable), each with the titles that name it and the
-// legends that named only them, the panel titles that name no panel go, and panels side by side
+// legends that named only them, the panel titles that name no panel go, an axis's label still
+// wrapped keeps the words its axis holds in one line, and panels side by side
 // whose end tick labels meet move apart. What a reader cannot do without is never given up: every
 // panel drawn keeps its name (at most shortened to its first words: a panel without it cannot be
 // read), every axis drawn and every colour bar its label (at most shortened to its first part) and

@@ -3,9 +3,12 @@
 
 #include "FigureFit.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
-// The colour bars of a figure on little room (docs/ARCHITECTURE.md, "Figures at any size").
+// The colour bars' and axes' labels of a figure on little room (docs/ARCHITECTURE.md, "Figures at
+// any size").
 namespace posenc::FigureRoom::Steps {
 
 bool shortenBarLabels(QCustomPlot *plot)
@@ -23,6 +26,30 @@ bool shortenBarLabels(QCustomPlot *plot)
             continue;
         const QString shown = firstPart(FigureFit::unwrappedLabel(axis), separators);
         if (shown != FigureFit::unwrappedLabel(axis))
+            changed |= Changes::of(plot).setAxisLabel(axis, shown);
+    }
+    return changed;
+}
+
+bool axisLabelsInOneLine(QCustomPlot *plot)
+{
+    bool changed = false;
+    QList<QCPAxis *> axes;
+    for (QCPAxisRect *rect : plot->axisRects())
+        if (!Changes::isHidden(rect))
+            axes += rect->axes();
+    for (QCPAxis *axis : axes) {
+        if (!axis->visible() || !axis->label().contains(u'\n') || axis->property(kFoldedProperty).isValid())
+            continue;
+        // The length FigureFit wraps the label to (fitAxisLabel): centred on its axis, into the
+        // margins beside it and not past them.
+        const QRect inner = axis->axisRect()->rect(), outer = axis->axisRect()->outerRect();
+        const double length = axis->orientation() == Qt::Horizontal
+            ? 2.0 * std::min(inner.center().x() - outer.left(), outer.right() - inner.center().x())
+            : 2.0 * std::min(inner.center().y() - outer.top(), outer.bottom() - inner.center().y());
+        const QString whole = QString(FigureFit::unwrappedLabel(axis)).replace(u'\n', u' ');
+        const QString shown = shortened(whole, axis->labelFont(), length, 1);
+        if (shown != FigureFit::unwrappedLabel(axis) && !shown.contains(u'\n'))
             changed |= Changes::of(plot).setAxisLabel(axis, shown);
     }
     return changed;

@@ -515,11 +515,15 @@ QStringList Changes::setAside(const QCPTextElement *title) const
         if (change.element && change.element != title && FigureFit::unwrapped(change.element) == change.shown
             && change.shown != change.original)
             texts.append(QString(change.original).replace(u'\n', kStatements));
-    // A folded label is shown, elsewhere.
-    for (const Axis &change : m_axes)
-        if (change.axis && FigureFit::unwrappedLabel(change.axis) == change.shown && change.shown != change.label
-            && !change.axis->property(kFoldedProperty).isValid())
+    // A folded label is shown elsewhere, as it was when folded: shortened first, it is set aside.
+    for (const Axis &change : m_axes) {
+        if (!change.axis)
+            continue;
+        const QVariant folded = change.axis->property(kFoldedProperty);
+        const QString shown = folded.isValid() ? folded.toString() : FigureFit::unwrappedLabel(change.axis);
+        if (shown == change.shown && change.shown != change.label)
             texts.append(QString(change.label).replace(u'\n', u' '));
+    }
     for (const Entry &entry : m_entries)
         if (entry.plottable && entry.plottable->name() == entry.shown)
             texts.append(entry.name);

@@ -56,6 +56,10 @@ bool legendsInside(QCustomPlot *plot);
 bool shortenAxisLabels(QCustomPlot *plot);
 // A colour bar's label that takes more than a line keeps its first part.
 bool shortenBarLabels(QCustomPlot *plot);
+// An axis's label still wrapped to more than a line keeps the first words its axis holds in one
+// line (shortened(): no word cut, none parted from its number): a line of the figure's height, or
+// a column of its width, given to the plots.
+bool axisLabelsInOneLine(QCustomPlot *plot);
 // Tick labels of words (a text ticker's) longer than a quarter of the figure's width elided.
 bool elideTickLabels(QCustomPlot *plot);
 bool dropTitle(QCustomPlot *plot);

@@ -4,7 +4,8 @@
 // leave; a panel's name goes with its panel and only with it; a legend left naming nothing goes and
 // narrows nothing; a legend a row wide below its axes goes into a free corner stacked, and comes
 // back as it was; a tick label on the end of its range that reaches into a title does not fit; an
-// axis's label set in its tick labels' row clear of them gives the plot room, and comes back.
+// axis's label set in its tick labels' row clear of them gives the plot room, and comes back; an
+// axis's label wrapped keeps the words of its first line, the whole in the metadata, and comes back.
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
@@ -28,6 +29,7 @@ private slots:
     void aWideLegendGoesIntoAFreeCornerStacked();
     void aTickLabelOnTheEndMeetsTheTitle();
     void anAxisLabelGoesAlongItsTicks();
+    void aWrappedAxisLabelKeepsItsFirstLine();
 };
 
 void TestFigureRoom::shortenedKeepsNumbersWhole_data()
@@ -328,6 +330,49 @@ void TestFigureRoom::anAxisLabelGoesAlongItsTicks()
     QCOMPARE(plot.itemCount(), 0);
     QCOMPARE(rect->margins(), before);
     QVERIFY(!bottom->tickVectorLabels().contains(QString()));
+}
+
+void TestFigureRoom::aWrappedAxisLabelKeepsItsFirstLine()
+{
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    plot.setFont(font);
+    plot.setViewport(QRect(0, 0, 300, 200));
+    plot.plotLayout()->clear();
+    auto *rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    QCPAxis *bottom = rect->axis(QCPAxis::atBottom), *left = rect->axis(QCPAxis::atLeft);
+    for (QCPAxis *axis : {bottom, left}) {
+        axis->setTickLabelFont(font);
+        axis->setLabelFont(font);
+        axis->setRange(0.0, 100.0);
+    }
+    // As FigureFit wraps a label longer than its axis: two lines.
+    const QString whole = u"distance |j − i| between the key and the query of the head"_s;
+    const QString wrapped = FigureFit::wrap(whole, font, 200.0);
+    QVERIFY2(wrapped.contains(u'\n'), qPrintable(wrapped));
+    bottom->setLabel(wrapped);
+    left->setLabel(u"value v"_s);
+    plot.replot();
+    const int high = rect->margins().bottom();
+
+    QVERIFY(FigureRoom::Steps::axisLabelsInOneLine(&plot));
+    plot.replot();
+    const QString shown = bottom->label();
+    // Its first words whole, an ellipsis for the rest, in one line within the plot's width.
+    QVERIFY2(!shown.contains(u'\n') && shown.endsWith(u" …"_s), qPrintable(shown));
+    QVERIFY2(whole.startsWith(shown.chopped(2) + u' '), qPrintable(shown));
+    QVERIFY2(QFontMetricsF(font).horizontalAdvance(shown) <= plot.viewport().width(), qPrintable(shown));
+    QVERIFY2(rect->margins().bottom() < high, qPrintable(u"%1 of %2"_s.arg(rect->margins().bottom()).arg(high)));
+    QCOMPARE(left->label(), u"value v"_s); // a line already
+    QVERIFY(FigureRoom::setAside(plot).contains(whole));
+    QVERIFY(!FigureRoom::Steps::axisLabelsInOneLine(&plot));
+
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QCOMPARE(bottom->label(), wrapped);
+    QCOMPARE(rect->margins().bottom(), high);
+    QVERIFY(FigureRoom::setAside(plot).isEmpty());
 }
 
 QTEST_MAIN(TestFigureRoom)
