@@ -138,9 +138,13 @@ bool draw(QPainter &painter, const QList<QPointF> &side, const QList<QPointF> &o
     QImage image(lastColumn - firstColumn + 1, bottom - top, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     const QRgb pixel = qPremultiply(color.rgba());
+    // The pixels written through one pointer: QImage::scanLine, a call with a detach check, was a
+    // third of a band's filling.
+    uchar *const bits = image.bits();
+    const auto stride = static_cast<std::size_t>(image.bytesPerLine());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         for (int y = rows[i].first; y < rows[i].last; ++y)
-            reinterpret_cast<QRgb *>(image.scanLine(y - top))[i] = pixel;
+            reinterpret_cast<QRgb *>(bits + static_cast<std::size_t>(y - top) * stride)[i] = pixel;
     }
     // Drawn one device pixel to one: in device pixels, on a device of another pixel ratio too.
     const qreal ratio = painter.device()->devicePixelRatioF();

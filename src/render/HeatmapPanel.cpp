@@ -12,6 +12,46 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+namespace {
+
+// QCPColorMapData's cells, written as its setCell writes them (the cell, the data bounds it keeps,
+// the mark that its image is stale) without a call and a range check a cell, which were a
+// heatmap's filling. QCustomPlot keeps them protected; a pointer to the members, formed in a
+// class derived from it, reaches them in any QCPColorMapData.
+struct ColorMapCells : QCPColorMapData
+{
+    ColorMapCells() = delete;
+
+    // Cell i of `data` (value row i / keySize, key column i % keySize) takes values[i], a value
+    // that is no number NaN (drawn in a colour of its own); true when one was no number.
+    static bool fill(QCPColorMapData &data, const std::vector<float> &values)
+    {
+        double *cells = data.*(&ColorMapCells::mData);
+        const auto count = static_cast<std::size_t>(data.keySize()) * static_cast<std::size_t>(data.valueSize());
+        if (!cells || count == 0 || values.size() < count)
+            return false;
+        QCPRange &bounds = data.*(&ColorMapCells::mDataBounds);
+        bool notNumbers = false;
+        for (std::size_t i = 0; i < count; ++i) {
+            const float v = values[i];
+            double z = v;
+            if (!std::isfinite(v)) {
+                notNumbers = true;
+                z = std::numeric_limits<double>::quiet_NaN();
+            }
+            cells[i] = z;
+            if (z < bounds.lower)
+                bounds.lower = z;
+            if (z > bounds.upper)
+                bounds.upper = z;
+        }
+        data.*(&ColorMapCells::mDataModified) = true;
+        return notNumbers;
+    }
+};
+
+} // namespace
+
 HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &grid)
 {
     HeatmapStyle style;
@@ -203,18 +243,7 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     const Block &b = grid.block;
     data->setSize(grid.cols, grid.rows);
     data->setRange(cellRange(b.col0, b.colEnd(), grid.cols), cellRange(b.row0, b.rowEnd(), grid.rows));
-    bool notNumbers = false;
-    for (int a = 0; a < grid.rows; ++a) {
-        for (int c = 0; c < grid.cols; ++c) {
-            const float v = grid.at(a, c);
-            if (!std::isfinite(v)) {
-                notNumbers = true;
-                data->setCell(c, a, std::numeric_limits<double>::quiet_NaN());
-            } else {
-                data->setCell(c, a, v);
-            }
-        }
-    }
+    const bool notNumbers = ColorMapCells::fill(*data, grid.values);
     m_marks->setGrid(data->keyRange(), data->valueRange(), grid.cols, grid.rows);
     m_marks->setSpread(grid.spread);
     m_marks->setMarks(grid.marks);

@@ -86,6 +86,7 @@ private slots:
     void theColourRangeIsTheSameAtAnyDpi();
     void eachFamilysOwnTableOnItsMap_data();
     void eachFamilysOwnTableOnItsMap();
+    void theMapHoldsTheGridsCellsAsSetCellWritesThem();
 };
 
 void TestHeatmapPanel::firstRowOfThePeAlternatesZeroAndOne()
@@ -404,4 +405,65 @@ void TestHeatmapPanel::eachFamilysOwnTableOnItsMap()
 }
 
 QTEST_MAIN(TestHeatmapPanel)
+
+// setGrid writes the map's cells into QCustomPlot's array at once: each cell must be the grid's at
+// its row and column (not transposed), a value that is no number NaN, and the data bounds and the
+// image what QCPColorMapData::setCell, cell by cell, gives the same grid.
+void TestHeatmapPanel::theMapHoldsTheGridsCellsAsSetCellWritesThem()
+{
+    QCustomPlot plot;
+    plot.plotLayout()->clear(); // the panel takes cell (0, 0) with its own axis rect
+    HeatmapPanel panel(&plot, plot.plotLayout(), 0, 0);
+    HeatmapGrid grid;
+    grid.rows = 3;
+    grid.cols = 5;
+    grid.block = Block {10, 3, 20, 5};
+    for (int a = 0; a < grid.rows; ++a)
+        for (int c = 0; c < grid.cols; ++c)
+            grid.values.push_back(static_cast<float>(0.25 * (a - 1) + 0.1 * c - 0.2));
+    grid.values[7] = std::numeric_limits<float>::quiet_NaN();
+    grid.values[11] = std::numeric_limits<float>::infinity();
+    panel.setGrid(grid, HeatmapStyle());
+
+    QCPColorMap *map = nullptr;
+    for (int i = 0; i < plot.plottableCount(); ++i)
+        if (auto *m = qobject_cast<QCPColorMap *>(plot.plottable(i)))
+            map = m;
+    QVERIFY(map);
+    QCPColorMapData *data = map->data(); // cell() is not const
+    QCOMPARE(data->keySize(), grid.cols);
+    QCOMPARE(data->valueSize(), grid.rows);
+    QCPColorMapData reference(grid.cols, grid.rows, data->keyRange(), data->valueRange());
+    for (int a = 0; a < grid.rows; ++a) {
+        for (int c = 0; c < grid.cols; ++c) {
+            const float v = grid.values[static_cast<std::size_t>(a * grid.cols + c)];
+            const double expected = std::isfinite(v) ? double(v) : std::numeric_limits<double>::quiet_NaN();
+            reference.setCell(c, a, expected);
+            const double seen = data->cell(c, a);
+            if (std::isnan(expected))
+                QVERIFY2(std::isnan(seen), qPrintable(u"cell (%1, %2): %3"_s.arg(a).arg(c).arg(seen)));
+            else
+                QCOMPARE(seen, expected);
+        }
+    }
+    QCOMPARE(data->dataBounds().lower, reference.dataBounds().lower);
+    QCOMPARE(data->dataBounds().upper, reference.dataBounds().upper);
+    // Drawn from the new cells: a map whose image were left stale would draw the zeros setSize left.
+    plot.resize(400, 300);
+    plot.replot();
+    auto *fresh = new QCPColorMap(map->keyAxis(), map->valueAxis()); // the plot's
+    fresh->setData(&reference, true);
+    fresh->setGradient(map->gradient());
+    fresh->setDataRange(map->dataRange());
+    fresh->setDataScaleType(map->dataScaleType());
+    fresh->setInterpolate(map->interpolate());
+    fresh->setTightBoundary(map->tightBoundary());
+    fresh->setLayer(map->layer());
+    fresh->setVisible(false);
+    const QImage drawn = plot.toPixmap(400, 300).toImage();
+    map->setVisible(false);
+    fresh->setVisible(true);
+    QCOMPARE(plot.toPixmap(400, 300).toImage(), drawn);
+}
+
 #include "tst_heatmappanel.moc"
