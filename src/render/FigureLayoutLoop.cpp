@@ -113,20 +113,31 @@ void FigureLayoutLoop::fitRoom()
         settle();
     // The fewest steps that fit; where none does, the step whose figure fitted its page with the
     // largest plots (a panel of a fixed aspect given up can leave less plot, not more).
+    // Whether the figure is within its page is asked once a layout: FigureRoom::fits asked it again
+    // of the layout the plot share had just asked it of, and a step that changes nothing leaves the
+    // layout as it was. `fits` is FigureRoom::fits of that answer.
+    bool inside = FigureRoom::within(*m_plot);
+    const auto fits = [&] {
+        return inside
+            && (!FigureRoom::shortOfRoom(*m_plot, m_points)
+                || FigureRoom::plotShare(*m_plot) >= FigureRoom::kMinPlotShare);
+    };
     int best = 0;
-    double bestShare = FigureRoom::within(*m_plot) ? FigureRoom::plotShare(*m_plot) : -1.0;
+    double bestShare = inside ? FigureRoom::plotShare(*m_plot) : -1.0;
     for (int step = 1; step <= FigureRoom::steps(); ++step) {
-        if (FigureRoom::fits(*m_plot, m_points))
+        if (fits())
             return retick();
-        if (FigureRoom::giveUp(m_plot, step))
+        if (FigureRoom::giveUp(m_plot, step)) {
             settle();
-        const double share = FigureRoom::within(*m_plot) ? FigureRoom::plotShare(*m_plot) : -1.0;
+            inside = FigureRoom::within(*m_plot);
+        }
+        const double share = inside ? FigureRoom::plotShare(*m_plot) : -1.0;
         if (share > bestShare + 1e-9) {
             best = step;
             bestShare = share;
         }
     }
-    if (!FigureRoom::fits(*m_plot, m_points) && best < FigureRoom::steps() && bestShare >= 0.0)
+    if (!fits() && best < FigureRoom::steps() && bestShare >= 0.0)
         giveUpTo(best);
     retick();
 }
