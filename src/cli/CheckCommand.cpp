@@ -2,6 +2,7 @@
 
 #include "BudgetAdvice.h"
 #include "CheckApply.h"
+#include "CheckCommonOptions.h"
 #include "CheckExpect.h"
 #include "CheckSlicesAtIds.h"
 #include "CheckTensor.h"
@@ -180,8 +181,7 @@ QList<CommandOption> tableCheckOptions()
     options += CheckExpect::options(shown);
     options.append(CheckApply::option());
     options.append(PositionIdsCheckCommand::option());
-    options.append({{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s});
-    options.append({{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s});
+    options += CheckCommonOptions::options();
     options.append(CommandOptions::help());
     return options;
 }
@@ -338,27 +338,20 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         request.json = parser.isSet(u"json"_s);
         request.exitCode = verdictExitCode;
         request.parser = &parser;
-        if (parser.isSet(u"threads"_s)) {
-            bool ok = false;
-            request.threads = parser.value(u"threads"_s).toInt(&ok);
-            if (!ok || request.threads < 1 || request.threads > 1024)
-                return fail(err, ExitUsage,
-                            u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
-        }
+        const auto threads = CheckCommonOptions::threads(parser);
+        if (const auto *refused = std::get_if<QString>(&threads))
+            return fail(err, ExitUsage, *refused);
+        request.threads = std::get<int>(threads);
         return CheckApply::run(request, out, err);
     }
     if (positional.size() != 1)
         return fail(err, ExitUsage,
                     u"expected one FILE[:TENSOR], a table to check; got %1 (see posenc check --help)"_s.arg(
                         positional.isEmpty() ? u"none"_s : positional.join(u' ')));
-    int threads = 0;
-    if (parser.isSet(u"threads"_s)) {
-        bool ok = false;
-        threads = parser.value(u"threads"_s).toInt(&ok);
-        if (!ok || threads < 1 || threads > 1024)
-            return fail(err, ExitUsage,
-                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
-    }
+    const auto threadsGiven = CheckCommonOptions::threads(parser);
+    if (const auto *refused = std::get_if<QString>(&threadsGiven))
+        return fail(err, ExitUsage, *refused);
+    const int threads = std::get<int>(threadsGiven);
     // The identify step's searches ask for no count of their own (M-RoPE's split): --threads' too.
     const ThreadsScope identifyThreads(threads);
     TableCheck::Declared declaration;

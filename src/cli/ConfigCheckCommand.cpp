@@ -1,6 +1,7 @@
 #include "ConfigCheckCommand.h"
 
 #include "CheckCommand.h"
+#include "CheckCommonOptions.h"
 #include "ConfigCheckTable.h"
 #include "ConfigOptions.h"
 
@@ -59,6 +60,8 @@ std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStrea
         out << HelpText::render(checkHelp(), HelpText::width());
         return int(ExitDone);
     }
+    if (const auto threads = CheckCommonOptions::threads(parser); std::holds_alternative<QString>(threads))
+        return usageError(std::get<QString>(threads));
     if (!parser.positionalArguments().isEmpty())
         return usageError(u"unexpected argument '%1' beside --config"_s.arg(parser.positionalArguments().constFirst()));
     Options o;
@@ -214,7 +217,7 @@ int exitCodeOf(const ConfigCheck &check, const QString &layerType)
 
 QList<CommandOption> configCheckOptions()
 {
-    return {
+    QList<CommandOption> options {
         {{u"config"_s}, u"FILE"_s, u"the model's config.json (at most 4 MiB)"_s, {}, true},
         {{u"json"_s},
          {},
@@ -231,8 +234,14 @@ QList<CommandOption> configCheckOptions()
          u"open the window on the layer type's encoding: full_attention's RoPE unless --layer-type names another "
          "(max_len capped at 131072, as the presets)"_s},
         {{u"screenshot"_s}, u"FILE"_s, u"with --open: a PNG of the window once drawn, then quit"_s, {}, true, true},
-        CommandOptions::help(),
     };
+    // Taken as every mode of posenc check takes them, listed once, under the table's Options.
+    for (CommandOption common : CheckCommonOptions::options()) {
+        common.hidden = true;
+        options.append(common);
+    }
+    options.append(CommandOptions::help());
+    return options;
 }
 
 QList<HelpSection> configCheckSections()

@@ -1,5 +1,6 @@
 #include "PositionIdsCheckCommand.h"
 
+#include "CheckCommonOptions.h"
 #include "ExitCode.h"
 #include "HelpText.h"
 #include "JsonOutput.h"
@@ -139,6 +140,7 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     QList<CommandOption> options = ParamOptions::options();
     options.append(option());
     options.append({{u"json"_s}, {}, u"one JSON object"_s});
+    options += CheckCommonOptions::options();
     options.append(CommandOptions::help());
     CommandOptions::add(parser, options);
     if (!parser.parse(arguments))
@@ -148,7 +150,18 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
             err, ExitUsage,
             u"--position-ids: the batch's flags check the ids alone; with a table FILE, the ids give its "
             "rows' positions and take no batch flags; got %1"_s.arg(parser.positionalArguments().join(u' ')));
-    ParamOptions::Result given = ParamOptions::read(parser, {}, QString());
+    if (const auto threads = CheckCommonOptions::threads(parser); std::holds_alternative<QString>(threads))
+        return failWith(err, ExitUsage, std::get<QString>(threads));
+    // Without --max-len (or a file whose columns give it: --attention-mask, --document-ids), the
+    // rows' length is the ids' own: their last dimension.
+    const ParamOptions::Fit idsWidth = [&](Params &p, const ParamOptions::Given &flags) {
+        if (flags.contains(u"max-len"_s) || flags.contains(u"attention-mask"_s) || flags.contains(u"document-ids"_s))
+            return;
+        const auto ids = PositionIdsFile::read(parser.value(kKey), p.memoryBudget);
+        if (ids && !ids->shape.empty())
+            p.maxLen = std::clamp<std::int64_t>(ids->shape.back(), 1, Params::kMaxLen);
+    };
+    ParamOptions::Result given = ParamOptions::read(parser, {}, QString(), {}, idsWidth);
     if (given.exitCode() != ExitDone) {
         for (const ParamError &e : given.errors)
             err << "posenc check: " << ParamOptions::flagText(e) << '\n';

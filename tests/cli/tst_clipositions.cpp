@@ -276,6 +276,49 @@ private slots:
         QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"off-by-one"_s}));
     }
 
+    // --position-ids takes the check's common options, as every mode of posenc check does (a
+    // script's `posenc check --json --quiet ...`), and --config too.
+    void commonOptionsOfTheCheck()
+    {
+        QTemporaryDir dir;
+        const QString ids = write(dir, u"ids.npy"_s, idsOf(fixtureCase(u"left padding"_s)));
+        const QStringList batch {u"--batch"_s, u"left:5,8,3"_s, u"--max-len"_s, u"8"_s};
+        const auto run = check(ids, batch + QStringList {u"--quiet"_s, u"--threads"_s, u"2"_s}, true);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(verdictOf(run), std::pair(u"correct"_s, QStringList()));
+        const auto refused = check(ids, batch + QStringList {u"--threads"_s, u"0"_s});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(u"--threads: must be an integer in [1, 1024]; got '0'"_s), qPrintable(refused.err));
+        const QString config = dir.filePath(u"config.json"_s);
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "rope_theta": 10000.0,
+                       "max_position_embeddings": 2048})");
+        file.close();
+        const auto configRun = CliRun::posenc({u"check"_s, u"--config"_s, config, u"--quiet"_s, u"--threads"_s, u"2"_s});
+        QVERIFY2(configRun.exitCode == 0, qPrintable(configRun.err));
+    }
+
+    // Without --max-len the ids' own width is the rows' length: a prefill of 8 and 3 decode steps (11
+    // columns), and a packed row of 2100 tokens, past the default max_len of 1024.
+    void theIdsWidthIsTheLength()
+    {
+        QTemporaryDir dir;
+        const QJsonObject c = fixtureCase(u"decode after a prefill, left padding"_s);
+        QStringList flags = flagsOf(c);
+        const auto at = flags.indexOf(u"--max-len"_s);
+        QVERIFY(at >= 0);
+        flags.remove(at, 2);
+        const auto decode = check(write(dir, u"ids.npy"_s, idsOf(c)), flags, true);
+        QVERIFY2(decode.exitCode == 0, qPrintable(decode.err));
+        QCOMPARE(verdictOf(decode).first, u"correct"_s);
+        const std::vector<int> packed = restarted({1200, 900});
+        const auto run = check(write(dir, u"packed.npy"_s, {std::vector<float>(packed.begin(), packed.end())}),
+                               {u"--packed"_s, u"1200,900"_s}, true);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(QJsonDocument::fromJson(run.out.toUtf8()).object().value(u"columns"_s).toInt(), 2100);
+    }
+
     // A shape that is not the batch's is refused, naming the flag and the shape it must have.
     void shapeOfAnotherBatch()
     {
