@@ -97,6 +97,12 @@ QString infinityRefused(std::int64_t row, std::int64_t column, StoredType stored
         .arg(nonFiniteWords(std::numeric_limits<float>::infinity(), stored));
 }
 
+QString causalMaskSetAside()
+{
+    return u"every key after the query holds a mask's fill (−inf, or the dtype's lowest): a causal mask, set aside; "
+           "the cells at and before the query are what no table this check knows holds"_s;
+}
+
 QString rowList(const std::vector<std::int64_t> &rows)
 {
     QStringList words;

@@ -43,6 +43,8 @@ QString transposedUnreferenced();
 // A table whose infinity (or, stored wider than float32, a number past its range) no family's
 // table holds there.
 QString infinityRefused(std::int64_t row, std::int64_t column, StoredType stored);
+// A causal mask no family's table holds beside its cells (TableSample::causalMask): set aside.
+QString causalMaskSetAside();
 
 // "3, 7, 12": rows by number.
 QString rowList(const std::vector<std::int64_t> &rows);

@@ -1,22 +1,26 @@
 #include "HeadBiasFit.h"
 
+#include "check/MaskFill.h"
 #include "check/OffsetFit.h"
 #include "core/NumberText.h"
 
+#include <bit>
+#include <cfloat>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::HeadBiasFit {
 
-std::optional<After> readAfter(const OffsetProfile &profile, double atOne, std::optional<double> own,
-                               const std::function<bool(double, double)> &same, const After &causal)
+std::optional<After> readAfter(const OffsetProfile &profile, ValueFormat format, double atOne,
+                               std::optional<double> own, const std::function<bool(double, double)> &same,
+                               const After &causal)
 {
     if (!profile.has(1))
         return causal;
     const double after = double(profile.at(1));
     After read;
-    if (after <= kMaskBelow)
+    if (MaskFill::is(after, format))
         read.fill = profile.at(1);
     else if (own && same(after, *own))
         read.fill = std::numeric_limits<float>::quiet_NaN();
@@ -25,6 +29,16 @@ std::optional<After> readAfter(const OffsetProfile &profile, double atOne, std::
     else
         return causal; // another value: the causal reading, from which the keys after the query differ
     return read;
+}
+
+After declaredAfter(const TableEvidence &e, After declared)
+{
+    if (declared.twoSided)
+        return declared;
+    const std::optional<OffsetProfile> profile = offsetProfile(e.sample);
+    if (profile && profile->has(1) && MaskFill::is(double(profile->at(1)), e.format))
+        declared.fill = profile->at(1);
+    return declared;
 }
 
 OffsetReference::Values values(std::function<double(std::int64_t distance)> bias, const After &after, double own)
@@ -43,6 +57,17 @@ OffsetReference::Values values(std::function<double(std::int64_t distance)> bias
 QString fillWords(float fill)
 {
     return std::isinf(fill) ? u"−inf"_s : NumberText::compact(double(fill), 4);
+}
+
+QString lowestWords(float fill)
+{
+    if (fill == -FLT_MAX)
+        return u"float32's lowest"_s;
+    if (fill == std::bit_cast<float>(0xff7f0000u))
+        return u"bfloat16's lowest"_s;
+    if (double(fill) == MaskFill::kFloat16Lowest)
+        return u"float16's lowest"_s;
+    return u"a mask's fill"_s;
 }
 
 QList<MatchField> headFindings(std::int64_t heads, std::int64_t head)

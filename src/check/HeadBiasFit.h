@@ -21,27 +21,32 @@
 // measures of the distances before the query, and its words.
 namespace posenc::HeadBiasFit {
 
-// A causal fill below this is a mask (float32's lowest, -3.4e38, as HF's masks fill them), not a
-// bias.
-constexpr double kMaskBelow = -1e30;
-
 // What a table of a head's bias holds after the query (offsets t = j − i > 0).
 struct After
 {
     bool twoSided = false; // the bias of the same distance before the query (symmetric, bidirectional)
-    // Causal: a mask's fill (−inf, float32's lowest), or NaN for the family's own value there.
+    // Causal: a mask's fill (MaskFill::is: −inf, or the dtype's lowest), or NaN for the family's own
+    // value there.
     float fill = std::numeric_limits<float>::quiet_NaN();
 
     // Whether the keys after the query hold an infinity.
     bool masked() const { return !twoSided && fill == -std::numeric_limits<float>::infinity(); }
 };
 
-// After the query as offset 1 holds it: a mask's fill, the family's own causal value (`own`, where
-// it has one), or the bias of distance 1 mirrored (`atOne`); `same` says two values agree.
-// `causal` where the table holds no key after the query, or another value there: the keys after
-// the query then differ from the reading, a region the check reads (ChangedRegion).
-std::optional<After> readAfter(const OffsetProfile &profile, double atOne, std::optional<double> own,
-                               const std::function<bool(double, double)> &same, const After &causal);
+// After the query as offset 1 holds it: a mask's fill (MaskFill::is in a table of `format`), the
+// family's own causal value (`own`, where it has one), or the bias of distance 1 mirrored
+// (`atOne`); `same` says two values agree. `causal` where the table holds no key after the query,
+// or another value there: the keys after the query then differ from the reading, a region the
+// check reads (ChangedRegion).
+std::optional<After> readAfter(const OffsetProfile &profile, ValueFormat format, double atOne,
+                               std::optional<double> own, const std::function<bool(double, double)> &same,
+                               const After &causal);
+
+// A declared causal reference's keys after the query as the table masks them: where the sample's
+// offset 1 holds a mask's fill by the rule the fits read (MaskFill::is), that fill, so that a
+// declared table masked with float32's lowest (HF's masks) compares as one masked with −inf does;
+// else `declared` as it is (the family's value there, whose cells then deviate).
+After declaredAfter(const TableEvidence &e, After declared);
 
 // The offsets' values: `bias` of each distance at and before the query; after it, the fill, the
 // family's own value (`own`) or the bias of the distance.
@@ -49,6 +54,9 @@ OffsetReference::Values values(std::function<double(std::int64_t distance)> bias
 
 // A fill in words: "−inf", or its value.
 QString fillWords(float fill);
+// Which lowest value a finite fill is: "float32's lowest", "bfloat16's lowest", "float16's lowest",
+// or "a mask's fill".
+QString lowestWords(float fill);
 
 // The findings `heads` and `head` of the head named, null where no head has the bias (0).
 QList<MatchField> headFindings(std::int64_t heads, std::int64_t head);

@@ -383,7 +383,9 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
         keepPromise(match);
         return match;
     }
-    if (evidence.infinite)
+    // An infinity no family's table holds there is refused; a causal mask's is set aside, the table
+    // then unknown as any other (exit 3 stays for what cannot be read).
+    if (evidence.infinite && !sample->causalMask)
         return CheckDiagnosis::infinityRefused(sample->infiniteRow, sample->infiniteColumn, table.storedType());
     if (evidence.sameRow) {
         TableMatch same;
@@ -402,9 +404,10 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
         if (auto flipped = transposedMatch(table, declared))
             return *flipped;
     }
-    if (auto changed = changedRegion(candidates, *sample, declared))
-        return *changed;
-    return unknownMatch(candidates);
+    TableMatch unread = changedRegion(candidates, *sample, declared).value_or(unknownMatch(candidates));
+    if (evidence.infinite && unread.verdict == CheckVerdict::Unknown)
+        unread.notes.prepend(CheckDiagnosis::causalMaskSetAside());
+    return unread;
 }
 
 std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding family, const Params &params,

@@ -1,5 +1,7 @@
 #include "TableSample.h"
 
+#include "check/MaskFill.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -88,6 +90,8 @@ std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCe
                             .arg(c);
                 return std::nullopt;
             }
+            const bool afterQuery = c > sample.rows[std::size_t(i)];
+            sample.causalMask = sample.causalMask && (afterQuery ? double(v) <= MaskFill::kBelow : !std::isinf(v));
             if (std::isinf(v) && sample.infiniteRow < 0) {
                 sample.infiniteRow = sample.rows[std::size_t(i)];
                 sample.infiniteColumn = c;

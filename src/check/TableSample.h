@@ -38,6 +38,10 @@ struct TableSample
     // The first infinite cell, table row and column, if one is (a mask's -inf): -1 when none.
     std::int64_t infiniteRow = -1;
     std::int64_t infiniteColumn = -1;
+    // Whether every cell after the query (column > row) holds a mask's fill (-inf, or float32's
+    // lowest: check/MaskFill.h) and no other cell is infinite: a causal mask, whose infinities the
+    // check sets aside rather than refuse the table.
+    bool causalMask = true;
 
     std::int64_t cols() const { return values.cols(); }
     std::int64_t size() const { return static_cast<std::int64_t>(rows.size()); }

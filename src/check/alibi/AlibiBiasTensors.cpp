@@ -30,6 +30,28 @@ std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_
     return slopes;
 }
 
+// Slopes all negative whose negations are get_slopes(H)'s: every head's bias taken with the offset
+// as query − key, m (i − j) where ALiBi's is m (j − i) (the mistake relative-position-reversed, as
+// a head's table reads it: AlibiTableCheck). `what` says where the slopes were read.
+std::optional<TableMatch> reversedSlopes(const std::vector<double> &slopes, StoredType stored, std::int64_t heads,
+                                         const QString &what)
+{
+    if (slopes.empty() || !std::all_of(slopes.begin(), slopes.end(), [](double m) { return m < 0.0; }))
+        return std::nullopt;
+    std::vector<double> negated;
+    for (const double m : slopes)
+        negated.push_back(-m);
+    TableMatch m = AlibiSlopeVector::check(negated, stored, heads);
+    if (m.verdict != CheckVerdict::Correct)
+        return std::nullopt;
+    m.markRelativeReversed(
+        u"every head's %1 is get_slopes(%2)'s slope with the other sign: the bias m (i − j), the offset taken as "
+        "query − key, where ALiBi's is m (j − i), the key's position minus the query's (BLOOM's build_alibi_tensor), "
+        "so it favours the keys farthest in the past"_s.arg(what)
+            .arg(heads));
+    return m;
+}
+
 } // namespace
 
 std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
@@ -83,7 +105,8 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     if (h < 1 || count % h != 0 || !repeats(h))
         return std::nullopt;
     slopes.resize(std::size_t(h));
-    TableMatch m = AlibiSlopeVector::check(slopes, rows.storedType(), h);
+    const auto reversed = reversedSlopes(slopes, rows.storedType(), h, u"slope"_s);
+    TableMatch m = reversed ? *reversed : AlibiSlopeVector::check(slopes, rows.storedType(), h);
     m.table = u"alibi-key-bias"_s;
     if (count > h)
         m.notes.prepend(u"the rows are %1 batches of %2 heads%3"_s.arg(count / h).arg(h).arg(
@@ -105,7 +128,8 @@ bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows,
         return false;
     TableMatch &m = combined;
     std::vector<double> first(slopes->begin(), slopes->begin() + std::min<std::int64_t>(heads, count));
-    TableMatch s = AlibiSlopeVector::check(first, rows.storedType(), heads);
+    const auto reversed = reversedSlopes(first, rows.storedType(), heads, u"slope (row 1, column 0 holds +m)"_s);
+    TableMatch s = reversed ? *reversed : AlibiSlopeVector::check(first, rows.storedType(), heads);
     if (s.verdict != CheckVerdict::Correct) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = s.mistakes;

@@ -20,19 +20,22 @@ const QString kTable = u"alibi-bias"_s;
 const QString kSlopeMistake = u"slope-not-get-slopes"_s;
 
 // What the table shows: the slope, what follows the query (the mask's fill, or the symmetric
-// bias), and the head get_slopes gives it.
+// bias), the head get_slopes gives it, and the direction of the offset.
 struct Found
 {
     double slope = 0.0; // get_slopes' value where a head has it, else as measured
     HeadBiasFit::After after {false, -std::numeric_limits<float>::infinity()};
     std::int64_t heads = 0; // the fewest heads whose get_slopes has the slope (a power of two); 0: none
     std::int64_t head = 0;
+    // The keys at or before the query hold +m (i − j): the offset taken as query − key, where
+    // ALiBi's is key − query (the mistake relative-position-reversed).
+    bool reversed = false;
 
     AlibiMask mask() const { return after.twoSided ? AlibiMask::Symmetric : AlibiMask::Causal; }
 };
 
 // The slope from the keys at or before the query, value(t) = m t: the median of value(t) / t
-// over the nearest offsets the sample holds.
+// over the nearest offsets the sample holds; negative where the bias grows with the distance.
 std::optional<double> measuredSlope(const OffsetProfile &profile)
 {
     std::vector<double> slopes;
@@ -41,22 +44,25 @@ std::optional<double> measuredSlope(const OffsetProfile &profile)
             slopes.push_back(double(profile.at(t)) / double(t));
     }
     const double m = FitNumbers::median(slopes);
-    if (slopes.empty() || !(m > 0.0) || !std::isfinite(m))
+    if (slopes.empty() || m == 0.0 || !std::isfinite(m))
         return std::nullopt;
     return m;
 }
 
 // The fewest heads H (a power of two) whose get_slopes gives a head the slope m: head K = -log2(m)
-// H / 8 of the geometric series. Every larger H has a head of the same slope, to rounding.
-void nameHead(Found &found, double m)
+// H / 8 of the geometric series. Every larger H has a head of the same slope, to rounding: float32's,
+// or in a table of float16 or bfloat16 values that format's, which the slope measured from its
+// rounded cells carries.
+void nameHead(Found &found, double m, ValueFormat format)
 {
+    const double agreement = format == ValueFormat::Float32 ? 2e-6 : 2.0 * halfUnit(format);
     for (std::int64_t n = 1; n <= AlibiParams::kMaxHeads; n *= 2) {
         const double k = -std::log2(m) * double(n) / 8.0;
         const auto head = std::int64_t(std::llround(k));
         if (head < 1 || head > n)
             continue;
         const double slope = AlibiSlopes::of(n, head);
-        if (std::fabs(slope / m - 1.0) < 2e-6) {
+        if (std::fabs(slope / m - 1.0) < agreement) {
             found.heads = n;
             found.head = head;
             found.slope = slope;
@@ -72,7 +78,7 @@ void nameHead(Found &found, double m)
     }
 }
 
-std::optional<Found> find(const OffsetProfile &profile)
+std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
 {
     if (!profile.has(0) || profile.at(0) != 0.0f || !profile.has(-1))
         return std::nullopt;
@@ -80,20 +86,40 @@ std::optional<Found> find(const OffsetProfile &profile)
     if (!m)
         return std::nullopt;
     Found found;
-    nameHead(found, *m);
-    // After the query: one fill (the mask), or the symmetric bias.
+    found.reversed = *m < 0.0;
+    nameHead(found, std::fabs(*m), format);
+    // After the query: one fill (the mask), or the symmetric bias (of distance 1: -m, reversed +m).
+    const double atOne = found.reversed ? found.slope : -found.slope;
     const auto after = HeadBiasFit::readAfter(
-        profile, -found.slope, std::nullopt, [&](double a, double b) { return std::fabs(a - b) <= 1e-6 * found.slope; },
-        found.after);
+        profile, format, atOne, std::nullopt,
+        [&](double a, double b) { return std::fabs(a - b) <= 1e-6 * found.slope; }, found.after);
     if (!after)
         return std::nullopt;
     found.after = *after;
+    // A bias that grows with the distance is ALiBi's taken the wrong way round only where a head's
+    // slope and a causal mask say ALiBi (a symmetric bias has no direction; T5's and DeBERTa's
+    // buckets grow as d near the query too).
+    if (found.reversed && (found.heads == 0 || found.after.twoSided))
+        return std::nullopt;
     return found;
 }
 
-OffsetReference::Values valuesOf(const Found &found)
+// The offsets' values of ALiBi's bias, m (j − i), or with `reversed` of m (i − j).
+OffsetReference::Values valuesOf(const Found &found, bool reversed = false)
 {
-    return HeadBiasFit::values([slope = found.slope](std::int64_t d) { return -slope * double(d); }, found.after);
+    return HeadBiasFit::values(
+        [slope = reversed ? found.slope : -found.slope](std::int64_t d) { return slope * double(d); }, found.after);
+}
+
+// What a table of m (i − j) is: ALiBi's bias with the offset taken as query − key.
+QString reversedWords(const Found &found)
+{
+    return u"the keys at or before the query hold +m (i − j) = %1 (i − j), head %2 of %3's slope with the offset "
+           "taken as query − key: ALiBi's bias is m (j − i), the key's position minus the query's (get_slopes, "
+           "BLOOM's build_alibi_tensor), so the bias here favours the keys farthest in the past"_s
+        .arg(NumberText::compact(found.slope, 6))
+        .arg(found.head)
+        .arg(found.heads);
 }
 
 QString referenceText(const Found &found)
@@ -124,8 +150,9 @@ QStringList notes(const Found &found, std::int64_t rows)
     if (rows == 1)
         notes.append(u"one row holds the bias of offsets 0 and after: the slope shows only in later rows"_s);
     if (found.mask() == AlibiMask::Causal && !std::isinf(found.after.fill))
-        notes.append(u"the keys after the query hold %1, float32's lowest, as HF's masks fill them; posenc writes "
-                     "−inf"_s.arg(HeadBiasFit::fillWords(found.after.fill)));
+        notes.append(u"the keys after the query hold %1, %2, as HF's masks fill them (torch.finfo(dtype).min); "
+                     "posenc writes −inf"_s.arg(HeadBiasFit::fillWords(found.after.fill),
+                                                HeadBiasFit::lowestWords(found.after.fill)));
     return notes;
 }
 
@@ -170,14 +197,32 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
     return m;
 }
 
+// The match made the mistake relative-position-reversed: compared with ALiBi's bias, its cells the
+// bias of m (i − j) (`read`, TableMatch::asRead).
+void markReversed(TableMatch &m, const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> read)
+{
+    m.markRelativeReversed(reversedWords(found));
+    m.asRead = std::move(read);
+    m.asReadTolerance = toleranceOf(e, found);
+}
+
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
     const std::optional<OffsetProfile> profile = OffsetFit::profile(e);
-    const std::optional<Found> found = profile ? find(*profile) : std::nullopt;
+    const std::optional<Found> found = profile ? find(*profile, e.format) : std::nullopt;
     if (!found)
         return std::nullopt;
     const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found), found->after.masked());
-    return OffsetFit::candidate(e, *reference, toleranceOf(e, *found), [&] { return matchOf(e, *found, reference); });
+    // Reversed, the table is read as m (i − j) and compared with ALiBi's m (j − i).
+    const auto read = found->reversed
+        ? std::make_shared<const OffsetReference>(e.cols(), valuesOf(*found, true), found->after.masked())
+        : reference;
+    return OffsetFit::candidate(e, *read, toleranceOf(e, *found), [&] {
+        TableMatch m = matchOf(e, *found, reference);
+        if (found->reversed)
+            markReversed(m, e, *found, read);
+        return m;
+    });
 }
 
 // The match against exactly the table of `params` (HeadBiasFit::hypothesis's expect).
@@ -188,7 +233,17 @@ TableMatch expect(const TableEvidence &e, const Params &params)
     found.head = params.alibi.head;
     found.slope = AlibiSlopes::of(found.heads, found.head);
     found.after.twoSided = params.alibi.mask == AlibiMask::Symmetric;
-    return matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()));
+    found.after = HeadBiasFit::declaredAfter(e, found.after);
+    TableMatch m
+        = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()));
+    // The declared head's bias taken the wrong way round is named against the declared head (the
+    // reading undeclared names the fewest heads of that slope).
+    const std::optional<OffsetProfile> profile = OffsetFit::profile(e);
+    const std::optional<Found> read = profile ? find(*profile, e.format) : std::nullopt;
+    if (read && read->reversed && !found.after.twoSided && std::fabs(read->slope / found.slope - 1.0) < 2e-6)
+        markReversed(m, e, found,
+                     std::make_shared<const OffsetReference>(e.cols(), valuesOf(found, true), found.after.masked()));
+    return m;
 }
 
 QList<PublishedForm> publishedForms(std::int64_t)
@@ -209,7 +264,7 @@ TableHypothesis hypothesis()
 {
     // Its words are AlibiWords.json's "check".
     TableHypothesis h = HeadBiasFit::hypothesis(AlibiSlopes::biasFamily(), fit, expect);
-    h.mistakes = {kSlopeMistake};
+    h.mistakes = {kSlopeMistake, CheckMistakes::kRelativeReversed};
     h.publishedForms = publishedForms;
     return h;
 }

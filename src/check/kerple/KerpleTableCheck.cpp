@@ -159,7 +159,7 @@ std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
     found.after.fill = std::numeric_limits<float>::quiet_NaN();
     const double near = side->values.front();
     const auto after = HeadBiasFit::readAfter(
-        profile, near, 0.0, [&](double a, double b) { return std::fabs(a - b) <= 1e-6 * std::fabs(near); },
+        profile, format, near, 0.0, [&](double a, double b) { return std::fabs(a - b) <= 1e-6 * std::fabs(near); },
         found.after);
     if (!after || after->twoSided)
         return std::nullopt;
@@ -292,6 +292,7 @@ TableMatch expect(const TableEvidence &e, const Params &params)
     found.r1 = KerpleBias::r1(params.kerple, params.kerple.head);
     found.r2 = KerpleBias::r2(params.kerple, params.kerple.head);
     found.dtype = params.kerple.dtype;
+    found.after = HeadBiasFit::declaredAfter(e, found.after);
     TableMatch m = matchOf(
         e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()), false);
     m.findings[0].value = params.kerple.heads;

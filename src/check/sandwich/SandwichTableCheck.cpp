@@ -135,14 +135,15 @@ void nameHead(Found &found, double measured, double tolerance)
 
 // The mask from the keys after the query: the bias of distance 0 (NeMo's tril), a mask's fill,
 // or the bias of the same distance before it.
-bool findMask(Found &found, const OffsetProfile &profile, const DistanceSide &side, double tolerance)
+bool findMask(Found &found, const OffsetProfile &profile, ValueFormat format, const DistanceSide &side,
+              double tolerance)
 {
     if (!profile.has(-1)) { // one row: its keys are all at or after the query
         found.after.twoSided = true;
         return true;
     }
     const auto after = HeadBiasFit::readAfter(
-        profile, side.values[1], side.values[0],
+        profile, format, side.values[1], side.values[0],
         [&](double a, double b) { return std::fabs(a - b) <= tolerance * std::fabs(side.values[1]); }, found.after);
     if (after)
         found.after = *after;
@@ -160,7 +161,7 @@ std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
     Found found;
     found.headDim = shape->first;
     nameHead(found, shape->second, format == ValueFormat::Float32 ? 2e-5 : 4e-3);
-    if (!findMask(found, profile, *side, agreement(format)))
+    if (!findMask(found, profile, format, *side, agreement(format)))
         return std::nullopt;
     return found;
 }
@@ -339,6 +340,7 @@ TableMatch expect(const TableEvidence &e, const Params &params)
     found.headDim = params.sandwich.headDim;
     found.scale = SandwichBias::scale(found.heads, found.head);
     found.after.twoSided = params.sandwich.mask == SandwichMask::Bidirectional;
+    found.after = HeadBiasFit::declaredAfter(e, found.after);
     const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked());
     return matchOf(e, found, reference, scored(e, found, *reference).float32Angles);
 }

@@ -1,5 +1,6 @@
 #include "T5BiasStack.h"
 
+#include "check/MaskFill.h"
 #include "core/NumberText.h"
 #include "core/t5/T5Buckets.h"
 
@@ -44,11 +45,6 @@ bool showsTheMap(const Map &m)
     return std::any_of(m.offsets.cbegin(), m.offsets.cend(), [](int n) { return n >= 2; });
 }
 
-bool masked(float v)
-{
-    return std::isinf(v) || v < -1e30f;
-}
-
 std::uint32_t bitsOf(float v)
 {
     std::uint32_t bits = 0;
@@ -70,8 +66,11 @@ struct HeadReading
     float value = 0.0f, expected = 0.0f;
 };
 
-HeadReading readHead(const std::vector<float> &cells, std::int64_t length, const Map &m)
+// A head's cells against a map, its masked cells (a causal mask added, MaskFill::is in a table of
+// `format`) left out.
+HeadReading readHead(const std::vector<float> &cells, std::int64_t length, const Map &m, ValueFormat format)
 {
+    const auto masked = [format](float v) { return MaskFill::is(double(v), format); };
     QHash<std::int64_t, QHash<std::uint32_t, std::int64_t>> counts;
     for (std::int64_t i = 0; i < length; ++i) {
         for (std::int64_t j = 0; j < length; ++j) {
@@ -182,8 +181,9 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
         QString error;
         if (!rows.read(s * length, length, cells.data(), error))
             return std::nullopt;
+        const ValueFormat format = representableFormat(cells.data(), std::int64_t(cells.size()));
         for (Reading &r : readings) {
-            const HeadReading h = readHead(cells, length, r.map);
+            const HeadReading h = readHead(cells, length, r.map, format);
             r.deviating += h.deviating;
             r.compared += h.compared;
             r.distinct = std::max(r.distinct, h.distinct);

@@ -18,8 +18,8 @@
 // the bucket's value is what most of its cells hold; a cell that holds another is a defect, named
 // with its head, query, key and bucket. The maps tried are the declared one, else T5's own (32
 // buckets, max_distance 128, the encoder's bidirectional and the decoder's causal map), each also
-// with the offset mirrored (i - j: the mistake relative-position-reversed). Cells of -inf or below
-// -1e30 (a causal mask added) are left out.
+// with the offset mirrored (i - j: the mistake relative-position-reversed). A causal mask's cells
+// (−inf, or the dtype's lowest: check/MaskFill.h) are left out.
 namespace posenc::T5BiasStack {
 
 inline const QString kTable = QStringLiteral("t5-position-bias");

@@ -1,0 +1,269 @@
+// posenc check on bias tables with a causal mask, and on biases taken the wrong way round (issue 56,
+// the second held-out set: F8, F2, F3). A mask's fill is −inf or the dtype's lowest, as transformers'
+// masks write it (src/transformers/modeling_attn_mask_utils.py, AttentionMaskConverter._make_causal_mask:
+// torch.full(..., torch.finfo(dtype).min)): the undeclared and the declared check read both alike,
+// each bias family's. ALiBi's bias with the offset taken as query − key (attention-gym#86's
+// score_mod, bias * (q_idx − kv_idx)) is relative-position-reversed, one head or a stack, declared or
+// not. A causal mask beside cells no table holds is set aside (unknown, exit 7), not refused as an
+// unreadable file (exit 3). Every tensor is computed here in float64 from the references' formulas
+// (get_slopes, tests/support/AlibiReference.h; NeMo's Sandwich and KERPLE's log kernel,
+// tests/support/SandwichReference.h, KerpleReference.h).
+#include "CliRun.h"
+#include "support/AlibiReference.h"
+#include "support/KerpleReference.h"
+#include "support/SandwichReference.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+// torch.finfo(dtype).min of bfloat16 and float16.
+const double kBFloat16Lowest = double(std::bit_cast<float>(0xff7f0000u));
+constexpr double kFloat16Lowest = -65504.0;
+
+// A C-order little-endian .npy of `shape`: float32 ('<f4') or float16 ('<f2') cells.
+QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<double> &values, bool half = false)
+{
+    QStringList dims;
+    for (const std::int64_t d : shape)
+        dims.append(QString::number(d));
+    const QByteArray text = (u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u","_s : u""_s) + u")"_s).toUtf8();
+    QByteArray dict = "{'descr': '" + QByteArray(half ? "<f2" : "<f4") + "', 'fortran_order': False, 'shape': " + text
+        + ", }";
+    const qsizetype total = 10 + dict.size() + 1;
+    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    for (const double v : values) {
+        if (!half) {
+            const float f = float(v);
+            bytes.append(reinterpret_cast<const char *>(&f), sizeof f);
+            continue;
+        }
+        // float16 to nearest, ties to even: sign, 5 exponent bits (bias 15), 10 of the significand;
+        // the values here are 0, −inf or normal.
+        std::uint16_t bits = v < 0.0 ? 0x8000u : 0u;
+        const double a = std::fabs(v);
+        if (std::isinf(a)) {
+            bits |= 0x7c00u;
+        } else if (a > 0.0) {
+            const int e = std::ilogb(a);
+            const double significand = std::nearbyint(std::ldexp(a, 10 - e)); // 1024..2048
+            const int exponent = significand == 2048.0 ? e + 1 : e;
+            const auto m = std::uint16_t(significand == 2048.0 ? 0 : int(significand) - 1024);
+            bits |= std::uint16_t((exponent + 15) << 10) | m;
+        }
+        bytes.append(char(bits & 0xff)).append(char(bits >> 8));
+    }
+    return bytes;
+}
+
+// float16's rounding of a value, to nearest (normal values and 0).
+double toHalf(double v)
+{
+    if (v == 0.0 || std::isinf(v))
+        return v;
+    const int e = std::ilogb(std::fabs(v));
+    return std::ldexp(std::nearbyint(std::ldexp(v, 10 - e)), e - 10);
+}
+
+// `heads` square [L, L] slices, cell (i, j) of head h `bias(h, i, j)` for keys at or before the
+// query and `fill` after it (a causal mask).
+std::vector<double> causal(std::int64_t heads, std::int64_t length, double fill,
+                           const std::function<double(std::int64_t, std::int64_t, std::int64_t)> &bias)
+{
+    std::vector<double> v;
+    for (std::int64_t h = 1; h <= heads; ++h)
+        for (std::int64_t i = 0; i < length; ++i)
+            for (std::int64_t j = 0; j < length; ++j)
+                v.push_back(j > i ? fill : bias(h, i, j));
+    return v;
+}
+
+// ALiBi's bias of head h of H: m_h (j − i) as get_slopes makes it, or with `reversed` m_h (i − j).
+std::function<double(std::int64_t, std::int64_t, std::int64_t)> alibi(std::int64_t heads, bool reversed = false,
+                                                                     std::int64_t firstHead = 1)
+{
+    const std::vector<double> m = alibiref::slopes(heads);
+    return [m, reversed, firstHead](std::int64_t h, std::int64_t i, std::int64_t j) {
+        const double slope = m[std::size_t(h + firstHead - 2)];
+        return reversed ? slope * double(i - j) : slope * double(j - i);
+    };
+}
+
+struct Checked
+{
+    int exit = -1;
+    QJsonObject json;
+    QString shown;
+};
+
+} // namespace
+
+class TestCliCheckMasks : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    Checked check(const QByteArray &bytes, const QStringList &flags)
+    {
+        const QString file = m_dir.filePath(u"t.npy"_s);
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
+            return {};
+        f.close();
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + flags);
+        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // A correct bias masked with −inf or a dtype's lowest is correct, undeclared and declared alike.
+    void maskFillsAreMasksAlike_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("declared");
+        const QStringList alibi1 {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s, u"--head"_s, u"1"_s};
+        const QStringList alibi16 {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s};
+        for (const auto &[name, fill] : {std::pair {"-inf", kMinusInf}, std::pair {"float32's lowest", -double(FLT_MAX)},
+                                         std::pair {"bfloat16's lowest", kBFloat16Lowest}}) {
+            QTest::addRow("ALiBi head 1 of 16, %s", name) << npy({128, 128}, causal(1, 128, fill, alibi(16))) << alibi1;
+            QTest::addRow("ALiBi [16, 128, 128], %s", name)
+                << npy({16, 128, 128}, causal(16, 128, fill, alibi(16))) << alibi16;
+        }
+        // A float16 table masked with float16's lowest (an fp16 model's finfo(torch.float16).min).
+        const auto alibiHalf = [m = alibi(16)](std::int64_t h, std::int64_t i, std::int64_t j) {
+            return toHalf(m(h, i, j));
+        };
+        QTest::newRow("ALiBi head 1 of 16, float16, float16's lowest")
+            << npy({128, 128}, causal(1, 128, kFloat16Lowest, alibiHalf), true) << alibi1;
+        QTest::newRow("Sandwich head 2 of 8, float32's lowest")
+            << npy({96, 96}, causal(1, 96, -double(FLT_MAX),
+                                    [](std::int64_t, std::int64_t i, std::int64_t j) {
+                                        return sandwichref::bias(8, 2, 64, i, j, false);
+                                    }))
+            << QStringList {u"--expect"_s,         u"sandwich"_s, u"--sandwich-heads"_s,    u"8"_s,
+                            u"--sandwich-head"_s,  u"2"_s,        u"--sandwich-head-dim"_s, u"64"_s};
+        QTest::newRow("KERPLE r1 2, r2 0.5, -inf")
+            << npy({96, 96}, causal(1, 96, kMinusInf,
+                                    [](std::int64_t, std::int64_t i, std::int64_t j) {
+                                        return kerpleref::bias(2.0, 0.5, i, j, kerpleref::Dtype::Float32);
+                                    }))
+            << QStringList {u"--expect"_s, u"kerple"_s, u"--kerple-heads"_s, u"1"_s, u"--kerple-r1"_s, u"2"_s,
+                            u"--kerple-r2"_s, u"0.5"_s};
+    }
+    void maskFillsAreMasksAlike()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, declared);
+        for (const QStringList &flags : {QStringList(), declared}) {
+            const Checked c = check(bytes, flags);
+            QVERIFY2(c.exit == 0 && c.json[u"verdict"_s].toString() == u"correct"_s,
+                     qPrintable(flags.join(u' ') + u": "_s + c.shown));
+        }
+    }
+
+    // A value after the query that is no mask's fill stays a deviation: −65504 in a float32 table
+    // (float16's lowest, but the table's values are no float16's), and −1e4.
+    void otherFillsDeviate_data()
+    {
+        QTest::addColumn<double>("fill");
+        QTest::newRow("float16's lowest in a float32 table") << kFloat16Lowest;
+        QTest::newRow("-1e4") << -1e4;
+    }
+    void otherFillsDeviate()
+    {
+        QFETCH(double, fill);
+        // Head 9 of 12, slope 2^-0.5 (get_slopes' interleave): no float16 values.
+        const Checked c = check(npy({64, 64}, causal(1, 64, fill, alibi(12, false, 9))),
+                                {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"12"_s, u"--head"_s, u"9"_s});
+        QCOMPARE(c.exit, 1);
+        QCOMPARE(c.json[u"verdict"_s].toString(), u"mistake"_s);
+    }
+
+    // ALiBi's bias as m (i − j): relative-position-reversed, one head or the stack, declared or not,
+    // masked with −inf or float32's lowest.
+    void reversedAlibiIsNamed_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("declared");
+        QTest::addColumn<QString>("said");
+        for (const auto &[name, fill] : {std::pair {"-inf", kMinusInf}, std::pair {"float32's lowest", -double(FLT_MAX)}}) {
+            QTest::addRow("[16, 128, 128], %s", name)
+                << npy({16, 128, 128}, causal(16, 128, fill, alibi(16, true)))
+                << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s} << u"query − key"_s;
+            QTest::addRow("head 1 of 16, %s", name)
+                << npy({128, 128}, causal(1, 128, fill, alibi(16, true)))
+                << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s, u"--head"_s, u"1"_s}
+                << u"+m (i − j) = 0.707107 (i − j)"_s;
+        }
+        // Head 2 of 16 (slope 1/2, head 1 of 8 read undeclared): declared, named against head 2 of 16.
+        QTest::newRow("head 2 of 16")
+            << npy({100, 100}, causal(1, 100, kMinusInf, alibi(16, true, 2)))
+            << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s, u"--head"_s, u"2"_s}
+            << u"+m (i − j) = 0.5 (i − j)"_s;
+        // BLOOM's key biases [H, 1, L], slope × key position, with the sign turned.
+        std::vector<double> keys;
+        const std::vector<double> m = alibiref::slopes(16);
+        for (std::int64_t h = 0; h < 16; ++h)
+            for (std::int64_t j = 0; j < 128; ++j)
+                keys.push_back(-m[std::size_t(h)] * double(j));
+        QTest::newRow("BLOOM's key biases [16, 1, 128]")
+            << npy({16, 1, 128}, keys) << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s}
+            << u"other sign"_s;
+    }
+    void reversedAlibiIsNamed()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, declared);
+        QFETCH(QString, said);
+        for (const QStringList &flags : {QStringList(), declared}) {
+            const Checked c = check(bytes, flags);
+            const QString context = flags.join(u' ') + u": "_s + c.shown;
+            QVERIFY2(c.exit == 1, qPrintable(context));
+            QCOMPARE(c.json[u"mistakes"_s].toArray(), QJsonArray {u"relative-position-reversed"_s});
+            QVERIFY2(c.json[u"diagnosis"_s].toString().contains(said), qPrintable(context));
+            // A declared head is named as declared.
+            if (const qsizetype head = flags.indexOf(u"--head"_s); head >= 0)
+                QVERIFY2(c.json[u"diagnosis"_s].toString().contains(
+                             u"head %1 of %2"_s.arg(flags[head + 1], flags[flags.indexOf(u"--heads"_s) + 1])),
+                         qPrintable(context));
+        }
+    }
+
+    // A causal −inf mask beside cells no table holds: the mask set aside, the table unknown (exit
+    // 7), not refused as an unreadable one (exit 3); an infinity elsewhere still refused.
+    void maskBesideAnUnknownTable()
+    {
+        const auto squares = [](std::int64_t, std::int64_t i, std::int64_t j) { return std::sqrt(double(i - j)); };
+        const Checked masked = check(npy({64, 64}, causal(1, 64, kMinusInf, squares)), {});
+        QVERIFY2(masked.exit == 7, qPrintable(masked.shown));
+        QCOMPARE(masked.json[u"verdict"_s].toString(), u"unknown"_s);
+        const CliRun::Run text = CliRun::posenc({u"check"_s, m_dir.filePath(u"t.npy"_s)});
+        QVERIFY2(text.out.contains(u"a causal mask, set aside"_s), qPrintable(text.out));
+        std::vector<double> stray = causal(1, 64, 0.0, squares);
+        stray[std::size_t(5 * 64 + 2)] = kMinusInf; // before the query
+        const Checked refused = check(npy({64, 64}, stray), {});
+        QVERIFY2(refused.exit == 3, qPrintable(refused.shown));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCheckMasks)
+#include "tst_clicheckmasks.moc"
