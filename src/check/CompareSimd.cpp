@@ -118,6 +118,56 @@ RowsComparison CompareRows(const float *table, std::int64_t tableStride, const f
     return out;
 }
 
+// A cell of probeExactValues, as the vectors compute it: the scalar formula.
+void ProbeCell(float cell, float ref, double rounding, double position, double relative, double absolute,
+               double amplitude, double factor, ExactProbe &out)
+{
+    const double exact = double(ref);
+    const double limit = relative * std::fabs(exact) + absolute;
+    const double v = amplitude == 1.0 ? exact : exact / amplitude;
+    const double square = 1.0 - v * v;
+    const double slope = std::sqrt(0.0 < square ? square : 0.0);
+    if (rounding * position * slope < factor * limit)
+        return;
+    ++out.moved;
+    if (std::fabs(double(cell) - exact) <= limit)
+        ++out.exact;
+}
+
+void ProbeExactValues(const float *table, const float *reference, std::int64_t count, const double *rounding,
+                      const double *tested, double position, double relative, double absolute, double amplitude,
+                      double factor, ExactProbe &out)
+{
+    const hn::ScalableTag<double> d;
+    const hn::Rebind<float, decltype(d)> df;
+    using V = hn::Vec<decltype(d)>;
+    const auto n = static_cast<std::int64_t>(hn::Lanes(d));
+    const V rel = hn::Set(d, relative), abs = hn::Set(d, absolute), amp = hn::Set(d, amplitude);
+    const V at = hn::Set(d, position), times = hn::Set(d, factor), one = hn::Set(d, 1.0), zero = hn::Zero(d);
+    // x / 1 is x, bit for bit: a table of amplitude 1 (RoPE's, the sinusoid's) divides nothing.
+    const bool unit = amplitude == 1.0;
+    std::int64_t i = 0;
+    for (; i + n <= count; i += n) {
+        const V exact = hn::PromoteTo(d, hn::LoadU(df, reference + i));
+        const V cell = hn::PromoteTo(d, hn::LoadU(df, table + i));
+        const V limit = hn::Add(hn::Mul(rel, hn::Abs(exact)), abs);
+        const V v = unit ? exact : hn::Div(exact, amp);
+        const V square = hn::Sub(one, hn::Mul(v, v));
+        // std::max(0.0, square): square where 0 < square, else 0.
+        const V slope = hn::Sqrt(hn::IfThenElse(hn::Lt(zero, square), square, zero));
+        const V moves = hn::Mul(hn::Mul(hn::LoadU(d, rounding + i), at), slope);
+        const auto moved
+            = hn::And(hn::Not(hn::Lt(moves, hn::Mul(times, limit))), hn::Ne(hn::LoadU(d, tested + i), zero));
+        const auto exactHeld = hn::And(moved, hn::Le(hn::Abs(hn::Sub(cell, exact)), limit));
+        out.moved += std::int64_t(hn::CountTrue(d, moved));
+        out.exact += std::int64_t(hn::CountTrue(d, exactHeld));
+    }
+    for (; i < count; ++i) {
+        if (tested[i] != 0.0)
+            ProbeCell(table[i], reference[i], rounding[i], position, relative, absolute, amplitude, factor, out);
+    }
+}
+
 } // namespace HWY_NAMESPACE
 } // namespace posenc
 HWY_AFTER_NAMESPACE();
@@ -126,6 +176,7 @@ HWY_AFTER_NAMESPACE();
 namespace posenc {
 
 HWY_EXPORT(CompareRows);
+HWY_EXPORT(ProbeExactValues);
 
 RowsComparison compareRows(const float *table, std::int64_t tableStride, const float *reference,
                            std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
@@ -133,6 +184,14 @@ RowsComparison compareRows(const float *table, std::int64_t tableStride, const f
 {
     return HWY_DYNAMIC_DISPATCH(CompareRows)(table, tableStride, reference, referenceStride, rows, columnMax, count,
                                              relative, absolute, extra, growing, infinities);
+}
+
+void probeExactValues(const float *table, const float *reference, std::int64_t count, const double *rounding,
+                      const double *tested, double position, double relative, double absolute, double amplitude,
+                      double factor, ExactProbe &out)
+{
+    HWY_DYNAMIC_DISPATCH(ProbeExactValues)
+    (table, reference, count, rounding, tested, position, relative, absolute, amplitude, factor, out);
 }
 
 } // namespace posenc

@@ -33,4 +33,26 @@ RowsComparison compareRows(const float *table, std::int64_t tableStride, const f
                            float absolute, const float *extra, const GrowingLimit *growing = nullptr,
                            bool infinities = false);
 
+// Of a table matched as float32 angles, one row's probe for exact values (TableStream's probe,
+// docs/ARCHITECTURE.md, Streaming): of the `count` cells of the `tested` columns (1 tested, 0 not),
+// those the angle's rounding moves, !(rounding[c] * position * slope < factor * limit) with the
+// cosine's slope sqrt(max(0, 1 - (reference / amplitude)^2)) and the exact limit relative
+// |reference| + absolute, and of them those within the limit of the reference. Computed in double as
+// the scalar formula is, operation for operation, so that the counts are the same on every target.
+struct ExactProbe
+{
+    std::int64_t moved = 0;
+    std::int64_t exact = 0;
+
+    ExactProbe &operator+=(const ExactProbe &other)
+    {
+        moved += other.moved;
+        exact += other.exact;
+        return *this;
+    }
+};
+void probeExactValues(const float *table, const float *reference, std::int64_t count, const double *rounding,
+                      const double *tested, double position, double relative, double absolute, double amplitude,
+                      double factor, ExactProbe &out);
+
 } // namespace posenc

@@ -7,6 +7,7 @@
 #include "check/FamilyCheck.h"
 #include "check/TableReference.h"
 #include "check/TableSample.h"
+#include "check/TableStreamProbe.h"
 #include "core/MemoryBudget.h"
 #include "core/NumberText.h"
 #include "core/PositionalTable.h"
@@ -25,17 +26,6 @@ namespace posenc::TableCheck {
 namespace {
 
 constexpr std::size_t kRowsNamed = 16; // deviating rows kept by number
-// Of a table matched as float32 angles, the rows probed for exact values: the first of every this
-// many (a sixteenth of the tiles).
-constexpr std::int64_t kProbeRows = 64;
-// A cell float32 angles move: its float32-angle allowance this many times its exact tolerance. The
-// angle's rounding moves such a cell by an eighth of the allowance or so, so a table of float32
-// angles holds the exact value in about 1 % of them at most.
-constexpr double kMoved = 800.0;
-// Of a PairReference: a cell whose angle's rounding unit (ulp(p w) >= 2^-24 p w) times its slope
-// is this many times its exact tolerance, which keeps the exact value with a chance of 1 % at most
-// (a cell near a crest, slope ~0, is not moved at all: 8-column tables at L 4096 hold many).
-constexpr double kMovedBySlope = 200.0;
 // The cells moved a decision needs, and the share of them holding exact values past which the
 // table is not float32 angles.
 constexpr std::int64_t kMinMoved = 256;
@@ -62,8 +52,7 @@ struct Tally
     std::int64_t deviationColumn = -1;
     // Against the exact angles, of a float32-angle match: cells float32 angles move, and of them
     // those that hold the exact value.
-    std::int64_t movedCells = 0;
-    std::int64_t exactCells = 0;
+    ExactProbe probed;
     std::int64_t nonFiniteRow = -1;
     std::int64_t nonFiniteColumn = -1;
     bool nonFiniteIsNan = false;
@@ -129,38 +118,6 @@ void extraLimits(const TableReference::Tile &t, std::int64_t row, int count, con
         rows.addCellRounding(row, count, t.col0, t.cols, t_rounding.data());
         for (std::size_t i = 0; i < limit.size(); ++i)
             limit[i] += float(kCellRoundingMargin) * t_rounding[i];
-    }
-}
-
-// Of a float32-angle match (the exact reference, a tolerance that grows with the position), the
-// tile's rows: the cells whose float32-angle allowance is wide, and those of them that hold the
-// exact value all the same.
-void probeExact(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
-                const TableReference &reference, const CellTolerance &tolerance, Tally &tally)
-{
-    for (std::int64_t r = 0; r < t.rows; ++r) {
-        if (!reference.compared(t.row0 + r))
-            continue;
-        const double position = std::fabs(double(reference.position(t.row0 + r)));
-        const float *cells = rows + (t.row0 + r - row0) * cols + t.col0;
-        const float *exact = t.values + r * t.stride;
-        for (std::int64_t c = 0; c < t.cols; ++c) {
-            const double limit = tolerance.relative * std::fabs(double(exact[c])) + tolerance.absolute;
-            const auto column = std::size_t(t.col0 + c); // at frequency 1 exact in float32 angles too
-            if (column < tolerance.exactAngle.size() && tolerance.exactAngle[column])
-                continue;
-            if (column < tolerance.angleRounding.size()) {
-                const double v = double(exact[c]) / tolerance.amplitude;
-                const double slope = std::sqrt(std::max(0.0, 1.0 - v * v));
-                if (tolerance.angleRounding[column] * position * slope < kMovedBySlope * limit)
-                    continue;
-            } else if (tolerance.perPosition[column] * position <= kMoved * limit) {
-                continue;
-            }
-            ++tally.movedCells;
-            if (std::fabs(double(cells[c]) - double(exact[c])) <= limit)
-                ++tally.exactCells;
-        }
     }
 }
 
@@ -366,7 +323,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
     // angles would move its cells (rows of exact values, then noise) is not float32 angles, however
     // wide their tolerance at far positions.
     const bool probing = !match.tolerance.perPosition.empty();
-    std::int64_t movedCells = 0, exactCells = 0;
+    ExactProbe probed;
     const std::int64_t cols = table.cols();
     const std::int64_t rows = table.rows();
     const std::int64_t readRows = readRowsFor(cols, options);
@@ -383,6 +340,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
     v.columnMax.assign(std::size_t(cols), 0.0f);
     v.columnDeviations.assign(std::size_t(cols), 0);
     const std::vector<float> growing = growingLimits(match.tolerance, table);
+    const ExactValuesProbe probe(match.tolerance, probing ? cols : 0);
     if (options.progress)
         options.progress->expect(rows);
     // Blocks of whole anchor runs of rows, a thread each: the kernel anchors a block's first row
@@ -416,8 +374,8 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
                     held = t.row0;
                 }
                 compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, table, growing, bands, tally);
-                if (probing && t.row0 % kProbeRows == 0)
-                    probeExact(t, t_rows.data(), held, cols, reference, match.tolerance, tally);
+                if (probing && ExactValuesProbe::probes(t.row0))
+                    tally.probed += probe.count(t, t_rows.data(), held, cols, reference);
             });
             // A reference gathered from a split layout hands a row out in a tile per half: its
             // deviating rows, each once and in order.
@@ -452,8 +410,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
                 v.columnDeviations[std::size_t(c)] += t.columnDeviations[std::size_t(c)];
             }
             v.deviatingCells += t.deviatingCells;
-            movedCells += t.movedCells;
-            exactCells += t.exactCells;
+            probed += t.probed;
             evidence.firstError = std::max(evidence.firstError, t.firstError);
             evidence.firstPredicted = std::max(evidence.firstPredicted, t.firstPredicted);
             evidence.lastError = std::max(evidence.lastError, t.lastError);
@@ -484,7 +441,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
     }
     if (!probing)
         return v;
-    const bool exactValues = movedCells >= kMinMoved && double(exactCells) > kExactShare * double(movedCells);
+    const bool exactValues = probed.moved >= kMinMoved && double(probed.exact) > kExactShare * double(probed.moved);
     // Cells rounded to float16 or bfloat16 hide float32 angles' growth under their own rounding:
     // there the error's shape is no evidence either way.
     const bool coarseCells = match.tolerance.relative > 0x1p-16;
@@ -495,7 +452,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
         exactMatch.tolerance.perPosition.clear();
         Verification w = verifyWith(exactMatch, table, options);
         if (exactValues)
-            w.exactShare = double(exactCells) / double(movedCells);
+            w.exactShare = double(probed.exact) / double(probed.moved);
         else
             w.flat = true;
         if (rowAngles)
