@@ -46,7 +46,16 @@ std::optional<Reading> read(const std::shared_ptr<const TableRows> &rows, const 
         Reading reading;
         reading.worse
             = TensorShapes::verdictRank(halves[1].verdict) > TensorShapes::verdictRank(halves[0].verdict) ? 1 : 0;
+        // The pair's deviating rows: either half's, counted in each (a row both deviate in twice).
+        const auto deviating = [&]() -> std::optional<std::int64_t> {
+            if (!halves[0].deviatingRows || !halves[1].deviatingRows)
+                return std::nullopt;
+            return *halves[0].deviatingRows + *halves[1].deviatingRows;
+        }();
+        const std::optional<std::int64_t> compared = halves[0].comparedRows;
         reading.match = paired->combine(std::move(halves[0]), std::move(halves[1]), rows->cols() / 2, adjacent);
+        reading.match.deviatingRows = deviating;
+        reading.match.comparedRows = compared;
         return reading;
     }
     return std::nullopt;
@@ -56,9 +65,14 @@ bool pairIsBetter(const TableMatch &table, const TableMatch &pair)
 {
     const int tableRank = TensorShapes::verdictRank(table.verdict);
     const int pairRank = TensorShapes::verdictRank(pair.verdict);
-    // A mistake the pair's reference names beats a table no formula explains (learned, unknown).
+    // A mistake the pair's reference names beats a table no formula explains (learned, unknown); so
+    // does a pair whose rows but a few damaged ones are its reference's (at most StrayRows::most of
+    // those compared, as a table of one form bears them): vLLM's long_short_cos_sin_cache with a
+    // damaged row, as its cos alone is read.
     const bool noFormula = table.verdict == CheckVerdict::Learned || table.verdict == CheckVerdict::Unknown;
-    if (pair.verdict == CheckVerdict::Mistake && !pair.mistakes.isEmpty() && noFormula)
+    const bool fewDamaged = pair.deviatingRows && pair.comparedRows && *pair.comparedRows > 0
+        && *pair.deviatingRows <= StrayRows::most(*pair.comparedRows);
+    if (pair.verdict == CheckVerdict::Mistake && (!pair.mistakes.isEmpty() || fewDamaged) && noFormula)
         return true;
     return pairRank < tableRank || (pairRank == tableRank && table.verdict != CheckVerdict::Correct);
 }

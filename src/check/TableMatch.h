@@ -93,6 +93,18 @@ inline const QString kCellsShifted = QStringLiteral("cells-shifted");
 inline const QString kRelativeReversed = QStringLiteral("relative-position-reversed");
 } // namespace CheckMistakes
 
+// The most rows of a table, one in this many, that may be damaged (unread, at a position the rest
+// do not explain, or deviating) for the rest to be read as one form: those rows are a region the
+// stream shows as deviating cells, not the form's mistake (RopeRowPositions reads a table's rows
+// so; PairedTables takes a pair's reading so over a table no formula explains).
+namespace StrayRows {
+inline constexpr std::int64_t kShare = 64;
+inline std::int64_t most(std::int64_t rows)
+{
+    return rows / kShare;
+}
+} // namespace StrayRows
+
 // What a table was identified as from its sample (docs/ARCHITECTURE.md, Checking a table), and
 // after its rows were streamed, the verdict. A value the window can show and act on: `params`
 // set the window's parameters to the matched reference. The family fills it through its
@@ -145,6 +157,10 @@ struct TableMatch
     std::optional<std::int64_t> worstRow;
     std::optional<std::int64_t> worstColumn;
     QString deviations; // which columns and rows deviate, in words; empty when none
+    // The rows compared, and of them those with a cell beyond the tolerance (of a cos|sin pair, the
+    // two halves' together: PairedTables).
+    std::optional<std::int64_t> comparedRows;
+    std::optional<std::int64_t> deviatingRows;
 
     // The finding of `key`, or nothing.
     MatchValue finding(const QString &key) const;

@@ -506,6 +506,8 @@ void conclude(TableMatch &match, const Verification &v)
     match.maxAbsError = v.maxAbsError;
     match.worstRow = v.worstRow;
     match.worstColumn = v.worstColumn;
+    match.comparedRows = v.comparedRows;
+    match.deviatingRows = v.deviatingRows;
     if (v.deviatingCells == 0)
         return;
     std::vector<std::int64_t> columns;

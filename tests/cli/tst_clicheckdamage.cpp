@@ -6,17 +6,22 @@
 // written here: HF's float32 inv_freq (1 / theta ** (arange(0, d, 2) / d), the power in float32), the float32 angle p *
 // inv_freq, its cos in float64 rounded to float32 (and to bfloat16 where said), HF's half layout (column j pair j mod
 // d/2) or Meta's interleaved pairs (column j pair j / 2).
+// And vLLM's LongRoPE buffer with a damaged cell or row, undeclared, is read as that buffer (its
+// damaged row a mistake the stream shows), as the buffer's cos alone is: it was `learned`.
 #include "CliRun.h"
 #include "support/HalfFloats.h"
 
 #include <QtTest>
 
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -38,6 +43,15 @@ QStringList strings(const QJsonValue &v)
     QStringList out;
     for (const QJsonValue &x : v.toArray())
         out.append(x.toString());
+    return out;
+}
+
+// A comma-separated list of a preset's "params" as numbers.
+std::vector<double> numbers(const QString &list)
+{
+    std::vector<double> out;
+    for (const QString &x : list.split(u','))
+        out.push_back(x.toDouble());
     return out;
 }
 
@@ -96,6 +110,75 @@ private slots:
             const QString rows = u"rows %1..%2"_s.arg(first).arg(first + 9);
             QVERIFY2(said.contains(rows) == damaged, qPrintable(said));
         }
+    }
+
+    // vLLM's long_short_cos_sin_cache of Phi-3 mini 128k (vllm/model_executor/layers/rotary_embedding/
+    // phi3_long_rope_scaled_rope.py, Phi3LongRoPEScaledRotaryEmbedding: _compute_cos_sin_cache
+    // cat((cos, sin), dim=-1) of freqs = t * inv_freq, inv_freq = 1 / (factors * base ** (arange(0,
+    // rotary_dim, 2) / rotary_dim)), both times mscale sqrt(1 + ln(max_position_embeddings /
+    // original) / ln(original)); __init__ registers torch.cat([short_cache, long_cache], dim=0)):
+    // 4096 rows of short_factor at positions 0..4095, then 300 of long_factor from position 0, the
+    // preset's factors (the config's). Undeclared with one damaged cell or row (at most one row in
+    // 64, as the cos alone bears), the pair's reading wins over `learned`: a mistake, the cache named
+    // in the diagnosis, the damaged row the one that deviates. Clean, it is correct; with a 64th of
+    // its rows and more zeroed, no pair reading bears them.
+    void damagedVllmCosSinBufferIsReadAsTheBuffer_data()
+    {
+        QTest::addColumn<qint64>("row");
+        QTest::addColumn<qint64>("column");
+        QTest::addColumn<int>("damage"); // 0 none, 1 one cell + 0.3, 2 the row halved, 3 rows zeroed
+        QTest::addColumn<qint64>("count"); // rows damaged from `row` on
+        QTest::newRow("clean") << qint64(0) << qint64(0) << 0 << qint64(0);
+        QTest::newRow("long row 4196, a cos cell") << qint64(4196) << qint64(5) << 1 << qint64(1);
+        QTest::newRow("long row 4196, a sin cell") << qint64(4196) << qint64(50) << 1 << qint64(1);
+        QTest::newRow("long row 4196 halved") << qint64(4196) << qint64(0) << 2 << qint64(1);
+        QTest::newRow("short row 1000 zeroed") << qint64(1000) << qint64(0) << 3 << qint64(1);
+        QTest::newRow("short rows 1000..1199 zeroed") << qint64(1000) << qint64(0) << 3 << qint64(200);
+    }
+    void damagedVllmCosSinBufferIsReadAsTheBuffer()
+    {
+        QFETCH(qint64, row);
+        QFETCH(qint64, column);
+        QFETCH(int, damage);
+        QFETCH(qint64, count);
+        QFile presetFile(QStringLiteral(POSENC_PRESETS) + u"/16-phi-3-mini-128k.json"_s);
+        QVERIFY(presetFile.open(QIODevice::ReadOnly));
+        const QJsonObject params = QJsonDocument::fromJson(presetFile.readAll()).object()[u"params"_s].toObject();
+        const std::vector<double> shortFactor = numbers(params[u"short-factor"_s].toString());
+        const std::vector<double> longFactor = numbers(params[u"long-factor"_s].toString());
+        constexpr qint64 rotary = 96, pairs = rotary / 2, original = 4096, longRows = 300;
+        QCOMPARE(qint64(shortFactor.size()), pairs);
+        QCOMPARE(qint64(longFactor.size()), pairs);
+        const double mscale = std::sqrt(1.0 + std::log(131072.0 / double(original)) / std::log(double(original)));
+        const QString file = m_files.written(original + longRows, rotary, [&](qint64 r, qint64 j) {
+            const bool longRow = r >= original;
+            const qint64 i = j % pairs;
+            const double ext = (longRow ? longFactor : shortFactor)[std::size_t(i)];
+            const double angle = double(longRow ? r - original : r) / (ext * std::pow(10000.0, 2.0 * double(i) / 96.0));
+            const double v = mscale * (j < pairs ? std::cos(angle) : std::sin(angle));
+            if (r < row || r >= row + count)
+                return v;
+            return damage == 1 ? (j == column ? v + 0.3 : v) : damage == 2 ? 0.5 * v : damage == 3 ? 0.0 : v;
+        });
+        QVERIFY(!file.isEmpty());
+        const QJsonObject o = CliRun::checked(file, {});
+        const QString said = o[u"verdict"_s].toString() + u" | "_s + o[u"diagnosis"_s].toString();
+        if (count > (original + longRows) / 64) {
+            // More damaged rows than the share a form bears: not read as the buffer (`learned`).
+            QVERIFY2(!o[u"diagnosis"_s].toString().contains(u"long_short_cos_sin_cache"_s), qPrintable(said));
+            QVERIFY2(o[u"verdict"_s].toString() != u"correct"_s, qPrintable(said));
+            return;
+        }
+        QVERIFY2(o[u"diagnosis"_s].toString().contains(u"long_short_cos_sin_cache"_s), qPrintable(said));
+        QVERIFY2(strings(o[u"mistakes"_s]).isEmpty(), qPrintable(said));
+        if (damage == 0) {
+            QVERIFY2(o[u"verdict"_s].toString() == u"correct"_s, qPrintable(said));
+            return;
+        }
+        QVERIFY2(o[u"verdict"_s].toString() == u"mistake"_s, qPrintable(said));
+        QCOMPARE(o[u"exit"_s].toInt(), 1);
+        QCOMPARE(o[u"worst_position"_s].toInteger(), row);
+        QVERIFY2(o[u"diagnosis"_s].toString().contains(u"row %1"_s.arg(row)), qPrintable(said));
     }
 
     // Positions from 3, stored as bfloat16, rows 4000..4009 overwritten with 1: declared, the offset

@@ -38,8 +38,9 @@ inline constexpr int kUnread = -2;
 
 // The most rows of a table, one in this many, that may be unread (a damaged cell or row) or stray
 // (at a position the rest do not explain) for the rest to be read as one form: those rows are a
-// region the stream shows as deviating cells, not a mistake of the rows' positions.
-inline constexpr std::int64_t kStrayShare = 64;
+// region the stream shows as deviating cells, not a mistake of the rows' positions. The share
+// every check's form bears (StrayRows, TableMatch.h).
+inline constexpr std::int64_t kStrayShare = StrayRows::kShare;
 std::int64_t mostStrayRows(std::int64_t rows);
 
 // Every row of the table read against `lists` (one hypothesis, or LongRoPE's two: the correct one
