@@ -31,7 +31,8 @@ QString crossText(const DocumentDistance::Counts &n, bool terse)
     if (n.cross == 0)
         return terse ? u"no cross pairs"_s : u"no cross-document pair attended"_s;
     const double share = 100.0 * double(n.crossNegative) / double(n.cross);
-    return u"%1 cross%2, %3 negative (%4 %)"_s.arg(NumberText::count(n.cross))
+    // The share and its sign on one line (a slide's folded title put "%)" on a line of its own).
+    return u"%1 cross%2, %3 negative (%4\u00a0%)"_s.arg(NumberText::count(n.cross))
         .arg(terse ? QString() : u"-document pairs"_s)
         .arg(NumberText::count(n.crossNegative))
         .arg(NumberText::compact(share, 3));
