@@ -82,6 +82,16 @@ double toHalf(double v)
     return std::ldexp(std::nearbyint(std::ldexp(v, 10 - e)), e - 10);
 }
 
+// bfloat16's rounding of a value (float32's first, to nearest even, as torch's .to(torch.bfloat16)).
+double toBFloat16(double v)
+{
+    const std::uint32_t bits = std::bit_cast<std::uint32_t>(float(v));
+    if (std::isinf(v))
+        return v;
+    const std::uint32_t rounded = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+    return double(std::bit_cast<float>(rounded));
+}
+
 // `heads` square [L, L] slices, cell (i, j) of head h `bias(h, i, j)` for keys at or before the
 // query and `fill` after it (a causal mask).
 std::vector<double> causal(std::int64_t heads, std::int64_t length, double fill,
@@ -246,6 +256,45 @@ private slots:
                              u"head %1 of %2"_s.arg(flags[head + 1], flags[flags.indexOf(u"--heads"_s) + 1])),
                          qPrintable(context));
         }
+    }
+
+    // Biases of a half-precision pipeline (the second cold review of these masks: F1, F2, F5):
+    // BLOOM's key biases in float16 (build_alibi_tensor: float32's slope × key position, then
+    // .to(dtype)) are get_slopes' heads undeclared and declared, not a one-head table's mistake; a
+    // [12, 64, 64] stack of bfloat16 values kept in float32 (numpy has no bfloat16) is no mistake
+    // (it was "head 9 has slope 0.7070313 where get_slopes(12) gives 0.7071068"); a stack of
+    // +m|i − j| declared symmetric is a mistake but not relative-position-reversed: a two-sided
+    // bias has no direction to reverse.
+    void halfPrecisionBiasesAreNoMistake()
+    {
+        const std::vector<double> m = alibiref::slopes(16);
+        std::vector<double> keys;
+        for (std::int64_t h = 0; h < 16; ++h)
+            for (std::int64_t j = 0; j < 128; ++j)
+                keys.push_back(toHalf(double(float(m[std::size_t(h)]) * float(j))));
+        for (const QStringList &flags : {QStringList(), QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s}}) {
+            const Checked c = check(npy({16, 1, 128}, keys, true), flags);
+            QVERIFY2(c.exit == 0, qPrintable(c.shown));
+            QCOMPARE(c.json[u"verdict"_s].toString(), u"correct"_s);
+        }
+        const auto rounded = alibi(12);
+        const Checked stack = check(
+            npy({12, 64, 64}, causal(12, 64, kMinusInf,
+                                     [&](std::int64_t h, std::int64_t i, std::int64_t j) {
+                                         return toBFloat16(rounded(h, i, j));
+                                     })),
+            {});
+        QVERIFY2(stack.json[u"verdict"_s].toString() != u"mistake"_s, qPrintable(stack.shown));
+        std::vector<double> symmetric;
+        const std::vector<double> m8 = alibiref::slopes(8);
+        for (std::int64_t h = 0; h < 8; ++h)
+            for (std::int64_t i = 0; i < 64; ++i)
+                for (std::int64_t j = 0; j < 64; ++j)
+                    symmetric.push_back(m8[std::size_t(h)] * double(std::llabs(i - j)));
+        const Checked sym = check(npy({8, 64, 64}, symmetric),
+                                  {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s, u"--alibi"_s, u"symmetric"_s});
+        QVERIFY2(sym.exit == 1, qPrintable(sym.shown));
+        QVERIFY2(!sym.json[u"mistakes"_s].toArray().contains(u"relative-position-reversed"_s), qPrintable(sym.shown));
     }
 
     // A causal −inf mask beside cells no table holds: the mask set aside, the table unknown (exit

@@ -1,6 +1,8 @@
 // ALiBi's bias tensors (AlibiBiasTensors.h).
 #include "check/alibi/AlibiBiasTensors.h"
 
+#include "check/CellTolerance.h"
+#include "check/MaskFill.h"
 #include "check/TensorShapes.h"
 #include "check/alibi/AlibiSlopeVector.h"
 #include "core/Params.h"
@@ -28,6 +30,46 @@ std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_
         slopes.push_back(-double(row[0]));
     }
     return slopes;
+}
+
+// The rounding the slopes' cells carry: a float32 file of a half-precision pipeline's bias
+// (numpy has no bfloat16: a bfloat16 tensor reaches a .npy as .float().numpy()) holds its values,
+// and its slopes are that format's roundings of get_slopes', as a bfloat16 file's would be.
+StoredType roundingOf(StoredType stored, const std::vector<float> &cells)
+{
+    if (stored != StoredType::Float32 && stored != StoredType::Float64)
+        return stored;
+    switch (representableFormat(cells.data(), std::int64_t(cells.size()))) {
+    case ValueFormat::BFloat16:
+        return StoredType::BFloat16;
+    case ValueFormat::Float16:
+        return StoredType::Float16;
+    case ValueFormat::Float32:
+        break;
+    }
+    return stored;
+}
+
+std::vector<float> cellsOf(const std::vector<double> &values, double sign)
+{
+    std::vector<float> cells;
+    for (const double v : values)
+        cells.push_back(float(sign * v));
+    return cells;
+}
+
+// Whether every head's row 0 masks the key after the query (column 1): a causal bias, which alone
+// has a direction to take the wrong way round (a two-sided one, |i − j|, has none).
+bool masksAfter(const TableRows &rows, std::int64_t count, std::int64_t length)
+{
+    std::vector<float> row(static_cast<std::size_t>(rows.cols()));
+    QString error;
+    for (std::int64_t s = 0; s < count; ++s) {
+        if (!rows.read(s * length, 1, row.data(), error) || row.size() < 2
+            || !MaskFill::is(double(row[1]), ValueFormat::Float16))
+            return false;
+    }
+    return true;
 }
 
 // Slopes all negative whose negations are get_slopes(H)'s: every head's bias taken with the offset
@@ -76,9 +118,15 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
         const double offset = fromZero ? 0.0 : -double(length - 1);
         const double m = fromZero ? double(row[std::size_t(length - 1)]) / double(length - 1)
                                   : -double(row[0]) / double(length - 1);
+        // Each cell m·j (BLOOM: float32's product, then .to(dtype)) rounded as the row's values are,
+        // and m read from a rounded cell: two of that rounding's half units.
+        const ValueFormat format = rows.storedType() == StoredType::Float32 || rows.storedType() == StoredType::Float64
+            ? representableFormat(row.data(), length)
+            : storedFormat(rows.storedType());
+        const double relative = std::max(1e-6, 2.0 * halfUnit(format) + 1e-7);
         for (std::int64_t j = 0; j < length; ++j) {
             const double exact = m * (double(j) + offset);
-            if (std::fabs(double(row[std::size_t(j)]) - exact) > 1e-6 * std::fabs(exact) + 1e-30)
+            if (std::fabs(double(row[std::size_t(j)]) - exact) > relative * std::fabs(exact) + 1e-30)
                 return std::nullopt;
         }
         slopes.push_back(m);
@@ -105,8 +153,12 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     if (h < 1 || count % h != 0 || !repeats(h))
         return std::nullopt;
     slopes.resize(std::size_t(h));
-    const auto reversed = reversedSlopes(slopes, rows.storedType(), h, u"slope"_s);
-    TableMatch m = reversed ? *reversed : AlibiSlopeVector::check(slopes, rows.storedType(), h);
+    std::vector<double> lastCells;
+    for (const double m : slopes)
+        lastCells.push_back(m * double(length - 1));
+    const StoredType stored = roundingOf(rows.storedType(), cellsOf(lastCells, 1.0));
+    const auto reversed = reversedSlopes(slopes, stored, h, u"slope"_s);
+    TableMatch m = reversed ? *reversed : AlibiSlopeVector::check(slopes, stored, h);
     m.table = u"alibi-key-bias"_s;
     if (count > h)
         m.notes.prepend(u"the rows are %1 batches of %2 heads%3"_s.arg(count / h).arg(h).arg(
@@ -128,8 +180,11 @@ bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows,
         return false;
     TableMatch &m = combined;
     std::vector<double> first(slopes->begin(), slopes->begin() + std::min<std::int64_t>(heads, count));
-    const auto reversed = reversedSlopes(first, rows.storedType(), heads, u"slope (row 1, column 0 holds +m)"_s);
-    TableMatch s = reversed ? *reversed : AlibiSlopeVector::check(first, rows.storedType(), heads);
+    const StoredType stored = roundingOf(rows.storedType(), cellsOf(first, -1.0));
+    const auto reversed = masksAfter(rows, std::min<std::int64_t>(heads, count), length)
+        ? reversedSlopes(first, stored, heads, u"slope (row 1, column 0 holds +m)"_s)
+        : std::nullopt;
+    TableMatch s = reversed ? *reversed : AlibiSlopeVector::check(first, stored, heads);
     if (s.verdict != CheckVerdict::Correct) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = s.mistakes;
