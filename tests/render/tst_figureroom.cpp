@@ -16,6 +16,26 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
+namespace {
+
+// A 300 x 200 plot of one axis rect, its texts in `font`, both axes over 0..upper.
+QCPAxisRect *oneRect(QCustomPlot &plot, const QFont &font, double upper)
+{
+    plot.setFont(font);
+    plot.setViewport(QRect(0, 0, 300, 200));
+    plot.plotLayout()->clear();
+    auto *rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
+        axis->setTickLabelFont(font);
+        axis->setLabelFont(font);
+        axis->setRange(0.0, upper);
+    }
+    return rect;
+}
+
+} // namespace
+
 class TestFigureRoom : public QObject
 {
     Q_OBJECT
@@ -264,17 +284,8 @@ void TestFigureRoom::anAxisLabelGoesAlongItsTicks()
 {
     QCustomPlot plot;
     const QFont font(PinnedFont::family(), 9);
-    plot.setFont(font);
-    plot.setViewport(QRect(0, 0, 300, 200));
-    plot.plotLayout()->clear();
-    auto *rect = new QCPAxisRect(&plot);
-    plot.plotLayout()->addElement(0, 0, rect);
+    QCPAxisRect *rect = oneRect(plot, font, 1000.0);
     QCPAxis *bottom = rect->axis(QCPAxis::atBottom), *left = rect->axis(QCPAxis::atLeft);
-    for (QCPAxis *axis : {bottom, left}) {
-        axis->setTickLabelFont(font);
-        axis->setLabelFont(font);
-        axis->setRange(0.0, 1000.0);
-    }
     bottom->setLabel(u"position p"_s);
     left->setLabel(u"value v"_s);
     const QSharedPointer<QCPAxisTicker> own = bottom->ticker();
@@ -336,17 +347,8 @@ void TestFigureRoom::aWrappedAxisLabelKeepsItsFirstLine()
 {
     QCustomPlot plot;
     const QFont font(PinnedFont::family(), 9);
-    plot.setFont(font);
-    plot.setViewport(QRect(0, 0, 300, 200));
-    plot.plotLayout()->clear();
-    auto *rect = new QCPAxisRect(&plot);
-    plot.plotLayout()->addElement(0, 0, rect);
+    QCPAxisRect *rect = oneRect(plot, font, 100.0);
     QCPAxis *bottom = rect->axis(QCPAxis::atBottom), *left = rect->axis(QCPAxis::atLeft);
-    for (QCPAxis *axis : {bottom, left}) {
-        axis->setTickLabelFont(font);
-        axis->setLabelFont(font);
-        axis->setRange(0.0, 100.0);
-    }
     // As FigureFit wraps a label longer than its axis: two lines.
     const QString whole = u"distance |j − i| between the key and the query of the head"_s;
     const QString wrapped = FigureFit::wrap(whole, font, 200.0);
