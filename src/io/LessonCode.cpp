@@ -1,5 +1,6 @@
 #include "LessonCode.h"
 
+#include "LessonNeeds.h"
 #include "Preset.h"
 
 #include "check/ModelConfigCheck.h"
@@ -55,11 +56,8 @@ std::variant<LessonCode::Alternative, QString> readAlternative(const QJsonValue 
     const QJsonValue needs = object.value(u"needs"_s);
     if (!(needs.isArray() || needs.isUndefined()))
         return u"an alternative's \"needs\" is a list of keys"_s;
-    for (const QJsonValue &need : needs.toArray()) {
-        if (!need.isString() || need.toString().isEmpty())
-            return u"\"needs\" lists keys, each a text"_s;
-        alternative.needs.append(need.toString());
-    }
+    if (auto problem = LessonNeeds::read(needs, alternative.needs))
+        return *problem;
     return alternative;
 }
 
@@ -94,16 +92,6 @@ QString wrapped(const QString &line, const QString &code)
     return lines.join(u'\n');
 }
 
-bool fits(const LessonCode::Alternative &alternative, const LessonModel &model)
-{
-    for (const QString &need : alternative.needs) {
-        const auto number = LessonNumbers::number(need, model, LayerLessonNumbers::entries());
-        if (!number || !number->present())
-            return false;
-    }
-    return true;
-}
-
 } // namespace
 
 std::variant<LessonCode, QString> LessonCode::read(const QJsonValue &value)
@@ -134,7 +122,7 @@ qsizetype LessonCode::size() const
 const LessonCode::Alternative *LessonCode::chosen(const LessonModel &model) const
 {
     for (const Alternative &alternative : alternatives) {
-        if (fits(alternative, model))
+        if (LessonNeeds::missing(alternative.needs, model).isEmpty())
             return &alternative;
     }
     return nullptr;

@@ -1,5 +1,7 @@
 #include "LessonText.h"
 
+#include "LessonNeeds.h"
+
 #include "check/models/LayerLessonNumbers.h"
 
 #include <QJsonArray>
@@ -30,11 +32,8 @@ std::variant<Alternative, QString> readAlternative(const QJsonValue &value)
         || !(panels.isArray() || panels.isUndefined()) || (needs.isUndefined() && panels.isUndefined()))
         return u"an alternative's \"text\" is a text, its \"needs\" a list of keys and its \"panels\" a list of panels"_s;
     Alternative alternative {object.value(u"text"_s).toString().trimmed(), {}, {}};
-    for (const QJsonValue &need : needs.toArray()) {
-        if (!need.isString() || need.toString().isEmpty())
-            return u"\"needs\" lists keys, each a text"_s;
-        alternative.needs.append(need.toString());
-    }
+    if (auto problem = LessonNeeds::read(needs, alternative.needs))
+        return *problem;
     // A panel is "FIGURE" or "FIGURE: words of its title or axis label" (KeptPanels).
     static const QRegularExpression panel(u"^[a-z0-9]+(-[a-z0-9]+)*(: \\S.*)?$"_s);
     for (const QJsonValue &named : panels.toArray()) {
@@ -74,12 +73,7 @@ Chosen choose(const LessonText::Item &item, const LessonModel &model, bool empha
 {
     Chosen chosen;
     for (const Alternative &alternative : item) {
-        QStringList missing;
-        for (const QString &need : alternative.needs) {
-            const auto number = LessonNumbers::number(need, model, LayerLessonNumbers::entries());
-            if (!number || !number->present())
-                missing.append(need);
-        }
+        QStringList missing = LessonNeeds::missing(alternative.needs, model);
         const LessonNumbers::Filled filled
             = LessonNumbers::fill(alternative.text, model, emphasise, LayerLessonNumbers::entries());
         missing += filled.missing + filled.unknown;
