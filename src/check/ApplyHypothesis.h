@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -33,6 +34,11 @@ struct ApplyDeclaration
     // Each row's position (--position-ids: a forward pass's q or k of a padded or packed batch);
     // empty: row r is at position r.
     std::vector<std::int64_t> positionIds;
+    // The reference declared in full (--expect FAMILY and its flags, --preset, --config,
+    // --expect-config, a family's parameter flags), as the table check compares with one: what
+    // the check fits (frequencies, attention factor, rotary_dim, pairing) is compared with it and
+    // each parameter that differs named. Unset: nothing declared but the keys read alone (`keys`).
+    std::optional<Params> reference;
 
     bool declares(const QString &key) const { return keys.contains(key); }
 };

@@ -1,14 +1,17 @@
 #include "CheckApply.h"
 
 #include "CheckApplyHeads.h"
+#include "CheckExpect.h"
 #include "ExitCode.h"
 #include "JsonOutput.h"
 #include "ParamOptions.h"
 
 #include "check/FamilyCheck.h"
+#include "check/TableCheck.h"
 #include "check/TableRows.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "io/PositionIdsFile.h"
 #include "io/TableFile.h"
@@ -166,11 +169,62 @@ QStringList givenKeys(const QCommandLineParser &parser)
     return keys;
 }
 
+// The width key laid at X's columns where nothing gave it; a width given otherwise must be X's.
+std::optional<QString> widthProblem(Params &p, std::int64_t cols, bool given, const QString &source)
+{
+    const QString widthKey = FamilyChecks::of(checkedFamily(p.encoding)).apply->widthKey;
+    const ParamSpec *width = ParamTable::find(widthKey);
+    if (!width)
+        return std::nullopt;
+    if (!given) {
+        width->assign(p, ParamValue(cols));
+        p.dModel = std::clamp(std::max(p.dModel, cols), std::int64_t(1), Params::kMaxDModel);
+    }
+    if (width->value(p) == ParamValue(cols))
+        return std::nullopt;
+    return u"--apply: X and Y have %1 columns, but %2 gives %3 %4"_s.arg(cols).arg(
+        source.isEmpty() ? u"--"_s + widthKey : source, width->label, ParamText::get(p, widthKey));
+}
+
+// --expect FAMILY with its flags, or --expect-config: the reference as the table check reads it
+// (CheckExpect), its width X's where no flag or config gives it. --expect-table and a learned
+// table declare no rotation.
+Meant expected(const QCommandLineParser &parser, std::int64_t cols, Meant m)
+{
+    auto expectation = CheckExpect::read(parser, TableCheck::declarableKeys() + QStringList {u"memory-budget"_s});
+    if (const auto *refused = std::get_if<CheckExpect::Refusal>(&expectation)) {
+        m.code = refused->code;
+        m.messages = refused->lines;
+        return m;
+    }
+    const CheckExpect::Expectation &e = std::get<CheckExpect::Expectation>(expectation);
+    m.code = ExitUsage;
+    if (e.kind != CheckExpect::Expectation::Kind::Family || !FamilyChecks::of(e.family).apply) {
+        m.messages
+            = {u"%1: with --apply, Y is compared with X turned by a rotation's parameters: declare them with "
+               "--expect and its flags, --preset, --config or --expect-config"_s.arg(
+                   parser.isSet(u"expect-table"_s) ? u"--expect-table"_s : u"--expect "_s + parser.value(u"expect"_s))};
+        return m;
+    }
+    Params p = e.params;
+    const bool config = parser.isSet(u"expect-config"_s);
+    if (const auto problem = widthProblem(p, cols, e.widthGiven || config, config ? u"--expect-config"_s : QString())) {
+        m.messages = {*problem};
+        return m;
+    }
+    m.code = ExitDone;
+    m.config = config;
+    m.params = p;
+    return m;
+}
+
 Meant meant(const QCommandLineParser &parser, std::int64_t cols)
 {
     Meant m;
     m.keys = givenKeys(parser);
     m.config = parser.isSet(u"config"_s);
+    if (parser.isSet(u"expect"_s) || parser.isSet(u"expect-config"_s) || parser.isSet(u"expect-table"_s))
+        return expected(parser, cols, m);
     // Keys a check reads alone (a pairing declared) declare no family.
     QStringList alone;
     for (const ApplyHypothesis *apply : hypotheses())
@@ -195,19 +249,41 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
         m.messages = read.messages();
         return m;
     }
-    Params &p = read.params;
     // A row's width: X's columns, unless a flag or the config gives it.
-    const QString widthKey = FamilyChecks::of(checkedFamily(p.encoding)).apply->widthKey;
-    if (const ParamSpec *width = ParamTable::find(widthKey)) {
-        if (width->value(p) != ParamValue(cols)) {
-            m.code = ExitUsage;
-            m.messages = {u"--apply: X and Y have %1 columns, but %2 gives %3 %4"_s.arg(cols).arg(
-                m.config ? u"--config"_s : u"--"_s + widthKey, width->label, ParamText::get(p, widthKey))};
-            return m;
-        }
+    if (const auto problem = widthProblem(read.params, cols, true, m.config ? u"--config"_s : QString())) {
+        m.code = ExitUsage;
+        m.messages = {*problem};
+        return m;
     }
-    m.params = p;
+    m.params = read.params;
     return m;
+}
+
+// The flags given that --apply does not read: those of another family, of a table's check, of a
+// batch's ids; each would be ignored, so it is refused.
+QStringList idleFlags(const QCommandLineParser &parser, const QList<Encoding> &families)
+{
+    static const QStringList read {u"apply"_s,  u"json"_s,    u"threads"_s,       u"memory-budget"_s, u"quiet"_s,
+                                   u"help"_s,   u"expect"_s,  u"expect-config"_s, u"layer-type"_s,    u"config"_s,
+                                   u"preset"_s, u"session"_s, u"encoding"_s,      u"position-ids"_s};
+    QStringList idle;
+    for (const QString &name : parser.optionNames()) {
+        const ParamSpec *param = ParamTable::find(name);
+        const bool familys
+            = param && param->family && std::any_of(families.begin(), families.end(), [&](Encoding family) {
+                  return *param->family == family || Families::spec(family).borrowsRow(*param->family, name);
+              });
+        if (!read.contains(name) && !familys && !idle.contains(u"--"_s + name))
+            idle.append(u"--"_s + name);
+    }
+    return idle;
+}
+
+QString idleWords(const QStringList &idle, const QString &families)
+{
+    return u"%1: no effect with --apply, which reads X and Y, the rotation they are meant to be (--expect and its "
+           "flags, --preset, --config, --expect-config, %2's flags) and --position-ids"_s.arg(idle.join(u", "_s),
+                                                                                              families);
 }
 
 // --position-ids with --apply: the positions of a head's rows, one id a row, [L] or [B, L] (B that of
@@ -287,6 +363,17 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
         if (const auto family = Families::fromWord(request.parser->value(u"encoding"_s)))
             rowBytes = FamilyChecks::of(checkedFamily(family)).apply->rowBytes;
     }
+    // A flag no rotation's check reads, refused before the parameters are read.
+    QList<Encoding> rotary;
+    QStringList headings;
+    for (const FamilySpec &spec : Families::all()) {
+        if (FamilyChecks::of(spec.encoding).apply) {
+            rotary.append(spec.encoding);
+            headings.append(spec.heading);
+        }
+    }
+    if (const QStringList idle = request.parser ? idleFlags(*request.parser, rotary) : QStringList(); !idle.isEmpty())
+        return fail(ExitUsage, idleWords(idle, headings.join(u" or "_s)));
     const Read x = readWhole(u"--apply X"_s, request.x, request.budget, rowBytes);
     if (!x.values)
         return fail(x.code, x.message);
@@ -303,9 +390,13 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
     declared.params = m.params.value_or(request.declared);
     declared.keys = m.keys;
     declared.config = m.config;
+    // A family declared (its flags, a preset, a config, --expect) is the reference Y is compared with.
+    declared.reference = m.params;
     declared.stored = storedFormat(y.stored);
     declared.threads = request.threads;
     const Encoding family = checkedFamily(m.params ? std::optional(m.params->encoding) : std::nullopt);
+    if (const QStringList idle = request.parser ? idleFlags(*request.parser, {family}) : QStringList(); !idle.isEmpty())
+        return fail(ExitUsage, idleWords(idle, Families::spec(family).heading));
     if (x.shape != y.shape)
         return fail(ExitUsage,
                     u"--apply: X is (%1) and Y (%2); Y is X rotated, of its shape"_s.arg(shapeWords(x.shape),

@@ -306,7 +306,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             return argument == flag || argument.startsWith(flag + u'=');
         });
     };
-    if (given(u"--config"_s) && !given(u"--apply"_s))
+    // With --position-ids, --config gives the model whose ids they are meant to be, as --preset does.
+    if (given(u"--config"_s) && !given(u"--apply"_s) && !PositionIdsCheckCommand::requested(arguments))
         return runConfigCheck(arguments, out, err);
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);

@@ -11,8 +11,10 @@
 #include "check/TableCheck.h"
 #include "check/TableRows.h"
 #include "check/rope/ApplyAngles.h"
+#include "check/rope/ApplyColumns.h"
 #include "check/rope/ApplyIds.h"
 #include "check/rope/ApplyPairs.h"
+#include "check/rope/ApplyReference.h"
 #include "check/rope/RopeCheckWords.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
@@ -489,6 +491,18 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
         r = ApplyPairs::bestReading(x, y, sample, 0, x.cols());
     }
     if (!ApplyPairs::turnsPairs(r, u)) {
+        // Y's columns written back in another order than the rotation's: named, and read put back.
+        if (auto put = declared.undoColumns ? ApplyColumns::undo(x, y, sample, u) : std::nullopt) {
+            Declared again = declared;
+            again.undoColumns = false;
+            auto checked = check(x, put->y, again);
+            if (auto *found = std::get_if<Result>(&checked)) {
+                found->mistakes.prepend(put->mistake);
+                found->verdict = CheckVerdict::Mistake;
+                found->diagnosis = put->line + u"; put back, "_s + found->diagnosis;
+            }
+            return checked;
+        }
         result.diagnosis = ApplyPairs::notTurned(u"its columns"_s);
         return result;
     }
@@ -531,7 +545,12 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
         asPartial(*result.params, result.headDim, result.rotaryDim);
         result.frequencies += u", rotary_dim %1 of head_dim %2"_s.arg(result.rotaryDim).arg(result.headDim);
     }
-    const QStringList lines = partialLines(result, span, declared);
+    QStringList lines = partialLines(result, span, declared);
+    if (declared.reference) {
+        const bool explained = RopeFrequencies::rotaryDim(declared.reference->rope) == result.rotaryDim
+            && explainedRows(work, *declared.reference, sample) >= explainedRows(work, *result.params, sample);
+        ApplyReference::compare(result, *declared.reference, explained, r.factorUncertainty() + u, lines);
+    }
     std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
     static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);
     result.positions = runsOf(positions);

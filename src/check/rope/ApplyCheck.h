@@ -62,6 +62,12 @@ struct Declared
     // Row r's position (--position-ids); empty: r. The frequencies are identified from the rows in
     // position order and every row's position read is compared with its id.
     std::vector<std::int64_t> ids;
+    // The reference declared in full (ApplyDeclaration::reference), its max_len the rows'
+    // sequence: the frequencies and attention factor found are compared with it (ApplyReference).
+    std::optional<Params> reference;
+    // Where no pairing of Y's columns is a rotation, whether Y's columns are tried in the orders a
+    // rotation's output is written back in by mistake (ApplyColumns).
+    bool undoColumns = true;
 };
 
 // The mistakes an apply check names: the pairing's (ApplyPairs'), and the positions'.

@@ -5,6 +5,8 @@
 #include "core/Description.h"
 #include "core/rope/RopeFrequencies.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::RopeApply {
@@ -63,20 +65,28 @@ ApplyReport::Family ropeFamily(const ApplyCheck::Result &r)
 
 // What RoPE's check is told: the pairing declared (--rope-layout, else the config's), the
 // rotary_dim (--partial-rotary-factor's, or the config's), and the format Y's file stores.
-ApplyCheck::Declared ropeDeclared(const ApplyDeclaration &declared)
+// A reference declared in full gives both, and is compared at the rows' sequence (the length
+// dynamic and LongRoPE scale for: the largest position + 1).
+ApplyCheck::Declared ropeDeclared(const ApplyDeclaration &declared, std::int64_t rows)
 {
     ApplyCheck::Declared d;
     d.stored = declared.stored;
-    if (declared.declares(u"rope-layout"_s) || declared.config)
-        d.layout = declared.params.rope.layout;
-    if (declared.declares(u"partial-rotary-factor"_s) || declared.config) {
-        d.rotaryDim = RopeFrequencies::rotaryDim(declared.params.rope);
-        d.rotaryDimSource
-            = u"%1partial_rotary_factor %2"_s.arg(declared.config ? u"the config's "_s : QString(),
-                                                  QString::number(declared.params.rope.partialRotaryFactor));
+    const bool full = declared.reference.has_value();
+    const Params &params = full ? *declared.reference : declared.params;
+    if (declared.declares(u"rope-layout"_s) || declared.config || full)
+        d.layout = params.rope.layout;
+    if (declared.declares(u"partial-rotary-factor"_s) || declared.config || full) {
+        d.rotaryDim = RopeFrequencies::rotaryDim(params.rope);
+        d.rotaryDimSource = u"%1partial_rotary_factor %2"_s.arg(
+            declared.config ? u"the config's "_s : (full ? u"the reference's "_s : QString()),
+            QString::number(params.rope.partialRotaryFactor));
     }
     d.threads = declared.threads;
     d.ids = declared.positionIds;
+    if (full) {
+        d.reference = params;
+        d.reference->maxLen = d.ids.empty() ? rows : *std::max_element(d.ids.begin(), d.ids.end()) + 1;
+    }
     return d;
 }
 
@@ -93,14 +103,21 @@ ApplyHypothesis hypothesis()
           "their index where the ids differ arange-with-padding, a rotation by -angle rotation-reversed); a "
           "partial rotary's rotary_dim (against "
           "--partial-rotary-factor or --config when given: rotary-dim; the rotated part after the unrotated one: "
-          "rotary-part-misplaced; inv_freq over head_dim: rotary-dim-exponent)"_s;
+          "rotary-part-misplaced; inv_freq over head_dim: rotary-dim-exponent); Y's columns written back in "
+          "another order than the rotation's, named and read put back (rope-output-deinterleaved: GPT-J's pairs "
+          "concatenated as [evens | odds]; rope-output-interleaved: rotate_half's halves interleaved). A reference "
+          "declared in full "
+          "(--expect rope and its flags, --preset, --config, --expect-config, a RoPE flag) is compared as a table's "
+          "is, every parameter that differs named with both values: the frequencies fitted as an inv_freq vector "
+          "against the reference's (rope-theta, rope-type, rope-factor, longrope-factor-set), the attention factor "
+          "(attention-factor, attention-factor-missing), the rotary_dim (rotary-dim) and the pairing (rope-layout)"_s;
     apply.rowBytes = 8.0; // a position
     apply.widthKey = u"head-dim"_s;
     apply.declares = {u"rope-layout"_s};
     apply.positionIds = true;
     apply.check = [](const RowMatrixXf &x, const RowMatrixXf &y,
                      const ApplyDeclaration &declared) -> std::variant<ApplyResult, QString> {
-        auto checked = ApplyCheck::check(x, y, ropeDeclared(declared));
+        auto checked = ApplyCheck::check(x, y, ropeDeclared(declared, x.rows()));
         if (const auto *refused = std::get_if<QString>(&checked))
             return *refused;
         const ApplyCheck::Result &r = std::get<ApplyCheck::Result>(checked);

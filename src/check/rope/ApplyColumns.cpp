@@ -1,0 +1,74 @@
+// The column orders a rotation's output is written back in by mistake. References: GPT-J's
+// rotate_every_two (transformers' modeling_gptj.py: x1 = x[..., ::2], x2 = x[..., 1::2],
+// torch.stack((-x2, x1), dim=-1).flatten(-2): the pairs interleaved back), HF's rotate_half
+// (modeling_llama.py: the halves x[..., :d/2], x[..., d/2:]).
+#include "check/rope/ApplyColumns.h"
+
+#include "check/rope/ApplyPairs.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::ApplyColumns {
+
+namespace {
+
+// Column j of the rotation's output is column from(j) of Y.
+RowMatrixXf reordered(const RowMatrixXf &y, std::int64_t (*from)(std::int64_t j, std::int64_t h))
+{
+    const std::int64_t h = y.cols() / 2;
+    RowMatrixXf put(y.rows(), y.cols());
+    for (std::int64_t j = 0; j < y.cols(); ++j)
+        put.col(j) = y.col(from(j, h));
+    return put;
+}
+
+// Y = [out[0::2] | out[1::2]]: out[2i] is Y[i], out[2i + 1] is Y[h + i].
+std::int64_t fromHalves(std::int64_t j, std::int64_t h)
+{
+    return j % 2 == 0 ? j / 2 : h + j / 2;
+}
+
+// Y = out's halves interleaved: out[i] is Y[2i], out[h + i] is Y[2i + 1].
+std::int64_t fromInterleaved(std::int64_t j, std::int64_t h)
+{
+    return j < h ? 2 * j : 2 * (j - h) + 1;
+}
+
+} // namespace
+
+QStringList mistakeIds()
+{
+    return {kDeinterleaved, kInterleaved};
+}
+
+std::optional<Permuted> undo(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
+                             double u)
+{
+    if (y.cols() < 4 || y.cols() % 2 != 0)
+        return std::nullopt;
+    const struct
+    {
+        QString mistake;
+        std::int64_t (*from)(std::int64_t, std::int64_t);
+        QString line;
+    } orders[] = {
+        {kDeinterleaved, fromHalves,
+         u"Y's columns are the rotated even columns, then the odd ones ([y0, y2, ... | y1, y3, ...]): the "
+         "rotation's pairs (2i, 2i + 1) were concatenated, not interleaved back (GPT-J's rotate_every_two, "
+         "modeling_gptj.py: torch.stack((-x2, x1), dim=-1).flatten(-2)); read with column 2i from Y's i and "
+         "2i + 1 from Y's d/2 + i"_s},
+        {kInterleaved, fromInterleaved,
+         u"Y's columns are the rotation's halves interleaved ([y0, y_d/2, y1, y_d/2+1, ...]): the output of "
+         "rotate_half's pairs (i, i + d/2) (modeling_llama.py) was written back in the interleaved order; read "
+         "with column i from Y's 2i and d/2 + i from Y's 2i + 1"_s},
+    };
+    for (const auto &order : orders) {
+        RowMatrixXf put = reordered(y, order.from);
+        const ApplyPairs::Reading r = ApplyPairs::bestReading(x, put, rows, 0, x.cols());
+        if (ApplyPairs::turnsPairs(r, u))
+            return Permuted {order.mistake, order.line, std::move(put)};
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc::ApplyColumns

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/Block.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+// `posenc check --apply X Y` where no pairing of Y's columns is a rotation of X's
+// (docs/ARCHITECTURE.md, Checking a rotation): Y's columns written back in another order than the
+// rotation computed them. Each known order is undone and the pairing read again; the one that
+// makes Y a rotation of X is the mistake named, and the rest of the check reads the columns put
+// back.
+namespace posenc::ApplyColumns {
+
+// GPT-J's rotate_every_two computes pairs (2i, 2i + 1) and the output is written as the rotated
+// even columns, then the odd ones ([y0, y2, ... | y1, y3, ...]: torch.cat where
+// torch.stack(...).flatten(-2) interleaves them back; vllm-project/vllm-metal#44).
+inline const QString kDeinterleaved = QStringLiteral("rope-output-deinterleaved");
+// The inverse: rotate_half's output (pairs i, i + d/2) written with its halves interleaved
+// ([y0, y_h, y1, y_h+1, ...]), as a reshape(..., 2, d/2).transpose(-1, -2) would.
+inline const QString kInterleaved = QStringLiteral("rope-output-interleaved");
+
+// The ids it names, in the order they are tried.
+QStringList mistakeIds();
+
+struct Permuted
+{
+    QString mistake;
+    QString line; // what the order was, and the reference code
+    RowMatrixXf y; // Y's columns put back in the order the rotation computed them
+};
+
+// The first known order whose undoing makes Y's sampled rows `rows` a rotation of X's (a pairing
+// whose amplitudes agree within Y's rounding `u`), with Y put back; nothing where none does.
+std::optional<Permuted> undo(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
+                             double u);
+
+} // namespace posenc::ApplyColumns
