@@ -153,6 +153,9 @@ struct Meant
     std::optional<Params> params;
     QStringList keys; // the parameter keys given
     bool config = false;
+    // Whether the parameters are a reference declared in full (ApplyDeclaration::reference), or a
+    // row's shape alone, compared as given (its width, rotated share, pairing).
+    bool full = false;
     int code = ExitDone;
     QStringList messages;
 };
@@ -214,6 +217,7 @@ Meant expected(const QCommandLineParser &parser, std::int64_t cols, Meant m)
     }
     m.code = ExitDone;
     m.config = config;
+    m.full = true;
     m.params = p;
     return m;
 }
@@ -256,6 +260,11 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
         return m;
     }
     m.params = read.params;
+    // A row's shape alone declares no frequencies: a rotation at any theta is one of this width,
+    // share and pairing. A frequency's flag, a preset or a config declares the reference in full,
+    // as --expect FAMILY does, its other parameters the defaults.
+    static const QStringList shape {u"encoding"_s, u"head-dim"_s, u"partial-rotary-factor"_s, u"rope-layout"_s};
+    m.full = m.config || std::any_of(m.keys.cbegin(), m.keys.cend(), [](const QString &key) { return !shape.contains(key); });
     return m;
 }
 
@@ -390,8 +399,10 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
     declared.params = m.params.value_or(request.declared);
     declared.keys = m.keys;
     declared.config = m.config;
-    // A family declared (its flags, a preset, a config, --expect) is the reference Y is compared with.
-    declared.reference = m.params;
+    // A family declared in full (a frequency's flags, a preset, a config, --expect) is the reference Y
+    // is compared with.
+    if (m.full)
+        declared.reference = m.params;
     declared.stored = storedFormat(y.stored);
     declared.threads = request.threads;
     const Encoding family = checkedFamily(m.params ? std::optional(m.params->encoding) : std::nullopt);

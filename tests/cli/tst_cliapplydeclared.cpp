@@ -164,6 +164,13 @@ private slots:
         const Checked swapped = run(rotated(defaultInv(300000.0, kDim), false), {u"--rope-theta"_s, u"300000"_s});
         QCOMPARE(swapped.exit, 1);
         QCOMPARE(mistakes(swapped), QStringList {u"rope-layout"_s});
+        // A row's shape alone (its width, its rotated share) declares no theta: read as undeclared.
+        for (const QStringList &flags : {QStringList {u"--head-dim"_s, u"128"_s},
+                                         QStringList {u"--partial-rotary-factor"_s, u"1"_s}}) {
+            const Checked shape = run(xy, flags);
+            QVERIFY2(shape.exit == 5 && mistakes(shape).isEmpty(),
+                     qPrintable(flags.join(u' ') + u": "_s + mistakes(shape).join(u", "_s) + shape.err));
+        }
     }
 
     // ggml-org/llama.cpp#7617: NeoX YaRN scaled every pair by 1 / factor with YaRN's attention

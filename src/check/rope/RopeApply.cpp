@@ -107,7 +107,8 @@ ApplyHypothesis hypothesis()
           "another order than the rotation's, named and read put back (rope-output-deinterleaved: GPT-J's pairs "
           "concatenated as [evens | odds]; rope-output-interleaved: rotate_half's halves interleaved). A reference "
           "declared in full "
-          "(--expect rope and its flags, --preset, --config, --expect-config, a RoPE flag) is compared as a table's "
+          "(--expect rope and its flags, --preset, --config, --expect-config, a flag of its frequencies; --head-dim, "
+          "--partial-rotary-factor and --rope-layout alone declare only the shape) is compared as a table's "
           "is, every parameter that differs named with both values: the frequencies fitted as an inv_freq vector "
           "against the reference's (rope-theta, rope-type, rope-factor, longrope-factor-set), the attention factor "
           "(attention-factor, attention-factor-missing), the rotary_dim (rotary-dim) and the pairing (rope-layout)"_s;
