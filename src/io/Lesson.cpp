@@ -262,8 +262,15 @@ std::variant<Lesson, SessionError> fromSession(const Session &session, const QSt
     if (const auto *problem = std::get_if<QString>(&code))
         return fail(u"\"lesson\": "_s + *problem);
     lesson.code = std::get<LessonCode>(std::move(code));
-    if (lesson.code.size() > LessonMarkup::kMaxCode)
-        return fail(u"\"lesson\": \"code\" is %1 characters long; it may hold at most %2"_s.arg(lesson.code.size())
+    // Bounded as the window lays it out: one alternative at a time, from a bounded list.
+    if (lesson.code.alternatives.size() > LessonMarkup::kMaxCodeAlternatives)
+        return fail(
+            u"\"lesson\": \"code\" has %1 alternatives; it may have at most %2"_s.arg(lesson.code.alternatives.size())
+                .arg(LessonMarkup::kMaxCodeAlternatives));
+    if (lesson.code.longest() > LessonMarkup::kMaxCode)
+        return fail(u"\"lesson\": \"code\"%1 is %2 characters long; it may hold at most %3"_s
+                        .arg(lesson.code.alternatives.size() > 1 ? u"'s longest alternative"_s : QString())
+                        .arg(lesson.code.longest())
                         .arg(LessonMarkup::kMaxCode));
     lesson.order = block.value(u"order"_s).toInt(0);
     lesson.mainView = block.value(u"main"_s).toInt(0);

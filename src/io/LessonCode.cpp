@@ -111,21 +111,34 @@ std::variant<LessonCode, QString> LessonCode::read(const QJsonValue &value)
     return code;
 }
 
-qsizetype LessonCode::size() const
+qsizetype LessonCode::longest() const
 {
     qsizetype length = 0;
     for (const Alternative &alternative : alternatives)
-        length += alternative.text.size() + alternative.other.size();
+        length = std::max(length, alternative.text.size() + alternative.other.size());
     return length;
 }
 
 const LessonCode::Alternative *LessonCode::chosen(const LessonModel &model) const
 {
+    // The first alternative whose facts the model has; alternatives that need the same facts
+    // compute the same thing, each as one family's code writes it, and the model's own is shown
+    // where it is one of them.
+    const Alternative *first = nullptr;
+    QStringList own;
     for (const Alternative &alternative : alternatives) {
-        if (LessonNeeds::missing(alternative.needs, model).isEmpty())
+        if (first && alternative.needs != first->needs)
+            continue;
+        if (!LessonNeeds::missing(alternative.needs, model).isEmpty())
+            continue;
+        if (!first) {
+            first = &alternative;
+            own = ownFolders(model);
+        }
+        if (own.contains(citedFolder(alternative.text)))
             return &alternative;
     }
-    return nullptr;
+    return first;
 }
 
 QString LessonCode::forModel(const LessonModel &model) const

@@ -18,7 +18,8 @@ constexpr int kMaxDepth = 6;
 constexpr int kMaxExplanation = 16384; // characters: ten times the longest shipped explanation
 constexpr int kMaxTitle = 200;
 constexpr int kMaxQuestion = 1000;
-constexpr int kMaxCode = 4000;
+constexpr int kMaxCode = 4000; // characters of one code box as shown: an alternative and its line
+constexpr int kMaxCodeAlternatives = 16;
 
 // The tags an explanation may use, for messages: "<p>, <br>, ...".
 QString allowedTags();

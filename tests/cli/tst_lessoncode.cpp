@@ -16,10 +16,14 @@
 #include "core/rope/RopeFrequencies.h"
 #include "io/Lesson.h"
 #include "io/LessonModels.h"
+#include "io/LessonText.h"
 #include "io/Preset.h"
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -91,6 +95,38 @@ QString codeOf(const QString &box)
     return lines.join(u'\n');
 }
 
+// Whether code turns adjacent columns (2i, 2i + 1), as each family writes it: GPT-J's
+// rotate_every_two, Cohere's rotate_half of x[..., ::2], Llama 4's complex numbers of pairs, or
+// DeepSeek's permutation of the pairs to rotate_half's places.
+bool pairsAdjacent(const QString &code)
+{
+    return code.contains(u"rotate_every_two("_s) || code.contains(u"x[..., ::2]"_s)
+        || code.contains(u"torch.view_as_complex("_s) || code.contains(u"d // 2, 2).transpose(4, 3)"_s);
+}
+
+// Whether the model's RoPE turns the last columns of a wider head, as its config's check reads it
+// (ConfigLayer::scheme: DeepSeek's MLA tail) at the rotary dim the parameters turn.
+bool turnsTail(const LessonModel &model)
+{
+    if (!model.config)
+        return false;
+    for (const ConfigLayer &l : model.config->layers) {
+        if (!l.layers.empty() && l.scheme.rotaryPlace == u"mla-tail"_s
+            && RopeFrequencies::rotaryDim(l.params.rope) == RopeFrequencies::rotaryDim(model.params.rope))
+            return true;
+    }
+    return false;
+}
+
+LessonModel modelFor(const Lesson &lesson, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    if (!parser.parse(QStringList {u"posenc"_s} + arguments))
+        return {};
+    return LessonOptions::read(parser, lesson).model;
+}
+
 } // namespace
 
 class TestLessonCode : public QObject
@@ -101,6 +137,11 @@ private slots:
     void everyBoxForEveryModel_data();
     void everyBoxForEveryModel();
     void theParametersChooseTheCode();
+    void aModelGetsItsOwnFamilysCode_data();
+    void aModelGetsItsOwnFamilysCode();
+    void rotaryColumnsAtTheHeadsEnd_data();
+    void rotaryColumnsAtTheHeadsEnd();
+    void theSentenceNamesTheTurnedColumns();
 };
 
 void TestLessonCode::everyBoxForEveryModel_data()
@@ -161,14 +202,17 @@ void TestLessonCode::everyBoxForEveryModel()
         }
         const QString code = codeOf(box);
         const Params &p = model.params;
-        // A rotation shown is the one the numbers turn: its pairs and how much of a head.
-        if (code.contains(u"rotate_"_s)) {
+        // A rotation shown is the one the numbers turn: its pairs, how much of a head and where.
+        if (code.contains(u"rotate_"_s) || code.contains(u"apply_rotary_emb("_s)) {
             QVERIFY(p.encoding == Encoding::Rope);
             const bool interleaved = p.rope.layout == RopeLayout::Interleaved;
-            QVERIFY2(code.contains(u"rotate_every_two("_s) == interleaved, qPrintable(what + u":\n"_s + box));
-            QVERIFY2(code.contains(u"rotate_half("_s) == !interleaved, qPrintable(what + u":\n"_s + box));
+            QVERIFY2(pairsAdjacent(code) == interleaved, qPrintable(what + u":\n"_s + box));
+            QVERIFY2(interleaved || code.contains(u"rotate_half("_s), qPrintable(what + u":\n"_s + box));
+            // A head's first rotary_dim columns, or its last (DeepSeek's split), or all of it.
             const bool partial = RopeFrequencies::rotaryDim(p.rope) < p.rope.headDim;
-            QVERIFY2(code.contains(u"rotary_dim"_s) == partial, qPrintable(what + u":\n"_s + box));
+            const bool tail = turnsTail(model);
+            QVERIFY2(code.contains(u"rotary_dim"_s) == (partial && !tail), qPrintable(what + u":\n"_s + box));
+            QVERIFY2(code.contains(u"qk_nope_head_dim"_s) == tail, qPrintable(what + u":\n"_s + box));
         }
         // A sinusoid shown is laid out as the numbers' PE.
         if (code.contains(u"pe[:, 0::2]"_s))
@@ -186,7 +230,10 @@ void TestLessonCode::everyBoxForEveryModel()
                 nope = nope || l.scheme.encoding == u"none"_s;
                 scaled = scaled || !l.scheme.query.isNone();
             }
-            QVERIFY2(code.contains(u"no_rope_layers"_s) == nope, qPrintable(what + u":\n"_s + box));
+            // Llama 4's and SmolLM3's no_rope_layers, or Cohere2's rotation on the sliding layers only.
+            const bool skips
+                = code.contains(u"no_rope_layers"_s) || code.contains(u"if self.sliding_window is not None:"_s);
+            QVERIFY2(skips == nope, qPrintable(what + u":\n"_s + box));
             QVERIFY2(code.contains(u"query_states * "_s) == scaled, qPrintable(what + u":\n"_s + box));
             // Several kinds of layer are never shown as one rotation for all; one kind, never as kinds.
             if (kinds > 1)
@@ -219,19 +266,121 @@ void TestLessonCode::theParametersChooseTheCode()
     QVERIFY(gptj.parse({u"posenc"_s, u"--preset"_s, u"gpt-j-6b"_s}));
     const QString own = lesson.code.forModel(LessonOptions::read(gptj, lesson).model);
     QVERIFY2(own.startsWith(u"# transformers, models/gptj/modeling_gptj.py"_s), qPrintable(own));
-    // Mistral 7B turns rotate_half's pairs over its whole head, as Llama's code does, which is not
-    // its own (models/mistral): the box says so first, within the code's width.
-    QCommandLineParser mistral;
-    ParamOptions::add(mistral);
-    QVERIFY(mistral.parse({u"posenc"_s, u"--preset"_s, u"mistral-7b"_s}));
-    const QString other = lesson.code.forModel(LessonOptions::read(mistral, lesson).model);
-    QVERIFY2(other.startsWith(u"# Llama's code, not Mistral 7B v0.1's own"_s), qPrintable(other));
+    // Qwen2.5 7B turns rotate_half's pairs over its whole head, as Llama's code does, which is not
+    // its own (models/qwen2): the box says so first, within the code's width.
+    const QString other = lesson.code.forModel(modelFor(lesson, {u"--preset"_s, u"qwen2-5-7b"_s}));
+    QVERIFY2(other.startsWith(u"# Llama's code, not Qwen2.5 7B Instruct"_s), qPrintable(other));
     QVERIFY2(other.contains(u"\n# transformers, models/llama/modeling_llama.py"_s), qPrintable(other));
     const QStringList lines = other.split(u'\n');
     const qsizetype widest = std::max_element(lines.cbegin() + 1, lines.cend(), [](const QString &a, const QString &b) {
                                  return a.size() < b.size();
                              })->size();
     QVERIFY2(lines.first().size() <= widest, qPrintable(other));
+}
+
+// Models whose facts several families' code computes get their own family's code with no line:
+// Mistral and Devstral (rotate_half over the whole head), Command R7B, Llama 4 and Kimi K2 (pairs
+// (2i, 2i + 1) over the whole head, each family's transcription).
+void TestLessonCode::aModelGetsItsOwnFamilysCode_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("computes");
+    QTest::newRow("mistral-7b") << u"mistral-7b"_s << u"models/mistral/modeling_mistral.py"_s
+                                << u"x2 = x[..., x.shape[-1] // 2 :]"_s;
+    QTest::newRow("devstral-small-2") << u"devstral-small-2"_s << u"models/ministral3/modeling_ministral3.py"_s
+                                      << u"_get_llama_4_attn_scale("_s;
+    // transformers' modeling_cohere2.py, rotate_half: x[..., ::2] and x[..., 1::2], stacked.
+    QTest::newRow("command-r7b") << u"command-r7b"_s << u"models/cohere2/modeling_cohere2.py"_s
+                                 << u"rot_x = torch.stack([-x2, x1], dim=-1).flatten(-2)"_s;
+    // modeling_llama4.py, apply_rotary_emb: the head reshaped to pairs as complex numbers.
+    QTest::newRow("llama-4-scout") << u"llama-4-scout"_s << u"models/llama4/modeling_llama4.py"_s
+                                   << u"torch.view_as_complex("_s;
+    // Kimi K2's preset names no config: its 64 rotary columns are its whole head here, and
+    // DeepSeek-V3's apply_rotary_pos_emb_interleave (its code) turns them.
+    QTest::newRow("kimi-k2") << u"kimi-k2"_s << u"models/deepseek_v3/modeling_deepseek_v3.py"_s
+                             << u"def apply_rotary_pos_emb_interleave("_s;
+}
+
+void TestLessonCode::aModelGetsItsOwnFamilysCode()
+{
+    QFETCH(QString, preset);
+    QFETCH(QString, source);
+    QFETCH(QString, computes);
+    const Lesson &lesson = *Lessons::find(u"rope-relative"_s);
+    const LessonModel model = modelFor(lesson, {u"--preset"_s, preset});
+    QVERIFY(!model.name.isEmpty());
+    const QString box = lesson.code.forModel(model);
+    QVERIFY2(box.startsWith(u"# transformers, "_s + source), qPrintable(box));
+    QVERIFY2(box.contains(computes), qPrintable(box));
+    QVERIFY2(!box.contains(u"not "_s + model.name), qPrintable(box));
+}
+
+// DeepSeek-V3 turns the last qk_rope_head_dim columns of each query-key head of qk_nope_head_dim +
+// qk_rope_head_dim, as its config says (tests/data/configs/DeepSeek-V3.json, read here as JSON):
+// its box splits the head so (modeling_deepseek_v3.py, DeepseekV3Attention.forward) and the
+// sentence that names the turned columns gives the config's numbers. Read from the config itself,
+// and from the preset whose example config it is; Kimi K2's config runs the same code.
+void TestLessonCode::rotaryColumnsAtTheHeadsEnd_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("config");
+    const QString configs = QStringLiteral(POSENC_CONFIGS);
+    QTest::newRow("preset deepseek-v3") << QStringList {u"--preset"_s, u"deepseek-v3"_s} << u"DeepSeek-V3.json"_s;
+    QTest::newRow("config DeepSeek-V3") << QStringList {u"--config"_s, configs + u"/DeepSeek-V3.json"_s}
+                                        << u"DeepSeek-V3.json"_s;
+    QTest::newRow("config Kimi-K2") << QStringList {u"--config"_s, configs + u"/Kimi-K2-Instruct.json"_s}
+                                    << u"Kimi-K2-Instruct.json"_s;
+}
+
+void TestLessonCode::rotaryColumnsAtTheHeadsEnd()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, config);
+    QFile file(QStringLiteral(POSENC_CONFIGS) + u'/' + config);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    const int nope = json.value(u"qk_nope_head_dim"_s).toInt();
+    const int rope = json.value(u"qk_rope_head_dim"_s).toInt();
+    QVERIFY(nope > 0 && rope > 0);
+    const Lesson &lesson = *Lessons::find(u"rope-relative"_s);
+    const LessonModel model = modelFor(lesson, arguments);
+    QVERIFY(model.config);
+    const QString box = lesson.code.forModel(model);
+    QVERIFY2(box.contains(u"models/deepseek_v3/modeling_deepseek_v3.py"_s), qPrintable(box));
+    QVERIFY2(box.contains(u"[self.qk_nope_head_dim, self.qk_rope_head_dim]"_s), qPrintable(box));
+    QVERIFY2(box.contains(u"torch.cat((q_pass, q_rot), dim=-1)"_s), qPrintable(box));
+    const QString text = LessonText::plain(lesson.explain(model).html);
+    const QString said = u"the last r = %1 of a query or key head's %2 columns (its first %3 do not turn)"_s.arg(rope)
+                             .arg(nope + rope)
+                             .arg(nope);
+    QVERIFY2(text.contains(said), qPrintable(text));
+}
+
+// The sentence that names the columns RoPE turns says how much of a head, for every RoPE preset
+// without a config of its heads: the first int(head_dim · partial_rotary_factor) of head_dim, or
+// the whole head, from the preset's own values (proportional RoPE's zero-frequency tail aside).
+void TestLessonCode::theSentenceNamesTheTurnedColumns()
+{
+    const Lesson &lesson = *Lessons::find(u"rope-relative"_s);
+    int partials = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const ParamTexts &values = preset.params;
+        if (values.value(u"encoding"_s) != u"rope"_s || values.value(u"rope-type"_s) == u"proportional"_s
+            || !preset.config.isEmpty())
+            continue;
+        const int head = values.value(u"head-dim"_s).toInt();
+        const double factor = values.value(u"partial-rotary-factor"_s, u"1"_s).toDouble();
+        QVERIFY2(head > 0, qPrintable(preset.name));
+        const QString text = LessonText::plain(lesson.explain(modelFor(lesson, {u"--preset"_s, preset.name})).html);
+        const int turned = int(head * factor);
+        const QString said = turned < head
+            ? u"the first r = %1 of a query or key head's %2 columns (the others pass unturned)"_s.arg(turned).arg(head)
+            : u"turns each pair of a head's query and key columns"_s;
+        QVERIFY2(text.contains(said), qPrintable(preset.name + u":\n"_s + text));
+        partials += turned < head ? 1 : 0;
+    }
+    QVERIFY(partials >= 3); // GPT-NeoX, GPT-J, Phi-4 mini, ...
 }
 
 QTEST_GUILESS_MAIN(TestLessonCode)

@@ -225,6 +225,19 @@ void TestLesson::refusesWhatIsNotALesson_data()
                                                  "code": ")"
                                                  + QByteArray(4001, 'c') + R"(", "main": 0})")
                                    << u"\"code\" is 4001 characters long; it may hold at most 4000"_s;
+    // The window shows one alternative: each is bounded, and so is their number.
+    const QByteArray alternative = R"({"needs": ["is_rope"], "text": "c"})";
+    QByteArray seventeen = alternative;
+    for (int i = 1; i < 17; ++i)
+        seventeen += ", " + alternative;
+    QTest::newRow("too many alternatives")
+        << lessonJson(R"({"name": "a", "title": "T", "question": "Q", "explanation": "E", "code": [)" + seventeen
+                      + R"(], "main": 0})")
+        << u"\"code\" has 17 alternatives; it may have at most 16"_s;
+    QTest::newRow("an alternative too long")
+        << lessonJson(R"({"name": "a", "title": "T", "question": "Q", "explanation": "E", "code": [)" + alternative
+                      + R"(, {"text": ")" + QByteArray(4001, 'c') + R"("}], "main": 0})")
+        << u"\"code\"'s longest alternative is 4001 characters long; it may hold at most 4000"_s;
 }
 
 void TestLesson::refusesWhatIsNotALesson()

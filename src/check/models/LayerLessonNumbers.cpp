@@ -4,6 +4,7 @@
 #include "check/ModelConfigCheck.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeText.h"
 #include "core/rope/RopeTypes.h"
 
@@ -64,6 +65,20 @@ const ConfigLayer *slowestType(const ConfigCheck &check)
             found = l;
     }
     return found;
+}
+
+// The rotary layer type that turns the tail of a wider head (DeepSeek's MLA: the last
+// qk_rope_head_dim columns, after qk_nope_head_dim that do not turn), where the model's parameters
+// are that tail's: its rotary dim is the config's.
+const ConfigLayer *tailType(const ConfigCheck &check, const LessonModel &m)
+{
+    for (const ConfigLayer *l : counted(check)) {
+        if (rotary(*l) && l->scheme.rotaryPlace == u"mla-tail"_s && m.params.encoding == Encoding::Rope
+            && RopeFrequencies::rotaryDim(m.params.rope) == RopeFrequencies::rotaryDim(l->params.rope)
+            && l->scheme.headDim > RopeFrequencies::rotaryDim(l->params.rope))
+            return l;
+    }
+    return nullptr;
 }
 
 // The layer type whose queries are scaled by position.
@@ -181,6 +196,26 @@ const QList<Entry> &entries()
                  [](const ConfigCheck &c, const LessonModel &) {
                      const std::int64_t n = layersWhere(c, positionless);
                      return n > 0 ? integer(n) : none(u"every layer places position"_s);
+                 }),
+        // Where a head's rotary columns sit (ConfigCheck's rotaryPlace): the code box and the
+        // sentence that name the turned columns say so (docs/ARCHITECTURE.md, Lessons).
+        ofConfig(u"rope_tail"_s,
+                 u"a condition: RoPE turns the last columns of a wider head, after columns that do not turn"_s,
+                 [](const ConfigCheck &c, const LessonModel &m) {
+                     return condition(tailType(c, m) != nullptr,
+                                      u"its rotary columns are not the tail of a wider head"_s);
+                 }),
+        ofConfig(u"head_width"_s, u"the query-key head's width where RoPE turns its tail: qk_nope + qk_rope"_s,
+                 [](const ConfigCheck &c, const LessonModel &m) {
+                     const ConfigLayer *l = tailType(c, m);
+                     return l ? integer(l->scheme.headDim)
+                              : none(u"its rotary columns are not the tail of a wider head"_s);
+                 }),
+        ofConfig(u"rope_tail_from"_s, u"the columns of such a head before its rotary tail: qk_nope_head_dim"_s,
+                 [](const ConfigCheck &c, const LessonModel &m) {
+                     const ConfigLayer *l = tailType(c, m);
+                     return l ? integer(l->scheme.headDim - RopeFrequencies::rotaryDim(l->params.rope))
+                              : none(u"its rotary columns are not the tail of a wider head"_s);
                  }),
         ofConfig(u"rope_layers"_s, u"the layers that turn queries and keys"_s,
                  [](const ConfigCheck &c, const LessonModel &) {
