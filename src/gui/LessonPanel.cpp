@@ -10,6 +10,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -25,6 +27,30 @@ QLabel *wrappingLabel(const QString &objectName)
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     return label;
+}
+
+// The code box's height for its lines. Beside the figure the box is as high as its lines and a
+// sideways scroll bar, in the text that scrolls; below it, where the dock is low and the code's
+// column holds the buttons too, the box takes what the column leaves, at most its lines' height,
+// and scrolls up and down past that, so a longer box (another model's code) never pushes the
+// buttons out of the dock (docs/ARCHITECTURE.md, Lessons: the window).
+void fitCode(QScrollArea *box, const QLabel *code, bool below)
+{
+    const int whole
+        = code->sizeHint().height() + 2 * box->frameWidth() + box->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    if (!below) {
+        box->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        box->setFixedHeight(whole);
+        return;
+    }
+    box->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // Three lines at the least, so that the box reads as code in the lowest dock.
+    box->setMinimumHeight(std::min(whole,
+                                   3 * code->fontMetrics().lineSpacing() + 2 * box->frameWidth()
+                                       + box->style()->pixelMetric(QStyle::PM_ScrollBarExtent)));
+    box->setMaximumHeight(whole);
 }
 
 } // namespace
@@ -66,9 +92,7 @@ LessonPanel::LessonPanel(QWidget *parent)
     m_codeScroll->setWidget(m_code);
     m_codeScroll->setWidgetResizable(true);
     m_codeScroll->setFrameShape(QFrame::StyledPanel);
-    m_codeScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_codeScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    m_codeScroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 
     m_textScroll->setObjectName(u"lessonTextScroll"_s);
     m_textScroll->setAccessibleName(tr("Lesson"));
@@ -139,16 +163,19 @@ void LessonPanel::layOut()
         layout->addLayout(leaving);
         return;
     }
-    // Wide and low: the explanation, scrolled, beside the code and the buttons.
+    // Wide and low: the explanation, scrolled, beside the code and the buttons; the code takes
+    // the column's height left above the buttons (fitCode).
     text->addWidget(m_explanation);
     text->addStretch(1);
-    code->addStretch(1);
+    code->setStretch(1, 1);
+    code->addStretch(0);
     code->addLayout(buttons);
     code->addLayout(leaving);
     auto *layout = new QHBoxLayout(this);
     layout->addWidget(m_textScroll, 3);
     layout->addSpacing(12);
     layout->addLayout(code, 2);
+    fitCode(m_codeScroll, m_code, m_below);
 }
 
 void LessonPanel::showLesson(const Lesson &lesson, const LessonModel &model)
@@ -162,9 +189,7 @@ void LessonPanel::showLesson(const Lesson &lesson, const LessonModel &model)
 void LessonPanel::showCode(const QString &code)
 {
     m_code->setText(code);
-    // As high as its lines and a sideways scroll bar, which shows where the panel is narrower.
-    m_codeScroll->setFixedHeight(m_code->sizeHint().height() + 2 * m_codeScroll->frameWidth()
-                                 + m_codeScroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+    fitCode(m_codeScroll, m_code, m_below);
     m_codeScroll->setVisible(!code.isEmpty());
     m_codeCaption->setVisible(!code.isEmpty());
 }

@@ -2,6 +2,7 @@
 // screen, every lesson's main figure is at least 60 % of the window's width, and no heatmap in it
 // is narrower than 120 pixels. The parameter panel folds to a strip for it, opens again with one
 // click, and is as it was once the lessons end; the lesson's text can sit below the figure.
+#include "gui/ControlPanel.h"
 #include "gui/FigureView.h"
 #include "gui/LessonController.h"
 #include "gui/LessonPanel.h"
@@ -14,7 +15,9 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QDockWidget>
+#include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -71,6 +74,37 @@ QStringList buttonsCut(const MainWindow &window)
     return cut;
 }
 
+// What of the lesson's text page `window` does not show as laid out: the code box lower or higher
+// than its lines (cut, or leaving a gap), and the caption, code and explanation overlapping.
+QString codeLaidOut(const MainWindow &window)
+{
+    const LessonPanel *panel = window.lessons()->panel();
+    const auto *code = panel->findChild<const QScrollArea *>(u"lessonCodeScroll"_s);
+    const auto *label = panel->findChild<const QLabel *>(u"lessonCode"_s);
+    const auto *explanation = panel->findChild<const QLabel *>(u"lessonExplanation"_s);
+    if (!code || !label || !explanation)
+        return u"no code box"_s;
+    if (!code->isVisibleTo(panel))
+        return {};
+    // Beside the figure every line of the code is in the box, top to bottom; below it, in a low
+    // dock, the box scrolls up and down where its lines are more than the column leaves.
+    if (code->viewport()->height() < label->sizeHint().height()
+        && !(panel->isTextBelow() && code->verticalScrollBar()->isVisible()))
+        return u"the code's %1 px of lines in a %2 px box"_s.arg(label->sizeHint().height())
+            .arg(code->viewport()->height());
+    const QRect box(code->mapTo(&window, QPoint(0, 0)), code->size());
+    const QRect text(explanation->mapTo(&window, QPoint(0, 0)), explanation->size());
+    if (box.intersects(text))
+        return u"the code box (%1 px high) overlaps the explanation"_s.arg(box.height());
+    if (!panel->isTextBelow() && label->height() < label->sizeHint().height())
+        return u"the code's label is %1 px of %2"_s.arg(label->height()).arg(label->sizeHint().height());
+    // The text wraps within its scroll area: no line runs under its scroll bar or past its edge.
+    const auto *scroll = panel->findChild<const QScrollArea *>(u"lessonTextScroll"_s);
+    if (scroll && scroll->widget()->width() > scroll->viewport()->width())
+        return u"the lesson's text is %1 px in %2"_s.arg(scroll->widget()->width()).arg(scroll->viewport()->width());
+    return {};
+}
+
 } // namespace
 
 class TestLessonRoom : public QObject
@@ -84,6 +118,7 @@ private slots:
     void theStripOpensTheParametersInOneClick();
     void theTextCanSitBelowTheFigure();
     void aWideWindowKeepsItsParameters();
+    void theCodeBoxFollowsThePreset();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -198,6 +233,41 @@ void TestLessonRoom::aWideWindowKeepsItsParameters()
     QVERIFY(!window.parameterDock()->isFolded());
     const FigureView *view = window.views().front();
     QTRY_VERIFY(view->plot()->width() >= LessonRoom::kFigureShare * window.width());
+}
+
+// The code box follows the model the lesson is read for (LessonCode), and its height with it:
+// choosing presets with the lesson open at a laptop's size, from a short box to longer ones and
+// back, the panel is laid out anew each time, the code whole above the explanation.
+void TestLessonRoom::theCodeBoxFollowsThePreset()
+{
+    MainWindow window(Params {}, m_settings.get());
+    QVERIFY(openAtLaptopSize(window, u"rope-relative"_s));
+    ControlPanel *controls = window.controlPanel();
+    const auto *label = window.lessons()->panel()->findChild<const QLabel *>(u"lessonCode"_s);
+    QVERIFY(label);
+    QSet<int> heights;
+    const QStringList names {u"mistral-7b"_s,    u"gpt-j-6b"_s,     u"deepseek-v3"_s,
+                             u"llama-4-scout"_s, u"gpt-neox-20b"_s, u"mistral-7b"_s};
+    for (qsizetype i = 0; i < 2 * names.size(); ++i) {
+        const QString &name = names[i % names.size()];
+        // The text beside the figure, then below it.
+        if (i == names.size())
+            window.lessons()->room()->textBelowAction()->trigger();
+        const auto preset = std::find_if(controls->presets().begin(), controls->presets().end(),
+                                         [&name](const Preset &p) { return p.name == name; });
+        QVERIFY(preset != controls->presets().end());
+        QVERIFY(controls->choosePreset(int(preset - controls->presets().begin())));
+        QTRY_VERIFY(window.isSettled());
+        QCoreApplication::processEvents();
+        TestShots::save(window.grab().toImage(),
+                        u"lessonroom-code-"_s + name
+                            + (window.lessons()->panel()->isTextBelow() ? u"-below"_s : QString()));
+        QVERIFY2(label->text().contains(u"models/"_s), qPrintable(name));
+        heights.insert(label->sizeHint().height());
+        QTRY_VERIFY2(codeLaidOut(window).isEmpty(), qPrintable(name + u": "_s + codeLaidOut(window)));
+        QVERIFY2(buttonsCut(window).isEmpty(), qPrintable(name + u": cut "_s + buttonsCut(window).join(u", "_s)));
+    }
+    QVERIFY(heights.size() >= 3); // boxes of several heights were laid out
 }
 
 QTEST_MAIN(TestLessonRoom)
