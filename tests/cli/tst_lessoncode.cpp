@@ -142,6 +142,7 @@ private slots:
     void rotaryColumnsAtTheHeadsEnd_data();
     void rotaryColumnsAtTheHeadsEnd();
     void theSentenceNamesTheTurnedColumns();
+    void aQueryScaleAfterTheRotationIsSaid();
 };
 
 void TestLessonCode::everyBoxForEveryModel_data()
@@ -381,6 +382,37 @@ void TestLessonCode::theSentenceNamesTheTurnedColumns()
         partials += turned < head ? 1 : 0;
     }
     QVERIFY(partials >= 3); // GPT-NeoX, GPT-J, Phi-4 mini, ...
+}
+
+// Devstral's code multiplies each turned query by 1 + beta·ln(1 + floor(p / L0))
+// (modeling_ministral3.py, _get_llama_4_attn_scale), so its score does not follow the distance
+// alone: rope-relative says so, with beta and L0 of its config (read here as JSON). Llama 4 Scout
+// scales only its NoPE layers' queries, Llama 3.1 none: neither is told it.
+void TestLessonCode::aQueryScaleAfterTheRotationIsSaid()
+{
+    QFile file(QStringLiteral(POSENC_CONFIGS) + u"/Devstral-Small-2-24B-Instruct.json"_s);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject rope = QJsonDocument::fromJson(file.readAll())
+                                 .object()
+                                 .value(u"text_config"_s)
+                                 .toObject()
+                                 .value(u"rope_parameters"_s)
+                                 .toObject();
+    const double beta = rope.value(u"llama_4_scaling_beta"_s).toDouble();
+    const int original = rope.value(u"original_max_position_embeddings"_s).toInt();
+    QVERIFY(beta > 0 && original > 0);
+    const Lesson &lesson = *Lessons::find(u"rope-relative"_s);
+    const QString devstral
+        = LessonText::plain(lesson.explain(modelFor(lesson, {u"--preset"_s, u"devstral-small-2"_s})).html);
+    const QString said
+        = u"then multiplies each query by 1 + %1 ln(1 + floor(p / %2)), a factor of the query's position"_s.arg(beta)
+              .arg(original);
+    QVERIFY2(devstral.contains(said), qPrintable(devstral));
+    for (const QString &preset : {u"llama-4-scout"_s, u"llama-3-1-8b"_s}) {
+        const QString text = LessonText::plain(lesson.explain(modelFor(lesson, {u"--preset"_s, preset})).html);
+        QVERIFY2(!text.contains(u"multiplies each query"_s) && text.contains(u"not where the two tokens sit."_s),
+                 qPrintable(text));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLessonCode)

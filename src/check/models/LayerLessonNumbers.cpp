@@ -259,6 +259,11 @@ const QList<Entry> &entries()
                      const ConfigLayer *l = scaledType(c);
                      return condition(l && positionless(*l), u"the scaled layers place position"_s);
                  }),
+        ofConfig(u"query_scale_turns"_s, u"a condition: the layers whose queries are scaled turn them with RoPE"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const ConfigLayer *l = scaledType(c);
+                     return condition(l && rotary(*l), u"no layer that turns its queries scales them"_s);
+                 }),
         ofConfig(u"query_scale_type"_s, u"the layer type whose queries are scaled"_s,
                  [](const ConfigCheck &c, const LessonModel &) {
                      const ConfigLayer *l = scaledType(c);
