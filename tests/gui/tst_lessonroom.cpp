@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSet>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -74,8 +75,9 @@ QStringList buttonsCut(const MainWindow &window)
     return cut;
 }
 
-// What of the lesson's text page `window` does not show as laid out: the code box lower or higher
-// than its lines (cut, or leaving a gap), and the caption, code and explanation overlapping.
+// What of the lesson's text page `window` does not show as laid out: the code box lower than its
+// lines (cut, where it does not scroll), the code box over the explanation, the text wider than
+// its scroll area.
 QString codeLaidOut(const MainWindow &window)
 {
     const LessonPanel *panel = window.lessons()->panel();
