@@ -69,6 +69,9 @@ const std::vector<Step> &ladder()
         // axes others squeezed keeps its words: "distance |j − i| between key …" in one line, not
         // two, then set along its ticks where that now fits.
         axisLabelsInOneLine,
+        // On the room the texts left, panels that gave an axis's labels to their neighbour's give
+        // its margin to their plots, where their labels may now go along their ticks.
+        giveBackMargins,
         [](QCustomPlot *plot) {
             const bool across = labelsAlongTicks(plot, Qt::Horizontal);
             return labelsAlongTicks(plot, Qt::Vertical) || across;

@@ -322,7 +322,7 @@ bool Changes::share(QCPAxis *axis, QCPAxis *keeper)
 {
     if (!axis->tickLabels() && axis->label().isEmpty())
         return false;
-    m_shared.push_back({axis, axis->tickLabels(), FigureFit::unwrappedLabel(axis), keeper});
+    m_shared.push_back({axis, axis->tickLabels(), FigureFit::unwrappedLabel(axis), keeper, nullptr});
     axis->setTickLabels(false);
     axis->setLabel(QString());
     return true;
@@ -336,6 +336,7 @@ void Changes::unshareHidden()
         change.axis->setTickLabels(change.tickLabels);
         change.axis->setLabel(change.label);
         change.keeper = nullptr;
+        rejoin(change);
     }
 }
 
@@ -447,7 +448,8 @@ void Changes::undo()
     for (const auto &[element, margins] : m_margins)
         if (element)
             element->setMinimumMargins(margins);
-    for (const Shared &change : m_shared) {
+    for (Shared &change : m_shared) {
+        rejoin(change);
         if (!change.axis || change.axis->tickLabels() || !change.axis->label().isEmpty())
             continue;
         change.axis->setTickLabels(change.tickLabels);

@@ -69,7 +69,12 @@ public:
     bool unfold(QCPLegend *legend);
     // `axis` gives its tick labels and label to `keeper`, its aligned neighbour's.
     bool share(QCPAxis *axis, QCPAxis *keeper);
-    // Axes whose keeper is now hidden show their labels again.
+    // A panel whose axis gave its labels away leaves its margin group on that side where every
+    // panel of the group in line with it (stacked, for a left or right axis; side by side, for a
+    // top or bottom one) shows none there either: the margin the labels took goes to the plot,
+    // not held as wide as the keeper's. Undone with the sharing.
+    bool releaseMargins();
+    // Axes whose keeper is now hidden show their labels again, their panels in their margin groups.
     void unshareHidden();
     // A legend entry's plottable named `name` for now; a swatch entry labelled so.
     bool renameEntry(QCPAbstractPlottable *plottable, const QString &name);
@@ -135,6 +140,8 @@ private:
         bool tickLabels = true;
         QString label;
         QPointer<QCPAxis> keeper;
+        // The margin group its panel left on the axis's side (releaseMargins), if it did.
+        QPointer<QCPMarginGroup> group;
     };
     struct Entry
     {
@@ -180,6 +187,8 @@ private:
 
     // The folded labels of panels now hidden hidden too; every fold undone.
     void hideFoldsOfHidden();
+    // A panel that left its margin group (releaseMargins) back in it.
+    static void rejoin(Shared &change);
     void undoFolds();
 
     Text &textOf(QCPTextElement *element);

@@ -24,6 +24,10 @@ bool hideCutLabels(QCustomPlot *plot);
 bool dropCaptions(QCustomPlot *plot);
 // Panels side by side or stacked whose axes show the same range, aligned, show its labels once.
 bool shareAxes(QCustomPlot *plot);
+// Panels whose axis gave its labels to an aligned neighbour's (shareAxes) leave their margin
+// group on that side where no panel in line with them shows labels there: the margin goes to
+// their plots, not held as wide as the neighbour's (Changes::releaseMargins).
+bool giveBackMargins(QCustomPlot *plot);
 // Tick numbers of whole thousands (millions, ...) written short where that is shorter: "1k" for
 // "1000", "20k" for "20000" (KeepsClear::shortNumber), on every axis and colour bar drawn.
 bool shortenTickNumbers(QCustomPlot *plot);

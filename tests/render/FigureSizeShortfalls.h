@@ -17,9 +17,8 @@ inline const QSet<QString> &rows()
 {
     static const QSet<QString> all {
         QStringLiteral("magnitudes 6x4cm 9pt"), // the plots take 39.6% of the page
-        QStringLiteral("dropout-compare 6x4cm 9pt"), // the plots take 31.1% of the page
-        QStringLiteral("dropout-anatomy column 9pt"), // the plots take 48.2% of the page
-        QStringLiteral("dropout-anatomy 6x4cm 9pt"), // the plots take 14.9% of the page
+        QStringLiteral("dropout-compare 6x4cm 9pt"), // the plots take 35.4% of the page
+        QStringLiteral("dropout-anatomy 6x4cm 9pt"), // the plots take 20.6% of the page
         QStringLiteral("layer-stack 6x4cm 9pt"), // the plots take 44.7% of the page
         // Their colour bar's label in its first part ("wavelength 2π/θᵢ") since 2026-11-29 (36.0%, 19.0%).
         QStringLiteral("head-map column 9pt"), // the plots take 39.2% of the page
@@ -36,8 +35,7 @@ inline const QSet<QString> &rows()
         QStringLiteral("similarity column 9pt"), // 'position' outside the page; the plots take 26.3% of the page
         QStringLiteral("similarity column 8pt"), // 'position' outside the page; the plots take 28.5% of the page
         QStringLiteral("similarity 6x4cm 9pt"), // the heatmap alone (S(k) given up): 44.5% of the page
-        QStringLiteral("scale-compare column 9pt"), // the plots take 47.6% of the page
-        QStringLiteral("scale-compare 6x4cm 9pt"), // the plots take 21.8% of the page
+        QStringLiteral("scale-compare 6x4cm 9pt"), // the plots take 25.4% of the page
         QStringLiteral("compose-compare column 9pt"), // the plots take 45.4% of the page
         QStringLiteral("compose-compare 6x4cm 9pt"), // the plots take 22.9% of the page
         QStringLiteral("compose-compare column 8pt"), // the plots take 48.2% of the page

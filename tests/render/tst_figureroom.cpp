@@ -5,7 +5,10 @@
 // narrows nothing; a legend a row wide below its axes goes into a free corner stacked, and comes
 // back as it was; a tick label on the end of its range that reaches into a title does not fit; an
 // axis's label set in its tick labels' row clear of them gives the plot room, and comes back; an
-// axis's label wrapped keeps the words of its first line, the whole in the metadata, and comes back.
+// axis's label wrapped keeps the words of its first line, the whole in the metadata, and comes back;
+// panels that gave an
+// axis's labels to their neighbour's give its margin to their plots where no panel in line with
+// them still shows labels on that side, and take their margin group back.
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
@@ -50,6 +53,7 @@ private slots:
     void aTickLabelOnTheEndMeetsTheTitle();
     void anAxisLabelGoesAlongItsTicks();
     void aWrappedAxisLabelKeepsItsFirstLine();
+    void panelsSharingAnAxisGiveBackItsMargin();
 };
 
 void TestFigureRoom::shortenedKeepsNumbersWhole_data()
@@ -375,6 +379,71 @@ void TestFigureRoom::aWrappedAxisLabelKeepsItsFirstLine()
     QCOMPARE(bottom->label(), wrapped);
     QCOMPARE(rect->margins().bottom(), high);
     QVERIFY(FigureRoom::setAside(plot).isEmpty());
+}
+
+void TestFigureRoom::panelsSharingAnAxisGiveBackItsMargin()
+{
+    // Four panels in a 2 x 2 grid, their sides in one margin group, all over the same y range but
+    // the lower right's: the upper right panel gives its left axis's labels to its neighbour's, and
+    // so does the lower right where its range is the same.
+    for (const bool lowerShares : {true, false}) {
+        QCustomPlot plot;
+        const QFont font(PinnedFont::family(), 9);
+        plot.setFont(font);
+        plot.setViewport(QRect(0, 0, 400, 300));
+        plot.plotLayout()->clear();
+        auto *grid = new QCPLayoutGrid;
+        plot.plotLayout()->addElement(0, 0, grid);
+        auto *sides = new QCPMarginGroup(&plot);
+        QList<QCPAxisRect *> rects;
+        for (int i = 0; i < 4; ++i) {
+            auto *rect = new QCPAxisRect(&plot);
+            grid->addElement(i / 2, i % 2, rect);
+            rect->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
+            for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
+                axis->setTickLabelFont(font);
+                axis->setLabelFont(font);
+                axis->setRange(0.0, 1000.0);
+            }
+            rect->axis(QCPAxis::atLeft)->setLabel(u"norm of row p"_s);
+            rects.append(rect);
+        }
+        if (!lowerShares)
+            rects[3]->axis(QCPAxis::atLeft)->setRange(0.0, 2.0);
+        plot.replot();
+        const QMargins before = rects[1]->margins();
+        const int width = rects[1]->width();
+
+        QVERIFY(FigureRoom::Steps::shareAxes(&plot));
+        plot.replot();
+        QVERIFY(!rects[1]->axis(QCPAxis::atLeft)->tickLabels());
+        QCOMPARE(rects[3]->axis(QCPAxis::atLeft)->tickLabels(), !lowerShares);
+        // Held as wide as the keeper's by the group.
+        QCOMPARE(rects[1]->margins().left(), rects[0]->margins().left());
+
+        QCOMPARE(FigureRoom::Steps::giveBackMargins(&plot), lowerShares);
+        plot.replot();
+        for (const int i : {1, 3}) {
+            if (lowerShares) {
+                QVERIFY2(rects[i]->margins().left() < rects[0]->margins().left() / 2,
+                         qPrintable(u"%1 of %2"_s.arg(rects[i]->margins().left()).arg(rects[0]->margins().left())));
+                QVERIFY(rects[i]->width() > width);
+            } else {
+                // The lower right shows its labels: the upper right stays in line with it.
+                QCOMPARE(rects[i]->margins().left(), rects[0]->margins().left());
+            }
+            QCOMPARE(rects[i]->marginGroup(QCP::msRight), sides);
+        }
+        QVERIFY(!FigureRoom::Steps::giveBackMargins(&plot));
+
+        FigureRoom::restore(&plot);
+        plot.replot();
+        QCOMPARE(rects[1]->marginGroup(QCP::msLeft), sides);
+        QCOMPARE(rects[3]->marginGroup(QCP::msLeft), sides);
+        QCOMPARE(rects[1]->margins(), before);
+        QCOMPARE(rects[1]->width(), width);
+        QVERIFY(rects[1]->axis(QCPAxis::atLeft)->tickLabels());
+    }
 }
 
 QTEST_MAIN(TestFigureRoom)
