@@ -2,6 +2,8 @@
 #include "FigureRoomSteps.h"
 
 #include "FigureFit.h"
+#include "MeasuredText.h"
+#include "ShorterLabels.h"
 
 #include <algorithm>
 
@@ -48,7 +50,14 @@ bool axisLabelsInOneLine(QCustomPlot *plot)
             ? 2.0 * std::min(inner.center().x() - outer.left(), outer.right() - inner.center().x())
             : 2.0 * std::min(inner.center().y() - outer.top(), outer.bottom() - inner.center().y());
         const QString whole = QString(FigureFit::unwrappedLabel(axis)).replace(u'\n', u' ');
-        const QString shown = shortened(whole, axis->labelFont(), length, 1);
+        QString shown = shortened(whole, axis->labelFont(), length, 1);
+        // A shorter form its figure gives, whole, before the whole's first words cut.
+        const QStringList forms = ShorterLabels::of(axis);
+        const auto holds = std::find_if(forms.begin(), forms.end(), [&](const QString &form) {
+            return MeasuredText::advance(axis->labelFont(), form) <= length;
+        });
+        if (shown != whole && holds != forms.end())
+            shown = *holds;
         if (shown != FigureFit::unwrappedLabel(axis) && !shown.contains(u'\n'))
             changed |= Changes::of(plot).setAxisLabel(axis, shown);
     }

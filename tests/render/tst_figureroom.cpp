@@ -5,14 +5,15 @@
 // narrows nothing; a legend a row wide below its axes goes into a free corner stacked, and comes
 // back as it was; a tick label on the end of its range that reaches into a title does not fit; an
 // axis's label set in its tick labels' row clear of them gives the plot room, and comes back; an
-// axis's label wrapped keeps the words of its first line, the whole in the metadata, and comes back;
-// panels that gave an
+// axis's label wrapped keeps the words of its first line, the whole in the metadata, and comes back,
+// or the first shorter form its figure gives that holds in the line, whole; panels that gave an
 // axis's labels to their neighbour's give its margin to their plots where no panel in line with
 // them still shows labels on that side, and take their margin group back.
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
 #include "render/PinnedFont.h"
+#include "render/ShorterLabels.h"
 
 #include <QTest>
 
@@ -53,6 +54,7 @@ private slots:
     void aTickLabelOnTheEndMeetsTheTitle();
     void anAxisLabelGoesAlongItsTicks();
     void aWrappedAxisLabelKeepsItsFirstLine();
+    void aWrappedAxisLabelTakesAShorterFormWhole();
     void panelsSharingAnAxisGiveBackItsMargin();
 };
 
@@ -379,6 +381,30 @@ void TestFigureRoom::aWrappedAxisLabelKeepsItsFirstLine()
     QCOMPARE(bottom->label(), wrapped);
     QCOMPARE(rect->margins().bottom(), high);
     QVERIFY(FigureRoom::setAside(plot).isEmpty());
+}
+
+void TestFigureRoom::aWrappedAxisLabelTakesAShorterFormWhole()
+{
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    QCPAxisRect *rect = oneRect(plot, font, 100.0);
+    QCPAxis *bottom = rect->axis(QCPAxis::atBottom);
+    const QString whole = u"distance |j − i| between the key and the query of the head"_s;
+    const QString wrapped = FigureFit::wrap(whole, font, 200.0);
+    bottom->setLabel(wrapped);
+    // The first form is longer than the plot is wide, the second holds in its line.
+    const QString tooLong = u"distance |j − i| between the key and the query's head"_s, holds = u"distance |j − i|"_s;
+    QVERIFY(QFontMetricsF(font).horizontalAdvance(tooLong) > plot.viewport().width());
+    QVERIFY(QFontMetricsF(font).horizontalAdvance(holds) < 0.5 * plot.viewport().width());
+    ShorterLabels::set(bottom, {tooLong, holds, u"distance"_s});
+    plot.replot();
+
+    QVERIFY(FigureRoom::Steps::axisLabelsInOneLine(&plot));
+    QCOMPARE(bottom->label(), holds);
+    QVERIFY(FigureRoom::setAside(plot).contains(whole));
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QCOMPARE(bottom->label(), wrapped);
 }
 
 void TestFigureRoom::panelsSharingAnAxisGiveBackItsMargin()

@@ -4,6 +4,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 
 #include "core/NumberText.h"
 #include "core/none/NopeOrder.h"
@@ -55,6 +56,7 @@ NopeOrderFigure::NopeOrderFigure(QCustomPlot *plot)
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     }
     m_weights->axis(QCPAxis::atLeft)->setLabel(u"weight of the first key"_s);
+    ShorterLabels::set(m_weights->axis(QCPAxis::atLeft), {u"weight of key 0"_s, u"weight, key 0"_s, u"weight"_s});
     m_norms->axis(QCPAxis::atLeft)->setLabel(u"‖h_t‖, the layer's output"_s);
     m_norms->axis(QCPAxis::atBottom)->setLabel(u"query position t + 1: the keys 0 … t it sees"_s);
     auto *below = new QCPLayoutGrid;

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+#include <QStringList>
+
+// An axis's label in shorter forms its figure gives, each as true as the whole, longest first
+// (docs/ARCHITECTURE.md, "Figures at any size"): where little room holds the whole label in no one
+// line, the axis shows the first form that does, rather than the whole's first words cut ("weight
+// of key 0", not "weight of …"). A form that holds in none leaves the cut.
+namespace posenc::ShorterLabels {
+
+inline constexpr char kProperty[] = "posencShorterLabels";
+
+inline void set(QCPAxis *axis, const QStringList &forms)
+{
+    axis->setProperty(kProperty, forms);
+}
+
+inline QStringList of(const QCPAxis *axis)
+{
+    return axis->property(kProperty).toStringList();
+}
+
+} // namespace posenc::ShorterLabels
