@@ -523,7 +523,7 @@ QStringList Changes::setAside(const QCPTextElement *title) const
             continue;
         const QVariant folded = change.axis->property(kFoldedProperty);
         const QString shown = folded.isValid() ? folded.toString() : FigureFit::unwrappedLabel(change.axis);
-        if (shown == change.shown && change.shown != change.label)
+        if ((shown == change.shown || folded.isValid()) && shown != change.label)
             texts.append(QString(change.label).replace(u'\n', u' '));
     }
     for (const Entry &entry : m_entries)

@@ -4,6 +4,7 @@
 #include "FigureFit.h"
 #include "KeepClearTicker.h"
 #include "MeasuredText.h"
+#include "ShorterLabels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,10 +59,20 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
         if (!axis || !axis->visible() || !axis->tickLabels() || axis->property(kFoldedProperty).isValid()
             || !canKeepClear(axis))
             continue;
-        const QString label = FigureFit::unwrappedLabel(axis);
-        const double advance = MeasuredText::advance(axis->labelFont(), label);
-        if (label.isEmpty() || label.contains(u'\n')
-            || advance > kMostOfAxis * (across ? rect->width() : rect->height()))
+        QString label = FigureFit::unwrappedLabel(axis);
+        double advance = MeasuredText::advance(axis->labelFont(), label);
+        const double most = kMostOfAxis * (across ? rect->width() : rect->height());
+        // A label too long for the row goes there in the first shorter true form its figure gives
+        // that the row holds (ShorterLabels), whole; not up a column, whose few tick labels it
+        // would leave blank.
+        if (across && !label.isEmpty() && (label.contains(u'\n') || advance > most))
+            for (const QString &form : ShorterLabels::of(axis))
+                if (const double length = MeasuredText::advance(axis->labelFont(), form); length <= most) {
+                    label = form;
+                    advance = length;
+                    break;
+                }
+        if (label.isEmpty() || label.contains(u'\n') || advance > most)
             continue;
         // Where the axis draws its tick labels: past its ticks and their padding.
         const int distance
@@ -104,6 +115,8 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
             least.setLeft(std::max(least.left(), column + axis->padding()));
             rect->setMinimumMargins(least);
         }
+        if (label != FigureFit::unwrappedLabel(axis))
+            changes.setAxisLabel(axis, label);
         changed |= changes.foldAlongTicks(axis, text, advance);
     }
     return changed;

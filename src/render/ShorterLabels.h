@@ -7,7 +7,8 @@
 // An axis's label in shorter forms its figure gives, each as true as the whole, longest first
 // (docs/ARCHITECTURE.md, "Figures at any size"): where little room holds the whole label in no one
 // line, the axis shows the first form that does, rather than the whole's first words cut ("weight
-// of key 0", not "weight of …"). A form that holds in none leaves the cut.
+// of key 0", not "weight of …"). A form that holds in none leaves the cut. An x axis's label too
+// long for the row of its tick labels goes there in the first form that is (labelsAlongTicks).
 namespace posenc::ShorterLabels {
 
 inline constexpr char kProperty[] = "posencShorterLabels";

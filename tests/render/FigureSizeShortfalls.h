@@ -40,8 +40,6 @@ inline const QSet<QString> &rows()
         QStringLiteral("compose-compare 6x4cm 9pt"), // the plots take 22.9% of the page
         QStringLiteral("compose-compare column 8pt"), // the plots take 48.2% of the page
         QStringLiteral("learned 6x4cm 9pt"), // the plots take 47.9% of the page
-        QStringLiteral("nope-order 6x4cm 9pt"), // the plots take 49.0% of the page
-        QStringLiteral("nope-order column 8pt"), // the plots take 49.5% of the page
         QStringLiteral("rope-rotation 6x4cm 9pt"), // the plots take 32.7% of the page
         QStringLiteral("rope-rotation column 9pt"), // the plots take 48.9% of the page (the circle's name kept)
         QStringLiteral("rope-score 6x4cm 9pt"), // the plots take 43.1% of the page

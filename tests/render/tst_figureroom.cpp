@@ -55,6 +55,7 @@ private slots:
     void anAxisLabelGoesAlongItsTicks();
     void aWrappedAxisLabelKeepsItsFirstLine();
     void aWrappedAxisLabelTakesAShorterFormWhole();
+    void aLabelTooLongGoesAlongItsTicksShorter();
     void panelsSharingAnAxisGiveBackItsMargin();
 };
 
@@ -405,6 +406,34 @@ void TestFigureRoom::aWrappedAxisLabelTakesAShorterFormWhole()
     FigureRoom::restore(&plot);
     plot.replot();
     QCOMPARE(bottom->label(), wrapped);
+}
+
+void TestFigureRoom::aLabelTooLongGoesAlongItsTicksShorter()
+{
+    QCustomPlot plot;
+    const QFont font(PinnedFont::family(), 9);
+    QCPAxisRect *rect = oneRect(plot, font, 1000.0);
+    QCPAxis *bottom = rect->axis(QCPAxis::atBottom);
+    const QString whole = u"query position t + 1 of the head"_s, form = u"position t + 1"_s;
+    bottom->setLabel(whole);
+    plot.replot();
+    // Longer than 0.6 of the axis, its form shorter.
+    QVERIFY(QFontMetricsF(font).horizontalAdvance(u"query position t + 1 of it"_s) > 0.6 * rect->width());
+    QVERIFY(QFontMetricsF(font).horizontalAdvance(form) < 0.5 * rect->width());
+    QVERIFY(!FigureRoom::Steps::labelsAlongTicks(&plot, Qt::Horizontal));
+    ShorterLabels::set(bottom, {u"query position t + 1 of it"_s, form});
+
+    QVERIFY(FigureRoom::Steps::labelsAlongTicks(&plot, Qt::Horizontal));
+    QVERIFY(bottom->label().isEmpty());
+    QCOMPARE(FigureRoom::shownLabel(bottom), form);
+    QCOMPARE(plot.itemCount(), 1);
+    QCOMPARE(qobject_cast<QCPItemText *>(plot.item(0))->text(), form);
+    QVERIFY(FigureRoom::setAside(plot).contains(whole));
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QCOMPARE(bottom->label(), whole);
+    QCOMPARE(plot.itemCount(), 0);
+    QVERIFY(FigureRoom::setAside(plot).isEmpty());
 }
 
 void TestFigureRoom::panelsSharingAnAxisGiveBackItsMargin()

@@ -59,6 +59,7 @@ NopeOrderFigure::NopeOrderFigure(QCustomPlot *plot)
     ShorterLabels::set(m_weights->axis(QCPAxis::atLeft), {u"weight of key 0"_s, u"weight, key 0"_s, u"weight"_s});
     m_norms->axis(QCPAxis::atLeft)->setLabel(u"‖h_t‖, the layer's output"_s);
     m_norms->axis(QCPAxis::atBottom)->setLabel(u"query position t + 1: the keys 0 … t it sees"_s);
+    ShorterLabels::set(m_norms->axis(QCPAxis::atBottom), {u"query position t + 1"_s, u"position t + 1"_s});
     auto *below = new QCPLayoutGrid;
     plot->plotLayout()->addElement(2, 0, below);
     plot->plotLayout()->setRowStretchFactor(2, 0.001);
