@@ -381,11 +381,19 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     }
     TableFile::Tensor tensor = opened.value();
     std::optional<std::int64_t> heads;
-    if (parser.isSet(u"heads"_s))
-        heads = expected.kind == CheckExpect::Expectation::Kind::Family
-                && FamilyChecks::of(expected.family).tensors.headBias
-            ? FamilyChecks::of(expected.family).tensors.headBias->heads(expected.params)
-            : TensorShapes::flagHeads(declared);
+    const auto &declaredBias = expected.kind == CheckExpect::Expectation::Kind::Family
+        ? FamilyChecks::of(expected.family).tensors.headBias
+        : std::nullopt;
+    // A declared family's heads (--heads, --sandwich-heads, --kerple-heads): its stack's slices are
+    // those heads', not the stack's count of them.
+    const QStringList optionsGiven = parser.optionNames();
+    const bool headsDeclared = std::any_of(optionsGiven.cbegin(), optionsGiven.cend(), [](const QString &key) {
+        return key == u"heads"_s || key.endsWith(u"-heads"_s);
+    });
+    if (declaredBias && headsDeclared)
+        heads = declaredBias->heads(expected.params);
+    else if (parser.isSet(u"heads"_s))
+        heads = TensorShapes::flagHeads(declared);
     const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
     std::optional<RowsAtPositions::Layout> atIds;
     if (parser.isSet(u"position-ids"_s)) {

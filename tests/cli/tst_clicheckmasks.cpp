@@ -297,6 +297,37 @@ private slots:
         QVERIFY2(!sym.json[u"mistakes"_s].toArray().contains(u"relative-position-reversed"_s), qPrintable(sym.shown));
     }
 
+    // NeMo's Sandwich heads as a stack [1, H, L, L] (SandwichRelativePositionEmbedding.forward, one
+    // map per head, bias_scales arange(1, H + 1)), declared with their heads: slice h is head h + 1
+    // of H, correct (every slice was checked as head 1: "sandwich-heads 6 where the declaration
+    // gives 12"); declared with other heads, a mistake.
+    void declaredSandwichStack_data()
+    {
+        QTest::addColumn<double>("fill");
+        QTest::newRow("torch.tril's 0") << 0.0;
+        QTest::newRow("-inf") << kMinusInf;
+        QTest::newRow("float32's lowest") << -double(FLT_MAX);
+    }
+    void declaredSandwichStack()
+    {
+        QFETCH(double, fill);
+        const QByteArray bytes
+            = npy({1, 12, 64, 64}, causal(12, 64, fill, [](std::int64_t h, std::int64_t i, std::int64_t j) {
+                      return sandwichref::bias(12, h, 64, i, j, false);
+                  }));
+        const auto declared = [](const QString &heads) {
+            return QStringList {u"--expect"_s, u"sandwich"_s, u"--sandwich-heads"_s, heads, u"--sandwich-head-dim"_s,
+                                u"64"_s};
+        };
+        for (const QStringList &flags : {QStringList(), declared(u"12"_s)}) {
+            const Checked c = check(bytes, flags);
+            QVERIFY2(c.exit == 0 && c.json[u"verdict"_s].toString() == u"correct"_s,
+                     qPrintable(flags.join(u' ') + u": "_s + c.shown));
+        }
+        const Checked other = check(bytes, declared(u"16"_s));
+        QVERIFY2(other.exit == 1 && other.json[u"verdict"_s].toString() == u"mistake"_s, qPrintable(other.shown));
+    }
+
     // A causal −inf mask beside cells no table holds: the mask set aside, the table unknown (exit
     // 7), not refused as an unreadable one (exit 3); an infinity elsewhere still refused.
     void maskBesideAnUnknownTable()
