@@ -18,8 +18,9 @@ std::optional<OffsetProfile> profile(const TableEvidence &e)
 
 CellTolerance tolerance(const TableEvidence &e, double largest, double ulps)
 {
-    return cellTolerance(storedFormat(e.table.storedType()), e.table.storedType(), e.table.textRounding(), largest,
-                         ulps);
+    // The values' own format (TableEvidence::format): a bfloat16 bias kept in a float32 file
+    // (numpy has no bfloat16) is read at bfloat16's rounding, as every other table is.
+    return cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), largest, ulps);
 }
 
 TableCandidate candidate(const TableEvidence &e, const OffsetReference &read, const CellTolerance &tolerance,
@@ -44,7 +45,7 @@ TableMatch match(const TableEvidence &e, const QString &table, std::shared_ptr<c
     m.table = table;
     m.positionOffset = 0;
     m.firstPositionRow = 0;
-    m.precision = tablePrecision(storedFormat(e.table.storedType()), float32Angles);
+    m.precision = tablePrecision(e.format, float32Angles);
     m.reference = std::move(reference);
     m.tolerance = tolerance;
     return m;

@@ -19,8 +19,8 @@ namespace posenc::OffsetFit {
 // value, but for a few cells).
 std::optional<OffsetProfile> profile(const TableEvidence &e);
 
-// The tolerance of a table of values up to `largest` computed without angles: its stored format's
-// rounding, and `ulps` units of float32.
+// The tolerance of a table of values up to `largest` computed without angles: its values' format's
+// rounding (TableEvidence::format), and `ulps` units of float32.
 CellTolerance tolerance(const TableEvidence &e, double largest, double ulps = 1.0);
 
 // A family's candidate: the table as it reads it (`read`) judged on the sample; it claims the table
@@ -29,7 +29,7 @@ TableCandidate candidate(const TableEvidence &e, const OffsetReference &read, co
                          const std::function<TableMatch()> &match);
 
 // The frame of a match of a table of offsets: its word, the reference, position 0 at row 0, the
-// precision of its stored format (or float32 angles).
+// precision of its values' format (or float32 angles).
 TableMatch match(const TableEvidence &e, const QString &table, std::shared_ptr<const OffsetReference> reference,
                  const CellTolerance &tolerance, bool float32Angles = false);
 

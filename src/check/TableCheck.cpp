@@ -6,6 +6,7 @@
 #include "check/ChangedRegion.h"
 #include "check/CheckDiagnosis.h"
 #include "check/FamilyCheck.h"
+#include "check/MaskFill.h"
 #include "check/SampleScore.h"
 #include "check/TableSample.h"
 #include "core/FamilySpec.h"
@@ -65,12 +66,13 @@ bool sameRows(const TableSample &sample, const std::vector<std::int64_t> &compar
     return true;
 }
 
-// The format the values were rounded to: float16-rounded values stored as float32 are float16's.
+// The format the values were rounded to: float16-rounded values stored as float32 are float16's,
+// a mask's fills left out (MaskFill::valuesFormat).
 ValueFormat valuesFormat(const TableRows &table, const TableSample &sample)
 {
     ValueFormat format = storedFormat(table.storedType());
     if (format == ValueFormat::Float32 && table.storedType() != StoredType::Integer)
-        format = representableFormat(sample.values.data(), sample.values.size());
+        format = MaskFill::valuesFormat(sample.values.data(), sample.values.size());
     return format;
 }
 

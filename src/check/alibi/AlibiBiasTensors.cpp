@@ -59,14 +59,23 @@ std::vector<float> cellsOf(const std::vector<double> &values, double sign)
 }
 
 // Whether every head's row 0 masks the key after the query (column 1): a causal bias, which alone
-// has a direction to take the wrong way round (a two-sided one, |i − j|, has none).
+// has a direction to take the wrong way round (a two-sided one, |i − j|, has none). A fill by the
+// one rule (MaskFill::is), at the precision of the heads' first and last rows' values.
 bool masksAfter(const TableRows &rows, std::int64_t count, std::int64_t length)
 {
-    std::vector<float> row(static_cast<std::size_t>(rows.cols()));
+    const auto cols = std::size_t(rows.cols());
+    if (cols < 2)
+        return false;
+    std::vector<float> cells(2 * cols * std::size_t(count));
     QString error;
     for (std::int64_t s = 0; s < count; ++s) {
-        if (!rows.read(s * length, 1, row.data(), error) || row.size() < 2
-            || !MaskFill::is(double(row[1]), ValueFormat::Float16))
+        float *first = cells.data() + 2 * cols * std::size_t(s);
+        if (!rows.read(s * length, 1, first, error) || !rows.read(s * length + length - 1, 1, first + cols, error))
+            return false;
+    }
+    const ValueFormat format = MaskFill::valuesFormat(cells.data(), std::int64_t(cells.size()));
+    for (std::int64_t s = 0; s < count; ++s) {
+        if (!MaskFill::is(double(cells[2 * cols * std::size_t(s) + 1]), format))
             return false;
     }
     return true;
