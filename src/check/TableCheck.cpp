@@ -7,6 +7,7 @@
 #include "check/CheckDiagnosis.h"
 #include "check/FamilyCheck.h"
 #include "check/MaskFill.h"
+#include "check/MaskRegion.h"
 #include "check/SampleScore.h"
 #include "check/TableSample.h"
 #include "core/FamilySpec.h"
@@ -362,6 +363,13 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
         unknown.diagnosis = CheckDiagnosis::allZero();
         return unknown;
     }
+    // A mask's region that is no causal mask is set aside first (MaskRegion.h).
+    const auto again = [&](const TableRows &t) { return identifyTable(t, declared, transpose); };
+    if (const auto padding = MaskRegion::padding(*sample))
+        return MaskRegion::padded(table, *padding, again);
+    if (MaskRegion::transposedCausal(*sample))
+        if (auto flipped = MaskRegion::transposed(table, again))
+            return *flipped;
     TableEvidence evidence {table, *sample, framing, valuesFormat(table, *sample), declared};
     evidence.infinite = sample->infiniteRow >= 0;
     evidence.sameRow = !evidence.infinite && sameRows(*sample, compared, table.textRounding());
@@ -385,10 +393,13 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
         keepPromise(match);
         return match;
     }
-    // An infinity no family's table holds there is refused; a causal mask's is set aside, the table
-    // then unknown as any other (exit 3 stays for what cannot be read).
-    if (evidence.infinite && !sample->causalMask)
+    // An infinity no family's table holds there, and no mask's region, is a mistake (in a float64
+    // table it may be a number past float32's range, which is not read); a causal mask's is set
+    // aside, the table then unknown as any other (exit 3 stays for what cannot be read).
+    if (evidence.infinite && !sample->causalMask && table.storedType() == StoredType::Float64)
         return CheckDiagnosis::infinityRefused(sample->infiniteRow, sample->infiniteColumn, table.storedType());
+    if (evidence.infinite && !sample->causalMask)
+        return MaskRegion::strayInfinity(*sample, table.storedType());
     if (evidence.sameRow) {
         TableMatch same;
         same.verdict = CheckVerdict::Mistake;
@@ -424,6 +435,9 @@ std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding 
     const std::optional<TableSample> sample = readSample(table, kSampleCells, error);
     if (!sample)
         return error;
+    if (const auto padding = MaskRegion::padding(*sample))
+        return MaskRegion::padded(
+            table, *padding, [&](const TableRows &inner) { return expectFamily(inner, family, params, tableWord); });
     const RowFraming framing;
     const Declared declared;
     TableEvidence evidence {table, *sample, framing, valuesFormat(table, *sample), declared};

@@ -222,7 +222,12 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
                 if (e <= limit)
                     continue;
                 ++beyond;
-                if (!std::isfinite(cells[c]) && tally.nonFiniteRow < 0) {
+                // NaN is no number to compare, nor a float64 cell past float32's range (exit 3); an
+                // infinity of a float32 or half table where the reference has none is a deviation
+                // like any other, a mask's cells where no mask is meant.
+                const bool unread = std::isnan(cells[c])
+                    || (std::isinf(cells[c]) && source.storedType() == StoredType::Float64);
+                if (unread && tally.nonFiniteRow < 0) {
                     tally.nonFiniteRow = row;
                     tally.nonFiniteColumn = t.col0 + c;
                     tally.nonFiniteIsNan = std::isnan(cells[c]);

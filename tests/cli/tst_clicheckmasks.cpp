@@ -380,8 +380,71 @@ private slots:
         QVERIFY2(other.exit == 1 && other.json[u"verdict"_s].toString() == u"mistake"_s, qPrintable(other.shown));
     }
 
+    // A mask's region that is no causal mask is set aside, never refused as an unreadable file (exit
+    // 3 is for what cannot be read). A left padding of 3 tokens (transformers'
+    // _prepare_4d_causal_attention_mask with attention_mask 0 0 0 1 1 ...: the padding's keys masked in
+    // every row, its queries' rows whole): the rest read as the causal table it is, correct one head
+    // or a stack, undeclared and declared; its slopes 1 % off still a mistake.
+    void leftPaddingIsSetAside_data()
+    {
+        QTest::addColumn<double>("fill");
+        QTest::newRow("-inf") << kMinusInf;
+        QTest::newRow("float32's lowest") << -double(FLT_MAX);
+    }
+    void leftPaddingIsSetAside()
+    {
+        QFETCH(double, fill);
+        // The first `count` heads of `heads`, their slopes times `scale`.
+        const auto padded = [fill](std::int64_t heads, std::int64_t count, double scale) {
+            std::vector<double> v;
+            const std::vector<double> m = alibiref::slopes(heads);
+            for (std::int64_t h = 0; h < count; ++h)
+                for (std::int64_t i = 0; i < 64; ++i)
+                    for (std::int64_t j = 0; j < 64; ++j)
+                        v.push_back(i < 3 || j < 3 || j > i ? fill : scale * m[std::size_t(h)] * double(j - i));
+            return v;
+        };
+        const QStringList stack {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s};
+        const QStringList head {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s, u"--head"_s, u"1"_s};
+        for (const QStringList &flags : {QStringList(), head}) {
+            const Checked c = check(npy({64, 64}, padded(16, 1, 1.0)), flags);
+            QVERIFY2(c.exit == 0 && c.json[u"verdict"_s].toString() == u"correct"_s,
+                     qPrintable(flags.join(u' ') + u": "_s + c.shown));
+            // The padding said in the report's notes (the text's).
+            const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, m_dir.filePath(u"t.npy"_s)} + flags);
+            QVERIFY2(text.out.contains(u"a left padding of 3 tokens"_s), qPrintable(text.out));
+            const Checked off = check(npy({64, 64}, padded(16, 1, 1.01)), flags);
+            QVERIFY2(off.exit == 1 && off.json[u"verdict"_s].toString() == u"mistake"_s, qPrintable(off.shown));
+        }
+        for (const QStringList &flags : {QStringList(), stack}) {
+            const Checked c = check(npy({8, 64, 64}, padded(8, 8, 1.0)), flags);
+            QVERIFY2(c.exit == 0 && c.json[u"verdict"_s].toString() == u"correct"_s,
+                     qPrintable(flags.join(u' ') + u": "_s + c.shown));
+        }
+    }
+
+    // The keys before the query masked and those after it kept: a causal mask transposed (a bias
+    // indexed [key, query]), named `transposed` where its transpose is a table the check knows.
+    void transposedMaskIsNamed()
+    {
+        const auto m = alibi(16);
+        std::vector<double> t;
+        for (std::int64_t i = 0; i < 64; ++i)
+            for (std::int64_t j = 0; j < 64; ++j)
+                t.push_back(j < i ? kMinusInf : m(1, j, i));
+        const Checked c = check(npy({64, 64}, t), {});
+        QVERIFY2(c.exit == 1, qPrintable(c.shown));
+        QCOMPARE(c.json[u"mistakes"_s].toArray(), QJsonArray {u"transposed"_s});
+        QVERIFY2(c.json[u"diagnosis"_s].toString().contains(u"every key before the query holds a mask's fill"_s),
+                 qPrintable(c.shown));
+        const Checked declared
+            = check(npy({64, 64}, t), {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s, u"--head"_s, u"1"_s});
+        QVERIFY2(declared.exit == 1 && declared.json[u"verdict"_s].toString() == u"mistake"_s,
+                 qPrintable(declared.shown));
+    }
+
     // A causal −inf mask beside cells no table holds: the mask set aside, the table unknown (exit
-    // 7), not refused as an unreadable one (exit 3); an infinity elsewhere still refused.
+    // 7), not refused as an unreadable one (exit 3); an infinity elsewhere a mistake that says where.
     void maskBesideAnUnknownTable()
     {
         const auto squares = [](std::int64_t, std::int64_t i, std::int64_t j) { return std::sqrt(double(i - j)); };
@@ -392,8 +455,9 @@ private slots:
         QVERIFY2(text.out.contains(u"a causal mask, set aside"_s), qPrintable(text.out));
         std::vector<double> stray = causal(1, 64, 0.0, squares);
         stray[std::size_t(5 * 64 + 2)] = kMinusInf; // before the query
-        const Checked refused = check(npy({64, 64}, stray), {});
-        QVERIFY2(refused.exit == 3, qPrintable(refused.shown));
+        const Checked stray5 = check(npy({64, 64}, stray), {});
+        QVERIFY2(stray5.exit == 1 && stray5.json[u"verdict"_s].toString() == u"mistake"_s, qPrintable(stray5.shown));
+        QVERIFY2(stray5.json[u"diagnosis"_s].toString().contains(u"row 5, column 2"_s), qPrintable(stray5.shown));
     }
 };
 

@@ -375,13 +375,16 @@ private slots:
             QCOMPARE(integer(c.match, u"max_position"_s), qint64(512));
     }
 
-    // An infinity that no table of the check holds there: refused, its cell named.
+    // An infinity that no table of the check holds there, and no mask's region: a mistake, its cell
+    // named (a readable file is no read error: exit 3 is for NaN and what cannot be read).
     void infinityWhereNoTableHoldsOne()
     {
         RowMatrixXf t = table(512, 32, [](std::int64_t p, std::int64_t j) { return paper(p, j, 32, 10000.0, false); });
         t(3, 5) = kMinusInf;
         const Checked c = check(t);
-        QVERIFY2(c.error.contains(u"row 3, column 5 holds an infinity"_s), qPrintable(c.error));
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QVERIFY(c.match.verdict == CheckVerdict::Mistake);
+        QVERIFY2(c.match.diagnosis.contains(u"row 3, column 5 holds an infinity"_s), qPrintable(c.match.diagnosis));
     }
 };
 

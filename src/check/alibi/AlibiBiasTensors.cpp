@@ -16,18 +16,19 @@ namespace posenc::AlibiBiasTensors {
 
 namespace {
 
-// Each slice's ALiBi slope, read where every mask has it: row 1, column 0 holds -m.
+// Each slice's ALiBi slope, read where every mask has it, a left padding's too (MaskRegion.h): the
+// last row's key before the query, column L − 2, holds -m.
 std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_t count, std::int64_t length)
 {
-    if (length < 2)
+    if (length < 2 || rows.cols() != length)
         return std::nullopt;
     std::vector<double> slopes;
     std::vector<float> row(static_cast<std::size_t>(rows.cols()));
     QString error;
     for (std::int64_t s = 0; s < count; ++s) {
-        if (!rows.read(s * length + 1, 1, row.data(), error))
+        if (!rows.read(s * length + length - 1, 1, row.data(), error))
             return std::nullopt;
-        slopes.push_back(-double(row[0]));
+        slopes.push_back(-double(row[std::size_t(length - 2)]));
     }
     return slopes;
 }
@@ -191,7 +192,7 @@ bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows,
     std::vector<double> first(slopes->begin(), slopes->begin() + std::min<std::int64_t>(heads, count));
     const StoredType stored = roundingOf(rows.storedType(), cellsOf(first, -1.0));
     const auto reversed = masksAfter(rows, std::min<std::int64_t>(heads, count), length)
-        ? reversedSlopes(first, stored, heads, u"slope (row 1, column 0 holds +m)"_s)
+        ? reversedSlopes(first, stored, heads, u"slope (row L − 1, column L − 2 holds +m)"_s)
         : std::nullopt;
     TableMatch s = reversed ? *reversed : AlibiSlopeVector::check(first, stored, heads);
     if (s.verdict != CheckVerdict::Correct) {

@@ -19,7 +19,7 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
                                     std::optional<std::int64_t> heads);
 
 // A stack [.., H, L, L] whose every slice was matched as ALiBi's: the slopes each head's rows hold
-// (row 1, column 0 holds -m) against get_slopes(H), into `combined`: a mistake of the slopes, or
+// (row L − 1, column L − 2 holds -m) against get_slopes(H), into `combined`: a mistake of the slopes, or
 // correct head by head where every slice is at worst a variant. Whether the verdict is now the
 // slopes' mistake (its diagnosis no slice's).
 bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows, const std::vector<TableMatch> &slices,
