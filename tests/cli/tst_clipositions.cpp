@@ -248,6 +248,28 @@ private slots:
         QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"cache-offset"_s}));
     }
 
+    // MPT's decode steps (mosaicml/examples#257, MosaicGPT.forward: the padding's cumsum taken over
+    // the sliced mask): the cache's offset there, the row's padding not subtracted, each decode
+    // step's id its column. cache-offset's ids regenerated for the batch (the decode steps from 0)
+    // are not these, so it is not named: arange-with-padding in the decode steps, the padding said.
+    void decodeStepsWithoutThePadding()
+    {
+        QTemporaryDir dir;
+        const QJsonObject c = fixtureCase(u"decode after a prefill, left padding"_s);
+        auto ids = idsOf(c);
+        for (auto &row : ids)
+            for (int col = 8; col < 11; ++col)
+                row[std::size_t(col)] = float(col);
+        const auto run = check(write(dir, u"ids.npy"_s, ids), flagsOf(c), true);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"arange-with-padding"_s}));
+        QVERIFY2(
+            run.out.contains(u"row 0's decode steps: their columns, the row's padding (3 tokens) not subtracted"_s),
+            qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"row 2's decode steps: their columns, the row's padding (5 tokens)"_s),
+                 qPrintable(run.out));
+    }
+
     // M-RoPE's decode steps at cache_position alone: rope_deltas lost.
     void mropeDeltasLost()
     {

@@ -15,16 +15,28 @@ namespace posenc::PositionIdsCheck {
 
 namespace {
 
-// The ids under `choice` of every real token, and whether `ids` holds them all.
-bool holds(const BatchIds &batch, IdsChoice choice, const RowMatrixXf &ids)
+// Each real token's given id less the reference's, per row: the set of differences of its prefill
+// and of its decode steps (every axis).
+struct RowShifts
+{
+    std::set<std::int64_t> prefill, decode;
+};
+
+// Whether `ids` holds, for every real token, the ids `prefill` makes of the prefill's tokens and
+// `decode` of the decode steps': a mistake's ids regenerated for the batch (BatchIds), which alone
+// name it.
+bool holds(const BatchIds &batch, IdsChoice prefill, IdsChoice decode, const RowMatrixXf &ids)
 {
     const BatchLayout &layout = batch.layout();
-    std::vector<std::int64_t> row(std::size_t(batch.axes() * layout.cols()));
+    std::vector<std::int64_t> made(std::size_t(batch.axes() * layout.cols()));
+    std::vector<std::int64_t> steps(made.size());
     for (std::int64_t b = 0; b < layout.rows(); ++b) {
-        batch.ids(choice, b, 0, layout.cols(), row.data());
+        batch.ids(prefill, b, 0, layout.cols(), made.data());
+        batch.ids(decode, b, 0, layout.cols(), steps.data());
         for (const BatchSegment &s : layout.row(b)) {
             if (!s.isReal())
                 continue;
+            const std::vector<std::int64_t> &row = s.decode ? steps : made;
             for (int a = 0; a < batch.axes(); ++a)
                 for (std::int64_t c = s.start; c < s.end(); ++c)
                     if (double(ids(a * layout.rows() + b, c)) != double(row[std::size_t(a * layout.cols() + c)]))
@@ -34,12 +46,40 @@ bool holds(const BatchIds &batch, IdsChoice choice, const RowMatrixXf &ids)
     return true;
 }
 
-// Each real token's given id less the reference's, per row: the set of differences of its prefill
-// and of its decode steps (every axis).
-struct RowShifts
+bool holds(const BatchIds &batch, IdsChoice choice, const RowMatrixXf &ids)
 {
-    std::set<std::int64_t> prefill, decode;
-};
+    return holds(batch, choice, choice, ids);
+}
+
+// Where no mistake's ids are the batch's: what each row's real tokens hold against the reference,
+// segment by segment (its prefill, its decode steps), in words.
+QString differences(const BatchIds &batch, const std::vector<RowShifts> &rows, const RowMatrixXf &ids)
+{
+    const BatchLayout &layout = batch.layout();
+    const auto words = [](const std::set<std::int64_t> &shifts) {
+        if (shifts.empty() || (shifts.size() == 1 && *shifts.begin() == 0))
+            return QString();
+        if (shifts.size() == 1)
+            return u"the reference's %1%2"_s.arg(*shifts.begin() > 0 ? u"+"_s : u"−"_s).arg(std::abs(*shifts.begin()));
+        return u"ids off the reference's by %1 amounts"_s.arg(shifts.size());
+    };
+    QStringList parts;
+    for (std::int64_t b = 0; b < layout.rows(); ++b) {
+        QString prefill = words(rows[std::size_t(b)].prefill);
+        QString decode = words(rows[std::size_t(b)].decode);
+        // Decode steps at their own column: the row's padding counted (arange-with-padding's ids there).
+        if (!decode.isEmpty() && holds(batch, IdsChoice::Reference, IdsChoice::ArangeWithPadding, ids)) {
+            const std::int64_t padding = layout.cols() - layout.realTokens(b);
+            decode = u"their columns, the row's padding (%1 token%2) not subtracted"_s.arg(padding).arg(
+                padding == 1 ? QString() : u"s"_s);
+        }
+        if (!prefill.isEmpty())
+            parts.append(u"row %1's prefill: %2"_s.arg(b).arg(prefill));
+        if (!decode.isEmpty())
+            parts.append(u"row %1's decode steps: %2"_s.arg(b).arg(decode));
+    }
+    return parts.join(u"; "_s);
+}
 
 std::vector<RowShifts> shifts(const BatchIds &batch, const RowMatrixXf &ids, std::optional<Difference> &first)
 {
@@ -207,18 +247,26 @@ Report check(const Params &params, const RowMatrixXf &ids)
         return mistake(IdsChoice::PositionsNotRestarted,
                        u"the ids run on across the documents of a row: the varlen attention finds no document's "
                        "start, and each document sees the ones before as its own past"_s);
+    // A mistake is named only where its ids, regenerated for this batch, are the given ones, in
+    // every segment or in the decode steps alone (the prefill the reference's).
     if (holds(batch, IdsChoice::ArangeWithPadding, ids))
         return mistake(IdsChoice::ArangeWithPadding,
                        u"each real token's id is its column, arange(L): the padding before it counted"_s);
-    if (layout.cache() > 0 && decodeShiftsOnly(rows, false))
+    if (layout.cache() > 0 && decodeShiftsOnly(rows, false) && holds(batch, IdsChoice::CacheOffset, ids))
         return mistake(IdsChoice::CacheOffset,
                        batch.axes() == 3 ? u"the decode steps' ids are not cache_position + rope_deltas: rope_deltas "
                                            "lost or stale"_s
                                          : u"the decode steps' ids do not continue from the cache: its offset lost"_s);
-    if (offByOne(rows) || (layout.cache() > 0 && decodeShiftsOnly(rows, true)))
+    if (layout.cache() > 0 && holds(batch, IdsChoice::Reference, IdsChoice::ArangeWithPadding, ids))
+        return mistake(
+            IdsChoice::ArangeWithPadding,
+            u"the decode steps' ids are their columns: the cache's offset is there, but the row's padding "
+            "is not subtracted (%1); the prefill's ids are the reference's"_s.arg(differences(batch, rows, ids)));
+    const bool oneAway = offByOne(rows) && holds(batch, IdsChoice::OffByOne, ids);
+    if (oneAway || (layout.cache() > 0 && holds(batch, IdsChoice::Reference, IdsChoice::OffByOne, ids)))
         return mistake(IdsChoice::OffByOne,
-                       u"every real token%1's id is one away from the reference's"_s.arg(
-                           offByOne(rows) ? QString() : u" of the decode steps"_s));
+                       u"every real token%1's id is one more than the reference's"_s.arg(
+                           oneAway ? QString() : u" of the decode steps"_s));
     if (const auto shift = commonShift(rows)) {
         report.verdict = Verdict::Unknown;
         report.detail = u"every real token's id is the reference's %1 %2: a model whose ids start elsewhere (RoBERTa's "
@@ -228,7 +276,8 @@ Report check(const Params &params, const RowMatrixXf &ids)
         return report;
     }
     report.verdict = Verdict::Unknown;
-    report.detail = u"the ids are neither the reference's nor one of the named mistakes'"_s;
+    report.detail = u"the ids are neither the reference's nor one of the named mistakes' (each regenerated for this "
+                    "batch): %1"_s.arg(differences(batch, rows, ids));
     return report;
 }
 

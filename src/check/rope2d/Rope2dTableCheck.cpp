@@ -449,12 +449,23 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         m.mistakes = {kPositions};
         m.verdict = CheckVerdict::Mistake;
         m.correctAgainst.clear();
+        // The story follows the fitted grid: the declared one with its height and width exchanged
+        // (a meshgrid indexed the other way, the patches read column-major), or a wider one cut
+        // to the patch count (huggingface/candle#2678's pixtral), or only the width read.
+        const std::int64_t h = params.sincos2d.grid[0], width = params.sincos2d.grid[1];
+        const QString story = *w == h && e.rows() == h * width
+            ? u": the declared grid with its height and width exchanged, a %1 x %2 grid read where %2 x %1 is "
+              "declared (rows and columns of the patches transposed, as a meshgrid indexed the other way makes "
+              "them)"_s.arg(width)
+                  .arg(h)
+            : *w > width ? u": the table of a wider grid cut to the image's patch count (huggingface/candle#2678)"_s
+                         : QString();
         m.diagnosis = u"the rows are the first %1 patches of a grid %2 patches wide, patch k at (k div %2, k mod %2), "
-                      "where the declared %3 x %4 grid puts it at (k div %4, k mod %4): the table of a wider grid cut "
-                      "to the image's patch count (huggingface/candle#2678)"_s.arg(e.rows())
+                      "where the declared %3 x %4 grid puts it at (k div %4, k mod %4)%5"_s.arg(e.rows())
                           .arg(*w)
-                          .arg(params.sincos2d.grid[0])
-                          .arg(params.sincos2d.grid[1]);
+                          .arg(h)
+                          .arg(width)
+                          .arg(story);
     }
     return m;
 }

@@ -6,9 +6,12 @@
 #include "core/CheckTables.h"
 #include "support/Rope2dReference.h"
 
+#include "check/TableCheck.h"
 #include "check/TableMatch.h"
 
 #include <QtTest>
+
+#include <tuple>
 
 using namespace posenc;
 using namespace checktables;
@@ -85,6 +88,7 @@ private slots:
     void float32AnglesAreNamed();
     void aChangedCellIsFound();
     void aRopeTableIsRopes();
+    void anotherGridIsToldByItsFit();
 };
 
 void TestTableCheckRope2d::theStyleIsNamed_data()
@@ -172,6 +176,27 @@ void TestTableCheckRope2d::aRopeTableIsRopes()
         return std::cos(double(p) / std::pow(10000.0, double(2 * (j % 32)) / 64.0));
     }));
     QCOMPARE(c.match.table, u"rope-cos"_s);
+}
+
+// A declared grid whose table's rows are another grid's: the words follow the grid fitted. The
+// declared 16 x 24 grid read as 24 x 16 (its height and width exchanged, as timm's
+// build_rotary_pos_embed with grid_indexing='xy' made them before pytorch-image-models#2541) is
+// told as exchanged, never as candle's cut; the first 384 patches of a 12 x 32 grid (a wider grid
+// cut to the patch count, huggingface/candle#2678) as that.
+void TestTableCheckRope2d::anotherGridIsToldByItsFit()
+{
+    const Params declared = rope2d(Rope2dStyle::Axial, 64, 10000.0, 16, 24);
+    for (const auto &[h, w, exchanged] : {std::tuple {24, 16, true}, std::tuple {12, 32, false}}) {
+        const MatrixRows rows(
+            std::make_shared<const RowMatrixXf>(written(rope2d(Rope2dStyle::Axial, 64, 10000.0, h, w), true)),
+            StoredType::Float32, u"test"_s);
+        const Checked c = concluded(rows, TableCheck::expect(rows, Encoding::Rope2d, declared, u"rope2d-cos"_s));
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QCOMPARE(c.match.mistakes, QStringList {u"rope2d-positions"_s});
+        QVERIFY2(c.match.diagnosis.contains(u"a grid %1 patches wide"_s.arg(w)), qPrintable(c.match.diagnosis));
+        QCOMPARE(c.match.diagnosis.contains(u"height and width exchanged"_s), exchanged);
+        QCOMPARE(c.match.diagnosis.contains(u"candle#2678"_s), !exchanged);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTableCheckRope2d)
