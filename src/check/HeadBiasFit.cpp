@@ -96,6 +96,7 @@ TableHypothesis hypothesis(const HeadBias::Family &family,
         return m;
     };
     h.publishedForms = [](std::int64_t) { return QList<PublishedForm>(); };
+    h.rowShiftFree = true; // a bias added to the scores: up to a constant per query row (RowConstant)
     return h;
 }
 

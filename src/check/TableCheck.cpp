@@ -8,6 +8,7 @@
 #include "check/FamilyCheck.h"
 #include "check/MaskFill.h"
 #include "check/MaskRegion.h"
+#include "check/RowConstant.h"
 #include "check/SampleScore.h"
 #include "check/TableSample.h"
 #include "core/FamilySpec.h"
@@ -375,6 +376,9 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
     evidence.sameRow = !evidence.infinite && sameRows(*sample, compared, table.textRounding());
 
     std::vector<TableCandidate> candidates = askFamilies(evidence);
+    const TableCandidate *claim = bestClaim(candidates, declared); // a bias up to a row's constant:
+    if (auto read = !claim || !claim->match.reference ? RowConstant::read(evidence) : std::nullopt)
+        return *read;
     if (const TableCandidate *best = bestClaim(candidates, declared)) {
         if (const TableCandidate *rival = rivalClaim(candidates, *best, declared))
             return ambiguousMatch(*best, *rival);
@@ -445,6 +449,7 @@ std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding 
     auto expected = FamilyChecks::of(spec.encoding).table->expect(evidence, params, tableWord);
     if (auto *match = std::get_if<TableMatch>(&expected)) {
         match->family = family;
+        RowConstant::expectShifted(*match, evidence, *FamilyChecks::of(spec.encoding).table);
         // The declared reference is what a correct table equals.
         if (match->mistakes.empty()) {
             match->verdict = CheckVerdict::Correct;
@@ -585,7 +590,7 @@ QStringList mistakeIds()
     }
     // The check's own, of any family's table: read the other way round, or a region changed.
     for (const QString &id : {CheckMistakes::kTransposed, CheckMistakes::kCellsOverwritten, CheckMistakes::kCellsOffset,
-                              CheckMistakes::kCellsShifted}) {
+                              CheckMistakes::kCellsShifted, RowConstant::kFollowsQuery}) {
         if (!ids.contains(id))
             ids.append(id);
     }

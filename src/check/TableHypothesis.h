@@ -134,6 +134,10 @@ struct TableHypothesis
     std::function<std::optional<TableMatch>(const TableMatch &declared, const TableRows &table,
                                             const std::vector<std::int64_t> &deviatingRows)>
         nameDeclaredPrecision;
+    // Whether its table is a bias added to attention scores before a softmax over the keys, which
+    // ignores a constant added to a query's row: the check fits and compares it up to such a
+    // constant (RowConstant: BLOOM's m·j is ALiBi's m (j − i)).
+    bool rowShiftFree = false;
 };
 
 // How a table's values were computed, from their format and whether its angles are float32's.

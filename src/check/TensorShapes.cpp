@@ -1,7 +1,9 @@
 #include "check/TensorShapes.h"
 
 #include "check/FamilyCheck.h"
+#include "check/RowConstant.h"
 #include "core/FamilySpec.h"
+#include "core/NumberText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -227,6 +229,59 @@ TableMatch checkVector(const std::vector<double> &v, StoredType stored, const Ve
     return m;
 }
 
+namespace {
+
+// Key biases of a declared family whose rows its reading does not hold: read as the shape says (a
+// row per head over the keys), never as a table of other rows, and said so. A row of one value
+// at every key favours no key after the softmax (RowConstant::kFollowsQuery).
+TableMatch notKeyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows, Encoding declared,
+                        std::optional<std::int64_t> heads)
+{
+    TableMatch m;
+    m.verdict = CheckVerdict::Mistake;
+    m.family = declared;
+    m.unreferenced = u"the rows are no key biases of the declared family"_s;
+    const std::int64_t keys = rows.cols();
+    std::vector<float> row(static_cast<std::size_t>(keys));
+    QString error;
+    std::int64_t constantRows = 0, affineRows = 0;
+    QString firstRow;
+    for (std::int64_t r = 0; r < rows.rows(); ++r) {
+        if (!rows.read(r, 1, row.data(), error))
+            break;
+        const bool constant = std::all_of(row.begin(), row.end(), [&](float v) { return v == row.front(); });
+        constantRows += constant ? 1 : 0;
+        const double step = keys > 1 ? (double(row.back()) - double(row.front())) / double(keys - 1) : 0.0;
+        const double scale = std::max(std::fabs(double(row.front())), std::fabs(double(row.back())));
+        bool affine = true;
+        for (std::int64_t j = 0; j < keys && affine; ++j)
+            affine = std::fabs(double(row[std::size_t(j)]) - (double(row.front()) + step * double(j))) <= 1e-5 * scale;
+        affineRows += affine && !constant ? 1 : 0;
+        if (r == 0)
+            firstRow = u"row 0 holds %1 at key 0, %2 at key 1 and %3 at key %4"_s.arg(
+                NumberText::compact(double(row[0]), 6), NumberText::compact(double(row[std::min<std::size_t>(1, row.size() - 1)]), 6),
+                NumberText::compact(double(row.back()), 6))
+                           .arg(keys - 1);
+    }
+    const QString what = u"%1 rows of %2 keys (shape %3), each a head's bias over the keys, which %4 gives as its "
+                         "head's slope times the key's position (affine in the key)"_s.arg(rows.rows())
+                             .arg(keys)
+                             .arg(shapeText(shape), Families::spec(declared).heading);
+    if (constantRows == rows.rows()) {
+        m.mistakes = {RowConstant::kFollowsQuery};
+        m.diagnosis = u"%1; every row holds one value at every key (%2): a bias the softmax over the keys cancels, "
+                      "which favours no key and carries no position"_s.arg(what, firstRow);
+    } else if (affineRows == rows.rows()) {
+        m.diagnosis = u"%1; each row is affine in the key, but their slopes are no %2 heads' (the rows' count or "
+                      "period against the heads declared)"_s.arg(what, heads ? QString::number(*heads) : u"H"_s);
+    } else {
+        m.diagnosis = u"%1; %2, no such row (the slopes cannot be read)"_s.arg(what, firstRow);
+    }
+    return m;
+}
+
+} // namespace
+
 std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
                                     std::optional<std::int64_t> heads, std::optional<Encoding> declared)
 {
@@ -237,6 +292,8 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
         if (auto read = bias->keyBiases(shape, rows, heads))
             return read;
     }
+    if (declared && readsKeyBiases(*declared))
+        return notKeyBiases(shape, rows, *declared, heads);
     return std::nullopt;
 }
 
@@ -300,7 +357,11 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
     const bool oneFamily = family
         && std::all_of(matches.begin(), matches.end(), [&](const TableMatch &x) { return x.family == family; });
     const auto *bias = oneFamily ? &FamilyChecks::of(*family).tensors.headBias : nullptr;
-    const bool heads = square && bias && *bias && (*bias)->combineHeads;
+    // A slice whose bias follows the query holds no slope to check (RowConstant).
+    const bool followsQuery = std::any_of(matches.begin(), matches.end(), [](const TableMatch &x) {
+        return x.mistakes.contains(RowConstant::kFollowsQuery);
+    });
+    const bool heads = square && bias && *bias && (*bias)->combineHeads && !followsQuery;
     const bool headsVerdict = heads && (*bias)->combineHeads(shape, rows, matches, m);
     const QString label = sliceLabel(shape, worst);
     m.notes.prepend(u"%1 slices of %2 x %3 (shape %4), each checked as a table; %5"_s.arg(count)

@@ -17,7 +17,10 @@ namespace posenc::AlibiBiasTensors {
 namespace {
 
 // Each slice's ALiBi slope, read where every mask has it, a left padding's too (MaskRegion.h): the
-// last row's key before the query, column L − 2, holds -m.
+// last row's key before the query, column L − 2, holds -m. A slice whose rows hold a constant
+// (RowConstant: BLOOM's m·j, MPT's m·(j − L + 1), not 0 at the query's own key) is read over the
+// last row's unmasked keys, (cell (L−1, L−1) − cell (L−1, k)) / (L − 1 − k), where the rounding of
+// the cells' larger values is spread over those keys.
 std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_t count, std::int64_t length)
 {
     if (length < 2 || rows.cols() != length)
@@ -28,7 +31,15 @@ std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_
     for (std::int64_t s = 0; s < count; ++s) {
         if (!rows.read(s * length + length - 1, 1, row.data(), error))
             return std::nullopt;
-        slopes.push_back(-double(row[std::size_t(length - 2)]));
+        const float own = row[std::size_t(length - 1)];
+        if (!std::isfinite(own) || own == 0.0f) {
+            slopes.push_back(-double(row[std::size_t(length - 2)]));
+            continue;
+        }
+        std::int64_t k = 0;
+        while (k < length - 2 && !std::isfinite(row[std::size_t(k)]))
+            ++k;
+        slopes.push_back((double(own) - double(row[std::size_t(k)])) / double(length - 1 - k));
     }
     return slopes;
 }

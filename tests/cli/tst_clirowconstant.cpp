@@ -1,0 +1,211 @@
+// posenc check on biases defined up to a constant per query row, and on readings of a table's
+// structure that hold under any declaration (issue 56, held-out bugs of brief h24i).
+//
+// A bias added to attention scores is one bias up to a constant per query row: the softmax over a
+// row's keys ignores it. BLOOM's scores before the mask hold m·j: transformers'
+// src/transformers/models/bloom/modeling_bloom.py, build_alibi_tensor (arange_tensor =
+// ((attention_mask.cumsum(dim=-1) - 1) * attention_mask)[:, None, :]; alibi = slopes[..., None] *
+// arange_tensor), then BloomAttention's alibi.baddbmm(query, key) and the causal mask; MPT's
+// build_mpt_alibi_tensor m·(j − L + 1); HF's causal ALiBi −m (i − j). The buggy ggml_alibi before
+// ggml-org/ggml#143 added (i + 1)·m, a function of the query alone. Every tensor is written here in
+// float64 from those formulas (get_slopes: tests/support/AlibiReference.h), as float32.
+#include "CliRun.h"
+#include "support/AlibiReference.h"
+#include "support/KerpleReference.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cfloat>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numbers>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr std::int64_t kHeads = 16;
+constexpr std::int64_t kLength = 64;
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+// A C-order little-endian float32 .npy of `shape`.
+QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<double> &values)
+{
+    QStringList dims;
+    for (const std::int64_t d : shape)
+        dims.append(QString::number(d));
+    const QByteArray text = (u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u","_s : u""_s) + u")"_s).toUtf8();
+    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + text + ", }";
+    const qsizetype total = 10 + dict.size() + 1;
+    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    for (const double v : values) {
+        const float f = float(v);
+        bytes.append(reinterpret_cast<const char *>(&f), sizeof f);
+    }
+    return bytes;
+}
+
+using Bias = std::function<double(double m, std::int64_t i, std::int64_t j)>;
+
+// [16, 64, 64]: head h's cell (i, j) bias(m_h, i, j), `fill` after the query (NaN: unmasked).
+QByteArray stack(const Bias &bias, double fill)
+{
+    const std::vector<double> m = alibiref::slopes(kHeads);
+    std::vector<double> v;
+    for (std::int64_t h = 0; h < kHeads; ++h)
+        for (std::int64_t i = 0; i < kLength; ++i)
+            for (std::int64_t j = 0; j < kLength; ++j)
+                v.push_back(j > i && !std::isnan(fill) ? fill : bias(m[std::size_t(h)], i, j));
+    return npy({kHeads, kLength, kLength}, v);
+}
+
+const Bias kBloom = [](double m, std::int64_t, std::int64_t j) { return m * double(j); };
+const Bias kMpt = [](double m, std::int64_t, std::int64_t j) { return m * double(j - kLength + 1); };
+const Bias kHf = [](double m, std::int64_t i, std::int64_t j) { return -m * double(i - j); };
+const Bias kGgmlBug = [](double m, std::int64_t i, std::int64_t) { return double(i + 1) * m; };
+
+struct Checked
+{
+    int exit = -1;
+    QJsonObject json;
+    QString shown;
+
+    QString verdict() const { return json[u"verdict"_s].toString(); }
+    QJsonArray mistakes() const { return json[u"mistakes"_s].toArray(); }
+    QString diagnosis() const { return json[u"diagnosis"_s].toString(); }
+    QString all() const { return QString::fromUtf8(QJsonDocument(json).toJson()); }
+};
+
+const QStringList kAlibi16 {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s};
+
+} // namespace
+
+class TestCliRowConstant : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    Checked check(const QByteArray &bytes, const QStringList &flags)
+    {
+        const QString file = m_dir.filePath(u"t.npy"_s);
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
+            return {};
+        f.close();
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + flags);
+        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // BLOOM's m·j and MPT's m·(j − L + 1) under a causal mask (−inf, or float32's lowest as HF's
+    // masks fill) are ALiBi's bias up to each row's constant: correct, undeclared and declared, the
+    // removed constant said; HF's −m (i − j) is correct with nothing removed.
+    void oneBiasUpToARowConstant_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<bool>("shifted");
+        QTest::newRow("BLOOM m·j, -inf") << stack(kBloom, kMinusInf) << true;
+        QTest::newRow("BLOOM m·j, float32's lowest") << stack(kBloom, -double(FLT_MAX)) << true;
+        QTest::newRow("MPT m·(j − L + 1), -inf") << stack(kMpt, kMinusInf) << true;
+        QTest::newRow("HF −m (i − j), -inf") << stack(kHf, kMinusInf) << false;
+    }
+    void oneBiasUpToARowConstant()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(bool, shifted);
+        for (const QStringList &flags : {QStringList(), kAlibi16}) {
+            const Checked c = check(bytes, flags);
+            const QString context = flags.join(u' ') + u": "_s + c.shown;
+            QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(context));
+            QCOMPARE(c.diagnosis().contains(u"constant per query row"_s), shifted);
+        }
+    }
+
+    // KERPLE's log kernel (KERPLE's own code, tests/support/KerpleReference.h) with a constant per
+    // query row added (0.375 i, as a key bias broadcast would leave): correct, undeclared and
+    // declared, as the bias alone is, the removed constant said.
+    void kerpleUpToARowConstant()
+    {
+        std::vector<double> v;
+        for (std::int64_t i = 0; i < kLength; ++i)
+            for (std::int64_t j = 0; j < kLength; ++j)
+                v.push_back(j > i ? kMinusInf
+                                  : kerpleref::bias(2.0, 0.5, i, j, kerpleref::Dtype::Float32) + 0.375 * double(i));
+        const QStringList declared {u"--expect"_s,     u"kerple"_s, u"--kerple-heads"_s, u"1"_s, u"--kerple-r1"_s,
+                                    u"2"_s,            u"--kerple-r2"_s, u"0.5"_s};
+        for (const QStringList &flags : {QStringList(), declared}) {
+            const Checked c = check(npy({kLength, kLength}, v), flags);
+            const QString context = flags.join(u' ') + u": "_s + c.shown;
+            QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(context));
+            QVERIFY2(c.diagnosis().contains(u"constant per query row"_s), qPrintable(context));
+        }
+    }
+
+    // Unmasked, BLOOM's m·j (every row the same) reads as HF's unmasked −m (i − j) does: never
+    // same-row, and the same verdict and mistakes.
+    void unmaskedBloomIsHfUnmasked()
+    {
+        for (const QStringList &flags : {QStringList(), kAlibi16}) {
+            const Checked bloom = check(stack(kBloom, std::numeric_limits<double>::quiet_NaN()), flags);
+            const Checked hf = check(stack(kHf, std::numeric_limits<double>::quiet_NaN()), flags);
+            const QString context = flags.join(u' ') + u": "_s + bloom.shown + u"\n---\n"_s + hf.shown;
+            QVERIFY2(!bloom.mistakes().contains(u"same-row"_s), qPrintable(context));
+            QVERIFY2(bloom.verdict() == hf.verdict() && bloom.mistakes() == hf.mistakes(), qPrintable(context));
+        }
+    }
+
+    // ggml_alibi's bug (before ggml-org/ggml#143): (i + 1)·m, constant along each query row, is
+    // zero once each row's constant is removed: bias-follows-query, the head (slice) and a row's
+    // cells named; never a slope read from it.
+    void biasOfTheQueryAloneIsNamed()
+    {
+        for (const QStringList &flags : {QStringList()}) {
+            const Checked c = check(stack(kGgmlBug, kMinusInf), flags);
+            const QString context = flags.join(u' ') + u": "_s + c.shown;
+            QCOMPARE(c.exit, 1);
+            QVERIFY2(c.mistakes() == QJsonArray {u"bias-follows-query"_s}, qPrintable(context));
+            QVERIFY2(c.diagnosis().contains(u"slice [0]"_s), qPrintable(context));
+            // Head 1's slope 2^-0.5: its row r holds (r + 1)·m, one more m from row to row.
+            QVERIFY2(c.diagnosis().contains(u"moves by 0.707107"_s), qPrintable(context));
+            QVERIFY2(!c.all().contains(u"slope 0"_s) && !c.all().contains(u"-1.41"_s), qPrintable(context));
+        }
+    }
+
+    // Key biases [16, 1, 64] whose every key holds the head's slope (no key's position in it),
+    // declared ALiBi: read as 16 heads' rows over the keys, as the shape says, never as one head's
+    // 16 x 64 table, and named a bias the softmax cancels.
+    void keyBiasesReadByShape()
+    {
+        const std::vector<double> m = alibiref::slopes(kHeads);
+        std::vector<double> v;
+        for (std::int64_t h = 0; h < kHeads; ++h)
+            for (std::int64_t j = 0; j < kLength; ++j)
+                v.push_back(m[std::size_t(h)]);
+        const Checked c = check(npy({kHeads, 1, kLength}, v), kAlibi16);
+        QCOMPARE(c.exit, 1);
+        QVERIFY2(c.mistakes() == QJsonArray {u"bias-follows-query"_s}, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"16 rows of 64 keys"_s), qPrintable(c.shown));
+        QVERIFY2(!c.all().contains(u"causal"_s), qPrintable(c.shown));
+        // The correct key biases stay correct.
+        std::vector<double> key;
+        for (std::int64_t h = 0; h < kHeads; ++h)
+            for (std::int64_t j = 0; j < kLength; ++j)
+                key.push_back(m[std::size_t(h)] * double(j));
+        const Checked correct = check(npy({kHeads, 1, kLength}, key), kAlibi16);
+        QVERIFY2(correct.exit == 0, qPrintable(correct.shown));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRowConstant)
+#include "tst_clirowconstant.moc"
