@@ -1,5 +1,6 @@
 #include "DeclaredReading.h"
 
+#include "check/DeclaredStructure.h"
 #include "check/DeviationRegion.h"
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
@@ -297,7 +298,8 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
             if (!*holds)
                 read.mistakes.clear();
         }
-        nameDeclaredMistake(best->match, read);
+        if (!nameDeclaredStructure(best->match, read, table))
+            nameDeclaredMistake(best->match, read);
         const TableMatch &family = readingOfRows ? *readingOfRows : read;
         if (declared.family)
             nameDeclaredParameter(best->match, family, *declared.family, declared.params);

@@ -167,10 +167,10 @@ private slots:
 
     // ggml_alibi's bug (before ggml-org/ggml#143): (i + 1)·m, constant along each query row, is
     // zero once each row's constant is removed: bias-follows-query, the head (slice) and a row's
-    // cells named; never a slope read from it.
+    // cells named, undeclared and declared; never a slope read from it.
     void biasOfTheQueryAloneIsNamed()
     {
-        for (const QStringList &flags : {QStringList()}) {
+        for (const QStringList &flags : {QStringList(), kAlibi16}) {
             const Checked c = check(stack(kGgmlBug, kMinusInf), flags);
             const QString context = flags.join(u' ') + u": "_s + c.shown;
             QCOMPARE(c.exit, 1);
@@ -180,6 +180,27 @@ private slots:
             QVERIFY2(c.diagnosis().contains(u"moves by 0.707107"_s), qPrintable(context));
             QVERIFY2(!c.all().contains(u"slope 0"_s) && !c.all().contains(u"-1.41"_s), qPrintable(context));
         }
+    }
+
+    // A sinusoid table whose every row is the reference's row 110 (DiffPoseTalk's pe[:, L] where
+    // pe[:, :L] is meant): same-row undeclared and declared, the declared reference's row named.
+    void repeatedRowIsNamedDeclared()
+    {
+        constexpr std::int64_t rows = 128, d = 64, repeated = 110;
+        std::vector<double> v;
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < d; ++c) {
+                // The paper's PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...).
+                const double angle = double(repeated) * std::exp(-double(c / 2 * 2) * std::log(10000.0) / double(d));
+                v.push_back(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+            }
+        const QByteArray bytes = npy({rows, d}, v);
+        const Checked undeclared = check(bytes, {});
+        QVERIFY2(undeclared.mistakes() == QJsonArray {u"same-row"_s}, qPrintable(undeclared.shown));
+        const Checked declared = check(bytes, {u"--expect"_s, u"sinusoidal"_s});
+        QVERIFY2(declared.mistakes() == QJsonArray {u"same-row"_s}, qPrintable(declared.shown));
+        QVERIFY2(declared.diagnosis().contains(u"reference's row 110"_s), qPrintable(declared.shown));
+        QVERIFY2(!declared.diagnosis().contains(u"explains it"_s), qPrintable(declared.shown));
     }
 
     // Key biases [16, 1, 64] whose every key holds the head's slope (no key's position in it),

@@ -1,0 +1,89 @@
+// The declared path names the structural readings (DeclaredStructure.h).
+#include "DeclaredStructure.h"
+
+#include "check/RowConstant.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::TableCheck {
+
+namespace {
+
+// Positions of the declared reference a repeated row is sought among, beyond the table's own.
+constexpr std::int64_t kSearchedRows = 4096;
+constexpr std::int64_t kBlockRows = 256;
+
+bool structural(const QStringList &mistakes)
+{
+    return !mistakes.isEmpty() && std::all_of(mistakes.begin(), mistakes.end(), [](const QString &id) {
+        return id == CheckMistakes::kSameRow || id == CheckMistakes::kTransposed || id == RowConstant::kFollowsQuery;
+    });
+}
+
+// The first row of the declared reference (rows 0 .. `rows` + kSearchedRows) equal to `row` within
+// its tolerance, if one is.
+std::optional<std::int64_t> referenceRowOf(const TableMatch &declared, const std::vector<float> &row, std::int64_t rows)
+{
+    const TableReference &reference = *declared.reference;
+    const auto cols = std::int64_t(row.size());
+    if (reference.cols() != cols)
+        return std::nullopt;
+    std::optional<std::int64_t> found;
+    const std::int64_t last = rows + kSearchedRows;
+    for (std::int64_t r0 = 0; r0 < last && !found; r0 += kBlockRows) {
+        std::vector<char> differs(std::size_t(kBlockRows), 0);
+        reference.forEachTile(Block {r0, kBlockRows, 0, cols}, [&](const TableReference::Tile &t) {
+            for (std::int64_t r = 0; r < t.rows; ++r) {
+                const float *values = t.values + r * t.stride;
+                char &bad = differs[std::size_t(t.row0 + r - r0)];
+                for (std::int64_t c = 0; c < t.cols && !bad; ++c) {
+                    const double limit = declared.tolerance.limit(values[c], t.col0 + c, double(t.row0 + r));
+                    bad = !(std::fabs(double(row[std::size_t(t.col0 + c)]) - double(values[c])) <= limit)
+                        && row[std::size_t(t.col0 + c)] != values[c];
+                }
+            }
+        });
+        for (std::int64_t r = 0; r < kBlockRows; ++r) {
+            if (!differs[std::size_t(r)] && reference.compared(r0 + r)) {
+                found = r0 + r;
+                break;
+            }
+        }
+    }
+    return found;
+}
+
+} // namespace
+
+bool nameDeclaredStructure(TableMatch &declared, const TableMatch &read, const TableRows &table)
+{
+    if (declared.verdict != CheckVerdict::Mistake || !declared.mistakes.isEmpty() || declared.deviations.isEmpty()
+        || read.verdict != CheckVerdict::Mistake || !structural(read.mistakes))
+        return false;
+    declared.mistakes = read.mistakes;
+    declared.notes.prepend(declared.diagnosis);
+    declared.diagnosis = read.diagnosis;
+    if (!read.mistakes.contains(CheckMistakes::kSameRow) || !declared.reference)
+        return true;
+    const std::int64_t at = std::clamp<std::int64_t>(read.firstPositionRow.value_or(0), 0, table.rows() - 1);
+    std::vector<float> row(std::size_t(table.cols()));
+    QString error;
+    if (!table.read(at, 1, row.data(), error))
+        return true;
+    if (const auto position = referenceRowOf(declared, row, table.rows()))
+        declared.diagnosis += u"; the row repeated is the declared reference's row %1 (position %2): one position "
+                              "indexed where the first L were meant (pe[:, %2] for pe[:, :L])"_s.arg(
+                                  *position)
+                                  .arg(declared.reference->position(*position));
+    else
+        declared.diagnosis += u"; the row repeated is none of the declared reference's first %1 rows"_s.arg(
+            table.rows() + kSearchedRows);
+    return true;
+}
+
+} // namespace posenc::TableCheck
