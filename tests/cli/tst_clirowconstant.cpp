@@ -203,6 +203,26 @@ private slots:
         QVERIFY2(!declared.diagnosis().contains(u"explains it"_s), qPrintable(declared.shown));
     }
 
+    // A correct RoPE cos table of two packed documents (rows at positions 0..299, then 0..211:
+    // Megatron's reset_position_ids) is no mistake undeclared: unknown, the restart said.
+    void packedDocumentsAreUnknown()
+    {
+        constexpr std::int64_t dim = 64;
+        std::vector<double> v;
+        for (std::int64_t r = 0; r < 512; ++r) {
+            const std::int64_t position = r < 300 ? r : r - 300;
+            for (std::int64_t c = 0; c < dim; ++c) {
+                // HF's rotary cos: inv_freq = 1 / 10000^(2k/dim), emb = cat(freqs, freqs).
+                const double inv = 1.0 / std::pow(10000.0, double(2 * (c % (dim / 2))) / double(dim));
+                v.push_back(std::cos(double(position) * inv));
+            }
+        }
+        const Checked c = check(npy({512, dim}, v), {});
+        QVERIFY2(c.exit == 7 && c.verdict() == u"unknown"_s, qPrintable(c.shown));
+        QVERIFY2(c.all().contains(u"rows 300.. restart at position 0"_s), qPrintable(c.shown));
+        QVERIFY2(c.all().contains(u"--position-ids"_s), qPrintable(c.shown));
+    }
+
     // Key biases [16, 1, 64] whose every key holds the head's slope (no key's position in it),
     // declared ALiBi: read as 16 heads' rows over the keys, as the shape says, never as one head's
     // 16 x 64 table, and named a bias the softmax cancels.

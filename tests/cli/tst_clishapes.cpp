@@ -326,14 +326,16 @@ private slots:
         QTest::newRow("cos|sin cache, theta 10000") << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128)))
                                                     << QStringList() << u"correct"_s << QString() << u"cos|sin cache"_s;
         // rotary-embedding-torch#11: a second chunk at offset 48 given the cached rows of 0..47.
+        // Undeclared, rows that restart at position 0 are also two packed documents' (Megatron's
+        // reset_position_ids): unknown, the restart said; declared, the mistake.
         std::vector<int> twice(96);
         for (int r = 0; r < 96; ++r)
             twice[std::size_t(r)] = r % 48;
         const std::vector<float> offsetLost = cosSinCache(96, defaultInv(10000.0, 64), twice);
         const QStringList theta10k {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s, u"--head-dim"_s, u"64"_s};
         QTest::newRow("cos|sin cache, rows 48..95 at 0..47")
-            << npy({96, 64}, offsetLost) << QStringList() << u"mistake"_s << u"positions-out-of-order"_s
-            << u"rows 48..95 hold positions 0..47"_s;
+            << npy({96, 64}, offsetLost) << QStringList() << u"unknown"_s << QString()
+            << u"rows 48.. restart at position 0"_s;
         QTest::newRow("cos|sin cache, rows 48..95 at 0..47, declared")
             << npy({96, 64}, offsetLost) << theta10k << u"mistake"_s << u"positions-out-of-order"_s
             << u"rows 48..95 hold positions 0..47"_s;

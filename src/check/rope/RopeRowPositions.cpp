@@ -221,6 +221,27 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
                 : QString());
 }
 
+// Whether the rows are runs each from position 0, the first at its own rows: the rows of documents
+// packed into one sequence, each document's positions from 0 (Megatron's get_ltor_masks_and_
+// position_ids with reset_position_ids).
+bool restartsAtZero(const std::vector<Region> &regions)
+{
+    if (regions.size() < 2 || regions.front().row != 0)
+        return false;
+    return std::all_of(regions.begin(), regions.end(), [](const Region &r) {
+        return r.list != kUnread && r.position == 0;
+    });
+}
+
+QString restartWords(const std::vector<Region> &regions)
+{
+    QStringList starts;
+    for (std::size_t k = 1; k < regions.size() && starts.size() < 8; ++k)
+        starts.append(QString::number(regions[k].row));
+    return u"; rows %1.. restart at position 0, as documents packed into one sequence hold them: packed "
+           "documents? give --position-ids"_s.arg(starts.join(u".., "_s));
+}
+
 // The offset (position - row) of the most rows read, and how many rows lie off it (unread ones too).
 struct Offset
 {
@@ -402,6 +423,10 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
     if (!allOwn) {
         named.mistakes.append(ApplyCheck::kPositionsOutOfOrder);
         words.append(movedWords(r, lists.size() > 1));
+        if (!otherList && restartsAtZero(r)) {
+            named.restarts = true;
+            words.back() += restartWords(r);
+        }
     }
     named.diagnosis = words.join(u"; and "_s);
     return named;
@@ -449,6 +474,15 @@ std::optional<TableCandidate> fromLeadingRows(const TableEvidence &e, const std:
     if (named->longShortCache) {
         reading.mistakes.clear();
         c.match = RopeLongShortCache::asCache(match(reading), e, named->diagnosis);
+    } else if (named->restarts) {
+        // A correct input's pattern (packed documents) is no mistake undeclared: unknown, said.
+        reading.mistakes.clear();
+        c.match = match(reading);
+        c.match.verdict = CheckVerdict::Unknown;
+        c.match.mistakes.clear();
+        c.match.correctAgainst.clear();
+        c.match.asRead.reset();
+        c.match.diagnosis = u"%1; each run is the table of %2"_s.arg(named->diagnosis, c.match.referenceText);
     } else {
         c.match = match(reading);
         c.match.diagnosis = u"%1; the correct table: %2"_s.arg(named->diagnosis, c.match.referenceText);

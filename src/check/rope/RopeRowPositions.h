@@ -65,6 +65,10 @@ struct Named
     QStringList mistakes;
     QString diagnosis;
     bool longShortCache = false;
+    // Every run of rows not at its own positions starts again at position 0: packed documents'
+    // position ids (Megatron's reset_position_ids), a correct input the table alone cannot tell
+    // from a mistake.
+    bool restarts = false;
 };
 std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &correct);
 
