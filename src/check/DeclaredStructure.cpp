@@ -76,8 +76,8 @@ bool nameDeclaredStructure(TableMatch &declared, const TableMatch &read, const T
     if (!table.read(at, 1, row.data(), error))
         return true;
     if (const auto position = referenceRowOf(declared, row, table.rows()))
-        declared.diagnosis += u"; the row repeated is the declared reference's row %1 (position %2): one position "
-                              "indexed where the first L were meant (pe[:, %2] for pe[:, :L])"_s.arg(
+        declared.diagnosis += u"; the row repeated is the declared reference's row %1 (position %2), as when one position "
+                              "is indexed where the first L are meant (pe[:, %2] for pe[:, :L])"_s.arg(
                                   *position)
                                   .arg(declared.reference->position(*position));
     else
