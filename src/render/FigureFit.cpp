@@ -1,5 +1,6 @@
 #include "FigureFit.h"
 
+#include "AxesInOrder.h"
 #include "IndexTicker.h"
 #include "MeasuredText.h"
 
@@ -393,7 +394,7 @@ QList<QCPAxis *> allAxes(QCustomPlot *plot)
 {
     QList<QCPAxis *> axes;
     for (QCPAxisRect *rect : plot->axisRects())
-        axes += rect->axes();
+        axes += axesInOrder(*rect);
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
         if (auto *scale = qobject_cast<QCPColorScale *>(element))
             axes.append(scale->axis());

@@ -1,5 +1,7 @@
 #include "FigureFonts.h"
 
+#include "AxesInOrder.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -73,7 +75,7 @@ void applyToColorScale(QCPColorScale *scale, double points)
 void apply(QCustomPlot *plot, double points)
 {
     for (QCPAxisRect *rect : plot->axisRects()) {
-        for (QCPAxis *axis : rect->axes())
+        for (QCPAxis *axis : axesInOrder(*rect))
             applyToAxis(axis, points);
     }
     // Every element once: the recursive walk reaches into the axis rects' inset layouts too, so

@@ -1,5 +1,6 @@
 #include "FigureRoom.h"
 
+#include "AxesInOrder.h"
 #include "FigureFit.h"
 #include "FigureRoomChanges.h"
 #include "FigureRoomSteps.h"
@@ -193,7 +194,7 @@ bool labelsWithin(const QCustomPlot &plot)
             continue;
         // As FigureFit wraps a label: centred on its axis, reaching into the margins beside it.
         const QRect inner = rect->rect(), outer = rect->outerRect();
-        for (QCPAxis *axis : rect->axes()) {
+        for (QCPAxis *axis : axesInOrder(*rect)) {
             if (!axis->visible() || axis->label().isEmpty())
                 continue;
             const double length = axis->orientation() == Qt::Horizontal

@@ -1,6 +1,7 @@
 #include "FigureRoomChanges.h"
 #include "FigureRoomSteps.h"
 
+#include "AxesInOrder.h"
 #include "FigureFit.h"
 #include "MeasuredText.h"
 #include "ShorterLabels.h"
@@ -39,7 +40,7 @@ bool axisLabelsInOneLine(QCustomPlot *plot)
     QList<QCPAxis *> axes;
     for (QCPAxisRect *rect : plot->axisRects())
         if (!Changes::isHidden(rect))
-            axes += rect->axes();
+            axes += axesInOrder(*rect);
     for (QCPAxis *axis : axes) {
         if (!axis->visible() || !axis->label().contains(u'\n') || axis->property(kFoldedProperty).isValid())
             continue;

@@ -1,5 +1,6 @@
 #include "FigureRoomSteps.h"
 
+#include "AxesInOrder.h"
 #include "FigureFit.h"
 #include "FigureRoomChanges.h"
 #include "LegendPlacement.h"
@@ -42,7 +43,7 @@ QList<QCPAxis *> shownAxes(const QCustomPlot &plot)
     QList<QCPAxis *> axes;
     for (QCPAxisRect *rect : plot.axisRects())
         if (!Changes::isHidden(rect))
-            for (QCPAxis *axis : rect->axes())
+            for (QCPAxis *axis : axesInOrder(*rect))
                 if (axis->visible())
                     axes.append(axis);
     return axes;
@@ -133,7 +134,7 @@ int overhang(QCPAxisRect *rect, QCP::MarginSide side)
 {
     double reach = 0.0;
     const QRect r = rect->rect();
-    for (QCPAxis *axis : rect->axes()) {
+    for (QCPAxis *axis : axesInOrder(*rect)) {
         if (!axis->visible() || !axis->tickLabels())
             continue;
         const QFont font = axis->tickLabelFont();
@@ -543,8 +544,7 @@ bool hideDispensable(QCustomPlot *plot, int order)
     Changes &changes = Changes::of(plot);
     if (!changes.hide(panels + names))
         return false;
-    // An axis that gave its labels to one now hidden shows them again, and the panels left share
-    // theirs anew.
+    // An axis that gave its labels to one now hidden shows them again; the panels left share theirs anew.
     changes.unshareHidden();
     shareAxes(plot);
     // The panels' titles shortened beside those now hidden take the room they left.

@@ -1,6 +1,7 @@
 #include "FigureRoomChanges.h"
 #include "FigureRoomSteps.h"
 
+#include "AxesInOrder.h"
 #include "FigureFit.h"
 #include "KeepClearTicker.h"
 #include "MeasuredText.h"
@@ -128,7 +129,7 @@ bool shortenTickNumbers(QCustomPlot *plot)
     QList<QCPAxis *> axes;
     for (QCPAxisRect *rect : plot->axisRects())
         if (rect->realVisibility() && !Changes::isHidden(rect))
-            for (QCPAxis *axis : rect->axes())
+            for (QCPAxis *axis : axesInOrder(*rect))
                 if (axis->visible() && axis->tickLabels())
                     axes.append(axis);
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true))

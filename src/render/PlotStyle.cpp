@@ -1,5 +1,6 @@
 #include "PlotStyle.h"
 
+#include "AxesInOrder.h"
 #include "FigureFonts.h"
 #include "FigureRoom.h"
 #include "KeepClearTicker.h"
@@ -68,7 +69,7 @@ void preparePlot(QCustomPlot *plot)
 
 void styleAxisRect(QCPAxisRect *rect)
 {
-    for (QCPAxis *axis : rect->axes()) {
+    for (QCPAxis *axis : axesInOrder(*rect)) {
         // A figure that ticks an axis its own way installs its ticker after this.
         const QCPAxisTicker *ticker = axis->ticker().data();
         if (ticker && isPlainTicker(*ticker))
