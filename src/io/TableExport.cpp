@@ -159,8 +159,8 @@ std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &req
 
 namespace {
 
-// Whether `value` at (row, col) of the whole table of `request`'s quantity is a documented infinity.
-bool documentedInfinity(const Params &params, const TableRequest &request, std::int64_t row, std::int64_t col,
+// Whether `value` at (row, col) of the whole table of `request`'s quantity is a documented infinity or NaN.
+bool documentedNonFinite(const Params &params, const TableRequest &request, std::int64_t row, std::int64_t col,
                         float value)
 {
     if (request.content != TableRequest::Cells)
@@ -170,6 +170,8 @@ bool documentedInfinity(const Params &params, const TableRequest &request, std::
         return value == -kInf && params.alibi.mask == AlibiMask::Causal && col > row;
     if (request.quantity == Quantity::RopeFrequencies)
         return value == kInf && (col == 2 || col == 3); // the wavelengths 2 pi / theta of a theta of 0
+    if (request.quantity == Quantity::DocumentDistance)
+        return std::isnan(value); // a pair the mask hides (PositionsQuantities: document-distance)
     return false;
 }
 
@@ -190,7 +192,7 @@ std::optional<NonFinite> undocumentedNonFinite(const Params &params, const Table
             const std::int64_t col = !cells ? c
                 : request.dims.empty()      ? request.block.col0 + c
                                             : request.dims[std::size_t(c)];
-            if (!documentedInfinity(params, request, row, col, v))
+            if (!documentedNonFinite(params, request, row, col, v))
                 return NonFinite {r, c, v};
         }
     }

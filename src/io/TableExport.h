@@ -41,8 +41,9 @@ struct NonFinite
     float value = 0.0f;
 };
 // The first cell of `table`, computed for `request` under `params`, that is NaN or infinite where the
-// quantity documents no infinity (ALiBi's causal bias is -inf above the diagonal, as the reference's
-// mask is; the wavelength of a RoPE frequency of 0 is +inf): a table posenc writes holds numbers.
+// quantity documents no such cell (ALiBi's causal bias is -inf above the diagonal, as the reference's
+// mask is; the wavelength of a RoPE frequency of 0 is +inf; a query-key distance the mask hides is
+// NaN): a table posenc writes holds numbers.
 std::optional<NonFinite> undocumentedNonFinite(const Params &params, const TableRequest &request,
                                                const RowMatrixXf &table);
 // The rows of a table of `rows` x `cols` computed between two counts of progress: a few million

@@ -482,6 +482,39 @@ private slots:
         QCOMPARE(run.err.count(u'\n'), 1);
         QVERIFY(run.out.isEmpty());
     }
+
+    void distancesTableHoldsTheMasksNaN_data()
+    {
+        QTest::addColumn<QStringList>("family");
+        QTest::newRow("one id a token") << QStringList {};
+        QTest::newRow("M-RoPE over a text pack") << QStringList {u"--encoding"_s, u"mrope"_s, u"--prompt"_s, u"text:9"_s};
+    }
+    // The document-distance table is written as its help says: id(q) - id(k) where the mask lets
+    // the query see the key, NaN where it hides the pair. Restarted ids under a causal mask only:
+    // every key up to the query, at the ids 0 1 2 | 0 1 2 3 | 0 1.
+    void distancesTableHoldsTheMasksNaN()
+    {
+        QFETCH(QStringList, family);
+        const QTemporaryDir dir;
+        const QString out = dir.filePath(u"distances.npy"_s);
+        const CliRun::Run run = CliRun::posenc(QStringList {u"table"_s, u"document-distance"_s, u"--packed"_s, u"3,4,2"_s,
+                                                            u"--max-len"_s, u"9"_s, u"--ids-choice"_s,
+                                                            u"restarted-without-block-mask"_s, u"-o"_s, out}
+                                               + family);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const CliRun::Table t = CliRun::readNpy(out);
+        QCOMPARE(t.rows, 9);
+        QCOMPARE(t.cols, 9);
+        const std::vector<int> ids = restarted({3, 4, 2});
+        for (int q = 0; q < 9; ++q) {
+            for (int k = 0; k < 9; ++k) {
+                if (k <= q)
+                    QCOMPARE(t.at(q, k), float(ids[std::size_t(q)] - ids[std::size_t(k)]));
+                else
+                    QVERIFY(std::isnan(t.at(q, k)));
+            }
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliPositions)

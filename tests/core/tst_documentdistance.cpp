@@ -7,6 +7,7 @@
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
+#include "core/Quantity.h"
 #include "core/positions/BatchIds.h"
 #include "core/positions/BatchTables.h"
 #include "core/positions/DocumentDistance.h"
@@ -182,6 +183,37 @@ private slots:
         }
         QCOMPARE(counts.cross, cross);
         QCOMPARE(counts.crossNegative, negative);
+    }
+
+    // M-RoPE over a pack of text: each token's t, h and w are the collator's one id (Qwen2VLModel.forward
+    // expands 2-D position_ids to the three axes), so its distances are the written ones; an image
+    // in the prompt has three ids that differ, and the table says so instead of drawing one axis.
+    void mropeTextPack_data() { rows_data(); }
+    void mropeTextPack()
+    {
+        QFETCH(int, choice);
+        const auto ch = IdsChoice(choice);
+        Params p = packed(u"3,4,2"_s, 9, ch);
+        ParamText::set(p, u"encoding"_s, u"mrope"_s);
+        QVERIFY(!ParamText::set(p, u"prompt"_s, u"text:9"_s));
+        QVERIFY(p.validate().isEmpty());
+        const Engine engine(p);
+        QVERIFY(!engine.source<BatchIds>().problem());
+        QVERIFY(engine.source<BatchIds>().axesAgree());
+        const Written w = written({3, 4, 2}, 9, ch);
+        const RowMatrixXf m = testing::computeTable(engine, Quantity::DocumentDistance, {0, 9, 0, 9});
+        for (std::int64_t q = 0; q < 9; ++q) {
+            for (std::int64_t k = 0; k < 9; ++k) {
+                if (seen(w, ch, q, k))
+                    QCOMPARE(m(q, k), float(w.id[std::size_t(q)] - w.id[std::size_t(k)]));
+                else
+                    QVERIFY(std::isnan(m(q, k)));
+            }
+        }
+        Params image = p;
+        QVERIFY(!ParamText::set(image, u"prompt"_s, u"text:2,image:1x4x4,text:3"_s));
+        QVERIFY(Quantities::spec(Quantity::DocumentDistance).missing(image).has_value());
+        QVERIFY(Engine(image).source<BatchIds>().problem().has_value());
     }
 
     // Document ids from a file: a change of value starts a document; a negative value is padding.

@@ -20,8 +20,10 @@ lines each case needs are copied from huggingface/transformers (main), cited at 
   find_packed_sequence_indices ((diff(position_ids, prepend=first - 1) != 1).cumsum(-1));
 - Qwen2-VL, src/transformers/models/qwen2_vl/modeling_qwen2_vl.py, Qwen2VLModel.get_rope_index
   (4.x, with an attention mask: each row's real tokens laid out alone, the padding 1, rope_deltas =
-  max + 1 - len(row)), and Qwen2VLModel.forward at a decode step: position_ids =
-  arange(seq_length) + cache_position[0] + rope_deltas, expanded to the three axes.
+  max + 1 - len(row); without vision, the mask's cumsum - 1 on the three axes and rope_deltas from
+  the row's largest id, the padding's 1 included), and Qwen2VLModel.forward at a decode step:
+  position_ids = arange(seq_length) + cache_position[0] + rope_deltas, expanded to the three axes,
+  and given 2-D ids (a pack's, from the collator) expanded to the three axes.
 Each case names the posenc parameters that describe the same batch.
 Usage: /usr/bin/python3 tests/data/make_position_ids_fixture.py   (python3-torch from Debian)
 """
@@ -149,12 +151,35 @@ def qwen2_vl_case(lengths, prefill, total):
     input_ids = torch.tensor(rows, dtype=torch.long)
     attention_mask = padded_mask(lengths, prefill, "left")
     position_ids, rope_deltas = get_rope_index(input_ids, torch.tensor(grids, dtype=torch.long), attention_mask)
+    return with_decode_steps(position_ids, rope_deltas, len(lengths), prefill, total)
+
+
+def get_rope_index_text(attention_mask):
+    # transformers, models/qwen2_vl/modeling_qwen2_vl.py, Qwen2VLModel.get_rope_index, the branch
+    # without vision (image_grid_thw and video_grid_thw None), with an attention mask, line for line:
+    # rope_deltas from the largest id of the row, the padding's filled 1 among them.
+    position_ids = attention_mask.long().cumsum(-1) - 1
+    position_ids.masked_fill_(attention_mask == 0, 1)
+    position_ids = position_ids.unsqueeze(0).expand(3, -1, -1)
+    max_position_ids = position_ids.max(0, keepdim=False)[0].max(-1, keepdim=True)[0]
+    mrope_position_deltas = max_position_ids + 1 - attention_mask.shape[-1]
+    return position_ids, mrope_position_deltas
+
+
+def qwen2_vl_text_case(lengths, prefill, total):
+    """A left-padded batch of text alone (a row of one real token among them, where the padding's 1
+    sets rope_deltas)."""
+    position_ids, rope_deltas = get_rope_index_text(padded_mask(lengths, prefill, "left"))
+    return with_decode_steps(position_ids, rope_deltas, len(lengths), prefill, total)
+
+
+def with_decode_steps(position_ids, rope_deltas, batch_size, prefill, total):
     columns = [position_ids]
     cache_position = torch.arange(prefill)
     for _ in range(total - prefill):
         cache_position = cache_position[-1:] + 1
         # Qwen2VLModel.forward, decode: arange(seq_length) + cache_position[0] + rope_deltas.
-        batch_size, seq_length = len(lengths), 1
+        seq_length = 1
         delta = cache_position[0] + rope_deltas
         step = torch.arange(seq_length).view(1, -1).expand(batch_size, -1)
         step = step.add(delta.repeat_interleave(batch_size // delta.shape[0], dim=0))
@@ -194,6 +219,18 @@ def main():
                   "params": {"encoding": "mrope", "prompt": "text:3,image:1x4x4,text:4", "batch": "left:11,7,2",
                              "cache": "12", "max-len": "15", "vision-positions": "qwen2-vl", "mrope-era": "v4"},
                   "ids": ids.tolist(), "rope_deltas": deltas.view(-1).tolist()})
+    ids, deltas = qwen2_vl_text_case([5, 1, 3], 6, 9)
+    cases.append({"name": "qwen2-vl text prompt, decode after a prefill",
+                  "params": {"encoding": "mrope", "prompt": "text:6", "batch": "left:5,1,3", "cache": "6",
+                             "max-len": "9", "vision-positions": "qwen2-vl", "mrope-era": "v4"},
+                  "ids": ids.tolist(), "rope_deltas": deltas.view(-1).tolist()})
+    # A pack of text documents: the flattening collator's ids, which Qwen2VLModel.forward expands
+    # to the three axes (position_ids[None, ...].expand(3, position_ids.shape[0], -1)).
+    ids = collator_ids([3, 4, 2])
+    cases.append({"name": "qwen2-vl packed text 3,4,2",
+                  "params": {"encoding": "mrope", "prompt": "text:9", "packed": "3,4,2", "max-len": "9",
+                             "vision-positions": "qwen2-vl", "mrope-era": "v4"},
+                  "ids": ids[None, ...].expand(3, ids.shape[0], -1).tolist()})
     out = os.path.join(here, "positions", "torch_position_ids.json")
     with open(out, "w") as f:
         json.dump({"source": "huggingface/transformers main: generation/utils.py, data/data_collator.py, "

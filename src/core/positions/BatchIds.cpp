@@ -4,6 +4,7 @@
 #include "core/mrope/MropeRotation.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -15,11 +16,21 @@ BatchIds::BatchIds(const Engine &engine)
 {
     if (!m_mrope)
         return;
-    if (m_layout.hasDocuments()) {
-        m_problem = u"get_rope_index lays out one prompt a row: packed documents have no M-RoPE ids here"_s;
+    m_prompt = &engine.source<MropeLayout>();
+    const auto &spans = m_prompt->spans();
+    m_textOnly = std::all_of(spans.begin(), spans.end(),
+                             [](const MropeLayout::Span &span) { return span.kind == MropeTokenKind::Text; });
+    if (m_layout.hasDocuments() && !m_textOnly) {
+        // A pack's ids are the flattening collator's, one a token, which Qwen2VLModel.forward
+        // expands to t, h and w (position_ids[None, ...].expand(3, ...)); for an image in a pack
+        // its comment expects the user to build each document's three grids' ids, which the
+        // collator does not.
+        m_problem = u"packed documents take the flattening collator's ids, one a token, which "
+                    "Qwen2VLModel.forward gives t, h and w alike; an image or video in a pack needs each "
+                    "document's get_rope_index ids, which the collator does not build: give a text prompt "
+                    "(--prompt text:N)"_s;
         return;
     }
-    m_prompt = &engine.source<MropeLayout>();
     for (const MropeLayout::Span &span : m_prompt->spans()) {
         std::int64_t largest = span.start + span.rows - 1;
         if (span.kind != MropeTokenKind::Text)
@@ -38,6 +49,29 @@ BatchIds::BatchIds(const Engine &engine)
         }
         prefill.largest = prefixLargest(prefill.tokens);
         m_prefills.push_back(prefill);
+    }
+    liftByPadding();
+}
+
+// get_rope_index's branch without vision (no row's prefill reaches an image or video, so
+// image_grid_thw is None) takes rope_deltas from position_ids.max(...) over the whole row, the
+// padding's filled 1 among the ids: a padded row of one real token gets 2 - columns, not 1 - columns,
+// and its decode steps ids from 2 on.
+void BatchIds::liftByPadding()
+{
+    std::int64_t firstVision = std::numeric_limits<std::int64_t>::max();
+    for (const MropeLayout::Span &span : m_prompt->spans()) {
+        if (span.kind != MropeTokenKind::Text)
+            firstVision = std::min(firstVision, span.firstRow);
+    }
+    const std::int64_t columns = m_layout.cache() > 0 ? m_layout.cache() : m_layout.cols();
+    if (std::any_of(m_prefills.begin(), m_prefills.end(), [&](const Prefill &p) { return p.tokens > firstVision; }))
+        return;
+    for (Prefill &prefill : m_prefills) {
+        if (prefill.tokens < columns && prefill.largest < BatchLayout::kPaddingId) {
+            prefill.largest = BatchLayout::kPaddingId;
+            m_lifted = m_layout.cache() > 0;
+        }
     }
 }
 
@@ -117,15 +151,21 @@ void BatchIds::mropeIds(IdsChoice choice, std::int64_t b, std::int64_t c0, std::
 
 void BatchIds::ids(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64_t count, std::int64_t *out) const
 {
-    if (m_mrope)
-        mropeIds(choice, b, c0, count, out);
-    else
+    if (!m_mrope) {
         m_layout.ids(choice, b, c0, count, out);
+    } else if (m_layout.hasDocuments()) {
+        // A text pack: the collator's ids on every axis.
+        m_layout.ids(choice, b, c0, count, out);
+        std::copy(out, out + count, out + count);
+        std::copy(out, out + count, out + 2 * count);
+    } else {
+        mropeIds(choice, b, c0, count, out);
+    }
 }
 
 std::int64_t BatchIds::id(IdsChoice choice, std::int64_t b, std::int64_t c, int axis) const
 {
-    if (!m_mrope)
+    if (!m_mrope || m_layout.hasDocuments())
         return m_layout.id(choice, b, c);
     std::int64_t v[3];
     mropeIds(choice, b, c, 1, v);
@@ -164,7 +204,7 @@ std::int64_t BatchIds::rangeLargest(std::int64_t b, std::int64_t k0, std::int64_
 
 std::int64_t BatchIds::maxId(IdsChoice choice) const
 {
-    if (!m_mrope)
+    if (!m_mrope || m_layout.hasDocuments())
         return m_layout.maxId(choice);
     std::int64_t most = -1;
     for (std::int64_t b = 0; b < m_layout.rows(); ++b) {
@@ -193,7 +233,7 @@ std::vector<int> BatchIds::pairAxes(const Params &params, std::int64_t pairs) co
 
 std::int64_t BatchIds::ropeDelta(std::int64_t b) const
 {
-    if (!m_mrope)
+    if (!m_mrope || m_layout.hasDocuments())
         return 0;
     const std::int64_t columns = m_layout.cache() > 0 ? m_layout.cache() : m_layout.cols();
     return m_prefills[std::size_t(b)].largest + 1 - columns;

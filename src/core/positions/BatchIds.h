@@ -19,7 +19,9 @@ class Engine;
 // get_rope_index gives them with an attention mask (models/qwen2_vl/modeling_qwen2_vl.py,
 // Qwen2VLModel.get_rope_index: each row's real tokens laid out alone, the padding 1 on every axis,
 // rope_deltas = the row's largest id + 1 - its columns) and at a decode step (Qwen2VLModel.forward:
-// position_ids = arange + cache_position[0] + rope_deltas on all three axes). The one file of the
+// position_ids = arange + cache_position[0] + rope_deltas on all three axes); a pack of text
+// documents takes the flattening collator's ids, which Qwen2VLModel.forward expands to the three
+// axes (position_ids[None, ...].expand(3, ...)). The one file of the
 // positions that names a family: M-RoPE's tokens are the only ones with three ids. A row's k-th real
 // token is the prompt's k-th (--prompt), and past the prompt, text. An engine source.
 class BatchIds
@@ -30,6 +32,11 @@ public:
     const BatchLayout &layout() const { return m_layout; }
     // 1, or 3 for M-RoPE's (t, h, w).
     int axes() const { return m_mrope ? 3 : 1; }
+    // Whether a token's ids are one on every axis, the layout's: one id a token, or M-RoPE's over
+    // a text prompt (get_rope_index gives a text token the same t, h and w) and a text pack (the
+    // collator's ids expanded to three axes), but where a decode step's ids follow rope_deltas
+    // lifted by the padding (liftByPadding).
+    bool axesAgree() const { return !m_mrope || (m_textOnly && !m_lifted); }
     // Why these parameters give the batch no ids (a row that cuts the prompt's image), or nothing.
     const std::optional<QString> &problem() const { return m_problem; }
 
@@ -42,7 +49,7 @@ public:
     // The axis each of `pairs` rotary pairs turns by (M-RoPE's sections), else 0.
     std::vector<int> pairAxes(const Params &params, std::int64_t pairs) const;
     // M-RoPE's rope_deltas of row b (its prefill's largest id + 1 - the prefill's columns); 0 for
-    // one id a token.
+    // one id a token and for a pack (its ids are given, get_rope_index is not run).
     std::int64_t ropeDelta(std::int64_t b) const;
 
 private:
@@ -54,11 +61,14 @@ private:
     std::int64_t prefixLargest(std::int64_t tokens) const;
     std::int64_t rangeLargest(std::int64_t b, std::int64_t k0, std::int64_t k1) const;
     std::optional<QString> cutSpan(std::int64_t tokens) const;
+    void liftByPadding();
     MropeIds promptIds(std::int64_t b, std::int64_t k) const;
     void mropeIds(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64_t count, std::int64_t *out) const;
 
     BatchLayout m_layout;
     bool m_mrope = false;
+    bool m_textOnly = false; // M-RoPE's prompt holds no image or video
+    bool m_lifted = false; // a decode step's ids differ from the layout's (liftByPadding)
     std::optional<QString> m_problem;
     const MropeLayout *m_prompt = nullptr; // the engine's
     std::vector<std::int64_t> m_spanLargest; // each span's largest id on any axis

@@ -7,6 +7,7 @@
 #include "PositionEffect.h"
 
 #include "core/Engine.h"
+#include "core/mrope/MropePrompt.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
@@ -166,9 +167,19 @@ QuantitySpec makeDocumentDistanceQuantity()
     q.reads = kBatchKeys;
     q.tiling = Tiling::Columns;
     q.missing = [](const Params &p) -> std::optional<QString> {
-        if (p.encoding == Encoding::Mrope)
-            return u"M-RoPE's tokens have three ids: the distances are drawn for one id a token"_s;
-        return std::nullopt;
+        // A text prompt's tokens have one id on every axis (BatchIds::axesAgree); the table leaves
+        // out a decode step, whose ids may follow rope_deltas lifted by the padding.
+        if (p.encoding != Encoding::Mrope)
+            return std::nullopt;
+        const auto layout = MropeLayout::build(p.mrope);
+        const auto *prompt = std::get_if<MropeLayout>(&layout);
+        const bool text = prompt && std::all_of(prompt->spans().begin(), prompt->spans().end(), [](const auto &span) {
+            return span.kind == MropeTokenKind::Text;
+        });
+        if (text && p.batch.cache == 0)
+            return std::nullopt;
+        return u"M-RoPE's distances are written for a text prompt without a cache: an image's or a video's "
+               "tokens have three ids that differ"_s;
     };
     q.shape = [](const Params &p) { return Shape {batchRows(p) * p.maxLen, p.maxLen}; };
     q.workCells = [](const Params &, const Block &block) { return cells(block); };

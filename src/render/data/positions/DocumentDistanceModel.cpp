@@ -101,11 +101,17 @@ FigureResult DocumentDistanceModel::computeData(const FigureRequest &request, co
     DocumentDistanceData &d = *data;
     d.cols = p.maxLen;
     d.compare = PositionsOptions::compareOf(p, request.state);
-    if (p.encoding == Encoding::Mrope) {
-        d.problem = u"M-RoPE's tokens have three ids: the distances are drawn for one id a token"_s;
+    const BatchIds &ids = engine.source<BatchIds>();
+    if (ids.problem()) {
+        d.problem = *ids.problem();
         return {data, std::nullopt};
     }
-    const BatchLayout &layout = engine.source<BatchIds>().layout();
+    if (!ids.axesAgree()) {
+        d.problem = u"M-RoPE's image and video tokens have three ids that differ: the distances are drawn where a "
+                    "token's t, h and w are one (a text prompt, a pack of text)"_s;
+        return {data, std::nullopt};
+    }
+    const BatchLayout &layout = ids.layout();
     d.row = std::clamp<std::int64_t>(PositionsOptions::rowOf(p, request.state), 0, layout.rows() - 1);
     d.documents = layout.hasDocuments();
     for (const BatchSegment &s : layout.row(d.row)) {

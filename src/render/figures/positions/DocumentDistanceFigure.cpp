@@ -85,8 +85,11 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
     // Short of room, the ids' name on a line of its own above the counts: a step that keeps one
     // line keeps the name whole (FigureRoom), not the name and the count cut.
     const QString named = terse ? u"%1\n%2"_s : u"%1: %2"_s;
-    m_maps.causalTitle->setText(named.arg(u"reference"_s, crossText(d.referenceCounts, terse)));
-    m_maps.otherTitle->setText(named.arg(distanceChoiceWord(d.compare), crossText(d.comparedCounts, terse)));
+    // No distances drawn, no counts claimed: each panel only names its ids.
+    const bool drawn = d.problem.isEmpty();
+    m_maps.causalTitle->setText(drawn ? named.arg(u"reference"_s, crossText(d.referenceCounts, terse)) : u"reference"_s);
+    m_maps.otherTitle->setText(drawn ? named.arg(distanceChoiceWord(d.compare), crossText(d.comparedCounts, terse))
+                                     : distanceChoiceWord(d.compare));
     // The documents' boundaries across both axes of each panel.
     QList<double> x, y;
     const double end = double(d.cols) - 0.5;

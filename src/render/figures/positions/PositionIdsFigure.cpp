@@ -150,7 +150,8 @@ void PositionIdsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
         caption += u" A pixel of the map: the exact mean of its real tokens' ids."_s;
     if (d.allRuns > d.runs.size())
         caption += u" The first %1 of %2 segments shaded."_s.arg(d.runs.size()).arg(d.allRuns);
-    PlotStyle::setCollapsibleText(m_caption, terse ? QString() : caption);
+    // Why nothing is drawn is said at any size.
+    PlotStyle::setCollapsibleText(m_caption, terse && d.problem.isEmpty() ? QString() : caption);
 }
 
 void PositionIdsFigure::fillRow(const PositionIdsData &d)
@@ -182,8 +183,9 @@ void PositionIdsFigure::fillRow(const PositionIdsData &d)
         sy << -0.5 << top + 0.5 << std::nan("");
     }
     m_starts->setData(sx, sy, true);
-    m_rowTitle->setText(
-        u"row %1: %2 real tokens of %3"_s.arg(d.row).arg(NumberText::count(d.realTokens), NumberText::count(d.cols)));
+    m_rowTitle->setText(d.problem.isEmpty() ? u"row %1: %2 real tokens of %3"_s.arg(d.row).arg(
+                            NumberText::count(d.realTokens), NumberText::count(d.cols))
+                                            : u"row %1: no ids"_s.arg(d.row));
     m_legend->clearItems();
     MeasuredText::addToLegend(m_reference, m_legend);
     if (d.differs)
