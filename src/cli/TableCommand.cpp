@@ -11,11 +11,14 @@
 #include "check/ModelConfigCheck.h"
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
+#include "core/NumberText.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
 #include "io/TableExport.h"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
+#include <QStorageInfo>
 
 #include <algorithm>
 #include <cmath>
@@ -116,9 +119,11 @@ HelpPage tableHelp()
                  u"an invalid option or parameter, named with its allowed values, or parameters under which a "
                  "cell has no value (row-norms where ||PE_p|| is 0)"_s},
                 {u"3"_s,
-                 u"the file exists (without --force), or cannot be written or read, or a file read holds NaN or an "
-                 "infinity: the path and the reason"_s},
-                {u"4"_s, u"over the memory budget: cells and GiB"_s},
+                 u"the file exists (without --force), or cannot be written or read, or the disk has no room for it, or "
+                 "a file read holds NaN or an infinity: the path and the reason"_s},
+                {u"4"_s,
+                 u"over the memory budget: cells and GiB (a table of cells over it goes to a file in runs of rows "
+                 "that fit it; standard output takes a table whole)"_s},
                 {u"130"_s, u"stopped by Ctrl+C; nothing was written"_s}});
     return page;
 }
@@ -203,13 +208,100 @@ struct Output
     bool quiet = false;
 };
 
-// Checks, computes and writes the table of `request`: exit 4 over the budget, 3 an existing file
-// without --force or unwritable, 130 when Ctrl+C stopped it (nothing written).
+// The rows of a run that fits the memory budget, for a table of cells to a file that does not fit
+// it whole: the most rows whose block the budget takes (a bisection of TableExport::check); 0
+// where the whole fits, where not one row does, and for standard output (a stream the table
+// could not take back if a later run failed).
+std::int64_t runRowsWithinBudget(const Engine &engine, const TableRequest &request, const Output &output)
+{
+    if (request.content != TableRequest::Cells || OutputFile::isStandardOutput(output.path)
+        || !TableExport::check(engine, request))
+        return 0;
+    TableRequest part = request;
+    const auto fits = [&](std::int64_t rows) {
+        part.block.rows = rows;
+        return !TableExport::check(engine, part);
+    };
+    if (!fits(1))
+        return 0;
+    std::int64_t fit = 1, over = request.block.rows;
+    while (over - fit > 1) {
+        const std::int64_t mid = fit + (over - fit) / 2;
+        (fits(mid) ? fit : over) = mid;
+    }
+    return fit;
+}
+
+// The refusal of a table of `bytes` the disk holding `path` has no room for, before any run.
+std::optional<QString> diskRefusal(const QString &path, double bytes)
+{
+    const QStorageInfo disk(QFileInfo(path).absolutePath());
+    if (!disk.isValid() || double(disk.bytesAvailable()) >= bytes)
+        return std::nullopt;
+    return u"%1: the table takes %2 GiB, and the disk holding it has %3 GiB free; nothing was written"_s.arg(path)
+        .arg(NumberText::compact(bytes / double(1 << 30), 3))
+        .arg(NumberText::compact(double(disk.bytesAvailable()) / double(1 << 30), 3));
+}
+
+// A table over the memory budget written in runs of `runRows` rows, each computed, checked for
+// cells without a number and written before the next (docs/ARCHITECTURE.md, Command line): memory
+// for one run, the file whole or not at all.
+int writeInRuns(const Engine &engine, const TableRequest &request, const Output &output, const QString &name,
+                std::int64_t runRows, QTextStream &err)
+{
+    const QStringList columns = TableExport::columnNames(request);
+    const double cells = double(request.block.rows) * double(columns.size());
+    if (const auto refused = diskRefusal(output.path, cells * (output.format == TableExport::Format::Csv ? 2.0 : 4.0)))
+        return fail(err, ExitIo, *refused);
+    ProgressLine line(u"posenc table"_s, !output.quiet && ProgressLine::stderrIsTerminal());
+    const InterruptCancels interrupt;
+    WorkProgress progress;
+    progress.expect(request.block.rows);
+    line.stage(u"%1 to %2, %3 rows a run"_s.arg(name, output.path).arg(runRows), &progress);
+    std::optional<Refusal> refusal;
+    const auto written = OutputFile::write(output.path, [&](QIODevice &device) {
+        if (!TableExport::writeHeader(device, output.format, request.block.rows, columns, name))
+            return false;
+        for (std::int64_t r = 0; r < request.block.rows; r += runRows) {
+            TableRequest part = request;
+            part.block.row0 = request.block.row0 + r;
+            part.block.rows = std::min(runRows, request.block.rows - r);
+            if (const auto refused = TableExport::check(engine, part)) {
+                refusal = Refusal {ExitOverBudget, *refused};
+                return false;
+            }
+            const auto table
+                = TableExport::compute(engine, part, ComputeOptions {output.threads, interrupt.flag(), nullptr});
+            if (!table)
+                return false;
+            if (const auto cell = TableExport::undocumentedNonFinite(engine.params(), part, *table)) {
+                refusal = undefinedNumber(engine.params(), part, *table, *cell, name);
+                return false;
+            }
+            if (!TableExport::writeRows(device, *table, output.format, interrupt.flag()))
+                return false;
+            progress.advance(part.block.rows);
+        }
+        return true;
+    });
+    line.finish();
+    if (interrupt.interrupted())
+        return fail(err, ExitInterrupted, u"interrupted; nothing was written"_s);
+    if (refusal)
+        return fail(err, refusal->code, refusal->message);
+    return written ? fail(err, ExitIo, *written) : ExitDone;
+}
+
+// Checks, computes and writes the table of `request`: exit 4 over the budget (but a table to a
+// file, written in runs of rows that fit it), 3 an existing file without --force or unwritable,
+// 130 when Ctrl+C stopped it (nothing written).
 int write(const Engine &engine, const TableRequest &request, const Output &output, const QString &name,
           QTextStream &err)
 {
     if (const auto refused = OutputFile::refusal(output.path, output.force))
         return fail(err, ExitIo, *refused);
+    if (const std::int64_t runRows = runRowsWithinBudget(engine, request, output); runRows > 0)
+        return writeInRuns(engine, request, output, name, runRows, err);
     if (const auto refused = TableExport::check(engine, request))
         return fail(err, ExitOverBudget,
                     *refused

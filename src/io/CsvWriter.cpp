@@ -32,11 +32,22 @@ bool writeCsvTo(QIODevice &device, const ConstBlockRef &table, const QStringList
                 const std::atomic<bool> *cancel)
 {
     Q_ASSERT(columns.size() == table.cols());
-    const QByteArray header = columns.join(u',').toUtf8() + '\n';
-    if (device.write(header) != header.size())
+    if (!writeCsvHeader(device, columns))
         return false;
     if (progress)
         progress->expect(table.rows());
+    return writeCsvRows(device, table, progress, cancel);
+}
+
+bool writeCsvHeader(QIODevice &device, const QStringList &columns)
+{
+    const QByteArray header = columns.join(u',').toUtf8() + '\n';
+    return device.write(header) == header.size();
+}
+
+bool writeCsvRows(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress,
+                  const std::atomic<bool> *cancel)
+{
     QByteArray chunk;
     chunk.reserve(chunkBytes + maxValueBytes);
     const auto flushIfFull = [&] {

@@ -25,5 +25,9 @@ std::optional<WriteError> writeCsv(const QString &path, const ConstBlockRef &tab
 // when `cancel` was set (it is polled between chunks).
 bool writeCsvTo(QIODevice &device, const ConstBlockRef &table, const QStringList &columns,
                 WorkProgress *progress = nullptr, const std::atomic<bool> *cancel = nullptr);
+// Its two parts, for a table written in runs of rows: the header line, then rows.
+bool writeCsvHeader(QIODevice &device, const QStringList &columns);
+bool writeCsvRows(QIODevice &device, const ConstBlockRef &table, WorkProgress *progress = nullptr,
+                  const std::atomic<bool> *cancel = nullptr);
 
 } // namespace posenc

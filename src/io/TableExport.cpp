@@ -161,7 +161,7 @@ namespace {
 
 // Whether `value` at (row, col) of the whole table of `request`'s quantity is a documented infinity or NaN.
 bool documentedNonFinite(const Params &params, const TableRequest &request, std::int64_t row, std::int64_t col,
-                        float value)
+                         float value)
 {
     if (request.content != TableRequest::Cells)
         return false;
@@ -239,6 +239,30 @@ bool writeTo(QIODevice &device, const ConstBlockRef &table, Format format, const
         return writeSafetensorsTo(device, table, tensor, progress, cancel);
     }
     return false;
+}
+
+bool writeHeader(QIODevice &device, Format format, std::int64_t rows, const QStringList &columns, const QString &tensor)
+{
+    const auto cols = std::int64_t(columns.size());
+    switch (format) {
+    case Format::Npy: {
+        const QByteArray header = npyHeader(rows, cols);
+        return device.write(header) == header.size();
+    }
+    case Format::Csv:
+        return writeCsvHeader(device, columns);
+    case Format::Safetensors: {
+        const QByteArray header = safetensorsHeader(tensor, rows, cols);
+        return device.write(header) == header.size();
+    }
+    }
+    return false;
+}
+
+bool writeRows(QIODevice &device, const ConstBlockRef &rows, Format format, const std::atomic<bool> *cancel)
+{
+    return format == Format::Csv ? writeCsvRows(device, rows, nullptr, cancel)
+                                 : writeLittleEndianRows(device, rows, nullptr, cancel);
 }
 
 std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, Format format,

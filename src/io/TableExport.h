@@ -59,6 +59,12 @@ QStringList columnNames(const TableRequest &request);
 bool writeTo(QIODevice &device, const ConstBlockRef &table, Format format, const QStringList &columns,
              WorkProgress *progress = nullptr, const std::atomic<bool> *cancel = nullptr,
              const QString &tensor = QStringLiteral("table"));
+// writeTo's two parts, for a table written in runs of rows (docs/ARCHITECTURE.md, Command line:
+// a table over the memory budget): the preamble of a table of rows x columns.size(), then runs of
+// its rows, in order.
+bool writeHeader(QIODevice &device, Format format, std::int64_t rows, const QStringList &columns,
+                 const QString &tensor);
+bool writeRows(QIODevice &device, const ConstBlockRef &rows, Format format, const std::atomic<bool> *cancel = nullptr);
 // Writes `table` atomically in `format`.
 std::optional<WriteError> write(const QString &path, const ConstBlockRef &table, Format format,
                                 const QStringList &columns, WorkProgress *progress = nullptr);

@@ -59,6 +59,8 @@ private slots:
     void invalidUsageExits2();
     void unwritablePathExits3();
     void overBudgetExits4();
+    void writtenInRunsWithinTheBudget_data();
+    void writtenInRunsWithinTheBudget();
     void existingFileIsReplacedOnlyWithForce();
     void windowOpensWithTheParameterFlags();
     void windowRefusesInvalidParametersWithoutAScreen();
@@ -238,19 +240,47 @@ void TestCli::unwritablePathExits3()
         QVERIFY2(!name.startsWith(u"pe.npy"_s) && !name.contains(u"afile."_s), qPrintable(name));
 }
 
+// Standard output takes a table whole: over the budget, exit 4 with its cells and GiB. A file is
+// written in runs of rows that fit, unless the disk has no room for it (exit 3, nothing written).
 void TestCli::overBudgetExits4()
 {
-    const QString file = path(u"huge.npy"_s);
-    const Run run
-        = posenc({u"table"_s, u"pe"_s, u"-o"_s, file, u"--d-model"_s, u"65536"_s, u"--max-len"_s, u"16777216"_s});
+    const QStringList huge = {u"table"_s, u"pe"_s, u"--d-model"_s, u"65536"_s, u"--max-len"_s, u"16777216"_s};
+    const Run run = posenc(huge + QStringList {u"-o"_s, u"-"_s, u"--format"_s, u"npy"_s});
     QCOMPARE(run.exitCode, 4);
     QVERIFY2(run.err.contains(u"1099511627776 cells"_s), qPrintable(run.err));
     QVERIFY2(run.err.contains(u"GiB"_s), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+    // 4 TiB: more than the disk holds.
+    const QString file = path(u"huge.npy"_s);
+    const Run disk = posenc(huge + QStringList {u"-o"_s, file});
+    QCOMPARE(disk.exitCode, 3);
+    QVERIFY2(disk.err.contains(u"GiB free; nothing was written"_s), qPrintable(disk.err));
     QVERIFY(!QFile::exists(file));
-    const Run small = posenc(
-        {u"table"_s, u"similarity"_s, u"-o"_s, file, u"--max-len"_s, u"4096"_s, u"--memory-budget"_s, u"0.01"_s});
-    QCOMPARE(small.exitCode, 4);
-    QVERIFY(!QFile::exists(file));
+}
+
+// A table over the memory budget written to a file in runs of rows (64 MiB of similarity under a
+// budget of 10 MiB) holds the same bytes as the table written whole, in each format.
+void TestCli::writtenInRunsWithinTheBudget_data()
+{
+    QTest::addColumn<QString>("extension");
+    QTest::newRow("npy") << u"npy"_s;
+    QTest::newRow("csv") << u"csv"_s;
+    QTest::newRow("safetensors") << u"safetensors"_s;
+}
+
+void TestCli::writtenInRunsWithinTheBudget()
+{
+    QFETCH(QString, extension);
+    const QStringList table = {u"table"_s, u"similarity"_s, u"--max-len"_s, u"4096"_s, u"--d-model"_s, u"64"_s};
+    const QString runs = path(u"runs."_s + extension), whole = path(u"whole."_s + extension);
+    const Run inRuns = posenc(table + QStringList {u"-o"_s, runs, u"--memory-budget"_s, u"0.01"_s});
+    QVERIFY2(inRuns.exitCode == 0, qPrintable(inRuns.err));
+    const Run atOnce = posenc(table + QStringList {u"-o"_s, whole, u"--memory-budget"_s, u"1"_s});
+    QVERIFY2(atOnce.exitCode == 0, qPrintable(atOnce.err));
+    QFile a(runs), b(whole);
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    QVERIFY(a.size() > 4096 * 4096);
+    QVERIFY(a.readAll() == b.readAll());
 }
 
 void TestCli::existingFileIsReplacedOnlyWithForce()

@@ -88,10 +88,14 @@ void TestCliMemory::beyondTheMachinesMemoryExits4_data()
     QTest::addColumn<QStringList>("arguments");
     // The audit's `table pe --d-model 131072 --max-len 131072 --memory-budget 100` and `table
     // similarity --max-len 200000 --memory-budget 1000`, sized for this machine.
-    QTest::newRow("table pe") << QStringList {u"table"_s, u"pe"_s,        u"-o"_s, u"x.npy"_s,           u"--d-model"_s,
-                                              side,       u"--max-len"_s, side,    u"--memory-budget"_s, budget};
-    QTest::newRow("table similarity") << QStringList {
-        u"table"_s, u"similarity"_s, u"-o"_s, u"x.npy"_s, u"--max-len"_s, side, u"--memory-budget"_s, budget};
+    // To standard output, which takes a table whole: a file is written in runs of rows that fit
+    // (writtenInRunsWithinTheBudget).
+    QTest::newRow("table pe") << QStringList {
+        u"table"_s,     u"pe"_s, u"-o"_s,        u"-"_s, u"--format"_s,        u"npy"_s,
+        u"--d-model"_s, side,    u"--max-len"_s, side,   u"--memory-budget"_s, budget};
+    QTest::newRow("table similarity") << QStringList {u"table"_s,           u"similarity"_s, u"-o"_s,        u"-"_s,
+                                                      u"--format"_s,        u"npy"_s,        u"--max-len"_s, side,
+                                                      u"--memory-budget"_s, budget};
     QTest::newRow("bench") << QStringList {u"bench"_s, u"--d-model"_s,       side,  u"--max-len"_s,
                                            side,       u"--memory-budget"_s, budget};
 }
@@ -118,8 +122,8 @@ void TestCliMemory::beyondTheMachinesMemoryExits4()
 // Below the machine's memory, raising the budget is still the way on.
 void TestCliMemory::aBudgetBelowTheMachineAdvisesRaisingIt()
 {
-    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--d-model"_s, u"1024"_s, u"--max-len"_s,
-                            u"1024"_s, u"--memory-budget"_s, u"0.001"_s});
+    const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, u"-"_s, u"--format"_s, u"npy"_s, u"--d-model"_s, u"1024"_s,
+                            u"--max-len"_s, u"1024"_s, u"--memory-budget"_s, u"0.001"_s});
     QCOMPARE(run.exitCode, 4);
     QVERIFY2(run.err.contains(u"ask for fewer rows with --positions, or raise --memory-budget"_s), qPrintable(run.err));
 }
@@ -143,17 +147,19 @@ void TestCliMemory::repeatedDimsCountAgainstTheBudget()
     QStringList copies;
     for (int i = 0; i < 16; ++i)
         copies << u"0:8"_s;
-    const QString file = path(u"dims.npy"_s);
-    const QStringList table
-        = {u"table"_s,           u"pe"_s,   u"-o"_s,    file, u"--max-len"_s, u"1048576"_s, u"--d-model"_s, u"8"_s,
-           u"--memory-budget"_s, u"0.25"_s, u"--dims"_s};
+    // To standard output, which takes a table whole (a file would be written in runs of rows).
+    const QStringList table = {u"table"_s,     u"pe"_s,      u"-o"_s,        u"-"_s, u"--format"_s,        u"npy"_s,
+                               u"--max-len"_s, u"1048576"_s, u"--d-model"_s, u"8"_s, u"--memory-budget"_s, u"0.25"_s,
+                               u"--dims"_s};
     const Run run = posenc(table + QStringList {copies.join(u',')});
     QCOMPARE(run.exitCode, 4);
     QVERIFY2(run.err.contains(u"128 columns of 1048576 rows of pe"_s) && run.err.contains(u"over the memory budget"_s),
              qPrintable(run.err));
-    QVERIFY(!QFile::exists(file));
+    QVERIFY(run.out.isEmpty());
     // Once each, the same columns fit.
-    QCOMPARE(posenc(table + QStringList {u"0:8"_s}).exitCode, 0);
+    const BinaryRun fits = posencBytes(table + QStringList {u"0:8"_s});
+    QCOMPARE(fits.exitCode, 0);
+    QCOMPARE(fits.out.size(), 128 + 1048576 * 8 * 4);
 }
 
 // The audit: std::bad_alloc while the window's arguments were read (a matrix loaded for

@@ -7,10 +7,10 @@
 #include "PositionEffect.h"
 
 #include "core/Engine.h"
-#include "core/mrope/MropePrompt.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
+#include "core/mrope/MropePrompt.h"
 
 using namespace Qt::StringLiterals;
 
@@ -174,8 +174,8 @@ QuantitySpec makeDocumentDistanceQuantity()
         const auto layout = MropeLayout::build(p.mrope);
         const auto *prompt = std::get_if<MropeLayout>(&layout);
         const bool text = prompt && std::all_of(prompt->spans().begin(), prompt->spans().end(), [](const auto &span) {
-            return span.kind == MropeTokenKind::Text;
-        });
+                              return span.kind == MropeTokenKind::Text;
+                          });
         if (text && p.batch.cache == 0)
             return std::nullopt;
         return u"M-RoPE's distances are written for a text prompt without a cache: an image's or a video's "

@@ -87,7 +87,8 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
     const QString named = terse ? u"%1\n%2"_s : u"%1: %2"_s;
     // No distances drawn, no counts claimed: each panel only names its ids.
     const bool drawn = d.problem.isEmpty();
-    m_maps.causalTitle->setText(drawn ? named.arg(u"reference"_s, crossText(d.referenceCounts, terse)) : u"reference"_s);
+    m_maps.causalTitle->setText(drawn ? named.arg(u"reference"_s, crossText(d.referenceCounts, terse))
+                                      : u"reference"_s);
     m_maps.otherTitle->setText(drawn ? named.arg(distanceChoiceWord(d.compare), crossText(d.comparedCounts, terse))
                                      : distanceChoiceWord(d.compare));
     // The documents' boundaries across both axes of each panel.
