@@ -12,6 +12,7 @@
 // So is what it says of the embedding scale (ConfigScale), and Gemma's s is its normalizer in the
 // dtype its config names.
 #include "check/FamilyCheck.h"
+#include "check/models/ModelExamples.h"
 #include "cli/ConfigDropout.h"
 #include "cli/ConfigOptions.h"
 #include "core/FamilySpec.h"
@@ -69,12 +70,14 @@ private slots:
     void eachPresetIsWhatItsConfigReads_data();
     void eachPresetIsWhatItsConfigReads();
     void everyPresetOfAConfigHereHasARow();
+    void aPresetsExampleIsItsConfigAndAnMlaPresetNamesOne();
     void aConfigWithoutTheKeyTakesItsClassDefault();
     void gemmaConfigsScaleInTheDtypeTheyName();
     void whisperScalesByNothingWhateverScaleEmbeddingSays();
 
 private:
     QStringList m_rows; // the presets of the rows
+    QStringList m_configs; // their configs, files of tests/data/configs
     QTemporaryDir m_dir;
 };
 
@@ -95,9 +98,11 @@ void TestPresetConfigs::eachPresetIsWhatItsConfigReads_data()
     QTest::addColumn<QString>("scaling");
     QTest::addColumn<qint64>("context");
     m_rows.clear();
+    m_configs.clear();
     const auto row = [this](const char *preset, const char *config, const QString &layerType = {},
                             const QString &scaling = {}, qint64 context = 0) {
         m_rows.append(QString::fromLatin1(preset));
+        m_configs.append(QString::fromLatin1(config) + u".json"_s);
         QTest::newRow(preset) << QString::fromLatin1(preset) << QString::fromLatin1(config) + u".json"_s << layerType
                               << scaling << context;
     };
@@ -298,6 +303,40 @@ void TestPresetConfigs::everyPresetOfAConfigHereHasARow()
     }
     for (const QString &name : std::as_const(m_rows))
         QVERIFY2(Presets::find(name), qPrintable(name));
+}
+
+// The example a preset names (its "config", compiled in from src/check/models/examples) is the config
+// of its row here, but for the "_" metadata keys; and a preset of an MLA model (a config with
+// qk_rope_head_dim, the rotary tail of a wider query-key head) names one, since only the config says
+// where its rotary columns sit. Kimi K2's and DeepSeek-V3.2-Exp's presets named none, so the lessons
+// could not say "the last r = 64 of a head's 192 columns" of them.
+void TestPresetConfigs::aPresetsExampleIsItsConfigAndAnMlaPresetNamesOne()
+{
+    const auto withoutMetadata = [](QJsonObject json) {
+        for (const QString &key : json.keys())
+            if (key.startsWith(u'_'))
+                json.remove(key);
+        return json;
+    };
+    eachPresetIsWhatItsConfigReads_data();
+    int named = 0, mla = 0;
+    for (qsizetype i = 0; i < m_rows.size(); ++i) {
+        const QString &name = m_rows[i], &config = m_configs[i];
+        const Preset *preset = Presets::find(name);
+        const QJsonObject json = readJson(configPath(config));
+        QVERIFY2(!json.isEmpty(), qPrintable(config));
+        const bool isMla = json.contains(u"qk_rope_head_dim"_s) && json.contains(u"qk_nope_head_dim"_s);
+        mla += isMla;
+        QVERIFY2(!isMla || !preset->config.isEmpty(), qPrintable(name + u": an MLA model's preset names no config"_s));
+        if (preset->config.isEmpty())
+            continue;
+        ++named;
+        const ModelExamples::Example *example = ModelExamples::find(preset->config);
+        QVERIFY2(example, qPrintable(name + u": no example "_s + preset->config));
+        QVERIFY2(withoutMetadata(example->config) == withoutMetadata(json),
+                 qPrintable(name + u": the example "_s + preset->config + u" is not "_s + config));
+    }
+    QVERIFY(mla >= 3 && named >= 12);
 }
 
 // A config.json without the key its code drops the input with takes its configuration class's
