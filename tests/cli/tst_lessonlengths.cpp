@@ -1,0 +1,125 @@
+// A lesson's facts are the model's own, not values written for the lesson's default
+// (docs/ARCHITECTURE.md, Lessons): the positions a lesson speaks of are the model's length, and an MLA
+// model's rotary columns are the tail of its config's query-key head.
+#include "cli/LessonOptions.h"
+#include "cli/ParamOptions.h"
+
+#include "check/models/ModelExamples.h"
+#include "core/LessonNumbers.h"
+#include "io/Lesson.h"
+#include "io/LessonText.h"
+#include "io/Preset.h"
+
+#include <QCommandLineParser>
+#include <QJsonObject>
+#include <QLocale>
+#include <QTest>
+
+#include <cmath>
+#include <cstdint>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+struct Read
+{
+    LessonOptions::Read read;
+    bool ok = false;
+};
+
+Read readFor(const Lesson &lesson, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    Read out;
+    out.ok = parser.parse(QStringList {u"posenc"_s} + arguments);
+    if (out.ok)
+        out.read = LessonOptions::read(parser, lesson);
+    return out;
+}
+
+bool close(double a, double b)
+{
+    return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b));
+}
+
+} // namespace
+
+class TestLessonLengths : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theLessonsPositionsAreTheModels();
+    void anMlaModelsRotaryColumnsAreItsHeadsTail();
+};
+
+// A lesson's positions are the model's: float32-precision kept its own max_len 100000 and told
+// Whisper (max_source_positions 1500) of p = 99999. Each sinusoidal preset's last position is its own
+// max_len − 1 (the lesson's where the preset, of the embeddings only, has none), and the bound there p·w₀·2⁻²³ + 2⁻²⁵ (w₀ = 1 in each of them) is computed here; the
+// 10⁻³ the bound reaches at ⌈(10⁻³ − 2⁻²⁵)·2²³⌉ = 8389 lies past Whisper's 1500 positions.
+void TestLessonLengths::theLessonsPositionsAreTheModels()
+{
+    const Lesson &precision = *Lessons::find(u"float32-precision"_s);
+    QCOMPARE(std::int64_t(std::ceil((1e-3 - std::ldexp(1.0, -25)) * std::ldexp(1.0, 23))), std::int64_t(8389));
+    int checked = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const Read r = readFor(precision, {u"--preset"_s, preset.name});
+        if (!r.ok || r.read.result.exitCode() != 0)
+            continue;
+        const QString plain = LessonText::plain(precision.explain(r.read.model).html);
+        // A preset of the embeddings only (fairseq's, PyTorch's) has no length: the table stays the lesson's.
+        const std::int64_t own
+            = preset.params.value(u"max-len"_s, precision.session.params.value(u"max-len"_s)).toLongLong();
+        QVERIFY2(own > 0, qPrintable(preset.name));
+        QCOMPARE(r.read.model.params.maxLen, own);
+        const double bound = double(own - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -25);
+        QVERIFY2(plain.contains(u"near p = %1 "_s.arg(QLocale(QLocale::English).toString(own - 1)))
+                     || plain.contains(u"near p = %1 "_s.arg(own - 1)),
+                 qPrintable(preset.name + u": "_s + plain));
+        QVERIFY2(preset.params.value(u"max-len"_s).isEmpty() || (!plain.contains(u"99999"_s) && !plain.contains(u"99,999"_s)),
+                 qPrintable(preset.name + u": "_s + plain));
+        const auto number = LessonNumbers::number(u"f32_bound"_s, r.read.model);
+        QVERIFY(number && number->value);
+        QVERIFY(close(*number->value, bound));
+        QVERIFY2(plain.contains(u"passes 10⁻³ at position"_s) == (own > 8389), qPrintable(preset.name + u": "_s + plain));
+        ++checked;
+    }
+    const Read whisper = readFor(precision, {u"--preset"_s, u"whisper-large-v3"_s});
+    QCOMPARE(whisper.read.model.params.maxLen, std::int64_t(1500));
+    const QString plain = LessonText::plain(precision.explain(whisper.read.model).html);
+    QVERIFY2(plain.contains(u"near p = 1499 "_s) || plain.contains(u"near p = 1,499 "_s), qPrintable(plain));
+    QVERIFY2(plain.contains(u"stays below 10⁻³ up to p = 1499: it reaches 10⁻³ only at position 8389, past L = 1500"_s),
+             qPrintable(plain));
+    QVERIFY(checked >= 4);
+}
+
+// DeepSeek-V3's MLA rotates the last qk_rope_head_dim = 64 of a query-key head's qk_nope_head_dim +
+// qk_rope_head_dim = 192 columns (DeepseekV3Attention, models/deepseek_v3/modeling_deepseek_v3.py:
+// q_pass, q_rot = torch.split(q_states, [self.qk_nope_head_dim, self.qk_rope_head_dim], dim=-1)). Kimi
+// K2 and DeepSeek-V3.2-Exp run it too; their presets named no config, and the lesson could not say so.
+void TestLessonLengths::anMlaModelsRotaryColumnsAreItsHeadsTail()
+{
+    const Lesson &relative = *Lessons::find(u"rope-relative"_s);
+    for (const QString &preset : {u"deepseek-v3"_s, u"kimi-k2"_s, u"deepseek-v3-2-exp"_s}) {
+        const Read r = readFor(relative, {u"--preset"_s, preset});
+        QVERIFY2(r.ok && r.read.result.exitCode() == 0, qPrintable(preset));
+        const QJsonObject config = ModelExamples::find(r.read.model.configName)
+            ? ModelExamples::find(r.read.model.configName)->config
+            : QJsonObject();
+        const int rope = config.value(u"qk_rope_head_dim"_s).toInt(), nope = config.value(u"qk_nope_head_dim"_s).toInt();
+        QCOMPARE(rope, 64);
+        QCOMPARE(nope, 128);
+        const QString plain = LessonText::plain(relative.explain(r.read.model).html);
+        QVERIFY2(plain.contains(u"the last r = %1 of a query or key head's %2 columns (its first %3 do not turn)"_s
+                                    .arg(rope)
+                                    .arg(rope + nope)
+                                    .arg(nope)),
+                 qPrintable(preset + u": "_s + plain));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestLessonLengths)
+#include "tst_lessonlengths.moc"
