@@ -56,6 +56,7 @@ private slots:
     void afterIsTheRotationOfBefore();
     void figureIsRegisteredAndExports();
     void llamaAndGptOssFitASlide();
+    void aWhollyRotaryHeadNumbersItsRotaryColumns();
 };
 
 void TestRopeInputFigure::afterIsTheRotationOfBefore_data()
@@ -122,6 +123,28 @@ void TestRopeInputFigure::figureIsRegisteredAndExports()
 void TestRopeInputFigure::llamaAndGptOssFitASlide()
 {
     RopeSlides::check(u"rope-input"_s);
+}
+
+// An MLA preset's head_dim is its qk_rope_head_dim: DeepSeek-V3's and Kimi K2's 64 rotary columns are
+// the last of a 192-wide query-key head (DeepseekV3Attention splits q into [qk_nope_head_dim,
+// qk_rope_head_dim]), and "column j" 0-63 named them as its first. Where every column drawn turns the
+// axis says "rotary column j"; where some pass (partial rotary, GPT-J's 64 of 256) "column j" of the head.
+void TestRopeInputFigure::aWhollyRotaryHeadNumbersItsRotaryColumns()
+{
+    const FigureSize size = FigureSize::fromPixels(QSize(1200, 600));
+    for (const double partial : {1.0, 0.5}) {
+        const auto built = FigureBuilds::build(u"rope-input"_s, head(RopeLayout::Interleaved, partial), size);
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        int labelled = 0;
+        for (QCPAxisRect *rect : built->plot()->axisRects()) {
+            const QString label = rect->axis(QCPAxis::atBottom)->label();
+            if (label.isEmpty() || !rect->axis(QCPAxis::atBottom)->visible())
+                continue;
+            ++labelled;
+            QCOMPARE(label, partial == 1.0 ? u"rotary j"_s : u"column j"_s);
+        }
+        QVERIFY(labelled >= 1);
+    }
 }
 
 QTEST_MAIN(TestRopeInputFigure)

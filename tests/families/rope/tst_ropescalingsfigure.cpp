@@ -71,6 +71,7 @@ private slots:
     void longropeWithItsLists();
     void figureIsRegisteredAndExports();
     void llamaAndGptOssFitASlide();
+    void theAxisRunsOverThePairsThatTurn();
 };
 
 void TestRopeScalingsFigure::llama31UnderEveryType()
@@ -160,6 +161,41 @@ void TestRopeScalingsFigure::figureIsRegisteredAndExports()
 void TestRopeScalingsFigure::llamaAndGptOssFitASlide()
 {
     RopeSlides::check(u"rope-scalings"_s);
+}
+
+// GPT-NeoX-20B turns int(96 · 0.25) = 24 of its head's 96 columns, 12 pairs (GPTNeoXRotaryEmbedding's
+// dim = int(head_size * rotary_pct)); proportional, drawn for comparison, keeps head_dim / 2 = 48
+// pairs of which int(0.25 · 96 // 2) = 12 turn. The axis ran to pair 48, three quarters of it empty:
+// it runs over the pairs a curve draws, 0 .. 11.
+void TestRopeScalingsFigure::theAxisRunsOverThePairsThatTurn()
+{
+    Params p;
+    p.encoding = Encoding::Rope;
+    p.dModel = 6144;
+    p.maxLen = 2048;
+    p.rope.headDim = 96;
+    p.rope.partialRotaryFactor = 0.25;
+    const auto built = FigureBuilds::build(u"rope-scalings"_s, p, FigureSize::fromPixels(QSize(800, 500)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const auto data = RopeScalingsModel::compute(p);
+    std::int64_t turning = 0;
+    for (const RopeScalingCurve &curve : data.curves) {
+        turning = std::max(turning, std::int64_t(curve.pair.size()));
+        QVERIFY(curve.pair.isEmpty() || curve.pair.back() <= 11.0);
+        if (curve.type == RopeType::Proportional)
+            QCOMPARE(curve.pairs, std::int64_t(48));
+    }
+    QCOMPARE(turning, std::int64_t(12));
+    int rects = 0;
+    for (QCPAxisRect *rect : built->plot()->axisRects()) {
+        if (rect->graphs().isEmpty())
+            continue;
+        ++rects;
+        const QCPRange x = rect->axis(QCPAxis::atBottom)->range();
+        QCOMPARE(x.lower, -0.5);
+        QCOMPARE(x.upper, 11.5);
+    }
+    QCOMPARE(rects, 1);
 }
 
 QTEST_MAIN(TestRopeScalingsFigure)

@@ -122,6 +122,11 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     m_change->setGrid(d.change, style);
     m_scale->axis()->setLabel(m_compact ? u"value"_s : u"X, R(p)·X and their difference"_s);
     const bool passing = d.rotaryDim < d.headDim;
+    // A head whose every column turns is numbered as its rotary columns: an MLA preset's head_dim is
+    // its qk_rope_head_dim, the last 64 of DeepSeek-V3's and Kimi K2's 192 query-key columns (its
+    // config's qk_nope_head_dim 128 before them), which "column j" from 0 called the head's first.
+    for (HeatmapPanel *panel : {m_before.get(), m_after.get(), m_change.get()})
+        panel->axisRect()->axis(QCPAxis::atBottom)->setLabel(passing ? u"column j"_s : u"rotary j"_s);
     const double r = static_cast<double>(d.rotaryDim) - 0.5, end = static_cast<double>(d.headDim) - 0.5;
     for (QCPItemRect *frame : m_passing)
         PlotItems::placeShade(frame, passing, r, end);

@@ -276,7 +276,9 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     m_sinTitle->setText(u"rope-sin"_s);
     const bool half = d.layout == RopeLayout::Half;
     for (HeatmapPanel *panel : {m_cos.get(), m_sin.get()})
-        panel->axisRect()->axis(QCPAxis::atBottom)->setLabel(half ? u"pair i"_s : u"column j (pair ⌊j/2⌋)"_s);
+        // rope-cos and rope-sin are [max_len, rotary_dim]: their columns are the rotary ones, the last
+        // 64 of DeepSeek-V3's 192-wide head, not the head's first (RopeInputFigure::fill).
+        panel->axisRect()->axis(QCPAxis::atBottom)->setLabel(half ? u"pair i"_s : u"rotary j (pair ⌊j/2⌋)"_s);
     const double c0 = static_cast<double>(d.column) - 0.5;
     const double c1 = static_cast<double>(d.column) + (half ? 0.5 : 1.5);
     PlotItems::placeShade(m_cosFrame, true, c0, c1);

@@ -84,10 +84,14 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
     const QList<QCPGraph *> old = m_rect->graphs();
     for (QCPGraph *graph : old)
         m_plot->removeGraph(graph);
+    // The axis runs over the pairs some curve draws, those that turn: proportional's rotary pairs
+    // are head_dim / 2 whatever the model's own rotary dim, and GPT-NeoX's 12 (rotary_pct 0.25 of
+    // 96) ran on an axis to pair 48; proportional's legend entry counts its idle pairs instead.
     std::int64_t pairs = 1;
     QList<double> values {double(d.original), double(d.extended)};
     for (const RopeScalingCurve &curve : d.curves) {
-        pairs = std::max(pairs, curve.pairs);
+        if (!curve.pair.isEmpty())
+            pairs = std::max(pairs, static_cast<std::int64_t>(curve.pair.back()) + 1);
         values += curve.wavelength;
     }
     const double x0 = -0.5, x1 = static_cast<double>(pairs) - 0.5;
