@@ -9,6 +9,7 @@
 #include "io/Lesson.h"
 #include "io/LessonText.h"
 #include "io/Preset.h"
+#include "core/Params.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -16,6 +17,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <numbers>
 #include <cstdint>
 
 using namespace Qt::StringLiterals;
@@ -54,6 +56,7 @@ class TestLessonLengths : public QObject
 private slots:
     void theLessonsPositionsAreTheModels();
     void anMlaModelsRotaryColumnsAreItsHeadsTail();
+    void theFrequenciesAreCountedOverTheModelsPositions();
 };
 
 // A lesson's positions are the model's: float32-precision kept its own max_len 100000 and told
@@ -119,6 +122,39 @@ void TestLessonLengths::anMlaModelsRotaryColumnsAreItsHeadsTail()
                                     .arg(nope)),
                  qPrintable(preset + u": "_s + plain));
     }
+}
+
+// frequencies kept its own max_len 256 and counted "382 of the 640 pairs turn less than once over these
+// L positions" for Whisper, whose table has 1500: the pairs whose wavelength 2π/w_i exceeds the model's
+// L, w_i = c·b^(−i/(k/2 − s)) (the paper's b^(−2i/k) at c = 1, s = 0; Whisper's shift s = 1), counted here.
+void TestLessonLengths::theFrequenciesAreCountedOverTheModelsPositions()
+{
+    const Lesson &frequencies = *Lessons::find(u"frequencies"_s);
+    int checked = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const Read r = readFor(frequencies, {u"--preset"_s, preset.name});
+        if (!r.ok || r.read.result.exitCode() != 0 || !preset.params.contains(u"max-len"_s))
+            continue;
+        const Params &p = r.read.model.params;
+        const std::int64_t own = preset.params.value(u"max-len"_s).toLongLong();
+        QCOMPARE(p.maxLen, own);
+        const std::int64_t pairs = p.peColumns() / 2;
+        const double half = double(p.peColumns()) / 2.0 - p.sinusoidal.freqShift;
+        std::int64_t slow = 0;
+        for (std::int64_t i = 0; i < pairs; ++i) {
+            const double w = p.sinusoidal.timestepScale * std::pow(p.sinusoidal.base, -double(i) / half);
+            slow += 2.0 * std::numbers::pi / w > double(own);
+        }
+        const QString plain = LessonText::plain(frequencies.explain(r.read.model).html);
+        QVERIFY2(plain.contains(u"no two of the L = %1 positions"_s.arg(own)), qPrintable(preset.name + u": "_s + plain));
+        QVERIFY2(plain.contains(u"%1 of the %2 pairs turn less than once"_s.arg(slow).arg(pairs)),
+                 qPrintable(preset.name + u": "_s + plain));
+        ++checked;
+    }
+    QVERIFY(checked >= 5);
+    const Read whisper = readFor(frequencies, {u"--preset"_s, u"whisper-large-v3"_s});
+    const QString plain = LessonText::plain(frequencies.explain(whisper.read.model).html);
+    QVERIFY2(plain.contains(u"260 of the 640 pairs turn less than once"_s), qPrintable(plain));
 }
 
 QTEST_GUILESS_MAIN(TestLessonLengths)
