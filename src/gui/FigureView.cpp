@@ -8,6 +8,7 @@
 #include "render/FigureRegistry.h"
 #include "render/FigureRoom.h"
 #include "render/MapOptions.h"
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 #include "render/SqueezedLayout.h"
 
@@ -124,6 +125,7 @@ void FigureView::build()
     setDraft(false);
     m_figurePlot = m_figure->build(m_plot);
     FigureBuild::setLeastSizes(*m_plot, *m_figurePlot);
+    MeasuredText::measureTickLabels(m_plot);
     m_plot->setAccessibleName(tr("%1 plot").arg(m_figure->model().title()));
     m_keyCursor.reset();
     m_plot->setInteractions(m_figurePlot->isInteractive() ? QCP::iRangeDrag | QCP::iRangeZoom : QCP::Interactions());
@@ -381,6 +383,8 @@ void FigureView::fillFigure()
     if (!m_roomFitted)
         FigureRoom::restore(m_plot);
     m_figurePlot->fill(m_data, m_state);
+    // Its axes, those the filling made among them, measure each tick label once.
+    MeasuredText::measureTickLabels(m_plot);
 }
 
 void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail)

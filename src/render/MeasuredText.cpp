@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <QFontMetrics>
 #include <QGuiApplication>
@@ -67,6 +68,126 @@ double advance(const QFont &font, const QString &text)
 {
     thread_local QHash<Measured, double> measured;
     return remembered(measured, keyOf(font, 0, text), [&] { return QFontMetricsF(font).horizontalAdvance(text); });
+}
+
+namespace {
+
+// What QCPAxisPainterPrivate::getTickLabelData reads besides the font and the text.
+struct LabelStyle
+{
+    bool substituteExponent = false;
+    bool abbreviateDecimalPowers = false;
+    bool numberMultiplyCross = false;
+    double rotation = 0.0;
+    bool operator==(const LabelStyle &) const = default;
+};
+
+size_t qHash(const LabelStyle &s, size_t seed = 0)
+{
+    return qHashMulti(seed, s.substituteExponent, s.abbreviateDecimalPowers, s.numberMultiplyCross, s.rotation);
+}
+
+// QCustomPlot's axis painter with its tick labels' measures remembered: a label's TickLabelData is
+// what the base class computes for it, once per font, text and style on a thread.
+class TickLabelPainter : public QCPAxisPainterPrivate
+{
+public:
+    using QCPAxisPainterPrivate::QCPAxisPainterPrivate;
+
+    // As QCustomPlot's: the ticks, the tick labels and the axis label's height, the last measured
+    // once per font and text (QCPAxisPainterPrivate::size measures it at every layout).
+    int size() override
+    {
+        if (label.isEmpty())
+            return QCPAxisPainterPrivate::size();
+        const QString kept = std::exchange(label, QString());
+        const int withoutLabel = QCPAxisPainterPrivate::size();
+        label = kept;
+        thread_local QHash<Measured, int> heights;
+        const int height = remembered(heights, keyOf(labelFont, 0, label), [this] {
+            return QFontMetrics(labelFont)
+                .boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter | Qt::AlignVCenter, label)
+                .height();
+        });
+        return withoutLabel + height + labelPadding;
+    }
+
+protected:
+    TickLabelData getTickLabelData(const QFont &font, const QString &text) const override
+    {
+        thread_local QHash<std::pair<Measured, LabelStyle>, TickLabelData> measured;
+        const LabelStyle style {substituteExponent, abbreviateDecimalPowers, numberMultiplyCross, tickLabelRotation};
+        std::pair key {keyOf(font, 0, text), style};
+        if (const auto found = measured.constFind(key); found != measured.cend())
+            return *found;
+        if (measured.size() >= kMaxEntries)
+            measured.clear();
+        TickLabelData data = QCPAxisPainterPrivate::getTickLabelData(font, text);
+        measured.insert(std::move(key), data);
+        return data;
+    }
+};
+
+// QCPAxis keeps its painter in a protected member; this names it from a class of ours.
+struct AxisPainter : QCPAxis
+{
+    static QCPAxisPainterPrivate *QCPAxis::*member() { return &AxisPainter::mAxisPainter; }
+};
+
+// The settings QCPAxis's setters write into its painter (the rest it writes before each use).
+void copySettings(const QCPAxisPainterPrivate &from, QCPAxisPainterPrivate &to)
+{
+    to.type = from.type;
+    to.basePen = from.basePen;
+    to.lowerEnding = from.lowerEnding;
+    to.upperEnding = from.upperEnding;
+    to.labelPadding = from.labelPadding;
+    to.labelFont = from.labelFont;
+    to.labelColor = from.labelColor;
+    to.label = from.label;
+    to.tickLabelPadding = from.tickLabelPadding;
+    to.tickLabelRotation = from.tickLabelRotation;
+    to.tickLabelSide = from.tickLabelSide;
+    to.substituteExponent = from.substituteExponent;
+    to.numberMultiplyCross = from.numberMultiplyCross;
+    to.tickLengthIn = from.tickLengthIn;
+    to.tickLengthOut = from.tickLengthOut;
+    to.subTickLengthIn = from.subTickLengthIn;
+    to.subTickLengthOut = from.subTickLengthOut;
+    to.tickPen = from.tickPen;
+    to.subTickPen = from.subTickPen;
+    to.tickLabelFont = from.tickLabelFont;
+    to.tickLabelColor = from.tickLabelColor;
+    to.axisRect = from.axisRect;
+    to.viewportRect = from.viewportRect;
+    to.offset = from.offset;
+    to.abbreviateDecimalPowers = from.abbreviateDecimalPowers;
+    to.reversedEndings = from.reversedEndings;
+    to.subTickPositions = from.subTickPositions;
+    to.tickPositions = from.tickPositions;
+    to.tickLabels = from.tickLabels;
+}
+
+} // namespace
+
+void measureTickLabels(QCustomPlot *plot)
+{
+    const auto measure = [plot](QCPAxis *axis) {
+        QCPAxisPainterPrivate *&painter = axis->*AxisPainter::member();
+        if (!painter || dynamic_cast<TickLabelPainter *>(painter))
+            return;
+        auto *measuring = new TickLabelPainter(plot);
+        copySettings(*painter, *measuring);
+        delete std::exchange(painter, measuring);
+    };
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+        if (auto *rect = qobject_cast<QCPAxisRect *>(element)) {
+            for (QCPAxis *axis : rect->axes())
+                measure(axis);
+        } else if (auto *scale = qobject_cast<QCPColorScale *>(element); scale && scale->axis()) {
+            measure(scale->axis());
+        }
+    }
 }
 
 void addToLegend(QCPAbstractPlottable *plottable, QCPLegend *legend)

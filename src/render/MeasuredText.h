@@ -22,6 +22,13 @@ QRect boundingRect(const QFont &font, int height, const QString &text);
 // to its room measures its titles, labels and tick labels in every round of every layout.
 double advance(const QFont &font, const QString &text);
 
+// Gives every axis of `plot` (its axis rects' and colour scales') a painter that remembers its tick labels' measures (QCPAxisPainterPrivate's
+// TickLabelData) for the calling thread: QCustomPlot shapes each label at every layout of the axis
+// (its margin) and again to place it when it draws, the text laid out anew each time. The measures
+// and so every pixel are those QCustomPlot's own painter gives; its pixmap cache of labels
+// (QCP::phCacheLabels) would place them at whole pixels (PlotStyle::preparePlot).
+void measureTickLabels(QCustomPlot *plot);
+
 // Adds `plottable` to `legend` (if it is not there yet) as a MeasuredLegendItem: what
 // QCPAbstractPlottable::addToLegend does with a QCPPlottableLegendItem.
 void addToLegend(QCPAbstractPlottable *plottable, QCPLegend *legend);

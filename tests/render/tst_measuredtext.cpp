@@ -24,6 +24,7 @@ private slots:
     void legendIconSitsInTheMiddleOfItsText();
     void aMarkerLargerThanItsIconIsDrawnWhole_data();
     void aMarkerLargerThanItsIconIsDrawnWhole();
+    void tickLabelsDrawAsQCustomPlotsOwn();
 };
 
 namespace {
@@ -285,6 +286,52 @@ void TestMeasuredText::aMarkerLargerThanItsIconIsDrawnWhole()
     QVERIFY2(high >= drawn - 1.5 && high <= kSize + kPen + 2.0, qPrintable(ink + u", drawn %1"_s.arg(drawn)));
     // The entry holds it: its ink within the entry's rect.
     QVERIFY2(entry.contains(QRect(QPoint(left, top), QPoint(right, bottom))), qPrintable(ink));
+}
+
+// Axes whose painter remembers its tick labels' measures lay out and draw every pixel as
+// QCustomPlot's own painter does: numbers, powers of ten drawn as QCustomPlot's "beautiful" powers,
+// rotated labels, a colour scale's axis, axis labels of one and two lines; again when the labels are
+// remembered, and after the labels' font and texts change.
+void TestMeasuredText::tickLabelsDrawAsQCustomPlotsOwn()
+{
+    const auto build = [](QCustomPlot &plot, bool measured) {
+        plot.resize(420, 300);
+        plot.setPlottingHint(QCP::phCacheLabels, false); // as the figures' plots (PlotStyle)
+        plot.xAxis->setRange(-0.5, 131071.5);
+        plot.yAxis->setRange(1e-14, 3e-13);
+        plot.yAxis->setNumberFormat(u"gbc"_s);
+        plot.xAxis->setLabel(u"position p"_s);
+        plot.yAxis->setLabel(u"|error| at p\nof the table"_s);
+        plot.xAxis2->setVisible(true);
+        plot.xAxis2->setTickLabels(true);
+        plot.xAxis2->setRange(0.001, 0.0175);
+        plot.xAxis2->setTickLabelRotation(35.0);
+        auto *scale = new QCPColorScale(&plot);
+        plot.plotLayout()->addElement(0, 1, scale);
+        scale->setDataRange(QCPRange(-1.0, 1.0));
+        for (QCPAxis *axis : plot.axisRect()->axes())
+            axis->setTickLabelFont(font(9.0));
+        if (measured)
+            MeasuredText::measureTickLabels(&plot);
+    };
+    QCustomPlot withMeasured, withQCustomPlots;
+    build(withMeasured, true);
+    build(withQCustomPlots, false);
+    const auto same = [&] {
+        const QImage expected = withQCustomPlots.toPixmap().toImage();
+        for (int round = 0; round < 2; ++round) {
+            if (withMeasured.toPixmap().toImage() != expected)
+                return false;
+        }
+        return withMeasured.axisRect()->rect() == withQCustomPlots.axisRect()->rect();
+    };
+    QVERIFY(same());
+    for (QCustomPlot *plot : {&withMeasured, &withQCustomPlots}) {
+        plot->yAxis->setTickLabelFont(font(12.0, true));
+        plot->xAxis->setRange(-0.5, 63.5);
+        plot->xAxis->setLabel(u"query position i"_s);
+    }
+    QVERIFY(same());
 }
 
 QTEST_MAIN(TestMeasuredText)
