@@ -8,8 +8,12 @@
 #include "PinnedFont.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <typeinfo>
+
+#include <QHash>
+#include <QLocale>
 
 using namespace Qt::StringLiterals;
 
@@ -20,13 +24,39 @@ namespace {
 // QCustomPlot's linear ticker with its numbers in one text at the axis's size: 5·10⁻¹⁴, where the
 // default "gbd" format's "beautiful" powers draw the exponent at three quarters of the size asked
 // for (6 pt of 9). A differences axis reaches such numbers at any preset.
+// Its labels are remembered for the calling thread: an axis makes its ticks again at every layout
+// and every drawing, a view's dozen layouts a change, and each label costs a QLocale::toString.
 class PowersTicker : public QCPAxisTicker
 {
 protected:
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
     {
-        return withPowers(QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision));
+        // The number's bits, not its value: -0 and 0 are written apart.
+        const LabelKey key {std::bit_cast<quint64>(tick), locale, formatChar, precision};
+        thread_local QHash<LabelKey, QString> labels;
+        if (const auto found = labels.constFind(key); found != labels.cend())
+            return *found;
+        if (labels.size() >= kMaxLabels)
+            labels.clear();
+        QString label = withPowers(QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision));
+        labels.insert(key, label);
+        return label;
     }
+
+private:
+    struct LabelKey
+    {
+        quint64 tick = 0;
+        QLocale locale;
+        QChar formatChar;
+        int precision = 0;
+        bool operator==(const LabelKey &) const = default;
+        friend size_t qHash(const LabelKey &k, size_t seed = 0)
+        {
+            return qHashMulti(seed, k.tick, k.locale, k.formatChar, k.precision);
+        }
+    };
+    static constexpr qsizetype kMaxLabels = 4096;
 };
 
 // Whether `ticker` is QCustomPlot's own linear ticker, not a kind derived from it.

@@ -19,6 +19,7 @@ private slots:
     void logAxisLabels();
     void powersOfTenInSuperscript();
     void linearAxesWriteTheirPowersInOneText();
+    void rememberedLabelsAreThoseWrittenAnew();
 };
 
 void TestPlotStyle::powersOfTenInSuperscript()
@@ -99,6 +100,37 @@ void TestPlotStyle::logAxisLabels()
         const double read = labels[i].toDouble(&ok);
         QVERIFY2(ok, qPrintable(labels[i]));
         QVERIFY2(std::abs(read - ticks[i]) <= 1e-3 * std::abs(ticks[i]), qPrintable(labels[i]));
+    }
+}
+
+// The styled ticker remembers its labels: each is what QLocale writes for that tick, locale, format
+// and precision, asked in any order and again (0 and -0, 1e-14 in "g" and in "f", C and German).
+namespace {
+struct LabelsOf : QCPAxisTicker
+{
+    using QCPAxisTicker::createLabelVector; // protected in QCustomPlot; asks getTickLabel of each tick
+};
+} // namespace
+
+void TestPlotStyle::rememberedLabelsAreThoseWrittenAnew()
+{
+    QCustomPlot plot;
+    PlotStyle::styleAxisRect(plot.axisRect());
+    QCPAxisTicker *ticker = plot.yAxis->ticker().data();
+    const QVector<double> ticks {0.0, -0.0, 1e-14, -2.5e-7, 0.25, 1e6, 131072.0};
+    const QList<QLocale> locales {QLocale::c(), QLocale(QLocale::German, QLocale::Germany)};
+    for (int round = 0; round < 2; ++round) {
+        for (const QLocale &locale : locales) {
+            for (const char format : {'g', 'f', 'e'}) {
+                for (const int precision : {1, 3, 6}) {
+                    const QVector<QString> labels = (ticker->*(&LabelsOf::createLabelVector))(
+                        ticks, locale, QChar::fromLatin1(format), precision);
+                    QCOMPARE(labels.size(), ticks.size());
+                    for (qsizetype i = 0; i < ticks.size(); ++i)
+                        QCOMPARE(labels[i], PlotStyle::withPowers(locale.toString(ticks[i], format, precision)));
+                }
+            }
+        }
     }
 }
 
