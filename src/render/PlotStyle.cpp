@@ -8,8 +8,10 @@
 #include "PinnedFont.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <typeinfo>
 
 #include <QHash>
@@ -24,10 +26,35 @@ namespace {
 // QCustomPlot's linear ticker with its numbers in one text at the axis's size: 5·10⁻¹⁴, where the
 // default "gbd" format's "beautiful" powers draw the exponent at three quarters of the size asked
 // for (6 pt of 9). A differences axis reaches such numbers at any preset.
-// Its labels are remembered for the calling thread: an axis makes its ticks again at every layout
-// and every drawing, a view's dozen layouts a change, and each label costs a QLocale::toString.
+// An axis makes its ticks again at every layout and every fitting round, a view's dozen a change:
+// the ticker keeps the ticks of its last range (QCPAxisTicker::generate is a function of the range,
+// the locale, the format, the precision and its own step strategy, tick count and origin), and
+// remembers its labels for the calling thread, each a QLocale::toString.
 class PowersTicker : public QCPAxisTicker
 {
+public:
+    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
+                  QVector<double> *subTicks, QVector<QString> *tickLabels) override
+    {
+        const TicksKey key {{std::bit_cast<quint64>(range.lower), std::bit_cast<quint64>(range.upper),
+                             std::bit_cast<quint64>(tickOrigin())},
+                            locale,
+                            formatChar,
+                            precision,
+                            tickStepStrategy(),
+                            tickCount()};
+        if (!m_made || !(m_made->key == key)) {
+            Made made {key, {}, {}, {}};
+            QCPAxisTicker::generate(range, locale, formatChar, precision, made.ticks, &made.subTicks, &made.labels);
+            m_made = std::move(made);
+        }
+        ticks = m_made->ticks;
+        if (subTicks)
+            *subTicks = m_made->subTicks;
+        if (tickLabels)
+            *tickLabels = m_made->labels;
+    }
+
 protected:
     QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
     {
@@ -57,6 +84,24 @@ private:
         }
     };
     static constexpr qsizetype kMaxLabels = 4096;
+
+    struct TicksKey
+    {
+        std::array<quint64, 3> bits; // the range's ends and the origin, -0 apart from 0
+        QLocale locale;
+        QChar formatChar;
+        int precision = 0;
+        TickStepStrategy strategy = tssReadability;
+        int count = 0;
+        bool operator==(const TicksKey &) const = default;
+    };
+    struct Made
+    {
+        TicksKey key;
+        QVector<double> ticks, subTicks;
+        QVector<QString> labels;
+    };
+    std::optional<Made> m_made;
 };
 
 // Whether `ticker` is QCustomPlot's own linear ticker, not a kind derived from it.

@@ -20,6 +20,7 @@ private slots:
     void powersOfTenInSuperscript();
     void linearAxesWriteTheirPowersInOneText();
     void rememberedLabelsAreThoseWrittenAnew();
+    void keptTicksFollowTheRangeAndTheTickersSettings();
 };
 
 void TestPlotStyle::powersOfTenInSuperscript()
@@ -132,6 +133,45 @@ void TestPlotStyle::rememberedLabelsAreThoseWrittenAnew()
             }
         }
     }
+}
+
+// The styled ticker keeps the ticks of its last range: they are QCustomPlot's own linear ticker's for
+// each range and locale asked, again when asked twice, and after its tick count, step strategy or
+// origin changed between two asks of one range.
+void TestPlotStyle::keptTicksFollowTheRangeAndTheTickersSettings()
+{
+    QCustomPlot plot;
+    PlotStyle::styleAxisRect(plot.axisRect());
+    QCPAxisTicker *styled = plot.yAxis->ticker().data();
+    QCPAxisTicker plain;
+    const auto same = [&](const QCPRange &range, const QLocale &locale, int precision) {
+        QVector<double> ticks, subTicks, plainTicks, plainSubTicks;
+        QVector<QString> labels, plainLabels;
+        styled->generate(range, locale, u'g', precision, ticks, &subTicks, &labels);
+        plain.generate(range, locale, u'g', precision, plainTicks, &plainSubTicks, &plainLabels);
+        for (QString &label : plainLabels)
+            label = PlotStyle::withPowers(label);
+        QVector<double> alone;
+        styled->generate(range, locale, u'g', precision, alone, nullptr, nullptr);
+        return ticks == plainTicks && subTicks == plainSubTicks && labels == plainLabels && alone == plainTicks;
+    };
+    const QCPRange first(-0.5, 131071.5), second(1e-14, 3e-13);
+    const QLocale german(QLocale::German, QLocale::Germany);
+    QVERIFY(same(first, QLocale::c(), 6));
+    QVERIFY(same(first, QLocale::c(), 6));
+    QVERIFY(same(first, german, 6));
+    QVERIFY(same(first, QLocale::c(), 2));
+    QVERIFY(same(second, QLocale::c(), 6));
+    for (QCPAxisTicker *ticker : {styled, &plain})
+        ticker->setTickCount(3);
+    QVERIFY(same(second, QLocale::c(), 6));
+    for (QCPAxisTicker *ticker : {styled, &plain})
+        ticker->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+    QVERIFY(same(second, QLocale::c(), 6));
+    for (QCPAxisTicker *ticker : {styled, &plain})
+        ticker->setTickOrigin(0.37);
+    QVERIFY(same(first, QLocale::c(), 6));
+    QVERIFY(same(QCPRange(-1.0, 1.0), QLocale::c(), 6));
 }
 
 QTEST_MAIN(TestPlotStyle)
