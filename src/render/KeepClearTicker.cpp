@@ -2,6 +2,7 @@
 
 #include "MeasuredText.h"
 
+#include <QHash>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -22,7 +23,9 @@ void KeepsClear::keepClear(QCPAxis *axis, double pixels)
     m_pixels = pixels > 0.0 ? pixels : 0.0;
 }
 
-QString KeepsClear::shortNumber(const QString &label)
+namespace {
+
+QString writtenShort(const QString &label)
 {
     // Thousands grouped ("10,000", IndexTicker's past 10,000) read as the number they group.
     static const QRegularExpression grouped(u"^-?\\d{1,3}(,\\d{3})+$"_s);
@@ -43,6 +46,25 @@ QString KeepsClear::shortNumber(const QString &label)
         return shorter.size() < label.size() ? shorter : label;
     }
     return label;
+}
+
+// A figure's tick labels number in the dozens; a long session starts afresh now and then.
+constexpr qsizetype kMaxShortNumbers = 4096;
+
+} // namespace
+
+// Remembered for the calling thread: an axis writes its labels again at every layout and fitting
+// round, and each reading costs a regular expression and a QLocale::toDouble.
+QString KeepsClear::shortNumber(const QString &label)
+{
+    thread_local QHash<QString, QString> written;
+    if (const auto found = written.constFind(label); found != written.cend())
+        return *found;
+    if (written.size() >= kMaxShortNumbers)
+        written.clear();
+    QString shorter = writtenShort(label);
+    written.insert(label, shorter);
+    return shorter;
 }
 
 void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) const
