@@ -232,13 +232,15 @@ std::int64_t runRowsWithinBudget(const Engine &engine, const TableRequest &reque
     return fit;
 }
 
-// The refusal of a table of `bytes` the disk holding `path` has no room for, before any run.
-std::optional<QString> diskRefusal(const QString &path, double bytes)
+// The refusal of a table of `bytes` (`atLeast`: of at least as many) the disk holding `path` has no
+// room for, before any run.
+std::optional<QString> diskRefusal(const QString &path, double bytes, bool atLeast)
 {
     const QStorageInfo disk(QFileInfo(path).absolutePath());
     if (!disk.isValid() || double(disk.bytesAvailable()) >= bytes)
         return std::nullopt;
-    return u"%1: the table takes %2 GiB, and the disk holding it has %3 GiB free; nothing was written"_s.arg(path)
+    return u"%1: the table takes %2%3 GiB, and the disk holding it has %4 GiB free; nothing was written"_s.arg(path)
+        .arg(atLeast ? u"at least "_s : QString())
         .arg(NumberText::compact(bytes / double(1 << 30), 3))
         .arg(NumberText::compact(double(disk.bytesAvailable()) / double(1 << 30), 3));
 }
@@ -250,8 +252,10 @@ int writeInRuns(const Engine &engine, const TableRequest &request, const Output 
                 std::int64_t runRows, QTextStream &err)
 {
     const QStringList columns = TableExport::columnNames(request);
+    // A CSV cell takes at least a digit and its separator; a binary one its 4 bytes.
+    const bool text = output.format == TableExport::Format::Csv;
     const double cells = double(request.block.rows) * double(columns.size());
-    if (const auto refused = diskRefusal(output.path, cells * (output.format == TableExport::Format::Csv ? 2.0 : 4.0)))
+    if (const auto refused = diskRefusal(output.path, cells * (text ? 2.0 : 4.0), text))
         return fail(err, ExitIo, *refused);
     ProgressLine line(u"posenc table"_s, !output.quiet && ProgressLine::stderrIsTerminal());
     const InterruptCancels interrupt;
@@ -302,13 +306,17 @@ int write(const Engine &engine, const TableRequest &request, const Output &outpu
         return fail(err, ExitIo, *refused);
     if (const std::int64_t runRows = runRowsWithinBudget(engine, request, output); runRows > 0)
         return writeInRuns(engine, request, output, name, runRows, err);
-    if (const auto refused = TableExport::check(engine, request))
-        return fail(err, ExitOverBudget,
-                    *refused
-                        + overBudgetAdvice(request.content == TableRequest::ColumnStats
-                                               ? u"choose fewer columns with --dims"_s
-                                               : u"ask for fewer rows with --positions"_s,
-                                           engine.params().memoryBudget));
+    if (const auto refused = TableExport::check(engine, request)) {
+        // What can help: fewer columns where not one row fits, else fewer rows, or a file, which
+        // takes a table of cells in runs of rows (runRowsWithinBudget).
+        TableRequest row = request;
+        row.block.rows = 1;
+        const bool rowFits = request.content == TableRequest::Cells && !TableExport::check(engine, row);
+        const QString smaller = request.content == TableRequest::ColumnStats || !rowFits
+            ? u"choose fewer columns with --dims"_s
+            : u"ask for fewer rows with --positions, write it to a file (-o FILE: in runs of rows that fit)"_s;
+        return fail(err, ExitOverBudget, *refused + overBudgetAdvice(smaller, engine.params().memoryBudget));
+    }
     ProgressLine line(u"posenc table"_s, !output.quiet && ProgressLine::stderrIsTerminal());
     // Ctrl+C stops the computing and the writing alike: a file half written is removed.
     const InterruptCancels interrupt;

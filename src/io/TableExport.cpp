@@ -8,12 +8,14 @@
 #include "core/MemoryBudget.h"
 #include "core/Statistics.h"
 #include "core/TableAllocation.h"
+#include "core/positions/DocumentDistance.h"
 
 #include <QFileInfo>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -159,9 +161,10 @@ std::optional<RowMatrixXf> compute(const Engine &engine, const TableRequest &req
 
 namespace {
 
-// Whether `value` at (row, col) of the whole table of `request`'s quantity is a documented infinity or NaN.
+// Whether `value` at (row, col) of the whole table of `request`'s quantity is a documented infinity or
+// NaN; `batch` is the batch's layout for the query-key distances.
 bool documentedNonFinite(const Params &params, const TableRequest &request, std::int64_t row, std::int64_t col,
-                         float value)
+                         float value, const BatchLayout *batch)
 {
     if (request.content != TableRequest::Cells)
         return false;
@@ -170,8 +173,9 @@ bool documentedNonFinite(const Params &params, const TableRequest &request, std:
         return value == -kInf && params.alibi.mask == AlibiMask::Causal && col > row;
     if (request.quantity == Quantity::RopeFrequencies)
         return value == kInf && (col == 2 || col == 3); // the wavelengths 2 pi / theta of a theta of 0
-    if (request.quantity == Quantity::DocumentDistance)
-        return std::isnan(value); // a pair the mask hides (PositionsQuantities: document-distance)
+    if (request.quantity == Quantity::DocumentDistance && batch) // a pair the mask hides, row b·L + q
+        return std::isnan(value)
+            && !DocumentDistance::attended(*batch, params.batch.ids, row / params.maxLen, row % params.maxLen, col);
     return false;
 }
 
@@ -183,6 +187,9 @@ std::optional<NonFinite> undocumentedNonFinite(const Params &params, const Table
     if (table.allFinite())
         return std::nullopt;
     const bool cells = request.content == TableRequest::Cells;
+    std::optional<BatchLayout> batch;
+    if (cells && request.quantity == Quantity::DocumentDistance)
+        batch.emplace(params);
     for (Eigen::Index r = 0; r < table.rows(); ++r) {
         for (Eigen::Index c = 0; c < table.cols(); ++c) {
             const float v = table(r, c);
@@ -192,7 +199,7 @@ std::optional<NonFinite> undocumentedNonFinite(const Params &params, const Table
             const std::int64_t col = !cells ? c
                 : request.dims.empty()      ? request.block.col0 + c
                                             : request.dims[std::size_t(c)];
-            if (!documentedNonFinite(params, request, row, col, v))
+            if (!documentedNonFinite(params, request, row, col, v, batch ? &*batch : nullptr))
                 return NonFinite {r, c, v};
         }
     }

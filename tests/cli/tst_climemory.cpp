@@ -125,7 +125,15 @@ void TestCliMemory::aBudgetBelowTheMachineAdvisesRaisingIt()
     const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, u"-"_s, u"--format"_s, u"npy"_s, u"--d-model"_s, u"1024"_s,
                             u"--max-len"_s, u"1024"_s, u"--memory-budget"_s, u"0.001"_s});
     QCOMPARE(run.exitCode, 4);
-    QVERIFY2(run.err.contains(u"ask for fewer rows with --positions, or raise --memory-budget"_s), qPrintable(run.err));
+    QVERIFY2(run.err.contains(u"ask for fewer rows with --positions, write it to a file (-o FILE: in runs of rows that "
+                              "fit), or raise --memory-budget"_s),
+             qPrintable(run.err));
+    // Not one row of 8192 columns fits 1 KiB: only fewer columns, or a larger budget, can help.
+    const Run row = posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--d-model"_s, u"8192"_s, u"--max-len"_s,
+                            u"16"_s, u"--memory-budget"_s, u"0.000001"_s});
+    QCOMPARE(row.exitCode, 4);
+    QVERIFY2(row.err.contains(u"choose fewer columns with --dims, or raise --memory-budget"_s), qPrintable(row.err));
+    QVERIFY(!QFile::exists(path(u"x.npy"_s)));
 }
 
 // The audit: `--memory-budget 1e-300`, inside the documented range (0, 1048576], was refused as "got 0".

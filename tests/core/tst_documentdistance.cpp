@@ -210,6 +210,14 @@ private slots:
                     QVERIFY(std::isnan(m(q, k)));
             }
         }
+        // A decode step's ids follow rope_deltas, which the padding can shift: no distances, and the
+        // reason given is the cache's.
+        Params cached = p;
+        QVERIFY(!ParamText::set(cached, u"packed"_s, QString()));
+        QVERIFY(!ParamText::set(cached, u"batch"_s, u"left:5,1,3"_s));
+        QVERIFY(!ParamText::set(cached, u"cache"_s, u"6"_s));
+        const auto withCache = Quantities::spec(Quantity::DocumentDistance).missing(cached);
+        QVERIFY(withCache && withCache->contains(u"without a cache"_s));
         Params image = p;
         QVERIFY(!ParamText::set(image, u"prompt"_s, u"text:2,image:1x4x4,text:3"_s));
         QVERIFY(Quantities::spec(Quantity::DocumentDistance).missing(image).has_value());

@@ -82,8 +82,8 @@ private slots:
     void everyNumberWhereIdsCannotBeLaidOut()
     {
         Params p;
-        for (const auto &[key, value] : {std::pair {u"encoding"_s, u"mrope"_s}, {u"max-len"_s, u"16"_s},
-                                         {u"packed"_s, u"3,4,2/5,4"_s}}) {
+        for (const auto &[key, value] :
+             {std::pair {u"encoding"_s, u"mrope"_s}, {u"max-len"_s, u"16"_s}, {u"packed"_s, u"3,4,2/5,4"_s}}) {
             if (const auto error = ParamText::set(p, key, value))
                 qFatal("%s", qPrintable(error->sentence()));
         }
@@ -121,6 +121,22 @@ private slots:
         QCOMPARE(number(u"batch_length_arange"_s, p), 32768.0);
         QCOMPARE(number(u"batch_decode_id"_s, p), 1000.0);
         QCOMPARE(number(u"batch_decode_lost_id"_s, p), 0.0);
+        // Qwen2-VL's decode step after the recorded prefill (tests/data/positions, "qwen2-vl decode
+        // after a prefill", torch): row 0's first decode ids are cache_position 12 + rope_deltas −3 = 9
+        // on t, h and w, not its 11 real tokens so far; losing rope_deltas leaves the column, 12.
+        Params qwen;
+        for (const auto &[key, value] : {std::pair {u"encoding"_s, u"mrope"_s},
+                                         {u"max-len"_s, u"15"_s},
+                                         {u"prompt"_s, u"text:3,image:1x4x4,text:4"_s},
+                                         {u"batch"_s, u"left:11,7,2"_s},
+                                         {u"cache"_s, u"12"_s},
+                                         {u"vision-positions"_s, u"qwen2-vl"_s},
+                                         {u"mrope-era"_s, u"v4"_s}}) {
+            if (const auto error = ParamText::set(qwen, key, value))
+                qFatal("%s", qPrintable(error->sentence()));
+        }
+        QCOMPARE(number(u"batch_decode_id"_s, qwen), 9.0);
+        QCOMPARE(number(u"batch_decode_lost_id"_s, qwen), 12.0);
         // A RoPE model adds no term: the number says why.
         QVERIFY(!LessonNumbers::number(u"batch_term_difference"_s, p)->value
                 || number(u"batch_term_difference"_s, p) == 0.0);

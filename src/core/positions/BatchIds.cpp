@@ -44,7 +44,9 @@ BatchIds::BatchIds(const Engine &engine)
                 prefill.tokens += s.length;
         }
         if (const auto cut = cutSpan(prefill.tokens)) {
-            m_problem = u"row %1's %2 %3"_s.arg(b).arg(m_layout.cache() > 0 ? u"prefill"_s : u"real tokens"_s, *cut);
+            // "row 0's prefill (5) ends inside ...", "row 0's real tokens (9) end inside ...".
+            m_problem = u"row %1's %2 %3"_s.arg(b).arg(m_layout.cache() > 0 ? u"prefill"_s : u"real tokens"_s,
+                                                       cut->arg(m_layout.cache() > 0 ? u"ends"_s : u"end"_s));
             return;
         }
         prefill.largest = prefixLargest(prefill.tokens);
@@ -84,7 +86,7 @@ std::optional<QString> BatchIds::cutSpan(std::int64_t tokens) const
         return std::nullopt;
     for (const MropeLayout::Span &span : m_prompt->spans()) {
         if (span.firstRow < tokens && tokens < span.firstRow + span.rows)
-            return u"(%1) end inside the prompt's %2 at tokens %3 to %4: get_rope_index needs whole grids"_s.arg(tokens)
+            return u"(%1) %5 inside the prompt's %2 at tokens %3 to %4: get_rope_index needs whole grids"_s.arg(tokens)
                 .arg(span.kind == MropeTokenKind::Image ? u"image"_s : u"video"_s)
                 .arg(span.firstRow)
                 .arg(span.firstRow + span.rows - 1);

@@ -100,13 +100,19 @@ Number maxLength(const Params &params, IdsChoice choice)
 }
 
 // A decode step's id: the padded row's first column from the cache on.
+// The padded row's first decode step's id under `choice`, as BatchIds gives it: M-RoPE's is
+// cache_position + rope_deltas (get_rope_index's), not the row's real tokens so far.
 Number decodeId(const Params &params, IdsChoice choice)
 {
     if (params.batch.cache <= 0 || params.batch.cache >= params.maxLen)
         return none(u"not here: no decode step (cache 0)"_s);
-    return withLayout(params, [&](const BatchLayout &layout) {
-        return integer(layout.id(choice, paddedToken(layout).row, params.batch.cache));
-    });
+    if (!params.isValid())
+        return none(kInvalid);
+    const Engine engine(params);
+    const BatchIds &ids = engine.source<BatchIds>();
+    if (ids.problem())
+        return none(*ids.problem());
+    return integer(ids.id(choice, paddedToken(ids.layout()).row, params.batch.cache));
 }
 
 // A condition on how the model's score reads two ids (PositionEffect::ScoreKind): turned by their

@@ -10,7 +10,6 @@
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
-#include "core/mrope/MropePrompt.h"
 
 using namespace Qt::StringLiterals;
 
@@ -166,21 +165,7 @@ QuantitySpec makeDocumentDistanceQuantity()
              "              where the mask hides the pair (the key after the query, padding, another document)"_s;
     q.reads = kBatchKeys;
     q.tiling = Tiling::Columns;
-    q.missing = [](const Params &p) -> std::optional<QString> {
-        // A text prompt's tokens have one id on every axis (BatchIds::axesAgree); the table leaves
-        // out a decode step, whose ids may follow rope_deltas lifted by the padding.
-        if (p.encoding != Encoding::Mrope)
-            return std::nullopt;
-        const auto layout = MropeLayout::build(p.mrope);
-        const auto *prompt = std::get_if<MropeLayout>(&layout);
-        const bool text = prompt && std::all_of(prompt->spans().begin(), prompt->spans().end(), [](const auto &span) {
-                              return span.kind == MropeTokenKind::Text;
-                          });
-        if (text && p.batch.cache == 0)
-            return std::nullopt;
-        return u"M-RoPE's distances are written for a text prompt without a cache: an image's or a video's "
-               "tokens have three ids that differ"_s;
-    };
+    q.missing = [](const Params &p) -> std::optional<QString> { return DocumentDistance::mropeProblem(p); };
     q.shape = [](const Params &p) { return Shape {batchRows(p) * p.maxLen, p.maxLen}; };
     q.workCells = [](const Params &, const Block &block) { return cells(block); };
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {

@@ -3,6 +3,7 @@
 #include "PositionsOptions.h"
 
 #include "core/positions/BatchIds.h"
+#include "core/positions/DocumentDistance.h"
 #include "render/data/DiagonalMeans.h"
 #include "render/data/VisibleCells.h"
 
@@ -106,9 +107,8 @@ FigureResult DocumentDistanceModel::computeData(const FigureRequest &request, co
         d.problem = *ids.problem();
         return {data, std::nullopt};
     }
-    if (!ids.axesAgree()) {
-        d.problem = u"M-RoPE's image and video tokens have three ids that differ: the distances are drawn where a "
-                    "token's t, h and w are one (a text prompt, a pack of text)"_s;
+    if (const auto problem = DocumentDistance::mropeProblem(p)) {
+        d.problem = *problem;
         return {data, std::nullopt};
     }
     const BatchLayout &layout = ids.layout();
