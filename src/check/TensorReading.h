@@ -49,6 +49,9 @@ struct HeadBiasReading
     std::function<std::optional<TableMatch>(const std::vector<std::int64_t> &shape, const TableRows &rows,
                                             std::optional<std::int64_t> heads)>
         keyBiases;
+    // The key biases' match held to the declared parameters (`declared`, the mask among them): ALiBi's
+    // key bias m·j is its bias only under a causal mask. Unset: the reading stands as it is.
+    std::function<void(TableMatch &match, const Params &declared)> declaredKeyBiases;
     // The heads of a stack [.., H, L, L] whose every slice it matched, checked together (ALiBi's
     // slopes against get_slopes(H)) into `combined`, the worst slice's match; whether it did.
     // Unset: the slices' verdicts alone combine.

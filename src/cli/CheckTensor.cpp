@@ -182,6 +182,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         match = TensorShapes::keyBiases(shape, *rows, heads, declared);
         if (!match)
             kind = tableOrStack;
+        else if (headBias && headBias->declaredKeyBiases)
+            headBias->declaredKeyBiases(*match, expected.params);
     }
     if (kind == TensorShapes::Kind::Table) {
         auto cache = checkPaired(rows, run, expected, err);

@@ -152,17 +152,69 @@ private slots:
         }
     }
 
-    // Unmasked, BLOOM's m·j (every row the same) reads as HF's unmasked −m (i − j) does: never
-    // same-row, and the same verdict and mistakes.
-    void unmaskedBloomIsHfUnmasked()
+    // Unmasked, BLOOM's m·j (every row the same: the [B·H, 1, L] key bias as BloomAttention's
+    // alibi.baddbmm(query, key) broadcasts it over the queries, before masked_fill applies the causal
+    // mask; transformers' modeling_bloom.py, BloomAttention.forward) is the causal bias before its mask,
+    // as HF's unmasked −m (i − j) is: correct undeclared and declared (the default mask is causal),
+    // never same-row. Declared symmetric it is x-transformers#88's bidirectional bug: a mistake of the
+    // mask, named by the flag (alibi), never same-row.
+    void unmaskedBloomIsTheBiasBeforeTheMask()
     {
         for (const QStringList &flags : {QStringList(), kAlibi16}) {
-            const Checked bloom = check(stack(kBloom, std::numeric_limits<double>::quiet_NaN()), flags);
-            const Checked hf = check(stack(kHf, std::numeric_limits<double>::quiet_NaN()), flags);
-            const QString context = flags.join(u' ') + u": "_s + bloom.shown + u"\n---\n"_s + hf.shown;
-            QVERIFY2(!bloom.mistakes().contains(u"same-row"_s), qPrintable(context));
-            QVERIFY2(bloom.verdict() == hf.verdict() && bloom.mistakes() == hf.mistakes(), qPrintable(context));
+            for (const Bias &bias : {kBloom, kHf}) {
+                const Checked c = check(stack(bias, std::numeric_limits<double>::quiet_NaN()), flags);
+                const QString context = flags.join(u' ') + u": "_s + c.shown;
+                QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(context));
+                QVERIFY2(c.all().contains(u"before"_s), qPrintable(context));
+            }
         }
+        const QStringList symmetric = kAlibi16 + QStringList {u"--alibi"_s, u"symmetric"_s};
+        const Checked c = check(stack(kBloom, std::numeric_limits<double>::quiet_NaN()), symmetric);
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"alibi"_s}, qPrintable(c.shown));
+    }
+
+    // Held-out set 4's F11: x-transformers' [8, 1, 256] key bias m·j broadcast to [1, 8, 256, 256]
+    // as BLOOM's scores hold it before the mask (np.broadcast_to(b[None], (1, 8, 256, 256))):
+    // correct undeclared and declared causal, a mistake of the mask declared symmetric.
+    void bloomBroadcastBeforeTheMask()
+    {
+        const std::vector<double> m = alibiref::slopes(8);
+        std::vector<double> v;
+        for (std::int64_t h = 0; h < 8; ++h)
+            for (std::int64_t i = 0; i < 256; ++i)
+                for (std::int64_t j = 0; j < 256; ++j)
+                    v.push_back(m[std::size_t(h)] * double(j));
+        const QByteArray bytes = npy({1, 8, 256, 256}, v);
+        const QStringList alibi8 {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s};
+        for (const QStringList &flags : {QStringList(), alibi8, alibi8 + QStringList {u"--alibi"_s, u"causal"_s}}) {
+            const Checked c = check(bytes, flags);
+            const QString context = flags.join(u' ') + u": "_s + c.shown;
+            QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(context));
+        }
+        const Checked c = check(bytes, alibi8 + QStringList {u"--alibi"_s, u"symmetric"_s});
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"alibi"_s}, qPrintable(c.shown));
+    }
+
+    // Held-out set 4's F1 (x-transformers#88): the key bias [8, 1, 256] of m·j (AlibiPositionalBias
+    // before the fix: bias = arange(j) * slopes) is ALiBi's bias only under a causal mask: correct
+    // undeclared and declared causal, a mistake of the mask (alibi) declared symmetric, the causal
+    // reading said.
+    void keyBiasUnderADeclaredSymmetricMask()
+    {
+        const std::vector<double> m = alibiref::slopes(8);
+        std::vector<double> v;
+        for (std::int64_t h = 0; h < 8; ++h)
+            for (std::int64_t j = 0; j < 256; ++j)
+                v.push_back(m[std::size_t(h)] * double(j));
+        const QByteArray bytes = npy({8, 1, 256}, v);
+        const QStringList alibi8 {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s};
+        for (const QStringList &flags : {QStringList(), alibi8, alibi8 + QStringList {u"--alibi"_s, u"causal"_s}}) {
+            const Checked c = check(bytes, flags);
+            QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(flags.join(u' ') + u": "_s + c.shown));
+        }
+        const Checked c = check(bytes, alibi8 + QStringList {u"--alibi"_s, u"symmetric"_s});
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"alibi"_s}, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"causal"_s) && c.diagnosis().contains(u"symmetric"_s), qPrintable(c.shown));
     }
 
     // ggml_alibi's bug (before ggml-org/ggml#143): (i + 1)·m, constant along each query row, is

@@ -190,6 +190,21 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     return m;
 }
 
+void declaredKeyBiases(TableMatch &match, const Params &declared)
+{
+    if (declared.alibi.mask != AlibiMask::Symmetric || match.verdict == CheckVerdict::Mistake)
+        return;
+    match.verdict = CheckVerdict::Mistake;
+    match.mistakes = {u"alibi"_s};
+    match.correctAgainst.clear();
+    match.diagnosis = u"alibi causal where the declaration gives symmetric: each row is its head's slope times the "
+                      "key's position, a key bias that is ALiBi's only under a causal mask (BLOOM's build_alibi_tensor, "
+                      "added before the causal mask); with a symmetric (bidirectional) mask the keys after the query "
+                      "get +m (j − i) where −m |i − j| belongs, a bias of the query and the key that no [H, 1, L] "
+                      "holds (x-transformers#88); the slopes: "_s
+        + match.diagnosis;
+}
+
 bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows, const std::vector<TableMatch> &slices,
                   TableMatch &combined)
 {

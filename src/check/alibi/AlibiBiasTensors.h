@@ -2,6 +2,7 @@
 
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
+#include "core/Params.h"
 
 #include <cstdint>
 #include <optional>
@@ -17,6 +18,11 @@ namespace posenc::AlibiBiasTensors {
 // slopes against get_slopes(H). Nothing when a row is not affine.
 std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
                                     std::optional<std::int64_t> heads);
+
+// Key biases read by keyBiases held to the declared mask: a key bias (m·j, m·(j − L + 1)) is ALiBi's
+// bias only under a causal mask; declared symmetric (bidirectional), the keys after the query would
+// get +m (j − i) where −m |i − j| belongs (x-transformers#88): the mistake of the mask, `alibi`.
+void declaredKeyBiases(TableMatch &match, const Params &declared);
 
 // A stack [.., H, L, L] whose every slice was matched as ALiBi's: the slopes each head's rows hold
 // (row L − 1, column L − 2 holds -m) against get_slopes(H), into `combined`: a mistake of the slopes, or

@@ -37,6 +37,7 @@ TensorReading alibiTensors()
         p.alibi.head = head;
     };
     bias.keyBiases = AlibiBiasTensors::keyBiases;
+    bias.declaredKeyBiases = AlibiBiasTensors::declaredKeyBiases;
     bias.combineHeads = AlibiBiasTensors::combineHeads;
     tensors.headBias = std::move(bias);
     tensors.mistakes = AlibiSlopeVector::mistakeIds();

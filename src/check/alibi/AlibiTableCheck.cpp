@@ -30,6 +30,10 @@ struct Found
     // The keys at or before the query hold +m (i − j): the offset taken as query − key, where
     // ALiBi's is key − query (the mistake relative-position-reversed).
     bool reversed = false;
+    // The keys after the query hold m (j − i), the causal bias's line carried on, unmasked: the
+    // scores before the mask (BloomAttention adds its key bias by alibi.baddbmm, then masked_fill;
+    // transformers' modeling_bloom.py), which the causal mask alone makes ALiBi's.
+    bool unmasked = false;
 
     AlibiMask mask() const { return after.twoSided ? AlibiMask::Symmetric : AlibiMask::Causal; }
 };
@@ -78,6 +82,14 @@ void nameHead(Found &found, double m, ValueFormat format)
     }
 }
 
+// Whether the value at offset 1 is +m, the bias m (j − i) carried past the query, at the rounding
+// of the table's values.
+bool carriesOn(double atOne, double slope, ValueFormat format)
+{
+    const double relative = format == ValueFormat::Float32 ? 1e-6 : 2.0 * halfUnit(format);
+    return std::fabs(atOne - slope) <= relative * slope;
+}
+
 std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
 {
     if (!profile.has(0) || profile.at(0) != 0.0f || !profile.has(-1))
@@ -88,6 +100,11 @@ std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
     Found found;
     found.reversed = *m < 0.0;
     nameHead(found, std::fabs(*m), format);
+    if (!found.reversed && profile.has(1) && carriesOn(double(profile.at(1)), found.slope, format)) {
+        found.unmasked = true;
+        found.after.fill = std::numeric_limits<float>::quiet_NaN();
+        return found;
+    }
     // After the query: one fill (the mask), or the symmetric bias (of distance 1: -m, reversed +m).
     const double atOne = found.reversed ? found.slope : -found.slope;
     const auto after = HeadBiasFit::readAfter(
@@ -107,6 +124,11 @@ std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
 // The offsets' values of ALiBi's bias, m (j − i), or with `reversed` of m (i − j).
 OffsetReference::Values valuesOf(const Found &found, bool reversed = false)
 {
+    if (found.unmasked)
+        return [slope = found.slope](std::int64_t first, std::int64_t count, float *out) {
+            for (std::int64_t k = 0; k < count; ++k)
+                out[k] = float(slope * double(first + k));
+        };
     return HeadBiasFit::values(
         [slope = reversed ? found.slope : -found.slope](std::int64_t d) { return slope * double(d); }, found.after);
 }
@@ -124,7 +146,8 @@ QString reversedWords(const Found &found)
 
 QString referenceText(const Found &found)
 {
-    const QString mask = found.mask() == AlibiMask::Causal
+    const QString mask = found.unmasked ? u"causal, before its mask (keys after the query m (j − i))"_s
+        : found.mask() == AlibiMask::Causal
         ? u"causal (keys after the query %1)"_s.arg(HeadBiasFit::fillWords(found.after.fill))
         : u"symmetric −m|i − j|"_s;
     if (found.heads == 0)
@@ -149,7 +172,7 @@ QStringList notes(const Found &found, std::int64_t rows)
                          .arg(4 * found.heads - 1));
     if (rows == 1)
         notes.append(u"one row holds the bias of offsets 0 and after: the slope shows only in later rows"_s);
-    if (found.mask() == AlibiMask::Causal && !std::isinf(found.after.fill))
+    if (found.mask() == AlibiMask::Causal && !found.unmasked && !std::isinf(found.after.fill))
         notes.append(u"the keys after the query hold %1, %2, as HF's masks fill them (torch.finfo(dtype).min); "
                      "posenc writes −inf"_s.arg(HeadBiasFit::fillWords(found.after.fill),
                                                 HeadBiasFit::lowestWords(found.after.fill)));
@@ -180,7 +203,18 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
     m.verdict = CheckVerdict::Correct;
     m.correctAgainst
         = u"ALiBi's get_slopes for %1 heads (Press et al. 2022; HF's build_alibi_tensor)"_s.arg(found.heads);
-    m.diagnosis = u"ALiBi's bias of head %1 of %2 as get_slopes makes it: m (j − i) = −%3 (i − j) for keys at or "
+    if (found.unmasked) {
+        m.diagnosis = u"ALiBi's bias of head %1 of %2 as get_slopes makes it, before the causal mask: m (j − i) = "
+                      "%3 (j − i) at every key, the keys after the query not yet masked, as BLOOM's scores hold it "
+                      "(BloomAttention adds its key bias m·j by alibi.baddbmm, then masked_fill); ALiBi's bias only "
+                      "under that causal mask: in a bidirectional model the keys after the query want −m (j − i) "
+                      "(symmetric, x-transformers#88)"_s.arg(found.head)
+                          .arg(found.heads)
+                          .arg(NumberText::compact(found.slope, 6));
+        m.correctAgainst += u", before BLOOM's causal mask"_s;
+    } else
+
+        m.diagnosis = u"ALiBi's bias of head %1 of %2 as get_slopes makes it: m (j − i) = −%3 (i − j) for keys at or "
                   "before the query, %4"_s.arg(found.head)
                       .arg(found.heads)
                       .arg(NumberText::compact(found.slope, 6),
@@ -225,6 +259,26 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     });
 }
 
+// Whether every sampled row's key after the query holds its own key's value plus m: the causal bias
+// carried past the query, unmasked (Found::unmasked), whatever constant each row holds (RowConstant:
+// BLOOM's m·j).
+bool carriedOn(const TableEvidence &e, double slope)
+{
+    std::int64_t seen = 0;
+    for (std::int64_t k = 0; k < e.sample.size(); ++k) {
+        const std::int64_t i = e.sample.rows[std::size_t(k)];
+        if (i + 1 >= e.cols())
+            continue;
+        const double step = double(e.sample.values(k, i + 1)) - double(e.sample.values(k, i));
+        const double scale = std::max(std::fabs(double(e.sample.values(k, i + 1))), slope);
+        const double rounding = e.format == ValueFormat::Float32 ? 1e-6 : 2.0 * halfUnit(e.format);
+        if (!std::isfinite(step) || std::fabs(step - slope) > rounding * scale + 1e-6 * slope)
+            return false;
+        ++seen;
+    }
+    return seen > 0;
+}
+
 // The match against exactly the table of `params` (HeadBiasFit::hypothesis's expect).
 TableMatch expect(const TableEvidence &e, const Params &params)
 {
@@ -234,6 +288,10 @@ TableMatch expect(const TableEvidence &e, const Params &params)
     found.slope = AlibiSlopes::of(found.heads, found.head);
     found.after.twoSided = params.alibi.mask == AlibiMask::Symmetric;
     found.after = HeadBiasFit::declaredAfter(e, found.after);
+    if (!found.after.twoSided && carriedOn(e, found.slope)) {
+        found.unmasked = true;
+        found.after.fill = std::numeric_limits<float>::quiet_NaN();
+    }
     TableMatch m
         = matchOf(e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()));
     // The declared head's bias taken the wrong way round is named against the declared head (the
