@@ -275,6 +275,42 @@ private slots:
         QVERIFY2(c.all().contains(u"--position-ids"_s), qPrintable(c.shown));
     }
 
+    // Held-out set 4's F7: fixed 2-D sine tables that no family of posenc makes are formulas, not
+    // trained tables: never `learned` undeclared (a learned verdict needs a table without a formula's
+    // structure). LoFTR's PositionEncodingSine (zju3dv/LoFTR src/loftr/utils/position_encoding.py:
+    // div_term = exp(arange(0, d/2, 2) · (−ln 10000 / (d/2))), pe[0::4] = sin(x div), pe[1::4] = cos(x
+    // div), pe[2::4] = sin(y div), pe[3::4] = cos(y div), x and y from 1) of a 12 x 16 map, d = 64,
+    // flattened to [(h w), c]; and physicsnemo's SongUNetPosEmbd grid (song_unet.py,
+    // _get_positional_embedding, gridtype sinusoidal: sin and cos of linspace(0, 2π, n) per axis,
+    // channels (sin x, sin y, cos x, cos y)) of a 64 x 96 image.
+    void formulaTablesAreNotLearned()
+    {
+        std::vector<double> loftr;
+        constexpr std::int64_t d = 64, h = 12, w = 16;
+        for (std::int64_t r = 0; r < h; ++r)
+            for (std::int64_t c = 0; c < w; ++c)
+                for (std::int64_t ch = 0; ch < d; ++ch) {
+                    const double div = std::exp(double(ch / 4 * 2) * (-std::log(10000.0) / double(d / 2)));
+                    const double at = double(ch % 4 < 2 ? c + 1 : r + 1) * div;
+                    loftr.push_back(ch % 2 == 0 ? std::sin(at) : std::cos(at));
+                }
+        std::vector<double> grid;
+        constexpr std::int64_t ny = 64, nx = 96;
+        for (std::int64_t r = 0; r < ny; ++r)
+            for (std::int64_t c = 0; c < nx; ++c) {
+                const double x = 2.0 * std::numbers::pi * double(c) / double(nx - 1);
+                const double y = 2.0 * std::numbers::pi * double(r) / double(ny - 1);
+                for (const double v : {std::sin(x), std::sin(y), std::cos(x), std::cos(y)})
+                    grid.push_back(v);
+            }
+        for (const QByteArray &bytes : {npy({h * w, d}, loftr), npy({ny * nx, 4}, grid)}) {
+            const Checked c = check(bytes, {});
+            QVERIFY2(c.verdict() != u"learned"_s && c.exit != 6, qPrintable(c.shown));
+            QVERIFY2(c.verdict() == u"unknown"_s || c.verdict() == u"variant"_s, qPrintable(c.shown));
+            QVERIFY2(c.all().contains(u"sine and a cosine"_s), qPrintable(c.shown));
+        }
+    }
+
     // Key biases [16, 1, 64] whose every key holds the head's slope (no key's position in it),
     // declared ALiBi: read as 16 heads' rows over the keys, as the shape says, never as one head's
     // 16 x 64 table, and named a bias the softmax cancels.

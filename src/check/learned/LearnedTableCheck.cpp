@@ -1,11 +1,13 @@
 #include "LearnedTableCheck.h"
 
+#include "check/CellTolerance.h"
 #include "check/CheckDiagnosis.h"
 #include "check/GridResize.h"
 #include "check/learned/LearnedFit.h"
 #include "core/NumberText.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -54,6 +56,61 @@ QString unclaimed(const LearnedFit::Structure &s)
            "numbers give 0 for both)"_s.arg(NumberText::compact(s.neighbourCosine, 2), NumberText::compact(far, 2));
 }
 
+// A formula's sines and cosines: the columns (a, b) whose cells are a sine and a cosine of one angle
+// in every sampled row, a² + b² = 1 at the values' rounding, the angle moving from row to row. Each
+// column in one pair at most; the first such pair and their count. A trained table holds no such
+// pair (held-out set 4, F7: LoFTR's and physicsnemo's 2-D sine grids, formulas posenc does not know).
+struct SinePairs
+{
+    std::int64_t count = 0;
+    std::int64_t first = -1, second = -1;
+};
+
+SinePairs sinePairs(const TableSample &sample, ValueFormat format)
+{
+    SinePairs found;
+    const std::int64_t cols = sample.cols();
+    if (sample.size() < 3 || cols < 2 || cols > 8192)
+        return found;
+    const double rounding = 4.0 * (format == ValueFormat::Float32 ? 6e-8 : halfUnit(format)) + 1e-7;
+    const auto onCircle = [&](std::int64_t a, std::int64_t b) {
+        double lo = 1.0, hi = -1.0;
+        for (std::int64_t k = 0; k < sample.size(); ++k) {
+            const double x = sample.values(k, a), y = sample.values(k, b);
+            if (!std::isfinite(x) || std::fabs(x * x + y * y - 1.0) > 2.0 * rounding)
+                return false;
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
+        }
+        return hi - lo > 1e-3; // an angle that moves, not a constant pair
+    };
+    // Column a's partner has b² = 1 − a² in the first row: the columns sorted by their first cell's
+    // square, each a's candidates found by a binary search.
+    std::vector<std::pair<double, std::int64_t>> squares;
+    for (std::int64_t c = 0; c < cols; ++c)
+        squares.push_back({double(sample.values(0, c)) * double(sample.values(0, c)), c});
+    std::sort(squares.begin(), squares.end());
+    std::vector<bool> used(std::size_t(cols), false);
+    for (std::int64_t a = 0; a < cols; ++a) {
+        if (used[std::size_t(a)])
+            continue;
+        const double want = 1.0 - double(sample.values(0, a)) * double(sample.values(0, a));
+        auto it = std::lower_bound(squares.begin(), squares.end(), std::pair(want - 2.0 * rounding, std::int64_t(-1)));
+        for (; it != squares.end() && it->first <= want + 2.0 * rounding; ++it) {
+            const std::int64_t b = it->second;
+            if (b == a || used[std::size_t(b)] || !onCircle(a, b))
+                continue;
+            used[std::size_t(a)] = used[std::size_t(b)] = true;
+            if (found.count++ == 0) {
+                found.first = std::min(a, b);
+                found.second = std::max(a, b);
+            }
+            break;
+        }
+    }
+    return found;
+}
+
 TableMatch matchOf(const TableEvidence &e, const LearnedFit::Structure &s)
 {
     TableMatch m;
@@ -87,9 +144,18 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         return std::nullopt;
     const LearnedFit::Structure s = LearnedFit::analyse(e.sample);
     TableCandidate c;
-    c.claims = s.learned;
-    if (s.learned)
+    // Half the columns or more in sine-cosine pairs: a formula's table, which no trained one is.
+    const SinePairs pairs = s.learned ? sinePairs(e.sample, e.format) : SinePairs();
+    c.claims = s.learned && 4 * pairs.count < e.cols();
+    if (c.claims)
         c.match = matchOf(e, s);
+    else if (s.learned)
+        c.unclaimed = u"not a learned table: %1 pairs of columns hold a sine and a cosine of one angle in every row "
+                      "(a² + b² = 1; the first columns %2 and %3), a formula's table, which no family posenc knows "
+                      "makes (a 2-D sine grid's channels, another form's frequencies): a trained table holds no such "
+                      "pair"_s.arg(pairs.count)
+                          .arg(pairs.first)
+                          .arg(pairs.second);
     else
         c.unclaimed = unclaimed(s);
     return c;
