@@ -96,6 +96,101 @@ ValueFormat coarser(ValueFormat a, ValueFormat b)
     return rank(a) >= rank(b) ? a : b;
 }
 
+// The reference's rows with their columns taken in another order: column c of a row is the
+// reference's column `order[c]`.
+class ColumnsOf final : public TableRows
+{
+public:
+    ColumnsOf(std::shared_ptr<const TableRows> rows, std::vector<std::int64_t> order)
+        : m_rows(std::move(rows))
+        , m_order(std::move(order))
+    { }
+    std::int64_t rows() const override { return m_rows->rows(); }
+    std::int64_t cols() const override { return m_rows->cols(); }
+    StoredType storedType() const override { return m_rows->storedType(); }
+    double textRounding() const override { return m_rows->textRounding(); }
+    QString name() const override { return m_rows->name(); }
+    bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
+    {
+        const auto cols = std::size_t(m_rows->cols());
+        std::vector<float> in(std::size_t(count) * cols);
+        if (!m_rows->read(row0, count, in.data(), error))
+            return false;
+        for (std::size_t r = 0; r < std::size_t(count); ++r)
+            for (std::size_t c = 0; c < cols; ++c)
+                out[r * cols + c] = in[r * cols + std::size_t(m_order[c])];
+        return true;
+    }
+
+private:
+    std::shared_ptr<const TableRows> m_rows;
+    std::vector<std::int64_t> m_order;
+};
+
+// The order of the reference's columns that the table's sampled rows hold, where it is no
+// identity: each table column that differs from the reference's column of its index matched with
+// another column of the reference equal to it in every sampled row (held-out set 4, F6: the x and
+// y channels of physicsnemo's grid exchanged, physicsnemo#1096). Nothing where a column matches
+// none, or the columns already agree.
+std::optional<std::vector<std::int64_t>> columnOrder(const TableSample &mine, const TableSample &theirs,
+                                                     const CellTolerance &tolerance)
+{
+    const std::int64_t cols = mine.cols();
+    if (mine.rows != theirs.rows || theirs.cols() != cols || mine.size() < 2)
+        return std::nullopt;
+    const auto same = [&](std::int64_t c, std::int64_t r) {
+        for (std::int64_t k = 0; k < mine.size(); ++k) {
+            const double want = theirs.values(k, r);
+            if (!(std::fabs(double(mine.values(k, c)) - want) <= tolerance.limit(want, r, 0.0)))
+                return false;
+        }
+        return true;
+    };
+    std::vector<std::int64_t> order(std::size_t(cols), -1);
+    std::vector<bool> used(std::size_t(cols), false);
+    std::vector<std::int64_t> moved;
+    for (std::int64_t c = 0; c < cols; ++c) {
+        if (same(c, c)) {
+            order[std::size_t(c)] = c;
+            used[std::size_t(c)] = true;
+        } else {
+            moved.push_back(c);
+        }
+    }
+    if (moved.empty() || std::uint64_t(moved.size()) * std::uint64_t(cols) > (std::uint64_t(1) << 24))
+        return std::nullopt;
+    for (const std::int64_t c : moved) {
+        for (std::int64_t r = 0; r < cols && order[std::size_t(c)] < 0; ++r) {
+            if (!used[std::size_t(r)] && same(c, r)) {
+                order[std::size_t(c)] = r;
+                used[std::size_t(r)] = true;
+            }
+        }
+        if (order[std::size_t(c)] < 0)
+            return std::nullopt;
+    }
+    return order;
+}
+
+// The order in words: pairs exchanged "0 and 1, 2 and 3", else where each moved column came from.
+QString orderWords(const std::vector<std::int64_t> &order)
+{
+    QStringList swaps, moves;
+    bool pairs = true;
+    for (std::size_t c = 0; c < order.size(); ++c) {
+        const auto r = std::size_t(order[c]);
+        if (r == c)
+            continue;
+        pairs = pairs && std::size_t(order[r]) == c;
+        if (r > c)
+            swaps.append(u"%1 and %2"_s.arg(c).arg(r));
+        moves.append(u"%1 holds the reference's %2"_s.arg(c).arg(r));
+    }
+    const QStringList &list = pairs ? swaps : moves;
+    const QString shown = list.size() <= 6 ? list.join(u", "_s) : list.mid(0, 6).join(u", "_s) + u", …"_s;
+    return pairs ? u"columns exchanged in pairs: %1"_s.arg(shown) : u"columns moved: %1"_s.arg(shown);
+}
+
 QString shape(const TableRows &t)
 {
     return u"%1 x %2"_s.arg(t.rows()).arg(t.cols());
@@ -146,9 +241,23 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     m.tolerance = cellTolerance(format, StoredType::Float32, 0.0, double(largest), 2.0);
     m.tolerance.absolute
         += 2.0 * std::ldexp(double(largest), -24) + 1.01 * (table.textRounding() + reference->textRounding());
+    const auto order = columnOrder(*mine, *theirs, m.tolerance);
+    if (order) {
+        // The table is the reference with its columns in another order: named, and every row streamed
+        // against the reordered reference (TableMatch::asRead).
+        m.asRead = std::make_shared<const RowsReference>(std::make_shared<ColumnsOf>(reference, *order));
+        m.asReadTolerance = m.tolerance;
+    }
     m.reference = std::make_shared<const RowsReference>(std::move(reference));
     m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
     m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
+    if (order) {
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kColumnsSwapped};
+        m.correctAgainst.clear();
+        m.diagnosis = u"every cell is one of %1's, in another column: %2 (as when two channels, x and y or sin and "
+                      "cos, are exchanged: physicsnemo#1096's meshgrid)"_s.arg(m.referenceText, orderWords(*order));
+    }
     return m;
 }
 

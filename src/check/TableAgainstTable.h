@@ -14,6 +14,9 @@
 // a time as the stream reaches them, never held whole.
 namespace posenc::TableCheck {
 
+// The mistake of a table that is the reference with its columns in another order.
+inline const QString kColumnsSwapped = QStringLiteral("columns-swapped");
+
 // Why a table was not compared with its reference: their shapes (a mistake of the command line),
 // or a cell of the table or of the reference that holds no number (a fault of that file, named
 // in the message).

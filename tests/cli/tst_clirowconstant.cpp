@@ -311,6 +311,36 @@ private slots:
         }
     }
 
+    // Held-out set 4's F6: physicsnemo's grid with its x and y channels exchanged (physicsnemo#1096:
+    // grid_y1, grid_x1 = np.meshgrid(x1, y1) for grid_x1, grid_y1 = ...) against the right grid
+    // (--expect-table): columns-swapped, the pairs 0 and 1, 2 and 3 named; the right grid correct.
+    void columnsSwappedAgainstATable()
+    {
+        constexpr std::int64_t ny = 64, nx = 96;
+        std::vector<double> right, swapped;
+        for (std::int64_t r = 0; r < ny; ++r)
+            for (std::int64_t c = 0; c < nx; ++c) {
+                // song_unet.py: x1 = sin(linspace(0, 2π, nx)), x2 = cos(...), y1, y2 of ny; grid
+                // stack((grid_x1, grid_y1, grid_x2, grid_y2)); the bug's grid_x1 the y axis's.
+                const double x = 2.0 * std::numbers::pi * double(c) / double(nx - 1);
+                const double y = 2.0 * std::numbers::pi * double(r) / double(ny - 1);
+                for (const double v : {std::sin(x), std::sin(y), std::cos(x), std::cos(y)})
+                    right.push_back(v);
+                for (const double v : {std::sin(y), std::sin(x), std::cos(y), std::cos(x)})
+                    swapped.push_back(v);
+            }
+        const QString reference = m_dir.filePath(u"reference.npy"_s);
+        QFile f(reference);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(npy({ny * nx, 4}, right));
+        f.close();
+        const Checked buggy = check(npy({ny * nx, 4}, swapped), {u"--expect-table"_s, reference});
+        QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"columns-swapped"_s}, qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"0 and 1, 2 and 3"_s), qPrintable(buggy.shown));
+        const Checked fixed = check(npy({ny * nx, 4}, right), {u"--expect-table"_s, reference});
+        QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
+    }
+
     // Key biases [16, 1, 64] whose every key holds the head's slope (no key's position in it),
     // declared ALiBi: read as 16 heads' rows over the keys, as the shape says, never as one head's
     // 16 x 64 table, and named a bias the softmax cancels.

@@ -3,6 +3,7 @@
 #include "check/CellTolerance.h"
 #include "check/CheckDiagnosis.h"
 #include "check/GridResize.h"
+#include "check/TableAgainstTable.h"
 #include "check/learned/LearnedFit.h"
 #include "core/NumberText.h"
 
@@ -171,7 +172,8 @@ TableHypothesis hypothesis()
     h.help = u"a table no family's formula explains, with structure: padding rows, the first row a position reads, "
              "neighbouring rows' similarity, the nearest sinusoid"_s;
     // A learned grid compared with its resize (--expect-table of the grid, GridResize) names the resize's.
-    h.mistakes = {CheckMistakes::kPositionOffset, GridResize::kWithoutAlignCorners};
+    // And a table that is the reference's columns in another order (TableAgainstTable).
+    h.mistakes = {CheckMistakes::kPositionOffset, GridResize::kWithoutAlignCorners, TableCheck::kColumnsSwapped};
     h.fit = fit;
     return h;
 }
