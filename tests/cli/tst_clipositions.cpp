@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -319,6 +320,80 @@ private slots:
         file.close();
         const auto configRun = CliRun::posenc({u"check"_s, u"--config"_s, config, u"--quiet"_s, u"--threads"_s, u"2"_s});
         QVERIFY2(configRun.exitCode == 0, qPrintable(configRun.err));
+    }
+
+    // Held-out set 4's F3 (transformers#41152): Qwen2.5-VL's M-RoPE ids of text:6, a video of grid
+    // 4x8x8 at 2 s a grid, text:5, built as get_rope_index builds them (modeling_qwen2_5_vl.py,
+    // Qwen2_5_VLModel.get_rope_index: text t = h = w = st + arange(n); the video's t_index =
+    // (arange(T) · second_per_grid · tokens_per_second).long(), h and w arange of the merged grid, each
+    // + st, st the last id + 1), with second_per_grid 1 where 2 is declared (prepare_inputs_for_generation
+    // without second_per_grid_ts): a mistake naming second-per-grid; with 2, correct.
+    void secondPerGridIsNamed()
+    {
+        const auto ids = [](double secondPerGrid) {
+            std::vector<std::vector<float>> axes(3);
+            const auto text = [&](int n) {
+                float st = axes[0].empty() ? 0.0f : 1.0f + std::max({*std::max_element(axes[0].begin(), axes[0].end()),
+                                                                    *std::max_element(axes[1].begin(), axes[1].end()),
+                                                                    *std::max_element(axes[2].begin(), axes[2].end())});
+                for (int k = 0; k < n; ++k)
+                    for (auto &axis : axes)
+                        axis.push_back(st + float(k));
+            };
+            text(6);
+            const float st = 6.0f;
+            for (int t = 0; t < 4; ++t)
+                for (int h = 0; h < 4; ++h)
+                    for (int w = 0; w < 4; ++w) {
+                        axes[0].push_back(st + float(std::int64_t(double(t) * secondPerGrid * 2.0)));
+                        axes[1].push_back(st + float(h));
+                        axes[2].push_back(st + float(w));
+                    }
+            text(5);
+            return axes;
+        };
+        QTemporaryDir dir;
+        const QStringList flags {u"--vision-positions"_s, u"qwen2.5-vl"_s, u"--tokens-per-second"_s, u"2"_s,
+                                 u"--spatial-merge-size"_s, u"2"_s, u"--mrope-era"_s, u"v4"_s,
+                                 u"--prompt"_s, u"text:6,video:4x8x8@2,text:5"_s};
+        const auto fixed = check(write(dir, u"fixed.npy"_s, ids(2.0)), flags, true);
+        QVERIFY2(fixed.exitCode == 0, qPrintable(fixed.out + fixed.err));
+        const auto buggy = check(write(dir, u"buggy.npy"_s, ids(1.0)), flags, true);
+        QVERIFY2(buggy.exitCode == 1, qPrintable(buggy.out + buggy.err));
+        QCOMPARE(verdictOf(buggy), std::pair(u"mistake"_s, QStringList {u"second-per-grid"_s}));
+        QVERIFY2(buggy.out.contains(u"second-per-grid 1 where the declaration gives 2"_s), qPrintable(buggy.out));
+    }
+
+    // Held-out set 4's F4 (sentence-transformers#3879): RoBERTa's ids start at padding_idx + 1 = 2
+    // (transformers' create_position_ids_from_input_ids: cumsum(mask) · mask + padding_idx), so
+    // three packed documents of 5, 7 and 4 tokens want 2 + n in each; the flattening collator's 0 + n
+    // is the mistake position-offset once --position-offset 2 declares the start.
+    void idsFromAnotherStart()
+    {
+        QTemporaryDir dir;
+        std::vector<float> roberta, collator;
+        for (const int p : restarted({5, 7, 4})) {
+            roberta.push_back(float(p + 2));
+            collator.push_back(float(p));
+        }
+        const QStringList flags {u"--packed"_s, u"5,7,4"_s, u"--max-len"_s, u"16"_s, u"--position-offset"_s, u"2"_s};
+        const auto fixed = check(write(dir, u"fixed.npy"_s, {roberta}), flags, true);
+        QVERIFY2(fixed.exitCode == 0, qPrintable(fixed.out + fixed.err));
+        const auto buggy = check(write(dir, u"buggy.npy"_s, {collator}), flags, true);
+        QVERIFY2(buggy.exitCode == 1, qPrintable(buggy.out + buggy.err));
+        QCOMPARE(verdictOf(buggy), std::pair(u"mistake"_s, QStringList {u"position-offset"_s}));
+    }
+
+    // A --preset that names no preset is refused (exit 2, the flag named), as the table's check
+    // refuses it, never passed over (held-out set 4, F10).
+    void unknownPresetIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString ids = write(dir, u"ids.npy"_s, idsOf(fixtureCase(u"left padding"_s)));
+        const QStringList batch {u"--batch"_s, u"left:5,8,3"_s, u"--max-len"_s, u"8"_s};
+        const auto refused = check(ids, batch + QStringList {u"--preset"_s, u"nonsense-xyz"_s});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(u"--preset"_s) && refused.err.contains(u"nonsense-xyz"_s), qPrintable(refused.err));
     }
 
     // Without --max-len the ids' own width is the rows' length: a prefill of 8 and 3 decode steps (11

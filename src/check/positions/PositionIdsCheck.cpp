@@ -178,11 +178,49 @@ void notePadding(Report &report, const BatchIds &batch, const RowMatrixXf &ids)
                             "them, so they do not count"_s);
 }
 
+const QString kSecondPerGrid = u"second-per-grid"_s;
+const QString kPositionOffset = u"position-offset"_s;
+
+// M-RoPE's ids of a prompt whose videos' t ids are those of second_per_grid 1, where the declaration
+// gives a video another: get_rope_index's default when the video's second_per_grid_ts does not reach
+// it (transformers#41152: Qwen2_5_VLForConditionalGeneration.prepare_inputs_for_generation called
+// get_rope_index without second_per_grid_ts). The declared seconds, or nothing where the ids are not
+// those of 1.
+std::optional<QString> secondPerGridOne(const Params &params, const RowMatrixXf &ids)
+{
+    if (params.encoding != Encoding::Mrope)
+        return std::nullopt;
+    QStringList declared, segments = params.mrope.prompt.split(u',');
+    for (QString &segment : segments) {
+        if (!segment.startsWith(u"video:"_s) || segment.contains(u"px"_s) || !segment.contains(u'@'))
+            continue;
+        const QString seconds = segment.section(u'@', 1);
+        if (seconds.toDouble() != 1.0)
+            declared.append(seconds);
+        segment = segment.section(u'@', 0, 0);
+    }
+    if (params.mrope.secondPerGrid != 1.0)
+        declared.append(QString::number(params.mrope.secondPerGrid));
+    if (declared.isEmpty())
+        return std::nullopt;
+    Params one = params;
+    one.mrope.prompt = segments.join(u',');
+    one.mrope.secondPerGrid = 1.0;
+    if (!one.isValid())
+        return std::nullopt;
+    const Engine engine(one);
+    const BatchIds &batch = engine.source<BatchIds>();
+    if (batch.problem() || !holds(batch, IdsChoice::Reference, ids))
+        return std::nullopt;
+    declared.removeDuplicates();
+    return declared.join(u", "_s);
+}
+
 } // namespace
 
 QStringList mistakeNames()
 {
-    return BatchParamRows::choiceWords().mid(1);
+    return BatchParamRows::choiceWords().mid(1) + QStringList {kSecondPerGrid, kPositionOffset};
 }
 
 QString verdictWord(Verdict verdict)
@@ -267,6 +305,15 @@ Report check(const Params &params, const RowMatrixXf &ids)
         return mistake(IdsChoice::OffByOne,
                        u"every real token%1's id is one more than the reference's"_s.arg(
                            oneAway ? QString() : u" of the decode steps"_s));
+    if (const auto seconds = secondPerGridOne(params, ids)) {
+        report.verdict = Verdict::Mistake;
+        report.mistakes = {kSecondPerGrid};
+        report.detail = u"second-per-grid 1 where the declaration gives %1: the videos' t ids are those of "
+                        "second_per_grid 1, get_rope_index's default when a video's second_per_grid_ts does not reach "
+                        "it (transformers#41152: prepare_inputs_for_generation called get_rope_index without "
+                        "second_per_grid_ts); the other ids are the reference's"_s.arg(*seconds);
+        return report;
+    }
     if (const auto shift = commonShift(rows)) {
         report.verdict = Verdict::Unknown;
         report.detail = u"every real token's id is the reference's %1 %2: a model whose ids start elsewhere (RoBERTa's "
@@ -278,6 +325,31 @@ Report check(const Params &params, const RowMatrixXf &ids)
     report.verdict = Verdict::Unknown;
     report.detail = u"the ids are neither the reference's nor one of the named mistakes' (each regenerated for this "
                     "batch): %1"_s.arg(differences(batch, rows, ids));
+    return report;
+}
+
+Report check(const Params &params, const RowMatrixXf &ids, std::int64_t start)
+{
+    if (start == 0)
+        return check(params, ids);
+    const RowMatrixXf less = (ids.array() - float(start)).matrix();
+    Report report = check(params, less);
+    const QString from = u"the ids declared to start at %1 (--position-offset; RoBERTa's padding_idx + 1 = 2, "
+                         "transformers' create_position_ids_from_input_ids)"_s.arg(start);
+    report.reference += u", each id + %1"_s.arg(start);
+    if (report.verdict == Verdict::Correct) {
+        report.detail = u"every real token's id is the reference's + %1: %2"_s.arg(start).arg(from);
+        return report;
+    }
+    // The reference's own ids, from 0: a collator's or a port's, where the model counts from start.
+    if (check(params, ids).verdict == Verdict::Correct) {
+        report.verdict = Verdict::Mistake;
+        report.mistakes = {kPositionOffset};
+        report.detail = u"every real token's id is the reference's from 0, where %1: %2 + n is meant (a collator "
+                        "that flattens documents counts from 0: sentence-transformers#3879)"_s.arg(from).arg(start);
+        return report;
+    }
+    report.notes.append(u"the ids were read less %1: %2"_s.arg(start).arg(from));
     return report;
 }
 

@@ -49,5 +49,9 @@ std::optional<QString> shapeProblem(const Params &params, const std::vector<std:
 // `ids` as [rows, L], M-RoPE's axes one after the other. Preconditions: params valid, no
 // shapeProblem, and the batch has ids (BatchIds::problem empty).
 Report check(const Params &params, const RowMatrixXf &ids);
+// The same for ids declared to start at `start` (--position-offset: RoBERTa's padding_idx + 1 = 2,
+// create_position_ids_from_input_ids): each real token's id is the reference's + start; ids of
+// the reference itself, from 0, are the mistake position-offset.
+Report check(const Params &params, const RowMatrixXf &ids, std::int64_t start);
 
 } // namespace posenc::PositionIdsCheck
