@@ -238,9 +238,12 @@ QList<HelpSection> helpSections()
         .paragraph(u"It names arange-with-padding (each id its column), positions-not-restarted (a packed row's ids "
                    "running on), restarted-without-block-mask (restarted ids beside a 2-D --attention-mask, which "
                    "takes the mask's path and crosses documents), cache-offset (the decode steps' ids without the "
-                   "cache's offset, or M-RoPE's rope_deltas lost) and off-by-one. Exit 0 correct, 1 a mistake, 7 "
-                   "ids it cannot name (a constant offset such as RoBERTa's padding_idx + 1 is another model's "
-                   "rule), 2 a shape that is not the batch's."_s)
+                   "cache's offset, or M-RoPE's rope_deltas lost), off-by-one and second-per-grid (a prompt's "
+                   "videos' t ids at second_per_grid 1, transformers#41152). --position-offset N declares ids that "
+                   "start at N (RoBERTa's padding_idx + 1 = 2): the reference's + N are correct, the reference's own "
+                   "the mistake position-offset. Exit 0 correct, 1 a mistake, 7 ids it cannot name (a constant "
+                   "offset undeclared, such as RoBERTa's, is another model's rule), 2 a shape that is not the "
+                   "batch's."_s)
         .paragraph(u"posenc check TABLE --position-ids IDS.npy reads a table whose row r is at position ids[r], as a "
                    "model's forward pass dumps it for a padded or packed batch ([L, d] with ids [L], [B, L, d] with "
                    "[B, L]): the table of positions 0 to the largest id, each row the file's first at that position, "
