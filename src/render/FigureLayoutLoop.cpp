@@ -125,8 +125,14 @@ void FigureLayoutLoop::fitRoom()
     int best = 0;
     double bestShare = inside ? FigureRoom::plotShare(*m_plot) : -1.0;
     for (int step = 1; step <= FigureRoom::steps(); ++step) {
-        if (fits())
-            return retick();
+        // Fitted with its ticks as they end (retick may give an axis back ticks whose labels take
+        // more room): the figure drawn is the one that fits, not the one measured before it.
+        if (fits()) {
+            retick();
+            inside = FigureRoom::within(*m_plot);
+            if (fits())
+                return;
+        }
         if (FigureRoom::giveUp(m_plot, step)) {
             settle();
             inside = FigureRoom::within(*m_plot);

@@ -73,6 +73,9 @@ const std::vector<Step> &ladder()
         // On the room the texts left, panels that gave an axis's labels to their neighbour's give
         // its margin to their plots, where their labels may now go along their ticks.
         giveBackMargins,
+        // Panel titles shortened to one line on the room they had then, on the room they have now
+        // (wrapped to two, "concat: X" over "…", they took a line from the plots).
+        [](QCustomPlot *plot) { return shortenPanelTitles(plot, 1); },
         [](QCustomPlot *plot) {
             const bool across = labelsAlongTicks(plot, Qt::Horizontal);
             return labelsAlongTicks(plot, Qt::Vertical) || across;
