@@ -1,5 +1,6 @@
 #include "FigureLayoutLoop.h"
 
+#include "EqualPanels.h"
 #include "FigureFit.h"
 #include "FigureRoom.h"
 #include "PlotStyle.h"
@@ -71,7 +72,8 @@ void FigureLayoutLoop::settle()
     layOut();
     m_settled = false;
     for (int round = 0; round < FigureFit::kMaxRounds; ++round) {
-        if (!FigureFit::fit(m_plot)) {
+        // Once the texts fit, panels side by side that room steps left uneven are made even.
+        if (!FigureFit::fit(m_plot) && !EqualPanels::equalize(m_plot)) {
             m_settled = true;
             m_current = !m_fileSize;
             m_currentRect = m_plot->rect();

@@ -136,9 +136,31 @@ bool Changes::setSpacing(QCPLayoutGrid *grid, int rows, int columns)
     if (grid->rowSpacing() == rows && grid->columnSpacing() == columns)
         return false;
     if (std::none_of(m_spacings.begin(), m_spacings.end(), [grid](const Spacing &kept) { return kept.grid == grid; }))
-        m_spacings.push_back({grid, grid->rowSpacing(), grid->columnSpacing()});
+        m_spacings.push_back({grid, grid->rowSpacing(), grid->columnSpacing(), {}});
     grid->setRowSpacing(rows);
     grid->setColumnSpacing(columns);
+    return true;
+}
+
+QList<double> Changes::givenStretch(const QCPLayoutGrid *grid) const
+{
+    for (const Spacing &kept : m_spacings)
+        if (kept.grid == grid && kept.stretch.size() == grid->columnCount())
+            return kept.stretch;
+    return grid->columnStretchFactors();
+}
+
+bool Changes::setColumnStretch(QCPLayoutGrid *grid, const QList<double> &factors)
+{
+    if (grid->columnStretchFactors() == factors)
+        return false;
+    const auto kept = std::find_if(m_spacings.begin(), m_spacings.end(),
+                                   [grid](const Spacing &spacing) { return spacing.grid == grid; });
+    if (kept == m_spacings.end())
+        m_spacings.push_back({grid, grid->rowSpacing(), grid->columnSpacing(), grid->columnStretchFactors()});
+    else if (kept->stretch.isEmpty())
+        kept->stretch = grid->columnStretchFactors();
+    grid->setColumnStretchFactors(factors);
     return true;
 }
 
@@ -402,6 +424,9 @@ void Changes::undo()
         if (spacing.grid) {
             spacing.grid->setRowSpacing(spacing.rows);
             spacing.grid->setColumnSpacing(spacing.columns);
+            // A grid the figure laid out again with other columns since keeps the figure's.
+            if (!spacing.stretch.isEmpty() && spacing.stretch.size() == spacing.grid->columnCount())
+                spacing.grid->setColumnStretchFactors(spacing.stretch);
         }
     for (const QPointer<QCPColorScale> &scale : m_narrowed)
         if (scale)

@@ -57,6 +57,10 @@ public:
     // A grid's row and column spacing; a colour bar at most `width` wide (FigureFonts scales it
     // with the text up to that).
     bool setSpacing(QCPLayoutGrid *grid, int rows, int columns);
+    // A grid's column stretch factors (EqualPanels).
+    bool setColumnStretch(QCPLayoutGrid *grid, const QList<double> &factors);
+    // Its column stretch factors as its figure set them, before any step.
+    QList<double> givenStretch(const QCPLayoutGrid *grid) const;
     bool narrowBar(QCPColorScale *scale, int width);
 
     // Hides `elements` and what they hold (a legend's entries, an axis rect's plottables and the
@@ -222,6 +226,7 @@ private:
         QPointer<QCPLayoutGrid> grid;
         int rows = 0;
         int columns = 0;
+        QList<double> stretch;
     };
     std::vector<Spacing> m_spacings;
     std::vector<QPointer<QCPColorScale>> m_narrowed;
