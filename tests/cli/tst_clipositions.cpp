@@ -249,6 +249,64 @@ private slots:
         QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"cache-offset"_s}));
     }
 
+    // With the batch declared the reference's ids are exact integers, so any other id is a mistake
+    // (exit 1), named where the difference has a shape: decode steps a fixed amount off (a prompt's
+    // length added twice), decode steps that never advance (RoFormer's generation at position 0), a
+    // prefill chunk that starts again from 0 (a chunked prefill's second chunk, no cache declared):
+    // cache-offset; every id shifted alike: position-offset; else unnamed, the differences said.
+    void otherIdsAreAMistake_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<QStringList>("named");
+        QTest::newRow("decode steps +6") << u"decode after a prefill, right padding"_s << u"decode+6"_s
+                                         << QStringList {u"cache-offset"_s};
+        QTest::newRow("decode steps stuck at 0") << u"decode after a prefill, right padding"_s << u"decode=0"_s
+                                                 << QStringList {u"cache-offset"_s};
+        QTest::newRow("a chunk from 0 at column 4") << u"packed 5,1,6,2"_s << u"chunk@4"_s << QStringList {};
+        QTest::newRow("every id +2") << u"left padding"_s << u"all+2"_s << QStringList {u"position-offset"_s};
+        QTest::newRow("one id off") << u"left padding"_s << u"one"_s << QStringList {};
+    }
+    void otherIdsAreAMistake()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, change);
+        QFETCH(QStringList, named);
+        QTemporaryDir dir;
+        const QJsonObject c = fixtureCase(fixture);
+        auto ids = idsOf(c);
+        const auto mask = c.value(u"mask"_s).toArray();
+        for (std::size_t b = 0; b < ids.size(); ++b) {
+            auto &row = ids[b];
+            for (std::size_t col = 0; col < row.size(); ++col) {
+                // Padding (1) stays: the check does not read it.
+                const bool real = mask.isEmpty() || mask[qsizetype(b)].toArray()[qsizetype(col)].toInt() == 1;
+                if (change == u"decode+6"_s && col >= 8)
+                    row[col] += 6.0f;
+                else if (change == u"decode=0"_s && col >= 8)
+                    row[col] = 0.0f;
+                else if (change == u"all+2"_s && real)
+                    row[col] += 2.0f;
+                else if (change == u"one"_s && b == 1 && col == 3)
+                    row[col] += 5.0f;
+            }
+        }
+        QStringList flags = flagsOf(c);
+        if (change == u"chunk@4"_s) {
+            // One document of 14 tokens (the collator's 0..13), its second chunk from column 4 at 0.
+            ids = {std::vector<float>(14)};
+            for (int col = 0; col < 14; ++col)
+                ids[0][std::size_t(col)] = float(col < 4 ? col : col - 4);
+            flags = {u"--packed"_s, u"14"_s, u"--max-len"_s, u"14"_s};
+            named = {u"cache-offset"_s};
+        }
+        const auto run = check(write(dir, u"ids.npy"_s, ids), flags, true);
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, named));
+        if (named.isEmpty())
+            QVERIFY2(run.out.contains(u"no mistake the check knows explains the ids"_s), qPrintable(run.out));
+    }
+
     // MPT's decode steps (mosaicml/examples#257, MosaicGPT.forward: the padding's cumsum taken over
     // the sliced mask): the cache's offset there, the row's padding not subtracted, each decode
     // step's id its column. cache-offset's ids regenerated for the batch (the decode steps from 0)

@@ -163,6 +163,54 @@ std::optional<std::int64_t> commonShift(const std::vector<RowShifts> &rows)
     return all.size() == 1 ? std::optional(*all.begin()) : std::nullopt;
 }
 
+// Where each row's ids leave the reference at one column and, from there to its last real token,
+// either keep one shift from it or stop advancing: a step after a cache (a decode step, or a chunk
+// of a chunked prefill) whose ids do not continue from it. The words, or nothing.
+std::optional<QString> offTheCacheFrom(const BatchIds &batch, const RowMatrixXf &ids)
+{
+    const BatchLayout &layout = batch.layout();
+    std::vector<std::int64_t> reference(std::size_t(batch.axes() * layout.cols()));
+    QStringList parts;
+    for (std::int64_t b = 0; b < layout.rows(); ++b) {
+        batch.ids(IdsChoice::Reference, b, 0, layout.cols(), reference.data());
+        std::optional<std::int64_t> from, shift, stuck;
+        bool shifted = true, still = true;
+        for (const BatchSegment &s : layout.row(b)) {
+            if (!s.isReal())
+                continue;
+            for (std::int64_t c = s.start; c < s.end(); ++c) {
+                for (int a = 0; a < batch.axes(); ++a) {
+                    const double given = ids(a * layout.rows() + b, c);
+                    if (!std::isfinite(given))
+                        return std::nullopt;
+                    const std::int64_t id = std::llround(given), d = id - reference[std::size_t(a * layout.cols() + c)];
+                    if (!from && d == 0)
+                        continue;
+                    if (!from) {
+                        from = c;
+                        shift = d;
+                        stuck = id;
+                    }
+                    shifted = shifted && d == *shift;
+                    still = still && id == *stuck;
+                }
+            }
+        }
+        if (!from)
+            continue;
+        if (!shifted && !still)
+            return std::nullopt;
+        const QString where
+            = layout.cache() > 0 && *from >= layout.cache() ? u"its decode steps"_s : u"column %1 on"_s.arg(*from);
+        parts.append(shifted ? u"row %1's ids from %2 are the reference's %3%4"_s.arg(b).arg(where).arg(
+                         *shift > 0 ? u"+"_s : u"−"_s, QString::number(std::abs(*shift)))
+                             : u"row %1's ids from %2 are all %3, not advancing"_s.arg(b).arg(where).arg(*stuck));
+    }
+    if (parts.isEmpty())
+        return std::nullopt;
+    return parts.join(u"; "_s);
+}
+
 void notePadding(Report &report, const BatchIds &batch, const RowMatrixXf &ids)
 {
     const BatchLayout &layout = batch.layout();
@@ -314,17 +362,25 @@ Report check(const Params &params, const RowMatrixXf &ids)
                         "second_per_grid_ts); the other ids are the reference's"_s.arg(*seconds);
         return report;
     }
+    // The batch is declared, so the reference's ids are exact integers: any other id is a mistake,
+    // named where a shape of the difference explains it.
+    report.verdict = Verdict::Mistake;
     if (const auto shift = commonShift(rows)) {
-        report.verdict = Verdict::Unknown;
+        report.mistakes = {kPositionOffset};
         report.detail = u"every real token's id is the reference's %1 %2: a model whose ids start elsewhere (RoBERTa's "
-                        "at padding_idx + 1 = 2) makes these; transformers' generation does not"_s
-                            .arg(*shift > 0 ? u"+"_s : u"−"_s)
+                        "at padding_idx + 1 = 2) makes these, and says so with --position-offset; transformers' "
+                        "generation does not"_s.arg(*shift > 0 ? u"+"_s : u"−"_s)
                             .arg(std::abs(*shift));
         return report;
     }
-    report.verdict = Verdict::Unknown;
-    report.detail = u"the ids are neither the reference's nor one of the named mistakes' (each regenerated for this "
-                    "batch): %1"_s.arg(differences(batch, rows, ids));
+    if (const auto words = offTheCacheFrom(batch, ids)) {
+        report.mistakes = {BatchParamRows::choiceWords().value(int(IdsChoice::CacheOffset))};
+        report.detail = u"%1: a step after a cache (a decode step, or a later chunk of a chunked prefill) whose ids "
+                        "do not continue from it; the ids before are the reference's"_s.arg(*words);
+        return report;
+    }
+    report.detail = u"no mistake the check knows explains the ids (each regenerated for this batch): %1"_s.arg(
+        differences(batch, rows, ids));
     return report;
 }
 
@@ -346,7 +402,8 @@ Report check(const Params &params, const RowMatrixXf &ids, std::int64_t start)
         report.verdict = Verdict::Mistake;
         report.mistakes = {kPositionOffset};
         report.detail = u"every real token's id is the reference's from 0, where %1: %2 + n is meant (a collator "
-                        "that flattens documents counts from 0: sentence-transformers#3879)"_s.arg(from).arg(start);
+                        "that flattens documents counts from 0: sentence-transformers#3879)"_s.arg(from)
+                            .arg(start);
         return report;
     }
     report.notes.append(u"the ids were read less %1: %2"_s.arg(start).arg(from));
