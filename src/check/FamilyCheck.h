@@ -87,6 +87,11 @@ struct FamilyCheck
     // Its parameters set to give a table `cols` wide, for `posenc check --expect` when no flag gave
     // the width (d_model of a sinusoid, head_dim of a whole-head RoPE); unset: the width is fixed.
     std::function<void(Params &, std::int64_t cols)> fitTableWidth;
+    // Its parameters set for a table of `rows` rows, one sequence of positions 0..rows-1, for
+    // `posenc check --expect` and `--expect-config` when no --max-len gave the sequence's length:
+    // where the length enters the formula (dynamic NTK's base grows with max(position_ids) + 1);
+    // unset: the rows do not change the reference.
+    std::function<void(Params &, std::int64_t rows)> fitTableRows;
     // Its parameters that describe a model's input rather than the model (M-RoPE's prompt), which
     // `posenc check --expect-config` takes from the flags over what the config gives.
     QStringList inputKeys;

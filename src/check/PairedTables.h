@@ -24,6 +24,9 @@ struct Declared
     std::optional<Encoding> family;
     Params params;
     bool otherReference = false;
+    // Whether the declaration gave the table's width (a flag, a preset, a config, the window's
+    // parameters); else each half's width is the table's it is read as.
+    bool widthGiven = true;
 };
 
 // Checks one half, `rows` the table it stands for, `table` the family's table it is declared as
@@ -39,7 +42,9 @@ struct Reading
 };
 
 // The first family whose pair the rows hold, each half checked (undeclared: both halves read as
-// that family's tables). Nothing when the rows hold no pair, or a declared family has none of
+// that family's tables). Two whole tables side by side (PairedTablesReading::holdsWhole: HF's
+// [cos | sin]) are read half by half as they are, where the declared width is half the rows' (or
+// none was given). Nothing when the rows hold no pair, or a declared family has none of
 // their width; `stopped` set where a half's check stopped.
 std::optional<Reading> read(const std::shared_ptr<const TableRows> &rows, const Declared &declared,
                             const CheckHalf &check, bool &stopped);

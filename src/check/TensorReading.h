@@ -73,6 +73,10 @@ struct PairedTablesReading
         half;
     // The halves' matches as the tensor's.
     std::function<TableMatch(TableMatch first, TableMatch second, std::int64_t halfCols, bool pairsAdjacent)> combine;
+    // Whether the rows hold two of the family's whole tables side by side ([L, 2w] = cat(a, b), each
+    // half the table of w columns itself, not widened: HF's cos and sin caches, each of
+    // cat(freqs, freqs), dumped together); unset: none is read so.
+    std::function<bool(const TableRows &rows)> holdsWhole;
 };
 
 struct TensorReading

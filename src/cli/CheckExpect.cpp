@@ -167,22 +167,8 @@ std::variant<Expectation, Refusal> familyExpectation(const QCommandLineParser &p
     e.widthGiven
         = std::any_of(kWidthKeys.cbegin(), kWidthKeys.cend(), [&](const QString &key) { return parser.isSet(key); });
     e.modelGiven = read.fromOrigin.contains(u"d-model"_s) || parser.isSet(u"d-model"_s);
+    e.lengthGiven = parser.isSet(u"max-len"_s);
     return e;
-}
-
-// The parameters at the table's width where no flag gave one: d_model of a sinusoid, head_dim of
-// a RoPE whose every dimension rotates.
-Params atWidth(const Expectation &e, std::int64_t cols)
-{
-    Params p = e.params;
-    if (e.widthGiven)
-        return p;
-    if (const auto &fit = FamilyChecks::of(p.encoding).fitTableWidth)
-        fit(p, cols);
-    // A table wider than the default d_model: d_model, where nothing gave it, holds its rows.
-    if (!e.modelGiven)
-        p.dModel = std::clamp(std::max(p.dModel, cols), std::int64_t(1), Params::kMaxDModel);
-    return p;
 }
 
 } // namespace
@@ -282,12 +268,27 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
     return familyExpectation(parser, chosen->first, chosen->second);
 }
 
+Params atShape(const Expectation &e, std::int64_t rows, std::int64_t cols)
+{
+    Params p = e.params;
+    if (const auto &fit = FamilyChecks::of(p.encoding).fitTableRows; fit && !e.lengthGiven)
+        fit(p, rows);
+    if (e.widthGiven)
+        return p;
+    if (const auto &fit = FamilyChecks::of(p.encoding).fitTableWidth)
+        fit(p, cols);
+    // A table wider than the default d_model: d_model, where nothing gave it, holds its rows.
+    if (!e.modelGiven)
+        p.dModel = std::clamp(std::max(p.dModel, cols), std::int64_t(1), Params::kMaxDModel);
+    return p;
+}
+
 std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, const TableRows &table,
                                                        std::uint64_t budget, const std::atomic<bool> *cancel)
 {
     std::vector<TableMatch> found;
     if (e.kind == Expectation::Kind::Family) {
-        const Params params = atWidth(e, table.cols());
+        const Params params = atShape(e, table.rows(), table.cols());
         for (const QString &word : e.tables) {
             auto expected = TableCheck::expect(table, e.family, params, word, cancel);
             if (cancel && cancel->load())

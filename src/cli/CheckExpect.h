@@ -34,6 +34,7 @@ struct Expectation
     QStringList tables; // the family's words of the tables to try: "rope-cos", "rope-sin"
     bool widthGiven = false; // --d-model, --head-dim, --preset or --session gave the table's width
     bool modelGiven = false; // --d-model, the preset or the session gave d_model
+    bool lengthGiven = false; // --max-len gave the sequence's length; else the table's rows are one sequence
     QString tablePath; // --expect-table's FILE[:TENSOR]
     QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
 };
@@ -48,6 +49,11 @@ struct Refusal
 // The declaration of the parser's flags, or why it cannot be used. `declarable` are the keys a
 // check takes without --expect (--layout, ...).
 std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const QStringList &declarable);
+
+// The declared family's parameters at the table's shape where no flag gave it: its rows one
+// sequence of positions (dynamic NTK's length) unless --max-len gave one; d_model of a sinusoid,
+// head_dim of a RoPE whose every dimension rotates.
+Params atShape(const Expectation &expectation, std::int64_t rows, std::int64_t cols);
 
 // The matches to stream, from the table (the reference table opened within `budget`): one per
 // table of the family tried; the caller keeps the one with the fewest deviating cells. Nothing

@@ -10,6 +10,7 @@
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
 
+#include <algorithm>
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -144,6 +145,8 @@ std::variant<Expectation, Refusal> configExpectation(const QString &path, const 
         return *refused;
     e.tables = table->tables;
     e.widthGiven = true;
+    e.lengthGiven
+        = std::any_of(inputs.cbegin(), inputs.cend(), [](const auto &input) { return input.first == u"max-len"_s; });
     e.source = u"%1, layer type %2"_s.arg(path, layer.layerType);
     return e;
 }

@@ -76,7 +76,11 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     WorkProgress progress;
     stream.progress = &progress;
     line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
-    TableCheck::DeclaredRows declared {std::move(candidates), std::move(readAs), std::nullopt, expected.params};
+    // A family's parameters as compared: at the table's shape (its width, its rows' sequence).
+    const Params params = expected.kind == CheckExpect::Expectation::Kind::Family
+        ? CheckExpect::atShape(expected, table.rows(), table.cols())
+        : expected.params;
+    TableCheck::DeclaredRows declared {std::move(candidates), std::move(readAs), std::nullopt, params};
     if (expected.kind == CheckExpect::Expectation::Kind::Family)
         declared.family = expected.family;
     auto streamed = TableCheck::streamDeclared(std::move(declared), table, stream);
@@ -106,6 +110,7 @@ std::optional<std::variant<TableMatch, int>> checkPaired(const std::shared_ptr<c
     if (expected.kind == Kind::Family) {
         declared.family = expected.family;
         declared.params = expected.params;
+        declared.widthGiven = expected.widthGiven;
     }
     declared.otherReference = expected.kind != Kind::None && expected.kind != Kind::Family;
     int code = 0;
@@ -195,8 +200,9 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     }
     if (kind == TensorShapes::Kind::Table && (!match || expected.kind == CheckExpect::Expectation::Kind::None)) {
         // A declared RoPE's cache of half its width (candle's, vLLM's cos of the frequencies):
-        // compared as the table it stands for.
-        const bool half = expected.kind == CheckExpect::Expectation::Kind::Family
+        // compared as the table it stands for. The width declared, not the default head's: a table
+        // of 64 columns declared without one is a head of 64 (fitTableWidth), not half of 128.
+        const bool half = expected.kind == CheckExpect::Expectation::Kind::Family && expected.widthGiven
             && TensorShapes::halfWidth(expected.family, expected.params, rows->cols());
         const auto table = half ? TensorShapes::widened(rows, expected.family, expected.params) : rows;
         auto checked = checkRows(*table, run, expected, err);

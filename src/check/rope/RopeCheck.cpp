@@ -3,6 +3,7 @@
 #include "check/FamilyCheck.h"
 
 #include "check/rope/CosSinCache.h"
+#include "check/rope/CosSinPair.h"
 #include "check/rope/RopeApply.h"
 #include "check/rope/RopeConfigReader.h"
 #include "check/rope/RopeInvFreq.h"
@@ -38,6 +39,7 @@ TensorReading ropeTensors()
         return CosSinCache::half(std::move(rows), index == 1, interleaved);
     };
     cosSin.combine = CosSinCache::combine;
+    cosSin.holdsWhole = CosSinPair::holds;
     tensors.paired = std::move(cosSin);
     tensors.tableWidth = [](const Params &p) {
         return std::optional(std::pair {RopeFrequencies::rotaryDim(p.rope), p.rope.layout == RopeLayout::Interleaved});
@@ -74,6 +76,13 @@ FamilyCheck makeRopeCheck()
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)
             RopeFrequencies::setHeadDim(params, std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim));
+    };
+    // transformers' dynamic_rope_update grows the base for seq_len = max(position_ids) + 1
+    // (modeling_rope_utils.py, _compute_dynamic_ntk_parameters: seq_len = max(seq_len,
+    // max_position_embeddings)): a table of rows 0..L-1 is one sequence of L positions.
+    check.fitTableRows = [](Params &params, std::int64_t rows) {
+        if (params.rope.type == RopeType::Dynamic)
+            params.maxLen = std::clamp<std::int64_t>(rows, 1, Params::kMaxLen);
     };
     return check;
 }
