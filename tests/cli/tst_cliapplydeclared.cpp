@@ -78,6 +78,34 @@ std::pair<std::vector<float>, std::vector<float>> rotated(const std::vector<doub
     return {x, y};
 }
 
+// A partial rotary (modeling_gpt_neox.py: q_rot = q[..., :rotary], q_pass = q[..., rotary:]): the
+// first `rotary` columns turned as rotated() turns a head, pairs (i, i + rotary/2) or (2i, 2i + 1),
+// the rest of X passed through.
+std::pair<std::vector<float>, std::vector<float>> partialRotated(const std::vector<double> &inv, qint64 rotary,
+                                                                 bool half, double scale = 1.0, qint64 rows = kRows)
+{
+    std::mt19937 engine(29);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::vector<float> x(std::size_t(rows * kDim)), y(x.size());
+    for (float &v : x)
+        v = float(normal(engine));
+    const qint64 h = rotary / 2;
+    for (qint64 r = 0; r < rows; ++r) {
+        const auto at = [&](qint64 j) { return double(x[std::size_t(r * kDim + j)]); };
+        for (qint64 j = 0; j < kDim; ++j) {
+            if (j >= rotary) {
+                y[std::size_t(r * kDim + j)] = x[std::size_t(r * kDim + j)];
+                continue;
+            }
+            const qint64 k = half ? j % h : j / 2;
+            const double angle = double(r) * inv[std::size_t(k)];
+            const double other = half ? (j < h ? -at(j + h) : at(j - h)) : (j % 2 == 0 ? -at(j + 1) : at(j - 1));
+            y[std::size_t(r * kDim + j)] = float((at(j) * std::cos(angle) + other * std::sin(angle)) * scale);
+        }
+    }
+    return {x, y};
+}
+
 // Y's columns reordered: column j of the result is Y's column from(j).
 std::vector<float> reordered(const std::vector<float> &y, const std::function<qint64(qint64)> &from)
 {
@@ -165,8 +193,8 @@ private slots:
         QCOMPARE(swapped.exit, 1);
         QCOMPARE(mistakes(swapped), QStringList {u"rope-layout"_s});
         // A row's shape alone (its width, its rotated share) declares no theta: read as undeclared.
-        for (const QStringList &flags : {QStringList {u"--head-dim"_s, u"128"_s},
-                                         QStringList {u"--partial-rotary-factor"_s, u"1"_s}}) {
+        for (const QStringList &flags :
+             {QStringList {u"--head-dim"_s, u"128"_s}, QStringList {u"--partial-rotary-factor"_s, u"1"_s}}) {
             const Checked shape = run(xy, flags);
             QVERIFY2(shape.exit == 5 && mistakes(shape).isEmpty(),
                      qPrintable(flags.join(u' ') + u": "_s + mistakes(shape).join(u", "_s) + shape.err));
@@ -216,6 +244,56 @@ private slots:
         const Checked interleaved = run(neox, {});
         QCOMPARE(interleaved.exit, 1);
         QCOMPARE(mistakes(interleaved), QStringList {u"rope-output-interleaved"_s});
+    }
+
+    // A YaRN rotation of a partial rotary (rotary_dim 64 of head_dim 128, partial_rotary_factor 0.5;
+    // _compute_yarn_parameters over dim = int(head_dim * partial_rotary_factor)) against a declared
+    // theta or original length that is not its own: each named with both values (each was correct);
+    // the declared one correct.
+    void partialYarnDeclaredWrong()
+    {
+        constexpr qint64 rotary = 64, rows = 2048;
+        const double mscale = 0.1 * std::log(4.0) + 1.0;
+        const auto xy = partialRotated(yarnInv(1e4, rotary, 4.0, 2048.0), rotary, true, mscale, rows);
+        const auto flags = [](const QString &theta, const QString &original) {
+            return QStringList {
+                u"--rope-type"_s,  u"yarn"_s, u"--rope-factor"_s, u"4"_s,   u"--original-max-len"_s,      original,
+                u"--rope-theta"_s, theta,     u"--head-dim"_s,    u"128"_s, u"--partial-rotary-factor"_s, u"0.5"_s};
+        };
+        const Checked right = run(xy, flags(u"10000"_s, u"2048"_s));
+        QVERIFY2(right.exit == 0, qPrintable(right.json.value(u"diagnosis"_s).toString() + right.err));
+        for (const QString &theta : {u"500000"_s, u"20000"_s, u"1000000"_s}) {
+            const Checked c = run(xy, flags(theta, u"2048"_s));
+            QVERIFY2(c.exit == 1 && mistakes(c).contains(u"rope-theta"_s),
+                     qPrintable(theta + u": "_s + mistakes(c).join(u", "_s) + c.json.value(u"diagnosis"_s).toString()));
+            QVERIFY2(c.json.value(u"diagnosis"_s).toString().contains(u"10000"_s), qPrintable(theta));
+        }
+        for (const QString &original : {u"4096"_s, u"8192"_s, u"32768"_s}) {
+            const Checked c = run(xy, flags(u"10000"_s, original));
+            QVERIFY2(c.exit == 1 && mistakes(c).contains(u"original-max-len"_s),
+                     qPrintable(original + u": "_s + mistakes(c).join(u", "_s) + u" "_s
+                                + c.json.value(u"diagnosis"_s).toString()));
+        }
+    }
+
+    // The output orders of columnOrdersAreNamed at a partial rotary (rotary_dim 64 of 128): the
+    // rotated columns written back in the other order, the passed-through ones in place.
+    void partialColumnOrdersAreNamed()
+    {
+        constexpr qint64 rotary = 64, h = rotary / 2;
+        const auto within = [&](qint64 j, qint64 inside) { return j < rotary ? inside : j; };
+        auto gptj = partialRotated(defaultInv(10000.0, rotary), rotary, false);
+        gptj.second = reordered(gptj.second, [&](qint64 j) { return within(j, j < h ? 2 * j : 2 * (j - h) + 1); });
+        const Checked concatenated = run(gptj, {});
+        QVERIFY2(concatenated.exit == 1, qPrintable(concatenated.json.value(u"diagnosis"_s).toString()));
+        QCOMPARE(mistakes(concatenated), QStringList {u"rope-output-deinterleaved"_s});
+        auto neox = partialRotated(defaultInv(10000.0, rotary), rotary, true);
+        neox.second = reordered(neox.second, [&](qint64 j) { return within(j, j % 2 == 0 ? j / 2 : h + j / 2); });
+        const Checked interleaved = run(neox, {});
+        QVERIFY2(interleaved.exit == 1, qPrintable(interleaved.json.value(u"diagnosis"_s).toString()));
+        QCOMPARE(mistakes(interleaved), QStringList {u"rope-output-interleaved"_s});
+        // The inverse: in order, each is correct.
+        QCOMPARE(run(partialRotated(defaultInv(10000.0, rotary), rotary, true), {}).exit, 0);
     }
 
     // --position-ids with --config, as with --preset: a Qwen2-VL prompt's ids checked alone

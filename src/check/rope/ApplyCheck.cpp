@@ -485,24 +485,32 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
                            "position 0)"_s;
         return result;
     }
+    // Y's columns written back in another order than the rotation's: named, and read put back.
+    const auto putBack = [&](const ApplyColumns::Permuted &put) {
+        Declared again = declared;
+        again.undoColumns = false;
+        auto checked = check(x, put.y, again);
+        if (auto *found = std::get_if<Result>(&checked)) {
+            found->mistakes.prepend(put.mistake);
+            found->verdict = CheckVerdict::Mistake;
+            found->diagnosis = put.line + u"; put back, "_s + found->diagnosis;
+        }
+        return checked;
+    };
     Reading r = ApplyPairs::bestReading(x, y, sample, span.col0, span.width);
     if (!ApplyPairs::turnsPairs(r, u) && span.placement != Placement::Whole) {
+        // A partial rotary's, within its rotated columns (those that do not pass).
+        const bool partial = span.placement == Placement::First || span.placement == Placement::Last;
+        if (partial && declared.undoColumns) {
+            if (auto put = ApplyColumns::undo(x, y, sample, u, span.col0, span.width))
+                return putBack(*put);
+        }
         span = {Placement::Scattered, 0, x.cols()};
         r = ApplyPairs::bestReading(x, y, sample, 0, x.cols());
     }
     if (!ApplyPairs::turnsPairs(r, u)) {
-        // Y's columns written back in another order than the rotation's: named, and read put back.
-        if (auto put = declared.undoColumns ? ApplyColumns::undo(x, y, sample, u) : std::nullopt) {
-            Declared again = declared;
-            again.undoColumns = false;
-            auto checked = check(x, put->y, again);
-            if (auto *found = std::get_if<Result>(&checked)) {
-                found->mistakes.prepend(put->mistake);
-                found->verdict = CheckVerdict::Mistake;
-                found->diagnosis = put->line + u"; put back, "_s + found->diagnosis;
-            }
-            return checked;
-        }
+        if (auto put = declared.undoColumns ? ApplyColumns::undo(x, y, sample, u, 0, x.cols()) : std::nullopt)
+            return putBack(*put);
         result.diagnosis = ApplyPairs::notTurned(u"its columns"_s);
         return result;
     }
@@ -547,9 +555,11 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     }
     QStringList lines = partialLines(result, span, declared);
     if (declared.reference) {
-        const bool explained = RopeFrequencies::rotaryDim(declared.reference->rope) == result.rotaryDim
-            && explainedRows(work, *declared.reference, sample) >= explainedRows(work, *result.params, sample);
-        ApplyReference::compare(result, *declared.reference, explained, r.factorUncertainty() + u, lines);
+        const std::int64_t fitted = explainedRows(work, *result.params, sample);
+        const auto explains = [&](const Params &p) { return explainedRows(work, p, sample) >= fitted; };
+        const bool explained
+            = RopeFrequencies::rotaryDim(declared.reference->rope) == result.rotaryDim && explains(*declared.reference);
+        ApplyReference::compare(result, *declared.reference, explained, r.factorUncertainty() + u, lines, explains);
     }
     std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
     static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);

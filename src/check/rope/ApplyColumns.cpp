@@ -12,13 +12,15 @@ namespace posenc::ApplyColumns {
 
 namespace {
 
-// Column j of the rotation's output is column from(j) of Y.
-RowMatrixXf reordered(const RowMatrixXf &y, std::int64_t (*from)(std::int64_t j, std::int64_t h))
+// Column col0 + j of the rotation's output is column col0 + from(j) of Y, j < width; the columns
+// outside [col0, col0 + width) are Y's.
+RowMatrixXf reordered(const RowMatrixXf &y, std::int64_t (*from)(std::int64_t j, std::int64_t h), std::int64_t col0,
+                      std::int64_t width)
 {
-    const std::int64_t h = y.cols() / 2;
-    RowMatrixXf put(y.rows(), y.cols());
-    for (std::int64_t j = 0; j < y.cols(); ++j)
-        put.col(j) = y.col(from(j, h));
+    const std::int64_t h = width / 2;
+    RowMatrixXf put = y;
+    for (std::int64_t j = 0; j < width; ++j)
+        put.col(col0 + j) = y.col(col0 + from(j, h));
     return put;
 }
 
@@ -42,9 +44,9 @@ QStringList mistakeIds()
 }
 
 std::optional<Permuted> undo(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
-                             double u)
+                             double u, std::int64_t col0, std::int64_t width)
 {
-    if (y.cols() < 4 || y.cols() % 2 != 0)
+    if (width < 4 || width % 2 != 0 || col0 < 0 || col0 + width > y.cols())
         return std::nullopt;
     const struct
     {
@@ -63,8 +65,8 @@ std::optional<Permuted> undo(const RowMatrixXf &x, const RowMatrixXf &y, const s
          "with column i from Y's 2i and d/2 + i from Y's 2i + 1"_s},
     };
     for (const auto &order : orders) {
-        RowMatrixXf put = reordered(y, order.from);
-        const ApplyPairs::Reading r = ApplyPairs::bestReading(x, put, rows, 0, x.cols());
+        RowMatrixXf put = reordered(y, order.from, col0, width);
+        const ApplyPairs::Reading r = ApplyPairs::bestReading(x, put, rows, col0, width);
         if (ApplyPairs::turnsPairs(r, u))
             return Permuted {order.mistake, order.line, std::move(put)};
     }

@@ -35,8 +35,10 @@ struct Permuted
 };
 
 // The first known order whose undoing makes Y's sampled rows `rows` a rotation of X's (a pairing
-// whose amplitudes agree within Y's rounding `u`), with Y put back; nothing where none does.
+// whose amplitudes agree within Y's rounding `u`), with Y put back; nothing where none does. The
+// order is undone within the rotated columns [col0, col0 + width) (a partial rotary's, HF's
+// modeling_gpt_neox.py: q_rot = q[..., :rotary_dim], the rest passed through), the others kept.
 std::optional<Permuted> undo(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
-                             double u);
+                             double u, std::int64_t col0, std::int64_t width);
 
 } // namespace posenc::ApplyColumns

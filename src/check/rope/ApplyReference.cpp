@@ -7,9 +7,13 @@
 #include "check/FamilyCheck.h"
 #include "check/rope/RopeCheckWords.h"
 #include "core/NumberText.h"
+#include "core/ParamTable.h"
 #include "core/rope/RopeFrequencies.h"
 
+#include <QLocale>
+
 #include <cmath>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -27,14 +31,73 @@ QString referenceWords(const Params &reference)
     return RopeCheckWords::reference(words).section(u", "_s, 2);
 }
 
+// The reference's frequency parameters (RoPE's flag rows but the shape's and the attention
+// factor's, which the check compares itself) whose values differ from the fit's.
+std::vector<const ParamSpec *> differingRows(const Params &reference, const Params &fitted)
+{
+    static const QStringList compared {u"head-dim"_s, u"partial-rotary-factor"_s, u"rope-layout"_s,
+                                       u"mscale"_s,   u"mscale-all-dim"_s,        u"attention-factor"_s};
+    std::vector<const ParamSpec *> rows;
+    for (const ParamSpec &row : ParamTable::rows()) {
+        const bool ofRope = row.family && *row.family == Encoding::Rope && row.group == ParamGroup::Family;
+        if (!ofRope || !row.isFlag || !row.value || !row.assign || compared.contains(row.key))
+            continue;
+        if ((row.idle && row.idle(fitted)) || row.value(fitted) == row.value(reference))
+            continue;
+        rows.push_back(&row);
+    }
+    return rows;
+}
+
+QString valueText(const ParamSpec &row, const Params &params)
+{
+    const ParamValue value = row.value(params);
+    if (const double *number = std::get_if<double>(&value))
+        return QString::number(*number, 'g', QLocale::FloatingPointShortest);
+    return row.text(params);
+}
+
+// The fewest differing parameters (one, else two of at most eight) that, set in the reference as
+// the fit has them, explain the rows: named with both values.
+bool nameDiffering(ApplyCheck::Result &result, const Params &reference, QStringList &lines, const Explains &explains)
+{
+    const std::vector<const ParamSpec *> rows = differingRows(reference, *result.params);
+    if (rows.empty() || rows.size() > 8 || !explains)
+        return false;
+    std::vector<std::vector<const ParamSpec *>> tried;
+    for (const ParamSpec *row : rows)
+        tried.push_back({row});
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = i + 1; j < rows.size(); ++j)
+            tried.push_back({rows[i], rows[j]});
+    for (const auto &set : tried) {
+        Params p = reference;
+        for (const ParamSpec *row : set)
+            row->assign(p, row->value(*result.params));
+        if (!p.isValid() || !explains(p))
+            continue;
+        QStringList said;
+        for (const ParamSpec *row : set) {
+            result.mistakes.append(row->key);
+            said.append(u"%1 %2 where the reference declared gives %3"_s.arg(row->key, valueText(*row, *result.params),
+                                                                             valueText(*row, reference)));
+        }
+        lines.append(u"the frequencies differ from the reference declared: %1; with %2 the reference explains the "
+                     "rows"_s.arg(said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s));
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 QStringList mistakeIds()
 {
-    return {kAttentionFactor, kAttentionFactorMissing};
+    return {kAttentionFactor, kAttentionFactorMissing, kFrequencies};
 }
 
-void compare(ApplyCheck::Result &result, const Params &reference, bool explained, double within, QStringList &lines)
+void compare(ApplyCheck::Result &result, const Params &reference, bool explained, double within, QStringList &lines,
+             const Explains &explains)
 {
     if (!result.params)
         return;
@@ -48,12 +111,19 @@ void compare(ApplyCheck::Result &result, const Params &reference, bool explained
         read.family = Encoding::Rope;
         read.verdict = CheckVerdict::Variant;
         read.params = result.params;
-        if (const auto named = table->nameDeclaredParameter(read, reference)) {
+        const auto named = table->nameDeclaredParameter(read, reference);
+        if (named && !named->mistakes.isEmpty()) {
             for (const QString &mistake : named->mistakes) {
                 if (!result.mistakes.contains(mistake))
                     result.mistakes.append(mistake);
             }
             lines.append(u"the frequencies differ from the reference declared: "_s + named->diagnosis);
+        } else if (!nameDiffering(result, reference, lines, explains) && named) {
+            // Nothing names the difference: still no reference the rows hold.
+            result.mistakes.append(kFrequencies);
+            lines.append(u"the frequencies differ from the reference declared, and no parameter of it set as the "
+                         "rows have it explains them: "_s
+                         + named->diagnosis);
         }
     }
     const double declared = RopeFrequencies::attentionFactor(reference);

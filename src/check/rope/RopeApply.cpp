@@ -105,12 +105,15 @@ ApplyHypothesis hypothesis()
           "--partial-rotary-factor or --config when given: rotary-dim; the rotated part after the unrotated one: "
           "rotary-part-misplaced; inv_freq over head_dim: rotary-dim-exponent); Y's columns written back in "
           "another order than the rotation's, named and read put back (rope-output-deinterleaved: GPT-J's pairs "
-          "concatenated as [evens | odds]; rope-output-interleaved: rotate_half's halves interleaved). A reference "
-          "declared in full "
+          "concatenated as [evens | odds]; rope-output-interleaved: rotate_half's halves interleaved; a partial "
+          "rotary's within its rotated "
+          "columns). A reference declared in full "
           "(--expect rope and its flags, --preset, --config, --expect-config, a flag of its frequencies; --head-dim, "
           "--partial-rotary-factor and --rope-layout alone declare only the shape) is compared as a table's "
           "is, every parameter that differs named with both values: the frequencies fitted as an inv_freq vector "
-          "against the reference's (rope-theta, rope-type, rope-factor, longrope-factor-set), the attention factor "
+          "against the reference's (rope-theta, rope-type, rope-factor, longrope-factor-set; else the reference's "
+          "parameter, one or two, that set as the rows have it explains them: original-max-len, beta-fast, ...; "
+          "else rope-frequencies-differ), the attention factor "
           "(attention-factor, attention-factor-missing), the rotary_dim (rotary-dim) and the pairing (rope-layout)"_s;
     apply.rowBytes = 8.0; // a position
     apply.widthKey = u"head-dim"_s;
