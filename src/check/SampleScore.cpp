@@ -2,12 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
 
 namespace posenc {
 
 namespace {
 
 thread_local const std::atomic<bool> *t_cancel = nullptr;
+std::atomic<std::int64_t> g_cellsScored {0};
+
+// The rows of a run scored at a time where a score may stop anywhere (ScoreStop::AnyTile): the
+// kernel's tile of rows (PositionalTable::kRunRows).
+constexpr std::int64_t kEarlyRows = 4;
 
 // Row `r` of tile `t` against the sample's row `index`, added to `score` cell by cell in column
 // order. The sums and counts are carried in locals and written back at the row's end: the same
@@ -57,6 +65,11 @@ ScoringCancel::~ScoringCancel()
     t_cancel = m_previous;
 }
 
+std::int64_t cellsScored()
+{
+    return g_cellsScored.load(std::memory_order_relaxed);
+}
+
 bool ScoringCancel::requested()
 {
     return t_cancel && t_cancel->load(std::memory_order_relaxed);
@@ -81,30 +94,43 @@ SampleScore scoreOnSample(const TableReference &reference, const TableSample &sa
     const std::int64_t cols = sample.cols();
     const auto hopeless
         = [&] { return score.bad > stopAfter && (!float32Angles || score.badWithFloat32Angles > stopAfter); };
-    // Set once a tile leaves the score hopeless (ScoreStop::AnyTile): the run's later tiles are
-    // handed over still, and skipped.
-    bool stopped = false;
-    for (std::int64_t i = 0; i < sample.size() && !hopeless();) {
-        // A run of consecutive sample rows is one block of the reference.
+    // The runs of consecutive sample rows, each one block of the reference.
+    std::vector<std::pair<std::int64_t, std::int64_t>> runs; // sample indices [first, end)
+    for (std::int64_t i = 0; i < sample.size();) {
         std::int64_t j = i + 1;
         while (j < sample.size() && sample.rows[std::size_t(j)] == sample.rows[std::size_t(j - 1)] + 1)
             ++j;
-        const std::int64_t first = sample.rows[std::size_t(i)];
-        const std::int64_t index0 = i;
-        reference.forEachTile({first, j - i, 0, cols}, [&](const TableReference::Tile &t) {
-            if (stopped)
-                return;
+        runs.emplace_back(i, j);
+        i = j;
+    }
+    // ScoreStop::AnyTile with a stop that can come: the farthest runs first, where a hypothesis of
+    // other frequencies is furthest off (its error grows with the position), each asked of the
+    // reference a few rows at a time, so that a hopeless one stops within a few tiles and the
+    // reference computes no row past the stop. A score that does not stop counts every cell all the
+    // same.
+    const bool early = stop == ScoreStop::AnyTile && stopAfter < std::numeric_limits<std::int64_t>::max();
+    if (early)
+        std::reverse(runs.begin(), runs.end());
+    const auto scoreRows = [&](std::int64_t index0, std::int64_t count) {
+        const std::int64_t first = sample.rows[std::size_t(index0)];
+        reference.forEachTile({first, count, 0, cols}, [&](const TableReference::Tile &t) {
             for (std::int64_t r = 0; r < t.rows; ++r) {
                 const std::int64_t index = index0 + t.row0 - first + r;
                 const double position = static_cast<double>(reference.position(t.row0 + r));
                 scoreRow(t, r, sample, index, position, tolerance, float32Angles, score);
             }
-            stopped = stop == ScoreStop::AnyTile && hopeless();
         });
-        i = j;
+    };
+    for (const auto &[i, j] : runs) {
+        if (hopeless())
+            break;
+        const std::int64_t step = early ? kEarlyRows : j - i;
+        for (std::int64_t k = i; k < j && !(early && hopeless()); k += step)
+            scoreRows(k, std::min(step, j - k));
         if (ScoringCancel::requested())
             return fitsNothing(sample);
     }
+    g_cellsScored.fetch_add(score.compared, std::memory_order_relaxed);
     return score;
 }
 

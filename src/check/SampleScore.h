@@ -55,10 +55,15 @@ enum class ScoreStop {
     // Between the sample's runs of consecutive rows: a stopped score counts whole runs, which a
     // search that compares stopped scores with each other reads (the same counts every time).
     RunEnds,
-    // After any tile of the reference's rows: a search that only drops a stopped score, and stops
-    // within the first run (the 64 leading rows) a hypothesis hopeless after a few of them.
+    // After any tile of the reference's rows, the farthest runs first: a search that only drops a
+    // stopped score, and stops a hypothesis of other frequencies within the few far rows where it
+    // is furthest off. A score that does not stop sums its cells in that order too.
     AnyTile,
 };
+
+// How many cells scoreOnSample has compared in this process, on every thread: what a test of a
+// search's cost reads (it counts the same on any machine, where a time does not).
+std::int64_t cellsScored();
 
 // Compares the reference with the sample's rows (those it compares), cell by cell, counting the
 // cells beyond `tolerance` and, when given, beyond `float32Angles` (the same values' tolerance

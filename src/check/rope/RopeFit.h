@@ -82,6 +82,10 @@ struct FitInput
     ValueFormat format;
     StoredType stored;
     double textRounding;
+    // Where not 0: the caller reads a fit only where at most one compared cell in this many is beyond
+    // the tolerance (10: explains()), so a hypothesis past that stops counting there and is never
+    // the best (RopeSearch::consider).
+    std::int64_t readsOneIn = 0;
 };
 
 // The hypothesis scored on the sample with the tolerance of exact angles and of float32 ones;

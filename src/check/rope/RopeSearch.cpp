@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -17,9 +16,6 @@ namespace posenc::RopeFit {
 
 namespace {
 
-constexpr double kTurn = 2.0 * std::numbers::pi;
-// The factors and lengths configs use, tried besides the roundings of what was measured.
-constexpr double kCommonFactors[] = {2.0, 4.0, 8.0, 16.0, 32.0, 40.0, 64.0};
 // How near its type's attention factor an amplitude is no other config's factor: c T for a c this
 // near 1 is a scaled table.
 constexpr double kNearOne = 1e-3;
@@ -72,7 +68,15 @@ RopeSearch::RopeSearch(const FitInput &input, const Measured &measured, RopeLayo
     , m_measured(measured)
     , m_layout(layout)
     , m_bestOfType(8)
-{ }
+    , m_scores(input)
+{
+    if (input.readsOneIn > 0) {
+        std::int64_t compared = 0;
+        for (const std::int64_t row : input.sample.rows)
+            compared += input.framing.compared(row) ? input.sample.cols() : 0;
+        m_readsUpTo = compared / input.readsOneIn;
+    }
+}
 
 bool RopeSearch::roundBest() const
 {
@@ -185,12 +189,14 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     hyp.cosine = m_measured.cosine;
     hyp.firstPosition = m_measured.firstPosition;
     hyp.amplitude = snappedAmplitude(params, RopeFrequencies::table(params).attentionFactor);
-    // A fit worse than the best stops counting within a few tiles of rows (ScoreStop::AnyTile): it
-    // is dropped whatever its count, and one that is not stopped is counted whole.
-    const std::int64_t stopAfter = m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max();
+    // A fit worse than the best, or past what the caller reads (FitInput::readsOneIn), stops
+    // counting within a few tiles of rows (ScoreStop::AnyTile): it is dropped whatever its count, and
+    // one that is not stopped is counted whole.
+    const std::int64_t bestBad = m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max();
+    std::int64_t stopAfter = std::min(bestBad, m_readsUpTo);
     const auto stopped
         = [&](const Fit &x) { return x.score.bad > stopAfter && x.score.badWithFloat32Angles > stopAfter; };
-    Fit f = evaluate(m_input, hyp, stopAfter);
+    Fit f = m_scores.evaluate(hyp, stopAfter);
     // An amplitude snapped to 1 (or the type's factor) that leaves cells beyond the exact angles'
     // tolerance: c T with c near 1 (1 + 5e-6), which the amplitude as measured explains; a scaled
     // table then, named so (finish()), not a table no formula explains. Float32 angles' looser
@@ -198,17 +204,26 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     if (f.score.bad > 0 && hyp.amplitude != measuredAmplitude()) {
         Hypothesis measured = hyp;
         measured.amplitude = measuredAmplitude();
-        const Fit g = evaluate(m_input, measured, stopAfter);
+        const Fit g = m_scores.evaluate(measured, stopAfter);
+        // A g the caller reads chosen over an f stopped at that bound: f counted to the best's count,
+        // as without the bound.
+        if (stopAfter < bestBad && stopped(f) && !stopped(g)) {
+            stopAfter = bestBad;
+            f = m_scores.evaluate(hyp, stopAfter);
+        }
         // The choice below reads f's count: where f stopped and g did not, with 2 g > stopAfter
         // (a stopped count passes stopAfter, so 2 g <= stopAfter takes g at any), f counted over
         // whole runs, the count the choice has always read.
         if (stopped(f) && !stopped(g) && 2 * g.bad() > stopAfter)
-            f = evaluate(m_input, hyp, stopAfter, ScoreStop::RunEnds);
+            f = m_scores.evaluate(hyp, stopAfter, ScoreStop::RunEnds);
         // Taken where it explains most of the cells the snapped one leaves (all of them for c T),
         // not one or two of noisy cells that either amplitude leaves alike.
         if (2 * g.bad() < f.bad() || (g.bad() == f.bad() && f.float32Angles && !g.float32Angles))
             f = g;
     }
+    // Past what the caller reads: never the best, whose count the next hypotheses would stop at.
+    if (f.bad() > m_readsUpTo)
+        return false;
     if (!published.isEmpty())
         f.published = {published};
     auto &ofType = m_bestOfType[std::size_t(typeRank(params.rope.type))];
@@ -307,111 +322,6 @@ void RopeSearch::tryLinear(const Params &p)
         q.rope.factor = f;
         if (consider(q))
             return;
-    }
-}
-
-// Llama 3's low and high frequency factors for `original`: the configs' (1 and 4, Llama 3.1 and
-// 3.2; 1 and 1, Llama 4), and those the blended pairs give. A blended pair i divides by
-// 1 / ((1 - s_i) / f + s_i) with s_i = (original / wavelength_i - low) / (high - low): a line in
-// original / wavelength_i, whose slope and intercept give the two.
-std::vector<std::array<double, 2>> RopeSearch::llamaBands(const Params &p, double factor) const
-{
-    std::vector<std::array<double, 2>> bands {{1.0, 4.0}, {1.0, 1.0}};
-    const std::int64_t d = m_input.sample.cols();
-    const std::vector<double> r = ratios(p.rope.theta);
-    std::vector<double> x, s;
-    for (std::int64_t i = 0; i < m_measured.live; ++i) {
-        const Frequency &f = m_measured.theta[std::size_t(i)];
-        const double ratio = r[std::size_t(i)];
-        if (!(f.theta > 0.0 && f.sigma < 1e-5 * f.theta && ratio > 1.0 + 1e-4 && ratio < factor * (1.0 - 1e-4)))
-            continue;
-        const double wavelength = kTurn * std::pow(p.rope.theta, 2.0 * double(i) / double(d));
-        x.push_back(double(*p.rope.originalMaxLen) / wavelength);
-        s.push_back((1.0 / ratio - 1.0 / factor) / (1.0 - 1.0 / factor));
-    }
-    if (x.size() < 2)
-        return bands;
-    double mx = 0.0, ms = 0.0;
-    for (std::size_t k = 0; k < x.size(); ++k) {
-        mx += x[k] / double(x.size());
-        ms += s[k] / double(x.size());
-    }
-    double sxx = 0.0, sxs = 0.0;
-    for (std::size_t k = 0; k < x.size(); ++k) {
-        sxx += (x[k] - mx) * (x[k] - mx);
-        sxs += (x[k] - mx) * (s[k] - ms);
-    }
-    if (!(sxx > 0.0 && sxs > 0.0))
-        return bands;
-    const double slope = sxs / sxx;
-    const double low = -(ms - slope * mx) / slope;
-    const double high = low + 1.0 / slope;
-    if (low > 0.0 && high > low)
-        bands.push_back({snapped(low, 1e-3), snapped(high, 1e-3)});
-    return bands;
-}
-
-// The banded types: llama3 and yarn (truncated or not), each factor near the slow pairs' ratio
-// and each original length a power of two.
-void RopeSearch::tryBanded(const Params &p)
-{
-    const double largest = largestRatio(p.rope.theta);
-    if (!(largest > 1.0 + 1e-6))
-        return;
-    std::vector<double> factors = FitNumbers::roundings(largest, 4);
-    for (const double common : kCommonFactors) {
-        if (common >= largest * 0.8 && std::find(factors.begin(), factors.end(), common) == factors.end())
-            factors.push_back(common);
-    }
-    // Past the commons, the powers of ten: a factor so large that the divided pairs barely turn in
-    // the table's rows, which then pins it only loosely.
-    for (double power = 100.0; power <= 1e6; power *= 10.0) {
-        if (power >= largest * 0.8 && std::find(factors.begin(), factors.end(), power) == factors.end())
-            factors.push_back(power);
-    }
-    // The published forms' original lengths first, then the powers of two.
-    std::vector<std::int64_t> originals = m_publishedOriginals;
-    for (std::int64_t original = kLeastOriginal; original <= kMostOriginal; original *= 2) {
-        if (std::find(originals.begin(), originals.end(), original) == originals.end())
-            originals.push_back(original);
-    }
-    // Llama 3's and YaRN's bands at an original length below 256 (llama3 takes 1 and up, yarn 2):
-    // a head of three pairs at original 16 keeps or divides pairs no longer length does.
-    for (std::int64_t original = kLeastOriginal / 2; original >= 1; original /= 2) {
-        if (std::find(originals.begin(), originals.end(), original) == originals.end())
-            originals.push_back(original);
-    }
-    for (const double f : factors) {
-        if (!(f > 1.0))
-            continue;
-        for (const std::int64_t original : originals) {
-            Params q = p;
-            q.rope.factor = f;
-            q.rope.originalMaxLen = original;
-            q.rope.type = RopeType::Llama3;
-            for (const auto &[low, high] : llamaBands(q, f)) {
-                q.rope.lowFreqFactor = low;
-                q.rope.highFreqFactor = high;
-                if (consider(q))
-                    return;
-            }
-            q.rope.lowFreqFactor = 1.0;
-            q.rope.highFreqFactor = 4.0;
-            q.rope.type = RopeType::Yarn;
-            for (const bool truncate : {true, false}) {
-                q.rope.yarnTruncate = truncate;
-                if (consider(q))
-                    return;
-            }
-        }
-    }
-    for (const double f : factors) {
-        if (f > 1.0 && !matched())
-            tryReversedLlama3(p, f);
-    }
-    for (const double f : factors) {
-        if (f > 1.0 && !matched())
-            tryReversedYarn(p, f);
     }
 }
 
@@ -519,7 +429,7 @@ void RopeSearch::tryRoundedPositions()
             continue;
         Hypothesis h = m_best->hypothesis;
         h.rounding = rounding;
-        Fit f = evaluate(m_input, h);
+        Fit f = m_scores.evaluate(h);
         f.published = m_best->published;
         if (f.bad() < m_best->bad())
             m_best = f;

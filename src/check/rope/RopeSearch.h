@@ -1,6 +1,7 @@
 #pragma once
 
 #include "check/rope/RopeFit.h"
+#include "check/rope/RopeScoreMemo.h"
 
 #include <array>
 #include <cstdint>
@@ -100,6 +101,9 @@ private:
     // (_compute_llama3_parameters' wavelength bands and smooth factor), so every original length
     // with those bands gives it, and the published one is the set named.
     std::vector<std::int64_t> m_publishedOriginals;
+    ScoreMemo m_scores;
+    // The most cells beyond the tolerance at which the caller reads a fit (FitInput::readsOneIn).
+    std::int64_t m_readsUpTo = std::numeric_limits<std::int64_t>::max();
 };
 
 } // namespace posenc::RopeFit

@@ -347,8 +347,9 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         later.partialLater = [&e]() {
             return RopeOneCopy::read(
                 e, [&e](const TableSample &copied, RopeLayout copiedLayout) -> std::optional<TableMatch> {
+                    // Read only where it explains the copy: a hypothesis past that stops there.
                     const RopeFit::FitInput input {copied, e.framing, e.format, e.table.storedType(),
-                                                   e.table.textRounding()};
+                                                   e.table.textRounding(), 10};
                     const auto found = RopeFit::fit(input, copiedLayout, declaredLayout(e), formsAt(e.cols()));
                     if (!found || !explains(found->score.compared, found->bad()))
                         return std::optional<TableMatch>();

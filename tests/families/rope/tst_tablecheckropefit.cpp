@@ -1,0 +1,86 @@
+// The cost of RoPE's search (RopeSearch) on tables it does not explain, counted in the sample's
+// cells it compares (SampleScore's cellsScored: the same on any machine, where a time is not), and
+// that the verdicts stay what they were. The tables are written here from float64 formulas: the
+// sinusoid of janvainer/speedyspeech code/functional.py, positional_encoding, with its precedence
+// bug (10.0**4 ** (cols / channels), 10^(4^(2i/d)) where (10^4)^(2i/d) was meant; issue #23, fixed by
+// pull request #25), and HF's RoPE cos table (transformers modeling_rope_utils.py,
+// _compute_default_rope_parameters; LlamaRotaryEmbedding.forward, cat((freqs, freqs)).cos()).
+#include "core/CheckTables.h"
+
+#include "check/SampleScore.h"
+#include "check/TableMatch.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// speedyspeech's positional_encoding: sin in column 2i, cos in 2i + 1, of p / 10^(4^(2i/d)) (the
+// bug) or p / (10^4)^(2i/d) (the fix).
+RowMatrixXf speedyspeech(std::int64_t rows, std::int64_t d, bool bug)
+{
+    return table(rows, d, [&](std::int64_t p, std::int64_t j) {
+        const double exponent = double(2 * (j / 2)) / double(d);
+        const double denominator = bug ? std::pow(10.0, std::pow(4.0, exponent)) : std::pow(1e4, exponent);
+        const double a = double(p) / denominator;
+        return j % 2 == 0 ? std::sin(a) : std::cos(a);
+    });
+}
+
+// HF's cos table: column c holds cos(p theta^(-2 (c mod d/2) / d)).
+RowMatrixXf ropeCos(std::int64_t rows, std::int64_t d, double theta)
+{
+    return table(rows, d, [&](std::int64_t p, std::int64_t c) {
+        return std::cos(double(p) * std::pow(theta, -2.0 * double(c % (d / 2)) / double(d)));
+    });
+}
+
+} // namespace
+
+class TestTableCheckRopeFit : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The ladder bug's table (400 x 128) took 40 to 70 s: RoPE's search read one copy of its pairs
+    // as a sin table and scored every llama3 and yarn hypothesis at every base over most of the
+    // sample (hopeless ones ran on to the best's count of cells beyond the tolerance, counted from
+    // the first rows, which every hypothesis explains). Its verdict is what it was: unknown, most
+    // of it RoPE's sin table of LongRoPE's free factors; the fix a correct sinusoid.
+    void ladderBugIsCheap()
+    {
+        const std::int64_t before = cellsScored();
+        const Checked bug = check(speedyspeech(400, 128, true));
+        const std::int64_t cells = cellsScored() - before;
+        QCOMPARE(bug.match.verdict, CheckVerdict::Unknown);
+        QVERIFY2(bug.match.diagnosis.contains(u"most of the table equals rope-sin"_s), qPrintable(bug.match.diagnosis));
+        QVERIFY2(cells < kLadderCells, qPrintable(u"%1 cells scored"_s.arg(cells)));
+        const Checked fix = check(speedyspeech(400, 128, false));
+        QCOMPARE(fix.match.verdict, CheckVerdict::Correct);
+    }
+
+    // A correct table costs little as it did: the published form matches first.
+    void correctRopeIsCheap()
+    {
+        const std::int64_t before = cellsScored();
+        const Checked c = check(ropeCos(4096, 128, 10000.0));
+        const std::int64_t cells = cellsScored() - before;
+        QCOMPARE(c.match.verdict, CheckVerdict::Correct);
+        QVERIFY2(cells < kCorrectCells, qPrintable(u"%1 cells scored"_s.arg(cells)));
+    }
+
+private:
+    // Before: some 860 million cells (43,900 hypotheses, each counted over nearly all 19,968 sampled
+    // cells); after: some 80 million.
+    static constexpr std::int64_t kLadderCells = 200000000;
+    // 160,000 cells: the published form first, then the rows read back.
+    static constexpr std::int64_t kCorrectCells = 1000000;
+};
+
+QTEST_GUILESS_MAIN(TestTableCheckRopeFit)
+#include "tst_tablecheckropefit.moc"
