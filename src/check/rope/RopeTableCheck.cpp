@@ -3,6 +3,7 @@
 #include "check/PairReference.h"
 #include "check/rope/RopeCheckWords.h"
 #include "check/rope/RopeFit.h"
+#include "check/rope/RopeHalfCache.h"
 #include "check/rope/RopeHalfAngles.h"
 #include "check/rope/RopeLongRopeForms.h"
 #include "check/rope/RopeLongRopeSwitch.h"
@@ -341,6 +342,12 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     if (!layout) {
         if (auto misplaced = misplacedZeroPairs(e))
             return misplaced;
+        const auto fitWidened = [&e](const TableSample &widened) {
+            const RopeFit::FitInput input {widened, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
+            return RopeFit::fit(input, RopeLayout::Half, std::nullopt, formsAt(2 * e.cols()));
+        };
+        if (auto half = RopeHalfCache::read(e, fitWidened, [&e](const RopeFit::Fit &f) { return matchOf(e, f); }))
+            return half;
         // One copy read over the other searches RoPE's forms four times: made only where no
         // family claims the table.
         TableCandidate later;

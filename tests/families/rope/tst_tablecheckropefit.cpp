@@ -74,6 +74,22 @@ private slots:
         QVERIFY2(cells < kCorrectCells, qPrintable(u"%1 cells scored"_s.arg(cells)));
     }
 
+    // A sinusoid or a learned table after a padding row of zeros is no RoPE cache of half the rotary
+    // width (RopeHalfCache::mayHold): not searched as one, which cost a hundred times its check.
+    void paddedTablesAreNotHalfCaches()
+    {
+        const std::int64_t before = cellsScored();
+        const Checked sinusoid
+            = check(table(400, 128, [](std::int64_t p, std::int64_t j) { return fairseq(p, j, 128, 1e4, 0); }));
+        RowMatrixXf learned = random(400, 128, 7);
+        learned.row(0).setZero();
+        const Checked other = check(learned);
+        const std::int64_t cells = cellsScored() - before;
+        QCOMPARE(sinusoid.match.verdict, CheckVerdict::Correct);
+        QVERIFY(other.match.verdict != CheckVerdict::Correct);
+        QVERIFY2(cells < kCorrectCells, qPrintable(u"%1 cells scored"_s.arg(cells)));
+    }
+
 private:
     // Before: some 860 million cells (43,900 hypotheses, each counted over nearly all 19,968 sampled
     // cells); after: some 80 million.
