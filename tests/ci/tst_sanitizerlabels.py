@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""tst_sanitizerlabels: what CI's sanitizer stages cover (docs/ARCHITECTURE.md, Tests; .ci/run). The
+asan preset builds the target posenc_sanitizer_tests and runs the tests labelled `sanitize`
+(tests/CMakeLists.txt); the tests of the code that meets untrusted input and threads carry that
+label: the readers, the config parsing, the check, the command line, the compute scheduler, the
+window's threaded paths, and every test the thread sanitizer runs. The tsan preset builds the tests
+it runs, the same list in its build and its test preset.
+usage: tst_sanitizerlabels.py SOURCE_DIR BINARY_DIR"""
+import json
+import re
+import sys
+from pathlib import Path
+
+source, binary = Path(sys.argv[1]), Path(sys.argv[2])
+failures = []
+
+
+def expect(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+presets = json.loads((source / 'CMakePresets.json').read_text())
+build = {preset['name']: preset for preset in presets['buildPresets']}
+test = {preset['name']: preset for preset in presets['testPresets']}
+expect(build['asan'].get('targets') == ['posenc_sanitizer_tests'],
+       'the asan build preset builds posenc_sanitizer_tests only')
+expect(test['asan'].get('filter', {}).get('include', {}).get('label') == '^sanitize$',
+       'the asan test preset runs the tests labelled sanitize')
+tsan_pattern = test['tsan']['filter']['include']['name']
+tsan_tests = re.fullmatch(r'\^\((.*)\)\$', tsan_pattern).group(1).split('|')
+expect(sorted(build['tsan']['targets']) == sorted(tsan_tests),
+       'the tsan preset builds the tests it runs: %s against %s' % (build['tsan']['targets'], tsan_tests))
+
+# The tests and their labels as ctest reads them, from the build tree's CTestTestfile.cmake files
+# (read, not listed by ctest: ctest -N would write the log of the ctest running this test).
+labels = {}
+for testfile in binary.rglob('CTestTestfile.cmake'):
+    for line in testfile.read_text().splitlines():
+        added = re.match(r'add_test\(\[=\[(.+?)\]=\]', line)
+        if added:
+            labels.setdefault(added.group(1), [])
+        properties = re.match(r'set_tests_properties\(\[=\[(.+?)\]=\] PROPERTIES (.*)', line)
+        if properties:
+            found = re.search(r' LABELS "([^"]*)"', properties.group(2))
+            if found:
+                labels.setdefault(properties.group(1), []).extend(found.group(1).split(';'))
+sanitized = {name for name, names in labels.items() if 'sanitize' in names}
+
+# Named here so that a test's leaving the label is a decision seen in review, not a side effect.
+required = set(tsan_tests) | {
+    # The readers of hostile files and the config parsing.
+    'tst_npyreaderrefusals', 'tst_npyreadervalues', 'tst_npzreader', 'tst_safetensorsrefusals',
+    'tst_safetensorsvalues', 'tst_csvreader', 'tst_matrixfile', 'tst_sessionfile', 'tst_preset',
+    'tst_modelconfig', 'tst_configkeys', 'tst_heldinconfigs', 'tst_configmanytypes', 'tst_modellayers',
+    # The command line, the real executable in a process.
+    'tst_cli', 'tst_clicheck', 'tst_cliconfigcheck', 'tst_cligrammar', 'tst_clijson', 'tst_cliapply',
+    # Every figure's data for hostile parameters and views.
+    'tst_finitetables', 'tst_finitefigures', 'tst_figureviewsaway',
+    # The compute scheduler and the window's threaded paths.
+    'tst_computescheduler', 'tst_backgroundwork', 'tst_mainwindow', 'tst_checkwindow', 'tst_scaleinteraction',
+    'tst_sessioncontroller', 'tst_settings', 'tst_fileopening'}
+# And every check of a table or a rotation, every reader's and config's test by its name.
+required |= {name for name in labels if re.match(r'tst_(tablecheck|applycheck|cliconfig|clicheck|npy|npz|'
+                                                 r'safetensors|csvreader|config|model)', name)}
+for name in sorted(required):
+    expect(name in labels, '%s is a test of the suite' % name)
+    expect(name in sanitized, '%s is labelled sanitize: the asan stage runs it' % name)
+# The label is the suite's larger part: the drawing's tests are what it leaves out.
+expect(len(sanitized) * 3 >= len(labels) * 2, '%d of %d tests labelled sanitize' % (len(sanitized), len(labels)))
+
+for failure in failures:
+    print('FAIL', failure)
+print('%d tests, %d labelled sanitize, %d required' % (len(labels), len(sanitized), len(required)))
+sys.exit(1 if failures else 0)
