@@ -60,6 +60,11 @@ QList<CommandOption> tableOwnOptions()
         OutputFile::formatOption({u"npy"_s, u"csv"_s, u"safetensors"_s}),
         OutputFile::forceOption(),
         {{u"positions"_s}, u"A:B"_s, u"only rows A..B-1 (row-norms: these positions)"_s},
+        {{u"whole"_s},
+         {},
+         u"compute the table whole within --memory-budget or refuse it (exit 4), as standard output does; a "
+         "file otherwise takes a table over the budget in runs of rows that fit it (a program that reads "
+         "the table back whole wants --whole)"_s},
         {{u"dims"_s}, u"LIST"_s, u"only these columns, e.g. 0,1,64:68 (column-stats: these columns)"_s},
         {{u"threads"_s}, u"N"_s, u"worker threads (default: all cores)"_s},
         {{u"quiet"_s}, {}, u"no progress line (shown on a terminal for work over a second)"_s},
@@ -206,6 +211,7 @@ struct Output
     bool force = false;
     int threads = 0;
     bool quiet = false;
+    bool whole = false; // --whole: no runs of rows
 };
 
 // The rows of a run that fits the memory budget, for a table of cells to a file that does not fit
@@ -214,7 +220,7 @@ struct Output
 // could not take back if a later run failed).
 std::int64_t runRowsWithinBudget(const Engine &engine, const TableRequest &request, const Output &output)
 {
-    if (request.content != TableRequest::Cells || OutputFile::isStandardOutput(output.path)
+    if (request.content != TableRequest::Cells || output.whole || OutputFile::isStandardOutput(output.path)
         || !TableExport::check(engine, request))
         return 0;
     TableRequest part = request;
@@ -314,6 +320,8 @@ int write(const Engine &engine, const TableRequest &request, const Output &outpu
         const bool rowFits = request.content == TableRequest::Cells && !TableExport::check(engine, row);
         const QString smaller = request.content == TableRequest::ColumnStats || !rowFits
             ? u"choose fewer columns with --dims"_s
+            : output.whole
+            ? u"ask for fewer rows with --positions"_s
             : u"ask for fewer rows with --positions, write it to a file (-o FILE: in runs of rows that fit)"_s;
         return fail(err, ExitOverBudget, *refused + overBudgetAdvice(smaller, engine.params().memoryBudget));
     }
@@ -465,6 +473,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, ExitUsage, *refused);
     output.force = parser.isSet(u"force"_s);
     output.quiet = parser.isSet(u"quiet"_s);
+    output.whole = parser.isSet(u"whole"_s);
 
     // A quantity of one family (rope-cos) chooses it.
     ParamOptions::Clues clues;

@@ -281,6 +281,13 @@ void TestCli::writtenInRunsWithinTheBudget()
     QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
     QVERIFY(a.size() > 4096 * 4096);
     QVERIFY(a.readAll() == b.readAll());
+    // --whole: the table whole within the budget, or refused, as a program reading it back wants.
+    const QString refused = path(u"refused."_s + extension);
+    const Run wholeRun = posenc(table + QStringList {u"-o"_s, refused, u"--memory-budget"_s, u"0.01"_s, u"--whole"_s});
+    QCOMPARE(wholeRun.exitCode, 4);
+    QVERIFY2(wholeRun.err.contains(u"ask for fewer rows with --positions, or raise --memory-budget"_s),
+             qPrintable(wholeRun.err));
+    QVERIFY(!QFile::exists(refused));
 }
 
 void TestCli::existingFileIsReplacedOnlyWithForce()

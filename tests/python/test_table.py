@@ -85,7 +85,7 @@ def test_bad_parameters_raise_the_command_lines_message(folder, params, exceptio
     flags = []
     for key, value in params.items():
         flags.append("--%s=%s" % (key.replace("_", "-"), value))
-    run = cli("table", "pe", "-o", "%s/t.npy" % folder, *flags)
+    run = cli("table", "pe", "-o", "%s/t.npy" % folder, "--whole", *flags)
     assert run.code != 0
     with pytest.raises(exception) as raised:
         posenc.table("pe", **params)

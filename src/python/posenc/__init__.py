@@ -46,9 +46,10 @@ def table(quantity: str, **params: Any) -> np.ndarray:
     and columns, ``threads=N`` the worker threads.
     """
     returned = "the table is returned as an array, which np.save writes"
-    call = Call("table", quantity, reserved=dict.fromkeys(("output", "o", "format", "force"), returned))
+    call = Call("table", quantity, reserved=dict.fromkeys(("output", "o", "format", "force", "whole"), returned))
     key = call.output("table")
-    call.arguments += ["-o", key, "--format=npy"]
+    # Whole within the memory budget, or MemoryError: the array is read back whole.
+    call.arguments += ["-o", key, "--format=npy", "--whole"]
     call.params(params)
     written = call.run().written[key]
     header = io.BytesIO(memoryview(written)[: min(len(written), 1 << 20)])
