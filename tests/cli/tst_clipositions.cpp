@@ -147,11 +147,12 @@ private slots:
         QTest::addColumn<QStringList>("named");
         QTest::newRow("decode steps +6") << u"decode after a prefill, right padding"_s << u"decode+6"_s
                                          << QStringList {u"cache-offset"_s};
-        QTest::newRow("decode steps stuck at 0") << u"decode after a prefill, right padding"_s << u"decode=0"_s
-                                                 << QStringList {u"cache-offset"_s};
+        QTest::newRow("decode steps stuck at 0")
+            << u"decode after a prefill, right padding"_s << u"decode=0"_s << QStringList {u"cache-offset"_s};
         QTest::newRow("a chunk from 0 at column 4") << u"packed 5,1,6,2"_s << u"chunk@4"_s << QStringList {};
-        QTest::newRow("every id +2") << u"left padding"_s << u"all+2"_s << QStringList {u"position-offset"_s};
+        QTest::newRow("every id +3") << u"left padding"_s << u"all+3"_s << QStringList {u"position-offset"_s};
         QTest::newRow("one id off") << u"left padding"_s << u"one"_s << QStringList {};
+        QTest::newRow("every id +2, RoBERTa's") << u"left padding"_s << u"all+2"_s << QStringList {};
     }
     void otherIdsAreAMistake()
     {
@@ -171,8 +172,8 @@ private slots:
                     row[col] += 6.0f;
                 else if (change == u"decode=0"_s && col >= 8)
                     row[col] = 0.0f;
-                else if (change == u"all+2"_s && real)
-                    row[col] += 2.0f;
+                else if ((change == u"all+3"_s || change == u"all+2"_s) && real)
+                    row[col] += change == u"all+3"_s ? 3.0f : 2.0f;
                 else if (change == u"one"_s && b == 1 && col == 3)
                     row[col] += 5.0f;
             }
@@ -187,6 +188,11 @@ private slots:
             named = {u"cache-offset"_s};
         }
         const auto run = check(write(dir, u"ids.npy"_s, ids), flags, true);
+        if (change == u"all+2"_s) { // RoBERTa's published rule (padding_idx + 1): unknown, not a mistake
+            QCOMPARE(run.exitCode, 7);
+            QCOMPARE(verdictOf(run), std::pair(u"unknown"_s, QStringList {}));
+            return;
+        }
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, named));
         if (named.isEmpty())
@@ -255,14 +261,16 @@ private slots:
         QCOMPARE(verdictOf(run), std::pair(u"correct"_s, QStringList()));
         const auto refused = check(ids, batch + QStringList {u"--threads"_s, u"0"_s});
         QCOMPARE(refused.exitCode, 2);
-        QVERIFY2(refused.err.contains(u"--threads: must be an integer in [1, 1024]; got '0'"_s), qPrintable(refused.err));
+        QVERIFY2(refused.err.contains(u"--threads: must be an integer in [1, 1024]; got '0'"_s),
+                 qPrintable(refused.err));
         const QString config = dir.filePath(u"config.json"_s);
         QFile file(config);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(R"({"model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "rope_theta": 10000.0,
                        "max_position_embeddings": 2048})");
         file.close();
-        const auto configRun = CliRun::posenc({u"check"_s, u"--config"_s, config, u"--quiet"_s, u"--threads"_s, u"2"_s});
+        const auto configRun
+            = CliRun::posenc({u"check"_s, u"--config"_s, config, u"--quiet"_s, u"--threads"_s, u"2"_s});
         QVERIFY2(configRun.exitCode == 0, qPrintable(configRun.err));
     }
 
@@ -277,9 +285,11 @@ private slots:
         const auto ids = [](double secondPerGrid) {
             std::vector<std::vector<float>> axes(3);
             const auto text = [&](int n) {
-                float st = axes[0].empty() ? 0.0f : 1.0f + std::max({*std::max_element(axes[0].begin(), axes[0].end()),
-                                                                    *std::max_element(axes[1].begin(), axes[1].end()),
-                                                                    *std::max_element(axes[2].begin(), axes[2].end())});
+                float st = axes[0].empty() ? 0.0f
+                                           : 1.0f
+                        + std::max({*std::max_element(axes[0].begin(), axes[0].end()),
+                                    *std::max_element(axes[1].begin(), axes[1].end()),
+                                    *std::max_element(axes[2].begin(), axes[2].end())});
                 for (int k = 0; k < n; ++k)
                     for (auto &axis : axes)
                         axis.push_back(st + float(k));
@@ -297,9 +307,16 @@ private slots:
             return axes;
         };
         QTemporaryDir dir;
-        const QStringList flags {u"--vision-positions"_s, u"qwen2.5-vl"_s, u"--tokens-per-second"_s, u"2"_s,
-                                 u"--spatial-merge-size"_s, u"2"_s, u"--mrope-era"_s, u"v4"_s,
-                                 u"--prompt"_s, u"text:6,video:4x8x8@2,text:5"_s};
+        const QStringList flags {u"--vision-positions"_s,
+                                 u"qwen2.5-vl"_s,
+                                 u"--tokens-per-second"_s,
+                                 u"2"_s,
+                                 u"--spatial-merge-size"_s,
+                                 u"2"_s,
+                                 u"--mrope-era"_s,
+                                 u"v4"_s,
+                                 u"--prompt"_s,
+                                 u"text:6,video:4x8x8@2,text:5"_s};
         const auto fixed = check(write(dir, u"fixed.npy"_s, ids(2.0)), flags, true);
         QVERIFY2(fixed.exitCode == 0, qPrintable(fixed.out + fixed.err));
         const auto buggy = check(write(dir, u"buggy.npy"_s, ids(1.0)), flags, true);
@@ -337,7 +354,8 @@ private slots:
         const QStringList batch {u"--batch"_s, u"left:5,8,3"_s, u"--max-len"_s, u"8"_s};
         const auto refused = check(ids, batch + QStringList {u"--preset"_s, u"nonsense-xyz"_s});
         QCOMPARE(refused.exitCode, 2);
-        QVERIFY2(refused.err.contains(u"--preset"_s) && refused.err.contains(u"nonsense-xyz"_s), qPrintable(refused.err));
+        QVERIFY2(refused.err.contains(u"--preset"_s) && refused.err.contains(u"nonsense-xyz"_s),
+                 qPrintable(refused.err));
     }
 
     // Without --max-len the ids' own width is the rows' length: a prefill of 8 and 3 decode steps (11
@@ -506,7 +524,8 @@ private slots:
     {
         QTest::addColumn<QStringList>("family");
         QTest::newRow("one id a token") << QStringList {};
-        QTest::newRow("M-RoPE over a text pack") << QStringList {u"--encoding"_s, u"mrope"_s, u"--prompt"_s, u"text:9"_s};
+        QTest::newRow("M-RoPE over a text pack")
+            << QStringList {u"--encoding"_s, u"mrope"_s, u"--prompt"_s, u"text:9"_s};
     }
     // The document-distance table is written as its help says: id(q) - id(k) where the mask lets
     // the query see the key, NaN where it hides the pair. Restarted ids under a causal mask only:
@@ -516,10 +535,10 @@ private slots:
         QFETCH(QStringList, family);
         const QTemporaryDir dir;
         const QString out = dir.filePath(u"distances.npy"_s);
-        const CliRun::Run run = CliRun::posenc(QStringList {u"table"_s, u"document-distance"_s, u"--packed"_s, u"3,4,2"_s,
-                                                            u"--max-len"_s, u"9"_s, u"--ids-choice"_s,
-                                                            u"restarted-without-block-mask"_s, u"-o"_s, out}
-                                               + family);
+        const CliRun::Run run
+            = CliRun::posenc(QStringList {u"table"_s, u"document-distance"_s, u"--packed"_s, u"3,4,2"_s, u"--max-len"_s,
+                                          u"9"_s, u"--ids-choice"_s, u"restarted-without-block-mask"_s, u"-o"_s, out}
+                             + family);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         const CliRun::Table t = CliRun::readNpy(out);
         QCOMPARE(t.rows, 9);

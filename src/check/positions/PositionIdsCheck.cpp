@@ -366,11 +366,21 @@ Report check(const Params &params, const RowMatrixXf &ids)
     // named where a shape of the difference explains it.
     report.verdict = Verdict::Mistake;
     if (const auto shift = commonShift(rows)) {
+        const QString by = u"every real token's id is the reference's %1 %2"_s.arg(*shift > 0 ? u"+"_s : u"−"_s)
+                               .arg(std::abs(*shift));
+        // + 2 is a published rule, RoBERTa's (padding_idx + 1 = 2: create_position_ids_from_input_ids),
+        // not a mistake unless declared otherwise.
+        if (*shift == 2) {
+            report.verdict = Verdict::Unknown;
+            report.detail = by
+                + u": RoBERTa's ids start at padding_idx + 1 = 2 and make these; declare it "
+                  "with --position-offset 2 (transformers' generation starts at 0)"_s;
+            return report;
+        }
         report.mistakes = {kPositionOffset};
-        report.detail = u"every real token's id is the reference's %1 %2: a model whose ids start elsewhere (RoBERTa's "
-                        "at padding_idx + 1 = 2) makes these, and says so with --position-offset; transformers' "
-                        "generation does not"_s.arg(*shift > 0 ? u"+"_s : u"−"_s)
-                            .arg(std::abs(*shift));
+        report.detail = by
+            + u": no model's rule the check knows starts there (RoBERTa's, at padding_idx + 1, "
+              "is declared with --position-offset 2)"_s;
         return report;
     }
     if (const auto words = offTheCacheFrom(batch, ids)) {
