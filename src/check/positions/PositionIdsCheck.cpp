@@ -362,9 +362,13 @@ Report check(const Params &params, const RowMatrixXf &ids)
                         "second_per_grid_ts); the other ids are the reference's"_s.arg(*seconds);
         return report;
     }
-    // The batch is declared, so the reference's ids are exact integers: any other id is a mistake,
-    // named where a shape of the difference explains it.
-    report.verdict = Verdict::Mistake;
+    // A batch declared (its lengths, documents, mask or cache) makes the reference's ids exact
+    // integers: any other id is a mistake, named where a shape of the difference explains it.
+    // Without one the reference is one unpadded row, a guess the ids may not be made for.
+    const BatchParams &given = params.batch;
+    const bool declared
+        = !given.lengths.isEmpty() || !given.packed.isEmpty() || given.mask || given.documents || given.cache > 0;
+    report.verdict = declared ? Verdict::Mistake : Verdict::Unknown;
     if (const auto shift = commonShift(rows)) {
         const QString by = u"every real token's id is the reference's %1 %2"_s.arg(*shift > 0 ? u"+"_s : u"−"_s)
                                .arg(std::abs(*shift));
@@ -377,20 +381,23 @@ Report check(const Params &params, const RowMatrixXf &ids)
                   "with --position-offset 2 (transformers' generation starts at 0)"_s;
             return report;
         }
-        report.mistakes = {kPositionOffset};
+        if (declared)
+            report.mistakes = {kPositionOffset};
         report.detail = by
             + u": no model's rule the check knows starts there (RoBERTa's, at padding_idx + 1, "
               "is declared with --position-offset 2)"_s;
         return report;
     }
-    if (const auto words = offTheCacheFrom(batch, ids)) {
+    if (const auto words = offTheCacheFrom(batch, ids); words && declared) {
         report.mistakes = {BatchParamRows::choiceWords().value(int(IdsChoice::CacheOffset))};
         report.detail = u"%1: a step after a cache (a decode step, or a later chunk of a chunked prefill) whose ids "
                         "do not continue from it; the ids before are the reference's"_s.arg(*words);
         return report;
     }
-    report.detail = u"no mistake the check knows explains the ids (each regenerated for this batch): %1"_s.arg(
-        differences(batch, rows, ids));
+    report.detail = (declared ? u"no mistake the check knows explains the ids (each regenerated for this batch): %1"_s
+                              : u"the ids are not one unpadded row's, the batch assumed where none is declared "
+                                "(--batch, --packed, --attention-mask, --document-ids, --cache): %1"_s)
+                        .arg(differences(batch, rows, ids));
     return report;
 }
 
