@@ -318,9 +318,10 @@ int write(const Engine &engine, const TableRequest &request, const Output &outpu
         TableRequest row = request;
         row.block.rows = 1;
         const bool rowFits = request.content == TableRequest::Cells && !TableExport::check(engine, row);
-        const QString smaller = request.content == TableRequest::ColumnStats || !rowFits
+        const bool cells = request.content == TableRequest::Cells;
+        const QString smaller = request.content == TableRequest::ColumnStats || (cells && !rowFits)
             ? u"choose fewer columns with --dims"_s
-            : output.whole
+            : !cells || output.whole
             ? u"ask for fewer rows with --positions"_s
             : u"ask for fewer rows with --positions, write it to a file (-o FILE: in runs of rows that fit)"_s;
         return fail(err, ExitOverBudget, *refused + overBudgetAdvice(smaller, engine.params().memoryBudget));
