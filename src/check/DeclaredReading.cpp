@@ -110,15 +110,6 @@ std::vector<const ParamSpec *> differingRows(Encoding family, const Params &decl
     return rows;
 }
 
-// A parameter's value in words: a number as the shortest text that reads back to it.
-QString valueText(const ParamSpec &row, const Params &params)
-{
-    const ParamValue value = row.value(params);
-    if (const double *number = std::get_if<double>(&value))
-        return QString::number(*number, 'g', QLocale::FloatingPointShortest);
-    return row.text(params);
-}
-
 // Whether the declaration with `rows` set as the reading has them gives the table: its sample
 // (expect), then every row streamed with no more cells beyond the rounding than the reading's own
 // rows leave (`allowed`: the rows a reading that explains the table does not hold, a damaged region).
@@ -322,6 +313,14 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
             best->match, declared.family ? Families::spec(*declared.family).heading : QString(),
             {v.deviatingRowRuns, v.deviatingRows, v.comparedRows, v.columnDeviations, v.deviatingCells, table.rows()});
     return std::move(*best);
+}
+
+QString valueText(const ParamSpec &row, const Params &params)
+{
+    const ParamValue value = row.value(params);
+    if (const double *number = std::get_if<double>(&value))
+        return QString::number(*number, 'g', QLocale::FloatingPointShortest);
+    return row.text(params);
 }
 
 } // namespace posenc::TableCheck

@@ -2,6 +2,7 @@
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
+#include "core/ParamTable.h"
 #include "core/Params.h"
 
 #include <optional>
@@ -20,6 +21,10 @@ namespace posenc::TableCheck {
 // table reads as (a variant at another theta, another model's published table, or that reading but
 // for the cells it names, with where they lie).
 void nameDeclaredMistake(TableMatch &declared, const TableMatch &read);
+
+// A parameter's value in words, as a mistake's sentence quotes it: a number as the shortest text
+// that reads back to it.
+QString valueText(const ParamSpec &row, const Params &params);
 
 // Of two streamed candidates of a declaration (RoPE's cos and sin tables), whether `x` is the one
 // to keep over `y`: no deviating cell first; of candidates that both deviate, the table word the

@@ -22,15 +22,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
+// A float32 .npy of rows x cols, CliRun's preamble and the cells.
 QByteArray npy(std::int64_t rows, std::int64_t cols, const std::vector<float> &values)
 {
-    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + QByteArray::number(rows) + ", "
-        + QByteArray::number(cols) + "), }";
-    const qsizetype total = 10 + dict.size() + 1;
-    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
-    return bytes + QByteArray(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * sizeof(float)));
+    return CliRun::npyHeader(rows, cols)
+        + QByteArray(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * sizeof(float)));
 }
 
 // The angle of pair i at position p: p / theta^(2i / rotary).
@@ -40,7 +36,8 @@ double angle(std::int64_t p, std::int64_t i, std::int64_t rotary, double theta)
 }
 
 // An L x cols table, cell(p, c) in float64 rounded to float32.
-std::vector<float> table(std::int64_t rows, std::int64_t cols, const std::function<double(std::int64_t, std::int64_t)> &cell)
+std::vector<float> table(std::int64_t rows, std::int64_t cols,
+                         const std::function<double(std::int64_t, std::int64_t)> &cell)
 {
     std::vector<float> v(std::size_t(rows * cols));
     for (std::int64_t p = 0; p < rows; ++p)
@@ -87,10 +84,7 @@ class TestCliCheckRopeWidth : public QObject
     }
 
     // The report as text: its notes, which the JSON does not hold.
-    static QString report(const QString &path)
-    {
-        return CliRun::posenc({u"check"_s, path, u"--quiet"_s}).out;
-    }
+    static QString report(const QString &path) { return CliRun::posenc({u"check"_s, path, u"--quiet"_s}).out; }
 
     static QStringList mistakes(const Checked &c)
     {

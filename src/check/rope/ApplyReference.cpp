@@ -4,6 +4,7 @@
 // nameDeclaredParameter over RopeInvFreq::expect), not one of its own.
 #include "check/rope/ApplyReference.h"
 
+#include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
 #include "check/rope/RopeCheckWords.h"
 #include "core/NumberText.h"
@@ -49,14 +50,6 @@ std::vector<const ParamSpec *> differingRows(const Params &reference, const Para
     return rows;
 }
 
-QString valueText(const ParamSpec &row, const Params &params)
-{
-    const ParamValue value = row.value(params);
-    if (const double *number = std::get_if<double>(&value))
-        return QString::number(*number, 'g', QLocale::FloatingPointShortest);
-    return row.text(params);
-}
-
 // The fewest differing parameters (one, else two of at most eight) that, set in the reference as
 // the fit has them, explain the rows: named with both values.
 bool nameDiffering(ApplyCheck::Result &result, const Params &reference, QStringList &lines, const Explains &explains)
@@ -79,8 +72,8 @@ bool nameDiffering(ApplyCheck::Result &result, const Params &reference, QStringL
         QStringList said;
         for (const ParamSpec *row : set) {
             result.mistakes.append(row->key);
-            said.append(u"%1 %2 where the reference declared gives %3"_s.arg(row->key, valueText(*row, *result.params),
-                                                                             valueText(*row, reference)));
+            said.append(u"%1 %2 where the reference declared gives %3"_s.arg(
+                row->key, TableCheck::valueText(*row, *result.params), TableCheck::valueText(*row, reference)));
         }
         lines.append(u"the frequencies differ from the reference declared: %1; with %2 the reference explains the "
                      "rows"_s.arg(said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s));
