@@ -21,8 +21,9 @@ class Engine;
 // rope_deltas = the row's largest id + 1 - its columns) and at a decode step (Qwen2VLModel.forward:
 // position_ids = arange + cache_position[0] + rope_deltas on all three axes); a pack of text
 // documents takes the flattening collator's ids, which Qwen2VLModel.forward expands to the three
-// axes (position_ids[None, ...].expand(3, ...)). The one file of the
-// positions that names a family: M-RoPE's tokens are the only ones with three ids. A row's k-th real
+// axes (position_ids[None, ...].expand(3, ...)). With DocumentDistance::mropeProblem (where
+// the distances of three ids are drawn), the file of the positions that names a family: M-RoPE's
+// tokens are the only ones with three ids. A row's k-th real
 // token is the prompt's k-th (--prompt), and past the prompt, text. An engine source.
 class BatchIds
 {
