@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QStyleOptionFrame>
 #include <QToolButton>
 
@@ -23,23 +24,50 @@ namespace {
 // A text option's field at most this wide, in pixels; at least as wide as its placeholder below it.
 constexpr int kMaxTextWidth = 320;
 
-// A chooser as wide as its longest entry where the view has room, and narrower (its text
-// elided) where it has not: a narrow screen's single view keeps its option bar on screen.
+// A chooser as wide as its current entry where the view has room, and narrower (its text elided)
+// where it has not: a narrow screen's single view keeps its option bar on screen. Its list opens
+// as wide as its longest entry (QComboBox::showPopup widens it). Asking for the longest entry's
+// width instead made every chooser of a quarter view give up the same share, so even a short
+// current entry ("Heatmap") came out elided. It gives up room down to `keptCharacters` of its
+// entry: the figure chooser, which names the view, keeps more than an option's box.
 class ShrinkingComboBox : public QComboBox
 {
 public:
-    using QComboBox::QComboBox;
+    explicit ShrinkingComboBox(QWidget *parent, int keptCharacters = 8)
+        : QComboBox(parent)
+        , m_keptCharacters(keptCharacters)
+    {
+        connect(this, &QComboBox::currentTextChanged, this, &QWidget::updateGeometry);
+    }
+
+    QSize sizeHint() const override
+    {
+        QStyleOptionComboBox option;
+        initStyleOption(&option);
+        const int height = QComboBox::sizeHint().height();
+        const int text = fontMetrics().horizontalAdvance(currentText());
+        int width = style()->sizeFromContents(QStyle::CT_ComboBox, &option, QSize(text, height), this).width();
+        // The style's size can leave its edit field (where the text is drawn) a few pixels short
+        // of the text (QCommonStyle draws the label 1 px in from each side): widen it until it holds it.
+        option.rect = QRect(0, 0, width, height);
+        const int field
+            = style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this).width();
+        width += std::max(0, text + 2 - field);
+        return {width, height};
+    }
 
     QSize minimumSizeHint() const override
     {
-        constexpr int kMinimumCharacters = 8;
         QSize least = QComboBox::minimumSizeHint();
-        const int narrow = fontMetrics().averageCharWidth() * kMinimumCharacters
+        const int narrow = fontMetrics().averageCharWidth() * m_keptCharacters
             + style()->pixelMetric(QStyle::PM_ScrollBarExtent)
             + 2 * style()->pixelMetric(QStyle::PM_ComboBoxFrameWidth);
-        least.setWidth(std::min(least.width(), narrow));
+        least.setWidth(std::min({least.width(), narrow, sizeHint().width()}));
         return least;
     }
+
+private:
+    int m_keptCharacters;
 };
 
 const char *const kInvalid = "invalid";
@@ -57,7 +85,8 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     if (chooser) {
-        m_chooser = new ShrinkingComboBox(this);
+        constexpr int kChooserCharacters = 24; // "RoPE score against distance" but its last word
+        m_chooser = new ShrinkingComboBox(this, kChooserCharacters);
         m_chooser->setObjectName(u"figureBox"_s);
         m_chooser->setToolTip(tr("The figure this view shows"));
         m_chooser->setAccessibleName(tr("Figure"));
