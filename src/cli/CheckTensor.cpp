@@ -7,8 +7,10 @@
 #include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
 #include "check/PairedTables.h"
+#include "check/ReferenceReading.h"
 #include "check/TensorShapes.h"
 #include "core/FamilySpec.h"
+#include "io/TableFile.h"
 
 #include <algorithm>
 #include <memory>
@@ -92,8 +94,17 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
                     stop->why == Why::Reference ? u"--expect-table: "_s + stop->message
                                                 : u"%1: %2"_s.arg(table.name(), stop->message));
     }
-    line.finish();
     TableMatch match = std::get<TableCheck::Streamed>(std::move(streamed)).match;
+    // A reference table the table deviates from, with no mistake named: the published form the
+    // reference is, read without a declaration, names it (TableCheck::nameByReferenceReading).
+    if (expected.kind == CheckExpect::Expectation::Kind::Table && match.verdict == CheckVerdict::Mistake
+        && match.mistakes.isEmpty()) {
+        if (const auto opened = TableFile::open(MatrixSource::parse(expected.tablePath), run.budget,
+                                                run.interrupt.flag());
+            opened && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
+            return fail(err, ExitInterrupted, u"interrupted"_s);
+    }
+    line.finish();
     if (expected.kind == CheckExpect::Expectation::Kind::Learned)
         CheckExpect::concludeLearned(match, expected);
     return match;

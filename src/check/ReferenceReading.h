@@ -1,0 +1,22 @@
+#pragma once
+
+#include "check/TableCheck.h"
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
+
+// A table compared with a reference table (--expect-table, the check window's reference file)
+// that deviates with no mistake named: the reference read undeclared, and the table then checked
+// against the family and parameters the reference is (docs/ARCHITECTURE.md, Checking a table).
+namespace posenc::TableCheck {
+
+// When `match` is an unnamed mistake against `reference`: the reference read without a
+// declaration, every row streamed; where every row is a family's at known parameters (`correct`,
+// a published form, or a `variant`), the table is checked as declared that family at those
+// parameters (streamDeclared, with its undeclared reading), and a mistake named there is named
+// here, its sentence said against that reading. The verdict and the
+// deviating cells stay those of the comparison with the reference table. A note says what the
+// reference reads as when that names nothing. False when cancelled.
+bool nameByReferenceReading(TableMatch &match, const TableRows &table, const TableRows &reference,
+                            const StreamOptions &options);
+
+} // namespace posenc::TableCheck

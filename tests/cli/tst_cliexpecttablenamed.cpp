@@ -1,0 +1,127 @@
+// `posenc check TABLE --expect-table REFERENCE` where the table deviates: the reference read
+// without a declaration is a published form, and the mistake is named against it as a declared
+// family's would be (TableCheck::nameByReferenceReading). The README's own example, a port whose
+// angle is p / w_i against a dump of the paper's table, said "no mistake the check knows explains
+// it" though `posenc check port.npy` names position-divided. Tables are float64 formulas here.
+#include "CliRun.h"
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr qint64 kRows = 256;
+constexpr qint64 kCols = 64;
+
+// The paper's interleaved sinusoid at position p (sin, cos of p 10000^(-2i/d)); `divided` turns
+// the angle into p / w_i, the port mistake of docs/examples/port.npy.
+double sinusoid(double p, qint64 j, bool divided = false)
+{
+    const double w = std::pow(10000.0, -2.0 * double(j / 2) / double(kCols));
+    const double angle = divided ? p / w : p * w;
+    return j % 2 == 1 ? std::cos(angle) : std::sin(angle);
+}
+
+// HF's RoPE cos table, half layout: cos(p theta^(-2i/d)) in columns i and i + d/2.
+double ropeCos(qint64 p, qint64 j, double theta)
+{
+    const qint64 pair = j % (kCols / 2);
+    return std::cos(double(p) * std::pow(theta, -2.0 * double(pair) / double(kCols)));
+}
+
+QStringList mistakesOf(const QJsonObject &o)
+{
+    QStringList names;
+    for (const QJsonValue &v : o[u"mistakes"_s].toArray())
+        names.append(v.toString());
+    return names;
+}
+
+} // namespace
+
+class TestCliExpectTableNamed : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    CliRun::TableFiles m_tables {m_dir.path()};
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void aSinusoidPortIsNamedAgainstTheDump_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("mistake");
+        QTest::newRow("positions from 1") << 0 << u"position-offset"_s;
+        QTest::newRow("p / w_i") << 1 << u"position-divided"_s;
+    }
+
+    void aSinusoidPortIsNamedAgainstTheDump()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, mistake);
+        const QString reference = m_tables.written(kRows, kCols, [](qint64 p, qint64 j) { return sinusoid(p, j); });
+        const QString port = m_tables.written(kRows, kCols, [kind](qint64 p, qint64 j) {
+            return kind == 0 ? sinusoid(double(p + 1), j) : sinusoid(double(p), j, true);
+        });
+        const QJsonObject o = CliRun::checked(port, {u"--expect-table"_s, reference});
+        QCOMPARE(o[u"exit"_s].toInt(), 1);
+        QCOMPARE(o[u"verdict"_s].toString(), u"mistake"_s);
+        QVERIFY2(mistakesOf(o).contains(mistake), QJsonDocument(o).toJson().constData());
+        QVERIFY(o[u"diagnosis"_s].toString().contains(u"the reference table reads, without a declaration, as"_s));
+        // The comparison is still the one with the file.
+        const CliRun::Run run = CliRun::posenc({u"check"_s, port, u"--expect-table"_s, reference});
+        QVERIFY2(run.out.contains(u"reference: the table "_s + reference), qPrintable(run.out));
+    }
+
+    // A RoPE cos table at theta 10000 against a dump at 500000 (a variant: no published model has
+    // head 64 at that theta): the parameter and both values.
+    void aRopeThetaIsNamedAgainstTheDump()
+    {
+        const QString reference
+            = m_tables.written(kRows, kCols, [](qint64 p, qint64 j) { return ropeCos(p, j, 500000.0); });
+        const QString port = m_tables.written(kRows, kCols, [](qint64 p, qint64 j) { return ropeCos(p, j, 10000.0); });
+        const CliRun::Run run = CliRun::posenc({u"check"_s, port, u"--expect-table"_s, reference});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.contains(u"verdict: mistake (rope-theta)"_s), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"rope_theta 10000 where"_s) && run.out.contains(u"5e+05"_s), qPrintable(run.out));
+        // The table against itself stays correct, and against the dump it equals, unchanged.
+        const CliRun::Run same = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, reference});
+        QVERIFY2(same.exitCode == 0, qPrintable(same.out + same.err));
+    }
+
+    // A reference that is no published form (a random walk) names nothing: the deviation is
+    // said as before, with no reading of the reference claimed.
+    void aReferenceOfNoPublishedFormNamesNothing()
+    {
+        std::uint32_t state = 12345u;
+        std::vector<float> walk(std::size_t(kRows * kCols));
+        for (std::size_t i = 0; i < walk.size(); ++i) {
+            state = state * 1664525u + 1013904223u;
+            walk[i] = (i >= std::size_t(kCols) ? walk[i - kCols] : 0.0f)
+                + float(double(state >> 8) / double(1u << 24) - 0.5) * 0.1f;
+        }
+        const QString reference = m_dir.filePath(u"walk.npy"_s);
+        QVERIFY(CliRun::writeNpy(reference, kRows, kCols, walk));
+        for (std::size_t i = 0; i < walk.size(); i += 7)
+            walk[i] = -walk[i];
+        const QString port = m_dir.filePath(u"walk-port.npy"_s);
+        QVERIFY(CliRun::writeNpy(port, kRows, kCols, walk));
+        const QJsonObject o = CliRun::checked(port, {u"--expect-table"_s, reference});
+        QCOMPARE(o[u"exit"_s].toInt(), 1);
+        QVERIFY(!o[u"diagnosis"_s].toString().contains(u"the reference table reads"_s));
+    }
+};
+
+QTEST_MAIN(TestCliExpectTableNamed)
+#include "tst_cliexpecttablenamed.moc"
