@@ -73,6 +73,9 @@ struct FamilyTerm
     std::function<std::optional<double>(const Params &)> normSquared;
     // A term read from a file (the learned table): its columns while one is loaded, which fix d_model.
     std::function<std::optional<std::int64_t>(const Params &)> loadedColumns;
+    // The largest |value| of the term's rows in use, where they are not within ±1 by their formula
+    // (a table read from a file): the half width of its heatmap's colours. Unset or nothing: 1.
+    std::function<std::optional<double>(const Params &)> largest;
     // The hover readout's words (docs/ARCHITECTURE.md, Encoding families): of the cell of the term's
     // column `column` at `position` that holds `value` ("pair 2 (cos): w = 0.1, λ = 63", "PE = 0.31 =
     // cos(37·w = 3.7 rad)"), and of the column alone ("pair 2 (cos): w = 0.1, λ = 63").

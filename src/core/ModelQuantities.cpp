@@ -97,15 +97,25 @@ double one(const Params &)
     return 1.0;
 }
 
-// X's bound: the PE's ±1 and three standard deviations of s·E, added in the sum; s·E's alone
-// where the family adds no term (RoPE's, ALiBi's X is s·E: Llama 4 Scout's σ 0.014 on ±1.1 was
-// drawn white).
+// The position term's: ±1 for a formula's sines and cosines, a loaded table's own largest value
+// (FamilyTerm::largest: GPT-2's wpe on ±1 was all dark red, RoBERTa's all white).
+double termBound(const Params &params)
+{
+    const FamilySpec &family = Families::spec(params.encoding);
+    const auto largest = family.term && family.term->largest ? family.term->largest(params) : std::nullopt;
+    return largest.value_or(1.0);
+}
+
+// X's bound: the PE's and three standard deviations of s·E, added in the sum; s·E's alone where
+// the family adds no term (RoPE's, ALiBi's X is s·E: Llama 4 Scout's σ 0.014 on ±1.1 was drawn
+// white).
 double inputBound(const Params &params)
 {
     const double embedding = Quantities::embeddingBound(params);
     if (!params.hasPositionTerm())
         return embedding;
-    return params.compose == Compose::Sum ? 1.0 + embedding : std::max(1.0, embedding);
+    const double term = termBound(params);
+    return params.compose == Compose::Sum ? term + embedding : std::max(term, embedding);
 }
 
 // "s = √d = 22.63, σ = 1".
@@ -185,7 +195,7 @@ QuantitySpec makePeQuantity()
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
         engine.positionTerm().fill(block, out, streaming);
     };
-    q.bound = one;
+    q.bound = termBound;
     q.parameters = TitleText::positionTermParts;
     q.peCells = [](const Params &p) -> std::optional<PeInCells> { return PeInCells {0, p.maxLen, true}; };
     return q;

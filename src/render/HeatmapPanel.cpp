@@ -56,8 +56,11 @@ HeatmapStyle HeatmapStyle::forQuantity(Quantity quantity, const HeatmapGrid &gri
 {
     HeatmapStyle style;
     style.colorbarLabel = Quantities::label(quantity);
-    if (quantity == Quantity::Pe)
+    // The PE on its own diverging map over its bound: ±1 for a formula, a loaded table's largest.
+    if (quantity == Quantity::Pe) {
+        style.dataRange = {-grid.colourExtent, grid.colourExtent};
         return style;
+    }
     if (quantity == Quantity::Mask) {
         style.colormap = Colormap::Cividis;
         style.dataRange = {0.0, 1.0};

@@ -29,10 +29,10 @@ struct HeatmapStyle
     QList<Swatch> notes;
 
     // The style of the program for a quantity: signed data symmetric around zero over the
-    // grid's colourExtent (the PE's +-1, the others' from the parameters, so that no colour
-    // changes with the resolution), data of one sign from zero to it on a sequential map, the
-    // mask kept/dropped in a legend where each pixel is one cell, else its kept fraction in
-    // [0, 1] with a sequential map.
+    // grid's colourExtent (the PE's ±1 or a loaded table's largest, the others' from the
+    // parameters, so that no colour changes with the resolution), data of one sign from zero to
+    // it on a sequential map, the mask kept/dropped in a legend where each pixel is one cell,
+    // else its kept fraction in [0, 1] with a sequential map.
     static HeatmapStyle forQuantity(Quantity quantity, const HeatmapGrid &grid);
     // The style of data on [least, most] reaching `extent` at most: signed data on the diverging
     // map symmetric around zero, data of one sign on a sequential map from zero (viridis).

@@ -6,10 +6,12 @@
 #include "core/NumberText.h"
 #include "core/Quantity.h"
 #include "core/TitleText.h"
+#include "core/learned/LearnedParams.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <memory>
 
 using namespace posenc;
 using namespace Qt::StringLiterals;
@@ -197,6 +199,16 @@ void TestQuantityTable::bound_data()
     // make_log_bucket_position(1023, 256, 512): 128 + ceil(ln(1023/128) / ln(511/128) · 127).
     row("deberta-bucket: the farthest pair's", Quantity::DebertaBucket, deberta,
         128.0 + std::ceil(std::log(1023.0 / 128.0) / std::log(511.0 / 128.0) * 127.0));
+    // A loaded table: the largest |value| of the rows in use (offset 1, L 2: rows 1 and 2), not ±1.
+    Params learned = under(Encoding::Learned);
+    RowMatrixXf values(4, 2);
+    values << 9.0f, 0.1f, -0.5f, 0.25f, 0.3f, -2.5f, 7.0f, 1.0f;
+    learned.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {values, u"four rows"_s});
+    learned.learned.offset = 1;
+    learned.maxLen = 2;
+    learned.dModel = 2;
+    row("pe of a loaded table: its rows' largest", Quantity::Pe, learned, 2.5);
+    row("X of it in the sum: that + 3 s σ", Quantity::Input, learned, 2.5 + 3.0 * std::sqrt(2.0));
 }
 
 void TestQuantityTable::bound()

@@ -6,11 +6,14 @@
 #include "HeatmapReference.h"
 #include "support/TestParams.h"
 
+#include "core/learned/LearnedParams.h"
+
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -45,6 +48,7 @@ private slots:
     void midFrequencyColumnsLeaveNoFringes();
     void fastColumnsAreTheColormapsZeroAtLargeL();
     void peIsExactInOnePass();
+    void aLoadedTablesColoursSpanItsValues();
     void lastPassIsTheExactAreaAverage_data();
     void lastPassIsTheExactAreaAverage();
     void previewsHoldThePeExactly();
@@ -243,6 +247,26 @@ void TestHeatmapResampler::fastColumnsAreTheColormapsZeroAtLargeL()
                     first = u"cell %1, %2: %3"_s.arg(a).arg(b).arg(grid->at(a, b));
             }
     QVERIFY2(coloured == 0, qPrintable(u"%1 coloured cells, first %2"_s.arg(coloured).arg(first)));
+}
+
+// A learned table of a few tenths (RoBERTa's, docs/examples' wpe) on the formula's ±1 came out
+// all white: its colours span its own largest |value| of the rows in view, 0.3 here.
+void TestHeatmapResampler::aLoadedTablesColoursSpanItsValues()
+{
+    Params p;
+    p.encoding = Encoding::Learned;
+    p.dModel = 3;
+    p.maxLen = 2;
+    RowMatrixXf values(3, 3);
+    values << 5.0f, 5.0f, 5.0f, 0.1f, -0.3f, 0.2f, 0.05f, 0.25f, -0.15f;
+    p.learned.table = std::make_shared<const PositionMatrix>(PositionMatrix {values, u"three rows"_s});
+    p.learned.offset = 1; // row 0 (5, 5, 5) is padding, out of view
+    const Engine engine(p);
+    const auto grid = HeatmapResampler::resample(engine, {Quantity::Pe, {0, 2, 0, 3}, 2, 3});
+    QVERIFY(grid);
+    const QCPRange range = HeatmapStyle::forQuantity(Quantity::Pe, *grid).dataRange;
+    QCOMPARE(range.upper, double(0.3f));
+    QCOMPARE(range.lower, -double(0.3f));
 }
 
 void TestHeatmapResampler::peIsExactInOnePass()

@@ -5,6 +5,9 @@
 #include "core/NumberText.h"
 #include "core/learned/LearnedParamRows.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -27,6 +30,21 @@ FamilySpec makeLearnedFamily()
         if (!params.learned.table)
             return std::nullopt;
         return params.learned.table->values.cols();
+    };
+    // GPT-2's wpe spans about ±4 and RoBERTa's a few tenths: the rows in use set the colours.
+    term.largest = [](const Params &params) -> std::optional<double> {
+        if (!params.learned.table)
+            return std::nullopt;
+        const RowMatrixXf &values = params.learned.table->values;
+        const std::int64_t first = std::clamp<std::int64_t>(params.learned.offset, 0, values.rows());
+        const std::int64_t rows = std::clamp<std::int64_t>(params.maxLen, 0, values.rows() - first);
+        if (rows == 0 || values.cols() == 0)
+            return std::nullopt;
+        float largest = 0.0f;
+        for (const float v : values.middleRows(first, rows).reshaped())
+            if (std::isfinite(v))
+                largest = std::max(largest, std::fabs(v));
+        return largest > 0.0f ? std::optional<double>(largest) : std::nullopt;
     };
     // A cell is a trained number: the row of the table it comes from, no formula.
     term.cellWords = [](const Params &params, std::int64_t position, std::int64_t, float value) {
