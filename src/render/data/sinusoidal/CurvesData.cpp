@@ -53,6 +53,22 @@ std::vector<std::int64_t> defaultColumns(const Params &params)
     return columns;
 }
 
+std::vector<std::int64_t> ladderColumns(const Params &params)
+{
+    const std::int64_t k = params.peColumns();
+    const std::int64_t pairs = Frequencies::pairCount(k);
+    std::vector<std::int64_t> columns;
+    for (const int eighths : {0, 1, 2, 3, 5}) {
+        const std::int64_t pair = std::min(pairs - 1, (pairs * eighths + 4) / 8);
+        const std::int64_t j = Frequencies::column({pair, false}, k, params.sinusoidal);
+        if (j >= 0)
+            columns.push_back(j + firstColumn(params));
+    }
+    std::sort(columns.begin(), columns.end());
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+    return columns;
+}
+
 namespace {
 
 // A sinusoid turning less than this many times a sample is drawn through its samples.

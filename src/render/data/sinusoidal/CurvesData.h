@@ -61,6 +61,12 @@ std::int64_t firstColumn(const Params &params);
 std::vector<std::int64_t> defaultColumns(std::int64_t peColumns);
 // Those of the PE of `params`, numbered as X numbers them.
 std::vector<std::int64_t> defaultColumns(const Params &params);
+// --dims ladder: the sines of the pairs at 0, 1/8, 1/4, 3/8 and 5/8 of the pairs, numbered as X
+// numbers them. A pair's wavelength depends on i/(k/2) alone, so the ladder is the same set of
+// wavelengths at every width: a list written for d 64 (0,8,16,24,40) was a dense band of five fast
+// pairs at d 512 and beyond.
+inline constexpr char16_t kLadder[] = u"ladder";
+std::vector<std::int64_t> ladderColumns(const Params &params);
 // The last position shown by default: the table's last, so that the view follows max_len, unless
 // the fastest of `columns` would turn more than kReadableTurns times in it: then the positions
 // it takes that many turns over (at least kLeastShown). Curves too fast for the pixels are drawn

@@ -6,8 +6,15 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+bool CurvesModel::isLadder(const FigureState &state)
+{
+    return state.option(QString::fromUtf16(ViewOptions::kDims)).trimmed() == QString::fromUtf16(CurvesCompute::kLadder);
+}
+
 std::vector<std::int64_t> CurvesModel::columns(const Params &params, const FigureState &state)
 {
+    if (isLadder(state))
+        return CurvesCompute::ladderColumns(params);
     const std::vector<std::int64_t> listed = ViewOptions::columns(state);
     return listed.empty() ? CurvesCompute::defaultColumns(params) : listed;
 }
@@ -30,8 +37,9 @@ QString CurvesModel::summary() const
 QList<FigureOption> CurvesModel::ownOptions() const
 {
     FigureOption dims = ViewOptions::dims(
-        u"the columns drawn, e.g. 0,1,64:66, at most %1, numbered as in X (concat: the last k); empty: a few "
-        "low, middle and high columns"_s.arg(CurvesCompute::kMaxCurves),
+        u"the columns drawn, e.g. 0,1,64:66, at most %1, numbered as in X (concat: the last k); ladder: the "
+        "sines of the pairs at 0, 1/8, 1/4, 3/8 and 5/8 of the pairs, the same wavelengths at any width; empty: a "
+        "few low, middle and high columns"_s.arg(CurvesCompute::kMaxCurves),
         true);
     return {dims, ViewOptions::positions(u"positions A..B-1 in view"_s)};
 }
@@ -54,12 +62,15 @@ QList<Quantity> CurvesModel::inputs(const FigureState &) const
 QList<ParamError> CurvesModel::checkOptions(const Params &params, const FigureState &state) const
 {
     const std::int64_t first = CurvesCompute::firstColumn(params);
+    FigureState listed = state;
+    if (isLadder(state))
+        listed.options.remove(QString::fromUtf16(ViewOptions::kDims));
     QList<ParamError> problems
-        = ViewOptions::check(state, name(), params.maxLen, params.dModel, CurvesCompute::kMaxCurves);
+        = ViewOptions::check(listed, name(), params.maxLen, params.dModel, CurvesCompute::kMaxCurves);
     if (!problems.isEmpty() || first == 0)
         return problems;
     // In concat the PE is in X's last k columns: the curves number them as X does.
-    for (const std::int64_t c : ViewOptions::columns(state)) {
+    for (const std::int64_t c : ViewOptions::columns(listed)) {
         if (c < first) {
             problems.append({QString::fromUtf16(ViewOptions::kDims),
                              u"a list of at most %1 columns in [%2, %3): the PE's columns of X = [s·E | PE] (columns "

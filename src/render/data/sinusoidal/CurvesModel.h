@@ -11,8 +11,9 @@ class CurvesModel final : public FigureModel
 public:
     static constexpr char16_t kPositionsAxis[] = u"positions";
 
-    // The columns drawn: those listed, or the defaults for the PE's columns.
+    // The columns drawn: those listed, the ladder (--dims ladder), or the defaults for the PE's columns.
     static std::vector<std::int64_t> columns(const Params &params, const FigureState &state);
+    static bool isLadder(const FigureState &state);
 
     QString name() const override;
     QString title() const override;

@@ -1,0 +1,138 @@
+// A lesson's figures and statements hold for the model it is read for, not only for the width and
+// the computation its default was written with (docs/ARCHITECTURE.md, Lessons).
+#include "cli/LessonOptions.h"
+#include "cli/ParamOptions.h"
+
+#include "core/Params.h"
+#include "io/Lesson.h"
+#include "render/data/sinusoidal/CurvesModel.h"
+
+#include <QCommandLineParser>
+#include <QTest>
+
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+LessonOptions::Read readFor(const Lesson &lesson, const QStringList &arguments, bool *ok)
+{
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    *ok = parser.parse(QStringList {u"posenc"_s} + arguments);
+    return *ok ? LessonOptions::read(parser, lesson) : LessonOptions::Read {};
+}
+
+// The state of the lesson's first view of `figure`.
+std::optional<FigureState> viewOf(const Lesson &lesson, const QString &figure)
+{
+    const SessionView view = lesson.view();
+    for (const SessionView::Figure &f : view.views.value_or(QList<SessionView::Figure> {}))
+        if (f.name == figure)
+            return FigureState::fromJson(f.state);
+    return std::nullopt;
+}
+
+struct Column
+{
+    std::int64_t pair = 0;
+    bool isCos = false;
+};
+
+// Column j of a sinusoid of k columns, worked out here: interleaved (sin, cos) by pairs, or split
+// [sin | cos] halves.
+Column columnOf(std::int64_t j, std::int64_t k, bool split)
+{
+    if (!split)
+        return {j / 2, j % 2 == 1};
+    const std::int64_t half = (k + 1) / 2;
+    return j < half ? Column {j, false} : Column {j - half, true};
+}
+
+} // namespace
+
+class TestLessonFollowsModel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theFrequencyCurvesAreOneLadderAtEveryWidth_data();
+    void theFrequencyCurvesAreOneLadderAtEveryWidth();
+    void aLessonsCurvesFitTheModelsWidth();
+};
+
+void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::newRow("default: transformer-base, d 512") << QStringList {};
+    QTest::newRow("the lesson's own d 64") << QStringList {u"--d-model"_s, u"64"_s};
+    QTest::newRow("transformer-big, d 1024") << QStringList {u"--preset"_s, u"transformer-big"_s};
+    QTest::newRow("whisper, d 1280 split, shift 1") << QStringList {u"--preset"_s, u"whisper-large-v3"_s};
+    QTest::newRow("d 4096") << QStringList {u"--preset"_s, u"transformer-base"_s, u"--d-model"_s, u"4096"_s};
+}
+
+// The frequencies lesson drew columns 0,8,16,24,40, written for its d 64: the sines of pairs 0, 4,
+// 8, 12 and 20 of 32, whose wavelengths 2π·10000^(2i/64) run from 6.3 to 1987 positions over its
+// 256. At d 512 the same columns are pairs 0..20 of 256, wavelengths 6.3 to 12.9: five fast curves
+// in one dense band. λ_i = 2π/w_i, w_i = b^(−i/(k/2 − s)), depends on i/(k/2 − s) alone, so the
+// ladder the lesson means is the pairs at the same fractions, e/8 for e = 0, 1, 2, 3, 5: the test
+// wants those wavelengths, 2π·b^(e/8), within 1 %, at every width.
+void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth()
+{
+    QFETCH(QStringList, arguments);
+    const Lesson &lesson = *Lessons::find(u"frequencies"_s);
+    bool ok = false;
+    const LessonOptions::Read r = readFor(lesson, arguments, &ok);
+    QVERIFY(ok);
+    QCOMPARE(r.result.exitCode(), 0);
+    const Params &p = r.model.params;
+    const auto state = viewOf(lesson, u"curves"_s);
+    QVERIFY(state);
+    const FigureModel &curves = CurvesModel();
+    QVERIFY2(curves.check(p, *state).isEmpty(), qPrintable(arguments.join(u' ')));
+    const std::vector<std::int64_t> columns = CurvesModel::columns(p, *state);
+    const std::int64_t k = p.dModel;
+    const bool split = p.sinusoidal.layout == Layout::Split;
+    const double b = p.sinusoidal.base, s = p.sinusoidal.freqShift;
+    QCOMPARE(qsizetype(columns.size()), qsizetype(5));
+    const int eighths[] = {0, 1, 2, 3, 5};
+    for (std::size_t n = 0; n < columns.size(); ++n) {
+        const Column c = columnOf(columns[n], k, split);
+        QVERIFY(!c.isCos);
+        const double lambda = 2.0 * std::numbers::pi / std::pow(b, -double(c.pair) / (double(k) / 2.0 - s));
+        const double wanted = 2.0 * std::numbers::pi * std::pow(b, eighths[n] / 8.0);
+        QVERIFY2(std::abs(lambda / wanted - 1.0) < 0.01,
+                 qPrintable(u"%1: column %2, λ %3, wanted %4"_s.arg(arguments.join(u' ')).arg(columns[n]).arg(lambda).arg(wanted)));
+    }
+}
+
+// float32-precision and sum-vs-concat named columns written for their default's d (0,1,64,65,126,127
+// for d 128; 0,1,300,301,510,511 for d 512): sum-vs-concat at d 256 asked for column 300 of 256 and
+// its curves were refused. Their curves now take the figure's columns for the model's width: the
+// first, middle and last pairs' sine and cosine, which the test lists itself.
+void TestLessonFollowsModel::aLessonsCurvesFitTheModelsWidth()
+{
+    for (const QString &name : {u"float32-precision"_s, u"sum-vs-concat"_s}) {
+        const Lesson &lesson = *Lessons::find(name);
+        const auto state = viewOf(lesson, u"curves"_s);
+        QVERIFY(state);
+        for (const QString &d : {u"256"_s, u"1280"_s}) {
+            bool ok = false;
+            const LessonOptions::Read r
+                = readFor(lesson, {u"--preset"_s, u"transformer-base"_s, u"--d-model"_s, d}, &ok);
+            QVERIFY(ok);
+            QCOMPARE(r.result.exitCode(), 0);
+            const Params &p = r.model.params;
+            QVERIFY2(CurvesModel().check(p, *state).isEmpty(), qPrintable(name + u" d "_s + d));
+            const std::int64_t k = p.dModel, middle = (k / 2) & ~std::int64_t(1);
+            QCOMPARE(CurvesModel::columns(p, *state), (std::vector<std::int64_t> {0, 1, middle, middle + 1, k - 2, k - 1}));
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestLessonFollowsModel)
+#include "tst_lessonfollowsmodel.moc"
