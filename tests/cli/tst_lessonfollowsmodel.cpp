@@ -3,8 +3,10 @@
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
+#include "core/LessonNumbers.h"
 #include "core/Params.h"
 #include "io/Lesson.h"
+#include "io/LessonText.h"
 #include "render/data/sinusoidal/CurvesModel.h"
 
 #include <QCommandLineParser>
@@ -63,6 +65,7 @@ private slots:
     void theFrequencyCurvesAreOneLadderAtEveryWidth_data();
     void theFrequencyCurvesAreOneLadderAtEveryWidth();
     void aLessonsCurvesFitTheModelsWidth();
+    void anAlignedScoreSaysWhichColumnsItReads();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -132,6 +135,42 @@ void TestLessonFollowsModel::aLessonsCurvesFitTheModelsWidth()
             QCOMPARE(CurvesModel::columns(p, *state), (std::vector<std::int64_t> {0, 1, middle, middle + 1, k - 2, k - 1}));
         }
     }
+}
+
+// GPT-NeoX-20B turns the first rotary_ndims = int(96 · 0.25) = 24 of a head's 96 columns and passes
+// the rest (transformers models/gpt_neox/modeling_gpt_neox.py, apply_rotary_pos_emb on
+// q[..., :rotary_ndims], then cat with q[..., rotary_ndims:]). rope-decay's "q all ones" (the
+// rope-score table's column 0) is all ones over the 96, the 72 unturned adding 1 each; the
+// position-effect's (left-padding) is the mean over the 12 turned pairs. Both read "q all ones" and
+// neither said over which columns. Computed here: (2·Σ_i cos(k·θ_i) + 72)/96, θ_i = 10000^(−2i/24).
+void TestLessonFollowsModel::anAlignedScoreSaysWhichColumnsItReads()
+{
+    const Lesson &decay = *Lessons::find(u"rope-decay"_s);
+    bool ok = false;
+    const LessonOptions::Read r = readFor(decay, {u"--preset"_s, u"gpt-neox-20b"_s}, &ok);
+    QVERIFY(ok);
+    QCOMPARE(r.result.exitCode(), 0);
+    for (const auto &[key, distance] : {std::pair {u"rope_ones_1"_s, 1.0}, std::pair {u"rope_ones_1000"_s, 1000.0}}) {
+        double cosines = 0.0;
+        for (int i = 0; i < 12; ++i)
+            cosines += std::cos(distance * std::pow(10000.0, -2.0 * i / 24.0));
+        const auto number = LessonNumbers::number(key, r.model);
+        QVERIFY(number && number->value);
+        QVERIFY2(std::abs(*number->value - (2.0 * cosines + 72.0) / 96.0) < 1e-12, qPrintable(key));
+    }
+    const QString plain = LessonText::plain(decay.explain(r.model).html);
+    QVERIFY2(plain.contains(u"For q = k all ones over the head's 96 columns, as GPT-NeoX-20B's q·k reads them (the 24 turned"_s),
+             qPrintable(plain));
+    const LessonOptions::Read whole = readFor(decay, {u"--preset"_s, u"llama-3-1-8b"_s}, &ok);
+    QVERIFY(ok);
+    QVERIFY(LessonText::plain(decay.explain(whole.model).html).contains(u"For q = k all ones the score falls too"_s));
+
+    const Lesson &padding = *Lessons::find(u"left-padding"_s);
+    const LessonOptions::Read neox = readFor(padding, {u"--preset"_s, u"gpt-neox-20b"_s}, &ok);
+    QVERIFY(ok);
+    QCOMPARE(neox.result.exitCode(), 0);
+    const QString said = LessonText::plain(padding.explain(neox.model).html);
+    QVERIFY2(said.contains(u"for q all ones over the columns it turns"_s), qPrintable(said));
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)

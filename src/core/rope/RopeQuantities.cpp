@@ -145,8 +145,9 @@ QuantitySpec makeRopeScoreQuantity()
     q.quantity = Quantity::RopeScore;
     q.name = u"rope-score"_s;
     q.label = u"RoPE score against distance"_s;
-    q.help = u"one row per distance k < max_len: <q, R(k) q> / |q|^2 for q all ones; the mean and std\n"
-             "              of <q, R(k) k> over 256 seeded random unit pairs; RoFormer's decay bound (rope)"_s;
+    q.help = u"one row per distance k < max_len: <q, R(k) q> / |q|^2 for q all ones over head_dim (the\n"
+             "              columns a partial rotary leaves unturned add 1 each); the mean and std of <q, R(k) k>\n"
+             "              over 256 seeded random unit pairs; RoFormer's decay bound (rope)"_s;
     q.columnNames = {u"ones_score"_s, u"random_mean"_s, u"random_std"_s, u"decay_bound"_s};
     q.reads = kRopeFrequencyReads + QStringList {u"seed"_s};
     q.tiling = Tiling::WholeRows;

@@ -42,6 +42,7 @@ std::optional<RopeScoreData> RopeScoreModel::compute(const Engine &engine, doubl
     RopeScoreData data;
     data.last = params.maxLen - 1;
     data.pairs = RopeFrequencies::pairs(params.rope);
+    data.headDim = params.rope.headDim;
     data.scaling = RopeText::scalingText(params);
     data.model = RopeText::modelText(params);
     if (data.last < 1)

@@ -31,6 +31,7 @@ struct RopeScoreData : FigureData
     std::int64_t perPixel = 0;
     bool preview = false;
     std::int64_t pairs = 0; // h, the rotary pairs
+    std::int64_t headDim = 0; // q's columns: the 2h turned and the rest, which add 1 each to q all ones
     QString scaling, model;
 };
 

@@ -127,7 +127,16 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     m_bounds->axis(QCPAxis::atLeft)->setRange(paddedRange({&d.bound.lo, &d.bound.hi}, 0.0, 1.0));
 
     m_legend->clearItems();
-    m_aligned.hi->setName(m_compact ? u"q = k"_s : u"q = k (all ones): ⟨q, R(k)q⟩ / ‖q‖²"_s);
+    // q is all ones over the whole head, as the model's q·k reads it: a partial rotary's unturned
+    // columns add 1 each (GPT-NeoX's 72 of 96), which the legend says.
+    const std::int64_t unturned = d.headDim - 2 * d.pairs;
+    if (unturned > 0)
+        m_aligned.hi->setName(m_compact ? u"q = k (%1 ones)"_s.arg(d.headDim)
+                                        : u"q = k (all ones over head_dim %1, %2 unturned): ⟨q, R(k)q⟩ / ‖q‖²"_s
+                                              .arg(d.headDim)
+                                              .arg(unturned));
+    else
+        m_aligned.hi->setName(m_compact ? u"q = k"_s : u"q = k (all ones): ⟨q, R(k)q⟩ / ‖q‖²"_s);
     m_mean.hi->setName(m_compact ? u"random pairs: mean"_s : u"random unit q, k: mean of 256 pairs"_s);
     m_band.hi->setName(u"± 1 std of the random pairs"_s);
     m_bound.hi->setName(m_compact ? u"bound (1/h)·Σⱼ|Sⱼ|"_s
