@@ -10,6 +10,10 @@
 #include "render/data/sinusoidal/CurvesModel.h"
 
 #include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
@@ -65,6 +69,7 @@ private slots:
     void theFrequencyCurvesAreOneLadderAtEveryWidth_data();
     void theFrequencyCurvesAreOneLadderAtEveryWidth();
     void aLessonsCurvesFitTheModelsWidth();
+    void theFloat32BoundHoldsForTorchsOwnTables();
     void anAlignedScoreSaysWhichColumnsItReads();
 };
 
@@ -134,6 +139,73 @@ void TestLessonFollowsModel::aLessonsCurvesFitTheModelsWidth()
             const std::int64_t k = p.dModel, middle = (k / 2) & ~std::int64_t(1);
             QCOMPARE(CurvesModel::columns(p, *state), (std::vector<std::int64_t> {0, 1, middle, middle + 1, k - 2, k - 1}));
         }
+    }
+}
+
+// The lesson's bound p·w₀·2⁻²³ + 2⁻²⁵ is derived for w_i rounded once from its exact value (posenc's
+// float32 table); the code it shows computes w_i as torch.exp of a float32 product, up to several
+// float32 steps from that. tests/data/make_float32_sinusoid_fixture.py recorded torch's own tables
+// (HF transformers models/whisper/modeling_whisper.py sinusoids() at 1500 × 1280; PyTorch's
+// tutorial PositionalEncoding at 5000 × 512, the Annotated Transformer's): the lesson, read for each,
+// states a bound that torch's largest error over its rows (recorded, and recomputed here in float64
+// for its worst and last rows) stays under, and says which computation its figure shows.
+void TestLessonFollowsModel::theFloat32BoundHoldsForTorchsOwnTables()
+{
+    QFile file(QStringLiteral(POSENC_TORCH_SINUSOIDS));
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+    const QJsonArray tables = QJsonDocument::fromJson(file.readAll()).object().value(u"tables"_s).toArray();
+    QCOMPARE(tables.size(), 2);
+    const Lesson &lesson = *Lessons::find(u"float32-precision"_s);
+    for (const QJsonValue &value : tables) {
+        const QJsonObject t = value.toObject();
+        const bool whisper = t.value(u"code"_s).toString() == u"whisper"_s;
+        const std::int64_t length = t.value(u"length"_s).toInteger(), channels = t.value(u"channels"_s).toInteger();
+        bool ok = false;
+        const LessonOptions::Read r = readFor(
+            lesson, {u"--preset"_s, whisper ? u"whisper-large-v3"_s : u"annotated-transformer"_s}, &ok);
+        QVERIFY(ok);
+        QCOMPARE(r.result.exitCode(), 0);
+        QCOMPARE(r.model.params.maxLen, length);
+        QCOMPARE(r.model.params.dModel, channels);
+        const auto bound = LessonNumbers::number(u"f32_bound"_s, r.model);
+        QVERIFY(bound && bound->value);
+        // The exact w_i of each code, in float64, and how far torch's float32 w_i lie from them.
+        const std::int64_t half = channels / 2;
+        const QJsonArray torchW = t.value(u"frequencies"_s).toArray();
+        QCOMPARE(torchW.size(), half);
+        std::vector<double> w(std::size_t(half), 0.0);
+        double mostSteps = 0.0;
+        for (std::int64_t i = 0; i < half; ++i) {
+            w[std::size_t(i)] = whisper ? std::exp(-std::log(10000.0) / double(half - 1) * double(i))
+                                        : std::exp(double(2 * i) * -(std::log(10000.0) / double(channels)));
+            const float rounded = static_cast<float>(w[std::size_t(i)]);
+            const double step = double(std::nextafter(rounded, 2.0f)) - double(rounded);
+            mostSteps = std::max(mostSteps, std::abs(torchW[i].toDouble() - double(rounded)) / step);
+        }
+        QVERIFY2(mostSteps >= 2.0, qPrintable(u"torch's w_i lie %1 float32 steps from w_i rounded once"_s.arg(mostSteps)));
+        double largest = 0.0;
+        const QJsonObject rows = t.value(u"rows"_s).toObject();
+        QVERIFY(rows.contains(QString::number(length - 1)));
+        for (auto row = rows.begin(); row != rows.end(); ++row) {
+            const double p = row.key().toDouble();
+            const QJsonArray v = row.value().toArray();
+            QCOMPARE(v.size(), channels);
+            for (std::int64_t j = 0; j < channels; ++j) {
+                const std::int64_t i = whisper ? j % half : j / 2;
+                const bool isCos = whisper ? j >= half : j % 2 == 1;
+                const double angle = p * w[std::size_t(i)];
+                largest = std::max(largest, std::abs(v[j].toDouble() - (isCos ? std::cos(angle) : std::sin(angle))));
+            }
+        }
+        // numpy's exp and sin and the C library's may part by an ulp: 1e-11 of slack at p < 5000.
+        QVERIFY2(std::abs(largest - t.value(u"largest_error"_s).toDouble()) < 1e-11 || largest < t.value(u"largest_error"_s).toDouble(),
+                 qPrintable(u"%1 against %2"_s.arg(largest).arg(t.value(u"largest_error"_s).toDouble())));
+        QVERIFY2(t.value(u"largest_error"_s).toDouble() < *bound->value,
+                 qPrintable(u"torch %1 against the stated %2"_s.arg(t.value(u"largest_error"_s).toDouble()).arg(*bound->value)));
+        const QString plain = LessonText::plain(lesson.explain(r.model).html);
+        QVERIFY2(plain.contains(u"The figure rounds the exact w_i once"_s) && plain.contains(u"torch.exp of a float32 product"_s),
+                 qPrintable(plain));
+        QVERIFY2(!plain.contains(u"w_i is rounded to 24 bits"_s), qPrintable(plain));
     }
 }
 
