@@ -17,6 +17,7 @@
 #include "../core/Reference.h"
 #include "support/FigureBuilds.h"
 
+#include <QSet>
 #include <QTest>
 
 #include <cmath>
@@ -84,6 +85,8 @@ private slots:
     void ratioAgainstDModelIsTheClosedForm();
     void aLoadedMatrixHasNoOwnRatioAndConcatSkipsDWithoutE();
     void theRatioGoesWhereThereIsRoom();
+    void theRatioKeyCoversNoLine_data();
+    void theRatioKeyCoversNoLine();
 };
 
 void TestScaleCompareFigure::ratiosAreTheClosedFormWithinStatistics_data()
@@ -382,6 +385,78 @@ void TestScaleCompareFigure::theRatioGoesWhereThereIsRoom()
             QVERIFY2(ratio.left() > panels.right(), qPrintable(where));
         QVERIFY2(ratio.width() > 100 && ratio.height() > 100, qPrintable(where));
     }
+}
+
+void TestScaleCompareFigure::theRatioKeyCoversNoLine_data()
+{
+    QTest::addColumn<QSizeF>("inches");
+    QTest::addColumn<double>("dpi");
+    QTest::addColumn<double>("points");
+    QTest::newRow("14-pt slide, 100 dpi") << QSizeF(10.0, 5.625) << 100.0 << 14.0;
+    QTest::newRow("14-pt slide, 150 dpi") << QSizeF(10.0, 5.625) << 150.0 << 14.0;
+    QTest::newRow("a view, 1000 x 700") << QSizeF(10.0, 7.0) << 100.0 << 9.0;
+    QTest::newRow("a tall view, 600 x 900") << QSizeF(6.0, 9.0) << 100.0 << 9.0;
+}
+
+// The key of the ratio chart was pinned to its top left, with two decades of headroom for it: on a
+// 14-pt slide its six rows covered the end of the σ 1, s √d line (why-sqrt-d, its default and
+// Whisper). Wherever the key is drawn, no line of the chart runs under it: each line sampled in
+// pixels, log-log between its points, every 2 pixels.
+void TestScaleCompareFigure::theRatioKeyCoversNoLine()
+{
+    QFETCH(QSizeF, inches);
+    QFETCH(double, dpi);
+    QFETCH(double, points);
+    FigureStyle style;
+    style.fontPointSize = points;
+    Params p = params(512, 1024);
+    const auto built
+        = FigureBuilds::build(u"scale-compare"_s, p, FigureSize::fromInches(inches, dpi), FigureState {}, style);
+    QCustomPlot &plot = *built->plot();
+    plot.replot();
+    QCPAxisRect *ratio = nullptr;
+    for (QCPLayoutElement *e : plot.plotLayout()->elements(true))
+        if (auto *rect = qobject_cast<QCPAxisRect *>(e);
+            rect && rect->axis(QCPAxis::atBottom)->scaleType() == QCPAxis::stLogarithmic)
+            ratio = rect;
+    QVERIFY(ratio);
+    int keys = 0;
+    // The figure's layout, the chart's inset among it, each element once.
+    const QList<QCPLayoutElement *> laidOut = plot.plotLayout()->elements(true);
+    QSet<QCPLayoutElement *> elements(laidOut.cbegin(), laidOut.cend());
+    for (QCPLayoutElement *e : ratio->insetLayout()->elements(true))
+        elements.insert(e);
+    for (QCPLayoutElement *e : std::as_const(elements)) {
+        auto *legend = qobject_cast<QCPLegend *>(e);
+        if (!legend || !legend->realVisibility() || legend->itemCount() == 0)
+            continue;
+        auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(0));
+        if (!entry || entry->plottable()->keyAxis()->axisRect() != ratio)
+            continue;
+        ++keys;
+        const QRect key = legend->outerRect();
+        for (QCPGraph *graph : ratio->graphs()) {
+            if (!graph->realVisibility() || graph->dataCount() < 2)
+                continue;
+            for (int i = 0; i + 1 < graph->dataCount(); ++i) {
+                const QPointF a = graph->coordsToPixels(graph->data()->at(i)->key, graph->data()->at(i)->value);
+                const QPointF b = graph->coordsToPixels(graph->data()->at(i + 1)->key, graph->data()->at(i + 1)->value);
+                const int steps = std::max(1, int(std::hypot(b.x() - a.x(), b.y() - a.y()) / 2.0));
+                for (int t = 0; t <= steps; ++t) {
+                    const QPointF at = a + (b - a) * (double(t) / steps);
+                    QVERIFY2(!key.contains(at.toPoint()) || !ratio->rect().contains(at.toPoint()),
+                             qPrintable(u"%1 under the key %2,%3 %4x%5 at %6,%7"_s.arg(graph->name())
+                                            .arg(key.x())
+                                            .arg(key.y())
+                                            .arg(key.width())
+                                            .arg(key.height())
+                                            .arg(at.x())
+                                            .arg(at.y())));
+                }
+            }
+        }
+    }
+    QVERIFY(keys <= 1);
 }
 
 void TestScaleCompareFigure::onePositionDrawsItsNormsAsMarkers()

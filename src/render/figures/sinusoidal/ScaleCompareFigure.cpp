@@ -132,16 +132,12 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
     m_ownDot->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, Qt::black, Qt::black, 7));
     m_equal = addGraph(m_ratioRect, QColor(120, 120, 120), Qt::DotLine);
     m_equal->setName(u"equal norms"_s);
-    // Inside the plot's top left, above every line (the steepest starts near 6 at d 16, the
-    // range reaches past 300), so that the column is no taller than the panels beside it.
-    m_ratioLegend = new QCPLegend;
-    m_ratioRect->insetLayout()->addElement(m_ratioLegend, Qt::AlignTop | Qt::AlignLeft);
-    m_ratioLegend->setLayer(u"legend"_s);
-    m_ratioLegend->setBorderPen(Qt::NoPen);
-    m_ratioLegend->setBrush(QColor(255, 255, 255, 220));
-    m_ratioLegend->setFont(plot->font());
-    m_ratioLegend->setIconSize(14, 8);
-    m_ratioLegend->setRowSpacing(0);
+    // An ordinary key under the chart, which the layout moves into a corner its lines leave free
+    // (FigureRoom's legendsInside) or, short of room, gives up before any panel: the lines take
+    // the colours of the panels' titles. Pinned to the chart's top left with two decades of
+    // headroom for it, its six rows covered the end of the σ 1, s √d line on a 14-pt slide.
+    m_ratioLegend = PlotStyle::legendRow(plot, side, 3, 1);
+    FigureRoom::setDispensable(m_ratioLegend, 1);
 
     // One legend under the four panels, for all of them.
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
@@ -237,10 +233,12 @@ void ScaleCompareFigure::placeSide()
         }
         m_place = want;
     }
+    // Below the panels the chart is as wide as they are: its key in rows of three.
+    m_ratioLegend->setWrap(m_place == Place::Below ? 3 : 1);
     // Out of the layout its elements keep their last place: hidden, they draw nothing there.
     const bool shown = m_place != Place::None;
     for (QCPLayoutElement *element :
-         std::initializer_list<QCPLayoutElement *> {m_side, m_ratioRect, m_ratioHeader, m_ownRatio})
+         std::initializer_list<QCPLayoutElement *> {m_side, m_ratioRect, m_ratioHeader, m_ownRatio, m_ratioLegend})
         element->setVisible(shown);
 }
 
@@ -295,8 +293,8 @@ void ScaleCompareFigure::setRatios(const ScaleCompareData &data)
         m_ownRatio->setText(u"E is the loaded matrix: its σ is its own"_s);
     }
     m_ratioRect->axis(QCPAxis::atBottom)->setRange(dLo / 1.2, dHi * 1.2);
-    // Room above the lines for the legend: the top decades are left to it.
-    m_ratioRect->axis(QCPAxis::atLeft)->setRange(std::min(lo, 1.0) / 2.0, std::max(hi, 1.0) * 200.0);
+    // A little room above the highest line, where a corner may take the key.
+    m_ratioRect->axis(QCPAxis::atLeft)->setRange(std::min(lo, 1.0) / 2.0, std::max(hi, 1.0) * 4.0);
 }
 
 QList<PanelExtent> ScaleCompareFigure::panels(double pixelRatio) const
