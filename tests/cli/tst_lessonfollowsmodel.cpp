@@ -71,6 +71,7 @@ private slots:
     void aLessonsCurvesFitTheModelsWidth();
     void theFloat32BoundHoldsForTorchsOwnTables();
     void anAlignedScoreSaysWhichColumnsItReads();
+    void aSigmaNoModelGaveIsCalledTheLessons();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -243,6 +244,34 @@ void TestLessonFollowsModel::anAlignedScoreSaysWhichColumnsItReads()
     QCOMPARE(neox.result.exitCode(), 0);
     const QString said = LessonText::plain(padding.explain(neox.model).html);
     QVERIFY2(said.contains(u"for q all ones over the columns it turns"_s), qPrintable(said));
+}
+
+// sum-vs-concat told Whisper large-v3 "every column of s·E spreads by s·σ = 0.028" and nope-order told
+// Qwen2.5 7B "its norm shrinks as s·σ·√(d/(t + 1)): 59.9 at t = 0", σ the lesson's d^-1/2 and 1:
+// neither preset says how the model's embeddings start (Whisper's input is its convolutions'
+// features), as why-sqrt-d already said of its σ. A preset that names its init
+// (fairseq's, σ = d^-1/2) keeps the plain sentence.
+void TestLessonFollowsModel::aSigmaNoModelGaveIsCalledTheLessons()
+{
+    const struct
+    {
+        QString lesson, preset;
+        bool unsaid;
+    } cases[] = {{u"sum-vs-concat"_s, u"whisper-large-v3"_s, true},
+                 {u"sum-vs-concat"_s, u"fairseq-init"_s, false},
+                 {u"nope-order"_s, u"qwen2-5-7b"_s, true}};
+    for (const auto &c : cases) {
+        const Lesson &lesson = *Lessons::find(c.lesson);
+        bool ok = false;
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, c.preset}, &ok);
+        QVERIFY(ok);
+        QCOMPARE(r.result.exitCode(), 0);
+        const QString plain = LessonText::plain(lesson.explain(r.model).html);
+        QVERIFY2(plain.contains(u", the lesson's ("_s) == c.unsaid, qPrintable(c.preset + u": "_s + plain));
+        if (c.unsaid)
+            QVERIFY2(plain.contains(u"at σ = "_s) && plain.contains(u"preset or config does not say how its embeddings start"_s),
+                     qPrintable(plain));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)
