@@ -406,10 +406,20 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
     // A draft while the controls move keeps what the last fitting gave up for room, laid out once:
     // the ladder's layouts were a third of each change's time. It is fitted in full at rest.
     m_roomKept = draft && m_roomFitted;
-    if (m_roomKept)
+    if (m_roomKept) {
         m_layout.refitKeepingRoom();
-    else
+    } else {
+        const bool requested = m_requestTimer.isActive();
         fitToRoom(detail);
+        // Its fitting moved the axes its data was computed for, and the data for them is on its way
+        // (fitToRoom): drawing this result would cost a full-quality replot that the next one
+        // replaces at once, as at rest (finishDraft). What is on screen stays until then; the data
+        // is asked for the axes as they are now, not for the last full result's (submitNow).
+        if (detail == Detail::Full && !requested && m_requestTimer.isActive()) {
+            m_fullPanels.clear();
+            return;
+        }
+    }
     m_shownSerial = m_paramsSerial;
     m_shownFigureSerial = figureSerial;
     m_shownDetail = detail;
