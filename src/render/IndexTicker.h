@@ -20,6 +20,8 @@ public:
     void setLone(bool lone) { m_lone = lone; }
 
 protected:
+    // Its ticks are those of its settings and loneness: the ticks of its last range are kept.
+    std::optional<double> ownSetting() const override { return m_lone ? 1.0 : 0.0; }
     double getTickStep(const QCPRange &range) override;
     int getSubTickCount(double tickStep) override;
     QVector<QString> createLabelVector(const QVector<double> &ticks, const QLocale &locale, QChar formatChar,

@@ -5,7 +5,9 @@
 #include <QHash>
 #include <QRegularExpression>
 
+#include <bit>
 #include <cmath>
+#include <typeinfo>
 
 using namespace Qt::StringLiterals;
 
@@ -89,17 +91,71 @@ void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) c
     }
 }
 
+namespace {
+
+// The ticks a ticker makes for `key`, those kept in `kept` when it made them last (KeptTicks), made
+// with `make` otherwise: QCustomPlot's generate, every output asked for.
+template<typename Make>
+void keptOrMade(std::optional<KeptTicks> &kept, const KeptTicks::Key &key, Make make, QVector<double> &ticks,
+                QVector<double> *subTicks, QVector<QString> *tickLabels)
+{
+    if (!kept || !(kept->key == key)) {
+        KeptTicks made {key, {}, {}, {}};
+        make(made.ticks, &made.subTicks, &made.labels);
+        kept = std::move(made);
+    }
+    ticks = kept->ticks;
+    if (subTicks)
+        *subTicks = kept->subTicks;
+    if (tickLabels)
+        *tickLabels = kept->labels;
+}
+
+KeptTicks::Key keyOf(const QCPRange &range, double origin, const QLocale &locale, QChar formatChar, int precision,
+                     std::array<double, 4> settings)
+{
+    return {{std::bit_cast<quint64>(range.lower), std::bit_cast<quint64>(range.upper), std::bit_cast<quint64>(origin)},
+            locale,
+            formatChar,
+            precision,
+            settings};
+}
+
+} // namespace
+
 void KeepClearTicker::generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision,
                                QVector<double> &ticks, QVector<double> *subTicks, QVector<QString> *tickLabels)
 {
-    QCPAxisTicker::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
+    const std::optional<double> own = ownSetting();
+    if (!own) {
+        QCPAxisTicker::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
+    } else {
+        const auto key = keyOf(range, tickOrigin(), locale, formatChar, precision,
+                               {double(tickStepStrategy()), double(tickCount()), *own, 0.0});
+        const auto make = [&](QVector<double> &t, QVector<double> *s, QVector<QString> *l) {
+            QCPAxisTicker::generate(range, locale, formatChar, precision, t, s, l);
+        };
+        keptOrMade(m_kept, key, make, ticks, subTicks, tickLabels);
+    }
     blank(ticks, tickLabels);
+}
+
+std::optional<double> KeepClearTicker::ownSetting() const
+{
+    if (typeid(*this) == typeid(KeepClearTicker))
+        return 0.0;
+    return std::nullopt;
 }
 
 void KeepClearLogTicker::generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision,
                                   QVector<double> &ticks, QVector<double> *subTicks, QVector<QString> *tickLabels)
 {
-    QCPAxisTickerLog::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
+    const auto key = keyOf(range, tickOrigin(), locale, formatChar, precision,
+                           {double(tickStepStrategy()), double(tickCount()), logBase(), double(subTickCount())});
+    const auto make = [&](QVector<double> &t, QVector<double> *s, QVector<QString> *l) {
+        QCPAxisTickerLog::generate(range, locale, formatChar, precision, t, s, l);
+    };
+    keptOrMade(m_kept, key, make, ticks, subTicks, tickLabels);
     blank(ticks, tickLabels);
 }
 

@@ -4,6 +4,9 @@
 
 #include <QPointer>
 
+#include <array>
+#include <optional>
+
 namespace posenc {
 
 // What a ticker whose tick labels may keep clear of a stretch at the far end of their axis
@@ -37,20 +40,56 @@ private:
     bool m_shortNumbers = false;
 };
 
+// The ticks, sub-ticks and labels a ticker made last, and what it made them of: an axis asks for
+// them again at every layout and fitting round, a view's dozens a change, most for the same range.
+struct KeptTicks
+{
+    // The range's ends and the ticker's origin by their bits (-0 apart from 0), and the ticker's
+    // settings that QCustomPlot's linear and log tickers read (`settings`: strategy, counts, base).
+    struct Key
+    {
+        std::array<quint64, 3> bits {};
+        QLocale locale;
+        QChar formatChar;
+        int precision = 0;
+        std::array<double, 4> settings {};
+        bool operator==(const Key &) const = default;
+    };
+    Key key;
+    QVector<double> ticks, subTicks;
+    QVector<QString> labels;
+};
+
 // As QCPAxisTicker, keeping clear; IndexTicker is one, and one stands in for a plain ticker.
+// It keeps the ticks of its last range and settings (KeptTicks): QCPAxisTicker::generate is a
+// function of them alone.
 class KeepClearTicker : public QCPAxisTicker, public KeepsClear
 {
 public:
     void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
                   QVector<double> *subTicks, QVector<QString> *tickLabels) override;
+
+protected:
+    // What a kind derived from it reads besides QCPAxisTicker's settings to make its ticks and
+    // labels, for the key of those it keeps; none makes them anew each time (a derived kind that
+    // does not say).
+    virtual std::optional<double> ownSetting() const;
+
+private:
+    std::optional<KeptTicks> m_kept;
 };
 
-// As QCPAxisTickerLog, keeping clear (PlotStyle's log axes tick with one).
+// As QCPAxisTickerLog, keeping clear (PlotStyle's log axes tick with one), its last ticks kept as a
+// plain KeepClearTicker's are: a kind derived from it makes its ticks and labels of the range, the
+// locale, the format, the precision and QCPAxisTickerLog's settings alone (PlotStyle's LogTicker).
 class KeepClearLogTicker : public QCPAxisTickerLog, public KeepsClear
 {
 public:
     void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
                   QVector<double> *subTicks, QVector<QString> *tickLabels) override;
+
+private:
+    std::optional<KeptTicks> m_kept;
 };
 
 } // namespace posenc

@@ -25,6 +25,8 @@ private slots:
     void shortNumbers();
     void shortNumbersOnAnAxis_data();
     void shortNumbersOnAnAxis();
+    void keptTicksAreQCustomPlotsOwn();
+    void aTickerMakesTheTicksOfARangeOnce();
 };
 
 void TestIndexTicker::ticksAreDistinctIntegers_data()
@@ -173,6 +175,160 @@ void TestIndexTicker::shortNumbersOnAnAxis()
         QVERIFY(labels[i].size() <= expected[i].size());
     }
     QCOMPARE(labels.constLast(), upper > 1e6 ? u"1M"_s : upper > 10000 ? u"20k"_s : upper > 2000 ? u"8k"_s : u"1k"_s);
+}
+
+namespace {
+
+struct Made
+{
+    QVector<double> ticks, subTicks;
+    QVector<QString> labels;
+    bool operator==(const Made &) const = default;
+};
+
+Made made(QCPAxisTicker &ticker, const QCPRange &range, const QLocale &locale, QChar format, int precision,
+          bool withSubTicks, bool withLabels)
+{
+    Made out;
+    ticker.generate(range, locale, format, precision, out.ticks, withSubTicks ? &out.subTicks : nullptr,
+                    withLabels ? &out.labels : nullptr);
+    return out;
+}
+
+} // namespace
+
+// A KeepClearTicker (and its log kind) keeps the ticks of its last range and settings: whatever
+// it is asked, in whatever order, it answers as a fresh QCustomPlot ticker of the same settings,
+// the reference, answers the same question (QCPAxisTicker::generate, QCPAxisTickerLog's).
+void TestIndexTicker::keptTicksAreQCustomPlotsOwn()
+{
+    KeepClearTicker linear;
+    KeepClearLogTicker log;
+    IndexTicker index;
+    const QList<QCPRange> ranges {{0.0, 1.0}, {0.0, 1.0}, {-0.0, 1.0},    {0.0, 1.0000000000000002}, {1e-3, 5e4},
+                                  {2.0, 7.5}, {2.0, 7.5}, {1e-14, 3e-14}, {1.0, 131072.0},           {0.0, 1.0}};
+    const QList<QLocale> locales {QLocale::c(), QLocale(QLocale::German, QLocale::Germany)};
+    const auto sameAsOwn = [&](const QString &step) {
+        for (const QLocale &locale : locales)
+            for (const QChar format : {QLatin1Char('g'), QLatin1Char('f')})
+                for (const int precision : {1, 6})
+                    for (const QCPRange &range : ranges)
+                        for (const bool sub : {true, false})
+                            for (const bool labels : {true, false}) {
+                                QCPAxisTicker ownLinear;
+                                ownLinear.setTickCount(linear.tickCount());
+                                ownLinear.setTickStepStrategy(linear.tickStepStrategy());
+                                ownLinear.setTickOrigin(linear.tickOrigin());
+                                QCPAxisTickerLog ownLog;
+                                ownLog.setTickCount(log.tickCount());
+                                ownLog.setLogBase(log.logBase());
+                                ownLog.setSubTickCount(log.subTickCount());
+                                ownLog.setTickStepStrategy(log.tickStepStrategy());
+                                const QString where = u"%1: [%2, %3] %4 %5"_s.arg(step)
+                                                          .arg(range.lower, 0, 'g', 17)
+                                                          .arg(range.upper, 0, 'g', 17)
+                                                          .arg(format)
+                                                          .arg(precision);
+                                QVERIFY2(made(linear, range, locale, format, precision, sub, labels)
+                                             == made(ownLinear, range, locale, format, precision, sub, labels),
+                                         qPrintable(where));
+                                // An IndexTicker's reference is a fresh one of its settings.
+                                IndexTicker freshIndex;
+                                freshIndex.setTickCount(index.tickCount());
+                                freshIndex.setTickStepStrategy(index.tickStepStrategy());
+                                freshIndex.setTickOrigin(index.tickOrigin());
+                                freshIndex.setLone(index.isLone());
+                                const QCPRange counted(range.lower * 1000.0, range.upper * 1000.0);
+                                QVERIFY2(made(index, counted, locale, format, precision, sub, labels)
+                                             == made(freshIndex, counted, locale, format, precision, sub, labels),
+                                         qPrintable(u"index "_s + where));
+                                const QCPRange positive(std::max(range.lower, 1e-3), range.upper);
+                                QVERIFY2(made(log, positive, locale, format, precision, sub, labels)
+                                             == made(ownLog, positive, locale, format, precision, sub, labels),
+                                         qPrintable(u"log "_s + where));
+                            }
+    };
+    sameAsOwn(u"defaults"_s);
+    linear.setTickCount(3);
+    log.setTickCount(3);
+    index.setTickCount(1);
+    sameAsOwn(u"fewer ticks"_s);
+    index.setLone(true);
+    sameAsOwn(u"a lone index tick"_s);
+    linear.setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+    log.setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+    index.setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+    sameAsOwn(u"meet the count"_s);
+    linear.setTickOrigin(0.25);
+    log.setLogBase(2.0);
+    index.setTickOrigin(3.0);
+    sameAsOwn(u"origin, base 2"_s);
+    log.setSubTickCount(3);
+    sameAsOwn(u"three sub-ticks"_s);
+}
+
+namespace {
+
+// A log ticker that counts the tick vectors it makes.
+class CountingLogTicker : public KeepClearLogTicker
+{
+public:
+    int made = 0;
+
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange &range) override
+    {
+        ++made;
+        return QCPAxisTickerLog::createTickVector(tickStep, range);
+    }
+};
+
+} // namespace
+
+namespace {
+
+// An index ticker that counts the tick steps it works out.
+class CountingIndexTicker : public IndexTicker
+{
+public:
+    int made = 0;
+
+protected:
+    double getTickStep(const QCPRange &range) override
+    {
+        ++made;
+        return IndexTicker::getTickStep(range);
+    }
+};
+
+} // namespace
+
+// An axis asks for its ticks at every layout and fitting round, most often for the range it asked
+// for before: its ticker makes them once, and again for another range or other settings.
+void TestIndexTicker::aTickerMakesTheTicksOfARangeOnce()
+{
+    CountingLogTicker ticker;
+    QVector<double> ticks;
+    QVector<QString> labels;
+    for (int i = 0; i < 3; ++i)
+        ticker.generate(QCPRange(1.0, 1e5), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    QCOMPARE(ticker.made, 1);
+    ticker.generate(QCPRange(1.0, 1e6), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    QCOMPARE(ticker.made, 2);
+    ticker.setSubTickCount(2);
+    ticker.generate(QCPRange(1.0, 1e6), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    QCOMPARE(ticker.made, 3);
+    ticker.generate(QCPRange(1.0, 1e6), QLocale(QLocale::German), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    QCOMPARE(ticker.made, 4);
+
+    CountingIndexTicker index;
+    for (int i = 0; i < 3; ++i)
+        index.generate(QCPRange(0.0, 24.0), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    QCOMPARE(index.made, 1);
+    QCOMPARE(labels, (QVector<QString> {u"0"_s, u"5"_s, u"10"_s, u"15"_s, u"20"_s}));
+    index.setLone(true);
+    index.generate(QCPRange(0.0, 24.0), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+    QCOMPARE(index.made, 2);
 }
 
 QTEST_MAIN(TestIndexTicker)
