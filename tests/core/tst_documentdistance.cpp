@@ -185,7 +185,7 @@ private slots:
         QCOMPARE(counts.crossNegative, negative);
     }
 
-    // M-RoPE over a pack of text: each token's t, h and w are the collator's one id (Qwen2VLModel.forward
+    // M-RoPE over a pack of text: each token's t, h and w are the collator's one id (Qwen2VLTextModel.forward
     // expands 2-D position_ids to the three axes), so its distances are the written ones; an image
     // in the prompt has three ids that differ, and the table says so instead of drawing one axis.
     void mropeTextPack_data() { rows_data(); }

@@ -10,6 +10,62 @@ using namespace Qt::StringLiterals;
 
 namespace posenc {
 
+namespace {
+
+bool allText(const MropeLayout &prompt)
+{
+    return std::all_of(prompt.spans().begin(), prompt.spans().end(),
+                       [](const MropeLayout::Span &span) { return span.kind == MropeTokenKind::Text; });
+}
+
+// Whether M-RoPE's prompt of these parameters is text alone.
+bool textPrompt(const Params &params)
+{
+    const auto layout = MropeLayout::build(params.mrope);
+    const auto *prompt = std::get_if<MropeLayout>(&layout);
+    return prompt && allText(*prompt);
+}
+
+} // namespace
+
+int BatchIds::axesOf(const Params &params)
+{
+    return params.encoding == Encoding::Mrope ? 3 : 1;
+}
+
+bool BatchIds::takesOneId(const Params &params)
+{
+    return params.encoding != Encoding::Mrope || (BatchLayout(params).hasDocuments() && textPrompt(params));
+}
+
+std::optional<QString> BatchIds::problemOf(const Params &params)
+{
+    if (params.encoding != Encoding::Mrope || !params.isValid())
+        return std::nullopt;
+    const Engine engine(params);
+    return engine.source<BatchIds>().problem();
+}
+
+std::optional<QString> BatchIds::distancesProblem(const Params &params)
+{
+    if (params.encoding != Encoding::Mrope)
+        return std::nullopt;
+    if (!textPrompt(params))
+        return u"M-RoPE's image and video tokens have three ids that differ: the distances are drawn for a text "
+               "prompt (--prompt text:N)"_s;
+    if (params.batch.cache > 0)
+        return u"M-RoPE's decode steps take cache_position + rope_deltas, which the padding can shift: the "
+               "distances are drawn without a cache"_s;
+    return std::nullopt;
+}
+
+QStringList BatchIds::promptKeys()
+{
+    return {
+        u"prompt"_s,          u"vision-positions"_s, u"mrope-era"_s, u"spatial-merge-size"_s, u"tokens-per-second"_s,
+        u"second-per-grid"_s, u"timestamp-tokens"_s};
+}
+
 BatchIds::BatchIds(const Engine &engine)
     : m_layout(engine.params())
     , m_mrope(engine.params().encoding == Encoding::Mrope)
@@ -17,25 +73,24 @@ BatchIds::BatchIds(const Engine &engine)
     if (!m_mrope)
         return;
     m_prompt = &engine.source<MropeLayout>();
-    const auto &spans = m_prompt->spans();
-    m_textOnly = std::all_of(spans.begin(), spans.end(),
-                             [](const MropeLayout::Span &span) { return span.kind == MropeTokenKind::Text; });
+    m_textOnly = allText(*m_prompt);
     if (m_layout.hasDocuments() && !m_textOnly) {
-        // A pack's ids are the flattening collator's, one a token, which Qwen2VLModel.forward
+        // A pack's ids are the flattening collator's, one a token, which Qwen2VLTextModel.forward
         // expands to t, h and w (position_ids[None, ...].expand(3, ...)); for an image in a pack
         // its comment expects the user to build each document's three grids' ids, which the
         // collator does not.
         m_problem = u"packed documents take the flattening collator's ids, one a token, which "
-                    "Qwen2VLModel.forward gives t, h and w alike; an image or video in a pack needs each "
+                    "Qwen2VLTextModel.forward gives t, h and w alike; an image or video in a pack needs each "
                     "document's get_rope_index ids, which the collator does not build: give a text prompt "
                     "(--prompt text:N)"_s;
         return;
     }
     for (const MropeLayout::Span &span : m_prompt->spans()) {
-        std::int64_t largest = span.start + span.rows - 1;
-        if (span.kind != MropeTokenKind::Text)
-            largest = span.start + std::max({span.tOffset(span.gridT - 1), span.gridH - 1, span.gridW - 1});
-        m_spanLargest.push_back(largest);
+        const std::int64_t text = span.start + span.rows - 1;
+        m_spanLargest.push_back(span.kind == MropeTokenKind::Text
+                                    ? std::array {text, text, text}
+                                    : std::array {span.start + span.tOffset(span.gridT - 1),
+                                                  span.start + span.gridH - 1, span.start + span.gridW - 1});
     }
     for (std::int64_t b = 0; b < m_layout.rows(); ++b) {
         Prefill prefill;
@@ -102,7 +157,9 @@ std::int64_t BatchIds::prefixLargest(std::int64_t tokens) const
     const auto &spans = m_prompt->spans();
     for (std::size_t i = 0; i < spans.size() && spans[i].firstRow < tokens; ++i) {
         const bool whole = spans[i].firstRow + spans[i].rows <= tokens;
-        largest = std::max(largest, whole ? m_spanLargest[i] : spans[i].start + (tokens - spans[i].firstRow) - 1);
+        const auto &most = m_spanLargest[i];
+        largest = std::max(
+            largest, whole ? std::max({most[0], most[1], most[2]}) : spans[i].start + (tokens - spans[i].firstRow) - 1);
     }
     return largest;
 }
@@ -174,8 +231,9 @@ std::int64_t BatchIds::id(IdsChoice choice, std::int64_t b, std::int64_t c, int 
     return v[axis];
 }
 
-// The largest id of row b's real tokens [k0, k1) on any axis.
-std::int64_t BatchIds::rangeLargest(std::int64_t b, std::int64_t k0, std::int64_t k1) const
+// The largest id of row b's real tokens [k0, k1) on `axis`, or any (-1). Past the prompt every axis
+// holds the same ids (text, decode steps), each above the prompt's.
+std::int64_t BatchIds::rangeLargest(std::int64_t b, std::int64_t k0, std::int64_t k1, int axis) const
 {
     const Prefill &prefill = m_prefills[std::size_t(b)];
     std::int64_t largest = -1;
@@ -193,18 +251,21 @@ std::int64_t BatchIds::rangeLargest(std::int64_t b, std::int64_t k0, std::int64_
         if (from >= to)
             continue;
         if (from == spans[i].firstRow && to == spans[i].firstRow + spans[i].rows) {
-            largest = std::max(largest, m_spanLargest[i]);
+            const auto &most = m_spanLargest[i];
+            largest = std::max(largest, axis < 0 ? std::max({most[0], most[1], most[2]}) : most[std::size_t(axis)]);
             continue;
         }
         for (std::int64_t k = from; k < to; ++k) {
             const MropeIds ids = m_prompt->ids(k);
-            largest = std::max({largest, ids.t, ids.h, ids.w});
+            largest = std::max(largest,
+                               axis < 0 ? std::max({ids.t, ids.h, ids.w})
+                                        : std::array {ids.t, ids.h, ids.w}[std::size_t(axis)]);
         }
     }
     return largest;
 }
 
-std::int64_t BatchIds::maxId(IdsChoice choice) const
+std::int64_t BatchIds::maxId(IdsChoice choice, int axis) const
 {
     if (!m_mrope || m_layout.hasDocuments())
         return m_layout.maxId(choice);
@@ -213,7 +274,7 @@ std::int64_t BatchIds::maxId(IdsChoice choice) const
         for (const BatchSegment &s : m_layout.row(b)) {
             if (!s.isReal())
                 continue;
-            std::int64_t largest = rangeLargest(b, s.realBefore, s.realBefore + s.length);
+            std::int64_t largest = rangeLargest(b, s.realBefore, s.realBefore + s.length, axis);
             if (choice == IdsChoice::ArangeWithPadding)
                 largest += s.start - s.realBefore;
             else if (choice == IdsChoice::CacheOffset && s.decode)

@@ -1,7 +1,5 @@
 #include "DocumentDistance.h"
 
-#include "core/mrope/MropePrompt.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -149,24 +147,6 @@ void fill(const BatchLayout &layout, IdsChoice choice, const Block &block, Block
                 out(r, k - block.col0) = seen && k <= q ? float(idq - (k + shift)) : hidden;
         }
     }
-}
-
-std::optional<QString> mropeProblem(const Params &params)
-{
-    if (params.encoding != Encoding::Mrope)
-        return std::nullopt;
-    const auto layout = MropeLayout::build(params.mrope);
-    const auto *prompt = std::get_if<MropeLayout>(&layout);
-    const bool text = prompt && std::all_of(prompt->spans().begin(), prompt->spans().end(), [](const auto &span) {
-                          return span.kind == MropeTokenKind::Text;
-                      });
-    if (!text)
-        return QStringLiteral("M-RoPE's image and video tokens have three ids that differ: the distances are drawn "
-                              "for a text prompt (--prompt text:N)");
-    if (params.batch.cache > 0)
-        return QStringLiteral("M-RoPE's decode steps take cache_position + rope_deltas, which the padding can "
-                              "shift: the distances are drawn without a cache");
-    return std::nullopt;
 }
 
 } // namespace posenc::DocumentDistance

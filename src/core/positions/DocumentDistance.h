@@ -4,10 +4,7 @@
 
 #include "core/Block.h"
 
-#include <QString>
-
 #include <cstdint>
-#include <optional>
 
 // The query-key distances id(q) − id(k) of a row of the batch (docs/ARCHITECTURE.md, Positions in
 // practice): a pair is attended where both are real tokens, the key is not after the query
@@ -15,7 +12,8 @@
 // varlen's cu_seqlens read from the restarting ids, or masking_utils' packed-sequence mask), both are
 // in one document. Every count and sum over a rectangle of pairs is in closed form, segment pair by
 // segment pair (ids are the column plus a constant within a segment), so a row of 32768 positions'
-// 2^30 pairs is never formed.
+// 2^30 pairs is never formed. One id a token: M-RoPE's ids are read so only where
+// BatchIds::distancesProblem finds nothing.
 namespace posenc::DocumentDistance {
 
 // Counts of a rectangle of pairs (or a whole row).
@@ -39,12 +37,6 @@ Counts row(const BatchLayout &layout, IdsChoice choice, std::int64_t b);
 // A block of the [B·L, L] table: row b·L + q, column k holds id(q) − id(k) where attended, NaN
 // where the mask hides the pair.
 void fill(const BatchLayout &layout, IdsChoice choice, const Block &block, BlockRef out);
-
-// Why the distances of `params` are not one id a token's, or nothing: M-RoPE draws them for a text
-// prompt (get_rope_index gives a text token one id on t, h and w; a pack of text takes the
-// collator's ids on all three) without a cache, since a decode step's ids are cache_position +
-// rope_deltas, which the padding's filled 1 can shift from the layout's (BatchIds).
-std::optional<QString> mropeProblem(const Params &params);
 
 // Pairs (q, k) of queries [qa, qb) by keys [ka, kb) with q − k <= t, in closed form (O(1)).
 std::int64_t pairsAtMost(std::int64_t qa, std::int64_t qb, std::int64_t ka, std::int64_t kb, std::int64_t t);

@@ -19,14 +19,9 @@ namespace {
 
 const QStringList kBatchKeys = {u"encoding"_s,       u"max-len"_s,      u"batch"_s, u"packed"_s,
                                 u"attention-mask"_s, u"document-ids"_s, u"cache"_s, u"ids-choice"_s};
-// get_rope_index reads the prompt and its rules.
-const QStringList kMropeIdKeys
-    = {u"prompt"_s,          u"vision-positions"_s, u"mrope-era"_s, u"spatial-merge-size"_s, u"tokens-per-second"_s,
-       u"second-per-grid"_s, u"timestamp-tokens"_s};
-
 QStringList idReads()
 {
-    return kBatchKeys + kMropeIdKeys;
+    return kBatchKeys + BatchIds::promptKeys();
 }
 
 // What a token's score, term, temperature and chunk read: the ids, the model's shape and every
@@ -46,7 +41,7 @@ QStringList effectReads()
 
 std::int64_t axesOf(const Params &p)
 {
-    return p.encoding == Encoding::Mrope ? 3 : 1;
+    return BatchIds::axesOf(p);
 }
 
 std::int64_t batchRows(const Params &p)
@@ -57,10 +52,7 @@ std::int64_t batchRows(const Params &p)
 // Why the batch has no ids for these parameters (a row that cuts the prompt's image), or nothing.
 std::optional<QString> idsMissing(const Params &p)
 {
-    if (p.encoding != Encoding::Mrope || !p.isValid())
-        return std::nullopt;
-    const Engine engine(p);
-    return engine.source<BatchIds>().problem();
+    return BatchIds::problemOf(p);
 }
 
 std::uint64_t cells(const Block &block)
@@ -165,7 +157,7 @@ QuantitySpec makeDocumentDistanceQuantity()
              "              where the mask hides the pair (the key after the query, padding, another document)"_s;
     q.reads = kBatchKeys;
     q.tiling = Tiling::Columns;
-    q.missing = [](const Params &p) -> std::optional<QString> { return DocumentDistance::mropeProblem(p); };
+    q.missing = BatchIds::distancesProblem;
     q.shape = [](const Params &p) { return Shape {batchRows(p) * p.maxLen, p.maxLen}; };
     q.workCells = [](const Params &, const Block &block) { return cells(block); };
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {

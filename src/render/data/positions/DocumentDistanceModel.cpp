@@ -107,7 +107,7 @@ FigureResult DocumentDistanceModel::computeData(const FigureRequest &request, co
         d.problem = *ids.problem();
         return {data, std::nullopt};
     }
-    if (const auto problem = DocumentDistance::mropeProblem(p)) {
+    if (const auto problem = BatchIds::distancesProblem(p)) {
         d.problem = *problem;
         return {data, std::nullopt};
     }
