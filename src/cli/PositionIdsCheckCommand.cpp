@@ -120,8 +120,9 @@ CommandOption option()
 {
     return {{kKey},
             u"IDS.npy"_s,
-            u"check a batch's position ids, [L], [B, L] or M-RoPE's [3, B, L], against the reference's for the batch "
-            "the parameters give (--batch, --packed, --attention-mask, --document-ids, --cache, --prompt): correct, "
+            u"check a batch's position ids, [L], [B, L] or M-RoPE's [3, B, L] (a text pack's also [B, L]), against "
+            "the reference's for the batch the parameters give (--batch, --packed, --attention-mask, --document-ids, "
+            "--cache, --prompt): correct, "
             "or the mistake (%1); with a table FILE, the positions of its rows (rows-not-at-ids); with --apply X Y, "
             "the positions of a head's rows, [L] or [B, L]"_s.arg(PositionIdsCheck::mistakeNames().join(u", "_s)),
             {},
@@ -233,8 +234,9 @@ QList<HelpSection> helpSections()
                    "--attention-mask FILE, --document-ids FILE, --cache N, and M-RoPE's --prompt. The reference is "
                    "transformers' generation (attention_mask.cumsum(-1) - 1, the padding 1; a decode step after the "
                    "prefill the row's real tokens before it), its flattening collator (each document from 0), or "
-                   "Qwen-VL's get_rope_index with the mask (a decode step cache_position + rope_deltas). Only real "
-                   "tokens count: no attention reads the padding's ids."_s)
+                   "Qwen-VL's get_rope_index with the mask (a decode step cache_position + rope_deltas). An M-RoPE "
+                   "pack of text takes the collator's [B, L] ids, which Qwen2VLTextModel.forward gives t, h and w "
+                   "alike, or [3, B, L]. Only real tokens count: no attention reads the padding's ids."_s)
         .paragraph(u"It names arange-with-padding (each id its column), positions-not-restarted (a packed row's ids "
                    "running on), restarted-without-block-mask (restarted ids beside a 2-D --attention-mask, which "
                    "takes the mask's path and crosses documents), cache-offset (the decode steps' ids without the "

@@ -88,7 +88,10 @@ private slots:
         const Engine engine(p);
         const BatchIds &ids = engine.source<BatchIds>();
         QVERIFY(!ids.problem());
-        const QJsonArray expected = testCase.value(u"ids"_s).toArray();
+        // M-RoPE's ids as the model reads them: the collator's [1, L] of a text pack expanded to
+        // t, h and w by Qwen2VLTextModel.forward ("expanded"), else get_rope_index's [3, B, L].
+        const QJsonArray expected
+            = testCase.value(testCase.contains(u"expanded"_s) ? u"expanded"_s : u"ids"_s).toArray();
         const bool threeAxes = ids.axes() == 3;
         const std::int64_t rows = threeAxes ? expected.first().toArray().size() : expected.size();
         QCOMPARE(ids.layout().rows(), rows);

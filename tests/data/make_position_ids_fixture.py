@@ -22,8 +22,9 @@ lines each case needs are copied from huggingface/transformers (main), cited at 
   (4.x, with an attention mask: each row's real tokens laid out alone, the padding 1, rope_deltas =
   max + 1 - len(row); without vision, the mask's cumsum - 1 on the three axes and rope_deltas from
   the row's largest id, the padding's 1 included), and Qwen2VLModel.forward at a decode step:
-  position_ids = arange(seq_length) + cache_position[0] + rope_deltas, expanded to the three axes,
-  and given 2-D ids (a pack's, from the collator) expanded to the three axes.
+  position_ids = arange(seq_length) + cache_position[0] + rope_deltas, expanded to the three axes;
+  and Qwen2VLTextModel.forward, which expands 2-D ids (a pack's, from the collator) to the three
+  axes: position_ids[None, ...].expand(3, position_ids.shape[0], -1).
 Each case names the posenc parameters that describe the same batch.
 Usage: /usr/bin/python3 tests/data/make_position_ids_fixture.py   (python3-torch from Debian)
 """
@@ -187,6 +188,14 @@ def with_decode_steps(position_ids, rope_deltas, batch_size, prefill, total):
     return torch.cat(columns, dim=2), rope_deltas
 
 
+def text_model_ids(position_ids):
+    # transformers, models/qwen2_vl/modeling_qwen2_vl.py, Qwen2VLTextModel.forward: 2-D ids given
+    # (a pack's, from the collator) are expanded to t, h and w.
+    if position_ids.dim() == 2:
+        position_ids = position_ids[None, ...].expand(3, position_ids.shape[0], -1)
+    return position_ids
+
+
 def main():
     cases = []
     for side in ("left", "right"):
@@ -224,13 +233,20 @@ def main():
                   "params": {"encoding": "mrope", "prompt": "text:6", "batch": "left:5,1,3", "cache": "6",
                              "max-len": "9", "vision-positions": "qwen2-vl", "mrope-era": "v4"},
                   "ids": ids.tolist(), "rope_deltas": deltas.view(-1).tolist()})
-    # A pack of text documents: the flattening collator's ids, which Qwen2VLModel.forward expands
+    # A pack of text documents: the flattening collator's ids, which Qwen2VLTextModel.forward expands
     # to the three axes (position_ids[None, ...].expand(3, position_ids.shape[0], -1)).
     ids = collator_ids([3, 4, 2])
     cases.append({"name": "qwen2-vl packed text 3,4,2",
                   "params": {"encoding": "mrope", "prompt": "text:9", "packed": "3,4,2", "max-len": "9",
                              "vision-positions": "qwen2-vl", "mrope-era": "v4"},
                   "ids": ids[None, ...].expand(3, ids.shape[0], -1).tolist()})
+    # The same as the collator hands them to the model: [1, L], one id a token; "expanded" is what
+    # Qwen2VLTextModel.forward makes of them for the rotary embedding.
+    ids = collator_ids([5, 1, 6, 2])
+    cases.append({"name": "qwen2-vl packed text 5,1,6,2, the collator's [1, L]",
+                  "params": {"encoding": "mrope", "prompt": "text:14", "packed": "5,1,6,2", "max-len": "14",
+                             "vision-positions": "qwen2-vl", "mrope-era": "v4"},
+                  "ids": ids.tolist(), "expanded": text_model_ids(ids).tolist()})
     out = os.path.join(here, "positions", "torch_position_ids.json")
     with open(out, "w") as f:
         json.dump({"source": "huggingface/transformers main: generation/utils.py, data/data_collator.py, "

@@ -15,6 +15,34 @@ namespace posenc::PositionIdsCheck {
 
 namespace {
 
+// The reference's ids as the given ids hold them: BatchIds' every axis, or, for ids of one axis where
+// BatchIds' three agree (M-RoPE's text pack: the flattening collator's [B, L], which
+// Qwen2VLTextModel.forward expands to t, h and w), the first alone.
+class ReferenceIds
+{
+public:
+    ReferenceIds(const BatchIds &batch, int axes)
+        : m_batch(batch)
+        , m_axes(axes)
+    { }
+    const BatchLayout &layout() const { return m_batch.layout(); }
+    int axes() const { return m_axes; }
+    void ids(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64_t count, std::int64_t *out) const
+    {
+        if (m_axes == m_batch.axes()) {
+            m_batch.ids(choice, b, c0, count, out);
+            return;
+        }
+        std::vector<std::int64_t> all(std::size_t(m_batch.axes() * count));
+        m_batch.ids(choice, b, c0, count, all.data());
+        std::copy_n(all.begin(), count, out);
+    }
+
+private:
+    const BatchIds &m_batch;
+    int m_axes;
+};
+
 // Each real token's given id less the reference's, per row: the set of differences of its prefill
 // and of its decode steps (every axis).
 struct RowShifts
@@ -25,7 +53,7 @@ struct RowShifts
 // Whether `ids` holds, for every real token, the ids `prefill` makes of the prefill's tokens and
 // `decode` of the decode steps': a mistake's ids regenerated for the batch (BatchIds), which alone
 // name it.
-bool holds(const BatchIds &batch, IdsChoice prefill, IdsChoice decode, const RowMatrixXf &ids)
+bool holds(const ReferenceIds &batch, IdsChoice prefill, IdsChoice decode, const RowMatrixXf &ids)
 {
     const BatchLayout &layout = batch.layout();
     std::vector<std::int64_t> made(std::size_t(batch.axes() * layout.cols()));
@@ -46,14 +74,14 @@ bool holds(const BatchIds &batch, IdsChoice prefill, IdsChoice decode, const Row
     return true;
 }
 
-bool holds(const BatchIds &batch, IdsChoice choice, const RowMatrixXf &ids)
+bool holds(const ReferenceIds &batch, IdsChoice choice, const RowMatrixXf &ids)
 {
     return holds(batch, choice, choice, ids);
 }
 
 // Where no mistake's ids are the batch's: what each row's real tokens hold against the reference,
 // segment by segment (its prefill, its decode steps), in words.
-QString differences(const BatchIds &batch, const std::vector<RowShifts> &rows, const RowMatrixXf &ids)
+QString differences(const ReferenceIds &batch, const std::vector<RowShifts> &rows, const RowMatrixXf &ids)
 {
     const BatchLayout &layout = batch.layout();
     const auto words = [](const std::set<std::int64_t> &shifts) {
@@ -81,7 +109,7 @@ QString differences(const BatchIds &batch, const std::vector<RowShifts> &rows, c
     return parts.join(u"; "_s);
 }
 
-std::vector<RowShifts> shifts(const BatchIds &batch, const RowMatrixXf &ids, std::optional<Difference> &first)
+std::vector<RowShifts> shifts(const ReferenceIds &batch, const RowMatrixXf &ids, std::optional<Difference> &first)
 {
     const BatchLayout &layout = batch.layout();
     std::vector<RowShifts> all(std::size_t(layout.rows()));
@@ -107,14 +135,20 @@ std::vector<RowShifts> shifts(const BatchIds &batch, const RowMatrixXf &ids, std
     return all;
 }
 
-QString referenceWords(const BatchIds &batch)
+QString referenceWords(const ReferenceIds &batch, bool mrope)
 {
     const BatchLayout &layout = batch.layout();
+    if (batch.axes() == 3 && layout.hasDocuments())
+        return u"each document laid out as Qwen-VL's get_rope_index lays out text (models/qwen2_vl/"
+               "modeling_qwen2_vl.py): t, h and w alike from 0, the flattening collator's ids on every axis"_s;
     if (batch.axes() == 3)
         return u"Qwen-VL's get_rope_index with the attention mask (models/qwen2_vl/modeling_qwen2_vl.py), a "
                "decode step's ids cache_position + rope_deltas"_s;
     if (layout.hasDocuments())
-        return u"transformers' DataCollatorWithFlattening: each document's ids from 0 (data/data_collator.py)"_s;
+        return u"transformers' DataCollatorWithFlattening: each document's ids from 0 (data/data_collator.py)%1"_s.arg(
+            mrope ? u", which Qwen2VLTextModel.forward gives t, h and w alike (models/qwen2_vl/modeling_qwen2_vl.py: "
+                    "position_ids[None, ...].expand(3, ...))"_s
+                  : QString());
     return u"transformers' generation: attention_mask.long().cumsum(-1) - 1, the padding 1 "
            "(generation/utils.py, prepare_inputs_for_generation)%1"_s.arg(
                layout.cache() > 0 ? u", the mask a column of ones longer each decode step"_s : QString());
@@ -166,7 +200,7 @@ std::optional<std::int64_t> commonShift(const std::vector<RowShifts> &rows)
 // Where each row's ids leave the reference at one column and, from there to its last real token,
 // either keep one shift from it or stop advancing: a step after a cache (a decode step, or a chunk
 // of a chunked prefill) whose ids do not continue from it. The words, or nothing.
-std::optional<QString> offTheCacheFrom(const BatchIds &batch, const RowMatrixXf &ids)
+std::optional<QString> offTheCacheFrom(const ReferenceIds &batch, const RowMatrixXf &ids)
 {
     const BatchLayout &layout = batch.layout();
     std::vector<std::int64_t> reference(std::size_t(batch.axes() * layout.cols()));
@@ -211,7 +245,7 @@ std::optional<QString> offTheCacheFrom(const BatchIds &batch, const RowMatrixXf 
     return parts.join(u"; "_s);
 }
 
-void notePadding(Report &report, const BatchIds &batch, const RowMatrixXf &ids)
+void notePadding(Report &report, const ReferenceIds &batch, const RowMatrixXf &ids)
 {
     const BatchLayout &layout = batch.layout();
     std::set<std::int64_t> values;
@@ -258,7 +292,7 @@ std::optional<QString> secondPerGridOne(const Params &params, const RowMatrixXf 
         return std::nullopt;
     const Engine engine(one);
     const BatchIds &batch = engine.source<BatchIds>();
-    if (batch.problem() || !holds(batch, IdsChoice::Reference, ids))
+    if (batch.problem() || !holds(ReferenceIds(batch, batch.axes()), IdsChoice::Reference, ids))
         return std::nullopt;
     declared.removeDuplicates();
     return declared.join(u", "_s);
@@ -287,22 +321,26 @@ QString verdictWord(Verdict verdict)
 std::optional<QString> shapeProblem(const Params &params, const std::vector<std::int64_t> &shape)
 {
     const BatchLayout layout(params);
-    const bool mrope = params.encoding == Encoding::Mrope;
+    const bool threeAxes = BatchIds::axesOf(params) == 3, oneId = BatchIds::takesOneId(params);
     const std::int64_t rows = layout.rows(), cols = layout.cols();
-    const bool fits = !shape.empty() && shape.back() == cols
-        && ((shape.size() == 1 && rows == 1 && !mrope) || (shape.size() == 2 && shape[0] == rows && !mrope)
-            || (shape.size() == 3 && shape[0] == 3 && shape[1] == rows && mrope)
-            || (shape.size() == 2 && shape[0] == 3 * rows && mrope));
-    if (fits)
+    const bool one = (shape.size() == 1 && rows == 1) || (shape.size() == 2 && shape[0] == rows);
+    const bool three
+        = (shape.size() == 3 && shape[0] == 3 && shape[1] == rows) || (shape.size() == 2 && shape[0] == 3 * rows);
+    if (!shape.empty() && shape.back() == cols && ((oneId && one) || (threeAxes && three)))
         return std::nullopt;
-    return mrope ? u"M-RoPE's [3, B, L] = [3, %1, %2] of the batch"_s.arg(rows).arg(cols)
-                 : u"[B, L] = [%1, %2], the batch's rows and max_len"_s.arg(rows).arg(cols);
+    if (threeAxes && oneId)
+        return u"[B, L] = [%1, %2], the collator's ids, or M-RoPE's [3, B, L] = [3, %1, %2]"_s.arg(rows).arg(cols);
+    return threeAxes ? u"M-RoPE's [3, B, L] = [3, %1, %2] of the batch"_s.arg(rows).arg(cols)
+                     : u"[B, L] = [%1, %2], the batch's rows and max_len"_s.arg(rows).arg(cols);
 }
 
 Report check(const Params &params, const RowMatrixXf &ids)
 {
     const Engine engine(params);
-    const BatchIds &batch = engine.source<BatchIds>();
+    const BatchIds &ofBatch = engine.source<BatchIds>();
+    // [B, L] ids of an M-RoPE batch whose three axes agree (a text pack's): one axis read.
+    const bool oneAxis = ids.rows() == ofBatch.layout().rows() && ofBatch.axesAgree();
+    const ReferenceIds batch(ofBatch, oneAxis ? 1 : ofBatch.axes());
     const BatchLayout &layout = batch.layout();
     Report report;
     report.rows = layout.rows();
@@ -310,7 +348,7 @@ Report check(const Params &params, const RowMatrixXf &ids)
     report.axes = batch.axes();
     for (std::int64_t b = 0; b < layout.rows(); ++b)
         report.realTokens += layout.realTokens(b);
-    report.reference = referenceWords(batch);
+    report.reference = referenceWords(batch, ofBatch.axes() == 3);
     notePadding(report, batch, ids);
     const std::vector<RowShifts> rows = shifts(batch, ids, report.firstDifference);
     const auto mistake = [&](IdsChoice choice, const QString &detail) {

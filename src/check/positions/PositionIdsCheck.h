@@ -44,10 +44,11 @@ QStringList mistakeNames();
 QString verdictWord(Verdict verdict);
 
 // What is wrong with the ids' shape for these parameters' batch ([B, L], or [3, B, L] for M-RoPE, a
-// single row's [L]), in words; nothing when it fits.
+// single row's [L] or [3, L]; an M-RoPE pack of text also [B, L], the flattening collator's ids,
+// which Qwen2VLTextModel.forward expands to the three axes), in words; nothing when it fits.
 std::optional<QString> shapeProblem(const Params &params, const std::vector<std::int64_t> &shape);
-// `ids` as [rows, L], M-RoPE's axes one after the other. Preconditions: params valid, no
-// shapeProblem, and the batch has ids (BatchIds::problem empty).
+// `ids` as [rows, L], M-RoPE's axes one after the other (B rows: one id a token). Preconditions:
+// params valid, no shapeProblem, and the batch has ids (BatchIds::problem empty).
 Report check(const Params &params, const RowMatrixXf &ids);
 // The same for ids declared to start at `start` (--position-offset: RoBERTa's padding_idx + 1 = 2,
 // create_position_ids_from_input_ids): each real token's id is the reference's + start; ids of
