@@ -11,6 +11,7 @@
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
 #include "support/FigureBuilds.h"
+#include "support/MropeReference.h"
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
@@ -22,6 +23,8 @@
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
+
+Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -115,6 +118,78 @@ private slots:
         QCOMPARE(d->x.value(1), 7.0);
         QCOMPARE(d->reference.value(1), 4.0);
         QVERIFY(d->differs);
+    }
+
+    // A document of one token (packed 5,1,6,2, column 5) is drawn as a dash across its column: its
+    // id 0 under the collator's restarted ids, 5 under a running count.
+    void idsRowLineShowsALoneToken()
+    {
+        const Params p = with(
+            {{u"max-len"_s, u"14"_s}, {u"packed"_s, u"5,1,6,2"_s}, {u"ids-choice"_s, u"positions-not-restarted"_s}});
+        const auto d = computed<PositionIdsData>(
+            u"position-ids"_s, p, {extent(14, 1, -0.5, 13.5, -0.5, 0.5), extent(200, 100, -0.5, 13.5, 0, 14)});
+        QList<double> reference, chosen;
+        for (qsizetype i = 0; i < d->x.size(); ++i) {
+            if (d->x[i] > 4.5 && d->x[i] < 5.5 && !std::isnan(d->reference[i])) {
+                reference.append(d->reference[i]);
+                chosen.append(d->chosen[i]);
+            }
+        }
+        QCOMPARE(reference, (QList<double> {0.0, 0.0}));
+        QCOMPARE(chosen, (QList<double> {5.0, 5.0}));
+    }
+
+    // The row's id axis spans the ids drawn, the largest of the reference's and the chosen ones on
+    // the drawn axis over the batch (+ 1, as ever), not the row's length: M-RoPE's ids of a prompt
+    // with an image fall short of L, and a Qwen2.5-VL video's t ids (second_per_grid 2 at 25 tokens a
+    // second: t = 50 k) run past it. The ids from get_rope_index written in tests/support/MropeReference.h,
+    // the left-padded rows' from transformers' cumsum(mask) − 1 (arange: the column).
+    void idsAxisSpansTheIds_data()
+    {
+        QTest::addColumn<Params>("params");
+        QTest::addColumn<QString>("axis");
+        QTest::addColumn<double>("largest");
+        // The default prompt's first 22 tokens, text:5,image:1x4x6,text:3,video:2x4x4: the longest
+        // row ends with the video, its t ids above its h and w.
+        const std::vector<mroperef::Segment> prompt
+            = {{0, 5, 0, 0, 0, 0.0}, {1, 0, 1, 4, 6, 0.0}, {0, 3, 0, 0, 0, 0.0}, {2, 0, 2, 4, 4, 2.0}};
+        const mroperef::Table v25 = mroperef::ropeIndex(prompt, u"qwen2.5-vl"_s, u"v4"_s, 2, 25.0, 6);
+        const mroperef::Table v2 = mroperef::ropeIndex(prompt, u"qwen2-vl"_s, u"v4"_s, 2, 2.0, 6);
+        const auto most = [](const mroperef::Ids &ids) { return double(*std::max_element(ids.begin(), ids.end())); };
+        const auto mrope = [](const QString &vision) {
+            return with({{u"encoding"_s, u"mrope"_s},
+                         {u"max-len"_s, u"32"_s},
+                         {u"batch"_s, u"left:22,14,5"_s},
+                         {u"vision-positions"_s, vision},
+                         {u"tokens-per-second"_s, u"25"_s},
+                         {u"second-per-grid"_s, u"2"_s}});
+        };
+        QTest::newRow("qwen2.5-vl t") << mrope(u"qwen2.5-vl"_s) << u"t"_s << most(v25.t);
+        QTest::newRow("qwen2.5-vl w") << mrope(u"qwen2.5-vl"_s) << u"w"_s << most(v25.w);
+        QTest::newRow("qwen2-vl t") << mrope(u"qwen2-vl"_s) << u"t"_s << most(v2.t);
+        QTest::newRow("one id, arange") << with(
+            {{u"max-len"_s, u"8"_s}, {u"batch"_s, u"left:5,8,3"_s}, {u"ids-choice"_s, u"arange-with-padding"_s}})
+                                        << u"t"_s << 7.0;
+        QTest::newRow("one id, reference")
+            << with({{u"max-len"_s, u"8"_s}, {u"batch"_s, u"left:5,3"_s}}) << u"t"_s << 4.0;
+    }
+    void idsAxisSpansTheIds()
+    {
+        QFETCH(Params, params);
+        QFETCH(QString, axis);
+        QFETCH(double, largest);
+        FigureState state;
+        state.options.insert(QString::fromUtf16(PositionIdsModel::kAxis), axis);
+        for (const QSize pixels : {QSize(1366, 768), QSize(1920, 1080)}) {
+            const auto built = FigureBuilds::build(u"position-ids"_s, params, FigureSize::fromPixels(pixels), state);
+            QCOMPARE(FigureBuilds::errorOf(*built), QString());
+            const QList<ViewAxis> axes = built->figurePlot().viewAxes();
+            const auto ids
+                = std::find_if(axes.begin(), axes.end(), [](const ViewAxis &a) { return a.key == u"ids"_s; });
+            QVERIFY(ids != axes.end());
+            QCOMPARE(ids->axis->range().lower, -0.5);
+            QCOMPARE(ids->axis->range().upper, largest + 1.5);
+        }
     }
 
     // Each pixel's band: the least and the most of its real tokens' RoPE scores against the row's

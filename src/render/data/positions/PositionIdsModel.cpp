@@ -18,12 +18,6 @@ namespace {
 
 constexpr double kIdsNaN = std::numeric_limits<double>::quiet_NaN();
 
-int idsAxisOf(const FigureState &state)
-{
-    const QString text = state.option(QString::fromUtf16(PositionIdsModel::kAxis));
-    return text == u"h"_s ? 1 : text == u"w"_s ? 2 : 0;
-}
-
 // The mean id of a pixel's real tokens, rows [r0, r1) by columns [c0, c1): within a segment the ids
 // run up by one a column, so each segment's part is an arithmetic series (M-RoPE's, token by token).
 std::pair<double, std::int64_t> idsPixelSum(const BatchIds &ids, IdsChoice choice, int axis, std::int64_t r0,
@@ -95,11 +89,20 @@ void idsRowLine(PositionIdsData &d, const BatchIds &ids, IdsChoice choice)
             continue;
         const std::int64_t step = ids.axes() == 1 ? std::max<std::int64_t>(1, s.length - 1)
                                                   : std::max<std::int64_t>(1, s.length / PositionIdsData::kMaxPoints);
-        for (std::int64_t c = s.start;; c = std::min(c + step, s.end() - 1)) {
-            d.x.append(double(c));
+        const auto add = [&](double x, std::int64_t c) {
+            d.x.append(x);
             d.reference.append(double(ids.id(IdsChoice::Reference, d.row, c, d.axis)));
             d.chosen.append(double(ids.id(choice, d.row, c, d.axis)));
             d.differs = d.differs || d.chosen.back() != d.reference.back();
+        };
+        if (s.length == 1) {
+            // A token alone (a one-token document, one decode step): a dash across its column, where
+            // a point between two gaps would draw nothing.
+            add(double(s.start) - 0.3, s.start);
+            add(double(s.start) + 0.3, s.start);
+        }
+        for (std::int64_t c = s.start; s.length > 1; c = std::min(c + step, s.end() - 1)) {
+            add(double(c), c);
             if (c == s.end() - 1)
                 break;
         }
@@ -110,6 +113,14 @@ void idsRowLine(PositionIdsData &d, const BatchIds &ids, IdsChoice choice)
 }
 
 } // namespace
+
+int PositionIdsModel::axisOf(const Params &params, const FigureState &state)
+{
+    if (BatchIds::axesOf(params) == 1)
+        return 0;
+    const QString text = state.option(QString::fromUtf16(kAxis));
+    return text == u"h"_s ? 1 : text == u"w"_s ? 2 : 0;
+}
 
 QString PositionIdsModel::name() const
 {
@@ -171,7 +182,7 @@ FigureResult PositionIdsModel::computeData(const FigureRequest &request, const s
     const Params &p = engine.params();
     d.choice = p.batch.ids;
     d.axes = ids.axes();
-    d.axis = d.axes == 3 ? idsAxisOf(request.state) : 0;
+    d.axis = axisOf(p, request.state);
     d.rows = ids.layout().rows();
     d.cols = p.maxLen;
     d.cache = ids.layout().cache();

@@ -46,6 +46,8 @@ class PositionIdsModel final : public FigureModel
 {
 public:
     static inline constexpr char16_t kAxis[] = u"axis";
+    // The axis drawn, 0 (t), 1 (h) or 2 (w), as the state's option names it; 0 for one id a token.
+    static int axisOf(const Params &params, const FigureState &state);
 
     QString name() const override;
     QString title() const override;

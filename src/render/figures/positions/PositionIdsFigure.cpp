@@ -8,8 +8,9 @@
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
+#include "core/Engine.h"
 #include "core/NumberText.h"
-#include "core/positions/BatchLayout.h"
+#include "core/positions/BatchIds.h"
 #include "core/positions/BatchParamRows.h"
 #include "render/data/FigureText.h"
 #include "render/data/VisibleCells.h"
@@ -36,10 +37,13 @@ QString idsChoiceWord(IdsChoice choice)
 // What the reference computes for this batch, in a few words.
 QString referenceWords(const PositionIdsData &d)
 {
-    if (d.axes == 3)
-        return u"get_rope_index with the mask, decode steps at cache_position + rope_deltas"_s;
+    // An M-RoPE pack's ids are the collator's, which Qwen2VLTextModel.forward gives t, h and w alike.
     if (d.documents)
-        return u"the flattening collator: each document from 0"_s;
+        return d.axes == 3 ? u"the flattening collator: each document from 0, on t, h and w alike"_s
+                           : u"the flattening collator: each document from 0"_s;
+    if (d.axes == 3)
+        return d.cache > 0 ? u"get_rope_index with the mask, decode steps at cache_position + rope_deltas"_s
+                           : u"get_rope_index with the mask"_s;
     return d.cache > 0 ? u"generation: cumsum(mask) − 1, the decode steps after the cache"_s
                        : u"generation: attention_mask.cumsum(−1) − 1, padding 1"_s;
 }
@@ -96,16 +100,18 @@ QList<ViewAxis> PositionIdsFigure::viewAxes() const
             {u"ids"_s, m_rowRect->axis(QCPAxis::atLeft)}};
 }
 
-void PositionIdsFigure::showDefaultView(const Params &params, const FigureState &)
+void PositionIdsFigure::showDefaultView(const Params &params, const FigureState &state)
 {
     const Shape shape = Quantities::shape(Quantity::PositionIds, params);
-    const std::int64_t rows = params.encoding == Encoding::Mrope ? shape.rows / 3 : shape.rows;
-    m_map.fitAxes({rows, shape.cols});
-    // The ids reach the largest of the reference's and the chosen ones (M-RoPE's: the row's length).
+    m_map.fitAxes({shape.rows / BatchIds::axesOf(params), shape.cols});
+    // The ids drawn reach the largest of the reference's and the chosen ones on the drawn axis, over
+    // the batch (M-RoPE's fall short of the row's length with an image, and pass it with a
+    // Qwen2.5-VL video's t); a batch with no ids (a row cutting an image) keeps the row's length.
     std::int64_t top = shape.cols;
-    if (params.encoding != Encoding::Mrope) {
-        const BatchLayout layout(params);
-        top = std::max(layout.maxId(IdsChoice::Reference), layout.maxId(params.batch.ids)) + 1;
+    const Engine engine(params);
+    if (const BatchIds &ids = engine.source<BatchIds>(); !ids.problem()) {
+        const int axis = PositionIdsModel::axisOf(params, state);
+        top = std::max(ids.maxId(IdsChoice::Reference, axis), ids.maxId(params.batch.ids, axis)) + 1;
     }
     m_rowRect->axis(QCPAxis::atLeft)->setRange(-0.5, double(std::max<std::int64_t>(top, 1)) + 0.5);
 }
@@ -144,7 +150,7 @@ void PositionIdsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
     m_title->setText(parts.join(u"  ·  "_s));
     QString caption = d.problem.isEmpty() ? u"reference: %1; grey: padding (masked, its id 1)."_s.arg(referenceWords(d))
                                           : u"No ids: %1."_s.arg(d.problem);
-    if (d.axes == 3 && d.problem.isEmpty())
+    if (d.axes == 3 && !d.documents && d.problem.isEmpty())
         caption += u" Row %1's rope_deltas = %2."_s.arg(d.row).arg(QString::number(d.ropeDelta).replace(u'-', u'−'));
     if (d.grid.cols > 0 && !d.grid.isCellByCell())
         caption += u" A pixel of the map: the exact mean of its real tokens' ids."_s;
@@ -176,8 +182,8 @@ void PositionIdsFigure::fillRow(const PositionIdsData &d)
         PlotItems::placeShade(m_shades[i], false);
     // The documents' starts, as dotted lines across the panel.
     QList<double> sx, sy;
-    // Across the panel, whatever its zoom: from below 0 to past the row's length.
-    const double top = double(std::max<std::int64_t>(d.cols, 1));
+    // Across the panel, whatever its zoom: from below 0 to past the row's length and its ids.
+    const double top = std::max(double(std::max<std::int64_t>(d.cols, 1)), d.most);
     for (const double s : d.documentStarts) {
         sx << s - 0.5 << s - 0.5 << std::nan("");
         sy << -0.5 << top + 0.5 << std::nan("");
