@@ -119,6 +119,27 @@ private slots:
         }
     }
 
+    // The lengths and documents of each text, whatever was read before it (the last text read is
+    // kept: the window reads one batch's text many times a change).
+    void eachTextParsesAsItself()
+    {
+        using Lengths = std::vector<std::int64_t>;
+        for (int round = 0; round < 2; ++round) {
+            const auto left = BatchLayout::parseLengths(u"left:5,8,3"_s);
+            QVERIFY(std::holds_alternative<BatchLayout::Lengths>(left));
+            QCOMPARE(std::get<BatchLayout::Lengths>(left).lengths, (Lengths {5, 8, 3}));
+            QVERIFY(std::get<BatchLayout::Lengths>(left).side == BatchLayout::Side::Left);
+            const auto right = BatchLayout::parseLengths(u"right:7"_s);
+            QCOMPARE(std::get<BatchLayout::Lengths>(right).lengths, (Lengths {7}));
+            QVERIFY(std::get<BatchLayout::Lengths>(right).side == BatchLayout::Side::Right);
+            QCOMPARE(std::get<QString>(BatchLayout::parseLengths(u"left:5,0"_s)),
+                     u"'0' is not a length of at least 1"_s);
+            QCOMPARE(std::get<std::vector<Lengths>>(BatchLayout::parsePacked(u"3,4,2/5,4"_s)),
+                     (std::vector<Lengths> {{3, 4, 2}, {5, 4}}));
+            QCOMPARE(std::get<std::vector<Lengths>>(BatchLayout::parsePacked(u"9"_s)), (std::vector<Lengths> {{9}}));
+        }
+    }
+
     void documentsWhereTheVarlenAttentionReadsThem_data()
     {
         QTest::addColumn<QJsonObject>("testCase");

@@ -3,6 +3,7 @@
 #include "core/ParamTable.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -37,7 +38,27 @@ std::vector<BatchSegment> tableRow(const BatchTable &table, std::int64_t b, bool
 
 } // namespace
 
-std::variant<BatchLayout::Lengths, QString> BatchLayout::parseLengths(const QString &text)
+namespace {
+
+using Lengths = BatchLayout::Lengths;
+using Side = BatchLayout::Side;
+using Packed = std::vector<std::vector<std::int64_t>>;
+
+// The last text parsed and what it gave, kept per thread: the window reads one batch's text many
+// times a change (each row's check and tooltip, the views' layouts and default row), 64 lengths
+// each at the benchmark's batch, and a text parses the same every time.
+template<typename Result> Result lastParsed(const QString &text, Result (*parse)(const QString &))
+{
+    thread_local QString lastText;
+    thread_local std::optional<Result> last;
+    if (!last || text != lastText) {
+        last = parse(text);
+        lastText = text;
+    }
+    return *last;
+}
+
+std::variant<Lengths, QString> lengthsOf(const QString &text)
 {
     const qsizetype colon = text.indexOf(u':');
     if (colon < 0)
@@ -62,7 +83,7 @@ std::variant<BatchLayout::Lengths, QString> BatchLayout::parseLengths(const QStr
     return result;
 }
 
-std::variant<std::vector<std::vector<std::int64_t>>, QString> BatchLayout::parsePacked(const QString &text)
+std::variant<Packed, QString> packedOf(const QString &text)
 {
     std::vector<std::vector<std::int64_t>> rows;
     const QStringList rowTexts = text.split(u'/');
@@ -84,6 +105,18 @@ std::variant<std::vector<std::vector<std::int64_t>>, QString> BatchLayout::parse
         rows.push_back(std::move(row));
     }
     return rows;
+}
+
+} // namespace
+
+std::variant<BatchLayout::Lengths, QString> BatchLayout::parseLengths(const QString &text)
+{
+    return lastParsed(text, lengthsOf);
+}
+
+std::variant<std::vector<std::vector<std::int64_t>>, QString> BatchLayout::parsePacked(const QString &text)
+{
+    return lastParsed(text, packedOf);
 }
 
 BatchLayout::BatchLayout(const Params &params)
