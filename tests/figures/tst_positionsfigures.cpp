@@ -5,6 +5,7 @@
 #include "render/data/positions/DocumentDistanceModel.h"
 #include "render/data/positions/PositionEffectModel.h"
 #include "render/data/positions/PositionIdsModel.h"
+#include "render/data/positions/PositionsOptions.h"
 
 #include "RelativeSlides.h"
 
@@ -118,6 +119,21 @@ private slots:
         QCOMPARE(d->x.value(1), 7.0);
         QCOMPARE(d->reference.value(1), 4.0);
         QVERIFY(d->differs);
+    }
+
+    // Each batch's default row is its first with padding or documents, whatever batch was asked
+    // before (the last batch's row is kept).
+    void defaultRowOfEachBatch()
+    {
+        for (int round = 0; round < 2; ++round) {
+            QCOMPARE(PositionsOptions::defaultRow(with({{u"max-len"_s, u"8"_s}, {u"batch"_s, u"left:8,5,3"_s}})),
+                     u"1"_s);
+            QCOMPARE(PositionsOptions::defaultRow(with({{u"max-len"_s, u"8"_s}, {u"batch"_s, u"left:8,8,3"_s}})),
+                     u"2"_s);
+            QCOMPARE(PositionsOptions::defaultRow(with({{u"max-len"_s, u"9"_s}, {u"packed"_s, u"9/3,4,2"_s}})), u"1"_s);
+            QCOMPARE(PositionsOptions::defaultRow(with({{u"max-len"_s, u"9"_s}, {u"batch"_s, u"left:8,5,3"_s}})),
+                     u"0"_s);
+        }
     }
 
     // A document of one token (packed 5,1,6,2, column 5) is drawn as a dash across its column: its

@@ -3,6 +3,9 @@
 #include "core/positions/BatchLayout.h"
 #include "core/positions/BatchParamRows.h"
 
+#include <optional>
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::PositionsOptions {
@@ -24,12 +27,34 @@ std::int64_t rowOf(const Params &params, const FigureState &state)
     const std::int64_t given = state.option(QString::fromUtf16(kRow)).trimmed().toLongLong(&ok);
     if (ok)
         return given;
+    // The window asks for each view's default row at every change: the last batch's row is kept per
+    // thread (the rows depend on the batch's texts and files, its cache and max_len alone).
+    struct Key
+    {
+        QString lengths, packed;
+        const BatchTable *mask = nullptr, *documents = nullptr;
+        std::int64_t cache = 0, maxLen = 0;
+        bool operator==(const Key &) const = default;
+    };
+    const BatchParams &batch = params.batch;
+    const Key key {batch.lengths, batch.packed, batch.mask.get(), batch.documents.get(), batch.cache, params.maxLen};
+    thread_local std::optional<std::pair<Key, std::int64_t>> last;
+    if (last && last->first == key)
+        return last->second;
+    // A table's pointer is kept only while the same table is held here.
+    thread_local std::shared_ptr<const BatchTable> heldMask, heldDocuments;
+    heldMask = batch.mask;
+    heldDocuments = batch.documents;
+    std::int64_t first = 0;
     const BatchLayout layout(params);
     for (std::int64_t b = 0; b < layout.rows(); ++b) {
-        if (layout.row(b).size() > 1)
-            return b;
+        if (layout.row(b).size() > 1) {
+            first = b;
+            break;
+        }
     }
-    return 0;
+    last = std::pair(key, first);
+    return first;
 }
 
 QString defaultRow(const Params &params)
