@@ -126,7 +126,7 @@ QString PositionEffect::scoreWords() const
 {
     switch (m_kind) {
     case ScoreKind::Rotary:
-        return u"⟨q, R(Δ)q⟩/‖q‖², q all ones"_s;
+        return u"⟨q, R(Δ)q⟩/‖q‖², q all ones over the turned columns"_s;
     case ScoreKind::Panel:
         return Families::spec(m_params.encoding).score->name;
     case ScoreKind::TermProduct:

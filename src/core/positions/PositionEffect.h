@@ -66,7 +66,7 @@ public:
     // Whether the rotary frequencies differ between the two choices: dynamic NTK's and longrope's
     // update reads the batch's length, torch.max(position_ids) + 1, which a choice can move.
     bool frequenciesMove() const { return m_reference.inv != m_chosen.inv; }
-    // What the score is, in words: "RoPE score ⟨q, R(Δ)q⟩/‖q‖², q all ones".
+    // What the score is, in words: "⟨q, R(Δ)q⟩/‖q‖², q all ones over the turned columns".
     QString scoreWords() const;
     const BatchIds &ids() const { return m_ids; }
 
