@@ -162,6 +162,9 @@ std::optional<TableMatch> read(TableMatch partial, const TableSample &sample)
         }))
         return named(std::move(partial), CheckMistakes::kCellsOffset,
                      u"hold its cells plus %1"_s.arg(NumberText::compact(offset, 4)));
+    // Every changed cell the reference's negated: a block whose sign is flipped (speechbrain#3070).
+    if (same([&](const Changed &x) { return std::isfinite(x.value) && within(x.value, -x.reference, x.limit); }))
+        return named(std::move(partial), CheckMistakes::kSignFlipped, u"hold its cells negated"_s);
     if (const auto moved = shift(reading, rows, sample.cols()))
         return named(std::move(partial), CheckMistakes::kCellsShifted, shiftWords(*moved));
     TableMatch m = std::move(partial);

@@ -3,7 +3,9 @@
 #include "check/CellTolerance.h"
 #include "check/CheckDiagnosis.h"
 #include "check/GridResize.h"
+#include "check/TableAxesSwapped.h"
 #include "check/TableSample.h"
+#include "check/TableSignFlip.h"
 
 #include <QMutex>
 
@@ -191,6 +193,21 @@ QString orderWords(const std::vector<std::int64_t> &order)
     return pairs ? u"columns exchanged in pairs: %1"_s.arg(shown) : u"columns moved: %1"_s.arg(shown);
 }
 
+// Whether a sampled cell of the table is beyond the rounding of the reference's.
+bool deviates(const TableSample &mine, const TableSample &theirs, const CellTolerance &tolerance)
+{
+    if (mine.rows != theirs.rows || mine.cols() != theirs.cols())
+        return false;
+    for (std::int64_t k = 0; k < mine.size(); ++k) {
+        for (std::int64_t c = 0; c < mine.cols(); ++c) {
+            const double want = theirs.values(k, c), got = mine.values(k, c);
+            if (!(got == want || std::fabs(got - want) <= tolerance.limit(want, c, 0.0)))
+                return true;
+        }
+    }
+    return false;
+}
+
 QString shape(const TableRows &t)
 {
     return u"%1 x %2"_s.arg(t.rows()).arg(t.cols());
@@ -248,15 +265,38 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
         m.asRead = std::make_shared<const RowsReference>(std::make_shared<ColumnsOf>(reference, *order));
         m.asReadTolerance = m.tolerance;
     }
+    // Else a block of the reference's cells negated, or its grid's axes exchanged: read from the
+    // sample where it deviates, each streamed as the table it makes where that table is known.
+    std::optional<TableSignFlip::Flip> flip;
+    std::optional<TableAxesSwapped::Swap> swap;
+    if (!order && deviates(*mine, *theirs, m.tolerance)) {
+        flip = TableSignFlip::read(table, reference, *mine, *theirs, m.tolerance);
+        if (!flip)
+            swap = TableAxesSwapped::read(table, reference, m.tolerance);
+        if (flip || (swap && swap->reordered)) {
+            m.asRead = std::make_shared<const RowsReference>(flip ? flip->negated : swap->reordered);
+            m.asReadTolerance = m.tolerance;
+        }
+    }
     m.reference = std::make_shared<const RowsReference>(std::move(reference));
     m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
     m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
-    if (order) {
+    if (order || flip || swap) {
         m.verdict = CheckVerdict::Mistake;
-        m.mistakes = {kColumnsSwapped};
         m.correctAgainst.clear();
+    }
+    if (order) {
+        m.mistakes = {kColumnsSwapped};
         m.diagnosis = u"every cell is one of %1's, in another column: %2 (as when two channels, x and y or sin and "
                       "cos, are exchanged: physicsnemo#1096's meshgrid)"_s.arg(m.referenceText, orderWords(*order));
+    } else if (flip) {
+        m.mistakes = {CheckMistakes::kSignFlipped};
+        m.diagnosis = u"every cell equals %1's but a block whose sign is flipped, each of its cells −x where the "
+                      "reference holds x: %2 (as a sine taken at +p where −p is meant gives: speechbrain#3070's "
+                      "RelPosEncXL, sin(p) for the negative offsets' sin(−p))"_s.arg(m.referenceText, flip->where);
+    } else if (swap) {
+        m.mistakes = {CheckMistakes::kGridAxesSwapped};
+        m.diagnosis = TableAxesSwapped::words(*swap, table.rows()) + u"; compared with %1"_s.arg(m.referenceText);
     }
     return m;
 }

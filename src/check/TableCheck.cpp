@@ -588,9 +588,8 @@ QStringList mistakeIds()
                 ids.append(id);
         }
     }
-    // The check's own, of any family's table: read the other way round, or a region changed.
-    for (const QString &id : {CheckMistakes::kTransposed, CheckMistakes::kCellsOverwritten, CheckMistakes::kCellsOffset,
-                              CheckMistakes::kCellsShifted, RowConstant::kFollowsQuery}) {
+    // The check's own, of any family's table: read the other way round, a region changed, a grid's axes.
+    for (const QString &id : CheckMistakes::kOfAnyTable + QStringList {RowConstant::kFollowsQuery}) {
         if (!ids.contains(id))
             ids.append(id);
     }

@@ -91,6 +91,13 @@ inline const QString kCellsShifted = QStringLiteral("cells-shifted");
 // A table of relative positions taken the other way round: T5's buckets of i − j where the model
 // takes j − i, DeBERTa's of j − i where it takes i − j (OffsetProfile::mirrored).
 inline const QString kRelativeReversed = QStringLiteral("relative-position-reversed");
+// A block of the reference's cells negated (TableSignFlip, ChangedRegion; speechbrain#3070), and a
+// 2-D grid's table sampled with its x and y exchanged (TableAxesSwapped; torchtitan#4244).
+inline const QString kSignFlipped = QStringLiteral("sign-flipped");
+inline const QString kGridAxesSwapped = QStringLiteral("grid-axes-swapped");
+// The check's own, of any family's table (posenc check --help lists them with the families').
+inline const QStringList kOfAnyTable {kTransposed,  kCellsOverwritten, kCellsOffset,
+                                      kCellsShifted, kSignFlipped,      kGridAxesSwapped};
 } // namespace CheckMistakes
 
 // The most rows of a table, one in this many, that may be damaged (unread, at a position the rest

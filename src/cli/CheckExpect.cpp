@@ -189,7 +189,9 @@ QList<CommandOption> options(const QStringList &shown)
          u"compare with another table of the same shape cell by cell (a dump of the reference implementation): "
          "correct when every cell is within the rounding of the coarser of the two formats; or with a learned n x n "
          "grid (n^2 rows) the table must be resized from as Qwen3-VL's fast_pos_embed_interpolate does "
-         "(align_corners)"_s,
+         "(align_corners). A deviating table is named where it is the reference's columns in another order "
+         "(columns-swapped), a block of its cells negated (sign-flipped, the rows and columns said) or its 2-D "
+         "grid, any H x W its rows factor into, sampled with x and y exchanged (grid-axes-swapped)"_s,
          {},
          true},
         {{kExpectConfig},

@@ -1,0 +1,225 @@
+#include "TableAxesSwapped.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::TableAxesSwapped {
+
+namespace {
+
+// The most row pairs compared for one grid: a square grid's every row is streamed afterwards.
+constexpr std::size_t kMostPairs = 4096;
+
+// The pairs (j, w) of a coordinate of an axis of n cells (index j) equal to one of an axis of m
+// (index w), in the normalised coordinates of grid_sample: cell centres (2k + 1) / n - 1
+// (align_corners=False), or the corners 2k / (n - 1) - 1 (align_corners=True).
+std::vector<std::pair<std::int64_t, std::int64_t>> sharedCoordinates(std::int64_t n, std::int64_t m, bool corners)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> shared;
+    for (std::int64_t j = 0; j < n; ++j) {
+        if (corners) {
+            if (n < 2 || m < 2 || (j * (m - 1)) % (n - 1) != 0)
+                continue;
+            shared.emplace_back(j, j * (m - 1) / (n - 1));
+        } else {
+            const std::int64_t q = (2 * j + 1) * m;
+            if (q % n == 0 && (q / n) % 2 == 1)
+                shared.emplace_back(j, (q / n - 1) / 2);
+        }
+    }
+    return shared;
+}
+
+// Rows read once each, as they are asked for.
+class RowCache
+{
+public:
+    explicit RowCache(const TableRows &rows)
+        : m_rows(rows)
+    { }
+    const std::vector<float> *row(std::int64_t r)
+    {
+        auto found = m_cache.find(r);
+        if (found == m_cache.end()) {
+            std::vector<float> values(std::size_t(m_rows.cols()));
+            QString error;
+            if (!m_rows.read(r, 1, values.data(), error))
+                return nullptr;
+            found = m_cache.emplace(r, std::move(values)).first;
+        }
+        return &found->second;
+    }
+
+private:
+    const TableRows &m_rows;
+    std::map<std::int64_t, std::vector<float>> m_cache;
+};
+
+bool sameRow(const std::vector<float> &a, const std::vector<float> &want, const CellTolerance &tolerance)
+{
+    for (std::size_t c = 0; c < a.size(); ++c) {
+        const double w = want[c];
+        if (!(double(a[c]) == w || std::fabs(double(a[c]) - w) <= tolerance.limit(w, std::int64_t(c), 0.0)))
+            return false;
+    }
+    return true;
+}
+
+// The reference's rows in another order: row t is the reference's row order[t].
+class RowsInOrder final : public TableRows
+{
+public:
+    RowsInOrder(std::shared_ptr<const TableRows> rows, std::vector<std::int64_t> order)
+        : m_rows(std::move(rows))
+        , m_order(std::move(order))
+    { }
+    std::int64_t rows() const override { return m_rows->rows(); }
+    std::int64_t cols() const override { return m_rows->cols(); }
+    StoredType storedType() const override { return m_rows->storedType(); }
+    double textRounding() const override { return m_rows->textRounding(); }
+    QString name() const override { return m_rows->name(); }
+    bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
+    {
+        const std::int64_t cols = m_rows->cols();
+        for (std::int64_t r = 0; r < count; ++r) {
+            if (!m_rows->read(m_order[std::size_t(row0 + r)], 1, out + r * cols, error))
+                return false;
+        }
+        return true;
+    }
+
+private:
+    std::shared_ptr<const TableRows> m_rows;
+    std::vector<std::int64_t> m_order;
+};
+
+// The table's row and the reference's row at one point, for the swap of one grid: with
+// `widthMajor` the table's row i·H + j samples (x, y) = (c_H(j), c_W(i)) (meshgrid "xy" of (ys, xs)
+// stacked as (x, y)), else its row a·W + b samples (c_H(a), c_W(b)); the reference's row h·W + w
+// samples (c_W(w), c_H(h)).
+std::vector<std::pair<std::int64_t, std::int64_t>> pairsOf(std::int64_t height, std::int64_t width, bool corners,
+                                                           bool widthMajor, std::int64_t &points)
+{
+    // (j, w): c_H(j) = c_W(w), and the same pairs give c_W(i) = c_H(h) read the other way.
+    const auto shared = sharedCoordinates(height, width, corners);
+    points = std::int64_t(shared.size() * shared.size());
+    std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+    for (const auto &[jx, wx] : shared) {
+        for (const auto &[hy, iy] : shared) {
+            // x: the table's coordinate of the H axis at index jx is the reference's w = wx; y: the
+            // table's coordinate of the W axis at index iy is the reference's h = hy.
+            const std::int64_t t = widthMajor ? iy * height + jx : jx * width + iy;
+            const std::int64_t r = hy * width + wx;
+            if (t != r)
+                pairs.emplace_back(t, r);
+        }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+}
+
+struct Tally
+{
+    bool holds = false;
+    std::int64_t shared = 0;
+    std::pair<std::int64_t, std::int64_t> first {0, 0};
+};
+
+Tally tally(const std::vector<std::pair<std::int64_t, std::int64_t>> &pairs, RowCache &mine, RowCache &theirs,
+            const CellTolerance &tolerance)
+{
+    Tally t;
+    const std::size_t step = std::max<std::size_t>(1, pairs.size() / kMostPairs);
+    for (std::size_t k = 0; k < pairs.size(); k += step) {
+        const auto [row, at] = pairs[k];
+        const auto *got = mine.row(row);
+        const auto *want = theirs.row(at);
+        const auto *own = theirs.row(row);
+        if (!got || !want || !own || !sameRow(*got, *want, tolerance))
+            return {};
+        // Evidence only where the reference's two rows differ: the table's row is then not its own.
+        if (!sameRow(*own, *want, tolerance)) {
+            if (t.shared == 0)
+                t.first = {row, at};
+            ++t.shared;
+        }
+    }
+    t.holds = t.shared >= 2;
+    return t;
+}
+
+} // namespace
+
+std::optional<Swap> read(const TableRows &table, const std::shared_ptr<const TableRows> &reference,
+                         const CellTolerance &tolerance)
+{
+    const std::int64_t rows = table.rows();
+    if (rows < 4 || reference->rows() != rows || reference->cols() != table.cols())
+        return std::nullopt;
+    RowCache mine(table), theirs(*reference);
+    std::optional<Swap> best;
+    std::vector<std::pair<std::int64_t, std::int64_t>> bestPairs;
+    std::int64_t bestPoints = 0;
+    for (std::int64_t height = 2; height <= rows / 2; ++height) {
+        if (rows % height != 0)
+            continue;
+        const std::int64_t width = rows / height;
+        for (const bool corners : {false, true}) {
+            for (const bool widthMajor : {true, false}) {
+                std::int64_t points = 0;
+                const auto pairs = pairsOf(height, width, corners, widthMajor, points);
+                if (pairs.size() < 2)
+                    continue;
+                const Tally t = tally(pairs, mine, theirs, tolerance);
+                if (!t.holds || (best && t.shared <= best->shared))
+                    continue;
+                best = Swap {height, width, corners, widthMajor, t.shared, t.first.first, t.first.second, nullptr};
+                bestPairs = pairs;
+                bestPoints = points;
+            }
+        }
+    }
+    if (best && bestPoints == rows) {
+        // Every row at a point of the reference's (a square grid read transposed): streamed whole,
+        // the rows at their own point (the diagonal) as they are.
+        std::vector<std::int64_t> order(static_cast<std::size_t>(rows));
+        for (std::int64_t r = 0; r < rows; ++r)
+            order[std::size_t(r)] = r;
+        for (const auto &[row, at] : bestPairs)
+            order[std::size_t(row)] = at;
+        best->reordered = std::make_shared<RowsInOrder>(reference, std::move(order));
+    }
+    return best;
+}
+
+QString words(const Swap &swap, std::int64_t rows)
+{
+    const QString grid = u"%1 x %2"_s.arg(swap.height).arg(swap.width);
+    const QString how = swap.widthMajor
+        ? u"its x and y exchanged (the learned grid read transposed) and its patches in %1 x %2 order (grid_sample given "
+          "stack(meshgrid(ys, xs, indexing=\"xy\")), y where x goes: torchtitan#4244's _vision_pos_embed)"_s
+              .arg(swap.width)
+              .arg(swap.height)
+        : u"its x and y exchanged, the grid read transposed (a (y, x) pair where (x, y) goes: meshgrid indexing "
+          "\"ij\" and \"xy\" confused, torchtitan#4244)"_s;
+    const QString coordinates = swap.corners ? u"align_corners=True's"_s : u"the cells' centres (align_corners=False)"_s;
+    const QString rest = swap.reordered
+        ? u"every row is the reference's row of the transposed grid"_s
+        : u"the other rows sample points the reference holds no row of and are not compared"_s;
+    return u"the table is the %1 grid sampled with %2: its %3 rows (of %4) at a point of the reference's other "
+           "patches (%5 coordinates) each equal the reference's row there (row %6 is its row %7), not their own; "
+           "%8"_s.arg(grid, how)
+        .arg(swap.shared)
+        .arg(rows)
+        .arg(coordinates)
+        .arg(swap.firstRow)
+        .arg(swap.firstReferenceRow)
+        .arg(rest);
+}
+
+} // namespace posenc::TableAxesSwapped

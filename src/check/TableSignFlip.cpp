@@ -1,0 +1,148 @@
+#include "TableSignFlip.h"
+
+#include "check/DeviationRegion.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::TableSignFlip {
+
+namespace {
+
+// The rows read at once in the pass that finds the block's rows.
+constexpr std::int64_t kChunkCells = std::int64_t(1) << 20;
+
+bool near(double a, double b, double limit)
+{
+    return a == b || std::fabs(a - b) <= limit;
+}
+
+// The reference with the cells of `rows` x `columns` negated.
+class NegatedBlock final : public TableRows
+{
+public:
+    NegatedBlock(std::shared_ptr<const TableRows> rows, std::vector<bool> flippedRows, std::vector<bool> columns)
+        : m_rows(std::move(rows))
+        , m_flippedRows(std::move(flippedRows))
+        , m_columns(std::move(columns))
+    { }
+    std::int64_t rows() const override { return m_rows->rows(); }
+    std::int64_t cols() const override { return m_rows->cols(); }
+    StoredType storedType() const override { return m_rows->storedType(); }
+    double textRounding() const override { return m_rows->textRounding(); }
+    QString name() const override { return m_rows->name(); }
+    bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
+    {
+        if (!m_rows->read(row0, count, out, error))
+            return false;
+        const auto cols = std::size_t(m_rows->cols());
+        for (std::size_t r = 0; r < std::size_t(count); ++r) {
+            if (!m_flippedRows[std::size_t(row0) + r])
+                continue;
+            for (std::size_t c = 0; c < cols; ++c)
+                out[r * cols + c] = m_columns[c] ? -out[r * cols + c] : out[r * cols + c];
+        }
+        return true;
+    }
+
+private:
+    std::shared_ptr<const TableRows> m_rows;
+    std::vector<bool> m_flippedRows;
+    std::vector<bool> m_columns;
+};
+
+// The columns whose sampled cells are negated, where the sample reads as a block negated: every
+// cell the reference's or its negation, at least two negated, and each row with one negated in
+// all those columns.
+std::optional<std::vector<bool>> sampledColumns(const TableSample &mine, const TableSample &theirs,
+                                                const CellTolerance &tolerance)
+{
+    const std::int64_t cols = mine.cols();
+    if (mine.rows != theirs.rows || theirs.cols() != cols)
+        return std::nullopt;
+    std::vector<bool> columns(std::size_t(cols), false);
+    std::vector<bool> rowFlipped(std::size_t(mine.size()), false);
+    std::int64_t flipped = 0;
+    for (std::int64_t k = 0; k < mine.size(); ++k) {
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const double want = theirs.values(k, c), got = mine.values(k, c);
+            const double limit = tolerance.limit(want, c, 0.0);
+            if (near(got, want, limit))
+                continue;
+            if (!near(got, -want, limit))
+                return std::nullopt;
+            columns[std::size_t(c)] = true;
+            rowFlipped[std::size_t(k)] = true;
+            ++flipped;
+        }
+    }
+    if (flipped < 2)
+        return std::nullopt;
+    for (std::int64_t k = 0; k < mine.size(); ++k) {
+        if (!rowFlipped[std::size_t(k)])
+            continue;
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const double want = theirs.values(k, c);
+            if (columns[std::size_t(c)] && !near(mine.values(k, c), -want, tolerance.limit(want, c, 0.0)))
+                return std::nullopt;
+        }
+    }
+    return columns;
+}
+
+} // namespace
+
+std::optional<Flip> read(const TableRows &table, const std::shared_ptr<const TableRows> &reference,
+                         const TableSample &mine, const TableSample &theirs, const CellTolerance &tolerance)
+{
+    const auto columns = sampledColumns(mine, theirs, tolerance);
+    if (!columns)
+        return std::nullopt;
+    const std::int64_t rows = table.rows(), cols = table.cols();
+    const std::int64_t chunk = std::max<std::int64_t>(1, kChunkCells / std::max<std::int64_t>(cols, 1));
+    std::vector<bool> flippedRows(std::size_t(rows), false);
+    std::vector<float> a, b;
+    QString error;
+    RowRuns runs;
+    std::int64_t flipped = 0;
+    // A row of the block: its cells in the columns all negated, one at least beyond the rounding.
+    for (std::int64_t r0 = 0; r0 < rows; r0 += chunk) {
+        const std::int64_t count = std::min(chunk, rows - r0);
+        a.resize(std::size_t(count * cols));
+        b.resize(std::size_t(count * cols));
+        if (!table.read(r0, count, a.data(), error) || !reference->read(r0, count, b.data(), error))
+            return std::nullopt;
+        for (std::int64_t r = 0; r < count; ++r) {
+            bool negated = true, differs = false;
+            for (std::int64_t c = 0; c < cols && negated; ++c) {
+                if (!(*columns)[std::size_t(c)])
+                    continue;
+                const double got = a[std::size_t(r * cols + c)], want = b[std::size_t(r * cols + c)];
+                const double limit = tolerance.limit(want, c, 0.0);
+                negated = near(got, -want, limit);
+                differs = differs || !near(got, want, limit);
+            }
+            if (negated && differs) {
+                flippedRows[std::size_t(r0 + r)] = true;
+                runs.add(r0 + r);
+                ++flipped;
+            }
+        }
+    }
+    if (flipped == 0)
+        return std::nullopt;
+    std::vector<std::int64_t> perColumn(std::size_t(cols), 0);
+    for (std::int64_t c = 0; c < cols; ++c)
+        perColumn[std::size_t(c)] = (*columns)[std::size_t(c)] ? flipped : 0;
+    Flip flip;
+    flip.where = u"%1 and %2"_s.arg(DeviationRegion::rowWords(runs, flipped, rows, rows),
+                                    DeviationRegion::columnWords(perColumn));
+    flip.negated = std::make_shared<NegatedBlock>(reference, std::move(flippedRows), *columns);
+    return flip;
+}
+
+} // namespace posenc::TableSignFlip

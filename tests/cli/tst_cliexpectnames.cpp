@@ -1,0 +1,246 @@
+// posenc check names the mistake against a declared reference where held-out set 5 found it unnamed
+// (issue 56, item 4; brief h26c): each a class of real bugs, its tables written here in float64 from
+// the code they follow, stored as float32.
+// - A block of the reference's cells negated (--expect-table): speechbrain's RelPosEncXL.make_pe
+//   (speechbrain/nnet/attention.py) wrote sin(p) where the negative offsets take sin(-p)
+//   (speechbrain#3070, fixed by speechbrain#3073): `sign-flipped`, the block's rows and columns.
+// - A 2-D grid sampled with x and y exchanged (--expect-table): torchtitan's _vision_pos_embed gave
+//   grid_sample stack(meshgrid(ys, xs, indexing="xy")) on a non-square grid (pytorch/torchtitan#4244):
+//   `grid-axes-swapped`, the grid named; a square grid's rows transposed likewise.
+#include "CliRun.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// A C-order little-endian float32 .npy of `shape`.
+QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<double> &values)
+{
+    QStringList dims;
+    for (const std::int64_t d : shape)
+        dims.append(QString::number(d));
+    const QByteArray text = (u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u","_s : u""_s) + u")"_s).toUtf8();
+    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + text + ", }";
+    const qsizetype total = 10 + dict.size() + 1;
+    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    for (const double v : values) {
+        const float f = float(v);
+        bytes.append(reinterpret_cast<const char *>(&f), sizeof f);
+    }
+    return bytes;
+}
+
+struct Checked
+{
+    int exit = -1;
+    QJsonObject json;
+    QString shown;
+
+    QString verdict() const { return json[u"verdict"_s].toString(); }
+    QJsonArray mistakes() const { return json[u"mistakes"_s].toArray(); }
+    QString diagnosis() const { return json[u"diagnosis"_s].toString(); }
+};
+
+// speechbrain's RelPosEncXL.make_pe for x of length L: rows for relative positions L-1 .. -(L-1)
+// (pe_positive flipped, then pe_negative[1:]), columns 0::2 the sine and 1::2 the cosine of
+// p·inv_freq, inv_freq = exp(arange(0, d, 2) · -(ln 10000 / d)). `signBug`: the negative offsets'
+// sine taken at +|p| (the code before speechbrain#3073).
+std::vector<double> relPos(std::int64_t length, std::int64_t d, bool signBug)
+{
+    std::vector<double> v;
+    for (std::int64_t p = length - 1; p > -length; --p) {
+        for (std::int64_t i = 0; i < d / 2; ++i) {
+            const double w = std::exp(double(2 * i) * -(std::log(10000.0) / double(d)));
+            const double angle = double(signBug && p < 0 ? -p : p) * w;
+            v.push_back(std::sin(angle));
+            v.push_back(std::cos(double(p) * w));
+        }
+    }
+    return v;
+}
+
+// A learned n x n x c grid of values (a checkpoint's stand-in), cell (y, x, ch).
+double learned(std::int64_t y, std::int64_t x, std::int64_t ch)
+{
+    return 0.02 * std::sin(1.7 * double(y * 31 + x * 7) + 0.37 * double(ch) + 0.11 * double(y * x));
+}
+
+// F.grid_sample(pe, grid, mode="bilinear", align_corners=False, padding_mode="zeros") of the n x n
+// grid at normalised (x, y), channel ch: ix = ((x + 1) n - 1) / 2, neighbours outside read 0.
+double sampled(std::int64_t n, double x, double y, std::int64_t ch)
+{
+    const double ix = ((x + 1.0) * double(n) - 1.0) / 2.0, iy = ((y + 1.0) * double(n) - 1.0) / 2.0;
+    const double x0 = std::floor(ix), y0 = std::floor(iy);
+    double value = 0.0;
+    for (const double yy : {y0, y0 + 1.0})
+        for (const double xx : {x0, x0 + 1.0}) {
+            const double weight = (1.0 - std::fabs(ix - xx)) * (1.0 - std::fabs(iy - yy));
+            if (xx >= 0 && yy >= 0 && xx < double(n) && yy < double(n))
+                value += weight * learned(std::int64_t(yy), std::int64_t(xx), ch);
+        }
+    return value;
+}
+
+// The centres torch.linspace(-1 + 1/k, 1 - 1/k, k) gives.
+double centre(std::int64_t index, std::int64_t k)
+{
+    return -1.0 + 1.0 / double(k) + double(index) * (2.0 - 2.0 / double(k)) / double(k - 1);
+}
+
+// torchtitan's _vision_pos_embed on an h x w patch grid from the 16 x 16 learned grid: fixed, row
+// a·w + b at (x, y) = (xs[b], ys[a]); the bug's meshgrid(ys, xs, indexing="xy") stacked as (x, y),
+// row i·h + j at (ys[j], xs[i]).
+std::vector<double> visionPositions(std::int64_t h, std::int64_t w, std::int64_t channels, bool swapped)
+{
+    std::vector<double> v;
+    for (std::int64_t row = 0; row < h * w; ++row) {
+        const double x = swapped ? centre(row % h, h) : centre(row % w, w);
+        const double y = swapped ? centre(row / h, w) : centre(row / w, h);
+        for (std::int64_t ch = 0; ch < channels; ++ch)
+            v.push_back(sampled(16, x, y, ch));
+    }
+    return v;
+}
+
+} // namespace
+
+class TestCliExpectNames : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString write(const QString &name, const QByteArray &bytes)
+    {
+        const QString file = m_dir.filePath(name);
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
+            return {};
+        return file;
+    }
+
+    Checked check(const QByteArray &bytes, const QStringList &flags)
+    {
+        const QString file = write(u"t.npy"_s, bytes);
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + flags);
+        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
+    }
+
+    QStringList againstTable(const QByteArray &reference)
+    {
+        return {u"--expect-table"_s, write(u"reference.npy"_s, reference)};
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // speechbrain#3070: the negative offsets' sines negated, against the fixed table: sign-flipped,
+    // the rows of the negative offsets and the sine's columns named; the fixed table correct.
+    void signFlippedBlockNamed()
+    {
+        constexpr std::int64_t length = 64, d = 64;
+        const QStringList flags = againstTable(npy({2 * length - 1, d}, relPos(length, d, false)));
+        const Checked buggy = check(npy({2 * length - 1, d}, relPos(length, d, true)), flags);
+        QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"sign-flipped"_s}, qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"rows 64..126"_s), qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"columns 0, 2, 4"_s), qPrintable(buggy.shown));
+        const Checked fixed = check(npy({2 * length - 1, d}, relPos(length, d, false)), flags);
+        QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
+    }
+
+    // Any rectangle negated is named with its rows and columns; cells changed otherwise (doubled)
+    // are not a sign flip.
+    void signFlippedRectangleAndNotOtherChanges()
+    {
+        constexpr std::int64_t length = 40, d = 32, rows = 2 * length - 1;
+        const std::vector<double> right = relPos(length, d, false);
+        const QStringList flags = againstTable(npy({rows, d}, right));
+        std::vector<double> flipped = right, doubled = right;
+        for (std::int64_t r = 10; r < 20; ++r)
+            for (std::int64_t c = 8; c < 16; ++c) {
+                flipped[std::size_t(r * d + c)] = -right[std::size_t(r * d + c)];
+                doubled[std::size_t(r * d + c)] = 2.0 * right[std::size_t(r * d + c)];
+            }
+        const Checked named = check(npy({rows, d}, flipped), flags);
+        QVERIFY2(named.exit == 1 && named.mistakes() == QJsonArray {u"sign-flipped"_s}, qPrintable(named.shown));
+        QVERIFY2(named.diagnosis().contains(u"rows 10..19"_s) && named.diagnosis().contains(u"columns 8..15"_s),
+                 qPrintable(named.shown));
+        const Checked other = check(npy({rows, d}, doubled), flags);
+        QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"sign-flipped"_s), qPrintable(other.shown));
+    }
+
+    // The paper's sinusoid (interleaved, base 10000) with a block of rows 40..127 and columns 8..23
+    // negated: a family's table changed in a region that holds its cells negated, sign-flipped
+    // undeclared and declared (--expect sinusoidal); the block plus 0.5 instead is not.
+    void signFlippedRegionOfAFamilysTable()
+    {
+        constexpr std::int64_t rows = 128, d = 64;
+        std::vector<double> flipped, offset;
+        for (std::int64_t p = 0; p < rows; ++p)
+            for (std::int64_t c = 0; c < d; ++c) {
+                const double w = std::pow(10000.0, -double(c / 2 * 2) / double(d));
+                const double v = c % 2 == 0 ? std::sin(double(p) * w) : std::cos(double(p) * w);
+                const bool block = p >= 40 && c >= 8 && c < 24;
+                flipped.push_back(block ? -v : v);
+                offset.push_back(block ? v + 0.5 : v);
+            }
+        for (const QStringList &flags : {QStringList(), QStringList {u"--expect"_s, u"sinusoidal"_s}}) {
+            const Checked named = check(npy({rows, d}, flipped), flags);
+            QVERIFY2(named.exit == 1 && named.mistakes() == QJsonArray {u"sign-flipped"_s}, qPrintable(named.shown));
+            const Checked other = check(npy({rows, d}, offset), flags);
+            QVERIFY2(!other.mistakes().contains(u"sign-flipped"_s), qPrintable(other.shown));
+        }
+    }
+
+    // torchtitan#4244 on a 12 x 20 patch grid: the rows the swapped sampling puts at the reference's
+    // own points equal the reference's rows there; grid-axes-swapped, the grid named. The fixed
+    // table correct; rows in another order that no swap gives are not named so.
+    void gridAxesSwappedNonSquare()
+    {
+        constexpr std::int64_t h = 12, w = 20, channels = 16;
+        const std::vector<double> right = visionPositions(h, w, channels, false);
+        const QStringList flags = againstTable(npy({h * w, channels}, right));
+        const Checked buggy = check(npy({h * w, channels}, visionPositions(h, w, channels, true)), flags);
+        QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"grid-axes-swapped"_s}, qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"12 x 20 grid"_s), qPrintable(buggy.shown));
+        const Checked fixed = check(npy({h * w, channels}, right), flags);
+        QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
+        std::vector<double> rolled;
+        for (std::int64_t r = 0; r < h * w; ++r)
+            for (std::int64_t ch = 0; ch < channels; ++ch)
+                rolled.push_back(right[std::size_t(((r + 7) % (h * w)) * channels + ch)]);
+        const Checked other = check(npy({h * w, channels}, rolled), flags);
+        QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"grid-axes-swapped"_s), qPrintable(other.shown));
+    }
+
+    // A square grid's rows transposed (row a·n + b holding the reference's b·n + a): every row read.
+    void gridAxesSwappedSquare()
+    {
+        constexpr std::int64_t n = 10, channels = 8;
+        const std::vector<double> right = visionPositions(n, n, channels, false);
+        std::vector<double> transposed;
+        for (std::int64_t r = 0; r < n * n; ++r)
+            for (std::int64_t ch = 0; ch < channels; ++ch)
+                transposed.push_back(right[std::size_t(((r % n) * n + r / n) * channels + ch)]);
+        const Checked buggy = check(npy({n * n, channels}, transposed), againstTable(npy({n * n, channels}, right)));
+        QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"grid-axes-swapped"_s}, qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"transposed grid"_s), qPrintable(buggy.shown));
+    }
+
+};
+
+QTEST_GUILESS_MAIN(TestCliExpectNames)
+#include "tst_cliexpectnames.moc"
