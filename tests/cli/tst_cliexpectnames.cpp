@@ -7,6 +7,8 @@
 // - A 2-D grid sampled with x and y exchanged (--expect-table): torchtitan's _vision_pos_embed gave
 //   grid_sample stack(meshgrid(ys, xs, indexing="xy")) on a non-square grid (pytorch/torchtitan#4244):
 //   `grid-axes-swapped`, the grid named; a square grid's rows transposed likewise.
+// - YaRN's extrapolated pairs on the NTK-aware base (paiml/aprender#2161), against transformers'
+//   modeling_rope_utils._compute_yarn_parameters: `rope-theta` with the kept pairs' base.
 #include "CliRun.h"
 
 #include <QJsonArray>
@@ -113,6 +115,27 @@ std::vector<double> visionPositions(std::int64_t h, std::int64_t w, std::int64_t
             v.push_back(sampled(16, x, y, ch));
     }
     return v;
+}
+
+// transformers' _compute_yarn_parameters (truncate, beta_fast 32, beta_slow 1, mscale 1): inv_freq
+// of rotary dim d, the extrapolated pairs on `keptBase` (paiml/aprender#2161's bug: the NTK base).
+std::vector<double> yarnInvFreq(double base, std::int64_t d, double factor, double original, double keptBase)
+{
+    const auto correction = [&](double rotations) {
+        return (double(d) * std::log(original / (rotations * 2.0 * std::numbers::pi))) / (2.0 * std::log(base));
+    };
+    double low = std::max(std::floor(correction(32.0)), 0.0);
+    double high = std::min(std::ceil(correction(1.0)), double(d - 1));
+    if (low == high)
+        high += 0.001;
+    std::vector<double> inv;
+    for (std::int64_t i = 0; i < d / 2; ++i) {
+        const double extrapolation = 1.0 / std::pow(keptBase, double(2 * i) / double(d));
+        const double interpolation = 1.0 / (factor * std::pow(base, double(2 * i) / double(d)));
+        const double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
+        inv.push_back(interpolation * ramp + extrapolation * (1.0 - ramp));
+    }
+    return inv;
 }
 
 } // namespace
@@ -238,6 +261,30 @@ private slots:
         const Checked buggy = check(npy({n * n, channels}, transposed), againstTable(npy({n * n, channels}, right)));
         QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"grid-axes-swapped"_s}, qPrintable(buggy.shown));
         QVERIFY2(buggy.diagnosis().contains(u"transposed grid"_s), qPrintable(buggy.shown));
+    }
+
+    // paiml/aprender#2161 (Qwen2.5's YaRN: factor 4, original 32768, rope_theta 1e6, head_dim 128):
+    // the kept pairs on rope_theta · 4^(128/126), or on a plain other base: rope-theta with the kept
+    // pairs' base named; the fixed vector correct.
+    void yarnKeptPairsOnAnotherBase_data()
+    {
+        QTest::addColumn<double>("keptBase");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("NTK-aware base") << 1e6 * std::pow(4.0, 128.0 / 126.0) << u"NTK-aware base"_s;
+        QTest::newRow("rope_theta 500000") << 5e5 << u"rope_theta 5e+05 for the extrapolated (kept) pairs"_s;
+    }
+    void yarnKeptPairsOnAnotherBase()
+    {
+        QFETCH(double, keptBase);
+        QFETCH(QString, said);
+        const QStringList flags {u"--expect"_s,      u"rope"_s,  u"--rope-type"_s,  u"yarn"_s,
+                                 u"--rope-factor"_s, u"4"_s,     u"--original-max-len"_s, u"32768"_s,
+                                 u"--rope-theta"_s,  u"1000000"_s, u"--head-dim"_s,   u"128"_s};
+        const Checked buggy = check(npy({64}, yarnInvFreq(1e6, 128, 4.0, 32768.0, keptBase)), flags);
+        QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"rope-theta"_s}, qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(said), qPrintable(buggy.shown));
+        const Checked fixed = check(npy({64}, yarnInvFreq(1e6, 128, 4.0, 32768.0, 1e6)), flags);
+        QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
     }
 
 };

@@ -2,6 +2,7 @@
 
 #include "check/CellTolerance.h"
 #include "check/rope/RopeTableCheck.h"
+#include "check/rope/RopeYarnBands.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeTypes.h"
@@ -419,6 +420,15 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
         return m;
     }
     const auto found = reading(v, stored);
+    // No rope_type at one base: a yarn declaration's bands read each on a base of its own.
+    if (const auto bases = found ? std::nullopt
+                                 : RopeYarnBands::read(v, declared, [&](const std::vector<double> &inv) {
+                                       return compare(v, inv, stored).beyond == 0;
+                                   })) {
+        m.mistakes = {kTheta};
+        m.diagnosis = RopeYarnBands::words(declared, *bases) + u"; declared "_s + words(declared);
+        return m;
+    }
     if (!found) {
         m.diagnosis = u"the vector is not the declared %1, and no rope_type explains it: %2"_s.arg(words(declared),
                                                                                                    m.deviations);
