@@ -9,6 +9,8 @@
 //   `grid-axes-swapped`, the grid named; a square grid's rows transposed likewise.
 // - YaRN's extrapolated pairs on the NTK-aware base (paiml/aprender#2161), against transformers'
 //   modeling_rope_utils._compute_yarn_parameters: `rope-theta` with the kept pairs' base.
+// - A grown YaRN cache whose new rows lack the attention factor (sgl-project/sglang#38786,
+//   RotaryEmbedding._ensure_cos_sin_cache_length): `attention-factor-missing`, the rows and both values.
 #include "CliRun.h"
 
 #include <QJsonArray>
@@ -137,6 +139,24 @@ std::vector<double> yarnInvFreq(double base, std::int64_t d, double factor, doub
     }
     return inv;
 }
+
+// A YaRN cos cache (half layout, cat((freqs, freqs)).cos() * mscale) of `rows` positions whose rows
+// from `grown` on are multiplied by `grownScale` instead of the attention factor 0.1 ln(factor) + 1.
+std::vector<double> yarnCos(std::int64_t rows, std::int64_t grown, double grownScale)
+{
+    const std::vector<double> inv = yarnInvFreq(10000.0, 64, 2.0, 256.0, 10000.0);
+    const double mscale = 0.1 * std::log(2.0) + 1.0;
+    std::vector<double> v;
+    for (std::int64_t p = 0; p < rows; ++p)
+        for (std::int64_t c = 0; c < 64; ++c)
+            v.push_back(std::cos(double(p) * inv[std::size_t(c % 32)]) * (p >= grown ? grownScale : mscale));
+    return v;
+}
+
+const QStringList kYarnCache {u"--expect"_s,        u"rope"_s,        u"--rope-type"_s, u"yarn"_s,
+                              u"--rope-factor"_s,   u"2"_s,           u"--original-max-len"_s,
+                              u"256"_s,             u"--rope-theta"_s, u"10000"_s,       u"--head-dim"_s,
+                              u"64"_s};
 
 } // namespace
 
@@ -287,6 +307,23 @@ private slots:
         QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
     }
 
+    // sgl-project/sglang#38786: a YaRN cos cache of 512 rows grown to 768 without the attention
+    // factor: attention-factor-missing, rows 512..767 and 1.06931 said; the whole cache with it
+    // correct; rows scaled by 0.9 instead are no missing factor.
+    void grownRowsWithoutTheAttentionFactor()
+    {
+        const double mscale = 0.1 * std::log(2.0) + 1.0;
+        const Checked buggy = check(npy({768, 64}, yarnCos(768, 512, 1.0)), kYarnCache);
+        QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"attention-factor-missing"_s},
+                 qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"rows 512..767"_s) && buggy.diagnosis().contains(u"1.06931"_s),
+                 qPrintable(buggy.shown));
+        const Checked fixed = check(npy({768, 64}, yarnCos(768, 768, mscale)), kYarnCache);
+        QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
+        const Checked other = check(npy({768, 64}, yarnCos(768, 512, 0.9)), kYarnCache);
+        QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"attention-factor-missing"_s),
+                 qPrintable(other.shown));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliExpectNames)

@@ -5,6 +5,7 @@
 #include "check/rope/RopeFit.h"
 #include "check/rope/RopeHalfCache.h"
 #include "check/rope/RopeHalfAngles.h"
+#include "check/rope/RopeRegionFactor.h"
 #include "check/rope/RopeLongRopeForms.h"
 #include "check/rope/RopeLongRopeSwitch.h"
 #include "check/rope/RopeLongShortCache.h"
@@ -532,7 +533,13 @@ TableHypothesis hypothesis()
     h.referenceCode
         = u"huggingface/transformers src/transformers/modeling_rope_utils.py, _compute_default_rope_parameters and the _compute_*_parameters of each rope_type; models/llama/modeling_llama.py, LlamaRotaryEmbedding.forward (cat((freqs, freqs)).cos() * attention_scaling)"_s;
     h.publishedForms = publishedForms;
-    h.nameDeclaredPrecision = RopeHalfAngles::name;
+    // Still unnamed: the angles formed in half precision, else rows without the attention factor.
+    h.nameDeclaredPrecision = [](const TableMatch &declared, const TableRows &table,
+                                 const std::vector<std::int64_t> &deviatingRows) -> std::optional<TableMatch> {
+        if (auto named = RopeHalfAngles::name(declared, table, deviatingRows))
+            return named;
+        return RopeRegionFactor::name(declared, table);
+    };
     return h;
 }
 
