@@ -14,6 +14,10 @@ namespace {
 
 // The most row pairs compared for one grid: a square grid's every row is streamed afterwards.
 constexpr std::size_t kMostPairs = 4096;
+// The rows the evidence needs at least (each equal to the reference's row at its point and not its
+// own), and of their reference rows distinct ones at least two, of the first this many.
+constexpr std::int64_t kLeastShared = 4;
+constexpr std::size_t kDistinctRows = 8;
 
 // The pairs (j, w) of a coordinate of an axis of n cells (index j) equal to one of an axis of m
 // (index w), in the normalised coordinates of grid_sample: cell centres (2k + 1) / n - 1
@@ -134,6 +138,9 @@ Tally tally(const std::vector<std::pair<std::int64_t, std::int64_t>> &pairs, Row
             const CellTolerance &tolerance)
 {
     Tally t;
+    // The reference's rows the evidence found, distinct ones only (a few): two equal rows of the
+    // reference (padding's zeros) that a damaged table's rows happen to equal show no grid.
+    std::vector<const std::vector<float> *> distinct;
     const std::size_t step = std::max<std::size_t>(1, pairs.size() / kMostPairs);
     for (std::size_t k = 0; k < pairs.size(); k += step) {
         const auto [row, at] = pairs[k];
@@ -147,9 +154,13 @@ Tally tally(const std::vector<std::pair<std::int64_t, std::int64_t>> &pairs, Row
             if (t.shared == 0)
                 t.first = {row, at};
             ++t.shared;
+            if (distinct.size() < kDistinctRows
+                && std::none_of(distinct.begin(), distinct.end(),
+                                [&](const std::vector<float> *seen) { return sameRow(*seen, *want, tolerance); }))
+                distinct.push_back(want);
         }
     }
-    t.holds = t.shared >= 2;
+    t.holds = t.shared >= kLeastShared && distinct.size() >= 2;
     return t;
 }
 

@@ -33,9 +33,10 @@ struct Swap
     std::shared_ptr<const TableRows> reordered;
 };
 
-// The swap `table`'s rows show against `reference` (of the same shape), where at least two of the
+// The swap `table`'s rows show against `reference` (of the same shape), where at least four of the
 // table's rows that the swap puts at another patch's point equal the reference's row of that patch
-// and differ from their own, and no such row differs; the grid with the most such rows.
+// and differ from their own, those reference rows not all one, and no such row differs; the grid
+// with the most such rows.
 std::optional<Swap> read(const TableRows &table, const std::shared_ptr<const TableRows> &reference,
                          const CellTolerance &tolerance);
 

@@ -269,6 +269,23 @@ private slots:
         QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"grid-axes-swapped"_s), qPrintable(other.shown));
     }
 
+    // Rows a table zeroed where a swap of a 2 x 20 grid would look (1 and 38, align_corners=True's
+    // coordinates put them at rows 19 and 20), of a reference whose rows 19 and 20 are zeros
+    // (padding): two rows that equal one repeated row of the reference show no grid.
+    void zeroedRowsShowNoSwappedGrid()
+    {
+        constexpr std::int64_t rows = 40, channels = 16;
+        std::vector<double> right;
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t ch = 0; ch < channels; ++ch)
+                right.push_back(r == 19 || r == 20 ? 0.0 : learned(r, 3, ch));
+        std::vector<double> zeroed = right;
+        for (const std::int64_t r : {1, 38})
+            std::fill_n(zeroed.begin() + r * channels, channels, 0.0);
+        const Checked c = check(npy({rows, channels}, zeroed), againstTable(npy({rows, channels}, right)));
+        QVERIFY2(c.exit == 1 && !c.mistakes().contains(u"grid-axes-swapped"_s), qPrintable(c.shown));
+    }
+
     // A square grid's rows transposed (row a·n + b holding the reference's b·n + a): every row read.
     void gridAxesSwappedSquare()
     {
