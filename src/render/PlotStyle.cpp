@@ -175,6 +175,16 @@ double textLines(const QCustomPlot &plot)
 void setCollapsibleText(QCPTextElement *element, const QString &text)
 {
     element->setText(text);
+    // A MeasuredTextElement's hints are none when it is empty, margins included: held at a unit's
+    // height it kept its margins too (5 units and its row's spacing a caption the figure left out,
+    // 1-2 % of a 6 x 4 cm page). Its sizes are then the same, empty or not, and a room step's undo
+    // (FigureRoom::Changes::restore) that puts back the sizes of the text it dropped leaves the
+    // text the figure set since as the figure set it.
+    if (dynamic_cast<MeasuredTextElement *>(element)) {
+        element->setMinimumSize(QSize());
+        element->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        return;
+    }
     element->setMinimumSize(text.isEmpty() ? QSize(1, 1) : QSize());
     element->setMaximumSize(QWIDGETSIZE_MAX, text.isEmpty() ? 1 : QWIDGETSIZE_MAX);
 }

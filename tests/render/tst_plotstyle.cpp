@@ -1,6 +1,7 @@
 // PlotStyle's logarithmic axis: decades read as powers of ten, and a range shorter than a decade,
 // which QCustomPlot ticks in linear steps, reads as plain numbers (60, not 6·10¹).
 // Decades are written 10⁻⁵, one text at the axis's size, and so are a linear axis's powers.
+#include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
 #include <QTest>
@@ -21,6 +22,7 @@ private slots:
     void linearAxesWriteTheirPowersInOneText();
     void rememberedLabelsAreThoseWrittenAnew();
     void keptTicksFollowTheRangeAndTheTickersSettings();
+    void anEmptyCollapsibleTextTakesNoRoom();
 };
 
 void TestPlotStyle::powersOfTenInSuperscript()
@@ -172,6 +174,38 @@ void TestPlotStyle::keptTicksFollowTheRangeAndTheTickersSettings()
         ticker->setTickOrigin(0.37);
     QVERIFY(same(first, QLocale::c(), 6));
     QVERIFY(same(QCPRange(-1.0, 1.0), QLocale::c(), 6));
+}
+
+// A caption the figure leaves out (set to "") takes no room, margins included: the panel above
+// it reaches the foot of the figure, as if the caption's row were not there. Held at a unit's
+// height with its margins, it took 5 units and its row's spacing from the plots. Set again, it
+// takes its line and its margins back.
+void TestPlotStyle::anEmptyCollapsibleTextTakesNoRoom()
+{
+    QCustomPlot plot;
+    plot.setGeometry(0, 0, 400, 300);
+    QCPLayoutGrid *layout = plot.plotLayout();
+    layout->setRowSpacing(0);
+    auto *caption = new posenc::MeasuredTextElement(&plot, u"a caption"_s, plot.font());
+    layout->addElement(1, 0, caption);
+    const QMargins margins = caption->margins();
+    const auto laidOut = [&] {
+        layout->setOuterRect(QRect(0, 0, 400, 300));
+        for (const auto phase :
+             {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            layout->update(phase);
+    };
+    posenc::PlotStyle::setCollapsibleText(caption, QString());
+    laidOut();
+    QCOMPARE(caption->outerRect().height(), 0);
+    QCOMPARE(plot.axisRect()->outerRect().height(), 300);
+    posenc::PlotStyle::setCollapsibleText(caption, u"a caption"_s);
+    laidOut();
+    QCOMPARE(caption->margins(), margins);
+    QCOMPARE(caption->outerRect().height(),
+             QFontMetrics(caption->font()).boundingRect(0, 0, 0, 0, Qt::TextDontClip, u"a caption"_s).height()
+                 + margins.top() + margins.bottom());
+    QCOMPARE(plot.axisRect()->outerRect().height(), 300 - caption->outerRect().height());
 }
 
 QTEST_MAIN(TestPlotStyle)
