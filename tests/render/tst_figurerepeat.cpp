@@ -26,7 +26,13 @@ namespace {
 // differs under a new seed with odds near even: before axesInOrder, three runs of this test found
 // 4, 5 and 2 rows different (of dropout-anatomy, similarity, nope-order and alibi-attention at the
 // two sizes), so one random seed a row is enough to see such a fault.
-constexpr int kRandomSeeds = 1;
+// POSENC_REPEAT_SEEDS=N tries N, to hunt a rarer one.
+int randomSeeds()
+{
+    bool ok = false;
+    const int asked = qEnvironmentVariableIntValue("POSENC_REPEAT_SEEDS", &ok);
+    return ok && asked > 0 ? asked : 1;
+}
 
 struct Files
 {
@@ -67,6 +73,7 @@ class TestFigureRepeat : public QObject
 private slots:
     void everyFigureExportsTheSameBytesUnderAnySeed_data();
     void everyFigureExportsTheSameBytesUnderAnySeed();
+    void everyFigureExportsTheSameBytesAfterOthers();
     void cleanupTestCase() { QHashSeed::resetRandomGlobalSeed(); }
 };
 
@@ -92,7 +99,7 @@ void TestFigureRepeat::everyFigureExportsTheSameBytesUnderAnySeed()
     QHashSeed::setDeterministicGlobalSeed();
     const Files first = exported(figure, page, style);
     QVERIFY2(!first.svg.isEmpty() && !first.png.isEmpty(), "the figure was not built");
-    for (int round = 0; round < kRandomSeeds; ++round) {
+    for (int round = 0, seeds = randomSeeds(); round < seeds; ++round) {
         QHashSeed::resetRandomGlobalSeed();
         const Files again = exported(figure, page, style);
         // QVERIFY2 would build its message (and write the files) when they are equal too.
@@ -100,6 +107,36 @@ void TestFigureRepeat::everyFigureExportsTheSameBytesUnderAnySeed()
             QFAIL(qPrintable(u"SVG: "_s + difference(first.svg, again.svg, u"svg"_s)));
         if (again.png != first.png)
             QFAIL(qPrintable(u"PNG: "_s + difference(first.png, again.png, u"png"_s)));
+    }
+}
+
+// A figure's layout is a function of its inputs alone, not of what the process drew before it: the
+// measures remembered per thread (MeasuredText, the tickers' labels, KeepsClear::shortNumber),
+// the statistics kept between exports (ComposeCompareCompute) and Qt's font caches must give what a
+// fresh measure would. Each figure is exported at a column after those registered before it, then
+// again after all of them, in the reverse order, and its SVG (every text's place and the figure's
+// set-aside texts) is the same file. (tst_figuresizes' dropout-anatomy column once laid out at
+// 48.2 % under ctest and 52.2 % alone; the seeds above, not the order, were found to move it.)
+void TestFigureRepeat::everyFigureExportsTheSameBytesAfterOthers()
+{
+    QHashSeed::setDeterministicGlobalSeed();
+    const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(FigureSizes::parsePhysical(u"column"_s)), 300.0);
+    FigureStyle style;
+    style.fontPointSize = 9.0;
+    const auto svgOf = [&](const QString &figure) {
+        const auto built
+            = FigureBuilds::build(figure, FigureBuilds::defaultParams(FigureBuilds::figure(figure)), page, {}, style);
+        return built->error() ? QByteArray() : FigureFile::encode(*built, FigureFormat::Svg, style);
+    };
+    const QStringList names = FigureRegistry::names();
+    QList<QByteArray> first;
+    for (const QString &name : names)
+        first.append(svgOf(name));
+    for (qsizetype i = names.size() - 1; i >= 0; --i) {
+        QVERIFY2(!first[i].isEmpty(), qPrintable(names[i] + u" was not built"_s));
+        const QByteArray again = svgOf(names[i]);
+        if (again != first[i])
+            QFAIL(qPrintable(names[i] + u": "_s + difference(first[i], again, u"svg"_s)));
     }
 }
 
