@@ -95,7 +95,9 @@ std::optional<Reading> read(const std::shared_ptr<const TableRows> &rows, const 
             const bool halfWidth
                 = rows->cols() % 2 == 0 && (!declared.widthGiven || (width && 2 * width->first == rows->cols()));
             whole = halfWidth && paired->holdsWhole && paired->holdsWhole(*rows);
-            if (!whole && (!width || width->first != rows->cols()))
+            // Else the declared width the whole tensor's (vLLM's cos_sin_cache), or each half's (a
+            // cache of twice the declared width, its halves read by the family's `half`).
+            if (!whole && (!width || (width->first != rows->cols() && 2 * width->first != rows->cols())))
                 return std::nullopt;
             adjacent = width && width->second;
         } else {

@@ -378,6 +378,34 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
     return m;
 }
 
+bool columnsRepeatInPairs(const TableRows &rows)
+{
+    const std::int64_t cols = rows.cols(), h = cols / 2;
+    const std::int64_t count = std::min<std::int64_t>(rows.rows(), 256);
+    if (cols < 2 || cols % 2 != 0 || count < 2)
+        return false;
+    std::vector<float> values(std::size_t(count * cols));
+    QString error;
+    if (!rows.read(0, count, values.data(), error))
+        return false;
+    const double tolerance = 4.0 * 0x1p-23 + 2.0 * rows.textRounding();
+    const auto repeats = [&](bool halves) {
+        bool moves = false;
+        for (std::int64_t r = 0; r < count; ++r) {
+            const float *row = values.data() + r * cols;
+            for (std::int64_t i = 0; i < h; ++i) {
+                const float a = halves ? row[i] : row[2 * i];
+                const float b = halves ? row[h + i] : row[2 * i + 1];
+                if (!(std::fabs(double(a) - double(b)) <= tolerance * std::max(1.0, std::fabs(double(a)))))
+                    return false;
+                moves = moves || row[i] != values[std::size_t(i)];
+            }
+        }
+        return moves;
+    };
+    return repeats(true) || repeats(false);
+}
+
 bool halfWidth(Encoding family, const Params &declared, std::int64_t cols)
 {
     const auto width = declaredWidth(family, declared);

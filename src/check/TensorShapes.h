@@ -75,6 +75,11 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
 // repeated as the declared layout repeats it (cat for half, each pair's two columns for
 // interleaved), so that the declared reference compares it.
 bool halfWidth(Encoding family, const Params &declared, std::int64_t cols);
+// Whether the table's columns repeat in pairs over its first rows (at most 256), c and c + d/2 or 2i
+// and 2i + 1, and move down the rows: a table of half a declared width that does is a whole table of
+// its own width (a RoPE table of another rotary_dim: rotary-dim), not the cache of half its width,
+// whose columns are all distinct.
+bool columnsRepeatInPairs(const TableRows &rows);
 std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, Encoding family,
                                          const Params &declared);
 

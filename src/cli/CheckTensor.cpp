@@ -212,9 +212,12 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     if (kind == TensorShapes::Kind::Table && (!match || expected.kind == CheckExpect::Expectation::Kind::None)) {
         // A declared RoPE's cache of half its width (candle's, vLLM's cos of the frequencies):
         // compared as the table it stands for. The width declared, not the default head's: a table
-        // of 64 columns declared without one is a head of 64 (fitTableWidth), not half of 128.
+        // of 64 columns declared without one is a head of 64 (fitTableWidth), not half of 128. A
+        // table of half the width whose columns repeat in pairs is a whole table of its own width,
+        // compared as such (RoPE's rotary-dim).
         const bool half = expected.kind == CheckExpect::Expectation::Kind::Family && expected.widthGiven
-            && TensorShapes::halfWidth(expected.family, expected.params, rows->cols());
+            && TensorShapes::halfWidth(expected.family, expected.params, rows->cols())
+            && !TensorShapes::columnsRepeatInPairs(*rows);
         const auto table = half ? TensorShapes::widened(rows, expected.family, expected.params) : rows;
         auto checked = checkRows(*table, run, expected, err);
         if (const int *code = std::get_if<int>(&checked))

@@ -33,17 +33,19 @@ double circleTolerance(const TableRows &rows, ValueFormat values)
     return 4.0 * unit + 4.0 * rows.textRounding();
 }
 
-// A half of the cache, widened: columns [offset, offset + pairs) each read twice.
+// A half of the cache, widened: columns [offset, offset + pairs) each read twice; or, `asIs`, those
+// columns as they are (HF's cos and sin tables side by side, each already repeated for its pairs).
 class HalfRows final : public TableRows
 {
 public:
-    HalfRows(std::shared_ptr<const TableRows> rows, bool sines, bool interleaved)
+    HalfRows(std::shared_ptr<const TableRows> rows, bool sines, bool interleaved, bool asIs)
         : m_rows(std::move(rows))
         , m_sines(sines)
         , m_interleaved(interleaved)
+        , m_asIs(asIs)
     { }
     std::int64_t rows() const override { return m_rows->rows(); }
-    std::int64_t cols() const override { return m_rows->cols(); }
+    std::int64_t cols() const override { return m_asIs ? m_rows->cols() / 2 : m_rows->cols(); }
     StoredType storedType() const override { return m_rows->storedType(); }
     double textRounding() const override { return m_rows->textRounding(); }
     QString name() const override { return m_rows->name(); }
@@ -55,6 +57,10 @@ public:
             return false;
         for (std::int64_t r = 0; r < count; ++r) {
             const float *in = whole.data() + r * width + (m_sines ? pairs : 0);
+            if (m_asIs) {
+                std::copy(in, in + pairs, out + r * pairs);
+                continue;
+            }
             float *row = out + r * width;
             for (std::int64_t c = 0; c < pairs; ++c) {
                 if (m_interleaved) {
@@ -71,7 +77,7 @@ public:
 
 private:
     std::shared_ptr<const TableRows> m_rows;
-    bool m_sines, m_interleaved;
+    bool m_sines, m_interleaved, m_asIs;
 };
 
 } // namespace
@@ -122,7 +128,13 @@ bool holds(const TableRows &rows)
 
 std::shared_ptr<const TableRows> half(std::shared_ptr<const TableRows> rows, bool sines, bool interleaved)
 {
-    return std::make_shared<HalfRows>(std::move(rows), sines, interleaved);
+    // HF's cos and sin tables side by side ([L, 2 rotary_dim], the two caches given together): each
+    // half is already the table of its frequencies, its columns repeated for both of a pair, and is
+    // read as it is; widened, it would be four copies of half the pairs, no RoPE table of its width.
+    auto asIs = std::make_shared<HalfRows>(rows, sines, interleaved, true);
+    if (TensorShapes::columnsRepeatInPairs(*asIs))
+        return asIs;
+    return std::make_shared<HalfRows>(std::move(rows), sines, interleaved, false);
 }
 
 TableMatch combine(TableMatch cos, TableMatch sin, std::int64_t pairs, bool interleaved)
@@ -141,17 +153,29 @@ TableMatch combine(TableMatch cos, TableMatch sin, std::int64_t pairs, bool inte
     if (other.verdict != CheckVerdict::Correct && !other.diagnosis.isEmpty())
         otherWords += u": "_s + other.diagnosis;
     m.notes.prepend(u"the %1 half (%2) is %3"_s.arg(sinWorse ? u"cos"_s : u"sin"_s, otherColumns, otherWords));
-    m.notes.prepend(u"a cos|sin cache, cat(cos(freqs), sin(freqs)) along the last dimension as vLLM keeps it "
-                    "(vllm/model_executor/layers/rotary_embedding.py, RotaryEmbedding._compute_cos_sin_cache): "
-                    "each half of %1 pairs checked as the table it stands for, each column repeated for both "
-                    "columns of its pair (a column c the report names is the file's %2 of the %3 half)"_s.arg(pairs)
-                        .arg(interleaved ? u"c / 2"_s : u"c mod %1"_s.arg(pairs), which));
+    // HF's two tables side by side (half()): each half read as it is.
+    const bool asIs = m.reference && m.reference->cols() == pairs;
+    if (asIs)
+        m.notes.prepend(
+            u"HF's cos and sin tables side by side, cat(cos, sin) along the last dimension (each half "
+            "the table LlamaRotaryEmbedding returns, rotary_dim %1 wide): each checked as it is (a column c "
+            "the report names is the file's c of the %2 half)"_s.arg(pairs)
+                .arg(which));
+    else
+        m.notes.prepend(u"a cos|sin cache, cat(cos(freqs), sin(freqs)) along the last dimension as vLLM keeps it "
+                        "(vllm/model_executor/layers/rotary_embedding.py, RotaryEmbedding._compute_cos_sin_cache): "
+                        "each half of %1 pairs checked as the table it stands for, each column repeated for both "
+                        "columns of its pair (a column c the report names is the file's %2 of the %3 half)"_s.arg(pairs)
+                            .arg(interleaved ? u"c / 2"_s : u"c mod %1"_s.arg(pairs), which));
     if (m.verdict != CheckVerdict::Correct)
         m.diagnosis = u"the %1 half (%2): %3"_s.arg(which, columns, m.diagnosis);
     else
         m.correctAgainst += u", the cos and sin halves of a cos|sin cache"_s;
     if (m.worstColumn)
-        m.worstColumn = (interleaved ? *m.worstColumn / 2 : *m.worstColumn % pairs) + (sinWorse ? pairs : 0);
+        m.worstColumn = (asIs              ? *m.worstColumn
+                             : interleaved ? *m.worstColumn / 2
+                                           : *m.worstColumn % pairs)
+            + (sinWorse ? pairs : 0);
     return m;
 }
 

@@ -2,6 +2,7 @@
 
 #include "check/PairReference.h"
 #include "check/rope/RopeCheckWords.h"
+#include "check/rope/RopeDeclaredWidth.h"
 #include "check/rope/RopeFit.h"
 #include "check/rope/RopeHalfCache.h"
 #include "check/rope/RopeHalfAngles.h"
@@ -453,8 +454,16 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
     if (!params.isValid() || params.encoding != Encoding::Rope)
         return u"the parameters are not a valid RoPE's"_s;
     const std::int64_t rotary = RopeFrequencies::rotaryDim(params.rope);
-    if (rotary != e.cols())
-        return u"rotary_dim %1 gives a table of %1 columns; this one has %2"_s.arg(rotary).arg(e.cols());
+    if (rotary != e.cols()) {
+        // The table's own width read against the declared one: rotary-dim, with both values.
+        const std::optional<Params> own = RopeDeclaredWidth::atOwnWidth(e, params);
+        if (!own)
+            return u"rotary_dim %1 gives a table of %1 columns; this one has %2"_s.arg(rotary).arg(e.cols());
+        auto read = expect(e, *own, table);
+        if (auto *m = std::get_if<TableMatch>(&read))
+            return RopeDeclaredWidth::named(std::move(*m), params, e.cols());
+        return read;
+    }
     RopeFit::Fit fit;
     fit.hypothesis.params = params;
     fit.hypothesis.cosine = table == kCos;
@@ -527,7 +536,8 @@ TableHypothesis hypothesis()
                   kLongRopeFactor,
                   RopeLongRopeSwitch::kFactorSet,
                   RopeLongRopeSwitch::kSwitched,
-                  ApplyCheck::kPositionsOutOfOrder};
+                  ApplyCheck::kPositionsOutOfOrder,
+                  ApplyCheck::kRotaryDim};
     h.fit = fit;
     h.expect = expect;
     h.referenceCode
