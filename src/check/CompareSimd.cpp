@@ -129,6 +129,13 @@ void ProbeCell(float cell, float ref, double rounding, double position, double r
     const double slope = std::sqrt(0.0 < square ? square : 0.0);
     if (rounding * position * slope < factor * limit)
         return;
+    // The float32 number nearest the exact angle p w (w = rounding 2^24 / amplitude): where even it
+    // holds the exact value, a float32 angle can too (p / 3 is an integer at every third p).
+    const double w = amplitude == 1.0 ? rounding * 0x1p24 : rounding * 0x1p24 / amplitude;
+    const double angle = w * position;
+    const double nearest = std::fabs(angle - double(float(angle)));
+    if (amplitude * slope * nearest <= kFloat32AngleHeld * limit)
+        return;
     ++out.moved;
     if (std::fabs(double(cell) - exact) <= limit)
         ++out.exact;
@@ -144,6 +151,7 @@ void ProbeExactValues(const float *table, const float *reference, std::int64_t c
     const auto n = static_cast<std::int64_t>(hn::Lanes(d));
     const V rel = hn::Set(d, relative), abs = hn::Set(d, absolute), amp = hn::Set(d, amplitude);
     const V at = hn::Set(d, position), times = hn::Set(d, factor), one = hn::Set(d, 1.0), zero = hn::Zero(d);
+    const V scale = hn::Set(d, 0x1p24), heldBy = hn::Set(d, kFloat32AngleHeld);
     // x / 1 is x, bit for bit: a table of amplitude 1 (RoPE's, the sinusoid's) divides nothing.
     const bool unit = amplitude == 1.0;
     std::int64_t i = 0;
@@ -155,9 +163,15 @@ void ProbeExactValues(const float *table, const float *reference, std::int64_t c
         const V square = hn::Sub(one, hn::Mul(v, v));
         // std::max(0.0, square): square where 0 < square, else 0.
         const V slope = hn::Sqrt(hn::IfThenElse(hn::Lt(zero, square), square, zero));
-        const V moves = hn::Mul(hn::Mul(hn::LoadU(d, rounding + i), at), slope);
-        const auto moved
-            = hn::And(hn::Not(hn::Lt(moves, hn::Mul(times, limit))), hn::Ne(hn::LoadU(d, tested + i), zero));
+        const V round = hn::LoadU(d, rounding + i);
+        const V moves = hn::Mul(hn::Mul(round, at), slope);
+        const V w = unit ? hn::Mul(round, scale) : hn::Div(hn::Mul(round, scale), amp);
+        const V angle = hn::Mul(w, at);
+        const V nearest = hn::Abs(hn::Sub(angle, hn::PromoteTo(d, hn::DemoteTo(df, angle))));
+        const V held = unit ? hn::Mul(slope, nearest) : hn::Mul(hn::Mul(amp, slope), nearest);
+        const auto moved = hn::And(
+            hn::And(hn::Not(hn::Lt(moves, hn::Mul(times, limit))), hn::Not(hn::Le(held, hn::Mul(heldBy, limit)))),
+            hn::Ne(hn::LoadU(d, tested + i), zero));
         const auto exactHeld = hn::And(moved, hn::Le(hn::Abs(hn::Sub(cell, exact)), limit));
         out.moved += std::int64_t(hn::CountTrue(d, moved));
         out.exact += std::int64_t(hn::CountTrue(d, exactHeld));

@@ -37,8 +37,16 @@ RowsComparison compareRows(const float *table, std::int64_t tableStride, const f
 // docs/ARCHITECTURE.md, Streaming): of the `count` cells of the `tested` columns (1 tested, 0 not),
 // those the angle's rounding moves, !(rounding[c] * position * slope < factor * limit) with the
 // cosine's slope sqrt(max(0, 1 - (reference / amplitude)^2)) and the exact limit relative
-// |reference| + absolute, and of them those within the limit of the reference. Computed in double as
-// the scalar formula is, operation for operation, so that the counts are the same on every target.
+// |reference| + absolute, and where the float32 number nearest the exact angle p w (w = rounding 2^24
+// / amplitude) would move it too, !(amplitude * slope * |p w - float(p w)| <= kFloat32AngleHeld *
+// limit): a cell that even that float32 angle leaves at the exact value is no evidence of exact
+// angles (p w an integer, as p / 3 is at every third p). Of them, those within the limit of the
+// reference. Computed in double as the scalar formula is, operation for operation, so that the
+// counts are the same on every target.
+// The nearest float32 angle moves a cell by amplitude * slope * |p w - float(p w)| to first order;
+// the cosine's own rounding and the reference's add up to twice the limit: past three limits no
+// float32 angle leaves the cell within one.
+constexpr double kFloat32AngleHeld = 3.0;
 struct ExactProbe
 {
     std::int64_t moved = 0;

@@ -2,9 +2,10 @@
 // probeExactValues, TableStreamProbe): on every SIMD target this CPU runs, its counts are those of
 // the formula written here in float64, cell by cell: a cell of a tested column is moved where
 // !(rounding * position * slope < factor * limit), slope = sqrt(max(0, 1 - (reference / A)^2)),
-// limit = relative |reference| + absolute, and holds the exact value where |cell - reference| <=
-// limit. Rows of every length around the vector widths (the tail cell by cell), amplitude 1 and
-// not, references past the amplitude (slope 0), cells equal, near, far and not a number.
+// limit = relative |reference| + absolute, unless the float32 number nearest its exact angle
+// p w = p rounding 2^24 / A holds it (A slope |p w - float(p w)| <= 3 limit), and holds the exact
+// value where |cell - reference| <= limit. Rows of every length around the vector widths (the tail cell by cell),
+// amplitude 1 and not, references past the amplitude (slope 0), cells equal, near, far and not a number.
 #include "SimdTargetRuns.h"
 
 #include "check/CompareSimd.h"
@@ -42,7 +43,9 @@ Row randomRow(std::int64_t count, double amplitude, std::mt19937 &random)
         row.table.push_back(cell);
         row.reference.push_back(reference);
         // Per unit of position: 2^-24 w for w from 1 to 1e-4, so that rows near and far differ.
-        row.rounding.push_back(0x1p-24 * std::pow(10.0, -4.0 * unit(random)));
+        // A tenth at w = A / 4, whose angle p w is a float32 number at every integer p.
+        row.rounding.push_back(unit(random) < 0.1 ? 0x1p-26 * amplitude
+                                                  : 0x1p-24 * std::pow(10.0, -4.0 * unit(random)));
         row.tested.push_back(unit(random) < 0.9 ? 1.0 : 0.0);
     }
     return row;
@@ -60,6 +63,9 @@ ExactProbe expected(const Row &row, double position, double relative, double abs
         const double v = reference / amplitude;
         const double slope = std::sqrt(std::max(0.0, 1.0 - v * v));
         if (row.rounding[c] * position * slope < factor * limit)
+            continue;
+        const double angle = row.rounding[c] * 0x1p24 / amplitude * position;
+        if (amplitude * slope * std::fabs(angle - double(float(angle))) <= kFloat32AngleHeld * limit)
             continue;
         ++out.moved;
         if (std::fabs(double(row.table[c]) - reference) <= limit)
