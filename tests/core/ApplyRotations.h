@@ -45,6 +45,8 @@ struct Rotation
     std::vector<double> inv;
     double scaling = 1.0;
     double sign = 1.0; // -1: q * cos - rotate_half(q) * sin, the rotation turned the wrong way
+    // q * sin + rotate_half(q) * cos: cos and sin exchanged in the call (rasbt/LLMs-from-scratch#381)
+    bool cosSinSwapped = false;
 };
 
 inline Rotation rotationOf(const Params &p, RopeLayout table, RopeLayout rotation)
@@ -81,7 +83,8 @@ inline Applied applied(const Rotation &rot, const std::vector<std::int64_t> &pos
                 turned = j < h ? -xr(j + h) : xr(j - h);
             else
                 turned = j % 2 == 0 ? -xr(j + 1) : xr(j - 1);
-            a.y(r, rot.col0 + j) = xr(j) * cos[std::size_t(j)] + turned * sin[std::size_t(j)];
+            const float c = cos[std::size_t(j)], s = sin[std::size_t(j)];
+            a.y(r, rot.col0 + j) = rot.cosSinSwapped ? xr(j) * s + turned * c : xr(j) * c + turned * s;
         }
     }
     return a;

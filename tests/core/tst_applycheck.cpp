@@ -280,6 +280,29 @@ private slots:
         QVERIFY2(!r.diagnosis.contains(u"-1"_s) && !r.diagnosis.contains(u"unread"_s), qPrintable(r.diagnosis));
     }
 
+    // rasbt/LLMs-from-scratch#381: compute_rope(keys, self.sin, self.cos), Y = q * sin + rotate_half(q)
+    // * cos, each pair turned by pi/2 - angle. It was positions-out-of-order, "rows 0..255 unread".
+    void cosAndSinExchangedAreNamed_data() { aReversedRotationIsNamed_data(); }
+    void cosAndSinExchangedAreNamed()
+    {
+        QFETCH(RopeType, type);
+        QFETCH(RopeLayout, layout);
+        Rotation rot = rotationOf(ropeOf(type), layout, layout);
+        rot.cosSinSwapped = true;
+        const Applied a = applied(rot, from(0, 256));
+        const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
+        QVERIFY2(r.mistakes == QStringList {u"sin-cos-swapped"_s},
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QCOMPARE(r.verdict, CheckVerdict::Mistake);
+        QCOMPARE(r.rotation, layout);
+        QVERIFY(r.params);
+        QCOMPARE(r.params->rope.type, type);
+        QCOMPARE(qsizetype(r.positions.size()), qsizetype(1));
+        QCOMPARE(r.positions.front().position, std::int64_t(0));
+        QCOMPARE(r.deviatingRows, std::int64_t(0));
+        QVERIFY2(r.diagnosis.contains(u"cos and sin are exchanged"_s), qPrintable(r.diagnosis));
+    }
+
     // At size: 4096 positions of a 512-wide head read as at 1024 x 128 (the layout, theta, every
     // position, the largest error against float64); an offset and a swapped layout named there too.
     void aWideHeadAtLength_data()

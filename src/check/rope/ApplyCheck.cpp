@@ -267,8 +267,14 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
               bool reversed)
 {
     ApplyPairs::layoutMistakes(result, declared.layout, lines);
-    if (reversed) {
-        const QString turn = result.rotation == RopeLayout::Half ? u"rotate_half"_s : u"rotate_every_two"_s;
+    const QString turn = result.rotation == RopeLayout::Half ? u"rotate_half"_s : u"rotate_every_two"_s;
+    if (reversed && declared.quarterTurned) {
+        result.mistakes.append(ApplyColumns::kCosSinSwapped);
+        lines.append(u"cos and sin are exchanged in the rotation: Y = q * sin + %1(q) * cos turns each pair by "
+                     "pi/2 - angle (row 0, at position 0, is %1(q): X turned a quarter); HF's apply_rotary_pos_emb "
+                     "takes q * cos + %1(q) * sin (each row's position is read with Y turned back a quarter and "
+                     "its angles negated)"_s.arg(turn));
+    } else if (reversed) {
         result.mistakes.append(kRotationReversed);
         lines.append(u"the rotation turns the wrong way: Y = q * cos - %1(q) * sin turns each pair by -angle, "
                      "as sin negated or every position negated would; HF's apply_rotary_pos_emb adds %1(q) * sin "
@@ -460,9 +466,7 @@ void asPartial(Params &params, std::int64_t headDim, std::int64_t rotaryDim)
         params.rope.partialRotaryFactor = std::nextafter(params.rope.partialRotaryFactor, 2.0);
 }
 
-} // namespace
-
-std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
+std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
 {
     if (const auto problem = ApplyPairs::shapeProblem(x, y))
         return *problem;
@@ -566,6 +570,28 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     result.positions = runsOf(positions);
     conclude(result, declared, positions, lines, reversed);
     return result;
+}
+
+} // namespace
+
+// Y as given; where its rows read as no position (or its angles as no frequencies), Y turned back a
+// quarter, kept where that reads every row as a rotation the wrong way: cos and sin exchanged.
+std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
+{
+    auto given = checkAsGiven(x, y, declared);
+    const Result *read = std::get_if<Result>(&given);
+    if (!read || !declared.undoQuarterTurn || read->rotaryDim < 2 || (read->params && 2 * unreadRows(*read) < x.rows()))
+        return given;
+    Declared again = declared;
+    again.undoQuarterTurn = false;
+    again.quarterTurned = true;
+    const RowMatrixXf back
+        = ApplyColumns::quarterTurnedBack(y, read->rotation == RopeLayout::Half, read->rotaryStart, read->rotaryDim);
+    auto turned = checkAsGiven(x, back, again);
+    const Result *t = std::get_if<Result>(&turned);
+    if (t && t->mistakes.contains(ApplyColumns::kCosSinSwapped) && !t->positions.empty() && unreadRows(*t) == 0)
+        return turned;
+    return given;
 }
 
 } // namespace posenc::ApplyCheck

@@ -68,6 +68,10 @@ struct Declared
     // Where no pairing of Y's columns is a rotation, whether Y's columns are tried in the orders a
     // rotation's output is written back in by mistake (ApplyColumns).
     bool undoColumns = true;
+    // Where Y's rows read as no position, whether Y is tried turned back a quarter (cos and sin
+    // exchanged: ApplyColumns::kCosSinSwapped); and whether this Y is that.
+    bool undoQuarterTurn = true;
+    bool quarterTurned = false;
 };
 
 // The mistakes an apply check names: the pairing's (ApplyPairs'), and the positions'.

@@ -38,9 +38,21 @@ std::int64_t fromInterleaved(std::int64_t j, std::int64_t h)
 
 } // namespace
 
+RowMatrixXf quarterTurnedBack(const RowMatrixXf &y, bool halfPairs, std::int64_t col0, std::int64_t width)
+{
+    const std::int64_t h = width / 2;
+    RowMatrixXf back = y;
+    for (std::int64_t i = 0; i < h; ++i) {
+        const std::int64_t a = col0 + (halfPairs ? i : 2 * i), b = col0 + (halfPairs ? i + h : 2 * i + 1);
+        back.col(a) = y.col(b);
+        back.col(b) = -y.col(a);
+    }
+    return back;
+}
+
 QStringList mistakeIds()
 {
-    return {kDeinterleaved, kInterleaved};
+    return {kDeinterleaved, kInterleaved, kCosSinSwapped};
 }
 
 std::optional<Permuted> undo(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,

@@ -24,6 +24,15 @@ inline const QString kDeinterleaved = QStringLiteral("rope-output-deinterleaved"
 // ([y0, y_h, y1, y_h+1, ...]), as a reshape(..., 2, d/2).transpose(-1, -2) would.
 inline const QString kInterleaved = QStringLiteral("rope-output-interleaved");
 
+// Y = q * sin + rotate_half(q) * cos: cos and sin exchanged in the call (rasbt/LLMs-from-scratch#381,
+// compute_rope(keys, self.sin, self.cos)). Each pair is X turned by pi/2 - angle, a quarter turn
+// after a turn the wrong way: turned back a quarter, pair (a, b) to (b, -a), Y is X turned by -angle.
+inline const QString kCosSinSwapped = QStringLiteral("sin-cos-swapped");
+
+// Y with every pair of the rotated columns [col0, col0 + width) turned back a quarter: pairs (i,
+// i + width/2) where `halfPairs` (rotate_half's), else (2i, 2i + 1) (rotate_every_two's).
+RowMatrixXf quarterTurnedBack(const RowMatrixXf &y, bool halfPairs, std::int64_t col0, std::int64_t width);
+
 // The ids it names, in the order they are tried.
 QStringList mistakeIds();
 

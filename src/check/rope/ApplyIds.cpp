@@ -153,6 +153,14 @@ std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions)
     return runs;
 }
 
+std::int64_t unreadRows(const Result &result)
+{
+    std::int64_t unread = 0;
+    for (const PositionRun &run : result.positions)
+        unread += run.position < 0 ? run.count : 0;
+    return unread;
+}
+
 QString positionLines(Result &result, const std::vector<std::int64_t> &positions)
 {
     const std::int64_t first = positions.front();

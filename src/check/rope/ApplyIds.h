@@ -28,6 +28,9 @@ QString idLines(Result &result, const std::vector<std::int64_t> &positions, cons
 // The positions read (-1: unread) as runs of rows whose positions follow each other.
 std::vector<PositionRun> runsOf(const std::vector<std::int64_t> &positions);
 
+// The rows of the runs whose position was not read.
+std::int64_t unreadRows(const Result &result);
+
 // The positions read (-1: unread) where no ids were given: every row at r (nothing said), every row
 // at r + k (position-offset), else the runs away from their own rows (positions-out-of-order). The
 // mistake is added to `result`; its line returned.
