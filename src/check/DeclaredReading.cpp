@@ -1,5 +1,6 @@
 #include "DeclaredReading.h"
 
+#include "check/CheckDiagnosis.h"
 #include "check/DeclaredStructure.h"
 #include "check/DeviationRegion.h"
 #include "check/FamilyCheck.h"
@@ -15,6 +16,15 @@
 using namespace Qt::StringLiterals;
 
 namespace posenc::TableCheck {
+
+void asDeclaredReference(TableMatch &match)
+{
+    if (match.verdict == CheckVerdict::Variant)
+        match.diagnosis = u"the table is the declared reference, %1, a form none of posenc's published forms "
+                          "uses"_s.arg(match.referenceText);
+    match.verdict = CheckVerdict::Correct;
+    match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
+}
 
 void nameDeclaredMistake(TableMatch &declared, const TableMatch &read)
 {
@@ -134,7 +144,8 @@ bool explains(const TableRows &table, const QString &word, Encoding family, Para
 // other parameters: the fewest of the parameters that differ (one, else two) that, set in the
 // declaration, give every row of the table are named, each with both values.
 void nameDifferingParameters(TableMatch &match, const TableMatch &read, const TableRows &table, Encoding family,
-                             const Params &declared, const StreamOptions &options, std::int64_t allowed)
+                             const Params &declared, const std::optional<QStringList> &given,
+                             const StreamOptions &options, std::int64_t allowed)
 {
     const std::vector<const ParamSpec *> rows = differingRows(family, declared, *read.params);
     if (rows.empty() || rows.size() > kMostTried)
@@ -153,8 +164,10 @@ void nameDifferingParameters(TableMatch &match, const TableMatch &read, const Ta
         QStringList said;
         for (const ParamSpec *row : set) {
             match.mistakes.append(row->key);
-            said.append(u"%1 %2 where the declaration gives %3"_s.arg(row->key, valueText(*row, *read.params),
-                                                                      valueText(*row, declared)));
+            const bool declaredIt = !given || given->contains(row->key);
+            said.append((declaredIt ? u"%1 %2 where the declaration gives %3"_s
+                                    : u"%1 %2 where the default, not declared, is %3"_s)
+                            .arg(row->key, valueText(*row, *read.params), valueText(*row, declared)));
         }
         match.notes.prepend(match.diagnosis);
         match.diagnosis = allowed == 0
@@ -297,8 +310,8 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
         const bool ofFamily = declared.family && family.family == declared.family && family.params
             && (family.verdict == CheckVerdict::Correct || family.verdict == CheckVerdict::Variant);
         if (ofFamily && best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty())
-            nameDifferingParameters(best->match, family, table, *declared.family, declared.params, options,
-                                    damaged ? damaged->cells : 0);
+            nameDifferingParameters(best->match, family, table, *declared.family, declared.params, declared.given,
+                                    options, damaged ? damaged->cells : 0);
         if (damaged && !best->match.mistakes.isEmpty() && readingOfRows)
             best->match.diagnosis
                 += u"; and %1 beyond the rounding of that table too, which no parameter "

@@ -22,6 +22,10 @@ namespace posenc::TableCheck {
 // for the cells it names, with where they lie).
 void nameDeclaredMistake(TableMatch &declared, const TableMatch &read);
 
+// A match against exactly the declared reference that names no mistake: `correct`, equal to the
+// declared reference; a variant's words, which ask for the reference to be declared, replaced.
+void asDeclaredReference(TableMatch &match);
+
 // A parameter's value in words, as a mistake's sentence quotes it: a number as the shortest text
 // that reads back to it.
 QString valueText(const ParamSpec &row, const Params &params);
@@ -46,6 +50,9 @@ struct DeclaredRows
     std::optional<TableMatch> readAs; // the table read undeclared, when a family was declared
     std::optional<Encoding> family; // the family declared with its parameters
     Params params;
+    // The keys of `params` the user gave (a flag, the preset): a parameter named that was not
+    // given is the default's, not the declaration's. Unset: every one was given.
+    std::optional<QStringList> given;
 };
 
 struct Streamed

@@ -5,6 +5,7 @@
 
 #include "check/ChangedRegion.h"
 #include "check/CheckDiagnosis.h"
+#include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
 #include "check/MaskFill.h"
 #include "check/MaskRegion.h"
@@ -451,10 +452,8 @@ std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding 
         match->family = family;
         RowConstant::expectShifted(*match, evidence, *FamilyChecks::of(spec.encoding).table);
         // The declared reference is what a correct table equals.
-        if (match->mistakes.empty()) {
-            match->verdict = CheckVerdict::Correct;
-            match->correctAgainst = CheckDiagnosis::declaredReference(match->referenceText);
-        }
+        if (match->mistakes.empty())
+            asDeclaredReference(*match);
     }
     return expected;
 }

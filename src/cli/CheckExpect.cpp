@@ -168,6 +168,11 @@ std::variant<Expectation, Refusal> familyExpectation(const QCommandLineParser &p
         = std::any_of(kWidthKeys.cbegin(), kWidthKeys.cend(), [&](const QString &key) { return parser.isSet(key); });
     e.modelGiven = read.fromOrigin.contains(u"d-model"_s) || parser.isSet(u"d-model"_s);
     e.lengthGiven = parser.isSet(u"max-len"_s);
+    e.given = read.fromOrigin;
+    for (const CommandOption &option : ParamOptions::options()) {
+        if (parser.isSet(option.names.constFirst()))
+            e.given->append(option.names.constFirst());
+    }
     return e;
 }
 
@@ -186,7 +191,8 @@ QList<CommandOption> options(const QStringList &shown)
          expectWords()},
         {{kExpectTable},
          u"FILE[:TENSOR]"_s,
-         u"compare with another table of the same shape cell by cell (a dump of the reference implementation): "
+         u"compare with another table (or vector: inv_freq, slopes) of the same shape cell by cell (a dump of the "
+         "reference implementation): "
          "correct when every cell is within the rounding of the coarser of the two formats; or with a learned n x n "
          "grid (n^2 rows) the table must be resized from as Qwen3-VL's fast_pos_embed_interpolate does "
          "(align_corners). A deviating table is named where it is the reference's columns in another order "
@@ -308,7 +314,15 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
         }
     }
     if (e.kind == Expectation::Kind::Table) {
-        const auto opened = TableFile::open(MatrixSource::parse(e.tablePath), budget, cancel);
+        // A vector's reference is a vector (inv_freq, slopes): both read as the rows openTensor
+        // gives a 1-D array, compared value by value.
+        const MatrixSource source = MatrixSource::parse(e.tablePath);
+        auto opened = TableFile::open(source, budget, cancel);
+        if (!opened) {
+            const auto tensor = TableFile::openTensor(source, budget, cancel);
+            if (tensor && tensor->shape.size() == 1)
+                opened = tensor->rows;
+        }
         if (!opened)
             return Refusal {exitCodeOf(opened.error()), {u"--expect-table: "_s + opened.error().toString()}};
         auto expected = TableCheck::expectTable(table, opened.value());

@@ -37,6 +37,8 @@ struct Expectation
     bool lengthGiven = false; // --max-len gave the sequence's length; else the table's rows are one sequence
     QString tablePath; // --expect-table's FILE[:TENSOR]
     QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
+    // With --expect FAMILY: the keys a flag, the preset or the session gave (the rest are defaults).
+    std::optional<QStringList> given;
 };
 
 // A refusal: the exit code and its lines, each naming its flag.

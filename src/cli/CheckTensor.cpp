@@ -82,7 +82,7 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     const Params params = expected.kind == CheckExpect::Expectation::Kind::Family
         ? CheckExpect::atShape(expected, table.rows(), table.cols())
         : expected.params;
-    TableCheck::DeclaredRows declared {std::move(candidates), std::move(readAs), std::nullopt, params};
+    TableCheck::DeclaredRows declared {std::move(candidates), std::move(readAs), std::nullopt, params, expected.given};
     if (expected.kind == CheckExpect::Expectation::Kind::Family)
         declared.family = expected.family;
     auto streamed = TableCheck::streamDeclared(std::move(declared), table, stream);
@@ -177,9 +177,16 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         && !(declared && TensorShapes::readsKeyBiases(*declared));
     if (kind == TensorShapes::Kind::KeyBiases && noKeyBiases)
         kind = tableOrStack;
+    // A vector (inv_freq, slopes) against --expect-table's is compared value by value, as a table
+    // is with its reference; its own reading is said where it deviates.
+    const bool vectorAgainstTable
+        = kind == TensorShapes::Kind::Vector && expected.kind == CheckExpect::Expectation::Kind::Table;
+    if (vectorAgainstTable)
+        kind = TensorShapes::Kind::Table;
     if (kind != TensorShapes::Kind::Table && expected.kind == CheckExpect::Expectation::Kind::Table)
         return fail(err, ExitUsage,
-                    u"--expect-table compares tables of one shape; %1 is shape %2"_s.arg(
+                    u"--expect-table compares a table or a vector with the reference's; %1 is shape %2, a stack of "
+                    "tables (compare one of them: FILE:TENSOR names a tensor of an archive)"_s.arg(
                         rows->name(), TensorShapes::shapeText(shape)));
     std::optional<TableMatch> match;
     if (kind == TensorShapes::Kind::Vector) {
@@ -229,6 +236,17 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
                 u"%1 columns, half the declared table's: read as the frequencies' cos or sin "
                 "before they are repeated for both columns of a pair (its columns c and c + %1 "
                 "in the report are the file's column c, or 2c and 2c + 1 interleaved)"_s.arg(rows->cols()));
+    }
+    if (vectorAgainstTable && match && match->verdict == CheckVerdict::Mistake) {
+        if (const auto values = TensorShapes::readVector(*rows); std::holds_alternative<std::vector<double>>(values)) {
+            TensorShapes::VectorDeclaration alone;
+            alone.heads = heads;
+            const TableMatch read
+                = TensorShapes::checkVector(std::get<std::vector<double>>(values), rows->storedType(), alone);
+            if (!read.diagnosis.isEmpty())
+                match->notes.prepend(
+                    u"read alone, the vector is %1: %2"_s.arg(CheckWords::verdict(read.verdict), read.diagnosis));
+        }
     }
     // A family's own stack of per-head maps (T5's position_bias), read by the family: the declared
     // one's, or, undeclared, the first family's that reads it.

@@ -61,7 +61,8 @@ private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
     // x-transformers' T5 bias with the causal test inverted (lucidrains/x-transformers#10): a causal
-    // table where bidirectional buckets were meant; the parameter named with both values.
+    // table where bidirectional buckets were meant; the parameter named with both values (the
+    // bidirectional false the default's: no --t5-causal was given).
     void aCausalT5TableDeclaredBidirectional()
     {
         constexpr qint64 length = 96;
@@ -75,7 +76,8 @@ private slots:
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(named(run), QStringList {u"t5-causal"_s});
         const CliRun::Run text = check(causal, bidirectional);
-        QVERIFY2(text.out.contains(u"t5-causal true where the declaration gives false"_s), qPrintable(text.out));
+        QVERIFY2(text.out.contains(u"t5-causal true where the default, not declared, is false"_s),
+                 qPrintable(text.out));
         // Declared as it is, the same table is correct.
         QCOMPARE(check(causal, bidirectional + QStringList {u"--t5-causal"_s}).exitCode, 0);
     }
@@ -92,7 +94,8 @@ private slots:
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(named(run), (QStringList {u"rope-type"_s, u"rope-factor"_s}));
         const CliRun::Run text = check(stretched, declared);
-        QVERIFY2(text.out.contains(u"rope-type linear where the declaration gives default"_s), qPrintable(text.out));
+        QVERIFY2(text.out.contains(u"rope-type linear where the default, not declared, is default"_s),
+                 qPrintable(text.out));
         QVERIFY2(text.out.contains(u"rope-factor 0.8 where"_s), qPrintable(text.out));
     }
 

@@ -1,0 +1,165 @@
+// What posenc check says against a declared reference (issue 56, item 4: the mistake named in the
+// declaration's terms, and only what was declared said to be declared):
+// - a correct table of a form no published model uses, declared in full, is `correct` and says it
+//   is the declared reference, not the undeclared "a variant ... Declare this reference";
+// - a parameter the check names but the user left at its default is said to be the default's, not
+//   "the declaration gives" (held-out set 4, F12);
+// - a vector (inv_freq, ALiBi slopes) against --expect-table's vector is compared value by value,
+//   as tables are, not refused with "compares tables of one shape" (held-out set 4, F5).
+// The tables are written here in float64 from transformers' modeling_rope_utils.py
+// (_compute_linear_scaling_rope_parameters, _compute_default_rope_parameters) and the ALiBi paper's
+// get_slopes (ofirpress/attention_with_linear_biases, fairseq/models/transformer.py).
+#include "CliRun.h"
+
+#include <QtTest>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QStringList mistakesOf(const QJsonObject &o)
+{
+    QStringList ids;
+    for (const QJsonValue &v : o[u"mistakes"_s].toArray())
+        ids.append(v.toString());
+    return ids;
+}
+
+QString shown(const QJsonObject &o)
+{
+    return u"exit %1, %2 [%3]: %4"_s.arg(o[u"exit"_s].toInt())
+        .arg(o[u"verdict"_s].toString(), mistakesOf(o).join(u", "_s), o[u"diagnosis"_s].toString());
+}
+
+// get_slopes(n) of the ALiBi paper's code: a power of two's 2^(-8/n * (i + 1)), else the closest
+// power of two's and every second of twice its count.
+std::vector<double> getSlopes(int n)
+{
+    const auto power = [](int m) {
+        std::vector<double> s;
+        const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(m) - 3)));
+        for (int i = 0; i < m; ++i)
+            s.push_back(start * std::pow(start, i));
+        return s;
+    };
+    if ((n & (n - 1)) == 0)
+        return power(n);
+    const int closest = 1 << int(std::floor(std::log2(n)));
+    std::vector<double> s = power(closest);
+    const std::vector<double> twice = power(2 * closest);
+    for (int i = 0; i < n - closest; ++i)
+        s.push_back(twice[std::size_t(2 * i)]);
+    return s;
+}
+
+bool writeVector(const QString &path, const std::vector<double> &values)
+{
+    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': ("
+        + QByteArray::number(qsizetype(values.size())) + ",), }";
+    const qsizetype total = 10 + dict.size() + 1;
+    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    for (const double v : values) {
+        const auto f = float(v);
+        bytes.append(reinterpret_cast<const char *>(&f), sizeof f);
+    }
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+class TestCliExpectDeclared : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    CliRun::TableFiles m_files {m_dir.path()};
+
+    // HF's half-layout cos table of `inv`, times `scale`.
+    QString cosTable(qint64 rows, const std::vector<double> &inv, double scale = 1.0)
+    {
+        const auto h = qint64(inv.size());
+        return m_files.written(
+            rows, 2 * h, [&](qint64 p, qint64 j) { return scale * std::cos(double(p) * inv[std::size_t(j % h)]); });
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // It said "verdict: correct" and "a variant: ... Declare this reference to make it correct".
+    void aDeclaredVariantIsTheReference()
+    {
+        std::vector<double> inv;
+        for (int i = 0; i < 64; ++i)
+            inv.push_back(std::pow(500000.0, -2.0 * i / 128.0) / 4.0);
+        const QString table = cosTable(2048, inv);
+        const QJsonObject o = CliRun::checked(table,
+                                              {u"--expect"_s, u"rope"_s, u"--rope-type"_s, u"linear"_s,
+                                               u"--rope-factor"_s, u"4"_s, u"--rope-theta"_s, u"500000"_s});
+        QVERIFY2(o[u"exit"_s].toInt() == 0 && o[u"verdict"_s].toString() == u"correct"_s, qPrintable(shown(o)));
+        const QString diagnosis = o[u"diagnosis"_s].toString();
+        QVERIFY2(!diagnosis.contains(u"Declare this reference"_s) && !diagnosis.contains(u"a variant"_s),
+                 qPrintable(diagnosis));
+        QVERIFY2(diagnosis.contains(u"declared reference"_s), qPrintable(diagnosis));
+    }
+
+    // An interleaved table (GPT-J's, rotate_every_two's repeat_interleave) declared without
+    // --rope-layout: the half layout compared is the default's. It said "where the declaration gives
+    // half" (Fast-LLM's spatial-merge-size 2 of held-out set 4 the same).
+    void aDefaultIsNotSaidDeclared()
+    {
+        std::vector<double> inv;
+        for (int i = 0; i < 32; ++i)
+            inv.push_back(std::pow(10000.0, -2.0 * i / 64.0));
+        const QString table = m_files.written(
+            512, 64, [&](qint64 p, qint64 j) { return std::cos(double(p) * inv[std::size_t(j / 2)]); });
+        const QStringList flags {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s};
+        const QJsonObject o = CliRun::checked(table, flags);
+        QVERIFY2(o[u"exit"_s].toInt() == 1 && mistakesOf(o) == QStringList {u"rope-layout"_s}, qPrintable(shown(o)));
+        QVERIFY2(o[u"diagnosis"_s].toString().contains(u"rope-layout interleaved where the default, not declared, is "
+                                                       "half"_s),
+                 qPrintable(shown(o)));
+        const QJsonObject given = CliRun::checked(table, flags + QStringList {u"--rope-layout"_s, u"half"_s});
+        QVERIFY2(given[u"exit"_s].toInt() == 1 && mistakesOf(given) == QStringList {u"rope-layout"_s},
+                 qPrintable(shown(given)));
+        QVERIFY2(
+            given[u"diagnosis"_s].toString().contains(u"rope-layout interleaved where the declaration gives half"_s),
+            qPrintable(shown(given)));
+    }
+
+    // flashinfer#1606: a tensor-parallel rank's slopes computed as get_slopes(16) of its 16 local
+    // heads, where rank 0 of 32 heads holds get_slopes(32)[0:16]. Refused before (exit 2).
+    void vectorsAgainstExpectTable()
+    {
+        const std::vector<double> all = getSlopes(32);
+        const QString fixedPath = QDir(m_dir.path()).filePath(u"slopes-fixed.npy"_s);
+        const QString buggyPath = QDir(m_dir.path()).filePath(u"slopes-buggy.npy"_s);
+        QVERIFY(writeVector(fixedPath, std::vector<double>(all.begin(), all.begin() + 16)));
+        QVERIFY(writeVector(buggyPath, getSlopes(16)));
+        const QJsonObject same = CliRun::checked(fixedPath, {u"--expect-table"_s, fixedPath});
+        QVERIFY2(same[u"exit"_s].toInt() == 0 && same[u"verdict"_s].toString() == u"correct"_s,
+                 qPrintable(shown(same)));
+        const QJsonObject wrong = CliRun::checked(buggyPath, {u"--expect-table"_s, fixedPath});
+        QVERIFY2(wrong[u"exit"_s].toInt() == 1 && wrong[u"verdict"_s].toString() == u"mistake"_s,
+                 qPrintable(shown(wrong)));
+        // What the vector is on its own: get_slopes of 16 heads (a note of the text report).
+        const CliRun::Run text = CliRun::posenc({u"check"_s, buggyPath, u"--expect-table"_s, fixedPath});
+        QVERIFY2(text.out.contains(u"note: read alone, the vector is correct: ALiBi's slopes of 16 heads"_s),
+                 qPrintable(text.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliExpectDeclared)
+#include "tst_cliexpectdeclared.moc"
