@@ -2,6 +2,7 @@
 
 #include "check/DeviationRegion.h"
 #include "check/PairReference.h"
+#include "check/TableSample.h"
 #include "core/NumberText.h"
 
 #include <algorithm>
