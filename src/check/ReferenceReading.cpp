@@ -2,6 +2,7 @@
 
 #include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
+#include "core/NumberText.h"
 
 using namespace Qt::StringLiterals;
 
@@ -28,6 +29,39 @@ std::optional<TableMatch> readWithoutDeclaration(const TableRows &table, const S
     if (auto *done = std::get_if<Streamed>(&streamed))
         return std::move(done->match);
     return std::nullopt;
+}
+
+// A declared reading's sentence said of the reference table's reading, which nobody declared.
+QString ofTheReferenceTable(QString sentence)
+{
+    sentence.replace(u"where the default, not declared, is"_s, u"where the reference table's reading gives"_s);
+    sentence.replace(u"where the declaration gives"_s, u"where the reference table's reading gives"_s);
+    sentence.replace(u"was declared"_s, u"is the reference table's"_s);
+    sentence.replace(u"the declared reference's"_s, u"the reference table's"_s);
+    sentence.replace(u"the declared reference"_s, u"the reference table's reading"_s);
+    return sentence;
+}
+
+// The table and the reference table both the reading, each at its own precision (float32 angles
+// against exact ones): their cells differ by what a faithful computation at the table's precision
+// gives, no mistake. Correct against the reading, which the file is too; the file's difference said.
+void correctAtItsPrecision(TableMatch &match, const TableMatch &read, const QString &reads)
+{
+    const QString file = match.referenceText;
+    const QString byFile = match.maxAbsError
+        ? u"cell by cell it differs from %1 by up to %2 (row %3, column %4), beyond the two formats' rounding but "
+          "within its own precision's"_s.arg(file, NumberText::compact(*match.maxAbsError, 3))
+              .arg(match.worstRow.value_or(-1))
+              .arg(match.worstColumn.value_or(-1))
+        : QString();
+    const QStringList notes = match.notes;
+    match = read;
+    match.referenceText = u"%1, read as %2"_s.arg(file, read.referenceText);
+    match.correctAgainst = u"%1, which %2 is too"_s.arg(read.referenceText, file);
+    match.diagnosis = u"%1; the table is that reading at its own precision: %2"_s.arg(reads, ofTheReferenceTable(read.diagnosis));
+    if (!byFile.isEmpty())
+        match.notes.prepend(byFile);
+    match.notes += notes;
 }
 
 } // namespace
@@ -66,6 +100,10 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
         return false;
     const auto *asForm = std::get_if<Streamed>(&streamed);
     const QString reads = u"the reference table reads, without a declaration, as %1"_s.arg(form->referenceText);
+    if (asForm && asForm->match.verdict == CheckVerdict::Correct) {
+        correctAtItsPrecision(match, asForm->match, reads);
+        return true;
+    }
     if (!asForm || asForm->match.verdict != CheckVerdict::Mistake || asForm->match.mistakes.isEmpty()) {
         match.notes.prepend(reads);
         return true;
@@ -74,7 +112,7 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     match.positionOffset = asForm->match.positionOffset;
     match.firstPositionRow = asForm->match.firstPositionRow;
     // The unexplained sentence it replaces is not kept: the deviating cells are said above it.
-    match.diagnosis = u"%1; against it, %2"_s.arg(reads, asForm->match.diagnosis);
+    match.diagnosis = u"%1; against it, %2"_s.arg(reads, ofTheReferenceTable(asForm->match.diagnosis));
     return true;
 }
 

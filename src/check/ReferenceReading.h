@@ -13,9 +13,11 @@ namespace posenc::TableCheck {
 // declaration, every row streamed; where every row is a family's at known parameters (`correct`,
 // a published form, or a `variant`), the table is checked as declared that family at those
 // parameters (streamDeclared, with its undeclared reading), and a mistake named there is named
-// here, its sentence said against that reading. The verdict and the
-// deviating cells stay those of the comparison with the reference table. A note says what the
-// reference reads as when that names nothing. False when cancelled.
+// here, its sentence said against that reading, the verdict and the deviating cells staying those
+// of the comparison with the reference table. Where the table is that reading too, at its own
+// precision (float32 angles against the reference's exact ones), it is `correct` against the
+// reading, the file's difference said in a note: no faithful computation is a mistake. A note says
+// what the reference reads as when that names nothing. False when cancelled.
 bool nameByReferenceReading(TableMatch &match, const TableRows &table, const TableRows &reference,
                             const StreamOptions &options);
 
