@@ -346,6 +346,13 @@ void concludeLearned(TableMatch &match, const Expectation &expected)
 {
     if (match.family == expected.family)
         return;
+    // No formula and no learned structure read (a table fresh from its initialiser, whose
+    // neighbouring rows are unrelated): nothing it deviates from, so not a mistake.
+    if (match.verdict == CheckVerdict::Unknown) {
+        match.diagnosis = u"declared learned, and read as neither a formula nor a trained table (neighbouring rows "
+                          "unrelated, as a table fresh from its initialiser is): %1"_s.arg(match.diagnosis);
+        return;
+    }
     const QString what = match.table.isEmpty() ? CheckWords::verdict(match.verdict) : match.table;
     match.verdict = CheckVerdict::Mistake;
     match.correctAgainst.clear();

@@ -63,7 +63,8 @@ Params atShape(const Expectation &expectation, std::int64_t rows, std::int64_t c
 std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &expectation, const TableRows &table,
                                                        std::uint64_t budget, const std::atomic<bool> *cancel);
 
-// Of a learned table declared: the identified match, a mistake unless it is learned.
+// Of a learned table declared: the identified match, a mistake unless it is learned; unknown where
+// nothing is read in it (a table fresh from its initialiser).
 void concludeLearned(TableMatch &match, const Expectation &expected);
 
 } // namespace posenc::CheckExpect

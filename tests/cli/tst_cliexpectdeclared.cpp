@@ -159,6 +159,26 @@ private slots:
         QVERIFY2(text.out.contains(u"note: read alone, the vector is correct: ALiBi's slopes of 16 heads"_s),
                  qPrintable(text.out));
     }
+
+    // A table fresh from nn.Embedding's initialiser (normal, σ 0.02: no row related to its
+    // neighbour) declared learned: nothing it deviates from, unknown (exit 7), not a mistake.
+    void anUntrainedTableDeclaredLearnedIsUnknown()
+    {
+        std::uint64_t state = 88172645463325252ull;
+        const auto normal = [&state] {
+            // Box-Muller over a xorshift generator: independent of posenc's own random numbers.
+            const auto uniform = [&state] {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                return (double(state >> 11) + 0.5) / double(1ull << 53);
+            };
+            return std::sqrt(-2.0 * std::log(uniform())) * std::cos(2.0 * M_PI * uniform());
+        };
+        const QString file = m_files.written(512, 256, [&](qint64, qint64) { return 0.02 * normal(); });
+        const QJsonObject o = CliRun::checked(file, {u"--expect"_s, u"learned"_s});
+        QVERIFY2(o[u"exit"_s].toInt() == 7 && o[u"verdict"_s].toString() == u"unknown"_s, qPrintable(shown(o)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliExpectDeclared)
