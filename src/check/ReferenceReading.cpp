@@ -58,7 +58,8 @@ void correctAtItsPrecision(TableMatch &match, const TableMatch &read, const QStr
     match = read;
     match.referenceText = u"%1, read as %2"_s.arg(file, read.referenceText);
     match.correctAgainst = u"%1, which %2 is too"_s.arg(read.referenceText, file);
-    match.diagnosis = u"%1; the table is that reading at its own precision: %2"_s.arg(reads, ofTheReferenceTable(read.diagnosis));
+    match.diagnosis
+        = u"%1; the table is that reading at its own precision: %2"_s.arg(reads, ofTheReferenceTable(read.diagnosis));
     if (!byFile.isEmpty())
         match.notes.prepend(byFile);
     match.notes += notes;
@@ -77,8 +78,7 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     if (referenceReadingCancelled(options))
         return false;
     const bool ofFamily = form && (form->verdict == CheckVerdict::Correct || form->verdict == CheckVerdict::Variant);
-    if (!ofFamily || !form->family || !form->params || form->table.isEmpty()
-        || !FamilyChecks::of(*form->family).table)
+    if (!ofFamily || !form->family || !form->params || form->table.isEmpty() || !FamilyChecks::of(*form->family).table)
         return true;
     // Every row of the reference is the family's at these parameters: the table checked as if
     // they had been declared, the mistake named as a declared family's is.

@@ -99,8 +99,8 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     // reference is, read without a declaration, names it (TableCheck::nameByReferenceReading).
     if (expected.kind == CheckExpect::Expectation::Kind::Table && match.verdict == CheckVerdict::Mistake
         && match.mistakes.isEmpty()) {
-        if (const auto opened = TableFile::open(MatrixSource::parse(expected.tablePath), run.budget,
-                                                run.interrupt.flag());
+        if (const auto opened
+            = TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
             opened && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
             return fail(err, ExitInterrupted, u"interrupted"_s);
     }
