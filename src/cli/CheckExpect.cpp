@@ -197,7 +197,11 @@ QList<CommandOption> options(const QStringList &shown)
          "grid (n^2 rows) the table must be resized from as Qwen3-VL's fast_pos_embed_interpolate does "
          "(align_corners). A deviating table is named where it is the reference's columns in another order "
          "(columns-swapped), a block of its cells negated (sign-flipped, the rows and columns said) or its 2-D "
-         "grid, any H x W its rows factor into, sampled with x and y exchanged (grid-axes-swapped)"_s,
+         "grid, any H x W its rows factor into, sampled with x and y exchanged (grid-axes-swapped); else the "
+         "reference is read as posenc check reads a table, and where it is a family's table at known parameters "
+         "the deviation is named against that reading as --expect names it, or, where the table is that reading "
+         "too at its own precision (float32 angles against an exact dump), it is correct against the reading, "
+         "the files' difference said"_s,
          {},
          true},
         {{kExpectConfig},
