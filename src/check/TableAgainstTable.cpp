@@ -100,18 +100,13 @@ ValueFormat coarser(ValueFormat a, ValueFormat b)
 
 // The reference's rows with their columns taken in another order: column c of a row is the
 // reference's column `order[c]`.
-class ColumnsOf final : public TableRows
+class ColumnsOf final : public DerivedRows
 {
 public:
     ColumnsOf(std::shared_ptr<const TableRows> rows, std::vector<std::int64_t> order)
-        : m_rows(std::move(rows))
+        : DerivedRows(std::move(rows))
         , m_order(std::move(order))
     { }
-    std::int64_t rows() const override { return m_rows->rows(); }
-    std::int64_t cols() const override { return m_rows->cols(); }
-    StoredType storedType() const override { return m_rows->storedType(); }
-    double textRounding() const override { return m_rows->textRounding(); }
-    QString name() const override { return m_rows->name(); }
     bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
     {
         const auto cols = std::size_t(m_rows->cols());
@@ -125,7 +120,6 @@ public:
     }
 
 private:
-    std::shared_ptr<const TableRows> m_rows;
     std::vector<std::int64_t> m_order;
 };
 

@@ -75,18 +75,13 @@ bool sameRow(const std::vector<float> &a, const std::vector<float> &want, const 
 }
 
 // The reference's rows in another order: row t is the reference's row order[t].
-class RowsInOrder final : public TableRows
+class RowsInOrder final : public DerivedRows
 {
 public:
     RowsInOrder(std::shared_ptr<const TableRows> rows, std::vector<std::int64_t> order)
-        : m_rows(std::move(rows))
+        : DerivedRows(std::move(rows))
         , m_order(std::move(order))
     { }
-    std::int64_t rows() const override { return m_rows->rows(); }
-    std::int64_t cols() const override { return m_rows->cols(); }
-    StoredType storedType() const override { return m_rows->storedType(); }
-    double textRounding() const override { return m_rows->textRounding(); }
-    QString name() const override { return m_rows->name(); }
     bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
     {
         const std::int64_t cols = m_rows->cols();
@@ -98,7 +93,6 @@ public:
     }
 
 private:
-    std::shared_ptr<const TableRows> m_rows;
     std::vector<std::int64_t> m_order;
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace posenc {
@@ -44,6 +45,24 @@ public:
     // Rows [row0, row0 + count) into `out`, row r at out + r * cols(). May be called from several
     // threads at once. False, with `error` set to the reason, when the rows cannot be read.
     virtual bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const = 0;
+};
+
+// The rows of another table changed as they are read (its columns or rows in another order, a
+// block negated): its shape, storage, rounding and name are the other table's.
+class DerivedRows : public TableRows
+{
+public:
+    explicit DerivedRows(std::shared_ptr<const TableRows> rows)
+        : m_rows(std::move(rows))
+    { }
+    std::int64_t rows() const override { return m_rows->rows(); }
+    std::int64_t cols() const override { return m_rows->cols(); }
+    StoredType storedType() const override { return m_rows->storedType(); }
+    double textRounding() const override { return m_rows->textRounding(); }
+    QString name() const override { return m_rows->name(); }
+
+protected:
+    std::shared_ptr<const TableRows> m_rows;
 };
 
 // A table already in memory: the tests' tables, a CSV file read whole.

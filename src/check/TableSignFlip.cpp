@@ -22,19 +22,14 @@ bool near(double a, double b, double limit)
 }
 
 // The reference with the cells of `rows` x `columns` negated.
-class NegatedBlock final : public TableRows
+class NegatedBlock final : public DerivedRows
 {
 public:
     NegatedBlock(std::shared_ptr<const TableRows> rows, std::vector<bool> flippedRows, std::vector<bool> columns)
-        : m_rows(std::move(rows))
+        : DerivedRows(std::move(rows))
         , m_flippedRows(std::move(flippedRows))
         , m_columns(std::move(columns))
     { }
-    std::int64_t rows() const override { return m_rows->rows(); }
-    std::int64_t cols() const override { return m_rows->cols(); }
-    StoredType storedType() const override { return m_rows->storedType(); }
-    double textRounding() const override { return m_rows->textRounding(); }
-    QString name() const override { return m_rows->name(); }
     bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
     {
         if (!m_rows->read(row0, count, out, error))
@@ -50,7 +45,6 @@ public:
     }
 
 private:
-    std::shared_ptr<const TableRows> m_rows;
     std::vector<bool> m_flippedRows;
     std::vector<bool> m_columns;
 };
