@@ -206,25 +206,27 @@ QString words(const Swap &swap, std::int64_t rows)
 {
     const QString grid = u"%1 x %2"_s.arg(swap.height).arg(swap.width);
     const QString how = swap.widthMajor
-        ? u"its x and y exchanged (the learned grid read transposed) and its patches in %1 x %2 order (grid_sample given "
+        ? u"its x and y exchanged (the learned grid read transposed) and its patches in %1 x %2 order (grid_sample "
+          u"given "
           "stack(meshgrid(ys, xs, indexing=\"xy\")), y where x goes: torchtitan#4244's _vision_pos_embed)"_s
               .arg(swap.width)
               .arg(swap.height)
         : u"its x and y exchanged, the grid read transposed (a (y, x) pair where (x, y) goes: meshgrid indexing "
           "\"ij\" and \"xy\" confused, torchtitan#4244)"_s;
-    const QString coordinates = swap.corners ? u"align_corners=True's"_s : u"the cells' centres (align_corners=False)"_s;
+    const QString coordinates
+        = swap.corners ? u"align_corners=True's"_s : u"the cells' centres (align_corners=False)"_s;
     const QString rest = swap.reordered
         ? u"every row is the reference's row of the transposed grid"_s
         : u"the other rows sample points the reference holds no row of and are not compared"_s;
     return u"the table is the %1 grid sampled with %2: its %3 rows (of %4) at a point of the reference's other "
            "patches (%5 coordinates) each equal the reference's row there (row %6 is its row %7), not their own; "
            "%8"_s.arg(grid, how)
-        .arg(swap.shared)
-        .arg(rows)
-        .arg(coordinates)
-        .arg(swap.firstRow)
-        .arg(swap.firstReferenceRow)
-        .arg(rest);
+               .arg(swap.shared)
+               .arg(rows)
+               .arg(coordinates)
+               .arg(swap.firstRow)
+               .arg(swap.firstReferenceRow)
+               .arg(rest);
 }
 
 } // namespace posenc::TableAxesSwapped
