@@ -106,19 +106,6 @@ double rounded(double value, int digits)
     return places >= 0 ? std::round(value * power) / power : std::round(value / power) * power;
 }
 
-// The values worth trying for a number read as `value`: the fewest digits first, then itself.
-QList<double> roundings(double value)
-{
-    QList<double> values;
-    for (int digits = 1; digits <= 12; ++digits) {
-        const double r = rounded(value, digits);
-        if (!values.contains(r))
-            values.append(r);
-    }
-    values.append(value);
-    return values;
-}
-
 std::int64_t trailingZeros(const std::vector<double> &v)
 {
     std::int64_t zeros = 0;
@@ -299,6 +286,18 @@ double effectiveTheta(const Params &p)
 }
 
 } // namespace
+
+QList<double> roundings(double value)
+{
+    QList<double> values;
+    for (int digits = 1; digits <= 12; ++digits) {
+        const double r = rounded(value, digits);
+        if (!values.contains(r))
+            values.append(r);
+    }
+    values.append(value);
+    return values;
+}
 
 bool plausible(const std::vector<double> &v)
 {

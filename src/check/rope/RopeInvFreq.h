@@ -4,6 +4,8 @@
 #include "check/TableRows.h"
 #include "core/Params.h"
 
+#include <QList>
+
 #include <optional>
 #include <vector>
 
@@ -34,5 +36,10 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
 
 // The ids of the mistakes it names.
 QStringList mistakeIds();
+
+// The values worth trying for a number read as `value` (a base, a factor): `value` to 1, 2, ..., 12
+// significant digits, each an exact power of ten either way (5e5 is 500000), the fewest digits
+// first, then `value` itself.
+QList<double> roundings(double value);
 
 } // namespace posenc::RopeInvFreq

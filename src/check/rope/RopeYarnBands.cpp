@@ -1,5 +1,6 @@
 #include "check/rope/RopeYarnBands.h"
 
+#include "check/rope/RopeInvFreq.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -14,25 +15,16 @@ namespace posenc::RopeYarnBands {
 
 namespace {
 
-// `value` rounded to `digits` significant digits, an exact power of ten either way.
-double rounded(double value, int digits)
-{
-    const int places = digits - 1 - int(std::floor(std::log10(value)));
-    const double power = std::pow(10.0, std::abs(places));
-    return places >= 0 ? std::round(value * power) / power : std::round(value / power) * power;
-}
-
 // The values worth trying for a base read as `value`: the declared base and its NTK-aware one,
 // then the value's with the fewest digits first, then itself.
 QList<double> candidates(double value, const Params &declared)
 {
     QList<double> values {declared.rope.theta, ntkBase(declared)};
     if (std::isfinite(value) && value > 1.0) {
-        for (int digits = 1; digits <= 12; ++digits) {
-            const double r = rounded(value, digits);
-            if (!values.contains(r))
-                values.append(r);
-        }
+        const QList<double> digits = RopeInvFreq::roundings(value); // its last is `value` itself
+        for (qsizetype i = 0; i + 1 < digits.size(); ++i)
+            if (!values.contains(digits[i]))
+                values.append(digits[i]);
         values.append(value);
     }
     return values;
