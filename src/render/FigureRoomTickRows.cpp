@@ -90,11 +90,14 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
         text->setColor(axis->labelColor());
         text->setText(label);
         Changes &changes = Changes::of(plot);
+        // At the end where the range's upper end is drawn, as the tick labels keep clear
+        // (KeepsClear): a reversed axis's first tick labels, where its scale starts, stay.
+        const bool reversed = axis->rangeReversed();
         if (across) {
-            // Under the axis's right end, its top where the tick labels' tops are: the axis is
-            // drawn on the rect's last row of units (QRect::bottom), a unit above its ratio 1.
-            text->position->setCoords(1.0, 1.0);
-            text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+            // Under the axis's right end (left, reversed), its top where the tick labels' tops are:
+            // the axis is drawn on the rect's last row of units (QRect::bottom), a unit above its ratio 1.
+            text->position->setCoords(reversed ? 0.0 : 1.0, 1.0);
+            text->setPositionAlignment((reversed ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
             text->setPadding(QMargins(0, std::max(distance - 1, 0), 0, 0));
             // A colour bar beside it whose label went under the bar keeps the room that label takes.
             if (const int under = foldedBarRoom(plot, rect); under > rect->minimumMargins().bottom()) {
@@ -104,11 +107,11 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
                 rect->setMinimumMargins(least);
             }
         } else {
-            // Up the side, reading upwards to the axis's top end, in the tick labels' column: the
-            // column at least as wide as the label's line is high.
-            text->position->setCoords(0.0, 0.0);
+            // Up the side, reading upwards to the axis's top end (from its bottom end, reversed),
+            // in the tick labels' column: the column at least as wide as the label's line is high.
+            text->position->setCoords(0.0, reversed ? 1.0 : 0.0);
             text->setRotation(-90.0);
-            text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            text->setPositionAlignment((reversed ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom);
             text->setPadding(QMargins(0, 0, 0, distance));
             changes.keepMargins(rect);
             QMargins least = rect->minimumMargins();

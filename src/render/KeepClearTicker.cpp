@@ -80,12 +80,17 @@ void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) c
     const bool across = m_axis->orientation() == Qt::Horizontal;
     const QFont font = m_axis->tickLabelFont();
     const double height = QFontMetricsF(font).height();
+    // The stretch ends the axis where its range's upper end is drawn: across, on the right, or on
+    // the left of a reversed axis; up the side, at the top, or at the bottom of a reversed one (a
+    // heatmap's rows, position 0 at the top, keep their first tick labels).
+    const bool reversed = m_axis->rangeReversed();
+    const bool nearEnd = across != reversed; // the stretch is at the rect's right or bottom
+    const double first = across ? rect.left() : rect.top();
+    const double last = (across ? rect.right() : rect.bottom()) + 1;
     for (qsizetype i = 0; i < std::min(ticks.size(), labels->size()); ++i) {
         const double at = m_axis->coordToPixel(ticks[i]);
         const double half = (across ? MeasuredText::advance(font, labels->at(i)) : height) / 2.0;
-        // Across, the stretch ends the axis on the right; up the side, at the top.
-        const bool reaches
-            = across ? at + half + kGap > rect.right() + 1 - m_pixels : at - half - kGap < rect.top() + m_pixels;
+        const bool reaches = nearEnd ? at + half + kGap > last - m_pixels : at - half - kGap < first + m_pixels;
         if (reaches)
             (*labels)[i].clear();
     }

@@ -17,8 +17,9 @@ class KeepsClear
 {
 public:
     virtual ~KeepsClear() = default;
-    // `axis`'s labels keep clear of its last `pixels` (layout units): the right end of an axis
-    // across, the top end of one up the side. Zero or less, they keep clear of nothing.
+    // `axis`'s labels keep clear of its last `pixels` (layout units), at the end where its range's
+    // upper end is drawn: the right end of an axis across, the top end of one up the side (the
+    // left and bottom ends of reversed ones). Zero or less, they keep clear of nothing.
     void keepClear(QCPAxis *axis, double pixels);
     double keptClear() const { return m_axis ? m_pixels : 0.0; }
     // Whole thousands and millions written with k and M where that is shorter ("1000" is "1k",
