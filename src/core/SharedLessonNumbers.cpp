@@ -321,6 +321,14 @@ QList<Entry> scaleConditions()
              ModelNumber([](const LessonModel &m) {
                  return integer(m.name.isEmpty() || m.context == 0 ? m.params.maxLen : m.context);
              })},
+            // The views stop short of that context: a sentence of it says where the figures stop too
+            // (rope-scaling told Llama 4 Scout "runs to 10485760", its figure "stretched to 131,072").
+            {u"model_context_capped"_s,
+             u"a condition: the views' max_len is capped below the model's own context (its preset's)"_s,
+             ModelNumber([](const LessonModel &m) {
+                 return condition(!m.name.isEmpty() && m.context > m.params.maxLen,
+                                  u"the views run to the model's whole context"_s);
+             })},
         };
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/LessonNumbers.h"
 #include "core/Params.h"
+#include "core/rope/RopeStretch.h"
 #include "io/Lesson.h"
 #include "io/LessonText.h"
 #include "render/data/sinusoidal/CurvesModel.h"
@@ -72,6 +73,7 @@ private slots:
     void theFloat32BoundHoldsForTorchsOwnTables();
     void anAlignedScoreSaysWhichColumnsItReads();
     void aSigmaNoModelGaveIsCalledTheLessons();
+    void theContextSentenceNamesTheFiguresStretch();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -271,6 +273,35 @@ void TestLessonFollowsModel::aSigmaNoModelGaveIsCalledTheLessons()
         if (c.unsaid)
             QVERIFY2(plain.contains(u"at σ = "_s) && plain.contains(u"preset or config does not say how its embeddings start"_s),
                      qPrintable(plain));
+    }
+}
+
+// rope-scaling told Llama 4 Scout it "runs to 10485760" while its figure's title said "L₀ = 8,192
+// stretched to 131,072": both true (Scout's context is 10M; posenc's views stop at max_len 131072,
+// f·L₀ = 16 · 8192), but the sentence and the figure spoke of different ends. A model whose preset's
+// context the views' max_len is capped below now hears where the figure stops, the number the
+// figure's title states (RopeStretch::of, which the title reads); Llama 3.1's context, 131072, is
+// the figure's, and its sentence stays.
+void TestLessonFollowsModel::theContextSentenceNamesTheFiguresStretch()
+{
+    const Lesson &scaling = *Lessons::find(u"rope-scaling"_s);
+    const struct
+    {
+        QString preset;
+        std::int64_t context, figure; // the preset's context; where the figure stops (its max_len)
+        bool capped;
+    } cases[] = {{u"llama-4-scout"_s, 10485760, 131072, true}, {u"llama-3-1-8b"_s, 131072, 131072, false}};
+    for (const auto &c : cases) {
+        bool ok = false;
+        const LessonOptions::Read r = readFor(scaling, {u"--preset"_s, c.preset}, &ok);
+        QVERIFY(ok);
+        QCOMPARE(r.result.exitCode(), 0);
+        QCOMPARE(r.model.params.maxLen, c.figure);
+        QCOMPARE(RopeStretch::of(r.model.params).extended, c.figure);
+        const QString first = LessonText::plain(scaling.explain(r.model).items.value(0));
+        QVERIFY2(first.contains(u"runs to %1 with"_s.arg(c.context)), qPrintable(first));
+        const QString stretch = u"stretched to %1"_s.arg(c.figure);
+        QVERIFY2(first.contains(stretch) == c.capped, qPrintable(c.preset + u": "_s + first));
     }
 }
 
