@@ -470,9 +470,14 @@ bool fitRows(QCustomPlot *plot)
     bool changed = false;
     const double width = plot->viewport().width() - 8.0;
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
-        if (auto *text = qobject_cast<QCPTextElement *>(element))
-            changed |= fitText(text, roomWithin(text, width));
-        else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
+        if (auto *text = qobject_cast<QCPTextElement *>(element)) {
+            // A row of the figure's own (its title) keeps half a line's height clear of the page's
+            // edges: relative-position's title ran from edge to edge of a slide.
+            const double margin = text->layout() == plot->plotLayout()
+                ? std::max(0.0, QFontMetricsF(text->font()).height() - 8.0)
+                : 0.0;
+            changed |= fitText(text, roomWithin(text, width) - margin);
+        } else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
             changed |= fitLegend(legend, roomWithin(legend, width));
     }
     return changed;
