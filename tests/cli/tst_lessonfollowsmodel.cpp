@@ -74,6 +74,7 @@ private slots:
     void anAlignedScoreSaysWhichColumnsItReads();
     void aSigmaNoModelGaveIsCalledTheLessons();
     void theContextSentenceNamesTheFiguresStretch();
+    void anAlibiBiasSaysWhoseHead();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -303,6 +304,29 @@ void TestLessonFollowsModel::theContextSentenceNamesTheFiguresStretch()
         const QString stretch = u"stretched to %1"_s.arg(c.figure);
         QVERIFY2(first.contains(stretch) == c.capped, qPrintable(c.preset + u": "_s + first));
     }
+}
+
+// left-padding told BLOOM-560m "against the row's first token the last one's ALiBi bias is −6499"
+// without saying whose: ALiBi's bias is per head, 16 of them from 0.707 to 0.00391 a position. The
+// sentence now names the head and its slope. Computed here: BLOOM's 16 heads take 2^(−8k/16)
+// (build_alibi_tensor), head 1's 2^(−1/2); the last real token is id 9191 (1000 + 8192 real tokens
+// in the row, ids from 0), so its bias against id 0 is −9191·2^(−1/2).
+void TestLessonFollowsModel::anAlibiBiasSaysWhoseHead()
+{
+    const Lesson &padding = *Lessons::find(u"left-padding"_s);
+    bool ok = false;
+    const LessonOptions::Read r = readFor(padding, {u"--preset"_s, u"bloom-560m"_s}, &ok);
+    QVERIFY(ok);
+    QCOMPARE(r.result.exitCode(), 0);
+    const double slope = std::exp2(-0.5);
+    const double bias = -9191.0 * slope;
+    const auto number = LessonNumbers::number(u"batch_score_reference"_s, r.model);
+    QVERIFY(number && number->value);
+    QVERIFY2(std::abs(*number->value - bias) < 1e-9 * std::abs(bias), qPrintable(QString::number(*number->value)));
+    const QString plain = LessonText::plain(padding.explain(r.model).html);
+    const QString said = u"the last one's ALiBi bias in head 1 (slope %1) is %2"_s.arg(QString::number(slope, 'g', 3))
+                             .arg(QString::number(bias, 'f', 0).replace(u'-', u"\u2212"_s));
+    QVERIFY2(plain.contains(said), qPrintable(said + u" not in: "_s + plain));
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)
