@@ -446,6 +446,18 @@ QList<Entry> entries()
                               : condition(p.scale() * *sigma(p) > std::sqrt(0.5),
                                           u"s·σ is at most 1/√2, a PE column's root mean square"_s);
          }},
+        // Which term Y's colours show (dropout-on-sum): the one at least 4 times the other's norm;
+        // it said "the modes look alike here" of Transformer base's 32 and of fairseq's 1.41 alike.
+        {u"embedding_dominates"_s, u"a condition: ‖s·E_p‖ / ‖PE_p‖ is at least 4"_s,
+         [](const Params &p) {
+             const Number r = toPe(p, embeddingNormSquared(p));
+             return !r.value ? r : condition(*r.value >= 4.0, u"‖s·E_p‖ is less than 4 times ‖PE_p‖"_s);
+         }},
+        {u"pe_dominates"_s, u"a condition: ‖s·E_p‖ / ‖PE_p‖ is at most 1/4"_s,
+         [](const Params &p) {
+             const Number r = toPe(p, embeddingNormSquared(p));
+             return !r.value ? r : condition(*r.value <= 0.25, u"‖PE_p‖ is less than 4 times ‖s·E_p‖"_s);
+         }},
         {u"scale_sqrt"_s, u"a condition: s = √d"_s,
          [](const Params &p) { return condition(p.scaleKind == ScaleKind::Sqrt, u"s is not √d"_s); }},
         {u"init_keras"_s, u"a condition: the embeddings start as Keras' Embedding draws them, U(−0.05, 0.05)"_s,

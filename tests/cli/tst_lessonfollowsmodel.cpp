@@ -75,6 +75,8 @@ private slots:
     void aSigmaNoModelGaveIsCalledTheLessons();
     void theContextSentenceNamesTheFiguresStretch();
     void anAlibiBiasSaysWhoseHead();
+    void theDropoutModesLookAlikeOnlyWhereOneTermOutweighs_data();
+    void theDropoutModesLookAlikeOnlyWhereOneTermOutweighs();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -327,6 +329,52 @@ void TestLessonFollowsModel::anAlibiBiasSaysWhoseHead()
     const QString said = u"the last one's ALiBi bias in head 1 (slope %1) is %2"_s.arg(QString::number(slope, 'g', 3))
                              .arg(QString::number(bias, 'f', 0).replace(u'-', u"\u2212"_s));
     QVERIFY2(plain.contains(said), qPrintable(said + u" not in: "_s + plain));
+}
+
+void TestLessonFollowsModel::theDropoutModesLookAlikeOnlyWhereOneTermOutweighs_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<double>("ratio"); // s·σ·√(d/(d/2)) = s·σ·√2, worked out here
+    QTest::addColumn<QString>("said");
+    QTest::addColumn<bool>("lessons"); // σ the lesson's: the preset does not say how E starts
+    const double root2 = std::sqrt(2.0);
+    QTest::newRow("Transformer base: s √512, the lesson's σ 1")
+        << QStringList {} << std::sqrt(512.0) * root2 << u"s·E outweighs the PE"_s << true;
+    QTest::newRow("fairseq: s √512, σ 512^-1/2, its own")
+        << QStringList {u"--preset"_s, u"fairseq-init"_s} << root2 << u"neither term outweighs the other"_s << false;
+    QTest::newRow("Transformer base at s 1, σ d^-1/2")
+        << QStringList {u"--scale"_s, u"1"_s, u"--init"_s, u"scaled-normal"_s} << root2 / std::sqrt(512.0)
+        << u"the PE outweighs s·E"_s << false; // σ given, not the lesson's
+}
+
+// dropout-on-sum said "in Y the modes look alike here, because ‖s·E‖ / ‖PE‖ = {ratio}" at any
+// ratio: of Transformer base's 32 (s·E outweighs the PE: the sum and dropout on the embedding alone
+// look alike, dropout on the PE alone like X) and of fairseq's 1.41 (neither does: each mode's drops
+// show apart) alike, and never said that Transformer base's σ = 1 is the lesson's, its preset
+// naming no init (as sum-vs-concat and nope-order do). Now one sentence per case, the ratio at 4
+// and 1/4 deciding, with the lesson's σ called so.
+void TestLessonFollowsModel::theDropoutModesLookAlikeOnlyWhereOneTermOutweighs()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(double, ratio);
+    QFETCH(QString, said);
+    QFETCH(bool, lessons);
+    const Lesson &lesson = *Lessons::find(u"dropout-on-sum"_s);
+    bool ok = false;
+    const LessonOptions::Read r = readFor(lesson, arguments, &ok);
+    QVERIFY(ok);
+    QCOMPARE(r.result.exitCode(), 0);
+    const auto number = LessonNumbers::number(u"ratio"_s, r.model);
+    QVERIFY(number && number->value);
+    QVERIFY2(std::abs(*number->value - ratio) < 1e-12 * ratio, qPrintable(QString::number(*number->value)));
+    QString sentence;
+    for (const QString &item : lesson.explain(r.model).items)
+        if (LessonText::plain(item).startsWith(u"Dropout on the embedding alone"_s))
+            sentence = LessonText::plain(item);
+    QVERIFY2(sentence.contains(said), qPrintable(sentence));
+    QVERIFY2(sentence.contains(u"= %1 at σ = "_s.arg(number->text)), qPrintable(sentence));
+    QVERIFY2(sentence.contains(u", the lesson's ("_s) == lessons, qPrintable(sentence));
+    QVERIFY2(!sentence.contains(u"the modes look alike"_s), qPrintable(sentence));
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)
