@@ -2,6 +2,7 @@
 // output as its manifest.json declares them. The rows are the bugs the check now holds for; the
 // list grows as the work does (BASELINE.md is where the others stand).
 #include "CliRun.h"
+#include "support/Sanitizer.h"
 
 #include <QFile>
 #include <QHash>
@@ -124,6 +125,9 @@ private slots:
         QFETCH(QString, slug);
         QFETCH(bool, declarable);
         QFETCH(bool, named);
+        // Under a sanitizer the angles formed in bfloat16 are read once, in transformers' autocast:
+        // candle's, the same class, took 4.5 s of the release suite's 20 for this function.
+        POSENC_UNDER_SANITIZER_ONLY_ROWS_WHERE(slug != u"candle-qwen3-bf16-freqs"_s);
         const QJsonObject bug = bugOf(slug);
         QVERIFY2(!bug.isEmpty(), qPrintable(slug));
         const QJsonObject fixedUndeclared = checked(bug, u"fixed"_s, false);

@@ -50,6 +50,16 @@ inline constexpr bool kUnderSanitizer = true;
 inline constexpr bool kUnderSanitizer = false;
 #endif
 
+// Whether this run takes a sanitizer run's sample of the rows: under a sanitizer, or in a build
+// without one when POSENC_SANITIZER_SAMPLE is set in the environment (the rows only, not
+// kUnderSanitizer's smaller sizes): to time a sanitizer run's rows, or to see which rows it takes,
+// in a release build.
+inline bool takesSanitizerSample()
+{
+    static const bool sampled = kUnderSanitizer || qEnvironmentVariableIsSet("POSENC_SANITIZER_SAMPLE");
+    return sampled;
+}
+
 // Whether a sanitizer run leaves the current data row out. A test function over a product of many
 // data rows (sizes x widths x layouts x ...) runs a third of them under a sanitizer, the same third
 // each run, chosen by a hash of the row's name: the sanitizers still see every code path the
@@ -57,10 +67,20 @@ inline constexpr bool kUnderSanitizer = false;
 // docs/ARCHITECTURE.md, Tests).
 inline bool leftOutUnderSanitizer()
 {
-    if (!kUnderSanitizer)
+    if (!takesSanitizerSample())
         return false;
     const char *tag = QTest::currentDataTag();
     return tag != nullptr && qHash(QByteArrayView(tag), 0) % 3 != 0;
+}
+
+// Whether a sanitizer run leaves the current row out, the rows chosen by their role rather than
+// by a hash: a test function whose few rows are each a costly case of a class (long or short,
+// float32 or float64 angles, ...) runs under a sanitizer the rows for which `kept` holds, chosen
+// in the test so that every class is among them; a hash's third of a few rows could hold none of
+// a class, or no row at all.
+inline bool sampledOutUnderSanitizer(bool kept)
+{
+    return takesSanitizerSample() && !kept;
 }
 
 } // namespace testing
@@ -80,4 +100,12 @@ inline bool leftOutUnderSanitizer()
     do {                                                                                                               \
         if ((large) && testing::leftOutUnderSanitizer())                                                               \
             QSKIP("a sanitizer run takes every case small and a third of them large; the release suite runs all");     \
+    } while (false)
+
+// After the QFETCHes of a test function of a few costly rows: under a sanitizer only the rows for
+// which `kept` holds run, every class of case among them (testing::sampledOutUnderSanitizer).
+#define POSENC_UNDER_SANITIZER_ONLY_ROWS_WHERE(kept)                                                                   \
+    do {                                                                                                               \
+        if (testing::sampledOutUnderSanitizer(kept))                                                                   \
+            QSKIP("a sanitizer run takes the rows that reach each class of case; the release suite runs them all");    \
     } while (false)
