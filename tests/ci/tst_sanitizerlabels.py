@@ -4,7 +4,10 @@ asan preset builds the target posenc_sanitizer_tests and runs the tests labelled
 (tests/CMakeLists.txt); the tests of the code that meets untrusted input and threads carry that
 label: the readers, the config parsing, the check, the command line, the compute scheduler, the
 window's threaded paths, and every test the thread sanitizer runs. The tsan preset builds the tests
-it runs, the same list in its build and its test preset.
+it runs, the same list in its build and its test preset. Each COST list (tests/CMakeLists.txt,
+POSENC_TEST_COSTS) names tests of the suite, the sanitizer trees' list tests labelled `sanitize`, and
+the tree holds its own list's COSTs: a test renamed or unlabelled would otherwise lose its place at
+the front of CI's run without a word.
 usage: tst_sanitizerlabels.py SOURCE_DIR BINARY_DIR"""
 import json
 import re
@@ -35,6 +38,7 @@ expect(sorted(build['tsan']['targets']) == sorted(tsan_tests),
 # The tests and their labels as ctest reads them, from the build tree's CTestTestfile.cmake files
 # (read, not listed by ctest: ctest -N would write the log of the ctest running this test).
 labels = {}
+costs = {}
 for testfile in binary.rglob('CTestTestfile.cmake'):
     for line in testfile.read_text().splitlines():
         added = re.match(r'add_test\(\[=\[(.+?)\]=\]', line)
@@ -45,6 +49,9 @@ for testfile in binary.rglob('CTestTestfile.cmake'):
             found = re.search(r' LABELS "([^"]*)"', properties.group(2))
             if found:
                 labels.setdefault(properties.group(1), []).extend(found.group(1).split(';'))
+            found = re.search(r' COST "([^"]*)"', properties.group(2))
+            if found:
+                costs[properties.group(1)] = found.group(1)
 sanitized = {name for name, names in labels.items() if 'sanitize' in names}
 
 # Named here so that a test's leaving the label is a decision seen in review, not a side effect.
@@ -68,6 +75,20 @@ for name in sorted(required):
     expect(name in sanitized, '%s is labelled sanitize: the asan stage runs it' % name)
 # The label is the suite's larger part: the drawing's tests are what it leaves out.
 expect(len(sanitized) * 3 >= len(labels) * 2, '%d of %d tests labelled sanitize' % (len(sanitized), len(labels)))
+
+# The COST lists: the sanitizer trees' first, the release tree's second (tests/CMakeLists.txt).
+cost_lists = [dict(re.findall(r'(tst_\w+) (\d+)', block)) for block in
+              re.findall(r'set\(POSENC_TEST_COSTS\n(.*?)\)', (source / 'tests/CMakeLists.txt').read_text(), re.S)]
+expect(len(cost_lists) == 2, 'tests/CMakeLists.txt sets POSENC_TEST_COSTS twice, sanitizer and release')
+if len(cost_lists) == 2:
+    for name in sorted(set(cost_lists[0]) | set(cost_lists[1])):
+        expect(name in labels, '%s, given a COST, is a test of the suite' % name)
+    for name in sorted(cost_lists[0]):
+        expect(name in sanitized, '%s, given a sanitizer COST, is labelled sanitize' % name)
+    sanitizer_tree = (binary / 'CMakeCache.txt').is_file() and re.search(
+        r'^POSENC_SANITIZE:\w+=.+$', (binary / 'CMakeCache.txt').read_text(), re.M)
+    own = cost_lists[0] if sanitizer_tree else cost_lists[1]
+    expect(costs == own, 'the tree holds its own COST list: %s against %s' % (costs, own))
 
 for failure in failures:
     print('FAIL', failure)
