@@ -52,6 +52,38 @@ QList<double> equalFactors(QCPLayoutGrid *grid, const QList<double> &given)
     return factors;
 }
 
+// Whether `factors` in place of `grid`'s current ones would move a cell's edge by half a unit or
+// more: each column's width goes as its factor's part of the grid's. A smaller change is the
+// rounding of the last layout's widths fed back, not panels made more even: two layouts a unit
+// apart can each ask for the other's factors, and the figure never settled (rope-rotation at the
+// window went round FigureFit::kMaxRounds at every fitting, laid out again at every request).
+bool movesACell(QCPLayoutGrid *grid, const QList<double> &current, const QList<double> &factors)
+{
+    if (factors.size() != current.size() || current.size() != grid->columnCount())
+        return true;
+    double before = 0.0, after = 0.0;
+    for (qsizetype column = 0; column < current.size(); ++column) {
+        before += current[column];
+        after += factors[column];
+    }
+    if (before <= 0.0 || after <= 0.0)
+        return true;
+    for (int column = 0; column < grid->columnCount(); ++column) {
+        if (current[column] <= 0.0)
+            return true;
+        for (int row = 0; row < grid->rowCount(); ++row) {
+            if (!grid->hasElement(row, column))
+                continue;
+            const double width = grid->element(row, column)->outerRect().width();
+            const double moved = width * (factors[column] / after) / (current[column] / before) - width;
+            if (std::abs(moved) >= 0.5)
+                return true;
+            break;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 bool equalize(QCustomPlot *plot)
@@ -70,7 +102,7 @@ bool equalize(QCustomPlot *plot)
         bool same = factors.size() == current.size();
         for (qsizetype i = 0; same && i < factors.size(); ++i)
             same = std::abs(factors[i] - current[i]) <= 1e-9 * std::max(1.0, std::abs(current[i]));
-        if (same)
+        if (same || !movesACell(grid, current, factors))
             continue;
         changed |= changes->setColumnStretch(grid, factors);
     }

@@ -3,12 +3,16 @@
 // drawn in full quality first; each replot in full quality was a fifth of a settled change's time
 // on the GUI thread, for pixels the next replot replaced (issue 62).
 #include "gui/FigureView.h"
+#include "io/Preset.h"
+#include "render/FigureLayoutLoop.h"
 #include "render/FigureRegistry.h"
 #include "render/QCustomPlot.h"
 
 #include "render/FigureDefaults.h"
 
 #include <QTest>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -20,6 +24,7 @@ class TestFigureViewDraws : public QObject
 private slots:
     void aFullResultIsDrawnForItsOwnAxes_data();
     void aFullResultIsDrawnForItsOwnAxes();
+    void panelsMadeEvenComeToRest();
 };
 
 void TestFigureViewDraws::aFullResultIsDrawnForItsOwnAxes_data()
@@ -52,6 +57,39 @@ void TestFigureViewDraws::aFullResultIsDrawnForItsOwnAxes()
     view.show();
     QVERIFY(QTest::qWaitFor([&] { return view.isSettled(); }, 30000));
     QCOMPARE(fullQuality, 1);
+}
+
+// RoPE's rotation figure at Llama 3.1 8B's in a view of the window at 1500 x 950, moved as posenc
+// bench moves it (rope_theta, then max_len): its panels side by side made even (EqualPanels) come
+// to rest. Two layouts a unit apart each asked for the other's stretch factors, and every room
+// step of a fitting went round FigureFit::kMaxRounds layouts without settling (issue 62: RoPE's
+// change cost a fifth more on the GUI thread).
+void TestFigureViewDraws::panelsMadeEvenComeToRest()
+{
+    const Preset *preset = Presets::find(u"llama-3-1-8b"_s);
+    QVERIFY(preset);
+    auto applied = preset->applyTo(Params());
+    QVERIFY(std::holds_alternative<Params>(applied));
+    Params params = std::get<Params>(std::move(applied));
+    params.maxLen = 131072;
+    FigureView view(*FigureRegistry::find(u"rope-rotation"_s), false);
+    view.setParams(params);
+    view.resize(480, 453);
+    view.show();
+    QVERIFY(QTest::qWaitFor([&] { return view.isSettled(); }, 60000));
+    for (const auto &[theta, maxLen] : {std::pair {400000.0, 131072}, std::pair {400000.0, 131008}}) {
+        params.rope.theta = theta;
+        params.maxLen = maxLen;
+        const quint64 layouts = FigureLayoutLoop::layouts(), fittings = FigureLayoutLoop::fittings();
+        view.setParams(params);
+        QVERIFY(QTest::qWaitFor([&] { return view.isSettled(); }, 60000));
+        // One fitting here lays the figure out about twice a room step (26 and 27 times); going
+        // round kMaxRounds at its steps took 56 and 57.
+        const quint64 perFitting
+            = (FigureLayoutLoop::layouts() - layouts) / std::max<quint64>(1, FigureLayoutLoop::fittings() - fittings);
+        QVERIFY2(perFitting <= 40,
+                 qPrintable(u"theta %1, L %2: %3 layouts a fitting"_s.arg(theta).arg(maxLen).arg(perFitting)));
+    }
 }
 
 QTEST_MAIN(TestFigureViewDraws)
