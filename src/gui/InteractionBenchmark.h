@@ -40,6 +40,11 @@ struct Result
     // The views' replots (QCustomPlot::replot, each a layout and a painting of every layer) a change,
     // counted alike.
     double replotsPerChange = 0.0;
+    // Once every view is exact, before the changes: every view drawn again as it is (a replot),
+    // wall time p95 and the GUI thread's processor time p50 over 20 frames. The window's frame
+    // budget is 16 ms (docs/ARCHITECTURE.md, Performance).
+    double frameP95Ms = 0.0;
+    double frameGuiCpuP50Ms = 0.0;
     QString incomplete; // why the run stopped short, if it did
 };
 
