@@ -4,9 +4,18 @@
 #include "PolylineSimplify.h"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace posenc {
+
+namespace {
+
+std::atomic<quint64> g_simplifications {0};
+
+} // namespace
 
 StampedGraph::StampedGraph(QCPAxis *keyAxis, QCPAxis *valueAxis)
     : QCPGraph(keyAxis, valueAxis)
@@ -186,12 +195,23 @@ void StampedGraph::drawDashedSegments(QPainter &painter, const QVector<QPointF> 
     painter.setPen(pen);
 }
 
+quint64 StampedGraph::simplifications()
+{
+    return g_simplifications.load(std::memory_order_relaxed);
+}
+
 const QVector<QPointF> &StampedGraph::simplified(const QVector<QPointF> &lines, double tolerance) const
 {
-    // Exactly the same points: QPointF's own == is fuzzy.
-    const auto same = [](const QPointF &a, const QPointF &b) { return a.x() == b.x() && a.y() == b.y(); };
+    // Exactly the same points, bit for bit: QPointF's own == is fuzzy, and a gap's NaN is unequal to
+    // itself by value (every line of the positions' figures has gaps: each of their replots
+    // simplified every line again, 6 % of a frame).
+    const auto same = [](const QPointF &a, const QPointF &b) {
+        return std::bit_cast<std::uint64_t>(a.x()) == std::bit_cast<std::uint64_t>(b.x())
+            && std::bit_cast<std::uint64_t>(a.y()) == std::bit_cast<std::uint64_t>(b.y());
+    };
     if (tolerance != m_simplifiedTolerance
         || !std::equal(lines.cbegin(), lines.cend(), m_simplifiedFrom.cbegin(), m_simplifiedFrom.cend(), same)) {
+        g_simplifications.fetch_add(1, std::memory_order_relaxed);
         m_simplified = simplifyPolyline(lines, tolerance);
         m_simplifiedFrom = lines;
         m_simplifiedTolerance = tolerance;

@@ -32,6 +32,10 @@ public:
     // How far a vertex left out of a line on screen may be from what is drawn, in device pixels.
     static constexpr double kLineTolerance = 0.1;
 
+    // How many lines StampedGraphs have simplified (simplifyPolyline) in this process: a line drawn
+    // again with the same points, its gaps' NaN included, is not simplified again.
+    static quint64 simplifications();
+
     // Whether a line of `pen` is drawn on screen as dashed segments (drawDashedSegments).
     static bool dashedInSegments(const QPen &pen);
     // The polyline through `points` with the painter's dashed pen, its segments handed to the raster
@@ -51,8 +55,10 @@ protected:
 private:
     // The graph's line in pixels over all its data, as QCPGraph draws it.
     QVector<QPointF> allLines() const;
-    // `lines` simplified within `tolerance` (simplifyPolyline), remembered for the same lines: a
-    // band's side is simplified for its line and again for the band's fill, in one replot.
+    // `lines` simplified within `tolerance` (simplifyPolyline), remembered for the same lines (the
+    // same bits: a gap's NaN equals itself): a band's side is simplified for its line and again for
+    // the band's fill, in one replot, and a replot of data that did not change (a frame) simplifies
+    // nothing.
     const QVector<QPointF> &simplified(const QVector<QPointF> &lines, double tolerance) const;
 
     // What the stamp was drawn for: a new style, pen or pixel ratio draws it again.

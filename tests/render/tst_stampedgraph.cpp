@@ -31,6 +31,7 @@ private slots:
     void dashedSegmentsKeepThePatternsPhase();
     void solidLinesDrawTheFastPolylinesPixels_data();
     void solidLinesDrawTheFastPolylinesPixels();
+    void aLineWithGapsIsSimplifiedOnce();
 };
 
 namespace {
@@ -485,6 +486,38 @@ void TestStampedGraph::solidLinesDrawTheFastPolylinesPixels()
         images[stamped ? 1 : 0] = plot.grab().toImage();
     }
     QCOMPARE(images[1], images[0]);
+}
+
+// A line with NaN gaps (every line of the positions' figures over a padded batch), drawn again with
+// the same data: simplified once, not at every replot (a NaN is unequal to itself by value: the
+// remembered line never matched, 2.5 M of a positions frame's 45 M instructions). The pixels of the
+// second replot are the first's.
+void TestStampedGraph::aLineWithGapsIsSimplifiedOnce()
+{
+    QCustomPlot plot;
+    plot.resize(kWidth, kHeight);
+    plot.xAxis->setRange(0.0, 300.0);
+    plot.yAxis->setRange(-1.5, 1.5);
+    auto *graph = new StampedGraph(plot.xAxis, plot.yAxis);
+    graph->setPen(QPen(QColor(0, 114, 178), 1.3));
+    QVector<double> keys, values;
+    for (int i = 0; i < 300; ++i) {
+        keys.append(i + 0.37);
+        values.append(i % 97 == 40 ? std::numeric_limits<double>::quiet_NaN() : std::sin(i * 0.37));
+    }
+    graph->setData(keys, values, true);
+    plot.replot();
+    const QImage first = plot.grab().toImage();
+    const quint64 before = StampedGraph::simplifications();
+    plot.replot();
+    plot.replot();
+    QCOMPARE(StampedGraph::simplifications() - before, quint64(0));
+    QCOMPARE(plot.grab().toImage(), first);
+    // Other data is simplified anew.
+    values[10] = 0.25;
+    graph->setData(keys, values, true);
+    plot.replot();
+    QCOMPARE(StampedGraph::simplifications() - before, quint64(1));
 }
 
 QTEST_MAIN(TestStampedGraph)
