@@ -5,10 +5,13 @@
 #include "check/MaskFill.h"
 #include "check/TensorShapes.h"
 #include "check/alibi/AlibiSlopeVector.h"
+#include "core/NumberText.h"
 #include "core/Params.h"
+#include "core/alibi/AlibiSlopes.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -115,6 +118,97 @@ std::optional<TableMatch> reversedSlopes(const std::vector<double> &slopes, Stor
     return m;
 }
 
+// Each slice's finite cells against get_slopes(H)'s bias −m |i − j| (the head's slope m; a slice
+// of a batch is head s mod H): the one constant by which every cell of the slice differs from it,
+// to the cells' rounding (a few units of the slice's largest value in its format). Nothing where
+// a slice's cells differ by more than one constant, or where no slice differs at all.
+std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int64_t count, std::int64_t length,
+                                                 std::int64_t heads)
+{
+    std::vector<float> cells(std::size_t(length * length));
+    std::vector<double> constants;
+    bool differs = false;
+    QString error;
+    for (std::int64_t s = 0; s < count; ++s) {
+        if (!rows.read(s * length, length, cells.data(), error))
+            return std::nullopt;
+        const ValueFormat format = MaskFill::valuesFormat(cells.data(), std::int64_t(cells.size()));
+        const double m = AlibiSlopes::of(heads, s % heads + 1);
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo, largest = 0.0;
+        for (std::int64_t i = 0; i < length; ++i) {
+            for (std::int64_t j = 0; j < length; ++j) {
+                const double v = double(cells[std::size_t(i * length + j)]);
+                if (!std::isfinite(v) || MaskFill::is(v, format))
+                    continue;
+                const double d = v + m * double(std::llabs(i - j));
+                lo = std::min(lo, d);
+                hi = std::max(hi, d);
+                largest = std::max(largest, std::fabs(v));
+            }
+        }
+        const double rounding = 4.0 * halfUnit(format) * std::max(largest, 1.0);
+        if (!std::isfinite(lo) || hi - lo > rounding)
+            return std::nullopt;
+        const double c = 0.5 * (lo + hi);
+        differs = differs || std::fabs(c) > rounding;
+        constants.push_back(c);
+    }
+    if (!differs)
+        return std::nullopt;
+    return constants;
+}
+
+// A stack whose every head is the reference plus a constant of its own: the mistake named, the
+// constants said, and that the softmax cancels them. Where every head's constant is −k m for one
+// integer k, the distances are taken k keys off (position-offset: vLLM's paged attention decode
+// biased key j of query n by m (j − n) where ALiBi's is m (j − n + 1), vllm-project/vllm#945);
+// else each head's constant (cells-offset, the region a head).
+void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std::int64_t heads)
+{
+    const auto shown = std::min<std::int64_t>(heads, std::ssize(constants));
+    std::optional<double> k;
+    for (std::int64_t h = 0; h < std::ssize(constants); ++h) {
+        const double kh = -constants[std::size_t(h)] / AlibiSlopes::of(heads, h % heads + 1);
+        if (!k)
+            k = kh;
+        if (std::fabs(kh - *k) > 1e-3 * std::max(1.0, std::fabs(*k))) {
+            k.reset();
+            break;
+        }
+    }
+    const double whole = k ? std::round(*k) : 0.0;
+    const bool shifted = k && whole != 0.0 && std::fabs(*k - whole) <= 1e-3;
+    QStringList perHead;
+    for (std::int64_t h = 0; h < shown && perHead.size() < 8; ++h)
+        perHead.append(u"head %1 %2"_s.arg(h + 1).arg(NumberText::compact(constants[std::size_t(h)], 6)));
+    if (shown > perHead.size())
+        perHead.append(u"… (%1 heads)"_s.arg(shown));
+    const QString cancels
+        = u"; a constant on every cell of a head is a constant on each query's row, which the softmax over the keys "
+          "cancels: the attention weights are unchanged (in exact arithmetic), the bias tensor is not the "
+          "reference's"_s;
+    m.verdict = CheckVerdict::Mistake;
+    m.correctAgainst.clear();
+    if (shifted) {
+        const auto n = std::int64_t(whole);
+        m.mistakes = {CheckMistakes::kPositionOffset};
+        m.diagnosis
+            = u"every head's bias is the reference's minus %1 times its slope (%2): the distance taken %3 key%4 off, "
+              "m (j − i %5 %6) where ALiBi's is m (j − i), as vLLM's paged attention decode biased key j of the "
+              "query at n by slope · (j − n) where its fix (vllm-project/vllm#945) gives slope · (j − n + 1)%7"_s
+                  .arg(NumberText::compact(whole, 6), perHead.join(u", "_s))
+                  .arg(std::llabs(n))
+                  .arg(std::llabs(n) == 1 ? QString() : u"s"_s, n > 0 ? u"−"_s : u"+"_s)
+                  .arg(std::llabs(n))
+                  .arg(cancels);
+        return;
+    }
+    m.mistakes = {CheckMistakes::kCellsOffset};
+    m.diagnosis = u"every head's bias is the reference's plus a constant of its own (%1), no multiple of its slope "
+                  "that one key offset gives"_s.arg(perHead.join(u", "_s))
+        + cancels;
+}
+
 } // namespace
 
 std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
@@ -197,11 +291,12 @@ void declaredKeyBiases(TableMatch &match, const Params &declared)
     match.verdict = CheckVerdict::Mistake;
     match.mistakes = {u"alibi"_s};
     match.correctAgainst.clear();
-    match.diagnosis = u"alibi causal where the declaration gives symmetric: each row is its head's slope times the "
-                      "key's position, a key bias that is ALiBi's only under a causal mask (BLOOM's build_alibi_tensor, "
-                      "added before the causal mask); with a symmetric (bidirectional) mask the keys after the query "
-                      "get +m (j − i) where −m |i − j| belongs, a bias of the query and the key that no [H, 1, L] "
-                      "holds (x-transformers#88); the slopes: "_s
+    match.diagnosis
+        = u"alibi causal where the declaration gives symmetric: each row is its head's slope times the "
+          "key's position, a key bias that is ALiBi's only under a causal mask (BLOOM's build_alibi_tensor, "
+          "added before the causal mask); with a symmetric (bidirectional) mask the keys after the query "
+          "get +m (j − i) where −m |i − j| belongs, a bias of the query and the key that no [H, 1, L] "
+          "holds (x-transformers#88); the slopes: "_s
         + match.diagnosis;
 }
 
@@ -221,6 +316,13 @@ bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows,
         ? reversedSlopes(first, stored, heads, u"slope (row L − 1, column L − 2 holds +m)"_s)
         : std::nullopt;
     TableMatch s = reversed ? *reversed : AlibiSlopeVector::check(first, stored, heads);
+    if (s.verdict == CheckVerdict::Correct && !reversed && m.verdict == CheckVerdict::Mistake && m.mistakes.isEmpty()) {
+        if (const auto constants = headConstants(rows, count, length, heads)) {
+            nameHeadConstants(m, *constants, heads);
+            m.notes.prepend(u"the heads' slopes: "_s + s.diagnosis);
+            return true;
+        }
+    }
     if (s.verdict != CheckVerdict::Correct) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = s.mistakes;
