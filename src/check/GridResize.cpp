@@ -51,6 +51,35 @@ Taps tapsOf(std::int64_t n, std::int64_t steps, bool alignCorners)
     return taps;
 }
 
+// How far a faithful float32 resize's sampling position may be from tapsOf's, in grid units: four
+// units in the last place of the largest position, n − 1. torch's linspace is computed in float32
+// as start + step · i below the middle and end − step · (steps − 1 − i) from it (pytorch/pytorch,
+// aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp, linspace_kernel, the scalar lambda), but
+// torch 1.13's CPU kernel also ran a vectorised lambda, Vectorized::arange(base, step), that adds
+// step · k to each block's base: torch 1.13.0 linspace(0, 47, 80) differs from the scalar form by
+// 3.8e-6 (one unit of 47), a cell of a 48 x 48 grid resized with it by up to 4.5e-7; and
+// upsample_bilinear2d's scale * (i + 0.5) - 0.5 is rounded as its kernel's opmath type gives it.
+double positionSlack(std::int64_t n)
+{
+    return 4.0 * std::ldexp(1.0, std::ilogb(double(std::max<std::int64_t>(n - 1, 1))) - 23);
+}
+
+// The largest difference between two grid rows next to each other along one axis (`stride` n:
+// down the grid's rows; 1: along them), over every column: what a cell moves per grid unit there.
+double largestStep(const RowMatrixXf &grid, std::int64_t n, std::int64_t stride)
+{
+    double step = 0.0;
+    for (std::int64_t y = 0; y < n; ++y) {
+        for (std::int64_t x = 0; x < n; ++x) {
+            const std::int64_t at = y * n + x;
+            if ((stride == 1 && x + 1 >= n) || (stride != 1 && y + 1 >= n))
+                continue;
+            step = std::max(step, double((grid.row(at + stride) - grid.row(at)).cwiseAbs().maxCoeff()));
+        }
+    }
+    return step;
+}
+
 // The resized table: row r is patch (row, column) of frame r / (h w), listed in merge blocks.
 class ResizeReference final : public TableReference
 {
@@ -156,10 +185,12 @@ std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, 
         return error;
     const double largest = values->cwiseAbs().maxCoeff();
     // Within float32's rounding of a sum of four weighted rows of the grid: a few units of the
-    // largest value, and the table's own format.
+    // largest value, and the table's own format; and within where a faithful float32 resize samples
+    // the grid (positionSlack).
     CellTolerance tolerance
         = cellTolerance(storedFormat(table.storedType()), StoredType::Float32, table.textRounding(), largest, 2.0);
-    tolerance.absolute += 8.0 * std::ldexp(largest, -24) + 1.01 * table.textRounding();
+    tolerance.absolute += 8.0 * std::ldexp(largest, -24) + 1.01 * table.textRounding()
+        + positionSlack(n) * (largestStep(*values, n, n) + largestStep(*values, n, 1));
     const auto explainedBy = [&](const Layout &l) {
         const ResizeReference reference(values, l);
         const SampleScore score = scoreOnSample(reference, *sample, tolerance, nullptr, 0);

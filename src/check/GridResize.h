@@ -34,9 +34,12 @@ struct Layout
 // The match of `table` against the resize of `grid` (n^2 rows, n >= 2, of the table's width) that
 // explains its sample: correct for fast_pos_embed_interpolate's (align_corners), the mistake
 // resized-without-align-corners for F.interpolate's default, streamed against the correct resize
-// either way. Nothing when `grid` is no square grid of the table's width, or no resize of it to the
-// table's rows explains the table; a message when a row cannot be read or the grid is past
-// `maxGridCells` cells.
+// either way. A cell is compared within float32's rounding of the sum and within where a
+// faithful float32 resize samples the grid: four units of n - 1 in each position (torch's linspace
+// differs between versions: 1.13's vectorised kernel against today's scalar form), times the
+// grid's largest step between neighbouring rows. Nothing when `grid` is no square grid of the
+// table's width, or no resize of it to the table's rows explains the table; a message when a row
+// cannot be read or the grid is past `maxGridCells` cells.
 std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, const TableRows &grid,
                                                         std::int64_t maxGridCells = std::int64_t(1) << 26);
 
