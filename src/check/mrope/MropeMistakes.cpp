@@ -33,6 +33,10 @@ const std::vector<Mistake> &all()
         {kOtherEra,
          u"the ids of the other transformers era's get_rope_index than the one declared: 4.x puts the text after an "
          "image or video at the span's largest id + 1, 5.x at its start + max(h, w)"_s},
+        {kColumnsAxis,
+         u"columns turned by another axis's ids than the declared split gives them: one half of cat(freqs, freqs) "
+         "left at the t ids (the sections merged into the other half only), or a section's columns at another "
+         "axis"_s},
         {kIdsOffset, u"every id get_rope_index's plus a constant on all three axes"_s},
         {kIdsDiffer, u"ids that differ from get_rope_index's in no way named above"_s},
     };

@@ -31,6 +31,10 @@ inline const QString kRopeDeltasLost = QStringLiteral("mrope-rope-deltas-lost");
 // The ids of the other transformers era's get_rope_index than the one declared: 4.x puts the text
 // after an image or video at the span's largest id + 1, 5.x at its start + max(h, w).
 inline const QString kOtherEra = QStringLiteral("mrope-other-era");
+// Columns turned by another axis's ids than the declared split gives them, the split of the other
+// columns kept: one half of emb = cat(freqs, freqs) left at the t ids (the sections merged into the
+// other half only, xLLM's apply_mrope before xLLM-AI/xllm#746), or a section's columns at another axis.
+inline const QString kColumnsAxis = QStringLiteral("mrope-columns-axis");
 // The apply check's own: every id the reference's plus a constant; ids that differ otherwise.
 inline const QString kIdsOffset = QStringLiteral("mrope-ids-offset");
 inline const QString kIdsDiffer = QStringLiteral("mrope-ids-differ");

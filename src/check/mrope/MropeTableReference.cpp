@@ -30,8 +30,15 @@ void MropeTurns::fill(bool cosine, const MropeIds *ids, std::int64_t rows, std::
             const double angle = axis[axes[j]] * inv[j];
             values[j] = amplitude * (cosine ? std::cos(angle) : std::sin(angle));
         }
-        for (std::int64_t c = 0; c < cols; ++c)
-            out[r * stride + c] = static_cast<float>(values[static_cast<std::size_t>(pairOf(col0 + c))]);
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const auto pair = static_cast<std::size_t>(pairOf(col0 + c));
+            if (columnAxes.empty()) {
+                out[r * stride + c] = static_cast<float>(values[pair]);
+                continue;
+            }
+            const double angle = axis[columnAxes[static_cast<std::size_t>(col0 + c)]] * inv[pair];
+            out[r * stride + c] = static_cast<float>(amplitude * (cosine ? std::cos(angle) : std::sin(angle)));
+        }
     }
 }
 
@@ -46,12 +53,15 @@ MropeTurns mropeTurns(const Params &params, const MropeLayout &layout)
     return turns;
 }
 
-MropePromptReference::MropePromptReference(const Params &params, bool cosine, MropeIdMistake mistake)
+MropePromptReference::MropePromptReference(const Params &params, bool cosine, MropeIdMistake mistake,
+                                           std::vector<int> columnAxes)
     : m_layout(std::make_shared<const MropeLayout>(params))
     , m_turns(mropeTurns(params, *m_layout))
     , m_cosine(cosine)
     , m_mistake(mistake)
-{ }
+{
+    m_turns.columnAxes = std::move(columnAxes);
+}
 
 std::int64_t MropePromptReference::position(std::int64_t row) const
 {

@@ -34,6 +34,9 @@ struct MropeTurns
     std::vector<double> inv;
     double amplitude = 1.0;
     bool half = true;
+    // Per column, the axis it turns by where a port's columns differ from their pair's (one half of
+    // cat(freqs, freqs) at other ids than the other); empty: every column its pair's axis.
+    std::vector<int> columnAxes;
 
     std::int64_t pairs() const { return std::ssize(inv); }
     std::int64_t cols() const { return 2 * pairs(); }
@@ -55,7 +58,8 @@ MropeTurns mropeTurns(const Params &params, const MropeLayout &layout);
 class MropePromptReference final : public TableReference
 {
 public:
-    MropePromptReference(const Params &params, bool cosine, MropeIdMistake mistake = MropeIdMistake::None);
+    MropePromptReference(const Params &params, bool cosine, MropeIdMistake mistake = MropeIdMistake::None,
+                         std::vector<int> columnAxes = {});
 
     std::int64_t cols() const override { return m_turns.cols(); }
     bool compared(std::int64_t) const override { return true; }
