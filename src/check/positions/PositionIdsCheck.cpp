@@ -330,6 +330,13 @@ std::optional<QString> shapeProblem(const Params &params, const std::vector<std:
         return std::nullopt;
     if (threeAxes && oneId)
         return u"[B, L] = [%1, %2], the collator's ids, or M-RoPE's [3, B, L] = [3, %1, %2]"_s.arg(rows).arg(cols);
+    if (threeAxes && one && !shape.empty() && shape.back() == cols)
+        // [B, L] ids, which only a pack of text holds (its three axes one id): say what makes it one.
+        return u"M-RoPE's [3, B, L] = [3, %1, %2] of the batch: [B, L] ids are a text pack's alone, and the prompt "
+               "%3 holds image or video tokens, whose t, h and w ids differ; for a pack of text give --prompt text:N "
+               "(N its tokens)"_s.arg(rows)
+                   .arg(cols)
+                   .arg(params.mrope.prompt);
     return threeAxes ? u"M-RoPE's [3, B, L] = [3, %1, %2] of the batch"_s.arg(rows).arg(cols)
                      : u"[B, L] = [%1, %2], the batch's rows and max_len"_s.arg(rows).arg(cols);
 }
