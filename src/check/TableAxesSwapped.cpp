@@ -205,28 +205,27 @@ std::optional<Swap> read(const TableRows &table, const std::shared_ptr<const Tab
 QString words(const Swap &swap, std::int64_t rows)
 {
     const QString grid = u"%1 x %2"_s.arg(swap.height).arg(swap.width);
+    // What the rows show, then the known port that does it: no claim about how the reference was
+    // made (a learned grid, a 2-D sin-cos), only that its points were taken as (y, x).
     const QString how = swap.widthMajor
-        ? u"its x and y exchanged (the learned grid read transposed) and its patches in %1 x %2 order (grid_sample "
-          u"given "
-          "stack(meshgrid(ys, xs, indexing=\"xy\")), y where x goes: torchtitan#4244's _vision_pos_embed)"_s
+        ? u"x and y exchanged and the patches listed %1 x %2, as grid_sample given "
+          "stack(meshgrid(ys, xs, indexing=\"xy\")) samples (y where x goes: torchtitan#4244's _vision_pos_embed)"_s
               .arg(swap.width)
               .arg(swap.height)
-        : u"its x and y exchanged, the grid read transposed (a (y, x) pair where (x, y) goes: meshgrid indexing "
-          "\"ij\" and \"xy\" confused, torchtitan#4244)"_s;
-    const QString coordinates
-        = swap.corners ? u"align_corners=True's"_s : u"the cells' centres (align_corners=False)"_s;
+        : u"x and y exchanged, each (x, y) point taken as (y, x) (meshgrid's \"ij\" and \"xy\" indexing confused, "
+          "torchtitan#4244)"_s;
+    const QString coordinates = swap.corners ? u"align_corners=True's corner coordinates"_s
+                                             : u"align_corners=False's cell-centre coordinates"_s;
     const QString rest = swap.reordered
         ? u"every row is the reference's row of the transposed grid"_s
-        : u"the other rows sample points the reference holds no row of and are not compared"_s;
-    return u"the table is the %1 grid sampled with %2: its %3 rows (of %4) at a point of the reference's other "
-           "patches (%5 coordinates) each equal the reference's row there (row %6 is its row %7), not their own; "
-           "%8"_s.arg(grid, how)
+        : u"the other rows fall between the reference's points, so they are not compared"_s;
+    return u"the table is the %1 grid sampled with %2: %3 of its %4 rows hold the reference's row of another "
+           "patch instead of their own (row %5 holds the reference's row %6), at %7; %8"_s.arg(grid, how)
                .arg(swap.shared)
                .arg(rows)
-               .arg(coordinates)
                .arg(swap.firstRow)
                .arg(swap.firstReferenceRow)
-               .arg(rest);
+               .arg(coordinates, rest);
 }
 
 } // namespace posenc::TableAxesSwapped
