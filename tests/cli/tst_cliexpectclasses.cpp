@@ -1,0 +1,286 @@
+// posenc check names the class of a deviation from a declared reference that held-out set 6 found
+// unnamed or refused (issue 56; brief h27b), each table written here in float64 from the code it
+// follows (or recorded with torch by tests/data/make_grid_resize_fixture.py), stored as float32:
+// - ALiBi biased one key off: vLLM's paged attention decode biased key j of the query at n by
+//   slope · (j − n) where its fix (vllm-project/vllm#945) gives slope · (j − n + 1): every head the
+//   reference minus its slope, `position-offset`, said softmax-invariant; other per-head constants
+//   `cells-offset`, each head's constant said.
+// - A learned grid resized by torch (1.13, whose CPU linspace is not today's scalar form) as
+//   transformers' Qwen3VLVisionModel.fast_pos_embed_interpolate does it: `correct`; with
+//   F.interpolate(align_corners=False), as llama.cpp's qwen3vl.cpp did before ggml-org/llama.cpp#25781:
+//   `resized-without-align-corners`. Neither refused.
+// - Qwen3-VL's interleaved M-RoPE whose h and w ids reach only the first half of cat(freqs, freqs)
+//   (xLLM's apply_mrope before xLLM-AI/xllm#746): `mrope-columns-axis`, the columns named, and only
+//   the cells that differ reported as deviating (float32 angles are no deviation).
+// - [B, L] ids of an M-RoPE batch whose prompt holds an image: the refusal says what a text pack needs.
+// - A 2-D grid read transposed: the grid-axes-swapped sentence in plain words.
+#include "CliRun.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// A C-order little-endian float32 .npy of `shape` (any rank).
+QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<double> &values)
+{
+    QStringList dims;
+    for (const std::int64_t d : shape)
+        dims.append(QString::number(d));
+    const QByteArray text = (u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u","_s : u""_s) + u")"_s).toUtf8();
+    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + text + ", }";
+    const qsizetype total = 10 + dict.size() + 1;
+    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    for (const double v : values) {
+        const float f = float(v);
+        bytes.append(reinterpret_cast<const char *>(&f), sizeof f);
+    }
+    return bytes;
+}
+
+// An int64 .npy of shape [rows, cols].
+QByteArray npyIds(std::int64_t rows, std::int64_t cols, const std::vector<std::int64_t> &values)
+{
+    QByteArray dict = "{'descr': '<i8', 'fortran_order': False, 'shape': (" + QByteArray::number(rows) + ", "
+        + QByteArray::number(cols) + "), }";
+    const qsizetype total = 10 + dict.size() + 1;
+    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    for (const std::int64_t v : values)
+        bytes.append(reinterpret_cast<const char *>(&v), sizeof v);
+    return bytes;
+}
+
+struct Checked
+{
+    int exit = -1;
+    QJsonObject json;
+    QString shown;
+
+    QString verdict() const { return json[u"verdict"_s].toString(); }
+    QJsonArray mistakes() const { return json[u"mistakes"_s].toArray(); }
+    QString diagnosis() const { return json[u"diagnosis"_s].toString(); }
+};
+
+// get_slopes(H) of the paper's code (ofirpress/attention_with_linear_biases), H a power of two:
+// head k (1..H) has 2^(-8k/H).
+double slope(std::int64_t heads, std::int64_t head)
+{
+    return std::pow(2.0, -8.0 * double(head) / double(heads));
+}
+
+// [1, H, L, L] causal ALiBi biases: head h's query i, key j ≤ i holds m (j − i) + constant(h), the
+// keys after the query −inf.
+std::vector<double> alibiBias(std::int64_t heads, std::int64_t length,
+                              const std::function<double(std::int64_t)> &constant)
+{
+    std::vector<double> v;
+    for (std::int64_t h = 1; h <= heads; ++h)
+        for (std::int64_t i = 0; i < length; ++i)
+            for (std::int64_t j = 0; j < length; ++j)
+                v.push_back(j > i ? -std::numeric_limits<double>::infinity()
+                                  : slope(heads, h) * double(j - i) + constant(h));
+    return v;
+}
+
+// Qwen3-VL's text rotary embedding (huggingface/transformers models/qwen3_vl/modeling_qwen3_vl.py,
+// Qwen3VLTextRotaryEmbedding: inv_freq in float32, freqs = inv_freq @ position_ids in float32,
+// apply_interleaved_mrope over mrope_section [24, 20, 20], emb = cat(freqs, freqs), cos) of the
+// prompt text:6, image 1 x 16 x 24 (8 x 12 merged tokens), text:10, as get_rope_index gives its ids:
+// text k at (k, k, k); the image's token (y, x) at (6, 6 + y, 6 + x); the text after it from 18 on.
+// `secondHalfAtT`: the second half of emb left at the t ids, as xLLM's apply_mrope indexed it.
+std::vector<double> qwen3VlCos(bool secondHalfAtT)
+{
+    constexpr std::int64_t pairs = 64;
+    std::vector<std::array<std::int64_t, 3>> ids;
+    for (std::int64_t k = 0; k < 6; ++k)
+        ids.push_back({k, k, k});
+    for (std::int64_t y = 0; y < 8; ++y)
+        for (std::int64_t x = 0; x < 12; ++x)
+            ids.push_back({6, 6 + y, 6 + x});
+    for (std::int64_t k = 0; k < 10; ++k)
+        ids.push_back({18 + k, 18 + k, 18 + k});
+    std::vector<double> v;
+    for (const auto &id : ids) {
+        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+            const std::int64_t j = c % pairs;
+            int axis = 0;
+            if (j % 3 == 1 && j < 3 * 20)
+                axis = 1;
+            else if (j % 3 == 2 && j < 3 * 20)
+                axis = 2;
+            if (secondHalfAtT && c >= pairs)
+                axis = 0;
+            const float inv = float(1.0 / std::pow(5000000.0, double(2 * j) / double(2 * pairs)));
+            const float angle = float(id[std::size_t(axis)]) * inv;
+            v.push_back(std::cos(double(angle)));
+        }
+    }
+    return v;
+}
+
+const QStringList kQwen3Vl {u"--expect"_s,
+                            u"mrope"_s,
+                            u"--mrope-interleaved"_s,
+                            u"--mrope-section"_s,
+                            u"24,20,20"_s,
+                            u"--rope-theta"_s,
+                            u"5000000"_s,
+                            u"--head-dim"_s,
+                            u"128"_s,
+                            u"--vision-positions"_s,
+                            u"qwen3-vl"_s,
+                            u"--prompt"_s,
+                            u"text:6,image:1x16x24,text:10"_s};
+
+} // namespace
+
+class TestCliExpectClasses : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString write(const QString &name, const QByteArray &bytes)
+    {
+        const QString file = m_dir.filePath(name);
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
+            return {};
+        return file;
+    }
+
+    Checked checkFile(const QString &file, const QStringList &flags)
+    {
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + flags);
+        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
+    }
+
+    Checked check(const QByteArray &bytes, const QStringList &flags)
+    {
+        return checkFile(write(u"t.npy"_s, bytes), flags);
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // vllm-project/vllm#945: every head's bias m (j − i − 1), one key off: position-offset, the
+    // constant and the softmax's cancelling said; the fixed bias correct.
+    void alibiOneKeyOffNamed()
+    {
+        constexpr std::int64_t heads = 8, length = 24;
+        const QStringList flags {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s, u"--alibi"_s, u"causal"_s};
+        const std::vector<std::int64_t> shape {1, heads, length, length};
+        const Checked fixed = check(npy(shape, alibiBias(heads, length, [](std::int64_t) { return 0.0; })), flags);
+        QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
+        const Checked buggy
+            = check(npy(shape, alibiBias(heads, length, [&](std::int64_t h) { return -slope(heads, h); })), flags);
+        QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"position-offset"_s}, qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"minus 1 times its slope"_s), qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"head 1 -0.5"_s), qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"softmax over the keys cancels"_s), qPrintable(buggy.shown));
+        QVERIFY2(!buggy.diagnosis().startsWith(u"slice"_s), qPrintable(buggy.shown));
+    }
+
+    // Constants per head that no key offset gives (0.25 · h): cells-offset, each head's constant.
+    void alibiHeadConstantsNamed()
+    {
+        constexpr std::int64_t heads = 8, length = 24;
+        const QStringList flags {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s, u"--alibi"_s, u"causal"_s};
+        const Checked c = check(
+            npy({1, heads, length, length}, alibiBias(heads, length, [](std::int64_t h) { return 0.25 * double(h); })),
+            flags);
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"cells-offset"_s}, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"head 1 0.25, head 2 0.5"_s), qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"softmax"_s), qPrintable(c.shown));
+    }
+
+    // A 24 x 24 grid resized to 56 x 40 patches by torch 1.13 (tests/data/gridresize): the faithful
+    // resize correct, F.interpolate's without align_corners named; neither refused.
+    void torchResizeRead()
+    {
+        const QString grid = QFINDTESTDATA("../data/gridresize/grid.npy");
+        QVERIFY(!grid.isEmpty());
+        const QStringList flags {u"--expect-table"_s, grid};
+        const Checked fixed = checkFile(QFINDTESTDATA("../data/gridresize/fixed.npy"), flags);
+        QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
+        const Checked buggy = checkFile(QFINDTESTDATA("../data/gridresize/buggy.npy"), flags);
+        QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"resized-without-align-corners"_s},
+                 qPrintable(buggy.shown));
+    }
+
+    // xLLM-AI/xllm#746: the second half of emb at the t ids: mrope-columns-axis, its columns named;
+    // the faithful float32 table correct, and the buggy one's deviating columns all in the second
+    // half (the first half's float32 rounding is no deviation).
+    void mropeSecondHalfNamed()
+    {
+        const Checked fixed = check(npy({112, 128}, qwen3VlCos(false)), kQwen3Vl);
+        QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
+        const Checked buggy = check(npy({112, 128}, qwen3VlCos(true)), kQwen3Vl);
+        QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"mrope-columns-axis"_s}, qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"second half of emb = cat(freqs, freqs) holds every pair at the t ids"_s),
+                 qPrintable(buggy.shown));
+        QVERIFY2(buggy.diagnosis().contains(u"columns 65, 68, 71"_s), qPrintable(buggy.shown));
+        QVERIFY2(buggy.json[u"precision"_s].toString() == u"float32-angles"_s, qPrintable(buggy.shown));
+        const CliRun::Run text
+            = CliRun::posenc(QStringList {u"check"_s, m_dir.filePath(u"t.npy"_s), u"--quiet"_s} + kQwen3Vl);
+        const qsizetype at = text.out.indexOf(u"deviating: "_s);
+        QVERIFY2(at >= 0, qPrintable(text.out));
+        const QString deviating = text.out.mid(at, text.out.indexOf(u'\n', at) - at);
+        QVERIFY2(deviating.contains(u"columns 65..66"_s) && !deviating.contains(u"columns 1..8"_s),
+                 qPrintable(deviating));
+    }
+
+    // [1, 10] ids of a pack of 4 and 6 under M-RoPE whose default prompt holds an image and a video:
+    // the refusal says a text pack needs --prompt text:N; with it the ids are correct.
+    void mropePackRefusalSaysWhatToGive()
+    {
+        std::vector<std::int64_t> ids {0, 1, 2, 3, 0, 1, 2, 3, 4, 5};
+        const QString file = write(u"ids.npy"_s, npyIds(1, 10, ids));
+        const QStringList flags {u"--position-ids"_s, file,     u"--encoding"_s, u"mrope"_s,
+                                 u"--packed"_s,       u"4,6"_s, u"--max-len"_s,  u"10"_s};
+        const CliRun::Run refused = CliRun::posenc(QStringList {u"check"_s} + flags);
+        QVERIFY2(refused.exitCode == 2, qPrintable(refused.out + refused.err));
+        QVERIFY2(refused.err.contains(u"--prompt text:N"_s), qPrintable(refused.err));
+        QCOMPARE(refused.err.trimmed().count(u'\n'), 0);
+        const CliRun::Run text
+            = CliRun::posenc(QStringList {u"check"_s} + flags + QStringList {u"--prompt"_s, u"text:10"_s});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.out + text.err));
+    }
+
+    // A 6 x 6 grid's rows transposed against the grid: grid-axes-swapped in plain words.
+    void gridAxesSwappedSaidPlainly()
+    {
+        constexpr std::int64_t n = 6, channels = 8;
+        std::vector<double> right, transposed;
+        const auto cell = [](std::int64_t r, std::int64_t ch) {
+            return 0.02 * std::sin(1.3 * double(r) + 0.7 * double(ch) + 0.05 * double(r * r));
+        };
+        for (std::int64_t r = 0; r < n * n; ++r)
+            for (std::int64_t ch = 0; ch < channels; ++ch) {
+                right.push_back(cell(r, ch));
+                transposed.push_back(cell((r % n) * n + r / n, ch));
+            }
+        const Checked c = check(npy({n * n, channels}, transposed),
+                                {u"--expect-table"_s, write(u"reference.npy"_s, npy({n * n, channels}, right))});
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"grid-axes-swapped"_s}, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"hold the reference's row of another patch instead of their own"_s),
+                 qPrintable(c.shown));
+        QVERIFY2(!c.diagnosis().contains(u"learned grid read transposed"_s), qPrintable(c.shown));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliExpectClasses)
+#include "tst_cliexpectclasses.moc"
