@@ -53,7 +53,8 @@ ApplyHypothesis mropeApply()
 {
     QStringList mistakes;
     for (const MropeMistakes::Mistake &m : MropeMistakes::all()) {
-        if (m.id != MropeMistakes::kSectionSum)
+        // The config's finding and the table check's own are no rotation's.
+        if (m.id != MropeMistakes::kSectionSum && m.id != MropeMistakes::kColumnsAxis)
             mistakes.append(m.id);
     }
     ApplyHypothesis apply;
