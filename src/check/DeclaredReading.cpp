@@ -20,8 +20,8 @@ namespace posenc::TableCheck {
 void asDeclaredReference(TableMatch &match)
 {
     if (match.verdict == CheckVerdict::Variant)
-        match.diagnosis = u"the table is the declared reference, %1, a form none of posenc's published forms "
-                          "uses"_s.arg(match.referenceText);
+        match.diagnosis = u"the table is %2, %1, a form none of posenc's published forms "
+                          "uses"_s.arg(match.referenceText, DeclaredWords::reference());
     match.verdict = CheckVerdict::Correct;
     match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
 }
@@ -82,7 +82,14 @@ void nameDeclaredParameter(TableMatch &match, const TableMatch &read, Encoding f
         return;
     match.mistakes = named->mistakes;
     match.notes.prepend(match.diagnosis);
-    match.diagnosis = u"the table's frequencies: "_s + named->diagnosis;
+    QString said = named->diagnosis;
+    // RoPE's inv_freq sentences (check/rope/RopeInvFreq.cpp, expect) do not take their words from
+    // DeclaredWords yet: said of a reference table's reading here until they do.
+    if (DeclaredWords::current() == DeclaredWords::By::ReferenceTable) {
+        said.replace(u"where the declaration gives"_s, DeclaredWords::whereGiven());
+        said.replace(u"the declared reference "_s, DeclaredWords::reference() + u' ');
+    }
+    match.diagnosis = u"the table's frequencies: "_s + said;
 }
 
 namespace {
@@ -165,16 +172,16 @@ void nameDifferingParameters(TableMatch &match, const TableMatch &read, const Ta
         for (const ParamSpec *row : set) {
             match.mistakes.append(row->key);
             const bool declaredIt = !given || given->contains(row->key);
-            said.append((declaredIt ? u"%1 %2 where the declaration gives %3"_s
-                                    : u"%1 %2 where the default, not declared, is %3"_s)
-                            .arg(row->key, valueText(*row, *read.params), valueText(*row, declared)));
+            said.append(u"%1 %2 %3 %4"_s.arg(row->key, valueText(*row, *read.params),
+                                             declaredIt ? DeclaredWords::whereGiven() : DeclaredWords::whereDefault(),
+                                             valueText(*row, declared)));
         }
         match.notes.prepend(match.diagnosis);
         match.diagnosis = allowed == 0
-            ? u"the declared parameters but %1: with %2 the table is correct in every row"_s.arg(
-                said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s)
-            : u"the declared parameters but %1: with %2 only the rows its reading does not hold deviate"_s.arg(
-                said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s);
+            ? u"%1 but %2: with %3 the table is correct in every row"_s.arg(
+                DeclaredWords::parameters(), said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s)
+            : u"%1 but %2: with %3 only the rows its reading does not hold deviate"_s.arg(
+                DeclaredWords::parameters(), said.join(u"; "_s), set.size() == 1 ? u"that value"_s : u"those values"_s);
         return;
     }
 }
@@ -241,6 +248,8 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
                                                   const StreamOptions &options)
 {
     const auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+    // The sentences made below, a family's among them, say who gave the reference.
+    const DeclaredWords::Scope words(declared.by);
     const QString readAs = declared.readAs ? declared.readAs->table : QString();
     std::optional<Streamed> best;
     for (TableMatch &candidate : declared.candidates) {

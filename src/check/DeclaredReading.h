@@ -1,5 +1,6 @@
 #pragma once
 
+#include "check/DeclaredWords.h"
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
 #include "core/ParamTable.h"
@@ -53,6 +54,9 @@ struct DeclaredRows
     // The keys of `params` the user gave (a flag, the preset): a parameter named that was not
     // given is the default's, not the declaration's. Unset: every one was given.
     std::optional<QStringList> given;
+    // Who gave the reference: a declaration, or a reference table's reading (--expect-table), which
+    // the sentences naming a parameter say (DeclaredWords) as they are made.
+    DeclaredWords::By by = DeclaredWords::By::Declaration;
 };
 
 struct Streamed

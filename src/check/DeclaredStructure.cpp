@@ -1,6 +1,7 @@
 // The declared path names the structural readings (DeclaredStructure.h).
 #include "DeclaredStructure.h"
 
+#include "check/DeclaredWords.h"
 #include "check/RowConstant.h"
 
 #include <algorithm>
@@ -76,13 +77,13 @@ bool nameDeclaredStructure(TableMatch &declared, const TableMatch &read, const T
     if (!table.read(at, 1, row.data(), error))
         return true;
     if (const auto position = referenceRowOf(declared, row, table.rows()))
-        declared.diagnosis += u"; the row repeated is the declared reference's row %1 (position %2), as when one position "
-                              "is indexed where the first L are meant (pe[:, %2] for pe[:, :L])"_s.arg(
-                                  *position)
-                                  .arg(declared.reference->position(*position));
+        declared.diagnosis += u"; the row repeated is %3 row %1 (position %2), as when one position "
+                              "is indexed where the first L are meant (pe[:, %2] for pe[:, :L])"_s.arg(*position)
+                                  .arg(declared.reference->position(*position))
+                                  .arg(DeclaredWords::referenceOf());
     else
-        declared.diagnosis += u"; the row repeated is none of the declared reference's first %1 rows"_s.arg(
-            table.rows() + kSearchedRows);
+        declared.diagnosis += u"; the row repeated is none of %2 first %1 rows"_s.arg(table.rows() + kSearchedRows)
+                                  .arg(DeclaredWords::referenceOf());
     return true;
 }
 

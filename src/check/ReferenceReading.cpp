@@ -1,6 +1,7 @@
 #include "ReferenceReading.h"
 
 #include "check/DeclaredReading.h"
+#include "check/DeclaredWords.h"
 #include "check/FamilyCheck.h"
 #include "core/NumberText.h"
 
@@ -31,17 +32,6 @@ std::optional<TableMatch> readWithoutDeclaration(const TableRows &table, const S
     return std::nullopt;
 }
 
-// A declared reading's sentence said of the reference table's reading, which nobody declared.
-QString ofTheReferenceTable(QString sentence)
-{
-    sentence.replace(u"where the default, not declared, is"_s, u"where the reference table's reading gives"_s);
-    sentence.replace(u"where the declaration gives"_s, u"where the reference table's reading gives"_s);
-    sentence.replace(u"was declared"_s, u"is the reference table's"_s);
-    sentence.replace(u"the declared reference's"_s, u"the reference table's"_s);
-    sentence.replace(u"the declared reference"_s, u"the reference table's reading"_s);
-    return sentence;
-}
-
 // The table and the reference table both the reading, each at its own precision (float32 angles
 // against exact ones): their cells differ by what a faithful computation at the table's precision
 // gives, no mistake. Correct against the reading, which the file is too; the file's difference said.
@@ -58,8 +48,7 @@ void correctAtItsPrecision(TableMatch &match, const TableMatch &read, const QStr
     match = read;
     match.referenceText = u"%1, read as %2"_s.arg(file, read.referenceText);
     match.correctAgainst = u"%1, which %2 is too"_s.arg(read.referenceText, file);
-    match.diagnosis
-        = u"%1; the table is that reading at its own precision: %2"_s.arg(reads, ofTheReferenceTable(read.diagnosis));
+    match.diagnosis = u"%1; the table is that reading at its own precision: %2"_s.arg(reads, read.diagnosis);
     if (!byFile.isEmpty())
         match.notes.prepend(byFile);
     match.notes += notes;
@@ -81,7 +70,9 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     if (!ofFamily || !form->family || !form->params || form->table.isEmpty() || !FamilyChecks::of(*form->family).table)
         return true;
     // Every row of the reference is the family's at these parameters: the table checked as if
-    // they had been declared, the mistake named as a declared family's is.
+    // they had been declared, the mistake named as a declared family's is, its sentences said of
+    // the reference table's reading (DeclaredWords) where they are made.
+    const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
     auto expected = expect(table, *form->family, *form->params, form->table, options.cancel);
     auto *declared = std::get_if<TableMatch>(&expected);
     if (referenceReadingCancelled(options))
@@ -95,6 +86,7 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
         rows.readAs = std::move(*read);
     rows.family = *form->family;
     rows.params = *form->params;
+    rows.by = DeclaredWords::By::ReferenceTable;
     auto streamed = streamDeclared(std::move(rows), table, quiet);
     if (referenceReadingCancelled(options))
         return false;
@@ -112,7 +104,7 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     match.positionOffset = asForm->match.positionOffset;
     match.firstPositionRow = asForm->match.firstPositionRow;
     // The unexplained sentence it replaces is not kept: the deviating cells are said above it.
-    match.diagnosis = u"%1; against it, %2"_s.arg(reads, ofTheReferenceTable(asForm->match.diagnosis));
+    match.diagnosis = u"%1; against it, %2"_s.arg(reads, asForm->match.diagnosis);
     return true;
 }
 

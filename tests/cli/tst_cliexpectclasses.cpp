@@ -23,6 +23,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -129,6 +130,33 @@ std::vector<double> qwen3VlCos(bool secondHalfAtT)
         }
     }
     return v;
+}
+
+// float32 rounded to bfloat16, to nearest even, as torch's .to(torch.bfloat16).
+double bf16(double v)
+{
+    const float f = float(v);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+    float r = 0.0f;
+    std::memcpy(&r, &bits, sizeof r);
+    return double(r);
+}
+
+// The paper's interleaved sinusoid at `base`: sin, cos of p base^(-2i/d).
+double sinusoid(std::int64_t p, std::int64_t j, std::int64_t d, double base)
+{
+    const double angle = double(p) * std::pow(base, -2.0 * double(j / 2) / double(d));
+    return j % 2 == 1 ? std::cos(angle) : std::sin(angle);
+}
+
+// HF's RoPE cos table (half layout) at theta 10000; `bf16Angles`: inv_freq, the position and their
+// product rounded to bfloat16 (a rotary embedding under a bf16 autocast, transformers#29285).
+double ropeCos(std::int64_t p, std::int64_t j, std::int64_t d, bool bf16Angles)
+{
+    const double inv = std::pow(10000.0, -2.0 * double(j % (d / 2)) / double(d));
+    return std::cos(bf16Angles ? bf16(bf16(double(p)) * bf16(inv)) : double(p) * inv);
 }
 
 const QStringList kQwen3Vl {u"--expect"_s,
@@ -258,6 +286,38 @@ private slots:
         const CliRun::Run text
             = CliRun::posenc(QStringList {u"check"_s} + flags + QStringList {u"--prompt"_s, u"text:10"_s});
         QVERIFY2(text.exitCode == 0, qPrintable(text.out + text.err));
+    }
+
+    // Against a reference table (--expect-table) nothing is declared: the sentences a family makes
+    // against the reference's reading say "the reference table's", where they are made
+    // (DeclaredWords), notes included.
+    void referenceTableSentencesSayWhoGaveIt_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("mistake");
+        QTest::newRow("sinusoid at base 5000 against 10000") << 0 << u"base"_s;
+        QTest::newRow("RoPE with bf16 angles against exact ones") << 1 << u"half-precision-angles"_s;
+    }
+
+    void referenceTableSentencesSayWhoGaveIt()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, mistake);
+        constexpr std::int64_t rows = 256, d = 64;
+        std::vector<double> port, dump;
+        for (std::int64_t p = 0; p < rows; ++p)
+            for (std::int64_t j = 0; j < d; ++j) {
+                port.push_back(kind == 0 ? sinusoid(p, j, d, 5000.0) : ropeCos(p, j, d, true));
+                dump.push_back(kind == 0 ? sinusoid(p, j, d, 10000.0) : ropeCos(p, j, d, false));
+            }
+        const QString file = write(u"port.npy"_s, npy({rows, d}, port));
+        const QString reference = write(u"dump.npy"_s, npy({rows, d}, dump));
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--expect-table"_s, reference});
+        QVERIFY2(run.exitCode == 1 && run.out.contains(u"verdict: mistake (%1)"_s.arg(mistake)), qPrintable(run.out));
+        for (const QString &declared : {u"declaration gives"_s, u"was declared"_s, u"is declared"_s, u"the declared"_s,
+                                        u"declared parameters"_s, u"not declared"_s})
+            QVERIFY2(!run.out.contains(declared), qPrintable(declared + u" in: "_s + run.out));
+        QVERIFY2(run.out.contains(u"the reference table's"_s), qPrintable(run.out));
     }
 
     // A 6 x 6 grid's rows transposed against the grid: grid-axes-swapped in plain words.

@@ -1,5 +1,6 @@
 // ALiBi's bias tensors (AlibiBiasTensors.h).
 #include "check/alibi/AlibiBiasTensors.h"
+#include "check/DeclaredWords.h"
 
 #include "check/CellTolerance.h"
 #include "check/MaskFill.h"
@@ -291,8 +292,8 @@ void declaredKeyBiases(TableMatch &match, const Params &declared)
     match.verdict = CheckVerdict::Mistake;
     match.mistakes = {u"alibi"_s};
     match.correctAgainst.clear();
-    match.diagnosis
-        = u"alibi causal where the declaration gives symmetric: each row is its head's slope times the "
+    match.diagnosis = u"alibi causal "_s + DeclaredWords::whereGiven()
+        + u" symmetric: each row is its head's slope times the "
           "key's position, a key bias that is ALiBi's only under a causal mask (BLOOM's build_alibi_tensor, "
           "added before the causal mask); with a symmetric (bidirectional) mask the keys after the query "
           "get +m (j − i) where −m |i − j| belongs, a bias of the query and the key that no [H, 1, L] "

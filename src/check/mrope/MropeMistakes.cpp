@@ -4,6 +4,7 @@
 // ids, second_per_grid_t * tokens_per_second) and models/qwen3_vl/modeling_qwen3_vl.py
 // (apply_interleaved_mrope).
 #include "check/mrope/MropeMistakes.h"
+#include "check/DeclaredWords.h"
 
 #include "core/NumberText.h"
 
@@ -71,8 +72,9 @@ QString interleaveSwappedLine(bool foundInterleaved)
 {
     const QString chunked = u"chunked (apply_multimodal_rotary_pos_emb's contiguous sections, Qwen2-VL's)"_s;
     const QString interleaved = u"interleaved (apply_interleaved_mrope, Qwen3-VL's)"_s;
-    return u"the pairs are split %1 where %2 was declared"_s.arg(foundInterleaved ? interleaved : chunked,
-                                                                 foundInterleaved ? chunked : interleaved);
+    return u"the pairs are split %1 where %2 %3"_s.arg(foundInterleaved ? interleaved : chunked,
+                                                       foundInterleaved ? chunked : interleaved,
+                                                       DeclaredWords::wasDeclared());
 }
 
 Params otherEra(const Params &params)

@@ -1,6 +1,7 @@
 #include "RopeCheckWords.h"
 
 #include "check/CheckDiagnosis.h"
+#include "check/DeclaredWords.h"
 #include "check/FitNumbers.h"
 #include "check/TableMatch.h"
 #include "core/NumberText.h"
@@ -27,13 +28,14 @@ QString short5(double value)
 
 QString layoutLine(const RopeParams &found, const RopeParams &correct)
 {
-    return u"the columns repeat as the %1 layout (%2) but the %3 layout was declared (%4): cat((freqs, freqs)) gives "
+    return u"the columns repeat as the %1 layout (%2) but the %3 layout %5 (%4): cat((freqs, freqs)) gives "
            "the half layout, repeat_interleave the interleaved one (llama.cpp#3018)"_s.arg(
                layout(found.layout),
                found.layout == RopeLayout::Half ? u"column c equals c + r/2"_s : u"column 2i equals 2i+1"_s,
                layout(correct.layout),
                correct.layout == RopeLayout::Half ? u"pair i in columns i and i + r/2"_s
-                                                  : u"pair i in columns 2i and 2i+1"_s);
+                                                  : u"pair i in columns 2i and 2i+1"_s,
+               DeclaredWords::wasDeclared());
 }
 
 QString attentionLine(const RopeFit::Fit &fit)

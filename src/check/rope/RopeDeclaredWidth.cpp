@@ -1,5 +1,6 @@
 #include "RopeDeclaredWidth.h"
 
+#include "check/DeclaredWords.h"
 #include "check/rope/ApplyCheck.h"
 #include "check/rope/RopeFit.h"
 #include "core/rope/RopeFrequencies.h"
@@ -35,9 +36,10 @@ TableMatch named(TableMatch m, const Params &declared, std::int64_t cols)
               .arg(declared.rope.headDim)
               .arg(declared.rope.partialRotaryFactor);
     const QString words = u"rotary-dim: the table is the RoPE table of rotary_dim %1 (%1 columns, each pair's two "
-                          "columns alike), the declared reference's is %2 (%3 columns)"_s.arg(cols)
+                          "columns alike), %4 is %2 (%3 columns)"_s.arg(cols)
                               .arg(declaredWords)
-                              .arg(rotary);
+                              .arg(rotary)
+                              .arg(DeclaredWords::referenceOf());
     const bool otherwiseCorrect = m.mistakes.isEmpty() && m.verdict == CheckVerdict::Correct;
     m.mistakes.prepend(ApplyCheck::kRotaryDim);
     m.verdict = CheckVerdict::Mistake;

@@ -2,6 +2,7 @@
 
 #include "check/CellTolerance.h"
 #include "check/CheckDiagnosis.h"
+#include "check/DeclaredWords.h"
 #include "check/PairReference.h"
 #include "check/TableSample.h"
 
@@ -241,14 +242,15 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
     m.diagnosis = u"the angles were formed in half precision: %1; the error first exceeds the rounding at position "
                   "%2 (row %3). The correct line forms each angle in float32 and rounds only cos and sin to the "
                   "model's dtype (transformers' LlamaRotaryEmbedding.forward: autocast disabled, "
-                  "cos().to(x.dtype)), as the declared %4 does"_s.arg(how)
+                  "cos().to(x.dtype)), as %5 %4 does"_s.arg(how)
                       .arg(spec.position(firstRow))
                       .arg(firstRow)
-                      .arg(declared.referenceText);
+                      .arg(declared.referenceText, DeclaredWords::the());
     m.notes.append(u"%1 of the %2 cells compared (the sample's rows and the first rows that deviate) equal this "
-                   "computation; %3 equal the declared reference"_s.arg(best->second.compared - best->second.bad)
+                   "computation; %3 equal %4"_s.arg(best->second.compared - best->second.bad)
                        .arg(best->second.compared)
-                       .arg(exact.compared - exact.bad));
+                       .arg(exact.compared - exact.bad)
+                       .arg(DeclaredWords::reference()));
     return m;
 }
 

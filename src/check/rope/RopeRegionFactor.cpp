@@ -1,4 +1,5 @@
 #include "check/rope/RopeRegionFactor.h"
+#include "check/DeclaredWords.h"
 
 #include "check/DeviationRegion.h"
 #include "check/PairReference.h"
@@ -113,15 +114,16 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
     m.notes.prepend(m.diagnosis);
     const QString rows = DeviationRegion::rowWords(region->runs, region->rows, region->compared, table.rows());
     m.diagnosis
-        = u"attention factor 1 in %1 where the declaration gives %2: those rows' cells reach %3 in magnitude, the "
-           "declared reference's %4 there, its cos and sin not multiplied by the attention factor "
-           "(LlamaRotaryEmbedding.forward's `cos() * attention_scaling`), as a cache grown past its first rows "
-           "by a path that forgets it holds them (sgl-project/sglang#38786); %5"_s
-              .arg(rows, NumberText::compact(amplitude, 6), NumberText::compact(region->largest, 6),
-                   NumberText::compact(region->referenceLargest, 6),
-                   region->unscaled ? u"without the factor they equal the declared reference"_s
-                                    : u"their angles deviate too: beyond the factor, those rows are not the declared "
-                                      "frequencies either"_s);
+        = u"attention factor 1 in %1 %6 %2: those rows' cells reach %3 in magnitude, %7 %4 there, its cos and sin not "
+          u"multiplied by the attention factor "
+          "(LlamaRotaryEmbedding.forward's `cos() * attention_scaling`), as a cache grown past its first rows "
+          "by a path that forgets it holds them (sgl-project/sglang#38786); %5"_s.arg(
+              rows, NumberText::compact(amplitude, 6), NumberText::compact(region->largest, 6),
+              NumberText::compact(region->referenceLargest, 6),
+              region->unscaled ? u"without the factor they equal "_s + DeclaredWords::reference()
+                               : u"their angles deviate too: beyond the factor, those rows are not the declared "
+                                 "frequencies either"_s,
+              DeclaredWords::whereGiven(), DeclaredWords::referenceOf());
     return m;
 }
 

@@ -1,4 +1,5 @@
 #include "check/rope/RopeYarnBands.h"
+#include "check/DeclaredWords.h"
 
 #include "check/rope/RopeInvFreq.h"
 #include "core/NumberText.h"
@@ -128,8 +129,8 @@ QString words(const Params &declared, const Bases &bases)
         const QString pairs = pairWords(gamma, gammaOf);
         if (base == theta)
             return u"the %1 pairs (%2) on the declared %3"_s.arg(which, pairs, NumberText::exact(theta));
-        said.append(u"rope_theta %1 for the %2 pairs (%3) where the declaration gives %4"_s.arg(
-            baseWords(base, declared), which, pairs, NumberText::exact(theta)));
+        said.append(u"rope_theta %1 for the %2 pairs (%3) %5 %4"_s.arg(
+            baseWords(base, declared), which, pairs, NumberText::exact(theta), DeclaredWords::whereGiven()));
         return QString();
     };
     const QString keptSame = band(bases.kept, 0.0, u"extrapolated (kept)"_s);

@@ -1,6 +1,7 @@
 #include "SinusoidalCheckWords.h"
 
 #include "check/CheckDiagnosis.h"
+#include "check/DeclaredWords.h"
 #include "core/NumberText.h"
 
 #include <cmath>
@@ -225,8 +226,8 @@ QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::H
             lines.append(line);
     }
     if (layoutDeclared)
-        lines.append(u"the table is %1 where %2 was declared, which is %3 (tensorflow/text#1122)"_s.arg(
-            layout(found.layout), layout(correct.layout), layoutWords(correct.layout)));
+        lines.append(u"the table is %1 where %2 %3, which is %4 (tensorflow/text#1122)"_s.arg(
+            layout(found.layout), layout(correct.layout), DeclaredWords::wasDeclared(), layoutWords(correct.layout)));
     if (!lines.isEmpty())
         return lines.join(u"; "_s);
     if (SinusoidalFit::flipSinToCos(found))

@@ -1,5 +1,6 @@
 #include "SinusoidalDeclared.h"
 
+#include "check/DeclaredWords.h"
 #include "check/TableHypothesis.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
 #include "core/NumberText.h"
@@ -47,17 +48,18 @@ void frequencyDifference(const Hypothesis &found, const Hypothesis &declared, co
     if (std::fabs(shift - std::round(shift)) < 1e-6 && std::round(shift) != declaredShift) {
         out.ids.append(kShift);
         out.lines.append(u"the frequencies are w_i = %1^(-i/(d/2 - %2)), downscale_freq_shift %2 (the exponent "
-                         "divided by half_dim - %2), where %3 was declared: w_1 = %4 instead of %5"_s.arg(
+                         "divided by half_dim - %2), where %3 %6: w_1 = %4 instead of %5"_s.arg(
                              NumberText::exact(base), NumberText::exact(std::round(shift)),
-                             NumberText::exact(declaredShift), NumberText::compact(wf, 7), NumberText::compact(wd, 7)));
+                             NumberText::exact(declaredShift), NumberText::compact(wf, 7), NumberText::compact(wd, 7),
+                             DeclaredWords::wasDeclared()));
         return;
     }
     const double theirs = std::exp(-(half - declaredShift) * std::log(wf));
     out.ids.append(kBase);
     out.lines.append(u"the frequencies are those of base (max_period) %1 at downscale_freq_shift %2, where base %3 "
-                     "was declared: w_1 = %4 instead of %5"_s.arg(
+                     "%6: w_1 = %4 instead of %5"_s.arg(
                          NumberText::compact(theirs, 7), NumberText::exact(declaredShift), NumberText::exact(base),
-                         NumberText::compact(wf, 7), NumberText::compact(wd, 7)));
+                         NumberText::compact(wf, 7), NumberText::compact(wd, 7), DeclaredWords::wasDeclared()));
 }
 
 } // namespace
@@ -103,12 +105,13 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     Differences out;
     if (c.layout != declared.layout) {
         out.ids.append(kLayout);
-        out.lines.append(u"the table is %1 where %2 was declared"_s.arg(SinusoidalCheckWords::layout(c.layout),
-                                                                        SinusoidalCheckWords::layout(declared.layout)));
+        out.lines.append(u"the table is %1 where %2 %3"_s.arg(SinusoidalCheckWords::layout(c.layout),
+                                                              SinusoidalCheckWords::layout(declared.layout),
+                                                              DeclaredWords::wasDeclared()));
     } else if (c.swapped != declared.swapped) {
         out.ids.append(kFlip);
-        out.lines.append(
-            u"the table holds %1 where %2 was declared"_s.arg(orderWords(c.swapped), orderWords(declared.swapped)));
+        out.lines.append(u"the table holds %1 where %2 %3"_s.arg(orderWords(c.swapped), orderWords(declared.swapped),
+                                                                 DeclaredWords::wasDeclared()));
     }
     frequencyDifference(c, declared, params, d, out);
     // A base that is what a mistake makes of the declared one (100 of 10000: the exponent halved),
