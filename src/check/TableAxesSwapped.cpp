@@ -208,12 +208,13 @@ QString words(const Swap &swap, std::int64_t rows)
     // What the rows show, then the known port that does it: no claim about how the reference was
     // made (a learned grid, a 2-D sin-cos), only that its points were taken as (y, x).
     const QString how = swap.widthMajor
-        ? u"x and y exchanged and the patches listed %1 x %2, as grid_sample given "
+        ? u"x and y exchanged (the reference's grid read transposed) and the patches listed %1 x %2, as "
+          "grid_sample given "
           "stack(meshgrid(ys, xs, indexing=\"xy\")) samples (y where x goes: torchtitan#4244's _vision_pos_embed)"_s
               .arg(swap.width)
               .arg(swap.height)
-        : u"x and y exchanged, each (x, y) point taken as (y, x) (meshgrid's \"ij\" and \"xy\" indexing confused, "
-          "torchtitan#4244)"_s;
+        : u"x and y exchanged, the reference's grid read transposed (each (x, y) point taken as (y, x): meshgrid's "
+          "\"ij\" and \"xy\" indexing confused, torchtitan#4244)"_s;
     const QString coordinates = swap.corners ? u"align_corners=True's corner coordinates"_s
                                              : u"align_corners=False's cell-centre coordinates"_s;
     const QString rest = swap.reordered
