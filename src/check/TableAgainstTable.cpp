@@ -286,8 +286,7 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     } else if (flip) {
         m.mistakes = {CheckMistakes::kSignFlipped};
         m.diagnosis = u"every cell equals %1's but a block whose sign is flipped, each of its cells −x where the "
-                      "reference holds x: %2 (as a sine taken at +p where −p is meant gives: speechbrain#3070's "
-                      "RelPosEncXL, sin(p) for the negative offsets' sin(−p))"_s.arg(m.referenceText, flip->where);
+                      "reference holds x: %2 (%3)"_s.arg(m.referenceText, flip->where, flip->cause);
     } else if (swap) {
         m.mistakes = {CheckMistakes::kGridAxesSwapped};
         m.diagnosis = TableAxesSwapped::words(*swap, table.rows()) + u"; compared with %1"_s.arg(m.referenceText);

@@ -112,6 +112,13 @@ inline std::int64_t most(std::int64_t rows)
 }
 } // namespace StrayRows
 
+// How far past the rounding a reference fitted freely from a sample (TableMatch::freeFit) may leave
+// a table's cells for them to be read as the fit's error rather than a deviation: a pair's
+// frequency pinned by the sample to a part in 10^7 drifts by p w 1e-7 over the unsampled rows.
+namespace FreeFit {
+inline constexpr double kResidual = 1e-4;
+} // namespace FreeFit
+
 // What a table was identified as from its sample (docs/ARCHITECTURE.md, Checking a table), and
 // after its rows were streamed, the verdict. A value the window can show and act on: `params`
 // set the window's parameters to the matched reference. The family fills it through its
@@ -142,6 +149,12 @@ struct TableMatch
     QString correctAgainst;
     // Further lines for a person: the variant named, padding rows, other parameters that fit.
     QStringList notes;
+    // Of a variant whose reference was fitted from the sample with a free number per pair or column
+    // (LongRoPE's factor per pair read from the cells, no published form's): that reading, in words.
+    // Cells a little past the rounding (FreeFit::kResidual) are then the fit's own error, which no
+    // faithful computation is shown to lack: the stream makes the table `unknown`, never `mistake`
+    // (issue 56, TableCheck::conclude).
+    QString freeFit;
 
     // The correct table the rows are compared with, and how close they must be; unset for a
     // learned or an unknown table, and then `unreferenced` says why, in a sentence.

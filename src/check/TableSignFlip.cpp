@@ -88,6 +88,37 @@ std::optional<std::vector<bool>> sampledColumns(const TableSample &mine, const T
     return columns;
 }
 
+// The cause the block's columns allow (Flip::cause): sines of the position, all 0 in one row of the
+// reference (position 0: odd in p), or not.
+QString causeWords(const TableRows &reference, const std::vector<bool> &columns)
+{
+    const std::int64_t rows = reference.rows(), cols = reference.cols();
+    const std::int64_t chunk = std::max<std::int64_t>(1, kChunkCells / std::max<std::int64_t>(cols, 1));
+    std::vector<float> cells;
+    QString error;
+    std::int64_t zeroRow = -1;
+    for (std::int64_t r0 = 0; r0 < rows && zeroRow < 0; r0 += chunk) {
+        const std::int64_t count = std::min(chunk, rows - r0);
+        cells.resize(std::size_t(count * cols));
+        if (!reference.read(r0, count, cells.data(), error))
+            return {};
+        for (std::int64_t r = 0; r < count && zeroRow < 0; ++r) {
+            bool zero = true;
+            for (std::int64_t c = 0; c < cols && zero; ++c)
+                zero = !columns[std::size_t(c)] || std::fabs(double(cells[std::size_t(r * cols + c)])) <= 1e-6;
+            if (zero)
+                zeroRow = r0 + r;
+        }
+    }
+    if (zeroRow >= 0)
+        return u"every negated column is 0 in the reference's row %1, as sines of the position are at position 0: "
+               "a sine taken at +p where −p is meant gives it (speechbrain#3070's RelPosEncXL, sin(p) for the "
+               "negative offsets' sin(−p))"_s.arg(zeroRow);
+    return u"the negated columns are 0 together in no row of the reference, as sines of the position would be at "
+           "position 0: cosines among them are even in the position (cos(−p) = cos(p)), so no sign of the position "
+           "negates them; the values themselves were negated"_s;
+}
+
 } // namespace
 
 std::optional<Flip> read(const TableRows &table, const std::shared_ptr<const TableRows> &reference,
@@ -133,6 +164,7 @@ std::optional<Flip> read(const TableRows &table, const std::shared_ptr<const Tab
     for (std::int64_t c = 0; c < cols; ++c)
         perColumn[std::size_t(c)] = (*columns)[std::size_t(c)] ? flipped : 0;
     Flip flip;
+    flip.cause = causeWords(*reference, *columns);
     flip.where = u"%1 and %2"_s.arg(DeviationRegion::rowWords(runs, flipped, rows, rows),
                                     DeviationRegion::columnWords(perColumn));
     flip.negated = std::make_shared<NegatedBlock>(reference, std::move(flippedRows), *columns);

@@ -24,6 +24,11 @@ struct Flip
     std::shared_ptr<const TableRows> negated;
     // Where the block lies: "rows 256..510 (255 of 511) and columns 0, 2, 4, ... 510 (256 of 512)".
     QString where;
+    // What may have negated it, from what the block holds: where every negated column is 0 in the
+    // reference's row 0 (a sine's column, odd in the position), a sine taken at +p where -p is meant
+    // (speechbrain#3070); where one is not (a cosine's, even in p: cos(-p) = cos(p)), no sign of the
+    // position, the values themselves negated.
+    QString cause;
 };
 
 // The block of `table` whose cells are `reference`'s negated, where the sampled rows (`mine`, and

@@ -4,6 +4,7 @@
 
 #include "check/CheckDiagnosis.h"
 #include "check/CompareSimd.h"
+#include "check/DeviationRegion.h"
 #include "check/FamilyCheck.h"
 #include "check/TableReference.h"
 #include "check/TableSample.h"
@@ -135,6 +136,9 @@ struct Bands
     }
 };
 
+// How many times its allowance a cell's error must be to be a deviation no precision explains.
+constexpr double kGrossBeyond = 16.0;
+
 // Of a float32-angle match, a row of the first or last band: its cells within the tolerance, their
 // |error| against the exact angles and what float32 angles predict (half the allowance, which
 // doubles the prediction), against the exact angles' tolerance.
@@ -149,6 +153,10 @@ void bandEvidence(const float *cells, const float *ref, std::int64_t col0, std::
         const double exact = tolerance.relative * std::fabs(double(ref[c])) + tolerance.absolute;
         const double allowance = tolerance.perPosition[std::size_t(col0 + c)] * position;
         const double error = std::fabs(double(cells[c]) - double(ref[c]));
+        // A cell far past every rounding (a block negated, cells overwritten) is a deviation of its
+        // own, evidence neither for float32 angles nor against them: not counted.
+        if (error > kGrossBeyond * (exact + allowance))
+            continue;
         if (!last)
             ++tally.firstCells;
         if (!(error <= exact + allowance)) {
@@ -534,8 +542,31 @@ void conclude(TableMatch &match, const Verification &v)
     }
     match.deviations = u"%1; %2"_s.arg(
         CheckDiagnosis::indexSet(columns, std::int64_t(v.columnDeviations.size()), u"column"_s), rows);
+    // A region read from the sample (ChangedRegion: negated, overwritten, offset, shifted) is the
+    // streamed deviation: the diagnosis says where it lies.
+    const bool region = std::any_of(match.mistakes.begin(), match.mistakes.end(), [](const QString &id) {
+        return id == CheckMistakes::kSignFlipped || id == CheckMistakes::kCellsOverwritten
+            || id == CheckMistakes::kCellsOffset || id == CheckMistakes::kCellsShifted;
+    });
+    const QString lie = region ? DeviationRegion::where({v.deviatingRowRuns, v.deviatingRows, v.comparedRows,
+                                                         v.columnDeviations, v.deviatingCells, v.comparedRows})
+                               : QString();
+    if (!lie.isEmpty() && match.verdict == CheckVerdict::Mistake && !match.diagnosis.contains(u"they lie"_s))
+        match.diagnosis += u": they lie "_s + lie;
     if (match.verdict != CheckVerdict::Correct && match.verdict != CheckVerdict::Variant)
         return;
+    // A reference fitted freely from the sample: cells just past its rounding are its own error.
+    if (!match.freeFit.isEmpty() && match.verdict == CheckVerdict::Variant && v.maxAbsError <= FreeFit::kResidual) {
+        match.verdict = CheckVerdict::Unknown;
+        match.notes.prepend(match.diagnosis);
+        match.diagnosis
+            = u"read as %1, fitted from the sampled rows with a number per pair: %2 cells lie past "
+              "that fit's rounding by at most %3, which is the fit's own error as much as the table's; "
+              "no deviation is shown (declare the reference, --expect, to judge the table)"_s.arg(match.freeFit)
+                  .arg(v.deviatingCells)
+                  .arg(NumberText::compact(v.maxAbsError, 3));
+        return;
+    }
     // No mistake was named, yet cells deviate: the table is the reference but for them. The cell
     // named is the worst of those beyond the tolerance, which the largest error may not be.
     match.verdict = CheckVerdict::Mistake;

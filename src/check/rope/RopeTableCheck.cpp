@@ -239,6 +239,11 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
     } else {
         m.verdict = CheckVerdict::Variant;
         m.diagnosis = RopeCheckWords::variant(correct, nearestPublished(correct.params));
+        // LongRoPE's factors read pair by pair from the sample (RopeSearch::tryLongRope), no
+        // published form's: a free fit, whose own residual is no deviation.
+        if (correct.params.rope.type == RopeType::LongRope)
+            m.freeFit = u"LongRoPE with a factor per pair (rope_theta %1)"_s.arg(
+                NumberText::exact(correct.params.rope.theta));
     }
     return m;
 }
