@@ -139,6 +139,41 @@ TableMatch matchOf(const TableEvidence &e, const LearnedFit::Structure &s)
     return m;
 }
 
+// A RoPE cos or sin table's repeat: every sampled row's column j equal to column j + d/2 (HF's
+// rotate_half, cat(freqs, freqs)) or column 2i equal to 2i + 1 (interleaved, repeat_interleave),
+// within the values' rounding, some column moving from row to row. A trained table holds no such
+// repeat (held-out set 6, B7 and B10: a bf16 inv_freq's sin table and Wan's 3-D RoPE table, their
+// zero row 0 taken for padding, were read as learned). The layout's word, or empty.
+QString ropeRepeat(const TableSample &sample, ValueFormat format)
+{
+    const std::int64_t cols = sample.cols(), n = sample.size();
+    if (cols < 4 || cols % 2 != 0 || n < 4)
+        return {};
+    const double unit = 2.0 * halfUnit(format);
+    const auto equal = [&](double a, double b) { return a == b || std::fabs(a - b) <= unit * std::fabs(a) + 1e-30; };
+    bool moves = false;
+    for (std::int64_t c = 0; c < cols && !moves; ++c)
+        for (std::int64_t k = 1; k < n && !moves; ++k)
+            moves = std::fabs(double(sample.values(k, c)) - double(sample.values(0, c))) > 0.1;
+    if (!moves)
+        return {};
+    const auto repeats = [&](bool half) {
+        for (std::int64_t k = 0; k < n; ++k)
+            for (std::int64_t c = 0; c < cols / 2; ++c) {
+                const std::int64_t a = half ? c : 2 * c, b = half ? c + cols / 2 : 2 * c + 1;
+                if (!equal(double(sample.values(k, a)), double(sample.values(k, b))))
+                    return false;
+            }
+        return true;
+    };
+    if (repeats(true))
+        return u"column j equals column j + %1 in every sampled row, as rotate_half's cat(freqs, freqs) makes"_s.arg(
+            cols / 2);
+    if (repeats(false))
+        return u"column 2i equals column 2i + 1 in every sampled row, as an interleaved RoPE's repeat makes"_s;
+    return {};
+}
+
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
     if (e.infinite || e.sameRow)
@@ -147,9 +182,13 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     TableCandidate c;
     // Half the columns or more in sine-cosine pairs: a formula's table, which no trained one is.
     const SinePairs pairs = s.learned ? sinePairs(e.sample, e.format) : SinePairs();
-    c.claims = s.learned && 4 * pairs.count < e.cols();
+    const QString repeat = s.learned ? ropeRepeat(e.sample, e.format) : QString();
+    c.claims = s.learned && 4 * pairs.count < e.cols() && repeat.isEmpty();
     if (c.claims)
         c.match = matchOf(e, s);
+    else if (!repeat.isEmpty())
+        c.unclaimed
+            = u"not a learned table: %1, a RoPE cos or sin table's repeat, which no trained table holds"_s.arg(repeat);
     else if (s.learned)
         c.unclaimed = u"not a learned table: %1 pairs of columns hold a sine and a cosine of one angle in every row "
                       "(a² + b² = 1; the first columns %2 and %3), a formula's table, which no family posenc knows "

@@ -15,6 +15,7 @@
 #include "check/rope/ApplyIds.h"
 #include "check/rope/ApplyPairs.h"
 #include "check/rope/ApplyReference.h"
+#include "check/rope/ApplyTwice.h"
 #include "check/rope/RopeCheckWords.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
@@ -537,8 +538,10 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     }
     if (!ids.empty() && std::ssize(ids) != x.rows())
         return u"--position-ids holds %1 ids; X has %2 rows, one id a row"_s.arg(std::ssize(ids)).arg(x.rows());
-    if (!identifyAt(result, x, y, r, u, ids))
+    if (!identifyAt(result, x, y, r, u, ids)) {
+        ApplyTwice::name(result, x, y, r, u, declared); // the declared rotation applied twice
         return result;
+    }
     keepAmplitude(result, r, u);
     const FrequencySchedule schedule = RopeFrequencies::schedule(*result.params);
     Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};

@@ -1,6 +1,7 @@
 #include "check/rope/RopeInvFreq.h"
 
 #include "check/CellTolerance.h"
+#include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeTableCheck.h"
 #include "check/rope/RopeYarnBands.h"
 #include "core/NumberText.h"
@@ -418,6 +419,23 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
                           .arg(*declared.rope.originalMaxLen);
         return m;
     }
+    // The declared scaling computed from pos_freqs = theta^(2i/d), or every frequency inverted
+    // (RopeFrequencyMistakes): a fixed function of the declared vector, named before a reading.
+    const std::vector<double> unscaled = RopeFrequencyMistakes::unscaledOf(declared.rope.theta, n);
+    for (const RopeFrequencyMistakes::Candidate &c : RopeFrequencyMistakes::candidates(reference, 1.0, unscaled)) {
+        if (c.id != RopeFrequencyMistakes::kFrequenciesInverted || compare(v, c.w, stored).beyond != 0)
+            continue;
+        std::size_t shown = 0;
+        for (std::size_t i = 0; i < c.w.size(); ++i) {
+            if (std::fabs(c.w[i] - reference[i]) > std::fabs(c.w[shown] - reference[shown]))
+                shown = i;
+        }
+        m.mistakes = {RopeFrequencyMistakes::kFrequenciesInverted};
+        m.diagnosis = u"the vector is the declared %1 with %2"_s.arg(
+            words(declared),
+            c.words.arg(shown).arg(NumberText::compact(c.w[shown], 6), NumberText::compact(reference[shown], 6)));
+        return m;
+    }
     const auto found = reading(v, stored);
     // No rope_type at one base: a yarn declaration's bands read each on a base of its own.
     if (const auto bases = found ? std::nullopt
@@ -479,7 +497,13 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
 
 QStringList mistakeIds()
 {
-    return {kTheta, kType, kFactor, kRotaryDim, kFactorSet, CheckMistakes::kHalfPrecisionAngles};
+    return {kTheta,
+            kType,
+            kFactor,
+            kRotaryDim,
+            kFactorSet,
+            CheckMistakes::kHalfPrecisionAngles,
+            RopeFrequencyMistakes::kFrequenciesInverted};
 }
 
 } // namespace posenc::RopeInvFreq

@@ -4,6 +4,7 @@
 #include "check/rope/RopeCheckWords.h"
 #include "check/rope/RopeDeclaredWidth.h"
 #include "check/rope/RopeFit.h"
+#include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeHalfCache.h"
 #include "check/rope/RopeHalfAngles.h"
 #include "check/rope/RopeRegionFactor.h"
@@ -542,7 +543,9 @@ TableHypothesis hypothesis()
                   RopeLongRopeSwitch::kFactorSet,
                   RopeLongRopeSwitch::kSwitched,
                   ApplyCheck::kPositionsOutOfOrder,
-                  ApplyCheck::kRotaryDim};
+                  ApplyCheck::kRotaryDim,
+                  RopeFrequencyMistakes::kAppliedTwice,
+                  RopeFrequencyMistakes::kFrequenciesInverted};
     h.fit = fit;
     h.expect = expect;
     h.referenceCode
@@ -552,6 +555,8 @@ TableHypothesis hypothesis()
     h.nameDeclaredPrecision = [](const TableMatch &declared, const TableRows &table,
                                  const std::vector<std::int64_t> &deviatingRows) -> std::optional<TableMatch> {
         if (auto named = RopeHalfAngles::name(declared, table, deviatingRows))
+            return named;
+        if (auto named = RopeFrequencyMistakes::name(declared, table))
             return named;
         return RopeRegionFactor::name(declared, table);
     };

@@ -1,0 +1,203 @@
+#include "check/rope/RopeFrequencyMistakes.h"
+
+#include "check/CellTolerance.h"
+#include "core/NumberText.h"
+#include "core/rope/RopeFrequencies.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeFrequencyMistakes {
+
+namespace {
+
+// The largest error of a float32 angle a cell is compared at (radians): the product p·w rounded
+// once, w itself from a few float32 operations (a power, a division, yarn's blend) that may each
+// round, all within kAngleUnits units of float32 of p·w.
+constexpr double kPinnedAngle = 0.02;
+constexpr double kAngleUnits = 8.0;
+// The rows read at once.
+constexpr std::int64_t kChunkCells = std::int64_t(1) << 20;
+// The rows of a table a candidate is read over: enough for the slow pairs, whose angles float32
+// pins longest, to turn through several radians.
+constexpr std::int64_t kMostRows = 16384;
+
+bool differs(const std::vector<double> &a, const std::vector<double> &b)
+{
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        if (std::fabs(a[i] - b[i]) > 1e-6 * std::max(std::fabs(a[i]), std::fabs(b[i])))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+std::vector<double> unscaledOf(double theta, std::int64_t pairs)
+{
+    std::vector<double> u(static_cast<std::size_t>(std::max<std::int64_t>(pairs, 0)));
+    for (std::int64_t i = 0; i < pairs; ++i)
+        u[std::size_t(i)] = std::pow(theta, -2.0 * double(i) / double(2 * pairs));
+    return u;
+}
+
+std::vector<Candidate> candidates(const std::vector<double> &w, double amplitude, const std::vector<double> &unscaled)
+{
+    std::vector<Candidate> out;
+    Candidate twice {kAppliedTwice, w, amplitude * amplitude, {}};
+    for (double &x : twice.w)
+        x *= 2.0;
+    twice.words = u"every angle twice the declared reference's (2 p inv_freq) and the amplitude %1, its attention "
+                  "factor %2 squared: the rotation applied to what it had already rotated, R(p w) R(p w) = R(2 p w) "
+                  "(NVIDIA/TensorRT-LLM#16378: RoPE applied by the unfused path's RotaryEmbedding and again by the "
+                  "attention kernel)"_s.arg(NumberText::compact(twice.amplitude, 6), NumberText::compact(amplitude, 6));
+    out.push_back(std::move(twice));
+    if (unscaled.size() == w.size()) {
+        // The scaling applied to pos_freqs = theta^(2i/d): each pair's own factor kept, the base
+        // frequency inverted (w / u^2 = s / u where the reference is u s).
+        Candidate fromPos {kFrequenciesInverted, w, amplitude, {}};
+        bool valid = true;
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            valid = valid && unscaled[i] > 0.0;
+            fromPos.w[i] = valid ? w[i] / (unscaled[i] * unscaled[i]) : 0.0;
+        }
+        fromPos.words = u"each pair turning at its declared scaling of pos_freqs = theta^(2i/d) where transformers "
+                        "scales inv_freq = theta^(-2i/d) (pair %1 at %2 radians a position where the declaration "
+                        "gives %3): the frequencies computed from their reciprocals, as "
+                        "`interpolation = 1.0 / (factor * inv_freq)` does (microsoft/onnxruntime-genai#2076)"_s;
+        if (valid && differs(fromPos.w, w))
+            out.push_back(std::move(fromPos));
+    }
+    Candidate reciprocal {kFrequenciesInverted, w, amplitude, {}};
+    bool valid = true;
+    for (double &x : reciprocal.w) {
+        valid = valid && x > 0.0;
+        x = x > 0.0 ? 1.0 / x : 0.0;
+    }
+    reciprocal.words = u"each pair turning at the reciprocal of its declared frequency, 1 / inv_freq (pair %1 at %2 "
+                       "radians a position where the declaration gives %3): the frequencies inverted"_s;
+    if (valid && differs(reciprocal.w, w) && (out.size() < 2 || differs(reciprocal.w, out.back().w)))
+        out.push_back(std::move(reciprocal));
+    return out;
+}
+
+Agreement agree(const TableRows &table, const std::vector<ReferenceColumn> &columns,
+                const std::function<std::int64_t(std::int64_t)> &position, const Candidate &candidate, double unit,
+                double slack, std::int64_t maxRows)
+{
+    Agreement a;
+    const std::int64_t cols = table.cols();
+    if (std::int64_t(columns.size()) != cols || cols == 0)
+        return a;
+    const std::int64_t rows = std::min(table.rows(), maxRows);
+    const std::int64_t chunk = std::max<std::int64_t>(1, kChunkCells / cols);
+    std::vector<float> cells;
+    QString error;
+    const double units = kAngleUnits * std::ldexp(1.0, -24);
+    std::vector<std::int64_t> pairCompared(candidate.w.size(), 0), pairBeyond(candidate.w.size(), 0);
+    for (std::int64_t r0 = 0; r0 < rows; r0 += chunk) {
+        const std::int64_t count = std::min(chunk, rows - r0);
+        cells.resize(std::size_t(count * cols));
+        if (!table.read(r0, count, cells.data(), error))
+            return {};
+        bool anyPinned = false;
+        for (std::int64_t r = 0; r < count; ++r) {
+            const std::int64_t p = position(r0 + r);
+            if (p < 0)
+                continue;
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const ReferenceColumn &col = columns[std::size_t(c)];
+                if (col.pair < 0 || std::size_t(col.pair) >= candidate.w.size())
+                    continue;
+                const double angle = double(p) * candidate.w[std::size_t(col.pair)];
+                const double angleError = units * std::fabs(angle);
+                if (angleError > kPinnedAngle)
+                    continue;
+                anyPinned = true;
+                const double expected = candidate.amplitude * (col.isCos ? std::cos(angle) : std::sin(angle));
+                const double limit = candidate.amplitude * (angleError + 4.0 * unit) + slack;
+                const double cell = double(cells[std::size_t(r * cols + c)]);
+                if (std::isnan(cell))
+                    continue; // a cell that tells nothing (an angle --apply cannot read)
+                ++a.compared;
+                ++pairCompared[std::size_t(col.pair)];
+                if (!(std::fabs(cell - expected) <= limit)) {
+                    ++a.beyond;
+                    ++pairBeyond[std::size_t(col.pair)];
+                }
+            }
+        }
+        if (!anyPinned)
+            break;
+    }
+    for (std::size_t k = 0; k < pairCompared.size(); ++k) {
+        a.pairs += pairCompared[k] > 0 ? 1 : 0;
+        a.pairsAgreeing += pairCompared[k] > 0 && pairBeyond[k] * 1000 <= pairCompared[k] ? 1 : 0;
+    }
+    return a;
+}
+
+std::optional<TableMatch> name(const TableMatch &declared, const TableRows &table)
+{
+    const auto *reference = dynamic_cast<const PairReference *>(declared.reference.get());
+    if (!reference || reference->cols() != table.cols() || !declared.params)
+        return std::nullopt;
+    const PairReferenceSpec &spec = reference->spec();
+    if (!spec.rowPositions.empty() || spec.schedule.w.empty())
+        return std::nullopt;
+    const std::vector<double> unscaled = unscaledOf(declared.params->rope.theta, spec.schedule.pairs());
+    const double unit = std::max(halfUnit(storedFormat(table.storedType())), declared.tolerance.relative);
+    const auto position
+        = [&](std::int64_t row) -> std::int64_t { return reference->compared(row) ? reference->position(row) : -1; };
+    // The declared reference's other table too (cos for sin): of two tables both deviating in every
+    // cell, the stream may have kept either.
+    std::vector<ReferenceColumn> other = spec.columns;
+    for (ReferenceColumn &col : other)
+        col.isCos = !col.isCos;
+    for (const Candidate &c : candidates(spec.schedule.w, spec.schedule.amplitude, unscaled)) {
+        bool flipped = false;
+        Agreement a = agree(table, spec.columns, position, c, unit, table.textRounding(), kMostRows);
+        if (!a.holds(table.cols())) {
+            a = agree(table, other, position, c, unit, table.textRounding(), kMostRows);
+            flipped = true;
+        }
+        if (!a.holds(table.cols()))
+            continue;
+        // The pair whose frequency moved most, to show both values.
+        std::size_t shown = 0;
+        double most = 0.0;
+        for (std::size_t i = 0; i < c.w.size(); ++i) {
+            const double moved = std::fabs(std::log(std::max(c.w[i], 1e-300) / std::max(spec.schedule.w[i], 1e-300)));
+            if (spec.schedule.w[i] > 0.0 && moved > most) {
+                most = moved;
+                shown = i;
+            }
+        }
+        TableMatch m = declared;
+        if (flipped && !other.empty()) {
+            const bool cos = other.front().isCos;
+            m.table = cos ? u"rope-cos"_s : u"rope-sin"_s;
+            m.referenceText.replace(cos ? u"rope-sin"_s : u"rope-cos"_s, m.table);
+        }
+        m.mistakes = {c.id};
+        m.correctAgainst.clear();
+        m.notes.prepend(m.diagnosis);
+        const QString words = c.id == kAppliedTwice
+            ? c.words
+            : c.words.arg(shown).arg(NumberText::compact(c.w[shown], 6),
+                                     NumberText::compact(spec.schedule.w[shown], 6));
+        m.diagnosis
+            = u"the table is the declared reference with %1; %2 of its cells whose float32 angle pins them "
+              "compared, %3 beyond the rounding (%4 of %5 pairs agree in every one but a thousandth)"_s.arg(words)
+                  .arg(a.compared)
+                  .arg(a.beyond)
+                  .arg(a.pairsAgreeing)
+                  .arg(a.pairs);
+        return m;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc::RopeFrequencyMistakes
