@@ -82,14 +82,7 @@ void nameDeclaredParameter(TableMatch &match, const TableMatch &read, Encoding f
         return;
     match.mistakes = named->mistakes;
     match.notes.prepend(match.diagnosis);
-    QString said = named->diagnosis;
-    // RoPE's inv_freq sentences (check/rope/RopeInvFreq.cpp, expect) do not take their words from
-    // DeclaredWords yet: said of a reference table's reading here until they do.
-    if (DeclaredWords::current() == DeclaredWords::By::ReferenceTable) {
-        said.replace(u"where the declaration gives"_s, DeclaredWords::whereGiven());
-        said.replace(u"the declared reference "_s, DeclaredWords::reference() + u' ');
-    }
-    match.diagnosis = u"the table's frequencies: "_s + said;
+    match.diagnosis = u"the table's frequencies: "_s + named->diagnosis;
 }
 
 namespace {

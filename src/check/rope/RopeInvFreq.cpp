@@ -1,6 +1,7 @@
 #include "check/rope/RopeInvFreq.h"
 
 #include "check/CellTolerance.h"
+#include "check/DeclaredWords.h"
 #include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeTableCheck.h"
 #include "check/rope/RopeYarnBands.h"
@@ -384,11 +385,12 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
     if (pairs != n) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = {kRotaryDim};
-        m.diagnosis = u"the vector holds %1 pairs (rotary_dim %2), the declared reference %3 (rotary_dim %4, "
+        m.diagnosis = u"the vector holds %1 pairs (rotary_dim %2), %5 %3 (rotary_dim %4, "
                       "int(head_dim * partial_rotary_factor))"_s.arg(n)
                           .arg(2 * n)
                           .arg(pairs)
-                          .arg(RopeFrequencies::rotaryDim(declared.rope));
+                          .arg(RopeFrequencies::rotaryDim(declared.rope))
+                          .arg(DeclaredWords::reference());
         return m;
     }
     const std::vector<double> reference = RopeFrequencies::table(declared).inv;
@@ -459,12 +461,13 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
     QStringList said;
     if (foundType == RopeType::Default && plainDeclared) {
         m.mistakes.append(kTheta);
-        said.append(u"rope_theta %1 where the declaration gives %2%3"_s.arg(
+        said.append(u"rope_theta %1 %4 %2%3"_s.arg(
             NumberText::exact(found->rope.theta), NumberText::exact(thetaDeclared),
             declaredType == RopeType::Dynamic
                 ? u" (dynamic's base at a sequence of %1 positions, rope_theta %2)"_s.arg(declared.maxLen)
                       .arg(NumberText::exact(declared.rope.theta))
-                : QString()));
+                : QString(),
+            DeclaredWords::whereGiven()));
     } else if (foundType != declaredType) {
         m.mistakes.append(kType);
         said.append(u"rope_type %1 where %2 is declared%3"_s.arg(
