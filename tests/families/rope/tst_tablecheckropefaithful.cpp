@@ -149,9 +149,15 @@ private slots:
 
     void neverMistake()
     {
-        POSENC_SAMPLE_UNDER_SANITIZER();
         QFETCH(int, index);
-        const FaithfulCase c = rebuilt(cases()[index].toObject());
+        // Under a sanitizer a third of the rows, none of YaRN's: read undeclared, a YaRN table is
+        // tried against every banded and reversed form of the search (RopeSearchBanded), 10 to 30 s
+        // a row in release and past QtTest's five minutes a row under ASan. The release suite runs
+        // every row; the other scalings reach the same search.
+        const QJsonObject json = cases()[index].toObject();
+        POSENC_UNDER_SANITIZER_ONLY_ROWS_WHERE(json[u"rope_type"_s].toString() != u"yarn"_s
+                                               && !testing::leftOutUnderSanitizer());
+        const FaithfulCase c = rebuilt(json);
         // The rebuild is the implementation's table: its recorded cells within an ulp.
         QCOMPARE(c.cellsOff, 0);
         const Checked undeclared = check(c.table);
