@@ -15,8 +15,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -77,6 +79,7 @@ private slots:
     void anAlibiBiasSaysWhoseHead();
     void theDropoutModesLookAlikeOnlyWhereOneTermOutweighs_data();
     void theDropoutModesLookAlikeOnlyWhereOneTermOutweighs();
+    void theViewsATextNamesAreInTheWindow();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -375,6 +378,55 @@ void TestLessonFollowsModel::theDropoutModesLookAlikeOnlyWhereOneTermOutweighs()
     QVERIFY2(sentence.contains(u"= %1 at σ = "_s.arg(number->text)), qPrintable(sentence));
     QVERIFY2(sentence.contains(u", the lesson's ("_s) == lessons, qPrintable(sentence));
     QVERIFY2(!sentence.contains(u"the modes look alike"_s), qPrintable(sentence));
+}
+
+// alibi's text pointed at "the alibi-bias view" and "the alibi-slopes view" (its slide draws
+// them), but its window showed one view, the attention span: a reader of the window was sent to
+// views it did not show. A view a lesson's text names, for any model it is read for, is one its
+// window shows: the maximised view, or the first rows x columns of the layout (the dashboard's
+// "1x1", "1x2", "2x1", "2x2").
+void TestLessonFollowsModel::theViewsATextNamesAreInTheWindow()
+{
+    const QStringList presets {u"whisper-large-v3"_s, u"transformer-big"_s, u"qwen2-5-7b"_s,
+                               u"llama-4-scout"_s, u"gpt-neox-20b"_s, u"bloom-560m"_s,
+                               u"mpt-7b"_s, u"t5-base"_s, u"deberta-v3-base"_s,
+                               u"qwen3-vl-8b"_s, u"gemma-3-4b"_s};
+    static const QRegularExpression grid(u"^([12])x([12])$"_s);
+    static const QRegularExpression named(u"([a-z0-9]+(?:-[a-z0-9]+)*) views?\\b"_s);
+    int read = 0;
+    for (const Lesson &lesson : Lessons::all()) {
+        for (const QString &preset : QStringList {QString()} + presets) {
+            bool ok = false;
+            const LessonOptions::Read r = readFor(
+                lesson, preset.isEmpty() ? QStringList {} : QStringList {u"--preset"_s, preset}, &ok);
+            QVERIFY(ok);
+            if (r.result.exitCode() != 0)
+                continue; // the lesson does not apply to this model
+            ++read;
+            const SessionView view = lesson.view(r.model.configName);
+            const QList<SessionView::Figure> views = view.views.value_or(QList<SessionView::Figure> {});
+            QStringList shown;
+            if (view.maximized >= 0 && view.maximized < views.size()) {
+                shown.append(views[view.maximized].name);
+            } else {
+                const auto match = grid.match(view.layout.value_or(u"2x2"_s));
+                QVERIFY2(match.hasMatch(), qPrintable(lesson.name + u": layout "_s + view.layout.value_or(QString())));
+                const qsizetype count = match.captured(1).toInt() * match.captured(2).toInt();
+                for (qsizetype i = 0; i < std::min(count, views.size()); ++i)
+                    shown.append(views[i].name);
+            }
+            const QString plain = LessonText::plain(lesson.explain(r.model).html);
+            for (auto it = named.globalMatch(plain); it.hasNext();) {
+                const QString name = it.next().captured(1);
+                const bool aView = std::any_of(views.begin(), views.end(),
+                                               [&name](const SessionView::Figure &f) { return f.name == name; });
+                QVERIFY2(!aView || shown.contains(name),
+                         qPrintable(u"%1 (%2) names the %3 view; its window shows %4"_s.arg(
+                             lesson.name, preset.isEmpty() ? u"its model"_s : preset, name, shown.join(u", "_s))));
+            }
+        }
+    }
+    QVERIFY(read > Lessons::all().size());
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)
