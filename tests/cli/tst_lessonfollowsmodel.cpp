@@ -80,6 +80,7 @@ private slots:
     void theDropoutModesLookAlikeOnlyWhereOneTermOutweighs_data();
     void theDropoutModesLookAlikeOnlyWhereOneTermOutweighs();
     void theViewsATextNamesAreInTheWindow();
+    void aQwen3VideosTextStartsAfterItsFirstGrid();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -427,6 +428,32 @@ void TestLessonFollowsModel::theViewsATextNamesAreInTheWindow()
         }
     }
     QVERIFY(read > Lessons::all().size());
+}
+
+// mrope-image-tokens told Qwen3-VL "transformers 4.x starts the text after the video at the
+// largest id so far + 1 ...: for this video both give 13", where its figure starts the text after
+// the video at 23: Qwen3-VL's get_rope_index (transformers, models/qwen3_vl/modeling_qwen3_vl.py)
+// repeats video_grid_thw per frame with t = 1, so each grid is a span of its own with timestamp
+// text between, and 13 is the id after the first grid. Worked out here by get_rope_index's rules for
+// the lesson's prompt text:5, image:1x4x6, text:3, video:2x4x4 (merge 2): text 0-4, the image's 2 x 3
+// merged patches from 5 taking max(2, 3) = 3 ids, text 8-10, the first grid's 2 x 2 from 11, its
+// next text at 11 + 2 = 13.
+void TestLessonFollowsModel::aQwen3VideosTextStartsAfterItsFirstGrid()
+{
+    const Lesson &lesson = *Lessons::find(u"mrope-image-tokens"_s);
+    bool ok = false;
+    const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, u"qwen3-vl-8b"_s}, &ok);
+    QVERIFY(ok);
+    QCOMPARE(r.result.exitCode(), 0);
+    const std::int64_t imageStart = 5, imageCost = std::max(4 / 2, 6 / 2);
+    const std::int64_t gridStart = imageStart + imageCost + 3, afterGrid = gridStart + std::max(4 / 2, 4 / 2);
+    QString sentence;
+    for (const QString &item : lesson.explain(r.model).items)
+        if (LessonText::plain(item).contains(u"4.x"_s))
+            sentence = LessonText::plain(item);
+    QVERIFY2(sentence.contains(u"%1 for the text after the video's first grid"_s.arg(afterGrid)), qPrintable(sentence));
+    QVERIFY2(!sentence.contains(u"text after the video at"_s), qPrintable(sentence));
+    QVERIFY2(!sentence.contains(u"inside the video's time range"_s), qPrintable(sentence)); // t is 1 a grid
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)
