@@ -81,6 +81,7 @@ private slots:
     void theDropoutModesLookAlikeOnlyWhereOneTermOutweighs();
     void theViewsATextNamesAreInTheWindow();
     void aQwen3VideosTextStartsAfterItsFirstGrid();
+    void aBucketModelIsToldWhatItsBucketsFeed();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -454,6 +455,26 @@ void TestLessonFollowsModel::aQwen3VideosTextStartsAfterItsFirstGrid()
     QVERIFY2(sentence.contains(u"%1 for the text after the video's first grid"_s.arg(afterGrid)), qPrintable(sentence));
     QVERIFY2(!sentence.contains(u"text after the video at"_s), qPrintable(sentence));
     QVERIFY2(!sentence.contains(u"inside the video's time range"_s), qPrintable(sentence)); // t is 1 a grid
+}
+
+// buckets began "T5 and DeBERTa add nothing to X: T5's heads each add a learned number to the
+// score for the bucket ... (here DeBERTa-v3-base, with DeBERTa log buckets)", telling a DeBERTa
+// reader that its model adds a number per bucket; DeBERTa's bucket picks a row of a learned relative
+// embedding read by c2p and p2c (transformers, models/deberta_v2/modeling_deberta_v2.py,
+// DisentangledSelfAttention), as the lesson's later sentences and the families lesson say.
+void TestLessonFollowsModel::aBucketModelIsToldWhatItsBucketsFeed()
+{
+    const Lesson &lesson = *Lessons::find(u"buckets"_s);
+    for (const QString &preset : {u"t5-base"_s, u"deberta-v3-base"_s}) {
+        bool ok = false;
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset}, &ok);
+        QVERIFY(ok);
+        QCOMPARE(r.result.exitCode(), 0);
+        const QString first = LessonText::plain(lesson.explain(r.model).items.value(0));
+        QVERIFY2(first.contains(u"T5's heads adding a learned number to the score for each bucket"_s), qPrintable(first));
+        QVERIFY2(first.contains(u"DeBERTa's reading a learned embedding row for it"_s), qPrintable(first));
+        QVERIFY2(!first.contains(u"T5's heads each add a learned number"_s), qPrintable(first));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)
