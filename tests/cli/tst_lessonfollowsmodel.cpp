@@ -82,6 +82,7 @@ private slots:
     void theViewsATextNamesAreInTheWindow();
     void aQwen3VideosTextStartsAfterItsFirstGrid();
     void aBucketModelIsToldWhatItsBucketsFeed();
+    void aPanelOfAnotherFigureIsNamedWithItsView();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -475,6 +476,40 @@ void TestLessonFollowsModel::aBucketModelIsToldWhatItsBucketsFeed()
         QVERIFY2(first.contains(u"DeBERTa's reading a learned embedding row for it"_s), qPrintable(first));
         QVERIFY2(!first.contains(u"T5's heads each add a learned number"_s), qPrintable(first));
     }
+}
+
+// left-padding said "(the difference panel's title gives the largest such move over the row)" beside
+// its main figure, the position ids, which has no difference panel: on the lesson's slide (posenc
+// export --lesson writes the main figure) and beside the ids' view in the window a reader looked for
+// it in the wrong figure. A sentence that refers to a panel of another figure than the main one
+// names that figure's view ("the position-effect view"), as alibi's and many-layers' texts do.
+void TestLessonFollowsModel::aPanelOfAnotherFigureIsNamedWithItsView()
+{
+    const QStringList presets {u"whisper-large-v3"_s, u"qwen2-5-7b"_s, u"llama-4-scout"_s,
+                               u"gpt-neox-20b"_s, u"bloom-560m"_s, u"t5-base"_s, u"qwen2-5-vl-7b"_s};
+    int referred = 0;
+    for (const Lesson &lesson : Lessons::all()) {
+        for (const QString &preset : QStringList {QString()} + presets) {
+            bool ok = false;
+            const LessonOptions::Read r = readFor(
+                lesson, preset.isEmpty() ? QStringList {} : QStringList {u"--preset"_s, preset}, &ok);
+            QVERIFY(ok);
+            if (r.result.exitCode() != 0)
+                continue;
+            const LessonText::Rendered text = lesson.explain(r.model);
+            const QString plain = LessonText::plain(text.html);
+            for (const QString &panel : text.panels) {
+                const QString figure = panel.section(u": "_s, 0, 0);
+                if (figure == lesson.mainFigure())
+                    continue;
+                ++referred;
+                QVERIFY2(plain.contains(figure + u" view"_s),
+                         qPrintable(u"%1 (%2) refers to a panel of %3 (%4) without naming its view"_s.arg(
+                             lesson.name, preset.isEmpty() ? u"its model"_s : preset, figure, panel)));
+            }
+        }
+    }
+    QVERIFY(referred > 0); // left-padding's rotary models
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)
