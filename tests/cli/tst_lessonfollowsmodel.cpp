@@ -83,6 +83,8 @@ private slots:
     void aQwen3VideosTextStartsAfterItsFirstGrid();
     void aBucketModelIsToldWhatItsBucketsFeed();
     void aPanelOfAnotherFigureIsNamedWithItsView();
+    void theMiddlePairSaysWhichColumnItIs_data();
+    void theMiddlePairSaysWhichColumnItIs();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -510,6 +512,36 @@ void TestLessonFollowsModel::aPanelOfAnotherFigureIsNamedWithItsView()
         }
     }
     QVERIFY(referred > 0); // left-padding's rotary models
+}
+
+void TestLessonFollowsModel::theMiddlePairSaysWhichColumnItIs_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<std::int64_t>("pair");   // ⌈k/2⌉/2
+    QTest::addColumn<std::int64_t>("column"); // its sine's: 2i interleaved, i split with sines first
+    QTest::newRow("Transformer base, k 512 interleaved") << QStringList {} << std::int64_t(128) << std::int64_t(256);
+    QTest::newRow("Transformer big, k 1024 interleaved")
+        << QStringList {u"--preset"_s, u"transformer-big"_s} << std::int64_t(256) << std::int64_t(512);
+    QTest::newRow("Whisper, k 1280 split")
+        << QStringList {u"--preset"_s, u"whisper-large-v3"_s} << std::int64_t(320) << std::int64_t(320);
+}
+
+// frequencies said "through λ = 628 at pair 256" for Transformer big while the curves' key beside it
+// at 1366x768 reads "j=256 sin λ=62.8": j is a column, and pair 256 is columns 512 and 513, a tenth
+// of the key's wavelength off. The sentence now says which column the pair's sine is.
+void TestLessonFollowsModel::theMiddlePairSaysWhichColumnItIs()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(std::int64_t, pair);
+    QFETCH(std::int64_t, column);
+    const Lesson &lesson = *Lessons::find(u"frequencies"_s);
+    bool ok = false;
+    const LessonOptions::Read r = readFor(lesson, arguments, &ok);
+    QVERIFY(ok);
+    QCOMPARE(r.result.exitCode(), 0);
+    const QString plain = LessonText::plain(lesson.explain(r.model).html);
+    const QString said = u"at pair %1 (its sine in column %2)"_s.arg(pair).arg(column);
+    QVERIFY2(plain.contains(said), qPrintable(said + u" not in: "_s + plain));
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)

@@ -135,6 +135,10 @@ QList<Entry> entries()
          [](const Params &p) { return real(Frequencies::wavelength(pairCount(p) - 1, p.peColumns(), p.sinusoidal)); }},
         {u"mid_pair"_s, u"the middle pair, ⌈k/2⌉/2 rounded down"_s,
          [](const Params &p) { return integer(pairCount(p) / 2); }},
+        {u"mid_column"_s, u"the PE's column of the middle pair's sine"_s,
+         [](const Params &p) {
+             return integer(Frequencies::column({pairCount(p) / 2, false}, p.peColumns(), p.sinusoidal));
+         }},
         {u"slow_pairs"_s, u"the pairs whose wavelength exceeds L: not one period over the table"_s,
          [](const Params &p) { return integer(pairCount(p) - firstSlowPair(p)); }},
         {u"slow_column"_s, u"the PE's column of the first such pair's sine"_s,
