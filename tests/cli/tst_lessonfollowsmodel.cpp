@@ -85,6 +85,7 @@ private slots:
     void aPanelOfAnotherFigureIsNamedWithItsView();
     void theMiddlePairSaysWhichColumnItIs_data();
     void theMiddlePairSaysWhichColumnItIs();
+    void theLayerStackIsARowPerLayer();
 };
 
 void TestLessonFollowsModel::theFrequencyCurvesAreOneLadderAtEveryWidth_data()
@@ -542,6 +543,24 @@ void TestLessonFollowsModel::theMiddlePairSaysWhichColumnItIs()
     const QString plain = LessonText::plain(lesson.explain(r.model).html);
     const QString said = u"at pair %1 (its sine in column %2)"_s.arg(pair).arg(column);
     QVERIFY2(plain.contains(said), qPrintable(said + u" not in: "_s + plain));
+}
+
+// many-layers said each layer type is its own position scheme, "one row each in the layer-stack
+// view", beside a layer stack of a row per layer (Scout's 48, Gemma 3's 34), the types told apart
+// by colour: a reader counted two rows and found 48.
+void TestLessonFollowsModel::theLayerStackIsARowPerLayer()
+{
+    const Lesson &lesson = *Lessons::find(u"many-layers"_s);
+    for (const QString &preset : {QString(), u"gemma-3-4b"_s}) {
+        bool ok = false;
+        const LessonOptions::Read r
+            = readFor(lesson, preset.isEmpty() ? QStringList {} : QStringList {u"--preset"_s, preset}, &ok);
+        QVERIFY(ok);
+        QCOMPARE(r.result.exitCode(), 0);
+        const QString plain = LessonText::plain(lesson.explain(r.model).html);
+        QVERIFY2(plain.contains(u"in the layer-stack view (a row per layer)"_s), qPrintable(plain));
+        QVERIFY2(!plain.contains(u"one row each"_s), qPrintable(plain));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLessonFollowsModel)
