@@ -70,6 +70,83 @@ private:
     int m_keptCharacters;
 };
 
+// The option controls in rows: as many beside each other as the width holds, each at its size
+// hint (a box then shows its entry whole), the rest on the next row. Its size hint is one row.
+class ControlRows : public QLayout
+{
+public:
+    explicit ControlRows(QWidget *parent)
+        : QLayout(parent)
+    {
+        setContentsMargins(0, 0, 0, 0);
+        setSpacing(4);
+    }
+    ~ControlRows() override
+    {
+        while (QLayoutItem *item = takeAt(0))
+            delete item;
+    }
+
+    void addItem(QLayoutItem *item) override { m_items.append(item); }
+    int count() const override { return int(m_items.size()); }
+    QLayoutItem *itemAt(int index) const override { return m_items.value(index); }
+    QLayoutItem *takeAt(int index) override
+    {
+        return index >= 0 && index < m_items.size() ? m_items.takeAt(index) : nullptr;
+    }
+    Qt::Orientations expandingDirections() const override { return {}; }
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override { return place(QRect(0, 0, width, 0), false); }
+    QSize sizeHint() const override
+    {
+        int width = 0, height = 0;
+        for (const QLayoutItem *item : m_items) {
+            if (item->isEmpty())
+                continue;
+            width += (width > 0 ? spacing() : 0) + item->sizeHint().width();
+            height = std::max(height, item->sizeHint().height());
+        }
+        return {width, height};
+    }
+    QSize minimumSize() const override
+    {
+        QSize least;
+        for (const QLayoutItem *item : m_items)
+            if (!item->isEmpty())
+                least = least.expandedTo(item->minimumSize());
+        return least;
+    }
+    void setGeometry(const QRect &rect) override
+    {
+        QLayout::setGeometry(rect);
+        place(rect, true);
+    }
+
+private:
+    // Lays the items out in `rect` (where `move`), returning the height they take.
+    int place(const QRect &rect, bool move) const
+    {
+        int x = rect.x(), y = rect.y(), rowHeight = 0;
+        for (QLayoutItem *item : m_items) {
+            if (item->isEmpty())
+                continue;
+            const QSize hint = item->sizeHint();
+            if (x > rect.x() && x + hint.width() > rect.right() + 1) {
+                x = rect.x();
+                y += rowHeight + spacing();
+                rowHeight = 0;
+            }
+            if (move)
+                item->setGeometry(QRect(QPoint(x, y), QSize(std::min(hint.width(), rect.width()), hint.height())));
+            x += hint.width() + spacing();
+            rowHeight = std::max(rowHeight, hint.height());
+        }
+        return y + rowHeight - rect.y();
+    }
+
+    QList<QLayoutItem *> m_items;
+};
+
 const char *const kInvalid = "invalid";
 const QString kInvalidStyle = u"border: 1px solid #c0392b;"_s;
 } // namespace
@@ -77,11 +154,17 @@ const QString kInvalidStyle = u"border: 1px solid #c0392b;"_s;
 FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
-    , m_controls(new QHBoxLayout)
+    , m_top(new QHBoxLayout)
+    , m_controlsBox(new QWidget(this))
+    , m_controls(new ControlRows(m_controlsBox))
     , m_refusal(new QLabel(this))
     , m_note(new QLabel(this))
 {
-    auto *layout = new QHBoxLayout(this);
+    m_rows = new QVBoxLayout(this);
+    m_rows->setContentsMargins(0, 0, 0, 0);
+    m_rows->setSpacing(2);
+    m_rows->addLayout(m_top);
+    QHBoxLayout *layout = m_top;
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     if (chooser) {
@@ -98,8 +181,8 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
     }
     m_title->setVisible(!chooser);
     layout->addWidget(m_title);
-    m_controls->setSpacing(4);
-    layout->addLayout(m_controls);
+    m_controlsBox->setObjectName(u"optionControls"_s);
+    layout->addWidget(m_controlsBox);
     m_refusal->setObjectName(u"optionRefusal"_s);
     m_refusal->setStyleSheet(u"color: #b03a2e;"_s);
     m_refusal->setVisible(false);
@@ -119,7 +202,52 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
     maximize->setAccessibleName(tr("Maximise or restore this view"));
     maximize->setAutoRaise(true);
     layout->addWidget(maximize);
+    m_maximize = maximize;
     connect(maximize, &QToolButton::clicked, this, &FigureOptionBar::maximizeRequested);
+}
+
+void FigureOptionBar::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    placeControls();
+}
+
+bool FigureOptionBar::event(QEvent *event)
+{
+    // A control's hint changed (a label that follows the parameters, the style's polish on showing):
+    // the row that held the controls may no longer, at the same width.
+    if (event->type() == QEvent::LayoutRequest)
+        placeControls();
+    return QWidget::event(event);
+}
+
+void FigureOptionBar::placeControls()
+{
+    // What one row asks for: each shown widget's hint (the note none: it shortens to what is left,
+    // the refusal none: it shows only after an edit) and the spacing between them.
+    const bool controls = m_controls->count() > 0;
+    int wanted = 0, shown = 0;
+    QWidget *const name = m_chooser ? static_cast<QWidget *>(m_chooser) : m_title;
+    for (QWidget *widget : std::initializer_list<QWidget *> {name, m_controlsBox, m_note, m_maximize}) {
+        if (widget == m_controlsBox ? !controls : widget->isHidden())
+            continue;
+        ++shown;
+        if (widget != m_note)
+            wanted += widget->sizeHint().width();
+    }
+    wanted += std::max(0, shown - 1) * m_top->spacing();
+    const bool below = controls && wanted > width();
+    const bool isBelow = m_rows->indexOf(m_controlsBox) >= 0;
+    if (below == isBelow)
+        return;
+    if (below) {
+        m_top->removeWidget(m_controlsBox);
+        m_rows->addWidget(m_controlsBox);
+    } else {
+        m_rows->removeWidget(m_controlsBox);
+        m_top->insertWidget(m_top->indexOf(m_title) + 1, m_controlsBox);
+    }
+    m_controlsBox->setVisible(controls);
 }
 
 void FigureOptionBar::setNote(const QString &note)
@@ -149,6 +277,7 @@ void FigureOptionBar::clearControls()
     for (QWidget *control : std::as_const(m_controlOf))
         delete control;
     m_controlOf.clear();
+    m_controls->invalidate();
     m_labelFor.clear();
     m_availableFor.clear();
 }
@@ -193,6 +322,9 @@ void FigureOptionBar::setFigure(const FigureDescriptor &figure, const FigureStat
     if (m_chooser) {
         const QSignalBlocker block(m_chooser);
         m_chooser->setCurrentIndex(m_chooser->findData(figure.name()));
+        // Its width follows its entry (ShrinkingComboBox), which it is not told of with its signals
+        // blocked: the last figure's width stayed ("Heatmap"'s, "ALiBi sl…" after it).
+        m_chooser->updateGeometry();
     }
     for (const FigureOption &option : figure.model().options()) {
         if (!option.inWindow)
@@ -207,6 +339,7 @@ void FigureOptionBar::setFigure(const FigureDescriptor &figure, const FigureStat
         m_controls->addWidget(control);
         m_controlOf.insert(option.key, control);
     }
+    m_controlsBox->setVisible(m_controls->count() > 0);
     showState(state, params);
 }
 
@@ -240,6 +373,7 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
                     for (int i = 0; i < box->count(); ++i)
                         list->setRowHidden(i, !available(box->itemData(i).toString(), params));
             box->setCurrentIndex(std::max(0, box->findData(state.option(key, fallback))));
+            box->updateGeometry(); // as the chooser's: its width follows its entry
         } else if (auto *check = qobject_cast<QCheckBox *>(it.value()))
             check->setChecked(state.option(key, fallback) == u"true"_s);
         else if (auto *edit = qobject_cast<QLineEdit *>(it.value())) {
@@ -256,6 +390,8 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
             edit->setMinimumWidth(std::min(wide, kMaxTextWidth));
         }
     }
+    // A label that follows the parameters may have widened its box past the row's room.
+    placeControls();
 }
 
 void FigureOptionBar::markOption(const QString &key, const QString &reason)

@@ -7,6 +7,8 @@
 
 class QComboBox;
 class QHBoxLayout;
+class QLayout;
+class QVBoxLayout;
 class QLabel;
 
 namespace posenc {
@@ -41,15 +43,25 @@ signals:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    bool event(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void clearControls();
+    // Puts the option controls below the chooser, in as many rows as they need, when one row
+    // cannot hold the chooser, the controls and the maximise button each at its size hint (a
+    // quarter view of the smallest screen), back beside the chooser when it can.
+    void placeControls();
     void showNote();
     QWidget *makeControl(const FigureOption &option);
 
     QComboBox *m_chooser = nullptr;
     QLabel *m_title;
-    QHBoxLayout *m_controls;
+    QVBoxLayout *m_rows = nullptr; // the top row, then the controls where they do not fit in it
+    QHBoxLayout *m_top; // the chooser or title, the controls where they fit, the note, the button
+    QWidget *m_controlsBox; // holding m_controls, moved between the two places
+    QLayout *m_controls; // the controls in as many rows as their width needs
+    QWidget *m_maximize;
     QLabel *m_refusal; // beside the controls: why the last edit was refused
     QLabel *m_note;
     QString m_noteText;

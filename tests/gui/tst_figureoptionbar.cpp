@@ -10,6 +10,7 @@
 
 #include "support/WindowFixture.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QStyle>
@@ -28,6 +29,8 @@ private slots:
     void textFieldsShowTheirPlaceholderWhole();
     void theChooserNamesItsFigureInAQuarterView_data();
     void theChooserNamesItsFigureInAQuarterView();
+    void everyOptionIsWholeInAQuarterView_data() { theChooserNamesItsFigureInAQuarterView_data(); }
+    void everyOptionIsWholeInAQuarterView();
 };
 
 void TestFigureOptionBar::textFieldsShowTheirPlaceholderWhole_data()
@@ -110,6 +113,84 @@ void TestFigureOptionBar::theChooserNamesItsFigureInAQuarterView()
         - 2;
     QVERIFY2(room >= needed,
              qPrintable(u"'%1' needs %2 px, its field has %3"_s.arg(chooser->currentText()).arg(needed).arg(room)));
+}
+
+namespace {
+
+// The room a box's current entry is drawn in: its edit field, less the 1 px a side QCommonStyle
+// draws the entry in from it.
+int entryRoom(const QComboBox *box)
+{
+    QStyleOptionComboBox option;
+    option.initFrom(box);
+    option.rect = box->rect();
+    return box->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, box).width() - 2;
+}
+
+} // namespace
+
+// In the same quarter view every option's control shows its text whole: a box its current entry,
+// a switch its label (a check box's label is cut where it is narrower than it asks), a field
+// whatever the user typed or, empty, its placeholder. Five figures' bars (layer-stack,
+// position-ids, document-distance, compose-compare, rope-rotation) elided one of them at 413 px.
+void TestFigureOptionBar::everyOptionIsWholeInAQuarterView()
+{
+    QFETCH(QString, figure);
+    const FigureDescriptor *descriptor = FigureRegistry::find(figure);
+    QVERIFY(descriptor);
+    // As a view of the window changes figure: the bar shown with another's controls first, and
+    // with the screen's note the view sets once drawn.
+    FigureOptionBar bar(true);
+    bar.resize(413, 40);
+    bar.setFigure(*FigureRegistry::find(u"heatmap"_s), FigureState(), Params());
+    QVERIFY(WindowFixture::shown(bar));
+    bar.setFigure(*descriptor, FigureState(), Params());
+    bar.setNote(u"each pixel averages 1 position and ~3 columns"_s);
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    QStringList cut;
+    if (const auto *chooser = bar.findChild<QComboBox *>(u"figureBox"_s)) {
+        const int needed = chooser->fontMetrics().horizontalAdvance(chooser->currentText());
+        // As above: a title up to 20 average characters whole.
+        if (needed <= 20 * chooser->fontMetrics().averageCharWidth() && entryRoom(chooser) < needed)
+            cut << u"the chooser's '%1' needs %2 px, has %3"_s.arg(chooser->currentText())
+                       .arg(needed)
+                       .arg(entryRoom(chooser));
+    }
+    for (const QComboBox *box : bar.findChildren<QComboBox *>()) {
+        if (box->objectName() == u"figureBox"_s || !box->isVisibleTo(&bar))
+            continue;
+        const int needed = box->fontMetrics().horizontalAdvance(box->currentText());
+        if (entryRoom(box) < needed)
+            cut << u"%1 '%2' needs %3 px, has %4"_s.arg(box->objectName(), box->currentText())
+                       .arg(needed)
+                       .arg(entryRoom(box));
+    }
+    for (const QCheckBox *check : bar.findChildren<QCheckBox *>())
+        if (check->isVisibleTo(&bar) && check->width() < check->sizeHint().width())
+            cut << u"%1 '%2' needs %3 px, has %4"_s.arg(check->objectName(), check->text())
+                       .arg(check->sizeHint().width())
+                       .arg(check->width());
+    for (const QLineEdit *edit : bar.findChildren<QLineEdit *>()) {
+        if (!edit->isVisibleTo(&bar) || qobject_cast<const QComboBox *>(edit->parentWidget()))
+            continue; // a box's own line edit is none of these
+        const QString shown = edit->text().isEmpty() ? edit->placeholderText() : edit->text();
+        const QMargins margins = edit->textMargins();
+        const int room = edit->contentsRect().width() - margins.left() - margins.right() - 4;
+        if (room < edit->fontMetrics().horizontalAdvance(shown))
+            cut << u"%1 '%2' needs %3 px, has %4"_s.arg(edit->objectName(), shown)
+                       .arg(edit->fontMetrics().horizontalAdvance(shown))
+                       .arg(room);
+    }
+    // Nothing reaches past the bar's right edge either.
+    for (const QWidget *child : bar.findChildren<QWidget *>()) {
+        if (!child->isVisibleTo(&bar) || child->isWindow())
+            continue;
+        const int right = child->mapTo(&bar, QPoint(child->width() - 1, 0)).x();
+        if (right > bar.width() - 1)
+            cut << u"%1 ends at %2 of %3 px"_s.arg(child->objectName()).arg(right).arg(bar.width());
+    }
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(u"; "_s)));
 }
 
 QTEST_MAIN(TestFigureOptionBar)
