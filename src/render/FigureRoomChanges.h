@@ -16,6 +16,13 @@ inline constexpr char kDispensableProperty[] = "posencDispensable";
 // The property an axis whose label a step folded carries: the label, as it is shown elsewhere.
 inline constexpr char kFoldedProperty[] = "posencFoldedLabel";
 
+// The margin group `element` is in on `side`, or none. Read by walking QCustomPlot's hash of them, not
+// by QCPLayoutElement::marginGroup: that lookup, inlined into our code, missed a group QCustomPlot
+// had just set in about 1 % of Qt's hash seeds (Debian's QCustomPlot 2.1 with Qt 6.4: a panel set in
+// a group by setMarginGroup read back none), so a step that gives a panel's margin back, and the
+// figure's layout, followed the process's seed (dropout-anatomy at a column: its plots 53.8 % or 49.6 %).
+QCPMarginGroup *marginGroupOf(const QCPLayoutElement &element, QCP::MarginSide side);
+
 // What the steps of FigureRoom change in a figure, each change recorded as it is made, so that
 // all of them are undone at once before the next filling is fitted. Kept with the plot (a child
 // object); a figure that never needed a step has none.

@@ -1,6 +1,8 @@
 #include "FigureRoomChanges.h"
 #include "FigureRoomSteps.h"
 
+#include <QHash>
+
 #include <algorithm>
 
 // Panels that share an axis (FigureRoom's shareAxes, docs/ARCHITECTURE.md, "Figures at any size"):
@@ -35,6 +37,15 @@ bool showsNothing(QCPAxisRect *rect, QCPAxis::AxisType type)
 
 } // namespace
 
+QCPMarginGroup *marginGroupOf(const QCPLayoutElement &element, QCP::MarginSide side)
+{
+    const QHash<QCP::MarginSide, QCPMarginGroup *> groups = element.marginGroups();
+    for (auto it = groups.cbegin(); it != groups.cend(); ++it)
+        if (it.key() == side)
+            return it.value();
+    return nullptr;
+}
+
 bool Changes::releaseMargins()
 {
     bool changed = false;
@@ -44,16 +55,18 @@ bool Changes::releaseMargins()
             continue;
         QCPAxisRect *rect = change.axis->axisRect();
         const QCP::MarginSide side = marginSideOf(change.axis);
-        QCPMarginGroup *group = rect->marginGroup(side);
+        QCPMarginGroup *group = marginGroupOf(*rect, side);
         if (!group)
             continue;
         // In line: overlapping across the side (a left side's panels stacked in one column).
         const bool across = change.axis->orientation() == Qt::Vertical;
         const QRect own = rect->outerRect();
         bool alone = true;
-        for (QCPLayoutElement *element : group->elements(side)) {
-            auto *other = qobject_cast<QCPAxisRect *>(element);
-            if (!other || other == rect || !other->realVisibility() || isHidden(other))
+        // The group's panels on that side, found as the group is (QCPMarginGroup::elements looks up a
+        // hash as QCPLayoutElement::marginGroup does).
+        for (QCPAxisRect *other : m_plot->findChildren<QCPAxisRect *>()) {
+            if (other == rect || !other->realVisibility() || isHidden(other)
+                || marginGroupOf(*other, side) != group)
                 continue;
             const QRect o = other->outerRect();
             const bool inLine = across ? o.left() < own.right() && own.left() < o.right()
