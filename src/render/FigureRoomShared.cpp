@@ -65,8 +65,7 @@ bool Changes::releaseMargins()
         // The group's panels on that side, found as the group is (QCPMarginGroup::elements looks up a
         // hash as QCPLayoutElement::marginGroup does).
         for (QCPAxisRect *other : m_plot->findChildren<QCPAxisRect *>()) {
-            if (other == rect || !other->realVisibility() || isHidden(other)
-                || marginGroupOf(*other, side) != group)
+            if (other == rect || !other->realVisibility() || isHidden(other) || marginGroupOf(*other, side) != group)
                 continue;
             const QRect o = other->outerRect();
             const bool inLine = across ? o.left() < own.right() && own.left() < o.right()
