@@ -11,6 +11,7 @@
 // them still shows labels on that side, and take their margin group back.
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
+#include "render/FigureRoomChanges.h"
 #include "render/FigureRoomSteps.h"
 #include "render/PinnedFont.h"
 #include "render/ShorterLabels.h"
@@ -487,14 +488,14 @@ void TestFigureRoom::panelsSharingAnAxisGiveBackItsMargin()
                 // The lower right shows its labels: the upper right stays in line with it.
                 QCOMPARE(rects[i]->margins().left(), rects[0]->margins().left());
             }
-            QCOMPARE(rects[i]->marginGroup(QCP::msRight), sides);
+            QCOMPARE(FigureRoom::marginGroupOf(*rects[i], QCP::msRight), sides);
         }
         QVERIFY(!FigureRoom::Steps::giveBackMargins(&plot));
 
         FigureRoom::restore(&plot);
         plot.replot();
-        QCOMPARE(rects[1]->marginGroup(QCP::msLeft), sides);
-        QCOMPARE(rects[3]->marginGroup(QCP::msLeft), sides);
+        QCOMPARE(FigureRoom::marginGroupOf(*rects[1], QCP::msLeft), sides);
+        QCOMPARE(FigureRoom::marginGroupOf(*rects[3], QCP::msLeft), sides);
         QCOMPARE(rects[1]->margins(), before);
         QCOMPARE(rects[1]->width(), width);
         QVERIFY(rects[1]->axis(QCPAxis::atLeft)->tickLabels());
