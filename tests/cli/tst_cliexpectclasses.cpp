@@ -235,6 +235,69 @@ private slots:
         QVERIFY2(c.diagnosis().contains(u"softmax"_s), qPrintable(c.shown));
     }
 
+    // A symmetric (bidirectional) bias −m |i − j| minus each head's slope: a constant per head that no
+    // key offset gives (one would move the keys before the query up and those after it down):
+    // cells-offset, not position-offset; and a causal bias one slope above the reference's is the
+    // distance taken the other way, said so, vLLM's decode (one slope below) not cited.
+    void alibiConstantsSaidByTheBiasTheyAreOn()
+    {
+        constexpr std::int64_t heads = 8, length = 24;
+        std::vector<double> symmetric;
+        for (std::int64_t h = 1; h <= heads; ++h)
+            for (std::int64_t i = 0; i < length; ++i)
+                for (std::int64_t j = 0; j < length; ++j)
+                    symmetric.push_back(-slope(heads, h) * double(std::llabs(i - j)) - slope(heads, h));
+        const Checked sym = check(npy({1, heads, length, length}, symmetric),
+                                  {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s, u"--alibi"_s, u"symmetric"_s});
+        QVERIFY2(sym.exit == 1 && sym.mistakes() == QJsonArray {u"cells-offset"_s}, qPrintable(sym.shown));
+        QVERIFY2(sym.diagnosis().contains(u"before and after the query"_s), qPrintable(sym.shown));
+        QVERIFY2(!sym.diagnosis().contains(u"vllm"_s, Qt::CaseInsensitive), qPrintable(sym.shown));
+        const Checked above = check(
+            npy({1, heads, length, length}, alibiBias(heads, length, [&](std::int64_t h) { return slope(heads, h); })),
+            {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s, u"--alibi"_s, u"causal"_s});
+        QVERIFY2(above.exit == 1 && above.mistakes() == QJsonArray {u"position-offset"_s}, qPrintable(above.shown));
+        QVERIFY2(above.diagnosis().contains(u"plus 1 times its slope"_s), qPrintable(above.shown));
+        QVERIFY2(above.diagnosis().contains(u"m (j − i + 1)"_s), qPrintable(above.shown));
+        QVERIFY2(!above.diagnosis().contains(u"vllm"_s, Qt::CaseInsensitive), qPrintable(above.shown));
+    }
+
+    // --apply of RoPE applied twice at an attention factor of 1: Y = R(2 p w) X, which the declared
+    // rope_theta explains at twice each row's position (and a linear factor 0.5 at the rows' own):
+    // the rows' positions read with the declared reference, 2 r, and never `correct`; Y = R(p w) X
+    // correct. X a fixed pseudo-random [L, d], Y turned in float64 by HF's rotate_half pairs
+    // (modeling_llama.py, apply_rotary_pos_emb) at theta 10000.
+    void applyTwiceAtFactorOneIsNoCorrect()
+    {
+        constexpr std::int64_t rows = 64, d = 64, h = d / 2;
+        std::vector<double> x;
+        std::uint64_t state = 12345;
+        for (std::int64_t k = 0; k < rows * d; ++k) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            x.push_back(double(state >> 11) / double(1ULL << 53) * 2.0 - 1.0);
+        }
+        const auto turned = [&](double times) {
+            std::vector<double> y(x.size());
+            for (std::int64_t p = 0; p < rows; ++p)
+                for (std::int64_t i = 0; i < h; ++i) {
+                    const double a = times * double(p) * std::pow(10000.0, -2.0 * double(i) / double(d));
+                    const double x1 = x[std::size_t(p * d + i)], x2 = x[std::size_t(p * d + i + h)];
+                    y[std::size_t(p * d + i)] = x1 * std::cos(a) - x2 * std::sin(a);
+                    y[std::size_t(p * d + i + h)] = x2 * std::cos(a) + x1 * std::sin(a);
+                }
+            return y;
+        };
+        const QString xFile = write(u"x.npy"_s, npy({rows, d}, x));
+        const QStringList flags {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s, u"--head-dim"_s, u"64"_s};
+        const CliRun::Run once = CliRun::posenc(
+            QStringList {u"check"_s, u"--apply"_s, xFile, write(u"y1.npy"_s, npy({rows, d}, turned(1.0)))} + flags);
+        QVERIFY2(once.exitCode == 0 && once.out.contains(u"verdict: correct"_s), qPrintable(once.out));
+        const CliRun::Run twice = CliRun::posenc(
+            QStringList {u"check"_s, u"--apply"_s, xFile, write(u"y2.npy"_s, npy({rows, d}, turned(2.0)))} + flags);
+        QVERIFY2(twice.exitCode == 1 && twice.out.contains(u"verdict: mistake"_s), qPrintable(twice.out));
+        QVERIFY2(twice.out.contains(u"every row r is at position 2 r"_s), qPrintable(twice.out));
+        QVERIFY2(twice.out.contains(u"RoPE applied twice"_s), qPrintable(twice.out));
+    }
+
     // A 24 x 24 grid resized to 56 x 40 patches by torch 1.13 (tests/data/gridresize): the faithful
     // resize correct, F.interpolate's without align_corners named; neither refused.
     void torchResizeRead()
@@ -297,6 +360,7 @@ private slots:
         QTest::addColumn<QString>("mistake");
         QTest::newRow("sinusoid at base 5000 against 10000") << 0 << u"base"_s;
         QTest::newRow("RoPE with bf16 angles against exact ones") << 1 << u"half-precision-angles"_s;
+        QTest::newRow("RoPE at the reciprocal frequencies") << 3 << u"rope-frequencies-inverted"_s;
     }
 
     void referenceTableSentencesSayWhoGaveIt()
@@ -307,7 +371,10 @@ private slots:
         std::vector<double> port, dump;
         for (std::int64_t p = 0; p < rows; ++p)
             for (std::int64_t j = 0; j < d; ++j) {
-                port.push_back(kind == 0 ? sinusoid(p, j, d, 5000.0) : ropeCos(p, j, d, true));
+                const double inv = std::pow(10000.0, -2.0 * double(j % (d / 2)) / double(d));
+                port.push_back(kind == 0       ? sinusoid(p, j, d, 5000.0)
+                                   : kind == 1 ? ropeCos(p, j, d, true)
+                                               : std::cos(double(p) / inv));
                 dump.push_back(kind == 0 ? sinusoid(p, j, d, 10000.0) : ropeCos(p, j, d, false));
             }
         const QString file = write(u"port.npy"_s, npy({rows, d}, port));

@@ -122,10 +122,12 @@ std::optional<TableMatch> reversedSlopes(const std::vector<double> &slopes, Stor
 // Each slice's finite cells against get_slopes(H)'s bias −m |i − j| (the head's slope m; a slice
 // of a batch is head s mod H): the one constant by which every cell of the slice differs from it,
 // to the cells' rounding (a few units of the slice's largest value in its format). Nothing where
-// a slice's cells differ by more than one constant, or where no slice differs at all.
+// a slice's cells differ by more than one constant, or where no slice differs at all. `causal` is
+// set where no slice holds a key after its query unmasked (j > i).
 std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int64_t count, std::int64_t length,
-                                                 std::int64_t heads)
+                                                 std::int64_t heads, bool &causal)
 {
+    causal = true;
     std::vector<float> cells(std::size_t(length * length));
     std::vector<double> constants;
     bool differs = false;
@@ -141,6 +143,7 @@ std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int
                 const double v = double(cells[std::size_t(i * length + j)]);
                 if (!std::isfinite(v) || MaskFill::is(v, format))
                     continue;
+                causal = causal && j <= i;
                 const double d = v + m * double(std::llabs(i - j));
                 lo = std::min(lo, d);
                 hi = std::max(hi, d);
@@ -161,10 +164,11 @@ std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int
 
 // A stack whose every head is the reference plus a constant of its own: the mistake named, the
 // constants said, and that the softmax cancels them. Where every head's constant is −k m for one
-// integer k, the distances are taken k keys off (position-offset: vLLM's paged attention decode
-// biased key j of query n by m (j − n) where ALiBi's is m (j − n + 1), vllm-project/vllm#945);
-// else each head's constant (cells-offset, the region a head).
-void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std::int64_t heads)
+// integer k in a causal stack (no key after its query), the distances are taken k keys off
+// (position-offset: vLLM's paged attention decode biased key j of query n by m (j − n) where
+// ALiBi's is m (j − n + 1), vllm-project/vllm#945); else each head's constant (cells-offset, the
+// region a head): over −m |i − j| on both sides of the query, a key offset is no constant.
+void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std::int64_t heads, bool causal)
 {
     const auto shown = std::min<std::int64_t>(heads, std::ssize(constants));
     std::optional<double> k;
@@ -178,7 +182,7 @@ void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std:
         }
     }
     const double whole = k ? std::round(*k) : 0.0;
-    const bool shifted = k && whole != 0.0 && std::fabs(*k - whole) <= 1e-3;
+    const bool shifted = causal && k && whole != 0.0 && std::fabs(*k - whole) <= 1e-3;
     QStringList perHead;
     for (std::int64_t h = 0; h < shown && perHead.size() < 8; ++h)
         perHead.append(u"head %1 %2"_s.arg(h + 1).arg(NumberText::compact(constants[std::size_t(h)], 6)));
@@ -192,21 +196,26 @@ void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std:
     m.correctAgainst.clear();
     if (shifted) {
         const auto n = std::int64_t(whole);
+        const QString keys = u"%1 key%2"_s.arg(std::llabs(n)).arg(std::llabs(n) == 1 ? QString() : u"s"_s);
+        // vLLM's decode took the distance one key short: the bias one slope below the reference's.
+        const QString vllm = n == 1 ? u", as vLLM's paged attention decode biased key j of the query at n by slope · "
+                                      "(j − n) where its fix (vllm-project/vllm#945) gives slope · (j − n + 1)"_s
+                                    : QString();
         m.mistakes = {CheckMistakes::kPositionOffset};
-        m.diagnosis
-            = u"every head's bias is the reference's minus %1 times its slope (%2): the distance taken %3 key%4 off, "
-              "m (j − i %5 %6) where ALiBi's is m (j − i), as vLLM's paged attention decode biased key j of the "
-              "query at n by slope · (j − n) where its fix (vllm-project/vllm#945) gives slope · (j − n + 1)%7"_s
-                  .arg(NumberText::compact(whole, 6), perHead.join(u", "_s))
-                  .arg(std::llabs(n))
-                  .arg(std::llabs(n) == 1 ? QString() : u"s"_s, n > 0 ? u"−"_s : u"+"_s)
-                  .arg(std::llabs(n))
-                  .arg(cancels);
+        m.diagnosis = u"every head's bias is the reference's %1 %2 times its slope (%3): the distance taken %4 off, "
+                      "m (j − i %5 %6) where ALiBi's is m (j − i)%7%8"_s.arg(n > 0 ? u"minus"_s : u"plus"_s)
+                          .arg(std::llabs(n))
+                          .arg(perHead.join(u", "_s), keys, n > 0 ? u"−"_s : u"+"_s)
+                          .arg(std::llabs(n))
+                          .arg(vllm, cancels);
         return;
     }
     m.mistakes = {CheckMistakes::kCellsOffset};
-    m.diagnosis = u"every head's bias is the reference's plus a constant of its own (%1), no multiple of its slope "
-                  "that one key offset gives"_s.arg(perHead.join(u", "_s))
+    m.diagnosis = u"every head's bias is the reference's plus a constant of its own (%1), %2"_s.arg(
+                      perHead.join(u", "_s),
+                      causal ? u"no multiple of its slope that one key offset gives"_s
+                             : u"on the keys before and after the query alike, where a key offset would move "
+                               "−m |i − j| up on one side and down on the other"_s)
         + cancels;
 }
 
@@ -318,8 +327,9 @@ bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows,
         : std::nullopt;
     TableMatch s = reversed ? *reversed : AlibiSlopeVector::check(first, stored, heads);
     if (s.verdict == CheckVerdict::Correct && !reversed && m.verdict == CheckVerdict::Mistake && m.mistakes.isEmpty()) {
-        if (const auto constants = headConstants(rows, count, length, heads)) {
-            nameHeadConstants(m, *constants, heads);
+        bool causal = true;
+        if (const auto constants = headConstants(rows, count, length, heads, causal)) {
+            nameHeadConstants(m, *constants, heads, causal);
             m.notes.prepend(u"the heads' slopes: "_s + s.diagnosis);
             return true;
         }

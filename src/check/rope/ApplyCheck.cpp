@@ -567,6 +567,16 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
         const bool explained
             = RopeFrequencies::rotaryDim(declared.reference->rope) == result.rotaryDim && explains(*declared.reference);
         ApplyReference::compare(result, *declared.reference, explained, r.factorUncertainty() + u, lines, explains);
+        // The rows' positions read with the reference they are said to hold: a declared rope_theta that
+        // explains every row also explains it at another position (RoPE applied twice at rope_theta t
+        // reads as a linear factor 0.5 at the rows' own positions, and as t at twice them), and the
+        // positions said are the declared reference's.
+        if (explained && !result.correctAgainst.isEmpty() && result.params->rope != declared.reference->rope) {
+            result.params = *declared.reference;
+            work.schedule = RopeFrequencies::schedule(*declared.reference);
+            work.axis = ApplyPairs::AxisPairs::of(work.schedule.w, std::vector<bool>(work.schedule.w.size(), true));
+            result.frequencies = frequencyWords(result);
+        }
     }
     std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
     static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);

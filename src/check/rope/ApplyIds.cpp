@@ -176,8 +176,22 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
         return {};
     // The runs away from their own rows, the rest said at once where every one is at its own row.
     result.mistakes.append(kPositionsOutOfOrder);
+    // Every row r at s r: the positions scaled, or the rotation applied s times over, R(p w)^s =
+    // R(s p w), which at an attention factor of 1 no reading of the rows tells apart.
+    std::int64_t scale = positions.size() > 1 ? positions[1] : 0;
+    for (std::size_t p = 0; p < positions.size() && scale > 1; ++p)
+        scale = positions[p] == scale * std::int64_t(p) ? scale : 0;
+    if (scale > 1)
+        return u"every row r is at position %1 r, not r: the positions scaled by %1, or the rotation applied %1 "
+               "times over%2"_s.arg(scale)
+                   .arg(scale == 2 ? u" (R(p w) applied to R(p w) X is R(2 p w) X: RoPE "
+                                     "applied twice, once by each of two paths)"_s
+                                   : QString());
     const auto own = [](const PositionRun &run) { return run.position == run.row; };
-    const bool othersOwn = std::count_if(result.positions.begin(), result.positions.end(), own) > 0;
+    std::int64_t ownRows = 0;
+    for (const PositionRun &run : result.positions)
+        ownRows += own(run) ? run.count : 0;
+    const bool othersOwn = ownRows > 0;
     constexpr qsizetype kShown = 8;
     QStringList runs;
     qsizetype away = 0;
@@ -189,7 +203,8 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
     }
     return u"the rows' positions are out of order, not one run from 0: %1%2%3"_s.arg(
         runs.join(u", "_s), away > kShown ? u", …"_s : QString(),
-        othersOwn ? u"; every other row r at position r"_s : QString());
+        othersOwn ? u"; the other %1 row%2 r at position r"_s.arg(ownRows).arg(ownRows == 1 ? QString() : u"s"_s)
+                  : QString());
 }
 
 } // namespace posenc::ApplyCheck

@@ -1,6 +1,7 @@
 #include "check/rope/RopeFrequencyMistakes.h"
 
 #include "check/CellTolerance.h"
+#include "check/DeclaredWords.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -49,10 +50,11 @@ std::vector<Candidate> candidates(const std::vector<double> &w, double amplitude
     Candidate twice {kAppliedTwice, w, amplitude * amplitude, {}};
     for (double &x : twice.w)
         x *= 2.0;
-    twice.words = u"every angle twice the declared reference's (2 p inv_freq) and the amplitude %1, its attention "
-                  "factor %2 squared: the rotation applied to what it had already rotated, R(p w) R(p w) = R(2 p w) "
-                  "(NVIDIA/TensorRT-LLM#16378: RoPE applied by the unfused path's RotaryEmbedding and again by the "
-                  "attention kernel)"_s.arg(NumberText::compact(twice.amplitude, 6), NumberText::compact(amplitude, 6));
+    twice.words = u"every angle twice "_s + DeclaredWords::referenceOf()
+        + u" (2 p inv_freq) and the amplitude %1, its attention factor %2 squared: the rotation applied to what it had "
+          u"already rotated, R(p w) R(p w) = R(2 p w) "
+          "(NVIDIA/TensorRT-LLM#16378: RoPE applied by the unfused path's RotaryEmbedding and again by the "
+          "attention kernel)"_s.arg(NumberText::compact(twice.amplitude, 6), NumberText::compact(amplitude, 6));
     out.push_back(std::move(twice));
     if (unscaled.size() == w.size()) {
         // The scaling applied to pos_freqs = theta^(2i/d): each pair's own factor kept, the base
@@ -63,10 +65,12 @@ std::vector<Candidate> candidates(const std::vector<double> &w, double amplitude
             valid = valid && unscaled[i] > 0.0;
             fromPos.w[i] = valid ? w[i] / (unscaled[i] * unscaled[i]) : 0.0;
         }
-        fromPos.words = u"each pair turning at its declared scaling of pos_freqs = theta^(2i/d) where transformers "
-                        "scales inv_freq = theta^(-2i/d) (pair %1 at %2 radians a position where the declaration "
-                        "gives %3): the frequencies computed from their reciprocals, as "
-                        "`interpolation = 1.0 / (factor * inv_freq)` does (microsoft/onnxruntime-genai#2076)"_s;
+        fromPos.words = u"each pair turning at "_s + DeclaredWords::the()
+            + u" scaling of pos_freqs = theta^(2i/d) where transformers scales inv_freq = theta^(-2i/d) (pair %1 at "
+              "%2 radians a position "_s
+            + DeclaredWords::whereGiven()
+            + u" %3): the frequencies computed from their reciprocals, as "
+              "`interpolation = 1.0 / (factor * inv_freq)` does (microsoft/onnxruntime-genai#2076)"_s;
         if (valid && differs(fromPos.w, w))
             out.push_back(std::move(fromPos));
     }
@@ -76,8 +80,9 @@ std::vector<Candidate> candidates(const std::vector<double> &w, double amplitude
         valid = valid && x > 0.0;
         x = x > 0.0 ? 1.0 / x : 0.0;
     }
-    reciprocal.words = u"each pair turning at the reciprocal of its declared frequency, 1 / inv_freq (pair %1 at %2 "
-                       "radians a position where the declaration gives %3): the frequencies inverted"_s;
+    reciprocal.words = u"each pair turning at the reciprocal of "_s + DeclaredWords::the()
+        + u" frequency, 1 / inv_freq (pair %1 at %2 radians a position "_s + DeclaredWords::whereGiven()
+        + u" %3): the frequencies inverted"_s;
     if (valid && differs(reciprocal.w, w) && (out.size() < 2 || differs(reciprocal.w, out.back().w)))
         out.push_back(std::move(reciprocal));
     return out;
@@ -188,8 +193,8 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
             ? c.words
             : c.words.arg(shown).arg(NumberText::compact(c.w[shown], 6),
                                      NumberText::compact(spec.schedule.w[shown], 6));
-        m.diagnosis
-            = u"the table is the declared reference with %1; %2 of its cells whose float32 angle pins them "
+        m.diagnosis = u"the table is "_s + DeclaredWords::reference()
+            + u" with %1; %2 of its cells whose float32 angle pins them "
               "compared, %3 beyond the rounding (%4 of %5 pairs agree in every one but a thousandth)"_s.arg(words)
                   .arg(a.compared)
                   .arg(a.beyond)

@@ -433,17 +433,17 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
                 shown = i;
         }
         m.mistakes = {RopeFrequencyMistakes::kFrequenciesInverted};
-        m.diagnosis = u"the vector is the declared %1 with %2"_s.arg(
-            words(declared),
-            c.words.arg(shown).arg(NumberText::compact(c.w[shown], 6), NumberText::compact(reference[shown], 6)));
+        m.diagnosis = u"the vector is "_s + DeclaredWords::the()
+            + u" %1 with %2"_s.arg(
+                words(declared),
+                c.words.arg(shown).arg(NumberText::compact(c.w[shown], 6), NumberText::compact(reference[shown], 6)));
         return m;
     }
     const auto found = reading(v, stored);
     // No rope_type at one base: a yarn declaration's bands read each on a base of its own.
-    if (const auto bases = found ? std::nullopt
-                                 : RopeYarnBands::read(v, declared, [&](const std::vector<double> &inv) {
-                                       return compare(v, inv, stored).beyond == 0;
-                                   })) {
+    if (const auto bases = found ? std::nullopt : RopeYarnBands::read(v, declared, [&](const std::vector<double> &inv) {
+            return compare(v, inv, stored).beyond == 0;
+        })) {
         m.mistakes = {kTheta};
         m.diagnosis = RopeYarnBands::words(declared, *bases) + u"; declared "_s + words(declared);
         return m;

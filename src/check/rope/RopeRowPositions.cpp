@@ -208,11 +208,16 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
     }
     const bool earlier
         = std::all_of(regions.begin(), regions.end(), [](const Region &r) { return r.position <= r.row; });
-    std::int64_t unread = 0;
-    for (const Region &r : regions)
+    std::int64_t unread = 0, own = 0;
+    for (const Region &r : regions) {
         unread += r.list == kUnread ? r.count : 0;
-    return u"the rows' positions are not their own: %1%2; every other row r holds position r%3%4"_s.arg(
-        moved.join(u", "_s), away > kShown ? u", …"_s : QString(),
+        own += r.list != kUnread && r.position == r.row ? r.count : 0;
+    }
+    const QString others = own == 0 ? QString()
+        : own == 1                  ? u"; the one other row r holds position r"_s
+                                    : u"; the other %1 rows r hold position r"_s.arg(own);
+    return u"the rows' positions are not their own: %1%2%3%4%5"_s.arg(
+        moved.join(u", "_s), away > kShown ? u", …"_s : QString(), others,
         unread > 0 ? u" but %1 that hold%2 no position (the cells the stream shows)"_s.arg(
             unread == 1 ? u"one row"_s : u"%1 rows"_s.arg(unread), unread == 1 ? u"s"_s : QString())
                    : QString(),
@@ -228,9 +233,8 @@ bool restartsAtZero(const std::vector<Region> &regions)
 {
     if (regions.size() < 2 || regions.front().row != 0)
         return false;
-    return std::all_of(regions.begin(), regions.end(), [](const Region &r) {
-        return r.list != kUnread && r.position == 0;
-    });
+    return std::all_of(regions.begin(), regions.end(),
+                       [](const Region &r) { return r.list != kUnread && r.position == 0; });
 }
 
 QString restartWords(const std::vector<Region> &regions)
