@@ -262,47 +262,6 @@ void pinParameters(Result &result, Work &work, const std::vector<std::int64_t> &
     result.frequencies = frequencyWords(result);
 }
 
-// The verdict: the pairing, the rotated part, the positions and the cells; correct only where the
-// frequencies are a published form's and every row is at its own index (its --position-ids).
-void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines,
-              bool reversed)
-{
-    ApplyPairs::layoutMistakes(result, declared.layout, lines);
-    const QString turn = result.rotation == RopeLayout::Half ? u"rotate_half"_s : u"rotate_every_two"_s;
-    if (reversed && declared.quarterTurned) {
-        result.mistakes.append(ApplyColumns::kCosSinSwapped);
-        lines.append(u"cos and sin are exchanged in the rotation: Y = q * sin + %1(q) * cos turns each pair by "
-                     "pi/2 - angle (row 0, at position 0, is %1(q): X turned a quarter); HF's apply_rotary_pos_emb "
-                     "takes q * cos + %1(q) * sin (each row's position is read with Y turned back a quarter and "
-                     "its angles negated)"_s.arg(turn));
-    } else if (reversed) {
-        result.mistakes.append(kRotationReversed);
-        lines.append(u"the rotation turns the wrong way: Y = q * cos - %1(q) * sin turns each pair by -angle, "
-                     "as sin negated or every position negated would; HF's apply_rotary_pos_emb adds %1(q) * sin "
-                     "(each row's position is read with its angles negated)"_s.arg(turn));
-    }
-    const QString line
-        = declared.ids.empty() ? positionLines(result, positions) : idLines(result, positions, declared.ids);
-    if (!line.isEmpty())
-        lines.append(line);
-    if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s))
-        return;
-    result.verdict = result.correctAgainst.isEmpty() ? CheckVerdict::Variant : CheckVerdict::Correct;
-    QString part;
-    if (result.rotaryDim < result.headDim)
-        part = u", rotary_dim %1 of head_dim %2 (columns %1..%3 pass through unchanged)"_s.arg(result.rotaryDim)
-                   .arg(result.headDim)
-                   .arg(result.headDim - 1);
-    const QString at = declared.ids.empty()
-        ? u"positions 0..%1"_s.arg(positions.size() - 1)
-        : u"its --position-ids (%1 rows at positions %2..%3)"_s.arg(positions.size())
-              .arg(*std::min_element(declared.ids.begin(), declared.ids.end()))
-              .arg(*std::max_element(declared.ids.begin(), declared.ids.end()));
-    result.diagnosis = u"Y is X turned by RoPE at %1 with %2 pairs, the table's and the rotation's "
-                       "alike%3, attention factor %4"_s.arg(at, ApplyPairs::layoutWords(result.rotation), part)
-                           .arg(result.attentionFactor);
-}
-
 // The partial rotary's own mistakes: the rotated part's place, the rotary_dim declared, and
 // frequencies whose exponent runs over head_dim (a variant theta t over rotary_dim r is theta
 // t^(d/r) over head_dim d: a published theta there is that mistake).

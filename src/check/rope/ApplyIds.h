@@ -36,4 +36,9 @@ std::int64_t unreadRows(const Result &result);
 // mistake is added to `result`; its line returned.
 QString positionLines(Result &result, const std::vector<std::int64_t> &positions);
 
+// The verdict: the pairing, the rotated part, the positions and the cells; correct only where the
+// frequencies are a published form's and every row is at its own index (its --position-ids).
+void conclude(Result &result, const Declared &declared, const std::vector<std::int64_t> &positions, QStringList lines,
+              bool reversed);
+
 } // namespace posenc::ApplyCheck
