@@ -198,7 +198,7 @@ private slots:
     }
 
     // Rows exchanged, permuted or reversed among positions 0..255 (HF's default RoPE, theta 1e4):
-    // named, the rows and the positions read listed.
+    // named, the rows and the positions read listed, and the rows left at their own counted.
     void exchangedRowsAreNamed_data()
     {
         QTest::addColumn<std::vector<std::int64_t>>("rows");
@@ -209,10 +209,10 @@ private slots:
             const char *name = layout == RopeLayout::Half ? "half" : "interleaved";
             QTest::addRow("rows 10 and 11 exchanged, %s", name)
                 << std::vector<std::int64_t> {10, 11} << std::vector<std::int64_t> {11, 10} << layout
-                << u"row 10 at 11, row 11 at 10; every other row r at position r"_s;
+                << u"row 10 at 11, row 11 at 10; the other 254 rows r at position r"_s;
             QTest::addRow("rows 20..23 permuted, %s", name)
                 << std::vector<std::int64_t> {20, 21, 22, 23} << std::vector<std::int64_t> {22, 20, 23, 21} << layout
-                << u"row 20 at 22, row 21 at 20, row 22 at 23, row 23 at 21; every other row r at position r"_s;
+                << u"row 20 at 22, row 21 at 20, row 22 at 23, row 23 at 21; the other 252 rows r at position r"_s;
         }
         std::vector<std::int64_t> rows, at;
         for (std::int64_t r = 40; r < 50; ++r) {
@@ -220,7 +220,8 @@ private slots:
             at.push_back(89 - r);
         }
         QTest::addRow("rows 40..49 reversed")
-            << rows << at << RopeLayout::Half << u"rows 40..49 at 49..40, reversed; every other row r at position r"_s;
+            << rows << at << RopeLayout::Half
+            << u"rows 40..49 at 49..40, reversed; the other 246 rows r at position r"_s;
     }
     void exchangedRowsAreNamed()
     {
