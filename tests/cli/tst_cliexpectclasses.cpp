@@ -15,6 +15,7 @@
 // - [B, L] ids of an M-RoPE batch whose prompt holds an image: the refusal says what a text pack needs.
 // - A 2-D grid read transposed: the grid-axes-swapped sentence in plain words.
 #include "CliRun.h"
+#include "NpyBytes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,25 +31,6 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// A C-order little-endian float32 .npy of `shape` (any rank).
-QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<double> &values)
-{
-    QStringList dims;
-    for (const std::int64_t d : shape)
-        dims.append(QString::number(d));
-    const QByteArray text = (u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u","_s : u""_s) + u")"_s).toUtf8();
-    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + text + ", }";
-    const qsizetype total = 10 + dict.size() + 1;
-    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
-    for (const double v : values) {
-        const float f = float(v);
-        bytes.append(reinterpret_cast<const char *>(&f), sizeof f);
-    }
-    return bytes;
-}
 
 // An int64 .npy of shape [rows, cols].
 QByteArray npyIds(std::int64_t rows, std::int64_t cols, const std::vector<std::int64_t> &values)

@@ -12,6 +12,7 @@
 // - A grown YaRN cache whose new rows lack the attention factor (sgl-project/sglang#38786,
 //   RotaryEmbedding._ensure_cos_sin_cache_length): `attention-factor-missing`, the rows and both values.
 #include "CliRun.h"
+#include "NpyBytes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,25 +28,6 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// A C-order little-endian float32 .npy of `shape`.
-QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<double> &values)
-{
-    QStringList dims;
-    for (const std::int64_t d : shape)
-        dims.append(QString::number(d));
-    const QByteArray text = (u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u","_s : u""_s) + u")"_s).toUtf8();
-    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + text + ", }";
-    const qsizetype total = 10 + dict.size() + 1;
-    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
-    for (const double v : values) {
-        const float f = float(v);
-        bytes.append(reinterpret_cast<const char *>(&f), sizeof f);
-    }
-    return bytes;
-}
 
 struct Checked
 {
@@ -153,10 +135,9 @@ std::vector<double> yarnCos(std::int64_t rows, std::int64_t grown, double grownS
     return v;
 }
 
-const QStringList kYarnCache {u"--expect"_s,        u"rope"_s,        u"--rope-type"_s, u"yarn"_s,
-                              u"--rope-factor"_s,   u"2"_s,           u"--original-max-len"_s,
-                              u"256"_s,             u"--rope-theta"_s, u"10000"_s,       u"--head-dim"_s,
-                              u"64"_s};
+const QStringList kYarnCache {u"--expect"_s,      u"rope"_s,  u"--rope-type"_s,        u"yarn"_s,
+                              u"--rope-factor"_s, u"2"_s,     u"--original-max-len"_s, u"256"_s,
+                              u"--rope-theta"_s,  u"10000"_s, u"--head-dim"_s,         u"64"_s};
 
 } // namespace
 
@@ -314,9 +295,9 @@ private slots:
     {
         QFETCH(double, keptBase);
         QFETCH(QString, said);
-        const QStringList flags {u"--expect"_s,      u"rope"_s,  u"--rope-type"_s,  u"yarn"_s,
-                                 u"--rope-factor"_s, u"4"_s,     u"--original-max-len"_s, u"32768"_s,
-                                 u"--rope-theta"_s,  u"1000000"_s, u"--head-dim"_s,   u"128"_s};
+        const QStringList flags {u"--expect"_s,      u"rope"_s,    u"--rope-type"_s,        u"yarn"_s,
+                                 u"--rope-factor"_s, u"4"_s,       u"--original-max-len"_s, u"32768"_s,
+                                 u"--rope-theta"_s,  u"1000000"_s, u"--head-dim"_s,         u"128"_s};
         const Checked buggy = check(npy({64}, yarnInvFreq(1e6, 128, 4.0, 32768.0, keptBase)), flags);
         QVERIFY2(buggy.exit == 1 && buggy.mistakes() == QJsonArray {u"rope-theta"_s}, qPrintable(buggy.shown));
         QVERIFY2(buggy.diagnosis().contains(said), qPrintable(buggy.shown));
@@ -338,8 +319,7 @@ private slots:
         const Checked fixed = check(npy({768, 64}, yarnCos(768, 768, mscale)), kYarnCache);
         QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
         const Checked other = check(npy({768, 64}, yarnCos(768, 512, 0.9)), kYarnCache);
-        QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"attention-factor-missing"_s),
-                 qPrintable(other.shown));
+        QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"attention-factor-missing"_s), qPrintable(other.shown));
     }
 };
 

@@ -10,6 +10,7 @@
 // ggml-org/ggml#143 added (i + 1)·m, a function of the query alone. Every tensor is written here in
 // float64 from those formulas (get_slopes: tests/support/AlibiReference.h), as float32.
 #include "CliRun.h"
+#include "NpyBytes.h"
 #include "support/AlibiReference.h"
 #include "support/KerpleReference.h"
 
@@ -33,25 +34,6 @@ namespace {
 constexpr std::int64_t kHeads = 16;
 constexpr std::int64_t kLength = 64;
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
-
-// A C-order little-endian float32 .npy of `shape`.
-QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<double> &values)
-{
-    QStringList dims;
-    for (const std::int64_t d : shape)
-        dims.append(QString::number(d));
-    const QByteArray text = (u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u","_s : u""_s) + u")"_s).toUtf8();
-    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + text + ", }";
-    const qsizetype total = 10 + dict.size() + 1;
-    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
-    for (const double v : values) {
-        const float f = float(v);
-        bytes.append(reinterpret_cast<const char *>(&f), sizeof f);
-    }
-    return bytes;
-}
 
 using Bias = std::function<double(double m, std::int64_t i, std::int64_t j)>;
 
@@ -142,8 +124,8 @@ private slots:
             for (std::int64_t j = 0; j < kLength; ++j)
                 v.push_back(j > i ? kMinusInf
                                   : kerpleref::bias(2.0, 0.5, i, j, kerpleref::Dtype::Float32) + 0.375 * double(i));
-        const QStringList declared {u"--expect"_s,     u"kerple"_s, u"--kerple-heads"_s, u"1"_s, u"--kerple-r1"_s,
-                                    u"2"_s,            u"--kerple-r2"_s, u"0.5"_s};
+        const QStringList declared {u"--expect"_s,    u"kerple"_s, u"--kerple-heads"_s, u"1"_s,
+                                    u"--kerple-r1"_s, u"2"_s,      u"--kerple-r2"_s,    u"0.5"_s};
         for (const QStringList &flags : {QStringList(), declared}) {
             const Checked c = check(npy({kLength, kLength}, v), flags);
             const QString context = flags.join(u' ') + u": "_s + c.shown;
