@@ -373,8 +373,13 @@ std::vector<double> reversedYarn(const Params &params)
 
 PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing)
 {
+    return reference(h, framing, RopeFrequencies::table(h.params));
+}
+
+PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing, const RopeFrequencies::Table &table)
+{
     PairReferenceSpec spec;
-    spec.schedule = RopeFrequencies::schedule(h.params);
+    spec.schedule.w = table.inv; // RopeFrequencies::schedule(h.params), its amplitude set below
     if (h.scaling != ScalingMistake::None && h.params.rope.type == RopeType::Llama3)
         spec.schedule.w = reversedLlama3(h.params, h.scaling);
     if (h.scaling != ScalingMistake::None && h.params.rope.type == RopeType::Yarn)
@@ -402,13 +407,25 @@ Fit evaluate(const FitInput &input, const Hypothesis &h, std::int64_t stopAfter,
         f.score = fitsNothing(input.sample);
         return f;
     }
-    const PairReferenceSpec spec = reference(h, input.framing);
+    const RopeFrequencies::Table table = RopeFrequencies::table(h.params);
+    return evaluate(input, h, reference(h, input.framing, table), table.attentionFactor, stopAfter, stop);
+}
+
+Fit evaluate(const FitInput &input, const Hypothesis &h, PairReferenceSpec spec, double typeAttentionFactor,
+             std::int64_t stopAfter, ScoreStop stop)
+{
+    if (ScoringCancel::requested()) {
+        Fit f;
+        f.hypothesis = h;
+        f.score = fitsNothing(input.sample);
+        return f;
+    }
     const CellTolerance exact = cellTolerance(input.format, false, input.stored, input.textRounding, spec);
     const CellTolerance angles = cellTolerance(input.format, true, input.stored, input.textRounding, spec);
     Fit f;
     f.hypothesis = h;
-    f.typeAttentionFactor = RopeFrequencies::table(h.params).attentionFactor;
-    f.score = scoreOnSample(PairReference(spec), input.sample, exact, &angles, stopAfter, stop);
+    f.typeAttentionFactor = typeAttentionFactor;
+    f.score = scoreOnSample(PairReference(std::move(spec)), input.sample, exact, &angles, stopAfter, stop);
     f.float32Angles = f.score.bad > 0 && f.score.badWithFloat32Angles < f.score.bad;
     return f;
 }

@@ -5,6 +5,7 @@
 #include "check/SampleScore.h"
 #include "check/TableSample.h"
 #include "core/Params.h"
+#include "core/rope/RopeFrequencies.h"
 
 #include <QString>
 #include <QStringList>
@@ -49,6 +50,8 @@ std::vector<double> reversedLlama3(const Params &params, ScalingMistake mistake)
 std::vector<double> reversedYarn(const Params &params);
 // The hypothesis as a reference for a table framed by `framing`.
 PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing);
+// The same from RopeFrequencies::table(h.params), computed once by a caller that reads it too.
+PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing, const RopeFrequencies::Table &table);
 
 // A table of the family that ships, for the fit to try first: its name and parameters, and where
 // they are published.
@@ -92,6 +95,10 @@ struct FitInput
 // counting stops once the cells beyond both pass `stopAfter`, where `stop` allows (ScoreStop).
 Fit evaluate(const FitInput &input, const Hypothesis &h,
              std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max(), ScoreStop stop = ScoreStop::AnyTile);
+// The same of the hypothesis's reference `spec` (reference(h, ...)) and its type's attention factor
+// (RopeFrequencies::table(h.params).attentionFactor), computed once by the caller (ScoreMemo).
+Fit evaluate(const FitInput &input, const Hypothesis &h, PairReferenceSpec spec, double typeAttentionFactor,
+             std::int64_t stopAfter, ScoreStop stop);
 
 // The layout in which the table's columns repeat as RoPE's do, in all but at most 1 % of the
 // sample's pair comparisons (a few wrong cells are a mistake for the fit to place), or nothing.

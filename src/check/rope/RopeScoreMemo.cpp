@@ -55,9 +55,16 @@ ScoreMemo::ScoreMemo(const FitInput &input)
 
 Fit ScoreMemo::evaluate(const Hypothesis &h, std::int64_t stopAfter, ScoreStop stop)
 {
+    return evaluate(h, RopeFrequencies::table(h.params), stopAfter, stop);
+}
+
+Fit ScoreMemo::evaluate(const Hypothesis &h, const RopeFrequencies::Table &table, std::int64_t stopAfter,
+                        ScoreStop stop)
+{
     if (ScoringCancel::requested())
         return RopeFit::evaluate(m_input, h, stopAfter, stop);
-    PairReferenceSpec spec = reference(h, m_input.framing);
+    // The type's frequencies once, for the reference and its attention factor alike.
+    PairReferenceSpec spec = reference(h, m_input.framing, table);
     const std::size_t key = hashOf(spec);
     auto &bucket = m_entries[key];
     for (const Entry &e : bucket) {
@@ -69,12 +76,12 @@ Fit ScoreMemo::evaluate(const Hypothesis &h, std::int64_t stopAfter, ScoreStop s
         ++m_reused;
         Fit f;
         f.hypothesis = h;
-        f.typeAttentionFactor = RopeFrequencies::table(h.params).attentionFactor;
+        f.typeAttentionFactor = table.attentionFactor;
         f.score = e.score;
         f.float32Angles = f.score.bad > 0 && f.score.badWithFloat32Angles < f.score.bad;
         return f;
     }
-    Fit f = RopeFit::evaluate(m_input, h, stopAfter, stop);
+    Fit f = RopeFit::evaluate(m_input, h, spec, table.attentionFactor, stopAfter, stop);
     ++m_computed;
     if (!ScoringCancel::requested() && m_stored < kMostEntries) {
         bucket.push_back({std::move(spec), f.score, stopAfter});

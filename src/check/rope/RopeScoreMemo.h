@@ -24,6 +24,10 @@ public:
     // evaluate(input, h, stopAfter, stop), its score taken from an earlier one where it may be.
     Fit evaluate(const Hypothesis &h, std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max(),
                  ScoreStop stop = ScoreStop::AnyTile);
+    // The same where the caller has RopeFrequencies::table(h.params) already.
+    Fit evaluate(const Hypothesis &h, const RopeFrequencies::Table &table,
+                 std::int64_t stopAfter = std::numeric_limits<std::int64_t>::max(),
+                 ScoreStop stop = ScoreStop::AnyTile);
 
     // How many scores were computed, and how many taken again: what a test reads.
     std::int64_t computed() const { return m_computed; }

@@ -188,7 +188,9 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     hyp.scaling = scaling;
     hyp.cosine = m_measured.cosine;
     hyp.firstPosition = m_measured.firstPosition;
-    hyp.amplitude = snappedAmplitude(params, RopeFrequencies::table(params).attentionFactor);
+    // The type's frequencies once: the amplitude's attention factor and every score's reference.
+    const RopeFrequencies::Table table = RopeFrequencies::table(params);
+    hyp.amplitude = snappedAmplitude(params, table.attentionFactor);
     // A fit worse than the best, or past what the caller reads (FitInput::readsOneIn), stops
     // counting within a few tiles of rows (ScoreStop::AnyTile): it is dropped whatever its count, and
     // one that is not stopped is counted whole.
@@ -196,7 +198,7 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     std::int64_t stopAfter = std::min(bestBad, m_readsUpTo);
     const auto stopped
         = [&](const Fit &x) { return x.score.bad > stopAfter && x.score.badWithFloat32Angles > stopAfter; };
-    Fit f = m_scores.evaluate(hyp, stopAfter);
+    Fit f = m_scores.evaluate(hyp, table, stopAfter);
     // An amplitude snapped to 1 (or the type's factor) that leaves cells beyond the exact angles'
     // tolerance: c T with c near 1 (1 + 5e-6), which the amplitude as measured explains; a scaled
     // table then, named so (finish()), not a table no formula explains. Float32 angles' looser
@@ -204,18 +206,18 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     if (f.score.bad > 0 && hyp.amplitude != measuredAmplitude()) {
         Hypothesis measured = hyp;
         measured.amplitude = measuredAmplitude();
-        const Fit g = m_scores.evaluate(measured, stopAfter);
+        const Fit g = m_scores.evaluate(measured, table, stopAfter);
         // A g the caller reads chosen over an f stopped at that bound: f counted to the best's count,
         // as without the bound.
         if (stopAfter < bestBad && stopped(f) && !stopped(g)) {
             stopAfter = bestBad;
-            f = m_scores.evaluate(hyp, stopAfter);
+            f = m_scores.evaluate(hyp, table, stopAfter);
         }
         // The choice below reads f's count: where f stopped and g did not, with 2 g > stopAfter
         // (a stopped count passes stopAfter, so 2 g <= stopAfter takes g at any), f counted over
         // whole runs, the count the choice has always read.
         if (stopped(f) && !stopped(g) && 2 * g.bad() > stopAfter)
-            f = m_scores.evaluate(hyp, stopAfter, ScoreStop::RunEnds);
+            f = m_scores.evaluate(hyp, table, stopAfter, ScoreStop::RunEnds);
         // Taken where it explains most of the cells the snapped one leaves (all of them for c T),
         // not one or two of noisy cells that either amplitude leaves alike.
         if (2 * g.bad() < f.bad() || (g.bad() == f.bad() && f.float32Angles && !g.float32Angles))
