@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace posenc {
 
@@ -145,13 +146,24 @@ CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType s
         t.exactAngle.resize(static_cast<std::size_t>(reference.cols()));
         t.angleRounding.resize(static_cast<std::size_t>(reference.cols()));
         t.amplitude = amplitude;
+        // Each pair's terms once (a RoPE table's pair fills two columns, a search scores thousands of
+        // references), then each column takes its pair's; a zero column's frequency is 0.
+        const auto pairs = reference.schedule.w.size();
+        std::vector<double> perPosition(pairs + 1), angleRounding(pairs + 1);
+        std::vector<char> exactAngle(pairs + 1);
         int exponent = 0;
+        for (std::size_t i = 0; i <= pairs; ++i) {
+            const double w = i < pairs ? std::fabs(reference.schedule.w[i]) : 0.0;
+            perPosition[i] = w > 0.0 ? amplitude * w * (std::fabs(std::log(w)) + 4.0) * 0x1p-22 : 0.0;
+            exactAngle[i] = w > 0.0 && std::frexp(w, &exponent) == 0.5;
+            angleRounding[i] = amplitude * w * 0x1p-24;
+        }
         for (std::int64_t j = 0; j < reference.cols(); ++j) {
-            const double w = std::fabs(reference.frequency(j));
-            t.perPosition[static_cast<std::size_t>(j)]
-                = w > 0.0 ? amplitude * w * (std::fabs(std::log(w)) + 4.0) * 0x1p-22 : 0.0;
-            t.exactAngle[static_cast<std::size_t>(j)] = w > 0.0 && std::frexp(w, &exponent) == 0.5;
-            t.angleRounding[static_cast<std::size_t>(j)] = amplitude * w * 0x1p-24;
+            const std::int64_t pair = reference.columns[static_cast<std::size_t>(j)].pair;
+            const std::size_t i = pair < 0 ? pairs : static_cast<std::size_t>(pair);
+            t.perPosition[static_cast<std::size_t>(j)] = perPosition[i];
+            t.exactAngle[static_cast<std::size_t>(j)] = exactAngle[i] != 0;
+            t.angleRounding[static_cast<std::size_t>(j)] = angleRounding[i];
         }
     }
     return t;

@@ -28,6 +28,13 @@ std::int64_t roundedPosition(std::int64_t p, int mantissaBits)
 // Columns a run of the kernel's holds on average, at least, for the runs to be copied whole.
 constexpr std::int64_t kShortestRun = 4;
 
+// A sink that calls `body` by reference: one pointer, which std::function keeps in place, where a
+// lambda of several captures would be allocated at every kernel run (a search makes thousands).
+template<typename Body> auto byReference(const Body &body)
+{
+    return [&body](const PositionalTable::Tile &t) { body(t); };
+}
+
 } // namespace
 
 bool PairReferenceSpec::isPadding(std::int64_t row) const
@@ -91,9 +98,10 @@ void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const
     if (m_spec.positionRounding != PositionRounding::None)
         position = roundedPosition(position, m_spec.positionRounding == PositionRounding::Float16 ? 10 : 7);
     if (m_spec.kernelLayout) {
-        m_kernel->forEachTile({position, rows, block.col0, block.cols}, [&](const PositionalTable::Tile &t) {
+        const auto own = [&](const PositionalTable::Tile &t) {
             sink(Tile {t.row0 - position + row0, t.rows, t.col0, t.cols, t.values, t.stride});
-        });
+        };
+        m_kernel->forEachTile({position, rows, block.col0, block.cols}, byReference(own));
         return;
     }
     const std::int64_t width = m_kernelCols;
@@ -110,18 +118,17 @@ void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const
         // The block's columns are the kernel's own, in order (a table of the cosines alone): its
         // tiles as they are.
         const std::int64_t shift = m_runs.front().source - m_runs.front().col;
-        m_kernel->forEachTile({position, rows, m_kernelCol0 + block.col0 + shift, block.cols},
-                              [&](const PositionalTable::Tile &t) {
-                                  sink(Tile {t.row0 - position + row0, t.rows, t.col0 - m_kernelCol0 - shift, t.cols,
-                                             t.values, t.stride});
-                              });
+        const auto shifted = [&](const PositionalTable::Tile &t) {
+            sink(Tile {t.row0 - position + row0, t.rows, t.col0 - m_kernelCol0 - shift, t.cols, t.values, t.stride});
+        };
+        m_kernel->forEachTile({position, rows, m_kernelCol0 + block.col0 + shift, block.cols}, byReference(shifted));
         return;
     }
     t_out.assign(static_cast<std::size_t>(PositionalTable::kRunRows * block.cols), 0.0f);
     if (m_gatherByRuns) {
         // The table's columns as runs of the kernel's (RoPE's half layout, cat(cos, cos): two), each
         // copied a row at a time from the tile that holds it; the zero columns stay 0.
-        m_kernel->forEachTile({position, rows, m_kernelCol0, width}, [&](const PositionalTable::Tile &t) {
+        const auto gather = [&](const PositionalTable::Tile &t) {
             const std::int64_t at = t.col0 - m_kernelCol0; // the tile's kernel columns [at, at + t.cols)
             for (const Run &run : m_runs) {
                 const std::int64_t lo = std::max({run.col, block.col0, run.col + at - run.source});
@@ -135,7 +142,8 @@ void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const
             }
             if (at + t.cols == width)
                 sink(Tile {t.row0 - position + row0, t.rows, block.col0, block.cols, t_out.data(), block.cols});
-        });
+        };
+        m_kernel->forEachTile({position, rows, m_kernelCol0, width}, byReference(gather));
         return;
     }
     // Columns taken one at a time (an interleaved cos table, cos_0 cos_0 cos_1 cos_1 ...): the
@@ -144,7 +152,7 @@ void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const
     thread_local std::vector<float> t_run;
     t_run.assign(static_cast<std::size_t>(PositionalTable::kRunRows * (width + 1)), 0.0f);
     const std::int32_t *source = m_source.data() + block.col0;
-    m_kernel->forEachTile({position, rows, m_kernelCol0, width}, [&](const PositionalTable::Tile &t) {
+    const auto pick = [&](const PositionalTable::Tile &t) {
         const std::int64_t at = t.col0 - m_kernelCol0;
         for (std::int64_t r = 0; r < t.rows; ++r)
             std::copy(t.values + r * t.stride, t.values + r * t.stride + t.cols, t_run.data() + r * (width + 1) + at);
@@ -157,7 +165,8 @@ void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const
                 to[c] = from[source[c]];
         }
         sink(Tile {t.row0 - position + row0, t.rows, block.col0, block.cols, t_out.data(), block.cols});
-    });
+    };
+    m_kernel->forEachTile({position, rows, m_kernelCol0, width}, byReference(pick));
 }
 
 void PairReference::forEachTile(const Block &block, const TileSink &sink) const

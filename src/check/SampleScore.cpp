@@ -113,13 +113,15 @@ SampleScore scoreOnSample(const TableReference &reference, const TableSample &sa
         std::reverse(runs.begin(), runs.end());
     const auto scoreRows = [&](std::int64_t index0, std::int64_t count) {
         const std::int64_t first = sample.rows[std::size_t(index0)];
-        reference.forEachTile({first, count, 0, cols}, [&](const TableReference::Tile &t) {
+        const auto rowsOf = [&](const TableReference::Tile &t) {
             for (std::int64_t r = 0; r < t.rows; ++r) {
                 const std::int64_t index = index0 + t.row0 - first + r;
                 const double position = static_cast<double>(reference.position(t.row0 + r));
                 scoreRow(t, r, sample, index, position, tolerance, float32Angles, score);
             }
-        });
+        };
+        // The sink holds one reference, which std::function keeps in place: no allocation a call.
+        reference.forEachTile({first, count, 0, cols}, [&rowsOf](const TableReference::Tile &t) { rowsOf(t); });
     };
     for (const auto &[i, j] : runs) {
         if (hopeless())
