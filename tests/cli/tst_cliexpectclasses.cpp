@@ -14,7 +14,7 @@
 //   the cells that differ reported as deviating (float32 angles are no deviation).
 // - [B, L] ids of an M-RoPE batch whose prompt holds an image: the refusal says what a text pack needs.
 // - A 2-D grid read transposed: the grid-axes-swapped sentence in plain words.
-#include "CliRun.h"
+#include "CliCheckRun.h"
 #include "NpyBytes.h"
 
 #include <QJsonArray>
@@ -46,16 +46,7 @@ QByteArray npyIds(std::int64_t rows, std::int64_t cols, const std::vector<std::i
     return bytes;
 }
 
-struct Checked
-{
-    int exit = -1;
-    QJsonObject json;
-    QString shown;
-
-    QString verdict() const { return json[u"verdict"_s].toString(); }
-    QJsonArray mistakes() const { return json[u"mistakes"_s].toArray(); }
-    QString diagnosis() const { return json[u"diagnosis"_s].toString(); }
-};
+using CliCheck::Checked;
 
 // get_slopes(H) of the paper's code (ofirpress/attention_with_linear_biases), H a power of two:
 // head k (1..H) has 2^(-8k/H).
@@ -163,25 +154,11 @@ class TestCliExpectClasses : public QObject
 
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        const QString file = m_dir.filePath(name);
-        QFile f(file);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
-            return {};
-        return file;
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return CliCheck::write(m_dir, name, bytes); }
 
-    Checked checkFile(const QString &file, const QStringList &flags)
-    {
-        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + flags);
-        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
-    }
+    static Checked checkFile(const QString &file, const QStringList &flags) { return CliCheck::checkFile(file, flags); }
 
-    Checked check(const QByteArray &bytes, const QStringList &flags)
-    {
-        return checkFile(write(u"t.npy"_s, bytes), flags);
-    }
+    Checked check(const QByteArray &bytes, const QStringList &flags) { return CliCheck::check(m_dir, bytes, flags); }
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }

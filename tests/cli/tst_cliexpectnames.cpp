@@ -11,7 +11,7 @@
 //   modeling_rope_utils._compute_yarn_parameters: `rope-theta` with the kept pairs' base.
 // - A grown YaRN cache whose new rows lack the attention factor (sgl-project/sglang#38786,
 //   RotaryEmbedding._ensure_cos_sin_cache_length): `attention-factor-missing`, the rows and both values.
-#include "CliRun.h"
+#include "CliCheckRun.h"
 #include "NpyBytes.h"
 
 #include <QJsonArray>
@@ -29,16 +29,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Checked
-{
-    int exit = -1;
-    QJsonObject json;
-    QString shown;
-
-    QString verdict() const { return json[u"verdict"_s].toString(); }
-    QJsonArray mistakes() const { return json[u"mistakes"_s].toArray(); }
-    QString diagnosis() const { return json[u"diagnosis"_s].toString(); }
-};
+using CliCheck::Checked;
 
 // speechbrain's RelPosEncXL.make_pe for x of length L: rows for relative positions L-1 .. -(L-1)
 // (pe_positive flipped, then pe_negative[1:]), columns 0::2 the sine and 1::2 the cosine of
@@ -147,21 +138,9 @@ class TestCliExpectNames : public QObject
 
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        const QString file = m_dir.filePath(name);
-        QFile f(file);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
-            return {};
-        return file;
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return CliCheck::write(m_dir, name, bytes); }
 
-    Checked check(const QByteArray &bytes, const QStringList &flags)
-    {
-        const QString file = write(u"t.npy"_s, bytes);
-        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + flags);
-        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
-    }
+    Checked check(const QByteArray &bytes, const QStringList &flags) { return CliCheck::check(m_dir, bytes, flags); }
 
     QStringList againstTable(const QByteArray &reference)
     {

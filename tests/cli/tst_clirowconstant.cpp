@@ -9,7 +9,7 @@
 // build_mpt_alibi_tensor m·(j − L + 1); HF's causal ALiBi −m (i − j). The buggy ggml_alibi before
 // ggml-org/ggml#143 added (i + 1)·m, a function of the query alone. Every tensor is written here in
 // float64 from those formulas (get_slopes: tests/support/AlibiReference.h), as float32.
-#include "CliRun.h"
+#include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
 #include "support/KerpleReference.h"
@@ -54,17 +54,7 @@ const Bias kMpt = [](double m, std::int64_t, std::int64_t j) { return m * double
 const Bias kHf = [](double m, std::int64_t i, std::int64_t j) { return -m * double(i - j); };
 const Bias kGgmlBug = [](double m, std::int64_t i, std::int64_t) { return double(i + 1) * m; };
 
-struct Checked
-{
-    int exit = -1;
-    QJsonObject json;
-    QString shown;
-
-    QString verdict() const { return json[u"verdict"_s].toString(); }
-    QJsonArray mistakes() const { return json[u"mistakes"_s].toArray(); }
-    QString diagnosis() const { return json[u"diagnosis"_s].toString(); }
-    QString all() const { return QString::fromUtf8(QJsonDocument(json).toJson()); }
-};
+using CliCheck::Checked;
 
 const QStringList kAlibi16 {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"16"_s};
 
@@ -76,16 +66,7 @@ class TestCliRowConstant : public QObject
 
     QTemporaryDir m_dir;
 
-    Checked check(const QByteArray &bytes, const QStringList &flags)
-    {
-        const QString file = m_dir.filePath(u"t.npy"_s);
-        QFile f(file);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
-            return {};
-        f.close();
-        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + flags);
-        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
-    }
+    Checked check(const QByteArray &bytes, const QStringList &flags) { return CliCheck::check(m_dir, bytes, flags); }
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
