@@ -231,8 +231,8 @@ private slots:
         QCOMPARE(part.at(Column::ScoreChosen, 2), dot(3, 1));
     }
 
-    // Llama 4: the temperature at the chosen id and at the column (cache_position), the chunk at the
-    // chosen id and at the column less the row's left padding.
+    // Llama 4: the temperature at the chosen id, at the column (cache_position) and at the reference's
+    // id, the chunk at the chosen id and at the column less the row's left padding.
     void llama4TemperatureAndChunk()
     {
         const Params p = with({{u"encoding"_s, u"none"_s},
@@ -250,6 +250,8 @@ private slots:
         for (const std::int64_t c : {15000, 16383, 16384, 19999}) {
             QCOMPARE(row.at(Column::TemperatureIds, c), temperature(c));
             QCOMPARE(row.at(Column::TemperatureCache, c), temperature(c));
+            // The token's own position, which the lesson quotes beside the column's.
+            QCOMPARE(row.at(Column::TemperatureReference, c), temperature(c - 15000));
             QCOMPARE(row.at(Column::ChunkIds, c), double(c / 8192));
             QCOMPARE(row.at(Column::ChunkCache, c), double((c - 15000) / 8192));
             QCOMPARE(row.at(Column::ScoreDifference, c), 0.0);

@@ -17,6 +17,7 @@
 #include "core/Engine.h"
 #include "core/ParamText.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -455,6 +456,45 @@ private slots:
             // Its label along its axis or in the row of its tick labels (FigureRoom::shownLabel).
             QVERIFY2(FigureRoom::shownLabel(lowest->axis(QCPAxis::atBottom)) == u"column"_s, qPrintable(size));
         }
+    }
+
+    // Llama 4's temperature at the reference's id (the token's own position) is drawn beside the one
+    // at the column, each pixel's band log1p(floor((id + 1) / 128)) * 0.1 + 1 over its real tokens;
+    // arange's ids are the columns, so its temperature is the column's, drawn once and said so.
+    void effectTemperatureAtTheReferencesId()
+    {
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"max-len"_s, u"2000"_s},
+                               {u"batch"_s, u"left:500,2000"_s},
+                               {u"attn-scale"_s, u"0.1"_s},
+                               {u"floor-scale"_s, u"128"_s},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        const auto temperature
+            = [](std::int64_t at) { return std::log1p(std::floor(double(at + 1) / 128.0)) * 0.1 + 1.0; };
+        const auto d = computed<PositionEffectData>(u"position-effect"_s, p, {extent(20, 80, -0.5, 1999.5, 0, 1)});
+        QCOMPARE(d->x.size(), 20);
+        // Row 0's real tokens: columns 1500..1999, ids 0..499; the table's cells are float32.
+        for (int i = 15; i < 20; ++i) {
+            const std::int64_t first = 100 * i, last = 100 * i + 99;
+            QVERIFY(std::abs(d->temperatureReference.lo[i] - temperature(first - 1500)) < 1e-6);
+            QVERIFY(std::abs(d->temperatureReference.hi[i] - temperature(last - 1500)) < 1e-6);
+            QVERIFY(std::abs(d->temperatureCache.hi[i] - temperature(last)) < 1e-6);
+            QVERIFY(std::abs(d->temperatureIds.hi[i] - temperature(last)) < 1e-6);
+        }
+        const auto built
+            = FigureBuilds::build(u"position-effect"_s, p, FigureSize::fromInches(QSizeF(25.4, 14.29) / 2.54, 300.0));
+        QCOMPARE(FigureBuilds::errorOf(*built), QString());
+        QStringList drawn;
+        for (int g = 0; g < built->plot()->graphCount(); ++g) {
+            const QCPGraph *graph = built->plot()->graph(g);
+            if (graph->visible() && graph->name().contains(u"temperature"_s))
+                drawn << graph->name();
+        }
+        QCOMPARE(drawn.size(), 2);
+        QVERIFY2(drawn.filter(QRegularExpression(u"own id|reference's id"_s)).size() == 1,
+                 qPrintable(drawn.join(u", "_s)));
+        QVERIFY2(drawn.filter(QRegularExpression(u"column|cache_position"_s)).size() == 1,
+                 qPrintable(drawn.join(u", "_s)));
     }
 
     void slides()

@@ -118,7 +118,8 @@ const QStringList &PositionEffect::columnNames()
                                       u"temperature_ids"_s,
                                       u"temperature_cache"_s,
                                       u"chunk_ids"_s,
-                                      u"chunk_cache"_s};
+                                      u"chunk_cache"_s,
+                                      u"temperature_reference"_s};
     return names;
 }
 
@@ -317,7 +318,7 @@ void PositionEffect::values(std::int64_t b, std::int64_t c0, std::int64_t count,
         column(Real)[i] = real ? 1.0 : 0.0;
         column(ReferenceId)[i] = double(reference[std::size_t(i)]);
         column(ChosenId)[i] = double(chosen[std::size_t(i)]);
-        column(TemperatureIds)[i] = column(TemperatureCache)[i] = 1.0;
+        column(TemperatureIds)[i] = column(TemperatureCache)[i] = column(TemperatureReference)[i] = 1.0;
         if (!real) {
             column(Float32Difference)[i] = 0.0;
             continue;
@@ -331,6 +332,8 @@ void PositionEffect::values(std::int64_t b, std::int64_t c0, std::int64_t count,
         if (batch.attnScale) {
             column(TemperatureIds)[i] = temperature(*batch.attnScale, batch.floorScale, chosen[std::size_t(i)]);
             column(TemperatureCache)[i] = temperature(*batch.attnScale, batch.floorScale, c);
+            column(TemperatureReference)[i]
+                = temperature(*batch.attnScale, batch.floorScale, reference[std::size_t(i)]);
         }
         if (batch.chunk) {
             column(ChunkIds)[i] = double(chosen[std::size_t(i)] / *batch.chunk);

@@ -27,8 +27,9 @@ struct FamilySpec;
 // - the same RoPE score with float32 angles, fl(fl(p)·fl(w)) as inv_freq @ position_ids.float()
 //   computes them, its difference between the two choices;
 // - ‖PE[chosen id] − PE[reference id]‖ of a family that adds a term;
-// - Llama 4's temperature at the chosen id and at the column (its code reads cache_position), and
-//   its chunk at the chosen id and at the column less the row's left padding (chunked_overlay).
+// - Llama 4's temperature at the chosen id, at the column (its code reads cache_position) and at
+//   the reference's id (the token's own position, what the prompt alone would get), and its chunk
+//   at the chosen id and at the column less the row's left padding (chunked_overlay).
 // A relative score under a common shift of the ids is the same to rounding; what reads the
 // absolute position is not.
 class PositionEffect
@@ -47,6 +48,7 @@ public:
         TemperatureCache,
         ChunkIds,
         ChunkCache,
+        TemperatureReference,
         Columns
     };
     enum class ScoreKind { Rotary, Panel, TermProduct, None };

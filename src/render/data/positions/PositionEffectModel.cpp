@@ -352,6 +352,7 @@ FigureResult PositionEffectModel::computeData(const FigureRequest &request, cons
     effectBand(d.temperatureCache, v, tokens, Column::TemperatureCache, bands);
     effectBand(d.chunkIds, v, tokens, Column::ChunkIds, bands);
     effectBand(d.chunkCache, v, tokens, Column::ChunkCache, bands);
+    effectBand(d.temperatureReference, v, tokens, Column::TemperatureReference, bands);
     return {data, std::nullopt};
 }
 

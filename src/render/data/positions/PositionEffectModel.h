@@ -34,7 +34,7 @@ struct PositionEffectData : FigureData
     QString family;
     QList<double> x; // each pixel's centre, in columns
     Band scoreReference, scoreChosen, difference, float32, termDifference, temperatureIds, temperatureCache, chunkIds,
-        chunkCache;
+        chunkCache, temperatureReference;
     // Over the whole row: the largest |differences|, and the real tokens whose ids the choice changes.
     double largestDifference = 0.0, largestFloat32 = 0.0, largestTerm = 0.0;
     std::int64_t changedIds = 0, realTokens = 0;

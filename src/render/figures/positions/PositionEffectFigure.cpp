@@ -118,6 +118,7 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
     m_term = series(m_rects[2], kEffectChosen, Qt::SolidLine);
     m_temperatureIds = series(m_rects[2], kEffectTemperature, Qt::SolidLine);
     m_temperatureCache = series(m_rects[2], kEffectTemperature, Qt::DashLine);
+    m_temperatureReference = series(m_rects[2], kEffectReference, Qt::DotLine);
     m_chunkIds = series(m_rects[2], kEffectChunk, Qt::SolidLine, true);
     m_chunkCache = series(m_rects[2], kEffectChunk, Qt::DashLine, true);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
@@ -202,8 +203,16 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     show(m_difference, d.difference, true);
     show(m_float32, d.float32, rotary);
     show(m_term, d.termDifference, d.term);
-    show(m_temperatureIds, d.temperatureIds, d.temperature);
+    // One line where two temperatures agree at every pixel: arange's ids are the columns, and a
+    // choice that keeps the reference's ids gives its own temperature.
+    const auto same = [](const PositionEffectData::Band &a, const PositionEffectData::Band &b) {
+        return a.lo == b.lo && a.hi == b.hi;
+    };
+    const bool chosenIsColumn = same(d.temperatureIds, d.temperatureCache);
+    const bool referenceIsChosen = same(d.temperatureReference, d.temperatureIds);
+    show(m_temperatureIds, d.temperatureIds, d.temperature && !chosenIsColumn);
     show(m_temperatureCache, d.temperatureCache, d.temperature);
+    show(m_temperatureReference, d.temperatureReference, d.temperature && !referenceIsChosen);
     show(m_chunkIds, d.chunkIds, d.chunk);
     show(m_chunkCache, d.chunkCache, d.chunk);
     m_reference.hi->setName(u"reference ids"_s);
@@ -211,9 +220,13 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_difference.hi->setName(u"difference"_s);
     m_float32.hi->setName(terse ? u"float32"_s : u"difference, float32 angles"_s);
     m_term.hi->setName(u"‖PE[chosen] − PE[reference]‖"_s);
-    m_temperatureIds.hi->setName(terse ? u"temperature (ids)"_s : u"temperature at the id"_s);
-    m_temperatureCache.hi->setName(terse ? u"temperature (column)"_s : u"temperature at cache_position"_s);
-    m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk of the id"_s);
+    m_temperatureIds.hi->setName(terse ? u"temperature (ids)"_s : u"temperature at %1's id"_s.arg(choice));
+    m_temperatureCache.hi->setName(
+        chosenIsColumn
+            ? (terse ? u"temperature (column)"_s : u"temperature at cache_position, and at %1's id"_s.arg(choice))
+            : (terse ? u"temperature (column)"_s : u"temperature at cache_position"_s));
+    m_temperatureReference.hi->setName(terse ? u"temperature (own id)"_s : u"temperature at the reference's id"_s);
+    m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk of %1's id"_s.arg(choice));
     m_chunkCache.hi->setName(terse ? u"chunk (mask)"_s : u"chunk as chunked_overlay counts"_s);
     m_rects[0]->axis(QCPAxis::atLeft)->setLabel(terse ? u"score"_s : d.scoreWords);
     m_rects[0]->axis(QCPAxis::atLeft)->setRange(effectRange({&d.scoreReference, &d.scoreChosen}, 0.0, 0.0));
@@ -228,7 +241,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     if (d.term)
         left.append(&d.termDifference);
     if (d.temperature)
-        left << &d.temperatureIds << &d.temperatureCache;
+        left << &d.temperatureIds << &d.temperatureCache << &d.temperatureReference;
     m_rects[2]
         ->axis(QCPAxis::atLeft)
         ->setRange(absolute ? effectRange(left, d.temperature ? 1.0 : 0.0, 0.0) : QCPRange(-1.0, 1.0));
@@ -257,7 +270,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     }
     m_legend->clearItems();
     for (const Series *s : {&m_reference, &m_chosen, &m_difference, &m_float32, &m_term, &m_temperatureIds,
-                            &m_temperatureCache, &m_chunkIds, &m_chunkCache}) {
+                            &m_temperatureCache, &m_temperatureReference, &m_chunkIds, &m_chunkCache}) {
         if (s->hi->visible())
             MeasuredText::addToLegend(s->hi, m_legend);
     }
@@ -307,6 +320,13 @@ std::optional<HoverPoint> PositionEffectFigure::hoverAt(const QPointF &pixel, co
                               .arg(v(0, Column::ChosenId))
                               .arg(NumberText::compact(v(0, Column::ScoreReference), 6),
                                    NumberText::compact(v(0, Column::ScoreChosen), 6));
+        if (i == 2 && m_data->temperature) {
+            point.value = v(0, Column::TemperatureCache);
+            point.valueName += u"; temperature %1 at the reference's id, %2 at the chosen id, %3 at the column"_s.arg(
+                NumberText::compact(v(0, Column::TemperatureReference), 5),
+                NumberText::compact(v(0, Column::TemperatureIds), 5),
+                NumberText::compact(v(0, Column::TemperatureCache), 5));
+        }
         return point;
     }
     return std::nullopt;

@@ -12,8 +12,8 @@ namespace posenc {
 // The position-effect figure's drawing: three panels over the row's columns, one column axis
 // (zooming one zooms all): the score under the reference's ids (black) and the chosen ones
 // (orange); their difference, exact (blue) and with float32 angles (purple); and the absolute
-// parts: ‖PE[chosen] − PE[reference]‖ (orange), Llama 4's temperature at the ids (green) and at the
-// column (dashed), its chunk on the right axis. Each drawn as a band a pixel, the least to the most
+// parts: ‖PE[chosen] − PE[reference]‖ (orange), Llama 4's temperature at the chosen ids (green), at the
+// column (dashed) and at the reference's ids (dotted black), its chunk on the right axis. Each drawn as a band a pixel, the least to the most
 // of its real tokens; the row's padding shaded grey.
 class PositionEffectFigure final : public FigurePlot
 {
@@ -46,7 +46,7 @@ private:
     std::array<QCPAxisRect *, 3> m_rects {};
     std::array<QCPTextElement *, 3> m_panelTitles {};
     Series m_reference, m_chosen, m_difference, m_float32, m_term, m_temperatureIds, m_temperatureCache, m_chunkIds,
-        m_chunkCache;
+        m_chunkCache, m_temperatureReference;
     QList<QCPItemRect *> m_shades;
     QCPLegend *m_legend;
     QCPTextElement *m_caption;
