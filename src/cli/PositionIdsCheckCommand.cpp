@@ -7,6 +7,7 @@
 #include "ParamOptions.h"
 
 #include "check/CellTolerance.h"
+#include "check/positions/MropeIdsStructure.h"
 #include "check/positions/PositionIdsCheck.h"
 #include "core/Description.h"
 #include "core/Engine.h"
@@ -114,13 +115,26 @@ QString text(const PositionIdsCheck::Report &r)
     return lines.join(u'\n') + u'\n';
 }
 
+// [3, B, L] or [3, L] ids with neither a prompt, an encoding nor a batch's flag: M-RoPE's, whose
+// prompt only the ids themselves give (--encoding mrope alone keeps its default prompt).
+bool threeAxesAlone(const std::vector<std::int64_t> &shape, const QStringList &declared)
+{
+    const bool three = (shape.size() == 3 && shape[0] == 3) || (shape.size() == 2 && shape[0] == 3);
+    for (const QString &key : {u"prompt"_s, u"preset"_s, u"encoding"_s, u"config"_s, u"batch"_s, u"packed"_s,
+                               u"attention-mask"_s, u"document-ids"_s, u"cache"_s})
+        if (declared.contains(key))
+            return false;
+    return three && shape.back() > 0;
+}
+
 } // namespace
 
 CommandOption option()
 {
     return {{kKey},
             u"IDS.npy"_s,
-            u"check a batch's position ids, [L], [B, L] or M-RoPE's [3, B, L] (a text pack's also [B, L]), against "
+            u"check a batch's position ids, [L], [B, L] or M-RoPE's [3, B, L] (a text pack's also [B, L]; without "
+            "--prompt read by their own structure), against "
             "the reference's for the batch the parameters give (--batch, --packed, --attention-mask, --document-ids, "
             "--cache, --prompt): correct, "
             "or the mistake (%1); with a table FILE, the positions of its rows (rows-not-at-ids); with --apply X Y, "
@@ -161,8 +175,8 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const std::int64_t start = startText ? startText->toLongLong(&startRead) : 0;
     if (!startRead || start < 0 || start > Params::kMaxLen)
         return failWith(err, ExitUsage,
-                        u"--position-offset: must be an integer in [0, %1], the ids' first position; got '%2'"_s.arg(
-                            Params::kMaxLen)
+                        u"--position-offset: must be an integer in [0, %1], the ids' first position; got '%2'"_s
+                            .arg(Params::kMaxLen)
                             .arg(startText.value_or(QString())));
     if (!parser.parse(rest))
         return failWith(err, ExitUsage, parser.errorText() + u" (see posenc check --help)"_s);
@@ -171,11 +185,11 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (parser.isSet(u"preset"_s)) {
         const QString name = parser.values(u"preset"_s).constLast();
         if (!Presets::find(name))
-            return failWith(err, ExitUsage,
-                            ParamOptions::flagText({u"preset"_s,
-                                                    u"one of %1 (posenc presets lists them)"_s.arg(
-                                                        Presets::names().join(u", "_s)),
-                                                    QString(), ParamError::quoted(name)}));
+            return failWith(
+                err, ExitUsage,
+                ParamOptions::flagText({u"preset"_s,
+                                        u"one of %1 (posenc presets lists them)"_s.arg(Presets::names().join(u", "_s)),
+                                        QString(), ParamError::quoted(name)}));
     }
     if (!parser.positionalArguments().isEmpty())
         return failWith(
@@ -186,7 +200,9 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return failWith(err, ExitUsage, std::get<QString>(threads));
     // Without --max-len (or a file whose columns give it: --attention-mask, --document-ids), the
     // rows' length is the ids' own: their last dimension.
+    QStringList declaredKeys;
     const ParamOptions::Fit idsWidth = [&](Params &p, const ParamOptions::Given &flags) {
+        declaredKeys = flags.keys();
         if (flags.contains(u"max-len"_s) || flags.contains(u"attention-mask"_s) || flags.contains(u"document-ids"_s))
             return;
         const auto ids = PositionIdsFile::read(parser.value(kKey), p.memoryBudget);
@@ -209,6 +225,14 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const auto ids = PositionIdsFile::read(parser.value(kKey), params.memoryBudget);
     if (!ids)
         return failWith(err, exitCodeOf(ids.error()), u"--position-ids: "_s + ids.error().toString());
+    // M-RoPE's [3, B, L] (or one row's [3, L]) without a prompt or a batch: read by their own
+    // structure (held-out set 7, F2: they were refused as not [B, L]).
+    if (threeAxesAlone(ids->shape, declaredKeys)) {
+        const PositionIdsCheck::Report report
+            = MropeIdsStructure::read(ids->values, ids->shape.size() == 3 ? ids->shape[1] : 1);
+        out << (parser.isSet(u"json"_s) ? json(report) : text(report));
+        return exitCode(report.verdict);
+    }
     if (const auto problem = PositionIdsCheck::shapeProblem(params, ids->shape)) {
         QStringList dims;
         for (const std::int64_t n : ids->shape)
@@ -219,7 +243,11 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const Engine engine(params);
     if (const auto &problem = engine.source<BatchIds>().problem())
         return failWith(err, ExitUsage, u"%1: %2"_s.arg(batchFlag(params.batch), *problem));
-    const PositionIdsCheck::Report report = PositionIdsCheck::check(params, ids->values, start);
+    const MropeIdsRules::Declared declared {
+        declaredKeys.contains(u"prompt"_s) || declaredKeys.contains(u"preset"_s),
+        declaredKeys.contains(u"vision-positions"_s) || declaredKeys.contains(u"preset"_s),
+        declaredKeys.contains(u"mrope-era"_s) || declaredKeys.contains(u"preset"_s)};
+    const PositionIdsCheck::Report report = PositionIdsCheck::check(params, ids->values, start, declared);
     out << (parser.isSet(u"json"_s) ? json(report) : text(report));
     return exitCode(report.verdict);
 }
@@ -237,15 +265,27 @@ QList<HelpSection> helpSections()
                    "Qwen-VL's get_rope_index with the mask (a decode step cache_position + rope_deltas). An M-RoPE "
                    "pack of text takes the collator's [B, L] ids, which Qwen2VLTextModel.forward gives t, h and w "
                    "alike, or [3, B, L]. Only real tokens count: no attention reads the padding's ids."_s)
-        .paragraph(u"It names arange-with-padding (each id its column), positions-not-restarted (a packed row's ids "
-                   "running on), restarted-without-block-mask (restarted ids beside a 2-D --attention-mask, which "
-                   "takes the mask's path and crosses documents), cache-offset (the decode steps' ids without the "
-                   "cache's offset, or M-RoPE's rope_deltas lost), off-by-one and second-per-grid (a prompt's "
-                   "videos' t ids at second_per_grid 1, transformers#41152). --position-offset N declares ids that "
-                   "start at N (RoBERTa's padding_idx + 1 = 2): the reference's + N are correct, the reference's own "
-                   "the mistake position-offset. Exit 0 correct, 1 a mistake, 7 ids it cannot name (a constant "
-                   "offset undeclared, such as RoBERTa's, is another model's rule), 2 a shape that is not the "
-                   "batch's."_s)
+        .paragraph(
+            u"It names arange-with-padding (each id its column), positions-not-restarted (a packed row's ids "
+            "running on), restarted-without-block-mask (restarted ids beside a 2-D --attention-mask, which "
+            "takes the mask's path and crosses documents), cache-offset (the decode steps' ids without the "
+            "cache's offset, or M-RoPE's rope_deltas lost), off-by-one, and where parts of a batch are each "
+            "off by a constant of their own (a prefill shifted, its decode steps by one) each part's id with "
+            "the columns it covers. Against a declared --prompt, M-RoPE's classes: second-per-grid (a Qwen2.5-VL "
+            "video's t ids at another second_per_grid, or Qwen2-VL's grid index: transformers#41152, "
+            "sglang#3674), mrope-temporal-rule (Qwen2.5-VL's time where Qwen2-VL is declared), "
+            "mrope-1d-positions (t = h = w = arange over image and video tokens, Liger-Kernel#276), "
+            "mrope-text-resume (the text after a block at the token count, not its largest id + 1), "
+            "mrope-other-era, mrope-time-truncated, mrope-axes-swapped and mrope-axis-offset (an axis of a "
+            "block or of the text off by its own constant); a rule the flags leave at its default "
+            "(--vision-positions, --mrope-era) that the ids follow another way is unknown, the flag named. "
+            "Without --prompt or a batch's flag, [3, B, L] ids are read by their own structure (text runs "
+            "t = h = w, vision grids, the text after each): correct with the prompt read, or unknown where "
+            "no get_rope_index gives them. --position-offset N declares ids that "
+            "start at N (RoBERTa's padding_idx + 1 = 2): the reference's + N are correct, the reference's own "
+            "the mistake position-offset. Exit 0 correct, 1 a mistake, 7 ids it cannot name (a constant "
+            "offset undeclared, such as RoBERTa's, is another model's rule), 2 a shape that is not the "
+            "batch's."_s)
         .paragraph(u"posenc check TABLE --position-ids IDS.npy reads a table whose row r is at position ids[r], as a "
                    "model's forward pass dumps it for a padded or packed batch ([L, d] with ids [L], [B, L, d] with "
                    "[B, L]): the table of positions 0 to the largest id, each row the file's first at that position, "

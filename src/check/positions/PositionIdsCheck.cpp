@@ -1,5 +1,6 @@
 #include "PositionIdsCheck.h"
 
+#include "check/mrope/MropeMistakes.h"
 #include "core/positions/BatchIds.h"
 #include "core/positions/BatchParamRows.h"
 
@@ -263,6 +264,52 @@ void notePadding(Report &report, const ReferenceIds &batch, const RowMatrixXf &i
 const QString kSecondPerGrid = u"second-per-grid"_s;
 const QString kPositionOffset = u"position-offset"_s;
 
+// Every row's prefill and decode steps each off the reference by a constant of its own, not all
+// one: each part named (off-by-one one away, cache-offset a decode step's, position-offset a
+// prefill's) with the columns it covers (flash-linear-attention#747: an upper layer's prefill
+// shifted by the chunk its cache already counted, its decode steps by one). The ids and the words.
+std::optional<std::pair<QStringList, QString>> partsOff(const BatchLayout &layout, const std::vector<RowShifts> &rows)
+{
+    QStringList ids, parts;
+    const QStringList &words = BatchParamRows::choiceWords();
+    for (std::int64_t b = 0; b < layout.rows(); ++b) {
+        const RowShifts &r = rows[std::size_t(b)];
+        if (r.prefill.size() > 1 || r.decode.size() > 1)
+            return std::nullopt;
+        for (const bool decode : {false, true}) {
+            const std::set<std::int64_t> &shift = decode ? r.decode : r.prefill;
+            if (shift.empty() || *shift.begin() == 0)
+                continue;
+            const std::int64_t d = *shift.begin();
+            std::int64_t first = layout.cols(), last = -1;
+            for (const BatchSegment &s : layout.row(b)) {
+                if (s.isReal() && s.decode == decode && s.length > 0) {
+                    first = std::min(first, s.start);
+                    last = std::max(last, s.end() - 1);
+                }
+            }
+            const QString id = std::abs(d) == 1 ? words.value(int(IdsChoice::OffByOne))
+                : decode                        ? words.value(int(IdsChoice::CacheOffset))
+                                                : kPositionOffset;
+            if (!ids.contains(id))
+                ids.append(id);
+            const QString cache = !decode && d == layout.cache() && d > 0
+                ? u", the prefill's own length: its tokens counted into the offset before it was read"_s
+                : QString();
+            parts.append(u"row %1's %2 (columns %3-%4): the reference's %5%6%7, %8"_s.arg(b)
+                             .arg(decode ? u"decode steps"_s : u"prefill"_s)
+                             .arg(first)
+                             .arg(last)
+                             .arg(d > 0 ? u"+"_s : u"−"_s)
+                             .arg(std::abs(d))
+                             .arg(cache, id));
+        }
+    }
+    if (parts.isEmpty())
+        return std::nullopt;
+    return std::pair(ids, parts.join(u"; "_s));
+}
+
 // M-RoPE's ids of a prompt whose videos' t ids are those of second_per_grid 1, where the declaration
 // gives a video another: get_rope_index's default when the video's second_per_grid_ts does not reach
 // it (transformers#41152: Qwen2_5_VLForConditionalGeneration.prepare_inputs_for_generation called
@@ -302,7 +349,8 @@ std::optional<QString> secondPerGridOne(const Params &params, const RowMatrixXf 
 
 QStringList mistakeNames()
 {
-    return BatchParamRows::choiceWords().mid(1) + QStringList {kSecondPerGrid, kPositionOffset};
+    return BatchParamRows::choiceWords().mid(1) + QStringList {kSecondPerGrid, kPositionOffset} + MropeIdsRules::ids()
+        + QStringList {MropeMistakes::kOtherEra, MropeMistakes::kTimeTruncated, MropeMistakes::kAxesSwapped};
 }
 
 QString verdictWord(Verdict verdict)
@@ -338,10 +386,19 @@ std::optional<QString> shapeProblem(const Params &params, const std::vector<std:
                    .arg(cols)
                    .arg(params.mrope.prompt);
     return threeAxes ? u"M-RoPE's [3, B, L] = [3, %1, %2] of the batch"_s.arg(rows).arg(cols)
-                     : u"[B, L] = [%1, %2], the batch's rows and max_len"_s.arg(rows).arg(cols);
+                     : u"[B, L] = [%1, %2], the batch's rows and max_len (one row's [L]), or M-RoPE's [3, B, L] "
+                       "without --prompt or a batch's flag"_s.arg(rows)
+                           .arg(cols);
 }
 
 Report check(const Params &params, const RowMatrixXf &ids)
+{
+    return check(params, ids, 0, {});
+}
+
+namespace {
+
+Report checkIds(const Params &params, const RowMatrixXf &ids, const MropeIdsRules::Declared &rule)
 {
     const Engine engine(params);
     const BatchIds &ofBatch = engine.source<BatchIds>();
@@ -407,12 +464,22 @@ Report check(const Params &params, const RowMatrixXf &ids)
                         "second_per_grid_ts); the other ids are the reference's"_s.arg(*seconds);
         return report;
     }
-    // A batch declared (its lengths, documents, mask or cache) makes the reference's ids exact
-    // integers: any other id is a mistake, named where a shape of the difference explains it.
-    // Without one the reference is one unpadded row, a guess the ids may not be made for.
+    // A batch declared (its lengths, documents, mask or cache), or M-RoPE's prompt, makes the
+    // reference's ids exact integers: any other id is a mistake, named where a shape of the
+    // difference explains it. Without one the reference is one unpadded row, a guess the ids may
+    // not be made for.
     const BatchParams &given = params.batch;
-    const bool declared
+    const bool batchDeclared
         = !given.lengths.isEmpty() || !given.packed.isEmpty() || given.mask || given.documents || given.cache > 0;
+    const bool promptDeclared = params.encoding == Encoding::Mrope && rule.prompt;
+    const bool declared = batchDeclared || promptDeclared;
+    if (const auto named = MropeIdsRules::name(params, ids, rule)) {
+        report.verdict = declared && !named->id.isEmpty() ? Verdict::Mistake : Verdict::Unknown;
+        if (report.verdict == Verdict::Mistake)
+            report.mistakes = {named->id};
+        report.detail = named->detail;
+        return report;
+    }
     report.verdict = declared ? Verdict::Mistake : Verdict::Unknown;
     if (const auto shift = commonShift(rows)) {
         const QString by = u"every real token's id is the reference's %1 %2"_s.arg(*shift > 0 ? u"+"_s : u"−"_s)
@@ -439,19 +506,36 @@ Report check(const Params &params, const RowMatrixXf &ids)
                         "do not continue from it; the ids before are the reference's"_s.arg(*words);
         return report;
     }
-    report.detail = (declared ? u"no mistake the check knows explains the ids (each regenerated for this batch): %1"_s
-                              : u"the ids are not one unpadded row's, the batch assumed where none is declared "
-                                "(--batch, --packed, --attention-mask, --document-ids, --cache): %1"_s)
-                        .arg(differences(batch, rows, ids));
+    if (const auto parts = declared ? partsOff(layout, rows) : std::nullopt) {
+        report.mistakes = parts->first;
+        report.detail
+            = u"parts of the batch each off the reference by a constant of their own: %1"_s.arg(parts->second);
+        return report;
+    }
+    report.detail
+        = (batchDeclared ? u"no mistake the check knows explains the ids (each regenerated for this batch): %1"_s
+               : promptDeclared
+               ? u"no mistake the check knows explains the ids against get_rope_index's for the declared "
+                 "prompt: %1"_s
+               : u"the ids are not one unpadded row's, the batch assumed where none is declared "
+                 "(--batch, --packed, --attention-mask, --document-ids, --cache): %1"_s)
+              .arg(differences(batch, rows, ids));
     return report;
 }
 
+} // namespace
+
 Report check(const Params &params, const RowMatrixXf &ids, std::int64_t start)
 {
+    return check(params, ids, start, {});
+}
+
+Report check(const Params &params, const RowMatrixXf &ids, std::int64_t start, const MropeIdsRules::Declared &declared)
+{
     if (start == 0)
-        return check(params, ids);
+        return checkIds(params, ids, declared);
     const RowMatrixXf less = (ids.array() - float(start)).matrix();
-    Report report = check(params, less);
+    Report report = checkIds(params, less, declared);
     const QString from = u"the ids declared to start at %1 (--position-offset; RoBERTa's padding_idx + 1 = 2, "
                          "transformers' create_position_ids_from_input_ids)"_s.arg(start);
     report.reference += u", each id + %1"_s.arg(start);
@@ -460,7 +544,7 @@ Report check(const Params &params, const RowMatrixXf &ids, std::int64_t start)
         return report;
     }
     // The reference's own ids, from 0: a collator's or a port's, where the model counts from start.
-    if (check(params, ids).verdict == Verdict::Correct) {
+    if (checkIds(params, ids, declared).verdict == Verdict::Correct) {
         report.verdict = Verdict::Mistake;
         report.mistakes = {kPositionOffset};
         report.detail = u"every real token's id is the reference's from 0, where %1: %2 + n is meant (a collator "

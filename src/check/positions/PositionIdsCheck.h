@@ -1,5 +1,7 @@
 #pragma once
 
+#include "MropeIdsRules.h"
+
 #include "core/Block.h"
 #include "core/Params.h"
 
@@ -14,7 +16,8 @@
 // generation, its flattening collator, a decode step after a prefill, get_rope_index with a mask),
 // real token by real token (the padding's ids are read by no attention), naming the mistakes
 // arange-with-padding, positions-not-restarted, restarted-without-block-mask, cache-offset and
-// off-by-one. Self-contained, to move into the check layer (src/check/positions/) once it exists.
+// off-by-one (each part of a batch off by its own constant named with the part it covers), and
+// M-RoPE's against a declared prompt (MropeIdsRules).
 namespace posenc::PositionIdsCheck {
 
 enum class Verdict { Correct, Mistake, Unknown };
@@ -54,5 +57,8 @@ Report check(const Params &params, const RowMatrixXf &ids);
 // create_position_ids_from_input_ids): each real token's id is the reference's + start; ids of
 // the reference itself, from 0, are the mistake position-offset.
 Report check(const Params &params, const RowMatrixXf &ids, std::int64_t start);
+// The same, with what the user declared of M-RoPE's rule (the prompt given, --vision-positions,
+// --mrope-era): a deviation from an undeclared rule that another rule explains is unknown.
+Report check(const Params &params, const RowMatrixXf &ids, std::int64_t start, const MropeIdsRules::Declared &declared);
 
 } // namespace posenc::PositionIdsCheck

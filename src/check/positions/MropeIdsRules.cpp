@@ -1,0 +1,408 @@
+// M-RoPE's id mistakes against a declared prompt (docs/ARCHITECTURE.md, Positions in practice).
+// Each class's ids are regenerated for the batch (BatchIds of parameters changed as the mistake
+// changes them, or the reference's ids moved as the mistake moves them) and named only where they
+// are the given ones, every real token on every axis.
+#include "MropeIdsRules.h"
+
+#include "check/mrope/MropeMistakes.h"
+#include "core/Engine.h"
+#include "core/NumberText.h"
+#include "core/positions/BatchIds.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <set>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::MropeIdsRules {
+
+namespace {
+
+const QString kSecondPerGrid = u"second-per-grid"_s;
+
+// A row's ids under a hypothesis: axis a of column c at out[a · columns + c].
+using RowFill = std::function<void(std::int64_t b, std::int64_t *out)>;
+
+std::int64_t given(const RowMatrixXf &ids, std::int64_t rows, int axis, std::int64_t b, std::int64_t c)
+{
+    const double v = ids(axis * rows + b, c);
+    return std::isfinite(v) ? std::llround(v) : std::numeric_limits<std::int64_t>::min();
+}
+
+// Whether every real token's three ids are the hypothesis's.
+bool holds(const BatchLayout &layout, const RowMatrixXf &ids, const RowFill &fill)
+{
+    std::vector<std::int64_t> row(std::size_t(3 * layout.cols()));
+    for (std::int64_t b = 0; b < layout.rows(); ++b) {
+        fill(b, row.data());
+        for (const BatchSegment &s : layout.row(b)) {
+            if (!s.isReal())
+                continue;
+            for (int a = 0; a < 3; ++a)
+                for (std::int64_t c = s.start; c < s.end(); ++c)
+                    if (given(ids, layout.rows(), a, b, c) != row[std::size_t(a * layout.cols() + c)])
+                        return false;
+        }
+    }
+    return true;
+}
+
+// Whether the ids are get_rope_index's for `variant` (the same batch, another prompt or rule).
+bool variantHolds(const Params &variant, const RowMatrixXf &ids)
+{
+    if (!variant.isValid())
+        return false;
+    const Engine engine(variant);
+    const BatchIds &batch = engine.source<BatchIds>();
+    if (batch.problem() || batch.axes() != 3)
+        return false;
+    const BatchLayout &layout = batch.layout();
+    return holds(layout, ids,
+                 [&](std::int64_t b, std::int64_t *out) { batch.ids(IdsChoice::Reference, b, 0, layout.cols(), out); });
+}
+
+QString promptText(const std::vector<MropeSegment> &segments, const std::vector<std::optional<double>> &seconds)
+{
+    QStringList parts;
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+        const MropeSegment &s = segments[i];
+        if (s.kind == MropeSegment::Kind::Text) {
+            parts.append(u"text:%1"_s.arg(s.n));
+            continue;
+        }
+        QString part = u"%1:%2x%3x%4"_s.arg(s.kind == MropeSegment::Kind::Image ? u"image"_s : u"video"_s)
+                           .arg(s.t)
+                           .arg(s.h)
+                           .arg(s.w);
+        if (const auto &at = i < seconds.size() && seconds[i] ? seconds[i] : s.secondPerGrid)
+            part += u"@"_s + NumberText::exact(*at);
+        parts.append(part);
+    }
+    return parts.join(u',');
+}
+
+// The column of row b's k-th real token of its prefill, or nothing.
+std::optional<std::int64_t> columnOf(const BatchLayout &layout, std::int64_t b, std::int64_t k)
+{
+    for (const BatchSegment &s : layout.row(b)) {
+        if (s.isReal() && !s.decode && k >= s.realBefore && k < s.realBefore + s.length)
+            return s.start + (k - s.realBefore);
+    }
+    return std::nullopt;
+}
+
+QString spanWords(const MropeLayout::Span &span)
+{
+    const QString kind = span.kind == MropeTokenKind::Text ? u"text"_s
+        : span.kind == MropeTokenKind::Image               ? u"image"_s
+                                                           : u"video"_s;
+    return u"the %1 at prompt tokens %2-%3"_s.arg(kind).arg(span.firstRow).arg(span.firstRow + span.rows - 1);
+}
+
+class Rules
+{
+public:
+    Rules(const Params &params, const RowMatrixXf &ids, const Declared &declared)
+        : m_params(params)
+        , m_ids(ids)
+        , m_declared(declared)
+        , m_engine(params)
+        , m_batch(m_engine.source<BatchIds>())
+        , m_prompt(m_engine.source<MropeLayout>())
+    { }
+
+    bool hasVision() const
+    {
+        return std::any_of(m_prompt.spans().begin(), m_prompt.spans().end(),
+                           [](const MropeLayout::Span &s) { return s.kind != MropeTokenKind::Text; });
+    }
+
+    std::optional<Named> oneDimensional() const
+    {
+        Params p = m_params;
+        p.mrope.prompt = u"text:%1"_s.arg(m_prompt.tokens());
+        if (!variantHolds(p, m_ids))
+            return std::nullopt;
+        return Named {
+            kOneDimensional,
+            u"t = h = w = the token's index on every axis: 1-D text positions over the prompt's %1 image "
+            "and video tokens, where get_rope_index gives each its (t, h, w) grid ids and the text after "
+            "a vision block resumes at the block's largest id + 1 (position_ids not taken from "
+            "get_rope_index: linkedin/Liger-Kernel#276)"_s.arg(m_prompt.imageTokens() + m_prompt.videoTokens())};
+    }
+
+    std::optional<Named> temporal() const;
+    std::optional<Named> otherEra() const
+    {
+        if (!variantHolds(MropeMistakes::otherEra(m_params), m_ids))
+            return std::nullopt;
+        const QString line = MropeMistakes::otherEraLine(m_params.mrope.era);
+        return Named {m_declared.era ? MropeMistakes::kOtherEra : QString(),
+                      m_declared.era ? line : line + u" (--mrope-era not declared: both are transformers' own)"_s};
+    }
+    std::optional<Named> truncated() const
+    {
+        const auto &spans = m_prompt.spans();
+        if (std::none_of(spans.begin(), spans.end(), MropeMistakes::truncationMoves)
+            || !variantHolds(MropeMistakes::truncatedTime(m_params), m_ids))
+            return std::nullopt;
+        return Named {MropeMistakes::kTimeTruncated,
+                      u"the videos' t ids are those of second_per_grid truncated to an integer before the product "
+                      "with tokens_per_second (transformers 4.x before PR #48669: torch.as_tensor(second_per_grid_t, "
+                      "dtype=range_tensor.dtype))"_s};
+    }
+    std::optional<Named> textResume() const;
+    std::optional<Named> axesSwapped() const;
+    std::optional<Named> axisOffsets() const;
+
+private:
+    void reference(std::int64_t b, std::int64_t *out) const
+    {
+        m_batch.ids(IdsChoice::Reference, b, 0, m_batch.layout().cols(), out);
+    }
+    // The prompt's span of token k, or nothing past the prompt.
+    const MropeLayout::Span *spanOf(std::int64_t k) const
+    {
+        if (k >= m_prompt.tokens())
+            return nullptr;
+        const auto &spans = m_prompt.spans();
+        auto it = std::upper_bound(spans.begin(), spans.end(), k,
+                                   [](std::int64_t r, const MropeLayout::Span &s) { return r < s.firstRow; });
+        return &*(it - 1);
+    }
+    // Each real token's span (its index, spans().size() past the prompt and for decode steps).
+    template<typename Visit> void tokens(Visit &&visit) const
+    {
+        const BatchLayout &layout = m_batch.layout();
+        std::vector<std::int64_t> row(std::size_t(3 * layout.cols()));
+        for (std::int64_t b = 0; b < layout.rows(); ++b) {
+            reference(b, row.data());
+            for (const BatchSegment &s : layout.row(b)) {
+                if (!s.isReal())
+                    continue;
+                for (std::int64_t c = s.start; c < s.end(); ++c) {
+                    const std::int64_t k = s.realBefore + (c - s.start);
+                    const MropeLayout::Span *span = s.decode ? nullptr : spanOf(k);
+                    const std::size_t index
+                        = span ? std::size_t(span - m_prompt.spans().data()) : m_prompt.spans().size();
+                    std::array<std::int64_t, 3> want {}, got {};
+                    for (int a = 0; a < 3; ++a) {
+                        want[std::size_t(a)] = row[std::size_t(a * layout.cols() + c)];
+                        got[std::size_t(a)] = given(m_ids, layout.rows(), a, b, c);
+                    }
+                    if (!visit(index, want, got))
+                        return;
+                }
+            }
+        }
+    }
+
+    const Params &m_params;
+    const RowMatrixXf &m_ids;
+    Declared m_declared;
+    const Engine m_engine;
+    const BatchIds &m_batch;
+    const MropeLayout &m_prompt;
+};
+
+// A video's t ids by another temporal rule: Qwen2-VL's grid index where Qwen2.5-VL's absolute time
+// is declared, Qwen2.5-VL's at another second_per_grid (read from the ids' step), or its time
+// where Qwen2-VL's index is declared.
+std::optional<Named> Rules::temporal() const
+{
+    const MropeParams &m = m_params.mrope;
+    if (m.vision == MropeVision::Qwen3Vl || m_prompt.videoTokens() == 0)
+        return std::nullopt;
+    const QString step = u"trunc(k · second_per_grid · tokens_per_second)"_s;
+    if (m.vision == MropeVision::Qwen25Vl) {
+        Params p = m_params;
+        p.mrope.vision = MropeVision::Qwen2Vl;
+        if (variantHolds(p, m_ids))
+            return Named {kSecondPerGrid,
+                          u"the videos' t ids are the grid index k, Qwen2-VL's rule (Qwen2VLModel.get_rope_index: "
+                          "t_index = arange(llm_grid_t)), where Qwen2.5-VL's get_rope_index gives %1 at the "
+                          "declared second_per_grid and tokens_per_second %2: second_per_grid_ts not used"_s.arg(
+                              step, NumberText::exact(m.tokensPerSecond))};
+    }
+    // Each video's step between its first two grids, as the ids of row 0 give it.
+    const auto parsed = MropePrompt::parse(m.prompt, m.spatialMergeSize);
+    const auto *segments = std::get_if<std::vector<MropeSegment>>(&parsed);
+    if (!segments || segments->size() != m_prompt.spans().size())
+        return std::nullopt;
+    const BatchLayout &layout = m_batch.layout();
+    std::vector<std::optional<double>> seconds(segments->size());
+    QStringList read;
+    for (std::size_t i = 0; i < segments->size(); ++i) {
+        const MropeLayout::Span &span = m_prompt.spans()[i];
+        if (span.kind != MropeTokenKind::Video || span.gridT < 2)
+            continue;
+        const auto c0 = columnOf(layout, 0, span.firstRow),
+                   c1 = columnOf(layout, 0, span.firstRow + span.gridH * span.gridW);
+        if (!c0 || !c1)
+            return std::nullopt;
+        const std::int64_t d = given(m_ids, layout.rows(), 0, 0, *c1) - given(m_ids, layout.rows(), 0, 0, *c0);
+        if (d < 0 || d > 1000000)
+            return std::nullopt;
+        seconds[i] = double(d) / m.tokensPerSecond;
+        read.append(u"%1 (t advancing %2 a grid)"_s.arg(NumberText::exact(*seconds[i])).arg(d));
+    }
+    if (read.isEmpty())
+        return std::nullopt;
+    Params p = m_params;
+    p.mrope.vision = MropeVision::Qwen25Vl;
+    p.mrope.prompt = promptText(*segments, seconds);
+    bool found = variantHolds(p, m_ids);
+    if (!found) { // k · d / tps a hair under k · d in float32: the next float up
+        for (auto &s : seconds)
+            if (s)
+                s = double(std::nextafter(float(*s), 2.0f * float(*s) + 1.0f));
+        p.mrope.prompt = promptText(*segments, seconds);
+        found = variantHolds(p, m_ids);
+    }
+    if (!found)
+        return std::nullopt;
+    const QString at
+        = u"second_per_grid %1 at tokens_per_second %2"_s.arg(read.join(u", "_s), NumberText::exact(m.tokensPerSecond));
+    if (m.vision == MropeVision::Qwen25Vl)
+        return Named {
+            kSecondPerGrid,
+            u"the videos' t ids are Qwen2.5-VL's %1 at %2, not at the declared second_per_grid "
+            "(Qwen2_5_VLModel.get_rope_index: time_tensor = expanded_range * second_per_grid_t * "
+            "tokens_per_second): the video's second_per_grid_ts is not the one its processor gives"_s.arg(step, at)};
+    const QString words
+        = u"the videos' t ids are Qwen2.5-VL's absolute time, %1 at %2 (Qwen2_5_VLModel.get_rope_index), where "
+          "Qwen2-VL's get_rope_index gives the grid index k (t_index = arange(llm_grid_t))"_s.arg(step, at);
+    if (m_declared.vision)
+        return Named {kTemporalRule, words};
+    return Named {QString(),
+                  words
+                      + u"; --vision-positions is not declared: if the model is Qwen2.5-VL, declare "
+                        "--vision-positions qwen2.5-vl and the videos' seconds"_s};
+}
+
+// The text after a vision block at the 1-D token count (the block's first id + its tokens), where
+// get_rope_index resumes at its largest id + 1 (4.x) or start + max(h, w) (5.x); each span's ids
+// the reference's moved by its first token's index less its start.
+std::optional<Named> Rules::textResume() const
+{
+    bool moved = false, all = true;
+    tokens([&](std::size_t index, const std::array<std::int64_t, 3> &want, const std::array<std::int64_t, 3> &got) {
+        const std::int64_t shift = index < m_prompt.spans().size()
+            ? m_prompt.spans()[index].firstRow - m_prompt.spans()[index].start
+            : -m_prompt.ropeDelta();
+        for (std::size_t a = 0; a < 3; ++a)
+            all = all && got[a] == want[a] + shift;
+        moved = moved || shift != 0;
+        return all;
+    });
+    if (!all || !moved)
+        return std::nullopt;
+    const auto &spans = m_prompt.spans();
+    const auto after = std::find_if(spans.begin(), spans.end(), [](const MropeLayout::Span &s) {
+        return s.kind == MropeTokenKind::Text && s.start != s.firstRow;
+    });
+    const QString example = after == spans.end()
+        ? QString()
+        : u" (%1 at %2, not %3)"_s.arg(spanWords(*after)).arg(after->firstRow).arg(after->start);
+    return Named {kTextResume,
+                  u"the text after each image or video resumes at the token count, the block's first id + its "
+                  "tokens, as 1-D positions would%1, where get_rope_index resumes at %2 (st_idx = "
+                  "llm_pos_ids_list[-1].max() + 1)"_s.arg(example,
+                                                          m_params.mrope.era == MropeEra::V4
+                                                              ? u"the block's largest id + 1"_s
+                                                              : u"the block's start + max(h, w)"_s)};
+}
+
+std::optional<Named> Rules::axesSwapped() const
+{
+    static const std::array<std::pair<std::array<std::size_t, 3>, const char16_t *>, 5> exchanges {{
+        {{0, 2, 1}, u"the h and w ids are exchanged"},
+        {{1, 0, 2}, u"the t and h ids are exchanged"},
+        {{2, 1, 0}, u"the t and w ids are exchanged"},
+        {{1, 2, 0}, u"the ids are rotated: t holds h's, h holds w's, w holds t's"},
+        {{2, 0, 1}, u"the ids are rotated: t holds w's, h holds t's, w holds h's"},
+    }};
+    for (const auto &[from, words] : exchanges) {
+        bool all = true;
+        tokens([&](std::size_t, const std::array<std::int64_t, 3> &want, const std::array<std::int64_t, 3> &got) {
+            for (std::size_t a = 0; a < 3; ++a)
+                all = all && got[a] == want[from[a]];
+            return all;
+        });
+        if (all)
+            return Named {MropeMistakes::kAxesSwapped,
+                          QString::fromUtf16(words)
+                              + u" against get_rope_index's (t, h, w), whose w index runs fastest in a vision span"_s};
+    }
+    return std::nullopt;
+}
+
+// Each span's axes off the reference's by a constant of their own, not all the same (a constant
+// on every id is position-offset): an axis's start forgotten or added twice.
+std::optional<Named> Rules::axisOffsets() const
+{
+    std::map<std::size_t, std::array<std::set<std::int64_t>, 3>> shifts;
+    bool constant = true;
+    tokens([&](std::size_t index, const std::array<std::int64_t, 3> &want, const std::array<std::int64_t, 3> &got) {
+        auto &span = shifts[index];
+        for (std::size_t a = 0; a < 3; ++a) {
+            span[a].insert(got[a] - want[a]);
+            constant = constant && span[a].size() == 1;
+        }
+        return constant;
+    });
+    if (!constant)
+        return std::nullopt;
+    std::set<std::int64_t> every;
+    QStringList parts;
+    for (const auto &[index, axes] : shifts) {
+        QStringList off;
+        for (std::size_t a = 0; a < 3; ++a) {
+            const std::int64_t d = *axes[a].begin();
+            every.insert(d);
+            if (d != 0)
+                off.append(u"%1 %2%3"_s.arg(QStringList {u"t"_s, u"h"_s, u"w"_s}[qsizetype(a)], d > 0 ? u"+"_s : u"−"_s,
+                                            QString::number(std::abs(d))));
+        }
+        if (off.isEmpty())
+            continue;
+        parts.append(u"%1: %2"_s.arg(index < m_prompt.spans().size() ? spanWords(m_prompt.spans()[index])
+                                                                     : u"the tokens after the prompt"_s,
+                                     off.join(u", "_s)));
+    }
+    if (parts.isEmpty() || every.size() < 2)
+        return std::nullopt;
+    return Named {
+        kAxisOffset,
+        u"axes off get_rope_index's by a constant of their own (a block's start, st_idx + text_len, "
+        "left out of an axis or added twice): %1; every other id is the reference's"_s.arg(parts.join(u"; "_s))};
+}
+
+} // namespace
+
+QStringList ids()
+{
+    return {kOneDimensional, kTemporalRule, kTextResume, kAxisOffset};
+}
+
+std::optional<Named> name(const Params &params, const RowMatrixXf &ids, const Declared &declared)
+{
+    if (params.encoding != Encoding::Mrope || ids.rows() != 3 * BatchLayout(params).rows())
+        return std::nullopt;
+    const Rules rules(params, ids, declared);
+    if (!rules.hasVision())
+        return std::nullopt;
+    for (const auto &rule : {&Rules::oneDimensional, &Rules::temporal, &Rules::truncated, &Rules::otherEra,
+                             &Rules::textResume, &Rules::axesSwapped, &Rules::axisOffsets}) {
+        if (auto named = (rules.*rule)())
+            return named;
+    }
+    return std::nullopt;
+}
+
+} // namespace posenc::MropeIdsRules

@@ -1,0 +1,273 @@
+// M-RoPE's ids read by their own structure, without a prompt. The layout rules are
+// huggingface/transformers' get_rope_index: models/qwen2_vl/modeling_qwen2_vl.py (text at
+// arange(text_len) + st_idx on the three axes, a grid at stack([t_index, h_index, w_index]) +
+// text_len + st_idx, st_idx = llm_pos_ids_list[-1].max() + 1), models/qwen2_5_vl/
+// modeling_qwen2_5_vl.py (t_index = (arange(T) * second_per_grid_t * tokens_per_second).long()) and
+// transformers 5.x's get_vision_position_ids (the next text at the block's start + max(h, w)).
+#include "MropeIdsStructure.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::MropeIdsStructure {
+
+namespace {
+
+using Ids = std::array<std::int64_t, 3>;
+
+struct Grid
+{
+    std::int64_t column = 0, start = 0, frames = 1, h = 1, w = 1;
+    std::vector<std::int64_t> offsets; // each frame's t less the start
+    std::int64_t tokens() const { return frames * h * w; }
+    std::int64_t largest() const { return start + std::max({offsets.back(), h - 1, w - 1}); }
+};
+
+struct Row
+{
+    std::int64_t padding = 0, real = 0;
+    QStringList prompt; // text:N, video:TxHxW (in patches at merge 2)
+    QStringList steps; // each video's t step
+    bool v4 = false, v5 = false; // a block's next text at largest + 1, at start + max(h, w)
+    QString problem; // the first id no get_rope_index gives, in words
+    bool tokenCount = false; // the text after a block at the token count
+};
+
+class Reader
+{
+public:
+    Reader(const RowMatrixXf &ids, std::int64_t rows, std::int64_t b)
+        : m_ids(ids)
+        , m_rows(rows)
+        , m_b(b)
+    { }
+
+    Ids at(std::int64_t c) const
+    {
+        Ids v {};
+        for (int a = 0; a < 3; ++a) {
+            const double x = m_ids(a * m_rows + m_b, c);
+            v[std::size_t(a)] = std::isfinite(x) ? std::llround(x) : std::int64_t(-1) << 40;
+        }
+        return v;
+    }
+    std::int64_t columns() const { return m_ids.cols(); }
+    bool gridAt(std::int64_t c, const Grid &g, std::int64_t offset) const
+    {
+        for (std::int64_t i = 0; i < g.h; ++i)
+            for (std::int64_t j = 0; j < g.w; ++j)
+                if (c + i * g.w + j >= columns()
+                    || at(c + i * g.w + j) != Ids {g.start + offset, g.start + i, g.start + j})
+                    return false;
+        return true;
+    }
+    // The grid from column c, whose first token is (s, s, s) and whose next keeps t at s.
+    Grid grid(std::int64_t c) const
+    {
+        Grid g;
+        g.column = c;
+        g.start = at(c)[0];
+        const std::int64_t s = g.start;
+        g.w = 0;
+        while (c + g.w < columns() && at(c + g.w) == Ids {s, s, s + g.w})
+            ++g.w;
+        g.h = 1;
+        while (gridAt(c, Grid {c, s, 1, g.h + 1, g.w, {}}, 0))
+            ++g.h;
+        g.offsets = {0};
+        for (;;) {
+            const std::int64_t next = c + std::int64_t(g.offsets.size()) * g.h * g.w;
+            if (next >= columns())
+                break;
+            const Ids first = at(next);
+            const std::int64_t offset = first[0] - s;
+            if (first[1] != s || first[2] != s || offset < g.offsets.back() || !gridAt(next, g, offset))
+                break;
+            g.offsets.push_back(offset);
+        }
+        g.frames = std::int64_t(g.offsets.size());
+        return g;
+    }
+
+    // Right padding: 1s from column c > 0 to the row's end.
+    bool paddedFrom(std::int64_t c) const
+    {
+        bool padded = c > 0;
+        for (std::int64_t k = c; k < columns() && padded; ++k)
+            padded = at(k) == Ids {1, 1, 1};
+        return padded;
+    }
+    Row read() const;
+
+private:
+    const RowMatrixXf &m_ids;
+    std::int64_t m_rows, m_b;
+};
+
+QString idsText(const Ids &v)
+{
+    return u"(%1, %2, %3)"_s.arg(v[0]).arg(v[1]).arg(v[2]);
+}
+
+Row Reader::read() const
+{
+    Row row;
+    std::int64_t c = 0;
+    // transformers fills the padding's ids with 1: a run of them before a row's first 0 is left padding.
+    while (c < columns() && at(c) == Ids {1, 1, 1})
+        ++c;
+    if (c > 0 && c < columns() && at(c) == Ids {0, 0, 0})
+        row.padding = c;
+    else
+        c = 0;
+    std::int64_t next = 0, text = 0;
+    std::optional<Grid> last;
+    const auto flushText = [&] {
+        if (text > 0)
+            row.prompt.append(u"text:%1"_s.arg(text));
+        text = 0;
+    };
+    while (c < columns()) {
+        const Ids v = at(c);
+        const bool vision = v[0] == v[1] && v[1] == v[2] && c + 1 < columns() && at(c + 1)[0] == v[0]
+            && at(c + 1) != Ids {v[0] + 1, v[0] + 1, v[0] + 1};
+        const std::int64_t id = v[0];
+        if (last) {
+            // The first id after a block: get_rope_index's rule of either era, or another.
+            const std::int64_t v4 = last->largest() + 1, v5 = last->start + std::max(last->h, last->w);
+            if (id == v4 || id == v5) {
+                row.v4 = row.v4 || (id == v4 && v4 != v5);
+                row.v5 = row.v5 || (id == v5 && v4 != v5);
+                next = id;
+            } else if (paddedFrom(c)) {
+                row.padding = columns() - c;
+                break;
+            } else {
+                row.tokenCount = id == last->start + last->tokens() && v[0] == v[1] && v[1] == v[2];
+                row.problem = u"column %1's ids %2 after the vision block at columns %3-%4: get_rope_index resumes at "
+                              "its largest id + 1 = %5 (4.x) or its start + max(h, w) = %6 (5.x)%7"_s.arg(c)
+                                  .arg(idsText(v))
+                                  .arg(last->column)
+                                  .arg(last->column + last->tokens() - 1)
+                                  .arg(v4)
+                                  .arg(v5)
+                                  .arg(row.tokenCount ? u"; %1 is the block's start + its %2 tokens, the 1-D token "
+                                                        "count (the class mrope-text-resume)"_s.arg(id)
+                                                            .arg(last->tokens())
+                                                      : QString());
+                return row;
+            }
+            last.reset();
+        }
+        if (vision) {
+            if (id != next) {
+                row.problem
+                    = u"column %1: a vision block starting at %2 where the ids before give %3"_s.arg(c).arg(id).arg(
+                        next);
+                return row;
+            }
+            flushText();
+            const Grid g = grid(c);
+            const bool image = g.frames == 1;
+            row.prompt.append(
+                u"%1:%2x%3x%4"_s.arg(image ? u"image"_s : u"video"_s).arg(g.frames).arg(2 * g.h).arg(2 * g.w));
+            if (!image) {
+                QStringList offsets;
+                for (const std::int64_t o : g.offsets)
+                    offsets.append(QString::number(o));
+                row.steps.append(u"t at the start + %1 over its %2 grids"_s.arg(offsets.join(u", "_s)).arg(g.frames));
+            }
+            row.real += g.tokens();
+            c += g.tokens();
+            last = g;
+            continue;
+        }
+        if (v == Ids {next, next, next}) {
+            ++text;
+            ++next;
+            ++row.real;
+            ++c;
+            continue;
+        }
+        if (paddedFrom(c)) {
+            row.padding = columns() - c;
+            break;
+        }
+        row.problem = next == 0 && c == row.padding
+            ? u"column %1's ids %2: get_rope_index starts every prompt at 0 on all three axes"_s.arg(c).arg(idsText(v))
+            : u"column %1's ids %2 where text at %3 (t = h = w, one more than the token before) or a vision block "
+              "from %3 was to follow"_s.arg(c)
+                  .arg(idsText(v))
+                  .arg(next);
+        return row;
+    }
+    flushText();
+    return row;
+}
+
+} // namespace
+
+PositionIdsCheck::Report read(const RowMatrixXf &ids, std::int64_t rows)
+{
+    PositionIdsCheck::Report report;
+    report.rows = rows;
+    report.columns = ids.cols();
+    report.axes = 3;
+    report.reference = u"get_rope_index's layout read from the ids themselves, no --prompt declared (models/qwen2_vl/"
+                       "modeling_qwen2_vl.py and qwen2_5_vl: text t = h = w one more a token, each image or video a "
+                       "(t, h, w) grid from its start, w fastest, the text after it at its largest id + 1, or at "
+                       "start + max(h, w) in transformers 5.x)"_s;
+    QStringList read, problems;
+    bool v4 = false, v5 = false, vision = false, tokenCount = false;
+    for (std::int64_t b = 0; b < rows; ++b) {
+        const Row row = Reader(ids, rows, b).read();
+        report.realTokens += row.real;
+        v4 = v4 || row.v4;
+        v5 = v5 || row.v5;
+        tokenCount = tokenCount || row.tokenCount;
+        vision = vision || std::any_of(row.prompt.begin(), row.prompt.end(), [](const QString &p) {
+                     return !p.startsWith(u"text"_s);
+                 });
+        if (!row.problem.isEmpty()) {
+            problems.append(u"row %1: %2"_s.arg(b).arg(row.problem));
+            continue;
+        }
+        QString words = u"row %1: %2"_s.arg(b).arg(row.prompt.join(u','));
+        if (row.padding > 0)
+            words += u" (%1 columns of padding, ids 1)"_s.arg(row.padding);
+        if (!row.steps.isEmpty())
+            words += u"; the video's %1"_s.arg(row.steps.join(u", "_s));
+        read.append(words);
+    }
+    if (!problems.isEmpty() || (v4 && v5)) {
+        report.verdict = PositionIdsCheck::Verdict::Unknown;
+        report.detail = u"the ids are not get_rope_index's for any prompt: %1"_s.arg(
+            problems.isEmpty() ? u"the text after one block follows transformers 4.x's rule, after another 5.x's"_s
+                               : problems.join(u"; "_s));
+        if (tokenCount)
+            report.notes.append(u"text that resumes at the token count after an image or video is 1-D positions' "
+                                "rule, not get_rope_index's; declare the prompt (--prompt) to name it"_s);
+        report.notes.append(u"a declared prompt (--prompt, --vision-positions) compares every id with the "
+                            "reference's and names the mistake"_s);
+        return report;
+    }
+    report.verdict = PositionIdsCheck::Verdict::Correct;
+    report.detail
+        = u"every id is get_rope_index's for the prompt read from them (grids in patches at spatial merge "
+          "2): %1%2"_s.arg(read.join(u"; "_s),
+                           v5 ? u"; the text after a block at its start + max(h, w), transformers 5.x's"_s : QString());
+    if (!vision)
+        report.notes.append(u"every token reads as text (t = h = w): if the rows hold image or video tokens, these "
+                            "are 1-D positions on them, which get_rope_index never gives (mrope-1d-positions, "
+                            "linkedin/Liger-Kernel#276); --prompt checks it"_s);
+    report.notes.append(u"a declared prompt (--prompt, --vision-positions, --batch) would check the grids against the "
+                        "processor's, a video's t step against second_per_grid · tokens_per_second (Qwen2-VL's "
+                        "step is 1) and the padding"_s);
+    return report;
+}
+
+} // namespace posenc::MropeIdsStructure

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "PositionIdsCheck.h"
+
+#include "core/Block.h"
+
+#include <cstdint>
+#include <vector>
+
+// M-RoPE's [3, B, L] position ids read without a prompt (docs/ARCHITECTURE.md, Positions in
+// practice): their own structure against get_rope_index's (huggingface/transformers
+// models/qwen2_vl/modeling_qwen2_vl.py Qwen2VLModel.get_rope_index, and Qwen2.5-VL's and
+// Qwen3-VL's): text runs whose t, h and w are one id, one more each token; vision blocks, a
+// (t, h, w) grid from the block's start with w running fastest, t advancing by a step a grid; the
+// text after a block at its largest id + 1 (transformers 4.x) or its start + max(h, w) (5.x). The
+// prompt read is said, and what a declared prompt would add.
+namespace posenc::MropeIdsStructure {
+
+// `ids` as [3·B, L], t's rows first.
+PositionIdsCheck::Report read(const RowMatrixXf &ids, std::int64_t rows);
+
+} // namespace posenc::MropeIdsStructure

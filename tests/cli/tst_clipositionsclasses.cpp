@@ -1,0 +1,308 @@
+// posenc check --position-ids: the classes of mistake held-out set 7 found unnamed (F1, F2, F6) and
+// issue 59's item 5 (every named mistake in every batch form).
+// - M-RoPE ids against a declared prompt: the cases of tests/data/mroperules/cases.json, recorded
+//   with torch from transformers' get_rope_index (Qwen2VLModel's and Qwen2_5_VLModel's, copied in
+//   tests/data/make_mrope_rules_fixture.py) and from the mistakes as ports wrote them.
+// - The same ids without --prompt ([3, 1, L], once refused as "must be [B, L]"): read by their own
+//   structure, the prompt read from them said in the segments of the case's prompt.
+// - One id a token: the reference's ids written here from transformers' definitions
+//   (attention_mask.cumsum(-1) - 1, the padding 1; a decode step the row's real tokens before it;
+//   the flattening collator's restart), each mistake's from its own, in every batch form.
+#include "NpyBytes.h"
+#include "PositionIdsRun.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace PositionIdsRun;
+
+namespace {
+
+QJsonArray fixtureCases()
+{
+    QFile file(QStringLiteral(POSENC_MROPE_RULES));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read the fixture");
+    return QJsonDocument::fromJson(file.readAll()).object().value(u"cases"_s).toArray();
+}
+
+QJsonObject fixtureRulesCase(const QString &name)
+{
+    for (const QJsonValue &c : fixtureCases())
+        if (c.toObject().value(u"name"_s).toString() == name)
+            return c.toObject();
+    qFatal("no case %s", qPrintable(name));
+}
+
+QString writeCase(const QTemporaryDir &dir, const QJsonObject &c)
+{
+    std::vector<std::int64_t> shape;
+    for (const QJsonValue &n : c.value(u"shape"_s).toArray())
+        shape.push_back(n.toInteger());
+    std::vector<double> values;
+    for (const QJsonValue &v : c.value(u"ids"_s).toArray())
+        values.push_back(v.toDouble());
+    const QString path = dir.filePath(u"ids.npy"_s);
+    QFile file(path);
+    const QByteArray bytes = npy(shape, values);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+QStringList flagsOfCase(const QJsonObject &c)
+{
+    QStringList flags;
+    for (const QJsonValue &f : c.value(u"flags"_s).toArray())
+        flags.append(f.toString());
+    return flags;
+}
+
+// A batch of one id a token: each row's real mask, the columns from `cache` on decode steps.
+struct Form
+{
+    QStringList flags;
+    std::vector<std::vector<int>> mask; // 1 real, 0 padding
+    std::vector<std::vector<int>> documents; // each real token's document in its row (packs), else empty
+    int cache = 0;
+};
+
+Form form(const QString &name, const QTemporaryDir &dir)
+{
+    const std::vector<std::vector<int>> left = kLeftMask;
+    std::vector<std::vector<int>> right;
+    for (const auto &row : left) {
+        std::vector<int> r(row.size(), 0);
+        std::fill_n(r.begin(), std::count(row.begin(), row.end(), 1), 1);
+        right.push_back(r);
+    }
+    const auto decode = [](std::vector<std::vector<int>> mask, int steps) {
+        for (auto &row : mask)
+            row.insert(row.end(), std::size_t(steps), 1);
+        return mask;
+    };
+    if (name == u"left"_s)
+        return {{u"--batch"_s, u"left:5,8,3"_s, u"--max-len"_s, u"8"_s}, left, {}, 0};
+    if (name == u"right"_s)
+        return {{u"--batch"_s, u"right:5,8,3"_s, u"--max-len"_s, u"8"_s}, right, {}, 0};
+    if (name == u"mask file"_s) {
+        std::vector<std::vector<float>> rows;
+        for (const auto &row : left)
+            rows.emplace_back(row.begin(), row.end());
+        return {{u"--attention-mask"_s, write(dir, u"mask.npy"_s, rows)}, left, {}, 0};
+    }
+    if (name == u"left with a cache"_s)
+        return {{u"--batch"_s, u"left:5,8,3"_s, u"--max-len"_s, u"11"_s, u"--cache"_s, u"8"_s}, decode(left, 3), {}, 8};
+    if (name == u"right with a cache"_s)
+        return {
+            {u"--batch"_s, u"right:5,8,3"_s, u"--max-len"_s, u"11"_s, u"--cache"_s, u"8"_s}, decode(right, 3), {}, 8};
+    if (name == u"one row with a cache"_s)
+        return {{u"--cache"_s, u"30"_s, u"--max-len"_s, u"38"_s}, {std::vector<int>(38, 1)}, {}, 30};
+    // --packed 3,4,2/5,4: two rows of nine columns, each full.
+    return {{u"--packed"_s, u"3,4,2/5,4"_s, u"--max-len"_s, u"9"_s},
+            {std::vector<int>(9, 1), {1, 1, 1, 1, 1, 1, 1, 1, 1}},
+            {{0, 0, 0, 1, 1, 1, 1, 2, 2}, {0, 0, 0, 0, 0, 1, 1, 1, 1}},
+            0};
+}
+
+// transformers' ids for the form: generation's cumsum(-1) - 1 (the padding 1, a decode step the
+// row's real tokens before it), or the collator's restart at each document.
+std::vector<std::vector<int>> referenceIds(const Form &f)
+{
+    std::vector<std::vector<int>> ids;
+    for (std::size_t b = 0; b < f.mask.size(); ++b) {
+        std::vector<int> row;
+        int real = 0, at = 0;
+        for (std::size_t c = 0; c < f.mask[b].size(); ++c) {
+            if (!f.documents.empty()) {
+                at = c > 0 && f.documents[b][c] == f.documents[b][c - 1] ? at + 1 : 0;
+                row.push_back(at);
+                continue;
+            }
+            row.push_back(f.mask[b][c] ? real : 1);
+            real += f.mask[b][c];
+        }
+        ids.push_back(row);
+    }
+    return ids;
+}
+
+// The mistake's ids, from its definition.
+std::vector<std::vector<float>> mistakeIds(const Form &f, const QString &mistake)
+{
+    const auto reference = referenceIds(f);
+    std::vector<std::vector<float>> out;
+    for (std::size_t b = 0; b < reference.size(); ++b) {
+        std::vector<float> row;
+        for (std::size_t c = 0; c < reference[b].size(); ++c) {
+            const bool real = f.mask[b][c] == 1, decode = f.cache > 0 && int(c) >= f.cache;
+            int id = reference[b][c];
+            if (mistake == u"arange-with-padding"_s || mistake == u"positions-not-restarted"_s)
+                id = int(c); // arange(L): the padding before counted, or one count over the documents
+            else if (mistake == u"off-by-one"_s && real)
+                id += 1;
+            else if (mistake == u"cache-offset"_s && decode)
+                id = int(c) - f.cache; // cache_position without the cache: from 0
+            else if (mistake == u"position-offset, off-by-one"_s && real)
+                id += decode ? 1 : 30; // flash-linear-attention#747's upper layer: prefill + its length, steps + 1
+            else if (mistake == u"position-offset, cache-offset"_s && real)
+                id += decode ? 5 : 2;
+            row.push_back(float(id));
+        }
+        out.push_back(row);
+    }
+    return out;
+}
+
+QJsonObject report(const CliRun::Run &run)
+{
+    return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+} // namespace
+
+class TestCliPositionsClasses : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void mropeMistakesAgainstADeclaredPrompt_data()
+    {
+        QTest::addColumn<QJsonObject>("c");
+        for (const QJsonValue &c : fixtureCases())
+            QTest::newRow(qPrintable(c.toObject().value(u"name"_s).toString())) << c.toObject();
+    }
+    // Each case's verdict and mistake, as the fixture records them; no word of a batch where none
+    // is declared (F1: "the batch assumed where none is declared" beside a declared prompt).
+    void mropeMistakesAgainstADeclaredPrompt()
+    {
+        QFETCH(QJsonObject, c);
+        QTemporaryDir dir;
+        const auto run = check(writeCase(dir, c), flagsOfCase(c), true);
+        QStringList mistakes;
+        for (const QJsonValue &m : c.value(u"mistakes"_s).toArray())
+            mistakes.append(m.toString());
+        const QString verdict = c.value(u"verdict"_s).toString();
+        QVERIFY2(run.exitCode
+                     == (verdict == u"correct"_s       ? 0
+                             : verdict == u"mistake"_s ? 1
+                                                       : 7),
+                 qPrintable(run.err + run.out));
+        QCOMPARE(verdictOf(run), std::pair(verdict, mistakes));
+        if (!flagsOfCase(c).contains(u"--batch"_s))
+            QVERIFY2(!report(run).value(u"detail"_s).toString().contains(u"batch"_s), qPrintable(run.out));
+    }
+
+    // The undeclared rule's time: unknown, naming Qwen2.5-VL's rule and the flag that declares it.
+    void undeclaredRuleIsSaid()
+    {
+        QTemporaryDir dir;
+        const QJsonObject c = fixtureRulesCase(u"video Qwen2.5-VL's time, no rule declared"_s);
+        const auto run = check(writeCase(dir, c), flagsOfCase(c), true);
+        const QString detail = report(run).value(u"detail"_s).toString();
+        QVERIFY2(detail.contains(u"Qwen2.5-VL"_s) && detail.contains(u"--vision-positions qwen2.5-vl"_s)
+                     && detail.contains(u"second_per_grid 2"_s),
+                 qPrintable(detail));
+    }
+
+    void threeAxesWithoutAPrompt_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QString>("read"); // the prompt read, in the fixture's segments
+        QTest::newRow("video") << u"video reference"_s << u"correct"_s << u"text:6,video:4x16x16,text:10"_s;
+        QTest::newRow("image") << u"image reference"_s << u"correct"_s << u"text:5,image:1x12x16,text:9"_s;
+        QTest::newRow("mixed") << u"mixed reference"_s << u"correct"_s
+                               << u"text:4,image:1x4x6,text:3,video:3x4x4,text:2"_s;
+        QTest::newRow("1-D over an image") << u"image 1-D"_s << u"correct"_s << u"text:62"_s;
+        QTest::newRow("text at the token count")
+            << u"image text resumes at the token count"_s << u"unknown"_s << QString();
+        QTest::newRow("batch left") << u"batch left reference"_s << u"correct"_s
+                                    << u"text:4,image:1x4x6,text:3,video:3x4x4,text:2"_s;
+    }
+    // [3, B, L] ids without --prompt or a batch flag (F2): read as what they are, never refused.
+    void threeAxesWithoutAPrompt()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, verdict);
+        QFETCH(QString, read);
+        QTemporaryDir dir;
+        const auto run = check(writeCase(dir, fixtureRulesCase(name)), {}, true);
+        QVERIFY2(run.exitCode == (verdict == u"correct"_s ? 0 : 7), qPrintable(run.err + run.out));
+        QCOMPARE(verdictOf(run).first, verdict);
+        const QString detail = report(run).value(u"detail"_s).toString();
+        QVERIFY2(read.isEmpty() || detail.contains(read), qPrintable(detail));
+        if (read == u"text:62"_s) // all text: the note names the 1-D class
+            QVERIFY2(run.out.contains(u"mrope-1d-positions"_s), qPrintable(run.out));
+        if (read.isEmpty())
+            QVERIFY2(detail.contains(u"token count"_s), qPrintable(detail));
+    }
+
+    void everyMistakeInEveryBatchForm_data()
+    {
+        QTest::addColumn<QString>("formName");
+        QTest::addColumn<QString>("mistake");
+        const QList<std::pair<QString, QStringList>> combos {
+            {u"left"_s, {u"arange-with-padding"_s, u"off-by-one"_s}},
+            {u"right"_s, {u"off-by-one"_s}},
+            {u"mask file"_s, {u"arange-with-padding"_s, u"off-by-one"_s}},
+            {u"left with a cache"_s,
+             {u"arange-with-padding"_s, u"off-by-one"_s, u"cache-offset"_s, u"position-offset, off-by-one"_s,
+              u"position-offset, cache-offset"_s}},
+            {u"right with a cache"_s,
+             {u"arange-with-padding"_s, u"off-by-one"_s, u"cache-offset"_s, u"position-offset, cache-offset"_s}},
+            {u"one row with a cache"_s,
+             {u"off-by-one"_s, u"cache-offset"_s, u"position-offset, off-by-one"_s,
+              u"position-offset, cache-offset"_s}},
+            {u"packed"_s, {u"positions-not-restarted"_s, u"off-by-one"_s}},
+        };
+        for (const auto &[name, mistakes] : combos)
+            for (const QString &m : mistakes)
+                QTest::newRow(qPrintable(name + u": "_s + m)) << name << m;
+    }
+    // Each mistake named, with its parts where two parts are each off by their own constant (F6).
+    void everyMistakeInEveryBatchForm()
+    {
+        QFETCH(QString, formName);
+        QFETCH(QString, mistake);
+        QTemporaryDir dir;
+        const Form f = form(formName, dir);
+        const auto run = check(write(dir, u"ids.npy"_s, mistakeIds(f, mistake)), f.flags, true);
+        QVERIFY2(run.exitCode == 1, qPrintable(run.err + run.out));
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, mistake.split(u", "_s)));
+    }
+
+    // The reference's own ids in every form: correct.
+    void referenceInEveryBatchForm_data()
+    {
+        QTest::addColumn<QString>("formName");
+        for (const char *name : {"left", "right", "mask file", "left with a cache", "right with a cache",
+                                 "one row with a cache", "packed"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+    void referenceInEveryBatchForm()
+    {
+        QFETCH(QString, formName);
+        QTemporaryDir dir;
+        const Form f = form(formName, dir);
+        const auto run = check(write(dir, u"ids.npy"_s, mistakeIds(f, u"reference"_s)), f.flags, true);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+    }
+
+    // F6 in words: each part with its columns and its id.
+    void compositeNamesItsParts()
+    {
+        QTemporaryDir dir;
+        const Form f = form(u"one row with a cache"_s, dir);
+        const auto run
+            = check(write(dir, u"ids.npy"_s, mistakeIds(f, u"position-offset, off-by-one"_s)), f.flags, true);
+        const QString detail = report(run).value(u"detail"_s).toString();
+        QVERIFY2(detail.contains(u"row 0's prefill (columns 0-29): the reference's +30"_s)
+                     && detail.contains(u"row 0's decode steps (columns 30-37): the reference's +1, off-by-one"_s),
+                 qPrintable(detail));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPositionsClasses)
+#include "tst_clipositionsclasses.moc"
