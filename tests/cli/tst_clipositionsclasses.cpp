@@ -239,6 +239,22 @@ private slots:
             QVERIFY2(detail.contains(u"token count"_s), qPrintable(detail));
     }
 
+    // What is truly unusable is still refused, in one line naming the shapes it takes (F2).
+    void unusableShapeNamesTheForms()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"ids.npy"_s);
+        QFile file(path);
+        const QByteArray bytes = npy({2, 1, 10}, std::vector<double>(20, 0.0));
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size());
+        file.close();
+        const auto run = check(path, {});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY2(run.err.contains(u"[B, L] = [1, 10]"_s) && run.err.contains(u"M-RoPE's [3, B, L]"_s),
+                 qPrintable(run.err));
+    }
+
     void everyMistakeInEveryBatchForm_data()
     {
         QTest::addColumn<QString>("formName");
