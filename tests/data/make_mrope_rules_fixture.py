@@ -117,6 +117,9 @@ def main():
         other = [s if s[0] != "video" else s[:4] + (3.0,) for s in segs]
         cases.append(case("%s at second_per_grid 3" % label, get_rope_index(other)[:, None, :], flags, "mistake",
                           ["second-per-grid"]))
+        other = [s if s[0] != "video" else s[:4] + (1.3,) for s in segs]  # trunc(k * 2.6): no whole step
+        cases.append(case("%s at second_per_grid 1.3" % label, get_rope_index(other)[:, None, :], flags, "mistake",
+                          ["second-per-grid"]))
         cases.append(case("%s Qwen2.5-VL's time declared Qwen2-VL" % label, get_rope_index(segs)[:, None, :],
                           ["--prompt", prompt_flag(segs)] + q2, "mistake", ["mrope-temporal-rule"]))
         cases.append(case("%s Qwen2.5-VL's time, no rule declared" % label, get_rope_index(segs)[:, None, :],

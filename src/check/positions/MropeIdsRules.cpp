@@ -229,41 +229,54 @@ std::optional<Named> Rules::temporal() const
                           "declared second_per_grid and tokens_per_second %2: second_per_grid_ts not used"_s.arg(
                               step, NumberText::exact(m.tokensPerSecond))};
     }
-    // Each video's step between its first two grids, as the ids of row 0 give it.
+    // Each video's t offsets o_k = trunc(k · x) as row 0 gives them, x = second_per_grid ·
+    // tokens_per_second: x in [o_k / k, (o_k + 1) / k) for every grid k; its lower end (exact where
+    // the products are whole), else the middle of the range, is tried.
     const auto parsed = MropePrompt::parse(m.prompt, m.spatialMergeSize);
     const auto *segments = std::get_if<std::vector<MropeSegment>>(&parsed);
     if (!segments || segments->size() != m_prompt.spans().size())
         return std::nullopt;
     const BatchLayout &layout = m_batch.layout();
-    std::vector<std::optional<double>> seconds(segments->size());
-    QStringList read;
+    std::vector<std::optional<double>> low(segments->size()), middle(segments->size());
+    QStringList read, ranges;
+    bool whole = true; // every product a whole step: the seconds exact, else their ranges said
     for (std::size_t i = 0; i < segments->size(); ++i) {
         const MropeLayout::Span &span = m_prompt.spans()[i];
         if (span.kind != MropeTokenKind::Video || span.gridT < 2)
             continue;
-        const auto c0 = columnOf(layout, 0, span.firstRow),
-                   c1 = columnOf(layout, 0, span.firstRow + span.gridH * span.gridW);
-        if (!c0 || !c1)
+        const auto c0 = columnOf(layout, 0, span.firstRow);
+        double lo = 0.0, hi = 1e12;
+        for (std::int64_t k = 1; k < span.gridT && c0; ++k) {
+            const auto ck = columnOf(layout, 0, span.firstRow + k * span.gridH * span.gridW);
+            if (!ck)
+                return std::nullopt;
+            const std::int64_t o = given(m_ids, layout.rows(), 0, 0, *ck) - given(m_ids, layout.rows(), 0, 0, *c0);
+            if (o < 0 || o > 100000000)
+                return std::nullopt;
+            lo = std::max(lo, double(o) / double(k));
+            hi = std::min(hi, double(o + 1) / double(k));
+        }
+        if (!c0 || !(lo < hi))
             return std::nullopt;
-        const std::int64_t d = given(m_ids, layout.rows(), 0, 0, *c1) - given(m_ids, layout.rows(), 0, 0, *c0);
-        if (d < 0 || d > 1000000)
-            return std::nullopt;
-        seconds[i] = double(d) / m.tokensPerSecond;
-        read.append(u"%1 (t advancing %2 a grid)"_s.arg(NumberText::exact(*seconds[i])).arg(d));
+        low[i] = lo / m.tokensPerSecond;
+        middle[i] = (lo + hi) / 2.0 / m.tokensPerSecond;
+        whole = whole && lo == std::floor(lo);
+        read.append(NumberText::exact(*low[i]));
+        ranges.append(
+            u"[%1, %2)"_s.arg(NumberText::compact(*low[i], 6), NumberText::compact(hi / m.tokensPerSecond, 6)));
     }
     if (read.isEmpty())
         return std::nullopt;
     Params p = m_params;
     p.mrope.vision = MropeVision::Qwen25Vl;
-    p.mrope.prompt = promptText(*segments, seconds);
+    p.mrope.prompt = promptText(*segments, low);
     bool found = variantHolds(p, m_ids);
-    if (!found) { // k · d / tps a hair under k · d in float32: the next float up
-        for (auto &s : seconds)
-            if (s)
-                s = double(std::nextafter(float(*s), 2.0f * float(*s) + 1.0f));
-        p.mrope.prompt = promptText(*segments, seconds);
+    if (!found) {
+        p.mrope.prompt = promptText(*segments, middle);
         found = variantHolds(p, m_ids);
     }
+    if (!whole || read.isEmpty())
+        read = {u"in "_s + ranges.join(u", "_s)};
     if (!found)
         return std::nullopt;
     const QString at
@@ -397,7 +410,7 @@ std::optional<Named> name(const Params &params, const RowMatrixXf &ids, const De
     const Rules rules(params, ids, declared);
     if (!rules.hasVision())
         return std::nullopt;
-    for (const auto &rule : {&Rules::oneDimensional, &Rules::temporal, &Rules::truncated, &Rules::otherEra,
+    for (const auto &rule : {&Rules::oneDimensional, &Rules::truncated, &Rules::temporal, &Rules::otherEra,
                              &Rules::textResume, &Rules::axesSwapped, &Rules::axisOffsets}) {
         if (auto named = (rules.*rule)())
             return named;
