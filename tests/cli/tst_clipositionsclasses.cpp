@@ -306,6 +306,29 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
     }
 
+    // One row of a batch shifted whole, without a cache: that row's offset, position-offset, never
+    // cache-offset (no step after a cache is there).
+    void oneRowShiftedWhole_data()
+    {
+        QTest::addColumn<QString>("formName");
+        QTest::newRow("left") << u"left"_s;
+        QTest::newRow("mask file") << u"mask file"_s;
+        QTest::newRow("packed") << u"packed"_s;
+    }
+    void oneRowShiftedWhole()
+    {
+        QFETCH(QString, formName);
+        QTemporaryDir dir;
+        const Form f = form(formName, dir);
+        auto ids = mistakeIds(f, u"reference"_s);
+        for (std::size_t c = 0; c < ids[1].size(); ++c)
+            ids[1][c] += f.mask[1][c] ? 3.0f : 0.0f; // row 1's real tokens from 3
+        const auto run = check(write(dir, u"ids.npy"_s, ids), f.flags, true);
+        QVERIFY2(run.exitCode == 1, qPrintable(run.err + run.out));
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"position-offset"_s}));
+        QVERIFY2(report(run).value(u"detail"_s).toString().contains(u"row 1's ids (columns 0-"_s), qPrintable(run.out));
+    }
+
     // F6 in words: each part with its columns and its id.
     void compositeNamesItsParts()
     {

@@ -206,13 +206,15 @@ std::optional<QString> offTheCacheFrom(const ReferenceIds &batch, const RowMatri
     const BatchLayout &layout = batch.layout();
     std::vector<std::int64_t> reference(std::size_t(batch.axes() * layout.cols()));
     QStringList parts;
+    bool wholeRows = true; // every row that leaves the reference shifted from its first real token on
     for (std::int64_t b = 0; b < layout.rows(); ++b) {
         batch.ids(IdsChoice::Reference, b, 0, layout.cols(), reference.data());
-        std::optional<std::int64_t> from, shift, stuck;
+        std::optional<std::int64_t> from, shift, stuck, first;
         bool shifted = true, still = true;
         for (const BatchSegment &s : layout.row(b)) {
             if (!s.isReal())
                 continue;
+            first = first.value_or(s.start);
             for (std::int64_t c = s.start; c < s.end(); ++c) {
                 for (int a = 0; a < batch.axes(); ++a) {
                     const double given = ids(a * layout.rows() + b, c);
@@ -235,13 +237,16 @@ std::optional<QString> offTheCacheFrom(const ReferenceIds &batch, const RowMatri
             continue;
         if (!shifted && !still)
             return std::nullopt;
+        wholeRows = wholeRows && shifted && from == first;
         const QString where
             = layout.cache() > 0 && *from >= layout.cache() ? u"its decode steps"_s : u"column %1 on"_s.arg(*from);
         parts.append(shifted ? u"row %1's ids from %2 are the reference's %3%4"_s.arg(b).arg(where).arg(
                          *shift > 0 ? u"+"_s : u"−"_s, QString::number(std::abs(*shift)))
                              : u"row %1's ids from %2 are all %3, not advancing"_s.arg(b).arg(where).arg(*stuck));
     }
-    if (parts.isEmpty())
+    // Rows shifted whole, from their first token, are no step after a cache: each row's offset
+    // (partsOff names them).
+    if (parts.isEmpty() || wholeRows)
         return std::nullopt;
     return parts.join(u"; "_s);
 }
@@ -276,14 +281,16 @@ std::optional<std::pair<QStringList, QString>> partsOff(const BatchLayout &layou
         const RowShifts &r = rows[std::size_t(b)];
         if (r.prefill.size() > 1 || r.decode.size() > 1)
             return std::nullopt;
+        // A row shifted alike in its prefill and its decode steps is one part, the row's offset.
+        const bool alike = r.prefill == r.decode;
         for (const bool decode : {false, true}) {
             const std::set<std::int64_t> &shift = decode ? r.decode : r.prefill;
-            if (shift.empty() || *shift.begin() == 0)
+            if (shift.empty() || *shift.begin() == 0 || (alike && decode))
                 continue;
             const std::int64_t d = *shift.begin();
             std::int64_t first = layout.cols(), last = -1;
             for (const BatchSegment &s : layout.row(b)) {
-                if (s.isReal() && s.decode == decode && s.length > 0) {
+                if (s.isReal() && (alike || s.decode == decode) && s.length > 0) {
                     first = std::min(first, s.start);
                     last = std::max(last, s.end() - 1);
                 }
@@ -291,13 +298,14 @@ std::optional<std::pair<QStringList, QString>> partsOff(const BatchLayout &layou
             const QString id = std::abs(d) == 1 ? words.value(int(IdsChoice::OffByOne))
                 : decode                        ? words.value(int(IdsChoice::CacheOffset))
                                                 : kPositionOffset;
+            const QString part = alike || layout.cache() == 0 ? u"ids"_s : decode ? u"decode steps"_s : u"prefill"_s;
             if (!ids.contains(id))
                 ids.append(id);
-            const QString cache = !decode && d == layout.cache() && d > 0
+            const QString cache = !decode && !alike && d == layout.cache() && d > 0
                 ? u", the prefill's own length: its tokens counted into the offset before it was read"_s
                 : QString();
             parts.append(u"row %1's %2 (columns %3-%4): the reference's %5%6%7, %8"_s.arg(b)
-                             .arg(decode ? u"decode steps"_s : u"prefill"_s)
+                             .arg(part)
                              .arg(first)
                              .arg(last)
                              .arg(d > 0 ? u"+"_s : u"−"_s)
