@@ -217,6 +217,31 @@ bool IdReference::decodeLost(const Result &result, QStringList &lines) const
     return false;
 }
 
+// Ids of a class `posenc check --position-ids` names (MropeIdsRules), said in words under
+// mrope-ids-differ: every row at (r, r, r), 1-D positions over the vision rows
+// (linkedin/Liger-Kernel#276); or each span's ids moved to its first row, the text after a block
+// resuming at the token count.
+std::optional<QString> IdReference::knownClass(const Result &result) const
+{
+    const std::int64_t rows = std::ssize(result.ids);
+    bool oneD = true, count = true;
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const RowIds &got = result.ids[std::size_t(r)];
+        oneD = oneD && got == RowIds {r, r, r};
+        const std::int64_t by = r < tokens() ? spanOf(r).firstRow - spanOf(r).start : -ropeDeltas();
+        count = count && got == shifted(expected(r), by);
+    }
+    if (oneD)
+        return u"every row r is at ids (r, r, r): 1-D text positions over the prompt's image and video rows, where "
+               "get_rope_index gives them (t, h, w) grid ids (position_ids not taken from get_rope_index: "
+               "linkedin/Liger-Kernel#276; posenc check --position-ids names it mrope-1d-positions)"_s;
+    if (count)
+        return u"the text after each image or video resumes at the token count (the block's first id + its rows), "
+               "where get_rope_index resumes at the block's largest id + 1 (posenc check --position-ids names it "
+               "mrope-text-resume)"_s;
+    return std::nullopt;
+}
+
 bool IdReference::compare(Result &result, QStringList &lines) const
 {
     const std::int64_t rows = std::ssize(result.ids);
@@ -257,6 +282,11 @@ bool IdReference::compare(Result &result, QStringList &lines) const
     }
     if (otherEra(result, lines)) {
         result.mistakes.append(MropeMistakes::kOtherEra);
+        return true;
+    }
+    if (const auto words = knownClass(result)) {
+        result.mistakes.append(kIdsDiffer);
+        lines.append(*words);
         return true;
     }
     std::int64_t differ = 0, first = -1;

@@ -50,6 +50,7 @@ private:
     bool decodeLost(const Result &result, QStringList &lines) const;
     bool timeTruncated(const Result &result, QStringList &lines) const;
     bool otherEra(const Result &result, QStringList &lines) const;
+    std::optional<QString> knownClass(const Result &result) const;
 
     MropeLayout m_layout;
     // The prompt's layout with every video's second_per_grid truncated to an integer, where that

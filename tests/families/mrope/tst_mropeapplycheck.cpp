@@ -62,6 +62,32 @@ std::vector<RowIds> ropeIndex(std::int64_t decode)
     return ids;
 }
 
+// kPrompt's ids with the text after each vision block resuming at the token count (the 1-D
+// position): each span from its first row, then `decode` rows continuing from the last.
+std::vector<RowIds> countIndex(std::int64_t decode)
+{
+    std::vector<RowIds> ids;
+    const auto text = [&](std::int64_t n) {
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto at = std::int64_t(ids.size());
+            ids.push_back({at, at, at});
+        }
+    };
+    const auto grid = [&](std::int64_t t, std::int64_t h, std::int64_t w) {
+        const auto start = std::int64_t(ids.size());
+        for (std::int64_t k = 0; k < t; ++k)
+            for (std::int64_t i = 0; i < h; ++i)
+                for (std::int64_t j = 0; j < w; ++j)
+                    ids.push_back({start + k, start + i, start + j});
+    };
+    text(5);
+    grid(1, 2, 3);
+    text(3);
+    grid(2, 2, 2);
+    text(2 + decode);
+    return ids;
+}
+
 // The axis of each of 64 pairs: chunked (cumulative sections) or interleaved.
 std::vector<int> axesOf(const std::vector<std::int64_t> &section, bool interleaved)
 {
@@ -194,6 +220,11 @@ private slots:
         QTest::newRow("decode from 0") << u"restart"_s << MropeMistakes::kRopeDeltasLost
                                        << u"ids restarting from 0..7"_s;
         QTest::newRow("one image row elsewhere") << u"row"_s << MropeMistakes::kIdsDiffer << u"row 7"_s;
+        // linkedin/Liger-Kernel#276: arange(L) on all three axes, the vision rows too.
+        QTest::newRow("1-D positions") << u"1d"_s << MropeMistakes::kIdsDiffer << u"1-D text positions"_s;
+        // The text after the image (rows 5..10) at 5 + 6 = 11, not 5 + max(0, 1, 2) + 1 = 8; the video's rows
+        // and the text after them moved alike (each span to its first row).
+        QTest::newRow("text at the token count") << u"count"_s << MropeMistakes::kIdsDiffer << u"token count"_s;
     }
     void idMistakesAreNamed()
     {
@@ -216,7 +247,13 @@ private slots:
             }
             if (kind == u"row"_s && r == 7)
                 i.w = 40;
+            if (kind == u"1d"_s) {
+                const auto at = std::int64_t(r);
+                i = {at, at, at};
+            }
         }
+        if (kind == u"count"_s) // each span at its first row: text 0-4, image 5-10, text 11-13, video 14-21, text 22-23
+            ids = countIndex(8);
         const Applied a = applied(ids, axesOf({16, 24, 24}, false));
         const MropeApplyCheck::Result r = checked(a, qwen2vl(true));
         QCOMPARE(r.verdict, CheckVerdict::Mistake);
