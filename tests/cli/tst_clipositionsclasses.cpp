@@ -237,6 +237,8 @@ private slots:
             QVERIFY2(run.out.contains(u"mrope-1d-positions"_s), qPrintable(run.out));
         if (read.isEmpty())
             QVERIFY2(detail.contains(u"token count"_s), qPrintable(detail));
+        if (name == u"video reference"_s) // the fixture's video: second_per_grid 2 at tokens_per_second 2
+            QVERIFY2(detail.contains(u"second_per_grid · tokens_per_second = %1"_s.arg(2 * 2)), qPrintable(detail));
     }
 
     // What is truly unusable is still refused, in one line naming the shapes it takes (F2).

@@ -108,6 +108,21 @@ private:
     std::int64_t m_rows, m_b;
 };
 
+// Which rule a video's t offsets follow: one step d a grid is Qwen2-VL's grid index (d = 1) or
+// Qwen2.5-VL's trunc(k · second_per_grid · tokens_per_second) at a product d.
+QString stepWords(const std::vector<std::int64_t> &offsets)
+{
+    const std::int64_t d = offsets.size() > 1 ? offsets[1] : 0;
+    for (std::size_t k = 0; k < offsets.size(); ++k)
+        if (offsets[k] != std::int64_t(k) * d)
+            return u" (Qwen2.5-VL's trunc(k · second_per_grid · tokens_per_second) at a fractional product)"_s;
+    if (d == 1)
+        return u" (Qwen2-VL's grid index, or Qwen2.5-VL's second_per_grid · tokens_per_second = 1)"_s;
+    return u" (Qwen2.5-VL's second_per_grid · tokens_per_second = %1, e.g. second_per_grid %2 at tokens_per_second 2; "
+           "not Qwen2-VL's grid index)"_s.arg(d)
+               .arg(double(d) / 2.0);
+}
+
 QString idsText(const Ids &v)
 {
     return u"(%1, %2, %3)"_s.arg(v[0]).arg(v[1]).arg(v[2]);
@@ -179,7 +194,9 @@ Row Reader::read() const
                 QStringList offsets;
                 for (const std::int64_t o : g.offsets)
                     offsets.append(QString::number(o));
-                row.steps.append(u"t at the start + %1 over its %2 grids"_s.arg(offsets.join(u", "_s)).arg(g.frames));
+                row.steps.append(u"t at the start + %1 over its %2 grids%3"_s.arg(offsets.join(u", "_s))
+                                     .arg(g.frames)
+                                     .arg(stepWords(g.offsets)));
             }
             row.real += g.tokens();
             c += g.tokens();
