@@ -138,9 +138,10 @@ def main():
                         n_long)
             cases.append(case("batch %s %s" % (side, mistake), ids, flags, "mistake", [mid]))
     os.makedirs(HERE, exist_ok=True)
-    with open(os.path.join(HERE, "cases.json"), "w") as f:
-        json.dump({"source": "tests/data/make_mrope_rules_fixture.py", "cases": cases}, f, indent=0)
-        f.write("\n")
+    with open(os.path.join(HERE, "cases.json"), "w") as f:  # one case a line
+        f.write('{"source": "tests/data/make_mrope_rules_fixture.py", "cases": [\n')
+        f.write(",\n".join(json.dumps(c, separators=(",", ":")) for c in cases))
+        f.write("\n]}\n")
 
 
 if __name__ == "__main__":
