@@ -25,16 +25,21 @@ namespace {
 // (RowConstant: BLOOM's m·j, MPT's m·(j − L + 1), not 0 at the query's own key) is read over the
 // last row's unmasked keys, (cell (L−1, L−1) − cell (L−1, k)) / (L − 1 − k), where the rounding of
 // the cells' larger values is spread over those keys.
-std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_t count, std::int64_t length)
+// `format` is the format the rows' values are held in (MaskFill::valuesFormat): a slope read from
+// bfloat16 cells carries their rounding.
+std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_t count, std::int64_t length,
+                                              ValueFormat &format)
 {
     if (length < 2 || rows.cols() != length)
         return std::nullopt;
     std::vector<double> slopes;
     std::vector<float> row(static_cast<std::size_t>(rows.cols()));
+    std::vector<float> cells;
     QString error;
     for (std::int64_t s = 0; s < count; ++s) {
         if (!rows.read(s * length + length - 1, 1, row.data(), error))
             return std::nullopt;
+        cells.insert(cells.end(), row.begin(), row.end());
         const float own = row[std::size_t(length - 1)];
         if (!std::isfinite(own) || own == 0.0f) {
             slopes.push_back(-double(row[std::size_t(length - 2)]));
@@ -45,6 +50,7 @@ std::optional<std::vector<double>> headSlopes(const TableRows &rows, std::int64_
             ++k;
         slopes.push_back((double(own) - double(row[std::size_t(k)])) / double(length - 1 - k));
     }
+    format = MaskFill::valuesFormat(cells.data(), std::int64_t(cells.size()));
     return slopes;
 }
 
@@ -64,6 +70,16 @@ StoredType roundingOf(StoredType stored, const std::vector<float> &cells)
         break;
     }
     return stored;
+}
+
+// The rounding of slopes read from cells held in `format`: that format's where the file is wider.
+StoredType roundingOf(StoredType stored, ValueFormat format)
+{
+    if (stored != StoredType::Float32 && stored != StoredType::Float64)
+        return stored;
+    return format == ValueFormat::BFloat16 ? StoredType::BFloat16
+        : format == ValueFormat::Float16   ? StoredType::Float16
+                                           : stored;
 }
 
 std::vector<float> cellsOf(const std::vector<double> &values, double sign)
@@ -120,10 +136,13 @@ std::optional<TableMatch> reversedSlopes(const std::vector<double> &slopes, Stor
 }
 
 // Each slice's finite cells against get_slopes(H)'s bias −m |i − j| (the head's slope m; a slice
-// of a batch is head s mod H): the one constant by which every cell of the slice differs from it,
-// to the cells' rounding (a few units of the slice's largest value in its format). Nothing where
-// a slice's cells differ by more than one constant, or where no slice differs at all. `causal` is
-// set where no slice holds a key after its query unmasked (j > i).
+// of a batch is head s mod H): the one constant by which every cell of the slice differs from it.
+// The constant is read where the reference is 0 (the query's own key, exact in every format: m · 0),
+// and every other cell held to it within the rounding of a faithful computation in the cells'
+// format, which grows with the cell: the slope rounded (BLOOM's float32 torch.pow, a few units; or
+// bfloat16's), the product and the sum with the constant each rounded once. Nothing where a slice's
+// cells differ by more than one constant, or where no slice differs at all. `causal` is set where
+// no slice holds a key after its query unmasked (j > i).
 std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int64_t count, std::int64_t length,
                                                  std::int64_t heads, bool &causal)
 {
@@ -136,26 +155,34 @@ std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int
         if (!rows.read(s * length, length, cells.data(), error))
             return std::nullopt;
         const ValueFormat format = MaskFill::valuesFormat(cells.data(), std::int64_t(cells.size()));
+        const double unit = halfUnit(format);
         const double m = AlibiSlopes::of(heads, s % heads + 1);
-        double lo = std::numeric_limits<double>::infinity(), hi = -lo, largest = 0.0;
+        const auto kept = [&](std::int64_t i, std::int64_t j) {
+            const double v = double(cells[std::size_t(i * length + j)]);
+            return std::isfinite(v) && !MaskFill::is(v, format);
+        };
+        std::optional<double> c;
+        for (std::int64_t i = 0; i < length && !c; ++i) {
+            if (kept(i, i))
+                c = double(cells[std::size_t(i * length + i)]);
+        }
+        if (!c)
+            return std::nullopt;
         for (std::int64_t i = 0; i < length; ++i) {
             for (std::int64_t j = 0; j < length; ++j) {
-                const double v = double(cells[std::size_t(i * length + j)]);
-                if (!std::isfinite(v) || MaskFill::is(v, format))
+                if (!kept(i, j))
                     continue;
                 causal = causal && j <= i;
-                const double d = v + m * double(std::llabs(i - j));
-                lo = std::min(lo, d);
-                hi = std::max(hi, d);
-                largest = std::max(largest, std::fabs(v));
+                const double v = double(cells[std::size_t(i * length + j)]);
+                const double reference = -m * double(std::llabs(i - j));
+                const double rounding = (8.0 * 0x1p-24 + 3.0 * unit) * std::max(std::fabs(reference), std::fabs(v))
+                    + 2.0 * unit * std::fabs(*c);
+                if (!(std::fabs(v - reference - *c) <= rounding))
+                    return std::nullopt;
             }
         }
-        const double rounding = 4.0 * halfUnit(format) * std::max(largest, 1.0);
-        if (!std::isfinite(lo) || hi - lo > rounding)
-            return std::nullopt;
-        const double c = 0.5 * (lo + hi);
-        differs = differs || std::fabs(c) > rounding;
-        constants.push_back(c);
+        differs = differs || *c != 0.0;
+        constants.push_back(*c);
     }
     if (!differs)
         return std::nullopt;
@@ -168,21 +195,24 @@ std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int
 // (position-offset: vLLM's paged attention decode biased key j of query n by m (j − n) where
 // ALiBi's is m (j − n + 1), vllm-project/vllm#945); else each head's constant (cells-offset, the
 // region a head): over −m |i − j| on both sides of the query, a key offset is no constant.
-void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std::int64_t heads, bool causal)
+void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std::int64_t heads, bool causal,
+                       ValueFormat format)
 {
     const auto shown = std::min<std::int64_t>(heads, std::ssize(constants));
+    // −k m rounded to the cells' format (bfloat16's −m is m to a half unit of 2^-9).
+    const double agreement = 1e-3 + 4.0 * halfUnit(format);
     std::optional<double> k;
     for (std::int64_t h = 0; h < std::ssize(constants); ++h) {
         const double kh = -constants[std::size_t(h)] / AlibiSlopes::of(heads, h % heads + 1);
         if (!k)
             k = kh;
-        if (std::fabs(kh - *k) > 1e-3 * std::max(1.0, std::fabs(*k))) {
+        if (std::fabs(kh - *k) > agreement * std::max(1.0, std::fabs(*k))) {
             k.reset();
             break;
         }
     }
     const double whole = k ? std::round(*k) : 0.0;
-    const bool shifted = causal && k && whole != 0.0 && std::fabs(*k - whole) <= 1e-3;
+    const bool shifted = causal && k && whole != 0.0 && std::fabs(*k - whole) <= agreement * std::fabs(whole);
     QStringList perHead;
     for (std::int64_t h = 0; h < shown && perHead.size() < 8; ++h)
         perHead.append(u"head %1 %2"_s.arg(h + 1).arg(NumberText::compact(constants[std::size_t(h)], 6)));
@@ -233,6 +263,7 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     QString error;
     // BLOOM: m·j (keys from 0); MPT: m·(j − (L − 1)) (the last key 0).
     std::optional<bool> bloom;
+    bool halfRows = true; // every row's values bfloat16's or float16's
     for (std::int64_t r = 0; r < count; ++r) {
         if (!rows.read(r, 1, row.data(), error))
             return std::nullopt;
@@ -241,14 +272,20 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
             return std::nullopt;
         bloom = fromZero;
         const double offset = fromZero ? 0.0 : -double(length - 1);
-        const double m = fromZero ? double(row[std::size_t(length - 1)]) / double(length - 1)
-                                  : -double(row[0]) / double(length - 1);
-        // Each cell m·j (BLOOM: float32's product, then .to(dtype)) rounded as the row's values are,
-        // and m read from a rounded cell: two of that rounding's half units.
         const ValueFormat format = rows.storedType() == StoredType::Float32 || rows.storedType() == StoredType::Float64
             ? representableFormat(row.data(), length)
             : storedFormat(rows.storedType());
-        const double relative = std::max(1e-6, 2.0 * halfUnit(format) + 1e-7);
+        // m read from the key one from the origin (BLOOM's key 1, MPT's key L − 2): in a half
+        // format, the slope itself rounded once, whether the product was float32's then .to(dtype)
+        // (build_alibi_tensor, build_mpt_alibi_tensor) or the slope's bfloat16 times j, each
+        // rounded; a float32 row's from its farthest key, where the rounding is spread widest.
+        const bool half = format != ValueFormat::Float32;
+        halfRows = halfRows && half;
+        const double m = fromZero ? double(row[std::size_t(half ? 1 : length - 1)]) / double(half ? 1 : length - 1)
+                                  : -double(row[std::size_t(half ? length - 2 : 0)]) / double(half ? 1 : length - 1);
+        // Each cell m·j rounded as the row's values are, m read from a rounded cell, and in a half
+        // format the slope rounded before the product: three of that rounding's half units.
+        const double relative = std::max(1e-6, 3.0 * halfUnit(format) + 1e-7);
         for (std::int64_t j = 0; j < length; ++j) {
             const double exact = m * (double(j) + offset);
             if (std::fabs(double(row[std::size_t(j)]) - exact) > relative * std::fabs(exact) + 1e-30)
@@ -278,10 +315,9 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     if (h < 1 || count % h != 0 || !repeats(h))
         return std::nullopt;
     slopes.resize(std::size_t(h));
-    std::vector<double> lastCells;
-    for (const double m : slopes)
-        lastCells.push_back(m * double(length - 1));
-    const StoredType stored = roundingOf(rows.storedType(), cellsOf(lastCells, 1.0));
+    // The slopes' rounding: a half format's where every row's values are (the slopes read from the
+    // key one from the origin are that format's), else the stored type's.
+    const StoredType stored = halfRows ? roundingOf(rows.storedType(), cellsOf(slopes, 1.0)) : rows.storedType();
     const auto reversed = reversedSlopes(slopes, stored, h, u"slope"_s);
     TableMatch m = reversed ? *reversed : AlibiSlopeVector::check(slopes, stored, h);
     m.table = u"alibi-key-bias"_s;
@@ -316,21 +352,26 @@ bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows,
     const auto count = std::int64_t(slices.size());
     const std::int64_t length = shape[shape.size() - 2];
     const std::int64_t heads = shape[shape.size() - 3];
-    const auto slopes = headSlopes(rows, count, length);
+    ValueFormat format = ValueFormat::Float32;
+    const auto slopes = headSlopes(rows, count, length, format);
     if (!slopes || heads < 1)
         return false;
     TableMatch &m = combined;
     std::vector<double> first(slopes->begin(), slopes->begin() + std::min<std::int64_t>(heads, count));
-    const StoredType stored = roundingOf(rows.storedType(), cellsOf(first, -1.0));
+    const StoredType stored = roundingOf(rows.storedType(), format);
     const auto reversed = masksAfter(rows, std::min<std::int64_t>(heads, count), length)
         ? reversedSlopes(first, stored, heads, u"slope (row L − 1, column L − 2 holds +m)"_s)
         : std::nullopt;
     TableMatch s = reversed ? *reversed : AlibiSlopeVector::check(first, stored, heads);
-    if (s.verdict == CheckVerdict::Correct && !reversed && m.verdict == CheckVerdict::Mistake && m.mistakes.isEmpty()) {
+    // Every cell get_slopes' bias plus a constant of its head's, within the cells' rounding: the
+    // constants named, whatever the slopes read from one row say (a constant of several units in
+    // bfloat16 rounds the last row's cells by more than a small slope times the distance).
+    if (!reversed && m.verdict == CheckVerdict::Mistake && m.mistakes.isEmpty()) {
         bool causal = true;
         if (const auto constants = headConstants(rows, count, length, heads, causal)) {
-            nameHeadConstants(m, *constants, heads, causal);
-            m.notes.prepend(u"the heads' slopes: "_s + s.diagnosis);
+            nameHeadConstants(m, *constants, heads, causal, storedFormat(stored));
+            if (s.verdict == CheckVerdict::Correct)
+                m.notes.prepend(u"the heads' slopes: "_s + s.diagnosis);
             return true;
         }
     }

@@ -17,14 +17,17 @@ const QString kGetSlopes = u"get_slopes (ofirpress/attention_with_linear_biases;
                            "MPT's gen_slopes)"_s;
 
 // A faithful slope: get_slopes' double rounded to float32, or BLOOM's float32 torch.pow (a few
-// units), then the stored rounding.
+// units), then the stored rounding: in float16 or bfloat16 two half units, a slope stored so being
+// rounded once, one read from a bias's cells of that format carrying their rounding over the keys it
+// was read across ((cell (L−1, L−1) − cell (L−1, 0)) / (L − 1), each rounded). get_slopes' heads
+// are 2^(8/H) apart, at least 2% up to 256 heads: far past two half units of bfloat16 (0.8%).
 double tolerance(double exact, StoredType stored)
 {
     double rounding = 8.0 * std::ldexp(1.0, -24) * exact;
     if (stored == StoredType::Float16)
-        rounding += std::max(halfUnit(ValueFormat::Float16) * exact, std::ldexp(1.0, -25));
+        rounding += std::max(2.0 * halfUnit(ValueFormat::Float16) * exact, std::ldexp(1.0, -25));
     else if (stored == StoredType::BFloat16)
-        rounding += halfUnit(ValueFormat::BFloat16) * exact;
+        rounding += 2.0 * halfUnit(ValueFormat::BFloat16) * exact;
     return rounding + 1e-300;
 }
 

@@ -179,9 +179,15 @@ QStringList notes(const Found &found, std::int64_t rows)
     return notes;
 }
 
+// The cells' rounding; in bfloat16 or float16 also the slope's own, which a bias computed in the
+// model's dtype rounds before the product (the slope's bfloat16 times j − i, itself rounded): a
+// second half unit of that format.
 CellTolerance toleranceOf(const TableEvidence &e, const Found &found)
 {
-    return OffsetFit::tolerance(e, found.slope * double(std::max(e.rows(), e.cols())), 2.0);
+    CellTolerance t = OffsetFit::tolerance(e, found.slope * double(std::max(e.rows(), e.cols())), 2.0);
+    if (e.format != ValueFormat::Float32)
+        t.relative += 1.01 * halfUnit(e.format);
+    return t;
 }
 
 TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> reference)
