@@ -118,9 +118,11 @@ private:
         const std::int64_t x = (block % (l.w / m)) * m + patch % m;
         const auto Y = std::size_t(y), X = std::size_t(x);
         const double dy = m_rows.frac[Y], dx = m_columns.frac[X];
-        const std::int64_t n = l.n;
-        const std::int64_t corners[4] = {m_rows.lo[Y] * n + m_columns.lo[X], m_rows.lo[Y] * n + m_columns.hi[X],
-                                         m_rows.hi[Y] * n + m_columns.lo[X], m_rows.hi[Y] * n + m_columns.hi[X]};
+        // The grid's row of point (y, x): y·n + x, or read transposed x·n + y.
+        const auto at
+            = [n = l.n, t = l.transposed](std::int64_t gy, std::int64_t gx) { return t ? gx * n + gy : gy * n + gx; };
+        const std::int64_t corners[4] = {at(m_rows.lo[Y], m_columns.lo[X]), at(m_rows.lo[Y], m_columns.hi[X]),
+                                         at(m_rows.hi[Y], m_columns.lo[X]), at(m_rows.hi[Y], m_columns.hi[X])};
         const double weights[4] = {(1 - dy) * (1 - dx), (1 - dy) * dx, dy * (1 - dx), dy * dx};
         for (std::int64_t c = 0; c < cols; ++c) {
             double v = 0.0;
@@ -135,8 +137,9 @@ private:
     Taps m_rows, m_columns;
 };
 
-// The layouts of `rows` patches: frames first one, merge 2 (Qwen3-VL's spatial_merge_size) then 1.
-std::vector<Layout> layoutsOf(std::int64_t n, std::int64_t rows)
+// The layouts of `rows` patches: frames first one, merge 2 (Qwen3-VL's spatial_merge_size) then 1;
+// the grid read as it is, then transposed.
+std::vector<Layout> layoutsOf(std::int64_t n, std::int64_t rows, bool transposed)
 {
     std::vector<Layout> out;
     for (const std::int64_t m : {2, 1}) {
@@ -146,7 +149,7 @@ std::vector<Layout> layoutsOf(std::int64_t n, std::int64_t rows)
             const std::int64_t frame = rows / t;
             for (std::int64_t h = m; h <= frame && out.size() < kMostLayouts; h += m) {
                 if (frame % h == 0 && (frame / h) % m == 0)
-                    out.push_back({n, t, h, frame / h, m, true});
+                    out.push_back({n, t, h, frame / h, m, true, transposed});
             }
         }
     }
@@ -163,10 +166,96 @@ QString layoutWords(const Layout &l, const QString &grid)
     return words;
 }
 
-} // namespace
+// Whether the patches could be listed in Qwen3-VL's merge blocks of 2: h and w both even (its image
+// processor makes them multiples of spatial_merge_size).
+bool mergeable(const Layout &l)
+{
+    return l.h % 2 == 0 && l.w % 2 == 0;
+}
 
-std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, const TableRows &grid,
-                                                        std::int64_t maxGridCells)
+// The resize a layout read from the table should have been: fast_pos_embed_interpolate's, at
+// align_corners, the grid read as it is, in merge blocks of 2 where they fit.
+Layout referenceOf(Layout l)
+{
+    l.alignCorners = true;
+    l.transposed = false;
+    if (mergeable(l))
+        l.merge = 2;
+    return l;
+}
+
+// The table's values' format where narrower than float32: a resize computed in bfloat16 or
+// float16, in the grid's dtype, whose every weight, product and sum is rounded to it.
+ValueFormat halfFormat(const TableRows &table, const TableSample &sample)
+{
+    const ValueFormat stored = storedFormat(table.storedType());
+    if (stored != ValueFormat::Float32 || table.storedType() == StoredType::Integer)
+        return stored;
+    return representableFormat(sample.values.data(), sample.values.size());
+}
+
+// The match of a table `read` explains, compared with the resize it should be (referenceOf).
+TableMatch matchOf(const Layout &read, const std::shared_ptr<const RowMatrixXf> &values, const QString &grid,
+                   const CellTolerance &tolerance)
+{
+    const Layout want = referenceOf(read);
+    TableMatch m;
+    m.positionOffset = 0;
+    m.firstPositionRow = 0;
+    m.tolerance = tolerance;
+    m.reference = std::make_shared<const ResizeReference>(values, want);
+    m.referenceText = u"fast_pos_embed_interpolate: "_s + layoutWords(want, grid)
+        + u", bilinear at linspace(0, n - 1, h) (align_corners)"_s;
+    const bool mergeLost = read.merge == 1 && mergeable(read);
+    if (read.alignCorners && !read.transposed && !mergeLost) {
+        // Row-major where no merge block fits: spatial_merge_size 1, which no Qwen3-VL config has.
+        m.verdict = read.merge == 2 ? CheckVerdict::Correct : CheckVerdict::Variant;
+        if (m.verdict == CheckVerdict::Correct)
+            m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
+        m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
+        if (m.verdict == CheckVerdict::Variant)
+            m.diagnosis += u", the patches row-major (spatial_merge_size 1): %1 x %2 patches fit no merge blocks of 2, "
+                           "which every Qwen3-VL config's spatial_merge_size 2 needs (its image processor makes h "
+                           "and w multiples of it)"_s.arg(read.h)
+                               .arg(read.w);
+        return m;
+    }
+    m.verdict = CheckVerdict::Mistake;
+    m.asRead = std::make_shared<const ResizeReference>(values, read);
+    m.asReadTolerance = tolerance;
+    QStringList said;
+    if (read.transposed) {
+        m.mistakes.append(CheckMistakes::kGridAxesSwapped);
+        said.append(u"the grid read transposed, x and y exchanged: patch (y, x) takes the grid's point (x, y), row "
+                    "x·n + y where fast_pos_embed_interpolate indexes h_idxs·n + w_idxs (the reference's grid read "
+                    "transposed)"_s);
+    }
+    if (!read.alignCorners) {
+        m.mistakes.append(kWithoutAlignCorners);
+        said.append(u"without align_corners: every cell is F.interpolate(..., mode=\"bilinear\", "
+                    "align_corners=False)'s, which samples the grid at (i + 0.5) n / h - 0.5, where Qwen3-VL's "
+                    "fast_pos_embed_interpolate takes linspace(0, n - 1, h), the grid's corners on the patches' "
+                    "corners"_s);
+    }
+    if (mergeLost) {
+        m.mistakes.append(kMergeBlocksLost);
+        said.append(u"the patches listed row-major where fast_pos_embed_interpolate lists them in 2 x 2 merge blocks "
+                    "(view(t, h/m, m, w/m, m, -1).permute(0, 1, 3, 2, 4, 5), spatial_merge_size 2 in every Qwen3-VL "
+                    "config): the merge permute forgotten, so row r carries the embedding of another patch than the "
+                    "r-th token's"_s);
+    }
+    m.diagnosis = u"%1: %2"_s.arg(layoutWords(read, grid), said.join(u"; "_s));
+    return m;
+}
+
+// Whether a layout reads the grid row for row: the identity resize, listed row-major.
+bool identity(const Layout &l)
+{
+    return l.t == 1 && l.h == l.n && l.w == l.n && l.merge == 1 && !l.transposed;
+}
+
+std::optional<std::variant<TableMatch, QString>> read(const TableRows &table, const TableRows &grid,
+                                                      std::int64_t maxGridCells, bool skipIdentity)
 {
     const auto n = std::int64_t(std::llround(std::sqrt(double(grid.rows()))));
     if (n < 2 || n * n != grid.rows() || grid.cols() != table.cols() || table.rows() <= 0)
@@ -186,43 +275,49 @@ std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, 
     const double largest = values->cwiseAbs().maxCoeff();
     // Within float32's rounding of a sum of four weighted rows of the grid: a few units of the
     // largest value, and the table's own format; and within where a faithful float32 resize samples
-    // the grid (positionSlack).
+    // the grid (positionSlack). A table of bfloat16 or float16 values: the grid, each weight, each
+    // product and each of the three sums rounded to that format, six roundings of at most the
+    // largest value (the weights sum to 1), eight half units said.
     CellTolerance tolerance
         = cellTolerance(storedFormat(table.storedType()), StoredType::Float32, table.textRounding(), largest, 2.0);
     tolerance.absolute += 8.0 * std::ldexp(largest, -24) + 1.01 * table.textRounding()
         + positionSlack(n) * (largestStep(*values, n, n) + largestStep(*values, n, 1));
+    if (const ValueFormat half = halfFormat(table, *sample); half != ValueFormat::Float32)
+        tolerance.absolute += 8.0 * halfUnit(half) * largest;
     const auto explainedBy = [&](const Layout &l) {
         const ResizeReference reference(values, l);
         const SampleScore score = scoreOnSample(reference, *sample, tolerance, nullptr, 0);
         return score.bad == 0 && score.compared > 0;
     };
-    for (Layout l : layoutsOf(n, table.rows())) {
-        const bool aligned = explainedBy(l);
-        Layout unaligned = l;
-        unaligned.alignCorners = false;
-        if (!aligned && !explainedBy(unaligned))
-            continue;
-        TableMatch m;
-        m.positionOffset = 0;
-        m.firstPositionRow = 0;
-        m.tolerance = tolerance;
-        m.reference = std::make_shared<const ResizeReference>(values, l);
-        m.referenceText = u"fast_pos_embed_interpolate: "_s + layoutWords(l, grid.name())
-            + u", bilinear at linspace(0, n - 1, h) (align_corners)"_s;
-        if (aligned) {
-            m.verdict = CheckVerdict::Correct;
-            m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
-            m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
-        } else {
-            m.verdict = CheckVerdict::Mistake;
-            m.mistakes = {kWithoutAlignCorners};
-            m.diagnosis = u"%1 without align_corners: every cell is F.interpolate(..., mode=\"bilinear\", "
-                          "align_corners=False)'s, which samples the grid at (i + 0.5) n / h - 0.5, where Qwen3-VL's "
-                          "fast_pos_embed_interpolate takes linspace(0, n - 1, h), the grid's corners on the "
-                          "patches' corners"_s.arg(layoutWords(l, grid.name()));
+    for (const bool transposed : {false, true}) {
+        for (const Layout &l : layoutsOf(n, table.rows(), transposed)) {
+            if (skipIdentity && identity(l))
+                continue;
+            Layout found = l;
+            if (!explainedBy(found)) {
+                found.alignCorners = false;
+                if (!explainedBy(found))
+                    continue;
+            }
+            return matchOf(found, values, grid.name(), tolerance);
         }
-        return m;
     }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, const TableRows &grid,
+                                                        std::int64_t maxGridCells)
+{
+    return read(table, grid, maxGridCells, false);
+}
+
+std::optional<TableMatch> expectSameShape(const TableRows &table, const TableRows &grid)
+{
+    const auto resized = read(table, grid, std::int64_t(1) << 26, true);
+    if (const auto *match = resized ? std::get_if<TableMatch>(&*resized) : nullptr)
+        return *match;
     return std::nullopt;
 }
 

@@ -16,10 +16,18 @@
 // the grid's corners on the patches' corners), in float32, each image's patches then listed t times
 // in merge blocks (view(t, h/m, m, w/m, m).permute(0, 1, 3, 2, 4)). A port that resizes with
 // F.interpolate(..., mode="bilinear", align_corners=False) samples at (i + 0.5) n / h - 0.5
-// instead: the mistake `resized-without-align-corners`.
+// instead: the mistake `resized-without-align-corners`. A port that lists the patches row-major
+// (the merge permute forgotten) where h and w allow merge blocks: `merge-blocks-lost`. A grid read
+// with x and y exchanged (row y·n + x taken as x·n + y): `grid-axes-swapped`.
+// Not compared: the bicubic resizes of DINOv2's and SigLIP's interpolate_pos_encoding
+// (models/dinov2/modeling_dinov2.py: nn.functional.interpolate(..., size=(h, w), mode="bicubic",
+// align_corners=False) in float32, the [CLS] row kept apart; models/siglip/modeling_siglip.py: the
+// same mode at scale_factor (h + 0.1) / n in one version), as ViT's of that form: no layout here
+// explains them, and such a table is refused, never called a mistake.
 namespace posenc::GridResize {
 
 inline const QString kWithoutAlignCorners = QStringLiteral("resized-without-align-corners");
+inline const QString kMergeBlocksLost = QStringLiteral("merge-blocks-lost");
 
 // How a table's rows come from the grid.
 struct Layout
@@ -29,18 +37,30 @@ struct Layout
     std::int64_t h = 1, w = 1; // the patch grid
     std::int64_t merge = 1; // spatial_merge_size of the patches' order (1: row-major)
     bool alignCorners = true;
+    bool transposed = false; // the grid's row y·n + x read as x·n + y
 };
 
 // The match of `table` against the resize of `grid` (n^2 rows, n >= 2, of the table's width) that
 // explains its sample: correct for fast_pos_embed_interpolate's (align_corners), the mistake
 // resized-without-align-corners for F.interpolate's default, streamed against the correct resize
-// either way. A cell is compared within float32's rounding of the sum and within where a
-// faithful float32 resize samples the grid: four units of n - 1 in each position (torch's linspace
-// differs between versions: 1.13's vectorised kernel against today's scalar form), times the
-// grid's largest step between neighbouring rows. Nothing when `grid` is no square grid of the
-// table's width, or no resize of it to the table's rows explains the table; a message when a row
-// cannot be read or the grid is past `maxGridCells` cells.
+// either way; row-major rows of an h x w that merge blocks of 2 fit: merge-blocks-lost (of an h or
+// w that no merge block fits: a variant, spatial_merge_size 1, which no Qwen3-VL config has); the
+// grid read transposed: grid-axes-swapped. A cell is compared within float32's rounding of the sum
+// and within where a faithful float32 resize samples the grid: four units of n - 1 in each
+// position (torch's linspace differs between versions: 1.13's vectorised kernel against today's
+// scalar form), times the grid's largest step between neighbouring rows; a table whose values are
+// bfloat16's or float16's within that format's rounding of each weight, product and sum (a model
+// in bfloat16 computes the resize in its weight's dtype: weight_tensor = torch.tensor(weight_list,
+// dtype=self.pos_embed.weight.dtype)), eight half units of the grid's largest value. Nothing when
+// `grid` is no square grid of the table's width, or no resize of it to the table's rows explains
+// the table; a message when a row cannot be read or the grid is past `maxGridCells` cells.
 std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, const TableRows &grid,
                                                         std::int64_t maxGridCells = std::int64_t(1) << 26);
+
+// A table of the grid's own shape that differs from it cell by cell, read as expect reads it but
+// never as the grid row for row (n x n patches row-major, one frame: that is the cell-by-cell
+// comparison, whose verdict stands): the resize to n x n patches in merge blocks (a 384-pixel
+// image at patch 16 of a 24 x 24 grid), or another patch grid of as many rows.
+std::optional<TableMatch> expectSameShape(const TableRows &table, const TableRows &grid);
 
 } // namespace posenc::GridResize

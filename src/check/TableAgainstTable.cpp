@@ -271,6 +271,13 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
             m.asRead = std::make_shared<const RowsReference>(flip ? flip->negated : swap->reordered);
             m.asReadTolerance = m.tolerance;
         }
+        // Else a learned n x n grid resized to n x n patches: linspace(0, n − 1, n) is the identity,
+        // but fast_pos_embed_interpolate lists the patches in merge blocks (a 768-pixel image at
+        // patch 16 of a 48 x 48 grid): the resize's reading, not a cell-by-cell mistake.
+        if (!flip && !swap) {
+            if (auto resized = GridResize::expectSameShape(table, *reference))
+                return std::move(*resized);
+        }
     }
     m.reference = std::make_shared<const RowsReference>(std::move(reference));
     m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
