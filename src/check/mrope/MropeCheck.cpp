@@ -54,7 +54,8 @@ ApplyHypothesis mropeApply()
     QStringList mistakes;
     for (const MropeMistakes::Mistake &m : MropeMistakes::all()) {
         // The config's finding and the table check's own are no rotation's.
-        if (m.id != MropeMistakes::kSectionSum && m.id != MropeMistakes::kColumnsAxis)
+        if (m.id != MropeMistakes::kSectionSum && m.id != MropeMistakes::kColumnsAxis
+            && m.id != MropeMistakes::kOtherSection)
             mistakes.append(m.id);
     }
     ApplyHypothesis apply;

@@ -34,6 +34,9 @@ const std::vector<Mistake> &all()
         {kOtherEra,
          u"the ids of the other transformers era's get_rope_index than the one declared: 4.x puts the text after an "
          "image or video at the span's largest id + 1, 5.x at its start + max(h, w)"_s},
+        {kOtherSection,
+         u"the pairs split by another mrope_section than the declared, chunked or interleaved as declared: another "
+         "config's sections (Qwen2-VL's 16,24,24, Qwen3-VL's 24,20,20)"_s},
         {kColumnsAxis,
          u"columns turned by another axis's ids than the declared split gives them: one half of cat(freqs, freqs) "
          "left at the t ids (the sections merged into the other half only), or a section's columns at another "

@@ -31,6 +31,9 @@ inline const QString kRopeDeltasLost = QStringLiteral("mrope-rope-deltas-lost");
 // The ids of the other transformers era's get_rope_index than the one declared: 4.x puts the text
 // after an image or video at the span's largest id + 1, 5.x at its start + max(h, w).
 inline const QString kOtherEra = QStringLiteral("mrope-other-era");
+// The pairs split by another mrope_section than the declared (the same chunked or interleaved
+// split): another config's sections, Qwen2-VL's 16,24,24 where Qwen3-VL's 24,20,20 belongs.
+inline const QString kOtherSection = QStringLiteral("mrope-other-section");
 // Columns turned by another axis's ids than the declared split gives them, the split of the other
 // columns kept: one half of emb = cat(freqs, freqs) left at the t ids (the sections merged into the
 // other half only, xLLM's apply_mrope before xLLM-AI/xllm#746), or a section's columns at another axis.

@@ -2,6 +2,7 @@
 
 #include "check/SampleScore.h"
 #include "check/mrope/MropeMistakes.h"
+#include "check/mrope/MropeTableAxes.h"
 #include "check/mrope/MropeTableFit.h"
 #include "check/mrope/MropeTableReference.h"
 #include "core/NumberText.h"
@@ -28,6 +29,11 @@ using MropeMistakes::sectionText;
 using MropeMistakes::splitWords;
 using MropeMistakes::truncatedTime;
 using MropeMistakes::truncationMoves;
+using MropeTableAxes::axisFits;
+using MropeTableAxes::columnAxesRead;
+using MropeTableAxes::columnAxesWords;
+using MropeTableAxes::sectionsRead;
+using MropeTableAxes::sectionWords;
 
 const QString kCos = u"mrope-cos"_s;
 const QString kSin = u"mrope-sin"_s;
@@ -203,125 +209,6 @@ QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t 
     return text;
 }
 
-// "columns 65..70, 72" of the sorted columns.
-QString columnsText(const std::vector<std::int64_t> &columns)
-{
-    QStringList parts;
-    for (std::size_t i = 0; i < columns.size();) {
-        std::size_t k = i;
-        while (k + 1 < columns.size() && columns[k + 1] == columns[k] + 1)
-            ++k;
-        parts.append(k == i ? QString::number(columns[i]) : u"%1..%2"_s.arg(columns[i]).arg(columns[k]));
-        i = k + 1;
-    }
-    if (parts.size() > 8)
-        parts = parts.mid(0, 7) + QStringList {u"…"_s, parts.back()};
-    return (columns.size() == 1 ? u"column "_s : u"columns "_s) + parts.join(u", "_s);
-}
-
-const char *axisName(int axis)
-{
-    return axis == 0 ? "t" : axis == 1 ? "h" : "w";
-}
-
-// Which axis's ids each column of the sampled rows turns by, at the declared prompt's ids: the
-// declared axis where it explains the column's cells (a text token's three ids are one), else the
-// one other axis that does, to float32 angles' rounding; and for each column whether the t ids
-// explain it too (a pair too slow to tell its axes apart). Nothing where an axis explains no column
-// or every column is the declared one's.
-struct ColumnAxes
-{
-    std::vector<int> axes;
-    std::vector<bool> timeFits;
-};
-
-std::optional<ColumnAxes> columnAxesRead(const TableEvidence &e, const MropePromptReference &reference, bool cosine)
-{
-    const MropeTurns &turns = reference.turns();
-    const TableSample &sample = e.sample;
-    std::vector<MropeIds> ids(std::size_t(sample.size()));
-    for (std::int64_t i = 0; i < sample.size(); ++i)
-        reference.ids(sample.rows[std::size_t(i)], 1, &ids[std::size_t(i)]);
-    const double rounding = 4.0 * halfUnit(e.format) + 1.01 * e.table.textRounding();
-    const auto fits = [&](std::int64_t c, int axis) {
-        const double inv = turns.inv[std::size_t(turns.pairOf(c))];
-        for (std::int64_t i = 0; i < sample.size(); ++i) {
-            const MropeIds &id = ids[std::size_t(i)];
-            const double angle = double(axis == 0 ? id.t : axis == 1 ? id.h : id.w) * inv;
-            const double value = turns.amplitude * (cosine ? std::cos(angle) : std::sin(angle));
-            const double tolerance = turns.amplitude * (rounding + 8.0 * 0x1p-24 * std::fabs(angle));
-            if (!(std::fabs(double(sample.values(i, c)) - value) <= tolerance))
-                return false;
-        }
-        return true;
-    };
-    ColumnAxes read;
-    std::vector<int> &axes = read.axes;
-    axes.resize(std::size_t(turns.cols()));
-    bool moved = false;
-    for (std::int64_t c = 0; c < turns.cols(); ++c) {
-        const int declared = turns.axes[std::size_t(turns.pairOf(c))];
-        int found = fits(c, declared) ? declared : -1;
-        for (int a = 0; a < 3 && found < 0; ++a) {
-            if (a != declared && fits(c, a))
-                found = a;
-        }
-        if (found < 0)
-            return std::nullopt;
-        axes[std::size_t(c)] = found;
-        read.timeFits.push_back(found == 0 || fits(c, 0));
-        moved = moved || found != declared;
-    }
-    if (!moved)
-        return std::nullopt;
-    return read;
-}
-
-// The columns that turn by another axis than the declared split's, said by axis, and where they
-// are all one half of cat(freqs, freqs) left at the t ids, that the sections were merged into the
-// other half only.
-QString columnAxesWords(const MropeTurns &turns, const ColumnAxes &read, const Params &p)
-{
-    const std::vector<int> &axes = read.axes;
-    QStringList said;
-    std::vector<std::int64_t> moved;
-    for (int found = 0; found < 3; ++found) {
-        for (int declared = 0; declared < 3; ++declared) {
-            std::vector<std::int64_t> columns;
-            for (std::int64_t c = 0; c < turns.cols(); ++c) {
-                if (axes[std::size_t(c)] == found && turns.axes[std::size_t(turns.pairOf(c))] == declared
-                    && found != declared)
-                    columns.push_back(c);
-            }
-            if (columns.empty())
-                continue;
-            moved.insert(moved.end(), columns.begin(), columns.end());
-            said.append(u"%1 turn by the %2 ids where the split gives %3"_s.arg(
-                columnsText(columns), QLatin1String(axisName(found)), QLatin1String(axisName(declared))));
-        }
-    }
-    std::sort(moved.begin(), moved.end());
-    QString text = u"%1 (%2)"_s.arg(said.join(u"; "_s), splitWords(p.mrope.section, p.mrope.interleaved));
-    const std::int64_t pairs = turns.pairs();
-    const bool secondHalf = turns.half && moved.front() >= pairs;
-    const bool firstHalf = turns.half && moved.back() < pairs;
-    if (secondHalf || firstHalf) {
-        bool allTime = true;
-        for (std::int64_t c = secondHalf ? pairs : 0; c < (secondHalf ? 2 * pairs : pairs); ++c)
-            allTime = allTime && read.timeFits[std::size_t(c)];
-        const QString half = secondHalf ? u"second"_s : u"first"_s;
-        text += allTime
-            ? u": the %1 half of emb = cat(freqs, freqs) holds every pair at the t ids, the sections merged into the "
-              "other half only (as xLLM's apply_mrope copied h and w into the first half's columns twice before "
-              "xLLM-AI/xllm#746); its other half is the declared split's"_s.arg(half)
-            : u": only the %1 half of emb = cat(freqs, freqs) differs; the other half is the declared split's"_s.arg(
-                half);
-    } else {
-        text += u"; the other columns are the declared split's"_s;
-    }
-    return text;
-}
-
 // The mistake a port makes, named with where it shows.
 QString mistakeWords(const QString &id, const Params &p, const MropeLayout &layout, std::int64_t rows)
 {
@@ -426,8 +313,28 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             best = std::pair {j.bad(), &t};
     }
     if (!best) {
-        // No id mistake: the columns read axis by axis, a half or a section turned by other ids.
-        if (const auto axes = columnAxesRead(e, *correct, cosine)) {
+        // No id mistake: the table of another mrope_section, else the columns read axis by axis, a
+        // half or a section turned by other ids.
+        const auto fits = axisFits(e, *correct, cosine);
+        if (const auto sections = sectionsRead(correct->turns(), fits, params); !sections.empty()) {
+            Params other = params;
+            other.mrope.section = sections.front();
+            const MropePromptReference read(other, cosine);
+            const Judged j = judge(read, e, read.turns());
+            if (j.bad() < judged.bad() && explains(j.score.compared, j.bad())) {
+                std::vector<std::int64_t> declared = params.mrope.section, found = sections.front();
+                std::sort(declared.begin(), declared.end());
+                std::sort(found.begin(), found.end());
+                m.verdict = CheckVerdict::Mistake;
+                m.mistakes = {declared == found ? kAxesSwapped : MropeMistakes::kOtherSection};
+                m.correctAgainst.clear();
+                m.diagnosis = sectionWords(sections, correct->turns(), params);
+                m.findings[0].value = sectionText(sections.front());
+                m.notes.append(u"the reference the rows are compared with: "_s + m.referenceText);
+                return m;
+            }
+        }
+        if (const auto axes = columnAxesRead(correct->turns(), fits)) {
             const MropePromptReference moved(params, cosine, MropeIdMistake::None, axes->axes);
             const Judged j = judge(moved, e, moved.turns());
             if (j.bad() < judged.bad() && explains(j.score.compared, j.bad())) {
@@ -461,7 +368,12 @@ TableHypothesis hypothesis()
     h.help = u"M-RoPE's cos or sin table of a multimodal prompt (tokens x rotary_dim): the split of the pairs between "
              "t, h and w (chunked or interleaved) and rope_theta, and each sampled row's ids read back; against a "
              "declared prompt, every row against get_rope_index's ids"_s;
-    h.mistakes = {kInterleaveSwapped,         kAxesSwapped, kTimeTruncated, kRopeDeltasLost, MropeMistakes::kOtherEra,
+    h.mistakes = {kInterleaveSwapped,
+                  kAxesSwapped,
+                  kTimeTruncated,
+                  kRopeDeltasLost,
+                  MropeMistakes::kOtherEra,
+                  MropeMistakes::kOtherSection,
                   MropeMistakes::kColumnsAxis};
     h.fit = fit;
     h.expect = expect;
