@@ -38,8 +38,9 @@ struct LessonModel
     // "embedding-scale": "none", its "scale" 1): s = 1 is its own. A model whose keys lack "scale"
     // leaves its s unsaid, and the s shown is the lesson's. False while the model is unnamed.
     bool noEmbeddingScale = false;
-    // The named model's own context where its max_len is capped below it (Preset::context); 0:
-    // max_len is the model's (or the model is unnamed).
+    // The named model's own context: its preset's where its max_len is capped below it
+    // (Preset::context), else the max_len its preset or config names, which a flag may lower for
+    // the views; 0: the model is unnamed or names none, and max_len is taken for it.
     std::int64_t context = 0;
 };
 

@@ -315,16 +315,18 @@ QList<Entry> scaleConditions()
                  return condition(m.noEmbeddingScale,
                                   u"%1's preset or config does not say its code multiplies by nothing"_s.arg(m.name));
              })},
-            // The context a sentence may call the model's: its preset's where the views' max_len is
-            // capped below it (rope-scaling said Llama 4 Scout "runs to L = 131072", its max_len cap).
-            {u"model_context"_s, u"the model's own context: max_len, or its preset's context where max_len is capped"_s,
+            // The context a sentence may call the model's: its preset's or config's, whatever the
+            // views' max_len (rope-scaling said Llama 4 Scout "runs to L = 131072", its max_len cap).
+            {u"model_context"_s,
+             u"the model's own context: its preset's or config's (its context above a capped max_len), else max_len"_s,
              ModelNumber([](const LessonModel &m) {
                  return integer(m.name.isEmpty() || m.context == 0 ? m.params.maxLen : m.context);
              })},
-            // The views stop short of that context: a sentence of it says where the figures stop too
-            // (rope-scaling told Llama 4 Scout "runs to 10485760", its figure "stretched to 131,072").
+            // The views stop short of that context, by the preset's cap or by a flag: a sentence of
+            // it says where the figures stop too (rope-scaling told Llama 4 Scout "runs to
+            // 10485760", its figure "stretched to 131,072"), and not who stopped them.
             {u"model_context_capped"_s,
-             u"a condition: the views' max_len is capped below the model's own context (its preset's)"_s,
+             u"a condition: the views' max_len is below the model's own context (its preset's cap, or a flag's)"_s,
              ModelNumber([](const LessonModel &m) {
                  return condition(!m.name.isEmpty() && m.context > m.params.maxLen,
                                   u"the views run to the model's whole context"_s);

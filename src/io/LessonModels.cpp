@@ -98,7 +98,12 @@ LessonModel model(const Params &params, const QList<ModelChoice> &candidates, co
             model.keys = choice.texts.keys();
             model.noInputDropout = choice.noInputDropout;
             model.noEmbeddingScale = choice.noEmbeddingScale;
-            model.context = choice.context;
+            // The model's own context: its preset's above a capped max_len, else the max_len it
+            // names, whatever the views' max_len a flag gave (rope-scaling told Llama 3.1 8B at
+            // --max-len 16384 that it "runs to 16384").
+            bool read = false;
+            const std::int64_t own = choice.texts.value(u"max-len"_s).toLongLong(&read);
+            model.context = choice.context > 0 ? choice.context : (read ? own : 0);
             break;
         }
     }

@@ -1,0 +1,107 @@
+// What session 28's audit of every lesson for every preset found said falsely, each class tested
+// over every preset it can meet (docs/ARCHITECTURE.md, Lessons): the numbers are worked out here
+// from the presets' own values (resources/presets), never read back from posenc's output.
+#include "cli/LessonOptions.h"
+#include "cli/ParamOptions.h"
+
+#include "io/Lesson.h"
+#include "io/LessonText.h"
+#include "io/Preset.h"
+
+#include <QCommandLineParser>
+#include <QTest>
+
+#include <cstdint>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+LessonOptions::Read readFor(const Lesson &lesson, const QStringList &arguments, bool *ok)
+{
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    *ok = parser.parse(QStringList {u"posenc"_s} + arguments);
+    return *ok ? LessonOptions::read(parser, lesson) : LessonOptions::Read {};
+}
+
+// The model's own context as its preset records it: "context" where its max_len is capped below
+// it, else its max_len.
+std::int64_t ownContext(const Preset &preset)
+{
+    return preset.context > 0 ? preset.context : preset.params.value(u"max-len"_s).toLongLong();
+}
+
+// The lesson read for a preset, or nothing where it does not apply (it says so in one line).
+std::optional<LessonModel> modelFor(const Lesson &lesson, const Preset &preset, const QStringList &more = {})
+{
+    bool ok = false;
+    const LessonOptions::Read r = readFor(lesson, QStringList {u"--preset"_s, preset.name} + more, &ok);
+    if (!ok || r.result.exitCode() != 0 || !r.result.usage.isEmpty())
+        return std::nullopt;
+    return r.model;
+}
+
+QStringList itemsOf(const Lesson &lesson, const LessonModel &model)
+{
+    QStringList items;
+    for (const QString &item : lesson.explain(model).items)
+        items.append(LessonText::plain(item));
+    return items;
+}
+
+} // namespace
+
+class TestLessonAudit : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aModelsContextIsItsOwnWhateverTheViewsLength_data();
+    void aModelsContextIsItsOwnWhateverTheViewsLength();
+};
+
+void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength_data()
+{
+    QTest::addColumn<bool>("halved");
+    QTest::newRow("the preset's max_len") << false;
+    QTest::newRow("--max-len half the preset's") << true;
+}
+
+// rope-scaling told Llama 3.1 8B at --max-len 16384 that it "runs to 16384", and Llama 4 Scout at
+// --max-len 65536 that its figure stops at 65536 "where posenc's views stop": the context a
+// sentence calls the model's is its preset's (Scout's 10485760, Llama 3.1's 131072), and where
+// the views stop short of it the sentence says they stop at their L, not who stopped them. Every
+// RoPE preset, at its own max_len and at half of it.
+void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength()
+{
+    QFETCH(bool, halved);
+    const Lesson &scaling = *Lessons::find(u"rope-scaling"_s);
+    int read = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const std::int64_t presetLength = preset.params.value(u"max-len"_s).toLongLong();
+        const std::int64_t views = halved ? presetLength / 2 : presetLength;
+        const auto model = modelFor(scaling, preset, {u"--max-len"_s, QString::number(views)});
+        if (!model)
+            continue; // the lesson needs RoPE: said in one line, tst_lessonmodels
+        ++read;
+        QCOMPARE(model->params.maxLen, views);
+        const QString first = itemsOf(scaling, *model).value(0);
+        const QString what = preset.name + u": "_s + first;
+        const std::int64_t own = ownContext(preset);
+        QVERIFY2(first.contains(u"runs to %1 "_s.arg(own)) || first.contains(u"runs on the %1 positions"_s.arg(own)),
+                 qPrintable(what));
+        QVERIFY2(!first.contains(u"posenc's views stop"_s), qPrintable(what));
+        if (own != views) {
+            QVERIFY2(!first.contains(u"runs to %1 "_s.arg(views)), qPrintable(what));
+            // Where it names a stretch, it is the views': L0 stretched to their L.
+            if (first.contains(u"trained on L_0"_s))
+                QVERIFY2(first.contains(u"stretched only to %1, the views' length L"_s.arg(views)), qPrintable(what));
+        }
+    }
+    QVERIFY(read >= 20);
+}
+
+QTEST_GUILESS_MAIN(TestLessonAudit)
+#include "tst_lessonaudit.moc"
