@@ -9,8 +9,10 @@
 #include "io/Preset.h"
 
 #include <QCommandLineParser>
+#include <QRegularExpression>
 #include <QTest>
 
+#include <cmath>
 #include <cstdint>
 
 using namespace Qt::StringLiterals;
@@ -60,6 +62,7 @@ class TestLessonAudit : public QObject
 private slots:
     void aModelsContextIsItsOwnWhateverTheViewsLength_data();
     void aModelsContextIsItsOwnWhateverTheViewsLength();
+    void onlyAnAlibiModelIsToldAHeadsSlope();
 };
 
 void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength_data()
@@ -101,6 +104,37 @@ void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength()
         }
     }
     QVERIFY(read >= 20);
+}
+
+// left-padding told T5-base, Flan-T5-base and DeBERTa-v3-base, which bias by buckets shared by
+// every head, that their bias is "in head 1 (slope 0.5)": ALiBi's default head and slope, read
+// for a model without ALiBi. A slope is said only to a model whose preset has ALiBi, and there it is
+// head K's 2^(−8K/H) (H a power of two in every ALiBi preset; BLOOM's build_alibi_tensor).
+void TestLessonAudit::onlyAnAlibiModelIsToldAHeadsSlope()
+{
+    static const QRegularExpression slope(u"in head (\\d+) \\(slope ([0-9.]+)\\)"_s);
+    int alibi = 0;
+    for (const QString &name : {u"left-padding"_s, u"alibi"_s}) {
+        const Lesson &lesson = *Lessons::find(name);
+        for (const Preset &preset : Presets::shipped().presets) {
+            const auto model = modelFor(lesson, preset);
+            if (!model)
+                continue;
+            const bool hasAlibi = preset.params.value(u"encoding"_s) == u"alibi"_s;
+            for (const QString &item : itemsOf(lesson, *model)) {
+                const auto match = slope.match(item);
+                if (!match.hasMatch())
+                    continue;
+                QVERIFY2(hasAlibi, qPrintable(name + u", "_s + preset.name + u": "_s + item));
+                ++alibi;
+                const double heads = model->params.alibi.heads;
+                QCOMPARE(std::exp2(std::log2(heads)), heads);
+                const double expected = std::exp2(-8.0 * match.captured(1).toDouble() / heads);
+                QVERIFY2(std::abs(match.captured(2).toDouble() - expected) <= 5e-4 * expected, qPrintable(item));
+            }
+        }
+    }
+    QVERIFY(alibi >= 2); // BLOOM's and MPT's left-padding
 }
 
 QTEST_GUILESS_MAIN(TestLessonAudit)

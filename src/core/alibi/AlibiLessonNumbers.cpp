@@ -19,6 +19,8 @@ using namespace LessonNumbers;
 
 namespace {
 
+const QString kNoAlibi = u"not here: the model has no ALiBi heads"_s;
+
 double slope(const Params &p, std::int64_t head)
 {
     return AlibiSlopes::of(p.alibi.heads, head);
@@ -80,9 +82,12 @@ QList<Entry> entries()
         {u"alibi_interleaved"_s, u"the slopes of heads P + 1..H, interleaved from the 2P-head series"_s, interleaved},
         {u"alibi_plain_h"_s, u"2^(−8H/H) = 2⁻⁸: what a plain geometric series gives the last head"_s,
          [](const Params &) { return real(std::exp2(-8.0)); }},
-        {u"alibi_head"_s, u"K, the head the bias figure shows"_s,
-         [](const Params &p) { return integer(p.alibi.head); }},
-        {u"alibi_slope_k"_s, u"m_K, head K's slope"_s, [](const Params &p) { return real(slope(p, p.alibi.head)); }},
+        // Head K and its slope are a model's only where it has ALiBi: left-padding told T5-base
+        // and DeBERTa, which bias by buckets, "in head 1 (slope 0.5)".
+        {u"alibi_head"_s, u"K, the head the bias figure shows, of a model with ALiBi"_s,
+         [](const Params &p) { return p.encoding == Encoding::Alibi ? integer(p.alibi.head) : none(kNoAlibi); }},
+        {u"alibi_slope_k"_s, u"m_K, head K's slope, of a model with ALiBi"_s,
+         [](const Params &p) { return p.encoding == Encoding::Alibi ? real(slope(p, p.alibi.head)) : none(kNoAlibi); }},
         {u"alibi_bias_k_1"_s, u"−m_K: head K's bias of a key 1 position away"_s,
          [](const Params &p) { return real(-slope(p, p.alibi.head)); }},
         {u"alibi_bias_k_100"_s, u"−100·m_K: head K's bias of a key 100 positions away"_s,
