@@ -8,7 +8,10 @@
 #include "io/LessonText.h"
 #include "io/Preset.h"
 
+#include "check/models/ModelExamples.h"
+
 #include <QCommandLineParser>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -53,6 +56,12 @@ QStringList itemsOf(const Lesson &lesson, const LessonModel &model)
     return items;
 }
 
+// "1,000,000" as a number.
+std::int64_t counted(const QString &text)
+{
+    return QString(text).remove(u',').toLongLong();
+}
+
 } // namespace
 
 class TestLessonAudit : public QObject
@@ -63,6 +72,7 @@ private slots:
     void aModelsContextIsItsOwnWhateverTheViewsLength_data();
     void aModelsContextIsItsOwnWhateverTheViewsLength();
     void onlyAnAlibiModelIsToldAHeadsSlope();
+    void aQueryScaleIsStatedOnlyWithinTheContext();
 };
 
 void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength_data()
@@ -135,6 +145,38 @@ void TestLessonAudit::onlyAnAlibiModelIsToldAHeadsSlope()
         }
     }
     QVERIFY(alibi >= 2); // BLOOM's and MPT's left-padding
+}
+
+// many-layers told Devstral Small 2 its query scale "at 1,000,000" and then "at 393,215, the end of
+// its context": every position the query-scale sentence names lies within the model's context,
+// max_position_embeddings of its config.json (text_config's where it has one).
+void TestLessonAudit::aQueryScaleIsStatedOnlyWithinTheContext()
+{
+    static const QRegularExpression at(u"\\bat (?:position )?([0-9][0-9,]*)"_s);
+    const Lesson &layers = *Lessons::find(u"many-layers"_s);
+    int scaled = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(layers, preset);
+        if (!model || preset.config.isEmpty())
+            continue;
+        QJsonObject config = ModelExamples::find(preset.config)->config;
+        if (config.contains(u"text_config"_s))
+            config = config.value(u"text_config"_s).toObject();
+        const std::int64_t context = config.value(u"max_position_embeddings"_s).toInteger();
+        QVERIFY2(context > 0, qPrintable(preset.name));
+        for (const QString &item : itemsOf(layers, *model)) {
+            if (!item.contains(u"multiplies the queries"_s))
+                continue;
+            ++scaled;
+            QVERIFY2(item.contains(u"at %1, the end of its context"_s.arg(QLocale(QLocale::English).toString(context - 1))),
+                     qPrintable(preset.name + u": "_s + item));
+            for (auto it = at.globalMatch(item); it.hasNext();) {
+                const std::int64_t position = counted(it.next().captured(1));
+                QVERIFY2(position < context, qPrintable(preset.name + u": "_s + item));
+            }
+        }
+    }
+    QVERIFY(scaled >= 2); // Llama 4 Scout's and Devstral Small 2's
 }
 
 QTEST_GUILESS_MAIN(TestLessonAudit)

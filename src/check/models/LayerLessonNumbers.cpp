@@ -161,10 +161,16 @@ QString configModel(const LessonModel &m)
     return note < 0 ? m.configTitle : m.configTitle.left(note);
 }
 
+// The query scale at `position`, one the model reaches: many-layers told Devstral Small 2, whose
+// context ends at 393,215, its scale "at 1,000,000".
 Number queryScaleAt(const ConfigCheck &check, std::int64_t position)
 {
     const ConfigLayer *l = scaledType(check);
-    return l ? factor(l->scheme.query.at(position)) : none(u"no layer scales its queries by position"_s);
+    if (!l)
+        return none(u"no layer scales its queries by position"_s);
+    if (position > context(check) - 1)
+        return none(u"position %1 lies past the model's context of %2"_s.arg(position).arg(context(check)));
+    return factor(l->scheme.query.at(position));
 }
 
 } // namespace
