@@ -73,6 +73,7 @@ private slots:
     void aModelsContextIsItsOwnWhateverTheViewsLength();
     void onlyAnAlibiModelIsToldAHeadsSlope();
     void aQueryScaleIsStatedOnlyWithinTheContext();
+    void theBandsCountTheTurningPairsTheySayTheyCount();
 };
 
 void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength_data()
@@ -177,6 +178,63 @@ void TestLessonAudit::aQueryScaleIsStatedOnlyWithinTheContext()
         }
     }
     QVERIFY(scaled >= 2); // Llama 4 Scout's and Devstral Small 2's
+}
+
+// rope-scaling counted Gemma 4's llama3 and YaRN bands, 40 + 7 + 17 = 64, "of its 256 pairs": its
+// proportional RoPE turns only the first int(F · head_dim / 2) = 64 of them. Each triple of counts
+// sums to the pairs the sentence names, and those are the pairs that turn, worked out here from
+// the preset's head_dim, partial_rotary_factor and rope_type.
+void TestLessonAudit::theBandsCountTheTurningPairsTheySayTheyCount()
+{
+    static const QRegularExpression counts(u"(\\d+), (?:blends? )?(\\d+) and (?:divides? )?(\\d+)"_s);
+    static const QRegularExpression named(u"(\\d+) turning pairs"_s);
+    const Lesson &scaling = *Lessons::find(u"rope-scaling"_s);
+    int read = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(scaling, preset);
+        if (!model)
+            continue;
+        const double headDim = preset.params.value(u"head-dim"_s).toDouble();
+        const double partial = preset.params.value(u"partial-rotary-factor"_s, u"1"_s).toDouble();
+        const double turning = preset.params.value(u"rope-type"_s) == u"proportional"_s
+            ? std::floor(partial * headDim / 2.0)
+            : std::floor(headDim * partial) / 2.0;
+        for (const QString &item : itemsOf(scaling, *model)) {
+            if (!item.startsWith(u"YaRN and llama3 sort"_s))
+                continue;
+            ++read;
+            const auto pairs = named.match(item);
+            QVERIFY2(pairs.hasMatch(), qPrintable(preset.name + u": "_s + item));
+            QCOMPARE(pairs.captured(1).toDouble(), turning);
+            int triples = 0;
+            for (auto it = counts.globalMatch(item); it.hasNext(); ++triples) {
+                const auto m = it.next();
+                QCOMPARE(m.captured(1).toDouble() + m.captured(2).toDouble() + m.captured(3).toDouble(), turning);
+            }
+            QVERIFY2(triples == 2, qPrintable(preset.name + u": "_s + item));
+        }
+    }
+    QVERIFY(read >= 20);
+    // rope-decay summed "over the turning pairs, 256 of them" and rope-relative had Gemma 4 "turn
+    // each pair": where some pairs do not turn, the first sentence says how many do.
+    for (const QString &name : {u"rope-decay"_s, u"rope-relative"_s}) {
+        const Lesson &lesson = *Lessons::find(name);
+        for (const Preset &preset : Presets::shipped().presets) {
+            const auto model = modelFor(lesson, preset);
+            if (!model)
+                continue;
+            const double headDim = preset.params.value(u"head-dim"_s).toDouble();
+            const double partial = preset.params.value(u"partial-rotary-factor"_s, u"1"_s).toDouble();
+            const bool proportional = preset.params.value(u"rope-type"_s) == u"proportional"_s;
+            const QString first = itemsOf(lesson, *model).value(0);
+            if (proportional)
+                QVERIFY2(first.contains(u"first %1 "_s.arg(std::floor(partial * headDim / 2.0)))
+                             && first.contains(u" %1 "_s.arg(headDim / 2.0)),
+                         qPrintable(name + u", "_s + preset.name + u": "_s + first));
+            else
+                QVERIFY2(!first.contains(u"only the first"_s), qPrintable(name + u", "_s + preset.name + u": "_s + first));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLessonAudit)

@@ -469,13 +469,13 @@ void TestLessonModels::theAcceptanceNumbers()
     // get_mscale(4) = 0.1 ln 4 + 1.
     QCOMPARE(bands(qwenParams), (std::array<double, 3> {24, 16, 24}));
     QVERIFY(close(roperef::attentionFactor(qwenParams), 0.1 * std::log(4.0) + 1.0));
-    QVERIFY2(qwen.contains(u"Qwen2.5 7B Instruct's YaRN keeps 24, blends 16 and divides 24 of its 64 pairs"_s),
+    QVERIFY2(qwen.contains(u"Qwen2.5 7B Instruct's YaRN keeps 24, blends 16 and divides 24 of its 64 turning pairs"_s),
              qPrintable(qwen));
     QVERIFY2(qwen.contains(u"attention factor 1.1386"_s), qPrintable(qwen));
     const auto [llama, llamaParams] = plain(scaling, {u"--preset"_s, u"llama-3-1-8b"_s});
     // θ 500000, factor 8, low 1, high 4 over 8192: wavelengths below 2048 kept, above 8192 divided.
     QCOMPARE(bands(llamaParams), (std::array<double, 3> {29, 6, 29}));
-    QVERIFY2(llama.contains(u"Llama 3.1 8B's llama3 keeps 29, blends 6 and divides 29 of its 64 pairs"_s),
+    QVERIFY2(llama.contains(u"Llama 3.1 8B's llama3 keeps 29, blends 6 and divides 29 of its 64 turning pairs"_s),
              qPrintable(llama));
     QVERIFY2(llama.contains(u"llama3 scaling has an attention factor of 1."_s), qPrintable(llama));
     const QString scout = plain(*Lessons::find(u"many-layers"_s), {u"--preset"_s, u"llama-4-scout"_s}).first;

@@ -320,6 +320,16 @@ QList<Entry> entries()
              [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::rotaryDim(p.rope)) : none(kNotRope); }},
             {u"rope_pairs"_s, u"the rotary pairs, rotary dim / 2"_s,
              [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::pairs(p.rope)) : none(kNotRope); }},
+            // Proportional RoPE turns only its first F·r/2 pairs: rope-scaling counted Gemma 4's
+            // llama3 and YaRN bands, 64 pairs in all, "of its 256 pairs".
+            {u"rope_live_pairs"_s, u"the rotary pairs that turn: all of them, or proportional RoPE's first F·r/2"_s,
+             [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::livePairs(p.rope)) : none(kNotRope); }},
+            {u"rope_some_unturned"_s, u"a condition: some rotary pairs do not turn (proportional RoPE)"_s,
+             [](const Params &p) {
+                 return isRope(p) ? condition(RopeFrequencies::livePairs(p.rope) < RopeFrequencies::pairs(p.rope),
+                                              u"every rotary pair turns"_s)
+                                  : none(kNotRope);
+             }},
             {u"rope_theta"_s, u"rope_theta, the base of θᵢ = θ^(−2i/r)"_s,
              [](const Params &p) { return isRope(p) ? real(p.rope.theta) : none(kNotRope); }},
             {u"rope_factor"_s, u"the scaling's factor"_s,
