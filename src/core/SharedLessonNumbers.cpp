@@ -307,7 +307,25 @@ QList<Entry> scaleConditions()
     using ModelNumber = std::function<Number(const LessonModel &)>;
     return setByModel(u"model_scale"_s, u"scale_unsaid"_s, u"scale"_s, u"its embedding scale s"_s)
         + setByModel(u"model_init"_s, u"init_unsaid"_s, u"init"_s, u"how its embeddings start"_s)
+        // masked-dropout said "at fairseq embedding init's d = 32", the lesson's width: an init
+        // scheme's preset names no d_model.
+        + setByModel(u"model_width"_s, u"width_unsaid"_s, u"d-model"_s, u"its width d_model"_s)
         + QList<Entry> {
+            {u"d_owner"_s, u"whose d_model the numbers use: the model where it sets it, else \"the lesson\""_s,
+             ModelNumber([](const LessonModel &m) {
+                 if (m.name.isEmpty())
+                     return word(u"this model"_s);
+                 return m.keys.contains(u"d-model"_s) ? properName(m.name) : word(u"the lesson"_s);
+             })},
+            // sum-vs-concat said "Over fairseq embedding init's L = 1024 positions": the views' L is
+            // the model's only where its preset names it and no flag or cap moved it.
+            {u"L_owner"_s, u"whose max_len L is: the model where it is its own context, else \"the views\""_s,
+             ModelNumber([](const LessonModel &m) {
+                 if (m.name.isEmpty())
+                     return word(u"this model"_s);
+                 const bool own = m.keys.contains(u"max-len"_s) && m.context == m.params.maxLen;
+                 return own ? properName(m.name) : word(u"the views"_s);
+             })},
             {u"no_model_scale"_s, u"a condition: the named model's code multiplies its embeddings by nothing, s = 1"_s,
              ModelNumber([](const LessonModel &m) {
                  if (m.name.isEmpty())

@@ -74,6 +74,7 @@ private slots:
     void onlyAnAlibiModelIsToldAHeadsSlope();
     void aQueryScaleIsStatedOnlyWithinTheContext();
     void theBandsCountTheTurningPairsTheySayTheyCount();
+    void aWidthOrLengthNoModelGaveIsCalledTheLessons();
 };
 
 void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength_data()
@@ -169,8 +170,9 @@ void TestLessonAudit::aQueryScaleIsStatedOnlyWithinTheContext()
             if (!item.contains(u"multiplies the queries"_s))
                 continue;
             ++scaled;
-            QVERIFY2(item.contains(u"at %1, the end of its context"_s.arg(QLocale(QLocale::English).toString(context - 1))),
-                     qPrintable(preset.name + u": "_s + item));
+            QVERIFY2(
+                item.contains(u"at %1, the end of its context"_s.arg(QLocale(QLocale::English).toString(context - 1))),
+                qPrintable(preset.name + u": "_s + item));
             for (auto it = at.globalMatch(item); it.hasNext();) {
                 const std::int64_t position = counted(it.next().captured(1));
                 QVERIFY2(position < context, qPrintable(preset.name + u": "_s + item));
@@ -232,9 +234,48 @@ void TestLessonAudit::theBandsCountTheTurningPairsTheySayTheyCount()
                              && first.contains(u" %1 "_s.arg(headDim / 2.0)),
                          qPrintable(name + u", "_s + preset.name + u": "_s + first));
             else
-                QVERIFY2(!first.contains(u"only the first"_s), qPrintable(name + u", "_s + preset.name + u": "_s + first));
+                QVERIFY2(!first.contains(u"only the first"_s),
+                         qPrintable(name + u", "_s + preset.name + u": "_s + first));
         }
     }
+}
+
+// fairseq embedding init and PyTorch nn.Embedding defaults are init schemes: their presets name no
+// d_model and no max_len. masked-dropout told them "at fairseq embedding init's d = 32", sum-vs-concat
+// "Over fairseq embedding init's L = 1024 positions", why-sqrt-d "its PE has ... k = 512 its
+// columns": the lesson's width and the views' length, said to be the model's. For every preset and
+// lesson: a width or a length said to be a model's is one its preset names, with the preset's
+// value; a sentence naming a model without a width that states one says it is the lesson's.
+void TestLessonAudit::aWidthOrLengthNoModelGaveIsCalledTheLessons()
+{
+    static const QRegularExpression stated(u"(?<![·\\w])[dk] = (\\d+)"_s);
+    int unsaid = 0;
+    for (const Lesson &lesson : Lessons::all()) {
+        for (const Preset &preset : Presets::shipped().presets) {
+            const auto model = modelFor(lesson, preset);
+            if (!model)
+                continue;
+            const QString name = preset.modelName();
+            const QString whose = name + (name.endsWith(u's') ? u"'"_s : u"'s"_s);
+            const bool width = preset.params.contains(u"d-model"_s);
+            const bool length = preset.params.contains(u"max-len"_s) && preset.context == 0;
+            for (const QString &item : itemsOf(lesson, *model)) {
+                const QString what = lesson.name + u", "_s + preset.name + u": "_s + item;
+                for (const QString &claim : {whose + u" d = "_s, whose + u" PE has"_s, u"For "_s + name + u", S(0)"_s})
+                    QVERIFY2(width || !item.contains(claim), qPrintable(what));
+                if (width && item.contains(whose + u" d = "_s))
+                    QVERIFY2(item.contains(whose + u" d = "_s + preset.params.value(u"d-model"_s)), qPrintable(what));
+                QVERIFY2(length || !item.contains(whose + u" L = "_s), qPrintable(what));
+                if (length && item.contains(whose + u" L = "_s))
+                    QVERIFY2(item.contains(whose + u" L = "_s + preset.params.value(u"max-len"_s)), qPrintable(what));
+                if (!width && item.contains(name) && stated.match(item).hasMatch()) {
+                    ++unsaid;
+                    QVERIFY2(item.contains(u"the lesson's"_s), qPrintable(what));
+                }
+            }
+        }
+    }
+    QVERIFY(unsaid >= 8); // both init presets in masked-dropout, relative-position, frequencies, nope-order
 }
 
 QTEST_GUILESS_MAIN(TestLessonAudit)
