@@ -73,6 +73,7 @@ class TestFamiliesFigure : public QObject
 private slots:
     void everyOffsetItsOwnPoint_data();
     void everyOffsetItsOwnPoint();
+    void theRotaryPanelDrawsAHeadWiderThanTheModel();
     void crowdedPixelsHoldTheirLeastAndMost();
     void pastTheCapEachPixelIsSampled();
     void appliesToEveryFamilyAndMarksTheChosenOne();
@@ -130,6 +131,29 @@ void TestFamiliesFigure::everyOffsetItsOwnPoint()
         const std::optional<QString> differs = family.panel(p, q, drawn);
         QVERIFY2(!differs, qPrintable(family.word + u": "_s + differs.value_or(QString())));
     }
+}
+
+// The alibi lesson's d_model 64 under RoPE's default head_dim 128: the RoPE panel drew nothing (its
+// settings "not valid"), though its score needs the head alone. It draws HF's aligned score over
+// head_dim 128 (RoPE's record, tests/families/rope), the d_model under it not RoPE's to check.
+void TestFamiliesFigure::theRotaryPanelDrawsAHeadWiderThanTheModel()
+{
+    Params p = settings(300);
+    p.encoding = Encoding::Alibi;
+    p.dModel = 64;
+    p.rope.headDim = 128;
+    const std::int64_t q = 120;
+    const auto d = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
+    QVERIFY(d);
+    const FamilyPanelData *data = d->panel(Encoding::Rope);
+    QVERIFY(data);
+    QVERIFY2(!data->problem, qPrintable(data->problem.value_or(QString())));
+    TestPanel drawn;
+    drawn.curve = data->curve;
+    drawn.pixels = OffsetPixels::of(q, 300, -q - 0.5, 300 - q - 0.5, 2000);
+    QVERIFY(drawn.pixels.count() == 300);
+    const std::optional<QString> differs = TestFamilies::of(Encoding::Rope).panel(p, q, drawn);
+    QVERIFY2(!differs, qPrintable(differs.value_or(QString())));
 }
 
 void TestFamiliesFigure::crowdedPixelsHoldTheirLeastAndMost()

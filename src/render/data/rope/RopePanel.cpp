@@ -12,6 +12,17 @@ namespace posenc {
 
 namespace {
 
+// RoPE's parameters for its panel. Under another family the score needs only head_dim, not the
+// width it rotates within: the alibi lesson's d_model 64 under RoPE's default head_dim 128 drew
+// an empty panel, so d_model is raised to head_dim as setting head_dim does (RopeFrequencies).
+Params rotaryOf(const Params &params)
+{
+    Params rotary = familyUnder(params, Encoding::Rope);
+    if (params.encoding != Encoding::Rope && rotary.rope.headDim > rotary.dModel)
+        RopeFrequencies::setHeadDim(rotary, rotary.rope.headDim);
+    return rotary;
+}
+
 // The families figure's panel: <q, R(k) q> / |q|^2 for q all ones over head_dim, (2 sum_i
 // cos(k theta_i) + the unrotated columns) / head_dim, as rope-score's first column.
 std::optional<FamilyPanelData> ropePanelData(const Params &params, std::int64_t, const OffsetPixels &offsets,
@@ -19,7 +30,7 @@ std::optional<FamilyPanelData> ropePanelData(const Params &params, std::int64_t,
 {
     FamilyPanelData data;
     data.most = 1.0;
-    const Params rotary = familyUnder(params, Encoding::Rope);
+    const Params rotary = rotaryOf(params);
     if (!rotary.validate().isEmpty()) {
         data.problem = u"RoPE's settings are not valid: see its group"_s;
         data.note = u"RoPE: %1"_s.arg(*data.problem);
@@ -52,7 +63,7 @@ FamilyPanel makeRopePanel()
     panel.bandValueName = u"RoPE score of q = k all ones"_s;
     panel.inputs = {Quantity::RopeScore};
     panel.evaluationsPerOffset = [](const Params &params) -> std::int64_t {
-        const Params rotary = familyUnder(params, Encoding::Rope);
+        const Params rotary = rotaryOf(params);
         return rotary.validate().isEmpty() ? RopeFrequencies::pairs(rotary.rope) : 0;
     };
     panel.compute = ropePanelData;
