@@ -64,6 +64,7 @@ private slots:
     void manyHeadsAreThinnedKeepingK();
     void figureIsRegisteredAndExports();
     void bloomFitsASlide();
+    void theSpanMarksAreWholeWithinTheAxes();
 };
 
 void TestAlibiAttentionFigure::weightsAreTheSoftmaxOfTheBias_data()
@@ -167,6 +168,35 @@ void TestAlibiAttentionFigure::bloomFitsASlide()
     RelativeSlides::check(
         u"alibi-attention"_s,
         {{u"bloom-560m"_s, relativemodels::bloom560m()}, {u"12-symmetric"_s, alibi(12, 4096, AlibiMask::Symmetric)}});
+}
+
+// The half-weight circle of a steep head sits at distance 1, the log axis's lower end: it was cut
+// in half by the left axis (the alibi lesson's slide). Every span mark lies at least its own
+// radius inside its panel, at the lesson's 12 heads and BLOOM's 16 on a 14-pt slide.
+void TestAlibiAttentionFigure::theSpanMarksAreWholeWithinTheAxes()
+{
+    const FigureSize size = FigureSize::fromPixels(QSize(1000, 563));
+    for (const Params &p : {alibi(12, 4096, AlibiMask::Causal), relativemodels::bloom560m()}) {
+        const auto built = FigureBuilds::build(u"alibi-attention"_s, p, size, FigureState());
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        FigureExporter::image(built->plot(), size);
+        int marks = 0;
+        for (int g = 0; g < built->plot()->graphCount(); ++g) {
+            QCPGraph *graph = built->plot()->graph(g);
+            if (!graph->visible() || graph->scatterStyle().shape() == QCPScatterStyle::ssNone)
+                continue;
+            const QRect rect = graph->keyAxis()->axisRect()->rect();
+            const double radius = graph->scatterStyle().size() / 2.0;
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it, ++marks) {
+                const double x = graph->keyAxis()->coordToPixel(it->key);
+                QVERIFY2(
+                    x - radius >= rect.left() && x + radius <= rect.right() + 1,
+                    qPrintable(
+                        u"distance %1 at x %2 in %3 .. %4"_s.arg(it->key).arg(x).arg(rect.left()).arg(rect.right())));
+            }
+        }
+        QVERIFY(marks >= 2);
+    }
 }
 
 QTEST_MAIN(TestAlibiAttentionFigure)

@@ -36,6 +36,14 @@ QCPGraph *attentionSpanDots(QCPAxisRect *rect, QCPScatterStyle::ScatterShape sha
     return graph;
 }
 
+// The distances drawn, 1 .. `farthest` on a log axis and 4 % of its decades beyond each end: the
+// half-weight circle of a steep head sits at distance 1, and was cut in half by the left axis.
+QCPRange distances(double farthest)
+{
+    const double pad = std::pow(farthest, 0.04);
+    return {1.0 / pad, farthest * pad};
+}
+
 } // namespace
 
 std::unique_ptr<FigureDescriptor> makeAlibiAttentionFigure()
@@ -83,7 +91,7 @@ void AlibiAttentionFigure::showDefaultView(const Params &params, const FigureSta
     const auto keys = AlibiAttention::keysOf(params.maxLen, query, params.alibi.mask);
     const double farthest = std::max(static_cast<double>(keys.farthest()), 2.0);
     for (QCPAxisRect *rect : {m_weights, m_shares})
-        rect->axis(QCPAxis::atBottom)->setRange(1.0, farthest);
+        rect->axis(QCPAxis::atBottom)->setRange(distances(farthest));
 }
 
 QList<PanelExtent> AlibiAttentionFigure::panels(double pixelRatio) const
@@ -176,7 +184,7 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
 
     const double farthest = std::max(static_cast<double>(d.keys.farthest()), 2.0);
     for (QCPAxisRect *rect : {m_weights, m_shares})
-        rect->axis(QCPAxis::atBottom)->setRange(1.0, farthest);
+        rect->axis(QCPAxis::atBottom)->setRange(distances(farthest));
     PlotItems::horizontal(m_halfLine, 1.0, farthest, 0.5);
     PlotItems::horizontal(m_ninetyLine, 1.0, farthest, 0.9);
     // Weights over six decades below the largest: a steep head's tail falls out of view.
