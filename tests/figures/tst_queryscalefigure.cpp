@@ -6,6 +6,9 @@
 #include "render/FigureExporter.h"
 #include "render/figures/models/QueryScaleFigure.h"
 
+#include "check/ModelConfigCheck.h"
+#include "check/models/ModelExamples.h"
+
 #include "support/FigureBuilds.h"
 
 #include <QTest>
@@ -48,6 +51,7 @@ private slots:
     void curvesAreTheFormulas();
     void yarnFactorsAreConstant();
     void theQuotedNumbersAreMarked();
+    void aConfigsAxisEndsAtItsContext();
     void figureIsRegisteredAndExports();
 };
 
@@ -101,6 +105,26 @@ void TestQueryScaleFigure::theQuotedNumbersAreMarked()
     QCOMPARE(d.marks[1].position, 131072.0);
     QCOMPARE(d.marks[1].value, 1.0 + 0.1 * std::log(9.0)); // 1 + floor(131072 / 16384) = 9
     QVERIFY(d.marks[1].label.startsWith(u"1.2197"_s));
+}
+
+// A config's positions run to its own context, max_position_embeddings as its config.json gives it
+// (text_config's for a multimodal one): Gemma 3 4B's axis ran to 2^21, past its 131072 positions,
+// as the many-layers lesson showed it.
+void TestQueryScaleFigure::aConfigsAxisEndsAtItsContext()
+{
+    for (const QString &name : {u"gemma-3-4b"_s, u"llama-4-scout"_s}) {
+        const ModelExamples::Example *example = ModelExamples::find(name);
+        QVERIFY(example);
+        QJsonObject text = example->config;
+        if (text.contains(u"text_config"_s))
+            text = text.value(u"text_config"_s).toObject();
+        const double context = text.value(u"max_position_embeddings"_s).toDouble();
+        QVERIFY2(context > 0.0, qPrintable(name));
+        const QueryScaleData d = QueryScaleModel::ofConfig(name, ModelConfig::check(example->config));
+        QCOMPARE(d.lastPosition, context);
+        for (const QueryScaleData::Curve &c : d.curves)
+            QCOMPARE(c.positions.last(), context);
+    }
 }
 
 void TestQueryScaleFigure::figureIsRegisteredAndExports()

@@ -21,7 +21,7 @@ namespace posenc {
 
 namespace {
 
-// Positions drawn: to 2^21 (two million), or past the model's own context.
+// Positions drawn for the examples: to 2^21 (two million); a config's to its own context.
 constexpr double kLastPosition = double(1 << 21);
 
 // The steps of a query scaling from position 1 to `last`: each value from the position it starts.
@@ -139,7 +139,8 @@ QueryScaleData QueryScaleModel::ofConfig(const QString &name, const ConfigCheck 
     std::int64_t context = 0;
     for (const ConfigLayer &l : check.layers)
         context = std::max(context, l.params.maxLen);
-    data.lastPosition = std::max(kLastPosition, double(context));
+    // Its context, not past it: Gemma 3's axis ran to two million beyond its 131072 positions.
+    data.lastPosition = context > 1 ? double(context) : kLastPosition;
     addLayers(data, name, check, true);
     if (data.curves.isEmpty())
         data.curves.append(constant(name, u"no query or logit scaling"_s, 1.0, data.lastPosition));
