@@ -238,28 +238,59 @@ void FigureOptionBar::placeControls()
     wanted += std::max(0, shown - 1) * m_top->spacing();
     const bool below = controls && wanted > width();
     const bool isBelow = m_rows->indexOf(m_controlsBox) >= 0;
-    if (below == isBelow)
-        return;
-    if (below) {
-        m_top->removeWidget(m_controlsBox);
-        m_rows->addWidget(m_controlsBox);
-    } else {
-        m_rows->removeWidget(m_controlsBox);
-        m_top->insertWidget(m_top->indexOf(m_title) + 1, m_controlsBox);
+    if (below != isBelow) {
+        if (below) {
+            m_top->removeWidget(m_controlsBox);
+            m_rows->insertWidget(1, m_controlsBox);
+        } else {
+            m_rows->removeWidget(m_controlsBox);
+            m_top->insertWidget(m_top->indexOf(m_title) + 1, m_controlsBox);
+        }
+        m_controlsBox->setVisible(controls);
     }
-    m_controlsBox->setVisible(controls);
+    // The note's shortest form whole beside the rest, or the note in a row of its own: at 1366 x
+    // 768 the heatmap's read a lone "…" beside its four controls.
+    const QString shortest = m_noteText.section(FigureText::kLengthVariants, -1);
+    const bool noteBelow
+        = !shortest.isEmpty() && m_note->fontMetrics().horizontalAdvance(shortest) > noteRoomInTopRow();
+    const bool noteIsBelow = m_rows->indexOf(m_note) >= 0;
+    if (noteBelow == noteIsBelow)
+        return;
+    if (noteBelow) {
+        m_top->removeWidget(m_note);
+        m_rows->addWidget(m_note);
+    } else {
+        m_rows->removeWidget(m_note);
+        m_top->insertWidget(m_top->indexOf(m_maximize), m_note, 1);
+    }
+}
+
+int FigureOptionBar::noteRoomInTopRow() const
+{
+    int taken = 0, shown = 1; // the note
+    QWidget *const name = m_chooser ? static_cast<QWidget *>(m_chooser) : m_title;
+    const bool controls = m_controls->count() > 0 && m_rows->indexOf(m_controlsBox) < 0;
+    for (QWidget *widget : std::initializer_list<QWidget *> {name, m_controlsBox, m_maximize}) {
+        if (widget == m_controlsBox ? !controls : widget->isHidden())
+            continue;
+        ++shown;
+        taken += widget->sizeHint().width();
+    }
+    return width() - taken - (shown - 1) * m_top->spacing();
 }
 
 void FigureOptionBar::setNote(const QString &note)
 {
     m_noteText = note;
-    m_note->setToolTip(note);
-    m_note->setAccessibleName(note);
+    m_note->setToolTip(this->note());
+    m_note->setAccessibleName(this->note());
+    placeControls();
     showNote();
 }
 
 void FigureOptionBar::showNote()
 {
+    // The first form that holds whole, else the last elided (QFontMetrics reads the variants).
     m_note->setText(m_note->fontMetrics().elidedText(m_noteText, Qt::ElideRight, std::max(1, m_note->width())));
 }
 

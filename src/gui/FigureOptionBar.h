@@ -1,6 +1,7 @@
 #pragma once
 
 #include "render/FigureDescriptor.h"
+#include "render/data/FigureText.h"
 
 #include <QHash>
 #include <QWidget>
@@ -31,10 +32,12 @@ public:
     void showState(const FigureState &state, const Params &params);
     // Marks the control of `key` as refused with `reason` beside it, or clears it (empty reason).
     void markOption(const QString &key, const QString &reason);
-    // The figure's note of the screen (FigurePlot::screenNote) at the bar's end, shortened to the
-    // room it has: it is the view's, never the figure's, so no export shows it.
+    // The figure's note of the screen (FigurePlot::screenNote) at the bar's end, in the longest of
+    // its forms (FigureText::kLengthVariants) that holds whole in the room the row leaves it, or
+    // in a row of its own below where none holds there: it is the view's, never the figure's, so
+    // no export shows it. note() is its whole form.
     void setNote(const QString &note);
-    const QString &note() const { return m_noteText; }
+    QString note() const { return m_noteText.section(FigureText::kLengthVariants, 0, 0); }
 
 signals:
     void figureChosen(const QString &name);
@@ -50,8 +53,11 @@ private:
     void clearControls();
     // Puts the option controls below the chooser, in as many rows as they need, when one row
     // cannot hold the chooser, the controls and the maximise button each at its size hint (a
-    // quarter view of the smallest screen), back beside the chooser when it can.
+    // quarter view of the smallest screen), back beside the chooser when it can; and the note
+    // below them where the top row leaves none of its forms room.
     void placeControls();
+    // The width the top row leaves the note, each other widget in it at its size hint.
+    int noteRoomInTopRow() const;
     void showNote();
     QWidget *makeControl(const FigureOption &option);
 

@@ -59,7 +59,8 @@ public:
     // pixels rather than of the data: "each pixel averages ~3.4 positions"; and first that the
     // data drawn is a preview ("preview (25% of rows)"), which its title says too where room
     // leaves it one (a file past the cap of every figure is a preview, and says so). Empty when
-    // none. Never given up for room.
+    // none. Never given up for room. Its shorter forms for a narrow view follow the whole,
+    // separated by FigureText::kLengthVariants (Qt's length variants).
     const QString &screenNote() const { return m_screenNote; }
 
 protected:

@@ -7,11 +7,13 @@
 #include "render/FigureRegistry.h"
 #include "render/data/FigureModel.h"
 #include "render/data/FigureState.h"
+#include "render/data/FigureText.h"
 
 #include "support/WindowFixture.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QStyle>
 #include <QStyleOptionComboBox>
@@ -31,6 +33,8 @@ private slots:
     void theChooserNamesItsFigureInAQuarterView();
     void everyOptionIsWholeInAQuarterView_data() { theChooserNamesItsFigureInAQuarterView_data(); }
     void everyOptionIsWholeInAQuarterView();
+    void theNoteReadsWholeInAnyView_data();
+    void theNoteReadsWholeInAnyView();
 };
 
 void TestFigureOptionBar::textFieldsShowTheirPlaceholderWhole_data()
@@ -191,6 +195,55 @@ void TestFigureOptionBar::everyOptionIsWholeInAQuarterView()
             cut << u"%1 ends at %2 of %3 px"_s.arg(child->objectName()).arg(right).arg(bar.width());
     }
     QVERIFY2(cut.isEmpty(), qPrintable(cut.join(u"; "_s)));
+}
+
+void TestFigureOptionBar::theNoteReadsWholeInAnyView_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<int>("width");
+    // A quarter view at 1366 x 768 (413 px), narrower still, a half view, and one of 1920 x 1080.
+    for (const QString &figure : {u"heatmap"_s, u"rope-rotation"_s, u"compose-compare"_s})
+        for (const int width : {300, 413, 683, 960})
+            QTest::newRow(qPrintable(u"%1 %2"_s.arg(figure).arg(width))) << figure << width;
+}
+
+// The screen's note, how many cells a pixel of the heatmap averages, is read in the bar: in a
+// shorter form where the whole does not hold, in a row of its own where none does beside the
+// controls, never elided. At 1366 x 768 the heatmap's quarter view showed a lone "…" (its text only
+// in the tooltip).
+void TestFigureOptionBar::theNoteReadsWholeInAnyView()
+{
+    QFETCH(QString, figure);
+    QFETCH(int, width);
+    FigureOptionBar bar(true);
+    bar.resize(width, 40);
+    bar.setFigure(*FigureRegistry::find(figure), FigureState(), Params());
+    QVERIFY(WindowFixture::shown(bar));
+    // 8,192 positions over 342 px and 4,096 columns over 400 px: 8192 / 342 = 23.95, 4096 / 400 = 10.24.
+    const QString note = FigureText::cellsPerPixelText(Block {0, 8192, 0, 4096}, 342, 400);
+    bar.setNote(note);
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    QCOMPARE(bar.note(), u"each pixel averages ~24 positions and ~10 columns"_s);
+    const auto *label = bar.findChild<QLabel *>(u"screenNote"_s);
+    QVERIFY(label && label->isVisibleTo(&bar));
+    QCOMPARE(label->toolTip(), bar.note());
+    const QString shown = label->text();
+    QVERIFY2(!shown.contains(u'…') && shown.contains(u"~24"_s) && shown.contains(u"~10"_s),
+             qPrintable(u"the note reads '%1' in %2 px"_s.arg(shown).arg(label->width())));
+    QVERIFY2(label->fontMetrics().horizontalAdvance(shown) <= label->width(),
+             qPrintable(u"'%1' needs %2 px, has %3"_s.arg(shown)
+                            .arg(label->fontMetrics().horizontalAdvance(shown))
+                            .arg(label->width())));
+    // The longest form that holds where it is: the whole wherever the whole holds.
+    const QStringList forms = note.split(FigureText::kLengthVariants);
+    const auto holds = std::find_if(forms.begin(), forms.end(), [&](const QString &form) {
+        return label->fontMetrics().horizontalAdvance(form) <= label->width();
+    });
+    QVERIFY(holds != forms.end());
+    QCOMPARE(shown, *holds);
+    const int right = label->mapTo(&bar, QPoint(label->width() - 1, 0)).x();
+    QVERIFY(right <= bar.width() - 1);
 }
 
 QTEST_MAIN(TestFigureOptionBar)

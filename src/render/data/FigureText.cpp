@@ -55,8 +55,16 @@ QString cellsPerPixelText(const Block &block, int rows, int cols)
         const QString n = value >= 10.0 ? formatRatio(std::round(value)) : NumberText::compact(value, 2);
         return u"~%1 %2"_s.arg(n, many);
     };
-    return u"each pixel averages %1 and %2"_s.arg(count(perRow, u"position"_s, u"positions"_s),
-                                                  count(perCol, u"column"_s, u"columns"_s));
+    const QString down = count(perRow, u"position"_s, u"positions"_s);
+    const QString across = count(perCol, u"column"_s, u"columns"_s);
+    // Shorter forms for a narrow view's bar (FigureOptionBar), each with both numbers whole.
+    const auto bare = [](double value) {
+        return value <= 1.0 ? u"1"_s
+                            : u"~"_s + (value >= 10.0 ? formatRatio(std::round(value)) : NumberText::compact(value, 2));
+    };
+    return QStringList {u"each pixel averages %1 and %2"_s.arg(down, across), u"%1 × %2 a pixel"_s.arg(down, across),
+                        u"%1 × %2 cells a pixel"_s.arg(bare(perRow), bare(perCol))}
+        .join(kLengthVariants);
 }
 
 QString previewText(double rowCoverage)

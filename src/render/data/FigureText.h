@@ -27,8 +27,12 @@ QString formatRatio(double value);
 // The cells down and across that each pixel of a grid of `rows` x `cols` pixels over `block`
 // averages: "~3,090 × 17.8"; empty when no pixel averages more than one cell either way.
 QString averagedCellsText(const Block &block, int rows, int cols);
-// The same for a title, in a student's words: "each pixel averages ~3,090 positions and ~18
-// columns", or empty.
+// Between the forms of a screen's note, longest first: U+009C, which QFontMetrics::elidedText
+// reads as Qt's length variants (FigurePlot::screenNote).
+inline constexpr QChar kLengthVariants {0x9c};
+// The same for the view's screen note, in a student's words: "each pixel averages ~3,090
+// positions and ~18 columns", then shorter forms after kLengthVariants ("~3,090 positions × ~18
+// columns a pixel", "~3,090 × ~18 cells a pixel"); empty when no pixel averages more than one.
 QString cellsPerPixelText(const Block &block, int rows, int cols);
 // What a preview estimated from a share `rowCoverage` (0..1) of its rows says of itself, for the
 // view's screen note: "preview (25% of rows)".
