@@ -2,6 +2,7 @@
 
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
+#include "render/FigureRoom.h"
 #include "render/IndexTicker.h"
 #include "render/PlotStyle.h"
 #include "render/StampedGraph.h"
@@ -18,8 +19,14 @@ namespace {
 
 constexpr int kPanels = 6;
 
-// A panel's axis rect drawn at the grid's aspect, a patch square: the rect the layout gives it
-// shrinks to that aspect, centred across and at the top (under its title).
+// On a page short of room (FigureRoom::shortOfRoom) a patch may be drawn up to this much wider
+// than high, as an author's imshow(aspect='auto') on a small figure: a square grid on a 3:2 page
+// of 6 x 4 cm, held to the page's height by its name and tick labels, took 27 % of it.
+constexpr double kMostStretch = 1.5;
+
+// A panel's axis rect drawn at the grid's aspect, a patch square (up to kMostStretch wider on a
+// page short of room): the rect the layout gives it shrinks to that aspect, centred across and at
+// the top (under its title).
 class Rope2dGridRect final : public QCPAxisRect
 {
 public:
@@ -33,10 +40,13 @@ public:
     {
         if (phase == upLayout && m_aspect > 0.0 && mRect.height() > 0 && mRect.width() > 0) {
             const double w = mRect.width(), h = mRect.height();
-            if (w > h * m_aspect) {
-                const int width = std::max(1, int(std::lround(h * m_aspect)));
+            const double points = axis(QCPAxis::atBottom)->labelFont().pointSizeF();
+            const double widest
+                = m_aspect * (points > 0.0 && FigureRoom::shortOfRoom(*mParentPlot, points) ? kMostStretch : 1.0);
+            if (w > h * widest) {
+                const int width = std::max(1, int(std::lround(h * widest)));
                 mRect = QRect(mRect.left() + (mRect.width() - width) / 2, mRect.top(), width, mRect.height());
-            } else {
+            } else if (w < h * m_aspect) {
                 mRect.setHeight(std::max(1, int(std::lround(w / m_aspect))));
             }
         }
