@@ -6,12 +6,14 @@
 #include "MeasuredText.h"
 #include "ShorterLabels.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
 
-// The colour bars' and axes' labels of a figure on little room (docs/ARCHITECTURE.md, "Figures at
-// any size").
+// The colour bars' and axes' labels, and the tick labels of words, of a figure on little room (docs/ARCHITECTURE.md,
+// "Figures at any size").
 namespace posenc::FigureRoom::Steps {
 
 bool shortenBarLabels(QCustomPlot *plot)
@@ -61,6 +63,68 @@ bool axisLabelsInOneLine(QCustomPlot *plot)
             shown = *holds;
         if (shown != FigureFit::unwrappedLabel(axis) && !shown.contains(u'\n'))
             changed |= Changes::of(plot).setAxisLabel(axis, shown);
+    }
+    return changed;
+}
+
+namespace {
+
+// `label`'s first `count` words with the separators between them ("Llama-4" of "Llama-4-Scout").
+QString firstWords(const QString &label, int count)
+{
+    static const QRegularExpression separator(u"[ \\-_/]+"_s);
+    QRegularExpressionMatchIterator at = separator.globalMatch(label);
+    for (int words = 1; at.hasNext(); ++words) {
+        const QRegularExpressionMatch match = at.next();
+        if (words == count)
+            return label.left(match.capturedStart());
+    }
+    return label;
+}
+
+// Each of `labels` too wide for `most` as its first whole words that no other label begins with
+// ("Llama", "Gemma", "DeepSeek" of the head map's models), where they fit; else elided.
+void shortenWordLabels(QMap<double, QString> &labels, const QFontMetricsF &metrics, double most)
+{
+    const QStringList whole = labels.values();
+    for (QString &label : labels) {
+        if (metrics.horizontalAdvance(label) <= most)
+            continue;
+        const QString own = label;
+        QString shown;
+        for (int count = 1; shown.isEmpty(); ++count) {
+            const QString words = firstWords(own, count);
+            const bool alone = std::none_of(whole.begin(), whole.end(), [&](const QString &other) {
+                return other != own && firstWords(other, count) == words;
+            });
+            if (alone || words == own)
+                shown = words;
+        }
+        label = shown != own && metrics.horizontalAdvance(shown) <= most
+            ? shown
+            : metrics.elidedText(own, Qt::ElideRight, most);
+    }
+}
+
+} // namespace
+
+bool elideTickLabels(QCustomPlot *plot)
+{
+    // A label of words on a tick (a model's name) takes at most a quarter of the figure's width:
+    // its first words that tell it from the others, as an author names a row, else elided.
+    const double most = std::max(plot->viewport().width() / 4.0, 24.0);
+    bool changed = false;
+    QList<QCPAxis *> axes;
+    for (QCPAxisRect *rect : plot->axisRects())
+        if (!Changes::isHidden(rect))
+            axes += axesInOrder(*rect);
+    for (QCPAxis *axis : axes) {
+        auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+        if (!ticker || !axis->visible() || !axis->tickLabels())
+            continue;
+        QMap<double, QString> labels = ticker->ticks();
+        shortenWordLabels(labels, QFontMetricsF(axis->tickLabelFont()), most);
+        changed |= Changes::of(plot).relabelTicks(axis, labels);
     }
     return changed;
 }

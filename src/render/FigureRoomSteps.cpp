@@ -494,24 +494,6 @@ bool shortenAxisLabels(QCustomPlot *plot)
     return changed;
 }
 
-bool elideTickLabels(QCustomPlot *plot)
-{
-    // A label of words on a tick (a model's name) takes at most a quarter of the figure's width.
-    const double most = std::max(plot->viewport().width() / 4.0, 24.0);
-    bool changed = false;
-    for (QCPAxis *axis : shownAxes(*plot)) {
-        auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
-        if (!ticker || !axis->tickLabels())
-            continue;
-        const QFontMetricsF metrics(axis->tickLabelFont());
-        QMap<double, QString> labels = ticker->ticks();
-        for (QString &label : labels)
-            label = metrics.elidedText(label, Qt::ElideRight, most);
-        changed |= Changes::of(plot).relabelTicks(axis, labels);
-    }
-    return changed;
-}
-
 bool dropTitle(QCustomPlot *plot)
 {
     return Changes::of(plot).dropText(titleOf(*plot));

@@ -64,7 +64,8 @@ bool shortenBarLabels(QCustomPlot *plot);
 // line (shortened(): no word cut, none parted from its number): a line of the figure's height, or
 // a column of its width, given to the plots.
 bool axisLabelsInOneLine(QCustomPlot *plot);
-// Tick labels of words (a text ticker's) longer than a quarter of the figure's width elided.
+// Tick labels of words (a text ticker's) longer than a quarter of the figure's width keep their
+// first whole words that no other label begins with ("Llama" of "Llama-4-Scout"), else elided.
 bool elideTickLabels(QCustomPlot *plot);
 bool dropTitle(QCustomPlot *plot);
 // The panels a figure can do without (FigureRoom::setDispensable) of `order` go.

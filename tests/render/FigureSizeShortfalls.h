@@ -22,8 +22,9 @@ inline const QSet<QString> &rows()
         QStringLiteral("dropout-anatomy 6x4cm 9pt"), // the plots take 27.4% of the page
         QStringLiteral("layer-stack 6x4cm 9pt"), // the plots take 44.7% of the page
         // Their colour bar's label in its first part ("wavelength 2π/θᵢ") since 2026-11-29 (36.0%, 19.0%).
-        QStringLiteral("head-map column 9pt"), // the plots take 39.2% of the page
-        QStringLiteral("head-map 6x4cm 9pt"), // the plots take 26.2% of the page
+        // Their models named by their first words since 2026-11-30 ("Llama", not "Llama-4-Sc…"; 39.2%, 26.2%).
+        QStringLiteral("head-map column 9pt"), // the plots take 43.2% of the page
+        QStringLiteral("head-map 6x4cm 9pt"), // the plots take 26.7% of the page
         QStringLiteral("head-map column 8pt"), // the plots take 42.4% of the page
         QStringLiteral("position-ids 6x4cm 9pt"), // '1k' overlaps its panel's title; the plots take 36.6%
         QStringLiteral("position-effect column 9pt"), // the plots take 45.8% of the page

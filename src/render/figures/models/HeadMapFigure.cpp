@@ -5,6 +5,7 @@
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/SwatchLegend.h"
 
 #include "core/NumberText.h"
@@ -38,6 +39,8 @@ HeadMapFigure::HeadMapFigure(QCustomPlot *plot)
     QCPAxis *x = m_rect->axis(QCPAxis::atBottom);
     QCPAxis *y = m_rect->axis(QCPAxis::atLeft);
     x->setLabel(u"column of the head"_s);
+    // Along its tick labels on little room (FigureRoom), where the whole is too long.
+    ShorterLabels::set(x, {u"column"_s});
     y->setRangeReversed(true);
     y->grid()->setVisible(false);
     m_kinds = new QCPColorMap(x, y);
