@@ -15,7 +15,6 @@ namespace posenc::FigureRoom {
 
 namespace {
 
-const char *const kRoleProperty = "posencTextRole";
 const QString kSeparator = u"  ·  "_s;
 
 QCPTextElement *titleOf(const QCustomPlot &plot)

@@ -2,6 +2,7 @@
 
 #include "FigureFit.h"
 #include "FigureFonts.h"
+#include "FigureRoom.h"
 #include "SwatchLegend.h"
 
 #include <algorithm>
@@ -278,7 +279,11 @@ QList<QCPLayoutElement *> Changes::takeEntries(const QList<QCPAxisRect *> &rects
         }
         legend->setFillOrder(legend->fillOrder(), true); // closes the gaps
         m_taken.push_back(taken);
-        if (taken.taken.size() == taken.order.size() && !isHidden(legend))
+        // Or names only marks over the data (an entry a figure named a caption), which go with the captions.
+        const bool marks = std::all_of(taken.order.begin(), taken.order.end(), [&](const auto &item) {
+            return taken.taken.contains(item) || item->property(kRoleProperty).toInt() == int(TextRole::Caption);
+        });
+        if (marks && !isHidden(legend))
             emptied.append(legend);
     }
     return emptied;

@@ -60,6 +60,7 @@ private slots:
     void aLabelTooLongGoesAlongItsTicksShorter();
     void panelsSharingAnAxisGiveBackItsMargin();
     void tickLabelsOfWordsKeepTheirFirstWords();
+    void aLegendLeftNamingOnlyMarksGoes();
 };
 
 void TestFigureRoom::shortenedKeepsNumbersWhole_data()
@@ -531,6 +532,46 @@ void TestFigureRoom::tickLabelsOfWordsKeepTheirFirstWords()
         QVERIFY2(metrics.horizontalAdvance(label) <= 70.0, qPrintable(label));
     FigureRoom::restore(&plot);
     QCOMPARE(ticker->ticks().values(), names);
+}
+
+// Compose-compare's key names the statistics' lines and the marks over its heatmaps ("lines: PE
+// swings in the pixel", an entry its figure names a caption): once the statistics' panel is given
+// up, the key left naming only the marks goes with the captions, as the heatmap's own legend of
+// marks does, not a row of the page for one entry; an entry of data left keeps it.
+void TestFigureRoom::aLegendLeftNamingOnlyMarksGoes()
+{
+    for (const bool marked : {true, false}) {
+        QCustomPlot plot;
+        plot.setFont(QFont(PinnedFont::family(), 9));
+        plot.setViewport(QRect(0, 0, 300, 200));
+        plot.setAutoAddPlottableToLegend(false);
+        plot.plotLayout()->clear();
+        auto *kept = new QCPAxisRect(&plot);
+        auto *lower = new QCPAxisRect(&plot);
+        plot.plotLayout()->addElement(0, 0, kept);
+        plot.plotLayout()->addElement(1, 0, lower);
+        auto *legend = new QCPLegend;
+        plot.plotLayout()->addElement(2, 0, legend);
+        QCPGraph *graph = plot.addGraph(lower->axis(QCPAxis::atBottom), lower->axis(QCPAxis::atLeft));
+        graph->setName(u"std"_s);
+        legend->addItem(new QCPPlottableLegendItem(legend, graph));
+        QCPGraph *lines = plot.addGraph(kept->axis(QCPAxis::atBottom), kept->axis(QCPAxis::atLeft));
+        lines->setName(u"lines: PE swings in the pixel"_s);
+        auto *swatch = new QCPPlottableLegendItem(legend, lines);
+        legend->addItem(swatch);
+        if (marked)
+            FigureRoom::setRole(swatch, TextRole::Caption);
+        FigureRoom::setDispensable(lower, 1);
+        plot.replot();
+        QVERIFY(FigureRoom::Steps::hideDispensable(&plot, 1));
+        plot.replot();
+        QVERIFY(!lower->realVisibility());
+        QCOMPARE(legend->realVisibility(), !marked);
+        FigureRoom::restore(&plot);
+        plot.replot();
+        QVERIFY(legend->realVisibility());
+        QVERIFY(legend->hasItemWithPlottable(graph));
+    }
 }
 
 QTEST_MAIN(TestFigureRoom)

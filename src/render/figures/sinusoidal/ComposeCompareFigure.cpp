@@ -2,6 +2,7 @@
 
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
+#include "render/FigureRoom.h"
 #include "render/HeatmapPanel.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
@@ -254,6 +255,9 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
         if (!swatches.isEmpty()) {
             m_spreadItem = SwatchLegend::add(m_legend, swatches.last());
             m_spreadItem->setFont(m_legend->font());
+            // A mark over the heatmaps, as the heatmap's own legend of marks: left alone in the key
+            // once the statistics' panels are given up, it goes with them (FigureRoom).
+            FigureRoom::setRole(m_spreadItem, TextRole::Caption);
             break;
         }
     }
