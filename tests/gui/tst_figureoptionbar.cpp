@@ -244,6 +244,15 @@ void TestFigureOptionBar::theNoteReadsWholeInAnyView()
     QCOMPARE(shown, *holds);
     const int right = label->mapTo(&bar, QPoint(label->width() - 1, 0)).x();
     QVERIFY(right <= bar.width() - 1);
+
+    // A count of one is left out of the shorter form: 1,024 positions over 394 px (2.6) and 512
+    // columns over 512 px (1) read "~2.6 positions a pixel", never "× 1 column".
+    bar.setNote(FigureText::cellsPerPixelText(Block {0, 1024, 0, 512}, 394, 512));
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
+    QCOMPARE(bar.note(), u"each pixel averages ~2.6 positions and 1 column"_s);
+    QVERIFY2(label->text() == bar.note() || label->text() == u"~2.6 positions a pixel"_s, qPrintable(label->text()));
+    QVERIFY(label->fontMetrics().horizontalAdvance(label->text()) <= label->width());
 }
 
 QTEST_MAIN(TestFigureOptionBar)

@@ -57,12 +57,15 @@ QString cellsPerPixelText(const Block &block, int rows, int cols)
     };
     const QString down = count(perRow, u"position"_s, u"positions"_s);
     const QString across = count(perCol, u"column"_s, u"columns"_s);
-    // Shorter forms for a narrow view's bar (FigureOptionBar), each with both numbers whole.
+    const QString whole = u"each pixel averages %1 and %2"_s.arg(down, across);
+    // Shorter forms for a narrow view's bar (FigureOptionBar), each with its numbers whole; a count
+    // of one left out ("~2.6 positions a pixel", not "~2.6 positions × 1 column a pixel").
+    if (perRow <= 1.0 || perCol <= 1.0)
+        return QStringList {whole, u"%1 a pixel"_s.arg(perCol <= 1.0 ? down : across)}.join(kLengthVariants);
     const auto bare = [](double value) {
-        return value <= 1.0 ? u"1"_s
-                            : u"~"_s + (value >= 10.0 ? formatRatio(std::round(value)) : NumberText::compact(value, 2));
+        return u"~"_s + (value >= 10.0 ? formatRatio(std::round(value)) : NumberText::compact(value, 2));
     };
-    return QStringList {u"each pixel averages %1 and %2"_s.arg(down, across), u"%1 × %2 a pixel"_s.arg(down, across),
+    return QStringList {whole, u"%1 × %2 a pixel"_s.arg(down, across),
                         u"%1 × %2 cells a pixel"_s.arg(bare(perRow), bare(perCol))}
         .join(kLengthVariants);
 }

@@ -32,7 +32,8 @@ QString averagedCellsText(const Block &block, int rows, int cols);
 inline constexpr QChar kLengthVariants {0x9c};
 // The same for the view's screen note, in a student's words: "each pixel averages ~3,090
 // positions and ~18 columns", then shorter forms after kLengthVariants ("~3,090 positions × ~18
-// columns a pixel", "~3,090 × ~18 cells a pixel"); empty when no pixel averages more than one.
+// columns a pixel", "~3,090 × ~18 cells a pixel"; "~2.6 positions a pixel" where the other count
+// is one); empty when no pixel averages more than one.
 QString cellsPerPixelText(const Block &block, int rows, int cols);
 // What a preview estimated from a share `rowCoverage` (0..1) of its rows says of itself, for the
 // view's screen note: "preview (25% of rows)".
