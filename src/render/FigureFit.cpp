@@ -4,7 +4,11 @@
 #include "IndexTicker.h"
 #include "MeasuredText.h"
 
+#include <QGuiApplication>
+#include <QScreen>
+
 #include <algorithm>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -14,6 +18,84 @@ namespace {
 
 const QString kSeparator = u"  ·  "_s;
 constexpr double kMinTickGap = 4.0; // layout units between tick labels side by side
+
+// What fit() remembers of a text or an axis, a child of that object: the text as its figure set
+// it and as fit() wrapped it (both empty when fit() left it whole), an axis's tick level as its
+// figure gave it and as fit() set it, and the last fitting of its text (`given` in `font` within
+// `width` at the screen's `dpi`, MeasuredText's, gave `fitted`: every round of every layout asks
+// it again). A typed record, not dynamic properties, which QObject looks up by name through the
+// meta-object at every read and whose every write is an event. QCustomPlot's layerables are
+// children of their plot with none of their own: the record is found at once, and goes with them.
+struct FitRecord : QObject
+{
+    using QObject::QObject;
+    QString wrappedFrom;
+    QString wrappedTo;
+    std::optional<int> ticksWished;
+    std::optional<int> ticksSet;
+    struct Fitting
+    {
+        QString given;
+        QFont font;
+        double width = 0.0;
+        qreal dpi = 0.0;
+        QString fitted;
+    };
+    std::optional<Fitting> fitting;
+};
+
+FitRecord *recordOf(const QObject *object)
+{
+    for (QObject *child : object->children())
+        if (auto *record = dynamic_cast<FitRecord *>(child))
+            return record;
+    return nullptr;
+}
+
+FitRecord &recordFor(QObject *object)
+{
+    if (FitRecord *record = recordOf(object))
+        return *record;
+    return *new FitRecord(object);
+}
+
+// `shown` as its figure set it: what fit() wrapped it from, or itself.
+QString givenText(const QObject *object, const QString &shown)
+{
+    const FitRecord *record = recordOf(object);
+    return record && record->wrappedTo == shown && !shown.isEmpty() ? record->wrappedFrom : shown;
+}
+
+// `given` fitted within `width` in `font` by `make` (a pure function of the three and the screen's
+// resolution), remembered for `object` (a text or an axis) until one of them changes.
+template<typename Make>
+QString fittedText(QObject *object, const QString &given, const QFont &font, double width, const Make &make)
+{
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    const qreal dpi = screen ? screen->logicalDotsPerInchY() : 0.0;
+    FitRecord &record = recordFor(object);
+    if (const auto &last = record.fitting;
+        last && last->width == width && last->dpi == dpi && last->given == given && last->font == font)
+        return last->fitted;
+    QString fitted = make();
+    record.fitting = FitRecord::Fitting {given, font, width, dpi, fitted};
+    return fitted;
+}
+
+// Remembers that `given` is shown as `fitted` (forgets it when they are the same).
+void rememberWrap(QObject *object, const QString &given, const QString &fitted)
+{
+    if (fitted == given) {
+        if (FitRecord *record = recordOf(object)) {
+            record->wrappedFrom.clear();
+            record->wrappedTo.clear();
+        }
+        return;
+    }
+    FitRecord &record = recordFor(object);
+    record.wrappedFrom = given;
+    record.wrappedTo = fitted;
+}
 
 double widest(const QString &text, const QFont &font)
 {
@@ -144,17 +226,17 @@ bool fitText(QCPTextElement *element, double width)
     // The text as its figure set it: one this function wrapped is laid out whole again when it
     // has the room (a view made narrow, then wide).
     const QString given = unwrapped(element);
-    QString fitted = given;
-    if (!given.isEmpty() && widest(given, font) > width) {
+    const QString fitted = fittedText(element, given, font, width, [&] {
+        if (given.isEmpty() || widest(given, font) <= width)
+            return given;
         // The text's own line breaks stay: a caption of two statements keeps them apart, each
         // wrapped within the width on its own.
         QStringList lines = given.split(u'\n');
         for (QString &line : lines)
             line = wrap(line, font, width);
-        fitted = lines.join(u'\n');
-    }
-    element->setProperty("fitWrappedFrom", fitted == given ? QVariant() : QVariant(given));
-    element->setProperty("fitWrappedTo", fitted == given ? QVariant() : QVariant(fitted));
+        return lines.join(u'\n');
+    });
+    rememberWrap(element, given, fitted);
     if (fitted == text)
         return false;
     element->setText(fitted);
@@ -239,14 +321,13 @@ bool fitAxisLabel(QCPAxis *axis)
     const QString label = axis->label();
     // The label as its figure set it: a label this function wrapped remembers it, so that it is
     // laid out whole again when the axis has room for it (a view made narrow, then wide).
-    const QString given = axis->property("fitWrappedTo").toString() == label && !label.isEmpty()
-        ? axis->property("fitWrappedFrom").toString()
-        : label;
-    const QString fitted = given.isEmpty() || widest(given, font) <= length
-        ? given
-        : wrap(QString(given).replace(u'\n', u' '), font, length);
-    axis->setProperty("fitWrappedFrom", fitted == given ? QVariant() : QVariant(given));
-    axis->setProperty("fitWrappedTo", fitted == given ? QVariant() : QVariant(fitted));
+    const QString given = givenText(axis, label);
+    const QString fitted = fittedText(axis, given, font, length, [&] {
+        return given.isEmpty() || widest(given, font) <= length
+            ? given
+            : wrap(QString(given).replace(u'\n', u' '), font, length);
+    });
+    rememberWrap(axis, given, fitted);
     if (fitted == label)
         return false;
     axis->setLabel(fitted);
@@ -290,18 +371,20 @@ void applyTickLevel(QCPAxis *axis, int level)
 // The level its figure gave `axis`: what it has, unless fit() thinned it since.
 int wishedTickLevel(QCPAxis *axis)
 {
-    const QVariant wished = axis->property("fitTicksWished");
-    if (wished.isValid() && axis->property("fitTicksSet").toInt() == tickLevel(axis))
-        return wished.toInt();
+    const FitRecord *record = recordOf(axis);
+    if (record && record->ticksWished && record->ticksSet.value_or(0) == tickLevel(axis))
+        return *record->ticksWished;
     return tickLevel(axis);
 }
 
 // Sets `axis`'s ticks to `level`, remembering the level its figure gave it.
 void setTickLevel(QCPAxis *axis, int level)
 {
-    axis->setProperty("fitTicksWished", wishedTickLevel(axis));
+    const int wished = wishedTickLevel(axis);
     applyTickLevel(axis, level);
-    axis->setProperty("fitTicksSet", level);
+    FitRecord &record = recordFor(axis);
+    record.ticksWished = wished;
+    record.ticksSet = level;
 }
 
 // The most ticks up to the figure's own whose labels do not touch, for the axis as laid out now:
@@ -327,11 +410,12 @@ bool fitTicks(QCPAxis *axis)
             break;
         }
     }
-    const int before = axis->property("fitTicksSet").isValid() ? axis->property("fitTicksSet").toInt() : wished;
+    FitRecord &record = recordFor(axis);
+    const int before = record.ticksSet.value_or(wished);
     // The candidates tried changed the ticker: the wish is the one read before them.
-    axis->setProperty("fitTicksWished", wished);
+    record.ticksWished = wished;
     applyTickLevel(axis, level);
-    axis->setProperty("fitTicksSet", level);
+    record.ticksSet = level;
     return level != before;
 }
 
@@ -410,24 +494,22 @@ double roomFor(const QCPLayoutElement *element, double figureWidth)
 
 QString unwrapped(const QCPTextElement *element)
 {
-    const QString text = element->text();
-    return element->property("fitWrappedTo").toString() == text && !text.isEmpty()
-        ? element->property("fitWrappedFrom").toString()
-        : text;
+    return givenText(element, element->text());
 }
 
 bool unthinTicks(QCustomPlot *plot)
 {
     bool changed = false;
     for (QCPAxis *axis : allAxes(plot)) {
-        const QVariant wished = axis->property("fitTicksWished");
-        if (!wished.isValid() || axis->property("fitTicksSet").toInt() != tickLevel(axis))
+        FitRecord *record = recordOf(axis);
+        if (!record || !record->ticksWished || record->ticksSet.value_or(0) != tickLevel(axis))
             continue;
-        changed |= wished.toInt() != tickLevel(axis);
+        const int wished = *record->ticksWished;
+        changed |= wished != tickLevel(axis);
         if (auto *index = dynamic_cast<IndexTicker *>(axis->ticker().data()))
-            index->setLone(wished.toInt() == 0);
-        axis->ticker()->setTickCount(std::max(wished.toInt(), 1));
-        axis->setProperty("fitTicksSet", wished);
+            index->setLone(wished == 0);
+        axis->ticker()->setTickCount(std::max(wished, 1));
+        record->ticksSet = wished;
     }
     return changed;
 }
@@ -444,10 +526,7 @@ void setLegendWrap(QCPLegend *legend, int wrap)
 
 QString unwrappedLabel(const QCPAxis *axis)
 {
-    const QString label = axis->label();
-    return axis->property("fitWrappedTo").toString() == label && !label.isEmpty()
-        ? axis->property("fitWrappedFrom").toString()
-        : label;
+    return givenText(axis, axis->label());
 }
 
 QString wrap(const QString &text, const QFont &font, double width)

@@ -61,6 +61,8 @@ private slots:
     void wrapBreaksAtSeparatorsFirst();
     void fitKeepsTheTextsLineBreaks();
     void anAxisLabelUnwrapsWhenItsRoomReturns();
+    void thinnedTicksReturnWithTheirRoom();
+    void aTitleIsWrappedAgainForItsFontAndRoom();
     void legendsScaleWithTheFontSize_data();
     void legendsScaleWithTheFontSize();
     void legendInsideAxesScalesOnce();
@@ -234,6 +236,92 @@ void TestFigureFit::anAxisLabelUnwrapsWhenItsRoomReturns()
     x->setLabel(u"position p"_s);
     layOut(static_cast<int>(metrics.horizontalAdvance(label) * 2.5));
     QCOMPARE(x->label(), u"position p"_s);
+}
+
+// What fit() remembers of an axis's ticks is dropped when it no longer holds: an axis thinned for
+// a narrow plot gets its figure's tick count back when the room returns (unthinTicks, as the layout
+// loop starts each fitting), and a count its figure sets anew while it is thinned is the figure's
+// wish from then on, not the one remembered from before.
+void TestFigureFit::thinnedTicksReturnWithTheirRoom()
+{
+    QCustomPlot plot;
+    plot.setFont(QFont(PinnedFont::family(), 9));
+    QCPAxis *x = plot.xAxis;
+    x->setTickLabelFont(QFont(PinnedFont::family(), 9));
+    x->setRange(0.0, 9000000.0); // labels of seven digits
+    x->ticker()->setTickCount(9);
+    const auto layOut = [&](int width) {
+        plot.resize(width, 300);
+        plot.setViewport(QRect(0, 0, width, 300)); // a widget never shown gets no resize event
+        FigureFit::unthinTicks(&plot);
+        for (int pass = 0; pass < 4; ++pass) {
+            plot.replot(QCustomPlot::rpImmediateRefresh);
+            if (!FigureFit::fit(&plot))
+                break;
+        }
+    };
+    layOut(1800);
+    QCOMPARE(x->ticker()->tickCount(), 9);
+    layOut(220);
+    const int thinned = x->ticker()->tickCount();
+    QVERIFY2(thinned < 9, qPrintable(QString::number(thinned)));
+    layOut(1800);
+    QCOMPARE(x->ticker()->tickCount(), 9);
+    // Thinned again, then the figure asks for six ticks of its own (a refilling): six it keeps,
+    // and six come back with the room, not the nine it had before.
+    layOut(220);
+    QCOMPARE(x->ticker()->tickCount(), thinned);
+    x->ticker()->setTickCount(thinned == 6 ? 7 : 6);
+    const int own = x->ticker()->tickCount();
+    QVERIFY(!FigureFit::unthinTicks(&plot));
+    QCOMPARE(x->ticker()->tickCount(), own);
+    layOut(1800);
+    QCOMPARE(x->ticker()->tickCount(), own);
+}
+
+// fit() remembers how it wrapped a title for its text, font and room: a title whose font grows, or
+// whose room changes, is wrapped again, each line within the room as QFontMetricsF measures it.
+void TestFigureFit::aTitleIsWrappedAgainForItsFontAndRoom()
+{
+    QCustomPlot plot;
+    const QString text
+        = u"Rotary angles of every pair  ·  theta 500,000 and a factor of 8  ·  each pixel one position"_s;
+    auto *title = new QCPTextElement(&plot, text, QFont(PinnedFont::family(), 9));
+    // In a grid of its own, as a panel's title: its room is the same whatever its font (a row of
+    // the figure's own keeps a margin that grows with the font).
+    auto *row = new QCPLayoutGrid;
+    plot.plotLayout()->insertRow(0);
+    plot.plotLayout()->addElement(0, 0, row);
+    row->addElement(0, 0, title);
+    const auto layOut = [&](int width) {
+        plot.resize(width, 400);
+        plot.setViewport(QRect(0, 0, width, 400)); // a widget never shown gets no resize event
+        for (int pass = 0; pass < 4; ++pass) {
+            plot.replot(QCustomPlot::rpImmediateRefresh);
+            if (!FigureFit::fit(&plot))
+                break;
+        }
+    };
+    // Every line within the figure's width less its 8 units, in the title's font as it is now.
+    const auto within = [&](int width) {
+        const QFontMetricsF metrics(title->font());
+        const QStringList lines = title->text().split(u'\n');
+        return std::all_of(lines.cbegin(), lines.cend(),
+                           [&](const QString &line) { return metrics.horizontalAdvance(line) <= width - 8.0; });
+    };
+    const int narrow = static_cast<int>(QFontMetricsF(title->font()).horizontalAdvance(text) * 0.45);
+    layOut(narrow);
+    const qsizetype atNine = title->text().count(u'\n') + 1;
+    QVERIFY2(atNine >= 2 && within(narrow), qPrintable(title->text()));
+    title->setFont(QFont(PinnedFont::family(), 14));
+    layOut(narrow);
+    QVERIFY2(title->text().count(u'\n') + 1 > atNine && within(narrow), qPrintable(title->text()));
+    title->setFont(QFont(PinnedFont::family(), 9));
+    layOut(narrow * 4);
+    QCOMPARE(title->text(), text);
+    layOut(narrow);
+    QCOMPARE(title->text().count(u'\n') + 1, atNine);
+    QVERIFY2(within(narrow), qPrintable(title->text()));
 }
 
 void TestFigureFit::fitKeepsTheTextsLineBreaks()
