@@ -70,6 +70,12 @@ double advance(const QFont &font, const QString &text)
     return remembered(measured, keyOf(font, 0, text), [&] { return QFontMetricsF(font).horizontalAdvance(text); });
 }
 
+QRectF tightBoundingRect(const QFont &font, const QString &text)
+{
+    thread_local QHash<Measured, QRectF> measured;
+    return remembered(measured, keyOf(font, 0, text), [&] { return QFontMetricsF(font).tightBoundingRect(text); });
+}
+
 namespace {
 
 // What QCPAxisPainterPrivate::getTickLabelData reads besides the font and the text.

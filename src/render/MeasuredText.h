@@ -4,6 +4,7 @@
 
 #include <QFont>
 #include <QRect>
+#include <QRectF>
 #include <QString>
 
 namespace posenc {
@@ -21,6 +22,9 @@ QRect boundingRect(const QFont &font, int height, const QString &text);
 // QFontMetricsF(font).horizontalAdvance(text), remembered for the calling thread: fitting a figure
 // to its room measures its titles, labels and tick labels in every round of every layout.
 double advance(const QFont &font, const QString &text);
+// QFontMetricsF(font).tightBoundingRect(text), remembered for the calling thread: whether a
+// figure's texts keep clear of each other is asked of their ink at every layout of its fitting.
+QRectF tightBoundingRect(const QFont &font, const QString &text);
 
 // Gives every axis of `plot` (its axis rects' and colour scales') a painter that remembers its tick labels' measures (QCPAxisPainterPrivate's
 // TickLabelData) for the calling thread: QCustomPlot shapes each label at every layout of the axis

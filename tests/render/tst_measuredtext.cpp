@@ -16,6 +16,8 @@ class TestMeasuredText : public QObject
 private slots:
     void boundingRectIsQFontMetrics_data();
     void boundingRectIsQFontMetrics();
+    void tightBoundingRectIsQFontMetrics_data();
+    void tightBoundingRectIsQFontMetrics();
     void hintingAndKerningCount();
     void textElementFollowsItsText();
     void legendItemFollowsItsPlottable();
@@ -74,6 +76,22 @@ void TestMeasuredText::boundingRectIsQFontMetrics()
     QCOMPARE(MeasuredText::boundingRect(font, height, text), expected);
 }
 
+void TestMeasuredText::tightBoundingRectIsQFontMetrics_data()
+{
+    boundingRectIsQFontMetrics_data();
+}
+
+// The ink of a text, as FigureRoom asks whether texts keep clear: what QFontMetricsF says, the
+// first time and remembered, for a font that differs from another only in its size too.
+void TestMeasuredText::tightBoundingRectIsQFontMetrics()
+{
+    QFETCH(QFont, font);
+    QFETCH(QString, text);
+    const QRectF expected = QFontMetricsF(font).tightBoundingRect(text);
+    QCOMPARE(MeasuredText::tightBoundingRect(font, text), expected);
+    QCOMPARE(MeasuredText::tightBoundingRect(font, text), expected);
+}
+
 // QFont::key() leaves hinting and kerning out; they change the size all the same.
 void TestMeasuredText::hintingAndKerningCount()
 {
@@ -90,6 +108,11 @@ void TestMeasuredText::hintingAndKerningCount()
     QVERIFY(metrics(unkerned) != metrics(plain));
     for (const QFont &f : {plain, hinted, unkerned, plain, unkerned, hinted})
         QCOMPARE(MeasuredText::boundingRect(f, 8, text), metrics(f));
+    // The ink too (FigureRoom's): what a memo keyed on QFont::key() would have mixed up.
+    const auto ink = [&](const QFont &f) { return QFontMetricsF(f).tightBoundingRect(text); };
+    QVERIFY(ink(unkerned) != ink(plain));
+    for (const QFont &f : {plain, hinted, unkerned, plain, unkerned, hinted})
+        QCOMPARE(MeasuredText::tightBoundingRect(f, text), ink(f));
 }
 
 void TestMeasuredText::textElementFollowsItsText()
