@@ -216,7 +216,7 @@ namespace {
 // a reader sees it (a line's ascent and descent leave room that no ink takes).
 QRectF inkOf(const QString &text, const QFont &font, double top, double left, double right, double ascent)
 {
-    const QRectF tight = QFontMetricsF(font).tightBoundingRect(text);
+    const QRectF tight = MeasuredText::tightBoundingRect(font, text);
     const double baseline = top + ascent;
     return QRectF(QPointF(left, baseline + tight.top()), QPointF(right, baseline + tight.bottom()));
 }
