@@ -16,6 +16,7 @@
 #include "check/rope/ApplyPairs.h"
 #include "check/rope/ApplyReference.h"
 #include "check/rope/ApplyTwice.h"
+#include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeCheckWords.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
@@ -540,6 +541,19 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
     static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);
     result.positions = runsOf(positions);
+    // Most rows unread with the frequencies fitted (a yarn rotation applied twice over few rows reads
+    // as another rope_type): the declared rotation applied twice, where it explains the angles.
+    if (declared.reference && 2 * unreadRows(result) > x.rows()) {
+        Result twice = result;
+        twice.mistakes.clear();
+        ApplyTwice::name(twice, x, y, r, u, declared);
+        if (twice.mistakes.contains(RopeFrequencyMistakes::kAppliedTwice)) {
+            for (std::size_t k = 0; k < positions.size(); ++k)
+                positions[k] = ids.empty() ? std::int64_t(k) : ids[k];
+            twice.positions = runsOf(positions);
+            return twice;
+        }
+    }
     conclude(result, declared, positions, lines, reversed);
     return result;
 }

@@ -3,6 +3,7 @@
 #include "check/TableMatch.h"
 #include "check/rope/ApplyColumns.h"
 #include "check/rope/ApplyPairs.h"
+#include "check/rope/ApplyTwice.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -230,6 +231,7 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
         = declared.ids.empty() ? positionLines(result, positions) : idLines(result, positions, declared.ids);
     if (!line.isEmpty())
         lines.append(line);
+    ApplyTwice::nameDoubled(result, declared, positions, lines);
     if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s))
         return;
     result.verdict = result.correctAgainst.isEmpty() ? CheckVerdict::Variant : CheckVerdict::Correct;

@@ -1,6 +1,7 @@
 #include "check/rope/ApplyTwice.h"
 
 #include "check/rope/ApplyAngles.h"
+#include "check/rope/ApplyReference.h"
 #include "check/rope/RopeFrequencyMistakes.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
@@ -59,6 +60,37 @@ void name(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y
                                 NumberText::compact(squared, 6))
                            .arg(a.compared)
                            .arg(a.beyond);
+}
+
+bool nameDoubled(ApplyCheck::Result &result, const ApplyCheck::Declared &declared,
+                 const std::vector<std::int64_t> &positions, QStringList &lines)
+{
+    if (!declared.reference || !result.mistakes.contains(ApplyCheck::kPositionsOutOfOrder) || positions.size() < 2)
+        return false;
+    for (std::size_t r = 0; r < positions.size(); ++r) {
+        const std::int64_t id = declared.ids.empty() ? std::int64_t(r) : declared.ids[r];
+        if (positions[r] != 2 * id)
+            return false;
+    }
+    const double af = RopeFrequencies::schedule(*declared.reference).amplitude;
+    const double squared = af * af;
+    if (!(std::fabs(result.attentionFactor / squared - 1.0) <= 1e-3))
+        return false;
+    const bool factorOne = std::fabs(af - 1.0) <= 1e-3;
+    if (!factorOne) {
+        result.mistakes.removeAll(ApplyCheck::kPositionsOutOfOrder);
+        result.mistakes.removeAll(ApplyReference::kAttentionFactor);
+    }
+    result.mistakes.prepend(RopeFrequencyMistakes::kAppliedTwice);
+    lines.prepend(u"Y is X turned by the declared reference twice: every row at twice its position (R(p w) R(p w) = "
+                  "R(2 p w)) and the amplitude %1, the declared attention factor %2 squared: RoPE applied by one path "
+                  "and again by another (NVIDIA/TensorRT-LLM#16378)%3"_s.arg(NumberText::compact(result.attentionFactor, 6),
+                                                                          NumberText::compact(af, 6),
+                                                                          factorOne ? u"; at an attention factor of 1 "
+                                                                                      "positions doubled give the same "
+                                                                                      "rows, named too"_s
+                                                                                    : QString()));
+    return true;
 }
 
 } // namespace posenc::ApplyTwice

@@ -16,4 +16,12 @@ namespace posenc::ApplyTwice {
 void name(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r,
           double u, const ApplyCheck::Declared &declared);
 
+// Where the angles read as the declared frequencies at twice each row's position (its --position-ids,
+// else its index) and Y's amplitude is the declared attention factor squared: the same mistake, read
+// by positions (R(p w) R(p w) = R(2p w)): rope-applied-twice named in place of positions-out-of-order
+// and attention-factor, `lines` told so. Where the factor is 1 the amplitude cannot tell doubled
+// positions from a rotation applied twice: both are named. Whether it named it.
+bool nameDoubled(ApplyCheck::Result &result, const ApplyCheck::Declared &declared,
+                 const std::vector<std::int64_t> &positions, QStringList &lines);
+
 } // namespace posenc::ApplyTwice
