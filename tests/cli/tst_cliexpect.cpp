@@ -212,10 +212,11 @@ private slots:
                "rope_type default (rope_theta 10000)"_s;
         const QString llama = writtenTable(u"llama31-cos.npy"_s,
                                            {u"rope-cos"_s, u"--max-len"_s, u"300"_s, u"--preset"_s, u"llama-3-1-8b"_s});
-        // Read undeclared, the table's frequencies name what differs: llama3's scaling and its theta.
+        // Read undeclared, the table's frequencies name what differs: llama3's scaling, its theta and
+        // its factor 8, which the default type of Llama 2's declaration lacks.
         QTest::newRow("llama 3.1 table, llama 2 expected")
             << llama << QStringList {u"--expect"_s, u"rope"_s, u"--preset"_s, u"llama-2-7b"_s}
-            << u"rope-type,rope-theta"_s << u"rope-cos"_s << 0
+            << u"rope-type,rope-theta,rope-factor"_s << u"rope-cos"_s << 0
             << u"read without the declaration, the table is correct: RoPE's cos table as HF returns it: rope-cos, half "
                "layout, rope_type llama3"_s;
     }

@@ -117,6 +117,8 @@ QString reference(const RopeFit::Hypothesis &h)
         parameters.append(u"factor %1"_s.arg(number(*r.factor)));
     if (r.originalMaxLen && (r.type == RopeType::Yarn || r.type == RopeType::Llama3 || r.type == RopeType::Dynamic))
         parameters.append(u"original_max_position_embeddings %1"_s.arg(*r.originalMaxLen));
+    if (r.type == RopeType::Yarn && (r.betaFast != 32.0 || r.betaSlow != 1.0))
+        parameters.append(u"beta_fast %1, beta_slow %2"_s.arg(number(r.betaFast), number(r.betaSlow)));
     if (r.type == RopeType::Yarn && !r.yarnTruncate)
         parameters.append(u"truncate false"_s);
     if (r.type == RopeType::Yarn && r.mscale && r.mscaleAllDim)

@@ -5,6 +5,7 @@
 #include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeTableCheck.h"
 #include "check/rope/RopeYarnBands.h"
+#include "check/rope/RopeYarnBetas.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeTypes.h"
@@ -116,6 +117,39 @@ std::int64_t trailingZeros(const std::vector<double> &v)
     return zeros;
 }
 
+// The frequencies of `v` as RopeYarnBetas reads them: each pair within its tolerance.
+RopeYarnBetas::Read readOf(const std::vector<double> &v, StoredType stored)
+{
+    RopeYarnBetas::Read read {v, {}};
+    for (const double x : v)
+        read.within.push_back(tolerance(x, stored) / std::max(x, 1e-300));
+    return read;
+}
+
+// The yarn parameters that explain `v`: at `declared` (its original length and truncation) where
+// given, else at rope_theta read from the fast pairs and every original length a power of two, the
+// roundest betas first (transformers' _compute_yarn_parameters; RopeYarnBetas).
+std::optional<Params> yarnReading(const std::vector<double> &v, StoredType stored, double theta,
+                                  const std::optional<Params> &declared)
+{
+    const RopeYarnBetas::Read read = readOf(v, stored);
+    std::vector<Params> candidates;
+    if (declared) {
+        candidates = RopeYarnBetas::readings(read, *declared);
+    } else {
+        QList<double> thetas;
+        for (const double t : roundings(theta))
+            if (t > 1.0 && t <= 1e15)
+                thetas.append(t);
+        candidates = RopeYarnBetas::undeclaredReadings(read, std::vector<double>(thetas.begin(), thetas.end()));
+    }
+    for (const Params &p : candidates) {
+        if (explains(v, p, stored))
+            return p;
+    }
+    return std::nullopt;
+}
+
 // The parameters that explain `v`, the simplest first: the default type, linear, proportional's
 // zero tail, llama3's bands, yarn's ramp, at rope_theta read from the fast pairs.
 std::optional<Params> reading(const std::vector<double> &v, StoredType stored)
@@ -151,7 +185,7 @@ std::optional<Params> reading(const std::vector<double> &v, StoredType stored)
         if (explains(v, p, stored))
             return p;
     }
-    // The scaled types: the slowest pair's factor against the default at theta.
+    // llama3: the slowest pair's factor against the default at theta.
     for (const double t : roundings(theta)) {
         const auto plain = invOf(ropeAt(n, t, RopeType::Default), v.size());
         if (!plain)
@@ -172,20 +206,12 @@ std::optional<Params> reading(const std::vector<double> &v, StoredType stored)
                             return llama;
                     }
                 }
-                Params yarn = ropeAt(n, t, RopeType::Yarn);
-                yarn.rope.factor = factor;
-                yarn.rope.originalMaxLen = std::int64_t(1) << k;
-                for (const double fast : {32.0, 1.0}) {
-                    for (const bool truncate : {true, false}) {
-                        yarn.rope.betaFast = fast;
-                        yarn.rope.yarnTruncate = truncate;
-                        if (explains(v, yarn, stored))
-                            return yarn;
-                    }
-                }
             }
         }
     }
+    // yarn: the ramp read back (RopeYarnBetas), at every original length, HF's betas first.
+    if (const auto yarn = yarnReading(v, stored, theta, std::nullopt))
+        return yarn;
     return std::nullopt;
 }
 
@@ -287,6 +313,84 @@ double effectiveTheta(const Params &p)
     return p.rope.type == RopeType::Dynamic ? RopeFrequencies::dynamicBase(p) : p.rope.theta;
 }
 
+// The mistakes a reading `found` names against `declared`, with both values, into `m`.
+void nameReading(TableMatch &m, const Params &found, const Params &declared)
+{
+    const RopeType declaredType = declared.rope.type, foundType = found.rope.type;
+    const double thetaDeclared = effectiveTheta(declared);
+    const bool sameTheta = std::fabs(found.rope.theta - thetaDeclared) <= 1e-9 * thetaDeclared;
+    const bool plainDeclared = declaredType == RopeType::Default || declaredType == RopeType::Dynamic;
+    QStringList said;
+    // Dynamic declared, the vector rope_theta's own: the grown base not applied, a scaling left out.
+    const bool dynamicUnscaled = declaredType == RopeType::Dynamic && foundType == RopeType::Default
+        && std::fabs(found.rope.theta - declared.rope.theta) <= 1e-9 * declared.rope.theta && !sameTheta;
+    // A factor on one side only (a scaling left out, or one the declaration lacks): the type and the
+    // factor both named, each with both values.
+    const auto scale = [](const Params &p) {
+        const RopeType t = p.rope.type;
+        const bool divides = t == RopeType::Linear || t == RopeType::Llama3 || t == RopeType::Yarn;
+        return divides || t == RopeType::Dynamic ? p.rope.factor.value_or(1.0) : 1.0;
+    };
+    const bool plainSide = (foundType == RopeType::Default && declaredType != RopeType::Dynamic)
+        || declaredType == RopeType::Default || dynamicUnscaled;
+    const bool factorOneSide = plainSide && scale(found) != scale(declared)
+        && foundType != RopeType::LongRope && declaredType != RopeType::LongRope;
+    if (dynamicUnscaled) {
+        m.mistakes.append(kType);
+        said.append(u"rope_type default where dynamic is declared: no scaling applied, the base rope_theta %1 where "
+                    "dynamic's grows it to %2 at a sequence of %3 positions"_s.arg(NumberText::exact(found.rope.theta),
+                                                                                  NumberText::exact(thetaDeclared))
+                        .arg(declared.maxLen));
+    } else if (foundType == RopeType::Default && plainDeclared) {
+        m.mistakes.append(kTheta);
+        said.append(u"rope_theta %1 %4 %2%3"_s.arg(
+            NumberText::exact(found.rope.theta), NumberText::exact(thetaDeclared),
+            declaredType == RopeType::Dynamic
+                ? u" (dynamic's base at a sequence of %1 positions, rope_theta %2)"_s.arg(declared.maxLen)
+                      .arg(NumberText::exact(declared.rope.theta))
+                : QString(),
+            DeclaredWords::whereGiven()));
+    } else if (foundType != declaredType) {
+        m.mistakes.append(kType);
+        said.append(u"rope_type %1 where %2 is declared%3"_s.arg(
+            RopeTypes::word(foundType), RopeTypes::word(declaredType),
+            foundType == RopeType::Default ? u": no scaling applied"_s : QString()));
+        if (!sameTheta && foundType != RopeType::Linear) {
+            m.mistakes.append(kTheta);
+            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.theta),
+                                                                    NumberText::exact(thetaDeclared)));
+        }
+    } else if (foundType == RopeType::Yarn) {
+        if (!sameTheta) {
+            m.mistakes.append(kTheta);
+            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.theta),
+                                                                    NumberText::exact(thetaDeclared)));
+        }
+        said.append(RopeYarnBetas::differences(found, declared, m.mistakes));
+    } else {
+        if (!sameTheta) {
+            m.mistakes.append(kTheta);
+            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.theta),
+                                                                    NumberText::exact(thetaDeclared)));
+        }
+        if (found.rope.factor != declared.rope.factor) {
+            m.mistakes.append(kFactor);
+            said.append(u"factor %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.factor.value_or(1.0)),
+                                                                NumberText::exact(declared.rope.factor.value_or(1.0))));
+        }
+    }
+    if (factorOneSide && !m.mistakes.contains(kFactor)) {
+        m.mistakes.append(kFactor);
+        said.append(u"factor %1 where %2 is declared"_s.arg(NumberText::exact(scale(found)),
+                                                            NumberText::exact(scale(declared))));
+    }
+    if (said.isEmpty()) {
+        m.diagnosis = u"the vector is %1, not the declared %2: %3"_s.arg(words(found), words(declared), m.deviations);
+        return;
+    }
+    m.diagnosis = u"%1: the vector is %2; declared %3"_s.arg(said.join(u"; "_s), words(found), words(declared));
+}
+
 } // namespace
 
 QList<double> roundings(double value)
@@ -355,7 +459,9 @@ TableMatch identify(const std::vector<double> &v, StoredType stored)
         setFound(m, first->first, first->second);
         m.verdict = CheckVerdict::Correct;
         m.correctAgainst = u"the inv_freq of %1"_s.arg(names.join(u", "_s));
-        m.diagnosis = u"RoPE's inverse frequencies as HF computes them: %1"_s.arg(words(first->first));
+        // The verdict rule (issue 56): a correct names its reference, every published form equal to it.
+        m.diagnosis = u"RoPE's inverse frequencies as HF computes them: %1; the published form%2 of %3"_s.arg(
+            words(first->first), names.size() > 1 ? u"s"_s : QString(), names.join(u", "_s));
         return m;
     }
     if (const auto p = reading(v, stored)) {
@@ -439,6 +545,16 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
                 c.words.arg(shown).arg(NumberText::compact(c.w[shown], 6), NumberText::compact(reference[shown], 6)));
         return m;
     }
+    // A yarn declaration's ramp at other betas or another factor (RopeYarnBetas), named with both.
+    if (const auto yarn = declared.rope.type == RopeType::Yarn
+            ? yarnReading(v, stored, declared.rope.theta, declared)
+            : std::nullopt) {
+        if (const QStringList said = RopeYarnBetas::differences(*yarn, declared, m.mistakes); !said.isEmpty()) {
+            m.params = *yarn;
+            m.diagnosis = u"%1: the vector is %2; declared %3"_s.arg(said.join(u"; "_s), words(*yarn), words(declared));
+            return m;
+        }
+    }
     const auto found = reading(v, stored);
     // No rope_type at one base: a yarn declaration's bands read each on a base of its own.
     if (const auto bases = found ? std::nullopt : RopeYarnBands::read(v, declared, [&](const std::vector<double> &inv) {
@@ -454,47 +570,7 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
         return m;
     }
     m.params = *found;
-    const RopeType declaredType = declared.rope.type, foundType = found->rope.type;
-    const double thetaDeclared = effectiveTheta(declared);
-    const bool sameTheta = std::fabs(found->rope.theta - thetaDeclared) <= 1e-9 * thetaDeclared;
-    const bool plainDeclared = declaredType == RopeType::Default || declaredType == RopeType::Dynamic;
-    QStringList said;
-    if (foundType == RopeType::Default && plainDeclared) {
-        m.mistakes.append(kTheta);
-        said.append(u"rope_theta %1 %4 %2%3"_s.arg(
-            NumberText::exact(found->rope.theta), NumberText::exact(thetaDeclared),
-            declaredType == RopeType::Dynamic
-                ? u" (dynamic's base at a sequence of %1 positions, rope_theta %2)"_s.arg(declared.maxLen)
-                      .arg(NumberText::exact(declared.rope.theta))
-                : QString(),
-            DeclaredWords::whereGiven()));
-    } else if (foundType != declaredType) {
-        m.mistakes.append(kType);
-        said.append(u"rope_type %1 where %2 is declared%3"_s.arg(
-            RopeTypes::word(foundType), RopeTypes::word(declaredType),
-            foundType == RopeType::Default ? u": no scaling applied"_s : QString()));
-        if (!sameTheta && foundType != RopeType::Linear) {
-            m.mistakes.append(kTheta);
-            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found->rope.theta),
-                                                                    NumberText::exact(thetaDeclared)));
-        }
-    } else {
-        if (!sameTheta) {
-            m.mistakes.append(kTheta);
-            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found->rope.theta),
-                                                                    NumberText::exact(thetaDeclared)));
-        }
-        if (found->rope.factor != declared.rope.factor) {
-            m.mistakes.append(kFactor);
-            said.append(u"factor %1 where %2 is declared"_s.arg(NumberText::exact(found->rope.factor.value_or(1.0)),
-                                                                NumberText::exact(declared.rope.factor.value_or(1.0))));
-        }
-    }
-    if (said.isEmpty()) {
-        m.diagnosis = u"the vector is %1, not the declared %2: %3"_s.arg(words(*found), words(declared), m.deviations);
-        return m;
-    }
-    m.diagnosis = u"%1: the vector is %2; declared %3"_s.arg(said.join(u"; "_s), words(*found), words(declared));
+    nameReading(m, *found, declared);
     return m;
 }
 
@@ -505,6 +581,8 @@ QStringList mistakeIds()
             kFactor,
             kRotaryDim,
             kFactorSet,
+            RopeYarnBetas::kBetaFast,
+            RopeYarnBetas::kBetaSlow,
             CheckMistakes::kHalfPrecisionAngles,
             RopeFrequencyMistakes::kFrequenciesInverted};
 }

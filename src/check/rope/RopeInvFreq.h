@@ -30,8 +30,9 @@ bool plausible(const std::vector<double> &v);
 TableMatch identify(const std::vector<double> &v, StoredType stored);
 
 // Against `declared` (encoding rope): correct, or a mistake naming the parameter that explains
-// the vector (rope-theta, rope-type, rope-factor, rotary-dim, longrope-factor-set) with both
-// values; unnamed when nothing explains it, the worst pair shown.
+// the vector (rope-theta, rope-type, rope-factor, rotary-dim, longrope-factor-set; a yarn
+// declaration's beta-fast and beta-slow, RopeYarnBetas) with both values, rope-type and rope-factor
+// both where a factor is on one side only; unnamed when nothing explains it, the worst pair shown.
 TableMatch expect(const std::vector<double> &v, StoredType stored, const Params &declared);
 
 // The ids of the mistakes it names.

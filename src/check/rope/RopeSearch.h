@@ -86,6 +86,10 @@ private:
     void tryBanded(const Params &p);
     void tryReversedLlama3(const Params &p, double factor);
     void tryReversedYarn(const Params &p, double factor);
+    void tryYarnRamp(const Params &p, const std::vector<std::int64_t> &originals);
+    // The ramps read back that tryYarnRamp scores at most, each a table of its own.
+    static constexpr std::size_t kMostRampReadings = 8;
+    std::vector<double> m_rampBases; // the bases tryYarnRamp has read
     std::vector<std::array<double, 2>> llamaBands(const Params &p, double factor) const;
     double longRopeFactor(std::int64_t pair, double base, double amplitude) const;
     Frequency refinedFrequency(std::int64_t pair, double theta, double amplitude) const;

@@ -3,6 +3,7 @@
 #include "RopeSearch.h"
 
 #include "check/FitNumbers.h"
+#include "check/rope/RopeYarnBetas.h"
 
 #include <algorithm>
 #include <cmath>
@@ -120,6 +121,62 @@ void RopeSearch::tryBanded(const Params &p)
     for (const double f : factors) {
         if (f > 1.0 && !matched())
             tryReversedYarn(p, f);
+    }
+    // After the reversed blend, which HF's betas with the ramp reversed give: untruncated, that is
+    // the table of the betas exchanged too, and rope-scaling-reversed is the reading kept.
+    if (!matched())
+        tryYarnRamp(p, originals);
+}
+
+// YaRN's ramp read back from the measured frequencies (RopeYarnBetas): betas other than HF's 32 and 1
+// (exchanged, or candle-vllm's defaults 1 and 128 before EricLBuehler/candle-vllm#285) and a ramp
+// that runs past the last pair, at each original length and truncation, the roundest betas first and
+// each ramp's table tried once.
+void RopeSearch::tryYarnRamp(const Params &p, const std::vector<std::int64_t> &originals)
+{
+    // Once a base: the roundings of one fitted base read the same ramp.
+    const bool seen = std::any_of(m_rampBases.begin(), m_rampBases.end(),
+                                  [&](double b) { return std::fabs(b / p.rope.theta - 1.0) < 1e-6; });
+    if (seen || m_measured.live != std::int64_t(m_measured.theta.size()))
+        return;
+    m_rampBases.push_back(p.rope.theta);
+    RopeYarnBetas::Read read;
+    for (const Frequency &f : m_measured.theta) {
+        read.w.push_back(f.theta);
+        read.within.push_back(f.theta > 0.0 ? std::max(f.sigma / f.theta, 2e-6)
+                                            : std::numeric_limits<double>::infinity());
+    }
+    std::vector<Params> candidates;
+    for (const std::int64_t original : originals) {
+        for (const bool truncate : {true, false}) {
+            Params at = p;
+            at.rope.type = RopeType::Yarn;
+            at.rope.originalMaxLen = original;
+            at.rope.yarnTruncate = truncate;
+            for (Params &q : RopeYarnBetas::readings(read, at))
+                candidates.push_back(std::move(q));
+        }
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Params &a, const Params &b) {
+        return RopeYarnBetas::roughness(a) < RopeYarnBetas::roughness(b);
+    });
+    // Scored only where every pinned pair's frequency is the candidate's: a table costs far more.
+    const auto near = [&](const std::vector<double> &inv) {
+        for (std::size_t i = 0; i < inv.size() && i < read.w.size(); ++i) {
+            const double within = read.within[i];
+            if (within < 1e-3 && std::fabs(inv[i] - read.w[i]) > std::max(10.0 * within, 1e-5) * read.w[i])
+                return false;
+        }
+        return true;
+    };
+    std::vector<std::vector<double>> tried;
+    for (const Params &q : candidates) {
+        std::vector<double> inv = RopeFrequencies::table(q).inv;
+        if (!near(inv) || std::find(tried.begin(), tried.end(), inv) != tried.end())
+            continue;
+        if (tried.size() >= kMostRampReadings || consider(q))
+            return;
+        tried.push_back(std::move(inv));
     }
 }
 

@@ -7,6 +7,7 @@
 #include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeHalfCache.h"
 #include "check/rope/RopeHalfAngles.h"
+#include "check/rope/RopeInvFreq.h"
 #include "check/rope/RopeRegionFactor.h"
 #include "check/rope/RopeLongRopeForms.h"
 #include "check/rope/RopeLongRopeSwitch.h"
@@ -219,6 +220,9 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
     } else if (!names.isEmpty()) {
         m.verdict = CheckVerdict::Correct;
         m.correctAgainst = u"the RoPE %1 table of %2"_s.arg(h.cosine ? u"cos"_s : u"sin"_s, names.join(u", "_s));
+        // The verdict rule (issue 56): a correct names its reference, every published form equal to it.
+        m.diagnosis += u"; the published form%1 of %2"_s.arg(names.size() > 1 ? u"s"_s : QString(),
+                                                             names.join(u", "_s));
         // LongRoPE's factors of the other side of the original length than the table's rows.
         const RopeParams &r = correct.params.rope;
         if (r.type == RopeType::LongRope && r.originalMaxLen
@@ -411,6 +415,30 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return c;
 }
 
+// A declared table whose rows read at other positions of the declared frequencies (`positions`,
+// RopeRowPositions) that the undeclared fit explains whole at other parameters: row r of an
+// unscaled table is row 8r of linear x8's (held-out set 7, B9: mlxcel#1340, Gemma 3's global layers
+// without their linear factor). The parameter reading wins, named as an inv_freq vector is
+// (RopeInvFreq::expect: rope-type, rope-factor, rope-theta, with both values), the positions said
+// with it; nothing where the fit does not explain every sampled cell or names no parameter.
+std::optional<TableMatch> parameterReading(const TableEvidence &e, const RopeFit::Fit &fit, const QString &positions)
+{
+    const RopeFit::Hypothesis &declared = fit.hypothesis;
+    const auto found = RopeFit::fit(inputOf(e), declared.params.rope.layout, declaredLayout(e), formsAt(e.cols()));
+    if (!found || found->bad() != 0 || !found->mistakes.isEmpty() || found->hypothesis.cosine != declared.cosine)
+        return std::nullopt;
+    const std::vector<double> inv = RopeFrequencies::table(found->hypothesis.params).inv;
+    const TableMatch named = RopeInvFreq::expect(inv, StoredType::Float64, declared.params);
+    if (named.verdict != CheckVerdict::Mistake || named.mistakes.isEmpty())
+        return std::nullopt;
+    RopeFit::Fit f = fit;
+    f.mistakes.append(named.mistakes);
+    TableMatch m = matchOf(e, f);
+    m.diagnosis = u"the table's frequencies: %1; read with the declared frequencies instead, %2"_s.arg(
+        named.diagnosis, positions);
+    return m;
+}
+
 // A declared table that deviates: its rows at other positions or of LongRoPE's other list
 // (RopeRowPositions); a LongRoPE table's other factor list throughout, or the lists switched at a
 // row (RopeLongRopeSwitch), named; else the deviation as streamed.
@@ -420,6 +448,9 @@ TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fi
         // vLLM's cache of the declared LongRoPE: the declared reference computed by published code.
         if (rows->longShortCache)
             return RopeLongShortCache::asCache(matchOf(e, fit), e, rows->diagnosis);
+        if (rows->mistakes.contains(ApplyCheck::kPositionsOutOfOrder))
+            if (auto named = parameterReading(e, fit, rows->diagnosis))
+                return std::move(*named);
         fit.mistakes.append(rows->mistakes);
         TableMatch m = matchOf(e, fit);
         m.diagnosis = rows->diagnosis;
