@@ -199,17 +199,19 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (const auto threads = CheckCommonOptions::threads(parser); std::holds_alternative<QString>(threads))
         return failWith(err, ExitUsage, std::get<QString>(threads));
     // Without --max-len (or a file whose columns give it: --attention-mask, --document-ids), the
-    // rows' length is the ids' own: their last dimension.
+    // rows' length is the ids' own: their last dimension, whatever length a preset or config gives.
     QStringList declaredKeys;
     const ParamOptions::Fit idsWidth = [&](Params &p, const ParamOptions::Given &flags) {
         declaredKeys = flags.keys();
-        if (flags.contains(u"max-len"_s) || flags.contains(u"attention-mask"_s) || flags.contains(u"document-ids"_s))
+        if (parser.isSet(u"max-len"_s) || flags.contains(u"attention-mask"_s) || flags.contains(u"document-ids"_s))
             return;
         const auto ids = PositionIdsFile::read(parser.value(kKey), p.memoryBudget);
         if (ids && !ids->shape.empty())
             p.maxLen = std::clamp<std::int64_t>(ids->shape.back(), 1, Params::kMaxLen);
     };
-    ParamOptions::Result given = ParamOptions::read(parser, {}, QString(), {}, idsWidth);
+    // --preset, --config and --session give the reference's parameters (its vision positions, its
+    // M-RoPE era, its sections) as they do for a table; the flags override them.
+    ParamOptions::Result given = ParamOptions::read(parser, {}, true, idsWidth);
     if (given.exitCode() != ExitDone) {
         for (const ParamError &e : given.errors)
             err << "posenc check: " << ParamOptions::flagText(e) << '\n';
@@ -243,10 +245,12 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const Engine engine(params);
     if (const auto &problem = engine.source<BatchIds>().problem())
         return failWith(err, ExitUsage, u"%1: %2"_s.arg(batchFlag(params.batch), *problem));
-    const MropeIdsRules::Declared declared {
-        declaredKeys.contains(u"prompt"_s) || declaredKeys.contains(u"preset"_s),
-        declaredKeys.contains(u"vision-positions"_s) || declaredKeys.contains(u"preset"_s),
-        declaredKeys.contains(u"mrope-era"_s) || declaredKeys.contains(u"preset"_s)};
+    // A preset or a config declares the model, and with it its vision positions and era; the prompt
+    // only --prompt (or a session's) declares.
+    const bool model = parser.isSet(u"preset"_s) || parser.isSet(u"config"_s);
+    const MropeIdsRules::Declared declared {declaredKeys.contains(u"prompt"_s) && (parser.isSet(u"prompt"_s) || !model),
+                                            declaredKeys.contains(u"vision-positions"_s) || model,
+                                            declaredKeys.contains(u"mrope-era"_s) || model};
     const PositionIdsCheck::Report report = PositionIdsCheck::check(params, ids->values, start, declared);
     out << (parser.isSet(u"json"_s) ? json(report) : text(report));
     return exitCode(report.verdict);

@@ -194,6 +194,38 @@ private slots:
             QVERIFY2(!report(run).value(u"detail"_s).toString().contains(u"batch"_s), qPrintable(run.out));
     }
 
+    // A preset declares the model's vision positions as --vision-positions does: each single-row case
+    // of the fixture with its rule given by the preset of that model instead, the same verdict and
+    // mistake (the ids' check read neither --preset nor --config: Qwen2-VL's grid-index t ids were
+    // `correct` under --preset qwen2-5-vl-7b).
+    void aPresetDeclaresTheVisionPositions_data()
+    {
+        QTest::addColumn<QJsonObject>("c");
+        QTest::addColumn<QStringList>("flags");
+        for (const QJsonValue &v : fixtureCases()) {
+            const QJsonObject c = v.toObject();
+            QStringList flags = flagsOfCase(c);
+            const qsizetype at = flags.indexOf(u"--vision-positions"_s);
+            if (at < 0 || flags.contains(u"--batch"_s))
+                continue;
+            const QString preset = flags.at(at + 1) == u"qwen2.5-vl"_s ? u"qwen2-5-vl-7b"_s : u"qwen2-vl-7b"_s;
+            flags.replace(at, u"--preset"_s);
+            flags.replace(at + 1, preset);
+            QTest::newRow(qPrintable(c.value(u"name"_s).toString())) << c << flags;
+        }
+    }
+    void aPresetDeclaresTheVisionPositions()
+    {
+        QFETCH(QJsonObject, c);
+        QFETCH(QStringList, flags);
+        QTemporaryDir dir;
+        const auto run = check(writeCase(dir, c), flags, true);
+        QStringList mistakes;
+        for (const QJsonValue &m : c.value(u"mistakes"_s).toArray())
+            mistakes.append(m.toString());
+        QCOMPARE(verdictOf(run), std::pair(c.value(u"verdict"_s).toString(), mistakes));
+    }
+
     // The undeclared rule's time: unknown, naming Qwen2.5-VL's rule and the flag that declares it.
     void undeclaredRuleIsSaid()
     {
