@@ -293,8 +293,12 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
                        turn, d.scaling, d.model};
     if (!terse)
         parts.append(RopeText::layoutText(d.layout));
-    const QString cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols);
-    setScreenNote(cells.isEmpty() ? cells : u"tables: "_s + cells,
+    // Each of the note's forms, the shorter ones too, says it is of the tables, not of the circle.
+    QStringList cells = FigureText::cellsPerPixelText(d.cos.block, d.cos.rows, d.cos.cols)
+                            .split(FigureText::kLengthVariants, Qt::SkipEmptyParts);
+    for (QString &form : cells)
+        form.prepend(u"tables: "_s);
+    setScreenNote(cells.join(FigureText::kLengthVariants),
                   d.cos.isPreview() ? FigureText::previewText(d.cos.rowCoverage) : QString());
     if (d.cos.isPreview())
         parts.append(u"preview"_s);
