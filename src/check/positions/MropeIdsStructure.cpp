@@ -242,7 +242,9 @@ PositionIdsCheck::Report read(const RowMatrixXf &ids, std::int64_t rows)
     bool v4 = false, v5 = false, vision = false, tokenCount = false;
     for (std::int64_t b = 0; b < rows; ++b) {
         const Row row = Reader(ids, rows, b).read();
-        report.realTokens += row.real;
+        // A row read to a problem: every column after its left padding counts, the tokens past the
+        // problem unread (no padding was found before it ended the reading).
+        report.realTokens += row.problem.isEmpty() ? row.real : ids.cols() - row.padding;
         v4 = v4 || row.v4;
         v5 = v5 || row.v5;
         tokenCount = tokenCount || row.tokenCount;
