@@ -13,6 +13,8 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <algorithm>
+
 namespace CliCheck {
 
 struct Checked
@@ -42,6 +44,24 @@ inline Checked checkFile(const QString &file, const QStringList &flags)
     const CliRun::Run run = CliRun::posenc(
         QStringList {QStringLiteral("check"), file, QStringLiteral("--json"), QStringLiteral("--quiet")} + flags);
     return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
+}
+
+// A check's JSON in one line, for a failure's message: its exit, verdict, mistakes and diagnosis.
+inline QString shown(const QJsonObject &o)
+{
+    return QStringLiteral("exit %1, %2, %3: %4")
+        .arg(o[QStringLiteral("exit")].toInt())
+        .arg(o[QStringLiteral("verdict")].toString(),
+             QString::fromUtf8(QJsonDocument(o[QStringLiteral("mistakes")].toArray()).toJson(QJsonDocument::Compact)),
+             o[QStringLiteral("diagnosis")].toString());
+}
+
+// Whether the check said `mistake` and named each of `ids` among its mistakes.
+inline bool named(const QJsonObject &o, const QStringList &ids)
+{
+    const QJsonArray mistakes = o[QStringLiteral("mistakes")].toArray();
+    return o[QStringLiteral("verdict")].toString() == QStringLiteral("mistake")
+        && std::all_of(ids.begin(), ids.end(), [&](const QString &id) { return mistakes.contains(id); });
 }
 
 // The table `bytes` checked as t.npy of `dir`.

@@ -9,7 +9,7 @@
 // ofirpress/attention_with_linear_biases), rounded to bfloat16 as torch's .to(torch.bfloat16) does
 // (to nearest even), stored both as a float32 .npy (numpy has no bfloat16: .float().numpy()) and
 // as a BF16 safetensors file.
-#include "CliRun.h"
+#include "CliCheckRun.h"
 #include "NpyBytes.h"
 
 #include <QJsonArray>
@@ -134,16 +134,7 @@ QByteArray safetensorsBf16(const std::vector<std::int64_t> &shape, const std::ve
     return bytes;
 }
 
-struct Checked
-{
-    int exit = -1;
-    QJsonObject json;
-    QString shown;
-
-    QString verdict() const { return json[u"verdict"_s].toString(); }
-    QJsonArray mistakes() const { return json[u"mistakes"_s].toArray(); }
-    QString diagnosis() const { return json[u"diagnosis"_s].toString(); }
-};
+using CliCheck::Checked;
 
 QStringList expectAlibi(std::int64_t heads, std::int64_t length, bool symmetric)
 {
@@ -161,20 +152,8 @@ class TestCliAlibiBf16 : public QObject
 
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        const QString file = m_dir.filePath(name);
-        QFile f(file);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
-            return {};
-        return file;
-    }
-
-    Checked checkFile(const QString &file, const QStringList &flags)
-    {
-        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + flags);
-        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return CliCheck::write(m_dir, name, bytes); }
+    static Checked checkFile(const QString &file, const QStringList &flags) { return CliCheck::checkFile(file, flags); }
 
     // The table as a float32 .npy and as a BF16 safetensors file, each checked.
     QList<Checked> checkBoth(const std::vector<std::int64_t> &shape, const std::vector<double> &values,

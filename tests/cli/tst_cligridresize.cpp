@@ -12,7 +12,7 @@
 // - the rows left row-major (the merge permute forgotten): merge-blocks-lost, never correct; of a
 //   15 x 21 patch grid, which no merge block of 2 fits, a variant (spatial_merge_size 1);
 // - the grid read transposed before the resize: grid-axes-swapped, not refused.
-#include "CliRun.h"
+#include "CliCheckRun.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -25,24 +25,13 @@ class TestCliGridResize : public QObject
 {
     Q_OBJECT
 
-    struct Checked
-    {
-        int exit = -1;
-        QJsonObject json;
-        QString shown;
-
-        QString verdict() const { return json[u"verdict"_s].toString(); }
-        QJsonArray mistakes() const { return json[u"mistakes"_s].toArray(); }
-        QString diagnosis() const { return json[u"diagnosis"_s].toString(); }
-    };
+    using Checked = CliCheck::Checked;
 
     static QString data(const QString &name) { return QFINDTESTDATA(u"../data/gridresize/"_s + name); }
 
     static Checked check(const QString &table, const QString &grid)
     {
-        const CliRun::Run run
-            = CliRun::posenc({u"check"_s, table, u"--expect-table"_s, grid, u"--json"_s, u"--quiet"_s});
-        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
+        return CliCheck::checkFile(table, {u"--expect-table"_s, grid});
     }
 
 private slots:

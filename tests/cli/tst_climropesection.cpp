@@ -10,7 +10,7 @@
 // 3 s_h, w at 2 mod 3 below 3 s_w, t the rest). The prompt text:6, image 1 x 16 x 24 (8 x 12 merged
 // tokens), text:10, at get_rope_index's ids: text k at (k, k, k), the image's token (y, x) at
 // (6, 6 + y, 6 + x), the text after it from 18 on.
-#include "CliRun.h"
+#include "CliCheckRun.h"
 #include "NpyBytes.h"
 
 #include <QJsonArray>
@@ -85,27 +85,11 @@ class TestCliMropeSection : public QObject
 
     QTemporaryDir m_dir;
 
-    struct Checked
-    {
-        int exit = -1;
-        QJsonObject json;
-        QString shown;
-
-        QString verdict() const { return json[u"verdict"_s].toString(); }
-        QJsonArray mistakes() const { return json[u"mistakes"_s].toArray(); }
-        QString diagnosis() const { return json[u"diagnosis"_s].toString(); }
-    };
+    using Checked = CliCheck::Checked;
 
     Checked check(const std::vector<double> &values, const QStringList &flags)
     {
-        const QString file = m_dir.filePath(u"t.npy"_s);
-        QFile f(file);
-        const QByteArray bytes = npy({112, 2 * kPairs}, values);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
-            return {};
-        f.close();
-        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s, u"--quiet"_s} + flags);
-        return {run.exitCode, QJsonDocument::fromJson(run.out.toUtf8()).object(), run.out + run.err};
+        return CliCheck::check(m_dir, npy({112, 2 * kPairs}, values), flags);
     }
 
 private slots:

@@ -18,7 +18,8 @@
 // _compute_yarn_parameters (pos_freqs, find_correction_range without truncation, linear_ramp_factor,
 // attention_factor = 0.1 ln(factor) + 1) and modeling_llama.py, apply_rotary_pos_emb and
 // rotate_half.
-#include "CliRun.h"
+#include "CliCheckRun.h"
+#include "NpyBytes.h"
 #include "support/HalfFloats.h"
 
 #include <QtTest>
@@ -98,34 +99,7 @@ double ropeCell(const std::vector<double> &inv, qint64 p, qint64 j, double ampli
     return amplitude * (sine ? std::sin(angle) : std::cos(angle));
 }
 
-QString shown(const QJsonObject &o)
-{
-    return u"exit %1, %2, %3: %4"_s.arg(o[u"exit"_s].toInt())
-        .arg(o[u"verdict"_s].toString(),
-             QString::fromUtf8(QJsonDocument(o[u"mistakes"_s].toArray()).toJson(QJsonDocument::Compact)),
-             o[u"diagnosis"_s].toString());
-}
-
-// A 1-D float32 .npy of `values`.
-bool writeVector(const QString &path, const std::vector<double> &values)
-{
-    QByteArray header = "{'descr': '<f4', 'fortran_order': False, 'shape': ("
-        + QByteArray::number(qsizetype(values.size())) + ",), }";
-    while ((10 + header.size() + 1) % 64 != 0)
-        header += ' ';
-    header += '\n';
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    const auto length = quint16(header.size());
-    bytes.append(char(length & 0xff)).append(char(length >> 8)).append(header);
-    for (const double v : values) {
-        const auto f = float(v);
-        char raw[4];
-        std::memcpy(raw, &f, 4);
-        bytes.append(raw, 4);
-    }
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
+using CliCheck::shown;
 
 } // namespace
 
@@ -258,8 +232,10 @@ private slots:
     void invertedVectorNamed()
     {
         for (const bool inverted : {true, false}) {
-            const QString file = m_dir.filePath(inverted ? u"inv-bad.npy"_s : u"inv-good.npy"_s);
-            QVERIFY(writeVector(file, kOrtGenai.inv(inverted)));
+            const std::vector<double> inv = kOrtGenai.inv(inverted);
+            const QString file = CliCheck::write(m_dir, inverted ? u"inv-bad.npy"_s : u"inv-good.npy"_s,
+                                                 npy({qint64(inv.size())}, inv));
+            QVERIFY(!file.isEmpty());
             const QJsonObject o = CliRun::checked(file, kOrtGenai.flags());
             if (!inverted) {
                 QVERIFY2(o[u"verdict"_s].toString() == u"correct"_s, qPrintable(shown(o)));

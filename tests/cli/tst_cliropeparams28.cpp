@@ -18,7 +18,8 @@
 // _compute_default_rope_parameters and _compute_yarn_parameters (find_correction_dim,
 // find_correction_range with truncate, linear_ramp_factor, get_mscale 0.1 ln(factor) + 1), and
 // modeling_llama.py's cos and sin of cat(freqs, freqs).
-#include "CliRun.h"
+#include "CliCheckRun.h"
+#include "NpyBytes.h"
 
 #include <QtTest>
 
@@ -66,9 +67,12 @@ struct Yarn
     }
     QStringList flags() const
     {
-        return {u"--expect"_s,      u"rope"_s, u"--rope-type"_s,        u"yarn"_s,
-                u"--rope-factor"_s, QString::number(factor), u"--original-max-len"_s, QString::number(qint64(original)),
-                u"--rope-theta"_s,  QString::number(theta, 'g', 17), u"--head-dim"_s, QString::number(dim)};
+        return {u"--expect"_s,           u"rope"_s,
+                u"--rope-type"_s,        u"yarn"_s,
+                u"--rope-factor"_s,      QString::number(factor),
+                u"--original-max-len"_s, QString::number(qint64(original)),
+                u"--rope-theta"_s,       QString::number(theta, 'g', 17),
+                u"--head-dim"_s,         QString::number(dim)};
     }
 };
 
@@ -93,46 +97,13 @@ std::vector<double> llama31Inv()
     return out;
 }
 
-QString shown(const QJsonObject &o)
-{
-    return u"exit %1, %2, %3: %4"_s.arg(o[u"exit"_s].toInt())
-        .arg(o[u"verdict"_s].toString(),
-             QString::fromUtf8(QJsonDocument(o[u"mistakes"_s].toArray()).toJson(QJsonDocument::Compact)),
-             o[u"diagnosis"_s].toString());
-}
-
-// A 1-D float32 .npy of `values`.
-bool writeVector(const QString &path, const std::vector<double> &values)
-{
-    QByteArray header = "{'descr': '<f4', 'fortran_order': False, 'shape': ("
-        + QByteArray::number(qsizetype(values.size())) + ",), }";
-    while ((10 + header.size() + 1) % 64 != 0)
-        header += ' ';
-    header += '\n';
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    const auto length = quint16(header.size());
-    bytes.append(char(length & 0xff)).append(char(length >> 8)).append(header);
-    for (const double v : values) {
-        const auto f = float(v);
-        char raw[4];
-        std::memcpy(raw, &f, 4);
-        bytes.append(raw, 4);
-    }
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
-
-bool named(const QJsonObject &o, const QStringList &ids)
-{
-    const QJsonArray mistakes = o[u"mistakes"_s].toArray();
-    return o[u"verdict"_s].toString() == u"mistake"_s
-        && std::all_of(ids.begin(), ids.end(), [&](const QString &id) { return mistakes.contains(id); });
-}
-
 // DeepSeek-V4's yarn (rope head 64) at its sliding layers' rope_theta 10000.
 const Yarn kSlidingYarn {10000.0, 64, 16.0, 65536.0};
 // Qwen2.5's documented yarn dict: factor 4, original 32768, rope_theta 1e6, head_dim 128.
 const Yarn kQwenYarn {1000000.0, 128, 4.0, 32768.0};
+
+using CliCheck::named;
+using CliCheck::shown;
 
 } // namespace
 
@@ -146,8 +117,7 @@ class TestCliRopeParams28 : public QObject
 
     QString vector(const std::vector<double> &v)
     {
-        const QString file = m_dir.filePath(u"inv-%1.npy"_s.arg(m_count++));
-        return writeVector(file, v) ? file : QString();
+        return CliCheck::write(m_dir, u"inv-%1.npy"_s.arg(m_count++), npy({qint64(v.size())}, v));
     }
 
 private slots:
@@ -247,8 +217,9 @@ private slots:
             1024, 256, [&](qint64 p, qint64 j) { return std::sin(double(p) * inv[std::size_t(j % 128)] * scale); });
         QVERIFY(!file.isEmpty());
         const QJsonObject o
-            = CliRun::checked(file, {u"--expect"_s, u"rope"_s, u"--rope-type"_s, u"linear"_s, u"--rope-factor"_s,
-                                     u"8"_s, u"--rope-theta"_s, u"1000000"_s, u"--head-dim"_s, u"256"_s});
+            = CliRun::checked(file,
+                              {u"--expect"_s, u"rope"_s, u"--rope-type"_s, u"linear"_s, u"--rope-factor"_s, u"8"_s,
+                               u"--rope-theta"_s, u"1000000"_s, u"--head-dim"_s, u"256"_s});
         if (!buggy) {
             QVERIFY2(o[u"verdict"_s].toString() == u"correct"_s, qPrintable(shown(o)));
             return;
@@ -278,8 +249,7 @@ private slots:
         const qint64 rows = 512, d = 128, h = d / 2;
         const std::vector<double> inv = llama ? llama31Inv() : kQwenYarn.inv();
         const double af = llama ? 1.0 : kQwenYarn.attention();
-        const QStringList flags
-            = llama ? QStringList {u"--preset"_s, u"llama-3-1-8b"_s} : kQwenYarn.flags();
+        const QStringList flags = llama ? QStringList {u"--preset"_s, u"llama-3-1-8b"_s} : kQwenYarn.flags();
         std::mt19937 engine(28);
         std::normal_distribution<double> normal(0.0, 1.0);
         std::vector<float> xs(std::size_t(rows * d)), ys(std::size_t(rows * d));
@@ -306,8 +276,7 @@ private slots:
         }
         const QString xf = m_dir.filePath(u"apply-x.npy"_s), yf = m_dir.filePath(u"apply-y.npy"_s);
         QVERIFY(CliRun::writeNpy(xf, rows, d, xs) && CliRun::writeNpy(yf, rows, d, ys));
-        const CliRun::Run run
-            = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xf, yf, u"--json"_s} + flags);
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xf, yf, u"--json"_s} + flags);
         QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
         o[u"exit"_s] = run.exitCode;
         if (!twice) {
