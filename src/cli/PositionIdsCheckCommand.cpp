@@ -7,6 +7,7 @@
 #include "ParamOptions.h"
 
 #include "check/CellTolerance.h"
+#include "check/positions/BatchIdsStructure.h"
 #include "check/positions/MropeIdsStructure.h"
 #include "check/positions/PositionIdsCheck.h"
 #include "core/Description.h"
@@ -115,16 +116,29 @@ QString text(const PositionIdsCheck::Report &r)
     return lines.join(u'\n') + u'\n';
 }
 
+// Whether nothing given says how the ids were made: no prompt, encoding, model or batch flag.
+bool undeclared(const QStringList &declared)
+{
+    for (const QString &key : {u"prompt"_s, u"preset"_s, u"encoding"_s, u"config"_s, u"batch"_s, u"packed"_s,
+                               u"attention-mask"_s, u"document-ids"_s, u"cache"_s})
+        if (declared.contains(key))
+            return false;
+    return true;
+}
+
 // [3, B, L] or [3, L] ids with neither a prompt, an encoding nor a batch's flag: M-RoPE's, whose
 // prompt only the ids themselves give (--encoding mrope alone keeps its default prompt).
 bool threeAxesAlone(const std::vector<std::int64_t> &shape, const QStringList &declared)
 {
     const bool three = (shape.size() == 3 && shape[0] == 3) || (shape.size() == 2 && shape[0] == 3);
-    for (const QString &key : {u"prompt"_s, u"preset"_s, u"encoding"_s, u"config"_s, u"batch"_s, u"packed"_s,
-                               u"attention-mask"_s, u"document-ids"_s, u"cache"_s})
-        if (declared.contains(key))
-            return false;
-    return three && shape.back() > 0;
+    return three && shape.back() > 0 && undeclared(declared);
+}
+
+// A batch's [B, L] ids, B > 1, with no flag that declares the batch: read against generation's
+// padding fill (BatchIdsStructure), not refused as not one row's.
+bool rowsAlone(const std::vector<std::int64_t> &shape, const QStringList &declared)
+{
+    return shape.size() == 2 && shape[0] > 1 && shape[1] > 0 && undeclared(declared);
 }
 
 } // namespace
@@ -232,6 +246,11 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (threeAxesAlone(ids->shape, declaredKeys)) {
         const PositionIdsCheck::Report report
             = MropeIdsStructure::read(ids->values, ids->shape.size() == 3 ? ids->shape[1] : 1);
+        out << (parser.isSet(u"json"_s) ? json(report) : text(report));
+        return exitCode(report.verdict);
+    }
+    if (rowsAlone(ids->shape, declaredKeys)) {
+        const PositionIdsCheck::Report report = BatchIdsStructure::read(ids->values);
         out << (parser.isSet(u"json"_s) ? json(report) : text(report));
         return exitCode(report.verdict);
     }

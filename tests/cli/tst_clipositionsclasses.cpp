@@ -276,6 +276,62 @@ private slots:
             QVERIFY2(detail.contains(u"second_per_grid · tokens_per_second = %1"_s.arg(2 * 2)), qPrintable(detail));
     }
 
+    void batchRowsWithoutAFlag_data()
+    {
+        QTest::addColumn<QString>("fill");
+        QTest::addColumn<bool>("left");
+        QTest::addColumn<QString>("verdict");
+        QTest::newRow("left, masked_fill 1") << u"1"_s << true << u"correct"_s;
+        QTest::newRow("left, clamped to 0") << u"0"_s << true << u"correct"_s;
+        QTest::newRow("left, cumsum - 1 unfilled") << u"unfilled"_s << true << u"correct"_s;
+        QTest::newRow("right, masked_fill 1") << u"1"_s << false << u"correct"_s;
+        QTest::newRow("right, cumsum - 1 unfilled") << u"unfilled"_s << false << u"correct"_s;
+        QTest::newRow("arange on every row") << u"arange"_s << true << u"unknown"_s;
+        QTest::newRow("a row off by one") << u"off"_s << true << u"unknown"_s;
+    }
+    // A batch's [B, L] ids with no flag: read against generation's ids for the padding its fill
+    // shows, ids = cumsum(mask) - 1 over each row's mask (rows of 24, 18, 5 and 12 real tokens in 24
+    // columns) with the padding filled as the form does; all arange(L) cannot be told from
+    // arange-with-padding, and a row no padding gives is unknown; never refused.
+    void batchRowsWithoutAFlag()
+    {
+        QFETCH(QString, fill);
+        QFETCH(bool, left);
+        QFETCH(QString, verdict);
+        const std::int64_t columns = 24;
+        const std::vector<std::int64_t> real {24, 18, 5, 12};
+        std::vector<double> ids;
+        for (const std::int64_t n : real) {
+            double cumsum = 0.0;
+            for (std::int64_t c = 0; c < columns; ++c) {
+                const bool token = left ? c >= columns - n : c < n;
+                cumsum += token ? 1.0 : 0.0;
+                double id = cumsum - 1.0;
+                if (!token && fill != u"unfilled"_s)
+                    id = fill == u"0"_s ? std::max(id, 0.0) : 1.0;
+                if (fill == u"arange"_s)
+                    id = double(c);
+                if (fill == u"off"_s && token && n == 18)
+                    id += 1.0;
+                ids.push_back(id);
+            }
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"ids.npy"_s);
+        QFile file(path);
+        const QByteArray bytes = npy({std::int64_t(real.size()), columns}, ids);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size());
+        file.close();
+        const auto run = check(path, {}, true);
+        QVERIFY2(run.exitCode == (verdict == u"correct"_s ? 0 : 7), qPrintable(run.err + run.out));
+        QCOMPARE(verdictOf(run).first, verdict);
+        if (verdict == u"correct"_s)
+            QCOMPARE(report(run).value(u"real_tokens"_s).toInteger(), 24 + 18 + 5 + 12);
+        else
+            QVERIFY2(report(run).value(u"notes"_s).toArray().first().toString().contains(u"--attention-mask"_s),
+                     qPrintable(run.out));
+    }
+
     // What is truly unusable is still refused, in one line naming the shapes it takes (F2).
     void unusableShapeNamesTheForms()
     {
