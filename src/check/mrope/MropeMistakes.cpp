@@ -87,14 +87,15 @@ Params otherEra(const Params &params)
     return p;
 }
 
-QString otherEraLine(MropeEra declared)
+QString otherEraLine(MropeEra era, bool declared)
 {
-    const bool v4 = declared == MropeEra::V4;
+    const bool v4 = era == MropeEra::V4;
     const QString largest = u"its largest id + 1"_s, start = u"its start + max(h, w)"_s;
     return u"the ids follow transformers %1's get_rope_index (the text after an image or video at %2), not the "
-           "declared %3's (at %4): the port follows the other version of the reference; if the model runs under %1, "
-           "declare mrope-era %5"_s.arg(v4 ? u"5.x"_s : u"4.x"_s, v4 ? start : largest, v4 ? u"4.x"_s : u"5.x"_s,
-                                        v4 ? largest : start, v4 ? u"v5"_s : u"v4"_s);
+           "%3 %4's (at %5): the port follows the other version of the reference; if the model runs under %1, "
+           "declare mrope-era %6"_s.arg(v4 ? u"5.x"_s : u"4.x"_s, v4 ? start : largest,
+                                        declared ? u"declared"_s : u"default (--mrope-era not given)"_s,
+                                        v4 ? u"4.x"_s : u"5.x"_s, v4 ? largest : start, v4 ? u"v5"_s : u"v4"_s);
 }
 
 bool truncationMoves(const MropeLayout::Span &s)

@@ -61,7 +61,7 @@ QString interleaveSwappedLine(bool foundInterleaved);
 
 // The parameters with the other era's get_rope_index, and the line naming it against the declared.
 Params otherEra(const Params &params);
-QString otherEraLine(MropeEra declared);
+QString otherEraLine(MropeEra era, bool declared = true);
 
 // Qwen2.5-VL's video spans whose t ids differ when second_per_grid is truncated first.
 bool truncationMoves(const MropeLayout::Span &span);

@@ -141,9 +141,9 @@ public:
     {
         if (!variantHolds(MropeMistakes::otherEra(m_params), m_ids))
             return std::nullopt;
-        const QString line = MropeMistakes::otherEraLine(m_params.mrope.era);
+        const QString line = MropeMistakes::otherEraLine(m_params.mrope.era, m_declared.era);
         return Named {m_declared.era ? MropeMistakes::kOtherEra : QString(),
-                      m_declared.era ? line : line + u" (--mrope-era not declared: both are transformers' own)"_s};
+                      m_declared.era ? line : line + u" (both are transformers' own)"_s};
     }
     std::optional<Named> truncated() const
     {
