@@ -340,7 +340,8 @@ std::optional<Named> Rules::axesSwapped() const
         {{1, 2, 0}, u"the ids are rotated: t holds h's, h holds w's, w holds t's"},
         {{2, 0, 1}, u"the ids are rotated: t holds w's, h holds t's, w holds h's"},
     }};
-    for (const auto &[from, words] : exchanges) {
+    for (const auto &exchange : exchanges) {
+        const std::array<std::size_t, 3> &from = exchange.first; // a structured binding no lambda captures (clang 14)
         bool all = true;
         tokens([&](std::size_t, const std::array<std::int64_t, 3> &want, const std::array<std::int64_t, 3> &got) {
             for (std::size_t a = 0; a < 3; ++a)
@@ -349,7 +350,7 @@ std::optional<Named> Rules::axesSwapped() const
         });
         if (all)
             return Named {MropeMistakes::kAxesSwapped,
-                          QString::fromUtf16(words)
+                          QString::fromUtf16(exchange.second)
                               + u" against get_rope_index's (t, h, w), whose w index runs fastest in a vision span"_s};
     }
     return std::nullopt;
