@@ -122,21 +122,11 @@ Params truncatedTime(const Params &params)
     const auto *segments = std::get_if<std::vector<MropeSegment>>(&parsed);
     if (!segments)
         return p;
-    QStringList parts;
-    for (const MropeSegment &s : *segments) {
-        if (s.kind == MropeSegment::Kind::Text) {
-            parts.append(u"text:%1"_s.arg(s.n));
-            continue;
-        }
-        QString part = u"%1:%2x%3x%4"_s.arg(s.kind == MropeSegment::Kind::Image ? u"image"_s : u"video"_s)
-                           .arg(s.t)
-                           .arg(s.h)
-                           .arg(s.w);
+    std::vector<MropeSegment> truncated = *segments;
+    for (MropeSegment &s : truncated)
         if (s.secondPerGrid)
-            part += u"@"_s + NumberText::exact(std::trunc(*s.secondPerGrid));
-        parts.append(part);
-    }
-    p.mrope.prompt = parts.join(u',');
+            s.secondPerGrid = std::trunc(*s.secondPerGrid);
+    p.mrope.prompt = MropePrompt::text(truncated);
     return p;
 }
 

@@ -66,24 +66,12 @@ bool variantHolds(const Params &variant, const RowMatrixXf &ids)
                  [&](std::int64_t b, std::int64_t *out) { batch.ids(IdsChoice::Reference, b, 0, layout.cols(), out); });
 }
 
-QString promptText(const std::vector<MropeSegment> &segments, const std::vector<std::optional<double>> &seconds)
+QString promptText(std::vector<MropeSegment> segments, const std::vector<std::optional<double>> &seconds)
 {
-    QStringList parts;
-    for (std::size_t i = 0; i < segments.size(); ++i) {
-        const MropeSegment &s = segments[i];
-        if (s.kind == MropeSegment::Kind::Text) {
-            parts.append(u"text:%1"_s.arg(s.n));
-            continue;
-        }
-        QString part = u"%1:%2x%3x%4"_s.arg(s.kind == MropeSegment::Kind::Image ? u"image"_s : u"video"_s)
-                           .arg(s.t)
-                           .arg(s.h)
-                           .arg(s.w);
-        if (const auto &at = i < seconds.size() && seconds[i] ? seconds[i] : s.secondPerGrid)
-            part += u"@"_s + NumberText::exact(*at);
-        parts.append(part);
-    }
-    return parts.join(u',');
+    for (std::size_t i = 0; i < segments.size() && i < seconds.size(); ++i)
+        if (seconds[i] && segments[i].kind != MropeSegment::Kind::Text)
+            segments[i].secondPerGrid = seconds[i];
+    return MropePrompt::text(segments);
 }
 
 // The column of row b's k-th real token of its prefill, or nothing.

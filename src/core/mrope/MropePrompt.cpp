@@ -2,6 +2,8 @@
 
 #include "MropeProcessor.h"
 
+#include "core/NumberText.h"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -146,6 +148,25 @@ std::vector<MropeSegment> framesOfQwen3(const std::vector<MropeSegment> &segment
 } // namespace
 
 namespace MropePrompt {
+
+QString text(const std::vector<MropeSegment> &segments)
+{
+    QStringList parts;
+    for (const MropeSegment &s : segments) {
+        if (s.kind == MropeSegment::Kind::Text) {
+            parts.append(u"text:%1"_s.arg(s.n));
+            continue;
+        }
+        QString part = u"%1:%2x%3x%4"_s.arg(s.kind == MropeSegment::Kind::Image ? u"image"_s : u"video"_s)
+                           .arg(s.t)
+                           .arg(s.h)
+                           .arg(s.w);
+        if (s.secondPerGrid)
+            part += u"@"_s + NumberText::exact(*s.secondPerGrid);
+        parts.append(part);
+    }
+    return parts.join(u',');
+}
 
 QString form()
 {

@@ -53,6 +53,9 @@ constexpr std::int64_t kMaxId = std::int64_t(1) << 24;
 // in pixels become grids at the spatial merge `mergeSize` (factor 14 · mergeSize), Qwen's 2 unless
 // told.
 std::variant<std::vector<MropeSegment>, QString> parse(const QString &text, std::int64_t mergeSize = 2);
+// The prompt's text of `segments`: text:N, image:TxHxW, video:TxHxW[@SECONDS] in grids (a segment
+// given in pixels written as its grid), the inverse of parse for grids.
+QString text(const std::vector<MropeSegment> &segments);
 // The allowed form, for a message: "text:N, image:TxHxW or video:TxHxW[@SECONDS], ...".
 QString form();
 
