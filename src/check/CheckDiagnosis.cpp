@@ -14,8 +14,13 @@ namespace {
 
 QString roundingWords(PositionRounding rounding)
 {
-    return rounding == PositionRounding::BFloat16 ? u"bfloat16 (8188..8191 all become 8192)"_s
-                                                  : u"float16 (2049 becomes 2048, 4097 becomes 4096)"_s;
+    // The format's own rule, true of any table: the rows the rounding moved are the report's
+    // deviating rows (a 1000-row table has no position 8188 to round).
+    return rounding == PositionRounding::BFloat16
+        ? u"bfloat16 (which holds every whole number up to 256, then every 2nd up to 512, every 4th up to 1024, "
+          "and so on: 257 becomes 256, 259 becomes 260)"_s
+        : u"float16 (which holds every whole number up to 2048, then every 2nd up to 4096, every 4th up to 8192: "
+          "2049 becomes 2048, 2051 becomes 2052)"_s;
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 
 #include <QLocale>
 
+#include <algorithm>
 #include <tuple>
 
 using namespace Qt::StringLiterals;
@@ -86,6 +87,41 @@ void nameDeclaredParameter(TableMatch &match, const TableMatch &read, Encoding f
 }
 
 namespace {
+
+// Whether every cell of the table is 0, read a run of rows at a time: false at the first cell that
+// is not (row 0 of most tables), or a row that cannot be read.
+bool everyCellZero(const TableRows &table)
+{
+    constexpr std::int64_t kRun = 64;
+    std::vector<float> rows(std::size_t(kRun * std::max<std::int64_t>(table.cols(), 1)));
+    QString error;
+    for (std::int64_t r0 = 0; r0 < table.rows(); r0 += kRun) {
+        const std::int64_t count = std::min(kRun, table.rows() - r0);
+        if (!table.read(r0, count, rows.data(), error))
+            return false;
+        const auto end = rows.begin() + std::ptrdiff_t(count * table.cols());
+        if (std::any_of(rows.begin(), end, [](float x) { return x != 0.0f; }))
+            return false;
+    }
+    return true;
+}
+
+// A table that holds 0 in every cell where a reference that is not 0 throughout was declared: no
+// computation of the reference at any precision gives it. It is the position term dropped, masked
+// to 0 or never filled (speechbrain#2276: FastSpeech2's sinusoid multiplied by an inverted padding
+// mask; mindone#409: Latte's temp_embed left at its zeros init), named as a region overwritten
+// with 0 that is the whole table. The precision guessed from its values says nothing of a 0.
+void nameAllZero(TableMatch &match, const TableRows &table)
+{
+    if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || !everyCellZero(table))
+        return;
+    match.mistakes = {CheckMistakes::kCellsOverwritten};
+    match.precision.reset();
+    match.notes.prepend(match.diagnosis);
+    match.diagnosis = u"every cell is 0 where %1 is %2: the table holds no positions at all (a position "
+                      "embedding dropped, multiplied by a mask of zeros, or a buffer left at its zeros "
+                      "init and never filled)"_s.arg(DeclaredWords::reference(), match.referenceText);
+}
 
 // A declared family's deviating table still unnamed: the lower precision of the declared
 // reference that gives it, as the family names it (TableHypothesis::nameDeclaredPrecision).
@@ -322,6 +358,7 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
                                                  damaged->where);
     }
     nameDeclaredPrecision(*best, declared.family, table);
+    nameAllZero(best->match, table);
     const Verification &v = best->verification;
     if (best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty() && v.deviatingCells > 0)
         DeviationRegion::sayUnexplained(

@@ -17,17 +17,24 @@
 // in merge blocks (view(t, h/m, m, w/m, m).permute(0, 1, 3, 2, 4)). A port that resizes with
 // F.interpolate(..., mode="bilinear", align_corners=False) samples at (i + 0.5) n / h - 0.5
 // instead: the mistake `resized-without-align-corners`. A port that lists the patches row-major
-// (the merge permute forgotten) where h and w allow merge blocks: `merge-blocks-lost`. A grid read
+// (the merge permute forgotten) where h and w allow merge blocks of the declared spatial_merge_size
+// (`merge`, --spatial-merge-size; undeclared, row-major is a variant and blocks of 2 Qwen3-VL's):
+// `merge-blocks-lost`. A grid read
 // with x and y exchanged (row y·n + x taken as x·n + y): `grid-axes-swapped`.
-// Not compared: the bicubic resizes of DINOv2's and SigLIP's interpolate_pos_encoding
-// (models/dinov2/modeling_dinov2.py: nn.functional.interpolate(..., size=(h, w), mode="bicubic",
-// align_corners=False) in float32, the [CLS] row kept apart; models/siglip/modeling_siglip.py: the
-// same mode at scale_factor (h + 0.1) / n in one version), as ViT's of that form: no layout here
-// explains them, and such a table is refused, never called a mistake.
+// A grid resized by another method to a size is that resize, read as a variant of the declared
+// grid with its method named: F.interpolate(..., size=(h, w), mode="bicubic", align_corners=False)
+// as transformers' interpolate_pos_encoding does it (models/dinov2/modeling_dinov2.py, the [CLS]
+// row kept apart: a grid of 1 + n^2 rows whose first row the table keeps first), timm's resample_abs_pos_embed (timm/layers/pos_embed.py:
+// mode="bicubic", antialias=True), and mode="nearest". Not read: SigLIP's older scale_factor
+// (h + 0.1) / n form, whose source positions are another scale's.
 namespace posenc::GridResize {
 
 inline const QString kWithoutAlignCorners = QStringLiteral("resized-without-align-corners");
 inline const QString kMergeBlocksLost = QStringLiteral("merge-blocks-lost");
+
+// How the grid is resampled: bilinear (align_corners or not), bicubic (A = -0.75), bicubic with
+// antialias (PIL's A = -0.5, normalised weights), nearest.
+enum class Method { Bilinear, Bicubic, BicubicAntialias, Nearest };
 
 // How a table's rows come from the grid.
 struct Layout
@@ -38,6 +45,8 @@ struct Layout
     std::int64_t merge = 1; // spatial_merge_size of the patches' order (1: row-major)
     bool alignCorners = true;
     bool transposed = false; // the grid's row y·n + x read as x·n + y
+    Method method = Method::Bilinear;
+    std::int64_t prefix = 0; // rows before the grid's, in the table as in the grid ([CLS]), kept as they are
 };
 
 // The match of `table` against the resize of `grid` (n^2 rows, n >= 2, of the table's width) that
@@ -55,12 +64,14 @@ struct Layout
 // `grid` is no square grid of the table's width, or no resize of it to the table's rows explains
 // the table; a message when a row cannot be read or the grid is past `maxGridCells` cells.
 std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, const TableRows &grid,
-                                                        std::int64_t maxGridCells = std::int64_t(1) << 26);
+                                                        std::int64_t maxGridCells = std::int64_t(1) << 26,
+                                                        std::optional<std::int64_t> merge = std::nullopt);
 
 // A table of the grid's own shape that differs from it cell by cell, read as expect reads it but
 // never as the grid row for row (n x n patches row-major, one frame: that is the cell-by-cell
 // comparison, whose verdict stands): the resize to n x n patches in merge blocks (a 384-pixel
 // image at patch 16 of a 24 x 24 grid), or another patch grid of as many rows.
-std::optional<TableMatch> expectSameShape(const TableRows &table, const TableRows &grid);
+std::optional<TableMatch> expectSameShape(const TableRows &table, const TableRows &grid,
+                                          std::optional<std::int64_t> merge = std::nullopt);
 
 } // namespace posenc::GridResize

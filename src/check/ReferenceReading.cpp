@@ -5,6 +5,8 @@
 #include "check/FamilyCheck.h"
 #include "core/NumberText.h"
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::TableCheck {
@@ -59,7 +61,8 @@ void correctAtItsPrecision(TableMatch &match, const TableMatch &read, const QStr
 bool nameByReferenceReading(TableMatch &match, const TableRows &table, const TableRows &reference,
                             const StreamOptions &options)
 {
-    if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty())
+    // Rows moved (TableRowShift) are named again as the family's mistake where the reference reads as one.
+    if (match.verdict != CheckVerdict::Mistake || !(match.mistakes.isEmpty() || match.rowsMoved))
         return true;
     StreamOptions quiet = options;
     quiet.progress = nullptr;
@@ -106,6 +109,26 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     // The unexplained sentence it replaces is not kept: the deviating cells are said above it.
     match.diagnosis = u"%1; against it, %2"_s.arg(reads, asForm->match.diagnosis);
     return true;
+}
+
+void unknownWithinSummation(TableMatch &match)
+{
+    if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || !match.maxAbsError
+        || match.referenceLargest <= 0.0)
+        return;
+    const double units = *match.maxAbsError / std::ldexp(match.referenceLargest, -24);
+    if (units > kSummationUnits)
+        return;
+    match.verdict = CheckVerdict::Unknown;
+    static const QString unexplained = u"no mistake the check knows explains it: "_s;
+    if (match.diagnosis.startsWith(unexplained))
+        match.diagnosis = match.diagnosis.mid(unexplained.size());
+    match.diagnosis = u"every cell is within %1 of %2 (%3 units of float32 at its largest value, %4): beyond one "
+                      "rounding, as float32 sums in another order (a resize's or a product's) differ; no faithful "
+                      "computation is ruled out, so no mistake is said; %5"_s.arg(
+                          NumberText::compact(*match.maxAbsError, 3), match.referenceText,
+                          NumberText::compact(units, 3), NumberText::compact(match.referenceLargest, 3),
+                          match.diagnosis);
 }
 
 } // namespace posenc::TableCheck

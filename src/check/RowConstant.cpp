@@ -211,14 +211,27 @@ bool varies(const TableSample &sample)
     return false;
 }
 
+bool holdsConstants(const TableSample &sample)
+{
+    if (varies(sample))
+        return true;
+    for (std::int64_t k = 0; k < sample.size(); ++k) {
+        if (const auto own = ownKey(sample, k))
+            return *own != 0.0;
+    }
+    return false;
+}
+
 std::optional<TableMatch> read(const TableEvidence &e)
 {
-    if (e.rows() > e.cols() || e.rows() < 3 || !varies(e.sample))
+    const bool moves = varies(e.sample);
+    if (e.rows() > e.cols() || e.rows() < 3 || !holdsConstants(e.sample))
         return std::nullopt;
     for (const bool keepFirst : {false, true}) {
         TableSample sample = removed(e.sample, keepFirst, e.format);
+        // One constant throughout is no bias of the query (a table of one value is same-row's).
         if (!keepFirst && allZero(sample))
-            return followsQuery(e);
+            return moves ? std::optional(followsQuery(e)) : std::nullopt;
         snapDiagonals(sample);
         TableEvidence reduced {e.table, sample, e.framing, e.format, e.declared};
         reduced.infinite = e.infinite;
@@ -272,7 +285,7 @@ std::optional<TableMatch> read(const TableEvidence &e)
 
 void expectShifted(TableMatch &match, const TableEvidence &e, const TableHypothesis &hypothesis)
 {
-    if (!hypothesis.rowShiftFree || !match.reference || e.rows() > e.cols() || !varies(e.sample))
+    if (!hypothesis.rowShiftFree || !match.reference || e.rows() > e.cols() || !holdsConstants(e.sample))
         return;
     double largest = 0.0;
     auto moved = shifted(match.reference, e.table, &largest);

@@ -27,6 +27,10 @@ inline const QString kFollowsQuery = QStringLiteral("bias-follows-query");
 // a table of a function of j − i holds one value there, so only such a table has constants to
 // remove.
 bool varies(const TableSample &sample);
+// Whether the sample's rows hold constants to remove: they vary, or all hold one value at their own
+// keys that is not 0 (one constant added to every cell: a special case of a constant per row, which
+// the softmax cancels as well).
+bool holdsConstants(const TableSample &sample);
 
 // Identify's reading of a table no formula claims as it is (`evidence`): the row-shift-free
 // families fitted on the sample with each row's constant removed (to 0 at the query's own key,

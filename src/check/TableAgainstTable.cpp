@@ -4,6 +4,7 @@
 #include "check/CheckDiagnosis.h"
 #include "check/GridResize.h"
 #include "check/TableAxesSwapped.h"
+#include "check/TableRowShift.h"
 #include "check/TableSample.h"
 #include "check/TableSignFlip.h"
 
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -23,16 +25,20 @@ namespace {
 // The cells each table's sample reads at most.
 constexpr std::int64_t kSampleCellsEach = std::int64_t(1) << 20;
 
-// The rows of another table as a reference: every row compared, row r at position r.
+// The rows of another table as a reference: rows first .. end - 1 compared (every row unless
+// said), row r at position r.
 class RowsReference final : public TableReference
 {
 public:
-    explicit RowsReference(std::shared_ptr<const TableRows> rows)
+    explicit RowsReference(std::shared_ptr<const TableRows> rows, std::int64_t first = 0,
+                           std::int64_t end = std::numeric_limits<std::int64_t>::max())
         : m_rows(std::move(rows))
+        , m_first(first)
+        , m_end(end)
     { }
 
     std::int64_t cols() const override { return m_rows->cols(); }
-    bool compared(std::int64_t) const override { return true; }
+    bool compared(std::int64_t row) const override { return row >= m_first && row < m_end; }
     std::int64_t position(std::int64_t row) const override { return row; }
     bool holdsInfinities() const override { return true; }
 
@@ -42,8 +48,10 @@ public:
         const std::int64_t cols = m_rows->cols();
         const std::int64_t tileRows = std::max<std::int64_t>(1, kTileCells / std::max<std::int64_t>(cols, 1));
         std::vector<float> values;
-        for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += tileRows) {
-            const std::int64_t rows = std::min(tileRows, block.rowEnd() - r0);
+        // Only the compared rows go to the sink (TableReference::forEachTile).
+        const std::int64_t end = std::min(block.rowEnd(), m_end);
+        for (std::int64_t r0 = std::max(block.row0, m_first); r0 < end; r0 += tileRows) {
+            const std::int64_t rows = std::min(tileRows, end - r0);
             values.resize(std::size_t(rows * cols));
             QString error;
             if (!m_rows->read(r0, rows, values.data(), error)) {
@@ -79,6 +87,7 @@ private:
     }
 
     std::shared_ptr<const TableRows> m_rows;
+    std::int64_t m_first, m_end;
     mutable QMutex m_mutex;
     mutable std::optional<QString> m_error;
 };
@@ -209,17 +218,29 @@ QString shape(const TableRows &t)
 
 } // namespace
 
-std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference)
+std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference,
+                                                   std::optional<std::int64_t> merge)
 {
     using Whose = TableRefusal::Whose;
     if (table.rows() != reference->rows() || table.cols() != reference->cols()) {
         // A learned square grid and a table of its width: the grid resized to the table's patches.
-        if (auto resized = GridResize::expect(table, *reference)) {
+        if (auto resized = GridResize::expect(table, *reference, std::int64_t(1) << 26, merge)) {
             if (auto *match = std::get_if<TableMatch>(&*resized))
                 return std::move(*match);
             return TableRefusal {Whose::Shapes, std::get<QString>(*resized)};
         }
         const bool transposed = table.rows() == reference->cols() && table.cols() == reference->rows();
+        // A square grid of the table's width that no bilinear resize explains (REPORT-r28a finding 7:
+        // "compare tables of one shape" read wrong where resizes of another shape are compared).
+        const auto side = std::int64_t(std::llround(std::sqrt(double(reference->rows()))));
+        if (side >= 2 && side * side == reference->rows() && table.cols() == reference->cols())
+            return TableRefusal {
+                Whose::Shapes,
+                u"the table is %1 and the reference %2, a %3 x %3 grid: the table is no bilinear resize of the grid "
+                "(align_corners or not, row-major or in merge blocks of 2, t frames), and no bicubic (with antialias or "
+                "not) or nearest one listed row-major, to its %4 rows"_s.arg(shape(table), shape(*reference))
+                    .arg(side)
+                    .arg(table.rows())};
         return TableRefusal {
             Whose::Shapes,
             u"the table is %1 and the reference %2 (%3): compare tables of one shape"_s.arg(
@@ -245,6 +266,7 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     m.positionOffset = 0;
     m.firstPositionRow = 0;
     m.referenceText = u"the table %1"_s.arg(reference->name());
+    m.referenceLargest = double(largest);
     // Each cell within the rounding of the coarser format of the two, relative to itself and a
     // few units of float32 of the largest value: two computations of one formula in float32
     // differ by that much.
@@ -263,26 +285,34 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     // sample where it deviates, each streamed as the table it makes where that table is known.
     std::optional<TableSignFlip::Flip> flip;
     std::optional<TableAxesSwapped::Swap> swap;
+    std::optional<TableRowShift::Shift> shift;
     if (!order && deviates(*mine, *theirs, m.tolerance)) {
         flip = TableSignFlip::read(table, reference, *mine, *theirs, m.tolerance);
         if (!flip)
             swap = TableAxesSwapped::read(table, reference, m.tolerance);
+        if (!flip && !swap)
+            swap = TableAxesSwapped::readExchanged(table, reference, m.tolerance);
+        if (!flip && !swap)
+            shift = TableRowShift::read(table, reference, *mine, m.tolerance);
         if (flip || (swap && swap->reordered)) {
             m.asRead = std::make_shared<const RowsReference>(flip ? flip->negated : swap->reordered);
+            m.asReadTolerance = m.tolerance;
+        } else if (shift) {
+            m.asRead = std::make_shared<const RowsReference>(shift->shifted, shift->first, shift->end);
             m.asReadTolerance = m.tolerance;
         }
         // Else a learned n x n grid resized to n x n patches: linspace(0, n − 1, n) is the identity,
         // but fast_pos_embed_interpolate lists the patches in merge blocks (a 768-pixel image at
         // patch 16 of a 48 x 48 grid): the resize's reading, not a cell-by-cell mistake.
-        if (!flip && !swap) {
-            if (auto resized = GridResize::expectSameShape(table, *reference))
+        if (!flip && !swap && !shift) {
+            if (auto resized = GridResize::expectSameShape(table, *reference, merge))
                 return std::move(*resized);
         }
     }
     m.reference = std::make_shared<const RowsReference>(std::move(reference));
     m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
     m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
-    if (order || flip || swap) {
+    if (order || flip || swap || shift) {
         m.verdict = CheckVerdict::Mistake;
         m.correctAgainst.clear();
     }
@@ -297,6 +327,23 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     } else if (swap) {
         m.mistakes = {CheckMistakes::kGridAxesSwapped};
         m.diagnosis = TableAxesSwapped::words(*swap, table.rows()) + u"; compared with %1"_s.arg(m.referenceText);
+    } else if (shift) {
+        m.mistakes = {CheckMistakes::kPositionOffset};
+        m.rowsMoved = true;
+        m.positionOffset = -shift->by;
+        m.firstPositionRow = shift->first;
+        const std::int64_t moved = std::abs(shift->by);
+        const QString row = u"r %1 %2"_s.arg(shift->by > 0 ? u"-"_s : u"+"_s).arg(moved);
+        const QString rows = moved == 1 ? u"one row"_s : u"%1 rows"_s.arg(moved);
+        const std::int64_t noneFrom = shift->by > 0 ? 0 : table.rows() - moved;
+        const QString past = moved == 1 ? u"row %1 holds"_s.arg(noneFrom)
+                                        : u"rows %1..%2 hold"_s.arg(noneFrom).arg(noneFrom + moved - 1);
+        const QString none = shift->rolled
+            ? u"rolled: %1 its %2 %3"_s.arg(past, shift->by > 0 ? u"last"_s : u"first"_s,
+                                            moved == 1 ? u"row"_s : u"%1 rows"_s.arg(moved))
+            : past + u" none of its rows"_s;
+        m.diagnosis = u"%1's rows moved %2 by %3: row r holds its row %4, position %4 where r is meant; %5"_s.arg(
+            m.referenceText, shift->by > 0 ? u"down"_s : u"up"_s, rows, row, none);
     }
     return m;
 }

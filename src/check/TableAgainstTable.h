@@ -32,7 +32,10 @@ struct TableRefusal
 // with the deviating rows, columns and cells otherwise (TableCheck::verify and conclude). A
 // refusal when the shapes differ or either table cannot be read; a reference's row that holds NaN
 // is found as the rows are streamed, and referenceReadError names it.
-std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference);
+// `merge`: the model's spatial_merge_size where declared (--spatial-merge-size), how a learned grid's
+// resize lists its patches (GridResize).
+std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference,
+                                                   std::optional<std::int64_t> merge = std::nullopt);
 
 // A row of the reference that could not be read while the rows were streamed, in words; nothing
 // when every row was read (or the match is not against a table).

@@ -202,8 +202,50 @@ std::optional<Swap> read(const TableRows &table, const std::shared_ptr<const Tab
     return best;
 }
 
+std::optional<Swap> readExchanged(const TableRows &table, const std::shared_ptr<const TableRows> &reference,
+                                  const CellTolerance &tolerance)
+{
+    const std::int64_t rows = table.rows();
+    if (rows < 6 || reference->rows() != rows || reference->cols() != table.cols())
+        return std::nullopt;
+    RowCache mine(table), theirs(*reference);
+    std::optional<Swap> best;
+    for (std::int64_t height = 2; height < rows / 2; ++height) {
+        const std::int64_t width = rows / height;
+        if (rows % height != 0 || width == height)
+            continue;
+        const std::int64_t common = std::min(height, width);
+        std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+        for (std::int64_t a = 1; a < common; ++a) {
+            for (std::int64_t b = 0; b < common; ++b)
+                pairs.emplace_back(a * height + b, a * width + b);
+        }
+        const Tally t = tally(pairs, mine, theirs, tolerance);
+        if (!t.holds || (best && t.shared <= best->shared))
+            continue;
+        best = Swap {height, width, false, false, t.shared, t.first.first, t.first.second, nullptr, true};
+    }
+    return best;
+}
+
 QString words(const Swap &swap, std::int64_t rows)
 {
+    if (swap.exchanged) {
+        const std::int64_t common = std::min(swap.height, swap.width);
+        return u"the table lists the points of a %1 x %2 grid where the reference lists %2 x %1: the grid made "
+               "with its two sizes exchanged (OpenPCDet#1587: create_2D_grid(x_size, y_size) where (y_size, x_size) "
+               "is meant), its row a·%2 + b at the point (a, b) whose row in the reference is a·%1 + b; %3 of its "
+               "%4 rows hold the reference's row of another index so (row %5 holds the reference's row %6), and "
+               "the %7 rows of points past the reference's %8 x %8 common corner are not compared"_s
+            .arg(swap.width)
+            .arg(swap.height)
+            .arg(swap.shared)
+            .arg(rows)
+            .arg(swap.firstRow)
+            .arg(swap.firstReferenceRow)
+            .arg(rows - common * common)
+            .arg(common);
+    }
     const QString grid = u"%1 x %2"_s.arg(swap.height).arg(swap.width);
     // What the rows show, then the known port that does it: no claim about how the reference was
     // made (a learned grid, a 2-D sin-cos), only that its points were taken as (y, x).

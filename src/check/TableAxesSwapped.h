@@ -31,6 +31,9 @@ struct Swap
     // Where every row is at a point of the reference's (a square grid): the reference's rows in the
     // table's order, which every row is then streamed against.
     std::shared_ptr<const TableRows> reordered;
+    // The grid made with its sizes exchanged: the table lists a W x H grid (row a·H + b at the
+    // point (a, b)) where the reference lists H x W (row h·W + w), each point's row the same.
+    bool exchanged = false;
 };
 
 // The swap `table`'s rows show against `reference` (of the same shape), where at least four of the
@@ -39,6 +42,16 @@ struct Swap
 // with the most such rows.
 std::optional<Swap> read(const TableRows &table, const std::shared_ptr<const TableRows> &reference,
                          const CellTolerance &tolerance);
+
+// A table made as the reference with its grid's two sizes exchanged (OpenPCDet#1587: TransFusion's
+// bev_pos built by create_2D_grid(x_size, y_size) where (y_size, x_size) was meant): for the H x W
+// the rows factor into (H != W) with the most such rows, every row a·H + b of a point (a, b) the
+// reference's grid has too (a, b < min(H, W)) equals the reference's row a·W + b, at least four of
+// them differ from the reference's own row there, and those reference rows are not all one. The
+// table's other rows are points past the reference's grid: not compared. No faithful computation
+// lists a point's row at another point's index: a mistake (grid-axes-swapped).
+std::optional<Swap> readExchanged(const TableRows &table, const std::shared_ptr<const TableRows> &reference,
+                                  const CellTolerance &tolerance);
 
 // The swap in words, for the diagnosis.
 QString words(const Swap &swap, std::int64_t rows);

@@ -167,6 +167,12 @@ struct TableMatch
     // not hold are said, not hidden behind the name.
     std::shared_ptr<const TableReference> asRead;
     CellTolerance asReadTolerance;
+    // Whether the mistake is a reference table's rows moved (TableRowShift), which the reference's
+    // own reading as a family's table names better where it has one (nameByReferenceReading).
+    bool rowsMoved = false;
+    // A reference table's largest |value| (expectTable): the scale of float32's rounding in sums that
+    // make it (unknownWithinSummation).
+    double referenceLargest = 0.0;
     // Parameters whose table is the reference (its first rows from position 0), for the window.
     std::optional<Params> params;
     // How the reference's words read, "sinusoidal, interleaved, paper frequencies, base 10000".

@@ -257,11 +257,13 @@ TableMatch notKeyBiases(const std::vector<std::int64_t> &shape, const TableRows 
         for (std::int64_t j = 0; j < keys && affine; ++j)
             affine = std::fabs(double(row[std::size_t(j)]) - (double(row.front()) + step * double(j))) <= 1e-5 * scale;
         affineRows += affine && !constant ? 1 : 0;
-        if (r == 0)
-            firstRow = u"row 0 holds %1 at key 0, %2 at key 1 and %3 at key %4"_s.arg(
+        // The row said: the first that is not affine in the key, else row 0.
+        if (r == 0 || (!affine && affineRows + constantRows == r))
+            firstRow = u"row %5 holds %1 at key 0, %2 at key 1 and %3 at key %4"_s.arg(
                 NumberText::compact(double(row[0]), 6), NumberText::compact(double(row[std::min<std::size_t>(1, row.size() - 1)]), 6),
                 NumberText::compact(double(row.back()), 6))
-                           .arg(keys - 1);
+                           .arg(keys - 1)
+                           .arg(r);
     }
     const QString what = u"%1 rows of %2 keys (shape %3), each a head's bias over the keys, which %4 gives as its "
                          "head's slope times the key's position (affine in the key)"_s.arg(rows.rows())

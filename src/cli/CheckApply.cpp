@@ -9,12 +9,17 @@
 #include "check/FamilyCheck.h"
 #include "check/TableCheck.h"
 #include "check/TableRows.h"
+#include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
+#include "io/ModelConfigFile.h"
 #include "io/PositionIdsFile.h"
 #include "io/TableFile.h"
+
+#include <QFileInfo>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <cmath>
@@ -138,10 +143,23 @@ CommandOption option()
     return {{u"apply"_s},
             u"X"_s,
             u"posenc check --apply X.npy Y.npy: X holds a query or key before RoPE and Y after, [positions, "
-            "head_dim], or many heads, [H, L, D], [B, H, L, D] or [B, L, H, D], each head checked on its own. "_s
+            "head_dim], or many heads, [H, L, D], [B, H, L, D] or [B, L, H, D], each head checked on its own; "
+            "which axis holds the heads, the array alone cannot say where both readings are rotations (Y turned "
+            "along its heads' axis reads as a correct rotation the other way): --apply-heads N, the length "
+            "of --position-ids or --config's num_attention_heads (num_key_value_heads) declares it (a rotation "
+            "only the other reading explains: rope-along-heads-axis), and without any the two readings' "
+            "disagreement is unknown. "_s
                 + helps.join(u". "_s),
             {},
             true};
+}
+
+CommandOption headsOption()
+{
+    return {{u"apply-heads"_s},
+            u"N"_s,
+            u"with --apply, X's count of heads: the axis of X's that long holds the heads ([H, L, D], [B, H, L, D] "
+            "or [B, L, H, D]), the other the positions"_s};
 }
 
 namespace {
@@ -274,7 +292,8 @@ QStringList idleFlags(const QCommandLineParser &parser, const QList<Encoding> &f
 {
     static const QStringList read {u"apply"_s,  u"json"_s,    u"threads"_s,       u"memory-budget"_s, u"quiet"_s,
                                    u"help"_s,   u"expect"_s,  u"expect-config"_s, u"layer-type"_s,    u"config"_s,
-                                   u"preset"_s, u"session"_s, u"encoding"_s,      u"position-ids"_s};
+                                   u"preset"_s, u"session"_s, u"encoding"_s,      u"position-ids"_s,
+                                   u"apply-heads"_s};
     QStringList idle;
     for (const QString &name : parser.optionNames()) {
         const ParamSpec *param = ParamTable::find(name);
@@ -324,10 +343,10 @@ Ids readIds(const QString &path, std::uint64_t budget, const Read &x)
     if (!fits) {
         ids.code = ExitUsage;
         ids.message = u"--position-ids: %1 holds ids of shape (%2); with --apply X of (%3) they are one id a row of "
-                      "a head, [L] or [B, L] with B %4 or 1"_s
-                          .arg(path, shapeWords(read->shape),
-                               shapeWords(x.shape.empty() ? std::vector {x.values->rows(), x.values->cols()} : x.shape))
-                          .arg(batch);
+                      "a head, %4"_s.arg(path, shapeWords(read->shape),
+                                         shapeWords(x.shape.empty() ? std::vector {x.values->rows(), x.values->cols()}
+                                                                    : x.shape),
+                                         batch == 1 ? u"[L] or [1, L]"_s : u"[L] or [B, L] with B %1 or 1"_s.arg(batch));
         return ids;
     }
     // Exact in float32 below 2^24; a position past it is no position a check can read.
@@ -349,6 +368,38 @@ Ids readIds(const QString &path, std::uint64_t budget, const Read &x)
         ids.batches.push_back(std::move(row));
     }
     return ids;
+}
+
+// The heads' counts --config or --expect-config gives (num_attention_heads, and num_key_value_heads
+// for a key; text_config's where the text model's keys sit there): the axis of X's two leading ones
+// that exactly one of them names holds the heads, as --apply-heads says; nothing where none or both
+// axes are named, or the config cannot be read (the parameters' reading says why).
+std::optional<std::int64_t> configHeads(const QCommandLineParser &parser, const std::vector<std::int64_t> &shape)
+{
+    const QString key = parser.isSet(u"expect-config"_s) ? u"expect-config"_s : u"config"_s;
+    if (!parser.isSet(key) || shape.size() < 3)
+        return std::nullopt;
+    const QString source = parser.value(key);
+    QJsonObject config;
+    if (const ModelExamples::Example *example = ModelExamples::find(source); example && !QFileInfo::exists(source)) {
+        config = example->config;
+    } else if (const auto read = ModelConfigFile::read(source)) {
+        config = read.value();
+    } else {
+        return std::nullopt;
+    }
+    const QJsonObject text = config.value(u"text_config"_s).toObject();
+    const std::int64_t first = shape[shape.size() - 3], second = shape[shape.size() - 2];
+    bool firstNamed = false, secondNamed = false;
+    for (const QString &name : {u"num_attention_heads"_s, u"num_key_value_heads"_s, u"n_head"_s, u"n_heads"_s}) {
+        const QJsonValue v = config.contains(name) ? config.value(name) : text.value(name);
+        const auto count = v.isDouble() ? std::int64_t(v.toDouble()) : std::int64_t(0);
+        firstNamed = firstNamed || (count > 0 && count == first);
+        secondNamed = secondNamed || (count > 0 && count == second);
+    }
+    if (first == second || firstNamed == secondNamed)
+        return std::nullopt;
+    return firstNamed ? first : second;
 }
 
 } // namespace
@@ -426,12 +477,30 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
     }
     const CheckApplyHeads::CheckOne one = [&](const RowMatrixXf &xs, const RowMatrixXf &ys, std::int64_t batch) {
         ApplyDeclaration atIds = declared;
-        if (!ids.batches.empty())
+        if (!ids.batches.empty() && batch != CheckApplyHeads::kNoIds)
             atIds.positionIds = ids.batches[std::size_t(ids.batches.size() == 1 ? 0 : batch)];
         return FamilyChecks::of(family).apply->check(xs, ys, atIds);
     };
-    const auto checked = CheckApplyHeads::isHeads(x.shape) ? CheckApplyHeads::check(*x.values, *y.values, x.shape, one)
-                                                           : one(*x.values, *y.values, 0);
+    // Which of many heads' axes holds them: --apply-heads, or the ids' length (CheckApplyHeads::Axes).
+    CheckApplyHeads::Axes axes;
+    if (request.parser && request.parser->isSet(u"apply-heads"_s)) {
+        bool ok = false;
+        const qlonglong heads = request.parser->value(u"apply-heads"_s).toLongLong(&ok);
+        if (!ok || heads < 1 || heads > (qlonglong(1) << 24))
+            return fail(ExitUsage, u"--apply-heads: X's count of heads, a whole number in [1, 2^24]; got %1"_s.arg(
+                                       request.parser->value(u"apply-heads"_s)));
+        axes.heads = heads;
+        if (!CheckApplyHeads::isHeads(x.shape))
+            return fail(ExitUsage, u"--apply-heads: X is one head's [positions, head_dim]; the flag picks the heads' "
+                                   "axis of [H, L, D], [B, H, L, D] or [B, L, H, D]"_s);
+    }
+    if (!axes.heads && request.parser && CheckApplyHeads::isHeads(x.shape))
+        axes.heads = configHeads(*request.parser, x.shape);
+    if (!ids.batches.empty())
+        axes.positions = std::int64_t(ids.batches.front().size());
+    const auto checked = CheckApplyHeads::isHeads(x.shape)
+        ? CheckApplyHeads::check(*x.values, *y.values, x.shape, one, axes)
+        : one(*x.values, *y.values, 0);
     if (const auto *refused = std::get_if<QString>(&checked))
         return fail(ExitUsage, u"--apply: "_s + *refused);
     const ApplyResult &result = std::get<ApplyResult>(checked);

@@ -18,6 +18,8 @@ namespace posenc::CheckApply {
 
 // --apply X, beside posenc check's other options.
 CommandOption option();
+// --apply-heads N: which of X's axes holds its heads (CheckApplyHeads::Axes).
+CommandOption headsOption();
 
 struct Request
 {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -27,14 +28,29 @@ QString acceptedShapes();
 // Rows [L, D] of head `index` (batch-major) of the rows of every head, `all`, laid as `order` says.
 RowMatrixXf head(const RowMatrixXf &all, const std::vector<std::int64_t> &shape, Order order, std::int64_t index);
 
-// A head's check, told the batch the head is of (its rows' --position-ids).
+// A head's check, told the batch the head is of (its rows' --position-ids), or kNoIds: the rows at their
+// index (the reading of the axes that the ids' length did not pick).
+inline constexpr std::int64_t kNoIds = -1;
 using CheckOne
     = std::function<std::variant<ApplyResult, QString>(const RowMatrixXf &x, const RowMatrixXf &y, std::int64_t batch)>;
 
-// Every head checked: the order whose first head the check explains (the heads first, else the
-// positions first), the verdict the worst of the heads', the report the heads' verdicts and the
-// first head that is not correct in full (or the first's).
+// What says which of the two leading axes holds the heads: --apply-heads, or the length of each batch's
+// --position-ids (the positions' axis).
+struct Axes
+{
+    std::optional<std::int64_t> heads, positions;
+};
+
+// Every head checked, the verdict the worst of the heads', the report the heads' verdicts and the
+// first head that is not correct in full (or the first's). The array alone cannot say which of its
+// two leading axes holds the heads: a query turned along its heads' axis ([B, L, H, D] turned as
+// if [B, H, L, D], open_lm#4) is a correct rotation read the other way. So where `axes` decides
+// nothing and the two readings disagree (one explained, the other not), the verdict is unknown,
+// each reading said; where it decides, the declared reading is checked, and a rotation that only the
+// other reading explains is rope-along-heads-axis. Two axes of one length are both read too, and no
+// count can pick between them.
 std::variant<ApplyResult, QString> check(const RowMatrixXf &x, const RowMatrixXf &y,
-                                         const std::vector<std::int64_t> &shape, const CheckOne &one);
+                                         const std::vector<std::int64_t> &shape, const CheckOne &one,
+                                         const Axes &axes = {});
 
 } // namespace posenc::CheckApplyHeads

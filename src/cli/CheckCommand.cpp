@@ -180,6 +180,7 @@ QList<CommandOption> tableCheckOptions()
         shown.append(option.names);
     options += CheckExpect::options(shown);
     options.append(CheckApply::option());
+    options.append(CheckApply::headsOption());
     options.append(PositionIdsCheckCommand::option());
     options += CheckCommonOptions::options();
     options.append(CommandOptions::help());
@@ -223,8 +224,10 @@ HelpPage checkHelp()
         .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake. A table "
                    "declared as a family's (--expect) that is the family's table at other parameters names the one "
                    "or two parameters that make it so, by their flags, each with both values. A RoPE table whose "
-                   "angles were formed in half precision is half-precision-angles, with the stages rounded "
-                   "(inv_freq, the positions, their product) and the first position past the rounding. A deviation "
+                   "angles were formed in half precision is half-precision-angles, with the stages rounded and their "
+                   "dtype (the exponents 2i/d, rope_theta, the power rope_theta^(2i/d) or the division by it, "
+                   "inv_freq, the positions, their product; a sinusoid's positions or timesteps) and the first "
+                   "position past the rounding; a cache merely held in bf16 or fp16 is correct. A deviation "
                    "nothing explains says so (no parameter of the family explains it) and where its cells lie: "
                    "which rows (a block, every odd row) and which columns."_s.arg(
             TableCheck::mistakeIds().join(u", "_s)))
@@ -331,6 +334,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         if (const auto error = declare(declared, parser, key))
             return fail(err, ExitUsage, ParamOptions::flagText(*error));
     }
+    if (parser.isSet(u"apply-heads"_s) && !parser.isSet(u"apply"_s))
+        return fail(err, ExitUsage, u"--apply-heads: X's count of heads, read only with --apply X Y"_s);
     if (parser.isSet(u"apply"_s)) {
         CheckApply::Request request;
         request.x = parser.value(u"apply"_s);

@@ -195,7 +195,8 @@ QList<CommandOption> options(const QStringList &shown)
          "reference implementation): "
          "correct when every cell is within the rounding of the coarser of the two formats; or with a learned n x n "
          "grid (n^2 rows) the table must be resized from as Qwen3-VL's fast_pos_embed_interpolate does "
-         "(align_corners). A deviating table is named where it is the reference's columns in another order "
+         "(align_corners; its patches in merge blocks of --spatial-merge-size where given, else as the table lists "
+         "them, row-major a variant). A deviating table is named where it is the reference's columns in another order "
          "(columns-swapped), a block of its cells negated (sign-flipped, the rows and columns said) or its 2-D "
          "grid, any H x W its rows factor into, sampled with x and y exchanged (grid-axes-swapped); else the "
          "reference is read as posenc check reads a table, and where it is a family's table at known parameters "
@@ -247,13 +248,28 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
             }
             return configExpectation(parser.value(kExpectConfig), parser.value(kLayerType), inputs);
         }
-        if (!flags.isEmpty())
+        // With --expect-table, --spatial-merge-size declares how a learned grid's resize lists its
+        // patches (GridResize: merge-blocks-lost only where a merge size is declared).
+        const QString merge = u"--spatial-merge-size"_s;
+        std::optional<std::int64_t> mergeSize;
+        if (table && flags.contains(merge)) {
+            bool ok = false;
+            const qlonglong m = parser.values(merge.mid(2)).constLast().toLongLong(&ok);
+            if (!ok || m < 1 || m > MropeParams::kMaxMergeSize)
+                return usage(u"--spatial-merge-size: a whole number from 1 to %1"_s.arg(MropeParams::kMaxMergeSize));
+            mergeSize = std::int64_t(m);
+        }
+        QStringList rest = flags;
+        if (table)
+            rest.removeAll(merge);
+        if (!rest.isEmpty())
             return usage(u"%1: a family's parameters are read with --expect FAMILY (the check identifies the family "
-                         "and its parameters without it)"_s.arg(flags.join(u", "_s)));
+                         "and its parameters without it)"_s.arg(rest.join(u", "_s)));
         Expectation e;
         if (table) {
             e.kind = Expectation::Kind::Table;
             e.tablePath = parser.value(kExpectTable);
+            e.mergeSize = mergeSize;
         }
         return e;
     }
@@ -329,7 +345,7 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
         }
         if (!opened)
             return Refusal {exitCodeOf(opened.error()), {u"--expect-table: "_s + opened.error().toString()}};
-        auto expected = TableCheck::expectTable(table, opened.value());
+        auto expected = TableCheck::expectTable(table, opened.value(), e.mergeSize);
         if (const auto *refused = std::get_if<TableCheck::TableRefusal>(&expected)) {
             // The checked table's own NaN is that file's fault, not --expect-table's.
             switch (refused->whose) {

@@ -98,11 +98,12 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     // A reference table the table deviates from, with no mistake named: the published form the
     // reference is, read without a declaration, names it (TableCheck::nameByReferenceReading).
     if (expected.kind == CheckExpect::Expectation::Kind::Table && match.verdict == CheckVerdict::Mistake
-        && match.mistakes.isEmpty()) {
+        && (match.mistakes.isEmpty() || match.rowsMoved)) {
         if (const auto opened
             = TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
             opened && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
             return fail(err, ExitInterrupted, u"interrupted"_s);
+        TableCheck::unknownWithinSummation(match);
     }
     line.finish();
     if (expected.kind == CheckExpect::Expectation::Kind::Learned)
@@ -197,6 +198,12 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         if (expected.kind == CheckExpect::Expectation::Kind::Family) {
             vector.family = expected.family;
             vector.params = expected.params;
+            // A vector of n frequencies is a rotary_dim of 2n where no flag, preset or config gave the
+            // width: a width of the default head's is no declaration to call it a rotary-dim mistake.
+            const auto &fit = FamilyChecks::of(expected.family).fitTableWidth;
+            const auto n = std::int64_t(std::get<std::vector<double>>(values).size());
+            if (!expected.widthGiven && fit)
+                fit(vector.params, 2 * n);
         }
         vector.heads = heads;
         match = TensorShapes::checkVector(std::get<std::vector<double>>(values), rows->storedType(), vector);

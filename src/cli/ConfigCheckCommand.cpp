@@ -16,6 +16,7 @@
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
+#include "render/data/models/ConfigSource.h"
 
 #include <QFileInfo>
 
@@ -175,7 +176,9 @@ std::variant<ConfigCheck, int> report(const Options &o, QTextStream &out, QTextS
     const ReadResult<QJsonObject> read
         = isExample ? ReadResult<QJsonObject>(example->config) : ModelConfigFile::read(o.config);
     if (!read) {
-        err << kCommand << ": " << read.error().toString() << '\n';
+        // A name that is neither a file nor an example: the names it may be.
+        err << kCommand << ": " << read.error().toString()
+            << (QFileInfo::exists(o.config) ? QString() : u"; it must be "_s + ConfigSource::allowed()) << '\n';
         return int(ExitIo);
     }
     ConfigCheck check = ModelConfig::check(read.value());

@@ -10,6 +10,8 @@
 #include "io/ModelConfigFile.h"
 #include "render/data/models/ConfigSource.h"
 
+#include <QFileInfo>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::ConfigOptions {
@@ -101,8 +103,12 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     Chosen chosen;
     chosen.source = source;
     const auto loaded = ConfigSource::load(chosen.source);
-    if (const auto *error = std::get_if<ConfigSource::Refusal>(&loaded))
-        return refused(u"--config: "_s + error->message, error->unreadable);
+    if (const auto *error = std::get_if<ConfigSource::Refusal>(&loaded)) {
+        // A name that is neither a file nor an example: the names it may be ("--config glm-4.5"
+        // said only "no such file").
+        const QString names = QFileInfo::exists(source) ? QString() : u"; it must be "_s + ConfigSource::allowed();
+        return refused(u"--config: "_s + error->message + names, error->unreadable);
+    }
     chosen.check = std::get<ConfigSource::Loaded>(loaded).check;
     chosen.name = std::get<ConfigSource::Loaded>(loaded).name;
     const ConfigLayer *layer = layerOf(chosen.check, wanted);

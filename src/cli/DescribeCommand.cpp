@@ -6,9 +6,11 @@
 #include "ParamOptions.h"
 
 #include "check/CheckReport.h"
+#include "check/models/ModelExamples.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
+#include "io/Preset.h"
 
 #include <QCommandLineParser>
 
@@ -27,6 +29,32 @@ QList<const FamilySpec *> describedFamilies()
             described.append(&family);
     }
     return described;
+}
+
+// The layer of --preset's example config (the preset's "config") that the parameters are of: its
+// family, described. `posenc describe --preset devstral-small-2` printed logit_scale 1.924, core's
+// reading of yarn's mscale_all_dim as DeepSeek's (its softmax scale times get_mscale(f,
+// mscale_all_dim)^2, transformers' DeepseekV3Attention.__init__), where Ministral3Attention keeps
+// head_dim^-0.5: a preset's numbers take the softmax factor its model's attention applies, as
+// --config's do (CheckReport::layerDescription). None without a preset, or where the preset
+// names no config or no layer of the parameters' family.
+std::optional<ConfigLayer> presetLayer(const QCommandLineParser &parser, const Params &params)
+{
+    if (!parser.isSet(u"preset"_s) || parser.isSet(u"config"_s) || parser.isSet(u"session"_s))
+        return std::nullopt;
+    const Preset *preset = Presets::find(parser.values(u"preset"_s).constLast());
+    const ModelExamples::Example *example = preset ? ModelExamples::find(preset->config) : nullptr;
+    if (!example)
+        return std::nullopt;
+    const ConfigCheck check = ModelConfig::check(example->config);
+    for (const ConfigLayer &layer : check.layers) {
+        if (layer.described && layer.params.encoding == params.encoding && layer.scheme.headDim > 0) {
+            ConfigLayer at = layer;
+            at.params = params;
+            return at;
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -65,7 +93,10 @@ HelpPage describeHelp()
                    "it (layer_type, layers, encoding, the values the config sets for it unless a flag changes the "
                    "parameters, rotary_place, attention_head_dim, sliding_window, chunk_size, query_scale, "
                    "softmax_scale), then its family's keys, none for a layer without position (NoPE, a linear or SSM "
-                   "mixer)."_s);
+                   "mixer). A --preset of a model with an example config (posenc presets) gives its family's keys "
+                   "with the softmax factor that model's attention applies, as --config does: yarn's "
+                   "get_mscale(f, mscale_all_dim)² only where the attention multiplies its softmax scale by it "
+                   "(DeepSeek's), 1 where it keeps head_dim^-0.5 (Devstral Small 2's Ministral3Attention)."_s);
     page.section(u"Examples"_s)
         .examples({{u"posenc describe --preset llama-3-1-8b"_s, u"Llama 3.1's scaled RoPE"_s},
                    {u"posenc describe --json --preset gpt-oss-20b"_s, u"gpt-oss's YaRN as JSON"_s},
@@ -124,6 +155,8 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
         }
         layer.params = read.params;
         entries.append(CheckReport::layerNumbers(layer, json));
+    } else if (const std::optional<ConfigLayer> layer = presetLayer(parser, read.params); layer && read.params.isValid()) {
+        entries.append(CheckReport::layerNumbers(*layer, json));
     } else {
         const std::optional<Description::Entries> described = Description::entries(read.params);
         if (!described) {

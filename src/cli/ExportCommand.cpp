@@ -12,21 +12,22 @@
 
 #include "core/FamilyInference.h"
 #include "core/Quantity.h"
+#include "io/Preset.h"
 #include "render/FigureBuild.h"
 #include "render/FigureExporter.h"
 #include "render/FigureFile.h"
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
 #include "render/FigureSize.h"
+#include "render/data/models/ConfigSource.h"
 
 #include <QCommandLineParser>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <vector>
-
 #include <variant>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -146,14 +147,15 @@ HelpPage exportHelp()
                   u"posenc export --lesson NAME [FIGURE[,FIGURE...] | all] -o FILE [OPTIONS]"_s};
     page.section().paragraph(
         u"Draws a figure of the window headless, as the window draws it. The format comes from the extension: .png, "
-        ".svg or .pdf (vector text and axes; heatmaps embedded as images). With --lesson, the lesson's figure (or "
-        "FIGURE) with the lesson's parameters and view; the options and parameters given override them. A figure "
-        "drawn for some families only chooses the family where --encoding is not given (export alibi-slopes is "
-        "--encoding alibi). Several figures joined by commas (at most %1), or a lesson's figures (all: those its "
-        "window shows and those its text names), go on one page of --size in a grid, the cells a row leaves "
-        "empty the first figure's, each laid out in its cell as it would be alone at that size; each takes the "
-        "options it has; of a lesson's figures read for a model of another family (--preset, --config), those "
-        "drawn for other families only are left out and named on standard error."_s.arg(FigurePage::kMaxFigures));
+        ".svg or .pdf (vector text and axes; heatmaps embedded as images). With --lesson, the lesson's figure "
+        "(beside the views and panels its text names; alone on a page narrower than 16 cm) or FIGURE with the "
+        "lesson's parameters and view; the options and parameters given override them. A figure drawn for some "
+        "families only chooses the family where --encoding is not given (export alibi-slopes is --encoding alibi). "
+        "Several figures joined by commas (at most %1), or a lesson's figures (all: those its window shows and "
+        "those its text names), go on one page of --size in a grid, the cells a row leaves empty the first "
+        "figure's, each laid out in its cell as it would be alone at that size; each takes the options it has; of a "
+        "lesson's figures read for a model of another family (--preset, --config), those drawn for other families "
+        "only are left out and named on standard error."_s.arg(FigurePage::kMaxFigures));
     QList<HelpItem> figures;
     for (const FigureDescriptor *figure : FigureRegistry::all()) {
         QString text = figure->model().summary();
@@ -176,7 +178,7 @@ HelpPage exportHelp()
     page.section(u"Parameters"_s)
         .paragraph(u"Every parameter flag (posenc help parameters), --session FILE, --preset NAME, --lesson NAME and "
                    "--config FILE; the model figures (layer-stack, query-scale, head-map) draw --config's config "
-                   "itself."_s);
+                   "itself, or the example config of --preset's model (a preset of none is refused)."_s);
     page.section(u"Examples"_s)
         .examples({
             {u"posenc export heatmap -o pe.pdf --size column --d-model 512"_s, u"the PE table for a paper's column"_s},
@@ -332,10 +334,31 @@ std::variant<QList<const FigureDescriptor *>, QString> readFigures(const QString
     return figures;
 }
 
+// The config the model figures draw for --preset without --config or a lesson: the preset's example
+// config, or why a preset of none cannot be (layer-stack drew Llama 4 Scout for any preset).
+struct PresetConfig
+{
+    QString name, refusal;
+};
+
+PresetConfig presetConfig(const QCommandLineParser &parser, const QList<const FigureDescriptor *> &figures,
+                          const Lesson *lesson)
+{
+    const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
+    const Preset *preset = lesson || parser.isSet(configKey) ? nullptr : Presets::find(parser.value(u"preset"_s));
+    for (const FigureDescriptor *figure : figures)
+        if (preset && preset->config.isEmpty() && figure->model().option(configKey))
+            return {{},
+                    u"%1 draws a model config, and the preset %2 has none: give --config, %3"_s.arg(
+                        figure->name(), preset->name, ConfigSource::allowed())};
+    return {preset ? preset->config : QString(), {}};
+}
+
 // What one figure of the export shows: the lesson's view of it, the options given (on a page of
-// several, those it takes), --config where it draws the config itself.
+// several, those it takes), --config or the preset's config where it draws the config itself.
 FigureState stateOf(const FigureDescriptor &figure, const QCommandLineParser &parser, const QList<OptionUse> &uses,
-                    const Lesson *lesson, const LessonOptions::Read &lessonRead, const Params &params, bool page)
+                    const Lesson *lesson, const LessonOptions::Read &lessonRead, const Params &params, bool page,
+                    const QString &presetConfig)
 {
     FigureState state
         = lesson ? LessonPage::state(*lesson, figure.name(), lessonRead.model.configName, params) : FigureState();
@@ -354,8 +377,8 @@ FigureState stateOf(const FigureDescriptor &figure, const QCommandLineParser &pa
     // A figure that draws a model config takes --config as its own; the others take the config's
     // layer type as their parameters.
     const QString configKey = QString::fromUtf16(ConfigOptions::kKey);
-    if (figure.model().option(configKey) && parser.isSet(configKey)) {
-        state.options.insert(configKey, parser.values(configKey).constLast());
+    if (figure.model().option(configKey) && (parser.isSet(configKey) || !presetConfig.isEmpty())) {
+        state.options.insert(configKey, parser.isSet(configKey) ? parser.values(configKey).constLast() : presetConfig);
         state.view.clear();
     }
     return state;
@@ -447,7 +470,8 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         return fail(err, ExitUsage, *refused);
     const Lesson *lesson = std::get<const Lesson *>(chosenLesson);
     QStringList positional = parser.positionalArguments();
-    if (lesson && positional.isEmpty())
+    const bool lessonsOwn = lesson && positional.isEmpty();
+    if (lessonsOwn)
         positional.append(lesson->mainFigure());
     const auto chosenFigures = readFigures(positional, lesson);
     if (const auto *refused = std::get_if<QString>(&chosenFigures))
@@ -463,7 +487,6 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const auto size = readSize(parser);
     if (const auto *error = std::get_if<QString>(&size))
         return fail(err, ExitUsage, *error);
-
     const auto styled = readStyle(parser);
     if (const auto *error = std::get_if<QString>(&styled))
         return fail(err, ExitUsage, *error);
@@ -488,13 +511,17 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
             err << "posenc export: " << line << '\n';
         return read.exitCode();
     }
-    if (allOfLesson) {
-        figures = LessonPage::figures(*lesson, lessonRead.model, read.params, err);
+    if (allOfLesson || lessonsOwn) {
+        figures = LessonPage::figures(*lesson, lessonRead.model, read.params, err, allOfLesson,
+                                      std::get<FigureSize>(size).layout);
         page = figures.size() > 1;
     }
+    const PresetConfig ofPreset = presetConfig(parser, figures, lesson);
+    if (!ofPreset.refusal.isEmpty())
+        return fail(err, ExitUsage, ofPreset.refusal);
     QList<FigureState> states;
     for (const FigureDescriptor *figure : figures) {
-        states.append(stateOf(*figure, parser, uses, lesson, lessonRead, read.params, page));
+        states.append(stateOf(*figure, parser, uses, lesson, lessonRead, read.params, page, ofPreset.name));
         const QList<ParamError> problems = FigureRegistry::check(*figure, read.params, states.constLast());
         if (!problems.isEmpty())
             return fail(err, ExitUsage,

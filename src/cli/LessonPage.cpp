@@ -17,10 +17,10 @@ using namespace Qt::StringLiterals;
 namespace posenc::LessonPage {
 
 QList<const FigureDescriptor *> figures(const Lesson &lesson, const LessonModel &model, const Params &params,
-                                        QTextStream &err)
+                                        QTextStream &err, bool all, QSize page)
 {
     QList<const FigureDescriptor *> named, kept;
-    for (const QString &name : lesson.slideFigures(model))
+    for (const QString &name : lesson.slideFigures(model, all))
         if (const FigureDescriptor *figure = FigureRegistry::find(name))
             named.append(figure);
     QStringList left;
@@ -33,7 +33,10 @@ QList<const FigureDescriptor *> figures(const Lesson &lesson, const LessonModel 
     if (!left.isEmpty() && !kept.isEmpty())
         err << "posenc export: all: " << left.join(u", "_s) << (left.size() == 1 ? " is" : " are")
             << " left out: drawn for other families than " << ParamText::toString(params.encoding) << '\n';
-    return kept.isEmpty() ? named : kept;
+    QList<const FigureDescriptor *> chosen = kept.isEmpty() ? named : kept;
+    if (!all && page.isValid() && page.width() < kOwnPageWidth && chosen.size() > 1)
+        chosen = chosen.mid(0, 1);
+    return chosen;
 }
 
 FigureState state(const Lesson &lesson, const QString &figure, const QString &modelConfig, const Params &params)

@@ -26,11 +26,14 @@ class Engine;
 // that leaves its main figure the most.
 namespace posenc::LessonPage {
 
-// The figures of the lesson's page read for `model` (Lesson::slideFigures), the main one first; of
+// The figures of the lesson's page read for `model` (Lesson::slideFigures; without `all`, those of
+// its own export), the main one first; of
 // those drawn for other families only (rope-score, for a sinusoidal preset), none: they are named
-// on `err`.
+// on `err`. Its own export on a page narrower than kOwnPageWidth layout units (a paper's column)
+// is its main figure alone: the others' keys and titles would not read there.
+inline constexpr int kOwnPageWidth = 600;
 QList<const FigureDescriptor *> figures(const Lesson &lesson, const LessonModel &model, const Params &params,
-                                        QTextStream &err);
+                                        QTextStream &err, bool all = true, QSize page = {});
 
 // The state of the lesson's view that shows `figure` (its main view first), or the figure's
 // defaults when no view of the lesson shows it; a table of another size than the lesson's

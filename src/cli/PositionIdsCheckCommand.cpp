@@ -10,6 +10,7 @@
 #include "check/positions/BatchIdsStructure.h"
 #include "check/positions/MropeIdsStructure.h"
 #include "check/positions/PositionIdsCheck.h"
+#include "check/positions/RowPrompts.h"
 #include "core/Description.h"
 #include "core/Engine.h"
 #include "core/NumberText.h"
@@ -141,6 +142,98 @@ bool rowsAlone(const std::vector<std::int64_t> &shape, const QStringList &declar
     return shape.size() == 2 && shape[0] > 1 && shape[1] > 0 && undeclared(declared);
 }
 
+// [3, B, L] ids with a batch's flag (--batch, --attention-mask, --packed, --document-ids, --cache)
+// and neither a prompt nor a model: M-RoPE's ids of text rows (every real token t = h = w), checked
+// against get_rope_index's for text with that batch (r28a's finding 3: they were refused).
+bool threeAxesWithBatch(const std::vector<std::int64_t> &shape, const QStringList &declared)
+{
+    if (shape.size() != 3 || shape[0] != 3 || shape.back() <= 0 || undeclared(declared))
+        return false;
+    for (const QString &key : {u"prompt"_s, u"preset"_s, u"encoding"_s, u"config"_s})
+        if (declared.contains(key))
+            return false;
+    return true;
+}
+
+// The first column whose t, h and w differ, "row 1, column 7 (t 5, h 6, w 7)", or nothing: ids of
+// text alone where there is none.
+std::optional<QString> visionColumn(const RowMatrixXf &ids, std::int64_t rows)
+{
+    for (std::int64_t b = 0; b < rows; ++b)
+        for (std::int64_t c = 0; c < ids.cols(); ++c) {
+            const float t = ids(b, c), h = ids(rows + b, c), w = ids(2 * rows + b, c);
+            if (t != h || h != w)
+                return u"row %1, column %2 (t %3, h %4, w %5)"_s.arg(b).arg(c).arg(t).arg(h).arg(w);
+        }
+    return std::nullopt;
+}
+
+// The report of text rows' [3, B, L] ids with a batch and no prompt: said so; a padded batch's
+// `correct` is `unknown`, since 1-D positions over image tokens read the same (a pack's documents
+// are text by the collator's making).
+void textRowsRead(PositionIdsCheck::Report &report, const BatchParams &batch)
+{
+    report.notes.prepend(u"no --prompt: every real token reads as text (t = h = w), compared with get_rope_index's "
+                         "ids of text rows for the batch declared"_s);
+    if (report.verdict != PositionIdsCheck::Verdict::Correct || !batch.packed.isEmpty() || batch.documents)
+        return;
+    report.verdict = PositionIdsCheck::Verdict::Unknown;
+    report.detail += u"; the rows' content is not declared: 1-D positions laid over image or video tokens "
+                     "(mrope-1d-positions, linkedin/Liger-Kernel#276) read the same, so --prompt text:N declares "
+                     "text (correct) and --prompt with the rows' images names the mistake"_s;
+}
+
+// [3, B, L] ids checked row by row, each against its own prompt of `prompts` ('P0;P1;…').
+int checkRows(const QString &prompts, const Params &params, const PositionIdsFile::Ids &ids, std::int64_t start,
+              const MropeIdsRules::Declared &declared, bool asJson, QTextStream &out, QTextStream &err)
+{
+    if (ids.shape.size() != 3 || ids.shape[0] != 3)
+        return failWith(err, ExitUsage,
+                        u"--prompt with one prompt a row ('P0;P1;…') takes M-RoPE's [3, B, L] ids, a row each"_s);
+    const std::int64_t rows = ids.shape[1];
+    const auto each = RowPrompts::split(prompts, rows);
+    if (const auto *problem = std::get_if<QString>(&each))
+        return failWith(err, ExitUsage, *problem);
+    if (const auto problem = RowPrompts::batchProblem(params, rows))
+        return failWith(err, ExitUsage, *problem);
+    std::vector<PositionIdsCheck::Report> reports;
+    for (std::int64_t b = 0; b < rows; ++b) {
+        const Params row = RowPrompts::rowParams(params, b, std::get<QStringList>(each).value(b));
+        if (const auto invalid = row.validate(); !invalid.isEmpty())
+            return failWith(err, ExitUsage,
+                            u"--prompt: row %1's prompt: %2"_s.arg(b).arg(ParamOptions::flagText(invalid.constFirst())));
+        const Engine engine(row);
+        if (const auto &problem = engine.source<BatchIds>().problem())
+            return failWith(err, ExitUsage, u"row %1: %2: %3"_s.arg(b).arg(batchFlag(row.batch), *problem));
+        reports.push_back(
+            PositionIdsCheck::check(row, RowPrompts::rowIds(ids.values, rows, b), start, declared));
+    }
+    const PositionIdsCheck::Report report = RowPrompts::combine(reports);
+    out << (asJson ? json(report) : text(report));
+    return exitCode(report.verdict);
+}
+
+// A [3, L] array read both ways: M-RoPE's one row (t, h, w), else a batch of three rows of one id
+// each where that reading is correct and M-RoPE's is not (r28a: a [3, L] batch of three text rows
+// read as an M-RoPE row).
+PositionIdsCheck::Report threeRowsOrAxes(const RowMatrixXf &ids)
+{
+    PositionIdsCheck::Report asAxes = MropeIdsStructure::read(ids, 1);
+    if (asAxes.verdict == PositionIdsCheck::Verdict::Correct)
+        return asAxes;
+    PositionIdsCheck::Report asRows = BatchIdsStructure::read(ids);
+    if (asRows.verdict != PositionIdsCheck::Verdict::Correct) {
+        asAxes.notes.append(u"read as a batch's [B, L] = [3, %1] instead (three rows of one id a token): %2"_s
+                                .arg(ids.cols())
+                                .arg(asRows.detail));
+        return asAxes;
+    }
+    asRows.notes.prepend(u"[3, %1] read as a batch's [B, L], three rows of one id a token: as M-RoPE's [3, L] (t, h, "
+                         "w of one row) %2"_s.arg(ids.cols())
+                             .arg(asAxes.detail));
+    return asRows;
+}
+
 } // namespace
 
 CommandOption option()
@@ -177,8 +270,18 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     // taken out before the parameters are read, which would make the encoding learned.
     QStringList rest;
     std::optional<QString> startText;
+    // --prompt 'P0;P1;…': each row's own prompt; the parameters read with the first (RowPrompts).
+    std::optional<QString> rowPrompts;
     for (qsizetype i = 0; i < arguments.size(); ++i) {
-        if (arguments[i] == u"--position-offset"_s && i + 1 < arguments.size())
+        const bool promptFlag = arguments[i] == u"--prompt"_s && i + 1 < arguments.size();
+        const QString promptValue = promptFlag ? arguments[i + 1]
+            : arguments[i].startsWith(u"--prompt="_s)   ? arguments[i].section(u'=', 1)
+                                                        : QString();
+        if (promptValue.contains(u';')) {
+            rowPrompts = promptValue;
+            rest.append(u"--prompt=%1"_s.arg(promptValue.section(u';', 0, 0)));
+            i += promptFlag ? 1 : 0;
+        } else if (arguments[i] == u"--position-offset"_s && i + 1 < arguments.size())
             startText = arguments[++i];
         else if (arguments[i].startsWith(u"--position-offset="_s))
             startText = arguments[i].section(u'=', 1);
@@ -241,11 +344,20 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const auto ids = PositionIdsFile::read(parser.value(kKey), params.memoryBudget);
     if (!ids)
         return failWith(err, exitCodeOf(ids.error()), u"--position-ids: "_s + ids.error().toString());
+    // A preset or a config declares the model, and with it its vision positions and era; the prompt
+    // only --prompt (or a session's) declares.
+    const bool model = parser.isSet(u"preset"_s) || parser.isSet(u"config"_s);
+    const MropeIdsRules::Declared declared {declaredKeys.contains(u"prompt"_s) && (parser.isSet(u"prompt"_s) || !model),
+                                            declaredKeys.contains(u"vision-positions"_s) || model,
+                                            declaredKeys.contains(u"mrope-era"_s) || model};
+    if (rowPrompts)
+        return checkRows(*rowPrompts, params, ids.value(), start, declared, parser.isSet(u"json"_s), out, err);
     // M-RoPE's [3, B, L] (or one row's [3, L]) without a prompt or a batch: read by their own
     // structure (held-out set 7, F2: they were refused as not [B, L]).
     if (threeAxesAlone(ids->shape, declaredKeys)) {
-        const PositionIdsCheck::Report report
-            = MropeIdsStructure::read(ids->values, ids->shape.size() == 3 ? ids->shape[1] : 1);
+        const PositionIdsCheck::Report report = ids->shape.size() == 3
+            ? MropeIdsStructure::read(ids->values, ids->shape[1])
+            : threeRowsOrAxes(ids->values);
         out << (parser.isSet(u"json"_s) ? json(report) : text(report));
         return exitCode(report.verdict);
     }
@@ -254,23 +366,37 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
         out << (parser.isSet(u"json"_s) ? json(report) : text(report));
         return exitCode(report.verdict);
     }
-    if (const auto problem = PositionIdsCheck::shapeProblem(params, ids->shape)) {
+    // [3, B, L] with a batch's flag and no prompt: text rows' M-RoPE ids, checked against
+    // get_rope_index's for text with the batch (a prompt holding images takes --prompt).
+    Params textRows = params;
+    const bool threeWithBatch = threeAxesWithBatch(ids->shape, declaredKeys);
+    if (threeWithBatch) {
+        if (const auto vision = visionColumn(ids->values, ids->shape[1]))
+            return failWith(err, ExitUsage,
+                            u"--position-ids: [3, B, L] ids whose t, h and w differ at %1 hold image or video tokens: "
+                            "beside %2, give the prompt (--prompt) they were made for; without a batch's flag they "
+                            "are read by their own structure"_s.arg(*vision, batchFlag(params.batch)));
+        textRows.encoding = Encoding::Mrope;
+        textRows.mrope.prompt = u"text:%1"_s.arg(ids->shape[2]);
+    }
+    const Params &checked = threeWithBatch ? textRows : params;
+    if (const auto problem = PositionIdsCheck::shapeProblem(checked, ids->shape)) {
         QStringList dims;
         for (const std::int64_t n : ids->shape)
             dims.append(QString::number(n));
         return failWith(err, ExitUsage, u"--position-ids: must be %1; got (%2)"_s.arg(*problem, dims.join(u", "_s)));
     }
     // Rows the reference cannot lay out (M-RoPE's rows that end inside an image).
-    const Engine engine(params);
+    const Engine engine(checked);
     if (const auto &problem = engine.source<BatchIds>().problem())
-        return failWith(err, ExitUsage, u"%1: %2"_s.arg(batchFlag(params.batch), *problem));
-    // A preset or a config declares the model, and with it its vision positions and era; the prompt
-    // only --prompt (or a session's) declares.
-    const bool model = parser.isSet(u"preset"_s) || parser.isSet(u"config"_s);
-    const MropeIdsRules::Declared declared {declaredKeys.contains(u"prompt"_s) && (parser.isSet(u"prompt"_s) || !model),
-                                            declaredKeys.contains(u"vision-positions"_s) || model,
-                                            declaredKeys.contains(u"mrope-era"_s) || model};
-    const PositionIdsCheck::Report report = PositionIdsCheck::check(params, ids->values, start, declared);
+        return failWith(err, ExitUsage,
+                        u"%1: %2%3"_s.arg(batchFlag(params.batch), *problem,
+                                          checked.encoding == Encoding::Mrope && BatchLayout(checked).rows() > 1
+                                              ? u" (rows of different prompts: --prompt 'P0;P1;…', one a row)"_s
+                                              : QString()));
+    PositionIdsCheck::Report report = PositionIdsCheck::check(checked, ids->values, start, declared);
+    if (threeWithBatch)
+        textRowsRead(report, checked.batch);
     out << (parser.isSet(u"json"_s) ? json(report) : text(report));
     return exitCode(report.verdict);
 }
@@ -292,7 +418,9 @@ QList<HelpSection> helpSections()
             u"It names arange-with-padding (each id its column), positions-not-restarted (a packed row's ids "
             "running on), restarted-without-block-mask (restarted ids beside a 2-D --attention-mask, which "
             "takes the mask's path and crosses documents), cache-offset (the decode steps' ids without the "
-            "cache's offset, or M-RoPE's rope_deltas lost), off-by-one, and where parts of a batch are each "
+            "cache's offset, or M-RoPE's rope_deltas lost), off-by-one, positions-constant (every real token of a "
+            "row at one id, no cache before it: text-generation-inference#2714's ones()), and where parts of a "
+            "batch are each "
             "off by a constant of their own (a prefill shifted, its decode steps by one) each part's id with "
             "the columns it covers. Against a declared --prompt, M-RoPE's classes: second-per-grid (a Qwen2.5-VL "
             "video's t ids at another second_per_grid, or Qwen2-VL's grid index: transformers#41152, "
@@ -302,9 +430,16 @@ QList<HelpSection> helpSections()
             "mrope-other-era, mrope-time-truncated, mrope-axes-swapped and mrope-axis-offset (an axis of a "
             "block or of the text off by its own constant); a rule the flags leave at its default "
             "(--vision-positions, --mrope-era) that the ids follow another way is unknown, the flag named. "
+            "A text resume one off after a vision block (its largest id + 2) is off-by-one. "
+            "Rows of one batch with different prompts take one prompt a row, apart by ';' in the rows' order "
+            "(--prompt 'text:4,image:1x4x6;text:8'), each row checked with its share of the batch. "
             "Without --prompt or a batch's flag, [3, B, L] ids are read by their own structure (text runs "
             "t = h = w, vision grids, the text after each): correct with the prompt read, or unknown where "
-            "no get_rope_index gives them; a batch's [B, L] ids (B > 1) are read against generation's padding "
+            "no get_rope_index gives them or where every token reads as text (1-D positions over images "
+            "read the same; --prompt text:N declares text); with a batch's flag and no prompt, ids of text "
+            "(t = h = w) are checked against get_rope_index's for text rows with that batch (a padded "
+            "batch's that agree unknown, a pack's correct), ids with images take --prompt; a [3, L] array "
+            "that is no M-RoPE row but a batch's [B, L] is read as three rows; a batch's [B, L] ids (B > 1) are read against generation's padding "
             "fill (1, 0 or -1 before a row's first token, or after its last): correct where a row shows its "
             "padding so, unknown where every row is arange(L), which --attention-mask alone tells from "
             "arange-with-padding. --position-offset N declares ids that "
@@ -324,7 +459,9 @@ QList<HelpSection> helpSections()
                    {u"posenc check pe.npy --position-ids ids.npy"_s,
                     u"a packed batch's PE rows at their ids: correct, or rows-not-at-ids"_s},
                    {u"posenc check --position-ids ids.npy --packed 3,4,2 --max-len 9 --attention-mask mask.npy"_s,
-                    u"restarted ids beside a 2-D mask: restarted-without-block-mask"_s}});
+                    u"restarted ids beside a 2-D mask: restarted-without-block-mask"_s},
+                   {u"posenc check --position-ids ids.npy --batch left:10,8 --prompt 'text:4,image:1x4x6;text:8'"_s,
+                    u"M-RoPE ids of two rows, each against its own prompt"_s}});
     return {section};
 }
 

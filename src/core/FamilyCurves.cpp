@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace posenc {
 
@@ -108,6 +109,31 @@ void addCosines(double *sums, std::int64_t count, std::int64_t a, std::int64_t s
         turn.template operator()<1>(f);
 }
 
+// The rotations of a few whole numbers of offsets, each taken once: the pixels' strides and widths
+// take two or three values (a width of 312 or 313 offsets), which alternate from pixel to pixel,
+// and taking one anew at every change was a sine and a cosine per frequency and pixel, most of a
+// preview's time. The same turns, bit for bit, as taken at each pixel.
+class TurnsMemo
+{
+public:
+    const Turns &of(std::int64_t times, const std::vector<double> &w)
+    {
+        for (const auto &[kept, turns] : m_kept) {
+            if (kept == times)
+                return turns;
+        }
+        constexpr std::size_t kKept = 8;
+        if (m_kept.size() >= kKept)
+            m_kept.erase(m_kept.begin());
+        m_kept.emplace_back(times, Turns {});
+        m_kept.back().second.of(static_cast<double>(times), w);
+        return m_kept.back().second;
+    }
+
+private:
+    std::vector<std::pair<std::int64_t, Turns>> m_kept;
+};
+
 double directCosineSum(std::int64_t k, const std::vector<double> &w)
 {
     double sum = 0.0;
@@ -167,9 +193,9 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
     // anew every kPixelAnchor pixels, and turned back by one offset it gives the last offset of
     // the pixel before it.
     std::vector<double> sums;
-    Turns step, first, next, back, width;
+    Turns first, next, back;
+    TurnsMemo strides, widths;
     back.of(1.0, w);
-    std::int64_t stepStride = 0, widthOffsets = 0;
     if (groups > 0)
         first.of(static_cast<double>(pixels.starts[0]), w);
     for (std::size_t g = 0; g < groups; ++g) {
@@ -179,21 +205,14 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
         const std::int64_t count = b - a + 1;
         const std::int64_t taken = std::min(count, perPixel);
         const std::int64_t stride = taken > 1 ? std::max<std::int64_t>(1, (count - 1) / (taken - 1)) : 1;
-        if (stride != stepStride) {
-            step.of(static_cast<double>(stride), w);
-            stepStride = stride;
-        }
         sums.assign(static_cast<std::size_t>(taken), 0.0);
-        addCosines(sums.data(), taken, a, stride, w, step, first);
+        addCosines(sums.data(), taken, a, stride, w, strides.of(stride, w), first);
         for (std::int64_t t = 0; t < taken; ++t)
             widenPixel(curve, g, value(a + t * stride, sums[static_cast<std::size_t>(t)]), t == 0);
         if (g + 1 < groups && (g + 1) % kPixelAnchor == 0) {
             next.of(static_cast<double>(pixels.starts[g + 1]), w);
         } else if (g + 1 < groups) {
-            if (count != widthOffsets) {
-                width.of(static_cast<double>(count), w);
-                widthOffsets = count;
-            }
+            const Turns &width = widths.of(count, w);
             next.cos.resize(w.size());
             next.sin.resize(w.size());
             for (std::size_t i = 0; i < w.size(); ++i) {

@@ -32,6 +32,8 @@ struct OffsetPixels
     static OffsetPixels of(std::int64_t query, std::int64_t maxLen, double lower, double upper, int pixels);
     std::int64_t count() const { return last >= first ? last - first + 1 : 0; }
     std::int64_t end(std::size_t pixel) const { return pixel + 1 < starts.size() ? starts[pixel + 1] - 1 : last; }
+
+    friend bool operator==(const OffsetPixels &, const OffsetPixels &) = default;
 };
 
 // The curves of oscillating sums over the offsets, each pixel's least and most of its offsets.

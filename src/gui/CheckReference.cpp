@@ -109,10 +109,11 @@ std::optional<std::variant<Outcome, QString>> checkRows(const std::shared_ptr<co
     // A reference table the rows deviate from, with no mistake named: named by the published form
     // the reference is, as posenc check names it (TableCheck::nameByReferenceReading).
     if (reference.kind == DeclaredReference::Kind::Table && match.verdict == CheckVerdict::Mistake
-        && match.mistakes.isEmpty()) {
+        && (match.mistakes.isEmpty() || match.rowsMoved)) {
         if (const auto opened = TableFile::open(MatrixSource::parse(reference.table), budget, &cancel);
             opened && !TableCheck::nameByReferenceReading(match, *table, *opened.value(), options))
             return std::nullopt;
+        TableCheck::unknownWithinSummation(match);
     }
     return Outcome {table, std::move(match), std::move(verification)};
 }

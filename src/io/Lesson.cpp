@@ -124,7 +124,7 @@ QString Lesson::mainFigure() const
     return main ? main->name : QString();
 }
 
-QStringList Lesson::slideFigures(const LessonModel &model) const
+QStringList Lesson::slideFigures(const LessonModel &model, bool windowViews) const
 {
     const SessionView shown = view(model.configName);
     const QList<SessionView::Figure> views = shown.views.value_or(QList<SessionView::Figure>());
@@ -140,6 +140,8 @@ QStringList Lesson::slideFigures(const LessonModel &model) const
     else
         for (int i = 0; i < std::min(count, views.size()); ++i)
             indices.append(i);
+    if (!windowViews)
+        indices.clear();
     QStringList figures;
     const auto add = [&figures](const QString &name) {
         if (!name.isEmpty() && !figures.contains(name))

@@ -69,7 +69,11 @@ struct Lesson
     // ("the alibi-slopes view") and the figures of the panels it refers to (its alternatives'
     // "panels"), each figure once. The other views the window keeps unseen stay off the slide
     // (docs/ARCHITECTURE.md, Exporting).
-    QStringList slideFigures(const LessonModel &model) const;
+    // Without `windowViews`, the figures of its own export (`posenc export --lesson NAME`): the
+    // main figure, the views its text names and the figures of the panels it refers to; its slide
+    // drew the main figure alone, without left-padding's "position-effect view's difference panel"
+    // or many-layers' query-scale view.
+    QStringList slideFigures(const LessonModel &model, bool windowViews = true) const;
     // The panels of `figure` its text for `model` refers to, by words of their titles or axis labels:
     // those a slide of the lesson must not give up for room (FigureStyle::keptPanels).
     QStringList keptPanels(const LessonModel &model, const QString &figure) const;

@@ -143,7 +143,10 @@ QList<CellNumbers::Shown> CellNumbers::shown() const
     for (const int v : valueIndices)
         for (const int k : keyIndices) {
             const double value = data->cell(k, v);
-            texts.append(std::isfinite(value) ? text(value, decimals) : QString());
+            if (!std::isfinite(value))
+                texts.append(QString());
+            else
+                texts.append(m_labels.isEmpty() ? text(value, decimals) : m_labels.value(qsizetype(std::lround(value))));
         }
     // Every number fits, or none is drawn: a table with holes would read as values missing.
     const std::optional<QFont> font = fittingFont(keyAxis->tickLabelFont(), texts, QSizeF(cellWidth, cellHeight));

@@ -41,6 +41,10 @@ public:
     static void setShown(QCustomPlot *plot, bool shown);
 
     void setEnabled(bool enabled) { m_enabled = enabled; }
+    // The words a categorical map's values stand for, by value (0, 1, 2, ...): each cell shows its
+    // value's word instead of the number. The layer stack's cells read bare "0", "1", "2", "3",
+    // indices into its colours that no key explained; they read "full_attention", "window 1024".
+    void setLabels(const QStringList &labels) { m_labels = labels; }
     bool isEnabled() const { return m_enabled; }
     // What draw() draws now, from the map's data, range and axes: empty when off, when a cell in
     // view has no room for its number, or when more than kMaxCells cells are in view.
@@ -75,6 +79,7 @@ private:
     explicit CellNumbers(QCPColorMap *map);
 
     QCPColorMap *m_map;
+    QStringList m_labels;
     bool m_enabled = true;
 };
 

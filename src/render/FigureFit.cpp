@@ -311,12 +311,7 @@ bool fitLegend(QCPLegend *legend, double width)
 
 bool fitAxisLabel(QCPAxis *axis)
 {
-    // A label is centred on its axis and may reach into the margins beside it, not past them.
-    const QRect inner = axis->axisRect()->rect();
-    const QRect outer = axis->axisRect()->outerRect();
-    const double length = axis->orientation() == Qt::Horizontal
-        ? 2.0 * std::min(inner.center().x() - outer.left(), outer.right() - inner.center().x())
-        : 2.0 * std::min(inner.center().y() - outer.top(), outer.bottom() - inner.center().y());
+    const double length = labelLength(axis);
     const QFont font = axis->labelFont();
     const QString label = axis->label();
     // The label as its figure set it: a label this function wrapped remembers it, so that it is

@@ -22,6 +22,11 @@ bool fitTexts(QCustomPlot *plot);
 // to wrap, a legend to restack and tick labels to thin.
 constexpr int kMaxRounds = 8;
 
+// The length an axis's label is wrapped to: centred on its axis, reaching into the margins beside
+// it, not past them, nor, an x axis's, within a quarter of a line of the page's left and right
+// edges: families' offset label under its right panel ran to the right edge of a slide.
+double labelLength(const QCPAxis *axis);
+
 // The text of `element` as its figure set it, before fit() wrapped it.
 QString unwrapped(const QCPTextElement *element);
 // The label of `axis` as its figure set it, before fit() wrapped it.

@@ -63,7 +63,10 @@ const std::vector<Step> &ladder()
             return labelsAlongTicks(plot, Qt::Vertical) || across;
         },
         legendsInside,
+        // Where no corner is free, over the data where the key hides least, its entries whole.
+        legendsOverData,
         elideEntries,
+        legendsOverData,
         dropKeysIfOverflowing,
         // Last, so that a figure that fits before keeps its labels whole, and a label wrapped on
         // axes others squeezed keeps its words: "distance |j − i| between key …" in one line, not
@@ -195,13 +198,10 @@ bool labelsWithin(const QCustomPlot &plot)
         if (!rect->realVisibility() || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
             continue;
         // As FigureFit wraps a label: centred on its axis, reaching into the margins beside it.
-        const QRect inner = rect->rect(), outer = rect->outerRect();
         for (QCPAxis *axis : axesInOrder(*rect)) {
             if (!axis->visible() || axis->label().isEmpty())
                 continue;
-            const double length = axis->orientation() == Qt::Horizontal
-                ? 2.0 * std::min(inner.center().x() - outer.left(), outer.right() - inner.center().x())
-                : 2.0 * std::min(inner.center().y() - outer.top(), outer.bottom() - inner.center().y());
+            const double length = FigureFit::labelLength(axis);
             for (const QString &line : axis->label().split(u'\n'))
                 if (MeasuredText::advance(axis->labelFont(), line) > length + 1.0)
                     return false;

@@ -70,6 +70,10 @@ bool tidy(QCustomPlot *plot);
 double plotShare(const QCustomPlot &plot);
 // At least this part of a page short of room is its plots.
 constexpr double kMinPlotShare = 0.5;
+// Where no step makes the figure fit, it is drawn as the step that gave its plots the most of the
+// page left it; a step past one that gave up a panel only where it gave them this much more than
+// the best before: a panel is given up to fit, or for a real gain, never for a sliver of the page.
+constexpr double kPanelGain = 0.05;
 // A page is short of room where it holds fewer than this many squares of its text's size: a
 // slide (25.4 x 14.3 cm) at 9 pt holds 80 x 45 of them, the window's 1200 x 800 figure at 9 pt
 // 100 x 67. There the texts crowd the plots, and the figure gives up what a reader needs least

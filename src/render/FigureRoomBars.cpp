@@ -47,11 +47,8 @@ bool axisLabelsInOneLine(QCustomPlot *plot)
         if (!axis->visible() || !axis->label().contains(u'\n') || axis->property(kFoldedProperty).isValid())
             continue;
         // The length FigureFit wraps the label to (fitAxisLabel): centred on its axis, into the
-        // margins beside it and not past them.
-        const QRect inner = axis->axisRect()->rect(), outer = axis->axisRect()->outerRect();
-        const double length = axis->orientation() == Qt::Horizontal
-            ? 2.0 * std::min(inner.center().x() - outer.left(), outer.right() - inner.center().x())
-            : 2.0 * std::min(inner.center().y() - outer.top(), outer.bottom() - inner.center().y());
+        // margins beside it and not past them, nor near the page's edges.
+        const double length = FigureFit::labelLength(axis);
         const QString whole = QString(FigureFit::unwrappedLabel(axis)).replace(u'\n', u' ');
         QString shown = shortened(whole, axis->labelFont(), length, 1);
         // A shorter form its figure gives, whole, before the whole's first words cut.

@@ -5,6 +5,7 @@
 #include "FigureRoomChanges.h"
 #include "LegendPlacement.h"
 #include "MeasuredText.h"
+#include "ShorterLabels.h"
 #include "SwatchLegend.h"
 
 #include <QHash>
@@ -170,22 +171,6 @@ QMargins most(const QMargins &a, const QMargins &b)
 {
     return {std::max(a.left(), b.left()), std::max(a.top(), b.top()), std::max(a.right(), b.right()),
             std::max(a.bottom(), b.bottom())};
-}
-
-// The single axis rect whose plottables `legend` names, or none.
-QCPAxisRect *rectNamedBy(const QCPLegend *legend)
-{
-    QCPAxisRect *rect = nullptr;
-    for (int i = 0; i < legend->itemCount(); ++i) {
-        auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
-        if (!entry || !entry->plottable())
-            continue;
-        QCPAxisRect *own = entry->plottable()->keyAxis()->axisRect();
-        if (rect && own != rect)
-            return nullptr;
-        rect = own;
-    }
-    return rect;
 }
 
 } // namespace
@@ -453,33 +438,6 @@ bool shortenEntries(QCustomPlot *plot)
     return changed;
 }
 
-bool legendsInside(QCustomPlot *plot)
-{
-    bool changed = false;
-    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot)) {
-        QCPAxisRect *rect = rectNamedBy(legend);
-        if (roleOf(legend) != TextRole::Key || !legend->visible() || !rect || Changes::isHidden(rect)
-            || !qobject_cast<QCPLayoutGrid *>(legend->layout()) || LegendPlacement::entriesOf(legend).isEmpty())
-            continue;
-        const int grownBy = legend->outerRect().height();
-        // Its entries in as many columns as a free corner holds: a legend a row wide below its
-        // axes fits no corner, stacked it may.
-        for (int columns = LegendPlacement::columnsOf(legend); columns >= 1; --columns) {
-            const int wrap = LegendPlacement::wrapFor(legend, columns);
-            const QSize size = LegendPlacement::stackedSize(legend, wrap);
-            // Small enough that FigureFit keeps it inside (a legend over 40 % of its axes moves below).
-            if (size.width() > rect->width() - 8 || size.height() > 0.4 * (rect->height() + grownBy))
-                continue;
-            if (const auto corner = LegendPlacement::freeCorner(rect, size, grownBy)) {
-                Changes::of(plot).moveInside(legend, rect, *corner, wrap);
-                changed = true;
-                break;
-            }
-        }
-    }
-    return changed;
-}
-
 bool shortenAxisLabels(QCustomPlot *plot)
 {
     static const QStringList separators {u" ("_s, u" = "_s, u": "_s, u", "_s};
@@ -548,9 +506,17 @@ bool elideEntries(QCustomPlot *plot)
                                      metrics.horizontalAdvance(u"xxxx…"_s));
         for (int i = 0; i < legend->itemCount(); ++i) {
             auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
-            if (QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr)
-                changed |= Changes::of(plot).renameEntry(plottable,
-                                                         metrics.elidedText(plottable->name(), Qt::ElideRight, most));
+            if (QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr) {
+                // The first shorter form its figure gives that holds whole, else the name cut.
+                QString name = plottable->name();
+                const QStringList forms = ShorterLabels::ofEntry(plottable);
+                const auto whole = std::find_if(forms.begin(), forms.end(), [&](const QString &form) {
+                    return metrics.horizontalAdvance(form) <= most;
+                });
+                if (metrics.horizontalAdvance(name) > most && whole != forms.end())
+                    name = *whole;
+                changed |= Changes::of(plot).renameEntry(plottable, metrics.elidedText(name, Qt::ElideRight, most));
+            }
             else if (const QString label = SwatchLegend::label(legend->item(i)); !label.isEmpty())
                 changed |= Changes::of(plot).relabelSwatch(legend->item(i),
                                                            metrics.elidedText(label, Qt::ElideRight, most));

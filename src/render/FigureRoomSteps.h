@@ -56,6 +56,13 @@ bool shortenPanelTitles(QCustomPlot *plot, int lines);
 bool shortenEntries(QCustomPlot *plot);
 // A legend in a row of its own moves into a corner of its plot where it covers no data.
 bool legendsInside(QCustomPlot *plot);
+// On a page short of room, a legend in a row of its own moves over its plot's data, with its
+// translucent white ground, to the place where it hides the least (matplotlib's loc="best",
+// LegendPlacement::leastCovered), never hiding more than kMostHidden of any one line, nor meeting
+// a text drawn on the data. A key of lines that cross every corner (rope-frequencies' reference
+// lines, rope-score's band) took two rows under a 6 x 4 cm plot, its entries cut to "2π·θ^…".
+inline constexpr double kMostHidden = 0.15;
+bool legendsOverData(QCustomPlot *plot);
 // An axis label that takes more than a line keeps its first part.
 bool shortenAxisLabels(QCustomPlot *plot);
 // A colour bar's label that takes more than a line keeps its first part.
@@ -73,7 +80,8 @@ bool dropTitle(QCustomPlot *plot);
 bool hideDispensable(QCustomPlot *plot, int order);
 // The panel titles that name no panel go; a panel's name goes only with its panel.
 bool dropUnnamingTitles(QCustomPlot *plot);
-// Legend entries elided to a third of the figure's width, so that a key takes three columns.
+// Legend entries elided to a third of the figure's width, so that a key takes three columns; an entry
+// its figure gave shorter forms (ShorterLabels::setEntry) takes the first that holds whole instead.
 bool elideEntries(QCustomPlot *plot);
 // Where the figure still overflows its page, its keys go (the file's metadata keeps them).
 bool dropKeysIfOverflowing(QCustomPlot *plot);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <typeinfo>
+#include <utility>
 
 // An axis's label set in the row of its tick labels, and its tick numbers written short
 // (docs/ARCHITECTURE.md, "Figures at any size").
@@ -47,6 +48,39 @@ int foldedBarRoom(const QCustomPlot *plot, const QCPAxisRect *rect)
     return room;
 }
 
+// How many of `axis`'s tick labels drawn now would stay once they keep clear of its last `pixels`
+// (KeepsClear::blank, with its gap of 4 units), and how many are drawn now.
+std::pair<int, int> labelsKept(const QCPAxis *axis, double pixels)
+{
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    const QRect rect = axis->axisRect()->rect();
+    const bool across = axis->orientation() == Qt::Horizontal;
+    const bool nearEnd = across != axis->rangeReversed();
+    const double first = across ? rect.left() : rect.top();
+    const double last = (across ? rect.right() : rect.bottom()) + 1;
+    const double height = QFontMetricsF(axis->tickLabelFont()).height();
+    int kept = 0, drawn = 0;
+    for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i) {
+        if (labels[i].isEmpty() || !axis->range().contains(ticks[i]))
+            continue;
+        const double at = axis->coordToPixel(ticks[i]);
+        const double half = (across ? MeasuredText::advance(axis->tickLabelFont(), labels[i]) : height) / 2.0;
+        kept += nearEnd ? at + half + 4.0 <= last - pixels : at - half - 4.0 >= first + pixels;
+        ++drawn;
+    }
+    return {kept, drawn};
+}
+
+// Whether `axis`'s tick labels keeping clear of its last `pixels` leave it two numbers at least,
+// or blank none of those it draws now (an axis thinned to one label on little room, which gets
+// more back when the label's column goes to its plot).
+bool scaleStaysReadable(const QCPAxis *axis, double pixels)
+{
+    const auto [kept, drawn] = labelsKept(axis, pixels);
+    return kept >= std::min(2, drawn);
+}
+
 } // namespace
 
 bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
@@ -73,7 +107,12 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
                     advance = length;
                     break;
                 }
-        if (label.isEmpty() || label.contains(u'\n') || advance > most)
+        // Up a column of few tick labels, two at least keep their numbers, so that its scale can
+        // be read (rope-score's y axis at 6 x 4 cm kept only its 0, scale-compare's log axis at a
+        // column only its 10⁰). A row's labels, more and thinned again once its rect grows, are
+        // not counted before.
+        if (label.isEmpty() || label.contains(u'\n') || advance > most
+            || (!across && !scaleStaysReadable(axis, advance)))
             continue;
         // Where the axis draws its tick labels: past its ticks and their padding.
         const int distance

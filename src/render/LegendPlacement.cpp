@@ -3,7 +3,9 @@
 #include <QLineF>
 #include <QRectF>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace posenc::LegendPlacement {
 
@@ -89,9 +91,29 @@ bool itemCovers(QCPAbstractItem *item, const QRectF &box)
     return false; // a shade behind the data
 }
 
-} // namespace
+// matplotlib's order of "best": the corners, then the middles of the sides, then the centre.
+const std::array<Qt::Alignment, 9> kPlaces {
+    Qt::AlignTop | Qt::AlignRight,      Qt::AlignTop | Qt::AlignLeft,      Qt::AlignBottom | Qt::AlignLeft,
+    Qt::AlignBottom | Qt::AlignRight,   Qt::AlignVCenter | Qt::AlignRight, Qt::AlignVCenter | Qt::AlignLeft,
+    Qt::AlignBottom | Qt::AlignHCenter, Qt::AlignTop | Qt::AlignHCenter,   Qt::AlignCenter};
 
-std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grownBy)
+// The box a legend of `size` takes at `corner` of `rect`: its share of the rect as it will be
+// (`grownBy` units higher), with a few units of air, in today's pixels.
+QRectF boxAt(const QRect &r, QSize size, int grownBy, Qt::Alignment corner)
+{
+    const double width = std::min(1.0, (size.width() + 6.0) / std::max(r.width(), 1)) * r.width();
+    const double height = std::min(1.0, (size.height() + 6.0) / std::max(r.height() + grownBy, 1)) * r.height();
+    const double x = corner & Qt::AlignLeft ? r.left()
+        : corner & Qt::AlignRight           ? r.right() - width
+                                            : r.center().x() - width / 2.0;
+    const double y = corner & Qt::AlignTop ? r.top()
+        : corner & Qt::AlignBottom         ? r.bottom() - height
+                                           : r.center().y() - height / 2.0;
+    return {x, y, width, height};
+}
+
+// The lines and points drawn in `rect`, or nothing where something is drawn over areas.
+std::optional<QList<Trace>> tracesIn(QCPAxisRect *rect)
 {
     QCustomPlot *plot = rect->parentPlot();
     QList<Trace> traces;
@@ -104,25 +126,106 @@ std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grown
             return std::nullopt;
         traces.append(*trace);
     }
-    const QRect r = rect->rect();
-    // The legend's share of the rect as it will be, with a few units of air, in today's pixels.
-    const double width = std::min(1.0, (size.width() + 6.0) / std::max(r.width(), 1)) * r.width();
-    const double height = std::min(1.0, (size.height() + 6.0) / std::max(r.height() + grownBy, 1)) * r.height();
-    // matplotlib's order of "best": the corners, then the middles of the sides, then the centre.
-    const std::array<Qt::Alignment, 9> corners {
-        Qt::AlignTop | Qt::AlignRight,      Qt::AlignTop | Qt::AlignLeft,      Qt::AlignBottom | Qt::AlignLeft,
-        Qt::AlignBottom | Qt::AlignRight,   Qt::AlignVCenter | Qt::AlignRight, Qt::AlignVCenter | Qt::AlignLeft,
-        Qt::AlignBottom | Qt::AlignHCenter, Qt::AlignTop | Qt::AlignHCenter,   Qt::AlignCenter};
-    for (const Qt::Alignment corner : corners) {
-        const double x = corner & Qt::AlignLeft ? r.left()
-            : corner & Qt::AlignRight           ? r.right() - width
-                                                : r.center().x() - width / 2.0;
-        const double y = corner & Qt::AlignTop ? r.top()
-            : corner & Qt::AlignBottom         ? r.bottom() - height
-                                               : r.center().y() - height / 2.0;
-        const QRectF box(x, y, width, height);
+    return traces;
+}
+
+// The length of the segment from `a` to `b` within `box` (Liang-Barsky clipping).
+double lengthWithin(const QPointF &a, const QPointF &b, const QRectF &box)
+{
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    double t0 = 0.0, t1 = 1.0;
+    const std::array<std::pair<double, double>, 4> sides {{{-dx, a.x() - box.left()},
+                                                           {dx, box.right() - a.x()},
+                                                           {-dy, a.y() - box.top()},
+                                                           {dy, box.bottom() - a.y()}}};
+    for (const auto &side : sides) {
+        const double p = side.first, q = side.second;
+        if (p == 0.0) {
+            if (q < 0.0)
+                return 0.0;
+            continue;
+        }
+        const double t = q / p;
+        if (p < 0.0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1)
+            return 0.0;
+    }
+    return (t1 - t0) * std::hypot(dx, dy);
+}
+
+// The fraction of `trace` that `box` hides: of its length where its points are joined, else of
+// its points.
+double hiddenOf(const Trace &trace, const QRectF &box)
+{
+    if (trace.points.isEmpty())
+        return 0.0;
+    // A point or a stretch of line is hidden where its centre is under the box (half of its marker,
+    // its line's width, or more); the box has its few units of air around the legend already.
+    const QRectF &grown = box;
+    if (!trace.joined || trace.points.size() == 1) {
+        const auto inside = std::count_if(trace.points.begin(), trace.points.end(),
+                                          [&](const QPointF &p) { return grown.contains(p); });
+        return double(inside) / double(trace.points.size());
+    }
+    double total = 0.0, hidden = 0.0;
+    for (qsizetype i = 1; i < trace.points.size(); ++i) {
+        total += std::hypot(trace.points[i].x() - trace.points[i - 1].x(), trace.points[i].y() - trace.points[i - 1].y());
+        hidden += lengthWithin(trace.points[i - 1], trace.points[i], grown);
+    }
+    return total > 0.0 ? hidden / total : (grown.contains(trace.points.first()) ? 1.0 : 0.0);
+}
+
+} // namespace
+
+std::optional<Qt::Alignment> leastCovered(QCPAxisRect *rect, QSize size, int grownBy, double most)
+{
+    const auto traces = tracesIn(rect);
+    if (!traces)
+        return std::nullopt;
+    QCustomPlot *plot = rect->parentPlot();
+    std::optional<Qt::Alignment> best;
+    double least = 0.0;
+    for (const Qt::Alignment place : kPlaces) {
+        const QRectF box = boxAt(rect->rect(), size, grownBy, place);
+        double badness = 0.0;
+        bool bearable = true;
+        for (const Trace &trace : *traces) {
+            const double hidden = hiddenOf(trace, box);
+            bearable = bearable && hidden <= most;
+            badness += hidden;
+        }
+        for (int i = 0; bearable && i < plot->itemCount(); ++i) {
+            QCPAbstractItem *item = plot->item(i);
+            if (!item->realVisibility() || !item->clipToAxisRect() || item->clipAxisRect() != rect)
+                continue;
+            if (auto *text = qobject_cast<QCPItemText *>(item))
+                bearable = !QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition())
+                                .normalized()
+                                .intersects(box);
+            else if (itemCovers(item, box))
+                badness += 0.1;
+        }
+        if (bearable && (!best || badness < least - 1e-9)) {
+            best = place;
+            least = badness;
+        }
+    }
+    return best;
+}
+
+std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grownBy)
+{
+    QCustomPlot *plot = rect->parentPlot();
+    const auto traces = tracesIn(rect);
+    if (!traces)
+        return std::nullopt;
+    for (const Qt::Alignment place : kPlaces) {
+        const QRectF box = boxAt(rect->rect(), size, grownBy, place);
         bool free = true;
-        for (const Trace &trace : traces)
+        for (const Trace &trace : *traces)
             free = free && !covers(trace, box);
         for (int i = 0; free && i < plot->itemCount(); ++i) {
             QCPAbstractItem *item = plot->item(i);
@@ -130,7 +233,7 @@ std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grown
                 free = !itemCovers(item, box);
         }
         if (free)
-            return corner;
+            return place;
     }
     return std::nullopt;
 }

@@ -14,6 +14,13 @@ namespace posenc::LegendPlacement {
 // line or label of the items drawn over it. Nothing when every corner covers some, or the rect
 // shows something drawn over all of it (a colour map).
 std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grownBy);
+// Of the same places, the one where such a legend hides the least of the rect's data, as
+// matplotlib's loc="best" over data that leaves no place free (matplotlib/lib/matplotlib/legend.py,
+// Legend._find_best_position: the first place of least badness). Badness here is what each line
+// loses, a fraction of its length (of its points, unjoined), summed, and a tenth for each line or
+// mark drawn over the rect that the legend meets. Nothing where every place hides more than `most`
+// of some one line, meets a text drawn over the rect, or the rect shows a colour map or bars.
+std::optional<Qt::Alignment> leastCovered(QCPAxisRect *rect, QSize size, int grownBy, double most);
 
 // The entries of `legend`, without the empty cells of its grid.
 QList<QCPAbstractLegendItem *> entriesOf(const QCPLegend *legend);

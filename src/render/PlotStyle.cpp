@@ -29,8 +29,11 @@ namespace {
 // An axis makes its ticks again at every layout and every fitting round, a view's dozen a change:
 // the ticker keeps the ticks of its last range (QCPAxisTicker::generate is a function of the range,
 // the locale, the format, the precision and its own step strategy, tick count and origin), and
-// remembers its labels for the calling thread, each a QLocale::toString.
-class PowersTicker : public QCPAxisTicker
+// remembers its labels for the calling thread, each a QLocale::toString. It keeps clear (KeepsClear)
+// as a plain ticker's stand-in does: little room may set its axis's label in the row of its tick
+// labels and write its thousands short (FigureRoom), which it refused while it was a plain kind
+// (S(k), sin(p·θᵢ), a T5 bucket kept their labels in a line or a column of their own).
+class PowersTicker : public KeepClearTicker
 {
 public:
     void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
@@ -53,6 +56,7 @@ public:
             *subTicks = m_made->subTicks;
         if (tickLabels)
             *tickLabels = m_made->labels;
+        blank(ticks, tickLabels);
     }
 
 protected:

@@ -23,4 +23,19 @@ inline QStringList of(const QCPAxis *axis)
     return axis->property(kProperty).toStringList();
 }
 
+// A legend entry's shorter forms, as true as its plottable's name ("L₀ = 1,024" of "L₀ = max-len
+// = 1,024"): where little room would cut the entry (FigureRoom's elideEntries), it shows the first
+// form that holds whole.
+inline constexpr char kEntriesProperty[] = "posencShorterEntries";
+
+inline void setEntry(QCPAbstractPlottable *plottable, const QStringList &forms)
+{
+    plottable->setProperty(kEntriesProperty, forms);
+}
+
+inline QStringList ofEntry(const QCPAbstractPlottable *plottable)
+{
+    return plottable->property(kEntriesProperty).toStringList();
+}
+
 } // namespace posenc::ShorterLabels

@@ -98,6 +98,12 @@ QString label(const QCPAbstractLegendItem *item)
     return swatch ? swatch->swatch().label : QString();
 }
 
+QColor color(const QCPAbstractLegendItem *item)
+{
+    const auto *swatch = dynamic_cast<const SwatchItem *>(item);
+    return swatch ? swatch->swatch().color : QColor();
+}
+
 bool setLabel(QCPAbstractLegendItem *item, const QString &label)
 {
     auto *swatch = dynamic_cast<SwatchItem *>(item);

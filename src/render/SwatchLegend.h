@@ -27,6 +27,8 @@ QCPLegend *create(QCustomPlot *plot, QCPLayoutGrid *layout, int row, int col);
 void set(QCPLegend *legend, const QList<Swatch> &swatches);
 // The label of a swatch item; empty for any other item.
 QString label(const QCPAbstractLegendItem *item);
+// The colour of a swatch item; invalid for any other item.
+QColor color(const QCPAbstractLegendItem *item);
 // Gives a swatch item another label (a legend shortened on little room); false for any other item.
 bool setLabel(QCPAbstractLegendItem *item, const QString &label);
 // Adds one swatch to any legend (beside a figure's graphs); the legend owns the item.

@@ -3,6 +3,7 @@
 // What the tests of `posenc check --config` share: the real configs of tests/data/configs, a
 // check run as JSON, and the float64 formulas the RoPE numbers are compared with.
 #include "CliRun.h"
+#include "support/TestFiles.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -26,13 +27,6 @@ inline const double kPi = std::numbers::pi;
 inline QString fixture(const QString &name)
 {
     return QStringLiteral(POSENC_CONFIGS) + u'/' + name + u".json"_s;
-}
-
-inline QJsonObject readJson(const QString &path)
-{
-    QFile file(path);
-    file.open(QIODevice::ReadOnly);
-    return QJsonDocument::fromJson(file.readAll()).object();
 }
 
 struct Checked

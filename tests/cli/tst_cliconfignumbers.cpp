@@ -106,7 +106,7 @@ void TestCliConfigNumbers::llama2CriticalDimension()
     QCOMPARE(l.value(u"max_position_embeddings"_s).toInt(), 4096);
     // The same file without rope_theta (its 4.31-era copies): 10000 assumed, said as a warning.
     QTemporaryDir dir;
-    QJsonObject config = readJson(fixture(u"Llama-2-7b-hf"_s));
+    QJsonObject config = TestFiles::jsonObject(fixture(u"Llama-2-7b-hf"_s));
     config.remove(u"rope_theta"_s);
     const Checked absent = checkJson(writeConfig(dir, u"llama2"_s, config));
     QCOMPARE(absent.run.exitCode, 0);
@@ -130,7 +130,7 @@ void TestCliConfigNumbers::llama4ScoutNopeLayersAndEqualBands()
     QVERIFY(c.findings().contains(u"note llama3-low-equals-high"_s));
     // Without rope_theta, Llama4TextConfig's default theta, not 10000.
     QTemporaryDir dir;
-    QJsonObject config = readJson(fixture(u"Llama-4-Scout-17B-16E"_s));
+    QJsonObject config = TestFiles::jsonObject(fixture(u"Llama-4-Scout-17B-16E"_s));
     config.remove(u"rope_theta"_s);
     const Checked absent = checkJson(writeConfig(dir, u"scout"_s, config));
     QCOMPARE(absent.layer(u"chunked_attention"_s).value(u"rope_theta"_s).toDouble(), 500000.0);
@@ -242,13 +242,13 @@ void TestCliConfigNumbers::qwenYarnBlocks()
 {
     QTemporaryDir dir;
     // Qwen2.5's README block: legacy type, and a max_position_embeddings left at the original.
-    QJsonObject qwen25 = readJson(fixture(u"Qwen2.5-7B-Instruct"_s));
+    QJsonObject qwen25 = TestFiles::jsonObject(fixture(u"Qwen2.5-7B-Instruct"_s));
     qwen25.insert(u"rope_scaling"_s, qwen25.value(u"_readme_suggested_yarn"_s).toObject().value(u"rope_scaling"_s));
     const Checked a = checkJson(writeConfig(dir, u"qwen25"_s, qwen25));
     QCOMPARE(a.run.exitCode, 0);
     QCOMPARE(a.findings(), (QStringList {u"note yarn-context-not-extended"_s, u"warning legacy-type-key"_s}));
     // Qwen3's docs block added without max_position_embeddings: 40960 / 32768 is not 4.
-    QJsonObject qwen3 = readJson(fixture(u"Qwen3-8B"_s));
+    QJsonObject qwen3 = TestFiles::jsonObject(fixture(u"Qwen3-8B"_s));
     const QJsonObject docs = qwen3.value(u"_docs_suggested_yarn"_s).toObject();
     qwen3.insert(u"rope_scaling"_s, docs.value(u"rope_scaling"_s));
     const Checked b = checkJson(writeConfig(dir, u"qwen3"_s, qwen3));
@@ -279,7 +279,7 @@ void TestCliConfigNumbers::mrope()
     QVERIFY(c.message(u"mrope-vision-positions"_s).contains(u"[16, 24, 24]"_s));
     // Sections that do not add up to the 64 pairs are an error.
     QTemporaryDir dir;
-    QJsonObject config = readJson(fixture(u"Qwen2-VL-7B-Instruct"_s));
+    QJsonObject config = TestFiles::jsonObject(fixture(u"Qwen2-VL-7B-Instruct"_s));
     config.insert(u"rope_scaling"_s,
                   QJsonObject {{u"type"_s, u"mrope"_s}, {u"mrope_section"_s, QJsonArray {16, 24, 16}}});
     const Checked bad = checkJson(writeConfig(dir, u"qwen2vl"_s, config));
@@ -304,7 +304,7 @@ void TestCliConfigNumbers::gptNeoXAndGptJPartialRotary()
     QCOMPARE(l.value(u"max_position_embeddings"_s).toInt(), 2048);
     // Without rotary_pct, GPTNeoXConfig's 0.25 is an implicit default.
     QTemporaryDir dir;
-    QJsonObject config = readJson(fixture(u"pythia-160m"_s));
+    QJsonObject config = TestFiles::jsonObject(fixture(u"pythia-160m"_s));
     config.remove(u"rotary_pct"_s);
     const Checked bare = checkJson(writeConfig(dir, u"pythia"_s, config));
     QCOMPARE(bare.findings(), QStringList {u"warning implicit-default"_s});

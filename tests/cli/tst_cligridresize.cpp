@@ -9,15 +9,30 @@
 //   products and the sum rounded to it): correct at bfloat16's rounding, not refused; torch 1.13's
 //   F.interpolate(align_corners=False) of the bfloat16 grid (its source positions rounded to
 //   bfloat16 too, cells up to 0.0057 off the float32 resize's) never correct;
-// - the rows left row-major (the merge permute forgotten): merge-blocks-lost, never correct; of a
+// - the rows left row-major (the merge permute forgotten): with --spatial-merge-size 2 declared
+//   merge-blocks-lost, never correct; with no model declared a variant that says so (a grid alone does
+//   not say how a model lists its patches: REPORT-r28a finding 7), with 1 declared correct; of a
 //   15 x 21 patch grid, which no merge block of 2 fits, a variant (spatial_merge_size 1);
+// - a bicubic resize (DINOv2's interpolate_pos_encoding: F.interpolate(mode="bicubic",
+//   align_corners=False), models/dinov2/modeling_dinov2.py), written here from float64 as ATen's
+//   upsample_bicubic2d computes it (cubic convolution, A = −0.75, source (i + 0.5) n / h − 0.5, the
+//   taps clamped to the grid): read as that resize, a variant of the declared grid with its method
+//   named; a table no resize explains refused as no resize of the grid, never as "of one
+//   shape";
 // - the grid read transposed before the resize: grid-axes-swapped, not refused.
 #include "CliCheckRun.h"
+#include "NpyBytes.h"
+#include "support/CubicWeights.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -29,9 +44,9 @@ class TestCliGridResize : public QObject
 
     static QString data(const QString &name) { return QFINDTESTDATA(u"../data/gridresize/"_s + name); }
 
-    static Checked check(const QString &table, const QString &grid)
+    static Checked check(const QString &table, const QString &grid, const QStringList &more = {})
     {
-        return CliCheck::checkFile(table, {u"--expect-table"_s, grid});
+        return CliCheck::checkFile(table, QStringList {u"--expect-table"_s, grid} + more);
     }
 
 private slots:
@@ -66,10 +81,65 @@ private slots:
 
     void mergePermuteForgottenIsNamed()
     {
-        const Checked c = check(data(u"rowmajor.npy"_s), data(u"grid.npy"_s));
+        const Checked c = check(data(u"rowmajor.npy"_s), data(u"grid.npy"_s), {u"--spatial-merge-size"_s, u"2"_s});
         QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"merge-blocks-lost"_s}, qPrintable(c.shown));
         QVERIFY2(c.diagnosis().contains(u"56 x 40 patches"_s), qPrintable(c.shown));
         QVERIFY2(c.diagnosis().contains(u"row-major"_s), qPrintable(c.shown));
+        // No model declared: the row-major resize is a variant that names what a merge size of 2 makes it.
+        const Checked undeclared = check(data(u"rowmajor.npy"_s), data(u"grid.npy"_s));
+        QVERIFY2(undeclared.exit == 5 && undeclared.verdict() == u"variant"_s, qPrintable(undeclared.shown));
+        QVERIFY2(undeclared.diagnosis().contains(u"--spatial-merge-size 2"_s), qPrintable(undeclared.shown));
+        // A model that lists its patches row-major (spatial_merge_size 1): correct.
+        const Checked one = check(data(u"rowmajor.npy"_s), data(u"grid.npy"_s), {u"--spatial-merge-size"_s, u"1"_s});
+        QVERIFY2(one.exit == 0 && one.verdict() == u"correct"_s, qPrintable(one.shown));
+    }
+
+    // An 8 x 8 grid of 4 columns (float64 formula) resized bicubically to 12 x 12 patches.
+    void bicubicResizeIsReadAsOne()
+    {
+        const int n = 8, h = 12, d = 4;
+        std::vector<double> grid;
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x)
+                for (int c = 0; c < d; ++c)
+                    grid.push_back(std::sin(0.7 * y + 0.3 * c) * std::cos(0.45 * x - 0.2 * c) + 0.1 * c);
+        const auto at = [&](int y, int x, int c) {
+            y = std::clamp(y, 0, n - 1);
+            x = std::clamp(x, 0, n - 1);
+            return grid[std::size_t((y * n + x) * d + c)];
+        };
+        std::vector<double> table;
+        const double scale = double(n) / double(h);
+        for (int i = 0; i < h; ++i)
+            for (int j = 0; j < h; ++j) {
+                const double ry = scale * (i + 0.5) - 0.5, rx = scale * (j + 0.5) - 0.5;
+                const int y0 = int(std::floor(ry)), x0 = int(std::floor(rx));
+                double wy[4], wx[4];
+                resizeref::cubicWeights(ry - y0, -0.75, wy);
+                resizeref::cubicWeights(rx - x0, -0.75, wx);
+                for (int c = 0; c < d; ++c) {
+                    double v = 0.0;
+                    for (int a = 0; a < 4; ++a)
+                        for (int b = 0; b < 4; ++b)
+                            v += wy[a] * wx[b] * at(y0 - 1 + a, x0 - 1 + b, c);
+                    table.push_back(v);
+                }
+            }
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString g = CliCheck::write(dir, u"grid.npy"_s, npy({n * n, d}, grid));
+        const QString t = CliCheck::write(dir, u"bicubic.npy"_s, npy({h * h, d}, table));
+        const Checked c = check(t, g);
+        QVERIFY2(c.exit == 5 && c.verdict() == u"variant"_s && c.diagnosis().contains(u"bicubic"_s),
+                 qPrintable(c.shown));
+        // The same cells but one, moved past any resize's rounding: no resize of the grid, refused.
+        table[5] += 0.5;
+        const QString off = CliCheck::write(dir, u"off.npy"_s, npy({h * h, d}, table));
+        const CliRun::Run run = CliRun::posenc({u"check"_s, off, u"--expect-table"_s, g});
+        QVERIFY2(run.exitCode == 2, qPrintable(run.out + run.err));
+        QVERIFY2(run.err.contains(u"no bilinear resize of the grid"_s) && run.err.contains(u"bicubic"_s)
+                     && !run.err.contains(u"of one shape"_s),
+                 qPrintable(run.out + run.err));
     }
 
     // 15 x 21 patches take no merge blocks of 2: the row-major resize is spatial_merge_size 1's, a

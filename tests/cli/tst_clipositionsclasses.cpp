@@ -14,6 +14,8 @@
 #include <QJsonArray>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 using namespace PositionIdsRun;
 
@@ -247,7 +249,8 @@ private slots:
         QTest::newRow("image") << u"image reference"_s << u"correct"_s << u"text:5,image:1x12x16,text:9"_s;
         QTest::newRow("mixed") << u"mixed reference"_s << u"correct"_s
                                << u"text:4,image:1x4x6,text:3,video:3x4x4,text:2"_s;
-        QTest::newRow("1-D over an image") << u"image 1-D"_s << u"correct"_s << u"text:62"_s;
+        // All text: unknown, since 1-D positions over an image read the same (r28a, finding 4c).
+        QTest::newRow("1-D over an image") << u"image 1-D"_s << u"unknown"_s << u"text:62"_s;
         QTest::newRow("text at the token count")
             << u"image text resumes at the token count"_s << u"unknown"_s << QString();
         QTest::newRow("batch left") << u"batch left reference"_s << u"correct"_s
@@ -265,7 +268,7 @@ private slots:
         QCOMPARE(verdictOf(run).first, verdict);
         const QString detail = report(run).value(u"detail"_s).toString();
         QVERIFY2(read.isEmpty() || detail.contains(read), qPrintable(detail));
-        if (read == u"text:62"_s) // all text: the note names the 1-D class
+        if (read == u"text:62"_s) // all text: the detail names the 1-D class
             QVERIFY2(run.out.contains(u"mrope-1d-positions"_s), qPrintable(run.out));
         if (read.isEmpty())
             QVERIFY2(detail.contains(u"token count"_s), qPrintable(detail));
@@ -420,6 +423,95 @@ private slots:
         QVERIFY2(run.exitCode == 1, qPrintable(run.err + run.out));
         QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"position-offset"_s}));
         QVERIFY2(report(run).value(u"detail"_s).toString().contains(u"row 1's ids (columns 0-"_s), qPrintable(run.out));
+    }
+
+    // A row whose real tokens all hold one id, with no cache before them: positions-constant, not a
+    // step after a cache. Held-out set 12's B15: text-generation-inference#2714, Qwen2-VL's ids of a
+    // text-only prompt left at torch.ones(3, B, L) where get_rope_index gives arange(L) on t, h and w;
+    // and a 1-D batch's row of zeros.
+    void oneRowAtOneId_data()
+    {
+        QTest::addColumn<QString>("formName");
+        QTest::addColumn<float>("id");
+        QTest::newRow("left, all 0") << u"left"_s << 0.0f;
+        QTest::newRow("mask file, all 4") << u"mask file"_s << 4.0f;
+    }
+    void oneRowAtOneId()
+    {
+        QFETCH(QString, formName);
+        QFETCH(float, id);
+        QTemporaryDir dir;
+        const Form f = form(formName, dir);
+        auto ids = mistakeIds(f, u"reference"_s);
+        for (std::size_t c = 0; c < ids[1].size(); ++c)
+            ids[1][c] = f.mask[1][c] ? id : ids[1][c];
+        const auto run = check(write(dir, u"ids.npy"_s, ids), f.flags, true);
+        QVERIFY2(run.exitCode == 1, qPrintable(run.err + run.out));
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {u"positions-constant"_s}));
+        const QString words = u"row 1's ids are all %1, not advancing"_s.arg(int(id));
+        QVERIFY2(report(run).value(u"detail"_s).toString().contains(words), qPrintable(run.out));
+    }
+    // Two images, the second's tokens at text positions (Blaizzy/mlx-vlm#1282: get_rope_index summed
+    // the vision starts into one index and counted one image): mrope-1d-positions said of that image
+    // alone, the fixed ids correct. The ids are Qwen2VLModel.get_rope_index's (transformers 4.x,
+    // models/qwen2_vl/modeling_qwen2_vl.py): text st + arange(n); an image of llm grid (1, h, w) at
+    // st + (0, i, j); the next block from the largest id + 1.
+    void oneImageOfTwoAsText()
+    {
+        QTemporaryDir dir;
+        const auto idsOf = [](bool secondAsText) {
+            std::vector<std::vector<float>> ids(3);
+            float next = 0.0f;
+            const auto text = [&](int n) {
+                for (int k = 0; k < n; ++k)
+                    for (auto &axis : ids)
+                        axis.push_back(next + float(k));
+                next += float(n);
+            };
+            const auto image = [&](int h, int w) {
+                float most = next;
+                for (int i = 0; i < h; ++i)
+                    for (int j = 0; j < w; ++j) {
+                        ids[0].push_back(next);
+                        ids[1].push_back(next + float(i));
+                        ids[2].push_back(next + float(j));
+                        most = std::max({most, next + float(i), next + float(j)});
+                    }
+                next = most + 1.0f;
+            };
+            text(10);
+            image(4, 6); // image:1x8x12 at spatial_merge_size 2
+            text(6);
+            if (secondAsText)
+                text(16);
+            else
+                image(4, 4);
+            text(5);
+            return ids;
+        };
+        const QString prompt = u"text:10,image:1x8x12,text:6,image:1x8x8,text:5"_s;
+        const QStringList flags {u"--prompt"_s, prompt,           u"--vision-positions"_s,
+                                 u"qwen2-vl"_s, u"--mrope-era"_s, u"v4"_s};
+        const auto buggy = check(write(dir, u"buggy.npy"_s, idsOf(true)), flags, true);
+        QCOMPARE(verdictOf(buggy), std::pair(u"mistake"_s, QStringList {u"mrope-1d-positions"_s}));
+        QVERIFY2(buggy.out.contains(u"the image at prompt tokens 40-55"_s), qPrintable(buggy.out));
+        QVERIFY2(buggy.out.contains(u"1 of the prompt's 2 vision blocks"_s), qPrintable(buggy.out));
+        const auto fixed = check(write(dir, u"fixed.npy"_s, idsOf(false)), flags, true);
+        QCOMPARE(verdictOf(fixed).first, u"correct"_s);
+    }
+    void textOnlyMropeIdsAtOne()
+    {
+        QTemporaryDir dir;
+        const std::vector<std::vector<float>> ones(3, std::vector<float>(48, 1.0f));
+        std::vector<std::vector<float>> arange(3, std::vector<float>(48));
+        for (auto &axis : arange)
+            for (std::size_t c = 0; c < axis.size(); ++c)
+                axis[c] = float(c);
+        const QStringList prompt {u"--prompt"_s, u"text:48"_s};
+        const auto buggy = check(write(dir, u"ones.npy"_s, ones), prompt, true);
+        QCOMPARE(verdictOf(buggy), std::pair(u"mistake"_s, QStringList {u"positions-constant"_s}));
+        const auto fixed = check(write(dir, u"arange.npy"_s, arange), prompt, true);
+        QCOMPARE(verdictOf(fixed).first, u"correct"_s);
     }
 
     // F6 in words: each part with its columns and its id.

@@ -12,6 +12,7 @@
 // So is what it says of the embedding scale (ConfigScale), and Gemma's s is its normalizer in the
 // dtype its config names.
 #include "check/FamilyCheck.h"
+#include "support/TestFiles.h"
 #include "check/models/ModelExamples.h"
 #include "cli/ConfigDropout.h"
 #include "cli/ConfigOptions.h"
@@ -42,14 +43,6 @@ constexpr std::int64_t kPresetMaxLen = 131072;
 QString configPath(const QString &file)
 {
     return QStringLiteral(POSENC_CONFIGS) + u'/' + file;
-}
-
-QJsonObject readJson(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
 }
 
 // The model a cite names first: "meta-llama/Llama-2-7b-hf, config.json" -> "llama-2-7b-hf".
@@ -157,7 +150,7 @@ void TestPresetConfigs::eachPresetIsWhatItsConfigReads()
     QString path = configPath(config);
     QVERIFY2(QFile::exists(path), qPrintable(path));
     if (!scaling.isEmpty()) {
-        QJsonObject json = readJson(path);
+        QJsonObject json = TestFiles::jsonObject(path);
         QVERIFY(!json.contains(u"rope_scaling"_s) || json.value(u"rope_scaling"_s).isNull());
         const QJsonValue block = json.value(scaling).toObject().value(u"rope_scaling"_s);
         QVERIFY(block.isObject());
@@ -238,7 +231,7 @@ void TestPresetConfigs::gemmaConfigsScaleInTheDtypeTheyName()
     for (const auto &[dtype, expected] :
          {std::pair {u"bfloat16"_s, bfloat16(std::sqrt(2560.0))},
           std::pair {u"float32"_s, double(float(std::sqrt(2560.0)))}, std::pair {u"float64"_s, -1.0}}) {
-        QJsonObject json = readJson(gemma3Path);
+        QJsonObject json = TestFiles::jsonObject(gemma3Path);
         json.insert(u"torch_dtype"_s, dtype);
         const QString path = m_dir.filePath(u"gemma3-"_s + dtype + u".json"_s);
         QFile edited(path);
@@ -265,9 +258,9 @@ void TestPresetConfigs::gemmaConfigsScaleInTheDtypeTheyName()
 void TestPresetConfigs::whisperScalesByNothingWhateverScaleEmbeddingSays()
 {
     const QString small = configPath(u"whisper-small.json"_s);
-    QCOMPARE(readJson(small).value(u"scale_embedding"_s), QJsonValue(false));
+    QCOMPARE(TestFiles::jsonObject(small).value(u"scale_embedding"_s), QJsonValue(false));
     for (const bool scaled : {false, true}) {
-        QJsonObject json = readJson(small);
+        QJsonObject json = TestFiles::jsonObject(small);
         json.insert(u"scale_embedding"_s, scaled);
         const QString path = m_dir.filePath(scaled ? u"whisper-scaled.json"_s : u"whisper-unscaled.json"_s);
         QFile edited(path);
@@ -323,7 +316,7 @@ void TestPresetConfigs::aPresetsExampleIsItsConfigAndAnMlaPresetNamesOne()
     for (qsizetype i = 0; i < m_rows.size(); ++i) {
         const QString &name = m_rows[i], &config = m_configs[i];
         const Preset *preset = Presets::find(name);
-        const QJsonObject json = readJson(configPath(config));
+        const QJsonObject json = TestFiles::jsonObject(configPath(config));
         QVERIFY2(!json.isEmpty(), qPrintable(config));
         const bool isMla = json.contains(u"qk_rope_head_dim"_s) && json.contains(u"qk_nope_head_dim"_s);
         mla += isMla;

@@ -105,7 +105,10 @@ private slots:
         QVERIFY2(mistake.isEmpty() ? r.mistakes.isEmpty() : r.mistakes == QStringList {mistake},
                  qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.frequencies + u" | "_s + r.diagnosis + u" | "_s
                             + r.notes.join(u" "_s)));
-        QVERIFY2(r.verdict == (mistake.isEmpty() ? CheckVerdict::Correct : CheckVerdict::Mistake),
+        // An offset alone, no --position-ids: rows after a cache or a sequence off by it, unknown.
+        const CheckVerdict offsetAlone
+            = mistake == u"position-offset"_s ? CheckVerdict::Unknown : CheckVerdict::Mistake;
+        QVERIFY2(r.verdict == (mistake.isEmpty() ? CheckVerdict::Correct : offsetAlone),
                  qPrintable(r.frequencies + u" | "_s + r.diagnosis + u" | "_s + r.notes.join(u" "_s)));
         QVERIFY(r.precision);
         QCOMPARE(r.precision->format, bf16 ? ValueFormat::BFloat16 : ValueFormat::Float16);

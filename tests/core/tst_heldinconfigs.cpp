@@ -6,6 +6,7 @@
 // it reaches both sides) and (M-RoPE) sections and interleave all
 // match; the row names each wrong one.
 #include "check/ModelConfigCheck.h"
+#include "support/TestFiles.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeTypes.h"
@@ -23,14 +24,6 @@ using namespace Qt::StringLiterals;
 using namespace posenc;
 
 namespace {
-
-QJsonObject readJson(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
 
 // The truth's words for what posenc reports: "rope" and "mrope" turn, "nope" is attention without
 // position, "none" a mixer that is not attention, "cross_attention" attention to another modality.
@@ -132,8 +125,8 @@ void TestHeldinConfigs::everyLayer()
 {
     QFETCH(QString, model);
     const QDir dir(QStringLiteral(POSENC_HELDIN));
-    const QJsonObject truth = readJson(dir.filePath(model + u".truth.json"_s));
-    const QJsonObject config = readJson(dir.filePath(truth.value(u"config"_s).toString()));
+    const QJsonObject truth = TestFiles::jsonObject(dir.filePath(model + u".truth.json"_s));
+    const QJsonObject config = TestFiles::jsonObject(dir.filePath(truth.value(u"config"_s).toString()));
     QVERIFY(!truth.isEmpty() && !config.isEmpty());
     const ConfigCheck check = ModelConfig::check(config);
     QVERIFY2(check.problems.isEmpty(), qPrintable(check.problems.value(0).key));

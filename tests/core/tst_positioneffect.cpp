@@ -141,6 +141,43 @@ private slots:
         }
     }
 
+    // An engine at the frequencies of the one before reads the scores that one kept, and one at
+    // others must not: each row, taken after an engine of other ids, of another batch and of another
+    // theta, is still the formulas'.
+    void scoresKeptAcrossEnginesAreTheirFrequencies()
+    {
+        const auto at = [](const QString &theta, const QString &batch, const QString &ids) {
+            return with({{u"encoding"_s, u"rope"_s},
+                         {u"d-model"_s, u"64"_s},
+                         {u"head-dim"_s, u"64"_s},
+                         {u"rope-theta"_s, theta},
+                         {u"max-len"_s, u"40"_s},
+                         {u"batch"_s, batch},
+                         {u"ids-choice"_s, ids}});
+        };
+        const QList<Params> sequence = {
+            at(u"10000"_s, u"left:40,31"_s, u"arange-with-padding"_s), at(u"10000"_s, u"left:40,31"_s, u"off-by-one"_s),
+            at(u"10000"_s, u"left:40,25"_s, u"arange-with-padding"_s),
+            at(u"500"_s, u"left:40,25"_s, u"arange-with-padding"_s), at(u"10000"_s, u"left:40,25"_s, u"off-by-one"_s)};
+        for (const Params &p : sequence) {
+            const Engine engine(p);
+            const std::vector<double> w = ropeFrequencies(p.rope.theta, 64);
+            const BatchIds &ids = engine.source<BatchIds>();
+            for (std::int64_t b = 0; b < ids.layout().rows(); ++b) {
+                const Row row = effect(engine, b);
+                const std::int64_t first = p.maxLen - ids.layout().realTokens(b);
+                const std::int64_t key = ids.id(p.batch.ids, b, first);
+                for (std::int64_t c = first; c < p.maxLen; ++c) {
+                    const std::int64_t id = c - first, chosen = ids.id(p.batch.ids, b, c);
+                    QCOMPARE(row.at(Column::ChosenId, c), double(chosen));
+                    QCOMPARE(row.at(Column::ScoreReference, c), score(w, id, 0));
+                    QCOMPARE(row.at(Column::ScoreChosen, c), score(w, chosen, key));
+                    QCOMPARE(row.at(Column::Float32Difference, c), score32(w, chosen, key) - score32(w, id, 0));
+                }
+            }
+        }
+    }
+
     // Dynamic NTK's base follows the batch's length, torch.max(position_ids) + 1: 30 under the
     // reference, 64 under arange; past original-max-len 16 each gives its own frequencies.
     void dynamicLength()

@@ -259,7 +259,9 @@ private slots:
         const Checked c = check(*table);
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         const TableMatch &m = c.match;
-        QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(m.diagnosis + u" | "_s + m.deviations));
+        // DeBERTa-v3's 256/512 is a published form; the formula at other parameters a variant.
+        const CheckVerdict want = buckets == 256 && maxPosition == 512 ? CheckVerdict::Correct : CheckVerdict::Variant;
+        QVERIFY2(m.verdict == want, qPrintable(m.diagnosis + u" | "_s + m.deviations));
         QCOMPARE(*m.family, Encoding::Deberta);
         QCOMPARE(m.table, u"deberta-bucket"_s);
         QCOMPARE(integer(m, u"buckets"_s), buckets);

@@ -315,7 +315,11 @@ void TestSimilarityFigure::heatmapIsSquareBesideOrAboveTheOffsets()
     } else {
         const bool wholeHeight = heatOuter.height() >= all.height() - 2;
         const int beside = offsets->outerRect().width();
-        QVERIFY2(wholeHeight || beside <= 0.25 * all.width() + 4 || plotOfS.width() <= 122, qPrintable(sizes));
+        // Or its column no wider than its key needs (its y label along its tick labels, the key
+        // sets the column's least width: 500 x 380).
+        const int least = offsets->layout()->minimumOuterSizeHint().width();
+        QVERIFY2(wholeHeight || beside <= 0.25 * all.width() + 4 || plotOfS.width() <= 122 || beside <= least + 2,
+                 qPrintable(sizes + u", its column's least width %1"_s.arg(least)));
     }
     // The title gives the positions a cell averages down (p) and across (q), as the grid has them
     // (in the file's metadata where a page short of room shortens it, FigureRoom::kShortRoom).

@@ -31,31 +31,6 @@ using namespace posenc;
 
 namespace {
 
-// What a reader would find wrong with the page, one line each.
-QStringList problemsOf(const SvgTexts::Page &page, double points)
-{
-    QStringList problems;
-    const QRectF sheet = page.viewBox.adjusted(-0.5, -0.5, 0.5, 0.5);
-    const auto quoted = [](const SvgTexts::Text &t) { return u"'%1'"_s.arg(t.text.left(40)); };
-    for (std::size_t i = 0; i < page.texts.size(); ++i) {
-        const SvgTexts::Text &t = page.texts[i];
-        if (std::abs(t.pointSize() - points) > 0.25)
-            problems.append(u"%1 at %2 pt"_s.arg(quoted(t)).arg(t.pointSize(), 0, 'f', 2));
-        if (!sheet.contains(t.box))
-            problems.append(u"%1 outside the page"_s.arg(quoted(t)));
-        else if (t.clip && !t.clip->adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.box)) {
-            const QRectF c = *t.clip, b = t.box;
-            const double by
-                = std::max({c.left() - b.left(), b.right() - c.right(), c.top() - b.top(), b.bottom() - c.bottom()});
-            problems.append(u"%1 cut by its clip (%2)"_s.arg(quoted(t)).arg(by, 0, 'f', 1));
-        }
-        for (std::size_t k = i + 1; k < page.texts.size(); ++k)
-            if (SvgTexts::overlap(t.box, page.texts[k].box))
-                problems.append(u"%1 overlaps %2"_s.arg(quoted(t), quoted(page.texts[k])));
-    }
-    return problems;
-}
-
 // Every axis of the figure and every colour bar's, in one order for any size of the figure, with
 // whether it is drawn with its tick labels (an axis that gave them to its aligned neighbour's, or
 // of a panel given up, is not) and its label.
@@ -129,7 +104,7 @@ void TestFigureSizes::everyFigureAtEverySize()
     const SvgTexts::Page svg = SvgTexts::read(FigureFile::encode(*built, FigureFormat::Svg, style));
     QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
     QCOMPARE(svg.viewBox.size(), QSizeF(page.layout));
-    QStringList problems = problemsOf(svg, points);
+    QStringList problems = SvgTexts::problemsOf(svg, points);
     const double share = plotShare(*built->plot(), page.layout);
     // POSENC_SHARES=1 prints each row's share three ways, to weigh a room step against every row:
     // the plots' axis rects (the acceptance's), with the colour bars', and the box around both.

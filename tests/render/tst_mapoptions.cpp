@@ -14,6 +14,7 @@
 #include "render/Colormaps.h"
 #include "render/FigureFile.h"
 #include "render/FigureRegistry.h"
+#include "render/SwatchLegend.h"
 #include "render/data/ViewOptions.h"
 
 #include <QTest>
@@ -111,6 +112,8 @@ private slots:
     void wholeNumbersAreWrittenWhole();
     void everyMapFigureTakesTheOptions_data();
     void everyMapFigureTakesTheOptions();
+    void layerStackCellsSayTheirKey();
+    void layerStackKeyTakesTheChosenMap();
 };
 
 void TestMapOptions::textOfANumber_data()
@@ -349,6 +352,70 @@ void TestMapOptions::everyMapFigureTakesTheOptions()
             QCOMPARE(chosenMaps[i]->gradient().nanHandling(), maps[i]->gradient().nanHandling());
         }
     }
+}
+
+// The layer stack's cells read bare "0", "1", "2", "3" (indices into its colours, no key to them):
+// a cell says what its colour means, as the legend does. Gemma 3 4B (google/gemma-3-4b-it's
+// config.json): 34 layers, every sixth full attention (5, 11, 17, 23, 29), the rest a 1024 window.
+void TestMapOptions::layerStackCellsSayTheirKey()
+{
+    FigureState state;
+    state.options.insert(u"config"_s, u"gemma-3-4b"_s);
+    const auto built = FigureBuilds::build(u"layer-stack"_s, Params(), FigureSize::fromPixels(QSize(1900, 1040)),
+                                           state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QMap<QString, int> counts;
+    for (const CellNumbers::Shown &cell : numbersOf(*built->plot()))
+        ++counts[cell.text];
+    const QMap<QString, int> expected {{u"sliding_attention"_s, 29},
+                                       {u"full_attention"_s, 5},
+                                       {u"sliding window"_s, 29},
+                                       {u"whole context"_s, 5}};
+    QCOMPARE(counts, expected);
+}
+
+// --colormap magma recoloured the layer stack's cells and left its key in the figure's own
+// colours (sliding_attention light blue beside black cells): every cell's colour is the colour of
+// the key's entry its words name, evenly spaced along the chosen map.
+void TestMapOptions::layerStackKeyTakesTheChosenMap()
+{
+    FigureState state;
+    state.options.insert(u"config"_s, u"gemma-3-4b"_s);
+    state.options.insert(QString::fromUtf16(ViewOptions::kColormap), Colormaps::name(Colormap::Magma));
+    const auto built = FigureBuilds::build(u"layer-stack"_s, Params(), FigureSize::fromPixels(QSize(1900, 1040)),
+                                           state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QMap<QString, QColor> key;
+    for (QCPLegend *legend : built->plot()->findChildren<QCPLegend *>())
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (const QColor c = SwatchLegend::color(legend->item(i)); c.isValid())
+                key.insert(SwatchLegend::label(legend->item(i)), c);
+    // Gemma 3's four kinds, in the figure's order: two position colours, then two span colours,
+    // at 0, 1/3, 2/3 and 1 of the map.
+    const QList<std::pair<QString, double>> kinds {{u"sliding_attention"_s, 0.0},
+                                                   {u"full_attention"_s, 1.0 / 3.0},
+                                                   {u"span: sliding window"_s, 2.0 / 3.0},
+                                                   {u"span: whole context"_s, 1.0}};
+    for (const auto &[words, t] : kinds) {
+        QColor found;
+        for (auto it = key.cbegin(); it != key.cend(); ++it)
+            if (it.key().startsWith(words))
+                found = it.value();
+        QVERIFY2(found.isValid(), qPrintable(words + u": not in the key "_s + QStringList(key.keys()).join(u", "_s)));
+        QCOMPARE(found, Colormaps::colorAt(Colormap::Magma, t));
+    }
+    int cells = 0;
+    for (const CellNumbers::Shown &cell : numbersOf(*built->plot())) {
+        const QString words = cell.text.startsWith(u"sliding_"_s) || cell.text.startsWith(u"full_"_s)
+            ? cell.text
+            : u"span: "_s + cell.text;
+        for (auto it = key.cbegin(); it != key.cend(); ++it)
+            if (it.key().startsWith(words)) {
+                QCOMPARE(cell.background, it.value());
+                ++cells;
+            }
+    }
+    QCOMPARE(cells, 68);
 }
 
 QTEST_MAIN(TestMapOptions)

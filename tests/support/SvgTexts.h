@@ -10,9 +10,12 @@
 #include <QHash>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 #include <QTransform>
 #include <QXmlStreamReader>
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -128,6 +131,34 @@ inline Page read(const QByteArray &svg)
 inline bool overlap(const QRectF &a, const QRectF &b, double slack = 0.5)
 {
     return a.adjusted(slack, slack, -slack, -slack).intersects(b.adjusted(slack, slack, -slack, -slack));
+}
+
+// What a reader would find wrong with the page, one line each: a text not at `points` (within a
+// quarter point; or, where `smallest` is given, smaller than that: the numbers in a table's cells,
+// CellNumbers), outside the page, cut by its clip, or overlapping another.
+inline QStringList problemsOf(const Page &page, double points, double smallest = 0.0)
+{
+    QStringList problems;
+    const QRectF sheet = page.viewBox.adjusted(-0.5, -0.5, 0.5, 0.5);
+    const auto quoted = [](const Text &t) { return QStringLiteral("'%1'").arg(t.text.left(40)); };
+    for (std::size_t i = 0; i < page.texts.size(); ++i) {
+        const Text &t = page.texts[i];
+        const bool smaller = smallest > 0.0 && t.pointSize() >= smallest - 0.25 && t.pointSize() < points;
+        if (std::abs(t.pointSize() - points) > 0.25 && !smaller)
+            problems.append(QStringLiteral("%1 at %2 pt").arg(quoted(t)).arg(t.pointSize(), 0, 'f', 2));
+        if (!sheet.contains(t.box))
+            problems.append(QStringLiteral("%1 outside the page").arg(quoted(t)));
+        else if (t.clip && !t.clip->adjusted(-0.5, -0.5, 0.5, 0.5).contains(t.box)) {
+            const QRectF c = *t.clip, b = t.box;
+            const double by
+                = std::max({c.left() - b.left(), b.right() - c.right(), c.top() - b.top(), b.bottom() - c.bottom()});
+            problems.append(QStringLiteral("%1 cut by its clip (%2)").arg(quoted(t)).arg(by, 0, 'f', 1));
+        }
+        for (std::size_t k = i + 1; k < page.texts.size(); ++k)
+            if (overlap(t.box, page.texts[k].box))
+                problems.append(QStringLiteral("%1 overlaps %2").arg(quoted(t), quoted(page.texts[k])));
+    }
+    return problems;
 }
 
 } // namespace SvgTexts

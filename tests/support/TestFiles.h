@@ -1,8 +1,10 @@
 #pragma once
 
-// Reading back what a test wrote: a file's bytes, a PDF's page size.
+// Reading back what a test wrote or reads: a file's bytes, its JSON object, a PDF's page size.
 #include <QByteArray>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QSizeF>
 #include <QString>
@@ -16,6 +18,12 @@ inline QByteArray readAll(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The JSON object a file holds; an empty one when it cannot be read or holds no object.
+inline QJsonObject jsonObject(const QString &path)
+{
+    return QJsonDocument::fromJson(readAll(path)).object();
 }
 
 // /MediaBox [x0 y0 x1 y1] of the first page, in points.

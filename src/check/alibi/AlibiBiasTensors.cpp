@@ -189,12 +189,12 @@ std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int
     return constants;
 }
 
-// A stack whose every head is the reference plus a constant of its own: the mistake named, the
-// constants said, and that the softmax cancels them. Where every head's constant is −k m for one
-// integer k in a causal stack (no key after its query), the distances are taken k keys off
-// (position-offset: vLLM's paged attention decode biased key j of query n by m (j − n) where
-// ALiBi's is m (j − n + 1), vllm-project/vllm#945); else each head's constant (cells-offset, the
-// region a head): over −m |i − j| on both sides of the query, a key offset is no constant.
+// A stack whose every head is the reference plus a constant of its own: correct up to those
+// constants, which are said, and that the softmax cancels them (a constant per head is one per
+// query row). Where every head's constant is −k m for one integer k in a causal stack (no key after
+// its query), the distances are said to be taken k keys off (vLLM's paged attention decode biased
+// key j of query n by m (j − n) where ALiBi's is m (j − n + 1), vllm-project/vllm#945); else each
+// head's constant: over −m |i − j| on both sides of the query, a key offset is no constant.
 void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std::int64_t heads, bool causal,
                        ValueFormat format)
 {
@@ -220,10 +220,15 @@ void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std:
         perHead.append(u"… (%1 heads)"_s.arg(shown));
     const QString cancels
         = u"; a constant on every cell of a head is a constant on each query's row, which the softmax over the keys "
-          "cancels: the attention weights are unchanged (in exact arithmetic), the bias tensor is not the "
-          "reference's"_s;
-    m.verdict = CheckVerdict::Mistake;
-    m.correctAgainst.clear();
+          "cancels: the attention weights are the reference's (in exact arithmetic), an equivalent bias, not the "
+          "reference's tensor cell for cell"_s;
+    // Equivalent after the softmax (issue 56: a per-row or per-head constant is no mistake): the
+    // reference up to a constant per query row, correct as a table of one constant per row is
+    // (RowConstant, BLOOM's m·j), the constants named.
+    m.verdict = CheckVerdict::Correct;
+    m.mistakes.clear();
+    m.correctAgainst = u"get_slopes(%1)'s bias (ofirpress/attention_with_linear_biases), head by head, up to a "
+                       "constant per head, which the softmax cancels"_s.arg(heads);
     if (shifted) {
         const auto n = std::int64_t(whole);
         const QString keys = u"%1 key%2"_s.arg(std::llabs(n)).arg(std::llabs(n) == 1 ? QString() : u"s"_s);
@@ -231,7 +236,6 @@ void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std:
         const QString vllm = n == 1 ? u", as vLLM's paged attention decode biased key j of the query at n by slope · "
                                       "(j − n) where its fix (vllm-project/vllm#945) gives slope · (j − n + 1)"_s
                                     : QString();
-        m.mistakes = {CheckMistakes::kPositionOffset};
         m.diagnosis = u"every head's bias is the reference's %1 %2 times its slope (%3): the distance taken %4 off, "
                       "m (j − i %5 %6) where ALiBi's is m (j − i)%7%8"_s.arg(n > 0 ? u"minus"_s : u"plus"_s)
                           .arg(std::llabs(n))
@@ -240,7 +244,6 @@ void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std:
                           .arg(vllm, cancels);
         return;
     }
-    m.mistakes = {CheckMistakes::kCellsOffset};
     m.diagnosis = u"every head's bias is the reference's plus a constant of its own (%1), %2"_s.arg(
                       perHead.join(u", "_s),
                       causal ? u"no multiple of its slope that one key offset gives"_s
@@ -264,6 +267,10 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     // BLOOM: m·j (keys from 0); MPT: m·(j − (L − 1)) (the last key 0).
     std::optional<bool> bloom;
     bool halfRows = true; // every row's values bfloat16's or float16's
+    // BLOOM's rows of a left-padded batch: build_alibi_tensor's positions are
+    // ((attention_mask.cumsum(-1) − 1) · attention_mask), 0 at the padding and at the first real
+    // key, then j − p (p padded keys): the row is 0 up to key p and m · (j − p) after.
+    std::vector<std::int64_t> padding;
     for (std::int64_t r = 0; r < count; ++r) {
         if (!rows.read(r, 1, row.data(), error))
             return std::nullopt;
@@ -271,7 +278,13 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
         if (bloom && *bloom != fromZero)
             return std::nullopt;
         bloom = fromZero;
-        const double offset = fromZero ? 0.0 : -double(length - 1);
+        std::int64_t pad = 0;
+        while (fromZero && pad + 1 < length && row[std::size_t(pad + 1)] == 0.0f)
+            ++pad;
+        if (pad + 1 >= length)
+            pad = 0; // a row of zeros: no bias (AlibiSlopeVector's kBiasZero), no padding read
+        padding.push_back(pad);
+        const double offset = fromZero ? -double(pad) : -double(length - 1);
         const ValueFormat format = rows.storedType() == StoredType::Float32 || rows.storedType() == StoredType::Float64
             ? representableFormat(row.data(), length)
             : storedFormat(rows.storedType());
@@ -281,13 +294,14 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
         // rounded; a float32 row's from its farthest key, where the rounding is spread widest.
         const bool half = format != ValueFormat::Float32;
         halfRows = halfRows && half;
-        const double m = fromZero ? double(row[std::size_t(half ? 1 : length - 1)]) / double(half ? 1 : length - 1)
-                                  : -double(row[std::size_t(half ? length - 2 : 0)]) / double(half ? 1 : length - 1);
+        const double m = fromZero
+            ? double(row[std::size_t(half ? pad + 1 : length - 1)]) / double(half ? 1 : length - 1 - pad)
+            : -double(row[std::size_t(half ? length - 2 : 0)]) / double(half ? 1 : length - 1);
         // Each cell m·j rounded as the row's values are, m read from a rounded cell, and in a half
         // format the slope rounded before the product: three of that rounding's half units.
         const double relative = std::max(1e-6, 3.0 * halfUnit(format) + 1e-7);
         for (std::int64_t j = 0; j < length; ++j) {
-            const double exact = m * (double(j) + offset);
+            const double exact = j < pad ? 0.0 : m * (double(j) + offset);
             if (std::fabs(double(row[std::size_t(j)]) - exact) > relative * std::fabs(exact) + 1e-30)
                 return std::nullopt;
         }
@@ -299,12 +313,18 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     std::int64_t h = heads.value_or(dims.size() >= 3 ? dims[dims.size() - 2] : count);
     const auto repeats = [&](std::int64_t period) {
         for (std::int64_t r = period; r < count; ++r) {
-            if (slopes[std::size_t(r)] != slopes[std::size_t(r % period)])
+            // A padded row's slope is read over fewer keys: its float32 rounding another's.
+            const double a = slopes[std::size_t(r)], b = slopes[std::size_t(r % period)];
+            if (!(std::fabs(a - b) <= 2e-6 * std::fabs(b)))
                 return false;
         }
         return true;
     };
-    if (!heads && dims.size() < 3) {
+    // Every row zero (no bias at all): every period repeats; the heads are the rows of one batch.
+    const bool zero = std::all_of(slopes.begin(), slopes.end(), [](double m) { return m == 0.0; });
+    if (zero && !heads)
+        h = dims.size() >= 2 ? dims[dims.size() - 2] : count;
+    if (!heads && !zero && dims.size() < 3) {
         for (std::int64_t p = 1; p < count; ++p) {
             if (count % p == 0 && repeats(p)) {
                 h = p;
@@ -314,16 +334,37 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     }
     if (h < 1 || count % h != 0 || !repeats(h))
         return std::nullopt;
+    // One padding per batch element: its heads' rows share its attention mask.
+    QStringList padded;
+    for (std::int64_t r = 0; r < count; ++r) {
+        if (padding[std::size_t(r)] != padding[std::size_t(r - r % h)])
+            return std::nullopt;
+        if (r % h == 0 && padding[std::size_t(r)] > 0)
+            padded.append(u"batch %1 %2 keys"_s.arg(r / h).arg(padding[std::size_t(r)]));
+    }
     slopes.resize(std::size_t(h));
     // The slopes' rounding: a half format's where every row's values are (the slopes read from the
     // key one from the origin are that format's), else the stored type's.
     const StoredType stored = halfRows ? roundingOf(rows.storedType(), cellsOf(slopes, 1.0)) : rows.storedType();
     const auto reversed = reversedSlopes(slopes, stored, h, u"slope"_s);
     TableMatch m = reversed ? *reversed : AlibiSlopeVector::check(slopes, stored, h);
+    // Zeros with nothing declared: no bias at all, which no faithful ALiBi computation gives, but
+    // the tensor may be no ALiBi bias either (a model without one): named, not a mistake.
+    if (zero && !heads && m.verdict == CheckVerdict::Mistake)
+        m.verdict = CheckVerdict::Unknown;
     m.table = u"alibi-key-bias"_s;
     if (count > h)
         m.notes.prepend(u"the rows are %1 batches of %2 heads%3"_s.arg(count / h).arg(h).arg(
             heads ? QString() : u" (their slopes repeat every %1 rows; --heads declares another H)"_s.arg(h)));
+    if (!padded.isEmpty()) {
+        const QString words = u"left padding read (%1): 0 at the padded keys and at the first real one, then the "
+                              "slope times j − p, the key's position counted from the first real key, as "
+                              "build_alibi_tensor's (attention_mask.cumsum(-1) − 1) · attention_mask gives a "
+                              "left-padded batch (transformers models/bloom/modeling_bloom.py)"_s.arg(padded.join(u", "_s));
+        if (m.verdict == CheckVerdict::Correct)
+            m.correctAgainst += u", with the batch's left padding"_s;
+        m.diagnosis += u"; "_s + words;
+    }
     m.notes.prepend(u"%1 rows of %2 keys, each its head's slope times %3 (%4)"_s.arg(count).arg(length).arg(
         *bloom ? u"the key's position j"_s : u"j − (L − 1)"_s,
         *bloom ? u"BLOOM's build_alibi_tensor"_s : u"MPT's build_mpt_alibi_tensor"_s));
@@ -332,6 +373,10 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
 
 void declaredKeyBiases(TableMatch &match, const Params &declared)
 {
+    // No bias at all where ALiBi was declared: no computation of it gives a slope of 0 (the
+    // undeclared reading cannot tell it from no ALiBi, and says unknown).
+    if (match.mistakes == QStringList {AlibiSlopeVector::kBiasZero} && match.verdict == CheckVerdict::Unknown)
+        match.verdict = CheckVerdict::Mistake;
     if (declared.alibi.mask != AlibiMask::Symmetric || match.verdict == CheckVerdict::Mistake)
         return;
     match.verdict = CheckVerdict::Mistake;
@@ -345,6 +390,31 @@ void declaredKeyBiases(TableMatch &match, const Params &declared)
           "holds (x-transformers#88); the slopes: "_s
         + match.diagnosis;
 }
+
+namespace {
+
+// A slice read alone names the fewest heads whose get_slopes gives its slope ("head 1 of 8" for
+// m = 0.5); in a stack whose slopes are get_slopes(H), slice 0 is head 1 of H: its words say so, and
+// the note that one head's table cannot tell the heads is dropped (the tensor tells them).
+void sayHeadOfStack(TableMatch &m, const TableMatch &first, std::int64_t heads)
+{
+    std::optional<std::int64_t> head, of;
+    for (const MatchField &field : first.findings) {
+        if (const auto *n = std::get_if<std::int64_t>(&field.value); n && field.key == u"head"_s)
+            head = *n;
+        if (const auto *n = std::get_if<std::int64_t>(&field.value); n && field.key == u"heads"_s)
+            of = *n;
+    }
+    if (!head || !of)
+        return;
+    const QString alone = u"head %1 of %2"_s.arg(*head).arg(*of);
+    const QString inStack = u"head 1 of %1"_s.arg(heads);
+    m.diagnosis.replace(alone, inStack);
+    m.referenceText.replace(alone, inStack);
+    m.notes.removeIf([](const QString &note) { return note.startsWith(u"one head's table does not tell"_s); });
+}
+
+} // namespace
 
 bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows, const std::vector<TableMatch> &slices,
                   TableMatch &combined)
@@ -382,10 +452,24 @@ bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows,
         m.notes.prepend(s.notes.value(0));
         return true;
     }
+    // Each head read up to a constant per row (RowConstant): where those are one constant a head, the
+    // constants named as above.
+    if (TensorShapes::verdictRank(m.verdict) <= TensorShapes::verdictRank(CheckVerdict::Variant) && !reversed
+        && slices.front().diagnosis.contains(u"compared up to a constant per query row"_s)) {
+        bool causal = true;
+        if (const auto constants = headConstants(rows, count, length, heads, causal)) {
+            nameHeadConstants(m, *constants, heads, causal, storedFormat(stored));
+            m.notes.prepend(u"the heads' slopes: "_s + s.diagnosis);
+            m.findings.clear();
+            m.findings.append({u"heads"_s, heads});
+            return true;
+        }
+    }
     if (TensorShapes::verdictRank(m.verdict) <= TensorShapes::verdictRank(CheckVerdict::Variant)) {
         m.verdict = CheckVerdict::Correct;
         m.correctAgainst = s.correctAgainst + u", head by head"_s;
         m.diagnosis = s.diagnosis + u"; each head's bias: "_s + slices.front().diagnosis;
+        sayHeadOfStack(m, slices.front(), heads);
         m.findings.clear();
         for (const MatchField &field : slices.front().findings) {
             if (field.key != u"heads"_s && field.key != u"head"_s && field.key != u"slope"_s)

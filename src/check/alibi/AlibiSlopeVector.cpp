@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -119,6 +120,25 @@ std::optional<std::pair<std::int64_t, std::int64_t>> rankOf(const std::vector<do
     return std::nullopt;
 }
 
+// The factor c with v = c × reference head by head (c not 1, every head within its rounding of c
+// times get_slopes'), or nothing.
+std::optional<double> commonFactor(const std::vector<double> &v, const std::vector<double> &reference,
+                                   StoredType stored)
+{
+    if (v.size() < 2 || v.size() != reference.size() || !(reference.front() > 0.0))
+        return std::nullopt;
+    const double c = v.front() / reference.front();
+    if (!(c > 0.0) || !std::isfinite(c) || near(v.front(), reference.front(), stored))
+        return std::nullopt;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!near(v[i], c * reference[i], stored))
+            return std::nullopt;
+    }
+    // A whole factor (a layer number) or a simple fraction read as such.
+    const double whole = std::round(c);
+    return std::fabs(c - whole) <= 1e-5 * c ? whole : c;
+}
+
 } // namespace
 
 bool plausible(const std::vector<double> &v)
@@ -179,6 +199,19 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
     }
     const std::vector<double> reference = AlibiSlopes::all(n);
     worst(m, v, reference);
+    if (std::all_of(v.begin(), v.end(), [](double x) { return x == 0.0; })) {
+        // No bias at all: the slopes lost (keras-hub#2977, Falcon's bias built over the one-token
+        // query window at decode, every key at distance 0), or no ALiBi applied.
+        m.verdict = declaredHeads ? CheckVerdict::Mistake : CheckVerdict::Unknown;
+        m.mistakes = {kBiasZero};
+        m.deviations = u"head 1 has slope 0 where get_slopes(%1) gives %2"_s.arg(n).arg(
+            NumberText::compact(reference.front(), 7));
+        m.diagnosis = u"every head's slope is 0 (%1 heads): the tensor holds no bias at all, where get_slopes(%1) "
+                      "gives %2: the slopes lost or the bias never built (keras-hub#2977: Falcon's ALiBi built over "
+                      "the one-token query window at decode, every key at distance 0), or no ALiBi applied"_s.arg(n)
+                          .arg(listed(reference));
+        return m;
+    }
     const std::int64_t off = firstOff(v, reference, stored);
     m.deviations = u"head %1 has slope %2 where get_slopes(%3) gives %4"_s.arg(off + 1)
                        .arg(NumberText::compact(v[std::size_t(off)], 7))
@@ -210,6 +243,21 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
                           .arg(m.deviations);
         return m;
     }
+    // Every slope get_slopes' times one factor: the bias scaled as a whole, as Megatron-DeepSpeed's
+    // ParallelAttention.forward did with apply_query_key_layer_scaling (baddbmm beta 1.0, the scores
+    // then multiplied back by layer_number in FusedScaleMaskSoftmax: layer 4's bias times 4,
+    // bigscience-workshop/Megatron-DeepSpeed#222).
+    if (const auto factor = commonFactor(v, reference, stored)) {
+        m.verdict = declaredHeads ? CheckVerdict::Mistake : CheckVerdict::Unknown;
+        if (declaredHeads)
+            m.mistakes = {kSlopes};
+        m.diagnosis = u"scaled: every slope is get_slopes(%1)'s times %2 (%3 where get_slopes gives %4): the bias multiplied by a "
+                      "factor, as a per-layer scaling does (Megatron-DeepSpeed#222: with "
+                      "apply_query_key_layer_scaling the ALiBi term of layer N reached the softmax times N); %5"_s
+                          .arg(n)
+                          .arg(NumberText::compact(*factor, 6), listed(v), listed(reference), m.deviations);
+        return m;
+    }
     bool allPublished = true;
     for (const double s : v)
         allPublished = allPublished && headOf(s, reference, stored) > 0;
@@ -224,13 +272,15 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
         return m;
     }
     m.verdict = declaredHeads ? CheckVerdict::Mistake : CheckVerdict::Unknown;
+    if (declaredHeads)
+        m.mistakes = {kSlopes};
     m.diagnosis = u"not ALiBi's get_slopes(%1): %2"_s.arg(n).arg(m.deviations);
     return m;
 }
 
 QStringList mistakeIds()
 {
-    return {kSlopes, kHeadOrder};
+    return {kSlopes, kHeadOrder, kBiasZero};
 }
 
 } // namespace posenc::AlibiSlopeVector

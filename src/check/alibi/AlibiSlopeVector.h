@@ -17,6 +17,9 @@ namespace posenc::AlibiSlopeVector {
 inline const QString kTable = QStringLiteral("alibi-slopes");
 inline const QString kSlopes = QStringLiteral("alibi-slopes"); // the mistake: slopes of another formula
 inline const QString kHeadOrder = QStringLiteral("slopes-head-order"); // get_slopes' values at other heads
+// Every head's slope 0: no bias at all (keras-hub#2977: Falcon's ALiBi built over the one-token query
+// window at decode, its slopes lost).
+inline const QString kBiasZero = QStringLiteral("alibi-bias-zero");
 
 // Whether `v` can be slopes: finite, in (0, 1].
 bool plausible(const std::vector<double> &v);
@@ -25,7 +28,8 @@ bool plausible(const std::vector<double> &v);
 // where the vector is shorter, or the mistake named (non-power-of-two heads given 2^(-8k/H), a
 // slope at another head) with the head. Undeclared (`heads` unset) a wrong vector is a mistake
 // only where it is get_slopes' values at the wrong heads or the power-of-two formula where H is
-// not one; else unknown.
+// not one; else unknown. Declared, a vector of zeros is kBiasZero, any other wrong one kSlopes: every
+// mistake carries an id.
 TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<std::int64_t> heads);
 
 QStringList mistakeIds();

@@ -109,7 +109,9 @@ std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
     const double atOne = found.reversed ? found.slope : -found.slope;
     const auto after = HeadBiasFit::readAfter(
         profile, format, atOne, std::nullopt,
-        [&](double a, double b) { return std::fabs(a - b) <= 1e-6 * found.slope; }, found.after);
+        // At the table's rounding: a bfloat16 −m is m to a half unit of 2^-9 (2^-0.5 is −0.70703125
+        // there), whatever the slope's head (REPORT-r28a finding 5: symmetric bfloat16 stacks).
+        [&](double a, double b) { return carriesOn(-a, -b, format); }, found.after);
     if (!after)
         return std::nullopt;
     found.after = *after;

@@ -115,7 +115,32 @@ const BucketFit::Table &table()
 
 TableHypothesis hypothesis()
 {
-    return BucketFit::hypothesis(table());
+    TableHypothesis h = BucketFit::hypothesis(table());
+    // The formula at a max_position no published model has (the table allows none of them): a
+    // variant, saying what was compared (heldout8 F7: TensorRT#3370's buckets scaled by the
+    // sequence length 384). DeBERTa-v2/v3 and mDeBERTa-v3 configs give position_buckets 256 and
+    // max_relative_positions −1, so max_position_embeddings 512 (DebertaV2Attention's
+    // max_relative_positions, modeling_deberta_v2.py).
+    h.fit = [inner = h.fit](const TableEvidence &e) {
+        std::optional<TableCandidate> c = inner(e);
+        if (!c || !c->claims || c->match.verdict != CheckVerdict::Correct)
+            return c;
+        const DebertaParams &p = c->match.params ? c->match.params->deberta : DebertaParams {};
+        if (p.buckets == 256 && p.maxPosition == 512)
+            return c;
+        TableMatch &m = c->match;
+        m.verdict = CheckVerdict::Variant;
+        m.correctAgainst.clear();
+        m.diagnosis += u"; compared with HF's make_log_bucket_position at %1 buckets and max_position %2, both "
+                       "parameters of the formula (position_buckets; max_relative_positions, or "
+                       "max_position_embeddings where it is −1): no published form has them (DeBERTa-v3-base, "
+                       "mDeBERTa-v3 and DeBERTa-v2-xlarge: 256 buckets, max_position 512), so a variant; "
+                       "--deberta-buckets and --deberta-max-position declare the reference (TensorRT#3370 scaled "
+                       "the buckets by the sequence length where max_position belongs)"_s.arg(p.buckets)
+                           .arg(p.maxPosition);
+        return c;
+    };
+    return h;
 }
 
 } // namespace posenc::DebertaTableCheck

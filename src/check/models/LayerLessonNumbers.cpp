@@ -173,6 +173,24 @@ Number queryScaleAt(const ConfigCheck &check, std::int64_t position)
     return factor(l->scheme.query.at(position));
 }
 
+// What the model's attention multiplies its softmax scale by beyond 1/√d: yarn's
+// get_mscale(f, mscale_all_dim)² where its code does so, as its config's scheme says (DeepSeek's
+// MLA, transformers' DeepseekV3Attention.__init__); Ministral3Attention keeps head_dim^-0.5, so
+// Devstral Small 2's yarn, with mscale_all_dim 1, was said to multiply every q·k by 1.9241. With no
+// config, the parameter's own reading: mscale_all_dim is DeepSeek's (RopeFrequencies::describe).
+double softmaxMscale(const LessonModel &m)
+{
+    if (m.params.encoding != Encoding::Rope)
+        return 1.0;
+    if (m.config) {
+        const QList<const ConfigLayer *> layers = counted(*m.config);
+        if (std::none_of(layers.begin(), layers.end(),
+                         [](const ConfigLayer *l) { return l->scheme.softmaxTakesMscale; }))
+            return 1.0;
+    }
+    return RopeFrequencies::describe(m.params).softmaxScaleFactor;
+}
+
 } // namespace
 
 const QList<Entry> &entries()
@@ -180,6 +198,26 @@ const QList<Entry> &entries()
     static const QList<Entry> list {
         ofConfig(u"config_model"_s, u"the model of the config the lesson reads"_s,
                  [](const ConfigCheck &, const LessonModel &m) { return properName(configModel(m)); }),
+        Entry(u"rope_softmax_scaled"_s,
+              u"a condition: the model's attention multiplies its softmax scale by get_mscale(f, mscale_all_dim)²"_s,
+              [](const LessonModel &m) {
+                  return condition(softmaxMscale(m) != 1.0, u"its attention keeps its softmax scale"_s);
+              }),
+        Entry(u"rope_softmax_scale"_s,
+              u"get_mscale(f, mscale_all_dim)², what DeepSeek's attention multiplies 1/√d by"_s,
+              [](const LessonModel &m) {
+                  const double f = softmaxMscale(m);
+                  return f != 1.0 ? factor(f) : none(u"its attention keeps its softmax scale"_s);
+              }),
+        Entry(u"rope_qk_scale"_s,
+              u"what the scaling does to q·k in the model's attention: the attention factor squared, times its "
+              "softmax's get_mscale(f, mscale_all_dim)² where its code applies one"_s,
+              [](const LessonModel &m) {
+                  if (m.params.encoding != Encoding::Rope)
+                      return none(u"not here: the encoding is not rope"_s);
+                  const double a = RopeFrequencies::attentionFactor(m.params);
+                  return factor(a * a * softmaxMscale(m));
+              }),
         ofConfig(u"layers"_s, u"the config's layers"_s,
                  [](const ConfigCheck &c, const LessonModel &) {
                      return integer(layersWhere(c, [](const ConfigLayer &) { return true; }));

@@ -22,8 +22,18 @@ const QList<Example> &all()
 
 const Example *find(const QString &name)
 {
+    // An example is named as the preset of its model ("glm-4-5"); these three were named otherwise
+    // once, and sessions and lessons saved then still name them so.
+    static const QList<std::pair<QString, QString>> former {{u"glm-4.5"_s, u"glm-4-5"_s},
+                                                             {u"deepseek-v3.2-exp"_s, u"deepseek-v3-2-exp"_s},
+                                                             {u"qwen3-next"_s, u"qwen3-next-80b"_s}};
+    QString wanted = name;
+    for (const auto &[was, is] : former) {
+        if (name == was)
+            wanted = is;
+    }
     for (const Example &e : all()) {
-        if (e.name == name)
+        if (e.name == wanted)
             return &e;
     }
     return nullptr;

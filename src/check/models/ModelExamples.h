@@ -21,6 +21,8 @@ struct Example
 
 // Every example, by name.
 const QList<Example> &all();
+// The example called `name`, the name of the preset of the same model ("glm-4-5"), or the name it
+// had before ("glm-4.5", "deepseek-v3.2-exp", "qwen3-next"); none for another name.
 const Example *find(const QString &name);
 // The names, joined for a message: "deepseek-v3, gemma-3-4b, ...".
 QString names();

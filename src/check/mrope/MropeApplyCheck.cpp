@@ -7,6 +7,7 @@
 #include "check/mrope/MropeApplyCheck.h"
 
 #include "check/mrope/MropeApplyIds.h"
+#include "check/rope/ApplyNotTurned.h"
 #include "check/rope/ApplyPairs.h"
 #include "core/ThreadPools.h"
 #include "core/mrope/MropeRotation.h"
@@ -272,6 +273,13 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
     Result result;
     const double u = ApplyPairs::unitRoundoff(y);
     const auto sample = ApplyPairs::sampleRows(x.rows());
+    // No pair turned (held-out set 8's F3): said, and against a declared prompt rope-not-applied.
+    if (const auto scale = x.rows() > 1 ? ApplyNotTurned::scaleOf(x, y, sample, u) : std::nullopt) {
+        ApplyNotTurned::nameOutcome(
+            result, *scale,
+            reference ? u"get_rope_index's ids for the declared prompt turn every row after the first"_s : QString());
+        return result;
+    }
     const ApplyPairs::Reading r = ApplyPairs::bestReading(x, y, sample, 0, rotary);
     if (!ApplyPairs::turnsPairs(r, u)) {
         result.diagnosis = ApplyPairs::notTurned(u"its first %1 columns"_s.arg(rotary));

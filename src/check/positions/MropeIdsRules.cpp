@@ -8,6 +8,7 @@
 #include "core/Engine.h"
 #include "core/NumberText.h"
 #include "core/positions/BatchIds.h"
+#include "core/positions/BatchParamRows.h"
 
 #include <algorithm>
 #include <array>
@@ -115,13 +116,66 @@ public:
         Params p = m_params;
         p.mrope.prompt = u"text:%1"_s.arg(m_prompt.tokens());
         if (!variantHolds(p, m_ids))
-            return std::nullopt;
+            return someAsText();
         return Named {
             kOneDimensional,
             u"t = h = w = the token's index on every axis: 1-D text positions over the prompt's %1 image "
             "and video tokens, where get_rope_index gives each its (t, h, w) grid ids and the text after "
             "a vision block resumes at the block's largest id + 1 (position_ids not taken from "
             "get_rope_index: linkedin/Liger-Kernel#276)"_s.arg(m_prompt.imageTokens() + m_prompt.videoTokens())};
+    }
+
+    // Some vision blocks given text positions, the others their grid ids: one block, or every block
+    // from one on (Blaizzy/mlx-vlm#1282: get_rope_index counted one image of two, the second image's tokens
+    // read as text), each tried as get_rope_index of the prompt with those blocks text of their length.
+    std::optional<Named> someAsText() const
+    {
+        const auto parsed = MropePrompt::parse(m_params.mrope.prompt, m_params.mrope.spatialMergeSize);
+        const auto *segments = std::get_if<std::vector<MropeSegment>>(&parsed);
+        const auto &spans = m_prompt.spans();
+        if (!segments || segments->size() != spans.size())
+            return std::nullopt;
+        std::vector<std::size_t> vision;
+        for (std::size_t i = 0; i < spans.size(); ++i)
+            if (spans[i].kind != MropeTokenKind::Text)
+                vision.push_back(i);
+        if (vision.size() < 2)
+            return std::nullopt; // one block as text is the whole prompt's, said by oneDimensional
+        for (std::size_t k = 0; k < vision.size(); ++k) {
+            for (const bool onward : {false, true}) {
+                if (onward && (k == 0 || k + 1 == vision.size()))
+                    continue; // every block (oneDimensional's), or the last alone (tried without onward)
+                std::vector<MropeSegment> merged;
+                QStringList blocks;
+                for (std::size_t i = 0; i < segments->size(); ++i) {
+                    const auto block = std::size_t(std::find(vision.begin(), vision.end(), i) - vision.begin());
+                    const bool asText = block < vision.size() && (onward ? block >= k : block == k);
+                    MropeSegment segment = (*segments)[i];
+                    if (asText) {
+                        segment = MropeSegment {};
+                        segment.n = spans[i].rows;
+                        blocks.append(spanWords(spans[i]));
+                    }
+                    if (segment.kind == MropeSegment::Kind::Text && !merged.empty()
+                        && merged.back().kind == MropeSegment::Kind::Text)
+                        merged.back().n += segment.n;
+                    else
+                        merged.push_back(segment);
+                }
+                Params p = m_params;
+                p.mrope.prompt = MropePrompt::text(merged);
+                if (!variantHolds(p, m_ids))
+                    continue;
+                return Named {kOneDimensional,
+                              u"t = h = w, one text position a token, over %1, where get_rope_index gives a vision "
+                              "block's tokens their (t, h, w) grid ids: %2 of the prompt's %3 vision blocks read "
+                              "as text (Blaizzy/mlx-vlm#1282: every vision start but the first lost from the "
+                              "count of images)"_s.arg(blocks.join(u" and "_s))
+                                  .arg(blocks.size())
+                                  .arg(vision.size())};
+            }
+        }
+        return std::nullopt;
     }
 
     std::optional<Named> temporal() const;
@@ -147,6 +201,7 @@ public:
     std::optional<Named> textResume() const;
     std::optional<Named> axesSwapped() const;
     std::optional<Named> axisOffsets() const;
+    std::optional<Named> resumeOneOff() const;
 
 private:
     void reference(std::int64_t b, std::int64_t *out) const
@@ -385,6 +440,52 @@ std::optional<Named> Rules::axisOffsets() const
         "left out of an axis or added twice): %1; every other id is the reference's"_s.arg(parts.join(u"; "_s))};
 }
 
+// Every id from the text after one vision block on one more (or less) than the reference's, on
+// every axis, the ids before it exact: that text resumed at the block's largest id + 2 (or + 0),
+// not + 1 (r28a, finding 4: it was named mrope-axis-offset, an axis's own constant). off-by-one.
+std::optional<Named> Rules::resumeOneOff() const
+{
+    std::map<std::size_t, std::set<std::int64_t>> shifts;
+    bool ok = true;
+    tokens([&](std::size_t index, const std::array<std::int64_t, 3> &want, const std::array<std::int64_t, 3> &got) {
+        for (std::size_t a = 0; a < 3; ++a)
+            shifts[index].insert(got[a] - want[a]);
+        ok = ok && shifts[index].size() == 1;
+        return ok;
+    });
+    if (!ok || shifts.empty())
+        return std::nullopt;
+    const auto &spans = m_prompt.spans();
+    std::optional<std::size_t> from;
+    std::int64_t k = 0;
+    for (const auto &[index, shift] : shifts) {
+        const std::int64_t d = *shift.begin();
+        if (!from && d == 0)
+            continue;
+        if (!from) {
+            // The first span off: a text span after a vision block, off by one.
+            const bool textAfterVision = index < spans.size() && index > 0
+                && spans[index].kind == MropeTokenKind::Text && spans[index - 1].kind != MropeTokenKind::Text;
+            if (!textAfterVision || std::abs(d) != 1)
+                return std::nullopt;
+            from = index;
+            k = d;
+        } else if (d != k) {
+            return std::nullopt;
+        }
+    }
+    if (!from)
+        return std::nullopt;
+    const MropeLayout::Span &text = spans[*from];
+    return Named {BatchParamRows::choiceWords().value(int(IdsChoice::OffByOne)),
+                  u"%1 starts at id %2 where get_rope_index starts it at %3, the block before it's largest id "
+                  "+ 1 (st_idx = llm_pos_ids_list[-1].max() + 1): its resume one off, and every id after it %4 "
+                  "with it, on t, h and w alike; every id before it is the reference's"_s.arg(spanWords(text))
+                      .arg(text.start + k)
+                      .arg(text.start)
+                      .arg(k > 0 ? u"one more"_s : u"one less"_s)};
+}
+
 } // namespace
 
 QStringList ids()
@@ -400,7 +501,7 @@ std::optional<Named> name(const Params &params, const RowMatrixXf &ids, const De
     if (!rules.hasVision())
         return std::nullopt;
     for (const auto &rule : {&Rules::oneDimensional, &Rules::truncated, &Rules::temporal, &Rules::otherEra,
-                             &Rules::textResume, &Rules::axesSwapped, &Rules::axisOffsets}) {
+                             &Rules::textResume, &Rules::axesSwapped, &Rules::resumeOneOff, &Rules::axisOffsets}) {
         if (auto named = (rules.*rule)())
             return named;
     }

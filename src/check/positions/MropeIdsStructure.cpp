@@ -274,15 +274,23 @@ PositionIdsCheck::Report read(const RowMatrixXf &ids, std::int64_t rows)
                             "reference's and names the mistake"_s);
         return report;
     }
+    // Every token text: get_rope_index's ids of a text prompt, and as much 1-D positions over image
+    // and video tokens (Liger-Kernel#276); the ids alone cannot tell which, so no `correct` without
+    // the prompt (the verdict rule: correct only against a named reference).
+    if (!vision) {
+        report.verdict = PositionIdsCheck::Verdict::Unknown;
+        report.detail = u"every token reads as text (t = h = w, one more a token): get_rope_index's ids for a text "
+                        "prompt (%1), and equally 1-D positions laid over image or video tokens, which "
+                        "get_rope_index never gives (mrope-1d-positions, linkedin/Liger-Kernel#276); the ids alone "
+                        "cannot tell them apart: --prompt text:N declares a text prompt (correct), --prompt with "
+                        "the rows' images or videos names the mistake"_s.arg(read.join(u"; "_s));
+        return report;
+    }
     report.verdict = PositionIdsCheck::Verdict::Correct;
     report.detail
         = u"every id is get_rope_index's for the prompt read from them (grids in patches at spatial merge "
           "2): %1%2"_s.arg(read.join(u"; "_s),
                            v5 ? u"; the text after a block at its start + max(h, w), transformers 5.x's"_s : QString());
-    if (!vision)
-        report.notes.append(u"every token reads as text (t = h = w): if the rows hold image or video tokens, these "
-                            "are 1-D positions on them, which get_rope_index never gives (mrope-1d-positions, "
-                            "linkedin/Liger-Kernel#276); --prompt checks it"_s);
     report.notes.append(u"a declared prompt (--prompt, --vision-positions, --batch) would check the grids against the "
                         "processor's, a video's t step against second_per_grid · tokens_per_second (Qwen2-VL's "
                         "step is 1) and the padding"_s);

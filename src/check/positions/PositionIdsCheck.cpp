@@ -200,17 +200,26 @@ std::optional<std::int64_t> commonShift(const std::vector<RowShifts> &rows)
 
 // Where each row's ids leave the reference at one column and, from there to its last real token,
 // either keep one shift from it or stop advancing: a step after a cache (a decode step, or a chunk
-// of a chunked prefill) whose ids do not continue from it. The words, or nothing.
-std::optional<QString> offTheCacheFrom(const ReferenceIds &batch, const RowMatrixXf &ids)
+// of a chunked prefill) whose ids do not continue from it. The words, and whether every such row
+// stops from its first real token on with no cache before it: one id for a whole row, no step
+// after anything (positions-constant), or nothing.
+struct OffTheCache
+{
+    QString words;
+    bool wholeRowsStill = false;
+};
+
+std::optional<OffTheCache> offTheCacheFrom(const ReferenceIds &batch, const RowMatrixXf &ids, std::int64_t shown)
 {
     const BatchLayout &layout = batch.layout();
     std::vector<std::int64_t> reference(std::size_t(batch.axes() * layout.cols()));
     QStringList parts;
     bool wholeRows = true; // every row that leaves the reference shifted from its first real token on
+    bool wholeStill = true; // every such row's real tokens at one id, no cache before
     for (std::int64_t b = 0; b < layout.rows(); ++b) {
         batch.ids(IdsChoice::Reference, b, 0, layout.cols(), reference.data());
-        std::optional<std::int64_t> from, shift, stuck, first;
-        bool shifted = true, still = true;
+        std::optional<std::int64_t> from, shift, stuck, first, firstId;
+        bool shifted = true, still = true, oneId = true;
         for (const BatchSegment &s : layout.row(b)) {
             if (!s.isReal())
                 continue;
@@ -221,6 +230,8 @@ std::optional<QString> offTheCacheFrom(const ReferenceIds &batch, const RowMatri
                     if (!std::isfinite(given))
                         return std::nullopt;
                     const std::int64_t id = std::llround(given), d = id - reference[std::size_t(a * layout.cols() + c)];
+                    firstId = firstId.value_or(id);
+                    oneId = oneId && id == *firstId;
                     if (!from && d == 0)
                         continue;
                     if (!from) {
@@ -238,17 +249,19 @@ std::optional<QString> offTheCacheFrom(const ReferenceIds &batch, const RowMatri
         if (!shifted && !still)
             return std::nullopt;
         wholeRows = wholeRows && shifted && from == first;
+        wholeStill = wholeStill && !shifted && oneId && layout.cache() == 0;
         const QString where
             = layout.cache() > 0 && *from >= layout.cache() ? u"its decode steps"_s : u"column %1 on"_s.arg(*from);
         parts.append(shifted ? u"row %1's ids from %2 are the reference's %3%4"_s.arg(b).arg(where).arg(
                          *shift > 0 ? u"+"_s : u"−"_s, QString::number(std::abs(*shift)))
-                             : u"row %1's ids from %2 are all %3, not advancing"_s.arg(b).arg(where).arg(*stuck));
+                     : oneId ? u"row %1's ids are all %2, not advancing"_s.arg(b).arg(*firstId + shown)
+                             : u"row %1's ids from %2 are all %3, not advancing"_s.arg(b).arg(where).arg(*stuck + shown));
     }
     // Rows shifted whole, from their first token, are no step after a cache: each row's offset
     // (partsOff names them).
     if (parts.isEmpty() || wholeRows)
         return std::nullopt;
-    return parts.join(u"; "_s);
+    return OffTheCache {parts.join(u"; "_s), wholeStill};
 }
 
 void notePadding(Report &report, const ReferenceIds &batch, const RowMatrixXf &ids)
@@ -268,6 +281,7 @@ void notePadding(Report &report, const ReferenceIds &batch, const RowMatrixXf &i
 
 const QString kSecondPerGrid = u"second-per-grid"_s;
 const QString kPositionOffset = u"position-offset"_s;
+const QString kPositionsConstant = u"positions-constant"_s;
 
 // Every row's prefill and decode steps each off the reference by a constant of its own, not all
 // one: each part named (off-by-one one away, cache-offset a decode step's, position-offset a
@@ -357,7 +371,8 @@ std::optional<QString> secondPerGridOne(const Params &params, const RowMatrixXf 
 
 QStringList mistakeNames()
 {
-    return BatchParamRows::choiceWords().mid(1) + QStringList {kSecondPerGrid, kPositionOffset} + MropeIdsRules::ids()
+    return BatchParamRows::choiceWords().mid(1) + QStringList {kSecondPerGrid, kPositionOffset, kPositionsConstant}
+        + MropeIdsRules::ids()
         + QStringList {MropeMistakes::kOtherEra, MropeMistakes::kTimeTruncated, MropeMistakes::kAxesSwapped};
 }
 
@@ -406,7 +421,10 @@ Report check(const Params &params, const RowMatrixXf &ids)
 
 namespace {
 
-Report checkIds(const Params &params, const RowMatrixXf &ids, const MropeIdsRules::Declared &rule)
+// `shown` is what the ids were read less (--position-offset): the ids quoted are the file's, the
+// reference's + it (held-out set 8, F9: a decode step quoted at 0 where the file holds 2).
+Report checkIds(const Params &params, const RowMatrixXf &ids, const MropeIdsRules::Declared &rule,
+                std::int64_t shown = 0)
 {
     const Engine engine(params);
     const BatchIds &ofBatch = engine.source<BatchIds>();
@@ -423,6 +441,10 @@ Report checkIds(const Params &params, const RowMatrixXf &ids, const MropeIdsRule
     report.reference = referenceWords(batch, ofBatch.axes() == 3);
     notePadding(report, batch, ids);
     const std::vector<RowShifts> rows = shifts(batch, ids, report.firstDifference);
+    if (report.firstDifference) {
+        report.firstDifference->given += shown;
+        report.firstDifference->reference += shown;
+    }
     const auto mistake = [&](IdsChoice choice, const QString &detail) {
         report.verdict = Verdict::Mistake;
         report.mistakes = {BatchParamRows::choiceWords().value(int(choice))};
@@ -508,10 +530,18 @@ Report checkIds(const Params &params, const RowMatrixXf &ids, const MropeIdsRule
               "is declared with --position-offset 2)"_s;
         return report;
     }
-    if (const auto words = offTheCacheFrom(batch, ids); words && declared) {
+    if (const auto off = offTheCacheFrom(batch, ids, shown); off && declared && off->wholeRowsStill) {
+        // Every real token of a row at one id: each token read as at one position, as ids left at
+        // their initial value give (huggingface/text-generation-inference#2714: Qwen2-VL's ids of a
+        // text-only prompt were torch.ones(3, B, L), fixed to arange(L)); no cache is declared before.
+        report.mistakes = {kPositionsConstant};
+        report.detail = u"%1: every real token of the row at one position, so attention reads no order among "
+                        "them; the reference's ids advance by one a token from its first"_s.arg(off->words);
+        return report;
+    } else if (off && declared) {
         report.mistakes = {BatchParamRows::choiceWords().value(int(IdsChoice::CacheOffset))};
         report.detail = u"%1: a step after a cache (a decode step, or a later chunk of a chunked prefill) whose ids "
-                        "do not continue from it; the ids before are the reference's"_s.arg(*words);
+                        "do not continue from it; the ids before are the reference's"_s.arg(off->words);
         return report;
     }
     if (const auto parts = declared ? partsOff(layout, rows) : std::nullopt) {
@@ -543,7 +573,7 @@ Report check(const Params &params, const RowMatrixXf &ids, std::int64_t start, c
     if (start == 0)
         return checkIds(params, ids, declared);
     const RowMatrixXf less = (ids.array() - float(start)).matrix();
-    Report report = checkIds(params, less, declared);
+    Report report = checkIds(params, less, declared, start);
     const QString from = u"the ids declared to start at %1 (--position-offset; RoBERTa's padding_idx + 1 = 2, "
                          "transformers' create_position_ids_from_input_ids)"_s.arg(start);
     report.reference += u", each id + %1"_s.arg(start);

@@ -12,12 +12,18 @@
 #include "check/TableRows.h"
 #include "check/rope/ApplyAngles.h"
 #include "check/rope/ApplyColumns.h"
+#include "check/rope/ApplyFewRows.h"
+#include "check/rope/ApplyOneFrequency.h"
+#include "check/rope/ApplyOnePosition.h"
 #include "check/rope/ApplyIds.h"
+#include "check/rope/ApplyNotTurned.h"
 #include "check/rope/ApplyPairs.h"
 #include "check/rope/ApplyReference.h"
+#include "check/rope/ApplySpan.h"
 #include "check/rope/ApplyTwice.h"
 #include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeCheckWords.h"
+#include "check/rope/RopeTableCheck.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -35,73 +41,11 @@ namespace {
 
 using ApplyPairs::Geometry;
 using ApplyPairs::Reading;
+using ApplySpan::Placement;
+using ApplySpan::Span;
+using ApplySpan::spanOf;
 
 constexpr std::int64_t kTileRows = 8192;
-
-// Where the columns that pass through unchanged put the rotated ones.
-enum class Placement { Whole, First, Last, Scattered, None };
-
-struct Span
-{
-    Placement placement = Placement::Whole;
-    std::int64_t col0 = 0;
-    std::int64_t width = 0;
-};
-
-// The rotary width 2h of a half-layout part (rotate_half: columns i and i + h) whose slowest pairs
-// Y's format leaves as they were: the pairs that turn (either column moved) are the first k of the
-// h, the rest of [0, 2h) and everything after it pass. A pair turned by less than the format's
-// rounding over these positions (theta^(-2i/r) at a large theta, in bfloat16) is no pass column;
-// its frequency is read with the others. h is where the second half's first column turns after
-// the first half's run. Nothing for another pattern.
-std::optional<std::int64_t> slowPairsWidth(const std::vector<bool> &pass)
-{
-    const auto d = std::int64_t(pass.size());
-    const auto moved = [&](std::int64_t j) { return !pass[std::size_t(j)]; };
-    std::int64_t k = 0;
-    while (k < d && moved(k))
-        ++k;
-    std::int64_t h = k;
-    while (h < d && !moved(h))
-        ++h;
-    if (k == 0 || h == k || h == d || 2 * h > d)
-        return std::nullopt;
-    bool turning = true;
-    for (std::int64_t i = 0; i < h; ++i) {
-        const bool turned = moved(i) || moved(i + h);
-        if (turned && !turning)
-            return std::nullopt;
-        turning = turned;
-    }
-    for (std::int64_t j = 2 * h; j < d; ++j) {
-        if (moved(j))
-            return std::nullopt;
-    }
-    return 2 * h;
-}
-
-// HF's partial rotary turns the first rotary_dim columns and passes the rest; the pass columns
-// first are the rotated part misplaced; pass columns elsewhere are pairs of frequency 0
-// (proportional RoPE's), read with the whole head.
-Span spanOf(const std::vector<bool> &pass)
-{
-    const auto d = std::int64_t(pass.size());
-    const auto passing = std::int64_t(std::count(pass.begin(), pass.end(), true));
-    if (passing == 0)
-        return {Placement::Whole, 0, d};
-    if (passing == d)
-        return {Placement::None, 0, d};
-    const std::int64_t r = d - passing;
-    const bool tail = std::all_of(pass.begin() + r, pass.end(), [](bool b) { return b; });
-    const bool head = std::all_of(pass.begin(), pass.begin() + passing, [](bool b) { return b; });
-    if (r % 2 == 0 && tail)
-        return {Placement::First, 0, r};
-    if (r % 2 == 0 && head)
-        return {Placement::Last, passing, r};
-    if (const auto width = slowPairsWidth(pass); width && *width < d)
-        return {Placement::First, 0, *width};
-    return {Placement::Scattered, 0, d};
-}
 
 // What a tile of rows gives: each row's position, and Y against X turned at it.
 struct Work
@@ -362,6 +306,16 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
     }
     result.frequencies = frequencyWords(result);
     result.correctAgainst = m->correctAgainst;
+    // Rows away from 0 (at --position-ids 5..20) read as a table at an offset, which is no published
+    // table; the positions are the rows' own reading, and the frequencies still a published form's.
+    const bool onlyPositions = std::all_of(m->mistakes.begin(), m->mistakes.end(), [](const QString &id) {
+        return id == CheckMistakes::kPositionOffset || id == kPositionsOutOfOrder;
+    });
+    if (result.correctAgainst.isEmpty() && !m->mistakes.isEmpty() && onlyPositions) {
+        const QStringList names = RopeTableCheck::publishedNames(*result.params, result.attentionFactor, 1e-3);
+        if (!names.isEmpty())
+            result.correctAgainst = u"the RoPE cos table of %1"_s.arg(names.join(u", "_s));
+    }
     // The positions are the rows' own reading (positionLines), not the angle table's.
     for (const QString &mistake : m->mistakes) {
         if (mistake != CheckMistakes::kPositionOffset && mistake != kPositionsOutOfOrder)
@@ -427,14 +381,33 @@ void asPartial(Params &params, std::int64_t headDim, std::int64_t rotaryDim)
         params.rope.partialRotaryFactor = std::nextafter(params.rope.partialRotaryFactor, 2.0);
 }
 
+// Rows whose frequencies no search read from them: every row at one position, every pair at one
+// frequency; with the reference and each row's position declared, every row compared at its id as
+// a decode step's are (a chunk after a cache, rows at 70.. of which a few tell no frequencies); else
+// the declared rotation applied twice, or no reading.
+void unidentified(Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const Reading &r, double u,
+                  const Declared &declared)
+{
+    if (ApplyOnePosition::name(result, x, y, r, u, declared))
+        return;
+    if (ApplyOneFrequency::name(result, x, y, r, u, declared))
+        return;
+    if (declared.reference && !declared.ids.empty()) {
+        Result read;
+        read.headDim = result.headDim;
+        ApplyFewRows::read(read, x, y, r, u, declared);
+        result = std::move(read);
+        return;
+    }
+    ApplyTwice::name(result, x, y, r, u, declared);
+}
+
 std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
 {
     if (const auto problem = ApplyPairs::shapeProblem(x, y))
         return *problem;
     if (x.cols() < 2 || x.cols() % 2 != 0)
         return u"X has %1 columns: a head's RoPE turns pairs of columns, so head_dim is even and >= 2"_s.arg(x.cols());
-    if (x.rows() < 3)
-        return u"X has %1 rows: at least 3 positions tell the frequencies"_s.arg(x.rows());
     if (const auto problem = ApplyPairs::finiteProblem(x, y))
         return *problem;
     const std::vector<std::int64_t> &ids = declared.ids;
@@ -445,11 +418,18 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     const std::vector<std::int64_t> sample = ApplyPairs::sampleRows(x.rows());
     const std::vector<bool> pass = ApplyPairs::passColumns(x, y, sample, u);
     Span span = spanOf(pass);
-    if (span.placement == Placement::None) {
-        result.diagnosis = u"Y equals X in every column: nothing was turned (RoPE not applied, or every row at "
-                           "position 0)"_s;
+    // No pair turned: Y is X, or X times one factor (the attention factor at position 0).
+    if (!ids.empty() && std::ssize(ids) != x.rows())
+        return u"--position-ids holds %1 ids; X has %2 rows, one id a row"_s.arg(std::ssize(ids)).arg(x.rows());
+    if (const auto scale = span.placement == Placement::None ? std::optional(1.0)
+                                                             : ApplyNotTurned::scaleOf(x, y, sample, u)) {
+        ApplyNotTurned::name(result, *scale, x.rows(), declared);
         return result;
     }
+    // Rows left unturned among turned ones (their rotation dropped): the frequencies identified
+    // from the others.
+    const std::vector<std::int64_t> still = ApplyNotTurned::stillRows(x, y, u, ids);
+    const std::vector<std::int64_t> identifyIds = ApplyNotTurned::withoutRows(still, x.rows(), ids);
     // Y's columns written back in another order than the rotation's: named, and read put back.
     const auto putBack = [&](const ApplyColumns::Permuted &put) {
         Declared again = declared;
@@ -476,7 +456,11 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     if (!ApplyPairs::turnsPairs(r, u)) {
         if (auto put = declared.undoColumns ? ApplyColumns::undo(x, y, sample, u, 0, x.cols()) : std::nullopt)
             return putBack(*put);
-        result.diagnosis = ApplyPairs::notTurned(u"its columns"_s);
+        ApplyNotTurned::nameNoRotation(result, x, y, u, declared); // no rotation, or Y all 0
+        return result;
+    }
+    if (x.rows() < ApplyFewRows::kRows) {
+        ApplyFewRows::read(result, x, y, r, u, declared);
         return result;
     }
     result.rotation = r.geometry.rotation;
@@ -496,10 +480,8 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
                                     .arg(h - 1)
                                     .arg(std::ilogb(u)));
     }
-    if (!ids.empty() && std::ssize(ids) != x.rows())
-        return u"--position-ids holds %1 ids; X has %2 rows, one id a row"_s.arg(std::ssize(ids)).arg(x.rows());
-    if (!identifyAt(result, x, y, r, u, ids)) {
-        ApplyTwice::name(result, x, y, r, u, declared); // the declared rotation applied twice
+    if (!identifyAt(result, x, y, r, u, identifyIds.empty() ? ids : identifyIds)) {
+        unidentified(result, x, y, r, u, declared);
         return result;
     }
     keepAmplitude(result, r, u);
@@ -554,7 +536,18 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
             return twice;
         }
     }
+    // Rows left unturned named; the positions' line says the others (the runs reported as read).
+    const std::vector<PositionRun> read = result.positions;
+    const bool rowsSaid = ApplyNotTurned::nameRows(result, still, declared, positions, lines);
+    result.positions = rowsSaid ? runsOf(positions) : result.positions;
     conclude(result, declared, positions, lines, reversed);
+    // Rows unturned with nothing declared: unknown, said by nameRows' line (the last).
+    if (rowsSaid && !declared.reference && declared.ids.empty() && result.verdict != CheckVerdict::Mistake) {
+        result.verdict = CheckVerdict::Unknown;
+        result.correctAgainst.clear();
+        result.diagnosis = u"Y is X turned at each row's own position but: "_s + lines.constLast();
+    }
+    result.positions = read;
     return result;
 }
 

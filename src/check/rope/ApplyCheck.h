@@ -83,6 +83,9 @@ inline const QString kRotationReversed = QStringLiteral("rotation-reversed");
 // Under --position-ids: every row turned at its own index where the batch's ids differ (a padded
 // row's rotation took arange(L)), as `posenc check --position-ids` names such ids.
 inline const QString kArangePositions = QStringLiteral("arange-with-padding");
+// Every row turned at one position (a scalar broadcast where arange was meant), as `posenc check
+// --position-ids` names such ids.
+inline const QString kPositionsConstant = QStringLiteral("positions-constant");
 // A partial rotary's: another rotary_dim than the one declared; the rotated columns after the
 // unrotated ones (HF rotates the first rotary_dim); inv_freq's exponent over head_dim where HF's
 // _compute_default_rope_parameters divides by rotary_dim.

@@ -172,11 +172,25 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
         result.positionOffset = first;
     if (constant && first != 0) {
         result.mistakes.append(CheckMistakes::kPositionOffset);
-        return u"every row r is at position r + %1: the positions are off by %1 (HF's position_ids start at "
-               "0)"_s.arg(first);
+        return u"every row r is at position r + %1 (rows 0..%2 at %1..%3): off by %1 if they are a sequence's "
+               "first tokens (HF's position_ids start at 0), right if %1 token%4 came before them (a cache's "
+               "prefill, a chunk, a decode step); --position-ids declares which"_s.arg(first)
+                   .arg(positions.size() - 1)
+                   .arg(first + std::int64_t(positions.size()) - 1)
+                   .arg(first == 1 ? QString() : u"s"_s);
     }
     if (constant)
         return {};
+    // Every row at one position: a scalar (the cache's length, the last position) broadcast over the
+    // sequence where arange was meant, or the rows one token's heads (unknown in conclude).
+    if (positions.size() > 1 && first >= 0
+        && std::all_of(positions.begin(), positions.end(), [first](std::int64_t p) { return p == first; })) {
+        result.mistakes.append(kPositionsConstant);
+        return u"every row is at position %1: one position for all %2 rows, a scalar (a cache's length, the last "
+               "position) broadcast over the sequence where each token has its own (HF's position_ids are "
+               "arange(past, past + L))"_s.arg(first)
+                   .arg(positions.size());
+    }
     // The runs away from their own rows, the rest said at once where every one is at its own row.
     result.mistakes.append(kPositionsOutOfOrder);
     // Every row r at s r: the positions scaled, or the rotation applied s times over, R(p w)^s =
@@ -227,13 +241,47 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
                      "as sin negated or every position negated would; HF's apply_rotary_pos_emb adds %1(q) * sin "
                      "(each row's position is read with its angles negated)"_s.arg(turn));
     }
+    // Most rows at no position the frequencies read give, nothing declared: the reading explains too
+    // few rows to say where they are (a few rows of a slow rope_theta pin no frequencies), no order.
+    const auto unread = std::count(positions.begin(), positions.end(), std::int64_t(-1));
+    if (!declared.reference && declared.ids.empty() && result.mistakes.isEmpty()
+        && 2 * unread > std::ssize(positions)) {
+        result.verdict = CheckVerdict::Unknown;
+        result.correctAgainst.clear();
+        result.diagnosis = u"Y is X turned pair by pair, but the frequencies read from it (%1) place %2 of its %3 "
+                           "rows and the others at no position: too few rows to pin the frequencies, or no RoPE's; "
+                           "declare the reference (--expect rope and its flags, --preset or --config) to have each "
+                           "row compared"_s.arg(result.frequencies)
+                               .arg(std::ssize(positions) - unread)
+                               .arg(std::ssize(positions));
+        return;
+    }
     const QString line
         = declared.ids.empty() ? positionLines(result, positions) : idLines(result, positions, declared.ids);
     if (!line.isEmpty())
         lines.append(line);
     ApplyTwice::nameDoubled(result, declared, positions, lines);
-    if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s))
+    if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s)) {
+        // Rows at r + k and nothing else amiss, no --position-ids: k tokens before them in a cache
+        // turned faithfully, or a sequence's first tokens off by k. Nothing given tells them apart:
+        // unknown, position-offset named (docs/ARCHITECTURE.md, Checking a rotation).
+        const bool positionsAlone = result.mistakes == QStringList {CheckMistakes::kPositionOffset}
+            || result.mistakes == QStringList {kPositionsConstant};
+        if (declared.ids.empty() && positionsAlone && result.deviatingRows == 0) {
+            result.verdict = CheckVerdict::Unknown;
+            result.correctAgainst.clear();
+        }
+        // Rows off the frequencies fitted to them, nothing named and nothing declared: a fit of few
+        // rows (a slow rope_theta's pairs read as proportional's still tail) is no reference, and
+        // no faithful computation is shown to differ.
+        if (!declared.reference && result.mistakes.isEmpty() && result.correctAgainst.isEmpty()) {
+            result.verdict = CheckVerdict::Unknown;
+            result.diagnosis += u"; no published form's frequencies and no named mistake explain them: declare the "
+                                "reference (--expect rope and its flags, --preset or --config) to have them "
+                                "compared"_s;
+        }
         return;
+    }
     result.verdict = result.correctAgainst.isEmpty() ? CheckVerdict::Variant : CheckVerdict::Correct;
     QString part;
     if (result.rotaryDim < result.headDim)

@@ -170,6 +170,15 @@ Reading bestReading(const RowMatrixXf &x, const RowMatrixXf &y, const std::vecto
                 best = std::move(r);
         }
     }
+    // A table of other pairs than the rotation's shows only where the two columns of a turned pair
+    // take two different angles. Where the table of the rotation's own pairs reads as well (every
+    // pair at one frequency: LeetCUDA#289's theta^0), the data show no swap: the agreeing reading.
+    if (best->geometry.table != best->geometry.rotation) {
+        const RopeLayout rotation = best->geometry.rotation;
+        Reading agreeing = readingOf(x, y, rows, Geometry {rotation, rotation, col0, width});
+        if (agreeing.spread <= std::max(4.0 * best->spread, 1e-6))
+            return agreeing;
+    }
     return *best;
 }
 
@@ -404,7 +413,9 @@ bool concludeMistakes(Outcome &outcome, QStringList lines, const QString &where)
                          .arg(outcome.worstColumn));
     if (outcome.mistakes.isEmpty() && outcome.deviatingRows == 0)
         return false;
-    outcome.verdict = CheckVerdict::Mistake;
+    // Nothing named and no cell compared: no deviation seen, so no mistake to promise (unknown).
+    const bool seen = !outcome.mistakes.isEmpty() || outcome.worstRow >= 0;
+    outcome.verdict = seen ? CheckVerdict::Mistake : CheckVerdict::Unknown;
     outcome.diagnosis = lines.join(QStringLiteral("; "));
     return true;
 }

@@ -164,6 +164,7 @@ struct Outcome : CellTally
     QStringList mistakes;
     QString diagnosis;
     QStringList notes;
+    bool notTurned = false; // Y is X (or X times one factor) in every column: no pair turned
 };
 
 // The mistakes an apply check names of the pairing.
@@ -176,8 +177,9 @@ QString layoutWords(RopeLayout layout);
 // (rope-layout-swapped), else a rotation of other pairs than the `declared` (rope-layout).
 void layoutMistakes(Outcome &outcome, std::optional<RopeLayout> declared, QStringList &lines);
 // The verdict of a check whose mistakes and cells are in: a mistake where any is named or any row
-// deviates (the rows' line added where no mistake explains them: "at `where`"), the lines the
-// diagnosis; false where neither, the verdict left to the family's reference.
+// compared deviates (the rows' line added where no mistake explains them: "at `where`"), unknown
+// where rows deviate and none could be compared, the lines the diagnosis; false where neither, the
+// verdict left to the family's reference.
 bool concludeMistakes(Outcome &outcome, QStringList lines, const QString &where);
 
 } // namespace posenc::ApplyPairs

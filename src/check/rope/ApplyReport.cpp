@@ -50,6 +50,8 @@ QStringList lines(const ApplyPairs::Outcome &r, const Family &family)
     if (r.verdict == CheckVerdict::Correct)
         out.append(u"equals: "_s + family.equals);
     if (!family.found) {
+        if (!r.mistakes.isEmpty())
+            out.append(u"mistakes: "_s + r.mistakes.join(u", "_s));
         out.append(u"diagnosis: "_s + r.diagnosis);
         return out;
     }
@@ -86,6 +88,8 @@ QString json(const ApplyPairs::Outcome &r, const Family &family)
     const bool found = family.found;
     Entries entries {{u"verdict"_s, jsonString(CheckWords::verdict(r.verdict))}};
     entries += family.head;
+    if (r.notTurned) // read by a many-head check (CheckApplyHeads): the heads left unturned
+        entries.append({u"not_turned"_s, u"true"_s});
     entries += Entries {{u"layout"_s, found ? jsonString(layoutWord(r.rotation)) : u"null"_s},
                         {u"table_layout"_s, found ? jsonString(layoutWord(r.table)) : u"null"_s}};
     entries += family.pairingKeys;

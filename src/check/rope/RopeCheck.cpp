@@ -1,6 +1,7 @@
 // RoPE's facet of posenc check (FamilyCheck.h): its cos and sin tables, its rotation of a query or
 // key, its config reader and its layers' numbers and words.
 #include "check/FamilyCheck.h"
+#include "check/PairReference.h"
 
 #include "check/rope/CosSinCache.h"
 #include "check/rope/CosSinPair.h"
@@ -9,6 +10,7 @@
 #include "check/rope/RopeInvFreq.h"
 #include "check/rope/RopeLayers.h"
 #include "check/rope/RopeTableCheck.h"
+#include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
@@ -18,6 +20,9 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
+
+// Attention factors closer than this (relative) are the same: a table's amplitude read to float32.
+constexpr double kFactorDiffers = 1e-4;
 
 // What the shape check reads as RoPE's (TensorReading): a model's inv_freq, a cos|sin cache, and a
 // cache of half the table's width.
@@ -64,6 +69,22 @@ FamilyCheck makeRopeCheck()
         TableMatch named = RopeInvFreq::expect(inv, StoredType::Float64, declared);
         if (named.verdict != CheckVerdict::Mistake)
             return std::nullopt;
+        // A second defect beside the frequencies (daScript#3479: YaRN's betas 32/1 for 4/1 and its
+        // mscale dropped): the reading's amplitude, the table's attention factor, against the declared.
+        const auto *reading = dynamic_cast<const PairReference *>(read.reference.get());
+        const double declaredFactor = RopeFrequencies::attentionFactor(declared);
+        if (reading && std::fabs(reading->spec().schedule.amplitude / declaredFactor - 1.0) > kFactorDiffers) {
+            const double factor = reading->spec().schedule.amplitude;
+            const bool missing = std::fabs(factor - 1.0) <= kFactorDiffers;
+            const QString id = missing ? u"attention-factor-missing"_s : u"attention-factor"_s;
+            if (!named.mistakes.contains(id))
+                named.mistakes.append(id);
+            named.diagnosis += u"; and the attention factor is %1 where %2 is declared (%3)"_s.arg(
+                NumberText::compact(factor, 6), NumberText::compact(declaredFactor, 6),
+                missing ? u"cos and sin not multiplied by it: LlamaRotaryEmbedding.forward's `cos() * "
+                          "attention_scaling`"_s
+                        : u"the table's amplitude"_s);
+        }
         return named;
     };
     check.apply = RopeApply::hypothesis();

@@ -2,7 +2,9 @@
 
 #include "check/CellTolerance.h"
 #include "check/DeclaredWords.h"
+#include "check/rope/RopeDynamicFactor.h"
 #include "check/rope/RopeFrequencyMistakes.h"
+#include "check/rope/RopeHalfAngles.h"
 #include "check/rope/RopeTableCheck.h"
 #include "check/rope/RopeYarnBands.h"
 #include "check/rope/RopeYarnBetas.h"
@@ -321,6 +323,10 @@ void nameReading(TableMatch &m, const Params &found, const Params &declared)
     const bool sameTheta = std::fabs(found.rope.theta - thetaDeclared) <= 1e-9 * thetaDeclared;
     const bool plainDeclared = declaredType == RopeType::Default || declaredType == RopeType::Dynamic;
     QStringList said;
+    // Dynamic's bases, declared and grown, printed alike (RopeDynamicFactor::thetaText); others as given.
+    const auto thetaText = [&](double theta) {
+        return declaredType == RopeType::Dynamic ? RopeDynamicFactor::thetaText(theta) : NumberText::exact(theta);
+    };
     // Dynamic declared, the vector rope_theta's own: the grown base not applied, a scaling left out.
     const bool dynamicUnscaled = declaredType == RopeType::Dynamic && foundType == RopeType::Default
         && std::fabs(found.rope.theta - declared.rope.theta) <= 1e-9 * declared.rope.theta && !sameTheta;
@@ -338,16 +344,18 @@ void nameReading(TableMatch &m, const Params &found, const Params &declared)
     if (dynamicUnscaled) {
         m.mistakes.append(kType);
         said.append(u"rope_type default where dynamic is declared: no scaling applied, the base rope_theta %1 where "
-                    "dynamic's grows it to %2 at a sequence of %3 positions"_s.arg(NumberText::exact(found.rope.theta),
-                                                                                  NumberText::exact(thetaDeclared))
-                        .arg(declared.maxLen));
+                    "dynamic's %2"_s.arg(thetaText(found.rope.theta),
+                                         RopeDynamicFactor::grownWords(declared)));
+    } else if (const auto grown = RopeDynamicFactor::name(found, declared)) {
+        // A length: the base (rope_theta's grown value) differs too, which the corpus calls rope-theta.
+        m.mistakes += grown->first == kFactor ? QStringList {kFactor} : QStringList {grown->first, kTheta};
+        said.append(grown->second);
     } else if (foundType == RopeType::Default && plainDeclared) {
         m.mistakes.append(kTheta);
         said.append(u"rope_theta %1 %4 %2%3"_s.arg(
-            NumberText::exact(found.rope.theta), NumberText::exact(thetaDeclared),
+            thetaText(found.rope.theta), thetaText(thetaDeclared),
             declaredType == RopeType::Dynamic
-                ? u" (dynamic's base at a sequence of %1 positions, rope_theta %2)"_s.arg(declared.maxLen)
-                      .arg(NumberText::exact(declared.rope.theta))
+                ? u" (dynamic's: it %1)"_s.arg(RopeDynamicFactor::grownWords(declared))
                 : QString(),
             DeclaredWords::whereGiven()));
     } else if (foundType != declaredType) {
@@ -357,21 +365,21 @@ void nameReading(TableMatch &m, const Params &found, const Params &declared)
             foundType == RopeType::Default ? u": no scaling applied"_s : QString()));
         if (!sameTheta && foundType != RopeType::Linear) {
             m.mistakes.append(kTheta);
-            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.theta),
-                                                                    NumberText::exact(thetaDeclared)));
+            said.append(u"rope_theta %1 where %2 is declared"_s.arg(thetaText(found.rope.theta),
+                                                                    thetaText(thetaDeclared)));
         }
     } else if (foundType == RopeType::Yarn) {
         if (!sameTheta) {
             m.mistakes.append(kTheta);
-            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.theta),
-                                                                    NumberText::exact(thetaDeclared)));
+            said.append(u"rope_theta %1 where %2 is declared"_s.arg(thetaText(found.rope.theta),
+                                                                    thetaText(thetaDeclared)));
         }
         said.append(RopeYarnBetas::differences(found, declared, m.mistakes));
     } else {
         if (!sameTheta) {
             m.mistakes.append(kTheta);
-            said.append(u"rope_theta %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.theta),
-                                                                    NumberText::exact(thetaDeclared)));
+            said.append(u"rope_theta %1 where %2 is declared"_s.arg(thetaText(found.rope.theta),
+                                                                    thetaText(thetaDeclared)));
         }
         if (found.rope.factor != declared.rope.factor) {
             m.mistakes.append(kFactor);
@@ -515,6 +523,13 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
         m.diagnosis = halfWords(*half) + u"; declared "_s + words(declared);
         return m;
     }
+    if (const auto half = halfFormat(v, stored); const auto stages = half ? RopeHalfAngles::vectorStages(
+            v, FrequencySchedule {reference, 1.0}, *half == StoredType::BFloat16) : std::nullopt) {
+        m.mistakes = {CheckMistakes::kHalfPrecisionAngles};
+        m.diagnosis = u"inv_freq formed in half precision: %1; declared "_s.arg(RopeHalfAngles::pipelineWords(
+                          *stages, RopeHalfAngles::powersOf(FrequencySchedule {reference, 1.0}))) + words(declared);
+        return m;
+    }
     if (const auto other = otherLongRopeList(v, declared, stored)) {
         const bool longDeclared = declared.maxLen > *declared.rope.originalMaxLen;
         m.mistakes = {kFactorSet};
@@ -576,15 +591,10 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
 
 QStringList mistakeIds()
 {
-    return {kTheta,
-            kType,
-            kFactor,
-            kRotaryDim,
-            kFactorSet,
-            RopeYarnBetas::kBetaFast,
-            RopeYarnBetas::kBetaSlow,
-            CheckMistakes::kHalfPrecisionAngles,
-            RopeFrequencyMistakes::kFrequenciesInverted};
+    const QStringList frequencies {kTheta, kType, kFactor, kRotaryDim, kFactorSet, RopeYarnBetas::kBetaFast};
+    return frequencies
+        + QStringList {RopeYarnBetas::kBetaSlow, CheckMistakes::kHalfPrecisionAngles,
+                       RopeFrequencyMistakes::kFrequenciesInverted, RopeDynamicFactor::kDynamicLength};
 }
 
 } // namespace posenc::RopeInvFreq

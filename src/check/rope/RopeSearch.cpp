@@ -4,6 +4,7 @@
 
 #include "check/FitNumbers.h"
 #include "check/TableMatch.h"
+#include "core/ParamTable.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeTypes.h"
 
@@ -137,6 +138,14 @@ bool nearFrequencies(const Params &a, const Params &b)
     return true;
 }
 
+// Params::isValid() without its list of problems: the first row whose check fails ends it. A
+// search validates every candidate, and the list's texts cost more than the checks.
+bool valid(const Params &params)
+{
+    const QList<ParamSpec> &rows = ParamTable::rows();
+    return std::none_of(rows.begin(), rows.end(), [&](const ParamSpec &row) { return bool(row.check(params)); });
+}
+
 } // namespace
 
 // Fewer cells beyond the tolerance; exact angles before float32 ones; a published form; a round
@@ -181,7 +190,7 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     // Cancelled: every search loop ends at its next candidate, as at a fit (identify drops it).
     if (ScoringCancel::requested())
         return true;
-    if (!params.isValid())
+    if (!valid(params))
         return false;
     Hypothesis hyp;
     hyp.params = params;
@@ -308,8 +317,20 @@ void RopeSearch::tryBase(double base, bool defaultTried)
     if (!defaultTried && consider(p))
         return;
     tryLinear(p);
-    if (!matched())
+    if (!matched() && !bandedHopeless())
         tryBanded(p);
+}
+
+// Llama 3 and YaRN keep the fastest pair at the default's frequency, 1 (an original length so
+// short that it is divided, read as linear, is the exception tryLinear tries): where the sample's
+// fastest pair turns at another and the best so far leaves nine cells in ten beyond the tolerance,
+// no banded reading at any theta is near. Their thousand-odd hypotheses, each counted nearly whole
+// against a best that explains nothing, were two thirds of the check of a table RoPE does not
+// explain (random angles, a 2-D RoPE table, a wrong rotation in --apply).
+bool RopeSearch::bandedHopeless() const
+{
+    const double fastest = m_measured.theta[0].theta;
+    return m_best && 10 * m_best->bad() > 9 * m_best->score.compared && !(std::fabs(fastest - 1.0) <= 1e-3);
 }
 
 // Linear: every pair divided by the factor.
@@ -490,7 +511,9 @@ Fit RopeSearch::finish(std::optional<RopeLayout> declared) const
         && std::fabs(amplitude - 1.0) < amplitudeWithin()) {
         result.mistakes.append(u"attention-factor-missing"_s);
         result.correct.amplitude = result.typeAttentionFactor;
-    } else if (rope.type == RopeType::LongRope && std::fabs(amplitude - 1.0) < amplitudeWithin()) {
+    } else if (rope.type == RopeType::LongRope && !rope.attentionFactor
+               && std::fabs(amplitude - 1.0) < amplitudeWithin()) {
+        // A factor per pair fitted freely gives its amplitude as attention_factor: none missing.
         bool scaled = false;
         for (const double r : rope.shortFactor)
             scaled = scaled || std::fabs(r - 1.0) > 1e-3;

@@ -84,6 +84,8 @@ private:
     double largestRatio(double base) const;
     void tryLinear(const Params &p);
     void tryBanded(const Params &p);
+    // Whether no llama3 or yarn reading can be near (tryBase skips them).
+    bool bandedHopeless() const;
     void tryReversedLlama3(const Params &p, double factor);
     void tryReversedYarn(const Params &p, double factor);
     void tryYarnRamp(const Params &p, const std::vector<std::int64_t> &originals);

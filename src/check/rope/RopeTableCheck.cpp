@@ -60,9 +60,8 @@ double amplitudeTolerance(ValueFormat format)
     return std::max(1e-6, 4.0 * halfUnit(format));
 }
 
-// The lengths at which `form` is tried against a table of `length` rows: that length, and for
-// LongRoPE the other regime too (HF takes the long factors for a sequence past the original
-// length, whatever rows a table of them holds).
+// The lengths `form` is tried at against a table of `length` rows: that length, and LongRoPE's other
+// regime (HF takes the long factors past the original length, whatever rows a table holds).
 QList<std::int64_t> lengthsOf(const Params &form, std::int64_t length)
 {
     QList<std::int64_t> lengths {length};
@@ -439,9 +438,8 @@ std::optional<TableMatch> parameterReading(const TableEvidence &e, const RopeFit
     return m;
 }
 
-// A declared table that deviates: its rows at other positions or of LongRoPE's other list
-// (RopeRowPositions); a LongRoPE table's other factor list throughout, or the lists switched at a
-// row (RopeLongRopeSwitch), named; else the deviation as streamed.
+// A declared table that deviates, named: rows at other positions or of LongRoPE's other list
+// (RopeRowPositions), or its other list throughout or switched at a row (RopeLongRopeSwitch); else as streamed.
 TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fit &declared)
 {
     if (const auto rows = RopeRowPositions::name(e, fit.hypothesis)) {
@@ -549,6 +547,11 @@ QList<PublishedForm> publishedForms(std::int64_t cols)
 std::vector<RopeFit::Published> publishedRopeForms(std::int64_t rotaryDim)
 {
     return formsAt(rotaryDim);
+}
+
+QStringList publishedNames(const Params &params, double amplitude, double tolerance)
+{
+    return publishedMatch(params, amplitude, tolerance).names;
 }
 
 QString nearestPublishedRope(const Params &params)

@@ -15,5 +15,8 @@ TableHypothesis hypothesis();
 // dim; and the nearest to `params` in words, as a variant's diagnosis names it.
 std::vector<RopeFit::Published> publishedRopeForms(std::int64_t rotaryDim);
 QString nearestPublishedRope(const Params &params);
+// The published forms whose frequencies are those of `params` and whose attention factor is
+// `amplitude` within `tolerance` (relative): a table of these frequencies is theirs at any rows.
+QStringList publishedNames(const Params &params, double amplitude, double tolerance);
 
 } // namespace posenc::RopeTableCheck

@@ -2,6 +2,7 @@
 
 #include "check/FitNumbers.h"
 #include "check/PairReference.h"
+#include "check/rope/RopeHalfAngles.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
 #include "check/sinusoidal/SinusoidalDeclared.h"
 #include "check/sinusoidal/SinusoidalFit.h"
@@ -315,6 +316,12 @@ TableHypothesis hypothesis()
     h.referenceCode
         = u"Vaswani et al. 2017, section 3.5; tensorflow/tensor2tensor tensor2tensor/layers/common_attention.py, get_timing_signal_1d; huggingface/diffusers src/diffusers/models/embeddings.py, get_timestep_embedding"_s;
     h.publishedForms = publishedForms;
+    // Still unnamed: positions or diffusion timesteps rounded to half precision before the angles
+    // (musubi-tuner#729's bf16 timesteps / 1000), or the angles formed in it.
+    h.nameDeclaredPrecision = [](const TableMatch &declared, const TableRows &table,
+                                 const std::vector<std::int64_t> &deviatingRows) {
+        return RopeHalfAngles::name(declared, table, deviatingRows, RopeHalfAngles::Family::Sinusoid);
+    };
     return h;
 }
 

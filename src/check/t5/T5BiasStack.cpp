@@ -72,12 +72,23 @@ HeadReading readHead(const std::vector<float> &cells, std::int64_t length, const
 {
     const auto masked = [format](float v) { return MaskFill::is(double(v), format); };
     QHash<std::int64_t, QHash<std::uint32_t, std::int64_t>> counts;
+    std::vector<bool> unmasked(std::size_t(2 * length - 1), false); // the offsets the head shows
     for (std::int64_t i = 0; i < length; ++i) {
         for (std::int64_t j = 0; j < length; ++j) {
             const float v = cells[std::size_t(i * length + j)];
-            if (!masked(v))
+            if (!masked(v)) {
                 ++counts[m.bucketOf[std::size_t(j - i + length - 1)]][bitsOf(v)];
+                unmasked[std::size_t(j - i + length - 1)] = true;
+            }
         }
+    }
+    // A bucket shows the map where it holds two offsets the head does not mask: a causal mask's
+    // keys share bucket 0 with offset 0, which tells nothing (a causal ALiBi head of 12 keys has
+    // every unmasked offset in a bucket of its own, and any Toeplitz head fits such a map).
+    QHash<std::int64_t, int> shown;
+    for (std::size_t k = 0; k < unmasked.size(); ++k) {
+        if (unmasked[k])
+            ++shown[m.bucketOf[k]];
     }
     QHash<std::int64_t, std::uint32_t> mode;
     QHash<std::uint32_t, int> values;
@@ -99,7 +110,7 @@ HeadReading readHead(const std::vector<float> &cells, std::int64_t length, const
                 continue;
             ++r.compared;
             const std::int64_t b = m.bucketOf[std::size_t(j - i + length - 1)];
-            const bool shows = m.offsets.value(b) >= 2;
+            const bool shows = shown.value(b) >= 2;
             r.evidence += shows ? 1 : 0;
             if (bitsOf(v) == mode.value(b))
                 continue;

@@ -104,9 +104,13 @@ ParamSpec sectionRow()
         return u"t,h,w: three counts of rotary pairs"_s;
     };
     s.check = [pairs, allowed = s.allowed](const Params &p) -> std::optional<ParamError> {
+        // Three counts under another family are never a problem: their problem's text, built for
+        // nothing, was a part of every validation (RopeSearch::consider's thousands).
+        if (!underMrope(p) && p.mrope.section.size() == 3)
+            return std::nullopt;
         const std::int64_t h = underMrope(p) ? pairs(p) : RopeParams::kMaxHeadDim / 2;
         const auto problem = MropeAxes::sectionProblem(p.mrope, std::max<std::int64_t>(h, 1));
-        if (!problem || (!underMrope(p) && p.mrope.section.size() == 3))
+        if (!problem)
             return std::nullopt;
         QStringList counts;
         for (const std::int64_t c : p.mrope.section)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 using namespace Qt::StringLiterals;
 
@@ -33,6 +34,29 @@ bool readsRow(const FamilySpec &family, const QString &key)
     return std::any_of(family.borrows.cbegin(), family.borrows.cend(), [&](const BorrowedRows &b) {
         return b.keys.contains(key) || (b.keys.isEmpty() && holds(Families::spec(b.family).rows()));
     });
+}
+
+// The kept scores of the latest engine's frequencies: an engine of other ids or another batch at
+// the same frequencies (a change of --ids-choice or of the rows' lengths) starts from the scores the
+// one before it computed, the same bits, rather than from none: their cosines were most of a
+// position-effect preview's time. Only the latest engine's (a change of frequencies starts anew),
+// at most two sets of 2 MiB each.
+struct SharedScores
+{
+    std::vector<double> inv;
+    std::shared_ptr<const LazyScores> byDistance, byQuery;
+};
+
+std::mutex g_sharedMutex;
+std::vector<SharedScores> g_shared; // the latest engine's
+
+SharedScores sharedScores(const std::vector<double> &inv, std::int64_t size, const std::vector<SharedScores> &before)
+{
+    for (const SharedScores &s : before) {
+        if (s.inv == inv)
+            return s;
+    }
+    return {inv, std::make_shared<const LazyScores>(size), std::make_shared<const LazyScores>(size)};
 }
 
 } // namespace
@@ -72,23 +96,19 @@ PositionEffect::PositionEffect(const Engine &engine)
         m_chosen = at(m_choice);
         m_axes = m_ids.pairAxes(m_params, std::int64_t(m_reference.inv.size()));
         if (std::all_of(m_axes.cbegin(), m_axes.cend(), [](int axis) { return axis == 0; })) {
-            // Every pair reads the first axis's id: the scores are kept up to the largest id, past
-            // 2^18 computed token by token (8 MiB at the most, taken where asked). Two choices at
-            // the same frequencies share them.
+            // Every pair reads the first axis's id: the scores are kept up to 2^18, past it computed
+            // token by token (8 MiB at the most, taken where asked). Two choices at the same
+            // frequencies share them, and so does the next engine at these frequencies.
             constexpr std::int64_t kKeptMost = std::int64_t(1) << 18;
-            const auto keep = [&](Rotary &r, std::int64_t largest) {
-                const std::int64_t size = std::min(largest + 1, kKeptMost);
-                r.byDistance = std::make_shared<const LazyScores>(size);
-                r.byQuery = std::make_shared<const LazyScores>(size);
-            };
-            if (m_reference.inv == m_chosen.inv) {
-                keep(m_reference, std::max(m_ids.maxId(IdsChoice::Reference), m_ids.maxId(m_choice)));
-                m_chosen.byDistance = m_reference.byDistance;
-                m_chosen.byQuery = m_reference.byQuery;
-            } else {
-                keep(m_reference, m_ids.maxId(IdsChoice::Reference));
-                keep(m_chosen, m_ids.maxId(m_choice));
-            }
+            const std::lock_guard lock(g_sharedMutex);
+            std::vector<SharedScores> latest = {sharedScores(m_reference.inv, kKeptMost, g_shared)};
+            if (m_chosen.inv != m_reference.inv)
+                latest.push_back(sharedScores(m_chosen.inv, kKeptMost, g_shared));
+            m_reference.byDistance = latest.front().byDistance;
+            m_reference.byQuery = latest.front().byQuery;
+            m_chosen.byDistance = latest.back().byDistance;
+            m_chosen.byQuery = latest.back().byQuery;
+            g_shared = std::move(latest);
         }
     } else if (family.score) {
         m_kind = ScoreKind::Panel;

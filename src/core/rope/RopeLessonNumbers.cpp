@@ -75,6 +75,25 @@ Number ropeScore(const Params &p, double m, double n, RopeLayout layout)
                         ropeRotated(ropeVector(p, false), n, table, layout)));
 }
 
+// Where yarn's attention factor comes from, as transformers' _compute_yarn_parameters reads the
+// config (RopeFrequencies' yarnAttention).
+Number ropeAttentionRule(const Params &p)
+{
+    if (!isRope(p) || p.rope.type != RopeType::Yarn)
+        return none(u"not here: the scaling is not yarn"_s);
+    if (p.rope.attentionFactor)
+        return word(u"the attention_factor it sets"_s);
+    if (p.rope.mscale && p.rope.mscaleAllDim && *p.rope.mscale != 0.0 && *p.rope.mscaleAllDim != 0.0)
+        return word(u"get_mscale(f, mscale) / get_mscale(f, mscale_all_dim), mscale %1 over mscale_all_dim %2"_s.arg(
+            QString::number(*p.rope.mscale), QString::number(*p.rope.mscaleAllDim)));
+    return word(u"0.1·ln f + 1"_s);
+}
+
+Number ropeMscaleAllDim(const Params &p)
+{
+    return isRope(p) && p.rope.mscaleAllDim ? real(*p.rope.mscaleAllDim) : none(u"none (no mscale_all_dim given)"_s);
+}
+
 RopeLayout otherLayout(RopeLayout layout)
 {
     return layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
@@ -351,6 +370,8 @@ QList<Entry> entries()
              [](const Params &p) {
                  return isRope(p) ? factor(RopeFrequencies::describe(p).logitScale) : none(kNotRope);
              }},
+            {u"rope_attention_rule"_s, u"where yarn's attention factor comes from, in words"_s, ropeAttentionRule},
+            {u"rope_mscale_all_dim"_s, u"yarn's mscale_all_dim"_s, ropeMscaleAllDim},
             {u"rope_yarn_mscale"_s, u"yarn's default attention factor for this factor, 0.1·ln f + 1"_s,
              [](const Params &p) {
                  if (!isRope(p))

@@ -1,6 +1,11 @@
 #include "FamiliesModel.h"
 
+#include "core/ParamInputs.h"
+
+#include <QMutex>
+
 #include <algorithm>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -30,7 +35,56 @@ QString panelsSummary()
     return parts.join(u", "_s);
 }
 
+// A panel's data as last computed for a budget: a change of another family's settings leaves it as
+// it is (its inputs, as the figure's own recompute reads them), and the sinusoid's and RoPE's sums
+// were most of the figure's time. The latest of each family and budget alone, so that what is
+// reused is what nothing it reads has changed since, not a value the settings held before.
+struct KeptPanel
+{
+    Encoding family = {};
+    std::int64_t budget = 0, query = 0;
+    OffsetPixels offsets;
+    Params params;
+    FamilyPanelData data;
+};
+
+QMutex g_keptMutex;
+std::vector<KeptPanel> g_kept;
+std::atomic<quint64> g_panelsComputed {0};
+
+std::optional<FamilyPanelData> keptPanel(const FamilyPanel &panel, Encoding family, const Params &params,
+                                         std::int64_t query, const OffsetPixels &offsets, std::int64_t budget)
+{
+    const QMutexLocker lock(&g_keptMutex);
+    for (const KeptPanel &kept : g_kept) {
+        if (kept.family == family && kept.budget == budget && kept.query == query && kept.offsets == offsets
+            && !ParamInputs::differ(kept.params, params, panel.inputs))
+            return kept.data;
+    }
+    return std::nullopt;
+}
+
+void keepPanel(Encoding family, const Params &params, std::int64_t query, const OffsetPixels &offsets,
+               std::int64_t budget, const FamilyPanelData &data)
+{
+    const QMutexLocker lock(&g_keptMutex);
+    KeptPanel kept {family, budget, query, offsets, params, data};
+    kept.params.embeddings.reset(); // no panel reads a loaded matrix: it is not held here
+    for (KeptPanel &k : g_kept) {
+        if (k.family == family && k.budget == budget) {
+            k = std::move(kept);
+            return;
+        }
+    }
+    g_kept.push_back(std::move(kept));
+}
+
 } // namespace
+
+quint64 FamiliesModel::panelsComputed()
+{
+    return g_panelsComputed.load(std::memory_order_relaxed);
+}
 
 const FamilyPanelData *FamiliesData::panel(Encoding family) const
 {
@@ -97,10 +151,16 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
     data.chosen = params.encoding;
     const OffsetPixels offsets = OffsetPixels::of(query, params.maxLen, lower, upper, pixels);
     for (const FamilySpec *family : panelFamilies()) {
-        auto panel = FamilyPanels::of(family->encoding)->compute(params, query, offsets, budget, cancel);
-        if (!panel)
-            return std::nullopt;
-        panel->family = family->encoding;
+        const FamilyPanel &of = *FamilyPanels::of(family->encoding);
+        auto panel = keptPanel(of, family->encoding, params, query, offsets, budget);
+        if (!panel) {
+            panel = of.compute(params, query, offsets, budget, cancel);
+            if (!panel)
+                return std::nullopt;
+            panel->family = family->encoding;
+            g_panelsComputed.fetch_add(1, std::memory_order_relaxed);
+            keepPanel(family->encoding, params, query, offsets, budget, *panel);
+        }
         data.sampled = std::max(data.sampled, panel->sampled);
         data.panels.append(std::move(*panel));
     }

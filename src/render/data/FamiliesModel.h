@@ -48,9 +48,12 @@ public:
     static std::int64_t defaultQuery(const Params &params);
     // The data over offsets [lower, upper] of an axis `pixels` wide, the oscillating sums within
     // `budget` evaluations (FamilyCurves); nothing when cancelled.
+    // A panel whose inputs did not change since its last computation for the budget, query and
+    // offsets is taken as it was (panelsComputed counts those computed anew).
     static std::optional<FamiliesData> compute(const Params &params, std::int64_t query, double lower, double upper,
                                                int pixels, const std::atomic<bool> *cancel,
                                                std::int64_t budget = FamilyCurves::kMaxEvaluations);
+    static quint64 panelsComputed();
     // The families `state` names to keep (--keep, encoding words), those with a panel, and the
     // first word that names none (empty when every word does): read once, by the figure and by
     // checkOptions.

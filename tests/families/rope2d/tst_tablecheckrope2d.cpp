@@ -5,6 +5,7 @@
 // float32 angles (torch's outer product) named as such, and a 1-D RoPE table left to RoPE.
 #include "core/CheckTables.h"
 #include "support/Rope2dReference.h"
+#include "support/Sanitizer.h"
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
@@ -126,6 +127,10 @@ void TestTableCheckRope2d::theStyleIsNamed()
     QFETCH(bool, cosine);
     QFETCH(QString, style);
     QFETCH(QString, grid);
+    // Under a sanitizer, every style and both tables, each style's grids past pi and FLUX.2's four
+    // axes: the plain Qwen grids and FLUX.1's three axes repeat those paths at 9 of the 30 s.
+    POSENC_UNDER_SANITIZER_ONLY_ROWS_WHERE(!QByteArray(QTest::currentDataTag()).startsWith("Qwen2-VL ViT")
+                                           && !grid.startsWith(u"256x"_s) && !grid.startsWith(u"16x"_s));
     const Checked c = check(written(params, cosine));
     QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
     QCOMPARE(c.match.table, cosine ? u"rope2d-cos"_s : u"rope2d-sin"_s);

@@ -3,6 +3,8 @@
 #include "ModelFigureOptions.h"
 #include "ModelText.h"
 
+#include "render/data/ViewOptions.h"
+
 #include "check/FamilyCheck.h"
 #include "check/ModelConfigCheck.h"
 #include "core/FamilySpec.h"
@@ -69,7 +71,13 @@ QString LayerStackModel::summary() const
 
 QList<FigureOption> LayerStackModel::ownOptions() const
 {
-    return {ModelFigureOptions::config(layerStackDefault())};
+    // Its own --colormap: the map's colours are categories the legend names, so a map chosen
+    // colours the categories and the legend alike (LayerStackFigure::fill), where MapOptions
+    // recoloured the cells and left the legend in the figure's own colours.
+    FigureOption colormap = ViewOptions::colormap();
+    colormap.help = u"colours of the layer kinds and spans: auto is the figure's own; a map gives them colours "
+                    "evenly spaced along it, the key alike"_s;
+    return {ModelFigureOptions::config(layerStackDefault()), colormap};
 }
 
 QList<Quantity> LayerStackModel::inputs(const FigureState &) const

@@ -2,9 +2,12 @@
 
 #include "ModelPlot.h"
 
+#include "render/CellNumbers.h"
+#include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
+#include "render/data/ViewOptions.h"
 
 #include "check/CheckReport.h"
 
@@ -127,13 +130,24 @@ QList<PanelExtent> LayerStackFigure::panels(double pixelRatio) const
     return {{m_rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}}};
 }
 
-void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const LayerStackData>(data);
     const LayerStackData &d = *m_data;
-    const Palette positions = positionPalette(d);
-    const Palette spans = spanPalette(d, positions);
+    Palette positions = positionPalette(d);
+    Palette spans = spanPalette(d, positions);
     const auto n = int(std::max<std::int64_t>(d.layerCount, 1));
+    // A map chosen (--colormap) gives the categories colours evenly spaced along it, the cells and
+    // the legend alike: the positions' first, then the spans'.
+    const std::optional<Colormap> chosen
+        = Colormaps::fromName(state.option(QString::fromUtf16(ViewOptions::kColormap)));
+    const QCPRange categoryRange(0, double(std::max<qsizetype>(positions.keys.size() + spans.keys.size() - 1, 1)));
+    if (chosen) {
+        for (qsizetype i = 0; i < positions.colors.size(); ++i)
+            positions.colors[i] = Colormaps::colorAt(*chosen, double(i) / categoryRange.upper);
+        for (qsizetype i = 0; i < spans.colors.size(); ++i)
+            spans.colors[i] = Colormaps::colorAt(*chosen, double(positions.keys.size() + i) / categoryRange.upper);
+    }
     // One colour map over both lanes: the positions' colours first, then the spans'.
     QList<QColor> colors = positions.colors + spans.colors;
     QCPColorMapData *cells = m_map->data();
@@ -147,8 +161,31 @@ void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const
             cells->setCell(1, int(l), int(positions.keys.size()) + spans.index(g.spanKey));
         }
     }
-    m_map->setGradient(ModelPlot::categories(colors));
-    m_map->setDataRange(QCPRange(0, std::max<qsizetype>(colors.size() - 1, 1)));
+    // A cell that shows its value shows its key's words, as the legend says them: the layer types
+    // of a position colour, the span of a span colour (the values are indices into the colours).
+    QStringList labels;
+    for (const QString &key : positions.keys) {
+        QStringList types;
+        for (const auto &g : d.groups)
+            if (g.positionKey == key && !types.contains(g.layerType))
+                types.append(g.layerType);
+        labels.append(types.join(u", "_s));
+    }
+    for (const QString &key : spans.keys)
+        labels.append(key == u"full"_s ? u"whole context"_s
+                          : key == u"window"_s ? u"sliding window"_s
+                                               : key); // "chunk", or a mixer's word
+    CellNumbers::of(m_map)->setLabels(labels);
+    QCPColorGradient gradient = ModelPlot::categories(colors);
+    if (chosen) {
+        // The chosen map itself, with the figure's colour for a row out of view.
+        QCPColorGradient along = Colormaps::gradient(*chosen);
+        along.setNanHandling(gradient.nanHandling());
+        along.setNanColor(gradient.nanColor());
+        gradient = along;
+    }
+    m_map->setGradient(gradient);
+    m_map->setDataRange(categoryRange);
     m_rect->axis(QCPAxis::atLeft)->setRange(-0.5, n - 0.5);
 
     // On a slide or a small view the plot keeps its room: a word or two a layer type.
@@ -184,9 +221,16 @@ void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const
         lines.append(d.notes);
     PlotStyle::setCollapsibleText(m_caption, lines.join(u'\n'));
     const QString read = d.basis == u"guess"_s ? u" · a guess (unknown model_type)"_s : QString();
+    // The model's name its own statement, what the parentheses add (the text part, the model_type)
+    // after the layer count: a title short of room drops statements from its end, and on a slide
+    // beside the query scale "Layer stack · meta-llama/Llama-4-Scout-17B-16E (text part)
+    // (llama4_text) · 48 layers" kept "Layer stack" alone.
+    const qsizetype notesAt = d.model.indexOf(u" ("_s); // d.model is "name (notes) (model_type)"
+    const QString name = notesAt > 0 ? d.model.left(notesAt) : d.model;
+    const QString type = notesAt > 0 ? d.model.mid(notesAt) : QString();
     m_title->setText(d.groups.isEmpty()
                          ? u"Layer stack: no config"_s
-                         : u"Layer stack  ·  %1  ·  %2 layers%3"_s.arg(d.model).arg(d.layerCount).arg(read));
+                         : u"Layer stack  ·  %1  ·  %2 layers%3%4"_s.arg(name).arg(d.layerCount).arg(type, read));
 }
 
 std::optional<HoverPoint> LayerStackFigure::hoverAt(const QPointF &pixel, const Engine &) const

@@ -83,7 +83,10 @@ void MropePositionsFigure::showDefaultView(const Params &params, const FigureSta
     const auto *built = std::get_if<MropeLayout>(&layout);
     const double tokens = built ? double(built->tokens()) : 1.0;
     const double most = built ? double(built->maxId() + 1) : 1.0;
-    m_rect->axis(QCPAxis::atBottom)->setRange(-0.5, tokens + 0.5);
+    // The first generated token's star stands at x = tokens, past the prompt: matplotlib's margin
+    // of 5 % (axes.xmargin) beyond it keeps the star, 14 units wide, whole in a column's plot (it
+    // was cut in half at --size column with 0.5 of a token beyond it).
+    m_rect->axis(QCPAxis::atBottom)->setRange(-0.5, tokens + std::max(0.5, 0.05 * (tokens + 1.0)));
     m_rect->axis(QCPAxis::atLeft)->setRange(-0.5 - 0.04 * most, most + 0.5 + 0.04 * most);
 }
 

@@ -8,6 +8,7 @@
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/SwatchLegend.h"
 
 #include "core/rope/RopeText.h"
@@ -115,6 +116,8 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
                                            : QCPScatterStyle(QCPScatterStyle::ssNone));
     const QString exponent = d.type == RopeType::Proportional ? u"2j/head_dim"_s : u"2i/r"_s;
     m_after->setName(scaled ? u"%1 (scaled)"_s.arg(RopeTypes::word(d.type)) : u"2π·θ^(%1)"_s.arg(exponent));
+    // Shorter forms where little room would cut an entry (a key at 6 x 4 cm): the y axis names λᵢ.
+    ShorterLabels::setEntry(m_after, scaled ? QStringList() : QStringList {u"λᵢ"_s});
     add(m_after);
     m_before->setVisible(scaled);
     m_before->setData(d.pair, d.wavelengthBefore, true);
@@ -130,6 +133,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     PlotItems::horizontal(m_original, x0, x1, static_cast<double>(d.original));
     m_original->setName(d.originalGiven ? u"original L₀ = %1"_s.arg(FigureText::formatCount(d.original))
                                         : u"L₀ = max-len = %1"_s.arg(FigureText::formatCount(d.original)));
+    ShorterLabels::setEntry(m_original, {u"L₀ = %1"_s.arg(FigureText::formatCount(d.original)), u"L₀"_s});
     add(m_original);
     const bool extended = d.originalGiven && d.extended != d.original;
     m_extended->setVisible(extended);
@@ -178,6 +182,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     if (critical) {
         PlotItems::vertical(m_critical, criticalPair - 0.5, y.lower, y.upper);
         m_critical->setName(u"critical dim %1 (pair %2)"_s.arg(d.criticalDimension).arg(d.criticalDimension / 2));
+        ShorterLabels::setEntry(m_critical, {u"critical dim %1"_s.arg(d.criticalDimension), u"critical"_s});
         add(m_critical);
     }
 

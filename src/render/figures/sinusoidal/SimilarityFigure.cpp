@@ -30,7 +30,9 @@ const QColor kMiddle(213, 94, 0);
 // heatmap more room, one above the other. S[p, q] treats p and q alike and is constant along its
 // diagonals: the heatmap is drawn square, so that those run at 45 degrees, and as large as the
 // plot of S(k) leaves it. That plot keeps kBesideShare of the width (side by side) or kBelowShare
-// of the height (stacked), and never less than kReadable pixels of plot area across or down.
+// of the height (stacked), and never less than kReadable pixels of plot area across or down; the
+// heatmap never less than half of the plots' room (it is the figure's first panel) and, where it
+// would have less than kReadable either way, alone (the plot of S(k) given up).
 // Column 0 (row 0) holds the heatmap's box: its cell (axis rect and colour scale) at (0, 0) and
 // spacers right of it and under it, which take what the square leaves. A layout whose least
 // size does not fit is not chosen while the other fits.
@@ -97,21 +99,31 @@ private:
         const double besideNeed
             = std::max({kBesideShare * (width - columnSpacing()),
                         plotMargins.left() + plotMargins.right() + double(kReadable), double(offsetsLeast.width())});
-        const double belowNeed = std::max({kBelowShare * (height - rowSpacing()),
-                                           offsetsLeast.height() - plotOfS->minimumOuterSizeHint().height()
-                                               + plotMargins.top() + plotMargins.bottom() + double(kReadable),
-                                           double(offsetsLeast.height())});
+        // Its height but for its plot's: its legend's and its margins'.
+        const double offsetsDown = offsetsLeast.height() - plotOfS->minimumOuterSizeHint().height()
+            + plotMargins.top() + plotMargins.bottom();
+        const double belowNeed = std::max(
+            {kBelowShare * (height - rowSpacing()), offsetsDown + double(kReadable), double(offsetsLeast.height())});
         // The heatmap's side either way, and whether each way's least size fits.
-        const double beside = std::min(height - down, width - columnSpacing() - besideNeed - across);
-        const double stacked = std::min(width - across, height - rowSpacing() - belowNeed - down);
+        // Never less than half of the plots' room: the heatmap is the figure's first panel.
+        const double besidePlots = width - columnSpacing() - across - plotMargins.left() - plotMargins.right();
+        const double stackedPlots = height - rowSpacing() - down - offsetsDown;
+        const double beside
+            = std::min(height - down, std::max(width - columnSpacing() - besideNeed - across, besidePlots / 2.0));
+        const double stacked
+            = std::min(width - across, std::max(height - rowSpacing() - belowNeed - down, stackedPlots / 2.0));
         const bool besideFits = heatLeast.width() + columnSpacing() + offsetsLeast.width() <= width
             && std::max(heatLeast.height(), offsetsLeast.height()) <= height;
         const bool stackedFits = std::max(heatLeast.width(), offsetsLeast.width()) <= width
             && heatLeast.height() + rowSpacing() + offsetsLeast.height() <= height;
         // The plot of S(k) may go only where neither way holds both at their least sizes (6 x 4 cm
-        // at 9 pt): a small view that holds both keeps it (FigureRoom reads this when it gives up).
-        if (!alone)
-            FigureRoom::setDispensable(offsets, besideFits || stackedFits ? 0 : 1);
+        // at 9 pt) or gives the heatmap kReadable across (a column, where it was 15 units wide
+        // beside that plot, its colour bar's label wrapped to three columns and 'position p' off
+        // the page): a small view that holds both keeps it (FigureRoom reads this when it gives up).
+        if (!alone) {
+            const bool both = (besideFits || stackedFits) && std::max(beside, stacked) >= kReadable;
+            FigureRoom::setDispensable(offsets, both ? 0 : 1);
+        }
         // Alone, the heatmap stays where it was: its hidden neighbour keeps no room either way.
         const bool stack = alone ? rowCount() == 2 : stackedFits && (!besideFits || stacked > beside);
         if (stack != (rowCount() == 2)) {

@@ -1,0 +1,229 @@
+#include "check/rope/ApplyNotTurned.h"
+
+#include "check/TableMatch.h"
+#include "check/rope/RopeCheckWords.h"
+#include "check/rope/RopeFit.h"
+#include "core/NumberText.h"
+#include "core/rope/RopeFrequencies.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::ApplyNotTurned {
+
+namespace {
+
+// Room for Y's rounding in a cell: a few of its units of the larger value, and float32's own.
+bool within(double yv, double xv, double c, double u)
+{
+    const double expected = c * xv;
+    return std::fabs(yv - expected) <= 4.0 * u * std::max(std::fabs(yv), std::fabs(expected)) + 1e-30;
+}
+
+std::int64_t positionOf(const std::vector<std::int64_t> &ids, std::int64_t row)
+{
+    return ids.empty() ? row : ids[std::size_t(row)];
+}
+
+// "rows 32..63", "row 5", the rows listed as runs (at most eight, then "…").
+QString rowsText(const std::vector<std::int64_t> &rows)
+{
+    QStringList runs;
+    std::size_t i = 0;
+    while (i < rows.size()) {
+        std::size_t j = i;
+        while (j + 1 < rows.size() && rows[j + 1] == rows[j] + 1)
+            ++j;
+        runs.append(j == i ? u"row %1"_s.arg(rows[i]) : u"rows %1..%2"_s.arg(rows[i]).arg(rows[j]));
+        i = j + 1;
+    }
+    if (runs.size() > 8)
+        return runs.mid(0, 8).join(u", "_s) + u", …"_s;
+    return runs.join(u", "_s);
+}
+
+// The reference's words, as posenc check names one: "rope_type default (rope_theta 1e+06)".
+QString referenceWords(const Params &reference)
+{
+    RopeFit::Hypothesis words;
+    words.params = reference;
+    words.amplitude = RopeFrequencies::schedule(reference).amplitude;
+    return RopeCheckWords::reference(words).section(u", "_s, 2);
+}
+
+const QString kCauses = u"RoPE not applied (the rotated tensor dropped and its input kept: microsoft/SeerAttention#37 "
+                        "cached the keys from before apply_rotary_pos_emb), or every row at position 0 (position_ids "
+                        "all 0)"_s;
+
+} // namespace
+
+std::optional<double> scaleOf(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
+                              double u)
+{
+    // The factor from the largest |x| of the sample, then every cell held to it.
+    double best = 0.0, c = 1.0;
+    for (const std::int64_t p : rows)
+        for (std::int64_t j = 0; j < x.cols(); ++j)
+            if (std::fabs(double(x(p, j))) > best) {
+                best = std::fabs(double(x(p, j)));
+                c = double(y(p, j)) / double(x(p, j));
+            }
+    if (!(best > 0.0) || !std::isfinite(c) || !(c > 0.0))
+        return std::nullopt;
+    for (const std::int64_t p : rows)
+        for (std::int64_t j = 0; j < x.cols(); ++j)
+            if (!within(y(p, j), x(p, j), c, u))
+                return std::nullopt;
+    // Y equal to X within its rounding is said as 1.
+    if (std::fabs(c - 1.0) <= 4.0 * u)
+        c = 1.0;
+    return c;
+}
+
+std::vector<std::int64_t> stillRows(const RowMatrixXf &x, const RowMatrixXf &y, double u,
+                                    const std::vector<std::int64_t> &ids)
+{
+    std::vector<std::int64_t> still;
+    for (std::int64_t p = 0; p < x.rows(); ++p) {
+        if (positionOf(ids, p) == 0 || x.row(p).cwiseAbs().maxCoeff() == 0.0f)
+            continue;
+        bool same = true;
+        for (std::int64_t j = 0; j < x.cols() && same; ++j)
+            same = within(y(p, j), x(p, j), 1.0, u);
+        if (same)
+            still.push_back(p);
+    }
+    return still;
+}
+
+std::vector<std::int64_t> withoutRows(const std::vector<std::int64_t> &still, std::int64_t rows,
+                                      const std::vector<std::int64_t> &ids)
+{
+    if (still.empty() || std::ssize(still) >= rows)
+        return {};
+    std::vector<std::int64_t> positions(static_cast<std::size_t>(rows));
+    for (std::int64_t p = 0; p < rows; ++p)
+        positions[std::size_t(p)] = positionOf(ids, p);
+    for (const std::int64_t p : still)
+        positions[std::size_t(p)] = -1;
+    return positions;
+}
+
+void nameNoRotation(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y, double u,
+                    const ApplyCheck::Declared &declared)
+{
+    result.diagnosis = ApplyPairs::notTurned(u"its columns"_s);
+    const double yMost = y.cwiseAbs().maxCoeff(), xMost = x.cwiseAbs().maxCoeff();
+    if (!(xMost > 0.0) || yMost > u * xMost)
+        return;
+    result.diagnosis = u"Y is 0 in every cell where X is not: no rotation gives 0 of a nonzero X (a kernel that never "
+                       "wrote these rows, as ml-explore/mlx#3494's single-token path, its grid N for B*N, left a "
+                       "batch's other rows zero)"_s;
+    if (!declared.reference)
+        return;
+    result.verdict = CheckVerdict::Mistake;
+    result.mistakes.append(CheckMistakes::kCellsOverwritten);
+}
+
+void name(ApplyCheck::Result &result, double scale, std::int64_t rows, const ApplyCheck::Declared &declared)
+{
+    result.notTurned = true;
+    const QString what = scale == 1.0 ? u"Y equals X in every column"_s
+                                       : u"Y is X times %1 in every column"_s.arg(NumberText::compact(scale, 6));
+    std::int64_t moving = -1; // the first row a rotation at its position turns
+    for (std::int64_t p = 0; p < rows && moving < 0; ++p)
+        moving = positionOf(declared.ids, p) != 0 ? p : -1;
+    if (!declared.reference) {
+        result.verdict = CheckVerdict::Unknown;
+        result.diagnosis = u"%1: no pair is turned. %2, or a layer that takes no positions (NoPE, as Llama 4's every "
+                           "fourth layer); declare the reference (--expect rope and its flags, --preset, --config) and "
+                           "Y unturned where it turns the rows is the mistake %3"_s.arg(what, kCauses, kNotApplied);
+        return;
+    }
+    const FrequencySchedule s = RopeFrequencies::schedule(*declared.reference);
+    const double factor = s.amplitude;
+    const bool factorHolds = std::fabs(scale / factor - 1.0) <= 1e-3;
+    result.params = std::nullopt;
+    if (moving < 0 && factorHolds) {
+        // Every --position-ids 0: RoPE at position 0 is cos 1, sin 0, Y = attention factor X.
+        result.verdict = CheckVerdict::Correct;
+        result.diagnosis = u"%1: every row's --position-ids is 0, where the declared reference (%2) turns nothing "
+                           "and scales by its attention factor %3"_s.arg(what, referenceWords(*declared.reference),
+                                                                          NumberText::compact(factor, 6));
+        return;
+    }
+    result.verdict = CheckVerdict::Mistake;
+    result.mistakes.append(kNotApplied);
+    const std::int64_t at = moving < 0 ? 0 : positionOf(declared.ids, moving);
+    const double angle = s.w.empty() ? 0.0 : double(at) * s.w.front();
+    QString factorWords;
+    if (!factorHolds)
+        factorWords = u"; the declared attention factor %1 is not applied either (Y is X times %2)"_s.arg(
+            NumberText::compact(factor, 6), NumberText::compact(scale, 6));
+    else if (factor != 1.0)
+        factorWords = u"; the declared attention factor %1 is applied, so the positions are more likely all 0 than "
+                      "the rotation skipped"_s.arg(NumberText::compact(factor, 6));
+    result.diagnosis = u"%1: no pair is turned, where the declared reference (%2) turns row %3, at position %4, by "
+                       "%5 rad in its first pair: %6%7"_s.arg(what, referenceWords(*declared.reference))
+                           .arg(moving)
+                           .arg(at)
+                           .arg(NumberText::compact(angle, 6))
+                           .arg(kCauses, factorWords);
+}
+
+void nameOutcome(ApplyPairs::Outcome &outcome, double scale, const QString &reference)
+{
+    outcome.notTurned = true;
+    const QString what = scale == 1.0 ? u"Y equals X in every column"_s
+                                       : u"Y is X times %1 in every column"_s.arg(NumberText::compact(scale, 6));
+    if (reference.isEmpty()) {
+        outcome.verdict = CheckVerdict::Unknown;
+        outcome.diagnosis = u"%1: no pair is turned. %2, or a layer that takes no positions; declare the prompt "
+                            "(--prompt) and Y unturned is the mistake %3"_s.arg(what, kCauses, kNotApplied);
+        return;
+    }
+    outcome.verdict = CheckVerdict::Mistake;
+    outcome.mistakes.append(kNotApplied);
+    outcome.diagnosis = u"%1: no pair is turned, where %2: %3"_s.arg(what, reference, kCauses);
+}
+
+bool nameRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &still, const ApplyCheck::Declared &declared,
+              std::vector<std::int64_t> &positions, QStringList &lines)
+{
+    if (still.empty())
+        return false;
+    for (const std::int64_t p : still) {
+        if (positions[std::size_t(p)] > 0)
+            return false; // a row read at another position than 0 is no row left unturned
+    }
+    // Only where every other row is at its own position: rows turned at arange(L) where the ids
+    // differ leave the row at 0 as X too, and are that mistake (arange-with-padding), not this.
+    std::vector<bool> isStill(positions.size(), false);
+    for (const std::int64_t p : still)
+        isStill[std::size_t(p)] = true;
+    for (std::size_t p = 0; p < positions.size(); ++p)
+        if (!isStill[p] && positions[p] != positionOf(declared.ids, std::int64_t(p)))
+            return false;
+    for (const std::int64_t p : still)
+        positions[std::size_t(p)] = positionOf(declared.ids, p);
+    // With nothing declared, rows at position id 0 (a padding's) leave Y as X too: said, not named.
+    const bool named = declared.reference || !declared.ids.empty();
+    if (named)
+        result.mistakes.append(kNotApplied);
+    lines.append(u"%1 (%2 of %3) equal X in every column: not turned, where RoPE at each one's position (%4, not 0) "
+                 "turns it, as the other %5 rows are turned: %6"_s.arg(rowsText(still))
+                     .arg(std::ssize(still))
+                     .arg(std::ssize(positions))
+                     .arg(declared.ids.empty() ? u"its index"_s : u"its --position-ids"_s)
+                     .arg(std::ssize(positions) - std::ssize(still))
+                     .arg(kCauses.section(u", or every"_s, 0, 0) + u" for these rows, or their position ids 0"_s
+                          + (named ? QString()
+                                   : u" (as a padding's are: declare the reference, --expect rope and its flags, or "
+                                     "the rows' --position-ids, and rows unturned where they turn are the mistake "_s
+                                         + kNotApplied + u")"_s)));
+    return true;
+}
+
+} // namespace posenc::ApplyNotTurned

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "check/rope/ApplyCheck.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+// An --apply check where Y is X itself, or X times one factor, in every column of some rows or all
+// (docs/ARCHITECTURE.md, Checking a rotation; issue 56, held-out set 8's F3): no pair turned. Against
+// a reference declared in full that turns those rows (their position, or --position-ids, not 0) it
+// is the mistake rope-not-applied: the rotated tensor dropped and its input kept
+// (microsoft/SeerAttention#37: the compressed keys cached before apply_rotary_pos_emb), or every
+// such row at position 0. Undeclared it is said as what it is and left unknown: a layer without
+// positions (NoPE) turns nothing too.
+namespace posenc::ApplyNotTurned {
+
+inline const QString kNotApplied = QStringLiteral("rope-not-applied");
+
+// The one factor c with Y = c X at every sampled row and column within Y's rounding `u` (1 where
+// Y equals X), or nothing where some pair turns or the factor differs between cells.
+std::optional<double> scaleOf(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
+                              double u);
+
+// The rows of Y that equal X in every column within `u`, where X's row is not all 0 and its
+// position (its --position-ids, else its index) is not 0: rows a rotation at their position turns,
+// left as they were.
+std::vector<std::int64_t> stillRows(const RowMatrixXf &x, const RowMatrixXf &y, double u,
+                                    const std::vector<std::int64_t> &ids);
+
+// The rows' positions (--position-ids, else their indices) with the rows `still` at -1, for the
+// frequencies to be identified from the others; empty where `still` is empty or every row.
+std::vector<std::int64_t> withoutRows(const std::vector<std::int64_t> &still, std::int64_t rows,
+                                      const std::vector<std::int64_t> &ids);
+
+// The whole of Y is X times `scale`: the verdict and diagnosis said in `result` (mistake
+// rope-not-applied against a declared reference that turns the rows; unknown undeclared).
+void name(ApplyCheck::Result &result, double scale, std::int64_t rows, const ApplyCheck::Declared &declared);
+
+// Y is no rotation of X by any pairing: said (ApplyPairs::notTurned). Where Y is 0 in every cell and X
+// is not, no rotation gives it (a kernel that never wrote these rows: ml-explore/mlx#3494, the
+// single-token Metal path's grid of N for B*N rows): against a declared reference the mistake
+// cells-overwritten, undeclared unknown, said.
+void nameNoRotation(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y, double u,
+                    const ApplyCheck::Declared &declared);
+
+// Another family's (M-RoPE's) Y that is X times `scale`: the mistake rope-not-applied where
+// `reference` (its words: "get_rope_index's ids for the declared prompt, row 1 at (1, 1, 1)") turns
+// the rows, unknown and said where it is empty.
+void nameOutcome(ApplyPairs::Outcome &outcome, double scale, const QString &reference);
+
+// Rows `still` of Y read as X unturned where every other row is at its own position: rope-not-applied named, its line
+// added, and each such row's position in `positions` set to its own (its id, else its index) so
+// that the positions' line says only the others. Whether it named them.
+bool nameRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &still, const ApplyCheck::Declared &declared,
+              std::vector<std::int64_t> &positions, QStringList &lines);
+
+} // namespace posenc::ApplyNotTurned

@@ -1,0 +1,170 @@
+// A key on a page short of room where no corner of its plot is free (FigureRoom's legendsOverData,
+// LegendPlacement::leastCovered): as matplotlib's loc="best" (matplotlib/lib/matplotlib/legend.py,
+// Legend._find_best_position, the first place of least badness), it goes over the data where it
+// hides no line and crosses the fewest lines drawn over the plot, the first such place in
+// matplotlib's order (upper right, upper left, lower left, lower right, right, centre left, ...),
+// and back in its row when the steps are undone; where every place would hide more than
+// FigureRoom::Steps::kMostHidden of some one line, it stays in its row. An entry little room
+// would cut takes the first shorter form its figure gives that holds whole (ShorterLabels::setEntry).
+#include "render/FigureRoom.h"
+#include "render/FigureRoomSteps.h"
+#include "render/LegendPlacement.h"
+#include "render/PinnedFont.h"
+#include "render/ShorterLabels.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+// A 300 x 240 plot (short of room at 9 pt: under 5000 squares of 12 units) of one axis rect over
+// 0..10 both ways, its diagonal from the lower left to the upper right a graph named in a key of
+// one entry, `name`, in a row below the rect.
+struct Panel
+{
+    QCPAxisRect *rect = nullptr;
+    QCPLegend *legend = nullptr;
+};
+
+Panel diagonalWithKey(QCustomPlot &plot, const QString &name)
+{
+    const QFont font(PinnedFont::family(), 9);
+    plot.setFont(font);
+    plot.setViewport(QRect(0, 0, 300, 240));
+    plot.setAutoAddPlottableToLegend(false);
+    plot.plotLayout()->clear();
+    Panel panel;
+    panel.rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, panel.rect);
+    panel.legend = new QCPLegend;
+    panel.legend->setFont(font);
+    plot.plotLayout()->addElement(1, 0, panel.legend);
+    plot.plotLayout()->setRowStretchFactor(1, 0.001);
+    for (QCPAxis *axis : {panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft)}) {
+        axis->setTickLabelFont(font);
+        axis->setRange(0.0, 10.0);
+    }
+    QCPGraph *diagonal = plot.addGraph(panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft));
+    QList<double> x;
+    for (int i = 0; i <= 100; ++i)
+        x.append(0.1 * i);
+    diagonal->setData(x, x, true);
+    diagonal->setName(name);
+    panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, diagonal));
+    return panel;
+}
+
+// A line across the whole rect at `at` (data units), horizontal or vertical: drawn over it as a
+// reference line (an item) or as data (a graph).
+void frameLine(QCustomPlot &plot, QCPAxisRect *rect, Qt::Orientation orientation, double at, bool data)
+{
+    QCPAxis *x = rect->axis(QCPAxis::atBottom), *y = rect->axis(QCPAxis::atLeft);
+    const QPointF a = orientation == Qt::Horizontal ? QPointF(0.0, at) : QPointF(at, 0.0);
+    const QPointF b = orientation == Qt::Horizontal ? QPointF(10.0, at) : QPointF(at, 10.0);
+    if (data) {
+        plot.addGraph(x, y)->setData({a.x(), b.x()}, {a.y(), b.y()});
+        return;
+    }
+    auto *line = new QCPItemStraightLine(&plot);
+    line->setClipAxisRect(rect);
+    line->point1->setAxes(x, y);
+    line->point2->setAxes(x, y);
+    line->point1->setCoords(a);
+    line->point2->setCoords(b);
+}
+
+} // namespace
+
+class TestLegendPlacement : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aKeyGoesWhereItHidesLeast();
+    void aKeyHidingTooMuchStaysBelow();
+    void anEntryTakesAShorterFormWhole();
+};
+
+// Reference lines framing the rect half a unit in from each edge cross every corner and the middle
+// of every side; the diagonal crosses the centre and two corners. The middle of the right side
+// hides no line and crosses one reference line (x = 9.5), the first such place in the order (the
+// middles of the bottom and the top do as well); the corners cross two, the centre hides a part of
+// the diagonal.
+void TestLegendPlacement::aKeyGoesWhereItHidesLeast()
+{
+    QCustomPlot plot;
+    const Panel panel = diagonalWithKey(plot, u"line"_s);
+    for (const double at : {0.5, 9.5}) {
+        frameLine(plot, panel.rect, Qt::Horizontal, at, false);
+        frameLine(plot, panel.rect, Qt::Vertical, at, false);
+    }
+    plot.replot();
+    QVERIFY(FigureRoom::shortOfRoom(plot, 9.0));
+    const QSize size = LegendPlacement::stackedSize(panel.legend, 1);
+    const int grownBy = panel.legend->outerRect().height();
+    QVERIFY2(!LegendPlacement::freeCorner(panel.rect, size, grownBy), "no place is free of the lines");
+    QVERIFY(!FigureRoom::Steps::legendsInside(&plot));
+
+    QVERIFY(FigureRoom::Steps::legendsOverData(&plot));
+    plot.replot();
+    QCOMPARE(panel.legend->layout(), panel.rect->insetLayout());
+    QCOMPARE(panel.rect->insetLayout()->insetAlignment(0), Qt::AlignVCenter | Qt::AlignRight);
+    // Over the data, the rect's middle right, clear of the diagonal (x = y) and of the top and bottom lines.
+    const QRect box = panel.legend->outerRect();
+    QCPAxis *x = panel.rect->axis(QCPAxis::atBottom), *y = panel.rect->axis(QCPAxis::atLeft);
+    QVERIFY(panel.rect->rect().adjusted(-1, -1, 1, 1).contains(box));
+    QVERIFY2(x->pixelToCoord(box.left()) > y->pixelToCoord(box.top()), "the legend meets the diagonal");
+    QVERIFY(y->pixelToCoord(box.top()) < 9.5 && y->pixelToCoord(box.bottom()) > 0.5);
+    FigureRoom::restore(&plot);
+    QCOMPARE(panel.legend->layout(), plot.plotLayout());
+}
+
+// The same frame drawn as data, ten horizontal lines a unit apart: every place hides a stretch of
+// some line as long as the legend is wide, over a third of the rect.
+void TestLegendPlacement::aKeyHidingTooMuchStaysBelow()
+{
+    QCustomPlot plot;
+    const Panel panel = diagonalWithKey(plot, u"the diagonal's long name"_s);
+    for (int i = 0; i < 10; ++i)
+        frameLine(plot, panel.rect, Qt::Horizontal, 0.5 + i, true);
+    plot.replot();
+    const QSize size = LegendPlacement::stackedSize(panel.legend, 1);
+    QVERIFY2(size.width() > 0.3 * panel.rect->width(), qPrintable(QString::number(size.width())));
+    QVERIFY(!LegendPlacement::leastCovered(panel.rect, size, panel.legend->outerRect().height(),
+                                           FigureRoom::Steps::kMostHidden));
+    QVERIFY(!FigureRoom::Steps::legendsOverData(&plot));
+    QCOMPARE(panel.legend->layout(), plot.plotLayout());
+}
+
+// On a page 390 units wide an entry may be a third of it, less its icon: "L₀ = max-len = 1,024"
+// is wider, "L₀ = 1,024" is not. The entry with shorter forms shows the first whole; one without
+// is cut; both come back whole.
+void TestLegendPlacement::anEntryTakesAShorterFormWhole()
+{
+    QCustomPlot plot;
+    const Panel panel = diagonalWithKey(plot, u"L₀ = max-len = 1,024"_s);
+    plot.setViewport(QRect(0, 0, 390, 240));
+    QCPGraph *withForms = plot.graph(0);
+    ShorterLabels::setEntry(withForms, {u"L₀ = max-len = 1,024 a longer form"_s, u"L₀ = 1,024"_s, u"L₀"_s});
+    QCPGraph *without = plot.addGraph(panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft));
+    without->setName(u"L₀ = max-len = 1,024"_s);
+    panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, without));
+    plot.replot();
+    const QFontMetricsF metrics(panel.legend->font());
+    const double most = 390.0 / 3.0 - panel.legend->iconSize().width() - panel.legend->iconTextPadding()
+        - panel.legend->columnSpacing();
+    QVERIFY(metrics.horizontalAdvance(u"L₀ = max-len = 1,024"_s) > most);
+    QVERIFY(metrics.horizontalAdvance(u"L₀ = 1,024"_s) <= most);
+
+    QVERIFY(FigureRoom::Steps::elideEntries(&plot));
+    QCOMPARE(withForms->name(), u"L₀ = 1,024"_s);
+    QVERIFY2(without->name().endsWith(u'…') && without->name().startsWith(u"L₀ ="_s), qPrintable(without->name()));
+    FigureRoom::restore(&plot);
+    QCOMPARE(withForms->name(), u"L₀ = max-len = 1,024"_s);
+    QCOMPARE(without->name(), u"L₀ = max-len = 1,024"_s);
+}
+
+QTEST_MAIN(TestLegendPlacement)
+#include "tst_legendplacement.moc"
