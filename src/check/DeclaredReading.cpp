@@ -123,6 +123,38 @@ void nameAllZero(TableMatch &match, const TableRows &table)
                       "init and never filled)"_s.arg(DeclaredWords::reference(), match.referenceText);
 }
 
+// The rows most read back to see whether the deviating ones hold only zeros (a table's worth at
+// posenc's sizes; past it, the deviation stays unexplained rather than read at length).
+constexpr std::int64_t kMostZeroRowsRead = 65536;
+
+// A table whose deviating rows, and only they, hold 0 in every cell: the reference's table but for
+// rows no computation of it gives (no row of a sinusoid, a RoPE cache or a bias is zeros where the
+// reference's is not). A buffer filled only in part, or rows a padding mask or a cache overwrote,
+// named as a region overwritten with 0 (speechbrain#2276's mask, here of some rows).
+void nameZeroRows(TableMatch &match, const TableRows &table, const Verification &v)
+{
+    const RowRuns &runs = v.deviatingRowRuns;
+    if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || v.deviatingCells == 0
+        || runs.scattered || runs.runs.empty() || v.deviatingRows > kMostZeroRowsRead)
+        return;
+    std::vector<float> row(std::size_t(std::max<std::int64_t>(table.cols(), 1)));
+    QString error;
+    for (const RowRuns::Run &run : runs.runs) {
+        for (std::int64_t k = 0; k < run.count; ++k) {
+            if (!table.read(run.first + k * run.step, 1, row.data(), error))
+                return;
+            if (std::any_of(row.begin(), row.end(), [](float x) { return x != 0.0f; }))
+                return;
+        }
+    }
+    match.mistakes = {CheckMistakes::kCellsOverwritten};
+    match.notes.prepend(match.diagnosis);
+    match.diagnosis = u"the table is %1 but for %2, which hold 0 in every cell: no computation of it gives those "
+                      "rows (a buffer filled only in part, or rows a padding mask or a cache overwrote)"_s.arg(
+                          match.referenceText,
+                          DeviationRegion::rowWords(runs, v.deviatingRows, v.comparedRows, table.rows()));
+}
+
 // A declared family's deviating table still unnamed: the lower precision of the declared
 // reference that gives it, as the family names it (TableHypothesis::nameDeclaredPrecision).
 void nameDeclaredPrecision(Streamed &best, std::optional<Encoding> family, const TableRows &table)
@@ -360,6 +392,7 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
     nameDeclaredPrecision(*best, declared.family, table);
     nameAllZero(best->match, table);
     const Verification &v = best->verification;
+    nameZeroRows(best->match, table, v);
     if (best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty() && v.deviatingCells > 0)
         DeviationRegion::sayUnexplained(
             best->match, declared.family ? Families::spec(*declared.family).heading : QString(),

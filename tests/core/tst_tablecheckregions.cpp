@@ -8,6 +8,7 @@
 #include "CheckTables.h"
 #include "support/AlibiReference.h"
 
+#include "check/DeclaredReading.h"
 #include "check/TableMatch.h"
 
 #include <QtTest>
@@ -45,6 +46,9 @@ private slots:
     void otherFrequenciesAreUnknown();
     void learnedStaysLearned();
     void oneCellStillOneCell();
+    void zeroRowsNamed_data();
+    void zeroRowsNamed();
+    void learnedWithZeroRowsStaysLearned();
 };
 
 void TestTableCheckRegions::regionNamed_data()
@@ -154,6 +158,55 @@ void TestTableCheckRegions::oneCellStillOneCell()
     QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
     QVERIFY2(c.match.mistakes.isEmpty(), qPrintable(c.match.mistakes.join(u", "_s)));
     QVERIFY2(c.match.diagnosis.startsWith(u"one cell deviates: row 5, column 7"_s), qPrintable(c.match.diagnosis));
+}
+
+// Rows of zeros in a sinusoid (a buffer filled in part, rows a mask or a cache overwrote): no
+// sinusoid's row is all zeros, yet 8 such rows of 128 pulled the fit off every frequency and the
+// table read as learned. Read around them, the rows are named, whichever layout and wherever they lie.
+void TestTableCheckRegions::zeroRowsNamed_data()
+{
+    QTest::addColumn<std::int64_t>("first");
+    QTest::addColumn<std::int64_t>("count");
+    QTest::addColumn<bool>("split");
+    QTest::newRow("the last 8 of 128 rows") << std::int64_t(120) << std::int64_t(8) << false;
+    QTest::newRow("the last 28 of 128 rows") << std::int64_t(100) << std::int64_t(28) << false;
+    QTest::newRow("4 rows in the middle") << std::int64_t(60) << std::int64_t(4) << false;
+    QTest::newRow("the last 40 rows, split layout") << std::int64_t(88) << std::int64_t(40) << true;
+}
+
+void TestTableCheckRegions::zeroRowsNamed()
+{
+    QFETCH(std::int64_t, first);
+    QFETCH(std::int64_t, count);
+    QFETCH(bool, split);
+    constexpr std::int64_t rows = 128;
+    const RowMatrixXf t = table(rows, kCols, [&](std::int64_t p, std::int64_t j) {
+        return p >= first && p < first + count ? 0.0 : paper(p, j, kCols, 10000.0, split);
+    });
+    // As posenc check and the window check a table: identified, then streamed (streamDeclared).
+    const MatrixRows file(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    auto identified = TableCheck::identify(file, {});
+    QVERIFY(std::holds_alternative<TableMatch>(identified));
+    TableCheck::DeclaredRows declared {{std::get<TableMatch>(std::move(identified))}, std::nullopt, std::nullopt, {}, {}};
+    auto streamed = TableCheck::streamDeclared(std::move(declared), file, {});
+    QVERIFY(std::holds_alternative<TableCheck::Streamed>(streamed));
+    const TableMatch m = std::get<TableCheck::Streamed>(std::move(streamed)).match;
+    QCOMPARE(m.verdict, CheckVerdict::Mistake);
+    QCOMPARE(m.mistakes, QStringList {u"cells-overwritten"_s});
+    QVERIFY2(m.diagnosis.contains(u"hold 0"_s), qPrintable(m.diagnosis));
+    QVERIFY2(m.diagnosis.contains(split ? u"sinusoidal, split"_s : u"sinusoidal, interleaved"_s),
+             qPrintable(m.diagnosis));
+    QVERIFY2(m.deviations.contains(u"rows %1"_s.arg(first)), qPrintable(m.deviations));
+    QVERIFY2(m.deviations.contains(u"(%1 of %2)"_s.arg(count).arg(rows)), qPrintable(m.deviations));
+}
+
+void TestTableCheckRegions::learnedWithZeroRowsStaysLearned()
+{
+    RowMatrixXf t = roberta(512, kCols, 7);
+    t.bottomRows(40).setZero();
+    const Checked c = check(t);
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QCOMPARE(c.match.verdict, CheckVerdict::Learned);
 }
 
 QTEST_GUILESS_MAIN(TestTableCheckRegions)

@@ -429,7 +429,11 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     // Rows left unturned among turned ones (their rotation dropped): the frequencies identified
     // from the others.
     const std::vector<std::int64_t> still = ApplyNotTurned::stillRows(x, y, u, ids);
-    const std::vector<std::int64_t> identifyIds = ApplyNotTurned::withoutRows(still, x.rows(), ids);
+    const std::vector<std::int64_t> zero = ApplyNotTurned::zeroRows(x, y);
+    std::vector<std::int64_t> aside = still;
+    aside.insert(aside.end(), zero.begin(), zero.end());
+    std::sort(aside.begin(), aside.end());
+    const std::vector<std::int64_t> identifyIds = ApplyNotTurned::withoutRows(aside, x.rows(), ids);
     // Y's columns written back in another order than the rotation's: named, and read put back.
     const auto putBack = [&](const ApplyColumns::Permuted &put) {
         Declared again = declared;
@@ -538,14 +542,20 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     }
     // Rows left unturned named; the positions' line says the others (the runs reported as read).
     const std::vector<PositionRun> read = result.positions;
-    const bool rowsSaid = ApplyNotTurned::nameRows(result, still, declared, positions, lines);
-    result.positions = rowsSaid ? runsOf(positions) : result.positions;
+    const qsizetype before = lines.size();
+    const bool zeroSaid = ApplyNotTurned::nameZeroRows(result, zero, still, declared, positions, lines);
+    const bool stillSaid = ApplyNotTurned::nameRows(result, still, declared, positions, lines);
+    const QStringList said = lines.mid(before);
+    result.positions = zeroSaid || stillSaid ? runsOf(positions) : result.positions;
     conclude(result, declared, positions, lines, reversed);
-    // Rows unturned with nothing declared: unknown, said by nameRows' line (the last).
-    if (rowsSaid && !declared.reference && declared.ids.empty() && result.verdict != CheckVerdict::Mistake) {
+    // Rows unturned or zero with nothing declared, no other mistake and no other row deviating:
+    // unknown, said by their lines.
+    const bool zeroRowsAlone = zeroSaid && result.mistakes.isEmpty() && result.deviatingRows <= std::ssize(zero);
+    if ((zeroSaid || stillSaid) && !declared.reference && declared.ids.empty()
+        && (result.verdict != CheckVerdict::Mistake || zeroRowsAlone)) {
         result.verdict = CheckVerdict::Unknown;
         result.correctAgainst.clear();
-        result.diagnosis = u"Y is X turned at each row's own position but: "_s + lines.constLast();
+        result.diagnosis = u"Y is X turned at each row's own position but: "_s + said.join(u"; "_s);
     }
     result.positions = read;
     return result;

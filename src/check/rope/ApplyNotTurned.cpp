@@ -189,6 +189,50 @@ void nameOutcome(ApplyPairs::Outcome &outcome, double scale, const QString &refe
     outcome.diagnosis = u"%1: no pair is turned, where %2: %3"_s.arg(what, reference, kCauses);
 }
 
+std::vector<std::int64_t> zeroRows(const RowMatrixXf &x, const RowMatrixXf &y)
+{
+    std::vector<std::int64_t> zero;
+    for (std::int64_t p = 0; p < x.rows(); ++p) {
+        if (y.row(p).cwiseAbs().maxCoeff() == 0.0f && x.row(p).cwiseAbs().maxCoeff() > 0.0f)
+            zero.push_back(p);
+    }
+    return zero;
+}
+
+bool nameZeroRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &zero,
+                  const std::vector<std::int64_t> &still, const ApplyCheck::Declared &declared,
+                  std::vector<std::int64_t> &positions, QStringList &lines)
+{
+    if (zero.empty() || std::ssize(zero) >= std::ssize(positions))
+        return false;
+    std::vector<char> aside(positions.size(), 0);
+    for (const std::int64_t p : zero)
+        aside[std::size_t(p)] = 1;
+    for (const std::int64_t p : still)
+        aside[std::size_t(p)] = 1;
+    // Only where the other rows are each at their own position: the zero rows are then rows the
+    // rotation of the others would have turned, overwritten after it.
+    for (std::size_t p = 0; p < positions.size(); ++p)
+        if (!aside[p] && positions[p] != positionOf(declared.ids, std::int64_t(p)))
+            return false;
+    for (const std::int64_t p : zero)
+        positions[std::size_t(p)] = positionOf(declared.ids, p);
+    const bool named = declared.reference || !declared.ids.empty();
+    if (named)
+        result.mistakes.append(CheckMistakes::kCellsOverwritten);
+    lines.append(u"%1 (%2 of %3) of Y are 0 in every column where X's are not: no rotation makes 0 of a nonzero row; "
+                 "they were overwritten after RoPE (a padding mask multiplied in, a kernel that never wrote them, as "
+                 "ml-explore/mlx#3494's)%4"_s.arg(rowsText(zero))
+                     .arg(std::ssize(zero))
+                     .arg(std::ssize(positions))
+                     .arg(named ? QString()
+                                : u"; the other rows are turned at their own positions. Declare the reference "
+                                  "(--expect rope and its flags, --preset, --config) or the rows' --position-ids "
+                                  "and such rows are the mistake "_s
+                                      + CheckMistakes::kCellsOverwritten));
+    return true;
+}
+
 bool nameRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &still, const ApplyCheck::Declared &declared,
               std::vector<std::int64_t> &positions, QStringList &lines)
 {

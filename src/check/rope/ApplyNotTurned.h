@@ -51,6 +51,16 @@ void nameNoRotation(ApplyCheck::Result &result, const RowMatrixXf &x, const RowM
 // the rows, unknown and said where it is empty.
 void nameOutcome(ApplyPairs::Outcome &outcome, double scale, const QString &reference);
 
+// The rows of Y that are 0 in every column where X's row is not: no rotation makes 0 of a nonzero
+// row (a padding mask multiplied in after RoPE, a kernel that never wrote them: ml-explore/mlx#3494).
+std::vector<std::int64_t> zeroRows(const RowMatrixXf &x, const RowMatrixXf &y);
+// Rows `zero` of Y, 0 where X is not, where every other row (but those of `still`) is at its own
+// position: cells-overwritten named where a reference or --position-ids is declared, their line
+// added, and each such row's position in `positions` set to its own, so that the positions' line
+// says only the others. Whether it said them.
+bool nameZeroRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &zero,
+                  const std::vector<std::int64_t> &still, const ApplyCheck::Declared &declared,
+                  std::vector<std::int64_t> &positions, QStringList &lines);
 // Rows `still` of Y read as X unturned where every other row is at its own position: rope-not-applied named, its line
 // added, and each such row's position in `positions` set to its own (its id, else its index) so
 // that the positions' line says only the others. Whether it named them.

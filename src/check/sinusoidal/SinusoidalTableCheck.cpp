@@ -215,6 +215,43 @@ std::optional<TableCandidate> cornerCandidate(const TableEvidence &e)
     return c;
 }
 
+// A table whose sample holds rows of zeros past its leading ones (a buffer filled only in part, or
+// rows a mask or a cache overwrote) read around them: no sinusoid's row is all zeros (each pair
+// holds a sine and a cosine of one angle), yet such rows pull the fit off every frequency (8 zero
+// rows of 128 read as a learned table). The sinusoid fitted to the other rows, scored on them all:
+// the family's claim where it explains the sample (the stream then names the zero rows), else,
+// where it equals most cells, the reading TableCheck names the rest of (ChangedRegion: the cells
+// all hold 0, cells-overwritten). Made only where the fit of every row neither claims the table
+// nor equals most of it.
+std::optional<TableCandidate> aroundZeroRows(const TableEvidence &e)
+{
+    RowFraming around = e.framing;
+    for (std::int64_t i = 0; i < e.sample.size(); ++i) {
+        const std::int64_t row = e.sample.rows[std::size_t(i)];
+        if (e.framing.compared(row) && e.sample.values.row(i).cwiseAbs().maxCoeff() == 0.0f)
+            around.paddingRows.push_back(row);
+    }
+    if (around.paddingRows.size() == e.framing.paddingRows.size())
+        return std::nullopt;
+    std::sort(around.paddingRows.begin(), around.paddingRows.end());
+    const auto found = SinusoidalFit::fit(inputOf(e, around));
+    if (!found || !explains(found->score.compared, found->bad()))
+        return std::nullopt;
+    const SinusoidalFit::Fit all
+        = SinusoidalFit::evaluate(inputOf(e, e.framing), found->hypothesis, std::numeric_limits<std::int64_t>::max());
+    TableCandidate c;
+    c.compared = all.score.compared;
+    c.bad = all.bad();
+    c.claims = explains(c.compared, c.bad);
+    if (c.claims)
+        c.match = matchOf(e, all.hypothesis, all.float32Angles, e.framing);
+    else if (mostlyEquals(c.compared, c.bad))
+        c.partial = matchOf(e, all.hypothesis, all.float32Angles, e.framing);
+    else
+        return std::nullopt;
+    return c;
+}
+
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
     if (e.infinite)
@@ -224,6 +261,9 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     if (e.cols() == 1 || e.sample.size() < 3)
         return cornerCandidate(e);
     const auto found = SinusoidalFit::fit(inputOf(e, e.framing));
+    if (!found || (!explains(found->score.compared, found->bad()) && !mostlyEquals(found->score.compared, found->bad())))
+        if (auto around = aroundZeroRows(e))
+            return around;
     if (!found)
         return std::nullopt;
     TableCandidate c = candidateOf(e, *found, e.framing);
