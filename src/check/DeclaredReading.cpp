@@ -134,8 +134,8 @@ constexpr std::int64_t kMostZeroRowsRead = 65536;
 void nameZeroRows(TableMatch &match, const TableRows &table, const Verification &v)
 {
     const RowRuns &runs = v.deviatingRowRuns;
-    if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || v.deviatingCells == 0
-        || runs.scattered || runs.runs.empty() || v.deviatingRows > kMostZeroRowsRead)
+    if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || v.deviatingCells == 0 || runs.scattered
+        || runs.runs.empty() || v.deviatingRows > kMostZeroRowsRead)
         return;
     std::vector<float> row(std::size_t(std::max<std::int64_t>(table.cols(), 1)));
     QString error;
@@ -149,10 +149,10 @@ void nameZeroRows(TableMatch &match, const TableRows &table, const Verification 
     }
     match.mistakes = {CheckMistakes::kCellsOverwritten};
     match.notes.prepend(match.diagnosis);
-    match.diagnosis = u"the table is %1 but for %2, which hold 0 in every cell: no computation of it gives those "
-                      "rows (a buffer filled only in part, or rows a padding mask or a cache overwrote)"_s.arg(
-                          match.referenceText,
-                          DeviationRegion::rowWords(runs, v.deviatingRows, v.comparedRows, table.rows()));
+    match.diagnosis
+        = u"the table is %1 but for %2, which hold 0 in every cell: no computation of it gives those "
+          "rows (a buffer filled only in part, or rows a padding mask or a cache overwrote)"_s.arg(
+              match.referenceText, DeviationRegion::rowWords(runs, v.deviatingRows, v.comparedRows, table.rows()));
 }
 
 // A declared family's deviating table still unnamed: the lower precision of the declared

@@ -337,7 +337,8 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
         // A vector's reference is a vector (inv_freq, slopes): both read as the rows openTensor
         // gives a 1-D array, compared value by value.
         const MatrixSource source = MatrixSource::parse(e.tablePath);
-        auto opened = TableFile::open(source, budget, cancel);
+        auto opened = e.tableRows ? ReadResult<std::shared_ptr<const TableRows>>(e.tableRows)
+                                  : TableFile::open(source, budget, cancel);
         if (!opened) {
             const auto tensor = TableFile::openTensor(source, budget, cancel);
             if (tensor && tensor->shape.size() == 1)

@@ -36,6 +36,9 @@ struct Expectation
     bool modelGiven = false; // --d-model, the preset or the session gave d_model
     bool lengthGiven = false; // --max-len gave the sequence's length; else the table's rows are one sequence
     QString tablePath; // --expect-table's FILE[:TENSOR]
+    // A slice of --expect-table's stack, compared with the same slice of a stack checked: read in
+    // place of tablePath where set.
+    std::shared_ptr<const TableRows> tableRows;
     std::optional<std::int64_t> mergeSize; // --spatial-merge-size with --expect-table (a grid's resize)
     QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
     // With --expect FAMILY: the keys a flag, the preset or the session gave (the rest are defaults).

@@ -99,8 +99,9 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     // reference is, read without a declaration, names it (TableCheck::nameByReferenceReading).
     if (expected.kind == CheckExpect::Expectation::Kind::Table && match.verdict == CheckVerdict::Mistake
         && (match.mistakes.isEmpty() || match.rowsMoved)) {
-        if (const auto opened
-            = TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
+        if (const auto opened = expected.tableRows
+                ? ReadResult<std::shared_ptr<const TableRows>>(expected.tableRows)
+                : TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
             opened && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
             return fail(err, ExitInterrupted, u"interrupted"_s);
         TableCheck::unknownWithinSummation(match);
@@ -184,11 +185,21 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         = kind == TensorShapes::Kind::Vector && expected.kind == CheckExpect::Expectation::Kind::Table;
     if (vectorAgainstTable)
         kind = TensorShapes::Kind::Table;
-    if (kind != TensorShapes::Kind::Table && expected.kind == CheckExpect::Expectation::Kind::Table)
-        return fail(err, ExitUsage,
-                    u"--expect-table compares a table or a vector with the reference's; %1 is shape %2, a stack of "
-                    "tables (compare one of them: FILE:TENSOR names a tensor of an archive)"_s.arg(
-                        rows->name(), TensorShapes::shapeText(shape)));
+    // A stack against --expect-table's: slice by slice, each against the reference's same slice,
+    // the reference of the same shape ([H, L, L] biases, [B, L, d] caches).
+    std::shared_ptr<const TableRows> referenceStack;
+    if (kind != TensorShapes::Kind::Table && expected.kind == CheckExpect::Expectation::Kind::Table) {
+        auto reference
+            = TableFile::openTensor(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
+        if (!reference)
+            return fail(err, exitCodeOf(reference.error()), u"--expect-table: "_s + reference.error().toString());
+        if (kind != TensorShapes::Kind::Stack || reference->shape != shape)
+            return fail(err, ExitUsage,
+                        u"--expect-table compares a table, a vector or a stack with the reference's of the same "
+                        "shape; %1 is shape %2, the reference %3"_s.arg(rows->name(), TensorShapes::shapeText(shape),
+                                                                        TensorShapes::shapeText(reference->shape)));
+        referenceStack = reference->rows;
+    }
     std::optional<TableMatch> match;
     if (kind == TensorShapes::Kind::Vector) {
         const auto values = TensorShapes::readVector(*rows);
@@ -258,6 +269,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     // A family's own stack of per-head maps (T5's position_bias), read by the family: the declared
     // one's, or, undeclared, the first family's that reads it.
     for (const FamilySpec &family : Families::all()) {
+        if (referenceStack)
+            break;
         const auto &readStack = FamilyChecks::of(family.encoding).readStack;
         const bool declaredHere
             = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == family.encoding;
@@ -274,6 +287,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         for (std::int64_t i = 0; i < count; ++i) {
             const auto part = TensorShapes::slice(rows, i, length, TensorShapes::sliceLabel(shape, i));
             CheckExpect::Expectation each = expected;
+            if (referenceStack)
+                each.tableRows = TensorShapes::slice(referenceStack, i, length, TensorShapes::sliceLabel(shape, i));
             if (headBias) {
                 const std::int64_t h = heads.value_or(shape[shape.size() - 3]);
                 headBias->atHead(each.params, h, i % h + 1);

@@ -61,8 +61,12 @@ std::optional<double> peNormSquared(const Params &p)
 
 QString noClosedNorm(const Params &p)
 {
-    return p.hasPositionTerm() ? u"the position term's norm has no closed form here (the figures measure it)"_s
-                               : u"the model adds no position term to its input"_s;
+    if (!p.hasPositionTerm())
+        return u"the model adds no position term to its input"_s;
+    if (p.encoding == Encoding::Sincos2d && p.sincos2d.clsToken)
+        return u"its [CLS] row of the position term is 0 and every patch row's ||PE|| is sqrt(d/2): no one norm "
+               "holds for every row"_s;
+    return u"the position term's norm has no closed form here (the figures measure it)"_s;
 }
 
 // A ratio to ||PE_p||, where both norms have closed forms.

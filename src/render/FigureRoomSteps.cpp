@@ -76,7 +76,7 @@ QString leading(const QStringList &words, qsizetype count)
 
 } // namespace
 
-QString shortened(const QString &text, const QFont &font, double width, int lines)
+QString shortened(const QString &text, const QFont &font, double width, int lines, const QStringList &forms)
 {
     if (linesOf(text, font, width) <= lines)
         return text;
@@ -88,6 +88,9 @@ QString shortened(const QString &text, const QFont &font, double width, int line
         if (linesOf(kept, font, width) <= lines)
             return kept;
     }
+    for (const QString &form : forms)
+        if (linesOf(form, font, width) <= lines)
+            return form;
     // The first part's first words, never cut within a word nor before the number a word names
     // ("pair …" of "pair 16"): with an ellipsis, or, where that leaves no room for a word and its
     // number, without it.
@@ -117,7 +120,9 @@ bool shorten(QCustomPlot *plot, QCPTextElement *element, int lines)
         return false;
     Changes &changes = Changes::of(plot);
     const double width = FigureFit::roomFor(element, plot->viewport().width() - 8.0);
-    return changes.setText(element, shortened(changes.originalText(element), element->font(), width, lines));
+    return changes.setText(
+        element,
+        shortened(changes.originalText(element), element->font(), width, lines, ShorterLabels::ofText(element)));
 }
 
 QList<QCPTextElement *> textsOf(const QCustomPlot &plot, TextRole role)
@@ -516,8 +521,7 @@ bool elideEntries(QCustomPlot *plot)
                 if (metrics.horizontalAdvance(name) > most && whole != forms.end())
                     name = *whole;
                 changed |= Changes::of(plot).renameEntry(plottable, metrics.elidedText(name, Qt::ElideRight, most));
-            }
-            else if (const QString label = SwatchLegend::label(legend->item(i)); !label.isEmpty())
+            } else if (const QString label = SwatchLegend::label(legend->item(i)); !label.isEmpty())
                 changed |= Changes::of(plot).relabelSwatch(legend->item(i),
                                                            metrics.elidedText(label, Qt::ElideRight, most));
         }

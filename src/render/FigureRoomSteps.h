@@ -89,8 +89,10 @@ bool dropKeysIfOverflowing(QCustomPlot *plot);
 // `text` in at most `lines` lines of `width`: its first statements and "  ·  " parts that fit
 // whole, else its first part's first words and an ellipsis, never a word nor a number cut, nor a
 // word parted from the number it names ("pair 16", never "pair …" or "pair 1…"); where not even
-// the first word fits, that word and its number whole, wider than `width`.
-QString shortened(const QString &text, const QFont &font, double width, int lines);
+// the first word fits, that word and its number whole, wider than `width`. Of `forms` (the
+// figure's shorter forms of the text, ShorterLabels::setText), the first that fits is taken before
+// any cut within a part.
+QString shortened(const QString &text, const QFont &font, double width, int lines, const QStringList &forms = {});
 // `text` up to the first of `separators` outside brackets, trimmed; `text` when it has none.
 QString firstPart(const QString &text, const QStringList &separators);
 

@@ -38,4 +38,19 @@ inline QStringList ofEntry(const QCPAbstractPlottable *plottable)
     return plottable->property(kEntriesProperty).toStringList();
 }
 
+// A text element's shorter forms (a panel's title), each as true as the whole, longest first: where
+// little room would cut the text within its first part ("σ = d^-1/2 = 0.04419, s …"), it shows
+// the first form that holds whole ("σ = d^-1/2, s = √d") rather than an ellipsis.
+inline constexpr char kTextsProperty[] = "posencShorterTexts";
+
+inline void setText(QCPTextElement *text, const QStringList &forms)
+{
+    text->setProperty(kTextsProperty, forms);
+}
+
+inline QStringList ofText(const QCPTextElement *text)
+{
+    return text->property(kTextsProperty).toStringList();
+}
+
 } // namespace posenc::ShorterLabels

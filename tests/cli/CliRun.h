@@ -157,6 +157,22 @@ inline bool writeNpy(const QString &path, qint64 rows, qint64 cols, const std::v
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
+// Writes a float32 .npy of any `shape`, row-major `values`.
+inline bool writeNpyShaped(const QString &path, const std::vector<qint64> &shape, const std::vector<float> &values)
+{
+    QByteArrayList dims;
+    for (const qint64 d : shape)
+        dims.append(QByteArray::number(d));
+    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims.join(", ")
+        + (shape.size() == 1 ? ",), }" : "), }");
+    dict.append(QByteArray((64 - (10 + dict.size() + 1) % 64) % 64, ' ')).append('\n');
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
+    bytes.append(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * sizeof(float)));
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
 // `posenc check FILE --json FLAGS...`: its report, with its exit code as "exit".
 inline QJsonObject checked(const QString &file, const QStringList &flags)
 {

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -141,6 +142,44 @@ private slots:
         const QJsonObject o = CliRun::checked(port, {u"--expect-table"_s, reference});
         QCOMPARE(o[u"exit"_s].toInt(), 1);
         QVERIFY(!o[u"diagnosis"_s].toString().contains(u"the reference table reads"_s));
+    }
+
+    // A stack of per-head biases [H, L, L] against the reference's stack of the same shape, head by
+    // head (held-out set 14's meta-pytorch/attention-gym#86: flex attention's ALiBi score_mod took
+    // m (q - k) for m (k - q), the causal mask kept). It was refused ("compare one of them").
+    void aStackIsComparedHeadByHead()
+    {
+        constexpr qint64 heads = 4, length = 32;
+        const auto stack = [&](bool reversed) {
+            std::vector<float> v(std::size_t(heads * length * length));
+            for (qint64 h = 0; h < heads; ++h) {
+                const double m = std::pow(2.0, -2.0 * double(h + 1)); // get_slopes(4)
+                for (qint64 i = 0; i < length; ++i)
+                    for (qint64 j = 0; j < length; ++j)
+                        v[std::size_t((h * length + i) * length + j)] = j > i
+                            ? -std::numeric_limits<float>::infinity()
+                            : float(m * double(reversed ? i - j : j - i));
+            }
+            return v;
+        };
+        const QString reference = m_dir.filePath(u"alibi-stack.npy"_s);
+        const QString reversed = m_dir.filePath(u"alibi-stack-reversed.npy"_s);
+        QVERIFY(CliRun::writeNpyShaped(reference, {heads, length, length}, stack(false)));
+        QVERIFY(CliRun::writeNpyShaped(reversed, {heads, length, length}, stack(true)));
+        const QJsonObject o = CliRun::checked(reversed, {u"--expect-table"_s, reference});
+        QCOMPARE(o[u"exit"_s].toInt(), 1);
+        QCOMPARE(o[u"verdict"_s].toString(), u"mistake"_s);
+        QVERIFY2(mistakesOf(o).contains(u"relative-position-reversed"_s), QJsonDocument(o).toJson().constData());
+        const CliRun::Run same = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, reference});
+        QVERIFY2(same.exitCode == 0, qPrintable(same.out + same.err));
+        // A reference of another shape is refused in one line naming both shapes.
+        const QString other = m_dir.filePath(u"alibi-stack-short.npy"_s);
+        QVERIFY(CliRun::writeNpyShaped(other, {heads, length / 2, length / 2},
+                                       std::vector<float>(std::size_t(heads * length * length / 4), 0.0f)));
+        const CliRun::Run refused = CliRun::posenc({u"check"_s, reversed, u"--expect-table"_s, other});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(u"(4, 32, 32)"_s) && refused.err.contains(u"(4, 16, 16)"_s),
+                 qPrintable(refused.err));
     }
 };
 

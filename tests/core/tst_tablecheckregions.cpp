@@ -49,6 +49,7 @@ private slots:
     void zeroRowsNamed_data();
     void zeroRowsNamed();
     void learnedWithZeroRowsStaysLearned();
+    void aRelativeMapIsNotLearned();
 };
 
 void TestTableCheckRegions::regionNamed_data()
@@ -187,7 +188,8 @@ void TestTableCheckRegions::zeroRowsNamed()
     const MatrixRows file(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
     auto identified = TableCheck::identify(file, {});
     QVERIFY(std::holds_alternative<TableMatch>(identified));
-    TableCheck::DeclaredRows declared {{std::get<TableMatch>(std::move(identified))}, std::nullopt, std::nullopt, {}, {}};
+    TableCheck::DeclaredRows declared {
+        {std::get<TableMatch>(std::move(identified))}, std::nullopt, std::nullopt, {}, {}};
     auto streamed = TableCheck::streamDeclared(std::move(declared), file, {});
     QVERIFY(std::holds_alternative<TableCheck::Streamed>(streamed));
     const TableMatch m = std::get<TableCheck::Streamed>(std::move(streamed)).match;
@@ -207,6 +209,20 @@ void TestTableCheckRegions::learnedWithZeroRowsStaysLearned()
     const Checked c = check(t);
     QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
     QCOMPARE(c.match.verdict, CheckVerdict::Learned);
+}
+
+// An L x L map of buckets that is a function of j − i alone but no T5 map (candle#727: the
+// buckets linear and unbounded, i − j before the query and 16 + j − i after it, no log branch):
+// its neighbouring rows point the same way, yet it is no table of trained position vectors. It read
+// as learned; now unknown, said as a relative map.
+void TestTableCheckRegions::aRelativeMapIsNotLearned()
+{
+    const RowMatrixXf t
+        = table(256, 256, [](std::int64_t i, std::int64_t j) { return j >= i ? 16.0 + double(j - i) : double(i - j); });
+    const Checked c = check(t);
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QCOMPARE(c.match.verdict, CheckVerdict::Unknown);
+    QVERIFY2(c.match.diagnosis.contains(u"a function of the distance j − i alone"_s), qPrintable(c.match.diagnosis));
 }
 
 QTEST_GUILESS_MAIN(TestTableCheckRegions)

@@ -68,20 +68,29 @@ void TestFigureRoom::shortenedKeepsNumbersWhole_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("room"); // the room is this text's width and a unit
     QTest::addColumn<QString>("shown");
+    QTest::addColumn<QStringList>("forms"); // the figure's shorter forms (ShorterLabels::setText)
     const QString circle = u"pair 16, p = 0–63\narrows p = 0, 1; dashed 21, 22: θᵢ apart"_s;
-    QTest::newRow("whole first statement") << circle << u"pair 16, p = 0–63"_s << u"pair 16, p = 0–63"_s;
-    QTest::newRow("the words before the range") << circle << u"pair 16, p …"_s << u"pair 16 …"_s;
+    QTest::newRow("whole first statement")
+        << circle << u"pair 16, p = 0–63"_s << u"pair 16, p = 0–63"_s << QStringList();
+    QTest::newRow("the words before the range") << circle << u"pair 16, p …"_s << u"pair 16 …"_s << QStringList();
     // "pair 1…" fitted here: it reads as another pair.
-    QTest::newRow("no room for the ellipsis") << circle << u"pair 1…"_s << u"pair 16"_s;
+    QTest::newRow("no room for the ellipsis") << circle << u"pair 1…"_s << u"pair 16"_s << QStringList();
     const QString turn = u"θᵢ = 0.0123 rad a position, wavelength 511"_s;
-    QTest::newRow("a value whole") << turn << u"θᵢ = 0.0123 rad …"_s << u"θᵢ = 0.0123 rad …"_s;
-    QTest::newRow("a value without its unit") << turn << u"θᵢ = 0.0123 rad"_s << u"θᵢ = 0.0123 …"_s;
+    QTest::newRow("a value whole") << turn << u"θᵢ = 0.0123 rad …"_s << u"θᵢ = 0.0123 rad …"_s << QStringList();
+    QTest::newRow("a value without its unit") << turn << u"θᵢ = 0.0123 rad"_s << u"θᵢ = 0.0123 …"_s << QStringList();
     QTest::newRow("words alone") << u"the keep mask of the first layer"_s << u"the keep mask of …"_s
-                                 << u"the keep mask of …"_s;
+                                 << u"the keep mask of …"_s << QStringList();
     // A name cut within its first word names nothing: it keeps that word, past its room (it
     // returned "" in a column a unit wide, rope-rotation's circle at 6 x 4 cm).
-    QTest::newRow("no room at all") << circle << QString() << u"pair 16"_s;
-    QTest::newRow("no room for the first word") << u"embedding dropout"_s << u"emb"_s << u"embedding"_s;
+    QTest::newRow("no room at all") << circle << QString() << u"pair 16"_s << QStringList();
+    QTest::newRow("no room for the first word")
+        << u"embedding dropout"_s << u"emb"_s << u"embedding"_s << QStringList();
+    // A form the figure gives is taken before a cut within the first part, the first that fits.
+    const QString header = u"σ = d^-1/2 = 0.04419,  s = √d = 22.63"_s;
+    const QStringList rules {u"σ = d^-1/2, s = √d"_s, u"s = √d"_s};
+    QTest::newRow("a form for a cut") << header << u"σ = d^-1/2, s = √d"_s << u"σ = d^-1/2, s = √d"_s << rules;
+    QTest::newRow("the shorter form") << header << u"s = √d …"_s << u"s = √d"_s << rules;
+    QTest::newRow("the whole when it fits") << header << header << header << rules;
 }
 
 void TestFigureRoom::shortenedKeepsNumbersWhole()
@@ -89,9 +98,10 @@ void TestFigureRoom::shortenedKeepsNumbersWhole()
     QFETCH(QString, text);
     QFETCH(QString, room);
     QFETCH(QString, shown);
+    QFETCH(QStringList, forms);
     const QFont font(PinnedFont::family(), 9);
     const double width = QFontMetricsF(font).horizontalAdvance(room) + 1.0;
-    QCOMPARE(FigureRoom::Steps::shortened(text, font, width, 1), shown);
+    QCOMPARE(FigureRoom::Steps::shortened(text, font, width, 1, forms), shown);
 }
 
 // Two panels side by side, the right one dispensable: the left one's title, shortened while both

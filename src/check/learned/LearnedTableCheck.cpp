@@ -5,6 +5,7 @@
 #include "check/GridResize.h"
 #include "check/TableAgainstTable.h"
 #include "check/learned/LearnedFit.h"
+#include "check/rope/RopeFit.h"
 #include "core/NumberText.h"
 
 #include <algorithm>
@@ -142,8 +143,8 @@ TableMatch matchOf(const TableEvidence &e, const LearnedFit::Structure &s)
 // A RoPE cos or sin table's repeat: the sampled rows' column j equal to column j + d/2 (HF's
 // rotate_half, cat(freqs, freqs)) or column 2i equal to 2i + 1 (interleaved, repeat_interleave),
 // within the values' rounding in all but a tenth of the pairs of cells, some column moving from row
-// to row. A trained table holds no such repeat (held-out set 6, B7 and B10: a bf16 inv_freq's sin table and Wan's 3-D RoPE table, their
-// zero row 0 taken for padding, were read as learned). The layout's word, or empty.
+// to row. A trained table holds no such repeat (held-out set 6, B7 and B10: a bf16 inv_freq's sin table and Wan's 3-D
+// RoPE table, their zero row 0 taken for padding, were read as learned). The layout's word, or empty.
 QString ropeRepeat(const TableSample &sample, ValueFormat format)
 {
     const std::int64_t cols = sample.cols(), n = sample.size();
@@ -193,9 +194,18 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     // Half the columns or more in sine-cosine pairs: a formula's table, which no trained one is.
     const SinePairs pairs = s.learned ? sinePairs(e.sample, e.format) : SinePairs();
     const QString repeat = s.learned ? ropeRepeat(e.sample, e.format) : QString();
-    c.claims = s.learned && 4 * pairs.count < e.cols() && repeat.isEmpty();
+    // Every cell the one up and to its left (row i + 1, column j + 1 holds row i, column j): a
+    // function of j − i alone, a relative-position map (T5's buckets or a bias, held-out set 14's
+    // candle#727 and #1312), whose rows are no positions' trained vectors.
+    const bool diagonal
+        = s.learned && RopeFit::movesAlongDiagonals(e.sample, 4.0 * 0x1p-23 + 2.0 * e.table.textRounding());
+    c.claims = s.learned && 4 * pairs.count < e.cols() && repeat.isEmpty() && !diagonal;
     if (c.claims)
         c.match = matchOf(e, s);
+    else if (diagonal)
+        c.unclaimed = u"not a learned table: every cell equals the one up and to its left, a function of the "
+                      "distance j − i alone, as a relative-position map (T5's buckets, a bias) is, which no table "
+                      "of trained position vectors holds"_s;
     else if (!repeat.isEmpty())
         c.unclaimed
             = u"not a learned table: %1, a RoPE cos or sin table's repeat, which no trained table holds"_s.arg(repeat);

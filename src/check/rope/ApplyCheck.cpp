@@ -13,16 +13,16 @@
 #include "check/rope/ApplyAngles.h"
 #include "check/rope/ApplyColumns.h"
 #include "check/rope/ApplyFewRows.h"
-#include "check/rope/ApplyOneFrequency.h"
-#include "check/rope/ApplyOnePosition.h"
 #include "check/rope/ApplyIds.h"
 #include "check/rope/ApplyNotTurned.h"
+#include "check/rope/ApplyOneFrequency.h"
+#include "check/rope/ApplyOnePosition.h"
 #include "check/rope/ApplyPairs.h"
 #include "check/rope/ApplyReference.h"
 #include "check/rope/ApplySpan.h"
 #include "check/rope/ApplyTwice.h"
-#include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeCheckWords.h"
+#include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeTableCheck.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
@@ -421,8 +421,8 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     // No pair turned: Y is X, or X times one factor (the attention factor at position 0).
     if (!ids.empty() && std::ssize(ids) != x.rows())
         return u"--position-ids holds %1 ids; X has %2 rows, one id a row"_s.arg(std::ssize(ids)).arg(x.rows());
-    if (const auto scale = span.placement == Placement::None ? std::optional(1.0)
-                                                             : ApplyNotTurned::scaleOf(x, y, sample, u)) {
+    if (const auto scale
+        = span.placement == Placement::None ? std::optional(1.0) : ApplyNotTurned::scaleOf(x, y, sample, u)) {
         ApplyNotTurned::name(result, *scale, x.rows(), declared);
         return result;
     }

@@ -131,7 +131,7 @@ void name(ApplyCheck::Result &result, double scale, std::int64_t rows, const App
 {
     result.notTurned = true;
     const QString what = scale == 1.0 ? u"Y equals X in every column"_s
-                                       : u"Y is X times %1 in every column"_s.arg(NumberText::compact(scale, 6));
+                                      : u"Y is X times %1 in every column"_s.arg(NumberText::compact(scale, 6));
     std::int64_t moving = -1; // the first row a rotation at its position turns
     for (std::int64_t p = 0; p < rows && moving < 0; ++p)
         moving = positionOf(declared.ids, p) != 0 ? p : -1;
@@ -151,7 +151,7 @@ void name(ApplyCheck::Result &result, double scale, std::int64_t rows, const App
         result.verdict = CheckVerdict::Correct;
         result.diagnosis = u"%1: every row's --position-ids is 0, where the declared reference (%2) turns nothing "
                            "and scales by its attention factor %3"_s.arg(what, referenceWords(*declared.reference),
-                                                                          NumberText::compact(factor, 6));
+                                                                         NumberText::compact(factor, 6));
         return;
     }
     result.verdict = CheckVerdict::Mistake;
@@ -177,7 +177,7 @@ void nameOutcome(ApplyPairs::Outcome &outcome, double scale, const QString &refe
 {
     outcome.notTurned = true;
     const QString what = scale == 1.0 ? u"Y equals X in every column"_s
-                                       : u"Y is X times %1 in every column"_s.arg(NumberText::compact(scale, 6));
+                                      : u"Y is X times %1 in every column"_s.arg(NumberText::compact(scale, 6));
     if (reference.isEmpty()) {
         outcome.verdict = CheckVerdict::Unknown;
         outcome.diagnosis = u"%1: no pair is turned. %2, or a layer that takes no positions; declare the prompt "
@@ -229,7 +229,7 @@ bool nameZeroRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &z
                                 : u"; the other rows are turned at their own positions. Declare the reference "
                                   "(--expect rope and its flags, --preset, --config) or the rows' --position-ids "
                                   "and such rows are the mistake "_s
-                                      + CheckMistakes::kCellsOverwritten));
+                                  + CheckMistakes::kCellsOverwritten));
     return true;
 }
 
@@ -266,7 +266,7 @@ bool nameRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &still
                           + (named ? QString()
                                    : u" (as a padding's are: declare the reference, --expect rope and its flags, or "
                                      "the rows' --position-ids, and rows unturned where they turn are the mistake "_s
-                                         + kNotApplied + u")"_s)));
+                                     + kNotApplied + u")"_s)));
     return true;
 }
 

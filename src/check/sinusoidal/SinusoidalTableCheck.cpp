@@ -261,7 +261,8 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     if (e.cols() == 1 || e.sample.size() < 3)
         return cornerCandidate(e);
     const auto found = SinusoidalFit::fit(inputOf(e, e.framing));
-    if (!found || (!explains(found->score.compared, found->bad()) && !mostlyEquals(found->score.compared, found->bad())))
+    if (!found
+        || (!explains(found->score.compared, found->bad()) && !mostlyEquals(found->score.compared, found->bad())))
         if (auto around = aroundZeroRows(e))
             return around;
     if (!found)
@@ -358,10 +359,10 @@ TableHypothesis hypothesis()
     h.publishedForms = publishedForms;
     // Still unnamed: positions or diffusion timesteps rounded to half precision before the angles
     // (musubi-tuner#729's bf16 timesteps / 1000), or the angles formed in it.
-    h.nameDeclaredPrecision = [](const TableMatch &declared, const TableRows &table,
-                                 const std::vector<std::int64_t> &deviatingRows) {
-        return RopeHalfAngles::name(declared, table, deviatingRows, RopeHalfAngles::Family::Sinusoid);
-    };
+    h.nameDeclaredPrecision
+        = [](const TableMatch &declared, const TableRows &table, const std::vector<std::int64_t> &deviatingRows) {
+              return RopeHalfAngles::name(declared, table, deviatingRows, RopeHalfAngles::Family::Sinusoid);
+          };
     return h;
 }
 

@@ -1,5 +1,6 @@
 // The 2-D sin-cos table (docs/ARCHITECTURE.md, Encoding families): MAE's, DiT's and diffusers'
 // get_2d_sincos_pos_embed, added to the patch embeddings; position p is the table's row p.
+#include "core/ClosedForms.h"
 #include "core/FamilySpec.h"
 
 #include "core/NumberText.h"
@@ -57,8 +58,8 @@ Sincos2dColumn sincos2dColumn(const Params &params, std::int64_t column)
 QString sincos2dColumnWords(const Params &params, std::int64_t column)
 {
     const Sincos2dColumn c = sincos2dColumn(params, column);
-    return u"%1 of the patch's %2, frequency %3: ω = %4, λ = %5"_s.arg(c.isCos ? u"cos"_s : u"sin"_s,
-                                                                        c.ofRow ? u"row"_s : u"column"_s)
+    return u"%1 of the patch's %2, frequency %3: ω = %4, λ = %5"_s
+        .arg(c.isCos ? u"cos"_s : u"sin"_s, c.ofRow ? u"row"_s : u"column"_s)
         .arg(c.k)
         .arg(c.omega, 0, 'g', 5)
         .arg(2.0 * std::numbers::pi / c.omega, 0, 'g', 5);
@@ -75,7 +76,8 @@ QStringList sincos2dCellWords(const Params &params, std::int64_t position, std::
     const std::int64_t patch = position - cls;
     const std::int64_t row = patch / s.grid[1], col = patch % s.grid[1];
     const Sincos2dColumn c = sincos2dColumn(params, column);
-    const double x = c.ofRow ? Sincos2dTable::coordinate(row, s.grid[0], s) : Sincos2dTable::coordinate(col, s.grid[1], s);
+    const double x
+        = c.ofRow ? Sincos2dTable::coordinate(row, s.grid[0], s) : Sincos2dTable::coordinate(col, s.grid[1], s);
     return {u"patch %1 (row %2, column %3): "_s.arg(patch).arg(row).arg(col) + sincos2dColumnWords(params, column),
             u"PE = %1 = %2(%3·ω = %4 rad)"_s.arg(pe, c.isCos ? u"cos"_s : u"sin"_s, NumberText::compact(x, 6),
                                                  NumberText::compact(x * c.omega, 6))};
@@ -94,6 +96,15 @@ FamilySpec makeSincos2dFamily()
         parts.fill = [table](const Block &block, BlockRef out) { table->fill(block, out); };
         parts.owner = table;
         return parts;
+    };
+    // Each patch row is a sinusoid of d/2 columns along x beside one along y, d/4 sin/cos pairs each,
+    // every pair sin² + cos² = 1: ||PE_p||² = d/2 (get_2d_sincos_pos_embed asserts d % 4 = 0). MAE's
+    // [CLS] row is 0, so with it no one norm holds for every row.
+    term.normSquared = [](const Params &params) -> std::optional<double> {
+        const std::int64_t d = params.peColumns();
+        if (params.sincos2d.clsToken || d % 4 != 0)
+            return std::nullopt;
+        return ClosedForms::peNormSquared(d);
     };
     term.cellWords = sincos2dCellWords;
     term.columnWords = sincos2dColumnWords;

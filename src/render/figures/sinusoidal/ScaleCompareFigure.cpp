@@ -4,6 +4,7 @@
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -110,6 +111,7 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
     // parameters' own sigma and s in black with a dot at their d, and the level of equal norms.
     m_ratioHeader = PlotStyle::panelTitle(plot, true);
     m_ratioHeader->setText(u"‖s·E‖ / ‖PE‖ against d_model"_s);
+    ShorterLabels::setText(m_ratioHeader, {u"‖s·E‖ / ‖PE‖ against d"_s, u"‖s·E‖ / ‖PE‖"_s});
     m_ownRatio = PlotStyle::panelTitle(plot, false);
     m_ratioRect = new QCPAxisRect(plot);
     side->addElement(0, 0, m_ratioHeader);
@@ -182,6 +184,8 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
         panel.rect->axis(QCPAxis::atLeft)->setRange(values);
         panel.header->setText(m_compact ? compactHeader(variant)
                                         : u"%1,  %2"_s.arg(variant.sigmaText, variant.scaleText));
+        // On little room the rules without their numbers, which the ratio below says.
+        ShorterLabels::setText(panel.header, {compactHeader(variant)});
         panel.ratio->setText(
             m_compact ? u"‖s·E‖ / ‖PE‖ = %1 (expected %2)"_s.arg(ratioText(variant.measuredRatio),
                                                                  ratioText(variant.expectedRatio))
@@ -287,8 +291,12 @@ void ScaleCompareFigure::setRatios(const ScaleCompareData &data)
     m_ownDot->setVisible(own != nullptr);
     if (own) {
         m_ownDot->setData({data.d}, {data.ownRatio}, true);
-        m_ownRatio->setText(u"%1 at d = %2: %3"_s.arg(own->label, FigureText::formatCount(std::llround(data.d)),
-                                                      ratioText(data.ownRatio)));
+        const QString at = FigureText::formatCount(std::llround(data.d));
+        m_ownRatio->setText(u"%1 at d = %2: %3"_s.arg(own->label, at, ratioText(data.ownRatio)));
+        // The rules are the panel's whose colour the line takes; the dot is at d.
+        ShorterLabels::setText(
+            m_ownRatio,
+            {u"yours at d = %1: %2"_s.arg(at, ratioText(data.ownRatio)), u"yours: %1"_s.arg(ratioText(data.ownRatio))});
     } else {
         m_ownRatio->setText(u"E is the loaded matrix: its σ is its own"_s);
     }
