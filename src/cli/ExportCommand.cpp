@@ -18,6 +18,7 @@
 #include "render/FigureFile.h"
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
+#include "render/FigureRoom.h"
 #include "render/FigureSize.h"
 #include "render/data/models/ConfigSource.h"
 
@@ -577,6 +578,17 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         }
     }
     line.finish();
+    // Panels a page short of room left out are said, as the figure's title would (it may have gone too).
+    for (qsizetype i = 0; i < figures.size(); ++i) {
+        const FigureRoom::PanelsKept kept = FigureRoom::panelsKept(*builds[std::size_t(i)]->plot());
+        if (kept.givenUp > 0)
+            err << "posenc export: "
+                << u"%1: %2 of its %3 panels left out for room at this size and font size; a larger --size or a "
+                   "smaller --font-size shows them all"_s.arg(figures[i]->name())
+                       .arg(kept.givenUp)
+                       .arg(kept.panels)
+                << '\n';
+    }
     const QByteArray bytes = page ? pageBytes(builds, cells, request.page, *format, style)
                                   : FigureFile::encode(*builds.front(), *format, style);
     if (interrupt.interrupted())

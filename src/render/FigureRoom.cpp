@@ -308,6 +308,24 @@ QString fullTitle(const QCustomPlot &plot)
     return original.value_or(FigureFit::unwrapped(title)).replace(u'\n', kSeparator);
 }
 
+PanelsKept panelsKept(const QCustomPlot &plot)
+{
+    PanelsKept kept;
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        if (dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            continue;
+        bool givenUp = false;
+        for (const QCPLayoutElement *at = rect; at && !givenUp; at = at->layout())
+            givenUp = Changes::isHidden(at);
+        // A panel its figure hides itself (a view it does not draw here) is none of the figure's.
+        if (!givenUp && !rect->realVisibility())
+            continue;
+        ++kept.panels;
+        kept.givenUp += givenUp ? 1 : 0;
+    }
+    return kept;
+}
+
 QStringList setAside(const QCustomPlot &plot)
 {
     const Changes *changes = Changes::find(plot);

@@ -109,6 +109,14 @@ QString shownLabel(const QCPAxis *axis);
 QString fullTitle(const QCustomPlot &plot);
 // The texts given up or shortened, whole, in layout order, for a file's metadata.
 QStringList setAside(const QCustomPlot &plot);
+// The figure's panels (its axis rects, colour scales aside) and how many of them the steps gave up
+// for room: what a page short of room leaves out, for the exporter to say.
+struct PanelsKept
+{
+    int panels = 0;
+    int givenUp = 0;
+};
+PanelsKept panelsKept(const QCustomPlot &plot);
 
 } // namespace FigureRoom
 

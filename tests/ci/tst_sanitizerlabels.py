@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""tst_sanitizerlabels: what CI's sanitizer stages cover (docs/ARCHITECTURE.md, Tests; .ci/run). The
-asan preset builds the target posenc_sanitizer_tests and runs the tests labelled `sanitize`
-(tests/CMakeLists.txt); the tests of the code that meets untrusted input and threads carry that
-label: the readers, the config parsing, the check, the command line, the compute scheduler, the
-window's threaded paths, and every test the thread sanitizer runs. The tsan preset builds the tests
-it runs, the same list in its build and its test preset. Each COST list (tests/CMakeLists.txt,
-POSENC_TEST_COSTS) names tests of the suite, the sanitizer trees' list tests labelled `sanitize`, and
-the tree holds its own list's COSTs: a test renamed or unlabelled would otherwise lose its place at
-the front of CI's run without a word.
+"""tst_sanitizerlabels: what the sanitizer presets cover (docs/ARCHITECTURE.md, Tests; .ci/run). The
+tests of the code that meets untrusted input and threads are labelled `sanitize`
+(tests/CMakeLists.txt): the readers, the config parsing, the check, the command line, the compute
+scheduler, the window's threaded paths, and every test the thread sanitizer runs. Those of them long
+under ASan are labelled `long` too and run by hand (the asan-labelled preset); CI's asan stage
+builds the target posenc_sanitizer_ci_tests and runs the rest (the asan preset), among them the
+readers', the configs', the command line's own reading and the threaded paths' tests named here.
+The tsan preset builds the tests it runs, the same list in its build and its test preset. Each COST
+list (tests/CMakeLists.txt, POSENC_TEST_COSTS) names tests of the suite, the sanitizer trees' list
+tests CI's asan stage runs, and the tree holds its own list's COSTs: a test renamed or unlabelled
+would otherwise lose its place at the front of CI's run without a word.
 usage: tst_sanitizerlabels.py SOURCE_DIR BINARY_DIR"""
 import json
 import re
@@ -26,10 +28,14 @@ def expect(condition, message):
 presets = json.loads((source / 'CMakePresets.json').read_text())
 build = {preset['name']: preset for preset in presets['buildPresets']}
 test = {preset['name']: preset for preset in presets['testPresets']}
-expect(build['asan'].get('targets') == ['posenc_sanitizer_tests'],
-       'the asan build preset builds posenc_sanitizer_tests only')
-expect(test['asan'].get('filter', {}).get('include', {}).get('label') == '^sanitize$',
-       'the asan test preset runs the tests labelled sanitize')
+expect(build['asan'].get('targets') == ['posenc_sanitizer_ci_tests'],
+       'the asan build preset builds posenc_sanitizer_ci_tests only')
+expect(test['asan'].get('filter', {}).get('include', {}).get('label') == '^sanitize$'
+       and test['asan'].get('filter', {}).get('exclude', {}).get('label') == '^long$',
+       'the asan test preset runs the tests labelled sanitize, not those labelled long')
+expect(test.get('asan-labelled', {}).get('filter', {}).get('include', {}).get('label') == '^sanitize$'
+       and 'exclude' not in test.get('asan-labelled', {}).get('filter', {}),
+       'the asan-labelled test preset runs every test labelled sanitize')
 tsan_pattern = test['tsan']['filter']['include']['name']
 tsan_tests = re.fullmatch(r'\^\((.*)\)\$', tsan_pattern).group(1).split('|')
 expect(sorted(build['tsan']['targets']) == sorted(tsan_tests),
@@ -53,6 +59,8 @@ for testfile in binary.rglob('CTestTestfile.cmake'):
             if found:
                 costs[properties.group(1)] = found.group(1)
 sanitized = {name for name, names in labels.items() if 'sanitize' in names}
+# What CI's asan stage runs: labelled sanitize, not long.
+in_ci = {name for name in sanitized if 'long' not in labels[name]}
 
 # Named here so that a test's leaving the label is a decision seen in review, not a side effect.
 required = set(tsan_tests) | {
@@ -67,12 +75,19 @@ required = set(tsan_tests) | {
     # The compute scheduler and the window's threaded paths.
     'tst_computescheduler', 'tst_backgroundwork', 'tst_mainwindow', 'tst_checkwindow', 'tst_scaleinteraction',
     'tst_sessioncontroller', 'tst_settings', 'tst_fileopening'}
-# And every check of a table or a rotation, every reader's and config's test by its name.
+for name in sorted(required - set(tsan_tests)):
+    expect(name in in_ci, '%s is labelled sanitize and not long: CI\'s asan stage runs it' % name)
+# And every check of a table or a rotation, every reader's and config's test by its name: labelled,
+# run under the sanitizers by hand where long (ctest --preset asan-labelled).
 required |= {name for name in labels if re.match(r'tst_(tablecheck|applycheck|cliconfig|clicheck|npy|npz|'
                                                  r'safetensors|csvreader|config|model)', name)}
 for name in sorted(required):
     expect(name in labels, '%s is a test of the suite' % name)
-    expect(name in sanitized, '%s is labelled sanitize: the asan stage runs it' % name)
+    expect(name in sanitized, '%s is labelled sanitize' % name)
+# Every reader's and config's own test is short enough for CI's asan stage.
+for name in sorted(labels):
+    if re.match(r'tst_(npy|npz|safetensors|csvreader|config|model)', name):
+        expect(name in in_ci, '%s, a reader\'s or a config\'s, runs in CI\'s asan stage' % name)
 # The label is the suite's larger part: the drawing's tests are what it leaves out.
 expect(len(sanitized) * 3 >= len(labels) * 2, '%d of %d tests labelled sanitize' % (len(sanitized), len(labels)))
 
@@ -84,7 +99,7 @@ if len(cost_lists) == 2:
     for name in sorted(set(cost_lists[0]) | set(cost_lists[1])):
         expect(name in labels, '%s, given a COST, is a test of the suite' % name)
     for name in sorted(cost_lists[0]):
-        expect(name in sanitized, '%s, given a sanitizer COST, is labelled sanitize' % name)
+        expect(name in in_ci, '%s, given a sanitizer COST, is labelled sanitize and not long' % name)
     sanitizer_tree = (binary / 'CMakeCache.txt').is_file() and re.search(
         r'^POSENC_SANITIZE:\w+=.+$', (binary / 'CMakeCache.txt').read_text(), re.M)
     own = cost_lists[0] if sanitizer_tree else cost_lists[1]
@@ -92,5 +107,6 @@ if len(cost_lists) == 2:
 
 for failure in failures:
     print('FAIL', failure)
-print('%d tests, %d labelled sanitize, %d required' % (len(labels), len(sanitized), len(required)))
+print('%d tests, %d labelled sanitize, %d of them in CI, %d required' % (len(labels), len(sanitized), len(in_ci),
+                                                                         len(required)))
 sys.exit(1 if failures else 0)

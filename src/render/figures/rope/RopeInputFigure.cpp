@@ -138,8 +138,10 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     if (passing && !m_compact)
         change += u" (columns %1– pass, dashed)"_s.arg(d.rotaryDim);
     m_changeTitle->setText(change);
+    // The pairing first after the figure's name: the panels show it, and a title short of room
+    // keeps its first parts (rope-layouts' slide for GPT-J lost it after the scaling and the model).
     QStringList parts {m_compact ? u"RoPE on the input"_s : u"RoPE turns one head of the input, pair by pair"_s,
-                       d.scaling, d.model, RopeText::layoutText(d.layout)};
+                       RopeText::layoutText(d.layout), d.scaling, d.model};
     if (!m_compact)
         parts.append(d.input);
     const QString preview = d.after.isPreview() ? FigureText::previewText(d.after.rowCoverage) : QString();
