@@ -87,6 +87,7 @@ private slots:
     void theStyleIsNamed_data();
     void theStyleIsNamed();
     void float32AnglesAreNamed();
+    void rowByRowIsNoQwenModels();
     void aChangedCellIsFound();
     void aRopeTableIsRopes();
     void anotherGridIsToldByItsFit();
@@ -161,6 +162,22 @@ void TestTableCheckRope2d::float32AnglesAreNamed()
                         + QString::number(c.verification.deviationRow) + u","_s
                         + QString::number(c.verification.deviationColumn)));
     QCOMPARE(c.match.precision, std::optional(TablePrecision::Float32Angles));
+}
+
+// The Qwen ViT's frequencies with its patches row by row (spatial_merge_size 1): no Qwen-VL model's
+// order (all merge 2 x 2), so a variant, never correct (held-out set 14's Fast-LLM#401).
+void TestTableCheckRope2d::rowByRowIsNoQwenModels()
+{
+    Params p = rope2d(Rope2dStyle::QwenVit, 64, 10000.0, 8, 12);
+    p.mrope.spatialMergeSize = 1;
+    const Checked c = check(written(p, true));
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QCOMPARE(c.match.table, u"rope2d-cos"_s);
+    QCOMPARE(word(c.match, u"style"_s), u"qwen-vit"_s);
+    QCOMPARE(c.match.verdict, CheckVerdict::Variant);
+    QVERIFY(c.match.params.has_value());
+    QCOMPARE(c.match.params->mrope.spatialMergeSize, std::int64_t(1));
+    QCOMPARE(c.verification.deviatingCells, std::int64_t(0));
 }
 
 void TestTableCheckRope2d::aChangedCellIsFound()
