@@ -22,6 +22,7 @@ constexpr std::int64_t kMaxShift = 4;
 // A cell beyond the reference's tolerance.
 struct Changed
 {
+    std::int64_t index; // the sample's row
     std::int64_t row;
     std::int64_t col;
     double value;
@@ -83,7 +84,7 @@ Reading changedCells(const TableMatch &match, const TableSample &sample, Referen
             const double value = sample.values(i, c);
             const double limit = match.tolerance.limit(ref, c, position) + kCellRoundingMargin * sample.extraAt(i, c);
             if (!within(value, ref, limit))
-                reading.changed.push_back({row, c, value, ref, limit});
+                reading.changed.push_back({i, row, c, value, ref, limit});
         }
     }
     return reading;
@@ -145,6 +146,12 @@ std::optional<TableMatch> read(TableMatch partial, const TableSample &sample)
     const Changed &first = reading.changed.front();
     const auto same = [&](auto &&f) { return std::all_of(reading.changed.begin(), reading.changed.end(), f); };
     if (same([&](const Changed &x) { return x.value == first.value; })) {
+        // Whole rows of zeros are left to the stream (TableCheck::streamDeclared, nameZeroRows):
+        // whether a row of the reference is zeros too, and whether the user gave the reference,
+        // decide what they are (a padding mask's rows or a buffer never filled).
+        if (first.value == 0.0
+            && same([&](const Changed &x) { return sample.values.row(x.index).cwiseAbs().maxCoeff() == 0.0f; }))
+            return partial;
         const bool masked = same([](const Changed &x) { return std::isinf(x.reference); });
         return named(std::move(partial), CheckMistakes::kCellsOverwritten,
                      masked

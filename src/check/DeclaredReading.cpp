@@ -5,6 +5,7 @@
 #include "check/DeviationRegion.h"
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
+#include "check/TableReference.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
@@ -123,19 +124,42 @@ void nameAllZero(TableMatch &match, const TableRows &table)
                       "init and never filled)"_s.arg(DeclaredWords::reference(), match.referenceText);
 }
 
-// The rows most read back to see whether the deviating ones hold only zeros (a table's worth at
-// posenc's sizes; past it, the deviation stays unexplained rather than read at length).
+// The rows most read back to see whether the deviating ones hold only zeros, and the reference's
+// rows read to see that none of them is zeros (a table's worth at posenc's sizes; past it, the
+// deviation stays unexplained rather than read at length).
 constexpr std::int64_t kMostZeroRowsRead = 65536;
 
-// A table whose deviating rows, and only they, hold 0 in every cell: the reference's table but for
-// rows no computation of it gives (no row of a sinusoid, a RoPE cache or a bias is zeros where the
-// reference's is not). A buffer filled only in part, or rows a padding mask or a cache overwrote,
-// named as a region overwritten with 0 (speechbrain#2276's mask, here of some rows).
-void nameZeroRows(TableMatch &match, const TableRows &table, const Verification &v)
+// Whether a row of `reference` among the first kMostZeroRowsRead it compares is 0 in every column
+// (a RoPE sin table's at position 0, a causal bucket map's first query): rows of zeros may then be
+// rows gathered at that position (a padded batch's ids clamped to 0), or nothing is known (true).
+bool referenceHasZeroRow(const TableReference &reference, std::int64_t rows)
+{
+    constexpr std::int64_t kChunk = 256;
+    const std::int64_t cols = reference.cols(), most = std::min(rows, kMostZeroRowsRead);
+    if (rows > kMostZeroRowsRead || cols < 1)
+        return true;
+    RowMatrixXf chunk(kChunk, cols);
+    for (std::int64_t r0 = 0; r0 < most; r0 += kChunk) {
+        const std::int64_t count = std::min(kChunk, most - r0);
+        reference.fill({r0, count, 0, cols}, chunk.topRows(count));
+        for (std::int64_t r = 0; r < count; ++r)
+            if (reference.compared(r0 + r) && chunk.row(r).cwiseAbs().maxCoeff() == 0.0f)
+                return true;
+    }
+    return false;
+}
+
+// A table whose deviating rows, and only they, hold 0 in every cell, where no row of the
+// reference is zeros (no row of a sinusoid, nor of a RoPE cos cache or a bias away from position
+// 0): rows no computation of the reference gives at any position. Against a reference the user
+// gave, the mistake cells-overwritten (a buffer filled only in part, rows a padding mask or a
+// cache overwrote; speechbrain#2276's mask, here of some rows); undeclared, said and unknown, since
+// a position term multiplied by a padding mask holds such rows faithfully (as --apply's Y does).
+void nameZeroRows(TableMatch &match, const TableRows &table, const Verification &v, bool referenceGiven)
 {
     const RowRuns &runs = v.deviatingRowRuns;
     if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || v.deviatingCells == 0 || runs.scattered
-        || runs.runs.empty() || v.deviatingRows > kMostZeroRowsRead)
+        || runs.runs.empty() || v.deviatingRows > kMostZeroRowsRead || !match.reference)
         return;
     std::vector<float> row(std::size_t(std::max<std::int64_t>(table.cols(), 1)));
     QString error;
@@ -147,12 +171,23 @@ void nameZeroRows(TableMatch &match, const TableRows &table, const Verification 
                 return;
         }
     }
-    match.mistakes = {CheckMistakes::kCellsOverwritten};
+    if (referenceHasZeroRow(*match.reference, table.rows()))
+        return;
+    const QString rows = DeviationRegion::rowWords(runs, v.deviatingRows, v.comparedRows, table.rows());
     match.notes.prepend(match.diagnosis);
-    match.diagnosis
-        = u"the table is %1 but for %2, which hold 0 in every cell: no computation of it gives those "
-          "rows (a buffer filled only in part, or rows a padding mask or a cache overwrote)"_s.arg(
-              match.referenceText, DeviationRegion::rowWords(runs, v.deviatingRows, v.comparedRows, table.rows()));
+    if (referenceGiven) {
+        match.mistakes = {CheckMistakes::kCellsOverwritten};
+        match.diagnosis = u"the table is %1 but for %2, which hold 0 in every cell: no computation of it gives a row "
+                          "of zeros at any position (a buffer filled only in part, or rows a padding mask or a cache "
+                          "overwrote)"_s.arg(match.referenceText, rows);
+        return;
+    }
+    match.verdict = CheckVerdict::Unknown;
+    match.correctAgainst.clear();
+    match.diagnosis = u"the table is %1 but for %2, which hold 0 in every cell, as no row of it does: a position "
+                      "term multiplied by a padding mask holds such rows, a buffer never filled does too; declare "
+                      "the reference (--expect and its flags, --preset, --config, --expect-table) and such rows are "
+                      "the mistake %3"_s.arg(match.referenceText, rows, CheckMistakes::kCellsOverwritten);
 }
 
 // A declared family's deviating table still unnamed: the lower precision of the declared
@@ -392,7 +427,7 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
     nameDeclaredPrecision(*best, declared.family, table);
     nameAllZero(best->match, table);
     const Verification &v = best->verification;
-    nameZeroRows(best->match, table, v);
+    nameZeroRows(best->match, table, v, declared.referenceGiven);
     if (best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty() && v.deviatingCells > 0)
         DeviationRegion::sayUnexplained(
             best->match, declared.family ? Families::spec(*declared.family).heading : QString(),

@@ -57,6 +57,10 @@ struct DeclaredRows
     // Who gave the reference: a declaration, or a reference table's reading (--expect-table), which
     // the sentences naming a parameter say (DeclaredWords) as they are made.
     DeclaredWords::By by = DeclaredWords::By::Declaration;
+    // Whether the user gave the reference (a family and its parameters, a preset, a config, a
+    // reference table), not the check's own identification: rows of zeros are then a mistake
+    // against it, and undeclared only said (a padding mask multiplied in, or rows never filled).
+    bool referenceGiven = false;
 };
 
 struct Streamed

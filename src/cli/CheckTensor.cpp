@@ -85,6 +85,7 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     TableCheck::DeclaredRows declared {std::move(candidates), std::move(readAs), std::nullopt, params, expected.given};
     if (expected.kind == CheckExpect::Expectation::Kind::Family)
         declared.family = expected.family;
+    declared.referenceGiven = expected.kind != CheckExpect::Expectation::Kind::None;
     auto streamed = TableCheck::streamDeclared(std::move(declared), table, stream);
     if (const auto *stop = std::get_if<TableCheck::StreamStop>(&streamed)) {
         using Why = TableCheck::StreamStop::Why;

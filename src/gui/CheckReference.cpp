@@ -72,6 +72,7 @@ std::optional<std::variant<Outcome, QString>> checkRows(const std::shared_ptr<co
                                                         const std::atomic<bool> &cancel)
 {
     TableCheck::DeclaredRows declared;
+    declared.referenceGiven = reference.kind != DeclaredReference::Kind::Identified;
     if (reference.kind == DeclaredReference::Kind::Identified) {
         auto identified = TableCheck::identify(*table, {}, &cancel);
         if (cancel.load())

@@ -36,10 +36,12 @@ expect(test['asan'].get('filter', {}).get('include', {}).get('label') == '^sanit
 expect(test.get('asan-labelled', {}).get('filter', {}).get('include', {}).get('label') == '^sanitize$'
        and 'exclude' not in test.get('asan-labelled', {}).get('filter', {}),
        'the asan-labelled test preset runs every test labelled sanitize')
-tsan_pattern = test['tsan']['filter']['include']['name']
-tsan_tests = re.fullmatch(r'\^\((.*)\)\$', tsan_pattern).group(1).split('|')
-expect(sorted(build['tsan']['targets']) == sorted(tsan_tests),
-       'the tsan preset builds the tests it runs: %s against %s' % (build['tsan']['targets'], tsan_tests))
+tsan_tests = []
+for name in ('tsan', 'tsan-window'):
+    listed = re.fullmatch(r'\^\((.*)\)\$', test[name]['filter']['include']['name']).group(1).split('|')
+    expect(sorted(build[name]['targets']) == sorted(listed),
+           'the %s preset builds the tests it runs: %s against %s' % (name, build[name]['targets'], listed))
+    tsan_tests += listed
 
 # The tests and their labels as ctest reads them, from the build tree's CTestTestfile.cmake files
 # (read, not listed by ctest: ctest -N would write the log of the ctest running this test).
@@ -90,6 +92,14 @@ for name in sorted(labels):
         expect(name in in_ci, '%s, a reader\'s or a config\'s, runs in CI\'s asan stage' % name)
 # The label is the suite's larger part: the drawing's tests are what it leaves out.
 expect(len(sanitized) * 3 >= len(labels) * 2, '%d of %d tests labelled sanitize' % (len(sanitized), len(labels)))
+
+# Every name of the long list is a test of the suite labelled sanitize and long: a name misspelt
+# there would leave its test in CI's asan stage without a word.
+cmake_lists = (source / 'tests/CMakeLists.txt').read_text()
+long_block = re.search(r'set\(POSENC_SANITIZER_LONG\n(.*?)\)', cmake_lists, re.S)
+expect(long_block is not None, 'tests/CMakeLists.txt sets POSENC_SANITIZER_LONG')
+for name in re.findall(r'tst_\w+', long_block.group(1) if long_block else ''):
+    expect(name in sanitized and name not in in_ci, '%s, listed long, is labelled sanitize and long' % name)
 
 # The COST lists: the sanitizer trees' first, the release tree's second (tests/CMakeLists.txt).
 cost_lists = [dict(re.findall(r'(tst_\w+) (\d+)', block)) for block in

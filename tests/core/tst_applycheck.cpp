@@ -227,6 +227,18 @@ private slots:
         QCOMPARE(r.verdict, CheckVerdict::Mistake);
         QCOMPARE(r.mistakes, QStringList {u"cells-overwritten"_s});
         QVERIFY2(r.diagnosis.contains(rows), qPrintable(r.diagnosis));
+        // The zero rows are read at no position: said apart, not as turned rows.
+        for (const ApplyCheck::PositionRun &run : undeclared.positions)
+            if (run.row < first + count && run.row + run.count > first)
+                QVERIFY2(run.position < 0, qPrintable(u"row %1 read at %2"_s.arg(run.row).arg(run.position)));
+        // After 5 cached tokens (rows at 5..68), nothing declared: the offset and the zero rows both
+        // said, unknown (it was positions-out-of-order, a mistake).
+        Applied after = applied(llama, from(5, 64), RopeLayout::Half, RopeLayout::Half);
+        after.y.middleRows(first, count).setZero();
+        const ApplyCheck::Result offset = std::get<ApplyCheck::Result>(ApplyCheck::check(after.x, after.y, {}));
+        QCOMPARE(offset.verdict, CheckVerdict::Unknown);
+        QCOMPARE(offset.mistakes, QStringList {u"position-offset"_s});
+        QVERIFY2(offset.diagnosis.contains(rows), qPrintable(offset.diagnosis));
         // Y whole: correct, the zero rows' check takes nothing from it.
         const Applied whole = applied(llama, from(0, 64), RopeLayout::Half, RopeLayout::Half);
         QCOMPARE(std::get<ApplyCheck::Result>(ApplyCheck::check(whole.x, whole.y, declared)).verdict,

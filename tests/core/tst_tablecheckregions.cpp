@@ -48,6 +48,7 @@ private slots:
     void oneCellStillOneCell();
     void zeroRowsNamed_data();
     void zeroRowsNamed();
+    void zerosAtPositionZeroAreNoOverwrite();
     void learnedWithZeroRowsStaysLearned();
     void aRelativeMapIsNotLearned();
 };
@@ -161,9 +162,31 @@ void TestTableCheckRegions::oneCellStillOneCell()
     QVERIFY2(c.match.diagnosis.startsWith(u"one cell deviates: row 5, column 7"_s), qPrintable(c.match.diagnosis));
 }
 
-// Rows of zeros in a sinusoid (a buffer filled in part, rows a mask or a cache overwrote): no
+namespace {
+
+// As posenc check and the window check a table: identified, then streamed (streamDeclared); `given`
+// as if the user had declared the reference the table was identified as.
+TableMatch streamed(const RowMatrixXf &t, bool given)
+{
+    const MatrixRows file(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    auto identified = TableCheck::identify(file, {});
+    if (!std::holds_alternative<TableMatch>(identified))
+        return {};
+    TableCheck::DeclaredRows declared {
+        {std::get<TableMatch>(std::move(identified))}, std::nullopt, std::nullopt, {}, {}};
+    declared.referenceGiven = given;
+    auto done = TableCheck::streamDeclared(std::move(declared), file, {});
+    return std::holds_alternative<TableCheck::Streamed>(done) ? std::get<TableCheck::Streamed>(std::move(done)).match
+                                                              : TableMatch();
+}
+
+} // namespace
+
+// Rows of zeros in a sinusoid (a buffer filled in part, a padding mask multiplied in): no
 // sinusoid's row is all zeros, yet 8 such rows of 128 pulled the fit off every frequency and the
-// table read as learned. Read around them, the rows are named, whichever layout and wherever they lie.
+// table read as learned. Read around them, the rows are said, whichever layout and wherever they
+// lie: undeclared unknown (a masked position term holds them faithfully), against a reference the
+// user gave the mistake cells-overwritten.
 void TestTableCheckRegions::zeroRowsNamed_data()
 {
     QTest::addColumn<std::int64_t>("first");
@@ -184,22 +207,35 @@ void TestTableCheckRegions::zeroRowsNamed()
     const RowMatrixXf t = table(rows, kCols, [&](std::int64_t p, std::int64_t j) {
         return p >= first && p < first + count ? 0.0 : paper(p, j, kCols, 10000.0, split);
     });
-    // As posenc check and the window check a table: identified, then streamed (streamDeclared).
-    const MatrixRows file(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
-    auto identified = TableCheck::identify(file, {});
-    QVERIFY(std::holds_alternative<TableMatch>(identified));
-    TableCheck::DeclaredRows declared {
-        {std::get<TableMatch>(std::move(identified))}, std::nullopt, std::nullopt, {}, {}};
-    auto streamed = TableCheck::streamDeclared(std::move(declared), file, {});
-    QVERIFY(std::holds_alternative<TableCheck::Streamed>(streamed));
-    const TableMatch m = std::get<TableCheck::Streamed>(std::move(streamed)).match;
-    QCOMPARE(m.verdict, CheckVerdict::Mistake);
-    QCOMPARE(m.mistakes, QStringList {u"cells-overwritten"_s});
-    QVERIFY2(m.diagnosis.contains(u"hold 0"_s), qPrintable(m.diagnosis));
-    QVERIFY2(m.diagnosis.contains(split ? u"sinusoidal, split"_s : u"sinusoidal, interleaved"_s),
-             qPrintable(m.diagnosis));
-    QVERIFY2(m.deviations.contains(u"rows %1"_s.arg(first)), qPrintable(m.deviations));
-    QVERIFY2(m.deviations.contains(u"(%1 of %2)"_s.arg(count).arg(rows)), qPrintable(m.deviations));
+    const QString reference = split ? u"sinusoidal, split"_s : u"sinusoidal, interleaved"_s;
+    const QString where = u"rows %1..%2 (%3 of %4)"_s.arg(first).arg(first + count - 1).arg(count).arg(rows);
+    const TableMatch undeclared = streamed(t, false);
+    QCOMPARE(undeclared.verdict, CheckVerdict::Unknown);
+    QVERIFY2(undeclared.mistakes.isEmpty(), qPrintable(undeclared.mistakes.join(u", "_s)));
+    QVERIFY2(undeclared.diagnosis.contains(where + u", which hold 0 in every cell"_s),
+             qPrintable(undeclared.diagnosis));
+    QVERIFY2(undeclared.diagnosis.contains(reference), qPrintable(undeclared.diagnosis));
+    const TableMatch given = streamed(t, true);
+    QCOMPARE(given.verdict, CheckVerdict::Mistake);
+    QCOMPARE(given.mistakes, QStringList {u"cells-overwritten"_s});
+    QVERIFY2(given.diagnosis.contains(where + u", which hold 0 in every cell"_s), qPrintable(given.diagnosis));
+}
+
+// Rows of zeros a reference holds itself are no overwritten cells: HF's RoPE sin table, whose row
+// at position 0 is sin 0 = 0, with its last rows gathered at position 0 (a padded batch's ids
+// clamped to 0). Not cells-overwritten, and nothing says no computation gives them.
+void TestTableCheckRegions::zerosAtPositionZeroAreNoOverwrite()
+{
+    const RowMatrixXf t = table(256, kCols, [](std::int64_t p, std::int64_t j) {
+        const std::int64_t at = p >= 200 ? 0 : p;
+        return std::sin(double(at) * std::pow(10000.0, -2.0 * double(j % (kCols / 2)) / double(kCols)));
+    });
+    for (const bool given : {false, true}) {
+        const TableMatch m = streamed(t, given);
+        QVERIFY2(!m.mistakes.contains(u"cells-overwritten"_s), qPrintable(m.diagnosis));
+        QVERIFY2(!m.diagnosis.contains(u"no computation of it gives"_s), qPrintable(m.diagnosis));
+        QVERIFY2(!m.diagnosis.contains(u"which hold 0 in every cell"_s), qPrintable(m.diagnosis));
+    }
 }
 
 void TestTableCheckRegions::learnedWithZeroRowsStaysLearned()

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -210,13 +211,23 @@ bool nameZeroRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &z
         aside[std::size_t(p)] = 1;
     for (const std::int64_t p : still)
         aside[std::size_t(p)] = 1;
-    // Only where the other rows are each at their own position: the zero rows are then rows the
-    // rotation of the others would have turned, overwritten after it.
-    for (std::size_t p = 0; p < positions.size(); ++p)
-        if (!aside[p] && positions[p] != positionOf(declared.ids, std::int64_t(p)))
+    // Only where the other rows are each at their own position, or all at it plus one offset k
+    // (a chunk after k cached tokens, which the positions' line then says): the zero rows are rows
+    // the rotation of the others would have turned at their own position (plus k), overwritten
+    // after it.
+    std::optional<std::int64_t> offset;
+    for (std::size_t p = 0; p < positions.size(); ++p) {
+        if (aside[p])
+            continue;
+        const std::int64_t own = positionOf(declared.ids, std::int64_t(p));
+        if (positions[p] < 0 || (offset && positions[p] - own != *offset))
             return false;
+        offset = positions[p] - own;
+    }
+    if (!offset)
+        return false;
     for (const std::int64_t p : zero)
-        positions[std::size_t(p)] = positionOf(declared.ids, p);
+        positions[std::size_t(p)] = positionOf(declared.ids, p) + *offset;
     const bool named = declared.reference || !declared.ids.empty();
     if (named)
         result.mistakes.append(CheckMistakes::kCellsOverwritten);
@@ -226,7 +237,7 @@ bool nameZeroRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &z
                      .arg(std::ssize(zero))
                      .arg(std::ssize(positions))
                      .arg(named ? QString()
-                                : u"; the other rows are turned at their own positions. Declare the reference "
+                                : u": a padding's rows masked so are no mistake of RoPE's. Declare the reference "
                                   "(--expect rope and its flags, --preset, --config) or the rows' --position-ids "
                                   "and such rows are the mistake "_s
                                   + CheckMistakes::kCellsOverwritten));
@@ -234,7 +245,7 @@ bool nameZeroRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &z
 }
 
 bool nameRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &still, const ApplyCheck::Declared &declared,
-              std::vector<std::int64_t> &positions, QStringList &lines)
+              std::vector<std::int64_t> &positions, QStringList &lines, std::int64_t zeroRows)
 {
     if (still.empty())
         return false;
@@ -261,7 +272,7 @@ bool nameRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &still
                      .arg(std::ssize(still))
                      .arg(std::ssize(positions))
                      .arg(declared.ids.empty() ? u"its index"_s : u"its --position-ids"_s)
-                     .arg(std::ssize(positions) - std::ssize(still))
+                     .arg(std::ssize(positions) - std::ssize(still) - zeroRows)
                      .arg(kCauses.section(u", or every"_s, 0, 0) + u" for these rows, or their position ids 0"_s
                           + (named ? QString()
                                    : u" (as a padding's are: declare the reference, --expect rope and its flags, or "

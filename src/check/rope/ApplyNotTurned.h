@@ -55,16 +55,18 @@ void nameOutcome(ApplyPairs::Outcome &outcome, double scale, const QString &refe
 // row (a padding mask multiplied in after RoPE, a kernel that never wrote them: ml-explore/mlx#3494).
 std::vector<std::int64_t> zeroRows(const RowMatrixXf &x, const RowMatrixXf &y);
 // Rows `zero` of Y, 0 where X is not, where every other row (but those of `still`) is at its own
-// position: cells-overwritten named where a reference or --position-ids is declared, their line
-// added, and each such row's position in `positions` set to its own, so that the positions' line
-// says only the others. Whether it said them.
+// position, or all at it plus one offset: cells-overwritten named where a reference or
+// --position-ids is declared, their line added, and each such row's position in `positions` set
+// to its own plus that offset, so that the positions' line says only the others. Whether it said
+// them.
 bool nameZeroRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &zero,
                   const std::vector<std::int64_t> &still, const ApplyCheck::Declared &declared,
                   std::vector<std::int64_t> &positions, QStringList &lines);
 // Rows `still` of Y read as X unturned where every other row is at its own position: rope-not-applied named, its line
 // added, and each such row's position in `positions` set to its own (its id, else its index) so
-// that the positions' line says only the others. Whether it named them.
+// that the positions' line says only the others; the rows it says are turned are the others but
+// `zeroRows` (Y's rows of zeros, said apart). Whether it named them.
 bool nameRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &still, const ApplyCheck::Declared &declared,
-              std::vector<std::int64_t> &positions, QStringList &lines);
+              std::vector<std::int64_t> &positions, QStringList &lines, std::int64_t zeroRows = 0);
 
 } // namespace posenc::ApplyNotTurned

@@ -415,7 +415,8 @@ QList<Entry> entries()
              [](const Params &p) { return ropeScore(p, 100.0, 107.0, p.rope.layout); }},
             {u"rope_dot_3_11"_s, u"<R(3)q, R(11)k>: distance 8"_s,
              [](const Params &p) { return ropeScore(p, 3.0, 11.0, p.rope.layout); }},
-            {u"rope_dot_0_7"_s, u"<q, R(7)k>: distance 7 from position 0"_s,
+            {u"rope_dot_0_7"_s,
+             u"<R(0)q, R(7)k>: distance 7 from position 0 (<q, R(7)k> where the attention factor is 1)"_s,
              [](const Params &p) { return ropeScore(p, 0.0, 7.0, p.rope.layout); }},
             {u"rope_norm_q"_s, u"‖q‖ for q_j = sin(j + 1) over head_dim"_s,
              [](const Params &p) {

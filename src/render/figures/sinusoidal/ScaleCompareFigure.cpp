@@ -283,6 +283,7 @@ void ScaleCompareFigure::setRatios(const ScaleCompareData &data)
         m_ownDot->setVisible(false);
         m_equal->setVisible(false);
         m_ownRatio->setText(QString());
+        ShorterLabels::setText(m_ownRatio, {});
         return;
     }
     m_equal->setVisible(true);
@@ -299,6 +300,7 @@ void ScaleCompareFigure::setRatios(const ScaleCompareData &data)
             {u"yours at d = %1: %2"_s.arg(at, ratioText(data.ownRatio)), u"yours: %1"_s.arg(ratioText(data.ownRatio))});
     } else {
         m_ownRatio->setText(u"E is the loaded matrix: its σ is its own"_s);
+        ShorterLabels::setText(m_ownRatio, {});
     }
     m_ratioRect->axis(QCPAxis::atBottom)->setRange(dLo / 1.2, dHi * 1.2);
     // A little room above the highest line, where a corner may take the key.
