@@ -259,9 +259,10 @@ TableMatch notKeyBiases(const std::vector<std::int64_t> &shape, const TableRows 
         affineRows += affine && !constant ? 1 : 0;
         // The row said: the first that is not affine in the key, else row 0.
         if (r == 0 || (!affine && affineRows + constantRows == r))
-            firstRow = u"row %5 holds %1 at key 0, %2 at key 1 and %3 at key %4"_s.arg(
-                NumberText::compact(double(row[0]), 6), NumberText::compact(double(row[std::min<std::size_t>(1, row.size() - 1)]), 6),
-                NumberText::compact(double(row.back()), 6))
+            firstRow = u"row %5 holds %1 at key 0, %2 at key 1 and %3 at key %4"_s
+                           .arg(NumberText::compact(double(row[0]), 6),
+                                NumberText::compact(double(row[std::min<std::size_t>(1, row.size() - 1)]), 6),
+                                NumberText::compact(double(row.back()), 6))
                            .arg(keys - 1)
                            .arg(r);
     }
@@ -343,7 +344,8 @@ std::shared_ptr<const TableRows> slice(std::shared_ptr<const TableRows> rows, st
     return std::make_shared<SliceRows>(std::move(rows), index * length, length, name);
 }
 
-TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows, std::vector<TableMatch> matches)
+TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows, std::vector<TableMatch> matches,
+                   bool ownHeads)
 {
     const auto count = std::int64_t(matches.size());
     std::int64_t worst = 0;
@@ -363,7 +365,7 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
     const bool followsQuery = std::any_of(matches.begin(), matches.end(), [](const TableMatch &x) {
         return x.mistakes.contains(RowConstant::kFollowsQuery);
     });
-    const bool heads = square && bias && *bias && (*bias)->combineHeads && !followsQuery;
+    const bool heads = ownHeads && square && bias && *bias && (*bias)->combineHeads && !followsQuery;
     const bool headsVerdict = heads && (*bias)->combineHeads(shape, rows, matches, m);
     const QString label = sliceLabel(shape, worst);
     m.notes.prepend(u"%1 slices of %2 x %3 (shape %4), each checked as a table; %5"_s.arg(count)

@@ -66,8 +66,11 @@ QString sliceLabel(const std::vector<std::int64_t> &shape, std::int64_t index);
 
 // The slices' matches as one: the worst verdict, the first slice that is not correct named, and
 // where every slice of a stack of square maps ([.., H, L, L]) is one family's that biases each head,
-// the heads checked together by its HeadBiasReading (ALiBi's slopes against get_slopes(H)).
-TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows, std::vector<TableMatch> matches);
+// the heads checked together by its HeadBiasReading (ALiBi's slopes against get_slopes(H)) unless
+// `ownHeads` is false (the slices were compared with a reference table's: its heads are the
+// reference's, whatever get_slopes gives).
+TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows, std::vector<TableMatch> matches,
+                   bool ownHeads = true);
 
 // A cache of half the width a declared family's table has, where its tables repeat each column
 // (TensorReading::tableWidth; RoPE's [L, rotary_dim / 2]: candle's and vLLM's cos of the

@@ -150,6 +150,36 @@ std::optional<std::variant<TableMatch, int>> checkPaired(const std::shared_ptr<c
     return reading->match;
 }
 
+// --expect-table's reference for a stack: slice by slice, each slice against the reference's same
+// slice (of the same shape, dimensions of 1 aside: [H, L, L] biases, [B, L, d] caches), or each
+// against the one table the reference is (a cache the same for every batch element).
+struct StackReference
+{
+    std::shared_ptr<const TableRows> stack, each;
+};
+
+std::variant<StackReference, int> stackReference(const TableRows &rows, const std::vector<std::int64_t> &shape,
+                                                 TensorShapes::Kind kind, const CheckExpect::Expectation &expected,
+                                                 const Run &run, QTextStream &err)
+{
+    auto reference = TableFile::openTensor(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
+    if (!reference)
+        return fail(err, exitCodeOf(reference.error()), u"--expect-table: "_s + reference.error().toString());
+    const auto withoutOnes = [](std::vector<std::int64_t> s) {
+        s.erase(std::remove(s.begin(), s.end(), std::int64_t(1)), s.end());
+        return s;
+    };
+    const std::vector<std::int64_t> slice {shape[shape.size() - 2], shape.back()};
+    if (kind == TensorShapes::Kind::Stack && withoutOnes(reference->shape) == withoutOnes(shape))
+        return StackReference {reference->rows, nullptr};
+    if (kind == TensorShapes::Kind::Stack && withoutOnes(reference->shape) == withoutOnes(slice))
+        return StackReference {nullptr, reference->rows};
+    return fail(err, ExitUsage,
+                u"--expect-table compares a table, a vector or a stack with the reference's of the same shape, or "
+                "each table of a stack with one reference table; %1 is shape %2, the reference %3"_s.arg(
+                    rows.name(), TensorShapes::shapeText(shape), TensorShapes::shapeText(reference->shape)));
+}
+
 } // namespace
 
 std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &run, QTextStream &err)
@@ -186,21 +216,15 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         = kind == TensorShapes::Kind::Vector && expected.kind == CheckExpect::Expectation::Kind::Table;
     if (vectorAgainstTable)
         kind = TensorShapes::Kind::Table;
-    // A stack against --expect-table's: slice by slice, each against the reference's same slice,
-    // the reference of the same shape ([H, L, L] biases, [B, L, d] caches).
-    std::shared_ptr<const TableRows> referenceStack;
+    // A stack against --expect-table's (StackReference).
+    StackReference reference;
     if (kind != TensorShapes::Kind::Table && expected.kind == CheckExpect::Expectation::Kind::Table) {
-        auto reference
-            = TableFile::openTensor(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
-        if (!reference)
-            return fail(err, exitCodeOf(reference.error()), u"--expect-table: "_s + reference.error().toString());
-        if (kind != TensorShapes::Kind::Stack || reference->shape != shape)
-            return fail(err, ExitUsage,
-                        u"--expect-table compares a table, a vector or a stack with the reference's of the same "
-                        "shape; %1 is shape %2, the reference %3"_s.arg(rows->name(), TensorShapes::shapeText(shape),
-                                                                        TensorShapes::shapeText(reference->shape)));
-        referenceStack = reference->rows;
+        auto opened = stackReference(*rows, shape, kind, expected, run, err);
+        if (const int *code = std::get_if<int>(&opened))
+            return *code;
+        reference = std::get<StackReference>(std::move(opened));
     }
+    const std::shared_ptr<const TableRows> &referenceStack = reference.stack, &referenceEach = reference.each;
     std::optional<TableMatch> match;
     if (kind == TensorShapes::Kind::Vector) {
         const auto values = TensorShapes::readVector(*rows);
@@ -270,7 +294,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     // A family's own stack of per-head maps (T5's position_bias), read by the family: the declared
     // one's, or, undeclared, the first family's that reads it.
     for (const FamilySpec &family : Families::all()) {
-        if (referenceStack)
+        if (referenceStack || referenceEach)
             break;
         const auto &readStack = FamilyChecks::of(family.encoding).readStack;
         const bool declaredHere
@@ -290,6 +314,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
             CheckExpect::Expectation each = expected;
             if (referenceStack)
                 each.tableRows = TensorShapes::slice(referenceStack, i, length, TensorShapes::sliceLabel(shape, i));
+            else if (referenceEach)
+                each.tableRows = referenceEach;
             if (headBias) {
                 const std::int64_t h = heads.value_or(shape[shape.size() - 3]);
                 headBias->atHead(each.params, h, i % h + 1);
@@ -299,7 +325,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
                 return *code;
             matches.push_back(std::get<TableMatch>(std::move(checked)));
         }
-        match = TensorShapes::combine(shape, *rows, std::move(matches));
+        // Against a reference table its slices are compared with, not the family's heads.
+        match = TensorShapes::combine(shape, *rows, std::move(matches), !referenceStack && !referenceEach);
     }
     return *match;
 }

@@ -18,7 +18,6 @@
 #include "render/FigureFile.h"
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
-#include "render/FigureRoom.h"
 #include "render/FigureSize.h"
 #include "render/data/models/ConfigSource.h"
 
@@ -418,20 +417,6 @@ ParamOptions::Clues familyClues(const QList<const FigureDescriptor *> &figures, 
     return clues;
 }
 
-// The page of several figures: each in its cell; the file's title and description theirs.
-QByteArray pageBytes(const std::vector<std::unique_ptr<FigureBuild>> &builds, const QList<QRect> &cells,
-                     const FigureSize &page, FigureFormat format, const FigureStyle &style)
-{
-    QList<FigureExporter::Placed> placed;
-    QStringList titles, descriptions;
-    for (std::size_t i = 0; i < builds.size(); ++i) {
-        placed.append({builds[i]->plot(), cells[qsizetype(i)]});
-        titles.append(FigureFile::documentTitle(*builds[i], style));
-        descriptions.append(FigureFile::documentDescription(*builds[i]));
-    }
-    return FigureExporter::encodePage(placed, page, format, titles.join(u"; "_s), descriptions.join(u"\n\n"_s));
-}
-
 // The format of the file --output names, or why it cannot be written: none named, an unknown
 // format, or a binary one to a terminal.
 std::variant<FigureFormat, QString> readOutput(const QCommandLineParser &parser, const QString &path)
@@ -579,17 +564,9 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     }
     line.finish();
     // Panels a page short of room left out are said, as the figure's title would (it may have gone too).
-    for (qsizetype i = 0; i < figures.size(); ++i) {
-        const FigureRoom::PanelsKept kept = FigureRoom::panelsKept(*builds[std::size_t(i)]->plot());
-        if (kept.givenUp > 0)
-            err << "posenc export: "
-                << u"%1: %2 of its %3 panels left out for room at this size and font size; a larger --size or a "
-                   "smaller --font-size shows them all"_s.arg(figures[i]->name())
-                       .arg(kept.givenUp)
-                       .arg(kept.panels)
-                << '\n';
-    }
-    const QByteArray bytes = page ? pageBytes(builds, cells, request.page, *format, style)
+    for (const QString &note : LessonPage::panelsLeftOut(*built, figures))
+        err << "posenc export: " << note << '\n';
+    const QByteArray bytes = page ? LessonPage::bytes(*built, request.page, *format, style)
                                   : FigureFile::encode(*builds.front(), *format, style);
     if (interrupt.interrupted())
         return interrupted();

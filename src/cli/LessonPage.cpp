@@ -3,8 +3,10 @@
 #include "core/ParamText.h"
 #include "core/Quantity.h"
 #include "render/FigureBuild.h"
+#include "render/FigureFile.h"
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
+#include "render/FigureRoom.h"
 
 #include <algorithm>
 #include <limits>
@@ -198,6 +200,32 @@ std::optional<Page> build(const Request &request, const std::atomic<bool> *cance
         page.builds.push_back(builds.take(i, page.cells[i]));
     }
     return page;
+}
+
+QByteArray bytes(const Page &page, const FigureSize &size, FigureFormat format, const FigureStyle &style)
+{
+    QList<FigureExporter::Placed> placed;
+    QStringList titles, descriptions;
+    for (std::size_t i = 0; i < page.builds.size(); ++i) {
+        placed.append({page.builds[i]->plot(), page.cells[qsizetype(i)]});
+        titles.append(FigureFile::documentTitle(*page.builds[i], style));
+        descriptions.append(FigureFile::documentDescription(*page.builds[i]));
+    }
+    return FigureExporter::encodePage(placed, size, format, titles.join(u"; "_s), descriptions.join(u"\n\n"_s));
+}
+
+QStringList panelsLeftOut(const Page &page, const QList<const FigureDescriptor *> &figures)
+{
+    QStringList lines;
+    for (qsizetype i = 0; i < figures.size() && std::size_t(i) < page.builds.size(); ++i) {
+        const FigureRoom::PanelsKept kept = FigureRoom::panelsKept(*page.builds[std::size_t(i)]->plot());
+        if (kept.givenUp > 0)
+            lines.append(u"%1: %2 of its %3 panels left out for room at this size and font size; a larger --size or "
+                         "a smaller --font-size shows them all"_s.arg(figures[i]->name())
+                             .arg(kept.givenUp)
+                             .arg(kept.panels));
+    }
+    return lines;
 }
 
 std::optional<QSize> grid(const Request &request, const std::atomic<bool> *cancel)

@@ -3,12 +3,15 @@
 #include "io/Lesson.h"
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
+#include "render/FigureExporter.h"
 #include "render/FigureSize.h"
 #include "render/data/FigureState.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QRect>
 #include <QSize>
+#include <QStringList>
 #include <QTextStream>
 
 #include <atomic>
@@ -76,6 +79,13 @@ struct Request
 // side by side, the panel its text calls the right one, need the page's width. One figure takes
 // the whole page. Nothing when `cancel` stops it.
 std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel);
+
+// The bytes of a page of several figures: each in its cell; the file's title and description theirs.
+QByteArray bytes(const Page &page, const FigureSize &size, FigureFormat format, const FigureStyle &style);
+
+// The figures' panels a page short of room left out, a line each ("dropout-compare: 3 of its 10
+// panels left out ..."), as the figure's title would say where it has not gone too.
+QStringList panelsLeftOut(const Page &page, const QList<const FigureDescriptor *> &figures);
 
 // The grid build() chooses for a lesson's page.
 std::optional<QSize> grid(const Request &request, const std::atomic<bool> *cancel);

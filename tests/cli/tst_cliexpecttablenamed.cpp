@@ -145,7 +145,7 @@ private slots:
     }
 
     // A stack of per-head biases [H, L, L] against the reference's stack of the same shape, head by
-    // head (held-out set 14's meta-pytorch/attention-gym#86: flex attention's ALiBi score_mod took
+    // head (meta-pytorch/attention-gym#86: flex attention's ALiBi score_mod took
     // m (q - k) for m (k - q), the causal mask kept). It was refused ("compare one of them").
     void aStackIsComparedHeadByHead()
     {
@@ -172,6 +172,27 @@ private slots:
         QVERIFY2(mistakesOf(o).contains(u"relative-position-reversed"_s), QJsonDocument(o).toJson().constData());
         const CliRun::Run same = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, reference});
         QVERIFY2(same.exitCode == 0, qPrintable(same.out + same.err));
+        // The reference with a leading dimension of 1 ([1, H, L, L], as a model's attention bias
+        // comes) is the same stack.
+        const QString batched = m_dir.filePath(u"alibi-stack-batched.npy"_s);
+        QVERIFY(CliRun::writeNpyShaped(batched, {1, heads, length, length}, stack(false)));
+        const QJsonObject fromBatched = CliRun::checked(reversed, {u"--expect-table"_s, batched});
+        QCOMPARE(fromBatched[u"exit"_s].toInt(), 1);
+        QVERIFY(mistakesOf(fromBatched).contains(u"relative-position-reversed"_s));
+        // A stack of the same table for each batch element [B, L, d] against that one table: each
+        // slice compared with it; one slice off names itself.
+        constexpr qint64 batch = 3;
+        std::vector<float> caches;
+        for (qint64 b = 0; b < batch; ++b)
+            for (const float v : CliRun::cells(
+                     kRows, kCols, [b](qint64 p, qint64 j) { return sinusoid(double(b == 2 ? p + 1 : p), j); }))
+                caches.push_back(v);
+        const QString cache = m_dir.filePath(u"caches.npy"_s);
+        QVERIFY(CliRun::writeNpyShaped(cache, {batch, kRows, kCols}, caches));
+        const QString one = m_tables.written(kRows, kCols, [](qint64 p, qint64 j) { return sinusoid(p, j); });
+        const CliRun::Run each = CliRun::posenc({u"check"_s, cache, u"--expect-table"_s, one});
+        QCOMPARE(each.exitCode, 1);
+        QVERIFY2(each.out.contains(u"slice [2]"_s), qPrintable(each.out));
         // A reference of another shape is refused in one line naming both shapes.
         const QString other = m_dir.filePath(u"alibi-stack-short.npy"_s);
         QVERIFY(CliRun::writeNpyShaped(other, {heads, length / 2, length / 2},

@@ -195,8 +195,8 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const SinePairs pairs = s.learned ? sinePairs(e.sample, e.format) : SinePairs();
     const QString repeat = s.learned ? ropeRepeat(e.sample, e.format) : QString();
     // Every cell the one up and to its left (row i + 1, column j + 1 holds row i, column j): a
-    // function of j − i alone, a relative-position map (T5's buckets or a bias, held-out set 14's
-    // candle#727 and #1312), whose rows are no positions' trained vectors.
+    // function of j − i alone, a relative-position map (T5's buckets or a bias: huggingface/candle#727's
+    // and #1312's broken ones) or a one-hot table of positions, whose rows are no trained vectors.
     const bool diagonal
         = s.learned && RopeFit::movesAlongDiagonals(e.sample, 4.0 * 0x1p-23 + 2.0 * e.table.textRounding());
     c.claims = s.learned && 4 * pairs.count < e.cols() && repeat.isEmpty() && !diagonal;
@@ -204,8 +204,8 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         c.match = matchOf(e, s);
     else if (diagonal)
         c.unclaimed = u"not a learned table: every cell equals the one up and to its left, a function of the "
-                      "distance j − i alone, as a relative-position map (T5's buckets, a bias) is, which no table "
-                      "of trained position vectors holds"_s;
+                      "distance j − i alone, as a relative-position map (T5's buckets, a bias) or a one-hot table of "
+                      "positions is, which no table of trained position vectors holds"_s;
     else if (!repeat.isEmpty())
         c.unclaimed
             = u"not a learned table: %1, a RoPE cos or sin table's repeat, which no trained table holds"_s.arg(repeat);

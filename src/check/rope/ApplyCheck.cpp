@@ -540,28 +540,9 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
             return twice;
         }
     }
-    // Rows left unturned named; the positions' line says the others (the runs reported as read).
+    // Rows left unturned or zeroed named; the positions' line says the others (the runs reported as read).
     const std::vector<PositionRun> read = result.positions;
-    const qsizetype before = lines.size();
-    const bool zeroSaid = ApplyNotTurned::nameZeroRows(result, zero, still, declared, positions, lines);
-    const bool stillSaid
-        = ApplyNotTurned::nameRows(result, still, declared, positions, lines, zeroSaid ? std::ssize(zero) : 0);
-    const QStringList said = lines.mid(before);
-    result.positions = zeroSaid || stillSaid ? runsOf(positions) : result.positions;
-    // Y's rows of zeros are said apart: the rows deviating are the others.
-    if (zeroSaid)
-        result.deviatingRows = std::max<std::int64_t>(0, result.deviatingRows - std::ssize(zero));
-    conclude(result, declared, positions, lines, reversed);
-    // Rows unturned or zero with nothing declared: unknown, said by their lines (after the
-    // positions' own, where those name an offset).
-    if ((zeroSaid || stillSaid) && !declared.reference && declared.ids.empty()
-        && result.verdict != CheckVerdict::Mistake) {
-        result.verdict = CheckVerdict::Unknown;
-        result.correctAgainst.clear();
-        result.diagnosis = result.mistakes.isEmpty()
-            ? u"Y is X turned at each row's own position but: "_s + said.join(u"; "_s)
-            : result.diagnosis + u"; "_s + said.join(u"; "_s);
-    }
+    ApplyNotTurned::concludeSetAside(result, declared, {zero, still}, positions, std::move(lines), reversed);
     result.positions = read;
     return result;
 }

@@ -1,6 +1,7 @@
 #include "check/rope/ApplyNotTurned.h"
 
 #include "check/TableMatch.h"
+#include "check/rope/ApplyIds.h"
 #include "check/rope/RopeCheckWords.h"
 #include "check/rope/RopeFit.h"
 #include "core/NumberText.h"
@@ -279,6 +280,29 @@ bool nameRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &still
                                      "the rows' --position-ids, and rows unturned where they turn are the mistake "_s
                                      + kNotApplied + u")"_s)));
     return true;
+}
+
+void concludeSetAside(ApplyCheck::Result &result, const ApplyCheck::Declared &declared, const SetAside &aside,
+                      std::vector<std::int64_t> &positions, QStringList lines, bool reversed)
+{
+    const std::vector<std::int64_t> &zero = aside.zero;
+    const qsizetype before = lines.size();
+    const bool zeroSaid = nameZeroRows(result, zero, aside.still, declared, positions, lines);
+    const bool stillSaid = nameRows(result, aside.still, declared, positions, lines, zeroSaid ? std::ssize(zero) : 0);
+    const QStringList said = lines.mid(before);
+    result.positions = zeroSaid || stillSaid ? ApplyCheck::runsOf(positions) : result.positions;
+    // Y's rows of zeros are said apart: the rows deviating are the others.
+    if (zeroSaid)
+        result.deviatingRows = std::max<std::int64_t>(0, result.deviatingRows - std::ssize(zero));
+    ApplyCheck::conclude(result, declared, positions, lines, reversed);
+    if ((zeroSaid || stillSaid) && !declared.reference && declared.ids.empty()
+        && result.verdict != CheckVerdict::Mistake) {
+        result.verdict = CheckVerdict::Unknown;
+        result.correctAgainst.clear();
+        result.diagnosis = result.mistakes.isEmpty()
+            ? u"Y is X turned at each row's own position but: "_s + said.join(u"; "_s)
+            : result.diagnosis + u"; "_s + said.join(u"; "_s);
+    }
 }
 
 } // namespace posenc::ApplyNotTurned

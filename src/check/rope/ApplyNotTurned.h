@@ -69,4 +69,18 @@ bool nameZeroRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &z
 bool nameRows(ApplyCheck::Result &result, const std::vector<std::int64_t> &still, const ApplyCheck::Declared &declared,
               std::vector<std::int64_t> &positions, QStringList &lines, std::int64_t zeroRows = 0);
 
+// Y's rows set aside from the reading of positions: those of zeros where X's are not, and those
+// left unturned.
+struct SetAside
+{
+    const std::vector<std::int64_t> &zero;
+    const std::vector<std::int64_t> &still;
+};
+
+// The rows set aside named (nameZeroRows, nameRows), then the verdict (ApplyCheck::conclude); with
+// nothing declared, rows named so leave the rotation unknown, said by their lines after the
+// positions' own.
+void concludeSetAside(ApplyCheck::Result &result, const ApplyCheck::Declared &declared, const SetAside &aside,
+                      std::vector<std::int64_t> &positions, QStringList lines, bool reversed);
+
 } // namespace posenc::ApplyNotTurned

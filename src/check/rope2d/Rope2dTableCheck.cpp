@@ -310,7 +310,7 @@ QString publishedAs(const Params &p)
     case Rope2dStyle::QwenVit:
         // Every Qwen-VL's vision config has spatial_merge_size 2 (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): the
         // patches in 2 x 2 blocks. Row by row (merge 1) the frequencies are theirs, the order no
-        // model's (held-out set 14's Fast-LLM#401 read as correct): a variant.
+        // model's (ServiceNow/Fast-LLM#401's pre-fix table read as correct): a variant.
         return theta == 10000.0 && p.mrope.spatialMergeSize == 2
             ? u"Qwen2-VL's and Qwen2.5-VL's vision rotary (VisionRotaryEmbedding, theta 10000, spatial_merge_size 2)"_s
             : QString();

@@ -98,8 +98,8 @@ FamilySpec makeSincos2dFamily()
         return parts;
     };
     // Each patch row is a sinusoid of d/2 columns along x beside one along y, d/4 sin/cos pairs each,
-    // every pair sin² + cos² = 1: ||PE_p||² = d/2 (get_2d_sincos_pos_embed asserts d % 4 = 0). MAE's
-    // [CLS] row is 0, so with it no one norm holds for every row.
+    // every pair sin² + cos² = 1: ||PE_p||² = d/2 (MAE's get_2d_sincos_pos_embed asserts d % 2 = 0 of the whole and of
+    // each half: d % 4 = 0). MAE's [CLS] row is 0, so with it no one norm holds for every row.
     term.normSquared = [](const Params &params) -> std::optional<double> {
         const std::int64_t d = params.peColumns();
         if (params.sincos2d.clsToken || d % 4 != 0)

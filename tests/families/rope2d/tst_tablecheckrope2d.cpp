@@ -165,7 +165,7 @@ void TestTableCheckRope2d::float32AnglesAreNamed()
 }
 
 // The Qwen ViT's frequencies with its patches row by row (spatial_merge_size 1): no Qwen-VL model's
-// order (all merge 2 x 2), so a variant, never correct (held-out set 14's Fast-LLM#401).
+// order (all merge 2 x 2), so a variant, never correct (ServiceNow/Fast-LLM#401).
 void TestTableCheckRope2d::rowByRowIsNoQwenModels()
 {
     Params p = rope2d(Rope2dStyle::QwenVit, 64, 10000.0, 8, 12);
