@@ -173,6 +173,17 @@ private slots:
         QCOMPARE(number(u"pack_cross_restarted"_s, p), double(cross));
         QCOMPARE(number(u"pack_negative_restarted"_s, p), double(negative));
         QCOMPARE(number(u"pack_negative_share"_s, p), 100.0 * double(negative) / double(cross));
+        // Attention both ways (T5's encoder, DeBERTa, symmetric ALiBi) sees every pair across the
+        // documents, before the query and after it: twice the causal count here; the lesson's model
+        // (causal) is none such, T5's encoder map is, its decoder's not.
+        QCOMPARE(number(u"pack_cross_both"_s, p), double(2 * cross));
+        QVERIFY(!LessonNumbers::number(u"attends_both_ways"_s, p)->present());
+        Params t5 = p;
+        t5.encoding = Encoding::T5;
+        t5.t5.causal = false;
+        QVERIFY(LessonNumbers::number(u"attends_both_ways"_s, t5)->present());
+        t5.t5.causal = true;
+        QVERIFY(!LessonNumbers::number(u"attends_both_ways"_s, t5)->present());
     }
 };
 

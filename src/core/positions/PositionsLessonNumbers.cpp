@@ -11,6 +11,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <map>
 
 using namespace Qt::StringLiterals;
 
@@ -289,6 +290,14 @@ Number crossFarthest(const Params &params, IdsChoice choice)
     });
 }
 
+// Whether the model's attention runs both ways (T5's encoder map, DeBERTa, ALiBi's symmetric bias):
+// its queries see the keys after them, so a packed row's documents see each other both ways.
+bool attendsBothWays(const Params &p)
+{
+    return (p.encoding == Encoding::T5 && !p.t5.causal) || p.encoding == Encoding::Deberta
+        || (p.encoding == Encoding::Alibi && p.alibi.mask == AlibiMask::Symmetric);
+}
+
 QList<Entry> packingEntries()
 {
     constexpr auto restarted = IdsChoice::RestartedWithoutBlockMask;
@@ -316,6 +325,26 @@ QList<Entry> packingEntries()
                  }
                  starts.append(QString::number(end));
                  return LessonNumbers::word(starts.join(u", "_s));
+             });
+         }},
+        {u"attends_both_ways"_s, u"a condition: the model attends both ways (T5's encoder, DeBERTa, symmetric ALiBi)"_s,
+         [](const Params &p) {
+             return condition(attendsBothWays(p), u"its attention is causal, or posenc does not know it is not"_s);
+         }},
+        {u"pack_cross_both"_s, u"cross-document pairs attention both ways sees without a block mask: T² − Σ nᵢ²"_s,
+         [](const Params &p) {
+             return withLayout(p, [](const BatchLayout &l) {
+                 std::map<std::int64_t, std::int64_t> lengths; // a document's tokens
+                 std::int64_t tokens = 0, own = 0;
+                 for (const BatchSegment &s : l.row(0)) {
+                     if (s.isReal()) {
+                         lengths[s.document] += s.length;
+                         tokens += s.length;
+                     }
+                 }
+                 for (const auto &[document, n] : lengths)
+                     own += n * n;
+                 return integer(tokens * tokens - own);
              });
          }},
         {u"pack_cross_reference"_s, u"cross-document pairs the reference's block mask lets through"_s,
