@@ -127,21 +127,6 @@ std::pair<std::vector<float>, std::vector<float>> mrope(const std::vector<std::a
     return {x, y};
 }
 
-// A C-order float32 .npy of any shape.
-bool writeArray(const QString &path, const std::vector<qint64> &shape, const std::vector<float> &values)
-{
-    QStringList dims;
-    for (const qint64 d : shape)
-        dims.append(QString::number(d));
-    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims.join(u", "_s).toUtf8() + "), }";
-    dict.append(QByteArray((64 - (10 + dict.size() + 1) % 64) % 64, ' ')).append('\n');
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
-    bytes.append(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * sizeof(float)));
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
-
 } // namespace
 
 class TestCliApply : public QObject
@@ -419,7 +404,7 @@ private slots:
         const std::vector<qint64> shape = headsFirst ? std::vector<qint64> {batch, heads, kRows, kDim}
                                                      : std::vector<qint64> {batch, kRows, heads, kDim};
         const QString xPath = m_dir.filePath(u"heads-x.npy"_s), yPath = m_dir.filePath(u"heads-y.npy"_s);
-        QVERIFY(writeArray(xPath, shape, x) && writeArray(yPath, shape, y));
+        QVERIFY(CliRun::writeNpyShaped(xPath, shape, x) && CliRun::writeNpyShaped(yPath, shape, y));
         const CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--json"_s});
         QVERIFY2(run.exitCode == 1, qPrintable(run.out + run.err));
         const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
@@ -446,7 +431,7 @@ private slots:
         }
         // A shape past four dimensions, and X and Y of two shapes: one line each, exit 2.
         const QString five = m_dir.filePath(u"five.npy"_s);
-        QVERIFY(writeArray(five, {1, batch, heads, kRows, kDim}, x));
+        QVERIFY(CliRun::writeNpyShaped(five, {1, batch, heads, kRows, kDim}, x));
         const CliRun::Run refused = CliRun::posenc({u"check"_s, u"--apply"_s, five, five});
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.err.contains(u"[B, H, L, D] or [B, L, H, D]"_s), qPrintable(refused.err));
