@@ -192,7 +192,8 @@ QList<CommandOption> options(const QStringList &shown)
         {{kExpectTable},
          u"FILE[:TENSOR]"_s,
          u"compare with another table (or vector: inv_freq, slopes) of the same shape cell by cell (a dump of the "
-         "reference implementation): "
+         "reference implementation; a stack such as [H, L, L] biases or [B, L, d] caches slice by slice, with the "
+         "reference's stack of that shape, dimensions of 1 aside, or each slice with one reference table): "
          "correct when every cell is within the rounding of the coarser of the two formats; or with a learned n x n "
          "grid (n^2 rows) the table must be resized from as Qwen3-VL's fast_pos_embed_interpolate does "
          "(align_corners; its patches in merge blocks of --spatial-merge-size where given, else as the table lists "

@@ -219,10 +219,10 @@ std::optional<TableCandidate> cornerCandidate(const TableEvidence &e)
 // rows a mask or a cache overwrote) read around them: no sinusoid's row is all zeros (each pair
 // holds a sine and a cosine of one angle), yet such rows pull the fit off every frequency (8 zero
 // rows of 128 read as a learned table). The sinusoid fitted to the other rows, scored on them all:
-// the family's claim where it explains the sample (the stream then names the zero rows), else,
-// where it equals most cells, the reading TableCheck names the rest of (ChangedRegion: the cells
-// all hold 0, cells-overwritten). Made only where the fit of every row neither claims the table
-// nor equals most of it.
+// the family's claim where it explains the sample, else, where it equals most cells, the reading
+// TableCheck reads the rest against (ChangedRegion); either way the stream then says the zero rows
+// (TableCheck::streamDeclared's nameZeroRows). Made only where the fit of every row neither claims
+// the table nor equals most of it.
 std::optional<TableCandidate> aroundZeroRows(const TableEvidence &e)
 {
     RowFraming around = e.framing;
