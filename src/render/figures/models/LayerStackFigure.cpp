@@ -172,7 +172,7 @@ void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const
         labels.append(types.join(u", "_s));
     }
     for (const QString &key : spans.keys)
-        labels.append(key == u"full"_s ? u"whole context"_s
+        labels.append(key == u"full"_s         ? u"whole context"_s
                           : key == u"window"_s ? u"sliding window"_s
                                                : key); // "chunk", or a mixer's word
     CellNumbers::of(m_map)->setLabels(labels);
@@ -199,9 +199,14 @@ void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const
     QStringList lines;
     for (const auto &g : d.groups) {
         const QString runs = CheckReport::layerRuns(g.layers);
-        const QString what = terse ? g.terse : g.position + (g.span.isEmpty() ? QString() : u"; "_s + g.span);
+        // Terse, the position scheme first: a key short of room keeps an entry's first part
+        // (FigureRoom's shortenEntries), and the scheme is what the lanes' colours say (Llama 4's
+        // slide kept "chunked_attention ×36" and "full_attention ×12", not RoPE against NoPE).
+        const QString count = u"%1 ×%2"_s.arg(g.layerType).arg(g.layers.size());
         swatches.append({positions.colors[positions.index(g.positionKey)],
-                         u"%1 ×%2: %3"_s.arg(g.layerType).arg(g.layers.size()).arg(what)});
+                         terse
+                             ? u"%1: %2"_s.arg(g.terse, count)
+                             : u"%1: %2%3"_s.arg(count, g.position, g.span.isEmpty() ? QString() : u"; "_s + g.span)});
         if (!terse)
             lines.append(
                 u"%1: layers %2%3"_s.arg(g.layerType, runs, g.query.isEmpty() ? QString() : u"; "_s + g.query));
