@@ -451,6 +451,36 @@ std::optional<Split> bestSplit(const SplitFit &fit, const std::vector<std::int64
     return best;
 }
 
+// Each sampled row's ids at a split and theta, its kind as the ids show it (a row whose axes differ
+// is a vision token's).
+Reading readingAt(const TableEvidence &e, const PairValues &p, const SampledPairs &sampled,
+                  const CellTolerance &tolerance, double theta, const std::vector<std::int64_t> &section,
+                  bool interleaved)
+{
+    Reading r;
+    r.cosine = p.cosine;
+    r.theta = theta;
+    r.section = section;
+    r.interleaved = interleaved;
+    const SplitFit fit(sampled, r.theta, tolerance);
+    MropeParams m;
+    m.section = r.section;
+    m.interleaved = r.interleaved;
+    r.turns.axes = MropeAxes::axes(m, fit.pairs());
+    r.turns.inv = fit.inv();
+    r.turns.half = p.half;
+    const AxisPairs groups = axisPairs(r.turns.axes);
+    for (std::int64_t i = 0; i < fit.rows(); ++i) {
+        MropeIds ids = fit.rowIds(i, groups).first;
+        const bool vision = ids.t != ids.h || ids.h != ids.w;
+        ids.kind = vision ? MropeTokenKind::Image : MropeTokenKind::Text;
+        r.visionRows += vision ? 1 : 0;
+        r.rows.push_back(e.sample.rows[std::size_t(i)]);
+        r.ids.push_back(ids);
+    }
+    return r;
+}
+
 } // namespace
 
 std::vector<PublishedSplit> publishedSplits(std::int64_t pairs)
@@ -499,31 +529,26 @@ std::optional<Reading> read(const TableEvidence &e)
     }
     if (!best)
         return std::nullopt;
-    Reading r;
-    r.cosine = p->cosine;
-    r.theta = best->first;
-    r.section = best->second.section;
-    r.interleaved = best->second.interleaved;
-    const SplitFit fit(sampled, r.theta, tolerance);
-    MropeParams m;
-    m.section = r.section;
-    m.interleaved = r.interleaved;
-    r.turns.axes = MropeAxes::axes(m, fit.pairs());
-    r.turns.inv = fit.inv();
-    r.turns.half = p->half;
-    const AxisPairs groups = axisPairs(r.turns.axes);
-    for (std::int64_t i = 0; i < fit.rows(); ++i) {
-        MropeIds ids = fit.rowIds(i, groups).first;
-        // The kind as the ids show it: a row whose axes differ is a vision token's.
-        const bool vision = ids.t != ids.h || ids.h != ids.w;
-        ids.kind = vision ? MropeTokenKind::Image : MropeTokenKind::Text;
-        r.visionRows += vision ? 1 : 0;
-        r.rows.push_back(e.sample.rows[std::size_t(i)]);
-        r.ids.push_back(ids);
-    }
+    const Reading r = readingAt(e, *p, sampled, tolerance, best->first, best->second.section, best->second.interleaved);
     if (r.visionRows == 0)
         return std::nullopt;
     return r;
+}
+
+std::optional<Reading> readAt(const TableEvidence &e, double theta, const std::vector<std::int64_t> &section,
+                              bool interleaved)
+{
+    const auto p = pairValues(e);
+    if (!p)
+        return std::nullopt;
+    std::int64_t sum = 0;
+    for (const std::int64_t n : section)
+        sum += n;
+    if (section.size() != 3 || sum != p->value.cols())
+        return std::nullopt;
+    const CellTolerance tolerance = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    const SampledPairs sampled(*p);
+    return readingAt(e, *p, sampled, tolerance, theta, section, interleaved);
 }
 
 } // namespace posenc::MropeTableFit

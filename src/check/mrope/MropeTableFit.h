@@ -31,6 +31,12 @@ struct Reading
 // no row whose axes differ (a 1-D RoPE table, which RoPE's hypothesis names).
 std::optional<Reading> read(const TableEvidence &e);
 
+// Each sampled row's ids at a known split and rope_theta (a declared prompt's model's, default
+// frequencies), whatever the rows hold; nothing where the sample shows no pairs of sines and cosines
+// or the split does not sum to its pairs.
+std::optional<Reading> readAt(const TableEvidence &e, double theta, const std::vector<std::int64_t> &section,
+                              bool interleaved);
+
 // The splits the models ship for `pairs` rotary pairs: Qwen2-VL's and Qwen2.5-VL's 16,24,24
 // chunked and Qwen3-VL's 24,20,20 interleaved at 64 pairs.
 struct PublishedSplit

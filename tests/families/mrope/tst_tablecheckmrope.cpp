@@ -6,7 +6,9 @@
 // unknown; against a declared prompt the table is correct, or each mistake a port makes is named
 // with its rows: the split chunked where interleaved was meant and the reverse, h and w exchanged,
 // Qwen2.5-VL's second_per_grid truncated before the product (transformers 4.x before PR #48669),
-// the generated tokens without rope_deltas. Each at a small size and at about 100,000 tokens.
+// the generated tokens without rope_deltas, and ids no such mistake gives, read back and compared
+// (1-D positions over the vision rows, h and w held over a span). Each at a small size and the
+// first four at about 100,000 tokens.
 #include "core/CheckTables.h"
 #include "support/MropeReference.h"
 
@@ -46,7 +48,10 @@ struct Spec
 // A mistake the table is written with.
 // OtherEra: the other transformers era's get_rope_index (4.x: the text after a vision span at its
 // largest id + 1; 5.x: at its start + max(h, w)).
-enum class Wrong { None, LayoutSwapped, AxesSwapped, TimeTruncated, DeltaLost, OtherEra };
+// OneDimensional: every token at (n, n, n), position_ids not taken from get_rope_index
+// (linkedin/Liger-Kernel#276). HeldSpan: tokens 13 .. tokens - 19 keep h and w at 12 while t
+// advances (an audio span's ids in mstar-project/mstar#196's get_rope_index_audio before its fix).
+enum class Wrong { None, LayoutSwapped, AxesSwapped, TimeTruncated, DeltaLost, OtherEra, OneDimensional, HeldSpan };
 
 // The prompt's segments, read here: text:N, image:TxHxW, video:TxHxW@SECONDS.
 std::vector<Segment> segmentsOf(const QString &prompt, bool truncateSeconds)
@@ -97,6 +102,10 @@ RowMatrixXf written(const Spec &s, bool cosine, Wrong wrong = Wrong::None, bool 
             id[0] = ids.t[k];
             id[1] = wrong == Wrong::AxesSwapped && vision ? ids.w[k] : ids.h[k];
             id[2] = wrong == Wrong::AxesSwapped && vision ? ids.h[k] : ids.w[k];
+            if (wrong == Wrong::OneDimensional)
+                id[0] = id[1] = id[2] = n;
+            if (wrong == Wrong::HeldSpan && n >= 13 && n < tokens - 18)
+                id[1] = id[2] = 12;
         } else {
             id[0] = id[1] = id[2] = n + delta;
         }
@@ -313,6 +322,11 @@ void TestTableCheckMrope::mistakesAreNamed_data()
         << eraV4 << Wrong::OtherEra << MropeMistakes::kOtherEra << u"5.x's get_rope_index (the text after"_s;
     QTest::newRow("4.x's ids where 5.x was declared")
         << eraV5 << Wrong::OtherEra << MropeMistakes::kOtherEra << u"rows 69-72 move"_s;
+    QTest::newRow("1-D positions over the image and video")
+        << qwen2 << Wrong::OneDimensional << MropeMistakes::kIdsDiffer << u"holds ids (r, r, r): 1-D positions"_s;
+    const Spec omni {u"text:280"_s, u"qwen3-vl"_s, u"v5"_s, {24, 20, 20}, true, 1e6};
+    QTest::newRow("h and w held over a span")
+        << omni << Wrong::HeldSpan << MropeMistakes::kIdsDiffer << u"h and w held at 12, t as the prompt's"_s;
     Spec large {kLarge, u"qwen2.5-vl"_s, u"v4"_s};
     large.generated = 1000;
     QTest::newRow("100,000 tokens: interleaved where chunked")
