@@ -7,10 +7,12 @@
 #include "ParamOptions.h"
 
 #include "check/CellTolerance.h"
+#include "check/TableMatch.h"
 #include "check/positions/BatchIdsStructure.h"
 #include "check/positions/MropeIdsStructure.h"
 #include "check/positions/PositionIdsCheck.h"
 #include "check/positions/RowPrompts.h"
+#include "check/rope/ApplyCheck.h"
 #include "core/Description.h"
 #include "core/Engine.h"
 #include "core/NumberText.h"
@@ -200,13 +202,13 @@ int checkRows(const QString &prompts, const Params &params, const PositionIdsFil
     for (std::int64_t b = 0; b < rows; ++b) {
         const Params row = RowPrompts::rowParams(params, b, std::get<QStringList>(each).value(b));
         if (const auto invalid = row.validate(); !invalid.isEmpty())
-            return failWith(err, ExitUsage,
-                            u"--prompt: row %1's prompt: %2"_s.arg(b).arg(ParamOptions::flagText(invalid.constFirst())));
+            return failWith(
+                err, ExitUsage,
+                u"--prompt: row %1's prompt: %2"_s.arg(b).arg(ParamOptions::flagText(invalid.constFirst())));
         const Engine engine(row);
         if (const auto &problem = engine.source<BatchIds>().problem())
             return failWith(err, ExitUsage, u"row %1: %2: %3"_s.arg(b).arg(batchFlag(row.batch), *problem));
-        reports.push_back(
-            PositionIdsCheck::check(row, RowPrompts::rowIds(ids.values, rows, b), start, declared));
+        reports.push_back(PositionIdsCheck::check(row, RowPrompts::rowIds(ids.values, rows, b), start, declared));
     }
     const PositionIdsCheck::Report report = RowPrompts::combine(reports);
     out << (asJson ? json(report) : text(report));
@@ -223,9 +225,9 @@ PositionIdsCheck::Report threeRowsOrAxes(const RowMatrixXf &ids)
         return asAxes;
     PositionIdsCheck::Report asRows = BatchIdsStructure::read(ids);
     if (asRows.verdict != PositionIdsCheck::Verdict::Correct) {
-        asAxes.notes.append(u"read as a batch's [B, L] = [3, %1] instead (three rows of one id a token): %2"_s
-                                .arg(ids.cols())
-                                .arg(asRows.detail));
+        asAxes.notes.append(
+            u"read as a batch's [B, L] = [3, %1] instead (three rows of one id a token): %2"_s.arg(ids.cols())
+                .arg(asRows.detail));
         return asAxes;
     }
     asRows.notes.prepend(u"[3, %1] read as a batch's [B, L], three rows of one id a token: as M-RoPE's [3, L] (t, h, "
@@ -274,9 +276,9 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     std::optional<QString> rowPrompts;
     for (qsizetype i = 0; i < arguments.size(); ++i) {
         const bool promptFlag = arguments[i] == u"--prompt"_s && i + 1 < arguments.size();
-        const QString promptValue = promptFlag ? arguments[i + 1]
-            : arguments[i].startsWith(u"--prompt="_s)   ? arguments[i].section(u'=', 1)
-                                                        : QString();
+        const QString promptValue = promptFlag        ? arguments[i + 1]
+            : arguments[i].startsWith(u"--prompt="_s) ? arguments[i].section(u'=', 1)
+                                                      : QString();
         if (promptValue.contains(u';')) {
             rowPrompts = promptValue;
             rest.append(u"--prompt=%1"_s.arg(promptValue.section(u';', 0, 0)));
@@ -439,7 +441,8 @@ QList<HelpSection> helpSections()
             "read the same; --prompt text:N declares text); with a batch's flag and no prompt, ids of text "
             "(t = h = w) are checked against get_rope_index's for text rows with that batch (a padded "
             "batch's that agree unknown, a pack's correct), ids with images take --prompt; a [3, L] array "
-            "that is no M-RoPE row but a batch's [B, L] is read as three rows; a batch's [B, L] ids (B > 1) are read against generation's padding "
+            "that is no M-RoPE row but a batch's [B, L] is read as three rows; a batch's [B, L] ids (B > 1) are read "
+            "against generation's padding "
             "fill (1, 0 or -1 before a row's first token, or after its last): correct where a row shows its "
             "padding so, unknown where every row is arange(L), which --attention-mask alone tells from "
             "arange-with-padding. --position-offset N declares ids that "
@@ -504,7 +507,18 @@ int compareRows(TableMatch &match, const TableRows &file, const RowsAtPositions:
     }
     const RowsAtPositions::Disagreement &d = *disagreement;
     match.verdict = CheckVerdict::Mistake;
+    // The table read by position takes each position's first row: where the rows are not at their
+    // ids, that table's rows at other positions (a packed batch's rows at their index: the second
+    // document's id 0 .. at rows 700 ..) are this mistake seen from there, not one of their own.
+    QStringList byPosition;
+    for (const QString &id : {ApplyCheck::kPositionsOutOfOrder, CheckMistakes::kPositionOffset}) {
+        if (match.mistakes.removeAll(id) > 0)
+            byPosition.append(id);
+    }
     match.mistakes.append(kRowsNotAtIds);
+    if (!byPosition.isEmpty())
+        match.notes.append(u"the table read by position also reads as %1: its rows are the file's first rows at each "
+                           "position, which rows away from their ids move"_s.arg(byPosition.join(u", "_s)));
     const QString holds = d.holds ? u"; it is position %1's row"_s.arg(*d.holds) : QString();
     match.diagnosis = u"the rows are not at their --position-ids: row %1, at position %2, differs from row %3 (the "
                       "first at %2) by %4 in column %5%6; %7 of %8 rows disagree with their position's row"_s.arg(d.row)
