@@ -139,6 +139,52 @@ std::optional<double> commonFactor(const std::vector<double> &v, const std::vect
     return std::fabs(c - whole) <= 1e-5 * c ? whole : c;
 }
 
+// The heads whose slope is not get_slopes(n)'s, said whole: "head 33 has slope 0 where get_slopes(40)
+// gives 0.917004", or "heads 33..40 (8 of 40) hold 0 where get_slopes(40) gives 0.917004, 0.771105,
+// ...; the other heads are get_slopes(40)'s" (llama.cpp#20031: the heads past the power of two never
+// written).
+QString deviationWords(const std::vector<double> &v, const std::vector<double> &reference, StoredType stored)
+{
+    const auto n = std::int64_t(v.size());
+    std::vector<std::size_t> off;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (!near(v[i], reference[i], stored))
+            off.push_back(i);
+    }
+    if (off.size() == 1)
+        return u"head %1 has slope %2 where get_slopes(%3) gives %4"_s.arg(off.front() + 1)
+            .arg(NumberText::compact(v[off.front()], 7))
+            .arg(n)
+            .arg(NumberText::compact(reference[off.front()], 7));
+    QStringList runs;
+    for (std::size_t k = 0; k < off.size();) {
+        std::size_t end = k;
+        while (end + 1 < off.size() && off[end + 1] == off[end] + 1)
+            ++end;
+        runs.append(end == k ? QString::number(off[k] + 1) : u"%1..%2"_s.arg(off[k] + 1).arg(off[end] + 1));
+        k = end + 1;
+    }
+    if (runs.size() > 4)
+        runs = runs.mid(0, 4) << u"..."_s;
+    const bool oneValue = std::all_of(off.begin(), off.end(), [&](std::size_t i) { return v[i] == v[off.front()]; });
+    QStringList got, want;
+    for (std::size_t k = 0; k < std::min<std::size_t>(off.size(), 4); ++k) {
+        got.append(NumberText::compact(v[off[k]], 6));
+        want.append(NumberText::compact(reference[off[k]], 6));
+    }
+    if (off.size() > 4) {
+        got.append(u"..."_s);
+        want.append(u"..."_s);
+    }
+    const QString held = oneValue ? u"hold %1"_s.arg(NumberText::compact(v[off.front()], 7))
+                                  : u"have slopes %1"_s.arg(got.join(u", "_s));
+    const QString rest = off.size() < v.size() ? u"; the other heads are get_slopes(%1)'s"_s.arg(n) : QString();
+    return u"heads %1 (%2 of %3) %4 where get_slopes(%3) gives %5%6"_s.arg(runs.join(u", "_s))
+        .arg(off.size())
+        .arg(n)
+        .arg(held, want.join(u", "_s), rest);
+}
+
 } // namespace
 
 bool plausible(const std::vector<double> &v)
@@ -213,10 +259,7 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
         return m;
     }
     const std::int64_t off = firstOff(v, reference, stored);
-    m.deviations = u"head %1 has slope %2 where get_slopes(%3) gives %4"_s.arg(off + 1)
-                       .arg(NumberText::compact(v[std::size_t(off)], 7))
-                       .arg(n)
-                       .arg(NumberText::compact(reference[std::size_t(off)], 7));
+    m.deviations = deviationWords(v, reference, stored);
     // The series' exponent off by one head (aprender#2143: 2^(-8h/n) from h = 0, head 1's slope 1).
     for (const int start : {0, 2}) {
         if (firstOff(v, geometric(n, start), stored) >= 0)
@@ -251,11 +294,12 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
         m.verdict = declaredHeads ? CheckVerdict::Mistake : CheckVerdict::Unknown;
         if (declaredHeads)
             m.mistakes = {kSlopes};
-        m.diagnosis = u"scaled: every slope is get_slopes(%1)'s times %2 (%3 where get_slopes gives %4): the bias multiplied by a "
-                      "factor, as a per-layer scaling does (Megatron-DeepSpeed#222: with "
-                      "apply_query_key_layer_scaling the ALiBi term of layer N reached the softmax times N); %5"_s
-                          .arg(n)
-                          .arg(NumberText::compact(*factor, 6), listed(v), listed(reference), m.deviations);
+        m.diagnosis
+            = u"scaled: every slope is get_slopes(%1)'s times %2 (%3 where get_slopes gives %4): the bias multiplied "
+              u"by a "
+              "factor, as a per-layer scaling does (Megatron-DeepSpeed#222: with "
+              "apply_query_key_layer_scaling the ALiBi term of layer N reached the softmax times N); %5"_s.arg(n)
+                  .arg(NumberText::compact(*factor, 6), listed(v), listed(reference), m.deviations);
         return m;
     }
     bool allPublished = true;
