@@ -63,16 +63,18 @@ const QRegularExpression &placeholder()
 
 } // namespace
 
-Entry::Entry(QString key, QString description, std::function<Number(const LessonModel &)> value)
+Entry::Entry(QString key, QString description, std::function<Number(const LessonModel &)> value, QString figure)
     : key(std::move(key))
     , description(std::move(description))
     , value(std::move(value))
+    , figure(std::move(figure))
 { }
 
-Entry::Entry(QString key, QString description, std::function<Number(const Params &)> value)
+Entry::Entry(QString key, QString description, std::function<Number(const Params &)> value, QString figure)
     : key(std::move(key))
     , description(std::move(description))
     , value([of = std::move(value)](const LessonModel &model) { return of(model.params); })
+    , figure(std::move(figure))
 { }
 
 Number real(double v)
@@ -143,6 +145,14 @@ QString describe(const QString &key, const QList<Entry> &more)
 {
     const Entry *e = entry(key, more);
     return e ? e->description : QString();
+}
+
+QString figureOf(const QString &key, const QList<Entry> &more)
+{
+    const Entry *e = entry(key, more);
+    if (!e && lowered(key))
+        e = entry(*lowered(key), more);
+    return e ? e->figure : QString();
 }
 
 std::optional<Number> number(const QString &key, const LessonModel &model, const QList<Entry> &more)
