@@ -186,6 +186,24 @@ QStringList keysIn(const QString &text, const QList<Entry> &more)
     return found;
 }
 
+namespace {
+
+// The possessive of a word or a name, as "{model}'s" is filled. A model's name takes it on the name
+// itself, before what qualifies it: "DiT-XL/2's d", not "DiT-XL/2 at 256 pixels' d" (masked-dropout
+// read so); a word ending in s takes the apostrophe alone: "defaults'", not "defaults's".
+QString possessiveOf(const Number &n)
+{
+    QString head = n.text;
+    if (n.properName) {
+        static const QRegularExpression qualifier(u" (?:at|with|for|on|in|of|from|under) "_s);
+        if (const auto match = qualifier.match(head); match.hasMatch() && match.capturedStart() > 0)
+            head.truncate(match.capturedStart());
+    }
+    return head.endsWith(u's') ? head + u'\'' : head + u"'s"_s;
+}
+
+} // namespace
+
 Filled fill(const QString &text, const LessonModel &model, bool emphasise, const QList<Entry> &more)
 {
     Filled filled;
@@ -204,13 +222,13 @@ Filled fill(const QString &text, const LessonModel &model, bool emphasise, const
         } else if (!found->present()) {
             filled.missing.append(key);
         } else {
-            filled.text += emphasise && found->value ? u"<b>%1</b>"_s.arg(found->text) : found->text;
-            // A name ending in s takes the possessive as an apostrophe alone: "defaults'", not
-            // "defaults's".
-            if (!found->value && found->text.endsWith(u's') && QStringView(text).mid(from).startsWith(u"'s"_s)
-                && (from + 2 == text.size() || !text[from + 2].isLetterOrNumber())) {
-                filled.text += u'\'';
+            const bool possessive = !found->value && QStringView(text).mid(from).startsWith(u"'s"_s)
+                && (from + 2 == text.size() || !text[from + 2].isLetterOrNumber());
+            if (possessive) {
+                filled.text += possessiveOf(*found);
                 from += 2;
+            } else {
+                filled.text += emphasise && found->value ? u"<b>%1</b>"_s.arg(found->text) : found->text;
             }
         }
     }
