@@ -81,6 +81,10 @@ struct FamilyTerm
     // cos(37·w = 3.7 rad)"), and of the column alone ("pair 2 (cos): w = 0.1, λ = 63").
     std::function<QStringList(const Params &, std::int64_t position, std::int64_t column, float value)> cellWords;
     std::function<QString(const Params &, std::int64_t column)> columnWords;
+    // Why no one ||PE_p|| holds for every row, in a lesson's words, where `normSquared` gives none for a
+    // reason of the family's own (MAE's [CLS] row of zeros beside its patch rows); unset or nothing:
+    // the norm has no closed form here.
+    std::function<std::optional<QString>(const Params &)> noOneNorm;
 };
 
 // A family's term of one attention score from the two position ids alone (a bias, the bucket that
@@ -111,6 +115,11 @@ struct FamilySpec
     std::optional<FamilyTerm> term;
     // Its term of a score from the query's and the key's ids, where it has one.
     std::optional<FamilyScore> score;
+    // Whether the model's attention under these parameters runs both ways, each query seeing the
+    // keys after it too (T5's encoder, DeBERTa, ALiBi's symmetric mask): a packed row's documents
+    // then see each other both ways (DocumentDistance). Unset or false: causal, or not known to be
+    // otherwise.
+    std::function<bool(const Params &)> attendsBothWays;
 
     // The numbers `posenc describe` prints for it, keyed as printed, and for its help page the
     // reference they follow and what each key (or keys, "band_low, band_high") means; empty for a
@@ -128,6 +137,8 @@ struct FamilySpec
     bool hasPositionTerm() const { return term.has_value(); }
     // Whether it places position at all: NoPE adds no term, turns nothing and biases nothing.
     bool placesPosition() const { return kind != FamilyKind::Term || hasPositionTerm(); }
+    // Whether its attention runs both ways at `params` (attendsBothWays).
+    bool bothWays(const Params &params) const { return attendsBothWays && attendsBothWays(params); }
 
     // Whether it reads `family`'s row `key` (any of its rows for an empty key).
     bool borrowsRow(Encoding family, const QString &key = {}) const;

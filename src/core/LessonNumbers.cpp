@@ -63,16 +63,18 @@ const QRegularExpression &placeholder()
 
 } // namespace
 
-Entry::Entry(QString key, QString description, std::function<Number(const LessonModel &)> value)
+Entry::Entry(QString key, QString description, std::function<Number(const LessonModel &)> value, QString figure)
     : key(std::move(key))
     , description(std::move(description))
     , value(std::move(value))
+    , figure(std::move(figure))
 { }
 
-Entry::Entry(QString key, QString description, std::function<Number(const Params &)> value)
+Entry::Entry(QString key, QString description, std::function<Number(const Params &)> value, QString figure)
     : key(std::move(key))
     , description(std::move(description))
     , value([of = std::move(value)](const LessonModel &model) { return of(model.params); })
+    , figure(std::move(figure))
 { }
 
 Number real(double v)
@@ -145,6 +147,14 @@ QString describe(const QString &key, const QList<Entry> &more)
     return e ? e->description : QString();
 }
 
+QString figureOf(const QString &key, const QList<Entry> &more)
+{
+    const Entry *e = entry(key, more);
+    if (!e && lowered(key))
+        e = entry(*lowered(key), more);
+    return e ? e->figure : QString();
+}
+
 std::optional<Number> number(const QString &key, const LessonModel &model, const QList<Entry> &more)
 {
     if (const Entry *e = entry(key, more))
@@ -176,6 +186,24 @@ QStringList keysIn(const QString &text, const QList<Entry> &more)
     return found;
 }
 
+namespace {
+
+// The possessive of a word or a name, as "{model}'s" is filled. A model's name takes it on the name
+// itself, before what qualifies it: "DiT-XL/2's d", not "DiT-XL/2 at 256 pixels' d" (masked-dropout
+// read so); a word ending in s takes the apostrophe alone: "defaults'", not "defaults's".
+QString possessiveOf(const Number &n)
+{
+    QString head = n.text;
+    if (n.properName) {
+        static const QRegularExpression qualifier(u" (?:at|with|for|on|in|of|from|under) "_s);
+        if (const auto match = qualifier.match(head); match.hasMatch() && match.capturedStart() > 0)
+            head.truncate(match.capturedStart());
+    }
+    return head.endsWith(u's') ? head + u'\'' : head + u"'s"_s;
+}
+
+} // namespace
+
 Filled fill(const QString &text, const LessonModel &model, bool emphasise, const QList<Entry> &more)
 {
     Filled filled;
@@ -194,13 +222,13 @@ Filled fill(const QString &text, const LessonModel &model, bool emphasise, const
         } else if (!found->present()) {
             filled.missing.append(key);
         } else {
-            filled.text += emphasise && found->value ? u"<b>%1</b>"_s.arg(found->text) : found->text;
-            // A name ending in s takes the possessive as an apostrophe alone: "defaults'", not
-            // "defaults's".
-            if (!found->value && found->text.endsWith(u's') && QStringView(text).mid(from).startsWith(u"'s"_s)
-                && (from + 2 == text.size() || !text[from + 2].isLetterOrNumber())) {
-                filled.text += u'\'';
+            const bool possessive = !found->value && QStringView(text).mid(from).startsWith(u"'s"_s)
+                && (from + 2 == text.size() || !text[from + 2].isLetterOrNumber());
+            if (possessive) {
+                filled.text += possessiveOf(*found);
                 from += 2;
+            } else {
+                filled.text += emphasise && found->value ? u"<b>%1</b>"_s.arg(found->text) : found->text;
             }
         }
     }

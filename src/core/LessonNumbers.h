@@ -39,13 +39,16 @@ struct Number
 // a model's layers' in check/models/LayerLessonNumbers.
 struct Entry
 {
-    Entry(QString key, QString description, std::function<Number(const LessonModel &)> value);
+    Entry(QString key, QString description, std::function<Number(const LessonModel &)> value, QString figure = {});
     // A number of the parameters alone.
-    Entry(QString key, QString description, std::function<Number(const Params &)> value);
+    Entry(QString key, QString description, std::function<Number(const Params &)> value, QString figure = {});
 
     QString key;
     QString description;
     std::function<Number(const LessonModel &)> value;
+    // The figure that draws this number, where one does ("position-effect"): a lesson's slide that
+    // quotes it draws that figure too, as its window shows it (Lesson::slideFigures).
+    QString figure;
 };
 
 // The words of a number: a real in prose, an integer with a true minus sign, a count of cells
@@ -73,6 +76,8 @@ bool validUnder(const Params &params, Encoding family);
 QStringList keys(const QList<Entry> &more = {});
 // What a key stands for, in a line ("1/(1 − p): the factor of the kept cells").
 QString describe(const QString &key, const QList<Entry> &more = {});
+// The figure that draws the number of `key` ({Model} as model); empty where none does.
+QString figureOf(const QString &key, const QList<Entry> &more = {});
 // The number of `key` for `model`; nothing for a key that is not one. A key written with a
 // capital first letter ({Model}) is its key's number with the first letter of its words capital,
 // for the start of a sentence.

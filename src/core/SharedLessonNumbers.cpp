@@ -63,9 +63,9 @@ QString noClosedNorm(const Params &p)
 {
     if (!p.hasPositionTerm())
         return u"the model adds no position term to its input"_s;
-    if (p.encoding == Encoding::Sincos2d && p.sincos2d.clsToken)
-        return u"its [CLS] row of the position term is 0 and every patch row's ||PE|| is sqrt(d/2): no one norm "
-               "holds for every row"_s;
+    const FamilySpec &family = Families::spec(p.encoding);
+    if (const auto why = family.term && family.term->noOneNorm ? family.term->noOneNorm(p) : std::nullopt)
+        return *why;
     return u"the position term's norm has no closed form here (the figures measure it)"_s;
 }
 

@@ -150,17 +150,30 @@ QStringList Lesson::slideFigures(const LessonModel &model, bool windowViews) con
     add(mainFigure());
     for (const int i : std::as_const(indices))
         add(views[i].name);
+    const auto isView = [&views](const QString &name) {
+        return std::any_of(views.begin(), views.end(),
+                           [&name](const SessionView::Figure &f) { return f.name == name; });
+    };
     // The views the text names, in the order it names them.
     static const QRegularExpression named(u"([a-z0-9]+(?:-[a-z0-9]+)*) views?\\b"_s);
-    const QString text = LessonText::plain(explain(model).html);
+    const LessonText::Rendered rendered = explain(model);
+    const QString text = LessonText::plain(rendered.html);
     for (auto it = named.globalMatch(text); it.hasNext();) {
         const QString name = it.next().captured(1);
-        if (std::any_of(views.begin(), views.end(), [&name](const SessionView::Figure &f) { return f.name == name; }))
+        if (isView(name))
             add(name);
     }
     // The figures of the panels it refers to.
-    for (const QString &panel : explain(model).panels)
+    for (const QString &panel : rendered.panels)
         add(panel.section(u": "_s, 0, 0));
+    // The views that draw the numbers it quotes (LessonNumbers::Entry::figure): left-padding's
+    // slide for BLOOM quoted its ALiBi bias against the row's first token and left out the
+    // position-effect view that draws it, which its window shows.
+    for (const QString &key : rendered.keys) {
+        const QString figure = LessonNumbers::figureOf(key, LayerLessonNumbers::entries());
+        if (isView(figure))
+            add(figure);
+    }
     return figures;
 }
 

@@ -1,6 +1,8 @@
 // What session 28's audit of every lesson for every preset found said falsely, each class tested
 // over every preset it can meet (docs/ARCHITECTURE.md, Lessons): the numbers are worked out here
 // from the presets' own values (resources/presets), never read back from posenc's output.
+#include "ModelPossessive.h"
+
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
@@ -11,6 +13,9 @@
 #include "check/models/ModelExamples.h"
 
 #include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QTest>
@@ -56,6 +61,20 @@ QStringList itemsOf(const Lesson &lesson, const LessonModel &model)
     return items;
 }
 
+// A real model's config.json of tests/data/configs (their sources in its README), as JSON.
+QJsonObject realConfig(const QString &file)
+{
+    QFile f(QStringLiteral(POSENC_CONFIGS) + u"/"_s + file);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(file));
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+QString possessive(const QString &name)
+{
+    return ModelPossessive::of(name);
+}
+
 // "1,000,000" as a number.
 std::int64_t counted(const QString &text)
 {
@@ -75,6 +94,9 @@ private slots:
     void aQueryScaleIsStatedOnlyWithinTheContext();
     void theBandsCountTheTurningPairsTheySayTheyCount();
     void aWidthOrLengthNoModelGaveIsCalledTheLessons();
+    void aModelsPossessiveFallsOnItsName();
+    void aMixedStackIsCountedFromItsConfigsFields();
+    void aModelWithoutAConfigIsToldWhichToGive();
 };
 
 void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength_data()
@@ -256,7 +278,7 @@ void TestLessonAudit::aWidthOrLengthNoModelGaveIsCalledTheLessons()
             if (!model)
                 continue;
             const QString name = preset.modelName();
-            const QString whose = name + (name.endsWith(u's') ? u"'"_s : u"'s"_s);
+            const QString whose = possessive(name);
             const bool width = preset.params.contains(u"d-model"_s);
             const bool length = preset.params.contains(u"max-len"_s) && preset.context == 0;
             for (const QString &item : itemsOf(lesson, *model)) {
@@ -276,6 +298,117 @@ void TestLessonAudit::aWidthOrLengthNoModelGaveIsCalledTheLessons()
         }
     }
     QVERIFY(unsaid >= 8); // both init presets in masked-dropout, relative-position, frequencies, nope-order
+}
+
+// masked-dropout told DiT-XL/2 "the p of the figures, 0.1, is not DiT-XL/2 at 256 pixels'" and
+// "at DiT-XL/2 at 256 pixels' d = 1152": the possessive of a name whose last words qualify it fell
+// on them. For every lesson and preset, a model's possessive falls on its name.
+void TestLessonAudit::aModelsPossessiveFallsOnItsName()
+{
+    int qualified = 0;
+    for (const Lesson &lesson : Lessons::all()) {
+        for (const Preset &preset : Presets::shipped().presets) {
+            const auto model = modelFor(lesson, preset);
+            if (!model)
+                continue;
+            const QString name = preset.modelName();
+            const bool hasQualifier = !possessive(name).startsWith(name);
+            for (const QString &item : itemsOf(lesson, *model)) {
+                const QString what = lesson.name + u", "_s + preset.name + u": "_s + item;
+                QVERIFY2(!item.contains(name + u"'"_s) || possessive(name).startsWith(name + u"'"_s), qPrintable(what));
+                if (hasQualifier && item.contains(possessive(name)))
+                    ++qualified;
+            }
+        }
+    }
+    QVERIFY(qualified >= 2); // DiT-XL/2 in masked-dropout, twice in one item and in others
+    const auto dit = modelFor(*Lessons::find(u"masked-dropout"_s), *Presets::find(u"dit-xl-2"_s));
+    QVERIFY(dit);
+    const QString d = Presets::find(u"dit-xl-2"_s)->params.value(u"d-model"_s);
+    QVERIFY(itemsOf(*Lessons::find(u"masked-dropout"_s), *dit).join(u' ').contains(u"DiT-XL/2's d = "_s + d));
+}
+
+// many-layers refused EXAONE 4.0 32B and ModernBERT base, each preset one layer type of a mixed
+// stack, for want of a config.json: they name their example configs now, and the lesson counts each
+// layer type as the model's own config.json gives it, counted here from its fields: EXAONE's
+// layer_types with its sliding_window (its full-attention layers without RoPE: Exaone4Attention turns
+// only where the layer slides, models/exaone4/modeling_exaone4.py); ModernBERT's layer i global
+// where i % global_attn_every_n_layers == 0, the others within local_attention / 2 each side
+// (ModernBertAttention, models/modernbert/modeling_modernbert.py).
+void TestLessonAudit::aMixedStackIsCountedFromItsConfigsFields()
+{
+    const Lesson &layers = *Lessons::find(u"many-layers"_s);
+    const QLocale english(QLocale::English);
+    const auto firstItem = [&](const QString &preset) {
+        const auto model = modelFor(layers, *Presets::find(preset));
+        return model ? itemsOf(layers, *model).value(0) : QString();
+    };
+    // EXAONE 4.0 32B
+    const QJsonObject exaone = realConfig(u"EXAONE-4.0-32B.json"_s);
+    std::int64_t sliding = 0, full = 0;
+    for (const QJsonValue &type : exaone.value(u"layer_types"_s).toArray())
+        (type.toString() == u"sliding_attention"_s ? sliding : full) += 1;
+    QCOMPARE(sliding + full, exaone.value(u"num_hidden_layers"_s).toInteger());
+    const QString e = firstItem(u"exaone-4-32b"_s);
+    QVERIFY2(e.contains(u"has %1 layers of 2 kinds"_s.arg(sliding + full)), qPrintable(e));
+    QVERIFY2(e.contains(u"%1 sliding_attention layers turn with RoPE"_s.arg(sliding)), qPrintable(e));
+    QVERIFY2(
+        e.contains(u"window of %1 positions"_s.arg(english.toString(exaone.value(u"sliding_window"_s).toInteger()))),
+        qPrintable(e));
+    QVERIFY2(e.contains(u"%1 full_attention layers have no position"_s.arg(full)), qPrintable(e));
+    // ModernBERT base
+    const QJsonObject bert = realConfig(u"ModernBERT-base.json"_s);
+    const std::int64_t n = bert.value(u"num_hidden_layers"_s).toInteger();
+    const std::int64_t every = bert.value(u"global_attn_every_n_layers"_s).toInteger();
+    std::int64_t global = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+        global += i % every == 0;
+    const QString m = firstItem(u"modernbert-base"_s);
+    QVERIFY2(m.contains(u"has %1 layers of 2 kinds"_s.arg(n)), qPrintable(m));
+    QVERIFY2(m.contains(u"%1 full_attention layers turn with RoPE θ = %2"_s.arg(global).arg(
+                 english.toString(bert.value(u"global_rope_theta"_s).toInteger()))),
+             qPrintable(m));
+    QVERIFY2(m.contains(u"%1 sliding_attention layers turn with RoPE θ = %2"_s.arg(n - global)
+                            .arg(english.toString(bert.value(u"local_rope_theta"_s).toInteger()))),
+             qPrintable(m));
+    QVERIFY2(m.contains(u"window of %1 positions"_s.arg(bert.value(u"local_attention"_s).toInteger() / 2)),
+             qPrintable(m));
+}
+
+// A preset of one layer type whose model posenc has no config of (Gemma 4 26B A4B) is refused in one
+// line that says which config to give: --config, and the example of a model whose layer type has
+// the preset's position scheme, Gemma 4 31B's full-attention layers (its config's text_config:
+// global_head_dim and rope_parameters.full_attention, compared here with the preset's values).
+void TestLessonAudit::aModelWithoutAConfigIsToldWhichToGive()
+{
+    const Lesson &layers = *Lessons::find(u"many-layers"_s);
+    const Preset &gemma = *Presets::find(u"gemma-4"_s);
+    QVERIFY(gemma.config.isEmpty());
+    const QJsonObject text = ModelExamples::find(u"gemma-4-31b"_s)->config.value(u"text_config"_s).toObject();
+    const QJsonObject full = text.value(u"rope_parameters"_s).toObject().value(u"full_attention"_s).toObject();
+    QCOMPARE(full.value(u"rope_type"_s).toString(), gemma.params.value(u"rope-type"_s));
+    QCOMPARE(full.value(u"rope_theta"_s).toDouble(), gemma.params.value(u"rope-theta"_s).toDouble());
+    QCOMPARE(full.value(u"partial_rotary_factor"_s).toDouble(),
+             gemma.params.value(u"partial-rotary-factor"_s).toDouble());
+    QCOMPARE(text.value(u"global_head_dim"_s).toInteger(), gemma.params.value(u"head-dim"_s).toLongLong());
+    // The refusal is the reading's usage line (exit 2).
+    bool ok = false;
+    const QString refusal = readFor(layers, {u"--preset"_s, u"gemma-4"_s}, &ok).result.usage;
+    QVERIFY(ok);
+    QVERIFY2(!refusal.isEmpty() && !refusal.contains(u'\n'), qPrintable(refusal));
+    QVERIFY2(refusal.contains(u"--config FILE"_s), qPrintable(refusal));
+    QVERIFY2(refusal.contains(u"--config gemma-4-31b"_s), qPrintable(refusal));
+    // Every refusal of the lesson names the way out; the presets of one layer type of a mixed
+    // stack whose model has an example (their titles: "…, sliding-window layers") are not refused.
+    int refused = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const QString why = readFor(layers, {u"--preset"_s, preset.name}, &ok).result.usage;
+        QVERIFY(ok);
+        QVERIFY2(why.isEmpty() || why.contains(u"--config"_s), qPrintable(preset.name + u": "_s + why));
+        QVERIFY2(why.isEmpty() || preset.config.isEmpty(), qPrintable(preset.name + u": "_s + why));
+        refused += !why.isEmpty();
+    }
+    QVERIFY(refused > 0);
 }
 
 QTEST_GUILESS_MAIN(TestLessonAudit)

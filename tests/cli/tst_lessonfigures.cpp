@@ -38,7 +38,9 @@ QList<std::pair<QString, QString>> presetConfigs()
 // The model an example config names itself ("_model").
 QString exampleModel(const QString &example)
 {
-    return TestFiles::jsonObject(QStringLiteral(POSENC_EXAMPLES) + u"/"_s + example + u".json"_s).value(u"_model"_s).toString();
+    return TestFiles::jsonObject(QStringLiteral(POSENC_EXAMPLES) + u"/"_s + example + u".json"_s)
+        .value(u"_model"_s)
+        .toString();
 }
 
 // The SVG's title, as a reader of the file sees it.
@@ -98,6 +100,8 @@ private slots:
     void aPresetsNameIsItsExamplesName();
     void aLessonsExportDrawsThePanelsItsTextPointsAt_data();
     void aLessonsExportDrawsThePanelsItsTextPointsAt();
+    void thePackingFigureCountsThePairsTheModelAttends_data();
+    void thePackingFigureCountsThePairsTheModelAttends();
     void aLessonsExportDrawsTheViewsItsTextNames();
     void aNarrowLessonExportIsItsMainFigure();
     void bothTitlesOfTheSlideNameTheModel_data();
@@ -294,30 +298,89 @@ void TestLessonFigures::aLessonsExportDrawsThePanelsItsTextPointsAt_data()
 {
     QTest::addColumn<QStringList>("model");
     QTest::addColumn<bool>("rotary");
-    QTest::newRow("left-padding, its own") << QStringList() << true;
-    QTest::newRow("left-padding, Qwen2.5 7B") << QStringList {u"--preset"_s, u"qwen2-5-7b"_s} << true;
-    QTest::newRow("left-padding, BLOOM") << QStringList {u"--preset"_s, u"bloom-560m"_s} << false;
+    QTest::addColumn<QString>("quoted");
+    QTest::newRow("left-padding, its own") << QStringList() << true << u"scores"_s;
+    QTest::newRow("left-padding, Qwen2.5 7B") << QStringList {u"--preset"_s, u"qwen2-5-7b"_s} << true << u"scores"_s;
+    QTest::newRow("left-padding, BLOOM") << QStringList {u"--preset"_s, u"bloom-560m"_s} << false
+                                         << u"ALiBi bias in head 1 (slope 0.707) is −6499"_s;
 }
 
 // left-padding's text points a rotary model at "the position-effect view's difference panel",
 // and its slide (`export --lesson left-padding`) drew the position ids alone: the lesson's own
-// export draws its main figure beside the figures whose panels its text refers to, and the text
-// for a model it does not point elsewhere (ALiBi's) keeps the main figure alone.
+// export draws its main figure beside the figures whose panels its text refers to. For BLOOM the
+// text quotes the last token's ALiBi bias against the first (−m·Δ: m = 2^-0.5 for head 1 of 16,
+// get_slopes, times the 9191 columns between them), which the slide left out though the window
+// showed it: the slide draws the figures of the numbers the text quotes, too.
 void TestLessonFigures::aLessonsExportDrawsThePanelsItsTextPointsAt()
 {
     QFETCH(QStringList, model);
     QFETCH(bool, rotary);
+    QFETCH(QString, quoted);
     const Run text = posenc(QStringList {u"lessons"_s, u"left-padding"_s} + model);
     QVERIFY2(text.exitCode == 0, qPrintable(text.err));
     QCOMPARE(text.out.contains(u"position-effect view's difference panel"_s), rotary);
+    QVERIFY2(text.out.contains(quoted), qPrintable(text.out));
+    if (!rotary)
+        QCOMPARE(std::lround(-std::pow(2.0, -0.5) * 9191.0), -6499L);
     const BinaryRun run = posencBytes(QStringList {u"export"_s, u"--lesson"_s, u"left-padding"_s, u"--size"_s,
                                                    u"slide"_s, u"-o"_s, u"-"_s, u"--format"_s, u"svg"_s}
                                       + model);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const QString title = svgTitle(run.out);
     QVERIFY2(title.startsWith(u"Position ids"_s), qPrintable(title));
-    QCOMPARE(title.contains(u"; Position effect"_s), rotary);
-    QCOMPARE(QString::fromUtf8(run.out).contains(u"the difference"_s), rotary);
+    QVERIFY2(title.contains(u"; Position effect"_s), qPrintable(title));
+}
+
+void TestLessonFigures::thePackingFigureCountsThePairsTheModelAttends_data()
+{
+    QTest::addColumn<QString>("preset");
+    const QDir dir(QStringLiteral(POSENC_PRESETS));
+    for (const QString &file : dir.entryList({u"*.json"_s}, QDir::Files)) {
+        const QJsonObject params = TestFiles::jsonObject(dir.filePath(file)).value(u"params"_s).toObject();
+        const QString encoding = params.value(u"encoding"_s).toString();
+        if (encoding == u"t5"_s || encoding == u"deberta"_s || encoding == u"alibi"_s || file.contains(u"llama-3-1"_s))
+            QTest::newRow(qPrintable(file)) << file.section(u'-', 1).chopped(5);
+    }
+}
+
+// packing told T5-base that its encoder, attending both ways, sees T² − Σnᵢ² cross-document pairs
+// while its figure drew the causal triangle and counted 26: the figure draws the pairs the model
+// attends, and its counts are the text's. Which models attend both ways is read here from their
+// presets: T5's encoder (no t5-causal; transformers' T5Stack masks causally only as a decoder),
+// DeBERTa (an encoder) and ALiBi's symmetric mask; the others are causal, Σ_{a>b} nₐ·n_b pairs.
+void TestLessonFigures::thePackingFigureCountsThePairsTheModelAttends()
+{
+    QFETCH(QString, preset);
+    const QDir dir(QStringLiteral(POSENC_PRESETS));
+    const QString file = dir.entryList({u"*-"_s + preset + u".json"_s}, QDir::Files).value(0);
+    const QJsonObject params = TestFiles::jsonObject(dir.filePath(file)).value(u"params"_s).toObject();
+    const QString encoding = params.value(u"encoding"_s).toString();
+    const bool bothWays = (encoding == u"t5"_s && params.value(u"t5-causal"_s).toString() != u"true"_s)
+        || encoding == u"deberta"_s
+        || (encoding == u"alibi"_s && params.value(u"alibi"_s).toString() == u"symmetric"_s);
+    const QJsonObject lesson = TestFiles::jsonObject(QStringLiteral(POSENC_LESSONS) + u"/packing.json"_s);
+    std::vector<std::int64_t> n;
+    for (const QString &length : lesson.value(u"params"_s).toObject().value(u"packed"_s).toString().split(u','))
+        n.push_back(length.toLongLong());
+    std::int64_t tokens = 0, own = 0, causal = 0;
+    for (std::size_t a = 0; a < n.size(); ++a) {
+        tokens += n[a];
+        own += n[a] * n[a];
+        for (std::size_t b = 0; b < a; ++b)
+            causal += n[a] * n[b];
+    }
+    const std::int64_t cross = bothWays ? tokens * tokens - own : causal;
+    const Run text = posenc({u"lessons"_s, u"packing"_s, u"--preset"_s, preset});
+    QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+    QVERIFY2(text.out.contains(u" %1 cross-document pairs"_s.arg(cross)), qPrintable(text.out));
+    QCOMPARE(text.out.contains(u"attends both ways"_s), bothWays);
+    const BinaryRun run = posencBytes({u"export"_s, u"--lesson"_s, u"packing"_s, u"--preset"_s, preset, u"--size"_s,
+                                       u"slide"_s, u"-o"_s, u"-"_s, u"--format"_s, u"svg"_s});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(svgTitle(run.out).contains(bothWays ? u"both ways"_s : u"causal"_s), qPrintable(svgTitle(run.out)));
+    // The compared panel's title: "restarted-without-block-mask: 52 cross-document pairs, …".
+    const QRegularExpression counted(u"[> ]%1 cross"_s.arg(cross));
+    QVERIFY2(QString::fromUtf8(run.out).contains(counted), qPrintable(svgTitle(run.out)));
 }
 
 // many-layers' text sends the reader to "the query-scale view" (Llama 4 Scout's 1.4812 at

@@ -4,6 +4,8 @@
 // or its text renders whole: no item left unfilled, none repeated, no placeholder or reason in a
 // sentence, the model named; and a sample of its numbers equals the quantity it states, computed
 // here in float64 from the reference code's formulas (tests/support) and the config's own keys.
+#include "ModelPossessive.h"
+
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
@@ -283,8 +285,8 @@ bool dropsInput(const QStringList &keys)
 // model_type whose code has none, ConfigDropout), or nothing.
 bool saysWhoseDropout(const QString &plain, const LessonModel &model, const ModelChoice &choice)
 {
-    // "{Model}'s": a name ending in s takes the apostrophe alone ("PyTorch nn.Embedding defaults'").
-    const QString possessive = model.name + (model.name.endsWith(u's') ? u"'"_s : u"'s"_s);
+    // "{Model}'s", on the name before what qualifies it (ModelPossessive).
+    const QString possessive = ModelPossessive::of(model.name);
     static const QRegularExpression own(u"input dropout is p = ([0-9.]+)"_s);
     const QRegularExpressionMatch stated = own.match(plain);
     const bool none = plain.contains(model.name + u" has no dropout on its input"_s);
@@ -321,7 +323,7 @@ bool showsScale(const QStringList &keys, const LessonModel &model)
 // s = √3584, whose code multiplies by nothing.
 bool saysWhoseScale(const QString &plain, const LessonModel &model, const ModelChoice &choice)
 {
-    const QString possessive = model.name + (model.name.endsWith(u's') ? u"'"_s : u"'s"_s);
+    const QString possessive = ModelPossessive::of(model.name);
     const bool unsaid
         = plain.contains(possessive + u" preset or config does not say what its code multiplies its embeddings by"_s);
     const bool none = plain.contains(possessive + u" code multiplies its embeddings by nothing"_s);
@@ -403,9 +405,10 @@ void TestLessonModels::everyLessonForEveryModel()
             QVERIFY2(!text.items[i].trimmed().isEmpty(), qPrintable(what));
             QVERIFY2(text.items.indexOf(text.items[i]) == i, qPrintable(what + u": repeated: "_s + text.items[i]));
         }
-        // The model it was given is named, wherever it has a name.
+        // The model it was given is named, wherever it has a name (its possessive the name's).
         if (!model.name.isEmpty())
-            QVERIFY2(text.html.contains(model.name), qPrintable(what + u": names not "_s + model.name));
+            QVERIFY2(text.html.contains(ModelPossessive::head(model.name)),
+                     qPrintable(what + u": names not "_s + model.name));
         const QString plain = LessonText::plain(text.html);
         for (const Claim &claim : claims())
             QVERIFY2(!plain.contains(claim.words) || claim.holds(model.params),

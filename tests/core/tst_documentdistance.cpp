@@ -22,10 +22,13 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-Params packed(const QString &documents, std::int64_t maxLen, IdsChoice choice)
+// A packed row; `bothWays`: under T5's encoder, whose queries see the keys after them too.
+Params packed(const QString &documents, std::int64_t maxLen, IdsChoice choice, bool bothWays = false)
 {
     Params p;
     p.dropout = 0.0;
+    if (bothWays)
+        ParamText::set(p, u"encoding"_s, u"t5"_s);
     ParamText::set(p, u"max-len"_s, QString::number(maxLen));
     ParamText::set(p, u"packed"_s, documents);
     p.batch.ids = choice;
@@ -57,20 +60,20 @@ Written written(const std::vector<std::int64_t> &lengths, std::int64_t maxLen, I
     return w;
 }
 
-bool seen(const Written &w, IdsChoice choice, std::int64_t q, std::int64_t k)
+bool seen(const Written &w, IdsChoice choice, std::int64_t q, std::int64_t k, bool bothWays)
 {
     const bool block = choice != IdsChoice::PositionsNotRestarted && choice != IdsChoice::RestartedWithoutBlockMask;
-    return k <= q && w.document[std::size_t(q)] >= 0 && w.document[std::size_t(k)] >= 0
+    return (k <= q || bothWays) && w.document[std::size_t(q)] >= 0 && w.document[std::size_t(k)] >= 0
         && (!block || w.document[std::size_t(q)] == w.document[std::size_t(k)]);
 }
 
 DocumentDistance::Counts counted(const Written &w, IdsChoice choice, std::int64_t q0, std::int64_t q1, std::int64_t k0,
-                                 std::int64_t k1)
+                                 std::int64_t k1, bool bothWays)
 {
     DocumentDistance::Counts counts;
     for (std::int64_t q = q0; q < q1; ++q) {
         for (std::int64_t k = k0; k < k1; ++k) {
-            if (!seen(w, choice, q, k))
+            if (!seen(w, choice, q, k, bothWays))
                 continue;
             DocumentDistance::Counts one;
             one.attended = 1;
@@ -109,21 +112,27 @@ private slots:
     void rows_data()
     {
         QTest::addColumn<int>("choice");
-        QTest::newRow("reference") << int(IdsChoice::Reference);
-        QTest::newRow("positions-not-restarted") << int(IdsChoice::PositionsNotRestarted);
-        QTest::newRow("restarted-without-block-mask") << int(IdsChoice::RestartedWithoutBlockMask);
+        QTest::addColumn<bool>("bothWays");
+        for (const bool both : {false, true}) {
+            const char *way = both ? " both ways" : "";
+            QTest::addRow("reference%s", way) << int(IdsChoice::Reference) << both;
+            QTest::addRow("positions-not-restarted%s", way) << int(IdsChoice::PositionsNotRestarted) << both;
+            QTest::addRow("restarted-without-block-mask%s", way) << int(IdsChoice::RestartedWithoutBlockMask) << both;
+        }
     }
     // Every rectangle of a row, and the row whole, as the pairs counted one by one.
     void rows()
     {
         QFETCH(int, choice);
+        QFETCH(bool, bothWays);
         const auto ch = IdsChoice(choice);
         const std::vector<std::int64_t> lengths = {3, 4, 2, 7, 1};
-        const Params p = packed(u"3,4,2,7,1"_s, 20, ch);
+        const Params p = packed(u"3,4,2,7,1"_s, 20, ch, bothWays);
         QVERIFY(p.validate().isEmpty());
         const BatchLayout layout(p);
+        QCOMPARE(layout.bothWays(), bothWays);
         const Written w = written(lengths, 20, ch);
-        compare(DocumentDistance::row(layout, ch, 0), counted(w, ch, 0, 20, 0, 20));
+        compare(DocumentDistance::row(layout, ch, 0), counted(w, ch, 0, 20, 0, 20, bothWays));
         QRandomGenerator random(7);
         for (int i = 0; i < 300; ++i) {
             std::int64_t q0 = random.bounded(20), q1 = random.bounded(21), k0 = random.bounded(20),
@@ -132,14 +141,15 @@ private slots:
                 std::swap(q0, q1);
             if (k0 > k1)
                 std::swap(k0, k1);
-            compare(DocumentDistance::rectangle(layout, ch, 0, q0, q1, k0, k1), counted(w, ch, q0, q1, k0, k1));
+            compare(DocumentDistance::rectangle(layout, ch, 0, q0, q1, k0, k1),
+                    counted(w, ch, q0, q1, k0, k1, bothWays));
         }
         // The table: the distance where attended, NaN where hidden.
         const Engine engine(p);
         const RowMatrixXf m = testing::computeTable(engine, Quantity::DocumentDistance, {0, 20, 0, 20});
         for (std::int64_t q = 0; q < 20; ++q) {
             for (std::int64_t k = 0; k < 20; ++k) {
-                if (seen(w, ch, q, k))
+                if (seen(w, ch, q, k, bothWays))
                     QCOMPARE(m(q, k), float(w.id[std::size_t(q)] - w.id[std::size_t(k)]));
                 else
                     QVERIFY(std::isnan(m(q, k)));
@@ -161,6 +171,16 @@ private slots:
         // B→A: 3 of 12 negative, C→A: 3 of 6, C→B: 5 of 8 (the ids 0..3 against 0..2 and 0..1).
         QCOMPARE(counts(IdsChoice::RestartedWithoutBlockMask).cross, 26);
         QCOMPARE(counts(IdsChoice::RestartedWithoutBlockMask).crossNegative, 11);
+        // T5's encoder attends both ways: T² − Σ nᵢ² = 81 − (9 + 16 + 4) = 52 cross pairs, each
+        // causal pair's mirror too, and a document's own pairs still 29 under the block mask.
+        const auto both = [](IdsChoice ch) {
+            const Params p = packed(u"3,4,2"_s, 9, ch, true);
+            return DocumentDistance::row(BatchLayout(p), ch, 0);
+        };
+        QCOMPARE(both(IdsChoice::Reference).cross, 0);
+        QCOMPARE(both(IdsChoice::Reference).attended, 9 + 16 + 4);
+        QCOMPARE(both(IdsChoice::PositionsNotRestarted).cross, 81 - (9 + 16 + 4));
+        QCOMPARE(both(IdsChoice::RestartedWithoutBlockMask).cross, 81 - (9 + 16 + 4));
     }
 
     // A row of 32768 positions in a handful of documents, counted in closed form without forming
@@ -188,7 +208,13 @@ private slots:
     // M-RoPE over a pack of text: each token's t, h and w are the collator's one id (Qwen2VLTextModel.forward
     // expands 2-D position_ids to the three axes), so its distances are the written ones; an image
     // in the prompt has three ids that differ, and the table says so instead of drawing one axis.
-    void mropeTextPack_data() { rows_data(); }
+    void mropeTextPack_data()
+    {
+        QTest::addColumn<int>("choice");
+        QTest::newRow("reference") << int(IdsChoice::Reference);
+        QTest::newRow("positions-not-restarted") << int(IdsChoice::PositionsNotRestarted);
+        QTest::newRow("restarted-without-block-mask") << int(IdsChoice::RestartedWithoutBlockMask);
+    }
     void mropeTextPack()
     {
         QFETCH(int, choice);
@@ -204,7 +230,7 @@ private slots:
         const RowMatrixXf m = testing::computeTable(engine, Quantity::DocumentDistance, {0, 9, 0, 9});
         for (std::int64_t q = 0; q < 9; ++q) {
             for (std::int64_t k = 0; k < 9; ++k) {
-                if (seen(w, ch, q, k))
+                if (seen(w, ch, q, k, false))
                     QCOMPARE(m(q, k), float(w.id[std::size_t(q)] - w.id[std::size_t(k)]));
                 else
                     QVERIFY(std::isnan(m(q, k)));

@@ -2,8 +2,11 @@
 
 #include "check/FamilyCheck.h"
 #include "check/ModelConfigCheck.h"
+#include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/ParamTable.h"
+#include "core/ParamText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeText.h"
 #include "core/rope/RopeTypes.h"
@@ -12,6 +15,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -20,8 +24,6 @@ namespace posenc::LayerLessonNumbers {
 using namespace LessonNumbers;
 
 namespace {
-
-const QString kNoConfig = u"it comes with no config.json of its layers"_s;
 
 // The layer types that count layers, in the config's order.
 QList<const ConfigLayer *> counted(const ConfigCheck &check)
@@ -91,12 +93,59 @@ const ConfigLayer *scaledType(const ConfigCheck &check)
     return nullptr;
 }
 
+// Every example config as posenc check reads it, by name, read once.
+const QList<std::pair<QString, std::shared_ptr<const ConfigCheck>>> &examples()
+{
+    static const auto list = [] {
+        QList<std::pair<QString, std::shared_ptr<const ConfigCheck>>> read;
+        for (const ModelExamples::Example &e : ModelExamples::all())
+            read.append({e.name, std::make_shared<const ConfigCheck>(ModelConfig::check(e.config))});
+        return read;
+    }();
+    return list;
+}
+
+// Whether a layer type places position as `params` do: its family, and every parameter of that
+// family the parameters read (not idle), alike. A model's width and length are not compared: a
+// preset of one layer type of a model (Gemma 4 26B A4B's full-attention layers) shares its scheme
+// with another size of it (Gemma 4 31B's).
+bool sameScheme(const ConfigLayer &l, const Params &params)
+{
+    if (!l.described || !l.params.isValid() || l.params.encoding != params.encoding)
+        return false;
+    for (const ParamSpec &row : ParamTable::rows()) {
+        if (row.family != params.encoding || (row.idle && row.idle(params)))
+            continue;
+        if (ParamText::get(l.params, row.key) != ParamText::get(params, row.key))
+            return false;
+    }
+    return true;
+}
+
+// Why a model given without a config has no numbers of its layers, and the way out: --config, with
+// the examples that have a layer type of its position scheme ("gemma-4-31b") where there are some.
+QString noConfig(const LessonModel &m)
+{
+    QStringList like;
+    for (const auto &[name, check] : examples()) {
+        const QList<const ConfigLayer *> layers = counted(*check);
+        if (std::any_of(layers.begin(), layers.end(), [&](const ConfigLayer *l) { return sameScheme(*l, m.params); }))
+            like.append(name);
+    }
+    const QString why = u"it comes with no config.json of its layers; give one with --config FILE"_s;
+    if (like.isEmpty())
+        return why;
+    return why
+        + u", or --config %1, an example of a model with a layer type of its position scheme"_s.arg(
+            like.join(u" or --config "_s));
+}
+
 // A number of the model's config, or missing without one.
 Entry ofConfig(const QString &key, const QString &description,
                std::function<Number(const ConfigCheck &, const LessonModel &)> value)
 {
     return {key, description, std::function<Number(const LessonModel &)>([value](const LessonModel &m) {
-                return m.config ? value(*m.config, m) : none(kNoConfig);
+                return m.config ? value(*m.config, m) : none(noConfig(m));
             })};
 }
 

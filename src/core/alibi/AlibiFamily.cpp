@@ -24,13 +24,17 @@ Description::Values alibiValues(const Params &params)
 FamilySpec makeAlibiFamily()
 {
     // Its words are AlibiWords.json's.
-    return HeadBias::spec(
+    FamilySpec family = HeadBias::spec(
         AlibiSlopes::biasFamily(),
         {.rows = AlibiParamRows::rows,
          .describe = alibiValues,
          .defaultFigures
          = {{u"alibi-bias"_s, {}}, {u"alibi-attention"_s, {}}, {u"alibi-slopes"_s, {}}, {u"families"_s, {}}},
          .lessonNumbers = AlibiLessonNumbers::entries});
+    // The symmetric mask is a bidirectional model's -m|i - j| (Jina-BERT-v2, an encoder): every key is
+    // seen, after the query too.
+    family.attendsBothWays = [](const Params &params) { return params.alibi.mask == AlibiMask::Symmetric; };
+    return family;
 }
 
 } // namespace posenc

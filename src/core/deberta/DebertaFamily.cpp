@@ -23,9 +23,13 @@ Description::Values debertaValues(const Params &params)
 
 FamilySpec makeDebertaFamily()
 {
-    return RelativeBuckets::spec(
+    FamilySpec family = RelativeBuckets::spec(
         DebertaBuckets::bucketFamily(),
         {.rows = DebertaParamRows::rows, .derived = debertaValues, .lessonNumbers = DebertaLessonNumbers::entries});
+    // An encoder: transformers' DebertaV2Model builds no causal mask (models/deberta_v2/
+    // modeling_deberta_v2.py, DebertaV2Encoder.get_attention_mask from the padding mask alone).
+    family.attendsBothWays = [](const Params &) { return true; };
+    return family;
 }
 
 } // namespace posenc

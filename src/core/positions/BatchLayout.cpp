@@ -1,5 +1,6 @@
 #include "BatchLayout.h"
 
+#include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 
 #include <algorithm>
@@ -126,6 +127,7 @@ BatchLayout::BatchLayout(const Params &params)
     const BatchParams &batch = params.batch;
     m_documents = !batch.packed.isEmpty() || batch.documents;
     m_twoDimensionalMask = m_documents && batch.mask;
+    m_bothWays = Families::spec(params.encoding).bothWays(params);
     // Texts that do not parse (the rows' checks refuse them) lay out as no batch.
     const auto lengthsParsed = parseLengths(batch.lengths);
     const auto packedParsed = parsePacked(batch.packed);

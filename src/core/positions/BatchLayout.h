@@ -69,6 +69,9 @@ public:
     // Whether the attention under `choice` keeps the documents apart (a block-diagonal causal
     // mask, varlen's cu_seqlens): documents, no 2-D mask, and ids that restart at each.
     bool blockMask(IdsChoice choice) const;
+    // Whether the model's queries see the keys after them too (FamilySpec::attendsBothWays: T5's
+    // encoder, DeBERTa, symmetric ALiBi); else the attention is causal.
+    bool bothWays() const { return m_bothWays; }
 
     std::span<const BatchSegment> row(std::int64_t b) const;
     // The segment holding column c of row b.
@@ -96,6 +99,7 @@ private:
     std::int64_t m_cache = 0;
     bool m_documents = false;
     bool m_twoDimensionalMask = false;
+    bool m_bothWays = false;
     std::vector<BatchSegment> m_segments;
     std::vector<std::int64_t> m_rowFirst {0};
 };

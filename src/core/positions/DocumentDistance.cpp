@@ -36,18 +36,23 @@ Counts segmentPair(const BatchLayout &layout, IdsChoice choice, const BatchSegme
     Counts counts;
     if (qa >= qb || ka >= kb || !sameAttention(layout, choice, sq, sk))
         return counts;
-    const std::int64_t causalNone = pairsAtMost(qa, qb, ka, kb, -1);
+    // Causal: the pairs with q − k >= 0; both ways: every pair of the rectangle.
+    const bool causal = !layout.bothWays();
+    const std::int64_t hidden = causal ? pairsAtMost(qa, qb, ka, kb, -1) : 0;
     const std::int64_t all = (qb - qa) * (kb - ka);
-    counts.attended = all - causalNone;
+    counts.attended = all - hidden;
     if (counts.attended == 0)
         return counts;
-    // distance = (q − k) + shift, q − k from 0 to the rectangle's largest
+    // distance = (q − k) + shift, q − k from the rectangle's least (0 where causal) to its largest
     const std::int64_t shift = layout.offset(choice, sq) - layout.offset(choice, sk);
-    counts.sum = causalDifferenceSum(qa, qb, ka, kb) + double(shift) * double(counts.attended);
-    counts.least = std::max<std::int64_t>(0, qa - (kb - 1)) + shift;
+    const double differences = causal ? causalDifferenceSum(qa, qb, ka, kb)
+                                      : double(kb - ka) * rangeSum(qa, qb) - double(qb - qa) * rangeSum(ka, kb);
+    counts.sum = differences + double(shift) * double(counts.attended);
+    counts.least = (causal ? std::max<std::int64_t>(0, qa - (kb - 1)) : qa - (kb - 1)) + shift;
     counts.most = (qb - 1) - ka + shift;
-    // negative: 0 <= q − k <= −shift − 1
-    counts.negative = shift < 0 ? pairsAtMost(qa, qb, ka, kb, -shift - 1) - causalNone : 0;
+    // negative: q − k <= −shift − 1, among the attended
+    const std::int64_t below = pairsAtMost(qa, qb, ka, kb, -shift - 1);
+    counts.negative = causal ? (shift < 0 ? below - hidden : 0) : below;
     if (sq.document != sk.document) {
         counts.cross = counts.attended;
         counts.crossNegative = counts.negative;
@@ -104,7 +109,8 @@ double causalDifferenceSum(std::int64_t qa, std::int64_t qb, std::int64_t ka, st
 
 bool attended(const BatchLayout &layout, IdsChoice choice, std::int64_t b, std::int64_t q, std::int64_t k)
 {
-    return k <= q && sameAttention(layout, choice, layout.segmentAt(b, q), layout.segmentAt(b, k));
+    return (k <= q || layout.bothWays())
+        && sameAttention(layout, choice, layout.segmentAt(b, q), layout.segmentAt(b, k));
 }
 
 Counts rectangle(const BatchLayout &layout, IdsChoice choice, std::int64_t b, std::int64_t q0, std::int64_t q1,
@@ -117,7 +123,7 @@ Counts rectangle(const BatchLayout &layout, IdsChoice choice, std::int64_t b, st
         if (qa >= qb)
             continue;
         for (const BatchSegment &sk : segments) {
-            if (sk.start >= qb)
+            if (sk.start >= qb && !layout.bothWays())
                 break;
             const std::int64_t ka = std::max(k0, sk.start), kb = std::min(k1, sk.end());
             counts.add(segmentPair(layout, choice, sq, sk, qa, qb, ka, kb));
@@ -144,7 +150,7 @@ void fill(const BatchLayout &layout, IdsChoice choice, const Block &block, Block
             const bool seen = sameAttention(layout, choice, sq, sk);
             const std::int64_t shift = layout.offset(choice, sk);
             for (std::int64_t k = from; k < to; ++k)
-                out(r, k - block.col0) = seen && k <= q ? float(idq - (k + shift)) : hidden;
+                out(r, k - block.col0) = seen && (k <= q || layout.bothWays()) ? float(idq - (k + shift)) : hidden;
         }
     }
 }

@@ -8,11 +8,12 @@
 
 // The query-key distances id(q) − id(k) of a row of the batch (docs/ARCHITECTURE.md, Positions in
 // practice): a pair is attended where both are real tokens, the key is not after the query
-// (causal), and, where the attention keeps documents apart under the choice (BatchLayout::blockMask:
-// varlen's cu_seqlens read from the restarting ids, or masking_utils' packed-sequence mask), both are
-// in one document. Every count and sum over a rectangle of pairs is in closed form, segment pair by
-// segment pair (ids are the column plus a constant within a segment), so a row of 32768 positions'
-// 2^30 pairs is never formed. One id a token: M-RoPE's ids are read so only where
+// (causal; a model whose attention runs both ways sees it, BatchLayout::bothWays), and, where the
+// attention keeps documents apart under the choice (BatchLayout::blockMask: varlen's cu_seqlens
+// read from the restarting ids, or masking_utils' packed-sequence mask), both are in one document.
+// Every count and sum over a rectangle of pairs is in closed form, segment pair by segment pair
+// (ids are the column plus a constant within a segment), so a row of 32768 positions' 2^30 pairs
+// is never formed. One id a token: M-RoPE's ids are read so only where
 // BatchIds::distancesProblem finds nothing.
 namespace posenc::DocumentDistance {
 

@@ -11,7 +11,6 @@
 #include <QStringList>
 
 #include <algorithm>
-#include <map>
 
 using namespace Qt::StringLiterals;
 
@@ -70,6 +69,10 @@ std::optional<std::vector<double>> tokenEffect(const Params &params, IdsChoice c
 }
 
 const QString kInvalid = u"not here: the parameters or the batch are not valid"_s;
+
+// The figures that draw these numbers (LessonNumbers::Entry::figure): a slide that quotes one draws it.
+const QString kEffectFigure = u"position-effect"_s;
+const QString kDistanceFigure = u"document-distance"_s;
 
 Number effect(const Params &params, IdsChoice choice, Column k)
 {
@@ -221,35 +224,39 @@ QList<Entry> paddingEntries()
              return family.score ? word(family.score->name) : none(u"not here: the family has no score of two ids"_s);
          }},
         {u"batch_score_reference"_s, u"its score against the row's first real token, the reference's ids"_s,
-         [](const Params &p) { return effect(p, reference, Column::ScoreReference); }},
+         [](const Params &p) { return effect(p, reference, Column::ScoreReference); }, kEffectFigure},
         {u"batch_score_arange"_s, u"the same under arange(L)"_s,
-         [](const Params &p) { return effect(p, arange, Column::ScoreChosen); }},
+         [](const Params &p) { return effect(p, arange, Column::ScoreChosen); }, kEffectFigure},
         {u"batch_score_difference"_s, u"arange's score minus the reference's"_s,
-         [](const Params &p) { return effect(p, arange, Column::ScoreDifference); }},
+         [](const Params &p) { return effect(p, arange, Column::ScoreDifference); }, kEffectFigure},
         {u"batch_float32_difference"_s, u"the same with float32 angles"_s,
-         [](const Params &p) { return effect(p, arange, Column::Float32Difference); }},
+         [](const Params &p) { return effect(p, arange, Column::Float32Difference); }, kEffectFigure},
         {u"batch_term_difference"_s, u"‖PE[column] − PE[id]‖ of a family that adds a term"_s,
-         [](const Params &p) { return effect(p, arange, Column::TermDifference); }},
+         [](const Params &p) { return effect(p, arange, Column::TermDifference); }, kEffectFigure},
         {u"batch_temperature_id"_s, u"Llama 4's temperature at the token's id"_s,
          [](const Params &p) {
              return needs(bool(p.batch.attnScale), u"attn-scale"_s,
                           [&] { return effect(p, reference, Column::TemperatureIds); });
-         }},
+         },
+         kEffectFigure},
         {u"batch_temperature_column"_s, u"... at its column, cache_position, as Llama4TextAttention reads it"_s,
          [](const Params &p) {
              return needs(bool(p.batch.attnScale), u"attn-scale"_s,
                           [&] { return effect(p, reference, Column::TemperatureCache); });
-         }},
+         },
+         kEffectFigure},
         {u"batch_chunk_id"_s, u"Llama 4's chunk of the token's id"_s,
          [](const Params &p) {
              return needs(bool(p.batch.chunk), u"attention-chunk"_s,
                           [&] { return effectInteger(p, reference, Column::ChunkIds); });
-         }},
+         },
+         kEffectFigure},
         {u"batch_chunk_arange"_s, u"... of its column, arange's id"_s,
          [](const Params &p) {
              return needs(bool(p.batch.chunk), u"attention-chunk"_s,
                           [&] { return effectInteger(p, arange, Column::ChunkIds); });
-         }},
+         },
+         kEffectFigure},
         {u"batch_length_reference"_s, u"the batch's length a dynamic rotary embedding reads: the largest id + 1"_s,
          [](const Params &p) { return maxLength(p, reference); }},
         {u"batch_length_arange"_s, u"... under arange(L)"_s, [](const Params &p) { return maxLength(p, arange); }},
@@ -290,14 +297,6 @@ Number crossFarthest(const Params &params, IdsChoice choice)
     });
 }
 
-// Whether the model's attention runs both ways (T5's encoder map, DeBERTa, ALiBi's symmetric bias):
-// its queries see the keys after them, so a packed row's documents see each other both ways.
-bool attendsBothWays(const Params &p)
-{
-    return (p.encoding == Encoding::T5 && !p.t5.causal) || p.encoding == Encoding::Deberta
-        || (p.encoding == Encoding::Alibi && p.alibi.mask == AlibiMask::Symmetric);
-}
-
 QList<Entry> packingEntries()
 {
     constexpr auto restarted = IdsChoice::RestartedWithoutBlockMask;
@@ -327,36 +326,23 @@ QList<Entry> packingEntries()
                  return LessonNumbers::word(starts.join(u", "_s));
              });
          }},
-        {u"attends_both_ways"_s, u"a condition: the model attends both ways (T5's encoder, DeBERTa, symmetric ALiBi)"_s,
+        // Whether its queries see the keys after them is the family's to say (FamilySpec::attendsBothWays),
+        // and the counts below, as the document-distance figure, count the pairs it attends so.
+        {u"attends_both_ways"_s, u"a condition: the model attends both ways (its family's attendsBothWays)"_s,
          [](const Params &p) {
-             return condition(attendsBothWays(p), u"its attention is causal, or posenc does not know it is not"_s);
-         }},
-        {u"pack_cross_both"_s, u"cross-document pairs attention both ways sees without a block mask: T² − Σ nᵢ²"_s,
-         [](const Params &p) {
-             return withLayout(p, [](const BatchLayout &l) {
-                 std::map<std::int64_t, std::int64_t> lengths; // a document's tokens
-                 std::int64_t tokens = 0, own = 0;
-                 for (const BatchSegment &s : l.row(0)) {
-                     if (s.isReal()) {
-                         lengths[s.document] += s.length;
-                         tokens += s.length;
-                     }
-                 }
-                 for (const auto &[document, n] : lengths)
-                     own += n * n;
-                 return integer(tokens * tokens - own);
-             });
+             return condition(Families::spec(p.encoding).bothWays(p),
+                              u"its attention is causal, or posenc does not know it is not"_s);
          }},
         {u"pack_cross_reference"_s, u"cross-document pairs the reference's block mask lets through"_s,
-         [](const Params &p) { return crossCount(p, IdsChoice::Reference, false); }},
-        {u"pack_cross_continued"_s, u"cross-document pairs with positions that run on"_s,
-         [](const Params &p) { return crossCount(p, continued, false); }},
+         [](const Params &p) { return crossCount(p, IdsChoice::Reference, false); }, kDistanceFigure},
+        {u"pack_cross_continued"_s, u"cross-document pairs attended with positions that run on"_s,
+         [](const Params &p) { return crossCount(p, continued, false); }, kDistanceFigure},
         {u"pack_far_continued"_s, u"the farthest such pair's distance"_s,
-         [](const Params &p) { return crossFarthest(p, continued); }},
+         [](const Params &p) { return crossFarthest(p, continued); }, kDistanceFigure},
         {u"pack_cross_restarted"_s, u"cross-document pairs with restarted ids and a causal mask only"_s,
-         [](const Params &p) { return crossCount(p, restarted, false); }},
+         [](const Params &p) { return crossCount(p, restarted, false); }, kDistanceFigure},
         {u"pack_negative_restarted"_s, u"... of a negative distance"_s,
-         [](const Params &p) { return crossCount(p, restarted, true); }},
+         [](const Params &p) { return crossCount(p, restarted, true); }, kDistanceFigure},
         {u"pack_negative_share"_s, u"their share, in per cent"_s,
          [](const Params &p) {
              return withLayout(p, [&](const BatchLayout &layout) {
@@ -364,7 +350,8 @@ QList<Entry> packingEntries()
                  return n.cross > 0 ? real(100.0 * double(n.crossNegative) / double(n.cross))
                                     : none(u"not here: no cross-document pair"_s);
              });
-         }},
+         },
+         kDistanceFigure},
     };
 }
 

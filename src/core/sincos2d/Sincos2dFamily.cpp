@@ -106,6 +106,12 @@ FamilySpec makeSincos2dFamily()
             return std::nullopt;
         return ClosedForms::peNormSquared(d);
     };
+    term.noOneNorm = [](const Params &params) -> std::optional<QString> {
+        if (!params.sincos2d.clsToken)
+            return std::nullopt;
+        return u"its [CLS] row of the position term is 0 and every patch row's ||PE|| is sqrt(d/2): no one norm "
+               "holds for every row"_s;
+    };
     term.cellWords = sincos2dCellWords;
     term.columnWords = sincos2dColumnWords;
     family.term = term;

@@ -28,9 +28,14 @@ Description::Values t5Values(const Params &params)
 
 FamilySpec makeT5Family()
 {
-    return RelativeBuckets::spec(
+    FamilySpec family = RelativeBuckets::spec(
         T5Buckets::bucketFamily(),
         {.rows = T5ParamRows::rows, .derived = t5Values, .lessonNumbers = T5LessonNumbers::entries});
+    // The encoder's map is bidirectional and its self-attention unmasked but for padding; the
+    // decoder's (--t5-causal) is causal (models/t5/modeling_t5.py, T5Attention.compute_bias's
+    // bidirectional=(not self.is_decoder), T5Stack's causal mask only where is_decoder).
+    family.attendsBothWays = [](const Params &params) { return !params.t5.causal; };
+    return family;
 }
 
 } // namespace posenc

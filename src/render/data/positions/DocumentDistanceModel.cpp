@@ -114,6 +114,7 @@ FigureResult DocumentDistanceModel::computeData(const FigureRequest &request, co
     const BatchLayout &layout = ids.layout();
     d.row = std::clamp<std::int64_t>(PositionsOptions::rowOf(p, request.state), 0, layout.rows() - 1);
     d.documents = layout.hasDocuments();
+    d.bothWays = layout.bothWays();
     for (const BatchSegment &s : layout.row(d.row)) {
         if (s.isReal() && d.documents && d.documentStarts.size() < DocumentDistanceData::kMaxStarts)
             d.documentStarts.append(double(s.start));

@@ -22,6 +22,7 @@ struct DocumentDistanceData : FigureData
     std::int64_t row = 0, cols = 0;
     QList<double> documentStarts; // the row's documents' first columns (the first kMaxStarts)
     bool documents = false;
+    bool bothWays = false; // the model's queries see the keys after them too (BatchLayout::bothWays)
     double extent = 1.0; // the colour scale's ends: ± the farthest distance of the pairs in view
     QString problem;
 };

@@ -104,12 +104,16 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
         g->setData(x, y, true);
         g->setName(u"a document's start"_s);
     }
-    QList<Swatch> swatches {
-        {kDistanceHidden, terse ? u"masked"_s : u"masked: padding, the key after the query, or another document"_s}};
+    const QString hidden = d.bothWays ? u"masked: padding or another document"_s
+                                      : u"masked: padding, the key after the query, or another document"_s;
+    QList<Swatch> swatches {{kDistanceHidden, terse ? u"masked"_s : hidden}};
     SwatchLegend::set(m_maps.legend, swatches);
     QString caption;
     if (!d.problem.isEmpty())
         caption = u"No distances: %1."_s.arg(d.problem);
+    else if (!terse && d.bothWays)
+        caption = u"The model attends both ways: a query sees the keys after it too, at negative distances. "
+                  "The blocks off the diagonal between the dotted lines are cross-document pairs."_s;
     else if (!terse)
         caption = u"Blue: a key whose id is above the query's, a negative distance causal training never shows. "
                   "The blocks off the diagonal between the dotted lines are cross-document pairs."_s;
@@ -117,11 +121,13 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
         caption += u" A pixel: the exact mean of its attended pairs (%1 cells)."_s.arg(
             FigureText::averagedCellsText(d.reference.block, d.reference.rows, d.reference.cols));
     PlotStyle::setCollapsibleText(m_maps.caption, caption);
+    // Which pairs the model attends is what the counts are of: a causal mask's, or both ways.
     m_title->setText(
-        u"%1  ·  row %2 of %3 columns%4"_s.arg(terse ? u"Distances"_s : u"Query − key distances"_s)
+        u"%1  ·  row %2 of %3 columns%4  ·  %5"_s.arg(terse ? u"Distances"_s : u"Query − key distances"_s)
             .arg(d.row)
             .arg(NumberText::count(d.cols))
-            .arg(d.documents ? u", %1 documents"_s.arg(NumberText::count(d.documentStarts.size())) : QString()));
+            .arg(d.documents ? u", %1 documents"_s.arg(NumberText::count(d.documentStarts.size())) : QString())
+            .arg(d.bothWays ? u"both ways"_s : u"causal"_s));
 }
 
 std::optional<HoverPoint> DocumentDistanceFigure::hoverAt(const QPointF &pixel, const Engine &engine) const

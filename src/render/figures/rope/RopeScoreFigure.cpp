@@ -86,11 +86,16 @@ RopeScoreFigure::RopeScoreFigure(QCustomPlot *plot)
     m_bounds->axis(QCPAxis::atLeft)->setLabel(u"RoFormer bound"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);
     m_zero = PlotItems::line(m_scores, QColor(120, 120, 120), 1.0, Qt::DotLine);
+    // The q = k curve first, its swing a lighter band, and the random pairs' band and mean over it:
+    // past k ≈ 2·10³ at θ 10^4 the aligned curve swings across zero, and drawn last it hid the
+    // random mean the lesson points at (rope-decay).
+    QColor alignedFill = kAligned;
+    alignedFill.setAlpha(110);
+    m_aligned = envelope(m_scores, kAligned, alignedFill);
     QColor bandFill = kRandom;
     bandFill.setAlpha(50);
     m_band = envelope(m_scores, Qt::transparent, bandFill);
     m_mean = envelope(m_scores, kRandom, kRandom);
-    m_aligned = envelope(m_scores, kAligned, kAligned);
     m_bound = envelope(m_bounds, kBound, kBound);
 }
 
@@ -131,10 +136,10 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     // columns add 1 each (GPT-NeoX's 72 of 96), which the legend says.
     const std::int64_t unturned = d.headDim - 2 * d.pairs;
     if (unturned > 0)
-        m_aligned.hi->setName(m_compact ? u"q = k (%1 ones)"_s.arg(d.headDim)
-                                        : u"q = k (all ones over head_dim %1, %2 unturned): ⟨q, R(k)q⟩ / ‖q‖²"_s
-                                              .arg(d.headDim)
-                                              .arg(unturned));
+        m_aligned.hi->setName(
+            m_compact
+                ? u"q = k (%1 ones)"_s.arg(d.headDim)
+                : u"q = k (all ones over head_dim %1, %2 unturned): ⟨q, R(k)q⟩ / ‖q‖²"_s.arg(d.headDim).arg(unturned));
     else
         m_aligned.hi->setName(m_compact ? u"q = k"_s : u"q = k (all ones): ⟨q, R(k)q⟩ / ‖q‖²"_s);
     m_mean.hi->setName(m_compact ? u"random pairs: mean"_s : u"random unit q, k: mean of 256 pairs"_s);
