@@ -66,9 +66,29 @@ TableMatch matchOf(const Table &table, const TableEvidence &e, const Found &foun
     return m;
 }
 
+// A table read as the family's map with a defect: the mistake, compared with the map at its
+// settings, and streamed against the defect's map too.
+TableCandidate defectCandidate(const Table &table, const TableEvidence &e, const DefectReading &defect)
+{
+    const auto reference
+        = std::make_shared<const OffsetReference>(e.cols(), valuesOf(table, defect.found.params, false));
+    const auto read = std::make_shared<const OffsetReference>(e.cols(), defect.values);
+    const CellTolerance tolerance = OffsetFit::tolerance(e, defect.largest);
+    return OffsetFit::candidate(e, *read, tolerance, [&] {
+        TableMatch m = matchOf(table, e, defect.found, reference);
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {defect.mistake};
+        m.correctAgainst.clear();
+        m.diagnosis = defect.diagnosis;
+        m.asRead = read;
+        m.asReadTolerance = tolerance;
+        return m;
+    });
+}
+
 // The fit of a bucket table: the profile read the family's way round, else mirrored (the table
-// holds the other difference: the mistake). Nothing where neither way reads as the family's, or
-// where a cell is infinite.
+// holds the other difference: the mistake), else as the map with a defect (`Table::defect`).
+// Nothing where none reads as the family's, or where a cell is infinite.
 std::optional<TableCandidate> fit(const Table &table, const TableEvidence &e)
 {
     const std::optional<OffsetProfile> profile = e.infinite ? std::nullopt : OffsetFit::profile(e);
@@ -78,6 +98,10 @@ std::optional<TableCandidate> fit(const Table &table, const TableEvidence &e)
     const bool reversed = !found;
     if (reversed)
         found = find(table, profile->mirrored());
+    if (!found && table.defect) {
+        if (const auto defect = table.defect(*profile))
+            return defectCandidate(table, e, *defect);
+    }
     if (!found)
         return std::nullopt;
     const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(table, found->params, false));
@@ -159,7 +183,7 @@ TableHypothesis hypothesis(const Table &table)
     h.tables = {table.table};
     h.findingKeys = QStringList {u"buckets"_s, table.buckets.settings.limitName} + table.moreFindingKeys;
     h.help = table.help;
-    h.mistakes = {CheckMistakes::kRelativeReversed};
+    h.mistakes = QStringList {CheckMistakes::kRelativeReversed} + table.defectMistakes;
     h.fit = [table](const TableEvidence &e) { return fit(table, e); };
     h.expect = [table](const TableEvidence &e, const Params &params, const QString &word) {
         return expect(table, e, params, word);

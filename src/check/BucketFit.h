@@ -30,6 +30,18 @@ struct Found
     bool bucketsShown = true;
 };
 
+// A table no settings of the family give, read as its map computed without a part of its function
+// (T5's log branch or clamp): the settings, the mistake and its words, and that map's values and
+// largest value, which the table is streamed against (TableMatch::asRead).
+struct DefectReading
+{
+    Found found;
+    QString mistake;
+    QString diagnosis;
+    OffsetReference::Values values;
+    double largest = 0.0;
+};
+
 // A family's table of buckets as the check reads it.
 struct Table
 {
@@ -58,6 +70,10 @@ struct Table
     QString bucketsHidden;
     QString reversedWhy;
     std::function<QList<PublishedForm>(std::int64_t cols)> publishedForms;
+    // The defect read where no settings give the table, if the family knows any.
+    std::function<std::optional<DefectReading>(const OffsetProfile &)> defect;
+    // The mistakes the defects name.
+    QStringList defectMistakes;
 };
 
 // The limits from `least` on that the runs allow at `params`' buckets: the family's bucket of a

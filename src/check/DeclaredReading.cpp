@@ -190,6 +190,19 @@ void nameZeroRows(TableMatch &match, const TableRows &table, const Verification 
                       "the mistake %3"_s.arg(match.referenceText, rows, CheckMistakes::kCellsOverwritten);
 }
 
+// A declared family's deviating table unnamed: a defect of the declared reference's computation
+// that gives every cell, as the family names it (TableHypothesis::nameDeclaredDefect).
+void nameDeclaredDefect(TableMatch &match, std::optional<Encoding> family, const TableRows &table)
+{
+    if (!family || match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || match.deviations.isEmpty())
+        return;
+    const auto &hypothesis = FamilyChecks::of(*family).table;
+    if (!hypothesis || !hypothesis->nameDeclaredDefect)
+        return;
+    if (auto named = hypothesis->nameDeclaredDefect(match, table))
+        match = std::move(*named);
+}
+
 // A declared family's deviating table still unnamed: the lower precision of the declared
 // reference that gives it, as the family names it (TableHypothesis::nameDeclaredPrecision).
 void nameDeclaredPrecision(Streamed &best, std::optional<Encoding> family, const TableRows &table)
@@ -373,6 +386,7 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
         if (!*holds && best->verification.deviatingCells > 0)
             unnameReading(best->match, best->verification);
     }
+    nameDeclaredDefect(best->match, declared.family, table);
     if (declared.readAs) {
         // The reading was made from sampled rows. Before it names the deviation or is said to be
         // correct, its every row is streamed too: a table that is the reading's but for some rows

@@ -237,7 +237,8 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
             return TableRefusal {
                 Whose::Shapes,
                 u"the table is %1 and the reference %2, a %3 x %3 grid: the table is no bilinear resize of the grid "
-                "(align_corners or not, row-major or in merge blocks of 2, t frames), and no bicubic (with antialias or "
+                "(align_corners or not, row-major or in merge blocks of 2, t frames), and no bicubic (with antialias "
+                "or "
                 "not) or nearest one listed row-major, to its %4 rows"_s.arg(shape(table), shape(*reference))
                     .arg(side)
                     .arg(table.rows())};
@@ -322,6 +323,8 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
                       "cos, are exchanged: physicsnemo#1096's meshgrid)"_s.arg(m.referenceText, orderWords(*order));
     } else if (flip) {
         m.mistakes = {CheckMistakes::kSignFlipped};
+        if (flip->mirrored)
+            m.mistakes.append(CheckMistakes::kRelativeReversed);
         m.diagnosis = u"every cell equals %1's but a block whose sign is flipped, each of its cells −x where the "
                       "reference holds x: %2 (%3)"_s.arg(m.referenceText, flip->where, flip->cause);
     } else if (swap) {

@@ -126,6 +126,12 @@ struct TableHypothesis
     // reading found, as the match its ids and diagnosis say ("rope_theta 10000 where the declaration
     // gives 5e+05"); nothing where no parameter explains it. Unset: not named.
     std::function<std::optional<TableMatch>(const TableMatch &read, const Params &declared)> nameDeclaredParameter;
+    // Of a declared table of its that deviates with no mistake named (`declared`, streamed, at the
+    // parameters `declared.params`): a defect of the declared reference's computation that gives every
+    // cell (T5's map without its log branch or its clamp), read from the table itself, as the match
+    // its ids and diagnosis say; nothing where none does. Asked before the table's undeclared reading
+    // names a parameter: the declaration says which settings were meant. Unset: not named.
+    std::function<std::optional<TableMatch>(const TableMatch &declared, const TableRows &table)> nameDeclaredDefect;
     // Of a declared table of its that deviates with no mistake named (`declared`, streamed): the
     // declared reference computed at a lower precision that explains the table (RoPE's angles formed
     // in half precision), read from the table's rows and those the stream found deviating first

@@ -88,20 +88,61 @@ std::optional<std::vector<bool>> sampledColumns(const TableSample &mine, const T
     return columns;
 }
 
+// The largest square reference read whole to see whether it is antisymmetric.
+constexpr std::int64_t kMostSquareRows = 4096;
+
+// Whether a square reference holds r(j, i) = −r(i, j) in every cell: a map of the offset that is odd
+// in it (DeBERTa's make_log_bucket_position of i − j), whose negation is the map of j − i.
+bool antisymmetric(const TableRows &reference)
+{
+    const std::int64_t n = reference.rows();
+    if (n != reference.cols() || n < 2 || n > kMostSquareRows)
+        return false;
+    std::vector<float> cells(std::size_t(n * n));
+    QString error;
+    if (!reference.read(0, n, cells.data(), error))
+        return false;
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = i; j < n; ++j)
+            if (cells[std::size_t(i * n + j)] != -cells[std::size_t(j * n + i)])
+                return false;
+    return true;
+}
+
+// The cause of a block negated in a reference of whole numbers (a map of buckets or offsets, no
+// sines or cosines): an odd map of the offset negated is that map of the other difference.
+QString wholeNumberCause(const TableRows &reference, bool everyColumn, bool &mirrored)
+{
+    mirrored = everyColumn && antisymmetric(reference);
+    if (mirrored)
+        return u"the reference holds whole numbers and is odd in the offset (its cell (j, i) the negation of (i, j), "
+               "as DeBERTa's make_log_bucket_position of i − j is): negated, it is the same map of j − i, the "
+               "offsets mirrored, as a port that takes the key's position minus the query's where the query's minus "
+               "the key's is meant gives (relative-position-reversed)"_s;
+    return u"the reference holds whole numbers (a map of buckets or offsets, no sines of a position): the values "
+           "themselves were negated"_s;
+}
+
 // The cause the block's columns allow (Flip::cause): sines of the position, all 0 in one row of the
-// reference (position 0: odd in p), or not.
-QString causeWords(const TableRows &reference, const std::vector<bool> &columns)
+// reference (position 0: odd in p), or not; a reference of whole numbers holds no sines.
+QString causeWords(const TableRows &reference, const std::vector<bool> &columns, bool &mirrored)
 {
     const std::int64_t rows = reference.rows(), cols = reference.cols();
     const std::int64_t chunk = std::max<std::int64_t>(1, kChunkCells / std::max<std::int64_t>(cols, 1));
     std::vector<float> cells;
     QString error;
     std::int64_t zeroRow = -1;
-    for (std::int64_t r0 = 0; r0 < rows && zeroRow < 0; r0 += chunk) {
+    bool whole = true, beyondOne = false;
+    for (std::int64_t r0 = 0; r0 < rows && (zeroRow < 0 || whole); r0 += chunk) {
         const std::int64_t count = std::min(chunk, rows - r0);
         cells.resize(std::size_t(count * cols));
         if (!reference.read(r0, count, cells.data(), error))
             return {};
+        for (std::int64_t k = 0; k < count * cols && whole; ++k) {
+            const double v = double(cells[std::size_t(k)]);
+            whole = columns[std::size_t(k % cols)] ? v == std::floor(v) : whole;
+            beyondOne = beyondOne || (columns[std::size_t(k % cols)] && std::fabs(v) > 1.0);
+        }
         for (std::int64_t r = 0; r < count && zeroRow < 0; ++r) {
             bool zero = true;
             for (std::int64_t c = 0; c < cols && zero; ++c)
@@ -110,6 +151,9 @@ QString causeWords(const TableRows &reference, const std::vector<bool> &columns)
                 zeroRow = r0 + r;
         }
     }
+    if (whole && beyondOne)
+        return wholeNumberCause(reference, std::all_of(columns.begin(), columns.end(), [](bool c) { return c; }),
+                                mirrored);
     if (zeroRow >= 0)
         return u"every negated column is 0 in the reference's row %1, as sines of the position are at position 0: "
                "a sine taken at +p where −p is meant gives it (speechbrain#3070's RelPosEncXL, sin(p) for the "
@@ -164,7 +208,7 @@ std::optional<Flip> read(const TableRows &table, const std::shared_ptr<const Tab
     for (std::int64_t c = 0; c < cols; ++c)
         perColumn[std::size_t(c)] = (*columns)[std::size_t(c)] ? flipped : 0;
     Flip flip;
-    flip.cause = causeWords(*reference, *columns);
+    flip.cause = causeWords(*reference, *columns, flip.mirrored);
     flip.where = u"%1 and %2"_s.arg(DeviationRegion::rowWords(runs, flipped, rows, rows),
                                     DeviationRegion::columnWords(perColumn));
     flip.negated = std::make_shared<NegatedBlock>(reference, std::move(flippedRows), *columns);

@@ -29,6 +29,10 @@ struct Flip
     // (speechbrain#3070); where one is not (a cosine's, even in p: cos(-p) = cos(p)), no sign of the
     // position, the values themselves negated.
     QString cause;
+    // Whether the reference is a square map of whole numbers odd in the offset, negated in every
+    // cell: the map of the other difference (DeBERTa's buckets of j − i for i − j), the mistake
+    // relative-position-reversed beside the sign.
+    bool mirrored = false;
 };
 
 // The block of `table` whose cells are `reference`'s negated, where the sampled rows (`mine`, and

@@ -1,5 +1,6 @@
 #include "check/TensorShapes.h"
 
+#include "check/DeclaredWords.h"
 #include "check/FamilyCheck.h"
 #include "check/RowConstant.h"
 #include "core/FamilySpec.h"
@@ -227,6 +228,26 @@ TableMatch checkVector(const std::vector<double> &v, StoredType stored, const Ve
     if (!best)
         m.diagnosis = u"a vector of %1 values that is neither %2"_s.arg(v.size()).arg(what.join(u" nor "_s));
     return m;
+}
+
+void nameByReferenceVector(TableMatch &match, const std::vector<double> &v, StoredType stored,
+                           const std::vector<double> &reference, StoredType referenceStored,
+                           std::optional<std::int64_t> heads)
+{
+    if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty())
+        return;
+    const TableMatch form = checkVector(reference, referenceStored, {std::nullopt, Params(), heads});
+    const bool ofFamily = form.verdict == CheckVerdict::Correct || form.verdict == CheckVerdict::Variant;
+    if (!ofFamily || !form.family || !form.params)
+        return;
+    const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
+    const TableMatch against = checkVector(v, stored, {form.family, *form.params, heads});
+    if (against.verdict != CheckVerdict::Mistake || against.mistakes.isEmpty())
+        return;
+    match.mistakes = against.mistakes;
+    // The unexplained sentence it replaces is not kept: the deviating values are said above it.
+    match.diagnosis = u"the reference table reads, without a declaration, as %1; against it, %2"_s.arg(
+        form.referenceText, against.diagnosis);
 }
 
 namespace {

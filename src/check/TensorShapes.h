@@ -46,6 +46,14 @@ struct VectorDeclaration
 };
 // A vector read as RoPE's inv_freq or ALiBi's slopes, or against the declared one.
 TableMatch checkVector(const std::vector<double> &v, StoredType stored, const VectorDeclaration &declared);
+// A vector `match` compared value by value with --expect-table's `reference` and deviating with no
+// mistake named: the reference read alone; where it is a family's (correct or a variant) at
+// parameters it reads, the vector checked as if they were declared, and the mistake found there
+// named, its sentences said of the reference table's reading (DeclaredWords), as a table's is
+// (TableCheck::nameByReferenceReading).
+void nameByReferenceVector(TableMatch &match, const std::vector<double> &v, StoredType stored,
+                           const std::vector<double> &reference, StoredType referenceStored,
+                           std::optional<std::int64_t> heads);
 
 // Per-head key biases ([H, 1, L], [B·H, 1, L], [1, H, 1, L]) read by the declared family's
 // HeadBiasReading, or undeclared by the first family's that reads them; nothing where none does.

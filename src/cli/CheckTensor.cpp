@@ -180,6 +180,29 @@ std::variant<StackReference, int> stackReference(const TableRows &rows, const st
                     rows.name(), TensorShapes::shapeText(shape), TensorShapes::shapeText(reference->shape)));
 }
 
+// A vector that deviates from --expect-table's: its own reading said in a note, and the mistake named
+// as the reference's reading would be declared (get_slopes(8) for a dump of 8 slopes).
+void readVectorAlone(TableMatch &match, const TableRows &rows, const Run &run, std::optional<std::int64_t> heads)
+{
+    const auto values = TensorShapes::readVector(rows);
+    const auto *v = std::get_if<std::vector<double>>(&values);
+    if (!v)
+        return;
+    TensorShapes::VectorDeclaration alone;
+    alone.heads = heads;
+    const TableMatch read = TensorShapes::checkVector(*v, rows.storedType(), alone);
+    if (!read.diagnosis.isEmpty())
+        match.notes.prepend(
+            u"read alone, the vector is %1: %2"_s.arg(CheckWords::verdict(read.verdict), read.diagnosis));
+    auto reference
+        = TableFile::openTensor(MatrixSource::parse(run.expected.tablePath), run.budget, run.interrupt.flag());
+    if (!reference)
+        return;
+    const auto referenceValues = TensorShapes::readVector(*reference->rows);
+    if (const auto *r = std::get_if<std::vector<double>>(&referenceValues))
+        TensorShapes::nameByReferenceVector(match, *v, rows.storedType(), *r, reference->rows->storedType(), heads);
+}
+
 } // namespace
 
 std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &run, QTextStream &err)
@@ -280,17 +303,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
                 "before they are repeated for both columns of a pair (its columns c and c + %1 "
                 "in the report are the file's column c, or 2c and 2c + 1 interleaved)"_s.arg(rows->cols()));
     }
-    if (vectorAgainstTable && match && match->verdict == CheckVerdict::Mistake) {
-        if (const auto values = TensorShapes::readVector(*rows); std::holds_alternative<std::vector<double>>(values)) {
-            TensorShapes::VectorDeclaration alone;
-            alone.heads = heads;
-            const TableMatch read
-                = TensorShapes::checkVector(std::get<std::vector<double>>(values), rows->storedType(), alone);
-            if (!read.diagnosis.isEmpty())
-                match->notes.prepend(
-                    u"read alone, the vector is %1: %2"_s.arg(CheckWords::verdict(read.verdict), read.diagnosis));
-        }
-    }
+    if (vectorAgainstTable && match && match->verdict == CheckVerdict::Mistake)
+        readVectorAlone(*match, *rows, run, heads);
     // A family's own stack of per-head maps (T5's position_bias), read by the family: the declared
     // one's, or, undeclared, the first family's that reads it.
     for (const FamilySpec &family : Families::all()) {

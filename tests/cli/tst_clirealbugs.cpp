@@ -117,6 +117,18 @@ private slots:
         // vLLM's cos_sin_cache, cat(cos, sin) in one tensor: each half against the declared dynamic RoPE.
         // The buggy cache's constant base: rope_theta 3108.22 where dynamic's at 8192 positions is 7453.5.
         QTest::newRow("vllm-dynamic-ntk-constant-base") << u"vllm-dynamic-ntk-constant-base"_s << true << true;
+        // T5 bucket maps without a part of _relative_position_bucket: the log branch (candle#727, every
+        // distance its own bucket) or the clamp on the keys before the query (candle#1312, buckets 16-17
+        // past max_distance), each named with its cells against the declared 32 buckets and 128.
+        QTest::newRow("candle-t5-exact-buckets") << u"candle-t5-exact-buckets"_s << true << true;
+        QTest::newRow("candle-t5-bucket-unclamped") << u"candle-t5-bucket-unclamped"_s << true << true;
+        // HunyuanImage 3.0's interleaved 2-D RoPE, its image's ids from (28, 28), declared with
+        // --rope-2d-style hunyuan --rope-2d-origin; vLLM's contiguous sections the pairs on other axes.
+        QTest::newRow("vllmomni-hunyuanimage3-rope-sections")
+            << u"vllmomni-hunyuanimage3-rope-sections"_s << true << true;
+        // DeBERTa's signed buckets against a dump of the reference's (--expect-table): negated, the map
+        // of the other difference, said of whole numbers.
+        QTest::newRow("nntrainer-deberta-p2c-transpose") << u"nntrainer-deberta-p2c-transpose"_s << true << true;
     }
     // The fixed output never a mistake undeclared, and the manifest's verdict against its declared
     // reference; the buggy one never correct against it, its mistake named where the row says.

@@ -8,6 +8,9 @@
 // - flux: black-forest-labs/flux src/flux/math.py rope and modules/layers.py EmbedND, ids (0, row,
 //   col) of sampling.prepare; FLUX.2's (0, row, col, 0);
 // - axial: naver-ai/rope-vit deit/models_v2_rope.py compute_axial_cis and init_t_xy;
+// - hunyuan: Tencent-Hunyuan/HunyuanImage-3.0 hunyuan_image_3/modeling_hunyuan_image_3.py build_2d_rope (theta =
+//   1 / base^(arange(0, d, 2) / d) reshaped (1, d/4, 2) times the ids (y, x): pair k on y where k is
+//   even, on x where odd);
 // and the score <R(p0) q, R(p) q> / |q|^2 of q all ones, the mean of cos(angle(p) - angle(p0)).
 #include "core/Params.h"
 
@@ -55,6 +58,10 @@ inline std::vector<Pair> pairs(const Params &p)
         for (const int axis : {2, 1})
             for (std::int64_t k = 0; k < d / 4; ++k)
                 pairs.push_back({axis, 1.0 / std::pow(theta, double(4 * k) / double(d))});
+        break;
+    case Rope2dStyle::Hunyuan: // (all_pos * theta.reshape(1, d/4, 2)).reshape(L, d/2)
+        for (std::int64_t k = 0; k < d / 2; ++k)
+            pairs.push_back({k % 2 == 0 ? 1 : 2, 1.0 / std::pow(theta, double(2 * k) / double(d))});
         break;
     }
     return pairs;

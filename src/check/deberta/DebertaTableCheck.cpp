@@ -107,6 +107,8 @@ const BucketFit::Table &table()
         .reversedWhy = u"the buckets of j − i, the key's position minus the query's: HF's build_relative_position "
                        "takes relative_pos = query_ids − key_ids (i − j), so every bucket has the other sign"_s,
         .publishedForms = publishedForms,
+        .defect = {},
+        .defectMistakes = {},
     };
     return t;
 }

@@ -14,7 +14,8 @@ FamilyCheck makeRope2dCheck()
     // Pixtral's and the Qwen ViT's tables are HF's head wide, rotate_half's halves repeated: a
     // cache of half their width stands for them (TensorShapes::widened).
     check.tensors.tableWidth = [](const Params &p) -> std::optional<std::pair<std::int64_t, bool>> {
-        if (p.rope2d.style == Rope2dStyle::Pixtral || p.rope2d.style == Rope2dStyle::QwenVit)
+        if (p.rope2d.style == Rope2dStyle::Pixtral || p.rope2d.style == Rope2dStyle::QwenVit
+            || p.rope2d.style == Rope2dStyle::Hunyuan)
             return std::pair {p.rope.headDim, false};
         return std::nullopt;
     };

@@ -4,6 +4,7 @@
 #include "check/PairAngles.h"
 #include "check/SampleScore.h"
 #include "check/TableReference.h"
+#include "check/rope2d/Rope2dPairAxes.h"
 #include "core/NumberText.h"
 #include "core/PositionalTable.h"
 #include "core/rope2d/Rope2dRotation.h"
@@ -26,7 +27,7 @@ const QString kPositions = u"rope2d-positions"_s;
 
 QString styleWord(Rope2dStyle style)
 {
-    static const QStringList words {u"qwen-vit"_s, u"pixtral"_s, u"flux"_s, u"axial"_s};
+    static const QStringList words {u"qwen-vit"_s, u"pixtral"_s, u"flux"_s, u"axial"_s, u"hunyuan"_s};
     return words.value(int(style));
 }
 
@@ -45,7 +46,8 @@ public:
     std::int64_t position(std::int64_t row) const override
     {
         const auto [r, c] = m_rotation.patchAt(row);
-        return std::max(r, c);
+        return std::max(r + m_rotation.originOf(Rope2dRotation::kRow),
+                        c + m_rotation.originOf(Rope2dRotation::kColumn));
     }
     void forEachTile(const Block &block, const TileSink &sink) const override
     {
@@ -271,6 +273,13 @@ Params paramsOf(const Shape &s, double theta, std::int64_t cols, std::int64_t ro
 
 // The tolerance of a table whose angles are float(id) * float(inv), as torch forms them: a few
 // units of 2^-24 of each pair's angle, which grows with the patch's ids.
+// Whether the style's table is HF's rotate_half layout, a pair's columns (c, c + pairs).
+bool halfLayout(const Params &p)
+{
+    return p.rope2d.style == Rope2dStyle::QwenVit || p.rope2d.style == Rope2dStyle::Pixtral
+        || p.rope2d.style == Rope2dStyle::Hunyuan;
+}
+
 CellTolerance float32Angles(CellTolerance t, const Params &params, bool half)
 {
     const Rope2dRotation rotation(params);
@@ -294,11 +303,14 @@ QString words(const Params &p)
     }
     if (p.rope2d.style == Rope2dStyle::QwenVit)
         style += u" (merge %1)"_s.arg(p.mrope.spatialMergeSize);
-    return u"%1, a grid of %2 x %3 patches, head_dim %4, theta %5"_s.arg(style)
+    const auto [row0, column0] = p.rope2d.originIds();
+    const QString origin = row0 != 0 || column0 != 0 ? u", ids from (%1, %2)"_s.arg(row0).arg(column0) : QString();
+    return u"%1, a grid of %2 x %3 patches%6, head_dim %4, theta %5"_s.arg(style)
         .arg(p.sincos2d.grid[0])
         .arg(p.sincos2d.grid[1])
         .arg(p.rope.headDim)
-        .arg(NumberText::exact(p.rope.theta));
+        .arg(NumberText::exact(p.rope.theta))
+        .arg(origin);
 }
 
 // The models whose 2-D RoPE ships at a style and theta (resources/presets, each from its code): a
@@ -325,6 +337,9 @@ QString publishedAs(const Params &p)
     case Rope2dStyle::Axial:
         // naver-ai/rope-vit, models/vit_rope.py: compute_axial_cis(dim, end_x, end_y, theta=100.0).
         return theta == 100.0 ? u"RoPE-ViT's axial RoPE (compute_axial_cis, theta 100)"_s : QString();
+    case Rope2dStyle::Hunyuan:
+        // Tencent-Hunyuan/HunyuanImage-3.0 hunyuan_image_3/modeling_hunyuan_image_3.py, build_2d_rope(base=10000).
+        return theta == 10000.0 ? u"HunyuanImage 3.0's build_2d_rope (theta 10000)"_s : QString();
     }
     return QString();
 }
@@ -342,8 +357,7 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, bool f3
     m.reference = std::make_shared<const Rope2dReference>(p, cosine);
     m.tolerance = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
     if (f32)
-        m.tolerance = float32Angles(m.tolerance, p,
-                                    p.rope2d.style == Rope2dStyle::QwenVit || p.rope2d.style == Rope2dStyle::Pixtral);
+        m.tolerance = float32Angles(m.tolerance, p, halfLayout(p));
     if (p.isValid())
         m.params = p;
     m.referenceText = u"2-D RoPE, "_s + words(p);
@@ -442,8 +456,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     const bool cosine = table == kCos;
     const Rope2dReference reference(params, cosine);
     const CellTolerance exact = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
-    const CellTolerance wide = float32Angles(
-        exact, params, params.rope2d.style == Rope2dStyle::QwenVit || params.rope2d.style == Rope2dStyle::Pixtral);
+    const CellTolerance wide = float32Angles(exact, params, halfLayout(params));
     const SampleScore score = scoreOnSample(reference, e.sample, exact, &wide);
     const bool f32 = score.bad > 0 && 2 * score.badWithFloat32Angles < score.bad;
     TableMatch m = matchOf(e, params, cosine, f32);
@@ -482,10 +495,12 @@ TableHypothesis hypothesis()
     h.tables = {kCos, kSin};
     h.findingKeys = {u"style"_s, u"grid"_s, u"base"_s};
     h.help = u"2-D RoPE's cos or sin table of a patch grid (patches x head_dim): the style (qwen-vit with its merge "
-             "order, pixtral, flux with its axes, axial), the grid and rope_theta"_s;
-    h.mistakes = {kPositions};
+             "order, pixtral, flux with its axes, axial; hunyuan declared), the grid and rope_theta"_s;
+    h.mistakes = {kPositions, Rope2dPairAxes::kPairAxes};
     h.fit = fit;
     h.expect = expect;
+    // A declared table whose pairs turn at the declared frequencies, some with the other axis.
+    h.nameDeclaredDefect = Rope2dPairAxes::name;
     return h;
 }
 

@@ -1,6 +1,8 @@
 #include "T5TableCheck.h"
 
 #include "check/BucketFit.h"
+#include "check/DeclaredWords.h"
+#include "check/t5/T5BucketDefects.h"
 #include "core/t5/T5Buckets.h"
 
 #include <cmath>
@@ -91,6 +93,31 @@ QList<PublishedForm> publishedForms(std::int64_t)
     return forms;
 }
 
+// A bidirectional map holding buckets no settings give, read as T5's without its log branch or its
+// clamp (T5BucketDefects): never a learned table, nor unknown where the defect gives every cell.
+std::optional<BucketFit::DefectReading> defectOf(const OffsetProfile &profile)
+{
+    const auto named = T5BucketDefects::readUndeclared(T5BucketDefects::ofProfile(profile));
+    if (!named)
+        return std::nullopt;
+    Params p;
+    p.encoding = Encoding::T5;
+    p.t5 = named->params;
+    BucketFit::DefectReading d;
+    d.found = BucketFit::found(table(), p, p.t5.buckets, {p.t5.maxDistance, p.t5.maxDistance}, true);
+    d.mistake = named->id;
+    d.diagnosis = named->words;
+    if (named->defect.missing == T5BucketDefects::Defect::Part::LogBranch)
+        d.diagnosis
+            += u" (the table shows no log bucket, so no max_distance: T5's own %1 named)"_s.arg(p.t5.maxDistance);
+    d.values = [t5 = named->params, defect = named->defect](std::int64_t first, std::int64_t count, float *out) {
+        for (std::int64_t k = 0; k < count; ++k)
+            out[k] = float(T5BucketDefects::bucket(first + k, t5, defect));
+    };
+    d.largest = named->largest;
+    return d;
+}
+
 const BucketFit::Table &table()
 {
     static const BucketFit::Table t {
@@ -132,6 +159,8 @@ const BucketFit::Table &table()
                        "takes relative_position = memory_position − context_position, the key's minus the query's "
                        "(j − i), so the keys before and after the query trade buckets"_s,
         .publishedForms = publishedForms,
+        .defect = defectOf,
+        .defectMistakes = {T5BucketDefects::kLogBuckets, T5BucketDefects::kClamp},
     };
     return t;
 }
@@ -140,7 +169,25 @@ const BucketFit::Table &table()
 
 TableHypothesis hypothesis()
 {
-    return BucketFit::hypothesis(table());
+    TableHypothesis h = BucketFit::hypothesis(table());
+    // A declared map that deviates: the defect of _relative_position_bucket at the declared settings
+    // that gives every cell, read from the whole table.
+    h.nameDeclaredDefect = [](const TableMatch &declared, const TableRows &rows) -> std::optional<TableMatch> {
+        if (!declared.params || declared.params->encoding != Encoding::T5)
+            return std::nullopt;
+        const auto offsets = T5BucketDefects::ofTable(rows);
+        if (!offsets)
+            return std::nullopt;
+        const auto named = T5BucketDefects::nameAt(*offsets, declared.params->t5, DeclaredWords::the() + u" T5 map"_s);
+        if (!named)
+            return std::nullopt;
+        TableMatch m = declared;
+        m.mistakes = {named->id};
+        m.notes.prepend(m.diagnosis);
+        m.diagnosis = named->words;
+        return m;
+    };
+    return h;
 }
 
 } // namespace posenc::T5TableCheck

@@ -58,10 +58,12 @@ ParamSpec styleRow()
                                     styleWords());
     s.help = u"how the pairs split between the grid's axes: qwen-vit (rows then columns, each the ladder of\n"
              "      head_dim/2, 2 x 2 merge order), pixtral (rows the even, columns the odd frequencies), flux\n"
-             "      (EmbedND, an axis per axes-dim entry) or axial (RoPE-ViT: columns then rows, one ladder)"_s;
+             "      (EmbedND, an axis per axes-dim entry), axial (RoPE-ViT: columns then rows, one ladder) or\n"
+             "      hunyuan (HunyuanImage 3.0: one ladder in column order, pairs row, column, row, ...)"_s;
     s.label = u"rope_2d_style"_s;
-    s.choiceLabels = {u"qwen-vit: rows | columns, merge order"_s, u"pixtral: rows even, columns odd"_s,
-                      u"flux: EmbedND axes"_s, u"axial: columns | rows (RoPE-ViT)"_s};
+    s.choiceLabels
+        = {u"qwen-vit: rows | columns, merge order"_s, u"pixtral: rows even, columns odd"_s, u"flux: EmbedND axes"_s,
+           u"axial: columns | rows (RoPE-ViT)"_s, u"hunyuan: row, column interleaved"_s};
     s.check = [](const Params &p) -> std::optional<ParamError> {
         if (!underRope2d(p))
             return std::nullopt;
@@ -85,7 +87,8 @@ ParamSpec styleRow()
         return tr("Qwen-VL's ViT (rot_pos_emb): pairs 0 … d/4 − 1 turn with the row, the rest with the column, "
                   "each at 1/θ<sup>2k/(d/2)</sup>. Pixtral: one ladder 1/θ<sup>2k/d</sup>, rows on its even k, "
                   "columns on its odd k. FLUX (EmbedND): axis i its own ladder over axes_dim[i]. Axial (RoPE-ViT): "
-                  "columns then rows, each 1/θ<sup>4k/d</sup>.");
+                  "columns then rows, each 1/θ<sup>4k/d</sup>. HunyuanImage 3.0: one ladder 1/θ<sup>2k/d</sup> in "
+                  "column order, pair k on the row where k is even, on the column where it is odd.");
     };
     return s;
 }
@@ -165,17 +168,53 @@ ParamSpec patchRow()
     return s;
 }
 
+ParamSpec originRow()
+{
+    ParamSpec s = listRow(u"rope-2d-origin"_s, u"R,C"_s, &Rope2dParams::origin, 2);
+    s.help = u"the ids (row, column) of the grid's first patch, where an image follows other tokens:\n"
+             "      HunyuanImage 3.0's beta_y = L + (wh - h)/2, beta_x = L + (wh - w)/2; auto: 0,0"_s;
+    s.label = u"rope_2d_origin"_s;
+    s.value = [](const Params &p) { return p.rope2d.origin.empty() ? ParamValue() : ParamValue(p.rope2d.origin); };
+    s.assign = [](Params &p, const ParamValue &v) {
+        if (const auto *list = std::get_if<std::vector<std::int64_t>>(&v))
+            p.rope2d.origin = *list;
+        else if (std::holds_alternative<std::monostate>(v))
+            p.rope2d.origin.clear();
+    };
+    s.parse = [](const QString &t) -> std::optional<ParamValue> {
+        const QString word = t.trimmed();
+        if (word.isEmpty() || word == u"auto"_s || word == u"none"_s)
+            return ParamValue();
+        if (auto v = ParamTable::parseIndexList(word, 2); v && !v->empty())
+            return ParamValue(std::move(*v));
+        return std::nullopt;
+    };
+    s.allowed = [](const Params &) { return u"auto, or r,c: ids in [0, %1)"_s.arg(Params::kMaxLen); };
+    s.check = [allowed = s.allowed](const Params &p) -> std::optional<ParamError> {
+        const std::vector<std::int64_t> &at = p.rope2d.origin;
+        if (at.empty()
+            || (at.size() == 2 && at[0] >= 0 && at[1] >= 0 && at[0] < Params::kMaxLen && at[1] < Params::kMaxLen))
+            return std::nullopt;
+        return ParamError {u"rope-2d-origin"_s, allowed(p), QString(), listText(at)};
+    };
+    s.formula = [](const Params &) {
+        return tr("A patch at (r, c) of the grid turns by the ids (r₀ + r, c₀ + c): the origin (r₀, c₀) of an image "
+                  "placed after L tokens, HunyuanImage 3.0's (L + (wh − h)/2, L + (wh − w)/2).");
+    };
+    return s;
+}
+
 } // namespace
 
 const QStringList &styleWords()
 {
-    static const QStringList words = {u"qwen-vit"_s, u"pixtral"_s, u"flux"_s, u"axial"_s};
+    static const QStringList words = {u"qwen-vit"_s, u"pixtral"_s, u"flux"_s, u"axial"_s, u"hunyuan"_s};
     return words;
 }
 
 QList<ParamSpec> rows()
 {
-    return {styleRow(), axesRow(), patchRow()};
+    return {styleRow(), axesRow(), patchRow(), originRow()};
 }
 
 } // namespace posenc::Rope2dParamRows

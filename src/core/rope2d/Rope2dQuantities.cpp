@@ -64,7 +64,7 @@ QuantitySpec rope2dTableQuantity(Quantity quantity, bool cosine)
     q.help = u"the %1 table of the grid's patches [H·W, head_dim], one row per patch in the model's order\n"
              "              (qwen-vit: merge blocks; else row-major) and its columns' pairing (rope-2d)"_s.arg(
                  cosine ? u"cos"_s : u"sin"_s);
-    q.reads = kRope2dReads;
+    q.reads = kRope2dReads + QStringList {u"rope-2d-origin"_s}; // the ids start at the grid's origin
     q.tiling = Tiling::WholeRows;
     q.missing = needsRope2d;
     q.shape = [](const Params &p) { return Shape {p.sincos2d.grid[0] * p.sincos2d.grid[1], rope2dHeadDim(p)}; };

@@ -21,6 +21,8 @@ QString styleWord(Rope2dStyle style)
         return u"flux"_s;
     case Rope2dStyle::Axial:
         return u"axial"_s;
+    case Rope2dStyle::Hunyuan:
+        return u"hunyuan"_s;
     }
     return {};
 }
@@ -67,7 +69,8 @@ Rope2dRotation::Rope2dRotation(const Params &params)
     , m_rows(params.sincos2d.grid[0])
     , m_columns(params.sincos2d.grid[1])
     , m_merge(params.mrope.spatialMergeSize)
-    , m_half(m_style == Rope2dStyle::QwenVit || m_style == Rope2dStyle::Pixtral)
+    , m_half(m_style == Rope2dStyle::QwenVit || m_style == Rope2dStyle::Pixtral || m_style == Rope2dStyle::Hunyuan)
+    , m_origin(params.rope2d.originIds())
 {
     const double theta = params.rope.theta;
     const std::int64_t headDim = params.rope.headDim;
@@ -102,6 +105,10 @@ Rope2dRotation::Rope2dRotation(const Params &params)
                 add(axis, inverse(theta, double(4 * k), double(headDim)));
         }
         break;
+    case Rope2dStyle::Hunyuan: // (all_pos * theta.reshape(1, d/4, 2)): pair 2m + a on (y, x)[a]
+        for (std::int64_t k = 0; k < headDim / 2; ++k)
+            add(k % 2 == 0 ? kRow : kColumn, inverse(theta, double(2 * k), double(headDim)));
+        break;
     }
     // The runs of pairs on one axis, and each one's values at every coordinate of its axis.
     for (std::int64_t j = 0; j < pairs(); ++j) {
@@ -117,7 +124,7 @@ Rope2dRotation::Rope2dRotation(const Params &params)
         run.sin.resize(std::size_t(n * run.width));
         for (std::int64_t x = 0; x < n; ++x) {
             for (std::int64_t k = 0; k < run.count; ++k) {
-                const double a = double(x) * m_inv[std::size_t(run.firstPair + k)];
+                const double a = double(x + originOf(run.axis)) * m_inv[std::size_t(run.firstPair + k)];
                 const auto c = static_cast<float>(std::cos(a)), s = static_cast<float>(std::sin(a));
                 const std::int64_t at = x * run.width + (m_half ? k : 2 * k);
                 run.cos[std::size_t(at)] = c;
@@ -129,6 +136,11 @@ Rope2dRotation::Rope2dRotation(const Params &params)
             }
         }
     }
+}
+
+std::int64_t Rope2dRotation::originOf(int axis) const
+{
+    return axis == kRow ? m_origin.first : axis == kColumn ? m_origin.second : 0;
 }
 
 std::int64_t Rope2dRotation::coordinates(int axis) const
@@ -151,7 +163,7 @@ double Rope2dRotation::angle(std::int64_t j, std::int64_t row, std::int64_t colu
 {
     const int axis = m_axes[std::size_t(j)];
     const std::int64_t id = axis == kRow ? row : axis == kColumn ? column : 0;
-    return double(id) * m_inv[std::size_t(j)];
+    return double(id + originOf(axis)) * m_inv[std::size_t(j)];
 }
 
 void Rope2dRotation::copyRun(const Run &run, bool cosine, std::int64_t coordinate, std::int64_t rowColumn,

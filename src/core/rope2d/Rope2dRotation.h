@@ -24,7 +24,11 @@ namespace posenc {
 //   col) from sampling.prepare, FLUX.2's (0, row, col, 0)), adjacent columns (2k, 2k + 1) a pair;
 // - axial: naver-ai/rope-vit deit/models_v2_rope.py compute_axial_cis (f_k = 1 / theta^(4k /
 //   head_dim), k < head_dim / 4; pairs 0 .. head_dim/4 - 1 the column x, the rest the row y),
-//   complex pairs (2p, 2p + 1), patches row-major (t_x = n % W, t_y = n // W).
+//   complex pairs (2p, 2p + 1), patches row-major (t_x = n % W, t_y = n // W);
+// - hunyuan: Tencent-Hunyuan/HunyuanImage-3.0 hunyuan_image_3/modeling_hunyuan_image_3.py, build_2d_rope (theta =
+//   1 / base^(arange(0, d, 2) / d) reshaped (1, d/4, 2) times the ids (y, x): pair k on y where k
+//   is even, on x where odd, each at theta_k), patches row-major, idx_theta.repeat(1, 2).
+// Every axis's ids start at the grid's origin (Rope2dParams::origin: HunyuanImage's beta_y, beta_x).
 // An engine source: each axis's cos and sin at every coordinate are computed once (in double,
 // rounded to float32), and a row of the table is copied from them.
 class Rope2dRotation
@@ -49,6 +53,8 @@ public:
     const std::vector<int> &axes() const { return m_axes; }
     const std::vector<double> &inverseFrequencies() const { return m_inv; }
 
+    // The id of an axis's first coordinate (the grid's origin, Rope2dParams::origin).
+    std::int64_t originOf(int axis) const;
     // The (row, column) of the n-th patch in the model's order.
     std::pair<std::int64_t, std::int64_t> patchAt(std::int64_t n) const;
     // Pair j's angle at (row, column).
@@ -77,6 +83,7 @@ private:
     Rope2dStyle m_style;
     std::int64_t m_rows, m_columns, m_merge;
     bool m_half; // rotate_half's columns (c, c + pairs); else adjacent pairs (2k, 2k + 1)
+    std::pair<std::int64_t, std::int64_t> m_origin; // the first patch's (row, column) ids
     std::vector<int> m_axes;
     std::vector<double> m_inv;
     std::vector<Run> m_runs;

@@ -35,13 +35,19 @@ std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t ma
     const std::int64_t exact = n / 2;
     if (distance < exact)
         return result + distance;
+    return result + std::min(unclampedLogBucket(distance, n, maxDistance), n - 1);
+}
+
+std::int64_t unclampedLogBucket(std::int64_t distance, std::int64_t sideBuckets, std::int64_t maxDistance)
+{
+    const std::int64_t n = sideBuckets;
+    const std::int64_t exact = n / 2;
     // relative_position.float() / max_exact, torch.log, / math.log(max_distance / max_exact) (a
     // Python float, taken as float32 by the float32 tensor), * (num_buckets - max_exact): float32.
     const float ratio = static_cast<float>(distance) / static_cast<float>(exact);
     const float span = static_cast<float>(std::log(static_cast<double>(maxDistance) / static_cast<double>(exact)));
     const float scaled = std::log(ratio) / span * static_cast<float>(n - exact);
-    const std::int64_t large = std::min(exact + static_cast<std::int64_t>(scaled), n - 1);
-    return result + large;
+    return exact + static_cast<std::int64_t>(scaled);
 }
 
 std::int64_t firstDistance(std::int64_t sideBucket, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)

@@ -22,6 +22,10 @@ namespace posenc::T5Buckets {
 // and truncated toward zero by its `.to(torch.long)`.
 // Precondition: buckets >= 2 (even when bidirectional), maxDistance > maxExact(buckets, ...).
 std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional);
+// The logarithmic bucket of a distance >= max_exact within a side of `sideBuckets` buckets before
+// the reference's clamp torch.min(relative_position_if_large, num_buckets - 1): from about
+// max_distance on it is `sideBuckets` or more (what code without the clamp computes, candle#1312).
+std::int64_t unclampedLogBucket(std::int64_t distance, std::int64_t sideBuckets, std::int64_t maxDistance);
 // The buckets of one direction: buckets / 2 when bidirectional, else all of them.
 std::int64_t sideBuckets(std::int64_t buckets, bool bidirectional);
 // max_exact: the distances below it have a bucket each.

@@ -69,7 +69,7 @@ def save(slug, name, array):
 
 
 def manifest_entry(bug, out, files):
-    flags = bug["flags"].replace("{input}", files.get("input", ""))
+    flags = bug["flags"].replace("{input}", files.get("input", "")).replace("{fixed}", files.get("fixed", ""))
     note = None
     if " (" in flags:
         flags, note = flags.split(" (", 1)

@@ -161,6 +161,27 @@ def candle_pixtral_positions():
     return {"buggy": cos[: h * w], "fixed": cos[rows]}
 
 
+def vllmomni_hunyuanimage3_rope_sections():
+    """vllm-project/vllm-omni#1784 (issue #1782), vllm_omni/diffusion/models/hunyuan_image_3: vLLM's
+    M-RoPE applied HunyuanImage 3.0's 2-D positions in contiguous sections (the first d/4 frequencies
+    with y, the last d/4 with x) where the model's build_2d_rope (Tencent-Hunyuan/HunyuanImage-3.0
+    hunyuan_image_3/modeling_hunyuan_image_3.py) interleaves them: theta = 1 / base^(arange(0, d, 2)
+    / d) reshaped (1, d/4, 2) times (y, x), idx_theta.repeat(1, 2). An 8 x 8 image first in its
+    sequence (L = 0): ids from beta_y = beta_x = (wh - h)/2 = 28; head_dim 128, base 10000."""
+    n_elem, h, w, start = 128, 8, 8, 0
+    theta = 1.0 / (10000 ** (torch.arange(0, n_elem, 2).float() / n_elem))
+    beta_y, beta_x = start + (w * h - h) / 2, start + (w * h - w) / 2
+    ys = torch.linspace(beta_y, beta_y + h, h + 1, dtype=torch.float32)[:h]
+    xs = torch.linspace(beta_x, beta_x + w, w + 1, dtype=torch.float32)[:w]
+    grid = torch.stack(torch.meshgrid(ys, xs, indexing="ij"), dim=0).reshape(2, -1).long()
+    all_pos = torch.stack((grid[0], grid[1]), dim=1).unsqueeze(1)  # [L, 1, 2] (y, x)
+    fixed = (all_pos * theta.reshape(1, n_elem // 4, 2)).reshape(h * w, n_elem // 2).repeat(1, 2)
+    # vLLM's sections: pairs 0 .. d/4 - 1 turn with y, the rest with x, at the same frequencies.
+    pos = torch.where(torch.arange(n_elem // 2) < n_elem // 4, grid[0][:, None], grid[1][:, None])
+    buggy = (pos * theta[None, :]).repeat(1, 2)
+    return {"buggy": torch.cos(buggy).numpy(), "fixed": torch.cos(fixed).numpy()}
+
+
 def tf_gptneox_left_padding():
     """huggingface/transformers#22161, fixed by #22382 (v4.28), models/gpt_neox/modeling_gpt_neox.py:
     apply_rotary_pos_emb sliced `cos[..., offset : q.shape[-2] + offset, :]`, so in a left-padded

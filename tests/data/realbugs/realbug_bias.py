@@ -83,6 +83,29 @@ def candle_t5_exact_buckets():
     return {"buggy": _candle_t5_buckets(16, log_buckets=False), "fixed": _candle_t5_buckets(16)}
 
 
+def _deberta_log_bucket(relative_pos, bucket_size=256, max_position=512):
+    # transformers models/deberta_v2/modeling_deberta_v2.py make_log_bucket_position
+    sign = torch.sign(relative_pos)
+    mid = bucket_size // 2
+    abs_pos = torch.where((relative_pos < mid) & (relative_pos > -mid), torch.tensor(mid - 1).type_as(relative_pos),
+                          torch.abs(relative_pos))
+    log_pos = torch.ceil(torch.log(abs_pos / mid) / torch.log(torch.tensor((max_position - 1) / mid)) * (mid - 1)) + mid
+    return torch.where(abs_pos <= mid, relative_pos.type_as(log_pos), log_pos * sign)
+
+
+def nntrainer_deberta_p2c_transpose():
+    """nntrainer/nntrainer#3982: the DeBERTa-v2 position-to-content term took the relative
+    positions of query - key where the reference's p2c attention (transformers
+    DisentangledSelfAttention.disentangled_attention_bias, `r_pos = -r_pos` with the transposed
+    gather) takes key - query: the signed bucket map negated. The dump is the signed bucket
+    build_relative_position gives (make_log_bucket_position of query - key, 256 buckets, 512
+    positions) before the att_span shift; 300 positions."""
+    n = 300
+    relative = torch.arange(n)[:, None] - torch.arange(n)[None, :]
+    fixed = _deberta_log_bucket(relative).to(torch.int64)
+    return {"buggy": (-fixed).numpy(), "fixed": fixed.numpy()}
+
+
 def get_timestep_embedding(timesteps, embedding_dim, flip_sin_to_cos=False, downscale_freq_shift=1,
                            scale=1, max_period=10000):
     """diffusers src/diffusers/models/embeddings.py get_timestep_embedding, verbatim."""

@@ -70,14 +70,20 @@ POSENC_TEST_FAMILY(Rope2d)
         return p;
     };
     f.figureFlags = [](std::int64_t) { return QStringList {u"--head-dim"_s, u"32"_s}; };
-    f.changes = {{u"rope-2d-style"_s, u"axial"_s}, {u"axes-dim"_s, u"2,4,2"_s}, {u"patch"_s, u"1,2"_s}};
+    f.changes = {{u"rope-2d-style"_s, u"axial"_s},
+                 {u"axes-dim"_s, u"2,4,2"_s},
+                 {u"patch"_s, u"1,2"_s},
+                 {u"rope-2d-origin"_s, u"28,28"_s}};
     const TestSetting rope2d
         = {{u"encoding"_s, u"rope-2d"_s}, {u"head-dim"_s, u"8"_s}, {u"grid"_s, u"4,6"_s}, {u"patch"_s, u"1,1"_s}};
     f.settings
         = {{u"rope-2d"_s, rope2d},
            {u"rope-2d flux"_s, rope2d + TestSetting {{u"axes-dim"_s, u"2,2,4"_s}, {u"rope-2d-style"_s, u"flux"_s}}}};
     f.roundTrips = roundTrips;
-    f.readBack = {{u"rope-2d-style"_s, u"flux"_s}, {u"axes-dim"_s, u"32,32,32,32"_s}, {u"patch"_s, u"3,5"_s}};
+    f.readBack = {{u"rope-2d-style"_s, u"flux"_s},
+                  {u"axes-dim"_s, u"32,32,32,32"_s},
+                  {u"patch"_s, u"3,5"_s},
+                  {u"rope-2d-origin"_s, u"32,30"_s}};
     f.quantities = {u"rope2d-frequencies"_s, u"rope2d-cos"_s, u"rope2d-sin"_s, u"rope2d-score"_s};
     f.presets = {u"flux-1-dev"_s, u"flux-2-dev"_s, u"pixtral-12b-vision"_s};
     // A patch grid's tables have the grid's rows, whatever max_len.
@@ -105,6 +111,7 @@ POSENC_TEST_FAMILY(Rope2d)
         {u"rope-2d-style"_s, {u"qwen-vit"_s, u"pixtral"_s, u"axial"_s}},
         {u"axes-dim"_s, {u"2,4,6"_s, u"2,2,8"_s}},
         {u"patch"_s, {u"0,0"_s, u"1,2"_s}},
+        {u"rope-2d-origin"_s, {u"0,0"_s, u"28,28"_s}},
     };
     // FLUX's axes fill the head: another head comes with axes of its size.
     f.alongside = [](const posenc::Params &, posenc::Params &changed, const QString &key) {
