@@ -7,6 +7,7 @@
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
 #include "render/FigureRoom.h"
+#include "render/FigureRoomChanges.h"
 
 #include <algorithm>
 #include <limits>
@@ -129,14 +130,53 @@ private:
     std::map<Key, std::unique_ptr<FigureBuild>> m_built;
 };
 
-// How well the page on `shape` shows its figures: the main figure's panels, the shorter side of
+// How a page on a layout shows its figures: the main figure's panels drawn and the shorter side of
 // its smallest plot (rope-relative's circle beside its two tables is a sliver on half a slide),
-// then all figures' panels; nothing when cancelled.
-std::optional<std::tuple<qsizetype, int, qsizetype>> score(const Request &request, Builds &builds, QSize shape)
+// all figures' panels drawn, the panels the steps gave up for room (FigureRoom::panelsKept) and
+// the shorter side of the smallest plot of any figure.
+struct Drawn
+{
+    qsizetype mainPanels = 0;
+    int mainSmallest = 0;
+    qsizetype panels = 0;
+    qsizetype leftOut = 0;
+    int untitled = 0; // figures whose title the steps gave up
+    int smallest = 0;
+
+    // The order of even grids: the main figure first.
+    auto mainFirst() const { return std::tuple {mainPanels, mainSmallest, panels}; }
+    // The order of uneven ones: the fewest panels left out, then titles, then the least squeezed figure.
+    auto fewestLeftOut() const { return std::tuple {-leftOut, -untitled, smallest, mainPanels}; }
+    // Whether it leaves out less than `other`: panels, else titles.
+    bool leavesOutLess(const Drawn &other) const
+    {
+        return std::tuple {-leftOut, -untitled} > std::tuple {-other.leftOut, -other.untitled};
+    }
+};
+
+// Whether the steps gave up the figure's title (FigureRoom: a page short of room); false for a
+// figure that has none.
+bool untitled(const QCustomPlot &plot)
+{
+    const auto *title = plot.plotLayout()->elementCount() > 0
+        ? qobject_cast<const QCPTextElement *>(plot.plotLayout()->element(0, 0))
+        : nullptr;
+    return title && !FigureRoom::fullTitle(plot).isEmpty()
+        && (FigureRoom::Changes::isHidden(title) || title->text().isEmpty());
+}
+
+QList<QRect> cellsOf(const Request &request, const Layout &layout)
+{
+    return FigurePage::cells(int(request.figures.size()), request.page.layout, layout.shape, layout.lead);
+}
+
+// How the page on `layout` shows its figures; nothing when cancelled.
+std::optional<Drawn> score(const Request &request, Builds &builds, const Layout &layout)
 {
     const int count = int(request.figures.size());
-    const QList<QRect> cells = FigurePage::cells(count, request.page.layout, shape);
-    std::tuple<qsizetype, int, qsizetype> drawn {0, 0, 0};
+    const QList<QRect> cells = cellsOf(request, layout);
+    Drawn drawn;
+    drawn.smallest = std::numeric_limits<int>::max();
     for (int i = 0; i < count; ++i) {
         const FigureBuild *build = builds.at(i, cells[i], false);
         if (!build)
@@ -144,41 +184,67 @@ std::optional<std::tuple<qsizetype, int, qsizetype>> score(const Request &reques
         const QList<QCPAxisRect *> rects
             = build->error() ? QList<QCPAxisRect *>() : FigureBuild::plotRects(*build->plot());
         const qsizetype panels = build->error() ? -1 : rects.size();
+        int smallest = rects.isEmpty() ? 0 : std::numeric_limits<int>::max();
+        for (const QCPAxisRect *rect : rects)
+            smallest = std::min({smallest, rect->width(), rect->height()});
         if (i == 0) {
-            std::get<0>(drawn) = panels;
-            int smallest = rects.isEmpty() ? 0 : std::numeric_limits<int>::max();
-            for (const QCPAxisRect *rect : rects)
-                smallest = std::min({smallest, rect->width(), rect->height()});
-            std::get<1>(drawn) = smallest;
+            drawn.mainPanels = panels;
+            drawn.mainSmallest = smallest;
         }
-        std::get<2>(drawn) += panels;
+        drawn.panels += panels;
+        drawn.smallest = std::min(drawn.smallest, smallest);
+        // A figure that cannot be drawn there leaves out more than any that can.
+        drawn.leftOut
+            += build->error() ? std::numeric_limits<int>::max() / 16 : FigureRoom::panelsKept(*build->plot()).givenUp;
+        drawn.untitled += !build->error() && untitled(*build->plot()) ? 1 : 0;
     }
     return drawn;
 }
 
-// The grid whose score() is the highest, the usual one among equals; nothing when cancelled.
-std::optional<QSize> choose(const Request &request, Builds &builds)
+// The layout whose score() is the highest: of the even grids, the usual one among equals; where
+// that leaves panels or titles out, the grid and main figure's share (kLeads) that leave out
+// fewer and draw as many of the main figure's panels, so that a main figure of many panels beside
+// a figure of few (dropout-on-sum's ten heatmaps and its magnitudes view, on half a 14-pt slide
+// each, drew seven) takes the room it draws them in. Nothing when cancelled.
+std::optional<Layout> choose(const Request &request, Builds &builds)
 {
     const int count = int(request.figures.size());
     const QSize usual = FigurePage::grid(count, request.page.layout);
     if (!request.chooseGrid || count == 1)
-        return usual;
+        return Layout {usual, 1.0};
     QList<QSize> shapes {usual};
     for (const QSize &shape : FigurePage::grids(count))
         if (shape != usual)
             shapes.append(shape);
-    QSize best = usual;
-    std::tuple<qsizetype, int, qsizetype> most {-1, -1, -1};
+    Layout best {usual, 1.0};
+    std::optional<Drawn> most;
     for (const QSize &shape : std::as_const(shapes)) {
-        const auto drawn = score(request, builds, shape);
+        const auto drawn = score(request, builds, {shape, 1.0});
         if (!drawn)
             return std::nullopt;
-        if (*drawn > most) {
-            most = *drawn;
-            best = shape;
+        if (!most || drawn->mainFirst() > most->mainFirst()) {
+            most = drawn;
+            best = {shape, 1.0};
         }
     }
-    return best;
+    if (most->leftOut == 0 && most->untitled == 0)
+        return best;
+    std::optional<Drawn> fewest;
+    Layout uneven;
+    for (const double lead : kLeads) {
+        for (const QSize &shape : std::as_const(shapes)) {
+            const auto drawn = score(request, builds, {shape, lead});
+            if (!drawn)
+                return std::nullopt;
+            // Never fewer of the main figure's panels than the even grid chosen draws.
+            if (drawn->mainPanels >= most->mainPanels
+                && (!fewest || drawn->fewestLeftOut() > fewest->fewestLeftOut())) {
+                fewest = drawn;
+                uneven = {shape, lead};
+            }
+        }
+    }
+    return fewest && fewest->leavesOutLess(*most) ? uneven : best;
 }
 
 } // namespace
@@ -186,14 +252,14 @@ std::optional<QSize> choose(const Request &request, Builds &builds)
 std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel)
 {
     Builds builds(request, cancel);
-    const auto shape = choose(request, builds);
-    if (!shape)
+    const auto layout = choose(request, builds);
+    if (!layout)
         return std::nullopt;
     const int count = int(request.figures.size());
     Page page;
-    page.shape = *shape;
-    page.cells = count == 1 ? QList<QRect> {QRect(QPoint(0, 0), request.page.layout)}
-                            : FigurePage::cells(count, request.page.layout, *shape);
+    page.shape = layout->shape;
+    page.lead = layout->lead;
+    page.cells = count == 1 ? QList<QRect> {QRect(QPoint(0, 0), request.page.layout)} : cellsOf(request, *layout);
     for (int i = 0; i < count; ++i) {
         if (!builds.at(i, page.cells[i], true))
             return std::nullopt;
@@ -228,7 +294,7 @@ QStringList panelsLeftOut(const Page &page, const QList<const FigureDescriptor *
     return lines;
 }
 
-std::optional<QSize> grid(const Request &request, const std::atomic<bool> *cancel)
+std::optional<Layout> layout(const Request &request, const std::atomic<bool> *cancel)
 {
     Builds builds(request, cancel);
     return choose(request, builds);

@@ -14,6 +14,7 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -48,10 +49,23 @@ FigureState state(const Lesson &lesson, const QString &figure, const QString &mo
 FigureStyle styleOf(const Lesson &lesson, const LessonModel &model, const FigureDescriptor &figure,
                     const FigureStyle &style);
 
+// Where a page's figures go: the grid (columns x rows) and how many times as wide as each other
+// column the main figure's is (as high as each other row, in a grid of one column).
+struct Layout
+{
+    QSize shape;
+    double lead = 1.0;
+};
+// The main figure's shares tried where the even grids leave panels or titles out: of two figures'
+// page three fifths, two thirds, three quarters and four fifths, for a main figure of many panels
+// beside a figure of few (dropout-on-sum's ten heatmaps beside the magnitudes view).
+inline constexpr std::array<double, 4> kLeads {1.5, 2.0, 3.0, 4.0};
+
 // A page of figures, built.
 struct Page
 {
     QSize shape; // columns x rows
+    double lead = 1.0; // Layout::lead
     QList<QRect> cells; // each figure's, in its order
     std::vector<std::unique_ptr<FigureBuild>> builds; // each built at its cell's size
 };
@@ -76,8 +90,11 @@ struct Request
 // grid chosen. A lesson's page goes on the grid (columns x rows) where the main figure, the first,
 // draws the most of its panels, then its smallest plot is the largest (its shorter side), then all
 // figures draw the most panels, the usual grid among equals: packing's two tables of distances
-// side by side, the panel its text calls the right one, need the page's width. One figure takes
-// the whole page. Nothing when `cancel` stops it.
+// side by side, the panel its text calls the right one, need the page's width. Where every such
+// grid leaves panels or titles out for room, the grid and main figure's share (kLeads) that leave
+// out the fewest, then squeeze no figure's smallest plot the most, if they leave out fewer and draw
+// as many of the main figure's panels. One figure takes the whole page. Nothing when `cancel`
+// stops it.
 std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel);
 
 // The bytes of a page of several figures: each in its cell; the file's title and description theirs.
@@ -87,7 +104,7 @@ QByteArray bytes(const Page &page, const FigureSize &size, FigureFormat format, 
 // panels left out ..."), as the figure's title would say where it has not gone too.
 QStringList panelsLeftOut(const Page &page, const QList<const FigureDescriptor *> &figures);
 
-// The grid build() chooses for a lesson's page.
-std::optional<QSize> grid(const Request &request, const std::atomic<bool> *cancel);
+// The layout build() chooses for a lesson's page.
+std::optional<Layout> layout(const Request &request, const std::atomic<bool> *cancel);
 
 } // namespace posenc::LessonPage

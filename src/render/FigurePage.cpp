@@ -41,13 +41,22 @@ QList<QRect> cells(int count, QSize page)
     return cells(count, page, grid(count, page));
 }
 
-QList<QRect> cells(int count, QSize page, QSize shape)
+QList<QRect> cells(int count, QSize page, QSize shape, double lead)
 {
     const int columns = shape.width(), rows = shape.height();
     const int width = page.width() / columns, height = page.height() / rows;
+    // The edge of column or row i of n, the first `first` times as wide as each other.
+    const auto edge = [](int i, int n, int length, int even, double first) {
+        if (i == n)
+            return length;
+        if (first == 1.0 || i == 0)
+            return i * even;
+        return int(std::lround(length * (first + (i - 1)) / (first + (n - 1))));
+    };
+    const double columnLead = columns > 1 ? lead : 1.0, rowLead = columns == 1 ? lead : 1.0;
     // The edges of column or row i (whole layout units; the last takes what the division leaves).
-    const auto left = [&](int column) { return column == columns ? page.width() : column * width; };
-    const auto top = [&](int row) { return row == rows ? page.height() : row * height; };
+    const auto left = [&](int column) { return edge(column, columns, page.width(), width, columnLead); };
+    const auto top = [&](int row) { return edge(row, rows, page.height(), height, rowLead); };
     // The cells the figures leave empty are the first figure's, down its column, so no part of the
     // page is left blank and the first (a lesson's main) figure has the most room; where they are
     // more than its column holds, the last row's figures share that row instead.

@@ -23,8 +23,10 @@ QList<QSize> grids(int count);
 // last column and row take what the division leaves) and covered whole: the cells a short last
 // row leaves empty are the first figure's, which spans them down the first column.
 QList<QRect> cells(int count, QSize page);
-// The same on the grid `shape` (columns x rows, one of grids(count)).
-QList<QRect> cells(int count, QSize page, QSize shape);
+// The same on the grid `shape` (columns x rows, one of grids(count)), the first figure's column
+// `lead` times as wide as each other column (its row as high, in a grid of one column): a lesson's
+// main figure given the room it draws its panels in, the others' less.
+QList<QRect> cells(int count, QSize page, QSize shape, double lead = 1.0);
 
 // The size a figure is built at to fill `cell` of `page`: the page's scale and dpi.
 FigureSize cellSize(const FigureSize &page, QRect cell);

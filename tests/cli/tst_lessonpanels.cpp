@@ -5,8 +5,8 @@
 // heatmaps only, its text going through the scatter and the fraction chart; rope-relative's spoke
 // of the tables its rotation figure had given up. Read for every lesson's own model and for models
 // of three other families. And a text that refers to a panel says which (its alternative's
-// "panels"), so that the slide can keep it; and the page's grid is the one the main figure draws
-// the most panels on, which is not always the usual one.
+// "panels"), so that the slide can keep it; and the page's layout is the one the main figure draws
+// the most panels on, which is not always the usual grid.
 #include "cli/LessonOptions.h"
 #include "cli/LessonPage.h"
 #include "cli/ParamOptions.h"
@@ -199,7 +199,8 @@ private slots:
     }
 
     // Packing's two tables of distances need the slide's width: on the usual grid (cells nearest
-    // 3:2) its main figure gives one up or draws them smaller than on the grid chosen.
+    // 3:2, even) its main figure gives one up or draws them smaller than on the layout chosen,
+    // another grid or the main figure given more of the page (LessonPage::kLeads).
     void theGridLeavesTheMainFigureTheMost()
     {
         const Lesson &packing = *Lessons::find(u"packing"_s);
@@ -210,14 +211,16 @@ private slots:
         // Without the panels its text refers to kept (those the figure keeps on any grid).
         for (FigureStyle &style : request.styles)
             style.keptPanels.clear();
-        const QSize usual = FigurePage::grid(int(request.figures.size()), slide().layout);
-        const auto chosen = LessonPage::grid(request, nullptr);
+        const LessonPage::Layout usual {FigurePage::grid(int(request.figures.size()), slide().layout), 1.0};
+        const auto chosen = LessonPage::layout(request, nullptr);
         QVERIFY(chosen);
-        QVERIFY2(*chosen != usual, qPrintable(u"%1x%2"_s.arg(chosen->width()).arg(chosen->height())));
-        // Built alone on the grids, the main figure draws more panels on the chosen one, or as many
-        // and its smallest plot larger.
-        const auto mainOn = [&](QSize shape) {
-            const QList<QRect> cells = FigurePage::cells(int(request.figures.size()), slide().layout, shape);
+        QVERIFY2(chosen->shape != usual.shape || chosen->lead != usual.lead,
+                 qPrintable(u"%1x%2"_s.arg(chosen->shape.width()).arg(chosen->shape.height())));
+        // Built alone on the layouts, the main figure draws more panels on the chosen one, or as
+        // many and its smallest plot larger.
+        const auto mainOn = [&](const LessonPage::Layout &layout) {
+            const QList<QRect> cells
+                = FigurePage::cells(int(request.figures.size()), slide().layout, layout.shape, layout.lead);
             FigureBuild main(*request.figures[0], request.engine, request.states[0], request.styles[0],
                              FigurePage::cellSize(slide(), cells[0]));
             main.run(1);
@@ -228,12 +231,16 @@ private slots:
             return std::pair {main.error() ? -1 : rects.size(), smallest};
         };
         QVERIFY(mainOn(*chosen) > mainOn(usual));
-        // A page built is on that grid.
+        // A page built is on that layout.
         const auto page = LessonPage::build(request, nullptr);
         QVERIFY(page);
-        QCOMPARE(page->shape, *chosen);
+        QCOMPARE(page->shape, chosen->shape);
+        QCOMPARE(page->lead, chosen->lead);
         request.chooseGrid = false;
-        QCOMPARE(LessonPage::grid(request, nullptr), std::optional<QSize>(usual));
+        const auto unchosen = LessonPage::layout(request, nullptr);
+        QVERIFY(unchosen);
+        QCOMPARE(unchosen->shape, usual.shape);
+        QCOMPARE(unchosen->lead, 1.0);
     }
 };
 

@@ -7,8 +7,12 @@
 #include "CliRun.h"
 #include "support/SvgTexts.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
+
+#include <utility>
 
 using namespace Qt::StringLiterals;
 using namespace CliRun;
@@ -19,11 +23,85 @@ namespace {
 // that every lesson is read for three models at least.
 const QStringList &presets()
 {
-    static const QStringList names {u""_s, u"qwen2-5-7b"_s, u"llama-4-scout"_s, u"transformer-big"_s,
-                                    u"annotated-transformer"_s, u"bloom-560m"_s, u"mpt-7b"_s, u"flan-t5-base"_s,
-                                    u"deberta-v3-base"_s, u"qwen2-vl-7b"_s, u"qwen3-vl-8b"_s, u"llama-3-1-8b"_s,
+    static const QStringList names {u""_s,
+                                    u"qwen2-5-7b"_s,
+                                    u"llama-4-scout"_s,
+                                    u"transformer-big"_s,
+                                    u"annotated-transformer"_s,
+                                    u"bloom-560m"_s,
+                                    u"mpt-7b"_s,
+                                    u"flan-t5-base"_s,
+                                    u"deberta-v3-base"_s,
+                                    u"qwen2-vl-7b"_s,
+                                    u"qwen3-vl-8b"_s,
+                                    u"llama-3-1-8b"_s,
                                     u"gemma-3-4b"_s};
     return names;
+}
+
+// Each lesson with the two other models it was looked at for as a 14-pt slide (issue 58's
+// acceptance): dropout-on-sum's slide for MAE drew 7 of its 10 heatmaps and no title,
+// what-dropout-does' dropped its title and the mask M its text explains, Whisper's dropout-on-sum
+// its title.
+const QList<std::pair<QString, QStringList>> &lookedAt()
+{
+    static const QList<std::pair<QString, QStringList>> rows {
+        {u"dropout-on-sum"_s, {u"whisper-large-v3"_s, u"mae-vit-b-16"_s}},
+        {u"masked-dropout"_s, {u"annotated-transformer"_s, u"dit-xl-2"_s}},
+        {u"sum-vs-concat"_s, {u"transformer-big"_s, u"whisper-large-v3"_s}},
+        {u"why-sqrt-d"_s, {u"pytorch-embedding"_s, u"whisper-large-v3"_s}},
+        {u"what-dropout-does"_s, {u"llama-4-scout"_s, u"bloom-560m"_s}},
+        {u"frequencies"_s, {u"transformer-big"_s, u"whisper-large-v3"_s}},
+        {u"relative-position"_s, {u"tensorflow-tutorial"_s, u"whisper-large-v3"_s}},
+        {u"float32-precision"_s, {u"transformer-base"_s, u"whisper-large-v3"_s}},
+        {u"rope-relative"_s, {u"llama-4-scout"_s, u"qwen2-5-7b"_s}},
+        {u"rope-scaling"_s, {u"llama-3-1-8b"_s, u"qwen2-5-7b"_s}},
+        {u"rope-decay"_s, {u"llama-4-scout"_s, u"qwen2-5-7b"_s}},
+        {u"rope-layouts"_s, {u"gpt-j-6b"_s, u"deepseek-v3"_s}},
+        {u"alibi"_s, {u"bloom-560m"_s, u"mpt-7b"_s}},
+        {u"buckets"_s, {u"flan-t5-base"_s, u"deberta-v3-base"_s}},
+        {u"families"_s, {u"llama-4-scout"_s, u"t5-base"_s}},
+        {u"many-layers"_s, {u"gemma-3-4b"_s, u"qwen3-next-80b"_s}},
+        {u"mrope-image-tokens"_s, {u"qwen2-vl-7b"_s, u"qwen3-vl-8b"_s}},
+        {u"mrope-width"_s, {u"qwen2-5-vl-7b"_s, u"qwen3-vl-8b"_s}},
+        {u"nope-order"_s, {u"llama-4-scout"_s, u"t5-base"_s}},
+        {u"left-padding"_s, {u"llama-4-scout"_s, u"bloom-560m"_s}},
+        {u"packing"_s, {u"qwen2-5-7b"_s, u"t5-base"_s}},
+    };
+    return rows;
+}
+
+// The rows of everyPanelAndTheTitle still short of it, each with what it lacks.
+const QStringList &panelShortfalls()
+{
+    static const QStringList rows {
+        // The magnitudes view beside the ten heatmaps keeps its norms, the panel the text names it
+        // for, and gives up its columns' mean and std.
+        u"dropout-on-sum mae-vit-b-16 16:9"_s,
+        // The position-effect view's third panel (the query temperature and the chunks, which the
+        // text for Llama 4 Scout quotes) does not fit under its two others on half a slide.
+        u"left-padding default 16:9"_s,
+        u"left-padding default 4:3"_s,
+        u"left-padding llama-4-scout 16:9"_s,
+        u"left-padding llama-4-scout 4:3"_s,
+        // The ratio panel beside the four norms takes the room of the title.
+        u"why-sqrt-d default 16:9"_s,
+        u"why-sqrt-d pytorch-embedding 16:9"_s,
+        u"why-sqrt-d whisper-large-v3 16:9"_s,
+    };
+    return rows;
+}
+
+// The lesson's slide on `size` at 14 pt for `preset` (its own model where empty), written to `svg`.
+Run exportSlide(const QString &lesson, const QString &preset, const QString &size, const QString &svg)
+{
+    QStringList arguments {u"export"_s,      u"--lesson"_s, lesson,       u"--size"_s, size,
+                           u"--font-size"_s, u"14"_s,       u"--quiet"_s, u"-o"_s,     svg};
+    if (!preset.isEmpty())
+        arguments += {u"--preset"_s, preset};
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    return posenc(arguments, environment);
 }
 
 // The rows still short of it, each with what it lacks.
@@ -46,6 +124,8 @@ class TestLessonSlideTexts : public QObject
 private slots:
     void everyTextWholeAndApart_data();
     void everyTextWholeAndApart();
+    void everyPanelAndTheTitle_data();
+    void everyPanelAndTheTitle();
 };
 
 void TestLessonSlideTexts::everyTextWholeAndApart_data()
@@ -76,13 +156,7 @@ void TestLessonSlideTexts::everyTextWholeAndApart()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString svg = dir.filePath(u"slide.svg"_s);
-    QStringList arguments {u"export"_s, u"--lesson"_s, lesson, u"--size"_s, size, u"--font-size"_s, u"14"_s,
-                           u"--quiet"_s, u"-o"_s, svg};
-    if (!preset.isEmpty())
-        arguments += {u"--preset"_s, preset};
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
-    const Run run = posenc(arguments, environment);
+    const Run run = exportSlide(lesson, preset, size, svg);
     if (run.exitCode != 0 && run.err.contains(u"the lesson %1 needs"_s.arg(lesson)))
         QSKIP("the lesson does not apply to this model");
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
@@ -100,6 +174,60 @@ void TestLessonSlideTexts::everyTextWholeAndApart()
     if (shortfalls().contains(row))
         QEXPECT_FAIL("", "short of issue 58's acceptance on a 14-pt slide, open", Continue);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
+}
+
+void TestLessonSlideTexts::everyPanelAndTheTitle_data()
+{
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("size");
+    for (const QString &size : {u"slide"_s, u"25.4x19.05cm"_s})
+        for (const auto &[lesson, others] : lookedAt())
+            for (const QString &preset : QStringList {QString()} + others)
+                QTest::addRow("%s %s %s", qPrintable(lesson), preset.isEmpty() ? "default" : qPrintable(preset),
+                              size == u"slide"_s ? "16:9" : "4:3")
+                    << lesson << preset << size;
+}
+
+// The slide draws every panel of its figures, none left out for room (posenc export says which it
+// left out, LessonPage::panelsLeftOut), and its main figure's title: the first figure's title the
+// file names (FigureFile::documentTitle, the titles joined by "; "), drawn in bold, at least its
+// subject, its first part up to a colon (FigureRoom shortens a title to its first parts, then its
+// first words, before it gives it up). A title wrapped or drawn in runs of glyphs is read joined.
+void TestLessonSlideTexts::everyPanelAndTheTitle()
+{
+    QFETCH(QString, lesson);
+    QFETCH(QString, preset);
+    QFETCH(QString, size);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString svg = dir.filePath(u"slide.svg"_s);
+    const Run run = exportSlide(lesson, preset, size, svg);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const bool known = panelShortfalls().contains(QString::fromLatin1(QTest::currentDataTag()));
+    if (known && run.err.contains(u"panels left out"_s))
+        QEXPECT_FAIL("", "short of issue 58's acceptance on a 14-pt slide, open", Abort);
+    QVERIFY2(!run.err.contains(u"panels left out"_s), qPrintable(run.err));
+    QFile file(svg);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    QXmlStreamReader xml(bytes);
+    QString titles;
+    while (!xml.atEnd() && titles.isEmpty())
+        if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("title"))
+            titles = xml.readElementText();
+    const QString first = titles.section(u"; "_s, 0, 0).section(u"  ·  "_s, 0, 0).section(u':', 0, 0).trimmed();
+    QVERIFY2(!first.isEmpty(), qPrintable(titles));
+    const SvgTexts::Page page = SvgTexts::read(bytes);
+    QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+    static const QRegularExpression space(u"\\s+"_s);
+    QString bold;
+    for (const SvgTexts::Text &text : page.texts)
+        bold += text.bold ? text.text : QString();
+    const bool titled = QString(bold).remove(space).contains(QString(first).remove(space));
+    if (known && !titled)
+        QEXPECT_FAIL("", "short of issue 58's acceptance on a 14-pt slide, open", Abort);
+    QVERIFY2(titled, qPrintable(u"no title \"%1\" drawn; bold: %2"_s.arg(first, bold)));
 }
 
 QTEST_MAIN(TestLessonSlideTexts)

@@ -104,6 +104,35 @@ private slots:
         QCOMPARE(seven[6], QRect(640, 360, 320, 180));
     }
 
+    // A main figure given more room (LessonPage's uneven layouts): its column `lead` times as wide
+    // as each other, or in one column its row as high; the cells still tile the page.
+    void theLeadWidensTheFirstColumnOrRow()
+    {
+        QCOMPARE(FigurePage::cells(2, QSize(960, 540), QSize(1, 2), 2.0),
+                 (QList<QRect> {QRect(0, 0, 960, 360), QRect(0, 360, 960, 180)}));
+        QCOMPARE(FigurePage::cells(2, QSize(960, 540), QSize(2, 1), 3.0),
+                 (QList<QRect> {QRect(0, 0, 720, 540), QRect(720, 0, 240, 540)}));
+        // Three on a slide's 2 x 2: the first spans its wider column, the others share the rest.
+        QCOMPARE(FigurePage::cells(3, QSize(960, 540), QSize(2, 2), 2.0),
+                 (QList<QRect> {QRect(0, 0, 640, 540), QRect(640, 0, 320, 270), QRect(640, 270, 320, 270)}));
+        QCOMPARE(FigurePage::cells(2, QSize(960, 540), QSize(2, 1), 1.0), FigurePage::cells(2, QSize(960, 540)));
+        for (const double lead : {1.5, 2.0, 3.0, 4.0, 0.5, 2.0 / 3.0}) {
+            for (int count = 2; count <= FigurePage::kMaxFigures; ++count) {
+                for (const QSize &shape : FigurePage::grids(count)) {
+                    const QList<QRect> cells = FigurePage::cells(count, QSize(960, 540), shape, lead);
+                    qint64 area = 0;
+                    for (qsizetype i = 0; i < cells.size(); ++i) {
+                        QVERIFY(QRect(0, 0, 960, 540).contains(cells[i]));
+                        area += qint64(cells[i].width()) * cells[i].height();
+                        for (qsizetype j = 0; j < i; ++j)
+                            QVERIFY(!cells[i].intersects(cells[j]));
+                    }
+                    QCOMPARE(area, qint64(960) * 540);
+                }
+            }
+        }
+    }
+
     // A page's PNG holds in each cell the very pixels of the figure drawn alone at the cell's size.
     void aPngCellIsTheFiguresOwnImage()
     {

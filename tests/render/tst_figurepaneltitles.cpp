@@ -1,12 +1,14 @@
 // A panel keeps its name at every size (docs/ARCHITECTURE.md, Exporting, "Figures at any size"):
 // every registered figure whose panels are named (a text of role PanelTitle above a panel in its
 // layout), exported at a paper's column, a slide, the window's 1200 x 800 and 6 x 4 cm, shows
-// above each panel it draws that panel's name, whole or shortened to its first words, read back
-// from the SVG. Little room may give a panel up, name and all, or shorten its name; it never
-// draws a panel without it (dropout-compare at a column drew two modes and no mode's name).
+// above each panel it draws that panel's name, whole, shortened to its first words or in a
+// shorter form its figure gives as true (ShorterLabels::setText), read back from the SVG. Little
+// room may give a panel up, name and all, or shorten its name; it never draws a panel without it
+// (dropout-compare at a column drew two modes and no mode's name).
 #include "render/FigureFile.h"
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
+#include "render/ShorterLabels.h"
 
 #include "FigureDefaults.h"
 #include "support/FigureBuilds.h"
@@ -217,7 +219,7 @@ void TestFigurePanelTitles::everyDrawnPanelIsNamed()
         QStringList names;
         for (QCPTextElement *title : panel.names)
             if (const QString name = FigureFit::unwrapped(title); !name.isEmpty())
-                names.append(name);
+                names += QStringList {name} + ShorterLabels::ofText(title); // its shorter forms as true
         if (names.isEmpty())
             continue; // the figure names this panel at no size of this page
         // A text above the panel, over it, within a few lines of it, that is one of its names.

@@ -4,6 +4,7 @@
 #include "render/FigureDescriptor.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/SwatchLegend.h"
 
 #include "core/TitleText.h"
@@ -89,9 +90,13 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     m_grid->setRowSpacing(2);
     m_outputScale = scaleIn(plot, m_grid, kOutputs);
     m_peScale = scaleIn(plot, m_grid, kPes);
-    // Equal heatmaps: every panel's margins the same on the left and right, and in each row the
-    // same at the top and bottom as its colour scale's.
-    auto *sides = new QCPMarginGroup(plot);
+    // Equal heatmaps: in each row the same margins at the top and bottom as its colour scale's,
+    // and the panels of a column (Y over its PE part) the same on the left and right. Not every
+    // column as the first, whose margin holds the positions' labels: the others would keep that
+    // margin empty once they give their labels to it (FigureRoom), and their heatmaps a fifth
+    // narrower; EqualPanels keeps the plots of a row equal instead.
+    for (auto &sides : m_columnSides)
+        sides = new QCPMarginGroup(plot);
     auto *outputRow = new QCPMarginGroup(plot);
     auto *peRow = new QCPMarginGroup(plot);
     m_outputScale->setMarginGroup(QCP::msTop | QCP::msBottom, outputRow);
@@ -107,7 +112,7 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
             // As small as an export lets axes be (FigureBuild), so that the window lays the
             // many panels out as the export of its size does.
             rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
-            rect->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
+            rect->setMarginGroup(QCP::msLeft | QCP::msRight, m_columnSides[i]);
             rect->setMarginGroup(QCP::msTop | QCP::msBottom, row);
             if (m > 0)
                 rect->axis(QCPAxis::atLeft)->setLabel(QString());
@@ -165,6 +170,8 @@ void DropoutCompareFigure::arrange(bool square)
         const auto i = static_cast<std::size_t>(m);
         const int row = square ? 4 * (m / kSquareColumns) : 0;
         const int col = square ? m % kSquareColumns : m;
+        for (QCPAxisRect *rect : {m_output[i]->axisRect(), m_pe[i]->axisRect()})
+            rect->setMarginGroup(QCP::msLeft | QCP::msRight, m_columnSides[std::size_t(col)]);
         m_grid->addElement(row + kOutputTitles, col, m_modeTitles[i]);
         m_grid->addElement(row + kOutputs, col, m_output[i]->axisRect());
         m_grid->addElement(row + kPeTitles, col, m_peTitles[i]);
@@ -203,10 +210,16 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const Params &params = d.params;
     // A small view keeps its room for the heatmaps: shorter texts, the roles only outlined.
     const QCustomPlot &plot = *m_grid->parentPlot();
-    // In a row too where the row's least width is more than the page has (6 x 4 cm at 9 pt).
+    // In a row too where the row's least width is more than the page has (6 x 4 cm at 9 pt): its
+    // panels' and colour bar's, with their margins. Not its titles': FigureFit wraps them to their
+    // columns, and those the last filling left unwrapped (a view made large again after a compact
+    // one) would hold the modes in two rows where a fresh view draws one.
     arrange(false);
+    int row = m_grid->columnSpacing() * kModeCount + m_outputScale->minimumOuterSizeHint().width();
+    for (const auto &panel : m_output)
+        row += panel->axisRect()->minimumOuterSizeHint().width();
     arrange((!m_compact && plot.viewport().height() > kSquareAspect * plot.viewport().width())
-            || plot.plotLayout()->minimumOuterSizeHint().width() > plot.viewport().width());
+            || row > plot.viewport().width());
     const bool wide = !m_compact && plot.viewport().width() >= kCompareWideFigure
         && PlotStyle::textLines(plot) >= kCompareRoomyLines;
     HeatmapStyle output;
@@ -228,6 +241,12 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         m_modeTitles[m]->setText(wide ? DropoutCompareCompute::modeTitle(panel)
                                       : ParamText::toString(panel.mode)); // FigureFit wraps it within its column
         m_peTitles[m]->setText(DropoutCompareCompute::peText(panel, !wide));
+        // Under its mode's column and the PE's colour bar, "lost" is the PE's: a fifth of a
+        // slide's width at 14 pt held "PE …" of "PE lost: 10.2 %".
+        const auto lost = [&](int digits) {
+            return u"lost: %1\u00a0%"_s.arg(NumberText::compact(100.0 * panel.lostFraction(), digits));
+        };
+        ShorterLabels::setText(m_peTitles[m], panel.peCells > 0 ? QStringList {lost(3), lost(2)} : QStringList());
     }
     // Two of the modes treat rows by their role: every panel marks them, to compare.
     const Params roled = DropoutCompareCompute::withMode(params, DropoutMode::ProtectSpecial);

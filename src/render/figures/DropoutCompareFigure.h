@@ -43,6 +43,8 @@ private:
     std::array<std::unique_ptr<HeatmapPanel>, kDropoutModeCount> m_output;
     std::array<std::unique_ptr<HeatmapPanel>, kDropoutModeCount> m_pe;
     std::vector<std::unique_ptr<TokenRoleMarks>> m_roles;
+    // The left and right margins of each column of panels (a mode's Y over its PE part).
+    std::array<QCPMarginGroup *, kDropoutModeCount> m_columnSides {};
     bool m_compact = false;
     bool m_square = false; // the modes in 2 x 2, not in a row
     std::shared_ptr<const DropoutCompareData> m_data;

@@ -101,11 +101,16 @@ void MropeAxesFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     }
     const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
     QSharedPointer<QCPAxisTickerText> rows(new QCPAxisTickerText);
-    const QString mark = terse ? u" ◀"_s : u" ◀ these parameters"_s;
+    // Terse (a 14-pt slide), each part on a line of its own, so that the column of rows stays
+    // narrow and still says whose rule a row is and which one these parameters take: a bare "◀"
+    // said neither.
+    const QString mark = terse ? u"\n◀ these parameters"_s : u" ◀ these parameters"_s;
     rows->addTick(kChunkedRow,
-                  (terse ? u"chunked"_s : u"chunked\n(Qwen2-VL's rule)"_s) + (d.interleavedChosen ? QString() : mark));
+                  (terse ? u"chunked\n(Qwen2-VL)"_s : u"chunked\n(Qwen2-VL's rule)"_s)
+                      + (d.interleavedChosen ? QString() : mark));
     rows->addTick(kInterleavedRow,
-                  (terse ? u"interleaved"_s : u"interleaved\n(Qwen3-VL's rule)"_s) + (d.interleavedChosen ? mark : QString()));
+                  (terse ? u"interleaved\n(Qwen3-VL)"_s : u"interleaved\n(Qwen3-VL's rule)"_s)
+                      + (d.interleavedChosen ? mark : QString()));
     m_rect->axis(QCPAxis::atLeft)->setTicker(rows);
     m_title->setText(u"%1  ·  mrope_section %2  ·  θ = %3, head_dim = %4"_s
                          .arg(terse ? u"M-RoPE: each pair's axis"_s : u"M-RoPE: which axis turns each pair"_s,

@@ -7,6 +7,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/StampedGraph.h"
 #include "render/SwatchLegend.h"
 
@@ -217,6 +218,8 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     show(m_chunkCache, d.chunkCache, d.chunk);
     m_reference.hi->setName(u"reference ids"_s);
     m_chosen.hi->setName(choice);
+    // Beside "reference ids", on little room: "arange-with…" named no choice (a 14-pt slide).
+    ShorterLabels::setEntry(m_chosen.hi, {u"chosen ids"_s});
     m_difference.hi->setName(u"difference"_s);
     m_float32.hi->setName(terse ? u"float32"_s : u"difference, float32 angles"_s);
     m_term.hi->setName(u"‖PE[chosen] − PE[reference]‖"_s);

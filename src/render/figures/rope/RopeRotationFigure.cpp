@@ -5,6 +5,7 @@
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/StampedGraph.h"
 
 #include "core/rope/RopeText.h"
@@ -259,10 +260,17 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     const QString note = notes.isEmpty() ? QString() : u" (%1)"_s.arg(notes.join(u", "_s));
     const QString circle = u"pair %1, %2%3"_s.arg(d.pair).arg(positions, note);
     const auto at = [](double p) { return FigureText::formatCount(std::int64_t(p)); };
-    // The dashed pair is as far round from the solid one as each is from the other: θᵢ.
+    // The dashed pair is as far round from the solid one as each is from the other: θᵢ. What the
+    // arrows are comes first, the part a title short of room keeps: the figure's title names the
+    // pair and the colour bar the positions (a 14-pt slide kept "pair 4, p = 0–15 …").
     const QString pairs = u"arrows p = %1, %2; dashed %3, %4: θᵢ apart"_s;
-    m_circleTitle->setText(circle + u"\n"_s
-                           + pairs.arg(at(first), at(first + 1.0), at(first + shift), at(first + shift + 1.0)));
+    const QString ats[] {at(first), at(first + 1.0), at(first + shift), at(first + shift + 1.0)};
+    m_circleTitle->setText(pairs.arg(ats[0], ats[1], ats[2], ats[3]) + u"\n"_s + circle);
+    // Shorter, as true: the solid arrows are the first pair of positions named, the dashed the second.
+    ShorterLabels::setText(m_circleTitle,
+                           {u"arrows p = %1, %2 and %3, %4: θᵢ apart"_s.arg(ats[0], ats[1], ats[2], ats[3]),
+                            u"p = %1, %2 and %3, %4: θᵢ apart"_s.arg(ats[0], ats[1], ats[2], ats[3]),
+                            u"arrows: θᵢ apart"_s});
 
     HeatmapStyle style;
     style.dataRange = {-radius, radius};
