@@ -49,6 +49,11 @@ bool separateTickLabels(QCustomPlot *plot);
 // column of its width, given to the plots. A label their ticker cannot keep clear of (a text
 // ticker's) stays.
 bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation);
+// Each left axis's label, and each colour bar's, of one line, set across above its axis's top end
+// (matplotlib's cbar.ax.set_title) where that leaves it clear of every other text, plot and tick
+// label and within the page: in the row of its panel's name, beside the name, the label's column
+// given to the plots (FigureRoom::labelsAboveClear).
+bool labelsAbove(QCustomPlot *plot);
 // The figure's title, or each panel's, in at most `lines` lines: its first parts that fit.
 bool shortenTitle(QCustomPlot *plot, int lines);
 bool shortenPanelTitles(QCustomPlot *plot, int lines);
