@@ -111,10 +111,11 @@ QList<QRectF> obstacles(const QCustomPlot &plot, const QCPItemText *except)
 
 bool clear(const QCustomPlot &plot, const QCPItemText *text)
 {
-    const QRectF box = boxOf(text).adjusted(0.5, 0.5, -0.5, -0.5);
-    if (!QRectF(plot.viewport()).contains(box)) {
+    // A unit clear of the page's sides, for the tenths of a unit a file's glyphs may run past the
+    // widths they were laid out with (rope-input's "value" ran past a 6 x 4 cm page's edge).
+    if (!QRectF(plot.viewport()).adjusted(1.0, 0.0, -1.0, 0.0).contains(boxOf(text)))
         return false;
-    }
+    const QRectF box = boxOf(text).adjusted(0.5, 0.5, -0.5, -0.5);
     const QList<QRectF> others = obstacles(plot, text);
     return std::none_of(others.begin(), others.end(), [&](const QRectF &other) { return other.intersects(box); });
 }
@@ -185,16 +186,21 @@ bool labelsAbove(QCustomPlot *plot)
             continue;
         QCPAxis *axis = scale->axis();
         QCPAxisRect *bar = axis->axisRect();
-        // From the bar's left, or ending where its tick labels' column ends where it is longer.
+        // From the bar's left where its bar and tick labels' column holds it, else ending a unit
+        // short of its cell's right end (the page's, for a bar on the right).
         double widest = 0.0;
-        for (const QString &label : axis->tickVectorLabels())
-            widest = std::max(widest, MeasuredText::advance(axis->tickLabelFont(), label));
-        const double end = bar->rect().right() + 1 + axis->offset()
+        const QVector<double> ticks = axis->tickVector();
+        const QVector<QString> labels = axis->tickVectorLabels();
+        for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i)
+            if (axis->range().contains(ticks[i]))
+                widest = std::max(widest, MeasuredText::advance(axis->tickLabelFont(), labels[i]));
+        const double column = bar->rect().width() + axis->offset()
             + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding() + widest;
-        const double left = std::min<double>(
-            bar->rect().left(), end - MeasuredText::advance(axis->labelFont(), FigureFit::unwrappedLabel(axis)));
-        const double ratio = (left - bar->rect().left()) / std::max(bar->rect().width(), 1);
-        if (QCPItemText *text = labelAbove(plot, axis, bar, ratio, true))
+        const double advance = MeasuredText::advance(axis->labelFont(), FigureFit::unwrappedLabel(axis));
+        QCPItemText *text = advance <= column
+            ? labelAbove(plot, axis, bar, 0.0, true)
+            : labelAbove(plot, axis, bar, scale->outerRect().right() - advance, false);
+        if (text)
             changed |= Changes::of(plot).foldAbove(axis, text);
     }
     return changed;
