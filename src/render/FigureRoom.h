@@ -105,6 +105,8 @@ bool tickLabelsApart(const QCustomPlot &plot);
 // Whether every label a step set above its axis (Steps::labelsAbove) is within the page and
 // clear of the other texts, the plots and the tick labels, as the layout now places them.
 bool labelsAboveClear(const QCustomPlot &plot);
+// Whether no colour bar's tick label meets a text of the layout (a panel's name above it).
+bool barTicksClearOfTexts(const QCustomPlot &plot);
 
 // The label `axis` shows, unwrapped: its own, or where a step folded it (a colour bar's under
 // its bar), that text.

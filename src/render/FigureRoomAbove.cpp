@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <cmath>
 
-// A y axis's or a colour bar's label set across above its axis's top end, in the row of the panel's
-// name (docs/ARCHITECTURE.md, "Figures at any size"): matplotlib's cbar.ax.set_title, and a y label
-// written at the top of its axis, which compact figures use to give the plot the label's column.
+using namespace Qt::StringLiterals;
+
+// The row of a panel's name given its room beside the name (docs/ARCHITECTURE.md, "Figures at any
+// size"): a y axis's or a colour bar's label set across above its axis's top end (matplotlib's
+// cbar.ax.set_title, and a y label written at the top of its axis, which compact figures use to
+// give the plot the label's column), and the end tick labels over a panel standing half in it.
 namespace posenc::FigureRoom {
 
 namespace {
@@ -25,6 +28,11 @@ bool shown(const QCPLayerable *layerable)
     return layerable && layerable->realVisibility() && !Changes::isHidden(layerable);
 }
 
+double spaceOf(const QFont &font)
+{
+    return MeasuredText::advance(font, u" "_s);
+}
+
 // Where `text` (a label above, aligned at its position's left and bottom) is drawn.
 QRectF boxOf(const QCPItemText *text)
 {
@@ -32,6 +40,18 @@ QRectF boxOf(const QCPItemText *text)
     const QFontMetricsF metrics(text->font());
     const double width = MeasuredText::advance(text->font(), text->text());
     return {at.x(), at.y() - text->padding().bottom() - metrics.height(), width, metrics.height()};
+}
+
+// The lines of a text of the layout, centred in its rect.
+QRectF textBox(const QCPTextElement *text)
+{
+    const QStringList lines = text->text().split(u'\n');
+    double width = 0.0;
+    for (const QString &line : lines)
+        width = std::max(width, MeasuredText::advance(text->font(), line));
+    const double height = QFontMetricsF(text->font()).height() * double(lines.size());
+    const QPointF centre = QRectF(text->rect()).center();
+    return {centre.x() - width / 2.0, centre.y() - height / 2.0, width, height};
 }
 
 // The boxes of `axis`'s tick labels, and of its label across under it for a bottom axis.
@@ -80,13 +100,7 @@ QList<QRectF> obstacles(const QCustomPlot &plot, const QCPItemText *except)
         if (!element || !shown(element))
             continue;
         if (auto *text = qobject_cast<QCPTextElement *>(element); text && !text->text().isEmpty()) {
-            const QStringList lines = text->text().split(u'\n');
-            double width = 0.0;
-            for (const QString &line : lines)
-                width = std::max(width, MeasuredText::advance(text->font(), line));
-            const double height = QFontMetricsF(text->font()).height() * double(lines.size());
-            const QPointF centre = QRectF(text->rect()).center();
-            boxes.append(QRectF(centre.x() - width / 2.0, centre.y() - height / 2.0, width, height));
+            boxes.append(textBox(text));
         } else if (auto *legend = qobject_cast<QCPLegend *>(element)) {
             boxes.append(legend->outerRect());
         }
@@ -111,11 +125,13 @@ QList<QRectF> obstacles(const QCustomPlot &plot, const QCPItemText *except)
 
 bool clear(const QCustomPlot &plot, const QCPItemText *text)
 {
-    // A unit clear of the page's sides, for the tenths of a unit a file's glyphs may run past the
-    // widths they were laid out with (rope-input's "value" ran past a 6 x 4 cm page's edge).
-    if (!QRectF(plot.viewport()).adjusted(1.0, 0.0, -1.0, 0.0).contains(boxOf(text)))
+    // A space clear of the page's sides and of the texts beside it: a file's glyphs may run tenths
+    // of a unit past the widths they were laid out with (rope-input's "value" ran past a 6 x 4 cm
+    // page's edge), and dropout-anatomy's "X and Y" read on from its neighbour's name "training: Y".
+    const double space = spaceOf(text->font());
+    if (!QRectF(plot.viewport()).adjusted(space, 0.0, -space, 0.0).contains(boxOf(text)))
         return false;
-    const QRectF box = boxOf(text).adjusted(0.5, 0.5, -0.5, -0.5);
+    const QRectF box = boxOf(text).adjusted(-space, 0.5, space, -0.5);
     const QList<QRectF> others = obstacles(plot, text);
     return std::none_of(others.begin(), others.end(), [&](const QRectF &other) { return other.intersects(box); });
 }
@@ -165,7 +181,58 @@ bool labelsAboveClear(const QCustomPlot &plot)
     return true;
 }
 
+bool barTicksClearOfTexts(const QCustomPlot &plot)
+{
+    QList<QRectF> texts;
+    for (QCPLayoutElement *element : plot.plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(element); text && shown(text) && !text->text().isEmpty())
+            texts.append(textBox(text));
+    for (QCPLayoutElement *element : plot.plotLayout()->elements(true)) {
+        auto *scale = qobject_cast<QCPColorScale *>(element);
+        if (!shown(scale))
+            continue;
+        QList<QRectF> ticks;
+        addTickLabels(scale->axis(), ticks);
+        for (const QRectF &tick : ticks)
+            for (const QRectF &text : texts)
+                if (tick.adjusted(0.5, 0.5, -0.5, -0.5).intersects(text))
+                    return false;
+    }
+    return true;
+}
+
 namespace Steps {
+
+bool endLabelsIntoNames(QCustomPlot *plot)
+{
+    constexpr int kTight = 2;
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    // A panel's or a bar's top margin, held for the half of its end tick label that stands above it,
+    // down to kTight where that half then stands in the row above (a panel's name), not off the page.
+    const auto lower = [&](QCPLayoutElement *element, const QFont &tickFont) {
+        const double half = QFontMetricsF(tickFont).height() / 2.0;
+        if (element->minimumMargins().top() <= kTight || element->outerRect().top() + kTight - half < 0.0)
+            return;
+        changes.keepMargins(element);
+        QMargins least = element->minimumMargins();
+        least.setTop(kTight);
+        element->setMinimumMargins(least);
+        changed = true;
+    };
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        if (!shown(rect) || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            continue;
+        const QCPAxis *top = rect->axis(QCPAxis::atTop);
+        if (top && top->visible() && (top->tickLabels() || !top->label().isEmpty()))
+            continue;
+        lower(rect, rect->axis(QCPAxis::atLeft)->tickLabelFont());
+    }
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element); shown(scale) && scale->type() == QCPAxis::atRight)
+            lower(scale, scale->axis()->tickLabelFont());
+    return changed;
+}
 
 bool labelsAbove(QCustomPlot *plot)
 {
@@ -176,8 +243,9 @@ bool labelsAbove(QCustomPlot *plot)
         QCPAxis *axis = rect->axis(QCPAxis::atLeft);
         if (!movable(axis))
             continue;
-        // From the left of its panel's cell, over the column of tick labels and on past it.
-        if (QCPItemText *text = labelAbove(plot, axis, rect, rect->outerRect().left() + 2.0, false))
+        // A space from the left of its panel's cell, over the column of tick labels and on past it.
+        if (QCPItemText *text
+            = labelAbove(plot, axis, rect, rect->outerRect().left() + spaceOf(axis->labelFont()), false))
             changed |= Changes::of(plot).foldAbove(axis, text);
     }
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
@@ -186,7 +254,7 @@ bool labelsAbove(QCustomPlot *plot)
             continue;
         QCPAxis *axis = scale->axis();
         QCPAxisRect *bar = axis->axisRect();
-        // From the bar's left where its bar and tick labels' column holds it, else ending a unit
+        // From the bar's left where its bar and tick labels' column holds it, else ending a space
         // short of its cell's right end (the page's, for a bar on the right).
         double widest = 0.0;
         const QVector<double> ticks = axis->tickVector();
@@ -199,7 +267,7 @@ bool labelsAbove(QCustomPlot *plot)
         const double advance = MeasuredText::advance(axis->labelFont(), FigureFit::unwrappedLabel(axis));
         QCPItemText *text = advance <= column
             ? labelAbove(plot, axis, bar, 0.0, true)
-            : labelAbove(plot, axis, bar, scale->outerRect().right() - advance, false);
+            : labelAbove(plot, axis, bar, scale->outerRect().right() + 1 - spaceOf(axis->labelFont()) - advance, false);
         if (text)
             changed |= Changes::of(plot).foldAbove(axis, text);
     }

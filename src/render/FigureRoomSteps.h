@@ -54,6 +54,10 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation);
 // label and within the page: in the row of its panel's name, beside the name, the label's column
 // given to the plots (FigureRoom::labelsAboveClear).
 bool labelsAbove(QCustomPlot *plot);
+// Each panel's and colour bar's top margin, held for the half of its end tick label that stands above
+// it, down to two units where that half then stands in the row above it (its name's), clear of the
+// texts there (FigureRoom::ticksClearOfTexts, barTicksClearOfTexts) and on the page.
+bool endLabelsIntoNames(QCustomPlot *plot);
 // The figure's title, or each panel's, in at most `lines` lines: its first parts that fit.
 bool shortenTitle(QCustomPlot *plot, int lines);
 bool shortenPanelTitles(QCustomPlot *plot, int lines);
