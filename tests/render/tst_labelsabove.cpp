@@ -5,6 +5,7 @@
 // name fills its row, the y axis's stays. alibi-bias at 6 x 4 cm sets its bar's label so: once its second
 // map had gone for a real gain, the step's gain of 4.7 % of the page was held to the 5 % a panel
 // given up must bring (FigureLayoutLoop: a step is now weighed against the best with its panels).
+// Then the end tick labels over the plot and its bar stand half in the name's row, clear of the name.
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
 #include "render/FigureSize.h"
@@ -84,6 +85,7 @@ private slots:
     void labelsGoAboveBesideTheName();
     void aNameFillingItsRowKeepsTheLabelUnderIt();
     void aColourBarsLabelGoesAboveOnASmallPage();
+    void endTickLabelsStandInTheNamesRow();
 };
 
 void TestLabelsAbove::labelsGoAboveBesideTheName()
@@ -141,6 +143,28 @@ void TestLabelsAbove::aColourBarsLabelGoesAboveOnASmallPage()
     QVERIFY(shownBar->axis()->label().isEmpty());
     QCOMPARE(FigureRoom::shownLabel(shownBar->axis()), u"bias"_s);
     QVERIFY(aboveOf(*built->plot(), shownBar->axis()));
+}
+
+// The top margin held for the half of the end tick label over the plot goes to the plot, that half
+// standing in the name's row clear of the name; restore() brings the margin back.
+void TestLabelsAbove::endTickLabelsStandInTheNamesRow()
+{
+    QCustomPlot plot;
+    const Panel panel = panelOf(plot, u"causal"_s);
+    // The plot alone: QCustomPlot's colour scale holds its top margin for its axis itself.
+    panel.scale->setMarginGroup(QCP::msTop | QCP::msBottom, nullptr);
+    panel.rect->setMinimumMargins(QMargins(2, 8, 2, 2));
+    plot.replot();
+    const int height = panel.rect->rect().height();
+    QVERIFY(FigureRoom::Steps::endLabelsIntoNames(&plot));
+    plot.replot();
+    QVERIFY2(panel.rect->rect().height() >= height + 5,
+             qPrintable(u"%1 then %2 units high"_s.arg(height).arg(panel.rect->rect().height())));
+    QVERIFY(FigureRoom::ticksClearOfTexts(plot));
+    QVERIFY(FigureRoom::barTicksClearOfTexts(plot));
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QCOMPARE(panel.rect->rect().height(), height);
 }
 
 QTEST_MAIN(TestLabelsAbove)
