@@ -84,6 +84,11 @@ const std::vector<Step> &ladder()
         },
         // Panels closed up whose end tick labels meet move apart by as much.
         separateTickLabels,
+        // Last, on the rows the panels' names keep: a y axis's or a colour bar's label across
+        // above its axis, beside the name, its column given to the plots.
+        labelsAbove,
+        // Then the end tick labels over a panel's top stand half in the row of its name, clear of it.
+        endLabelsIntoNames,
     };
     return steps;
 }
@@ -276,7 +281,8 @@ bool tickLabelsApart(const QCustomPlot &plot)
 
 bool within(const QCustomPlot &plot)
 {
-    return leastWithin(plot) && labelsWithin(plot) && ticksClearOfTexts(plot) && tickLabelsApart(plot);
+    return leastWithin(plot) && labelsWithin(plot) && ticksClearOfTexts(plot) && tickLabelsApart(plot)
+        && labelsAboveClear(plot) && barTicksClearOfTexts(plot);
 }
 
 bool shortOfRoom(const QCustomPlot &plot, double points)

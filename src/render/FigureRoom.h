@@ -29,7 +29,8 @@ enum class TextRole {
 // panels the figure can do without go (setDispensable), each with the titles that name it and the
 // legends that named only them, the panel titles that name no panel go, an axis's label still
 // wrapped keeps the words its axis holds in one line, and panels side by side
-// whose end tick labels meet move apart. What a reader cannot do without is never given up: every
+// whose end tick labels meet move apart, and last a y axis's or a colour bar's label goes above its
+// axis beside the panel's name, where that row has room. What a reader cannot do without is never given up: every
 // panel drawn keeps its name (at most shortened to its first words: a panel without it cannot be
 // read), every axis drawn and every colour bar its label (at most shortened to its first part) and
 // its tick labels (thinned). Where no step gives the plots half of the figure, the figure is drawn
@@ -71,8 +72,8 @@ double plotShare(const QCustomPlot &plot);
 // At least this part of a page short of room is its plots.
 constexpr double kMinPlotShare = 0.5;
 // Where no step makes the figure fit, it is drawn as the step that gave its plots the most of the
-// page left it; a step past one that gave up a panel only where it gave them this much more than
-// the best before: a panel is given up to fit, or for a real gain, never for a sliver of the page.
+// page left it; a step that draws fewer panels than the best before only where it gave them this
+// much more than it: a panel is given up to fit, or for a real gain, never for a sliver of the page.
 constexpr double kPanelGain = 0.05;
 // A page is short of room where it holds fewer than this many squares of its text's size: a
 // slide (25.4 x 14.3 cm) at 9 pt holds 80 x 45 of them, the window's 1200 x 800 figure at 9 pt
@@ -101,6 +102,11 @@ bool ticksClearOfTexts(const QCustomPlot &plot);
 // Whether the tick labels under panels side by side keep apart: the end labels of two panels
 // closed up (the axis between them gave its labels to its neighbour's) may meet.
 bool tickLabelsApart(const QCustomPlot &plot);
+// Whether every label a step set above its axis (Steps::labelsAbove) is within the page and
+// clear of the other texts, the plots and the tick labels, as the layout now places them.
+bool labelsAboveClear(const QCustomPlot &plot);
+// Whether no colour bar's tick label meets a text of the layout (a panel's name above it).
+bool barTicksClearOfTexts(const QCustomPlot &plot);
 
 // The label `axis` shows, unwrapped: its own, or where a step folded it (a colour bar's under
 // its bar), that text.

@@ -58,6 +58,10 @@ public:
     // (KeepClearTicker, which stands in for a plain ticker until undone). Its axis carries the
     // label (kFoldedProperty); undone, the text is removed; hidden with the axis's panel.
     bool foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels);
+    // An axis's label (a y axis's or a colour bar's) shown as `text` (made for it, the plot's)
+    // across above the axis's top end; the axis carries the label (kFoldedProperty); undone, the
+    // text is removed; hidden with the axis's panel.
+    bool foldAbove(QCPAxis *axis, QCPItemText *text);
     // `axis`'s tick numbers written short (KeepsClear::setShortNumbers: "1k" for "1000"), a
     // KeepClearTicker standing in for a plain ticker until undone; false for a ticker of another
     // kind (text, log) or one that does so already.

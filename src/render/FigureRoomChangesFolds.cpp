@@ -49,6 +49,15 @@ bool Changes::foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels)
     return true;
 }
 
+bool Changes::foldAbove(QCPAxis *axis, QCPItemText *text)
+{
+    // Kept with the labels along their ticks, with no ticker of its own to give back.
+    m_along.push_back({axis, text, {}, {}});
+    axis->setProperty(kFoldedProperty, FigureFit::unwrappedLabel(axis));
+    setAxisLabel(axis, QString());
+    return true;
+}
+
 bool Changes::shortenNumbers(QCPAxis *axis)
 {
     const QSharedPointer<QCPAxisTicker> own = axis->ticker();

@@ -499,6 +499,28 @@ bool hideDispensable(QCustomPlot *plot, int order)
     return true;
 }
 
+namespace {
+
+// A legend entry in `most`: the first shorter form its figure gives that holds, else cut, but never
+// within a number: Llama 3.1's "max-len 131,072" at a column read "max-len 13…"; such an entry
+// keeps its first whole words (shortened), the number whole.
+QString entryWithin(const QString &name, const QFont &font, double most, const QStringList &forms)
+{
+    if (MeasuredText::advance(font, name) <= most)
+        return name;
+    for (const QString &form : forms)
+        if (MeasuredText::advance(font, form) <= most)
+            return form;
+    const QString cut = QFontMetricsF(font).elidedText(name, Qt::ElideRight, most);
+    const qsizetype at = cut.size() - 1;
+    const auto digitAt = [&name](qsizetype i) { return i >= 0 && i < name.size() && name.at(i).isDigit(); };
+    const bool inNumber = cut.endsWith(u'…') && at > 0 && cut.at(at - 1).isDigit()
+        && (digitAt(at) || ((name.at(at) == u',' || name.at(at) == u'.') && digitAt(at + 1)));
+    return inNumber ? shortened(name, font, most, 1, forms) : cut;
+}
+
+} // namespace
+
 bool elideEntries(QCustomPlot *plot)
 {
     bool changed = false;
@@ -512,18 +534,11 @@ bool elideEntries(QCustomPlot *plot)
         for (int i = 0; i < legend->itemCount(); ++i) {
             auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
             if (QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr) {
-                // The first shorter form its figure gives that holds whole, else the name cut.
-                QString name = plottable->name();
-                const QStringList forms = ShorterLabels::ofEntry(plottable);
-                const auto whole = std::find_if(forms.begin(), forms.end(), [&](const QString &form) {
-                    return metrics.horizontalAdvance(form) <= most;
-                });
-                if (metrics.horizontalAdvance(name) > most && whole != forms.end())
-                    name = *whole;
-                changed |= Changes::of(plot).renameEntry(plottable, metrics.elidedText(name, Qt::ElideRight, most));
+                changed |= Changes::of(plot).renameEntry(
+                    plottable, entryWithin(plottable->name(), legend->font(), most, ShorterLabels::ofEntry(plottable)));
             } else if (const QString label = SwatchLegend::label(legend->item(i)); !label.isEmpty())
-                changed |= Changes::of(plot).relabelSwatch(legend->item(i),
-                                                           metrics.elidedText(label, Qt::ElideRight, most));
+                changed
+                    |= Changes::of(plot).relabelSwatch(legend->item(i), entryWithin(label, legend->font(), most, {}));
         }
     }
     return changed;

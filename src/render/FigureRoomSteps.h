@@ -49,6 +49,15 @@ bool separateTickLabels(QCustomPlot *plot);
 // column of its width, given to the plots. A label their ticker cannot keep clear of (a text
 // ticker's) stays.
 bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation);
+// Each left axis's label, and each colour bar's, of one line, set across above its axis's top end
+// (matplotlib's cbar.ax.set_title) where that leaves it clear of every other text, plot and tick
+// label and within the page: in the row of its panel's name, beside the name, the label's column
+// given to the plots (FigureRoom::labelsAboveClear).
+bool labelsAbove(QCustomPlot *plot);
+// Each panel's and colour bar's top margin, held for the half of its end tick label that stands above
+// it, down to two units where that half then stands in the row above it (its name's), clear of the
+// texts there (FigureRoom::ticksClearOfTexts, barTicksClearOfTexts) and on the page.
+bool endLabelsIntoNames(QCustomPlot *plot);
 // The figure's title, or each panel's, in at most `lines` lines: its first parts that fit.
 bool shortenTitle(QCustomPlot *plot, int lines);
 bool shortenPanelTitles(QCustomPlot *plot, int lines);
@@ -81,7 +90,8 @@ bool hideDispensable(QCustomPlot *plot, int order);
 // The panel titles that name no panel go; a panel's name goes only with its panel.
 bool dropUnnamingTitles(QCustomPlot *plot);
 // Legend entries elided to a third of the figure's width, so that a key takes three columns; an entry
-// its figure gave shorter forms (ShorterLabels::setEntry) takes the first that holds whole instead.
+// its figure gave shorter forms (ShorterLabels::setEntry) takes the first that holds whole instead,
+// and one that would be cut within a number its first whole words, the number whole (shortened()).
 bool elideEntries(QCustomPlot *plot);
 // Where the figure still overflows its page, its keys go (the file's metadata keeps them).
 bool dropKeysIfOverflowing(QCustomPlot *plot);

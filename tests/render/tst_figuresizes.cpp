@@ -122,6 +122,18 @@ void TestFigureSizes::everyFigureAtEverySize()
         qInfo("SHARE %s %.1f %.1f %.1f", qPrintable(QString::fromLatin1(QTest::currentDataTag())), 100.0 * share,
               100.0 * (share + bars / pageArea), 100.0 * double(box.width()) * box.height() / pageArea);
     }
+    // POSENC_RECTS=1 prints the rects of each row's visible layout elements, to see what takes its room.
+    if (qEnvironmentVariableIsSet("POSENC_RECTS"))
+        for (QCPLayoutElement *element : built->plot()->plotLayout()->elements(true)) {
+            if (!element || !element->realVisibility() || element->outerRect().isEmpty())
+                continue;
+            const QRect r = element->outerRect(), in = element->rect();
+            auto *text = qobject_cast<QCPTextElement *>(element);
+            qInfo("RECT %s %s outer %d,%d %dx%d inner %d,%d %dx%d %s",
+                  qPrintable(QString::fromLatin1(QTest::currentDataTag())), element->metaObject()->className(), r.x(),
+                  r.y(), r.width(), r.height(), in.x(), in.y(), in.width(), in.height(),
+                  text ? qPrintable(text->text().replace(u'\n', u'|')) : "");
+        }
     if (share < 0.5)
         problems.append(u"the plots take %1% of the page"_s.arg(100.0 * share, 0, 'f', 1));
 
