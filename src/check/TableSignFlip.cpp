@@ -110,10 +110,11 @@ bool antisymmetric(const TableRows &reference)
 }
 
 // The cause of a block negated in a reference of whole numbers (a map of buckets or offsets, no
-// sines or cosines): an odd map of the offset negated is that map of the other difference.
-QString wholeNumberCause(const TableRows &reference, bool everyColumn, bool &mirrored)
+// sines or cosines): an odd map of the offset negated in every cell is that map of the other
+// difference; a part of it negated is no map of either.
+QString wholeNumberCause(const TableRows &reference, bool everyCell, bool &mirrored)
 {
-    mirrored = everyColumn && antisymmetric(reference);
+    mirrored = everyCell && antisymmetric(reference);
     if (mirrored)
         return u"the reference holds whole numbers and is odd in the offset (its cell (j, i) the negation of (i, j), "
                "as DeBERTa's make_log_bucket_position of i − j is): negated, it is the same map of j − i, the "
@@ -125,7 +126,7 @@ QString wholeNumberCause(const TableRows &reference, bool everyColumn, bool &mir
 
 // The cause the block's columns allow (Flip::cause): sines of the position, all 0 in one row of the
 // reference (position 0: odd in p), or not; a reference of whole numbers holds no sines.
-QString causeWords(const TableRows &reference, const std::vector<bool> &columns, bool &mirrored)
+QString causeWords(const TableRows &reference, const std::vector<bool> &columns, bool everyRow, bool &mirrored)
 {
     const std::int64_t rows = reference.rows(), cols = reference.cols();
     const std::int64_t chunk = std::max<std::int64_t>(1, kChunkCells / std::max<std::int64_t>(cols, 1));
@@ -152,8 +153,8 @@ QString causeWords(const TableRows &reference, const std::vector<bool> &columns,
         }
     }
     if (whole && beyondOne)
-        return wholeNumberCause(reference, std::all_of(columns.begin(), columns.end(), [](bool c) { return c; }),
-                                mirrored);
+        return wholeNumberCause(
+            reference, everyRow && std::all_of(columns.begin(), columns.end(), [](bool c) { return c; }), mirrored);
     if (zeroRow >= 0)
         return u"every negated column is 0 in the reference's row %1, as sines of the position are at position 0: "
                "a sine taken at +p where −p is meant gives it (speechbrain#3070's RelPosEncXL, sin(p) for the "
@@ -208,7 +209,7 @@ std::optional<Flip> read(const TableRows &table, const std::shared_ptr<const Tab
     for (std::int64_t c = 0; c < cols; ++c)
         perColumn[std::size_t(c)] = (*columns)[std::size_t(c)] ? flipped : 0;
     Flip flip;
-    flip.cause = causeWords(*reference, *columns, flip.mirrored);
+    flip.cause = causeWords(*reference, *columns, flipped == rows, flip.mirrored);
     flip.where = u"%1 and %2"_s.arg(DeviationRegion::rowWords(runs, flipped, rows, rows),
                                     DeviationRegion::columnWords(perColumn));
     flip.negated = std::make_shared<NegatedBlock>(reference, std::move(flippedRows), *columns);

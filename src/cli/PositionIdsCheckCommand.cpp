@@ -508,17 +508,14 @@ int compareRows(TableMatch &match, const TableRows &file, const RowsAtPositions:
     const RowsAtPositions::Disagreement &d = *disagreement;
     match.verdict = CheckVerdict::Mistake;
     // The table read by position takes each position's first row: where the rows are not at their
-    // ids, that table's rows at other positions (a packed batch's rows at their index: the second
-    // document's id 0 .. at rows 700 ..) are this mistake seen from there, not one of their own.
-    QStringList byPosition;
-    for (const QString &id : {ApplyCheck::kPositionsOutOfOrder, CheckMistakes::kPositionOffset}) {
-        if (match.mistakes.removeAll(id) > 0)
-            byPosition.append(id);
-    }
-    match.mistakes.append(kRowsNotAtIds);
-    if (!byPosition.isEmpty())
+    // ids, that table's rows past the first document's length come from later rows (a packed
+    // batch's rows at their index: ids 700.. first at rows 1400..), out of order seen from there, the
+    // other rows at their own positions: that is this mistake, said as a note. An offset of every
+    // row (position-offset) moves the rows at their ids too: a mistake of its own, kept.
+    if (match.mistakes.removeAll(ApplyCheck::kPositionsOutOfOrder) > 0)
         match.notes.append(u"the table read by position also reads as %1: its rows are the file's first rows at each "
-                           "position, which rows away from their ids move"_s.arg(byPosition.join(u", "_s)));
+                           "position, which rows away from their ids move"_s.arg(ApplyCheck::kPositionsOutOfOrder));
+    match.mistakes.append(kRowsNotAtIds);
     const QString holds = d.holds ? u"; it is position %1's row"_s.arg(*d.holds) : QString();
     match.diagnosis = u"the rows are not at their --position-ids: row %1, at position %2, differs from row %3 (the "
                       "first at %2) by %4 in column %5%6; %7 of %8 rows disagree with their position's row"_s.arg(d.row)

@@ -113,26 +113,31 @@ private slots:
     }
 
     // An integer map negated: whole numbers, no sines. Odd in the offset (DeBERTa's exact buckets of
-    // i − j below its 128), negated it is the map of j − i; not odd (a clamped one-sided map), its
-    // values negated and nothing more.
+    // i − j below its 128), negated in every cell it is the map of j − i; not odd (a clamped one-sided
+    // map), or negated in some rows only, its values negated and nothing more.
     void integerMapNegated_data()
     {
         QTest::addColumn<bool>("odd");
-        QTest::newRow("odd map of i - j") << true;
-        QTest::newRow("map of |i - j| capped at 9") << false;
+        QTest::addColumn<bool>("everyRow");
+        QTest::newRow("odd map of i - j") << true << true;
+        QTest::newRow("map of |i - j| capped at 9") << false << true;
+        // Rows 40..59 alone negated: no map of j - i either.
+        QTest::newRow("odd map of i - j, rows 40..59 negated") << true << false;
     }
     void integerMapNegated()
     {
         QFETCH(bool, odd);
+        QFETCH(bool, everyRow);
         constexpr qint64 n = 100;
         std::vector<double> fixed, buggy;
         for (qint64 i = 0; i < n; ++i) {
             for (qint64 j = 0; j < n; ++j) {
                 const double v = odd ? double(i - j) : double(std::min<qint64>(std::abs(i - j), 9) + 1);
                 fixed.push_back(v);
-                buggy.push_back(-v);
+                buggy.push_back(everyRow || (i >= 40 && i < 60) ? -v : v);
             }
         }
+        odd = odd && everyRow;
         const QString fixedFile = written({n, n}, asFloat(fixed));
         const QString buggyFile = written({n, n}, asFloat(buggy));
         const QJsonObject o = CliRun::checked(buggyFile, {u"--expect-table"_s, fixedFile, u"--quiet"_s});

@@ -105,7 +105,9 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
             return std::nullopt;
         }
     }
-    if (moved == 0)
+    // Every pair with the other axis is the grid's axes exchanged or its patches listed the other
+    // way (grid-axes-swapped, rope2d-positions), which the declared check names: no split moved.
+    if (moved == 0 || moved == pairs)
         return std::nullopt;
     TableMatch m = declared;
     m.mistakes = {kPairAxes};
@@ -116,9 +118,11 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
                       .arg(moved)
                       .arg(pairs)
                       .arg(splitWords(found), DeclaredWords::the(), style, splitWords(meant),
-                           runsOf(found) == 2 ? u" (two contiguous sections, as M-RoPE's mrope_section splits the "
-                                                "pairs: vllm-project/vllm-omni#1784's HunyuanImage 3.0)"_s
-                                              : QString());
+                           runsOf(found) == 2 && p.rope2d.style == Rope2dStyle::Hunyuan
+                               ? u" (two contiguous sections, as M-RoPE's mrope_section splits the pairs: "
+                                 "vllm-project/vllm-omni#1784's HunyuanImage 3.0)"_s
+                               : runsOf(found) == 2 ? u" (two contiguous sections)"_s
+                                                    : QString());
     return m;
 }
 

@@ -172,7 +172,7 @@ ParamSpec originRow()
 {
     ParamSpec s = listRow(u"rope-2d-origin"_s, u"R,C"_s, &Rope2dParams::origin, 2);
     s.help = u"the ids (row, column) of the grid's first patch, where an image follows other tokens:\n"
-             "      HunyuanImage 3.0's beta_y = L + (wh - h)/2, beta_x = L + (wh - w)/2; auto: 0,0"_s;
+             "      HunyuanImage 3.0's beta_y = L + floor((wh - h)/2), beta_x = L + floor((wh - w)/2); auto: 0,0"_s;
     s.label = u"rope_2d_origin"_s;
     s.value = [](const Params &p) { return p.rope2d.origin.empty() ? ParamValue() : ParamValue(p.rope2d.origin); };
     s.assign = [](Params &p, const ParamValue &v) {

@@ -94,12 +94,12 @@ def _deberta_log_bucket(relative_pos, bucket_size=256, max_position=512):
 
 
 def nntrainer_deberta_p2c_transpose():
-    """nntrainer/nntrainer#3982: the DeBERTa-v2 position-to-content term took the relative
-    positions of query - key where the reference's p2c attention (transformers
-    DisentangledSelfAttention.disentangled_attention_bias, `r_pos = -r_pos` with the transposed
-    gather) takes key - query: the signed bucket map negated. The dump is the signed bucket
-    build_relative_position gives (make_log_bucket_position of query - key, 256 buckets, 512
-    positions) before the att_span shift; 300 positions."""
+    """nntrainer/nntrainer#3982: the DeBERTa-v2 position-to-content index was
+    clamp(-bucket(q - k) + att_span), where the reference's p2c attention (transformers
+    DisentangledSelfAttention.disentangled_attention_bias, its gather transposed) reads the same
+    bucket(q - k) as c2p; the fix removed the negation: the signed bucket map negated. The dump is
+    the signed bucket build_relative_position gives (make_log_bucket_position of query - key, 256
+    buckets, 512 positions) before the att_span shift; 300 positions."""
     n = 300
     relative = torch.arange(n)[:, None] - torch.arange(n)[None, :]
     fixed = _deberta_log_bucket(relative).to(torch.int64)
