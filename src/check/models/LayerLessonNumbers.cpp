@@ -169,7 +169,10 @@ QString schemeWords(const ConfigLayer &l)
     if (l.scheme.chunk)
         return what + u" and attend within chunks of %1 positions"_s.arg(NumberText::count(*l.scheme.chunk));
     if (l.scheme.window)
-        return what + u" and attend within a window of %1 positions"_s.arg(NumberText::count(*l.scheme.window));
+        return what
+            + u" and attend within a window of %1 positions%2"_s.arg(NumberText::count(*l.scheme.window))
+                  .arg(l.scheme.windowBothSides ? u" each side (%1 wide)"_s.arg(NumberText::count(2 * *l.scheme.window))
+                                                : QString());
     return l.scheme.headDim > 0 ? what + u" and see the whole context"_s : what;
 }
 

@@ -15,8 +15,11 @@ public:
     QString name() const override;
     QString title() const override;
     QString summary() const override;
-    // The sinusoid's closed forms: the sinusoidal family only.
-    QList<Encoding> families() const override { return {Encoding::Sinusoidal}; }
+    // The families whose position term has ||PE_p||^2 in closed form (FamilyTerm::normSquared: the
+    // sinusoid's d/2, 2-D sin-cos's d/2 for every patch row); one whose rows hold no one norm at
+    // these parameters (MAE's [CLS] row of zeros) is refused with its reason.
+    QList<Encoding> families() const override;
+    QList<ParamError> checkOptions(const Params &params, const FigureState &state) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     bool hasPreview(const FigureRequest &request) const override;
 
