@@ -84,6 +84,14 @@ const QStringList &panelShortfalls()
         u"left-padding default 4:3"_s,
         u"left-padding llama-4-scout 16:9"_s,
         u"left-padding llama-4-scout 4:3"_s,
+        // The keep mask M and evaluation panels, or the title, on little room: the layout that kept
+        // them (the mask's key moved up, the first heatmap's margin parted) laid the window's view
+        // out unlike its export of the same size (tst_viewexport), and is not in.
+        u"what-dropout-does default 16:9"_s,
+        u"what-dropout-does llama-4-scout 16:9"_s,
+        u"what-dropout-does bloom-560m 16:9"_s,
+        u"what-dropout-does llama-4-scout 4:3"_s,
+        u"what-dropout-does bloom-560m 4:3"_s,
         // The ratio panel beside the four norms takes the room of the title.
         u"why-sqrt-d default 16:9"_s,
         u"why-sqrt-d pytorch-embedding 16:9"_s,

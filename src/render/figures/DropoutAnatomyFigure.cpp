@@ -25,23 +25,6 @@ constexpr QSize kAnatomyWideFigure(800, 560);
 // Fewer lines of text in the figure's height (a slide at 14 pt): no subtitle, one-line panel
 // titles, so that the panels keep their room.
 constexpr double kAnatomyRoomyLines = 32.0;
-// Fewer lines than this in the height of a page as wide as a slide (16:9 or 4:3 at 14 pt), the
-// heatmaps' margins are parted (fill()).
-constexpr double kAnatomyPartedLines = 40.0;
-
-// A row of `grid` holding an element centred between two spacers, in column 1 (added later):
-// its column takes the row's width where it needs it (FigureFit lays a legend's entries out in a
-// row where that room holds them), the spacers what it leaves.
-QCPLayoutGrid *centredLine(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
-{
-    auto *line = new QCPLayoutGrid;
-    grid->addElement(row, 0, line);
-    line->addElement(0, 0, new QCPLayoutElement(plot));
-    line->addElement(0, 2, new QCPLayoutElement(plot));
-    line->setColumnStretchFactor(0, 0.001);
-    line->setColumnStretchFactor(2, 0.001);
-    return line;
-}
 
 bool hasPadding(const Params &p)
 {
@@ -59,13 +42,8 @@ DropoutAnatomyFigure::DropoutAnatomyFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
 {
     QFont font = plot->font();
-    // The subtitle, and under it the row the mask's key moves to on a page short of lines.
-    auto *top = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(1, 0, top);
     m_subtitle = new MeasuredTextElement(plot, QString(), font);
-    top->addElement(0, 0, m_subtitle);
-    m_keyLine = centredLine(plot, top, 1);
-    top->setRowSpacing(0);
+    plot->plotLayout()->addElement(1, 0, m_subtitle);
     auto *heatmaps = new QCPLayoutGrid;
     auto *below = new QCPLayoutGrid;
     plot->plotLayout()->addElement(2, 0, heatmaps);
@@ -95,8 +73,7 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
     // The mask keeps its own colours, out of the layout: its legend names them.
     m_maskScale = new QCPColorScale(plot);
     m_maskScale->setVisible(false);
-    // The heatmaps' margins the same on the left and right (the first's apart on a slide: fill()).
-    m_sides = new QCPMarginGroup(plot);
+    auto *sides = new QCPMarginGroup(plot);
     auto *row = new QCPMarginGroup(plot);
     m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, row);
     for (int i = 0; i < 4; ++i) {
@@ -105,9 +82,13 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
             grid->addElement(0, i, title);
             m_titles[i] = PlotStyle::smallText(plot, title, 0, 0, TextRole::PanelTitle);
             // The legend in one line, centred under the title between two spacers.
-            m_maskLine = centredLine(plot, title, 1);
-            m_maskLegend = SwatchLegend::create(plot, m_maskLine, 0, 1);
+            auto *line = new QCPLayoutGrid;
+            title->addElement(1, 0, line);
+            line->addElement(0, 0, new QCPLayoutElement(plot));
+            m_maskLegend = SwatchLegend::create(plot, line, 0, 1);
             m_maskLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+            line->addElement(0, 2, new QCPLayoutElement(plot));
+            line->setColumnStretchFactor(1, 0.001);
             title->setRowSpacing(0);
         } else {
             m_titles[i] = PlotStyle::smallText(plot, grid, 0, i, TextRole::PanelTitle);
@@ -117,7 +98,7 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
         // As small as an export lets axes be, so that the window lays the many panels out as the
         // export of its size does.
         rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
-        rect->setMarginGroup(QCP::msLeft | QCP::msRight, m_sides);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, sides);
         rect->setMarginGroup(QCP::msTop | QCP::msBottom, row);
         if (i > 0)
             rect->axis(QCPAxis::atLeft)->setLabel(QString());
@@ -144,15 +125,6 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
                              qOverload<const QCPRange &>(&QCPAxis::setRange));
         }
     }
-}
-
-void DropoutAnatomyFigure::placeMaskKey(QCPLayoutGrid *line)
-{
-    if (m_maskLegend->layout() == line)
-        return;
-    if (auto *from = qobject_cast<QCPLayoutGrid *>(m_maskLegend->layout()))
-        from->take(m_maskLegend);
-    line->addElement(0, 1, m_maskLegend);
 }
 
 QList<ViewAxis> DropoutAnatomyFigure::viewAxes() const
@@ -182,20 +154,6 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_wide = !m_compact && viewport.width() >= kAnatomyWideFigure.width()
         && viewport.height() >= kAnatomyWideFigure.height();
     m_tight = PlotStyle::textLines(*m_title->parentPlot()) < kAnatomyRoomyLines;
-    // Short of lines on a page as wide as a slide, the mask's key goes up into the subtitle's row,
-    // which has the figure's width for its entries in one row: under the mask's name, a quarter of
-    // a slide's width, they stood in two. And on a slide the first heatmap, whose margin holds the
-    // positions' labels, leaves the others' margins, so that they do not keep as wide a margin
-    // empty once they give it their labels (FigureRoom's shareAxes), EqualPanels evening the
-    // plots. The line and the columns they took from the heatmaps left the plots too little of a
-    // 14-pt slide to keep the title and the mask (it drew X and Y alone). A narrower page (a
-    // paper's column) keeps its rows of texts and margins as they were. Only the first leaves:
-    // the room steps give the others' margins back to their group (giveBackMargins, undone),
-    // never the first's.
-    const bool wideRow = viewport.width() >= kAnatomyWideFigure.width();
-    placeMaskKey(m_tight && wideRow ? m_keyLine : m_maskLine);
-    const bool parted = wideRow && PlotStyle::textLines(*m_title->parentPlot()) < kAnatomyPartedLines;
-    m_panels[InputPanel]->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, parted ? nullptr : m_sides);
     fillHeatmaps(d);
     m_charts->setLegendsInside(m_tight);
     m_charts->fill(d, !m_wide);
@@ -249,12 +207,6 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
     if (hasPadding(p))
         swatches.append({Colormaps::colorAt(mask.colormap, 0.0), u"padding"_s, Qt::BDiagPattern});
     SwatchLegend::set(m_maskLegend, swatches);
-    // No wider than its entries in one row: the spacers beside it centre it.
-    int row = m_maskLegend->margins().left() + m_maskLegend->margins().right()
-        + m_maskLegend->columnSpacing() * int(swatches.size() - 1);
-    for (int i = 0; i < m_maskLegend->itemCount(); ++i)
-        row += m_maskLegend->item(i)->minimumOuterSizeHint().width();
-    m_maskLegend->setMaximumSize(row, QWIDGETSIZE_MAX);
     for (const auto &roles : m_roles)
         roles->update(p, m_wide);
 

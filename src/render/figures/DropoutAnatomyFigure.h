@@ -36,21 +36,16 @@ public:
 private:
     void layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid);
     void fillHeatmaps(const DropoutAnatomyData &data);
-    // The mask's key into `line`: under the mask's name, or the row under the subtitle.
-    void placeMaskKey(QCPLayoutGrid *line);
 
     QCPTextElement *m_title;
     QCPTextElement *m_subtitle;
     QCPColorScale *m_scale = nullptr; // X and Y
     QCPColorScale *m_maskScale = nullptr; // the mask's colours, named by its legend instead
     QCPLegend *m_maskLegend = nullptr;
-    QCPLayoutGrid *m_maskLine = nullptr; // under the mask's name
-    QCPLayoutGrid *m_keyLine = nullptr; // under the subtitle
     std::array<QCPTextElement *, 4> m_titles {};
     std::array<std::unique_ptr<HeatmapPanel>, 4> m_panels;
     std::vector<std::unique_ptr<TokenRoleMarks>> m_roles;
     QCPLayoutGrid *m_heatmaps = nullptr;
-    QCPMarginGroup *m_sides = nullptr; // the heatmaps' left and right margins, off a slide
     std::unique_ptr<DropoutAnatomyCharts> m_charts;
     bool m_compact = false;
     bool m_wide = true; // room for every text and the role names

@@ -258,19 +258,18 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     if (d.stride > 1)
         notes.append(u"one position in %1"_s.arg(d.stride));
     const QString note = notes.isEmpty() ? QString() : u" (%1)"_s.arg(notes.join(u", "_s));
-    const QString circle = u"pair %1, %2%3"_s.arg(d.pair).arg(positions, note);
     const auto at = [](double p) { return FigureText::formatCount(std::int64_t(p)); };
-    // The dashed pair is as far round from the solid one as each is from the other: θᵢ. What the
-    // arrows are comes first, the part a title short of room keeps: the figure's title names the
-    // pair and the colour bar the positions (a 14-pt slide kept "pair 4, p = 0–15 …").
-    const QString pairs = u"arrows p = %1, %2; dashed %3, %4: θᵢ apart"_s;
+    // The dashed pair is as far round from the solid one as each is from the other: θᵢ. On little
+    // room the pair and its positions stay whole and what the arrows are is said shorter, never cut
+    // (a 14-pt slide kept "pair 4, p = 0–15 …" and lost the arrows the lesson's text points at).
     const QString ats[] {at(first), at(first + 1.0), at(first + shift), at(first + shift + 1.0)};
-    m_circleTitle->setText(pairs.arg(ats[0], ats[1], ats[2], ats[3]) + u"\n"_s + circle);
+    const QString circle = u"pair %1, %2"_s.arg(d.pair).arg(positions);
+    m_circleTitle->setText(circle + note + u"\n"_s
+                           + u"arrows p = %1, %2; dashed %3, %4: θᵢ apart"_s.arg(ats[0], ats[1], ats[2], ats[3]));
     // Shorter, as true: the solid arrows are the first pair of positions named, the dashed the second.
     ShorterLabels::setText(m_circleTitle,
-                           {u"arrows p = %1, %2 and %3, %4: θᵢ apart"_s.arg(ats[0], ats[1], ats[2], ats[3]),
-                            u"p = %1, %2 and %3, %4: θᵢ apart"_s.arg(ats[0], ats[1], ats[2], ats[3]),
-                            u"arrows: θᵢ apart"_s});
+                           {u"%1: arrows p = %2, %3 and %4, %5: θᵢ apart"_s.arg(circle, ats[0], ats[1], ats[2], ats[3]),
+                            u"%1: arrows θᵢ apart"_s.arg(circle)});
 
     HeatmapStyle style;
     style.dataRange = {-radius, radius};
