@@ -4,6 +4,7 @@
 // integer map of offsets negated (its sign-flip said of whole numbers, not of sines; an odd map of
 // the offset negated is the other difference's, relative-position-reversed: nntrainer#3982's
 // DeBERTa p2c). Every tensor is a float64 formula here.
+#include "CheckReportText.h"
 #include "CliRun.h"
 
 #include <QtTest>
@@ -43,19 +44,8 @@ std::vector<float> asFloat(const std::vector<double> &v)
     return std::vector<float>(v.begin(), v.end());
 }
 
-QStringList mistakesOf(const QJsonObject &o)
-{
-    QStringList names;
-    for (const QJsonValue &v : o[u"mistakes"_s].toArray())
-        names.append(v.toString());
-    return names;
-}
-
-QString shown(const QJsonObject &o)
-{
-    return u"exit %1, %2 [%3]: %4"_s.arg(o[u"exit"_s].toInt())
-        .arg(o[u"verdict"_s].toString(), mistakesOf(o).join(u","_s), o[u"diagnosis"_s].toString());
-}
+using CheckReportText::mistakesOf;
+using CheckReportText::shown;
 
 } // namespace
 

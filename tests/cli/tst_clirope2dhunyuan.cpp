@@ -6,6 +6,7 @@
 // --rope-2d-origin its table is correct; vLLM's table before vllm-project/vllm-omni#1784 (M-RoPE's
 // contiguous sections: pairs 0..d/4-1 the row, the rest the column, the same frequencies) is the
 // mistake rope2d-pair-axes. Tables are float64 formulas here.
+#include "CheckReportText.h"
 #include "CliRun.h"
 
 #include <QtTest>
@@ -32,19 +33,8 @@ double cell(qint64 n, qint64 c, qint64 h, qint64 w, qint64 before, bool sections
     return std::cos((row ? y : x) * std::pow(10000.0, -2.0 * double(k) / double(kHeadDim)));
 }
 
-QStringList mistakesOf(const QJsonObject &o)
-{
-    QStringList names;
-    for (const QJsonValue &v : o[u"mistakes"_s].toArray())
-        names.append(v.toString());
-    return names;
-}
-
-QString shown(const QJsonObject &o)
-{
-    return u"exit %1, %2 [%3]: %4"_s.arg(o[u"exit"_s].toInt())
-        .arg(o[u"verdict"_s].toString(), mistakesOf(o).join(u","_s), o[u"diagnosis"_s].toString());
-}
+using CheckReportText::mistakesOf;
+using CheckReportText::shown;
 
 } // namespace
 

@@ -6,6 +6,7 @@
 // declared. Declared, the defect is named with the cells; undeclared, only where the map holds a
 // bucket no settings give (a key before the query in its half's n or past). Tables are float64
 // formulas here (support/T5Reference.h for the reference's own buckets).
+#include "CheckReportText.h"
 #include "CliRun.h"
 #include "support/T5Reference.h"
 
@@ -45,19 +46,8 @@ double bucketOf(Map map, qint64 i, qint64 j, bool bidirectional, qint64 reach, q
     return double(offset + (relative > 0 ? std::min(large, n - 1) : large));
 }
 
-QStringList mistakesOf(const QJsonObject &o)
-{
-    QStringList names;
-    for (const QJsonValue &v : o[u"mistakes"_s].toArray())
-        names.append(v.toString());
-    return names;
-}
-
-QString shown(const QJsonObject &o)
-{
-    return u"exit %1, %2 [%3]: %4"_s.arg(o[u"exit"_s].toInt())
-        .arg(o[u"verdict"_s].toString(), mistakesOf(o).join(u","_s), o[u"diagnosis"_s].toString());
-}
+using CheckReportText::mistakesOf;
+using CheckReportText::shown;
 
 const QStringList kDeclared {u"--expect"_s, u"t5"_s, u"--t5-buckets"_s, u"32"_s, u"--t5-max-distance"_s, u"128"_s};
 
