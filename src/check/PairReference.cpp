@@ -91,8 +91,8 @@ PairReference::PairReference(PairReferenceSpec spec)
 
 PairReference::~PairReference() = default;
 
-void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const Block &block,
-                                     const TileSink &sink) const
+void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const Block &block, const TileSink &sink,
+                                     bool pieces) const
 {
     std::int64_t position = m_spec.position(row0);
     if (m_spec.positionRounding != PositionRounding::None)
@@ -114,7 +114,8 @@ void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const
         return;
     }
     const std::int64_t blockEnd = block.col0 + block.cols;
-    if (m_runs.size() == 1 && m_runs.front().col <= block.col0 && m_runs.front().col + m_runs.front().length >= blockEnd) {
+    if (m_runs.size() == 1 && m_runs.front().col <= block.col0
+        && m_runs.front().col + m_runs.front().length >= blockEnd) {
         // The block's columns are the kernel's own, in order (a table of the cosines alone): its
         // tiles as they are.
         const std::int64_t shift = m_runs.front().source - m_runs.front().col;
@@ -122,6 +123,40 @@ void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const
             sink(Tile {t.row0 - position + row0, t.rows, t.col0 - m_kernelCol0 - shift, t.cols, t.values, t.stride});
         };
         m_kernel->forEachTile({position, rows, m_kernelCol0 + block.col0 + shift, block.cols}, byReference(shifted));
+        return;
+    }
+    if (m_gatherByRuns && pieces) {
+        // Each run's columns where the kernel's tile holds them, the zero columns a tile of zeros
+        // each: no copy (RoPE's cat(cos, cos): the tile's cosines twice).
+        const std::int32_t *source = m_source.data();
+        const bool zeros
+            = std::any_of(source + block.col0, source + blockEnd, [&](std::int32_t s) { return s == width; });
+        if (zeros)
+            t_out.assign(static_cast<std::size_t>(block.cols), 0.0f);
+        const auto piece = [&](const PositionalTable::Tile &t) {
+            const std::int64_t at = t.col0 - m_kernelCol0;
+            for (const Run &run : m_runs) {
+                const std::int64_t lo = std::max({run.col, block.col0, run.col + at - run.source});
+                const std::int64_t hi = std::min({run.col + run.length, blockEnd, run.col + at + t.cols - run.source});
+                if (lo < hi)
+                    sink(Tile {t.row0 - position + row0, t.rows, lo, hi - lo,
+                               t.values + (run.source + lo - run.col - at), t.stride});
+            }
+            if (!zeros || at + t.cols != width)
+                return;
+            for (std::int64_t c = block.col0; c < blockEnd;) {
+                if (source[c] != width) {
+                    ++c;
+                    continue;
+                }
+                std::int64_t end = c + 1;
+                while (end < blockEnd && source[end] == width)
+                    ++end;
+                sink(Tile {t.row0 - position + row0, t.rows, c, end - c, t_out.data(), 0});
+                c = end;
+            }
+        };
+        m_kernel->forEachTile({position, rows, m_kernelCol0, width}, byReference(piece));
         return;
     }
     t_out.assign(static_cast<std::size_t>(PositionalTable::kRunRows * block.cols), 0.0f);
@@ -171,6 +206,16 @@ void PairReference::forEachKernelRun(std::int64_t row0, std::int64_t rows, const
 
 void PairReference::forEachTile(const Block &block, const TileSink &sink) const
 {
+    forEachRun(block, sink, false);
+}
+
+void PairReference::forEachPiece(const Block &block, const TileSink &sink) const
+{
+    forEachRun(block, sink, true);
+}
+
+void PairReference::forEachRun(const Block &block, const TileSink &sink, bool pieces) const
+{
     if (block.isEmpty())
         return;
     const std::int64_t end = block.rowEnd();
@@ -188,7 +233,7 @@ void PairReference::forEachTile(const Block &block, const TileSink &sink) const
         while (!rounded && next < end && m_spec.compared(next)
                && (!atIds || m_spec.position(next) == m_spec.position(next - 1) + 1))
             ++next;
-        forEachKernelRun(row, next - row, block, sink);
+        forEachKernelRun(row, next - row, block, sink, pieces);
         row = next;
     }
 }

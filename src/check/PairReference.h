@@ -83,9 +83,14 @@ public:
     bool compared(std::int64_t row) const override { return m_spec.compared(row); }
     std::int64_t position(std::int64_t row) const override { return m_spec.position(row); }
     void forEachTile(const Block &block, const TileSink &sink) const override;
+    void forEachPiece(const Block &block, const TileSink &sink) const override;
 
 private:
-    void forEachKernelRun(std::int64_t row0, std::int64_t rows, const Block &block, const TileSink &sink) const;
+    // `pieces`: the table's runs of columns handed out where the kernel's tile holds them
+    // (forEachPiece), not gathered into whole rows.
+    void forEachKernelRun(std::int64_t row0, std::int64_t rows, const Block &block, const TileSink &sink,
+                          bool pieces) const;
+    void forEachRun(const Block &block, const TileSink &sink, bool pieces) const;
 
     PairReferenceSpec m_spec;
     std::shared_ptr<const PositionalTable> m_kernel;

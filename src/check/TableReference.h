@@ -38,6 +38,10 @@ public:
     // Hands every cell of the block's compared rows to `sink` once, in tiles of a few rows, the
     // rows in order; the values live until the sink returns.
     virtual void forEachTile(const Block &block, const TileSink &sink) const = 0;
+    // As forEachTile, but a tile may hold only some of the block's columns: a row's pieces come one
+    // after another, in any order of columns, each cell once. What reads cell by cell (the stream of
+    // every row) takes a reference's values where they lie, not gathered into whole rows first.
+    virtual void forEachPiece(const Block &block, const TileSink &sink) const { forEachTile(block, sink); }
     // Whether some cell is infinite (a causal mask's -inf), which the comparison then takes as
     // equal to itself alone.
     virtual bool holdsInfinities() const { return false; }

@@ -374,7 +374,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
             thread_local std::vector<float> t_rows;
             t_rows.resize(std::size_t(readRows * cols));
             std::int64_t held = -1; // the first row t_rows holds
-            reference.forEachTile({row0, blockRows, 0, cols}, [&](const TableReference::Tile &t) {
+            reference.forEachPiece({row0, blockRows, 0, cols}, [&](const TableReference::Tile &t) {
                 if (!error.isEmpty())
                     return;
                 if (held < 0 || t.row0 < held || t.row0 + t.rows > held + readRows) {
