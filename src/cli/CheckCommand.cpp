@@ -4,6 +4,7 @@
 #include "CheckApply.h"
 #include "CheckCommonOptions.h"
 #include "CheckExpect.h"
+#include "CheckIdsDeclared.h"
 #include "CheckSlicesAtIds.h"
 #include "CheckTensor.h"
 #include "ConfigCheckCommand.h"
@@ -411,6 +412,13 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             out << (parser.isSet(u"json"_s) ? json(match)
                                             : CheckReport::tableLines(match, *tensor.rows).join(u'\n') + u'\n');
             return verdictExitCode(match.verdict);
+        }
+        // M-RoPE's [3, L] ids stand for their prompt, a grid's [L, 2] for --grid: checked as declared so.
+        if (auto declaredBy = CheckIdsDeclared::rewrite(arguments, parser.value(u"position-ids"_s),
+                                                        tensor.rows->rows(), budget, err)) {
+            if (const int *code = std::get_if<int>(&*declaredBy))
+                return *code;
+            return runCheckCommand(std::get<QStringList>(*declaredBy), out, err);
         }
         auto laid
             = PositionIdsCheckCommand::readLayout(parser.value(u"position-ids"_s), tensor.rows->rows(), budget, err);

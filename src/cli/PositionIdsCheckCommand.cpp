@@ -240,16 +240,18 @@ PositionIdsCheck::Report threeRowsOrAxes(const RowMatrixXf &ids)
 
 CommandOption option()
 {
-    return {{kKey},
-            u"IDS.npy"_s,
-            u"check a batch's position ids, [L], [B, L] or M-RoPE's [3, B, L] (a text pack's also [B, L]; without "
-            "--prompt read by their own structure), against "
-            "the reference's for the batch the parameters give (--batch, --packed, --attention-mask, --document-ids, "
-            "--cache, --prompt): correct, "
-            "or the mistake (%1); with a table FILE, the positions of its rows (rows-not-at-ids); with --apply X Y, "
-            "the positions of a head's rows, [L] or [B, L]"_s.arg(PositionIdsCheck::mistakeNames().join(u", "_s)),
-            {},
-            true};
+    return {
+        {kKey},
+        u"IDS.npy"_s,
+        u"check a batch's position ids, [L], [B, L] or M-RoPE's [3, B, L] (a text pack's also [B, L]; without "
+        "--prompt read by their own structure), against "
+        "the reference's for the batch the parameters give (--batch, --packed, --attention-mask, --document-ids, "
+        "--cache, --prompt): correct, "
+        "or the mistake (%1); with a table FILE, the positions of its rows (rows-not-at-ids), an M-RoPE table's [3, L] "
+        "t, h, w ids (the prompt they lay out) or a 2-D table's [L, 2] row, column ids (its grid); with --apply X Y, "
+        "the positions of a head's rows, [L] or [B, L]"_s.arg(PositionIdsCheck::mistakeNames().join(u", "_s)),
+        {},
+        true};
 }
 
 bool requested(const QStringList &arguments)
@@ -450,17 +452,25 @@ QList<HelpSection> helpSections()
             "the mistake position-offset. Exit 0 correct, 1 a mistake, 7 ids it cannot name (a constant "
             "offset undeclared, such as RoBERTa's, is another model's rule), 2 a shape that is not the "
             "batch's."_s)
-        .paragraph(u"posenc check TABLE --position-ids IDS.npy reads a table whose row r is at position ids[r], as a "
-                   "model's forward pass dumps it for a padded or packed batch ([L, d] with ids [L], [B, L, d] with "
-                   "[B, L]): the table of positions 0 to the largest id, each row the file's first at that position, "
-                   "is checked as any table, and every other row is compared with its position's row. A row that "
-                   "differs is the mistake rows-not-at-ids (the table was computed at other positions than the "
-                   "ids), naming the row, its position and, where one matches, the position whose row it holds. "
-                   "Every position from 0 to the largest id must have a row."_s)
+        .paragraph(
+            u"posenc check TABLE --position-ids IDS.npy reads a table whose row r is at position ids[r], as a "
+            "model's forward pass dumps it for a padded or packed batch ([L, d] with ids [L], [B, L, d] with "
+            "[B, L]): the table of positions 0 to the largest id, each row the file's first at that position, "
+            "is checked as any table, and every other row is compared with its position's row. A row that "
+            "differs is the mistake rows-not-at-ids (the table was computed at other positions than the "
+            "ids), naming the row, its position and, where one matches, the position whose row it holds. "
+            "Every position from 0 to the largest id must have a row. An M-RoPE table's [3, L] (or [3, 1, L]) ids, as "
+            "get_rope_index returns them, stand for the prompt they lay out (read from their own structure, "
+            "as --prompt writes it), and a 2-D table's [L, 2] (row, column) ids that enumerate an H x W grid "
+            "row by row for --grid H,W: the table is checked as declared with that prompt or grid, with the "
+            "family declared (--expect mrope, rope-2d or sincos-2d, and its parameters); ids no prompt or "
+            "grid gives are refused with the reason."_s)
         .examples({{u"posenc check --position-ids ids.npy --batch left:5,8,3 --max-len 8"_s,
                     u"a left-padded batch's ids: correct, or arange-with-padding"_s},
                    {u"posenc check pe.npy --position-ids ids.npy"_s,
                     u"a packed batch's PE rows at their ids: correct, or rows-not-at-ids"_s},
+                   {u"posenc check cos.npy --position-ids thw.npy --expect mrope --preset qwen3-vl-8b"_s,
+                    u"an M-RoPE table at get_rope_index's [3, L] ids: correct, or the mistake named"_s},
                    {u"posenc check --position-ids ids.npy --packed 3,4,2 --max-len 9 --attention-mask mask.npy"_s,
                     u"restarted ids beside a 2-D mask: restarted-without-block-mask"_s},
                    {u"posenc check --position-ids ids.npy --batch left:10,8 --prompt 'text:4,image:1x4x6;text:8'"_s,

@@ -31,6 +31,14 @@ struct Row
 {
     std::int64_t padding = 0, real = 0;
     QStringList prompt; // text:N, video:TxHxW (in patches at merge 2)
+    // Each span as --prompt takes it: text (frames 0) with its tokens in h, or a grid's frames and
+    // merged h, w; and whether every video's t advances by 1 a grid.
+    struct Span
+    {
+        std::int64_t frames = 0, h = 0, w = 0;
+    };
+    std::vector<Span> spans;
+    bool unitSteps = true;
     QStringList steps; // each video's t step
     bool v4 = false, v5 = false; // a block's next text at largest + 1, at start + max(h, w)
     QString problem; // the first id no get_rope_index gives, in words
@@ -142,8 +150,10 @@ Row Reader::read() const
     std::int64_t next = 0, text = 0;
     std::optional<Grid> last;
     const auto flushText = [&] {
-        if (text > 0)
+        if (text > 0) {
             row.prompt.append(u"text:%1"_s.arg(text));
+            row.spans.push_back({0, text, 0});
+        }
         text = 0;
     };
     while (c < columns()) {
@@ -190,6 +200,9 @@ Row Reader::read() const
             const bool image = g.frames == 1;
             row.prompt.append(
                 u"%1:%2x%3x%4"_s.arg(image ? u"image"_s : u"video"_s).arg(g.frames).arg(2 * g.h).arg(2 * g.w));
+            row.spans.push_back({g.frames, g.h, g.w});
+            for (std::size_t k = 0; k < g.offsets.size(); ++k)
+                row.unitSteps = row.unitSteps && g.offsets[k] == std::int64_t(k);
             if (!image) {
                 QStringList offsets;
                 for (const std::int64_t o : g.offsets)
@@ -227,6 +240,31 @@ Row Reader::read() const
 }
 
 } // namespace
+
+ReadPrompt promptOf(const RowMatrixXf &ids, std::int64_t merge)
+{
+    const Row row = Reader(ids, 1, 0).read();
+    ReadPrompt read;
+    read.v5 = row.v5;
+    if (!row.problem.isEmpty())
+        read.problem = u"they are not get_rope_index's for any prompt: %1"_s.arg(row.problem);
+    else if (row.padding > 0)
+        read.problem = u"%1 of their columns are padding (ids 1), which a table's rows do not hold"_s.arg(row.padding);
+    else if (!row.unitSteps)
+        read.problem = u"a video's t advances by other than 1 a grid (%1): Qwen2.5-VL's time, which --prompt with "
+                       "--vision-positions qwen2.5-vl and its timing declares"_s.arg(row.steps.join(u"; "_s));
+    if (!read.problem.isEmpty())
+        return read;
+    QStringList spans;
+    for (const Row::Span &span : row.spans)
+        spans.append(span.frames == 0 ? u"text:%1"_s.arg(span.h)
+                                      : u"%1:%2x%3x%4"_s.arg(span.frames == 1 ? u"image"_s : u"video"_s)
+                                            .arg(span.frames)
+                                            .arg(merge * span.h)
+                                            .arg(merge * span.w));
+    read.prompt = spans.join(u',');
+    return read;
+}
 
 PositionIdsCheck::Report read(const RowMatrixXf &ids, std::int64_t rows)
 {

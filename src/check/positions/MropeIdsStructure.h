@@ -19,4 +19,17 @@ namespace posenc::MropeIdsStructure {
 // `ids` as [3·B, L], t's rows first.
 PositionIdsCheck::Report read(const RowMatrixXf &ids, std::int64_t rows);
 
+// One row's ids ([3, L]) as the prompt get_rope_index lays them out by, written as --prompt takes it
+// with grids in patches at spatial merge `merge` (text:12,image:1x16x20,text:20), and whether the
+// text after a vision block follows transformers 5.x's rule; or, in `problem`, why no prompt of
+// --prompt's gives them: the first id no get_rope_index gives, padding, or a video whose t advances
+// by other than 1 a grid (Qwen2.5-VL's time, which --vision-positions declares).
+struct ReadPrompt
+{
+    QString prompt;
+    bool v5 = false;
+    QString problem;
+};
+ReadPrompt promptOf(const RowMatrixXf &ids, std::int64_t merge);
+
 } // namespace posenc::MropeIdsStructure

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+
+// A table's --position-ids that say where an M-RoPE or a 2-D table's rows are (docs/ARCHITECTURE.md,
+// Checking a table; issue 56: M-RoPE and 2-D tables with the positions they were made for):
+// M-RoPE's [3, L] (or [3, 1, L]) t, h and w ids, as get_rope_index returns them, stand for the prompt
+// they lay out (read from their own structure, MropeIdsStructure::promptOf), and a 2-D grid's [L, 2]
+// row and column ids that enumerate an H x W grid row by row stand for --grid H,W. The table is then
+// checked as with those flags, so every mistake a declared prompt or grid names is named at the ids.
+namespace posenc::CheckIdsDeclared {
+
+// `arguments` with --position-ids replaced by the flags its ids stand for, for a table of `rows`
+// rows; an exit code where the ids are of those shapes but stand for no such flags, or no family is
+// declared to read them with (the reason said on `err`); nothing where they are another shape (a
+// batch's [L] or [B, L], which give the rows' positions).
+std::optional<std::variant<QStringList, int>> rewrite(const QStringList &arguments, const QString &idsPath,
+                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err);
+
+} // namespace posenc::CheckIdsDeclared

@@ -1,0 +1,236 @@
+// posenc check TABLE --position-ids IDS for M-RoPE and 2-D tables (issue 56: "M-RoPE and 2-D tables
+// with the positions they were made for: --position-ids FILE ([3, L] t/h/w ids as get_rope_index
+// returns them, [L, 2] row/column ids for a 2-D grid)"). The tables and the ids are written here
+// from the reference code, never from posenc's:
+// - Qwen3-VL's text rotary embedding (huggingface/transformers models/qwen3_vl/modeling_qwen3_vl.py,
+//   Qwen3VLTextRotaryEmbedding: inv_freq in float32, freqs = inv_freq @ position_ids in float32,
+//   apply_interleaved_mrope over mrope_section [24, 20, 20], emb = cat(freqs, freqs), cos), at
+//   get_rope_index's ids of the prompt text:6, image 1 x 16 x 24 (8 x 12 merged tokens), text:10:
+//   text k at (k, k, k), the image's token (y, x) at (6, 6 + y, 6 + x), the text after it from 18 on;
+//   the same with Qwen2-VL's chunked sections (apply_multimodal_rotary_pos_emb) is vllm-gaudi#1437's
+//   mistake;
+// - Pixtral 12B's vision encoder's 2-D RoPE (models/pixtral/modeling_pixtral.py,
+//   PixtralRotaryEmbedding at head_dim 64, rope_theta 10000: freqs = 1 / theta^(arange(0, 64, 2) / 64),
+//   the rows' pairs freqs[::2], the columns' freqs[1::2], cat((inv_freq, inv_freq)); and
+//   position_ids_in_meshgrid, row by row) on a 4 x 6 grid, its ids (row, column) row by row.
+#include "CliRun.h"
+#include "NpyBytes.h"
+
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+using CliRun::posenc;
+using CliRun::Run;
+
+namespace {
+
+using Id = std::array<std::int64_t, 3>; // t, h, w
+
+std::vector<Id> promptIds()
+{
+    std::vector<Id> ids;
+    for (std::int64_t k = 0; k < 6; ++k)
+        ids.push_back({k, k, k});
+    for (std::int64_t y = 0; y < 8; ++y)
+        for (std::int64_t x = 0; x < 12; ++x)
+            ids.push_back({6, 6 + y, 6 + x});
+    for (std::int64_t k = 0; k < 10; ++k)
+        ids.push_back({18 + k, 18 + k, 18 + k});
+    return ids;
+}
+
+// The cos table at `ids`: interleaved sections (Qwen3-VL's) or chunked (Qwen2-VL's 24, 20, 20).
+std::vector<double> qwen3VlCos(const std::vector<Id> &ids, bool chunked)
+{
+    constexpr std::int64_t pairs = 64;
+    std::vector<double> v;
+    for (const Id &id : ids) {
+        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+            const std::int64_t j = c % pairs;
+            int axis = 0;
+            if (chunked)
+                axis = j < 24 ? 0 : j < 44 ? 1 : 2;
+            else if (j % 3 == 1 && j < 3 * 20)
+                axis = 1;
+            else if (j % 3 == 2 && j < 3 * 20)
+                axis = 2;
+            const float inv = float(1.0 / std::pow(5000000.0, double(2 * j) / double(2 * pairs)));
+            const float angle = float(id[std::size_t(axis)]) * inv;
+            v.push_back(std::cos(double(angle)));
+        }
+    }
+    return v;
+}
+
+// [3, L]: t's ids, then h's, then w's.
+std::vector<double> threeAxes(const std::vector<Id> &ids)
+{
+    std::vector<double> v;
+    for (int a = 0; a < 3; ++a)
+        for (const Id &id : ids)
+            v.push_back(double(id[std::size_t(a)]));
+    return v;
+}
+
+QString write(const QTemporaryDir &dir, const QString &name, const std::vector<std::int64_t> &shape,
+              const std::vector<double> &values)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(npy(shape, values)) < 0)
+        return {};
+    return path;
+}
+
+QJsonObject report(const Run &run)
+{
+    return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+const QStringList kQwen3Vl {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen3-vl-8b"_s, u"--json"_s};
+
+constexpr std::int64_t kRows = 4, kCols = 6;
+
+// Pixtral 12B's vision encoder's cos table of patches (row, column): 16 pairs turn with the row,
+// then 16 with the column.
+std::vector<double> pixtralCos(const std::vector<std::pair<std::int64_t, std::int64_t>> &patches)
+{
+    std::vector<double> v;
+    for (const auto &[row, column] : patches)
+        for (std::int64_t c = 0; c < 64; ++c) {
+            const std::int64_t pair = c % 32;
+            const std::int64_t k = pair < 16 ? 2 * pair : 2 * (pair - 16) + 1;
+            const double inv = 1.0 / std::pow(10000.0, double(2 * k) / 64.0);
+            v.push_back(std::cos(double(pair < 16 ? row : column) * inv));
+        }
+    return v;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> rowByRow(std::int64_t h, std::int64_t w)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> patches;
+    for (std::int64_t n = 0; n < h * w; ++n)
+        patches.push_back({n / w, n % w});
+    return patches;
+}
+
+std::vector<double> flat(const std::vector<std::pair<std::int64_t, std::int64_t>> &patches)
+{
+    std::vector<double> v;
+    for (const auto &[row, column] : patches) {
+        v.push_back(double(row));
+        v.push_back(double(column));
+    }
+    return v;
+}
+
+const QStringList kPixtral {u"--expect"_s, u"rope-2d"_s, u"--preset"_s, u"pixtral-12b-vision"_s, u"--json"_s};
+
+} // namespace
+
+class TestCliTableIds : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // [3, L] ids stand for the prompt they lay out: the table at them correct, Qwen2-VL's chunked
+    // sections at them named, as with --prompt.
+    void mropeIdsDeclareTheirPrompt()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = promptIds();
+        const auto L = std::int64_t(ids.size());
+        const QString idsPath = write(dir, u"ids.npy"_s, {3, L}, threeAxes(ids));
+        const QString right = write(dir, u"right.npy"_s, {L, 128}, qwen3VlCos(ids, false));
+        const QString chunked = write(dir, u"chunked.npy"_s, {L, 128}, qwen3VlCos(ids, true));
+        QVERIFY(!idsPath.isEmpty() && !right.isEmpty() && !chunked.isEmpty());
+
+        const Run correct = posenc(QStringList {u"check"_s, right, u"--position-ids"_s, idsPath} + kQwen3Vl);
+        QVERIFY2(correct.exitCode == 0, qPrintable(correct.out + correct.err));
+        QCOMPARE(report(correct).value(u"verdict"_s).toString(), u"correct"_s);
+        QVERIFY2(report(correct).value(u"diagnosis"_s).toString().contains(u"text:6,image:1x16x24,text:10"_s),
+                 qPrintable(correct.out));
+
+        const Run wrong = posenc(QStringList {u"check"_s, chunked, u"--position-ids"_s, idsPath} + kQwen3Vl);
+        QVERIFY2(wrong.exitCode == 1, qPrintable(wrong.out + wrong.err));
+        QVERIFY2(report(wrong).value(u"mistakes"_s).toVariant().toStringList().contains(u"mrope-interleave-swapped"_s),
+                 qPrintable(wrong.out));
+
+        // [3, 1, L], get_rope_index's own shape for one row, reads the same.
+        const QString batchOfOne = write(dir, u"ids31.npy"_s, {3, 1, L}, threeAxes(ids));
+        const Run one = posenc(QStringList {u"check"_s, right, u"--position-ids"_s, batchOfOne} + kQwen3Vl);
+        QVERIFY2(one.exitCode == 0, qPrintable(one.out + one.err));
+    }
+
+    // Without a declared M-RoPE, or with ids no prompt gives (h and w held at one id, mstar#196's
+    // audio tokens), one line on the usage exit code.
+    void mropeIdsRefusedWithTheReason()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = promptIds();
+        const auto L = std::int64_t(ids.size());
+        const QString idsPath = write(dir, u"ids.npy"_s, {3, L}, threeAxes(ids));
+        const QString right = write(dir, u"right.npy"_s, {L, 128}, qwen3VlCos(ids, false));
+        const Run undeclared = posenc({u"check"_s, right, u"--position-ids"_s, idsPath});
+        QCOMPARE(undeclared.exitCode, 2);
+        QVERIFY2(undeclared.err.contains(u"--expect mrope"_s)
+                     && undeclared.err.contains(u"text:6,image:1x16x24,text:10"_s) && undeclared.err.count(u'\n') == 1,
+                 qPrintable(undeclared.err));
+
+        std::vector<Id> held = ids;
+        for (std::size_t k = 6; k < 6 + 96; ++k)
+            held[k] = {std::int64_t(k), 6, 6};
+        const QString heldPath = write(dir, u"held.npy"_s, {3, L}, threeAxes(held));
+        const Run refused = posenc(QStringList {u"check"_s, right, u"--position-ids"_s, heldPath} + kQwen3Vl);
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(u"not get_rope_index's for any prompt"_s) && refused.err.count(u'\n') == 1,
+                 qPrintable(refused.err));
+    }
+
+    // [L, 2] ids of a grid row by row stand for --grid H,W: Pixtral's table at them correct, the
+    // table of the grid turned (6 x 4) a mistake; ids in another order are refused.
+    void gridIdsDeclareTheirGrid()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto patches = rowByRow(kRows, kCols);
+        const QString idsPath = write(dir, u"ids.npy"_s, {kRows * kCols, 2}, flat(patches));
+        const QString right = write(dir, u"right.npy"_s, {kRows * kCols, 64}, pixtralCos(patches));
+        const QString turned = write(dir, u"turned.npy"_s, {kRows * kCols, 64}, pixtralCos(rowByRow(kCols, kRows)));
+        QVERIFY(!idsPath.isEmpty() && !right.isEmpty() && !turned.isEmpty());
+
+        const Run correct = posenc(QStringList {u"check"_s, right, u"--position-ids"_s, idsPath} + kPixtral);
+        QVERIFY2(correct.exitCode == 0, qPrintable(correct.out + correct.err));
+        QCOMPARE(report(correct).value(u"grid"_s).toString(), u"4x6"_s);
+
+        const Run wrong = posenc(QStringList {u"check"_s, turned, u"--position-ids"_s, idsPath} + kPixtral);
+        QVERIFY2(wrong.exitCode == 1, qPrintable(wrong.out + wrong.err));
+
+        std::vector<std::pair<std::int64_t, std::int64_t>> columnwise;
+        for (std::int64_t n = 0; n < kRows * kCols; ++n)
+            columnwise.push_back({n % kRows, n / kRows});
+        const QString otherOrder = write(dir, u"columnwise.npy"_s, {kRows * kCols, 2}, flat(columnwise));
+        const Run refused = posenc(QStringList {u"check"_s, right, u"--position-ids"_s, otherOrder} + kPixtral);
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains(u"row by row"_s) && refused.err.count(u'\n') == 1, qPrintable(refused.err));
+
+        const Run undeclared = posenc({u"check"_s, right, u"--position-ids"_s, idsPath});
+        QCOMPARE(undeclared.exitCode, 2);
+        QVERIFY2(undeclared.err.contains(u"4 x 6"_s) && undeclared.err.contains(u"--expect rope-2d"_s),
+                 qPrintable(undeclared.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliTableIds)
+#include "tst_clitableids.moc"
