@@ -7,6 +7,7 @@
 #include "render/FigureBuild.h"
 #include "render/FigureRegistry.h"
 #include "render/FigureRoom.h"
+#include "render/KeptPanels.h"
 #include "render/MapOptions.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
@@ -124,6 +125,7 @@ void FigureView::build()
     m_roomFitted = m_roomKept = false;
     setDraft(false);
     m_figurePlot = m_figure->build(m_plot);
+    KeptPanels::keep(m_plot, m_keptPanels);
     FigureBuild::setLeastSizes(*m_plot, *m_figurePlot);
     MeasuredText::measureTickLabels(m_plot);
     m_plot->setAccessibleName(tr("%1 plot").arg(m_figure->model().title()));
@@ -143,8 +145,19 @@ void FigureView::build()
 
 void FigureView::setFigure(const FigureDescriptor &figure, const FigureState &state)
 {
+    if (m_figure != &figure)
+        m_keptPanels.clear();
     m_figure = &figure;
     m_state = state;
+    build();
+}
+
+void FigureView::setKeptPanels(const QStringList &panels)
+{
+    if (panels == m_keptPanels)
+        return;
+    m_keptPanels = panels;
+    // The figure's own marks first (setDispensable), then the kept panels' over them: built again.
     build();
 }
 
@@ -383,6 +396,7 @@ void FigureView::fillFigure()
     if (!m_roomFitted)
         FigureRoom::restore(m_plot);
     m_figurePlot->fill(m_data, m_state);
+    KeptPanels::keep(m_plot, m_keptPanels); // the filling may mark its panels anew
     // Its axes, those the filling made among them, measure each tick label once.
     MeasuredText::measureTickLabels(m_plot);
 }

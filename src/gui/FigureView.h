@@ -50,6 +50,10 @@ public:
     void setState(const FigureState &state);
     // Sets one option as its control does; false (and the control marked) when the figure refuses it.
     bool setOption(const QString &key, const QString &text);
+    // The panels a lesson's text refers to (Lesson::keptPanels), which the room steps give up last,
+    // as on the lesson's slide (FigureStyle::keptPanels); none outside a lesson, nor for another
+    // figure shown in the view.
+    void setKeptPanels(const QStringList &panels);
 
     // The parameters of `change`, whose engine the views share; the figure is computed again only
     // when a changed key is read by its inputs.
@@ -128,6 +132,7 @@ private:
 
     const FigureDescriptor *m_figure;
     FigureState m_state;
+    QStringList m_keptPanels;
     FigureOptionBar *m_bar;
     QCustomPlot *m_plot;
     QLabel *m_message; // over the plot: why there is no figure

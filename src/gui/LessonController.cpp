@@ -175,8 +175,12 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
     m_dock->show();
     m_dock->raise();
     m_room->lessonShown();
-    // The lesson's main figure is the one Export figure and Copy figure act on.
+    // The panels its text refers to stay in its views, as on its slide (left-padding's window at
+    // 1366 x 768 gave up the position-effect view's third panel, whose numbers its text quotes).
     const QList<FigureView *> &views = m_parts.dashboard->views();
+    for (FigureView *view : views)
+        view->setKeptPanels(lesson.keptPanels(shown, view->figure().name()));
+    // The lesson's main figure is the one Export figure and Copy figure act on.
     if (lesson.mainView >= 0 && lesson.mainView < views.size())
         views[lesson.mainView]->plot()->setFocus(Qt::OtherFocusReason);
     updateActions();
@@ -188,6 +192,8 @@ void LessonController::close()
     m_home.reset();
     m_model.reset();
     m_panel->clear();
+    for (FigureView *view : m_parts.dashboard->views())
+        view->setKeptPanels({});
     m_dock->hide();
     m_room->lessonsEnded();
     m_parts.sessions->setLesson({});

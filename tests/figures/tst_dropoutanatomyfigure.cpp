@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -63,6 +65,7 @@ private slots:
     void fullProbabilityKeepsAnHonestScale();
     void titlesNameTheirNumbers();
     void smallViewKeepsRoomForThePanels();
+    void aSlideKeepsTheSlopesWhole();
     void nonFiniteCellsAreLeftOutAndCounted();
 };
 
@@ -243,6 +246,25 @@ void TestDropoutAnatomyFigure::smallViewKeepsRoomForThePanels()
     QVERIFY2(!all.contains(u"hatched"_s), qPrintable(all));
     for (QCPAxisRect *rect : built->plot()->axisRects())
         QVERIFY(!rect->axis(QCPAxis::atRight)->visible());
+}
+
+// On a 14-pt slide the scatter's name was cut to "output against input, slopes 1.111 (kept) …":
+// short of room it keeps the slopes whole, 1/(1 − p) and 0, what its dots are read against.
+void TestDropoutAnatomyFigure::aSlideKeepsTheSlopesWhole()
+{
+    Params p = params(DropoutMode::Sum, 0.1);
+    p.seqLen.reset();
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    const auto built = FigureBuilds::build(u"dropout-anatomy"_s, p,
+                                           FigureSize::fromInches(QSizeF(25.4, 14.29) / 2.54, 300.0), {}, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString slopes = u"slopes %1 (kept) and 0 (dropped)"_s.arg(QString::number(1.0 / 0.9, 'g', 4));
+    const QStringList texts = FigureBuilds::texts(*built->plot());
+    const bool whole = std::any_of(texts.cbegin(), texts.cend(), [&](const QString &text) {
+        return QString(text).replace(u'\n', u' ').contains(slopes);
+    });
+    QVERIFY2(whole, qPrintable(texts.join(u" | "_s)));
 }
 
 // The audit: a NaN row of a loaded matrix crashed the figure (SIGSEGV drawing its scatter). Its

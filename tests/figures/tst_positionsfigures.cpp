@@ -458,6 +458,38 @@ private slots:
         }
     }
 
+    // A family's own quantity keeps its name on a 14-pt slide, as its axis in the window: DeBERTa's
+    // first panel draws the bucket index (to 521 at 9,191 keys back), ALiBi's its bias; "score" there
+    // called a bucket a score. RoPE's score, a long formula in the window, reads "score".
+    void effectNamesAFamilysOwnQuantity_data()
+    {
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("deberta") << u"deberta"_s << u"DeBERTa bucket"_s;
+        QTest::newRow("alibi") << u"alibi"_s << u"ALiBi bias"_s;
+        QTest::newRow("rope") << u"rope"_s << u"score"_s;
+    }
+
+    void effectNamesAFamilysOwnQuantity()
+    {
+        QFETCH(QString, encoding);
+        QFETCH(QString, name);
+        const Params p = with({{u"encoding"_s, encoding},
+                               {u"max-len"_s, u"2000"_s},
+                               {u"batch"_s, u"left:500,2000"_s},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        // Half a slide at 14 pt, as left-padding's page gives it.
+        FigureStyle style;
+        style.fontPointSize = 14.0;
+        const auto built = FigureBuilds::build(u"position-effect"_s, p,
+                                               FigureSize::fromInches(QSizeF(12.7, 14.29) / 2.54, 300.0), {}, style);
+        QCOMPARE(FigureBuilds::errorOf(*built), QString());
+        const QStringList texts = FigureBuilds::texts(*built->plot());
+        QVERIFY2(texts.contains(u"%1 vs the document's first token"_s.arg(name)), qPrintable(texts.join(u" | "_s)));
+        if (name != u"score"_s)
+            QVERIFY2(!texts.contains(u"score vs the document's first token"_s), qPrintable(texts.join(u" | "_s)));
+    }
+
     // Llama 4's temperature at the reference's id (the token's own position) is drawn beside the one
     // at the column, each pixel's band log1p(floor((id + 1) / 128)) * 0.1 + 1 over its real tokens;
     // arange's ids are the columns, so its temperature is the column's, drawn once and said so.

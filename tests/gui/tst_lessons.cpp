@@ -3,6 +3,7 @@
 // numbers follow the controls; the start panel shows on a first start only; the Lessons and Help
 // menus list the lessons, and the shortcuts dialog every shortcut the window has. The detour a
 // lesson makes from the user's workspace: tst_lessondetour.
+#include "core/ParamOverlay.h"
 #include "gui/ControlPanel.h"
 #include "gui/Dashboard.h"
 #include "gui/FigureView.h"
@@ -13,10 +14,10 @@
 #include "gui/Settings.h"
 #include "gui/ShortcutsDialog.h"
 #include "gui/StartPanel.h"
-#include "core/ParamOverlay.h"
 #include "io/LessonModels.h"
 #include "io/Preset.h"
 #include "render/FigureRegistry.h"
+#include "render/KeptPanels.h"
 #include "support/MessageBoxes.h"
 #include "support/WindowFixture.h"
 
@@ -57,6 +58,8 @@ private slots:
     void openingALessonSetsItsParametersViewsAndPanel();
     void theRowsADropoutFigureNamesAreInView_data();
     void theRowsADropoutFigureNamesAreInView();
+    void theViewsKeepThePanelsTheTextRefersTo_data();
+    void theViewsKeepThePanelsTheTextRefersTo();
     void theNumbersFollowTheControls();
     void aLessonNamesTheModelItWasOpenedFor_data();
     void aLessonNamesTheModelItWasOpenedFor();
@@ -191,6 +194,32 @@ void TestLessons::theRowsADropoutFigureNamesAreInView()
     for (const std::int64_t row : view->params().specialRows())
         QVERIFY2(positions->lower <= double(row) && double(row) <= positions->upper,
                  qPrintable(u"row %1 not in %2 .. %3"_s.arg(row).arg(positions->lower).arg(positions->upper)));
+}
+
+void TestLessons::theViewsKeepThePanelsTheTextRefersTo_data()
+{
+    everyLessonIsSound_data();
+}
+
+// A panel the lesson's text refers to is drawn in its view of a 1366 x 768 window, as on its slide
+// (Lesson::keptPanels): left-padding's window gave up the position-effect view's third panel,
+// whose temperature and chunks its text quotes. Left, the views give up what their room asks.
+void TestLessons::theViewsKeepThePanelsTheTextRefersTo()
+{
+    QFETCH(QString, name);
+    const Lesson &lesson = *Lessons::find(name);
+    MainWindow window(Params {}, nullptr);
+    window.resize(1366, 768);
+    QVERIFY(WindowFixture::shown(window));
+    QVERIFY(window.lessons()->open(name));
+    QTRY_VERIFY_WITH_TIMEOUT(WindowFixture::allSettled(window), 60000);
+    const LessonModel model = window.lessons()->model();
+    for (FigureView *view : window.views()) {
+        if (!view->isVisibleTo(&window))
+            continue;
+        for (const QString &panel : lesson.keptPanels(model, view->figure().name()))
+            QVERIFY2(KeptPanels::drawn(view->plot(), panel), qPrintable(view->figure().name() + u": "_s + panel));
+    }
 }
 
 void TestLessons::aLessonNamesTheModelItWasOpenedFor_data()

@@ -4,6 +4,7 @@
 #include "render/FigureFit.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/StampedGraph.h"
 
 #include "render/data/FigureText.h"
@@ -202,6 +203,9 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
                                 : u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
                                     FigureText::formatCount(d.scatterCells), rows, slopes);
     m_scatterTitle->setText(title); // FigureFit wraps the texts and legends within their column
+    // Short of room the slopes whole, not the words the axes say ("output against input, slopes
+    // 1.111 (kept) …" on a 14-pt slide): what a reader checks the dots against.
+    ShorterLabels::setText(m_scatterTitle, brief ? QStringList {slopes} : QStringList());
     setColumns(m_scatterLegend, m_inside ? 1 : brief ? 4 : kLegendColumns);
 }
 

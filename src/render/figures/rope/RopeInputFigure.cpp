@@ -36,8 +36,9 @@ RopeInputFigure::RopeInputFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
     , m_scale(new QCPColorScale(plot))
 {
+    m_note = PlotStyle::smallText(plot, plot->plotLayout(), 1, 0);
     auto *grid = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(1, 0, grid);
+    plot->plotLayout()->addElement(2, 0, grid);
     grid->setColumnSpacing(10);
     grid->setRowSpacing(2);
     m_beforeTitle = PlotStyle::panelTitle(plot, false);
@@ -130,14 +131,20 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     const double r = static_cast<double>(d.rotaryDim) - 0.5, end = static_cast<double>(d.headDim) - 0.5;
     for (QCPItemRect *frame : m_passing)
         PlotItems::placeShade(frame, passing, r, end);
-    m_beforeTitle->setText(m_compact ? u"X = s·E"_s : u"before: X = s·E, one head"_s);
-    m_afterTitle->setText(m_compact ? u"R(p)·X"_s : u"after: rope-input = R(p)·X"_s);
-    QString change = m_compact ? u"change"_s : u"change: R(p)·X − X"_s;
-    if (d.attentionFactor != 1.0 && !m_compact)
-        change += u", with cos and sin × %1"_s.arg(NumberText::compact(d.attentionFactor, 4));
-    if (passing && !m_compact)
-        change += u" (columns %1– pass, dashed)"_s.arg(d.rotaryDim);
-    m_changeTitle->setText(change);
+    // One line each on a third of a slide: the title says it is one head, the hover names the table.
+    m_beforeTitle->setText(m_compact ? u"X = s·E"_s : u"before: X = s·E"_s);
+    m_afterTitle->setText(m_compact ? u"R(p)·X"_s : u"after: R(p)·X"_s);
+    m_changeTitle->setText(m_compact ? u"change"_s : u"change: R(p)·X − X"_s);
+    // The change's details in a caption, not its panel's name: on a third of a 14-pt slide they
+    // wrapped the name to four lines, and the room steps gave up the figure's title lines (the
+    // layout the lesson asks about) before any panel name (rope-layouts for Phi-4 mini).
+    QStringList details;
+    if (d.attentionFactor != 1.0)
+        details.append(u"cos and sin × %1"_s.arg(NumberText::compact(d.attentionFactor, 4)));
+    if (passing)
+        details.append(u"columns %1– pass, dashed"_s.arg(d.rotaryDim));
+    PlotStyle::setCollapsibleText(
+        m_note, m_compact || details.isEmpty() ? QString() : u"change: %1"_s.arg(details.join(u"; "_s)));
     // The pairing first after the figure's name: the panels show it, and a title short of room
     // keeps its first parts (rope-layouts' slide for GPT-J lost it after the scaling and the model).
     QStringList parts {m_compact ? u"RoPE on the input"_s : u"RoPE turns one head of the input, pair by pair"_s,

@@ -29,6 +29,9 @@ public:
 private:
     QCPTextElement *m_title;
     QCPTextElement *m_beforeTitle, *m_afterTitle, *m_changeTitle;
+    // What the change panel holds besides the rotation (the attention factor on cos and sin, the
+    // columns that pass): a caption, given up for room before the title's lines.
+    QCPTextElement *m_note;
     QCPColorScale *m_scale;
     std::unique_ptr<HeatmapPanel> m_before, m_after, m_change;
     QList<QCPItemRect *> m_passing; // per panel

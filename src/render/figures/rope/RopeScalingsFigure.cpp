@@ -13,6 +13,7 @@
 #include "render/data/FigureText.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -21,6 +22,9 @@ namespace posenc {
 namespace {
 
 const QColor kScalingsContext(60, 60, 60);
+// How far past a power of ten, in decades, the wavelength axis ends at least: half a tick label of
+// a 14-pt slide's plot of eight decades.
+constexpr double kClearOfPower = 0.35;
 
 // What a type does to the pairs, in a few words for its legend entry.
 QString scalingWords(RopeType type, double factor)
@@ -96,7 +100,15 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
     }
     const double x0 = -0.5, x1 = static_cast<double>(pairs) - 0.5;
     m_rect->axis(QCPAxis::atBottom)->setRange(x0, x1);
-    m_rect->axis(QCPAxis::atLeft)->setRange(PlotItems::logRange(values, 2.0));
+    // The range ends clear of a power of ten: a range ending on one (Phi-3's 10⁸, twice its
+    // largest wavelength) drew its tick label centred on the plot's top edge, half into the title
+    // above it, and on a 14-pt slide no room step but giving the title up parted them
+    // (rope-scaling for LongRoPE lost its title and its legend's words).
+    QCPRange range = PlotItems::logRange(values, 2.0);
+    const double decades = std::log10(range.upper);
+    if (decades - std::floor(decades) < kClearOfPower)
+        range.upper = std::pow(10.0, std::floor(decades) + kClearOfPower);
+    m_rect->axis(QCPAxis::atLeft)->setRange(range);
     QCPGraph *original = PlotItems::line(m_rect, kScalingsContext, 1.3, Qt::DashLine);
     PlotItems::horizontal(original, x0, x1, double(d.original));
     original->setName(u"original L₀ = %1"_s.arg(FigureText::formatCount(d.original)));
