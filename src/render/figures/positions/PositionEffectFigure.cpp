@@ -231,7 +231,10 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_temperatureReference.hi->setName(terse ? u"temperature (own id)"_s : u"temperature at the reference's id"_s);
     m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk of %1's id"_s.arg(choice));
     m_chunkCache.hi->setName(terse ? u"chunk (mask)"_s : u"chunk as chunked_overlay counts"_s);
-    m_rects[0]->axis(QCPAxis::atLeft)->setLabel(terse ? u"score"_s : d.scoreWords);
+    // A bias family's score is its own quantity (a DeBERTa bucket, a T5 bucket), named so on little
+    // room too: a 14-pt slide called DeBERTa's bucket 521 a "score".
+    const QString scoreShort = d.kind == PositionEffect::ScoreKind::Panel ? d.scoreWords : u"score"_s;
+    m_rects[0]->axis(QCPAxis::atLeft)->setLabel(terse ? scoreShort : d.scoreWords);
     m_rects[0]->axis(QCPAxis::atLeft)->setRange(effectRange({&d.scoreReference, &d.scoreChosen}, 0.0, 0.0));
     m_rects[1]->axis(QCPAxis::atLeft)->setLabel(terse ? u"Δ score"_s : u"chosen − reference"_s);
     m_rects[1]
@@ -253,7 +256,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
         ->axis(QCPAxis::atRight)
         ->setRange(d.chunk ? effectRange({&d.chunkIds, &d.chunkCache}, 0.0, 1.0) : QCPRange(0.0, 1.0));
     m_rects[2]->axis(QCPAxis::atRight)->setTickLabels(d.chunk);
-    m_panelTitles[0]->setText(terse ? u"score vs the document's first token"_s
+    m_panelTitles[0]->setText(terse ? u"%1 vs the document's first token"_s.arg(scoreShort)
                                     : u"%1's score of each token against its document's first: the reference's ids "
                                       "and %2's"_s.arg(d.family, choice));
     // A preview's largest differences are its sampled tokens'.
