@@ -188,10 +188,11 @@ void TestLessonAttention::packingCountsThePairsTheModelAttends()
 }
 
 // dropout-on-sum told DiT-XL/2 it "has no dropout on its input", then that it "drops the sum, as
-// the Transformer paper does". A model whose preset records no input dropout is said to drop
-// nothing, in every lesson that drops.
+// the Transformer paper does", and what-dropout-does counted the cells zeroed "of its input". A
+// model whose preset records no input dropout is said to drop nothing, in every lesson that drops.
 void TestLessonAttention::aModelThatDropsNothingIsNotSaidToDropItsInput()
 {
+    static const QRegularExpression zeroed(u"'s? input, L·d = \\d+ cells, [0-9.]+ ± [0-9.]+ are zeroed"_s);
     int read = 0;
     for (const Preset &preset : Presets::shipped().presets) {
         if (preset.inputDropout != u"none"_s)
@@ -208,6 +209,8 @@ void TestLessonAttention::aModelThatDropsNothingIsNotSaidToDropItsInput()
                               .match(item)
                               .hasMatch(),
                          qPrintable(what));
+                // what-dropout-does: "Of DiT-XL/2's input, L·d = 73728 cells, 7373 ± 81.5 are zeroed".
+                QVERIFY2(!zeroed.match(item).hasMatch(), qPrintable(what));
             }
         }
     }
