@@ -1,5 +1,6 @@
 #include "ConfigOptions.h"
 
+#include "ConfigAttention.h"
 #include "ConfigDropout.h"
 #include "ConfigScale.h"
 
@@ -140,6 +141,10 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     else if (scale.s)
         chosen.texts.insert(u"scale"_s, QString::number(*scale.s, 'g', 17));
     chosen.noEmbeddingScale = scale.none;
+    // A decoder's layers (Whisper's, T5's "decoder") mask causally whatever the model_type.
+    chosen.bothWays = chosen.layerType != u"decoder"_s
+        && ConfigAttention::bothWays(chosen.check.modelType, std::get<ConfigSource::Loaded>(loaded).config,
+                                     chosen.check.textConfig);
     return chosen;
 }
 

@@ -33,6 +33,9 @@ struct Chosen
     // The model's code multiplies its embeddings by nothing (ConfigScale), as a preset's
     // "embedding-scale": "none" says; texts' "scale" is then 1.
     bool noEmbeddingScale = false;
+    // The model's queries see the keys after them too, an encoder (ConfigAttention), as a preset's
+    // "attention": "both-ways" says.
+    bool bothWays = false;
 };
 
 // Nothing without --config; else the layer chosen, or the refusal (exit 2 or 3, the message naming

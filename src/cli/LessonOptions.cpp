@@ -24,6 +24,7 @@ std::variant<std::optional<ModelChoice>, ParamOptions::Result> chosenModel(const
         choice.configTitle = chosen->name;
         choice.noInputDropout = chosen->noInputDropout;
         choice.noEmbeddingScale = chosen->noEmbeddingScale;
+        choice.bothWays = chosen->bothWays;
         return std::optional(std::move(choice));
     }
     if (!parser.isSet(u"preset"_s))

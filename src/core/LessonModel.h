@@ -42,6 +42,11 @@ struct LessonModel
     // (Preset::context), else the max_len its preset or config names, which a flag may lower for
     // the views; 0: the model is unnamed or names none, and max_len is taken for it.
     std::int64_t context = 0;
+    // Whether the named model's queries see the keys after them too (an encoder: its preset's
+    // "attention": "both-ways", its config's model_type). The lessons read it together with the
+    // family's own parameters (T5's encoder map, ALiBi's symmetric mask) through
+    // LessonNumbers::attendsBothWays. False while the model is unnamed.
+    bool bothWays = false;
 };
 
 } // namespace posenc

@@ -131,6 +131,11 @@ bool validUnder(const Params &params, Encoding family)
     return familyUnder(params, family).validate().isEmpty();
 }
 
+bool attendsBothWays(const LessonModel &model)
+{
+    return model.bothWays || Families::spec(model.params.encoding).bothWays(model.params);
+}
+
 QStringList keys(const QList<Entry> &more)
 {
     QStringList list;

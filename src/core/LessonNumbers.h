@@ -69,6 +69,11 @@ Number condition(bool holds, const QString &whyNot);
 // encoding is.
 bool validUnder(const Params &params, Encoding family);
 
+// Whether the model's queries see the keys after them too: the named model's own attention (an
+// encoder, LessonModel::bothWays) or its family's parameters (FamilySpec::attendsBothWays: T5's
+// encoder map, DeBERTa, ALiBi's symmetric mask). Every lesson that depends on the mask asks this.
+bool attendsBothWays(const LessonModel &model);
+
 // `more`, in each function below: numbers of a layer above core, looked up after core's (a model's
 // layers, which posenc check reads: check/models/LayerLessonNumbers).
 

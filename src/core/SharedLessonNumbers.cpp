@@ -5,6 +5,7 @@
 #include "Engine.h"
 #include "FamilySpec.h"
 #include "NumberText.h"
+#include "ParamTable.h"
 
 #include <algorithm>
 #include <bit>
@@ -315,6 +316,22 @@ QList<Entry> scaleConditions()
         // scheme's preset names no d_model.
         + setByModel(u"model_width"_s, u"width_unsaid"_s, u"d-model"_s, u"its width d_model"_s)
         + QList<Entry> {
+            // frequencies gave fairseq embedding init "pair i turns at w_i = b^-2i/k", the paper's
+            // table at the defaults, which fairseq's SinusoidalPositionalEmbedding.get_embedding is not
+            // (exp(-i ln 10000 / (half_dim - 1)), the sines then the cosines): a preset that names its
+            // family but none of the family's parameters leaves the table the lesson's.
+            {u"table_unsaid"_s,
+             u"a condition: the named model's preset or config names none of its family's parameters"_s,
+             ModelNumber([](const LessonModel &m) {
+                 if (m.name.isEmpty())
+                     return condition(false, u"the parameters are no named model's"_s);
+                 for (const QString &key : m.keys) {
+                     const ParamSpec *row = ParamTable::find(key);
+                     if (row && row->family == m.params.encoding)
+                         return condition(false, u"%1's preset or config names its table's parameters"_s.arg(m.name));
+                 }
+                 return condition(true, QString());
+             })},
             {u"d_owner"_s, u"whose d_model the numbers use: the model where it sets it, else \"the lesson\""_s,
              ModelNumber([](const LessonModel &m) {
                  if (m.name.isEmpty())

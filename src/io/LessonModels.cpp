@@ -44,6 +44,7 @@ ModelChoice ModelChoice::ofPreset(const Preset &preset)
     choice.noInputDropout = preset.inputDropout == u"none"_s;
     choice.noEmbeddingScale = preset.embeddingScale == u"none"_s;
     choice.context = preset.context;
+    choice.bothWays = preset.attention == u"both-ways"_s;
     if (auto config = LessonModels::example(preset.config)) {
         choice.configName = preset.config;
         choice.config = std::move(config);
@@ -98,6 +99,7 @@ LessonModel model(const Params &params, const QList<ModelChoice> &candidates, co
             model.keys = choice.texts.keys();
             model.noInputDropout = choice.noInputDropout;
             model.noEmbeddingScale = choice.noEmbeddingScale;
+            model.bothWays = choice.bothWays;
             // The model's own context: its preset's above a capped max_len, else the max_len it
             // names, whatever the views' max_len a flag gave (rope-scaling told Llama 3.1 8B at
             // --max-len 16384 that it "runs to 16384").

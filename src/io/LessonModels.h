@@ -32,6 +32,8 @@ struct ModelChoice
     bool noEmbeddingScale = false;
     // Its own context where its max_len is capped below it (Preset::context); 0: max_len is it.
     std::int64_t context = 0;
+    // Its queries see the keys after them too, an encoder (Preset::attention, ConfigAttention).
+    bool bothWays = false;
 
     // Whether `params` still hold every parameter of the choice (Preset::matches) but max_len, how
     // far the figures look, and the keys `kept` that a lesson holds for any model.

@@ -99,9 +99,9 @@ std::variant<Preset, PresetError> read(const QString &path)
         return fail(u"not a preset: \"format\" must be \"%1\""_s.arg(kPresetFormat));
     if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
-    const QStringList known = {u"format"_s, u"version"_s, u"title"_s,  u"cite"_s,          u"source"_s,
-                               u"note"_s,   u"config"_s,  u"params"_s, u"input-dropout"_s, u"embedding-scale"_s,
-                               u"context"_s};
+    const QStringList known
+        = {u"format"_s, u"version"_s,       u"title"_s,           u"cite"_s,    u"source"_s,   u"note"_s, u"config"_s,
+           u"params"_s, u"input-dropout"_s, u"embedding-scale"_s, u"context"_s, u"attention"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -152,6 +152,14 @@ std::variant<Preset, PresetError> read(const QString &path)
                 embeddingScale.isString() ? u"\"%1\""_s.arg(preset.embeddingScale) : u"no string"_s));
         if (preset.params.value(u"scale"_s) != u"1"_s)
             return fail(u"\"embedding-scale\": \"none\" is s = 1: \"params\" must set \"scale\": \"1\""_s);
+    }
+    // An encoder's attention, which its family's parameters may not say (Preset::attention).
+    const QJsonValue attention = root.value(u"attention"_s);
+    if (!attention.isUndefined()) {
+        preset.attention = attention.toString();
+        if (preset.attention != u"both-ways"_s)
+            return fail(u"\"attention\" must be \"both-ways\"; got %1"_s.arg(
+                attention.isString() ? u"\"%1\""_s.arg(preset.attention) : u"no string"_s));
     }
     const auto applied = preset.applyTo(Params {});
     if (const auto *errors = std::get_if<QList<ParamError>>(&applied))

@@ -40,6 +40,11 @@ namespace posenc {
 // Where "params"' "max-len" is below the model's own context, to keep the window responsive,
 // "context" holds the context the source gives (Llama 4 Scout's max_position_embeddings 10485760),
 // and the lessons say that of the model, not max_len.
+//
+// "attention": "both-ways" records that the model's queries see the keys after them as well as
+// before (an encoder: BERT-likes, the T5 and Whisper encoders, the vision and diffusion
+// transformers), which "source" or "note" cites in its code; absent, the lessons take the
+// attention as causal unless the family's own parameters say otherwise (FamilySpec::attendsBothWays).
 struct Preset
 {
     static constexpr int kVersion = 1;
@@ -61,6 +66,9 @@ struct Preset
     QString embeddingScale;
     // The model's own context where "params"' "max-len" is below it; 0: max-len is the model's.
     std::int64_t context = 0;
+    // "both-ways": the model's queries see the keys after them too (an encoder); empty: causal, or
+    // as its family's parameters say.
+    QString attention;
 
     // The model the preset gives: its title before the maker ("Llama 4 Scout 17B-16E").
     QString modelName() const;

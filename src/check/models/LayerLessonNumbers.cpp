@@ -140,6 +140,27 @@ QString noConfig(const LessonModel &m)
             like.join(u" or --config "_s));
 }
 
+// A model whose own code finds its sequences from the attention mask's rows, not from the ids,
+// by model_type: ModernBERT's _unpad_modernbert_input (transformers, models/modernbert/
+// modeling_modernbert.py) takes cu_seqlens = the running sum of attention_mask.sum(-1), one
+// sequence a row, and reads no position ids; ModernBertModel.forward takes cu_seqlens, indices and
+// max_seqlen from its caller instead, and its flash path turns each token by its place in its
+// sequence (ModernBertUnpaddedRotaryEmbedding: apply_rotary with cu_seqlens), not by the ids.
+struct Unpadding
+{
+    QString code; // where the sequences are built
+    QString forward; // what takes the caller's cu_seqlens
+};
+
+std::optional<Unpadding> unpadding(const ConfigCheck &c)
+{
+    if (c.modelType == u"modernbert"_s)
+        return Unpadding {u"_unpad_modernbert_input, from attention_mask.sum(−1)"_s, u"ModernBertModel.forward"_s};
+    return std::nullopt;
+}
+
+const QString kNoUnpadding = u"the model's code is not known to unpad by the mask alone"_s;
+
 // A number of the model's config, or missing without one.
 Entry ofConfig(const QString &key, const QString &description,
                std::function<Number(const ConfigCheck &, const LessonModel &)> value)
@@ -370,6 +391,19 @@ const QList<Entry> &entries()
                      const ConfigLayer *l = scaledType(c);
                      return l ? positions(double(l->scheme.query.firstRise()))
                               : none(u"no layer scales its queries by position"_s);
+                 }),
+        ofConfig(u"unpads_by_mask"_s,
+                 u"a condition: the model's code finds its sequences from the attention mask's rows, not the ids"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     return condition(unpadding(c).has_value(), kNoUnpadding);
+                 }),
+        ofConfig(u"unpad_code"_s, u"where that code builds its sequences"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     return unpadding(c) ? word(unpadding(c)->code) : none(kNoUnpadding);
+                 }),
+        ofConfig(u"unpad_forward"_s, u"the forward that takes its caller's cu_seqlens"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     return unpadding(c) ? word(unpadding(c)->forward) : none(kNoUnpadding);
                  }),
         ofConfig(u"query_scale_8000"_s, u"the query scale at position 8,000"_s,
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, 8000); }),

@@ -120,6 +120,12 @@ std::variant<std::vector<std::vector<std::int64_t>>, QString> BatchLayout::parse
     return lastParsed(text, packedOf);
 }
 
+BatchLayout::BatchLayout(const Params &params, bool bothWays)
+    : BatchLayout(params)
+{
+    m_bothWays = bothWays;
+}
+
 BatchLayout::BatchLayout(const Params &params)
     : m_cols(params.maxLen)
     , m_cache(params.batch.cache)

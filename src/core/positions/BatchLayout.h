@@ -46,6 +46,10 @@ public:
 
     // Precondition: params.validate() is empty.
     explicit BatchLayout(const Params &params);
+    // The same for a model whose queries see the keys after them, or not, whatever its family's
+    // parameters say: an encoder whose family has no such parameter (a lesson's
+    // LessonNumbers::attendsBothWays, ModernBERT's RoPE).
+    BatchLayout(const Params &params, bool bothWays);
 
     enum class Side { Left, Right };
     struct Lengths

@@ -192,6 +192,13 @@ QList<Entry> paddingEntries()
                  PositionEffect::reads(Families::spec(p.encoding)),
                  u"%1 places a patch by its row and column, not by one id"_s.arg(Families::spec(p.encoding).heading));
          }},
+        // masked-dropout gave MAE a [SEP], a [MASK] and padding rows: an image model's tokens are
+        // patches, placed by their row and column.
+        {u"patch_positions"_s, u"a condition: the model's tokens are image patches, placed by row and column"_s,
+         [](const Params &p) {
+             return condition(!PositionEffect::reads(Families::spec(p.encoding)),
+                              u"%1 places each token by one id"_s.arg(Families::spec(p.encoding).heading));
+         }},
         {u"batch_rotary"_s, u"a condition: the score turns a query and a key by their ids' difference"_s,
          [](const Params &p) {
              return scoreKind(p, PositionEffect::ScoreKind::Rotary, u"the model turns no query by its id"_s);
@@ -269,19 +276,26 @@ QList<Entry> paddingEntries()
     };
 }
 
-// The counts of row 0's pairs across documents under `choice`.
-Number crossCount(const Params &params, IdsChoice choice, bool negative)
+// Row 0's layout as the model attends it: both ways where the model or its family says so.
+Number withModelLayout(const LessonModel &model, const std::function<Number(const BatchLayout &)> &f)
 {
-    return withLayout(params, [&](const BatchLayout &layout) {
+    return model.params.isValid() ? f(BatchLayout(model.params, LessonNumbers::attendsBothWays(model)))
+                                  : none(kInvalid);
+}
+
+// The counts of row 0's pairs across documents under `choice`.
+Number crossCount(const LessonModel &model, IdsChoice choice, bool negative)
+{
+    return withModelLayout(model, [&](const BatchLayout &layout) {
         const DocumentDistance::Counts n = DocumentDistance::row(layout, choice, 0);
         return count(double(negative ? n.crossNegative : n.cross));
     });
 }
 
 // The largest distance of a cross-document pair of row 0 under `choice`.
-Number crossFarthest(const Params &params, IdsChoice choice)
+Number crossFarthest(const LessonModel &model, IdsChoice choice)
 {
-    return withLayout(params, [&](const BatchLayout &layout) {
+    return withModelLayout(model, [&](const BatchLayout &layout) {
         std::int64_t most = 0;
         const auto segments = layout.row(0);
         for (const BatchSegment &q : segments) {
@@ -326,26 +340,42 @@ QList<Entry> packingEntries()
                  return LessonNumbers::word(starts.join(u", "_s));
              });
          }},
-        // Whether its queries see the keys after them is the family's to say (FamilySpec::attendsBothWays),
-        // and the counts below, as the document-distance figure, count the pairs it attends so.
-        {u"attends_both_ways"_s, u"a condition: the model attends both ways (its family's attendsBothWays)"_s,
-         [](const Params &p) {
-             return condition(Families::spec(p.encoding).bothWays(p),
+        // Whether its queries see the keys after them is the model's (an encoder) or its family's to
+        // say (LessonNumbers::attendsBothWays), and the counts below count the pairs it attends so.
+        {u"attends_both_ways"_s, u"a condition: the model attends both ways (an encoder, or its family's mask)"_s,
+         [](const LessonModel &m) {
+             return condition(LessonNumbers::attendsBothWays(m),
                               u"its attention is causal, or posenc does not know it is not"_s);
          }},
+        // Whether the document-distance figure draws the pairs as the model attends them: it reads
+        // the family's parameters alone, so an encoder whose family has no mask of its own (RoPE,
+        // a sinusoid) is drawn under a causal mask.
+        {u"drawn_causal"_s, u"a condition: the model attends both ways, but the figure draws a causal mask"_s,
+         [](const LessonModel &m) {
+             return condition(LessonNumbers::attendsBothWays(m)
+                                  && !Families::spec(m.params.encoding).bothWays(m.params),
+                              u"the figure draws the model's own mask"_s);
+         }},
         {u"pack_cross_reference"_s, u"cross-document pairs the reference's block mask lets through"_s,
-         [](const Params &p) { return crossCount(p, IdsChoice::Reference, false); }, kDistanceFigure},
+         [](const LessonModel &m) { return crossCount(m, IdsChoice::Reference, false); }, kDistanceFigure},
         {u"pack_cross_continued"_s, u"cross-document pairs attended with positions that run on"_s,
-         [](const Params &p) { return crossCount(p, continued, false); }, kDistanceFigure},
+         [](const LessonModel &m) { return crossCount(m, continued, false); }, kDistanceFigure},
         {u"pack_far_continued"_s, u"the farthest such pair's distance"_s,
-         [](const Params &p) { return crossFarthest(p, continued); }, kDistanceFigure},
-        {u"pack_cross_restarted"_s, u"cross-document pairs with restarted ids and a causal mask only"_s,
-         [](const Params &p) { return crossCount(p, restarted, false); }, kDistanceFigure},
+         [](const LessonModel &m) { return crossFarthest(m, continued); }, kDistanceFigure},
+        {u"pack_cross_restarted"_s, u"cross-document pairs with restarted ids and no block mask"_s,
+         [](const LessonModel &m) { return crossCount(m, restarted, false); }, kDistanceFigure},
         {u"pack_negative_restarted"_s, u"... of a negative distance"_s,
-         [](const Params &p) { return crossCount(p, restarted, true); }, kDistanceFigure},
-        {u"pack_negative_share"_s, u"their share, in per cent"_s,
+         [](const LessonModel &m) { return crossCount(m, restarted, true); }, kDistanceFigure},
+        {u"pack_cross_drawn"_s, u"the cross-document pairs a causal mask attends, as the figure draws them"_s,
          [](const Params &p) {
-             return withLayout(p, [&](const BatchLayout &layout) {
+             return withLayout(p, [](const BatchLayout &l) {
+                 return count(double(DocumentDistance::row(l, IdsChoice::PositionsNotRestarted, 0).cross));
+             });
+         },
+         kDistanceFigure},
+        {u"pack_negative_share"_s, u"their share, in per cent"_s,
+         [](const LessonModel &m) {
+             return withModelLayout(m, [&](const BatchLayout &layout) {
                  const auto n = DocumentDistance::row(layout, restarted, 0);
                  return n.cross > 0 ? real(100.0 * double(n.crossNegative) / double(n.cross))
                                     : none(u"not here: no cross-document pair"_s);

@@ -76,8 +76,10 @@ QString terse(const ConfigLayer &layer)
         parts.append(check.rotary->terse(layer));
     else
         parts.append(check.layerTerse.isEmpty() ? Families::word(layer.params.encoding) : check.layerTerse);
+    // A bidirectional window reaches `window` each side (ModernBERT's local_attention 128 is 64
+    // each side), which "win 64" alone read as 64 back.
     if (s.window)
-        parts.append(u"win %1"_s.arg(*s.window));
+        parts.append((s.windowBothSides ? u"win ±%1"_s : u"win %1"_s).arg(*s.window));
     if (s.chunk)
         parts.append(u"chunk %1"_s.arg(*s.chunk));
     if (!s.query.isNone())

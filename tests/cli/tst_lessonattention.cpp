@@ -1,0 +1,292 @@
+// What the lessons say of a model's attention, its dropout and its counts, for every preset
+// (docs/ARCHITECTURE.md, Lessons): an encoder (its preset's "attention": "both-ways", its config's
+// model_type) is never told of a causal mask, a KV cache or a decode step as its own; a model whose
+// code drops nothing is never said to drop its input; a sinusoid's frequencies are the model's own
+// or called the lesson's; a count of pairs that turn counts the pairs that turn. Every number is
+// worked out here from the presets' values, never read back from posenc.
+#include "cli/LessonOptions.h"
+#include "cli/ParamOptions.h"
+
+#include "core/LessonNumbers.h"
+#include "io/Lesson.h"
+#include "io/LessonModels.h"
+#include "io/LessonText.h"
+#include "io/Preset.h"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+LessonOptions::Read readFor(const Lesson &lesson, const QStringList &arguments, bool *ok)
+{
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    *ok = parser.parse(QStringList {u"posenc"_s} + arguments);
+    return *ok ? LessonOptions::read(parser, lesson) : LessonOptions::Read {};
+}
+
+// The lesson read for `arguments`, or nothing where it does not apply (it says so in one line).
+std::optional<LessonModel> modelFor(const Lesson &lesson, const QStringList &arguments)
+{
+    bool ok = false;
+    const LessonOptions::Read r = readFor(lesson, arguments, &ok);
+    if (!ok || r.result.exitCode() != 0 || !r.result.usage.isEmpty())
+        return std::nullopt;
+    return r.model;
+}
+
+QStringList itemsOf(const Lesson &lesson, const LessonModel &model)
+{
+    QStringList items;
+    for (const QString &item : lesson.explain(model).items)
+        items.append(LessonText::plain(item));
+    return items;
+}
+
+// The encoders among the presets, by their models' code (each preset's "source" cites it).
+const QStringList kEncoders
+    = {u"modernbert-base"_s, u"whisper-large-v3"_s, u"mae-vit-b-16"_s,    u"dit-xl-2"_s, u"pixtral-12b-vision"_s,
+       u"flux-1-dev"_s,      u"flux-2-dev"_s,       u"deberta-v3-base"_s, u"t5-base"_s,  u"flan-t5-base"_s};
+
+// Packed documents of these lengths in one row: the pairs of different documents a causal mask or
+// a mask both ways attends, and the farthest such pair's distance, counted pair by pair.
+struct PackCounts
+{
+    std::int64_t causal = 0, bothWays = 0, farthest = 0;
+};
+
+PackCounts packCounts(const QList<std::int64_t> &lengths)
+{
+    std::vector<int> document;
+    for (qsizetype d = 0; d < lengths.size(); ++d)
+        document.insert(document.end(), std::size_t(lengths[d]), int(d));
+    PackCounts n;
+    const auto size = std::int64_t(document.size());
+    for (std::int64_t q = 0; q < size; ++q) {
+        for (std::int64_t k = 0; k < size; ++k) {
+            if (document[std::size_t(q)] == document[std::size_t(k)])
+                continue;
+            ++n.bothWays;
+            n.causal += k <= q ? 1 : 0;
+            n.farthest = std::max(n.farthest, std::abs(q - k));
+        }
+    }
+    return n;
+}
+
+} // namespace
+
+class TestLessonAttention : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void anEncoderIsNamedSoByItsPresetOrConfig();
+    void noEncoderIsToldOfACausalMaskAsItsOwn();
+    void packingCountsThePairsTheModelAttends();
+    void aModelThatDropsNothingIsNotSaidToDropItsInput();
+    void theFrequenciesAreTheModelsOwnOrCalledTheLessons();
+    void aCountOfTurningPairsCountsThePairsThatTurn();
+};
+
+// ModernBERT and the Whisper encoder were taught packing as causal models ("keys from the future"):
+// only T5's, DeBERTa's and symmetric ALiBi's families said they attend both ways.
+void TestLessonAttention::anEncoderIsNamedSoByItsPresetOrConfig()
+{
+    const Lesson &packing = *Lessons::find(u"packing"_s);
+    int encoders = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const bool encoder = kEncoders.contains(preset.name);
+        QCOMPARE(ModelChoice::ofPreset(preset).bothWays, encoder);
+        encoders += encoder ? 1 : 0;
+        const auto model = modelFor(packing, {u"--preset"_s, preset.name});
+        if (model)
+            QVERIFY2(LessonNumbers::attendsBothWays(*model) == encoder, qPrintable(preset.name));
+    }
+    QCOMPARE(encoders, kEncoders.size());
+    // A config by its model_type: ModernBertModel masks only the padding, Llama causally.
+    const auto modernbert = modelFor(packing, {u"--config"_s, u"modernbert-base"_s});
+    QVERIFY(modernbert && modernbert->bothWays);
+    const auto llama = modelFor(packing, {u"--config"_s, u"llama-4-scout"_s});
+    QVERIFY(llama && !llama->bothWays);
+}
+
+// left-padding gave DeBERTa a KV cache and a decode step, nope-order built Pixtral's order from the
+// causal mask, packing told ModernBERT of "keys from the future": every sentence an encoder reads of
+// a causal mask, a cache or generation says whose it is (a decoder's), or that the model attends
+// both ways; a sentence about another family (ALiBi's causal mask in the families lesson) names it.
+void TestLessonAttention::noEncoderIsToldOfACausalMaskAsItsOwn()
+{
+    static const QRegularExpression causal(u"causal|KV cache|decode step|from the future|generation"_s,
+                                           QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression owner(u"decoder|both ways|bidirectional|ALiBi"_s);
+    int read = 0;
+    for (const Lesson &lesson : Lessons::all()) {
+        for (const QString &name : kEncoders) {
+            const auto model = modelFor(lesson, {u"--preset"_s, name});
+            if (!model)
+                continue;
+            ++read;
+            QVERIFY(LessonNumbers::attendsBothWays(*model));
+            for (const QString &item : itemsOf(lesson, *model)) {
+                if (causal.match(item).hasMatch())
+                    QVERIFY2(owner.match(item).hasMatch(), qPrintable(lesson.name + u" / "_s + name + u": "_s + item));
+            }
+        }
+    }
+    QVERIFY(read >= 60);
+}
+
+// ModernBERT was drawn and counted causal: 26 cross-document pairs of 3, 4 and 2 tokens, where it
+// attends 52. The counts are the model's mask's; where the figure draws a causal mask (its family
+// has none of its own), the text says so with the causal count.
+void TestLessonAttention::packingCountsThePairsTheModelAttends()
+{
+    const Lesson &packing = *Lessons::find(u"packing"_s);
+    int read = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(packing, {u"--preset"_s, preset.name});
+        if (!model)
+            continue;
+        ++read;
+        QList<std::int64_t> lengths;
+        for (const QString &n : model->params.batch.packed.split(u','))
+            lengths.append(n.toLongLong());
+        const PackCounts n = packCounts(lengths);
+        const bool bothWays = kEncoders.contains(preset.name);
+        const QString text = itemsOf(packing, *model).join(u'\n');
+        const QString what = preset.name + u": "_s + text;
+        if (bothWays) {
+            QVERIFY2(text.contains(u"attends %1 cross-document pairs"_s.arg(n.bothWays)), qPrintable(what));
+            QVERIFY2(text.contains(u"up to %1 positions apart"_s.arg(n.farthest)), qPrintable(what));
+            QVERIFY2(!text.contains(u"causal training"_s), qPrintable(what));
+            if (model->params.encoding == Encoding::Rope || model->params.encoding == Encoding::Sinusoidal)
+                QVERIFY2(text.contains(u"a causal mask's %1 of them"_s.arg(n.causal)), qPrintable(what));
+        } else {
+            QVERIFY2(text.contains(u"%1 cross-document pairs"_s.arg(n.causal)), qPrintable(what));
+            QVERIFY2(text.contains(u"up to %1 positions back"_s.arg(n.farthest)), qPrintable(what));
+        }
+    }
+    QVERIFY(read >= 30);
+    // ModernBERT's own unpadding finds its sequences from the mask's rows (_unpad_modernbert_input,
+    // cu_seqlens from attention_mask.sum(-1)): the restarts are not said to reach it.
+    const auto modernbert = modelFor(packing, {u"--preset"_s, u"modernbert-base"_s});
+    QVERIFY(modernbert);
+    const QString text = itemsOf(packing, *modernbert).join(u'\n');
+    QVERIFY2(text.contains(u"does not read those restarts"_s), qPrintable(text));
+    QVERIFY2(text.contains(u"attention_mask.sum(−1)"_s), qPrintable(text));
+    QVERIFY2(!text.contains(u"The varlen attention reads where each document starts"_s), qPrintable(text));
+}
+
+// dropout-on-sum told DiT-XL/2 it "has no dropout on its input", then that it "drops the sum, as
+// the Transformer paper does", and what-dropout-does counted the cells zeroed "of its input". A
+// model whose preset records no input dropout is said to drop nothing, in every lesson that drops.
+void TestLessonAttention::aModelThatDropsNothingIsNotSaidToDropItsInput()
+{
+    static const QRegularExpression zeroed(u"'s? input, L·d = \\d+ cells, [0-9.]+ ± [0-9.]+ are zeroed"_s);
+    int read = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (preset.inputDropout != u"none"_s)
+            continue;
+        const QString name = preset.modelName();
+        for (const Lesson &lesson : Lessons::all()) {
+            const auto model = modelFor(lesson, {u"--preset"_s, preset.name});
+            if (!model)
+                continue;
+            ++read;
+            for (const QString &item : itemsOf(lesson, *model)) {
+                const QString what = lesson.name + u" / "_s + preset.name + u": "_s + item;
+                QVERIFY2(!QRegularExpression(QRegularExpression::escape(name) + u"[^.;:]*\\band drops the sum"_s)
+                              .match(item)
+                              .hasMatch(),
+                         qPrintable(what));
+                // what-dropout-does: "Of DiT-XL/2's input, L·d = 73728 cells, 7373 ± 81.5 are zeroed".
+                QVERIFY2(!zeroed.match(item).hasMatch(), qPrintable(what));
+            }
+        }
+    }
+    QVERIFY(read >= 40);
+}
+
+// frequencies gave fairseq embedding init w_i = b^-2i/k, which fairseq's get_embedding is not
+// (exp(-i ln 10000 / (half_dim - 1)), fairseq/modules/sinusoidal_positional_embedding.py): a
+// model whose preset names its table's base is given its own last wavelength, 2π / w of the last
+// pair, w_i = b^(-i / (k/2 - s)) in float64 here; one that names none is told the table is the
+// lesson's. fairseq's own form, given as flags, is fairseq's: λ = 2π·10^4 at its last pair.
+void TestLessonAttention::theFrequenciesAreTheModelsOwnOrCalledTheLessons()
+{
+    static const QRegularExpression last(u"to λ = ([0-9.,]+) at the last pair"_s);
+    const Lesson &frequencies = *Lessons::find(u"frequencies"_s);
+    int own = 0, lessons = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(frequencies, {u"--preset"_s, preset.name});
+        if (!model)
+            continue;
+        const QString first = itemsOf(frequencies, *model).value(0);
+        const QString what = preset.name + u": "_s + first;
+        if (!preset.params.contains(u"base"_s)) {
+            ++lessons;
+            QVERIFY2(first.startsWith(u"The sinusoid here is the lesson's"_s), qPrintable(what));
+            continue;
+        }
+        ++own;
+        const double b = preset.params.value(u"base"_s).toDouble();
+        const double s = preset.params.value(u"freq-shift"_s, u"0"_s).toDouble();
+        const double k = preset.params.value(u"d-model"_s).toDouble();
+        const double lastPair = k / 2.0 - 1.0;
+        const double lambda = 2.0 * std::numbers::pi / std::pow(b, -lastPair / (k / 2.0 - s));
+        const auto m = last.match(first);
+        QVERIFY2(m.hasMatch(), qPrintable(what));
+        const double said = QString(m.captured(1)).remove(u',').toDouble();
+        QVERIFY2(std::abs(said - lambda) <= 1e-4 * lambda + 0.5, qPrintable(what + u" / %1"_s.arg(lambda)));
+    }
+    QVERIFY(own >= 5 && lessons >= 2);
+    const auto fairseq = modelFor(frequencies,
+                                  {u"--preset"_s, u"fairseq-init"_s, u"--freq-shift"_s, u"1"_s, u"--layout"_s,
+                                   u"split"_s, u"--d-model"_s, u"64"_s});
+    QVERIFY(fairseq);
+    const auto m = last.match(itemsOf(frequencies, *fairseq).value(0));
+    QVERIFY(m.hasMatch());
+    QCOMPARE(std::round(QString(m.captured(1)).remove(u',').toDouble()), std::round(2.0 * std::numbers::pi * 1e4));
+}
+
+// rope-layouts told Gemma 4 that "both layouts turn the same 256 pairs", where its proportional
+// RoPE turns int(F · head_dim // 2) = 64 of them.
+void TestLessonAttention::aCountOfTurningPairsCountsThePairsThatTurn()
+{
+    static const QRegularExpression turn(u"turn the same (\\d+) (?:of their (\\d+) )?pairs"_s);
+    const Lesson &layouts = *Lessons::find(u"rope-layouts"_s);
+    int read = 0, proportional = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(layouts, {u"--preset"_s, preset.name});
+        if (!model)
+            continue;
+        ++read;
+        const QString first = itemsOf(layouts, *model).value(0);
+        const auto m = turn.match(first);
+        QVERIFY2(m.hasMatch(), qPrintable(preset.name + u": "_s + first));
+        const double headDim = preset.params.value(u"head-dim"_s).toDouble();
+        const double factor = preset.params.value(u"partial-rotary-factor"_s, u"1"_s).toDouble();
+        const double pairs = std::floor(std::floor(headDim * factor) / 2.0);
+        double turning = pairs;
+        if (preset.params.value(u"rope-type"_s) == u"proportional"_s) {
+            ++proportional;
+            turning = std::floor(factor * headDim / 2.0);
+            QCOMPARE(m.captured(2).toDouble(), std::floor(headDim / 2.0));
+        }
+        QVERIFY2(m.captured(1).toDouble() == turning, qPrintable(preset.name + u": "_s + first));
+    }
+    QVERIFY(read >= 20 && proportional >= 1);
+}
+
+QTEST_GUILESS_MAIN(TestLessonAttention)
+#include "tst_lessonattention.moc"
