@@ -208,6 +208,9 @@ private:
     QList<QCPLayoutElement *> takeEntries(const QList<QCPAxisRect *> &rects);
     void putBack(const Taken &taken);
 
+    // The grids that held `hidden` and now show one column of elements at most lay them out
+    // without spacing between columns.
+    void closeUpAround(const QList<QCPLayoutElement *> &hidden);
     // The folded labels of panels now hidden hidden too; every fold undone.
     void hideFoldsOfHidden();
     // A panel that left its margin group (releaseMargins) back in it.
