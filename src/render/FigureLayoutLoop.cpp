@@ -174,6 +174,11 @@ void FigureLayoutLoop::retick()
     // of a figure that fits its room at once lays it out once, not twice.
     if (FigureFit::unthinTicks(m_plot) || !m_settled)
         settle();
+    // A label along its tick labels that left its axis fewer than two numbers, with the ticks as
+    // they end, goes back to its axis: a step's layout on the way may leave it fewer, that a later
+    // step's room gives back (document-distance's x axis at a column, 8 pt).
+    if (FigureRoom::keepScalesReadable(m_plot))
+        settle();
 }
 
 bool FigureLayoutLoop::refitAfterFilling()

@@ -181,6 +181,12 @@ bool tidy(QCustomPlot *plot)
     return Steps::hideCutLabels(plot);
 }
 
+bool keepScalesReadable(QCustomPlot *plot)
+{
+    Changes *changes = Changes::find(*plot);
+    return changes && changes->unfoldUnreadable();
+}
+
 double plotShare(const QCustomPlot &plot)
 {
     const QRect viewport = plot.viewport();

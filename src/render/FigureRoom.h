@@ -66,6 +66,12 @@ bool giveUp(QCustomPlot *plot, int step);
 void restore(QCustomPlot *plot);
 // What any figure gives up at any size, before the steps: labels on the data cut by their axes.
 bool tidy(QCustomPlot *plot);
+// An axis keeps two of its tick numbers at least (or every one it draws, where it draws fewer)
+// before its label shares their row: each label a step set along its tick labels that, as the
+// figure is now laid out, left fewer goes back to its axis, and is not set along them again
+// until restored. False when there was none. A reader needs two numbers of an axis to read its
+// scale (why-sqrt-d's d_model axis kept only 10² on a 14-pt slide; tst_figuresizes).
+bool keepScalesReadable(QCustomPlot *plot);
 
 // The part of the figure its plots take: their axis rects (colour scales aside) over the viewport.
 double plotShare(const QCustomPlot &plot);

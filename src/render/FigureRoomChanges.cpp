@@ -245,6 +245,7 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
             item->setLayer(hidden);
         }
     }
+    closeUpAround(hiding);
     // A legend whose every entry named a plottable of these panels names nothing left: it goes.
     const QList<QCPLayoutElement *> emptied = takeEntries(rects);
     if (!emptied.isEmpty())

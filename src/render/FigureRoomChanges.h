@@ -58,6 +58,12 @@ public:
     // (KeepClearTicker, which stands in for a plain ticker until undone). Its axis carries the
     // label (kFoldedProperty); undone, the text is removed; hidden with the axis's panel.
     bool foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels);
+    // The axes whose labels along their tick labels left their scale unreadable (KeepsClear::leavesScale):
+    // each label back on its axis, in the form it had along them, its tick labels keeping clear of
+    // nothing, and not set along them again until undone. False when there was none.
+    bool unfoldUnreadable();
+    // Whether `axis`'s label went back from along its tick labels (unfoldUnreadable).
+    bool unfolded(const QCPAxis *axis) const;
     // An axis's label (a y axis's or a colour bar's) shown as `text` (made for it, the plot's)
     // across above the axis's top end; the axis carries the label (kFoldedProperty); undone, the
     // text is removed; hidden with the axis's panel.
@@ -202,6 +208,9 @@ private:
     QList<QCPLayoutElement *> takeEntries(const QList<QCPAxisRect *> &rects);
     void putBack(const Taken &taken);
 
+    // The grids that held `hidden` and now show one column of elements at most lay them out
+    // without spacing between columns.
+    void closeUpAround(const QList<QCPLayoutElement *> &hidden);
     // The folded labels of panels now hidden hidden too; every fold undone.
     void hideFoldsOfHidden();
     // A panel that left its margin group (releaseMargins) back in it.
@@ -250,6 +259,7 @@ private:
         QPointer<QCPItemText> text;
         QSharedPointer<QCPAxisTicker> ticker; // the axis's own
         QSharedPointer<QCPAxisTicker> standIn; // the one that stood in for it, if any
+        bool undone = false; // its label went back to its axis (unfoldUnreadable)
     };
     std::vector<Along> m_along;
     // Axes whose tick numbers are written short: the ticker that does so, and the plain one it

@@ -3,6 +3,7 @@
 #include "FigureFit.h"
 #include "KeepClearTicker.h"
 
+#include <algorithm>
 #include <typeinfo>
 
 // The labels the steps of FigureRoom fold elsewhere than their axes draw them: a colour bar's
@@ -47,6 +48,34 @@ bool Changes::foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels)
     axis->setProperty(kFoldedProperty, FigureFit::unwrappedLabel(axis));
     setAxisLabel(axis, QString());
     return true;
+}
+
+bool Changes::unfoldUnreadable()
+{
+    bool changed = false;
+    for (Along &along : m_along) {
+        // A label above its axis (foldAbove) has no ticker of its own and blanks nothing.
+        if (along.undone || !along.axis || !along.text || !along.ticker || !along.axis->axisRect()->realVisibility()
+            || isHidden(along.axis->axisRect()))
+            continue;
+        auto *clearing = dynamic_cast<KeepsClear *>(along.axis->ticker().data());
+        if (!clearing || clearing->leavesScale())
+            continue;
+        // The ticker stays (its numbers may be written short, shortenNumbers); undo() gives back the axis's own.
+        clearing->keepClear(nullptr, 0.0);
+        m_plot->removeItem(along.text);
+        const QString label = along.axis->property(kFoldedProperty).toString();
+        along.axis->setProperty(kFoldedProperty, QVariant());
+        setAxisLabel(along.axis, label);
+        along.undone = changed = true;
+    }
+    return changed;
+}
+
+bool Changes::unfolded(const QCPAxis *axis) const
+{
+    return std::any_of(m_along.begin(), m_along.end(),
+                       [axis](const Along &along) { return along.undone && along.axis == axis; });
 }
 
 bool Changes::foldAbove(QCPAxis *axis, QCPItemText *text)

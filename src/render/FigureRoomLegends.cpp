@@ -3,6 +3,7 @@
 
 #include "LegendPlacement.h"
 
+#include <algorithm>
 #include <functional>
 
 // Keys moved into their plots on little room (docs/ARCHITECTURE.md, "Figures at any size"): into
@@ -20,20 +21,18 @@ QList<QCPLegend *> keysOf(const QCustomPlot &plot)
     return found;
 }
 
-// The single axis rect whose plottables `legend` names, or none.
-QCPAxisRect *rectNamedBy(const QCPLegend *legend)
+// The axis rects whose plottables `legend` names, in the order of its entries.
+QList<QCPAxisRect *> rectsNamedBy(const QCPLegend *legend)
 {
-    QCPAxisRect *rect = nullptr;
+    QList<QCPAxisRect *> rects;
     for (int i = 0; i < legend->itemCount(); ++i) {
         auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
         if (!entry || !entry->plottable())
             continue;
-        QCPAxisRect *own = entry->plottable()->keyAxis()->axisRect();
-        if (rect && own != rect)
-            return nullptr;
-        rect = own;
+        if (QCPAxisRect *own = entry->plottable()->keyAxis()->axisRect(); !rects.contains(own))
+            rects.append(own);
     }
-    return rect;
+    return rects;
 }
 
 using Place = std::function<std::optional<Qt::Alignment>(QCPAxisRect *, QSize, int)>;
@@ -44,24 +43,36 @@ bool moveKeys(QCustomPlot *plot, const Place &placeOf)
 {
     bool changed = false;
     for (QCPLegend *legend : keysOf(*plot)) {
-        QCPAxisRect *rect = rectNamedBy(legend);
-        if (roleOf(legend) != TextRole::Key || !legend->visible() || !rect || Changes::isHidden(rect)
+        const QList<QCPAxisRect *> rects = rectsNamedBy(legend);
+        if (roleOf(legend) != TextRole::Key || !legend->visible() || rects.isEmpty()
+            || std::any_of(rects.begin(), rects.end(), [](QCPAxisRect *rect) { return Changes::isHidden(rect); })
             || !qobject_cast<QCPLayoutGrid *>(legend->layout()) || LegendPlacement::entriesOf(legend).isEmpty())
             continue;
-        const int grownBy = legend->outerRect().height();
-        for (int columns = LegendPlacement::columnsOf(legend); columns >= 1; --columns) {
-            const int wrap = LegendPlacement::wrapFor(legend, columns);
-            const QSize size = LegendPlacement::stackedSize(legend, wrap);
-            // Small enough that FigureFit keeps it inside (a legend over 40 % of its axes moves below).
-            if (size.width() > rect->width() - 8 || size.height() > 0.4 * (rect->height() + grownBy))
-                continue;
-            const auto corner = placeOf(rect, size, grownBy);
-            if (corner) {
-                Changes::of(plot).moveInside(legend, rect, *corner, wrap);
-                changed = true;
-                break;
+        // The row it leaves goes to the panels it names, shared where they are several (stacked,
+        // each grows by its part at least; side by side, each by all of it): the least counted.
+        const int grownBy = legend->outerRect().height() / static_cast<int>(rects.size());
+        // A key of several panels goes into a corner of one of them, the first with room, as an
+        // author puts the figure's one key in the panel with room (matplotlib's
+        // axes[0].legend(handles=...) of every line): position-effect's under its score and its
+        // difference, magnitudes' under its norms and its columns.
+        const auto moveInto = [&](QCPAxisRect *rect) {
+            for (int columns = LegendPlacement::columnsOf(legend); columns >= 1; --columns) {
+                const int wrap = LegendPlacement::wrapFor(legend, columns);
+                const QSize size = LegendPlacement::stackedSize(legend, wrap);
+                // Small enough that FigureFit keeps it inside (a legend over 40 % of its axes moves below).
+                if (size.width() > rect->width() - 8 || size.height() > 0.4 * (rect->height() + grownBy))
+                    continue;
+                if (const auto corner = placeOf(rect, size, grownBy)) {
+                    Changes::of(plot).moveInside(legend, rect, *corner, wrap);
+                    return true;
+                }
             }
-        }
+            return false;
+        };
+        // Not into a panel little room may give up (FigureRoom::setDispensable), with the key of the others.
+        changed |= std::any_of(rects.begin(), rects.end(), [&](QCPAxisRect *rect) {
+            return (rects.size() == 1 || !rect->property(kDispensableProperty).isValid()) && moveInto(rect);
+        });
     }
     return changed;
 }

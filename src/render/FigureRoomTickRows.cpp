@@ -92,7 +92,7 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
             continue;
         QCPAxis *axis = rect->axis(across ? QCPAxis::atBottom : QCPAxis::atLeft);
         if (!axis || !axis->visible() || !axis->tickLabels() || axis->property(kFoldedProperty).isValid()
-            || !canKeepClear(axis))
+            || !canKeepClear(axis) || Changes::of(plot).unfolded(axis))
             continue;
         QString label = FigureFit::unwrappedLabel(axis);
         double advance = MeasuredText::advance(axis->labelFont(), label);
@@ -175,9 +175,8 @@ bool shortenTickNumbers(QCustomPlot *plot)
                 if (axis->visible() && axis->tickLabels())
                     axes.append(axis);
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
-        if (auto *scale = qobject_cast<QCPColorScale *>(element);
-            scale && scale->realVisibility() && !Changes::isHidden(scale) && scale->axis()->tickLabels()
-            && !axes.contains(scale->axis()))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element); scale && scale->realVisibility()
+            && !Changes::isHidden(scale) && scale->axis()->tickLabels() && !axes.contains(scale->axis()))
             axes.append(scale->axis());
     bool changed = false;
     for (QCPAxis *axis : axes) {

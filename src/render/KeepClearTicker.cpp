@@ -87,12 +87,16 @@ void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) c
     const bool nearEnd = across != reversed; // the stretch is at the rect's right or bottom
     const double first = across ? rect.left() : rect.top();
     const double last = (across ? rect.right() : rect.bottom()) + 1;
+    m_made = m_left = 0;
     for (qsizetype i = 0; i < std::min(ticks.size(), labels->size()); ++i) {
+        const bool counted = !labels->at(i).isEmpty() && m_axis->range().contains(ticks[i]);
+        m_made += counted;
         const double at = m_axis->coordToPixel(ticks[i]);
         const double half = (across ? MeasuredText::advance(font, labels->at(i)) : height) / 2.0;
         const bool reaches = nearEnd ? at + half + kGap > last - m_pixels : at - half - kGap < first + m_pixels;
         if (reaches)
             (*labels)[i].clear();
+        m_left += counted && !reaches;
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include <QPointer>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -31,6 +32,12 @@ public:
     // shortens; else `label`.
     static QString shortNumber(const QString &label);
 
+    // Whether the labels it made last, keeping clear, leave its axis's scale readable: two numbers
+    // at least within the axis's range, or every number it made there where it made fewer (a
+    // reader needs two of an axis's numbers to read its scale; why-sqrt-d's log axis of d_model
+    // kept only its 10² on a 14-pt slide). True while it keeps clear of nothing.
+    bool leavesScale() const { return !m_axis || m_left >= std::min(2, m_made); }
+
 protected:
     // Writes the labels short where asked, then blanks those of `ticks` that reach into the stretch.
     void blank(const QVector<double> &ticks, QVector<QString> *labels) const;
@@ -39,6 +46,9 @@ private:
     QPointer<QCPAxis> m_axis;
     double m_pixels = 0.0;
     bool m_shortNumbers = false;
+    // The numbers its last labels showed within the axis's range, and how many of them blank() left.
+    mutable int m_made = 0;
+    mutable int m_left = 0;
 };
 
 // The ticks, sub-ticks and labels a ticker made last, and what it made them of: an axis asks for

@@ -3,7 +3,8 @@
 // paper's single and double column, a slide and 6 x 4 cm, is built (never refused), written as
 // PDF and PNG at the page's size, and read back from its SVG as a reader sees it: every text at
 // the point size asked for (within a quarter point), no two texts overlapping, none outside the
-// page or cut by its clip, every axis and colour bar drawn labelled, and the plots (axis rects,
+// page or cut by its clip, every axis and colour bar drawn labelled with two of its numbers at
+// least (ReadableScales), and the plots (axis rects,
 // colour scales aside) at least half of the page. A figure registered later is covered by being
 // registered. The rows still short of it are FigureSizeShortfalls', expected to fail until they
 // are not.
@@ -16,6 +17,7 @@
 
 #include "FigureDefaults.h"
 #include "support/FigureBuilds.h"
+#include "support/ReadableScales.h"
 #include "support/SvgTexts.h"
 #include "support/TestFiles.h"
 
@@ -134,6 +136,7 @@ void TestFigureSizes::everyFigureAtEverySize()
                   r.y(), r.width(), r.height(), in.x(), in.y(), in.width(), in.height(),
                   text ? qPrintable(text->text().replace(u'\n', u'|')) : "");
         }
+    problems += ReadableScales::unreadable(*built->plot());
     if (share < 0.5)
         problems.append(u"the plots take %1% of the page"_s.arg(100.0 * share, 0, 'f', 1));
 

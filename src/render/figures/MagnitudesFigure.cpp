@@ -142,9 +142,10 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     entry(u"ratio (right)"_s, QPen(kRatio, 1.0));
     m_compactPositionEntries = m_compactEntries.mid(1, 2);
     entry(u"expected"_s, QPen(Qt::darkGray, 1.6, Qt::DashLine));
-    // And what the two markers per column mean.
+    // And what the two markers per column mean: of the columns' panel, so that the entries go with
+    // it where little room gives it up (FigureRoom takes out the entries of a panel given up).
     const auto marker = [this](const QString &name, const QCPScatterStyle &style) {
-        auto *graph = new QCPGraph(m_positions->axis(QCPAxis::atBottom), m_positions->axis(QCPAxis::atLeft));
+        auto *graph = new QCPGraph(m_columns->axis(QCPAxis::atBottom), m_columns->axis(QCPAxis::atLeft));
         graph->setPen(QPen(Qt::darkGray));
         graph->setLineStyle(QCPGraph::lsNone);
         graph->setScatterStyle(style);

@@ -85,10 +85,7 @@ LayerStackFigure::LayerStackFigure(QCustomPlot *plot)
     // Each layer type in words under the legend, the column's rest empty.
     m_caption = PlotStyle::smallText(plot, side, 1, 0);
     m_caption->setTextFlags(Qt::AlignLeft | Qt::AlignTop);
-    side->addElement(2, 0, new QCPLayoutElement(plot));
-    side->setRowStretchFactor(0, 0.001);
-    side->setRowStretchFactor(1, 0.001);
-    side->setRowStretchFactor(2, 1.0);
+    addFiller();
     row->setColumnStretchFactor(0, 1.0);
     // The plot at least half the figure's width, the key and the words beside it the rest.
     row->setColumnStretchFactor(1, 0.6);
@@ -114,13 +111,30 @@ void LayerStackFigure::placeSide(bool beside)
         layout->take(m_side);
         layout->simplify();
         m_row->addElement(0, 1, m_side);
+        addFiller();
     } else {
         m_row->take(m_side);
         m_row->simplify();
         layout->addElement(2, 0, m_side);
         layout->setRowStretchFactor(2, 0.001);
+        // Under the lanes the column's rest is none: its row and the spacing before it would be
+        // taken from the plot (4 units of a 6 x 4 cm page's 151, 2.5 % of it).
+        if (QCPLayoutElement *filler = m_side->rowCount() > 2 ? m_side->element(2, 0) : nullptr) {
+            m_side->remove(filler);
+            m_side->simplify();
+        }
     }
     m_beside = beside;
+}
+
+void LayerStackFigure::addFiller()
+{
+    if (m_side->rowCount() > 2 && m_side->element(2, 0))
+        return;
+    m_side->addElement(2, 0, new QCPLayoutElement(m_title->parentPlot()));
+    m_side->setRowStretchFactor(0, 0.001);
+    m_side->setRowStretchFactor(1, 0.001);
+    m_side->setRowStretchFactor(2, 1.0);
 }
 
 QList<PanelExtent> LayerStackFigure::panels(double pixelRatio) const

@@ -23,6 +23,9 @@ public:
 private:
     // Where the legend and the words go: beside the lanes, or under them in a narrow figure.
     void placeSide(bool beside);
+    // The empty row under the legend and the words, that holds them at the top of their column
+    // while it stands beside the lanes.
+    void addFiller();
 
     QCPTextElement *m_title;
     QCPLayoutGrid *m_row; // the lanes, and the side column when it is beside them
