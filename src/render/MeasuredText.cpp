@@ -1,5 +1,7 @@
 #include "MeasuredText.h"
 
+#include "DrawnText.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -119,6 +121,35 @@ public:
     }
 
 protected:
+    // As QCPAxisPainterPrivate::drawTickLabel (QCustomPlot 2.1), each text drawn from its layout
+    // (DrawnText): the same pixels, without shaping the label again at every replot.
+    void drawTickLabel(QCPPainter *painter, double x, double y, const TickLabelData &labelData) const override
+    {
+        const QTransform oldTransform = painter->transform();
+        const QFont oldFont = painter->font();
+        painter->translate(x, y);
+        if (!qFuzzyIsNull(tickLabelRotation))
+            painter->rotate(tickLabelRotation);
+        painter->setFont(labelData.baseFont);
+        if (!labelData.expPart.isEmpty()) {
+            DrawnText::draw(*painter, QRect(0, 0, 0, 0), Qt::TextDontClip, labelData.basePart);
+            if (!labelData.suffixPart.isEmpty())
+                DrawnText::draw(*painter,
+                                QRect(labelData.baseBounds.width() + 1 + labelData.expBounds.width(), 0, 0, 0),
+                                Qt::TextDontClip, labelData.suffixPart);
+            painter->setFont(labelData.expFont);
+            DrawnText::draw(
+                *painter,
+                QRect(labelData.baseBounds.width() + 1, 0, labelData.expBounds.width(), labelData.expBounds.height()),
+                Qt::TextDontClip, labelData.expPart);
+        } else {
+            DrawnText::draw(*painter, QRect(0, 0, labelData.totalBounds.width(), labelData.totalBounds.height()),
+                            Qt::TextDontClip | Qt::AlignHCenter, labelData.basePart);
+        }
+        painter->setTransform(oldTransform);
+        painter->setFont(oldFont);
+    }
+
     TickLabelData getTickLabelData(const QFont &font, const QString &text) const override
     {
         thread_local QHash<std::pair<Measured, LabelStyle>, TickLabelData> measured;
@@ -219,6 +250,14 @@ QSize MeasuredTextElement::minimumOuterSizeHint() const
     return result;
 }
 
+// As QCPTextElement::draw (QCustomPlot 2.1), its text drawn from its layout (DrawnText).
+void MeasuredTextElement::draw(QCPPainter *painter)
+{
+    painter->setFont(mainFont());
+    painter->setPen(QPen(mainTextColor()));
+    DrawnText::draw(*painter, mRect, mTextFlags, mText, &mTextBoundingRect);
+}
+
 QSize MeasuredTextElement::maximumOuterSizeHint() const
 {
     if (mText.isEmpty())
@@ -288,11 +327,12 @@ void MeasuredLegendItem::draw(QCPPainter *painter)
     painter->setFont(getFont());
     painter->setPen(QPen(getTextColor()));
     const QSize icon = iconSize();
-    const QFontMetrics metrics = painter->fontMetrics();
-    const QRect text = metrics.boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, mPlottable->name());
-    painter->drawText(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), text.width(),
-                      std::max(text.height(), icon.height()), Qt::TextDontClip, mPlottable->name());
-    const int shift = std::max(0, (std::min(text.height(), metrics.height()) - icon.height()) / 2);
+    const QRect text = DrawnText::boundingRect(*painter, icon.height(), mPlottable->name());
+    DrawnText::draw(*painter,
+                    QRect(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), text.width(),
+                          std::max(text.height(), icon.height())),
+                    Qt::TextDontClip, mPlottable->name());
+    const int shift = std::max(0, (std::min(text.height(), painter->fontMetrics().height()) - icon.height()) / 2);
     const QRect iconRect(mRect.topLeft() + QPoint(0, shift), icon);
     painter->save();
     painter->setClipRect(iconRect, Qt::IntersectClip);
