@@ -383,10 +383,15 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
     if (!m_figure)
         return;
     // The chooser offers the figures of the chosen encoding family.
+    // Its entries are the registry's figures in order (the constructor's), looked up by position:
+    // by name, each view looked every figure up at every change.
     if (auto *list = m_chooser ? qobject_cast<QListView *>(m_chooser->view()) : nullptr) {
-        for (int i = 0; i < m_chooser->count(); ++i) {
-            const FigureDescriptor *figure = FigureRegistry::find(m_chooser->itemData(i).toString());
-            list->setRowHidden(i, figure != m_figure && !figure->model().appliesTo(params));
+        const QList<const FigureDescriptor *> &figures = FigureRegistry::all();
+        for (int i = 0; i < m_chooser->count() && i < figures.size(); ++i) {
+            const FigureDescriptor *figure = figures[i];
+            const bool hidden = figure != m_figure && !figure->model().appliesTo(params);
+            if (list->isRowHidden(i) != hidden)
+                list->setRowHidden(i, hidden);
         }
     }
     // Whether a box shows another entry or label: only then is the bar laid out again (most
