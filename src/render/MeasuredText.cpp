@@ -120,7 +120,32 @@ public:
         return withoutLabel + height + labelPadding;
     }
 
+    // As QCustomPlot's, the axis label measured and drawn from its layout (DrawnText): QCustomPlot's
+    // own draw measures it with QFontMetrics and shapes it anew at every replot. The ticks and their
+    // labels are QCustomPlot's, drawn without the label; the label goes where that draw puts it,
+    // past the ticks and the widest tick label, and so does its selection box.
+    void draw(QCPPainter *painter) override
+    {
+        if (label.isEmpty()) {
+            QCPAxisPainterPrivate::draw(painter);
+            return;
+        }
+        m_tickLabelsSize = QSize(0, 0);
+        const QString kept = std::exchange(label, QString());
+        QCPAxisPainterPrivate::draw(painter);
+        label = kept;
+        drawLabel(painter);
+    }
+
 protected:
+    // As QCustomPlot's, the size of the widest and tallest tick label drawn kept for the axis label.
+    void placeTickLabel(QCPPainter *painter, double position, int distanceToAxis, const QString &text,
+                        QSize *tickLabelsSize) override
+    {
+        QCPAxisPainterPrivate::placeTickLabel(painter, position, distanceToAxis, text, tickLabelsSize);
+        m_tickLabelsSize = *tickLabelsSize;
+    }
+
     // As QCPAxisPainterPrivate::drawTickLabel (QCustomPlot 2.1), each text drawn from its layout
     // (DrawnText): the same pixels, without shaping the label again at every replot.
     void drawTickLabel(QCPPainter *painter, double x, double y, const TickLabelData &labelData) const override
@@ -163,6 +188,75 @@ protected:
         measured.insert(std::move(key), data);
         return data;
     }
+
+private:
+    // The axis label as QCPAxisPainterPrivate::draw (QCustomPlot 2.1) places it: past the ticks
+    // pointing out, the tick labels outside and the label's padding, centred along the axis,
+    // turned to read upwards on the left and downwards on the right.
+    void drawLabel(QCPPainter *painter)
+    {
+        const bool horizontal = QCPAxis::orientation(type) == Qt::Horizontal;
+        const int ticksOut = std::max(tickLengthOut, subTickLengthOut);
+        const bool labelsOutside = !tickLabels.isEmpty() && tickLabelSide == QCPAxis::lsOutside;
+        const int tickLabelsSize = horizontal ? m_tickLabelsSize.height() : m_tickLabelsSize.width();
+        const int margin
+            = std::max(0, ticksOut) + (labelsOutside ? tickLabelPadding + tickLabelsSize : 0) + labelPadding;
+        QPoint origin;
+        switch (type) {
+        case QCPAxis::atLeft:
+            origin = axisRect.bottomLeft() + QPoint(-offset, 0);
+            break;
+        case QCPAxis::atRight:
+            origin = axisRect.bottomRight() + QPoint(offset, 0);
+            break;
+        case QCPAxis::atTop:
+            origin = axisRect.topLeft() + QPoint(0, -offset);
+            break;
+        case QCPAxis::atBottom:
+            origin = axisRect.bottomLeft() + QPoint(0, offset);
+            break;
+        }
+        painter->setFont(labelFont);
+        painter->setPen(QPen(labelColor));
+        const int height = DrawnText::boundingRect(*painter, 0, label).height();
+        constexpr int kFlags = Qt::TextDontClip | Qt::AlignCenter;
+        if (type == QCPAxis::atLeft || type == QCPAxis::atRight) {
+            const QTransform oldTransform = painter->transform();
+            if (type == QCPAxis::atLeft) {
+                painter->translate(origin.x() - margin - height, origin.y());
+                painter->rotate(-90);
+            } else {
+                painter->translate(origin.x() + margin + height, origin.y() - axisRect.height());
+                painter->rotate(90);
+            }
+            DrawnText::draw(*painter, QRect(0, 0, axisRect.height(), height), kFlags, label);
+            painter->setTransform(oldTransform);
+        } else if (type == QCPAxis::atTop) {
+            DrawnText::draw(*painter, QRect(origin.x(), origin.y() - margin - height, axisRect.width(), height), kFlags,
+                            label);
+        } else {
+            DrawnText::draw(*painter, QRect(origin.x(), origin.y() + margin, axisRect.width(), height), kFlags, label);
+        }
+        // The label's selection box, which the draw without it left empty.
+        const int at = ticksOut + (labelsOutside ? tickLabelPadding + tickLabelsSize : 0) + labelPadding;
+        switch (type) {
+        case QCPAxis::atLeft:
+            mLabelSelectionBox.setCoords(origin.x() - at - height, axisRect.top(), origin.x() - at, axisRect.bottom());
+            break;
+        case QCPAxis::atRight:
+            mLabelSelectionBox.setCoords(origin.x() + at + height, axisRect.top(), origin.x() + at, axisRect.bottom());
+            break;
+        case QCPAxis::atTop:
+            mLabelSelectionBox.setCoords(axisRect.left(), origin.y() - at - height, axisRect.right(), origin.y() - at);
+            break;
+        case QCPAxis::atBottom:
+            mLabelSelectionBox.setCoords(axisRect.left(), origin.y() + at + height, axisRect.right(), origin.y() + at);
+            break;
+        }
+        mLabelSelectionBox = mLabelSelectionBox.normalized();
+    }
+
+    QSize m_tickLabelsSize; // of the tick labels the last draw placed
 };
 
 // QCPAxis keeps its painter in a protected member; this names it from a class of ours.
