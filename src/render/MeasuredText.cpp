@@ -3,7 +3,9 @@
 #include "DrawnText.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include <QFontMetrics>
@@ -28,9 +30,32 @@ struct Measured
     bool operator==(const Measured &) const = default;
 };
 
+// qHash of a font, remembered for the last fonts hashed on this thread by identity (QFont::isCopyOf):
+// a figure's texts come in a handful of fonts, and hashing one (its families and style among them)
+// was most of a lookup, thousands of lookups a change of parameters.
+size_t fontHash(const QFont &font)
+{
+    struct Hashed
+    {
+        QFont font;
+        size_t hash = 0;
+    };
+    constexpr int kRecent = 8;
+    thread_local std::array<std::optional<Hashed>, kRecent> recent;
+    thread_local int next = 0;
+    for (const std::optional<Hashed> &hashed : recent) {
+        if (hashed && hashed->font.isCopyOf(font))
+            return hashed->hash;
+    }
+    const size_t hash = qHash(font);
+    recent[next] = Hashed {font, hash};
+    next = (next + 1) % kRecent;
+    return hash;
+}
+
 size_t qHash(const Measured &m, size_t seed = 0)
 {
-    return qHashMulti(seed, m.font, m.height, m.dpi, m.text);
+    return qHashMulti(seed, fontHash(m.font), m.height, m.dpi, m.text);
 }
 
 // A figure's texts number in the dozens; a long session of changes that each bring new numbers
