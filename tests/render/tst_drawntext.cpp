@@ -123,7 +123,8 @@ void TestDrawnText::drawsQtsPixels()
     QVERIFY(qt.image != blank);
 }
 
-// The second draw of a text, from the layout the first one left, is Qt's too, at another place.
+// The second draw of a text, from the layout the first one left, is Qt's too, at another place
+// and at another device pixel ratio.
 void TestDrawnText::drawsQtsPixelsAgain()
 {
     const QFont f = font(10.05);
@@ -134,6 +135,15 @@ void TestDrawnText::drawsQtsPixelsAgain()
             = drawn(false, f, QRectF(5, 5, 41, 14), Qt::TextDontClip | Qt::AlignHCenter, text, 1.0, shift, 1.0);
         const Drawn ours
             = drawn(true, f, QRectF(5, 5, 41, 14), Qt::TextDontClip | Qt::AlignHCenter, text, 1.0, shift, 1.0);
+        QCOMPARE(ours.bounds, qt.bounds);
+        QCOMPARE(ours.image, qt.image);
+    }
+    // And on a device of twice the pixels (a view on a 2x screen) after those of one.
+    for (const double ratio : {2.0, 1.5}) {
+        const Drawn qt = drawn(false, f, QRectF(5, 5, 41, 14), Qt::TextDontClip | Qt::AlignHCenter, text, ratio,
+                               QPointF(0.25, 0.5), 1.0);
+        const Drawn ours = drawn(true, f, QRectF(5, 5, 41, 14), Qt::TextDontClip | Qt::AlignHCenter, text, ratio,
+                                 QPointF(0.25, 0.5), 1.0);
         QCOMPARE(ours.bounds, qt.bounds);
         QCOMPARE(ours.image, qt.image);
     }
