@@ -13,8 +13,9 @@ namespace posenc::DrawnText {
 
 namespace {
 
-// The flags laid out here: the alignments (but justified) and whether the text is clipped to
-// its rect. A single line keeps its newlines as spaces, and none is left to lay out here.
+// The flags laid out here: the alignments (but justified), whether the text is clipped to its
+// rect, and Qt::TextSingleLine, which changes nothing of a text without a newline (the only kind
+// laid out here).
 constexpr int kAlignments = Qt::AlignLeft | Qt::AlignRight | Qt::AlignHCenter | Qt::AlignAbsolute | Qt::AlignTop
     | Qt::AlignBottom | Qt::AlignVCenter;
 constexpr int kLaidOutFlags = kAlignments | Qt::TextDontClip | Qt::TextSingleLine;
