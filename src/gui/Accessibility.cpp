@@ -100,7 +100,10 @@ private:
 // A tooltip is rich text ("<b>d_model</b>&nbsp;<code>--d-model N</code><br>..."), and Qt's
 // interfaces read a widget's tooltip as its description where it has none of its own: a screen
 // reader read the markup out. Each tooltip set gives its widget the tooltip's plain text as its
-// description, unless the widget was given a description of its own (a plot's cell readout).
+// description, unless the widget was given a description of its own (a plot's cell readout). A
+// hidden widget, which no reader meets, is described when it is shown: the parameters' formulas
+// in the tooltips of every family's controls, most of them hidden, change with d_model or max_len,
+// and reading their markup at every change of a control took a twentieth of the window's time.
 class DescriptionsFromTooltips final : public QObject
 {
 public:
@@ -109,8 +112,17 @@ public:
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
     {
-        if (event->type() == QEvent::ToolTipChange && watched->isWidgetType())
+        static const char *const kStale = "posencDescriptionStale";
+        if (event->type() == QEvent::ToolTipChange && watched->isWidgetType()) {
+            auto *widget = static_cast<QWidget *>(watched);
+            if (widget->isVisible())
+                describe(widget);
+            else
+                widget->setProperty(kStale, true);
+        } else if (event->type() == QEvent::Show && watched->isWidgetType() && watched->property(kStale).toBool()) {
+            watched->setProperty(kStale, QVariant());
             describe(static_cast<QWidget *>(watched));
+        }
         return QObject::eventFilter(watched, event);
     }
 

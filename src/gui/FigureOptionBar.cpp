@@ -281,6 +281,9 @@ int FigureOptionBar::noteRoomInTopRow() const
 
 void FigureOptionBar::setNote(const QString &note)
 {
+    // The same note is where it was, at the width it has (a resize places it again).
+    if (note == m_noteText)
+        return;
     m_noteText = note;
     m_note->setToolTip(this->note());
     m_note->setAccessibleName(this->note());
@@ -372,6 +375,7 @@ void FigureOptionBar::setFigure(const FigureDescriptor &figure, const FigureStat
     }
     m_controlsBox->setVisible(m_controls->count() > 0);
     showState(state, params);
+    placeControls();
 }
 
 void FigureOptionBar::showState(const FigureState &state, const Params &params)
@@ -379,23 +383,35 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
     if (!m_figure)
         return;
     // The chooser offers the figures of the chosen encoding family.
+    // Its entries are the registry's figures in order (the constructor's), looked up by position:
+    // by name, each view looked every figure up at every change.
     if (auto *list = m_chooser ? qobject_cast<QListView *>(m_chooser->view()) : nullptr) {
-        for (int i = 0; i < m_chooser->count(); ++i) {
-            const FigureDescriptor *figure = FigureRegistry::find(m_chooser->itemData(i).toString());
-            list->setRowHidden(i, figure != m_figure && !figure->model().appliesTo(params));
+        const QList<const FigureDescriptor *> &figures = FigureRegistry::all();
+        for (int i = 0; i < m_chooser->count() && i < figures.size(); ++i) {
+            const FigureDescriptor *figure = figures[i];
+            const bool hidden = figure != m_figure && !figure->model().appliesTo(params);
+            if (list->isRowHidden(i) != hidden)
+                list->setRowHidden(i, hidden);
         }
     }
+    // Whether a box shows another entry or label: only then is the bar laid out again (most
+    // changes of parameters leave every control as it was, and a layout a view a change was a
+    // tenth of the window's time).
+    bool moved = false;
     for (auto it = m_controlOf.cbegin(); it != m_controlOf.cend(); ++it) {
         const QString key = it.key();
         const QSignalBlocker block(it.value());
         const QString fallback = m_figure->model().defaultText(key, params);
         if (auto *box = qobject_cast<QComboBox *>(it.value())) {
+            bool relabelled = false;
             if (const auto labelFor = m_labelFor.value(key)) {
                 // Only a label that changed: setting one relays the bar out, at every change.
                 for (int i = 0; i < box->count(); ++i) {
                     const QString label = labelFor(box->itemData(i).toString(), params);
-                    if (box->itemText(i) != label)
+                    if (box->itemText(i) != label) {
                         box->setItemText(i, label);
+                        relabelled = true;
+                    }
                 }
             }
             // A choice the parameters do not have (another family's quantity) is not offered.
@@ -403,8 +419,12 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
                 if (auto *list = qobject_cast<QListView *>(box->view()))
                     for (int i = 0; i < box->count(); ++i)
                         list->setRowHidden(i, !available(box->itemData(i).toString(), params));
-            box->setCurrentIndex(std::max(0, box->findData(state.option(key, fallback))));
-            box->updateGeometry(); // as the chooser's: its width follows its entry
+            const int index = std::max(0, box->findData(state.option(key, fallback)));
+            if (relabelled || index != box->currentIndex()) {
+                box->setCurrentIndex(index);
+                box->updateGeometry(); // as the chooser's: its width follows its entry
+                moved = true;
+            }
         } else if (auto *check = qobject_cast<QCheckBox *>(it.value()))
             check->setChecked(state.option(key, fallback) == u"true"_s);
         else if (auto *edit = qobject_cast<QLineEdit *>(it.value())) {
@@ -418,11 +438,13 @@ void FigureOptionBar::showState(const FigureState &state, const Params &params)
                                  + 2 * edit->fontMetrics().averageCharWidth(),
                              edit->fontMetrics().height());
             const int wide = edit->style()->sizeFromContents(QStyle::CT_LineEdit, &frame, text, edit).width();
+            moved |= edit->minimumWidth() != std::min(wide, kMaxTextWidth);
             edit->setMinimumWidth(std::min(wide, kMaxTextWidth));
         }
     }
     // A label that follows the parameters may have widened its box past the row's room.
-    placeControls();
+    if (moved)
+        placeControls();
 }
 
 void FigureOptionBar::markOption(const QString &key, const QString &reason)

@@ -1,5 +1,7 @@
 #include "CellNumbers.h"
 
+#include "DrawnText.h"
+
 #include "core/NumberText.h"
 
 #include <QFontMetricsF>
@@ -146,7 +148,8 @@ QList<CellNumbers::Shown> CellNumbers::shown() const
             if (!std::isfinite(value))
                 texts.append(QString());
             else
-                texts.append(m_labels.isEmpty() ? text(value, decimals) : m_labels.value(qsizetype(std::lround(value))));
+                texts.append(m_labels.isEmpty() ? text(value, decimals)
+                                                : m_labels.value(qsizetype(std::lround(value))));
         }
     // Every number fits, or none is drawn: a table with holes would read as values missing.
     const std::optional<QFont> font = fittingFont(keyAxis->tickLabelFont(), texts, QSizeF(cellWidth, cellHeight));
@@ -218,7 +221,7 @@ void CellNumbers::draw(QCPPainter *painter)
     painter->setFont(numbers.first().font);
     for (const Shown &number : numbers) {
         painter->setPen(number.color);
-        painter->drawText(number.cell, Qt::AlignCenter, number.text);
+        DrawnText::draw(*painter, number.cell, Qt::AlignCenter, number.text);
     }
 }
 

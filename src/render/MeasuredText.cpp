@@ -1,7 +1,11 @@
 #include "MeasuredText.h"
 
+#include "DrawnText.h"
+
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include <QFontMetrics>
@@ -26,9 +30,32 @@ struct Measured
     bool operator==(const Measured &) const = default;
 };
 
+// qHash of a font, remembered for the last fonts hashed on this thread by identity (QFont::isCopyOf):
+// a figure's texts come in a handful of fonts, and hashing one (its families and style among them)
+// was most of a lookup, thousands of lookups a change of parameters.
+size_t fontHash(const QFont &font)
+{
+    struct Hashed
+    {
+        QFont font;
+        size_t hash = 0;
+    };
+    constexpr int kRecent = 8;
+    thread_local std::array<std::optional<Hashed>, kRecent> recent;
+    thread_local int next = 0;
+    for (const std::optional<Hashed> &hashed : recent) {
+        if (hashed && hashed->font.isCopyOf(font))
+            return hashed->hash;
+    }
+    const size_t hash = qHash(font);
+    recent[next] = Hashed {font, hash};
+    next = (next + 1) % kRecent;
+    return hash;
+}
+
 size_t qHash(const Measured &m, size_t seed = 0)
 {
-    return qHashMulti(seed, m.font, m.height, m.dpi, m.text);
+    return qHashMulti(seed, fontHash(m.font), m.height, m.dpi, m.text);
 }
 
 // A figure's texts number in the dozens; a long session of changes that each bring new numbers
@@ -118,7 +145,61 @@ public:
         return withoutLabel + height + labelPadding;
     }
 
+    // As QCustomPlot's, the axis label measured and drawn from its layout (DrawnText): QCustomPlot's
+    // own draw measures it with QFontMetrics and shapes it anew at every replot. The ticks and their
+    // labels are QCustomPlot's, drawn without the label; the label goes where that draw puts it,
+    // past the ticks and the widest tick label, and so does its selection box.
+    void draw(QCPPainter *painter) override
+    {
+        if (label.isEmpty()) {
+            QCPAxisPainterPrivate::draw(painter);
+            return;
+        }
+        m_tickLabelsSize = QSize(0, 0);
+        const QString kept = std::exchange(label, QString());
+        QCPAxisPainterPrivate::draw(painter);
+        label = kept;
+        drawLabel(painter);
+    }
+
 protected:
+    // As QCustomPlot's, the size of the widest and tallest tick label drawn kept for the axis label.
+    void placeTickLabel(QCPPainter *painter, double position, int distanceToAxis, const QString &text,
+                        QSize *tickLabelsSize) override
+    {
+        QCPAxisPainterPrivate::placeTickLabel(painter, position, distanceToAxis, text, tickLabelsSize);
+        m_tickLabelsSize = *tickLabelsSize;
+    }
+
+    // As QCPAxisPainterPrivate::drawTickLabel (QCustomPlot 2.1), each text drawn from its layout
+    // (DrawnText): the same pixels, without shaping the label again at every replot.
+    void drawTickLabel(QCPPainter *painter, double x, double y, const TickLabelData &labelData) const override
+    {
+        const QTransform oldTransform = painter->transform();
+        const QFont oldFont = painter->font();
+        painter->translate(x, y);
+        if (!qFuzzyIsNull(tickLabelRotation))
+            painter->rotate(tickLabelRotation);
+        painter->setFont(labelData.baseFont);
+        if (!labelData.expPart.isEmpty()) {
+            DrawnText::draw(*painter, QRect(0, 0, 0, 0), Qt::TextDontClip, labelData.basePart);
+            if (!labelData.suffixPart.isEmpty())
+                DrawnText::draw(*painter,
+                                QRect(labelData.baseBounds.width() + 1 + labelData.expBounds.width(), 0, 0, 0),
+                                Qt::TextDontClip, labelData.suffixPart);
+            painter->setFont(labelData.expFont);
+            DrawnText::draw(
+                *painter,
+                QRect(labelData.baseBounds.width() + 1, 0, labelData.expBounds.width(), labelData.expBounds.height()),
+                Qt::TextDontClip, labelData.expPart);
+        } else {
+            DrawnText::draw(*painter, QRect(0, 0, labelData.totalBounds.width(), labelData.totalBounds.height()),
+                            Qt::TextDontClip | Qt::AlignHCenter, labelData.basePart);
+        }
+        painter->setTransform(oldTransform);
+        painter->setFont(oldFont);
+    }
+
     TickLabelData getTickLabelData(const QFont &font, const QString &text) const override
     {
         thread_local QHash<std::pair<Measured, LabelStyle>, TickLabelData> measured;
@@ -132,6 +213,75 @@ protected:
         measured.insert(std::move(key), data);
         return data;
     }
+
+private:
+    // The axis label as QCPAxisPainterPrivate::draw (QCustomPlot 2.1) places it: past the ticks
+    // pointing out, the tick labels outside and the label's padding, centred along the axis,
+    // turned to read upwards on the left and downwards on the right.
+    void drawLabel(QCPPainter *painter)
+    {
+        const bool horizontal = QCPAxis::orientation(type) == Qt::Horizontal;
+        const int ticksOut = std::max(tickLengthOut, subTickLengthOut);
+        const bool labelsOutside = !tickLabels.isEmpty() && tickLabelSide == QCPAxis::lsOutside;
+        const int tickLabelsSize = horizontal ? m_tickLabelsSize.height() : m_tickLabelsSize.width();
+        const int margin
+            = std::max(0, ticksOut) + (labelsOutside ? tickLabelPadding + tickLabelsSize : 0) + labelPadding;
+        QPoint origin;
+        switch (type) {
+        case QCPAxis::atLeft:
+            origin = axisRect.bottomLeft() + QPoint(-offset, 0);
+            break;
+        case QCPAxis::atRight:
+            origin = axisRect.bottomRight() + QPoint(offset, 0);
+            break;
+        case QCPAxis::atTop:
+            origin = axisRect.topLeft() + QPoint(0, -offset);
+            break;
+        case QCPAxis::atBottom:
+            origin = axisRect.bottomLeft() + QPoint(0, offset);
+            break;
+        }
+        painter->setFont(labelFont);
+        painter->setPen(QPen(labelColor));
+        const int height = DrawnText::boundingRect(*painter, 0, label).height();
+        constexpr int kFlags = Qt::TextDontClip | Qt::AlignCenter;
+        if (type == QCPAxis::atLeft || type == QCPAxis::atRight) {
+            const QTransform oldTransform = painter->transform();
+            if (type == QCPAxis::atLeft) {
+                painter->translate(origin.x() - margin - height, origin.y());
+                painter->rotate(-90);
+            } else {
+                painter->translate(origin.x() + margin + height, origin.y() - axisRect.height());
+                painter->rotate(90);
+            }
+            DrawnText::draw(*painter, QRect(0, 0, axisRect.height(), height), kFlags, label);
+            painter->setTransform(oldTransform);
+        } else if (type == QCPAxis::atTop) {
+            DrawnText::draw(*painter, QRect(origin.x(), origin.y() - margin - height, axisRect.width(), height), kFlags,
+                            label);
+        } else {
+            DrawnText::draw(*painter, QRect(origin.x(), origin.y() + margin, axisRect.width(), height), kFlags, label);
+        }
+        // The label's selection box, which the draw without it left empty.
+        const int at = ticksOut + (labelsOutside ? tickLabelPadding + tickLabelsSize : 0) + labelPadding;
+        switch (type) {
+        case QCPAxis::atLeft:
+            mLabelSelectionBox.setCoords(origin.x() - at - height, axisRect.top(), origin.x() - at, axisRect.bottom());
+            break;
+        case QCPAxis::atRight:
+            mLabelSelectionBox.setCoords(origin.x() + at + height, axisRect.top(), origin.x() + at, axisRect.bottom());
+            break;
+        case QCPAxis::atTop:
+            mLabelSelectionBox.setCoords(axisRect.left(), origin.y() - at - height, axisRect.right(), origin.y() - at);
+            break;
+        case QCPAxis::atBottom:
+            mLabelSelectionBox.setCoords(axisRect.left(), origin.y() + at + height, axisRect.right(), origin.y() + at);
+            break;
+        }
+        mLabelSelectionBox = mLabelSelectionBox.normalized();
+    }
+
+    QSize m_tickLabelsSize; // of the tick labels the last draw placed
 };
 
 // QCPAxis keeps its painter in a protected member; this names it from a class of ours.
@@ -219,6 +369,14 @@ QSize MeasuredTextElement::minimumOuterSizeHint() const
     return result;
 }
 
+// As QCPTextElement::draw (QCustomPlot 2.1), its text drawn from its layout (DrawnText).
+void MeasuredTextElement::draw(QCPPainter *painter)
+{
+    painter->setFont(mainFont());
+    painter->setPen(QPen(mainTextColor()));
+    DrawnText::draw(*painter, mRect, mTextFlags, mText, &mTextBoundingRect);
+}
+
 QSize MeasuredTextElement::maximumOuterSizeHint() const
 {
     if (mText.isEmpty())
@@ -288,11 +446,12 @@ void MeasuredLegendItem::draw(QCPPainter *painter)
     painter->setFont(getFont());
     painter->setPen(QPen(getTextColor()));
     const QSize icon = iconSize();
-    const QFontMetrics metrics = painter->fontMetrics();
-    const QRect text = metrics.boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, mPlottable->name());
-    painter->drawText(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), text.width(),
-                      std::max(text.height(), icon.height()), Qt::TextDontClip, mPlottable->name());
-    const int shift = std::max(0, (std::min(text.height(), metrics.height()) - icon.height()) / 2);
+    const QRect text = DrawnText::boundingRect(*painter, icon.height(), mPlottable->name());
+    DrawnText::draw(*painter,
+                    QRect(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), text.width(),
+                          std::max(text.height(), icon.height())),
+                    Qt::TextDontClip, mPlottable->name());
+    const int shift = std::max(0, (std::min(text.height(), painter->fontMetrics().height()) - icon.height()) / 2);
     const QRect iconRect(mRect.topLeft() + QPoint(0, shift), icon);
     painter->save();
     painter->setClipRect(iconRect, Qt::IntersectClip);

@@ -26,11 +26,11 @@ double advance(const QFont &font, const QString &text);
 // figure's texts keep clear of each other is asked of their ink at every layout of its fitting.
 QRectF tightBoundingRect(const QFont &font, const QString &text);
 
-// Gives every axis of `plot` (its axis rects' and colour scales') a painter that remembers its tick labels' measures (QCPAxisPainterPrivate's
-// TickLabelData) for the calling thread: QCustomPlot shapes each label at every layout of the axis
-// (its margin) and again to place it when it draws, the text laid out anew each time. The measures
-// and so every pixel are those QCustomPlot's own painter gives; its pixmap cache of labels
-// (QCP::phCacheLabels) would place them at whole pixels (PlotStyle::preparePlot).
+// Gives every axis of `plot` (its axis rects' and colour scales') a painter that remembers its tick labels' measures
+// (QCPAxisPainterPrivate's TickLabelData) for the calling thread: QCustomPlot shapes each label at every layout of the
+// axis (its margin) and again to place it when it draws, the text laid out anew each time. The measures and so every
+// pixel are those QCustomPlot's own painter gives; its pixmap cache of labels (QCP::phCacheLabels) would place them at
+// whole pixels (PlotStyle::preparePlot).
 void measureTickLabels(QCustomPlot *plot);
 
 // Adds `plottable` to `legend` (if it is not there yet) as a MeasuredLegendItem: what
@@ -39,13 +39,15 @@ void addToLegend(QCPAbstractPlottable *plottable, QCPLegend *legend);
 
 } // namespace MeasuredText
 
-// A QCPTextElement whose size hints measure its text once.
+// A QCPTextElement whose size hints measure its text once, and that draws it without shaping it
+// again (DrawnText).
 class MeasuredTextElement : public QCPTextElement
 {
 public:
     MeasuredTextElement(QCustomPlot *plot, const QString &text, const QFont &font);
 
 protected:
+    void draw(QCPPainter *painter) override;
     QSize minimumOuterSizeHint() const override;
     QSize maximumOuterSizeHint() const override;
 };

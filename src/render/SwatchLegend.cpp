@@ -1,5 +1,6 @@
 #include "SwatchLegend.h"
 
+#include "DrawnText.h"
 #include "MeasuredText.h"
 
 using namespace Qt::StringLiterals;
@@ -31,11 +32,12 @@ protected:
         painter->setFont(mFont);
         painter->setPen(QPen(mTextColor));
         const QSize icon = mParentLegend->iconSize();
-        const QRect text
-            = painter->fontMetrics().boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, m_swatch.label);
+        const QRect text = DrawnText::boundingRect(*painter, icon.height(), m_swatch.label);
         const int height = std::max(text.height(), icon.height());
-        painter->drawText(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), text.width(), height,
-                          Qt::TextDontClip, m_swatch.label);
+        DrawnText::draw(
+            *painter,
+            QRect(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), text.width(), height),
+            Qt::TextDontClip, m_swatch.label);
         // The swatch centred on the line of text beside it.
         const QRect swatch(QPoint(mRect.x(), mRect.y() + (height - icon.height()) / 2), icon);
         painter->fillRect(swatch, m_swatch.color);

@@ -1,10 +1,14 @@
 // What the window says beside a control: its name and flag, the formula it enters with the
-// current numbers (float64 values written here), and why the settings ignore it.
+// current numbers (float64 values written here), and why the settings ignore it; a screen reader
+// reads it as plain text, a hidden control's once it shows.
 #include "gui/ParamTips.h"
+
+#include "gui/Accessibility.h"
 
 #include "core/ParamText.h"
 #include "support/RopeReference.h"
 
+#include <QLabel>
 #include <QTest>
 
 #include <cmath>
@@ -34,6 +38,7 @@ private slots:
     void formulasCarryTheCurrentNumbers();
     void idleParametersSayWhy_data();
     void idleParametersSayWhy();
+    void aHiddenControlIsDescribedWhenShown();
 };
 
 void TestParamTips::everyTooltipNamesItsParameterAndFlag()
@@ -203,5 +208,28 @@ void TestParamTips::idleParametersSayWhy()
              qPrintable(tip));
 }
 
-QTEST_GUILESS_MAIN(TestParamTips)
+// A control's tooltip set while it is hidden (another family's) is its description once it shows,
+// as plain text, and a later one replaces it; a shown control's is its description at once.
+void TestParamTips::aHiddenControlIsDescribedWhenShown()
+{
+    Accessibility::install();
+    QWidget window;
+    auto *shown = new QLabel(u"shown"_s, &window);
+    auto *hidden = new QLabel(u"hidden"_s, &window);
+    hidden->hide();
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    hidden->setToolTip(u"<b>head_dim</b>&nbsp;<code>--head-dim N</code><br><i>Not used now:</i> d = 64"_s);
+    shown->setToolTip(u"<b>d_model</b>&nbsp;<code>--d-model N</code>"_s);
+    QCOMPARE(shown->accessibleDescription(), u"d_model --d-model N"_s);
+    hidden->show();
+    QCOMPARE(hidden->accessibleDescription(), u"head_dim --head-dim N\nNot used now: d = 64"_s);
+    hidden->hide();
+    hidden->setToolTip(u"<b>head_dim</b>&nbsp;<code>--head-dim N</code><br>d = 128"_s);
+    hidden->show();
+    QCOMPARE(hidden->accessibleDescription(), u"head_dim --head-dim N\nd = 128"_s);
+    QCOMPARE(hidden->accessibleDescription(), Accessibility::plainText(hidden->toolTip()));
+}
+
+QTEST_MAIN(TestParamTips)
 #include "tst_paramtips.moc"

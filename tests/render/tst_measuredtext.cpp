@@ -313,8 +313,9 @@ void TestMeasuredText::aMarkerLargerThanItsIconIsDrawnWhole()
 
 // Axes whose painter remembers its tick labels' measures lay out and draw every pixel as
 // QCustomPlot's own painter does: numbers, powers of ten drawn as QCustomPlot's "beautiful" powers,
-// rotated labels, a colour scale's axis, axis labels of one and two lines; again when the labels are
-// remembered, and after the labels' font and texts change.
+// rotated labels, a colour scale's axis, axis labels of one and two lines on all four sides, each
+// axis's parts where a click finds them; again when the labels are remembered, and after the
+// labels' font and texts change.
 void TestMeasuredText::tickLabelsDrawAsQCustomPlotsOwn()
 {
     const auto build = [](QCustomPlot &plot, bool measured) {
@@ -329,6 +330,10 @@ void TestMeasuredText::tickLabelsDrawAsQCustomPlotsOwn()
         plot.xAxis2->setTickLabels(true);
         plot.xAxis2->setRange(0.001, 0.0175);
         plot.xAxis2->setTickLabelRotation(35.0);
+        plot.xAxis2->setLabel(u"frequency ω_i"_s);
+        plot.yAxis2->setVisible(true);
+        plot.yAxis2->setTickLabels(true);
+        plot.yAxis2->setLabel(u"score (θ = 500000)"_s);
         auto *scale = new QCPColorScale(&plot);
         plot.plotLayout()->addElement(0, 1, scale);
         scale->setDataRange(QCPRange(-1.0, 1.0));
@@ -346,13 +351,27 @@ void TestMeasuredText::tickLabelsDrawAsQCustomPlotsOwn()
             if (withMeasured.toPixmap().toImage() != expected)
                 return false;
         }
-        return withMeasured.axisRect()->rect() == withQCustomPlots.axisRect()->rect();
+        if (withMeasured.axisRect()->rect() != withQCustomPlots.axisRect()->rect())
+            return false;
+        // Each axis's parts (its line, tick labels and label) where QCustomPlot's own painter puts them.
+        const QList<QCPAxis *> measuredAxes = withMeasured.axisRect()->axes(),
+                               ownAxes = withQCustomPlots.axisRect()->axes();
+        for (qsizetype i = 0; i < ownAxes.size(); ++i) {
+            for (int x = 0; x < 420; x += 2) {
+                for (int y = 0; y < 300; y += 2) {
+                    if (measuredAxes[i]->getPartAt(QPointF(x, y)) != ownAxes[i]->getPartAt(QPointF(x, y)))
+                        return false;
+                }
+            }
+        }
+        return true;
     };
     QVERIFY(same());
     for (QCustomPlot *plot : {&withMeasured, &withQCustomPlots}) {
         plot->yAxis->setTickLabelFont(font(12.0, true));
         plot->xAxis->setRange(-0.5, 63.5);
         plot->xAxis->setLabel(u"query position i"_s);
+        plot->yAxis2->setLabel(u"|error|"_s);
     }
     QVERIFY(same());
 }
