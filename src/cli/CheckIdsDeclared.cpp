@@ -83,9 +83,24 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
     const bool mrope = (shape.size() == 2 && shape[0] == 3 && shape[1] == rows)
         || (shape.size() == 3 && shape[0] == 3 && shape[1] == 1 && shape[2] == rows);
     const bool grid = shape.size() == 2 && shape[1] == 2 && shape[0] == rows;
+    // Three rows of ids of another length, or the L x 3 transpose: M-RoPE's, said so in one line.
+    if (!mrope && shape.size() == 2 && (shape[0] == 3 || (shape[1] == 3 && shape[0] == rows)))
+        return failWith(err, ExitUsage,
+                        u"M-RoPE's ids of a table of %1 rows are [3, %1] (t, h, w, as get_rope_index returns them); "
+                        "got [%2, %3]%4"_s.arg(rows)
+                            .arg(shape[0])
+                            .arg(shape[1])
+                            .arg(shape[0] == rows ? u": transpose them"_s : QString()));
     if (!mrope && !grid)
         return std::nullopt;
-    const bool declared = given(arguments, u"--expect"_s);
+    // The family the ids are read with: --expect's, or a model config's (--expect-config).
+    const std::optional<QString> family = valueOf(arguments, u"--expect"_s);
+    const bool declared = family || given(arguments, u"--expect-config"_s);
+    const QString meant = mrope ? u"mrope"_s : u"rope-2d or sincos-2d"_s;
+    if (family && (mrope ? *family != u"mrope"_s : *family != u"rope-2d"_s && *family != u"sincos-2d"_s))
+        return failWith(err, ExitUsage,
+                        u"%1 ids are %2's; --expect %3 declares another family"_s.arg(
+                            mrope ? u"[3, L] (t, h, w)"_s : u"[L, 2] (row, column)"_s, meant, *family));
     QStringList rewritten = withoutIds(arguments);
     if (mrope) {
         bool merged = true;
@@ -110,9 +125,9 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
     const auto hw = rowMajorGrid(ids->values);
     if (!hw)
         return failWith(err, ExitUsage,
-                        u"a 2-D table's [L, 2] ids are its patches' (row, column), enumerating an H x W grid row by "
-                        "row (the column fastest); these do not (row k holds (k / W, k % W)): give the grid "
-                        "(--grid H,W) the table was made for"_s);
+                        u"a 2-D table's [L, 2] ids stand for its grid where they enumerate its patches' (row, "
+                        "column) row by row, the column fastest (id k = (k / W, k % W)); these are in another "
+                        "order: give the grid (--grid H,W) the table was made for"_s);
     if (!declared)
         return failWith(err, ExitUsage,
                         u"[L, 2] ids of a %1 x %2 grid, row by row: a table at them is compared with a declared 2-D "
@@ -120,7 +135,8 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
                         "check reads the table's grid itself"_s.arg(hw->first)
                             .arg(hw->second));
     rewritten << u"--grid"_s << u"%1,%2"_s.arg(hw->first).arg(hw->second);
-    if (!given(arguments, u"--patch"_s))
+    // 2-D RoPE's similarity patch, which a preset may place outside a smaller grid: the grid's own.
+    if (!given(arguments, u"--patch"_s) && family == u"rope-2d"_s)
         rewritten << u"--patch"_s << u"auto"_s;
     return rewritten;
 }

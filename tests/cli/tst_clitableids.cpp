@@ -166,6 +166,11 @@ private slots:
         QVERIFY2(report(wrong).value(u"mistakes"_s).toVariant().toStringList().contains(u"mrope-interleave-swapped"_s),
                  qPrintable(wrong.out));
 
+        // A Qwen-VL config declares the model as --expect mrope --preset does.
+        const Run config = posenc({u"check"_s, right, u"--position-ids"_s, idsPath, u"--expect-config"_s,
+                                   QStringLiteral(POSENC_CONFIGS "/Qwen3-VL-8B-Instruct.json"), u"--json"_s});
+        QVERIFY2(config.exitCode == 0, qPrintable(config.out + config.err));
+
         // [3, 1, L], get_rope_index's own shape for one row, reads the same.
         const QString batchOfOne = write(dir, u"ids31.npy"_s, {3, 1, L}, threeAxes(ids));
         const Run one = posenc(QStringList {u"check"_s, right, u"--position-ids"_s, batchOfOne} + kQwen3Vl);
@@ -187,6 +192,21 @@ private slots:
         QVERIFY2(undeclared.err.contains(u"--expect mrope"_s)
                      && undeclared.err.contains(u"text:6,image:1x16x24,text:10"_s) && undeclared.err.count(u'\n') == 1,
                  qPrintable(undeclared.err));
+
+        // Another family declared, or the ids transposed: one line each, no flag the user did not give.
+        const Run otherFamily = posenc({u"check"_s, right, u"--position-ids"_s, idsPath, u"--expect"_s, u"rope-2d"_s});
+        QCOMPARE(otherFamily.exitCode, 2);
+        QVERIFY2(otherFamily.err.contains(u"--expect rope-2d declares another family"_s)
+                     && !otherFamily.err.contains(u"--prompt"_s) && otherFamily.err.count(u'\n') == 1,
+                 qPrintable(otherFamily.err));
+        std::vector<double> transposed;
+        for (const Id &id : ids)
+            transposed.insert(transposed.end(), {double(id[0]), double(id[1]), double(id[2])});
+        const QString lByThree = write(dir, u"ids-l3.npy"_s, {L, 3}, transposed);
+        const Run turned = posenc(QStringList {u"check"_s, right, u"--position-ids"_s, lByThree} + kQwen3Vl);
+        QCOMPARE(turned.exitCode, 2);
+        QVERIFY2(turned.err.contains(u"[3, %1]"_s.arg(L)) && turned.err.contains(u"transpose"_s),
+                 qPrintable(turned.err));
 
         std::vector<Id> held = ids;
         for (std::size_t k = 6; k < 6 + 96; ++k)

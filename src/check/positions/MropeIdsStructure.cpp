@@ -249,7 +249,8 @@ ReadPrompt promptOf(const RowMatrixXf &ids, std::int64_t merge)
     if (!row.problem.isEmpty())
         read.problem = u"they are not get_rope_index's for any prompt: %1"_s.arg(row.problem);
     else if (row.padding > 0)
-        read.problem = u"%1 of their columns are padding (ids 1), which a table's rows do not hold"_s.arg(row.padding);
+        read.problem = u"%1 of their columns are a padded batch's (ids 1, transformers' fill), which a prompt does "
+                       "not lay out: check the rows after the padding, or the ids alone"_s.arg(row.padding);
     else if (!row.unitSteps)
         read.problem = u"a video's t advances by other than 1 a grid (%1): Qwen2.5-VL's time, which --prompt with "
                        "--vision-positions qwen2.5-vl and its timing declares"_s.arg(row.steps.join(u"; "_s));
