@@ -451,8 +451,9 @@ std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding 
     if (auto *match = std::get_if<TableMatch>(&expected)) {
         match->family = family;
         RowConstant::expectShifted(*match, evidence, *FamilyChecks::of(spec.encoding).table);
-        // The declared reference is what a correct table equals.
-        if (match->mistakes.empty())
+        // The declared reference is what a correct table equals; a family that could not tell
+        // (M-RoPE's ids when no prompt is declared) keeps its unknown.
+        if (match->mistakes.empty() && match->verdict != CheckVerdict::Unknown)
             asDeclaredReference(*match);
     }
     return expected;

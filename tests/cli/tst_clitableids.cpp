@@ -177,6 +177,25 @@ private slots:
         QVERIFY2(one.exitCode == 0, qPrintable(one.out + one.err));
     }
 
+    // A declared M-RoPE with no prompt (the preset's is its figures' demo): the correct table is
+    // unknown at its own ids, never a mistake against a prompt nobody gave; the chunked one is
+    // still a mistake.
+    void noPromptIsNoMistake()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = promptIds();
+        const auto L = std::int64_t(ids.size());
+        const QString right = write(dir, u"right.npy"_s, {L, 128}, qwen3VlCos(ids, false));
+        const QString chunked = write(dir, u"chunked.npy"_s, {L, 128}, qwen3VlCos(ids, true));
+        const Run own = posenc(QStringList {u"check"_s, right} + kQwen3Vl);
+        QVERIFY2(own.exitCode == 7, qPrintable(own.out + own.err));
+        QVERIFY2(report(own).value(u"diagnosis"_s).toString().contains(u"no prompt is declared"_s),
+                 qPrintable(own.out));
+        const Run wrong = posenc(QStringList {u"check"_s, chunked} + kQwen3Vl);
+        QVERIFY2(wrong.exitCode == 1, qPrintable(wrong.out + wrong.err));
+    }
+
     // Without a declared M-RoPE, or with ids no prompt gives (h and w held at one id, mstar#196's
     // audio tokens), one line on the usage exit code.
     void mropeIdsRefusedWithTheReason()

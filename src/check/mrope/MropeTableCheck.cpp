@@ -374,6 +374,44 @@ std::optional<QString> idsReadBack(const TableEvidence &e, const Params &p, cons
                .arg(how.join(u", "_s), shown.join(u"; "_s));
 }
 
+// A declared M-RoPE whose prompt is the one the parameters hold when none is given (MropeParams'
+// default, which the Qwen-VL presets keep for their figures): the ids are nobody's declaration. The
+// table's own ids read from its sampled rows at the declared split and rope_theta; where they
+// explain every sampled cell, the table is that M-RoPE at ids no declaration gives: unknown, said,
+// never a mistake against a demo prompt (a correct table was mrope-ids-differ against it).
+std::optional<TableMatch> atOwnIds(const TableEvidence &e, const Params &params, bool cosine)
+{
+    if (params.mrope.prompt != MropeParams {}.prompt || params.rope.type != RopeType::Default)
+        return std::nullopt;
+    const auto reading = MropeTableFit::readAt(e, params.rope.theta, params.mrope.section, params.mrope.interleaved);
+    if (!reading || reading->cosine != cosine || reading->turns.cols() != e.cols())
+        return std::nullopt;
+    auto reference
+        = std::make_shared<const MropeSampledReference>(reading->turns, reading->cosine, reading->rows, reading->ids);
+    const Judged judged = judge(*reference, e, reading->turns);
+    if (judged.bad() != 0 || !explains(judged.score.compared, judged.bad()))
+        return std::nullopt;
+    const QString words
+        = u"%1, rope_theta %2, rotary_dim %3"_s
+              .arg(splitWords(reading->section, reading->interleaved), NumberText::exact(reading->theta))
+              .arg(reading->turns.cols());
+    TableMatch m;
+    m.table = cosine ? kCos : kSin;
+    m.findings = {{u"mrope_section"_s, sectionText(reading->section)},
+                  {u"mrope_interleaved"_s, reading->interleaved},
+                  {u"base"_s, reading->theta},
+                  {u"rope_deltas"_s, std::monostate()}};
+    setTolerance(m, e, reading->turns, judged.float32);
+    m.reference = reference;
+    m.referenceText = u"M-RoPE, "_s + words + u", at the ids read from the sampled rows"_s;
+    m.verdict = CheckVerdict::Unknown;
+    m.diagnosis = u"the declared M-RoPE's %1 table (%2) at ids read from its own rows: no prompt is declared, so "
+                  "whether they are get_rope_index's cannot be told; --prompt, or --position-ids with the "
+                  "[3, L] ids get_rope_index returned, compares every row"_s.arg(cosine ? u"cos"_s : u"sin"_s, words);
+    m.notes.append(idsNote(*reading));
+    return m;
+}
+
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
     if (table != kCos && table != kSin)
@@ -392,6 +430,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     TableMatch m = matchOf(e, params, cosine, judged, correct);
     if (judged.bad() == 0)
         return m;
+    if (auto own = atOwnIds(e, params, cosine))
+        return std::move(*own);
     // The mistakes that change the ids or the split, each where it changes something.
     struct Tried
     {
