@@ -84,7 +84,7 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
         || (shape.size() == 3 && shape[0] == 3 && shape[1] == 1 && shape[2] == rows);
     const bool grid = shape.size() == 2 && shape[1] == 2 && shape[0] == rows;
     // Three rows of ids of another length, or the L x 3 transpose: M-RoPE's, said so in one line.
-    if (!mrope && shape.size() == 2 && (shape[0] == 3 || (shape[1] == 3 && shape[0] == rows)))
+    if (!mrope && !grid && shape.size() == 2 && (shape[0] == 3 || (shape[1] == 3 && shape[0] == rows)))
         return failWith(err, ExitUsage,
                         u"M-RoPE's ids of a table of %1 rows are [3, %1] (t, h, w, as get_rope_index returns them); "
                         "got [%2, %3]%4"_s.arg(rows)
@@ -115,8 +115,9 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
             return failWith(
                 err, ExitUsage,
                 u"M-RoPE's [3, L] ids (t, h, w) read as get_rope_index's of the prompt %1: a table at "
-                "them is compared with a declared M-RoPE (--expect mrope with --preset, --config or its "
-                "parameters); without one the check reads the table's split, theta and ids itself"_s.arg(read.prompt));
+                "them is compared with a declared M-RoPE (--expect mrope with --preset or its parameters, or "
+                "--expect-config with a Qwen-VL config.json); without one the check reads the table's split, "
+                "theta and ids itself"_s.arg(read.prompt));
         rewritten << u"--prompt"_s << read.prompt;
         if (read.v5 && !given(arguments, u"--mrope-era"_s))
             rewritten << u"--mrope-era"_s << u"v5"_s;
