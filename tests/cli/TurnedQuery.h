@@ -13,6 +13,17 @@
 
 namespace TurnedQuery {
 
+// `rows` x `dim` random normal values (seeded by `seed`): a query before RoPE.
+inline std::vector<float> normalRows(qint64 rows, qint64 dim, unsigned seed)
+{
+    std::mt19937 engine(seed);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::vector<float> x(std::size_t(rows * dim));
+    for (float &v : x)
+        v = float(normal(engine));
+    return x;
+}
+
 // X random normal (seeded by `seed`), `positions.size()` rows of `dim`; Y X with row r turned at
 // positions[r], theta 10000, the table's pairs `halfPairs` (i, i + d/2) or else (2i, 2i + 1), the
 // rotation's likewise `halfRotation`, sin times `sign` (-1: q * cos - rotate_half(q) * sin, the
@@ -22,11 +33,8 @@ inline std::pair<std::vector<float>, std::vector<float>> turned(const std::vecto
                                                                 bool halfRotation = true, double sign = 1.0)
 {
     const auto rows = qint64(positions.size());
-    std::mt19937 engine(seed);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    std::vector<float> x(std::size_t(rows * dim)), y(x.size());
-    for (float &v : x)
-        v = float(normal(engine));
+    const std::vector<float> x = normalRows(rows, dim, seed);
+    std::vector<float> y(x.size());
     const qint64 h = dim / 2;
     for (qint64 r = 0; r < rows; ++r) {
         const auto at = [&](qint64 j) { return double(x[std::size_t(r * dim + j)]); };

@@ -103,11 +103,8 @@ std::pair<std::vector<float>, std::vector<float>> hfFloat32(const std::vector<qi
                                                             unsigned seed, double theta)
 {
     const auto rows = qint64(positions.size());
-    std::mt19937 engine(seed);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    std::vector<float> x(std::size_t(rows * dim)), y(x.size());
-    for (float &v : x)
-        v = float(normal(engine));
+    const std::vector<float> x = TurnedQuery::normalRows(rows, dim, seed);
+    std::vector<float> y(x.size());
     const qint64 h = dim / 2;
     for (qint64 r = 0; r < rows; ++r)
         for (qint64 j = 0; j < dim; ++j) {

@@ -116,6 +116,31 @@ QString idsNote(const MropeTableFit::Reading &r)
         shown.join(u", "_s));
 }
 
+// A reading's split, rope_theta and rotary_dim, in words.
+QString readingWords(const MropeTableFit::Reading &r)
+{
+    return u"%1, rope_theta %2, rotary_dim %3"_s.arg(splitWords(r.section, r.interleaved), NumberText::exact(r.theta))
+        .arg(r.turns.cols());
+}
+
+// The table compared with the ids read from its own sampled rows (`reference`): unknown, since no
+// prompt says what they should be; its findings the reading's. The caller says why in its diagnosis.
+TableMatch atReadIds(const TableEvidence &e, const MropeTableFit::Reading &r,
+                     std::shared_ptr<const MropeSampledReference> reference, const Judged &judged)
+{
+    TableMatch m;
+    m.table = r.cosine ? kCos : kSin;
+    m.findings = {{u"mrope_section"_s, sectionText(r.section)},
+                  {u"mrope_interleaved"_s, r.interleaved},
+                  {u"base"_s, r.theta},
+                  {u"rope_deltas"_s, std::monostate()}};
+    setTolerance(m, e, r.turns, judged.float32);
+    m.reference = std::move(reference);
+    m.referenceText = u"M-RoPE, "_s + readingWords(r) + u", at the ids read from the sampled rows"_s;
+    m.verdict = CheckVerdict::Unknown;
+    return m;
+}
+
 std::optional<TableCandidate> fit(const TableEvidence &e)
 {
     if (e.infinite || e.sameRow || e.cols() < 6 || e.cols() % 2 != 0 || e.cols() > RopeParams::kMaxHeadDim)
@@ -127,10 +152,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         = std::make_shared<const MropeSampledReference>(reading->turns, reading->cosine, reading->rows, reading->ids);
     const Judged judged = judge(*reference, e, reading->turns);
     const std::int64_t pairs = reading->turns.pairs();
-    const QString words
-        = u"%1, rope_theta %2, rotary_dim %3"_s
-              .arg(splitWords(reading->section, reading->interleaved), NumberText::exact(reading->theta))
-              .arg(2 * pairs);
+    const QString words = readingWords(*reading);
     TableCandidate c;
     c.compared = judged.score.compared;
     c.bad = judged.bad();
@@ -142,17 +164,9 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
             = u"M-RoPE's table of %1 leaves %2 of the sampled cells beyond the tolerance"_s.arg(words).arg(c.bad);
         return c;
     }
-    TableMatch &m = c.match;
-    m.table = reading->cosine ? kCos : kSin;
-    m.findings = {{u"mrope_section"_s, sectionText(reading->section)},
-                  {u"mrope_interleaved"_s, reading->interleaved},
-                  {u"base"_s, reading->theta},
-                  {u"rope_deltas"_s, std::monostate()}};
-    setTolerance(m, e, reading->turns, judged.float32);
-    m.reference = reference;
-    m.referenceText = u"M-RoPE, "_s + words + u", at the ids read from the sampled rows"_s;
     // The ids are the table's own: no prompt says what they should be, so the check cannot tell.
-    m.verdict = CheckVerdict::Unknown;
+    c.match = atReadIds(e, *reading, reference, judged);
+    TableMatch &m = c.match;
     m.diagnosis = u"M-RoPE's %1 table: %2; %3 of the %4 sampled rows are image or video tokens (their t, h and w "
                   "differ), their ids read from the table; with no prompt declared, whether they are get_rope_index's "
                   "cannot be told"_s.arg(reading->cosine ? u"cos"_s : u"sin"_s, words)
@@ -391,23 +405,11 @@ std::optional<TableMatch> atOwnIds(const TableEvidence &e, const Params &params,
     const Judged judged = judge(*reference, e, reading->turns);
     if (judged.bad() != 0 || !explains(judged.score.compared, judged.bad()))
         return std::nullopt;
-    const QString words
-        = u"%1, rope_theta %2, rotary_dim %3"_s
-              .arg(splitWords(reading->section, reading->interleaved), NumberText::exact(reading->theta))
-              .arg(reading->turns.cols());
-    TableMatch m;
-    m.table = cosine ? kCos : kSin;
-    m.findings = {{u"mrope_section"_s, sectionText(reading->section)},
-                  {u"mrope_interleaved"_s, reading->interleaved},
-                  {u"base"_s, reading->theta},
-                  {u"rope_deltas"_s, std::monostate()}};
-    setTolerance(m, e, reading->turns, judged.float32);
-    m.reference = reference;
-    m.referenceText = u"M-RoPE, "_s + words + u", at the ids read from the sampled rows"_s;
-    m.verdict = CheckVerdict::Unknown;
+    TableMatch m = atReadIds(e, *reading, std::move(reference), judged);
     m.diagnosis = u"the declared M-RoPE's %1 table (%2) at ids read from its own rows: no prompt is declared, so "
                   "whether they are get_rope_index's cannot be told; --prompt, or --position-ids with the "
-                  "[3, L] ids get_rope_index returned, compares every row"_s.arg(cosine ? u"cos"_s : u"sin"_s, words);
+                  "[3, L] ids get_rope_index returned, compares every row"_s.arg(cosine ? u"cos"_s : u"sin"_s,
+                                                                                 readingWords(*reading));
     m.notes.append(idsNote(*reading));
     return m;
 }
