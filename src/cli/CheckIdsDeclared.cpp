@@ -74,7 +74,8 @@ std::optional<std::pair<std::int64_t, std::int64_t>> rowMajorGrid(const RowMatri
 } // namespace
 
 std::optional<std::variant<QStringList, int>> rewrite(const QStringList &arguments, const QString &idsPath,
-                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err)
+                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err,
+                                                      std::optional<double> tokensPerSecond)
 {
     const auto ids = PositionIdsFile::read(idsPath, budget);
     if (!ids)
@@ -105,7 +106,8 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
     if (mrope) {
         bool merged = true;
         const std::int64_t merge = valueOf(arguments, u"--spatial-merge-size"_s).value_or(u"2"_s).toLongLong(&merged);
-        const MropeIdsStructure::ReadPrompt read = MropeIdsStructure::promptOf(ids->values, merged ? merge : 2);
+        const MropeIdsStructure::ReadPrompt read
+            = MropeIdsStructure::promptOf(ids->values, merged ? merge : 2, tokensPerSecond);
         if (!read.problem.isEmpty())
             return failWith(err, ExitUsage,
                             u"M-RoPE's [3, L] ids (t, h, w) of the table's rows stand for the prompt they lay out, "

@@ -1,0 +1,224 @@
+// posenc check of M-RoPE tensors as engineers dump them from transformers (issue 56, "A verdict
+// that holds on the tensors engineers dump"). Every table and id array is written here from the
+// reference code, never from posenc's:
+// - the ids: huggingface/transformers models/qwen2_vl/modeling_qwen2_vl.py, Qwen2VLModel.get_rope_index
+//   (4.x: text at arange(n) + st_idx on the three axes; a grid at stack([t, h, w]) + st_idx, w
+//   fastest; st_idx = the ids' max + 1 after each span), with Qwen2.5-VL's video time
+//   (models/qwen2_5_vl/modeling_qwen2_5_vl.py, get_rope_index: t_index = (arange(T) *
+//   second_per_grid_t * tokens_per_second).long()); left padding's ids 1 (position_ids =
+//   torch.ones(...), only the attention mask's tokens filled);
+// - the cos: Qwen2VLRotaryEmbedding.forward (inv_freq = 1 / theta^(2j / d) in float32, freqs =
+//   inv_freq @ position_ids in float32, one [3, B, L, d] cos per axis, emb = cat(freqs, freqs)), then
+//   apply_multimodal_rotary_pos_emb's merge (mrope_section * 2 chunks, chunk i from axis i % 3);
+//   Qwen3-VL's apply_interleaved_mrope (models/qwen3_vl/modeling_qwen3_vl.py: h at pairs 1 mod 3
+//   below 3 s_h, w at 2 mod 3 below 3 s_w, t the rest).
+#include "CliCheckRun.h"
+#include "NpyBytes.h"
+
+#include <QtTest>
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+using CliCheck::checkFile;
+using CliCheck::write;
+
+namespace {
+
+using Id = std::array<std::int64_t, 3>; // t, h, w
+
+// A prompt's span: text of n tokens (frames 0), or a vision grid of merged h x w tokens a frame,
+// each frame k at t = tOf(k).
+struct Span
+{
+    std::int64_t n = 0, frames = 0, h = 0, w = 0;
+    double step = 1.0; // second_per_grid * tokens_per_second (Qwen2.5-VL); 1: Qwen2-VL's index
+};
+
+Span text(std::int64_t n)
+{
+    return {n, 0, 0, 0};
+}
+
+Span grid(std::int64_t frames, std::int64_t h, std::int64_t w, double step = 1.0)
+{
+    return {0, frames, h, w, step};
+}
+
+// get_rope_index (4.x) of one row.
+std::vector<Id> ropeIndex(const std::vector<Span> &spans)
+{
+    std::vector<Id> ids;
+    std::int64_t st = 0;
+    for (const Span &s : spans) {
+        std::int64_t largest = st - 1;
+        if (s.frames == 0) {
+            for (std::int64_t k = 0; k < s.n; ++k)
+                ids.push_back({st + k, st + k, st + k});
+            largest = st + s.n - 1;
+        }
+        for (std::int64_t k = 0; k < s.frames; ++k) {
+            const auto t = std::int64_t(float(float(k) * float(s.step)));
+            for (std::int64_t y = 0; y < s.h; ++y)
+                for (std::int64_t x = 0; x < s.w; ++x) {
+                    ids.push_back({st + t, st + y, st + x});
+                    largest = std::max({largest, st + t, st + y, st + x});
+                }
+        }
+        st = largest + 1;
+    }
+    return ids;
+}
+
+// The axis of pair j: chunked (apply_multimodal_rotary_pos_emb) or interleaved (apply_interleaved_mrope).
+int axisOf(std::int64_t j, const std::array<std::int64_t, 3> &section, bool interleaved)
+{
+    if (interleaved)
+        return j % 3 == 1 && j < 3 * section[1] ? 1 : j % 3 == 2 && j < 3 * section[2] ? 2 : 0;
+    return j < section[0] ? 0 : j < section[0] + section[1] ? 1 : 2;
+}
+
+float invFreq(std::int64_t j, double theta, std::int64_t pairs)
+{
+    return float(1.0 / std::pow(theta, double(2 * j) / double(2 * pairs)));
+}
+
+// The merged cos table [L, 2 * pairs].
+std::vector<double> mropeCos(const std::vector<Id> &ids, double theta, const std::array<std::int64_t, 3> &section,
+                             bool interleaved)
+{
+    const std::int64_t pairs = section[0] + section[1] + section[2];
+    std::vector<double> v;
+    for (const Id &id : ids)
+        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+            const std::int64_t j = c % pairs;
+            const float angle = float(id[std::size_t(axisOf(j, section, interleaved))]) * invFreq(j, theta, pairs);
+            v.push_back(std::cos(double(angle)));
+        }
+    return v;
+}
+
+// [3, L]: t's ids, then h's, then w's.
+std::vector<double> threeAxes(const std::vector<Id> &ids)
+{
+    std::vector<double> v;
+    for (int a = 0; a < 3; ++a)
+        for (const Id &id : ids)
+            v.push_back(double(id[std::size_t(a)]));
+    return v;
+}
+
+const std::array<std::int64_t, 3> kQwen2 {16, 24, 24};
+const std::array<std::int64_t, 3> kQwen3 {24, 20, 20};
+
+QString saved(const QTemporaryDir &dir, const QString &name, const std::vector<std::int64_t> &shape,
+              const std::vector<double> &values)
+{
+    return write(dir, name, npy(shape, values));
+}
+
+QStringList mistakesOf(const CliCheck::Checked &c)
+{
+    return c.json.value(u"mistakes"_s).toVariant().toStringList();
+}
+
+} // namespace
+
+class TestCliMropeDumps : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // A declared M-RoPE whose table differs only in rope_theta: rope-theta named with both values
+    // (REPORT-r34 #6, #6b), declared by a preset, left at the default, or with no prompt declared.
+    void thetaNamedWithBothValues()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const auto L = std::int64_t(ids.size());
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, L}, threeAxes(ids));
+        const QString at1e4 = saved(dir, u"q2-1e4.npy"_s, {L, 128}, mropeCos(ids, 1e4, kQwen2, false));
+        const QString at1e6 = saved(dir, u"q2-1e6.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        const QString q3at1e6 = saved(dir, u"q3-1e6.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen3, true));
+        QVERIFY(!idsPath.isEmpty() && !at1e4.isEmpty() && !at1e6.isEmpty() && !q3at1e6.isEmpty());
+
+        const auto c = checkFile(
+            at1e4, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
+        QVERIFY2(c.exit == 1 && mistakesOf(c) == QStringList {u"rope-theta"_s}, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"rope_theta 10000 where the declaration gives 1e+06"_s), qPrintable(c.shown));
+
+        const auto q3 = checkFile(
+            q3at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen3-vl-8b"_s});
+        QVERIFY2(q3.exit == 1 && mistakesOf(q3) == QStringList {u"rope-theta"_s}, qPrintable(q3.shown));
+        QVERIFY2(q3.diagnosis().contains(u"rope_theta 1e+06 where the declaration gives 5e+06"_s),
+                 qPrintable(q3.shown));
+
+        // No preset: the default rope_theta 10000, said not declared.
+        const auto bare = checkFile(at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s});
+        QVERIFY2(bare.exit == 1 && mistakesOf(bare) == QStringList {u"rope-theta"_s}, qPrintable(bare.shown));
+        QVERIFY2(bare.diagnosis().contains(u"rope_theta 1e+06 where the default, not declared, is 10000"_s),
+                 qPrintable(bare.shown));
+
+        // No prompt declared: theta is wrong at whatever ids the rows hold.
+        const auto own = checkFile(at1e4, {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
+        QVERIFY2(own.exit == 1 && mistakesOf(own) == QStringList {u"rope-theta"_s}, qPrintable(own.shown));
+
+        // The correct table stays correct.
+        const auto right = checkFile(
+            at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
+        QVERIFY2(right.exit == 0, qPrintable(right.shown));
+    }
+
+    // Qwen2.5-VL's video ids, t advancing by second_per_grid * tokens_per_second (1 at second_per_grid
+    // 0.5, 2 at 1): read back with that timing, correct (REPORT-r34 #2, #2b); a declared Qwen2-VL,
+    // whose t is the grid index, refuses t steps of 2 in one line.
+    void qwen25VideoTimingReadFromIds()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QStringList qwen25 {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-5-vl-7b"_s};
+        for (const double step : {1.0, 2.0, 0.5}) {
+            const std::vector<Id> ids = ropeIndex({text(5), grid(4, 4, 4, step), text(6)});
+            const auto L = std::int64_t(ids.size());
+            const QString name = QString::number(step);
+            const QString idsPath = saved(dir, u"ids-%1.npy"_s.arg(name), {3, L}, threeAxes(ids));
+            const QString cos = saved(dir, u"cos-%1.npy"_s.arg(name), {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+            const auto c = checkFile(cos, QStringList {u"--position-ids"_s, idsPath} + qwen25);
+            QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(name + u": "_s + c.shown));
+            if (step == 2.0) {
+                const auto qwen2 = checkFile(
+                    cos, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
+                QVERIFY2(qwen2.exit == 2 && qwen2.shown.contains(u"Qwen2.5-VL"_s), qPrintable(qwen2.shown));
+            }
+        }
+    }
+
+    // Whether a prompt was declared is said by the flags, not by the prompt's value: the preset's
+    // example prompt given with --prompt declares it (the table compared, correct); a preset or a
+    // config with no --prompt declares none (unknown, never a mistake against the example).
+    void promptDeclaredByTheFlag()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // The Qwen-VL presets' example: text:5,image:1x4x6,text:3,video:2x4x4,text:2.
+        const std::vector<Id> ids = ropeIndex({text(5), grid(1, 2, 3), text(3), grid(2, 2, 2), text(2)});
+        const auto L = std::int64_t(ids.size());
+        const QString cos = saved(dir, u"cos.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        QVERIFY(!cos.isEmpty());
+        const QStringList preset {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s};
+        const auto given
+            = checkFile(cos, preset + QStringList {u"--prompt"_s, u"text:5,image:1x4x6,text:3,video:2x4x4,text:2"_s});
+        QVERIFY2(given.exit == 0 && given.verdict() == u"correct"_s, qPrintable(given.shown));
+        const auto none = checkFile(cos, preset);
+        QVERIFY2(none.exit == 7 && none.diagnosis().contains(u"no prompt is declared"_s), qPrintable(none.shown));
+        const auto config
+            = checkFile(cos, {u"--expect-config"_s, QStringLiteral(POSENC_CONFIGS "/Qwen2-VL-7B-Instruct.json")});
+        QVERIFY2(config.exit == 7 && config.diagnosis().contains(u"no prompt is declared"_s), qPrintable(config.shown));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliMropeDumps)
+#include "tst_climropedumps.moc"
