@@ -404,16 +404,17 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         heads = TensorShapes::flagHeads(declared);
     const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
     std::optional<RowsAtPositions::Layout> atIds;
+    // Ids of every slice of a stack (M-RoPE's [3, B, L] for a [3, B, L, D] cache), or a declared
+    // M-RoPE's prompt's.
+    if (auto sliced = CheckSlicesAtIds::check(tensor, parser.value(u"position-ids"_s), run, err)) {
+        if (const int *code = std::get_if<int>(&*sliced))
+            return *code;
+        const TableMatch &match = std::get<TableMatch>(*sliced);
+        out << (parser.isSet(u"json"_s) ? json(match)
+                                        : CheckReport::tableLines(match, *tensor.rows).join(u'\n') + u'\n');
+        return verdictExitCode(match.verdict);
+    }
     if (parser.isSet(u"position-ids"_s)) {
-        // Ids of every slice of a stack (M-RoPE's [3, B, L] for a [3, B, L, D] cache).
-        if (auto sliced = CheckSlicesAtIds::check(tensor, parser.value(u"position-ids"_s), run, err)) {
-            if (const int *code = std::get_if<int>(&*sliced))
-                return *code;
-            const TableMatch &match = std::get<TableMatch>(*sliced);
-            out << (parser.isSet(u"json"_s) ? json(match)
-                                            : CheckReport::tableLines(match, *tensor.rows).join(u'\n') + u'\n');
-            return verdictExitCode(match.verdict);
-        }
         // M-RoPE's [3, L] ids stand for their prompt, a grid's [L, 2] for --grid: checked as declared so.
         // A declared Qwen2.5-VL's videos: their t steps are their second_per_grid's.
         const bool qwen25 = expected.kind == CheckExpect::Expectation::Kind::Family

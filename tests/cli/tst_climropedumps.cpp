@@ -110,6 +110,23 @@ std::vector<double> threeAxes(const std::vector<Id> &ids)
     return v;
 }
 
+// Qwen2VLRotaryEmbedding.forward's cos before the merge, [3, B, L, 2 * pairs]: slice [a, b] turns
+// every column at ids[a] (each of the B rows the same ids); `order` the axes' ids each slice takes.
+std::vector<double> perAxisCos(const std::vector<Id> &ids, double theta, std::int64_t pairs, std::int64_t batch,
+                               const std::array<int, 3> &order = {0, 1, 2})
+{
+    std::vector<double> v;
+    for (int a = 0; a < 3; ++a)
+        for (std::int64_t b = 0; b < batch; ++b)
+            for (const Id &id : ids)
+                for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+                    const float angle
+                        = float(id[std::size_t(order[std::size_t(a)])]) * invFreq(c % pairs, theta, pairs);
+                    v.push_back(std::cos(double(angle)));
+                }
+    return v;
+}
+
 const std::array<std::int64_t, 3> kQwen2 {16, 24, 24};
 const std::array<std::int64_t, 3> kQwen3 {24, 20, 20};
 
@@ -194,6 +211,39 @@ private slots:
                 QVERIFY2(qwen2.exit == 2 && qwen2.shown.contains(u"Qwen2.5-VL"_s), qPrintable(qwen2.shown));
             }
         }
+    }
+
+    // transformers' M-RoPE cos before apply_multimodal_rotary_pos_emb merges it, [3, B, L, d] (REPORT-r34
+    // #5, #5b): under a declared M-RoPE each axis's slice is compared with RoPE's table at M-RoPE's
+    // rope_theta, its rows at that axis's ids (the prompt's, or --position-ids [3, B, L]): correct;
+    // h and w exchanged named slice-at-other-ids.
+    void perAxisCacheAtItsAxesIds()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const auto L = std::int64_t(ids.size());
+        const QString prompt = u"text:20,image:1x28x28,text:9"_s;
+        const QStringList qwen2 {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s};
+        const QString one = saved(dir, u"pre1.npy"_s, {3, 1, L, 128}, perAxisCos(ids, 1e6, 64, 1));
+        const QString two = saved(dir, u"pre2.npy"_s, {3, 2, L, 128}, perAxisCos(ids, 1e6, 64, 2));
+        const QString swapped = saved(dir, u"sw.npy"_s, {3, 1, L, 128}, perAxisCos(ids, 1e6, 64, 1, {0, 2, 1}));
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, 1, L}, threeAxes(ids));
+        QVERIFY(!one.isEmpty() && !two.isEmpty() && !swapped.isEmpty() && !idsPath.isEmpty());
+
+        for (const QString &file : {one, two}) {
+            const auto c = checkFile(file, QStringList {u"--prompt"_s, prompt} + qwen2);
+            QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
+        }
+        const auto atIds = checkFile(one, QStringList {u"--position-ids"_s, idsPath} + qwen2);
+        QVERIFY2(atIds.exit == 0 && atIds.verdict() == u"correct"_s, qPrintable(atIds.shown));
+        const auto wrong = checkFile(swapped, QStringList {u"--position-ids"_s, idsPath} + qwen2);
+        QVERIFY2(wrong.exit == 1 && mistakesOf(wrong) == QStringList {u"slice-at-other-ids"_s},
+                 qPrintable(wrong.shown));
+        // rope_theta 10000 where 1e6 is declared: a mistake, never correct.
+        const QString theta = saved(dir, u"theta.npy"_s, {3, 1, L, 128}, perAxisCos(ids, 1e4, 64, 1));
+        const auto t = checkFile(theta, QStringList {u"--prompt"_s, prompt} + qwen2);
+        QVERIFY2(t.exit == 1, qPrintable(t.shown));
     }
 
     // Whether a prompt was declared is said by the flags, not by the prompt's value: the preset's
