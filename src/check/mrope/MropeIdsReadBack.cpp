@@ -35,6 +35,12 @@ QString axesWords(const std::array<bool, 3> &which)
 
 } // namespace
 
+bool idsFit(const TableEvidence &e, const MropeTurns &turns, bool cosine, std::int64_t row, const MropeIds &ids)
+{
+    const MropeSampledReference one(turns, cosine, {row}, {ids});
+    return judge(one, e, turns).bad() == 0;
+}
+
 QString idsText(const MropeIds &id)
 {
     return u"(%1, %2, %3)"_s.arg(id.t).arg(id.h).arg(id.w);
@@ -58,13 +64,10 @@ std::optional<QString> idsReadBack(const TableEvidence &e, const Params &p, cons
     const Judged j = judge(read, e, reading->turns);
     if (!(j.bad() < judged.bad() && explains(j.score.compared, j.bad())))
         return std::nullopt;
-    // A row's ids equal the prompt's where the prompt's explain the row: where one axis's pairs turn
-    // too slowly to tell two ids apart, the reading may have taken the other.
-    const CellTolerance tolerance = exactTolerance(e, turns.amplitude);
-    const auto rowFits = [&](std::int64_t row, const MropeIds &ids) {
-        const MropeSampledReference one(reading->turns, reading->cosine, {row}, {ids});
-        return scoreOnSample(one, e.sample, tolerance).bad == 0;
-    };
+    // A row's ids equal the prompt's where the prompt's explain the row within float32 angles: where
+    // one axis's pairs turn too slowly to tell two ids apart, the reading may have taken the other.
+    const auto rowFits
+        = [&](std::int64_t row, const MropeIds &ids) { return idsFit(e, reading->turns, reading->cosine, row, ids); };
     std::vector<MropeIds> oneDimensional;
     for (const std::int64_t row : reading->rows)
         oneDimensional.push_back(MropeIds {MropeTokenKind::Text, row, row, row});

@@ -16,6 +16,10 @@ namespace posenc::MropeIdsReadBack {
 // "(t, h, w)".
 QString idsText(const MropeIds &id);
 
+// Whether sampled table row `row` is M-RoPE's row at `ids` (turns, cos or sin) within the format's
+// rounding or float32 angles': false only where the table's precision tells the ids apart.
+bool idsFit(const TableEvidence &e, const MropeTurns &turns, bool cosine, std::int64_t row, const MropeIds &ids);
+
 // The ids each sampled row holds, read back at the declared split and rope_theta, where they explain
 // the sample and some differ from get_rope_index's of the declared prompt: mrope-ids-differ, with
 // the rows and axes that differ and how (an axis held at one id, 1-D positions over the vision rows:

@@ -62,13 +62,22 @@ QString publishedAs(const std::vector<std::int64_t> &section, bool interleaved, 
     return QString();
 }
 
-// The sampled rows' ids where they change kind (text, vision), at most eight.
-QString idsNote(const MropeTableFit::Reading &r)
+// The sampled rows' ids where they change kind (text, vision), at most eight: a row whose read ids
+// differ is a vision row only where the table's precision tells them from one id (t, t, t), which
+// w's slowest pairs at float32 cannot for ids one apart.
+QString idsNote(const TableEvidence &e, const MropeTableFit::Reading &r)
 {
     QStringList shown;
+    bool lastVision = false;
     for (std::size_t i = 0; i < r.rows.size() && shown.size() < 8; ++i) {
-        if (i == 0 || r.ids[i].kind != r.ids[i - 1].kind)
-            shown.append(u"row %1 %2"_s.arg(r.rows[i]).arg(idsText(r.ids[i])));
+        const MropeIds &id = r.ids[i];
+        const bool vision = (id.t != id.h || id.h != id.w)
+            && !MropeIdsReadBack::idsFit(e, r.turns, r.cosine, r.rows[i],
+                                         MropeIds {MropeTokenKind::Text, id.t, id.t, id.t});
+        if (i == 0 || vision != lastVision)
+            shown.append(
+                u"row %1 %2"_s.arg(r.rows[i]).arg(vision ? idsText(id) : idsText({id.kind, id.t, id.t, id.t})));
+        lastVision = vision;
     }
     return u"ids (t, h, w) read from the table itself, where the sampled rows change between text and vision: %1"_s.arg(
         shown.join(u", "_s));
@@ -135,7 +144,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         m.verdict = CheckVerdict::Mistake;
         m.diagnosis += u"; %1 of its sampled cells are no M-RoPE row's at any ids"_s.arg(c.bad);
     }
-    m.notes.append(idsNote(*reading));
+    m.notes.append(idsNote(e, *reading));
     if (const QString published = publishedAs(reading->section, reading->interleaved, reading->theta, pairs);
         !published.isEmpty())
         m.notes.append(u"the split and rope_theta are "_s + published);
@@ -312,7 +321,7 @@ std::optional<TableMatch> atOwnIds(const TableEvidence &e, const Params &params,
                   "whether they are get_rope_index's cannot be told; --prompt, or --position-ids with the "
                   "[3, L] ids get_rope_index returned, compares every row"_s.arg(cosine ? u"cos"_s : u"sin"_s,
                                                                                  readingWords(*reading));
-    m.notes.append(idsNote(*reading));
+    m.notes.append(idsNote(e, *reading));
     return m;
 }
 
