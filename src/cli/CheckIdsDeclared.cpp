@@ -109,10 +109,11 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
         const MropeIdsStructure::ReadPrompt read
             = MropeIdsStructure::promptOf(ids->values, merged ? merge : 2, tokensPerSecond);
         if (!read.problem.isEmpty())
-            return failWith(err, ExitUsage,
-                            u"M-RoPE's [3, L] ids (t, h, w) of the table's rows stand for the prompt they lay out, "
-                            "but %1; check the ids alone (posenc check --position-ids %2) or declare the prompt "
-                            "(--prompt)"_s.arg(read.problem, idsPath));
+            return failWith(
+                err, ExitUsage,
+                u"M-RoPE's [3, L] ids (t, h, w) of the table's rows stand for the prompt they lay out, "
+                "but %1; check the ids alone (posenc check --position-ids %2)%3"_s.arg(
+                    read.problem, idsPath, read.padded ? QString() : u" or declare the prompt (--prompt)"_s));
         if (!declared)
             return failWith(
                 err, ExitUsage,
@@ -121,6 +122,9 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
                 "--expect-config with a Qwen-VL config.json); without one the check reads the table's split, "
                 "theta and ids itself"_s.arg(read.prompt));
         rewritten << u"--prompt"_s << read.prompt;
+        // Left padding: the row's real tokens after it, as a left-padded batch row declares them.
+        if (read.leftPadding > 0)
+            rewritten << u"--batch"_s << u"left:%1"_s.arg(rows - read.leftPadding);
         if (read.v5 && !given(arguments, u"--mrope-era"_s))
             rewritten << u"--mrope-era"_s << u"v5"_s;
         return rewritten;

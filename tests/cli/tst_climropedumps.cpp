@@ -287,6 +287,37 @@ private slots:
                  qPrintable(undeclared.out));
     }
 
+    // A left-padded row (REPORT-r34 #8): get_rope_index gives its padding ids 1 and the rotary
+    // embedding computes their rows as any; the [3, L] ids declare the prompt after the padding
+    // and the table is correct, as with --prompt and --batch left:N; the table of 1-D positions at
+    // the same ids is a mistake.
+    void leftPaddedRowsAtIdsOne()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::vector<Id> ids(4, Id {1, 1, 1});
+        for (const Id &id : ropeIndex({text(6), grid(1, 4, 6), text(5)}))
+            ids.push_back(id);
+        const auto L = std::int64_t(ids.size());
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, L}, threeAxes(ids));
+        const QString cos = saved(dir, u"cos.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        std::vector<Id> positions;
+        for (std::int64_t k = 0; k < L; ++k)
+            positions.push_back({k, k, k});
+        const QString oneD = saved(dir, u"oned.npy"_s, {L, 128}, mropeCos(positions, 1e6, kQwen2, false));
+        QVERIFY(!idsPath.isEmpty() && !cos.isEmpty() && !oneD.isEmpty());
+        const QStringList qwen2 {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s};
+        const auto atIds = checkFile(cos, QStringList {u"--position-ids"_s, idsPath} + qwen2);
+        QVERIFY2(atIds.exit == 0 && atIds.diagnosis().contains(u"4 rows of left padding"_s), qPrintable(atIds.shown));
+        const auto declared = checkFile(
+            cos,
+            QStringList {u"--prompt"_s, u"text:6,image:1x8x12,text:5"_s, u"--batch"_s, u"left:%1"_s.arg(L - 4)}
+                + qwen2);
+        QVERIFY2(declared.exit == 0, qPrintable(declared.shown));
+        const auto wrong = checkFile(oneD, QStringList {u"--position-ids"_s, idsPath} + qwen2);
+        QVERIFY2(wrong.exit == 1, qPrintable(wrong.shown));
+    }
+
     // Whether a prompt was declared is said by the flags, not by the prompt's value: the preset's
     // example prompt given with --prompt declares it (the table compared, correct); a preset or a
     // config with no --prompt declares none (unknown, never a mistake against the example).

@@ -176,7 +176,7 @@ bool isVision(const MropeLayout::Span &s)
     return s.kind != MropeTokenKind::Text;
 }
 
-QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows)
+QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows, std::int64_t padding = 0)
 {
     QString prompt = p.mrope.prompt;
     if (prompt.size() > 80)
@@ -185,6 +185,9 @@ QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t 
                        .arg(splitWords(p.mrope.section, p.mrope.interleaved), NumberText::exact(p.rope.theta))
                        .arg(2 * RopeFrequencies::pairs(p.rope))
                        .arg(ParamText::get(p, u"vision-positions"_s), ParamText::get(p, u"mrope-era"_s), prompt);
+    if (padding > 0)
+        text += u" after %1 rows of left padding at ids 1 (get_rope_index's fill)"_s.arg(padding);
+    rows -= padding;
     if (rows > layout.tokens())
         text += u", then %1 generated tokens at their index + rope_deltas %2"_s.arg(rows - layout.tokens())
                     .arg(layout.ropeDelta());
@@ -238,7 +241,7 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, const J
     // A row's position is its ids (t, h, w), not its index: no offset or first position row.
     setTolerance(m, e, reference->turns(), judged.float32);
     m.params = p;
-    const QString words = referenceWords(p, reference->layout(), e.rows());
+    const QString words = referenceWords(p, reference->layout(), e.rows(), reference->leftPadding());
     m.referenceText = u"M-RoPE, "_s + words;
     m.verdict = CheckVerdict::Correct;
     m.correctAgainst = publishedAs(p.mrope.section, p.mrope.interleaved, p.rope.theta, RopeFrequencies::pairs(p.rope));
@@ -281,7 +284,7 @@ std::optional<TableMatch> thetaNamed(const TableEvidence &e, const Params &param
         const MropeSampledReference at(read->turns, read->cosine, read->rows, read->ids);
         j = judge(at, e, read->turns);
     } else {
-        const MropePromptReference at(other, cosine);
+        const MropePromptReference at(other, cosine, MropeIdMistake::None, {}, mropeLeftPadding(params, e.rows()));
         j = judge(at, e, at.turns());
     }
     if (j.bad() != 0 || !explains(j.score.compared, j.bad()))
@@ -332,13 +335,16 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     if (!params.isValid() || params.encoding != Encoding::Mrope)
         return u"the parameters are not a valid M-RoPE's"_s;
     const bool cosine = table == kCos;
-    auto correct = std::make_shared<const MropePromptReference>(params, cosine);
+    // A left-padded row's table (--batch left:N): its padding rows at ids 1.
+    const std::int64_t padding = mropeLeftPadding(params, e.rows());
+    auto correct = std::make_shared<const MropePromptReference>(params, cosine, MropeIdMistake::None,
+                                                                std::vector<int> {}, padding);
     const MropeLayout &layout = correct->layout();
     if (correct->cols() != e.cols())
         return u"the parameters give a table of %1 columns (rotary_dim); this one has %2"_s.arg(correct->cols())
             .arg(e.cols());
-    if (e.rows() < layout.tokens())
-        return u"the prompt gives %1 tokens; this table has %2 rows"_s.arg(layout.tokens()).arg(e.rows());
+    if (e.rows() < padding + layout.tokens())
+        return u"the prompt gives %1 tokens; this table has %2 rows"_s.arg(layout.tokens()).arg(e.rows() - padding);
     const Judged judged = judge(*correct, e, correct->turns());
     TableMatch m = matchOf(e, params, cosine, judged, correct);
     // No prompt declared: the table at its own ids, never correct against an example prompt.
@@ -366,7 +372,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         tried.push_back({kAxesSwapped, params, MropeIdMistake::AxesSwapped});
     if (std::any_of(layout.spans().begin(), layout.spans().end(), truncationMoves))
         tried.push_back({kTimeTruncated, truncatedTime(params), MropeIdMistake::None});
-    if (e.rows() > layout.tokens() && layout.ropeDelta() != 0)
+    if (e.rows() > padding + layout.tokens() && layout.ropeDelta() != 0)
         tried.push_back({kRopeDeltasLost, params, MropeIdMistake::DeltaLost});
     const Params other = MropeMistakes::otherEra(params);
     if (std::any_of(layout.spans().begin(), layout.spans().end(), isVision)
@@ -374,7 +380,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         tried.push_back({MropeMistakes::kOtherEra, other, MropeIdMistake::None});
     std::optional<std::pair<std::int64_t, const Tried *>> best;
     for (const Tried &t : tried) {
-        const MropePromptReference reference(t.params, cosine, t.mistake);
+        const MropePromptReference reference(t.params, cosine, t.mistake, {}, padding);
         const Judged j = judge(reference, e, reference.turns());
         if (j.bad() < judged.bad() && explains(j.score.compared, j.bad()) && (!best || j.bad() < best->first))
             best = std::pair {j.bad(), &t};
@@ -388,7 +394,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         if (const auto sections = sectionsRead(correct->turns(), fits, params); !sections.empty()) {
             Params other = params;
             other.mrope.section = sections.front();
-            const MropePromptReference read(other, cosine);
+            const MropePromptReference read(other, cosine, MropeIdMistake::None, {}, padding);
             const Judged j = judge(read, e, read.turns());
             if (j.bad() < judged.bad() && explains(j.score.compared, j.bad())) {
                 std::vector<std::int64_t> declared = params.mrope.section, found = sections.front();
@@ -404,7 +410,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             }
         }
         if (const auto axes = columnAxesRead(correct->turns(), fits)) {
-            const MropePromptReference moved(params, cosine, MropeIdMistake::None, axes->axes);
+            const MropePromptReference moved(params, cosine, MropeIdMistake::None, axes->axes, padding);
             const Judged j = judge(moved, e, moved.turns());
             if (j.bad() < judged.bad() && explains(j.score.compared, j.bad())) {
                 m.verdict = CheckVerdict::Mistake;

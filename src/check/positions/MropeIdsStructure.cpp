@@ -32,6 +32,7 @@ struct Grid
 struct Row
 {
     std::int64_t padding = 0, real = 0;
+    std::int64_t leftPadding = 0; // of `padding`, the columns before the first real token
     QStringList prompt; // text:N, video:TxHxW (in patches at merge 2)
     // Each span as --prompt takes it: text (frames 0) with its tokens in h, or a grid's frames and
     // merged h, w; and whether every video's t advances by 1 a grid.
@@ -185,9 +186,10 @@ Row Reader::read() const
     // transformers fills the padding's ids with 1: a run of them before a row's first 0 is left padding.
     while (c < columns() && at(c) == Ids {1, 1, 1})
         ++c;
-    if (c > 0 && c < columns() && at(c) == Ids {0, 0, 0})
+    if (c > 0 && c < columns() && at(c) == Ids {0, 0, 0}) {
         row.padding = c;
-    else
+        row.leftPadding = c;
+    } else
         c = 0;
     std::int64_t next = 0, text = 0;
     std::optional<Grid> last;
@@ -298,15 +300,20 @@ ReadPrompt promptOf(const RowMatrixXf &ids, std::int64_t merge, std::optional<do
                 = u"a video's t ids (the start + %1) are trunc(k · second_per_grid · tokens_per_second %2) "
                   "at no second_per_grid"_s.arg(offsetsText(span.offsets), NumberText::exact(*tokensPerSecond));
     }
-    if (!row.problem.isEmpty())
+    read.leftPadding = row.leftPadding;
+    if (!row.problem.isEmpty()) {
         read.problem = u"they are not get_rope_index's for any prompt: %1"_s.arg(row.problem);
-    else if (row.padding > 0)
-        read.problem = u"%1 of their columns are a padded batch's (ids 1, transformers' fill), which a prompt does "
-                       "not lay out: check the rows after the padding, or the ids alone"_s.arg(row.padding);
-    else if (!row.unitSteps && !tokensPerSecond)
+    } else if (row.padding > row.leftPadding) {
+        const std::int64_t right = row.padding - row.leftPadding;
+        read.padded = true;
+        read.problem = u"their last %1 columns are right padding (ids 1, transformers' fill), whose rows a prompt "
+                       "does not lay out: check the table's first %2 rows, or the ids alone"_s.arg(right)
+                           .arg(ids.cols() - right);
+    } else if (!row.unitSteps && !tokensPerSecond) {
         read.problem
             = u"a video's t advances by other than 1 a grid (%1): Qwen2.5-VL's time, which a declared "
               "Qwen2.5-VL (--vision-positions qwen2.5-vl, its preset or config) reads"_s.arg(row.steps.join(u"; "_s));
+    }
     if (!read.problem.isEmpty())
         return read;
     QStringList spans;
