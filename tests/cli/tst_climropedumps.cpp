@@ -115,6 +115,23 @@ std::vector<double> mropeCos(const std::vector<Id> &ids, double theta, const std
     return v;
 }
 
+// A port's merged cos in float64 (angles and cosines in double, then stored as float32, as numpy
+// ports write it): chunked sections; `secondHalfAtT` leaves the second half of cat(freqs, freqs)
+// at the t ids (xLLM's apply_mrope before xLLM-AI/xllm#746).
+std::vector<double> portCos(const std::vector<Id> &ids, double theta, const std::array<std::int64_t, 3> &section,
+                            bool secondHalfAtT = false)
+{
+    const std::int64_t pairs = section[0] + section[1] + section[2];
+    std::vector<double> v;
+    for (const Id &id : ids)
+        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+            const std::int64_t j = c % pairs;
+            const int axis = secondHalfAtT && c >= pairs ? 0 : axisOf(j, section, false);
+            v.push_back(std::cos(double(id[std::size_t(axis)]) * std::pow(theta, -double(j) / double(pairs))));
+        }
+    return v;
+}
+
 // [3, L]: t's ids, then h's, then w's.
 std::vector<double> threeAxes(const std::vector<Id> &ids)
 {
@@ -180,7 +197,9 @@ private slots:
         const auto c = checkFile(
             at1e4, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
         QVERIFY2(c.exit == 1 && mistakesOf(c) == QStringList {u"rope-theta"_s}, qPrintable(c.shown));
-        QVERIFY2(c.diagnosis().contains(u"rope_theta 10000 where the declaration gives 1e+06"_s), qPrintable(c.shown));
+        QVERIFY2(
+            c.diagnosis().contains(u"the declared reference but rope_theta 10000 where the declaration gives 1e+06"_s),
+            qPrintable(c.shown));
 
         const auto q3 = checkFile(
             q3at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen3-vl-8b"_s});
@@ -316,6 +335,37 @@ private slots:
         QVERIFY2(declared.exit == 0, qPrintable(declared.shown));
         const auto wrong = checkFile(oneD, QStringList {u"--position-ids"_s, idsPath} + qwen2);
         QVERIFY2(wrong.exit == 1, qPrintable(wrong.shown));
+    }
+
+    // --expect-table with an M-RoPE reference (REPORT-r34 #10, #10b): the prompt read from the
+    // reference's every row, a float64 port of a float32 dump correct, and the ports that split the
+    // pairs interleaved, exchange h and w, take rope_theta 10000 or leave the second half at t named
+    // as --expect mrope names them.
+    void referenceTableNamesThePort()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const auto L = std::int64_t(ids.size());
+        std::vector<Id> swapped = ids;
+        for (std::size_t k = 20; k < 20 + 196; ++k)
+            std::swap(swapped[k][1], swapped[k][2]);
+        const QString reference = saved(dir, u"ref.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        const QList<std::pair<QString, std::vector<double>>> ports {
+            {u"correct"_s, portCos(ids, 1e6, kQwen2)},
+            {u"mrope-interleave-swapped"_s, mropeCos(ids, 1e6, kQwen2, true)},
+            {u"mrope-axes-swapped"_s, portCos(swapped, 1e6, kQwen2)},
+            {u"rope-theta"_s, portCos(ids, 1e4, kQwen2)},
+            {u"mrope-columns-axis"_s, portCos(ids, 1e6, kQwen2, true)}};
+        for (const auto &[expected, values] : ports) {
+            const QString port = saved(dir, expected + u".npy"_s, {L, 128}, values);
+            const auto c = checkFile(port, {u"--expect-table"_s, reference});
+            if (expected == u"correct"_s)
+                QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
+            else
+                QVERIFY2(c.exit == 1 && mistakesOf(c) == QStringList {expected},
+                         qPrintable(expected + u": "_s + c.shown));
+        }
     }
 
     // Whether a prompt was declared is said by the flags, not by the prompt's value: the preset's

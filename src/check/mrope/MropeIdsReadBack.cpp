@@ -35,10 +35,12 @@ QString axesWords(const std::array<bool, 3> &which)
 
 } // namespace
 
-bool idsFit(const TableEvidence &e, const MropeTurns &turns, bool cosine, std::int64_t row, const MropeIds &ids)
+bool idsFit(const TableEvidence &e, const MropeTurns &turns, bool cosine, std::int64_t row, const MropeIds &ids,
+            bool float32Angles)
 {
     const MropeSampledReference one(turns, cosine, {row}, {ids});
-    return judge(one, e, turns).bad() == 0;
+    const Judged j = judge(one, e, turns);
+    return (float32Angles ? j.bad() : j.score.bad) == 0;
 }
 
 QString idsText(const MropeIds &id)
@@ -66,8 +68,9 @@ std::optional<QString> idsReadBack(const TableEvidence &e, const Params &p, cons
         return std::nullopt;
     // A row's ids equal the prompt's where the prompt's explain the row within float32 angles: where
     // one axis's pairs turn too slowly to tell two ids apart, the reading may have taken the other.
-    const auto rowFits
-        = [&](std::int64_t row, const MropeIds &ids) { return idsFit(e, reading->turns, reading->cosine, row, ids); };
+    const auto rowFits = [&](std::int64_t row, const MropeIds &ids) {
+        return idsFit(e, reading->turns, reading->cosine, row, ids, judged.float32);
+    };
     std::vector<MropeIds> oneDimensional;
     for (const std::int64_t row : reading->rows)
         oneDimensional.push_back(MropeIds {MropeTokenKind::Text, row, row, row});

@@ -17,8 +17,10 @@ namespace posenc::MropeIdsReadBack {
 QString idsText(const MropeIds &id);
 
 // Whether sampled table row `row` is M-RoPE's row at `ids` (turns, cos or sin) within the format's
-// rounding or float32 angles': false only where the table's precision tells the ids apart.
-bool idsFit(const TableEvidence &e, const MropeTurns &turns, bool cosine, std::int64_t row, const MropeIds &ids);
+// rounding, or float32 angles' for a table whose rows are computed so (`float32Angles`, as judged
+// of the whole sample): false only where the table's precision tells the ids apart.
+bool idsFit(const TableEvidence &e, const MropeTurns &turns, bool cosine, std::int64_t row, const MropeIds &ids,
+            bool float32Angles);
 
 // The ids each sampled row holds, read back at the declared split and rope_theta, where they explain
 // the sample and some differ from get_rope_index's of the declared prompt: mrope-ids-differ, with

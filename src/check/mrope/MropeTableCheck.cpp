@@ -4,6 +4,7 @@
 #include "check/SampleScore.h"
 #include "check/mrope/MropeIdsReadBack.h"
 #include "check/mrope/MropeMistakes.h"
+#include "check/mrope/MropeReferenceParams.h"
 #include "check/mrope/MropeTableAxes.h"
 #include "check/mrope/MropeTableFit.h"
 #include "check/mrope/MropeTableJudge.h"
@@ -62,18 +63,21 @@ QString publishedAs(const std::vector<std::int64_t> &section, bool interleaved, 
     return QString();
 }
 
-// The sampled rows' ids where they change kind (text, vision), at most eight: a row whose read ids
-// differ is a vision row only where the table's precision tells them from one id (t, t, t), which
-// w's slowest pairs at float32 cannot for ids one apart.
-QString idsNote(const TableEvidence &e, const MropeTableFit::Reading &r)
+// The sampled rows' ids where they change kind (text, vision), at most eight. In a table of float32
+// angles (`float32Angles`, torch's inv_freq @ position_ids and cos), a row whose read ids differ is
+// a vision row only where those angles' rounding tells them from one id (t, t, t), which w's slowest
+// pairs cannot for ids one apart (an exact table's reading already takes one id where its float32
+// values are one id's: MropeTableFit's rowIds).
+QString idsNote(const TableEvidence &e, const MropeTableFit::Reading &r, bool float32Angles)
 {
     QStringList shown;
     bool lastVision = false;
     for (std::size_t i = 0; i < r.rows.size() && shown.size() < 8; ++i) {
         const MropeIds &id = r.ids[i];
         const bool vision = (id.t != id.h || id.h != id.w)
-            && !MropeIdsReadBack::idsFit(e, r.turns, r.cosine, r.rows[i],
-                                         MropeIds {MropeTokenKind::Text, id.t, id.t, id.t});
+            && !(float32Angles
+                 && MropeIdsReadBack::idsFit(e, r.turns, r.cosine, r.rows[i],
+                                             MropeIds {MropeTokenKind::Text, id.t, id.t, id.t}, true));
         if (i == 0 || vision != lastVision)
             shown.append(
                 u"row %1 %2"_s.arg(r.rows[i]).arg(vision ? idsText(id) : idsText({id.kind, id.t, id.t, id.t})));
@@ -144,7 +148,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         m.verdict = CheckVerdict::Mistake;
         m.diagnosis += u"; %1 of its sampled cells are no M-RoPE row's at any ids"_s.arg(c.bad);
     }
-    m.notes.append(idsNote(e, *reading));
+    m.notes.append(idsNote(e, *reading, judged.float32));
     if (const QString published = publishedAs(reading->section, reading->interleaved, reading->theta, pairs);
         !published.isEmpty())
         m.notes.append(u"the split and rope_theta are "_s + published);
@@ -294,11 +298,12 @@ std::optional<TableMatch> thetaNamed(const TableEvidence &e, const Params &param
     m.mistakes = {kTheta};
     m.correctAgainst.clear();
     m.findings[2].value = reading->theta;
-    m.diagnosis = u"the declared M-RoPE but rope_theta %1 %2 %3: with that value every sampled row is %4"_s.arg(
+    m.diagnosis = u"%5 but rope_theta %1 %2 %3: with that value every sampled row is %4"_s.arg(
         NumberText::exact(reading->theta), given ? DeclaredWords::whereGiven() : DeclaredWords::whereDefault(),
         NumberText::exact(params.rope.theta),
         ownIds ? u"its row at ids read from the row (no prompt is declared to say which)"_s
-               : u"its row at get_rope_index's ids of the prompt"_s);
+               : u"its row at get_rope_index's ids of the prompt"_s,
+        DeclaredWords::reference());
     m.notes.append(u"the reference the rows are compared with: "_s + m.referenceText);
     return m;
 }
@@ -324,7 +329,7 @@ std::optional<TableMatch> atOwnIds(const TableEvidence &e, const Params &params,
                   "whether they are get_rope_index's cannot be told; --prompt, or --position-ids with the "
                   "[3, L] ids get_rope_index returned, compares every row"_s.arg(cosine ? u"cos"_s : u"sin"_s,
                                                                                  readingWords(*reading));
-    m.notes.append(idsNote(e, *reading));
+    m.notes.append(idsNote(e, *reading, judged.float32));
     return m;
 }
 
@@ -462,6 +467,7 @@ TableHypothesis hypothesis()
                   MropeMistakes::kIdsDiffer};
     h.fit = fit;
     h.expect = expect;
+    h.referenceParams = MropeReferenceParams::read;
     return h;
 }
 
