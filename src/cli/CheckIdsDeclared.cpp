@@ -98,7 +98,9 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
     const std::optional<QString> family = valueOf(arguments, u"--expect"_s);
     const bool declared = family || given(arguments, u"--expect-config"_s);
     const QString meant = mrope ? u"mrope"_s : u"rope-2d or sincos-2d"_s;
-    if (family && (mrope ? *family != u"mrope"_s : *family != u"rope-2d"_s && *family != u"sincos-2d"_s))
+    // M-RoPE declared by its family or one of its tables (mrope-cos, mrope-sin).
+    const bool mropeDeclared = family && (*family == u"mrope"_s || family->startsWith(u"mrope-"_s));
+    if (family && (mrope ? !mropeDeclared : *family != u"rope-2d"_s && *family != u"sincos-2d"_s))
         return failWith(err, ExitUsage,
                         u"%1 ids are %2's; --expect %3 declares another family"_s.arg(
                             mrope ? u"[3, L] (t, h, w)"_s : u"[L, 2] (row, column)"_s, meant, *family));

@@ -132,6 +132,19 @@ std::vector<double> portCos(const std::vector<Id> &ids, double theta, const std:
     return v;
 }
 
+// The merged sin table [L, 2 * pairs] (chunked sections), sin in double of the float32 angle.
+std::vector<double> mropeSin(const std::vector<Id> &ids, double theta, const std::array<std::int64_t, 3> &section)
+{
+    const std::int64_t pairs = section[0] + section[1] + section[2];
+    std::vector<double> v;
+    for (const Id &id : ids)
+        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+            const std::int64_t j = c % pairs;
+            v.push_back(std::sin(double(float(id[std::size_t(axisOf(j, section, false))]) * invFreq(j, theta, pairs))));
+        }
+    return v;
+}
+
 // [3, L]: t's ids, then h's, then w's.
 std::vector<double> threeAxes(const std::vector<Id> &ids)
 {
@@ -366,6 +379,50 @@ private slots:
                 QVERIFY2(c.exit == 1 && mistakesOf(c) == QStringList {expected},
                          qPrintable(expected + u": "_s + c.shown));
         }
+    }
+
+    // Ids a slip made no prompt's are refused naming the slip (REPORT-r34 #14): the h and w rows
+    // exchanged, left padding filled with 0 (get_rope_index fills 1); and a sin table declared as
+    // M-RoPE's cos is sin-cos-swapped (#17), as is the cos declared as its sin.
+    void slipsNamed()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const auto L = std::int64_t(ids.size());
+        std::vector<Id> exchanged = ids;
+        for (Id &id : exchanged)
+            std::swap(id[1], id[2]);
+        std::vector<Id> zeros(4, Id {0, 0, 0});
+        for (const Id &id : ids)
+            zeros.push_back(id);
+        const QString cos = saved(dir, u"cos.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        const QString sin = saved(dir, u"sin.npy"_s, {L, 128}, mropeSin(ids, 1e6, kQwen2));
+        const QString padded = saved(dir, u"padded.npy"_s, {L + 4, 128}, mropeCos(zeros, 1e6, kQwen2, false));
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, L}, threeAxes(ids));
+        const QString swappedIds = saved(dir, u"sw.npy"_s, {3, L}, threeAxes(exchanged));
+        const QString zeroIds = saved(dir, u"zeros.npy"_s, {3, L + 4}, threeAxes(zeros));
+        const QStringList qwen2 {u"--preset"_s, u"qwen2-vl-7b"_s};
+        const auto axes
+            = checkFile(cos, QStringList {u"--position-ids"_s, swappedIds, u"--expect"_s, u"mrope"_s} + qwen2);
+        QVERIFY2(axes.exit == 2 && axes.shown.contains(u"row 2 holds h's ids, row 1 holds w's ids"_s),
+                 qPrintable(axes.shown));
+        const auto pad
+            = checkFile(padded, QStringList {u"--position-ids"_s, zeroIds, u"--expect"_s, u"mrope"_s} + qwen2);
+        QVERIFY2(pad.exit == 2 && pad.shown.contains(u"first 4 columns hold ids 0"_s)
+                     && pad.shown.contains(u"text:20,image:1x28x28,text:9"_s) && !pad.shown.contains(u"--prompt"_s),
+                 qPrintable(pad.shown));
+        const auto sinAsCos
+            = checkFile(sin, QStringList {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope-cos"_s} + qwen2);
+        QVERIFY2(sinAsCos.exit == 1 && mistakesOf(sinAsCos) == QStringList {u"sin-cos-swapped"_s},
+                 qPrintable(sinAsCos.shown));
+        const auto cosAsSin
+            = checkFile(cos, QStringList {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope-sin"_s} + qwen2);
+        QVERIFY2(cosAsSin.exit == 1 && mistakesOf(cosAsSin) == QStringList {u"sin-cos-swapped"_s},
+                 qPrintable(cosAsSin.shown));
+        const auto either
+            = checkFile(sin, QStringList {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s} + qwen2);
+        QVERIFY2(either.exit == 0, qPrintable(either.shown));
     }
 
     // Whether a prompt was declared is said by the flags, not by the prompt's value: the preset's

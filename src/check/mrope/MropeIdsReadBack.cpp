@@ -60,7 +60,7 @@ std::optional<QString> idsReadBack(const TableEvidence &e, const Params &p, cons
             return std::nullopt;
     }
     const auto reading = MropeTableFit::readAt(e, p.rope.theta, p.mrope.section, p.mrope.interleaved);
-    if (!reading || reading->turns.half != turns.half)
+    if (!reading || reading->turns.half != turns.half || reading->cosine != correct.cosine())
         return std::nullopt;
     const MropeSampledReference read(reading->turns, reading->cosine, reading->rows, reading->ids);
     const Judged j = judge(read, e, reading->turns);

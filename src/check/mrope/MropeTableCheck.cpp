@@ -49,6 +49,8 @@ using MropeTableJudge::setTolerance;
 const QString kCos = u"mrope-cos"_s;
 // rope_theta other than the declared, RoPE's parameter's key as RoPE's checks name it.
 const QString kTheta = u"rope-theta"_s;
+// The sin table where the cos is declared, or the reverse: the id the other families give it.
+const QString kSinCosSwapped = u"sin-cos-swapped"_s;
 const QString kSin = u"mrope-sin"_s;
 
 // The models whose M-RoPE ships at a split and theta (resources/presets, each from its config).
@@ -361,6 +363,18 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     }
     if (judged.bad() == 0)
         return m;
+    // The other table of the declared M-RoPE: cos and sin exchanged.
+    if (const MropePromptReference other(params, !cosine, MropeIdMistake::None, {}, padding);
+        judge(other, e, other.turns()).bad() == 0) {
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kSinCosSwapped};
+        m.correctAgainst.clear();
+        m.diagnosis = u"every sampled row is the declared M-RoPE's %1 where its %2 is declared: cos and sin "
+                      "exchanged (the other of the rotary embedding's two outputs dumped or passed)"_s.arg(
+                          cosine ? u"sin"_s : u"cos"_s, cosine ? u"cos"_s : u"sin"_s);
+        m.notes.append(u"the reference the rows are compared with: "_s + m.referenceText);
+        return m;
+    }
     // The mistakes that change the ids or the split, each where it changes something.
     struct Tried
     {
@@ -457,6 +471,7 @@ TableHypothesis hypothesis()
              "t, h and w (chunked or interleaved) and rope_theta, and each sampled row's ids read back; against a "
              "declared prompt, every row against get_rope_index's ids"_s;
     h.mistakes = {kTheta,
+                  kSinCosSwapped,
                   kInterleaveSwapped,
                   kAxesSwapped,
                   kTimeTruncated,

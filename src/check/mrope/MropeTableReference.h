@@ -76,6 +76,7 @@ public:
     const MropeLayout &layout() const { return *m_layout; }
     const MropeTurns &turns() const { return m_turns; }
     std::int64_t leftPadding() const { return m_padding; }
+    bool cosine() const { return m_cosine; }
 
 private:
     // The ids of the rows from the first real token on (row0 counted from it).

@@ -283,6 +283,51 @@ Row Reader::read() const
     return row;
 }
 
+// Whether `ids` read as a prompt with a vision block, no padding and nothing no prompt gives.
+bool laysOutVision(const RowMatrixXf &ids)
+{
+    const Row row = Reader(ids, 1, 0).read();
+    return row.problem.isEmpty() && row.padding == 0
+        && std::any_of(row.spans.begin(), row.spans.end(), [](const Row::Span &s) { return s.frames > 0; });
+}
+
+// Ids of a prompt that a known slip made no prompt's, the slip in words (empty: none found): the
+// axes' rows in another order than get_rope_index's stack (t, h, w), or left padding filled with 0
+// where transformers fills it with 1 (position_ids = torch.ones(...), the mask's tokens alone set),
+// which reads as the prompt's first token repeated.
+QString slipOf(const RowMatrixXf &ids)
+{
+    static const std::array<QString, 3> names {u"t"_s, u"h"_s, u"w"_s};
+    static const std::array<std::array<int, 3>, 5> orders {{{0, 2, 1}, {1, 0, 2}, {2, 1, 0}, {1, 2, 0}, {2, 0, 1}}};
+    std::int64_t zeros = 0;
+    while (zeros < ids.cols() && ids(0, zeros) == 0.0f && ids(1, zeros) == 0.0f && ids(2, zeros) == 0.0f)
+        ++zeros;
+    if (zeros >= 2) {
+        const RowMatrixXf rest = ids.rightCols(ids.cols() - (zeros - 1));
+        const Row row = Reader(rest, 1, 0).read();
+        if (row.problem.isEmpty() && row.padding == 0)
+            return u"their first %1 columns hold ids 0 before the first token, itself at 0: left padding filled "
+                   "with 0, where get_rope_index fills it with 1 (position_ids = torch.ones(...), the attention "
+                   "mask's tokens alone set); the columns after it lay out %2"_s.arg(zeros - 1)
+                       .arg(row.prompt.join(u','));
+    }
+    for (const auto &order : orders) {
+        RowMatrixXf moved(3, ids.cols());
+        for (int a = 0; a < 3; ++a)
+            moved.row(a) = ids.row(order[std::size_t(a)]);
+        if (!laysOutVision(moved))
+            continue;
+        QStringList held;
+        for (std::size_t a = 0; a < 3; ++a) {
+            if (order[a] != int(a))
+                held.append(u"row %1 holds %2's ids"_s.arg(order[a]).arg(names[a]));
+        }
+        return u"their rows hold the axes in another order than get_rope_index's stack (t, h, w): %1 (the "
+               "axes exchanged when the ids were stacked or read)"_s.arg(held.join(u", "_s));
+    }
+    return {};
+}
+
 } // namespace
 
 ReadPrompt promptOf(const RowMatrixXf &ids, std::int64_t merge, std::optional<double> tokensPerSecond)
@@ -301,6 +346,13 @@ ReadPrompt promptOf(const RowMatrixXf &ids, std::int64_t merge, std::optional<do
                   "at no second_per_grid"_s.arg(offsetsText(span.offsets), NumberText::exact(*tokensPerSecond));
     }
     read.leftPadding = row.leftPadding;
+    // A slip that reads as something else (padding at 0 as a video's repeated first grid) is named.
+    if (const QString slip = ids.rows() == 3 ? slipOf(ids) : QString(); !slip.isEmpty()
+        && (!row.problem.isEmpty() || (row.padding == 0 && !row.spans.empty() && row.spans.front().frames > 1))) {
+        read.problem = slip;
+        read.padded = slip.contains(u"padding"_s);
+        return read;
+    }
     if (!row.problem.isEmpty()) {
         read.problem = u"they are not get_rope_index's for any prompt: %1"_s.arg(row.problem);
     } else if (row.padding > row.leftPadding) {
