@@ -3,6 +3,7 @@
 #include "ExitCode.h"
 
 #include "check/CheckDiagnosis.h"
+#include "check/DeclaredWords.h"
 #include "check/PairReference.h"
 #include "check/TensorShapes.h"
 #include "check/positions/RowsAtPositions.h"
@@ -183,13 +184,12 @@ std::optional<std::vector<Positions>> promptIds(const Params &p, std::int64_t ba
 // rope_theta and rotary_dim (Qwen2VLRotaryEmbedding.forward turns every column of slice [a, b] at
 // ids[a, b, r]; apply_multimodal_rotary_pos_emb then picks each section from its axis), its rows at
 // that axis's ids. The declared table word (cos, sin, or both tried on the first slice) kept.
-std::variant<TableMatch, int> declaredAxes(const TableFile::Tensor &tensor, const std::vector<Positions> &ids,
-                                           const std::vector<std::int64_t> &shape, const CheckTensor::Run &run,
-                                           const QString &idsWords, QTextStream &err)
+std::variant<TableMatch, int> axesAt(const TableFile::Tensor &tensor, const std::vector<Positions> &ids,
+                                     const std::vector<std::int64_t> &shape, const CheckTensor::Run &run,
+                                     const QString &idsWords, const Params &declared, QTextStream &err)
 {
     const auto length = std::int64_t(ids.front().size());
-    Params p = CheckExpect::atShape(run.expected, length, tensor.rows->cols());
-    const Params declared = p;
+    Params p = declared;
     p.encoding = Encoding::Rope;
     const auto slice0 = TensorShapes::slice(tensor.rows, 0, length, TensorShapes::sliceLabel(shape, 0));
     std::optional<Placed> best;
@@ -240,6 +240,61 @@ std::variant<TableMatch, int> declaredAxes(const TableFile::Tensor &tensor, cons
                               "apply_multimodal_rotary_pos_emb picks each section from its axis"_s.arg(
                                   base.table == u"rope-sin"_s ? u"sin"_s : u"cos"_s));
     }
+    return m;
+}
+
+// The rope_theta of the stack's rows every slice holds at their row numbers (the text before a
+// vision block, positions 0, 1, ...), read as posenc check reads a RoPE table; nothing where they
+// are fewer than two or read as no RoPE table.
+std::optional<double> prefixTheta(const TableFile::Tensor &tensor, const std::vector<Positions> &ids,
+                                  const CheckTensor::Run &run)
+{
+    std::int64_t run0 = std::int64_t(ids.front().size());
+    for (const Positions &slice : ids)
+        run0 = std::min(run0, leadingRun(slice));
+    if (run0 < 2)
+        return std::nullopt;
+    RowsAtPositions::Layout layout;
+    for (std::int64_t r = 0; r < run0; ++r)
+        layout.firstRow.push_back(r);
+    auto identified = TableCheck::identify(*RowsAtPositions::byPosition(tensor.rows, layout), TableCheck::Declared {},
+                                           run.interrupt.flag());
+    const auto *read = std::get_if<TableMatch>(&identified);
+    if (!read || !read->params || read->family != Encoding::Rope
+        || (read->verdict != CheckVerdict::Correct && read->verdict != CheckVerdict::Variant))
+        return std::nullopt;
+    return read->params->rope.theta;
+}
+
+// The declared M-RoPE's axes (axesAt); a stack that deviates unnamed, but is correct at the
+// rope_theta its text rows read, names rope-theta with both values.
+std::variant<TableMatch, int> declaredAxes(const TableFile::Tensor &tensor, const std::vector<Positions> &ids,
+                                           const std::vector<std::int64_t> &shape, const CheckTensor::Run &run,
+                                           const QString &idsWords, QTextStream &err)
+{
+    const Params declared = CheckExpect::atShape(run.expected, std::int64_t(ids.front().size()), tensor.rows->cols());
+    auto m = axesAt(tensor, ids, shape, run, idsWords, declared, err);
+    auto *match = std::get_if<TableMatch>(&m);
+    if (!match || match->verdict != CheckVerdict::Mistake || !match->mistakes.isEmpty())
+        return m;
+    const auto theta = prefixTheta(tensor, ids, run);
+    if (!theta || std::fabs(*theta - declared.rope.theta) <= 1e-9 * declared.rope.theta)
+        return m;
+    Params other = declared;
+    other.rope.theta = *theta;
+    QString unsaid;
+    QTextStream quiet(&unsaid);
+    const auto at = other.isValid() ? axesAt(tensor, ids, shape, run, idsWords, other, quiet) : m;
+    const auto *there = std::get_if<TableMatch>(&at);
+    if (!there || there->verdict != CheckVerdict::Correct)
+        return m;
+    const bool given = !run.expected.given || run.expected.given->contains(u"rope-theta"_s);
+    match->mistakes = {u"rope-theta"_s};
+    match->notes.prepend(match->diagnosis);
+    match->diagnosis = u"the declared M-RoPE but rope_theta %1 %2 %3: with that value every slice is its axis's "
+                       "table at its ids"_s.arg(NumberText::exact(*theta),
+                                                given ? DeclaredWords::whereGiven() : DeclaredWords::whereDefault(),
+                                                NumberText::exact(declared.rope.theta));
     return m;
 }
 

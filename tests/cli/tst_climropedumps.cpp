@@ -287,10 +287,12 @@ private slots:
         const auto wrong = checkFile(swapped, QStringList {u"--position-ids"_s, idsPath} + qwen2);
         QVERIFY2(wrong.exit == 1 && mistakesOf(wrong) == QStringList {u"slice-at-other-ids"_s},
                  qPrintable(wrong.shown));
-        // rope_theta 10000 where 1e6 is declared: a mistake, never correct.
+        // rope_theta 10000 where 1e6 is declared: rope-theta, both values said.
         const QString theta = saved(dir, u"theta.npy"_s, {3, 1, L, 128}, perAxisCos(ids, 1e4, 64, 1));
         const auto t = checkFile(theta, QStringList {u"--prompt"_s, prompt} + qwen2);
-        QVERIFY2(t.exit == 1, qPrintable(t.shown));
+        QVERIFY2(t.exit == 1 && mistakesOf(t) == QStringList {u"rope-theta"_s}
+                     && t.diagnosis().contains(u"rope_theta 10000 where the declaration gives 1e+06"_s),
+                 qPrintable(t.shown));
     }
 
     // mrope-ids-differ lists the rows that differ, never a row whose ids the table's precision cannot
