@@ -354,15 +354,16 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         return u"the prompt gives %1 tokens; this table has %2 rows"_s.arg(layout.tokens()).arg(e.rows() - padding);
     const Judged judged = judge(*correct, e, correct->turns());
     TableMatch m = matchOf(e, params, cosine, judged, correct);
-    // No prompt declared: the table at its own ids, never correct against an example prompt.
+    // The parameters' table, its prompt named in the reference's words, declared or not.
+    if (judged.bad() == 0)
+        return m;
+    // No prompt declared: the table at its own ids, never a mistake against an example prompt.
     if (auto own = atOwnIds(e, params, cosine))
         return std::move(*own);
     if (!promptDeclared(e)) {
         if (auto theta = thetaNamed(e, params, cosine, m))
             return std::move(*theta);
     }
-    if (judged.bad() == 0)
-        return m;
     // The other table of the declared M-RoPE: cos and sin exchanged.
     if (const MropePromptReference other(params, !cosine, MropeIdMistake::None, {}, padding);
         judge(other, e, other.turns()).bad() == 0) {
