@@ -6,6 +6,7 @@
 #include "check/DeclaredWords.h"
 #include "check/PairReference.h"
 #include "check/TensorShapes.h"
+#include "check/positions/MropeIdsStructure.h"
 #include "check/positions/RowsAtPositions.h"
 #include "core/NumberText.h"
 #include "core/mrope/MropePrompt.h"
@@ -320,6 +321,68 @@ std::optional<std::variant<TableMatch, int>> promptAxes(const TableFile::Tensor 
     return declaredAxes(tensor, *ids, tensor.shape, run, u"get_rope_index ids of the prompt "_s + p.mrope.prompt, err);
 }
 
+// A declared M-RoPE's batch of merged tables, [B, L, d], each row b checked as its own table at its
+// ids (`ids`, [3·B, L], t's rows first): the prompt they lay out (promptOf, left padding and a
+// Qwen2.5-VL's timing with it) declared, as [3, L] ids declare a table's; the rows' verdicts
+// combined. The usage exit where a row's ids lay out no prompt, said with the row.
+std::variant<TableMatch, int> mergedRows(const TableFile::Tensor &tensor, const RowMatrixXf &ids,
+                                         const CheckTensor::Run &run, QTextStream &err)
+{
+    const std::int64_t length = ids.cols(), batch = ids.rows() / 3;
+    const CheckExpect::Expectation &e = run.expected;
+    const Params declared = CheckExpect::atShape(e, length, tensor.rows->cols());
+    const bool qwen25 = declared.mrope.vision == MropeVision::Qwen25Vl;
+    std::vector<TableMatch> matches;
+    for (std::int64_t b = 0; b < batch; ++b) {
+        RowMatrixXf row(3, length);
+        for (int a = 0; a < 3; ++a)
+            row.row(a) = ids.row(a * batch + b);
+        const auto prompt = MropeIdsStructure::promptOf(row, declared.mrope.spatialMergeSize,
+                                                        qwen25 ? std::optional<double>(declared.mrope.tokensPerSecond)
+                                                               : std::nullopt);
+        if (!prompt.problem.isEmpty())
+            return failAt(
+                err, ExitUsage,
+                u"--position-ids: row %1's ids (t, h, w) stand for the prompt they lay out, but %2"_s.arg(b).arg(
+                    prompt.problem));
+        Params p = declared;
+        p.mrope.prompt = prompt.prompt;
+        p.mrope.era = prompt.v5 ? MropeEra::V5 : p.mrope.era;
+        p.batch.lengths = prompt.leftPadding > 0 ? u"left:%1"_s.arg(length - prompt.leftPadding) : QString();
+        if (!p.isValid())
+            return failAt(err, ExitUsage,
+                          u"--position-ids: row %1's prompt %2 is no valid M-RoPE prompt"_s.arg(b).arg(prompt.prompt));
+        TableCheck::Declared declaration {p, e.given.value_or(QStringList()) << u"prompt"_s, std::nullopt};
+        if (e.given)
+            declaration.family = Encoding::Mrope;
+        const auto slice = TensorShapes::slice(tensor.rows, b, length, TensorShapes::sliceLabel({batch, length}, b));
+        std::optional<std::pair<TableMatch, TableCheck::Verification>> best;
+        for (const QString &word : e.tables) {
+            auto expected = TableCheck::expect(*slice, Encoding::Mrope, p, word, run.interrupt.flag(), declaration);
+            if (run.interrupt.interrupted())
+                return failAt(err, ExitInterrupted, u"interrupted"_s);
+            if (const auto *problem = std::get_if<QString>(&expected))
+                return failAt(err, ExitUsage, u"--expect %1: %2"_s.arg(word, *problem));
+            TableMatch match = std::get<TableMatch>(std::move(expected));
+            const TableCheck::Verification v = TableCheck::verify(match, *slice, streamOf(run));
+            if (v.cancelled || run.interrupt.interrupted())
+                return failAt(err, ExitInterrupted, u"interrupted"_s);
+            if (v.error)
+                return failAt(err, ExitIo, u"%1: %2"_s.arg(slice->name(), *v.error));
+            if (!best || v.deviatingCells < best->second.deviatingCells)
+                best = std::pair {std::move(match), v};
+        }
+        if (!best)
+            return failAt(err, ExitUsage, u"--expect mrope: no table to compare the rows with"_s);
+        TableCheck::conclude(best->first, best->second);
+        matches.push_back(std::move(best->first));
+    }
+    TableMatch m = TensorShapes::combine({batch, length, tensor.rows->cols()}, *tensor.rows, std::move(matches));
+    m.notes.prepend(u"a batch of %1 rows of merged tables, each at its --position-ids (t, h, w), the prompt they lay "
+                    "out declared"_s.arg(batch));
+    return m;
+}
+
 } // namespace
 
 QStringList mistakeIds()
@@ -346,6 +409,10 @@ std::optional<std::variant<TableMatch, int>> check(const TableFile::Tensor &tens
     if (wide)
         rowDims.pop_back();
     const std::int64_t length = read->values.cols(), count = read->values.rows();
+    // A declared M-RoPE's merged rows of a batch ([B, L, d], Qwen3-VL's rotary output, or the merge
+    // of apply_multimodal_rotary_pos_emb) with get_rope_index's [3, B, L]: each row's table at its ids.
+    if (declaresMrope(run) && read->shape.front() == 3 && wide && tensor.rows->rows() * 3 == count * length)
+        return mergedRows(tensor, read->values, run, err);
     if (!wide || rowDims != idsDims || tensor.rows->rows() != count * length)
         return failAt(err, ExitUsage,
                       u"--position-ids: ids of shape %1 give a row's position for a stack of shape (%2, d); %3 is "

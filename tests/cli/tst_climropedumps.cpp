@@ -427,6 +427,44 @@ private slots:
         QVERIFY2(either.exit == 0, qPrintable(either.shown));
     }
 
+    // A batch of merged tables, [B, L, d] (Qwen3-VL's rotary output, one table per batch row), with
+    // get_rope_index's [3, B, L]: each row checked at the prompt its ids lay out, a left-padded row
+    // too; a row whose image has h and w exchanged is named with its slice.
+    void batchOfMergedTablesAtTheirIds()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> first = ropeIndex({text(12), grid(1, 8, 10), text(7)});
+        std::vector<Id> second(19, Id {1, 1, 1});
+        for (const Id &id : ropeIndex({text(5), grid(1, 6, 6), text(39)}))
+            second.push_back(id);
+        QCOMPARE(first.size(), second.size());
+        const auto L = std::int64_t(first.size());
+        std::vector<Id> swapped = second;
+        for (std::size_t k = 19 + 5; k < 19 + 5 + 36; ++k)
+            std::swap(swapped[k][1], swapped[k][2]);
+        std::vector<double> ids;
+        for (int a = 0; a < 3; ++a)
+            for (const std::vector<Id> *row : std::array<const std::vector<Id> *, 2> {&first, &second})
+                for (const Id &id : *row)
+                    ids.push_back(double(id[std::size_t(a)]));
+        std::vector<double> right = mropeCos(first, 5e6, kQwen3, true), wrong = right;
+        for (const double v : mropeCos(second, 5e6, kQwen3, true))
+            right.push_back(v);
+        for (const double v : mropeCos(swapped, 5e6, kQwen3, true))
+            wrong.push_back(v);
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, 2, L}, ids);
+        const QString good = saved(dir, u"good.npy"_s, {2, L, 128}, right);
+        const QString bad = saved(dir, u"bad.npy"_s, {2, L, 128}, wrong);
+        const QStringList qwen3 {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen3-vl-8b"_s};
+        const auto c = checkFile(good, QStringList {u"--position-ids"_s, idsPath} + qwen3);
+        QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
+        const auto w = checkFile(bad, QStringList {u"--position-ids"_s, idsPath} + qwen3);
+        QVERIFY2(w.exit == 1 && mistakesOf(w) == QStringList {u"mrope-axes-swapped"_s}
+                     && w.diagnosis().startsWith(u"slice [1]"_s),
+                 qPrintable(w.shown));
+    }
+
     // Whether a prompt was declared is said by the flags, not by the prompt's value: the presets'
     // example prompt given with --prompt declares it, so a table of another prompt is compared with
     // it (a mistake, the ids said); a preset or a config with no --prompt declares none (unknown at
