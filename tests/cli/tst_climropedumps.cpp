@@ -350,6 +350,11 @@ private slots:
         QVERIFY2(declared.exit == 0, qPrintable(declared.shown));
         const auto wrong = checkFile(oneD, QStringList {u"--position-ids"_s, idsPath} + qwen2);
         QVERIFY2(wrong.exit == 1, qPrintable(wrong.shown));
+        // A Qwen-VL config declares the model; the padding is the batch's input, as the prompt is.
+        const auto config = checkFile(cos,
+                                      {u"--position-ids"_s, idsPath, u"--expect-config"_s,
+                                       QStringLiteral(POSENC_CONFIGS "/Qwen2-VL-7B-Instruct.json")});
+        QVERIFY2(config.exit == 0, qPrintable(config.shown));
     }
 
     // --expect-table with an M-RoPE reference (REPORT-r34 #10, #10b): the prompt read from the
