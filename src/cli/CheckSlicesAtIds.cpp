@@ -14,6 +14,7 @@
 #include "io/PositionIdsFile.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -299,6 +300,26 @@ std::variant<TableMatch, int> declaredAxes(const TableFile::Tensor &tensor, cons
     return m;
 }
 
+// Whether the stack's first three slices (t, h and w of batch row 0 as axes) are one table where the
+// prompt's ids differ between the axes: then they are three batch rows of the merged table, not the
+// axes, whose h and w slices turn by other ids than t's on the vision rows.
+bool sameSlices(const TableRows &rows, const std::vector<Positions> &ids, std::int64_t batch, std::int64_t length)
+{
+    constexpr std::int64_t kMostCells = std::int64_t(1) << 22;
+    if (ids[0] == ids[std::size_t(batch)] && ids[0] == ids[std::size_t(2 * batch)])
+        return false; // a text prompt: the axes and the merged table are one
+    if (length * rows.cols() > kMostCells)
+        return false;
+    std::array<std::vector<float>, 3> slices;
+    QString error;
+    for (std::size_t a = 0; a < 3; ++a) {
+        slices[a].resize(std::size_t(length * rows.cols()));
+        if (!rows.read(std::int64_t(a) * batch * length, length, slices[a].data(), error))
+            return false;
+    }
+    return slices[0] == slices[1] && slices[0] == slices[2];
+}
+
 // A declared M-RoPE's stack of (3, [B,] L, d) with a declared prompt: the axes' slices at the
 // prompt's ids (declaredAxes); nothing where M-RoPE or its prompt is not declared, or the stack is
 // of another shape.
@@ -316,7 +337,7 @@ std::optional<std::variant<TableMatch, int>> promptAxes(const TableFile::Tensor 
         return std::nullopt;
     const Params p = CheckExpect::atShape(e, length, tensor.rows->cols());
     const auto ids = promptIds(p, batch, length);
-    if (!ids)
+    if (!ids || sameSlices(*tensor.rows, *ids, batch, length))
         return std::nullopt;
     return declaredAxes(tensor, *ids, tensor.shape, run, u"get_rope_index ids of the prompt "_s + p.mrope.prompt, err);
 }

@@ -282,6 +282,15 @@ private slots:
             const auto c = checkFile(file, QStringList {u"--prompt"_s, prompt} + qwen2);
             QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
         }
+        // Three batch rows of the merged table, [3, L, d]: the slices are one table, no axes of a
+        // prompt with an image, and each is the merged table.
+        std::vector<double> three;
+        for (int b = 0; b < 3; ++b)
+            for (const double v : mropeCos(ids, 1e6, kQwen2, false))
+                three.push_back(v);
+        const QString batch = saved(dir, u"batch3.npy"_s, {3, L, 128}, three);
+        const auto rows = checkFile(batch, QStringList {u"--prompt"_s, prompt} + qwen2);
+        QVERIFY2(rows.exit == 0 && rows.verdict() == u"correct"_s, qPrintable(rows.shown));
         const auto atIds = checkFile(one, QStringList {u"--position-ids"_s, idsPath} + qwen2);
         QVERIFY2(atIds.exit == 0 && atIds.verdict() == u"correct"_s, qPrintable(atIds.shown));
         const auto wrong = checkFile(swapped, QStringList {u"--position-ids"_s, idsPath} + qwen2);
