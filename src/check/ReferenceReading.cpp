@@ -69,32 +69,41 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     const std::optional<TableMatch> form = readWithoutDeclaration(reference, quiet);
     if (referenceReadingCancelled(options))
         return false;
-    const bool ofFamily = form && (form->verdict == CheckVerdict::Correct || form->verdict == CheckVerdict::Variant);
-    if (!ofFamily || !form->family || !form->params || form->table.isEmpty() || !FamilyChecks::of(*form->family).table)
+    if (!form || !form->family || form->table.isEmpty() || !FamilyChecks::of(*form->family).table)
+        return true;
+    const bool ofFamily = form->verdict == CheckVerdict::Correct || form->verdict == CheckVerdict::Variant;
+    // A family whose reading leaves the rows' positions open (M-RoPE's prompt) reads them from the
+    // reference's every row.
+    const auto &fromRows = FamilyChecks::of(*form->family).table->referenceParams;
+    const std::optional<Params> params = ofFamily            ? form->params
+        : form->verdict == CheckVerdict::Unknown && fromRows ? fromRows(reference, *form)
+                                                             : std::nullopt;
+    if (!params)
         return true;
     // Every row of the reference is the family's at these parameters: the table checked as if
     // they had been declared, the mistake named as a declared family's is, its sentences said of
     // the reference table's reading (DeclaredWords) where they are made.
     const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
-    auto expected = expect(table, *form->family, *form->params, form->table, options.cancel);
+    auto expected = expect(table, *form->family, *params, form->table, options.cancel);
     auto *declared = std::get_if<TableMatch>(&expected);
     if (referenceReadingCancelled(options))
         return false;
     if (!declared)
         return true;
+    const QString readText = ofFamily ? form->referenceText : declared->referenceText;
     DeclaredRows rows;
     rows.candidates.push_back(std::move(*declared));
     auto identified = identify(table, Declared {}, options.cancel);
     if (auto *read = std::get_if<TableMatch>(&identified))
         rows.readAs = std::move(*read);
     rows.family = *form->family;
-    rows.params = *form->params;
+    rows.params = *params;
     rows.by = DeclaredWords::By::ReferenceTable;
     auto streamed = streamDeclared(std::move(rows), table, quiet);
     if (referenceReadingCancelled(options))
         return false;
     const auto *asForm = std::get_if<Streamed>(&streamed);
-    const QString reads = u"the reference table reads, without a declaration, as %1"_s.arg(form->referenceText);
+    const QString reads = u"the reference table reads, without a declaration, as %1"_s.arg(readText);
     if (asForm && asForm->match.verdict == CheckVerdict::Correct) {
         correctAtItsPrecision(match, asForm->match, reads);
         return true;
@@ -123,12 +132,12 @@ void unknownWithinSummation(TableMatch &match)
     static const QString unexplained = u"no mistake the check knows explains it: "_s;
     if (match.diagnosis.startsWith(unexplained))
         match.diagnosis = match.diagnosis.mid(unexplained.size());
-    match.diagnosis = u"every cell is within %1 of %2 (%3 units of float32 at its largest value, %4): beyond one "
-                      "rounding, as float32 sums in another order (a resize's or a product's) differ; no faithful "
-                      "computation is ruled out, so no mistake is said; %5"_s.arg(
-                          NumberText::compact(*match.maxAbsError, 3), match.referenceText,
-                          NumberText::compact(units, 3), NumberText::compact(match.referenceLargest, 3),
-                          match.diagnosis);
+    match.diagnosis
+        = u"every cell is within %1 of %2 (%3 units of float32 at its largest value, %4): beyond one "
+          "rounding, as float32 sums in another order (a resize's or a product's) differ; no faithful "
+          "computation is ruled out, so no mistake is said; %5"_s.arg(
+              NumberText::compact(*match.maxAbsError, 3), match.referenceText, NumberText::compact(units, 3),
+              NumberText::compact(match.referenceLargest, 3), match.diagnosis);
 }
 
 } // namespace posenc::TableCheck

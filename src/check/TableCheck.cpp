@@ -429,7 +429,7 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
 }
 
 std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding family, const Params &params,
-                                               const QString &tableWord)
+                                               const QString &tableWord, const Declared &declared)
 {
     const FamilySpec &spec = Families::spec(family);
     if (!FamilyChecks::of(spec.encoding).table || !FamilyChecks::of(spec.encoding).table->expect)
@@ -441,10 +441,10 @@ std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding 
     if (!sample)
         return error;
     if (const auto padding = MaskRegion::padding(*sample))
-        return MaskRegion::padded(
-            table, *padding, [&](const TableRows &inner) { return expectFamily(inner, family, params, tableWord); });
+        return MaskRegion::padded(table, *padding, [&](const TableRows &inner) {
+            return expectFamily(inner, family, params, tableWord, declared);
+        });
     const RowFraming framing;
-    const Declared declared;
     TableEvidence evidence {table, *sample, framing, valuesFormat(table, *sample), declared};
     evidence.infinite = sample->infiniteRow >= 0;
     auto expected = FamilyChecks::of(spec.encoding).table->expect(evidence, params, tableWord);
@@ -487,10 +487,11 @@ std::variant<TableMatch, QString> identify(const TableRows &table, const Declare
 }
 
 std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family, const Params &params,
-                                         const QString &tableWord, const std::atomic<bool> *cancel)
+                                         const QString &tableWord, const std::atomic<bool> *cancel,
+                                         const Declared &declared)
 {
     const ScoringCancel scope(cancel);
-    auto expected = expectFamily(table, family, params, tableWord);
+    auto expected = expectFamily(table, family, params, tableWord, declared);
     if (ScoringCancel::requested())
         return kCancelled;
     return expected;

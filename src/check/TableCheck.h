@@ -43,8 +43,11 @@ inline const QString kCancelled = QStringLiteral("interrupted");
 // The match against exactly `family`'s table `tableWord` at `params` (rows from position 0):
 // the same report as identify's, for a reference the caller names. A message when the table
 // cannot be read, or the family has no such table of this width; kCancelled as identify.
+// `declared` says which keys the user gave (its family set; M-RoPE's prompt, a parameter left at its
+// default): without a family, every parameter of `params` counts as given.
 std::variant<TableMatch, QString> expect(const TableRows &table, Encoding family, const Params &params,
-                                         const QString &tableWord, const std::atomic<bool> *cancel = nullptr);
+                                         const QString &tableWord, const std::atomic<bool> *cancel = nullptr,
+                                         const Declared &declared = {});
 
 // The keys of every family's findings, in the list's order, each once: `--json`'s keys of them.
 QStringList findingKeys();

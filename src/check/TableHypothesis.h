@@ -140,6 +140,11 @@ struct TableHypothesis
     std::function<std::optional<TableMatch>(const TableMatch &declared, const TableRows &table,
                                             const std::vector<std::int64_t> &deviatingRows)>
         nameDeclaredPrecision;
+    // Of a reference table (--expect-table) whose undeclared reading `read` is its family's but
+    // names no parameters because its rows' positions are their own (M-RoPE's ids, which no prompt
+    // declares): the parameters that give every row, read from those rows (the prompt they lay
+    // out); nothing where they lay out none. Unset: such a reference names nothing.
+    std::function<std::optional<Params>(const TableRows &reference, const TableMatch &read)> referenceParams;
     // Whether its table is a bias added to attention scores before a softmax over the keys, which
     // ignores a constant added to a query's row: the check fits and compares it up to such a
     // constant (RowConstant: BLOOM's m·j is ALiBi's m (j − i)).

@@ -222,16 +222,16 @@ HelpPage checkHelp()
                    "correct table, computed by the kernel of posenc table. A correct table is within the rounding of "
                    "its stored dtype of a correct reference (float64 tables are compared at float32's)."_s)
         .items(tableItems())
-        .paragraph(u"The mistakes it names: %1. A layout or offset declared and not found is a mistake. A table "
-                   "declared as a family's (--expect) that is the family's table at other parameters names the one "
-                   "or two parameters that make it so, by their flags, each with both values. A RoPE table whose "
-                   "angles were formed in half precision is half-precision-angles, with the stages rounded and their "
-                   "dtype (the exponents 2i/d, rope_theta, the power rope_theta^(2i/d) or the division by it, "
-                   "inv_freq, the positions, their product; a sinusoid's positions or timesteps) and the first "
-                   "position past the rounding; a cache merely held in bf16 or fp16 is correct. A deviation "
-                   "nothing explains says so (no parameter of the family explains it) and where its cells lie: "
-                   "which rows (a block, every odd row) and which columns."_s.arg(
-            TableCheck::mistakeIds().join(u", "_s)))
+        .paragraph(
+            u"The mistakes it names: %1. A layout or offset declared and not found is a mistake. A table "
+            "declared as a family's (--expect) that is the family's table at other parameters names the one "
+            "or two parameters that make it so, by their flags, each with both values. A RoPE table whose "
+            "angles were formed in half precision is half-precision-angles, with the stages rounded and their "
+            "dtype (the exponents 2i/d, rope_theta, the power rope_theta^(2i/d) or the division by it, "
+            "inv_freq, the positions, their product; a sinusoid's positions or timesteps) and the first "
+            "position past the rounding; a cache merely held in bf16 or fp16 is correct. A deviation "
+            "nothing explains says so (no parameter of the family explains it) and where its cells lie: "
+            "which rows (a block, every odd row) and which columns."_s.arg(TableCheck::mistakeIds().join(u", "_s)))
         .paragraph(u"Besides a table, %1. A vector is read as RoPE's inv_freq (the published models' vectors "
                    "correct, a rope_type's formula at other parameters a variant; against --expect rope the "
                    "parameter that differs named) or as ALiBi's slopes, against get_slopes(H) of the ALiBi paper's "
@@ -247,7 +247,8 @@ HelpPage checkHelp()
                    "formula's, the region named: one value throughout (cells-overwritten), the formula plus a "
                    "constant (cells-offset), its cells a few rows or columns away (cells-shifted) or negated "
                    "(sign-flipped) is a mistake; "
-                   "cells changed otherwise leave it unknown, the formula named. Where two readings fit equally and one is a published form (a RoPE sin "
+                   "cells changed otherwise leave it unknown, the formula named. Where two readings fit equally and "
+                   "one is a published form (a RoPE sin "
                    "table at theta 10000 is also a sinusoid whose cosines were replaced by sines), the published form "
                    "is the verdict and the other reading a note; where neither is, the verdict is unknown until a "
                    "family's parameter is declared."_s);
@@ -403,19 +404,24 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         heads = TensorShapes::flagHeads(declared);
     const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
     std::optional<RowsAtPositions::Layout> atIds;
+    // Ids of every slice of a stack (M-RoPE's [3, B, L] for a [3, B, L, D] cache), or a declared
+    // M-RoPE's prompt's.
+    if (auto sliced = CheckSlicesAtIds::check(tensor, parser.value(u"position-ids"_s), run, err)) {
+        if (const int *code = std::get_if<int>(&*sliced))
+            return *code;
+        const TableMatch &match = std::get<TableMatch>(*sliced);
+        out << (parser.isSet(u"json"_s) ? json(match)
+                                        : CheckReport::tableLines(match, *tensor.rows).join(u'\n') + u'\n');
+        return verdictExitCode(match.verdict);
+    }
     if (parser.isSet(u"position-ids"_s)) {
-        // Ids of every slice of a stack (M-RoPE's [3, B, L] for a [3, B, L, D] cache).
-        if (auto sliced = CheckSlicesAtIds::check(tensor, parser.value(u"position-ids"_s), run, err)) {
-            if (const int *code = std::get_if<int>(&*sliced))
-                return *code;
-            const TableMatch &match = std::get<TableMatch>(*sliced);
-            out << (parser.isSet(u"json"_s) ? json(match)
-                                            : CheckReport::tableLines(match, *tensor.rows).join(u'\n') + u'\n');
-            return verdictExitCode(match.verdict);
-        }
         // M-RoPE's [3, L] ids stand for their prompt, a grid's [L, 2] for --grid: checked as declared so.
-        if (auto declaredBy = CheckIdsDeclared::rewrite(arguments, parser.value(u"position-ids"_s),
-                                                        tensor.rows->rows(), budget, err)) {
+        // A declared Qwen2.5-VL's videos: their t steps are their second_per_grid's.
+        const bool qwen25 = expected.kind == CheckExpect::Expectation::Kind::Family
+            && expected.params.encoding == Encoding::Mrope && expected.params.mrope.vision == MropeVision::Qwen25Vl;
+        if (auto declaredBy = CheckIdsDeclared::rewrite(
+                arguments, parser.value(u"position-ids"_s), tensor.rows->rows(), budget, err,
+                qwen25 ? std::optional<double>(expected.params.mrope.tokensPerSecond) : std::nullopt)) {
             if (const int *code = std::get_if<int>(&*declaredBy))
                 return *code;
             return runCheckCommand(std::get<QStringList>(*declaredBy), out, err);

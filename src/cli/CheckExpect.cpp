@@ -169,6 +169,10 @@ std::variant<Expectation, Refusal> familyExpectation(const QCommandLineParser &p
     e.modelGiven = read.fromOrigin.contains(u"d-model"_s) || parser.isSet(u"d-model"_s);
     e.lengthGiven = parser.isSet(u"max-len"_s);
     e.given = read.fromOrigin;
+    // A preset's prompt is its figures' example (resources/presets' notes), not the table's: only
+    // --prompt (or a session) declares the prompt a table was made for.
+    if (parser.isSet(u"preset"_s))
+        e.given->removeAll(u"prompt"_s);
     for (const CommandOption &option : ParamOptions::options()) {
         if (parser.isSet(option.names.constFirst()))
             e.given->append(option.names.constFirst());
@@ -318,8 +322,20 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
     std::vector<TableMatch> found;
     if (e.kind == Expectation::Kind::Family) {
         const Params params = atShape(e, table.rows(), table.cols());
+        // The keys given (a config's every parameter, but the inputs no flag gave), but those a table
+        // may be declared to have without --expect (the rope layout), which each family's fit reads.
+        TableCheck::Declared declaration {params, {}, e.family};
+        QStringList given = e.given.value_or(QStringList());
+        for (const ParamSpec &row : ParamTable::rows()) {
+            if (!e.given && (!FamilyChecks::of(e.family).inputKeys.contains(row.key) || e.inputs.contains(row.key)))
+                given.append(row.key);
+        }
+        for (const QString &key : given) {
+            if (!TableCheck::declarableKeys().contains(key))
+                declaration.keys.append(key);
+        }
         for (const QString &word : e.tables) {
-            auto expected = TableCheck::expect(table, e.family, params, word, cancel);
+            auto expected = TableCheck::expect(table, e.family, params, word, cancel, declaration);
             if (cancel && cancel->load())
                 return found; // the caller says it was interrupted
             if (const auto *problem = std::get_if<QString>(&expected))

@@ -41,8 +41,11 @@ struct Expectation
     std::shared_ptr<const TableRows> tableRows;
     std::optional<std::int64_t> mergeSize; // --spatial-merge-size with --expect-table (a grid's resize)
     QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
-    // With --expect FAMILY: the keys a flag, the preset or the session gave (the rest are defaults).
+    // With --expect FAMILY: the keys a flag, the preset or the session gave (the rest are defaults;
+    // a preset's prompt is an example, not given).
     std::optional<QStringList> given;
+    // With --expect-config: the keys of the flags that gave the model its input (--prompt).
+    QStringList inputs;
 };
 
 // A refusal: the exit code and its lines, each naming its flag.

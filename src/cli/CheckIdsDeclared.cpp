@@ -74,7 +74,8 @@ std::optional<std::pair<std::int64_t, std::int64_t>> rowMajorGrid(const RowMatri
 } // namespace
 
 std::optional<std::variant<QStringList, int>> rewrite(const QStringList &arguments, const QString &idsPath,
-                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err)
+                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err,
+                                                      std::optional<double> tokensPerSecond)
 {
     const auto ids = PositionIdsFile::read(idsPath, budget);
     if (!ids)
@@ -97,7 +98,9 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
     const std::optional<QString> family = valueOf(arguments, u"--expect"_s);
     const bool declared = family || given(arguments, u"--expect-config"_s);
     const QString meant = mrope ? u"mrope"_s : u"rope-2d or sincos-2d"_s;
-    if (family && (mrope ? *family != u"mrope"_s : *family != u"rope-2d"_s && *family != u"sincos-2d"_s))
+    // M-RoPE declared by its family or one of its tables (mrope-cos, mrope-sin).
+    const bool mropeDeclared = family && (*family == u"mrope"_s || family->startsWith(u"mrope-"_s));
+    if (family && (mrope ? !mropeDeclared : *family != u"rope-2d"_s && *family != u"sincos-2d"_s))
         return failWith(err, ExitUsage,
                         u"%1 ids are %2's; --expect %3 declares another family"_s.arg(
                             mrope ? u"[3, L] (t, h, w)"_s : u"[L, 2] (row, column)"_s, meant, *family));
@@ -105,12 +108,14 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
     if (mrope) {
         bool merged = true;
         const std::int64_t merge = valueOf(arguments, u"--spatial-merge-size"_s).value_or(u"2"_s).toLongLong(&merged);
-        const MropeIdsStructure::ReadPrompt read = MropeIdsStructure::promptOf(ids->values, merged ? merge : 2);
+        const MropeIdsStructure::ReadPrompt read
+            = MropeIdsStructure::promptOf(ids->values, merged ? merge : 2, tokensPerSecond);
         if (!read.problem.isEmpty())
-            return failWith(err, ExitUsage,
-                            u"M-RoPE's [3, L] ids (t, h, w) of the table's rows stand for the prompt they lay out, "
-                            "but %1; check the ids alone (posenc check --position-ids %2) or declare the prompt "
-                            "(--prompt)"_s.arg(read.problem, idsPath));
+            return failWith(
+                err, ExitUsage,
+                u"M-RoPE's [3, L] ids (t, h, w) of the table's rows stand for the prompt they lay out, "
+                "but %1; check the ids alone (posenc check --position-ids %2)%3"_s.arg(
+                    read.problem, idsPath, read.padded ? QString() : u" or declare the prompt (--prompt)"_s));
         if (!declared)
             return failWith(
                 err, ExitUsage,
@@ -119,6 +124,9 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
                 "--expect-config with a Qwen-VL config.json); without one the check reads the table's split, "
                 "theta and ids itself"_s.arg(read.prompt));
         rewritten << u"--prompt"_s << read.prompt;
+        // Left padding: the row's real tokens after it, as a left-padded batch row declares them.
+        if (read.leftPadding > 0)
+            rewritten << u"--batch"_s << u"left:%1"_s.arg(rows - read.leftPadding);
         if (read.v5 && !given(arguments, u"--mrope-era"_s))
             rewritten << u"--mrope-era"_s << u"v5"_s;
         return rewritten;

@@ -19,8 +19,10 @@ namespace posenc::CheckIdsDeclared {
 // `arguments` with --position-ids replaced by the flags its ids stand for, for a table of `rows`
 // rows; an exit code where the ids are of those shapes but stand for no such flags, or no family is
 // declared to read them with (the reason said on `err`); nothing where they are another shape (a
-// batch's [L] or [B, L], which give the rows' positions).
+// batch's [L] or [B, L], which give the rows' positions). `tokensPerSecond`: a declared Qwen2.5-VL's,
+// whose videos' t steps are then read as the second_per_grid each video is written with.
 std::optional<std::variant<QStringList, int>> rewrite(const QStringList &arguments, const QString &idsPath,
-                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err);
+                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err,
+                                                      std::optional<double> tokensPerSecond = std::nullopt);
 
 } // namespace posenc::CheckIdsDeclared

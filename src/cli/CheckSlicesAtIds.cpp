@@ -2,12 +2,19 @@
 
 #include "ExitCode.h"
 
+#include "check/CheckDiagnosis.h"
+#include "check/DeclaredWords.h"
 #include "check/PairReference.h"
 #include "check/TensorShapes.h"
+#include "check/positions/MropeIdsStructure.h"
 #include "check/positions/RowsAtPositions.h"
+#include "core/NumberText.h"
+#include "core/mrope/MropePrompt.h"
+#include "core/rope/RopeFrequencies.h"
 #include "io/PositionIdsFile.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -110,6 +117,293 @@ void explain(TableMatch &m, std::int64_t s, const std::vector<Positions> &ids, s
                            .arg(ids[std::size_t(s)][std::size_t(*m.worstRow)]));
 }
 
+TableCheck::StreamOptions streamOf(const CheckTensor::Run &run)
+{
+    TableCheck::StreamOptions stream;
+    stream.threads = run.threads;
+    stream.cancel = run.interrupt.flag();
+    return stream;
+}
+
+// Every slice s of the stack (`shape`: the ids' dimensions, then the width) compared with `base`'s
+// reference placed at ids[s], a deviating slice explained, the slices' verdicts combined.
+std::variant<TableMatch, int> placeSlices(const TableFile::Tensor &tensor, const std::vector<Positions> &ids,
+                                          const std::vector<std::int64_t> &shape, const TableMatch &base,
+                                          const PairReferenceSpec &spec, const CheckTensor::Run &run, QTextStream &err)
+{
+    const TableCheck::StreamOptions stream = streamOf(run);
+    const auto count = std::int64_t(ids.size());
+    const auto length = std::int64_t(ids.front().size());
+    // The slices that share every index but the first (M-RoPE's t, h and w of one batch row).
+    const std::int64_t group = count / std::max<std::int64_t>(shape.front(), 1);
+    std::vector<TableMatch> matches;
+    for (std::int64_t s = 0; s < count; ++s) {
+        const auto slice = TensorShapes::slice(tensor.rows, s, length, TensorShapes::sliceLabel(shape, s));
+        Placed placed = placeAt(base, spec, ids[std::size_t(s)], *slice, stream);
+        if (placed.verification.cancelled || run.interrupt.interrupted())
+            return failAt(err, ExitInterrupted, u"interrupted"_s);
+        if (placed.verification.error)
+            return failAt(err, ExitIo, u"%1: %2"_s.arg(slice->name(), *placed.verification.error));
+        TableMatch m = std::move(placed.match);
+        TableCheck::conclude(m, placed.verification);
+        if (placed.verification.deviatingCells > 0)
+            explain(m, s, ids, std::max<std::int64_t>(group, 1), shape, base, spec, *slice, stream);
+        matches.push_back(std::move(m));
+    }
+    return TensorShapes::combine(shape, *tensor.rows, std::move(matches));
+}
+
+// Whether `run` declares M-RoPE (--expect mrope, a Qwen-VL config).
+bool declaresMrope(const CheckTensor::Run &run)
+{
+    return run.expected.kind == CheckExpect::Expectation::Kind::Family && run.expected.family == Encoding::Mrope;
+}
+
+// A declared M-RoPE's [3, B, L] ids of its prompt, as get_rope_index gives each of the B rows (the
+// same prompt), rows past the prompt's tokens at their index + rope_deltas; nothing where the
+// prompt lays out more tokens than L.
+std::optional<std::vector<Positions>> promptIds(const Params &p, std::int64_t batch, std::int64_t length)
+{
+    const auto built = MropeLayout::build(p.mrope);
+    const auto *layout = std::get_if<MropeLayout>(&built);
+    if (!layout || layout->tokens() > length)
+        return std::nullopt;
+    std::vector<Positions> ids(std::size_t(3 * batch), Positions(std::size_t(length)));
+    for (std::int64_t r = 0; r < length; ++r) {
+        const std::int64_t generated = r + layout->ropeDelta();
+        const MropeIds id
+            = r < layout->tokens() ? layout->ids(r) : MropeIds {MropeTokenKind::Text, generated, generated, generated};
+        for (std::int64_t b = 0; b < batch; ++b) {
+            ids[std::size_t(b)][std::size_t(r)] = id.t;
+            ids[std::size_t(batch + b)][std::size_t(r)] = id.h;
+            ids[std::size_t(2 * batch + b)][std::size_t(r)] = id.w;
+        }
+    }
+    return ids;
+}
+
+// A declared M-RoPE's cos or sin before the merge: each axis's slice is RoPE's table at M-RoPE's
+// rope_theta and rotary_dim (Qwen2VLRotaryEmbedding.forward turns every column of slice [a, b] at
+// ids[a, b, r]; apply_multimodal_rotary_pos_emb then picks each section from its axis), its rows at
+// that axis's ids. The declared table word (cos, sin, or both tried on the first slice) kept.
+std::variant<TableMatch, int> axesAt(const TableFile::Tensor &tensor, const std::vector<Positions> &ids,
+                                     const std::vector<std::int64_t> &shape, const CheckTensor::Run &run,
+                                     const QString &idsWords, const Params &declared, QTextStream &err)
+{
+    const auto length = std::int64_t(ids.front().size());
+    Params p = declared;
+    p.encoding = Encoding::Rope;
+    const auto slice0 = TensorShapes::slice(tensor.rows, 0, length, TensorShapes::sliceLabel(shape, 0));
+    std::optional<Placed> best;
+    for (const QString &word : run.expected.tables) {
+        const QString rope = word.endsWith(u"-sin"_s) ? u"rope-sin"_s : u"rope-cos"_s;
+        auto expected = TableCheck::expect(*slice0, Encoding::Rope, p, rope, run.interrupt.flag());
+        if (const auto *problem = std::get_if<QString>(&expected))
+            return failAt(err, ExitUsage, u"--expect mrope: each axis's slice is RoPE's table, but %1"_s.arg(*problem));
+        const TableMatch &match = std::get<TableMatch>(expected);
+        const auto *pairs = dynamic_cast<const PairReference *>(match.reference.get());
+        if (!pairs)
+            continue;
+        Placed placed = placeAt(match, pairs->spec(), ids.front(), *slice0, streamOf(run));
+        if (!best || placed.verification.deviatingCells < best->verification.deviatingCells)
+            best = std::move(placed);
+    }
+    if (run.interrupt.interrupted())
+        return failAt(err, ExitInterrupted, u"interrupted"_s);
+    if (!best)
+        return failAt(err, ExitUsage, u"--expect mrope: no RoPE table of M-RoPE's parameters to place at the ids"_s);
+    // The declared reference alone: what RoPE's expect read of the slice's rows (at the axis's ids,
+    // not 0..L-1) is no finding of the stack's.
+    TableMatch base = best->match;
+    const auto *pairs = dynamic_cast<const PairReference *>(base.reference.get());
+    PairReferenceSpec spec = pairs->spec();
+    spec.rowPositions.clear();
+    spec.firstRow = 0;
+    spec.positionOffset = 0;
+    spec.paddingRows.clear();
+    base.verdict = CheckVerdict::Correct;
+    base.mistakes.clear();
+    base.notes.clear();
+    base.positionOffset.reset();
+    base.firstPositionRow.reset();
+    base.rowsMoved = false;
+    base.referenceText
+        = u"M-RoPE's %1 before the merge, each axis's slice RoPE's at rope_theta %2, rotary_dim %3, "
+          "its rows at that axis's %4"_s
+              .arg(base.table == u"rope-sin"_s ? u"sin"_s : u"cos"_s, NumberText::exact(declared.rope.theta))
+              .arg(2 * RopeFrequencies::pairs(declared.rope))
+              .arg(idsWords);
+    base.correctAgainst = CheckDiagnosis::declaredReference(base.referenceText);
+    base.diagnosis = base.referenceText;
+    auto m = placeSlices(tensor, ids, shape, base, spec, run, err);
+    if (auto *placed = std::get_if<TableMatch>(&m)) {
+        placed->family = Encoding::Mrope;
+        placed->notes.prepend(u"a stack of (3, ..., L, d): the per-axis %1 of Qwen2VLRotaryEmbedding.forward, before "
+                              "apply_multimodal_rotary_pos_emb picks each section from its axis"_s.arg(
+                                  base.table == u"rope-sin"_s ? u"sin"_s : u"cos"_s));
+    }
+    return m;
+}
+
+// The rope_theta of the stack's rows every slice holds at their row numbers (the text before a
+// vision block, positions 0, 1, ...), read as posenc check reads a RoPE table; nothing where they
+// are fewer than two or read as no RoPE table.
+std::optional<double> prefixTheta(const TableFile::Tensor &tensor, const std::vector<Positions> &ids,
+                                  const CheckTensor::Run &run)
+{
+    std::int64_t run0 = std::int64_t(ids.front().size());
+    for (const Positions &slice : ids)
+        run0 = std::min(run0, leadingRun(slice));
+    if (run0 < 2)
+        return std::nullopt;
+    RowsAtPositions::Layout layout;
+    for (std::int64_t r = 0; r < run0; ++r)
+        layout.firstRow.push_back(r);
+    auto identified = TableCheck::identify(*RowsAtPositions::byPosition(tensor.rows, layout), TableCheck::Declared {},
+                                           run.interrupt.flag());
+    const auto *read = std::get_if<TableMatch>(&identified);
+    if (!read || !read->params || read->family != Encoding::Rope
+        || (read->verdict != CheckVerdict::Correct && read->verdict != CheckVerdict::Variant))
+        return std::nullopt;
+    return read->params->rope.theta;
+}
+
+// The declared M-RoPE's axes (axesAt); a stack that deviates unnamed, but is correct at the
+// rope_theta its text rows read, names rope-theta with both values.
+std::variant<TableMatch, int> declaredAxes(const TableFile::Tensor &tensor, const std::vector<Positions> &ids,
+                                           const std::vector<std::int64_t> &shape, const CheckTensor::Run &run,
+                                           const QString &idsWords, QTextStream &err)
+{
+    const Params declared = CheckExpect::atShape(run.expected, std::int64_t(ids.front().size()), tensor.rows->cols());
+    auto m = axesAt(tensor, ids, shape, run, idsWords, declared, err);
+    auto *match = std::get_if<TableMatch>(&m);
+    if (!match || match->verdict != CheckVerdict::Mistake || !match->mistakes.isEmpty())
+        return m;
+    const auto theta = prefixTheta(tensor, ids, run);
+    if (!theta || std::fabs(*theta - declared.rope.theta) <= 1e-9 * declared.rope.theta)
+        return m;
+    Params other = declared;
+    other.rope.theta = *theta;
+    QString unsaid;
+    QTextStream quiet(&unsaid);
+    const auto at = other.isValid() ? axesAt(tensor, ids, shape, run, idsWords, other, quiet) : m;
+    const auto *there = std::get_if<TableMatch>(&at);
+    if (!there || there->verdict != CheckVerdict::Correct)
+        return m;
+    const bool given = !run.expected.given || run.expected.given->contains(u"rope-theta"_s);
+    match->mistakes = {u"rope-theta"_s};
+    match->notes.prepend(match->diagnosis);
+    match->diagnosis = u"the declared M-RoPE but rope_theta %1 %2 %3: with that value every slice is its axis's "
+                       "table at its ids"_s.arg(NumberText::exact(*theta),
+                                                given ? DeclaredWords::whereGiven() : DeclaredWords::whereDefault(),
+                                                NumberText::exact(declared.rope.theta));
+    return m;
+}
+
+// Whether the stack's first three slices (t, h and w of batch row 0 as axes) are one table where the
+// prompt's ids differ between the axes: then they are three batch rows of the merged table, not the
+// axes, whose h and w slices turn by other ids than t's on the vision rows.
+bool sameSlices(const TableRows &rows, const std::vector<Positions> &ids, std::int64_t batch, std::int64_t length)
+{
+    constexpr std::int64_t kMostCells = std::int64_t(1) << 22;
+    if (ids[0] == ids[std::size_t(batch)] && ids[0] == ids[std::size_t(2 * batch)])
+        return false; // a text prompt: the axes and the merged table are one
+    if (length * rows.cols() > kMostCells)
+        return false;
+    std::array<std::vector<float>, 3> slices;
+    QString error;
+    for (std::size_t a = 0; a < 3; ++a) {
+        slices[a].resize(std::size_t(length * rows.cols()));
+        if (!rows.read(std::int64_t(a) * batch * length, length, slices[a].data(), error))
+            return false;
+    }
+    return slices[0] == slices[1] && slices[0] == slices[2];
+}
+
+// A declared M-RoPE's stack of (3, [B,] L, d) with a declared prompt: the axes' slices at the
+// prompt's ids (declaredAxes); nothing where M-RoPE or its prompt is not declared, or the stack is
+// of another shape.
+std::optional<std::variant<TableMatch, int>> promptAxes(const TableFile::Tensor &tensor, const CheckTensor::Run &run,
+                                                        QTextStream &err)
+{
+    const CheckExpect::Expectation &e = run.expected;
+    const bool prompt = e.given ? e.given->contains(u"prompt"_s) : e.inputs.contains(u"prompt"_s);
+    const std::vector<std::int64_t> dims = TensorShapes::notOne(tensor.shape);
+    if (!declaresMrope(run) || !prompt || tensor.shape.size() < 3 || tensor.shape.front() != 3 || dims.size() > 4)
+        return std::nullopt;
+    const std::int64_t length = tensor.shape[tensor.shape.size() - 2];
+    const std::int64_t batch = tensor.rows->rows() / std::max<std::int64_t>(3 * length, 1);
+    if (batch < 1 || tensor.rows->rows() != 3 * batch * length)
+        return std::nullopt;
+    const Params p = CheckExpect::atShape(e, length, tensor.rows->cols());
+    const auto ids = promptIds(p, batch, length);
+    if (!ids || sameSlices(*tensor.rows, *ids, batch, length))
+        return std::nullopt;
+    return declaredAxes(tensor, *ids, tensor.shape, run, u"get_rope_index ids of the prompt "_s + p.mrope.prompt, err);
+}
+
+// A declared M-RoPE's batch of merged tables, [B, L, d], each row b checked as its own table at its
+// ids (`ids`, [3·B, L], t's rows first): the prompt they lay out (promptOf, left padding and a
+// Qwen2.5-VL's timing with it) declared, as [3, L] ids declare a table's; the rows' verdicts
+// combined. The usage exit where a row's ids lay out no prompt, said with the row.
+std::variant<TableMatch, int> mergedRows(const TableFile::Tensor &tensor, const RowMatrixXf &ids,
+                                         const CheckTensor::Run &run, QTextStream &err)
+{
+    const std::int64_t length = ids.cols(), batch = ids.rows() / 3;
+    const CheckExpect::Expectation &e = run.expected;
+    const Params declared = CheckExpect::atShape(e, length, tensor.rows->cols());
+    const bool qwen25 = declared.mrope.vision == MropeVision::Qwen25Vl;
+    std::vector<TableMatch> matches;
+    for (std::int64_t b = 0; b < batch; ++b) {
+        RowMatrixXf row(3, length);
+        for (int a = 0; a < 3; ++a)
+            row.row(a) = ids.row(a * batch + b);
+        const auto prompt = MropeIdsStructure::promptOf(row, declared.mrope.spatialMergeSize,
+                                                        qwen25 ? std::optional<double>(declared.mrope.tokensPerSecond)
+                                                               : std::nullopt);
+        if (!prompt.problem.isEmpty())
+            return failAt(
+                err, ExitUsage,
+                u"--position-ids: row %1's ids (t, h, w) stand for the prompt they lay out, but %2"_s.arg(b).arg(
+                    prompt.problem));
+        Params p = declared;
+        p.mrope.prompt = prompt.prompt;
+        p.mrope.era = prompt.v5 ? MropeEra::V5 : p.mrope.era;
+        p.batch.lengths = prompt.leftPadding > 0 ? u"left:%1"_s.arg(length - prompt.leftPadding) : QString();
+        if (!p.isValid())
+            return failAt(err, ExitUsage,
+                          u"--position-ids: row %1's prompt %2 is no valid M-RoPE prompt"_s.arg(b).arg(prompt.prompt));
+        TableCheck::Declared declaration {p, e.given.value_or(QStringList()) << u"prompt"_s, std::nullopt};
+        if (e.given)
+            declaration.family = Encoding::Mrope;
+        const auto slice = TensorShapes::slice(tensor.rows, b, length, TensorShapes::sliceLabel({batch, length}, b));
+        std::optional<std::pair<TableMatch, TableCheck::Verification>> best;
+        for (const QString &word : e.tables) {
+            auto expected = TableCheck::expect(*slice, Encoding::Mrope, p, word, run.interrupt.flag(), declaration);
+            if (run.interrupt.interrupted())
+                return failAt(err, ExitInterrupted, u"interrupted"_s);
+            if (const auto *problem = std::get_if<QString>(&expected))
+                return failAt(err, ExitUsage, u"--expect %1: %2"_s.arg(word, *problem));
+            TableMatch match = std::get<TableMatch>(std::move(expected));
+            const TableCheck::Verification v = TableCheck::verify(match, *slice, streamOf(run));
+            if (v.cancelled || run.interrupt.interrupted())
+                return failAt(err, ExitInterrupted, u"interrupted"_s);
+            if (v.error)
+                return failAt(err, ExitIo, u"%1: %2"_s.arg(slice->name(), *v.error));
+            if (!best || v.deviatingCells < best->second.deviatingCells)
+                best = std::pair {std::move(match), v};
+        }
+        if (!best)
+            return failAt(err, ExitUsage, u"--expect mrope: no table to compare the rows with"_s);
+        TableCheck::conclude(best->first, best->second);
+        matches.push_back(std::move(best->first));
+    }
+    TableMatch m = TensorShapes::combine({batch, length, tensor.rows->cols()}, *tensor.rows, std::move(matches));
+    m.notes.prepend(u"a batch of %1 rows of merged tables, each at its --position-ids (t, h, w), the prompt they lay "
+                    "out declared"_s.arg(batch));
+    return m;
+}
+
 } // namespace
 
 QStringList mistakeIds()
@@ -123,6 +417,8 @@ std::optional<std::variant<TableMatch, int>> check(const TableFile::Tensor &tens
     // A table's ids, and one id a row of a stack, are RowsAtPositions' (PositionIdsCheckCommand).
     if (TensorShapes::notOne(tensor.shape).size() <= 2)
         return std::nullopt;
+    if (idsPath.isEmpty())
+        return promptAxes(tensor, run, err);
     const auto read = PositionIdsFile::read(idsPath, run.budget);
     if (!read)
         return failAt(err, exitCodeOf(read.error()), u"--position-ids: "_s + read.error().toString());
@@ -134,6 +430,10 @@ std::optional<std::variant<TableMatch, int>> check(const TableFile::Tensor &tens
     if (wide)
         rowDims.pop_back();
     const std::int64_t length = read->values.cols(), count = read->values.rows();
+    // A declared M-RoPE's merged rows of a batch ([B, L, d], Qwen3-VL's rotary output, or the merge
+    // of apply_multimodal_rotary_pos_emb) with get_rope_index's [3, B, L]: each row's table at its ids.
+    if (declaresMrope(run) && read->shape.front() == 3 && wide && tensor.rows->rows() * 3 == count * length)
+        return mergedRows(tensor, read->values, run, err);
     if (!wide || rowDims != idsDims || tensor.rows->rows() != count * length)
         return failAt(err, ExitUsage,
                       u"--position-ids: ids of shape %1 give a row's position for a stack of shape (%2, d); %3 is "
@@ -154,6 +454,8 @@ std::optional<std::variant<TableMatch, int>> check(const TableFile::Tensor &tens
     // The stack's own shape: its slices are the ids' rows.
     std::vector<std::int64_t> shape = read->shape;
     shape.push_back(tensor.shape.back());
+    if (declaresMrope(run) && read->shape.front() == 3)
+        return declaredAxes(tensor, ids, shape, run, u"--position-ids"_s, err);
 
     // The reading: from the leading rows every slice holds at their row numbers (the text before an
     // image, where the slices agree), else from the slice whose positions run longest from 0 without
@@ -203,30 +505,10 @@ std::optional<std::variant<TableMatch, int>> check(const TableFile::Tensor &tens
                       : u"its reference cannot be placed at other positions, so the other rows cannot be told"_s));
         return base;
     }
-    const PairReferenceSpec spec = pairs->spec();
-
-    TableCheck::StreamOptions stream;
-    stream.threads = run.threads;
-    stream.cancel = run.interrupt.flag();
-    // The slices that share every index but the first (M-RoPE's t, h and w of one batch row).
-    const std::int64_t group = count / std::max<std::int64_t>(read->shape.front(), 1);
-    std::vector<TableMatch> matches;
-    for (std::int64_t s = 0; s < count; ++s) {
-        const auto slice = TensorShapes::slice(tensor.rows, s, length, TensorShapes::sliceLabel(shape, s));
-        Placed placed = placeAt(base, spec, ids[std::size_t(s)], *slice, stream);
-        if (placed.verification.cancelled || run.interrupt.interrupted())
-            return failAt(err, ExitInterrupted, u"interrupted"_s);
-        if (placed.verification.error)
-            return failAt(err, ExitIo, u"%1: %2"_s.arg(slice->name(), *placed.verification.error));
-        TableMatch m = std::move(placed.match);
-        TableCheck::conclude(m, placed.verification);
-        if (placed.verification.deviatingCells > 0)
-            explain(m, s, ids, std::max<std::int64_t>(group, 1), shape, base, spec, *slice, stream);
-        matches.push_back(std::move(m));
-    }
-    TableMatch m = TensorShapes::combine(shape, *tensor.rows, std::move(matches));
-    m.notes.prepend(u"rows read at their --position-ids %1: slice s's row r at position ids[s, r], each slice "
-                    "against the reading of %2"_s.arg(TensorShapes::shapeText(read->shape), readFrom));
+    auto m = placeSlices(tensor, ids, shape, base, pairs->spec(), run, err);
+    if (auto *placed = std::get_if<TableMatch>(&m))
+        placed->notes.prepend(u"rows read at their --position-ids %1: slice s's row r at position ids[s, r], each "
+                              "slice against the reading of %2"_s.arg(TensorShapes::shapeText(read->shape), readFrom));
     return m;
 }
 

@@ -29,7 +29,10 @@ inline const QString kPositionsNotIds = QStringLiteral("positions-1d-not-ids");
 QStringList mistakeIds();
 
 // The stack checked at the ids of `idsPath`; nothing where the ids have at most two dimensions (one
-// id a row of a table: RowsAtPositions); or the exit code of why not, said on `err`.
+// id a row of a table: RowsAtPositions); or the exit code of why not, said on `err`. A declared
+// M-RoPE's (3, [B,] L, d) stack, its per-axis cos or sin before the merge, is compared axis by axis
+// with RoPE's table at M-RoPE's rope_theta, each slice at its axis's ids: those of `idsPath`, or with
+// `idsPath` empty the declared prompt's (nothing where no prompt is declared).
 std::optional<std::variant<TableMatch, int>> check(const TableFile::Tensor &tensor, const QString &idsPath,
                                                    const CheckTensor::Run &run, QTextStream &err);
 

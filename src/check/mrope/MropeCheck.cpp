@@ -90,8 +90,9 @@ FamilyCheck makeMropeCheck()
         if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)
             RopeFrequencies::setHeadDim(params, std::clamp<std::int64_t>(cols, 2, RopeParams::kMaxHeadDim));
     };
-    // What a config cannot say: the prompt and the transformers whose get_rope_index gave its ids.
-    check.inputKeys = {u"prompt"_s, u"second-per-grid"_s, u"timestamp-tokens"_s, u"mrope-era"_s};
+    // What a config cannot say: the prompt, the transformers whose get_rope_index gave its ids, and
+    // the batch row's left padding (--batch left:N) before them.
+    check.inputKeys = {u"prompt"_s, u"second-per-grid"_s, u"timestamp-tokens"_s, u"mrope-era"_s, u"batch"_s};
     return check;
 }
 

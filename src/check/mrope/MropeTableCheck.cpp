@@ -1,9 +1,13 @@
 #include "MropeTableCheck.h"
 
+#include "check/DeclaredWords.h"
 #include "check/SampleScore.h"
+#include "check/mrope/MropeIdsReadBack.h"
 #include "check/mrope/MropeMistakes.h"
+#include "check/mrope/MropeReferenceParams.h"
 #include "check/mrope/MropeTableAxes.h"
 #include "check/mrope/MropeTableFit.h"
+#include "check/mrope/MropeTableJudge.h"
 #include "check/mrope/MropeTableReference.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
@@ -22,6 +26,8 @@ namespace posenc::MropeTableCheck {
 
 namespace {
 
+using MropeIdsReadBack::idsReadBack;
+using MropeIdsReadBack::idsText;
 using MropeMistakes::kAxesSwapped;
 using MropeMistakes::kInterleaveSwapped;
 using MropeMistakes::kRopeDeltasLost;
@@ -35,8 +41,16 @@ using MropeTableAxes::columnAxesRead;
 using MropeTableAxes::columnAxesWords;
 using MropeTableAxes::sectionsRead;
 using MropeTableAxes::sectionWords;
+using MropeTableJudge::exactTolerance;
+using MropeTableJudge::judge;
+using MropeTableJudge::Judged;
+using MropeTableJudge::setTolerance;
 
 const QString kCos = u"mrope-cos"_s;
+// rope_theta other than the declared, RoPE's parameter's key as RoPE's checks name it.
+const QString kTheta = u"rope-theta"_s;
+// The sin table where the cos is declared, or the reverse: the id the other families give it.
+const QString kSinCosSwapped = u"sin-cos-swapped"_s;
 const QString kSin = u"mrope-sin"_s;
 
 // The models whose M-RoPE ships at a split and theta (resources/presets, each from its config).
@@ -51,66 +65,25 @@ QString publishedAs(const std::vector<std::int64_t> &section, bool interleaved, 
     return QString();
 }
 
-// The tolerance of a table whose angles are float32's, as the rotary embedding forms them
-// (inv_freq @ position_ids in float32): a few units of 2^-24 of each pair's angle; none for a pair
-// of inverse frequency 1 (theta^0), whose float32 angle is the id itself, exactly.
-CellTolerance float32Angles(CellTolerance t, const MropeTurns &turns)
-{
-    t.perPosition.assign(std::size_t(turns.cols()), 0.0);
-    for (std::int64_t c = 0; c < turns.cols(); ++c) {
-        const double inv = turns.inv[std::size_t(turns.pairOf(c))];
-        t.perPosition[std::size_t(c)] = inv == 1.0 ? 0.0 : 4.0 * 0x1p-24 * inv * turns.amplitude;
-    }
-    return t;
-}
-
-CellTolerance exactTolerance(const TableEvidence &e, double amplitude)
-{
-    return cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), std::max(1.0, amplitude), 2.0);
-}
-
-// A reference judged on the sample: its cells beyond the tolerance, with float32 angles where
-// they explain most of what exact angles leave (torch's float32 product of ids and inv_freq).
-struct Judged
-{
-    SampleScore score;
-    bool float32 = false;
-    std::int64_t bad() const { return float32 ? score.badWithFloat32Angles : score.bad; }
-};
-
-Judged judge(const TableReference &reference, const TableEvidence &e, const MropeTurns &turns)
-{
-    const CellTolerance exact = exactTolerance(e, turns.amplitude);
-    const CellTolerance wide = float32Angles(exact, turns);
-    Judged j;
-    j.score = scoreOnSample(reference, e.sample, exact, &wide);
-    // Float32 angles are a faithful computation of every M-RoPE table (the rotary embedding's
-    // inv_freq @ position_ids in float32): they are the tolerance wherever they explain a cell exact
-    // angles leave, a table with a mistake too (its rounding cells are no deviation).
-    j.float32 = j.score.badWithFloat32Angles < j.score.bad;
-    return j;
-}
-
-void setTolerance(TableMatch &m, const TableEvidence &e, const MropeTurns &turns, bool f32)
-{
-    m.precision = tablePrecision(e.format, f32);
-    m.tolerance = exactTolerance(e, turns.amplitude);
-    if (f32)
-        m.tolerance = float32Angles(m.tolerance, turns);
-}
-
-QString idsText(const MropeIds &id)
-{
-    return u"(%1, %2, %3)"_s.arg(id.t).arg(id.h).arg(id.w);
-}
-
-// The sampled rows' ids where they change kind (text, vision), at most eight.
-QString idsNote(const MropeTableFit::Reading &r)
+// The sampled rows' ids where they change kind (text, vision), at most eight. In a table of float32
+// angles (`float32Angles`, torch's inv_freq @ position_ids and cos), a row whose read ids differ is
+// a vision row only where those angles' rounding tells them from one id (t, t, t), which w's slowest
+// pairs cannot for ids one apart (an exact table's reading already takes one id where its float32
+// values are one id's: MropeTableFit's rowIds).
+QString idsNote(const TableEvidence &e, const MropeTableFit::Reading &r, bool float32Angles)
 {
     QStringList shown;
+    bool lastVision = false;
     for (std::size_t i = 0; i < r.rows.size() && shown.size() < 8; ++i) {
-        if (i == 0 || r.ids[i].kind != r.ids[i - 1].kind)
-            shown.append(u"row %1 %2"_s.arg(r.rows[i]).arg(idsText(r.ids[i])));
+        const MropeIds &id = r.ids[i];
+        const bool vision = (id.t != id.h || id.h != id.w)
+            && !(float32Angles
+                 && MropeIdsReadBack::idsFit(e, r.turns, r.cosine, r.rows[i],
+                                             MropeIds {MropeTokenKind::Text, id.t, id.t, id.t}, true));
+        if (i == 0 || vision != lastVision)
+            shown.append(
+                u"row %1 %2"_s.arg(r.rows[i]).arg(vision ? idsText(id) : idsText({id.kind, id.t, id.t, id.t})));
+        lastVision = vision;
     }
     return u"ids (t, h, w) read from the table itself, where the sampled rows change between text and vision: %1"_s.arg(
         shown.join(u", "_s));
@@ -177,7 +150,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         m.verdict = CheckVerdict::Mistake;
         m.diagnosis += u"; %1 of its sampled cells are no M-RoPE row's at any ids"_s.arg(c.bad);
     }
-    m.notes.append(idsNote(*reading));
+    m.notes.append(idsNote(e, *reading, judged.float32));
     if (const QString published = publishedAs(reading->section, reading->interleaved, reading->theta, pairs);
         !published.isEmpty())
         m.notes.append(u"the split and rope_theta are "_s + published);
@@ -209,7 +182,7 @@ bool isVision(const MropeLayout::Span &s)
     return s.kind != MropeTokenKind::Text;
 }
 
-QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows)
+QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows, std::int64_t padding = 0)
 {
     QString prompt = p.mrope.prompt;
     if (prompt.size() > 80)
@@ -218,6 +191,9 @@ QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t 
                        .arg(splitWords(p.mrope.section, p.mrope.interleaved), NumberText::exact(p.rope.theta))
                        .arg(2 * RopeFrequencies::pairs(p.rope))
                        .arg(ParamText::get(p, u"vision-positions"_s), ParamText::get(p, u"mrope-era"_s), prompt);
+    if (padding > 0)
+        text += u" after %1 rows of left padding at ids 1 (get_rope_index's fill)"_s.arg(padding);
+    rows -= padding;
     if (rows > layout.tokens())
         text += u", then %1 generated tokens at their index + rope_deltas %2"_s.arg(rows - layout.tokens())
                     .arg(layout.ropeDelta());
@@ -271,7 +247,7 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, const J
     // A row's position is its ids (t, h, w), not its index: no offset or first position row.
     setTolerance(m, e, reference->turns(), judged.float32);
     m.params = p;
-    const QString words = referenceWords(p, reference->layout(), e.rows());
+    const QString words = referenceWords(p, reference->layout(), e.rows(), reference->leftPadding());
     m.referenceText = u"M-RoPE, "_s + words;
     m.verdict = CheckVerdict::Correct;
     m.correctAgainst = publishedAs(p.mrope.section, p.mrope.interleaved, p.rope.theta, RopeFrequencies::pairs(p.rope));
@@ -280,122 +256,67 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, const J
     return m;
 }
 
-// "t", "h and w": the axes of `which`.
-QString axesWords(const std::array<bool, 3> &which)
+// Whether the prompt was declared (--prompt, a config's input, ids that lay one out): not where the
+// declaration says which keys it gave and the prompt is none of them (the default's, or a preset's,
+// which the Qwen-VL presets keep for their figures). A caller that says nothing gave every key.
+bool promptDeclared(const TableEvidence &e)
 {
-    static const std::array<QString, 3> names {u"t"_s, u"h"_s, u"w"_s};
-    QStringList out;
-    for (std::size_t a = 0; a < 3; ++a) {
-        if (which[a])
-            out.append(names[a]);
-    }
-    return out.size() == 3 ? u"t, h and w"_s : out.join(u" and "_s);
+    return !e.declared.family || e.declared.declares(u"prompt"_s);
 }
 
-// The ids each sampled row holds, read back at the declared split and rope_theta, where they explain
-// the sample and some differ from get_rope_index's of the declared prompt: mrope-ids-differ, with
-// the rows and axes that differ and how (an axis held at one id, 1-D positions over the vision rows:
-// position_ids not taken from get_rope_index, linkedin/Liger-Kernel#276; an audio span whose h and w
-// stay at its first id while t advances). Nothing where the frequencies are no default inv_freq
-// (a scaled rope_type) or an attention factor scales the rows: the ids are read at theta^(-j/pairs).
-std::optional<QString> idsReadBack(const TableEvidence &e, const Params &p, const MropePromptReference &correct,
-                                   const Judged &judged)
+// The declared M-RoPE but for rope_theta: the theta the table's undeclared reading finds
+// (MropeTableFit::read, exact where the table turns its pairs), which, set in the declaration,
+// gives every sampled cell at the ids compared: the prompt's, or with no prompt declared the
+// table's own read at it. rope-theta named with both values, as RoPE's declared tables name it
+// (RopeInvFreq); nothing where another theta explains nothing more.
+std::optional<TableMatch> thetaNamed(const TableEvidence &e, const Params &params, bool cosine, TableMatch m)
 {
-    const MropeTurns &turns = correct.turns();
-    if (turns.amplitude != 1.0 || !turns.columnAxes.empty())
+    if (params.rope.type != RopeType::Default)
         return std::nullopt;
-    for (std::int64_t j = 0; j < turns.pairs(); ++j) {
-        const double inv = std::pow(p.rope.theta, -double(j) / double(turns.pairs()));
-        if (!(std::fabs(turns.inv[std::size_t(j)] - inv) <= 1e-12 * inv))
+    const auto reading = MropeTableFit::read(e);
+    if (!reading || reading->cosine != cosine || reading->turns.cols() != e.cols()
+        || std::fabs(reading->theta - params.rope.theta) <= 1e-9 * params.rope.theta)
+        return std::nullopt;
+    Params other = params;
+    other.rope.theta = reading->theta;
+    if (!other.isValid())
+        return std::nullopt;
+    Judged j;
+    const bool ownIds = !promptDeclared(e);
+    if (ownIds) {
+        const auto read = MropeTableFit::readAt(e, reading->theta, params.mrope.section, params.mrope.interleaved);
+        if (!read || read->cosine != cosine)
             return std::nullopt;
+        const MropeSampledReference at(read->turns, read->cosine, read->rows, read->ids);
+        j = judge(at, e, read->turns);
+    } else {
+        const MropePromptReference at(other, cosine, MropeIdMistake::None, {}, mropeLeftPadding(params, e.rows()));
+        j = judge(at, e, at.turns());
     }
-    const auto reading = MropeTableFit::readAt(e, p.rope.theta, p.mrope.section, p.mrope.interleaved);
-    if (!reading || reading->turns.half != turns.half)
+    if (j.bad() != 0 || !explains(j.score.compared, j.bad()))
         return std::nullopt;
-    const MropeSampledReference read(reading->turns, reading->cosine, reading->rows, reading->ids);
-    const Judged j = judge(read, e, reading->turns);
-    if (!(j.bad() < judged.bad() && explains(j.score.compared, j.bad())))
-        return std::nullopt;
-    // A row's ids equal the prompt's where the prompt's explain the row: where one axis's pairs turn
-    // too slowly to tell two ids apart, the reading may have taken the other.
-    const CellTolerance tolerance = exactTolerance(e, turns.amplitude);
-    const auto rowFits = [&](std::int64_t row, const MropeIds &ids) {
-        const MropeSampledReference one(reading->turns, reading->cosine, {row}, {ids});
-        return scoreOnSample(one, e.sample, tolerance).bad == 0;
-    };
-    std::vector<MropeIds> oneDimensional;
-    for (const std::int64_t row : reading->rows)
-        oneDimensional.push_back(MropeIds {MropeTokenKind::Text, row, row, row});
-    const MropeSampledReference positions(reading->turns, reading->cosine, reading->rows, oneDimensional);
-    const Judged oneD = judge(positions, e, reading->turns);
-    std::int64_t differ = 0, first = -1, last = -1;
-    std::array<bool, 3> moved {false, false, false}, held {true, true, true};
-    std::array<std::int64_t, 3> heldAt {-1, -1, -1};
-    QStringList shown;
-    for (std::size_t i = 0; i < reading->rows.size(); ++i) {
-        const std::int64_t row = reading->rows[i];
-        MropeIds want;
-        correct.ids(row, 1, &want);
-        const MropeIds &got = reading->ids[i];
-        const std::array<std::int64_t, 3> g {got.t, got.h, got.w}, w {want.t, want.h, want.w};
-        if (g == w || rowFits(row, want))
-            continue;
-        ++differ;
-        first = first < 0 ? row : first;
-        last = row;
-        for (std::size_t a = 0; a < 3; ++a) {
-            if (g[a] == w[a])
-                continue;
-            moved[a] = true;
-            held[a] = held[a] && (heldAt[a] < 0 || heldAt[a] == g[a]);
-            heldAt[a] = g[a];
-        }
-        if (shown.size() < 3)
-            shown.append(u"row %1 %2, not %3"_s.arg(row).arg(idsText(got), idsText(want)));
-    }
-    if (differ == 0)
-        return std::nullopt;
-    const bool vision = std::any_of(correct.layout().spans().begin(), correct.layout().spans().end(), isVision);
-    if (vision && explains(oneD.score.compared, oneD.bad()))
-        return u"every sampled row r holds ids (r, r, r): 1-D positions over the prompt's image and video rows, where "
-               "get_rope_index gives them (t, h, w) grid ids (position_ids not taken from get_rope_index: "
-               "linkedin/Liger-Kernel#276)"_s;
-    QStringList how;
-    std::array<bool, 3> heldAxes {}, otherAxes {};
-    for (std::size_t a = 0; a < 3; ++a) {
-        heldAxes[a] = moved[a] && held[a];
-        otherAxes[a] = moved[a] && !held[a];
-    }
-    if (std::any_of(heldAxes.begin(), heldAxes.end(), [](bool b) { return b; })) {
-        QStringList at;
-        for (std::size_t a = 0; a < 3; ++a) {
-            if (heldAxes[a])
-                at.append(QString::number(heldAt[a]));
-        }
-        at.removeDuplicates();
-        how.append(u"%1 held at %2"_s.arg(axesWords(heldAxes), at.join(u" and "_s)));
-    }
-    if (std::any_of(otherAxes.begin(), otherAxes.end(), [](bool b) { return b; }))
-        how.append(u"%1 at other ids"_s.arg(axesWords(otherAxes)));
-    const std::array<bool, 3> same {!moved[0], !moved[1], !moved[2]};
-    if (std::any_of(same.begin(), same.end(), [](bool b) { return b; }))
-        how.append(u"%1 as the prompt's"_s.arg(axesWords(same)));
-    return u"the rows hold other (t, h, w) ids than get_rope_index gives the prompt, read back from the table at "
-           "its split and rope_theta: %1 of the %2 sampled rows differ, from row %3 to row %4, %5 (%6)"_s.arg(differ)
-               .arg(reading->rows.size())
-               .arg(first)
-               .arg(last)
-               .arg(how.join(u", "_s), shown.join(u"; "_s));
+    const bool given = !e.declared.family || e.declared.declares(u"rope-theta"_s);
+    m.verdict = CheckVerdict::Mistake;
+    m.mistakes = {kTheta};
+    m.correctAgainst.clear();
+    m.findings[2].value = reading->theta;
+    m.diagnosis = u"%5 but rope_theta %1 %2 %3: with that value every sampled row is %4"_s.arg(
+        NumberText::exact(reading->theta), given ? DeclaredWords::whereGiven() : DeclaredWords::whereDefault(),
+        NumberText::exact(params.rope.theta),
+        ownIds ? u"its row at ids read from the row (no prompt is declared to say which)"_s
+               : u"its row at get_rope_index's ids of the prompt"_s,
+        DeclaredWords::reference());
+    m.notes.append(u"the reference the rows are compared with: "_s + m.referenceText);
+    return m;
 }
 
-// A declared M-RoPE whose prompt is the one the parameters hold when none is given (MropeParams'
-// default, which the Qwen-VL presets keep for their figures): the ids are nobody's declaration. The
+// A declared M-RoPE whose prompt was not declared (promptDeclared): the ids are nobody's declaration. The
 // table's own ids read from its sampled rows at the declared split and rope_theta; where they
 // explain every sampled cell, the table is that M-RoPE at ids no declaration gives: unknown, said,
 // never a mistake against a demo prompt (a correct table was mrope-ids-differ against it).
 std::optional<TableMatch> atOwnIds(const TableEvidence &e, const Params &params, bool cosine)
 {
-    if (params.mrope.prompt != MropeParams {}.prompt || params.rope.type != RopeType::Default)
+    if (promptDeclared(e) || params.rope.type != RopeType::Default)
         return std::nullopt;
     const auto reading = MropeTableFit::readAt(e, params.rope.theta, params.mrope.section, params.mrope.interleaved);
     if (!reading || reading->cosine != cosine || reading->turns.cols() != e.cols())
@@ -410,7 +331,7 @@ std::optional<TableMatch> atOwnIds(const TableEvidence &e, const Params &params,
                   "whether they are get_rope_index's cannot be told; --prompt, or --position-ids with the "
                   "[3, L] ids get_rope_index returned, compares every row"_s.arg(cosine ? u"cos"_s : u"sin"_s,
                                                                                  readingWords(*reading));
-    m.notes.append(idsNote(*reading));
+    m.notes.append(idsNote(e, *reading, judged.float32));
     return m;
 }
 
@@ -421,19 +342,40 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     if (!params.isValid() || params.encoding != Encoding::Mrope)
         return u"the parameters are not a valid M-RoPE's"_s;
     const bool cosine = table == kCos;
-    auto correct = std::make_shared<const MropePromptReference>(params, cosine);
+    // A left-padded row's table (--batch left:N): its padding rows at ids 1.
+    const std::int64_t padding = mropeLeftPadding(params, e.rows());
+    auto correct = std::make_shared<const MropePromptReference>(params, cosine, MropeIdMistake::None,
+                                                                std::vector<int> {}, padding);
     const MropeLayout &layout = correct->layout();
     if (correct->cols() != e.cols())
         return u"the parameters give a table of %1 columns (rotary_dim); this one has %2"_s.arg(correct->cols())
             .arg(e.cols());
-    if (e.rows() < layout.tokens())
-        return u"the prompt gives %1 tokens; this table has %2 rows"_s.arg(layout.tokens()).arg(e.rows());
+    if (e.rows() < padding + layout.tokens())
+        return u"the prompt gives %1 tokens; this table has %2 rows"_s.arg(layout.tokens()).arg(e.rows() - padding);
     const Judged judged = judge(*correct, e, correct->turns());
     TableMatch m = matchOf(e, params, cosine, judged, correct);
+    // The parameters' table, its prompt named in the reference's words, declared or not.
     if (judged.bad() == 0)
         return m;
+    // No prompt declared: the table at its own ids, never a mistake against an example prompt.
     if (auto own = atOwnIds(e, params, cosine))
         return std::move(*own);
+    if (!promptDeclared(e)) {
+        if (auto theta = thetaNamed(e, params, cosine, m))
+            return std::move(*theta);
+    }
+    // The other table of the declared M-RoPE: cos and sin exchanged.
+    if (const MropePromptReference other(params, !cosine, MropeIdMistake::None, {}, padding);
+        judge(other, e, other.turns()).bad() == 0) {
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kSinCosSwapped};
+        m.correctAgainst.clear();
+        m.diagnosis = u"every sampled row is the declared M-RoPE's %1 where its %2 is declared: cos and sin "
+                      "exchanged (the other of the rotary embedding's two outputs dumped or passed)"_s.arg(
+                          cosine ? u"sin"_s : u"cos"_s, cosine ? u"cos"_s : u"sin"_s);
+        m.notes.append(u"the reference the rows are compared with: "_s + m.referenceText);
+        return m;
+    }
     // The mistakes that change the ids or the split, each where it changes something.
     struct Tried
     {
@@ -450,7 +392,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         tried.push_back({kAxesSwapped, params, MropeIdMistake::AxesSwapped});
     if (std::any_of(layout.spans().begin(), layout.spans().end(), truncationMoves))
         tried.push_back({kTimeTruncated, truncatedTime(params), MropeIdMistake::None});
-    if (e.rows() > layout.tokens() && layout.ropeDelta() != 0)
+    if (e.rows() > padding + layout.tokens() && layout.ropeDelta() != 0)
         tried.push_back({kRopeDeltasLost, params, MropeIdMistake::DeltaLost});
     const Params other = MropeMistakes::otherEra(params);
     if (std::any_of(layout.spans().begin(), layout.spans().end(), isVision)
@@ -458,19 +400,21 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         tried.push_back({MropeMistakes::kOtherEra, other, MropeIdMistake::None});
     std::optional<std::pair<std::int64_t, const Tried *>> best;
     for (const Tried &t : tried) {
-        const MropePromptReference reference(t.params, cosine, t.mistake);
+        const MropePromptReference reference(t.params, cosine, t.mistake, {}, padding);
         const Judged j = judge(reference, e, reference.turns());
         if (j.bad() < judged.bad() && explains(j.score.compared, j.bad()) && (!best || j.bad() < best->first))
             best = std::pair {j.bad(), &t};
     }
     if (!best) {
+        if (auto theta = thetaNamed(e, params, cosine, m))
+            return std::move(*theta);
         // No id mistake: the table of another mrope_section, else the columns read axis by axis, a
         // half or a section turned by other ids.
         const auto fits = axisFits(e, *correct, cosine);
         if (const auto sections = sectionsRead(correct->turns(), fits, params); !sections.empty()) {
             Params other = params;
             other.mrope.section = sections.front();
-            const MropePromptReference read(other, cosine);
+            const MropePromptReference read(other, cosine, MropeIdMistake::None, {}, padding);
             const Judged j = judge(read, e, read.turns());
             if (j.bad() < judged.bad() && explains(j.score.compared, j.bad())) {
                 std::vector<std::int64_t> declared = params.mrope.section, found = sections.front();
@@ -486,7 +430,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             }
         }
         if (const auto axes = columnAxesRead(correct->turns(), fits)) {
-            const MropePromptReference moved(params, cosine, MropeIdMistake::None, axes->axes);
+            const MropePromptReference moved(params, cosine, MropeIdMistake::None, axes->axes, padding);
             const Judged j = judge(moved, e, moved.turns());
             if (j.bad() < judged.bad() && explains(j.score.compared, j.bad())) {
                 m.verdict = CheckVerdict::Mistake;
@@ -527,7 +471,9 @@ TableHypothesis hypothesis()
     h.help = u"M-RoPE's cos or sin table of a multimodal prompt (tokens x rotary_dim): the split of the pairs between "
              "t, h and w (chunked or interleaved) and rope_theta, and each sampled row's ids read back; against a "
              "declared prompt, every row against get_rope_index's ids"_s;
-    h.mistakes = {kInterleaveSwapped,
+    h.mistakes = {kTheta,
+                  kSinCosSwapped,
+                  kInterleaveSwapped,
                   kAxesSwapped,
                   kTimeTruncated,
                   kRopeDeltasLost,
@@ -537,6 +483,7 @@ TableHypothesis hypothesis()
                   MropeMistakes::kIdsDiffer};
     h.fit = fit;
     h.expect = expect;
+    h.referenceParams = MropeReferenceParams::read;
     return h;
 }
 

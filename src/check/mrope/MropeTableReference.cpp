@@ -2,6 +2,7 @@
 
 #include "core/PositionalTable.h"
 #include "core/mrope/MropeRotation.h"
+#include "core/positions/BatchLayout.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,11 +55,12 @@ MropeTurns mropeTurns(const Params &params, const MropeLayout &layout)
 }
 
 MropePromptReference::MropePromptReference(const Params &params, bool cosine, MropeIdMistake mistake,
-                                           std::vector<int> columnAxes)
+                                           std::vector<int> columnAxes, std::int64_t leftPadding)
     : m_layout(std::make_shared<const MropeLayout>(params))
     , m_turns(mropeTurns(params, *m_layout))
     , m_cosine(cosine)
     , m_mistake(mistake)
+    , m_padding(std::max<std::int64_t>(leftPadding, 0))
 {
     m_turns.columnAxes = std::move(columnAxes);
 }
@@ -71,6 +73,26 @@ std::int64_t MropePromptReference::position(std::int64_t row) const
 }
 
 void MropePromptReference::ids(std::int64_t row0, std::int64_t count, MropeIds *out) const
+{
+    const std::int64_t padding = std::clamp<std::int64_t>(m_padding - row0, 0, count);
+    for (std::int64_t i = 0; i < padding; ++i)
+        out[i] = MropeIds {MropeTokenKind::Text, BatchLayout::kPaddingId, BatchLayout::kPaddingId,
+                           BatchLayout::kPaddingId};
+    if (padding < count)
+        realIds(row0 + padding - m_padding, count - padding, out + padding);
+}
+
+std::int64_t mropeLeftPadding(const Params &params, std::int64_t rows)
+{
+    const auto parsed = BatchLayout::parseLengths(params.batch.lengths);
+    const auto *lengths = std::get_if<BatchLayout::Lengths>(&parsed);
+    if (params.batch.lengths.isEmpty() || !lengths || lengths->side != BatchLayout::Side::Left
+        || lengths->lengths.size() != 1)
+        return 0;
+    return std::max<std::int64_t>(rows - lengths->lengths.front(), 0);
+}
+
+void MropePromptReference::realIds(std::int64_t row0, std::int64_t count, MropeIds *out) const
 {
     const MropeLayout &layout = *m_layout;
     const std::int64_t inPrompt = std::clamp<std::int64_t>(layout.tokens() - row0, 0, count);

@@ -53,13 +53,17 @@ struct MropeTurns
 MropeTurns mropeTurns(const Params &params, const MropeLayout &layout);
 
 // The declared prompt's table: rows past the prompt's tokens are generated tokens, at their index
-// + rope_deltas on every axis (position_ids = cache_position + rope_deltas). Precondition: valid
-// parameters of encoding mrope.
+// + rope_deltas on every axis (position_ids = cache_position + rope_deltas). With `leftPadding`, the
+// table is a left-padded row's: its first rows padding at ids 1 on every axis, which get_rope_index
+// fills them with (position_ids = torch.ones(...), the attention mask's tokens alone set) and the
+// rotary embedding turns as any; the prompt and its generated tokens after them, rope_deltas
+// counted from the padded row's length as cache_position counts it. Precondition: valid parameters
+// of encoding mrope.
 class MropePromptReference final : public TableReference
 {
 public:
     MropePromptReference(const Params &params, bool cosine, MropeIdMistake mistake = MropeIdMistake::None,
-                         std::vector<int> columnAxes = {});
+                         std::vector<int> columnAxes = {}, std::int64_t leftPadding = 0);
 
     std::int64_t cols() const override { return m_turns.cols(); }
     bool compared(std::int64_t) const override { return true; }
@@ -71,13 +75,23 @@ public:
     void ids(std::int64_t row0, std::int64_t count, MropeIds *out) const;
     const MropeLayout &layout() const { return *m_layout; }
     const MropeTurns &turns() const { return m_turns; }
+    std::int64_t leftPadding() const { return m_padding; }
+    bool cosine() const { return m_cosine; }
 
 private:
+    // The ids of the rows from the first real token on (row0 counted from it).
+    void realIds(std::int64_t row0, std::int64_t count, MropeIds *out) const;
+
     std::shared_ptr<const MropeLayout> m_layout;
     MropeTurns m_turns;
     bool m_cosine;
     MropeIdMistake m_mistake;
+    std::int64_t m_padding = 0;
 };
+
+// The rows of left padding before a table of `rows` rows whose batch row is declared
+// `--batch left:N` (its N real tokens, the prompt's and any generated after it): rows - N, or 0.
+std::int64_t mropeLeftPadding(const Params &params, std::int64_t rows);
 
 // The ids read from a table's own sampled rows, which alone it compares: what an M-RoPE table is
 // when no prompt says what its ids should be.

@@ -6,6 +6,8 @@
 // transformers 5.x's get_vision_position_ids (the next text at the block's start + max(h, w)).
 #include "MropeIdsStructure.h"
 
+#include "core/NumberText.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -30,12 +32,14 @@ struct Grid
 struct Row
 {
     std::int64_t padding = 0, real = 0;
+    std::int64_t leftPadding = 0; // of `padding`, the columns before the first real token
     QStringList prompt; // text:N, video:TxHxW (in patches at merge 2)
     // Each span as --prompt takes it: text (frames 0) with its tokens in h, or a grid's frames and
     // merged h, w; and whether every video's t advances by 1 a grid.
     struct Span
     {
         std::int64_t frames = 0, h = 0, w = 0;
+        std::vector<std::int64_t> offsets; // a grid's frames' t less its start
     };
     std::vector<Span> spans;
     bool unitSteps = true;
@@ -131,6 +135,45 @@ QString stepWords(const std::vector<std::int64_t> &offsets)
                .arg(double(d) / 2.0);
 }
 
+QString offsetsText(const std::vector<std::int64_t> &offsets)
+{
+    QStringList out;
+    for (const std::int64_t o : offsets)
+        out.append(QString::number(o));
+    return out.join(u", "_s);
+}
+
+// Whether second_per_grid `s` gives a video's t offsets under Qwen2.5-VL's rule in either era, as
+// transformers computes it in float32: 4.x's (k · s) · tokens_per_second, 5.x's k · (tokens_per_second · s),
+// each truncated (MropeLayout's qwen25OffsetV4 and qwen25OffsetV5).
+bool givesOffsets(const std::vector<std::int64_t> &offsets, double s, double tps)
+{
+    for (std::size_t k = 0; k < offsets.size(); ++k) {
+        const float v4 = static_cast<float>(k) * static_cast<float>(s) * static_cast<float>(tps);
+        const float v5 = static_cast<float>(k) * (static_cast<float>(tps) * static_cast<float>(s));
+        if (std::int64_t(std::trunc(v4)) != offsets[k] || std::int64_t(std::trunc(v5)) != offsets[k])
+            return false;
+    }
+    return true;
+}
+
+// The shortest second_per_grid (fewest decimals, then smallest) whose Qwen2.5-VL product gives the
+// offsets, trunc(k · second_per_grid · tokens_per_second) = offsets[k]: from the least product
+// every k allows (max offsets[k] / k); nothing where none does.
+std::optional<double> secondPerGridOf(const std::vector<std::int64_t> &offsets, double tps)
+{
+    double least = 0.0;
+    for (std::size_t k = 1; k < offsets.size(); ++k)
+        least = std::max(least, double(offsets[k]) / double(k));
+    for (int digits = 0; digits <= 6; ++digits) {
+        const double scale = std::pow(10.0, digits);
+        const double s = std::ceil(least / tps * scale - 1e-9) / scale;
+        if (givesOffsets(offsets, s, tps))
+            return s;
+    }
+    return std::nullopt;
+}
+
 QString idsText(const Ids &v)
 {
     return u"(%1, %2, %3)"_s.arg(v[0]).arg(v[1]).arg(v[2]);
@@ -143,16 +186,17 @@ Row Reader::read() const
     // transformers fills the padding's ids with 1: a run of them before a row's first 0 is left padding.
     while (c < columns() && at(c) == Ids {1, 1, 1})
         ++c;
-    if (c > 0 && c < columns() && at(c) == Ids {0, 0, 0})
+    if (c > 0 && c < columns() && at(c) == Ids {0, 0, 0}) {
         row.padding = c;
-    else
+        row.leftPadding = c;
+    } else
         c = 0;
     std::int64_t next = 0, text = 0;
     std::optional<Grid> last;
     const auto flushText = [&] {
         if (text > 0) {
             row.prompt.append(u"text:%1"_s.arg(text));
-            row.spans.push_back({0, text, 0});
+            row.spans.push_back({0, text, 0, {}});
         }
         text = 0;
     };
@@ -200,7 +244,7 @@ Row Reader::read() const
             const bool image = g.frames == 1;
             row.prompt.append(
                 u"%1:%2x%3x%4"_s.arg(image ? u"image"_s : u"video"_s).arg(g.frames).arg(2 * g.h).arg(2 * g.w));
-            row.spans.push_back({g.frames, g.h, g.w});
+            row.spans.push_back({g.frames, g.h, g.w, g.offsets});
             for (std::size_t k = 0; k < g.offsets.size(); ++k)
                 row.unitSteps = row.unitSteps && g.offsets[k] == std::int64_t(k);
             if (!image) {
@@ -239,30 +283,101 @@ Row Reader::read() const
     return row;
 }
 
+// Whether `ids` read as a prompt with a vision block, no padding and nothing no prompt gives.
+bool laysOutVision(const RowMatrixXf &ids)
+{
+    const Row row = Reader(ids, 1, 0).read();
+    return row.problem.isEmpty() && row.padding == 0
+        && std::any_of(row.spans.begin(), row.spans.end(), [](const Row::Span &s) { return s.frames > 0; });
+}
+
+// Ids of a prompt that a known slip made no prompt's, the slip in words (empty: none found): the
+// axes' rows in another order than get_rope_index's stack (t, h, w), or left padding filled with 0
+// where transformers fills it with 1 (position_ids = torch.ones(...), the mask's tokens alone set),
+// which reads as the prompt's first token repeated.
+QString slipOf(const RowMatrixXf &ids)
+{
+    static const std::array<QString, 3> names {u"t"_s, u"h"_s, u"w"_s};
+    static const std::array<std::array<int, 3>, 5> orders {{{0, 2, 1}, {1, 0, 2}, {2, 1, 0}, {1, 2, 0}, {2, 0, 1}}};
+    std::int64_t zeros = 0;
+    while (zeros < ids.cols() && ids(0, zeros) == 0.0f && ids(1, zeros) == 0.0f && ids(2, zeros) == 0.0f)
+        ++zeros;
+    if (zeros >= 2) {
+        const RowMatrixXf rest = ids.rightCols(ids.cols() - (zeros - 1));
+        const Row row = Reader(rest, 1, 0).read();
+        if (row.problem.isEmpty() && row.padding == 0)
+            return u"their first %1 columns hold ids 0 before the first token, itself at 0: left padding filled "
+                   "with 0, where get_rope_index fills it with 1 (position_ids = torch.ones(...), the attention "
+                   "mask's tokens alone set); the columns after it lay out %2"_s.arg(zeros - 1)
+                       .arg(row.prompt.join(u','));
+    }
+    for (const auto &order : orders) {
+        RowMatrixXf moved(3, ids.cols());
+        for (int a = 0; a < 3; ++a)
+            moved.row(a) = ids.row(order[std::size_t(a)]);
+        if (!laysOutVision(moved))
+            continue;
+        QStringList held;
+        for (std::size_t a = 0; a < 3; ++a) {
+            if (order[a] != int(a))
+                held.append(u"row %1 holds %2's ids"_s.arg(order[a]).arg(names[a]));
+        }
+        return u"their rows hold the axes in another order than get_rope_index's stack (t, h, w): %1 (the "
+               "axes exchanged when the ids were stacked or read)"_s.arg(held.join(u", "_s));
+    }
+    return {};
+}
+
 } // namespace
 
-ReadPrompt promptOf(const RowMatrixXf &ids, std::int64_t merge)
+ReadPrompt promptOf(const RowMatrixXf &ids, std::int64_t merge, std::optional<double> tokensPerSecond)
 {
     const Row row = Reader(ids, 1, 0).read();
     ReadPrompt read;
     read.v5 = row.v5;
-    if (!row.problem.isEmpty())
+    // Under Qwen2.5-VL's rule every video's t steps are its second_per_grid's, written with it.
+    std::vector<std::optional<double>> seconds;
+    for (const Row::Span &span : row.spans) {
+        seconds.push_back(span.frames > 1 && tokensPerSecond ? secondPerGridOf(span.offsets, *tokensPerSecond)
+                                                             : std::nullopt);
+        if (span.frames > 1 && tokensPerSecond && !seconds.back() && read.problem.isEmpty())
+            read.problem
+                = u"a video's t ids (the start + %1) are trunc(k · second_per_grid · tokens_per_second %2) "
+                  "at no second_per_grid"_s.arg(offsetsText(span.offsets), NumberText::exact(*tokensPerSecond));
+    }
+    read.leftPadding = row.leftPadding;
+    // A slip that reads as something else (padding at 0 as a video's repeated first grid) is named.
+    if (const QString slip = ids.rows() == 3 ? slipOf(ids) : QString(); !slip.isEmpty()
+        && (!row.problem.isEmpty() || (row.padding == 0 && !row.spans.empty() && row.spans.front().frames > 1))) {
+        read.problem = slip;
+        read.padded = slip.contains(u"padding"_s);
+        return read;
+    }
+    if (!row.problem.isEmpty()) {
         read.problem = u"they are not get_rope_index's for any prompt: %1"_s.arg(row.problem);
-    else if (row.padding > 0)
-        read.problem = u"%1 of their columns are a padded batch's (ids 1, transformers' fill), which a prompt does "
-                       "not lay out: check the rows after the padding, or the ids alone"_s.arg(row.padding);
-    else if (!row.unitSteps)
-        read.problem = u"a video's t advances by other than 1 a grid (%1): Qwen2.5-VL's time, which --prompt with "
-                       "--vision-positions qwen2.5-vl and its timing declares"_s.arg(row.steps.join(u"; "_s));
+    } else if (row.padding > row.leftPadding) {
+        const std::int64_t right = row.padding - row.leftPadding;
+        read.padded = true;
+        read.problem = u"their last %1 columns are right padding (ids 1, transformers' fill), whose rows a prompt "
+                       "does not lay out: check the table's first %2 rows, or the ids alone"_s.arg(right)
+                           .arg(ids.cols() - right);
+    } else if (!row.unitSteps && !tokensPerSecond) {
+        read.problem
+            = u"a video's t advances by other than 1 a grid (%1): Qwen2.5-VL's time, which a declared "
+              "Qwen2.5-VL (--vision-positions qwen2.5-vl, its preset or config) reads"_s.arg(row.steps.join(u"; "_s));
+    }
     if (!read.problem.isEmpty())
         return read;
     QStringList spans;
-    for (const Row::Span &span : row.spans)
+    for (std::size_t i = 0; i < row.spans.size(); ++i) {
+        const Row::Span &span = row.spans[i];
         spans.append(span.frames == 0 ? u"text:%1"_s.arg(span.h)
-                                      : u"%1:%2x%3x%4"_s.arg(span.frames == 1 ? u"image"_s : u"video"_s)
+                                      : u"%1:%2x%3x%4%5"_s.arg(span.frames == 1 ? u"image"_s : u"video"_s)
                                             .arg(span.frames)
                                             .arg(merge * span.h)
-                                            .arg(merge * span.w));
+                                            .arg(merge * span.w)
+                                            .arg(seconds[i] ? u"@"_s + NumberText::exact(*seconds[i]) : QString()));
+    }
     read.prompt = spans.join(u',');
     return read;
 }

@@ -1,0 +1,507 @@
+// posenc check of M-RoPE tensors as engineers dump them from transformers (issue 56, "A verdict
+// that holds on the tensors engineers dump"). Every table and id array is written here from the
+// reference code, never from posenc's:
+// - the ids: huggingface/transformers models/qwen2_vl/modeling_qwen2_vl.py, Qwen2VLModel.get_rope_index
+//   (4.x: text at arange(n) + st_idx on the three axes; a grid at stack([t, h, w]) + st_idx, w
+//   fastest; st_idx = the ids' max + 1 after each span), with Qwen2.5-VL's video time
+//   (models/qwen2_5_vl/modeling_qwen2_5_vl.py, get_rope_index: t_index = (arange(T) *
+//   second_per_grid_t * tokens_per_second).long()); left padding's ids 1 (position_ids =
+//   torch.ones(...), only the attention mask's tokens filled);
+// - the cos: Qwen2VLRotaryEmbedding.forward (inv_freq = 1 / theta^(2j / d) in float32, freqs =
+//   inv_freq @ position_ids in float32, one [3, B, L, d] cos per axis, emb = cat(freqs, freqs)), then
+//   apply_multimodal_rotary_pos_emb's merge (mrope_section * 2 chunks, chunk i from axis i % 3);
+//   Qwen3-VL's apply_interleaved_mrope (models/qwen3_vl/modeling_qwen3_vl.py: h at pairs 1 mod 3
+//   below 3 s_h, w at 2 mod 3 below 3 s_w, t the rest).
+#include "CliCheckRun.h"
+#include "NpyBytes.h"
+
+#include <QtTest>
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+using CliCheck::checkFile;
+using CliCheck::write;
+
+namespace {
+
+using Id = std::array<std::int64_t, 3>; // t, h, w
+
+// A prompt's span: text of n tokens (frames 0), or a vision grid of merged h x w tokens a frame,
+// each frame k at t = tOf(k).
+struct Span
+{
+    std::int64_t n = 0, frames = 0, h = 0, w = 0;
+    double step = 1.0; // second_per_grid * tokens_per_second (Qwen2.5-VL); 1: Qwen2-VL's index
+};
+
+Span text(std::int64_t n)
+{
+    return {n, 0, 0, 0};
+}
+
+Span grid(std::int64_t frames, std::int64_t h, std::int64_t w, double step = 1.0)
+{
+    return {0, frames, h, w, step};
+}
+
+// get_rope_index (4.x) of one row.
+std::vector<Id> ropeIndex(const std::vector<Span> &spans)
+{
+    std::vector<Id> ids;
+    std::int64_t st = 0;
+    for (const Span &s : spans) {
+        std::int64_t largest = st - 1;
+        if (s.frames == 0) {
+            for (std::int64_t k = 0; k < s.n; ++k)
+                ids.push_back({st + k, st + k, st + k});
+            largest = st + s.n - 1;
+        }
+        for (std::int64_t k = 0; k < s.frames; ++k) {
+            const auto t = std::int64_t(float(float(k) * float(s.step)));
+            for (std::int64_t y = 0; y < s.h; ++y)
+                for (std::int64_t x = 0; x < s.w; ++x) {
+                    ids.push_back({st + t, st + y, st + x});
+                    largest = std::max({largest, st + t, st + y, st + x});
+                }
+        }
+        st = largest + 1;
+    }
+    return ids;
+}
+
+// cos of a float32 angle as a float32 cos within one unit in the last place gives it (torch's
+// vectorised emb.cos() is not always correctly rounded): the float32 value next below the correctly
+// rounded one toward 0 wherever that still lies within one of its units of the exact cosine. A
+// faithful computation the check must take as correct, whose slowest pairs at float32 cannot tell
+// ids one apart.
+double faithfulCos(float angle)
+{
+    const double exact = std::cos(double(angle));
+    const float rounded = float(exact);
+    const float below = std::nextafter(rounded, 0.0f);
+    const double unit = double(std::nextafter(below, 2.0f)) - double(below);
+    return std::fabs(double(below) - exact) < std::fabs(unit) ? double(below) : double(rounded);
+}
+
+// The axis of pair j: chunked (apply_multimodal_rotary_pos_emb) or interleaved (apply_interleaved_mrope).
+int axisOf(std::int64_t j, const std::array<std::int64_t, 3> &section, bool interleaved)
+{
+    if (interleaved)
+        return j % 3 == 1 && j < 3 * section[1] ? 1 : j % 3 == 2 && j < 3 * section[2] ? 2 : 0;
+    return j < section[0] ? 0 : j < section[0] + section[1] ? 1 : 2;
+}
+
+// inv_freq = 1 / theta^(2j / d), held in float32.
+float invFreq(std::int64_t j, double theta, std::int64_t pairs)
+{
+    return float(1.0 / std::pow(theta, double(2 * j) / double(2 * pairs)));
+}
+
+// The merged cos table [L, 2 * pairs].
+std::vector<double> mropeCos(const std::vector<Id> &ids, double theta, const std::array<std::int64_t, 3> &section,
+                             bool interleaved)
+{
+    const std::int64_t pairs = section[0] + section[1] + section[2];
+    std::vector<double> v;
+    for (const Id &id : ids)
+        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+            const std::int64_t j = c % pairs;
+            const float angle = float(id[std::size_t(axisOf(j, section, interleaved))]) * invFreq(j, theta, pairs);
+            v.push_back(faithfulCos(angle));
+        }
+    return v;
+}
+
+// A port's merged cos in float64 (angles and cosines in double, then stored as float32, as numpy
+// ports write it): chunked sections; `secondHalfAtT` leaves the second half of cat(freqs, freqs)
+// at the t ids (xLLM's apply_mrope before xLLM-AI/xllm#746).
+std::vector<double> portCos(const std::vector<Id> &ids, double theta, const std::array<std::int64_t, 3> &section,
+                            bool secondHalfAtT = false)
+{
+    const std::int64_t pairs = section[0] + section[1] + section[2];
+    std::vector<double> v;
+    for (const Id &id : ids)
+        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+            const std::int64_t j = c % pairs;
+            const int axis = secondHalfAtT && c >= pairs ? 0 : axisOf(j, section, false);
+            v.push_back(std::cos(double(id[std::size_t(axis)]) * std::pow(theta, -double(j) / double(pairs))));
+        }
+    return v;
+}
+
+// The merged sin table [L, 2 * pairs] (chunked sections), sin in double of the float32 angle.
+std::vector<double> mropeSin(const std::vector<Id> &ids, double theta, const std::array<std::int64_t, 3> &section)
+{
+    const std::int64_t pairs = section[0] + section[1] + section[2];
+    std::vector<double> v;
+    for (const Id &id : ids)
+        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+            const std::int64_t j = c % pairs;
+            v.push_back(std::sin(double(float(id[std::size_t(axisOf(j, section, false))]) * invFreq(j, theta, pairs))));
+        }
+    return v;
+}
+
+// [3, L]: t's ids, then h's, then w's.
+std::vector<double> threeAxes(const std::vector<Id> &ids)
+{
+    std::vector<double> v;
+    for (int a = 0; a < 3; ++a)
+        for (const Id &id : ids)
+            v.push_back(double(id[std::size_t(a)]));
+    return v;
+}
+
+// Qwen2VLRotaryEmbedding.forward's cos before the merge, [3, B, L, 2 * pairs]: slice [a, b] turns
+// every column at ids[a] (each of the B rows the same ids); `order` the axes' ids each slice takes.
+std::vector<double> perAxisCos(const std::vector<Id> &ids, double theta, std::int64_t pairs, std::int64_t batch,
+                               const std::array<int, 3> &order = {0, 1, 2})
+{
+    std::vector<double> v;
+    for (int a = 0; a < 3; ++a)
+        for (std::int64_t b = 0; b < batch; ++b)
+            for (const Id &id : ids)
+                for (std::int64_t c = 0; c < 2 * pairs; ++c) {
+                    const float angle
+                        = float(id[std::size_t(order[std::size_t(a)])]) * invFreq(c % pairs, theta, pairs);
+                    v.push_back(faithfulCos(angle));
+                }
+    return v;
+}
+
+const std::array<std::int64_t, 3> kQwen2 {16, 24, 24};
+const std::array<std::int64_t, 3> kQwen3 {24, 20, 20};
+
+QString saved(const QTemporaryDir &dir, const QString &name, const std::vector<std::int64_t> &shape,
+              const std::vector<double> &values)
+{
+    return write(dir, name, npy(shape, values));
+}
+
+QStringList mistakesOf(const CliCheck::Checked &c)
+{
+    return c.json.value(u"mistakes"_s).toVariant().toStringList();
+}
+
+} // namespace
+
+class TestCliMropeDumps : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // A declared M-RoPE whose table differs only in rope_theta: rope-theta named with both values
+    // (REPORT-r34 #6, #6b), declared by a preset, left at the default, or with no prompt declared.
+    void thetaNamedWithBothValues()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const auto L = std::int64_t(ids.size());
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, L}, threeAxes(ids));
+        const QString at1e4 = saved(dir, u"q2-1e4.npy"_s, {L, 128}, mropeCos(ids, 1e4, kQwen2, false));
+        const QString at1e6 = saved(dir, u"q2-1e6.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        const QString q3at1e6 = saved(dir, u"q3-1e6.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen3, true));
+        QVERIFY(!idsPath.isEmpty() && !at1e4.isEmpty() && !at1e6.isEmpty() && !q3at1e6.isEmpty());
+
+        const auto c = checkFile(
+            at1e4, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
+        QVERIFY2(c.exit == 1 && mistakesOf(c) == QStringList {u"rope-theta"_s}, qPrintable(c.shown));
+        QVERIFY2(
+            c.diagnosis().contains(u"the declared reference but rope_theta 10000 where the declaration gives 1e+06"_s),
+            qPrintable(c.shown));
+
+        const auto q3 = checkFile(
+            q3at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen3-vl-8b"_s});
+        QVERIFY2(q3.exit == 1 && mistakesOf(q3) == QStringList {u"rope-theta"_s}, qPrintable(q3.shown));
+        QVERIFY2(q3.diagnosis().contains(u"rope_theta 1e+06 where the declaration gives 5e+06"_s),
+                 qPrintable(q3.shown));
+
+        // No preset: the default rope_theta 10000, said not declared.
+        const auto bare = checkFile(at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s});
+        QVERIFY2(bare.exit == 1 && mistakesOf(bare) == QStringList {u"rope-theta"_s}, qPrintable(bare.shown));
+        QVERIFY2(bare.diagnosis().contains(u"rope_theta 1e+06 where the default, not declared, is 10000"_s),
+                 qPrintable(bare.shown));
+
+        // No prompt declared: theta is wrong at whatever ids the rows hold.
+        const auto own = checkFile(at1e4, {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
+        QVERIFY2(own.exit == 1 && mistakesOf(own) == QStringList {u"rope-theta"_s}, qPrintable(own.shown));
+
+        // The correct table stays correct.
+        const auto right = checkFile(
+            at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
+        QVERIFY2(right.exit == 0, qPrintable(right.shown));
+    }
+
+    // Qwen2.5-VL's video ids, t advancing by second_per_grid * tokens_per_second (1 at second_per_grid
+    // 0.5, 2 at 1): read back with that timing, correct (REPORT-r34 #2, #2b); a declared Qwen2-VL,
+    // whose t is the grid index, refuses t steps of 2 in one line.
+    void qwen25VideoTimingReadFromIds()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QStringList qwen25 {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-5-vl-7b"_s};
+        for (const double step : {1.0, 2.0, 0.5}) {
+            const std::vector<Id> ids = ropeIndex({text(5), grid(4, 4, 4, step), text(6)});
+            const auto L = std::int64_t(ids.size());
+            const QString name = QString::number(step);
+            const QString idsPath = saved(dir, u"ids-%1.npy"_s.arg(name), {3, L}, threeAxes(ids));
+            const QString cos = saved(dir, u"cos-%1.npy"_s.arg(name), {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+            const auto c = checkFile(cos, QStringList {u"--position-ids"_s, idsPath} + qwen25);
+            QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(name + u": "_s + c.shown));
+            if (step == 2.0) {
+                const auto qwen2 = checkFile(
+                    cos, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
+                QVERIFY2(qwen2.exit == 2 && qwen2.shown.contains(u"Qwen2.5-VL"_s), qPrintable(qwen2.shown));
+            }
+        }
+    }
+
+    // transformers' M-RoPE cos before apply_multimodal_rotary_pos_emb merges it, [3, B, L, d] (REPORT-r34
+    // #5, #5b): under a declared M-RoPE each axis's slice is compared with RoPE's table at M-RoPE's
+    // rope_theta, its rows at that axis's ids (the prompt's, or --position-ids [3, B, L]): correct;
+    // h and w exchanged named slice-at-other-ids.
+    void perAxisCacheAtItsAxesIds()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const auto L = std::int64_t(ids.size());
+        const QString prompt = u"text:20,image:1x28x28,text:9"_s;
+        const QStringList qwen2 {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s};
+        const QString one = saved(dir, u"pre1.npy"_s, {3, 1, L, 128}, perAxisCos(ids, 1e6, 64, 1));
+        const QString two = saved(dir, u"pre2.npy"_s, {3, 2, L, 128}, perAxisCos(ids, 1e6, 64, 2));
+        const QString swapped = saved(dir, u"sw.npy"_s, {3, 1, L, 128}, perAxisCos(ids, 1e6, 64, 1, {0, 2, 1}));
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, 1, L}, threeAxes(ids));
+        QVERIFY(!one.isEmpty() && !two.isEmpty() && !swapped.isEmpty() && !idsPath.isEmpty());
+
+        for (const QString &file : {one, two}) {
+            const auto c = checkFile(file, QStringList {u"--prompt"_s, prompt} + qwen2);
+            QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
+        }
+        // Three batch rows of the merged table, [3, L, d]: the slices are one table, no axes of a
+        // prompt with an image, and each is the merged table.
+        std::vector<double> three;
+        for (int b = 0; b < 3; ++b)
+            for (const double v : mropeCos(ids, 1e6, kQwen2, false))
+                three.push_back(v);
+        const QString batch = saved(dir, u"batch3.npy"_s, {3, L, 128}, three);
+        const auto rows = checkFile(batch, QStringList {u"--prompt"_s, prompt} + qwen2);
+        QVERIFY2(rows.exit == 0 && rows.verdict() == u"correct"_s, qPrintable(rows.shown));
+        const auto atIds = checkFile(one, QStringList {u"--position-ids"_s, idsPath} + qwen2);
+        QVERIFY2(atIds.exit == 0 && atIds.verdict() == u"correct"_s, qPrintable(atIds.shown));
+        const auto wrong = checkFile(swapped, QStringList {u"--position-ids"_s, idsPath} + qwen2);
+        QVERIFY2(wrong.exit == 1 && mistakesOf(wrong) == QStringList {u"slice-at-other-ids"_s},
+                 qPrintable(wrong.shown));
+        // rope_theta 10000 where 1e6 is declared: rope-theta, both values said.
+        const QString theta = saved(dir, u"theta.npy"_s, {3, 1, L, 128}, perAxisCos(ids, 1e4, 64, 1));
+        const auto t = checkFile(theta, QStringList {u"--prompt"_s, prompt} + qwen2);
+        QVERIFY2(t.exit == 1 && mistakesOf(t) == QStringList {u"rope-theta"_s}
+                     && t.diagnosis().contains(u"rope_theta 10000 where the declaration gives 1e+06"_s),
+                 qPrintable(t.shown));
+    }
+
+    // mrope-ids-differ lists the rows that differ, never a row whose ids the table's precision cannot
+    // tell apart from the prompt's (REPORT-r34 #13: w's slowest pairs cannot resolve an id one off in
+    // float32, so a text row 2 read back as (2, 2, 1) is no evidence); nor does the undeclared note
+    // call such a row a change between text and vision.
+    void idsDifferListsRowsThatDiffer()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const std::vector<Id> other = ropeIndex({text(20), grid(1, 7, 28), text(9)});
+        const auto L = std::int64_t(ids.size());
+        const QString table = saved(dir, u"cos.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        const QString otherIds = saved(dir, u"other.npy"_s, {3, L}, threeAxes(other));
+        QVERIFY(!table.isEmpty() && !otherIds.isEmpty());
+        const auto c = checkFile(
+            table, {u"--position-ids"_s, otherIds, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
+        QVERIFY2(c.exit == 1 && mistakesOf(c) == QStringList {u"mrope-ids-differ"_s}, qPrintable(c.shown));
+        // The first image row whose ids differ: token 14 of the image, (20, 21, 20) in the table where
+        // the 7 x 28 grid gives (20, 20, 34).
+        QVERIFY2(c.diagnosis().contains(u"from row 34 "_s) && !c.diagnosis().contains(u"row 2 ("_s),
+                 qPrintable(c.shown));
+        const CliRun::Run undeclared = CliRun::posenc({u"check"_s, table});
+        QVERIFY2(undeclared.exitCode == 7 && undeclared.out.contains(u"row 0 (0, 0, 0), row 21 (20, 20, 21)"_s),
+                 qPrintable(undeclared.out));
+    }
+
+    // A left-padded row (REPORT-r34 #8): get_rope_index gives its padding ids 1 and the rotary
+    // embedding computes their rows as any; the [3, L] ids declare the prompt after the padding
+    // and the table is correct, as with --prompt and --batch left:N; the table of 1-D positions at
+    // the same ids is a mistake.
+    void leftPaddedRowsAtIdsOne()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::vector<Id> ids(4, Id {1, 1, 1});
+        for (const Id &id : ropeIndex({text(6), grid(1, 4, 6), text(5)}))
+            ids.push_back(id);
+        const auto L = std::int64_t(ids.size());
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, L}, threeAxes(ids));
+        const QString cos = saved(dir, u"cos.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        std::vector<Id> positions;
+        for (std::int64_t k = 0; k < L; ++k)
+            positions.push_back({k, k, k});
+        const QString oneD = saved(dir, u"oned.npy"_s, {L, 128}, mropeCos(positions, 1e6, kQwen2, false));
+        QVERIFY(!idsPath.isEmpty() && !cos.isEmpty() && !oneD.isEmpty());
+        const QStringList qwen2 {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s};
+        const auto atIds = checkFile(cos, QStringList {u"--position-ids"_s, idsPath} + qwen2);
+        QVERIFY2(atIds.exit == 0 && atIds.diagnosis().contains(u"4 rows of left padding"_s), qPrintable(atIds.shown));
+        const auto declared = checkFile(
+            cos,
+            QStringList {u"--prompt"_s, u"text:6,image:1x8x12,text:5"_s, u"--batch"_s, u"left:%1"_s.arg(L - 4)}
+                + qwen2);
+        QVERIFY2(declared.exit == 0, qPrintable(declared.shown));
+        const auto wrong = checkFile(oneD, QStringList {u"--position-ids"_s, idsPath} + qwen2);
+        QVERIFY2(wrong.exit == 1, qPrintable(wrong.shown));
+        // A Qwen-VL config declares the model; the padding is the batch's input, as the prompt is.
+        const auto config = checkFile(cos,
+                                      {u"--position-ids"_s, idsPath, u"--expect-config"_s,
+                                       QStringLiteral(POSENC_CONFIGS "/Qwen2-VL-7B-Instruct.json")});
+        QVERIFY2(config.exit == 0, qPrintable(config.shown));
+    }
+
+    // --expect-table with an M-RoPE reference (REPORT-r34 #10, #10b): the prompt read from the
+    // reference's every row, a float64 port of a float32 dump correct, and the ports that split the
+    // pairs interleaved, exchange h and w, take rope_theta 10000 or leave the second half at t named
+    // as --expect mrope names them.
+    void referenceTableNamesThePort()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const auto L = std::int64_t(ids.size());
+        std::vector<Id> swapped = ids;
+        for (std::size_t k = 20; k < 20 + 196; ++k)
+            std::swap(swapped[k][1], swapped[k][2]);
+        const QString reference = saved(dir, u"ref.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        const QList<std::pair<QString, std::vector<double>>> ports {
+            {u"correct"_s, portCos(ids, 1e6, kQwen2)},
+            {u"mrope-interleave-swapped"_s, mropeCos(ids, 1e6, kQwen2, true)},
+            {u"mrope-axes-swapped"_s, portCos(swapped, 1e6, kQwen2)},
+            {u"rope-theta"_s, portCos(ids, 1e4, kQwen2)},
+            {u"mrope-columns-axis"_s, portCos(ids, 1e6, kQwen2, true)}};
+        for (const auto &[expected, values] : ports) {
+            const QString port = saved(dir, expected + u".npy"_s, {L, 128}, values);
+            const auto c = checkFile(port, {u"--expect-table"_s, reference});
+            if (expected == u"correct"_s)
+                QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
+            else
+                QVERIFY2(c.exit == 1 && mistakesOf(c) == QStringList {expected},
+                         qPrintable(expected + u": "_s + c.shown));
+        }
+    }
+
+    // Ids a slip made no prompt's are refused naming the slip (REPORT-r34 #14): the h and w rows
+    // exchanged, left padding filled with 0 (get_rope_index fills 1); and a sin table declared as
+    // M-RoPE's cos is sin-cos-swapped (#17), as is the cos declared as its sin.
+    void slipsNamed()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const auto L = std::int64_t(ids.size());
+        std::vector<Id> exchanged = ids;
+        for (Id &id : exchanged)
+            std::swap(id[1], id[2]);
+        std::vector<Id> zeros(4, Id {0, 0, 0});
+        for (const Id &id : ids)
+            zeros.push_back(id);
+        const QString cos = saved(dir, u"cos.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        const QString sin = saved(dir, u"sin.npy"_s, {L, 128}, mropeSin(ids, 1e6, kQwen2));
+        const QString padded = saved(dir, u"padded.npy"_s, {L + 4, 128}, mropeCos(zeros, 1e6, kQwen2, false));
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, L}, threeAxes(ids));
+        const QString swappedIds = saved(dir, u"sw.npy"_s, {3, L}, threeAxes(exchanged));
+        const QString zeroIds = saved(dir, u"zeros.npy"_s, {3, L + 4}, threeAxes(zeros));
+        const QStringList qwen2 {u"--preset"_s, u"qwen2-vl-7b"_s};
+        const auto axes
+            = checkFile(cos, QStringList {u"--position-ids"_s, swappedIds, u"--expect"_s, u"mrope"_s} + qwen2);
+        QVERIFY2(axes.exit == 2 && axes.shown.contains(u"row 2 holds h's ids, row 1 holds w's ids"_s),
+                 qPrintable(axes.shown));
+        const auto pad
+            = checkFile(padded, QStringList {u"--position-ids"_s, zeroIds, u"--expect"_s, u"mrope"_s} + qwen2);
+        QVERIFY2(pad.exit == 2 && pad.shown.contains(u"first 4 columns hold ids 0"_s)
+                     && pad.shown.contains(u"text:20,image:1x28x28,text:9"_s) && !pad.shown.contains(u"--prompt"_s),
+                 qPrintable(pad.shown));
+        const auto sinAsCos
+            = checkFile(sin, QStringList {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope-cos"_s} + qwen2);
+        QVERIFY2(sinAsCos.exit == 1 && mistakesOf(sinAsCos) == QStringList {u"sin-cos-swapped"_s},
+                 qPrintable(sinAsCos.shown));
+        const auto cosAsSin
+            = checkFile(cos, QStringList {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope-sin"_s} + qwen2);
+        QVERIFY2(cosAsSin.exit == 1 && mistakesOf(cosAsSin) == QStringList {u"sin-cos-swapped"_s},
+                 qPrintable(cosAsSin.shown));
+        const auto either
+            = checkFile(sin, QStringList {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s} + qwen2);
+        QVERIFY2(either.exit == 0, qPrintable(either.shown));
+    }
+
+    // A batch of merged tables, [B, L, d] (Qwen3-VL's rotary output, one table per batch row), with
+    // get_rope_index's [3, B, L]: each row checked at the prompt its ids lay out, a left-padded row
+    // too; a row whose image has h and w exchanged is named with its slice.
+    void batchOfMergedTablesAtTheirIds()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> first = ropeIndex({text(12), grid(1, 8, 10), text(7)});
+        std::vector<Id> second(19, Id {1, 1, 1});
+        for (const Id &id : ropeIndex({text(5), grid(1, 6, 6), text(39)}))
+            second.push_back(id);
+        QCOMPARE(first.size(), second.size());
+        const auto L = std::int64_t(first.size());
+        std::vector<Id> swapped = second;
+        for (std::size_t k = 19 + 5; k < 19 + 5 + 36; ++k)
+            std::swap(swapped[k][1], swapped[k][2]);
+        std::vector<double> ids;
+        for (int a = 0; a < 3; ++a)
+            for (const std::vector<Id> *row : std::array<const std::vector<Id> *, 2> {&first, &second})
+                for (const Id &id : *row)
+                    ids.push_back(double(id[std::size_t(a)]));
+        std::vector<double> right = mropeCos(first, 5e6, kQwen3, true), wrong = right;
+        for (const double v : mropeCos(second, 5e6, kQwen3, true))
+            right.push_back(v);
+        for (const double v : mropeCos(swapped, 5e6, kQwen3, true))
+            wrong.push_back(v);
+        const QString idsPath = saved(dir, u"ids.npy"_s, {3, 2, L}, ids);
+        const QString good = saved(dir, u"good.npy"_s, {2, L, 128}, right);
+        const QString bad = saved(dir, u"bad.npy"_s, {2, L, 128}, wrong);
+        const QStringList qwen3 {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen3-vl-8b"_s};
+        const auto c = checkFile(good, QStringList {u"--position-ids"_s, idsPath} + qwen3);
+        QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
+        const auto w = checkFile(bad, QStringList {u"--position-ids"_s, idsPath} + qwen3);
+        QVERIFY2(w.exit == 1 && mistakesOf(w) == QStringList {u"mrope-axes-swapped"_s}
+                     && w.diagnosis().startsWith(u"slice [1]"_s),
+                 qPrintable(w.shown));
+    }
+
+    // Whether a prompt was declared is said by the flags, not by the prompt's value: the presets'
+    // example prompt given with --prompt declares it, so a table of another prompt is compared with
+    // it (a mistake, the ids said); a preset or a config with no --prompt declares none (unknown at
+    // the table's own ids, never a mistake against the example).
+    void promptDeclaredByTheFlag()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> ids = ropeIndex({text(20), grid(1, 14, 14), text(9)});
+        const auto L = std::int64_t(ids.size());
+        const QString cos = saved(dir, u"cos.npy"_s, {L, 128}, mropeCos(ids, 1e6, kQwen2, false));
+        QVERIFY(!cos.isEmpty());
+        const QStringList preset {u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s};
+        const auto given
+            = checkFile(cos, preset + QStringList {u"--prompt"_s, u"text:5,image:1x4x6,text:3,video:2x4x4,text:2"_s});
+        QVERIFY2(given.exit == 1 && given.verdict() == u"mistake"_s, qPrintable(given.shown));
+        const auto none = checkFile(cos, preset);
+        QVERIFY2(none.exit == 7 && none.diagnosis().contains(u"no prompt is declared"_s), qPrintable(none.shown));
+        const auto config
+            = checkFile(cos, {u"--expect-config"_s, QStringLiteral(POSENC_CONFIGS "/Qwen2-VL-7B-Instruct.json")});
+        QVERIFY2(config.exit == 7 && config.diagnosis().contains(u"no prompt is declared"_s), qPrintable(config.shown));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliMropeDumps)
+#include "tst_climropedumps.moc"
