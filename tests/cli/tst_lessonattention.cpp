@@ -102,6 +102,7 @@ private slots:
     void aModelThatAddsByColumnIsNotPlacedByIds();
     void anEncoderDecoderSaysWhichStackItIs();
     void aConfigSaysItsMaskInItsOwnWords();
+    void aRowPastTheModelsContextIsTheLessons();
 };
 
 // ModernBERT and the Whisper encoder were taught packing as causal models ("keys from the future"):
@@ -319,6 +320,10 @@ void TestLessonAttention::aModelThatAddsByColumnIsNotPlacedByIds()
             const QString text = itemsOf(*Lessons::find(name), *model).join(u'\n');
             const QString what = name + u" / "_s + preset.name + u": "_s + text;
             QVERIFY2(!byId.match(text).hasMatch(), qPrintable(what));
+            // Its input is its table's rows, the preset's max-len, which the lesson's row runs past.
+            if (name == u"left-padding"_s && model->params.maxLen > preset.params.value(u"max-len"_s).toLongLong())
+                QVERIFY2(text.contains(u"Its own input is %1 columns"_s.arg(preset.params.value(u"max-len"_s))),
+                         qPrintable(what));
             QVERIFY2(text.contains(u"by column"_s) || text.contains(u"to column c"_s)
                          || text.contains(u"at its column"_s) || text.contains(u"patches"_s),
                      qPrintable(what));
@@ -381,6 +386,26 @@ void TestLessonAttention::aConfigSaysItsMaskInItsOwnWords()
     QVERIFY(posenc::ConfigAttention::byColumn(u"whisper"_s, config({})));
     QVERIFY(!posenc::ConfigAttention::byColumn(u"llama"_s, config({})));
     QVERIFY(posenc::ConfigAttention::encoderDecoder(config({{u"is_encoder_decoder"_s, true}})));
+}
+
+// left-padding laid ModernBERT's 512 positions out on rows of 32768 columns without a word: a
+// model whose own context is below the lesson's length is told the row runs past it.
+void TestLessonAttention::aRowPastTheModelsContextIsTheLessons()
+{
+    const Lesson &padding = *Lessons::find(u"left-padding"_s);
+    int past = 0, within = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(padding, {u"--preset"_s, preset.name});
+        if (!model || preset.positions == u"by-column"_s)
+            continue;
+        const std::int64_t context
+            = preset.context > 0 ? preset.context : preset.params.value(u"max-len"_s, u"0"_s).toLongLong();
+        const QString text = itemsOf(padding, *model).join(u'\n');
+        const bool said = text.contains(u"run past %1's context of %2 positions"_s.arg(model->name).arg(context));
+        QVERIFY2(said == (context > 0 && model->params.maxLen > context), qPrintable(preset.name + u": "_s + text));
+        (said ? past : within) += 1;
+    }
+    QVERIFY(past >= 3 && within >= 3);
 }
 
 QTEST_GUILESS_MAIN(TestLessonAttention)
