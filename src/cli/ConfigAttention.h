@@ -3,13 +3,22 @@
 #include <QJsonObject>
 #include <QString>
 
-// Whether a model's config.json makes its queries see the keys after them as well as before (an
-// encoder), by its model_type as its reference code builds the mask (docs/ARCHITECTURE.md,
-// Lessons), as a preset's "attention": "both-ways" records it. A model_type not known here is
-// taken as causal, the decoders' mask, unless its family's parameters say otherwise.
+// What a model's config.json says of its attention and its positions beyond its family's
+// parameters (docs/ARCHITECTURE.md, Lessons), as a preset's "params"' "attention", its "positions"
+// and its "stacks" record them.
 namespace posenc::ConfigAttention {
 
+// Whether the model's queries see the keys after them as well as before (an encoder), as its
+// reference code builds the mask: by its model_type where it is known, else by the config's own
+// words (a masked LM's architecture, is_decoder, is_causal). Otherwise causal, the decoders' mask.
 // `config` as read (its text_config's keys first where the text model's keys sit there).
 bool bothWays(const QString &modelType, const QJsonObject &config, const QString &textConfig = {});
+
+// Whether the model's encoder adds row c of its position table to column c and reads no position
+// ids (WhisperEncoder.forward: inputs_embeds + embed_positions.weight[:seq_len]).
+bool byColumn(const QString &modelType, const QJsonObject &config);
+
+// Whether the config is an encoder's and a decoder's (PretrainedConfig.is_encoder_decoder).
+bool encoderDecoder(const QJsonObject &config);
 
 } // namespace posenc::ConfigAttention

@@ -141,10 +141,14 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     else if (scale.s)
         chosen.texts.insert(u"scale"_s, QString::number(*scale.s, 'g', 17));
     chosen.noEmbeddingScale = scale.none;
-    // A decoder's layers (Whisper's, T5's "decoder") mask causally whatever the model_type.
-    chosen.bothWays = chosen.layerType != u"decoder"_s
-        && ConfigAttention::bothWays(chosen.check.modelType, std::get<ConfigSource::Loaded>(loaded).config,
-                                     chosen.check.textConfig);
+    // A decoder's layers (Whisper's, T5's "decoder") mask causally whatever the model_type; the
+    // mask is the model's "attention" row, as a preset's "params" set it.
+    const QJsonObject &config = std::get<ConfigSource::Loaded>(loaded).config;
+    const bool decoder = chosen.layerType == u"decoder"_s;
+    if (!decoder && ConfigAttention::bothWays(chosen.check.modelType, config, chosen.check.textConfig))
+        chosen.texts.insert(u"attention"_s, u"both-ways"_s);
+    chosen.byColumn = !decoder && ConfigAttention::byColumn(chosen.check.modelType, config);
+    chosen.encoderDecoder = ConfigAttention::encoderDecoder(config);
     return chosen;
 }
 

@@ -1,5 +1,6 @@
 #include "LessonNumbers.h"
 
+#include "core/positions/BatchLayout.h"
 #include "core/positions/PositionsLessonNumbers.h"
 
 #include "FamilySpec.h"
@@ -133,7 +134,7 @@ bool validUnder(const Params &params, Encoding family)
 
 bool attendsBothWays(const LessonModel &model)
 {
-    return model.bothWays || Families::spec(model.params.encoding).bothWays(model.params);
+    return BatchLayout::attendsBothWays(model.params);
 }
 
 QStringList keys(const QList<Entry> &more)

@@ -69,9 +69,9 @@ Number condition(bool holds, const QString &whyNot);
 // encoding is.
 bool validUnder(const Params &params, Encoding family);
 
-// Whether the model's queries see the keys after them too: the named model's own attention (an
-// encoder, LessonModel::bothWays) or its family's parameters (FamilySpec::attendsBothWays: T5's
-// encoder map, DeBERTa, ALiBi's symmetric mask). Every lesson that depends on the mask asks this.
+// Whether the model's queries see the keys after them too: its family's parameters where they say
+// (T5's encoder map, DeBERTa, ALiBi's symmetric mask), else its params.batch.attention
+// (BatchLayout::attendsBothWays). Every lesson that depends on the mask asks this.
 bool attendsBothWays(const LessonModel &model);
 
 // `more`, in each function below: numbers of a layer above core, looked up after core's (a model's

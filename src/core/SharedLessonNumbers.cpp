@@ -370,6 +370,14 @@ QList<Entry> scaleConditions()
                  return condition(!m.name.isEmpty() && m.context > m.params.maxLen,
                                   u"the views run to the model's whole context"_s);
              })},
+            // left-padding gave the Whisper encoder, whose input is its table's 1500 rows, a row at
+            // column 32767: the views' max_len above the model's own context is the lesson's.
+            {u"model_context_exceeded"_s,
+             u"a condition: the views' max_len is above the named model's own context (the lesson's length)"_s,
+             ModelNumber([](const LessonModel &m) {
+                 return condition(!m.name.isEmpty() && m.context > 0 && m.params.maxLen > m.context,
+                                  u"the views stay within the model's own context"_s);
+             })},
         };
 }
 

@@ -32,8 +32,11 @@ struct ModelChoice
     bool noEmbeddingScale = false;
     // Its own context where its max_len is capped below it (Preset::context); 0: max_len is it.
     std::int64_t context = 0;
-    // Its queries see the keys after them too, an encoder (Preset::attention, ConfigAttention).
-    bool bothWays = false;
+    // It adds its position term by column and takes no position ids (Preset::positions,
+    // ConfigAttention::byColumn).
+    bool byColumn = false;
+    // It is an encoder and a decoder (Preset::stacks, the config's is_encoder_decoder).
+    bool encoderDecoder = false;
 
     // Whether `params` still hold every parameter of the choice (Preset::matches) but max_len, how
     // far the figures look, and the keys `kept` that a lesson holds for any model.

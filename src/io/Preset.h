@@ -41,10 +41,15 @@ namespace posenc {
 // "context" holds the context the source gives (Llama 4 Scout's max_position_embeddings 10485760),
 // and the lessons say that of the model, not max_len.
 //
-// "attention": "both-ways" records that the model's queries see the keys after them as well as
-// before (an encoder: BERT-likes, the T5 and Whisper encoders, the vision and diffusion
-// transformers), which "source" or "note" cites in its code; absent, the lessons take the
-// attention as causal unless the family's own parameters say otherwise (FamilySpec::attendsBothWays).
+// "params"' "attention": "both-ways" records that the model's queries see the keys after them as
+// well as before (an encoder: BERT-likes, the T5 and Whisper encoders, the vision and diffusion
+// transformers), which "source" or "note" cites in its code; absent, the attention is causal
+// unless the family's own parameters say otherwise (FamilySpec::attendsBothWays).
+//
+// "positions": "by-column" records that the model's code adds row c of its position table to
+// column c of its input and reads no position ids (WhisperEncoder.forward), which "source" cites;
+// "stacks": "encoder-decoder" that the model has an encoder and a decoder, of which "params"
+// describe the one its "attention" names (both ways: the encoder).
 struct Preset
 {
     static constexpr int kVersion = 1;
@@ -66,9 +71,10 @@ struct Preset
     QString embeddingScale;
     // The model's own context where "params"' "max-len" is below it; 0: max-len is the model's.
     std::int64_t context = 0;
-    // "both-ways": the model's queries see the keys after them too (an encoder); empty: causal, or
-    // as its family's parameters say.
-    QString attention;
+    // "by-column": the code adds its table by column and reads no position ids; empty: by id.
+    QString positions;
+    // "encoder-decoder": the model has both stacks; empty: one stack.
+    QString stacks;
 
     // The model the preset gives: its title before the maker ("Llama 4 Scout 17B-16E").
     QString modelName() const;

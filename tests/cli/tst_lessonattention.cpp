@@ -1,19 +1,22 @@
 // What the lessons say of a model's attention, its dropout and its counts, for every preset
 // (docs/ARCHITECTURE.md, Lessons): an encoder (its preset's "attention": "both-ways", its config's
-// model_type) is never told of a causal mask, a KV cache or a decode step as its own; a model whose
+// model_type or words) is never told of a causal mask, a KV cache or a decode step as its own; a model whose
 // code drops nothing is never said to drop its input; a sinusoid's frequencies are the model's own
 // or called the lesson's; a count of pairs that turn counts the pairs that turn. Every number is
 // worked out here from the presets' values, never read back from posenc.
+#include "cli/ConfigAttention.h"
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
 #include "core/LessonNumbers.h"
+#include "core/positions/BatchLayout.h"
 #include "io/Lesson.h"
 #include "io/LessonModels.h"
 #include "io/LessonText.h"
 #include "io/Preset.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -96,6 +99,10 @@ private slots:
     void aModelThatDropsNothingIsNotSaidToDropItsInput();
     void theFrequenciesAreTheModelsOwnOrCalledTheLessons();
     void aCountOfTurningPairsCountsThePairsThatTurn();
+    void aModelThatAddsByColumnIsNotPlacedByIds();
+    void anEncoderDecoderSaysWhichStackItIs();
+    void aConfigSaysItsMaskInItsOwnWords();
+    void aRowPastTheModelsContextIsTheLessons();
 };
 
 // ModernBERT and the Whisper encoder were taught packing as causal models ("keys from the future"):
@@ -106,7 +113,9 @@ void TestLessonAttention::anEncoderIsNamedSoByItsPresetOrConfig()
     int encoders = 0;
     for (const Preset &preset : Presets::shipped().presets) {
         const bool encoder = kEncoders.contains(preset.name);
-        QCOMPARE(ModelChoice::ofPreset(preset).bothWays, encoder);
+        const auto params = preset.applyTo(Params {});
+        QVERIFY(std::holds_alternative<Params>(params));
+        QVERIFY2(BatchLayout::attendsBothWays(std::get<Params>(params)) == encoder, qPrintable(preset.name));
         encoders += encoder ? 1 : 0;
         const auto model = modelFor(packing, {u"--preset"_s, preset.name});
         if (model)
@@ -115,9 +124,13 @@ void TestLessonAttention::anEncoderIsNamedSoByItsPresetOrConfig()
     QCOMPARE(encoders, kEncoders.size());
     // A config by its model_type: ModernBertModel masks only the padding, Llama causally.
     const auto modernbert = modelFor(packing, {u"--config"_s, u"modernbert-base"_s});
-    QVERIFY(modernbert && modernbert->bothWays);
+    QVERIFY(modernbert && LessonNumbers::attendsBothWays(*modernbert));
+    QCOMPARE(modernbert->params.batch.attention, Attention::BothWays);
     const auto llama = modelFor(packing, {u"--config"_s, u"llama-4-scout"_s});
-    QVERIFY(llama && !llama->bothWays);
+    QVERIFY(llama && !LessonNumbers::attendsBothWays(*llama));
+    // The row as a flag: the preset's encoder told it is causal is causal.
+    const auto told = modelFor(packing, {u"--preset"_s, u"modernbert-base"_s, u"--attention"_s, u"causal"_s});
+    QVERIFY(told && !LessonNumbers::attendsBothWays(*told));
 }
 
 // left-padding gave DeBERTa a KV cache and a decode step, nope-order built Pixtral's order from the
@@ -147,8 +160,7 @@ void TestLessonAttention::noEncoderIsToldOfACausalMaskAsItsOwn()
 }
 
 // ModernBERT was drawn and counted causal: 26 cross-document pairs of 3, 4 and 2 tokens, where it
-// attends 52. The counts are the model's mask's; where the figure draws a causal mask (its family
-// has none of its own), the text says so with the causal count.
+// attends 52. The counts are the model's mask's, which the figure draws too (tst_lessonfigures).
 void TestLessonAttention::packingCountsThePairsTheModelAttends()
 {
     const Lesson &packing = *Lessons::find(u"packing"_s);
@@ -169,8 +181,7 @@ void TestLessonAttention::packingCountsThePairsTheModelAttends()
             QVERIFY2(text.contains(u"attends %1 cross-document pairs"_s.arg(n.bothWays)), qPrintable(what));
             QVERIFY2(text.contains(u"up to %1 positions apart"_s.arg(n.farthest)), qPrintable(what));
             QVERIFY2(!text.contains(u"causal training"_s), qPrintable(what));
-            if (model->params.encoding == Encoding::Rope || model->params.encoding == Encoding::Sinusoidal)
-                QVERIFY2(text.contains(u"a causal mask's %1 of them"_s.arg(n.causal)), qPrintable(what));
+            QVERIFY2(!text.contains(u"causal mask's"_s), qPrintable(what));
         } else {
             QVERIFY2(text.contains(u"%1 cross-document pairs"_s.arg(n.causal)), qPrintable(what));
             QVERIFY2(text.contains(u"up to %1 positions back"_s.arg(n.farthest)), qPrintable(what));
@@ -286,6 +297,115 @@ void TestLessonAttention::aCountOfTurningPairsCountsThePairsThatTurn()
         QVERIFY2(m.captured(1).toDouble() == turning, qPrintable(preset.name + u": "_s + first));
     }
     QVERIFY(read >= 20 && proportional >= 1);
+}
+
+// left-padding told the Whisper encoder that it "adds its row at the id", packing that restarted
+// ids keep its documents apart, masked-dropout that its input holds [CLS], [SEP], [MASK] and padding:
+// WhisperEncoder.forward (models/whisper/modeling_whisper.py) adds embed_positions.weight by column
+// and takes no position ids. A model whose preset records "positions": "by-column" is told so.
+void TestLessonAttention::aModelThatAddsByColumnIsNotPlacedByIds()
+{
+    static const QRegularExpression byId(u"row at (?:the|its) id|pack with restarted ids|varlen attention reads"_s);
+    int read = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (preset.positions != u"by-column"_s)
+            continue;
+        QVERIFY(ModelChoice::ofPreset(preset).byColumn);
+        for (const QString &name : {u"left-padding"_s, u"packing"_s, u"masked-dropout"_s}) {
+            const auto model = modelFor(*Lessons::find(name), {u"--preset"_s, preset.name});
+            if (!model)
+                continue;
+            ++read;
+            QVERIFY(model->byColumn);
+            const QString text = itemsOf(*Lessons::find(name), *model).join(u'\n');
+            const QString what = name + u" / "_s + preset.name + u": "_s + text;
+            QVERIFY2(!byId.match(text).hasMatch(), qPrintable(what));
+            // Its input is its table's rows, the preset's max-len, which the lesson's row runs past.
+            if (name == u"left-padding"_s && model->params.maxLen > preset.params.value(u"max-len"_s).toLongLong())
+                QVERIFY2(text.contains(u"Its own input is %1 columns"_s.arg(preset.params.value(u"max-len"_s))),
+                         qPrintable(what));
+            QVERIFY2(text.contains(u"by column"_s) || text.contains(u"to column c"_s)
+                         || text.contains(u"at its column"_s) || text.contains(u"patches"_s),
+                     qPrintable(what));
+        }
+    }
+    QVERIFY(read >= 4);
+}
+
+// packing told the Transformer base, an encoder and a decoder, of "causal training" as the whole
+// model's: a preset's "stacks": "encoder-decoder" names the stack its mask is (the decoder's, causal).
+void TestLessonAttention::anEncoderDecoderSaysWhichStackItIs()
+{
+    const Lesson &packing = *Lessons::find(u"packing"_s);
+    int read = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (preset.stacks != u"encoder-decoder"_s)
+            continue;
+        const auto model = modelFor(packing, {u"--preset"_s, preset.name});
+        if (!model)
+            continue;
+        ++read;
+        QVERIFY(model->encoderDecoder);
+        const QString stack = LessonNumbers::attendsBothWays(*model) ? u"encoder"_s : u"decoder"_s;
+        const QString text = itemsOf(packing, *model).join(u'\n');
+        const QString what = preset.name + u": "_s + text;
+        QVERIFY2(text.contains(u"the numbers here are its %1's"_s.arg(stack)), qPrintable(what));
+        QVERIFY2(!text.contains(u"causal training never shows a model"_s), qPrintable(what));
+    }
+    QVERIFY(read >= 4);
+    const auto base = modelFor(packing, {u"--preset"_s, u"transformer-base"_s});
+    QVERIFY(base && !LessonNumbers::attendsBothWays(*base));
+    const auto encoder = modelFor(packing, {u"--preset"_s, u"transformer-base"_s, u"--attention"_s, u"both-ways"_s});
+    QVERIFY(encoder && LessonNumbers::attendsBothWays(*encoder));
+    QVERIFY(itemsOf(packing, *encoder).join(u'\n').contains(u"attends both ways"_s));
+}
+
+// The model_types ConfigAttention knew left EuroBERT, NomicBERT and the XLM-RoBERTa encoders causal.
+// Their configs say it themselves: a masked LM's architecture (EuroBertForMaskedLM), NomicBertConfig's
+// causal, is_decoder, BERT's token types (type_vocab_size); a decoder's config says none of them.
+void TestLessonAttention::aConfigSaysItsMaskInItsOwnWords()
+{
+    const auto config = [](std::initializer_list<std::pair<QString, QJsonValue>> keys) {
+        QJsonObject o;
+        for (const auto &[k, v] : keys)
+            o.insert(k, v);
+        return o;
+    };
+    using posenc::ConfigAttention::bothWays;
+    QVERIFY(bothWays(u"eurobert"_s, config({{u"architectures"_s, QJsonArray {u"EuroBertForMaskedLM"_s}}})));
+    QVERIFY(bothWays(u"nomic_bert"_s, config({{u"causal"_s, false}, {u"type_vocab_size"_s, 2}})));
+    QVERIFY(!bothWays(u"nomic_bert"_s, config({{u"causal"_s, true}, {u"type_vocab_size"_s, 2}})));
+    QVERIFY(bothWays(u"xlm-roberta"_s,
+                     config({{u"architectures"_s, QJsonArray {u"XLMRobertaModel"_s}}, {u"type_vocab_size"_s, 1}})));
+    QVERIFY(!bothWays(u"bert"_s, config({{u"is_decoder"_s, true}, {u"type_vocab_size"_s, 2}})));
+    QVERIFY(bothWays(u"bert"_s, config({})));
+    QVERIFY(!bothWays(u"llama"_s, config({{u"architectures"_s, QJsonArray {u"LlamaForCausalLM"_s}}})));
+    QVERIFY(!bothWays(u"gemma3_text"_s, config({{u"use_bidirectional_attention"_s, false}})));
+    QVERIFY(bothWays(u"gemma3_text"_s, config({{u"use_bidirectional_attention"_s, true}})));
+    QVERIFY(bothWays(u"gemma4_text"_s, config({{u"use_bidirectional_attention"_s, u"all"_s}})));
+    QVERIFY(posenc::ConfigAttention::byColumn(u"whisper"_s, config({})));
+    QVERIFY(!posenc::ConfigAttention::byColumn(u"llama"_s, config({})));
+    QVERIFY(posenc::ConfigAttention::encoderDecoder(config({{u"is_encoder_decoder"_s, true}})));
+}
+
+// left-padding laid ModernBERT's 512 positions out on rows of 32768 columns without a word: a
+// model whose own context is below the lesson's length is told the row runs past it.
+void TestLessonAttention::aRowPastTheModelsContextIsTheLessons()
+{
+    const Lesson &padding = *Lessons::find(u"left-padding"_s);
+    int past = 0, within = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(padding, {u"--preset"_s, preset.name});
+        if (!model || preset.positions == u"by-column"_s)
+            continue;
+        const std::int64_t context
+            = preset.context > 0 ? preset.context : preset.params.value(u"max-len"_s, u"0"_s).toLongLong();
+        const QString text = itemsOf(padding, *model).join(u'\n');
+        const bool said = text.contains(u"run past %1's context of %2 positions"_s.arg(model->name).arg(context));
+        QVERIFY2(said == (context > 0 && model->params.maxLen > context), qPrintable(preset.name + u": "_s + text));
+        (said ? past : within) += 1;
+    }
+    QVERIFY(past >= 3 && within >= 3);
 }
 
 QTEST_GUILESS_MAIN(TestLessonAttention)

@@ -334,30 +334,43 @@ void TestLessonFigures::aLessonsExportDrawsThePanelsItsTextPointsAt()
 void TestLessonFigures::thePackingFigureCountsThePairsTheModelAttends_data()
 {
     QTest::addColumn<QString>("preset");
+    QTest::addColumn<QStringList>("flags");
     const QDir dir(QStringLiteral(POSENC_PRESETS));
     for (const QString &file : dir.entryList({u"*.json"_s}, QDir::Files)) {
         const QJsonObject params = TestFiles::jsonObject(dir.filePath(file)).value(u"params"_s).toObject();
         const QString encoding = params.value(u"encoding"_s).toString();
-        if (encoding == u"t5"_s || encoding == u"deberta"_s || encoding == u"alibi"_s || file.contains(u"llama-3-1"_s))
-            QTest::newRow(qPrintable(file)) << file.section(u'-', 1).chopped(5);
+        const bool oneId = encoding == u"rope"_s || encoding == u"sinusoidal"_s || encoding == u"learned"_s;
+        if (encoding == u"t5"_s || encoding == u"deberta"_s || encoding == u"alibi"_s || file.contains(u"llama-3-1"_s)
+            || (oneId && params.contains(u"attention"_s)))
+            QTest::newRow(qPrintable(file)) << file.section(u'-', 1).chopped(5) << QStringList();
     }
+    // The same encoder told its mask is causal: the figure and the text follow the row.
+    QTest::newRow("modernbert-base --attention causal")
+        << u"modernbert-base"_s << QStringList {u"--attention"_s, u"causal"_s};
+    QTest::newRow("llama-3-1-8b --attention both-ways")
+        << u"llama-3-1-8b"_s << QStringList {u"--attention"_s, u"both-ways"_s};
 }
 
-// packing told T5-base that its encoder, attending both ways, sees T² − Σnᵢ² cross-document pairs
-// while its figure drew the causal triangle and counted 26: the figure draws the pairs the model
-// attends, and its counts are the text's. Which models attend both ways is read here from their
-// presets: T5's encoder (no t5-causal; transformers' T5Stack masks causally only as a decoder),
-// DeBERTa (an encoder) and ALiBi's symmetric mask; the others are causal, Σ_{a>b} nₐ·n_b pairs.
+// packing told T5-base, then ModernBERT and the Whisper encoder, that they attend both ways and see
+// T² − Σnᵢ² cross-document pairs while their figure drew the causal triangle and counted 26: the
+// figure draws the pairs the model attends, and its counts are the text's. Which models attend both
+// ways is read here from their presets and flags: T5's encoder (no t5-causal; transformers' T5Stack
+// masks causally only as a decoder), DeBERTa (an encoder) and ALiBi's symmetric mask by their
+// families; a RoPE or sinusoid model by its "attention" (ModernBertModel's padding-only mask,
+// WhisperEncoder's none); the others are causal, Σ_{a>b} nₐ·n_b pairs.
 void TestLessonFigures::thePackingFigureCountsThePairsTheModelAttends()
 {
     QFETCH(QString, preset);
+    QFETCH(QStringList, flags);
     const QDir dir(QStringLiteral(POSENC_PRESETS));
     const QString file = dir.entryList({u"*-"_s + preset + u".json"_s}, QDir::Files).value(0);
     const QJsonObject params = TestFiles::jsonObject(dir.filePath(file)).value(u"params"_s).toObject();
     const QString encoding = params.value(u"encoding"_s).toString();
+    const QString attention = flags.isEmpty() ? params.value(u"attention"_s).toString() : flags.last();
+    const bool familyMask = encoding == u"t5"_s || encoding == u"deberta"_s || encoding == u"alibi"_s;
     const bool bothWays = (encoding == u"t5"_s && params.value(u"t5-causal"_s).toString() != u"true"_s)
-        || encoding == u"deberta"_s
-        || (encoding == u"alibi"_s && params.value(u"alibi"_s).toString() == u"symmetric"_s);
+        || encoding == u"deberta"_s || (encoding == u"alibi"_s && params.value(u"alibi"_s).toString() == u"symmetric"_s)
+        || (!familyMask && attention == u"both-ways"_s);
     const QJsonObject lesson = TestFiles::jsonObject(QStringLiteral(POSENC_LESSONS) + u"/packing.json"_s);
     std::vector<std::int64_t> n;
     for (const QString &length : lesson.value(u"params"_s).toObject().value(u"packed"_s).toString().split(u','))
@@ -370,12 +383,13 @@ void TestLessonFigures::thePackingFigureCountsThePairsTheModelAttends()
             causal += n[a] * n[b];
     }
     const std::int64_t cross = bothWays ? tokens * tokens - own : causal;
-    const Run text = posenc({u"lessons"_s, u"packing"_s, u"--preset"_s, preset});
+    const Run text = posenc(QStringList {u"lessons"_s, u"packing"_s, u"--preset"_s, preset} + flags);
     QVERIFY2(text.exitCode == 0, qPrintable(text.err));
     QVERIFY2(text.out.contains(u" %1 cross-document pairs"_s.arg(cross)), qPrintable(text.out));
     QCOMPARE(text.out.contains(u"attends both ways"_s), bothWays);
-    const BinaryRun run = posencBytes({u"export"_s, u"--lesson"_s, u"packing"_s, u"--preset"_s, preset, u"--size"_s,
-                                       u"slide"_s, u"-o"_s, u"-"_s, u"--format"_s, u"svg"_s});
+    const BinaryRun run = posencBytes(QStringList {u"export"_s, u"--lesson"_s, u"packing"_s, u"--preset"_s, preset,
+                                                   u"--size"_s, u"slide"_s, u"-o"_s, u"-"_s, u"--format"_s, u"svg"_s}
+                                      + flags);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY2(svgTitle(run.out).contains(bothWays ? u"both ways"_s : u"causal"_s), qPrintable(svgTitle(run.out)));
     // The compared panel's title: "restarted-without-block-mask: 52 cross-document pairs, …".

@@ -49,7 +49,8 @@ QList<Block> cornerBlocks(Shape shape)
 // ALiBi's causal bias above the diagonal (-inf, as the reference's mask is), and the wavelength
 // of a RoPE frequency of 0 (proportional's tail, +inf: README's rope-frequencies); or one of the
 // documented NaNs: a query-key pair the mask hides (document-distance), and the term of an id past
-// max_len, which a learned table or a patch grid has no row for (position-effect).
+// max_len, which a learned table or a patch grid has no row for (position-effect); and KERPLE's
+// float16 bias past float16's range (-inf).
 bool documentedInfinity(const Params &p, Quantity quantity, const Block &block, const RowMatrixXf &out, std::int64_t r,
                         std::int64_t c)
 {
@@ -60,6 +61,20 @@ bool documentedInfinity(const Params &p, Quantity quantity, const Block &block, 
         return v == -std::numeric_limits<float>::infinity() && p.alibi.mask == AlibiMask::Causal && col > row;
     if (quantity == Quantity::RopeFrequencies && (col == 2 || col == 3) && block.col0 == 0 && block.cols == 5)
         return v == std::numeric_limits<float>::infinity() && out(r, col - 2) == 0.0f;
+    if (quantity == Quantity::KerpleBias && p.kerple.dtype == KerpleDtype::Float16) {
+        // float16's largest finite value is 65504: a distance, r2 times it or r1 times the log
+        // past it is inf, and so is the bias (KERPLE's kerple-dtype row; chijames/KERPLE casts
+        // diff to the scores' dtype). The bound leaves float16's rounding of r1 and r2 its slack.
+        const auto head = [&](const std::vector<double> &list) {
+            const double r = list.size() == 1 ? list.front() : list[std::size_t(p.kerple.head - 1)];
+            return std::max(r, KerpleParams::kEps);
+        };
+        const double d = double(std::max<std::int64_t>(row - col, 0));
+        const double product = head(p.kerple.r2) * d;
+        const double largest = 65504.0 * (1.0 - 0x1p-9);
+        return v == -std::numeric_limits<float>::infinity()
+            && (d >= largest || product >= largest || head(p.kerple.r1) * std::log1p(product) >= largest);
+    }
     if (quantity == Quantity::DocumentDistance && std::isnan(v)) {
         const BatchLayout layout(p);
         return !DocumentDistance::attended(layout, p.batch.ids, row / p.maxLen, row % p.maxLen, col);

@@ -6,6 +6,8 @@
 #include "core/kerple/KerpleBias.h"
 #include "core/kerple/KerpleParamRows.h"
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -22,6 +24,15 @@ std::vector<double> byHead(const KerpleParams &p, bool first)
 }
 
 // What describe prints after head, keyed by KerpleWords.json's describeKeys.
+// A bias past float16's range is torch's -inf there (a distance past 65504 is inf): said as a
+// word, since describe --json prints finite numbers only.
+Description::Value finiteOrWord(double bias)
+{
+    if (std::isfinite(bias))
+        return bias;
+    return bias < 0 ? u"-inf"_s : u"inf"_s;
+}
+
 Description::Values kerpleValues(const Params &params)
 {
     const KerpleParams &p = params.kerple;
@@ -32,7 +43,7 @@ Description::Values kerpleValues(const Params &params)
             KerpleBias::clampedHeads(p),
             KerpleBias::dtypeWord(p.dtype),
             KerpleBias::bias(p, -1),
-            KerpleBias::bias(p, 1 - params.maxLen),
+            finiteOrWord(KerpleBias::bias(p, 1 - params.maxLen)),
             0.0};
 }
 

@@ -120,10 +120,10 @@ std::variant<std::vector<std::vector<std::int64_t>>, QString> BatchLayout::parse
     return lastParsed(text, packedOf);
 }
 
-BatchLayout::BatchLayout(const Params &params, bool bothWays)
-    : BatchLayout(params)
+bool BatchLayout::attendsBothWays(const Params &params)
 {
-    m_bothWays = bothWays;
+    const FamilySpec &family = Families::spec(params.encoding);
+    return family.attendsBothWays ? family.attendsBothWays(params) : params.batch.attention == Attention::BothWays;
 }
 
 BatchLayout::BatchLayout(const Params &params)
@@ -133,7 +133,7 @@ BatchLayout::BatchLayout(const Params &params)
     const BatchParams &batch = params.batch;
     m_documents = !batch.packed.isEmpty() || batch.documents;
     m_twoDimensionalMask = m_documents && batch.mask;
-    m_bothWays = Families::spec(params.encoding).bothWays(params);
+    m_bothWays = attendsBothWays(params);
     // Texts that do not parse (the rows' checks refuse them) lay out as no batch.
     const auto lengthsParsed = parseLengths(batch.lengths);
     const auto packedParsed = parsePacked(batch.packed);

@@ -46,10 +46,11 @@ public:
 
     // Precondition: params.validate() is empty.
     explicit BatchLayout(const Params &params);
-    // The same for a model whose queries see the keys after them, or not, whatever its family's
-    // parameters say: an encoder whose family has no such parameter (a lesson's
-    // LessonNumbers::attendsBothWays, ModernBERT's RoPE).
-    BatchLayout(const Params &params, bool bothWays);
+    // Whether the queries of the model `params` describe see the keys after them too: its family's
+    // parameters where they say (FamilySpec::attendsBothWays: T5's encoder, DeBERTa, ALiBi's
+    // symmetric mask), else the model's params.batch.attention (ModernBERT's RoPE, an encoder's
+    // sinusoid).
+    static bool attendsBothWays(const Params &params);
 
     enum class Side { Left, Right };
     struct Lengths
@@ -73,8 +74,8 @@ public:
     // Whether the attention under `choice` keeps the documents apart (a block-diagonal causal
     // mask, varlen's cu_seqlens): documents, no 2-D mask, and ids that restart at each.
     bool blockMask(IdsChoice choice) const;
-    // Whether the model's queries see the keys after them too (FamilySpec::attendsBothWays: T5's
-    // encoder, DeBERTa, symmetric ALiBi); else the attention is causal.
+    // Whether the model's queries see the keys after them too (attendsBothWays); else the
+    // attention is causal.
     bool bothWays() const { return m_bothWays; }
 
     std::span<const BatchSegment> row(std::int64_t b) const;

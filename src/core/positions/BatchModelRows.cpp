@@ -1,5 +1,7 @@
 #include "BatchModelRows.h"
 
+#include "BatchLayout.h"
+#include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/TrContext.h"
 
@@ -99,13 +101,36 @@ ParamSpec chunkRow()
     return s;
 }
 
+// The model's mask where its family's parameters do not set it (BatchLayout::attendsBothWays).
+ParamSpec attentionRow()
+{
+    ParamSpec s = ParamRows::choice(u"attention"_s, ParamGroup::Batch, &Params::batch, &BatchParams::attention,
+                                    {u"causal"_s, u"both-ways"_s});
+    s.help = u"the model's mask: causal, a query sees the keys up to its own (a decoder), or both-ways,\n"
+             "      the keys after it too (an encoder: BERT, ModernBERT, the Whisper and vision encoders)"_s;
+    s.label = u"attention"_s;
+    s.idle = [](const Params &p) -> std::optional<IdleReason> {
+        if (Families::spec(p.encoding).attendsBothWays)
+            return IdleReason {IdleReason::Code::FamilySetting,
+                               tr("%1's own parameters set its mask.").arg(Families::spec(p.encoding).heading)};
+        return std::nullopt;
+    };
+    s.formula = [](const Params &p) {
+        return BatchLayout::attendsBothWays(p)
+            ? tr("Both ways: every query sees every key of its document, before and after it, as an encoder's "
+                 "mask lets it.")
+            : tr("Causal: a query sees the keys up to its own, as a decoder's mask lets it.");
+    };
+    return s;
+}
+
 } // namespace
 
 QList<ParamSpec> rows()
 {
-    QList<ParamSpec> list = {attnScaleRow(), floorScaleRow(), chunkRow()};
+    QList<ParamSpec> list = {attentionRow(), attnScaleRow(), floorScaleRow(), chunkRow()};
     for (ParamSpec &s : list)
-        s.ofModel = true; // Llama 4's config sets them: the model's, not the batch's
+        s.ofModel = true; // a model's config sets them: the model's, not the batch's
     return list;
 }
 

@@ -24,6 +24,12 @@ enum class IdsChoice {
     OffByOne, // every real token's id one too many
 };
 
+// Which keys a query sees, the model's mask (its reference code's): the keys before it and itself
+// (a decoder's), or the keys after it too (an encoder's: BERT-likes, the T5 and Whisper encoders,
+// the vision transformers). A family whose own parameters say it (FamilySpec::attendsBothWays: T5's
+// t5-causal, DeBERTa, ALiBi's mask) decides instead.
+enum class Attention { Causal, BothWays };
+
 // One run of equal values in a row of a table read from a file.
 struct BatchRun
 {
@@ -72,6 +78,8 @@ struct BatchParams
     std::optional<double> attnScale;
     std::int64_t floorScale = 8192;
     std::optional<std::int64_t> chunk;
+    // The model's attention where its family does not decide it (Attention).
+    Attention attention = Attention::Causal;
 
     friend bool operator==(const BatchParams &, const BatchParams &) = default;
 };

@@ -279,8 +279,7 @@ QList<Entry> paddingEntries()
 // Row 0's layout as the model attends it: both ways where the model or its family says so.
 Number withModelLayout(const LessonModel &model, const std::function<Number(const BatchLayout &)> &f)
 {
-    return model.params.isValid() ? f(BatchLayout(model.params, LessonNumbers::attendsBothWays(model)))
-                                  : none(kInvalid);
+    return model.params.isValid() ? f(BatchLayout(model.params)) : none(kInvalid);
 }
 
 // The counts of row 0's pairs across documents under `choice`.
@@ -347,14 +346,28 @@ QList<Entry> packingEntries()
              return condition(LessonNumbers::attendsBothWays(m),
                               u"its attention is causal, or posenc does not know it is not"_s);
          }},
-        // Whether the document-distance figure draws the pairs as the model attends them: it reads
-        // the family's parameters alone, so an encoder whose family has no mask of its own (RoPE,
-        // a sinusoid) is drawn under a causal mask.
-        {u"drawn_causal"_s, u"a condition: the model attends both ways, but the figure draws a causal mask"_s,
+        // A model whose code adds row c of its table to column c reads no ids at all
+        // (LessonModel::byColumn: WhisperEncoder.forward), so restarts and padding move its rows only
+        // with the columns.
+        {u"by_column"_s, u"a condition: the model adds its position term by column and reads no position ids"_s,
          [](const LessonModel &m) {
-             return condition(LessonNumbers::attendsBothWays(m)
-                                  && !Families::spec(m.params.encoding).bothWays(m.params),
-                              u"the figure draws the model's own mask"_s);
+             return condition(m.byColumn, u"the model places its tokens by their position ids"_s);
+         }},
+        // An encoder-decoder's parameters describe one of its stacks, the one its attention names
+        // (LessonModel::encoderDecoder): the encoder attends both ways, the decoder causally.
+        {u"encoder_decoder"_s, u"a condition: the model has an encoder and a decoder"_s,
+         [](const LessonModel &m) { return condition(m.encoderDecoder, u"the model is one stack"_s); }},
+        {u"stack"_s, u"which of an encoder-decoder's stacks the parameters describe: \"encoder\" or \"decoder\""_s,
+         [](const LessonModel &m) {
+             if (!m.encoderDecoder)
+                 return none(u"not here: the model is one stack"_s);
+             return word(LessonNumbers::attendsBothWays(m) ? u"encoder"_s : u"decoder"_s);
+         }},
+        {u"other_stack"_s, u"... and the other one"_s,
+         [](const LessonModel &m) {
+             if (!m.encoderDecoder)
+                 return none(u"not here: the model is one stack"_s);
+             return word(LessonNumbers::attendsBothWays(m) ? u"decoder"_s : u"encoder"_s);
          }},
         {u"pack_cross_reference"_s, u"cross-document pairs the reference's block mask lets through"_s,
          [](const LessonModel &m) { return crossCount(m, IdsChoice::Reference, false); }, kDistanceFigure},
@@ -366,13 +379,6 @@ QList<Entry> packingEntries()
          [](const LessonModel &m) { return crossCount(m, restarted, false); }, kDistanceFigure},
         {u"pack_negative_restarted"_s, u"... of a negative distance"_s,
          [](const LessonModel &m) { return crossCount(m, restarted, true); }, kDistanceFigure},
-        {u"pack_cross_drawn"_s, u"the cross-document pairs a causal mask attends, as the figure draws them"_s,
-         [](const Params &p) {
-             return withLayout(p, [](const BatchLayout &l) {
-                 return count(double(DocumentDistance::row(l, IdsChoice::PositionsNotRestarted, 0).cross));
-             });
-         },
-         kDistanceFigure},
         {u"pack_negative_share"_s, u"their share, in per cent"_s,
          [](const LessonModel &m) {
              return withModelLayout(m, [&](const BatchLayout &layout) {

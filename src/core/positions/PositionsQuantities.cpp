@@ -155,9 +155,9 @@ QuantitySpec makeDocumentDistanceQuantity()
     q.label = u"query − key distance"_s;
     q.help = u"each row's query-key distances id(q) − id(k) [B·L, L] under --ids-choice and its mask, NaN\n"
              "              where the mask hides the pair (the key after the query, padding, another document)"_s;
-    // A family that attends both ways (FamilySpec::attendsBothWays: ALiBi's symmetric mask, T5's
-    // encoder map) keeps the pairs after the query.
-    q.reads = kBatchKeys + QStringList {u"alibi"_s, u"t5-causal"_s};
+    // A model that attends both ways (BatchLayout::attendsBothWays: ALiBi's symmetric mask, T5's
+    // encoder map, an encoder's attention row) keeps the pairs after the query.
+    q.reads = kBatchKeys + QStringList {u"alibi"_s, u"t5-causal"_s, u"attention"_s};
     q.tiling = Tiling::Columns;
     q.missing = BatchIds::distancesProblem;
     q.shape = [](const Params &p) { return Shape {batchRows(p) * p.maxLen, p.maxLen}; };
