@@ -2,6 +2,7 @@
 
 #include "CommandOption.h"
 
+#include "check/DeclaredWords.h"
 #include "check/TableCheck.h"
 #include "core/Params.h"
 
@@ -43,6 +44,9 @@ struct Expectation
     QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
     // With --expect FAMILY: the keys a flag, the preset or the session gave (the rest are defaults).
     std::optional<QStringList> given;
+    // Who gave a family's parameters: the user, or the reading of --expect-table's stack
+    // (DeclaredWords), which the sentences naming a parameter say.
+    DeclaredWords::By by = DeclaredWords::By::Declaration;
 };
 
 // A refusal: the exit code and its lines, each naming its flag.

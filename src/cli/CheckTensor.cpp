@@ -5,6 +5,7 @@
 #include "ProgressLine.h"
 
 #include "check/DeclaredReading.h"
+#include "check/DeclaredWords.h"
 #include "check/FamilyCheck.h"
 #include "check/PairedTables.h"
 #include "check/ReferenceReading.h"
@@ -85,6 +86,7 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     TableCheck::DeclaredRows declared {std::move(candidates), std::move(readAs), std::nullopt, params, expected.given};
     if (expected.kind == CheckExpect::Expectation::Kind::Family)
         declared.family = expected.family;
+    declared.by = expected.by;
     declared.referenceGiven = expected.kind != CheckExpect::Expectation::Kind::None;
     auto streamed = TableCheck::streamDeclared(std::move(declared), table, stream);
     if (const auto *stop = std::get_if<TableCheck::StreamStop>(&streamed)) {
@@ -201,6 +203,44 @@ void readVectorAlone(TableMatch &match, const TableRows &rows, const Run &run, s
     const auto referenceValues = TensorShapes::readVector(*reference->rows);
     if (const auto *r = std::get_if<std::vector<double>>(&referenceValues))
         TensorShapes::nameByReferenceVector(match, *v, rows.storedType(), *r, reference->rows->storedType(), heads);
+}
+
+// A stack that deviates from --expect-table's stack: the reference stack read without a declaration
+// as a whole (ALiBi's heads together: get_slopes of its H heads, where one slice alone reads as
+// another H's head), and where it is a family's at known parameters, the stack checked as if they
+// had been declared; a mistake named there is named here (slopes-head-order), said against the
+// reference's reading, the verdict and the deviating cells staying the comparison with the file's.
+// The stack's counterpart of TableCheck::nameByReferenceReading.
+void nameByReferenceStack(TableMatch &match, const TableFile::Tensor &tensor, const Run &run)
+{
+    auto reference
+        = TableFile::openTensor(MatrixSource::parse(run.expected.tablePath), run.budget, run.interrupt.flag());
+    if (!reference)
+        return;
+    QString discarded;
+    QTextStream quiet(&discarded);
+    const CheckExpect::Expectation undeclared;
+    const Run alone {undeclared, run.declaration, run.budget, run.threads, run.interrupt, true, run.heads};
+    const auto read = check(reference.value(), alone, quiet);
+    const auto *form = std::get_if<TableMatch>(&read);
+    if (!form || !(form->verdict == CheckVerdict::Correct || form->verdict == CheckVerdict::Variant) || !form->family
+        || !form->params)
+        return;
+    CheckExpect::Expectation declared;
+    declared.kind = CheckExpect::Expectation::Kind::Family;
+    declared.family = *form->family;
+    declared.params = *form->params;
+    declared.widthGiven = declared.modelGiven = declared.lengthGiven = true;
+    declared.by = DeclaredWords::By::ReferenceTable;
+    const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
+    const Run asForm {declared, run.declaration, run.budget, run.threads, run.interrupt, true, run.heads};
+    const auto checked = check(tensor, asForm, quiet);
+    const auto *named = std::get_if<TableMatch>(&checked);
+    if (!named || named->verdict != CheckVerdict::Mistake || named->mistakes.isEmpty())
+        return;
+    match.mistakes = named->mistakes;
+    match.diagnosis = u"the reference reads, without a declaration, as %1; against it, %2"_s.arg(
+        form->correctAgainst.isEmpty() ? form->referenceText : form->correctAgainst, named->diagnosis);
 }
 
 } // namespace
@@ -341,6 +381,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         }
         // Against a reference table its slices are compared with, not the family's heads.
         match = TensorShapes::combine(shape, *rows, std::move(matches), !referenceStack && !referenceEach);
+        if (referenceStack && match->verdict == CheckVerdict::Mistake)
+            nameByReferenceStack(*match, tensor, run);
     }
     return *match;
 }

@@ -5,14 +5,13 @@
 #include "check/rope/RopeDynamicFactor.h"
 #include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeHalfAngles.h"
+#include "check/rope/RopeScalingDifferences.h"
 #include "check/rope/RopeTableCheck.h"
 #include "check/rope/RopeYarnBands.h"
 #include "check/rope/RopeYarnBetas.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeTypes.h"
-
-#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -386,6 +385,7 @@ void nameReading(TableMatch &m, const Params &found, const Params &declared)
             said.append(u"factor %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.factor.value_or(1.0)),
                                                                 NumberText::exact(declared.rope.factor.value_or(1.0))));
         }
+        said.append(RopeScalingDifferences::said(found, declared, m.mistakes));
     }
     if (factorOneSide && !m.mistakes.contains(kFactor)) {
         m.mistakes.append(kFactor);
@@ -591,10 +591,10 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
 
 QStringList mistakeIds()
 {
-    const QStringList frequencies {kTheta, kType, kFactor, kRotaryDim, kFactorSet, RopeYarnBetas::kBetaFast};
-    return frequencies
-        + QStringList {RopeYarnBetas::kBetaSlow, CheckMistakes::kHalfPrecisionAngles,
-                       RopeFrequencyMistakes::kFrequenciesInverted, RopeDynamicFactor::kDynamicLength};
+    using namespace RopeScalingDifferences;
+    return {kTheta, kType, kFactor, kRotaryDim, kFactorSet, RopeYarnBetas::kBetaFast, RopeYarnBetas::kBetaSlow,
+            kOriginalMaxLen, kLowFreqFactor, kHighFreqFactor, CheckMistakes::kHalfPrecisionAngles,
+            RopeFrequencyMistakes::kFrequenciesInverted, RopeDynamicFactor::kDynamicLength};
 }
 
 } // namespace posenc::RopeInvFreq

@@ -496,10 +496,10 @@ TableHypothesis hypothesis()
     h.findingKeys = {u"style"_s, u"grid"_s, u"base"_s};
     h.help = u"2-D RoPE's cos or sin table of a patch grid (patches x head_dim): the style (qwen-vit with its merge "
              "order, pixtral, flux with its axes, axial; hunyuan declared), the grid and rope_theta"_s;
-    h.mistakes = {kPositions, Rope2dPairAxes::kPairAxes};
+    h.mistakes = {kPositions, Rope2dPairAxes::kPairAxes, CheckMistakes::kGridAxesSwapped};
     h.fit = fit;
     h.expect = expect;
-    // A declared table whose pairs turn at the declared frequencies, some with the other axis.
+    // A declared table whose pairs turn at the declared frequencies, some or all with the other axis.
     h.nameDeclaredDefect = Rope2dPairAxes::name;
     return h;
 }
