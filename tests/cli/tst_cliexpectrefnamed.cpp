@@ -14,6 +14,7 @@
 //   against a dump and against --expect rope-2d: `grid-axes-swapped`.
 // - Llama 3's inv_freq at original_max_position_embeddings 4096 where 8192 is meant
 //   (modeling_rope_utils.py, _compute_llama3_parameters), against a dump and --preset: `original-max-len`.
+// - --expect rope-2d and sincos-2d without a width flag take the table's, as --expect's help says.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
@@ -105,6 +106,23 @@ std::vector<double> llama3(double original)
     return v;
 }
 
+// MAE's get_2d_sincos_pos_embed of an H x W grid, d_model 256: the first half the column
+// (meshgrid(grid_w, grid_h)), each half [sin | cos] of 1 / 10000^(2i / (d/2)).
+std::vector<double> mae(std::int64_t height, std::int64_t width)
+{
+    constexpr std::int64_t d = 256, quarter = d / 4;
+    std::vector<double> v;
+    for (std::int64_t h = 0; h < height; ++h)
+        for (std::int64_t w = 0; w < width; ++w)
+            for (std::int64_t c = 0; c < d; ++c) {
+                const double pos = c < d / 2 ? double(w) : double(h);
+                const std::int64_t k = c % (d / 2) % quarter;
+                const double angle = pos / std::pow(10000.0, double(k) / double(quarter));
+                v.push_back(c % (d / 2) < quarter ? std::sin(angle) : std::cos(angle));
+            }
+    return v;
+}
+
 } // namespace
 
 class TestCliExpectRefNamed : public QObject
@@ -192,6 +210,18 @@ private slots:
                  qPrintable(got.shown));
         const Checked right = CliCheck::checkFile(reference, flags);
         QVERIFY2(right.exit == 0, qPrintable(right.shown));
+    }
+
+    // --expect's help: "the table's width where no flag gives it" (head_dim, d_model).
+    void twoDeeWidthFromTheTable()
+    {
+        const QString px = written(u"px64.npy"_s, {240, 64}, pixtral(12, 20, false));
+        const Checked rope = CliCheck::checkFile(
+            px, {u"--expect"_s, u"rope-2d"_s, u"--rope-2d-style"_s, u"pixtral"_s, u"--grid"_s, u"12,20"_s});
+        QVERIFY2(rope.exit == 0, qPrintable(rope.shown));
+        const QString pe = written(u"mae.npy"_s, {240, 256}, mae(12, 20));
+        const Checked sincos = CliCheck::checkFile(pe, {u"--expect"_s, u"sincos-2d"_s, u"--grid"_s, u"12,20"_s});
+        QVERIFY2(sincos.exit == 0, qPrintable(sincos.shown));
     }
 };
 
