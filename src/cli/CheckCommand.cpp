@@ -32,6 +32,7 @@
 #include "io/TableFile.h"
 
 #include <QCommandLineParser>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <cmath>
@@ -414,8 +415,9 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             return verdictExitCode(match.verdict);
         }
         // M-RoPE's [3, L] ids stand for their prompt, a grid's [L, 2] for --grid: checked as declared so.
+        std::shared_ptr<const QTemporaryDir> held; // the positions a grid's ids stand for, while checked
         if (auto declaredBy = CheckIdsDeclared::rewrite(arguments, parser.value(u"position-ids"_s),
-                                                        tensor.rows->rows(), budget, err)) {
+                                                        tensor.rows->rows(), budget, err, &held)) {
             if (const int *code = std::get_if<int>(&*declaredBy))
                 return *code;
             return runCheckCommand(std::get<QStringList>(*declaredBy), out, err);

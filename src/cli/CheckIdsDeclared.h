@@ -4,7 +4,10 @@
 #include <QStringList>
 #include <QTextStream>
 
+class QTemporaryDir;
+
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <variant>
 
@@ -19,8 +22,13 @@ namespace posenc::CheckIdsDeclared {
 // `arguments` with --position-ids replaced by the flags its ids stand for, for a table of `rows`
 // rows; an exit code where the ids are of those shapes but stand for no such flags, or no family is
 // declared to read them with (the reason said on `err`); nothing where they are another shape (a
-// batch's [L] or [B, L], which give the rows' positions).
+// batch's [L] or [B, L], which give the rows' positions). A 2-D grid's ids in whole merge blocks
+// (the Qwen-VL vision encoder's rot_pos_emb order, spatial_merge_size m) stand for --grid H,W and
+// --spatial-merge-size m; blocks in another order (Qwen2.5-VL's get_window_index) also for 1-D
+// --position-ids of each row's index in rot_pos_emb's order, a file in `held`, which the caller keeps
+// while it checks.
 std::optional<std::variant<QStringList, int>> rewrite(const QStringList &arguments, const QString &idsPath,
-                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err);
+                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err,
+                                                      std::shared_ptr<const QTemporaryDir> *held = nullptr);
 
 } // namespace posenc::CheckIdsDeclared

@@ -5,6 +5,7 @@
 #include "check/SampleScore.h"
 #include "check/TableReference.h"
 #include "check/rope2d/Rope2dPairAxes.h"
+#include "check/rope2d/Rope2dWindowOrder.h"
 #include "core/NumberText.h"
 #include "core/PositionalTable.h"
 #include "core/rope2d/Rope2dRotation.h"
@@ -499,8 +500,13 @@ TableHypothesis hypothesis()
     h.mistakes = {kPositions, Rope2dPairAxes::kPairAxes, CheckMistakes::kGridAxesSwapped};
     h.fit = fit;
     h.expect = expect;
-    // A declared table whose pairs turn at the declared frequencies, some or all with the other axis.
-    h.nameDeclaredDefect = Rope2dPairAxes::name;
+    // A declared table whose pairs turn at the declared frequencies, some or all with the other axis;
+    // else a Qwen-VL vision table in Qwen2.5-VL's window order (unknown: an order not declared).
+    h.nameDeclaredDefect = [](const TableMatch &declared, const TableRows &table) {
+        if (auto named = Rope2dPairAxes::name(declared, table))
+            return named;
+        return Rope2dWindowOrder::name(declared, table);
+    };
     return h;
 }
 
