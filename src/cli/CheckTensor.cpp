@@ -115,6 +115,29 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     return match;
 }
 
+// A declared family's cache of half its width (candle's, vLLM's cos of the frequencies): the
+// declaration at the table it stands for, compared as such; nothing for a whole table. The width a
+// flag gave, else, where the table's columns do not repeat in pairs as every table of the family's
+// at its own width would (TensorReading::tableWidth: rotate_half's cat(freqs, freqs)), twice the
+// table's (fitTableWidth). A table of half the width whose columns repeat in pairs is a whole table
+// of its own width, compared as such (RoPE's rotary-dim).
+std::optional<CheckExpect::Expectation> halfCache(const TableRows &rows, const CheckExpect::Expectation &expected)
+{
+    if (expected.kind != CheckExpect::Expectation::Kind::Family)
+        return std::nullopt;
+    CheckExpect::Expectation wide = expected;
+    const auto &fit = FamilyChecks::of(expected.family).fitTableWidth;
+    if (!expected.widthGiven) {
+        if (!fit || !TensorShapes::declaredWidth(expected.family, expected.params))
+            return std::nullopt;
+        fit(wide.params, 2 * rows.cols());
+        wide.widthGiven = true;
+    }
+    if (!TensorShapes::halfWidth(expected.family, wide.params, rows.cols()) || TensorShapes::columnsRepeatInPairs(rows))
+        return std::nullopt;
+    return wide;
+}
+
 // Two tables side by side (PairedTables: RoPE's cos|sin cache, vLLM's cat(cos, sin)), each half
 // checked as the table it stands for, against the declared family or identified. Nothing when the
 // table is no such pair, or a declared family has none of its width.
@@ -323,16 +346,11 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         }
     }
     if (kind == TensorShapes::Kind::Table && (!match || expected.kind == CheckExpect::Expectation::Kind::None)) {
-        // A declared RoPE's cache of half its width (candle's, vLLM's cos of the frequencies):
-        // compared as the table it stands for. The width declared, not the default head's: a table
-        // of 64 columns declared without one is a head of 64 (fitTableWidth), not half of 128. A
-        // table of half the width whose columns repeat in pairs is a whole table of its own width,
-        // compared as such (RoPE's rotary-dim).
-        const bool half = expected.kind == CheckExpect::Expectation::Kind::Family && expected.widthGiven
-            && TensorShapes::halfWidth(expected.family, expected.params, rows->cols())
-            && !TensorShapes::columnsRepeatInPairs(*rows);
-        const auto table = half ? TensorShapes::widened(rows, expected.family, expected.params) : rows;
-        auto checked = checkRows(*table, run, expected, err);
+        const std::optional<CheckExpect::Expectation> wide = halfCache(*rows, expected);
+        const bool half = wide.has_value();
+        const CheckExpect::Expectation &each = wide ? *wide : expected;
+        const auto table = half ? TensorShapes::widened(rows, expected.family, each.params) : rows;
+        auto checked = checkRows(*table, run, each, err);
         if (const int *code = std::get_if<int>(&checked))
             return *code;
         match = match ? PairedTables::betterReading(std::get<TableMatch>(std::move(checked)), std::move(*match))

@@ -87,12 +87,12 @@ std::vector<double> pixtral(std::int64_t height, std::int64_t width, bool swappe
     return v;
 }
 
-// _compute_llama3_parameters of theta 500000, head 128, factor 8, low 1, high 4 at `original`.
-std::vector<double> llama3(double original)
+// _compute_llama3_parameters of head 128, factor 8, low 1, high 4 at `original` and `theta`.
+std::vector<double> llama3(double original, double theta = 500000.0)
 {
     std::vector<double> v;
     for (std::int64_t i = 0; i < 64; ++i) {
-        const double inv = std::pow(500000.0, -double(2 * i) / 128.0);
+        const double inv = std::pow(theta, -double(2 * i) / 128.0);
         const double wavelength = 2.0 * std::numbers::pi / inv;
         if (wavelength < original / 4.0) {
             v.push_back(inv);
@@ -222,6 +222,29 @@ private slots:
         const QString pe = written(u"mae.npy"_s, {240, 256}, mae(12, 20));
         const Checked sincos = CliCheck::checkFile(pe, {u"--expect"_s, u"sincos-2d"_s, u"--grid"_s, u"12,20"_s});
         QVERIFY2(sincos.exit == 0, qPrintable(sincos.shown));
+    }
+
+    // Without a width flag, a table whose columns do not repeat in pairs, of a family whose tables
+    // repeat them (rotate_half's cat(freqs, freqs)), is the cache of half a head twice as wide
+    // (candle's and vLLM's cos of the frequencies), not a whole table of its own width.
+    void aHalfCacheWithoutAWidthFlag()
+    {
+        std::vector<double> half;
+        const std::vector<double> px = pixtral(12, 20, false);
+        for (std::size_t r = 0; r < 240; ++r)
+            half.insert(half.end(), px.begin() + std::ptrdiff_t(r * 64), px.begin() + std::ptrdiff_t(r * 64 + 32));
+        const QString file = written(u"px32.npy"_s, {240, 32}, half);
+        const Checked rope2d = CliCheck::checkFile(
+            file, {u"--expect"_s, u"rope-2d"_s, u"--rope-2d-style"_s, u"pixtral"_s, u"--grid"_s, u"12,20"_s});
+        QVERIFY2(rope2d.exit == 0 && rope2d.shown.contains(u"head_dim 64"_s), qPrintable(rope2d.shown));
+        // RoPE's cos of 64 frequencies at theta 500000, before cat(freqs, freqs): head 128's.
+        std::vector<double> cache;
+        for (std::int64_t p = 0; p < 256; ++p)
+            for (std::int64_t i = 0; i < 64; ++i)
+                cache.push_back(std::cos(double(p) * std::pow(500000.0, -double(2 * i) / 128.0)));
+        const QString freqs = written(u"cos64.npy"_s, {256, 64}, cache);
+        const Checked rope = CliCheck::checkFile(freqs, {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"500000"_s});
+        QVERIFY2(rope.exit == 0, qPrintable(rope.shown));
     }
 };
 
