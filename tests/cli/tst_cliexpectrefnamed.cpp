@@ -246,6 +246,60 @@ private slots:
         const Checked rope = CliCheck::checkFile(freqs, {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"500000"_s});
         QVERIFY2(rope.exit == 0, qPrintable(rope.shown));
     }
+
+    // The report's "max |error|" line names the cell of that error and the tolerance there (an
+    // inv_freq vector's is its pair's: (|ln w| + 8) units of float32), not another pair's column or 0.
+    void anInvFreqReportNamesItsLargestError()
+    {
+        const std::vector<double> reference = llama3(8192.0), port = llama3(8192.0, 10000.0);
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < port.size(); ++i)
+            if (std::fabs(double(float(port[i])) - reference[i]) > std::fabs(double(float(port[at])) - reference[at]))
+                at = i;
+        const QString file = written(u"inv_theta.npy"_s, {64}, port);
+        const QStringList flags {u"--expect"_s, u"rope"_s, u"--preset"_s, u"llama-3-1-8b"_s};
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file} + flags);
+        QVERIFY2(run.out.contains(u"at row 0, column %1 "_s.arg(at)), qPrintable(run.out));
+        const QString right = written(u"inv_right.npy"_s, {64}, reference);
+        const CliRun::Run correct = CliRun::posenc(QStringList {u"check"_s, right} + flags);
+        QCOMPARE(correct.exitCode, 0);
+        QVERIFY2(correct.out.contains(u"max |error|"_s) && !correct.out.contains(u"(tolerance 0 of |reference| + 0)"_s),
+                 qPrintable(correct.out));
+    }
+
+    // One head's table declared of 12 heads: get_slopes(12)'s head 1 is get_slopes(8)'s (m = 0.5),
+    // which every H from 8 to 15 gives it; 16 to 23 give 2^-0.5.
+    void aDeclaredNonPowerOfTwoHeadsNoteSaysTheRightRange()
+    {
+        std::vector<double> head = alibiStack(false);
+        head.resize(std::size_t(kLength * kLength)); // head 1's table alone
+        const QString file = written(u"alibi12.npy"_s, {kLength, kLength}, head);
+        const CliRun::Run run
+            = CliRun::posenc({u"check"_s, file, u"--expect"_s, u"alibi"_s, u"--heads"_s, QString::number(kHeads)});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(!run.out.contains(u"of any H from 12 to 23"_s), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"m = 0.5 to head 1 of any H from 8 to 15"_s), qPrintable(run.out));
+    }
+
+    // BLOOM's build_alibi_tensor of a batch of 2, 8 heads: [B·H, 1, L], m_h · j. The note's way to
+    // declare another H is one the command takes.
+    void aBatchOfKeyBiasesSaysAFlagThatWorks()
+    {
+        const std::vector<double> m = alibiref::slopes(8);
+        std::vector<double> v;
+        for (std::int64_t b = 0; b < 2; ++b)
+            for (std::int64_t h = 0; h < 8; ++h)
+                for (std::int64_t j = 0; j < 32; ++j)
+                    v.push_back(m[std::size_t(h)] * double(j));
+        const QString file = written(u"bloom.npy"_s, {16, 1, 32}, v);
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file});
+        QCOMPARE(run.exitCode, 0);
+        const QString advice = u"--expect alibi --heads N declares another H"_s;
+        QVERIFY2(run.out.contains(advice), qPrintable(run.out));
+        const CliRun::Run declared
+            = CliRun::posenc({u"check"_s, file, u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s});
+        QVERIFY2(declared.exitCode == 0, qPrintable(declared.out + declared.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliExpectRefNamed)
