@@ -7,6 +7,7 @@
 #include "check/TableRowShift.h"
 #include "check/TableSample.h"
 #include "check/TableSignFlip.h"
+#include "check/TableTransposed.h"
 
 #include <QMutex>
 
@@ -287,16 +288,25 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     std::optional<TableSignFlip::Flip> flip;
     std::optional<TableAxesSwapped::Swap> swap;
     std::optional<TableRowShift::Shift> shift;
+    std::optional<TableTransposed::Transposed> transposed;
     if (!order && deviates(*mine, *theirs, m.tolerance)) {
         flip = TableSignFlip::read(table, reference, *mine, *theirs, m.tolerance);
-        if (!flip)
+        // A bias of the offset with its query and key exchanged (T5's buckets of i − j).
+        if (!flip) {
+            transposed = TableTransposed::read(table, reference, *mine, m.tolerance);
+            if (transposed && !transposed->ofOffset)
+                transposed.reset();
+        }
+        if (!flip && !transposed)
             swap = TableAxesSwapped::read(table, reference, m.tolerance);
-        if (!flip && !swap)
+        if (!flip && !transposed && !swap)
             swap = TableAxesSwapped::readExchanged(table, reference, m.tolerance);
-        if (!flip && !swap)
+        if (!flip && !transposed && !swap)
             shift = TableRowShift::read(table, reference, *mine, m.tolerance);
-        if (flip || (swap && swap->reordered)) {
-            m.asRead = std::make_shared<const RowsReference>(flip ? flip->negated : swap->reordered);
+        if (flip || transposed || (swap && swap->reordered)) {
+            m.asRead = std::make_shared<const RowsReference>(flip             ? flip->negated
+                                                                 : transposed ? transposed->rows
+                                                                              : swap->reordered);
             m.asReadTolerance = m.tolerance;
         } else if (shift) {
             m.asRead = std::make_shared<const RowsReference>(shift->shifted, shift->first, shift->end);
@@ -305,7 +315,7 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
         // Else a learned n x n grid resized to n x n patches: linspace(0, n − 1, n) is the identity,
         // but fast_pos_embed_interpolate lists the patches in merge blocks (a 768-pixel image at
         // patch 16 of a 48 x 48 grid): the resize's reading, not a cell-by-cell mistake.
-        if (!flip && !swap && !shift) {
+        if (!flip && !transposed && !swap && !shift) {
             if (auto resized = GridResize::expectSameShape(table, *reference, merge))
                 return std::move(*resized);
         }
@@ -313,7 +323,7 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     m.reference = std::make_shared<const RowsReference>(std::move(reference));
     m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
     m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
-    if (order || flip || swap || shift) {
+    if (order || flip || transposed || swap || shift) {
         m.verdict = CheckVerdict::Mistake;
         m.correctAgainst.clear();
     }
@@ -327,6 +337,12 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
             m.mistakes.append(CheckMistakes::kRelativeReversed);
         m.diagnosis = u"every cell equals %1's but a block whose sign is flipped, each of its cells −x where the "
                       "reference holds x: %2 (%3)"_s.arg(m.referenceText, flip->where, flip->cause);
+    } else if (transposed) {
+        m.mistakes = {CheckMistakes::kRelativeReversed};
+        m.diagnosis = u"every cell is %1's transposed, cell (i, j) its (j, i): the query and the key exchanged. The "
+                      "reference is a function of the offset j − i; the table holds it at i − j (a relative position "
+                      "taken as query − key where key − query is meant, as T5's compute_bias forms "
+                      "memory_position − context_position)"_s.arg(m.referenceText);
     } else if (swap) {
         m.mistakes = {CheckMistakes::kGridAxesSwapped};
         m.diagnosis = TableAxesSwapped::words(*swap, table.rows()) + u"; compared with %1"_s.arg(m.referenceText);

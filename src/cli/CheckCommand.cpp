@@ -32,6 +32,7 @@
 #include "io/TableFile.h"
 
 #include <QCommandLineParser>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <cmath>
@@ -419,9 +420,10 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         // A declared Qwen2.5-VL's videos: their t steps are their second_per_grid's.
         const bool qwen25 = expected.kind == CheckExpect::Expectation::Kind::Family
             && expected.params.encoding == Encoding::Mrope && expected.params.mrope.vision == MropeVision::Qwen25Vl;
+        std::shared_ptr<const QTemporaryDir> held; // the positions a grid's ids stand for, while checked
         if (auto declaredBy = CheckIdsDeclared::rewrite(
                 arguments, parser.value(u"position-ids"_s), tensor.rows->rows(), budget, err,
-                qwen25 ? std::optional<double>(expected.params.mrope.tokensPerSecond) : std::nullopt)) {
+                qwen25 ? std::optional<double>(expected.params.mrope.tokensPerSecond) : std::nullopt, &held)) {
             if (const int *code = std::get_if<int>(&*declaredBy))
                 return *code;
             return runCheckCommand(std::get<QStringList>(*declaredBy), out, err);

@@ -2,6 +2,7 @@
 
 #include "CommandOption.h"
 
+#include "check/DeclaredWords.h"
 #include "check/TableCheck.h"
 #include "core/Params.h"
 
@@ -46,6 +47,9 @@ struct Expectation
     std::optional<QStringList> given;
     // With --expect-config: the keys of the flags that gave the model its input (--prompt).
     QStringList inputs;
+    // Who gave a family's parameters: the user, or the reading of --expect-table's stack
+    // (DeclaredWords), which the sentences naming a parameter say.
+    DeclaredWords::By by = DeclaredWords::By::Declaration;
 };
 
 // A refusal: the exit code and its lines, each naming its flag.

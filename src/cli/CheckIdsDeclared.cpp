@@ -3,7 +3,10 @@
 #include "ExitCode.h"
 
 #include "check/positions/MropeIdsStructure.h"
+#include "io/NpyWriter.h"
 #include "io/PositionIdsFile.h"
+
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <cmath>
@@ -71,11 +74,96 @@ std::optional<std::pair<std::int64_t, std::int64_t>> rowMajorGrid(const RowMatri
     return std::pair {count / width, width};
 }
 
+// An [L, 2] array that lists each patch of an H x W grid once in whole blocks of m x m patches (m
+// 2, 4 or 3, dividing H and W), each block's rows consecutive and row-major inside it: the order
+// of Qwen2-VL's and Qwen2.5-VL's vision rot_pos_emb (transformers models/qwen2_5_vl/
+// modeling_qwen2_5_vl.py, Qwen2_5_VisionTransformerPretrainedModel.rot_pos_emb: hpos_ids and
+// wpos_ids reshaped (h / m, m, w / m, m) and permuted (0, 2, 1, 3), m = spatial_merge_size), or
+// those blocks reordered whole, as get_window_index lists them by window (forward:
+// rotary_pos_emb[window_index, :, :] of blocks of spatial_merge_unit rows). The grid, m, and each
+// row's index in rot_pos_emb's own order.
+struct MergeBlocks
+{
+    std::int64_t height = 0, width = 0, merge = 0;
+    std::vector<std::int64_t> index; // [row] -> its patch's row in rot_pos_emb's order
+    bool inOrder = true; // every row at its own index
+};
+
+std::optional<MergeBlocks> mergeBlocks(const RowMatrixXf &ids)
+{
+    const std::int64_t count = ids.rows();
+    if (count < 4 || ids.cols() != 2 || !(ids.minCoeff() >= 0.0f))
+        return std::nullopt;
+    const auto height = std::int64_t(ids.col(0).maxCoeff()) + 1, width = std::int64_t(ids.col(1).maxCoeff()) + 1;
+    if (height * width != count)
+        return std::nullopt;
+    for (const std::int64_t m : {2, 4, 3}) {
+        if (height % m != 0 || width % m != 0)
+            continue;
+        MergeBlocks b {height, width, m, std::vector<std::int64_t>(std::size_t(count)), true};
+        std::vector<bool> seen(std::size_t(count), false);
+        bool blocks = true;
+        for (std::int64_t k = 0; k < count && blocks; ++k) {
+            const double h = ids(k, 0), w = ids(k, 1);
+            const std::int64_t first = k - k % (m * m);
+            const double h0 = ids(first, 0), w0 = ids(first, 1);
+            const std::int64_t inner = k % (m * m);
+            blocks = h == std::floor(h) && w == std::floor(w) && std::fmod(h0, double(m)) == 0.0
+                && std::fmod(w0, double(m)) == 0.0 && h == h0 + double(inner / m) && w == w0 + double(inner % m);
+            if (!blocks)
+                break;
+            const auto hi = std::int64_t(h), wi = std::int64_t(w);
+            const std::int64_t at = ((hi / m) * (width / m) + wi / m) * m * m + inner;
+            blocks = !seen[std::size_t(at)];
+            seen[std::size_t(at)] = true;
+            b.index[std::size_t(k)] = at;
+            b.inOrder = b.inOrder && at == k;
+        }
+        if (blocks)
+            return b;
+    }
+    return std::nullopt;
+}
+
+// The flags merge-block ids stand for: the grid and spatial_merge_size, and where the blocks are
+// in another order (Qwen2.5-VL's windows), each row's index in rot_pos_emb's order as 1-D
+// --position-ids, written into `held`: the table's rows are then read at those positions.
+std::variant<QStringList, int> mergeBlockFlags(const MergeBlocks &b, const QStringList &arguments,
+                                               std::shared_ptr<const QTemporaryDir> *held, QTextStream &err)
+{
+    const std::optional<QString> family = valueOf(arguments, u"--expect"_s);
+    const std::optional<QString> style = valueOf(arguments, u"--rope-2d-style"_s);
+    const std::optional<QString> merge = valueOf(arguments, u"--spatial-merge-size"_s);
+    if (family == u"sincos-2d"_s || (style && *style != u"qwen-vit"_s) || (merge && *merge != QString::number(b.merge)))
+        return failWith(err, ExitUsage,
+                        u"these [L, 2] ids list a %1 x %2 grid in blocks of %3 x %3 patches, as the Qwen-VL vision "
+                        "encoder's rot_pos_emb does (spatial_merge_size %3): 2-D RoPE's qwen-vit style, which the "
+                        "declaration is not (give --expect rope-2d --rope-2d-style qwen-vit, or the grid with "
+                        "--grid H,W)"_s.arg(b.height)
+                            .arg(b.width)
+                            .arg(b.merge));
+    QStringList flags {u"--grid"_s, u"%1,%2"_s.arg(b.height).arg(b.width)};
+    if (!merge)
+        flags << u"--spatial-merge-size"_s << QString::number(b.merge);
+    if (b.inOrder)
+        return flags;
+    auto dir = std::make_shared<QTemporaryDir>();
+    RowMatrixXf positions(1, std::int64_t(b.index.size()));
+    for (std::size_t k = 0; k < b.index.size(); ++k)
+        positions(0, std::int64_t(k)) = float(b.index[k]);
+    const QString path = dir->filePath(u"positions.npy"_s);
+    if (!dir->isValid() || !held || writeNpy(path, positions))
+        return failWith(err, ExitIo, u"the ids' positions could not be written to a temporary file"_s);
+    *held = std::move(dir);
+    return flags << u"--position-ids"_s << path;
+}
+
 } // namespace
 
 std::optional<std::variant<QStringList, int>> rewrite(const QStringList &arguments, const QString &idsPath,
                                                       std::int64_t rows, std::uint64_t budget, QTextStream &err,
-                                                      std::optional<double> tokensPerSecond)
+                                                      std::optional<double> tokensPerSecond,
+                                                      std::shared_ptr<const QTemporaryDir> *held)
 {
     const auto ids = PositionIdsFile::read(idsPath, budget);
     if (!ids)
@@ -132,6 +220,21 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
         return rewritten;
     }
     const auto hw = rowMajorGrid(ids->values);
+    const auto blocks = hw ? std::nullopt : mergeBlocks(ids->values);
+    if (blocks && declared) {
+        auto flags = mergeBlockFlags(*blocks, arguments, held, err);
+        if (const int *code = std::get_if<int>(&flags))
+            return *code;
+        return rewritten + std::get<QStringList>(std::move(flags));
+    }
+    if (blocks)
+        return failWith(err, ExitUsage,
+                        u"[L, 2] ids of a %1 x %2 grid in blocks of %3 x %3 patches (the Qwen-VL vision encoder's "
+                        "rot_pos_emb, spatial_merge_size %3): a table at them is compared with a declared 2-D RoPE "
+                        "(--expect rope-2d --rope-2d-style qwen-vit); without one the check reads the table's grid "
+                        "itself"_s.arg(blocks->height)
+                            .arg(blocks->width)
+                            .arg(blocks->merge));
     if (!hw)
         return failWith(err, ExitUsage,
                         u"a 2-D table's [L, 2] ids stand for its grid where they enumerate its patches' (row, "

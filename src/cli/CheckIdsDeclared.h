@@ -4,7 +4,10 @@
 #include <QStringList>
 #include <QTextStream>
 
+class QTemporaryDir;
+
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <variant>
 
@@ -20,9 +23,14 @@ namespace posenc::CheckIdsDeclared {
 // rows; an exit code where the ids are of those shapes but stand for no such flags, or no family is
 // declared to read them with (the reason said on `err`); nothing where they are another shape (a
 // batch's [L] or [B, L], which give the rows' positions). `tokensPerSecond`: a declared Qwen2.5-VL's,
-// whose videos' t steps are then read as the second_per_grid each video is written with.
+// whose videos' t steps are then read as the second_per_grid each video is written with. A 2-D grid's
+// ids in whole merge blocks (the Qwen-VL vision encoder's rot_pos_emb order, spatial_merge_size m)
+// stand for --grid H,W and --spatial-merge-size m; blocks in another order (Qwen2.5-VL's
+// get_window_index) also for 1-D --position-ids of each row's index in rot_pos_emb's order, a file in
+// `held`, which the caller keeps while it checks.
 std::optional<std::variant<QStringList, int>> rewrite(const QStringList &arguments, const QString &idsPath,
                                                       std::int64_t rows, std::uint64_t budget, QTextStream &err,
-                                                      std::optional<double> tokensPerSecond = std::nullopt);
+                                                      std::optional<double> tokensPerSecond = std::nullopt,
+                                                      std::shared_ptr<const QTemporaryDir> *held = nullptr);
 
 } // namespace posenc::CheckIdsDeclared

@@ -5,6 +5,7 @@
 #include "ProgressLine.h"
 
 #include "check/DeclaredReading.h"
+#include "check/DeclaredWords.h"
 #include "check/FamilyCheck.h"
 #include "check/PairedTables.h"
 #include "check/ReferenceReading.h"
@@ -85,6 +86,7 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     TableCheck::DeclaredRows declared {std::move(candidates), std::move(readAs), std::nullopt, params, expected.given};
     if (expected.kind == CheckExpect::Expectation::Kind::Family)
         declared.family = expected.family;
+    declared.by = expected.by;
     declared.referenceGiven = expected.kind != CheckExpect::Expectation::Kind::None;
     auto streamed = TableCheck::streamDeclared(std::move(declared), table, stream);
     if (const auto *stop = std::get_if<TableCheck::StreamStop>(&streamed)) {
@@ -111,6 +113,29 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     if (expected.kind == CheckExpect::Expectation::Kind::Learned)
         CheckExpect::concludeLearned(match, expected);
     return match;
+}
+
+// A declared family's cache of half its width (candle's, vLLM's cos of the frequencies): the
+// declaration at the table it stands for, compared as such; nothing for a whole table. The width a
+// flag gave, else, where the table's columns do not repeat in pairs as every table of the family's
+// at its own width would (TensorReading::tableWidth: rotate_half's cat(freqs, freqs)), twice the
+// table's (fitTableWidth). A table of half the width whose columns repeat in pairs is a whole table
+// of its own width, compared as such (RoPE's rotary-dim).
+std::optional<CheckExpect::Expectation> halfCache(const TableRows &rows, const CheckExpect::Expectation &expected)
+{
+    if (expected.kind != CheckExpect::Expectation::Kind::Family)
+        return std::nullopt;
+    CheckExpect::Expectation wide = expected;
+    const auto &fit = FamilyChecks::of(expected.family).fitTableWidth;
+    if (!expected.widthGiven) {
+        if (!fit || !TensorShapes::declaredWidth(expected.family, expected.params))
+            return std::nullopt;
+        fit(wide.params, 2 * rows.cols());
+        wide.widthGiven = true;
+    }
+    if (!TensorShapes::halfWidth(expected.family, wide.params, rows.cols()) || TensorShapes::columnsRepeatInPairs(rows))
+        return std::nullopt;
+    return wide;
 }
 
 // Two tables side by side (PairedTables: RoPE's cos|sin cache, vLLM's cat(cos, sin)), each half
@@ -203,6 +228,44 @@ void readVectorAlone(TableMatch &match, const TableRows &rows, const Run &run, s
         TensorShapes::nameByReferenceVector(match, *v, rows.storedType(), *r, reference->rows->storedType(), heads);
 }
 
+// A stack that deviates from --expect-table's stack: the reference stack read without a declaration
+// as a whole (ALiBi's heads together: get_slopes of its H heads, where one slice alone reads as
+// another H's head), and where it is a family's at known parameters, the stack checked as if they
+// had been declared; a mistake named there is named here (slopes-head-order), said against the
+// reference's reading, the verdict and the deviating cells staying the comparison with the file's.
+// The stack's counterpart of TableCheck::nameByReferenceReading.
+void nameByReferenceStack(TableMatch &match, const TableFile::Tensor &tensor, const Run &run)
+{
+    auto reference
+        = TableFile::openTensor(MatrixSource::parse(run.expected.tablePath), run.budget, run.interrupt.flag());
+    if (!reference)
+        return;
+    QString discarded;
+    QTextStream quiet(&discarded);
+    const CheckExpect::Expectation undeclared;
+    const Run alone {undeclared, run.declaration, run.budget, run.threads, run.interrupt, true, run.heads};
+    const auto read = check(reference.value(), alone, quiet);
+    const auto *form = std::get_if<TableMatch>(&read);
+    if (!form || !(form->verdict == CheckVerdict::Correct || form->verdict == CheckVerdict::Variant) || !form->family
+        || !form->params)
+        return;
+    CheckExpect::Expectation declared;
+    declared.kind = CheckExpect::Expectation::Kind::Family;
+    declared.family = *form->family;
+    declared.params = *form->params;
+    declared.widthGiven = declared.modelGiven = declared.lengthGiven = true;
+    declared.by = DeclaredWords::By::ReferenceTable;
+    const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
+    const Run asForm {declared, run.declaration, run.budget, run.threads, run.interrupt, true, run.heads};
+    const auto checked = check(tensor, asForm, quiet);
+    const auto *named = std::get_if<TableMatch>(&checked);
+    if (!named || named->verdict != CheckVerdict::Mistake || named->mistakes.isEmpty())
+        return;
+    match.mistakes = named->mistakes;
+    match.diagnosis = u"the reference reads, without a declaration, as %1; against it, %2"_s.arg(
+        form->correctAgainst.isEmpty() ? form->referenceText : form->correctAgainst, named->diagnosis);
+}
+
 } // namespace
 
 std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &run, QTextStream &err)
@@ -283,16 +346,11 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         }
     }
     if (kind == TensorShapes::Kind::Table && (!match || expected.kind == CheckExpect::Expectation::Kind::None)) {
-        // A declared RoPE's cache of half its width (candle's, vLLM's cos of the frequencies):
-        // compared as the table it stands for. The width declared, not the default head's: a table
-        // of 64 columns declared without one is a head of 64 (fitTableWidth), not half of 128. A
-        // table of half the width whose columns repeat in pairs is a whole table of its own width,
-        // compared as such (RoPE's rotary-dim).
-        const bool half = expected.kind == CheckExpect::Expectation::Kind::Family && expected.widthGiven
-            && TensorShapes::halfWidth(expected.family, expected.params, rows->cols())
-            && !TensorShapes::columnsRepeatInPairs(*rows);
-        const auto table = half ? TensorShapes::widened(rows, expected.family, expected.params) : rows;
-        auto checked = checkRows(*table, run, expected, err);
+        const std::optional<CheckExpect::Expectation> wide = halfCache(*rows, expected);
+        const bool half = wide.has_value();
+        const CheckExpect::Expectation &each = wide ? *wide : expected;
+        const auto table = half ? TensorShapes::widened(rows, expected.family, each.params) : rows;
+        auto checked = checkRows(*table, run, each, err);
         if (const int *code = std::get_if<int>(&checked))
             return *code;
         match = match ? PairedTables::betterReading(std::get<TableMatch>(std::move(checked)), std::move(*match))
@@ -341,6 +399,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         }
         // Against a reference table its slices are compared with, not the family's heads.
         match = TensorShapes::combine(shape, *rows, std::move(matches), !referenceStack && !referenceEach);
+        if (referenceStack && match->verdict == CheckVerdict::Mistake)
+            nameByReferenceStack(*match, tensor, run);
     }
     return *match;
 }

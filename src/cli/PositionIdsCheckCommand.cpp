@@ -462,7 +462,9 @@ QList<HelpSection> helpSections()
             "Every position from 0 to the largest id must have a row. An M-RoPE table's [3, L] (or [3, 1, L]) ids, as "
             "get_rope_index returns them, stand for the prompt they lay out (read from their own structure, "
             "as --prompt writes it), and a 2-D table's [L, 2] (row, column) ids that enumerate an H x W grid "
-            "row by row for --grid H,W: the table is checked as declared with that prompt or grid, with the "
+            "row by row for --grid H,W (in whole m x m merge blocks, as the Qwen-VL vision encoder's rot_pos_emb "
+            "lists them, also for --spatial-merge-size m, in any order of the blocks: get_window_index's windows): "
+            "the table is checked as declared with that prompt or grid, with the "
             "family declared (--expect mrope, rope-2d or sincos-2d, and its parameters); ids no prompt or "
             "grid gives are refused with the reason."_s)
         .examples({{u"posenc check --position-ids ids.npy --batch left:5,8,3 --max-len 8"_s,

@@ -355,7 +355,7 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     m.table = u"alibi-key-bias"_s;
     if (count > h)
         m.notes.prepend(u"the rows are %1 batches of %2 heads%3"_s.arg(count / h).arg(h).arg(
-            heads ? QString() : u" (their slopes repeat every %1 rows; --heads declares another H)"_s.arg(h)));
+            heads ? QString() : u" (their slopes repeat every %1 rows; --expect alibi --heads N declares another H)"_s.arg(h)));
     if (!padded.isEmpty()) {
         const QString words = u"left padding read (%1): 0 at the padded keys and at the first real one, then the "
                               "slope times j − p, the key's position counted from the first real key, as "

@@ -162,16 +162,25 @@ QString referenceText(const Found &found)
 QStringList notes(const Found &found, std::int64_t rows)
 {
     QStringList notes;
-    if (found.heads > 0 && found.heads < AlibiParams::kMaxHeads)
+    if (found.heads > 0 && found.heads < AlibiParams::kMaxHeads) {
+        // The slope as the fewest heads give it, a power of two P: H's head h among its first P (the
+        // power of two at or below H) is P's head h; past them get_slopes(2P)[0::2] gives 2P's head
+        // 2 (h − P) − 1. P's head h is then that of every H from P to 2P − 1 (their first P slopes).
+        std::int64_t p = 1;
+        while (2 * p <= found.heads)
+            p *= 2;
+        const std::int64_t head = found.head <= p ? found.head : 2 * (found.head - p) - 1;
+        const std::int64_t heads = found.head <= p ? p : 2 * p;
         notes.append(u"one head's table does not tell the heads: get_slopes gives m = %1 to head %2 of any H from %3 "
                      "to %4, to head %5 of %6 to %7, and so on (to float32's rounding); the fewest heads named"_s
                          .arg(NumberText::compact(found.slope, 6))
-                         .arg(found.head)
-                         .arg(found.heads)
-                         .arg(2 * found.heads - 1)
-                         .arg(2 * found.head)
-                         .arg(2 * found.heads)
-                         .arg(4 * found.heads - 1));
+                         .arg(head)
+                         .arg(heads)
+                         .arg(2 * heads - 1)
+                         .arg(2 * head)
+                         .arg(2 * heads)
+                         .arg(4 * heads - 1));
+    }
     if (rows == 1)
         notes.append(u"one row holds the bias of offsets 0 and after: the slope shows only in later rows"_s);
     if (found.mask() == AlibiMask::Causal && !found.unmasked && !std::isinf(found.after.fill))

@@ -5,14 +5,14 @@
 #include "check/rope/RopeDynamicFactor.h"
 #include "check/rope/RopeFrequencyMistakes.h"
 #include "check/rope/RopeHalfAngles.h"
+#include "check/rope/RopeInvFreqPairs.h"
+#include "check/rope/RopeScalingDifferences.h"
 #include "check/rope/RopeTableCheck.h"
 #include "check/rope/RopeYarnBands.h"
 #include "check/rope/RopeYarnBetas.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeTypes.h"
-
-#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -29,48 +29,9 @@ const QString kFactor = u"rope-factor"_s;
 const QString kRotaryDim = u"rotary-dim"_s;
 const QString kFactorSet = u"longrope-factor-set"_s;
 
-// How far a faithful pair may be from the exact one, relative: HF's float32 exponent and power
-// ((|ln w| + 8) units of float32, room for the scaled types' blend), then the stored rounding; a
-// float16 vector's tail below its normal range is absolute.
-double tolerance(double exact, StoredType stored)
-{
-    const double float32 = (std::fabs(std::log(std::max(exact, 1e-300))) + 8.0) * std::ldexp(1.0, -24) * exact;
-    double rounding = 0.0;
-    if (stored == StoredType::Float16)
-        rounding = std::max(halfUnit(ValueFormat::Float16) * exact, std::ldexp(1.0, -25));
-    else if (stored == StoredType::BFloat16)
-        rounding = halfUnit(ValueFormat::BFloat16) * exact;
-    return float32 + rounding + 1e-300;
-}
-
-struct Comparison
-{
-    std::int64_t beyond = 0; // pairs beyond the tolerance
-    std::int64_t worst = -1; // the pair of the largest |error| relative to its tolerance
-    double worstError = 0.0, worstExpected = 0.0, worstFound = 0.0;
-    double maxAbs = 0.0;
-};
-
-Comparison compare(const std::vector<double> &v, const std::vector<double> &reference, StoredType stored)
-{
-    Comparison c;
-    double worstRatio = -1.0;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        const double error = std::fabs(v[i] - reference[i]);
-        const double allowed = tolerance(reference[i], stored);
-        c.maxAbs = std::max(c.maxAbs, error);
-        if (error > allowed)
-            ++c.beyond;
-        if (error / allowed > worstRatio) {
-            worstRatio = error / allowed;
-            c.worst = std::int64_t(i);
-            c.worstError = error;
-            c.worstExpected = reference[i];
-            c.worstFound = v[i];
-        }
-    }
-    return c;
-}
+using RopeInvFreqPairs::Comparison;
+using RopeInvFreqPairs::compare;
+using RopeInvFreqPairs::tolerance;
 
 // inv_freq of valid parameters, or nothing.
 std::optional<std::vector<double>> invOf(const Params &p, std::size_t pairs)
@@ -264,7 +225,8 @@ void setFound(TableMatch &m, const Params &p, const Comparison &c)
     m.findings = {{u"base"_s, p.rope.theta}, {u"rope_type"_s, RopeTypes::word(p.rope.type)}};
     m.maxAbsError = c.maxAbs;
     m.worstRow = 0;
-    m.worstColumn = c.worst;
+    m.worstColumn = c.maxAt;
+    m.tolerance.relative = c.maxRelative;
 }
 
 QString pairWords(const Comparison &c)
@@ -386,6 +348,7 @@ void nameReading(TableMatch &m, const Params &found, const Params &declared)
             said.append(u"factor %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.factor.value_or(1.0)),
                                                                 NumberText::exact(declared.rope.factor.value_or(1.0))));
         }
+        said.append(RopeScalingDifferences::said(found, declared, m.mistakes));
     }
     if (factorOneSide && !m.mistakes.contains(kFactor)) {
         m.mistakes.append(kFactor);
@@ -591,10 +554,10 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
 
 QStringList mistakeIds()
 {
-    const QStringList frequencies {kTheta, kType, kFactor, kRotaryDim, kFactorSet, RopeYarnBetas::kBetaFast};
-    return frequencies
-        + QStringList {RopeYarnBetas::kBetaSlow, CheckMistakes::kHalfPrecisionAngles,
-                       RopeFrequencyMistakes::kFrequenciesInverted, RopeDynamicFactor::kDynamicLength};
+    using namespace RopeScalingDifferences;
+    return {kTheta, kType, kFactor, kRotaryDim, kFactorSet, RopeYarnBetas::kBetaFast, RopeYarnBetas::kBetaSlow,
+            kOriginalMaxLen, kLowFreqFactor, kHighFreqFactor, CheckMistakes::kHalfPrecisionAngles,
+            RopeFrequencyMistakes::kFrequenciesInverted, RopeDynamicFactor::kDynamicLength};
 }
 
 } // namespace posenc::RopeInvFreq

@@ -3,6 +3,8 @@
 
 #include "check/rope2d/Rope2dTableCheck.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -18,6 +20,12 @@ FamilyCheck makeRope2dCheck()
             || p.rope2d.style == Rope2dStyle::Hunyuan)
             return std::pair {p.rope.headDim, false};
         return std::nullopt;
+    };
+    // `--expect rope-2d` with no flag of the width: head_dim the table's (FLUX's axes_dim, which
+    // sum to it, keep theirs).
+    check.fitTableWidth = [](Params &params, std::int64_t cols) {
+        if (params.rope2d.style != Rope2dStyle::Flux)
+            params.rope.headDim = std::clamp<std::int64_t>(cols, 1, RopeParams::kMaxHeadDim);
     };
     return check;
 }

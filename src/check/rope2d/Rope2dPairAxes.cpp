@@ -89,27 +89,39 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
         return true;
     };
     std::vector<int> found, meant;
-    std::int64_t moved = 0;
+    std::int64_t moved = 0, withOther = 0;
     for (std::int64_t j = 0; j < pairs; ++j) {
         const int axis = rotation.axes()[std::size_t(j)];
         if (axis != Rope2dRotation::kRow && axis != Rope2dRotation::kColumn)
             return std::nullopt;
         const int other = axis == Rope2dRotation::kRow ? Rope2dRotation::kColumn : Rope2dRotation::kRow;
         meant.push_back(axis);
-        if (turnsWith(j, axis)) {
+        const bool own = turnsWith(j, axis), others = turnsWith(j, other);
+        withOther += others ? 1 : 0;
+        if (own) {
             found.push_back(axis);
-        } else if (turnsWith(j, other)) {
+        } else if (others) {
             found.push_back(other);
             ++moved;
         } else {
             return std::nullopt;
         }
     }
-    // Every pair with the other axis is the grid's axes exchanged or its patches listed the other
-    // way (grid-axes-swapped, rope2d-positions), which the declared check names: no split moved.
-    if (moved == 0 || moved == pairs)
+    if (moved == 0)
         return std::nullopt;
     TableMatch m = declared;
+    if (withOther == pairs) {
+        // Every pair with the other axis (a slow pair that cannot tell the two apart too): each
+        // patch's row id on the column's pairs and its column id on the row's, the grid's axes
+        // exchanged (as M-RoPE's mrope-axes-swapped, h and w exchanged).
+        m.mistakes = {CheckMistakes::kGridAxesSwapped};
+        m.notes.prepend(m.diagnosis);
+        m.diagnosis = u"every pair turns at %1 frequency, but with the other axis of the grid: each patch's row id "
+                      "turns the pairs of its column and its column id those of its row, h and w exchanged (patch "
+                      "(h, w) holds the rotation %2 gives (w, h))"_s.arg(DeclaredWords::referenceOf(),
+                                                                         DeclaredWords::reference());
+        return m;
+    }
     m.mistakes = {kPairAxes};
     m.notes.prepend(m.diagnosis);
     const QString style = Rope2dParamRows::styleWords().value(int(p.rope2d.style));

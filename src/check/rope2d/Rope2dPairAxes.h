@@ -18,7 +18,8 @@ inline const QString kPairAxes = QStringLiteral("rope2d-pair-axes");
 
 // The declared match (its params a 2-D RoPE's, its table rope2d-cos or rope2d-sin) named so, where
 // every pair of the table, read whole, turns at the declared frequency with one axis and at least one
-// with the other axis than the declared style's; nothing otherwise.
+// with the other axis than the declared style's (grid-axes-swapped where every pair turns with the
+// other axis); nothing otherwise.
 std::optional<TableMatch> name(const TableMatch &declared, const TableRows &table);
 
 } // namespace posenc::Rope2dPairAxes

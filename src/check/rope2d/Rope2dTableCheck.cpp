@@ -5,6 +5,7 @@
 #include "check/SampleScore.h"
 #include "check/TableReference.h"
 #include "check/rope2d/Rope2dPairAxes.h"
+#include "check/rope2d/Rope2dWindowOrder.h"
 #include "core/NumberText.h"
 #include "core/PositionalTable.h"
 #include "core/rope2d/Rope2dRotation.h"
@@ -496,11 +497,16 @@ TableHypothesis hypothesis()
     h.findingKeys = {u"style"_s, u"grid"_s, u"base"_s};
     h.help = u"2-D RoPE's cos or sin table of a patch grid (patches x head_dim): the style (qwen-vit with its merge "
              "order, pixtral, flux with its axes, axial; hunyuan declared), the grid and rope_theta"_s;
-    h.mistakes = {kPositions, Rope2dPairAxes::kPairAxes};
+    h.mistakes = {kPositions, Rope2dPairAxes::kPairAxes, CheckMistakes::kGridAxesSwapped};
     h.fit = fit;
     h.expect = expect;
-    // A declared table whose pairs turn at the declared frequencies, some with the other axis.
-    h.nameDeclaredDefect = Rope2dPairAxes::name;
+    // A declared table whose pairs turn at the declared frequencies, some or all with the other axis;
+    // else a Qwen-VL vision table in Qwen2.5-VL's window order (unknown: an order not declared).
+    h.nameDeclaredDefect = [](const TableMatch &declared, const TableRows &table) {
+        if (auto named = Rope2dPairAxes::name(declared, table))
+            return named;
+        return Rope2dWindowOrder::name(declared, table);
+    };
     return h;
 }
 

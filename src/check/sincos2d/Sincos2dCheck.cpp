@@ -3,6 +3,8 @@
 
 #include "check/sincos2d/Sincos2dTableCheck.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -11,6 +13,10 @@ FamilyCheck makeSincos2dCheck()
 {
     FamilyCheck check;
     check.table = Sincos2dTableCheck::hypothesis();
+    // `--expect sincos-2d` with no flag of the width: d_model the table's.
+    check.fitTableWidth = [](Params &params, std::int64_t cols) {
+        params.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);
+    };
     return check;
 }
 
