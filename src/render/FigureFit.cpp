@@ -2,6 +2,7 @@
 
 #include "AxesInOrder.h"
 #include "IndexTicker.h"
+#include "LegendPlacement.h"
 #include "MeasuredText.h"
 
 #include <QGuiApplication>
@@ -294,9 +295,11 @@ bool fitLegend(QCPLegend *legend, double width)
         for (int rows = unfold ? 1 : wished; rows <= count; ++rows)
             wraps.append(rows);
     }
+    // A key placed in its plot (LegendPlacement::placeBest) keeps to the columns that place took.
+    const QVariant most = byRows ? legend->property(LegendPlacement::kMostColumns) : QVariant();
     int wrap = wraps.constLast();
     for (const int w : wraps) {
-        if (legendWidth(legend, w) <= width) {
+        if ((!most.isValid() || w <= most.toInt()) && legendWidth(legend, w) <= width) {
             wrap = w;
             break;
         }
@@ -578,6 +581,7 @@ bool fit(QCustomPlot *plot)
                 // Fitted first, then moved at its fitted size; both always run.
                 changed |= fitLegend(legend, rect->width() - 8.0);
                 changed |= moveBelow(plot, rect, legend);
+                changed |= LegendPlacement::placeBest(legend, rect);
             }
     }
     QList<QCPAxis *> shown;
