@@ -2,6 +2,7 @@
 
 #include "AxesInOrder.h"
 #include "IndexTicker.h"
+#include "LegendPlacement.h"
 #include "MeasuredText.h"
 
 #include <QGuiApplication>
@@ -294,9 +295,11 @@ bool fitLegend(QCPLegend *legend, double width)
         for (int rows = unfold ? 1 : wished; rows <= count; ++rows)
             wraps.append(rows);
     }
+    // A key placed in its plot (LegendPlacement::placeBest) keeps to the columns that place took.
+    const QVariant most = byRows ? legend->property(LegendPlacement::kMostColumns) : QVariant();
     int wrap = wraps.constLast();
     for (const int w : wraps) {
-        if (legendWidth(legend, w) <= width) {
+        if ((!most.isValid() || w <= most.toInt()) && legendWidth(legend, w) <= width) {
             wrap = w;
             break;
         }
@@ -484,7 +487,13 @@ QList<QCPAxis *> allAxes(QCustomPlot *plot)
 
 double roomFor(const QCPLayoutElement *element, double figureWidth)
 {
-    return roomWithin(element, figureWidth);
+    // A row of the figure's own (its title) keeps half a line's height clear of the page's edges:
+    // relative-position's title ran from edge to edge of a slide.
+    const auto *text = qobject_cast<const QCPTextElement *>(element);
+    const double margin = text && text->layout() == text->parentPlot()->plotLayout()
+        ? std::max(0.0, QFontMetricsF(text->font()).height() - 8.0)
+        : 0.0;
+    return roomWithin(element, figureWidth) - margin;
 }
 
 QString unwrapped(const QCPTextElement *element)
@@ -545,12 +554,7 @@ bool fitRows(QCustomPlot *plot)
     const double width = plot->viewport().width() - 8.0;
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element)) {
-            // A row of the figure's own (its title) keeps half a line's height clear of the page's
-            // edges: relative-position's title ran from edge to edge of a slide.
-            const double margin = text->layout() == plot->plotLayout()
-                ? std::max(0.0, QFontMetricsF(text->font()).height() - 8.0)
-                : 0.0;
-            changed |= fitText(text, roomWithin(text, width) - margin);
+            changed |= fitText(text, roomFor(text, width));
         } else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
             changed |= fitLegend(legend, roomWithin(legend, width));
     }
@@ -577,6 +581,7 @@ bool fit(QCustomPlot *plot)
                 // Fitted first, then moved at its fitted size; both always run.
                 changed |= fitLegend(legend, rect->width() - 8.0);
                 changed |= moveBelow(plot, rect, legend);
+                changed |= LegendPlacement::placeBest(legend, rect);
             }
     }
     QList<QCPAxis *> shown;

@@ -43,7 +43,9 @@ bool unthinTicks(QCustomPlot *plot);
 void setLegendWrap(QCPLegend *legend, int wrap);
 
 // The width a layout element may take within a figure `figureWidth` wide: its share of the grid
-// that holds it, its neighbours' least widths taken first.
+// that holds it, its neighbours' least widths taken first; for a text, the width fit() wraps it
+// to (a title keeps half a line clear of the page's edges), so that a text shortened to some lines
+// is measured as it is drawn.
 double roomFor(const QCPLayoutElement *element, double figureWidth);
 
 // `text` broken into lines no wider than `width` in `font`: first at "  ·  ", then at spaces.

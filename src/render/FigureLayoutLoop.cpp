@@ -94,14 +94,14 @@ bool FigureLayoutLoop::isCurrent() const
     return m_current && m_plot->rect() == m_currentRect;
 }
 
-void FigureLayoutLoop::giveUpTo(int last)
+void FigureLayoutLoop::giveUpTo(const std::vector<int> &path)
 {
     FigureRoom::restore(m_plot);
     FigureFit::unthinTicks(m_plot);
     settle();
     if (FigureRoom::tidy(m_plot))
         settle();
-    for (int step = 1; step <= last; ++step)
+    for (const int step : path)
         if (FigureRoom::giveUp(m_plot, step))
             settle();
 }
@@ -124,8 +124,6 @@ void FigureLayoutLoop::fitRoom()
             && (!FigureRoom::shortOfRoom(*m_plot, m_points)
                 || FigureRoom::plotShare(*m_plot) >= FigureRoom::kMinPlotShare);
     };
-    int best = 0;
-    double bestShare = inside ? FigureRoom::plotShare(*m_plot) : -1.0;
     // The plots drawn (colour scales aside): a step that draws fewer panels than the best before
     // is the best only where it gives the plots kPanelGain more of the page than it. A panel is
     // given up to fit, or for a real gain: dropout-on-sum's slide for a model of d = 1024 gave up
@@ -136,32 +134,78 @@ void FigureLayoutLoop::fitRoom()
             count += rect->realVisibility() && !dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect) ? 1 : 0;
         return count;
     };
+    std::vector<int> taken, best;
+    double bestShare = inside ? FigureRoom::plotShare(*m_plot) : -1.0;
     qsizetype bestPanels = panels();
+    // Climbs `steps` from the layout as it is; true once the figure fits.
+    const auto climb = [&](const std::vector<int> &steps) {
+        for (const int step : steps) {
+            // Fitted with its ticks as they end (retick may give an axis back ticks whose labels
+            // take more room): the figure drawn is the one that fits, not the one measured before it.
+            if (fits()) {
+                retick();
+                inside = FigureRoom::within(*m_plot);
+                if (fits())
+                    return true;
+            }
+            taken.push_back(step);
+            if (FigureRoom::giveUp(m_plot, step)) {
+                settle();
+                inside = FigureRoom::within(*m_plot);
+            }
+            const double share = inside ? FigureRoom::plotShare(*m_plot) : -1.0;
+            // Against the best before with the panels it drew: a step that keeps the panels the
+            // best kept (alibi-bias's colour bar's label above its bar, once the second map had
+            // gone for a real gain) needs no more than any gain.
+            const qsizetype drawn = panels();
+            if (share > bestShare + (drawn < bestPanels ? FigureRoom::kPanelGain : 1e-9)) {
+                best = taken;
+                bestShare = share;
+                bestPanels = drawn;
+            }
+        }
+        return false;
+    };
+    // First the steps that give up room, then from the first that gives up panels on, but for the
+    // title's and the keys' (FigureRoom::StepGives). The ladder is climbed again from the title's
+    // step where that does not fit, or fits only by giving up a panel: that way is taken where it
+    // fits drawing more panels (a page whose title's room alone holds a panel keeps the panel).
+    std::vector<int> withTitle, before, fromTitle;
+    int panelsFrom = FigureRoom::steps() + 1;
+    for (int step = FigureRoom::steps(); step >= 1; --step)
+        if (FigureRoom::stepGives(step) == FigureRoom::StepGives::Panels)
+            panelsFrom = step;
+    bool past = false;
     for (int step = 1; step <= FigureRoom::steps(); ++step) {
-        // Fitted with its ticks as they end (retick may give an axis back ticks whose labels take
-        // more room): the figure drawn is the one that fits, not the one measured before it.
-        if (fits()) {
-            retick();
-            inside = FigureRoom::within(*m_plot);
-            if (fits())
-                return;
-        }
-        if (FigureRoom::giveUp(m_plot, step)) {
-            settle();
-            inside = FigureRoom::within(*m_plot);
-        }
-        const double share = inside ? FigureRoom::plotShare(*m_plot) : -1.0;
-        // Against the best before with the panels it drew: a step that keeps the panels the best
-        // kept (alibi-bias's colour bar's label above its bar, once the second map had gone for
-        // a real gain) needs no more than any gain.
-        const qsizetype drawn = panels();
-        if (share > bestShare + (drawn < bestPanels ? FigureRoom::kPanelGain : 1e-9)) {
-            best = step;
-            bestShare = share;
-            bestPanels = drawn;
+        const FigureRoom::StepGives gives = FigureRoom::stepGives(step);
+        past |= gives == FigureRoom::StepGives::Title;
+        (past ? fromTitle : before).push_back(step);
+        if (gives == FigureRoom::StepGives::Room)
+            withTitle.push_back(step);
+    }
+    for (int step = panelsFrom; step <= FigureRoom::steps(); ++step)
+        if (const FigureRoom::StepGives gives = FigureRoom::stepGives(step);
+            gives == FigureRoom::StepGives::Room || gives == FigureRoom::StepGives::Panels)
+            withTitle.push_back(step);
+    const qsizetype all = panels();
+    const bool titled = !FigureRoom::fullTitle(*m_plot).isEmpty();
+    const bool fitted = climb(withTitle);
+    if (fitted && (!titled || panels() == all))
+        return;
+    if (titled) {
+        const std::vector<int> kept = taken;
+        const qsizetype keptPanels = panels();
+        taken = before;
+        giveUpTo(taken);
+        inside = FigureRoom::within(*m_plot);
+        if (climb(fromTitle) && (!fitted || panels() > keptPanels))
+            return;
+        if (fitted) {
+            giveUpTo(kept);
+            return retick();
         }
     }
-    if (!fits() && best < FigureRoom::steps() && bestShare >= 0.0)
+    if (!fits() && best != taken && bestShare >= 0.0)
         giveUpTo(best);
     retick();
 }

@@ -8,6 +8,7 @@
 #include <QSize>
 
 #include <optional>
+#include <vector>
 
 namespace posenc {
 
@@ -68,8 +69,8 @@ private:
     void settle();
     // Gives up what little room must, from all the figure shows (FigureRoom).
     void fitRoom();
-    // All the figure shows, then the steps up to `last` given up.
-    void giveUpTo(int last);
+    // All the figure shows, then the steps of `path` given up in its order.
+    void giveUpTo(const std::vector<int> &path);
     // The ticks thinned again from the figure's own, for the layout as it is.
     void retick();
 

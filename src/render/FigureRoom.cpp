@@ -23,7 +23,16 @@ QCPTextElement *titleOf(const QCustomPlot &plot)
     return layout->elementCount() > 0 ? qobject_cast<QCPTextElement *>(layout->elementAt(0)) : nullptr;
 }
 
-using Step = std::function<bool(QCustomPlot *)>;
+struct Step
+{
+    template<typename F>
+    Step(F step, StepGives gives = StepGives::Room)
+        : giveUp(std::move(step))
+        , gives(gives)
+    { }
+    std::function<bool(QCustomPlot *)> giveUp;
+    StepGives gives;
+};
 
 // What a careful author gives up first: nothing a reader sees (tight axes, legends in more
 // columns), then what a paper's caption says anyway (captions, the title's later parts), then
@@ -41,6 +50,9 @@ const std::vector<Step> &ladder()
         // "1k" for "1000" reads the same, in a narrower column of tick labels.
         shortenTickNumbers,
         [](QCustomPlot *plot) { return labelsAlongTicks(plot, Qt::Horizontal); },
+        // A title of many parts keeps its first in three lines, then two: the lines a layout
+        // takes, the lesson's question first, over the model's figures (rope-layouts).
+        [](QCustomPlot *plot) { return shortenTitle(plot, 3); },
         [](QCustomPlot *plot) { return shortenTitle(plot, 2); },
         shortenEntries,
         legendsInside,
@@ -50,12 +62,12 @@ const std::vector<Step> &ladder()
         shortenBarLabels,
         elideTickLabels,
         [](QCustomPlot *plot) { return shortenPanelTitles(plot, 1); },
-        dropTitle,
+        {dropTitle, StepGives::Title},
         // Axes grown by what went since may hold in a corner a legend they could not before.
         legendsInside,
-        [](QCustomPlot *plot) { return hideDispensable(plot, 1); },
-        [](QCustomPlot *plot) { return hideDispensable(plot, 2); },
-        [](QCustomPlot *plot) { return hideDispensable(plot, 3); },
+        {[](QCustomPlot *plot) { return hideDispensable(plot, 1); }, StepGives::Panels},
+        {[](QCustomPlot *plot) { return hideDispensable(plot, 2); }, StepGives::Panels},
+        {[](QCustomPlot *plot) { return hideDispensable(plot, 3); }, StepGives::Panels},
         dropUnnamingTitles,
         // Panels grown by those that went may hold along their ticks labels they could not before.
         [](QCustomPlot *plot) {
@@ -67,7 +79,7 @@ const std::vector<Step> &ladder()
         legendsOverData,
         elideEntries,
         legendsOverData,
-        dropKeysIfOverflowing,
+        {dropKeysIfOverflowing, StepGives::Keys},
         // Last, so that a figure that fits before keeps its labels whole, and a label wrapped on
         // axes others squeezed keeps its words: "distance |j − i| between key …" in one line, not
         // two, then set along its ticks where that now fits.
@@ -161,11 +173,16 @@ int steps()
     return static_cast<int>(ladder().size());
 }
 
+StepGives stepGives(int step)
+{
+    return step >= 1 && step <= steps() ? ladder()[static_cast<std::size_t>(step - 1)].gives : StepGives::Room;
+}
+
 bool giveUp(QCustomPlot *plot, int step)
 {
     if (step < 1 || step > steps())
         return false;
-    return ladder()[static_cast<std::size_t>(step - 1)](plot);
+    return ladder()[static_cast<std::size_t>(step - 1)].giveUp(plot);
 }
 
 void restore(QCustomPlot *plot)

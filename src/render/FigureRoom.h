@@ -25,7 +25,8 @@ enum class TextRole {
 // tick labels' row, the title keeps its first parts then its first line, legends go into a free
 // corner of their panel (stacked where need be), a y axis's label goes up its tick labels'
 // column, an axis's or a colour bar's label of more than a line keeps its first part, the
-// panels' titles one line, the title goes (a file keeps it in its metadata), the
+// panels' titles one line, the title goes (a file keeps it in its metadata; climbed past first,
+// StepGives), the
 // panels the figure can do without go (setDispensable), each with the titles that name it and the
 // legends that named only them, the panel titles that name no panel go, an axis's label still
 // wrapped keeps the words its axis holds in one line, and panels side by side
@@ -62,6 +63,14 @@ QList<QCPAxisRect *> panelsNamedIn(QCPLayoutElement *element);
 int steps();
 // Gives up step `step` (1..steps()); false when it changed nothing here.
 bool giveUp(QCustomPlot *plot, int step);
+// What a step gives up: room (texts shortened, moved or dropped), the figure's title, panels
+// (FigureRoom::setDispensable) or keys. The ladder is climbed first with the title and the keys
+// kept, its panels given up last: a title is what a reader, a slide's audience first, reads first;
+// it goes where nothing else fits, or where it keeps a panel (why-sqrt-d's and what-dropout-does'
+// 16:9 slides at 14 pt lost theirs while later steps still had room to give), and before a key
+// (mrope-positions' t, h, w markers at 6 x 4 cm).
+enum class StepGives { Room, Title, Panels, Keys };
+StepGives stepGives(int step);
 // Undoes every step given up: the texts as the figure last set them.
 void restore(QCustomPlot *plot);
 // What any figure gives up at any size, before the steps: labels on the data cut by their axes.

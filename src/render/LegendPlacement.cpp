@@ -1,6 +1,7 @@
 #include "LegendPlacement.h"
 
 #include <QLineF>
+#include <QPolygonF>
 #include <QRectF>
 
 #include <algorithm>
@@ -32,6 +33,7 @@ struct Trace
     QList<QPointF> points;
     bool joined = true;
     double marker = 0.0;
+    bool shown = true; // a line or marks drawn, not only the edge of an area it fills
 };
 
 std::optional<Trace> traceOf(QCPAbstractPlottable *plottable)
@@ -47,8 +49,10 @@ std::optional<Trace> traceOf(QCPAbstractPlottable *plottable)
         for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
             if (std::isfinite(it->key) && std::isfinite(it->value))
                 trace.points.append(pixel(it->key, it->value));
-        trace.joined = graph->lineStyle() != QCPGraph::lsNone;
+        // A line drawn without a pen (the edge of a band it fills) is no line.
+        trace.joined = graph->lineStyle() != QCPGraph::lsNone && graph->pen().style() != Qt::NoPen;
         trace.marker = graph->scatterStyle().isNone() ? 0.0 : graph->scatterStyle().size();
+        trace.shown = trace.joined || trace.marker > 0.0;
         return trace;
     }
     if (auto *curve = qobject_cast<QCPCurve *>(plottable)) {
@@ -64,6 +68,8 @@ std::optional<Trace> traceOf(QCPAbstractPlottable *plottable)
 
 bool covers(const Trace &trace, const QRectF &box)
 {
+    if (!trace.shown)
+        return false;
     const QRectF grown = box.adjusted(-trace.marker, -trace.marker, trace.marker, trace.marker);
     for (qsizetype i = 0; i < trace.points.size(); ++i) {
         if (grown.contains(trace.points[i]))
@@ -112,11 +118,41 @@ QRectF boxAt(const QRect &r, QSize size, int grownBy, Qt::Alignment corner)
     return {x, y, width, height};
 }
 
-// The lines and points drawn in `rect`, or nothing where something is drawn over areas.
-std::optional<QList<Trace>> tracesIn(QCPAxisRect *rect)
+// The lines and points drawn in `rect`, and the areas its graphs fill (a band between two graphs,
+// or down to zero), in pixels.
+struct Drawn
+{
+    QList<Trace> traces;
+    QList<QPolygonF> areas;
+};
+
+// The area `graph` fills, as QCPGraph draws it: to its channel graph, or to its value axis's zero.
+std::optional<QPolygonF> areaOf(QCPGraph *graph, const Trace &trace)
+{
+    if (graph->brush().style() == Qt::NoBrush || trace.points.size() < 2)
+        return std::nullopt;
+    QPolygonF area(trace.points);
+    if (QCPGraph *channel = graph->channelFillGraph()) {
+        const auto other = traceOf(channel);
+        if (!other)
+            return std::nullopt;
+        for (auto it = other->points.crbegin(); it != other->points.crend(); ++it)
+            area.append(*it);
+        return area;
+    }
+    const double zero = graph->valueAxis()->coordToPixel(0.0);
+    const bool across = graph->keyAxis()->orientation() == Qt::Horizontal;
+    const QPointF first = trace.points.constFirst(), last = trace.points.constLast();
+    area.append(across ? QPointF(last.x(), zero) : QPointF(zero, last.y()));
+    area.append(across ? QPointF(first.x(), zero) : QPointF(zero, first.y()));
+    return area;
+}
+
+// What is drawn in `rect`, or nothing where something is drawn over all of it (a colour map, bars).
+std::optional<Drawn> drawnIn(QCPAxisRect *rect)
 {
     QCustomPlot *plot = rect->parentPlot();
-    QList<Trace> traces;
+    Drawn drawn;
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable *plottable = plot->plottable(i);
         if (!plottable->realVisibility() || plottable->keyAxis()->axisRect() != rect)
@@ -124,9 +160,30 @@ std::optional<QList<Trace>> tracesIn(QCPAxisRect *rect)
         const auto trace = traceOf(plottable);
         if (!trace)
             return std::nullopt;
-        traces.append(*trace);
+        drawn.traces.append(*trace);
+        if (auto *graph = qobject_cast<QCPGraph *>(plottable))
+            if (const auto area = areaOf(graph, *trace))
+                drawn.areas.append(*area);
     }
-    return traces;
+    return drawn;
+}
+
+// The area within `polygon` (the shoelace formula; a polygon Qt's intersection returns is closed).
+double areaWithin(const QPolygonF &polygon)
+{
+    double twice = 0.0;
+    for (qsizetype i = 0; i < polygon.size(); ++i) {
+        const QPointF &a = polygon[i], &b = polygon[(i + 1) % polygon.size()];
+        twice += a.x() * b.y() - b.x() * a.y();
+    }
+    return std::abs(twice) / 2.0;
+}
+
+// The fraction of a filled area that `box` hides: a legend's ground over a band notches it.
+double hiddenOf(const QPolygonF &area, const QRectF &box)
+{
+    const double whole = areaWithin(area);
+    return whole > 0.0 ? areaWithin(area.intersected(QPolygonF(box))) / whole : 0.0;
 }
 
 // The length of the segment from `a` to `b` within `box` (Liang-Barsky clipping).
@@ -134,10 +191,8 @@ double lengthWithin(const QPointF &a, const QPointF &b, const QRectF &box)
 {
     const double dx = b.x() - a.x(), dy = b.y() - a.y();
     double t0 = 0.0, t1 = 1.0;
-    const std::array<std::pair<double, double>, 4> sides {{{-dx, a.x() - box.left()},
-                                                           {dx, box.right() - a.x()},
-                                                           {-dy, a.y() - box.top()},
-                                                           {dy, box.bottom() - a.y()}}};
+    const std::array<std::pair<double, double>, 4> sides {
+        {{-dx, a.x() - box.left()}, {dx, box.right() - a.x()}, {-dy, a.y() - box.top()}, {dy, box.bottom() - a.y()}}};
     for (const auto &side : sides) {
         const double p = side.first, q = side.second;
         if (p == 0.0) {
@@ -160,7 +215,7 @@ double lengthWithin(const QPointF &a, const QPointF &b, const QRectF &box)
 // its points.
 double hiddenOf(const Trace &trace, const QRectF &box)
 {
-    if (trace.points.isEmpty())
+    if (trace.points.isEmpty() || !trace.shown)
         return 0.0;
     // A point or a stretch of line is hidden where its centre is under the box (half of its marker,
     // its line's width, or more); the box has its few units of air around the legend already.
@@ -172,7 +227,8 @@ double hiddenOf(const Trace &trace, const QRectF &box)
     }
     double total = 0.0, hidden = 0.0;
     for (qsizetype i = 1; i < trace.points.size(); ++i) {
-        total += std::hypot(trace.points[i].x() - trace.points[i - 1].x(), trace.points[i].y() - trace.points[i - 1].y());
+        total
+            += std::hypot(trace.points[i].x() - trace.points[i - 1].x(), trace.points[i].y() - trace.points[i - 1].y());
         hidden += lengthWithin(trace.points[i - 1], trace.points[i], grown);
     }
     return total > 0.0 ? hidden / total : (grown.contains(trace.points.first()) ? 1.0 : 0.0);
@@ -180,10 +236,31 @@ double hiddenOf(const Trace &trace, const QRectF &box)
 
 } // namespace
 
+namespace {
+
+// leastCovered's place and its badness.
+struct Covered
+{
+    Qt::Alignment place;
+    double badness = 0.0;
+};
+
+std::optional<Covered> leastBadness(QCPAxisRect *rect, QSize size, int grownBy, double most);
+
+} // namespace
+
 std::optional<Qt::Alignment> leastCovered(QCPAxisRect *rect, QSize size, int grownBy, double most)
 {
-    const auto traces = tracesIn(rect);
-    if (!traces)
+    const auto covered = leastBadness(rect, size, grownBy, most);
+    return covered ? std::optional<Qt::Alignment>(covered->place) : std::nullopt;
+}
+
+namespace {
+
+std::optional<Covered> leastBadness(QCPAxisRect *rect, QSize size, int grownBy, double most)
+{
+    const auto drawn = drawnIn(rect);
+    if (!drawn)
         return std::nullopt;
     QCustomPlot *plot = rect->parentPlot();
     std::optional<Qt::Alignment> best;
@@ -192,8 +269,13 @@ std::optional<Qt::Alignment> leastCovered(QCPAxisRect *rect, QSize size, int gro
         const QRectF box = boxAt(rect->rect(), size, grownBy, place);
         double badness = 0.0;
         bool bearable = true;
-        for (const Trace &trace : *traces) {
+        for (const Trace &trace : drawn->traces) {
             const double hidden = hiddenOf(trace, box);
+            bearable = bearable && hidden <= most;
+            badness += hidden;
+        }
+        for (const QPolygonF &area : drawn->areas) {
+            const double hidden = hiddenOf(area, box);
             bearable = bearable && hidden <= most;
             badness += hidden;
         }
@@ -213,20 +295,24 @@ std::optional<Qt::Alignment> leastCovered(QCPAxisRect *rect, QSize size, int gro
             least = badness;
         }
     }
-    return best;
+    return best ? std::optional<Covered>(Covered {*best, least}) : std::nullopt;
 }
+
+} // namespace
 
 std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grownBy)
 {
     QCustomPlot *plot = rect->parentPlot();
-    const auto traces = tracesIn(rect);
-    if (!traces)
+    const auto drawn = drawnIn(rect);
+    if (!drawn)
         return std::nullopt;
     for (const Qt::Alignment place : kPlaces) {
         const QRectF box = boxAt(rect->rect(), size, grownBy, place);
         bool free = true;
-        for (const Trace &trace : *traces)
+        for (const Trace &trace : drawn->traces)
             free = free && !covers(trace, box);
+        for (const QPolygonF &area : drawn->areas)
+            free = free && !area.intersects(QPolygonF(box));
         for (int i = 0; free && i < plot->itemCount(); ++i) {
             QCPAbstractItem *item = plot->item(i);
             if (item->realVisibility() && item->clipToAxisRect() && item->clipAxisRect() == rect)
@@ -236,6 +322,69 @@ std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grown
             return place;
     }
     return std::nullopt;
+}
+
+void setBest(QCPLegend *legend, bool best)
+{
+    legend->setProperty("posencBest", best ? QVariant(true) : QVariant());
+}
+
+bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
+{
+    QCPLayoutInset *insets = rect->insetLayout();
+    if (!legend->property("posencBest").toBool() || legend->layout() != insets)
+        return false;
+    // The most columns, filled row by row, that leave it a free place within 40 % of the plot's
+    // height (FigureFit moves a larger one below); where none does, those that hide the least of
+    // the data there.
+    std::optional<Qt::Alignment> place;
+    std::optional<Covered> least;
+    QVariant most, leastColumns;
+    const int entries = int(entriesOf(legend).size());
+    for (int columns = entries; legend->fillOrder() == QCPLayoutGrid::foColumnsFirst && columns >= 1 && !place;
+         --columns) {
+        const QSize size = stackedSize(legend, columns);
+        if (size.width() > rect->width() - 8 || size.height() > 0.4 * rect->height())
+            continue;
+        if ((place = freeCorner(rect, size, 0)))
+            most = columns;
+        else if (const auto covered = leastBadness(rect, size, 0, 1.0);
+                 covered && (!least || covered->badness < least->badness - 1e-9)) {
+            least = covered;
+            leastColumns = columns;
+        }
+    }
+    // A key filled column by column: where its size is now.
+    if (!place && !least)
+        place = freeCorner(rect, legend->minimumOuterSizeHint(), 0);
+    const bool free = place.has_value();
+    if (!place && least) {
+        place = least->place;
+        most = leastColumns;
+    }
+    legend->setProperty(kMostColumns, most);
+    bool changed = false;
+    if (most.isValid() && legend->wrap() > most.toInt()) {
+        legend->setWrap(most.toInt());
+        legend->setFillOrder(legend->fillOrder(), true);
+        changed = true;
+    }
+    // Over the data, it has no ground of its own: a white ground notches a band and pales its dots.
+    if (!legend->property("posencGround").isValid())
+        legend->setProperty("posencGround", legend->brush());
+    const QBrush ground = free ? legend->property("posencGround").value<QBrush>() : QBrush();
+    changed |= legend->brush() != ground;
+    legend->setBrush(ground);
+    if (!place)
+        place = leastCovered(rect, legend->minimumOuterSizeHint(), 0, 1.0);
+    for (int i = 0; place && i < insets->elementCount(); ++i) {
+        if (insets->elementAt(i) != legend || insets->insetPlacement(i) != QCPLayoutInset::ipBorderAligned
+            || insets->insetAlignment(i) == *place)
+            continue;
+        insets->setInsetAlignment(i, *place);
+        changed = true;
+    }
+    return changed;
 }
 
 QList<QCPAbstractLegendItem *> entriesOf(const QCPLegend *legend)

@@ -85,6 +85,7 @@ private slots:
     void aKeyGoesWhereItHidesLeast();
     void aKeyHidingTooMuchStaysBelow();
     void anEntryTakesAShorterFormWhole();
+    void aBandIsData();
 };
 
 // Reference lines framing the rect half a unit in from each edge cross every corner and the middle
@@ -164,6 +165,49 @@ void TestLegendPlacement::anEntryTakesAShorterFormWhole()
     FigureRoom::restore(&plot);
     QCOMPARE(withForms->name(), u"L₀ = max-len = 1,024"_s);
     QCOMPARE(without->name(), u"L₀ = max-len = 1,024"_s);
+}
+
+// A band a graph fills to another, its edges drawn without a pen, is data a key's ground would
+// notch (what-dropout-does' p ± 4σ band under its key): a band over the whole plot, its edges
+// past the rect's top and bottom, leaves no place free, and a key its figure set in the plot to
+// stand where it hides the least goes there without its ground.
+void TestLegendPlacement::aBandIsData()
+{
+    QCustomPlot plot;
+    const Panel panel = diagonalWithKey(plot, u"line"_s);
+    QList<double> x, low, high;
+    for (int i = 0; i <= 10; ++i) {
+        x.append(i);
+        low.append(-1.0);
+        high.append(11.0);
+    }
+    QCPGraph *lower = plot.addGraph(panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft));
+    QCPGraph *upper = plot.addGraph(panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft));
+    lower->setData(x, low, true);
+    upper->setData(x, high, true);
+    lower->setPen(Qt::NoPen);
+    upper->setPen(Qt::NoPen);
+    upper->setBrush(QColor(200, 220, 240));
+    upper->setChannelFillGraph(lower);
+    plot.replot();
+    const QSize size = LegendPlacement::stackedSize(panel.legend, 1);
+    QVERIFY2(!LegendPlacement::freeCorner(panel.rect, size, 0), "the band is under every place");
+    QVERIFY(LegendPlacement::leastCovered(panel.rect, size, 0, 1.0));
+
+    plot.plotLayout()->take(panel.legend);
+    plot.plotLayout()->simplify();
+    panel.rect->insetLayout()->addElement(panel.legend, Qt::AlignTop | Qt::AlignLeft);
+    panel.legend->setBrush(Qt::white);
+    panel.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    LegendPlacement::setBest(panel.legend);
+    plot.replot();
+    LegendPlacement::placeBest(panel.legend, panel.rect);
+    QCOMPARE(panel.legend->brush(), QBrush());
+    // Without the band, the first free place in matplotlib's order, its ground kept.
+    plot.removeGraph(upper);
+    plot.replot();
+    LegendPlacement::placeBest(panel.legend, panel.rect);
+    QCOMPARE(panel.legend->brush(), QBrush(Qt::white));
 }
 
 QTEST_MAIN(TestLegendPlacement)

@@ -2,6 +2,7 @@
 
 #include "render/FigureBuild.h"
 #include "render/FigureFit.h"
+#include "render/LegendPlacement.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 #include "render/ShorterLabels.h"
@@ -133,6 +134,7 @@ void DropoutAnatomyCharts::setLegendsInside(bool inside)
             m_grid->take(legend);
             rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
             legend->setBrush(QColor(255, 255, 255, 210));
+            LegendPlacement::setBest(legend);
         } else {
             rect->insetLayout()->take(legend);
             m_grid->addElement(2, col, legend);
