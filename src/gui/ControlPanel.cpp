@@ -11,6 +11,7 @@
 #include "core/ParamUse.h"
 
 #include <QCoreApplication>
+#include <QEvent>
 #include <QFont>
 #include <QGridLayout>
 #include <QLabel>
@@ -139,6 +140,12 @@ void ControlPanel::buildControls()
         m_controlsOf.insert(row.key, control->widgets());
         if (custom)
             m_controlsOf.insert(custom->key, control->customWidgets());
+        for (const QString &key : custom ? QStringList {row.key, custom->key} : QStringList {row.key}) {
+            for (QWidget *w : m_controlsOf.value(key)) {
+                m_keyOf.insert(w, key);
+                w->installEventFilter(this);
+            }
+        }
         if (row.family)
             m_familyWidgets[*row.family] += {control->label(), control->field()};
         connect(control, &ParamControl::edited, this, &ControlPanel::readControls);
@@ -312,8 +319,8 @@ bool ControlPanel::choosePreset(int index)
 
 bool ControlPanel::namePreset(const QString &name)
 {
-    const auto found = std::find_if(m_presets.cbegin(), m_presets.cend(),
-                                    [&](const Preset &preset) { return preset.name == name; });
+    const auto found
+        = std::find_if(m_presets.cbegin(), m_presets.cend(), [&](const Preset &preset) { return preset.name == name; });
     if (found == m_presets.cend() || !found->matches(m_params))
         return false;
     m_activePreset = static_cast<int>(found - m_presets.cbegin());
@@ -377,6 +384,11 @@ QString ControlPanel::errorText(const QString &key) const
 
 void ControlPanel::showUse(const Params &params, const QList<ParamError> &errors)
 {
+    m_tipParams = params;
+    // On screen, a control that cannot be seen (another family's, most of them) has its tooltip
+    // written when it shows (eventFilter): writing the formulas of every family's controls at each
+    // change took a twentieth of the window's time. Off screen, every tooltip is written at once.
+    const bool onScreen = isVisible();
     for (auto it = m_controlsOf.cbegin(); it != m_controlsOf.cend(); ++it) {
         const QString &key = it.key();
         // A control whose value is refused stays enabled, so that it can be put right; a custom
@@ -385,15 +397,40 @@ void ControlPanel::showUse(const Params &params, const QList<ParamError> &errors
         const bool refused = std::any_of(errors.begin(), errors.end(),
                                          [&](const ParamError &e) { return e.key == key || e.key == parent; });
         const bool enabled = refused || !ParamUse::idle(params, key);
-        const QString tip = ParamTips::tooltip(key, params);
-        for (QWidget *w : it.value()) {
+        for (QWidget *w : it.value())
             w->setEnabled(enabled);
-            // Set only when it changes: every tooltip set is an event, and the widget's description
-            // is read from it anew (Accessibility), which took a fifth of the window's time per change.
-            if (w->toolTip() != tip)
-                w->setToolTip(tip);
+        const bool unseen = onScreen
+            && std::none_of(it.value().begin(), it.value().end(), [](const QWidget *w) { return w->isVisible(); });
+        if (unseen) {
+            m_staleTips.insert(key);
+        } else {
+            m_staleTips.remove(key);
+            showTip(key);
         }
     }
+}
+
+void ControlPanel::showTip(const QString &key)
+{
+    const QString tip = ParamTips::tooltip(key, m_tipParams);
+    for (QWidget *w : m_controlsOf.value(key)) {
+        // Set only when it changes: every tooltip set is an event, and the widget's description
+        // is read from it anew (Accessibility), which took a fifth of the window's time per change.
+        if (w->toolTip() != tip)
+            w->setToolTip(tip);
+    }
+}
+
+bool ControlPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    // Written as the widget shows, before its own show event: the tooltip a user hovers, and the
+    // description a reader meets (Accessibility reads it again from the new tooltip), are of the
+    // parameters the controls hold.
+    if (event->type() == QEvent::Show && !m_staleTips.isEmpty()) {
+        if (const auto key = m_keyOf.constFind(watched); key != m_keyOf.cend() && m_staleTips.remove(*key))
+            showTip(*key);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ControlPanel::showPreset(const Params &params, bool editedByHand)

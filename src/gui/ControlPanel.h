@@ -6,6 +6,7 @@
 #include "core/Params.h"
 
 #include <QHash>
+#include <QSet>
 #include <QWidget>
 
 #include <memory>
@@ -71,6 +72,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void fillPresets();
@@ -83,6 +85,8 @@ private:
     void showErrors(const QList<ParamError> &errors);
     // Enables the controls `params` read, with tooltips that give their formula or why not.
     void showUse(const Params &params, const QList<ParamError> &errors);
+    // Sets the tooltip of `key`'s widgets for the parameters of the last showUse, where it changed.
+    void showTip(const QString &key);
     // Shows the preset `params` are at: the chosen one while it still matches, else, unless the
     // controls moved away from it, the first that matches.
     void showPreset(const Params &params, bool editedByHand);
@@ -95,6 +99,9 @@ private:
     QList<ParamControl *> m_controls; // in the table's order
     QHash<QString, QLabel *> m_errorLabels;
     QHash<QString, QList<QWidget *>> m_controlsOf; // per key: its label and its input widgets
+    QHash<const QObject *, QString> m_keyOf; // each of those widgets' key
+    Params m_tipParams; // the parameters the tooltips describe: those of the last showUse
+    QSet<QString> m_staleTips; // keys whose widgets were all hidden then: their tooltips wait for a Show
     QHash<Encoding, QList<QWidget *>> m_familyWidgets; // per family: its group's heading and rows
     QList<Preset> m_presets;
     int m_activePreset = -1;

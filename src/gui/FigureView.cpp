@@ -255,7 +255,7 @@ void FigureView::setParams(const ParamsChange &change)
     const QList<ParamError> problemsBefore = m_problems;
     m_problems = FigureRegistry::check(*m_figure, params, m_state);
     m_bar->showState(m_state, params);
-    if (m_problems == problemsBefore && !change.touches(m_figure->model().inputs(m_state))) {
+    if (m_problems == problemsBefore && !change.touches(m_figure->model().reads(m_state))) {
         // What is drawn, or on its way, is already the figure of these parameters.
         if (wasCurrent) {
             m_drawnSerial = m_paramsSerial;

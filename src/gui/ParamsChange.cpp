@@ -1,7 +1,8 @@
 #include "ParamsChange.h"
 
-#include "core/ParamInputs.h"
 #include "core/ParamTable.h"
+
+#include <algorithm>
 
 namespace posenc {
 
@@ -13,9 +14,9 @@ ParamsChange ParamsChange::between(const Params &before, std::shared_ptr<const E
     return change;
 }
 
-bool ParamsChange::touches(const QList<Quantity> &quantities) const
+bool ParamsChange::touches(const QStringList &reads) const
 {
-    return ParamInputs::anyReads(quantities, keys);
+    return std::any_of(keys.begin(), keys.end(), [&reads](const QString &key) { return reads.contains(key); });
 }
 
 } // namespace posenc

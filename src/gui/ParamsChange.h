@@ -18,8 +18,8 @@ struct ParamsChange
 
     // The change from `before` to the parameters of `after`.
     static ParamsChange between(const Params &before, std::shared_ptr<const Engine> after);
-    // Whether a table of any of `quantities` reads a changed key.
-    bool touches(const QList<Quantity> &quantities) const;
+    // Whether any of the keys a figure `reads` (FigureModel::reads) changed.
+    bool touches(const QStringList &reads) const;
 };
 
 } // namespace posenc

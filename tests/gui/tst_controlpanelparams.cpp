@@ -6,7 +6,9 @@
 
 #include "gui/ControlPanel.h"
 
+#include "gui/Accessibility.h"
 #include "gui/ParamLabels.h"
+#include "gui/ParamTips.h"
 
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
@@ -64,6 +66,7 @@ private slots:
     void tooltipsGiveTheFormula();
     void ropeGroupShowsWhileRopeIsChosen();
     void aTooltipIsSetOnlyWhenItChanges();
+    void aHiddenControlsTooltipIsWrittenWhenItShows();
 };
 
 void TestControlPanelParams::showsTheDefaults()
@@ -414,6 +417,49 @@ void TestControlPanelParams::aTooltipIsSetOnlyWhenItChanges()
     QCOMPARE(changes.counts.value(special), 1);
     QCOMPARE(base->toolTip(), baseBefore);
     QCOMPARE(changes.counts.value(base), 0);
+}
+
+// On screen, the controls of another family are hidden: a change leaves their tooltips alone, and each
+// is written for the parameters of the controls when it shows, its description with it.
+void TestControlPanelParams::aHiddenControlsTooltipIsWrittenWhenItShows()
+{
+    Accessibility::install();
+    ControlPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    // RoPE's rows, hidden under the sinusoid: each with the widget its object name gives.
+    QList<std::pair<QString, QWidget *>> rope;
+    for (const ParamSpec &row : ParamTable::rows()) {
+        if (!row.isFlag || row.family != Encoding::Rope)
+            continue;
+        for (const QString &suffix : {u"Spin"_s, u"Edit"_s, u"Combo"_s, u"Check"_s}) {
+            if (auto *w = panel.findChild<QWidget *>(row.objectName + suffix)) {
+                rope.append({row.key, w});
+                break;
+            }
+        }
+    }
+    QVERIFY(rope.size() > 5);
+    TooltipChanges changes;
+    for (const auto &[key, w] : std::as_const(rope)) {
+        QVERIFY2(!w->isVisible(), qPrintable(key));
+        w->installEventFilter(&changes);
+    }
+    // Parameters given (a preset, a session) move their tooltips (head_dim's "Now r = 32"), yet none
+    // is set while they are hidden.
+    const Params before = panel.params();
+    Params next = before;
+    next.rope.headDim = 32;
+    panel.setParams(next);
+    QVERIFY(ParamTips::tooltip(u"head-dim"_s, before) != ParamTips::tooltip(u"head-dim"_s, next));
+    QVERIFY(changes.counts.isEmpty());
+    setControl(panel, u"encodingCombo"_s, u"3"_s);
+    QVERIFY(!panel.hasErrors());
+    for (const auto &[key, w] : std::as_const(rope)) {
+        QVERIFY2(w->isVisible(), qPrintable(key));
+        QCOMPARE(w->toolTip(), ParamTips::tooltip(key, panel.params()));
+        QCOMPARE(w->accessibleDescription(), Accessibility::plainText(w->toolTip()));
+    }
 }
 
 QTEST_MAIN(TestControlPanelParams)

@@ -50,6 +50,18 @@ FigureData::~FigureData() = default;
 
 FigureModel::~FigureModel() = default;
 
+QStringList FigureModel::reads(const FigureState &state) const
+{
+    QStringList keys;
+    for (const Quantity q : inputs(state)) {
+        for (const QString &key : Quantities::spec(q).reads) {
+            if (!keys.contains(key))
+                keys.append(key);
+        }
+    }
+    return keys;
+}
+
 QList<FigureOption> FigureModel::options() const
 {
     QList<FigureOption> all = ownOptions();

@@ -10,6 +10,7 @@
 #include <QList>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <memory>
@@ -95,6 +96,10 @@ public:
     // The quantities the figure is computed from, for `state`: a change of a parameter none of
     // them reads (ParamInputs) leaves the figure as it is.
     virtual QList<Quantity> inputs(const FigureState &state) const = 0;
+    // The parameter keys the figure reads, for `state`: a change of none of them leaves it as it is
+    // (FigureView::setParams). By default every key its inputs' tables read (QuantitySpec::reads); a
+    // figure that reads fewer of them says which, and its test checks that no other key moves its data.
+    virtual QStringList reads(const FigureState &state) const;
 
     // Every problem with `state` for `params`, each naming its option and the allowed range: an
     // option the figure does not take, a choice it does not list, a column outside the table.

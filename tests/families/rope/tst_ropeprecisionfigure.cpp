@@ -5,9 +5,13 @@
 #include "render/FigureExporter.h"
 #include "render/figures/rope/RopePrecisionFigure.h"
 
+#include "core/ParamTable.h"
+#include "core/ParamText.h"
+
 #include "RopeSlides.h"
 #include "support/FigureBuilds.h"
 #include "support/RopeReference.h"
+#include "support/TestFamily.h"
 
 #include <QTest>
 
@@ -70,6 +74,7 @@ private slots:
     void fp16OverflowsPast65504();
     void figureIsRegisteredAndExports();
     void llamaAndGptOssFitASlide();
+    void keysItDoesNotReadLeaveItsDataAlone();
 };
 
 void TestRopePrecisionFigure::gapsAreTheFormats()
@@ -138,6 +143,61 @@ void TestRopePrecisionFigure::figureIsRegisteredAndExports()
 void TestRopePrecisionFigure::llamaAndGptOssFitASlide()
 {
     RopeSlides::check(u"rope-precision"_s);
+}
+
+namespace posenc {
+
+bool operator==(const RopePrecisionFormat &a, const RopePrecisionFormat &b)
+{
+    return a.name == b.name && a.mantissaBits == b.mantissaBits && a.position == b.position && a.gap == b.gap
+        && a.firstMerge == b.firstMerge && a.overflow == b.overflow;
+}
+
+} // namespace posenc
+
+// The figure declares fewer keys than the rotation's tables read (RopePrecisionModel::reads), so
+// that a window skips it when only those change: every other parameter, each family's change rows
+// and the shared ones, in RoPE's settings, leaves its data exactly as it was. A key forgotten from
+// the declaration would leave the view stale.
+void TestRopePrecisionFigure::keysItDoesNotReadLeaveItsDataAlone()
+{
+    const QStringList reads = FigureBuilds::figure(u"rope-precision"_s).model().reads({});
+    QVERIFY(reads.contains(u"max-len"_s));
+    TestSetting changes = {{u"d-model"_s, u"256"_s}, {u"scale"_s, u"2.5"_s}, {u"dropout"_s, u"0.7"_s},
+                           {u"seed"_s, u"7"_s},      {u"eval"_s, u"true"_s}, {u"max-len"_s, u"70000"_s}};
+    QList<Params> settings = {roperef::llama31(), positions(3000)};
+    for (const TestFamily &family : TestFamilies::all()) {
+        changes += family.changes;
+        if (family.encoding == Encoding::Rope) {
+            for (const auto &[name, setting] : family.settings)
+                settings.append(TestFamilies::applied(positions(5000), setting));
+        }
+    }
+    int compared = 0, read = 0;
+    for (const Params &setting : std::as_const(settings)) {
+        const RopePrecisionData before = RopePrecisionModel::compute(setting);
+        for (const auto &[key, text] : std::as_const(changes)) {
+            Params changed = setting;
+            if (ParamText::set(changed, key, text) || !changed.isValid() || changed.encoding != Encoding::Rope)
+                continue;
+            const QStringList keys = ParamTable::changedKeys(setting, changed);
+            if (keys.isEmpty())
+                continue;
+            const RopePrecisionData after = RopePrecisionModel::compute(changed);
+            const bool same = after.formats == before.formats && after.last == before.last
+                && after.bf16StepAtLast == before.bf16StepAtLast && after.fp16StepAtLast == before.fp16StepAtLast;
+            if (std::any_of(keys.begin(), keys.end(), [&](const QString &k) { return reads.contains(k); })) {
+                read += same ? 0 : 1;
+                continue;
+            }
+            QVERIFY2(same,
+                     qPrintable(u"%1=%2 moved the figure's data, but it is not among its reads"_s.arg(key, text)));
+            ++compared;
+        }
+    }
+    // The rotation's own rows are among those tried, and max_len, which it reads, moves it.
+    QVERIFY2(compared > 20, qPrintable(QString::number(compared)));
+    QVERIFY(read > 0);
 }
 
 QTEST_MAIN(TestRopePrecisionFigure)

@@ -70,6 +70,11 @@ QList<Quantity> RopePrecisionModel::inputs(const FigureState &) const
     return {Quantity::RopeCos};
 }
 
+QStringList RopePrecisionModel::reads(const FigureState &) const
+{
+    return {u"encoding"_s, u"max-len"_s};
+}
+
 FigureResult RopePrecisionModel::computeData(const FigureRequest &request, const std::atomic<bool> &) const
 {
     return {std::make_shared<const RopePrecisionData>(compute(request.engine->params())), std::nullopt};

@@ -51,6 +51,9 @@ public:
     QString summary() const override;
     QList<Encoding> families() const override { return {Encoding::Rope}; }
     QList<Quantity> inputs(const FigureState &state) const override;
+    // The positions alone: max_len (and the family, whose figure it is). The rotation's tables it
+    // stands beside read every RoPE parameter, none of which moves a position's float format.
+    QStringList reads(const FigureState &state) const override;
 
 protected:
     FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const override;
