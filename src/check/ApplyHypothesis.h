@@ -39,6 +39,10 @@ struct ApplyDeclaration
     // the check fits (frequencies, attention factor, rotary_dim, pairing) is compared with it and
     // each parameter that differs named. Unset: nothing declared but the keys read alone (`keys`).
     std::optional<Params> reference;
+    // Where a model is declared (--preset, --config, --expect-config), whether its code writes
+    // interleaved RoPE's output de-interleaved, [evens | odds], as transformers'
+    // apply_rotary_pos_emb_interleave does (modeling_deepseek_v3.py); unset where none is.
+    std::optional<bool> deinterleaves;
 
     bool declares(const QString &key) const { return keys.contains(key); }
 };

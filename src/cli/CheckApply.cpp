@@ -10,12 +10,14 @@
 #include "check/TableCheck.h"
 #include "check/TableRows.h"
 #include "check/models/ModelExamples.h"
+#include "check/models/ModelTable.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
 #include "io/PositionIdsFile.h"
+#include "io/Preset.h"
 #include "io/TableFile.h"
 
 #include <QFileInfo>
@@ -282,7 +284,8 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
     // share and pairing. A frequency's flag, a preset or a config declares the reference in full,
     // as --expect FAMILY does, its other parameters the defaults.
     static const QStringList shape {u"encoding"_s, u"head-dim"_s, u"partial-rotary-factor"_s, u"rope-layout"_s};
-    m.full = m.config || std::any_of(m.keys.cbegin(), m.keys.cend(), [](const QString &key) { return !shape.contains(key); });
+    m.full = m.config
+        || std::any_of(m.keys.cbegin(), m.keys.cend(), [](const QString &key) { return !shape.contains(key); });
     return m;
 }
 
@@ -292,8 +295,7 @@ QStringList idleFlags(const QCommandLineParser &parser, const QList<Encoding> &f
 {
     static const QStringList read {u"apply"_s,  u"json"_s,    u"threads"_s,       u"memory-budget"_s, u"quiet"_s,
                                    u"help"_s,   u"expect"_s,  u"expect-config"_s, u"layer-type"_s,    u"config"_s,
-                                   u"preset"_s, u"session"_s, u"encoding"_s,      u"position-ids"_s,
-                                   u"apply-heads"_s};
+                                   u"preset"_s, u"session"_s, u"encoding"_s,      u"position-ids"_s,  u"apply-heads"_s};
     QStringList idle;
     for (const QString &name : parser.optionNames()) {
         const ParamSpec *param = ParamTable::find(name);
@@ -343,10 +345,10 @@ Ids readIds(const QString &path, std::uint64_t budget, const Read &x)
     if (!fits) {
         ids.code = ExitUsage;
         ids.message = u"--position-ids: %1 holds ids of shape (%2); with --apply X of (%3) they are one id a row of "
-                      "a head, %4"_s.arg(path, shapeWords(read->shape),
-                                         shapeWords(x.shape.empty() ? std::vector {x.values->rows(), x.values->cols()}
-                                                                    : x.shape),
-                                         batch == 1 ? u"[L] or [1, L]"_s : u"[L] or [B, L] with B %1 or 1"_s.arg(batch));
+                      "a head, %4"_s.arg(
+                          path, shapeWords(read->shape),
+                          shapeWords(x.shape.empty() ? std::vector {x.values->rows(), x.values->cols()} : x.shape),
+                          batch == 1 ? u"[L] or [1, L]"_s : u"[L] or [B, L] with B %1 or 1"_s.arg(batch));
         return ids;
     }
     // Exact in float32 below 2^24; a position past it is no position a check can read.
@@ -374,20 +376,54 @@ Ids readIds(const QString &path, std::uint64_t budget, const Read &x)
 // for a key; text_config's where the text model's keys sit there): the axis of X's two leading ones
 // that exactly one of them names holds the heads, as --apply-heads says; nothing where none or both
 // axes are named, or the config cannot be read (the parameters' reading says why).
-std::optional<std::int64_t> configHeads(const QCommandLineParser &parser, const std::vector<std::int64_t> &shape)
+// The model config declared: --expect-config's or --config's (an example's name or a file), else the
+// example config of --preset's model (Preset::config); nothing where none is.
+std::optional<QJsonObject> declaredConfig(const QCommandLineParser &parser, bool presetToo)
 {
     const QString key = parser.isSet(u"expect-config"_s) ? u"expect-config"_s : u"config"_s;
-    if (!parser.isSet(key) || shape.size() < 3)
-        return std::nullopt;
-    const QString source = parser.value(key);
-    QJsonObject config;
-    if (const ModelExamples::Example *example = ModelExamples::find(source); example && !QFileInfo::exists(source)) {
-        config = example->config;
-    } else if (const auto read = ModelConfigFile::read(source)) {
-        config = read.value();
-    } else {
-        return std::nullopt;
+    QString source = parser.isSet(key) ? parser.value(key) : QString();
+    if (source.isEmpty() && presetToo && parser.isSet(u"preset"_s)) {
+        const Preset *preset = Presets::find(parser.value(u"preset"_s));
+        if (!preset || preset->config.isEmpty())
+            return std::nullopt;
+        source = preset->config;
     }
+    if (source.isEmpty())
+        return std::nullopt;
+    if (const ModelExamples::Example *example = ModelExamples::find(source); example && !QFileInfo::exists(source))
+        return example->config;
+    if (const auto read = ModelConfigFile::read(source))
+        return read.value();
+    return std::nullopt;
+}
+
+// Whether the declared model's code writes interleaved RoPE's output de-interleaved, [evens | odds]:
+// transformers' modeling_deepseek_v3.py, where config.rope_interleave (default true) has
+// DeepseekV3Attention call apply_rotary_pos_emb_interleave, q.view(b, h, s, d // 2, 2).transpose(4,
+// 3).reshape(b, h, s, d) then q * cos + rotate_half(q) * sin, q and k alike (q . k that of the pairs
+// turned in place). A model table row of layout "rope_interleave" is such a class. Unset where no
+// model is declared (flags alone): the code that wrote Y is not known.
+std::optional<bool> declaredDeinterleaves(const QCommandLineParser &parser)
+{
+    if (!parser.isSet(u"preset"_s) && !parser.isSet(u"config"_s) && !parser.isSet(u"expect-config"_s))
+        return std::nullopt;
+    const std::optional<QJsonObject> config = declaredConfig(parser, true);
+    if (!config)
+        return false;
+    const QJsonObject text = config->value(u"text_config"_s).toObject();
+    const QJsonObject &keys = config->contains(u"model_type"_s) || text.isEmpty() ? *config : text;
+    const ModelRow *row = ModelTable::find(keys.value(u"model_type"_s).toString());
+    return row && row->layout == u"rope_interleave"_s && keys.value(u"rope_interleave"_s).toBool(true);
+}
+
+std::optional<std::int64_t> configHeads(const QCommandLineParser &parser, const std::vector<std::int64_t> &shape)
+{
+    if (shape.size() < 3)
+        return std::nullopt;
+    const std::optional<QJsonObject> declared = declaredConfig(parser, false);
+    if (!declared)
+        return std::nullopt;
+    const QJsonObject &config = *declared;
     const QJsonObject text = config.value(u"text_config"_s).toObject();
     const std::int64_t first = shape[shape.size() - 3], second = shape[shape.size() - 2];
     bool firstNamed = false, secondNamed = false;
@@ -454,6 +490,8 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
     // is compared with.
     if (m.full)
         declared.reference = m.params;
+    if (request.parser)
+        declared.deinterleaves = declaredDeinterleaves(*request.parser);
     declared.stored = storedFormat(y.stored);
     declared.threads = request.threads;
     const Encoding family = checkedFamily(m.params ? std::optional(m.params->encoding) : std::nullopt);
@@ -487,12 +525,14 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
         bool ok = false;
         const qlonglong heads = request.parser->value(u"apply-heads"_s).toLongLong(&ok);
         if (!ok || heads < 1 || heads > (qlonglong(1) << 24))
-            return fail(ExitUsage, u"--apply-heads: X's count of heads, a whole number in [1, 2^24]; got %1"_s.arg(
-                                       request.parser->value(u"apply-heads"_s)));
+            return fail(ExitUsage,
+                        u"--apply-heads: X's count of heads, a whole number in [1, 2^24]; got %1"_s.arg(
+                            request.parser->value(u"apply-heads"_s)));
         axes.heads = heads;
         if (!CheckApplyHeads::isHeads(x.shape))
-            return fail(ExitUsage, u"--apply-heads: X is one head's [positions, head_dim]; the flag picks the heads' "
-                                   "axis of [H, L, D], [B, H, L, D] or [B, L, H, D]"_s);
+            return fail(ExitUsage,
+                        u"--apply-heads: X is one head's [positions, head_dim]; the flag picks the heads' "
+                        "axis of [H, L, D], [B, H, L, D] or [B, L, H, D]"_s);
     }
     if (!axes.heads && request.parser && CheckApplyHeads::isHeads(x.shape))
         axes.heads = configHeads(*request.parser, x.shape);

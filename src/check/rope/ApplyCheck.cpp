@@ -305,16 +305,19 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
         result.params->rope.partialRotaryFactor = 1.0;
     }
     result.frequencies = frequencyWords(result);
-    result.correctAgainst = m->correctAgainst;
+    // A published form's frequencies at another pairing than its own are none of its forms
+    // (optimum-intel#1877: DeepSeek-V3's interleaved q turned by rotate_half).
+    result.correctAgainst = m->correctAgainst.isEmpty()
+        ? QString()
+        : ApplyColumns::publishedAt(*result.params, result.attentionFactor, r.geometry.rotation, false);
     // Rows away from 0 (at --position-ids 5..20) read as a table at an offset, which is no published
     // table; the positions are the rows' own reading, and the frequencies still a published form's.
     const bool onlyPositions = std::all_of(m->mistakes.begin(), m->mistakes.end(), [](const QString &id) {
         return id == CheckMistakes::kPositionOffset || id == kPositionsOutOfOrder;
     });
     if (result.correctAgainst.isEmpty() && !m->mistakes.isEmpty() && onlyPositions) {
-        const QStringList names = RopeTableCheck::publishedNames(*result.params, result.attentionFactor, 1e-3);
-        if (!names.isEmpty())
-            result.correctAgainst = u"the RoPE cos table of %1"_s.arg(names.join(u", "_s));
+        result.correctAgainst
+            = ApplyColumns::publishedAt(*result.params, result.attentionFactor, r.geometry.rotation, false);
     }
     // The positions are the rows' own reading (positionLines), not the angle table's.
     for (const QString &mistake : m->mistakes) {
@@ -439,11 +442,8 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
         Declared again = declared;
         again.undoColumns = false;
         auto checked = check(x, put.y, again);
-        if (auto *found = std::get_if<Result>(&checked)) {
-            found->mistakes.prepend(put.mistake);
-            found->verdict = CheckVerdict::Mistake;
-            found->diagnosis = put.line + u"; put back, "_s + found->diagnosis;
-        }
+        if (auto *found = std::get_if<Result>(&checked))
+            ApplyColumns::judge(*found, put, declared);
         return checked;
     };
     Reading r = ApplyPairs::bestReading(x, y, sample, span.col0, span.width);

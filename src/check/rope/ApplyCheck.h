@@ -68,6 +68,10 @@ struct Declared
     // Where no pairing of Y's columns is a rotation, whether Y's columns are tried in the orders a
     // rotation's output is written back in by mistake (ApplyColumns).
     bool undoColumns = true;
+    // Whether the declared model's code writes an interleaved rotation's output as [evens | odds]
+    // (ApplyDeclaration::deinterleaves): that order is then its reference's, not
+    // ApplyColumns::kDeinterleaved; unset, no model's code is declared and the order is not named.
+    std::optional<bool> deinterleaves;
     // Where Y's rows read as no position, whether Y is tried turned back a quarter (cos and sin
     // exchanged: ApplyColumns::kCosSinSwapped); and whether this Y is that.
     bool undoQuarterTurn = true;

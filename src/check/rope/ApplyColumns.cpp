@@ -4,7 +4,10 @@
 // (modeling_llama.py: the halves x[..., :d/2], x[..., d/2:]).
 #include "check/rope/ApplyColumns.h"
 
+#include "check/rope/ApplyCheck.h"
 #include "check/rope/ApplyPairs.h"
+#include "check/rope/RopePublishedForms.h"
+#include "check/rope/RopeTableCheck.h"
 
 using namespace Qt::StringLiterals;
 
@@ -83,6 +86,46 @@ std::optional<Permuted> undo(const RowMatrixXf &x, const RowMatrixXf &y, const s
             return Permuted {order.mistake, order.line, std::move(put)};
     }
     return std::nullopt;
+}
+
+QString publishedAt(const Params &params, double attentionFactor, RopeLayout rotation, bool deinterleaved)
+{
+    const QStringList names = RopePublishedForms::withRotation(
+        RopeTableCheck::publishedNames(params, attentionFactor, 1e-3), rotation, deinterleaved);
+    return names.isEmpty() ? QString() : u"the RoPE cos table of %1"_s.arg(names.join(u", "_s));
+}
+
+void judge(ApplyCheck::Result &found, const Permuted &put, const ApplyCheck::Declared &declared)
+{
+    const bool hfOrder = put.mistake == kDeinterleaved && found.rotation == RopeLayout::Interleaved;
+    if (!hfOrder || declared.deinterleaves == false) {
+        found.mistakes.prepend(put.mistake);
+        found.verdict = CheckVerdict::Mistake;
+        found.diagnosis = put.line + u"; put back, "_s + found.diagnosis;
+        return;
+    }
+    const QString order = u"Y's columns are the interleaved rotation's [y0, y2, ... | y1, y3, ...], as transformers' "
+                          "apply_rotary_pos_emb_interleave writes them (modeling_deepseek_v3.py: q.view(b, h, s, "
+                          "d // 2, 2).transpose(4, 3).reshape(b, h, s, d), then q * cos + rotate_half(q) * sin, k "
+                          "alike, so q . k is the pairs' turned in place)"_s;
+    found.diagnosis = order + (declared.deinterleaves == true ? u", the declared model's code"_s : QString())
+        + u"; put back, "_s + found.diagnosis;
+    if (declared.deinterleaves == true || found.verdict != CheckVerdict::Correct)
+        return;
+    const QString published = found.params && !declared.reference
+        ? publishedAt(*found.params, found.attentionFactor, RopeLayout::Interleaved, true)
+        : QString();
+    if (!published.isEmpty()) {
+        found.correctAgainst = published + u", q de-interleaved first (apply_rotary_pos_emb_interleave)"_s;
+        found.diagnosis += u"; the published form: "_s + found.correctAgainst;
+        return;
+    }
+    found.verdict = CheckVerdict::Unknown;
+    found.correctAgainst.clear();
+    found.notes.append(u"the code that wrote Y decides: GPT-J's rotate_every_two interleaves its pairs back "
+                       "(modeling_gptj.py: torch.stack((-x2, x1), dim=-1).flatten(-2)), where this order is %1 "
+                       "(vllm-project/vllm-metal#44); declare the model (--preset, --config) to compare with its "
+                       "code"_s.arg(kDeinterleaved));
 }
 
 } // namespace posenc::ApplyColumns

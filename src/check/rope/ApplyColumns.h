@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Block.h"
+#include "core/Params.h"
 
 #include <QString>
 #include <QStringList>
@@ -14,6 +15,11 @@
 // rotation computed them. Each known order is undone and the pairing read again; the one that
 // makes Y a rotation of X is the mistake named, and the rest of the check reads the columns put
 // back.
+namespace posenc::ApplyCheck {
+struct Result;
+struct Declared;
+} // namespace posenc::ApplyCheck
+
 namespace posenc::ApplyColumns {
 
 // GPT-J's rotate_every_two computes pairs (2i, 2i + 1) and the output is written as the rotated
@@ -49,5 +55,18 @@ struct Permuted
 // modeling_gpt_neox.py: q_rot = q[..., :rotary_dim], the rest passed through), the others kept.
 std::optional<Permuted> undo(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
                              double u, std::int64_t col0, std::int64_t width);
+
+// The rotation `found` read from Y's columns put back as `put` says, judged: the order is a mistake
+// where the declared model's code writes its pairs back in place; transformers'
+// apply_rotary_pos_emb_interleave writes an interleaved rotation as [evens | odds] on purpose
+// (modeling_deepseek_v3.py), so that order is the reference where the declared model's code is it
+// (Declared::deinterleaves), and with no model declared it is not named: correct against a
+// published form whose code writes it so, else unknown.
+void judge(ApplyCheck::Result &found, const Permuted &put, const ApplyCheck::Declared &declared);
+
+// "the RoPE cos table of A, B" of the published forms whose frequencies and attention factor are
+// `params`' and whose pairs are `rotation`'s (with `deinterleaved`, written as [evens | odds]
+// too: RopePublishedForms::withRotation); empty where none is.
+QString publishedAt(const Params &params, double attentionFactor, RopeLayout rotation, bool deinterleaved);
 
 } // namespace posenc::ApplyColumns

@@ -82,6 +82,7 @@ ApplyCheck::Declared ropeDeclared(const ApplyDeclaration &declared, std::int64_t
             QString::number(params.rope.partialRotaryFactor));
     }
     d.threads = declared.threads;
+    d.deinterleaves = declared.deinterleaves;
     d.ids = declared.positionIds;
     if (full) {
         d.reference = params;
@@ -108,7 +109,10 @@ ApplyHypothesis hypothesis()
           "--partial-rotary-factor or --config when given: rotary-dim; the rotated part after the unrotated one: "
           "rotary-part-misplaced; inv_freq over head_dim: rotary-dim-exponent); Y's columns written back in "
           "another order than the rotation's, named and read put back (rope-output-deinterleaved: GPT-J's pairs "
-          "concatenated as [evens | odds]; rope-output-interleaved: rotate_half's halves interleaved; a partial "
+          "concatenated as [evens | odds], named where the declared model's code interleaves them back; "
+          "transformers' apply_rotary_pos_emb_interleave writes that order on purpose, the reference of a declared "
+          "model whose config chooses it (DeepSeek-V3's rope_interleave), undeclared correct against such a "
+          "model's published form, else unknown; rope-output-interleaved: rotate_half's halves interleaved; a partial "
           "rotary's within its rotated "
           "columns). Y equal to X, or X times one factor, where no pair turns (SeerAttention#37's keys cached "
           "before RoPE): unknown, said, undeclared (a layer without positions turns nothing either); "

@@ -60,6 +60,10 @@ struct Published
     QString name;
     Params params;
     QString source = QStringLiteral("the model's config.json (posenc presets)");
+    // Whether transformers' code of the model writes its interleaved rotation de-interleaved,
+    // [evens | odds], q and k alike (modeling_deepseek_v3.py, apply_rotary_pos_emb_interleave), as
+    // well as the pairs turned in place of the model's own code.
+    bool deinterleaved = false;
 };
 
 struct Fit

@@ -3,6 +3,8 @@
 #include "check/rope/RopeLongRopeForms.h"
 #include "core/rope/RopeFrequencies.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::RopePublishedForms {
@@ -30,6 +32,10 @@ std::vector<RopeFit::Published> forms()
     Params deepseek = scaled(rope(RopeType::Yarn, 64, 10000.0, RopeLayout::Interleaved), 40.0, 4096);
     deepseek.rope.mscale = 1.0;
     deepseek.rope.mscaleAllDim = 1.0;
+    // transformers' DeepseekV3Attention with rope_interleave (DeepseekV3Config's default, true) calls
+    // apply_rotary_pos_emb_interleave: Y's columns [evens | odds] (modeling_deepseek_v3.py).
+    RopeFit::Published deepseekV3 {u"DeepSeek-V3"_s, deepseek};
+    deepseekV3.deinterleaved = true;
     Params gemma4 = rope(RopeType::Proportional, 512, 1000000.0);
     gemma4.rope.partialRotaryFactor = 0.25;
     Params neox = rope(RopeType::Default, 96, 10000.0);
@@ -63,7 +69,7 @@ std::vector<RopeFit::Published> forms()
         {u"Qwen2.5 7B with YaRN"_s, scaled(rope(RopeType::Yarn, 128, 1000000.0), 4.0, 32768)},
         {u"Qwen3 8B"_s, rope(RopeType::Default, 128, 1000000.0)},
         {u"gpt-oss-20b"_s, gptOss},
-        {u"DeepSeek-V3"_s, deepseek},
+        deepseekV3,
         {u"Gemma 3 4B"_s, scaled(rope(RopeType::Linear, 256, 1000000.0), 8.0, std::nullopt)},
         {u"Gemma 4 26B A4B"_s, gemma4},
         {u"GPT-NeoX-20B"_s, neox},
@@ -82,6 +88,22 @@ std::vector<RopeFit::Published> forms()
     for (RopeFit::Published &form : RopeLongRopeForms::forms())
         forms.push_back(std::move(form));
     return forms;
+}
+
+QStringList withRotation(const QStringList &names, RopeLayout rotation, bool deinterleaved)
+{
+    const std::vector<RopeFit::Published> all = forms();
+    QStringList kept;
+    for (const QString &name : names) {
+        const auto form = std::find_if(all.begin(), all.end(), [&](const auto &f) { return f.name == name; });
+        // A form of no one model (RoFormer's default RoPE) is published in either layout.
+        const bool keep = form == all.end()
+            ? !deinterleaved
+            : form->params.rope.layout == rotation && (!deinterleaved || form->deinterleaved);
+        if (keep && !kept.contains(name))
+            kept.append(name);
+    }
+    return kept;
 }
 
 } // namespace posenc::RopePublishedForms

@@ -12,4 +12,10 @@ namespace posenc::RopePublishedForms {
 
 std::vector<RopeFit::Published> forms();
 
+// Of the published forms named `names`, those whose pairs are `rotation`'s (their layout), and
+// with `deinterleaved` those whose rotation transformers also writes as [evens | odds]
+// (RopeFit::Published::deinterleaved). A name of no model's form (RoFormer's) is kept but with
+// `deinterleaved`.
+QStringList withRotation(const QStringList &names, RopeLayout rotation, bool deinterleaved);
+
 } // namespace posenc::RopePublishedForms

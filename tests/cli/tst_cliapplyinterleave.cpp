@@ -1,0 +1,208 @@
+// `posenc check --apply X Y` on DeepSeek-V3's rotation as transformers writes it
+// (models/deepseek_v3/modeling_deepseek_v3.py, apply_rotary_pos_emb_interleave: q.view(b, h, s,
+// d // 2, 2).transpose(4, 3).reshape(b, h, s, d), then q * cos + rotate_half(q) * sin, k alike):
+// the interleaved rotation's output as [evens | odds] is that model's published form, correct
+// against it and undeclared; the bug of huggingface/optimum-intel#1877 (rotate_half on the
+// interleaved columns, the view and transpose left out) is no form of DeepSeek-V3's. The same
+// order where the model's code interleaves its pairs back (Cohere's rotate_half, modeling_cohere.py:
+// torch.stack([-x2, x1], dim=-1).flatten(-2)) stays rope-output-deinterleaved (vllm-project/vllm-metal#44).
+// X and Y are computed here in float64 from those functions; the frequencies are
+// _compute_yarn_parameters' (modeling_rope_utils.py) at DeepSeek-V3's config.json rope_scaling.
+#include "CliRun.h"
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr qint64 kRows = 300;
+
+// _compute_yarn_parameters (truncated correction range), mscale = mscale_all_dim: attention factor 1.
+std::vector<double> yarnInv(double base, qint64 dim, double factor, double original)
+{
+    const auto correction = [&](double rotations) {
+        return double(dim) * std::log(original / (rotations * 2.0 * M_PI)) / (2.0 * std::log(base));
+    };
+    const double low = std::max(std::floor(correction(32.0)), 0.0);
+    const double high = std::min(std::ceil(correction(1.0)), double(dim - 1));
+    std::vector<double> inv;
+    for (qint64 i = 0; i < dim / 2; ++i) {
+        const double extrapolation = 1.0 / std::pow(base, double(2 * i) / double(dim));
+        const double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
+        inv.push_back(extrapolation / factor * ramp + extrapolation * (1.0 - ramp));
+    }
+    return inv;
+}
+
+// q * cos + rotate_half(q) * sin of one row, cos and sin of emb = cat(freqs, freqs) at position r.
+std::vector<double> rotateHalf(const std::vector<double> &q, const std::vector<double> &inv, qint64 r)
+{
+    const auto d = qint64(q.size()), h = d / 2;
+    std::vector<double> y(q.size());
+    for (qint64 j = 0; j < d; ++j) {
+        const double angle = double(r) * inv[std::size_t(j % h)];
+        const double rotated = j < h ? -q[std::size_t(j + h)] : q[std::size_t(j - h)];
+        y[std::size_t(j)] = q[std::size_t(j)] * std::cos(angle) + rotated * std::sin(angle);
+    }
+    return y;
+}
+
+struct Pair
+{
+    std::vector<float> x, y;
+};
+
+// X random normal [kRows, dim]; Y from each row by `row`.
+template<typename Row> Pair rotated(qint64 dim, Row row)
+{
+    std::mt19937 engine(31);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    Pair p;
+    for (qint64 r = 0; r < kRows; ++r) {
+        std::vector<double> q(static_cast<std::size_t>(dim));
+        for (double &v : q)
+            v = normal(engine);
+        const std::vector<double> y = row(q, r);
+        for (qint64 j = 0; j < dim; ++j) {
+            p.x.push_back(float(q[std::size_t(j)]));
+            p.y.push_back(float(y[std::size_t(j)]));
+        }
+    }
+    return p;
+}
+
+// q.view(..., d // 2, 2).transpose(-1, -2).reshape(..., d): the even columns, then the odd ones.
+std::vector<double> deinterleaved(const std::vector<double> &q)
+{
+    const std::size_t h = q.size() / 2;
+    std::vector<double> out(q.size());
+    for (std::size_t i = 0; i < h; ++i) {
+        out[i] = q[2 * i];
+        out[h + i] = q[2 * i + 1];
+    }
+    return out;
+}
+
+// Pairs (2i, 2i + 1) turned by angle r * inv[i], written back in place (modeling_cohere.py's
+// rotate_half and apply_rotary_pos_emb with repeat_interleave'd cos and sin).
+std::vector<double> interleavedInPlace(const std::vector<double> &q, const std::vector<double> &inv, qint64 r)
+{
+    std::vector<double> y(q.size());
+    for (std::size_t i = 0; i < q.size() / 2; ++i) {
+        const double angle = double(r) * inv[i], a = q[2 * i], b = q[2 * i + 1];
+        y[2 * i] = a * std::cos(angle) - b * std::sin(angle);
+        y[2 * i + 1] = a * std::sin(angle) + b * std::cos(angle);
+    }
+    return y;
+}
+
+struct Checked
+{
+    int exit = -1;
+    QJsonObject json;
+    QString err;
+};
+
+} // namespace
+
+class CliApplyInterleave : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    Checked run(const Pair &xy, qint64 dim, const QStringList &flags)
+    {
+        const QString x = m_dir.filePath(u"x.npy"_s), y = m_dir.filePath(u"y.npy"_s);
+        if (!CliRun::writeNpy(x, kRows, dim, xy.x) || !CliRun::writeNpy(y, kRows, dim, xy.y))
+            return {};
+        const CliRun::Run r = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, x, y, u"--json"_s} + flags);
+        return {r.exitCode, QJsonDocument::fromJson(r.out.toUtf8()).object(), r.err};
+    }
+
+    static QStringList mistakes(const Checked &c)
+    {
+        QStringList ids;
+        for (const QJsonValue &v : c.json.value(u"mistakes"_s).toArray())
+            ids.append(v.toString());
+        return ids;
+    }
+
+    static QString said(const Checked &c)
+    {
+        return c.json.value(u"diagnosis"_s).toString() + u" | "_s + mistakes(c).join(u", "_s) + c.err;
+    }
+
+private slots:
+    // transformers' apply_rotary_pos_emb_interleave: correct against DeepSeek-V3 however declared
+    // (its preset, its example config, whose rope_interleave defaults to true) and undeclared, naming it.
+    void transformersDeepseekIsCorrect()
+    {
+        const std::vector<double> inv = yarnInv(10000.0, 64, 40.0, 4096.0);
+        const Pair hf
+            = rotated(64, [&](const std::vector<double> &q, qint64 r) { return rotateHalf(deinterleaved(q), inv, r); });
+        for (const QStringList &flags :
+             {QStringList {u"--preset"_s, u"deepseek-v3"_s}, QStringList {u"--config"_s, u"deepseek-v3"_s}}) {
+            const Checked c = run(hf, 64, flags);
+            QVERIFY2(c.exit == 0, qPrintable(flags.join(u' ') + u": "_s + said(c)));
+            QVERIFY2(said(c).contains(u"apply_rotary_pos_emb_interleave"_s), qPrintable(said(c)));
+        }
+        const Checked undeclared = run(hf, 64, {});
+        QVERIFY2(undeclared.exit == 0, qPrintable(said(undeclared)));
+        QVERIFY2(said(undeclared).contains(u"the published form: the RoPE cos table of DeepSeek-V3"_s),
+                 qPrintable(said(undeclared)));
+    }
+
+    // optimum-intel#1877: rotate_half on the interleaved q_pe. Undeclared it is no published form
+    // (DeepSeek-V3's pairs are (2i, 2i + 1)), so not correct; declared, rope-layout.
+    void rotateHalfOnInterleavedIsNotDeepseek()
+    {
+        const std::vector<double> inv = yarnInv(10000.0, 64, 40.0, 4096.0);
+        const Pair bug = rotated(64, [&](const std::vector<double> &q, qint64 r) { return rotateHalf(q, inv, r); });
+        const Checked undeclared = run(bug, 64, {});
+        QVERIFY2(undeclared.exit != 0 && undeclared.exit != 1, qPrintable(said(undeclared)));
+        QVERIFY2(!said(undeclared).contains(u"DeepSeek"_s), qPrintable(said(undeclared)));
+        const Checked declared = run(bug, 64, {u"--preset"_s, u"deepseek-v3"_s});
+        QCOMPARE(declared.exit, 1);
+        QCOMPARE(mistakes(declared), QStringList {u"rope-layout"_s});
+    }
+
+    // The [evens | odds] order where the declared model's code interleaves its pairs back (Command
+    // R7B: Cohere's rotate_half) is rope-output-deinterleaved; its own order is correct. Undeclared,
+    // the code is not known and the order not named.
+    void concatenatedAgainstInPlaceCode()
+    {
+        const std::vector<double> inv = [] {
+            std::vector<double> w;
+            for (qint64 i = 0; i < 64; ++i)
+                w.push_back(1.0 / std::pow(50000.0, double(2 * i) / 128.0));
+            return w;
+        }();
+        const Pair inPlace
+            = rotated(128, [&](const std::vector<double> &q, qint64 r) { return interleavedInPlace(q, inv, r); });
+        const QStringList cohere {u"--preset"_s, u"command-r7b"_s};
+        QVERIFY2(run(inPlace, 128, cohere).exit == 0, qPrintable(said(run(inPlace, 128, cohere))));
+        const Pair concatenated = rotated(
+            128, [&](const std::vector<double> &q, qint64 r) { return deinterleaved(interleavedInPlace(q, inv, r)); });
+        const Checked declared = run(concatenated, 128, cohere);
+        QCOMPARE(declared.exit, 1);
+        QCOMPARE(mistakes(declared), QStringList {u"rope-output-deinterleaved"_s});
+        const Checked undeclared = run(concatenated, 128, {});
+        QVERIFY2(undeclared.exit != 0 && !mistakes(undeclared).contains(u"rope-output-deinterleaved"_s),
+                 qPrintable(said(undeclared)));
+    }
+};
+
+QTEST_GUILESS_MAIN(CliApplyInterleave)
+#include "tst_cliapplyinterleave.moc"
