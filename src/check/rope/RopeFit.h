@@ -64,6 +64,10 @@ struct Published
     // [evens | odds], q and k alike (modeling_deepseek_v3.py, apply_rotary_pos_emb_interleave), as
     // well as the pairs turned in place of the model's own code.
     bool deinterleaved = false;
+    // Whether the model's own code pairs its columns otherwise than transformers' and both are
+    // published: Meta's llama/model.py and mistral-inference turn consecutive pairs
+    // (apply_rotary_emb, torch.view_as_complex), transformers' conversion permutes q and k to halves.
+    bool eitherPairing = false;
 };
 
 struct Fit

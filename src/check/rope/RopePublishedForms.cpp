@@ -85,6 +85,11 @@ std::vector<RopeFit::Published> forms()
         {u"Devstral Small 2"_s, devstral2},
         {u"ModernBERT base"_s, rope(RopeType::Default, 64, 160000.0)},
     };
+    for (RopeFit::Published &form : forms) {
+        static const QStringList eitherPairing {u"Llama 2 7B"_s, u"Mistral 7B"_s, u"Llama 3 8B"_s, u"Llama 3.1 8B"_s,
+                                                u"Llama 3.2 1B"_s};
+        form.eitherPairing = eitherPairing.contains(form.name);
+    }
     for (RopeFit::Published &form : RopeLongRopeForms::forms())
         forms.push_back(std::move(form));
     return forms;
@@ -99,7 +104,7 @@ QStringList withRotation(const QStringList &names, RopeLayout rotation, bool dei
         // A form of no one model (RoFormer's default RoPE) is published in either layout.
         const bool keep = form == all.end()
             ? !deinterleaved
-            : form->params.rope.layout == rotation && (!deinterleaved || form->deinterleaved);
+            : (form->params.rope.layout == rotation || form->eitherPairing) && (!deinterleaved || form->deinterleaved);
         if (keep && !kept.contains(name))
             kept.append(name);
     }
