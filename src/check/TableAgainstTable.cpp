@@ -220,7 +220,7 @@ QString shape(const TableRows &t)
 } // namespace
 
 std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference,
-                                                   std::optional<std::int64_t> merge)
+                                                   std::optional<std::int64_t> merge, bool vector)
 {
     using Whose = TableRefusal::Whose;
     if (table.rows() != reference->rows() || table.cols() != reference->cols()) {
@@ -265,18 +265,22 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     }
     TableMatch m;
     m.verdict = CheckVerdict::Correct;
-    m.positionOffset = 0;
-    m.firstPositionRow = 0;
+    // A vector's values are no positions' rows.
+    if (!vector) {
+        m.positionOffset = 0;
+        m.firstPositionRow = 0;
+    }
     m.referenceText = u"the table %1"_s.arg(reference->name());
     m.referenceLargest = double(largest);
     // Each cell within the rounding of the coarser format of the two, relative to itself and a
     // few units of float32 of the largest value: two computations of one formula in float32
-    // differ by that much.
-    const ValueFormat format = coarser(formatOf(table, *mine), formatOf(*reference, *theirs));
+    // differ by that much. A vector's values are a formula's parameters: their files' formats.
+    const ValueFormat format = vector ? coarser(storedFormat(table.storedType()), storedFormat(reference->storedType()))
+                                      : coarser(formatOf(table, *mine), formatOf(*reference, *theirs));
     m.tolerance = cellTolerance(format, StoredType::Float32, 0.0, double(largest), 2.0);
     m.tolerance.absolute
         += 2.0 * std::ldexp(double(largest), -24) + 1.01 * (table.textRounding() + reference->textRounding());
-    const auto order = columnOrder(*mine, *theirs, m.tolerance);
+    const auto order = vector ? std::nullopt : columnOrder(*mine, *theirs, m.tolerance);
     if (order) {
         // The table is the reference with its columns in another order: named, and every row streamed
         // against the reordered reference (TableMatch::asRead).
@@ -289,7 +293,7 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     std::optional<TableAxesSwapped::Swap> swap;
     std::optional<TableRowShift::Shift> shift;
     std::optional<TableTransposed::Transposed> transposed;
-    if (!order && deviates(*mine, *theirs, m.tolerance)) {
+    if (!vector && !order && deviates(*mine, *theirs, m.tolerance)) {
         flip = TableSignFlip::read(table, reference, *mine, *theirs, m.tolerance);
         // A bias of the offset with its query and key exchanged (T5's buckets of i − j).
         if (!flip) {

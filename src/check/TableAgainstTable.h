@@ -34,8 +34,14 @@ struct TableRefusal
 // is found as the rows are streamed, and referenceReadError names it.
 // `merge`: the model's spatial_merge_size where declared (--spatial-merge-size), how a learned grid's
 // resize lists its patches (GridResize).
+// `vector`: both are vectors of a formula's parameters (inv_freq, ALiBi slopes), from which the
+// outputs are formed: within the rounding of the formats the files store, never of a format every
+// value happens to be (an inv_freq rounded to bfloat16 is the mistake, sglang-jax#1472), and read
+// by no table's structure (rows moved, columns exchanged: a vector has no positions); its family
+// names a deviation (TensorShapes::nameByReferenceVector).
 std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference,
-                                                   std::optional<std::int64_t> merge = std::nullopt);
+                                                   std::optional<std::int64_t> merge = std::nullopt,
+                                                   bool vector = false);
 
 // A row of the reference that could not be read while the rows were streamed, in words; nothing
 // when every row was read (or the match is not against a table).

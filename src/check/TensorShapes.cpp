@@ -237,11 +237,22 @@ void nameByReferenceVector(TableMatch &match, const std::vector<double> &v, Stor
     if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty())
         return;
     const TableMatch form = checkVector(reference, referenceStored, {std::nullopt, Params(), heads});
-    const bool ofFamily = form.verdict == CheckVerdict::Correct || form.verdict == CheckVerdict::Variant;
-    if (!ofFamily || !form.family || !form.params)
+    if (!form.family || !form.params)
         return;
     const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
     const TableMatch against = checkVector(v, stored, {form.family, *form.params, heads});
+    // The reference is itself a named mistake of a family's parameters (an inv_freq rounded to bfloat16,
+    // slopes off by one) and the vector those parameters' own: the reference, not the vector, holds
+    // it. The vector still deviates from the file declared, so the verdict stands.
+    if (form.verdict == CheckVerdict::Mistake && !form.mistakes.isEmpty() && against.verdict == CheckVerdict::Correct) {
+        match.mistakes = form.mistakes;
+        match.diagnosis = u"the reference table holds the mistake, not the vector: read without a declaration, the "
+                          "reference is a mistake (%1): %2; the vector is correct at the parameters the reference "
+                          "reads as: %3"_s.arg(form.mistakes.join(u", "_s), form.diagnosis, against.diagnosis);
+        return;
+    }
+    if (form.verdict != CheckVerdict::Correct && form.verdict != CheckVerdict::Variant)
+        return;
     if (against.verdict != CheckVerdict::Mistake || against.mistakes.isEmpty())
         return;
     match.mistakes = against.mistakes;

@@ -363,7 +363,7 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
         }
         if (!opened)
             return Refusal {exitCodeOf(opened.error()), {u"--expect-table: "_s + opened.error().toString()}};
-        auto expected = TableCheck::expectTable(table, opened.value(), e.mergeSize);
+        auto expected = TableCheck::expectTable(table, opened.value(), e.mergeSize, e.vector);
         if (const auto *refused = std::get_if<TableCheck::TableRefusal>(&expected)) {
             // The checked table's own NaN is that file's fault, not --expect-table's.
             switch (refused->whose) {

@@ -41,6 +41,9 @@ struct Expectation
     // place of tablePath where set.
     std::shared_ptr<const TableRows> tableRows;
     std::optional<std::int64_t> mergeSize; // --spatial-merge-size with --expect-table (a grid's resize)
+    // A vector (inv_freq, slopes) against --expect-table's vector: compared as a formula's
+    // parameters (TableCheck::expectTable's `vector`).
+    bool vector = false;
     QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
     // With --expect FAMILY: the keys a flag, the preset or the session gave (the rest are defaults;
     // a preset's prompt is an example, not given).

@@ -102,11 +102,14 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     // reference is, read without a declaration, names it (TableCheck::nameByReferenceReading).
     if (expected.kind == CheckExpect::Expectation::Kind::Table && match.verdict == CheckVerdict::Mistake
         && (match.mistakes.isEmpty() || match.rowsMoved)) {
-        if (const auto opened = expected.tableRows
-                ? ReadResult<std::shared_ptr<const TableRows>>(expected.tableRows)
-                : TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
-            opened && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
-            return fail(err, ExitInterrupted, u"interrupted"_s);
+        // A vector's reference is read as a vector (readVectorAlone), not as a table of one row.
+        if (!expected.vector) {
+            if (const auto opened = expected.tableRows
+                    ? ReadResult<std::shared_ptr<const TableRows>>(expected.tableRows)
+                    : TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
+                opened && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
+                return fail(err, ExitInterrupted, u"interrupted"_s);
+        }
         TableCheck::unknownWithinSummation(match);
     }
     line.finish();
@@ -302,6 +305,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         = kind == TensorShapes::Kind::Vector && expected.kind == CheckExpect::Expectation::Kind::Table;
     if (vectorAgainstTable)
         kind = TensorShapes::Kind::Table;
+    CheckExpect::Expectation asTable = expected;
+    asTable.vector = vectorAgainstTable;
     // A stack against --expect-table's (StackReference).
     StackReference reference;
     if (kind != TensorShapes::Kind::Table && expected.kind == CheckExpect::Expectation::Kind::Table) {
@@ -338,7 +343,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
             headBias->declaredKeyBiases(*match, expected.params);
     }
     if (kind == TensorShapes::Kind::Table) {
-        auto cache = checkPaired(rows, run, expected, err);
+        auto cache = checkPaired(rows, run, asTable, err);
         if (cache) {
             if (const int *code = std::get_if<int>(&*cache))
                 return *code;
@@ -348,7 +353,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     if (kind == TensorShapes::Kind::Table && (!match || expected.kind == CheckExpect::Expectation::Kind::None)) {
         const std::optional<CheckExpect::Expectation> wide = halfCache(*rows, expected);
         const bool half = wide.has_value();
-        const CheckExpect::Expectation &each = wide ? *wide : expected;
+        const CheckExpect::Expectation &each = wide ? *wide : asTable;
         const auto table = half ? TensorShapes::widened(rows, expected.family, each.params) : rows;
         auto checked = checkRows(*table, run, each, err);
         if (const int *code = std::get_if<int>(&checked))

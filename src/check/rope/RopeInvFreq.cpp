@@ -29,8 +29,8 @@ const QString kFactor = u"rope-factor"_s;
 const QString kRotaryDim = u"rotary-dim"_s;
 const QString kFactorSet = u"longrope-factor-set"_s;
 
-using RopeInvFreqPairs::Comparison;
 using RopeInvFreqPairs::compare;
+using RopeInvFreqPairs::Comparison;
 using RopeInvFreqPairs::tolerance;
 
 // inv_freq of valid parameters, or nothing.
@@ -189,7 +189,8 @@ QString words(const Params &p)
         parts.append(u"low_freq_factor %1, high_freq_factor %2"_s.arg(NumberText::exact(r.lowFreqFactor),
                                                                       NumberText::exact(r.highFreqFactor)));
     if (r.type == RopeType::Yarn)
-        parts.append(u"beta_fast %1, beta_slow %2"_s.arg(NumberText::exact(r.betaFast), NumberText::exact(r.betaSlow)));
+        parts.append(u"beta_fast %1, beta_slow %2%3"_s.arg(NumberText::exact(r.betaFast), NumberText::exact(r.betaSlow),
+                                                           r.yarnTruncate ? QString() : u", truncate false"_s));
     if (r.originalMaxLen && r.type != RopeType::Default && r.type != RopeType::Linear)
         parts.append(u"original_max_position_embeddings %1"_s.arg(*r.originalMaxLen));
     if (r.type == RopeType::Dynamic || r.type == RopeType::LongRope)
@@ -277,6 +278,12 @@ double effectiveTheta(const Params &p)
     return p.rope.type == RopeType::Dynamic ? RopeFrequencies::dynamicBase(p) : p.rope.theta;
 }
 
+// "the declared rope_type ..." / "the reference table's rope_type ..." (DeclaredWords).
+QString theDeclared(const Params &declared)
+{
+    return DeclaredWords::the() + u" "_s + words(declared);
+}
+
 // The mistakes a reading `found` names against `declared`, with both values, into `m`.
 void nameReading(TableMatch &m, const Params &found, const Params &declared)
 {
@@ -301,13 +308,12 @@ void nameReading(TableMatch &m, const Params &found, const Params &declared)
     };
     const bool plainSide = (foundType == RopeType::Default && declaredType != RopeType::Dynamic)
         || declaredType == RopeType::Default || dynamicUnscaled;
-    const bool factorOneSide = plainSide && scale(found) != scale(declared)
-        && foundType != RopeType::LongRope && declaredType != RopeType::LongRope;
+    const bool factorOneSide = plainSide && scale(found) != scale(declared) && foundType != RopeType::LongRope
+        && declaredType != RopeType::LongRope;
     if (dynamicUnscaled) {
         m.mistakes.append(kType);
         said.append(u"rope_type default where dynamic is declared: no scaling applied, the base rope_theta %1 where "
-                    "dynamic's %2"_s.arg(thetaText(found.rope.theta),
-                                         RopeDynamicFactor::grownWords(declared)));
+                    "dynamic's %2"_s.arg(thetaText(found.rope.theta), RopeDynamicFactor::grownWords(declared)));
     } else if (const auto grown = RopeDynamicFactor::name(found, declared)) {
         // A length: the base (rope_theta's grown value) differs too, which the corpus calls rope-theta.
         m.mistakes += grown->first == kFactor ? QStringList {kFactor} : QStringList {grown->first, kTheta};
@@ -316,50 +322,50 @@ void nameReading(TableMatch &m, const Params &found, const Params &declared)
         m.mistakes.append(kTheta);
         said.append(u"rope_theta %1 %4 %2%3"_s.arg(
             thetaText(found.rope.theta), thetaText(thetaDeclared),
-            declaredType == RopeType::Dynamic
-                ? u" (dynamic's: it %1)"_s.arg(RopeDynamicFactor::grownWords(declared))
-                : QString(),
+            declaredType == RopeType::Dynamic ? u" (dynamic's: it %1)"_s.arg(RopeDynamicFactor::grownWords(declared))
+                                              : QString(),
             DeclaredWords::whereGiven()));
     } else if (foundType != declaredType) {
         m.mistakes.append(kType);
-        said.append(u"rope_type %1 where %2 is declared%3"_s.arg(
+        said.append(u"rope_type %1 where %2 %4%3"_s.arg(
             RopeTypes::word(foundType), RopeTypes::word(declaredType),
-            foundType == RopeType::Default ? u": no scaling applied"_s : QString()));
+            foundType == RopeType::Default ? u": no scaling applied"_s : QString(), DeclaredWords::isDeclared()));
         if (!sameTheta && foundType != RopeType::Linear) {
             m.mistakes.append(kTheta);
-            said.append(u"rope_theta %1 where %2 is declared"_s.arg(thetaText(found.rope.theta),
-                                                                    thetaText(thetaDeclared)));
+            said.append(u"rope_theta %1 where %2 %3"_s.arg(thetaText(found.rope.theta), thetaText(thetaDeclared),
+                                                           DeclaredWords::isDeclared()));
         }
     } else if (foundType == RopeType::Yarn) {
         if (!sameTheta) {
             m.mistakes.append(kTheta);
-            said.append(u"rope_theta %1 where %2 is declared"_s.arg(thetaText(found.rope.theta),
-                                                                    thetaText(thetaDeclared)));
+            said.append(u"rope_theta %1 where %2 %3"_s.arg(thetaText(found.rope.theta), thetaText(thetaDeclared),
+                                                           DeclaredWords::isDeclared()));
         }
         said.append(RopeYarnBetas::differences(found, declared, m.mistakes));
     } else {
         if (!sameTheta) {
             m.mistakes.append(kTheta);
-            said.append(u"rope_theta %1 where %2 is declared"_s.arg(thetaText(found.rope.theta),
-                                                                    thetaText(thetaDeclared)));
+            said.append(u"rope_theta %1 where %2 %3"_s.arg(thetaText(found.rope.theta), thetaText(thetaDeclared),
+                                                           DeclaredWords::isDeclared()));
         }
         if (found.rope.factor != declared.rope.factor) {
             m.mistakes.append(kFactor);
-            said.append(u"factor %1 where %2 is declared"_s.arg(NumberText::exact(found.rope.factor.value_or(1.0)),
-                                                                NumberText::exact(declared.rope.factor.value_or(1.0))));
+            said.append(u"factor %1 where %2 %3"_s.arg(NumberText::exact(found.rope.factor.value_or(1.0)),
+                                                       NumberText::exact(declared.rope.factor.value_or(1.0)),
+                                                       DeclaredWords::isDeclared()));
         }
         said.append(RopeScalingDifferences::said(found, declared, m.mistakes));
     }
     if (factorOneSide && !m.mistakes.contains(kFactor)) {
         m.mistakes.append(kFactor);
-        said.append(u"factor %1 where %2 is declared"_s.arg(NumberText::exact(scale(found)),
-                                                            NumberText::exact(scale(declared))));
+        said.append(u"factor %1 where %2 %3"_s.arg(NumberText::exact(scale(found)), NumberText::exact(scale(declared)),
+                                                   DeclaredWords::isDeclared()));
     }
     if (said.isEmpty()) {
-        m.diagnosis = u"the vector is %1, not the declared %2: %3"_s.arg(words(found), words(declared), m.deviations);
+        m.diagnosis = u"the vector is %1, not %2: %3"_s.arg(words(found), theDeclared(declared), m.deviations);
         return;
     }
-    m.diagnosis = u"%1: the vector is %2; declared %3"_s.arg(said.join(u"; "_s), words(found), words(declared));
+    m.diagnosis = u"%1: the vector is %2; %3"_s.arg(said.join(u"; "_s), words(found), theDeclared(declared));
 }
 
 } // namespace
@@ -483,14 +489,16 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
     m.deviations = pairWords(c);
     if (const auto half = halfFormat(v, stored); half && compare(v, reference, *half).beyond == 0) {
         m.mistakes = {CheckMistakes::kHalfPrecisionAngles};
-        m.diagnosis = halfWords(*half) + u"; declared "_s + words(declared);
+        m.diagnosis = halfWords(*half) + u"; "_s + theDeclared(declared);
         return m;
     }
-    if (const auto half = halfFormat(v, stored); const auto stages = half ? RopeHalfAngles::vectorStages(
-            v, FrequencySchedule {reference, 1.0}, *half == StoredType::BFloat16) : std::nullopt) {
+    if (const auto half = halfFormat(v, stored); const auto stages = half
+            ? RopeHalfAngles::vectorStages(v, FrequencySchedule {reference, 1.0}, *half == StoredType::BFloat16)
+            : std::nullopt) {
         m.mistakes = {CheckMistakes::kHalfPrecisionAngles};
-        m.diagnosis = u"inv_freq formed in half precision: %1; declared "_s.arg(RopeHalfAngles::pipelineWords(
-                          *stages, RopeHalfAngles::powersOf(FrequencySchedule {reference, 1.0}))) + words(declared);
+        m.diagnosis = u"inv_freq formed in half precision: %1; %2"_s.arg(
+            RopeHalfAngles::pipelineWords(*stages, RopeHalfAngles::powersOf(FrequencySchedule {reference, 1.0})),
+            theDeclared(declared));
         return m;
     }
     if (const auto other = otherLongRopeList(v, declared, stored)) {
@@ -524,12 +532,11 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
         return m;
     }
     // A yarn declaration's ramp at other betas or another factor (RopeYarnBetas), named with both.
-    if (const auto yarn = declared.rope.type == RopeType::Yarn
-            ? yarnReading(v, stored, declared.rope.theta, declared)
-            : std::nullopt) {
+    if (const auto yarn
+        = declared.rope.type == RopeType::Yarn ? yarnReading(v, stored, declared.rope.theta, declared) : std::nullopt) {
         if (const QStringList said = RopeYarnBetas::differences(*yarn, declared, m.mistakes); !said.isEmpty()) {
             m.params = *yarn;
-            m.diagnosis = u"%1: the vector is %2; declared %3"_s.arg(said.join(u"; "_s), words(*yarn), words(declared));
+            m.diagnosis = u"%1: the vector is %2; %3"_s.arg(said.join(u"; "_s), words(*yarn), theDeclared(declared));
             return m;
         }
     }
@@ -539,12 +546,12 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
             return compare(v, inv, stored).beyond == 0;
         })) {
         m.mistakes = {kTheta};
-        m.diagnosis = RopeYarnBands::words(declared, *bases) + u"; declared "_s + words(declared);
+        m.diagnosis = RopeYarnBands::words(declared, *bases) + u"; "_s + theDeclared(declared);
         return m;
     }
     if (!found) {
-        m.diagnosis = u"the vector is not the declared %1, and no rope_type explains it: %2"_s.arg(words(declared),
-                                                                                                   m.deviations);
+        m.diagnosis
+            = u"the vector is not %1, and no rope_type explains it: %2"_s.arg(theDeclared(declared), m.deviations);
         return m;
     }
     m.params = *found;
@@ -555,9 +562,20 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
 QStringList mistakeIds()
 {
     using namespace RopeScalingDifferences;
-    return {kTheta, kType, kFactor, kRotaryDim, kFactorSet, RopeYarnBetas::kBetaFast, RopeYarnBetas::kBetaSlow,
-            kOriginalMaxLen, kLowFreqFactor, kHighFreqFactor, CheckMistakes::kHalfPrecisionAngles,
-            RopeFrequencyMistakes::kFrequenciesInverted, RopeDynamicFactor::kDynamicLength};
+    return {kTheta,
+            kType,
+            kFactor,
+            kRotaryDim,
+            kFactorSet,
+            RopeYarnBetas::kBetaFast,
+            RopeYarnBetas::kBetaSlow,
+            RopeYarnBetas::kTruncate,
+            kOriginalMaxLen,
+            kLowFreqFactor,
+            kHighFreqFactor,
+            CheckMistakes::kHalfPrecisionAngles,
+            RopeFrequencyMistakes::kFrequenciesInverted,
+            RopeDynamicFactor::kDynamicLength};
 }
 
 } // namespace posenc::RopeInvFreq

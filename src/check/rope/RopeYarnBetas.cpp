@@ -1,5 +1,6 @@
 #include "check/rope/RopeYarnBetas.h"
 
+#include "check/DeclaredWords.h"
 #include "check/FitNumbers.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
@@ -122,7 +123,8 @@ std::optional<Params> paramsOf(const Ramp &ramp, const Params &at)
     const double fastLo = truncate ? betaAt(low + 1.0, at) : betaAt(low + spread, at);
     const double fastHi = low < 0.5 ? kHuge : (truncate ? betaAt(low, at) : betaAt(low - spread, at));
     // beta_slow: ceil(cd) = high (truncate); clamped at d - 1: cd >= high.
-    const double slowLo = high > d - 1.5 ? 0.0 : (truncate ? betaAt(high, at) * (1.0 - 1e-12) : betaAt(high + spread, at));
+    const double slowLo
+        = high > d - 1.5 ? 0.0 : (truncate ? betaAt(high, at) * (1.0 - 1e-12) : betaAt(high + spread, at));
     const double slowHi = truncate ? betaAt(high - 1.0, at) * (1.0 - 1e-12) : betaAt(high - spread, at);
     // find_correction_dim reads original / beta: at's betas at another original length (a power of
     // two times it) are one parameter that differs, not two.
@@ -274,7 +276,8 @@ std::vector<Params> undeclaredReadings(const Read &read, const std::vector<doubl
             }
         }
     }
-    std::stable_sort(out.begin(), out.end(), [](const Params &a, const Params &b) { return roughness(a) < roughness(b); });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Params &a, const Params &b) { return roughness(a) < roughness(b); });
     return out;
 }
 
@@ -284,22 +287,36 @@ QStringList differences(const Params &found, const Params &declared, QStringList
     QStringList said;
     if (f.originalMaxLen != d.originalMaxLen) {
         ids.append(u"original-max-len"_s);
-        said.append(u"original_max_position_embeddings %1 where %2 is declared"_s.arg(f.originalMaxLen.value_or(0))
-                        .arg(d.originalMaxLen.value_or(0)));
+        said.append(u"original_max_position_embeddings %1 where %2 %3"_s.arg(f.originalMaxLen.value_or(0))
+                        .arg(d.originalMaxLen.value_or(0))
+                        .arg(DeclaredWords::isDeclared()));
     }
     if (f.factor != d.factor) {
         ids.append(u"rope-factor"_s);
-        said.append(u"factor %1 where %2 is declared"_s.arg(NumberText::exact(f.factor.value_or(1.0)),
-                                                            NumberText::exact(d.factor.value_or(1.0))));
+        said.append(u"factor %1 where %2 %3"_s.arg(NumberText::exact(f.factor.value_or(1.0)),
+                                                   NumberText::exact(d.factor.value_or(1.0)),
+                                                   DeclaredWords::isDeclared()));
+    }
+    if (f.yarnTruncate != d.yarnTruncate) {
+        // transformers' _compute_yarn_parameters: truncate (default true) floors the ramp's low end
+        // and ceils its high one; gpt-oss sets it false, which vLLM ignored (vllm#27722).
+        ids.append(kTruncate);
+        said.append(
+            u"truncate %1 where %2 %3: the ramp's ends %4 (find_correction_range floors the low end and "
+            "ceils the high one where truncate is true; modeling_rope_utils.py, _compute_yarn_parameters)"_s.arg(
+                f.yarnTruncate ? u"true"_s : u"false"_s, d.yarnTruncate ? u"true"_s : u"false"_s,
+                DeclaredWords::isDeclared(),
+                f.yarnTruncate ? u"rounded to whole pairs where the reference keeps them fractional"_s
+                               : u"kept fractional where the reference rounds them to whole pairs"_s));
     }
     const bool swapped = f.betaFast == d.betaSlow && f.betaSlow == d.betaFast;
-    for (const auto &[id, name, mine, theirs] :
-         {std::tuple {kBetaFast, u"beta_fast"_s, f.betaFast, d.betaFast},
-          std::tuple {kBetaSlow, u"beta_slow"_s, f.betaSlow, d.betaSlow}}) {
+    for (const auto &[id, name, mine, theirs] : {std::tuple {kBetaFast, u"beta_fast"_s, f.betaFast, d.betaFast},
+                                                 std::tuple {kBetaSlow, u"beta_slow"_s, f.betaSlow, d.betaSlow}}) {
         if (mine == theirs)
             continue;
         ids.append(id);
-        said.append(u"%1 %2 where %3 is declared"_s.arg(name, NumberText::exact(mine), NumberText::exact(theirs)));
+        said.append(u"%1 %2 where %3 %4"_s.arg(name, NumberText::exact(mine), NumberText::exact(theirs),
+                                               DeclaredWords::isDeclared()));
     }
     if (said.isEmpty() || (f.betaFast == d.betaFast && f.betaSlow == d.betaSlow))
         return said;

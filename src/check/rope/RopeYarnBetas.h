@@ -33,7 +33,8 @@ struct Read
 // yarn_truncate; its factor and betas the ones to keep where they fit) whose ramp `read` holds:
 // each a candidate the caller verifies against the vector, the roundest betas first (at's own at
 // another original length a power of two times at's, which find_correction_dim cannot tell from
-// betas that many times at's; then HF's 32 and 1, then powers of two). Nothing where the frequencies show no ramp of at's width.
+// betas that many times at's; then HF's 32 and 1, then powers of two). Nothing where the frequencies show no ramp of
+// at's width.
 std::vector<Params> readings(const Read &read, const Params &at);
 
 // The same at every original length a power of two (2^8 .. 2^21) and yarn_truncate either way, at
@@ -42,10 +43,11 @@ std::vector<Params> readings(const Read &read, const Params &at);
 std::vector<Params> undeclaredReadings(const Read &read, const std::vector<double> &thetas);
 
 // The mistakes a yarn reading names against a yarn declaration: the ids of the parameters that
-// differ (original-max-len, rope-factor, beta-fast, beta-slow) appended to `ids`, each said with both values, and betas
-// exchanged or below one another said so. Empty where neither factor nor betas differ.
+// differ (original-max-len, rope-factor, yarn-truncate, beta-fast, beta-slow) appended to `ids`, each said with both
+// values, and betas exchanged or below one another said so. Empty where neither factor, truncate nor betas differ.
 inline const QString kBetaFast = QStringLiteral("beta-fast");
 inline const QString kBetaSlow = QStringLiteral("beta-slow");
+inline const QString kTruncate = QStringLiteral("yarn-truncate");
 QStringList differences(const Params &found, const Params &declared, QStringList &ids);
 
 // How far a candidate's betas are from a config's: 0 for HF's defaults (32, 1), more for the less
