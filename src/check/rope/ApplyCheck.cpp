@@ -500,7 +500,10 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     const bool reversed = turnsBackward(work, sample);
     work.direction = reversed ? -1.0 : 1.0;
     preferProportional(result, work, pass, sample);
-    if (result.correctAgainst.isEmpty())
+    // A published form's frequencies at another pairing than its own (a variant) keep the form's
+    // parameters: the rows explain them as well as any rounding (gpt-oss's factor 32 in bfloat16).
+    if (result.correctAgainst.isEmpty()
+        && RopeTableCheck::publishedNames(*result.params, result.attentionFactor, 1e-3).isEmpty())
         pinParameters(result, work, sample);
     if (result.rotaryDim < result.headDim) {
         asPartial(*result.params, result.headDim, result.rotaryDim);
