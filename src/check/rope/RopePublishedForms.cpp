@@ -56,15 +56,22 @@ std::vector<RopeFit::Published> forms()
     devstral2.rope.mscale = 1.0;
     devstral2.rope.mscaleAllDim = 1.0;
     std::vector<RopeFit::Published> forms {
-        {u"Llama 2 7B"_s, rope(RopeType::Default, 128, 10000.0)},
-        {u"Mistral 7B"_s, rope(RopeType::Default, 128, 10000.0)},
+        // Meta's llama/model.py and mistral-inference turn consecutive pairs, transformers' halves.
+        {.name = u"Llama 2 7B"_s, .params = rope(RopeType::Default, 128, 10000.0), .eitherPairing = true},
+        {.name = u"Mistral 7B"_s, .params = rope(RopeType::Default, 128, 10000.0), .eitherPairing = true},
         // Llama 3 (8B and 70B) rotate with no rope_scaling: head_dim 4096 / 32 = 128 at theta 500000,
         // Meta's pairs interleaved, HF's halves (its conversion permutes q and k).
-        {u"Llama 3 8B"_s, rope(RopeType::Default, 128, 500000.0),
-         u"meta-llama/llama3 llama/model.py, ModelArgs (rope_theta 500000, dim 4096, n_heads 32) and "
-         "precompute_freqs_cis"_s},
-        {u"Llama 3.1 8B"_s, scaled(rope(RopeType::Llama3, 128, 500000.0), 8.0, 8192)},
-        {u"Llama 3.2 1B"_s, scaled(rope(RopeType::Llama3, 64, 500000.0), 32.0, 8192)},
+        {.name = u"Llama 3 8B"_s,
+         .params = rope(RopeType::Default, 128, 500000.0),
+         .source = u"meta-llama/llama3 llama/model.py, ModelArgs (rope_theta 500000, dim 4096, n_heads 32) and "
+                   "precompute_freqs_cis"_s,
+         .eitherPairing = true},
+        {.name = u"Llama 3.1 8B"_s,
+         .params = scaled(rope(RopeType::Llama3, 128, 500000.0), 8.0, 8192),
+         .eitherPairing = true},
+        {.name = u"Llama 3.2 1B"_s,
+         .params = scaled(rope(RopeType::Llama3, 64, 500000.0), 32.0, 8192),
+         .eitherPairing = true},
         {u"Llama 4 Scout"_s, llama4},
         {u"Qwen2.5 7B with YaRN"_s, scaled(rope(RopeType::Yarn, 128, 1000000.0), 4.0, 32768)},
         {u"Qwen3 8B"_s, rope(RopeType::Default, 128, 1000000.0)},
@@ -85,11 +92,6 @@ std::vector<RopeFit::Published> forms()
         {u"Devstral Small 2"_s, devstral2},
         {u"ModernBERT base"_s, rope(RopeType::Default, 64, 160000.0)},
     };
-    for (RopeFit::Published &form : forms) {
-        static const QStringList eitherPairing {u"Llama 2 7B"_s, u"Mistral 7B"_s, u"Llama 3 8B"_s, u"Llama 3.1 8B"_s,
-                                                u"Llama 3.2 1B"_s};
-        form.eitherPairing = eitherPairing.contains(form.name);
-    }
     for (RopeFit::Published &form : RopeLongRopeForms::forms())
         forms.push_back(std::move(form));
     return forms;
