@@ -130,6 +130,10 @@ Kind kindOf(const std::vector<std::int64_t> &shape)
     if (shape.empty())
         return Kind::Refused;
     const std::vector<std::int64_t> dims = notOne(shape);
+    // Every shape read has at most four dimensions other than 1 ([B, H, L, D], [3, B, L, D]); a
+    // deeper array is none of them, refused rather than cut into slices no reading names.
+    if (dims.size() > 4)
+        return Kind::Refused;
     // [H, 1, L] is also PyTorch's (max_len, 1, d) buffer: key biases are tried first (rows affine
     // in the key, which no table of positions has), the caller reading a table where they fail.
     const bool keyRows = shape.size() >= 3 && shape[shape.size() - 2] == 1 && shape.back() > 1;

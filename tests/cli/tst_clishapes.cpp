@@ -382,13 +382,24 @@ private slots:
         QVERIFY2(o[u"diagnosis"_s].toString().contains(words), qPrintable(run.out));
     }
 
-    // An array no shape reads is refused with the shapes accepted, in one line, exit 2.
+    // An array no shape reads is refused with the shapes accepted, in one line, exit 2: a scalar, and
+    // an array of five dimensions other than 1 (no reading is 5-D; it was cut into 2 x 3 slices).
+    void refusedWithTheShapes_data()
+    {
+        QTest::addColumn<std::vector<std::int64_t>>("shape");
+        QTest::newRow("scalar") << std::vector<std::int64_t> {};
+        QTest::newRow("5-D") << std::vector<std::int64_t> {2, 2, 2, 1, 2, 3};
+    }
     void refusedWithTheShapes()
     {
-        const QString file = m_dir.filePath(u"scalar.npy"_s);
+        QFETCH(std::vector<std::int64_t>, shape);
+        std::int64_t n = 1;
+        for (const std::int64_t d : shape)
+            n *= d;
+        const QString file = m_dir.filePath(u"refused.npy"_s);
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        f.write(npy({}, {1.0f}));
+        f.write(npy(shape, std::vector<float>(std::size_t(n), 0.25f)));
         f.close();
         const CliRun::Run run = CliRun::posenc({u"check"_s, file});
         QCOMPARE(run.exitCode, 2);
