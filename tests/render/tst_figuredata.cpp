@@ -40,6 +40,8 @@ private slots:
     void curvesSkipColumnsOutsideTheTable();
     void magnitudesMatchTheClosedForms_data();
     void magnitudesMatchTheClosedForms();
+    void magnitudesWithoutAPeAreThoseOfEveryRow_data();
+    void magnitudesWithoutAPeAreThoseOfEveryRow();
     void previewSamplesEvenlySpacedPositions();
     void columnStatisticsAreExactAtLargeL();
     void longStatisticsComeInPassesEachLabelled();
@@ -189,6 +191,51 @@ void TestFigureData::magnitudesMatchTheClosedForms()
     QVERIFY(data->columnStatsExact());
     for (const double rms : data->embeddingRms)
         QVERIFY(std::abs(rms / (s * sigma) - 1.0) < 0.2);
+}
+
+void TestFigureData::magnitudesWithoutAPeAreThoseOfEveryRow_data()
+{
+    QTest::addColumn<Encoding>("encoding");
+    QTest::newRow("t5") << Encoding::T5;
+    QTest::newRow("rope") << Encoding::Rope;
+    QTest::newRow("alibi") << Encoding::Alibi;
+}
+
+// Without a PE (X = s*E) the per-column statistics come from s*E's kept moments
+// (EmbeddingMoments), not from its cells generated again: they are those of every row of s*E,
+// summed here in float64 from its float32 cells, and the PE's are zero.
+void TestFigureData::magnitudesWithoutAPeAreThoseOfEveryRow()
+{
+    QFETCH(Encoding, encoding);
+    Params p = sized(96, 700);
+    p.encoding = encoding;
+    p.scaleKind = ScaleKind::Sqrt;
+    const Engine engine(p);
+    QCOMPARE(p.peColumns(), 0);
+    const auto data = MagnitudesCompute::compute(engine, 500, Detail::Full, {});
+    QVERIFY(data);
+    QVERIFY(data->columnStatsExact());
+    RowMatrixXf cells(p.maxLen, p.dModel);
+    QVERIFY(engine.compute(Quantity::Embedding, {0, p.maxLen, 0, p.dModel}, cells));
+    // The cells are s*E rounded to float32; the kept moments are E's in float64, times s.
+    const double tolerance = 1e-6 * std::sqrt(double(p.dModel));
+    for (std::int64_t j = 0; j < p.dModel; ++j) {
+        double sum = 0.0, squares = 0.0;
+        for (std::int64_t r = 0; r < p.maxLen; ++r) {
+            const double x = cells(r, j);
+            sum += x;
+            squares += x * x;
+        }
+        const double mean = sum / double(p.maxLen);
+        const double std = std::sqrt(std::max(0.0, squares / double(p.maxLen) - mean * mean));
+        const auto at = static_cast<qsizetype>(j);
+        QVERIFY2(std::abs(data->embeddingMean[at] - mean) < tolerance,
+                 qPrintable(u"column %1: %2, every row %3"_s.arg(j).arg(data->embeddingMean[at]).arg(mean)));
+        QVERIFY2(std::abs(data->embeddingStd[at] - std) < tolerance,
+                 qPrintable(u"column %1: std %2, every row %3"_s.arg(j).arg(data->embeddingStd[at]).arg(std)));
+        QCOMPARE(data->peMean[at], 0.0);
+        QCOMPARE(data->peStd[at], 0.0);
+    }
 }
 
 void TestFigureData::previewSamplesEvenlySpacedPositions()
