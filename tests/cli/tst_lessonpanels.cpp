@@ -18,6 +18,7 @@
 #include "render/FigureRegistry.h"
 #include "render/FigureRoom.h"
 #include "render/KeptPanels.h"
+#include "render/ShorterLabels.h"
 
 #include "support/ReadableScales.h"
 
@@ -305,6 +306,49 @@ private slots:
             };
             QVERIFY2(drawn != untitled.contains(row),
                      qPrintable(row + (drawn ? u" keeps its title"_s : u" lost its title: "_s + whole)));
+        }
+    }
+
+    // A slide's title keeps the parts that name the model's parameters while its panels' titles
+    // give up their second lines (ShorterLabels::setModelParts), and a panel's title is shortened by
+    // whole clauses, not cut within one: rope-relative's slide for DeepSeek-V3 lost "yarn, factor
+    // 40, original 4,096" from its title and kept "pair 4, p = 0–20 (one …" over the circle.
+    void aSlideTitleKeepsTheModelAndCutsNoClause_data() { lessonRows({u"deepseek-v3"_s, u"mae-vit-b-16"_s}); }
+
+    void aSlideTitleKeepsTheModelAndCutsNoClause()
+    {
+        QFETCH(QString, lesson);
+        QFETCH(QStringList, model);
+        const Lesson &chosen = *Lessons::find(lesson);
+        const auto read = readFor(chosen, model);
+        if (!read)
+            QSKIP("the lesson does not apply to this model");
+        const LessonPage::Request request = pageOf(chosen, *read, false);
+        const auto page = LessonPage::build(request, nullptr);
+        QVERIFY(page);
+        for (qsizetype i = 0; i < request.figures.size(); ++i) {
+            QCustomPlot *plot = page->builds[std::size_t(i)]->plot();
+            const QString name = request.figures[i]->name();
+            QStringList cut;
+            for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+                const auto *text = qobject_cast<QCPTextElement *>(element);
+                if (!text || !text->realVisibility() || text->text().isEmpty() || text->outerRect().height() <= 1)
+                    continue;
+                const QString shown = text->text();
+                if (FigureRoom::roleOf(text) == TextRole::Title) {
+                    for (const QString &part : ShorterLabels::ofModelParts(text))
+                        QVERIFY2(part.isEmpty() || shown.contains(part),
+                                 qPrintable(u"%1's title lost \"%2\": %3"_s.arg(name, part, shown)));
+                } else if (FigureRoom::roleOf(text) == TextRole::PanelTitle && shown.endsWith(u"…"_s)) {
+                    cut.append(shown);
+                }
+            }
+            // Open work, not a tolerance: MAE's dropout-compare beside its magnitudes view, five
+            // columns in about 100 layout units each, cuts its PE row's titles to "PE …".
+            const QString row = QString::fromLatin1(QTest::currentDataTag()) + u" "_s + name;
+            if (row == u"dropout-on-sum mae-vit-b-16 dropout-compare"_s)
+                QEXPECT_FAIL("", "the PE row's titles of five narrow columns", Continue);
+            QVERIFY2(cut.isEmpty(), qPrintable(u"%1 cut its panels' titles: %2"_s.arg(name, cut.join(u"; "_s))));
         }
     }
 
