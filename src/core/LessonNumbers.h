@@ -46,8 +46,8 @@ struct Entry
     QString key;
     QString description;
     std::function<Number(const LessonModel &)> value;
-    // The figure that draws this number, where one does ("position-effect"): a lesson's slide that
-    // quotes it draws that figure too, as its window shows it (Lesson::slideFigures).
+    // The figure that draws this number, where one does ("position-effect", or with the panel's words
+    // "position-effect: the difference"): a slide that quotes it draws it too (Lesson::slideFigures).
     QString figure;
 };
 
@@ -81,7 +81,7 @@ bool attendsBothWays(const LessonModel &model);
 QStringList keys(const QList<Entry> &more = {});
 // What a key stands for, in a line ("1/(1 − p): the factor of the kept cells").
 QString describe(const QString &key, const QList<Entry> &more = {});
-// The figure that draws the number of `key` ({Model} as model); empty where none does.
+// The figure ("figure: panel words") that draws `key`'s number ({Model} as model); empty: none.
 QString figureOf(const QString &key, const QList<Entry> &more = {});
 // The number of `key` for `model`; nothing for a key that is not one. A key written with a
 // capital first letter ({Model}) is its key's number with the first letter of its words capital,

@@ -170,7 +170,7 @@ QStringList Lesson::slideFigures(const LessonModel &model, bool windowViews) con
     // slide for BLOOM quoted its ALiBi bias against the row's first token and left out the
     // position-effect view that draws it, which its window shows.
     for (const QString &key : rendered.keys) {
-        const QString figure = LessonNumbers::figureOf(key, LayerLessonNumbers::entries());
+        const QString figure = LessonNumbers::figureOf(key, LayerLessonNumbers::entries()).section(u": "_s, 0, 0);
         if (isView(figure))
             add(figure);
     }
@@ -179,10 +179,19 @@ QStringList Lesson::slideFigures(const LessonModel &model, bool windowViews) con
 
 QStringList Lesson::keptPanels(const LessonModel &model, const QString &figure) const
 {
+    // The panels its alternatives refer to, and those that draw the numbers it quotes: a number the
+    // text quotes is on the slide (left-padding's for Whisper quoted ‖ΔPE‖ = 36.6 and gave up the
+    // position-effect view's panel of it for room).
+    const LessonText::Rendered rendered = explain(model);
+    QStringList panels = rendered.panels;
+    for (const QString &key : rendered.keys)
+        panels.append(LessonNumbers::figureOf(key, LayerLessonNumbers::entries()));
     QStringList words;
-    for (const QString &panel : explain(model).panels)
-        if (panel.section(u": "_s, 0, 0) == figure && panel.contains(u": "_s))
-            words.append(panel.section(u": "_s, 1));
+    for (const QString &panel : std::as_const(panels)) {
+        const QString named = panel.section(u": "_s, 1);
+        if (panel.section(u": "_s, 0, 0) == figure && panel.contains(u": "_s) && !words.contains(named))
+            words.append(named);
+    }
     return words;
 }
 

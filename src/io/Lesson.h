@@ -74,8 +74,8 @@ struct Lesson
     // drew the main figure alone, without left-padding's "position-effect view's difference panel"
     // or many-layers' query-scale view.
     QStringList slideFigures(const LessonModel &model, bool windowViews = true) const;
-    // The panels of `figure` its text for `model` refers to, by words of their titles or axis labels:
-    // those a slide of the lesson must not give up for room (FigureStyle::keptPanels).
+    // The panels of `figure` its text for `model` refers to or that draw the numbers it quotes, by
+    // words of their titles or axis labels: a slide keeps them whatever its room (FigureStyle::keptPanels).
     QStringList keptPanels(const LessonModel &model, const QString &figure) const;
     // The parameters of the lesson for its own model, or every problem with them.
     std::variant<Params, QList<ParamError>> params() const;

@@ -57,11 +57,13 @@ const std::vector<Step> &ladder()
         shortenEntries,
         legendsInside,
         [](QCustomPlot *plot) { return labelsAlongTicks(plot, Qt::Vertical); },
-        [](QCustomPlot *plot) { return shortenTitle(plot, 1); },
+        shortenTitleKeepingModel,
         shortenAxisLabels,
         shortenBarLabels,
         elideTickLabels,
         [](QCustomPlot *plot) { return shortenPanelTitles(plot, 1); },
+        // A title's line of the model's parameters goes only after the panels' second lines.
+        [](QCustomPlot *plot) { return shortenTitle(plot, 1); },
         {dropTitle, StepGives::Title},
         // Axes grown by what went since may hold in a corner a legend they could not before.
         legendsInside,

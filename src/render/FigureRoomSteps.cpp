@@ -19,7 +19,6 @@ namespace posenc::FigureRoom::Steps {
 
 namespace {
 
-const QString kSeparator = u"  ·  "_s;
 constexpr int kTightPadding = 2; // layout units between an axis and its tick labels, and its label
 constexpr int kTightSpacing = 4; // layout units between the panels of a grid
 constexpr int kNarrowBar = 7; // a colour bar's width (layout units): 1.9 mm, as wide as a line is high
@@ -49,70 +48,6 @@ QList<QCPAxis *> shownAxes(const QCustomPlot &plot)
                     axes.append(axis);
     return axes;
 }
-
-// The lines `text` takes wrapped within `width`, as FigureFit wraps it.
-int linesOf(const QString &text, const QFont &font, double width)
-{
-    int lines = 0;
-    for (const QString &line : text.split(u'\n'))
-        lines += int(FigureFit::wrap(line, font, width).count(u'\n')) + 1;
-    return lines;
-}
-
-// A word that says no word: a number ("16,", "0–63") or a sign ("="), which the word before it names.
-bool wordless(const QString &word)
-{
-    return std::none_of(word.begin(), word.end(), [](QChar c) { return c.isLetter(); });
-}
-
-// `words`' first `count`, without the signs that would lead on to the next ("pair 16," is "pair 16").
-QString leading(const QStringList &words, qsizetype count)
-{
-    QString kept = words.mid(0, count).join(u' ');
-    while (!kept.isEmpty() && u",;:=("_s.contains(kept.back()))
-        kept.chop(1);
-    return kept.trimmed();
-}
-
-} // namespace
-
-QString shortened(const QString &text, const QFont &font, double width, int lines, const QStringList &forms)
-{
-    if (linesOf(text, font, width) <= lines)
-        return text;
-    QStringList parts;
-    for (const QString &statement : text.split(u'\n'))
-        parts += statement.split(kSeparator);
-    for (qsizetype k = parts.size() - 1; k >= 1; --k) {
-        const QString kept = parts.mid(0, k).join(kSeparator);
-        if (linesOf(kept, font, width) <= lines)
-            return kept;
-    }
-    for (const QString &form : forms)
-        if (linesOf(form, font, width) <= lines)
-            return form;
-    // The first part's first words, never cut within a word nor before the number a word names
-    // ("pair …" of "pair 16"): with an ellipsis, or, where that leaves no room for a word and its
-    // number, without it.
-    const QStringList words = parts.value(0).split(u' ', Qt::SkipEmptyParts);
-    for (const QString &more : {u" …"_s, QString()}) {
-        for (qsizetype k = words.size() - 1; k >= 1; --k) {
-            const QString kept = leading(words, k);
-            if (!kept.isEmpty() && !wordless(words[k]) && linesOf(kept + more, font, width) <= lines)
-                return kept + more;
-        }
-    }
-    // Where not even that fits, the first word and the number it names whole, past the room: a
-    // text cut within its first word ("embed…", or nothing) names nothing, and the figure gives up
-    // more (a panel beside it) for the room it takes.
-    qsizetype first = 1;
-    while (first < words.size() && wordless(words[first]))
-        ++first;
-    const QString kept = leading(words, first);
-    return kept.isEmpty() ? words.value(0) : kept;
-}
-
-namespace {
 
 bool shorten(QCustomPlot *plot, QCPTextElement *element, int lines)
 {
@@ -289,6 +224,26 @@ bool tightenGrids(QCustomPlot *plot)
     return changed;
 }
 
+namespace {
+
+// Whether a label under `scale`'s bar would stand beside a panel of a row below the bar's, where it
+// reads as that panel's once the rows between close up (captions given up, axes shared):
+// sum-vs-concat's "X" stood beside its statistics panel's 10⁰.
+bool besidePanelBelow(const QCustomPlot &plot, const QCPColorScale *scale)
+{
+    const QRect bar = scale->rect(), outer = scale->outerRect();
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        if (rect == scale->axis()->axisRect() || Changes::isHidden(rect) || !rect->realVisibility()
+            || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            continue;
+        if (rect->top() > bar.bottom() && (rect->right() < bar.left() || rect->left() > outer.right()))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 bool foldBarLabels(QCustomPlot *plot)
 {
     bool changed = false;
@@ -303,7 +258,8 @@ bool foldBarLabels(QCustomPlot *plot)
         // The bar's column without the label along it: from the bar's left edge to the column's end.
         const QRect outer = scale->outerRect(), bar = scale->rect();
         const double room = outer.right() - bar.left() - metrics.height() - axis->labelPadding();
-        if (metrics.horizontalAdvance(label) > room || outer.bottom() - bar.bottom() < half + metrics.height())
+        if (metrics.horizontalAdvance(label) > room || outer.bottom() - bar.bottom() < half + metrics.height()
+            || besidePanelBelow(*plot, scale))
             continue;
         auto *text = new QCPItemText(plot);
         // Drawn while its bar is: an item's parent is the axis rect it was last clipped to.
@@ -401,11 +357,49 @@ bool shortenTitle(QCustomPlot *plot, int lines)
     return shorten(plot, titleOf(*plot), lines);
 }
 
+bool shortenTitleKeepingModel(QCustomPlot *plot)
+{
+    QCPTextElement *title = titleOf(*plot);
+    if (!title || title->text().isEmpty())
+        return false;
+    Changes &changes = Changes::of(plot);
+    const QString kept
+        = shortened(changes.originalText(title), title->font(),
+                    FigureFit::roomFor(title, plot->viewport().width() - 8.0), 1, ShorterLabels::ofText(title));
+    const QStringList model = ShorterLabels::ofModelParts(title);
+    if (std::any_of(model.begin(), model.end(),
+                    [&kept](const QString &part) { return !part.isEmpty() && !kept.contains(part); }))
+        return false;
+    return changes.setText(title, kept);
+}
+
 bool shortenPanelTitles(QCustomPlot *plot, int lines)
 {
     bool changed = false;
-    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
+    const QList<QCPTextElement *> titles = textsOf(*plot, TextRole::PanelTitle);
+    for (QCPTextElement *text : titles)
         changed |= shorten(plot, text, lines);
+    // Titles of a row that give as many shorter forms show the same one, the shortest any of them
+    // took, where it holds: dropout-compare's row read "lost: 10.2 %" beside "lost: 10 %", as if of
+    // two precisions. A title's level: 0 as its figure set it or its first parts, k its k-th form.
+    Changes &changes = Changes::of(plot);
+    const auto level = [](const QCPTextElement *t) { return ShorterLabels::ofText(t).indexOf(t->text()) + 1; };
+    const auto alike = [](const QCPTextElement *a, const QCPTextElement *b) {
+        const qsizetype forms = ShorterLabels::ofText(a).size();
+        return forms > 0 && ShorterLabels::ofText(b).size() == forms
+            && std::abs(a->outerRect().top() - b->outerRect().top()) <= 2;
+    };
+    for (QCPTextElement *text : titles) {
+        qsizetype most = level(text);
+        for (const QCPTextElement *other : titles)
+            if (alike(text, other))
+                most = std::max(most, level(other));
+        if (most <= level(text))
+            continue;
+        const QString form = ShorterLabels::ofText(text).at(most - 1);
+        if (shortened(form, text->font(), FigureFit::roomFor(text, plot->viewport().width() - 8.0), lines) == form)
+            changed |= changes.setText(text, form);
+    }
     return changed;
 }
 

@@ -60,6 +60,9 @@ bool labelsAbove(QCustomPlot *plot);
 bool endLabelsIntoNames(QCustomPlot *plot);
 // The figure's title, or each panel's, in at most `lines` lines: its first parts that fit.
 bool shortenTitle(QCustomPlot *plot, int lines);
+// The title in one line where that keeps the parts naming the model's parameters
+// (ShorterLabels::setModelParts); else as it is, until shortenTitle(plot, 1) after the panel titles.
+bool shortenTitleKeepingModel(QCustomPlot *plot);
 bool shortenPanelTitles(QCustomPlot *plot, int lines);
 // Legend entries keep their first part ("q = k (all ones): ..." is "q = k").
 bool shortenEntries(QCustomPlot *plot);

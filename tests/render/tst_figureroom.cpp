@@ -72,7 +72,14 @@ void TestFigureRoom::shortenedKeepsNumbersWhole_data()
     const QString circle = u"pair 16, p = 0–63\narrows p = 0, 1; dashed 21, 22: θᵢ apart"_s;
     QTest::newRow("whole first statement")
         << circle << u"pair 16, p = 0–63"_s << u"pair 16, p = 0–63"_s << QStringList();
-    QTest::newRow("the words before the range") << circle << u"pair 16, p …"_s << u"pair 16 …"_s << QStringList();
+    // Shortened by meaning: its last clause dropped whole, not cut within it ("pair 16 …").
+    QTest::newRow("the words before the range") << circle << u"pair 16, p …"_s << u"pair 16"_s << QStringList();
+    // A parenthesis goes first: rope-relative's slide for DeepSeek-V3 kept "pair 4, p = 0–20 (one …".
+    QTest::newRow("a parenthesis dropped") << u"pair 4, p = 0–20 (one turn)\narrows p = 0, 1; dashed 7, 8"_s
+                                           << u"pair 4, p = 0–20 (one"_s << u"pair 4, p = 0–20"_s << QStringList();
+    // A number after a colon is its word's value, no clause: "PE lost" alone names nothing.
+    QTest::newRow("a value is no clause") << u"PE lost: 10.2\u00a0%\nenergy kept: 89.7\u00a0%"_s << u"PE lost: 10."_s
+                                          << u"PE …"_s << QStringList();
     // "pair 1…" fitted here: it reads as another pair.
     QTest::newRow("no room for the ellipsis") << circle << u"pair 1…"_s << u"pair 16"_s << QStringList();
     const QString turn = u"θᵢ = 0.0123 rad a position, wavelength 511"_s;

@@ -70,8 +70,11 @@ std::optional<std::vector<double>> tokenEffect(const Params &params, IdsChoice c
 
 const QString kInvalid = u"not here: the parameters or the batch are not valid"_s;
 
-// The figures that draw these numbers (LessonNumbers::Entry::figure): a slide that quotes one draws it.
-const QString kEffectFigure = u"position-effect"_s;
+// The figures that draw these numbers, with words of the panel's title (LessonNumbers::Entry::figure):
+// a slide that quotes one draws that panel.
+const QString kEffectScores = u"position-effect: document's first"_s;
+const QString kEffectDifference = u"position-effect: the difference"_s;
+const QString kEffectAbsolute = u"position-effect: what reads the absolute position"_s;
 const QString kDistanceFigure = u"document-distance"_s;
 
 Number effect(const Params &params, IdsChoice choice, Column k)
@@ -231,39 +234,39 @@ QList<Entry> paddingEntries()
              return family.score ? word(family.score->name) : none(u"not here: the family has no score of two ids"_s);
          }},
         {u"batch_score_reference"_s, u"its score against the row's first real token, the reference's ids"_s,
-         [](const Params &p) { return effect(p, reference, Column::ScoreReference); }, kEffectFigure},
+         [](const Params &p) { return effect(p, reference, Column::ScoreReference); }, kEffectScores},
         {u"batch_score_arange"_s, u"the same under arange(L)"_s,
-         [](const Params &p) { return effect(p, arange, Column::ScoreChosen); }, kEffectFigure},
+         [](const Params &p) { return effect(p, arange, Column::ScoreChosen); }, kEffectScores},
         {u"batch_score_difference"_s, u"arange's score minus the reference's"_s,
-         [](const Params &p) { return effect(p, arange, Column::ScoreDifference); }, kEffectFigure},
+         [](const Params &p) { return effect(p, arange, Column::ScoreDifference); }, kEffectDifference},
         {u"batch_float32_difference"_s, u"the same with float32 angles"_s,
-         [](const Params &p) { return effect(p, arange, Column::Float32Difference); }, kEffectFigure},
+         [](const Params &p) { return effect(p, arange, Column::Float32Difference); }, kEffectDifference},
         {u"batch_term_difference"_s, u"‖PE[column] − PE[id]‖ of a family that adds a term"_s,
-         [](const Params &p) { return effect(p, arange, Column::TermDifference); }, kEffectFigure},
+         [](const Params &p) { return effect(p, arange, Column::TermDifference); }, kEffectAbsolute},
         {u"batch_temperature_id"_s, u"Llama 4's temperature at the token's id"_s,
          [](const Params &p) {
              return needs(bool(p.batch.attnScale), u"attn-scale"_s,
                           [&] { return effect(p, reference, Column::TemperatureIds); });
          },
-         kEffectFigure},
+         kEffectAbsolute},
         {u"batch_temperature_column"_s, u"... at its column, cache_position, as Llama4TextAttention reads it"_s,
          [](const Params &p) {
              return needs(bool(p.batch.attnScale), u"attn-scale"_s,
                           [&] { return effect(p, reference, Column::TemperatureCache); });
          },
-         kEffectFigure},
+         kEffectAbsolute},
         {u"batch_chunk_id"_s, u"Llama 4's chunk of the token's id"_s,
          [](const Params &p) {
              return needs(bool(p.batch.chunk), u"attention-chunk"_s,
                           [&] { return effectInteger(p, reference, Column::ChunkIds); });
          },
-         kEffectFigure},
+         kEffectAbsolute},
         {u"batch_chunk_arange"_s, u"... of its column, arange's id"_s,
          [](const Params &p) {
              return needs(bool(p.batch.chunk), u"attention-chunk"_s,
                           [&] { return effectInteger(p, arange, Column::ChunkIds); });
          },
-         kEffectFigure},
+         kEffectAbsolute},
         {u"batch_length_reference"_s, u"the batch's length a dynamic rotary embedding reads: the largest id + 1"_s,
          [](const Params &p) { return maxLength(p, reference); }},
         {u"batch_length_arange"_s, u"... under arange(L)"_s, [](const Params &p) { return maxLength(p, arange); }},

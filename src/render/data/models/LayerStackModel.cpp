@@ -45,6 +45,10 @@ LayerStackData LayerStackModel::compute(const QString &model, const QString &bas
                                            : u"full"_s;
         g.position = ModelText::position(layer);
         g.span = ModelText::span(layer);
+        if (layer.scheme.window)
+            g.spanReach = (layer.scheme.windowBothSides ? u"±%1"_s : u"%1"_s).arg(*layer.scheme.window);
+        else if (layer.scheme.chunk)
+            g.spanReach = QString::number(*layer.scheme.chunk);
         g.query = ModelText::query(layer.scheme);
         g.terse = ModelText::terse(layer);
         data.groups.append(g);

@@ -28,6 +28,9 @@ struct LayerStackData : FigureData
         double theta = 0.0; // RoPE's, for the order of its colours
         QString position; // "RoPE θ 1e6, linear ×8, 256 of 256, half"
         QString span; // "window 1024", "chunk 8192", "full context"
+        // How far its span reaches in a few signs, for the span's key: "±64" (a window each side),
+        // "1024", "8192" (a chunk); empty for the whole context or a mixer.
+        QString spanReach;
         QString query; // the query scaling in words, or empty
         QString terse; // the whole in a few words, for a slide
     };

@@ -229,11 +229,19 @@ void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const
     }
     for (qsizetype i = 0; i < spans.keys.size(); ++i) {
         const QString key = spans.keys[i];
-        if (key == u"full"_s || key == u"window"_s || key == u"chunk"_s)
-            swatches.append({spans.colors[i],
-                             key == u"full"_s         ? u"span: whole context"_s
-                                 : key == u"window"_s ? u"span: sliding window"_s
-                                                      : u"span: chunk"_s});
+        if (key != u"full"_s && key != u"window"_s && key != u"chunk"_s)
+            continue;
+        // The span's key says how far it reaches, the model's parameter (ModernBERT's local window
+        // ±64): a terse position entry cut to its scheme ("RoPE 1e4") kept it nowhere else.
+        QStringList reaches;
+        for (const auto &g : d.groups)
+            if (g.spanKey == key && !g.spanReach.isEmpty() && !reaches.contains(g.spanReach))
+                reaches.append(g.spanReach);
+        const QString reach = reaches.isEmpty() ? QString() : u" "_s + reaches.join(u", "_s);
+        swatches.append({spans.colors[i],
+                         key == u"full"_s         ? u"span: whole context"_s
+                             : key == u"window"_s ? u"span: sliding window"_s + reach
+                                                  : u"span: chunk"_s + reach});
     }
     SwatchLegend::set(m_legend, swatches);
     if (!d.notes.isEmpty())

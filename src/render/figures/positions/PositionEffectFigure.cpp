@@ -269,6 +269,11 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
         absolute || d.chunk ? u"what reads the absolute position%1"_s.arg(
             d.term ? u": ‖ΔPE‖ %1 %2"_s.arg(largest, effectLargestText(d.largestTerm)) : QString())
                             : u"nothing here reads the absolute position (no term, temperature or chunk)"_s);
+    // Shorter, its number kept: a lesson quotes it (left-padding's ‖ΔPE‖ = 36.6 for Whisper), where
+    // dropping the clause would leave the panel's name alone.
+    const QString term = u"‖ΔPE‖ %1 %2"_s.arg(largest, effectLargestText(d.largestTerm));
+    ShorterLabels::setText(m_panelTitles[2],
+                           d.term ? QStringList {u"absolute position: %1"_s.arg(term), term} : QStringList());
     // The padding, shaded in every panel (the first run; the figure's caption says how many).
     for (std::size_t i = 0; i < m_rects.size(); ++i) {
         const bool any = !d.padding.isEmpty();

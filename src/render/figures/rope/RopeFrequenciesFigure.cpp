@@ -191,6 +191,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
         attention += u" (q·k × %1)"_s.arg(NumberText::compact(d.logitScale, 4));
     const QString what = m_compact ? u"RoPE wavelengths"_s : u"RoPE wavelength of each pair"_s;
     m_title->setText(u"%1  ·  %2  ·  %3  ·  %4"_s.arg(what, d.scaling, d.model, attention));
+    ShorterLabels::setModelParts(m_title, {d.scaling, d.model});
 }
 
 std::optional<HoverPoint> RopeFrequenciesFigure::hoverAt(const QPointF &pixel, const Engine &) const

@@ -1,6 +1,7 @@
 #include "RopeInputFigure.h"
 
 #include "render/PlotItems.h"
+#include "render/ShorterLabels.h"
 
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
@@ -156,6 +157,7 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     if (!preview.isEmpty())
         parts.append(preview);
     m_title->setText(parts.join(u"  ·  "_s));
+    ShorterLabels::setModelParts(m_title, {d.scaling, d.model});
 }
 
 QList<PositionAxis> RopeInputFigure::positionAxes() const

@@ -310,6 +310,7 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     if (d.cos.isPreview())
         parts.append(u"preview"_s);
     m_title->setText(parts.join(u"  ·  "_s));
+    ShorterLabels::setModelParts(m_title, {d.scaling, d.model});
 }
 
 QList<PositionAxis> RopeRotationFigure::positionAxes() const

@@ -1,6 +1,7 @@
 #include "RopeScoreFigure.h"
 
 #include "render/PlotItems.h"
+#include "render/ShorterLabels.h"
 
 #include "render/FigureDescriptor.h"
 #include "render/MeasuredText.h"
@@ -162,6 +163,7 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     if (d.last < 1)
         parts.append(u"max-len 1: no distance past 0"_s);
     m_title->setText(parts.join(u"  ·  "_s));
+    ShorterLabels::setModelParts(m_title, {d.scaling, d.model});
 }
 
 std::optional<HoverPoint> RopeScoreFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
