@@ -256,6 +256,15 @@ bool explains(const TableRows &table, const QString &word, Encoding family, Para
         && verification.deviatingCells <= allowed;
 }
 
+// The words after a parameter named by a mistake of its own (TableHypothesis::parameterMistakes):
+// its id, and where the declaration left it at its default, that the default was compared.
+QString ownMistakeWords(const QString &id, const ParamSpec &row, bool declaredIt)
+{
+    return declaredIt
+        ? u" (%1)"_s.arg(id)
+        : u" (%1; the default was compared, as none was declared: --%2 declares the one meant)"_s.arg(id, row.key);
+}
+
 // A declared family's deviating table that the undeclared reading finds to be the family's at
 // other parameters: the fewest of the parameters that differ (one, else two) that, set in the
 // declaration, give every row of the table are named, each with both values.
@@ -278,12 +287,16 @@ void nameDifferingParameters(TableMatch &match, const TableMatch &read, const Ta
         if (!explains(table, match.table, family, declared, *read.params, set, options, allowed))
             continue;
         QStringList said;
+        const auto &hypothesis = FamilyChecks::of(family).table;
         for (const ParamSpec *row : set) {
-            match.mistakes.append(row->key);
+            // A parameter with a mistake of its own (a head bias's mask: bias-mask) is named by it.
+            const QString id = hypothesis ? hypothesis->parameterMistakes.value(row->key, row->key) : row->key;
+            match.mistakes.append(id);
             const bool declaredIt = !given || given->contains(row->key);
-            said.append(u"%1 %2 %3 %4"_s.arg(row->key, valueText(*row, *read.params),
-                                             declaredIt ? DeclaredWords::whereGiven() : DeclaredWords::whereDefault(),
-                                             valueText(*row, declared)));
+            said.append(u"%1 %2 %3 %4%5"_s.arg(row->key, valueText(*row, *read.params),
+                                               declaredIt ? DeclaredWords::whereGiven() : DeclaredWords::whereDefault(),
+                                               valueText(*row, declared),
+                                               id == row->key ? QString() : ownMistakeWords(id, *row, declaredIt)));
         }
         match.notes.prepend(match.diagnosis);
         match.diagnosis = allowed == 0

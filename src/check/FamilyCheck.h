@@ -6,6 +6,7 @@
 #include "check/TensorReading.h"
 #include "core/Params.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -64,6 +65,10 @@ struct FamilyCheck
     // family no config names. And the kinds of finding it reports, which `posenc check --help`
     // lists after the shared ones.
     std::function<QList<ConfigLayer>(ConfigContext &)> readConfig;
+    // A config of another format than transformers' that the family reads whole (diffusers' model
+    // configs: `_class_name` and no model_type), as ModelConfig::check's answer, which every command's
+    // --config and --expect-config read; nothing where the config is not of that format.
+    std::function<std::optional<ConfigCheck>(const QJsonObject &)> readOtherConfig;
     QList<ConfigFindings::Kind> configFindings;
     // Its words for what places position in one layer of a model (the layer-stack figure): "ALiBi,
     // 12 heads"; unset: its heading. And its name in the layer stack's terse labels ("NoPE"); empty:

@@ -97,6 +97,12 @@ TableHypothesis hypothesis(const HeadBias::Family &family,
     };
     h.publishedForms = [](std::int64_t) { return QList<PublishedForm>(); };
     h.rowShiftFree = true; // a bias added to the scores: up to a constant per query row (RowConstant)
+    // A bias that differs from the declared one in its mask alone is a mistake of its own: the
+    // direction a model attends in, not a number of the formula (mlx#3071, x-transformers#88).
+    if (!family.maskKey.isEmpty()) {
+        h.mistakes.append(CheckMistakes::kBiasMask);
+        h.parameterMistakes.insert(family.maskKey, CheckMistakes::kBiasMask);
+    }
     return h;
 }
 

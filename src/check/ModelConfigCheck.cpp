@@ -188,6 +188,13 @@ namespace ModelConfig {
 
 ConfigCheck check(const QJsonObject &config)
 {
+    // A config of another format a family reads whole (diffusers' `_class_name`): its reading.
+    for (const FamilySpec &family : Families::all()) {
+        if (const auto &read = FamilyChecks::of(family.encoding).readOtherConfig) {
+            if (auto other = read(config))
+                return std::move(*other);
+        }
+    }
     ConfigCheck result;
     ConfigContext context(config, result);
 

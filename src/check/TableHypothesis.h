@@ -6,6 +6,7 @@
 #include "check/TableSample.h"
 #include "core/Params.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -126,6 +127,10 @@ struct TableHypothesis
     // reading found, as the match its ids and diagnosis say ("rope_theta 10000 where the declaration
     // gives 5e+05"); nothing where no parameter explains it. Unset: not named.
     std::function<std::optional<TableMatch>(const TableMatch &read, const Params &declared)> nameDeclaredParameter;
+    // The parameters whose difference from the declaration is a mistake of its own rather than the
+    // parameter's key, by key (a head bias's mask row: "alibi" -> "bias-mask"), which the check
+    // names when the reading differs from the declaration in that parameter alone (DeclaredReading).
+    QHash<QString, QString> parameterMistakes;
     // Of a declared table of its that deviates with no mistake named (`declared`, streamed, at the
     // parameters `declared.params`): a defect of the declared reference's computation that gives every
     // cell (T5's map without its log branch or its clamp), read from the table itself, as the match

@@ -95,6 +95,10 @@ inline const QString kRelativeReversed = QStringLiteral("relative-position-rever
 // 2-D grid's table sampled with its x and y exchanged (TableAxesSwapped; torchtitan#4244).
 inline const QString kSignFlipped = QStringLiteral("sign-flipped");
 inline const QString kGridAxesSwapped = QStringLiteral("grid-axes-swapped");
+// A head bias that differs from the declared one in its mask alone: symmetric where causal is
+// declared (or the default), causal where symmetric is, or a key bias m·j (causal to the softmax)
+// declared symmetric (mlx#3071's create_alibi_matrix, x-transformers#88; HeadBiasFit).
+inline const QString kBiasMask = QStringLiteral("bias-mask");
 // The check's own, of any family's table (posenc check --help lists them with the families').
 inline const QStringList kOfAnyTable {kTransposed,  kCellsOverwritten, kCellsOffset,
                                       kCellsShifted, kSignFlipped,      kGridAxesSwapped};

@@ -36,6 +36,12 @@ struct VectorReading
     std::function<TableMatch(const std::vector<double> &v, StoredType stored, const Params &declared,
                              std::optional<std::int64_t> heads)>
         expect;
+    // Against declared parameters whose vector depends on the sequence's length (LongRoPE's two
+    // factor lists, dynamic NTK's grown base) where the declaration states no length: the vector at
+    // the length that gives it, correct and naming the lengths it serves, or nothing (`expect` then
+    // answers). Unset: `expect` alone.
+    std::function<std::optional<TableMatch>(const std::vector<double> &v, StoredType stored, const Params &declared)>
+        atUnstatedLength;
 };
 
 // A family that biases each head's scores by a map of its own ([.., H, L, L]), head by head.

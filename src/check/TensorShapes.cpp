@@ -186,8 +186,15 @@ std::variant<std::vector<double>, QString> readVector(const TableRows &rows)
 TableMatch checkVector(const std::vector<double> &v, StoredType stored, const VectorDeclaration &declared)
 {
     if (declared.family) {
-        if (const auto &reading = FamilyChecks::of(*declared.family).tensors.vector)
+        if (const auto &reading = FamilyChecks::of(*declared.family).tensors.vector) {
+            // No length declared: the length the vector holds, named, where its rope_type's vector
+            // depends on it; else (and with a length) the declared parameters as they are.
+            if (!declared.lengthGiven && reading->atUnstatedLength) {
+                if (auto atLength = reading->atUnstatedLength(v, stored, declared.params))
+                    return std::move(*atLength);
+            }
             return reading->expect(v, stored, declared.params, declared.heads);
+        }
         QStringList readers;
         for (const FamilySpec &family : Families::all()) {
             if (const auto &reading = FamilyChecks::of(family.encoding).tensors.vector)

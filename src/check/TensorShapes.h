@@ -43,6 +43,10 @@ struct VectorDeclaration
     std::optional<Encoding> family;
     Params params;
     std::optional<std::int64_t> heads;
+    // Whether the declaration states the sequence's length (--max-len, --prompt): a vector states
+    // none, so without it a vector of a length-dependent rope_type is read at the length it holds
+    // (VectorReading::atUnstatedLength).
+    bool lengthGiven = false;
 };
 // A vector read as RoPE's inv_freq or ALiBi's slopes, or against the declared one.
 TableMatch checkVector(const std::vector<double> &v, StoredType stored, const VectorDeclaration &declared);

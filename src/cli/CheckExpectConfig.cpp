@@ -5,7 +5,6 @@
 
 #include "check/FamilyCheck.h"
 #include "check/ModelConfigCheck.h"
-#include "check/sinusoidal/DiffusersTimestep.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
@@ -74,33 +73,6 @@ std::optional<Refusal> layInputs(Params &params, const FamilySpec &spec,
     return std::nullopt;
 }
 
-// A diffusers config: its class's timestep embedding, the one table it names (layer type
-// "timestep").
-std::variant<Expectation, Refusal> diffusersExpectation(const QString &path, const QString &layerType,
-                                                        const QJsonObject &config,
-                                                        const QList<std::pair<QString, QString>> &inputs)
-{
-    if (!layerType.isEmpty() && layerType != u"timestep"_s)
-        return Refusal {
-            ExitUsage,
-            {u"--layer-type: must be one of the config's layer types (timestep); got '%1'"_s.arg(layerType)}};
-    const auto read = DiffusersTimestep::read(config);
-    if (const auto *problem = std::get_if<QString>(&read))
-        return Refusal {ExitUsage, {u"--expect-config: %1: %2"_s.arg(path, *problem)}};
-    const DiffusersTimestep::Embedding &embedding = std::get<DiffusersTimestep::Embedding>(read);
-    Expectation e;
-    e.kind = Expectation::Kind::Family;
-    e.family = embedding.params.encoding;
-    e.params = embedding.params;
-    const FamilySpec &spec = Families::spec(e.family);
-    if (const auto refused = layInputs(e.params, spec, inputs))
-        return *refused;
-    e.tables = FamilyChecks::of(spec.encoding).table->tables;
-    e.widthGiven = true;
-    e.source = u"%1, %2's timestep embedding (%3)"_s.arg(path, embedding.className, embedding.code);
-    return e;
-}
-
 } // namespace
 
 std::variant<Expectation, Refusal> configExpectation(const QString &path, const QString &layerType,
@@ -110,8 +82,6 @@ std::variant<Expectation, Refusal> configExpectation(const QString &path, const 
     const ReadResult<QJsonObject> read = ModelConfigFile::read(path);
     if (!read)
         return failure(exitCodeOf(read.error()), read.error().toString());
-    if (DiffusersTimestep::isConfig(read.value()))
-        return diffusersExpectation(path, layerType, read.value(), inputs);
     const ConfigCheck check = ModelConfig::check(read.value());
     if (check.modelType.isEmpty())
         return failure(ExitIo,

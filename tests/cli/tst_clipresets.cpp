@@ -91,7 +91,7 @@ void TestCliPresets::listsEveryPreset()
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
     const QStringList lines = run.out.split(u'\n', Qt::SkipEmptyParts);
     const QStringList files = presetFiles();
-    QCOMPARE(files.size(), 46);
+    QCOMPARE(files.size(), 50);
     QCOMPARE(lines.size(), files.size());
     for (qsizetype i = 0; i < files.size(); ++i) {
         const QStringList fields = lines[i].split(u'\t');
@@ -281,10 +281,12 @@ void TestCliPresets::theEncodingFlagOverridesThePresetsFamily()
         QCOMPARE(family, owner->word);
         listed.append(name);
         // A model's config (read on huggingface.co or in a repository at a commit) is rotary, one of
-        // the attention biases or a vision model's 2-D encoding, or an audio encoder's sinusoid
-        // (Whisper's); the papers' and libraries' presets are sinusoidal.
+        // the attention biases or a vision model's 2-D encoding, or a sinusoid of an audio encoder
+        // (Whisper's) or of a diffusion model's timesteps (diffusers' get_timestep_embedding); the
+        // papers' and libraries' presets are sinusoidal.
         const QString source = presetFile(file).value(u"source"_s).toString();
-        const bool encoder = presetFile(file).value(u"title"_s).toString().endsWith(u", encoder"_s);
+        const QString title = presetFile(file).value(u"title"_s).toString();
+        const bool encoder = title.endsWith(u", encoder"_s) || title.contains(u"timestep embedding"_s);
         if (source.contains(u"huggingface.co"_s) || source.contains(u" @ "_s))
             QVERIFY2(encoder || family != u"sinusoidal"_s, qPrintable(file));
         else

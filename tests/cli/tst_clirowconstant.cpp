@@ -120,7 +120,7 @@ private slots:
     // mask; transformers' modeling_bloom.py, BloomAttention.forward) is the causal bias before its mask,
     // as HF's unmasked −m (i − j) is: correct undeclared and declared (the default mask is causal),
     // never same-row. Declared symmetric it is x-transformers#88's bidirectional bug: a mistake of the
-    // mask, named by the flag (alibi), never same-row.
+    // mask, bias-mask, never same-row.
     void unmaskedBloomIsTheBiasBeforeTheMask()
     {
         for (const QStringList &flags : {QStringList(), kAlibi16}) {
@@ -133,7 +133,7 @@ private slots:
         }
         const QStringList symmetric = kAlibi16 + QStringList {u"--alibi"_s, u"symmetric"_s};
         const Checked c = check(stack(kBloom, std::numeric_limits<double>::quiet_NaN()), symmetric);
-        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"alibi"_s}, qPrintable(c.shown));
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"bias-mask"_s}, qPrintable(c.shown));
     }
 
     // Held-out set 4's F11: x-transformers' [8, 1, 256] key bias m·j broadcast to [1, 8, 256, 256]
@@ -155,12 +155,12 @@ private slots:
             QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(context));
         }
         const Checked c = check(bytes, alibi8 + QStringList {u"--alibi"_s, u"symmetric"_s});
-        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"alibi"_s}, qPrintable(c.shown));
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"bias-mask"_s}, qPrintable(c.shown));
     }
 
     // Held-out set 4's F1 (x-transformers#88): the key bias [8, 1, 256] of m·j (AlibiPositionalBias
     // before the fix: bias = arange(j) * slopes) is ALiBi's bias only under a causal mask: correct
-    // undeclared and declared causal, a mistake of the mask (alibi) declared symmetric, the causal
+    // undeclared and declared causal, a mistake of the mask (bias-mask) declared symmetric, the causal
     // reading said.
     void keyBiasUnderADeclaredSymmetricMask()
     {
@@ -176,7 +176,7 @@ private slots:
             QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(flags.join(u' ') + u": "_s + c.shown));
         }
         const Checked c = check(bytes, alibi8 + QStringList {u"--alibi"_s, u"symmetric"_s});
-        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"alibi"_s}, qPrintable(c.shown));
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"bias-mask"_s}, qPrintable(c.shown));
         QVERIFY2(c.diagnosis().contains(u"causal"_s) && c.diagnosis().contains(u"symmetric"_s), qPrintable(c.shown));
     }
 

@@ -292,7 +292,7 @@ private slots:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("words");
         QTest::newRow("a class without a row")
-            << QByteArray(R"({"_class_name": "AutoencoderKL"})") << u"_class_name AutoencoderKL"_s;
+            << QByteArray(R"({"_class_name": "AutoencoderKL"})") << u"_class_name: must be a diffusers class"_s;
         QTest::newRow("freq_dim not a number")
             << QByteArray(R"({"_class_name": "WanTransformer3DModel", "freq_dim": "abc"})") << u"freq_dim"_s;
         QTest::newRow("block_out_channels empty")

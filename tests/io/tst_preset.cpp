@@ -86,7 +86,7 @@ void TestPreset::everyShippedPresetLoadsAndValidates()
     for (const PresetError &e : loaded.problems)
         qWarning("%s: %s", qPrintable(e.path), qPrintable(e.reason));
     QVERIFY(loaded.problems.isEmpty());
-    QCOMPARE(loaded.presets.size(), 46);
+    QCOMPARE(loaded.presets.size(), 50);
     for (const Preset &preset : loaded.presets) {
         QVERIFY(!preset.title.isEmpty() && !preset.cite.isEmpty() && !preset.source.isEmpty());
         const auto applied = preset.applyTo(Params {});
@@ -289,7 +289,8 @@ void TestPreset::eachShippedPresetIsNamedByItsFile()
               "gpt-j-6b bloom-560m mpt-7b t5-base flan-t5-base deberta-v3-base nemo-gpt-sandwich qwen2-vl-7b "
               "qwen2-5-vl-7b qwen3-vl-8b pixtral-12b-vision flux-1-dev flux-2-dev mae-vit-b-16 dit-xl-2 phi-4 "
               "command-r7b exaone-4-32b smollm3-3b qwen3-next-80b glm-4-5 kimi-k2 deepseek-v3-2-exp "
-              "devstral-small-2 modernbert-base whisper-large-v3")
+              "devstral-small-2 modernbert-base whisper-large-v3 sd-1-5-timestep sdxl-timestep flux-1-dev-timestep "
+              "wan-2-1-timestep")
               .split(u' ');
     QCOMPARE(Presets::names(), names);
     QVERIFY(Presets::shipped().problems.isEmpty());

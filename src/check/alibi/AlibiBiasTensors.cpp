@@ -380,13 +380,14 @@ void declaredKeyBiases(TableMatch &match, const Params &declared)
     if (declared.alibi.mask != AlibiMask::Symmetric || match.verdict == CheckVerdict::Mistake)
         return;
     match.verdict = CheckVerdict::Mistake;
-    match.mistakes = {u"alibi"_s};
+    match.mistakes = {CheckMistakes::kBiasMask};
     match.correctAgainst.clear();
     match.diagnosis = u"alibi causal "_s + DeclaredWords::whereGiven()
-        + u" symmetric: each row is its head's slope times the "
-          "key's position, a key bias that is ALiBi's only under a causal mask (BLOOM's build_alibi_tensor, "
-          "added before the causal mask); with a symmetric (bidirectional) mask the keys after the query "
-          "get +m (j − i) where −m |i − j| belongs, a bias of the query and the key that no [H, 1, L] "
+        + u" symmetric (bias-mask: the bias differs from the declared one in its mask alone): each row is its "
+          "head's slope times the key's position, a key bias that is ALiBi's only under a causal mask (BLOOM's "
+          "build_alibi_tensor, added before the causal mask); with a symmetric (bidirectional) mask the keys "
+          "after the query get +m (j − i) where −m |i − j| belongs, a bias of the query and the key that no "
+          "[H, 1, L] "
           "holds (x-transformers#88); the slopes: "_s
         + match.diagnosis;
 }

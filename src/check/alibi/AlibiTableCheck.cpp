@@ -339,7 +339,7 @@ TableHypothesis hypothesis()
 {
     // Its words are AlibiWords.json's "check".
     TableHypothesis h = HeadBiasFit::hypothesis(AlibiSlopes::biasFamily(), fit, expect);
-    h.mistakes = {kSlopeMistake, CheckMistakes::kRelativeReversed};
+    h.mistakes = QStringList {kSlopeMistake, CheckMistakes::kRelativeReversed} + h.mistakes;
     h.publishedForms = publishedForms;
     return h;
 }

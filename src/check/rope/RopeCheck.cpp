@@ -10,6 +10,7 @@
 #include "check/rope/RopeInvFreq.h"
 #include "check/rope/RopeLayers.h"
 #include "check/rope/RopeTableCheck.h"
+#include "check/rope/RopeVectorLength.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -36,6 +37,7 @@ TensorReading ropeTensors()
     inv.identify = RopeInvFreq::identify;
     inv.expect = [](const std::vector<double> &v, StoredType stored, const Params &declared,
                     std::optional<std::int64_t>) { return RopeInvFreq::expect(v, stored, declared); };
+    inv.atUnstatedLength = RopeVectorLength::atUnstatedLength;
     tensors.vector = std::move(inv);
     PairedTablesReading cosSin;
     cosSin.tables = {u"rope-cos"_s, u"rope-sin"_s};

@@ -234,6 +234,30 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool swapped)
     return m;
 }
 
+// Undeclared, a grid of H x W patches (H != W) read from a table is the grid of one of two
+// computations: the form read at H x W, or the form with the halves the other way round at W x H with
+// its patches numbered width-major (meshgrid(grid_w, grid_h, indexing="ij") flattened against a
+// feature map flattened row by row: RT-DETR's build_2d_sincos_position_embedding before
+// transformers#41380). Row k holds (k / W, k % W) in the first and (k % W, k / W) in the second, the
+// same numbers; the table cannot tell them apart, the declared grid can (expectOrders names it).
+void sayExchangedGrid(TableMatch &m, const Params &p, bool swapped)
+{
+    // diffusers' coordinates divide each axis by its own size: exchanged, they are other numbers.
+    const std::int64_t h = p.sincos2d.grid[0], w = p.sincos2d.grid[1];
+    if (h == w || p.sincos2d.baseSize)
+        return;
+    const QString grid = u"read undeclared, the grid is %1 x %2 (%1 rows of %2 patches), the one the table's rows "
+                         "place their patches on; the same table is %3's order (the %4 first) on a %2 x %1 grid "
+                         "with its patches numbered width-major, the grid-order bug of RT-DETR's "
+                         "build_2d_sincos_position_embedding before transformers#41380 (meshgrid(grid_w, grid_h, "
+                         "indexing=\"ij\")): where the grid is known, --expect sincos-2d --grid H,W compares the "
+                         "table with it and names that bug (sincos2d-grid-order)"_s.arg(h)
+                             .arg(w)
+                             .arg(swapped ? u"MAE"_s : u"RT-DETR"_s, swapped ? u"column"_s : u"row"_s);
+    m.correctAgainst += u" (%1 x %2, read from the table: the grid is not declared)"_s.arg(h).arg(w);
+    m.diagnosis += u"; "_s + grid;
+}
+
 std::vector<Coordinates> coordinatesOf(const TableEvidence &e, std::int64_t cls, double slack)
 {
     const std::int64_t q = e.cols() / 4;
@@ -288,6 +312,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         c.residual = score.relativeResidual();
         if (c.claims) {
             c.match = matchOf(e, p, layout->swapped);
+            sayExchangedGrid(c.match, p, layout->swapped);
             return c;
         }
         if (!best || c.residual < best->residual) {

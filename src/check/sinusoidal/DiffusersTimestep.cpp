@@ -1,5 +1,8 @@
 #include "DiffusersTimestep.h"
 
+#include "check/ConfigValues.h"
+#include "core/NumberText.h"
+
 #include <QJsonArray>
 
 #include <cmath>
@@ -88,20 +91,27 @@ const Row *rowOf(const QString &className)
     return nullptr;
 }
 
+// A problem of `key`: what it must be, and what it is as JSON writes it.
+ConfigProblem problemOf(const QString &key, const QString &allowed, const QJsonValue &got)
+{
+    return ConfigProblem {key, allowed, ConfigObject::jsonText(got)};
+}
+
 // A whole number in [1, 2^20] at `key`, the class's default where the key is absent.
-std::variant<std::int64_t, QString> count(const QJsonValue &value, const QString &key, std::int64_t fallback)
+std::variant<std::int64_t, ConfigProblem> count(const QJsonValue &value, const QString &key, std::int64_t fallback)
 {
     if (value.isUndefined() || value.isNull())
         return fallback;
+    const QString allowed = u"an integer in [1, %1]"_s.arg(Params::kMaxDModel);
     if (!value.isDouble())
-        return u"%1 must be an integer in [1, %2]"_s.arg(key).arg(Params::kMaxDModel);
+        return problemOf(key, allowed, value);
     const double v = value.toDouble();
     if (!std::isfinite(v) || v != std::floor(v) || v < 1.0 || v > double(Params::kMaxDModel))
-        return u"%1 must be an integer in [1, %2]"_s.arg(key).arg(Params::kMaxDModel);
+        return problemOf(key, allowed, value);
     return static_cast<std::int64_t>(v);
 }
 
-std::variant<std::int64_t, QString> channelsOf(const Row &row, const QJsonObject &config)
+std::variant<std::int64_t, ConfigProblem> channelsOf(const Row &row, const QJsonObject &config)
 {
     const QString key = QLatin1String(row.key);
     switch (row.channels) {
@@ -112,10 +122,10 @@ std::variant<std::int64_t, QString> channelsOf(const Row &row, const QJsonObject
     case Channels::FirstOf:
     case Channels::HalfFirstOf: {
         const QJsonValue list = config.value(key);
-        std::variant<std::int64_t, QString> first = row.channelDefault;
+        std::variant<std::int64_t, ConfigProblem> first = row.channelDefault;
         if (!list.isUndefined() && !list.isNull()) {
             if (!list.isArray() || list.toArray().isEmpty())
-                return u"%1 must be a list of channel counts"_s.arg(key);
+                return problemOf(key, u"a list of channel counts"_s, list);
             first = count(list.toArray().first(), key + u"[0]"_s, row.channelDefault);
         }
         if (const auto *n = std::get_if<std::int64_t>(&first); n && row.channels == Channels::HalfFirstOf)
@@ -126,9 +136,9 @@ std::variant<std::int64_t, QString> channelsOf(const Row &row, const QJsonObject
         const QString other = QLatin1String(row.otherKey);
         const auto a = count(config.value(key), key, row.channelDefault);
         const auto b = count(config.value(other), other, row.otherDefault);
-        if (const auto *error = std::get_if<QString>(&a))
+        if (const auto *error = std::get_if<ConfigProblem>(&a))
             return *error;
-        if (const auto *error = std::get_if<QString>(&b))
+        if (const auto *error = std::get_if<ConfigProblem>(&b))
             return *error;
         return std::get<std::int64_t>(a) * std::get<std::int64_t>(b);
     }
@@ -137,13 +147,13 @@ std::variant<std::int64_t, QString> channelsOf(const Row &row, const QJsonObject
 }
 
 // A finite number at `key`, the fallback where it is absent.
-std::variant<double, QString> number(const QJsonObject &config, const QString &key, double fallback)
+std::variant<double, ConfigProblem> number(const QJsonObject &config, const QString &key, double fallback)
 {
     const QJsonValue value = config.value(key);
     if (key.isEmpty() || value.isUndefined() || value.isNull())
         return fallback;
     if (!value.isDouble() || !std::isfinite(value.toDouble()))
-        return u"%1 must be a finite number"_s.arg(key);
+        return problemOf(key, u"a finite number"_s, value);
     return value.toDouble();
 }
 
@@ -154,25 +164,29 @@ bool isConfig(const QJsonObject &config)
     return config.value(u"_class_name"_s).isString() && !config.contains(u"model_type"_s);
 }
 
-std::variant<Embedding, QString> read(const QJsonObject &config)
+std::variant<Embedding, ConfigProblem> read(const QJsonObject &config)
 {
     const QString className = config.value(u"_class_name"_s).toString();
     const Row *row = rowOf(className);
     if (!row)
-        return u"_class_name %1 is no diffusers class whose timestep embedding posenc knows (%2)"_s.arg(
-            className, classes().join(u", "_s));
+        return problemOf(u"_class_name"_s,
+                         u"a diffusers class whose timestep embedding posenc knows (%1)"_s.arg(classes().join(u", "_s)),
+                         config.value(u"_class_name"_s));
     const QString type = config.value(u"time_embedding_type"_s).toString(u"positional"_s);
     if (type != u"positional"_s)
-        return u"time_embedding_type %1 of %2 is no sinusoid (diffusers' Timesteps is 'positional')"_s.arg(type,
-                                                                                                           className);
+        return problemOf(u"time_embedding_type"_s,
+                         u"\"positional\" for %1's sinusoid (diffusers' Timesteps; posenc reads no Fourier or "
+                         "learned time embedding)"_s.arg(className),
+                         config.value(u"time_embedding_type"_s));
     const auto channels = channelsOf(*row, config);
-    if (const auto *error = std::get_if<QString>(&channels))
+    if (const auto *error = std::get_if<ConfigProblem>(&channels))
         return *error;
     const std::int64_t d = std::get<std::int64_t>(channels);
     if (d < 4 || d % 2 != 0)
-        return u"%1's timestep embedding has %2 channels: diffusers pads an odd count with a zero column, and "
-               "fewer than 4 show no frequency"_s.arg(className)
-                   .arg(d);
+        return ConfigProblem {row->key[0] ? QString::fromLatin1(row->key) : u"_class_name"_s,
+                              u"an even channel count of at least 4 for %1's timestep embedding (diffusers pads an "
+                              "odd count with a zero column; fewer than 4 show no frequency)"_s.arg(className),
+                              QString::number(d)};
     Embedding e;
     e.className = className;
     e.code = u"huggingface/diffusers src/diffusers/models/"_s + QLatin1String(row->code);
@@ -183,26 +197,29 @@ std::variant<Embedding, QString> read(const QJsonObject &config)
     p.sinusoidal.flipSinToCos = row->flip;
     if (row->flipFromKey && config.contains(u"flip_sin_to_cos"_s)) {
         if (!config.value(u"flip_sin_to_cos"_s).isBool())
-            return u"flip_sin_to_cos must be true or false"_s;
+            return problemOf(u"flip_sin_to_cos"_s, u"true or false"_s, config.value(u"flip_sin_to_cos"_s));
         p.sinusoidal.flipSinToCos = config.value(u"flip_sin_to_cos"_s).toBool();
     }
     const auto shift = number(config, row->shiftFromKey ? u"freq_shift"_s : QString(), row->shift);
     const auto scale = number(config, QLatin1String(row->scaleKey), row->scale);
     const auto period = number(config, QLatin1String(row->periodKey), 10000.0);
     for (const auto *value : {&shift, &scale, &period}) {
-        if (const auto *error = std::get_if<QString>(value))
+        if (const auto *error = std::get_if<ConfigProblem>(value))
             return *error;
     }
     p.sinusoidal.freqShift = std::get<double>(shift);
     p.sinusoidal.timestepScale = std::get<double>(scale);
     p.sinusoidal.base = std::get<double>(period);
     if (!(p.sinusoidal.base > 1.0))
-        return u"time_max_period must be greater than 1"_s;
+        return ConfigProblem {QLatin1String(row->periodKey), u"a number greater than 1"_s,
+                              NumberText::exact(p.sinusoidal.base)};
     if (!(p.sinusoidal.timestepScale > 0.0))
-        return u"time_factor must be greater than 0"_s;
+        return ConfigProblem {QLatin1String(row->scaleKey), u"a number greater than 0"_s,
+                              NumberText::exact(p.sinusoidal.timestepScale)};
     const double base = p.sinusoidal.frequencyBase(d);
     if (2.0 * p.sinusoidal.freqShift >= double(d) || !std::isfinite(base) || !(base > 1.0))
-        return u"freq_shift must be below half the %1 channels"_s.arg(d);
+        return ConfigProblem {u"freq_shift"_s, u"a number below half the %1 channels"_s.arg(d),
+                              NumberText::exact(p.sinusoidal.freqShift)};
     return e;
 }
 

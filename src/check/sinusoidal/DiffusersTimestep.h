@@ -1,5 +1,6 @@
 #pragma once
 
+#include "check/ConfigValues.h"
 #include "core/Params.h"
 
 #include <QJsonObject>
@@ -25,9 +26,10 @@ struct Embedding
     QString code; // "src/diffusers/models/unets/unet_2d_condition.py, UNet2DConditionModel._set_time_proj"
 };
 
-// The class's timestep embedding, or why there is none: a class no row names, a key of the wrong
-// type or out of range (named by its key), a Fourier or learned time embedding, an odd channel count.
-std::variant<Embedding, QString> read(const QJsonObject &config);
+// The class's timestep embedding, or why there is none, as the problem of a key (posenc check
+// --config prints it as a transformers config's): a class no row names, a key of the wrong type or
+// out of range, a Fourier or learned time embedding, an odd channel count.
+std::variant<Embedding, ConfigProblem> read(const QJsonObject &config);
 // The classes the rows name, in their order.
 QStringList classes();
 

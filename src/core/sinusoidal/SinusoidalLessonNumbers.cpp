@@ -124,6 +124,12 @@ QList<Entry> entries()
              return condition(p.sinusoidal.layout == Layout::Split && !p.sinusoidal.flipSinToCos,
                               u"the PE is not split with its sines first"_s);
          }},
+        {u"pe_split_cos_first"_s,
+         u"a condition: the PE's layout is split, its cosines before its sines (diffusers' flip_sin_to_cos)"_s,
+         [](const Params &p) {
+             return condition(p.sinusoidal.layout == Layout::Split && p.sinusoidal.flipSinToCos,
+                              u"the PE is not split with its cosines first"_s);
+         }},
         {u"pairs"_s, u"the sin/cos pairs of the PE: ⌈k/2⌉"_s, [](const Params &p) { return integer(pairCount(p)); }},
         {u"w_last"_s, u"w of the last pair, b^(−2(⌈k/2⌉−1)/k)"_s,
          [](const Params &p) { return real(angular(p, pairCount(p) - 1)); }},

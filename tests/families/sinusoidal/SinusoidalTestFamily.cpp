@@ -85,8 +85,9 @@ POSENC_TEST_FAMILY(Sinusoidal)
     }
     f.roundTrips = roundTrips;
     f.quantities = {u"error"_s};
-    f.presets = {u"annotated-transformer"_s, u"fairseq-init"_s,    u"pytorch-embedding"_s, u"tensorflow-tutorial"_s,
-                 u"transformer-base"_s,      u"transformer-big"_s, u"whisper-large-v3"_s};
+    f.presets = {u"annotated-transformer"_s, u"fairseq-init"_s,        u"pytorch-embedding"_s, u"tensorflow-tutorial"_s,
+                 u"transformer-base"_s,      u"transformer-big"_s,     u"whisper-large-v3"_s,  u"sd-1-5-timestep"_s,
+                 u"sdxl-timestep"_s,         u"flux-1-dev-timestep"_s, u"wan-2-1-timestep"_s};
     f.idleSettings = {f.settings.constFirst(),
                       {u"diffusers' order"_s, {{u"layout"_s, u"split"_s}, {u"flip-sin-to-cos"_s, u"true"_s}}}};
     f.otherValues = {

@@ -1,0 +1,108 @@
+// posenc check on a 2-D sin-cos table of a grid that is not square, undeclared (r35's item 9): the
+// grid read is said, and that the same table is the other order's output at the exchanged grid with
+// its patches numbered width-major (the grid-order bug of RT-DETR before transformers#41380), so that
+// a known grid is declared; declared, the grid decides. The tables are written here in float64 from
+// huggingface/transformers src/transformers/models/rt_detr/modeling_rt_detr.py,
+// RTDetrHybridEncoder.build_2d_sincos_position_embedding: omega = 1 / temperature^(arange(d/4) /
+// (d/4)), grid_w, grid_h = meshgrid(arange(W), arange(H), indexing="xy") (the fix) or "ij" (before
+// it), rows [h.sin, h.cos, w.sin, w.cos] of the flattened grids; and facebookresearch/mae
+// util/pos_embed.py get_2d_sincos_pos_embed (its halves the other way round: [w | h]).
+#include "CliCheckRun.h"
+#include "NpyBytes.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr std::int64_t kDim = 64;
+
+enum class Form { RtDetrFixed, RtDetrIj, Mae };
+
+// [H·W, 64] of `form` on a grid of H rows of W patches.
+QByteArray table(Form form, std::int64_t h, std::int64_t w)
+{
+    const std::int64_t q = kDim / 4;
+    std::vector<double> v;
+    for (std::int64_t k = 0; k < h * w; ++k) {
+        // "xy": row k is (k / W, k % W); "ij" flattens grids of shape (W, H): w = k / H, h = k % H.
+        const double row = form == Form::RtDetrIj ? double(k % h) : double(k / w);
+        const double column = form == Form::RtDetrIj ? double(k / h) : double(k % w);
+        const double first = form == Form::Mae ? column : row;
+        const double second = form == Form::Mae ? row : column;
+        for (const double x : {first, second}) {
+            for (std::int64_t i = 0; i < q; ++i)
+                v.push_back(std::sin(x / std::pow(10000.0, double(i) / double(q))));
+            for (std::int64_t i = 0; i < q; ++i)
+                v.push_back(std::cos(x / std::pow(10000.0, double(i) / double(q))));
+        }
+    }
+    return npy({h * w, kDim}, v);
+}
+
+QStringList grid(std::int64_t h, std::int64_t w)
+{
+    return {u"--expect"_s, u"sincos-2d"_s, u"--grid"_s, u"%1,%2"_s.arg(h).arg(w), u"--d-model"_s, u"64"_s};
+}
+
+using CliCheck::Checked;
+
+} // namespace
+
+class TestCliSincos2dGrid : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    Checked check(const QByteArray &bytes, const QStringList &flags) { return CliCheck::check(m_dir, bytes, flags); }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // RT-DETR's fixed output on 6 x 10: correct at the grid read, which is said, with the exchanged
+    // grid's reading and the way to declare it; declared, correct at 6 x 10.
+    void fixedSaysItsGrid()
+    {
+        const QByteArray fixed = table(Form::RtDetrFixed, 6, 10);
+        const Checked c = check(fixed, {});
+        QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"the grid is 6 x 10"_s) && c.diagnosis().contains(u"10 x 6 grid"_s)
+                     && c.diagnosis().contains(u"--grid"_s) && c.diagnosis().contains(u"transformers#41380"_s),
+                 qPrintable(c.shown));
+        const Checked declared = check(fixed, grid(6, 10));
+        QVERIFY2(declared.exit == 0 && declared.verdict() == u"correct"_s, qPrintable(declared.shown));
+    }
+
+    // The output before the fix on 6 x 10 reads undeclared as MAE's order on 10 x 6, said with the
+    // same words; declared 6 x 10 it is sincos2d-grid-order.
+    void buggySaysTheExchangedGrid()
+    {
+        const QByteArray buggy = table(Form::RtDetrIj, 6, 10);
+        const Checked c = check(buggy, {});
+        QVERIFY2(c.exit == 0, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"the grid is 10 x 6"_s) && c.diagnosis().contains(u"6 x 10 grid"_s)
+                     && c.diagnosis().contains(u"width-major"_s),
+                 qPrintable(c.shown));
+        const Checked declared = check(buggy, grid(6, 10));
+        QVERIFY2(declared.exit == 1 && declared.mistakes().contains(u"sincos2d-grid-order"_s),
+                 qPrintable(declared.shown));
+        // MAE's own table on 10 x 6 is the same numbers.
+        QCOMPARE(table(Form::Mae, 10, 6), buggy);
+    }
+
+    // A square grid has one reading: nothing said of another.
+    void squareSaysNothingMore()
+    {
+        const Checked c = check(table(Form::Mae, 8, 8), {});
+        QVERIFY2(c.exit == 0 && !c.diagnosis().contains(u"width-major"_s), qPrintable(c.shown));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliSincos2dGrid)
+#include "tst_clisincos2dgrid.moc"
