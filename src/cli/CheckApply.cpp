@@ -149,7 +149,8 @@ CommandOption option()
             "which axis holds the heads, the array alone cannot say where both readings are rotations (Y turned "
             "along its heads' axis reads as a correct rotation the other way): --apply-heads N, the length "
             "of --position-ids or --config's num_attention_heads (num_key_value_heads) declares it (a rotation "
-            "only the other reading explains: rope-along-heads-axis), and without any the two readings' "
+            "only the other reading explains: rope-along-heads-axis), as does a reference declared in full "
+            "that exactly one reading, of fewer heads than positions, equals; without any the two readings' "
             "disagreement is unknown. "_s
                 + helps.join(u". "_s),
             {},
@@ -538,6 +539,7 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
         axes.heads = configHeads(*request.parser, x.shape);
     if (!ids.batches.empty())
         axes.positions = std::int64_t(ids.batches.front().size());
+    axes.reference = declared.reference.has_value();
     const auto checked = CheckApplyHeads::isHeads(x.shape)
         ? CheckApplyHeads::check(*x.values, *y.values, x.shape, one, axes)
         : one(*x.values, *y.values, 0);

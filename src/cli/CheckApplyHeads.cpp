@@ -319,6 +319,33 @@ QString readingWords(const Reading &r, const std::vector<std::int64_t> &shape)
         .arg(explained(r.verdict) ? u"it is "_s + verdict : u"%1 (%2)"_s.arg(unexplained, verdict));
 }
 
+// Of two readings, one explained and the other not: where the reference declared in full is what
+// every head of the explained one equals (correct, not a variant) and that reading holds fewer heads
+// than positions, it is the reading, the report saying so. A query turned along its heads' axis
+// (open_lm#4) read the other way equals the reference too, but as heads as many as the array's
+// positions: left unknown, as without a reference.
+std::optional<Over> settledByReference(const Reading &good, const Reading &bad, const std::vector<std::int64_t> &shape,
+                                       const Axes &axes)
+{
+    const Dims d = dimsOf(shape);
+    const std::int64_t heads = good.order == Order::HeadsFirst ? d.first : d.second;
+    const std::int64_t length = good.order == Order::HeadsFirst ? d.second : d.first;
+    if (!axes.reference || good.verdict != CheckVerdict::Correct || bad.verdict == CheckVerdict::Correct
+        || heads >= length)
+        return std::nullopt;
+    const bool batch = shape.size() == 4;
+    const QString why = u"the reference declared settles which axis holds the heads: %1 (each head equal to the "
+                        "reference declared), %2"_s.arg(readingWords(good, shape), readingWords(bad, shape));
+    const ApplyResult &first = good.results.front();
+    const QString head
+        = QJsonDocument::fromJson((u"{"_s + first.json + u"}"_s).toUtf8()).object().value(u"diagnosis"_s).toString();
+    return Over {std::nullopt, why, QString(),
+                 u", \"diagnosis\": %1, \"readings\": [{\"tensor_layout\": \"%2\", \"verdict\": \"%3\"}, "
+                 "{\"tensor_layout\": \"%4\", \"verdict\": \"%5\"}]"_s.arg(
+                     Description::jsonString(why + u"; batch 0, head 0: "_s + head), orderText(good.order, batch),
+                     CheckWords::verdict(good.verdict), orderText(bad.order, batch), CheckWords::verdict(bad.verdict))};
+}
+
 } // namespace
 
 std::variant<ApplyResult, QString> check(const RowMatrixXf &x, const RowMatrixXf &y,
@@ -402,6 +429,8 @@ std::variant<ApplyResult, QString> check(const RowMatrixXf &x, const RowMatrixXf
     const Dims dd = dimsOf(shape);
     const std::int64_t goodHeads = good.order == Order::HeadsFirst ? dd.first : dd.second;
     const std::int64_t badHeads = bad.order == Order::HeadsFirst ? dd.first : dd.second;
+    if (const auto settled = settledByReference(good, bad, shape, axes))
+        return combined(good, shape, *settled);
     // Axes of one length: no count tells them apart, only a dump of another length.
     const QString declare = dd.first == dd.second
         ? u"both axes are %1 long, so no count can say which: dump X and Y at another length"_s.arg(dd.first)

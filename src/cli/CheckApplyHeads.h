@@ -39,6 +39,11 @@ using CheckOne
 struct Axes
 {
     std::optional<std::int64_t> heads, positions;
+    // A reference declared in full (--expect rope and its flags, --preset, --config): where exactly one
+    // reading's every head equals it, and that reading holds fewer heads than positions, it settles
+    // the axes (a query turned along its heads' axis, read the other way, equals it too, but as many
+    // heads as the array has positions, each of as few positions as the model has heads).
+    bool reference = false;
 };
 
 // Every head checked, the verdict the worst of the heads', the report the heads' verdicts and the

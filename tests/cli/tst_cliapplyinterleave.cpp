@@ -28,14 +28,18 @@ namespace {
 
 constexpr qint64 kRows = 300;
 
-// _compute_yarn_parameters (truncated correction range), mscale = mscale_all_dim: attention factor 1.
-std::vector<double> yarnInv(double base, qint64 dim, double factor, double original)
+// _compute_yarn_parameters (truncated correction range, linear_ramp_factor's max + 0.001 where
+// min == max), mscale = mscale_all_dim: attention factor 1.
+std::vector<double> yarnInv(double base, qint64 dim, double factor, double original, double betaFast = 32.0,
+                            double betaSlow = 1.0)
 {
     const auto correction = [&](double rotations) {
         return double(dim) * std::log(original / (rotations * 2.0 * M_PI)) / (2.0 * std::log(base));
     };
-    const double low = std::max(std::floor(correction(32.0)), 0.0);
-    const double high = std::min(std::ceil(correction(1.0)), double(dim - 1));
+    const double low = std::max(std::floor(correction(betaFast)), 0.0);
+    double high = std::min(std::ceil(correction(betaSlow)), double(dim - 1));
+    if (low == high)
+        high += 0.001;
     std::vector<double> inv;
     for (qint64 i = 0; i < dim / 2; ++i) {
         const double extrapolation = 1.0 / std::pow(base, double(2 * i) / double(dim));
@@ -63,13 +67,13 @@ struct Pair
     std::vector<float> x, y;
 };
 
-// X random normal [kRows, dim]; Y from each row by `row`.
-template<typename Row> Pair rotated(qint64 dim, Row row)
+// X random normal [rows, dim]; Y from each row by `row`.
+template<typename Row> Pair rotated(qint64 dim, Row row, qint64 rows = kRows)
 {
     std::mt19937 engine(31);
     std::normal_distribution<double> normal(0.0, 1.0);
     Pair p;
-    for (qint64 r = 0; r < kRows; ++r) {
+    for (qint64 r = 0; r < rows; ++r) {
         std::vector<double> q(static_cast<std::size_t>(dim));
         for (double &v : q)
             v = normal(engine);
@@ -125,7 +129,8 @@ class CliApplyInterleave : public QObject
     Checked run(const Pair &xy, qint64 dim, const QStringList &flags)
     {
         const QString x = m_dir.filePath(u"x.npy"_s), y = m_dir.filePath(u"y.npy"_s);
-        if (!CliRun::writeNpy(x, kRows, dim, xy.x) || !CliRun::writeNpy(y, kRows, dim, xy.y))
+        const auto rows = qint64(xy.x.size()) / dim;
+        if (!CliRun::writeNpy(x, rows, dim, xy.x) || !CliRun::writeNpy(y, rows, dim, xy.y))
             return {};
         const CliRun::Run r = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, x, y, u"--json"_s} + flags);
         return {r.exitCode, QJsonDocument::fromJson(r.out.toUtf8()).object(), r.err};
@@ -176,6 +181,28 @@ private slots:
         const Checked declared = run(bug, 64, {u"--preset"_s, u"deepseek-v3"_s});
         QCOMPARE(declared.exit, 1);
         QCOMPARE(mistakes(declared), QStringList {u"rope-layout"_s});
+    }
+
+    // Kimi K2 (moonshotai/Kimi-K2-Instruct config.json: rope_theta 50000, yarn factor 32, beta_fast =
+    // beta_slow = 1, original 4096, mscale = mscale_all_dim = 1) runs DeepSeek-V3's remote code (its
+    // auto_map's modeling_deepseek.py, apply_rotary_pos_emb: the view and transpose before
+    // rotate_half): that [evens | odds] output is its published form, undeclared and against its
+    // preset; rotate_half on the interleaved columns is not. 2048 rows: at 300 its slow pairs, divided
+    // by 32, pin no frequencies.
+    void kimiK2DeinterleavedIsItsForm()
+    {
+        constexpr qint64 rows = 2048;
+        const std::vector<double> inv = yarnInv(50000.0, 64, 32.0, 4096.0, 1.0, 1.0);
+        const Pair hf = rotated(
+            64, [&](const std::vector<double> &q, qint64 r) { return rotateHalf(deinterleaved(q), inv, r); }, rows);
+        const Checked form = run(hf, 64, {});
+        QVERIFY2(form.exit == 0 && said(form).contains(u"Kimi K2"_s), qPrintable(said(form)));
+        const Checked preset = run(hf, 64, {u"--preset"_s, u"kimi-k2"_s});
+        QVERIFY2(preset.exit == 0, qPrintable(said(preset)));
+        const Pair bug = rotated(
+            64, [&](const std::vector<double> &q, qint64 r) { return rotateHalf(q, inv, r); }, rows);
+        const Checked wrong = run(bug, 64, {});
+        QVERIFY2(wrong.exit != 0 && !said(wrong).contains(u"Kimi K2"_s), qPrintable(said(wrong)));
     }
 
     // The [evens | odds] order where the declared model's code interleaves its pairs back (Command

@@ -12,6 +12,7 @@
 #include "check/TableRows.h"
 #include "check/rope/ApplyAngles.h"
 #include "check/rope/ApplyColumns.h"
+#include "check/rope/ApplyDeclaredAngles.h"
 #include "check/rope/ApplyFewRows.h"
 #include "check/rope/ApplyIds.h"
 #include "check/rope/ApplyNotTurned.h"
@@ -60,6 +61,9 @@ struct Work
     std::int64_t maxId = 0;
     double direction = 1.0; // -1: Y turns X by -angle (rotation-reversed)
     const std::vector<std::int64_t> *ids = nullptr; // --position-ids: row p's position; else p
+    // With the reference and the ids declared, a row whose position is not read is compared at its id
+    // (its cells then say how far it is), as a decode step's rows are (ApplyFewRows).
+    bool unreadAtIds = false;
 
     // The position row p is meant to be at.
     std::int64_t meant(std::int64_t p) const { return ids ? (*ids)[std::size_t(p)] : p; }
@@ -120,7 +124,7 @@ ApplyPairs::CellTally readRows(const Work &w, std::vector<std::int64_t> &positio
                 const std::int64_t at = ApplyPairs::readId(w.axis, angle.data(), unc.data(), w.u, hints, w.maxId);
                 positions[std::size_t(p)] = at;
                 previous = at;
-                compareAt(w, p, at, angle, tally);
+                compareAt(w, p, at < 0 && w.unreadAtIds ? w.meant(p) : at, angle, tally);
             }
         });
 }
@@ -399,10 +403,12 @@ void unidentified(Result &result, const RowMatrixXf &x, const RowMatrixXf &y, co
         Result read;
         read.headDim = result.headDim;
         ApplyFewRows::read(read, x, y, r, u, declared);
+        ApplyDeclaredAngles::nameResult(read, x, y, r, u, declared);
         result = std::move(read);
         return;
     }
     ApplyTwice::name(result, x, y, r, u, declared);
+    ApplyDeclaredAngles::nameResult(result, x, y, r, u, declared);
 }
 
 std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
@@ -492,6 +498,7 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     const FrequencySchedule schedule = RopeFrequencies::schedule(*result.params);
     Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};
     work.ids = ids.empty() ? nullptr : &ids;
+    work.unreadAtIds = work.ids && declared.reference;
     work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));
     work.maxId
         = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
@@ -515,7 +522,10 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
         const auto explains = [&](const Params &p) { return explainedRows(work, p, sample) >= fitted; };
         const bool explained
             = RopeFrequencies::rotaryDim(declared.reference->rope) == result.rotaryDim && explains(*declared.reference);
+        const qsizetype frequencyLine = lines.size(); // compare's first line, the frequencies' where they differ
         ApplyReference::compare(result, *declared.reference, explained, r.factorUncertainty() + u, lines, explains);
+        if (result.mistakes.contains(ApplyReference::kFrequencies) && lines.size() > frequencyLine)
+            ApplyDeclaredAngles::nameResult(result, x, y, r, u, declared, &lines[frequencyLine]);
         // The rows' positions read with the reference they are said to hold: a declared rope_theta that
         // explains every row also explains it at another position (RoPE applied twice at rope_theta t
         // reads as a linear factor 0.5 at the rows' own positions, and as t at twice them), and the
@@ -547,6 +557,8 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     const std::vector<PositionRun> read = result.positions;
     ApplyNotTurned::concludeSetAside(result, declared, {zero, still}, positions, std::move(lines), reversed);
     result.positions = read;
+    if (result.verdict == CheckVerdict::Mistake && result.mistakes.isEmpty()) // deviating, unnamed
+        ApplyDeclaredAngles::nameResult(result, x, y, r, u, declared);
     return result;
 }
 

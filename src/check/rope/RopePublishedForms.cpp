@@ -47,11 +47,17 @@ std::vector<RopeFit::Published> forms()
     Params glm45 = rope(RopeType::Default, 128, 1000000.0);
     glm45.rope.partialRotaryFactor = 0.5;
     Params exaone4 = scaled(rope(RopeType::Llama3, 128, 1000000.0), 16.0, 8192);
-    // Kimi K2: DeepSeek-V3's yarn with beta_fast = beta_slow = 1, so no pair is blended.
+    // Kimi K2: DeepSeek-V3's yarn with beta_fast = beta_slow = 1, so no pair is blended. Its code is
+    // DeepSeek-V3's remote code (moonshotai/Kimi-K2-Instruct config.json auto_map:
+    // modeling_deepseek.DeepseekV3ForCausalLM), whose apply_rotary_pos_emb de-interleaves q and k
+    // (q.view(b, h, s, d // 2, 2).transpose(4, 3)) before rotate_half, as transformers'
+    // apply_rotary_pos_emb_interleave does: Y's columns [evens | odds].
     Params kimiK2 = scaled(rope(RopeType::Yarn, 64, 50000.0, RopeLayout::Interleaved), 32.0, 4096);
     kimiK2.rope.betaFast = 1.0;
     kimiK2.rope.mscale = 1.0;
     kimiK2.rope.mscaleAllDim = 1.0;
+    RopeFit::Published kimi {u"Kimi K2"_s, kimiK2};
+    kimi.deinterleaved = true;
     Params devstral2 = scaled(rope(RopeType::Yarn, 128, 100000000.0), 48.0, 8192);
     devstral2.rope.mscale = 1.0;
     devstral2.rope.mscaleAllDim = 1.0;
@@ -87,7 +93,11 @@ std::vector<RopeFit::Published> forms()
         {u"SmolLM3 3B"_s, rope(RopeType::Default, 128, 5000000.0)},
         {u"Qwen3-Next 80B A3B"_s, qwen3Next},
         {u"GLM-4.5"_s, glm45},
-        {u"Kimi K2"_s, kimiK2},
+        kimi,
+        // DeepSeek-V3.2-Exp's own code (deepseek-ai/DeepSeek-V3.2-Exp inference/model.py,
+        // apply_rotary_emb with interleaved=True in MLA: view_as_complex of consecutive pairs, the
+        // output view_as_real(...).flatten(3)) writes its rotation interleaved back, in place; its
+        // model has no transformers code of DeepSeek-V3's [evens | odds].
         {u"DeepSeek-V3.2-Exp"_s, deepseek},
         {u"Devstral Small 2"_s, devstral2},
         {u"ModernBERT base"_s, rope(RopeType::Default, 64, 160000.0)},

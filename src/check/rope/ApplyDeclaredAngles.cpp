@@ -1,0 +1,128 @@
+// --apply's angles checked as a declared RoPE cos table (ApplyDeclaredAngles.h). The reference is
+// transformers' modeling_rope_utils.py (_compute_*_parameters: inv_freq, attention_factor) as
+// RopeFrequencies computes it, and modeling_llama.py's cos = cat(freqs, freqs).cos() *
+// attention_scaling; the naming is the table check's own (TableCheck::streamDeclared).
+#include "check/rope/ApplyDeclaredAngles.h"
+
+#include "check/DeclaredReading.h"
+#include "check/TableCheck.h"
+#include "check/rope/ApplyAngles.h"
+#include "check/rope/ApplyIds.h"
+#include "check/rope/ApplyReference.h"
+#include "core/rope/RopeFrequencies.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::ApplyDeclaredAngles {
+
+namespace {
+
+// The declared reference as the cos table of Y's turned columns: HF's layout (the angles' table is
+// cat over the halves whatever the rotation's pairing), a head as wide as the turned columns, every
+// column turned (a partial rotary's rotary_dim r is inv_freq over r, as a head of width r has it).
+std::optional<Params> asAnglesTable(const Params &reference, std::int64_t width)
+{
+    if (RopeFrequencies::rotaryDim(reference.rope) != width)
+        return std::nullopt;
+    Params table = reference;
+    table.rope.layout = RopeLayout::Half;
+    if (table.rope.type != RopeType::Proportional) {
+        table.rope.headDim = width;
+        table.rope.partialRotaryFactor = 1.0;
+    }
+    if (!table.isValid() || RopeFrequencies::rotaryDim(table.rope) != width)
+        return std::nullopt;
+    return table;
+}
+
+std::optional<Named> nameRows(const ApplyCheck::AnglesRows &angles, const Params &table, int threads, bool readAs)
+{
+    const QString word = u"rope-cos"_s;
+    auto expected = TableCheck::expect(angles, Encoding::Rope, table, word);
+    auto *declared = std::get_if<TableMatch>(&expected);
+    if (!declared)
+        return std::nullopt;
+    TableCheck::DeclaredRows rows;
+    rows.candidates.push_back(std::move(*declared));
+    // Read undeclared as the identification reads the angles, a RoPE table in HF's layout, where it
+    // read frequencies from them: the parameter a cos table of those rows would name (rope-type at
+    // rows whose slow pairs the frequencies taken place at no position). Where it read none, the
+    // search is not made again; a defect of the reference's computation (its precision, a
+    // whole-vector mistake) is named from the declaration alone.
+    if (readAs) {
+        TableCheck::Declared asRope;
+        asRope.family = Encoding::Rope;
+        asRope.keys = {u"rope-layout"_s};
+        asRope.params.rope.layout = RopeLayout::Half;
+        auto identified = TableCheck::identify(angles, asRope);
+        if (auto *read = std::get_if<TableMatch>(&identified))
+            rows.readAs = std::move(*read);
+    }
+    rows.family = Encoding::Rope;
+    rows.params = table;
+    rows.referenceGiven = true;
+    TableCheck::StreamOptions options;
+    options.threads = threads;
+    auto streamed = TableCheck::streamDeclared(std::move(rows), angles, options);
+    const auto *done = std::get_if<TableCheck::Streamed>(&streamed);
+    if (!done || done->match.verdict != CheckVerdict::Mistake || done->match.mistakes.isEmpty())
+        return std::nullopt;
+    return Named {done->match.mistakes, done->match.diagnosis};
+}
+
+} // namespace
+
+std::optional<Named> name(const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r, double u,
+                          const Params &reference, const std::vector<std::int64_t> &ids, int threads, bool readAs)
+{
+    const std::optional<Params> table = asAnglesTable(reference, r.geometry.width);
+    if (!table)
+        return std::nullopt;
+    if (ids.empty())
+        return nameRows(ApplyCheck::AnglesRows(x, y, r, u), *table, threads, readAs);
+    // The rows of positions 0, 1, ... in that order: the table the reference's rows are.
+    const std::vector<std::vector<std::int64_t>> lists = ApplyCheck::rowsByPosition(ids);
+    if (lists.empty())
+        return std::nullopt;
+    const std::vector<std::int64_t> &rows = lists.front();
+    RowMatrixXf xs(std::ssize(rows), x.cols()), ys(std::ssize(rows), y.cols());
+    for (std::size_t p = 0; p < rows.size(); ++p) {
+        xs.row(std::int64_t(p)) = x.row(rows[p]);
+        ys.row(std::int64_t(p)) = y.row(rows[p]);
+    }
+    return nameRows(ApplyCheck::AnglesRows(xs, ys, r, u), *table, threads, readAs);
+}
+
+bool nameResult(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r,
+                double u, const ApplyCheck::Declared &declared, QString *line)
+{
+    const QString &differ = ApplyReference::kFrequencies;
+    const bool unnamed = result.mistakes.isEmpty() && result.verdict != CheckVerdict::Correct;
+    if (!declared.reference || !(unnamed || result.mistakes.contains(differ)))
+        return false;
+    // Angles no search read as RoPE frequencies (unknown so far) are not searched again.
+    const bool identified = result.params.has_value();
+    const std::optional<Named> named
+        = name(x, y, r, u, *declared.reference, declared.ids, declared.threads, identified);
+    if (!named)
+        return false;
+    result.mistakes.removeAll(differ);
+    for (const QString &mistake : named->mistakes) {
+        if (!result.mistakes.contains(mistake))
+            result.mistakes.append(mistake);
+    }
+    const QString words = u"Y's angles, read as a RoPE cos table of its rows at their positions, against the "
+                          "reference declared: "_s
+        + named->diagnosis;
+    if (line) {
+        *line = words;
+        return true;
+    }
+    result.verdict = CheckVerdict::Mistake;
+    if (!result.diagnosis.isEmpty())
+        result.notes.prepend(result.diagnosis);
+    result.diagnosis = words;
+    return true;
+}
+
+} // namespace posenc::ApplyDeclaredAngles
