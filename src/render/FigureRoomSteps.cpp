@@ -6,7 +6,6 @@
 #include "LegendPlacement.h"
 #include "MeasuredText.h"
 #include "ShorterLabels.h"
-#include "SwatchLegend.h"
 
 #include <QHash>
 
@@ -403,40 +402,6 @@ bool shortenPanelTitles(QCustomPlot *plot, int lines)
     return changed;
 }
 
-bool shortenEntries(QCustomPlot *plot)
-{
-    // Not at " = ": "p = 511" names its curve whole.
-    static const QStringList separators {u"  "_s, u": "_s, u" ("_s, u", "_s};
-    bool changed = false;
-    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot)) {
-        if (roleOf(legend) != TextRole::Key)
-            continue;
-        // Each entry's name and its first part; two entries that would read alike keep theirs.
-        QList<std::pair<QString, QString>> names;
-        for (int i = 0; i < legend->itemCount(); ++i) {
-            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
-            const QString name
-                = entry && entry->plottable() ? entry->plottable()->name() : SwatchLegend::label(legend->item(i));
-            names.append({name, firstPart(name, separators)});
-        }
-        for (int i = 0; i < legend->itemCount(); ++i) {
-            // Named, not bound: clang's C++20 captures no structured binding in a lambda.
-            const QString &name = names[i].first;
-            const QString &shown = names[i].second;
-            const bool alike
-                = std::count_if(names.begin(), names.end(),
-                                [&](const auto &other) { return other.second == shown || other.first == shown; })
-                > 1;
-            if (shown.isEmpty() || shown == name || alike)
-                continue;
-            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
-            changed |= entry && entry->plottable() ? Changes::of(plot).renameEntry(entry->plottable(), shown)
-                                                   : Changes::of(plot).relabelSwatch(legend->item(i), shown);
-        }
-    }
-    return changed;
-}
-
 bool shortenAxisLabels(QCustomPlot *plot)
 {
     static const QStringList separators {u" ("_s, u" = "_s, u": "_s, u", "_s};
@@ -491,62 +456,6 @@ bool hideDispensable(QCustomPlot *plot, int order)
         if (changes.originalOf(text))
             shorten(plot, text, 1);
     return true;
-}
-
-namespace {
-
-// A legend entry in `most`: the first shorter form its figure gives that holds, else cut, but never
-// within a number: Llama 3.1's "max-len 131,072" at a column read "max-len 13…"; such an entry
-// keeps its first whole words (shortened), the number whole.
-QString entryWithin(const QString &name, const QFont &font, double most, const QStringList &forms)
-{
-    if (MeasuredText::advance(font, name) <= most)
-        return name;
-    for (const QString &form : forms)
-        if (MeasuredText::advance(font, form) <= most)
-            return form;
-    const QString cut = QFontMetricsF(font).elidedText(name, Qt::ElideRight, most);
-    const qsizetype at = cut.size() - 1;
-    const auto digitAt = [&name](qsizetype i) { return i >= 0 && i < name.size() && name.at(i).isDigit(); };
-    const bool inNumber = cut.endsWith(u'…') && at > 0 && cut.at(at - 1).isDigit()
-        && (digitAt(at) || ((name.at(at) == u',' || name.at(at) == u'.') && digitAt(at + 1)));
-    return inNumber ? shortened(name, font, most, 1, forms) : cut;
-}
-
-} // namespace
-
-bool elideEntries(QCustomPlot *plot)
-{
-    bool changed = false;
-    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot)) {
-        if (roleOf(legend) != TextRole::Key)
-            continue;
-        const QFontMetricsF metrics(legend->font());
-        const double most = std::max(plot->viewport().width() / 3.0 - legend->iconSize().width()
-                                         - legend->iconTextPadding() - legend->columnSpacing(),
-                                     metrics.horizontalAdvance(u"xxxx…"_s));
-        for (int i = 0; i < legend->itemCount(); ++i) {
-            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
-            if (QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr) {
-                changed |= Changes::of(plot).renameEntry(
-                    plottable, entryWithin(plottable->name(), legend->font(), most, ShorterLabels::ofEntry(plottable)));
-            } else if (const QString label = SwatchLegend::label(legend->item(i)); !label.isEmpty())
-                changed
-                    |= Changes::of(plot).relabelSwatch(legend->item(i), entryWithin(label, legend->font(), most, {}));
-        }
-    }
-    return changed;
-}
-
-bool dropKeysIfOverflowing(QCustomPlot *plot)
-{
-    if (leastWithin(*plot) && labelsWithin(*plot))
-        return false;
-    QList<QCPLayoutElement *> keys;
-    for (QCPLegend *legend : elementsOf<QCPLegend>(*plot))
-        if (roleOf(legend) == TextRole::Key && legend->visible())
-            keys.append(legend);
-    return Changes::of(plot).hide(keys);
 }
 
 bool dropUnnamingTitles(QCustomPlot *plot)

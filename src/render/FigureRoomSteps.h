@@ -92,9 +92,11 @@ bool dropTitle(QCustomPlot *plot);
 bool hideDispensable(QCustomPlot *plot, int order);
 // The panel titles that name no panel go; a panel's name goes only with its panel.
 bool dropUnnamingTitles(QCustomPlot *plot);
-// Legend entries elided to a third of the figure's width, so that a key takes three columns; an entry
-// its figure gave shorter forms (ShorterLabels::setEntry) takes the first that holds whole instead,
-// and one that would be cut within a number its first whole words, the number whole (shortened()).
+// Legend entries cut to the widest that lets their key stand in three columns of its room, or,
+// where so cut two of its entries would read alike or one would be cut within its first word, in
+// two, then one (FigureRoomEntries.cpp); an entry its figure gave shorter forms
+// (ShorterLabels::setEntry) takes the first that holds whole instead, and one that would be cut
+// within a number its first whole words, the number whole (shortened()).
 bool elideEntries(QCustomPlot *plot);
 // Where the figure still overflows its page, its keys go (the file's metadata keeps them).
 bool dropKeysIfOverflowing(QCustomPlot *plot);

@@ -4,10 +4,9 @@
 // PDF and PNG at the page's size, and read back from its SVG as a reader sees it: every text at
 // the point size asked for (within a quarter point), no two texts overlapping, none outside the
 // page or cut by its clip, every axis and colour bar drawn labelled with two of its numbers at
-// least (ReadableScales), and the plots (axis rects,
-// colour scales aside) at least half of the page. A figure registered later is covered by being
-// registered. The rows still short of it are FigureSizeShortfalls', expected to fail until they
-// are not.
+// least (ReadableScales), every key of a panel drawn kept, its entries read apart (KeptKeys), and the plots (axis
+// rects, colour scales aside) at least half of the page. A figure registered later is covered by being registered. The
+// rows still short of it are FigureSizeShortfalls', expected to fail until they are not.
 #include "FigureSizeShortfalls.h"
 
 #include "render/FigureFile.h"
@@ -17,6 +16,7 @@
 
 #include "FigureDefaults.h"
 #include "support/FigureBuilds.h"
+#include "support/KeptKeys.h"
 #include "support/ReadableScales.h"
 #include "support/SvgTexts.h"
 #include "support/TestFiles.h"
@@ -155,12 +155,15 @@ void TestFigureSizes::everyFigureAtEverySize()
     // gave it, before little room gave anything up (all axis labels went at a column for
     // rope-rotation and magnitudes).
     const auto shown = axisLabels(*built->plot());
+    const KeptKeys::Keys keys(*built->plot());
     FigureRoom::restore(built->plot());
     const auto given = axisLabels(*built->plot());
     QCOMPARE(shown.size(), given.size());
     for (qsizetype i = 0; i < shown.size(); ++i)
         if (shown[i].first && !given[i].second.isEmpty() && shown[i].second.isEmpty())
             problems.append(u"the label '%1' is dropped"_s.arg(given[i].second));
+    // Every key of a panel drawn is drawn, its entries telling its lines apart.
+    problems += keys.problems();
     // What a row expected to fail lacks today, for FigureSizeShortfalls' comments.
     if (FigureSizeShortfalls::rows().contains(row) && !problems.isEmpty())
         qInfo("%s: %s", qPrintable(row), qPrintable(problems.join(u"; "_s)));
