@@ -250,8 +250,15 @@ void nameByReferenceVector(TableMatch &match, const std::vector<double> &v, Stor
     const TableMatch form = checkVector(reference, referenceStored, {std::nullopt, Params(), heads});
     if (!form.family || !form.params)
         return;
+    // The heads the reference reads as (a tensor-parallel rank's run of get_slopes(32) is 32 heads'),
+    // where none were declared.
+    std::optional<std::int64_t> formHeads = heads;
+    for (const MatchField &field : form.findings) {
+        if (const auto *n = std::get_if<std::int64_t>(&field.value); n && field.key == u"heads"_s && !formHeads)
+            formHeads = *n;
+    }
     const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
-    const TableMatch against = checkVector(v, stored, {form.family, *form.params, heads});
+    const TableMatch against = checkVector(v, stored, {form.family, *form.params, formHeads});
     // The reference is itself a named mistake of a family's parameters (an inv_freq rounded to bfloat16,
     // slopes off by one) and the vector those parameters' own: the reference, not the vector, holds
     // it. The vector still deviates from the file declared, so the verdict stands.

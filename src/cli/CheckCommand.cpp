@@ -393,12 +393,15 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const auto &declaredBias = expected.kind == CheckExpect::Expectation::Kind::Family
         ? FamilyChecks::of(expected.family).tensors.headBias
         : std::nullopt;
-    // A declared family's heads (--heads, --sandwich-heads, --kerple-heads): its stack's slices are
-    // those heads', not the stack's count of them.
+    // A declared family's heads (--heads, --sandwich-heads, --kerple-heads, or a preset's or a
+    // config's: MPT-7B's n_heads 32): its stack's slices are those heads', not the stack's count of
+    // them, and a shape's reading of fewer heads repeated per batch does not override them.
+    const auto isHeads = [](const QString &key) { return key == u"heads"_s || key.endsWith(u"-heads"_s); };
     const QStringList optionsGiven = parser.optionNames();
-    const bool headsDeclared = std::any_of(optionsGiven.cbegin(), optionsGiven.cend(), [](const QString &key) {
-        return key == u"heads"_s || key.endsWith(u"-heads"_s);
-    });
+    const QStringList fromOrigin = expected.given.value_or(QStringList());
+    const bool fromConfig = !expected.source.isEmpty() && !expected.given;
+    const bool headsDeclared = fromConfig || std::any_of(optionsGiven.cbegin(), optionsGiven.cend(), isHeads)
+        || std::any_of(fromOrigin.cbegin(), fromOrigin.cend(), isHeads);
     if (declaredBias && headsDeclared)
         heads = declaredBias->heads(expected.params);
     else if (parser.isSet(u"heads"_s))

@@ -297,6 +297,10 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     const TensorShapes::Kind tableOrStack = notOne <= 2 ? TensorShapes::Kind::Table : TensorShapes::Kind::Stack;
     const bool noKeyBiases = expected.kind != CheckExpect::Expectation::Kind::None
         && !(declared && TensorShapes::readsKeyBiases(*declared));
+    // Key biases against --expect-table's are compared cell by cell; a deviation is named as the
+    // reference's reading declared would name it (get_slopes(8) per rank where it reads as 32 heads').
+    const bool keyBiasesAgainstTable
+        = kind == TensorShapes::Kind::KeyBiases && expected.kind == CheckExpect::Expectation::Kind::Table;
     if (kind == TensorShapes::Kind::KeyBiases && noKeyBiases)
         kind = tableOrStack;
     // A vector (inv_freq, slopes) against --expect-table's is compared value by value, as a table
@@ -370,6 +374,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     }
     if (vectorAgainstTable && match && match->verdict == CheckVerdict::Mistake)
         readVectorAlone(*match, *rows, run, heads);
+    if (keyBiasesAgainstTable && match && match->verdict == CheckVerdict::Mistake && match->mistakes.isEmpty())
+        nameByReferenceStack(*match, tensor, run);
     // A family's own stack of per-head maps (T5's position_bias), read by the family: the declared
     // one's, or, undeclared, the first family's that reads it.
     for (const FamilySpec &family : Families::all()) {

@@ -139,8 +139,9 @@ std::optional<TableMatch> reversedSlopes(const std::vector<double> &slopes, Stor
 // of a batch is head s mod H): the one constant by which every cell of the slice differs from it.
 // The constant is read where the reference is 0 (the query's own key, exact in every format: m · 0),
 // and every other cell held to it within the rounding of a faithful computation in the cells'
-// format, which grows with the cell: the slope rounded (BLOOM's float32 torch.pow, a few units; or
-// bfloat16's), the product and the sum with the constant each rounded once. Nothing where a slice's
+// format, which grows with the cell: the slope's float32 computation (AlibiSlopeVector::float32Error:
+// BLOOM's and vLLM's float32 torch.pow, its error k-fold the base's rounding at the power k; or
+// bfloat16's rounding), the product and the sum with the constant each rounded once. Nothing where a slice's
 // cells differ by more than one constant, or where no slice differs at all. `causal` is set where
 // no slice holds a key after its query unmasked (j > i).
 std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int64_t count, std::int64_t length,
@@ -157,6 +158,7 @@ std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int
         const ValueFormat format = MaskFill::valuesFormat(cells.data(), std::int64_t(cells.size()));
         const double unit = halfUnit(format);
         const double m = AlibiSlopes::of(heads, s % heads + 1);
+        const double slopeError = AlibiSlopeVector::float32Error(heads, s % heads + 1);
         const auto kept = [&](std::int64_t i, std::int64_t j) {
             const double v = double(cells[std::size_t(i * length + j)]);
             return std::isfinite(v) && !MaskFill::is(v, format);
@@ -175,7 +177,7 @@ std::optional<std::vector<double>> headConstants(const TableRows &rows, std::int
                 causal = causal && j <= i;
                 const double v = double(cells[std::size_t(i * length + j)]);
                 const double reference = -m * double(std::llabs(i - j));
-                const double rounding = (8.0 * 0x1p-24 + 3.0 * unit) * std::max(std::fabs(reference), std::fabs(v))
+                const double rounding = (slopeError + 3.0 * unit) * std::max(std::fabs(reference), std::fabs(v))
                     + 2.0 * unit * std::fabs(*c);
                 if (!(std::fabs(v - reference - *c) <= rounding))
                     return std::nullopt;
@@ -307,10 +309,14 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
         }
         slopes.push_back(m);
     }
-    // Heads repeated per batch (BLOOM's [B·H, 1, L]): H declared, or the dimension before the
-    // 1 in [B, H, 1, L], or else the rows' period (the slopes repeating every H rows).
+    // Heads repeated per batch (BLOOM's [B·H, 1, L]): H declared, or the heads' axis of MPT's
+    // [B, H, 1, L] (batch 1 included: its own form, build_mpt_alibi_tensor), or else the rows' period
+    // (the slopes repeating every H rows), a guess from the values.
     const std::vector<std::int64_t> dims = TensorShapes::notOne(shape);
-    std::int64_t h = heads.value_or(dims.size() >= 3 ? dims[dims.size() - 2] : count);
+    const bool headsAxis = shape.size() >= 4 && shape[shape.size() - 2] == 1;
+    std::int64_t h = heads.value_or(headsAxis              ? shape[shape.size() - 3]
+                                        : dims.size() >= 3 ? dims[dims.size() - 2]
+                                                           : count);
     const auto repeats = [&](std::int64_t period) {
         for (std::int64_t r = period; r < count; ++r) {
             // A padded row's slope is read over fewer keys: its float32 rounding another's.
@@ -324,7 +330,7 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     const bool zero = std::all_of(slopes.begin(), slopes.end(), [](double m) { return m == 0.0; });
     if (zero && !heads)
         h = dims.size() >= 2 ? dims[dims.size() - 2] : count;
-    if (!heads && !zero && dims.size() < 3) {
+    if (!heads && !zero && dims.size() < 3 && !headsAxis) {
         for (std::int64_t p = 1; p < count; ++p) {
             if (count % p == 0 && repeats(p)) {
                 h = p;
@@ -355,12 +361,15 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     m.table = u"alibi-key-bias"_s;
     if (count > h)
         m.notes.prepend(u"the rows are %1 batches of %2 heads%3"_s.arg(count / h).arg(h).arg(
-            heads ? QString() : u" (their slopes repeat every %1 rows; --expect alibi --heads N declares another H)"_s.arg(h)));
+            heads ? QString()
+                  : u" (a guess from the values: their slopes repeat every %1 rows; --expect alibi --heads N "
+                    "declares another H)"_s.arg(h)));
     if (!padded.isEmpty()) {
-        const QString words = u"left padding read (%1): 0 at the padded keys and at the first real one, then the "
-                              "slope times j − p, the key's position counted from the first real key, as "
-                              "build_alibi_tensor's (attention_mask.cumsum(-1) − 1) · attention_mask gives a "
-                              "left-padded batch (transformers models/bloom/modeling_bloom.py)"_s.arg(padded.join(u", "_s));
+        const QString words
+            = u"left padding read (%1): 0 at the padded keys and at the first real one, then the "
+              "slope times j − p, the key's position counted from the first real key, as "
+              "build_alibi_tensor's (attention_mask.cumsum(-1) − 1) · attention_mask gives a "
+              "left-padded batch (transformers models/bloom/modeling_bloom.py)"_s.arg(padded.join(u", "_s));
         if (m.verdict == CheckVerdict::Correct)
             m.correctAgainst += u", with the batch's left padding"_s;
         m.diagnosis += u"; "_s + words;

@@ -17,14 +17,37 @@ namespace {
 const QString kGetSlopes = u"get_slopes (ofirpress/attention_with_linear_biases; transformers' build_alibi_tensor, "
                            "MPT's gen_slopes)"_s;
 
-// A faithful slope: get_slopes' double rounded to float32, or BLOOM's float32 torch.pow (a few
-// units), then the stored rounding: in float16 or bfloat16 two half units, a slope stored so being
-// rounded once, one read from a bias's cells of that format carrying their rounding over the keys it
-// was read across ((cell (L−1, L−1) − cell (L−1, 0)) / (L − 1), each rounded). get_slopes' heads
-// are 2^(8/H) apart, at least 2% up to 256 heads: far past two half units of bfloat16 (0.8%).
-double tolerance(double exact, StoredType stored)
+// 2^(-8/P) rounded to float32: its relative rounding δ_P (0 up to P = 8, where the base is a power
+// of two).
+double baseRounding(std::int64_t power)
 {
-    double rounding = 8.0 * std::ldexp(1.0, -24) * exact;
+    const double base = std::pow(2.0, -8.0 / double(power));
+    return std::fabs(double(float(base)) / base - 1.0);
+}
+
+// Each head's float32Error, for heads first + 1 .. first + count of `heads`.
+std::vector<double> errorsOf(std::int64_t heads, std::int64_t first, std::int64_t count)
+{
+    std::vector<double> errors;
+    for (std::int64_t k = 0; k < count; ++k)
+        errors.push_back(float32Error(heads, first + k + 1));
+    return errors;
+}
+
+std::vector<double> errorsOf(std::int64_t heads)
+{
+    return errorsOf(heads, 0, heads);
+}
+
+// A faithful slope: get_slopes' within `error` (float32Error: its float32 computation), then the
+// stored rounding: in float16 or bfloat16 two half units, a slope stored so being rounded once, one
+// read from a bias's cells of that format carrying their rounding over the keys it was read across
+// ((cell (L−1, L−1) − cell (L−1, 0)) / (L − 1), each rounded). get_slopes' heads are 2^(8/H) apart,
+// at least 2% up to 256 heads: far past two half units of bfloat16 (0.8%) and float32Error (2.3e-6
+// at 256 heads).
+double tolerance(double exact, double error, StoredType stored)
+{
+    double rounding = error * exact;
     if (stored == StoredType::Float16)
         rounding += std::max(2.0 * halfUnit(ValueFormat::Float16) * exact, std::ldexp(1.0, -25));
     else if (stored == StoredType::BFloat16)
@@ -32,26 +55,28 @@ double tolerance(double exact, StoredType stored)
     return rounding + 1e-300;
 }
 
-bool near(double value, double exact, StoredType stored)
+bool near(double value, double exact, double error, StoredType stored)
 {
-    return std::fabs(value - exact) <= tolerance(exact, stored);
+    return std::fabs(value - exact) <= tolerance(exact, error, stored);
 }
 
-// The first head (0-based) whose slope is not `reference`'s, or -1.
-std::int64_t firstOff(const std::vector<double> &v, const std::vector<double> &reference, StoredType stored)
+// The first head (0-based) whose slope is not `reference`'s (within its head's `errors`), or -1.
+std::int64_t firstOff(const std::vector<double> &v, const std::vector<double> &reference,
+                      const std::vector<double> &errors, StoredType stored)
 {
     for (std::size_t i = 0; i < v.size(); ++i) {
-        if (!near(v[i], reference[i], stored))
+        if (!near(v[i], reference[i], errors[i], stored))
             return std::int64_t(i);
     }
     return -1;
 }
 
 // The head (1-based) of `reference` whose slope `value` is, or 0.
-std::int64_t headOf(double value, const std::vector<double> &reference, StoredType stored)
+std::int64_t headOf(double value, const std::vector<double> &reference, const std::vector<double> &errors,
+                    StoredType stored)
 {
     for (std::size_t i = 0; i < reference.size(); ++i) {
-        if (near(value, reference[i], stored))
+        if (near(value, reference[i], errors[i], stored))
             return std::int64_t(i) + 1;
     }
     return 0;
@@ -114,7 +139,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> rankOf(const std::vector<do
     const std::vector<double> all = AlibiSlopes::all(heads);
     for (std::int64_t rank = 0; rank < heads / n; ++rank) {
         const std::vector<double> run(all.begin() + rank * n, all.begin() + (rank + 1) * n);
-        if (firstOff(v, run, stored) < 0)
+        if (firstOff(v, run, errorsOf(heads, rank * n, n), stored) < 0)
             return std::pair {rank, heads};
     }
     return std::nullopt;
@@ -123,15 +148,15 @@ std::optional<std::pair<std::int64_t, std::int64_t>> rankOf(const std::vector<do
 // The factor c with v = c × reference head by head (c not 1, every head within its rounding of c
 // times get_slopes'), or nothing.
 std::optional<double> commonFactor(const std::vector<double> &v, const std::vector<double> &reference,
-                                   StoredType stored)
+                                   const std::vector<double> &errors, StoredType stored)
 {
     if (v.size() < 2 || v.size() != reference.size() || !(reference.front() > 0.0))
         return std::nullopt;
     const double c = v.front() / reference.front();
-    if (!(c > 0.0) || !std::isfinite(c) || near(v.front(), reference.front(), stored))
+    if (!(c > 0.0) || !std::isfinite(c) || near(v.front(), reference.front(), errors.front(), stored))
         return std::nullopt;
     for (std::size_t i = 0; i < v.size(); ++i) {
-        if (!near(v[i], c * reference[i], stored))
+        if (!near(v[i], c * reference[i], errors[i], stored))
             return std::nullopt;
     }
     // A whole factor (a layer number) or a simple fraction read as such.
@@ -143,12 +168,13 @@ std::optional<double> commonFactor(const std::vector<double> &v, const std::vect
 // gives 0.917004", or "heads 33..40 (8 of 40) hold 0 where get_slopes(40) gives 0.917004, 0.771105,
 // ...; the other heads are get_slopes(40)'s" (llama.cpp#20031: the heads past the power of two never
 // written).
-QString deviationWords(const std::vector<double> &v, const std::vector<double> &reference, StoredType stored)
+QString deviationWords(const std::vector<double> &v, const std::vector<double> &reference,
+                       const std::vector<double> &errors, StoredType stored)
 {
     const auto n = std::int64_t(v.size());
     std::vector<std::size_t> off;
     for (std::size_t i = 0; i < v.size(); ++i) {
-        if (!near(v[i], reference[i], stored))
+        if (!near(v[i], reference[i], errors[i], stored))
             off.push_back(i);
     }
     if (off.size() == 1)
@@ -185,7 +211,78 @@ QString deviationWords(const std::vector<double> &v, const std::vector<double> &
         .arg(held, want.join(u", "_s), rest);
 }
 
+// The fewest heads g < n whose get_slopes(g), repeated every g heads, the vector is: each
+// tensor-parallel rank of g heads computing its own g heads' slopes (flashinfer#1606: get_alibi_slopes
+// called with the rank's local head count), or 0.
+std::int64_t repeatedGroup(const std::vector<double> &v, StoredType stored)
+{
+    const auto n = std::int64_t(v.size());
+    for (std::int64_t g = 1; g < n; ++g) {
+        if (n % g != 0)
+            continue;
+        const std::vector<double> group = AlibiSlopes::all(g);
+        const std::vector<double> errors = errorsOf(g);
+        bool repeats = true;
+        for (std::int64_t i = 0; i < n && repeats; ++i)
+            repeats = near(v[std::size_t(i)], group[std::size_t(i % g)], errors[std::size_t(i % g)], stored);
+        if (repeats)
+            return g;
+    }
+    return 0;
+}
+
+// `m` made correct where `v` is get_slopes(n) or a tensor-parallel rank's run of get_slopes(total)
+// for one of `totals`; else false.
+bool correctAgainstAny(TableMatch &m, const std::vector<double> &v, StoredType stored,
+                       const QList<std::int64_t> &totals)
+{
+    const auto n = std::int64_t(v.size());
+    for (const std::int64_t total : totals) {
+        if (total == n && firstOff(v, AlibiSlopes::all(n), errorsOf(n), stored) < 0) {
+            worst(m, v, AlibiSlopes::all(n));
+            m.verdict = CheckVerdict::Correct;
+            m.correctAgainst = u"%1 of %2 heads"_s.arg(kGetSlopes).arg(n);
+            m.diagnosis = u"ALiBi's slopes of %1 heads as get_slopes gives them%2"_s.arg(n).arg(
+                (n & (n - 1)) == 0 ? u": 2^(-8k/%1), k = 1..%1"_s.arg(n)
+                                   : u": the %1 of the power of two below, then every other of twice that"_s.arg(
+                                       AlibiSlopes::geometricHeads(n)));
+            return true;
+        }
+        if (const auto rank = rankOf(v, total, stored)) {
+            m.verdict = CheckVerdict::Correct;
+            m.findings = {{u"heads"_s, total}};
+            // The run's own words: the rank's heads of get_slopes(total), not get_slopes(n).
+            const std::vector<double> all = AlibiSlopes::all(total);
+            m.referenceText = u"heads %1..%2 of get_slopes(%3): %4"_s.arg(rank->first * n + 1)
+                                  .arg((rank->first + 1) * n)
+                                  .arg(total)
+                                  .arg(listed({all.begin() + rank->first * n, all.begin() + (rank->first + 1) * n}));
+            m.params->alibi.heads = total;
+            m.correctAgainst = u"heads %1..%2 of %3 of %4 heads"_s.arg(rank->first * n + 1)
+                                   .arg((rank->first + 1) * n)
+                                   .arg(kGetSlopes)
+                                   .arg(total);
+            m.diagnosis
+                = u"ALiBi's slopes of tensor-parallel rank %1 of %2: heads %3..%4 of get_slopes(%5)"_s.arg(rank->first)
+                      .arg(total / n)
+                      .arg(rank->first * n + 1)
+                      .arg((rank->first + 1) * n)
+                      .arg(total);
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
+
+double float32Error(std::int64_t heads, std::int64_t head)
+{
+    const std::int64_t power = AlibiSlopes::geometricHeads(heads);
+    const bool past = head > power;
+    const std::int64_t k = past ? 2 * (head - power) - 1 : head;
+    return double(k) * baseRounding(past ? 2 * power : power) + 8.0 * std::ldexp(1.0, -24);
+}
 
 bool plausible(const std::vector<double> &v)
 {
@@ -202,45 +299,31 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
         m.diagnosis = u"more heads than ALiBi's %1"_s.arg(AlibiParams::kMaxHeads);
         return m;
     }
+    // The widest head's: its slope's float32 computation, and a half format's two half units.
+    const double halfFormat = stored == StoredType::Float16 ? 2.0 * halfUnit(ValueFormat::Float16)
+        : stored == StoredType::BFloat16                    ? 2.0 * halfUnit(ValueFormat::BFloat16)
+                                                            : 0.0;
+    const std::vector<double> headErrors = errorsOf(std::max<std::int64_t>(heads, 1));
+    m.tolerance.relative = *std::max_element(headErrors.begin(), headErrors.end()) + halfFormat;
     // Undeclared, a shorter vector may be a rank's heads of 2 to 8 times as many.
     QList<std::int64_t> totals {heads};
     if (!declaredHeads) {
         for (std::int64_t k = 2; k <= 8; ++k)
             totals.append(n * k);
     }
-    for (const std::int64_t total : totals) {
-        if (total == n && firstOff(v, AlibiSlopes::all(n), stored) < 0) {
-            worst(m, v, AlibiSlopes::all(n));
-            m.verdict = CheckVerdict::Correct;
-            m.correctAgainst = u"%1 of %2 heads"_s.arg(kGetSlopes).arg(n);
-            m.diagnosis = u"ALiBi's slopes of %1 heads as get_slopes gives them%2"_s.arg(n).arg(
-                (n & (n - 1)) == 0 ? u": 2^(-8k/%1), k = 1..%1"_s.arg(n)
-                                   : u": the %1 of the power of two below, then every other of twice that"_s.arg(
-                                       AlibiSlopes::geometricHeads(n)));
-            return m;
-        }
-        if (const auto rank = rankOf(v, total, stored)) {
-            m.verdict = CheckVerdict::Correct;
-            m.findings = {{u"heads"_s, total}};
-            m.correctAgainst = u"heads %1..%2 of %3 of %4 heads"_s.arg(rank->first * n + 1)
-                                   .arg((rank->first + 1) * n)
-                                   .arg(kGetSlopes)
-                                   .arg(total);
-            m.diagnosis
-                = u"ALiBi's slopes of tensor-parallel rank %1 of %2: heads %3..%4 of get_slopes(%5)"_s.arg(rank->first)
-                      .arg(total / n)
-                      .arg(rank->first * n + 1)
-                      .arg((rank->first + 1) * n)
-                      .arg(total);
-            return m;
-        }
-    }
+    if (correctAgainstAny(m, v, stored, totals))
+        return m;
     if (n != heads) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = {kSlopes};
         m.diagnosis
             = u"%1 slopes, which are neither get_slopes(%2) nor one tensor-parallel rank's run of them"_s.arg(n).arg(
                 heads);
+        // The rank's own get_slopes: its local head count where the model's H belongs (flashinfer#1606).
+        if (heads > n && firstOff(v, AlibiSlopes::all(n), errorsOf(n), stored) < 0)
+            m.diagnosis += u"; they are get_slopes(%1), the slopes of %1 heads: a tensor-parallel rank's local head "
+                           "count where each rank holds a run of get_slopes(%2)'s heads (flashinfer#1606)"_s.arg(n)
+                               .arg(heads);
         return m;
     }
     const std::vector<double> reference = AlibiSlopes::all(n);
@@ -258,11 +341,12 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
                           .arg(listed(reference));
         return m;
     }
-    const std::int64_t off = firstOff(v, reference, stored);
-    m.deviations = deviationWords(v, reference, stored);
+    const std::vector<double> errors = errorsOf(n);
+    const std::int64_t off = firstOff(v, reference, errors, stored);
+    m.deviations = deviationWords(v, reference, errors, stored);
     // The series' exponent off by one head (aprender#2143: 2^(-8h/n) from h = 0, head 1's slope 1).
     for (const int start : {0, 2}) {
-        if (firstOff(v, geometric(n, start), stored) >= 0)
+        if (firstOff(v, geometric(n, start), errors, stored) >= 0)
             continue;
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = {kSlopes};
@@ -274,7 +358,7 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
                           .arg(m.deviations);
         return m;
     }
-    if ((n & (n - 1)) != 0 && firstOff(v, geometric(n), stored) < 0) {
+    if ((n & (n - 1)) != 0 && firstOff(v, geometric(n), errors, stored) < 0) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = {kSlopes};
         m.diagnosis = u"the slopes are 2^(-8k/%1), k = 1..%1, the power-of-two formula at %1 heads, which is no "
@@ -290,7 +374,7 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
     // ParallelAttention.forward did with apply_query_key_layer_scaling (baddbmm beta 1.0, the scores
     // then multiplied back by layer_number in FusedScaleMaskSoftmax: layer 4's bias times 4,
     // bigscience-workshop/Megatron-DeepSpeed#222).
-    if (const auto factor = commonFactor(v, reference, stored)) {
+    if (const auto factor = commonFactor(v, reference, errors, stored)) {
         m.verdict = declaredHeads ? CheckVerdict::Mistake : CheckVerdict::Unknown;
         if (declaredHeads)
             m.mistakes = {kSlopes};
@@ -302,15 +386,29 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
                   .arg(NumberText::compact(*factor, 6), listed(v), listed(reference), m.deviations);
         return m;
     }
+    // get_slopes of fewer heads per group: no reordering of get_slopes(n) repeats a value.
+    if (const std::int64_t group = repeatedGroup(v, stored)) {
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kSlopes};
+        m.diagnosis = u"get_slopes(%1) per group of %1 heads: a tensor-parallel rank's local head count, each of "
+                      "the %2 groups given the slopes of %1 heads (%3) where the model's %4 heads take get_slopes(%4), "
+                      "a rank's heads a run of them (flashinfer#1606: get_alibi_slopes called with the rank's head "
+                      "count); %5"_s.arg(group)
+                          .arg(n / group)
+                          .arg(listed(AlibiSlopes::all(group)))
+                          .arg(n)
+                          .arg(m.deviations);
+        return m;
+    }
     bool allPublished = true;
     for (const double s : v)
-        allPublished = allPublished && headOf(s, reference, stored) > 0;
+        allPublished = allPublished && headOf(s, reference, errors, stored) > 0;
     if (allPublished) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = {kHeadOrder};
         m.diagnosis
             = u"head %1 holds the slope of head %2 (%3): get_slopes(%4)'s values at the wrong heads"_s.arg(off + 1)
-                  .arg(headOf(v[std::size_t(off)], reference, stored))
+                  .arg(headOf(v[std::size_t(off)], reference, errors, stored))
                   .arg(NumberText::compact(v[std::size_t(off)], 7))
                   .arg(n);
         return m;

@@ -21,15 +21,25 @@ inline const QString kHeadOrder = QStringLiteral("slopes-head-order"); // get_sl
 // window at decode, its slopes lost).
 inline const QString kBiasZero = QStringLiteral("alibi-bias-zero");
 
+// The relative error of head `head`'s slope (1..`heads`) as published float32 code computes it:
+// transformers' build_alibi_tensor (models/bloom/modeling_bloom.py), vLLM's _get_alibi_slopes
+// (model_executor/models/bloom.py, mpt.py, baichuan.py) and flashinfer's get_alibi_slopes raise the
+// base 2^(-8/P), rounded to float32 (relative δ_P), to the int power k in float32 (P the power of two
+// below H and k = head, or for the heads past it 2P and k = 2 (head − P) − 1): the base's rounding
+// grows k-fold, k |δ_P|, and pow's result and the stored value add a few units of 2^-24 (8 kept,
+// get_slopes' double rounded once among them). At 32 heads 8 units, at 112 nearly 9, at 256 38.
+double float32Error(std::int64_t heads, std::int64_t head);
+
 // Whether `v` can be slopes: finite, in (0, 1].
 bool plausible(const std::vector<double> &v);
 
 // Against get_slopes(H) for H = `heads` (or the vector's length): correct, a rank's run of it
 // where the vector is shorter, or the mistake named (non-power-of-two heads given 2^(-8k/H), a
 // slope at another head) with the head. Undeclared (`heads` unset) a wrong vector is a mistake
-// only where it is get_slopes' values at the wrong heads or the power-of-two formula where H is
-// not one; else unknown. Declared, a vector of zeros is kBiasZero, any other wrong one kSlopes: every
-// mistake carries an id.
+// only where it is get_slopes' values at the wrong heads, the power-of-two formula where H is
+// not one, or get_slopes of fewer heads repeated per group (a tensor-parallel rank's local head
+// count, flashinfer#1606); else unknown. Each head is held to float32Error. Declared, a vector of zeros is kBiasZero,
+// any other wrong one kSlopes: every mistake carries an id.
 TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<std::int64_t> heads);
 
 QStringList mistakeIds();

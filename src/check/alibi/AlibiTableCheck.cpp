@@ -3,6 +3,7 @@
 #include "check/FitNumbers.h"
 #include "check/HeadBiasFit.h"
 #include "check/OffsetFit.h"
+#include "check/alibi/AlibiSlopeVector.h"
 #include "core/NumberText.h"
 #include "core/alibi/AlibiSlopes.h"
 
@@ -27,6 +28,9 @@ struct Found
     HeadBiasFit::After after {false, -std::numeric_limits<float>::infinity()};
     std::int64_t heads = 0; // the fewest heads whose get_slopes has the slope (a power of two); 0: none
     std::int64_t head = 0;
+    // The slope's float32 computation's relative error (AlibiSlopeVector::float32Error), which the
+    // cells are allowed: at the declared heads, or read alone at the fewest heads named.
+    double slopeError = 0.0;
     // The keys at or before the query hold +m (i − j): the offset taken as query − key, where
     // ALiBi's is key − query (the mistake relative-position-reversed).
     bool reversed = false;
@@ -59,17 +63,22 @@ std::optional<double> measuredSlope(const OffsetProfile &profile)
 // rounded cells carries.
 void nameHead(Found &found, double m, ValueFormat format)
 {
-    const double agreement = format == ValueFormat::Float32 ? 2e-6 : 2.0 * halfUnit(format);
     for (std::int64_t n = 1; n <= AlibiParams::kMaxHeads; n *= 2) {
         const double k = -std::log2(m) * double(n) / 8.0;
         const auto head = std::int64_t(std::llround(k));
         if (head < 1 || head > n)
             continue;
         const double slope = AlibiSlopes::of(n, head);
+        // 2e-6 (33 units of 2^-24) holds every float32 computation's slope up to 128 heads and 256's
+        // first 171 (AlibiSlopeVector::float32Error); no wider: at 4096 heads every slope lies within
+        // 4e-5 of one of theirs, and one table would read any linear bias as ALiBi's. A stack, a
+        // vector or a declaration of H holds each head to its own bound.
+        const double agreement = format == ValueFormat::Float32 ? 2e-6 : 2.0 * halfUnit(format);
         if (std::fabs(slope / m - 1.0) < agreement) {
             found.heads = n;
             found.head = head;
             found.slope = slope;
+            found.slopeError = AlibiSlopeVector::float32Error(n, head);
             return;
         }
     }
@@ -84,9 +93,9 @@ void nameHead(Found &found, double m, ValueFormat format)
 
 // Whether the value at offset 1 is +m, the bias m (j − i) carried past the query, at the rounding
 // of the table's values.
-bool carriesOn(double atOne, double slope, ValueFormat format)
+bool carriesOn(double atOne, double slope, ValueFormat format, double slopeError)
 {
-    const double relative = format == ValueFormat::Float32 ? 1e-6 : 2.0 * halfUnit(format);
+    const double relative = format == ValueFormat::Float32 ? 1e-6 + slopeError : 2.0 * halfUnit(format);
     return std::fabs(atOne - slope) <= relative * slope;
 }
 
@@ -100,7 +109,7 @@ std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
     Found found;
     found.reversed = *m < 0.0;
     nameHead(found, std::fabs(*m), format);
-    if (!found.reversed && profile.has(1) && carriesOn(double(profile.at(1)), found.slope, format)) {
+    if (!found.reversed && profile.has(1) && carriesOn(double(profile.at(1)), found.slope, format, found.slopeError)) {
         found.unmasked = true;
         found.after.fill = std::numeric_limits<float>::quiet_NaN();
         return found;
@@ -111,7 +120,7 @@ std::optional<Found> find(const OffsetProfile &profile, ValueFormat format)
         profile, format, atOne, std::nullopt,
         // At the table's rounding: a bfloat16 −m is m to a half unit of 2^-9 (2^-0.5 is −0.70703125
         // there), whatever the slope's head (REPORT-r28a finding 5: symmetric bfloat16 stacks).
-        [&](double a, double b) { return carriesOn(-a, -b, format); }, found.after);
+        [&](double a, double b) { return carriesOn(-a, -b, format, found.slopeError); }, found.after);
     if (!after)
         return std::nullopt;
     found.after = *after;
@@ -141,9 +150,9 @@ QString reversedWords(const Found &found)
     return u"the keys at or before the query hold +m (i − j) = %1 (i − j), head %2 of %3's slope with the offset "
            "taken as query − key: ALiBi's bias is m (j − i), the key's position minus the query's (get_slopes, "
            "BLOOM's build_alibi_tensor), so the bias here favours the keys farthest in the past"_s
-        .arg(NumberText::compact(found.slope, 6))
-        .arg(found.head)
-        .arg(found.heads);
+               .arg(NumberText::compact(found.slope, 6))
+               .arg(found.head)
+               .arg(found.heads);
 }
 
 QString referenceText(const Found &found)
@@ -196,6 +205,8 @@ QStringList notes(const Found &found, std::int64_t rows)
 CellTolerance toleranceOf(const TableEvidence &e, const Found &found)
 {
     CellTolerance t = OffsetFit::tolerance(e, found.slope * double(std::max(e.rows(), e.cols())), 2.0);
+    // The slope's float32 computation, which every cell m (j − i) carries times |j − i|.
+    t.relative += found.slopeError;
     if (e.format != ValueFormat::Float32)
         t.relative += 1.01 * halfUnit(e.format);
     return t;
@@ -232,11 +243,11 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
     } else
 
         m.diagnosis = u"ALiBi's bias of head %1 of %2 as get_slopes makes it: m (j − i) = −%3 (i − j) for keys at or "
-                  "before the query, %4"_s.arg(found.head)
-                      .arg(found.heads)
-                      .arg(NumberText::compact(found.slope, 6),
-                           found.mask() == AlibiMask::Causal ? u"the keys after it masked"_s
-                                                             : u"and −m (j − i) after it (symmetric)"_s);
+                      "before the query, %4"_s.arg(found.head)
+                          .arg(found.heads)
+                          .arg(NumberText::compact(found.slope, 6),
+                               found.mask() == AlibiMask::Causal ? u"the keys after it masked"_s
+                                                                 : u"and −m (j − i) after it (symmetric)"_s);
     Params p;
     p.encoding = Encoding::Alibi;
     p.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
@@ -250,7 +261,8 @@ TableMatch matchOf(const TableEvidence &e, const Found &found, std::shared_ptr<c
 
 // The match made the mistake relative-position-reversed: compared with ALiBi's bias, its cells the
 // bias of m (i − j) (`read`, TableMatch::asRead).
-void markReversed(TableMatch &m, const TableEvidence &e, const Found &found, std::shared_ptr<const OffsetReference> read)
+void markReversed(TableMatch &m, const TableEvidence &e, const Found &found,
+                  std::shared_ptr<const OffsetReference> read)
 {
     m.markRelativeReversed(reversedWords(found));
     m.asRead = std::move(read);
@@ -279,7 +291,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
 // Whether every sampled row's key after the query holds its own key's value plus m: the causal bias
 // carried past the query, unmasked (Found::unmasked), whatever constant each row holds (RowConstant:
 // BLOOM's m·j).
-bool carriedOn(const TableEvidence &e, double slope)
+bool carriedOn(const TableEvidence &e, double slope, double slopeError)
 {
     std::int64_t seen = 0;
     for (std::int64_t k = 0; k < e.sample.size(); ++k) {
@@ -288,7 +300,7 @@ bool carriedOn(const TableEvidence &e, double slope)
             continue;
         const double step = double(e.sample.values(k, i + 1)) - double(e.sample.values(k, i));
         const double scale = std::max(std::fabs(double(e.sample.values(k, i + 1))), slope);
-        const double rounding = e.format == ValueFormat::Float32 ? 1e-6 : 2.0 * halfUnit(e.format);
+        const double rounding = e.format == ValueFormat::Float32 ? 1e-6 + slopeError : 2.0 * halfUnit(e.format);
         if (!std::isfinite(step) || std::fabs(step - slope) > rounding * scale + 1e-6 * slope)
             return false;
         ++seen;
@@ -303,9 +315,10 @@ TableMatch expect(const TableEvidence &e, const Params &params)
     found.heads = params.alibi.heads;
     found.head = params.alibi.head;
     found.slope = AlibiSlopes::of(found.heads, found.head);
+    found.slopeError = AlibiSlopeVector::float32Error(found.heads, found.head);
     found.after.twoSided = params.alibi.mask == AlibiMask::Symmetric;
     found.after = HeadBiasFit::declaredAfter(e, found.after);
-    if (!found.after.twoSided && carriedOn(e, found.slope)) {
+    if (!found.after.twoSided && carriedOn(e, found.slope, found.slopeError)) {
         found.unmasked = true;
         found.after.fill = std::numeric_limits<float>::quiet_NaN();
     }
