@@ -466,7 +466,7 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
         return std::nullopt;
     // Positions past the declared first one (--position-ids from F: row r's own is F + r).
     std::vector<Region> r = *found;
-    const std::int64_t first = correct.firstPosition;
+    const std::int64_t first = e.declared.firstPosition;
     for (Region &g : r)
         g.position -= g.list == kUnread ? 0 : first;
     const std::int64_t original = lists.front().params.rope.originalMaxLen.value_or(0);
