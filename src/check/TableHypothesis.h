@@ -34,6 +34,10 @@ struct CheckDeclaration
     // The family the table is meant to be, when one is named: of two readings that explain the
     // table equally, the declared family's is taken.
     std::optional<Encoding> family;
+    // The position of the table's row 0, where --position-ids start past 0 (a later chunk of a
+    // sequence: HF's position_ids 1000..1255 for a cached step); a family whose reference is a
+    // function of the position reads its rows from there (RopeTableCheck), the others at 0.
+    std::int64_t firstPosition = 0;
 
     bool declares(const QString &key) const { return keys.contains(key); }
 };

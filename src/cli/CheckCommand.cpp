@@ -374,7 +374,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     auto expectation = CheckExpect::read(parser, declaredKeys());
     if (const auto *refused = std::get_if<CheckExpect::Refusal>(&expectation))
         return failLines(err, *refused);
-    const auto &expected = std::get<CheckExpect::Expectation>(expectation);
+    auto &expected = std::get<CheckExpect::Expectation>(expectation);
 
     const InterruptCancels interrupt;
     const MatrixSource source = MatrixSource::parse(positional.first());
@@ -436,6 +436,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         if (const int *code = std::get_if<int>(&laid))
             return *code;
         atIds = std::get<RowsAtPositions::Layout>(std::move(laid));
+        declaration.firstPosition = expected.firstPosition = atIds->first;
         tensor.rows = RowsAtPositions::byPosition(tensor.rows, *atIds);
         tensor.shape = {tensor.rows->rows(), tensor.rows->cols()};
     }

@@ -48,6 +48,8 @@ struct Expectation
     // With --expect FAMILY: the keys a flag, the preset or the session gave (the rest are defaults;
     // a preset's prompt is an example, not given).
     std::optional<QStringList> given;
+    // The position of the table's row 0 (--position-ids from past 0: a later chunk of a sequence).
+    std::int64_t firstPosition = 0;
     // With --expect-config: the keys of the flags that gave the model its input (--prompt).
     QStringList inputs;
     // Who gave a family's parameters: the user, or the reading of --expect-table's stack

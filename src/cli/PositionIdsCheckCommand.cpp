@@ -511,10 +511,11 @@ int compareRows(TableMatch &match, const TableRows &file, const RowsAtPositions:
         return failWith(err, ExitIo, u"%1: %2"_s.arg(file.name(), error));
     const std::int64_t positions = std::int64_t(layout.firstRow.size());
     if (!disagreement) {
-        match.notes.append(u"rows read at their --position-ids: %1 rows at positions 0-%2, checked by position (row p "
-                           "below is the file's first row at p); every other row equals its position's"_s
+        match.notes.append(u"rows read at their --position-ids: %1 rows at positions %2-%3, checked by position (row i "
+                           "below is the file's first row at position %2 + i); every other row equals its position's"_s
                                .arg(std::int64_t(layout.ids.size()))
-                               .arg(positions - 1));
+                               .arg(layout.first)
+                               .arg(layout.first + positions - 1));
         return 0;
     }
     const RowsAtPositions::Disagreement &d = *disagreement;

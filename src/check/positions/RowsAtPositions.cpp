@@ -1,5 +1,7 @@
 #include "RowsAtPositions.h"
 
+#include "core/Params.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -85,25 +87,33 @@ std::variant<Layout, QString> layout(const RowMatrixXf &ids, std::int64_t tableR
     for (std::int64_t i = 0; i < ids.rows(); ++i) {
         for (std::int64_t j = 0; j < ids.cols(); ++j) {
             const float id = ids(i, j);
-            if (!(id >= 0.0f) || id != std::floor(id) || id >= float(tableRows))
-                return u"--position-ids: ids must be whole numbers in [0, %1) (a position per row of the table); "
-                       "got %2 at row %3"_s.arg(tableRows)
-                           .arg(double(id))
+            if (!(id >= 0.0f) || id != std::floor(id) || !(double(id) < double(Params::kMaxLen)))
+                return u"--position-ids: ids must be whole numbers in [0, 2^24) (the position of each row of the "
+                       "table); got %1 at row %2"_s.arg(double(id))
                            .arg(result.ids.size());
             result.ids.push_back(std::int64_t(id));
         }
     }
-    const std::int64_t last = *std::max_element(result.ids.cbegin(), result.ids.cend());
-    result.firstRow.assign(std::size_t(last + 1), -1);
+    const auto [low, high] = std::minmax_element(result.ids.cbegin(), result.ids.cend());
+    result.first = *low;
+    const std::int64_t last = *high;
+    if (last - result.first >= count)
+        return u"--position-ids: ids %1..%2 span more positions than the table's %3 rows: the table must hold every "
+               "position from its smallest id to its largest"_s.arg(result.first)
+                   .arg(last)
+                   .arg(count);
+    result.firstRow.assign(std::size_t(last - result.first + 1), -1);
     for (std::size_t r = 0; r < result.ids.size(); ++r) {
-        std::int64_t &first = result.firstRow[std::size_t(result.ids[r])];
+        std::int64_t &first = result.firstRow[std::size_t(result.ids[r] - result.first)];
         if (first < 0)
             first = std::int64_t(r);
     }
     const auto missing = std::find(result.firstRow.cbegin(), result.firstRow.cend(), -1);
     if (missing != result.firstRow.cend())
-        return u"--position-ids: no row is at position %1, below the largest id %2: the table must hold every "
-               "position from 0 to its largest"_s.arg(missing - result.firstRow.cbegin())
+        return u"--position-ids: no row is at position %1, between the smallest id %2 and the largest %3: the "
+               "table must hold every position from its smallest id to its largest"_s.arg(
+                   result.first + (missing - result.firstRow.cbegin()))
+                   .arg(result.first)
                    .arg(last);
     return result;
 }
@@ -130,10 +140,10 @@ std::optional<Disagreement> compare(const TableRows &file, const Layout &layout,
         }
     }
     std::vector<float> single(static_cast<std::size_t>(cols));
-    const auto rowAt = [&](std::int64_t position) -> const float * {
+    const auto rowAt = [&](std::int64_t index) -> const float * { // of position first + index
         if (!whole.empty())
-            return whole.data() + position * cols;
-        return file.read(layout.firstRow[std::size_t(position)], 1, single.data(), error) ? single.data() : nullptr;
+            return whole.data() + index * cols;
+        return file.read(layout.firstRow[std::size_t(index)], 1, single.data(), error) ? single.data() : nullptr;
     };
     std::optional<Disagreement> first;
     std::vector<float> chunk(std::size_t(kChunkRows * cols));
@@ -146,10 +156,10 @@ std::optional<Disagreement> compare(const TableRows &file, const Layout &layout,
             return std::nullopt;
         for (std::int64_t r = 0; r < count; ++r) {
             const std::int64_t row = row0 + r, position = layout.ids[std::size_t(row)];
-            const std::int64_t firstRow = layout.firstRow[std::size_t(position)];
+            const std::int64_t firstRow = layout.firstRow[std::size_t(position - layout.first)];
             if (firstRow == row)
                 continue;
-            const float *reference = rowAt(position);
+            const float *reference = rowAt(position - layout.first);
             if (!reference)
                 return std::nullopt;
             const auto worst = deviation(chunk.data() + r * cols, reference, cols, tolerance, position);
@@ -165,8 +175,8 @@ std::optional<Disagreement> compare(const TableRows &file, const Layout &layout,
         if (!file.read(first->row, 1, row.data(), error))
             return std::nullopt;
         for (std::int64_t p = 0; p < positions && !first->holds; ++p) {
-            if (!deviation(row.data(), whole.data() + p * cols, cols, tolerance, p))
-                first->holds = p;
+            if (!deviation(row.data(), whole.data() + p * cols, cols, tolerance, layout.first + p))
+                first->holds = layout.first + p;
         }
     }
     return first;

@@ -36,7 +36,12 @@ QString positionsText(const ApplyCheck::Result &r)
 ApplyReport::Family ropeFamily(const ApplyCheck::Result &r)
 {
     ApplyReport::Family f;
-    f.equals = u"Y = apply_rotary_pos_emb(X) with %1"_s.arg(r.correctAgainst);
+    // The function that turns the pairs so: transformers' modeling_llama.py apply_rotary_pos_emb
+    // (rotate_half), or modeling_gptj.py's (rotate_every_two), as Meta's llama/model.py apply_rotary_emb.
+    f.equals = r.rotation == RopeLayout::Half
+        ? u"Y = apply_rotary_pos_emb(X) (rotate_half, modeling_llama.py) with %1"_s.arg(r.correctAgainst)
+        : u"Y = X turned in consecutive pairs (rotate_every_two: modeling_gptj.py's apply_rotary_pos_emb, Meta's "
+          "llama/model.py apply_rotary_emb) with %1"_s.arg(r.correctAgainst);
     f.found = bool(r.params);
     if (r.rotaryDim < r.headDim)
         f.pairing.append(

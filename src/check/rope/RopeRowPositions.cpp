@@ -292,6 +292,79 @@ bool atRoundedPositions(const std::vector<Region> &regions, bool bfloat16)
     return moved;
 }
 
+// The whole number s >= 2 where every row read r holds position s r (a row of both lists too), and
+// some row past 0 is read; nothing else.
+std::optional<std::int64_t> scaleOf(const std::vector<Region> &regions)
+{
+    std::optional<std::int64_t> scale;
+    for (const Region &g : regions) {
+        if (g.list == kUnread)
+            continue;
+        for (std::int64_t i = 0; i < g.count; ++i) {
+            const std::int64_t row = g.row + i, position = g.position + i;
+            if (row == 0 ? position != 0 : position % row != 0)
+                return std::nullopt;
+            if (row > 0 && !scale)
+                scale = position / row;
+            if (row > 0 && (*scale < 2 || position != *scale * row))
+                return std::nullopt;
+        }
+    }
+    return scale;
+}
+
+QString scaledWords(std::int64_t scale, const RopeFit::Hypothesis &correct)
+{
+    const RopeParams &r = correct.params.rope;
+    const QString declared = r.type == RopeType::Linear
+        ? u"rope_type linear with factor %1"_s.arg(r.factor.value_or(1.0))
+        : u"rope_type %1"_s.arg(RopeTypes::word(r.type));
+    return u"row r holds position %1 r (row 1 position %1, row 2 position %2, …): the positions were multiplied by "
+           "%1 before their angles were formed, in order but scaled (mlx-lm#1545: InternLM3's default position "
+           "scale of 2). The angles are rope_type linear's with a factor 1/%1 of the reference's (position / factor): "
+           "the table alone cannot tell the two apart; the reference gives %3, so the rows are read as scaled "
+           "positions"_s.arg(scale)
+               .arg(2 * scale)
+               .arg(declared);
+}
+
+// Rows 0..n-1 at positions offset..offset+n-1 of list `list`: a later chunk of one sequence. The
+// list transformers takes for it follows max(position_ids) + 1 = n + offset (modeling_rope_utils.py,
+// longrope_frequency_update), not the chunk's length.
+Named chunkAt(const std::vector<RopeFit::Hypothesis> &lists, std::int64_t offset, int list, std::int64_t rows)
+{
+    Named named;
+    named.offset = offset;
+    named.list = list;
+    named.mistakes.append(CheckMistakes::kPositionOffset);
+    const std::int64_t last = offset + rows - 1;
+    QString words = u"%1 hold positions %2..%3 (row r holds position r + %2): the table of a later chunk of a "
+                    "sequence, as a cached decoding step or a chunked prefill computes it for position_ids %2..%3, "
+                    "where the declaration's rows start at position 0; declare the positions with --position-ids"_s
+                        .arg(rowsText(0, rows))
+                        .arg(offset)
+                        .arg(last);
+    if (lists.size() > 1) {
+        const std::int64_t original = lists.front().params.rope.originalMaxLen.value_or(0);
+        const bool longTaken = last + 1 > original;
+        const bool readLong = lists[std::size_t(list)].params.maxLen > original;
+        const QString taken = longTaken ? u"long_factor"_s : u"short_factor"_s;
+        const QString rule = u"max(position_ids) + 1 = %1 %2 original_max_position_embeddings %3 "
+                             "(modeling_rope_utils.py, longrope_frequency_update)"_s.arg(last + 1)
+                                 .arg(longTaken ? u">"_s : u"<="_s)
+                                 .arg(original);
+        if (readLong == longTaken) {
+            words += u"; the rows turn with %1, the list transformers takes for these positions: %2"_s.arg(taken, rule);
+        } else {
+            named.mistakes.append(RopeLongRopeSwitch::kFactorSet);
+            words += u"; and the rows turn with %1 where transformers takes %2 for these positions: %3"_s.arg(
+                readLong ? u"long_factor"_s : u"short_factor"_s, taken, rule);
+        }
+    }
+    named.diagnosis = words;
+    return named;
+}
+
 } // namespace
 
 std::int64_t mostStrayRows(std::int64_t rows)
@@ -391,10 +464,14 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
     const auto found = regions(e, lists);
     if (!found)
         return std::nullopt;
-    const std::vector<Region> &r = *found;
+    // Positions past the declared first one (--position-ids from F: row r's own is F + r).
+    std::vector<Region> r = *found;
+    const std::int64_t first = e.declared.firstPosition;
+    for (Region &g : r)
+        g.position -= g.list == kUnread ? 0 : first;
     const std::int64_t original = lists.front().params.rope.originalMaxLen.value_or(0);
     if (RopeLongShortCache::holds(r, lists, e.rows()))
-        return Named {{}, RopeLongShortCache::words(e.rows(), original), true};
+        return Named {{}, RopeLongShortCache::words(e.rows(), original), true, false, std::nullopt, 0};
     if (atRoundedPositions(r, true) || atRoundedPositions(r, false))
         return std::nullopt;
     // Unread rows are the stream's to show; so are a few rows off an offset that explains the rest
@@ -410,6 +487,8 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
     const bool otherList = std::any_of(runs.begin(), runs.end(), [](const ListRun &run) { return run.list != 0; });
     const bool bothLists
         = otherList && std::any_of(runs.begin(), runs.end(), [](const ListRun &run) { return run.list == 0; });
+    if (common.offset > 0 && common.off == unread && !bothLists)
+        return chunkAt(lists, first + common.offset, otherList ? 1 : 0, e.rows());
     // Nothing the rows show, or what the fit names of the whole table.
     if ((allOwn && !otherList) || (oneOffset && !otherList) || (allOwn && !bothLists))
         return std::nullopt;
@@ -424,7 +503,10 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
         words.append(RopeLongRopeSwitch::factorSetWords(correct.params.maxLen > r.originalMaxLen.value_or(0), e.rows(),
                                                         r.originalMaxLen.value_or(0)));
     }
-    if (!allOwn) {
+    if (const auto scale = allOwn || otherList ? std::nullopt : scaleOf(r)) {
+        named.mistakes.append(kPositionsScaled);
+        words.append(scaledWords(*scale, correct));
+    } else if (!allOwn) {
         named.mistakes.append(ApplyCheck::kPositionsOutOfOrder);
         words.append(movedWords(r, lists.size() > 1));
         if (!otherList && restartsAtZero(r)) {
@@ -467,7 +549,8 @@ std::optional<TableCandidate> fromLeadingRows(const TableEvidence &e, const std:
     RopeFit::Hypothesis correct = found->correct;
     correct.params.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
     const auto named = name(e, correct);
-    if (!named)
+    // A later chunk's rows: the fit reads the offset itself where it can.
+    if (!named || named->offset)
         return std::nullopt;
     RopeFit::Fit reading = *found;
     reading.hypothesis = correct;
@@ -495,6 +578,20 @@ std::optional<TableCandidate> fromLeadingRows(const TableEvidence &e, const std:
     c.compared = std::int64_t(s.values.size());
     c.bad = 0;
     return c;
+}
+
+TableMatch chunk(const TableEvidence &e, RopeFit::Fit fit, const Named &rows, const MatchOf &match)
+{
+    fit.hypothesis.firstPosition = rows.offset.value_or(0);
+    if (rows.list != 0)
+        fit.hypothesis = RopeLongRopeSwitch::otherList(fit.hypothesis);
+    fit.mistakes.append(rows.mistakes);
+    TableMatch m = match(fit);
+    const PairReferenceSpec read = RopeFit::reference(fit.hypothesis, e.framing);
+    m.asRead = std::make_shared<const PairReference>(read);
+    m.asReadTolerance = cellTolerance(e.format, fit.float32Angles, e.table.storedType(), e.table.textRounding(), read);
+    m.diagnosis = rows.diagnosis;
+    return m;
 }
 
 } // namespace posenc::RopeRowPositions

@@ -36,6 +36,11 @@ struct Region
 };
 inline constexpr int kUnread = -2;
 
+// Every row r at position s r, s a whole number from 2: the positions multiplied before their
+// angles were formed (InternLM3's position scale, mlx-lm#1545), not out of order. The angles are
+// those of a linear rope factor 1/s times the reference's, which the table alone cannot tell apart.
+inline const QString kPositionsScaled = QStringLiteral("positions-scaled");
+
 // The most rows of a table, one in this many, that may be unread (a damaged cell or row) or stray
 // (at a position the rest do not explain) for the rest to be read as one form: those rows are a
 // region the stream shows as deviating cells, not a mistake of the rows' positions. The share
@@ -69,6 +74,12 @@ struct Named
     // position ids (Megatron's reset_position_ids), a correct input the table alone cannot tell
     // from a mistake.
     bool restarts = false;
+    // Every row r at position r + offset, offset > 0: a later chunk of one sequence (a cached
+    // decoding step, a chunked prefill), the position-offset named with the rows' positions. A
+    // LongRoPE table's list is the one transformers takes for max(position_ids) + 1 = rows +
+    // offset; the other list is longrope-factor-set besides. The reading's list: `list`.
+    std::optional<std::int64_t> offset;
+    int list = 0;
 };
 std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &correct);
 
@@ -84,5 +95,10 @@ using LeadingFit = std::function<std::optional<RopeFit::Fit>(const TableSample &
 using MatchOf = std::function<TableMatch(const RopeFit::Fit &)>;
 std::optional<TableCandidate> fromLeadingRows(const TableEvidence &e, const std::optional<RopeFit::Fit> &whole,
                                               const LeadingFit &fit, const MatchOf &match);
+
+// A declared table whose rows are a later chunk of one sequence (Named::offset): the declared
+// reference at positions offset.. with the list those rows turn with, every row streamed against it
+// as read (TableMatch::asRead); `match` words the fit with the mistakes `rows` names.
+TableMatch chunk(const TableEvidence &e, RopeFit::Fit fit, const Named &rows, const MatchOf &match);
 
 } // namespace posenc::RopeRowPositions

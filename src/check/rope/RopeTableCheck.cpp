@@ -2,6 +2,7 @@
 
 #include "check/PairReference.h"
 #include "check/rope/RopeCheckWords.h"
+#include "check/rope/RopeDeclaredLayout.h"
 #include "check/rope/RopeDeclaredWidth.h"
 #include "check/rope/RopeFit.h"
 #include "check/rope/RopeFrequencyMistakes.h"
@@ -35,21 +36,14 @@ const QString kCos = u"rope-cos"_s;
 const QString kSin = u"rope-sin"_s;
 const QString kZeroPairsMisplaced = u"zero-pairs-misplaced"_s;
 const QString kLongRopeFactor = u"longrope-factor"_s;
-// The rope_theta values the published configs use.
-constexpr double kConfigThetas[] = {10000.0, 150000.0, 500000.0, 1000000.0, 5000000.0};
+constexpr double kConfigThetas[] = {10000.0, 150000.0, 500000.0, 1000000.0, 5000000.0}; // the configs' rope_theta
 
 RopeFit::FitInput inputOf(const TableEvidence &e)
 {
     return {e.sample, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
 }
 
-std::optional<RopeLayout> declaredLayout(const TableEvidence &e)
-{
-    if (e.declared.declares(u"rope-layout"_s))
-        return e.declared.params.rope.layout;
-    return std::nullopt;
-}
-
+const auto declaredLayout = RopeDeclaredLayout::of;
 std::vector<RopeFit::Published> formsAt(std::int64_t cols);
 QString nearestPublished(const Params &p);
 
@@ -438,15 +432,16 @@ std::optional<TableMatch> parameterReading(const TableEvidence &e, const RopeFit
     return m;
 }
 
-// A declared table that deviates, named: rows at other positions or of LongRoPE's other list
-// (RopeRowPositions), or its other list throughout or switched at a row (RopeLongRopeSwitch); else as streamed.
+// A declared table that deviates, named: rows at other positions, a later chunk, or of LongRoPE's other list
+// (RopeRowPositions), its other list throughout or switched at a row (RopeLongRopeSwitch); else as streamed.
 TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fit &declared)
 {
     if (const auto rows = RopeRowPositions::name(e, fit.hypothesis)) {
-        // vLLM's cache of the declared LongRoPE: the declared reference computed by published code.
-        if (rows->longShortCache)
-            return RopeLongShortCache::asCache(matchOf(e, fit), e, rows->diagnosis);
-        if (rows->mistakes.contains(ApplyCheck::kPositionsOutOfOrder))
+        if (rows->longShortCache || rows->offset) // vLLM's cache of the declared LongRoPE; a later chunk
+            return rows->offset ? RopeRowPositions::chunk(e, fit, *rows, [&e](const auto &f) { return matchOf(e, f); })
+                                : RopeLongShortCache::asCache(matchOf(e, fit), e, rows->diagnosis);
+        if (rows->mistakes.contains(ApplyCheck::kPositionsOutOfOrder)
+            || rows->mistakes.contains(RopeRowPositions::kPositionsScaled))
             if (auto named = parameterReading(e, fit, rows->diagnosis))
                 return std::move(*named);
         fit.mistakes.append(rows->mistakes);
@@ -478,12 +473,16 @@ TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fi
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &declaredParams, const QString &table)
 {
     // LongRoPE switches as transformers does (modeling_rope_utils.py, longrope_frequency_update:
-    // seq_len = max(position_ids) + 1, long_factor past original_max_position_embeddings, else
-    // short_factor): a table of rows 0..L-1 is one sequence of L positions, whatever the config's
-    // max_position_embeddings (issue 56, mlx-lm's SuScaledRoPE).
+    // long_factor where max(position_ids) + 1 > original_max_position_embeddings): rows 0..L-1 from
+    // the first position declared (--position-ids: F..) are a sequence of F + L positions, whatever
+    // the config's max_position_embeddings (issue 56, mlx-lm's SuScaledRoPE). A de-interleaving
+    // model's table in either layout (RopeDeclaredLayout): the rows' own.
     Params params = declaredParams;
+    const std::int64_t first = e.declared.firstPosition;
     if (params.rope.type == RopeType::LongRope)
-        params.maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
+        params.maxLen = std::clamp<std::int64_t>(first + e.rows(), 1, Params::kMaxLen);
+    if (RopeDeclaredLayout::eitherLayout(params))
+        params.rope.layout = RopeDeclaredLayout::read(e.sample).value_or(params.rope.layout);
     if (table != kCos && table != kSin)
         return u"RoPE's tables are 'rope-cos' and 'rope-sin', not '%1'"_s.arg(table);
     if (!params.isValid() || params.encoding != Encoding::Rope)
@@ -504,6 +503,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
     fit.hypothesis.cosine = table == kCos;
     fit.typeAttentionFactor = RopeFrequencies::table(params).attentionFactor;
     fit.hypothesis.amplitude = fit.typeAttentionFactor;
+    fit.hypothesis.firstPosition = first;
     fit.correct = fit.hypothesis;
     const RowFraming framing;
     const TableEvidence whole {e.table, e.sample, framing, e.format, e.declared, e.sameRow, e.infinite};
@@ -576,7 +576,7 @@ TableHypothesis hypothesis()
                   kLongRopeFactor,
                   RopeLongRopeSwitch::kFactorSet,
                   RopeLongRopeSwitch::kSwitched,
-                  ApplyCheck::kPositionsOutOfOrder,
+                  ApplyCheck::kPositionsOutOfOrder, RopeRowPositions::kPositionsScaled,
                   ApplyCheck::kRotaryDim,
                   RopeFrequencyMistakes::kAppliedTwice,
                   RopeFrequencyMistakes::kFrequenciesInverted};
