@@ -12,7 +12,8 @@
 // - Pixtral 12B's vision encoder's 2-D RoPE (models/pixtral/modeling_pixtral.py,
 //   PixtralRotaryEmbedding at head_dim 64, rope_theta 10000: freqs = 1 / theta^(arange(0, 64, 2) / 64),
 //   the rows' pairs freqs[::2], the columns' freqs[1::2], cat((inv_freq, inv_freq)); and
-//   position_ids_in_meshgrid, row by row) on a 4 x 6 grid, its ids (row, column) row by row.
+//   position_ids_in_meshgrid, row by row) on a 4 x 6 grid, its ids (row, column) row by row;
+// - and a sinusoid of a later chunk, whose ids past 0 only a declared RoPE reads.
 #include "CliRun.h"
 #include "NpyBytes.h"
 
@@ -268,6 +269,35 @@ private slots:
         QCOMPARE(undeclared.exitCode, 2);
         QVERIFY2(undeclared.err.contains(u"4 x 6"_s) && undeclared.err.contains(u"--expect rope-2d"_s),
                  qPrintable(undeclared.err));
+    }
+
+    // A table of a later chunk (positions 1000..1031) with its ids: a first position past 0 is read
+    // against a declared RoPE only (RopeRowPositions); any other reading would take the rows from 0
+    // and call the paper's own sinusoid (sin(p w_i), cos(p w_i), w_i = 10000^(-2i/d), written here in
+    // float64) at those positions position-offset. Refused on the usage exit code, naming the ids.
+    void laterChunkOutsideRopeRefused()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        constexpr std::int64_t first = 1000, rows = 32, d = 16;
+        std::vector<double> table, ids;
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const double p = double(first + r);
+            ids.push_back(p);
+            for (std::int64_t i = 0; i < d / 2; ++i) {
+                const double w = std::pow(10000.0, -double(2 * i) / double(d));
+                table.push_back(std::sin(p * w));
+                table.push_back(std::cos(p * w));
+            }
+        }
+        const QString pe = write(dir, u"chunk.npy"_s, {rows, d}, table);
+        const QString at = write(dir, u"ids.npy"_s, {rows}, ids);
+        for (const QStringList &declared : {QStringList(), QStringList {u"--expect"_s, u"sinusoidal"_s}}) {
+            const Run run = posenc(QStringList {u"check"_s, pe, u"--position-ids"_s, at} + declared);
+            QVERIFY2(run.exitCode == 2, qPrintable(run.out + run.err));
+            QVERIFY2(run.err.contains(u"--position-ids: the ids start at 1000"_s) && run.out.isEmpty(),
+                     qPrintable(run.err));
+        }
     }
 };
 
