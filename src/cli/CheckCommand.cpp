@@ -160,6 +160,28 @@ QList<HelpItem> tableItems()
     return items;
 }
 
+// A declared family's heads (--heads, --sandwich-heads, --kerple-heads, or a preset's or a
+// config's: MPT-7B's n_heads 32): its stack's slices are those heads', not the stack's count of
+// them, and a shape's reading of fewer heads repeated per batch does not override them.
+std::optional<std::int64_t> declaredHeads(const QCommandLineParser &parser, const CheckExpect::Expectation &expected,
+                                          const Params &declared)
+{
+    const auto &declaredBias = expected.kind == CheckExpect::Expectation::Kind::Family
+        ? FamilyChecks::of(expected.family).tensors.headBias
+        : std::nullopt;
+    const auto isHeads = [](const QString &key) { return key == u"heads"_s || key.endsWith(u"-heads"_s); };
+    const QStringList optionsGiven = parser.optionNames();
+    const QStringList fromOrigin = expected.given.value_or(QStringList());
+    const bool fromConfig = !expected.source.isEmpty() && !expected.given;
+    const bool headsDeclared = fromConfig || std::any_of(optionsGiven.cbegin(), optionsGiven.cend(), isHeads)
+        || std::any_of(fromOrigin.cbegin(), fromOrigin.cend(), isHeads);
+    if (declaredBias && headsDeclared)
+        return declaredBias->heads(expected.params);
+    if (parser.isSet(u"heads"_s))
+        return TensorShapes::flagHeads(declared);
+    return std::nullopt;
+}
+
 } // namespace
 
 QList<CommandOption> tableCheckOptions()
@@ -389,23 +411,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, exitCodeOf(opened.error()), opened.error().toString());
     }
     TableFile::Tensor tensor = opened.value();
-    std::optional<std::int64_t> heads;
-    const auto &declaredBias = expected.kind == CheckExpect::Expectation::Kind::Family
-        ? FamilyChecks::of(expected.family).tensors.headBias
-        : std::nullopt;
-    // A declared family's heads (--heads, --sandwich-heads, --kerple-heads, or a preset's or a
-    // config's: MPT-7B's n_heads 32): its stack's slices are those heads', not the stack's count of
-    // them, and a shape's reading of fewer heads repeated per batch does not override them.
-    const auto isHeads = [](const QString &key) { return key == u"heads"_s || key.endsWith(u"-heads"_s); };
-    const QStringList optionsGiven = parser.optionNames();
-    const QStringList fromOrigin = expected.given.value_or(QStringList());
-    const bool fromConfig = !expected.source.isEmpty() && !expected.given;
-    const bool headsDeclared = fromConfig || std::any_of(optionsGiven.cbegin(), optionsGiven.cend(), isHeads)
-        || std::any_of(fromOrigin.cbegin(), fromOrigin.cend(), isHeads);
-    if (declaredBias && headsDeclared)
-        heads = declaredBias->heads(expected.params);
-    else if (parser.isSet(u"heads"_s))
-        heads = TensorShapes::flagHeads(declared);
+    const std::optional<std::int64_t> heads = declaredHeads(parser, expected, declared);
     const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
     std::optional<RowsAtPositions::Layout> atIds;
     // Ids of every slice of a stack (M-RoPE's [3, B, L] for a [3, B, L, D] cache), or a declared
