@@ -207,7 +207,6 @@ void FamiliesFigure::arrange(int columns, const QList<bool> &shown)
 QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const FigureState &state)
 {
     m_othersGiveWay = false;
-    m_heldColumns = 0;
     const QCustomPlot &plot = *m_title->parentPlot();
     const double points = m_panels.front().rect->axis(QCPAxis::atBottom)->labelFont().pointSizeF();
     if (!FigureRoom::shortOfRoom(plot, points))
@@ -222,7 +221,6 @@ QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const Fig
     m_othersGiveWay = held <= 1;
     if (m_othersGiveWay)
         return QList<bool>(m_panels.size(), true);
-    m_heldColumns = FamiliesRoom::heldColumns(lines, width, held);
     return FamiliesRoom::shown(families, chosen, FamiliesModel::keepWords(state).families, held);
 }
 
@@ -380,7 +378,7 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         if (const FamilyPanelData *panelData = d.panel(m_panels[n].family->encoding); panelData && shown[n])
             fillPanel(m_panels[n], *panelData, view, terse);
     }
-    arrange(m_heldColumns > 0 ? m_heldColumns : FamiliesRoom::columns(lines, shown.count(true)), shown);
+    arrange(FamiliesRoom::columns(lines, shown.count(true)), shown);
     m_legend->setWrap(4);
     setLabels(terse, d.chosen);
     // On little room the chosen family's panel stays (the first where it has none): the others go.
