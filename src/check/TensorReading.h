@@ -94,6 +94,10 @@ struct TensorReading
     // whose tables repeat each of half as many columns (a cache of half the width stands for it:
     // candle's and vLLM's cos of the frequencies); nothing at parameters whose tables do not.
     std::function<std::optional<std::pair<std::int64_t, bool>>(const Params &)> tableWidth;
+    // Whether its declared reading takes a table whose rows start at a later position (a chunked
+    // prefill's, a cached step's: --position-ids from F > 0), the reference starting there; a family
+    // that does not is refused such ids rather than read from 0.
+    bool readsLaterPositions = false;
     // The ids of the mistakes its readings name, for `posenc check --help`.
     QStringList mistakes;
 };

@@ -442,12 +442,12 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         if (const int *code = std::get_if<int>(&laid))
             return *code;
         atIds = std::get<RowsAtPositions::Layout>(std::move(laid));
-        // Rows from a later position (a chunk, a cached step) are read where the reference starts
-        // there: a declared RoPE's (RopeRowPositions). No other reading takes a first position, and a
-        // table at positions 1000.. read from 0 would be a false mistake: refused, as before.
-        const bool ropeDeclared
-            = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Rope;
-        if (atIds->first > 0 && !ropeDeclared)
+        // Rows from a later position (a chunk, a cached step) are read where a declared family's
+        // reference starts there (TensorReading::readsLaterPositions); read from 0, a table at
+        // positions 1000.. would be a false mistake: refused, as before.
+        const bool readsLater = expected.kind == CheckExpect::Expectation::Kind::Family
+            && FamilyChecks::of(expected.family).tensors.readsLaterPositions;
+        if (atIds->first > 0 && !readsLater)
             return fail(err, ExitUsage,
                         u"--position-ids: the ids start at %1; rows from a position past 0 are read against a "
                         "declared RoPE reference only (--expect rope, a RoPE --preset or --expect-config); "

@@ -39,6 +39,7 @@ TensorReading ropeTensors()
                     std::optional<std::int64_t>) { return RopeInvFreq::expect(v, stored, declared); };
     inv.atUnstatedLength = RopeVectorLength::atUnstatedLength;
     tensors.vector = std::move(inv);
+    tensors.readsLaterPositions = true; // the declared reference starts at the ids' first (RopeRowPositions)
     PairedTablesReading cosSin;
     cosSin.tables = {u"rope-cos"_s, u"rope-sin"_s};
     cosSin.holds = CosSinCache::holds;
