@@ -64,7 +64,7 @@ Params ropeAt(std::int64_t pairs, double theta, RopeType type)
 // `value` rounded to `digits` significant digits.
 double rounded(double value, int digits)
 {
-    if (!(value > 0.0))
+    if (!(value > 0.0) || !std::isfinite(value))
         return value;
     // An exact power of ten either way, so that 5e5 is 500000, not 499999.99999999994.
     const int places = digits - 1 - int(std::floor(std::log10(value)));
