@@ -12,6 +12,7 @@
 // as a BF16 safetensors file.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/AlibiReference.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -40,26 +41,6 @@ float bf16(double v)
     float r = 0.0f;
     std::memcpy(&r, &bits, sizeof r);
     return r;
-}
-
-// get_slopes(H) of the paper's code: 2^(-8k/H) for a power of two; else the closest power of two
-// c's slopes, then every other slope of 2c's, the first H - c of them.
-std::vector<double> getSlopes(std::int64_t heads)
-{
-    const auto power = [](std::int64_t n) {
-        std::vector<double> s;
-        for (std::int64_t k = 1; k <= n; ++k)
-            s.push_back(std::pow(2.0, -8.0 * double(k) / double(n)));
-        return s;
-    };
-    std::int64_t c = 1;
-    while (2 * c <= heads)
-        c *= 2;
-    std::vector<double> s = power(c);
-    const std::vector<double> twice = power(2 * c);
-    for (std::int64_t k = 0; std::int64_t(s.size()) < heads; k += 2)
-        s.push_back(twice[std::size_t(k)]);
-    return s;
 }
 
 // The power-of-two formula taken at any H: 2^(-8k/H), k = 1..H.
@@ -194,7 +175,7 @@ private slots:
         QFETCH(bool, symmetric);
         QFETCH(bool, key);
         QFETCH(int, how);
-        const std::vector<double> slopes = getSlopes(heads);
+        const std::vector<double> slopes = alibiref::slopes(heads);
         const auto h = std::int64_t(heads), l = std::int64_t(length);
         const std::vector<std::int64_t> shape = key ? std::vector<std::int64_t> {h, 1, l} : std::vector {h, l, l};
         const std::vector<double> values = key ? keyBias(slopes, l, Bf16(how)) : stack(slopes, l, symmetric, Bf16(how));
@@ -229,7 +210,7 @@ private slots:
         QFETCH(int, kind);
         QFETCH(QString, mistake);
         const auto h = std::int64_t(heads), l = std::int64_t(length);
-        std::vector<double> slopes = getSlopes(h);
+        std::vector<double> slopes = alibiref::slopes(h);
         std::vector<double> reversed(slopes.rbegin(), slopes.rend());
         const bool symmetric = kind == 3;
         std::vector<double> values;

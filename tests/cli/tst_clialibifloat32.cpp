@@ -13,6 +13,7 @@
 // rounded), and one recorded output of transformers' build_alibi_tensor at 112 heads.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/AlibiReference.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -27,25 +28,6 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// get_slopes(H) of the paper's code, in float64.
-std::vector<double> getSlopes(std::int64_t heads)
-{
-    const auto power = [](std::int64_t n) {
-        std::vector<double> s;
-        for (std::int64_t k = 1; k <= n; ++k)
-            s.push_back(std::pow(2.0, -8.0 * double(k) / double(n)));
-        return s;
-    };
-    std::int64_t c = 1;
-    while (2 * c <= heads)
-        c *= 2;
-    std::vector<double> s = power(c);
-    const std::vector<double> twice = power(2 * c);
-    for (std::int64_t k = 0; std::int64_t(s.size()) < heads; k += 2)
-        s.push_back(twice[std::size_t(k)]);
-    return s;
-}
 
 // build_alibi_tensor's slopes: torch.pow(float32 base, int32 powers) for the closest power of two
 // P, then torch.pow(float32 extra_base, 1, 3, 5, ...) from 2P's base; each power correctly rounded.
@@ -118,7 +100,7 @@ std::vector<double> mptKeyBias(const std::vector<double> &slopes, std::int64_t l
 std::vector<double> perRank(std::int64_t heads, std::int64_t group)
 {
     std::vector<double> s;
-    const std::vector<double> local = getSlopes(group);
+    const std::vector<double> local = alibiref::slopes(group);
     for (std::int64_t h = 0; h < heads; ++h)
         s.push_back(local[std::size_t(h % group)]);
     return s;
@@ -168,7 +150,7 @@ private slots:
     void recordedBloom176bIsCorrect()
     {
         const std::vector<double> slopes = recordedBloom176b();
-        QVERIFY(std::fabs(slopes[111] - getSlopes(112)[111]) > 4e-9); // 7 float32 steps: no exact copy
+        QVERIFY(std::fabs(slopes[111] - alibiref::slopes(112)[111]) > 4e-9); // 7 float32 steps: no exact copy
         Checked c = check({112}, slopes, heads(112));
         QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
         std::vector<double> bias;

@@ -10,6 +10,7 @@
 // (_compute_linear_scaling_rope_parameters, _compute_default_rope_parameters) and the ALiBi paper's
 // get_slopes (ofirpress/attention_with_linear_biases, fairseq/models/transformer.py).
 #include "CliRun.h"
+#include "support/AlibiReference.h"
 
 #include <QtTest>
 
@@ -38,27 +39,6 @@ QString shown(const QJsonObject &o)
 {
     return u"exit %1, %2 [%3]: %4"_s.arg(o[u"exit"_s].toInt())
         .arg(o[u"verdict"_s].toString(), mistakesOf(o).join(u", "_s), o[u"diagnosis"_s].toString());
-}
-
-// get_slopes(n) of the ALiBi paper's code: a power of two's 2^(-8/n * (i + 1)), else the closest
-// power of two's and every second of twice its count.
-std::vector<double> getSlopes(int n)
-{
-    const auto power = [](int m) {
-        std::vector<double> s;
-        const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(m) - 3)));
-        for (int i = 0; i < m; ++i)
-            s.push_back(start * std::pow(start, i));
-        return s;
-    };
-    if ((n & (n - 1)) == 0)
-        return power(n);
-    const int closest = 1 << int(std::floor(std::log2(n)));
-    std::vector<double> s = power(closest);
-    const std::vector<double> twice = power(2 * closest);
-    for (int i = 0; i < n - closest; ++i)
-        s.push_back(twice[std::size_t(2 * i)]);
-    return s;
 }
 
 bool writeVector(const QString &path, const std::vector<double> &values)
@@ -143,11 +123,11 @@ private slots:
     // heads, where rank 0 of 32 heads holds get_slopes(32)[0:16]. Refused before (exit 2).
     void vectorsAgainstExpectTable()
     {
-        const std::vector<double> all = getSlopes(32);
+        const std::vector<double> all = alibiref::slopes(32);
         const QString fixedPath = QDir(m_dir.path()).filePath(u"slopes-fixed.npy"_s);
         const QString buggyPath = QDir(m_dir.path()).filePath(u"slopes-buggy.npy"_s);
         QVERIFY(writeVector(fixedPath, std::vector<double>(all.begin(), all.begin() + 16)));
-        QVERIFY(writeVector(buggyPath, getSlopes(16)));
+        QVERIFY(writeVector(buggyPath, alibiref::slopes(16)));
         const QJsonObject same = CliRun::checked(fixedPath, {u"--expect-table"_s, fixedPath});
         QVERIFY2(same[u"exit"_s].toInt() == 0 && same[u"verdict"_s].toString() == u"correct"_s,
                  qPrintable(shown(same)));

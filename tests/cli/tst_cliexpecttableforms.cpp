@@ -6,6 +6,7 @@
 // DeBERTa p2c). Every tensor is a float64 formula here.
 #include "CheckReportText.h"
 #include "CliRun.h"
+#include "support/AlibiReference.h"
 
 #include <QtTest>
 
@@ -18,26 +19,6 @@
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// ALiBi's get_slopes(n) (ofirpress/attention_with_linear_biases, models/transformer.py): a power of
-// two's 2^(-8(h + 1)/n); else the closest power of two's, then every other of twice that's.
-std::vector<double> getSlopes(qint64 n)
-{
-    const auto powerOfTwo = [](qint64 m) {
-        std::vector<double> s;
-        for (qint64 h = 0; h < m; ++h)
-            s.push_back(std::pow(2.0, -8.0 * double(h + 1) / double(m)));
-        return s;
-    };
-    qint64 closest = 1;
-    while (2 * closest <= n)
-        closest *= 2;
-    std::vector<double> slopes = powerOfTwo(closest);
-    const std::vector<double> twice = powerOfTwo(2 * closest);
-    for (qint64 k = 0; qint64(slopes.size()) < n; k += 2)
-        slopes.push_back(twice[std::size_t(k)]);
-    return slopes;
-}
 
 std::vector<float> asFloat(const std::vector<double> &v)
 {
@@ -88,7 +69,7 @@ private slots:
                                        : std::pow(std::pow(2.0, 8.0), -double(h + 1) / double(heads)));
         const std::vector<qint64> shape
             = shapedAsHeads ? std::vector<qint64> {1, heads, 1, 1} : std::vector<qint64> {heads};
-        const QString fixedFile = written(shape, asFloat(getSlopes(heads)));
+        const QString fixedFile = written(shape, asFloat(alibiref::slopes(heads)));
         const QString buggyFile = written(shape, asFloat(buggy));
         QVERIFY(!fixedFile.isEmpty() && !buggyFile.isEmpty());
         const QJsonObject same = CliRun::checked(fixedFile, {u"--expect-table"_s, fixedFile, u"--quiet"_s});

@@ -6,6 +6,7 @@
 // ofirpress/attention_with_linear_biases, BLOOM's build_alibi_tensor, MPT's build_mpt_alibi_tensor), a
 // correct one and a wrong one of each shape.
 #include "CliRun.h"
+#include "support/AlibiReference.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -61,27 +62,6 @@ std::vector<double> llama3Inv(double theta, int dim, double factor, double low, 
         }
     }
     return inv;
-}
-
-// get_slopes(n) of the ALiBi paper's code: a power of two's geometric series, else the closest
-// power of two's, then every other slope of twice it.
-std::vector<double> getSlopes(int n)
-{
-    const auto power = [](int k) {
-        std::vector<double> s;
-        const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(double(k)) - 3.0)));
-        for (int i = 0; i < k; ++i)
-            s.push_back(start * std::pow(start, i));
-        return s;
-    };
-    if ((n & (n - 1)) == 0)
-        return power(n);
-    const int closest = 1 << int(std::floor(std::log2(double(n))));
-    std::vector<double> s = power(closest);
-    const std::vector<double> twice = power(2 * closest);
-    for (int i = 0; int(s.size()) < n; i += 2)
-        s.push_back(twice[std::size_t(i)]);
-    return s;
 }
 
 // float32 rounded to bfloat16 (to nearest even), as torch's .to(torch.bfloat16) does.
@@ -239,19 +219,19 @@ private slots:
         QTest::newRow("slopes, exponent from 0 (aprender#2143)")
             << npy({32}, asFloat(fromZero)) << QStringList() << u"mistake"_s << u"alibi-slopes"_s << u"starting at 0"_s;
         QTest::newRow("slopes, 12 heads")
-            << npy({12}, asFloat(getSlopes(12))) << QStringList() << u"correct"_s << QString() << u"12 heads"_s;
-        QTest::newRow("slopes, [1, 12, 1, 1]") << npy({1, 12, 1, 1}, asFloat(getSlopes(12))) << QStringList()
+            << npy({12}, asFloat(alibiref::slopes(12))) << QStringList() << u"correct"_s << QString() << u"12 heads"_s;
+        QTest::newRow("slopes, [1, 12, 1, 1]") << npy({1, 12, 1, 1}, asFloat(alibiref::slopes(12))) << QStringList()
                                                << u"correct"_s << QString() << u"12 heads"_s;
         std::vector<double> naive;
         for (int k = 1; k <= 12; ++k)
             naive.push_back(std::pow(2.0, -8.0 * k / 12.0));
         QTest::newRow("slopes, 2^(-8k/12)")
             << npy({12}, asFloat(naive)) << QStringList() << u"mistake"_s << u"alibi-slopes"_s << u"power of two"_s;
-        std::vector<double> swapped = getSlopes(16);
+        std::vector<double> swapped = alibiref::slopes(16);
         std::swap(swapped[2], swapped[5]);
         QTest::newRow("slopes, heads 3 and 6 exchanged")
             << npy({16}, asFloat(swapped)) << QStringList() << u"mistake"_s << u"slopes-head-order"_s << u"head 3"_s;
-        const std::vector<double> six = getSlopes(6);
+        const std::vector<double> six = alibiref::slopes(6);
         QTest::newRow("bias [6, 24, 24]")
             << npy({6, 24, 24}, alibiHeads(six, 24)) << QStringList() << u"correct"_s << QString() << u"6 heads"_s;
         QTest::newRow("bias [2, 6, 24, 24] declared") << npy({2, 6, 24, 24}, repeated(alibiHeads(six, 24), 2))
@@ -263,7 +243,7 @@ private slots:
             << npy({1, 6, 24, 24}, alibiHeads(sixSwapped, 24)) << QStringList() << u"mistake"_s
             << u"slopes-head-order"_s << u"head 1 holds the slope of head 5"_s;
         std::vector<float> bloom, mpt;
-        for (const double m : getSlopes(8)) {
+        for (const double m : alibiref::slopes(8)) {
             for (int j = 0; j < 40; ++j) {
                 bloom.push_back(float(m * j));
                 mpt.push_back(float(m * (j - 39)));
@@ -366,7 +346,7 @@ private slots:
     // together against --expect alibi --heads 40.
     void unwrittenHeadsAreNamedTogether()
     {
-        std::vector<double> slopes = getSlopes(40);
+        std::vector<double> slopes = alibiref::slopes(40);
         std::fill(slopes.begin() + 32, slopes.end(), 0.0);
         const QString file = m_dir.filePath(u"unwritten.npy"_s);
         QFile f(file);
@@ -378,7 +358,7 @@ private slots:
         const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
         QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"alibi-slopes"_s});
         const QString words
-            = u"heads 33..40 (8 of 40) hold 0 where get_slopes(40) gives %1"_s.arg(getSlopes(40)[32], 0, 'g', 6);
+            = u"heads 33..40 (8 of 40) hold 0 where get_slopes(40) gives %1"_s.arg(alibiref::slopes(40)[32], 0, 'g', 6);
         QVERIFY2(o[u"diagnosis"_s].toString().contains(words), qPrintable(run.out));
     }
 
