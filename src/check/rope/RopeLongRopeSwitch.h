@@ -28,7 +28,8 @@ std::optional<std::int64_t> switchRow(const TableEvidence &e, const RopeFit::Hyp
 
 // "longrope-factors-switched-at-row N: ...": rows 0..N-1 short, rows N.. long, in a table of `rows`.
 QString switchedWords(std::int64_t n, std::int64_t rows, std::int64_t original);
-// The other list throughout: short_factor where long_factor was declared (`longDeclared`), or long.
-QString factorSetWords(bool longDeclared, std::int64_t rows, std::int64_t original);
+// The other list throughout: short_factor where long_factor was declared (`longDeclared`), or long;
+// `sequence` the length transformers switches by, max(position_ids) + 1.
+QString factorSetWords(bool longDeclared, std::int64_t sequence, std::int64_t original);
 
 } // namespace posenc::RopeLongRopeSwitch

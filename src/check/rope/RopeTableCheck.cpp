@@ -452,7 +452,7 @@ TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fi
     if (fit.hypothesis.params.rope.type != RopeType::LongRope)
         return matchOf(e, fit);
     const std::int64_t original = fit.hypothesis.params.rope.originalMaxLen.value_or(0);
-    const bool longDeclared = fit.hypothesis.params.maxLen > original;
+    const std::int64_t sequence = fit.hypothesis.params.maxLen;
     QString diagnosis;
     if (const auto n = RopeLongRopeSwitch::switchRow(e, fit.hypothesis)) {
         fit.mistakes.append(RopeLongRopeSwitch::kSwitched);
@@ -463,7 +463,7 @@ TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fi
             return matchOf(e, fit);
         fit.hypothesis = other;
         fit.mistakes.append(RopeLongRopeSwitch::kFactorSet);
-        diagnosis = RopeLongRopeSwitch::factorSetWords(longDeclared, e.rows(), original);
+        diagnosis = RopeLongRopeSwitch::factorSetWords(sequence > original, sequence, original);
     }
     TableMatch m = matchOf(e, fit);
     m.diagnosis = diagnosis;
