@@ -579,7 +579,7 @@ TableHypothesis hypothesis()
                   ApplyCheck::kPositionsOutOfOrder, RopeRowPositions::kPositionsScaled,
                   ApplyCheck::kRotaryDim,
                   RopeFrequencyMistakes::kAppliedTwice,
-                  RopeFrequencyMistakes::kFrequenciesInverted};
+                  RopeFrequencyMistakes::kFrequenciesInverted, RopeFrequencyMistakes::kFactorInPower};
     h.fit = fit;
     h.expect = expect;
     h.referenceCode
