@@ -163,7 +163,7 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
         readText = declared->referenceText;
     DeclaredRows rows;
     rows.candidates.push_back(std::move(*declared));
-    auto identified = identify(table, Declared {}, options.cancel);
+    auto identified = identify(table, at, options.cancel); // from the reference's first position
     if (auto *read = std::get_if<TableMatch>(&identified))
         rows.readAs = std::move(*read);
     rows.family = *family;

@@ -138,6 +138,38 @@ private slots:
         QVERIFY2(right.exit == 0 && right.verdict() == u"correct"_s, qPrintable(right.shown));
     }
 
+    // Undeclared with the chunk's ids: the RoPE fit reads the rows from position 4096, the ids say
+    // the sequence (4352 > 4096), so the short list, a published form at 4096 positions or fewer, is
+    // longrope-factor-set; the long list is Phi-3's table.
+    void undeclaredAtIds()
+    {
+        const QString at = file(u"ids_u.npy"_s, ids());
+        const CliCheck::Checked wrong = CliCheck::checkFile(
+            file(u"short_u.npy"_s, cosTable(invOf(factorList(u"short_factor"_s)))), {u"--position-ids"_s, at});
+        QVERIFY2(CliCheck::named(wrong.json, {u"longrope-factor-set"_s}), qPrintable(wrong.shown));
+        const CliCheck::Checked right = CliCheck::checkFile(
+            file(u"long_u.npy"_s, cosTable(invOf(factorList(u"long_factor"_s)))), {u"--position-ids"_s, at});
+        QVERIFY2(right.exit == 0, qPrintable(right.shown));
+    }
+
+    // A reference table of Llama 2's cos at positions 1000..1127 (rope_theta 10000, head_dim 128):
+    // read as that published form from 1000, and a table at rope_theta 500000 against it rope-theta.
+    void referenceTableNamesParameter()
+    {
+        const auto llama = [](double theta) {
+            std::vector<double> cells;
+            for (std::int64_t r = 0; r < 128; ++r)
+                for (std::int64_t c = 0; c < 128; ++c)
+                    cells.push_back(std::cos(double(1000 + r) * std::pow(theta, -double(2 * (c % 64)) / 128.0)));
+            return npy({128, 128}, cells);
+        };
+        const QString reference = file(u"llama2.npy"_s, llama(1e4));
+        const CliCheck::Checked wrong
+            = CliCheck::checkFile(file(u"llama3.npy"_s, llama(5e5)), {u"--expect-table"_s, reference});
+        QVERIFY2(CliCheck::named(wrong.json, {u"rope-theta"_s}), qPrintable(wrong.shown));
+        QVERIFY2(wrong.diagnosis().contains(u"positions 1000..1127"_s), qPrintable(wrong.diagnosis()));
+    }
+
     // --apply with the chunk's ids and the preset: the angles' table declared from position 4096.
     void rotationOfLaterChunk()
     {

@@ -2,6 +2,7 @@
 
 #include "check/CellTolerance.h"
 #include "check/PairReference.h"
+#include "check/rope/RopeCheckWords.h"
 
 #include <algorithm>
 #include <cmath>
@@ -113,6 +114,26 @@ QString factorSetWords(bool longDeclared, std::int64_t sequence, std::int64_t or
           "positions, at most original_max_position_embeddings %2 (max(position_ids) + 1 <= original, "
           "modeling_rope_utils.py, longrope_frequency_update)"_s;
     return words.arg(sequence).arg(original);
+}
+
+void judgeRegime(TableMatch &m, const Params &published, std::int64_t first, std::int64_t rows)
+{
+    const RopeParams &r = published.rope;
+    if (r.type != RopeType::LongRope || !r.originalMaxLen)
+        return;
+    const std::int64_t original = *r.originalMaxLen, sequence = first + rows;
+    if ((published.maxLen > original) == (sequence > original))
+        return;
+    if (first <= 0) {
+        m.notes.append(RopeCheckWords::longRopeRegime(original, rows));
+        return;
+    }
+    m.notes.prepend(m.diagnosis);
+    m.diagnosis = factorSetWords(sequence > original, sequence, original)
+        + u"; the rows stand at their --position-ids %1..%2"_s.arg(first).arg(sequence - 1);
+    m.verdict = CheckVerdict::Mistake;
+    m.mistakes.append(kFactorSet);
+    m.correctAgainst.clear();
 }
 
 } // namespace posenc::RopeLongRopeSwitch

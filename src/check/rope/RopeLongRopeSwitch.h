@@ -32,4 +32,10 @@ QString switchedWords(std::int64_t n, std::int64_t rows, std::int64_t original);
 // `sequence` the length transformers switches by, max(position_ids) + 1.
 QString factorSetWords(bool longDeclared, std::int64_t sequence, std::int64_t original);
 
+// A table read undeclared as a published LongRoPE list (`m`, correct against `published`) whose rows
+// stand at positions first..first + rows - 1: where that list is not the one transformers takes for
+// max(position_ids) + 1 = first + rows, the ids (--position-ids from first > 0) say the sequence, so
+// `m` is the mistake kFactorSet; rows from 0 say none, and the other regime is a note.
+void judgeRegime(TableMatch &m, const Params &published, std::int64_t first, std::int64_t rows);
+
 } // namespace posenc::RopeLongRopeSwitch
