@@ -3,6 +3,7 @@
 #include "check/DeclaredReading.h"
 #include "check/DeclaredWords.h"
 #include "check/FamilyCheck.h"
+#include "core/FamilySpec.h"
 #include "core/NumberText.h"
 
 #include <cmath>
@@ -56,6 +57,59 @@ void correctAtItsPrecision(TableMatch &match, const TableMatch &read, const QStr
     match.notes += notes;
 }
 
+// A reference that reads as no family's from position 0, read as a published form's table from a
+// later position F (a chunk's: position_ids F..F + L - 1, a cached step's or a chunked prefill's):
+// each family's published forms of its width declared against it, the first whose rows all read
+// at r + F (position-offset alone, LongRoPE's list the one transformers takes for F + L), then every
+// row streamed against that form from F. Its family, parameters, table word, F and words.
+struct LaterForm
+{
+    Encoding family;
+    Params params;
+    QString word;
+    std::int64_t first = 0;
+    QString text;
+};
+
+std::optional<LaterForm> publishedFromLaterPosition(const TableRows &reference, const StreamOptions &options)
+{
+    for (const FamilySpec &family : Families::all()) {
+        const auto &hypothesis = FamilyChecks::of(family.encoding).table;
+        if (!hypothesis || !hypothesis->publishedForms)
+            continue;
+        for (const PublishedForm &form : hypothesis->publishedForms(reference.cols())) {
+            Declared at {form.params, {}, family.encoding, 0};
+            auto fromZero = expect(reference, family.encoding, form.params, form.table, options.cancel, at);
+            const auto *read = std::get_if<TableMatch>(&fromZero);
+            if (referenceReadingCancelled(options))
+                return std::nullopt;
+            if (!read || read->mistakes != QStringList {CheckMistakes::kPositionOffset}
+                || read->positionOffset.value_or(0) <= 0 || read->rowsMoved)
+                continue;
+            at.firstPosition = *read->positionOffset;
+            auto fromFirst = expect(reference, family.encoding, form.params, form.table, options.cancel, at);
+            auto *declared = std::get_if<TableMatch>(&fromFirst);
+            if (!declared || declared->verdict != CheckVerdict::Correct)
+                continue;
+            DeclaredRows rows;
+            rows.candidates.push_back(std::move(*declared));
+            rows.family = family.encoding;
+            rows.params = form.params;
+            auto streamed = streamDeclared(std::move(rows), reference, options);
+            const auto *done = std::get_if<Streamed>(&streamed);
+            if (!done || done->match.verdict != CheckVerdict::Correct)
+                continue;
+            const std::int64_t first = at.firstPosition;
+            return LaterForm {family.encoding, form.params, form.table, first,
+                              u"%1's %2 table of positions %3..%4 (%5), a later chunk's"_s.arg(form.name, form.table)
+                                  .arg(first)
+                                  .arg(first + reference.rows() - 1)
+                                  .arg(form.source)};
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 bool nameByReferenceReading(TableMatch &match, const TableRows &table, const TableRows &reference,
@@ -69,34 +123,50 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     const std::optional<TableMatch> form = readWithoutDeclaration(reference, quiet);
     if (referenceReadingCancelled(options))
         return false;
-    if (!form || !form->family || form->table.isEmpty() || !FamilyChecks::of(*form->family).table)
-        return true;
-    const bool ofFamily = form->verdict == CheckVerdict::Correct || form->verdict == CheckVerdict::Variant;
+    const bool readable = form && form->family && !form->table.isEmpty() && FamilyChecks::of(*form->family).table;
+    const bool ofFamily
+        = readable && (form->verdict == CheckVerdict::Correct || form->verdict == CheckVerdict::Variant);
     // A family whose reading leaves the rows' positions open (M-RoPE's prompt) reads them from the
     // reference's every row.
-    const auto &fromRows = FamilyChecks::of(*form->family).table->referenceParams;
-    const std::optional<Params> params = ofFamily            ? form->params
-        : form->verdict == CheckVerdict::Unknown && fromRows ? fromRows(reference, *form)
-                                                             : std::nullopt;
-    if (!params)
-        return true;
+    const auto *fromRows = readable ? &FamilyChecks::of(*form->family).table->referenceParams : nullptr;
+    std::optional<Params> params = ofFamily                                           ? form->params
+        : readable && form->verdict == CheckVerdict::Unknown && fromRows && *fromRows ? (*fromRows)(reference, *form)
+                                                                                      : std::nullopt;
+    std::optional<Encoding> family = params ? form->family : std::nullopt;
+    QString word = params ? form->table : QString();
+    Declared at; // no family: every parameter of `params` counts as given
+    QString readText = ofFamily ? form->referenceText : QString();
+    // Read as no family's from position 0: a published form's from a later one.
+    if (!params) {
+        const std::optional<LaterForm> later = publishedFromLaterPosition(reference, quiet);
+        if (referenceReadingCancelled(options))
+            return false;
+        if (!later)
+            return true;
+        family = later->family;
+        params = later->params;
+        word = later->word;
+        at.firstPosition = later->first;
+        readText = later->text;
+    }
     // Every row of the reference is the family's at these parameters: the table checked as if
     // they had been declared, the mistake named as a declared family's is, its sentences said of
     // the reference table's reading (DeclaredWords) where they are made.
     const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
-    auto expected = expect(table, *form->family, *params, form->table, options.cancel);
+    auto expected = expect(table, *family, *params, word, options.cancel, at);
     auto *declared = std::get_if<TableMatch>(&expected);
     if (referenceReadingCancelled(options))
         return false;
     if (!declared)
         return true;
-    const QString readText = ofFamily ? form->referenceText : declared->referenceText;
+    if (readText.isEmpty())
+        readText = declared->referenceText;
     DeclaredRows rows;
     rows.candidates.push_back(std::move(*declared));
-    auto identified = identify(table, Declared {}, options.cancel);
+    auto identified = identify(table, at, options.cancel); // from the reference's first position
     if (auto *read = std::get_if<TableMatch>(&identified))
         rows.readAs = std::move(*read);
-    rows.family = *form->family;
+    rows.family = *family;
     rows.params = *params;
     rows.by = DeclaredWords::By::ReferenceTable;
     auto streamed = streamDeclared(std::move(rows), table, quiet);

@@ -182,6 +182,23 @@ std::optional<std::int64_t> declaredHeads(const QCommandLineParser &parser, cons
     return std::nullopt;
 }
 
+// Rows at ids from F > 0 read undeclared by a family whose reading starts at position 0 (a sinusoid's
+// row r read as position r): its verdict says nothing of rows at F + r, so it is unknown, said.
+void laterPositionsUnread(TableMatch &match, std::int64_t first)
+{
+    if (first <= 0 || !match.family || FamilyChecks::of(*match.family).tensors.readsLaterPositions
+        || match.verdict == CheckVerdict::Unknown)
+        return;
+    match.notes.prepend(match.diagnosis);
+    match.diagnosis
+        = u"the rows' --position-ids start at %1, and %2's reading starts at position 0: it says "
+          "nothing of rows at positions %1 on, so no verdict is given (its reading in the note)"_s.arg(first)
+              .arg(Families::word(*match.family));
+    match.verdict = CheckVerdict::Unknown;
+    match.mistakes.clear();
+    match.correctAgainst.clear();
+}
+
 } // namespace
 
 QList<CommandOption> tableCheckOptions()
@@ -442,15 +459,15 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         if (const int *code = std::get_if<int>(&laid))
             return *code;
         atIds = std::get<RowsAtPositions::Layout>(std::move(laid));
-        // Rows from a later position (a chunk, a cached step) are read where a declared family's
-        // reference starts there (TensorReading::readsLaterPositions); read from 0, a table at
-        // positions 1000.. would be a false mistake: refused, as before.
-        const bool readsLater = expected.kind == CheckExpect::Expectation::Kind::Family
-            && FamilyChecks::of(expected.family).tensors.readsLaterPositions;
-        if (atIds->first > 0 && !readsLater)
+        // Rows from a later position (a chunk, a cached step) are read where the family's reading
+        // starts there (TensorReading::readsLaterPositions), declared or found undeclared; a declared
+        // family whose reference starts at 0 would call a table at positions 1000.. a false mistake:
+        // refused, as before (an undeclared reading of such a family is made unknown below).
+        const bool declaredFamily = expected.kind == CheckExpect::Expectation::Kind::Family;
+        if (atIds->first > 0 && declaredFamily && !FamilyChecks::of(expected.family).tensors.readsLaterPositions)
             return fail(err, ExitUsage,
-                        u"--position-ids: the ids start at %1; rows from a position past 0 are read against a "
-                        "declared RoPE reference only (--expect rope, a RoPE --preset or --expect-config); "
+                        u"--position-ids: the ids start at %1; rows from a position past 0 are read by RoPE's "
+                        "reading only (undeclared, or --expect rope, a RoPE --preset or --expect-config); "
                         "otherwise the ids are whole numbers from 0"_s.arg(atIds->first));
         declaration.firstPosition = expected.firstPosition = atIds->first;
         tensor.rows = RowsAtPositions::byPosition(tensor.rows, *atIds);
@@ -464,6 +481,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (atIds) {
         if (const int code = PositionIdsCheckCommand::compareRows(match, *opened->rows, *atIds, interrupt.flag(), err))
             return code;
+        laterPositionsUnread(match, atIds->first);
     }
 
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');

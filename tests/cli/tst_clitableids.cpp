@@ -275,29 +275,56 @@ private slots:
     // against a declared RoPE only (RopeRowPositions); any other reading would take the rows from 0
     // and call the paper's own sinusoid (sin(p w_i), cos(p w_i), w_i = 10000^(-2i/d), written here in
     // float64) at those positions position-offset. Refused on the usage exit code, naming the ids.
-    void laterChunkOutsideRopeRefused()
+    // Rows at ids from 1000 (a cached step's, a chunked prefill's), each family's reading: RoPE's
+    // reads them from the ids' first position undeclared as declared (HF's cos, modeling_llama.py
+    // LlamaRotaryEmbedding.forward at position_ids 1000..1031, written here in float64): its own
+    // table is correct, Llama 2's table at rows 0..31 is never correct there, and a LongRoPE list the
+    // ids' sequence does not take is longrope-factor-set. The sinusoid's reading starts at 0: undeclared
+    // it gives no verdict on such rows (unknown, said), declared it is refused, as before.
+    void laterChunkPerFamily()
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        constexpr std::int64_t first = 1000, rows = 32, d = 16;
-        std::vector<double> table, ids;
+        constexpr std::int64_t first = 1000, rows = 32, d = 16, head = 128;
+        std::vector<double> sinusoid, rope, ropeFromZero, ids;
         for (std::int64_t r = 0; r < rows; ++r) {
             const double p = double(first + r);
             ids.push_back(p);
             for (std::int64_t i = 0; i < d / 2; ++i) {
                 const double w = std::pow(10000.0, -double(2 * i) / double(d));
-                table.push_back(std::sin(p * w));
-                table.push_back(std::cos(p * w));
+                sinusoid.push_back(std::sin(p * w));
+                sinusoid.push_back(std::cos(p * w));
+            }
+            for (std::int64_t c = 0; c < head; ++c) {
+                const double w = std::pow(10000.0, -double(2 * (c % (head / 2))) / double(head));
+                rope.push_back(std::cos(p * w));
+                ropeFromZero.push_back(std::cos(double(r) * w));
             }
         }
-        const QString pe = write(dir, u"chunk.npy"_s, {rows, d}, table);
         const QString at = write(dir, u"ids.npy"_s, {rows}, ids);
-        for (const QStringList &declared : {QStringList(), QStringList {u"--expect"_s, u"sinusoidal"_s}}) {
-            const Run run = posenc(QStringList {u"check"_s, pe, u"--position-ids"_s, at} + declared);
-            QVERIFY2(run.exitCode == 2, qPrintable(run.out + run.err));
-            QVERIFY2(run.err.contains(u"--position-ids: the ids start at 1000"_s) && run.out.isEmpty(),
-                     qPrintable(run.err));
+        const auto run = [&](const QString &file, const QStringList &flags) {
+            const Run r = posenc(QStringList {u"check"_s, file, u"--position-ids"_s, at, u"--json"_s} + flags);
+            return std::pair {r, QJsonDocument::fromJson(r.out.toUtf8()).object()};
+        };
+        const QString llama = write(dir, u"rope.npy"_s, {rows, head}, rope);
+        for (const QStringList &declared :
+             {QStringList(), QStringList {u"--expect"_s, u"rope"_s, u"--preset"_s, u"llama-2-7b"_s}}) {
+            const auto [r, json] = run(llama, declared);
+            QVERIFY2(r.exitCode == 0 && json[u"verdict"_s].toString() == u"correct"_s, qPrintable(r.out + r.err));
         }
+        const auto [zero, zeroJson] = run(write(dir, u"zero.npy"_s, {rows, head}, ropeFromZero), {});
+        QVERIFY2(zero.exitCode != 0 && zero.exitCode != 2, qPrintable(zero.out + zero.err));
+        const auto [declaredZero, dz] = run(write(dir, u"zero2.npy"_s, {rows, head}, ropeFromZero),
+                                            {u"--expect"_s, u"rope"_s, u"--preset"_s, u"llama-2-7b"_s});
+        QVERIFY2(declaredZero.exitCode == 1, qPrintable(declaredZero.out + declaredZero.err));
+        const QString pe = write(dir, u"chunk.npy"_s, {rows, d}, sinusoid);
+        const auto [undeclared, json] = run(pe, {});
+        QVERIFY2(undeclared.exitCode == 7 && json[u"diagnosis"_s].toString().contains(u"start at 1000"_s),
+                 qPrintable(undeclared.out + undeclared.err));
+        const Run refused = posenc({u"check"_s, pe, u"--position-ids"_s, at, u"--expect"_s, u"sinusoidal"_s});
+        QVERIFY2(refused.exitCode == 2 && refused.err.contains(u"--position-ids: the ids start at 1000"_s)
+                     && refused.out.isEmpty(),
+                 qPrintable(refused.err));
     }
 };
 

@@ -11,6 +11,8 @@
 #include "check/rope/ApplyReference.h"
 #include "core/rope/RopeFrequencies.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::ApplyDeclaredAngles {
@@ -35,10 +37,17 @@ std::optional<Params> asAnglesTable(const Params &reference, std::int64_t width)
     return table;
 }
 
-std::optional<Named> nameRows(const ApplyCheck::AnglesRows &angles, const Params &table, int threads, bool readAs)
+// `first`: the position of the angles' row 0 (a later chunk's, position_ids from F > 0), where the
+// declared table starts as `posenc check --position-ids` starts it (RopeTableCheck's expect: a
+// LongRoPE's list the one transformers takes for max(position_ids) + 1).
+std::optional<Named> nameRows(const ApplyCheck::AnglesRows &angles, const Params &table, int threads, bool readAs,
+                              std::int64_t first)
 {
     const QString word = u"rope-cos"_s;
-    auto expected = TableCheck::expect(angles, Encoding::Rope, table, word);
+    TableCheck::Declared at;
+    at.family = Encoding::Rope;
+    at.firstPosition = first;
+    auto expected = TableCheck::expect(angles, Encoding::Rope, table, word, nullptr, at);
     auto *declared = std::get_if<TableMatch>(&expected);
     if (!declared)
         return std::nullopt;
@@ -54,6 +63,7 @@ std::optional<Named> nameRows(const ApplyCheck::AnglesRows &angles, const Params
         asRope.family = Encoding::Rope;
         asRope.keys = {u"rope-layout"_s};
         asRope.params.rope.layout = RopeLayout::Half;
+        asRope.firstPosition = first;
         auto identified = TableCheck::identify(angles, asRope);
         if (auto *read = std::get_if<TableMatch>(&identified))
             rows.readAs = std::move(*read);
@@ -79,10 +89,15 @@ std::optional<Named> name(const RowMatrixXf &x, const RowMatrixXf &y, const Appl
     if (!table)
         return std::nullopt;
     if (ids.empty())
-        return nameRows(ApplyCheck::AnglesRows(x, y, r, u), *table, threads, readAs);
-    // The rows of positions 0, 1, ... in that order: the table the reference's rows are.
-    const std::vector<std::vector<std::int64_t>> lists = ApplyCheck::rowsByPosition(ids);
-    if (lists.empty())
+        return nameRows(ApplyCheck::AnglesRows(x, y, r, u), *table, threads, readAs, 0);
+    // The rows of positions F, F + 1, ... in that order, F the smallest id: the table the
+    // reference's rows are from its position F (0 for a prefill, past 0 for a later chunk).
+    const std::int64_t first = *std::min_element(ids.begin(), ids.end());
+    std::vector<std::int64_t> fromFirst(ids);
+    for (std::int64_t &id : fromFirst)
+        id -= first;
+    const std::vector<std::vector<std::int64_t>> lists = ApplyCheck::rowsByPosition(fromFirst);
+    if (lists.empty() || first < 0)
         return std::nullopt;
     const std::vector<std::int64_t> &rows = lists.front();
     RowMatrixXf xs(std::ssize(rows), x.cols()), ys(std::ssize(rows), y.cols());
@@ -90,7 +105,7 @@ std::optional<Named> name(const RowMatrixXf &x, const RowMatrixXf &y, const Appl
         xs.row(std::int64_t(p)) = x.row(rows[p]);
         ys.row(std::int64_t(p)) = y.row(rows[p]);
     }
-    return nameRows(ApplyCheck::AnglesRows(xs, ys, r, u), *table, threads, readAs);
+    return nameRows(ApplyCheck::AnglesRows(xs, ys, r, u), *table, threads, readAs, first);
 }
 
 bool nameResult(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r,

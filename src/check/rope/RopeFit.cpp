@@ -161,7 +161,7 @@ Frequency measureFrequency(const std::vector<double> &p, const std::vector<doubl
 // theta q - pi/2.
 // The fastest pair's frequency, or nothing when the rows show no rotation.
 std::optional<double> measurePairZero(const std::function<double(std::size_t, std::int64_t)> &value,
-                                      std::int64_t leading, Measured &m)
+                                      std::int64_t leading, std::int64_t declaredFirst, Measured &m)
 {
     double num = 0.0, den = 0.0;
     for (std::int64_t k = 1; k + 1 < leading; ++k) {
@@ -192,7 +192,9 @@ std::optional<double> measurePairZero(const std::function<double(std::size_t, st
     if (!(m.amplitude > 0.0))
         return std::nullopt;
     double bestResidual = std::numeric_limits<double>::infinity();
-    for (std::int64_t q = 0; q <= 64; ++q) {
+    // A first position declared (the ids' first) is the only one tried: its phase says cos or sin.
+    const std::int64_t fromQ = declaredFirst > 0 ? declaredFirst : 0, toQ = declaredFirst > 0 ? declaredFirst : 64;
+    for (std::int64_t q = fromQ; q <= toQ; ++q) {
         for (const bool c : {true, false}) {
             const double target = theta0 * double(q) - (c ? 0.0 : kHalfPi);
             const double residual = std::fabs(std::remainder(phase - target, kTwoPi)) + 1e-9 * double(q);
@@ -259,7 +261,7 @@ void measureSlowPairZero(const FitInput &input, Measured &m)
 {
     m.cosine = input.framing.firstRow == 0;
     m.amplitude = m.cosine ? double(input.sample.values(0, 0)) : 1.0;
-    m.firstPosition = input.framing.firstRow;
+    m.firstPosition = input.framing.firstRow + input.firstPosition;
 }
 
 // Half a unit of the format at 1, and the text's rounding: what a value equal to the amplitude may
@@ -289,7 +291,8 @@ std::optional<Measured> measure(const FitInput &input, RopeLayout layout)
         return double(sample.values(rows.index[k], layout == RopeLayout::Half ? pair : 2 * pair));
     };
     Measured m;
-    const std::optional<double> theta0 = measurePairZero(value, rows.leading, m);
+    const std::optional<double> theta0 = measurePairZero(
+        value, rows.leading, input.firstPosition > 0 ? input.framing.firstRow + input.firstPosition : 0, m);
     if (!theta0)
         return std::nullopt;
     if (*theta0 < 0.05)
@@ -536,7 +539,8 @@ std::optional<Fit> fitFewRows(const FitInput &input, RopeLayout layout, std::opt
     const TableSample &sample = input.sample;
     const std::int64_t h = sample.cols() / 2;
     const Rows rows = comparedRows(sample, input.framing);
-    if (h < 1 || rows.index.empty() || input.framing.firstRow > 1)
+    // Row 0 at position 0 (A cos 0, or sin 0 framed out): not a table from a later position.
+    if (h < 1 || rows.index.empty() || input.framing.firstRow > 1 || input.firstPosition > 0)
         return std::nullopt;
     // A cos table starts at A cos 0 = A in row 0; a sin table at sin 0 = 0, which the framing
     // took for a leading zero row.

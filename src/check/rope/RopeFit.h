@@ -97,6 +97,10 @@ struct FitInput
     // the tolerance (10: explains()), so a hypothesis past that stops counting there and is never
     // the best (RopeSearch::consider).
     std::int64_t readsOneIn = 0;
+    // The position of the table's row 0 where the user's --position-ids start past 0 (a later chunk's
+    // rows, position_ids F..: CheckDeclaration::firstPosition): the rows are read from there, and a
+    // table at F + r is at its own positions; 0: the first position is read from the rows (0..64).
+    std::int64_t firstPosition = 0;
 };
 
 // The hypothesis scored on the sample with the tolerance of exact angles and of float32 ones;

@@ -34,7 +34,81 @@ bool differs(const std::vector<double> &a, const std::vector<double> &b)
     return false;
 }
 
+// The interpolated branch of `w` (the frequencies of a rope_type that blends u_i and u_i / factor,
+// u_i = theta^(-2i/d)) with the factor inside the power: each pair's share of the interpolated
+// frequency, a_i = (1 - w_i / u_i) / (1 - 1 / factor), kept, u_i / factor replaced by
+// u_i factor^(-2i/d). Nothing where no pair is interpolated.
+std::optional<std::vector<double>> factorInPower(const std::vector<double> &w, const std::vector<double> &unscaled,
+                                                 double factor)
+{
+    if (!(factor > 1.0) || w.size() != unscaled.size() || w.empty())
+        return std::nullopt;
+    const double pairs = double(w.size());
+    std::vector<double> out(w.size());
+    bool interpolated = false;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        if (!(unscaled[i] > 0.0))
+            return std::nullopt;
+        const double share = std::clamp((1.0 - w[i] / unscaled[i]) / (1.0 - 1.0 / factor), 0.0, 1.0);
+        interpolated = interpolated || share > 1e-9;
+        out[i] = unscaled[i] * (1.0 - share) + unscaled[i] * std::pow(factor, -double(i) / pairs) * share;
+    }
+    if (!interpolated || !differs(out, w))
+        return std::nullopt;
+    return out;
+}
+
 } // namespace
+
+std::vector<Candidate> powerCandidates(const Params &declared, double amplitude)
+{
+    const RopeType type = declared.rope.type;
+    const bool divides = type == RopeType::Linear || type == RopeType::Llama3 || type == RopeType::Yarn;
+    if (!divides || !declared.rope.factor)
+        return {};
+    std::vector<Params> at {declared};
+    if (type == RopeType::Yarn) {
+        at.push_back(declared);
+        at.back().rope.yarnTruncate = !declared.rope.yarnTruncate;
+    }
+    std::vector<Candidate> out;
+    for (const Params &p : at) {
+        const std::vector<double> w = RopeFrequencies::table(p).inv;
+        const auto power = factorInPower(w, unscaledOf(p.rope.theta, std::int64_t(w.size())), *p.rope.factor);
+        if (!power)
+            continue;
+        Candidate c {kFactorInPower, *power, amplitude, {}, {}};
+        const bool truncate = p.rope.yarnTruncate != declared.rope.yarnTruncate;
+        if (truncate)
+            c.also.append(u"yarn-truncate"_s);
+        c.words = u"each interpolated pair turning at (factor rope_theta)^(-2i/d) = rope_theta^(-2i/d) factor^(-2i/d), "
+                  "the factor %1 inside the power, where transformers divides by it, 1 / (factor rope_theta^(2i/d)) "
+                  "(modeling_rope_utils.py: inv_freq_interpolation; apache/tvm#18576)"_s.arg(
+                      NumberText::exact(*p.rope.factor))
+            + (truncate ? u", and the ramp's ends %1 (truncate %2 where %3 %4: find_correction_range)"_s.arg(
+                   p.rope.yarnTruncate ? u"floored and ceiled"_s : u"not rounded"_s,
+                   p.rope.yarnTruncate ? u"true"_s : u"false"_s, declared.rope.yarnTruncate ? u"true"_s : u"false"_s,
+                   DeclaredWords::isDeclared())
+                        : QString())
+            + u" (pair %1 at %2 radians a position "_s + DeclaredWords::whereGiven() + u" %3)"_s;
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+std::size_t mostMoved(const std::vector<double> &candidate, const std::vector<double> &reference)
+{
+    std::size_t shown = 0;
+    double most = 0.0;
+    for (std::size_t i = 0; i < candidate.size() && i < reference.size(); ++i) {
+        const double moved = std::fabs(std::log(std::max(candidate[i], 1e-300) / std::max(reference[i], 1e-300)));
+        if (reference[i] > 0.0 && moved > most) {
+            most = moved;
+            shown = i;
+        }
+    }
+    return shown;
+}
 
 std::vector<double> unscaledOf(double theta, std::int64_t pairs)
 {
@@ -47,7 +121,7 @@ std::vector<double> unscaledOf(double theta, std::int64_t pairs)
 std::vector<Candidate> candidates(const std::vector<double> &w, double amplitude, const std::vector<double> &unscaled)
 {
     std::vector<Candidate> out;
-    Candidate twice {kAppliedTwice, w, amplitude * amplitude, {}};
+    Candidate twice {kAppliedTwice, w, amplitude * amplitude, {}, {}};
     for (double &x : twice.w)
         x *= 2.0;
     twice.words = u"every angle twice "_s + DeclaredWords::referenceOf()
@@ -59,7 +133,7 @@ std::vector<Candidate> candidates(const std::vector<double> &w, double amplitude
     if (unscaled.size() == w.size()) {
         // The scaling applied to pos_freqs = theta^(2i/d): each pair's own factor kept, the base
         // frequency inverted (w / u^2 = s / u where the reference is u s).
-        Candidate fromPos {kFrequenciesInverted, w, amplitude, {}};
+        Candidate fromPos {kFrequenciesInverted, w, amplitude, {}, {}};
         bool valid = true;
         for (std::size_t i = 0; i < w.size(); ++i) {
             valid = valid && unscaled[i] > 0.0;
@@ -74,7 +148,7 @@ std::vector<Candidate> candidates(const std::vector<double> &w, double amplitude
         if (valid && differs(fromPos.w, w))
             out.push_back(std::move(fromPos));
     }
-    Candidate reciprocal {kFrequenciesInverted, w, amplitude, {}};
+    Candidate reciprocal {kFrequenciesInverted, w, amplitude, {}, {}};
     bool valid = true;
     for (double &x : reciprocal.w) {
         valid = valid && x > 0.0;
@@ -161,7 +235,12 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
     std::vector<ReferenceColumn> other = spec.columns;
     for (ReferenceColumn &col : other)
         col.isCos = !col.isCos;
-    for (const Candidate &c : candidates(spec.schedule.w, spec.schedule.amplitude, unscaled)) {
+    std::vector<Candidate> all = candidates(spec.schedule.w, spec.schedule.amplitude, unscaled);
+    for (Candidate &c : powerCandidates(*declared.params, spec.schedule.amplitude)) {
+        if (c.w.size() == spec.schedule.w.size())
+            all.push_back(std::move(c));
+    }
+    for (const Candidate &c : all) {
         bool flipped = false;
         Agreement a = agree(table, spec.columns, position, c, unit, table.textRounding(), kMostRows);
         if (!a.holds(table.cols())) {
@@ -170,23 +249,14 @@ std::optional<TableMatch> name(const TableMatch &declared, const TableRows &tabl
         }
         if (!a.holds(table.cols()))
             continue;
-        // The pair whose frequency moved most, to show both values.
-        std::size_t shown = 0;
-        double most = 0.0;
-        for (std::size_t i = 0; i < c.w.size(); ++i) {
-            const double moved = std::fabs(std::log(std::max(c.w[i], 1e-300) / std::max(spec.schedule.w[i], 1e-300)));
-            if (spec.schedule.w[i] > 0.0 && moved > most) {
-                most = moved;
-                shown = i;
-            }
-        }
+        const std::size_t shown = mostMoved(c.w, spec.schedule.w);
         TableMatch m = declared;
         if (flipped && !other.empty()) {
             const bool cos = other.front().isCos;
             m.table = cos ? u"rope-cos"_s : u"rope-sin"_s;
             m.referenceText.replace(cos ? u"rope-sin"_s : u"rope-cos"_s, m.table);
         }
-        m.mistakes = {c.id};
+        m.mistakes = QStringList {c.id} + c.also;
         m.correctAgainst.clear();
         m.notes.prepend(m.diagnosis);
         const QString words = c.id == kAppliedTwice

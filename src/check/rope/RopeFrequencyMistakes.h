@@ -3,6 +3,7 @@
 #include "check/PairReference.h"
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
+#include "core/Params.h"
 
 #include <QString>
 
@@ -24,6 +25,13 @@
 //   make_inv_freq_rescaled_with_ntk's `interpolation = 1.0 / (factor * inv_freq)`,
 //   `extrapolation = 1.0 / inv_freq`), each pair's scaling kept; or each declared frequency
 //   replaced by its reciprocal.
+// - `rope-factor-in-power`: a scaling's interpolated frequencies computed with the factor inside
+//   the power, 1 / (factor * theta)^(2i/d) = theta^(-2i/d) factor^(-2i/d), where transformers divides
+//   by it, 1 / (factor * theta^(2i/d)) (_compute_yarn_parameters' inv_freq_interpolation,
+//   _compute_llama3_parameters' inv_freq / factor, _compute_linear_scaling_rope_parameters): each
+//   pair's interpolated share kept, its ratio to the unscaled frequency factor^(2i/d) in place of
+//   factor (apache/tvm#18576, gpt-oss's YaRN; there with truncate's floor and ceil besides, which a
+//   YaRN declaration's other truncate names beside it, `yarn-truncate`).
 // A candidate is compared only in the cells whose angle a float32 computation still pins (a pair
 // turning at theta^(2i/d) radians a position is read over its first few positions), so a table
 // computed with float32 angles, as the real code computes it, is named too.
@@ -31,6 +39,7 @@ namespace posenc::RopeFrequencyMistakes {
 
 inline const QString kAppliedTwice = QStringLiteral("rope-applied-twice");
 inline const QString kFrequenciesInverted = QStringLiteral("rope-frequencies-inverted");
+inline const QString kFactorInPower = QStringLiteral("rope-factor-in-power");
 
 // A whole frequency vector made from the declared one by a mistake, with its amplitude.
 struct Candidate
@@ -39,11 +48,21 @@ struct Candidate
     std::vector<double> w;
     double amplitude = 1.0;
     QString words; // what the table holds, in a clause
+    QStringList also; // the declared parameters that differ besides (yarn-truncate)
 };
 
 // The candidates of a declared schedule (`w`, `amplitude`) whose unscaled frequencies at its
 // rope_theta are `unscaled` (theta^(-2i/d), the same number of pairs).
 std::vector<Candidate> candidates(const std::vector<double> &w, double amplitude, const std::vector<double> &unscaled);
+
+// The factor-in-the-power candidates of a declaration (`declared`: a rope_type that divides its
+// interpolated pairs by a factor, linear, llama3 or yarn), at its own parameters and, for yarn, at
+// the other truncate; `amplitude` the declared attention factor. Empty for other types. Each
+// candidate's `words` take the pair shown and its two frequencies (%1, %2, %3).
+std::vector<Candidate> powerCandidates(const Params &declared, double amplitude);
+
+// The pair whose frequency `candidate` moves furthest from `reference` (by ratio), to show both values.
+std::size_t mostMoved(const std::vector<double> &candidate, const std::vector<double> &reference);
 
 // The unscaled frequencies theta^(-2i/rotary_dim) of `pairs` pairs.
 std::vector<double> unscaledOf(double theta, std::int64_t pairs);

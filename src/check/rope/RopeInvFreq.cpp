@@ -531,6 +531,17 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
                 c.words.arg(shown).arg(NumberText::compact(c.w[shown], 6), NumberText::compact(reference[shown], 6)));
         return m;
     }
+    // The declared scaling's factor inside the power (RopeFrequencyMistakes::powerCandidates).
+    for (const RopeFrequencyMistakes::Candidate &c : RopeFrequencyMistakes::powerCandidates(declared, 1.0)) {
+        if (c.w.size() != v.size() || compare(v, c.w, stored).beyond != 0)
+            continue;
+        const std::size_t shown = RopeFrequencyMistakes::mostMoved(c.w, reference);
+        m.mistakes = QStringList {c.id} + c.also;
+        m.diagnosis = u"the vector is "_s + DeclaredWords::the()
+            + u" %1 with %2"_s.arg(words(declared), c.words.arg(shown).arg(NumberText::compact(c.w[shown], 6),
+                                                                          NumberText::compact(reference[shown], 6)));
+        return m;
+    }
     // A yarn declaration's ramp at other betas or another factor (RopeYarnBetas), named with both.
     if (const auto yarn
         = declared.rope.type == RopeType::Yarn ? yarnReading(v, stored, declared.rope.theta, declared) : std::nullopt) {
@@ -575,6 +586,7 @@ QStringList mistakeIds()
             kHighFreqFactor,
             CheckMistakes::kHalfPrecisionAngles,
             RopeFrequencyMistakes::kFrequenciesInverted,
+            RopeFrequencyMistakes::kFactorInPower,
             RopeDynamicFactor::kDynamicLength};
 }
 

@@ -2,6 +2,7 @@
 
 #include "check/CellTolerance.h"
 #include "check/PairReference.h"
+#include "check/rope/RopeCheckWords.h"
 
 #include <algorithm>
 #include <cmath>
@@ -103,15 +104,36 @@ QString switchedWords(std::int64_t n, std::int64_t rows, std::int64_t original)
                .arg(original);
 }
 
-QString factorSetWords(bool longDeclared, std::int64_t rows, std::int64_t original)
+QString factorSetWords(bool longDeclared, std::int64_t sequence, std::int64_t original)
 {
     const QString words = longDeclared
-        ? u"the table turns with short_factor where transformers takes long_factor: its %1 rows are a sequence "
-          "past original_max_position_embeddings %2 (modeling_rope_utils.py, longrope_frequency_update)"_s
-        : u"the table turns with long_factor where transformers takes short_factor: its %1 rows are a sequence "
-          "of at most original_max_position_embeddings %2 positions (max(position_ids) + 1 <= original, "
+        ? u"the table turns with short_factor where transformers takes long_factor: its rows are a sequence of %1 "
+          "positions (max(position_ids) + 1 = %1), past original_max_position_embeddings %2 (modeling_rope_utils.py, "
+          "longrope_frequency_update)"_s
+        : u"the table turns with long_factor where transformers takes short_factor: its rows are a sequence of %1 "
+          "positions, at most original_max_position_embeddings %2 (max(position_ids) + 1 <= original, "
           "modeling_rope_utils.py, longrope_frequency_update)"_s;
-    return words.arg(rows).arg(original);
+    return words.arg(sequence).arg(original);
+}
+
+void judgeRegime(TableMatch &m, const Params &published, std::int64_t first, std::int64_t rows)
+{
+    const RopeParams &r = published.rope;
+    if (r.type != RopeType::LongRope || !r.originalMaxLen)
+        return;
+    const std::int64_t original = *r.originalMaxLen, sequence = first + rows;
+    if ((published.maxLen > original) == (sequence > original))
+        return;
+    if (first <= 0) {
+        m.notes.append(RopeCheckWords::longRopeRegime(original, rows));
+        return;
+    }
+    m.notes.prepend(m.diagnosis);
+    m.diagnosis = factorSetWords(sequence > original, sequence, original)
+        + u"; the rows stand at their --position-ids %1..%2"_s.arg(first).arg(sequence - 1);
+    m.verdict = CheckVerdict::Mistake;
+    m.mistakes.append(kFactorSet);
+    m.correctAgainst.clear();
 }
 
 } // namespace posenc::RopeLongRopeSwitch

@@ -28,7 +28,14 @@ std::optional<std::int64_t> switchRow(const TableEvidence &e, const RopeFit::Hyp
 
 // "longrope-factors-switched-at-row N: ...": rows 0..N-1 short, rows N.. long, in a table of `rows`.
 QString switchedWords(std::int64_t n, std::int64_t rows, std::int64_t original);
-// The other list throughout: short_factor where long_factor was declared (`longDeclared`), or long.
-QString factorSetWords(bool longDeclared, std::int64_t rows, std::int64_t original);
+// The other list throughout: short_factor where long_factor was declared (`longDeclared`), or long;
+// `sequence` the length transformers switches by, max(position_ids) + 1.
+QString factorSetWords(bool longDeclared, std::int64_t sequence, std::int64_t original);
+
+// A table read undeclared as a published LongRoPE list (`m`, correct against `published`) whose rows
+// stand at positions first..first + rows - 1: where that list is not the one transformers takes for
+// max(position_ids) + 1 = first + rows, the ids (--position-ids from first > 0) say the sequence, so
+// `m` is the mistake kFactorSet; rows from 0 say none, and the other regime is a note.
+void judgeRegime(TableMatch &m, const Params &published, std::int64_t first, std::int64_t rows);
 
 } // namespace posenc::RopeLongRopeSwitch

@@ -500,7 +500,7 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
     } else if (otherList) {
         const RopeParams &r = correct.params.rope;
         named.mistakes.append(RopeLongRopeSwitch::kFactorSet);
-        words.append(RopeLongRopeSwitch::factorSetWords(correct.params.maxLen > r.originalMaxLen.value_or(0), e.rows(),
+        words.append(RopeLongRopeSwitch::factorSetWords(correct.params.maxLen > r.originalMaxLen.value_or(0), correct.params.maxLen,
                                                         r.originalMaxLen.value_or(0)));
     }
     if (const auto scale = allOwn || otherList ? std::nullopt : scaleOf(r)) {

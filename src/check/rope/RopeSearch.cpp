@@ -465,8 +465,9 @@ Fit RopeSearch::finish(std::optional<RopeLayout> declared) const
     const RopeParams &rope = result.hypothesis.params.rope;
     result.correct = result.hypothesis;
     result.correct.rounding = PositionRounding::None;
-    result.correct.firstPosition = m_input.framing.firstRow;
-    if (result.hypothesis.firstPosition != m_input.framing.firstRow)
+    // Row 0 at position 0, or at the ids' first where they start past 0.
+    result.correct.firstPosition = m_input.framing.firstRow + m_input.firstPosition;
+    if (result.hypothesis.firstPosition != result.correct.firstPosition)
         result.mistakes.append(CheckMistakes::kPositionOffset);
     if (result.hypothesis.rounding != PositionRounding::None)
         result.mistakes.append(CheckMistakes::kHalfPrecisionAngles);

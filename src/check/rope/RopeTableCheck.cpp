@@ -38,9 +38,11 @@ const QString kZeroPairsMisplaced = u"zero-pairs-misplaced"_s;
 const QString kLongRopeFactor = u"longrope-factor"_s;
 constexpr double kConfigThetas[] = {10000.0, 150000.0, 500000.0, 1000000.0, 5000000.0}; // the configs' rope_theta
 
-RopeFit::FitInput inputOf(const TableEvidence &e)
+// The fit's input of `e` (or of `sample`, e's rows rearranged), from the ids' first position.
+RopeFit::FitInput inputOf(const TableEvidence &e, const TableSample *sample = nullptr, std::int64_t readsOneIn = 0)
 {
-    return {e.sample, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
+    return {sample ? *sample : e.sample, e.framing, e.format, e.table.storedType(), e.table.textRounding(), readsOneIn,
+            e.declared.firstPosition};
 }
 
 const auto declaredLayout = RopeDeclaredLayout::of;
@@ -217,10 +219,7 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
         m.diagnosis += u"; the published form%1 of %2"_s.arg(names.size() > 1 ? u"s"_s : QString(),
                                                              names.join(u", "_s));
         // LongRoPE's factors of the other side of the original length than the table's rows.
-        const RopeParams &r = correct.params.rope;
-        if (r.type == RopeType::LongRope && r.originalMaxLen
-            && (correct.params.maxLen > *r.originalMaxLen) != (e.rows() > *r.originalMaxLen))
-            m.notes.append(RopeCheckWords::longRopeRegime(*r.originalMaxLen, e.rows()));
+        RopeLongRopeSwitch::judgeRegime(m, correct.params, e.declared.firstPosition, e.rows());
     } else if (const auto changed = changedFactors(correct.params, h.amplitude, amplitudeTolerance(e.format))) {
         // The published form is the reference: the changed pairs' columns deviate from it.
         correct.params = changed->params;
@@ -306,7 +305,7 @@ std::optional<TableCandidate> misplacedZeroPairs(const TableEvidence &e)
     if (!placement)
         return std::nullopt;
     const TableSample moved = RopeZeroPairs::inHfOrder(e.sample, *placement);
-    const RopeFit::FitInput input {moved, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
+    const RopeFit::FitInput input = inputOf(e, &moved);
     std::optional<RopeFit::Fit> found = RopeFit::fit(input, placement->layout, declaredLayout(e), formsAt(e.cols()));
     if (!found || found->hypothesis.params.rope.type != RopeType::Proportional
         || !explains(found->score.compared, found->bad()))
@@ -348,8 +347,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         if (auto misplaced = misplacedZeroPairs(e))
             return misplaced;
         const auto fitWidened = [&e](const TableSample &widened) {
-            const RopeFit::FitInput input {widened, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
-            return RopeFit::fit(input, RopeLayout::Half, std::nullopt, formsAt(2 * e.cols()));
+            return RopeFit::fit(inputOf(e, &widened), RopeLayout::Half, std::nullopt, formsAt(2 * e.cols()));
         };
         if (auto half = RopeHalfCache::read(e, fitWidened, [&e](const RopeFit::Fit &f) { return matchOf(e, f); }))
             return half;
@@ -360,9 +358,8 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
             return RopeOneCopy::read(
                 e, [&e](const TableSample &copied, RopeLayout copiedLayout) -> std::optional<TableMatch> {
                     // Read only where it explains the copy: a hypothesis past that stops there.
-                    const RopeFit::FitInput input {copied, e.framing, e.format, e.table.storedType(),
-                                                   e.table.textRounding(), 10};
-                    const auto found = RopeFit::fit(input, copiedLayout, declaredLayout(e), formsAt(e.cols()));
+                    const auto found
+                        = RopeFit::fit(inputOf(e, &copied, 10), copiedLayout, declaredLayout(e), formsAt(e.cols()));
                     if (!found || !explains(found->score.compared, found->bad()))
                         return std::optional<TableMatch>();
                     return std::optional(matchOf(e, *found));
@@ -452,7 +449,7 @@ TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fi
     if (fit.hypothesis.params.rope.type != RopeType::LongRope)
         return matchOf(e, fit);
     const std::int64_t original = fit.hypothesis.params.rope.originalMaxLen.value_or(0);
-    const bool longDeclared = fit.hypothesis.params.maxLen > original;
+    const std::int64_t sequence = fit.hypothesis.params.maxLen;
     QString diagnosis;
     if (const auto n = RopeLongRopeSwitch::switchRow(e, fit.hypothesis)) {
         fit.mistakes.append(RopeLongRopeSwitch::kSwitched);
@@ -463,7 +460,7 @@ TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fi
             return matchOf(e, fit);
         fit.hypothesis = other;
         fit.mistakes.append(RopeLongRopeSwitch::kFactorSet);
-        diagnosis = RopeLongRopeSwitch::factorSetWords(longDeclared, e.rows(), original);
+        diagnosis = RopeLongRopeSwitch::factorSetWords(sequence > original, sequence, original);
     }
     TableMatch m = matchOf(e, fit);
     m.diagnosis = diagnosis;
@@ -579,7 +576,7 @@ TableHypothesis hypothesis()
                   ApplyCheck::kPositionsOutOfOrder, RopeRowPositions::kPositionsScaled,
                   ApplyCheck::kRotaryDim,
                   RopeFrequencyMistakes::kAppliedTwice,
-                  RopeFrequencyMistakes::kFrequenciesInverted};
+                  RopeFrequencyMistakes::kFrequenciesInverted, RopeFrequencyMistakes::kFactorInPower};
     h.fit = fit;
     h.expect = expect;
     h.referenceCode

@@ -1,0 +1,194 @@
+// RoPE tensors of a later chunk of a sequence (a cached decoding step, a chunked prefill:
+// position_ids F..F + L - 1) against a reference declared by a reference table or by a preset with
+// --apply (issue 56, r36's B5: mistral.rs#251, Phi-3's short factors kept past 4096). transformers'
+// LongRoPE takes its list by max(position_ids) + 1 (modeling_rope_utils.py,
+// longrope_frequency_update: long_factor where it exceeds original_max_position_embeddings), so a
+// chunk at 4096..4351 turns with long_factor; the short list there is `longrope-factor-set` on every
+// path. The tensors are written here in float64 from transformers' formulas:
+// _compute_longrope_parameters (inv_freq = 1 / (ext_factors * base^(arange(0, dim, 2) / dim)),
+// attention_factor sqrt(1 + ln(max / original) / ln(original))), LlamaRotaryEmbedding.forward
+// (cos = cat(freqs, freqs).cos() * attention_scaling) and modeling_llama.py's apply_rotary_pos_emb
+// (q * cos + rotate_half(q) * sin). Phi-3 mini 128k's factor lists are read from its config
+// (tests/data/configs).
+#include "CliCheckRun.h"
+#include "NpyBytes.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr std::int64_t kFirst = 4096, kRows = 256, kDim = 96, kHeads = 2;
+
+std::vector<double> factorList(const QString &key)
+{
+    QFile file(QStringLiteral(POSENC_CONFIGS) + u"/Phi-3-mini-128k-instruct.json"_s);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    std::vector<double> out;
+    for (const QJsonValue &v : QJsonDocument::fromJson(file.readAll())[u"rope_scaling"_s][key].toArray())
+        out.push_back(v.toDouble());
+    return out;
+}
+
+// inv_freq of a factor list (rope_theta 10000, rotary_dim 96).
+std::vector<double> invOf(const std::vector<double> &factors)
+{
+    std::vector<double> inv;
+    for (std::size_t i = 0; i < factors.size(); ++i)
+        inv.push_back(1.0 / (factors[i] * std::pow(1e4, double(2 * i) / double(kDim))));
+    return inv;
+}
+
+// Phi-3 mini 128k: max_position_embeddings 131072 over original 4096.
+double attention()
+{
+    return std::sqrt(1.0 + std::log(131072.0 / 4096.0) / std::log(4096.0));
+}
+
+// HF's cos at positions kFirst + r.
+QByteArray cosTable(const std::vector<double> &inv)
+{
+    std::vector<double> cells;
+    const auto pairs = std::int64_t(inv.size());
+    for (std::int64_t r = 0; r < kRows; ++r)
+        for (std::int64_t c = 0; c < 2 * pairs; ++c)
+            cells.push_back(attention() * std::cos(double(kFirst + r) * inv[std::size_t(c % pairs)]));
+    return npy({kRows, 2 * pairs}, cells);
+}
+
+std::vector<double> query()
+{
+    std::mt19937 random(56);
+    std::normal_distribution<double> normal;
+    std::vector<double> x(std::size_t(kHeads * kRows * kDim));
+    for (double &v : x)
+        v = double(float(normal(random)));
+    return x;
+}
+
+// apply_rotary_pos_emb over [1, H, L, D]: q * cos + rotate_half(q) * sin at positions kFirst + r.
+QByteArray rotated(const std::vector<double> &x, const std::vector<double> &inv)
+{
+    const std::int64_t half = kDim / 2;
+    std::vector<double> y(x.size());
+    for (std::int64_t h = 0; h < kHeads; ++h) {
+        for (std::int64_t r = 0; r < kRows; ++r) {
+            const double *q = &x[std::size_t((h * kRows + r) * kDim)];
+            double *out = &y[std::size_t((h * kRows + r) * kDim)];
+            for (std::int64_t c = 0; c < kDim; ++c) {
+                const double angle = double(kFirst + r) * inv[std::size_t(c % half)];
+                const double turned = c < half ? -q[c + half] : q[c - half];
+                out[c] = attention() * (q[c] * std::cos(angle) + turned * std::sin(angle));
+            }
+        }
+    }
+    return npy({1, kHeads, kRows, kDim}, y);
+}
+
+QByteArray ids()
+{
+    std::vector<double> v;
+    for (std::int64_t r = 0; r < kRows; ++r)
+        v.push_back(double(kFirst + r));
+    return npy({kRows}, v);
+}
+
+} // namespace
+
+class TestCliLaterChunk : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString file(const QString &name, const QByteArray &bytes) { return CliCheck::write(m_dir, name, bytes); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QCOMPARE(factorList(u"long_factor"_s).size(), std::size_t(kDim / 2));
+        QCOMPARE(factorList(u"short_factor"_s).size(), std::size_t(kDim / 2));
+    }
+
+    // --expect-table: the reference read as Phi-3's published table from position 4096 (no family
+    // reads it from 0), the short list against it named.
+    void referenceTableOfLaterChunk()
+    {
+        const QString reference = file(u"long.npy"_s, cosTable(invOf(factorList(u"long_factor"_s))));
+        const QString shortList = file(u"short.npy"_s, cosTable(invOf(factorList(u"short_factor"_s))));
+        const QString same = file(u"same.npy"_s, cosTable(invOf(factorList(u"long_factor"_s))));
+        const CliCheck::Checked wrong = CliCheck::checkFile(shortList, {u"--expect-table"_s, reference});
+        QVERIFY2(CliCheck::named(wrong.json, {u"longrope-factor-set"_s}), qPrintable(wrong.shown));
+        QVERIFY2(wrong.diagnosis().contains(u"positions 4096..4351"_s)
+                     && wrong.diagnosis().contains(u"max(position_ids) + 1 = 4352"_s),
+                 qPrintable(wrong.diagnosis()));
+        const CliCheck::Checked right = CliCheck::checkFile(same, {u"--expect-table"_s, reference});
+        QVERIFY2(right.exit == 0 && right.verdict() == u"correct"_s, qPrintable(right.shown));
+    }
+
+    // Undeclared with the chunk's ids: the RoPE fit reads the rows from position 4096, the ids say
+    // the sequence (4352 > 4096), so the short list, a published form at 4096 positions or fewer, is
+    // longrope-factor-set; the long list is Phi-3's table.
+    void undeclaredAtIds()
+    {
+        const QString at = file(u"ids_u.npy"_s, ids());
+        const CliCheck::Checked wrong = CliCheck::checkFile(
+            file(u"short_u.npy"_s, cosTable(invOf(factorList(u"short_factor"_s)))), {u"--position-ids"_s, at});
+        QVERIFY2(CliCheck::named(wrong.json, {u"longrope-factor-set"_s}), qPrintable(wrong.shown));
+        const CliCheck::Checked right = CliCheck::checkFile(
+            file(u"long_u.npy"_s, cosTable(invOf(factorList(u"long_factor"_s)))), {u"--position-ids"_s, at});
+        QVERIFY2(right.exit == 0, qPrintable(right.shown));
+    }
+
+    // A reference table of Llama 2's cos at positions 1000..1127 (rope_theta 10000, head_dim 128):
+    // read as that published form from 1000, and a table at rope_theta 500000 against it rope-theta.
+    void referenceTableNamesParameter()
+    {
+        const auto llama = [](double theta) {
+            std::vector<double> cells;
+            for (std::int64_t r = 0; r < 128; ++r)
+                for (std::int64_t c = 0; c < 128; ++c)
+                    cells.push_back(std::cos(double(1000 + r) * std::pow(theta, -double(2 * (c % 64)) / 128.0)));
+            return npy({128, 128}, cells);
+        };
+        const QString reference = file(u"llama2.npy"_s, llama(1e4));
+        const CliCheck::Checked wrong
+            = CliCheck::checkFile(file(u"llama3.npy"_s, llama(5e5)), {u"--expect-table"_s, reference});
+        QVERIFY2(CliCheck::named(wrong.json, {u"rope-theta"_s}), qPrintable(wrong.shown));
+        QVERIFY2(wrong.diagnosis().contains(u"positions 1000..1127"_s), qPrintable(wrong.diagnosis()));
+    }
+
+    // --apply with the chunk's ids and the preset: the angles' table declared from position 4096.
+    void rotationOfLaterChunk()
+    {
+        const std::vector<double> x = query();
+        const QString xs = file(u"x.npy"_s, npy({1, kHeads, kRows, kDim}, x));
+        const QString at = file(u"ids.npy"_s, ids());
+        const QStringList declared {u"--apply-heads"_s, QString::number(kHeads), u"--position-ids"_s, at,
+                                    u"--preset"_s,      u"phi-3-mini-128k"_s,    u"--json"_s,         u"--quiet"_s};
+        const QString shortList = file(u"y_short.npy"_s, rotated(x, invOf(factorList(u"short_factor"_s))));
+        const CliRun::Run wrong = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xs, shortList} + declared);
+        const QJsonObject w = QJsonDocument::fromJson(wrong.out.toUtf8()).object();
+        QVERIFY2(wrong.exitCode == 1 && CliCheck::named(w, {u"longrope-factor-set"_s}),
+                 qPrintable(wrong.out + wrong.err));
+        QVERIFY2(!w[u"mistakes"_s].toArray().contains(u"rope-frequencies-differ"_s), qPrintable(wrong.out));
+        const QString longList = file(u"y_long.npy"_s, rotated(x, invOf(factorList(u"long_factor"_s))));
+        const CliRun::Run right = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xs, longList} + declared);
+        QVERIFY2(right.exitCode == 0, qPrintable(right.out + right.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliLaterChunk)
+#include "tst_clilaterchunk.moc"
