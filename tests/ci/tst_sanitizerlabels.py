@@ -118,6 +118,11 @@ expect(long_block is not None, 'tests/CMakeLists.txt sets POSENC_SANITIZER_LONG'
 for name in re.findall(r'tst_\w+', long_block.group(1) if long_block else ''):
     expect(name in sanitized and name not in in_ci, '%s, listed long, is labelled sanitize and long' % name)
 
+# The tests given the core precompiled header by name (POSENC_CORE_PCH_TESTS) are tests of the suite.
+core_pch = re.search(r'set\(POSENC_CORE_PCH_TESTS\n(.*?)\)', cmake_lists, re.S)
+for name in re.findall(r'tst_\w+', core_pch.group(1) if core_pch else ''):
+    expect(name in labels, '%s, given the core precompiled header, is a test of the suite' % name)
+
 # The COST lists: the sanitizer trees' first, the release tree's second (tests/CMakeLists.txt).
 cost_lists = [dict(re.findall(r'(tst_\w+) (\d+)', block)) for block in
               re.findall(r'set\(POSENC_TEST_COSTS\n(.*?)\)', (source / 'tests/CMakeLists.txt').read_text(), re.S)]
