@@ -6,10 +6,11 @@ scheduler, the window's threaded paths, and every test the thread sanitizer runs
 under ASan are labelled `long` too and run by hand (the asan-labelled preset); CI's asan stage
 builds the target posenc_sanitizer_ci_tests and runs the rest (the asan preset), among them the
 readers', the configs', the command line's own reading and the threaded paths' tests named here.
-The tsan preset builds the tests it runs, the same list in its build and its test preset. Each COST
-list (tests/CMakeLists.txt, POSENC_TEST_COSTS) names tests of the suite, the sanitizer trees' list
-tests CI's asan stage runs, and the tree holds its own list's COSTs: a test renamed or unlabelled
-would otherwise lose its place at the front of CI's run without a word.
+The tsan preset builds the tests it runs, the same list in its build and its test preset. A test's
+long variant (<test>_long) is labelled long, left out of the release suite and run by release-long.
+Each COST list (tests/CMakeLists.txt, POSENC_TEST_COSTS) names tests of the suite, the sanitizer
+trees' list tests CI's asan stage runs, and the tree holds its own list's COSTs: a test renamed or
+unlabelled would otherwise lose its place at the front of CI's run without a word.
 usage: tst_sanitizerlabels.py SOURCE_DIR BINARY_DIR"""
 import json
 import re
@@ -36,6 +37,14 @@ expect(test['asan'].get('filter', {}).get('include', {}).get('label') == '^sanit
 expect(test.get('asan-labelled', {}).get('filter', {}).get('include', {}).get('label') == '^sanitize$'
        and 'exclude' not in test.get('asan-labelled', {}).get('filter', {}),
        'the asan-labelled test preset runs every test labelled sanitize')
+# The long variants (<test>_long, POSENC_LONG_VARIANTS): the release suite leaves them out and
+# release-long runs them, by hand before a release.
+expect(test['release'].get('filter', {}).get('exclude', {}).get('name') == '_long$'
+       and 'include' not in test['release'].get('filter', {})
+       and 'label' not in test['release'].get('filter', {}).get('exclude', {}),
+       'the release test preset runs every test but the long variants (_long)')
+expect(test.get('release-long', {}).get('filter', {}).get('include', {}).get('name') == '_long$',
+       'the release-long test preset runs the long variants (_long)')
 tsan_tests = []
 for name in ('tsan', 'tsan-window'):
     listed = re.fullmatch(r'\^\((.*)\)\$', test[name]['filter']['include']['name']).group(1).split('|')
@@ -90,6 +99,14 @@ for name in sorted(required):
 for name in sorted(labels):
     if re.match(r'tst_(npy|npz|safetensors|csvreader|config|model)', name):
         expect(name in in_ci, '%s, a reader\'s or a config\'s, runs in CI\'s asan stage' % name)
+# A long variant is its test's executable run again, labelled long, and sanitize with its test.
+for name in sorted(labels):
+    if name.endswith('_long'):
+        base = name[:-len('_long')]
+        expect(base in labels, '%s is the long variant of a test of the suite' % name)
+        expect('long' in labels[name], '%s is labelled long' % name)
+        expect(('sanitize' in labels[name]) == ('sanitize' in labels.get(base, [])),
+               '%s is labelled sanitize as %s is' % (name, base))
 # The label is the suite's larger part: the drawing's tests are what it leaves out.
 expect(len(sanitized) * 3 >= len(labels) * 2, '%d of %d tests labelled sanitize' % (len(sanitized), len(labels)))
 
@@ -100,6 +117,11 @@ long_block = re.search(r'set\(POSENC_SANITIZER_LONG\n(.*?)\)', cmake_lists, re.S
 expect(long_block is not None, 'tests/CMakeLists.txt sets POSENC_SANITIZER_LONG')
 for name in re.findall(r'tst_\w+', long_block.group(1) if long_block else ''):
     expect(name in sanitized and name not in in_ci, '%s, listed long, is labelled sanitize and long' % name)
+
+# The tests given the core precompiled header by name (POSENC_CORE_PCH_TESTS) are tests of the suite.
+core_pch = re.search(r'set\(POSENC_CORE_PCH_TESTS\n(.*?)\)', cmake_lists, re.S)
+for name in re.findall(r'tst_\w+', core_pch.group(1) if core_pch else ''):
+    expect(name in labels, '%s, given the core precompiled header, is a test of the suite' % name)
 
 # The COST lists: the sanitizer trees' first, the release tree's second (tests/CMakeLists.txt).
 cost_lists = [dict(re.findall(r'(tst_\w+) (\d+)', block)) for block in

@@ -7,6 +7,8 @@
 // _compute_llama3_parameters (low_freq_factor, high_freq_factor, original_max_position_embeddings).
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/LongVariant.h"
+#include "support/Sanitizer.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -161,9 +163,12 @@ private slots:
     // undeclared the rotation is unknown; against the declared reference it is half-precision-angles,
     // as the cos table of the same bug is, one head [L, D] (by flags, by the preset) and two of
     // [B, H, L, D]. The fix is correct. Each its own function: a search of angles that are no RoPE's
-    // takes its time.
+    // takes its time. Under a sanitizer CI's run takes the preset's (one search; the three take most
+    // of the test's time, 230 s under ASan in CI), the long variant (tst_cliapplyreference_long, by
+    // hand) the flags' and the heads'.
     void halfPrecisionInvFreqIsNamed()
     {
+        POSENC_ROWS_IN_CI_WHERE(!testing::takesSanitizerSample());
         const std::vector<std::int64_t> one {kHalfLength, kDim};
         const Run bug = apply(heads(bfloat16Inv(), 1, 1, kHalfLength), one, qwen3Flags());
         QVERIFY2(bug.exit == 1 && bug.mistakes().contains(u"half-precision-angles"_s), qPrintable(bug.shown));
@@ -181,6 +186,7 @@ private slots:
 
     void halfPrecisionHeads()
     {
+        POSENC_ROWS_IN_CI_WHERE(!testing::takesSanitizerSample());
         const Run bug = apply(heads(bfloat16Inv(), 1, 2, kHalfLength), {1, 2, kHalfLength, kDim},
                               qwen3Flags() + QStringList {u"--apply-heads"_s, u"2"_s});
         QVERIFY2(bug.exit == 1 && bug.mistakes().contains(u"half-precision-angles"_s), qPrintable(bug.shown));

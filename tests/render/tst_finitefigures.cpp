@@ -12,10 +12,15 @@
 //
 // Short mode (ctest) keeps L <= 2^16 and d <= 2^12, so that a figure takes milliseconds; by hand
 // over the whole space, for ten minutes: POSENC_FUZZ_SECONDS=600 build/release/tests/render/tst_finitefigures
+// Under a sanitizer CI's run takes the same draws, each figure's families and options, at L <= 2^12
+// and d <= 2^10 (ASan ran the short mode's sizes in 126 s in CI); the long variant
+// (tst_finitefigures_long, by hand: support/LongVariant.h) takes them at the short mode's sizes.
 #include "../core/ParamFuzz.h"
 
 #include "render/data/HeatmapModel.h"
 #include "support/FigureBuilds.h"
+#include "support/LongVariant.h"
+#include "support/Sanitizer.h"
 
 #include <QTest>
 
@@ -27,6 +32,18 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const FigureSize kSize = FigureSize::fromPixels(QSize(640, 420));
+
+// The largest table of short mode's draws, log2 of its rows and its width: smaller in a sanitizer
+// run in CI, where the same code meets the same parameters but for L and d.
+int maxLenBits()
+{
+    return testing::takesSanitizerSample() && !testing::longVariant() ? 12 : 16;
+}
+
+int dModelBits()
+{
+    return testing::takesSanitizerSample() && !testing::longVariant() ? 10 : 12;
+}
 
 bool finite(double v)
 {
@@ -129,8 +146,8 @@ void TestFiniteFigures::everyFiguresDataIsFinite()
         fuzzing::ParamDraw draw(seed);
         Params p = draw.draw(family);
         if (!wholeSpace) {
-            p.maxLen = std::min<std::int64_t>(p.maxLen, std::int64_t(1) << 16);
-            p.dModel = std::min<std::int64_t>(p.dModel, std::int64_t(1) << 12);
+            p.maxLen = std::min<std::int64_t>(p.maxLen, std::int64_t(1) << maxLenBits());
+            p.dModel = std::min<std::int64_t>(p.dModel, std::int64_t(1) << dModelBits());
         }
         if (!p.isValid())
             continue;
