@@ -15,6 +15,7 @@
 
 class QCPGraph;
 class QCPLegend;
+class QCPRange;
 class QCustomPlot;
 class QLabel;
 class QPlainTextEdit;
