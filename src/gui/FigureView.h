@@ -54,6 +54,7 @@ public:
     // as on the lesson's slide (FigureStyle::keptPanels); none outside a lesson, nor for another
     // figure shown in the view.
     void setKeptPanels(const QStringList &panels);
+    const QStringList &keptPanels() const { return m_keptPanels; }
 
     // The parameters of `change`, whose engine the views share; the figure is computed again only
     // when a changed key is read by its inputs.

@@ -14,6 +14,7 @@
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QSettings>
 
@@ -124,7 +125,7 @@ void LessonController::nameModelsPreset()
 void LessonController::followModel()
 {
     const Lesson *lesson = current();
-    if (!lesson)
+    if (!lesson || m_showing)
         return;
     const LessonModel shown = model(lesson);
     m_panel->setModel(shown);
@@ -158,7 +159,12 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
 {
     keepHome(home);
     m_model = model ? model : LessonModels::defaultOf(lesson);
-    m_parts.controls->applyParams(params);
+    {
+        // The lesson on screen until now does not follow the new parameters (followModel): its text
+        // and views are replaced below, and rendering them for these first computed its numbers.
+        const QScopedValueRollback showing(m_showing, true);
+        m_parts.controls->applyParams(params);
+    }
     nameModelsPreset();
     m_lessonParams = m_parts.controls->params();
     // Read with the lesson's kept keys: the panel has no lesson yet (nope-order's encoding none and
@@ -178,8 +184,9 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
     // The panels its text refers to stay in its views, as on its slide (left-padding's window at
     // 1366 x 768 gave up the position-effect view's third panel, whose numbers its text quotes).
     const QList<FigureView *> &views = m_parts.dashboard->views();
+    const LessonText::Rendered rendered = lesson.explain(shown);
     for (FigureView *view : views)
-        view->setKeptPanels(lesson.keptPanels(shown, view->figure().name()));
+        view->setKeptPanels(Lesson::keptPanels(rendered, view->figure().name()));
     // The lesson's main figure is the one Export figure and Copy figure act on.
     if (lesson.mainView >= 0 && lesson.mainView < views.size())
         views[lesson.mainView]->plot()->setFocus(Qt::OtherFocusReason);

@@ -152,6 +152,7 @@ private:
     Params m_lessonParams; // as the open lesson set them: what Leave lesson compares with
     std::optional<ModelChoice> m_model; // the model the open lesson was opened for
     QString m_viewConfig; // the config its views of "{model}" draw
+    bool m_showing = false; // show() is putting a lesson on screen
 };
 
 } // namespace posenc

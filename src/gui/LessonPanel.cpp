@@ -1,7 +1,9 @@
 #include "LessonPanel.h"
 
+#include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -18,9 +20,43 @@ namespace posenc {
 
 namespace {
 
+// A label of wrapped rich text whose height for a width is remembered until its text or font
+// changes: the dock's layouts ask it for several widths at each resize (its scroll area's, with and
+// without a scroll bar, the dock's own), and QLabel lays the whole text out anew for each, a
+// quarter of the GUI thread's work in opening a lesson.
+class WrappedLabel : public QLabel
+{
+public:
+    int heightForWidth(int width) const override
+    {
+        constexpr qsizetype kMaxWidths = 256; // a dock dragged wider passes through every width
+        if (const QString shown = text(); shown != m_measured || m_heights.size() >= kMaxWidths) {
+            m_heights.clear();
+            m_measured = shown;
+        }
+        if (const auto found = m_heights.constFind(width); found != m_heights.cend())
+            return *found;
+        const int height = QLabel::heightForWidth(width);
+        m_heights.insert(width, height);
+        return height;
+    }
+
+protected:
+    void changeEvent(QEvent *event) override
+    {
+        if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+            m_heights.clear();
+        QLabel::changeEvent(event);
+    }
+
+private:
+    mutable QString m_measured;
+    mutable QHash<int, int> m_heights;
+};
+
 QLabel *wrappingLabel(const QString &objectName)
 {
-    auto *label = new QLabel;
+    auto *label = new WrappedLabel;
     label->setObjectName(objectName);
     label->setWordWrap(true);
     label->setTextFormat(Qt::RichText);

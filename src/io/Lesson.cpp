@@ -182,7 +182,11 @@ QStringList Lesson::keptPanels(const LessonModel &model, const QString &figure) 
     // The panels its alternatives refer to, and those that draw the numbers it quotes: a number the
     // text quotes is on the slide (left-padding's for Whisper quoted ‖ΔPE‖ = 36.6 and gave up the
     // position-effect view's panel of it for room).
-    const LessonText::Rendered rendered = explain(model);
+    return keptPanels(explain(model), figure);
+}
+
+QStringList Lesson::keptPanels(const LessonText::Rendered &rendered, const QString &figure)
+{
     QStringList panels = rendered.panels;
     for (const QString &key : rendered.keys)
         panels.append(LessonNumbers::figureOf(key, LayerLessonNumbers::entries()));

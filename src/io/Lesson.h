@@ -77,6 +77,9 @@ struct Lesson
     // The panels of `figure` its text for `model` refers to or that draw the numbers it quotes, by
     // words of their titles or axis labels: a slide keeps them whatever its room (FigureStyle::keptPanels).
     QStringList keptPanels(const LessonModel &model, const QString &figure) const;
+    // The same from the text as explain() rendered it: the views of a lesson opened take theirs from
+    // one rendering, whose numbers (LessonNumbers) are computed once.
+    static QStringList keptPanels(const LessonText::Rendered &rendered, const QString &figure);
     // The parameters of the lesson for its own model, or every problem with them.
     std::variant<Params, QList<ParamError>> params() const;
     // Its explanation for `model`.

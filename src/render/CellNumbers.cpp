@@ -1,6 +1,7 @@
 #include "CellNumbers.h"
 
 #include "DrawnText.h"
+#include "MeasuredText.h"
 
 #include "core/NumberText.h"
 
@@ -8,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -175,19 +178,22 @@ QList<CellNumbers::Shown> CellNumbers::shown() const
 
 std::optional<QFont> CellNumbers::fittingFont(const QFont &tickFont, const QStringList &texts, const QSizeF &cell)
 {
-    // Each text once, the widest at the tick labels' font first: a font too large fails on it.
+    // Each text once, the widest at the tick labels' font first: a font too large fails on it. The
+    // widths are remembered (MeasuredText::advance): every replot of a map with numbers measured
+    // each of them again, a few times over in the sort, most of opening a lesson whose map has them.
     QStringList distinct = texts;
     distinct.removeDuplicates();
-    const QFontMetricsF tickMetrics(tickFont);
-    std::sort(distinct.begin(), distinct.end(), [&](const QString &a, const QString &b) {
-        return tickMetrics.horizontalAdvance(a) > tickMetrics.horizontalAdvance(b);
-    });
+    std::vector<std::pair<double, const QString *>> widest;
+    widest.reserve(std::size_t(distinct.size()));
+    for (const QString &text : std::as_const(distinct))
+        widest.emplace_back(MeasuredText::advance(tickFont, text), &text);
+    std::sort(widest.begin(), widest.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
     const auto fits = [&](const QFont &font) {
         const QFontMetricsF metrics(font);
         if (cell.height() < metrics.height() + kPadding)
             return false;
-        return std::all_of(distinct.cbegin(), distinct.cend(), [&](const QString &t) {
-            return metrics.horizontalAdvance(t) + 2.0 * kPadding <= cell.width();
+        return std::all_of(widest.cbegin(), widest.cend(), [&](const auto &text) {
+            return MeasuredText::advance(font, *text.second) + 2.0 * kPadding <= cell.width();
         });
     };
     if (fits(tickFont))

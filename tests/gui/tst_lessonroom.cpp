@@ -121,6 +121,7 @@ private slots:
     void theTextCanSitBelowTheFigure();
     void aWideWindowKeepsItsParameters();
     void theCodeBoxFollowsThePreset();
+    void theTextIsAsHighAsQtLaysItOut();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -270,6 +271,45 @@ void TestLessonRoom::theCodeBoxFollowsThePreset()
         QVERIFY2(buttonsCut(window).isEmpty(), qPrintable(name + u": cut "_s + buttonsCut(window).join(u", "_s)));
     }
     QVERIFY(heights.size() >= 3); // boxes of several heights were laid out
+}
+
+// The lesson's text is as high for a width as Qt's own label of the same text lays it out: the
+// heights the panel remembers for the widths its dock's layouts ask for follow its text, a lesson
+// opened after another, and its font.
+void TestLessonRoom::theTextIsAsHighAsQtLaysItOut()
+{
+    MainWindow window(Params {}, m_settings.get());
+    QVERIFY(openAtLaptopSize(window, u"what-dropout-does"_s));
+    auto *explanation = window.lessons()->panel()->findChild<QLabel *>(u"lessonExplanation"_s);
+    QVERIFY(explanation);
+    const auto heights = [](const QLabel &label) {
+        QList<int> all;
+        for (int width = 160; width <= 640; width += 40)
+            all.append(label.heightForWidth(width));
+        return all;
+    };
+    const auto qtHeights = [&] {
+        QLabel plain;
+        plain.setWordWrap(true);
+        plain.setTextFormat(Qt::RichText);
+        plain.setAlignment(explanation->alignment());
+        plain.setContentsMargins(explanation->contentsMargins());
+        plain.setFont(explanation->font());
+        plain.setText(explanation->text());
+        return heights(plain);
+    };
+    const QList<int> first = heights(*explanation);
+    QCOMPARE(first, qtHeights());
+    QVERIFY(window.lessons()->open(u"nope-order"_s));
+    QTRY_VERIFY(window.isSettled());
+    QCOMPARE(heights(*explanation), qtHeights());
+    QVERIFY(heights(*explanation) != first);
+    QFont larger = explanation->font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.5);
+    const QList<int> before = heights(*explanation);
+    explanation->setFont(larger);
+    QCOMPARE(heights(*explanation), qtHeights());
+    QVERIFY(heights(*explanation) != before);
 }
 
 QTEST_MAIN(TestLessonRoom)

@@ -22,6 +22,7 @@
 #include "support/WindowFixture.h"
 
 #include "LessonWindowTesting.h"
+
 #include <QAction>
 #include <QCheckBox>
 #include <QDockWidget>
@@ -39,6 +40,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 
 #include <cstring>
 
@@ -56,6 +58,7 @@ private slots:
     void everyLessonIsSound();
     void openingALessonSetsItsParametersViewsAndPanel_data();
     void openingALessonSetsItsParametersViewsAndPanel();
+    void aLessonOpenedAfterAnotherIsAllItsOwn();
     void theRowsADropoutFigureNamesAreInView_data();
     void theRowsADropoutFigureNamesAreInView();
     void theViewsKeepThePanelsTheTextRefersTo_data();
@@ -167,6 +170,30 @@ void TestLessons::openingALessonSetsItsParametersViewsAndPanel()
         QVERIFY2(explanation.contains(own->name), qPrintable(own->name + u": "_s + explanation));
     // The lesson's main figure is the one Export figure acts on.
     QCOMPARE(window.focusWidget(), window.views()[lesson.mainView]->plot());
+}
+
+// Each lesson opened while another is open, one after the other in one window: its parameters, its
+// views, its panels kept and its text are its own, none the lesson before it left (that lesson no
+// longer follows the parameters the new one sets, LessonController::show).
+void TestLessons::aLessonOpenedAfterAnotherIsAllItsOwn()
+{
+    MainWindow window(Params {}, nullptr);
+    QVERIFY(WindowFixture::shown(window));
+    for (const Lesson &lesson : Lessons::all()) {
+        QVERIFY(window.lessons()->open(lesson.name));
+        QCOMPARE(window.lessons()->current()->name, lesson.name);
+        QVERIFY(window.controlPanel()->params() == lessonParams(lesson));
+        const LessonModel model = window.lessons()->model();
+        const QJsonArray views = lesson.viewState(model.configName).value(u"views"_s).toArray();
+        for (int i = 0; i < window.views().size() && i < views.size(); ++i) {
+            FigureView *shown = window.views()[i];
+            QCOMPARE(shown->figure().name(), views[i].toObject().value(u"figure"_s).toString());
+            QCOMPARE(shown->keptPanels(), lesson.keptPanels(model, shown->figure().name()));
+        }
+        QTextDocument expected;
+        expected.setHtml(lesson.explain(model, true).html);
+        QCOMPARE(window.lessons()->panel()->explanationText(), expected.toPlainText());
+    }
 }
 
 void TestLessons::theRowsADropoutFigureNamesAreInView_data()

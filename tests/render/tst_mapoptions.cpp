@@ -17,9 +17,12 @@
 #include "render/SwatchLegend.h"
 #include "render/data/ViewOptions.h"
 
+#include <QApplication>
+#include <QFontMetricsF>
 #include <QTest>
 
 #include <cmath>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -107,6 +110,8 @@ private slots:
     void numbersOfSmallTables();
     void noNumbersWhereTheyDoNotFit_data();
     void noNumbersWhereTheyDoNotFit();
+    void theNumbersTakeTheLargestFontThatFits_data();
+    void theNumbersTakeTheLargestFontThatFits();
     void numbersAreInTheExport();
     void wholeNumbersAreWrittenWhole_data();
     void wholeNumbersAreWrittenWhole();
@@ -240,6 +245,50 @@ void TestMapOptions::noNumbersWhereTheyDoNotFit()
     const auto built = FigureBuilds::build(u"heatmap"_s, params, size, {}, fourteenPoints());
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     QVERIFY(numbersOf(*built->plot()).isEmpty());
+}
+
+void TestMapOptions::theNumbersTakeTheLargestFontThatFits_data()
+{
+    QTest::addColumn<QStringList>("texts");
+    QTest::addColumn<QSizeF>("cell");
+    const QString minus = QString(QChar(0x2212));
+    const QStringList pe {u"0.84"_s, minus + u"0.54"_s, u"1.00"_s, u"0.84"_s, u"0.00"_s};
+    QTest::newRow("room for the tick labels' font") << pe << QSizeF(60, 30);
+    QTest::newRow("a smaller font") << pe << QSizeF(31, 20);
+    QTest::newRow("smaller still") << pe << QSizeF(28, 14);
+    QTest::newRow("none fits") << pe << QSizeF(10, 6);
+    QTest::newRow("whole numbers") << QStringList {u"7"_s, u"12"_s, u"1024"_s, u"12"_s} << QSizeF(30, 18);
+}
+
+// The font of a map's numbers is the tick labels' where every number fits its cell, else the
+// largest of the steps of 5 % below it, down to kMinFontScale, where every one does, each measured by
+// Qt's own metrics (the numbers' 2 units of padding a side, 2 above and below), and none where none
+// does: the measures it remembers are those QFontMetricsF gives.
+void TestMapOptions::theNumbersTakeTheLargestFontThatFits()
+{
+    QFETCH(QStringList, texts);
+    QFETCH(QSizeF, cell);
+    QFont tick = QApplication::font();
+    tick.setPointSizeF(9.0);
+    std::optional<QFont> expected;
+    for (int step = 0; 1.0 - 0.05 * step >= CellNumbers::kMinFontScale - 1e-9 && !expected; ++step) {
+        QFont font = tick;
+        if (step > 0)
+            font.setPointSizeF(9.0 * (1.0 - 0.05 * step));
+        const QFontMetricsF metrics(font);
+        bool fits = cell.height() >= metrics.height() + 2.0;
+        for (const QString &text : texts)
+            fits = fits && metrics.horizontalAdvance(text) + 4.0 <= cell.width();
+        if (fits)
+            expected = font;
+    }
+    // Asked twice, the second from what it remembers.
+    for (int time = 0; time < 2; ++time) {
+        const std::optional<QFont> font = CellNumbers::fittingFont(tick, texts, cell);
+        QCOMPARE(font.has_value(), expected.has_value());
+        if (font)
+            QCOMPARE(font->pointSizeF(), expected->pointSizeF());
+    }
 }
 
 // The exported file holds the numbers as text, at the figure's font size.
