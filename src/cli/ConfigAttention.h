@@ -4,8 +4,8 @@
 #include <QString>
 
 // What a model's config.json says of its attention and its positions beyond its family's
-// parameters (docs/ARCHITECTURE.md, Lessons), as a preset's "params"' "attention", its "positions"
-// and its "stacks" record them.
+// parameters (docs/ARCHITECTURE.md, Lessons), as a preset's "params"' "attention" and
+// "positions-added" and its "stacks" record them.
 namespace posenc::ConfigAttention {
 
 // Whether the model's queries see the keys after them as well as before (an encoder), as its

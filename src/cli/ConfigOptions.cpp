@@ -147,7 +147,10 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     const bool decoder = chosen.layerType == u"decoder"_s;
     if (!decoder && ConfigAttention::bothWays(chosen.check.modelType, config, chosen.check.textConfig))
         chosen.texts.insert(u"attention"_s, u"both-ways"_s);
-    chosen.byColumn = !decoder && ConfigAttention::byColumn(chosen.check.modelType, config);
+    // How its code adds its position term, the model's "positions-added" row, as a preset's "params"
+    // set it.
+    if (!decoder && ConfigAttention::byColumn(chosen.check.modelType, config))
+        chosen.texts.insert(u"positions-added"_s, u"by-column"_s);
     chosen.encoderDecoder = ConfigAttention::encoderDecoder(config);
     return chosen;
 }

@@ -33,9 +33,6 @@ struct Chosen
     // The model's code multiplies its embeddings by nothing (ConfigScale), as a preset's
     // "embedding-scale": "none" says; texts' "scale" is then 1.
     bool noEmbeddingScale = false;
-    // The model adds its position term by column and reads no position ids (ConfigAttention), as a
-    // preset's "positions": "by-column" says.
-    bool byColumn = false;
     // The config is an encoder's and a decoder's (is_encoder_decoder), as a preset's "stacks" says;
     // texts' "attention" says which the layer is.
     bool encoderDecoder = false;

@@ -24,7 +24,6 @@ std::variant<std::optional<ModelChoice>, ParamOptions::Result> chosenModel(const
         choice.configTitle = chosen->name;
         choice.noInputDropout = chosen->noInputDropout;
         choice.noEmbeddingScale = chosen->noEmbeddingScale;
-        choice.byColumn = chosen->byColumn;
         choice.encoderDecoder = chosen->encoderDecoder;
         return std::optional(std::move(choice));
     }

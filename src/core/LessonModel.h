@@ -42,11 +42,6 @@ struct LessonModel
     // (Preset::context), else the max_len its preset or config names, which a flag may lower for
     // the views; 0: the model is unnamed or names none, and max_len is taken for it.
     std::int64_t context = 0;
-    // Whether the named model adds its position term by column, row c of its table to column c of
-    // its input, and takes no position ids (its preset's "positions": "by-column", a config whose
-    // code does so: WhisperEncoder.forward adds embed_positions.weight[:seq_len]): padding, packing
-    // and a cache do not move its rows. False while the model is unnamed.
-    bool byColumn = false;
     // Whether the named model is an encoder and a decoder (its preset's "stacks":
     // "encoder-decoder", its config's is_encoder_decoder), of which its parameters describe one;
     // params.batch.attention says which (both ways: the encoder). False while the model is unnamed.

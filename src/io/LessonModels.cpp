@@ -44,7 +44,6 @@ ModelChoice ModelChoice::ofPreset(const Preset &preset)
     choice.noInputDropout = preset.inputDropout == u"none"_s;
     choice.noEmbeddingScale = preset.embeddingScale == u"none"_s;
     choice.context = preset.context;
-    choice.byColumn = preset.positions == u"by-column"_s;
     choice.encoderDecoder = preset.stacks == u"encoder-decoder"_s;
     if (auto config = LessonModels::example(preset.config)) {
         choice.configName = preset.config;
@@ -93,14 +92,13 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
 {
-    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, false};
+    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false};
     for (const ModelChoice &choice : candidates) {
         if (!choice.name.isEmpty() && choice.matches(params, kept)) {
             model.name = choice.name;
             model.keys = choice.texts.keys();
             model.noInputDropout = choice.noInputDropout;
             model.noEmbeddingScale = choice.noEmbeddingScale;
-            model.byColumn = choice.byColumn;
             model.encoderDecoder = choice.encoderDecoder;
             // The model's own context: its preset's above a capped max_len, else the max_len it
             // names, whatever the views' max_len a flag gave (rope-scaling told Llama 3.1 8B at

@@ -32,9 +32,6 @@ struct ModelChoice
     bool noEmbeddingScale = false;
     // Its own context where its max_len is capped below it (Preset::context); 0: max_len is it.
     std::int64_t context = 0;
-    // It adds its position term by column and takes no position ids (Preset::positions,
-    // ConfigAttention::byColumn).
-    bool byColumn = false;
     // It is an encoder and a decoder (Preset::stacks, the config's is_encoder_decoder).
     bool encoderDecoder = false;
 

@@ -100,8 +100,8 @@ std::variant<Preset, PresetError> read(const QString &path)
     if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
     const QStringList known
-        = {u"format"_s, u"version"_s,       u"title"_s,           u"cite"_s,    u"source"_s,    u"note"_s,  u"config"_s,
-           u"params"_s, u"input-dropout"_s, u"embedding-scale"_s, u"context"_s, u"positions"_s, u"stacks"_s};
+        = {u"format"_s, u"version"_s,       u"title"_s,           u"cite"_s,    u"source"_s, u"note"_s, u"config"_s,
+           u"params"_s, u"input-dropout"_s, u"embedding-scale"_s, u"context"_s, u"stacks"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -153,7 +153,7 @@ std::variant<Preset, PresetError> read(const QString &path)
         if (preset.params.value(u"scale"_s) != u"1"_s)
             return fail(u"\"embedding-scale\": \"none\" is s = 1: \"params\" must set \"scale\": \"1\""_s);
     }
-    // How the model's code places its rows and which stacks it has (Preset::positions, Preset::stacks).
+    // Which stacks the model has (Preset::stacks).
     const auto fact = [&](const QString &key, const QString &word, QString &into) -> std::optional<QString> {
         const QJsonValue value = root.value(key);
         if (value.isUndefined())
@@ -164,8 +164,6 @@ std::variant<Preset, PresetError> read(const QString &path)
         return u"\"%1\" must be \"%2\"; got %3"_s.arg(key, word,
                                                       value.isString() ? u"\"%1\""_s.arg(into) : u"no string"_s);
     };
-    if (const auto problem = fact(u"positions"_s, u"by-column"_s, preset.positions))
-        return fail(*problem);
     if (const auto problem = fact(u"stacks"_s, u"encoder-decoder"_s, preset.stacks))
         return fail(*problem);
     const auto applied = preset.applyTo(Params {});

@@ -46,9 +46,9 @@ namespace posenc {
 // transformers), which "source" or "note" cites in its code; absent, the attention is causal
 // unless the family's own parameters say otherwise (FamilySpec::attendsBothWays).
 //
-// "positions": "by-column" records that the model's code adds row c of its position table to
-// column c of its input and reads no position ids (WhisperEncoder.forward), which "source" cites;
-// "stacks": "encoder-decoder" that the model has an encoder and a decoder, of which "params"
+// "params"' "positions-added": "by-column" records that the model's code adds row c of its position
+// table to column c of its input and reads no position ids (WhisperEncoder.forward), which "source"
+// cites. "stacks": "encoder-decoder" that the model has an encoder and a decoder, of which "params"
 // describe the one its "attention" names (both ways: the encoder).
 struct Preset
 {
@@ -71,8 +71,6 @@ struct Preset
     QString embeddingScale;
     // The model's own context where "params"' "max-len" is below it; 0: max-len is the model's.
     std::int64_t context = 0;
-    // "by-column": the code adds its table by column and reads no position ids; empty: by id.
-    QString positions;
     // "encoder-decoder": the model has both stacks; empty: one stack.
     QString stacks;
 

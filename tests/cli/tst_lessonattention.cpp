@@ -302,21 +302,20 @@ void TestLessonAttention::aCountOfTurningPairsCountsThePairsThatTurn()
 // left-padding told the Whisper encoder that it "adds its row at the id", packing that restarted
 // ids keep its documents apart, masked-dropout that its input holds [CLS], [SEP], [MASK] and padding:
 // WhisperEncoder.forward (models/whisper/modeling_whisper.py) adds embed_positions.weight by column
-// and takes no position ids. A model whose preset records "positions": "by-column" is told so.
+// and takes no position ids. A model whose preset's "positions-added" row is "by-column" is told so.
 void TestLessonAttention::aModelThatAddsByColumnIsNotPlacedByIds()
 {
     static const QRegularExpression byId(u"row at (?:the|its) id|pack with restarted ids|varlen attention reads"_s);
     int read = 0;
     for (const Preset &preset : Presets::shipped().presets) {
-        if (preset.positions != u"by-column"_s)
+        if (preset.params.value(u"positions-added"_s) != u"by-column"_s)
             continue;
-        QVERIFY(ModelChoice::ofPreset(preset).byColumn);
         for (const QString &name : {u"left-padding"_s, u"packing"_s, u"masked-dropout"_s}) {
             const auto model = modelFor(*Lessons::find(name), {u"--preset"_s, preset.name});
             if (!model)
                 continue;
             ++read;
-            QVERIFY(model->byColumn);
+            QCOMPARE(model->params.batch.positions, Positions::ByColumn);
             const QString text = itemsOf(*Lessons::find(name), *model).join(u'\n');
             const QString what = name + u" / "_s + preset.name + u": "_s + text;
             QVERIFY2(!byId.match(text).hasMatch(), qPrintable(what));
@@ -396,7 +395,7 @@ void TestLessonAttention::aRowPastTheModelsContextIsTheLessons()
     int past = 0, within = 0;
     for (const Preset &preset : Presets::shipped().presets) {
         const auto model = modelFor(padding, {u"--preset"_s, preset.name});
-        if (!model || preset.positions == u"by-column"_s)
+        if (!model || preset.params.value(u"positions-added"_s) == u"by-column"_s)
             continue;
         const std::int64_t context
             = preset.context > 0 ? preset.context : preset.params.value(u"max-len"_s, u"0"_s).toLongLong();

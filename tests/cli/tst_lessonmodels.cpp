@@ -543,7 +543,8 @@ void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
             columns += byColumns;
             unchecked += byUnread;
             // A model that adds its table by column (WhisperEncoder.forward) reads none either.
-            QVERIFY2(plain.contains(u"reads no position ids"_s) == (byColumns || r.read.model.byColumn),
+            QVERIFY2(plain.contains(u"reads no position ids"_s)
+                         == (byColumns || r.read.model.params.batch.positions == Positions::ByColumn),
                      qPrintable(what));
             QVERIFY2(plain.contains(u"has no varlen path"_s) == byColumns, qPrintable(what));
             QVERIFY2(!plain.contains(u"The varlen attention reads"_s) || !(byColumns || byUnread), qPrintable(what));

@@ -2,9 +2,11 @@
 // parameters from resources/lessons/, against float64 formulas written here: the padded row's ids,
 // RoPE's relative score exactly and with float32 angles (Llama 4 Scout's llama3 frequencies), Llama
 // 4's temperature and chunk, the dynamic length, the decode step's id; a packed row's cross-document
-// pairs counted one by one.
+// pairs counted one by one; the Whisper encoder's ids, its columns (it adds its table by column).
+#include "core/Engine.h"
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
+#include "core/positions/BatchIds.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -140,6 +142,64 @@ private slots:
         // A RoPE model adds no term: the number says why.
         QVERIFY(!LessonNumbers::number(u"batch_term_difference"_s, p)->value
                 || number(u"batch_term_difference"_s, p) == 0.0);
+    }
+
+    // Whisper's encoder adds row c of its table to column c and takes no position ids
+    // (transformers, models/whisper/modeling_whisper.py, WhisperEncoder.forward: embed_pos =
+    // self.embed_positions.weight, hidden_states = inputs_embeds + embed_pos): the position-ids,
+    // position-effect and document-distance figures read every choice of ids as the column, padding
+    // and decode steps too, and the lesson's number of "what a decoder's generation would give" is
+    // the id by id, attention_mask.cumsum(-1) - 1. Whisper large-v3's encoder (its preset): d 1280,
+    // the half_dim - 1 sinusoid, w_i = 10000^(-i / 639) for i < 640, sin and cos halves.
+    void whisperEncoderAddsByColumn()
+    {
+        Params p = lessonParams(u"left-padding"_s);
+        for (const auto &[key, value] : {std::pair {u"encoding"_s, u"sinusoidal"_s},
+                                         {u"d-model"_s, u"1280"_s},
+                                         {u"base"_s, u"10000"_s},
+                                         {u"freq-shift"_s, u"1"_s},
+                                         {u"layout"_s, u"split"_s},
+                                         {u"attention"_s, u"both-ways"_s},
+                                         {u"positions-added"_s, u"by-column"_s}}) {
+            if (const auto error = ParamText::set(p, key, value))
+                qFatal("%s", qPrintable(error->sentence()));
+        }
+        QVERIFY(p.isValid());
+        // Every id under every choice is the column, in every row (left padding, decode steps).
+        const Engine engine(p);
+        const BatchIds &ids = engine.source<BatchIds>();
+        QVERIFY(!ids.problem());
+        std::vector<std::int64_t> row(std::size_t(p.maxLen));
+        for (const IdsChoice choice : {IdsChoice::Reference, IdsChoice::ArangeWithPadding, IdsChoice::CacheOffset,
+                                       IdsChoice::OffByOne, IdsChoice::PositionsNotRestarted}) {
+            for (std::int64_t b = 0; b < ids.layout().rows(); ++b) {
+                ids.ids(choice, b, 0, p.maxLen, row.data());
+                for (std::int64_t c = 0; c < p.maxLen; ++c)
+                    QCOMPARE(row[std::size_t(c)], c);
+            }
+            QCOMPARE(ids.maxId(choice), p.maxLen - 1);
+        }
+        // Row 0: 23576 padding columns, 1000 tokens, 8192 decode steps; its last token is column
+        // 32767, where generation's cumsum - 1 would give 1000 + 8192 - 1.
+        QCOMPARE(number(u"batch_last_column"_s, p), 32767.0);
+        QCOMPARE(number(u"batch_last_id"_s, p), 32767.0);
+        QCOMPARE(number(u"batch_generation_id"_s, p), 9191.0);
+        QCOMPARE(number(u"batch_term_difference"_s, p), 0.0);
+        // ‖PE[a] − PE[b]‖² = Σ_i (sin a·w_i − sin b·w_i)² + (cos a·w_i − cos b·w_i)²
+        //                 = Σ_i 2 − 2 cos((a − b)·w_i),
+        // each table value within 10⁻⁶ of the true one (the angles exact).
+        double squared = 0.0;
+        for (int i = 0; i < 640; ++i)
+            squared += 2.0 - 2.0 * std::cos(double(32767 - 9191) * std::pow(10000.0, -double(i) / 639.0));
+        const double expected = std::sqrt(squared);
+        QVERIFY2(std::abs(number(u"batch_generation_term_difference"_s, p) - expected) < 1e-5 * expected,
+                 qPrintable(QString::number(number(u"batch_generation_term_difference"_s, p), 'g', 17) + u" "_s
+                            + QString::number(expected, 'g', 17)));
+        // By id (a decoder), the same numbers are generation's.
+        QVERIFY(!ParamText::set(p, u"positions-added"_s, u"by-id"_s));
+        QCOMPARE(number(u"batch_last_id"_s, p), 9191.0);
+        QCOMPARE(number(u"batch_generation_id"_s, p), 9191.0);
+        QCOMPARE(number(u"batch_term_difference"_s, p), number(u"batch_generation_term_difference"_s, p));
     }
 
     void packing()

@@ -212,8 +212,8 @@ void BatchIds::ids(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64
 {
     if (!m_mrope) {
         m_layout.ids(choice, b, c0, count, out);
-    } else if (m_layout.hasDocuments()) {
-        // A text pack: the collator's ids on every axis.
+    } else if (m_layout.hasDocuments() || m_layout.byColumn()) {
+        // A text pack: the collator's ids on every axis; by column, the column on every axis.
         m_layout.ids(choice, b, c0, count, out);
         std::copy(out, out + count, out + count);
         std::copy(out, out + count, out + 2 * count);
@@ -224,7 +224,7 @@ void BatchIds::ids(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64
 
 std::int64_t BatchIds::id(IdsChoice choice, std::int64_t b, std::int64_t c, int axis) const
 {
-    if (!m_mrope || m_layout.hasDocuments())
+    if (!m_mrope || m_layout.hasDocuments() || m_layout.byColumn())
         return m_layout.id(choice, b, c);
     std::int64_t v[3];
     mropeIds(choice, b, c, 1, v);
@@ -267,7 +267,7 @@ std::int64_t BatchIds::rangeLargest(std::int64_t b, std::int64_t k0, std::int64_
 
 std::int64_t BatchIds::maxId(IdsChoice choice, int axis) const
 {
-    if (!m_mrope || m_layout.hasDocuments())
+    if (!m_mrope || m_layout.hasDocuments() || m_layout.byColumn())
         return m_layout.maxId(choice);
     std::int64_t most = -1;
     for (std::int64_t b = 0; b < m_layout.rows(); ++b) {
@@ -296,7 +296,7 @@ std::vector<int> BatchIds::pairAxes(const Params &params, std::int64_t pairs) co
 
 std::int64_t BatchIds::ropeDelta(std::int64_t b) const
 {
-    if (!m_mrope || m_layout.hasDocuments())
+    if (!m_mrope || m_layout.hasDocuments() || m_layout.byColumn())
         return 0;
     const std::int64_t columns = m_layout.cache() > 0 ? m_layout.cache() : m_layout.cols();
     return m_prefills[std::size_t(b)].largest + 1 - columns;

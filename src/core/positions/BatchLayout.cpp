@@ -134,6 +134,7 @@ BatchLayout::BatchLayout(const Params &params)
     m_documents = !batch.packed.isEmpty() || batch.documents;
     m_twoDimensionalMask = m_documents && batch.mask;
     m_bothWays = attendsBothWays(params);
+    m_byColumn = batch.positions == Positions::ByColumn;
     // Texts that do not parse (the rows' checks refuse them) lay out as no batch.
     const auto lengthsParsed = parseLengths(batch.lengths);
     const auto packedParsed = parsePacked(batch.packed);
@@ -256,6 +257,8 @@ std::int64_t BatchLayout::offset(IdsChoice choice, const BatchSegment &s) const
     // The reference: a document's ids restart at 0 (the collator); otherwise the row's real
     // tokens before the token (generation's cumsum - 1).
     const std::int64_t reference = m_documents ? -s.start : s.realBefore - s.start;
+    if (m_byColumn)
+        return 0;
     switch (choice) {
     case IdsChoice::Reference:
     case IdsChoice::RestartedWithoutBlockMask:
@@ -272,11 +275,16 @@ std::int64_t BatchLayout::offset(IdsChoice choice, const BatchSegment &s) const
     return reference;
 }
 
+std::int64_t BatchLayout::paddingId(IdsChoice choice, std::int64_t c) const
+{
+    return m_byColumn || choice == IdsChoice::ArangeWithPadding ? c : kPaddingId;
+}
+
 std::int64_t BatchLayout::id(IdsChoice choice, std::int64_t b, std::int64_t c) const
 {
     const BatchSegment &s = segmentAt(b, c);
     if (!s.isReal())
-        return choice == IdsChoice::ArangeWithPadding ? c : kPaddingId;
+        return paddingId(choice, c);
     return c + offset(choice, s);
 }
 
@@ -291,7 +299,7 @@ void BatchLayout::ids(IdsChoice choice, std::int64_t b, std::int64_t c0, std::in
             if (s.isReal())
                 out[c - c0] = c + shift;
             else
-                out[c - c0] = choice == IdsChoice::ArangeWithPadding ? c : kPaddingId;
+                out[c - c0] = paddingId(choice, c);
         }
     }
 }

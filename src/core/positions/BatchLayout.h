@@ -22,6 +22,8 @@
 //   varlen attention reads the documents' starts from (modeling_flash_attention_utils.py,
 //   prepare_fa_kwargs_from_position_ids; masking_utils.py, find_packed_sequence_indices, only where
 //   no 2-D attention mask is given).
+// A model that adds its position term by column (params.batch.positions, WhisperEncoder.forward)
+// reads no ids: every choice's id is then the column, the padding's too.
 // Within a real segment every choice's id is the column plus a constant, so a row of 32768
 // positions is a handful of numbers, and any block is filled in O(segments).
 namespace posenc {
@@ -77,6 +79,8 @@ public:
     // Whether the model's queries see the keys after them too (attendsBothWays); else the
     // attention is causal.
     bool bothWays() const { return m_bothWays; }
+    // Whether the model adds its position term by column (Positions::ByColumn): every id the column.
+    bool byColumn() const { return m_byColumn; }
 
     std::span<const BatchSegment> row(std::int64_t b) const;
     // The segment holding column c of row b.
@@ -88,8 +92,11 @@ public:
 
     // The 1-D position id of column c of row b under `choice`.
     std::int64_t id(IdsChoice choice, std::int64_t b, std::int64_t c) const;
-    // A real segment's id under `choice` is its column plus this.
+    // A real segment's id under `choice` is its column plus this (0 by column).
     std::int64_t offset(IdsChoice choice, const BatchSegment &segment) const;
+    // The id of a padding column c under `choice`: transformers' filled 1, arange's column, or the
+    // column by column.
+    std::int64_t paddingId(IdsChoice choice, std::int64_t c) const;
     // The largest id of a real token under `choice`, over the batch (-1 without real tokens): what
     // a rotary embedding's dynamic update reads as the length, torch.max(position_ids) + 1.
     std::int64_t maxId(IdsChoice choice) const;
@@ -105,6 +112,7 @@ private:
     bool m_documents = false;
     bool m_twoDimensionalMask = false;
     bool m_bothWays = false;
+    bool m_byColumn = false;
     std::vector<BatchSegment> m_segments;
     std::vector<std::int64_t> m_rowFirst {0};
 };

@@ -124,11 +124,31 @@ ParamSpec attentionRow()
     return s;
 }
 
+// How the model's code adds its position term (Positions): a preset's "params" and a config's
+// model_type set it (ConfigAttention::byColumn).
+ParamSpec positionsRow()
+{
+    ParamSpec s = ParamRows::choice(u"positions-added"_s, ParamGroup::Batch, &Params::batch, &BatchParams::positions,
+                                    {u"by-id"_s, u"by-column"_s});
+    s.help = u"how the model's code adds its position term: by-id, the row of each token's position id\n"
+             "      (BERT, a decoder), or by-column, row c to column c, reading no ids (the Whisper encoder,\n"
+             "      MAE's and DiT's patches); by-column, every choice of ids is the column"_s;
+    s.label = u"positions added"_s;
+    s.formula = [](const Params &p) {
+        return p.batch.positions == Positions::ByColumn
+            ? tr("By column: the model adds row c of its table to column c and reads no position ids "
+                 "(WhisperEncoder.forward), so padding and packing move a token's row with its column, "
+                 "whatever ids are given.")
+            : tr("By id: the model places each token by its position id, the ids the batch gives it.");
+    };
+    return s;
+}
+
 } // namespace
 
 QList<ParamSpec> rows()
 {
-    QList<ParamSpec> list = {attentionRow(), attnScaleRow(), floorScaleRow(), chunkRow()};
+    QList<ParamSpec> list = {attentionRow(), positionsRow(), attnScaleRow(), floorScaleRow(), chunkRow()};
     for (ParamSpec &s : list)
         s.ofModel = true; // a model's config sets them: the model's, not the batch's
     return list;

@@ -30,6 +30,13 @@ enum class IdsChoice {
 // t5-causal, DeBERTa, ALiBi's mask) decides instead.
 enum class Attention { Causal, BothWays };
 
+// How the model's code adds its position term to its input: by the position ids it is given or
+// computes (BERT's position_ids buffer, a decoder's generation), or by column, row c of its table
+// to column c, reading no ids (transformers' WhisperEncoder.forward: embed_pos =
+// self.embed_positions.weight, sliced to the frames; ViTEmbeddings' and MAE's pos_embed over the
+// patches). By column, every choice of ids is the column (BatchLayout::offset).
+enum class Positions { ById, ByColumn };
+
 // One run of equal values in a row of a table read from a file.
 struct BatchRun
 {
@@ -80,6 +87,8 @@ struct BatchParams
     std::optional<std::int64_t> chunk;
     // The model's attention where its family does not decide it (Attention).
     Attention attention = Attention::Causal;
+    // How the model adds its position term (Positions).
+    Positions positions = Positions::ById;
 
     friend bool operator==(const BatchParams &, const BatchParams &) = default;
 };

@@ -89,6 +89,15 @@ Number effectInteger(const Params &params, IdsChoice choice, Column k)
     return v ? integer(std::int64_t((*v)[std::size_t(k)])) : none(kInvalid);
 }
 
+// The parameters with the model's term added by id (Positions::ById): what a decoder's generation
+// would give a model that adds its term by column and reads no ids (WhisperEncoder.forward).
+Params byId(const Params &params)
+{
+    Params p = params;
+    p.batch.positions = Positions::ById;
+    return p;
+}
+
 Number withLayout(const Params &params, const std::function<Number(const BatchLayout &)> &f)
 {
     return params.isValid() ? f(BatchLayout(params)) : none(kInvalid);
@@ -187,8 +196,13 @@ QList<Entry> paddingEntries()
          [](const Params &p) {
              return withLayout(p, [](const BatchLayout &l) { return integer(paddedToken(l).column); });
          }},
-        {u"batch_last_id"_s, u"its position id, the reference's"_s,
+        {u"batch_last_id"_s, u"its position id, the reference's (its column where the model adds by column)"_s,
          [](const Params &p) { return effectInteger(p, reference, Column::ReferenceId); }},
+        // A model that adds its term by column reads no ids; what its text compares them with is
+        // the id the reference gives by id, a decoder's generation's attention_mask.cumsum(-1) - 1.
+        {u"batch_generation_id"_s,
+         u"the id the reference gives that token by id, a decoder's generation's, whatever the model reads"_s,
+         [](const Params &p) { return effectInteger(byId(p), reference, Column::ReferenceId); }},
         {u"one_id_positions"_s, u"a condition: the model places each token by one position id"_s,
          [](const Params &p) {
              return condition(
@@ -243,6 +257,9 @@ QList<Entry> paddingEntries()
          [](const Params &p) { return effect(p, arange, Column::Float32Difference); }, kEffectDifference},
         {u"batch_term_difference"_s, u"‖PE[column] − PE[id]‖ of a family that adds a term"_s,
          [](const Params &p) { return effect(p, arange, Column::TermDifference); }, kEffectAbsolute},
+        {u"batch_generation_term_difference"_s,
+         u"‖PE[column] − PE[batch_generation_id]‖ of a family that adds a term, whatever the model reads"_s,
+         [](const Params &p) { return effect(byId(p), arange, Column::TermDifference); }},
         {u"batch_temperature_id"_s, u"Llama 4's temperature at the token's id"_s,
          [](const Params &p) {
              return needs(bool(p.batch.attnScale), u"attn-scale"_s,
@@ -350,11 +367,12 @@ QList<Entry> packingEntries()
                               u"its attention is causal, or posenc does not know it is not"_s);
          }},
         // A model whose code adds row c of its table to column c reads no ids at all
-        // (LessonModel::byColumn: WhisperEncoder.forward), so restarts and padding move its rows only
+        // (params.batch.positions: WhisperEncoder.forward), so restarts and padding move its rows only
         // with the columns.
         {u"by_column"_s, u"a condition: the model adds its position term by column and reads no position ids"_s,
          [](const LessonModel &m) {
-             return condition(m.byColumn, u"the model places its tokens by their position ids"_s);
+             return condition(m.params.batch.positions == Positions::ByColumn,
+                              u"the model places its tokens by their position ids"_s);
          }},
         // An encoder-decoder's parameters describe one of its stacks, the one its attention names
         // (LessonModel::encoderDecoder): the encoder attends both ways, the decoder causally.

@@ -187,6 +187,7 @@ FigureResult PositionIdsModel::computeData(const FigureRequest &request, const s
     d.cols = p.maxLen;
     d.cache = ids.layout().cache();
     d.documents = ids.layout().hasDocuments();
+    d.byColumn = ids.layout().byColumn();
     if (ids.problem()) {
         d.problem = *ids.problem();
         return {data, std::nullopt};

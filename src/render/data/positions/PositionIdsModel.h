@@ -22,6 +22,7 @@ struct PositionIdsData : FigureData
     int axis = 0, axes = 1;
     IdsChoice choice = IdsChoice::Reference;
     bool documents = false;
+    bool byColumn = false; // the model adds its term by column: every id the column (BatchLayout)
     std::int64_t row = 0; // the row drawn closely
     struct Run
     {

@@ -37,6 +37,9 @@ QString idsChoiceWord(IdsChoice choice)
 // What the reference computes for this batch, in a few words.
 QString referenceWords(const PositionIdsData &d)
 {
+    // A model that adds its term by column reads no ids (WhisperEncoder.forward): its columns.
+    if (d.byColumn)
+        return u"by column: the model adds row c of its table to column c and reads no ids"_s;
     // An M-RoPE pack's ids are the collator's, which Qwen2VLTextModel.forward gives t, h and w alike.
     if (d.documents)
         return d.axes == 3 ? u"the flattening collator: each document from 0, on t, h and w alike"_s
@@ -148,7 +151,8 @@ void PositionIdsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
     if (d.cache > 0)
         parts.append(u"prefill %1"_s.arg(NumberText::count(d.cache)));
     m_title->setText(parts.join(u"  ·  "_s));
-    QString caption = d.problem.isEmpty() ? u"reference: %1; grey: padding (masked, its id 1)."_s.arg(referenceWords(d))
+    QString caption = d.problem.isEmpty() ? u"reference: %1; grey: padding (masked, its id %2)."_s.arg(
+                          referenceWords(d), d.byColumn ? u"the column"_s : u"1"_s)
                                           : u"No ids: %1."_s.arg(d.problem);
     if (d.axes == 3 && !d.documents && d.problem.isEmpty())
         caption += u" Row %1's rope_deltas = %2."_s.arg(d.row).arg(QString::number(d.ropeDelta).replace(u'-', u'−'));
