@@ -96,6 +96,10 @@ const std::vector<Step> &ladder()
             const bool across = labelsAlongTicks(plot, Qt::Horizontal);
             return labelsAlongTicks(plot, Qt::Vertical) || across;
         },
+        // Panels' right sides tightened again to the tick labels they now draw: a label set along
+        // its ticks blanks the end label that held it (sandwich-bias's "750", 15 units of a
+        // 6 x 4 cm page's 227).
+        tightenRightSides,
         // Panels closed up whose end tick labels meet move apart by as much.
         separateTickLabels,
         // Last, on the rows the panels' names keep: a y axis's or a colour bar's label across

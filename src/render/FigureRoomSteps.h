@@ -10,6 +10,10 @@ namespace posenc::FigureRoom::Steps {
 // Axes as close to their labels as they can be: paddings of two units, and each axis rect's and
 // colorbar's least margins only what its end tick labels need.
 bool tightenAxes(QCustomPlot *plot);
+// The right margins of panels whose x axis's label stands along its tick labels, tightened again
+// to the end tick labels they draw now (the label blanks the last): their left, top and bottom
+// hold labels later steps set there.
+bool tightenRightSides(QCustomPlot *plot);
 // The panels of every grid 4 units apart at most, and colour bars 7 units wide.
 bool tightenGrids(QCustomPlot *plot);
 // A colour bar's label, along its bar beside the tick labels, goes under the bar, across, where
