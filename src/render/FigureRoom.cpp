@@ -81,6 +81,8 @@ const std::vector<Step> &ladder()
         legendsOverData,
         elideEntries,
         legendsOverData,
+        // Where none hides little enough, above the data, the axis grown for it.
+        legendsOverHeadroom,
         {dropKeysIfOverflowing, StepGives::Keys},
         // Last, so that a figure that fits before keeps its labels whole, and a label wrapped on
         // axes others squeezed keeps its words: "distance |j − i| between key …" in one line, not

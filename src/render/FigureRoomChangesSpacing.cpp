@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-// The spacing of a grid whose columns, or rows, were given up (docs/ARCHITECTURE.md, "Figures at
-// any size").
+// The spacing of a grid whose columns, or rows, all but one were given up, and the headroom an
+// axis's range grows by for a key over its plot (docs/ARCHITECTURE.md, "Figures at any size").
 namespace posenc::FigureRoom {
 
 void Changes::closeUpAround(const QList<QCPLayoutElement *> &hidden)
@@ -58,6 +58,29 @@ void Changes::closeUpAround(const QList<QCPLayoutElement *> &hidden)
         if (columnSpacing < grid->columnSpacing() || rowSpacing < grid->rowSpacing())
             setSpacing(grid, std::min(rowSpacing, grid->rowSpacing()), std::min(columnSpacing, grid->columnSpacing()));
     }
+}
+
+void Changes::growRange(QCPAxis *axis, const QCPRange &range)
+{
+    const auto kept = std::find_if(m_ranges.begin(), m_ranges.end(), [axis](const Range &r) { return r.axis == axis; });
+    if (kept == m_ranges.end())
+        m_ranges.push_back({axis, axis->range(), range});
+    else
+        kept->grown = range;
+    // Quietly: a view that follows its axes' ranges (FigureView::rangeChanged) would take the
+    // headroom for a zoom, and axes linked to it keep theirs.
+    const QSignalBlocker quiet(axis);
+    axis->setRange(range);
+}
+
+void Changes::undoRanges()
+{
+    for (auto range = m_ranges.rbegin(); range != m_ranges.rend(); ++range)
+        if (range->axis && range->axis->range() == range->grown) {
+            const QSignalBlocker quiet(range->axis.data());
+            range->axis->setRange(range->given);
+        }
+    m_ranges.clear();
 }
 
 } // namespace posenc::FigureRoom

@@ -79,6 +79,12 @@ bool legendsInside(QCustomPlot *plot);
 // lines, rope-score's band) took two rows under a 6 x 4 cm plot, its entries cut to "2π·θ^…".
 inline constexpr double kMostHidden = 0.15;
 bool legendsOverData(QCustomPlot *plot);
+// On a page short of room, where no place over the data leaves every line whole, a legend in a row
+// of its own moves into its plot's top, its value axis grown at the top end by as much as it takes
+// (at most kMostHeadroom of the plot's height), so that it stands above the data (the headroom an
+// author gives a key with set_ylim, rather than a row of the page under the plot).
+inline constexpr double kMostHeadroom = 1.0 / 3.0;
+bool legendsOverHeadroom(QCustomPlot *plot);
 // An axis label that takes more than a line keeps its first part.
 bool shortenAxisLabels(QCustomPlot *plot);
 // A colour bar's label that takes more than a line keeps its first part.
