@@ -201,7 +201,16 @@ void FigureLayoutLoop::fitRoom()
         if (climb(fromTitle) && (!fitted || panels() > keptPanels))
             return;
         if (fitted) {
+            // The steps that fitted, taken again from the figure as it was made: without the
+            // climb's thinnings on the way the layout may come out a unit apart, short of the
+            // page's half (compose-compare at a column, its plots 49.99 %), where the best step
+            // climbed is drawn instead.
             giveUpTo(kept);
+            retick();
+            inside = FigureRoom::within(*m_plot);
+            if (fits() || best.empty() || best == kept || bestShare <= FigureRoom::plotShare(*m_plot))
+                return;
+            giveUpTo(best);
             return retick();
         }
     }

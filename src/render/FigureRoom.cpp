@@ -81,6 +81,8 @@ const std::vector<Step> &ladder()
         legendsOverData,
         elideEntries,
         legendsOverData,
+        // Where none hides little enough, above the data, the axis grown for it.
+        legendsOverHeadroom,
         {dropKeysIfOverflowing, StepGives::Keys},
         // Last, so that a figure that fits before keeps its labels whole, and a label wrapped on
         // axes others squeezed keeps its words: "distance |j − i| between key …" in one line, not
@@ -96,6 +98,10 @@ const std::vector<Step> &ladder()
             const bool across = labelsAlongTicks(plot, Qt::Horizontal);
             return labelsAlongTicks(plot, Qt::Vertical) || across;
         },
+        // Panels' right sides tightened again to the tick labels they now draw: a label set along
+        // its ticks blanks the end label that held it (sandwich-bias's "750", 15 units of a
+        // 6 x 4 cm page's 227).
+        tightenRightSides,
         // Panels closed up whose end tick labels meet move apart by as much.
         separateTickLabels,
         // Last, on the rows the panels' names keep: a y axis's or a colour bar's label across

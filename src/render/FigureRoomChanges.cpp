@@ -426,6 +426,7 @@ void Changes::moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment cor
 void Changes::undo()
 {
     undoFolds();
+    undoRanges();
     for (const Spacing &spacing : m_spacings)
         if (spacing.grid) {
             spacing.grid->setRowSpacing(spacing.rows);

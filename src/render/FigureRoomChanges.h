@@ -81,6 +81,9 @@ public:
     // Its column stretch factors as its figure set them, before any step.
     QList<double> givenStretch(const QCPLayoutGrid *grid) const;
     bool narrowBar(QCPColorScale *scale, int width);
+    // `axis`'s range grown to `range` (headroom for a key over the plot); undone where the axis
+    // still shows it (a view zoomed since keeps its zoom).
+    void growRange(QCPAxis *axis, const QCPRange &range);
 
     // Hides `elements` and what they hold (a legend's entries, an axis rect's plottables and the
     // items clipped to it are drawn only while their parent is) and gives each no room: the height
@@ -216,6 +219,7 @@ private:
     // A panel that left its margin group (releaseMargins) back in it.
     static void rejoin(Shared &change);
     void undoFolds();
+    void undoRanges();
 
     Text &textOf(QCPTextElement *element);
     Axis &axisOf(QCPAxis *axis);
@@ -252,6 +256,13 @@ private:
     };
     std::vector<Spacing> m_spacings;
     std::vector<QPointer<QCPColorScale>> m_narrowed;
+    struct Range
+    {
+        QPointer<QCPAxis> axis;
+        QCPRange given;
+        QCPRange grown;
+    };
+    std::vector<Range> m_ranges;
     std::vector<std::pair<QPointer<QCPColorScale>, QPointer<QCPItemText>>> m_folded;
     struct Along
     {

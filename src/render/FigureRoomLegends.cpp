@@ -4,6 +4,7 @@
 #include "LegendPlacement.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 // Keys moved into their plots on little room (docs/ARCHITECTURE.md, "Figures at any size"): into
@@ -91,6 +92,76 @@ bool legendsOverData(QCustomPlot *plot)
         return false;
     return moveKeys(plot, [](QCPAxisRect *rect, QSize size, int grownBy) {
         return LegendPlacement::leastCovered(rect, size, grownBy, kMostHidden);
+    });
+}
+
+namespace {
+
+// The one value axis of what `rect` plots, upward and not reversed; none where its plottables
+// use several, or it is not its left or right axis.
+QCPAxis *valueAxisOf(QCPAxisRect *rect)
+{
+    QCPAxis *found = nullptr;
+    for (QCPAbstractPlottable *plottable : rect->plottables()) {
+        QCPAxis *axis = plottable->valueAxis();
+        if (!plottable->realVisibility() || !axis)
+            continue;
+        if (found && axis != found)
+            return nullptr;
+        found = axis;
+    }
+    if (!found || found->orientation() != Qt::Vertical || found->rangeReversed())
+        return nullptr;
+    return found;
+}
+
+// `range` grown at its upper end so that what it held takes the lower 1 − `share` of the axis,
+// on the axis's scale (a log axis's decades).
+QCPRange withHeadroom(const QCPRange &range, double share, bool log)
+{
+    if (log) {
+        const double lower = std::log10(range.lower), upper = std::log10(range.upper);
+        return {range.lower, std::pow(10.0, lower + (upper - lower) / (1.0 - share))};
+    }
+    return {range.lower, range.lower + (range.upper - range.lower) / (1.0 - share)};
+}
+
+} // namespace
+
+bool legendsOverHeadroom(QCustomPlot *plot)
+{
+    const QList<QCPLegend *> keys = keysOf(*plot);
+    if (keys.isEmpty() || !shortOfRoom(*plot, keys.constFirst()->font().pointSizeF()))
+        return false;
+    return moveKeys(plot, [plot](QCPAxisRect *rect, QSize size, int grownBy) -> std::optional<Qt::Alignment> {
+        QCPAxis *axis = valueAxisOf(rect);
+        if (!axis)
+            return std::nullopt;
+        // The key's share of the plot's height as it will be, as LegendPlacement boxes it (a few
+        // units of air), taken at most up to a third: the data keep two thirds of their axis.
+        const double share = (size.height() + 6.0) / std::max(rect->height() + grownBy, 1);
+        if (share > kMostHeadroom)
+            return std::nullopt;
+        const QCPRange given = axis->range();
+        const bool log = axis->scaleType() == QCPAxis::stLogarithmic;
+        if (log && given.lower <= 0.0)
+            return std::nullopt;
+        const QCPRange grown = withHeadroom(given, share, log);
+        {
+            const QSignalBlocker quiet(axis);
+            axis->setRange(grown);
+        }
+        // Only along the top, over the headroom: elsewhere the data were as they are.
+        std::optional<Qt::Alignment> place = LegendPlacement::freeCorner(rect, size, grownBy);
+        if (place && !(*place & Qt::AlignTop))
+            place.reset();
+        {
+            const QSignalBlocker quiet(axis);
+            axis->setRange(given);
+        }
+        if (place)
+            Changes::of(plot).growRange(axis, grown);
+        return place;
     });
 }
 

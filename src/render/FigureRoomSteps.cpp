@@ -8,6 +8,7 @@
 #include "ShorterLabels.h"
 
 #include <QHash>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -112,6 +113,68 @@ QMargins most(const QMargins &a, const QMargins &b)
             std::max(a.bottom(), b.bottom())};
 }
 
+// Each shown panel's least margins on `sides` lowered to the farthest its tick labels, and those
+// of the panels in line with it, reach past its plot: panels side by side in a grid tighten their
+// tops and bottoms alike, stacked their sides, so that panels made as high or wide stay so. A
+// panel given up holds no room for its labels, nor for its neighbours'. With `which`, only the
+// panels of a column (stacked) of which one at least it takes.
+bool tightenMargins(QCustomPlot *plot, QCP::MarginSides sides, bool (*which)(const QCPAxisRect *) = nullptr)
+{
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    const auto cell = [](QCPAxisRect *rect) -> std::pair<int, int> {
+        if (auto *grid = qobject_cast<QCPLayoutGrid *>(rect->layout()))
+            for (int i = 0; i < grid->elementCount(); ++i)
+                if (grid->elementAt(i) == rect) {
+                    int row = 0, column = 0;
+                    grid->indexToRowCol(i, row, column);
+                    return {row, column};
+                }
+        return {-1, -1};
+    };
+    // Keyed by the grid and its row (tops and bottoms) or column (sides); a rect alone by itself.
+    QHash<std::pair<const void *, int>, QMargins> rows, columns;
+    const auto keys = [&cell](QCPAxisRect *rect) {
+        const auto [row, column] = cell(rect);
+        const void *grid = row < 0 ? static_cast<const void *>(rect) : rect->layout();
+        return std::pair {std::pair {grid, row}, std::pair {grid, -2 - column}};
+    };
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        if (Changes::isHidden(rect))
+            continue;
+        const QMargins ends(std::max(overhang(rect, QCP::msLeft), kTightPadding),
+                            std::max(overhang(rect, QCP::msTop), kTightPadding),
+                            std::max(overhang(rect, QCP::msRight), kTightPadding),
+                            std::max(overhang(rect, QCP::msBottom), kTightPadding));
+        const auto [row, column] = keys(rect);
+        rows.insert(row, most(rows.value(row), ends));
+        columns.insert(column, most(columns.value(column), ends));
+    }
+    // The columns of panels (stacked ones align their sides) of which one at least `which` takes.
+    QSet<std::pair<const void *, int>> taken;
+    for (QCPAxisRect *rect : plot->axisRects())
+        if (!Changes::isHidden(rect) && (!which || which(rect)))
+            taken.insert(keys(rect).second);
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        if (Changes::isHidden(rect) || !taken.contains(keys(rect).second))
+            continue;
+        const auto [row, column] = keys(rect);
+        const QMargins across = rows.value(row), down = columns.value(column);
+        const QMargins now = rect->minimumMargins();
+        const QMargins ends(sides.testFlag(QCP::msLeft) ? down.left() : now.left(),
+                            sides.testFlag(QCP::msTop) ? across.top() : now.top(),
+                            sides.testFlag(QCP::msRight) ? down.right() : now.right(),
+                            sides.testFlag(QCP::msBottom) ? across.bottom() : now.bottom());
+        const QMargins tight = least(now, ends);
+        if (tight == rect->minimumMargins())
+            continue;
+        changes.keepMargins(rect);
+        rect->setMinimumMargins(tight);
+        changed = true;
+    }
+    return changed;
+}
+
 } // namespace
 
 QString firstPart(const QString &text, const QStringList &separators)
@@ -146,45 +209,7 @@ bool tightenAxes(QCustomPlot *plot)
         axis->setPadding(std::min(axis->padding(), kTightPadding));
         changed = true;
     }
-    // Panels side by side in a grid tighten their tops and bottoms alike, stacked their sides, each
-    // to the farthest their tick labels reach past their plots: panels made as high or wide stay so.
-    const auto cell = [](QCPAxisRect *rect) -> std::pair<int, int> {
-        if (auto *grid = qobject_cast<QCPLayoutGrid *>(rect->layout()))
-            for (int i = 0; i < grid->elementCount(); ++i)
-                if (grid->elementAt(i) == rect) {
-                    int row = 0, column = 0;
-                    grid->indexToRowCol(i, row, column);
-                    return {row, column};
-                }
-        return {-1, -1};
-    };
-    // Keyed by the grid and its row (tops and bottoms) or column (sides); a rect alone by itself.
-    QHash<std::pair<const void *, int>, QMargins> rows, columns;
-    const auto keys = [&cell](QCPAxisRect *rect) {
-        const auto [row, column] = cell(rect);
-        const void *grid = row < 0 ? static_cast<const void *>(rect) : rect->layout();
-        return std::pair {std::pair {grid, row}, std::pair {grid, -2 - column}};
-    };
-    for (QCPAxisRect *rect : plot->axisRects()) {
-        const QMargins ends(std::max(overhang(rect, QCP::msLeft), kTightPadding),
-                            std::max(overhang(rect, QCP::msTop), kTightPadding),
-                            std::max(overhang(rect, QCP::msRight), kTightPadding),
-                            std::max(overhang(rect, QCP::msBottom), kTightPadding));
-        const auto [row, column] = keys(rect);
-        rows.insert(row, most(rows.value(row), ends));
-        columns.insert(column, most(columns.value(column), ends));
-    }
-    for (QCPAxisRect *rect : plot->axisRects()) {
-        const auto [row, column] = keys(rect);
-        const QMargins across = rows.value(row), down = columns.value(column);
-        const QMargins ends(down.left(), across.top(), down.right(), across.bottom());
-        const QMargins tight = least(rect->minimumMargins(), ends);
-        if (tight == rect->minimumMargins())
-            continue;
-        changes.keepMargins(rect);
-        rect->setMinimumMargins(tight);
-        changed = true;
-    }
+    changed |= tightenMargins(plot, QCP::msAll);
     // A colorbar's axis as close to its bar, and its end labels reach half a line past its ends.
     for (QCPColorScale *scale : elementsOf<QCPColorScale>(*plot)) {
         QCPAxis *axis = scale->axis();
@@ -205,6 +230,17 @@ bool tightenAxes(QCustomPlot *plot)
         }
     }
     return changed;
+}
+
+bool tightenRightSides(QCustomPlot *plot)
+{
+    // Only where the x axis's label stands along its tick labels, in the place of those it blanks
+    // at the axis's right end: an end label blanked because the page cut it (hideCutLabels) keeps
+    // the room that may show it again.
+    return tightenMargins(plot, QCP::msRight, [](const QCPAxisRect *rect) {
+        const QCPAxis *axis = rect->axis(QCPAxis::atBottom);
+        return axis && !axis->rangeReversed() && axis->property(kFoldedProperty).isValid();
+    });
 }
 
 bool tightenGrids(QCustomPlot *plot)

@@ -10,6 +10,10 @@ namespace posenc::FigureRoom::Steps {
 // Axes as close to their labels as they can be: paddings of two units, and each axis rect's and
 // colorbar's least margins only what its end tick labels need.
 bool tightenAxes(QCustomPlot *plot);
+// The right margins of panels whose x axis's label stands along its tick labels, tightened again
+// to the end tick labels they draw now (the label blanks the last): their left, top and bottom
+// hold labels later steps set there.
+bool tightenRightSides(QCustomPlot *plot);
 // The panels of every grid 4 units apart at most, and colour bars 7 units wide.
 bool tightenGrids(QCustomPlot *plot);
 // A colour bar's label, along its bar beside the tick labels, goes under the bar, across, where
@@ -75,6 +79,12 @@ bool legendsInside(QCustomPlot *plot);
 // lines, rope-score's band) took two rows under a 6 x 4 cm plot, its entries cut to "2π·θ^…".
 inline constexpr double kMostHidden = 0.15;
 bool legendsOverData(QCustomPlot *plot);
+// On a page short of room, where no place over the data leaves every line whole, a legend in a row
+// of its own moves into its plot's top, its value axis grown at the top end by as much as it takes
+// (at most kMostHeadroom of the plot's height), so that it stands above the data (the headroom an
+// author gives a key with set_ylim, rather than a row of the page under the plot).
+inline constexpr double kMostHeadroom = 1.0 / 3.0;
+bool legendsOverHeadroom(QCustomPlot *plot);
 // An axis label that takes more than a line keeps its first part.
 bool shortenAxisLabels(QCustomPlot *plot);
 // A colour bar's label that takes more than a line keeps its first part.

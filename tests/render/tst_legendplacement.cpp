@@ -4,7 +4,8 @@
 // hides no line and crosses the fewest lines drawn over the plot, the first such place in
 // matplotlib's order (upper right, upper left, lower left, lower right, right, centre left, ...),
 // and back in its row when the steps are undone; where every place would hide more than
-// FigureRoom::Steps::kMostHidden of some one line, it stays in its row. An entry little room
+// FigureRoom::Steps::kMostHidden of some one line, it stays in its row, or goes above the data
+// where its value axis grows at the top by as much (legendsOverHeadroom). An entry little room
 // would cut takes the first shorter form its figure gives that holds whole (ShorterLabels::setEntry).
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
@@ -13,6 +14,8 @@
 #include "render/ShorterLabels.h"
 
 #include <QTest>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -84,6 +87,7 @@ class TestLegendPlacement : public QObject
 private slots:
     void aKeyGoesWhereItHidesLeast();
     void aKeyHidingTooMuchStaysBelow();
+    void aKeyGoesAboveTheDataOnHeadroom();
     void anEntryTakesAShorterFormWhole();
     void aBandIsData();
 };
@@ -137,6 +141,65 @@ void TestLegendPlacement::aKeyHidingTooMuchStaysBelow()
                                            FigureRoom::Steps::kMostHidden));
     QVERIFY(!FigureRoom::Steps::legendsOverData(&plot));
     QCOMPARE(panel.legend->layout(), plot.plotLayout());
+}
+
+// The same ten lines: the key's row given to the plot, the y axis grows at its top end by the
+// key's share of the plot (its height and a few units of air), and the key stands in the plot's
+// top, above every line (matplotlib users' set_ylim(top=...) for a legend); undone, the axis and
+// the key are back. A key that would take more than a third of the plot's height stays below.
+void TestLegendPlacement::aKeyGoesAboveTheDataOnHeadroom()
+{
+    QCustomPlot plot;
+    const Panel panel = diagonalWithKey(plot, u"line"_s);
+    for (int i = 0; i < 10; ++i)
+        frameLine(plot, panel.rect, Qt::Horizontal, 0.5 + i, true);
+    plot.replot();
+    QVERIFY(!FigureRoom::Steps::legendsOverData(&plot));
+    QCPAxis *y = panel.rect->axis(QCPAxis::atLeft);
+    const int keyHeight = panel.legend->outerRect().height();
+    const int plotHeight = panel.rect->height() + keyHeight;
+
+    QVERIFY(FigureRoom::Steps::legendsOverHeadroom(&plot));
+    plot.replot();
+    QCOMPARE(panel.legend->layout(), panel.rect->insetLayout());
+    QVERIFY(panel.rect->insetLayout()->insetAlignment(0) & Qt::AlignTop);
+    QCOMPARE(y->range().lower, 0.0);
+    // The range grown so that 0..10 takes the plot's height but the key's share of it.
+    const double share = (LegendPlacement::stackedSize(panel.legend, 1).height() + 6.0) / plotHeight;
+    QVERIFY2(std::abs(y->range().upper - 10.0 / (1.0 - share)) < 1e-9, qPrintable(QString::number(y->range().upper)));
+    QVERIFY(y->range().upper < 10.0 * 1.5);
+    const QRect box = panel.legend->outerRect();
+    QVERIFY(panel.rect->rect().adjusted(-1, -1, 1, 1).contains(box));
+    QVERIFY2(y->pixelToCoord(box.bottom()) > 10.0, qPrintable(QString::number(y->pixelToCoord(box.bottom()))));
+    FigureRoom::restore(&plot);
+    QCOMPARE(y->range(), QCPRange(0.0, 10.0));
+    QCOMPARE(panel.legend->layout(), plot.plotLayout());
+
+    // Two entries too long to stand side by side, in a column, on a plot so high that with their
+    // air they take more than a third of it, though less than the 0.4 that FigureFit keeps inside:
+    // the key stays below.
+    plot.graph(0)->setName(u"the diagonal's long name"_s);
+    QCPGraph *more = plot.addGraph(panel.rect->axis(QCPAxis::atBottom), y);
+    more->setName(u"another line's long name"_s);
+    panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, more));
+    panel.legend->setWrap(1);
+    panel.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    bool tried = false;
+    for (int height = 100; height <= 240 && !tried; ++height) {
+        plot.setViewport(QRect(0, 0, 300, height));
+        plot.replot();
+        const int key = LegendPlacement::stackedSize(panel.legend, 1).height();
+        const double taken = (key + 6.0) / (panel.rect->height() + panel.legend->outerRect().height());
+        if (taken <= FigureRoom::Steps::kMostHeadroom
+            || key > 0.4 * (panel.rect->height() + panel.legend->outerRect().height()))
+            continue;
+        tried = true;
+        QVERIFY(LegendPlacement::stackedSize(panel.legend, 2).width() > panel.rect->width() - 8);
+        QVERIFY(!FigureRoom::Steps::legendsOverHeadroom(&plot));
+        QCOMPARE(y->range(), QCPRange(0.0, 10.0));
+        QCOMPARE(panel.legend->layout(), plot.plotLayout());
+    }
+    QVERIFY2(tried, "no plot height leaves the key between a third and 0.4 of it");
 }
 
 // On a page 260 units wide two entries "L₀ = max-len = 1,024" side by side, with their icons, are

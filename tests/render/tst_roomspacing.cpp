@@ -1,0 +1,104 @@
+// The spacing of a grid whose panels little room gave up (FigureRoom::Changes::closeUpAround,
+// docs/ARCHITECTURE.md, "Figures at any size"): a panel given up keeps a unit of its column and
+// the grid's spacing on each side, so two panels drawn with k given up between them stood
+// (k + 1) spacings and k units apart (alibi-bias's map and its colour bar, the map beside them
+// given up: 9 units of a 6 x 4 cm page's 227, where matplotlib's colorbar pad is one). The grid's
+// spacing is cut to s / (k + 1), so that they stand about one spacing apart, or to none where one
+// column is left; undone, it is the grid's again.
+#include "render/FigureRoom.h"
+#include "render/FigureRoomChanges.h"
+#include "render/PinnedFont.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+// A 300 x 200 plot of one grid, `columns` axis rects side by side spaced `spacing` units apart.
+QList<QCPAxisRect *> sideBySide(QCustomPlot &plot, int columns, int spacing)
+{
+    plot.setFont(QFont(PinnedFont::family(), 9));
+    plot.setViewport(QRect(0, 0, 300, 200));
+    plot.plotLayout()->clear();
+    auto *grid = new QCPLayoutGrid;
+    plot.plotLayout()->addElement(0, 0, grid);
+    grid->setColumnSpacing(spacing);
+    QList<QCPAxisRect *> rects;
+    for (int column = 0; column < columns; ++column) {
+        auto *rect = new QCPAxisRect(&plot);
+        grid->addElement(0, column, rect);
+        rects.append(rect);
+    }
+    return rects;
+}
+
+// The units between the outer rects of `left` and `right`, as laid out.
+int apart(QCustomPlot &plot, const QCPAxisRect *left, const QCPAxisRect *right)
+{
+    plot.replot();
+    return right->outerRect().left() - (left->outerRect().right() + 1);
+}
+
+} // namespace
+
+class TestRoomSpacing : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void panelsDrawnStandASpacingApart_data();
+    void panelsDrawnStandASpacingApart();
+    void oneColumnLeftHasNoSpacing();
+};
+
+void TestRoomSpacing::panelsDrawnStandASpacingApart_data()
+{
+    QTest::addColumn<int>("spacing");
+    QTest::addColumn<int>("between");
+    QTest::newRow("4 units, one given up") << 4 << 1;
+    QTest::newRow("12 units, one given up") << 12 << 1;
+    QTest::newRow("12 units, two given up") << 12 << 2;
+}
+
+void TestRoomSpacing::panelsDrawnStandASpacingApart()
+{
+    QFETCH(int, spacing);
+    QFETCH(int, between);
+    QCustomPlot plot;
+    const QList<QCPAxisRect *> rects = sideBySide(plot, between + 2, spacing);
+    QCPAxisRect *first = rects.constFirst(), *last = rects.constLast();
+    auto *grid = qobject_cast<QCPLayoutGrid *>(first->layout());
+    plot.replot();
+    QList<QCPLayoutElement *> given;
+    for (int k = 1; k <= between; ++k)
+        given.append(rects[k]);
+    QVERIFY(FigureRoom::Changes::of(&plot).hide(given));
+    // Each given up keeps a unit of its column (Changes::hide: its least size 1 x 1).
+    const int now = apart(plot, first, last);
+    QCOMPARE(grid->columnSpacing(), spacing / (between + 1));
+    QCOMPARE(now, (between + 1) * (spacing / (between + 1)) + between);
+    QVERIFY2(now <= spacing + between, qPrintable(QString::number(now)));
+    QVERIFY2(now >= spacing - between, qPrintable(QString::number(now)));
+    FigureRoom::restore(&plot);
+    QCOMPARE(grid->columnSpacing(), spacing);
+}
+
+// Three panels, the last two given up: the one left shares the grid's width with nothing.
+void TestRoomSpacing::oneColumnLeftHasNoSpacing()
+{
+    QCustomPlot plot;
+    const QList<QCPAxisRect *> rects = sideBySide(plot, 3, 12);
+    plot.replot();
+    QVERIFY(FigureRoom::Changes::of(&plot).hide({rects[1], rects[2]}));
+    auto *grid = qobject_cast<QCPLayoutGrid *>(rects[0]->layout());
+    QCOMPARE(grid->columnSpacing(), 0);
+    plot.replot();
+    QCOMPARE(rects[0]->outerRect().width(), 300 - 2);
+    FigureRoom::restore(&plot);
+    QCOMPARE(grid->columnSpacing(), 12);
+}
+
+QTEST_MAIN(TestRoomSpacing)
+#include "tst_roomspacing.moc"
