@@ -4,12 +4,14 @@
 #include "core/Block.h"
 #include "core/Params.h"
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -43,6 +45,11 @@ struct ApplyDeclaration
     // interleaved RoPE's output de-interleaved, [evens | odds], as transformers'
     // apply_rotary_pos_emb_interleave does (modeling_deepseek_v3.py); unset where none is.
     std::optional<bool> deinterleaves;
+    // Where a model config declared the reference (--config, --expect-config): the file, and where
+    // each of its numbers comes from (ConfigLayer::sources); a number read by guess caps the verdict
+    // (GuessedReading).
+    QString configPath;
+    QList<std::pair<QString, QString>> configSources;
 
     bool declares(const QString &key) const { return keys.contains(key); }
 };

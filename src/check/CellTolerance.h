@@ -36,6 +36,11 @@ struct CellTolerance
     // sqrt(1 - (v / A)^2) (a cell at a crest does not move); empty for other references.
     std::vector<double> angleRounding;
     double amplitude = 1.0;
+    // Float32 angles declared (--angles float32): their tolerance around the exact angles is kept
+    // whatever the table's values show. A declaration widens what faithful computations give, never
+    // narrows it: a float64 table rounded to float32 is within it too, and float32 code that forms
+    // its angles another way than posenc's (PyTorch's PositionalEncoding: exp of a product) as well.
+    bool anglesDeclared = false;
 
     // An infinite reference (a mask) allows only itself: |error| 0.
     double limit(double reference, std::int64_t column, double position) const

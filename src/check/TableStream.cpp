@@ -334,8 +334,8 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
     const TableReference &reference = *match.reference;
     // A match of float32 angles is probed for exact values: a table that holds them where float32
     // angles would move its cells (rows of exact values, then noise) is not float32 angles, however
-    // wide their tolerance at far positions.
-    const bool probing = !match.tolerance.perPosition.empty();
+    // wide their tolerance at far positions. Declared float32 angles keep theirs (anglesDeclared).
+    const bool probing = !match.tolerance.perPosition.empty() && !match.tolerance.anglesDeclared;
     ExactProbe probed;
     const std::int64_t cols = table.cols();
     const std::int64_t rows = table.rows();

@@ -177,6 +177,9 @@ struct Meant
     // Whether the parameters are a reference declared in full (ApplyDeclaration::reference), or a
     // row's shape alone, compared as given (its width, rotated share, pairing).
     bool full = false;
+    // The config that declared the reference, and where each of its numbers comes from.
+    QString configPath;
+    QList<std::pair<QString, QString>> configSources;
     int code = ExitDone;
     QStringList messages;
 };
@@ -240,6 +243,8 @@ Meant expected(const QCommandLineParser &parser, std::int64_t cols, Meant m)
     m.config = config;
     m.full = true;
     m.params = p;
+    m.configPath = e.configPath;
+    m.configSources = e.configSources;
     return m;
 }
 
@@ -281,6 +286,10 @@ Meant meant(const QCommandLineParser &parser, std::int64_t cols)
         return m;
     }
     m.params = read.params;
+    if (m.config && read.configLayer) {
+        m.configPath = parser.value(u"config"_s);
+        m.configSources = read.configLayer->sources;
+    }
     // A row's shape alone declares no frequencies: a rotation at any theta is one of this width,
     // share and pairing. A frequency's flag, a preset or a config declares the reference in full,
     // as --expect FAMILY does, its other parameters the defaults.
@@ -487,6 +496,8 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
     declared.params = m.params.value_or(request.declared);
     declared.keys = m.keys;
     declared.config = m.config;
+    declared.configPath = m.configPath;
+    declared.configSources = m.configSources;
     // A family declared in full (a frequency's flags, a preset, a config, --expect) is the reference Y
     // is compared with.
     if (m.full)

@@ -19,6 +19,7 @@
 #include "check/CheckReport.h"
 #include "check/DeclaredReading.h"
 #include "check/FamilyCheck.h"
+#include "check/GuessedReading.h"
 #include "check/TableAgainstTable.h"
 #include "check/TableCheck.h"
 #include "check/TensorShapes.h"
@@ -436,7 +437,9 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (auto sliced = CheckSlicesAtIds::check(tensor, parser.value(u"position-ids"_s), run, err)) {
         if (const int *code = std::get_if<int>(&*sliced))
             return *code;
-        const TableMatch &match = std::get<TableMatch>(*sliced);
+        TableMatch match = std::get<TableMatch>(*sliced);
+        GuessedReading::cap({match.verdict, match.mistakes, match.diagnosis, match.notes}, expected.configSources,
+                            expected.configPath);
         out << (parser.isSet(u"json"_s) ? json(match)
                                         : CheckReport::tableLines(match, *tensor.rows).join(u'\n') + u'\n');
         return verdictExitCode(match.verdict);
@@ -483,7 +486,9 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             return code;
         laterPositionsUnread(match, atIds->first);
     }
-
+    // A reference read from a config by guess decides no verdict its guessed numbers rest on.
+    GuessedReading::cap({match.verdict, match.mistakes, match.diagnosis, match.notes}, expected.configSources,
+                        expected.configPath);
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
     return verdictExitCode(match.verdict);
 }

@@ -45,6 +45,10 @@ struct Expectation
     // parameters (TableCheck::expectTable's `vector`).
     bool vector = false;
     QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
+    // With --expect-config: the file, and where each number of its layer comes from
+    // (ConfigLayer::sources), which a verdict resting on a guessed one is capped by (GuessedReading).
+    QString configPath;
+    QList<std::pair<QString, QString>> configSources;
     // With --expect FAMILY: the keys a flag, the preset or the session gave (the rest are defaults;
     // a preset's prompt is an example, not given).
     std::optional<QStringList> given;

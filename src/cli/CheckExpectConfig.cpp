@@ -118,6 +118,8 @@ std::variant<Expectation, Refusal> configExpectation(const QString &path, const 
     e.lengthGiven
         = std::any_of(inputs.cbegin(), inputs.cend(), [](const auto &input) { return input.first == u"max-len"_s; });
     e.source = u"%1, layer type %2"_s.arg(path, layer.layerType);
+    e.configPath = path;
+    e.configSources = layer.sources;
     for (const auto &input : inputs)
         e.inputs.append(input.first);
     return e;

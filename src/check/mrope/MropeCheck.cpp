@@ -1,6 +1,7 @@
 // M-RoPE's facet of posenc check (FamilyCheck.h): its cos and sin tables, its rotation of a query
 // or key, its config reader (Qwen-VL's) and its layers, which turn at RoPE's frequencies.
 #include "check/FamilyCheck.h"
+#include "check/GuessedReading.h"
 
 #include "check/mrope/MropeApplyCheck.h"
 #include "check/mrope/MropeApplyReport.h"
@@ -69,7 +70,8 @@ ApplyHypothesis mropeApply()
             = MropeApplyCheck::check(x, y, {declared.params, declared.declares(u"prompt"_s), declared.threads});
         if (const auto *refused = std::get_if<QString>(&checked))
             return *refused;
-        const MropeApplyCheck::Result &r = std::get<MropeApplyCheck::Result>(checked);
+        MropeApplyCheck::Result r = std::get<MropeApplyCheck::Result>(std::move(checked));
+        GuessedReading::cap({r.verdict, r.mistakes, r.diagnosis, r.notes}, declared.configSources, declared.configPath);
         return ApplyReport::result(r, MropeApplyReport::family(r));
     };
     return apply;

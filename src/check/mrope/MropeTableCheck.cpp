@@ -335,6 +335,52 @@ std::optional<TableMatch> atOwnIds(const TableEvidence &e, const Params &params,
     return m;
 }
 
+namespace {
+
+// The declared M-RoPE at the table's own width, where the table is narrower than the head: a
+// partial_rotary_factor dropped or taken where the code takes another (AI-Hypercomputer/maxtext
+// PR#4742: the M-RoPE path drops Qwen3.5's 0.25 and turns all 256 columns). rotary-dim with both
+// values where every sampled row is that table (or the other of cos and sin); nothing otherwise, and
+// the shapes' refusal stands.
+std::optional<TableMatch> rotaryDimNamed(const TableEvidence &e, const Params &params, bool cosine,
+                                         std::int64_t padding)
+{
+    if (e.cols() % 2 != 0 || e.cols() > params.rope.headDim)
+        return std::nullopt;
+    Params wide = params;
+    wide.rope.partialRotaryFactor = double(e.cols()) / double(params.rope.headDim);
+    if (!wide.isValid() || RopeFrequencies::rotaryDim(wide.rope) != e.cols())
+        return std::nullopt;
+    auto reference = std::make_shared<const MropePromptReference>(wide, cosine, MropeIdMistake::None,
+                                                                  std::vector<int> {}, padding);
+    if (reference->cols() != e.cols() || e.rows() < padding + reference->layout().tokens())
+        return std::nullopt;
+    const Judged judged = judge(*reference, e, reference->turns());
+    // The other of cos and sin is tried too (--expect-config tries both): it is the mistake named,
+    // at its own deviating cells, where this width reads the table as the other one.
+    if (judged.bad() != 0) {
+        const MropePromptReference other(wide, !cosine, MropeIdMistake::None, std::vector<int> {}, padding);
+        if (judge(other, e, other.turns()).bad() != 0)
+            return std::nullopt;
+    }
+    TableMatch m = matchOf(e, wide, cosine, judged, reference);
+    m.verdict = CheckVerdict::Mistake;
+    m.mistakes = {u"rotary-dim"_s};
+    m.correctAgainst.clear();
+    m.diagnosis = u"rotary-dim: the table is the declared M-RoPE's %1 table at rotary_dim %2 (partial_rotary_factor "
+                  "%3), where %4 gives rotary_dim %5 (head_dim %6 x partial_rotary_factor %7); every other "
+                  "parameter the declared one"_s.arg(cosine ? u"cos"_s : u"sin"_s)
+                      .arg(e.cols())
+                      .arg(NumberText::compact(wide.rope.partialRotaryFactor, 6))
+                      .arg(DeclaredWords::referenceOf())
+                      .arg(RopeFrequencies::rotaryDim(params.rope))
+                      .arg(params.rope.headDim)
+                      .arg(NumberText::compact(params.rope.partialRotaryFactor, 6));
+    return m;
+}
+
+} // namespace
+
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
     if (table != kCos && table != kSin)
@@ -347,9 +393,12 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     auto correct = std::make_shared<const MropePromptReference>(params, cosine, MropeIdMistake::None,
                                                                 std::vector<int> {}, padding);
     const MropeLayout &layout = correct->layout();
-    if (correct->cols() != e.cols())
+    if (correct->cols() != e.cols()) {
+        if (auto named = rotaryDimNamed(e, params, cosine, padding))
+            return std::move(*named);
         return u"the parameters give a table of %1 columns (rotary_dim); this one has %2"_s.arg(correct->cols())
             .arg(e.cols());
+    }
     if (e.rows() < padding + layout.tokens())
         return u"the prompt gives %1 tokens; this table has %2 rows"_s.arg(layout.tokens()).arg(e.rows() - padding);
     const Judged judged = judge(*correct, e, correct->turns());

@@ -3,6 +3,7 @@
 #include "check/rope/ApplyAngles.h"
 #include "check/rope/ApplyReference.h"
 #include "check/rope/RopeFrequencyMistakes.h"
+#include "check/rope/RopeRowPositions.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 
@@ -77,19 +78,22 @@ bool nameDoubled(ApplyCheck::Result &result, const ApplyCheck::Declared &declare
     if (!(std::fabs(result.attentionFactor / squared - 1.0) <= 1e-3))
         return false;
     const bool factorOne = std::fabs(af - 1.0) <= 1e-3;
-    if (!factorOne) {
-        result.mistakes.removeAll(ApplyCheck::kPositionsOutOfOrder);
+    // Rows at 2r are in order: at a factor of 1 the other reading is positions scaled by 2
+    // (positions-scaled), never out of order.
+    result.mistakes.removeAll(ApplyCheck::kPositionsOutOfOrder);
+    if (!factorOne)
         result.mistakes.removeAll(ApplyReference::kAttentionFactor);
-    }
+    else if (!result.mistakes.contains(RopeRowPositions::kPositionsScaled))
+        result.mistakes.append(RopeRowPositions::kPositionsScaled);
     result.mistakes.prepend(RopeFrequencyMistakes::kAppliedTwice);
     lines.prepend(u"Y is X turned by the declared reference twice: every row at twice its position (R(p w) R(p w) = "
                   "R(2 p w)) and the amplitude %1, the declared attention factor %2 squared: RoPE applied by one path "
-                  "and again by another (NVIDIA/TensorRT-LLM#16378)%3"_s.arg(NumberText::compact(result.attentionFactor, 6),
-                                                                          NumberText::compact(af, 6),
-                                                                          factorOne ? u"; at an attention factor of 1 "
-                                                                                      "positions doubled give the same "
-                                                                                      "rows, named too"_s
-                                                                                    : QString()));
+                  "and again by another (NVIDIA/TensorRT-LLM#16378)%3"_s.arg(
+                      NumberText::compact(result.attentionFactor, 6), NumberText::compact(af, 6),
+                      factorOne ? u"; at an attention factor of 1 "
+                                  "positions doubled give the same "
+                                  "rows, named too (positions-scaled)"_s
+                                : QString()));
     return true;
 }
 

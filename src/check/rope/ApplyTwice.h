@@ -20,7 +20,7 @@ void name(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y
 // else its index) and Y's amplitude is the declared attention factor squared: the same mistake, read
 // by positions (R(p w) R(p w) = R(2p w)): rope-applied-twice named in place of positions-out-of-order
 // and attention-factor, `lines` told so. Where the factor is 1 the amplitude cannot tell doubled
-// positions from a rotation applied twice: both are named. Whether it named it.
+// positions from a rotation applied twice: both are named (positions-scaled: rows at 2r are in order). Whether it named it.
 bool nameDoubled(ApplyCheck::Result &result, const ApplyCheck::Declared &declared,
                  const std::vector<std::int64_t> &positions, QStringList &lines);
 

@@ -1,5 +1,6 @@
 #include "RopeApply.h"
 
+#include "check/GuessedReading.h"
 #include "check/rope/ApplyCheck.h"
 #include "check/rope/ApplyReport.h"
 #include "core/Description.h"
@@ -82,9 +83,11 @@ ApplyCheck::Declared ropeDeclared(const ApplyDeclaration &declared, std::int64_t
         d.layout = params.rope.layout;
     if (declared.declares(u"partial-rotary-factor"_s) || declared.config || full) {
         d.rotaryDim = RopeFrequencies::rotaryDim(params.rope);
-        d.rotaryDimSource = u"%1partial_rotary_factor %2"_s.arg(
-            declared.config ? u"the config's "_s : (full ? u"the reference's "_s : QString()),
-            QString::number(params.rope.partialRotaryFactor));
+        // A config's factor is its key's, or a default it does not hold, said so (GuessedReading).
+        d.rotaryDimSource = declared.config
+            ? GuessedReading::rotaryDimSource(declared.configSources, params.rope.partialRotaryFactor)
+            : u"%1partial_rotary_factor %2"_s.arg(full ? u"the reference's "_s : QString(),
+                                                  QString::number(params.rope.partialRotaryFactor));
     }
     d.threads = declared.threads;
     d.deinterleaves = declared.deinterleaves;
@@ -145,7 +148,8 @@ ApplyHypothesis hypothesis()
         auto checked = ApplyCheck::check(x, y, ropeDeclared(declared, x.rows()));
         if (const auto *refused = std::get_if<QString>(&checked))
             return *refused;
-        const ApplyCheck::Result &r = std::get<ApplyCheck::Result>(checked);
+        ApplyCheck::Result r = std::get<ApplyCheck::Result>(std::move(checked));
+        GuessedReading::cap({r.verdict, r.mistakes, r.diagnosis, r.notes}, declared.configSources, declared.configPath);
         return ApplyReport::result(r, ropeFamily(r));
     };
     return apply;

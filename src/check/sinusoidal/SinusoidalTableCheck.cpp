@@ -285,17 +285,24 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     // exact angles' tolerance and within theirs, the table is compared with theirs.
     const SinusoidalFit::Fit declared
         = SinusoidalFit::evaluate(inputOf(e, framing), h, std::numeric_limits<std::int64_t>::max());
-    TableMatch m = matchOf(e, h, declared.float32Angles, framing);
+    const bool float32Declared = params.sinusoidal.angles == Angles::Float32;
+    TableMatch m = matchOf(e, h, declared.float32Angles || float32Declared, framing);
     if (const auto named = SinusoidalDeclared::differences(inputOf(e, framing), h, declared, params))
         SinusoidalDeclared::name(m, *named);
-    // The reference computes float32 angles as the parameters say, and the values are then within
-    // float32's rounding of it.
+    // The reference is the exact angles'. Declared float32 angles (--angles float32) widen the
+    // tolerance to float32 angles' around them, which holds every float32 form (PyTorch's
+    // PositionalEncoding: exp(arange(0, d, 2) * (-ln(10000) / d)); numpy's float32 pow; diffusers'
+    // get_timestep_embedding: exp(-ln(max_period) * arange(0, half) / half) times the timesteps) and
+    // posenc's own, and keep it: the values' probe of exact angles narrows no declaration.
     PairReferenceSpec spec = SinusoidalFit::reference(h, e.cols(), framing);
     SinusoidalDeclared::orderColumns(spec, params);
-    spec.angles = params.sinusoidal.angles;
+    spec.angles = Angles::Exact;
     m.reference = std::make_shared<const PairReference>(spec);
-    if (params.sinusoidal.angles == Angles::Float32)
+    if (float32Declared) {
+        m.tolerance = cellTolerance(e.format, true, e.table.storedType(), e.table.textRounding(), spec);
+        m.tolerance.anglesDeclared = true;
         m.precision = TablePrecision::Float32Angles;
+    }
     m.params = params;
     m.params->maxLen = std::clamp<std::int64_t>(e.rows(), 1, Params::kMaxLen);
     return m;
