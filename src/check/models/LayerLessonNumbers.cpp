@@ -215,6 +215,24 @@ std::int64_t layersWhere(const ConfigCheck &check, const std::function<bool(cons
     return n;
 }
 
+// Whether some of the model's layers have no position term, or all: its config's NoPE layers where
+// it comes with a config, else the model's own encoding (LessonModel::encoding, the parameters' for
+// a model of none). A model whose every layer places position hears what does, in its family's
+// words: a term added to its input (Whisper's sinusoid) or one in every layer (RoPE, ALiBi, T5's
+// buckets), whatever encoding a lesson draws it with (nope-order keeps none).
+Number positionlessLayers(const LessonModel &m)
+{
+    if (m.config && layersWhere(*m.config, positionless) > 0)
+        return condition(true, {});
+    Params own = m.params;
+    own.encoding = m.encoding.value_or(m.params.encoding);
+    if (own.encoding == Encoding::None)
+        return condition(true, {});
+    const QString family = Families::spec(own.encoding).heading;
+    return none(own.hasPositionTerm() ? u"it adds a position term to its input (%1)"_s.arg(family)
+                                      : u"every one of its layers places position (%1)"_s.arg(family));
+}
+
 // The model's context: the largest max_position_embeddings its layers read.
 std::int64_t context(const ConfigCheck &check)
 {
@@ -264,6 +282,20 @@ double softmaxMscale(const LessonModel &m)
     return RopeFrequencies::describe(m.params).softmaxScaleFactor;
 }
 
+// The code that multiplies the model's softmax scale by that mscale²: its config's attention where
+// the check's table cites it (DeepseekV2Attention only since transformers PR #47435; DeepSeek's own
+// code and vLLM always), else DeepSeek-V3's, whose rule a scaling of mscale_all_dim follows.
+QString softmaxCode(const LessonModel &m)
+{
+    if (m.config) {
+        for (const ConfigLayer *l : counted(*m.config)) {
+            if (l->scheme.softmaxTakesMscale && !l->scheme.softmaxCite.isEmpty())
+                return u"transformers' "_s + l->scheme.softmaxCite;
+        }
+    }
+    return u"transformers' DeepseekV3Attention.__init__, models/deepseek_v3/modeling_deepseek_v3.py"_s;
+}
+
 } // namespace
 
 const QList<Entry> &entries()
@@ -281,6 +313,13 @@ const QList<Entry> &entries()
               [](const LessonModel &m) {
                   const double f = softmaxMscale(m);
                   return f != 1.0 ? factor(f) : none(u"its attention keeps its softmax scale"_s);
+              }),
+        Entry(u"rope_softmax_code"_s,
+              u"the code that multiplies the softmax scale by get_mscale(f, mscale_all_dim)², where "
+              "implementations differ each"_s,
+              [](const LessonModel &m) {
+                  return softmaxMscale(m) != 1.0 ? word(softmaxCode(m))
+                                                 : none(u"its attention keeps its softmax scale"_s);
               }),
         Entry(u"rope_qk_scale"_s,
               u"what the scaling does to q·k in the model's attention: the attention factor squared, times its "
@@ -314,6 +353,10 @@ const QList<Entry> &entries()
                      const std::int64_t n = layersWhere(c, positionless);
                      return n > 0 ? integer(n) : none(u"every layer places position"_s);
                  }),
+        Entry(u"positionless_layers"_s,
+              u"a condition: some layers of the model, or all, have no position term (its config's NoPE layers, "
+              "or encoding none)"_s,
+              positionlessLayers),
         // Where a head's rotary columns sit (ConfigCheck's rotaryPlace): the code box and the
         // sentence that name the turned columns say so (docs/ARCHITECTURE.md, Lessons).
         ofConfig(u"rope_tail"_s,
