@@ -296,11 +296,30 @@ QString softmaxCode(const LessonModel &m)
     return u"transformers' DeepseekV3Attention.__init__, models/deepseek_v3/modeling_deepseek_v3.py"_s;
 }
 
+// The numbers that say what class a model's attention is of: layers without position, whose code
+// scales its softmax.
+QList<Entry> classEntries()
+{
+    return {
+        Entry(u"positionless_layers"_s,
+              u"a condition: some layers of the model, or all, have no position term (its config's NoPE layers, "
+              "or encoding none)"_s,
+              positionlessLayers),
+        Entry(u"rope_softmax_code"_s,
+              u"the code that multiplies the softmax scale by get_mscale(f, mscale_all_dim)², where "
+              "implementations differ each"_s,
+              [](const LessonModel &m) {
+                  return softmaxMscale(m) != 1.0 ? word(softmaxCode(m))
+                                                 : none(u"its attention keeps its softmax scale"_s);
+              }),
+    };
+}
+
 } // namespace
 
 const QList<Entry> &entries()
 {
-    static const QList<Entry> list {
+    static const QList<Entry> list = QList<Entry> {
         ofConfig(u"config_model"_s, u"the model of the config the lesson reads"_s,
                  [](const ConfigCheck &, const LessonModel &m) { return properName(configModel(m)); }),
         Entry(u"rope_softmax_scaled"_s,
@@ -313,13 +332,6 @@ const QList<Entry> &entries()
               [](const LessonModel &m) {
                   const double f = softmaxMscale(m);
                   return f != 1.0 ? factor(f) : none(u"its attention keeps its softmax scale"_s);
-              }),
-        Entry(u"rope_softmax_code"_s,
-              u"the code that multiplies the softmax scale by get_mscale(f, mscale_all_dim)², where "
-              "implementations differ each"_s,
-              [](const LessonModel &m) {
-                  return softmaxMscale(m) != 1.0 ? word(softmaxCode(m))
-                                                 : none(u"its attention keeps its softmax scale"_s);
               }),
         Entry(u"rope_qk_scale"_s,
               u"what the scaling does to q·k in the model's attention: the attention factor squared, times its "
@@ -353,10 +365,6 @@ const QList<Entry> &entries()
                      const std::int64_t n = layersWhere(c, positionless);
                      return n > 0 ? integer(n) : none(u"every layer places position"_s);
                  }),
-        Entry(u"positionless_layers"_s,
-              u"a condition: some layers of the model, or all, have no position term (its config's NoPE layers, "
-              "or encoding none)"_s,
-              positionlessLayers),
         // Where a head's rotary columns sit (ConfigCheck's rotaryPlace): the code box and the
         // sentence that name the turned columns say so (docs/ARCHITECTURE.md, Lessons).
         ofConfig(u"rope_tail"_s,
@@ -454,7 +462,7 @@ const QList<Entry> &entries()
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, 1000000); }),
         ofConfig(u"query_scale_end"_s, u"the query scale at the context's last position"_s,
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, context(c) - 1); }),
-    };
+    } + classEntries();
     return list;
 }
 
