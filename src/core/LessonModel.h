@@ -55,7 +55,7 @@ struct LessonModel
     // The named model's own encoding, as its preset or config names it, where a lesson keeps
     // another for its figures (nope-order draws any model's embeddings with encoding none): what
     // places position in the model itself. Nothing while the model is unnamed or names none.
-    std::optional<Encoding> encoding;
+    std::optional<Encoding> encoding = std::nullopt;
 };
 
 } // namespace posenc
