@@ -45,6 +45,7 @@ struct LayerScheme
     QString softmaxWords; // how the model's code writes it: "head_dim^-0.5"
     double mscaleFactor = 1.0; // yarn's get_mscale(factor, mscale_all_dim)^2 where the model applies it
     bool softmaxTakesMscale = false; // whether its attention applies that factor (DeepSeek's MLA)
+    QString softmaxCite; // where its code applies that factor, where implementations differ
     // The indexer of DeepSeek's sparse attention: its head, the columns it rotates, its layout.
     std::int64_t indexerHeadDim = 0;
     std::int64_t indexerRotaryDim = 0;

@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 namespace posenc {
 
@@ -46,6 +47,10 @@ struct LessonModel
     // "encoder-decoder", its config's is_encoder_decoder), of which its parameters describe one;
     // params.batch.attention says which (both ways: the encoder). False while the model is unnamed.
     bool encoderDecoder = false;
+    // The named model's own encoding, as its preset or config names it, where a lesson keeps
+    // another for its figures (nope-order draws any model's embeddings with encoding none): what
+    // places position in the model itself. Nothing while the model is unnamed or names none.
+    std::optional<Encoding> encoding = std::nullopt;
 };
 
 } // namespace posenc

@@ -2,6 +2,7 @@
 
 #include "check/ModelConfigCheck.h"
 #include "check/models/ModelExamples.h"
+#include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 
@@ -92,7 +93,7 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
 {
-    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false};
+    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt};
     for (const ModelChoice &choice : candidates) {
         if (!choice.name.isEmpty() && choice.matches(params, kept)) {
             model.name = choice.name;
@@ -100,6 +101,8 @@ LessonModel model(const Params &params, const QList<ModelChoice> &candidates, co
             model.noInputDropout = choice.noInputDropout;
             model.noEmbeddingScale = choice.noEmbeddingScale;
             model.encoderDecoder = choice.encoderDecoder;
+            if (choice.texts.contains(u"encoding"_s))
+                model.encoding = Families::fromWord(choice.texts.value(u"encoding"_s));
             // The model's own context: its preset's above a capped max_len, else the max_len it
             // names, whatever the views' max_len a flag gave (rope-scaling told Llama 3.1 8B at
             // --max-len 16384 that it "runs to 16384").

@@ -156,7 +156,8 @@ void TestLessonAttention::noEncoderIsToldOfACausalMaskAsItsOwn()
             }
         }
     }
-    QVERIFY(read >= 60);
+    // nope-order refuses each of these encoders (every one places position: tst_lessonclasses).
+    QVERIFY2(read >= 50, qPrintable(QString::number(read)));
 }
 
 // ModernBERT was drawn and counted causal: 26 cross-document pairs of 3, 4 and 2 tokens, where it

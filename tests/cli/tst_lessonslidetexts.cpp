@@ -70,7 +70,7 @@ const QList<std::pair<QString, QStringList>> &lookedAt()
         {u"many-layers"_s, {u"gemma-3-4b"_s, u"qwen3-next-80b"_s}},
         {u"mrope-image-tokens"_s, {u"qwen2-vl-7b"_s, u"qwen3-vl-8b"_s}},
         {u"mrope-width"_s, {u"qwen2-5-vl-7b"_s, u"qwen3-vl-8b"_s}},
-        {u"nope-order"_s, {u"llama-4-scout"_s, u"t5-base"_s}},
+        {u"nope-order"_s, {u"llama-4-scout"_s, u"command-r7b"_s}},
         {u"left-padding"_s, {u"llama-4-scout"_s, u"bloom-560m"_s, u"deberta-v3-base"_s}},
         {u"packing"_s, {u"qwen2-5-7b"_s, u"t5-base"_s}},
     };

@@ -180,7 +180,7 @@ private:
             if (words.contains(k) && m_c.text.has(k))
                 return u"key %1 (%2)"_s.arg(m_c.text.pathOf(k), words);
         }
-        return byCode(words);
+        return byCode(layer.scheme.softmaxCite.isEmpty() ? words : words + u": "_s + layer.scheme.softmaxCite);
     }
 };
 

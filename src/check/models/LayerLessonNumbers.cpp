@@ -215,6 +215,24 @@ std::int64_t layersWhere(const ConfigCheck &check, const std::function<bool(cons
     return n;
 }
 
+// Whether some of the model's layers have no position term, or all: its config's NoPE layers where
+// it comes with a config, else the model's own encoding (LessonModel::encoding, the parameters' for
+// a model of none). A model whose every layer places position hears what does, in its family's
+// words: a term added to its input (Whisper's sinusoid) or one in every layer (RoPE, ALiBi, T5's
+// buckets), whatever encoding a lesson draws it with (nope-order keeps none).
+Number positionlessLayers(const LessonModel &m)
+{
+    if (m.config && layersWhere(*m.config, positionless) > 0)
+        return condition(true, {});
+    Params own = m.params;
+    own.encoding = m.encoding.value_or(m.params.encoding);
+    if (own.encoding == Encoding::None)
+        return condition(true, {});
+    const QString family = Families::spec(own.encoding).heading;
+    return none(own.hasPositionTerm() ? u"it adds a position term to its input (%1)"_s.arg(family)
+                                      : u"every one of its layers places position (%1)"_s.arg(family));
+}
+
 // The model's context: the largest max_position_embeddings its layers read.
 std::int64_t context(const ConfigCheck &check)
 {
@@ -264,11 +282,44 @@ double softmaxMscale(const LessonModel &m)
     return RopeFrequencies::describe(m.params).softmaxScaleFactor;
 }
 
+// The code that multiplies the model's softmax scale by that mscale²: its config's attention where
+// the check's table cites it (DeepseekV2Attention only since transformers PR #47435; DeepSeek's own
+// code and vLLM always), else DeepSeek-V3's, whose rule a scaling of mscale_all_dim follows.
+QString softmaxCode(const LessonModel &m)
+{
+    if (m.config) {
+        for (const ConfigLayer *l : counted(*m.config)) {
+            if (l->scheme.softmaxTakesMscale && !l->scheme.softmaxCite.isEmpty())
+                return u"transformers' "_s + l->scheme.softmaxCite;
+        }
+    }
+    return u"transformers' DeepseekV3Attention.__init__, models/deepseek_v3/modeling_deepseek_v3.py"_s;
+}
+
+// The numbers that say what class a model's attention is of: layers without position, whose code
+// scales its softmax.
+QList<Entry> classEntries()
+{
+    return {
+        Entry(u"positionless_layers"_s,
+              u"a condition: some layers of the model, or all, have no position term (its config's NoPE layers, "
+              "or encoding none)"_s,
+              positionlessLayers),
+        Entry(u"rope_softmax_code"_s,
+              u"the code that multiplies the softmax scale by get_mscale(f, mscale_all_dim)², where "
+              "implementations differ each"_s,
+              [](const LessonModel &m) {
+                  return softmaxMscale(m) != 1.0 ? word(softmaxCode(m))
+                                                 : none(u"its attention keeps its softmax scale"_s);
+              }),
+    };
+}
+
 } // namespace
 
 const QList<Entry> &entries()
 {
-    static const QList<Entry> list {
+    static const QList<Entry> list = QList<Entry> {
         ofConfig(u"config_model"_s, u"the model of the config the lesson reads"_s,
                  [](const ConfigCheck &, const LessonModel &m) { return properName(configModel(m)); }),
         Entry(u"rope_softmax_scaled"_s,
@@ -411,7 +462,7 @@ const QList<Entry> &entries()
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, 1000000); }),
         ofConfig(u"query_scale_end"_s, u"the query scale at the context's last position"_s,
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, context(c) - 1); }),
-    };
+    } + classEntries();
     return list;
 }
 

@@ -44,6 +44,7 @@ void softmax(const ConfigContext &c, ConfigLayer &layer)
             if (s.mscaleFactor != 1.0) {
                 *s.softmaxScale *= s.mscaleFactor;
                 s.softmaxWords += u" * get_mscale(factor, mscale_all_dim)^2"_s;
+                s.softmaxCite = c.model.softmaxCite;
             }
         }
     } else if (rule == u"query_pre_attn_scalar"_s) {

@@ -54,6 +54,7 @@ ModelRow rowOf(const QJsonObject &o)
     r.chunk = o.value(u"chunk"_s).toObject();
     r.qscale = o.value(u"qscale"_s).toObject();
     r.softmax = o.value(u"softmax"_s).toString(u"head_dim"_s);
+    r.softmaxCite = o.value(u"softmax_cite"_s).toString();
     r.raw = o;
     return r;
 }

@@ -75,6 +75,10 @@ struct ModelRow
     // get_mscale(factor, mscale_all_dim)^2), "qk_head_dim", "query_pre_attn_scalar", "one",
     // "attention_multiplier", "half_head_dim", "key_multiplier" (head_dim^-0.5 times the keys' multiplier).
     QString softmax;
+    // Where an "mla" model's code multiplies by that mscale², where implementations or versions of
+    // it differ ("softmax_cite": transformers' DeepseekV2Attention only since PR #47435): the
+    // check's softmax line and the lessons cite it.
+    QString softmaxCite;
 
     QJsonObject raw; // the row as written, for a family reader's own keys (the learned family's first_row)
 

@@ -203,6 +203,11 @@ QList<Entry> paddingEntries()
         {u"batch_generation_id"_s,
          u"the id the reference gives that token by id, a decoder's generation's, whatever the model reads"_s,
          [](const Params &p) { return effectInteger(byId(p), reference, Column::ReferenceId); }},
+        // The same token's id under arange(L): its column for a model of one id, and for M-RoPE
+        // get_rope_index without the mask, which counts the padding before it as text (BatchIds),
+        // so an image's tokens keep their fewer ids and the last token falls short of its column.
+        {u"batch_last_arange_id"_s, u"its position id under arange(L), the padding counted"_s,
+         [](const Params &p) { return effectInteger(p, arange, Column::ChosenId); }},
         {u"one_id_positions"_s, u"a condition: the model places each token by one position id"_s,
          [](const Params &p) {
              return condition(

@@ -342,6 +342,19 @@ Description describe(const Params &params)
     const double turning = 2.0 * static_cast<double>(livePairs(rope));
     const double critical = std::clamp(2.0 * std::ceil(turns), 0.0, turning);
     d.criticalDimension = std::isnan(critical) ? 0 : static_cast<std::int64_t>(critical);
+    // A model that names no original context runs its scaled pairs from its first position (Gemma
+    // 3's linear x8 over its 131072; Gemma3RotaryEmbedding divides inv_freq by the factor in every
+    // forward): its critical dimension is that of the pairs as it runs them, the first whose
+    // wavelength 2 pi / inv after the scaling exceeds max_len, which for linear is Liu's with the
+    // positions divided by f. Unscaled pairs keep Liu's count; a model that names L0 was trained
+    // unscaled on it, which Liu's count is of.
+    if (!rope.originalMaxLen && t.inv != t.invBefore) {
+        std::int64_t pair = 0;
+        const auto live = static_cast<std::size_t>(livePairs(rope));
+        while (std::size_t(pair) < std::min(live, t.inv.size()) && kTwoPi / t.inv[std::size_t(pair)] <= context)
+            ++pair;
+        d.criticalDimension = 2 * pair;
+    }
 
     // The last position's neighbours in bf16 (7 explicit mantissa bits) and fp16 (10), which
     // rounds 65520 and up to infinity.

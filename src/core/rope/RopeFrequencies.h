@@ -74,7 +74,10 @@ struct Description
     std::optional<std::int64_t> pairsKept, pairsBlended, pairsDivided;
     double wavelengthMin = 0.0; // after scaling; proportional's zero frequencies excluded
     double wavelengthMax = 0.0;
-    std::int64_t criticalDimension = 0; // Liu et al. 2023: 2 ceil((r/2) log_theta(L0 / 2 pi))
+    // Liu et al. 2023: 2 ceil((r/2) log_theta(L0 / 2 pi)), the pairs that never turn once within
+    // the original context L0; for a model that names no L0 and scales its pairs, the first
+    // dimension whose scaled pair turns less than once within max_len (as the model runs them).
+    std::int64_t criticalDimension = 0;
     double bf16PositionStep = 0.0; // gap between neighbouring bf16 values at max_len - 1
     std::optional<double> fp16PositionStep; // unset where max_len - 1 overflows fp16
 };

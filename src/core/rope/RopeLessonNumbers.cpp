@@ -399,7 +399,7 @@ QList<Entry> entries()
              [](const Params &p) { return ropeWavelength(p, false, false); }},
             {u"rope_lambda_last_before"_s, u"the wavelength of the last pair that turns, before scaling"_s,
              [](const Params &p) { return ropeWavelength(p, true, false); }},
-            {u"rope_critical_dim"_s, u"the critical dimension 2⌈(r/2)·log_θ(L₀/2π)⌉ (Liu et al. 2023)"_s,
+            {u"rope_critical_dim"_s, u"Liu et al.'s critical dimension, of the pairs as the model runs them"_s,
              [](const Params &p) {
                  return isRope(p) ? integer(RopeFrequencies::describe(p).criticalDimension) : none(kNotRope);
              }},
