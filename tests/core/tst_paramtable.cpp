@@ -52,6 +52,7 @@ QString otherText(const ParamSpec &row)
         {u"cache"_s, u"4"_s},
         {u"ids-choice"_s, u"cache-offset"_s},
         {u"attention"_s, u"both-ways"_s},
+        {u"positions-added"_s, u"by-column"_s},
         {u"attn-scale"_s, u"0.1"_s},
         {u"floor-scale"_s, u"4096"_s},
         {u"attention-chunk"_s, u"8192"_s},
