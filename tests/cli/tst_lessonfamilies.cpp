@@ -5,7 +5,6 @@
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
-#include "render/FigureRoom.h"
 #include "render/data/FamiliesModel.h"
 #include "render/data/FamilyPanel.h"
 #include "support/FigureBuilds.h"
@@ -63,15 +62,15 @@ void TestLessonFamilies::aSlideDrawsTheFamiliesItsTextNames()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     QStringList drawn;
     for (const QCPAxisRect *rect : FigureBuild::plotRects(*built->plot()))
-        drawn.append(FigureRoom::shownLabel(rect->axis(QCPAxis::atLeft))); // along its ticks, too
+        drawn.append(rect->axis(QCPAxis::atLeft)->label());
     for (const FamilySpec *family : FamiliesModel::panelFamilies()) {
         const FamilyPanel *panel = FamilyPanels::of(family->encoding);
         const QRegularExpression named(u"(^|[^\\w-])"_s + QRegularExpression::escape(panel->terseLabel) + u"\\b"_s);
         if (!named.match(text).hasMatch())
             continue;
         QVERIFY2(drawn.contains(panel->label) || drawn.contains(panel->terseLabel),
-                 qPrintable(
-                     u"the text names %1, the slide draws %2: %3"_s.arg(panel->terseLabel, drawn.join(u", "_s), text)));
+                 qPrintable(u"the text names %1, the slide draws %2: %3"_s.arg(panel->terseLabel,
+                                                                                drawn.join(u", "_s), text)));
     }
 }
 

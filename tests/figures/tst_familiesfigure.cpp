@@ -54,18 +54,15 @@ Params settings(std::int64_t maxLen, bool flipped = false)
 
 } // namespace
 
-// The panels a 16:9 slide at 14 pt holds (FamiliesRoom::held): all eight, in two columns (it drew
-// six when only the grid of FamiliesRoom::columns, three columns, was tried); and a page as wide and
-// 11 cm high, crowded: six, in two columns.
-constexpr qsizetype kOnASlide = 8;
-constexpr qsizetype kOnACrowdedPage = 6;
+// The panels a 14-pt slide holds (FamiliesRoom::held): two rows of three.
+constexpr qsizetype kOnASlide = 6;
 
 // The panels' left axis labels of a built figure, in layout order.
 QStringList panelLabels(const QCustomPlot &plot)
 {
     QStringList labels;
     for (const QCPAxisRect *rect : FigureBuild::plotRects(plot))
-        labels.append(FigureRoom::shownLabel(rect->axis(QCPAxis::atLeft))); // along its ticks, too
+        labels.append(rect->axis(QCPAxis::atLeft)->label());
     return labels;
 }
 
@@ -304,8 +301,7 @@ void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds_data()
 // a low figure sets them in columns, row by row in the list's order, each plot as high as the
 // others and at least a line of its text high, the axis under the last panel of each column; a last
 // row with fewer panels than columns keeps every panel (seven panels left a slide one). Set in
-// columns on a page short of room, the fewest that leave the plots half of it: a 16:9 slide at 14 pt
-// holds all eight in two columns (seven in three left them 37 %).
+// columns on a page short of room, at most six (seven left the plots 37% of a 14-pt slide).
 void TestFamiliesFigure::everyPanelFitsInColumnsTheHeightNeeds()
 {
     QFETCH(double, width);
@@ -397,18 +393,18 @@ void TestFamiliesFigure::aCrowdedPageKeepsTheChosenTheNamedThenOneOfEachKind()
     QCOMPARE(FamiliesRoom::shown(families, chosenFamily, {}, families.size()).count(true), families.size());
 }
 
-// A crowded 14-pt page draws a panel it would leave out once it is named (--keep, as the families
-// lesson names the family its text introduces), and the title says how many of how many; a family
-// without a panel cannot be named.
+// A 14-pt slide draws a panel it would leave out once it is named (--keep, as the families lesson
+// names the family its text introduces), and the title says how many of how many; a family without
+// a panel cannot be named.
 void TestFamiliesFigure::aNamedPanelIsDrawnAndTheTitleSaysHowManyOfHowMany()
 {
     Params p = settings(2048);
     p.encoding = Encoding::Rope;
-    const FigureSize slide = FigureSize::fromInches(QSizeF(25.4 / 2.54, 11.0 / 2.54), 150.0);
+    const FigureSize slide = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 150.0);
     FigureStyle style;
     style.fontPointSize = 14.0;
     const QList<const FamilySpec *> families = FamiliesModel::panelFamilies();
-    const QList<bool> unnamed = FamiliesRoom::shown(families, p.encoding, {}, kOnACrowdedPage);
+    const QList<bool> unnamed = FamiliesRoom::shown(families, p.encoding, {}, kOnASlide);
     const qsizetype left = unnamed.lastIndexOf(false);
     QVERIFY2(left >= 0, "a slide draws every panel");
     const FamilyPanel *kept = FamilyPanels::of(families[left]->encoding);
@@ -417,7 +413,7 @@ void TestFamiliesFigure::aNamedPanelIsDrawnAndTheTitleSaysHowManyOfHowMany()
     const auto built = FigureBuilds::build(u"families"_s, p, slide, state, style);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QStringList labels = panelLabels(*built->plot());
-    QCOMPARE(labels.size(), kOnACrowdedPage);
+    QCOMPARE(labels.size(), kOnASlide);
     const auto drawn = [&labels](const FamilyPanel *panel) {
         return labels.contains(panel->label) || labels.contains(panel->terseLabel);
     };

@@ -207,7 +207,6 @@ void FamiliesFigure::arrange(int columns, const QList<bool> &shown)
 QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const FigureState &state)
 {
     m_othersGiveWay = false;
-    m_heldColumns = 0;
     const QCustomPlot &plot = *m_title->parentPlot();
     const double points = m_panels.front().rect->axis(QCPAxis::atBottom)->labelFont().pointSizeF();
     if (!FigureRoom::shortOfRoom(plot, points))
@@ -222,7 +221,6 @@ QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const Fig
     m_othersGiveWay = held <= 1;
     if (m_othersGiveWay)
         return QList<bool>(m_panels.size(), true);
-    m_heldColumns = FamiliesRoom::heldColumns(lines, width, held);
     return FamiliesRoom::shown(families, chosen, FamiliesModel::keepWords(state).families, held);
 }
 
@@ -303,13 +301,8 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
     panel.rect->axis(QCPAxis::atLeft)->setRange(familiesPadded(lo, hi, d.least, d.most));
     const bool masked = d.maskedAfterQuery && view.upper > 0.0;
     PlotItems::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
-    // A terse page keys its panels' masked shade once, "masked": one shade, one entry (a 16:9 slide's
-    // eight panels lost their title to a legend of four grey swatches in two rows).
-    bool maskKeyed = false;
-    for (int i = 0; terse && i < m_legend->itemCount(); ++i)
-        maskKeyed |= SwatchLegend::color(m_legend->item(i)) == kFamiliesMaskedShade;
-    if (masked && keyed && !maskKeyed)
-        SwatchLegend::add(m_legend, {kFamiliesMaskedShade, terse ? u"masked"_s : d.maskName});
+    if (masked && keyed)
+        SwatchLegend::add(m_legend, {kFamiliesMaskedShade, terse ? d.terseMaskName : d.maskName});
     const QCPRange y = panel.rect->axis(QCPAxis::atLeft)->range();
     PlotItems::vertical(panel.zero, 0.0, y.lower, y.upper);
     QCPAxis *top = panel.rect->axis(QCPAxis::atTop);
@@ -385,7 +378,7 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         if (const FamilyPanelData *panelData = d.panel(m_panels[n].family->encoding); panelData && shown[n])
             fillPanel(m_panels[n], *panelData, view, terse);
     }
-    arrange(m_heldColumns > 0 ? m_heldColumns : FamiliesRoom::columns(lines, shown.count(true)), shown);
+    arrange(FamiliesRoom::columns(lines, shown.count(true)), shown);
     m_legend->setWrap(4);
     setLabels(terse, d.chosen);
     // On little room the chosen family's panel stays (the first where it has none): the others go.

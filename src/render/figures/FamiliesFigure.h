@@ -60,7 +60,6 @@ private:
     bool m_compact = false;
     // The page holds no grid of panels: FigureRoom gives up all but the chosen family's.
     bool m_othersGiveWay = false;
-    int m_heldColumns = 0; // the columns of a page short of room (FamiliesRoom::heldColumns); 0: none
     bool m_terse = false; // the texts the axis labels were set for
     std::optional<Encoding> m_chosen;
     std::shared_ptr<const FamiliesData> m_data;

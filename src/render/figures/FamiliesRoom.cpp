@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 
 namespace posenc::FamiliesRoom {
 
@@ -72,33 +71,14 @@ int columns(double lines, qsizetype panels)
     return kMostColumns;
 }
 
-namespace {
-
-// The fewest columns whose grid of `panels` leaves each plot kPanelLines lines high and the plots
-// kMinPlotShare of the page, by the estimate; none where no grid does.
-std::optional<int> fittingColumns(double lines, double width, qsizetype panels)
-{
-    for (int columns = 1; columns <= kMostColumns; ++columns) {
-        const auto [high, share] = estimate(lines, width, panels, columns);
-        if (high >= kPanelLines && share >= FigureRoom::kMinPlotShare)
-            return columns;
-    }
-    return std::nullopt;
-}
-
-} // namespace
-
 qsizetype held(double lines, double width, qsizetype panels)
 {
-    for (qsizetype n = panels; n > 1; --n)
-        if (fittingColumns(lines, width, n))
+    for (qsizetype n = panels; n > 1; --n) {
+        const auto [high, share] = estimate(lines, width, n, columns(lines, n));
+        if (high >= kPanelLines && share >= FigureRoom::kMinPlotShare)
             return n;
+    }
     return std::min<qsizetype>(panels, 1);
-}
-
-int heldColumns(double lines, double width, qsizetype panels)
-{
-    return fittingColumns(lines, width, panels).value_or(columns(lines, panels));
 }
 
 QList<bool> shown(const QList<const FamilySpec *> &families, Encoding chosen, const QList<Encoding> &named,

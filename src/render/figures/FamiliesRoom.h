@@ -20,14 +20,10 @@ PanelKind kindOf(const FamilySpec &family);
 int columns(double lines, qsizetype panels);
 
 // How many panels a page short of room holds, `lines` lines of text high and `width` line heights
-// wide, out of `panels`: the most that some grid of at most three columns lays out leaving each plot
-// kPanelLines lines high and the plots FigureRoom::kMinPlotShare of the page once its captions and
-// legends are given up, by an estimate of the margins in lines of text (a 16:9 slide at 14 pt holds
-// eight in two columns: columns()' three left them too little room, and the slide drew six). At
-// least one.
+// wide, out of `panels`: the most whose grid (columns()) leaves each plot kPanelLines lines high and
+// the plots FigureRoom::kMinPlotShare of the page once its captions and legends are given up, by an
+// estimate of the margins in lines of text (a 14-pt slide holds six in two columns). At least one.
 qsizetype held(double lines, double width, qsizetype panels);
-// The columns such a page lays `panels` out in: the fewest of those grids, else columns().
-int heldColumns(double lines, double width, qsizetype panels);
 
 // Which of `families` (the panels, in the list's order) a page that holds `held` of them draws: the
 // chosen family's, then those `named` (by the lesson or the caller, --keep) in the order named,
