@@ -9,9 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace posenc::DrawnText {
 
@@ -47,9 +47,8 @@ size_t qHash(const Key &key, size_t seed = 0)
 struct Line
 {
     QTextLayout layout;
-    // Per line: its top, its bottom (top + ascent + descent: its own height, not QTextLine::height's,
+    // Per line: its bottom (its top + ascent + descent: its own height, not QTextLine::height's,
     // which rounds it up to a whole unit), QTextLine::naturalTextWidth and horizontalAdvance.
-    std::vector<qreal> tops;
     std::vector<qreal> bottoms;
     std::vector<qreal> widths;
     std::vector<qreal> advances;
@@ -70,14 +69,14 @@ bool laidOutHere(const QPainter &painter, int flags, const QString &text)
     if (font.underline() || font.overline() || font.strikeOut())
         return false;
     // What qt_format_text rewrites (a single line's newline, a carriage return, a tab), a line that
-    // a right alignment measures apart (its leading spaces) or that ends empty, and the separator of
-    // a text's length variants. Lines broken at a newline are laid out here, as the figures' wrapped
-    // titles and labels are.
+    // a right alignment measures apart (its leading spaces), that ends in a space before a newline
+    // or that is empty, and the separator of a text's length variants. Lines broken at a newline are
+    // laid out here, as the figures' wrapped titles and labels are.
     const bool singleLine = flags & Qt::TextSingleLine;
     for (qsizetype i = 0; i < text.size(); ++i) {
         const char16_t u = text.at(i).unicode();
         if (u == u'\n') {
-            if (singleLine || i + 1 == text.size() || text.at(i + 1).isSpace())
+            if (singleLine || i == 0 || i + 1 == text.size() || text.at(i - 1).isSpace() || text.at(i + 1).isSpace())
                 return false;
         } else if (u == u'\r' || u == u'\t' || u == 0x9c || u == QChar::LineSeparator
                    || u == QChar::ParagraphSeparator) {
@@ -114,7 +113,6 @@ const Line &laidOut(const QPainter &painter, const QString &text)
         next.setLineWidth(0x01000000);
         height = std::ceil(height + leading);
         next.setPosition(QPointF(0.0, height));
-        line->tops.push_back(height);
         height += next.ascent() + next.descent();
         line->bottoms.push_back(height);
         line->widths.push_back(next.naturalTextWidth());

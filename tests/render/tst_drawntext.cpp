@@ -88,7 +88,8 @@ void TestDrawnText::drawsQtsPixels_data()
                                     << third << 1.0 << true;
     // QCPTextElement's title and a legend entry's text.
     QTest::newRow("title centred") << font(11, true) << QRectF(0, 0, 157, 40) << int(Qt::AlignCenter)
-                                   << u"RoPE: rotation of pair i at position p (θ = 500000)"_s << 1.0 << half << 1.0 << true;
+                                   << u"RoPE: rotation of pair i at position p (θ = 500000)"_s << 1.0 << half << 1.0
+                                   << true;
     QTest::newRow("title clipped") << font(11, true) << QRectF(5, 5, 60, 12) << int(Qt::AlignCenter)
                                    << u"a title wider than its room"_s << 1.0 << none << 1.0 << true;
     QTest::newRow("legend entry") << font(9) << QRectF(20.0, 3.0, 80.0, 16.0) << int(Qt::TextDontClip)
@@ -103,25 +104,28 @@ void TestDrawnText::drawsQtsPixels_data()
     QTest::newRow("two lines") << font(9) << QRectF(0, 0, 150, 50) << int(Qt::AlignCenter)
                                << u"first line\nsecond line"_s << 1.0 << half << 1.0 << true;
     QTest::newRow("two lines, right, bottom")
-        << font(9) << QRectF(3, 2, 150, 50) << int(Qt::AlignRight | Qt::AlignBottom)
-        << u"a longer first line\nshort"_s << 1.0 << third << 1.0 << true;
+        << font(9) << QRectF(3, 2, 150, 50) << int(Qt::AlignRight | Qt::AlignBottom) << u"a longer first line\nshort"_s
+        << 1.0 << third << 1.0 << true;
     QTest::newRow("three lines at 2x") << font(10.05, true) << QRectF(0, 0, 140, 55) << int(Qt::AlignCenter)
                                        << u"Sinusoidal PE:\nvalues of every\nposition"_s << 2.0 << half << 1.0 << true;
     QTest::newRow("three lines, fractional size")
         << font(7.3) << QRectF(1.5, 2.25, 120, 50) << int(Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip)
         << u"one\ntwo and more\nthree"_s << 1.5 << none << 1.0 << true;
-    QTest::newRow("lines clipped, no bounds asked")
-        << font(11, true) << QRectF(5, 5, 100, 20) << int(Qt::AlignCenter) << u"first\nsecond\nthird\nfourth"_s
-        << 1.0 << half << 1.0 << false;
+    QTest::newRow("lines clipped, no bounds asked") << font(11, true) << QRectF(5, 5, 100, 20) << int(Qt::AlignCenter)
+                                                    << u"first\nsecond\nthird\nfourth"_s << 1.0 << half << 1.0 << false;
     QTest::newRow("lines clipped at the bottom, no bounds asked")
         << font(9) << QRectF(5, 5, 100, 18) << int(Qt::AlignLeft | Qt::AlignBottom) << u"one\ntwo\nthree"_s << 1.0
         << none << 1.0 << false;
-    // Left to QPainter::drawText: a tab, a word wrap, a line that starts with a space, an empty line.
+    // Left to QPainter::drawText: a tab, a word wrap, a line that starts or ends with a space, an empty
+    // line.
     QTest::newRow("second line indented") << font(9) << QRectF(0, 0, 150, 50) << int(Qt::AlignRight)
                                           << u"first\n  second"_s << 1.0 << none << 1.0 << true;
+    QTest::newRow("space before a newline")
+        << font(9) << QRectF(0, 0, 150, 50) << int(Qt::AlignRight) << u"first \nsecond"_s << 1.0 << none << 1.0 << true;
     QTest::newRow("empty line") << font(9) << QRectF(0, 0, 150, 50) << int(Qt::AlignCenter) << u"first\n\nthird"_s
                                 << 1.0 << none << 1.0 << true;
-    QTest::newRow("tab") << font(9) << QRectF(0, 0, 150, 50) << int(Qt::AlignLeft) << u"a\tb"_s << 1.0 << none << 1.0 << true;
+    QTest::newRow("tab") << font(9) << QRectF(0, 0, 150, 50) << int(Qt::AlignLeft) << u"a\tb"_s << 1.0 << none << 1.0
+                         << true;
     QTest::newRow("wrapped") << font(9) << QRectF(0, 0, 60, 50) << int(Qt::TextWordWrap)
                              << u"a text that wraps in its room"_s << 1.0 << none << 1.0 << true;
 }
