@@ -1,13 +1,17 @@
 #include "DrawnText.h"
 
+#include <QFontMetricsF>
 #include <QHash>
 #include <QPaintDevice>
 #include <QPaintEngine>
 #include <QPainter>
 #include <QTextLayout>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace posenc::DrawnText {
 
@@ -37,14 +41,17 @@ size_t qHash(const Key &key, size_t seed = 0)
     return qHashMulti(seed, key.font, key.dpiX, key.dpiY, key.direction, key.text);
 }
 
-// One line laid out as qt_format_text lays out a text without wrapping: a line as wide as it
-// needs, at the top of its layout, in the painter's direction.
+// A text laid out as qt_format_text lays out a text without wrapping: each of its lines as wide as
+// it needs, the first at the top of its layout, each next one below the one before by the font's
+// leading, on a whole unit (qt_format_text's qCeil), in the painter's direction.
 struct Line
 {
     QTextLayout layout;
-    qreal width = 0.0; // QTextLine::naturalTextWidth
-    qreal height = 0.0;
-    qreal advance = 0.0; // QTextLine::horizontalAdvance
+    // Per line: its bottom (its top + ascent + descent: its own height, not QTextLine::height's,
+    // which rounds it up to a whole unit), QTextLine::naturalTextWidth and horizontalAdvance.
+    std::vector<qreal> bottoms;
+    std::vector<qreal> widths;
+    std::vector<qreal> advances;
 };
 
 // A figure's texts number in the dozens, its tick labels in the hundreds over a session's ranges;
@@ -61,13 +68,20 @@ bool laidOutHere(const QPainter &painter, int flags, const QString &text)
     const QFont &font = painter.font();
     if (font.underline() || font.overline() || font.strikeOut())
         return false;
-    // What qt_format_text rewrites or breaks lines at, leading spaces that a right alignment
-    // measures apart, and the separator of a text's length variants.
-    for (const QChar c : text) {
-        const char16_t u = c.unicode();
-        if (u == u'\n' || u == u'\r' || u == u'\t' || u == 0x9c || u == QChar::LineSeparator
-            || u == QChar::ParagraphSeparator)
+    // What qt_format_text rewrites (a single line's newline, a carriage return, a tab), a line that
+    // a right alignment measures apart (its leading spaces), that ends in a space before a newline
+    // or that is empty, and the separator of a text's length variants. Lines broken at a newline are
+    // laid out here, as the figures' wrapped titles and labels are.
+    const bool singleLine = flags & Qt::TextSingleLine;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t u = text.at(i).unicode();
+        if (u == u'\n') {
+            if (singleLine || i == 0 || i + 1 == text.size() || text.at(i - 1).isSpace() || text.at(i + 1).isSpace())
+                return false;
+        } else if (u == u'\r' || u == u'\t' || u == 0x9c || u == QChar::LineSeparator
+                   || u == QChar::ParagraphSeparator) {
             return false;
+        }
     }
     return !text.front().isSpace();
 }
@@ -82,22 +96,29 @@ const Line &laidOut(const QPainter &painter, const QString &text)
     if (lines.size() >= kMaxLines)
         lines.clear();
     auto line = std::make_shared<Line>();
-    line->layout.setText(text);
+    // qt_format_text breaks lines at a newline, which it writes as a line separator.
+    QString separated = text;
+    separated.replace(u'\n', QChar::LineSeparator);
+    line->layout.setText(separated);
     line->layout.setFont(painter.font());
     QTextOption option;
     option.setTextDirection(painter.layoutDirection());
     option.setAlignment(Qt::AlignLeft); // qt_format_text aligns the lines itself
     line->layout.setTextOption(option);
     line->layout.setCacheEnabled(true);
+    const qreal leading = QFontMetricsF(painter.font(), painter.device()).leading();
+    qreal height = -leading;
     line->layout.beginLayout();
-    QTextLine first = line->layout.createLine();
-    first.setLineWidth(0x01000000);
-    first.setPosition(QPointF(0.0, 0.0));
+    for (QTextLine next = line->layout.createLine(); next.isValid(); next = line->layout.createLine()) {
+        next.setLineWidth(0x01000000);
+        height = std::ceil(height + leading);
+        next.setPosition(QPointF(0.0, height));
+        height += next.ascent() + next.descent();
+        line->bottoms.push_back(height);
+        line->widths.push_back(next.naturalTextWidth());
+        line->advances.push_back(next.horizontalAdvance());
+    }
     line->layout.endLayout();
-    line->width = first.naturalTextWidth();
-    // The line's own height, not QTextLine::height's, which rounds it up to a whole unit.
-    line->height = first.ascent() + first.descent();
-    line->advance = first.horizontalAdvance();
     return **lines.insert(std::move(key), std::move(line));
 }
 
@@ -110,31 +131,46 @@ void draw(QPainter &painter, const QRectF &rect, int flags, const QString &text,
         return;
     }
     const Line &line = laidOut(painter, text);
+    // qt_format_text stops at the line that reaches the bottom of a clipping rect when no bounds
+    // are asked for: the lines after it are neither measured nor drawn.
+    const bool clipping = !(flags & Qt::TextDontClip);
+    std::size_t count = 0;
+    qreal height = 0.0;
+    qreal width = 0.0;
+    while (count < line.bottoms.size()) {
+        height = line.bottoms[count];
+        width = std::max(width, line.widths[count]);
+        ++count;
+        if (clipping && !bounds && height >= rect.height())
+            break;
+    }
     qreal yoff = 0.0;
     if (flags & Qt::AlignBottom)
-        yoff = rect.height() - line.height;
+        yoff = rect.height() - height;
     else if (flags & Qt::AlignVCenter)
-        yoff = (rect.height() - line.height) / 2;
+        yoff = (rect.height() - height) / 2;
     qreal xoff = 0.0;
     if (flags & Qt::AlignRight)
-        xoff = rect.width() - line.width;
+        xoff = rect.width() - width;
     else if (flags & Qt::AlignHCenter)
-        xoff = (rect.width() - line.width) / 2;
-    const QRectF drawn(rect.x() + xoff, rect.y() + yoff, line.width, line.height);
+        xoff = (rect.width() - width) / 2;
+    const QRectF drawn(rect.x() + xoff, rect.y() + yoff, width, height);
     if (bounds)
         *bounds = drawn;
-    // The line placed by its advance, as qt_format_text places each line it draws.
-    xoff = 0.0;
-    if (flags & Qt::AlignRight)
-        xoff = rect.width() - line.advance;
-    else if (flags & Qt::AlignHCenter)
-        xoff = (rect.width() - line.advance) / 2;
-    const bool clip = !(flags & Qt::TextDontClip) && !rect.contains(drawn);
+    const bool clip = clipping && !rect.contains(drawn);
     if (clip) {
         painter.save();
         painter.setClipRect(rect, Qt::IntersectClip);
     }
-    line.layout.lineAt(0).draw(&painter, QPointF(rect.x() + xoff, rect.y() + yoff));
+    // Each line placed by its own advance, as qt_format_text places each line it draws.
+    for (std::size_t i = 0; i < count; ++i) {
+        xoff = 0.0;
+        if (flags & Qt::AlignRight)
+            xoff = rect.width() - line.advances[i];
+        else if (flags & Qt::AlignHCenter)
+            xoff = (rect.width() - line.advances[i]) / 2;
+        line.layout.lineAt(static_cast<int>(i)).draw(&painter, QPointF(rect.x() + xoff, rect.y() + yoff));
+    }
     if (clip)
         painter.restore();
 }

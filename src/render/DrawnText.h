@@ -10,11 +10,12 @@ namespace posenc {
 // A figure's texts drawn as QPainter::drawText(rect, flags, text) draws them, without shaping them
 // anew: Qt lays each text out (qt_format_text: a QTextLayout, shaped by HarfBuzz) every time it is
 // drawn, and a view's titles, legend entries and tick labels were a third of its replot, the same
-// texts frame after frame. A line of text is laid out once per font, text and screen resolution on
-// the calling thread and placed where qt_format_text places it, so every pixel is Qt's own
-// (tst_drawntext). What this does not lay out alike (several lines, tabs, justified or wrapped text,
-// a painter drawing right to left, a decorated font, a painter other than the raster engine's: SVG and PDF)
-// is left to QPainter::drawText.
+// texts frame after frame. A text is laid out once per font, text and screen resolution on the calling
+// thread and each of its lines placed where qt_format_text places it, so every pixel is Qt's own
+// (tst_drawntext): a title or an axis label wrapped onto several lines (FigureFit) too, which Qt
+// shaped again at every replot. What this does not lay out alike (a line that starts with a space
+// or is empty, tabs, justified or wrapped text, a painter drawing right to left, a decorated font, a
+// painter other than the raster engine's: SVG and PDF) is left to QPainter::drawText.
 namespace DrawnText {
 
 // QPainter::drawText(rect, flags, text, bounds).
