@@ -42,7 +42,7 @@ public:
     QString originalText(QCPTextElement *element);
     // Shows `text` in place of it; false when it shows that already.
     bool setText(QCPTextElement *element, const QString &text);
-    // A text that takes no room: empty, a unit high.
+    // A text that takes no room: empty, no height.
     bool dropText(QCPTextElement *element);
 
     // An axis's label and paddings, an axis rect's or a colorbar's least margins, as before a step.

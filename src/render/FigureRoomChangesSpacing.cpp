@@ -8,11 +8,12 @@ namespace posenc::FigureRoom {
 
 void Changes::closeUpAround(const QList<QCPLayoutElement *> &hidden)
 {
-    // A panel given up keeps a unit of its column (or of its row, alone in it) and the grid's
-    // spacing beside it: with the other columns of its grid given up too, the one left shared its
-    // grid's width with nothing but that spacing (learned, rope-input, buckets: 5 units of a
-    // 6 x 4 cm page's 227), and a panel left over one given up under it its height (rope-score,
-    // buckets). A legend's spacing is its own (unfold).
+    // A panel given up keeps the grid's spacing beside it (and a unit of its column, or of its
+    // row, alone in it, where its least size is not none, Changes::hide): with the other columns
+    // of its grid given up too, the one left shared its grid's width with nothing but that
+    // spacing (learned, rope-input, buckets: 5 units of a 6 x 4 cm page's 227), and a panel left
+    // over one given up under it its height (rope-score, buckets). A legend's spacing is its own
+    // (unfold).
     QList<QCPLayoutGrid *> grids;
     for (QCPLayoutElement *element : hidden)
         if (auto *grid = qobject_cast<QCPLayoutGrid *>(element->layout());
@@ -43,14 +44,14 @@ void Changes::closeUpAround(const QList<QCPLayoutElement *> &hidden)
         };
         const auto [columns, columnRun] = count(grid->columnCount(), grid->rowCount(), true);
         const auto [rows, rowRun] = count(grid->rowCount(), grid->columnCount(), false);
-        // Two drawn columns with k given up between them stand (k + 1) spacings and k units apart
+        // Two drawn columns with k given up between them stand (k + 1) spacings apart
         // (alibi-bias's map and its colour bar, the map beside it given up: 9 units of a 6 x 4 cm
         // page's 227): the spacing is cut so that they stand about one spacing apart, as
         // matplotlib's colorbar pad does not grow with the axes removed beside it.
         const auto spacingFor = [](int spacing, int sections, int kept, int run) {
             if (sections < 2)
                 return spacing;
-            // One left: nothing to stand apart from. Else (k + 1) s' + k within s + k: s' = s / (k + 1).
+            // One left: nothing to stand apart from. Else (k + 1) s' within s: s' = s / (k + 1).
             return kept <= 1 ? 0 : spacing / (run + 1);
         };
         const int columnSpacing = spacingFor(grid->columnSpacing(), grid->columnCount(), columns, columnRun);
