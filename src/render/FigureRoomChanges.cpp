@@ -16,9 +16,6 @@ namespace {
 const QString kChangesName = u"posencFigureRoom"_s;
 const QString kHiddenLayer = u"posencGivenUp"_s;
 const QString kStatements = u"  ·  "_s;
-// The greatest extent a layout takes as set rather than from the element's hint
-// (QCPLayout::getFinalMaximumOuterSize reads QWIDGETSIZE_MAX as "not set").
-constexpr int kUncapped = QWIDGETSIZE_MAX - 1;
 
 // Where `element` sits in the grid that holds it; (-1, -1) when no grid does.
 std::pair<int, int> cellOf(const QCPLayoutGrid *grid, const QCPLayoutElement *element)
@@ -29,12 +26,6 @@ std::pair<int, int> cellOf(const QCPLayoutGrid *grid, const QCPLayoutElement *el
             grid->indexToRowCol(i, row, column);
     return {row, column};
 }
-
-// The least size a layout gives `element` (QCPLayout's own reading of its least size and hint).
-struct LeastSize : QCPLayout
-{
-    using QCPLayout::getFinalMinimumOuterSize;
-};
 
 } // namespace
 
@@ -101,11 +92,8 @@ bool Changes::dropText(QCPTextElement *element)
     if (!element || element->text().isEmpty())
         return false;
     setText(element, QString());
-    // No height at all: an empty MeasuredTextElement hints none, and a unit held for each text
-    // dropped (the title's row, a caption's) took 1 to 3 of a 6 x 4 cm page's 151 from its plots.
     element->setMargins(QMargins());
-    element->setMinimumSize(1, 0);
-    element->setMaximumSize(QWIDGETSIZE_MAX, LeastSize::getFinalMinimumOuterSize(element).height() > 0 ? 1 : 0);
+    takeNoRoom(element, Qt::Horizontal);
     return true;
 }
 
@@ -241,24 +229,10 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
         };
         // Its greatest extent the other way is set, not hinted: a legend's hint is its entries'
         // widths (its margins alone once they are taken), and would cap its column or row.
-        // None at all where its hint then allows none (a grid's, a legend's, is capped by its
-        // greatest size; an empty text's is none): a unit held for each element given up alone in
-        // its row took it from the plots.
-        if (row >= 0 && aloneIn(true)) {
-            element->setMaximumSize(kUncapped, 0);
-            element->setMinimumSize(1, 0);
-            if (LeastSize::getFinalMinimumOuterSize(element).height() > 0) {
-                element->setMinimumSize(1, 1);
-                element->setMaximumSize(kUncapped, 1);
-            }
-        } else if (column >= 0 && aloneIn(false)) {
-            element->setMaximumSize(0, kUncapped);
-            element->setMinimumSize(0, 1);
-            if (LeastSize::getFinalMinimumOuterSize(element).width() > 0) {
-                element->setMinimumSize(1, 1);
-                element->setMaximumSize(1, kUncapped);
-            }
-        }
+        if (row >= 0 && aloneIn(true))
+            takeNoRoom(element, Qt::Horizontal);
+        else if (column >= 0 && aloneIn(false))
+            takeNoRoom(element, Qt::Vertical);
     }
     for (int i = 0; i < m_plot->itemCount(); ++i) {
         QCPAbstractItem *item = m_plot->item(i);

@@ -2,9 +2,37 @@
 
 #include <algorithm>
 
-// The spacing of a grid whose columns, or rows, all but one were given up, and the headroom an
-// axis's range grows by for a key over its plot (docs/ARCHITECTURE.md, "Figures at any size").
+// The room of elements given up, the spacing of a grid whose columns, or rows, all but one were
+// given up, and the headroom an axis's range grows by for a key over its plot
+// (docs/ARCHITECTURE.md, "Figures at any size").
 namespace posenc::FigureRoom {
+
+namespace {
+
+// The least size a layout gives `element` (QCPLayout's own reading of its least size and hint).
+struct LeastSize : QCPLayout
+{
+    using QCPLayout::getFinalMinimumOuterSize;
+};
+
+} // namespace
+
+void Changes::takeNoRoom(QCPLayoutElement *element, Qt::Orientation across)
+{
+    // Its greatest extent the other way is set, not hinted (QCPLayout::getFinalMaximumOuterSize
+    // reads QWIDGETSIZE_MAX as not set). A grid's, a legend's least size is capped by its greatest,
+    // an empty text's is none: a unit held for each (the title's row, a caption's, a legend's)
+    // took 1 to 3 of a 6 x 4 cm page's 151.
+    constexpr int uncapped = QWIDGETSIZE_MAX - 1;
+    const bool row = across == Qt::Horizontal;
+    for (const int extent : {0, 1}) {
+        element->setMinimumSize(row ? 1 : extent, row ? extent : 1);
+        element->setMaximumSize(row ? uncapped : extent, row ? extent : uncapped);
+        const QSize least = LeastSize::getFinalMinimumOuterSize(element);
+        if ((row ? least.height() : least.width()) <= extent)
+            return;
+    }
+}
 
 void Changes::closeUpAround(const QList<QCPLayoutElement *> &hidden)
 {
