@@ -16,9 +16,6 @@ namespace {
 const QString kChangesName = u"posencFigureRoom"_s;
 const QString kHiddenLayer = u"posencGivenUp"_s;
 const QString kStatements = u"  ·  "_s;
-// The greatest extent a layout takes as set rather than from the element's hint
-// (QCPLayout::getFinalMaximumOuterSize reads QWIDGETSIZE_MAX as "not set").
-constexpr int kUncapped = QWIDGETSIZE_MAX - 1;
 
 // Where `element` sits in the grid that holds it; (-1, -1) when no grid does.
 std::pair<int, int> cellOf(const QCPLayoutGrid *grid, const QCPLayoutElement *element)
@@ -95,9 +92,8 @@ bool Changes::dropText(QCPTextElement *element)
     if (!element || element->text().isEmpty())
         return false;
     setText(element, QString());
-    element->setMinimumSize(1, 1);
-    element->setMaximumSize(QWIDGETSIZE_MAX, 1);
     element->setMargins(QMargins());
+    takeNoRoom(element, Qt::Horizontal);
     return true;
 }
 
@@ -234,9 +230,9 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
         // Its greatest extent the other way is set, not hinted: a legend's hint is its entries'
         // widths (its margins alone once they are taken), and would cap its column or row.
         if (row >= 0 && aloneIn(true))
-            element->setMaximumSize(kUncapped, 1);
+            takeNoRoom(element, Qt::Horizontal);
         else if (column >= 0 && aloneIn(false))
-            element->setMaximumSize(1, kUncapped);
+            takeNoRoom(element, Qt::Vertical);
     }
     for (int i = 0; i < m_plot->itemCount(); ++i) {
         QCPAbstractItem *item = m_plot->item(i);

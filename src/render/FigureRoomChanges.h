@@ -42,7 +42,7 @@ public:
     QString originalText(QCPTextElement *element);
     // Shows `text` in place of it; false when it shows that already.
     bool setText(QCPTextElement *element, const QString &text);
-    // A text that takes no room: empty, a unit high.
+    // A text that takes no room: empty, no height.
     bool dropText(QCPTextElement *element);
 
     // An axis's label and paddings, an axis rect's or a colorbar's least margins, as before a step.
@@ -214,6 +214,9 @@ private:
     // The grids that held `hidden` and now show one column of elements at most lay them out
     // without spacing between columns.
     void closeUpAround(const QList<QCPLayoutElement *> &hidden);
+    // `element`, given up or dropped alone in its row (`across` horizontal) or its column, takes
+    // none of its height (width) there where its least size then allows none, else a unit.
+    static void takeNoRoom(QCPLayoutElement *element, Qt::Orientation across);
     // The folded labels of panels now hidden hidden too; every fold undone.
     void hideFoldsOfHidden();
     // A panel that left its margin group (releaseMargins) back in it.

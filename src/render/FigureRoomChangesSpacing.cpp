@@ -2,17 +2,46 @@
 
 #include <algorithm>
 
-// The spacing of a grid whose columns, or rows, all but one were given up, and the headroom an
-// axis's range grows by for a key over its plot (docs/ARCHITECTURE.md, "Figures at any size").
+// The room of elements given up, the spacing of a grid whose columns, or rows, all but one were
+// given up, and the headroom an axis's range grows by for a key over its plot
+// (docs/ARCHITECTURE.md, "Figures at any size").
 namespace posenc::FigureRoom {
+
+namespace {
+
+// The least size a layout gives `element` (QCPLayout's own reading of its least size and hint).
+struct LeastSize : QCPLayout
+{
+    using QCPLayout::getFinalMinimumOuterSize;
+};
+
+} // namespace
+
+void Changes::takeNoRoom(QCPLayoutElement *element, Qt::Orientation across)
+{
+    // Its greatest extent the other way is set, not hinted (QCPLayout::getFinalMaximumOuterSize
+    // reads QWIDGETSIZE_MAX as not set). A grid's, a legend's least size is capped by its greatest,
+    // an empty text's is none: a unit held for each (the title's row, a caption's, a legend's)
+    // took 1 to 3 of a 6 x 4 cm page's 151.
+    constexpr int uncapped = QWIDGETSIZE_MAX - 1;
+    const bool row = across == Qt::Horizontal;
+    for (const int extent : {0, 1}) {
+        element->setMinimumSize(row ? 1 : extent, row ? extent : 1);
+        element->setMaximumSize(row ? uncapped : extent, row ? extent : uncapped);
+        const QSize least = LeastSize::getFinalMinimumOuterSize(element);
+        if ((row ? least.height() : least.width()) <= extent)
+            return;
+    }
+}
 
 void Changes::closeUpAround(const QList<QCPLayoutElement *> &hidden)
 {
-    // A panel given up keeps a unit of its column (or of its row, alone in it) and the grid's
-    // spacing beside it: with the other columns of its grid given up too, the one left shared its
-    // grid's width with nothing but that spacing (learned, rope-input, buckets: 5 units of a
-    // 6 x 4 cm page's 227), and a panel left over one given up under it its height (rope-score,
-    // buckets). A legend's spacing is its own (unfold).
+    // A panel given up keeps the grid's spacing beside it (and a unit of its column, or of its
+    // row, alone in it, where its least size is not none, Changes::hide): with the other columns
+    // of its grid given up too, the one left shared its grid's width with nothing but that
+    // spacing (learned, rope-input, buckets: 5 units of a 6 x 4 cm page's 227), and a panel left
+    // over one given up under it its height (rope-score, buckets). A legend's spacing is its own
+    // (unfold).
     QList<QCPLayoutGrid *> grids;
     for (QCPLayoutElement *element : hidden)
         if (auto *grid = qobject_cast<QCPLayoutGrid *>(element->layout());
@@ -43,14 +72,14 @@ void Changes::closeUpAround(const QList<QCPLayoutElement *> &hidden)
         };
         const auto [columns, columnRun] = count(grid->columnCount(), grid->rowCount(), true);
         const auto [rows, rowRun] = count(grid->rowCount(), grid->columnCount(), false);
-        // Two drawn columns with k given up between them stand (k + 1) spacings and k units apart
+        // Two drawn columns with k given up between them stand (k + 1) spacings apart
         // (alibi-bias's map and its colour bar, the map beside it given up: 9 units of a 6 x 4 cm
         // page's 227): the spacing is cut so that they stand about one spacing apart, as
         // matplotlib's colorbar pad does not grow with the axes removed beside it.
         const auto spacingFor = [](int spacing, int sections, int kept, int run) {
             if (sections < 2)
                 return spacing;
-            // One left: nothing to stand apart from. Else (k + 1) s' + k within s + k: s' = s / (k + 1).
+            // One left: nothing to stand apart from. Else (k + 1) s' within s: s' = s / (k + 1).
             return kept <= 1 ? 0 : spacing / (run + 1);
         };
         const int columnSpacing = spacingFor(grid->columnSpacing(), grid->columnCount(), columns, columnRun);

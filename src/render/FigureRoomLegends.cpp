@@ -22,18 +22,27 @@ QList<QCPLegend *> keysOf(const QCustomPlot &plot)
     return found;
 }
 
-// The axis rects whose plottables `legend` names, in the order of its entries.
+// The axis rects whose plottables `legend` names, in the order of its entries. A key of swatches
+// names no plottable: it names the figure's one panel drawn, where it draws one (head-map's kinds
+// of columns), and no panel where it draws several.
 QList<QCPAxisRect *> rectsNamedBy(const QCPLegend *legend)
 {
     QList<QCPAxisRect *> rects;
+    bool plottables = false;
     for (int i = 0; i < legend->itemCount(); ++i) {
         auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
         if (!entry || !entry->plottable())
             continue;
+        plottables = true;
         if (QCPAxisRect *own = entry->plottable()->keyAxis()->axisRect(); !rects.contains(own))
             rects.append(own);
     }
-    return rects;
+    if (plottables || legend->itemCount() == 0)
+        return rects;
+    for (QCPAxisRect *rect : legend->parentPlot()->axisRects())
+        if (rect->realVisibility() && !Changes::isHidden(rect) && !dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            rects.append(rect);
+    return rects.size() == 1 ? rects : QList<QCPAxisRect *>();
 }
 
 using Place = std::function<std::optional<Qt::Alignment>(QCPAxisRect *, QSize, int)>;

@@ -124,7 +124,57 @@ struct Drawn
 {
     QList<Trace> traces;
     QList<QPolygonF> areas;
+    // The cells a colour map draws, in runs along its rows: none of them may be hidden.
+    QList<QRectF> cells;
 };
+
+// The runs of cells `map` draws, in pixels; none where it draws over all of its rect (its NaN
+// cells drawn in a colour, not left clear). A map's NaN cells left clear (QCPColorGradient's
+// nhTransparent) are empty room: head-map's rows of narrower heads end well before its widest's.
+std::optional<QList<QRectF>> cellsOf(QCPColorMap *map)
+{
+    if (map->gradient().nanHandling() != QCPColorGradient::nhTransparent)
+        return std::nullopt;
+    QCPColorMapData *data = map->data(); // its cell() is not const
+    const int keys = data->keySize(), values = data->valueSize();
+    if (keys < 2 || values < 2)
+        return std::nullopt;
+    const double keyStep = data->keyRange().size() / (keys - 1), valueStep = data->valueRange().size() / (values - 1);
+    QCPAxis *key = map->keyAxis();
+    QCPAxis *value = map->valueAxis();
+    const auto box = [&](double k0, double k1, double v0, double v1) {
+        const double a = key->coordToPixel(k0), b = key->coordToPixel(k1);
+        const double c = value->coordToPixel(v0), d = value->coordToPixel(v1);
+        return key->orientation() == Qt::Horizontal ? QRectF(QPointF(a, c), QPointF(b, d)).normalized()
+                                                    : QRectF(QPointF(c, a), QPointF(d, b)).normalized();
+    };
+    QList<QRectF> runs;
+    for (int j = 0; j < values; ++j) {
+        for (int i = 0; i < keys;) {
+            if (std::isnan(data->cell(i, j))) {
+                ++i;
+                continue;
+            }
+            const int first = i;
+            while (i < keys && !std::isnan(data->cell(i, j)))
+                ++i;
+            double k0 = 0.0, k1 = 0.0, v = 0.0;
+            data->cellToCoord(first, j, &k0, &v);
+            data->cellToCoord(i - 1, j, &k1, &v);
+            runs.append(box(k0 - keyStep / 2.0, k1 + keyStep / 2.0, v - valueStep / 2.0, v + valueStep / 2.0));
+        }
+    }
+    return runs;
+}
+
+// Whether `box` hides part of a cell drawn.
+bool hidesCells(const QList<QRectF> &cells, const QRectF &box)
+{
+    return std::any_of(cells.begin(), cells.end(), [&box](const QRectF &cell) {
+        const QRectF both = cell.intersected(box);
+        return both.width() > 0.5 && both.height() > 0.5;
+    });
+}
 
 // The area `graph` fills, as QCPGraph draws it: to its channel graph, or to its value axis's zero.
 std::optional<QPolygonF> areaOf(QCPGraph *graph, const Trace &trace)
@@ -148,7 +198,8 @@ std::optional<QPolygonF> areaOf(QCPGraph *graph, const Trace &trace)
     return area;
 }
 
-// What is drawn in `rect`, or nothing where something is drawn over all of it (a colour map, bars).
+// What is drawn in `rect`, or nothing where something is drawn over all of it (bars, a colour map
+// that colours its NaN cells too).
 std::optional<Drawn> drawnIn(QCPAxisRect *rect)
 {
     QCustomPlot *plot = rect->parentPlot();
@@ -157,6 +208,13 @@ std::optional<Drawn> drawnIn(QCPAxisRect *rect)
         QCPAbstractPlottable *plottable = plot->plottable(i);
         if (!plottable->realVisibility() || plottable->keyAxis()->axisRect() != rect)
             continue;
+        if (auto *map = qobject_cast<QCPColorMap *>(plottable)) {
+            const auto cells = cellsOf(map);
+            if (!cells)
+                return std::nullopt;
+            drawn.cells += *cells;
+            continue;
+        }
         const auto trace = traceOf(plottable);
         if (!trace)
             return std::nullopt;
@@ -268,7 +326,7 @@ std::optional<Covered> leastBadness(QCPAxisRect *rect, QSize size, int grownBy, 
     for (const Qt::Alignment place : kPlaces) {
         const QRectF box = boxAt(rect->rect(), size, grownBy, place);
         double badness = 0.0;
-        bool bearable = true;
+        bool bearable = !hidesCells(drawn->cells, box);
         for (const Trace &trace : drawn->traces) {
             const double hidden = hiddenOf(trace, box);
             bearable = bearable && hidden <= most;
@@ -308,7 +366,7 @@ std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grown
         return std::nullopt;
     for (const Qt::Alignment place : kPlaces) {
         const QRectF box = boxAt(rect->rect(), size, grownBy, place);
-        bool free = true;
+        bool free = !hidesCells(drawn->cells, box);
         for (const Trace &trace : drawn->traces)
             free = free && !covers(trace, box);
         for (const QPolygonF &area : drawn->areas)

@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -90,6 +91,7 @@ private slots:
     void aKeyGoesAboveTheDataOnHeadroom();
     void anEntryTakesAShorterFormWhole();
     void aBandIsData();
+    void aColourMapsClearCellsAreRoom();
 };
 
 // Reference lines framing the rect half a unit in from each edge cross every corner and the middle
@@ -270,6 +272,47 @@ void TestLegendPlacement::aBandIsData()
     plot.replot();
     LegendPlacement::placeBest(panel.legend, panel.rect);
     QCOMPARE(panel.legend->brush(), QBrush(Qt::white));
+}
+
+// A colour map's cells are data no key may hide, its NaN cells left clear (nhTransparent) empty
+// room: head-map's rows of narrower heads end well before its widest's, and its key went below the
+// plot. Here a map over 0..10 draws its cells left of 4.5 only; the upper right is free of them.
+void TestLegendPlacement::aColourMapsClearCellsAreRoom()
+{
+    QCustomPlot plot;
+    plot.setViewport(QRect(0, 0, 300, 240));
+    plot.plotLayout()->clear();
+    auto *rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)})
+        axis->setRange(-0.5, 10.5);
+    auto *map = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    map->data()->setSize(11, 11);
+    map->data()->setRange(QCPRange(0, 10), QCPRange(0, 10));
+    map->data()->fill(std::numeric_limits<double>::quiet_NaN());
+    for (int i = 0; i <= 4; ++i)
+        for (int j = 0; j <= 10; ++j)
+            map->data()->setCell(i, j, 1.0 + i);
+    QCPColorGradient gradient(QCPColorGradient::gpGrayscale);
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    map->setGradient(gradient);
+    map->setDataRange(QCPRange(1.0, 5.0));
+    plot.replot();
+    // A quarter of the plot each way: the right half holds it, the left half does not.
+    const QSize size(rect->width() / 4, rect->height() / 4);
+    QCOMPARE(LegendPlacement::freeCorner(rect, size, 0), std::optional<Qt::Alignment>(Qt::AlignTop | Qt::AlignRight));
+    QCOMPARE(LegendPlacement::leastCovered(rect, size, 0, 0.0),
+             std::optional<Qt::Alignment>(Qt::AlignTop | Qt::AlignRight));
+    // Wider than the clear half: every place hides a cell drawn.
+    const QSize wide(rect->width() * 3 / 5, rect->height() / 4);
+    QVERIFY(!LegendPlacement::freeCorner(rect, wide, 0));
+    QVERIFY(!LegendPlacement::leastCovered(rect, wide, 0, 1.0));
+    // NaN cells drawn in a colour are data too: the map covers its plot.
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    map->setGradient(gradient);
+    plot.replot();
+    QVERIFY(!LegendPlacement::freeCorner(rect, size, 0));
+    QVERIFY(!LegendPlacement::leastCovered(rect, size, 0, 1.0));
 }
 
 QTEST_MAIN(TestLegendPlacement)

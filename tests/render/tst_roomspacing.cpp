@@ -1,10 +1,10 @@
 // The spacing of a grid whose panels little room gave up (FigureRoom::Changes::closeUpAround,
-// docs/ARCHITECTURE.md, "Figures at any size"): a panel given up keeps a unit of its column and
-// the grid's spacing on each side, so two panels drawn with k given up between them stood
-// (k + 1) spacings and k units apart (alibi-bias's map and its colour bar, the map beside them
-// given up: 9 units of a 6 x 4 cm page's 227, where matplotlib's colorbar pad is one). The grid's
-// spacing is cut to s / (k + 1), so that they stand about one spacing apart, or to none where one
-// column is left; undone, it is the grid's again.
+// docs/ARCHITECTURE.md, "Figures at any size"): a panel given up keeps the grid's spacing on each
+// side, so two panels drawn with k given up between them stood (k + 1) spacings apart (alibi-bias's
+// map and its colour bar, the map beside them given up: 9 units of a 6 x 4 cm page's 227, where
+// matplotlib's colorbar pad is one). The grid's spacing is cut to s / (k + 1), so that they stand
+// about one spacing apart, or to none where one column is left; undone, it is the grid's again.
+// A panel given up alone in its column keeps none of its width (Changes::hide; it kept a unit).
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
 #include "render/PinnedFont.h"
@@ -75,17 +75,18 @@ void TestRoomSpacing::panelsDrawnStandASpacingApart()
     for (int k = 1; k <= between; ++k)
         given.append(rects[k]);
     QVERIFY(FigureRoom::Changes::of(&plot).hide(given));
-    // Each given up keeps a unit of its column (Changes::hide: its least size 1 x 1).
+    // Each given up keeps none of its column: only the spacings beside it are left.
     const int now = apart(plot, first, last);
     QCOMPARE(grid->columnSpacing(), spacing / (between + 1));
-    QCOMPARE(now, (between + 1) * (spacing / (between + 1)) + between);
-    QVERIFY2(now <= spacing + between, qPrintable(QString::number(now)));
+    QCOMPARE(now, (between + 1) * (spacing / (between + 1)));
+    QVERIFY2(now <= spacing, qPrintable(QString::number(now)));
     QVERIFY2(now >= spacing - between, qPrintable(QString::number(now)));
     FigureRoom::restore(&plot);
     QCOMPARE(grid->columnSpacing(), spacing);
 }
 
-// Three panels, the last two given up: the one left shares the grid's width with nothing.
+// Three panels, the last two given up: the one left shares the grid's width with nothing, not
+// even the unit each given up kept before.
 void TestRoomSpacing::oneColumnLeftHasNoSpacing()
 {
     QCustomPlot plot;
@@ -95,7 +96,7 @@ void TestRoomSpacing::oneColumnLeftHasNoSpacing()
     auto *grid = qobject_cast<QCPLayoutGrid *>(rects[0]->layout());
     QCOMPARE(grid->columnSpacing(), 0);
     plot.replot();
-    QCOMPARE(rects[0]->outerRect().width(), 300 - 2);
+    QCOMPARE(rects[0]->outerRect().width(), 300);
     FigureRoom::restore(&plot);
     QCOMPARE(grid->columnSpacing(), 12);
 }
