@@ -104,6 +104,7 @@ private slots:
     void theFrequenciesAreTheModelsOwnOrCalledTheLessons();
     void aCountOfTurningPairsCountsThePairsThatTurn();
     void aModelThatAddsByColumnIsNotPlacedByIds();
+    void aModelThatAddsByColumnHasNoEmbeddingsToStart();
     void anEncoderDecoderSaysWhichStackItIs();
     void aConfigSaysItsMaskInItsOwnWords();
     void aConfigOfAModelThatAddsByColumnReadsSo_data();
@@ -336,6 +337,34 @@ void TestLessonAttention::aModelThatAddsByColumnIsNotPlacedByIds()
         }
     }
     QVERIFY(read >= 4);
+}
+
+// Every lesson that takes σ as its own told the Whisper encoder that its preset "does not say how
+// its embeddings start": it has none to start. WhisperEncoder.forward adds its table to
+// gelu(conv2(gelu(conv1(input_features)))), MAE and DiT to their patches' projections. A model
+// that adds by column is told what σ stands in for, and never of embeddings of its own.
+void TestLessonAttention::aModelThatAddsByColumnHasNoEmbeddingsToStart()
+{
+    int read = 0, said = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (preset.params.value(u"positions-added"_s) != u"by-column"_s)
+            continue;
+        for (const Lesson &lesson : Lessons::all()) {
+            const auto model = modelFor(lesson, {u"--preset"_s, preset.name});
+            if (!model)
+                continue;
+            ++read;
+            const QString text = itemsOf(lesson, *model).join(u'\n');
+            const QString what = lesson.name + u" / "_s + preset.name + u": "_s + text;
+            QVERIFY2(!text.contains(u"how its embeddings start"_s), qPrintable(what));
+            if (text.contains(u"the lesson's ("_s) && text.contains(u"σ = "_s)) {
+                QVERIFY2(text.contains(u"adds its table to the features its first layers make of its input"_s),
+                         qPrintable(what));
+                ++said;
+            }
+        }
+    }
+    QVERIFY(read >= 20 && said >= 3);
 }
 
 // packing told the Transformer base, an encoder and a decoder, of "causal training" as the whole
