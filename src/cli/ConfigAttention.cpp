@@ -1,5 +1,7 @@
 #include "ConfigAttention.h"
 
+#include "check/models/ModelTable.h"
+
 #include <QJsonArray>
 
 #include <algorithm>
@@ -15,11 +17,12 @@ namespace {
 // window |i - j| <= local_attention // 2, and flash_attn_varlen_qkvpacked_func without causal;
 // DebertaV2Model's get_attention_mask, the padding's outer product; T5Stack and MT5Stack mask
 // causally only in the decoder (the config's layer is the encoder's first, T5Config.is_decoder
-// False); WhisperEncoder.forward passes no causal mask to its layers.
+// False); WhisperEncoder.forward passes no causal mask to its layers; ViTMAESelfAttention sets
+// is_causal False and is given no mask.
 bool knownEncoder(const QString &modelType)
 {
-    static const QStringList types
-        = {u"modernbert"_s, u"deberta-v2"_s, u"t5"_s, u"mt5"_s, u"whisper"_s, u"bert"_s, u"roberta"_s, u"camembert"_s};
+    static const QStringList types = {u"modernbert"_s, u"deberta-v2"_s, u"t5"_s,        u"mt5"_s,    u"whisper"_s,
+                                      u"bert"_s,       u"roberta"_s,    u"camembert"_s, u"vit_mae"_s};
     return types.contains(modelType);
 }
 
@@ -58,12 +61,12 @@ bool bothWays(const QString &modelType, const QJsonObject &config, const QString
     return knownEncoder(modelType) || maskedLanguageModel(config) || value(u"type_vocab_size"_s).toInt() > 0;
 }
 
-bool byColumn(const QString &modelType, const QJsonObject &)
+bool byColumn(const QString &modelType, const QString &layerType)
 {
-    // WhisperEncoder.forward (models/whisper/modeling_whisper.py): embed_pos =
-    // self.embed_positions.weight, hidden_states = inputs_embeds + embed_pos, the input's 1500
-    // frames against the table's 1500 rows; no position ids are taken.
-    return modelType == u"whisper"_s;
+    // The model table's row says which of its layer types its code adds by column
+    // (ModelSchemes.json's "by_column", each with the code it was read from).
+    const ModelRow *row = ModelTable::find(modelType);
+    return row && row->byColumn.contains(layerType);
 }
 
 bool encoderDecoder(const QJsonObject &config)

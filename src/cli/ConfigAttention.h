@@ -14,9 +14,10 @@ namespace posenc::ConfigAttention {
 // `config` as read (its text_config's keys first where the text model's keys sit there).
 bool bothWays(const QString &modelType, const QJsonObject &config, const QString &textConfig = {});
 
-// Whether the model's encoder adds row c of its position table to column c and reads no position
-// ids (WhisperEncoder.forward: inputs_embeds + embed_positions.weight[:seq_len]).
-bool byColumn(const QString &modelType, const QJsonObject &config);
+// Whether the model's layers of `layerType` take a position table added row c to column c, reading
+// no position ids, as the model table's row of `modelType` records it (WhisperEncoder.forward:
+// inputs_embeds + embed_positions.weight; ViTMAEEmbeddings.forward: + position_embeddings[:, 1:, :]).
+bool byColumn(const QString &modelType, const QString &layerType);
 
 // Whether the config is an encoder's and a decoder's (PretrainedConfig.is_encoder_decoder).
 bool encoderDecoder(const QJsonObject &config);

@@ -52,7 +52,8 @@ const QHash<QString, Key> &keys()
 // text model's model_type (ModelConfig::check): Qwen2VLTextModel, Qwen2_5_VLTextModel,
 // Qwen3VLTextModel and Gemma4TextModel, hidden_states = inputs_embeds into the first layer.
 // deepseek_v32 is DeepSeek-V3.2-Exp's own inference/model.py: Transformer.forward, h =
-// self.embed(tokens) into the first block.
+// self.embed(tokens) into the first block. ViTMAEEmbeddings.forward adds the table, masks and
+// prepends the cls token, and drops nothing.
 const QSet<QString> &none()
 {
     static const QSet<QString> types {
@@ -61,7 +62,7 @@ const QSet<QString> &none()
         u"qwen2_vl_text"_s, u"qwen2_5_vl"_s,  u"qwen2_5_vl_text"_s, u"qwen3_vl"_s,    u"qwen3_vl_text"_s,
         u"gpt_oss"_s,       u"deepseek_v3"_s, u"deepseek_v32"_s,    u"kimi_k2"_s,     u"phi3"_s,
         u"gemma3"_s,        u"gemma3_text"_s, u"gemma4"_s,          u"gemma4_text"_s, u"bloom"_s,
-        u"cohere2"_s,       u"exaone4"_s,     u"smollm3"_s,         u"glm4_moe"_s,
+        u"cohere2"_s,       u"exaone4"_s,     u"smollm3"_s,         u"glm4_moe"_s,    u"vit_mae"_s,
     };
     return types;
 }

@@ -148,8 +148,8 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     if (!decoder && ConfigAttention::bothWays(chosen.check.modelType, config, chosen.check.textConfig))
         chosen.texts.insert(u"attention"_s, u"both-ways"_s);
     // How its code adds its position term, the model's "positions-added" row, as a preset's "params"
-    // set it.
-    if (!decoder && ConfigAttention::byColumn(chosen.check.modelType, config))
+    // set it: by column where the model table says so of the layer type.
+    if (ConfigAttention::byColumn(chosen.check.modelType, chosen.layerType))
         chosen.texts.insert(u"positions-added"_s, u"by-column"_s);
     chosen.encoderDecoder = ConfigAttention::encoderDecoder(config);
     return chosen;

@@ -24,6 +24,7 @@ namespace {
 // (Transformer.forward's h = self.embed(tokens), a ParallelEmbedding whose forward is
 // F.embedding(x, self.weight)). WhisperEncoder and WhisperDecoder set embed_scale from
 // scale_embedding but their forwards never read it, so s = 1 whatever the config says.
+// ViTMAEEmbeddings.forward adds the table to the patch embeddings as the projection gives them.
 const QSet<QString> &none()
 {
     static const QSet<QString> types {
@@ -33,7 +34,7 @@ const QSet<QString> &none()
         u"deepseek_v3"_s, u"kimi_k2"_s,         u"gpt_oss"_s,     u"cohere2"_s,       u"exaone4"_s,
         u"smollm3"_s,     u"glm4_moe"_s,        u"gptj"_s,        u"gpt_neox"_s,      u"bloom"_s,
         u"t5"_s,          u"deberta-v2"_s,      u"whisper"_s,     u"modernbert"_s,    u"deepseek_v32"_s,
-        u"mpt"_s,
+        u"mpt"_s,         u"vit_mae"_s,
     };
     return types;
 }

@@ -312,6 +312,21 @@ QList<Entry> scaleConditions()
     using ModelNumber = std::function<Number(const LessonModel &)>;
     return setByModel(u"model_scale"_s, u"scale_unsaid"_s, u"scale"_s, u"its embedding scale s"_s)
         + setByModel(u"model_init"_s, u"init_unsaid"_s, u"init"_s, u"how its embeddings start"_s)
+        + QList<Entry> {
+            // Why σ is the lesson's, in a parenthesis. The Whisper encoder was told its preset does
+            // not say how its embeddings start: it has none. WhisperEncoder.forward adds its sinusoids
+            // to gelu(conv2(gelu(conv1(input_features)))), the audio's features; MAE and DiT add
+            // theirs to the patches' projections. A model that adds by column reads no token ids, and
+            // what it adds its table to is what its first layers make of its input.
+            {u"init_unsaid_why"_s, u"why σ is the lesson's: the model's input, or what its preset does not say"_s,
+             ModelNumber([](const LessonModel &m) {
+                 if (m.name.isEmpty() || m.keys.contains(u"init"_s))
+                     return none(u"σ is no named model's lesson stand-in"_s);
+                 if (m.params.batch.positions == Positions::ByColumn)
+                     return word(u"%1 adds its table to the features its first layers make of its input, not to "
+                                 "embeddings drawn at a σ"_s.arg(m.name));
+                 return word(u"%1's preset or config does not say how its embeddings start"_s.arg(m.name));
+             })}}
         // masked-dropout said "at fairseq embedding init's d = 32", the lesson's width: an init
         // scheme's preset names no d_model.
         + setByModel(u"model_width"_s, u"width_unsaid"_s, u"d-model"_s, u"its width d_model"_s)

@@ -5,6 +5,7 @@
 // or called the lesson's; a count of pairs that turn counts the pairs that turn. Every number is
 // worked out here from the presets' values, never read back from posenc.
 #include "cli/ConfigAttention.h"
+#include "cli/ConfigOptions.h"
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
@@ -16,8 +17,11 @@
 #include "io/Preset.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -100,8 +104,11 @@ private slots:
     void theFrequenciesAreTheModelsOwnOrCalledTheLessons();
     void aCountOfTurningPairsCountsThePairsThatTurn();
     void aModelThatAddsByColumnIsNotPlacedByIds();
+    void aModelThatAddsByColumnHasNoEmbeddingsToStart();
     void anEncoderDecoderSaysWhichStackItIs();
     void aConfigSaysItsMaskInItsOwnWords();
+    void aConfigOfAModelThatAddsByColumnReadsSo_data();
+    void aConfigOfAModelThatAddsByColumnReadsSo();
     void aRowPastTheModelsContextIsTheLessons();
 };
 
@@ -332,6 +339,34 @@ void TestLessonAttention::aModelThatAddsByColumnIsNotPlacedByIds()
     QVERIFY(read >= 4);
 }
 
+// Every lesson that takes σ as its own told the Whisper encoder that its preset "does not say how
+// its embeddings start": it has none to start. WhisperEncoder.forward adds its table to
+// gelu(conv2(gelu(conv1(input_features)))), MAE and DiT to their patches' projections. A model
+// that adds by column is told what σ stands in for, and never of embeddings of its own.
+void TestLessonAttention::aModelThatAddsByColumnHasNoEmbeddingsToStart()
+{
+    int read = 0, said = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (preset.params.value(u"positions-added"_s) != u"by-column"_s)
+            continue;
+        for (const Lesson &lesson : Lessons::all()) {
+            const auto model = modelFor(lesson, {u"--preset"_s, preset.name});
+            if (!model)
+                continue;
+            ++read;
+            const QString text = itemsOf(lesson, *model).join(u'\n');
+            const QString what = lesson.name + u" / "_s + preset.name + u": "_s + text;
+            QVERIFY2(!text.contains(u"how its embeddings start"_s), qPrintable(what));
+            if (text.contains(u"the lesson's ("_s) && text.contains(u"σ = "_s)) {
+                QVERIFY2(text.contains(u"adds its table to the features its first layers make of its input"_s),
+                         qPrintable(what));
+                ++said;
+            }
+        }
+    }
+    QVERIFY(read >= 20 && said >= 3);
+}
+
 // packing told the Transformer base, an encoder and a decoder, of "causal training" as the whole
 // model's: a preset's "stacks": "encoder-decoder" names the stack its mask is (the decoder's, causal).
 void TestLessonAttention::anEncoderDecoderSaysWhichStackItIs()
@@ -383,9 +418,60 @@ void TestLessonAttention::aConfigSaysItsMaskInItsOwnWords()
     QVERIFY(!bothWays(u"gemma3_text"_s, config({{u"use_bidirectional_attention"_s, false}})));
     QVERIFY(bothWays(u"gemma3_text"_s, config({{u"use_bidirectional_attention"_s, true}})));
     QVERIFY(bothWays(u"gemma4_text"_s, config({{u"use_bidirectional_attention"_s, u"all"_s}})));
-    QVERIFY(posenc::ConfigAttention::byColumn(u"whisper"_s, config({})));
-    QVERIFY(!posenc::ConfigAttention::byColumn(u"llama"_s, config({})));
     QVERIFY(posenc::ConfigAttention::encoderDecoder(config({{u"is_encoder_decoder"_s, true}})));
+}
+
+// Whether a model adds its positions by column was keyed on model_type "whisper" alone, so MAE's
+// config (ViTMAEEmbeddings.forward: embeddings + position_embeddings[:, 1:, :]) read by-id or not
+// at all: the model table's row says it of each layer type. Each config as its class's keys give
+// it, read as every command's --config reads it, with its mask both ways where its code has one.
+void TestLessonAttention::aConfigOfAModelThatAddsByColumnReadsSo_data()
+{
+    QTest::addColumn<QJsonObject>("config");
+    QTest::addColumn<QString>("layerType");
+    QTest::addColumn<bool>("byColumn");
+    QTest::addColumn<bool>("bothWays");
+    // WhisperConfig of whisper-large-v3: its encoder adds sinusoids(1500, 1280) by column, its
+    // decoder a learned table at its position ids, causally.
+    const QJsonObject whisper {{u"model_type"_s, u"whisper"_s},         {u"d_model"_s, 1280},
+                               {u"encoder_layers"_s, 32},               {u"decoder_layers"_s, 32},
+                               {u"max_source_positions"_s, 1500},       {u"max_target_positions"_s, 448},
+                               {u"is_encoder_decoder"_s, true}};
+    QTest::newRow("whisper encoder") << whisper << u"encoder"_s << true << true;
+    QTest::newRow("whisper decoder") << whisper << u"decoder"_s << false << false;
+    // ViTMAEConfig's defaults (facebook/vit-mae-base): 224 / 16 = 14 patches a side.
+    const QJsonObject mae {{u"model_type"_s, u"vit_mae"_s},  {u"architectures"_s, QJsonArray {u"ViTMAEForPreTraining"_s}},
+                           {u"hidden_size"_s, 768},          {u"num_hidden_layers"_s, 12},
+                           {u"num_attention_heads"_s, 12},   {u"image_size"_s, 224},
+                           {u"patch_size"_s, 16},            {u"mask_ratio"_s, 0.75}};
+    QTest::newRow("vit_mae") << mae << u"input"_s << true << true;
+    // BERT's and GPT-2's learned tables are read at their position ids.
+    const QJsonObject bert {{u"model_type"_s, u"bert"_s}, {u"hidden_size"_s, 768}, {u"max_position_embeddings"_s, 512}};
+    QTest::newRow("bert") << bert << u"input"_s << false << true;
+    const QJsonObject gpt2 {{u"model_type"_s, u"gpt2"_s}, {u"n_embd"_s, 768}, {u"n_positions"_s, 1024}};
+    QTest::newRow("gpt2") << gpt2 << u"input"_s << false << false;
+}
+
+void TestLessonAttention::aConfigOfAModelThatAddsByColumnReadsSo()
+{
+    QFETCH(QJsonObject, config);
+    QFETCH(QString, layerType);
+    QFETCH(bool, byColumn);
+    QFETCH(bool, bothWays);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile file(dir.filePath(u"config.json"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(config).toJson());
+    file.close();
+    const auto read = ConfigOptions::choose(file.fileName(), layerType);
+    const auto *refused = std::get_if<ParamOptions::Result>(&read);
+    QVERIFY2(!refused, refused ? qPrintable(refused->messages().join(u"; "_s)) : "");
+    const ConfigOptions::Chosen &chosen = std::get<ConfigOptions::Chosen>(read);
+    QCOMPARE(chosen.layerType, layerType);
+    QCOMPARE(chosen.texts.value(u"positions-added"_s) == u"by-column"_s, byColumn);
+    QCOMPARE(chosen.texts.value(u"attention"_s) == u"both-ways"_s, bothWays);
+    QCOMPARE(ConfigAttention::byColumn(config.value(u"model_type"_s).toString(), layerType), byColumn);
 }
 
 // left-padding laid ModernBERT's 512 positions out on rows of 32768 columns without a word: a

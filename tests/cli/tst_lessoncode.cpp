@@ -13,6 +13,7 @@
 #include "check/ModelConfigCheck.h"
 #include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
+#include "core/ParamTable.h"
 #include "core/rope/RopeFrequencies.h"
 #include "io/Lesson.h"
 #include "io/LessonModels.h"
@@ -25,6 +26,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 #include <algorithm>
@@ -137,6 +139,8 @@ private slots:
     void everyBoxForEveryModel_data();
     void everyBoxForEveryModel();
     void theParametersChooseTheCode();
+    void theTextNamesTheCodeShown_data();
+    void theTextNamesTheCodeShown();
     void aModelGetsItsOwnFamilysCode_data();
     void aModelGetsItsOwnFamilysCode();
     void rotaryColumnsAtTheHeadsEnd_data();
@@ -245,6 +249,58 @@ void TestLessonCode::everyBoxForEveryModel()
     }
     QVERIFY2(applied > 0, qPrintable(name));
     qInfo("%s: %d models, %d own code, %d another's with its line", qPrintable(name), applied, own, others);
+}
+
+// float32-precision told Stable Diffusion's timestep embedding, whose box is diffusers'
+// get_timestep_embedding (timesteps[:, None].float() * emb[None, :]), of "the product position *
+// div_term", the tutorial's names: the names of a product a text spells out ("a * b", "multiplies a
+// by b") that one of the lesson's boxes holds are in the box shown for the model, unless posenc's
+// parameters use them too (max_len, max-len's).
+void TestLessonCode::theTextNamesTheCodeShown_data()
+{
+    everyBoxForEveryModel_data();
+}
+
+void TestLessonCode::theTextNamesTheCodeShown()
+{
+    QFETCH(QString, name);
+    const Lesson &lesson = *Lessons::find(name);
+    static const QRegularExpression identifier(u"\\b[A-Za-z_][A-Za-z0-9_]*\\b"_s);
+    static const QRegularExpression operand(u"[A-Za-z_][\\w.]*(?:\\[[^\\]]*\\])?(?:\\.\\w+\\(\\))?"_s);
+    static const QRegularExpression product(u"(%1) \\* (%1)|multipl\\w* (%1) by (%1)"_s.arg(operand.pattern()));
+    const auto namesIn = [](const QString &text) {
+        QSet<QString> names;
+        for (auto it = identifier.globalMatch(text); it.hasNext();) {
+            const QString word = it.next().captured(0);
+            if (!ParamTable::find(QString(word).replace(u'_', u'-')))
+                names.insert(word);
+        }
+        return names;
+    };
+    QSet<QString> coded;
+    for (const LessonCode::Alternative &alternative : lesson.code.alternatives)
+        coded += namesIn(codeOf(alternative.text));
+    int read = 0;
+    for (const Pick &pick : picks()) {
+        const Read r = readFor(lesson, pick);
+        if (!r.applies)
+            continue;
+        ++read;
+        const QString shown = codeOf(lesson.code.forModel(r.read.model));
+        const QSet<QString> inBox = namesIn(shown);
+        for (const QString &item : lesson.explain(r.read.model).items) {
+            const QString text = LessonText::plain(item);
+            for (auto it = product.globalMatch(text); it.hasNext();) {
+                const QRegularExpressionMatch m = it.next();
+                for (int part = 1; part <= m.lastCapturedIndex(); ++part)
+                    for (const QString &word : namesIn(m.captured(part)))
+                        QVERIFY2(!coded.contains(word) || inBox.contains(word),
+                                 qPrintable(u"%1 for %2 names %3 (%4), not in the code shown:\n%5\n%6"_s.arg(
+                                     name, pick.arguments.join(u' '), word, m.captured(0), text, shown)));
+            }
+        }
+    }
+    QVERIFY(read > 0);
 }
 
 // Parameters edited away from any preset are no one's model: the box is chosen by their facts and

@@ -110,20 +110,6 @@ const QStringList &panelShortfalls()
         // The magnitudes view beside the ten heatmaps keeps its norms, the panel the text names it
         // for, and gives up its columns' mean and std.
         u"dropout-on-sum mae-vit-b-16 16:9"_s,
-        // The keep mask M and evaluation panels, or the title, on little room: the layout that kept
-        // them (the mask's key moved up, the first heatmap's margin parted) laid the window's view
-        // out unlike its export of the same size (tst_viewexport), and is not in.
-        u"what-dropout-does default 16:9"_s,
-        u"what-dropout-does llama-4-scout 16:9"_s,
-        u"what-dropout-does bloom-560m 16:9"_s,
-        u"what-dropout-does llama-4-scout 4:3"_s,
-        u"what-dropout-does bloom-560m 4:3"_s,
-        // The ratio panel beside the four norms takes the room of the title.
-        u"why-sqrt-d default 16:9"_s,
-        u"why-sqrt-d pytorch-embedding 16:9"_s,
-        u"why-sqrt-d whisper-large-v3 16:9"_s,
-        // The title's second part, Whisper's d and L, after its long first.
-        u"why-sqrt-d whisper-large-v3 4:3"_s,
     };
     return rows;
 }

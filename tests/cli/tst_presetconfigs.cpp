@@ -14,6 +14,7 @@
 #include "check/FamilyCheck.h"
 #include "support/TestFiles.h"
 #include "check/models/ModelExamples.h"
+#include "check/models/ModelTable.h"
 #include "cli/ConfigDropout.h"
 #include "cli/ConfigOptions.h"
 #include "core/FamilySpec.h"
@@ -67,6 +68,7 @@ private slots:
     void aConfigWithoutTheKeyTakesItsClassDefault();
     void gemmaConfigsScaleInTheDtypeTheyName();
     void whisperScalesByNothingWhateverScaleEmbeddingSays();
+    void aPresetsContextIsNotAnOlderRevisions();
 
 private:
     QStringList m_rows; // the presets of the rows
@@ -354,6 +356,50 @@ void TestPresetConfigs::aConfigWithoutTheKeyTakesItsClassDefault()
     // A model type it does not know, and one whose code has none, give no p.
     QVERIFY(!ConfigDropout::of(u"mpt"_s, {}).p);
     QVERIFY(!ConfigDropout::of(u"llama"_s, {}).p && ConfigDropout::of(u"llama"_s, {}).none);
+}
+
+// ModernBERT's preset and example said a context of 512, the max_position_embeddings of the first
+// revision of its config.json, where the model was trained to 8192 (its README; ModernBertConfig's
+// default, and the file's later revisions): a config copied before its model's class was written
+// is out of date there. A preset's context below its config class's default max_position_embeddings
+// is only the window's cap (kPresetMaxLen), and its example config says no less than the class.
+void TestPresetConfigs::aPresetsContextIsNotAnOlderRevisions()
+{
+    int read = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (preset.config.isEmpty())
+            continue;
+        const ModelExamples::Example *example = ModelExamples::find(preset.config);
+        QVERIFY2(example, qPrintable(preset.name));
+        const auto chosen = ConfigOptions::choose(preset.config, {});
+        QVERIFY2(std::holds_alternative<ConfigOptions::Chosen>(chosen), qPrintable(preset.name));
+        const ConfigCheck &check = std::get<ConfigOptions::Chosen>(chosen).check;
+        const ModelRow *row = ModelTable::find(check.modelType);
+        QJsonObject text = example->config;
+        if (row && !row->text.isEmpty()) {
+            row = ModelTable::find(row->text);
+            text = text.value(u"text_config"_s).toObject();
+        }
+        QVERIFY2(row, qPrintable(preset.name + u": "_s + check.modelType));
+        const QString key = row->keyName(u"max_position_embeddings"_s);
+        const std::optional<double> byDefault = row->number(key);
+        if (!byDefault)
+            continue;
+        ++read;
+        const qint64 context = preset.params.value(u"max-len"_s).toLongLong();
+        QVERIFY2(context >= qint64(*byDefault) || context == kPresetMaxLen,
+                 qPrintable(u"%1: max-len %2, below %3's default %4"_s.arg(preset.name)
+                                .arg(context)
+                                .arg(row->configClass)
+                                .arg(*byDefault)));
+        if (text.contains(key))
+            QVERIFY2(text.value(key).toDouble() >= *byDefault,
+                     qPrintable(u"%1's example: %2 %3, below %4's default %5"_s.arg(preset.name, key)
+                                    .arg(text.value(key).toDouble())
+                                    .arg(row->configClass)
+                                    .arg(*byDefault)));
+    }
+    QVERIFY(read >= 10);
 }
 
 QTEST_GUILESS_MAIN(TestPresetConfigs)

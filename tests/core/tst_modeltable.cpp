@@ -131,7 +131,7 @@ void TestModelTable::everyRowIsComplete()
     QVERIFY(ModelTable::all().size() >= 110);
     const QSet<QString> reads {u"hand"_s, u"port"_s, u"fingerprint"_s};
     const QSet<QString> schemes {u"rope"_s,    u"mrope"_s,   u"alibi"_s,     u"t5"_s,
-                                 u"deberta"_s, u"learned"_s, u"sinusoidal"_s};
+                                 u"deberta"_s, u"learned"_s, u"sinusoidal"_s, u"sincos-2d"_s};
     QSet<QString> seen;
     for (const ModelRow &row : ModelTable::all()) {
         QVERIFY2(!seen.contains(row.type), qPrintable(row.type));

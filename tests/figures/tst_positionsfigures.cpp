@@ -490,6 +490,41 @@ private slots:
             QVERIFY2(!texts.contains(u"score vs the document's first token"_s), qPrintable(texts.join(u" | "_s)));
     }
 
+    // The packing slide for T5 titled its map "Position ids" of restarted ids as if T5 read them:
+    // T5Attention.compute_bias builds its buckets from arange(query_length) and arange(key_length),
+    // DeBERTa's build_relative_position from the sizes, MPT's and BLOOM's ALiBi from the columns or
+    // the mask. The map of a model that reads no ids says so in its title's first part, kept on a
+    // 14-pt slide; RoPE's, whose code reads them, does not.
+    void idsMapOfAModelThatReadsNoneSaysSo_data()
+    {
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<bool>("reads");
+        QTest::newRow("t5") << u"t5"_s << false;
+        QTest::newRow("deberta") << u"deberta"_s << false;
+        QTest::newRow("alibi") << u"alibi"_s << false;
+        QTest::newRow("rope") << u"rope"_s << true;
+        QTest::newRow("learned") << u"learned"_s << true;
+    }
+
+    void idsMapOfAModelThatReadsNoneSaysSo()
+    {
+        QFETCH(QString, encoding);
+        QFETCH(bool, reads);
+        const Params p = with({{u"encoding"_s, encoding},
+                               {u"max-len"_s, u"9"_s},
+                               {u"packed"_s, u"3,4,2"_s},
+                               {u"ids-choice"_s, u"restarted-without-block-mask"_s}});
+        FigureStyle style;
+        style.fontPointSize = 14.0;
+        const auto built = FigureBuilds::build(u"position-ids"_s, p,
+                                               FigureSize::fromInches(QSizeF(12.7, 14.29) / 2.54, 300.0), {}, style);
+        QCOMPARE(FigureBuilds::errorOf(*built), QString());
+        const QString title = FigureRoom::fullTitle(*built->plot());
+        QCOMPARE(title.section(u"  ·  "_s, 0, 0).contains(u"never read"_s), !reads);
+        const QString drawn = FigureBuilds::texts(*built->plot()).join(u" | "_s);
+        QCOMPARE(drawn.contains(u"never"_s), !reads);
+    }
+
     // Llama 4's temperature at the reference's id (the token's own position) is drawn beside the one
     // at the column, each pixel's band log1p(floor((id + 1) / 128)) * 0.1 + 1 over its real tokens;
     // arange's ids are the columns, so its temperature is the column's, drawn once and said so.

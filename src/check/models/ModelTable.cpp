@@ -29,6 +29,7 @@ ModelRow rowOf(const QJsonObject &o)
     r.cite = o.value(u"cite"_s).toString();
     r.read = o.value(u"read"_s).toString(u"hand"_s);
     r.text = o.value(u"text"_s).toString();
+    r.byColumn = wordsOf(o.value(u"by_column"_s));
     r.scheme = o.value(u"scheme"_s).toString(u"rope"_s);
     r.when = o.value(u"when"_s).toArray();
     r.aliases = o.value(u"aliases"_s).toObject();

@@ -28,6 +28,10 @@ struct ModelRow
     // ("exaone4" for "exaone4_5_text"); empty where it is read by Llama's.
     QString nearest;
     QString text; // a wrapper's text model type (gemma3 -> gemma3_text), else empty
+    // The layer types whose code adds row c of its position table to column c and reads no position
+    // ids ("by_column": Whisper's "encoder", MAE's "input"): a config of the model reads
+    // positions-added by-column for them (ConfigAttention::byColumn).
+    QStringList byColumn;
 
     // The family whose config reader reads it ("rope", "alibi", ...), and the keys that choose
     // another: [key, value, family] each.

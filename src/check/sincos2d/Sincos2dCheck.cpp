@@ -1,6 +1,8 @@
-// The 2-D sin-cos table's facet of posenc check (FamilyCheck.h): its table of a patch grid.
+// The 2-D sin-cos table's facet of posenc check (FamilyCheck.h): its table of a patch grid, and MAE's
+// config.
 #include "check/FamilyCheck.h"
 
+#include "check/sincos2d/Sincos2dConfig.h"
 #include "check/sincos2d/Sincos2dTableCheck.h"
 
 #include <algorithm>
@@ -13,6 +15,7 @@ FamilyCheck makeSincos2dCheck()
 {
     FamilyCheck check;
     check.table = Sincos2dTableCheck::hypothesis();
+    check.readConfig = Sincos2dConfig::layers;
     // `--expect sincos-2d` with no flag of the width: d_model the table's.
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         params.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);

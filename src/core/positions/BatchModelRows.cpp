@@ -125,7 +125,7 @@ ParamSpec attentionRow()
 }
 
 // How the model's code adds its position term (Positions): a preset's "params" and a config's
-// model_type set it (ConfigAttention::byColumn).
+// model table row set it (ConfigAttention::byColumn).
 ParamSpec positionsRow()
 {
     ParamSpec s = ParamRows::choice(u"positions-added"_s, ParamGroup::Batch, &Params::batch, &BatchParams::positions,

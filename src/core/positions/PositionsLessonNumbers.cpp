@@ -3,6 +3,7 @@
 #include "BatchIds.h"
 #include "DocumentDistance.h"
 #include "PositionEffect.h"
+#include "ScoreFromColumns.h"
 
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
@@ -141,28 +142,16 @@ Number scoreKind(const Params &params, PositionEffect::ScoreKind kind, const QSt
     return condition(engine.source<PositionEffect>().scoreKind() == kind, whyNot);
 }
 
-// Where a family's score bias comes from in the reference code of the models that use it, the one
-// record the packing and left-padding lessons follow. Columns: from the sizes or the attention
-// mask, never from position ids, and with no varlen path (none of these models declares flash
-// attention in transformers):
-// - MPT (models/mpt/modeling_mpt.py): MptModel.forward takes position_ids among its NOOP kwargs and
-//   builds build_mpt_alibi_tensor over config.max_seq_len, which MptAttention.forward slices to the
-//   last key_length columns;
-// - BLOOM (models/bloom/modeling_bloom.py): BloomModel.forward builds build_alibi_tensor from the 2-D
-//   attention_mask's cumsum (it unpacks `batch_size, seq_length = attention_mask.shape`);
-// - T5, Flan-T5 (models/t5/modeling_t5.py): T5Attention.compute_bias from arange(query_length) and
-//   arange(key_length);
-// - DeBERTa-v2/v3 (models/deberta_v2/modeling_deberta_v2.py): build_relative_position from the
-//   query's and the key's sizes.
-// Unchecked: a family whose models' code this program has not read (Sandwich's NeMo, KERPLE).
+// Where a family's score bias comes from (ScoreFromColumns: MPT's and BLOOM's ALiBi, T5, DeBERTa
+// build it from the columns or the mask); unchecked: a family whose models' code this program has
+// not read (Sandwich's NeMo, KERPLE).
 enum class BiasFrom { NoBias, Columns, Unchecked };
 
 BiasFrom biasFrom(Encoding encoding)
 {
     if (Families::spec(encoding).kind != FamilyKind::ScoreBias)
         return BiasFrom::NoBias;
-    const bool columns = encoding == Encoding::Alibi || encoding == Encoding::T5 || encoding == Encoding::Deberta;
-    return columns ? BiasFrom::Columns : BiasFrom::Unchecked;
+    return ScoreFromColumns::builds(encoding) ? BiasFrom::Columns : BiasFrom::Unchecked;
 }
 
 // Where the code above builds the bias, in a lesson's words.

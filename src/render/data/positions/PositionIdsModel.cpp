@@ -2,7 +2,9 @@
 
 #include "PositionsOptions.h"
 
+#include "core/FamilySpec.h"
 #include "core/positions/BatchIds.h"
+#include "core/positions/ScoreFromColumns.h"
 #include "render/data/DiagonalMeans.h"
 #include "render/data/VisibleCells.h"
 
@@ -188,6 +190,8 @@ FigureResult PositionIdsModel::computeData(const FigureRequest &request, const s
     d.cache = ids.layout().cache();
     d.documents = ids.layout().hasDocuments();
     d.byColumn = ids.layout().byColumn();
+    if (!d.byColumn && ScoreFromColumns::builds(p.encoding))
+        d.unreadBy = Families::spec(p.encoding).heading;
     if (ids.problem()) {
         d.problem = *ids.problem();
         return {data, std::nullopt};

@@ -23,6 +23,9 @@ struct PositionIdsData : FigureData
     IdsChoice choice = IdsChoice::Reference;
     bool documents = false;
     bool byColumn = false; // the model adds its term by column: every id the column (BatchLayout)
+    // The model reads none of the ids: its score bias is built from the columns or the mask
+    // (ScoreFromColumns: T5, DeBERTa, MPT's and BLOOM's ALiBi), where `unreadBy` names its family.
+    QString unreadBy;
     std::int64_t row = 0; // the row drawn closely
     struct Run
     {

@@ -144,7 +144,12 @@ void PositionIdsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
     m_map.colorMap()->setGradient(gradient);
     setScreenNote(d.grid.cols > 0 ? FigureText::cellsPerPixelText(d.grid.block, d.grid.rows, d.grid.cols) : QString());
     fillRow(d);
-    QStringList parts {terse ? u"Position ids"_s : u"Position ids%1 of a batch"_s.arg(axis),
+    // Ids a model never reads are not its positions: T5's buckets are its columns' (compute_bias
+    // over arange). The title's first part says so, in words no shortening parts (no clause).
+    const bool unread = !d.unreadBy.isEmpty();
+    const QString subject = unread ? u"Position ids%1 never read"_s.arg(terse ? QString() : axis)
+                                   : (terse ? u"Position ids"_s : u"Position ids%1 of a batch"_s.arg(axis));
+    QStringList parts {subject,
                        u"%1 × %2"_s.arg(FigureText::countText(d.rows, u"row"_s, u"rows"_s),
                                         FigureText::countText(d.cols, u"column"_s, u"columns"_s)),
                        u"ids: %1"_s.arg(idsChoiceWord(d.choice))};

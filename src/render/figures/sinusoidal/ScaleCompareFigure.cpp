@@ -203,12 +203,17 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
     for (const Panel &panel : m_panels)
         panel.rect->axis(QCPAxis::atLeft)->setSubTicks(!m_compact);
 
-    QStringList parts {u"Why s = √d: ‖s·Eₚ‖ against ‖PEₚ‖ for σ ∈ {1, d^-1/2} × s ∈ {1, √d}"_s, data.parameters};
+    // The question, then the model's d and L, then what the panels draw: a slide short of room keeps
+    // the title's first parts, and Whisper's d = 1,280, L = 1,500 did not fit one line after the
+    // whole of what is drawn (its 14-pt slides kept the question alone, not whose norms they are).
+    QStringList parts {u"Why s = √d"_s, data.parameters,
+                       u"‖s·Eₚ‖ against ‖PEₚ‖ for σ ∈ {1, d^-1/2} × s ∈ {1, √d}"_s};
     parts.append(data.loadedMatrixSetAside ? u"E seeded N(0, σ²) in place of the loaded matrix"_s
                                            : u"E seeded N(0, σ²)"_s);
     if (!data.isExact())
         parts.append(u"norms at one position in %1"_s.arg(FigureText::formatCount(data.positionStride)));
     m_title->setText(parts.join(u"  ·  "_s));
+    ShorterLabels::setModelParts(m_title, {data.parameters.section(u"  ·  "_s, 0, 0)});
 }
 
 // Beside the panels in a wide figure (a slide, an export); below them in a tall one (a view
