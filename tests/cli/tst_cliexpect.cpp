@@ -316,25 +316,15 @@ private slots:
             run.err.startsWith(u"posenc check: --expect-table: the table is 64 x 256 and the reference 256 x 64"_s),
             qPrintable(run.err));
         QVERIFY(run.err.contains(u"transposed"_s));
-        // A table of fewer rows of the reference's width is its first rows (positions 0 .. 9: a learned
-        // weight a sequence reads), compared row for row, the rows said.
+        // Fewer rows of the reference's width: its first rows (a weight a sequence reads), the rows said.
         const QString shorter = path(u"shorter.npy"_s);
         QVERIFY(CliRun::writeNpy(shorter, 10, 64, std::vector<float>(640, 0.5f)));
         run = CliRun::posenc({u"check"_s, shorter, u"--expect-table"_s, reference});
-        QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.out.contains(u"compared with rows 0..9 of the 256 rows"_s), qPrintable(run.out));
-        std::vector<float> first(std::size_t(10 * 64));
-        for (qint64 p = 0; p < 10; ++p)
-            for (qint64 j = 0; j < 64; ++j)
-                first[std::size_t(p * 64 + j)] = float(paper(p, j, 64, false));
-        const QString firstRows = path(u"first-rows.npy"_s);
-        QVERIFY(CliRun::writeNpy(firstRows, 10, 64, first));
-        run = CliRun::posenc({u"check"_s, firstRows, u"--expect-table"_s, reference});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-        // Wider than the reference: refused, both shapes said.
-        const QString wider = path(u"wider.npy"_s);
-        QVERIFY(CliRun::writeNpy(wider, 10, 66, std::vector<float>(660, 0.5f)));
-        run = CliRun::posenc({u"check"_s, wider, u"--expect-table"_s, reference});
+        QVERIFY2(run.exitCode == 1 && run.out.contains(u"compared with rows 0..9 of the 256 rows"_s),
+                 qPrintable(run.out));
+        // Another width: refused, both shapes said.
+        QVERIFY(CliRun::writeNpy(shorter, 10, 66, std::vector<float>(660, 0.5f)));
+        run = CliRun::posenc({u"check"_s, shorter, u"--expect-table"_s, reference});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(u"10 x 66"_s) && !run.err.contains(u"transposed"_s), qPrintable(run.err));
         run = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, path(u"absent.npy"_s)});
