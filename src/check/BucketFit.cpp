@@ -70,9 +70,9 @@ TableMatch matchOf(const Table &table, const TableEvidence &e, const Found &foun
 // settings, and streamed against the defect's map too.
 TableCandidate defectCandidate(const Table &table, const TableEvidence &e, const DefectReading &defect)
 {
-    const auto reference
-        = std::make_shared<const OffsetReference>(e.cols(), valuesOf(table, defect.found.params, false));
-    const auto read = std::make_shared<const OffsetReference>(e.cols(), defect.values);
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                                                                   valuesOf(table, defect.found.params, false));
+    const auto read = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()), defect.values);
     const CellTolerance tolerance = OffsetFit::tolerance(e, defect.largest);
     return OffsetFit::candidate(e, *read, tolerance, [&] {
         TableMatch m = matchOf(table, e, defect.found, reference);
@@ -104,8 +104,10 @@ std::optional<TableCandidate> fit(const Table &table, const TableEvidence &e)
     }
     if (!found)
         return std::nullopt;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(table, found->params, false));
-    const auto read = reversed ? std::make_shared<const OffsetReference>(e.cols(), valuesOf(table, found->params, true))
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                                                                   valuesOf(table, found->params, false));
+    const auto read = reversed ? std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                                                                         valuesOf(table, found->params, true))
                                : reference;
     return OffsetFit::candidate(e, *read, toleranceOf(table, e, found->params), [&] {
         TableMatch m = matchOf(table, e, *found, reference);
@@ -124,8 +126,9 @@ std::variant<TableMatch, QString> expect(const Table &table, const TableEvidence
     Found found;
     found.params = params;
     found.lo = found.hi = RelativeBuckets::limit(family, params);
-    TableMatch m
-        = matchOf(table, e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(table, params, false)));
+    TableMatch m = matchOf(table, e, found,
+                           std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                                                                   valuesOf(table, params, false)));
     m.params = params;
     return m;
 }
@@ -184,8 +187,16 @@ TableHypothesis hypothesis(const Table &table)
     h.findingKeys = QStringList {u"buckets"_s, table.buckets.settings.limitName} + table.moreFindingKeys;
     h.help = table.help;
     h.mistakes = QStringList {CheckMistakes::kRelativeReversed} + table.defectMistakes;
-    h.fit = [table](const TableEvidence &e) { return fit(table, e); };
+    h.fit = [table](const TableEvidence &e) {
+        std::optional<QueryStartScope> first;
+        if (table.queriesFirst)
+            first.emplace(0);
+        return fit(table, e);
+    };
     h.expect = [table](const TableEvidence &e, const Params &params, const QString &word) {
+        std::optional<QueryStartScope> first;
+        if (table.queriesFirst)
+            first.emplace(0);
         return expect(table, e, params, word);
     };
     h.referenceCode = table.referenceCode;

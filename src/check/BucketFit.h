@@ -51,6 +51,10 @@ struct Table
     QString referenceCode; // TableHypothesis::referenceCode
     QString reference; // the reference function: "HF's make_log_bucket_position"
     std::int64_t ownLimit = 0; // the model's own limit, named where a table allows it (T5's 128)
+    // Whether a map of fewer queries than keys holds the first queries (DeBERTa's
+    // build_relative_position: arange(query_size) against arange(key_size)) rather than the last, a
+    // cache's (queryStart).
+    bool queriesFirst = false;
     // Whether every value of the profile is a bucket of the family's (whole numbers, bucket 0 at
     // offset 0, ...), and the settings its runs of equal values show, fewest votes first.
     std::function<bool(const OffsetProfile &)> bucketValues;

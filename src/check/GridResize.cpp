@@ -56,11 +56,11 @@ Taps bilinearTaps(std::int64_t n, std::int64_t steps, bool alignCorners)
 // aten/src/ATen/native/UpSample.h: area_pixel_compute_source_index with cubic=true, so no clamp at
 // 0; get_cubic_upsample_coefficients with A = -0.75; upsample_get_value_bounded clamps the four
 // indices floor(x) - 1 .. floor(x) + 2 to the grid).
-Taps bicubicTaps(std::int64_t n, std::int64_t steps)
+// `a` -0.5 is Keys' cubic, a port's own kernel (mlx-vlm's bicubic_interpolate before mlx-vlm#1241).
+Taps bicubicTaps(std::int64_t n, std::int64_t steps, double a = -0.75)
 {
-    constexpr double a = -0.75;
-    const auto near1 = [](double x) { return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0; };
-    const auto near2 = [](double x) { return ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a; };
+    const auto near1 = [a](double x) { return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0; };
+    const auto near2 = [a](double x) { return ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a; };
     Taps taps;
     const float scale = float(n) / float(steps);
     for (std::int64_t i = 0; i < steps; ++i) {
@@ -130,6 +130,8 @@ Taps tapsOf(std::int64_t n, std::int64_t steps, const Layout &l)
         return bicubicAntialiasTaps(n, steps);
     case Method::Nearest:
         return nearestTaps(n, steps);
+    case Method::BicubicKeys:
+        return bicubicTaps(n, steps, -0.5);
     case Method::Bilinear:
         break;
     }
@@ -289,30 +291,36 @@ ValueFormat halfFormat(const TableRows &table, const TableSample &sample)
     return representableFormat(sample.values.data(), sample.values.size());
 }
 
+// The words of a resize's method.
+QString howOf(const Layout &l)
+{
+    switch (l.method) {
+    case Method::Bicubic:
+        return u"F.interpolate(..., mode=\"bicubic\", align_corners=False) (A = -0.75), as transformers' "
+               "interpolate_pos_encoding (ViT, DINOv2) resizes a position embedding"_s;
+    case Method::BicubicAntialias:
+        return u"F.interpolate(..., mode=\"bicubic\", antialias=True) (A = -0.5, PIL's kernel), as timm's "
+               "resample_abs_pos_embed resizes a position embedding"_s;
+    case Method::Nearest:
+        return u"F.interpolate(..., mode=\"nearest\"), each patch the grid's row at floor(i n / h)"_s;
+    case Method::BicubicKeys:
+        return u"a bicubic of A = -0.5 (Keys' cubic) without antialias, a port's own kernel (torch's "
+               "mode=\"bicubic\" takes A = -0.75: mlx-vlm#1241)"_s;
+    case Method::Bilinear:
+        break;
+    }
+    return l.alignCorners ? u"bilinear at linspace(0, n - 1, h) (align_corners=True)"_s
+                          : u"F.interpolate(..., mode=\"bilinear\", align_corners=False)"_s;
+}
+
 // A resize of the grid by another method than fast_pos_embed_interpolate's bilinear one, listed
 // row-major: ViT's interpolation of its position embeddings to another image size, a variant of the
 // declared grid with the method named, streamed against that resize.
 TableMatch otherMethod(TableMatch m, const Layout &read, const std::shared_ptr<const RowMatrixXf> &values,
                        const QString &grid)
 {
-    QString how;
-    switch (read.method) {
-    case Method::Bicubic:
-        how = u"F.interpolate(..., mode=\"bicubic\", align_corners=False) (A = -0.75), as transformers' "
-              "interpolate_pos_encoding (ViT, DINOv2) resizes a position embedding"_s;
-        break;
-    case Method::BicubicAntialias:
-        how = u"F.interpolate(..., mode=\"bicubic\", antialias=True) (A = -0.5, PIL's kernel), as timm's "
-              "resample_abs_pos_embed resizes a position embedding"_s;
-        break;
-    case Method::Nearest:
-        how = u"F.interpolate(..., mode=\"nearest\"), each patch the grid's row at floor(i n / h)"_s;
-        break;
-    case Method::Bilinear:
-        break;
-    }
     m.reference = std::make_shared<const ResizeReference>(values, read);
-    m.referenceText = layoutWords(read, grid) + u" by "_s + how;
+    m.referenceText = layoutWords(read, grid) + u" by "_s + howOf(read);
     m.verdict = CheckVerdict::Variant;
     m.mistakes.clear();
     m.diagnosis = u"every cell equals %1 within the rounding: a resize of the declared grid, not the grid itself "
@@ -322,15 +330,49 @@ TableMatch otherMethod(TableMatch m, const Layout &read, const std::shared_ptr<c
     return m;
 }
 
+// Against a declared resize (--resize-method): the table resized by the declared method is correct
+// against it; by another, the mistake resize-method, streamed against the declared method's resize of
+// the same patches (the table's own resize the reading, TableMatch::asRead).
+TableMatch declaredMatch(TableMatch m, const Layout &read, const std::shared_ptr<const RowMatrixXf> &values,
+                         const QString &grid, const DeclaredResize &declared)
+{
+    Layout want = read;
+    want.method = declared.method;
+    want.alignCorners = declared.method == Method::Bilinear && declared.alignCorners;
+    m.reference = std::make_shared<const ResizeReference>(values, want);
+    m.referenceText = layoutWords(want, grid) + u" by "_s + howOf(want);
+    m.mistakes.clear();
+    if (want.method == read.method && want.alignCorners == read.alignCorners) {
+        m.verdict = CheckVerdict::Correct;
+        m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
+        m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
+        return m;
+    }
+    m.verdict = CheckVerdict::Mistake;
+    m.mistakes = {kResizeMethod};
+    m.asRead = std::make_shared<const ResizeReference>(values, read);
+    m.asReadTolerance = m.tolerance;
+    m.diagnosis = u"%1 by %2, where the declaration (--resize-method) gives %3"_s.arg(layoutWords(read, grid),
+                                                                                      howOf(read), howOf(want));
+    return m;
+}
+
 // The match of a table `read` explains, compared with the resize it should be (referenceOf).
 TableMatch matchOf(const Layout &read, const std::shared_ptr<const RowMatrixXf> &values, const QString &grid,
-                   const CellTolerance &tolerance, std::optional<std::int64_t> merge)
+                   const CellTolerance &tolerance, std::optional<std::int64_t> merge,
+                   std::optional<DeclaredResize> declared)
 {
     const Layout want = referenceOf(read, merge);
     TableMatch m;
     m.positionOffset = 0;
     m.firstPositionRow = 0;
     m.tolerance = tolerance;
+    // A declared resize names another method; fast_pos_embed_interpolate's own, declared, reads as below
+    // (resized-without-align-corners for F.interpolate's bilinear default).
+    const bool declaredOwn
+        = declared && declared->method == Method::Bilinear && declared->alignCorners && read.method == Method::Bilinear;
+    if (declared && !declaredOwn && !read.transposed)
+        return declaredMatch(std::move(m), read, values, grid, *declared);
     if (read.method != Method::Bilinear)
         return otherMethod(std::move(m), read, values, grid);
     m.reference = std::make_shared<const ResizeReference>(values, want);
@@ -347,15 +389,17 @@ TableMatch matchOf(const Layout &read, const std::shared_ptr<const RowMatrixXf> 
             m.correctAgainst = CheckDiagnosis::declaredReference(m.referenceText);
         m.diagnosis = u"every cell equals %1 within the rounding"_s.arg(m.referenceText);
         if (m.verdict == CheckVerdict::Variant && !merge && mergeable(read, 2))
-            m.diagnosis += u", the patches row-major (spatial_merge_size 1, no model declared): Qwen3-VL's configs give "
-                           "spatial_merge_size 2, whose fast_pos_embed_interpolate lists the patches in 2 x 2 merge "
-                           "blocks, so with --spatial-merge-size 2 this table is merge-blocks-lost"_s;
+            m.diagnosis
+                += u", the patches row-major (spatial_merge_size 1, no model declared): Qwen3-VL's configs give "
+                   "spatial_merge_size 2, whose fast_pos_embed_interpolate lists the patches in 2 x 2 merge "
+                   "blocks, so with --spatial-merge-size 2 this table is merge-blocks-lost"_s;
         else if (m.verdict == CheckVerdict::Variant)
-            m.diagnosis += u", the patches row-major (spatial_merge_size 1): %1 x %2 patches fit no merge blocks of %3, "
-                           "which a model of spatial_merge_size %3 needs (Qwen3-VL's image processor makes h and w "
-                           "multiples of it)"_s.arg(read.h)
-                               .arg(read.w)
-                               .arg(merge.value_or(2));
+            m.diagnosis
+                += u", the patches row-major (spatial_merge_size 1): %1 x %2 patches fit no merge blocks of %3, "
+                   "which a model of spatial_merge_size %3 needs (Qwen3-VL's image processor makes h and w "
+                   "multiples of it)"_s.arg(read.h)
+                       .arg(read.w)
+                       .arg(merge.value_or(2));
         return m;
     }
     m.verdict = CheckVerdict::Mistake;
@@ -399,7 +443,8 @@ bool identity(const Layout &l)
 
 std::optional<std::variant<TableMatch, QString>> read(const TableRows &table, const TableRows &grid,
                                                       std::int64_t maxGridCells, bool skipIdentity,
-                                                      std::optional<std::int64_t> merge)
+                                                      std::optional<std::int64_t> merge,
+                                                      std::optional<DeclaredResize> declared = std::nullopt)
 {
     // A square grid, or one after a [CLS] row (ViT's, DINOv2's: 1 + n^2 rows, the first kept apart).
     std::int64_t prefix = 0;
@@ -451,14 +496,14 @@ std::optional<std::variant<TableMatch, QString>> read(const TableRows &table, co
                 if (!explainedBy(found))
                     continue;
             }
-            return matchOf(found, values, grid.name(), tolerance, merge);
+            return matchOf(found, values, grid.name(), tolerance, merge, declared);
         }
     }
     // Another method, row-major, one frame: sixteen weighted rows summed (bicubic), more with
     // antialias where the grid shrinks: a few more units of the largest value.
     CellTolerance wider = tolerance;
     wider.absolute += 32.0 * std::ldexp(largest, -24);
-    for (const Method method : {Method::Bicubic, Method::BicubicAntialias, Method::Nearest}) {
+    for (const Method method : {Method::Bicubic, Method::BicubicAntialias, Method::Nearest, Method::BicubicKeys}) {
         for (Layout l : layoutsOf(n, table.rows() - prefix, false, 1)) {
             if (l.t != 1 || (skipIdentity && identity(l)))
                 continue;
@@ -468,7 +513,7 @@ std::optional<std::variant<TableMatch, QString>> read(const TableRows &table, co
             const ResizeReference reference(values, l);
             const SampleScore score = scoreOnSample(reference, *sample, wider, nullptr, 0);
             if (score.bad == 0 && score.compared > 0)
-                return matchOf(l, values, grid.name(), wider, merge);
+                return matchOf(l, values, grid.name(), wider, merge, declared);
         }
     }
     return std::nullopt;
@@ -477,9 +522,30 @@ std::optional<std::variant<TableMatch, QString>> read(const TableRows &table, co
 } // namespace
 
 std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, const TableRows &grid,
-                                                        std::int64_t maxGridCells, std::optional<std::int64_t> merge)
+                                                        std::int64_t maxGridCells, std::optional<std::int64_t> merge,
+                                                        std::optional<DeclaredResize> declared)
 {
-    return read(table, grid, maxGridCells, false, merge);
+    return read(table, grid, maxGridCells, false, merge, declared);
+}
+
+std::optional<DeclaredResize> resizeOf(const QString &word)
+{
+    if (word == u"bilinear"_s)
+        return DeclaredResize {Method::Bilinear, false};
+    if (word == u"bilinear-align-corners"_s)
+        return DeclaredResize {Method::Bilinear, true};
+    if (word == u"bicubic"_s)
+        return DeclaredResize {Method::Bicubic, false};
+    if (word == u"bicubic-antialias"_s)
+        return DeclaredResize {Method::BicubicAntialias, false};
+    if (word == u"nearest"_s)
+        return DeclaredResize {Method::Nearest, false};
+    return std::nullopt;
+}
+
+QStringList resizeWords()
+{
+    return {u"bilinear"_s, u"bilinear-align-corners"_s, u"bicubic"_s, u"bicubic-antialias"_s, u"nearest"_s};
 }
 
 std::optional<TableMatch> expectSameShape(const TableRows &table, const TableRows &grid,

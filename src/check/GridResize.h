@@ -4,6 +4,7 @@
 #include "check/TableRows.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
@@ -24,17 +25,33 @@
 // A grid resized by another method to a size is that resize, read as a variant of the declared
 // grid with its method named: F.interpolate(..., size=(h, w), mode="bicubic", align_corners=False)
 // as transformers' interpolate_pos_encoding does it (models/dinov2/modeling_dinov2.py, the [CLS]
-// row kept apart: a grid of 1 + n^2 rows whose first row the table keeps first), timm's resample_abs_pos_embed (timm/layers/pos_embed.py:
-// mode="bicubic", antialias=True), and mode="nearest". Not read: SigLIP's older scale_factor
+// row kept apart: a grid of 1 + n^2 rows whose first row the table keeps first), timm's resample_abs_pos_embed
+// (timm/layers/pos_embed.py: mode="bicubic", antialias=True), mode="nearest", and a bicubic of A = -0.5 without
+// antialias (a port's own kernel: mlx-vlm's bicubic_interpolate before mlx-vlm#1241). Where the method is declared
+// (--resize-method), a resize by another is the mistake `resize-method`, streamed against the
+// declared one, and one by the declared method correct. Not read: SigLIP's older scale_factor
 // (h + 0.1) / n form, whose source positions are another scale's.
 namespace posenc::GridResize {
 
 inline const QString kWithoutAlignCorners = QStringLiteral("resized-without-align-corners");
 inline const QString kMergeBlocksLost = QStringLiteral("merge-blocks-lost");
+inline const QString kResizeMethod = QStringLiteral("resize-method");
 
 // How the grid is resampled: bilinear (align_corners or not), bicubic (A = -0.75), bicubic with
-// antialias (PIL's A = -0.5, normalised weights), nearest.
-enum class Method { Bilinear, Bicubic, BicubicAntialias, Nearest };
+// antialias (PIL's A = -0.5, normalised weights), nearest, bicubic of A = -0.5 without antialias.
+enum class Method { Bilinear, Bicubic, BicubicAntialias, Nearest, BicubicKeys };
+
+// A resize the reference declares (--resize-method): its method, and for bilinear its corners.
+struct DeclaredResize
+{
+    Method method = Method::Bilinear;
+    bool alignCorners = true;
+};
+
+// The declared resize of a word of resizeWords(), or nothing.
+std::optional<DeclaredResize> resizeOf(const QString &word);
+// The words --resize-method takes: bilinear, bilinear-align-corners, bicubic, bicubic-antialias, nearest.
+QStringList resizeWords();
 
 // How a table's rows come from the grid.
 struct Layout
@@ -65,7 +82,8 @@ struct Layout
 // the table; a message when a row cannot be read or the grid is past `maxGridCells` cells.
 std::optional<std::variant<TableMatch, QString>> expect(const TableRows &table, const TableRows &grid,
                                                         std::int64_t maxGridCells = std::int64_t(1) << 26,
-                                                        std::optional<std::int64_t> merge = std::nullopt);
+                                                        std::optional<std::int64_t> merge = std::nullopt,
+                                                        std::optional<DeclaredResize> declared = std::nullopt);
 
 // A table of the grid's own shape that differs from it cell by cell, read as expect reads it but
 // never as the grid row for row (n x n patches row-major, one frame: that is the cell-by-cell

@@ -10,7 +10,7 @@ std::optional<OffsetProfile> profile(const TableEvidence &e)
 {
     if (e.sameRow)
         return std::nullopt;
-    std::optional<OffsetProfile> profile = offsetProfile(e.sample);
+    std::optional<OffsetProfile> profile = offsetProfile(e.sample, queryStart(e.rows(), e.cols()));
     if (!profile || !profile->isToeplitz())
         return std::nullopt;
     return profile;

@@ -47,21 +47,46 @@ std::vector<ProfileRun> profileRuns(const OffsetProfile &profile, bool after, st
     return runs;
 }
 
-std::optional<OffsetProfile> offsetProfile(const TableSample &sample, std::int64_t maxOffsets)
+namespace {
+
+thread_local std::optional<std::int64_t> t_queryStart;
+
+} // namespace
+
+std::int64_t queryStart(std::int64_t rows, std::int64_t cols)
+{
+    if (t_queryStart)
+        return *t_queryStart;
+    return rows > 0 && rows < cols ? cols - rows : 0;
+}
+
+QueryStartScope::QueryStartScope(std::int64_t start)
+    : m_previous(t_queryStart)
+{
+    t_queryStart = start;
+}
+
+QueryStartScope::~QueryStartScope()
+{
+    t_queryStart = m_previous;
+}
+
+std::optional<OffsetProfile> offsetProfile(const TableSample &sample, std::int64_t start, std::int64_t maxOffsets)
 {
     const std::int64_t rows = sample.tableRows;
     const std::int64_t cols = sample.cols();
     if (rows <= 0 || cols <= 0 || rows + cols - 1 > maxOffsets)
         return std::nullopt;
     OffsetProfile p;
-    p.first = -(rows - 1);
+    // Row r holds the query at r + start: offsets from -(rows - 1 + start) to cols - 1 - start.
+    p.first = -(rows - 1 + start);
     const auto count = std::size_t(rows + cols - 1);
     p.values.assign(count, std::numeric_limits<float>::quiet_NaN());
     // Boyer-Moore's majority vote per offset, then a count of the cells that differ from it.
     std::vector<std::int32_t> tally(count, 0);
     const auto same = [](float a, float b) { return a == b || (std::isnan(a) && std::isnan(b)); };
     for (std::int64_t k = 0; k < sample.size(); ++k) {
-        const std::int64_t i = sample.rows[std::size_t(k)];
+        const std::int64_t i = sample.rows[std::size_t(k)] + start;
         for (std::int64_t j = 0; j < cols; ++j) {
             const auto t = std::size_t(j - i - p.first);
             const float v = sample.values(k, j);
@@ -75,7 +100,7 @@ std::optional<OffsetProfile> offsetProfile(const TableSample &sample, std::int64
     }
     p.votes.assign(count, 0);
     for (std::int64_t k = 0; k < sample.size(); ++k) {
-        const std::int64_t i = sample.rows[std::size_t(k)];
+        const std::int64_t i = sample.rows[std::size_t(k)] + start;
         for (std::int64_t j = 0; j < cols; ++j) {
             const auto t = std::size_t(j - i - p.first);
             if (same(p.values[t], sample.values(k, j)))

@@ -220,12 +220,13 @@ QString shape(const TableRows &t)
 } // namespace
 
 std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference,
-                                                   std::optional<std::int64_t> merge, bool vector)
+                                                   std::optional<std::int64_t> merge, bool vector,
+                                                   std::optional<GridResize::DeclaredResize> resize)
 {
     using Whose = TableRefusal::Whose;
     if (table.rows() != reference->rows() || table.cols() != reference->cols()) {
         // A learned square grid and a table of its width: the grid resized to the table's patches.
-        if (auto resized = GridResize::expect(table, *reference, std::int64_t(1) << 26, merge)) {
+        if (auto resized = GridResize::expect(table, *reference, std::int64_t(1) << 26, merge, resize)) {
             if (auto *match = std::get_if<TableMatch>(&*resized))
                 return std::move(*match);
             return TableRefusal {Whose::Shapes, std::get<QString>(*resized)};

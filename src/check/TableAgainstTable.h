@@ -1,5 +1,6 @@
 #pragma once
 
+#include "check/GridResize.h"
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
 
@@ -39,9 +40,11 @@ struct TableRefusal
 // value happens to be (an inv_freq rounded to bfloat16 is the mistake, sglang-jax#1472), and read
 // by no table's structure (rows moved, columns exchanged: a vector has no positions); its family
 // names a deviation (TensorShapes::nameByReferenceVector).
+// `resize`: the method a learned grid is resized by where declared (--resize-method, GridResize).
 std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference,
                                                    std::optional<std::int64_t> merge = std::nullopt,
-                                                   bool vector = false);
+                                                   bool vector = false,
+                                                   std::optional<GridResize::DeclaredResize> resize = std::nullopt);
 
 // A row of the reference that could not be read while the rows were streamed, in words; nothing
 // when every row was read (or the match is not against a table).

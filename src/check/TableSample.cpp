@@ -1,6 +1,7 @@
 #include "TableSample.h"
 
 #include "check/MaskFill.h"
+#include "check/OffsetProfile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -81,6 +82,8 @@ std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCe
         for (std::int64_t i = 0; i < sample.size(); ++i)
             table.addCellRounding(sample.rows[std::size_t(i)], 1, 0, table.cols(), sample.cellRounding.row(i).data());
     }
+    // A causal mask hides the keys after each row's query, the last queries of the keys with a cache.
+    const std::int64_t start = queryStart(sample.tableRows, sample.cols());
     for (std::int64_t i = 0; i < sample.size(); ++i) {
         for (std::int64_t c = 0; c < sample.cols(); ++c) {
             const float v = sample.values(i, c);
@@ -90,7 +93,7 @@ std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCe
                             .arg(c);
                 return std::nullopt;
             }
-            const bool afterQuery = c > sample.rows[std::size_t(i)];
+            const bool afterQuery = c > sample.rows[std::size_t(i)] + start;
             sample.causalMask = sample.causalMask && (afterQuery ? double(v) <= MaskFill::kBelow : !std::isinf(v));
             if (std::isinf(v) && sample.infiniteRow < 0) {
                 sample.infiniteRow = sample.rows[std::size_t(i)];

@@ -155,7 +155,8 @@ QString acceptedShapes()
     return u"the shapes accepted: a table L x d (dimensions of 1 aside); a vector [n] (RoPE's inv_freq of "
            "rotary_dim / 2, ALiBi's slopes of H heads; also [H, 1, 1], [1, H, 1, 1]); ALiBi's key biases [H, 1, L], "
            "[B·H, 1, L], [1, H, 1, L] (BLOOM, MPT); a stack of tables, each slice checked: [B, L, d] caches, "
-           "[H, L, L], [1, H, L, L], [B, H, L, L] biases (T5's position_bias read per bucket), [B, H, L, D] and "
+           "[H, L, L], [1, H, L, L], [B, H, L, L] biases (T5's position_bias read per bucket; [.., H, q, L] a step "
+           "with a cache, its queries the last q of the L keys), [B, H, L, D] and "
            "[3, B, L, D] caches (at most %1 slices)"_s.arg(kMaxSlices);
 }
 

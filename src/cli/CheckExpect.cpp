@@ -27,6 +27,7 @@ const QString kExpect = u"expect"_s;
 const QString kExpectTable = u"expect-table"_s;
 const QString kExpectConfig = u"expect-config"_s;
 const QString kLayerType = u"layer-type"_s;
+const QString kResizeMethod = u"resize-method"_s;
 // The flags whose values give the table's width; without one, the table's own width is taken.
 const QStringList kWidthKeys = {u"d-model"_s, u"head-dim"_s, u"preset"_s, u"session"_s};
 
@@ -40,6 +41,26 @@ QList<Encoding> referenceFamilies()
     }
     return families;
 }
+
+// Rows [first, first + count) of a table: a table of positions' rows a sequence reads.
+class RowRange final : public DerivedRows
+{
+public:
+    RowRange(std::shared_ptr<const TableRows> rows, std::int64_t first, std::int64_t count)
+        : DerivedRows(std::move(rows))
+        , m_first(first)
+        , m_count(count)
+    { }
+    std::int64_t rows() const override { return m_count; }
+    QString name() const override { return u"%1[%2:%3]"_s.arg(m_rows->name()).arg(m_first).arg(m_first + m_count); }
+    bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
+    {
+        return m_rows->read(m_first + row0, count, out, error);
+    }
+
+private:
+    std::int64_t m_first, m_count;
+};
 
 // The families whose tables have a structure and no formula (the learned table's): --expect names
 // one by its word, which is also its verdict's, and identify answers.
@@ -191,11 +212,16 @@ QList<CommandOption> options(const QStringList &shown)
          "parameters, --preset NAME), rows from position 0: correct or a mistake, never another reading. The "
          "width is the table's unless --d-model, --head-dim or a preset gives it; rope tries the cos and the sin "
          "table unless rope-cos or rope-sin is named. learned: the table must be learned (no formula explains it); "
-         "a learned table is never correct"_s,
+         "a learned table is never correct; with --position-table FILE (a model's learned weight: [N, d], "
+         "[1, N, d]) the table must be its rows from --position-offset (0 unless given: RoBERTa's padding_idx + 1, "
+         "a class token's row), compared cell by cell as --expect-table compares, rows read from another offset "
+         "named position-offset"_s,
          expectWords()},
         {{kExpectTable},
          u"FILE[:TENSOR]"_s,
-         u"compare with another table (or vector: inv_freq, slopes) of the same shape cell by cell (a dump of the "
+         u"compare with another table (or vector: inv_freq, slopes) of the same shape cell by cell, or with the first "
+         "rows of a table of more rows (a learned weight a sequence reads; --expect learned --position-table "
+         "declares another first row) (a dump of the "
          "reference implementation; a stack such as [H, L, L] biases or [B, L, d] caches slice by slice, with the "
          "reference's stack of that shape, dimensions of 1 aside, or each slice with one reference table): "
          "correct when every cell is within the rounding of the coarser of the two formats; or with a learned n x n "
@@ -210,6 +236,14 @@ QList<CommandOption> options(const QStringList &shown)
          "the files' difference said"_s,
          {},
          true},
+        {{kResizeMethod},
+         u"METHOD"_s,
+         u"with --expect-table or --expect learned --position-table: how the reference's learned grid is resized "
+         "to the table (bicubic: F.interpolate's A = -0.75, as ViT's interpolate_pos_encoding and Kimi-VL's MoonViT; "
+         "bilinear-align-corners: Qwen3-VL's fast_pos_embed_interpolate; bilinear, bicubic-antialias (timm's), "
+         "nearest). A table resized by another method is the mistake resize-method, compared with the declared "
+         "method's resize"_s,
+         GridResize::resizeWords()},
         {{kExpectConfig},
          u"FILE"_s,
          u"compare with exactly what a model's config.json computes for a layer type (the layer posenc check "
@@ -232,6 +266,39 @@ QList<CommandOption> options(const QStringList &shown)
     return list;
 }
 
+namespace {
+
+const QString kPositionTableFlag = u"--position-table"_s;
+const QString kPositionOffsetFlag = u"--position-offset"_s;
+
+// --expect of a structure family with --position-table FILE (and the offsets the family declares,
+// --position-offset alone): the file is the reference, the table its rows from the offset. Nothing
+// where other flags are given (refused as before); a refusal for an offset that is no whole number.
+std::optional<std::variant<Expectation, Refusal>>
+positionTableReference(const QCommandLineParser &parser, const QStringList &flags, const QStringList &takes)
+{
+    for (const QString &flag : flags) {
+        if (flag != kPositionTableFlag && !(flag == kPositionOffsetFlag && takes.contains(flag)))
+            return std::nullopt;
+    }
+    Expectation e;
+    e.kind = Expectation::Kind::Table;
+    e.tablePath = parser.values(kPositionTableFlag.mid(2)).constLast();
+    e.referenceFirstRow = 0;
+    // --position-offset is a table's declarable key, never among the family flags.
+    if (parser.isSet(kPositionOffsetFlag.mid(2))) {
+        bool ok = false;
+        const qlonglong offset = parser.values(kPositionOffsetFlag.mid(2)).constLast().toLongLong(&ok);
+        if (!ok || offset < 0 || offset > Params::kMaxLen)
+            return usage(u"--position-offset: a whole number from 0 to %1 (the rows of --position-table before "
+                         "position 0)"_s.arg(Params::kMaxLen));
+        e.referenceFirstRow = offset;
+    }
+    return e;
+}
+
+} // namespace
+
 std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const QStringList &declarable)
 {
     const bool family = parser.isSet(kExpect);
@@ -242,6 +309,17 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
         return usage(u"--expect, --expect-table, --expect-config: give one reference"_s);
     if (parser.isSet(kLayerType) && !config)
         return usage(u"--layer-type: names a layer type of --expect-config's config"_s);
+    // --resize-method declares how a learned grid is resized to the table: a reference table's.
+    std::optional<GridResize::DeclaredResize> resize;
+    if (parser.isSet(kResizeMethod)) {
+        resize = GridResize::resizeOf(parser.value(kResizeMethod));
+        if (!resize)
+            return usage(u"--resize-method: one of %1; got '%2'"_s.arg(GridResize::resizeWords().join(u", "_s),
+                                                                       parser.value(kResizeMethod)));
+        if (config || (family && !flags.contains(kPositionTableFlag)))
+            return usage(u"--resize-method: how a learned grid is resized, with --expect-table or --expect learned "
+                         "--position-table"_s);
+    }
     if (!family) {
         if (config) {
             // The config gives its family's parameters; the flags may give its input (a prompt).
@@ -275,6 +353,10 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
             e.kind = Expectation::Kind::Table;
             e.tablePath = parser.value(kExpectTable);
             e.mergeSize = mergeSize;
+            e.resize = resize;
+        } else if (resize) {
+            return usage(u"--resize-method: how a learned grid is resized, with --expect-table or --expect learned "
+                         "--position-table"_s);
         }
         return e;
     }
@@ -285,10 +367,21 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
         QStringList takes;
         for (const QString &key : FamilyChecks::of(family).table->declares)
             takes.append(u"--"_s + key);
+        // A table of positions given as the model's (--position-table: a learned wpe, a ViT grid):
+        // the reference, its rows from --position-offset compared with the table's exactly.
+        if (flags.contains(kPositionTableFlag)) {
+            if (auto reference = positionTableReference(parser, flags, takes)) {
+                if (auto *e = std::get_if<Expectation>(&*reference))
+                    e->resize = resize;
+                return *reference;
+            }
+        }
         if (!flags.isEmpty())
             return usage(u"%1: a %2 table has no formula to take parameters%3"_s.arg(
                 flags.join(u", "_s), word,
-                takes.isEmpty() ? QString() : u"; it takes %1 alone"_s.arg(takes.join(u", "_s))));
+                takes.isEmpty()
+                    ? QString()
+                    : u"; it takes %1 alone, and --position-table FILE, the table it is"_s.arg(takes.join(u", "_s))));
         // A family with a structure alone is a verdict as well as a family: identify answers.
         Expectation e;
         e.kind = Expectation::Kind::Learned;
@@ -361,21 +454,58 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
             if (tensor && tensor->shape.size() == 1)
                 opened = tensor->rows;
         }
+        const QString flag = e.referenceFirstRow ? u"--position-table: "_s : u"--expect-table: "_s;
         if (!opened)
-            return Refusal {exitCodeOf(opened.error()), {u"--expect-table: "_s + opened.error().toString()}};
-        auto expected = TableCheck::expectTable(table, opened.value(), e.mergeSize, e.vector);
+            return Refusal {exitCodeOf(opened.error()), {flag + opened.error().toString()}};
+        std::shared_ptr<const TableRows> reference = opened.value();
+        // A table of positions of more rows than the table (a model's wpe, a ViT's grid with its class
+        // token): the table is its rows from the declared offset, else from 0, compared row for row
+        // (a grid resized to the table is GridResize's, tried first without a declared offset).
+        // A declared resize (--resize-method) compares a resize of the grid, never its rows.
+        std::optional<std::int64_t> from = e.resize ? std::nullopt : e.referenceFirstRow;
+        if (!e.vector && !e.resize && reference->cols() == table.cols() && reference->rows() > table.rows()) {
+            if (!from) {
+                auto resized = TableCheck::expectTable(table, reference, e.mergeSize, false, e.resize);
+                if (std::holds_alternative<TableMatch>(resized)) {
+                    found.push_back(std::get<TableMatch>(std::move(resized)));
+                    return found;
+                }
+                from = 0;
+            }
+        }
+        if (from && *from > 0 && reference->rows() < *from + table.rows())
+            return usage(
+                u"--position-offset: %1 has %2 rows; the table's %3 from row %4 need %5"_s.arg(reference->name())
+                    .arg(reference->rows())
+                    .arg(table.rows())
+                    .arg(*from)
+                    .arg(*from + table.rows()));
+        const bool ranged = from && reference->cols() == table.cols() && reference->rows() >= *from + table.rows()
+            && !(reference->rows() == table.rows() && *from == 0);
+        if (ranged)
+            reference = std::make_shared<const RowRange>(reference, *from, table.rows());
+        auto expected = TableCheck::expectTable(table, reference, e.mergeSize, e.vector, e.resize);
         if (const auto *refused = std::get_if<TableCheck::TableRefusal>(&expected)) {
             // The checked table's own NaN is that file's fault, not --expect-table's.
             switch (refused->whose) {
             case TableCheck::TableRefusal::Whose::Shapes:
-                return usage(u"--expect-table: "_s + refused->message);
+                return usage(flag + refused->message);
             case TableCheck::TableRefusal::Whose::Table:
                 return Refusal {ExitIo, {refused->message}};
             case TableCheck::TableRefusal::Whose::Reference:
-                return Refusal {ExitIo, {u"--expect-table: "_s + refused->message}};
+                return Refusal {ExitIo, {flag + refused->message}};
             }
         }
-        found.push_back(std::get<TableMatch>(std::move(expected)));
+        TableMatch match = std::get<TableMatch>(std::move(expected));
+        if (ranged)
+            match.notes.prepend(
+                u"compared with rows %1..%2 of the %3 rows of %4 (positions 0..%5 from row %1%6)"_s.arg(*from)
+                    .arg(*from + table.rows() - 1)
+                    .arg(opened.value()->rows())
+                    .arg(opened.value()->name())
+                    .arg(table.rows() - 1)
+                    .arg(e.referenceFirstRow ? u", --position-offset"_s : u", none declared"_s));
+        found.push_back(std::move(match));
     }
     return found;
 }

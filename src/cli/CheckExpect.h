@@ -3,6 +3,7 @@
 #include "CommandOption.h"
 
 #include "check/DeclaredWords.h"
+#include "check/GridResize.h"
 #include "check/TableCheck.h"
 #include "core/Params.h"
 
@@ -41,6 +42,12 @@ struct Expectation
     // place of tablePath where set.
     std::shared_ptr<const TableRows> tableRows;
     std::optional<std::int64_t> mergeSize; // --spatial-merge-size with --expect-table (a grid's resize)
+    // --resize-method: how a learned grid is resized to the table (GridResize), where declared.
+    std::optional<GridResize::DeclaredResize> resize;
+    // A table of positions declared as the reference (--expect learned --position-table FILE): the
+    // table is its rows from this one (--position-offset: rows before it are padding's or a class
+    // token's), as many as the table has.
+    std::optional<std::int64_t> referenceFirstRow;
     // A vector (inv_freq, slopes) against --expect-table's vector: compared as a formula's
     // parameters (TableCheck::expectTable's `vector`).
     bool vector = false;

@@ -7,6 +7,7 @@
 #include "check/DeclaredReading.h"
 #include "check/DeclaredWords.h"
 #include "check/FamilyCheck.h"
+#include "check/OffsetProfile.h"
 #include "check/PairedTables.h"
 #include "check/ReferenceReading.h"
 #include "check/TensorShapes.h"
@@ -39,8 +40,8 @@ int failLines(QTextStream &err, const CheckExpect::Refusal &refusal)
 
 // An L x d table checked: against the declared reference (`expected`), else identified; every row
 // streamed; a declared family's deviation read undeclared too. Or the exit code, said on `err`.
-std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
-                                        const CheckExpect::Expectation &expected, QTextStream &err)
+std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &run,
+                                            const CheckExpect::Expectation &expected, QTextStream &err)
 {
     TableCheck::StreamOptions stream;
     stream.threads = run.threads;
@@ -116,6 +117,49 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     if (expected.kind == CheckExpect::Expectation::Kind::Learned)
         CheckExpect::concludeLearned(match, expected);
     return match;
+}
+
+// A relative map of q queries over k > q keys is read with its queries the last q of the keys, a
+// step with a cache (queryStart, check/OffsetProfile.h). One that deviates there, or that nothing
+// reads, and that reads at 0 .. q - 1 as a family's correct map or a variant of one, lost the cache's
+// offset: the mistake position-offset, said with both offsets (candle#899, x-transformers#103). A
+// reference table is compared as it is: its rows and the table's are the same queries.
+std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
+                                        const CheckExpect::Expectation &expected, QTextStream &err)
+{
+    auto checked = checkRowsAsIs(table, run, expected, err);
+    auto *match = std::get_if<TableMatch>(&checked);
+    const std::int64_t queries = table.rows(), keys = table.cols();
+    const std::int64_t start = queryStart(queries, keys);
+    constexpr std::int64_t kMostKeys = std::int64_t(1) << 16;
+    if (!match || start == 0 || keys > kMostKeys || expected.kind == CheckExpect::Expectation::Kind::Table
+        || !(match->verdict == CheckVerdict::Mistake || match->verdict == CheckVerdict::Unknown))
+        return checked;
+    std::variant<TableMatch, int> first;
+    {
+        const QueryStartScope fromZero(0);
+        QString discarded;
+        QTextStream quiet(&discarded);
+        first = checkRowsAsIs(table, run, expected, quiet);
+    }
+    const auto *read = std::get_if<TableMatch>(&first);
+    if (!read || !(read->verdict == CheckVerdict::Correct || read->verdict == CheckVerdict::Variant))
+        return checked;
+    TableMatch named = std::move(*match);
+    named.verdict = CheckVerdict::Mistake;
+    named.correctAgainst.clear();
+    named.mistakes = QStringList {CheckMistakes::kPositionOffset} + read->mistakes;
+    named.notes.prepend(u"read at query positions %1..%2 instead: %3"_s.arg(0).arg(queries - 1).arg(read->diagnosis));
+    named.diagnosis = u"the %1 queries are at positions 0..%2 of the %3 keys, where a step with a cache of %4 keys "
+                      "puts them at %4..%5, the last %1 (transformers' T5Attention.forward keeps "
+                      "position_bias[:, :, -seq_length:, :]; x-transformers' q_pos = arange(j - i, j)): query offset "
+                      "0 where the cache gives %4; at 0..%2 the map is %6"_s.arg(queries)
+                          .arg(queries - 1)
+                          .arg(keys)
+                          .arg(start)
+                          .arg(keys - 1)
+                          .arg(read->correctAgainst.isEmpty() ? read->referenceText : read->correctAgainst);
+    return named;
 }
 
 // A declared family's cache of half its width (candle's, vLLM's cos of the frequencies): the
@@ -249,8 +293,14 @@ void nameByReferenceStack(TableMatch &match, const TableFile::Tensor &tensor, co
     const Run alone {undeclared, run.declaration, run.budget, run.threads, run.interrupt, true, run.heads};
     const auto read = check(reference.value(), alone, quiet);
     const auto *form = std::get_if<TableMatch>(&read);
-    if (!form || !(form->verdict == CheckVerdict::Correct || form->verdict == CheckVerdict::Variant) || !form->family
-        || !form->params)
+    // A family's own stack reads as learned at known parameters (T5's position_bias: its buckets are
+    // T5's, its values the learned weight's): the stack is checked at those parameters too.
+    const auto readsStack = [](const TableMatch &m) {
+        return m.verdict == CheckVerdict::Learned && m.family && FamilyChecks::of(*m.family).readStack;
+    };
+    if (!form
+        || !(form->verdict == CheckVerdict::Correct || form->verdict == CheckVerdict::Variant || readsStack(*form))
+        || !form->family || !form->params)
         return;
     CheckExpect::Expectation declared;
     declared.kind = CheckExpect::Expectation::Kind::Family;

@@ -316,11 +316,17 @@ private slots:
             run.err.startsWith(u"posenc check: --expect-table: the table is 64 x 256 and the reference 256 x 64"_s),
             qPrintable(run.err));
         QVERIFY(run.err.contains(u"transposed"_s));
+        // Fewer rows of the reference's width: its first rows (a weight a sequence reads), the rows said.
         const QString shorter = path(u"shorter.npy"_s);
         QVERIFY(CliRun::writeNpy(shorter, 10, 64, std::vector<float>(640, 0.5f)));
         run = CliRun::posenc({u"check"_s, shorter, u"--expect-table"_s, reference});
+        QVERIFY2(run.exitCode == 1 && run.out.contains(u"compared with rows 0..9 of the 256 rows"_s),
+                 qPrintable(run.out));
+        // Another width: refused, both shapes said.
+        QVERIFY(CliRun::writeNpy(shorter, 10, 66, std::vector<float>(660, 0.5f)));
+        run = CliRun::posenc({u"check"_s, shorter, u"--expect-table"_s, reference});
         QCOMPARE(run.exitCode, 2);
-        QVERIFY2(run.err.contains(u"10 x 64"_s) && !run.err.contains(u"transposed"_s), qPrintable(run.err));
+        QVERIFY2(run.err.contains(u"10 x 66"_s) && !run.err.contains(u"transposed"_s), qPrintable(run.err));
         run = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, path(u"absent.npy"_s)});
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.startsWith(u"posenc check: --expect-table: "_s) && run.err.contains(u"absent.npy"_s),

@@ -129,6 +129,20 @@ private slots:
         // DeBERTa's signed buckets against a dump of the reference's (--expect-table): negated, the map
         // of the other difference, said of whole numbers.
         QTest::newRow("nntrainer-deberta-p2c-transpose") << u"nntrainer-deberta-p2c-transpose"_s << true << true;
+        // Biases of a step with a cache, [1, H, q, k]: the queries the last q of the k keys (T5Attention.forward's
+        // position_bias[:, :, -seq_length:, :]); at 0 .. q - 1 the cache's offset was forgotten: position-offset.
+        QTest::newRow("candle-t5-kv-cache") << u"candle-t5-kv-cache"_s << true << true;
+        QTest::newRow("xtransformers-t5-cache-offset") << u"xtransformers-t5-cache-offset"_s << true << true;
+        QTest::newRow("xtransformers-alibi-cache-offset") << u"xtransformers-alibi-cache-offset"_s << true << true;
+        // A causal decoder's buckets made bidirectional, against a dump of the decoder's map.
+        QTest::newRow("xtransformers-causal-flag") << u"xtransformers-causal-flag"_s << true << true;
+        // A learned weight's rows read from the wrong offset, against the weight (--position-table) from
+        // the declared --position-offset: RoBERTa's padding_idx + 1, ViT's class token row.
+        QTest::newRow("sentence-transformers-roberta-flattened")
+            << u"sentence-transformers-roberta-flattened"_s << true << true;
+        QTest::newRow("labml-vit-cls-position") << u"labml-vit-cls-position"_s << true << true;
+        // A learned grid resized by Keys' bicubic (A = -0.5) where torch's takes A = -0.75, --resize-method bicubic.
+        QTest::newRow("mlxvlm-moonvit-bicubic") << u"mlxvlm-moonvit-bicubic"_s << true << true;
     }
     // The fixed output never a mistake undeclared, and the manifest's verdict against its declared
     // reference; the buggy one never correct against it, its mistake named where the row says.

@@ -83,6 +83,7 @@ const BucketFit::Table &table()
                          "make_log_bucket_position and build_relative_position"_s,
         .reference = u"HF's make_log_bucket_position"_s,
         .ownLimit = 512, // DeBERTa-v3's
+        .queriesFirst = true,
         .bucketValues = bucketValues,
         .fitRuns = fitRuns,
         // Not capped: the bucket of the farthest pair may pass the buckets.

@@ -272,7 +272,8 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
                 found.dtype = dtype;
                 found.r1 = r1;
                 found.r2 = r2;
-                const OffsetReference reference(e.cols(), valuesOf(found), found.after.masked());
+                const OffsetReference reference(e.cols(), queryStart(e.rows(), e.cols()), valuesOf(found),
+                                                found.after.masked());
                 const std::int64_t bad = scoreOnSample(reference, e.sample, toleranceOf(e, found)).bad;
                 if (bad < fewest) {
                     fewest = bad;
@@ -281,7 +282,8 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
             }
         }
     }
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), valuesOf(*best), best->after.masked());
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                                                                   valuesOf(*best), best->after.masked());
     return OffsetFit::candidate(e, *reference, toleranceOf(e, *best), [&] { return matchOf(e, *best, reference); });
 }
 
@@ -293,8 +295,10 @@ TableMatch expect(const TableEvidence &e, const Params &params)
     found.r2 = KerpleBias::r2(params.kerple, params.kerple.head);
     found.dtype = params.kerple.dtype;
     found.after = HeadBiasFit::declaredAfter(e, found.after);
-    TableMatch m = matchOf(
-        e, found, std::make_shared<const OffsetReference>(e.cols(), valuesOf(found), found.after.masked()), false);
+    TableMatch m = matchOf(e, found,
+                           std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                                                                   valuesOf(found), found.after.masked()),
+                           false);
     m.findings[0].value = params.kerple.heads;
     m.findings[1].value = params.kerple.head;
     return m;

@@ -233,7 +233,7 @@ TableHypothesis hypothesis()
     // A learned grid compared with its resize (--expect-table of the grid, GridResize) names the resize's.
     // And a table that is the reference's columns in another order (TableAgainstTable).
     h.mistakes = {CheckMistakes::kPositionOffset, GridResize::kWithoutAlignCorners, GridResize::kMergeBlocksLost,
-                  TableCheck::kColumnsSwapped};
+                  GridResize::kResizeMethod, TableCheck::kColumnsSwapped};
     h.fit = fit;
     return h;
 }

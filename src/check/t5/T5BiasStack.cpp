@@ -23,19 +23,23 @@ struct Map
 {
     T5Params params;
     bool mirrored = false; // the bucket of i - j instead of j - i
-    std::vector<std::int64_t> bucketOf; // of offset k = j - i (mirrored: i - j), at k + L - 1
+    // The position of query row 0: a head of q queries over k keys holds queries start .. start + q - 1.
+    std::int64_t start = 0;
+    std::vector<std::int64_t> bucketOf; // of offset t = j - i (mirrored: i - j), at t + L - 1 (L the keys)
     QHash<std::int64_t, int> offsets; // how many of the table's offsets each bucket holds
 };
 
-Map mapOf(const T5Params &params, bool mirrored, std::int64_t length)
+// The map of `queries` rows over `keys` keys, query row 0 at position `start`.
+Map mapOf(const T5Params &params, bool mirrored, std::int64_t queries, std::int64_t keys, std::int64_t start)
 {
-    Map m {params, mirrored, {}, {}};
-    m.bucketOf.resize(std::size_t(2 * length - 1));
-    for (std::int64_t k = -(length - 1); k < length; ++k)
-        m.bucketOf[std::size_t(k + length - 1)]
-            = T5Buckets::bucket(mirrored ? -k : k, params.buckets, params.maxDistance, !params.causal);
-    for (const std::int64_t b : m.bucketOf)
-        ++m.offsets[b];
+    Map m {params, mirrored, start, {}, {}};
+    m.bucketOf.resize(std::size_t(2 * keys - 1));
+    for (std::int64_t t = -(keys - 1); t < keys; ++t)
+        m.bucketOf[std::size_t(t + keys - 1)]
+            = T5Buckets::bucket(mirrored ? -t : t, params.buckets, params.maxDistance, !params.causal);
+    // The offsets the table holds: from key 0 at the last query to key keys - 1 at the first.
+    for (std::int64_t t = -(start + queries - 1); t <= keys - 1 - start; ++t)
+        ++m.offsets[m.bucketOf[std::size_t(t + keys - 1)]];
     return m;
 }
 
@@ -68,17 +72,20 @@ struct HeadReading
 
 // A head's cells against a map, its masked cells (a causal mask added, MaskFill::is in a table of
 // `format`) left out.
-HeadReading readHead(const std::vector<float> &cells, std::int64_t length, const Map &m, ValueFormat format)
+HeadReading readHead(const std::vector<float> &cells, std::int64_t queries, std::int64_t length, const Map &m,
+                     ValueFormat format)
 {
     const auto masked = [format](float v) { return MaskFill::is(double(v), format); };
+    // Cell (r, j)'s offset j - (start + r), at its index into bucketOf.
+    const auto at = [&](std::int64_t r, std::int64_t j) { return std::size_t(j - (m.start + r) + length - 1); };
     QHash<std::int64_t, QHash<std::uint32_t, std::int64_t>> counts;
     std::vector<bool> unmasked(std::size_t(2 * length - 1), false); // the offsets the head shows
-    for (std::int64_t i = 0; i < length; ++i) {
+    for (std::int64_t i = 0; i < queries; ++i) {
         for (std::int64_t j = 0; j < length; ++j) {
             const float v = cells[std::size_t(i * length + j)];
             if (!masked(v)) {
-                ++counts[m.bucketOf[std::size_t(j - i + length - 1)]][bitsOf(v)];
-                unmasked[std::size_t(j - i + length - 1)] = true;
+                ++counts[m.bucketOf[at(i, j)]][bitsOf(v)];
+                unmasked[at(i, j)] = true;
             }
         }
     }
@@ -103,13 +110,13 @@ HeadReading readHead(const std::vector<float> &cells, std::int64_t length, const
     }
     HeadReading r;
     r.distinct = values.size();
-    for (std::int64_t i = 0; i < length; ++i) {
+    for (std::int64_t i = 0; i < queries; ++i) {
         for (std::int64_t j = 0; j < length; ++j) {
             const float v = cells[std::size_t(i * length + j)];
             if (masked(v))
                 continue;
             ++r.compared;
-            const std::int64_t b = m.bucketOf[std::size_t(j - i + length - 1)];
+            const std::int64_t b = m.bucketOf[at(i, j)];
             const bool shows = shown.value(b) >= 2;
             r.evidence += shows ? 1 : 0;
             if (bitsOf(v) == mode.value(b))
@@ -156,16 +163,13 @@ QStringList differences(const T5Params &found, const T5Params &declared)
     return keys;
 }
 
-} // namespace
-
-std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const TableRows &rows,
-                               const std::optional<T5Params> &declared)
+// The maps tried: the declared one, else T5's own (32 buckets, max_distance 128, bidirectional and
+// causal), each also mirrored; the queries where T5Attention.forward puts them, the last q of the k
+// keys (with a cache, position_bias[:, :, -seq_length:, :] of compute_bias(real_seq_length,
+// key_length)), then at 0 .. q - 1, the cache's offset forgotten (candle#899). Those whose buckets
+// hold two offsets of the table, which any Toeplitz head would not fit.
+std::vector<Map> mapsTried(const std::optional<T5Params> &declared, std::int64_t queries, std::int64_t length)
 {
-    if (shape.size() < 3 || shape.back() != shape[shape.size() - 2] || shape.back() < 2 || shape.back() > kMaxLength)
-        return std::nullopt;
-    const std::int64_t length = shape.back();
-    const std::int64_t heads = shape[shape.size() - 3];
-    const std::int64_t slices = rows.rows() / length;
     QList<T5Params> tried;
     if (declared)
         tried.append(*declared);
@@ -174,27 +178,50 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
         if (!tried.contains(t5))
             tried.append(t5);
     }
+    QList<std::int64_t> starts {length - queries};
+    if (queries < length)
+        starts.append(0);
     std::vector<Map> maps;
-    for (const T5Params &t5 : tried) {
-        for (const bool mirrored : {false, true}) {
-            Map m = mapOf(t5, mirrored, length);
-            if (showsTheMap(m))
-                maps.push_back(std::move(m));
+    for (const std::int64_t start : starts) {
+        for (const T5Params &t5 : tried) {
+            for (const bool mirrored : {false, true}) {
+                Map m = mapOf(t5, mirrored, queries, length, start);
+                if (showsTheMap(m))
+                    maps.push_back(std::move(m));
+            }
         }
     }
+    return maps;
+}
+
+} // namespace
+
+std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const TableRows &rows,
+                               const std::optional<T5Params> &declared)
+{
+    if (shape.size() < 3 || shape.back() < 2 || shape.back() > kMaxLength)
+        return std::nullopt;
+    // A head of q queries over k keys: q = k without a cache, q < k with one.
+    const std::int64_t length = shape.back();
+    const std::int64_t queries = shape[shape.size() - 2];
+    if (queries < 2 || queries > length)
+        return std::nullopt;
+    const std::int64_t heads = shape[shape.size() - 3];
+    const std::int64_t slices = rows.rows() / queries;
+    const std::vector<Map> maps = mapsTried(declared, queries, length);
     if (maps.empty())
         return std::nullopt;
     std::vector<Reading> readings(maps.size());
     for (std::size_t k = 0; k < maps.size(); ++k)
         readings[k].map = maps[k];
-    std::vector<float> cells(std::size_t(length * length));
+    std::vector<float> cells(std::size_t(queries * length));
     for (std::int64_t s = 0; s < slices; ++s) {
         QString error;
-        if (!rows.read(s * length, length, cells.data(), error))
+        if (!rows.read(s * queries, queries, cells.data(), error))
             return std::nullopt;
         const ValueFormat format = representableFormat(cells.data(), std::int64_t(cells.size()));
         for (Reading &r : readings) {
-            const HeadReading h = readHead(cells, length, r.map, format);
+            const HeadReading h = readHead(cells, queries, length, r.map, format);
             r.deviating += h.deviating;
             r.compared += h.compared;
             r.distinct = std::max(r.distinct, h.distinct);
@@ -222,24 +249,48 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
     match.unreferenced = u"T5's position_bias holds the learned relative_attention_bias weight, which no formula "
                          "gives; its structure was read per bucket"_s;
     match.referenceText = u"T5's position_bias, each head constant on the buckets of "_s + mapWords(m);
-    const QString layout = u"%1 heads of %2 x %3 (shape %4)"_s.arg(slices).arg(length).arg(length).arg([&] {
+    // The map it read, which a stack checked against this one is read with (CheckTensor's
+    // nameByReferenceStack): the values are learned, the buckets are T5's.
+    Params read;
+    read.encoding = Encoding::T5;
+    read.t5 = m.params;
+    match.params = read;
+    const QString layout = u"%1 heads of %2 x %3 (shape %4)"_s.arg(slices).arg(queries).arg(length).arg([&] {
         QStringList dims;
         for (const std::int64_t d : shape)
             dims.append(QString::number(d));
         return u"("_s + dims.join(u", "_s) + u")"_s;
     }());
     match.notes.append(layout + u", read per bucket (modeling_t5.py, T5Attention.compute_bias)"_s);
+    const std::int64_t cacheStart = length - queries;
+    if (cacheStart > 0 && m.start == cacheStart)
+        match.notes.append(u"the %1 queries read at positions %2..%3, the last of the %4 keys, as T5Attention.forward "
+                           "keeps them with a cache of %2 (position_bias[:, :, -seq_length:, :])"_s.arg(queries)
+                               .arg(cacheStart)
+                               .arg(length - 1)
+                               .arg(length));
+    if (m.start != cacheStart)
+        match.mistakes.append(CheckMistakes::kPositionOffset);
     if (m.mirrored)
         match.mistakes.append(CheckMistakes::kRelativeReversed);
     if (declared && !(m.params == *declared))
         match.mistakes += differences(m.params, *declared);
     QStringList lines;
+    if (m.start != cacheStart)
+        lines.append(u"the %1 queries are at positions %2..%3 where T5Attention.forward puts them at %4..%5, the last "
+                     "of the %6 keys (a cache of %4 keys, position_bias[:, :, -seq_length:, :] of compute_bias("
+                     "real_seq_length, key_length)): query offset %2 where the cache gives %4"_s.arg(queries)
+                         .arg(m.start)
+                         .arg(m.start + queries - 1)
+                         .arg(cacheStart)
+                         .arg(length - 1)
+                         .arg(length));
     if (m.mirrored)
         lines.append(u"the buckets are those of i - j where T5 buckets j - i (memory_position - "
                      "context_position): the offsets are mirrored"_s);
     if (declared && !(m.params == *declared))
         lines.append(u"the heads are constant on the buckets of %1, not on the declared %2"_s.arg(
-            mapWords(m), mapWords(mapOf(*declared, false, 1))));
+            mapWords(m), mapWords(mapOf(*declared, false, 1, 1, 0))));
     if (best->deviating > 0) {
         match.mistakes.append(kCellBroken);
         const auto first = std::find_if(best->heads.begin(), best->heads.end(),
@@ -279,7 +330,7 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
 
 QStringList mistakeIds()
 {
-    return {kCellBroken, u"t5-causal"_s, u"t5-buckets"_s, u"t5-max-distance"_s};
+    return {kCellBroken, u"t5-causal"_s, u"t5-buckets"_s, u"t5-max-distance"_s, CheckMistakes::kPositionOffset};
 }
 
 } // namespace posenc::T5BiasStack

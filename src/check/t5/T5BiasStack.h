@@ -19,7 +19,10 @@
 // with its head, query, key and bucket. The maps tried are the declared one, else T5's own (32
 // buckets, max_distance 128, the encoder's bidirectional and the decoder's causal map), each also
 // with the offset mirrored (i - j: the mistake relative-position-reversed). A causal mask's cells
-// (−inf, or the dtype's lowest: check/MaskFill.h) are left out.
+// (−inf, or the dtype's lowest: check/MaskFill.h) are left out. A head of q < k rows is a step with
+// a cache: T5Attention.forward keeps position_bias[:, :, -seq_length:, :], so its queries are the
+// last q of the k keys; a head that reads with them at 0 .. q - 1 instead has lost the cache's
+// offset (position-offset, candle#899).
 namespace posenc::T5BiasStack {
 
 inline const QString kTable = QStringLiteral("t5-position-bias");

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Regenerates the real-bug corpus of tests/data/realbugs (issue 56, item 6): for each bug of a public
 issue tracker, the tensor the buggy code produced (<slug>.buggy.npy) and the one the fixed code
-produces (<slug>.fixed.npy), plus <slug>.input.npy for the --apply bugs (the rows before RoPE), and
+produces (<slug>.fixed.npy), plus <slug>.input.npy for the --apply bugs (the rows before RoPE) and
+<slug>.reference.npy for the bugs whose declared reference is a learned weight (--position-table), and
 manifest.json, which says for each bug its link, the tensor's shape and axes, the declared reference
 (posenc flags and/or a config), the expected verdict of the fixed file and the mistake the buggy
 one holds. Each generator (realbug_rope.py, realbug_apply.py, realbug_bias.py) follows the buggy and
@@ -25,9 +26,10 @@ sys.path.insert(0, HERE)
 from realbug_bias import get_timestep_embedding  # noqa: E402
 from realbug_corpus import write_corpus  # noqa: E402
 from realbug_meta_other import APPLY_BUGS, BIAS_BUGS  # noqa: E402
+from realbug_meta_cache import CACHE_BUGS  # noqa: E402
 from realbug_meta_rope import ROPE_BUGS  # noqa: E402
 
-BUGS = ROPE_BUGS + APPLY_BUGS + BIAS_BUGS
+BUGS = ROPE_BUGS + APPLY_BUGS + BIAS_BUGS + CACHE_BUGS
 
 
 def hf_t5_bucket(relative_position, num_buckets=32, max_distance=128):
@@ -70,6 +72,7 @@ def save(slug, name, array):
 
 def manifest_entry(bug, out, files):
     flags = bug["flags"].replace("{input}", files.get("input", "")).replace("{fixed}", files.get("fixed", ""))
+    flags = flags.replace("{reference}", files.get("reference", ""))
     note = None
     if " (" in flags:
         flags, note = flags.split(" (", 1)
@@ -93,7 +96,8 @@ def main():
     for bug in BUGS:
         out = bug["fn"]()
         outputs[bug["slug"]] = out
-        files = {name: save(bug["slug"], name, out[name]) for name in ("input", "buggy", "fixed") if name in out}
+        files = {name: save(bug["slug"], name, out[name]) for name in ("input", "reference", "buggy", "fixed")
+                 if name in out}
         entries.append(manifest_entry(bug, out, files))
     self_checks(outputs)
     manifest = {"format": "posenc-realbugs", "version": 1,

@@ -39,6 +39,8 @@ NAMES = {
     "frequency-exponent": ["exponent", "half-dim"],
     "sin-cos-order": ["sin-cos-swapped"],
     "sincos2d-grid-order": ["sincos2d", "grid"],
+    "t5-causal": ["t5-causal"],
+    "resize-method": ["resize-method"],
 }
 
 

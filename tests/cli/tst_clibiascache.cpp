@@ -1,0 +1,206 @@
+// `posenc check` of relative biases computed for a step with a cache: q new queries over k = c + q
+// keys, the [.., q, k] map whose rows are the LAST q positions, as transformers'
+// T5Attention.forward keeps position_bias[:, :, -seq_length:, :] of compute_bias(real_seq_length,
+// key_length) (huggingface/transformers src/transformers/models/t5/modeling_t5.py) and x-transformers'
+// RelativePositionBias and AlibiPositionalBias take q_pos = arange(j - i, j). Such a map is the
+// family's, undeclared and declared; one whose rows are positions 0 .. q - 1 (the cache's offset
+// forgotten: candle#899, x-transformers#103) is the mistake position-offset. T5's decoder map
+// checked against an encoder's stack (--expect-table) is t5-causal, and the other way round.
+// DeBERTa's build_relative_position takes the first queries (arange(query_size)): its map stays
+// correct so. Every tensor is a float64 formula here (support/*Reference.h), never the code's own.
+#include "CliCheckRun.h"
+#include "NpyBytes.h"
+#include "support/AlibiReference.h"
+#include "support/DebertaReference.h"
+#include "support/T5Reference.h"
+
+#include <QtTest>
+
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <functional>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// A relative_attention_bias weight: any values that differ from bucket to bucket and head to head
+// (a learned table's; none of them equal).
+double weight(qint64 bucket, qint64 head)
+{
+    return std::sin(1.37 * double(bucket) + 0.71 * double(head) + 0.1) * 2.0 + 0.01 * double(head);
+}
+
+// A [1, heads, queries, keys] tensor of cell(h, i, j), row r the query at position first + r.
+std::vector<double> stack(qint64 heads, qint64 queries, qint64 keys, qint64 first,
+                          const std::function<double(qint64 head, qint64 i, qint64 j)> &cell)
+{
+    std::vector<double> v;
+    v.reserve(std::size_t(heads * queries * keys));
+    for (qint64 h = 0; h < heads; ++h) {
+        for (qint64 r = 0; r < queries; ++r) {
+            for (qint64 j = 0; j < keys; ++j)
+                v.push_back(cell(h, first + r, j));
+        }
+    }
+    return v;
+}
+
+// T5's position_bias: head h's weight at the bucket of j - i (HF's relative_position = memory - context).
+double t5Bias(qint64 h, qint64 i, qint64 j, bool causal)
+{
+    return weight(t5ref::t5(j - i, 32, 128, !causal).value, h);
+}
+
+// ALiBi's symmetric bias -m_h |j - i| (x-transformers' AlibiPositionalBias), get_slopes(heads).
+double alibiBias(qint64 heads, qint64 h, qint64 i, qint64 j)
+{
+    return -alibiref::slopes(heads)[std::size_t(h)] * double(std::abs(j - i));
+}
+
+enum class Kind { T5Encoder, T5Decoder, Alibi, T5Buckets, Deberta };
+
+QStringList declaredFlags(Kind kind)
+{
+    switch (kind) {
+    case Kind::T5Encoder:
+    case Kind::T5Buckets:
+        return {u"--expect"_s, u"t5"_s, u"--t5-buckets"_s, u"32"_s, u"--t5-max-distance"_s, u"128"_s};
+    case Kind::T5Decoder:
+        return {u"--expect"_s, u"t5"_s, u"--t5-causal"_s, u"--t5-buckets"_s, u"32"_s, u"--t5-max-distance"_s, u"128"_s};
+    case Kind::Alibi:
+        return {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s, u"--alibi"_s, u"symmetric"_s};
+    case Kind::Deberta:
+        return {u"--expect"_s, u"deberta"_s, u"--deberta-buckets"_s, u"256"_s, u"--deberta-max-position"_s, u"512"_s};
+    }
+    return {};
+}
+
+} // namespace
+
+class TestCliBiasCache : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_count = 0;
+
+    // The tensor of `kind`, its queries from `first`: a [1, 8, q, k] stack, or a q x k map of buckets.
+    QString written(Kind kind, qint64 queries, qint64 keys, qint64 first)
+    {
+        const qint64 heads = 8;
+        std::vector<std::int64_t> shape {1, heads, queries, keys};
+        std::vector<double> values;
+        switch (kind) {
+        case Kind::T5Encoder:
+        case Kind::T5Decoder:
+            values = stack(heads, queries, keys, first,
+                           [&](qint64 h, qint64 i, qint64 j) { return t5Bias(h, i, j, kind == Kind::T5Decoder); });
+            break;
+        case Kind::Alibi:
+            values = stack(heads, queries, keys, first,
+                           [&](qint64 h, qint64 i, qint64 j) { return alibiBias(heads, h, i, j); });
+            break;
+        case Kind::T5Buckets:
+            shape = {queries, keys};
+            values = stack(1, queries, keys, first,
+                           [](qint64, qint64 i, qint64 j) { return double(t5ref::t5(j - i, 32, 128, true).value); });
+            break;
+        case Kind::Deberta:
+            // build_relative_position: query - key, make_log_bucket_position, 256 buckets, 512.
+            shape = {queries, keys};
+            values = stack(1, queries, keys, first, [](qint64, qint64 i, qint64 j) {
+                return double(debertaref::deberta(i - j, 256, 512).value);
+            });
+            break;
+        }
+        return CliCheck::write(m_dir, u"bias-%1.npy"_s.arg(m_count++), npy(shape, values));
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // Each row: the tensor, its queries and keys, the verdict of the map whose queries are the last
+    // (the reference's), undeclared and declared.
+    void cacheRowsRead_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<qint64>("queries");
+        QTest::addColumn<qint64>("keys");
+        QTest::addColumn<QString>("verdict");
+        // candle#899's shape: t5-small's 8 heads, 4 queries over 32 keys.
+        QTest::newRow("t5 encoder 4 of 32") << int(Kind::T5Encoder) << qint64(4) << qint64(32) << u"learned"_s;
+        // x-transformers#103's: a causal decoder, 16 queries over 48 keys (32 memories).
+        QTest::newRow("t5 decoder 16 of 48") << int(Kind::T5Decoder) << qint64(16) << qint64(48) << u"learned"_s;
+        QTest::newRow("alibi symmetric 16 of 48") << int(Kind::Alibi) << qint64(16) << qint64(48) << u"correct"_s;
+        QTest::newRow("t5 buckets 12 of 40") << int(Kind::T5Buckets) << qint64(12) << qint64(40) << u"correct"_s;
+    }
+    // The map of the last queries is the family's; the same map from position 0 is position-offset,
+    // with both offsets said, undeclared and declared.
+    void cacheRowsRead()
+    {
+        QFETCH(int, kind);
+        QFETCH(qint64, queries);
+        QFETCH(qint64, keys);
+        QFETCH(QString, verdict);
+        const Kind k = Kind(kind);
+        const QString last = written(k, queries, keys, keys - queries);
+        const QString first = written(k, queries, keys, 0);
+        QVERIFY(!last.isEmpty() && !first.isEmpty());
+        for (const QStringList &flags : {QStringList {}, declaredFlags(k)}) {
+            const CliCheck::Checked right = CliCheck::checkFile(last, flags);
+            QVERIFY2(right.verdict() == verdict && right.mistakes().isEmpty(), qPrintable(right.shown));
+            const CliCheck::Checked wrong = CliCheck::checkFile(first, flags);
+            QVERIFY2(wrong.verdict() == u"mistake"_s && wrong.mistakes().contains(u"position-offset"_s),
+                     qPrintable(wrong.shown));
+            // The offsets said: the queries at 0.., where the cache puts them at k - q.
+            QVERIFY2(wrong.all().contains(QString::number(keys - queries)), qPrintable(wrong.shown));
+        }
+    }
+
+    // DeBERTa's own map of fewer queries than keys holds the first queries: correct as it is.
+    void debertaKeepsFirstQueries()
+    {
+        const QString map = written(Kind::Deberta, 12, 40, 0);
+        QVERIFY(!map.isEmpty());
+        for (const QStringList &flags : {QStringList {}, declaredFlags(Kind::Deberta)}) {
+            const CliCheck::Checked checked = CliCheck::checkFile(map, flags);
+            QVERIFY2(checked.verdict() == u"correct"_s, qPrintable(checked.shown));
+        }
+    }
+
+    // A stack against a reference stack it deviates from: the reference read as T5's map, the stack
+    // checked at it, the difference named (the decoder's map for the encoder's; the cache's offset).
+    void stackAgainstReferenceStack_data()
+    {
+        QTest::addColumn<int>("table");
+        QTest::addColumn<qint64>("tableFirst");
+        QTest::addColumn<int>("reference");
+        QTest::addColumn<QString>("mistake");
+        QTest::newRow("decoder against encoder")
+            << int(Kind::T5Decoder) << qint64(8) << int(Kind::T5Encoder) << u"t5-causal"_s;
+        QTest::newRow("encoder against decoder")
+            << int(Kind::T5Encoder) << qint64(8) << int(Kind::T5Decoder) << u"t5-causal"_s;
+        QTest::newRow("cache forgotten") << int(Kind::T5Decoder) << qint64(0) << int(Kind::T5Decoder)
+                                         << u"position-offset"_s;
+    }
+    void stackAgainstReferenceStack()
+    {
+        QFETCH(int, table);
+        QFETCH(qint64, tableFirst);
+        QFETCH(int, reference);
+        QFETCH(QString, mistake);
+        const QString file = written(Kind(table), 12, 20, tableFirst);
+        const QString against = written(Kind(reference), 12, 20, 8);
+        QVERIFY(!file.isEmpty() && !against.isEmpty());
+        const CliCheck::Checked checked = CliCheck::checkFile(file, {u"--expect-table"_s, against});
+        QVERIFY2(checked.verdict() == u"mistake"_s && checked.mistakes().contains(mistake), qPrintable(checked.shown));
+        const CliCheck::Checked same = CliCheck::checkFile(against, {u"--expect-table"_s, against});
+        QVERIFY2(same.verdict() == u"correct"_s, qPrintable(same.shown));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliBiasCache)
+#include "tst_clibiascache.moc"
