@@ -522,6 +522,26 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
             fit.mistakes.append(u"attention-factor-missing"_s);
         }
     }
+    // The other function in the declared one's place: a cos table that holds the sines of its angles
+    // (cos-replaced), or a sin table their cosines (sin-replaced), as a port that writes sin() twice
+    // or returns (sin, cos) for (cos, sin) gives. Named against the declaration, whose table it is not;
+    // undeclared the table is the other function's and says so.
+    if (declared.bad() > 0 && fit.mistakes.isEmpty()) {
+        RopeFit::Hypothesis other = fit.hypothesis;
+        other.cosine = !other.cosine;
+        const RopeFit::Fit replaced = RopeFit::evaluate(inputOf(whole), other);
+        if (replaced.bad() == 0) {
+            fit.float32Angles = replaced.float32Angles;
+            const QString id = table == kCos ? u"cos-replaced"_s : u"sin-replaced"_s;
+            fit.mistakes.append(id);
+            TableMatch m = matchOf(whole, fit);
+            m.diagnosis = u"%1: the table holds the %2 of the declared angles where its %3 table holds their %4 "
+                          "(%5 declared); the angles, frequencies and attention factor are the declaration's"_s.arg(
+                              id, table == kCos ? u"sines"_s : u"cosines"_s, table == kCos ? u"cos"_s : u"sin"_s,
+                              table == kCos ? u"cosines"_s : u"sines"_s, RopeCheckWords::reference(fit.correct));
+            return m;
+        }
+    }
     if (declared.bad() > 0 && fit.mistakes.isEmpty())
         return rowsNamed(whole, fit, declared);
     return matchOf(whole, fit);
@@ -576,7 +596,8 @@ TableHypothesis hypothesis()
                   ApplyCheck::kPositionsOutOfOrder, RopeRowPositions::kPositionsScaled,
                   ApplyCheck::kRotaryDim,
                   RopeFrequencyMistakes::kAppliedTwice,
-                  RopeFrequencyMistakes::kFrequenciesInverted, RopeFrequencyMistakes::kFactorInPower};
+                  RopeFrequencyMistakes::kFrequenciesInverted, RopeFrequencyMistakes::kFactorInPower,
+                  u"cos-replaced"_s, u"sin-replaced"_s};
     h.fit = fit;
     h.expect = expect;
     h.referenceCode
