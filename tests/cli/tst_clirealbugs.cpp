@@ -139,6 +139,9 @@ private slots:
         // PixArt-XL-2-256x256's grid at interpolation_scale 1 where 0.5 is declared (diffusers#6783).
         QTest::newRow("diffusers-pixart256-interpolation-scale")
             << u"diffusers-pixart256-interpolation-scale"_s << true << true;
+        // LoFTR's [C, H, W] map read as PositionEncodingSine's (no flag declares it): the fixed div_term
+        // correct, the floored one (temp_bug_fix=False, LoFTR#41) div-term-floored.
+        QTest::newRow("loftr-div-term") << u"loftr-div-term"_s << true << true;
     }
     // The fixed output never a mistake undeclared, and the manifest's verdict against its declared
     // reference; the buggy one never correct against it, its mistake named where the row says.

@@ -76,8 +76,8 @@ DIFFUSION_BUGS = [
          axes=["channel c of d_model 256: sin(x w_k), cos(x w_k), sin(y w_k), cos(y w_k) for k = c // 4",
                "row y = 1..16", "column x = 1..16"],
          what="PositionEncodingSine(256, max_shape=(16, 16)).pe[0]",
-         flags="--expect loftr --d-model 256 --grid 16,16 (LoFTR's [d, H, W] sine is not a form posenc reads yet)",
+         flags=" (no flag declares LoFTR's form: its [C, H, W] map is read as PositionEncodingSine's undeclared, the fixed one correct against it)",
          config=None, fixed="correct",
          params=dict(form="LoFTR PositionEncodingSine", d_model=256, max_shape=[16, 16], temp_bug_fix=True),
-         mistake=("frequency-exponent", "w_k = 10000^(-2k/(d/2))", "w_k = exp(-2k) (temp_bug_fix=False)")),
+         mistake=("div-term-floored", "w_k = 10000^(-2k/(d/2))", "w_k = exp(-2k) (temp_bug_fix=False)")),
 ]
