@@ -157,7 +157,8 @@ QString acceptedShapes()
            "[B·H, 1, L], [1, H, 1, L] (BLOOM, MPT); a stack of tables, each slice checked: [B, L, d] caches, "
            "[H, L, L], [1, H, L, L], [B, H, L, L] biases (T5's position_bias read per bucket; [.., H, q, L] a step "
            "with a cache, its queries the last q of the L keys), [B, H, L, D] and "
-           "[3, B, L, D] caches (at most %1 slices)"_s.arg(kMaxSlices);
+           "[3, B, L, D] caches (at most %1 slices), [C, H, W] maps (LoFTR's PositionEncodingSine read whole)"_s.arg(
+               kMaxSlices);
 }
 
 QString shapeText(const std::vector<std::int64_t> &shape)

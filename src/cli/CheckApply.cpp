@@ -423,7 +423,9 @@ std::optional<bool> declaredDeinterleaves(const QCommandLineParser &parser)
     const QJsonObject text = config->value(u"text_config"_s).toObject();
     const QJsonObject &keys = config->contains(u"model_type"_s) || text.isEmpty() ? *config : text;
     const ModelRow *row = ModelTable::find(keys.value(u"model_type"_s).toString());
-    return row && row->layout == u"rope_interleave"_s && keys.value(u"rope_interleave"_s).toBool(true);
+    return row
+        && ((row->layout == u"rope_interleave"_s && keys.value(u"rope_interleave"_s).toBool(true))
+            || row->ownCodeDeinterleaves);
 }
 
 std::optional<std::int64_t> configHeads(const QCommandLineParser &parser, const std::vector<std::int64_t> &shape)

@@ -12,6 +12,7 @@
 
 #include <QtTest>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -203,6 +204,37 @@ private slots:
             64, [&](const std::vector<double> &q, qint64 r) { return rotateHalf(q, inv, r); }, rows);
         const Checked wrong = run(bug, 64, {});
         QVERIFY2(wrong.exit != 0 && !said(wrong).contains(u"Kimi K2"_s), qPrintable(said(wrong)));
+    }
+
+    // DeepSeek-V2 (DeepSeek-V2-Lite's config.json, its RoPE keys: yarn factor 40 at 4096, mscale =
+    // mscale_all_dim 0.707, qk_rope_head_dim 64): DeepSeek's own modeling_deepseek.py de-interleaves q
+    // before rotate_half (apply_rotary_pos_emb), transformers' modeling_deepseek_v2.py turns the pairs
+    // in place (apply_rotary_emb, view_as_complex): each order correct against the config; rotate_half
+    // on the interleaved columns is not.
+    void deepseekV2EitherOrder()
+    {
+        const QString config = m_dir.filePath(u"DeepSeek-V2-Lite.json"_s);
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(R"({"architectures": ["DeepseekV2ForCausalLM"], "model_type": "deepseek_v2", "hidden_size": 2048,
+            "num_attention_heads": 16, "num_key_value_heads": 16, "num_hidden_layers": 27,
+            "max_position_embeddings": 163840, "q_lora_rank": null, "kv_lora_rank": 512, "qk_nope_head_dim": 128,
+            "qk_rope_head_dim": 64, "v_head_dim": 128, "rope_theta": 10000, "rope_scaling": {"beta_fast": 32,
+            "beta_slow": 1, "factor": 40, "mscale": 0.707, "mscale_all_dim": 0.707,
+            "original_max_position_embeddings": 4096, "type": "yarn"}})");
+        file.close();
+        const QStringList flags {u"--expect-config"_s, config};
+        const std::vector<double> inv = yarnInv(10000.0, 64, 40.0, 4096.0);
+        const Pair own
+            = rotated(64, [&](const std::vector<double> &q, qint64 r) { return rotateHalf(deinterleaved(q), inv, r); });
+        const Pair hf = rotated(64, [&](const std::vector<double> &q, qint64 r) { return interleavedInPlace(q, inv, r); });
+        for (const Pair *xy : {&own, &hf}) {
+            const Checked c = run(*xy, 64, flags);
+            QVERIFY2(c.exit == 0, qPrintable(said(c)));
+        }
+        const Pair bug = rotated(64, [&](const std::vector<double> &q, qint64 r) { return rotateHalf(q, inv, r); });
+        const Checked wrong = run(bug, 64, flags);
+        QVERIFY2(wrong.exit == 1, qPrintable(said(wrong)));
     }
 
     // The [evens | odds] order where the declared model's code interleaves its pairs back (Command

@@ -11,6 +11,12 @@
 //   modeling_rope_utils._compute_yarn_parameters: `rope-theta` with the kept pairs' base.
 // - A grown YaRN cache whose new rows lack the attention factor (sgl-project/sglang#38786,
 //   RotaryEmbedding._ensure_cos_sin_cache_length): `attention-factor-missing`, the rows and both values.
+// - A RoPE cos table holding the sines of its angles, or a sin table their cosines (a port that
+//   returns sin twice, or (sin, cos) for (cos, sin)), against --expect rope-cos / rope-sin:
+//   `cos-replaced`, `sin-replaced`.
+// - A timestep embedding (diffusers' get_timestep_embedding, src/diffusers/models/embeddings.py) at
+//   timesteps c times the declared ones (Step1X-Edit#91's 1000 twice, REPA#40's t in [0, 1]):
+//   `positions-scaled` with c stated.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 
@@ -129,6 +135,35 @@ std::vector<double> yarnCos(std::int64_t rows, std::int64_t grown, double grownS
 const QStringList kYarnCache {u"--expect"_s,      u"rope"_s,  u"--rope-type"_s,        u"yarn"_s,
                               u"--rope-factor"_s, u"2"_s,     u"--original-max-len"_s, u"256"_s,
                               u"--rope-theta"_s,  u"10000"_s, u"--head-dim"_s,         u"64"_s};
+
+// HF's rotary table of head_dim 64 at rope_theta 10000, half layout (cat(freqs, freqs)): the cos of
+// each angle p · theta^(-2i/64), or its sin.
+std::vector<double> ropeTable(std::int64_t rows, bool cosine, double theta = 10000.0)
+{
+    std::vector<double> v;
+    for (std::int64_t p = 0; p < rows; ++p)
+        for (std::int64_t c = 0; c < 64; ++c) {
+            const double angle = double(p) * std::pow(theta, -double(2 * (c % 32)) / 64.0);
+            v.push_back(cosine ? std::cos(angle) : std::sin(angle));
+        }
+    return v;
+}
+
+// diffusers' get_timestep_embedding(t, 128, flip_sin_to_cos=True, downscale_freq_shift=0) at
+// timesteps c · k for rows k: [cos | sin] of c k 10000^(-i/64).
+std::vector<double> timesteps(std::int64_t rows, double c, double maxPeriod = 10000.0)
+{
+    std::vector<double> v;
+    for (std::int64_t k = 0; k < rows; ++k)
+        for (std::int64_t col = 0; col < 128; ++col) {
+            const double angle = c * double(k) * std::exp(-std::log(maxPeriod) * double(col % 64) / 64.0);
+            v.push_back(col < 64 ? std::cos(angle) : std::sin(angle));
+        }
+    return v;
+}
+
+const QStringList kTimestep {u"--expect"_s, u"sinusoidal"_s, u"--layout"_s, u"split"_s, u"--d-model"_s, u"128"_s,
+                             u"--flip-sin-to-cos"_s, u"--freq-shift"_s, u"0"_s};
 
 } // namespace
 
@@ -299,6 +334,49 @@ private slots:
         QVERIFY2(fixed.exit == 0 && fixed.verdict() == u"correct"_s, qPrintable(fixed.shown));
         const Checked other = check(npy({768, 64}, yarnCos(768, 512, 0.9)), kYarnCache);
         QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"attention-factor-missing"_s), qPrintable(other.shown));
+    }
+    // The declared table's other function in its place: cos-replaced (the sines in a cos table),
+    // sin-replaced (the cosines in a sin table); each table correct as itself; a cos table at another
+    // rope_theta is no replaced function.
+    void ropeFunctionReplaced()
+    {
+        const QStringList base {u"--rope-theta"_s, u"10000"_s, u"--head-dim"_s, u"64"_s};
+        const QStringList asCos = QStringList {u"--expect"_s, u"rope-cos"_s} + base;
+        const QStringList asSin = QStringList {u"--expect"_s, u"rope-sin"_s} + base;
+        const Checked cosReplaced = check(npy({96, 64}, ropeTable(96, false)), asCos);
+        QVERIFY2(cosReplaced.exit == 1 && cosReplaced.mistakes() == QJsonArray {u"cos-replaced"_s},
+                 qPrintable(cosReplaced.shown));
+        const Checked sinReplaced = check(npy({96, 64}, ropeTable(96, true)), asSin);
+        QVERIFY2(sinReplaced.exit == 1 && sinReplaced.mistakes() == QJsonArray {u"sin-replaced"_s},
+                 qPrintable(sinReplaced.shown));
+        for (const auto &[cosine, flags] : {std::pair {true, asCos}, std::pair {false, asSin}}) {
+            const Checked right = check(npy({96, 64}, ropeTable(96, cosine)), flags);
+            QVERIFY2(right.exit == 0 && right.verdict() == u"correct"_s, qPrintable(right.shown));
+        }
+        const Checked other = check(npy({96, 64}, ropeTable(96, true, 500000.0)), asCos);
+        QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"cos-replaced"_s), qPrintable(other.shown));
+    }
+    // Timesteps c times the declared ones: positions-scaled, c said; c = 1 correct; another
+    // max_period is not a scale.
+    void timestepsScaled_data()
+    {
+        QTest::addColumn<double>("c");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("1000 twice") << 1000.0 << u"1000 times"_s;
+        QTest::newRow("t in [0, 1]") << 0.001 << u"0.001 times"_s;
+        QTest::newRow("2.5") << 2.5 << u"2.5 times"_s;
+    }
+    void timestepsScaled()
+    {
+        QFETCH(double, c);
+        QFETCH(QString, said);
+        const Checked scaled = check(npy({96, 128}, timesteps(96, c)), kTimestep);
+        QVERIFY2(scaled.exit == 1 && scaled.mistakes() == QJsonArray {u"positions-scaled"_s}, qPrintable(scaled.shown));
+        QVERIFY2(scaled.diagnosis().contains(said), qPrintable(scaled.shown));
+        const Checked right = check(npy({96, 128}, timesteps(96, 1.0)), kTimestep);
+        QVERIFY2(right.exit == 0 && right.verdict() == u"correct"_s, qPrintable(right.shown));
+        const Checked other = check(npy({96, 128}, timesteps(96, 1.0, 5000.0)), kTimestep);
+        QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"positions-scaled"_s), qPrintable(other.shown));
     }
 };
 

@@ -143,6 +143,19 @@ private slots:
         QTest::newRow("labml-vit-cls-position") << u"labml-vit-cls-position"_s << true << true;
         // A learned grid resized by Keys' bicubic (A = -0.5) where torch's takes A = -0.75, --resize-method bicubic.
         QTest::newRow("mlxvlm-moonvit-bicubic") << u"mlxvlm-moonvit-bicubic"_s << true << true;
+        // Timesteps scaled by a constant against the declared embedding: times 1000 twice (Step1X-Edit,
+        // sglang's FLUX guidance, DiffSynth's FLUX.2 feature path) or in [0, 1] where DiT's embedder takes
+        // [0, 1000) (Just-a-DiT, REPA): positions-scaled, the factor read from the angles.
+        QTest::newRow("step1x-timestep-double-scale") << u"step1x-timestep-double-scale"_s << true << true;
+        QTest::newRow("sglang-flux-guidance-double-scale") << u"sglang-flux-guidance-double-scale"_s << true << true;
+        QTest::newRow("diffsynth-flux2-feature-timestep") << u"diffsynth-flux2-feature-timestep"_s << true << true;
+        QTest::newRow("justadit-unit-timesteps") << u"justadit-unit-timesteps"_s << true << true;
+        // PixArt-XL-2-256x256's grid at interpolation_scale 1 where 0.5 is declared (diffusers#6783).
+        QTest::newRow("diffusers-pixart256-interpolation-scale")
+            << u"diffusers-pixart256-interpolation-scale"_s << true << true;
+        // LoFTR's [C, H, W] map read as PositionEncodingSine's (no flag declares it): the fixed div_term
+        // correct, the floored one (temp_bug_fix=False, LoFTR#41) div-term-floored.
+        QTest::newRow("loftr-div-term") << u"loftr-div-term"_s << true << true;
     }
     // The fixed output never a mistake undeclared, and the manifest's verdict against its declared
     // reference; the buggy one never correct against it, its mistake named where the row says.

@@ -3,8 +3,8 @@
 // biases [H, L, L] and [B, H, L, L], BLOOM's and MPT's key biases, stacks of caches. Each tensor is
 // computed here from float64 formulas written in the test (the references' own: transformers'
 // modeling_rope_utils.py _compute_default/_linear/_llama3_parameters; get_slopes of
-// ofirpress/attention_with_linear_biases, BLOOM's build_alibi_tensor, MPT's build_mpt_alibi_tensor), a
-// correct one and a wrong one of each shape.
+// ofirpress/attention_with_linear_biases, BLOOM's build_alibi_tensor, MPT's build_mpt_alibi_tensor;
+// LoFTR's PositionEncodingSine), a correct one and a wrong one of each shape.
 #include "CliRun.h"
 #include "support/AlibiReference.h"
 
@@ -153,6 +153,22 @@ std::vector<float> cosSinCache(int length, const std::vector<double> &inv, const
         for (const double w : inv)
             t.push_back(float(std::sin(p * w)));
     }
+    return t;
+}
+
+// LoFTR's PositionEncodingSine pe [C, H, W]: channels 4k..4k+3 sin(x w), cos(x w), sin(y w), cos(y w)
+// at x = column + 1, y = row + 1, w = exp(2k · -ln(10000) / (C/2)), or exp(-2k) with the floored
+// div_term (temp_bug_fix=False).
+std::vector<float> loftr(int c, int h, int w, bool floored)
+{
+    std::vector<float> t;
+    for (int ch = 0; ch < c; ++ch)
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                const double f = std::exp(double(ch / 4 * 2) * (floored ? -1.0 : -std::log(10000.0) / (c / 2)));
+                const double coordinate = (ch % 4) < 2 ? x + 1 : y + 1;
+                t.push_back(float(ch % 2 == 0 ? std::sin(coordinate * f) : std::cos(coordinate * f)));
+            }
     return t;
 }
 
@@ -340,6 +356,37 @@ private slots:
         QVERIFY2(!mistake.isEmpty() || o[u"mistakes"_s].toArray().isEmpty(), qPrintable(shown));
         const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file} + flags);
         QVERIFY2(text.out.contains(said), qPrintable(text.out));
+    }
+
+    // LoFTR's [C, H, W] sine map (zju3dv/LoFTR position_encoding.py, PositionEncodingSine), read whole:
+    // temp_bug_fix=True correct, the floored div_term of temp_bug_fix=False div-term-floored.
+    void loftrMaps_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QJsonArray>("mistakes");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("[C, H, W], temp_bug_fix=True")
+            << npy({64, 12, 20}, loftr(64, 12, 20, false)) << u"correct"_s << QJsonArray() << u"PositionEncodingSine"_s;
+        QTest::newRow("[1, C, H, W], div_term floored") << npy({1, 64, 12, 20}, loftr(64, 12, 20, true)) << u"mistake"_s
+                                                        << QJsonArray {u"div-term-floored"_s} << u"w_k = exp(-2k)"_s;
+    }
+    void loftrMaps()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, verdict);
+        QFETCH(QJsonArray, mistakes);
+        QFETCH(QString, said);
+        const QString file = m_dir.filePath(u"loftr.npy"_s);
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(bytes);
+        f.close();
+        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s});
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(o[u"verdict"_s].toString(), verdict);
+        QCOMPARE(o[u"mistakes"_s].toArray(), mistakes);
+        QVERIFY2(o[u"diagnosis"_s].toString().contains(said), qPrintable(run.out));
     }
 
     // llama.cpp#20031: the heads past the power of two below 40 never written (left 0 here), named

@@ -53,6 +53,11 @@ struct ModelRow
     // "half" (rotate_half), "interleaved" (pairs 2i, 2i + 1), or "rope_interleave" (the key chooses,
     // interleaved by default).
     QString layout;
+    // Whether the model's own code (its checkpoints' auto_map) writes its interleaved rotation
+    // de-interleaved, [evens | odds], where transformers' turns the pairs in place: DeepSeek-V2's
+    // modeling_deepseek.py, apply_rotary_pos_emb (q.view(b, h, s, d // 2, 2).transpose(4, 3) before
+    // rotate_half). Both orders are then the declared model's.
+    bool ownCodeDeinterleaves = false;
     // Where the turned columns sit: "prefix" (the first rotary_dim), or "suffix" (the last: DeepSeek-V4's
     // apply_rotary_pos_emb turns x[..., -rope_dim:]). MLA's head ("mla") is always a suffix.
     QString place;

@@ -36,6 +36,18 @@ std::vector<RopeFit::Published> forms()
     // apply_rotary_pos_emb_interleave: Y's columns [evens | odds] (modeling_deepseek_v3.py).
     RopeFit::Published deepseekV3 {u"DeepSeek-V3"_s, deepseek};
     deepseekV3.deinterleaved = true;
+    // DeepSeek-V2 and V2-Lite: DeepSeek-V3's YaRN at mscale = mscale_all_dim 0.707 (attention factor
+    // 1). transformers' DeepseekV2Attention turns consecutive pairs in place (modeling_deepseek_v2.py,
+    // apply_rotary_emb: view_as_complex); DeepSeek's own modeling_deepseek.py (the models' auto_map)
+    // de-interleaves q and k before rotate_half (apply_rotary_pos_emb), as DeepSeek-V3's does: Y's
+    // columns [evens | odds].
+    Params deepseekV2Params = deepseek;
+    deepseekV2Params.rope.mscale = 0.707;
+    deepseekV2Params.rope.mscaleAllDim = 0.707;
+    RopeFit::Published deepseekV2 {u"DeepSeek-V2"_s, deepseekV2Params};
+    deepseekV2.source = u"deepseek-ai/DeepSeek-V2-Lite config.json (rope_scaling) and modeling_deepseek.py, "
+                        "apply_rotary_pos_emb"_s;
+    deepseekV2.deinterleaved = true;
     Params gemma4 = rope(RopeType::Proportional, 512, 1000000.0);
     gemma4.rope.partialRotaryFactor = 0.25;
     Params neox = rope(RopeType::Default, 96, 10000.0);
@@ -83,6 +95,7 @@ std::vector<RopeFit::Published> forms()
         {u"Qwen3 8B"_s, rope(RopeType::Default, 128, 1000000.0)},
         {u"gpt-oss-20b"_s, gptOss},
         deepseekV3,
+        deepseekV2,
         {u"Gemma 3 4B"_s, scaled(rope(RopeType::Linear, 256, 1000000.0), 8.0, std::nullopt)},
         {u"Gemma 4 26B A4B"_s, gemma4},
         {u"GPT-NeoX-20B"_s, neox},

@@ -6,6 +6,7 @@
 #include "check/rope/RopeDeclaredWidth.h"
 #include "check/rope/RopeFit.h"
 #include "check/rope/RopeFrequencyMistakes.h"
+#include "check/rope/RopeFunctionReplaced.h"
 #include "check/rope/RopeHalfCache.h"
 #include "check/rope/RopeHalfAngles.h"
 #include "check/rope/RopeInvFreq.h"
@@ -504,10 +505,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
     fit.correct = fit.hypothesis;
     const RowFraming framing;
     const TableEvidence whole {e.table, e.sample, framing, e.format, e.declared, e.sameRow, e.infinite};
-    // HF computes cos and sin in float32: where the sample's cells are beyond the exact angles'
-    // tolerance and within float32 angles', the table is compared with float32 angles' tolerance,
-    // the streamed rows then weighing that (exact values, an error that does not grow) as they do
-    // for a table found without a declaration.
+    // HF computes cos and sin in float32: a sample beyond the exact angles' tolerance and within float32
+    // angles' is compared with the latter, the stream weighing that as for a table found undeclared.
     const RopeFit::Fit declared = RopeFit::evaluate(inputOf(whole), fit.hypothesis);
     fit.float32Angles = declared.float32Angles;
     // The declared factor left out: the table is the declared one at amplitude 1 (keras-hub#2981,
@@ -522,6 +521,9 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
             fit.mistakes.append(u"attention-factor-missing"_s);
         }
     }
+    // The other function in the declared one's place (RopeFunctionReplaced).
+    if (declared.bad() > 0 && fit.mistakes.isEmpty() && RopeFunctionReplaced::read(inputOf(whole), fit))
+        return RopeFunctionReplaced::said(matchOf(whole, fit), fit);
     if (declared.bad() > 0 && fit.mistakes.isEmpty())
         return rowsNamed(whole, fit, declared);
     return matchOf(whole, fit);
@@ -576,7 +578,8 @@ TableHypothesis hypothesis()
                   ApplyCheck::kPositionsOutOfOrder, RopeRowPositions::kPositionsScaled,
                   ApplyCheck::kRotaryDim,
                   RopeFrequencyMistakes::kAppliedTwice,
-                  RopeFrequencyMistakes::kFrequenciesInverted, RopeFrequencyMistakes::kFactorInPower};
+                  RopeFrequencyMistakes::kFrequenciesInverted, RopeFrequencyMistakes::kFactorInPower, u"cos-replaced"_s,
+                  u"sin-replaced"_s};
     h.fit = fit;
     h.expect = expect;
     h.referenceCode

@@ -2,6 +2,7 @@
 // config.
 #include "check/FamilyCheck.h"
 
+#include "check/sincos2d/Sincos2dChannelsFirst.h"
 #include "check/sincos2d/Sincos2dConfig.h"
 #include "check/sincos2d/Sincos2dTableCheck.h"
 
@@ -20,6 +21,15 @@ FamilyCheck makeSincos2dCheck()
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         params.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);
     };
+    // LoFTR's [C, H, W] sine map (PositionEncodingSine), read undeclared: a declared MAE grid is
+    // another form.
+    check.readStack = [](const std::vector<std::int64_t> &shape, const TableRows &rows,
+                         const Params *declared) -> std::optional<TableMatch> {
+        if (declared)
+            return std::nullopt;
+        return Sincos2dChannelsFirst::read(shape, rows);
+    };
+    check.tensors.mistakes = {Sincos2dChannelsFirst::kDivTermFloored};
     return check;
 }
 

@@ -3,6 +3,7 @@
 #include "check/FitNumbers.h"
 #include "check/SampleScore.h"
 #include "check/TableReference.h"
+#include "check/rope/RopeRowPositions.h"
 #include "core/NumberText.h"
 #include "core/PositionalTable.h"
 #include "core/sincos2d/Sincos2dTable.h"
@@ -332,6 +333,72 @@ bool explainsWith(const TableEvidence &e, const Params &p, bool swapped)
     return explains(score.compared, score.bad);
 }
 
+// The declared grid at other coordinates: diffusers' i / (H / base_size) / interpolation_scale with
+// another base_size or interpolation_scale than declared, or MAE's indices where diffusers' are
+// declared (huggingface/diffusers#6783: PixArt-XL-2-256x256's interpolation_scale forced to 1 where
+// it was trained at 0.5). The coordinates' step is read from the rows as the undeclared fit reads
+// it, and the declared interpolation_scale (then base_size) rescaled by it: the mistake
+// positions-scaled, its factor and the parameter's two values said.
+std::optional<TableMatch> scaledCoordinates(const TableEvidence &e, const Params &params)
+{
+    const std::int64_t cls = params.sincos2d.clsToken ? 1 : 0;
+    const std::int64_t h = params.sincos2d.grid[0], w = params.sincos2d.grid[1];
+    const double slack = e.format == ValueFormat::Float32 ? 1e-4 : 2e-2;
+    const std::vector<Coordinates> coords = coordinatesOf(e, cls, slack);
+    const auto layout = coords.empty() ? std::nullopt : layoutOf(coords, e.rows() - cls, cls != 0);
+    if (!layout || layout->height != h || layout->width != w)
+        return std::nullopt;
+    const double interpolation = params.sincos2d.interpolationScale;
+    const std::optional<double> base = params.sincos2d.baseSize;
+    // A column's step as declared, and as the rows hold it (a row's in a grid of one column).
+    const double declaredStep = base ? *base / double(w == 1 ? h : w) / interpolation : 1.0;
+    const double step = w == 1 ? layout->stepH : layout->stepW;
+    const double factor = step / declaredStep;
+    if (!(factor > 0.0) || near(factor, 1.0))
+        return std::nullopt;
+    std::vector<Params> candidates;
+    Params p = params;
+    if (base) {
+        for (const double scale : FitNumbers::roundings(interpolation / factor, 7)) {
+            p.sincos2d.interpolationScale = scale;
+            candidates.push_back(p);
+        }
+        p.sincos2d.interpolationScale = interpolation;
+        for (const double b : FitNumbers::roundings(*base * factor, 7)) {
+            p.sincos2d.baseSize = b;
+            candidates.push_back(p);
+        }
+    } else {
+        for (const double b : FitNumbers::roundings(step * double(w == 1 ? h : w), 7)) {
+            p.sincos2d.baseSize = b;
+            p.sincos2d.interpolationScale = 1.0;
+            candidates.push_back(p);
+        }
+    }
+    for (const Params &c : candidates) {
+        if (!c.isValid() || !explainsWith(e, c, layout->swapped))
+            continue;
+        TableMatch m = matchOf(e, c, layout->swapped);
+        m.verdict = CheckVerdict::Mistake;
+        m.correctAgainst.clear();
+        m.mistakes = {RopeRowPositions::kPositionsScaled};
+        m.referenceText = u"get_2d_sincos_pos_embed, %1"_s.arg(gridWords(params));
+        const QString theirs = !base ? u"base_size %1 (diffusers' coordinates), where MAE's indices (no base_size)"_s.arg(
+                                           NumberText::exact(*c.sincos2d.baseSize))
+            : c.sincos2d.interpolationScale != interpolation
+            ? u"interpolation_scale %1, where %2"_s.arg(NumberText::exact(c.sincos2d.interpolationScale),
+                                                        NumberText::exact(interpolation))
+            : u"base_size %1, where %2"_s.arg(NumberText::exact(*c.sincos2d.baseSize), NumberText::exact(*base));
+        m.diagnosis = u"the grid's coordinates are %1 times the declared ones (a column's step %2 where the declaration "
+                      "gives %3): the table is get_2d_sincos_pos_embed at %4 %5 (diffusers' coordinates i / (H / "
+                      "base_size) / interpolation_scale; PixArt-XL-2-256x256 was trained at interpolation_scale 0.5, "
+                      "diffusers#6783)"_s.arg(NumberText::compact(factor, 7), NumberText::compact(step, 7),
+                                             NumberText::compact(declaredStep, 7), theirs, u"was declared"_s);
+        return m;
+    }
+    return std::nullopt;
+}
+
 // The declared grid in either published order of the halves (a declaration names no order);
 // where neither explains the table but the grid's transpose does, the patches were numbered
 // width-major (transformers#41380: meshgrid(grid_w, grid_h, indexing="ij") flattened against a
@@ -342,6 +409,8 @@ TableMatch expectOrders(const TableEvidence &e, const Params &params)
         if (explainsWith(e, params, swapped))
             return matchOf(e, params, swapped);
     }
+    if (auto scaled = scaledCoordinates(e, params))
+        return *scaled;
     TableMatch m = matchOf(e, params, false);
     Params transposed = params;
     transposed.sincos2d.grid = {params.sincos2d.grid[1], params.sincos2d.grid[0]};
@@ -445,7 +514,7 @@ TableHypothesis hypothesis()
              "diffusers' base_size, and the halves' order (the column first, as MAE's meshgrid(grid_w, grid_h) gives "
              "it, or "
              "the row first, as RT-DETR's build_2d_sincos_position_embedding)"_s;
-    h.mistakes = {kGridOrder, kClsMissing, kClsExtra};
+    h.mistakes = {kGridOrder, kClsMissing, kClsExtra, RopeRowPositions::kPositionsScaled};
     h.fit = fit;
     h.expect = expect;
     h.referenceCode

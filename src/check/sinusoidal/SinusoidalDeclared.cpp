@@ -1,12 +1,17 @@
 #include "SinusoidalDeclared.h"
 
 #include "check/DeclaredWords.h"
+#include "check/FitNumbers.h"
+#include "check/rope/RopeRowPositions.h"
 #include "check/TableHypothesis.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
 #include "core/NumberText.h"
 #include "core/sinusoidal/Frequencies.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -62,6 +67,116 @@ void frequencyDifference(const Hypothesis &found, const Hypothesis &declared, co
                          NumberText::compact(wf, 7), NumberText::compact(wd, 7), DeclaredWords::wasDeclared()));
 }
 
+// The factor c that makes the sample the declared sinusoid at positions c * p, read from the
+// leading rows' angles: the slowest pair's, which turns least between rows, then each faster pair's
+// unwrapped by what c so far predicts (a fast pair pins c more finely). Nothing where the leading
+// rows do not show it (too few, or a pair that is not a sine and a cosine of one angle).
+std::optional<double> positionScale(const SinusoidalFit::FitInput &input, const Hypothesis &declared)
+{
+    const TableSample &sample = input.sample;
+    const std::int64_t d = sample.cols();
+    const PairReferenceSpec spec = SinusoidalFit::reference(declared, d, input.framing);
+    const std::int64_t pairs = std::int64_t(spec.schedule.w.size());
+    std::vector<std::int64_t> sinCol(static_cast<std::size_t>(pairs), -1), cosCol(static_cast<std::size_t>(pairs), -1);
+    for (std::int64_t j = 0; j < d; ++j) {
+        const ReferenceColumn &c = spec.columns[std::size_t(j)];
+        if (c.pair >= 0 && c.pair < pairs)
+            (c.isCos ? cosCol : sinCol)[std::size_t(c.pair)] = j;
+    }
+    // The last leading row whose position is past 0, and its sample index.
+    std::int64_t last = -1;
+    for (std::int64_t i = 0; i < std::min(sample.leadingRows, sample.size()); ++i) {
+        const std::int64_t row = sample.rows[std::size_t(i)];
+        if (spec.compared(row) && spec.position(row) > 0)
+            last = i;
+    }
+    if (last < 1)
+        return std::nullopt;
+    std::vector<std::int64_t> order(static_cast<std::size_t>(pairs));
+    for (std::int64_t k = 0; k < pairs; ++k)
+        order[std::size_t(k)] = k;
+    std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+        return spec.schedule.w[std::size_t(a)] < spec.schedule.w[std::size_t(b)];
+    });
+    const double amplitude = spec.schedule.amplitude;
+    const auto angleAt = [&](std::int64_t i, std::int64_t k) {
+        return std::atan2(double(sample.values(i, sinCol[std::size_t(k)])) / amplitude,
+                          double(sample.values(i, cosCol[std::size_t(k)])) / amplitude);
+    };
+    constexpr double kTwoPi = 2.0 * std::numbers::pi;
+    std::optional<double> c;
+    for (const std::int64_t k : order) {
+        const double w = spec.schedule.w[std::size_t(k)];
+        if (!(w > 0.0) || sinCol[std::size_t(k)] < 0 || cosCol[std::size_t(k)] < 0)
+            continue;
+        if (!c) {
+            // The slowest pair unwrapped row by row: its angle must turn by less than pi a row.
+            double angle = 0.0;
+            double previous = 0.0;
+            std::int64_t previousRow = -1;
+            for (std::int64_t i = 0; i <= last; ++i) {
+                const std::int64_t row = sample.rows[std::size_t(i)];
+                if (!spec.compared(row))
+                    continue;
+                const double a = angleAt(i, k);
+                if (previousRow >= 0)
+                    angle += std::remainder(a - previous, kTwoPi);
+                else
+                    angle = a;
+                previous = a;
+                previousRow = row;
+            }
+            const std::int64_t p = spec.position(sample.rows[std::size_t(last)]);
+            c = angle / (double(p) * w);
+            if (!(std::fabs(*c) > 0.0) || !std::isfinite(*c))
+                return std::nullopt;
+            continue;
+        }
+        // A faster pair: its angle at the last row unwrapped around c's prediction, while the
+        // prediction is sure to within a quarter turn.
+        const std::int64_t p = spec.position(sample.rows[std::size_t(last)]);
+        const double predicted = *c * double(p) * w;
+        const double measured = predicted + std::remainder(angleAt(last, k) - predicted, kTwoPi);
+        const double refined = measured / (double(p) * w);
+        if (std::fabs(refined - *c) * double(p) * w > std::numbers::pi / 4.0)
+            break;
+        c = refined;
+    }
+    return c;
+}
+
+// Positions scaled by a constant: timesteps multiplied by 1000 twice, or in [0, 1] where the
+// embedding expects [0, 1000) (stepfun-ai/Step1X-Edit#91, sgl-project/sglang#22059, sihyun-yu/REPA#40):
+// the declared sinusoid at c * p, c fitted and rounded to the fewest digits the sample takes.
+std::optional<Differences> scaledPositions(const SinusoidalFit::FitInput &input, const Hypothesis &declared,
+                                           const SinusoidalFit::Fit &scored)
+{
+    const auto c = positionScale(input, declared);
+    if (!c || *c <= 0.0 || std::fabs(*c - 1.0) < 1e-6)
+        return std::nullopt;
+    for (const double rounded : FitNumbers::roundings(*c, 15)) {
+        if (rounded == 1.0)
+            continue;
+        Hypothesis h = declared;
+        h.frequencyScale = declared.frequencyScale * rounded;
+        const SinusoidalFit::Fit f = SinusoidalFit::evaluate(input, h, scored.bad());
+        if (!explains(f.score.compared, f.bad()) || f.bad() >= scored.bad())
+            continue;
+        Differences out;
+        out.ids.append(RopeRowPositions::kPositionsScaled);
+        out.lines.append(u"the rows are the declared sinusoid at positions (timesteps) %1 times the rows' own: "
+                         "row r holds %1 * r, every angle %1 times the declared one (%2 %3); a timestep multiplied "
+                         "by 1000 once too often, or in [0, 1] where the embedding takes [0, 1000), gives this"_s
+                             .arg(NumberText::compact(rounded, 7),
+                                  declared.frequencyScale == 1.0
+                                      ? u"scale 1"_s
+                                      : u"scale %1"_s.arg(NumberText::compact(declared.frequencyScale, 7)),
+                                  DeclaredWords::wasDeclared()));
+        return out;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 Hypothesis hypothesis(const Params &params, std::int64_t dModel)
@@ -97,7 +212,7 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
         return std::nullopt;
     const auto found = SinusoidalFit::fit(input);
     if (!found || !explains(found->score.compared, found->bad()) || found->bad() >= scored.bad())
-        return std::nullopt;
+        return scaledPositions(input, declared, scored);
     const std::int64_t d = input.sample.cols();
     const std::int64_t firstRow = input.framing.firstRow;
     const Hypothesis &f = found->hypothesis;

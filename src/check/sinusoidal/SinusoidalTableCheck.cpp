@@ -3,6 +3,7 @@
 #include "check/FitNumbers.h"
 #include "check/PairReference.h"
 #include "check/rope/RopeHalfAngles.h"
+#include "check/rope/RopeRowPositions.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
 #include "check/sinusoidal/SinusoidalDeclared.h"
 #include "check/sinusoidal/SinusoidalFit.h"
@@ -357,6 +358,7 @@ TableHypothesis hypothesis()
                   u"position-divided"_s,
                   CheckMistakes::kScaled,
                   CheckMistakes::kPositionOffset,
+                  RopeRowPositions::kPositionsScaled,
                   CheckMistakes::kSameRow,
                   CheckMistakes::kHalfPrecisionAngles};
     h.fit = fit;

@@ -25,11 +25,12 @@ sys.path.insert(0, HERE)
 
 from realbug_bias import get_timestep_embedding  # noqa: E402
 from realbug_corpus import write_corpus  # noqa: E402
+from realbug_meta_diffusion import DIFFUSION_BUGS  # noqa: E402
 from realbug_meta_other import APPLY_BUGS, BIAS_BUGS  # noqa: E402
 from realbug_meta_cache import CACHE_BUGS  # noqa: E402
 from realbug_meta_rope import ROPE_BUGS  # noqa: E402
 
-BUGS = ROPE_BUGS + APPLY_BUGS + BIAS_BUGS + CACHE_BUGS
+BUGS = ROPE_BUGS + APPLY_BUGS + BIAS_BUGS + CACHE_BUGS + DIFFUSION_BUGS
 
 
 def hf_t5_bucket(relative_position, num_buckets=32, max_distance=128):
