@@ -156,7 +156,8 @@ QString acceptedShapes()
            "rotary_dim / 2, ALiBi's slopes of H heads; also [H, 1, 1], [1, H, 1, 1]); ALiBi's key biases [H, 1, L], "
            "[B·H, 1, L], [1, H, 1, L] (BLOOM, MPT); a stack of tables, each slice checked: [B, L, d] caches, "
            "[H, L, L], [1, H, L, L], [B, H, L, L] biases (T5's position_bias read per bucket), [B, H, L, D] and "
-           "[3, B, L, D] caches (at most %1 slices)"_s.arg(kMaxSlices);
+           "[3, B, L, D] caches (at most %1 slices); complex pairs [L, K, 2] (torch.view_as_real: Meta's freqs_cis) and "
+           "complex64/128 arrays [L, K], read as the table cat(real, imaginary)"_s.arg(kMaxSlices);
 }
 
 QString shapeText(const std::vector<std::int64_t> &shape)
