@@ -221,7 +221,7 @@ std::optional<QString> parseNpyHeader(QByteArrayView text, NpyTextEncoding encod
 std::optional<ElementType> npyElementType(const QString &descr, QString &why)
 {
     const auto unsupported = [&] {
-        why = u"unsupported dtype '%1' (.npy matrices load from f2, f4, f8, i1..i8, u1..u8 and b1)"_s.arg(descr);
+        why = u"unsupported dtype '%1' (.npy matrices load from f2, f4, f8, c8, c16, i1..i8, u1..u8 and b1)"_s.arg(descr);
         return std::nullopt;
     };
     if (descr.size() >= 2 && descr[1] == u'O') {

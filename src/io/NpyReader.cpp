@@ -73,8 +73,20 @@ ReadResult<NpyArray> inspect(ByteSource &source)
     if (const auto why = parseNpyHeader(text, major == 3 ? NpyTextEncoding::Utf8 : NpyTextEncoding::Latin1, header))
         return fileError(source, *why);
 
+    // A complex array (c8, c16: a complex freqs_cis as numpy saves it) is read as torch.view_as_real
+    // gives it, its real and imaginary parts a last dimension of 2 (docs/ARCHITECTURE.md, Checking a
+    // table, "Shapes"); numpy stores each element's two parts together, so in C order only.
+    QString descr = header.descr;
+    const bool complex = descr.size() >= 3 && descr[1] == u'c' && (descr.mid(2) == u"8"_s || descr.mid(2) == u"16"_s);
+    if (complex) {
+        if (header.fortranOrder)
+            return fileError(source, u"a complex array (dtype '%1') in Fortran order is not read; save "
+                                     "np.ascontiguousarray of it"_s.arg(header.descr));
+        descr = descr.first(1) + u'f' + QString::number(descr.mid(2).toInt() / 2);
+        header.shape.push_back(2);
+    }
     QString why;
-    const auto element = npyElementType(header.descr, why);
+    const auto element = npyElementType(descr, why);
     if (!element)
         return fileError(source, why);
 
@@ -82,6 +94,7 @@ ReadResult<NpyArray> inspect(ByteSource &source)
     array.info.dtype = header.descr;
     array.info.shape = header.shape;
     array.info.element = element;
+    array.info.complex = complex;
     array.fortranOrder = header.fortranOrder;
     array.dataOffset = headerStart + headerLength;
     const QString shape = array.info.shapeText(true);

@@ -2,6 +2,7 @@
 
 #include "io/ArrayRows.h"
 #include "io/BufferRows.h"
+#include "io/ComplexPairs.h"
 #include "io/CsvReader.h"
 #include "io/MemoryFiles.h"
 #include "io/NpyReader.h"
@@ -263,6 +264,31 @@ ReadResult<ArrayLayout> tableLayout(const TensorInfo &info, qint64 dataOffset, b
     return ArrayLayout {dataOffset, dims[0], dims[1], *info.element, fortranOrder};
 }
 
+// An array's rows as a table (tableLayout), complex pairs as theirs (ComplexPairs): a complex array's
+// always, a float array's [.., L, K, 2] where its pairs have one modulus, else as tableLayout reads it.
+ReadResult<std::shared_ptr<const TableRows>> rowsOf(std::unique_ptr<const SharedBytes> file, const TensorInfo &info,
+                                                    qint64 dataOffset, bool fortranOrder, const QString &path,
+                                                    const QString &name, std::vector<std::int64_t> *shape)
+{
+    const auto pairs = fortranOrder ? std::nullopt : ComplexPairs::pairsOf(info.shape);
+    std::vector<std::int64_t> arrayShape;
+    const auto layout = tableLayout(info, dataOffset, fortranOrder, path, pairs ? &arrayShape : shape);
+    if (!layout)
+        return layout.error();
+    auto rows = std::shared_ptr<const TableRows>(std::make_shared<FileRows>(std::move(file), layout.value(), name));
+    if (!pairs)
+        return rows;
+    if (info.complex || ComplexPairs::oneModulus(*rows, pairs->second)) {
+        if (shape)
+            *shape = {pairs->first, 2 * pairs->second};
+        return ComplexPairs::asTable(std::move(rows), pairs->first, pairs->second);
+    }
+    if (!shape)
+        return tableLayout(info, dataOffset, fortranOrder, path).error();
+    *shape = arrayShape;
+    return rows;
+}
+
 // An array of a .npz file: a stored one read where it lies in the archive, as a .npy file is; a
 // deflated one (savez_compressed) inflated whole, within the memory budget.
 ReadResult<std::shared_ptr<const TableRows>> openNpz(std::unique_ptr<PreadSource> file, const MatrixSource &source,
@@ -280,11 +306,8 @@ ReadResult<std::shared_ptr<const TableRows>> openNpz(std::unique_ptr<PreadSource
         const auto array = NpyReader::inspect(bytes);
         if (!array)
             return array.error();
-        auto layout
-            = tableLayout(array->info, member->dataOffset + array->dataOffset, array->fortranOrder, name, shape);
-        if (!layout)
-            return layout.error();
-        return std::shared_ptr<const TableRows>(std::make_shared<FileRows>(std::move(file), layout.value(), name));
+        return rowsOf(std::move(file), array->info, member->dataOffset + array->dataOffset, array->fortranOrder, name,
+                      name, shape);
     }
     const qint64 maxBytes = qint64(std::min<std::uint64_t>(memoryBudget, std::uint64_t(1) << 62));
     auto inflated = NpzReader::inflate(*file, member.value(), maxBytes);
@@ -294,11 +317,8 @@ ReadResult<std::shared_ptr<const TableRows>> openNpz(std::unique_ptr<PreadSource
     const auto array = NpyReader::inspect(bytes);
     if (!array)
         return array.error();
-    auto layout = tableLayout(array->info, array->dataOffset, array->fortranOrder, name, shape);
-    if (!layout)
-        return layout.error();
-    return std::shared_ptr<const TableRows>(std::make_shared<FileRows>(
-        std::make_unique<InflatedBytes>(std::move(inflated.value()), name), layout.value(), name));
+    return rowsOf(std::make_unique<InflatedBytes>(std::move(inflated.value()), name), array->info, array->dataOffset,
+                  array->fortranOrder, name, name, shape);
 }
 
 // The rows of the file; with `shape`, any array's (tableLayout), its shape there.
@@ -332,25 +352,21 @@ ReadResult<std::shared_ptr<const TableRows>> openRows(const MatrixSource &source
             return ReadError {
                 source.path, u"a .npy file holds one array, so there is no tensor '%1' to choose"_s.arg(*source.tensor),
                 ReadError::Kind::Choice};
-        ReadResult<ArrayLayout> layout = ReadError {};
         if (npy) {
             const auto array = NpyReader::inspect(*file);
             if (!array)
                 return array.error();
-            layout = tableLayout(array->info, array->dataOffset, array->fortranOrder, source.path, shape);
-        } else {
-            const auto contents = SafetensorsReader::inspect(*file);
-            if (!contents)
-                return contents.error();
-            const auto tensor = SafetensorsReader::choose(contents.value(), source.tensor, source.path);
-            if (!tensor)
-                return tensor.error();
-            layout = tableLayout(tensor->info, contents->dataStart + tensor->begin, false, source.path, shape);
+            return rowsOf(std::move(file), array->info, array->dataOffset, array->fortranOrder, source.path,
+                          source.toString(), shape);
         }
-        if (!layout)
-            return layout.error();
-        return std::shared_ptr<const TableRows>(
-            std::make_shared<FileRows>(std::move(file), layout.value(), source.toString()));
+        const auto contents = SafetensorsReader::inspect(*file);
+        if (!contents)
+            return contents.error();
+        const auto tensor = SafetensorsReader::choose(contents.value(), source.tensor, source.path);
+        if (!tensor)
+            return tensor.error();
+        return rowsOf(std::move(file), tensor->info, contents->dataStart + tensor->begin, false, source.path,
+                      source.toString(), shape);
     }
     if (NpzReader::hasMagic(QByteArrayView(magic, 6)) || suffix == u"npz"_s)
         return openNpz(std::move(file), source, memoryBudget, shape);

@@ -21,6 +21,9 @@ struct TensorInfo
     std::vector<std::int64_t> shape;
     // How the elements convert to float32; unset when this reader cannot load the dtype.
     std::optional<ElementType> element;
+    // Whether the file's elements are complex, read as their real and imaginary parts: the last
+    // dimension of `shape`, of 2, is theirs (NpyReader).
+    bool complex = false;
 
     bool isMatrix() const { return shape.size() == 2; }
     // "(3, 4)" for .npy files, "[3, 4]" for safetensors: how each format writes shapes. Only the

@@ -114,6 +114,12 @@ private slots:
         // buggy output turns proportional's pairs (i, i + 128) at theta^(-2i/256), rope_theta read from
         // bfloat16's rows as closely as they pin it: rotary-dim-exponent against rotary_dim 64.
         QTest::newRow("pie-partial-rotary-proportional") << u"pie-partial-rotary-proportional"_s << true << true;
+        // The converse: Gemma 4's proportional RoPE turned as a contiguous partial rotary of 128 columns.
+        // The rows the frequencies read place at no position beside rows each at its own are no order
+        // of positions (once positions-out-of-order besides rotary-dim), and the reference's
+        // rotary_dim is said as proportional's whole head, not int(head_dim * partial_rotary_factor).
+        QTest::newRow("coreai-gemma4-proportional-contiguous")
+            << u"coreai-gemma4-proportional-contiguous"_s << true << true;
         // vLLM's cos_sin_cache, cat(cos, sin) in one tensor: each half against the declared dynamic RoPE.
         // The buggy cache's constant base: rope_theta 3108.22 where dynamic's at 8192 positions is 7453.5.
         QTest::newRow("vllm-dynamic-ntk-constant-base") << u"vllm-dynamic-ntk-constant-base"_s << true << true;
@@ -180,6 +186,13 @@ private slots:
         const QJsonObject buggy = checked(bug, u"buggy"_s, true);
         QVERIFY2(buggy[u"verdict"_s].toString() != u"correct"_s, qPrintable(shown(buggy)));
         QVERIFY2(buggy[u"exit"_s].toInt() != 2, qPrintable(shown(buggy)));
+        if (slug == u"coreai-gemma4-proportional-contiguous"_s) {
+            QCOMPARE(buggy[u"mistakes"_s].toArray(), QJsonArray {u"rotary-dim"_s});
+            const QString diagnosis = buggy[u"diagnosis"_s].toString();
+            QVERIFY2(diagnosis.contains(u"proportional RoPE turns every pair of the head, 192 of its 256 at frequency 0"_s)
+                         && !diagnosis.contains(u"int(head_dim"_s),
+                     qPrintable(diagnosis));
+        }
         if (named) {
             const QString mistake = bug[u"expected"_s][u"buggy"_s][u"mistake"_s].toString();
             const QString id = kIds.value(mistake, mistake);

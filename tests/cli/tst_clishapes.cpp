@@ -1,6 +1,7 @@
 // posenc check on the shapes engineers dump besides an L x d table (issue 56, item 1;
 // docs/ARCHITECTURE.md, Checking a table, "Shapes"): RoPE's inv_freq, ALiBi's slopes, per-head
-// biases [H, L, L] and [B, H, L, L], BLOOM's and MPT's key biases, stacks of caches. Each tensor is
+// biases [H, L, L] and [B, H, L, L], BLOOM's and MPT's key biases, stacks of caches, Meta's
+// freqs_cis as complex pairs. Each tensor is
 // computed here from float64 formulas written in the test (the references' own: transformers'
 // modeling_rope_utils.py _compute_default/_linear/_llama3_parameters; get_slopes of
 // ofirpress/attention_with_linear_biases, BLOOM's build_alibi_tensor, MPT's build_mpt_alibi_tensor;
@@ -23,13 +24,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<float> &values)
+// `descr` '<c8': `values` are the complex elements' real and imaginary parts, interleaved.
+QByteArray npy(const std::vector<std::int64_t> &shape, const std::vector<float> &values, const char *descr = "<f4")
 {
     QStringList dims;
     for (const std::int64_t d : shape)
         dims.append(QString::number(d));
     const QByteArray text = (u"("_s + dims.join(u", "_s) + (shape.size() == 1 ? u","_s : u""_s) + u")"_s).toUtf8();
-    QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': " + text + ", }";
+    QByteArray dict = "{'descr': '" + QByteArray(descr) + "', 'fortran_order': False, 'shape': " + text + ", }";
     const qsizetype total = 10 + dict.size() + 1;
     dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
     QByteArray bytes("\x93NUMPY\x01\x00", 8);
@@ -172,12 +174,50 @@ std::vector<float> loftr(int c, int h, int w, bool floored)
     return t;
 }
 
+// Meta's freqs_cis (llama-models, precompute_freqs_cis: torch.polar(ones, outer(t, freqs))) as
+// torch.view_as_real gives it: each position's (cos, sin) of every frequency, interleaved.
+std::vector<float> freqsCis(int rows, const std::vector<double> &inv)
+{
+    std::vector<float> t;
+    for (int p = 0; p < rows; ++p)
+        for (const double w : inv) {
+            t.push_back(float(std::cos(p * w)));
+            t.push_back(float(std::sin(p * w)));
+        }
+    return t;
+}
+
 std::vector<float> repeated(const std::vector<float> &v, int times)
 {
     std::vector<float> out;
     for (int k = 0; k < times; ++k)
         out.insert(out.end(), v.begin(), v.end());
     return out;
+}
+
+// meta-llama/llama-models#241: Llama 3.2's freqs_cis saved as view_as_real ([L, d/2, 2]) or as the
+// complex array itself (numpy's complex64): read as cat(real, imaginary), a cos|sin cache.
+void complexPairRows(const std::vector<double> &llama, const QStringList &llamaFlags, const QStringList &theta500k)
+{
+    const QString pairs = u"complex pairs, read as cat(real, imaginary)"_s;
+    QTest::newRow("freqs_cis [96, 64, 2], Llama 3.1")
+        << npy({96, 64, 2}, freqsCis(96, llama)) << QStringList() << u"correct"_s << QString() << pairs;
+    QTest::newRow("freqs_cis [1, 96, 1, 64, 2], Llama 3.1 declared")
+        << npy({1, 96, 1, 64, 2}, freqsCis(96, llama)) << llamaFlags << u"correct"_s << QString() << pairs;
+    QTest::newRow("freqs_cis [96, 64, 2], llama3 scaling dropped")
+        << npy({96, 64, 2}, freqsCis(96, defaultInv(500000.0, 128))) << llamaFlags << u"mistake"_s
+        << u"rope-type"_s << pairs;
+    QTest::newRow("freqs_cis complex64 [96, 64], Llama 3.1 declared")
+        << npy({96, 64}, freqsCis(96, llama), "<c8") << llamaFlags << u"correct"_s << QString() << pairs;
+    QTest::newRow("freqs_cis complex64 [96, 64], theta 10000 for 500000")
+        << npy({96, 64}, freqsCis(96, defaultInv(10000.0, 128)), "<c8") << theta500k << u"mistake"_s
+        << u"rope-theta"_s << pairs;
+    // Pairs of no one modulus are no complex table: a stack of 5 tables of 7 x 2, read as such.
+    std::vector<float> notRotations;
+    for (int i = 0; i < 70; ++i)
+        notRotations.push_back(float(0.25 + 0.5 * ((i * 7) % 11) / 11.0));
+    QTest::newRow("[5, 7, 2] of no one modulus")
+        << npy({5, 7, 2}, notRotations) << QStringList() << u"unknown"_s << QString() << u", 35 x 2,"_s;
 }
 
 } // namespace
@@ -319,6 +359,7 @@ private slots:
         QTest::newRow("cos|sin cache, theta 10000 for 500000")
             << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128))) << theta500k << u"mistake"_s << u"rope-theta"_s
             << u"the cos half (columns 0..63)"_s;
+        complexPairRows(llama, llamaFlags, theta500k);
         QTest::newRow("cos|sin cache, theta 10000") << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128)))
                                                     << QStringList() << u"correct"_s << QString() << u"cos|sin cache"_s;
         // rotary-embedding-torch#11: a second chunk at offset 48 given the cached rows of 0..47.

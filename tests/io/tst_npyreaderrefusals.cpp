@@ -95,8 +95,12 @@ void TestNpyReaderRefusals::refusesMalformed_data()
         u"structured dtypes (a list of fields in 'descr') are not supported"_s);
     row("object dtype", npy(dict("|O", "(3, 4)"), zeros(96)),
         u"object arrays (dtype '|O') hold pickled Python objects and are refused"_s);
-    const QString supported = u" (.npy matrices load from f2, f4, f8, i1..i8, u1..u8 and b1)"_s;
-    row("complex dtype", npy(dict("<c8", "(3, 4)"), zeros(96)), u"unsupported dtype '<c8'"_s + supported);
+    const QString supported = u" (.npy matrices load from f2, f4, f8, c8, c16, i1..i8, u1..u8 and b1)"_s;
+    // numpy's complex256: c8 and c16 are read as their real and imaginary parts (tst_complexpairs).
+    row("complex dtype of 32 bytes", npy(dict("<c32", "(3, 4)"), zeros(384)), u"unsupported dtype '<c32'"_s + supported);
+    row("complex in Fortran order",
+        npy("{'descr': '<c8', 'fortran_order': True, 'shape': (3, 4)}\n", zeros(96)),
+        u"a complex array (dtype '<c8') in Fortran order is not read; save np.ascontiguousarray of it"_s);
     row("unknown dtype", npy(dict("<x4", "(3, 4)"), f4), u"unsupported dtype '<x4'"_s + supported);
     row("dtype without byte order", npy(dict("|f4", "(3, 4)"), f4),
         u"dtype '|f4' has no byte order, which only 1-byte types may omit"_s);

@@ -247,11 +247,11 @@ QStringList partialLines(Result &result, const Span &span, const Declared &decla
                          .arg(*declared.rotaryDim / 2));
     } else if (declared.rotaryDim && *declared.rotaryDim != r) {
         result.mistakes.append(kRotaryDim);
-        lines.append(u"Y turns %1 of the %2 columns (rotary_dim %1), but %3 gives rotary_dim %4 "
-                     "(int(head_dim * partial_rotary_factor))"_s.arg(r)
+        lines.append(u"Y turns %1 of the %2 columns (rotary_dim %1), but %3 gives rotary_dim %4 (%5)"_s.arg(r)
                          .arg(d)
                          .arg(declared.rotaryDimSource)
-                         .arg(*declared.rotaryDim));
+                         .arg(*declared.rotaryDim)
+                         .arg(declared.rotaryDimRule));
     }
     const bool variant = result.correctAgainst.isEmpty() && result.mistakes.isEmpty();
     if (r < d && variant && result.params && result.params->rope.type == RopeType::Default) {

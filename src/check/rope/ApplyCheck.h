@@ -55,6 +55,9 @@ struct Declared
     // ("partial_rotary_factor 0.25"): another one found is a mistake.
     std::optional<std::int64_t> rotaryDim;
     QString rotaryDimSource;
+    // How the source gives it, said beside it: HF's int(head_dim * partial_rotary_factor), or
+    // proportional RoPE's whole head (RopeApply::ropeDeclared).
+    QString rotaryDimRule = QStringLiteral("int(head_dim * partial_rotary_factor)");
     // The format Y's file stores its values in: float16 and bfloat16 values are compared within
     // their rounding (float32 values all of one of them, too: ApplyPairs::precisionOf).
     ValueFormat stored = ValueFormat::Float32;

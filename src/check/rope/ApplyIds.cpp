@@ -205,6 +205,19 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
                "arange(past, past + L))"_s.arg(first)
                    .arg(positions.size());
     }
+    // Rows read at no position beside rows each at its own index order nothing wrongly: the rows the
+    // frequencies cannot place (a rotation the reading's pairing does not hold, a slow rope_theta)
+    // stay deviating cells, unnamed, as against --position-ids (idLines).
+    bool elsewhere = false;
+    std::int64_t unread = 0;
+    for (std::size_t r = 0; r < positions.size(); ++r) {
+        elsewhere = elsewhere || (positions[r] >= 0 && positions[r] != std::int64_t(r));
+        unread += positions[r] < 0 ? 1 : 0;
+    }
+    if (!elsewhere && unread > 0)
+        return u"%1 of the %2 rows are at no position the frequencies read give; every row read is at its own "
+               "index"_s.arg(unread)
+                   .arg(positions.size());
     // The runs away from their own rows, the rest said at once where every one is at its own row.
     result.mistakes.append(kPositionsOutOfOrder);
     // Every row r at s r: the positions scaled, or the rotation applied s times over, R(p w)^s =

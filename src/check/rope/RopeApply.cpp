@@ -88,6 +88,12 @@ ApplyCheck::Declared ropeDeclared(const ApplyDeclaration &declared, std::int64_t
             ? GuessedReading::rotaryDimSource(declared.configSources, params.rope.partialRotaryFactor)
             : u"%1partial_rotary_factor %2"_s.arg(full ? u"the reference's "_s : QString(),
                                                   QString::number(params.rope.partialRotaryFactor));
+        // _compute_proportional_rope_parameters: pairs (i, i + head_dim / 2) over the whole head, those
+        // past partial_rotary_factor's share at frequency 0.
+        if (params.rope.type == RopeType::Proportional)
+            d.rotaryDimRule = u"proportional RoPE turns every pair of the head, %1 of its %2 at frequency 0"_s
+                                  .arg(d.rotaryDim.value_or(0) / 2 - RopeFrequencies::livePairs(params.rope))
+                                  .arg(d.rotaryDim.value_or(0) / 2);
     }
     d.threads = declared.threads;
     d.deinterleaves = declared.deinterleaves;

@@ -38,6 +38,31 @@ def pie_partial_rotary_proportional():
             "fixed": _pie_rope(x, theta, rotary_dim, rotary_dim // 2, rotary_dim)}
 
 
+def coreai_gemma4_proportional_contiguous():
+    """apple/coreai-models#66 (and NVIDIA-NeMo/Megatron-Bridge#4916, the same bug in Gemma 4 MoE):
+    the composite RoPE's partial mode, RoPE(base**prf, dims=2*rope_angles), pairs dim i with
+    i + dims/2 inside the first dims columns and passes the rest through, where transformers'
+    proportional rope (_compute_proportional_rope_parameters: inv_freq of head_dim/2 entries, the
+    first rope_angles = int(prf * head_dim // 2) at theta^(-2i/head_dim), the rest 0; rotate_half
+    pairs i, i + head_dim/2) turns pairs across the whole head. The frequencies are the same; the
+    pairing differs. Gemma 4's full-attention layers: global_head_dim 512, prf 0.25, theta 1e6."""
+    rope = config("gemma-4-31B-it.json")["text_config"]
+    head, prop = rope["global_head_dim"], rope["rope_parameters"]["full_attention"]
+    prf, theta = prop["partial_rotary_factor"], prop["rope_theta"]
+    angles_n = int(prf * head // 2)
+    inv = (1.0 / np.power(np.float32(theta), np.arange(0, 2 * angles_n, 2, dtype=np.float32) / head)).astype(np.float32)
+    ang = np.outer(np.arange(256, dtype=np.float32), inv).astype(np.float32)
+    c, s = np.cos(ang), np.sin(ang)
+    x = random_rows((256, head), seed=66)
+    fixed, buggy = np.array(x, copy=True), np.array(x, copy=True)
+    for out, offset in ((fixed, head // 2), (buggy, angles_n)):
+        i = np.arange(angles_n)
+        a, b = x[:, i], x[:, i + offset]
+        out[:, i] = a * c - b * s
+        out[:, i + offset] = b * c + a * s
+    return {"input": x, "buggy": buggy, "fixed": fixed}
+
+
 def candle_quantized_qwen_neox():
     """huggingface/candle#3411, candle-transformers/src/models/quantized_llama.rs
     LayerWeights::apply_rotary_emb: `candle_nn::rotary_emb::rope_i` (pairs 2i, 2i+1) for every GGUF
