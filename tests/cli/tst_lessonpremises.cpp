@@ -68,6 +68,8 @@ private slots:
     void aPatchModelsScaleIsItsCodes();
     void theSumsLessonsRefuseATimestepTable();
     void aPatchModelsXHasNoMaskTokenOfItsOwn();
+    void anAlibiModelHearsOfItsOwnCode();
+    void aPortsFloat32IsNotTheModelsOwn();
 };
 
 // packing told Qwen3-Next that restarted ids and no 2-D mask keep the documents apart, though 36 of
@@ -201,6 +203,50 @@ void TestLessonPremises::aPatchModelsXHasNoMaskTokenOfItsOwn()
         const QString said = textOf(lesson, r);
         QVERIFY2(!said.contains(u"has no [SEP] or [MASK] token"_s), qPrintable(said));
         QVERIFY2(said.contains(u"no [SEP] or [MASK] token is among the rows of this X"_s), qPrintable(said));
+    }
+}
+
+// left-padding told BLOOM-560m that its code builds its bias by "MPT's build_mpt_alibi_tensor over
+// max_seq_len, sliced to the last key_length columns; BLOOM's build_alibi_tensor ...": BloomModel
+// (transformers, models/bloom/modeling_bloom.py) calls build_alibi_tensor(attention_mask, ...) only;
+// MptModel (models/mpt/modeling_mpt.py) build_mpt_alibi_tensor only. Each hears its own.
+void TestLessonPremises::anAlibiModelHearsOfItsOwnCode()
+{
+    const struct
+    {
+        QString preset, own, other;
+    } models[] = {{u"bloom-560m"_s, u"BLOOM's build_alibi_tensor"_s, u"build_mpt_alibi_tensor"_s},
+                  {u"mpt-7b"_s, u"MPT's build_mpt_alibi_tensor"_s, u"build_alibi_tensor"_s}};
+    for (const QString &name : {u"left-padding"_s, u"packing"_s}) {
+        const Lesson &lesson = *Lessons::find(name);
+        for (const auto &m : models) {
+            const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, m.preset});
+            QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+            const QString said = textOf(lesson, r);
+            QVERIFY2(said.contains(m.own) && !said.contains(m.other), qPrintable(name + u": "_s + said));
+        }
+    }
+}
+
+// float32-precision said Wan 2.1's timestep table "forms the angle p·w_i in float32": diffusers'
+// port does (WanTimeTextImageEmbedding's Timesteps, get_timestep_embedding), the preset's source;
+// Wan's own sinusoidal_embedding_1d (Wan-Video/Wan2.1, wan/modules/model.py) casts the position to
+// float64 and forms the outer product there. The sentence names the port and the model's own code;
+// a preset read from the model's own code (SD 1.5's, Whisper's) hears nothing of a port.
+void TestLessonPremises::aPortsFloat32IsNotTheModelsOwn()
+{
+    const Lesson &lesson = *Lessons::find(u"float32-precision"_s);
+    const LessonOptions::Read wan = readFor(lesson, {u"--preset"_s, u"wan-2-1-timestep"_s});
+    QVERIFY2(wan.result.exitCode() == 0, qPrintable(wan.result.usage));
+    const QString said = textOf(lesson, wan);
+    QVERIFY2(said.contains(u"from a port of the model's code, forms the angle"_s)
+                 && said.contains(u"the model's own code (Wan-Video/Wan2.1 wan/modules/model.py, "
+                                  "sinusoidal_embedding_1d) forms it in float64"_s),
+             qPrintable(said));
+    for (const QString &preset : {u"sd-1-5-timestep"_s, u"whisper-large-v3"_s}) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+        QVERIFY2(!textOf(lesson, r).contains(u"a port of the model's code"_s), qPrintable(textOf(lesson, r)));
     }
 }
 
