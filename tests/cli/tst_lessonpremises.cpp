@@ -68,6 +68,7 @@ private slots:
     void aPatchModelsScaleIsItsCodes();
     void theSumsLessonsRefuseATimestepTable();
     void aPatchModelsXHasNoMaskTokenOfItsOwn();
+    void aHybridModelIsShownItsOwnLayersCode();
     void anAlibiModelHearsOfItsOwnCode();
     void aPortsFloat32IsNotTheModelsOwn();
 };
@@ -203,6 +204,29 @@ void TestLessonPremises::aPatchModelsXHasNoMaskTokenOfItsOwn()
         const QString said = textOf(lesson, r);
         QVERIFY2(!said.contains(u"has no [SEP] or [MASK] token"_s), qPrintable(said));
         QVERIFY2(said.contains(u"no [SEP] or [MASK] token is among the rows of this X"_s), qPrintable(said));
+    }
+}
+
+// many-layers showed EXAONE 4.0 32B "SmolLM3's code, not EXAONE 4.0 32B's", though its own code
+// says it: Exaone4Attention.forward (transformers, models/exaone4/modeling_exaone4.py) turns q and k
+// only "if self.sliding_window is None or self.is_sliding" ("We use global NoPE for hybrid
+// attention model"). The box of a model whose code the lesson holds is that code, without the line
+// that calls it another's; SmolLM3 keeps its own.
+void TestLessonPremises::aHybridModelIsShownItsOwnLayersCode()
+{
+    const Lesson &lesson = *Lessons::find(u"many-layers"_s);
+    const struct
+    {
+        QString preset, file, computes;
+    } own[] = {{u"exaone-4-32b"_s, u"models/exaone4/modeling_exaone4.py"_s,
+                u"if self.sliding_window is None or self.is_sliding:"_s},
+               {u"smollm3-3b"_s, u"models/smollm3/configuration_smollm3.py"_s, u"if self.use_rope:"_s}};
+    for (const auto &c : own) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, c.preset});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+        const QString box = lesson.code.forModel(r.model);
+        QVERIFY2(box.startsWith(u"# transformers, "_s + c.file), qPrintable(c.preset + u":\n"_s + box));
+        QVERIFY2(box.contains(c.computes) && !box.contains(u"not "_s + r.model.name), qPrintable(box));
     }
 }
 
