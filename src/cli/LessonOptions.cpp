@@ -25,6 +25,7 @@ std::variant<std::optional<ModelChoice>, ParamOptions::Result> chosenModel(const
         choice.noInputDropout = chosen->noInputDropout;
         choice.noEmbeddingScale = chosen->noEmbeddingScale;
         choice.encoderDecoder = chosen->encoderDecoder;
+        choice.source = chosen->check.modelFile;
         return std::optional(std::move(choice));
     }
     if (!parser.isSet(u"preset"_s))

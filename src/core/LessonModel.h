@@ -51,6 +51,10 @@ struct LessonModel
     // another for its figures (nope-order draws any model's embeddings with encoding none): what
     // places position in the model itself. Nothing while the model is unnamed or names none.
     std::optional<Encoding> encoding = std::nullopt;
+    // Where the named model's numbers were read from: its preset's "source" (Preset::source), which
+    // cites the code it read, or its config's modeling file; empty while the model is unnamed. A
+    // sentence names the model's own code from it (BLOOM's ALiBi is built by models/bloom/, not MPT's).
+    QString source = {};
 };
 
 } // namespace posenc

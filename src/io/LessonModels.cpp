@@ -46,6 +46,7 @@ ModelChoice ModelChoice::ofPreset(const Preset &preset)
     choice.noEmbeddingScale = preset.embeddingScale == u"none"_s;
     choice.context = preset.context;
     choice.encoderDecoder = preset.stacks == u"encoder-decoder"_s;
+    choice.source = preset.source;
     if (auto config = LessonModels::example(preset.config)) {
         choice.configName = preset.config;
         choice.config = std::move(config);
@@ -93,7 +94,7 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
 {
-    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt};
+    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}};
     for (const ModelChoice &choice : candidates) {
         if (!choice.name.isEmpty() && choice.matches(params, kept)) {
             model.name = choice.name;
@@ -101,6 +102,7 @@ LessonModel model(const Params &params, const QList<ModelChoice> &candidates, co
             model.noInputDropout = choice.noInputDropout;
             model.noEmbeddingScale = choice.noEmbeddingScale;
             model.encoderDecoder = choice.encoderDecoder;
+            model.source = choice.source;
             if (choice.texts.contains(u"encoding"_s))
                 model.encoding = Families::fromWord(choice.texts.value(u"encoding"_s));
             // The model's own context: its preset's above a capped max_len, else the max_len it

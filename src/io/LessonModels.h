@@ -34,6 +34,8 @@ struct ModelChoice
     std::int64_t context = 0;
     // It is an encoder and a decoder (Preset::stacks, the config's is_encoder_decoder).
     bool encoderDecoder = false;
+    // Where its numbers were read from: its preset's source, its config's modeling file.
+    QString source;
 
     // Whether `params` still hold every parameter of the choice (Preset::matches) but max_len, how
     // far the figures look, and the keys `kept` that a lesson holds for any model.

@@ -235,9 +235,11 @@ void TestLessonCode::everyBoxForEveryModel()
                 nope = nope || l.scheme.encoding == u"none"_s;
                 scaled = scaled || !l.scheme.query.isNone();
             }
-            // Llama 4's and SmolLM3's no_rope_layers, or Cohere2's rotation on the sliding layers only.
-            const bool skips
-                = code.contains(u"no_rope_layers"_s) || code.contains(u"if self.sliding_window is not None:"_s);
+            // Llama 4's and SmolLM3's no_rope_layers, or Cohere2's and EXAONE 4's rotation on the
+            // sliding layers only.
+            const bool skips = code.contains(u"no_rope_layers"_s)
+                || code.contains(u"if self.sliding_window is not None:"_s)
+                || code.contains(u"if self.sliding_window is None or self.is_sliding:"_s);
             QVERIFY2(skips == nope, qPrintable(what + u":\n"_s + box));
             QVERIFY2(code.contains(u"query_states * "_s) == scaled, qPrintable(what + u":\n"_s + box));
             // Several kinds of layer are never shown as one rotation for all; one kind, never as kinds.
@@ -357,6 +359,10 @@ void TestLessonCode::aModelGetsItsOwnFamilysCode_data()
     // DeepSeek-V3's apply_rotary_pos_emb_interleave (its code) turns them.
     QTest::newRow("kimi-k2") << u"kimi-k2"_s << u"models/deepseek_v3/modeling_deepseek_v3.py"_s
                              << u"def apply_rotary_pos_emb_interleave("_s;
+    // GLM-4.5 was shown GPT-NeoX's code as another's; modeling_glm4_moe.py's apply_rotary_pos_emb
+    // turns the first rotary_dim = cos.shape[-1] columns with rotate_half and passes the rest.
+    QTest::newRow("glm-4-5") << u"glm-4-5"_s << u"models/glm4_moe/modeling_glm4_moe.py"_s
+                             << u"q_rot, q_pass = q[..., :rotary_dim], q[..., rotary_dim:]"_s;
 }
 
 void TestLessonCode::aModelGetsItsOwnFamilysCode()

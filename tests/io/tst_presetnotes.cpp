@@ -36,6 +36,7 @@ private slots:
     void inputDropoutIsNoneOrUnsaidAndNeverBesideADropout();
     void aPresetsScaleIsItsCodesMultiplier_data();
     void aPresetsScaleIsItsCodesMultiplier();
+    void aPresetThatAddsATermRecordsItsScale();
     void embeddingScaleIsNoneAndSetsScaleOne_data();
     void embeddingScaleIsNoneAndSetsScaleOne();
     void aCappedMaxLenRecordsTheModelsContext();
@@ -205,6 +206,24 @@ void TestPresetNotes::aPresetsScaleIsItsCodesMultiplier()
         QCOMPARE(scale, u"1"_s);
         QVERIFY2(!preset->source.contains(u"config"_s) && !preset->cite.contains(u"config"_s), qPrintable(what));
     }
+}
+
+// Every preset of a model that adds its position term to its inputs says what its code multiplies
+// the embeddings by: DiT-XL/2's and MAE's said nothing, and dropout-on-sum showed them at the
+// lesson's √d (DiT.forward, facebookresearch/DiT models.py, and MaskedAutoencoderViT.forward_encoder,
+// facebookresearch/mae models_mae.py, multiply by nothing).
+void TestPresetNotes::aPresetThatAddsATermRecordsItsScale()
+{
+    int adding = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto applied = preset.applyTo(Params {});
+        QVERIFY(std::holds_alternative<Params>(applied));
+        if (!std::get<Params>(applied).hasPositionTerm())
+            continue;
+        ++adding;
+        QVERIFY2(preset.params.contains(u"scale"_s) || !preset.embeddingScale.isEmpty(), qPrintable(preset.name));
+    }
+    QVERIFY(adding >= 10);
 }
 
 void TestPresetNotes::embeddingScaleIsNoneAndSetsScaleOne_data()

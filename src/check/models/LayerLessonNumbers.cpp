@@ -233,6 +233,52 @@ Number positionlessLayers(const LessonModel &m)
                                       : u"every one of its layers places position (%1)"_s.arg(family));
 }
 
+// Whether a layer type mixes tokens along the row without attention, carrying what it read into
+// the tokens after it: a recurrent state (Gated DeltaNet, Lightning, KDA: "linear"; Mamba: "ssm")
+// or a short causal convolution ("conv"), whatever the position ids say (transformers'
+// Qwen3NextGatedDeltaNet.forward, models/qwen3_next/modeling_qwen3_next.py, reads no position ids).
+// An MLP-only layer ("mlp") mixes nothing.
+bool carriesAlong(const ConfigLayer &l)
+{
+    return l.scheme.encoding == u"linear"_s || l.scheme.encoding == u"ssm"_s || l.scheme.encoding == u"conv"_s;
+}
+
+// What those layers are, in words: "linear attention (a recurrent state)".
+QString carriedWords(const ConfigCheck &check)
+{
+    QStringList words;
+    for (const ConfigLayer *l : counted(check)) {
+        if (!carriesAlong(*l))
+            continue;
+        const QString w = l->scheme.encoding == u"ssm"_s    ? u"Mamba state-space layers (a recurrent state)"_s
+                          : l->scheme.encoding == u"conv"_s ? u"short causal convolutions"_s
+                                                            : u"linear attention (a recurrent state)"_s;
+        if (!words.contains(w))
+            words.append(w);
+    }
+    return words.join(u" and "_s);
+}
+
+const QString kNoCarry = u"every layer that mixes tokens is attention"_s;
+
+// Whether the named model's table embeds a diffusion timestep, not the positions of its tokens:
+// its config is a diffusers timestep embedding (DiffusersConfig: the layer type "timestep"), or its
+// preset names the scale c of diffusers' get_timestep_embedding (models/embeddings.py), which only a
+// timestep embedding has. Such a table is added to no token embedding: UNet2DConditionModel feeds
+// time_proj's output to TimestepEmbedding (Linear, SiLU, Linear), and each ResnetBlock2D adds
+// time_emb_proj of it to its feature map (diffusers, models/unets/unet_2d_condition.py get_time_embed,
+// models/resnet.py); the diffusion transformers' timestep embedders (FLUX's, Wan's) feed their blocks'
+// modulation likewise.
+bool embedsTimesteps(const LessonModel &m)
+{
+    if (m.config) {
+        const auto &layers = m.config->layers;
+        return std::any_of(layers.begin(), layers.end(),
+                           [](const ConfigLayer &l) { return l.layerType == u"timestep"_s; });
+    }
+    return !m.name.isEmpty() && m.keys.contains(u"timestep-scale"_s);
+}
+
 // The model's context: the largest max_position_embeddings its layers read.
 std::int64_t context(const ConfigCheck &check)
 {
@@ -296,8 +342,9 @@ QString softmaxCode(const LessonModel &m)
     return u"transformers' DeepseekV3Attention.__init__, models/deepseek_v3/modeling_deepseek_v3.py"_s;
 }
 
-// The numbers that say what class a model's attention is of: layers without position, whose code
-// scales its softmax.
+// The numbers that say what class a model is of: layers without position, whose code scales its
+// softmax, whether its table is added to token embeddings (not a diffusion timestep's), and its
+// layers that mix tokens without attention.
 QList<Entry> classEntries()
 {
     return {
@@ -305,6 +352,38 @@ QList<Entry> classEntries()
               u"a condition: some layers of the model, or all, have no position term (its config's NoPE layers, "
               "or encoding none)"_s,
               positionlessLayers),
+        // sum-vs-concat and why-sqrt-d taught SD 1.5's timestep table as X = s·E + PE, with an s
+        // and a σ of embeddings its UNet never has.
+        Entry(u"adds_to_tokens"_s,
+              u"a condition: the model adds its position term to its token (or patch) embeddings"_s,
+              [](const LessonModel &m) {
+                  if (!m.params.hasPositionTerm())
+                      return condition(false, u"%1 adds no position term to its input"_s.arg(
+                                                  Families::spec(m.params.encoding).heading));
+                  return condition(!embedsTimesteps(m),
+                                   u"its table embeds a diffusion timestep, which its code feeds to an MLP for its "
+                                   "blocks, and is added to no token embedding"_s);
+              }),
+        ofConfig(u"carried_layers"_s,
+                 u"the layers that mix tokens without attention, carrying a state or a convolution along the row"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const std::int64_t n = layersWhere(c, carriesAlong);
+                     return n > 0 ? integer(n) : none(kNoCarry);
+                 }),
+        ofConfig(u"carried_words"_s, u"what those layers are"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     return layersWhere(c, carriesAlong) > 0 ? word(carriedWords(c)) : none(kNoCarry);
+                 }),
+        ofConfig(u"attention_layers"_s, u"the layers that attend, which the position ids and the mask reach"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     return integer(layersWhere(c, [](const ConfigLayer &l) { return l.scheme.headDim > 0; }));
+                 }),
+        Entry(u"token_positions"_s,
+              u"a condition: the model's positions are its tokens' (or patches'), not a diffusion timestep's"_s,
+              [](const LessonModel &m) {
+                  return condition(!embedsTimesteps(m), u"its table embeds a diffusion timestep, not the positions "
+                                                        "of tokens"_s);
+              }),
         Entry(u"rope_softmax_code"_s,
               u"the code that multiplies the softmax scale by get_mscale(f, mscale_all_dim)², where "
               "implementations differ each"_s,

@@ -154,12 +154,19 @@ BiasFrom biasFrom(Encoding encoding)
     return ScoreFromColumns::builds(encoding) ? BiasFrom::Columns : BiasFrom::Unchecked;
 }
 
-// Where the code above builds the bias, in a lesson's words.
-QString biasCode(Encoding encoding)
+// Where the code above builds the bias, in a lesson's words: a named model's own, where the code
+// its numbers were read from (LessonModel::source) is one of them; left-padding told BLOOM-560m of
+// MPT's build_mpt_alibi_tensor beside its own build_alibi_tensor.
+QString biasCode(Encoding encoding, const QString &source)
 {
-    if (encoding == Encoding::Alibi)
-        return u"MPT's build_mpt_alibi_tensor over max_seq_len, sliced to the last key_length columns; BLOOM's "
-               "build_alibi_tensor from the 2-D attention mask's running count"_s;
+    if (encoding == Encoding::Alibi) {
+        const QString mpt = u"MPT's build_mpt_alibi_tensor over max_seq_len, sliced to the last key_length columns"_s;
+        const QString bloom = u"BLOOM's build_alibi_tensor from the 2-D attention mask's running count"_s;
+        const bool isMpt = source.contains(u"models/mpt/"_s), isBloom = source.contains(u"models/bloom/"_s);
+        if (isMpt != isBloom)
+            return isMpt ? mpt : bloom;
+        return mpt + u"; "_s + bloom;
+    }
     if (encoding == Encoding::T5)
         return u"T5Attention.compute_bias from arange(query_length) and arange(key_length)"_s;
     return u"build_relative_position from the query's and the key's sizes"_s;
@@ -226,11 +233,11 @@ QList<Entry> paddingEntries()
                               u"the model's code builds no score bias from the columns alone"_s);
          }},
         {u"bias_code"_s, u"where the code of a model of bias_from_columns builds its bias"_s,
-         [](const Params &p) {
-             return biasFrom(p.encoding) == BiasFrom::Columns
-                 ? LessonNumbers::word(biasCode(p.encoding))
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             return biasFrom(m.params.encoding) == BiasFrom::Columns
+                 ? LessonNumbers::word(biasCode(m.params.encoding, m.source))
                  : none(u"not here: the model's code builds no score bias from the columns alone"_s);
-         }},
+         })},
         {u"bias_unchecked"_s, u"a condition: the model biases its scores by code this program has not read"_s,
          [](const Params &p) {
              return condition(biasFrom(p.encoding) == BiasFrom::Unchecked,

@@ -3,6 +3,7 @@
 #include "core/FamilySpec.h"
 #include "core/sinusoidal/Frequencies.h"
 
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
@@ -104,6 +105,19 @@ QList<Entry> entries()
          [](const Params &p) {
              return condition(p.sinusoidal.angles == Angles::Float32, u"the angles are formed in double"_s);
          }},
+        // float32-precision told Wan 2.1's timestep table that it "forms the angle p·w_i in
+        // float32": diffusers' port does (get_timestep_embedding), Wan's own sinusoidal_embedding_1d
+        // (Wan-Video/Wan2.1, wan/modules/model.py) forms it in float64. A preset whose code is a
+        // port records the model's own so in its source (Preset::source): "own code (CITE) computes
+        // the same table in float64".
+        {u"angles_own_code"_s,
+         u"the model's own code, where its preset reads a port of it and that code forms the angles in float64"_s,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             static const QRegularExpression own(u"own code \\(([^()]*)\\) computes the same table in float64"_s);
+             const QRegularExpressionMatch match = own.match(m.source);
+             return match.hasMatch() ? word(match.captured(1))
+                                     : none(u"the code the model's numbers were read from is its own"_s);
+         })},
         {u"paper_frequencies"_s, u"a condition: w_i = b^(−2i/k), the paper's (no shift s, scale c 1)"_s,
          [](const Params &p) {
              return condition(p.sinusoidal.freqShift == 0.0 && p.sinusoidal.timestepScale == 1.0,

@@ -65,6 +65,7 @@ private slots:
     void figureIsRegisteredAndExports();
     void bloomFitsASlide();
     void theSpanMarksAreWholeWithinTheAxes();
+    void aSpanAtDistanceZeroIsNamedNotDrawn();
 };
 
 void TestAlibiAttentionFigure::weightsAreTheSoftmaxOfTheBias_data()
@@ -197,6 +198,38 @@ void TestAlibiAttentionFigure::theSpanMarksAreWholeWithinTheAxes()
         }
         QVERIFY(marks >= 2);
     }
+}
+
+// The alibi lesson said MPT-7B's "head 1 puts half its weight on the keys within a distance of 0";
+// the log distance axis has no place for 0, and the figure drew no circle for it, nor said so. The
+// heads whose half (or 90 %) lies at distance 0, those whose own key holds that share of the
+// softmax (summed here in float64 over every key of the last query), are named in the marks'
+// legend entry, and no mark is drawn at a distance the axis does not hold.
+void TestAlibiAttentionFigure::aSpanAtDistanceZeroIsNamedNotDrawn()
+{
+    const std::int64_t heads = 32, maxLen = 2048, query = maxLen - 1;
+    const Params p = alibi(heads, maxLen, AlibiMask::Causal);
+    const std::vector<double> slopes = alibiref::slopes(heads);
+    QList<std::int64_t> halfAtZero;
+    for (std::int64_t k = 1; k <= heads; ++k) {
+        const std::vector<double> w = alibiref::softmax(slopes[std::size_t(k - 1)], maxLen, query, true);
+        if (w[std::size_t(query)] >= 0.5)
+            halfAtZero.append(k);
+    }
+    QCOMPARE(halfAtZero, (QList<std::int64_t> {1, 2})); // e^(−m) ≤ 1/2 for m = 2^(−1/4), 2^(−1/2)
+    const auto built = FigureBuilds::build(u"alibi-attention"_s, p, FigureSize::fromPixels(QSize(1400, 900)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    bool named = false;
+    for (int g = 0; g < built->plot()->graphCount(); ++g) {
+        QCPGraph *graph = built->plot()->graph(g);
+        if (graph->scatterStyle().shape() != QCPScatterStyle::ssCircle)
+            continue;
+        named = graph->name().contains(u"heads 1–2: at distance 0, off the log axis"_s);
+        QVERIFY2(named, qPrintable(graph->name()));
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            QVERIFY(it->key >= 1.0);
+    }
+    QVERIFY(named);
 }
 
 QTEST_MAIN(TestAlibiAttentionFigure)

@@ -1,6 +1,7 @@
 // The rope-scalings figure: every rope_type for one model, each curve against the float64 formula
 // of its type written here with the model's factor and original context, the types the model
 // lacks the parameters of said in the figure, longrope only with its factor lists.
+#include "core/rope/RopeTypes.h"
 #include "render/FigureExporter.h"
 #include "render/figures/rope/RopeScalingsFigure.h"
 
@@ -72,6 +73,7 @@ private slots:
     void figureIsRegisteredAndExports();
     void llamaAndGptOssFitASlide();
     void theAxisRunsOverThePairsThatTurn();
+    void eachLegendEntrySaysWhatItsCurveDoesToTheWavelengths();
 };
 
 void TestRopeScalingsFigure::llama31UnderEveryType()
@@ -196,6 +198,55 @@ void TestRopeScalingsFigure::theAxisRunsOverThePairsThatTurn()
         QCOMPARE(x.upper, 11.5);
     }
     QCOMPARE(rects, 1);
+}
+
+// The legend said "linear: all ÷ 8" on an axis of wavelengths λᵢ = 2π/θᵢ, where linear's curve
+// is every unscaled λᵢ times 8 (transformers' _compute_linear_scaling_rope_parameters divides
+// inv_freq by the factor). Each entry says what its curve does to λᵢ, checked here against the
+// unscaled curve in float64: linear × f on every pair, yarn's and llama3's slowest pair × f and
+// their fastest kept; no entry says ÷.
+void TestRopeScalingsFigure::eachLegendEntrySaysWhatItsCurveDoesToTheWavelengths()
+{
+    const Params p = roperef::llama31();
+    const RopeScalingsData d = RopeScalingsModel::compute(p);
+    const auto built = FigureBuilds::build(u"rope-scalings"_s, p, FigureSize::fromPixels(QSize(1200, 700)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList names;
+    for (int n = 0; n < built->plot()->graphCount(); ++n)
+        names.append(built->plot()->graph(n)->name());
+    Params unscaled = p;
+    unscaled.rope.type = RopeType::Default;
+    const std::vector<double> base = roperef::inv(unscaled);
+    const auto curveOf = [&](RopeType type) -> const RopeScalingCurve * {
+        for (const RopeScalingCurve &curve : d.curves)
+            if (curve.type == type)
+                return &curve;
+        return nullptr;
+    };
+    const auto nameOf = [&](const QString &type) {
+        for (const QString &name : names)
+            if (name.startsWith(type + u":"_s) || name.startsWith(type + u" (chosen):"_s))
+                return name;
+        return QString();
+    };
+    const QString f = u"× 8"_s;
+    // linear: every λᵢ × 8, said "λᵢ × 8".
+    const RopeScalingCurve *linear = curveOf(RopeType::Linear);
+    QVERIFY(linear);
+    for (qsizetype i = 0; i < linear->wavelength.size(); ++i)
+        QVERIFY(close(linear->wavelength[i], 8.0 * roperef::kTwoPi / base[std::size_t(i)]));
+    QVERIFY2(nameOf(u"linear"_s).contains(u": λᵢ "_s + f), qPrintable(names.join(u" | "_s)));
+    // yarn and llama3: the fastest pair kept, the slowest × 8.
+    for (const RopeType type : {RopeType::Yarn, RopeType::Llama3}) {
+        const RopeScalingCurve *curve = curveOf(type);
+        QVERIFY(curve);
+        const qsizetype last = curve->wavelength.size() - 1;
+        QVERIFY(close(curve->wavelength[0], roperef::kTwoPi / base[0]));
+        QVERIFY(close(curve->wavelength[last], 8.0 * roperef::kTwoPi / base[std::size_t(last)], 1e-9));
+        QVERIFY2(nameOf(RopeTypes::word(type)).contains(u"slow λᵢ "_s + f), qPrintable(names.join(u" | "_s)));
+    }
+    for (const QString &name : std::as_const(names))
+        QVERIFY2(!name.contains(u'÷'), qPrintable(name));
 }
 
 QTEST_MAIN(TestRopeScalingsFigure)

@@ -12,6 +12,8 @@
 #include "render/data/FigureText.h"
 #include "render/data/alibi/AlibiText.h"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -42,6 +44,25 @@ QCPRange distances(double farthest)
 {
     const double pad = std::pow(farthest, 0.04);
     return {1.0 / pad, farthest * pad};
+}
+
+// The heads whose span is distance 0, the query's own key, which a log axis has no place for:
+// "heads 1–2", "head 1", "heads 1, 3"; empty for none. The alibi lesson said "head 1 puts half its
+// weight on the keys within a distance of 0" while the figure drew no circle for it.
+QString atZero(const QList<std::int64_t> &heads)
+{
+    if (heads.isEmpty())
+        return {};
+    QStringList runs;
+    for (qsizetype n = 0; n < heads.size();) {
+        qsizetype end = n;
+        while (end + 1 < heads.size() && heads[end + 1] == heads[end] + 1)
+            ++end;
+        runs.append(end == n ? QString::number(heads[n]) : u"%1–%2"_s.arg(heads[n]).arg(heads[end]));
+        n = end + 1;
+    }
+    const bool one = heads.size() == 1;
+    return u" (%1 %2: at distance 0, off the log axis)"_s.arg(one ? u"head"_s : u"heads"_s, runs.join(u", "_s));
 }
 
 } // namespace
@@ -125,6 +146,7 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const bool terse = m_compact || PlotStyle::textLines(*m_weights->parentPlot()) < 30;
     double top = 0.0;
     QList<double> halfX, halfY, ninetyX, ninetyY;
+    QList<std::int64_t> halfAtZero, ninetyAtZero;
     for (qsizetype n = 0; n < m_weightCurves.size(); ++n) {
         const bool shown = n < count;
         m_weightCurves[n]->setVisible(shown);
@@ -142,10 +164,14 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
         if (head.half >= 1) {
             halfX.append(static_cast<double>(head.half));
             halfY.append(head.halfShare);
+        } else {
+            halfAtZero.append(head.head);
         }
         if (head.ninety >= 1) {
             ninetyX.append(static_cast<double>(head.ninety));
             ninetyY.append(head.ninetyShare);
+        } else {
+            ninetyAtZero.append(head.head);
         }
         // The steepest, the gentlest and head K where not every head is named: the colours run
         // between the first two.
@@ -178,6 +204,8 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
     sorted(ninetyX, ninetyY);
     m_halfSpans->setData(halfX, halfY, true);
     m_ninetySpans->setData(ninetyX, ninetyY, true);
+    m_halfSpans->setName(u"half the weight"_s + atZero(halfAtZero));
+    m_ninetySpans->setName(u"90% of it"_s + atZero(ninetyAtZero));
     MeasuredText::addToLegend(m_halfSpans, m_legend);
     MeasuredText::addToLegend(m_ninetySpans, m_legend);
     m_legend->setWrap(terse ? 3 : 3);

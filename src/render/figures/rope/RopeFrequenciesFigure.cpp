@@ -29,7 +29,8 @@ const QColor kDividedShade(86, 180, 233, 70);
 const QColor kContext(60, 60, 60);
 const QColor kCritical(160, 30, 120);
 
-// A band's legend entry: llama3's by the wavelengths it parts at, yarn's by its ramp.
+// A band's legend entry: llama3's by the wavelengths it parts at, yarn's by its ramp; the
+// divided band said of the wavelengths on the axis, each × f (its θᵢ ÷ f).
 QString bandName(const RopeFrequenciesData &d, RopeBand band)
 {
     const QString factor = d.factor ? RopeText::number(*d.factor) : u"the factor"_s;
@@ -41,7 +42,7 @@ QString bandName(const RopeFrequenciesData &d, RopeBand band)
         case RopeBand::Blended:
             return u"blended: λ %1–%2"_s.arg(low, high);
         case RopeBand::Divided:
-            return u"÷ %1: λ > %2"_s.arg(factor, high);
+            return u"× %1: λ > %2"_s.arg(factor, high);
         }
     }
     switch (band) {
@@ -50,7 +51,7 @@ QString bandName(const RopeFrequenciesData &d, RopeBand band)
     case RopeBand::Blended:
         return u"blended (0 < γ < 1)"_s;
     case RopeBand::Divided:
-        return u"÷ %1 (γ = 1)"_s.arg(factor);
+        return u"× %1 (γ = 1)"_s.arg(factor);
     }
     return QString();
 }

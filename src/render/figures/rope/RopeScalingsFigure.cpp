@@ -26,23 +26,28 @@ const QColor kScalingsContext(60, 60, 60);
 // a 14-pt slide's plot of eight decades.
 constexpr double kClearOfPower = 0.35;
 
-// What a type does to the pairs, in a few words for its legend entry.
+// What a type does to the pairs, in a few words for its legend entry, said of the wavelengths
+// λᵢ = 2π/θᵢ on the figure's axis: linear divides every θᵢ by f, so it multiplies every λᵢ by f
+// (its legend said "all ÷ 40" over curves 40 times longer); yarn and llama3 keep the fast pairs and
+// multiply the slow pairs' λᵢ by f; LongRoPE multiplies each by its own factor. Short: a 16:9 slide's
+// legend keeps the words only while they fit.
 QString scalingWords(RopeType type, double factor)
 {
+    const QString f = RopeText::number(factor);
     switch (type) {
     case RopeType::Default:
         return u"unscaled"_s;
     case RopeType::Linear:
-        return u"all ÷ %1"_s.arg(RopeText::number(factor));
+        return u"λᵢ × %1"_s.arg(f);
     case RopeType::Dynamic:
         // HF's dynamic takes max_position_embeddings as its length; the figure takes L₀.
-        return u"NTK, θ raised past L₀"_s;
+        return u"NTK, base raised past L₀"_s;
     case RopeType::Yarn:
-        return u"ramp"_s;
+        return u"slow λᵢ × %1"_s.arg(f);
     case RopeType::LongRope:
-        return u"a factor a pair"_s;
+        return u"λᵢ × a factor each"_s;
     case RopeType::Llama3:
-        return u"three bands"_s;
+        return u"slow λᵢ × %1"_s.arg(f);
     case RopeType::Proportional:
         return u"F·head_dim/2 pairs"_s;
     }

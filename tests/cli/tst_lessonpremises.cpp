@@ -1,0 +1,278 @@
+// A lesson's premise holds for the model it is read for (docs/ARCHITECTURE.md, Lessons): packing's
+// advice names the layers it does not reach (those that are not attention), the s of X = s·E + PE is
+// the model's own where its code multiplies by nothing, the lessons of that sum refuse a table added
+// to no token embedding (a diffusion timestep's), and a patch model's X is said to hold no [MASK]
+// token only of that X. Each count is recomputed here from the config's own keys.
+#include "cli/LessonOptions.h"
+#include "cli/ParamOptions.h"
+
+#include "io/Lesson.h"
+#include "io/LessonText.h"
+#include "io/Preset.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+LessonOptions::Read readFor(const Lesson &lesson, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    if (!parser.parse(QStringList {u"posenc"_s} + arguments))
+        return {};
+    return LessonOptions::read(parser, lesson);
+}
+
+QString textOf(const Lesson &lesson, const LessonOptions::Read &r)
+{
+    return LessonText::plain(lesson.explain(r.model).html);
+}
+
+QJsonObject configAt(const QString &name)
+{
+    QFile file(QStringLiteral(POSENC_CONFIGS) + u'/' + name);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// A config of `json` written into `dir`: its path.
+QString writeConfig(const QTemporaryDir &dir, const QString &name, const QByteArray &json)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size())
+        return {};
+    return path;
+}
+
+} // namespace
+
+class TestLessonPremises : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void packingNamesTheLayersThatAreNotAttention();
+    void aPatchModelsScaleIsItsCodes();
+    void theSumsLessonsRefuseATimestepTable();
+    void aPatchModelsXHasNoMaskTokenOfItsOwn();
+    void aHybridModelIsShownItsOwnLayersCode();
+    void anAlibiModelHearsOfItsOwnCode();
+    void aPortsFloat32IsNotTheModelsOwn();
+};
+
+// packing told Qwen3-Next that restarted ids and no 2-D mask keep the documents apart, though 36 of
+// its 48 layers are Gated DeltaNet (transformers, models/qwen3_next/modeling_qwen3_next.py:
+// Qwen3NextGatedDeltaNet.forward reads no position ids and runs its causal conv and its recurrent
+// state along the whole row; Qwen3NextDecoderLayer.forward gives them no position_ids). Every model
+// with such layers hears how many, of what kind, and what separates documents in them (the
+// collator's seq_idx and cu_seq_lens_q, DataCollatorWithFlattening in data/data_collator.py); a
+// model all of whose layers attend hears nothing of it.
+void TestLessonPremises::packingNamesTheLayersThatAreNotAttention()
+{
+    const Lesson &lesson = *Lessons::find(u"packing"_s);
+    // Qwen3NextConfig.__post_init__: layer i is linear_attention unless (i + 1) % interval == 0.
+    const QJsonObject next = configAt(u"Qwen3-Next-80B-A3B-Instruct.json"_s);
+    const int layers = next.value(u"num_hidden_layers"_s).toInt();
+    const int interval = next.value(u"full_attention_interval"_s).toInt();
+    QVERIFY(layers > 0 && interval > 0);
+    int linear = 0;
+    for (int i = 0; i < layers; ++i)
+        linear += (i + 1) % interval != 0;
+    const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, u"qwen3-next-80b"_s});
+    QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+    const QString said = textOf(lesson, r);
+    QVERIFY2(said.contains(u"reaches only Qwen3-Next 80B A3B's %1 attention layers: %2 of its %3 layers are not "
+                           "attention but linear attention (a recurrent state)"_s.arg(layers - linear)
+                               .arg(linear)
+                               .arg(layers)),
+             qPrintable(said));
+    QVERIFY2(said.contains(u"return_seq_idx=True"_s) && said.contains(u"seq_idx"_s), qPrintable(said));
+
+    // The class, not the one model: LFM2's short convolutions (Lfm2Config: full_attn_idxs attend,
+    // the rest are Lfm2ShortConv), from a config written here.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString lfm2 = writeConfig(dir, u"lfm2.json"_s,
+                                     R"({"model_type": "lfm2", "hidden_size": 1024, "num_attention_heads": 16,
+                                         "num_key_value_heads": 8, "num_hidden_layers": 10,
+                                         "full_attn_idxs": [2, 5, 8], "max_position_embeddings": 128000,
+                                         "rope_theta": 1000000.0})");
+    const LessonOptions::Read conv = readFor(lesson, {u"--config"_s, lfm2});
+    QVERIFY2(conv.result.exitCode() == 0, qPrintable(conv.result.usage));
+    QVERIFY2(textOf(lesson, conv).contains(u"3 attention layers: 7 of its 10 layers are not attention but short "
+                                           "causal convolutions"_s),
+             qPrintable(textOf(lesson, conv)));
+
+    // A model whose every layer attends: no such sentence.
+    for (const QString &preset : {u"mistral-7b"_s, u"llama-3-1-8b"_s}) {
+        const LessonOptions::Read all = readFor(lesson, {u"--preset"_s, preset});
+        QCOMPARE(all.result.exitCode(), 0);
+        QVERIFY2(!textOf(lesson, all).contains(u"are not attention"_s), qPrintable(preset));
+    }
+}
+
+// dropout-on-sum said DiT-XL/2's s was unsaid and showed the lesson's √1152 = 33.9, a ratio
+// ‖s·E‖ / ‖PE‖ of 48; DiT.forward (facebookresearch/DiT, models.py) adds pos_embed to
+// x_embedder(x) as it comes, and MaskedAutoencoderViT.forward_encoder (facebookresearch/mae,
+// models_mae.py) to patch_embed(x): s = 1. With s = 1 and σ = 1, ‖E_p‖ = √d and ‖PE_p‖ = √(d/2)
+// for the 2-D sin-cos table without a cls row (half its columns a sine, half a cosine of each
+// angle): the ratio √2.
+void TestLessonPremises::aPatchModelsScaleIsItsCodes()
+{
+    const Lesson &lesson = *Lessons::find(u"dropout-on-sum"_s);
+    for (const QString &preset : {u"dit-xl-2"_s, u"mae-vit-b-16"_s}) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+        const QString said = textOf(lesson, r);
+        QVERIFY2(said.contains(u"'s code multiplies its embeddings by nothing: the s = 1 of these numbers is its own"_s)
+                     && !said.contains(u"does not say what its code multiplies"_s),
+                 qPrintable(preset + u": "_s + said));
+        QVERIFY2(!said.contains(u"s·E outweighs the PE"_s), qPrintable(preset + u": "_s + said));
+    }
+    // DiT's grid has no cls row, so every row's PE norm is √(d/2): the ratio is √2 there.
+    const LessonOptions::Read dit = readFor(lesson, {u"--preset"_s, u"dit-xl-2"_s});
+    QVERIFY2(textOf(lesson, dit).contains(u"‖s·E‖ / ‖PE‖ = %1 at σ = 1"_s.arg(QString::number(std::sqrt(2.0), 'f', 2))),
+             qPrintable(textOf(lesson, dit)));
+}
+
+// sum-vs-concat and why-sqrt-d taught SD 1.5's timestep table as X = s·E + PE: UNet2DConditionModel
+// feeds time_proj(timesteps) to TimestepEmbedding (Linear, SiLU, Linear) and each ResnetBlock2D adds
+// time_emb_proj of it to its feature map (diffusers, models/unets/unet_2d_condition.py get_time_embed,
+// models/resnet.py): no token embedding, no s. Every lesson premised on that sum, or on tokens'
+// positions, refuses each timestep preset (its title says so) and each diffusers config in one line
+// saying what it needs, and still takes Whisper's sinusoid, which WhisperEncoder adds to its frames.
+void TestLessonPremises::theSumsLessonsRefuseATimestepTable()
+{
+    const QStringList premised {u"sum-vs-concat"_s, u"why-sqrt-d"_s,   u"dropout-on-sum"_s,
+                                u"masked-dropout"_s, u"left-padding"_s, u"packing"_s};
+    QStringList timesteps;
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (preset.title.contains(u"timestep"_s))
+            timesteps.append(preset.name);
+    }
+    QVERIFY(timesteps.size() >= 4);
+    const QDir diffusers(QStringLiteral(POSENC_CONFIGS) + u"/diffusers"_s);
+    const QStringList configs = diffusers.entryList({u"*.json"_s}, QDir::Files);
+    QVERIFY(!configs.isEmpty());
+    for (const QString &name : premised) {
+        const Lesson &lesson = *Lessons::find(name);
+        QList<QStringList> refusedFor;
+        for (const QString &preset : timesteps)
+            refusedFor.append({u"--preset"_s, preset});
+        for (const QString &config : configs)
+            refusedFor.append({u"--config"_s, diffusers.filePath(config)});
+        for (const QStringList &arguments : refusedFor) {
+            const LessonOptions::Read r = readFor(lesson, arguments);
+            const QString what = name + u" "_s + arguments.join(u' ') + u": "_s + r.result.usage;
+            QVERIFY2(r.result.exitCode() == 2, qPrintable(what));
+            QVERIFY2(r.result.usage.startsWith(u"the lesson %1 needs "_s.arg(name))
+                         && r.result.usage.contains(u"embeds a diffusion timestep"_s) && !r.result.usage.contains(u'\n'),
+                     qPrintable(what));
+        }
+        const LessonOptions::Read whisper = readFor(lesson, {u"--preset"_s, u"whisper-large-v3"_s});
+        QVERIFY2(whisper.result.exitCode() == 0, qPrintable(name + u": "_s + whisper.result.usage));
+    }
+    // The lessons that describe the table itself still take it.
+    for (const QString &name : {u"frequencies"_s, u"relative-position"_s, u"float32-precision"_s}) {
+        const LessonOptions::Read r = readFor(*Lessons::find(name), {u"--preset"_s, u"sd-1-5-timestep"_s});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(name + u": "_s + r.result.usage));
+    }
+}
+
+// masked-dropout said MAE "has no [SEP] or [MASK] token"; MaskedAutoencoderViT.__init__ builds
+// self.mask_token, which forward_decoder appends for the removed patches (facebookresearch/mae,
+// models_mae.py). What holds of every patch model is that its input X holds no such row.
+void TestLessonPremises::aPatchModelsXHasNoMaskTokenOfItsOwn()
+{
+    const Lesson &lesson = *Lessons::find(u"masked-dropout"_s);
+    for (const QString &preset : {u"mae-vit-b-16"_s, u"dit-xl-2"_s}) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+        const QString said = textOf(lesson, r);
+        QVERIFY2(!said.contains(u"has no [SEP] or [MASK] token"_s), qPrintable(said));
+        QVERIFY2(said.contains(u"no [SEP] or [MASK] token is among the rows of this X"_s), qPrintable(said));
+    }
+}
+
+// many-layers showed EXAONE 4.0 32B "SmolLM3's code, not EXAONE 4.0 32B's", though its own code
+// says it: Exaone4Attention.forward (transformers, models/exaone4/modeling_exaone4.py) turns q and k
+// only "if self.sliding_window is None or self.is_sliding" ("We use global NoPE for hybrid
+// attention model"). The box of a model whose code the lesson holds is that code, without the line
+// that calls it another's; SmolLM3 keeps its own.
+void TestLessonPremises::aHybridModelIsShownItsOwnLayersCode()
+{
+    const Lesson &lesson = *Lessons::find(u"many-layers"_s);
+    const struct
+    {
+        QString preset, file, computes;
+    } own[] = {{u"exaone-4-32b"_s, u"models/exaone4/modeling_exaone4.py"_s,
+                u"if self.sliding_window is None or self.is_sliding:"_s},
+               {u"smollm3-3b"_s, u"models/smollm3/configuration_smollm3.py"_s, u"if self.use_rope:"_s}};
+    for (const auto &c : own) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, c.preset});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+        const QString box = lesson.code.forModel(r.model);
+        QVERIFY2(box.startsWith(u"# transformers, "_s + c.file), qPrintable(c.preset + u":\n"_s + box));
+        QVERIFY2(box.contains(c.computes) && !box.contains(u"not "_s + r.model.name), qPrintable(box));
+    }
+}
+
+// left-padding told BLOOM-560m that its code builds its bias by "MPT's build_mpt_alibi_tensor over
+// max_seq_len, sliced to the last key_length columns; BLOOM's build_alibi_tensor ...": BloomModel
+// (transformers, models/bloom/modeling_bloom.py) calls build_alibi_tensor(attention_mask, ...) only;
+// MptModel (models/mpt/modeling_mpt.py) build_mpt_alibi_tensor only. Each hears its own.
+void TestLessonPremises::anAlibiModelHearsOfItsOwnCode()
+{
+    const struct
+    {
+        QString preset, own, other;
+    } models[] = {{u"bloom-560m"_s, u"BLOOM's build_alibi_tensor"_s, u"build_mpt_alibi_tensor"_s},
+                  {u"mpt-7b"_s, u"MPT's build_mpt_alibi_tensor"_s, u"build_alibi_tensor"_s}};
+    for (const QString &name : {u"left-padding"_s, u"packing"_s}) {
+        const Lesson &lesson = *Lessons::find(name);
+        for (const auto &m : models) {
+            const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, m.preset});
+            QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+            const QString said = textOf(lesson, r);
+            QVERIFY2(said.contains(m.own) && !said.contains(m.other), qPrintable(name + u": "_s + said));
+        }
+    }
+}
+
+// float32-precision said Wan 2.1's timestep table "forms the angle p·w_i in float32": diffusers'
+// port does (WanTimeTextImageEmbedding's Timesteps, get_timestep_embedding), the preset's source;
+// Wan's own sinusoidal_embedding_1d (Wan-Video/Wan2.1, wan/modules/model.py) casts the position to
+// float64 and forms the outer product there. The sentence names the port and the model's own code;
+// a preset read from the model's own code (SD 1.5's, Whisper's) hears nothing of a port.
+void TestLessonPremises::aPortsFloat32IsNotTheModelsOwn()
+{
+    const Lesson &lesson = *Lessons::find(u"float32-precision"_s);
+    const LessonOptions::Read wan = readFor(lesson, {u"--preset"_s, u"wan-2-1-timestep"_s});
+    QVERIFY2(wan.result.exitCode() == 0, qPrintable(wan.result.usage));
+    const QString said = textOf(lesson, wan);
+    QVERIFY2(said.contains(u"from a port of the model's code, forms the angle"_s)
+                 && said.contains(u"the model's own code (Wan-Video/Wan2.1 wan/modules/model.py, "
+                                  "sinusoidal_embedding_1d) forms it in float64"_s),
+             qPrintable(said));
+    for (const QString &preset : {u"sd-1-5-timestep"_s, u"whisper-large-v3"_s}) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+        QVERIFY2(!textOf(lesson, r).contains(u"a port of the model's code"_s), qPrintable(textOf(lesson, r)));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestLessonPremises)
+#include "tst_lessonpremises.moc"
