@@ -301,12 +301,8 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
     panel.rect->axis(QCPAxis::atLeft)->setRange(familiesPadded(lo, hi, d.least, d.most));
     const bool masked = d.maskedAfterQuery && view.upper > 0.0;
     PlotItems::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
-    // One entry per mask: the panels a causal model masks alike share theirs.
-    const QString maskName = terse ? d.terseMaskName : d.maskName;
-    if (masked && keyed && !m_maskNamesKeyed.contains(maskName)) {
-        m_maskNamesKeyed.append(maskName);
-        SwatchLegend::add(m_legend, {kFamiliesMaskedShade, maskName});
-    }
+    if (masked && keyed)
+        SwatchLegend::add(m_legend, {kFamiliesMaskedShade, terse ? d.terseMaskName : d.maskName});
     const QCPRange y = panel.rect->axis(QCPAxis::atLeft)->range();
     PlotItems::vertical(panel.zero, 0.0, y.lower, y.upper);
     QCPAxis *top = panel.rect->axis(QCPAxis::atTop);
@@ -378,7 +374,6 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     const bool terse = m_compact || lines < familiesNotesFrom(m_panels.size());
     const QList<bool> shown = shownPanels(d.chosen, lines, state);
     m_legend->clearItems();
-    m_maskNamesKeyed.clear();
     for (qsizetype n = 0; n < m_panels.size(); ++n) {
         if (const FamilyPanelData *panelData = d.panel(m_panels[n].family->encoding); panelData && shown[n])
             fillPanel(m_panels[n], *panelData, view, terse);
