@@ -263,7 +263,7 @@ void TestLessonPremises::aPortsFloat32IsNotTheModelsOwn()
     const LessonOptions::Read wan = readFor(lesson, {u"--preset"_s, u"wan-2-1-timestep"_s});
     QVERIFY2(wan.result.exitCode() == 0, qPrintable(wan.result.usage));
     const QString said = textOf(lesson, wan);
-    QVERIFY2(said.contains(u"from a port of the model's code, forms the angle"_s)
+    QVERIFY2(said.contains(u"from a port of the model's code (the code in question), forms the angle"_s)
                  && said.contains(u"the model's own code (Wan-Video/Wan2.1 wan/modules/model.py, "
                                   "sinusoidal_embedding_1d) forms it in float64"_s),
              qPrintable(said));
