@@ -5,6 +5,7 @@
 // the pairs a model runs, and whose code multiplies DeepSeek's softmax scale by mscale².
 #include "check/ModelConfigCheck.h"
 #include "check/models/LayerLessonNumbers.h"
+#include "LessonRead.h"
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
@@ -27,19 +28,8 @@ using namespace posenc;
 
 namespace {
 
-LessonOptions::Read readFor(const Lesson &lesson, const QStringList &arguments)
-{
-    QCommandLineParser parser;
-    ParamOptions::add(parser);
-    if (!parser.parse(QStringList {u"posenc"_s} + arguments))
-        return {};
-    return LessonOptions::read(parser, lesson);
-}
-
-QString textOf(const Lesson &lesson, const LessonOptions::Read &r)
-{
-    return LessonText::plain(lesson.explain(r.model).html);
-}
+using LessonRead::readFor;
+using LessonRead::textOf;
 
 double valueOf(const QString &key, const LessonModel &model)
 {

@@ -3,6 +3,7 @@
 // the model's own where its code multiplies by nothing, the lessons of that sum refuse a table added
 // to no token embedding (a diffusion timestep's), and a patch model's X is said to hold no [MASK]
 // token only of that X. Each count is recomputed here from the config's own keys.
+#include "LessonRead.h"
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
@@ -25,19 +26,8 @@ using namespace posenc;
 
 namespace {
 
-LessonOptions::Read readFor(const Lesson &lesson, const QStringList &arguments)
-{
-    QCommandLineParser parser;
-    ParamOptions::add(parser);
-    if (!parser.parse(QStringList {u"posenc"_s} + arguments))
-        return {};
-    return LessonOptions::read(parser, lesson);
-}
-
-QString textOf(const Lesson &lesson, const LessonOptions::Read &r)
-{
-    return LessonText::plain(lesson.explain(r.model).html);
-}
+using LessonRead::readFor;
+using LessonRead::textOf;
 
 QJsonObject configAt(const QString &name)
 {
