@@ -214,7 +214,7 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     if (!found || !explains(found->score.compared, found->bad()) || found->bad() >= scored.bad())
         return scaledPositions(input, declared, scored);
     const std::int64_t d = input.sample.cols();
-    const std::int64_t firstRow = input.framing.firstRow;
+    const std::int64_t firstRow = input.start();
     const Hypothesis &f = found->hypothesis;
     const Hypothesis c = SinusoidalFit::corrected(f, firstRow);
     Differences out;
@@ -237,7 +237,7 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     // own (positions from 1), which the undeclared reading names (TableCheck::nameDeclaredMistake).
     if (out.ids.isEmpty() && !baseMistaken)
         return std::nullopt;
-    out.positionOffset = f.firstPosition - firstRow;
+    out.positionOffset = f.firstPosition - input.framing.firstRow;
     const QStringList own = SinusoidalFit::mistakesOf(f, firstRow);
     if (!own.isEmpty()) {
         out.ids += own;

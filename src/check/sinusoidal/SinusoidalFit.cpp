@@ -224,7 +224,7 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
     }
     SinusoidalPhases::addLoneColumns(input.sample, input.framing, sineColumn, cosineColumn, index, omega, sigma);
     fitBases(pf, index, omega, sigma, d);
-    fitFirstPositions(pf, tracks, input.framing.firstRow);
+    fitFirstPositions(pf, tracks, input.start());
     return pf;
 }
 
@@ -257,8 +257,8 @@ public:
         const int da = digitsOfBase(a.hypothesis.base), db = digitsOfBase(b.hypothesis.base);
         if (da != db)
             return da < db;
-        const qsizetype ma = mistakesOf(a.hypothesis, m_input.framing.firstRow).size();
-        const qsizetype mb = mistakesOf(b.hypothesis, m_input.framing.firstRow).size();
+        const qsizetype ma = mistakesOf(a.hypothesis, m_input.start()).size();
+        const qsizetype mb = mistakesOf(b.hypothesis, m_input.start()).size();
         if (ma != mb)
             return ma < mb;
         if (a.hypothesis.variant != b.hypothesis.variant)
@@ -340,7 +340,7 @@ public:
         h.fairseqPairs = pf.pairing.fairseqPairs;
         h.swapped = pf.swapped;
         h.amplitude = pf.amplitude;
-        h.firstPosition = m_input.framing.firstRow;
+        h.firstPosition = m_input.start();
         h.variant = Variant::Divided;
         tryBases(h, pf.dividedBases);
     }
@@ -368,7 +368,7 @@ public:
             h.layout = Layout::Interleaved;
             h.variant = Variant::ColumnIndex;
             h.swapped = swapped;
-            h.firstPosition = m_input.framing.firstRow;
+            h.firstPosition = m_input.start();
             tryBases(h, bases);
         }
     }
@@ -388,7 +388,7 @@ public:
                     h.layout = layout;
                     h.variant = variant;
                     h.replaced = replaced;
-                    h.firstPosition = m_input.framing.firstRow;
+                    h.firstPosition = m_input.start();
                     if (consider(h).bad() == 0)
                         return;
                 }
