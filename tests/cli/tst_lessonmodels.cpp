@@ -199,6 +199,13 @@ std::optional<double> expected(const QString &key, const LessonModel &m, const Q
              return sum;
          }},
         {u"f32_bound"_s, [&] { return double(p.maxLen - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -25); }},
+        // Half a step of the checkpoint's format below 1: float16's steps on [½, 1) are 2⁻¹¹, bfloat16's 2⁻⁸.
+        {u"stored_error"_s,
+         [&]() -> std::optional<double> {
+             if (!m.source.contains(u"checkpoint stores the table in "_s))
+                 return std::nullopt;
+             return std::ldexp(1.0, m.source.contains(u"table in float16"_s) ? -12 : -9);
+         }},
         {u"mrope_image_tokens"_s,
          [&]() -> std::optional<double> {
              // T · (H/m) · (W/m) of the first image:TxHxW segment of the prompt.

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
+#include <utility>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -79,6 +81,17 @@ std::int64_t float32Reach1e3()
     return std::int64_t(std::ceil((1e-3 - std::ldexp(1.0, -25)) * std::ldexp(1.0, 23)));
 }
 
+// The format a preset's source says the model's checkpoint stores its table in, with the format's
+// explicit mantissa bits (float16 10, bfloat16 7); nothing where it says none.
+std::optional<std::pair<QString, int>> storedFormat(const QString &source)
+{
+    static const QRegularExpression stored(u"checkpoint stores the table in (float16|bfloat16) \\("_s);
+    const QRegularExpressionMatch match = stored.match(source);
+    if (!match.hasMatch())
+        return std::nullopt;
+    return std::pair {match.captured(1), match.captured(1) == u"float16"_s ? 10 : 7};
+}
+
 Number peDot(const Params &p, std::int64_t distance)
 {
     const Params sinusoidal = familyUnder(p, Encoding::Sinusoidal);
@@ -117,6 +130,28 @@ QList<Entry> entries()
              const QRegularExpressionMatch match = own.match(m.source);
              return match.hasMatch() ? word(match.captured(1))
                                      : none(u"the code the model's numbers were read from is its own"_s);
+         })},
+        // Whisper's published checkpoint stores its encoder's table as a weight in float16:
+        // WhisperEncoder.embed_positions is an nn.Embedding that sinusoids() fills only at
+        // initialisation (WhisperPreTrainedModel._init_weights, transformers' modeling_whisper.py),
+        // and from_pretrained loads the checkpoint's encoder.embed_positions.weight over it, so the
+        // model runs with the table rounded to the checkpoint's dtype. A preset records it in its
+        // source (Preset::source): "the checkpoint stores the table in float16 (CITE)".
+        {u"stored_dtype"_s,
+         u"the format the model's published checkpoint stores its table in, where its preset's source records "
+         "one narrower than float32 (float16, bfloat16)"_s,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             const auto format = storedFormat(m.source);
+             return format ? word(format->first)
+                           : none(u"the model's table is computed, or its checkpoint holds it in float32"_s);
+         })},
+        {u"stored_error"_s,
+         u"half the spacing of that format's numbers just below 1: the most a value of the table near ±1 is off "
+         "once rounded to it (float16 2⁻¹², bfloat16 2⁻⁹)"_s,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             const auto format = storedFormat(m.source);
+             return format ? real(std::ldexp(1.0, -(format->second + 2)))
+                           : none(u"the model's table is computed, or its checkpoint holds it in float32"_s);
          })},
         {u"paper_frequencies"_s, u"a condition: w_i = b^(−2i/k), the paper's (no shift s, scale c 1)"_s,
          [](const Params &p) {
