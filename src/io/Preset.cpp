@@ -101,7 +101,8 @@ std::variant<Preset, PresetError> read(const QString &path)
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
     const QStringList known
         = {u"format"_s, u"version"_s,       u"title"_s,           u"cite"_s,    u"source"_s, u"note"_s, u"config"_s,
-           u"params"_s, u"input-dropout"_s, u"embedding-scale"_s, u"context"_s, u"stacks"_s};
+           u"params"_s, u"input-dropout"_s, u"embedding-scale"_s, u"context"_s, u"stacks"_s,
+           u"embedding-init"_s, u"reference"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -152,6 +153,23 @@ std::variant<Preset, PresetError> read(const QString &path)
                 embeddingScale.isString() ? u"\"%1\""_s.arg(preset.embeddingScale) : u"no string"_s));
         if (preset.params.value(u"scale"_s) != u"1"_s)
             return fail(u"\"embedding-scale\": \"none\" is s = 1: \"params\" must set \"scale\": \"1\""_s);
+    }
+    // The code's init where "params" cannot hold it, never beside an "init" (Preset::embeddingInit).
+    const QJsonValue embeddingInit = root.value(u"embedding-init"_s);
+    if (!embeddingInit.isUndefined()) {
+        preset.embeddingInit = embeddingInit.toString();
+        if (preset.embeddingInit.isEmpty())
+            return fail(u"\"embedding-init\" must be a phrase naming the code's init"_s);
+        if (preset.params.contains(u"init"_s))
+            return fail(u"\"embedding-init\" and the \"init\" of \"params\": give one of them"_s);
+    }
+    // A paper's values (Preset::reference).
+    const QJsonValue reference = root.value(u"reference"_s);
+    if (!reference.isUndefined()) {
+        preset.reference = reference.toString();
+        if (preset.reference != u"paper"_s)
+            return fail(u"\"reference\" must be \"paper\"; got %1"_s.arg(
+                reference.isString() ? u"\"%1\""_s.arg(preset.reference) : u"no string"_s));
     }
     // Which stacks the model has (Preset::stacks).
     const auto fact = [&](const QString &key, const QString &word, QString &into) -> std::optional<QString> {

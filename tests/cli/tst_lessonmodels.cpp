@@ -271,7 +271,7 @@ QList<Claim> claims()
         {u"turns at w_i = b^−2i/k ("_s,
          [](const Params &p) { return p.sinusoidal.freqShift == 0.0 && p.sinusoidal.timestepScale == 1.0; },
          u"states the paper's w_i of a shifted or scaled sinusoid"_s},
-        {u"whose w is 1 in every sinusoid"_s, [](const Params &p) { return p.sinusoidal.timestepScale == 1.0; },
+        {u"whose w_0 = b^0 = 1"_s, [](const Params &p) { return p.sinusoidal.timestepScale == 1.0; },
          u"gives pair 0 w = 1 where the scale c moves it"_s},
         {u" on)."_s, [](const Params &p) { return p.sinusoidal.layout == Layout::Interleaved; },
          u"puts the slow pairs' columns together where the split layout parts sines from cosines"_s},

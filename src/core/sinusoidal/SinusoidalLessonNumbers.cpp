@@ -2,6 +2,7 @@
 
 #include "core/FamilySpec.h"
 #include "core/sinusoidal/Frequencies.h"
+#include "core/sinusoidal/SimilarityOffsets.h"
 
 #include <QRegularExpression>
 #include <QStringList>
@@ -66,6 +67,14 @@ double similarity(const Params &p, double offset)
     for (std::int64_t i = 0; i < pairs; ++i)
         sum += std::cos(offset * angular(p, i));
     return sum;
+}
+
+// S(k) where the similarity figure draws it: offsets 0 .. SimilarityOffsets::lastOffset.
+Number drawnSimilarity(const Params &p, std::int64_t offset)
+{
+    if (offset > SimilarityOffsets::lastOffset(p.maxLen))
+        return none(u"none (the figure draws offsets up to %1)"_s.arg(SimilarityOffsets::lastOffset(p.maxLen)));
+    return real(similarity(p, double(offset)));
 }
 
 // The float32 angle float(p) * float(w_0) is off by at most p w_0 2^-23, and the stored value by
@@ -224,9 +233,31 @@ QList<Entry> entries()
          [](const Params &p) { return real(columnMoments(p, p.peColumns() - 1).second); }},
         {u"sim_0"_s, u"S(0) = Σ_i cos(0) over the whole pairs: ||PE_p||²"_s,
          [](const Params &p) { return real(similarity(p, 0.0)); }},
-        {u"sim_1"_s, u"S(1) = Σ_i cos(w_i)"_s, [](const Params &p) { return real(similarity(p, 1.0)); }},
-        {u"sim_10"_s, u"S(10) = Σ_i cos(10 w_i)"_s, [](const Params &p) { return real(similarity(p, 10.0)); }},
-        {u"sim_100"_s, u"S(100) = Σ_i cos(100 w_i)"_s, [](const Params &p) { return real(similarity(p, 100.0)); }},
+        // S(k) at an offset the similarity figure draws (SimilarityOffsets): none beyond them.
+        {u"sim_1"_s, u"S(1) = Σ_i cos(w_i)"_s, [](const Params &p) { return drawnSimilarity(p, 1); }},
+        {u"sim_10"_s, u"S(10) = Σ_i cos(10 w_i)"_s, [](const Params &p) { return drawnSimilarity(p, 10); }},
+        {u"sim_100"_s, u"S(100) = Σ_i cos(100 w_i)"_s, [](const Params &p) { return drawnSimilarity(p, 100); }},
+        {u"far_offset"_s, u"the last offset the similarity figure draws at first, min(L − 1, 200)"_s,
+         [](const Params &p) { return integer(SimilarityOffsets::lastOffset(p.maxLen)); }},
+        {u"sim_far"_s, u"S at the last offset drawn, where it is past 1"_s,
+         [](const Params &p) {
+             const std::int64_t last = SimilarityOffsets::lastOffset(p.maxLen);
+             return last < 2 ? none(u"none (the figure draws no offset past 1)"_s) : drawnSimilarity(p, last);
+         }},
+        {u"sim_ripples"_s, u"a condition: S(k) rises somewhere over the offsets drawn"_s,
+         [](const Params &p) {
+             const std::int64_t last = SimilarityOffsets::lastOffset(p.maxLen);
+             bool rises = false;
+             for (std::int64_t k = 1; k <= last && !rises; ++k)
+                 rises = similarity(p, double(k)) > similarity(p, double(k - 1));
+             return condition(rises, u"S(k) falls steadily over the %1 offsets drawn"_s.arg(last + 1));
+         }},
+        {u"sim_rows"_s, u"the rows whose dot products the similarity figure draws against the offsets"_s,
+         [](const Params &p) {
+             const std::int64_t middle
+                 = SimilarityOffsets::middleRow(p.maxLen, SimilarityOffsets::lastOffset(p.maxLen));
+             return middle > 0 ? word(u"p = 0 and at p = %1"_s.arg(middle)) : word(u"p = 0"_s);
+         }},
         {u"f32_bound"_s, u"(L − 1)·w_0·2⁻²³ + 2⁻²⁵: the float32-angle error bound at the last position"_s,
          [](const Params &p) { return real(float32Bound(double(p.maxLen - 1))); }},
         {u"f32_spacing"_s, u"the spacing of float32 numbers at L − 1: the angle of column 0 moves in such steps"_s,

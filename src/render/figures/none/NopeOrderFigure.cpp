@@ -66,10 +66,10 @@ NopeOrderFigure::NopeOrderFigure(QCustomPlot *plot)
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 3);
     m_causalWeight = PlotItems::line(m_weights, kCausal, 2.0);
-    m_bidirectionalWeight = PlotItems::line(m_weights, kBidirectional, 1.5, Qt::DotLine);
+    m_bidirectionalWeight = PlotItems::line(m_weights, kBidirectional, 1.5, NopeOrder::kNoMaskPen);
     m_measured = PlotItems::line(m_norms, kCausal, 1.5);
     m_expected = PlotItems::line(m_norms, kExpected, 1.3, Qt::DashLine);
-    m_bidirectionalNorm = PlotItems::line(m_norms, kBidirectional, 1.5, Qt::DotLine);
+    m_bidirectionalNorm = PlotItems::line(m_norms, kBidirectional, 1.5, NopeOrder::kNoMaskPen);
 }
 
 void NopeOrderFigure::showDefaultView(const Params &params, const FigureState &)
