@@ -124,6 +124,11 @@ void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const 
                                            : u"no mask: every query's h is the mean of all L rows (%1)"_s.arg(
                                                d.bidirectionalMeasured ? u"measured"_s : u"expected"_s));
     }
+    // Shorter forms for labels on the curves where the key gives way to them (FigureRoom's labelCurves).
+    ShorterLabels::setEntry(m_causalWeight, {u"causal"_s});
+    ShorterLabels::setEntry(m_measured, {u"measured"_s});
+    ShorterLabels::setEntry(m_expected, {u"expected"_s});
+    ShorterLabels::setEntry(m_bidirectionalNorm, {u"no mask"_s});
     for (QCPGraph *graph : {m_causalWeight, m_bidirectionalWeight, m_measured, m_expected, m_bidirectionalNorm}) {
         if (graph->visible())
             MeasuredText::addToLegend(graph, m_legend);
