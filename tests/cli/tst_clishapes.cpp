@@ -400,21 +400,32 @@ private slots:
     }
 
     // LoFTR's [C, H, W] sine map (zju3dv/LoFTR position_encoding.py, PositionEncodingSine), read whole:
-    // temp_bug_fix=True correct, the floored div_term of temp_bug_fix=False div-term-floored.
+    // temp_bug_fix=True correct; the floored div_term of temp_bug_fix=False, a published form (the
+    // first released weights'), a variant undeclared and div-term-floored against the declared family.
     void loftrMaps_data()
     {
         QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("flags");
         QTest::addColumn<QString>("verdict");
         QTest::addColumn<QJsonArray>("mistakes");
         QTest::addColumn<QString>("said");
-        QTest::newRow("[C, H, W], temp_bug_fix=True")
-            << npy({64, 12, 20}, loftr(64, 12, 20, false)) << u"correct"_s << QJsonArray() << u"PositionEncodingSine"_s;
-        QTest::newRow("[1, C, H, W], div_term floored") << npy({1, 64, 12, 20}, loftr(64, 12, 20, true)) << u"mistake"_s
-                                                        << QJsonArray {u"div-term-floored"_s} << u"w_k = exp(-2k)"_s;
+        const QStringList declared {u"--expect"_s, u"sincos-2d"_s};
+        QTest::newRow("[C, H, W], temp_bug_fix=True") << npy({64, 12, 20}, loftr(64, 12, 20, false)) << QStringList()
+                                                      << u"correct"_s << QJsonArray() << u"PositionEncodingSine"_s;
+        QTest::newRow("[1, C, H, W], temp_bug_fix=False")
+            << npy({1, 64, 12, 20}, loftr(64, 12, 20, true)) << QStringList() << u"variant"_s << QJsonArray()
+            << u"temp_bug_fix=False"_s;
+        QTest::newRow("[1, C, H, W], temp_bug_fix=True declared")
+            << npy({1, 64, 20, 12}, loftr(64, 20, 12, false)) << declared << u"correct"_s << QJsonArray()
+            << u"temp_bug_fix=True"_s;
+        QTest::newRow("[C, H, W], temp_bug_fix=False against the declared fix")
+            << npy({32, 9, 30}, loftr(32, 9, 30, true)) << declared << u"mistake"_s
+            << QJsonArray {u"div-term-floored"_s} << u"w_k = exp(-2k)"_s;
     }
     void loftrMaps()
     {
         QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, flags);
         QFETCH(QString, verdict);
         QFETCH(QJsonArray, mistakes);
         QFETCH(QString, said);
@@ -423,7 +434,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(bytes);
         f.close();
-        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s});
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
         const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
         QCOMPARE(o[u"verdict"_s].toString(), verdict);
         QCOMPARE(o[u"mistakes"_s].toArray(), mistakes);
