@@ -162,6 +162,43 @@ std::vector<double> timesteps(std::int64_t rows, double c, double maxPeriod = 10
     return v;
 }
 
+// The same embedding at the timesteps `t`, one a row (get_timestep_embedding takes any).
+std::vector<double> timestepsAt(const std::vector<double> &t)
+{
+    std::vector<double> v;
+    for (const double k : t)
+        for (std::int64_t col = 0; col < 128; ++col) {
+            const double angle = k * std::exp(-std::log(10000.0) * double(col % 64) / 64.0);
+            v.push_back(col < 64 ? std::cos(angle) : std::sin(angle));
+        }
+    return v;
+}
+
+// diffusers' DDIMScheduler.set_timesteps (src/diffusers/schedulers/scheduling_ddim.py) for 1000
+// training steps: "trailing" np.round(np.arange(1000, 0, -1000 / n)) - 1, "leading"
+// (np.arange(0, n) * (1000 // n)).round()[::-1] + steps_offset 1; each times `scale`.
+std::vector<double> ddim(int n, bool trailing, double scale)
+{
+    std::vector<double> t;
+    for (int i = 0; i < n; ++i)
+        t.push_back(scale
+                    * (trailing ? std::nearbyint(1000.0 - double(i) * (1000.0 / n)) - 1.0
+                                : double((n - 1 - i) * (1000 / n)) + 1.0));
+    return t;
+}
+
+// FlowMatchEulerDiscreteScheduler's timesteps (scheduling_flow_match_euler_discrete.py): sigmas
+// linspace(1, 1/1000, n), shifted shift·s / (1 + (shift - 1)·s), times 1000: of no grid.
+std::vector<double> flowMatch(int n, double shift)
+{
+    std::vector<double> t;
+    for (int i = 0; i < n; ++i) {
+        const double s = 1.0 + (1.0 / 1000.0 - 1.0) * double(i) / double(n - 1);
+        t.push_back(1000.0 * shift * s / (1.0 + (shift - 1.0) * s));
+    }
+    return t;
+}
+
 const QStringList kTimestep {u"--expect"_s, u"sinusoidal"_s, u"--layout"_s, u"split"_s, u"--d-model"_s, u"128"_s,
                              u"--flip-sin-to-cos"_s, u"--freq-shift"_s, u"0"_s};
 
@@ -377,6 +414,47 @@ private slots:
         QVERIFY2(right.exit == 0 && right.verdict() == u"correct"_s, qPrintable(right.shown));
         const Checked other = check(npy({96, 128}, timesteps(96, 1.0, 5000.0)), kTimestep);
         QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"positions-scaled"_s), qPrintable(other.shown));
+    }
+
+    // Timesteps that do not start at 0, as schedulers give them: the scale read row by row where
+    // they are c times integers (c = 0.001: positions-scaled; c = 1: other timesteps than the rows'),
+    // and said not to be read where no c makes them so.
+    void timestepsNotFromZero_data()
+    {
+        QTest::addColumn<QVector<double>>("t");
+        QTest::addColumn<QString>("mistake");
+        QTest::addColumn<QString>("said");
+        const auto v = [](const std::vector<double> &t) { return QVector<double>(t.begin(), t.end()); };
+        QTest::newRow("DDIM trailing 50, in [0, 1]") << v(ddim(50, true, 0.001)) << u"positions-scaled"_s
+                                                     << u"0.001 times integers"_s;
+        QTest::newRow("DDIM leading 50, in [0, 1]") << v(ddim(50, false, 0.001)) << u"positions-scaled"_s
+                                                    << u"0.001 times integers"_s;
+        QTest::newRow("DDIM trailing 30 (steps of 33 and 34), in [0, 1]")
+            << v(ddim(30, true, 0.001)) << u"positions-scaled"_s << u"0.001 times integers"_s;
+        QTest::newRow("DDIM trailing 50, times 1000 once too often")
+            << v(ddim(50, true, 1000.0)) << u"positions-scaled"_s << u"1000 times integers"_s;
+        QTest::newRow("DDIM trailing 50") << v(ddim(50, true, 1.0)) << u"positions-out-of-order"_s
+                                          << u"other integer timesteps than their own"_s;
+        QTest::newRow("flow matching, shift 3") << v(flowMatch(40, 3.0)) << QString() << u"no scale of the timesteps"_s;
+    }
+    void timestepsNotFromZero()
+    {
+        QFETCH(QVector<double>, t);
+        QFETCH(QString, mistake);
+        QFETCH(QString, said);
+        const std::vector<double> times(t.begin(), t.end());
+        const Checked read = check(npy({std::int64_t(times.size()), 128}, timestepsAt(times)), kTimestep);
+        QVERIFY2(read.exit == 1 && read.verdict() == u"mistake"_s, qPrintable(read.shown));
+        QVERIFY2(mistake.isEmpty() ? read.mistakes().isEmpty() : read.mistakes() == QJsonArray {mistake},
+                 qPrintable(read.shown));
+        if (!mistake.isEmpty()) {
+            QVERIFY2(read.diagnosis().contains(said), qPrintable(read.shown));
+            return;
+        }
+        // Nothing named: the report's note says what was read, beside the deviating cells.
+        const CliRun::Run text
+            = CliRun::posenc(QStringList {u"check"_s, m_dir.filePath(u"t.npy"_s)} + kTimestep);
+        QVERIFY2(text.out.contains(said), qPrintable(text.out));
     }
 };
 

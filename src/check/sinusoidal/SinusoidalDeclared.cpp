@@ -5,6 +5,7 @@
 #include "check/rope/RopeRowPositions.h"
 #include "check/TableHypothesis.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
+#include "check/sinusoidal/TimestepReading.h"
 #include "core/NumberText.h"
 #include "core/sinusoidal/Frequencies.h"
 
@@ -211,8 +212,16 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     if (scored.bad() == 0)
         return std::nullopt;
     const auto found = SinusoidalFit::fit(input);
-    if (!found || !explains(found->score.compared, found->bad()) || found->bad() >= scored.bad())
-        return scaledPositions(input, declared, scored);
+    if (!found || !explains(found->score.compared, found->bad()) || found->bad() >= scored.bad()) {
+        if (auto scaled = scaledPositions(input, declared, scored))
+            return scaled;
+        // Timesteps that are not the rows' own from 0: read row by row.
+        return TimestepReading::read(input, declared, scored.bad() - 1);
+    }
+    // The fit explains it; the rows' own timesteps may as well, as the declared sinusoid's: then
+    // they are what the table is (a scheduler's, which the fit reads as parameters besides an offset).
+    if (auto timesteps = TimestepReading::read(input, declared, found->bad()); timesteps && !timesteps->ids.isEmpty())
+        return timesteps;
     const std::int64_t d = input.sample.cols();
     const std::int64_t firstRow = input.framing.firstRow;
     const Hypothesis &f = found->hypothesis;
@@ -248,6 +257,12 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
 
 void name(TableMatch &match, const Differences &differences)
 {
+    // What was read without a name (timesteps of no scale): said beside the deviating cells.
+    if (differences.noted) {
+        for (const QString &line : differences.lines)
+            match.notes.append(line);
+        return;
+    }
     match.mistakes = differences.ids;
     match.positionOffset = differences.positionOffset;
     match.verdict = CheckVerdict::Mistake;

@@ -207,7 +207,17 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
     if (queries < 2 || queries > length)
         return std::nullopt;
     const std::int64_t heads = shape[shape.size() - 3];
-    const std::int64_t slices = rows.rows() / queries;
+    // The rows must be the shape's: rows of its last dimension, the product of the others (a table
+    // of another width, or of rows the shape does not give, is no stack of these heads).
+    std::int64_t slices = 1;
+    for (std::size_t i = 0; i + 2 < shape.size(); ++i) {
+        if (shape[i] < 1 || __builtin_mul_overflow(slices, shape[i], &slices))
+            return std::nullopt;
+    }
+    std::int64_t stackRows = 0;
+    if (heads < 1 || rows.cols() != length || __builtin_mul_overflow(slices, queries, &stackRows)
+        || rows.rows() != stackRows)
+        return std::nullopt;
     const std::vector<Map> maps = mapsTried(declared, queries, length);
     if (maps.empty())
         return std::nullopt;
