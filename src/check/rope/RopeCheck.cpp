@@ -96,6 +96,9 @@ FamilyCheck makeRopeCheck()
     check.rotary = RopeLayers::rotary();
     check.tensors = ropeTensors();
     check.wideBenchTable = u"rope-cos"_s;
+    // The sequence's length is the input, not the model: an inv_freq vector states none, and LongRoPE's
+    // list and dynamic NTK's base depend on it (RopeVectorLength), so --expect-config takes --max-len.
+    check.inputKeys = {u"max-len"_s};
     // A head whose every column turns is as wide as its table; a partial one keeps its head_dim.
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)
