@@ -510,14 +510,14 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
     // angles' is compared with the latter, the stream weighing that as for a table found undeclared.
     const RopeFit::Fit declared = RopeFit::evaluate(inputOf(whole), fit.hypothesis);
     fit.float32Angles = declared.float32Angles;
-    // The declared factor left out; the other function at the declared positions; else the reading's (a
-    // search, only where most sampled cells deviate; row 0's position from its row e.framing.firstRow).
+    // Factor left out; other function; else the reading's (where most cells deviate; no cell beyond).
     if (declared.bad() > 0)
         RopeDeclaredFactor::missing(inputOf(whole), fit);
     if (declared.bad() > 0 && fit.mistakes.isEmpty() && RopeFunctionReplaced::read(inputOf(whole), fit))
         return RopeFunctionReplaced::said(matchOf(whole, fit), fit);
     if (declared.bad() > 0 && fit.mistakes.isEmpty() && 2 * declared.score.bad > declared.score.compared) {
-        const auto found = RopeFit::fit(inputOf(e), params.rope.layout, declaredLayout(e), formsAt(e.cols()));
+        const auto found = RopeFit::fit(inputOf(e, nullptr, std::int64_t(1) << 40), params.rope.layout,
+                                        declaredLayout(e), formsAt(e.cols()));
         const auto matchOfWhole = [&whole](const RopeFit::Fit &f) { return matchOf(whole, f); };
         const std::int64_t rowZero = found ? found->hypothesis.firstPosition - e.framing.firstRow : -1;
         if (auto named = found ? RopeDeclaredFactor::fromReading(inputOf(whole), fit, *found, rowZero, matchOfWhole)
