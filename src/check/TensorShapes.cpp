@@ -262,7 +262,10 @@ void nameByReferenceVector(TableMatch &match, const std::vector<double> &v, Stor
             formHeads = *n;
     }
     const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
-    const TableMatch against = checkVector(v, stored, {form.family, *form.params, formHeads});
+    // The reference's reading holds its own length (LongRoPE's short list at most the original
+    // length, its long list past it; dynamic's base at the length it grew for): the vector is
+    // compared at that one, where its other list is longrope-factor-set.
+    const TableMatch against = checkVector(v, stored, {form.family, *form.params, formHeads, true});
     // The reference is itself a named mistake of a family's parameters (an inv_freq rounded to bfloat16,
     // slopes off by one) and the vector those parameters' own: the reference, not the vector, holds
     // it. The vector still deviates from the file declared, so the verdict stands.

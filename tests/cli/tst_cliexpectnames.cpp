@@ -13,7 +13,7 @@
 //   RotaryEmbedding._ensure_cos_sin_cache_length): `attention-factor-missing`, the rows and both values.
 // - A RoPE cos table holding the sines of its angles, or a sin table their cosines (a port that
 //   returns sin twice, or (sin, cos) for (cos, sin)), against --expect rope-cos / rope-sin:
-//   `cos-replaced`, `sin-replaced`.
+//   `cos-replaced`, `sin-replaced`; at a position offset as well, both named.
 // - A timestep embedding (diffusers' get_timestep_embedding, src/diffusers/models/embeddings.py) at
 //   timesteps c times the declared ones (Step1X-Edit#91's 1000 twice, REPA#40's t in [0, 1]):
 //   `positions-scaled` with c stated.
@@ -138,12 +138,12 @@ const QStringList kYarnCache {u"--expect"_s,      u"rope"_s,  u"--rope-type"_s, 
 
 // HF's rotary table of head_dim 64 at rope_theta 10000, half layout (cat(freqs, freqs)): the cos of
 // each angle p · theta^(-2i/64), or its sin.
-std::vector<double> ropeTable(std::int64_t rows, bool cosine, double theta = 10000.0)
+std::vector<double> ropeTable(std::int64_t rows, bool cosine, double theta = 10000.0, std::int64_t offset = 0)
 {
     std::vector<double> v;
     for (std::int64_t p = 0; p < rows; ++p)
         for (std::int64_t c = 0; c < 64; ++c) {
-            const double angle = double(p) * std::pow(theta, -double(2 * (c % 32)) / 64.0);
+            const double angle = double(p + offset) * std::pow(theta, -double(2 * (c % 32)) / 64.0);
             v.push_back(cosine ? std::cos(angle) : std::sin(angle));
         }
     return v;
@@ -392,6 +392,15 @@ private slots:
         }
         const Checked other = check(npy({96, 64}, ropeTable(96, true, 500000.0)), asCos);
         QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"cos-replaced"_s), qPrintable(other.shown));
+        // The other function at positions from 7: both named, the offset read with the function the
+        // table holds (the declared one's rows fit no position).
+        for (const auto &[cosine, flags] : {std::pair {true, asSin}, std::pair {false, asCos}}) {
+            const Checked shifted = check(npy({96, 64}, ropeTable(96, cosine, 10000.0, 7)), flags);
+            const QString replaced = cosine ? u"sin-replaced"_s : u"cos-replaced"_s;
+            QVERIFY2(shifted.exit == 1 && CliCheck::named(shifted.json, {replaced, u"position-offset"_s}),
+                     qPrintable(shifted.shown));
+            QVERIFY2(shifted.diagnosis().contains(u"7"_s), qPrintable(shifted.shown));
+        }
     }
     // Timesteps c times the declared ones: positions-scaled, c said; c = 1 correct; another
     // max_period is not a scale.
