@@ -150,14 +150,35 @@ private slots:
         const QString first = written(k, queries, keys, 0);
         QVERIFY(!last.isEmpty() && !first.isEmpty());
         for (const QStringList &flags : {QStringList {}, declaredFlags(k)}) {
+            // A T5 position_bias is learned undeclared, the declared reference (its values read per
+            // bucket) where its map is declared: correct, never another reading.
+            const QString want = !flags.isEmpty() && verdict == u"learned"_s ? u"correct"_s : verdict;
             const CliCheck::Checked right = CliCheck::checkFile(last, flags);
-            QVERIFY2(right.verdict() == verdict && right.mistakes().isEmpty(), qPrintable(right.shown));
+            QVERIFY2(right.verdict() == want && right.mistakes().isEmpty(), qPrintable(right.shown));
             const CliCheck::Checked wrong = CliCheck::checkFile(first, flags);
             QVERIFY2(wrong.verdict() == u"mistake"_s && wrong.mistakes().contains(u"position-offset"_s),
                      qPrintable(wrong.shown));
             // The offsets said: the queries at 0.., where the cache puts them at k - q.
             QVERIFY2(wrong.all().contains(QString::number(keys - queries)), qPrintable(wrong.shown));
         }
+    }
+
+    // transformers' T5 decoder position_bias (compute_bias, bidirectional=False; r42's B16 fixed
+    // dump) under --expect t5 --t5-causal: the declared reference with its values read per bucket,
+    // correct (exit 0), never the undeclared reading `learned`; the encoder's map under it a mistake.
+    void declaredT5BiasIsCorrect()
+    {
+        const QString decoder = written(Kind::T5Decoder, 48, 48, 0);
+        const QString encoder = written(Kind::T5Encoder, 48, 48, 0);
+        QVERIFY(!decoder.isEmpty() && !encoder.isEmpty());
+        const CliCheck::Checked right = CliCheck::checkFile(decoder, declaredFlags(Kind::T5Decoder));
+        QVERIFY2(right.verdict() == u"correct"_s && right.exit == 0 && right.mistakes().isEmpty(),
+                 qPrintable(right.shown));
+        QVERIFY2(right.diagnosis().contains(u"declared"_s) && right.diagnosis().contains(u"causal"_s),
+                 qPrintable(right.shown));
+        const CliCheck::Checked wrong = CliCheck::checkFile(encoder, declaredFlags(Kind::T5Decoder));
+        QVERIFY2(wrong.verdict() == u"mistake"_s && wrong.mistakes().contains(u"t5-causal"_s), qPrintable(wrong.shown));
+        QCOMPARE(CliCheck::checkFile(decoder, {}).verdict(), u"learned"_s);
     }
 
     // DeBERTa's own map of fewer queries than keys holds the first queries: correct as it is.

@@ -465,6 +465,28 @@ private slots:
             = CliRun::posenc(QStringList {u"check"_s, m_dir.filePath(u"t.npy"_s)} + kTimestep);
         QVERIFY2(text.out.contains(said), qPrintable(text.out));
     }
+    // warner-benjamin/commented-transformers#2: a BERT-style sinusoid of d_model 768 whose exponent
+    // was divided by a context size of 512 (w_i = 10000^(-2i/512)). Under the declared paper's
+    // sinusoid, whose parameter is its base, the mistake is named `base` (10000^(768/512) = 10^6), the
+    // denominator and diffusers' downscale_freq_shift 128 said beside it; under a declared diffusers
+    // form (--freq-shift given) the shift is its own parameter, `freq-shift`.
+    void exponentOverAnotherWidthIsBase()
+    {
+        constexpr std::int64_t rows = 512, d = 768;
+        std::vector<double> pe;
+        for (std::int64_t p = 0; p < rows; ++p)
+            for (std::int64_t c = 0; c < d; ++c) {
+                const double angle = double(p) * std::pow(10000.0, -double(c - c % 2) / 512.0);
+                pe.push_back(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+            }
+        const Checked paper = check(npy({rows, d}, pe), {u"--expect"_s, u"sinusoidal"_s});
+        QVERIFY2(paper.exit == 1 && paper.mistakes() == QJsonArray {u"base"_s}, qPrintable(paper.shown));
+        QVERIFY2(paper.diagnosis().contains(u"base 1000000"_s) && paper.diagnosis().contains(u"denominator 512"_s)
+                     && paper.diagnosis().contains(u"downscale_freq_shift 128"_s),
+                 qPrintable(paper.shown));
+        const Checked diffusers = check(npy({rows, d}, pe), {u"--expect"_s, u"sinusoidal"_s, u"--freq-shift"_s, u"1"_s});
+        QVERIFY2(diffusers.exit == 1 && diffusers.mistakes().contains(u"freq-shift"_s), qPrintable(diffusers.shown));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliExpectNames)

@@ -51,7 +51,14 @@ void frequencyDifference(const Hypothesis &found, const Hypothesis &declared, co
     const double declaredShift = params.sinusoidal.freqShift;
     // w_1 = b^(-1/(d/2 - s)): s = d/2 + ln b / ln w_1.
     const double shift = half + std::log(base) / std::log(wf);
-    if (std::fabs(shift - std::round(shift)) < 1e-6 && std::round(shift) != declaredShift) {
+    const bool wholeShift = std::fabs(shift - std::round(shift)) < 1e-6 && std::round(shift) != declaredShift;
+    // downscale_freq_shift is diffusers' parameter (get_timestep_embedding): a declared form of its
+    // own (a shift other than 0, flip_sin_to_cos, a scale other than 1) is named by it; any other by its
+    // base, the shift said beside.
+    const SinusoidalParams &declaredForm = params.sinusoidal;
+    const bool diffusersForm
+        = declaredShift != 0.0 || declaredForm.flipSinToCos || declaredForm.timestepScale != 1.0;
+    if (wholeShift && diffusersForm) {
         out.ids.append(kShift);
         out.lines.append(u"the frequencies are w_i = %1^(-i/(d/2 - %2)), downscale_freq_shift %2 (the exponent "
                          "divided by half_dim - %2), where %3 %6: w_1 = %4 instead of %5"_s.arg(
@@ -62,6 +69,20 @@ void frequencyDifference(const Hypothesis &found, const Hypothesis &declared, co
     }
     const double theirs = std::exp(-(half - declaredShift) * std::log(wf));
     out.ids.append(kBase);
+    if (wholeShift) {
+        // w_i = b^(-2i/D): the exponent's denominator D = 2 (d/2 - s), another width's where d's is meant.
+        const double denominator = 2.0 * (half - std::round(shift));
+        out.lines.append(
+            u"the frequencies are those of base %1 (w_i = %1^(-2i/d)), where base %2 %3: w_1 = %4 instead of %5; "
+            "the same frequencies as %2^(-2i/%6), the exponent's denominator %6 where d_model %7 is meant (another "
+            "width's, as a context size or a smaller model's d_model in its place), or diffusers' "
+            "downscale_freq_shift %8"_s.arg(NumberText::compact(theirs, 7), NumberText::exact(base),
+                                            DeclaredWords::wasDeclared(), NumberText::compact(wf, 7),
+                                            NumberText::compact(wd, 7), NumberText::exact(denominator),
+                                            NumberText::exact(2.0 * (half - declaredShift)),
+                                            NumberText::exact(std::round(shift))));
+        return;
+    }
     out.lines.append(u"the frequencies are those of base (max_period) %1 at downscale_freq_shift %2, where base %3 "
                      "%6: w_1 = %4 instead of %5"_s.arg(
                          NumberText::compact(theirs, 7), NumberText::exact(declaredShift), NumberText::exact(base),

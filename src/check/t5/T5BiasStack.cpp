@@ -1,5 +1,6 @@
 #include "T5BiasStack.h"
 
+#include "check/CheckDiagnosis.h"
 #include "check/MaskFill.h"
 #include "core/NumberText.h"
 #include "core/t5/T5Buckets.h"
@@ -325,7 +326,19 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
         match.worstRow = first->row;
         match.worstColumn = first->col;
     }
-    if (match.mistakes.isEmpty()) {
+    if (match.mistakes.isEmpty() && declared) {
+        // The declared map holds every head: the declared reference, its free values (the weight's,
+        // one per bucket and head) read from the table as compute_bias gathers them.
+        match.verdict = CheckVerdict::Correct;
+        match.referenceText = u"T5's position_bias of the declared "_s + mapWords(m)
+            + u", each bucket's value the relative_attention_bias weight read from the table"_s;
+        match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
+        match.diagnosis = u"T5's position_bias as T5Attention.compute_bias forms it: each of the %1 heads constant "
+                          "on the buckets of the declared %2, every cell its bucket's value (the learned "
+                          "relative_attention_bias weight, read per bucket and head from the table: the weight "
+                          "itself no formula gives)"_s.arg(slices)
+                              .arg(mapWords(m));
+    } else if (match.mistakes.isEmpty()) {
         match.verdict = CheckVerdict::Learned;
         match.diagnosis = u"T5's position_bias: each of the %1 heads constant on the buckets of %2, its values "
                           "the learned relative_attention_bias weight's (no formula gives them: learned, never "
