@@ -195,6 +195,24 @@ std::vector<Map> mapsTried(const std::optional<T5Params> &declared, std::int64_t
     return maps;
 }
 
+// The heads' slices of q rows the shape gives, if the rows are the shape's: rows of its last
+// dimension, the product of the others (a table of another width, or of rows the shape does not
+// give, is no stack of these heads).
+std::optional<std::int64_t> slicesOf(const std::vector<std::int64_t> &shape, const TableRows &rows)
+{
+    const std::int64_t queries = shape[shape.size() - 2];
+    std::int64_t slices = 1;
+    for (std::size_t i = 0; i + 2 < shape.size(); ++i) {
+        if (shape[i] < 1 || __builtin_mul_overflow(slices, shape[i], &slices))
+            return std::nullopt;
+    }
+    std::int64_t stackRows = 0;
+    if (shape[shape.size() - 3] < 1 || rows.cols() != shape.back()
+        || __builtin_mul_overflow(slices, queries, &stackRows) || rows.rows() != stackRows)
+        return std::nullopt;
+    return slices;
+}
+
 } // namespace
 
 std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const TableRows &rows,
@@ -208,17 +226,10 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
     if (queries < 2 || queries > length)
         return std::nullopt;
     const std::int64_t heads = shape[shape.size() - 3];
-    // The rows must be the shape's: rows of its last dimension, the product of the others (a table
-    // of another width, or of rows the shape does not give, is no stack of these heads).
-    std::int64_t slices = 1;
-    for (std::size_t i = 0; i + 2 < shape.size(); ++i) {
-        if (shape[i] < 1 || __builtin_mul_overflow(slices, shape[i], &slices))
-            return std::nullopt;
-    }
-    std::int64_t stackRows = 0;
-    if (heads < 1 || rows.cols() != length || __builtin_mul_overflow(slices, queries, &stackRows)
-        || rows.rows() != stackRows)
+    const std::optional<std::int64_t> sliceCount = slicesOf(shape, rows);
+    if (!sliceCount)
         return std::nullopt;
+    const std::int64_t slices = *sliceCount;
     const std::vector<Map> maps = mapsTried(declared, queries, length);
     if (maps.empty())
         return std::nullopt;

@@ -117,9 +117,8 @@ Number peDot(const Params &p, std::int64_t distance)
     return real(sum);
 }
 
-} // namespace
-
-QList<Entry> entries()
+// The table's form: its base, angles, frequencies' shift and scale, layout, and where it is stored.
+QList<Entry> formEntries()
 {
     return {
         {u"base"_s, u"the base b of w_i = b^(−2i/d)"_s, [](const Params &p) { return real(p.sinusoidal.base); }},
@@ -188,6 +187,13 @@ QList<Entry> entries()
              return condition(p.sinusoidal.layout == Layout::Split && p.sinusoidal.flipSinToCos,
                               u"the PE is not split with its cosines first"_s);
          }},
+    };
+}
+
+// Its pairs, wavelengths, columns, dot products and float32 bounds.
+QList<Entry> pairEntries()
+{
+    return {
         {u"pairs"_s, u"the sin/cos pairs of the PE: ⌈k/2⌉"_s, [](const Params &p) { return integer(pairCount(p)); }},
         {u"w_last"_s, u"w of the last pair, b^(−2(⌈k/2⌉−1)/k)"_s,
          [](const Params &p) { return real(angular(p, pairCount(p) - 1)); }},
@@ -282,6 +288,13 @@ QList<Entry> entries()
         {u"fam_pe_1"_s, u"PE[q]·PE[q − 1]"_s, [](const Params &p) { return peDot(p, 1); }},
         {u"fam_pe_100"_s, u"PE[q]·PE[q − 100]"_s, [](const Params &p) { return peDot(p, 100); }},
     };
+}
+
+} // namespace
+
+QList<Entry> entries()
+{
+    return formEntries() + pairEntries();
 }
 
 } // namespace posenc::SinusoidalLessonNumbers
