@@ -1,5 +1,7 @@
 #pragma once
 
+#include "render/SegmentClip.h"
+
 #include <QPointF>
 #include <QRect>
 #include <QRectF>
@@ -39,26 +41,10 @@ public:
     void segment(QPointF a, QPointF b)
     {
         const QRectF room = QRectF(m_rect).adjusted(-1.0, -1.0, 1.0, 1.0);
-        const double dx = b.x() - a.x(), dy = b.y() - a.y();
-        double t0 = 0.0, t1 = 1.0;
-        const std::pair<double, double> sides[] {{-dx, a.x() - room.left()},
-                                                 {dx, room.right() - a.x()},
-                                                 {-dy, a.y() - room.top()},
-                                                 {dy, room.bottom() - a.y()}};
-        for (const auto &[p, q] : sides) {
-            if (p == 0.0) {
-                if (q < 0.0)
-                    return;
-                continue;
-            }
-            const double t = q / p;
-            if (p < 0.0)
-                t0 = std::max(t0, t);
-            else
-                t1 = std::min(t1, t);
-            if (t0 > t1)
-                return;
-        }
+        const auto t = clippedSegment(a, b, room);
+        if (!t)
+            return;
+        const auto [t0, t1] = *t;
         const QPointF from = a + (b - a) * t0, to = a + (b - a) * t1;
         const int steps = std::max(1, int(std::ceil(std::hypot(to.x() - from.x(), to.y() - from.y()) * 2.0)));
         for (int i = 0; i <= steps; ++i)
