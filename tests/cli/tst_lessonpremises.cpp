@@ -292,7 +292,7 @@ void TestLessonPremises::relativePositionQuotesOnlyWhatItsFigureDraws()
         const QString rows = middle > 0 ? u"measured at p = 0 and at p = %1 lies"_s.arg(middle)
                                         : u"measured at p = 0 lies"_s;
         QVERIFY2(said.contains(rows), qPrintable(said));
-        const auto similarity = [d](int k) {
+        const auto similarity = [d = d](int k) {
             double sum = 0.0;
             for (int i = 0; i < d / 2; ++i)
                 sum += std::cos(k * std::pow(10000.0, -2.0 * i / d));
