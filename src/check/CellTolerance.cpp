@@ -113,6 +113,8 @@ CellTolerance cellTolerance(ValueFormat format, bool float32Angles, StoredType s
 {
     const double amplitude = std::fabs(reference.schedule.amplitude);
     CellTolerance t = cellTolerance(format, stored, textRounding, amplitude);
+    // An amplitude known to a part in 1 / amplitudeSlack moves a cell A cos by that part of it.
+    t.relative += std::fabs(reference.amplitudeSlack);
     double fastest = 0.0;
     for (std::int64_t j = 0; j < reference.cols(); ++j)
         fastest = std::max(fastest, std::fabs(reference.frequency(j)));

@@ -42,6 +42,10 @@ struct PairReferenceSpec
     std::vector<std::int64_t> paddingRows; // rows >= firstRow that hold zeros, sorted
     Angles angles = Angles::Exact;
     PositionRounding positionRounding = PositionRounding::None;
+    // How closely the schedule's amplitude is known, relative: 0 where it is a parameter's value; a
+    // fitted one's uncertainty where it was measured from the cells (a half-precision table pins its
+    // amplitude only to its rounding), which each cell's tolerance takes in (cellTolerance).
+    double amplitudeSlack = 0.0;
 
     // Where not empty, row r holds position rowPositions[r] (a table dumped at a batch's position
     // ids, which may repeat and jump): it replaces firstRow, positionOffset and the padding rows,

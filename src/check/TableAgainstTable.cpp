@@ -217,6 +217,52 @@ QString shape(const TableRows &t)
     return u"%1 x %2"_s.arg(t.rows()).arg(t.cols());
 }
 
+// The words of a reference that is rows from `declaredFrom` of a longer table read from another row
+// of it (a cache's offset lost or added): both rows said, and the table's rows that hold none.
+QString wholeShiftWords(const TableRowShift::Shift &shift, std::int64_t rows, const QString &referenceText)
+{
+    const std::int64_t read = shift.declaredFrom - shift.by;
+    const QString name = shift.whole->name();
+    QString words = u"%1's rows read from another row: row r holds row r + %2 of %3 where row r + %4 is meant "
+                    "(rows read from %2, not from %4: %5 positions %6)"_s.arg(referenceText)
+                        .arg(read)
+                        .arg(name)
+                        .arg(shift.declaredFrom)
+                        .arg(std::abs(shift.by))
+                        .arg(shift.by > 0 ? u"earlier, as an offset lost gives (a cache's, mlx-lm#93)"_s
+                                          : u"later, as an offset added where none is meant, or twice, gives"_s);
+    const auto span = [](std::int64_t a, std::int64_t b) {
+        return b - a == 1 ? u"row %1"_s.arg(a) : u"rows %1..%2"_s.arg(a).arg(b - 1);
+    };
+    QStringList outside;
+    if (shift.first > 0)
+        outside.append(span(0, shift.first));
+    if (shift.end < rows)
+        outside.append(span(shift.end, rows));
+    if (!outside.isEmpty())
+        words += u"; %1 would read past the ends of %2 and hold none of its rows"_s.arg(outside.join(u" and "_s), name);
+    return words;
+}
+
+// The words of rows moved by `shift`: the move and the rows that hold none of the reference's.
+QString shiftWords(const TableRowShift::Shift &shift, std::int64_t tableRows, const QString &referenceText)
+{
+    if (shift.whole)
+        return wholeShiftWords(shift, tableRows, referenceText);
+    const std::int64_t moved = std::abs(shift.by);
+    const QString row = u"r %1 %2"_s.arg(shift.by > 0 ? u"-"_s : u"+"_s).arg(moved);
+    const QString rows = moved == 1 ? u"one row"_s : u"%1 rows"_s.arg(moved);
+    const std::int64_t noneFrom = shift.by > 0 ? 0 : tableRows - moved;
+    const QString past = moved == 1 ? u"row %1 holds"_s.arg(noneFrom)
+                                    : u"rows %1..%2 hold"_s.arg(noneFrom).arg(noneFrom + moved - 1);
+    const QString none = shift.rolled
+        ? u"rolled: %1 its %2 %3"_s.arg(past, shift.by > 0 ? u"last"_s : u"first"_s,
+                                        moved == 1 ? u"row"_s : u"%1 rows"_s.arg(moved))
+        : past + u" none of its rows"_s;
+    return u"%1's rows moved %2 by %3: row r holds its row %4, position %4 where r is meant; %5"_s.arg(
+        referenceText, shift.by > 0 ? u"down"_s : u"up"_s, rows, row, none);
+}
+
 } // namespace
 
 std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::shared_ptr<const TableRows> reference,
@@ -356,18 +402,7 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
         m.rowsMoved = true;
         m.positionOffset = -shift->by;
         m.firstPositionRow = shift->first;
-        const std::int64_t moved = std::abs(shift->by);
-        const QString row = u"r %1 %2"_s.arg(shift->by > 0 ? u"-"_s : u"+"_s).arg(moved);
-        const QString rows = moved == 1 ? u"one row"_s : u"%1 rows"_s.arg(moved);
-        const std::int64_t noneFrom = shift->by > 0 ? 0 : table.rows() - moved;
-        const QString past = moved == 1 ? u"row %1 holds"_s.arg(noneFrom)
-                                        : u"rows %1..%2 hold"_s.arg(noneFrom).arg(noneFrom + moved - 1);
-        const QString none = shift->rolled
-            ? u"rolled: %1 its %2 %3"_s.arg(past, shift->by > 0 ? u"last"_s : u"first"_s,
-                                            moved == 1 ? u"row"_s : u"%1 rows"_s.arg(moved))
-            : past + u" none of its rows"_s;
-        m.diagnosis = u"%1's rows moved %2 by %3: row r holds its row %4, position %4 where r is meant; %5"_s.arg(
-            m.referenceText, shift->by > 0 ? u"down"_s : u"up"_s, rows, row, none);
+        m.diagnosis = shiftWords(*shift, table.rows(), m.referenceText);
     }
     return m;
 }

@@ -25,11 +25,19 @@ struct Shift
     // hold the reference's rows from the other (np.roll, torch.roll), `rolled`.
     std::int64_t first = 0, end = 0;
     bool rolled = false;
+    // Where the reference is rows of a longer table (a RowRange: --position-table's rows from
+    // --position-offset): that table, searched whole, and the reference's first row in it. Row r
+    // then holds its row declaredFrom + r - by.
+    std::shared_ptr<const TableRows> whole;
+    std::int64_t declaredFrom = 0;
 };
 
-// The shift, 1 to 16 rows either way and under half the table, that makes every sampled row of
-// `table` (`mine`) whose row r - by lies in the reference equal to it within `tolerance`, at least
-// eight rows compared; the smallest such shift, or nothing.
+// The shift, any number of rows either way that leaves more than half the table's rows on rows of
+// the reference (of its whole table where it is a RowRange), that makes every sampled row of `table`
+// (`mine`) whose row r - by lies in it equal to it within `tolerance`, at least eight rows compared;
+// the smallest such shift, or nothing. The shifts tried are those that put one of a few sampled
+// rows on an equal row of the reference, found by reading the reference once (2^28 cells at most,
+// the rows nearest the declared ones first): a cache's offset of any size is found.
 std::optional<Shift> read(const TableRows &table, const std::shared_ptr<const TableRows> &reference,
                           const TableSample &mine, const CellTolerance &tolerance);
 

@@ -65,6 +65,33 @@ protected:
     std::shared_ptr<const TableRows> m_rows;
 };
 
+// Rows [first, first + count) of another table (a model's wpe read from a cache's offset): its
+// row r the other's row first + r. The other table and the first row are kept, to search it whole
+// (TableRowShift).
+class RowRange final : public DerivedRows
+{
+public:
+    RowRange(std::shared_ptr<const TableRows> rows, std::int64_t first, std::int64_t count)
+        : DerivedRows(std::move(rows))
+        , m_first(first)
+        , m_count(count)
+    { }
+    std::int64_t rows() const override { return m_count; }
+    QString name() const override
+    {
+        return m_rows->name() + QStringLiteral("[%1:%2]").arg(m_first).arg(m_first + m_count);
+    }
+    bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
+    {
+        return m_rows->read(m_first + row0, count, out, error);
+    }
+    const std::shared_ptr<const TableRows> &whole() const { return m_rows; }
+    std::int64_t first() const { return m_first; }
+
+private:
+    std::int64_t m_first, m_count;
+};
+
 // A table already in memory: the tests' tables, a CSV file read whole.
 class MatrixRows final : public TableRows
 {

@@ -157,9 +157,10 @@ QString acceptedShapes()
            "[B·H, 1, L], [1, H, 1, L] (BLOOM, MPT); a stack of tables, each slice checked: [B, L, d] caches, "
            "[H, L, L], [1, H, L, L], [B, H, L, L] biases (T5's position_bias read per bucket; [.., H, q, L] a step "
            "with a cache, its queries the last q of the L keys), [B, H, L, D] and "
-           "[3, B, L, D] caches (at most %1 slices), [C, H, W] maps (LoFTR's PositionEncodingSine read whole); "
-           "complex pairs [L, K, 2] (torch.view_as_real: Meta's freqs_cis) and complex64/128 arrays [L, K], read "
-           "as the table cat(real, imaginary)"_s.arg(kMaxSlices);
+           "[3, B, L, D] caches (at most %1 slices), [C, H, W] and [1, C, H, W] maps (LoFTR's PositionEncodingSine, "
+           "either temp_bug_fix); pairs [.., L, K, 2]: (cos, sin) of one angle (torch.view_as_real: Meta's "
+           "freqs_cis) read as the table cat(real, imaginary), (sin, cos) (an interleaved sinusoid) as the file's "
+           "rows of 2K; complex64/128 arrays [L, K], [1, K], [B, L, K] read as cat(real, imaginary)"_s.arg(kMaxSlices);
 }
 
 QString shapeText(const std::vector<std::int64_t> &shape)
@@ -261,7 +262,10 @@ void nameByReferenceVector(TableMatch &match, const std::vector<double> &v, Stor
             formHeads = *n;
     }
     const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
-    const TableMatch against = checkVector(v, stored, {form.family, *form.params, formHeads});
+    // The reference's reading holds its own length (LongRoPE's short list at most the original
+    // length, its long list past it; dynamic's base at the length it grew for): the vector is
+    // compared at that one, where its other list is longrope-factor-set.
+    const TableMatch against = checkVector(v, stored, {form.family, *form.params, formHeads, true});
     // The reference is itself a named mistake of a family's parameters (an inv_freq rounded to bfloat16,
     // slopes off by one) and the vector those parameters' own: the reference, not the vector, holds
     // it. The vector still deviates from the file declared, so the verdict stands.

@@ -2,6 +2,7 @@
 
 #include "CheckCommand.h"
 #include "ConfigCheckBenchmark.h"
+#include "Interrupt.h"
 
 #include "check/FamilyCheck.h"
 #include "check/TableCheck.h"
@@ -231,6 +232,8 @@ QJsonObject checkOverRead(std::int64_t rows, std::int64_t cols, int repeats, int
         return {};
     }
     const QString path = dir.filePath(u"check.npy"_s);
+    // Its tables are gigabytes: a kill (SIGTERM, Ctrl+C) takes them with it.
+    const RemovedIfKilled scratch(QFile::encodeName(path), QFile::encodeName(dir.path()));
     if (!writeTable(path, BenchTable::Sinusoidal, rows, cols, err))
         return {};
     // The command on the file and on the same table in memory, the Python module's posenc.check of

@@ -42,26 +42,6 @@ QList<Encoding> referenceFamilies()
     return families;
 }
 
-// Rows [first, first + count) of a table: a table of positions' rows a sequence reads.
-class RowRange final : public DerivedRows
-{
-public:
-    RowRange(std::shared_ptr<const TableRows> rows, std::int64_t first, std::int64_t count)
-        : DerivedRows(std::move(rows))
-        , m_first(first)
-        , m_count(count)
-    { }
-    std::int64_t rows() const override { return m_count; }
-    QString name() const override { return u"%1[%2:%3]"_s.arg(m_rows->name()).arg(m_first).arg(m_first + m_count); }
-    bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
-    {
-        return m_rows->read(m_first + row0, count, out, error);
-    }
-
-private:
-    std::int64_t m_first, m_count;
-};
-
 // The families whose tables have a structure and no formula (the learned table's): --expect names
 // one by its word, which is also its verdict's, and identify answers.
 QList<Encoding> structureFamilies()

@@ -1,6 +1,9 @@
 #include "Interrupt.h"
 
+#include <cstring>
 #include <mutex>
+
+#include <unistd.h>
 
 namespace posenc {
 
@@ -57,6 +60,57 @@ const std::atomic<bool> *InterruptCancels::flag() const
 bool InterruptCancels::interrupted() const
 {
     return g_interrupted.load();
+}
+
+namespace {
+
+// Paths a signal handler can use: fixed buffers, written before the handlers go in.
+char g_scratchFile[4096];
+char g_scratchDirectory[4096];
+constexpr int kScratchSignals[] {SIGTERM, SIGHUP, SIGINT};
+struct sigaction g_scratchPrevious[std::size(kScratchSignals)];
+
+void onScratchSignal(int signal)
+{
+    // unlink, rmdir, sigaction and raise are async-signal-safe.
+    if (g_scratchFile[0] != 0)
+        unlink(g_scratchFile);
+    if (g_scratchDirectory[0] != 0)
+        rmdir(g_scratchDirectory);
+    for (std::size_t i = 0; i < std::size(kScratchSignals); ++i)
+        if (kScratchSignals[i] == signal)
+            sigaction(signal, &g_scratchPrevious[i], nullptr);
+    raise(signal);
+}
+
+void copyPath(char (&into)[4096], const QByteArray &path)
+{
+    const std::size_t n = path.size() < qsizetype(sizeof into) ? std::size_t(path.size()) : 0;
+    std::memcpy(into, path.constData(), n);
+    into[n] = 0;
+}
+
+} // namespace
+
+RemovedIfKilled::RemovedIfKilled(const QByteArray &file, const QByteArray &directory)
+{
+    copyPath(g_scratchFile, file);
+    copyPath(g_scratchDirectory, directory);
+    struct sigaction action
+    {
+    };
+    action.sa_handler = onScratchSignal;
+    sigemptyset(&action.sa_mask);
+    for (std::size_t i = 0; i < std::size(kScratchSignals); ++i)
+        sigaction(kScratchSignals[i], &action, &g_scratchPrevious[i]);
+}
+
+RemovedIfKilled::~RemovedIfKilled()
+{
+    for (std::size_t i = 0; i < std::size(kScratchSignals); ++i)
+        sigaction(kScratchSignals[i], &g_scratchPrevious[i], nullptr);
+    g_scratchFile[0] = 0;
+    g_scratchDirectory[0] = 0;
 }
 
 } // namespace posenc

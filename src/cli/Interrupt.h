@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QByteArray>
+
 #include <atomic>
 #include <csignal>
 
@@ -20,6 +22,24 @@ public:
 
     const std::atomic<bool> *flag() const;
     bool interrupted() const;
+};
+
+} // namespace posenc
+
+namespace posenc {
+
+// A scratch file that a signal ending the process must not leave behind (posenc bench writes
+// tables of gigabytes to a temporary directory): while one of these lives, SIGTERM, SIGHUP and
+// SIGINT first remove the file and its directory, then end the process as they would have. One
+// lives at a time; an InterruptCancels made inside it takes SIGINT over for its span and gives it
+// back.
+class RemovedIfKilled
+{
+public:
+    RemovedIfKilled(const QByteArray &file, const QByteArray &directory);
+    ~RemovedIfKilled();
+    RemovedIfKilled(const RemovedIfKilled &) = delete;
+    RemovedIfKilled &operator=(const RemovedIfKilled &) = delete;
 };
 
 } // namespace posenc

@@ -55,6 +55,12 @@ struct LessonModel
     // cites the code it read, or its config's modeling file; empty while the model is unnamed. A
     // sentence names the model's own code from it (BLOOM's ALiBi is built by models/bloom/, not MPT's).
     QString source = {};
+    // How the named model's code starts its embeddings where no "init" can say it (its preset's
+    // "embedding-init"): the σ shown is then the lesson's, and a sentence says why.
+    QString embeddingInit = {};
+    // Whether the named model's values are a paper's, with no code of its own (its preset's
+    // "reference": "paper"): a sentence on what its code does names the paper instead.
+    bool paper = false;
 };
 
 } // namespace posenc

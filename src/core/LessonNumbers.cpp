@@ -177,7 +177,7 @@ std::optional<Number> number(const QString &key, const LessonModel &model, const
 
 std::optional<Number> number(const QString &key, const Params &params)
 {
-    return number(key, LessonModel {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}});
+    return number(key, LessonModel {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false});
 }
 
 QStringList keysIn(const QString &text, const QList<Entry> &more)

@@ -325,6 +325,8 @@ QList<Entry> scaleConditions()
                  if (m.params.batch.positions == Positions::ByColumn)
                      return word(u"%1 adds its table to the features its first layers make of its input, not to "
                                  "embeddings drawn at a σ"_s.arg(m.name));
+                 if (!m.embeddingInit.isEmpty())
+                     return word(u"%1's code starts its embeddings with %2"_s.arg(m.name, m.embeddingInit));
                  return word(u"%1's preset or config does not say how its embeddings start"_s.arg(m.name));
              })}}
         // masked-dropout said "at fairseq embedding init's d = 32", the lesson's width: an init
@@ -361,6 +363,13 @@ QList<Entry> scaleConditions()
                      return word(u"this model"_s);
                  const bool own = m.keys.contains(u"max-len"_s) && m.context == m.params.maxLen;
                  return own ? properName(m.name) : word(u"the views"_s);
+             })},
+            // Transformer base was told what "its code multiplies": its preset is the paper's.
+            {u"model_reference"_s, u"what the named model's values come from: \"code\", or \"paper\""_s,
+             ModelNumber([](const LessonModel &m) {
+                 if (m.name.isEmpty())
+                     return none(u"the parameters are no named model's"_s);
+                 return word(m.paper ? u"paper"_s : u"code"_s);
              })},
             {u"no_model_scale"_s, u"a condition: the named model's code multiplies its embeddings by nothing, s = 1"_s,
              ModelNumber([](const LessonModel &m) {

@@ -2,6 +2,7 @@
 
 #include "ui_ControlPanel.h"
 
+#include "FigureJob.h"
 #include "ParamControl.h"
 #include "ParamLabels.h"
 #include "ParamTips.h"
@@ -81,6 +82,9 @@ ControlPanel::ControlPanel(QWidget *parent, const QString &presetFolder)
 {
     m_ui->setupUi(this);
     m_ui->presetError->setVisible(false);
+    m_tipTimer.setSingleShot(true);
+    m_tipTimer.setInterval(int(FigureJob::kRestBeforeRefining.count()));
+    connect(&m_tipTimer, &QTimer::timeout, this, &ControlPanel::showStaleTips);
     // The preset's source keeps one line whether a preset is active or not, so that choosing or
     // leaving one never moves the controls under the mouse.
     QLabel *source = m_ui->presetSource;
@@ -347,7 +351,7 @@ void ControlPanel::readControls()
     showFamily(next.encoding);
     // What the controls say decides what they enable; while they say something invalid, the
     // last valid parameters do.
-    showUse(errors.isEmpty() ? next : m_params, errors);
+    showUse(errors.isEmpty() ? next : m_params, errors, true);
     if (!errors.isEmpty() || next == m_params)
         return;
     m_params = next;
@@ -382,13 +386,19 @@ QString ControlPanel::errorText(const QString &key) const
     return label->isVisibleTo(this) ? label->text() : QString();
 }
 
-void ControlPanel::showUse(const Params &params, const QList<ParamError> &errors)
+void ControlPanel::showUse(const Params &params, const QList<ParamError> &errors, bool editing)
 {
     m_tipParams = params;
     // On screen, a control that cannot be seen (another family's, most of them) has its tooltip
     // written when it shows (eventFilter): writing the formulas of every family's controls at each
-    // change took a twentieth of the window's time. Off screen, every tooltip is written at once.
+    // change took a twentieth of the window's time. While a control moves (a slider dragged, a value
+    // typed), the tooltips of the controls already in view are written once the controls have rested
+    // (FigureJob::kRestBeforeRefining, as the views refine), or at once where one is hovered or takes
+    // the focus: each of them, worded and described again (Accessibility) at every step, took a
+    // twentieth of a change's time as well. Off screen, every tooltip is written at once.
     const bool onScreen = isVisible();
+    QSet<QString> inView;
+    bool waiting = false;
     for (auto it = m_controlsOf.cbegin(); it != m_controlsOf.cend(); ++it) {
         const QString &key = it.key();
         // A control whose value is refused stays enabled, so that it can be put right; a custom
@@ -399,15 +409,21 @@ void ControlPanel::showUse(const Params &params, const QList<ParamError> &errors
         const bool enabled = refused || !ParamUse::idle(params, key);
         for (QWidget *w : it.value())
             w->setEnabled(enabled);
-        const bool unseen = onScreen
-            && std::none_of(it.value().begin(), it.value().end(), [](const QWidget *w) { return w->isVisible(); });
-        if (unseen) {
+        const bool seen = !onScreen
+            || std::any_of(it.value().begin(), it.value().end(), [](const QWidget *w) { return w->isVisible(); });
+        if (seen && onScreen)
+            inView.insert(key);
+        if (!seen || (editing && seen && onScreen && m_tipsInView.contains(key))) {
             m_staleTips.insert(key);
+            waiting |= seen;
         } else {
             m_staleTips.remove(key);
             showTip(key);
         }
     }
+    m_tipsInView = inView;
+    if (waiting)
+        m_tipTimer.start();
 }
 
 void ControlPanel::showTip(const QString &key)
@@ -421,12 +437,27 @@ void ControlPanel::showTip(const QString &key)
     }
 }
 
+void ControlPanel::showStaleTips()
+{
+    for (auto it = m_staleTips.begin(); it != m_staleTips.end();) {
+        const QList<QWidget *> widgets = m_controlsOf.value(*it);
+        if (std::any_of(widgets.begin(), widgets.end(), [](const QWidget *w) { return w->isVisible(); })) {
+            showTip(*it);
+            it = m_staleTips.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
 bool ControlPanel::eventFilter(QObject *watched, QEvent *event)
 {
     // Written as the widget shows, before its own show event: the tooltip a user hovers, and the
     // description a reader meets (Accessibility reads it again from the new tooltip), are of the
-    // parameters the controls hold.
-    if (event->type() == QEvent::Show && !m_staleTips.isEmpty()) {
+    // parameters the controls hold. A tooltip left for the controls' rest is written before it shows
+    // (QEvent::ToolTip reaches this filter before the widget) or its control takes the focus.
+    const QEvent::Type type = event->type();
+    if ((type == QEvent::Show || type == QEvent::ToolTip || type == QEvent::FocusIn) && !m_staleTips.isEmpty()) {
         if (const auto key = m_keyOf.constFind(watched); key != m_keyOf.cend() && m_staleTips.remove(*key))
             showTip(*key);
     }

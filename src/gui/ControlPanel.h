@@ -7,6 +7,7 @@
 
 #include <QHash>
 #include <QSet>
+#include <QTimer>
 #include <QWidget>
 
 #include <memory>
@@ -83,10 +84,14 @@ private:
     void assignMnemonics();
     void readControls();
     void showErrors(const QList<ParamError> &errors);
-    // Enables the controls `params` read, with tooltips that give their formula or why not.
-    void showUse(const Params &params, const QList<ParamError> &errors);
+    // Enables the controls `params` read, with tooltips that give their formula or why not. `editing`:
+    // a control was moved; the tooltips of controls that were already in view wait for the controls
+    // to rest (showStaleTips).
+    void showUse(const Params &params, const QList<ParamError> &errors, bool editing = false);
     // Sets the tooltip of `key`'s widgets for the parameters of the last showUse, where it changed.
     void showTip(const QString &key);
+    // The tooltips left for later (m_staleTips) of the controls in view.
+    void showStaleTips();
     // Shows the preset `params` are at: the chosen one while it still matches, else, unless the
     // controls moved away from it, the first that matches.
     void showPreset(const Params &params, bool editedByHand);
@@ -101,7 +106,11 @@ private:
     QHash<QString, QList<QWidget *>> m_controlsOf; // per key: its label and its input widgets
     QHash<const QObject *, QString> m_keyOf; // each of those widgets' key
     Params m_tipParams; // the parameters the tooltips describe: those of the last showUse
-    QSet<QString> m_staleTips; // keys whose widgets were all hidden then: their tooltips wait for a Show
+    // Keys whose tooltips wait: for a Show (all their widgets hidden), or for the controls to rest, a
+    // hover or the focus (in view while a control moves).
+    QSet<QString> m_staleTips;
+    QSet<QString> m_tipsInView; // keys with a widget in view at the last showUse
+    QTimer m_tipTimer; // the controls' rest, after which the tooltips in view are written
     QHash<Encoding, QList<QWidget *>> m_familyWidgets; // per family: its group's heading and rows
     QList<Preset> m_presets;
     int m_activePreset = -1;

@@ -44,6 +44,8 @@ ModelChoice ModelChoice::ofPreset(const Preset &preset)
     choice.texts = preset.params;
     choice.noInputDropout = preset.inputDropout == u"none"_s;
     choice.noEmbeddingScale = preset.embeddingScale == u"none"_s;
+    choice.embeddingInit = preset.embeddingInit;
+    choice.paper = preset.reference == u"paper"_s;
     choice.context = preset.context;
     choice.encoderDecoder = preset.stacks == u"encoder-decoder"_s;
     choice.source = preset.source;
@@ -94,13 +96,15 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
 {
-    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}};
+    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false};
     for (const ModelChoice &choice : candidates) {
         if (!choice.name.isEmpty() && choice.matches(params, kept)) {
             model.name = choice.name;
             model.keys = choice.texts.keys();
             model.noInputDropout = choice.noInputDropout;
             model.noEmbeddingScale = choice.noEmbeddingScale;
+            model.embeddingInit = choice.embeddingInit;
+            model.paper = choice.paper;
             model.encoderDecoder = choice.encoderDecoder;
             model.source = choice.source;
             if (choice.texts.contains(u"encoding"_s))

@@ -30,6 +30,10 @@ struct ModelChoice
     bool noInputDropout = false;
     // Its reference code multiplies its embeddings by nothing, s = 1 (Preset::embeddingScale).
     bool noEmbeddingScale = false;
+    // How its code starts its embeddings where its texts cannot say (Preset::embeddingInit).
+    QString embeddingInit;
+    // Its values are a paper's, with no code of its own (Preset::reference).
+    bool paper = false;
     // Its own context where its max_len is capped below it (Preset::context); 0: max_len is it.
     std::int64_t context = 0;
     // It is an encoder and a decoder (Preset::stacks, the config's is_encoder_decoder).

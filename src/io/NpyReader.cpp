@@ -125,6 +125,11 @@ ReadResult<MatrixInFile> inspectMatrix(ByteSource &source)
     if (!array)
         return array.error();
     const TensorInfo &info = array->info;
+    if (info.complex)
+        return ReadError {source.name(),
+                          u"the array is complex (dtype '%1', shape %2); a matrix [rows, columns] is of real "
+                          "numbers"_s.arg(info.dtype, info.shapeText(true)),
+                          ReadError::Kind::Choice};
     if (!info.isMatrix())
         return ReadError {source.name(),
                           u"the array is %1-D, shape %2; a matrix [rows, columns] is 2-D"_s.arg(info.shape.size())

@@ -101,7 +101,8 @@ std::variant<Preset, PresetError> read(const QString &path)
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
     const QStringList known
         = {u"format"_s, u"version"_s,       u"title"_s,           u"cite"_s,    u"source"_s, u"note"_s, u"config"_s,
-           u"params"_s, u"input-dropout"_s, u"embedding-scale"_s, u"context"_s, u"stacks"_s};
+           u"params"_s, u"input-dropout"_s, u"embedding-scale"_s, u"context"_s, u"stacks"_s,
+           u"embedding-init"_s, u"reference"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -143,17 +144,7 @@ std::variant<Preset, PresetError> read(const QString &path)
             return fail(u"\"input-dropout\" and the \"dropout\" of \"params\": give one of them (the model's p, or why "
                         "there is none)"_s);
     }
-    // No multiplier is s = 1, which the parameters set (Preset::embeddingScale).
-    const QJsonValue embeddingScale = root.value(u"embedding-scale"_s);
-    if (!embeddingScale.isUndefined()) {
-        preset.embeddingScale = embeddingScale.toString();
-        if (preset.embeddingScale != u"none"_s)
-            return fail(u"\"embedding-scale\" must be \"none\"; got %1"_s.arg(
-                embeddingScale.isString() ? u"\"%1\""_s.arg(preset.embeddingScale) : u"no string"_s));
-        if (preset.params.value(u"scale"_s) != u"1"_s)
-            return fail(u"\"embedding-scale\": \"none\" is s = 1: \"params\" must set \"scale\": \"1\""_s);
-    }
-    // Which stacks the model has (Preset::stacks).
+    // A key whose one value is `word`, read into `into`; what is wrong with it, if anything.
     const auto fact = [&](const QString &key, const QString &word, QString &into) -> std::optional<QString> {
         const QJsonValue value = root.value(key);
         if (value.isUndefined())
@@ -164,6 +155,24 @@ std::variant<Preset, PresetError> read(const QString &path)
         return u"\"%1\" must be \"%2\"; got %3"_s.arg(key, word,
                                                       value.isString() ? u"\"%1\""_s.arg(into) : u"no string"_s);
     };
+    // No multiplier is s = 1, which the parameters set (Preset::embeddingScale).
+    if (const auto problem = fact(u"embedding-scale"_s, u"none"_s, preset.embeddingScale))
+        return fail(*problem);
+    if (preset.embeddingScale == u"none"_s && preset.params.value(u"scale"_s) != u"1"_s)
+        return fail(u"\"embedding-scale\": \"none\" is s = 1: \"params\" must set \"scale\": \"1\""_s);
+    // The code's init where "params" cannot hold it, never beside an "init" (Preset::embeddingInit).
+    const QJsonValue embeddingInit = root.value(u"embedding-init"_s);
+    if (!embeddingInit.isUndefined()) {
+        preset.embeddingInit = embeddingInit.toString();
+        if (preset.embeddingInit.isEmpty())
+            return fail(u"\"embedding-init\" must be a phrase naming the code's init"_s);
+        if (preset.params.contains(u"init"_s))
+            return fail(u"\"embedding-init\" and the \"init\" of \"params\": give one of them"_s);
+    }
+    // A paper's values (Preset::reference).
+    if (const auto problem = fact(u"reference"_s, u"paper"_s, preset.reference))
+        return fail(*problem);
+    // Which stacks the model has (Preset::stacks).
     if (const auto problem = fact(u"stacks"_s, u"encoder-decoder"_s, preset.stacks))
         return fail(*problem);
     const auto applied = preset.applyTo(Params {});

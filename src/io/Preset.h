@@ -69,6 +69,13 @@ struct Preset
     // "none": the reference code multiplies the embeddings by nothing, and "params"' "scale" is 1;
     // empty: "params"' "scale", if any, is the code's multiplier.
     QString embeddingScale;
+    // How the model's code starts its embeddings where no "init" can say it (The Annotated
+    // Transformer's xavier_uniform_, whose σ follows the vocabulary size): a phrase a lesson quotes
+    // after "starts its embeddings with"; empty: "params"' "init", if any, says it.
+    QString embeddingInit;
+    // "paper": the values are a paper's, with no code of its own to cite (Transformer base and big);
+    // empty: "source" cites the model's code or config.
+    QString reference;
     // The model's own context where "params"' "max-len" is below it; 0: max-len is the model's.
     std::int64_t context = 0;
     // "encoder-decoder": the model has both stacks; empty: one stack.

@@ -166,7 +166,7 @@ StoredType storedTypeOf(const ElementType &element)
 class FileRows final : public TableRows
 {
 public:
-    FileRows(std::unique_ptr<const SharedBytes> file, ArrayLayout layout, QString name)
+    FileRows(std::shared_ptr<const SharedBytes> file, ArrayLayout layout, QString name)
         : m_file(std::move(file))
         , m_layout(layout)
         , m_name(std::move(name))
@@ -224,7 +224,7 @@ private:
         return true;
     }
 
-    std::unique_ptr<const SharedBytes> m_file;
+    std::shared_ptr<const SharedBytes> m_file;
     ArrayLayout m_layout;
     QString m_name;
 };
@@ -264,29 +264,44 @@ ReadResult<ArrayLayout> tableLayout(const TensorInfo &info, qint64 dataOffset, b
     return ArrayLayout {dataOffset, dims[0], dims[1], *info.element, fortranOrder};
 }
 
-// An array's rows as a table (tableLayout), complex pairs as theirs (ComplexPairs): a complex array's
-// always, a float array's [.., L, K, 2] where its pairs have one modulus, else as tableLayout reads it.
+// An array's rows as a table (tableLayout), pairs as theirs (ComplexPairs): a complex array's always
+// as cat(real, imaginary), a real array's [.., L, K, 2] of one modulus as its order reads (a complex
+// cache's (cos, sin) as cat(real, imaginary), else rows of 2K as the file lays them out), else as
+// tableLayout reads it. `shape` gets the table's: the file's, the pairs' 2 aside, its last doubled.
 ReadResult<std::shared_ptr<const TableRows>> rowsOf(std::unique_ptr<const SharedBytes> file, const TensorInfo &info,
                                                     qint64 dataOffset, bool fortranOrder, const QString &path,
                                                     const QString &name, std::vector<std::int64_t> *shape)
 {
-    const auto pairs = fortranOrder ? std::nullopt : ComplexPairs::pairsOf(info.shape);
-    std::vector<std::int64_t> arrayShape;
-    const auto layout = tableLayout(info, dataOffset, fortranOrder, path, pairs ? &arrayShape : shape);
+    const auto pairs = fortranOrder ? std::nullopt : ComplexPairs::pairsOf(info.shape, info.complex);
+    const std::shared_ptr<const SharedBytes> bytes = std::move(file);
+    if (pairs && info.element) {
+        const ArrayLayout raw {dataOffset, pairs->rows * pairs->k, 2, *info.element, false};
+        auto rows = std::shared_ptr<const TableRows>(std::make_shared<FileRows>(bytes, raw, name));
+        const auto order = info.complex ? std::optional(ComplexPairs::Order::CosSin)
+            : ComplexPairs::oneModulus(*rows, pairs->k) ? std::optional(ComplexPairs::orderOf(*rows, *pairs))
+                                                        : std::nullopt;
+        if (order) {
+            // A table alone (open) is one whose dimensions but two are 1.
+            const auto &table = pairs->tableShape;
+            const auto longer = std::count_if(table.begin(), table.end(), [](std::int64_t d) { return d != 1; });
+            if (!shape && longer > 2)
+                return tableLayout(info, dataOffset, fortranOrder, path).error();
+            if (shape)
+                *shape = table;
+            const QString words
+                = ComplexPairs::readingWords(*order, info.complex, info.shapeText(info.name.isEmpty()), *pairs);
+            if (*order == ComplexPairs::Order::CosSin)
+                return ComplexPairs::asTable(std::move(rows), *pairs, words);
+            // The file's own rows of 2K, the pairs interleaved as it holds them.
+            const ArrayLayout flat {dataOffset, pairs->rows, 2 * pairs->k, *info.element, false};
+            return std::shared_ptr<const TableRows>(
+                std::make_shared<FileRows>(bytes, flat, u"%1 (%2)"_s.arg(name, words)));
+        }
+    }
+    const auto layout = tableLayout(info, dataOffset, fortranOrder, path, shape);
     if (!layout)
         return layout.error();
-    auto rows = std::shared_ptr<const TableRows>(std::make_shared<FileRows>(std::move(file), layout.value(), name));
-    if (!pairs)
-        return rows;
-    if (info.complex || ComplexPairs::oneModulus(*rows, pairs->second)) {
-        if (shape)
-            *shape = {pairs->first, 2 * pairs->second};
-        return ComplexPairs::asTable(std::move(rows), pairs->first, pairs->second);
-    }
-    if (!shape)
-        return tableLayout(info, dataOffset, fortranOrder, path).error();
-    *shape = arrayShape;
-    return rows;
+    return std::shared_ptr<const TableRows>(std::make_shared<FileRows>(bytes, layout.value(), name));
 }
 
 // An array of a .npz file: a stored one read where it lies in the archive, as a .npy file is; a

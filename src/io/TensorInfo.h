@@ -26,7 +26,8 @@ struct TensorInfo
     bool complex = false;
 
     bool isMatrix() const { return shape.size() == 2; }
-    // "(3, 4)" for .npy files, "[3, 4]" for safetensors: how each format writes shapes. Only the
+    // "(3, 4)" for .npy files, "[3, 4]" for safetensors: how each format writes shapes, a complex
+    // array's as the file has it (without the last dimension of 2 it is read with). Only the
     // first kShownDims dimensions are written, then "… (N dims)", so that a message stays a line.
     QString shapeText(bool tuple) const;
     static constexpr std::size_t kShownDims = 8;

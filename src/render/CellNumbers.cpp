@@ -22,6 +22,36 @@ namespace {
 // neighbour's.
 constexpr double kPadding = 2.0;
 
+// The characters of `texts`, each once but spaces: their ink's height is the texts'.
+QString charactersOf(const QStringList &texts)
+{
+    QString characters;
+    for (const QString &text : texts)
+        for (const QChar c : text)
+            if (!c.isSpace() && !characters.contains(c))
+                characters.append(c);
+    return characters;
+}
+
+// The ink of `characters` above and below the baseline, and whether it reaches past the font's
+// ascent or descent.
+struct Ink
+{
+    double above = 0.0, below = 0.0;
+    bool overhangs = false;
+};
+
+Ink inkOf(const QFontMetricsF &metrics, const QString &characters)
+{
+    if (characters.isEmpty())
+        return {};
+    const QRectF box = metrics.tightBoundingRect(characters);
+    Ink ink {-box.top(), box.bottom(), false};
+    ink.overhangs = ink.above > metrics.ascent() || ink.below > metrics.descent();
+    return ink;
+}
+
+
 double luminance(const QColor &color)
 {
     // WCAG 2: sRGB channels linearised, weighted 0.2126, 0.7152, 0.0722.
@@ -158,6 +188,7 @@ QList<CellNumbers::Shown> CellNumbers::shown() const
     const std::optional<QFont> font = fittingFont(keyAxis->tickLabelFont(), texts, QSizeF(cellWidth, cellHeight));
     if (!font)
         return out;
+    const double shift = inkShift(*font, texts);
     QCPColorGradient gradient = m_map->gradient();
     qsizetype index = 0;
     for (const int v : valueIndices) {
@@ -170,7 +201,7 @@ QList<CellNumbers::Shown> CellNumbers::shown() const
             const double y = valueAxis->coordToPixel(centre(valueRange, values, v));
             const QColor background = QColor::fromRgb(gradient.color(value, dataRange));
             out.append({QRectF(x - cellWidth / 2, y - cellHeight / 2, cellWidth, cellHeight), number,
-                        contrasting(background), background, *font});
+                        contrasting(background), background, *font, shift});
         }
     }
     return out;
@@ -188,9 +219,15 @@ std::optional<QFont> CellNumbers::fittingFont(const QFont &tickFont, const QStri
     for (const QString &text : std::as_const(distinct))
         widest.emplace_back(MeasuredText::advance(tickFont, text), &text);
     std::sort(widest.begin(), widest.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    const QString characters = charactersOf(distinct);
     const auto fits = [&](const QFont &font) {
         const QFontMetricsF metrics(font);
-        if (cell.height() < metrics.height() + kPadding)
+        // A text is drawn centred by its font's ascent and descent, or, where its ink reaches past
+        // them (an underscore below the descent: "full_attention" in Llama 3.1's layer stack, the
+        // bottom row's ink 0.8 units under the plot), by its ink, which then needs its own height.
+        const Ink ink = inkOf(metrics, characters);
+        const double height = ink.overhangs ? std::max(metrics.height(), ink.above + ink.below) : metrics.height();
+        if (cell.height() < height + kPadding)
             return false;
         return std::all_of(widest.cbegin(), widest.cend(), [&](const auto &text) {
             return MeasuredText::advance(font, *text.second) + 2.0 * kPadding <= cell.width();
@@ -214,6 +251,15 @@ std::optional<QFont> CellNumbers::fittingFont(const QFont &tickFont, const QStri
     return std::nullopt;
 }
 
+double CellNumbers::inkShift(const QFont &font, const QStringList &texts)
+{
+    const QFontMetricsF metrics(font);
+    const Ink ink = inkOf(metrics, charactersOf(texts));
+    // Centred by the font: the baseline (ascent − descent) / 2 below the centre; by the ink:
+    // (above − below) / 2.
+    return ink.overhangs ? ((ink.above - ink.below) - (metrics.ascent() - metrics.descent())) / 2.0 : 0.0;
+}
+
 void CellNumbers::applyDefaultAntialiasingHint(QCPPainter *painter) const
 {
     applyAntialiasingHint(painter, true, QCP::aeOther);
@@ -227,7 +273,7 @@ void CellNumbers::draw(QCPPainter *painter)
     painter->setFont(numbers.first().font);
     for (const Shown &number : numbers) {
         painter->setPen(number.color);
-        DrawnText::draw(*painter, number.cell, Qt::AlignCenter, number.text);
+        DrawnText::draw(*painter, number.cell.translated(0.0, number.shift), Qt::AlignCenter, number.text);
     }
 }
 

@@ -33,6 +33,9 @@ public:
         QColor color;
         QColor background;
         QFont font; // the tick labels' font, or smaller where the cells need it
+        // How far down the text is drawn from the cell's centre by its font's ascent and descent:
+        // where the texts' ink reaches past them (an underscore), their ink is centred instead.
+        double shift = 0.0;
     };
 
     // The numbers of `map`, created once, drawn above it and clipped to its axis rect.
@@ -60,6 +63,9 @@ public:
     // The font the numbers `texts` take in cells of `cell` pixels: `tickFont`, else the largest
     // smaller one, down to kMinFontScale of it, in which every one fits; none where none does.
     static std::optional<QFont> fittingFont(const QFont &tickFont, const QStringList &texts, const QSizeF &cell);
+    // How far down texts drawn in `font` are moved so that their ink is centred where it reaches
+    // past the font's ascent or descent (CellNumbers::Shown::shift); 0 where it does not.
+    static double inkShift(const QFont &font, const QStringList &texts);
     // Black or white, whichever has the larger WCAG contrast ratio against `background`.
     static QColor contrasting(const QColor &background);
     // WCAG 2's contrast ratio of two colours, (L1 + 0.05) / (L2 + 0.05), L the relative luminance.

@@ -1,5 +1,6 @@
 #include "FigureLayoutLoop.h"
 
+#include "DirectLabels.h"
 #include "EqualPanels.h"
 #include "FigureFit.h"
 #include "FigureRoom.h"
@@ -74,6 +75,8 @@ void FigureLayoutLoop::settle()
     for (int round = 0; round < FigureFit::kMaxRounds; ++round) {
         // Once the texts fit, panels side by side that room steps left uneven are made even.
         if (!FigureFit::fit(m_plot) && !EqualPanels::equalize(m_plot)) {
+            // Labels on curves stand where the layout as it ends leaves them clear.
+            DirectLabels::place(m_plot);
             m_settled = true;
             m_current = !m_fileSize;
             m_currentRect = m_plot->rect();

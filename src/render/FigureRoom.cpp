@@ -1,6 +1,7 @@
 #include "FigureRoom.h"
 
 #include "AxesInOrder.h"
+#include "DirectLabels.h"
 #include "FigureFit.h"
 #include "FigureRoomChanges.h"
 #include "FigureRoomSteps.h"
@@ -83,6 +84,9 @@ const std::vector<Step> &ladder()
         legendsOverData,
         // Where none hides little enough, above the data, the axis grown for it.
         legendsOverHeadroom,
+        // Where none goes over its plot and the page cannot hold the key, its curves named where
+        // they are drawn, where the room left holds a label for each.
+        {[](QCustomPlot *plot) { return labelCurves(plot, true); }, StepGives::Keys},
         {dropKeysIfOverflowing, StepGives::Keys},
         // Last, so that a figure that fits before keeps its labels whole, and a label wrapped on
         // axes others squeezed keeps its words: "distance |j − i| between key …" in one line, not
@@ -313,7 +317,7 @@ bool tickLabelsApart(const QCustomPlot &plot)
 bool within(const QCustomPlot &plot)
 {
     return leastWithin(plot) && labelsWithin(plot) && ticksClearOfTexts(plot) && tickLabelsApart(plot)
-        && labelsAboveClear(plot) && barTicksClearOfTexts(plot);
+        && labelsAboveClear(plot) && barTicksClearOfTexts(plot) && DirectLabels::clear(plot);
 }
 
 bool shortOfRoom(const QCustomPlot &plot, double points)

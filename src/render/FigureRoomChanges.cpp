@@ -571,6 +571,8 @@ QStringList Changes::setAside(const QCPTextElement *title) const
         if (const auto *text = qobject_cast<const QCPTextElement *>(change.element.data()))
             gone = QString(FigureFit::unwrapped(text)).replace(u'\n', kStatements);
         else if (const auto *legend = qobject_cast<const QCPLegend *>(change.element.data())) {
+            if (legend->property(kLabelledProperty).toBool())
+                continue; // its entries stand on its curves
             QStringList entries;
             for (int i = 0; i < legend->itemCount(); ++i) {
                 QCPAbstractLegendItem *item = legend->item(i);

@@ -18,6 +18,9 @@ inline constexpr char kRoleProperty[] = "posencTextRole";
 // The property an axis whose label a step folded carries: the label, as it is shown elsewhere.
 inline constexpr char kFoldedProperty[] = "posencFoldedLabel";
 
+// The property of a key given up for labels on its curves (Changes::labelDirectly).
+inline constexpr char kLabelledProperty[] = "posencLabelledDirectly";
+
 // The margin group `element` is in on `side`, or none. Read by walking QCustomPlot's hash of them, not
 // by QCPLayoutElement::marginGroup: that lookup, inlined into our code, missed a group QCustomPlot
 // had just set in about 1 % of Qt's hash seeds (Debian's QCustomPlot 2.1 with Qt 6.4: a panel set in
@@ -102,6 +105,11 @@ public:
     bool releaseMargins();
     // Axes whose keeper is now hidden show their labels again, their panels in their margin groups.
     void unshareHidden();
+    // A key given up for `texts` (made for it, the plot's: DirectLabels) that name its curves where
+    // they are drawn; undone, the texts are removed and the key is back. The key is not set aside.
+    bool labelDirectly(QCPLegend *legend, const QList<QCPItemText *> &texts);
+    // The name a step gave `plottable`'s entry in place of its own, its own; else its name.
+    QString originalName(const QCPAbstractPlottable *plottable) const;
     // A legend entry's plottable named `name` for now; a swatch entry labelled so.
     bool renameEntry(QCPAbstractPlottable *plottable, const QString &name);
     bool relabelSwatch(QCPAbstractLegendItem *item, const QString &label);
@@ -285,6 +293,8 @@ private:
         QSharedPointer<QCPAxisTicker> standIn;
     };
     std::vector<Short> m_short;
+    // Keys given up for labels on their curves, and the labels.
+    std::vector<std::pair<QPointer<QCPLegend>, QList<QPointer<QCPItemText>>>> m_labelled;
 };
 
 } // namespace posenc::FigureRoom

@@ -109,6 +109,25 @@ bool Changes::shortenNumbers(QCPAxis *axis)
     return true;
 }
 
+bool Changes::labelDirectly(QCPLegend *legend, const QList<QCPItemText *> &texts)
+{
+    QList<QPointer<QCPItemText>> kept;
+    for (QCPItemText *text : texts)
+        kept.append(text);
+    m_labelled.push_back({legend, kept});
+    legend->setProperty(kLabelledProperty, true);
+    hide({legend});
+    return true;
+}
+
+QString Changes::originalName(const QCPAbstractPlottable *plottable) const
+{
+    for (const Entry &entry : m_entries)
+        if (entry.plottable == plottable && plottable->name() == entry.shown)
+            return entry.name;
+    return plottable->name();
+}
+
 void Changes::hideFoldsOfHidden()
 {
     // A colour bar's label folded under it goes with it, an axis's in its tick labels' row with its panel.
@@ -135,6 +154,13 @@ void Changes::undoFolds()
             kept->ticker->setTickCount(now->tickCount());
             kept->axis->setTicker(kept->ticker);
         }
+    }
+    for (const auto &[legend, texts] : m_labelled) {
+        if (legend)
+            legend->setProperty(kLabelledProperty, QVariant());
+        for (const QPointer<QCPItemText> &text : texts)
+            if (text)
+                m_plot->removeItem(text);
     }
     for (const auto &[scale, text] : m_folded) {
         if (scale)

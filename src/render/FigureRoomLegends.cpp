@@ -1,11 +1,15 @@
 #include "FigureRoomChanges.h"
 #include "FigureRoomSteps.h"
 
+#include "DirectLabels.h"
 #include "LegendPlacement.h"
+#include "ShorterLabels.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+
+using namespace Qt::StringLiterals;
 
 // Keys moved into their plots on little room (docs/ARCHITECTURE.md, "Figures at any size"): into
 // a corner they hide nothing of, or, on a page short of room, where they hide the least.
@@ -172,6 +176,52 @@ bool legendsOverHeadroom(QCustomPlot *plot)
             Changes::of(plot).growRange(axis, grown);
         return place;
     });
+}
+
+bool labelCurves(QCustomPlot *plot, bool overflowing)
+{
+    const QList<QCPLegend *> keys = keysOf(*plot);
+    if (keys.isEmpty() || !shortOfRoom(*plot, keys.constFirst()->font().pointSizeF()))
+        return false;
+    // Not at " = ": "p = 511" names its curve whole (shortenEntries' parts).
+    static const QStringList separators {u"  "_s, u": "_s, u" ("_s, u", "_s};
+    Changes &changes = Changes::of(plot);
+    if (overflowing && leastWithin(*plot) && labelsWithin(*plot))
+        return false;
+    bool changed = false;
+    for (QCPLegend *legend : keys) {
+        if (roleOf(legend) != TextRole::Key || !legend->visible() || !qobject_cast<QCPLayoutGrid *>(legend->layout())
+            || !DirectLabels::labelable(legend))
+            continue;
+        // Each entry's name as its figure gave it, its first part, its shorter forms, and as it
+        // is shown now (cut, at worst), longest first.
+        QList<QStringList> forms;
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+            if (!entry)
+                continue;
+            const QString whole = changes.originalName(entry->plottable());
+            QStringList own {whole, firstPart(whole, separators)};
+            own += ShorterLabels::ofEntry(entry->plottable());
+            own.append(entry->plottable()->name());
+            own.removeDuplicates();
+            own.removeAll(QString());
+            forms.append(own);
+        }
+        // No form another entry shows too: two labels that read alike name no curve.
+        for (qsizetype i = 0; i < forms.size(); ++i)
+            for (qsizetype j = 0; j < forms.size(); ++j)
+                if (i != j)
+                    for (const QString &form : forms[j])
+                        if (forms[i].size() > 1 && form != forms[i].constFirst())
+                            forms[i].removeAll(form);
+        // A key the page cannot hold would go (dropKeysIfOverflowing): its labels then stand where
+        // the room the steps after give leaves them a place. Else only where they have one now.
+        const QList<QCPItemText *> texts = DirectLabels::make(legend, forms, overflowing);
+        if (!texts.isEmpty())
+            changed |= changes.labelDirectly(legend, texts);
+    }
+    return changed;
 }
 
 } // namespace posenc::FigureRoom::Steps

@@ -108,6 +108,13 @@ bool dropUnnamingTitles(QCustomPlot *plot);
 // (ShorterLabels::setEntry) takes the first that holds whole instead, and one that would be cut
 // within a number its first whole words, the number whole (shortened()).
 bool elideEntries(QCustomPlot *plot);
+// On a page short of room, a key of curves in a row of its own, which no place over its plots
+// held, gives way to labels on its curves (DirectLabels: each in its curve's colour beside its
+// end, or the farthest free place along it), where every one finds a place: the key's row goes to
+// the plots, and no line goes unnamed. With `overflowing`, only where the figure overflows its
+// page (the key would go, dropKeysIfOverflowing): the labels then stand where the room the later
+// steps give leaves them a place, else none of them.
+bool labelCurves(QCustomPlot *plot, bool overflowing);
 // Where the figure still overflows its page, its keys go (the file's metadata keeps them).
 bool dropKeysIfOverflowing(QCustomPlot *plot);
 

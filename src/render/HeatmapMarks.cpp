@@ -13,7 +13,7 @@ namespace {
 // The oscillation mark's lines: one every kPitch layout units, kWidth thick.
 constexpr double kPitch = 4.0;
 constexpr double kWidth = 1.25;
-// Cells narrower than this (layout units) are filled without an outline, which would cover them.
+// Cells narrower than this (output pixels) are filled without an outline, which would cover them.
 constexpr double kOutlineCell = 5.0;
 // Output pixels per layout unit of a vector output's texture: its image is drawn at 4x.
 constexpr double kVectorScale = 4.0;
@@ -117,6 +117,13 @@ void HeatmapMarks::draw(QCPPainter *painter)
 void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y)
 {
     const QRectF clip(clipRect());
+    // A dropped cell is outlined where it is kOutlineCell output pixels across, whatever the layout
+    // units: a slide drawn at three pixels a unit outlines the cells a window of the same view
+    // would (pytorch-embedding's 32 columns lost theirs at 4.7 units a cell). Below kOutlineCell
+    // units the outline is one output pixel, so that it never fills a small cell.
+    const bool vector = painter->modes().testFlag(QCPPainter::pmVectorized);
+    const double scale
+        = vector ? kVectorScale : std::max(1.0, painter->transform().m11() * painter->device()->devicePixelRatioF());
     painter->save();
     for (int a = 0; a < m_rows; ++a) {
         for (int b = 0; b < m_cols; ++b) {
@@ -129,10 +136,12 @@ void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, 
             painter->fillRect(cell, droppedColor());
             if (mark == CellMark::Padding)
                 painter->fillRect(cell, SwatchLegend::hatchBrush());
-            if (mark == CellMark::Dropped && cell.width() >= kOutlineCell && cell.height() >= kOutlineCell) {
-                painter->setPen(QPen(QColor(40, 40, 40), 1.0));
+            const double side = std::min(cell.width(), cell.height());
+            if (mark == CellMark::Dropped && side * scale >= kOutlineCell) {
+                const double pen = side >= kOutlineCell ? 1.0 : 1.0 / scale;
+                painter->setPen(QPen(QColor(40, 40, 40), pen));
                 painter->setBrush(Qt::NoBrush);
-                painter->drawRect(cell.adjusted(0.5, 0.5, -0.5, -0.5));
+                painter->drawRect(cell.adjusted(pen / 2.0, pen / 2.0, -pen / 2.0, -pen / 2.0));
             }
         }
     }

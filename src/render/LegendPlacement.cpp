@@ -1,4 +1,5 @@
 #include "LegendPlacement.h"
+#include "SegmentClip.h"
 
 #include <QLineF>
 #include <QPolygonF>
@@ -247,26 +248,8 @@ double hiddenOf(const QPolygonF &area, const QRectF &box)
 // The length of the segment from `a` to `b` within `box` (Liang-Barsky clipping).
 double lengthWithin(const QPointF &a, const QPointF &b, const QRectF &box)
 {
-    const double dx = b.x() - a.x(), dy = b.y() - a.y();
-    double t0 = 0.0, t1 = 1.0;
-    const std::array<std::pair<double, double>, 4> sides {
-        {{-dx, a.x() - box.left()}, {dx, box.right() - a.x()}, {-dy, a.y() - box.top()}, {dy, box.bottom() - a.y()}}};
-    for (const auto &side : sides) {
-        const double p = side.first, q = side.second;
-        if (p == 0.0) {
-            if (q < 0.0)
-                return 0.0;
-            continue;
-        }
-        const double t = q / p;
-        if (p < 0.0)
-            t0 = std::max(t0, t);
-        else
-            t1 = std::min(t1, t);
-        if (t0 > t1)
-            return 0.0;
-    }
-    return (t1 - t0) * std::hypot(dx, dy);
+    const auto t = clippedSegment(a, b, box);
+    return t ? (t->second - t->first) * std::hypot(b.x() - a.x(), b.y() - a.y()) : 0.0;
 }
 
 // The fraction of `trace` that `box` hides: of its length where its points are joined, else of

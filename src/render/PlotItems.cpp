@@ -56,7 +56,12 @@ void setLog2Axis(QCPAxis *axis, bool powers, int ticks)
 QCPGraph *line(QCPAxisRect *rect, const QColor &color, double width, Qt::PenStyle style)
 {
     auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    graph->setPen(QPen(color, width, style));
+    QPen pen(color, width, style);
+    // A square cap lengthens each dot of a dotted pen into a dash (1 + 1 widths on, 1 off): a dotted
+    // line is drawn as dots, as a sentence that calls it dotted says.
+    if (style == Qt::DotLine)
+        pen.setCapStyle(Qt::FlatCap);
+    graph->setPen(pen);
     return graph;
 }
 

@@ -57,6 +57,90 @@ void collapseOverflowed(QCPLayoutElement *layout)
 
 namespace posenc {
 
+namespace {
+
+// The viewport filled with the plot's background colour, first of the background layer, on screen.
+class Canvas final : public QCPLayerable
+{
+public:
+    explicit Canvas(SqueezablePlot *plot)
+        : QCPLayerable(plot)
+        , m_plot(plot)
+    {
+        moveToLayer(plot->layer(QStringLiteral("background")), true);
+    }
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter *) const override { }
+    // QCPLayer::draw clips each of its children to its clip rect a pixel higher: the viewport's last
+    // row is the canvas's too.
+    QRect clipRect() const override { return m_plot->viewport().adjusted(0, 0, 0, 1); }
+    void draw(QCPPainter *painter) override
+    {
+        if (painter->modes() & (QCPPainter::pmVectorized | QCPPainter::pmNoCaching))
+            return;
+        if (const auto color = m_plot->canvasColor()) {
+            painter->fillRect(m_plot->viewport(), *color);
+            m_plot->canvasDrawn();
+        }
+    }
+
+private:
+    SqueezablePlot *m_plot;
+};
+
+} // namespace
+
+SqueezablePlot::SqueezablePlot(QWidget *parent)
+    : QCustomPlot(parent)
+    , m_canvas(new Canvas(this))
+{
+    connect(this, &QCustomPlot::beforeReplot, this, [this] { m_canvasDrawn = false; });
+}
+
+std::optional<QColor> SqueezablePlot::canvasColor() const
+{
+    if (mBackgroundBrush.style() != Qt::SolidPattern || mBackgroundBrush.color().alpha() != 255
+        || !mBackgroundPixmap.isNull())
+        return std::nullopt;
+    return mBackgroundBrush.color();
+}
+
+bool SqueezablePlot::firstBufferOpaque() const
+{
+    if (!m_canvasDrawn || mPaintBuffers.isEmpty() || !m_canvas->realVisibility() || !canvasColor())
+        return false;
+    const QCPAbstractPaintBuffer &first = *mPaintBuffers.first();
+    if (first.invalidated() || first.size() != mViewport.size() || first.devicePixelRatio() != mBufferDevicePixelRatio)
+        return false;
+    const QCPLayer *canvasLayer = m_canvas->layer();
+    for (QCPLayer *layer : mLayers) {
+        if (layer->mode() != QCPLayer::lmLogical)
+            return false;
+        if (layer == canvasLayer)
+            return layer->children().value(0) == m_canvas;
+    }
+    return false;
+}
+
+// As QCustomPlot::paintEvent (its background brush, its background pixmap, then its buffers),
+// the first buffer copied where it is opaque.
+void SqueezablePlot::paintEvent(QPaintEvent *event)
+{
+    if (!firstBufferOpaque()) {
+        QCustomPlot::paintEvent(event);
+        return;
+    }
+    QCPPainter painter(this);
+    if (!painter.isActive())
+        return;
+    painter.setCompositionMode(QPainter::CompositionMode_Source);
+    mPaintBuffers.first()->draw(&painter);
+    painter.setCompositionMode(QPainter::CompositionMode_SourceOver);
+    for (qsizetype i = 1; i < mPaintBuffers.size(); ++i)
+        mPaintBuffers.at(i)->draw(&painter);
+}
+
 // As QCustomPlot::updateLayout, with the collapse before the layout is announced.
 void SqueezablePlot::updateLayout()
 {

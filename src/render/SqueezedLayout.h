@@ -2,6 +2,8 @@
 
 #include "QCustomPlot.h"
 
+#include <optional>
+
 namespace posenc::SqueezedLayout {
 
 // A figure given less room than its parts' least sizes is squeezed: QCustomPlot's grid then shares
@@ -26,15 +28,34 @@ namespace posenc {
 // A QCustomPlot whose every layout, a replot's or a paint's, has its overflowed parts collapsed
 // (SqueezedLayout::collapseOverflowed) before it is drawn or read: the figures of the window and
 // the files are drawn on it.
+// On screen, its first paint buffer is filled with the plot's background colour before any layer
+// draws (an element under the background layer's others), so that painting the widget copies that
+// buffer instead of filling the widget with the colour and blending the buffer, which QCustomPlot
+// clears to transparent, over it: a tenth of a change's time on the GUI thread went to the two.
+// The same pixels, but where the buffer's antialiased edges are rounded once instead of twice. Its
+// exports (toPixmap, toPainter, a PDF) are drawn as QCustomPlot draws them.
 class SqueezablePlot : public QCustomPlot
 {
 public:
-    explicit SqueezablePlot(QWidget *parent = nullptr)
-        : QCustomPlot(parent)
-    { }
+    explicit SqueezablePlot(QWidget *parent = nullptr);
+
+    // The colour the canvas fills the first buffer with: the background brush's, where it is a solid
+    // opaque colour and no background pixmap is set.
+    std::optional<QColor> canvasColor() const;
+    // Called by the canvas as it fills the first buffer in a replot.
+    void canvasDrawn() { m_canvasDrawn = true; }
 
 protected:
     void updateLayout() override;
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    // Whether the first paint buffer holds the canvas: every layer up to the background layer draws
+    // into it (none of them buffered on its own), and the last replot filled it at the viewport's size.
+    bool firstBufferOpaque() const;
+
+    QCPLayerable *m_canvas;
+    bool m_canvasDrawn = false;
 };
 
 } // namespace posenc

@@ -8,6 +8,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <vector>
 
 namespace posenc {
 
@@ -60,6 +62,15 @@ void StampedGraph::drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &
     painter->setAntialiasing(false);
     const QPointF offset(painter->worldTransform().dx(), painter->worldTransform().dy());
     const double half = side / 2.0;
+    // A marker on the device pixel of one already stamped is left out: its copy would only darken the
+    // stamp's rim. Dense markers land there often (the magnitudes' thousand columns, two or three to a
+    // pixel column at two levels), and each copy costs as much as a stamp. A graph's points come in
+    // the order of their keys: the markers of one pixel column (or row, for a vertical key axis) come
+    // together, and those of the column are all it compares with.
+    const bool keysAcross = keyAxis() && keyAxis()->orientation() == Qt::Horizontal;
+    double line = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> &across = m_stampedAcross;
+    across.clear();
     for (const QPointF &scatter : scatters) {
         // A point whose value is NaN or infinite has no place: QCPGraph draws nothing for it, and
         // a copy to a NaN pixel would crash the raster engine.
@@ -67,6 +78,15 @@ void StampedGraph::drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &
             continue;
         const QPointF corner(std::round((scatter.x() + shift) * ratio - half),
                              std::round((scatter.y() + shift) * ratio - half));
+        const double along = keysAcross ? corner.x() : corner.y();
+        const double other = keysAcross ? corner.y() : corner.x();
+        if (along != line) {
+            line = along;
+            across.clear();
+        } else if (std::find(across.begin(), across.end(), other) != across.end()) {
+            continue;
+        }
+        across.push_back(other);
         painter->drawPixmap(corner / ratio - offset, m_stamp);
     }
 }

@@ -4,6 +4,8 @@
 
 #include <QPixmap>
 
+#include <vector>
+
 namespace posenc {
 
 // A graph drawn on screen with shortcuts the eye cannot tell from QCPGraph's drawing, a replot
@@ -74,6 +76,8 @@ private:
 
     mutable StampKey m_stampKey;
     mutable QPixmap m_stamp;
+    mutable std::vector<double> m_stampedAcross; // the markers stamped on the current pixel column
+
     mutable QVector<QPointF> m_simplifiedFrom;
     mutable double m_simplifiedTolerance = -1.0;
     mutable QVector<QPointF> m_simplified;

@@ -13,7 +13,7 @@
 //   RotaryEmbedding._ensure_cos_sin_cache_length): `attention-factor-missing`, the rows and both values.
 // - A RoPE cos table holding the sines of its angles, or a sin table their cosines (a port that
 //   returns sin twice, or (sin, cos) for (cos, sin)), against --expect rope-cos / rope-sin:
-//   `cos-replaced`, `sin-replaced`.
+//   `cos-replaced`, `sin-replaced`; at a position offset as well, both named.
 // - A timestep embedding (diffusers' get_timestep_embedding, src/diffusers/models/embeddings.py) at
 //   timesteps c times the declared ones (Step1X-Edit#91's 1000 twice, REPA#40's t in [0, 1]):
 //   `positions-scaled` with c stated.
@@ -138,12 +138,12 @@ const QStringList kYarnCache {u"--expect"_s,      u"rope"_s,  u"--rope-type"_s, 
 
 // HF's rotary table of head_dim 64 at rope_theta 10000, half layout (cat(freqs, freqs)): the cos of
 // each angle p · theta^(-2i/64), or its sin.
-std::vector<double> ropeTable(std::int64_t rows, bool cosine, double theta = 10000.0)
+std::vector<double> ropeTable(std::int64_t rows, bool cosine, double theta = 10000.0, std::int64_t offset = 0)
 {
     std::vector<double> v;
     for (std::int64_t p = 0; p < rows; ++p)
         for (std::int64_t c = 0; c < 64; ++c) {
-            const double angle = double(p) * std::pow(theta, -double(2 * (c % 32)) / 64.0);
+            const double angle = double(p + offset) * std::pow(theta, -double(2 * (c % 32)) / 64.0);
             v.push_back(cosine ? std::cos(angle) : std::sin(angle));
         }
     return v;
@@ -160,6 +160,43 @@ std::vector<double> timesteps(std::int64_t rows, double c, double maxPeriod = 10
             v.push_back(col < 64 ? std::cos(angle) : std::sin(angle));
         }
     return v;
+}
+
+// The same embedding at the timesteps `t`, one a row (get_timestep_embedding takes any).
+std::vector<double> timestepsAt(const std::vector<double> &t)
+{
+    std::vector<double> v;
+    for (const double k : t)
+        for (std::int64_t col = 0; col < 128; ++col) {
+            const double angle = k * std::exp(-std::log(10000.0) * double(col % 64) / 64.0);
+            v.push_back(col < 64 ? std::cos(angle) : std::sin(angle));
+        }
+    return v;
+}
+
+// diffusers' DDIMScheduler.set_timesteps (src/diffusers/schedulers/scheduling_ddim.py) for 1000
+// training steps: "trailing" np.round(np.arange(1000, 0, -1000 / n)) - 1, "leading"
+// (np.arange(0, n) * (1000 // n)).round()[::-1] + steps_offset 1; each times `scale`.
+std::vector<double> ddim(int n, bool trailing, double scale)
+{
+    std::vector<double> t;
+    for (int i = 0; i < n; ++i)
+        t.push_back(scale
+                    * (trailing ? std::nearbyint(1000.0 - double(i) * (1000.0 / n)) - 1.0
+                                : double((n - 1 - i) * (1000 / n)) + 1.0));
+    return t;
+}
+
+// FlowMatchEulerDiscreteScheduler's timesteps (scheduling_flow_match_euler_discrete.py): sigmas
+// linspace(1, 1/1000, n), shifted shift·s / (1 + (shift - 1)·s), times 1000: of no grid.
+std::vector<double> flowMatch(int n, double shift)
+{
+    std::vector<double> t;
+    for (int i = 0; i < n; ++i) {
+        const double s = 1.0 + (1.0 / 1000.0 - 1.0) * double(i) / double(n - 1);
+        t.push_back(1000.0 * shift * s / (1.0 + (shift - 1.0) * s));
+    }
+    return t;
 }
 
 const QStringList kTimestep {u"--expect"_s, u"sinusoidal"_s, u"--layout"_s, u"split"_s, u"--d-model"_s, u"128"_s,
@@ -355,6 +392,15 @@ private slots:
         }
         const Checked other = check(npy({96, 64}, ropeTable(96, true, 500000.0)), asCos);
         QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"cos-replaced"_s), qPrintable(other.shown));
+        // The other function at positions from 7: both named, the offset read with the function the
+        // table holds (the declared one's rows fit no position).
+        for (const auto &[cosine, flags] : {std::pair {true, asSin}, std::pair {false, asCos}}) {
+            const Checked shifted = check(npy({96, 64}, ropeTable(96, cosine, 10000.0, 7)), flags);
+            const QString replaced = cosine ? u"sin-replaced"_s : u"cos-replaced"_s;
+            QVERIFY2(shifted.exit == 1 && CliCheck::named(shifted.json, {replaced, u"position-offset"_s}),
+                     qPrintable(shifted.shown));
+            QVERIFY2(shifted.diagnosis().contains(u"7"_s), qPrintable(shifted.shown));
+        }
     }
     // Timesteps c times the declared ones: positions-scaled, c said; c = 1 correct; another
     // max_period is not a scale.
@@ -377,6 +423,69 @@ private slots:
         QVERIFY2(right.exit == 0 && right.verdict() == u"correct"_s, qPrintable(right.shown));
         const Checked other = check(npy({96, 128}, timesteps(96, 1.0, 5000.0)), kTimestep);
         QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"positions-scaled"_s), qPrintable(other.shown));
+    }
+
+    // Timesteps that do not start at 0, as schedulers give them: the scale read row by row where
+    // they are c times integers (c = 0.001: positions-scaled; c = 1: other timesteps than the rows'),
+    // and said not to be read where no c makes them so.
+    void timestepsNotFromZero_data()
+    {
+        QTest::addColumn<QVector<double>>("t");
+        QTest::addColumn<QString>("mistake");
+        QTest::addColumn<QString>("said");
+        const auto v = [](const std::vector<double> &t) { return QVector<double>(t.begin(), t.end()); };
+        QTest::newRow("DDIM trailing 50, in [0, 1]") << v(ddim(50, true, 0.001)) << u"positions-scaled"_s
+                                                     << u"0.001 times integers"_s;
+        QTest::newRow("DDIM leading 50, in [0, 1]") << v(ddim(50, false, 0.001)) << u"positions-scaled"_s
+                                                    << u"0.001 times integers"_s;
+        QTest::newRow("DDIM trailing 30 (steps of 33 and 34), in [0, 1]")
+            << v(ddim(30, true, 0.001)) << u"positions-scaled"_s << u"0.001 times integers"_s;
+        QTest::newRow("DDIM trailing 50, times 1000 once too often")
+            << v(ddim(50, true, 1000.0)) << u"positions-scaled"_s << u"1000 times integers"_s;
+        QTest::newRow("DDIM trailing 50") << v(ddim(50, true, 1.0)) << u"positions-out-of-order"_s
+                                          << u"other integer timesteps than their own"_s;
+        QTest::newRow("flow matching, shift 3") << v(flowMatch(40, 3.0)) << QString() << u"no scale of the timesteps"_s;
+    }
+    void timestepsNotFromZero()
+    {
+        QFETCH(QVector<double>, t);
+        QFETCH(QString, mistake);
+        QFETCH(QString, said);
+        const std::vector<double> times(t.begin(), t.end());
+        const Checked read = check(npy({std::int64_t(times.size()), 128}, timestepsAt(times)), kTimestep);
+        QVERIFY2(read.exit == 1 && read.verdict() == u"mistake"_s, qPrintable(read.shown));
+        QVERIFY2(mistake.isEmpty() ? read.mistakes().isEmpty() : read.mistakes() == QJsonArray {mistake},
+                 qPrintable(read.shown));
+        if (!mistake.isEmpty()) {
+            QVERIFY2(read.diagnosis().contains(said), qPrintable(read.shown));
+            return;
+        }
+        // Nothing named: the report's note says what was read, beside the deviating cells.
+        const CliRun::Run text
+            = CliRun::posenc(QStringList {u"check"_s, m_dir.filePath(u"t.npy"_s)} + kTimestep);
+        QVERIFY2(text.out.contains(said), qPrintable(text.out));
+    }
+    // warner-benjamin/commented-transformers#2: a BERT-style sinusoid of d_model 768 whose exponent
+    // was divided by a context size of 512 (w_i = 10000^(-2i/512)). Under the declared paper's
+    // sinusoid, whose parameter is its base, the mistake is named `base` (10000^(768/512) = 10^6), the
+    // denominator and diffusers' downscale_freq_shift 128 said beside it; under a declared diffusers
+    // form (--freq-shift given) the shift is its own parameter, `freq-shift`.
+    void exponentOverAnotherWidthIsBase()
+    {
+        constexpr std::int64_t rows = 512, d = 768;
+        std::vector<double> pe;
+        for (std::int64_t p = 0; p < rows; ++p)
+            for (std::int64_t c = 0; c < d; ++c) {
+                const double angle = double(p) * std::pow(10000.0, -double(c - c % 2) / 512.0);
+                pe.push_back(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+            }
+        const Checked paper = check(npy({rows, d}, pe), {u"--expect"_s, u"sinusoidal"_s});
+        QVERIFY2(paper.exit == 1 && paper.mistakes() == QJsonArray {u"base"_s}, qPrintable(paper.shown));
+        QVERIFY2(paper.diagnosis().contains(u"base 1000000"_s) && paper.diagnosis().contains(u"denominator 512"_s)
+                     && paper.diagnosis().contains(u"downscale_freq_shift 128"_s),
+                 qPrintable(paper.shown));
+        const Checked diffusers = check(npy({rows, d}, pe), {u"--expect"_s, u"sinusoidal"_s, u"--freq-shift"_s, u"1"_s});
+        QVERIFY2(diffusers.exit == 1 && diffusers.mistakes().contains(u"freq-shift"_s), qPrintable(diffusers.shown));
     }
 };
 

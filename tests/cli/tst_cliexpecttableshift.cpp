@@ -1,5 +1,5 @@
 // `posenc check TABLE --expect-table REFERENCE` where the table is the reference with its rows moved
-// by a few (TableRowShift): a learned table read from position 1 where 0 is meant, a class token's
+// by any number of rows (TableRowShift): a learned table read from position 1 where 0 is meant, a class token's
 // row counted twice, a cache's offset added once too often. Named position-offset with the rows'
 // move and the rows past the end said, not "no mistake the check knows explains it". The reference
 // is a learned-like table (a random walk, as GPT-2's wpe rows drift) made here in float64.
@@ -77,6 +77,9 @@ private slots:
         QTest::newRow("up 1, last row kept") << qint64(-1) << int(Past::Kept) << u"moved up by one row"_s;
         QTest::newRow("up 16, zeros") << qint64(-16) << int(Past::Zeros) << u"moved up by 16 rows"_s;
         QTest::newRow("down 3, rolled") << qint64(3) << int(Past::Rolled) << u"rolled: rows 0..2 hold its last 3 rows"_s;
+        // Any move that leaves more than half the rows on the reference's: a cache's offset is no few rows.
+        QTest::newRow("down 40, zeros") << qint64(40) << int(Past::Zeros) << u"rows 0..39 hold none"_s;
+        QTest::newRow("up 47, kept") << qint64(-47) << int(Past::Kept) << u"moved up by 47 rows"_s;
     }
     void movedRowsArePositionOffset()
     {
@@ -131,6 +134,60 @@ private slots:
         backward[std::size_t(5 * kCols + 3)] += 1e-3;
         const CliCheck::Checked off = CliCheck::check(m_dir, npy({kRows, kCols}, backward), {u"--expect-table"_s, reference});
         QCOMPARE(off.verdict(), u"mistake"_s);
+    }
+
+    // mlx-lm#93: GPT-2's decode read wpe's rows from 0 where the cache's offset was meant. A table
+    // of positions (--position-table, a random walk of 2000 rows here) read from any other row than
+    // the declared --position-offset is position-offset with both rows said, wherever it is read from.
+    void positionTableReadFromAnotherRow_data()
+    {
+        QTest::addColumn<qint64>("declared");
+        QTest::addColumn<qint64>("read");
+        QTest::newRow("offset 64 read from 0") << qint64(64) << qint64(0);
+        QTest::newRow("offset 0 read from 1500") << qint64(0) << qint64(1500);
+        QTest::newRow("offset 900 read from 17") << qint64(900) << qint64(17);
+        QTest::newRow("offset 5 read from 1904") << qint64(5) << qint64(1904);
+    }
+    void positionTableReadFromAnotherRow()
+    {
+        QFETCH(qint64, declared);
+        QFETCH(qint64, read);
+        constexpr std::int64_t kWpe = 2000;
+        std::mt19937 engine(93);
+        std::normal_distribution<double> normal(0.0, 0.1);
+        std::vector<double> wpe(std::size_t(kWpe * kCols));
+        for (std::int64_t r = 0; r < kWpe; ++r)
+            for (std::int64_t c = 0; c < kCols; ++c)
+                wpe[std::size_t(r * kCols + c)] = (r > 0 ? wpe[std::size_t((r - 1) * kCols + c)] : 0.0) + normal(engine);
+        const QString table = CliCheck::write(m_dir, u"wpe.npy"_s, npy({kWpe, kCols}, wpe));
+        const auto rowsFrom = [&](std::int64_t first) {
+            return std::vector<double>(wpe.begin() + first * kCols, wpe.begin() + (first + kRows) * kCols);
+        };
+        const QStringList flags {u"--expect"_s, u"learned"_s, u"--position-table"_s, table, u"--position-offset"_s,
+                                 QString::number(declared)};
+        QCOMPARE(CliCheck::check(m_dir, npy({kRows, kCols}, rowsFrom(declared)), flags).verdict(), u"correct"_s);
+        const CliCheck::Checked c = CliCheck::check(m_dir, npy({kRows, kCols}, rowsFrom(read)), flags);
+        QVERIFY2(CliCheck::named(c.json, {u"position-offset"_s}), qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"row r holds row r + %1 of"_s.arg(read))
+                     && c.diagnosis().contains(u"where row r + %1 is meant"_s.arg(declared)),
+                 qPrintable(c.diagnosis()));
+        QCOMPARE(c.json[u"position_offset"_s].toInteger(), read - declared);
+        QCOMPARE(c.exit, 1);
+    }
+
+    // r42's b14 pair: the rows read from 0 checked against the rows from 32 (--expect-table of a
+    // shorter dump): the rows that overlap are the reference's moved down by 32, the first 32 rows
+    // none of its rows, said.
+    void tableAgainstLaterRows()
+    {
+        const std::vector<double> ref = learned();
+        std::vector<double> later(ref.begin() + 32 * kCols, ref.end());
+        later.resize(ref.size(), 0.0);
+        const QString reference = CliCheck::write(m_dir, u"later.npy"_s, npy({kRows, kCols}, later));
+        const CliCheck::Checked c = CliCheck::check(m_dir, npy({kRows, kCols}, ref), {u"--expect-table"_s, reference});
+        QVERIFY2(CliCheck::named(c.json, {u"position-offset"_s}), qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"moved down by 32 rows"_s) && c.diagnosis().contains(u"rows 0..31 hold none"_s),
+                 qPrintable(c.diagnosis()));
     }
 
     // The reference itself is correct; a table with one row replaced is no move of its rows.

@@ -9,7 +9,8 @@
 // attention_factor sqrt(1 + ln(max / original) / ln(original))), LlamaRotaryEmbedding.forward
 // (cos = cat(freqs, freqs).cos() * attention_scaling) and modeling_llama.py's apply_rotary_pos_emb
 // (q * cos + rotate_half(q) * sin). Phi-3 mini 128k's factor lists are read from its config
-// (tests/data/configs).
+// (tests/data/configs). A declared RoPE cos table or sinusoid from a position past 0 is read at
+// that offset wherever it lies within the slowest pair's period.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 
@@ -187,6 +188,38 @@ private slots:
         const QString longList = file(u"y_long.npy"_s, rotated(x, invOf(factorList(u"long_factor"_s))));
         const CliRun::Run right = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xs, longList} + declared);
         QVERIFY2(right.exitCode == 0, qPrintable(right.out + right.err));
+    }
+
+    // A declared RoPE cos table (LlamaRotaryEmbedding.forward: cat(freqs, freqs).cos(), head_dim 64,
+    // rope_theta 10000) or the paper's sinusoid (interleaved sin, cos of p 10000^(-2i/d), d 64) whose
+    // rows start at a position past 0, up to the slowest pair's period (2 pi 10000^(62/64), about
+    // 47100): position-offset with the offset read, a cos table's mirrored slow angle too.
+    void declaredTableAtAnyOffset_data()
+    {
+        QTest::addColumn<bool>("rope");
+        QTest::addColumn<qint64>("first");
+        for (const qint64 first : {qint64(100), qint64(30000), qint64(40000)}) {
+            QTest::addRow("rope-cos from %lld", first) << true << first;
+            QTest::addRow("sinusoid from %lld", first) << false << first;
+        }
+    }
+    void declaredTableAtAnyOffset()
+    {
+        QFETCH(bool, rope);
+        QFETCH(qint64, first);
+        constexpr std::int64_t rows = 128, d = 64;
+        std::vector<double> v;
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < d; ++c) {
+                const std::int64_t i = rope ? c % (d / 2) : c / 2;
+                const double angle = double(first + r) * std::pow(10000.0, -double(2 * i) / double(d));
+                v.push_back(rope || c % 2 == 1 ? std::cos(angle) : std::sin(angle));
+            }
+        const QStringList flags = rope ? QStringList {u"--expect"_s, u"rope-cos"_s, u"--head-dim"_s, u"64"_s}
+                                       : QStringList {u"--expect"_s, u"sinusoidal"_s};
+        const CliCheck::Checked c = CliCheck::checkFile(file(u"offset.npy"_s, npy({rows, d}, v)), flags);
+        QVERIFY2(c.exit == 1 && CliCheck::named(c.json, {u"position-offset"_s}), qPrintable(c.shown));
+        QVERIFY2(c.all().contains(QString::number(first)), qPrintable(c.shown));
     }
 };
 

@@ -212,6 +212,26 @@ void complexPairRows(const std::vector<double> &llama, const QStringList &llamaF
     QTest::newRow("freqs_cis complex64 [96, 64], theta 10000 for 500000")
         << npy({96, 64}, freqsCis(96, defaultInv(10000.0, 128)), "<c8") << theta500k << u"mistake"_s
         << u"rope-theta"_s << pairs;
+    // The first rows of a freqs_cis cut at position 40 (freqs_cis[40:96]): still (cos, sin) pairs.
+    std::vector<float> cut = freqsCis(96, llama);
+    cut.erase(cut.begin(), cut.begin() + 40 * 64 * 2);
+    QTest::newRow("freqs_cis [56, 64, 2] from position 40, Llama 3.1 declared")
+        << npy({56, 64, 2}, cut) << llamaFlags << u"mistake"_s << u"position-offset"_s << pairs;
+    // Complex arrays with leading unit or batch dimensions honour the complex flag as [L, K] does.
+    QTest::newRow("freqs_cis complex64 [1, 96, 64], Llama 3.1 declared")
+        << npy({1, 96, 64}, freqsCis(96, llama), "<c8") << llamaFlags << u"correct"_s << QString() << pairs;
+    // An interleaved sinusoid stacked as (sin, cos) pairs, [L, d/2, 2]: its pairs have one modulus too,
+    // and are read as the file lays them out, the paper's interleaved sinusoid.
+    std::vector<float> sinCos;
+    for (int p = 0; p < 96; ++p)
+        for (int i = 0; i < 64; ++i) {
+            const double angle = p * std::pow(10000.0, -2.0 * i / 128.0);
+            sinCos.push_back(float(std::sin(angle)));
+            sinCos.push_back(float(std::cos(angle)));
+        }
+    QTest::newRow("sinusoid [96, 64, 2] of (sin, cos) pairs")
+        << npy({96, 64, 2}, sinCos) << QStringList() << u"correct"_s << QString()
+        << u"(sin, cos) of one angle, an interleaved sinusoid, read as the file lays them out"_s;
     // Pairs of no one modulus are no complex table: a stack of 5 tables of 7 x 2, read as such.
     std::vector<float> notRotations;
     for (int i = 0; i < 70; ++i)
@@ -400,21 +420,32 @@ private slots:
     }
 
     // LoFTR's [C, H, W] sine map (zju3dv/LoFTR position_encoding.py, PositionEncodingSine), read whole:
-    // temp_bug_fix=True correct, the floored div_term of temp_bug_fix=False div-term-floored.
+    // temp_bug_fix=True correct; the floored div_term of temp_bug_fix=False, a published form (the
+    // first released weights'), a variant undeclared and div-term-floored against the declared family.
     void loftrMaps_data()
     {
         QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("flags");
         QTest::addColumn<QString>("verdict");
         QTest::addColumn<QJsonArray>("mistakes");
         QTest::addColumn<QString>("said");
-        QTest::newRow("[C, H, W], temp_bug_fix=True")
-            << npy({64, 12, 20}, loftr(64, 12, 20, false)) << u"correct"_s << QJsonArray() << u"PositionEncodingSine"_s;
-        QTest::newRow("[1, C, H, W], div_term floored") << npy({1, 64, 12, 20}, loftr(64, 12, 20, true)) << u"mistake"_s
-                                                        << QJsonArray {u"div-term-floored"_s} << u"w_k = exp(-2k)"_s;
+        const QStringList declared {u"--expect"_s, u"sincos-2d"_s};
+        QTest::newRow("[C, H, W], temp_bug_fix=True") << npy({64, 12, 20}, loftr(64, 12, 20, false)) << QStringList()
+                                                      << u"correct"_s << QJsonArray() << u"PositionEncodingSine"_s;
+        QTest::newRow("[1, C, H, W], temp_bug_fix=False")
+            << npy({1, 64, 12, 20}, loftr(64, 12, 20, true)) << QStringList() << u"variant"_s << QJsonArray()
+            << u"temp_bug_fix=False"_s;
+        QTest::newRow("[1, C, H, W], temp_bug_fix=True declared")
+            << npy({1, 64, 20, 12}, loftr(64, 20, 12, false)) << declared << u"correct"_s << QJsonArray()
+            << u"temp_bug_fix=True"_s;
+        QTest::newRow("[C, H, W], temp_bug_fix=False against the declared fix")
+            << npy({32, 9, 30}, loftr(32, 9, 30, true)) << declared << u"mistake"_s
+            << QJsonArray {u"div-term-floored"_s} << u"w_k = exp(-2k)"_s;
     }
     void loftrMaps()
     {
         QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, flags);
         QFETCH(QString, verdict);
         QFETCH(QJsonArray, mistakes);
         QFETCH(QString, said);
@@ -423,11 +454,38 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
         f.write(bytes);
         f.close();
-        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s});
+        const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, file, u"--json"_s} + flags);
         const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
         QCOMPARE(o[u"verdict"_s].toString(), verdict);
         QCOMPARE(o[u"mistakes"_s].toArray(), mistakes);
         QVERIFY2(o[u"diagnosis"_s].toString().contains(said), qPrintable(run.out));
+    }
+
+    // Complex arrays of leading unit or batch dimensions are complex however many rows they have:
+    // [2, 96, 64] a stack of two cos|sin caches of 96 x 128, [1, 64] one row of them; the file's shape
+    // and its rows said as the file has them.
+    void complexArraysHonourTheFlag()
+    {
+        std::vector<double> inv;
+        for (int i = 0; i < 64; ++i)
+            inv.push_back(std::pow(10000.0, -2.0 * i / 128.0));
+        const QString file = m_dir.filePath(u"c.npy"_s);
+        const auto checked = [&](const QByteArray &bytes) {
+            QFile f(file);
+            f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+            f.write(bytes);
+            f.close();
+            return CliRun::posenc({u"check"_s, file});
+        };
+        const CliRun::Run batch = checked(npy({2, 96, 64}, repeated(freqsCis(96, inv), 2), "<c8"));
+        QVERIFY2(batch.exitCode != 2, qPrintable(batch.out + batch.err));
+        QVERIFY2(batch.out.contains(u"a complex array of shape (2, 96, 64): 192 rows of 64 complex pairs, read as "
+                                    "cat(real, imaginary)"_s),
+                 qPrintable(batch.out));
+        QVERIFY2(batch.out.contains(u"2 slices of 96 x 128"_s), qPrintable(batch.out));
+        const CliRun::Run row = checked(npy({1, 64}, freqsCis(1, inv), "<c8"));
+        QVERIFY2(row.exitCode != 2, qPrintable(row.out + row.err));
+        QVERIFY2(row.out.contains(u"a complex array of shape (1, 64): 1 row of 64 complex pairs"_s), qPrintable(row.out));
     }
 
     // llama.cpp#20031: the heads past the power of two below 40 never written (left 0 here), named

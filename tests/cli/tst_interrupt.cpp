@@ -1,25 +1,30 @@
 // Ctrl+C during a command's work (src/cli/Interrupt.h): while an InterruptCancels lives, SIGINT
 // sets its flag instead of ending the process, and the handler from before comes back when the last
 // one that lives at once ends, in whatever order they end (the Python module runs commands on
-// several threads, each with its own).
+// several threads, each with its own). And a scratch file a signal ending the process takes with it
+// (RemovedIfKilled, posenc bench's gigabyte tables).
 #include "cli/Interrupt.h"
 
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
 #include <memory>
 
 using namespace posenc;
+using namespace Qt::StringLiterals;
 
 namespace {
 
-// The handler SIGINT has now.
-void (*currentHandler())(int)
+// The handler `signal` has now.
+void (*currentHandler(int signal = SIGINT))(int)
 {
     struct sigaction now
     {
     };
-    sigaction(SIGINT, nullptr, &now);
+    sigaction(signal, nullptr, &now);
     return now.sa_handler;
 }
 
@@ -42,6 +47,9 @@ private slots:
     void aSignalSetsTheFlagAndTheHandlerComesBack();
     void overlappingLivesGiveBackTheFirstHandler_data();
     void overlappingLivesGiveBackTheFirstHandler();
+    void aKillTakesTheScratchFileWithIt_data();
+    void aKillTakesTheScratchFileWithIt();
+    void aScratchFileOutlivesItsScopeUntouched();
 };
 
 void TestInterrupt::init()
@@ -52,7 +60,8 @@ void TestInterrupt::init()
 
 void TestInterrupt::cleanup()
 {
-    std::signal(SIGINT, SIG_DFL);
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP})
+        std::signal(signal, SIG_DFL);
 }
 
 void TestInterrupt::aSignalSetsTheFlagAndTheHandlerComesBack()
@@ -99,6 +108,61 @@ void TestInterrupt::overlappingLivesGiveBackTheFirstHandler()
         QVERIFY(!again.interrupted());
     }
     QVERIFY(currentHandler() == ownHandler);
+}
+
+void TestInterrupt::aKillTakesTheScratchFileWithIt_data()
+{
+    QTest::addColumn<int>("signal");
+    QTest::newRow("SIGTERM") << int(SIGTERM);
+    QTest::newRow("SIGHUP") << int(SIGHUP);
+    QTest::newRow("SIGINT") << int(SIGINT);
+}
+
+// The signal removes the file and its directory, then reaches the handler from before (here the
+// test's own, standing for the default that ends the process).
+void TestInterrupt::aKillTakesTheScratchFileWithIt()
+{
+    QFETCH(int, signal);
+    std::signal(signal, ownHandler);
+    QTemporaryDir parent;
+    QVERIFY(parent.isValid());
+    const QString directory = parent.filePath(u"scratch"_s);
+    QVERIFY(QDir().mkdir(directory));
+    const QString file = directory + u"/table.npy"_s;
+    {
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QVERIFY(out.write("0123456789") == 10);
+    }
+    {
+        const RemovedIfKilled scratch(QFile::encodeName(file), QFile::encodeName(directory));
+        QVERIFY(currentHandler(signal) != ownHandler);
+        std::raise(signal);
+        QCOMPARE(int(g_ownCalls), 1);
+        QVERIFY(!QFile::exists(file));
+        QVERIFY(!QFile::exists(directory));
+    }
+    QVERIFY(currentHandler(signal) == ownHandler);
+}
+
+void TestInterrupt::aScratchFileOutlivesItsScopeUntouched()
+{
+    std::signal(SIGTERM, ownHandler);
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString file = directory.filePath(u"table.npy"_s);
+    {
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+    }
+    {
+        const RemovedIfKilled scratch(QFile::encodeName(file), QFile::encodeName(directory.path()));
+    }
+    QVERIFY(QFile::exists(file));
+    QVERIFY(currentHandler(SIGTERM) == ownHandler);
+    std::raise(SIGTERM); // the scope gone, the signal reaches the handler from before only
+    QCOMPARE(int(g_ownCalls), 1);
+    QVERIFY(QFile::exists(file));
 }
 
 QTEST_GUILESS_MAIN(TestInterrupt)

@@ -199,6 +199,13 @@ std::optional<double> expected(const QString &key, const LessonModel &m, const Q
              return sum;
          }},
         {u"f32_bound"_s, [&] { return double(p.maxLen - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -25); }},
+        // Half a step of the checkpoint's format below 1: float16's steps on [½, 1) are 2⁻¹¹, bfloat16's 2⁻⁸.
+        {u"stored_error"_s,
+         [&]() -> std::optional<double> {
+             if (!m.source.contains(u"checkpoint stores the table in "_s))
+                 return std::nullopt;
+             return std::ldexp(1.0, m.source.contains(u"table in float16"_s) ? -12 : -9);
+         }},
         {u"mrope_image_tokens"_s,
          [&]() -> std::optional<double> {
              // T · (H/m) · (W/m) of the first image:TxHxW segment of the prompt.
@@ -264,7 +271,7 @@ QList<Claim> claims()
         {u"turns at w_i = b^−2i/k ("_s,
          [](const Params &p) { return p.sinusoidal.freqShift == 0.0 && p.sinusoidal.timestepScale == 1.0; },
          u"states the paper's w_i of a shifted or scaled sinusoid"_s},
-        {u"whose w is 1 in every sinusoid"_s, [](const Params &p) { return p.sinusoidal.timestepScale == 1.0; },
+        {u"whose w_0 = b^0 = 1"_s, [](const Params &p) { return p.sinusoidal.timestepScale == 1.0; },
          u"gives pair 0 w = 1 where the scale c moves it"_s},
         {u" on)."_s, [](const Params &p) { return p.sinusoidal.layout == Layout::Interleaved; },
          u"puts the slow pairs' columns together where the split layout parts sines from cosines"_s},

@@ -16,9 +16,11 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -61,6 +63,8 @@ private slots:
     void aHybridModelIsShownItsOwnLayersCode();
     void anAlibiModelHearsOfItsOwnCode();
     void aPortsFloat32IsNotTheModelsOwn();
+    void relativePositionQuotesOnlyWhatItsFigureDraws();
+    void aPapersPresetHasNoCodeToQuote();
 };
 
 // packing told Qwen3-Next that restarted ids and no 2-D mask keep the documents apart, though 36 of
@@ -262,6 +266,71 @@ void TestLessonPremises::aPortsFloat32IsNotTheModelsOwn()
         QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
         QVERIFY2(!textOf(lesson, r).contains(u"a port of the model's code"_s), qPrintable(textOf(lesson, r)));
     }
+}
+
+// relative-position quoted S(10) and S(100) for a table of 8 positions, and a curve "measured at a
+// middle position" where the figure measures at p = 0 alone. The similarity figure draws S(k) over
+// the offsets 0 .. min(L − 1, 200) and a second row, p = min((L − 1)/2, L − 1 − that last offset),
+// only where it is past 0 (SimilarityCompute.cpp): every S(k) quoted is one drawn, every row named
+// one measured, and "not monotonically" said only where S(k) rises somewhere over them (float64 here).
+void TestLessonPremises::relativePositionQuotesOnlyWhatItsFigureDraws()
+{
+    const Lesson &lesson = *Lessons::find(u"relative-position"_s);
+    const QRegularExpression quoted(u"S\\((\\d+)\\)"_s);
+    for (const auto &[d, length] : {std::pair {16, 8}, std::pair {16, 2}, std::pair {16, 60}, std::pair {128, 256},
+                                    std::pair {512, 1000}, std::pair {6, 150}}) {
+        const LessonOptions::Read r = readFor(
+            lesson, {u"--d-model"_s, QString::number(d), u"--max-len"_s, QString::number(length)});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+        const QString said = textOf(lesson, r);
+        const int last = std::min(length - 1, 200);
+        for (auto it = quoted.globalMatch(said); it.hasNext();) {
+            const int k = it.next().captured(1).toInt();
+            QVERIFY2(k <= last, qPrintable(said));
+        }
+        const int middle = std::max(0, std::min((length - 1) / 2, length - 1 - last));
+        const QString rows = middle > 0 ? u"measured at p = 0 and at p = %1 lies"_s.arg(middle)
+                                        : u"measured at p = 0 lies"_s;
+        QVERIFY2(said.contains(rows), qPrintable(said));
+        const auto similarity = [d = d](int k) {
+            double sum = 0.0;
+            for (int i = 0; i < d / 2; ++i)
+                sum += std::cos(k * std::pow(10000.0, -2.0 * i / d));
+            return sum;
+        };
+        bool rises = false;
+        for (int k = 1; k <= last; ++k)
+            rises = rises || similarity(k) > similarity(k - 1);
+        QVERIFY2(said.contains(u"not monotonically"_s) == rises, qPrintable(said));
+        QVERIFY2(said.contains(u"falls steadily"_s) == (!rises && last >= 2), qPrintable(said));
+    }
+}
+
+// "Transformer base's code multiplies its embeddings by s = 22.6": its preset is the paper's
+// ("reference": "paper"), which has no code. And why-sqrt-d said the Annotated Transformer's preset
+// "does not say how its embeddings start", where its make_model runs nn.init.xavier_uniform_ on
+// every parameter with p.dim() > 1, Embeddings.lut among them (harvardnlp/annotated-transformer,
+// the_annotated_transformer.py), whose σ follows a vocabulary size (its "embedding-init").
+void TestLessonPremises::aPapersPresetHasNoCodeToQuote()
+{
+    const Lesson &sum = *Lessons::find(u"dropout-on-sum"_s);
+    for (const QString &preset : {u"transformer-base"_s, u"transformer-big"_s}) {
+        const LessonOptions::Read r = readFor(sum, {u"--preset"_s, preset});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+        const QString said = textOf(sum, r);
+        QVERIFY2(said.contains(u"'s paper multiplies its embeddings by s = "_s), qPrintable(said));
+        QVERIFY2(!said.contains(u"'s code multiplies"_s), qPrintable(said));
+    }
+    const LessonOptions::Read annotated = readFor(sum, {u"--preset"_s, u"annotated-transformer"_s});
+    QVERIFY2(textOf(sum, annotated).contains(u"The Annotated Transformer's code multiplies its embeddings by s = "_s),
+             qPrintable(textOf(sum, annotated)));
+    const Lesson &sqrt = *Lessons::find(u"why-sqrt-d"_s);
+    const LessonOptions::Read r = readFor(sqrt, {u"--preset"_s, u"annotated-transformer"_s});
+    QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+    const QString said = textOf(sqrt, r);
+    QVERIFY2(said.contains(u"The Annotated Transformer's code starts its embeddings with xavier_uniform_"_s)
+                 && !said.contains(u"does not say how its embeddings start"_s),
+             qPrintable(said));
 }
 
 QTEST_GUILESS_MAIN(TestLessonPremises)

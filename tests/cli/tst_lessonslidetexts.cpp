@@ -103,17 +103,6 @@ const QSet<QString> &readLater()
     return keys;
 }
 
-// The rows of everyPanelAndTheTitle still short of it, each with what it lacks.
-const QStringList &panelShortfalls()
-{
-    static const QStringList rows {
-        // The magnitudes view beside the ten heatmaps keeps its norms, the panel the text names it
-        // for, and gives up its columns' mean and std.
-        u"dropout-on-sum mae-vit-b-16 16:9"_s,
-    };
-    return rows;
-}
-
 // A slide as posenc export wrote it: the run, and the SVG file's bytes (none where it failed).
 struct Slide
 {
@@ -148,17 +137,6 @@ QHash<QString, Slide> &keptSlides()
 {
     static QHash<QString, Slide> slides;
     return slides;
-}
-
-// The rows still short of it, each with what it lacks.
-const QStringList &shortfalls()
-{
-    static const QStringList rows {
-        // The layer stack's top row of words ("full_attention") reaches 0.9 units past the plot's
-        // top, where the layers' range ends half a row short of it.
-        u"many-layers llama-3-1-8b 4:3"_s,
-    };
-    return rows;
 }
 
 } // namespace
@@ -215,8 +193,6 @@ void TestLessonSlideTexts::everyTextWholeAndApart()
     const QString row = QString::fromLatin1(QTest::currentDataTag());
     if (!problems.isEmpty())
         qInfo("%s: %s", qPrintable(row), qPrintable(problems.join(u"; "_s)));
-    if (shortfalls().contains(row))
-        QEXPECT_FAIL("", "short of issue 58's acceptance on a 14-pt slide, open", Continue);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
 }
 
@@ -250,9 +226,6 @@ void TestLessonSlideTexts::everyPanelAndTheTitle()
         : exportSlide(lesson, preset, size);
     const Run &run = slide.run;
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-    const bool known = panelShortfalls().contains(QString::fromLatin1(QTest::currentDataTag()));
-    if (known && run.err.contains(u"panels left out"_s))
-        QEXPECT_FAIL("", "short of issue 58's acceptance on a 14-pt slide, open", Abort);
     QVERIFY2(!run.err.contains(u"panels left out"_s), qPrintable(run.err));
     const QByteArray &bytes = slide.svg;
     QVERIFY(!bytes.isEmpty());
@@ -273,8 +246,6 @@ void TestLessonSlideTexts::everyPanelAndTheTitle()
     const QString drawn = QString(bold).remove(space);
     const bool titled = std::all_of(parts.cbegin(), parts.cend(),
                                     [&](const QString &part) { return drawn.contains(QString(part).remove(space)); });
-    if (known && !titled)
-        QEXPECT_FAIL("", "short of issue 58's acceptance on a 14-pt slide, open", Abort);
     QVERIFY2(titled, qPrintable(u"no title \"%1\" drawn; bold: %2"_s.arg(parts.join(u"  ·  "_s), bold)));
     if (lesson == u"rope-scaling"_s) {
         QString all;

@@ -46,6 +46,8 @@ Params settings(std::int64_t maxLen, bool flipped = false)
     Params p;
     p.maxLen = maxLen;
     p.dModel = 64;
+    // A model that attends both ways masks no key itself: each panel shows its family's own mask.
+    p.batch.attention = Attention::BothWays;
     for (const TestFamily &family : TestFamilies::all())
         if (family.panelParams)
             p = family.panelParams(p, flipped);
@@ -86,6 +88,7 @@ private slots:
     void aPageThatHoldsEveryPanelDrawsThemAll();
     void headBiasPanelsWordTheirHeadAndTheMaskedKeys();
     void everyPanelWordsTheOffsetUnderTheMouse();
+    void aCausalModelsPanelsEachMaskTheKeysAfterTheQuery();
     void theLastPanelKeptHoldsTheOffsetAxis_data();
     void theLastPanelKeptHoldsTheOffsetAxis();
 };
@@ -470,6 +473,30 @@ void TestFamiliesFigure::headBiasPanelsWordTheirHeadAndTheMaskedKeys()
     QCOMPARE(HeadBiasPanel::headsProblem(8, 64, 9), std::optional<QString>(u"head K not within 1..H"_s));
     QCOMPARE(HeadBiasPanel::headsProblem(8, 64, 0), std::optional<QString>(u"head K not within 1..H"_s));
     QCOMPARE(HeadBiasPanel::headsProblem(8, 64, 8), std::nullopt);
+}
+
+// The families figure drawn for Mistral 7B tinted its RoPE panel over every offset to +16,384,
+// though its causal mask (transformers' create_causal_mask, MistralModel.forward) scores no key after
+// the query; the NoPE, ALiBi and KERPLE panels beside it greyed those keys. A causal model's keys
+// after the query are masked in every panel, under one legend entry; a model that attends both ways
+// (an encoder) leaves each family its own mask.
+void TestFamiliesFigure::aCausalModelsPanelsEachMaskTheKeysAfterTheQuery()
+{
+    Params p = settings(300);
+    p.encoding = Encoding::Rope;
+    p.batch.attention = Attention::Causal;
+    const std::int64_t q = 120;
+    const auto causal = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
+    QVERIFY(causal);
+    for (const FamilyPanelData &panel : causal->panels) {
+        QVERIFY2(panel.maskedAfterQuery, qPrintable(Families::word(panel.family)));
+        QCOMPARE(panel.maskName, causal->panels.front().maskName);
+    }
+    p.batch.attention = Attention::BothWays;
+    const auto both = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
+    QVERIFY(both);
+    QVERIFY(!both->panel(Encoding::Rope)->maskedAfterQuery);
+    QVERIFY(both->panel(Encoding::None)->maskedAfterQuery); // NoPE's order needs its causal mask
 }
 
 // Every panel that words its value under the mouse names the offset k = j - q, and has a finite

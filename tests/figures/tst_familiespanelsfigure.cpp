@@ -76,6 +76,9 @@ void TestFamiliesPanelsFigure::aChangeComputesOnlyThePanelsThatReadIt()
     Params p;
     p.dModel = 1024;
     p.maxLen = 2048;
+    // A model that masks no key itself: each panel as its family computes it (a causal model's
+    // mask is laid on every panel after the panels are kept, FamiliesModel::compute).
+    p.batch.attention = Attention::BothWays;
     const std::int64_t q = FamiliesModel::defaultQuery(p);
     const double lower = -double(q) - 0.5, upper = double(p.maxLen - 1 - q) + 0.5;
     constexpr int kPixels = 300;

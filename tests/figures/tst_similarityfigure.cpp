@@ -84,6 +84,7 @@ private slots:
     void oneCellPerPositionIsTheDotProduct();
     void closedFormIsTheSumOfCosines();
     void measuredOffsetsDependOnKOnly();
+    void measuredMarkersDoNotTouch();
     void oddDModelDependsOnPositionToo();
     void figureIsRegisteredAndExports();
     void heatmapIsSquareBesideOrAboveTheOffsets_data();
@@ -118,7 +119,7 @@ void TestSimilarityFigure::cellsAreTheMeanOfSOverTheirPositions()
     // 300 positions on 70 pixels: bands of 4 or 5 positions, and the mean of S over a cell's
     // positions is the dot product of the two bands' mean rows.
     const Engine engine(p);
-    const auto data = SimilarityCompute::compute(engine, wholeTable(p.maxLen, 70), cosine, {0, 10}, 100, 1, nullptr);
+    const auto data = SimilarityCompute::compute(engine, wholeTable(p.maxLen, 70), cosine, {0, 10}, 100, 100, 1, nullptr);
     QVERIFY(data);
     QCOMPARE(data->grid.rows, 70);
     const double norm = cosine ? 0.5 * double(p.dModel) : 1.0; // ||PE_p||^2 for even d (float32 angles: nearly)
@@ -145,7 +146,7 @@ void TestSimilarityFigure::cellsAtAMillionPositions()
     request.block = {1000000, 48000, 1020000, 28000};
     request.pixelRows = 12;
     request.pixelCols = 7;
-    const auto data = SimilarityCompute::compute(engine, request, false, {0, 10}, 100, 1, nullptr);
+    const auto data = SimilarityCompute::compute(engine, request, false, {0, 10}, 100, 100, 1, nullptr);
     QVERIFY(data);
     for (const auto &[a, b] : {std::pair {0, 0}, std::pair {5, 3}, std::pair {11, 6}}) {
         const std::int64_t r0 = 1000000 + 48000 * a / 12, r1 = 1000000 + 48000 * (a + 1) / 12;
@@ -160,8 +161,8 @@ void TestSimilarityFigure::oneCellPerPositionIsTheDotProduct()
 {
     const Params p = params(32, 40);
     const Engine engine(p);
-    const auto plain = SimilarityCompute::compute(engine, wholeTable(40, 100), false, {0, 10}, 100, 1, nullptr);
-    const auto cosine = SimilarityCompute::compute(engine, wholeTable(40, 100), true, {0, 10}, 100, 1, nullptr);
+    const auto plain = SimilarityCompute::compute(engine, wholeTable(40, 100), false, {0, 10}, 100, 100, 1, nullptr);
+    const auto cosine = SimilarityCompute::compute(engine, wholeTable(40, 100), true, {0, 10}, 100, 100, 1, nullptr);
     QVERIFY(plain && cosine);
     QCOMPARE(plain->grid.rows, 40);
     for (int a = 0; a < 40; ++a) {
@@ -191,8 +192,9 @@ void TestSimilarityFigure::measuredOffsetsDependOnKOnly()
     // PE_p . PE_(p+k) at p = 0 and at a middle position both equal the closed form.
     const Params p = params(64, 2000);
     const Engine engine(p);
-    // 600 pixels: every offset k = 0..150 is measured.
-    const auto data = SimilarityCompute::compute(engine, wholeTable(2000, 50), false, {0, 150}, 600, 1, nullptr);
+    // 600 pixels on 1600 layout units: every offset k = 0..150 is measured.
+    const auto data
+        = SimilarityCompute::compute(engine, wholeTable(2000, 50), false, {0, 150}, 600, 1600, 1, nullptr);
     QVERIFY(data);
     QVERIFY(data->translationInvariant);
     QVERIFY(data->middle > 0);
@@ -207,12 +209,30 @@ void TestSimilarityFigure::measuredOffsetsDependOnKOnly()
     }
 }
 
+void TestSimilarityFigure::measuredMarkersDoNotTouch()
+{
+    // 201 offsets on a panel 400 units wide (a slide's): markers every few offsets, evenly
+    // spread and at least kMarkerPitch apart, the first and the last offset among them.
+    const Params p = params(64, 512);
+    const Engine engine(p);
+    const int width = 400;
+    const auto data = SimilarityCompute::compute(engine, wholeTable(512, 50), false, {0, 200}, 800, width, 1, nullptr);
+    QVERIFY(data);
+    QVERIFY(data->measuredOffsets.size() >= 8);
+    QCOMPARE(data->measuredOffsets.front(), 0.0);
+    QCOMPARE(data->measuredOffsets.back(), 200.0);
+    for (qsizetype i = 1; i < data->measuredOffsets.size(); ++i) {
+        const double apart = (data->measuredOffsets[i] - data->measuredOffsets[i - 1]) * width / 200.0;
+        QVERIFY2(apart >= SimilarityCompute::kMarkerPitch - 1e-9, qPrintable(QString::number(apart)));
+    }
+}
+
 void TestSimilarityFigure::oddDModelDependsOnPositionToo()
 {
     // A lone sine column: sin(p w) sin((p + k) w) moves with p by up to 1/2 around its mean.
     const Params p = params(9, 2000);
     const Engine engine(p);
-    const auto data = SimilarityCompute::compute(engine, wholeTable(2000, 50), false, {0, 60}, 180, 1, nullptr);
+    const auto data = SimilarityCompute::compute(engine, wholeTable(2000, 50), false, {0, 60}, 180, 180, 1, nullptr);
     QVERIFY(data);
     QVERIFY(!data->translationInvariant);
     double largest = 0.0;
@@ -395,7 +415,7 @@ void TestSimilarityFigure::bandMeansStayWithinTheMemoryBudget()
     QVERIFY(!SimilarityCompute::check(engine, visible, false));
     std::optional<SimilarityData> data;
     const qint64 grown = PeakMemory::growth([&] {
-        data = SimilarityCompute::compute(engine, visible, false, {0, 100}, 50, 0, nullptr);
+        data = SimilarityCompute::compute(engine, visible, false, {0, 100}, 50, 50, 0, nullptr);
     });
     QVERIFY(data);
     if (PeakMemory::kPeakIsOurs)
@@ -443,7 +463,7 @@ void TestSimilarityFigure::aWideTableTakesACoarserGrid()
     p.maxLen = std::int64_t(1) << 20;
     const Engine engine(p);
     const auto data
-        = SimilarityCompute::compute(engine, wholeTable(p.maxLen, 256), false, {0, double(p.maxLen)}, 600, 0, nullptr);
+        = SimilarityCompute::compute(engine, wholeTable(p.maxLen, 256), false, {0, double(p.maxLen)}, 600, 600, 0, nullptr);
     QVERIFY(data);
     const double products = double(data->grid.rows) * double(data->grid.cols) * double(p.dModel);
     QVERIFY2(products <= double(std::int64_t(1) << 33), qPrintable(QString::number(products)));

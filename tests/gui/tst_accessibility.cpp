@@ -245,7 +245,7 @@ void TestAccessibility::thePlotsAreChartsThatSayTheKeyboardsCell()
     MainWindow window(small(), nullptr);
     window.resize(1500, 950);
     QVERIFY(WindowFixture::shown(window));
-    QTRY_VERIFY(window.isSettled());
+    QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
     QCustomPlot *plot = heatmapView(window)->plot();
     QAccessibleInterface *face = QAccessible::queryAccessibleInterface(plot);
     QVERIFY(face);
@@ -469,7 +469,7 @@ void TestAccessibility::theKeyboardZoomsAHeatmapAndReadsACell()
     window.show();
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&window));
-    QTRY_VERIFY(window.isSettled());
+    QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
     FigureView *view = heatmapView(window);
     QCustomPlot *plot = view->plot();
     // Tab reaches the plot.
@@ -487,7 +487,7 @@ void TestAccessibility::theKeyboardZoomsAHeatmapAndReadsACell()
     QTest::keyClick(plot, Qt::Key_Down);
     QVERIFY(positions->range().size() == zoomed.size() || std::abs(positions->range().size() - zoomed.size()) < 1e-9);
     QVERIFY(positions->range().center() != zoomed.center());
-    QTRY_VERIFY(window.isSettled());
+    QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
     // The readout follows a keyboard cursor, a cell a step.
     auto *readout = window.findChild<QLabel *>(u"hoverReadout"_s);
     QVERIFY(readout);
@@ -497,7 +497,7 @@ void TestAccessibility::theKeyboardZoomsAHeatmapAndReadsACell()
     QVERIFY2(first.contains(u"PE"_s), qPrintable(first));
     QTest::keyClick(plot, Qt::Key_Right, Qt::ShiftModifier);
     QTRY_VERIFY(readout->text() != first); // the next column
-    QTRY_VERIFY(window.isSettled());
+    QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
     qInfo("%s", qPrintable(TestShots::save(window.grab(), u"keyboard-cell"_s)));
     QTest::keyClick(plot, Qt::Key_0);
     QTRY_COMPARE(positions->range(), whole);

@@ -14,9 +14,11 @@
 #include "core/ParamText.h"
 
 #include <QAbstractButton>
+#include <QApplication>
 #include <QComboBox>
 #include <QEvent>
 #include <QHash>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
@@ -66,6 +68,7 @@ private slots:
     void tooltipsGiveTheFormula();
     void ropeGroupShowsWhileRopeIsChosen();
     void aTooltipIsSetOnlyWhenItChanges();
+    void tooltipsInViewWaitForTheControlsToRest();
     void aHiddenControlsTooltipIsWrittenWhenItShows();
 };
 
@@ -458,6 +461,50 @@ void TestControlPanelParams::aHiddenControlsTooltipIsWrittenWhenItShows()
     for (const auto &[key, w] : std::as_const(rope)) {
         QVERIFY2(w->isVisible(), qPrintable(key));
         QCOMPARE(w->toolTip(), ParamTips::tooltip(key, panel.params()));
+        QCOMPARE(w->accessibleDescription(), Accessibility::plainText(w->toolTip()));
+    }
+}
+
+// While a control moves, the tooltips of the controls in view (worded, and described again from
+// their HTML, at every step) wait for the controls to rest; the one hovered is worded at once.
+void TestControlPanelParams::tooltipsInViewWaitForTheControlsToRest()
+{
+    Accessibility::install();
+    ControlPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    setControl(panel, u"dModelSpin"_s, u"520"_s);
+    QVERIFY(!panel.hasErrors());
+    const Params before = panel.params();
+    Params after = before;
+    after.dModel = 528;
+    // The controls in view whose tooltips the width moves (a choice's custom number has a field of its
+    // own, under its own key).
+    QList<std::pair<QString, QWidget *>> moved;
+    for (const ParamSpec &row : ParamTable::rows()) {
+        if (!row.isFlag || row.kind == ParamKind::ChoiceOrNumber)
+            continue;
+        for (const QString &suffix : {u"Spin"_s, u"Edit"_s, u"Combo"_s, u"Check"_s}) {
+            auto *w = panel.findChild<QWidget *>(row.objectName + suffix);
+            if (w && w->isVisible() && ParamTips::tooltip(row.key, before) != ParamTips::tooltip(row.key, after)) {
+                moved.append({row.key, w});
+                break;
+            }
+        }
+    }
+    QVERIFY(!moved.isEmpty());
+    for (const auto &[key, w] : std::as_const(moved))
+        QTRY_COMPARE(w->toolTip(), ParamTips::tooltip(key, before));
+    setControl(panel, u"dModelSpin"_s, u"528"_s);
+    QCOMPARE(panel.params().dModel, after.dModel);
+    for (const auto &[key, w] : std::as_const(moved))
+        QCOMPARE(w->toolTip(), ParamTips::tooltip(key, before));
+    const auto &[hoveredKey, hovered] = moved.front();
+    QHelpEvent hover(QEvent::ToolTip, QPoint(2, 2), hovered->mapToGlobal(QPoint(2, 2)));
+    QApplication::sendEvent(hovered, &hover);
+    QCOMPARE(hovered->toolTip(), ParamTips::tooltip(hoveredKey, after));
+    for (const auto &[key, w] : std::as_const(moved)) {
+        QTRY_COMPARE(w->toolTip(), ParamTips::tooltip(key, after));
         QCOMPARE(w->accessibleDescription(), Accessibility::plainText(w->toolTip()));
     }
 }

@@ -215,7 +215,7 @@ void TestLessonRoom::theTextCanSitBelowTheFigure()
         QVERIFY(window.lessons()->room()->textBelowAction()->isChecked());
         // Below the figure, the text leaves it the window's width beside the strip.
         QTRY_VERIFY(window.views().front()->plot()->width() >= 0.9 * window.width());
-        QTRY_VERIFY(window.isSettled());
+        QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
         TestShots::save(window.grab().toImage(), u"lessonroom-below"_s);
     }
     // Remembered: the next window puts it there too.
@@ -260,7 +260,7 @@ void TestLessonRoom::theCodeBoxFollowsThePreset()
                                          [&name](const Preset &p) { return p.name == name; });
         QVERIFY(preset != controls->presets().end());
         QVERIFY(controls->choosePreset(int(preset - controls->presets().begin())));
-        QTRY_VERIFY(window.isSettled());
+        QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
         QCoreApplication::processEvents();
         TestShots::save(window.grab().toImage(),
                         u"lessonroom-code-"_s + name
@@ -301,7 +301,7 @@ void TestLessonRoom::theTextIsAsHighAsQtLaysItOut()
     const QList<int> first = heights(*explanation);
     QCOMPARE(first, qtHeights());
     QVERIFY(window.lessons()->open(u"nope-order"_s));
-    QTRY_VERIFY(window.isSettled());
+    QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
     QCOMPARE(heights(*explanation), qtHeights());
     QVERIFY(heights(*explanation) != first);
     QFont larger = explanation->font();

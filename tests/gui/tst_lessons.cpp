@@ -215,7 +215,7 @@ void TestLessons::theRowsADropoutFigureNamesAreInView()
     QVERIFY(WindowFixture::shown(window));
     QVERIFY(window.lessons()->open(name));
     const FigureView *view = window.views()[Lessons::find(name)->mainView];
-    QTRY_VERIFY(view->isSettled());
+    QTRY_VERIFY_WITH_TIMEOUT(view->isSettled(), 60000);
     const auto positions = view->state().range(u"positions"_s);
     QVERIFY(positions);
     for (const std::int64_t row : view->params().specialRows())

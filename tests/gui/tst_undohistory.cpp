@@ -82,7 +82,7 @@ void TestUndoHistory::aViewsOptionIsAStepAndZoomIsNot()
 {
     MainWindow window(small(), nullptr);
     QVERIFY(WindowFixture::shown(window));
-    QTRY_VERIFY(window.isSettled());
+    QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
     QUndoStack *stack = window.history()->stack();
     auto *box = heatmapView(window)->findChild<QComboBox *>(u"quantityBox"_s);
     QVERIFY(box);

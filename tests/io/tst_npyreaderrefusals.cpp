@@ -96,11 +96,16 @@ void TestNpyReaderRefusals::refusesMalformed_data()
     row("object dtype", npy(dict("|O", "(3, 4)"), zeros(96)),
         u"object arrays (dtype '|O') hold pickled Python objects and are refused"_s);
     const QString supported = u" (.npy matrices load from f2, f4, f8, c8, c16, i1..i8, u1..u8 and b1)"_s;
-    // numpy's complex256: c8 and c16 are read as their real and imaginary parts (tst_complexpairs).
+    // numpy's complex256: c8 and c16 are read as their real and imaginary parts (tst_clishapes).
     row("complex dtype of 32 bytes", npy(dict("<c32", "(3, 4)"), zeros(384)), u"unsupported dtype '<c32'"_s + supported);
     row("complex in Fortran order",
         npy("{'descr': '<c8', 'fortran_order': True, 'shape': (3, 4)}\n", zeros(96)),
         u"a complex array (dtype '<c8') in Fortran order is not read; save np.ascontiguousarray of it"_s);
+    // A complex array's size said with the file's shape, not the parts' 2 it is read with.
+    row("complex data truncated", npy(dict("<c8", "(3, 4)"), zeros(40)),
+        u"the data is truncated: shape (3, 4) of <c8 needs 96 bytes after the header; the file has 40"_s);
+    row("complex vector, trailing bytes", npy(dict("<c16", "(5,)"), zeros(88)),
+        u"8 trailing bytes after the data of shape (5,) of <c16"_s);
     row("unknown dtype", npy(dict("<x4", "(3, 4)"), f4), u"unsupported dtype '<x4'"_s + supported);
     row("dtype without byte order", npy(dict("|f4", "(3, 4)"), f4),
         u"dtype '|f4' has no byte order, which only 1-byte types may omit"_s);

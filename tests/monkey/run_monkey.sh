@@ -17,13 +17,17 @@ if [[ ! -x $monkey ]]; then
 fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-export XDG_CONFIG_HOME=$scratch/config XDG_RUNTIME_DIR=$scratch/runtime TMPDIR=$scratch/tmp
-mkdir -p "$XDG_CONFIG_HOME" "$TMPDIR" && mkdir -m 700 "$XDG_RUNTIME_DIR"
-xvfb-run -a -s '-screen 0 1366x768x24' "$monkey" --minutes "$minutes" --seed "$seed" 2> "$scratch/stderr"
+export XDG_CONFIG_HOME=$scratch/config XDG_RUNTIME_DIR=$scratch/runtime
+mkdir -p "$XDG_CONFIG_HOME" "$scratch/tmp" "$scratch/xvfb" && mkdir -m 700 "$XDG_RUNTIME_DIR"
+# xvfb-run keeps its authority file in a directory of its TMPDIR, here outside the monkey's: a
+# 10-minute run with it inside failed xvfb-run's clean-up (rm of that directory), and xvfb-run then
+# exits 5 before it stops its Xvfb, which stayed running after the script.
+TMPDIR=$scratch/xvfb xvfb-run -a -s '-screen 0 1366x768x24' env TMPDIR="$scratch/tmp" \
+  "$monkey" --minutes "$minutes" --seed "$seed" 2> "$scratch/stderr"
 status=$?
 failed=0
 if [[ $status -ne 0 ]]; then
-  echo "run_monkey.sh: the monkey exited with $status (1: a stall; 3: a hang; over 128: a signal)"
+  echo "run_monkey.sh: the monkey exited with $status (1: a stall; 3: a hang; 5: xvfb-run's clean-up; over 128: a signal)"
   failed=1
 fi
 if [[ -s $scratch/stderr ]]; then

@@ -25,6 +25,7 @@ private slots:
     void screenMarkersWithinHalfAPixel();
     void nonFinitePointsDrawNothing_data();
     void nonFinitePointsDrawNothing();
+    void markersOnOnePixelAreStampedOnce();
     void linesAndBandsLookTheSame_data();
     void linesAndBandsLookTheSame();
     void dashedLinesAreNotStrokedAsPaths();
@@ -213,6 +214,26 @@ void TestStampedGraph::nonFinitePointsDrawNothing()
         if (std::isfinite(at.x()) && std::isfinite(at.y()) && inkAround(image, at, 4).total > 0.0)
             ++inked;
     QCOMPARE(inked, kMarkers);
+}
+
+// Markers that land on the device pixel of one already stamped (dense columns) are stamped once: the
+// screen shows what the markers without them show; an export draws every one, as QCPGraph does.
+void TestStampedGraph::markersOnOnePixelAreStampedOnce()
+{
+    const QCPScatterStyle style(QCPScatterStyle::ssCircle, QColor(0, 114, 178), 5);
+    QCustomPlot once, twice;
+    build(once, true, style, true);
+    build(twice, true, style, true);
+    once.replot();
+    const QImage alone = once.grab().toImage();
+    // Each marker again, less than a hundredth of a pixel away: on the same device pixel.
+    QCPGraph *graph = twice.graph(0);
+    const double step = 0.01 / kWidth;
+    for (int i = 0; i < kMarkers; ++i)
+        graph->addData(graph->data()->at(i)->key + step, graph->data()->at(i)->value);
+    twice.replot();
+    QCOMPARE(twice.grab().toImage(), alone);
+    QVERIFY(twice.toPixmap(kWidth, kHeight, 1.0).toImage() != once.toPixmap(kWidth, kHeight, 1.0).toImage());
 }
 
 namespace {

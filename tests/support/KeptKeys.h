@@ -3,7 +3,9 @@
 // A figure on little room keeps its keys, and each key still tells its lines apart: a key given up
 // while a panel it names is drawn leaves that panel's lines unnamed (buckets at 6 x 4 cm drew its
 // three T5 curves and its shades without one), and entries cut until two read alike ("T5 key…",
-// "T5 key…") or until one names nothing ("cappe…") name no line (tst_figuresizes).
+// "T5 key…") or until one names nothing ("cappe…") name no line (tst_figuresizes). A key that gave
+// way to labels on its curves (DirectLabels) is kept where each of its curves is labelled.
+#include "render/DirectLabels.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
 #include "render/SwatchLegend.h"
@@ -41,6 +43,8 @@ public:
                 key.items.append(item);
                 key.shown.append(textOf(item));
             }
+            if (!key.drawn)
+                key.drawn = labelledDirectly(plot, key);
             m_keys.append(key);
         }
     }
@@ -76,6 +80,43 @@ public:
     }
 
 private:
+    struct Key;
+
+    // A key given up for labels on its curves stands for a key drawn where each entry's curve is
+    // named by a label drawn within that curve's plot, in its colour (its pen's, a band's fill's),
+    // not over another text (SvgTexts reads the overlaps): its entries are then the labels' texts.
+    static bool labelledDirectly(const QCustomPlot &plot, Key &key)
+    {
+        QStringList shown;
+        for (const QPointer<QCPAbstractLegendItem> &item : key.items) {
+            auto *entry = qobject_cast<QCPPlottableLegendItem *>(item.data());
+            QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr;
+            if (!plottable)
+                return false;
+            QColor colour
+                = plottable->pen().style() != Qt::NoPen ? plottable->pen().color() : plottable->brush().color();
+            colour.setAlpha(255);
+            const QCPAxisRect *rect = plottable->keyAxis()->axisRect();
+            QString found;
+            for (int i = 0; i < plot.itemCount() && found.isEmpty(); ++i) {
+                auto *text = qobject_cast<QCPItemText *>(plot.item(i));
+                if (!text || posenc::DirectLabels::named(text) != plottable || !text->realVisibility()
+                    || posenc::FigureRoom::Changes::isHidden(text) || text->color() != colour
+                    || text->clipAxisRect() != rect || !text->clipToAxisRect())
+                    continue;
+                const QRectF box
+                    = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
+                if (QRectF(rect->rect()).contains(box))
+                    found = text->text();
+            }
+            if (found.isEmpty())
+                return false;
+            shown.append(found);
+        }
+        key.shown = shown;
+        return !shown.isEmpty();
+    }
+
     static QString textOf(QCPAbstractLegendItem *item)
     {
         auto *entry = qobject_cast<QCPPlottableLegendItem *>(item);

@@ -7,11 +7,11 @@
 #include "check/rope/CosSinPair.h"
 #include "check/rope/RopeApply.h"
 #include "check/rope/RopeConfigReader.h"
+#include "check/rope/RopeDeclaredFactor.h"
 #include "check/rope/RopeInvFreq.h"
 #include "check/rope/RopeLayers.h"
 #include "check/rope/RopeTableCheck.h"
 #include "check/rope/RopeVectorLength.h"
-#include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
@@ -21,9 +21,6 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
-
-// Attention factors closer than this (relative) are the same: a table's amplitude read to float32.
-constexpr double kFactorDiffers = 1e-4;
 
 // What the shape check reads as RoPE's (TensorReading): a model's inv_freq, a cos|sin cache, and a
 // cache of half the table's width.
@@ -69,25 +66,40 @@ FamilyCheck makeRopeCheck()
         if (!read.params)
             return std::nullopt;
         const std::vector<double> inv = RopeFrequencies::table(*read.params).inv;
-        TableMatch named = RopeInvFreq::expect(inv, StoredType::Float64, declared);
-        if (named.verdict != CheckVerdict::Mistake)
-            return std::nullopt;
-        // A second defect beside the frequencies (daScript#3479: YaRN's betas 32/1 for 4/1 and its
-        // mscale dropped): the reading's amplitude, the table's attention factor, against the declared.
+        // LongRoPE's list as transformers takes it for the table's rows (RopeTableCheck::expect), not for
+        // a config's max_position_embeddings: the reading's sequence is the rows'.
+        Params atRows = declared;
+        if (declared.rope.type == RopeType::LongRope)
+            atRows.maxLen = read.params->maxLen;
+        TableMatch named = RopeInvFreq::expect(inv, StoredType::Float64, atRows);
+        // The reading's amplitude, the table's attention factor, against the declared: a defect of its
+        // own where the frequencies agree (RopeDeclaredFactor), a second one beside them (daScript#3479:
+        // YaRN's betas 32/1 for 4/1 and its mscale dropped). It differs only beyond what the cells pin
+        // it to (a half-precision cache's amplitude is known to its rounding: amplitudeSlack).
         const auto *reading = dynamic_cast<const PairReference *>(read.reference.get());
         const double declaredFactor = RopeFrequencies::attentionFactor(declared);
-        if (reading && std::fabs(reading->spec().schedule.amplitude / declaredFactor - 1.0) > kFactorDiffers) {
+        const double slack = reading ? reading->spec().amplitudeSlack : 0.0;
+        const bool sameFrequencies = named.verdict == CheckVerdict::Correct;
+        if (named.verdict != CheckVerdict::Mistake && !sameFrequencies)
+            return std::nullopt;
+        if (reading && RopeDeclaredFactor::differs(reading->spec().schedule.amplitude, slack, declaredFactor)) {
             const double factor = reading->spec().schedule.amplitude;
-            const bool missing = std::fabs(factor - 1.0) <= kFactorDiffers;
+            const bool missing = !RopeDeclaredFactor::differs(factor, slack, 1.0);
             const QString id = missing ? u"attention-factor-missing"_s : u"attention-factor"_s;
+            const QString said = RopeDeclaredFactor::words(factor, slack, declaredFactor, declared.rope.type);
+            if (sameFrequencies) {
+                named.verdict = CheckVerdict::Mistake;
+                named.correctAgainst.clear();
+                named.mistakes = {id};
+                named.diagnosis = u"%1 are the declared ones; but %2"_s.arg(named.diagnosis, said);
+                return named;
+            }
             if (!named.mistakes.contains(id))
                 named.mistakes.append(id);
-            named.diagnosis += u"; and the attention factor is %1 where %2 is declared (%3)"_s.arg(
-                NumberText::compact(factor, 6), NumberText::compact(declaredFactor, 6),
-                missing ? u"cos and sin not multiplied by it: LlamaRotaryEmbedding.forward's `cos() * "
-                          "attention_scaling`"_s
-                        : u"the table's amplitude"_s);
+            named.diagnosis += u"; and "_s + said;
         }
+        if (sameFrequencies)
+            return std::nullopt;
         return named;
     };
     check.apply = RopeApply::hypothesis();
@@ -96,6 +108,9 @@ FamilyCheck makeRopeCheck()
     check.rotary = RopeLayers::rotary();
     check.tensors = ropeTensors();
     check.wideBenchTable = u"rope-cos"_s;
+    // The sequence's length is the input, not the model: an inv_freq vector states none, and LongRoPE's
+    // list and dynamic NTK's base depend on it (RopeVectorLength), so --expect-config takes --max-len.
+    check.inputKeys = {u"max-len"_s};
     // A head whose every column turns is as wide as its table; a partial one keeps its head_dim.
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         if (params.rope.partialRotaryFactor == 1.0 && RopeFrequencies::rotaryDim(params.rope) != cols)

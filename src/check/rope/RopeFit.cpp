@@ -191,6 +191,12 @@ std::optional<double> measurePairZero(const std::function<double(std::size_t, st
     const double phase = std::atan2(-b, a); // x = A cos(theta r + phase)
     if (!(m.amplitude > 0.0))
         return std::nullopt;
+    // The amplitude's standard error: a's and b's variance is the residuals' mean square times their
+    // element of the inverse normal matrix, A's the larger.
+    double rss = 0.0;
+    for (std::int64_t k = 0; k < leading; ++k)
+        rss += std::pow(value(std::size_t(k), 0) - a * std::cos(theta0 * k) - b * std::sin(theta0 * k), 2);
+    m.amplitudeSigma = leading > 2 ? std::sqrt(rss / double(leading - 2) * std::max(cc, ss) / det) : m.amplitude;
     double bestResidual = std::numeric_limits<double>::infinity();
     // A first position declared (the ids' first) is the only one tried: its phase says cos or sin.
     const std::int64_t fromQ = declaredFirst > 0 ? declaredFirst : 0, toQ = declaredFirst > 0 ? declaredFirst : 64;
@@ -261,6 +267,7 @@ void measureSlowPairZero(const FitInput &input, Measured &m)
 {
     m.cosine = input.framing.firstRow == 0;
     m.amplitude = m.cosine ? double(input.sample.values(0, 0)) : 1.0;
+    m.amplitudeSigma = m.amplitude; // one cell: as far as its rounding (RopeSearch::amplitudeSlack)
     m.firstPosition = input.framing.firstRow + input.firstPosition;
 }
 
@@ -388,6 +395,7 @@ PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing, cons
     if (h.scaling != ScalingMistake::None && h.params.rope.type == RopeType::Yarn)
         spec.schedule.w = reversedYarn(h.params);
     spec.schedule.amplitude = h.amplitude;
+    spec.amplitudeSlack = h.amplitudeSlack;
     const std::int64_t d = RopeFrequencies::rotaryDim(h.params.rope);
     const std::int64_t pairs = spec.schedule.pairs();
     spec.columns.resize(std::size_t(d));
@@ -553,6 +561,7 @@ std::optional<Fit> fitFewRows(const FitInput &input, RopeLayout layout, std::opt
     m.amplitude = m.cosine ? value(0, 0) : 1.0;
     if (!(m.amplitude > 0.0))
         return std::nullopt;
+    m.amplitudeSigma = m.amplitude;
     m.live = h;
     m.theta.assign(std::size_t(h), Frequency {});
     if (sample.size() >= 2) {

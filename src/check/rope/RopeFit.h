@@ -40,6 +40,10 @@ struct Hypothesis
     ScalingMistake scaling = ScalingMistake::None;
     bool cosine = true; // a cos table, else a sin table
     double amplitude = 1.0; // what the table's cos and sin are multiplied by
+    // How closely `amplitude` is known, relative: 0 for a parameter's value (1, a type's or a config's
+    // attention factor, a round number that explains the cells); a measured one's uncertainty
+    // (Measured::amplitudeSlack), which the cells' tolerance takes in (PairReferenceSpec).
+    double amplitudeSlack = 0.0;
     std::int64_t firstPosition = 0; // the position the first compared row holds
     PositionRounding rounding = PositionRounding::None;
 };

@@ -399,9 +399,10 @@ TableMatch identify(const std::vector<double> &v, StoredType stored)
     QStringList names;
     std::optional<std::pair<Params, Comparison>> first;
     for (const RopeFit::Published &form : RopeTableCheck::publishedRopeForms(2 * std::int64_t(v.size()))) {
+        // The short regime at its longest sequence (the original length), which the words then say.
         QList<std::int64_t> lengths {1};
         if (form.params.rope.originalMaxLen)
-            lengths.append(*form.params.rope.originalMaxLen + 1);
+            lengths = {*form.params.rope.originalMaxLen, *form.params.rope.originalMaxLen + 1};
         for (const std::int64_t length : lengths) {
             Params q = form.params;
             q.maxLen = length;

@@ -97,7 +97,10 @@ public:
         for (std::size_t k = 0; k < m_column.size(); ++k)
             pairs.value(0, std::int64_t(k)) = m_column[k] < 0 ? 0.0 : double(row[m_column[k]]) / a;
         std::vector<double> starts(hints.begin(), hints.end());
-        starts.push_back(pairs.angle(0, m_slowFirst.front()) / w(m_slowFirst.front()));
+        // The slowest pair's angle or its mirror (cos: -a, sin: pi - a) in [0, 2 pi): below its period.
+        const double shown = pairs.angle(0, m_slowFirst.front()), turn = 2.0 * std::numbers::pi;
+        for (const double a : {shown, -shown, std::numbers::pi - shown})
+            starts.push_back((a - turn * std::floor(a / turn)) / w(m_slowFirst.front()));
         for (double x : starts) {
             for (const std::int64_t k : m_slowFirst) {
                 const auto [turned, gap] = pairs.nearestTurn(0, k, x * w(k));

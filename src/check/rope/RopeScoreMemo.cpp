@@ -32,6 +32,7 @@ std::size_t hashOf(const PairReferenceSpec &spec)
     for (const double w : spec.schedule.w)
         h.add(w);
     h.add(spec.schedule.amplitude);
+    h.add(spec.amplitudeSlack);
     for (const ReferenceColumn &c : spec.columns)
         h.add(std::uint64_t(c.pair) * 2u + (c.isCos ? 1u : 0u));
     h.add(std::uint64_t(spec.firstRow));

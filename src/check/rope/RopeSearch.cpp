@@ -49,6 +49,15 @@ bool roundTheta(const Fit &f)
     return FitNumbers::digitsOf(f.hypothesis.params.rope.theta) <= 6;
 }
 
+// Likewise a factor: linear's 1.0000016 at a rounded grown base is a fit's guess at a dynamic table
+// (whose factor 2 and rope_theta 10000 a config writes), which a half-precision cache's sample
+// cannot tell from it.
+bool roundFactor(const Fit &f)
+{
+    const std::optional<double> factor = f.hypothesis.params.rope.factor;
+    return !factor || FitNumbers::digitsOf(*factor) <= 6;
+}
+
 } // namespace
 
 // `value` as a config writes it: its fewest digits, or float32's nearest value of them (a factor
@@ -81,7 +90,7 @@ RopeSearch::RopeSearch(const FitInput &input, const Measured &measured, RopeLayo
 
 bool RopeSearch::roundBest() const
 {
-    return m_best && roundTheta(*m_best);
+    return m_best && roundTheta(*m_best) && roundFactor(*m_best);
 }
 
 Params RopeSearch::baseParams() const
@@ -101,8 +110,10 @@ double RopeSearch::amplitudeWithin() const
     return std::max(1e-5, 4.0 * halfUnit(m_input.format));
 }
 
-// The amplitude: 1, or the type's attention factor, when the table holds it within
-// amplitudeWithin(); else the amplitude as measured.
+// The amplitude a parameter would give: 1, or the type's attention factor, when the table holds it
+// within amplitudeWithin(); else the amplitude as measured in the fewest digits within what the
+// cells pin it to (roundAmplitude()). Each is exact, a candidate the cells must bear out at their
+// own tolerance (consider()).
 double RopeSearch::snappedAmplitude(const Params &, double typeFactor) const
 {
     const double a = m_measured.amplitude;
@@ -110,16 +121,31 @@ double RopeSearch::snappedAmplitude(const Params &, double typeFactor) const
         if (std::fabs(a / candidate - 1.0) < amplitudeWithin())
             return candidate;
     }
-    return measuredAmplitude();
+    return roundAmplitude();
 }
 
-// The amplitude as measured, in the fewest digits within a quarter of the cells' rounding (or
-// within a text's): pair 0's least squares over every leading row pins it far closer than that
-// (float32 cells: to ~1e-9). A table c T with c this near 1 is told from T by its cells alone
-// (consider()).
+// The amplitude as measured in the fewest digits within its uncertainty (Measured::amplitudeSlack,
+// or a text's rounding): float32 cells pin it to ~1e-9, half-precision ones to their rounding only,
+// where a round number near it (1.59 for 1.5888) is no more than a guess the cells must bear out.
+double RopeSearch::roundAmplitude() const
+{
+    return snapped(m_measured.amplitude, std::max(amplitudeSlack(), m_input.textRounding));
+}
+
+// The amplitude as measured, unrounded: a fitted parameter known to amplitudeSlack(), which the
+// cells' tolerance takes in (Hypothesis::amplitudeSlack).
 double RopeSearch::measuredAmplitude() const
 {
-    return snapped(m_measured.amplitude, std::max(0.25 * halfUnit(m_input.format), m_input.textRounding));
+    return m_measured.amplitude;
+}
+
+// Four of pair 0's standard errors, at most a cell's own rounding (half a unit of the format, and the
+// text's), which a single cell equal to the amplitude pins it to. A float32 table's is ~1e-9; a
+// bfloat16 cache's, read from a few hundred rows, some 1e-3 (its half unit is 2^-8).
+double RopeSearch::amplitudeSlack() const
+{
+    const double a = m_measured.amplitude;
+    return std::min(halfUnit(m_input.format) + m_input.textRounding / a, 4.0 * m_measured.amplitudeSigma / a);
 }
 
 namespace {
@@ -149,7 +175,7 @@ bool valid(const Params &params)
 } // namespace
 
 // Fewer cells beyond the tolerance; exact angles before float32 ones; a published form; a round
-// theta (a dynamic table before a default one of its grown theta); the simpler type; a theta of
+// theta (a dynamic table before a default one of its grown theta); a round factor; the simpler type; a theta of
 // fewer digits; a factor of fewer digits; a smaller error.
 bool RopeSearch::better(const Fit &x, const Fit &y) const
 {
@@ -162,12 +188,17 @@ bool RopeSearch::better(const Fit &x, const Fit &y) const
     if (x.bad() == 0 && x.published.isEmpty() != y.published.isEmpty()
         && nearFrequencies(x.hypothesis.params, y.hypothesis.params))
         return !x.published.isEmpty();
-    if (x.float32Angles != y.float32Angles)
+    // Exact angles before float32 ones, where the cells can tell them apart: a half-precision cache's
+    // rounding hides float32 angles' error, and a torch float32 dynamic cache there reads as well at
+    // linear of factor 1.0000016 and a rounded grown base as at its own parameters.
+    if (x.float32Angles != y.float32Angles && m_input.format == ValueFormat::Float32)
         return !x.float32Angles;
     if (x.published.isEmpty() != y.published.isEmpty())
         return !x.published.isEmpty();
     if (roundTheta(x) != roundTheta(y))
         return roundTheta(x);
+    if (roundFactor(x) != roundFactor(y))
+        return roundFactor(x);
     const int tx = typeRank(x.hypothesis.params.rope.type), ty = typeRank(y.hypothesis.params.rope.type);
     if (tx != ty)
         return tx < ty;
@@ -208,13 +239,18 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     const auto stopped
         = [&](const Fit &x) { return x.score.bad > stopAfter && x.score.badWithFloat32Angles > stopAfter; };
     Fit f = m_scores.evaluate(hyp, table, stopAfter);
-    // An amplitude snapped to 1 (or the type's factor) that leaves cells beyond the exact angles'
-    // tolerance: c T with c near 1 (1 + 5e-6), which the amplitude as measured explains; a scaled
-    // table then, named so (finish()), not a table no formula explains. Float32 angles' looser
-    // tolerance would hide the amplitude's error at the far rows, so the exact score decides.
-    if (f.score.bad > 0 && hyp.amplitude != measuredAmplitude()) {
+    // An amplitude snapped to 1, the type's factor or a round number that leaves cells beyond the
+    // exact angles' tolerance: c T with c near 1 (1 + 5e-6), which the amplitude as measured
+    // explains; a scaled table then, named so (finish()), not a table no formula explains. Or a
+    // half-precision cache of an attention factor of many digits (1.5888, not 1.59): the measured
+    // amplitude is known only to the cells' rounding, and its uncertainty joins their tolerance.
+    // Float32 angles' looser tolerance would hide the amplitude's error at the far rows, so the
+    // exact score decides.
+    // (A round amplitude of a float32 table, ~1e-9 from the measured one, is that table's: not tried again.)
+    if (f.score.bad > 0 && (hyp.amplitude != roundAmplitude() || amplitudeSlack() > 1e-6)) {
         Hypothesis measured = hyp;
         measured.amplitude = measuredAmplitude();
+        measured.amplitudeSlack = amplitudeSlack();
         const Fit g = m_scores.evaluate(measured, table, stopAfter);
         // A g the caller reads chosen over an f stopped at that bound: f counted to the best's count,
         // as without the bound.
@@ -501,7 +537,9 @@ Fit RopeSearch::finish(std::optional<RopeLayout> declared) const
     // and no published form has it. Within kNearOne of the type's factor it is no config's factor
     // either (yarn's least, 0.1 ln(factor) + 1, is 1.001 at factor 1.01): c T, scaled.
     const double factor = result.typeAttentionFactor;
-    const bool nearFactor = amplitude != factor && std::fabs(amplitude / factor - 1.0) < kNearOne;
+    // A measured amplitude is c only beyond its uncertainty (a half-precision cache's rounding).
+    const double off = std::fabs(amplitude / factor - 1.0);
+    const bool nearFactor = amplitude != factor && off < kNearOne && off > result.hypothesis.amplitudeSlack;
     if ((std::fabs(factor - 1.0) < 1e-12 && rope.type != RopeType::Yarn && rope.type != RopeType::LongRope
          && std::fabs(amplitude - 1.0) > amplitudeWithin() && (amplitude < 1.0 || amplitude >= 2.0))
         || nearFactor) {

@@ -25,6 +25,7 @@ struct Measured
     bool cosine = true;
     std::int64_t firstPosition = 0;
     double amplitude = 1.0; // of pair 0, by least squares
+    double amplitudeSigma = 0.0; // its standard error
     std::vector<Frequency> theta; // per pair
     std::int64_t live = 0; // the pairs from `live` on never turn (proportional's tail)
     double fittedBase = 0.0; // rope_theta from the fast pairs, unrounded
@@ -40,7 +41,7 @@ public:
     // Whether the best fit explains every sampled cell with exact angles: float32 angles'
     // looser tolerance lets a near theta pass, so the search goes on past it.
     bool matched() const { return m_best && m_best->bad() == 0 && !m_best->float32Angles; }
-    // Whether the best fit's theta has the few digits a config writes.
+    // Whether the best fit's theta and factor have the few digits a config writes.
     bool roundBest() const;
 
     // Scores the parameters (skipped when not valid) and keeps them if best; `published` names
@@ -75,7 +76,11 @@ private:
     static double snapped(double value, double within);
     Params baseParams() const;
     double snappedAmplitude(const Params &params, double typeFactor) const;
+    double roundAmplitude() const;
     double measuredAmplitude() const;
+    // How closely the cells pin the measured amplitude, relative: what a hypothesis at it adds to each
+    // cell's tolerance (Hypothesis::amplitudeSlack).
+    double amplitudeSlack() const;
     // How near 1, or a type's attention factor, an amplitude read from the cells is that value: a
     // part in 10^5, or a few units of float16's or bfloat16's rounding.
     double amplitudeWithin() const;

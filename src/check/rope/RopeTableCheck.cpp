@@ -2,6 +2,7 @@
 
 #include "check/PairReference.h"
 #include "check/rope/RopeCheckWords.h"
+#include "check/rope/RopeDeclaredFactor.h"
 #include "check/rope/RopeDeclaredLayout.h"
 #include "check/rope/RopeDeclaredWidth.h"
 #include "check/rope/RopeFit.h"
@@ -50,11 +51,11 @@ const auto declaredLayout = RopeDeclaredLayout::of;
 std::vector<RopeFit::Published> formsAt(std::int64_t cols);
 QString nearestPublished(const Params &p);
 
-// How far an amplitude read from a table's cells may be from a published one: a few units of the
-// cells' rounding (float16's and bfloat16's are far coarser than float32's), at least 1e-6.
-double amplitudeTolerance(ValueFormat format)
+// How far an amplitude may be from a published one's: 1e-6 (float32's factor) for a parameter's, twice
+// what the cells pin a measured one to (`slack`); never the cells' rounding (1.1873 is not Phi-3's 1.1902).
+double amplitudeTolerance(double slack)
 {
-    return std::max(1e-6, 4.0 * halfUnit(format));
+    return std::max(1e-6, 2.0 * slack);
 }
 
 // The lengths `form` is tried at against a table of `length` rows: that length, and LongRoPE's other
@@ -192,7 +193,7 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
     // A published form's table: its own parameters are the reference, every cell compared with
     // them, and what the report finds.
     const PublishedMatch published = fit.mistakes.empty()
-        ? publishedMatch(correct.params, h.amplitude, amplitudeTolerance(e.format))
+        ? publishedMatch(correct.params, h.amplitude, amplitudeTolerance(h.amplitudeSlack))
         : PublishedMatch();
     const QStringList &names = published.names;
     if (!names.isEmpty()) {
@@ -221,7 +222,7 @@ TableMatch matchOf(const TableEvidence &e, const RopeFit::Fit &fit)
                                                              names.join(u", "_s));
         // LongRoPE's factors of the other side of the original length than the table's rows.
         RopeLongRopeSwitch::judgeRegime(m, correct.params, e.declared.firstPosition, e.rows());
-    } else if (const auto changed = changedFactors(correct.params, h.amplitude, amplitudeTolerance(e.format))) {
+    } else if (const auto changed = changedFactors(correct.params, h.amplitude, amplitudeTolerance(h.amplitudeSlack))) {
         // The published form is the reference: the changed pairs' columns deviate from it.
         correct.params = changed->params;
         correct.amplitude = RopeFrequencies::schedule(changed->params).amplitude;
@@ -509,21 +510,20 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
     // angles' is compared with the latter, the stream weighing that as for a table found undeclared.
     const RopeFit::Fit declared = RopeFit::evaluate(inputOf(whole), fit.hypothesis);
     fit.float32Angles = declared.float32Angles;
-    // The declared factor left out: the table is the declared one at amplitude 1 (keras-hub#2981,
-    // exllamav3#259), named against the declaration.
-    if (declared.bad() > 0 && std::fabs(fit.typeAttentionFactor - 1.0) > 1e-9) {
-        RopeFit::Hypothesis unscaled = fit.hypothesis;
-        unscaled.amplitude = 1.0;
-        const RopeFit::Fit without = RopeFit::evaluate(inputOf(whole), unscaled);
-        if (without.bad() == 0) {
-            fit.hypothesis = unscaled;
-            fit.float32Angles = without.float32Angles;
-            fit.mistakes.append(u"attention-factor-missing"_s);
-        }
-    }
-    // The other function in the declared one's place (RopeFunctionReplaced).
+    // Factor left out; other function; else the reading's (where most cells deviate; no cell beyond).
+    if (declared.bad() > 0)
+        RopeDeclaredFactor::missing(inputOf(whole), fit);
     if (declared.bad() > 0 && fit.mistakes.isEmpty() && RopeFunctionReplaced::read(inputOf(whole), fit))
         return RopeFunctionReplaced::said(matchOf(whole, fit), fit);
+    if (declared.bad() > 0 && fit.mistakes.isEmpty() && 2 * declared.score.bad > declared.score.compared) {
+        const auto found = RopeFit::fit(inputOf(e, nullptr, std::int64_t(1) << 40), params.rope.layout,
+                                        declaredLayout(e), formsAt(e.cols()));
+        const auto matchOfWhole = [&whole](const RopeFit::Fit &f) { return matchOf(whole, f); };
+        const std::int64_t rowZero = found ? found->hypothesis.firstPosition - e.framing.firstRow : -1;
+        if (auto named = found ? RopeDeclaredFactor::fromReading(inputOf(whole), fit, *found, rowZero, matchOfWhole)
+                               : std::nullopt)
+            return std::move(*named);
+    }
     if (declared.bad() > 0 && fit.mistakes.isEmpty())
         return rowsNamed(whole, fit, declared);
     return matchOf(whole, fit);

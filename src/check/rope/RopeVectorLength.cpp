@@ -92,12 +92,18 @@ std::optional<TableMatch> atUnstatedLength(const std::vector<double> &v, StoredT
     TableMatch m = RopeInvFreq::expect(v, stored, *at);
     if (m.verdict != CheckVerdict::Correct)
         return std::nullopt;
+    // Which length is right the vector cannot say: the other list (or base) is as much the declared
+    // model's, at another length. The verdict waits for the length: llama.cpp#24823 chose the long
+    // factors by the allocated context, for prompts of any length (fixed by PR #24875, the largest
+    // position reached), and its long vector is what a long prompt's is.
     const QString serves = servesWords(*at);
-    m.correctAgainst = u"the reference declared, at a sequence length the vector does not state: "_s + serves;
-    m.diagnosis += u"; the vector is %1. A vector states no sequence length, and the declaration gave none "
-                   "(the %2 positions of a preset or config are its longest, not this vector's): --max-len "
-                   "declares the sequence, and the vector is then compared with that length's alone"_s.arg(serves)
-                       .arg(declared.maxLen);
+    m.verdict = CheckVerdict::Unknown;
+    m.correctAgainst.clear();
+    m.diagnosis = u"the vector is %1. A vector states no sequence length, and the declaration gave none (the %2 "
+                  "positions of a preset or config are its longest, not this vector's): whether it is right depends "
+                  "on the sequence it served. --max-len N declares the sequence, and the vector "
+                  "is then compared with that length's alone"_s.arg(serves)
+                      .arg(declared.maxLen);
     return m;
 }
 

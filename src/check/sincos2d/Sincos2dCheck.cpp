@@ -21,13 +21,11 @@ FamilyCheck makeSincos2dCheck()
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         params.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);
     };
-    // LoFTR's [C, H, W] sine map (PositionEncodingSine), read undeclared: a declared MAE grid is
-    // another form.
+    // LoFTR's [C, H, W] sine map (PositionEncodingSine) of either form, read undeclared; declared
+    // (`--expect sincos-2d`, base 10000), against its fixed division, the map's own d_model and grid.
     check.readStack = [](const std::vector<std::int64_t> &shape, const TableRows &rows,
                          const Params *declared) -> std::optional<TableMatch> {
-        if (declared)
-            return std::nullopt;
-        return Sincos2dChannelsFirst::read(shape, rows);
+        return Sincos2dChannelsFirst::read(shape, rows, declared != nullptr);
     };
     check.tensors.mistakes = {Sincos2dChannelsFirst::kDivTermFloored};
     return check;

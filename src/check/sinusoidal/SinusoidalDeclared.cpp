@@ -5,6 +5,7 @@
 #include "check/rope/RopeRowPositions.h"
 #include "check/TableHypothesis.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
+#include "check/sinusoidal/TimestepReading.h"
 #include "core/NumberText.h"
 #include "core/sinusoidal/Frequencies.h"
 
@@ -50,7 +51,14 @@ void frequencyDifference(const Hypothesis &found, const Hypothesis &declared, co
     const double declaredShift = params.sinusoidal.freqShift;
     // w_1 = b^(-1/(d/2 - s)): s = d/2 + ln b / ln w_1.
     const double shift = half + std::log(base) / std::log(wf);
-    if (std::fabs(shift - std::round(shift)) < 1e-6 && std::round(shift) != declaredShift) {
+    const bool wholeShift = std::fabs(shift - std::round(shift)) < 1e-6 && std::round(shift) != declaredShift;
+    // downscale_freq_shift is diffusers' parameter (get_timestep_embedding): a declared form of its
+    // own (a shift other than 0, flip_sin_to_cos, a scale other than 1) is named by it; any other by its
+    // base, the shift said beside.
+    const SinusoidalParams &declaredForm = params.sinusoidal;
+    const bool diffusersForm
+        = declaredShift != 0.0 || declaredForm.flipSinToCos || declaredForm.timestepScale != 1.0;
+    if (wholeShift && diffusersForm) {
         out.ids.append(kShift);
         out.lines.append(u"the frequencies are w_i = %1^(-i/(d/2 - %2)), downscale_freq_shift %2 (the exponent "
                          "divided by half_dim - %2), where %3 %6: w_1 = %4 instead of %5"_s.arg(
@@ -61,6 +69,20 @@ void frequencyDifference(const Hypothesis &found, const Hypothesis &declared, co
     }
     const double theirs = std::exp(-(half - declaredShift) * std::log(wf));
     out.ids.append(kBase);
+    if (wholeShift) {
+        // w_i = b^(-2i/D): the exponent's denominator D = 2 (d/2 - s), another width's where d's is meant.
+        const double denominator = 2.0 * (half - std::round(shift));
+        out.lines.append(
+            u"the frequencies are those of base %1 (w_i = %1^(-2i/d)), where base %2 %3: w_1 = %4 instead of %5; "
+            "the same frequencies as %2^(-2i/%6), the exponent's denominator %6 where d_model %7 is meant (another "
+            "width's, as a context size or a smaller model's d_model in its place), or diffusers' "
+            "downscale_freq_shift %8"_s.arg(NumberText::compact(theirs, 7), NumberText::exact(base),
+                                            DeclaredWords::wasDeclared(), NumberText::compact(wf, 7),
+                                            NumberText::compact(wd, 7), NumberText::exact(denominator),
+                                            NumberText::exact(2.0 * (half - declaredShift)),
+                                            NumberText::exact(std::round(shift))));
+        return;
+    }
     out.lines.append(u"the frequencies are those of base (max_period) %1 at downscale_freq_shift %2, where base %3 "
                      "%6: w_1 = %4 instead of %5"_s.arg(
                          NumberText::compact(theirs, 7), NumberText::exact(declaredShift), NumberText::exact(base),
@@ -211,8 +233,16 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     if (scored.bad() == 0)
         return std::nullopt;
     const auto found = SinusoidalFit::fit(input);
-    if (!found || !explains(found->score.compared, found->bad()) || found->bad() >= scored.bad())
-        return scaledPositions(input, declared, scored);
+    if (!found || !explains(found->score.compared, found->bad()) || found->bad() >= scored.bad()) {
+        if (auto scaled = scaledPositions(input, declared, scored))
+            return scaled;
+        // Timesteps that are not the rows' own from 0: read row by row.
+        return TimestepReading::read(input, declared, scored.bad() - 1);
+    }
+    // The fit explains it; the rows' own timesteps may as well, as the declared sinusoid's: then
+    // they are what the table is (a scheduler's, which the fit reads as parameters besides an offset).
+    if (auto timesteps = TimestepReading::read(input, declared, found->bad()); timesteps && !timesteps->ids.isEmpty())
+        return timesteps;
     const std::int64_t d = input.sample.cols();
     const std::int64_t firstRow = input.start();
     const Hypothesis &f = found->hypothesis;
@@ -248,6 +278,12 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
 
 void name(TableMatch &match, const Differences &differences)
 {
+    // What was read without a name (timesteps of no scale): said beside the deviating cells.
+    if (differences.noted) {
+        for (const QString &line : differences.lines)
+            match.notes.append(line);
+        return;
+    }
     match.mistakes = differences.ids;
     match.positionOffset = differences.positionOffset;
     match.verdict = CheckVerdict::Mistake;

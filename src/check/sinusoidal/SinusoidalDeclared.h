@@ -34,6 +34,7 @@ struct Differences
     QStringList ids; // the parameters' keys, then the mistakes of the table as read
     QStringList lines; // one a difference: the table's value and the declared one
     std::int64_t positionOffset = 0; // row r holds position r + it, as the table reads
+    bool noted = false; // what was read names nothing (timesteps of no scale): notes beside the cells
 };
 
 // Where the sample deviates from the declared hypothesis (`declared`, scored) and the fit without

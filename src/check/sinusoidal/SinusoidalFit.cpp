@@ -162,7 +162,7 @@ void fitFirstPositions(PairingFit &pf, const std::vector<SinusoidalPhases::Track
     }
     if (!std::isfinite(slowest))
         return;
-    const double position = SinusoidalPhases::wrapAngle(phase) / slowest;
+    const double position = std::fmod(SinusoidalPhases::wrapAngle(phase) + 2.0 * kPi, 2.0 * kPi) / slowest; // >= 0
     if (!(std::fabs(position) < 1e9))
         return;
     const auto p = std::int64_t(std::llround(position));

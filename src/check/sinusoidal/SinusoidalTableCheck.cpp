@@ -2,6 +2,7 @@
 
 #include "check/FitNumbers.h"
 #include "check/PairReference.h"
+#include "check/rope/ApplyCheck.h"
 #include "check/rope/RopeHalfAngles.h"
 #include "check/rope/RopeRowPositions.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
@@ -361,6 +362,7 @@ TableHypothesis hypothesis()
                   CheckMistakes::kScaled,
                   CheckMistakes::kPositionOffset,
                   RopeRowPositions::kPositionsScaled,
+                  ApplyCheck::kPositionsOutOfOrder,
                   CheckMistakes::kSameRow,
                   CheckMistakes::kHalfPrecisionAngles};
     h.fit = fit;

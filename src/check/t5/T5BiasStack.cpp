@@ -1,5 +1,6 @@
 #include "T5BiasStack.h"
 
+#include "check/CheckDiagnosis.h"
 #include "check/MaskFill.h"
 #include "core/NumberText.h"
 #include "core/t5/T5Buckets.h"
@@ -195,6 +196,24 @@ std::vector<Map> mapsTried(const std::optional<T5Params> &declared, std::int64_t
     return maps;
 }
 
+// The heads' slices of q rows the shape gives, if the rows are the shape's: rows of its last
+// dimension, the product of the others (a table of another width, or of rows the shape does not
+// give, is no stack of these heads).
+std::optional<std::int64_t> slicesOf(const std::vector<std::int64_t> &shape, const TableRows &rows)
+{
+    const std::int64_t queries = shape[shape.size() - 2];
+    std::int64_t slices = 1;
+    for (std::size_t i = 0; i + 2 < shape.size(); ++i) {
+        if (shape[i] < 1 || __builtin_mul_overflow(slices, shape[i], &slices))
+            return std::nullopt;
+    }
+    std::int64_t stackRows = 0;
+    if (shape[shape.size() - 3] < 1 || rows.cols() != shape.back()
+        || __builtin_mul_overflow(slices, queries, &stackRows) || rows.rows() != stackRows)
+        return std::nullopt;
+    return slices;
+}
+
 } // namespace
 
 std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const TableRows &rows,
@@ -208,7 +227,10 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
     if (queries < 2 || queries > length)
         return std::nullopt;
     const std::int64_t heads = shape[shape.size() - 3];
-    const std::int64_t slices = rows.rows() / queries;
+    const std::optional<std::int64_t> sliceCount = slicesOf(shape, rows);
+    if (!sliceCount)
+        return std::nullopt;
+    const std::int64_t slices = *sliceCount;
     const std::vector<Map> maps = mapsTried(declared, queries, length);
     if (maps.empty())
         return std::nullopt;
@@ -320,7 +342,19 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
         match.worstRow = first->row;
         match.worstColumn = first->col;
     }
-    if (match.mistakes.isEmpty()) {
+    if (match.mistakes.isEmpty() && declared) {
+        // The declared map holds every head: the declared reference, its free values (the weight's,
+        // one per bucket and head) read from the table as compute_bias gathers them.
+        match.verdict = CheckVerdict::Correct;
+        match.referenceText = u"T5's position_bias of the declared "_s + mapWords(m)
+            + u", each bucket's value the relative_attention_bias weight read from the table"_s;
+        match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
+        match.diagnosis = u"T5's position_bias as T5Attention.compute_bias forms it: each of the %1 heads constant "
+                          "on the buckets of the declared %2, every cell its bucket's value (the learned "
+                          "relative_attention_bias weight, read per bucket and head from the table: the weight "
+                          "itself no formula gives)"_s.arg(slices)
+                              .arg(mapWords(m));
+    } else if (match.mistakes.isEmpty()) {
         match.verdict = CheckVerdict::Learned;
         match.diagnosis = u"T5's position_bias: each of the %1 heads constant on the buckets of %2, its values "
                           "the learned relative_attention_bias weight's (no formula gives them: learned, never "

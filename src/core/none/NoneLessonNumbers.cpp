@@ -1,6 +1,7 @@
 #include "NoneLessonNumbers.h"
 
 #include "core/Engine.h"
+#include "core/LineWords.h"
 #include "core/none/NopeOrder.h"
 
 using namespace Qt::StringLiterals;
@@ -86,6 +87,8 @@ QList<Entry> entries()
         {u"nope_weight_9"_s, u"1/(t + 1) at t = 9: the first key's weight, uniform attention under the causal mask"_s,
          [](const Params &p) { return causal(p, 9); }},
         {u"nope_weight_99"_s, u"… at t = 99"_s, [](const Params &p) { return causal(p, kQuoted); }},
+        {u"nope_no_mask_lines"_s, u"the word for the figure's lines without the mask, from their pen"_s,
+         [](const Params &) { return word(u"the %1 lines"_s.arg(LineWords::word(NopeOrder::kNoMaskPen))); }},
         {u"nope_weight_all"_s, u"1/L: every key's weight, uniform attention without the mask"_s,
          [](const Params &p) { return real(NopeOrder::bidirectionalWeight(p)); }},
         {u"nope_norm_0"_s, u"s·σ·√d: the expected norm of h_0, the output of a query that sees one key"_s,

@@ -11,6 +11,8 @@ class Engine;
 #include <optional>
 #include <vector>
 
+#include <QtCore/qnamespace.h>
+
 // How a layer without position can still tell positions apart (docs/ARCHITECTURE.md, The
 // mathematics): with a causal mask and scores that do not tell the keys apart (q·k the same for
 // every key, as before training), query t attends to keys 0..t with weight 1/(t + 1) each, so its
@@ -21,6 +23,10 @@ class Engine;
 // averages the same L keys: every h_t is alike and order is lost. The nope-order figure and the
 // NoPE lesson read these functions.
 namespace posenc::NopeOrder {
+
+// The pen of the curves without the mask (every query sees every key), in the figure and in the
+// lesson's words for them (LineWords).
+inline constexpr Qt::PenStyle kNoMaskPen = Qt::DotLine;
 
 // The rows of s·E prefixNorms reads at a time.
 inline constexpr std::int64_t kChunkRows = 256;

@@ -2,6 +2,7 @@
 
 #include "core/FamilySpec.h"
 #include "core/sinusoidal/Frequencies.h"
+#include "core/sinusoidal/SimilarityOffsets.h"
 
 #include <QRegularExpression>
 #include <QStringList>
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
+#include <utility>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -66,6 +69,14 @@ double similarity(const Params &p, double offset)
     return sum;
 }
 
+// S(k) where the similarity figure draws it: offsets 0 .. SimilarityOffsets::lastOffset.
+Number drawnSimilarity(const Params &p, std::int64_t offset)
+{
+    if (offset > SimilarityOffsets::lastOffset(p.maxLen))
+        return none(u"none (the figure draws offsets up to %1)"_s.arg(SimilarityOffsets::lastOffset(p.maxLen)));
+    return real(similarity(p, double(offset)));
+}
+
 // The float32 angle float(p) * float(w_0) is off by at most p w_0 2^-23, and the stored value by
 // 2^-25 more (docs/ARCHITECTURE.md, The mathematics; the precision figure's bound).
 double float32Bound(double position)
@@ -77,6 +88,17 @@ double float32Bound(double position)
 std::int64_t float32Reach1e3()
 {
     return std::int64_t(std::ceil((1e-3 - std::ldexp(1.0, -25)) * std::ldexp(1.0, 23)));
+}
+
+// The format a preset's source says the model's checkpoint stores its table in, with the format's
+// explicit mantissa bits (float16 10, bfloat16 7); nothing where it says none.
+std::optional<std::pair<QString, int>> storedFormat(const QString &source)
+{
+    static const QRegularExpression stored(u"checkpoint stores the table in (float16|bfloat16) \\("_s);
+    const QRegularExpressionMatch match = stored.match(source);
+    if (!match.hasMatch())
+        return std::nullopt;
+    return std::pair {match.captured(1), match.captured(1) == u"float16"_s ? 10 : 7};
 }
 
 Number peDot(const Params &p, std::int64_t distance)
@@ -95,9 +117,8 @@ Number peDot(const Params &p, std::int64_t distance)
     return real(sum);
 }
 
-} // namespace
-
-QList<Entry> entries()
+// The table's form: its base, angles, frequencies' shift and scale, layout, and where it is stored.
+QList<Entry> formEntries()
 {
     return {
         {u"base"_s, u"the base b of w_i = b^(−2i/d)"_s, [](const Params &p) { return real(p.sinusoidal.base); }},
@@ -117,6 +138,28 @@ QList<Entry> entries()
              const QRegularExpressionMatch match = own.match(m.source);
              return match.hasMatch() ? word(match.captured(1))
                                      : none(u"the code the model's numbers were read from is its own"_s);
+         })},
+        // Whisper's published checkpoint stores its encoder's table as a weight in float16:
+        // WhisperEncoder.embed_positions is an nn.Embedding that sinusoids() fills only at
+        // initialisation (WhisperPreTrainedModel._init_weights, transformers' modeling_whisper.py),
+        // and from_pretrained loads the checkpoint's encoder.embed_positions.weight over it, so the
+        // model runs with the table rounded to the checkpoint's dtype. A preset records it in its
+        // source (Preset::source): "the checkpoint stores the table in float16 (CITE)".
+        {u"stored_dtype"_s,
+         u"the format the model's published checkpoint stores its table in, where its preset's source records "
+         "one narrower than float32 (float16, bfloat16)"_s,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             const auto format = storedFormat(m.source);
+             return format ? word(format->first)
+                           : none(u"the model's table is computed, or its checkpoint holds it in float32"_s);
+         })},
+        {u"stored_error"_s,
+         u"half the spacing of that format's numbers just below 1: the most a value of the table near ±1 is off "
+         "once rounded to it (float16 2⁻¹², bfloat16 2⁻⁹)"_s,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             const auto format = storedFormat(m.source);
+             return format ? real(std::ldexp(1.0, -(format->second + 2)))
+                           : none(u"the model's table is computed, or its checkpoint holds it in float32"_s);
          })},
         {u"paper_frequencies"_s, u"a condition: w_i = b^(−2i/k), the paper's (no shift s, scale c 1)"_s,
          [](const Params &p) {
@@ -144,6 +187,13 @@ QList<Entry> entries()
              return condition(p.sinusoidal.layout == Layout::Split && p.sinusoidal.flipSinToCos,
                               u"the PE is not split with its cosines first"_s);
          }},
+    };
+}
+
+// Its pairs, wavelengths, columns, dot products and float32 bounds.
+QList<Entry> pairEntries()
+{
+    return {
         {u"pairs"_s, u"the sin/cos pairs of the PE: ⌈k/2⌉"_s, [](const Params &p) { return integer(pairCount(p)); }},
         {u"w_last"_s, u"w of the last pair, b^(−2(⌈k/2⌉−1)/k)"_s,
          [](const Params &p) { return real(angular(p, pairCount(p) - 1)); }},
@@ -189,9 +239,31 @@ QList<Entry> entries()
          [](const Params &p) { return real(columnMoments(p, p.peColumns() - 1).second); }},
         {u"sim_0"_s, u"S(0) = Σ_i cos(0) over the whole pairs: ||PE_p||²"_s,
          [](const Params &p) { return real(similarity(p, 0.0)); }},
-        {u"sim_1"_s, u"S(1) = Σ_i cos(w_i)"_s, [](const Params &p) { return real(similarity(p, 1.0)); }},
-        {u"sim_10"_s, u"S(10) = Σ_i cos(10 w_i)"_s, [](const Params &p) { return real(similarity(p, 10.0)); }},
-        {u"sim_100"_s, u"S(100) = Σ_i cos(100 w_i)"_s, [](const Params &p) { return real(similarity(p, 100.0)); }},
+        // S(k) at an offset the similarity figure draws (SimilarityOffsets): none beyond them.
+        {u"sim_1"_s, u"S(1) = Σ_i cos(w_i)"_s, [](const Params &p) { return drawnSimilarity(p, 1); }},
+        {u"sim_10"_s, u"S(10) = Σ_i cos(10 w_i)"_s, [](const Params &p) { return drawnSimilarity(p, 10); }},
+        {u"sim_100"_s, u"S(100) = Σ_i cos(100 w_i)"_s, [](const Params &p) { return drawnSimilarity(p, 100); }},
+        {u"far_offset"_s, u"the last offset the similarity figure draws at first, min(L − 1, 200)"_s,
+         [](const Params &p) { return integer(SimilarityOffsets::lastOffset(p.maxLen)); }},
+        {u"sim_far"_s, u"S at the last offset drawn, where it is past 1"_s,
+         [](const Params &p) {
+             const std::int64_t last = SimilarityOffsets::lastOffset(p.maxLen);
+             return last < 2 ? none(u"none (the figure draws no offset past 1)"_s) : drawnSimilarity(p, last);
+         }},
+        {u"sim_ripples"_s, u"a condition: S(k) rises somewhere over the offsets drawn"_s,
+         [](const Params &p) {
+             const std::int64_t last = SimilarityOffsets::lastOffset(p.maxLen);
+             bool rises = false;
+             for (std::int64_t k = 1; k <= last && !rises; ++k)
+                 rises = similarity(p, double(k)) > similarity(p, double(k - 1));
+             return condition(rises, u"S(k) falls steadily over the %1 offsets drawn"_s.arg(last + 1));
+         }},
+        {u"sim_rows"_s, u"the rows whose dot products the similarity figure draws against the offsets"_s,
+         [](const Params &p) {
+             const std::int64_t middle
+                 = SimilarityOffsets::middleRow(p.maxLen, SimilarityOffsets::lastOffset(p.maxLen));
+             return middle > 0 ? word(u"p = 0 and at p = %1"_s.arg(middle)) : word(u"p = 0"_s);
+         }},
         {u"f32_bound"_s, u"(L − 1)·w_0·2⁻²³ + 2⁻²⁵: the float32-angle error bound at the last position"_s,
          [](const Params &p) { return real(float32Bound(double(p.maxLen - 1))); }},
         {u"f32_spacing"_s, u"the spacing of float32 numbers at L − 1: the angle of column 0 moves in such steps"_s,
@@ -216,6 +288,13 @@ QList<Entry> entries()
         {u"fam_pe_1"_s, u"PE[q]·PE[q − 1]"_s, [](const Params &p) { return peDot(p, 1); }},
         {u"fam_pe_100"_s, u"PE[q]·PE[q − 100]"_s, [](const Params &p) { return peDot(p, 100); }},
     };
+}
+
+} // namespace
+
+QList<Entry> entries()
+{
+    return formEntries() + pairEntries();
 }
 
 } // namespace posenc::SinusoidalLessonNumbers

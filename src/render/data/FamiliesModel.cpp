@@ -1,6 +1,7 @@
 #include "FamiliesModel.h"
 
 #include "core/ParamInputs.h"
+#include "core/positions/BatchLayout.h"
 
 #include <QMutex>
 
@@ -150,6 +151,7 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
     data.maxLen = params.maxLen;
     data.chosen = params.encoding;
     const OffsetPixels offsets = OffsetPixels::of(query, params.maxLen, lower, upper, pixels);
+    const bool causal = !BatchLayout::attendsBothWays(params);
     for (const FamilySpec *family : panelFamilies()) {
         const FamilyPanel &of = *FamilyPanels::of(family->encoding);
         auto panel = keptPanel(of, family->encoding, params, query, offsets, budget);
@@ -162,6 +164,15 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
             keepPanel(family->encoding, params, query, offsets, budget, *panel);
         }
         data.sampled = std::max(data.sampled, panel->sampled);
+        // The keys the model masks are masked in every panel: a causal model's queries see no key
+        // after them, whatever family places its positions (Mistral 7B's RoPE panel drew every
+        // offset to +16,384, which its causal mask never scores). A model that attends both ways
+        // leaves each family's own mask (NoPE's, ALiBi's causal one) as the family has it.
+        if (causal) {
+            panel->maskedAfterQuery = true;
+            panel->maskName = u"causal mask: keys after q masked"_s;
+            panel->terseMaskName = u"masked"_s;
+        }
         data.panels.append(std::move(*panel));
     }
     return data;

@@ -112,6 +112,8 @@ DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *gri
         MeasuredText::addToLegend(graph, m_fractionLegend);
     m_fraction->axis(QCPAxis::atBottom)->setLabel(u"dropout probability p"_s);
     m_fraction->axis(QCPAxis::atLeft)->setLabel(u"fraction of cells dropped"_s);
+    // Short of room the label's sense, not its first words ("fraction of cells …" on a 16:9 slide).
+    ShorterLabels::set(m_fraction->axis(QCPAxis::atLeft), {u"fraction dropped"_s, u"fraction"_s});
     m_fraction->axis(QCPAxis::atBottom)->setRange(-0.02, 1.02);
     m_fraction->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
 }

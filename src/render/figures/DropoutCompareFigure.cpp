@@ -246,7 +246,13 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         const auto lost = [&](int digits) {
             return u"lost: %1\u00a0%"_s.arg(NumberText::compact(100.0 * panel.lostFraction(), digits));
         };
-        ShorterLabels::setText(m_peTitles[m], panel.peCells > 0 ? QStringList {lost(3), lost(2)} : QStringList());
+        // A column narrower still (MAE's 16:9 slide, 24 columns a panel) keeps the number, lost
+        // written as a fall, rather than "PE …" without it.
+        const QString amount = NumberText::compact(100.0 * panel.lostFraction(), 2);
+        const QString fall = (amount == u"0"_s ? u"%1\u00a0%"_s : u"−%1\u00a0%"_s).arg(amount);
+        ShorterLabels::setText(m_peTitles[m],
+                               panel.peCells > 0 ? QStringList {lost(3), lost(2), fall}
+                                                 : QStringList());
     }
     // Two of the modes treat rows by their role: every panel marks them, to compare.
     const Params roled = DropoutCompareCompute::withMode(params, DropoutMode::ProtectSpecial);

@@ -5,6 +5,7 @@
 #include "render/Colormaps.h"
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
+#include "render/FigureFit.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
@@ -301,8 +302,12 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
     panel.rect->axis(QCPAxis::atLeft)->setRange(familiesPadded(lo, hi, d.least, d.most));
     const bool masked = d.maskedAfterQuery && view.upper > 0.0;
     PlotItems::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
-    if (masked && keyed)
-        SwatchLegend::add(m_legend, {kFamiliesMaskedShade, terse ? d.terseMaskName : d.maskName});
+    // One entry per mask: the panels a causal model masks alike share theirs.
+    const QString maskName = terse ? d.terseMaskName : d.maskName;
+    if (masked && keyed && !m_maskNamesKeyed.contains(maskName)) {
+        m_maskNamesKeyed.append(maskName);
+        SwatchLegend::add(m_legend, {kFamiliesMaskedShade, maskName});
+    }
     const QCPRange y = panel.rect->axis(QCPAxis::atLeft)->range();
     PlotItems::vertical(panel.zero, 0.0, y.lower, y.upper);
     QCPAxis *top = panel.rect->axis(QCPAxis::atTop);
@@ -374,12 +379,16 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     const bool terse = m_compact || lines < familiesNotesFrom(m_panels.size());
     const QList<bool> shown = shownPanels(d.chosen, lines, state);
     m_legend->clearItems();
+    m_maskNamesKeyed.clear();
     for (qsizetype n = 0; n < m_panels.size(); ++n) {
         if (const FamilyPanelData *panelData = d.panel(m_panels[n].family->encoding); panelData && shown[n])
             fillPanel(m_panels[n], *panelData, view, terse);
     }
     arrange(FamiliesRoom::columns(lines, shown.count(true)), shown);
-    m_legend->setWrap(4);
+    // The legend's wish set anew at each filling (FigureFit::setLegendWrap): its entries change
+    // with the panels masked and shown, and a wish fitted to the last filling's count (one mask
+    // entry) kept a view's legend in fewer columns than the export of the same room.
+    FigureFit::setLegendWrap(m_legend, 4);
     setLabels(terse, d.chosen);
     // On little room the chosen family's panel stays (the first where it has none): the others go.
     const bool hasChosen = std::any_of(m_panels.cbegin(), m_panels.cend(),

@@ -56,6 +56,7 @@ private:
     QList<QCPMarginGroup *> m_rowMargins;
     QList<Panel> m_panels;
     QCPLegend *m_legend;
+    QStringList m_maskNamesKeyed; // the mask entries the legend holds, one per mask
     QCPTextElement *m_caption;
     bool m_compact = false;
     // The page holds no grid of panels: FigureRoom gives up all but the chosen family's.

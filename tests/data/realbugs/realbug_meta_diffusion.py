@@ -76,7 +76,7 @@ DIFFUSION_BUGS = [
          axes=["channel c of d_model 256: sin(x w_k), cos(x w_k), sin(y w_k), cos(y w_k) for k = c // 4",
                "row y = 1..16", "column x = 1..16"],
          what="PositionEncodingSine(256, max_shape=(16, 16)).pe[0]",
-         flags=" (no flag declares LoFTR's form: its [C, H, W] map is read as PositionEncodingSine's undeclared, the fixed one correct against it)",
+         flags="--expect sincos-2d (the family declared: its [C, H, W] map is read as PositionEncodingSine's, temp_bug_fix=True the declared base-10000 division; undeclared temp_bug_fix=False is a variant, the published form of LoFTR's first weights)",
          config=None, fixed="correct",
          params=dict(form="LoFTR PositionEncodingSine", d_model=256, max_shape=[16, 16], temp_bug_fix=True),
          mistake=("div-term-floored", "w_k = 10000^(-2k/(d/2))", "w_k = exp(-2k) (temp_bug_fix=False)")),

@@ -5,6 +5,7 @@
 #include "core/MemoryBudget.h"
 #include "core/TableAllocation.h"
 #include "core/sinusoidal/Frequencies.h"
+#include "core/sinusoidal/SimilarityOffsets.h"
 
 #include <algorithm>
 #include <cmath>
@@ -281,7 +282,7 @@ double closedForm(const Params &params, double k, bool cosine)
 }
 
 std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest &visible, bool cosine,
-                                      const ViewRange &offsets, int pixels, int threads,
+                                      const ViewRange &offsets, int pixels, int width, int threads,
                                       const std::atomic<bool> *cancel)
 {
     const Params &params = engine.params();
@@ -310,14 +311,14 @@ std::optional<SimilarityData> compute(const Engine &engine, const HeatmapRequest
     const auto first = static_cast<std::int64_t>(std::ceil(lo));
     const auto last = static_cast<std::int64_t>(std::floor(hi));
     const std::int64_t count = last - first + 1;
-    const std::int64_t shown = std::min<std::int64_t>(count, std::max(8, pixels / 3));
+    const std::int64_t shown = std::min<std::int64_t>(count, std::max(2, width / kMarkerPitch));
     for (std::int64_t i = 0; i < shown; ++i)
         data.measuredOffsets.append(static_cast<double>(shown == 1 ? first : first + (count - 1) * i / (shown - 1)));
     auto atFirst = measured(engine, 0, data.measuredOffsets, cosine, cancel);
     if (!atFirst)
         return std::nullopt;
     data.measuredFirst = std::move(*atFirst);
-    data.middle = std::max<std::int64_t>(0, std::min((params.maxLen - 1) / 2, params.maxLen - 1 - last));
+    data.middle = SimilarityOffsets::middleRow(params.maxLen, last);
     if (data.middle > 0) {
         auto atMiddle = measured(engine, data.middle, data.measuredOffsets, cosine, cancel);
         if (!atMiddle)

@@ -1,6 +1,7 @@
 #include "SimilarityModel.h"
 
 #include "SimilarityCompute.h"
+#include "core/sinusoidal/SimilarityOffsets.h"
 #include "render/data/ViewOptions.h"
 #include "render/data/VisibleCells.h"
 
@@ -15,7 +16,7 @@ bool SimilarityModel::cosine(const FigureState &state)
 
 std::int64_t SimilarityModel::defaultLastOffset(std::int64_t maxLen)
 {
-    return std::min<std::int64_t>(maxLen - 1, 200);
+    return SimilarityOffsets::lastOffset(maxLen);
 }
 
 QString SimilarityModel::name() const
@@ -64,6 +65,7 @@ FigureResult SimilarityModel::computeData(const FigureRequest &request, const st
     if (auto refused = SimilarityCompute::check(engine, visible, cosine(request.state)))
         return {nullptr, std::move(refused)};
     auto data = SimilarityCompute::compute(engine, visible, cosine(request.state), offsets.x, offsets.pixels().width(),
+                                           offsets.size.width(),
                                            request.threads, &cancel);
     if (!data)
         return {};

@@ -66,10 +66,10 @@ NopeOrderFigure::NopeOrderFigure(QCustomPlot *plot)
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 3, 3);
     m_causalWeight = PlotItems::line(m_weights, kCausal, 2.0);
-    m_bidirectionalWeight = PlotItems::line(m_weights, kBidirectional, 1.5, Qt::DotLine);
+    m_bidirectionalWeight = PlotItems::line(m_weights, kBidirectional, 1.5, NopeOrder::kNoMaskPen);
     m_measured = PlotItems::line(m_norms, kCausal, 1.5);
     m_expected = PlotItems::line(m_norms, kExpected, 1.3, Qt::DashLine);
-    m_bidirectionalNorm = PlotItems::line(m_norms, kBidirectional, 1.5, Qt::DotLine);
+    m_bidirectionalNorm = PlotItems::line(m_norms, kBidirectional, 1.5, NopeOrder::kNoMaskPen);
 }
 
 void NopeOrderFigure::showDefaultView(const Params &params, const FigureState &)
@@ -124,6 +124,11 @@ void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const 
                                            : u"no mask: every query's h is the mean of all L rows (%1)"_s.arg(
                                                d.bidirectionalMeasured ? u"measured"_s : u"expected"_s));
     }
+    // Shorter forms for labels on the curves where the key gives way to them (FigureRoom's labelCurves).
+    ShorterLabels::setEntry(m_causalWeight, {u"causal"_s});
+    ShorterLabels::setEntry(m_measured, {u"measured"_s});
+    ShorterLabels::setEntry(m_expected, {u"expected"_s});
+    ShorterLabels::setEntry(m_bidirectionalNorm, {u"no mask"_s});
     for (QCPGraph *graph : {m_causalWeight, m_bidirectionalWeight, m_measured, m_expected, m_bidirectionalNorm}) {
         if (graph->visible())
             MeasuredText::addToLegend(graph, m_legend);

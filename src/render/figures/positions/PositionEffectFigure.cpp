@@ -107,6 +107,7 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
                 QObject::connect(a->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::rangeChanged),
                                  b->axis(QCPAxis::atBottom), qOverload<const QCPRange &>(&QCPAxis::setRange));
     m_rects[2]->axis(QCPAxis::atRight)->setVisible(true);
+    IndexTicker::install(m_rects[2]->axis(QCPAxis::atRight)); // whole chunks, each once
     // On little room the scores and their difference stay; the absolute parts, which say where
     // the difference comes from, go (their name with them).
     FigureRoom::setDispensable(m_rects[2], 1);
@@ -229,15 +230,17 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
             ? (terse ? u"temperature (column)"_s : u"temperature at cache_position, and at %1's id"_s.arg(choice))
             : (terse ? u"temperature (column)"_s : u"temperature at cache_position"_s));
     m_temperatureReference.hi->setName(terse ? u"temperature (own id)"_s : u"temperature at the reference's id"_s);
-    m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk of %1's id"_s.arg(choice));
-    m_chunkCache.hi->setName(terse ? u"chunk (mask)"_s : u"chunk as chunked_overlay counts"_s);
+    m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk at %1's id"_s.arg(choice));
+    m_chunkCache.hi->setName(terse ? u"chunk (column − padding)"_s
+                                   : u"chunk at the column less the padding, as chunked_overlay counts"_s);
     // A family's own quantity keeps its name on little room ("DeBERTa bucket", "ALiBi bias", as
     // its axis in the window): "score" called DeBERTa's bucket index a score on a 14-pt slide.
     const bool named = d.kind == PositionEffect::ScoreKind::Panel || d.kind == PositionEffect::ScoreKind::TermProduct;
     const QString score = named ? d.scoreWords : u"score"_s;
     m_rects[0]->axis(QCPAxis::atLeft)->setLabel(terse ? score : d.scoreWords);
     m_rects[0]->axis(QCPAxis::atLeft)->setRange(effectRange({&d.scoreReference, &d.scoreChosen}, 0.0, 0.0));
-    m_rects[1]->axis(QCPAxis::atLeft)->setLabel(terse ? u"Δ score"_s : u"chosen − reference"_s);
+    // The difference of what the first panel draws, named as it is there ("Δ ALiBi bias").
+    m_rects[1]->axis(QCPAxis::atLeft)->setLabel(terse ? u"Δ %1"_s.arg(score) : u"chosen − reference"_s);
     m_rects[1]
         ->axis(QCPAxis::atLeft)
         ->setRange(effectRange({&d.difference, rotary ? &d.float32 : &d.difference}, 0.0, 0.0));
@@ -257,6 +260,13 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
         ->axis(QCPAxis::atRight)
         ->setRange(d.chunk ? effectRange({&d.chunkIds, &d.chunkCache}, 0.0, 1.0) : QCPRange(0.0, 1.0));
     m_rects[2]->axis(QCPAxis::atRight)->setTickLabels(d.chunk);
+    // The chunks are whole numbers, each a tick label: the panel is tall enough for them all to
+    // stand apart (on too little room FigureRoom gives the panel up rather than squeeze it).
+    const QCPRange chunks = m_rects[2]->axis(QCPAxis::atRight)->range();
+    const int labels = d.chunk ? std::clamp(int(std::floor(chunks.upper) - std::ceil(chunks.lower)) + 1, 1, 6) : 0;
+    const int line = QFontMetrics(m_rects[2]->axis(QCPAxis::atRight)->tickLabelFont()).height();
+    m_rects[2]->setMinimumSize(FigureBuild::kMinAxisSide,
+                               std::max(FigureBuild::kMinAxisSide, int(std::ceil(1.3 * line * labels))));
     m_panelTitles[0]->setText(terse ? u"%1 vs the document's first token"_s.arg(score)
                                     : u"%1's score of each token against its document's first: the reference's ids "
                                       "and %2's"_s.arg(d.family, choice));

@@ -176,13 +176,18 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
                                : u"ramp %1, unrounded"_s.arg(computed));
         add(m_rampLow);
     }
-    // The critical dimension: from pair d_c / 2 on, a pair turns less than once within L0.
+    // The critical dimension: from pair d_c / 2 on, a pair turns less than once within L0. Liu et
+    // al.'s d_c = 2 ceil((d/2) log_theta(L0 / 2 pi)) is whole, the ceiling of the real pair index
+    // where a pair turns exactly once (transformers' find_correction_dim at one rotation, yarn's
+    // unrounded ramp end, drawn with it): the line stands between the last pair that turns and the
+    // first that does not, and its name says which pair that is.
     const double criticalPair = static_cast<double>(d.criticalDimension) / 2.0;
     const bool critical = d.criticalDimension > 0 && criticalPair < static_cast<double>(d.pairs);
     m_critical->setVisible(critical);
     if (critical) {
         PlotItems::vertical(m_critical, criticalPair - 0.5, y.lower, y.upper);
-        m_critical->setName(u"critical dim %1 (pair %2)"_s.arg(d.criticalDimension).arg(d.criticalDimension / 2));
+        m_critical->setName(u"critical dim %1: from pair %2 on, less than one turn"_s.arg(d.criticalDimension)
+                                .arg(d.criticalDimension / 2));
         ShorterLabels::setEntry(m_critical, {u"critical dim %1"_s.arg(d.criticalDimension), u"critical"_s});
         add(m_critical);
     }

@@ -145,6 +145,7 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
         m_aligned.hi->setName(m_compact ? u"q = k"_s : u"q = k (all ones): ⟨q, R(k)q⟩ / ‖q‖²"_s);
     m_mean.hi->setName(m_compact ? u"random pairs: mean"_s : u"random unit q, k: mean of 256 pairs"_s);
     m_band.hi->setName(u"± 1 std of the random pairs"_s);
+    ShorterLabels::setEntry(m_band.hi, {u"± 1 std"_s});
     m_bound.hi->setName(m_compact ? u"bound (1/h)·Σⱼ|Sⱼ|"_s
                                   : u"RoFormer's bound (1/h)·Σⱼ|Sⱼ|, Sⱼ the sum of e^(i·k·θₗ) over l < j"_s);
     for (QCPGraph *graph : {m_aligned.hi, m_mean.hi, m_band.hi, m_bound.hi})

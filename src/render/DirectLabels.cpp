@@ -1,0 +1,522 @@
+#include "DirectLabels.h"
+
+#include "DirectLabelCells.h"
+#include "FigureRoomChanges.h"
+
+#include <QFontMetrics>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+namespace posenc::DirectLabels {
+
+namespace {
+
+constexpr double kGap = 2.0; // layout units between a label and its curve
+constexpr double kNearer = 1.5; // no other curve nearer than its own by this much (one along it may be as near)
+constexpr double kApart = 2.0; // between two labels, or a label and another text
+constexpr double kInset = 1.0; // between a label and its plot's edges
+constexpr double kStep = 3.0; // between the places tried along a curve
+constexpr int kMostPlaces = 400; // places tried along a curve, from its end
+constexpr qsizetype kChoices = 48; // of them, those a search for labels kept apart tries
+constexpr int kMostTries = 200000; // places the search tries in all
+// The property of a label: its entry's forms, longest first, of which it shows the first that finds a place.
+constexpr char kFormsProperty[] = "posencLabelForms";
+
+using FigureRoom::Changes;
+
+bool shown(const QCPLayerable *layerable)
+{
+    return layerable && layerable->realVisibility() && !Changes::isHidden(layerable);
+}
+
+QColor colourOf(const QCPAbstractPlottable *plottable)
+{
+    QColor colour = plottable->pen().style() != Qt::NoPen ? plottable->pen().color() : plottable->brush().color();
+    colour.setAlpha(255);
+    return colour;
+}
+
+// A graph drawn without a pen that fills to another graph: a band, labelled on its middle.
+bool isBand(const QCPAbstractPlottable *plottable)
+{
+    const auto *graph = qobject_cast<const QCPGraph *>(plottable);
+    return graph && graph->pen().style() == Qt::NoPen && graph->brush().style() != Qt::NoBrush
+        && graph->channelFillGraph();
+}
+
+QList<QPointF> pointsOf(const QCPAbstractPlottable *plottable)
+{
+    QList<QPointF> points;
+    QCPAxis *key = plottable->keyAxis();
+    QCPAxis *value = plottable->valueAxis();
+    const auto add = [&](double k, double v) {
+        if (std::isfinite(k) && std::isfinite(v))
+            points.append(key->orientation() == Qt::Horizontal ? QPointF(key->coordToPixel(k), value->coordToPixel(v))
+                                                               : QPointF(value->coordToPixel(v), key->coordToPixel(k)));
+    };
+    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            add(it->key, it->value);
+    else if (const auto *curve = qobject_cast<const QCPCurve *>(plottable))
+        for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it)
+            add(it->key, it->value);
+    return points;
+}
+
+bool joined(const QCPAbstractPlottable *plottable)
+{
+    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
+        return graph->lineStyle() != QCPGraph::lsNone && graph->pen().style() != Qt::NoPen;
+    const auto *curve = qobject_cast<const QCPCurve *>(plottable);
+    return curve && curve->lineStyle() != QCPCurve::lsNone && curve->pen().style() != Qt::NoPen;
+}
+
+double markerOf(const QCPAbstractPlottable *plottable)
+{
+    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
+        return graph->scatterStyle().isNone() ? 0.0 : graph->scatterStyle().size();
+    const auto *curve = qobject_cast<const QCPCurve *>(plottable);
+    return curve && !curve->scatterStyle().isNone() ? curve->scatterStyle().size() : 0.0;
+}
+
+// What a plot draws that its labels must keep off: each curve's cells, the lines of the items over
+// it, and the texts and keys over it (but for the labels being placed).
+struct Scene
+{
+    QRect rect;
+    std::map<const QCPAbstractPlottable *, Cells> curves;
+    std::map<const QCPAbstractPlottable *, Cells> bands; // a band's fill: only its own label keeps off it
+    std::optional<Cells> lines;
+    QList<QRectF> texts;
+    bool covered = false; // a colour map or bars: no room for a label anywhere
+
+    int othersIn(const QRectF &box, const QCPAbstractPlottable *own) const
+    {
+        int count = lines ? lines->count(box) : 0;
+        for (const auto &[plottable, cells] : curves)
+            if (plottable != own)
+                count += cells.count(box);
+        return count;
+    }
+    int ownIn(const QRectF &box, const QCPAbstractPlottable *own) const
+    {
+        const auto it = curves.find(own);
+        const auto band = bands.find(own);
+        return (it == curves.end() ? 0 : it->second.count(box)) + (band == bands.end() ? 0 : band->second.count(box));
+    }
+    bool meetsText(const QRectF &box) const
+    {
+        const QRectF grown = box.adjusted(-kApart, -kApart, kApart, kApart);
+        return std::any_of(texts.begin(), texts.end(), [&](const QRectF &text) { return text.intersects(grown); });
+    }
+};
+
+QRectF boxOf(const QCPItemText *text)
+{
+    return QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
+}
+
+Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
+{
+    QCustomPlot *plot = rect->parentPlot();
+    Scene scene {rect->rect(), {}, {}, {}, {}, false};
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable *plottable = plot->plottable(i);
+        if (!shown(plottable) || plottable->keyAxis()->axisRect() != rect)
+            continue;
+        if (qobject_cast<QCPColorMap *>(plottable) || qobject_cast<QCPBars *>(plottable)) {
+            scene.covered = true;
+            continue;
+        }
+        const QList<QPointF> points = pointsOf(plottable);
+        const bool line = joined(plottable);
+        const double marker = markerOf(plottable);
+        if (isBand(plottable)) {
+            // Its fill, column by column: its own room, which its label stands beside.
+            const QList<QPointF> other = pointsOf(static_cast<const QCPGraph *>(plottable)->channelFillGraph());
+            Cells cells(scene.rect);
+            for (qsizetype k = 0; k < std::min(points.size(), other.size()); ++k) {
+                cells.segment(points[k], other[k]);
+                if (k > 0)
+                    for (double t = 0.25; t < 1.0; t += 0.25)
+                        cells.segment(points[k - 1] + (points[k] - points[k - 1]) * t,
+                                      other[k - 1] + (other[k] - other[k - 1]) * t);
+            }
+            cells.finish();
+            scene.bands.emplace(plottable, std::move(cells));
+            continue;
+        }
+        if (!line && marker <= 0.0)
+            continue; // the edge of a band it fills: no line drawn
+        Cells cells(scene.rect);
+        for (qsizetype k = 0; k < points.size(); ++k) {
+            if (marker > 0.0)
+                cells.mark(points[k], marker / 2.0);
+            if (line && k > 0)
+                cells.segment(points[k - 1], points[k]);
+        }
+        if (line && points.size() == 1)
+            cells.mark(points[0], 0.0);
+        cells.finish();
+        scene.curves.emplace(plottable, std::move(cells));
+    }
+    Cells lines(scene.rect);
+    bool anyLine = false;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        QCPAbstractItem *item = plot->item(i);
+        if (!shown(item) || !item->clipToAxisRect() || item->clipAxisRect() != rect)
+            continue;
+        if (auto *text = qobject_cast<QCPItemText *>(item)) {
+            if (!placing.contains(text) && !text->text().isEmpty())
+                scene.texts.append(boxOf(text));
+        } else if (auto *segment = qobject_cast<QCPItemLine *>(item)) {
+            lines.segment(segment->start->pixelPosition(), segment->end->pixelPosition());
+            anyLine = true;
+        } else if (auto *straight = qobject_cast<QCPItemStraightLine *>(item)) {
+            const QPointF a = straight->point1->pixelPosition(), b = straight->point2->pixelPosition();
+            lines.segment(a - (b - a) * 1e4, b + (b - a) * 1e4);
+            anyLine = true;
+        }
+    }
+    if (anyLine) {
+        lines.finish();
+        scene.lines = std::move(lines);
+    }
+    for (QCPLayoutElement *element : rect->insetLayout()->elements(false))
+        if (shown(element))
+            scene.texts.append(element->outerRect());
+    return scene;
+}
+
+QSizeF sizeOf(const QFont &font, const QString &text)
+{
+    // As QCPItemText lays its text out.
+    return QFontMetrics(font).boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignCenter, text).size();
+}
+
+// Where a label may stand: its box, and whether it stands over its own line (on a white ground).
+struct Spot
+{
+    QRectF box;
+    bool over = false;
+};
+
+// The places along `plottable` from its end where a label of `size` stands clear of the rest of
+// `scene`, the best first: beside the curve (above or below it, ending at or centred on a point of
+// it), else over it, on a white ground; a band's on its middle.
+QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable, QSizeF size)
+{
+    QList<QPointF> points = pointsOf(plottable);
+    // A band's label stands beside its fill: anchors along its edges, each from its end, the
+    // upper's first and the lower's after them (matched by their order along each edge).
+    const bool band = isBand(plottable);
+    QList<QPointF> lower;
+    if (band)
+        lower = pointsOf(static_cast<const QCPGraph *>(plottable)->channelFillGraph());
+    const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
+    // The anchors, every kStep units along the curve from its last point within the plot.
+    QList<QPointF> anchors;
+    for (const QList<QPointF> *edge : {&points, &lower}) {
+        const QList<QPointF> &along = *edge;
+        const qsizetype most = anchors.size() + kMostPlaces;
+        double next = 0.0; // along the curve to the next anchor
+        for (qsizetype k = along.size() - 1; k >= 0 && anchors.size() < most; --k) {
+            if (k == along.size() - 1) {
+                if (scene.rect.contains(along[k].toPoint()))
+                    anchors.append(along[k]);
+                next = kStep;
+                continue;
+            }
+            const QPointF a = along[k + 1], b = along[k];
+            const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
+            double at = next;
+            for (; at <= length && anchors.size() < most; at += kStep)
+                if (const QPointF p = a + (b - a) * (at / length); scene.rect.contains(p.toPoint()))
+                    anchors.append(p);
+            next = at - length;
+        }
+    }
+    const double w = size.width(), h = size.height();
+    const auto clearBeside = [&](const QRectF &box) {
+        return room.contains(box) && scene.ownIn(box.adjusted(-0.5, -0.5, 0.5, 0.5), plottable) == 0
+            && scene.othersIn(box.adjusted(-kGap + kNearer, -kGap + kNearer, kGap - kNearer, kGap - kNearer), plottable)
+            == 0
+            && !scene.meetsText(box);
+    };
+    const auto clearOver = [&](const QRectF &box) {
+        return room.contains(box) && scene.othersIn(box.adjusted(-1.0, -1.0, 1.0, 1.0), plottable) == 0
+            && !scene.meetsText(box);
+    };
+    QList<Spot> beside, over;
+    for (const QPointF &p : anchors) {
+        for (const QRectF &box :
+             {QRectF(p.x() - w, p.y() - kGap - h, w, h), QRectF(p.x() - w, p.y() + kGap, w, h),
+              QRectF(p.x() - w / 2.0, p.y() - kGap - h, w, h), QRectF(p.x() - w / 2.0, p.y() + kGap, w, h),
+              QRectF(p.x(), p.y() - kGap - h, w, h), QRectF(p.x(), p.y() + kGap, w, h)})
+            if (clearBeside(box))
+                beside.append({box, false});
+        const QRectF centred(p.x() - w / 2.0, p.y() - h / 2.0, w, h);
+        if (!band && clearOver(centred))
+            over.append({centred, true});
+    }
+    return beside + over;
+}
+
+struct Wanted
+{
+    QCPAbstractPlottable *plottable = nullptr;
+    QStringList forms;
+    QString text; // the form taken
+    QList<Spot> spots; // where it may stand
+    std::optional<Spot> at;
+};
+
+// Each wanted label's form and spot, the labels with the fewest places first, none meeting another;
+// false where one finds none.
+bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing)
+{
+    std::map<QCPAxisRect *, Scene> scenes;
+    for (Wanted &label : wanted) {
+        QCPAxisRect *rect = label.plottable->keyAxis()->axisRect();
+        auto scene = scenes.find(rect);
+        if (scene == scenes.end())
+            scene = scenes.emplace(rect, sceneOf(rect, placing)).first;
+        if (scene->second.covered)
+            return false;
+    }
+    // Each its longest form that has a place, alone.
+    for (Wanted &label : wanted) {
+        const Scene &scene = scenes.at(label.plottable->keyAxis()->axisRect());
+        label.spots.clear();
+        for (const QString &form : label.forms) {
+            label.spots = spotsFor(scene, label.plottable, sizeOf(font, form));
+            label.text = form;
+            if (!label.spots.isEmpty())
+                break;
+        }
+        if (label.spots.isEmpty())
+            return false;
+    }
+    // The labels with the fewest places first, each in the first of its places (its curve's end
+    // first) that keeps apart from those placed, backtracking over a few of its places spread
+    // along its curve; then, where none does, each a form shorter.
+    QList<Wanted *> order;
+    for (Wanted &label : wanted)
+        order.append(&label);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const Wanted *a, const Wanted *b) { return a->spots.size() < b->spots.size(); });
+    QList<qsizetype> firsts;
+    for (const Wanted *label : order)
+        firsts.append(label->forms.indexOf(label->text));
+    for (qsizetype shorter = 0;; ++shorter) {
+        bool more = false;
+        QList<QList<Spot>> choices;
+        for (qsizetype i = 0; i < order.size(); ++i) {
+            Wanted *label = order[i];
+            const qsizetype f = std::min(firsts[i] + shorter, label->forms.size() - 1);
+            more |= firsts[i] + shorter < label->forms.size() - 1;
+            const QList<Spot> spots = f == firsts[i] ? label->spots
+                                                     : spotsFor(scenes.at(label->plottable->keyAxis()->axisRect()),
+                                                                label->plottable, sizeOf(font, label->forms[f]));
+            label->text = label->forms[f];
+            // At most kChoices of them, spread from its end on.
+            QList<Spot> few;
+            const qsizetype step = std::max<qsizetype>(1, spots.size() / kChoices);
+            for (qsizetype k = 0; k < spots.size(); k += step)
+                few.append(spots[k]);
+            choices.append(few);
+        }
+        QList<qsizetype> at(order.size(), -1);
+        int tries = 0;
+        // Depth first: label i at choice at[i] + 1 on.
+        for (qsizetype i = 0; i >= 0 && i < order.size() && tries < kMostTries;) {
+            const QCPAxisRect *rect = order[i]->plottable->keyAxis()->axisRect();
+            qsizetype k = at[i] + 1;
+            for (; k < choices[i].size(); ++k, ++tries) {
+                const QRectF box = choices[i][k].box.adjusted(-kApart, -kApart, kApart, kApart);
+                bool apart = true;
+                for (qsizetype j = 0; j < i && apart; ++j)
+                    apart
+                        = order[j]->plottable->keyAxis()->axisRect() != rect || !choices[j][at[j]].box.intersects(box);
+                if (apart)
+                    break;
+            }
+            if (k < choices[i].size()) {
+                at[i] = k;
+                ++i;
+            } else {
+                at[i] = -1;
+                --i;
+            }
+        }
+        if (!at.isEmpty() && at.constLast() >= 0) {
+            for (qsizetype i = 0; i < order.size(); ++i)
+                order[i]->at = choices[i][at[i]];
+            break;
+        }
+        if (!more)
+            return false;
+    }
+    // Two labels that read alike name no curve.
+    for (qsizetype i = 0; i < wanted.size(); ++i)
+        for (qsizetype j = i + 1; j < wanted.size(); ++j)
+            if (wanted[i].text == wanted[j].text)
+                return false;
+    return true;
+}
+
+void put(QCPItemText *text, const QCPAbstractPlottable *plottable, const Spot &spot)
+{
+    QCPAxis *key = plottable->keyAxis();
+    QCPAxis *value = plottable->valueAxis();
+    const QPointF centre = spot.box.center();
+    const bool across = key->orientation() == Qt::Horizontal;
+    text->position->setAxes(key, value);
+    text->position->setType(QCPItemPosition::ptPlotCoords);
+    text->position->setCoords(key->pixelToCoord(across ? centre.x() : centre.y()),
+                              value->pixelToCoord(across ? centre.y() : centre.x()));
+    text->setBrush(spot.over ? QBrush(Qt::white) : QBrush(Qt::NoBrush));
+}
+
+// The labels drawn, or with `unplaced` those of plots drawn too that found no place.
+QList<QCPItemText *> labelsOf(const QCustomPlot &plot, bool unplaced = false)
+{
+    QList<QCPItemText *> labels;
+    for (int i = 0; i < plot.itemCount(); ++i) {
+        auto *text = qobject_cast<QCPItemText *>(plot.item(i));
+        if (!text || !named(text) || Changes::isHidden(text))
+            continue;
+        if (shown(text) || (unplaced && !text->visible() && shown(text->clipAxisRect())))
+            labels.append(text);
+    }
+    return labels;
+}
+
+} // namespace
+
+bool labelable(const QCPLegend *legend)
+{
+    bool any = false;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+        if (!legend->item(i))
+            continue;
+        QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr;
+        if (!plottable || !(qobject_cast<QCPGraph *>(plottable) || qobject_cast<QCPCurve *>(plottable))
+            || !shown(plottable) || !shown(plottable->keyAxis()->axisRect()) || pointsOf(plottable).isEmpty()
+            || plottable->name().isEmpty())
+            return false;
+        if (!joined(plottable) && markerOf(plottable) <= 0.0 && !isBand(plottable))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bool unplaced)
+{
+    QList<Wanted> wanted;
+    for (int i = 0, entry = 0; i < legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)); item && entry < forms.size())
+            wanted.append({item->plottable(), forms[entry++], {}, {}, {}});
+    if (wanted.isEmpty())
+        return {};
+    // Placed on the layout the plots will have without the key's row: the key laid out as if it
+    // took none of it, for now.
+    const QSize least = legend->minimumSize(), most = legend->maximumSize();
+    const QMargins margins = legend->margins();
+    const QCP::MarginSides sides = legend->autoMargins();
+    const auto layOut = [legend] {
+        for (const auto phase :
+             {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            legend->parentPlot()->plotLayout()->update(phase);
+    };
+    legend->setAutoMargins(QCP::msNone);
+    legend->setMargins(QMargins());
+    legend->setMinimumSize(1, 1);
+    legend->setMaximumSize(legend->maximumSize().width(), 1);
+    layOut();
+    const bool placed = placeAll(wanted, legend->font(), {});
+    legend->setMinimumSize(least);
+    legend->setMaximumSize(most);
+    legend->setMargins(margins);
+    legend->setAutoMargins(sides);
+    layOut();
+    if (!placed && !unplaced)
+        return {};
+
+    QCustomPlot *plot = legend->parentPlot();
+    QList<QCPItemText *> texts;
+    for (const Wanted &label : wanted) {
+        auto *text = new QCPItemText(plot);
+        // Drawn while its plot is: an item is the child of the axis rect it is clipped to.
+        text->setClipAxisRect(label.plottable->keyAxis()->axisRect());
+        text->setClipToAxisRect(true);
+        text->setPositionAlignment(Qt::AlignCenter);
+        text->setTextAlignment(Qt::AlignCenter);
+        text->setPadding(QMargins());
+        text->setFont(legend->font());
+        text->setColor(colourOf(label.plottable));
+        text->setText(label.text);
+        text->setProperty(kNamesProperty, QVariant::fromValue<QObject *>(label.plottable));
+        text->setProperty(kFormsProperty, label.forms);
+        if (placed)
+            put(text, label.plottable, *label.at);
+        text->setVisible(placed);
+        texts.append(text);
+    }
+    return texts;
+}
+
+QCPAbstractPlottable *named(const QCPItemText *text)
+{
+    return qobject_cast<QCPAbstractPlottable *>(text->property(kNamesProperty).value<QObject *>());
+}
+
+bool place(QCustomPlot *plot)
+{
+    const QList<QCPItemText *> labels = labelsOf(*plot, true);
+    const bool allShown = std::all_of(labels.begin(), labels.end(), [](QCPItemText *text) { return text->visible(); });
+    if (labels.isEmpty() || (allShown && clear(*plot)))
+        return false;
+    QList<Wanted> wanted;
+    QList<const QCPItemText *> placing;
+    for (QCPItemText *text : labels) {
+        wanted.append({named(text), text->property(kFormsProperty).toStringList(), {}, {}, {}});
+        placing.append(text);
+    }
+    // All of them, or none: a key is named whole or not at all.
+    const bool placed = placeAll(wanted, labels.constFirst()->font(), placing);
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        if (placed) {
+            labels[i]->setText(wanted[i].text);
+            put(labels[i], wanted[i].plottable, *wanted[i].at);
+        }
+        labels[i]->setVisible(placed);
+    }
+    return true;
+}
+
+bool clear(const QCustomPlot &plot)
+{
+    const QList<QCPItemText *> labels = labelsOf(plot);
+    for (QCPItemText *text : labels) {
+        QCPAbstractPlottable *plottable = named(text);
+        if (!plottable)
+            return false;
+        const Scene scene = sceneOf(plottable->keyAxis()->axisRect(), {text});
+        const QRectF box = boxOf(text);
+        const bool over = text->brush().style() != Qt::NoBrush;
+        if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box)
+            || scene.meetsText(box.adjusted(1, 1, -1, -1))
+            || scene.othersIn(box.adjusted(-1.0, -1.0, 1.0, 1.0), plottable) > 0
+            || (!over && scene.ownIn(box, plottable) > 0))
+            return false;
+    }
+    return true;
+}
+
+} // namespace posenc::DirectLabels

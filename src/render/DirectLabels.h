@@ -1,0 +1,36 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+#include <QList>
+
+// A key's lines named where they are drawn (docs/ARCHITECTURE.md, "Figures at any size"): where a
+// key of curves takes the room its plots need, each curve is labelled in its plot, in its colour,
+// at the key's text size, beside its end (or the farthest place along it that is free), as
+// matplotlib's users do with labellines or ax.annotate: no label over another curve or nearer to
+// one than to its own, none over another text, none past its plot's edges, no two meeting. A band
+// (a graph that fills without a pen) is labelled on its middle, over its own fill.
+namespace posenc::DirectLabels {
+
+// The property of a label: the plottable it names (a QObject pointer).
+inline constexpr char kNamesProperty[] = "posencLabelNames";
+
+// Whether every entry of `legend` names a curve or a band drawn in a plot (a QCPGraph or QCPCurve
+// with data there): a key that direct labels can stand in for.
+bool labelable(const QCPLegend *legend);
+// A label for each entry of `legend`, each placed where its curve is free on the layout its plots
+// have without the key's row, in the longest of its entry's forms that finds a place (`forms` of
+// each entry, longest first); none where one finds no place (nothing was added to the plot), or
+// with `unplaced`, the labels undrawn, for place() to draw once the layout leaves them room.
+QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bool unplaced);
+// The plottable `text` names, if it is a direct label.
+QCPAbstractPlottable *named(const QCPItemText *text);
+// The labels of `plot` placed again for its layout as it is now, where they no longer stand clear
+// (a plot grown or narrowed since) or were not drawn: all of a plot's, each in the longest of its
+// forms that finds a place, or none of them drawn. True when any changed.
+bool place(QCustomPlot *plot);
+// Whether every label drawn stands clear: within its plot, off every other curve and text, nearer
+// its own curve than any other.
+bool clear(const QCustomPlot &plot);
+
+} // namespace posenc::DirectLabels
