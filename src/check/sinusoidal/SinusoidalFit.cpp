@@ -162,14 +162,13 @@ void fitFirstPositions(PairingFit &pf, const std::vector<SinusoidalPhases::Track
     }
     if (!std::isfinite(slowest))
         return;
-    const double position = std::fmod(SinusoidalPhases::wrapAngle(phase) + 2.0 * kPi, 2.0 * kPi) / slowest; // >= 0
-    if (!(std::fabs(position) < 1e9))
-        return;
-    const auto p = std::int64_t(std::llround(position));
-    for (const std::int64_t q : {p - 1, p, p + 1}) {
-        if (q >= 0)
-            pf.firstPositions.insert(q);
-    }
+    // Positions are never negative: the phase in [0, 2 pi), and in (-pi, pi], a phase a rounding below 0
+    // being position 0 (against a declared window from 1), not the slowest pair's period.
+    const double wrapped = SinusoidalPhases::wrapAngle(phase);
+    for (const double position : {std::fmod(wrapped + 2.0 * kPi, 2.0 * kPi) / slowest, wrapped / slowest})
+        for (const std::int64_t q : {-1, 0, 1})
+            if (std::fabs(position) < 1e9 && std::llround(position) + q >= 0)
+                pf.firstPositions.insert(std::llround(position) + q);
 }
 
 // The pairing's fit, or nothing when its pairs are no sines and cosines of one angle each.
