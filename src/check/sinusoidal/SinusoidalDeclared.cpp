@@ -241,7 +241,9 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     }
     // The fit explains it; the rows' own timesteps may as well, as the declared sinusoid's: then
     // they are what the table is (a scheduler's, which the fit reads as parameters besides an offset).
-    if (auto timesteps = TimestepReading::read(input, declared, found->bad()); timesteps && !timesteps->ids.isEmpty())
+    // Timesteps r + F are a window of the table, the fit's position-offset, both starts said.
+    if (auto timesteps = TimestepReading::read(input, declared, found->bad());
+        timesteps && !timesteps->ids.isEmpty() && !timesteps->positionOffset)
         return timesteps;
     const std::int64_t d = input.sample.cols();
     const std::int64_t firstRow = input.start();
