@@ -70,9 +70,9 @@ TableMatch matchOf(const Table &table, const TableEvidence &e, const Found &foun
 // settings, and streamed against the defect's map too.
 TableCandidate defectCandidate(const Table &table, const TableEvidence &e, const DefectReading &defect)
 {
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(table, defect.found.params, false));
-    const auto read = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()), defect.values);
+    const auto read = std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart, defect.values);
     const CellTolerance tolerance = OffsetFit::tolerance(e, defect.largest);
     return OffsetFit::candidate(e, *read, tolerance, [&] {
         TableMatch m = matchOf(table, e, defect.found, reference);
@@ -104,9 +104,9 @@ std::optional<TableCandidate> fit(const Table &table, const TableEvidence &e)
     }
     if (!found)
         return std::nullopt;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(table, found->params, false));
-    const auto read = reversed ? std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+    const auto read = reversed ? std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                          valuesOf(table, found->params, true))
                                : reference;
     return OffsetFit::candidate(e, *read, toleranceOf(table, e, found->params), [&] {
@@ -127,7 +127,7 @@ std::variant<TableMatch, QString> expect(const Table &table, const TableEvidence
     found.params = params;
     found.lo = found.hi = RelativeBuckets::limit(family, params);
     TableMatch m = matchOf(table, e, found,
-                           std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                           std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(table, params, false)));
     m.params = params;
     return m;
@@ -180,6 +180,21 @@ std::int64_t firstShared(const std::vector<ProfileRun> &runs)
     return -1;
 }
 
+// The evidence with its queries where the family's code puts them: a map whose queries are the first
+// of its keys (DeBERTa's) is read from 0 where no declaration gives the window, a copy of the sample
+// taking that start; any other as the sample is.
+template<typename Read>
+auto atOwnQueries(const Table &table, const TableEvidence &e, Read read)
+{
+    const std::int64_t start = e.declared.queryStart.value_or(table.queriesFirst ? 0 : e.sample.queryStart);
+    if (start == e.sample.queryStart)
+        return read(e);
+    TableSample sample = e.sample;
+    sample.queryStart = start;
+    TableEvidence at {e.table, sample, e.framing, e.format, e.declared, e.sameRow, e.infinite};
+    return read(at);
+}
+
 TableHypothesis hypothesis(const Table &table)
 {
     TableHypothesis h;
@@ -188,16 +203,10 @@ TableHypothesis hypothesis(const Table &table)
     h.help = table.help;
     h.mistakes = QStringList {CheckMistakes::kRelativeReversed} + table.defectMistakes;
     h.fit = [table](const TableEvidence &e) {
-        std::optional<QueryStartScope> first;
-        if (table.queriesFirst)
-            first.emplace(0);
-        return fit(table, e);
+        return atOwnQueries(table, e, [&](const TableEvidence &at) { return fit(table, at); });
     };
     h.expect = [table](const TableEvidence &e, const Params &params, const QString &word) {
-        std::optional<QueryStartScope> first;
-        if (table.queriesFirst)
-            first.emplace(0);
-        return expect(table, e, params, word);
+        return atOwnQueries(table, e, [&](const TableEvidence &at) { return expect(table, at, params, word); });
     };
     h.referenceCode = table.referenceCode;
     h.publishedForms = table.publishedForms;

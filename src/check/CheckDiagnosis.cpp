@@ -131,6 +131,17 @@ QString offsetLine(std::int64_t offset, const QString &convention)
         .arg(convention);
 }
 
+QString offsetLine(std::int64_t found, std::int64_t declared)
+{
+    return u"positions start at %1 where the declared positions start at %2: row r holds position r %3 %4, the "
+           "declaration's row r position r %5 %6"_s.arg(found)
+        .arg(declared)
+        .arg(found < 0 ? u"-"_s : u"+"_s)
+        .arg(std::abs(found))
+        .arg(declared < 0 ? u"-"_s : u"+"_s)
+        .arg(std::abs(declared));
+}
+
 QString halfPrecisionLine(PositionRounding rounding)
 {
     return u"positions were rounded to %1 before the angle was formed; the correct table takes each position "

@@ -52,6 +52,9 @@ QString rowList(const std::vector<std::int64_t> &rows);
 QString positionsFrom(std::int64_t offset);
 // "positions start at 1: row r holds position r + 1; `convention` number positions from 0, ...".
 QString offsetLine(std::int64_t offset, const QString &convention);
+// The same against a declared window: the rows' positions start at `found`, the declaration's at
+// `declared` (--positions), both said.
+QString offsetLine(std::int64_t found, std::int64_t declared);
 // Positions rounded to float16 or bfloat16 before their angles were formed, and the correct way.
 QString halfPrecisionLine(PositionRounding rounding);
 

@@ -2,6 +2,7 @@
 
 #include "check/CheckDiagnosis.h"
 #include "check/FamilyCheck.h"
+#include "check/PositionWindows.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
@@ -80,6 +81,8 @@ QStringList tableLines(const TableMatch &m, const TableRows &table)
         lines.append(u"first position row: %1 (row r holds position r %2 %3)"_s.arg(*m.firstPositionRow)
                          .arg(m.positionOffset.value_or(0) < 0 ? u"-"_s : u"+"_s)
                          .arg(std::abs(m.positionOffset.value_or(0))));
+    if (m.positions)
+        lines.append(u"positions: "_s + PositionWindows::line(*m.positions));
     if (m.maxAbsError)
         lines.append(u"max |error|: %1 at row %2, column %3 (tolerance %4 of |reference| + %5%6)"_s
                          .arg(NumberText::compact(*m.maxAbsError, 3))

@@ -35,7 +35,7 @@ After declaredAfter(const TableEvidence &e, After declared)
 {
     if (declared.twoSided)
         return declared;
-    const std::optional<OffsetProfile> profile = offsetProfile(e.sample, queryStart(e.rows(), e.cols()));
+    const std::optional<OffsetProfile> profile = offsetProfile(e.sample, e.sample.queryStart);
     if (profile && profile->has(1) && MaskFill::is(double(profile->at(1)), e.format))
         declared.fill = profile->at(1);
     return declared;

@@ -10,7 +10,7 @@ std::optional<OffsetProfile> profile(const TableEvidence &e)
 {
     if (e.sameRow)
         return std::nullopt;
-    std::optional<OffsetProfile> profile = offsetProfile(e.sample, queryStart(e.rows(), e.cols()));
+    std::optional<OffsetProfile> profile = offsetProfile(e.sample, e.sample.queryStart);
     if (!profile || !profile->isToeplitz())
         return std::nullopt;
     return profile;
@@ -45,6 +45,11 @@ TableMatch match(const TableEvidence &e, const QString &table, std::shared_ptr<c
     m.table = table;
     m.positionOffset = 0;
     m.firstPositionRow = 0;
+    // The window of query positions the rows were read at, where it is not 0 .. q - 1 of a square
+    // map (a step with a cache, DeBERTa's first queries, a window tried or declared): said.
+    if (e.sample.queryStart > 0 || e.declared.queryStart)
+        m.positions = PositionWindow {e.sample.queryStart, e.sample.queryStart + e.rows() - 1,
+                                      e.declared.positionsDeclared, true, {}};
     m.precision = tablePrecision(e.format, float32Angles);
     m.reference = std::move(reference);
     m.tolerance = tolerance;

@@ -47,28 +47,9 @@ std::vector<ProfileRun> profileRuns(const OffsetProfile &profile, bool after, st
     return runs;
 }
 
-namespace {
-
-thread_local std::optional<std::int64_t> t_queryStart;
-
-} // namespace
-
 std::int64_t queryStart(std::int64_t rows, std::int64_t cols)
 {
-    if (t_queryStart)
-        return *t_queryStart;
     return rows > 0 && rows < cols ? cols - rows : 0;
-}
-
-QueryStartScope::QueryStartScope(std::int64_t start)
-    : m_previous(t_queryStart)
-{
-    t_queryStart = start;
-}
-
-QueryStartScope::~QueryStartScope()
-{
-    t_queryStart = m_previous;
 }
 
 std::optional<OffsetProfile> offsetProfile(const TableSample &sample, std::int64_t start, std::int64_t maxOffsets)

@@ -51,26 +51,14 @@ std::vector<ProfileRun> profileRuns(const OffsetProfile &profile, bool after, st
 std::optional<OffsetProfile> offsetProfile(const TableSample &sample, std::int64_t start,
                                            std::int64_t maxOffsets = std::int64_t(1) << 26);
 
-// The position of a relative map's query row 0 (docs/ARCHITECTURE.md, Checking a table, "a step with a
-// cache"): a map of q < k rows over k keys is a step with a cache, its queries the last q of the k
-// positions, as transformers' T5Attention.forward keeps them (position_bias[:, :, -seq_length:, :] of
-// compute_bias(real_seq_length, key_length), src/transformers/models/t5/modeling_t5.py) and
-// x-transformers' biases take them (q_pos = arange(j - i, j)); a square map's rows are 0 .. L - 1.
-// Within a QueryStartScope on its thread, every map's queries are read from the scope's position.
+// The position of a relative map's query row 0 where nothing declares it (docs/ARCHITECTURE.md,
+// Checking a table, "a step with a cache"): a map of q < k rows over k keys is read as a step with a
+// cache, its queries the last q of the k positions, as transformers' T5Attention.forward keeps them
+// (position_bias[:, :, -seq_length:, :] of compute_bias(real_seq_length, key_length),
+// src/transformers/models/t5/modeling_t5.py) and x-transformers' biases take them
+// (q_pos = arange(j - i, j)); a square map's rows are 0 .. L - 1. Another window (the first q,
+// DeBERTa's, or one --positions declares) is a parameter the check passes down: the sample's
+// TableSample::queryStart, from CheckDeclaration::queryStart.
 std::int64_t queryStart(std::int64_t rows, std::int64_t cols);
-
-// Reads the maps' queries from `start` while it lives, on this thread: the reading of a map whose
-// cache's offset was forgotten (start 0), which the check names position-offset.
-class QueryStartScope
-{
-public:
-    explicit QueryStartScope(std::int64_t start);
-    ~QueryStartScope();
-    QueryStartScope(const QueryStartScope &) = delete;
-    QueryStartScope &operator=(const QueryStartScope &) = delete;
-
-private:
-    std::optional<std::int64_t> m_previous;
-};
 
 } // namespace posenc

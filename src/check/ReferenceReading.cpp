@@ -135,6 +135,12 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     std::optional<Encoding> family = params ? form->family : std::nullopt;
     QString word = params ? form->table : QString();
     Declared at; // no family: every parameter of `params` counts as given
+    // A reference read at a window of positions (PositionWindows): its rows are its own positions,
+    // declared for the table.
+    if (ofFamily && form->positions && !form->positions->queries && form->positionOffset) {
+        at.firstPosition = *form->positionOffset;
+        at.positionsDeclared = true;
+    }
     QString readText = ofFamily ? form->referenceText : QString();
     // Read as no family's from position 0: a published form's from a later one.
     if (!params) {

@@ -1,6 +1,5 @@
-// TableCheck's identifying half: the sample read, every family's hypothesis asked, the
-// best-supported answer kept (docs/ARCHITECTURE.md, Checking a table). No family is named here:
-// each answers through its FamilySpec's TableHypothesis.
+// TableCheck's identifying half: the sample read, every family's hypothesis asked (its FamilySpec's
+// TableHypothesis: no family named here), the best answer kept (docs/ARCHITECTURE.md, Checking a table).
 #include "TableCheck.h"
 
 #include "check/ChangedRegion.h"
@@ -9,6 +8,7 @@
 #include "check/FamilyCheck.h"
 #include "check/MaskFill.h"
 #include "check/MaskRegion.h"
+#include "check/PositionWindows.h"
 #include "check/RowConstant.h"
 #include "check/SampleScore.h"
 #include "check/TableSample.h"
@@ -115,10 +115,9 @@ bool validOverUnknown(const TableCandidate &c, const TableCandidate &other)
     return (v == CheckVerdict::Correct || v == CheckVerdict::Variant) && other.match.verdict == CheckVerdict::Unknown;
 }
 
-// Of two readings as well supported, whether `c` goes first: a valid table's before one that cannot
-// tell (validOverUnknown); exact angles before float32
-// ones; then the reading that needs fewer mistakes to explain the table (a RoPE cos table from
-// bfloat16 positions, not a sinusoid whose sines were replaced as well).
+// Of two readings as well supported, whether `c` goes first: a valid table's before one that cannot tell
+// (validOverUnknown); exact angles before float32 ones; then the one needing fewer mistakes (a RoPE cos
+// table from bfloat16 positions, not a sinusoid whose sines were replaced as well).
 bool before(const TableCandidate &c, const TableCandidate &best)
 {
     if (validOverUnknown(c, best) || validOverUnknown(best, c))
@@ -218,8 +217,8 @@ std::vector<TableCandidate> askFamilies(const TableEvidence &evidence)
     return candidates;
 }
 
-// A verdict is a promise: correct only against a named reference. A family's formula at
-// parameters no published form uses is a variant of it.
+// A verdict is a promise: correct only against a named reference; a family's formula at parameters
+// no published form uses is a variant of it.
 void keepPromise(TableMatch &match)
 {
     if (match.verdict != CheckVerdict::Correct || !match.correctAgainst.isEmpty())
@@ -229,9 +228,8 @@ void keepPromise(TableMatch &match)
 }
 
 // A table no family claims whose sample a family's reference equals in most cells: what the other
-// cells hold (ChangedRegion). Of the references that read so, a declared family's first, then one
-// whose other cells are named (a mistake) over one whose are not, then the one that equals the
-// largest share.
+// cells hold (ChangedRegion). Of the references that read so, a declared family's first, then one whose
+// other cells are named (a mistake) over one whose are not, then the one that equals the largest share.
 std::optional<TableMatch> changedRegion(const std::vector<TableCandidate> &candidates, const TableSample &sample,
                                         const Declared &declared)
 {
@@ -353,7 +351,7 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
     if (table.rows() <= 0)
         return u"the table has no rows; a table of positions is L x d with L >= 1"_s;
     QString error;
-    const std::optional<TableSample> sample = readSample(table, kSampleCells, error);
+    const std::optional<TableSample> sample = readSample(table, kSampleCells, error, declared.queryStart);
     if (!sample)
         return error;
     const RowFraming framing = frameRows(*sample);
@@ -437,7 +435,7 @@ std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding 
     if (table.cols() <= 0 || table.rows() <= 0)
         return u"the table is empty; a table of positions is L x d with L, d >= 1"_s;
     QString error;
-    const std::optional<TableSample> sample = readSample(table, kSampleCells, error);
+    const std::optional<TableSample> sample = readSample(table, kSampleCells, error, declared.queryStart);
     if (!sample)
         return error;
     if (const auto padding = MaskRegion::padding(*sample))
@@ -481,6 +479,8 @@ std::variant<TableMatch, QString> identify(const TableRows &table, const Declare
 {
     const ScoringCancel scope(cancel);
     auto identified = identifyTable(table, declared, true);
+    const auto again = [&](const Declared &d) { return identifyTable(table, d, true); };
+    PositionWindows::readAt(identified, table, declared, again); // rows at a window nothing declared: said
     if (ScoringCancel::requested())
         return kCancelled;
     return identified;

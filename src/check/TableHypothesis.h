@@ -38,6 +38,15 @@ struct CheckDeclaration
     // sequence: HF's position_ids 1000..1255 for a cached step); a family whose reference is a
     // function of the position reads its rows from there (RopeTableCheck), the others at 0.
     std::int64_t firstPosition = 0;
+    // Whether the user said which positions the rows hold (--positions, --position-ids, a prompt):
+    // then rows at another window than `firstPosition`'s are position-offset. Without it a table that
+    // is a family's at a window of positions a..b is a faithful slice, its positions said, not judged
+    // (issue 56; TableCheck reads it again at the window its fit found).
+    bool positionsDeclared = false;
+    // The position of a relative map's query row 0 (docs/ARCHITECTURE.md, Checking a table, "a
+    // step with a cache"), a window the check fitted or the user declared; unset, a map of q < k
+    // queries is read as the last q of its k keys (queryStart).
+    std::optional<std::int64_t> queryStart = std::nullopt;
 
     bool declares(const QString &key) const { return keys.contains(key); }
 };

@@ -123,6 +123,22 @@ namespace FreeFit {
 inline constexpr double kResidual = 1e-4;
 } // namespace FreeFit
 
+// The positions a table's rows hold where they are not 0 .. L - 1 (a window of a family's table,
+// `posenc table --positions 100:164`), or the positions of a relative map's queries over its keys:
+// first..last, and whether a declaration gave them (--positions, --position-ids). A window nothing
+// declared is a faithful slice of the family's table: said in the report and --json's "positions",
+// not judged (issue 56); against a declared window, rows at another are position-offset.
+struct PositionWindow
+{
+    std::int64_t first = 0, last = 0;
+    bool declared = false;
+    // Whether the rows are a relative map's queries (their keys 0 .. k - 1), not a table's positions.
+    bool queries = false;
+    // Where more than one window reads the table (a relative map's first or last queries): the
+    // sentence saying which was read and that the check cannot tell which was meant; else empty.
+    QString ambiguity;
+};
+
 // What a table was identified as from its sample (docs/ARCHITECTURE.md, Checking a table), and
 // after its rows were streamed, the verdict. A value the window can show and act on: `params`
 // set the window's parameters to the matched reference. The family fills it through its
@@ -140,6 +156,8 @@ struct TableMatch
     std::optional<std::int64_t> positionOffset;
     // The first row a model reads (2 for RoBERTa's learned table, after its padding rows).
     std::optional<std::int64_t> firstPositionRow;
+    // The window of positions the rows were read at, where it is not 0 .. L - 1 or was declared.
+    std::optional<PositionWindow> positions = std::nullopt;
     std::optional<TablePrecision> precision;
     // Of a table of float32 angles, once streamed: the evidence, which the report prints.
     std::optional<AngleEvidence> angleEvidence;

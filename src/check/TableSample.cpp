@@ -59,7 +59,8 @@ std::vector<std::int64_t> sampleRows(std::int64_t rows, std::int64_t cols, std::
     return {chosen.begin(), chosen.end()};
 }
 
-std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCells, QString &error)
+std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCells, QString &error,
+                                      std::optional<std::int64_t> firstQuery)
 {
     TableSample sample;
     sample.tableRows = table.rows();
@@ -83,7 +84,8 @@ std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCe
             table.addCellRounding(sample.rows[std::size_t(i)], 1, 0, table.cols(), sample.cellRounding.row(i).data());
     }
     // A causal mask hides the keys after each row's query, the last queries of the keys with a cache.
-    const std::int64_t start = queryStart(sample.tableRows, sample.cols());
+    sample.queryStart = firstQuery.value_or(queryStart(sample.tableRows, sample.cols()));
+    const std::int64_t start = sample.queryStart;
     for (std::int64_t i = 0; i < sample.size(); ++i) {
         for (std::int64_t c = 0; c < sample.cols(); ++c) {
             const float v = sample.values(i, c);

@@ -42,6 +42,9 @@ struct TableSample
     // lowest: check/MaskFill.h) and no other cell is infinite: a causal mask, whose infinities the
     // check sets aside rather than refuse the table.
     bool causalMask = true;
+    // The position of a relative map's query row 0: its row r is the query at r + queryStart
+    // (OffsetProfile's queryStart, or the window a declaration gives).
+    std::int64_t queryStart = 0;
 
     std::int64_t cols() const { return values.cols(); }
     std::int64_t size() const { return static_cast<std::int64_t>(rows.size()); }
@@ -77,6 +80,9 @@ std::vector<std::int64_t> sampleRows(std::int64_t rows, std::int64_t cols, std::
 // Reads those rows. Nothing, with `error` set, when a row cannot be read or a cell is NaN (a
 // table of positions holds numbers: NaN names its row and column). Infinities are kept, the
 // first one noted: a mask holds them.
-std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCells, QString &error);
+// `queryStart` is the position of a relative map's query row 0, unset for the cache's reading (the
+// last queries of the keys, OffsetProfile's queryStart).
+std::optional<TableSample> readSample(const TableRows &table, std::int64_t maxCells, QString &error,
+                                      std::optional<std::int64_t> queryStart = std::nullopt);
 
 } // namespace posenc

@@ -5,6 +5,7 @@
 #include "CheckCommonOptions.h"
 #include "CheckExpect.h"
 #include "CheckIdsDeclared.h"
+#include "CheckPositions.h"
 #include "CheckSlicesAtIds.h"
 #include "CheckTensor.h"
 #include "ConfigCheckCommand.h"
@@ -112,6 +113,18 @@ QString jsonValue(const MatchValue &value)
     return u"null"_s;
 }
 
+// The window of positions the rows were read at: {"first", "last", "declared", "queries", "note": where
+// more than one window reads, which was read and that the check cannot tell which was meant}, or null.
+QString positionsJson(const std::optional<PositionWindow> &w)
+{
+    if (!w)
+        return u"null"_s;
+    return u"{\"first\": %1, \"last\": %2, \"declared\": %3, \"queries\": %4, \"note\": %5}"_s.arg(w->first)
+        .arg(w->last)
+        .arg(w->declared ? u"true"_s : u"false"_s, w->queries ? u"true"_s : u"false"_s,
+             w->ambiguity.isEmpty() ? u"null"_s : jsonString(w->ambiguity));
+}
+
 // One object: the verdict, the family and its table, every family's finding keys (null where the
 // matched family has none), the position, the mistakes, the stream's worst cell, the diagnosis.
 QString json(const TableMatch &m)
@@ -129,6 +142,7 @@ QString json(const TableMatch &m)
     entries.append({
         {u"position_offset"_s, jsonOrNull(m.positionOffset, jsonInteger)},
         {u"first_position_row"_s, jsonOrNull(m.firstPositionRow, jsonInteger)},
+        {u"positions"_s, positionsJson(m.positions)},
         {u"precision"_s, m.precision ? jsonString(CheckWords::precision(*m.precision)) : u"null"_s},
         {u"mistakes"_s, u"["_s + mistakes.join(u", "_s) + u"]"_s},
         {u"max_abs_error"_s, jsonOrNull(m.maxAbsError, jsonNumber)},
@@ -208,7 +222,8 @@ QList<CommandOption> tableCheckOptions()
         {{u"json"_s},
          {},
          u"one JSON object: format, version, verdict, family, encoding, each family's findings (%1; null where "
-         "the table's family has none), position_offset, first_position_row, precision, mistakes, max_abs_error, "
+         "the table's family has none), position_offset, first_position_row, positions (first, last, declared, "
+         "queries, note: the window the rows were read at, or null), precision, mistakes, max_abs_error, "
          "worst_position (a row), worst_column, diagnosis"_s.arg(TableCheck::findingKeys().join(u", "_s))}};
     const QList<CommandOption> parameters = ParamOptions::options();
     for (const QString &key : declaredKeys()) {
@@ -224,6 +239,7 @@ QList<CommandOption> tableCheckOptions()
     options.append(CheckApply::option());
     options.append(CheckApply::headsOption());
     options.append(PositionIdsCheckCommand::option());
+    options.append(CheckPositions::option());
     options += CheckCommonOptions::options();
     options.append(CommandOptions::help());
     return options;
@@ -292,7 +308,15 @@ HelpPage checkHelp()
                    "one is a published form (a RoPE sin "
                    "table at theta 10000 is also a sinusoid whose cosines were replaced by sines), the published form "
                    "is the verdict and the other reading a note; where neither is, the verdict is unknown until a "
-                   "family's parameter is declared."_s);
+                   "family's parameter is declared."_s)
+        .paragraph(u"A window of positions is a faithful slice, not a mistake: a table that is a family's at positions "
+                   "a..b (posenc table --positions 100:164), or a relative map whose queries are the first or the last "
+                   "q of its k keys, is correct (or variant) with its window said (positions: 100..163; --json's "
+                   "positions), and where more than one window reads, the one read is said with the note that the "
+                   "check cannot tell which was meant. --expect FAMILY declares no positions. --positions A:B "
+                   "declares them (a relative map's queries; its keys are 0..k-1), as --position-ids, "
+                   "--expect-table's rows and --expect-config's model do: rows at another window are then "
+                   "position-offset, both windows said."_s);
     QList<HelpItem> forms;
     for (const auto &[family, text] : TableCheck::publishedFormsHelp())
         forms.append({family, text});
@@ -344,6 +368,32 @@ HelpPage checkHelp()
     return page;
 }
 
+namespace {
+
+// `posenc check --apply X Y`: a rotation, its positions given by --position-ids, not --positions.
+int runApply(const QCommandLineParser &parser, const QStringList &positional, const Params &declared,
+             QTextStream &out, QTextStream &err)
+{
+    if (parser.isSet(CheckPositions::kKey))
+        return fail(err, ExitUsage, u"--positions: the positions of a table FILE's rows; with --apply X Y, "
+                                    "--position-ids IDS.npy gives a head's"_s);
+    CheckApply::Request request;
+    request.x = parser.value(u"apply"_s);
+    request.positional = positional;
+    request.budget = declared.memoryBudget;
+    request.declared = declared;
+    request.json = parser.isSet(u"json"_s);
+    request.exitCode = verdictExitCode;
+    request.parser = &parser;
+    const auto threads = CheckCommonOptions::threads(parser);
+    if (const auto *refused = std::get_if<QString>(&threads))
+        return fail(err, ExitUsage, *refused);
+    request.threads = std::get<int>(threads);
+    return CheckApply::run(request, out, err);
+}
+
+} // namespace
+
 int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     // `posenc check --config FILE` checks a model's config.json, not a table.
@@ -379,21 +429,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     }
     if (parser.isSet(u"apply-heads"_s) && !parser.isSet(u"apply"_s))
         return fail(err, ExitUsage, u"--apply-heads: X's count of heads, read only with --apply X Y"_s);
-    if (parser.isSet(u"apply"_s)) {
-        CheckApply::Request request;
-        request.x = parser.value(u"apply"_s);
-        request.positional = positional;
-        request.budget = declared.memoryBudget;
-        request.declared = declared;
-        request.json = parser.isSet(u"json"_s);
-        request.exitCode = verdictExitCode;
-        request.parser = &parser;
-        const auto threads = CheckCommonOptions::threads(parser);
-        if (const auto *refused = std::get_if<QString>(&threads))
-            return fail(err, ExitUsage, *refused);
-        request.threads = std::get<int>(threads);
-        return CheckApply::run(request, out, err);
-    }
+    if (parser.isSet(u"apply"_s))
+        return runApply(parser, positional, declared, out, err);
     if (positional.size() != 1)
         return fail(err, ExitUsage,
                     u"expected one FILE[:TENSOR], a table to check; got %1 (see posenc check --help)"_s.arg(
@@ -415,6 +452,10 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (const auto *refused = std::get_if<CheckExpect::Refusal>(&expectation))
         return failLines(err, *refused);
     auto &expected = std::get<CheckExpect::Expectation>(expectation);
+    const auto window = CheckPositions::declare(parser, declaration, expected);
+    if (const auto *refused = std::get_if<QString>(&window))
+        return fail(err, ExitUsage, *refused);
+    const auto positions = std::get<0>(window);
 
     const InterruptCancels interrupt;
     const MatrixSource source = MatrixSource::parse(positional.first());
@@ -429,6 +470,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return fail(err, exitCodeOf(opened.error()), opened.error().toString());
     }
     TableFile::Tensor tensor = opened.value();
+    if (const QString refused = CheckPositions::refusal(positions, tensor.shape, tensor.rows->name()); !refused.isEmpty())
+        return fail(err, ExitUsage, refused);
     const std::optional<std::int64_t> heads = declaredHeads(parser, expected, declared);
     const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
     std::optional<RowsAtPositions::Layout> atIds;
@@ -473,6 +516,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                         "reading only (undeclared, or --expect rope, a RoPE --preset or --expect-config); "
                         "otherwise the ids are whole numbers from 0"_s.arg(atIds->first));
         declaration.firstPosition = expected.firstPosition = atIds->first;
+        declaration.positionsDeclared = expected.positionsDeclared = true;
         tensor.rows = RowsAtPositions::byPosition(tensor.rows, *atIds);
         tensor.shape = {tensor.rows->rows(), tensor.rows->cols()};
     }
@@ -480,6 +524,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (const int *code = std::get_if<int>(&checked))
         return *code;
     TableMatch match = std::get<TableMatch>(std::move(checked));
+    CheckPositions::say(match, positions);
     const TableRows &table = *tensor.rows;
     if (atIds) {
         if (const int code = PositionIdsCheckCommand::compareRows(match, *opened->rows, *atIds, interrupt.flag(), err))

@@ -397,7 +397,7 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
         const Params params = atShape(e, table.rows(), table.cols());
         // The keys given (a config's every parameter, but the inputs no flag gave), but those a table
         // may be declared to have without --expect (the rope layout), which each family's fit reads.
-        TableCheck::Declared declaration {params, {}, e.family, e.firstPosition};
+        TableCheck::Declared declaration {params, {}, e.family, e.firstPosition, e.positionsDeclared, e.queryStart};
         QStringList given = e.given.value_or(QStringList());
         for (const ParamSpec &row : ParamTable::rows()) {
             if (!e.given && (!FamilyChecks::of(e.family).inputKeys.contains(row.key) || e.inputs.contains(row.key)))

@@ -59,8 +59,14 @@ struct Expectation
     // With --expect FAMILY: the keys a flag, the preset or the session gave (the rest are defaults;
     // a preset's prompt is an example, not given).
     std::optional<QStringList> given;
-    // The position of the table's row 0 (--position-ids from past 0: a later chunk of a sequence).
+    // The position of the table's row 0 (--position-ids from past 0: a later chunk of a sequence, or
+    // --positions A:B's A), and whether a flag declared the rows' positions (CheckDeclaration's
+    // positionsDeclared: else a window the table is at is said, not judged).
     std::int64_t firstPosition = 0;
+    bool positionsDeclared = false;
+    // A relative map's first query position (CheckDeclaration::queryStart): --positions A:B's A, or a
+    // window the check tries (CheckTensor's checkRows); unset, the cache's reading.
+    std::optional<std::int64_t> queryStart = std::nullopt;
     // With --expect-config: the keys of the flags that gave the model its input (--prompt).
     QStringList inputs;
     // Who gave a family's parameters: the user, or the reading of --expect-table's stack

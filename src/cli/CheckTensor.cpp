@@ -1,14 +1,15 @@
 #include "CheckTensor.h"
 
 #include "BudgetAdvice.h"
+#include "CheckQueryWindows.h"
 #include "ExitCode.h"
 #include "ProgressLine.h"
 
 #include "check/DeclaredReading.h"
 #include "check/DeclaredWords.h"
 #include "check/FamilyCheck.h"
-#include "check/OffsetProfile.h"
 #include "check/PairedTables.h"
+#include "check/PositionWindows.h"
 #include "check/ReferenceReading.h"
 #include "check/TensorShapes.h"
 #include "core/FamilySpec.h"
@@ -38,21 +39,61 @@ int failLines(QTextStream &err, const CheckExpect::Refusal &refusal)
     return refusal.code;
 }
 
+// Of --expect FAMILY with no positions declared (no --positions, --position-ids or config): the
+// window of positions the table's undeclared reading found its rows at, which the declared family is
+// compared at; nothing where the reading found none.
+std::optional<PositionWindow> windowSaid(const std::optional<TableMatch> &readAs,
+                                         const CheckExpect::Expectation &expected,
+                                         const TableCheck::Declared &declaration)
+{
+    if (!readAs || !readAs->positions || readAs->positions->declared || readAs->positions->queries
+        || expected.positionsDeclared || declaration.positionsDeclared || !expected.configPath.isEmpty())
+        return std::nullopt;
+    return readAs->positions;
+}
+
 // An L x d table checked: against the declared reference (`expected`), else identified; every row
 // streamed; a declared family's deviation read undeclared too. Or the exit code, said on `err`.
-std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &run,
-                                            const CheckExpect::Expectation &expected, QTextStream &err)
+std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &given,
+                                            const CheckExpect::Expectation &givenExpected, QTextStream &err)
 {
     TableCheck::StreamOptions stream;
-    stream.threads = run.threads;
-    stream.cancel = run.interrupt.flag();
-    if (const auto refused = TableCheck::fitToBudget(table, run.budget, stream))
-        return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, run.budget));
+    stream.threads = given.threads;
+    stream.cancel = given.interrupt.flag();
+    if (const auto refused = TableCheck::fitToBudget(table, given.budget, stream))
+        return fail(err, ExitOverBudget, *refused + overBudgetAdvice(u"check a narrower table"_s, given.budget));
 
     // Reading the table's sample and searching its families' forms has no count to show, so the
     // line shows the time, and Ctrl+C stops it within one score of the sample (ScoringCancel).
-    ProgressLine line(u"posenc check"_s, !run.quiet && ProgressLine::stderrIsTerminal());
+    ProgressLine line(u"posenc check"_s, !given.quiet && ProgressLine::stderrIsTerminal());
     line.stage(u"identifying %1"_s.arg(table.name()));
+    // A declared family's table that deviates is read undeclared too: the mistake that explains it.
+    std::optional<TableMatch> readAs;
+    if (givenExpected.kind == CheckExpect::Expectation::Kind::Family) {
+        // Of the declaration, the rows' positions alone (--positions): a window elsewhere is named.
+        TableCheck::Declared positionsAlone;
+        if (given.declaration.positionsDeclared) {
+            positionsAlone.firstPosition = given.declaration.firstPosition;
+            positionsAlone.positionsDeclared = true;
+            positionsAlone.queryStart = given.declaration.queryStart;
+        }
+        auto identified = TableCheck::identify(table, positionsAlone, given.interrupt.flag());
+        if (given.interrupt.interrupted())
+            return fail(err, ExitInterrupted, TableCheck::kCancelled);
+        if (auto *read = std::get_if<TableMatch>(&identified))
+            readAs = std::move(*read);
+    }
+    // --expect FAMILY declares no positions: a window its reading finds is said, not judged, the
+    // family compared at it (PositionWindows); --positions, --position-ids or a config judge it.
+    const std::optional<PositionWindow> window = windowSaid(readAs, givenExpected, given.declaration);
+    CheckExpect::Expectation atWindow = givenExpected;
+    TableCheck::Declared declaredAt = given.declaration;
+    if (window) {
+        atWindow.firstPosition = declaredAt.firstPosition = readAs->positionOffset.value_or(window->first);
+        atWindow.positionsDeclared = declaredAt.positionsDeclared = true;
+    }
+    const CheckExpect::Expectation &expected = atWindow;
+    const Run run {atWindow, declaredAt, given.budget, given.threads, given.interrupt, given.quiet, given.heads};
     auto declaredMatches = CheckExpect::matches(expected, table, run.budget, run.interrupt.flag());
     if (run.interrupt.interrupted())
         return fail(err, ExitInterrupted, TableCheck::kCancelled);
@@ -67,16 +108,6 @@ std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &r
             return fail(err, ExitIo, u"%1: %2"_s.arg(table.name(), *problem));
         candidates.push_back(std::get<TableMatch>(std::move(identified)));
     }
-    // A declared family's table that deviates is read undeclared too: the mistake that explains it.
-    std::optional<TableMatch> readAs;
-    if (expected.kind == CheckExpect::Expectation::Kind::Family) {
-        auto identified = TableCheck::identify(table, TableCheck::Declared {}, run.interrupt.flag());
-        if (run.interrupt.interrupted())
-            return fail(err, ExitInterrupted, TableCheck::kCancelled);
-        if (auto *read = std::get_if<TableMatch>(&identified))
-            readAs = std::move(*read);
-    }
-
     WorkProgress progress;
     stream.progress = &progress;
     line.stage(u"comparing the rows of %1"_s.arg(table.name()), &progress);
@@ -116,50 +147,16 @@ std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &r
     line.finish();
     if (expected.kind == CheckExpect::Expectation::Kind::Learned)
         CheckExpect::concludeLearned(match, expected);
+    if (window && !match.positions)
+        PositionWindows::say(match, *window);
     return match;
 }
 
-// A relative map of q queries over k > q keys is read with its queries the last q of the keys, a
-// step with a cache (queryStart, check/OffsetProfile.h). One that deviates there, or that nothing
-// reads, and that reads at 0 .. q - 1 as a family's correct map or a variant of one, lost the cache's
-// offset: the mistake position-offset, said with both offsets (candle#899, x-transformers#103). A
-// reference table is compared as it is: its rows and the table's are the same queries.
+// A table, a relative map's windows of queries tried (CheckQueryWindows).
 std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
                                         const CheckExpect::Expectation &expected, QTextStream &err)
 {
-    auto checked = checkRowsAsIs(table, run, expected, err);
-    auto *match = std::get_if<TableMatch>(&checked);
-    const std::int64_t queries = table.rows(), keys = table.cols();
-    const std::int64_t start = queryStart(queries, keys);
-    constexpr std::int64_t kMostKeys = std::int64_t(1) << 16;
-    if (!match || start == 0 || keys > kMostKeys || expected.kind == CheckExpect::Expectation::Kind::Table
-        || !(match->verdict == CheckVerdict::Mistake || match->verdict == CheckVerdict::Unknown))
-        return checked;
-    std::variant<TableMatch, int> first;
-    {
-        const QueryStartScope fromZero(0);
-        QString discarded;
-        QTextStream quiet(&discarded);
-        first = checkRowsAsIs(table, run, expected, quiet);
-    }
-    const auto *read = std::get_if<TableMatch>(&first);
-    if (!read || !(read->verdict == CheckVerdict::Correct || read->verdict == CheckVerdict::Variant))
-        return checked;
-    TableMatch named = std::move(*match);
-    named.verdict = CheckVerdict::Mistake;
-    named.correctAgainst.clear();
-    named.mistakes = QStringList {CheckMistakes::kPositionOffset} + read->mistakes;
-    named.notes.prepend(u"read at query positions %1..%2 instead: %3"_s.arg(0).arg(queries - 1).arg(read->diagnosis));
-    named.diagnosis = u"the %1 queries are at positions 0..%2 of the %3 keys, where a step with a cache of %4 keys "
-                      "puts them at %4..%5, the last %1 (transformers' T5Attention.forward keeps "
-                      "position_bias[:, :, -seq_length:, :]; x-transformers' q_pos = arange(j - i, j)): query offset "
-                      "0 where the cache gives %4; at 0..%2 the map is %6"_s.arg(queries)
-                          .arg(queries - 1)
-                          .arg(keys)
-                          .arg(start)
-                          .arg(keys - 1)
-                          .arg(read->correctAgainst.isEmpty() ? read->referenceText : read->correctAgainst);
-    return named;
+    return CheckQueryWindows::checkRows(table, run, expected, err, checkRowsAsIs);
 }
 
 // A declared family's cache of half its width (candle's, vLLM's cos of the frequencies): the
@@ -309,7 +306,14 @@ void nameByReferenceStack(TableMatch &match, const TableFile::Tensor &tensor, co
     declared.widthGiven = declared.modelGiven = declared.lengthGiven = true;
     declared.by = DeclaredWords::By::ReferenceTable;
     const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
-    const Run asForm {declared, run.declaration, run.budget, run.threads, run.interrupt, true, run.heads};
+    // The reference's rows are its own positions: the window it reads at is declared.
+    TableCheck::Declared atReference = run.declaration;
+    if (form->positions) {
+        declared.firstPosition = atReference.firstPosition = form->positions->first;
+        declared.positionsDeclared = atReference.positionsDeclared = true;
+        declared.queryStart = atReference.queryStart = form->positions->first;
+    }
+    const Run asForm {declared, atReference, run.budget, run.threads, run.interrupt, true, run.heads};
     const auto checked = check(tensor, asForm, quiet);
     const auto *named = std::get_if<TableMatch>(&checked);
     if (!named || named->verdict != CheckVerdict::Mistake || named->mistakes.isEmpty())
@@ -437,8 +441,10 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         if (match || kind != TensorShapes::Kind::Stack || !readStack
             || !(declaredHere || expected.kind == CheckExpect::Expectation::Kind::None))
             continue;
-        if (auto read = readStack(shape, *rows, declaredHere ? &expected.params : nullptr))
+        if (auto read = readStack(shape, *rows, declaredHere ? &expected.params : nullptr)) {
             match = std::move(*read);
+            CheckQueryWindows::judgeQueries(*match, run, expected, shape.back());
+        }
     }
     if (kind == TensorShapes::Kind::Stack && !match) {
         std::vector<TableMatch> matches;

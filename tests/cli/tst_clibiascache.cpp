@@ -3,8 +3,10 @@
 // T5Attention.forward keeps position_bias[:, :, -seq_length:, :] of compute_bias(real_seq_length,
 // key_length) (huggingface/transformers src/transformers/models/t5/modeling_t5.py) and x-transformers'
 // RelativePositionBias and AlibiPositionalBias take q_pos = arange(j - i, j). Such a map is the
-// family's, undeclared and declared; one whose rows are positions 0 .. q - 1 (the cache's offset
-// forgotten: candle#899, x-transformers#103) is the mistake position-offset. T5's decoder map
+// family's, undeclared and declared. The same map with its rows at 0 .. q - 1 is as faithful a window
+// (a map computed without a cache): undeclared it is the family's, the window said; against declared
+// positions of the last q (--positions k-q:k: the cache's offset forgotten, candle#899,
+// x-transformers#103) it is the mistake position-offset. T5's decoder map
 // checked against an encoder's stack (--expect-table) is t5-causal, and the other way round.
 // DeBERTa's build_relative_position takes the first queries (arange(query_size)): its map stays
 // correct so. Every tensor is a float64 formula here (support/*Reference.h), never the code's own.
@@ -137,8 +139,9 @@ private slots:
         QTest::newRow("alibi symmetric 16 of 48") << int(Kind::Alibi) << qint64(16) << qint64(48) << u"correct"_s;
         QTest::newRow("t5 buckets 12 of 40") << int(Kind::T5Buckets) << qint64(12) << qint64(40) << u"correct"_s;
     }
-    // The map of the last queries is the family's; the same map from position 0 is position-offset,
-    // with both offsets said, undeclared and declared.
+    // The map of the last queries is the family's, and so is the same map from position 0, each window
+    // said, undeclared and under --expect (which declares no positions); with the last queries'
+    // positions declared (--positions k-q:k), the map from 0 is position-offset, both offsets said.
     void cacheRowsRead()
     {
         QFETCH(int, kind);
@@ -149,17 +152,27 @@ private slots:
         const QString last = written(k, queries, keys, keys - queries);
         const QString first = written(k, queries, keys, 0);
         QVERIFY(!last.isEmpty() && !first.isEmpty());
+        const QStringList cache {u"--positions"_s, u"%1:%2"_s.arg(keys - queries).arg(keys)};
         for (const QStringList &flags : {QStringList {}, declaredFlags(k)}) {
             // A T5 position_bias is learned undeclared, the declared reference (its values read per
             // bucket) where its map is declared: correct, never another reading.
             const QString want = !flags.isEmpty() && verdict == u"learned"_s ? u"correct"_s : verdict;
             const CliCheck::Checked right = CliCheck::checkFile(last, flags);
             QVERIFY2(right.verdict() == want && right.mistakes().isEmpty(), qPrintable(right.shown));
-            const CliCheck::Checked wrong = CliCheck::checkFile(first, flags);
+            QCOMPARE(right.json[u"positions"_s][u"first"_s].toInt(), int(keys - queries));
+            const CliCheck::Checked window = CliCheck::checkFile(first, flags);
+            QVERIFY2(window.verdict() == want && window.mistakes().isEmpty(), qPrintable(window.shown));
+            QCOMPARE(window.json[u"positions"_s][u"first"_s].toInt(), 0);
+            QCOMPARE(window.json[u"positions"_s][u"declared"_s].toBool(), false);
+            const CliCheck::Checked declared = CliCheck::checkFile(last, flags + cache);
+            QVERIFY2(declared.verdict() == want && declared.mistakes().isEmpty(), qPrintable(declared.shown));
+            const CliCheck::Checked wrong = CliCheck::checkFile(first, flags + cache);
             QVERIFY2(wrong.verdict() == u"mistake"_s && wrong.mistakes().contains(u"position-offset"_s),
                      qPrintable(wrong.shown));
-            // The offsets said: the queries at 0.., where the cache puts them at k - q.
-            QVERIFY2(wrong.all().contains(QString::number(keys - queries)), qPrintable(wrong.shown));
+            // The offsets said: the queries at 0.., where the declaration puts them at k - q.
+            QVERIFY2(wrong.diagnosis().contains(u"positions 0..%1"_s.arg(queries - 1))
+                         && wrong.diagnosis().contains(u"%1..%2"_s.arg(keys - queries).arg(keys - 1)),
+                     qPrintable(wrong.shown));
         }
     }
 

@@ -130,6 +130,7 @@ private slots:
                                             u"encoding"_s,
                                             u"position_offset"_s,
                                             u"first_position_row"_s,
+                                            u"positions"_s,
                                             u"precision"_s,
                                             u"mistakes"_s,
                                             u"max_abs_error"_s,
@@ -147,6 +148,8 @@ private slots:
         QCOMPARE(o[u"base"_s].toDouble(), 10000.0);
         QCOMPARE(o[u"position_offset"_s].toInt(), 0);
         QCOMPARE(o[u"first_position_row"_s].toInt(), 0);
+        // Positions 0 .. L - 1, nothing declared: no window to say.
+        QVERIFY(o[u"positions"_s].isNull());
         QCOMPARE(o[u"precision"_s].toString(), u"exact"_s);
         QVERIFY(o[u"rope_type"_s].isNull());
         QVERIFY(o[u"attention_factor"_s].isNull());
@@ -228,11 +231,20 @@ private slots:
         const std::vector<float> values
             = CliRun::cells(512, 32, [](qint64 p, qint64 j) { return paper(p, j, 32, false, 10000.0, 1); });
         QVERIFY(writeBytes(file, safetensors("pos.weight", 512, 32, values)));
-        const CliRun::Run run = CliRun::posenc({u"check"_s, file + u":pos.weight"_s, u"--json"_s});
+        // Declared from position 0, the rows from 1 are position-offset; undeclared, a window of the
+        // paper's table at positions 1..512, said.
+        const CliRun::Run run
+            = CliRun::posenc({u"check"_s, file + u":pos.weight"_s, u"--json"_s, u"--positions"_s, u"0:512"_s});
         QCOMPARE(run.exitCode, 1);
         const QJsonObject o = jsonOf(run);
         QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"position-offset"_s});
         QCOMPARE(o[u"position_offset"_s].toInt(), 1);
+        const CliRun::Run said = CliRun::posenc({u"check"_s, file + u":pos.weight"_s, u"--json"_s});
+        QCOMPARE(said.exitCode, 0);
+        const QJsonObject window = jsonOf(said)[u"positions"_s].toObject();
+        QCOMPARE(window[u"first"_s].toInt(), 1);
+        QCOMPARE(window[u"last"_s].toInt(), 512);
+        QCOMPARE(window[u"declared"_s].toBool(), false);
         // A tensor the file lacks is a mistake of the command line, exit 2, as in posenc table
         // --embeddings (before: 3 here, 2 there).
         const CliRun::Run missing = CliRun::posenc({u"check"_s, file + u":nope"_s});

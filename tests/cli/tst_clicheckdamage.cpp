@@ -181,8 +181,10 @@ private slots:
         QVERIFY2(o[u"diagnosis"_s].toString().contains(u"row %1"_s.arg(row)), qPrintable(said));
     }
 
-    // Positions from 3, stored as bfloat16, rows 4000..4009 overwritten with 1: declared, the offset
-    // is named (it was positions-out-of-order, "row 4000 holds position 0, ...") and the rows said.
+    // Positions from 3, stored as bfloat16, rows 4000..4009 overwritten with 1: against positions
+    // declared from 0 (--positions 0:4096), the offset is named (it was positions-out-of-order, "row
+    // 4000 holds position 0, ...") and the rows said, the family declared or not. Without --positions
+    // the rows are a window at positions 3..4098, said; the overwritten rows stay a mistake there.
     void offsetNamedDespiteOverwrittenRows()
     {
         constexpr qint64 d = 128, rows = 4096;
@@ -190,13 +192,21 @@ private slots:
             return p >= 4000 && p < 4010 ? 1.0
                                          : double(halffloats::toBFloat16(float(ropeCos(p + 3, j, d, 10000.0f, false))));
         });
+        const QStringList fromZero {u"--positions"_s, u"0:4096"_s};
         for (const bool declared : {true, false}) {
-            const QJsonObject o = CliRun::checked(file, declared ? declaredTheta10000(d) : QStringList());
+            const QStringList family = declared ? declaredTheta10000(d) : QStringList();
+            const QJsonObject o = CliRun::checked(file, family + fromZero);
             const QString said = o[u"diagnosis"_s].toString();
             QCOMPARE(o[u"verdict"_s].toString(), u"mistake"_s);
             QVERIFY2(strings(o[u"mistakes"_s]) == QStringList {u"position-offset"_s},
                      qPrintable(strings(o[u"mistakes"_s]).join(u","_s) + u" | "_s + said));
             QVERIFY2(said.contains(u"rows 4000..4009"_s), qPrintable(said));
+            const QJsonObject window = CliRun::checked(file, family);
+            const QString windowSaid = window[u"diagnosis"_s].toString();
+            QCOMPARE(window[u"verdict"_s].toString(), u"mistake"_s);
+            QVERIFY2(strings(window[u"mistakes"_s]).isEmpty() && windowSaid.contains(u"rows 4000..4009"_s),
+                     qPrintable(windowSaid));
+            QCOMPARE(window[u"positions"_s].toObject()[u"first"_s].toInt(), 3);
         }
     }
 };

@@ -201,13 +201,14 @@ private slots:
         const QString from1 = path(u"paper-from-1.npy"_s);
         QVERIFY(CliRun::writeNpy(
             from1, 256, 64, CliRun::cells(256, 64, [](qint64 p, qint64 j) { return paper(p + 1, j, 64, false); })));
-        QTest::newRow("sinusoid from 1") << from1 << QStringList {u"--expect"_s, u"sinusoidal"_s}
+        const QStringList rope {u"--expect"_s, u"rope"_s, u"--positions"_s, u"0:192"_s}; // from 0: else a window, said
+        QTest::newRow("sinusoid from 1") << from1
+                                         << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--positions"_s, u"0:256"_s}
                                          << u"position-offset"_s << u"sinusoidal"_s << 1 << QString();
-        QTest::newRow("rope sin from 5, rope expected") << from5 << QStringList {u"--expect"_s, u"rope"_s}
-                                                        << u"position-offset"_s << u"rope-sin"_s << 5 << QString();
+        QTest::newRow("rope sin from 5, rope expected")
+            << from5 << rope << u"position-offset"_s << u"rope-sin"_s << 5 << QString();
         QTest::newRow("rope sin from 5, another theta expected")
-            << from5 << QStringList {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"500000"_s} << QString()
-            << u"rope-sin"_s << 0
+            << from5 << rope + QStringList {u"--rope-theta"_s, u"500000"_s} << QString() << u"rope-sin"_s << 0
             << u"read without the declaration, the table is mistake (position-offset) against rope-sin, half layout, "
                "rope_type default (rope_theta 10000)"_s;
         const QString llama = writtenTable(u"llama31-cos.npy"_s,

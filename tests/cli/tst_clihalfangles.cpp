@@ -239,9 +239,10 @@ private slots:
     }
 
     // A mistake read from the sample is streamed as a correct reading is before the declaration takes
-    // its name: RoPE's cos from position 5 with rows 290..299 zeroed is position-offset, and the
-    // zeroed rows are said with where they lie, declared and undeclared; the same table whole says
-    // nothing of them.
+    // its name: RoPE's cos from position 5 with rows 290..299 zeroed, against positions declared from 0
+    // (--positions 0:300), is position-offset, and the zeroed rows are said with where they lie, the
+    // family declared and undeclared; the same table whole says nothing of them. Without --positions
+    // the rows are a window at positions 5..304, said, not judged (issue 56).
     void offsetReadingSaysRowsItDoesNotHold_data()
     {
         QTest::addColumn<bool>("zeroed");
@@ -254,8 +255,9 @@ private slots:
         const QString file = m_files.written(
             300, 64, [&](qint64 p, qint64 j) { return zeroed && p >= 290 ? 0.0 : exactRope(p + 5, j); });
         QVERIFY(!file.isEmpty());
-        const QJsonObject o = CliRun::checked(
-            file, {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s});
+        const QStringList fromZero {u"--positions"_s, u"0:300"_s};
+        const QStringList rope {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"64"_s, u"--rope-theta"_s, u"10000"_s};
+        const QJsonObject o = CliRun::checked(file, rope + fromZero);
         QCOMPARE(o[u"exit"_s].toInt(), 1);
         QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"position-offset"_s});
         const QString diagnosis = o[u"diagnosis"_s].toString();
@@ -266,10 +268,22 @@ private slots:
                               "they lie in rows 290..299 (10 of 300) and every column (64), every cell of them"_s;
         QVERIFY2(diagnosis.contains(where) == zeroed, qPrintable(shown(o)));
         QVERIFY2(!diagnosis.contains(u"cells deviate"_s) || zeroed, qPrintable(shown(o)));
-        // Undeclared, the same words.
-        const QJsonObject found = CliRun::checked(file, {});
+        // The family undeclared, the same words.
+        const QJsonObject found = CliRun::checked(file, fromZero);
         QCOMPARE(found[u"mistakes"_s].toArray(), QJsonArray {u"position-offset"_s});
         QVERIFY2(found[u"diagnosis"_s].toString().contains(where) == zeroed, qPrintable(shown(found)));
+        // No positions declared: the window read, said; whole, correct; zeroed, the rows said.
+        for (const QStringList &flags : {rope, QStringList {}}) {
+            const QJsonObject window = CliRun::checked(file, flags);
+            QVERIFY2(!window[u"mistakes"_s].toArray().contains(u"position-offset"_s), qPrintable(shown(window)));
+            const QJsonObject positions = window[u"positions"_s].toObject();
+            QVERIFY2(positions[u"first"_s].toInt() == 5 && positions[u"last"_s].toInt() == 304
+                         && !positions[u"declared"_s].toBool(),
+                     qPrintable(shown(window)));
+            QVERIFY2((window[u"verdict"_s].toString() == u"correct"_s) != zeroed, qPrintable(shown(window)));
+            QVERIFY2(window[u"diagnosis"_s].toString().contains(u"rows 290..299"_s) == zeroed,
+                     qPrintable(shown(window)));
+        }
     }
 };
 

@@ -212,11 +212,15 @@ void complexPairRows(const std::vector<double> &llama, const QStringList &llamaF
     QTest::newRow("freqs_cis complex64 [96, 64], theta 10000 for 500000")
         << npy({96, 64}, freqsCis(96, defaultInv(10000.0, 128)), "<c8") << theta500k << u"mistake"_s
         << u"rope-theta"_s << pairs;
-    // The first rows of a freqs_cis cut at position 40 (freqs_cis[40:96]): still (cos, sin) pairs.
+    // The first rows of a freqs_cis cut at position 40 (freqs_cis[40:96]): still (cos, sin) pairs, a
+    // window at positions 40..95 said, not judged; against positions declared from 0, position-offset.
     std::vector<float> cut = freqsCis(96, llama);
     cut.erase(cut.begin(), cut.begin() + 40 * 64 * 2);
     QTest::newRow("freqs_cis [56, 64, 2] from position 40, Llama 3.1 declared")
-        << npy({56, 64, 2}, cut) << llamaFlags << u"mistake"_s << u"position-offset"_s << pairs;
+        << npy({56, 64, 2}, cut) << llamaFlags << u"correct"_s << QString() << u"positions 40..95"_s;
+    QTest::newRow("freqs_cis [56, 64, 2] from position 40, Llama 3.1 declared, positions 0:56")
+        << npy({56, 64, 2}, cut) << llamaFlags + QStringList {u"--positions"_s, u"0:56"_s} << u"mistake"_s
+        << u"position-offset"_s << pairs;
     // Complex arrays with leading unit or batch dimensions honour the complex flag as [L, K] does.
     QTest::newRow("freqs_cis complex64 [1, 96, 64], Llama 3.1 declared")
         << npy({1, 96, 64}, freqsCis(96, llama), "<c8") << llamaFlags << u"correct"_s << QString() << pairs;
@@ -364,8 +368,10 @@ private slots:
         std::vector<float> shifted = cos;
         const std::vector<float> later = cosTable(64, 64, 10000.0, 5);
         shifted.insert(shifted.end(), later.begin(), later.end());
-        QTest::newRow("cos cache [2, 64, 64], batch 1 from position 5")
-            << npy({2, 64, 64}, shifted) << QStringList() << u"mistake"_s << u"position-offset"_s << u"slice [1]"_s;
+        for (const QStringList &at : {QStringList(), QStringList {u"--positions"_s, u"0:64"_s}}) // a window said
+            QTest::addRow("cos cache [2, 64, 64], batch 1 from position 5%s", at.isEmpty() ? "" : ", positions 0:64")
+                << npy({2, 64, 64}, shifted) << at << (at.isEmpty() ? u"correct"_s : u"mistake"_s)
+                << (at.isEmpty() ? QString() : u"position-offset"_s) << (at.isEmpty() ? u"2 slices"_s : u"slice [1]"_s);
         // vLLM's cos|sin cache, [L, rotary_dim]: each half read as the HF table it stands for.
         const QStringList theta500k {u"--expect"_s, u"rope"_s,       u"--rope-theta"_s,
                                      u"500000"_s,   u"--head-dim"_s, u"128"_s};

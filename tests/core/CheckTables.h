@@ -137,6 +137,16 @@ inline posenc::TableCheck::Declared declaring(const QString &key, const std::fun
     return declared;
 }
 
+// A declaration that the rows hold positions 0 .. L - 1 (the command line's --positions 0:L): rows at
+// another window are then position-offset. Undeclared, a table at a window of positions is a faithful
+// slice, its window said, not judged (issue 56).
+inline posenc::TableCheck::Declared positionsFromZero()
+{
+    posenc::TableCheck::Declared declared;
+    declared.positionsDeclared = true;
+    return declared;
+}
+
 // The sizes a mistake is checked at: small enough to sample whole, 4096 x 512, and 1,048,576 x 64
 // (a table of 256 MiB) with POSENC_VERDICTS_LONG set, by hand.
 struct TableSize

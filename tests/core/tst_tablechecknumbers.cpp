@@ -85,7 +85,14 @@ private slots:
         const auto opened = TableFile::open(source, std::uint64_t(1) << 30);
         QVERIFY(opened.ok());
         const TableRows &rows = *opened.value();
-        auto identified = TableCheck::identify(rows, {});
+        // The positions declared where the entry says so (--positions 0:L), else none: a window
+        // nothing declares is said, not judged.
+        TableCheck::Declared declared;
+        if (e.contains(u"positions_declared"_s)) {
+            declared.positionsDeclared = true;
+            declared.firstPosition = e.value(u"positions_declared"_s).toInt();
+        }
+        auto identified = TableCheck::identify(rows, declared);
         QVERIFY(std::holds_alternative<TableMatch>(identified));
         TableMatch m = std::get<TableMatch>(std::move(identified));
         const TableCheck::Verification v = TableCheck::verify(m, rows, {});

@@ -253,9 +253,17 @@ def test_assert_correct():
     pe = tables()["the paper's sinusoid"]
     posenc.testing.assert_correct(pe)
     posenc.testing.assert_correct(pe, expect="sinusoidal", d_model=64)
+    # Rows from position 1 are a window of the paper's table, said and not judged; against positions
+    # declared from 0 (--positions 0:256), position-offset.
+    from_one = tables()["positions from 1"]
+    posenc.testing.assert_correct(from_one)
+    window = posenc.check(from_one).as_dict()["positions"]
+    assert (window["first"], window["last"], window["declared"]) == (1, 256, False)
     with pytest.raises(AssertionError) as raised:
-        posenc.testing.assert_correct(tables()["positions from 1"])
-    assert "mistake" in str(raised.value) and posenc.check(tables()["positions from 1"]).diagnosis in str(raised.value)
+        posenc.testing.assert_correct(from_one, positions="0:256")
+    declared = posenc.check(from_one, positions="0:256")
+    assert declared.mistakes == ["position-offset"]
+    assert "mistake" in str(raised.value) and declared.diagnosis in str(raised.value)
     with pytest.raises(AssertionError, match="row 10, column 60"):
         posenc.testing.assert_correct(tables()["one cell off"], expect="sinusoidal", d_model=64)
 

@@ -275,11 +275,11 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const std::optional<Found> found = profile ? find(*profile, e.format) : std::nullopt;
     if (!found)
         return std::nullopt;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(*found), found->after.masked());
     // Reversed, the table is read as m (i − j) and compared with ALiBi's m (j − i).
     const auto read = found->reversed ? std::make_shared<const OffsetReference>(
-                          e.cols(), queryStart(e.rows(), e.cols()), valuesOf(*found, true), found->after.masked())
+                          e.cols(), e.sample.queryStart, valuesOf(*found, true), found->after.masked())
                                       : reference;
     return OffsetFit::candidate(e, *read, toleranceOf(e, *found), [&] {
         TableMatch m = matchOf(e, *found, reference);
@@ -324,7 +324,7 @@ TableMatch expect(const TableEvidence &e, const Params &params)
         found.after.fill = std::numeric_limits<float>::quiet_NaN();
     }
     TableMatch m = matchOf(e, found,
-                           std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                           std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(found), found.after.masked()));
     // The declared head's bias taken the wrong way round is named against the declared head (the
     // reading undeclared names the fewest heads of that slope).
@@ -332,7 +332,7 @@ TableMatch expect(const TableEvidence &e, const Params &params)
     const std::optional<Found> read = profile ? find(*profile, e.format) : std::nullopt;
     if (read && read->reversed && !found.after.twoSided && std::fabs(read->slope / found.slope - 1.0) < 2e-6)
         markReversed(m, e, found,
-                     std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                     std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                              valuesOf(found, true), found.after.masked()));
     return m;
 }

@@ -272,7 +272,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
                 found.dtype = dtype;
                 found.r1 = r1;
                 found.r2 = r2;
-                const OffsetReference reference(e.cols(), queryStart(e.rows(), e.cols()), valuesOf(found),
+                const OffsetReference reference(e.cols(), e.sample.queryStart, valuesOf(found),
                                                 found.after.masked());
                 const std::int64_t bad = scoreOnSample(reference, e.sample, toleranceOf(e, found)).bad;
                 if (bad < fewest) {
@@ -282,7 +282,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
             }
         }
     }
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(*best), best->after.masked());
     return OffsetFit::candidate(e, *reference, toleranceOf(e, *best), [&] { return matchOf(e, *best, reference); });
 }
@@ -296,7 +296,7 @@ TableMatch expect(const TableEvidence &e, const Params &params)
     found.dtype = params.kerple.dtype;
     found.after = HeadBiasFit::declaredAfter(e, found.after);
     TableMatch m = matchOf(e, found,
-                           std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+                           std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(found), found.after.masked()),
                            false);
     m.findings[0].value = params.kerple.heads;

@@ -343,10 +343,8 @@ Named chunkAt(const std::vector<RopeFit::Hypothesis> &lists, std::int64_t offset
     const std::int64_t last = offset + rows - 1;
     QString words = u"%1 hold positions %2..%3 (row r holds position r + %2): the table of a later chunk of a "
                     "sequence, as a cached decoding step or a chunked prefill computes it for position_ids %2..%3, "
-                    "where the declaration's rows start at position 0; declare the positions with --position-ids"_s
-                        .arg(rowsText(0, rows))
-                        .arg(offset)
-                        .arg(last);
+                    "where the declaration's rows start at position 0; declare the positions with --positions "
+                    "%2:%4 or --position-ids"_s.arg(rowsText(0, rows)).arg(offset).arg(last).arg(last + 1);
     if (lists.size() > 1) {
         const std::int64_t original = lists.front().params.rope.originalMaxLen.value_or(0);
         const bool longTaken = last + 1 > original;

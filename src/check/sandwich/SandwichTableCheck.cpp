@@ -320,7 +320,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const std::optional<Found> found = profile ? find(*profile, e.format) : constantHead(e);
     if (!found)
         return std::nullopt;
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(*found), found->after.masked());
     const Scored s = scored(e, *found, *reference);
     TableCandidate c;
@@ -342,7 +342,7 @@ TableMatch expect(const TableEvidence &e, const Params &params)
     found.scale = SandwichBias::scale(found.heads, found.head);
     found.after.twoSided = params.sandwich.mask == SandwichMask::Bidirectional;
     found.after = HeadBiasFit::declaredAfter(e, found.after);
-    const auto reference = std::make_shared<const OffsetReference>(e.cols(), queryStart(e.rows(), e.cols()),
+    const auto reference = std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(found), found.after.masked());
     return matchOf(e, found, reference, scored(e, found, *reference).float32Angles);
 }

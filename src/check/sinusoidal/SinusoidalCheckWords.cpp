@@ -71,7 +71,7 @@ QString scaleWords(double c, std::int64_t dModel)
 
 // The line of one mistake, or nothing where another line says it.
 QString mistakeLine(const QString &mistake, const SinusoidalFit::Hypothesis &found, const QString &b,
-                    std::int64_t dModel, const RowFraming &framing)
+                    std::int64_t dModel, const RowFraming &framing, std::int64_t declaredStart)
 {
     if (mistake == u"exponent-column-index"_s)
         return SinusoidalFit::isDoubledBase(found.base)
@@ -126,8 +126,9 @@ QString mistakeLine(const QString &mistake, const SinusoidalFit::Hypothesis &fou
     if (mistake == u"position-divided"_s)
         return u"the angle is p / w_i = p %1^(2i/d); the paper's is p w_i = p / %1^(2i/d)"_s.arg(b);
     if (mistake == CheckMistakes::kPositionOffset)
-        return CheckDiagnosis::offsetLine(found.firstPosition - framing.firstRow,
-                                          u"the paper, PyTorch and TensorFlow"_s);
+        return declaredStart == 0 ? CheckDiagnosis::offsetLine(found.firstPosition - framing.firstRow,
+                                                               u"the paper, PyTorch and TensorFlow"_s)
+                                  : CheckDiagnosis::offsetLine(found.firstPosition - framing.firstRow, declaredStart);
     if (mistake == CheckMistakes::kHalfPrecisionAngles)
         return CheckDiagnosis::halfPrecisionLine(found.rounding);
     return {};
@@ -156,7 +157,7 @@ QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
                                                  shapeWords(h));
 }
 
-QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
+QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing, std::int64_t firstPosition)
 {
     if (h.base != SinusoidalFit::kPublishedBase || h.amplitude != 1.0 || h.replaced != SinusoidalFit::Replaced::None
         || (h.swapped && !SinusoidalFit::flipSinToCos(h)) || h.rounding != PositionRounding::None)
@@ -171,7 +172,7 @@ QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &fram
     if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne && h.layout == Layout::Split)
         return u"the half_dim - 1 sinusoid, base 10000 (fairseq's SinusoidalPositionalEmbedding, tensor2tensor's "
                "get_timing_signal_1d, Whisper's sinusoids)"_s;
-    if (h.variant != SinusoidalFit::Variant::Paper || h.firstPosition != framing.firstRow)
+    if (h.variant != SinusoidalFit::Variant::Paper || h.firstPosition != framing.firstRow + firstPosition)
         return {};
     return h.layout == Layout::Interleaved
         ? u"the paper's sinusoid, base 10000, interleaved (Vaswani et al. 2017, section 3.5; PyTorch's and the "
@@ -221,7 +222,7 @@ QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::H
     QStringList lines;
     const QString b = number(correct.base);
     for (const QString &mistake : mistakes) {
-        const QString line = mistakeLine(mistake, found, b, dModel, framing);
+        const QString line = mistakeLine(mistake, found, b, dModel, framing, correct.firstPosition - framing.firstRow);
         if (!line.isEmpty())
             lines.append(line);
     }
@@ -247,7 +248,8 @@ QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::H
                                 offset)
                             : QString());
     }
-    return u"the paper's sinusoid: w_i = %1^(-2i/d), %2, positions from 0"_s.arg(b, layoutWords(found.layout));
+    return u"the paper's sinusoid: w_i = %1^(-2i/d), %2, positions from %3"_s.arg(b, layoutWords(found.layout))
+        .arg(found.firstPosition - framing.firstRow);
 }
 
 QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing, TablePrecision precision)

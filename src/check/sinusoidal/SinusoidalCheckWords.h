@@ -31,7 +31,7 @@ QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing,
 QString nearest(const SinusoidalFit::Hypothesis &h, const SampleScore &score);
 // The published form a table of `h` (its mistakes undone) is, with its source: "the paper's
 // sinusoid, interleaved (Vaswani et al. 2017, ...)"; empty where none has its parameters.
-QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
+QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing, std::int64_t firstPosition = 0);
 // A variant's diagnosis: the nearest published form, and the mistake that gives this table from it.
 QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
 // Every position holds the sinusoid's row of position 0.

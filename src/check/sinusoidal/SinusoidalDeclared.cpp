@@ -241,10 +241,12 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     }
     // The fit explains it; the rows' own timesteps may as well, as the declared sinusoid's: then
     // they are what the table is (a scheduler's, which the fit reads as parameters besides an offset).
-    if (auto timesteps = TimestepReading::read(input, declared, found->bad()); timesteps && !timesteps->ids.isEmpty())
+    // Timesteps r + F are a window of the table, the fit's position-offset, both starts said.
+    if (auto timesteps = TimestepReading::read(input, declared, found->bad());
+        timesteps && !timesteps->ids.isEmpty() && !timesteps->positionOffset)
         return timesteps;
     const std::int64_t d = input.sample.cols();
-    const std::int64_t firstRow = input.framing.firstRow;
+    const std::int64_t firstRow = input.start();
     const Hypothesis &f = found->hypothesis;
     const Hypothesis c = SinusoidalFit::corrected(f, firstRow);
     Differences out;
@@ -267,7 +269,7 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     // own (positions from 1), which the undeclared reading names (TableCheck::nameDeclaredMistake).
     if (out.ids.isEmpty() && !baseMistaken)
         return std::nullopt;
-    out.positionOffset = f.firstPosition - firstRow;
+    out.positionOffset = f.firstPosition - input.framing.firstRow;
     const QStringList own = SinusoidalFit::mistakesOf(f, firstRow);
     if (!own.isEmpty()) {
         out.ids += own;

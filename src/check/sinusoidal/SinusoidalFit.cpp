@@ -162,14 +162,13 @@ void fitFirstPositions(PairingFit &pf, const std::vector<SinusoidalPhases::Track
     }
     if (!std::isfinite(slowest))
         return;
-    const double position = std::fmod(SinusoidalPhases::wrapAngle(phase) + 2.0 * kPi, 2.0 * kPi) / slowest; // >= 0
-    if (!(std::fabs(position) < 1e9))
-        return;
-    const auto p = std::int64_t(std::llround(position));
-    for (const std::int64_t q : {p - 1, p, p + 1}) {
-        if (q >= 0)
-            pf.firstPositions.insert(q);
-    }
+    // Positions are never negative: the phase in [0, 2 pi), and in (-pi, pi], a phase a rounding below 0
+    // being position 0 (against a declared window from 1), not the slowest pair's period.
+    const double wrapped = SinusoidalPhases::wrapAngle(phase);
+    for (const double position : {std::fmod(wrapped + 2.0 * kPi, 2.0 * kPi) / slowest, wrapped / slowest})
+        for (const std::int64_t q : {-1, 0, 1})
+            if (std::fabs(position) < 1e9 && std::llround(position) + q >= 0)
+                pf.firstPositions.insert(std::llround(position) + q);
 }
 
 // The pairing's fit, or nothing when its pairs are no sines and cosines of one angle each.
@@ -224,7 +223,7 @@ std::optional<PairingFit> fitPairing(const FitInput &input, const Pairing &pairi
     }
     SinusoidalPhases::addLoneColumns(input.sample, input.framing, sineColumn, cosineColumn, index, omega, sigma);
     fitBases(pf, index, omega, sigma, d);
-    fitFirstPositions(pf, tracks, input.framing.firstRow);
+    fitFirstPositions(pf, tracks, input.start());
     return pf;
 }
 
@@ -257,8 +256,8 @@ public:
         const int da = digitsOfBase(a.hypothesis.base), db = digitsOfBase(b.hypothesis.base);
         if (da != db)
             return da < db;
-        const qsizetype ma = mistakesOf(a.hypothesis, m_input.framing.firstRow).size();
-        const qsizetype mb = mistakesOf(b.hypothesis, m_input.framing.firstRow).size();
+        const qsizetype ma = mistakesOf(a.hypothesis, m_input.start()).size();
+        const qsizetype mb = mistakesOf(b.hypothesis, m_input.start()).size();
         if (ma != mb)
             return ma < mb;
         if (a.hypothesis.variant != b.hypothesis.variant)
@@ -340,7 +339,7 @@ public:
         h.fairseqPairs = pf.pairing.fairseqPairs;
         h.swapped = pf.swapped;
         h.amplitude = pf.amplitude;
-        h.firstPosition = m_input.framing.firstRow;
+        h.firstPosition = m_input.start();
         h.variant = Variant::Divided;
         tryBases(h, pf.dividedBases);
     }
@@ -368,7 +367,7 @@ public:
             h.layout = Layout::Interleaved;
             h.variant = Variant::ColumnIndex;
             h.swapped = swapped;
-            h.firstPosition = m_input.framing.firstRow;
+            h.firstPosition = m_input.start();
             tryBases(h, bases);
         }
     }
@@ -388,7 +387,7 @@ public:
                     h.layout = layout;
                     h.variant = variant;
                     h.replaced = replaced;
-                    h.firstPosition = m_input.framing.firstRow;
+                    h.firstPosition = m_input.start();
                     if (consider(h).bad() == 0)
                         return;
                 }

@@ -89,6 +89,11 @@ struct FitInput
     ValueFormat format;
     StoredType stored;
     double textRounding;
+    // The position a declaration gives row 0 (CheckDeclaration::firstPosition: --positions, or the
+    // window an undeclared reading found): the first compared row's position where nothing is wrong.
+    std::int64_t firstPosition = 0;
+
+    std::int64_t start() const { return framing.firstRow + firstPosition; }
 };
 
 // The hypothesis scored on the sample, with the tolerance of exact angles and of float32 ones;

@@ -27,7 +27,7 @@ const QString kTable = u"sinusoidal"_s;
 
 SinusoidalFit::FitInput inputOf(const TableEvidence &e, const RowFraming &framing)
 {
-    return {e.sample, framing, e.format, e.table.storedType(), e.table.textRounding()};
+    return {e.sample, framing, e.format, e.table.storedType(), e.table.textRounding(), e.declared.firstPosition};
 }
 
 // The sinusoid's parameters whose table is the reference from its first row: half_dim - 1's
@@ -86,8 +86,9 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
         ? framing.paddingRows.back() + 1
         : framing.firstRow;
     m.precision = tablePrecision(e.format, float32Angles);
-    m.mistakes = SinusoidalFit::mistakesOf(h, framing.firstRow);
-    Hypothesis correct = SinusoidalFit::corrected(h, framing.firstRow);
+    const std::int64_t start = framing.firstRow + e.declared.firstPosition;
+    m.mistakes = SinusoidalFit::mistakesOf(h, start);
+    Hypothesis correct = SinusoidalFit::corrected(h, start);
     const bool ownBase = baseAlone(h, m.mistakes);
     if (ownBase) {
         m.mistakes.clear();
@@ -105,7 +106,7 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
     m.notes = SinusoidalCheckWords::notes(h, framing, *m.precision);
     if (!m.mistakes.empty() || layoutDeclared) {
         m.verdict = CheckVerdict::Mistake;
-    } else if (const QString form = SinusoidalCheckWords::publishedForm(correct, framing); !form.isEmpty()) {
+    } else if (const QString form = SinusoidalCheckWords::publishedForm(correct, framing, e.declared.firstPosition); !form.isEmpty()) {
         m.verdict = CheckVerdict::Correct;
         m.correctAgainst = form;
     } else {
@@ -281,7 +282,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         return u"the sinusoidal family's table is 'sinusoidal', not '%1'"_s.arg(table);
     if (params.dModel != e.cols())
         return u"d_model %1 gives a table of %1 columns; this one has %2"_s.arg(params.dModel).arg(e.cols());
-    const Hypothesis h = SinusoidalDeclared::hypothesis(params, e.cols());
+    Hypothesis h = SinusoidalDeclared::hypothesis(params, e.cols());
+    h.firstPosition = e.declared.firstPosition; // row 0's position, where --positions declares it
     const RowFraming framing;
     // Float32 code (torch, diffusers) forms the angles in float32: where the sample is beyond the
     // exact angles' tolerance and within theirs, the table is compared with theirs.

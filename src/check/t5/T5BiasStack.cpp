@@ -167,7 +167,8 @@ QStringList differences(const T5Params &found, const T5Params &declared)
 // The maps tried: the declared one, else T5's own (32 buckets, max_distance 128, bidirectional and
 // causal), each also mirrored; the queries where T5Attention.forward puts them, the last q of the k
 // keys (with a cache, position_bias[:, :, -seq_length:, :] of compute_bias(real_seq_length,
-// key_length)), then at 0 .. q - 1, the cache's offset forgotten (candle#899). Those whose buckets
+// key_length)), then at 0 .. q - 1 (compute_bias without a cache: a window said, or against a declared one
+// position-offset, the cache's offset forgotten, candle#899). Those whose buckets
 // hold two offsets of the table, which any Toeplitz head would not fit.
 std::vector<Map> mapsTried(const std::optional<T5Params> &declared, std::int64_t queries, std::int64_t length)
 {
@@ -284,29 +285,33 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
         return u"("_s + dims.join(u", "_s) + u")"_s;
     }());
     match.notes.append(layout + u", read per bucket (modeling_t5.py, T5Attention.compute_bias)"_s);
+    // The queries' window, a parameter of the reading: either is faithful, said; a declared window
+    // judges it (CheckTensor).
     const std::int64_t cacheStart = length - queries;
-    if (cacheStart > 0 && m.start == cacheStart)
-        match.notes.append(u"the %1 queries read at positions %2..%3, the last of the %4 keys, as T5Attention.forward "
-                           "keeps them with a cache of %2 (position_bias[:, :, -seq_length:, :])"_s.arg(queries)
-                               .arg(cacheStart)
-                               .arg(length - 1)
-                               .arg(length));
-    if (m.start != cacheStart)
-        match.mistakes.append(CheckMistakes::kPositionOffset);
+    if (cacheStart > 0) {
+        PositionWindow window {m.start, m.start + queries - 1, false, true, {}};
+        window.ambiguity = m.start == cacheStart
+            ? u"the %1 queries read at positions %2..%3, the last of the %4 keys, as T5Attention.forward keeps them "
+              "with a cache of %2 (position_bias[:, :, -seq_length:, :]); the first %1 would be as faithful a "
+              "window, and the check cannot tell which the caller meant: --positions A:B declares it"_s.arg(queries)
+                  .arg(cacheStart)
+                  .arg(length - 1)
+                  .arg(length)
+            : u"the %1 queries read at positions 0..%2, the first of the %3 keys (compute_bias without a cache), "
+              "where T5Attention.forward with a cache of %4 keys keeps the last %1 (%4..%5); both windows are "
+              "faithful, and the check cannot tell which the caller meant: --positions A:B declares it"_s.arg(queries)
+                  .arg(queries - 1)
+                  .arg(length)
+                  .arg(cacheStart)
+                  .arg(length - 1);
+        match.positions = window;
+        match.notes.append(window.ambiguity);
+    }
     if (m.mirrored)
         match.mistakes.append(CheckMistakes::kRelativeReversed);
     if (declared && !(m.params == *declared))
         match.mistakes += differences(m.params, *declared);
     QStringList lines;
-    if (m.start != cacheStart)
-        lines.append(u"the %1 queries are at positions %2..%3 where T5Attention.forward puts them at %4..%5, the last "
-                     "of the %6 keys (a cache of %4 keys, position_bias[:, :, -seq_length:, :] of compute_bias("
-                     "real_seq_length, key_length)): query offset %2 where the cache gives %4"_s.arg(queries)
-                         .arg(m.start)
-                         .arg(m.start + queries - 1)
-                         .arg(cacheStart)
-                         .arg(length - 1)
-                         .arg(length));
     if (m.mirrored)
         lines.append(u"the buckets are those of i - j where T5 buckets j - i (memory_position - "
                      "context_position): the offsets are mirrored"_s);

@@ -75,7 +75,9 @@ def check(tensor: Any, *, expect: Optional[str] = None, expect_config: Any = Non
     arguments (``preset=``, ``rope_theta=``, ...); ``expect_config`` a model's config.json (a path or a
     dict); ``expect_table`` the reference's own table (an array or a path), compared cell by cell.
     Without them the table is identified. Other keyword arguments are the command's flags:
-    ``layout=``, ``rope_layout=``, ``memory_budget=``, ``threads=``.
+    ``positions="A:B"`` (the rows' positions: a table at another window is then position-offset;
+    without it a window is said, not judged), ``layout=``, ``rope_layout=``, ``memory_budget=``,
+    ``threads=``.
     """
     if "config" in params:
         # The command line's --config without --apply checks the config itself (read_config).

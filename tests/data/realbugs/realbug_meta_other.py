@@ -124,7 +124,7 @@ APPLY_BUGS = [
               "+    cos = torch.gather(cos.repeat(gather_indices.shape[0], 1, 1, 1), 2, gather_indices)"],
          axes=["real token k = 0..31 of a row with 4 left pads", "column of rotary_ndims 16 (rotate_half)"],
          what="the cos rows applied to the 32 real tokens", flags="--expect rope --rope-theta 10000 --head-dim 64 "
-         "--partial-rotary-factor 0.25", config=CFG + "pythia-160m.json", fixed="correct",
+         "--partial-rotary-factor 0.25 --positions 0:32", config=CFG + "pythia-160m.json", fixed="correct",
          mistake=("position-offset", "0", "4 (the pads)")),
 ]
 

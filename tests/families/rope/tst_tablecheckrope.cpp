@@ -264,13 +264,23 @@ private slots:
                  CheckVerdict::Correct);
     }
 
+    // Rows from position 1 are a window of RoPE's table (issue 56): undeclared, correct with the window
+    // said; against positions declared from 0, position-offset.
     void positionsFromOne()
     {
         const Params p = rope(RopeType::Default, 10000.0, 64);
         const Checked c = check(ropeTable(p, 2048, false, 1.0, 1));
-        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
-        QCOMPARE(ids(c.match), QStringList {u"position-offset"_s});
+        QCOMPARE(c.match.verdict, CheckVerdict::Correct);
+        QVERIFY(c.match.mistakes.isEmpty());
+        QVERIFY(c.match.positions && c.match.positions->first == 1 && c.match.positions->last == 2048
+                && !c.match.positions->declared);
         QCOMPARE(*c.match.positionOffset, qint64(1));
+        TableCheck::Declared fromZero;
+        fromZero.positionsDeclared = true;
+        const Checked d = check(ropeTable(p, 2048, false, 1.0, 1), StoredType::Float32, fromZero);
+        QCOMPARE(d.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(ids(d.match), QStringList {u"position-offset"_s});
+        QCOMPARE(*d.match.positionOffset, qint64(1));
     }
 
     // One cell off in a table small enough to be sampled whole, in either layout and in a pair's

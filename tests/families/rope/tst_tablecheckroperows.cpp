@@ -216,7 +216,8 @@ private slots:
         QVERIFY2(!found.match.mistakes.contains(kMoved), qPrintable(found.match.diagnosis));
     }
 
-    // Every row at r + 5 is the whole table's position-offset, which the fit names, not rows moved.
+    // Every row at r + 5 is the whole table's position-offset against positions declared from 0, which
+    // the fit names, not rows moved; undeclared, a window at positions 5..132, said (issue 56).
     void wholeOffsetIsNotMovedRows()
     {
         std::vector<std::int64_t> positions = own(128);
@@ -226,8 +227,12 @@ private slots:
         const Checked c = expected(values, declared(32, 10000.0, true, 128), true);
         QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
         QVERIFY2(!c.match.mistakes.contains(kMoved), qPrintable(c.match.diagnosis));
-        const Checked found = check(values);
+        const Checked found = check(values, StoredType::Float32, positionsFromZero());
         QCOMPARE(found.match.mistakes, QStringList {CheckMistakes::kPositionOffset});
+        const Checked said = check(values);
+        QVERIFY2(said.match.verdict == CheckVerdict::Correct && said.match.mistakes.isEmpty(),
+                 qPrintable(said.match.diagnosis));
+        QVERIFY(said.match.positions && said.match.positions->first == 5 && said.match.positions->last == 132);
     }
 };
 

@@ -257,7 +257,10 @@ private slots:
         QFETCH(RowMatrixXf, values);
         QFETCH(QStringList, mistakes);
         QFETCH(double, base);
-        const Checked c = check(values);
+        // Declared from position 0 (a window nothing declares is said, not judged: issue 56).
+        TableCheck::Declared fromZero;
+        fromZero.positionsDeclared = true;
+        const Checked c = check(values, StoredType::Float32, fromZero);
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
         QCOMPARE(ids(c.match), mistakes);
@@ -269,10 +272,17 @@ private slots:
         QVERIFY(!c.match.deviations.isEmpty());
     }
 
+    // Rows from position 1: undeclared a window of the paper's table, correct and said; declared from 0,
+    // the offset named.
     void offsetIsReported()
     {
-        const Checked c
-            = check(table(1024, 64, [](std::int64_t p, std::int64_t j) { return paper(p, j, 64, 10000.0, false, 1); }));
+        const auto fromOne = [](std::int64_t p, std::int64_t j) { return paper(p, j, 64, 10000.0, false, 1); };
+        const Checked said = check(table(1024, 64, fromOne));
+        QCOMPARE(said.match.verdict, CheckVerdict::Correct);
+        QVERIFY(said.match.positions && said.match.positions->first == 1 && said.match.positions->last == 1024);
+        TableCheck::Declared fromZero;
+        fromZero.positionsDeclared = true;
+        const Checked c = check(table(1024, 64, fromOne), StoredType::Float32, fromZero);
         QCOMPARE(*c.match.positionOffset, qint64(1));
         QVERIFY(c.match.diagnosis.contains(u"positions start at 1"_s));
     }

@@ -1,0 +1,67 @@
+#include "CheckPositions.h"
+
+#include "core/ParamText.h"
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::CheckPositions {
+
+CommandOption option()
+{
+    return {{kKey},
+            u"A:B"_s,
+            u"the positions the table's rows hold, A..B-1 (as posenc table --positions writes them); of a relative "
+            "map, its queries' positions, its keys 0..k-1. Rows at another window are then position-offset, both "
+            "windows said; without it a table that is a family's at a window of positions is correct (or variant), "
+            "the window said, not judged"_s};
+}
+
+std::variant<Window, QString> read(const QCommandLineParser &parser)
+{
+    if (!parser.isSet(kKey))
+        return Window();
+    const QString text = parser.value(kKey);
+    const auto range = ParamText::parseRange(text);
+    if (!range || range->first < 0 || range->first >= range->second)
+        return u"--positions: must be A:B with 0 <= A < B, the rows' positions A..B-1; got '%1'"_s.arg(text);
+    return Window(*range);
+}
+
+std::variant<Window, QString> declare(const QCommandLineParser &parser, CheckDeclaration &declaration,
+                                      CheckExpect::Expectation &expected)
+{
+    auto window = read(parser);
+    const auto *declared = std::get_if<Window>(&window);
+    if (!declared || !*declared)
+        return window;
+    if (parser.isSet(u"position-ids"_s))
+        return u"--positions: give the rows' positions once, by --positions A:B or by --position-ids IDS.npy"_s;
+    declaration.firstPosition = expected.firstPosition = (*declared)->first;
+    declaration.positionsDeclared = expected.positionsDeclared = true;
+    declaration.queryStart = expected.queryStart = (*declared)->first;
+    return window;
+}
+
+void say(TableMatch &match, const Window &window)
+{
+    if (window && !match.positions)
+        match.positions = PositionWindow {window->first, window->second - 1, true, false, {}};
+}
+
+QString refusal(const Window &declared, const std::vector<std::int64_t> &shape, const QString &name)
+{
+    if (!declared)
+        return {};
+    const std::pair<std::int64_t, std::int64_t> &window = *declared;
+    if (shape.size() < 2)
+        return u"--positions: %1 is a vector, which holds no positions; --positions gives a table's rows'"_s.arg(name);
+    const std::int64_t rows = shape[shape.size() - 2];
+    if (window.second - window.first != rows)
+        return u"--positions: must be A:B with B - A = %1, the rows of %2; got %3:%4"_s.arg(rows)
+            .arg(name)
+            .arg(window.first)
+            .arg(window.second);
+    return {};
+}
+
+} // namespace posenc::CheckPositions

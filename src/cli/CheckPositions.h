@@ -1,0 +1,47 @@
+#pragma once
+
+#include "CheckExpect.h"
+#include "CommandOption.h"
+
+#include "check/TableHypothesis.h"
+#include "check/TableMatch.h"
+
+#include <QCommandLineParser>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <variant>
+#include <vector>
+
+// --positions A:B of `posenc check FILE`: the positions the table's rows hold, A .. B - 1, in the
+// grammar of `posenc table --positions` (docs/ARCHITECTURE.md, Checking a table, "A window of
+// positions"); of a relative map, its queries' positions, its keys following its width (0 .. k - 1).
+// Declared, rows at another window are position-offset; undeclared, a window is said, not judged.
+namespace posenc::CheckPositions {
+
+inline const QString kKey = QStringLiteral("positions");
+
+CommandOption option();
+
+using Window = std::optional<std::pair<std::int64_t, std::int64_t>>;
+
+// The window declared, [A, B), or nothing where the flag is not given; a refusal in one line naming
+// the flag and its range where it cannot be read.
+std::variant<Window, QString> read(const QCommandLineParser &parser);
+
+// The same, declared: row 0 at A (CheckDeclaration::firstPosition, a relative map's queryStart), the
+// positions declared, in the declaration and the expectation alike; refused beside --position-ids.
+std::variant<Window, QString> declare(const QCommandLineParser &parser, CheckDeclaration &declaration,
+                                      CheckExpect::Expectation &expected);
+
+// Why the window cannot be a tensor of `shape`'s: B - A must be its rows (a table's L, a map's
+// queries, a stack's rows per slice), and a vector holds no positions; empty where it can (or where
+// no window was declared).
+QString refusal(const Window &window, const std::vector<std::int64_t> &shape, const QString &name);
+
+// A declared window said on a match that says none of its own (an absolute table's rows).
+void say(TableMatch &match, const Window &window);
+
+} // namespace posenc::CheckPositions
