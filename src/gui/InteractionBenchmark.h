@@ -29,6 +29,10 @@ struct Result
     double maxMs = 0.0;
     double settledP95Ms = 0.0; // change -> every view repainted in full detail, sampled changes
     double maxStallMs = 0.0; // longest gap of a 1 ms timer on the GUI thread, minus its interval
+    // The most processor time the GUI thread spent between two ticks of that timer: a stall much longer
+    // than it is the machine keeping the thread from running (other programs, memory), not the
+    // window's work.
+    double maxBusyMs = 0.0;
     // The GUI thread's own processor time from a change to every view repainted for it: what
     // the window spends, whatever else the machine runs.
     double guiCpuP50Ms = 0.0;

@@ -35,7 +35,19 @@ struct Trace
     bool joined = true;
     double marker = 0.0;
     bool shown = true; // a line or marks drawn, not only the edge of an area it fills
+    double length = 0.0; // of its line, where its points are joined
 };
+
+// The length of `trace`'s line, summed once for every place a key is tried at.
+void measure(Trace &trace)
+{
+    trace.length = 0.0;
+    if (!trace.joined)
+        return;
+    for (qsizetype i = 1; i < trace.points.size(); ++i)
+        trace.length
+            += std::hypot(trace.points[i].x() - trace.points[i - 1].x(), trace.points[i].y() - trace.points[i - 1].y());
+}
 
 std::optional<Trace> traceOf(QCPAbstractPlottable *plottable)
 {
@@ -47,6 +59,7 @@ std::optional<Trace> traceOf(QCPAbstractPlottable *plottable)
                                                     : QPointF(value->coordToPixel(v), key->coordToPixel(k));
     };
     if (auto *graph = qobject_cast<QCPGraph *>(plottable)) {
+        trace.points.reserve(graph->data()->size());
         for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
             if (std::isfinite(it->key) && std::isfinite(it->value))
                 trace.points.append(pixel(it->key, it->value));
@@ -54,14 +67,17 @@ std::optional<Trace> traceOf(QCPAbstractPlottable *plottable)
         trace.joined = graph->lineStyle() != QCPGraph::lsNone && graph->pen().style() != Qt::NoPen;
         trace.marker = graph->scatterStyle().isNone() ? 0.0 : graph->scatterStyle().size();
         trace.shown = trace.joined || trace.marker > 0.0;
+        measure(trace);
         return trace;
     }
     if (auto *curve = qobject_cast<QCPCurve *>(plottable)) {
+        trace.points.reserve(curve->data()->size());
         for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it)
             if (std::isfinite(it->key) && std::isfinite(it->value))
                 trace.points.append(pixel(it->key, it->value));
         trace.joined = curve->lineStyle() != QCPCurve::lsNone;
         trace.marker = curve->scatterStyle().isNone() ? 0.0 : curve->scatterStyle().size();
+        measure(trace);
         return trace;
     }
     return std::nullopt; // a colour map, bars: drawn over areas, not lines
@@ -119,12 +135,20 @@ QRectF boxAt(const QRect &r, QSize size, int grownBy, Qt::Alignment corner)
     return {x, y, width, height};
 }
 
+// An area a graph fills, in pixels: its outline, the rect that bounds it and its area.
+struct Area
+{
+    QPolygonF polygon;
+    QRectF bounds;
+    double whole = 0.0;
+};
+
 // The lines and points drawn in `rect`, and the areas its graphs fill (a band between two graphs,
 // or down to zero), in pixels.
 struct Drawn
 {
     QList<Trace> traces;
-    QList<QPolygonF> areas;
+    QList<Area> areas;
     // The cells a colour map draws, in runs along its rows: none of them may be hidden.
     QList<QRectF> cells;
 };
@@ -199,6 +223,97 @@ std::optional<QPolygonF> areaOf(QCPGraph *graph, const Trace &trace)
     return area;
 }
 
+// The area within `polygon`, closed (the shoelace formula).
+double areaWithin(const QList<QPointF> &polygon)
+{
+    double twice = 0.0;
+    for (qsizetype i = 0; i < polygon.size(); ++i) {
+        const QPointF &a = polygon[i], &b = polygon[(i + 1) % polygon.size()];
+        twice += a.x() * b.y() - b.x() * a.y();
+    }
+    return std::abs(twice) / 2.0;
+}
+
+// `polygon` clipped to the side of a box's edge where `inside` holds (one pass of Sutherland and
+// Hodgman's clipping); `at` is where the segment from one point to the next meets that edge.
+template<typename Inside, typename At>
+void clipTo(const QList<QPointF> &polygon, QList<QPointF> &out, Inside inside, At at)
+{
+    out.clear();
+    for (qsizetype i = 0; i < polygon.size(); ++i) {
+        const QPointF &previous = polygon[i > 0 ? i - 1 : polygon.size() - 1], &point = polygon[i];
+        const bool was = inside(previous), is = inside(point);
+        if (is != was)
+            out.append(at(previous, point));
+        if (is)
+            out.append(point);
+    }
+}
+
+// The area of `polygon` within `box`: the polygon clipped to each of the box's sides in turn
+// (Sutherland and Hodgman), whose shoelace is the area the two share, as QPolygonF::intersected
+// would outline it, in time linear in its points (the clip of QPainterPath, QPathClipper, on a band
+// of thousands of points took a tenth of a second at every fitting).
+double areaWithin(const Area &area, const QRectF &box)
+{
+    if (!area.bounds.intersects(box))
+        return 0.0;
+    if (box.contains(area.bounds))
+        return area.whole;
+    QList<QPointF> a = area.polygon, b;
+    b.reserve(a.size() + 8);
+    const auto acrossX = [](double x) {
+        return [x](const QPointF &p, const QPointF &q) {
+            return QPointF(x, p.y() + (q.y() - p.y()) * (x - p.x()) / (q.x() - p.x()));
+        };
+    };
+    const auto acrossY = [](double y) {
+        return [y](const QPointF &p, const QPointF &q) {
+            return QPointF(p.x() + (q.x() - p.x()) * (y - p.y()) / (q.y() - p.y()), y);
+        };
+    };
+    const double left = box.left(), right = box.right(), top = box.top(), bottom = box.bottom();
+    const auto pastLeft = [left](const QPointF &p) { return p.x() >= left; };
+    const auto beforeRight = [right](const QPointF &p) { return p.x() <= right; };
+    const auto belowTop = [top](const QPointF &p) { return p.y() >= top; };
+    const auto aboveBottom = [bottom](const QPointF &p) { return p.y() <= bottom; };
+    clipTo(a, b, pastLeft, acrossX(left));
+    clipTo(b, a, beforeRight, acrossX(right));
+    clipTo(a, b, belowTop, acrossY(top));
+    clipTo(b, a, aboveBottom, acrossY(bottom));
+    return areaWithin(a);
+}
+
+// The fraction of a filled area that `box` hides: a legend's ground over a band notches it.
+double hiddenOf(const Area &area, const QRectF &box)
+{
+    return area.whole > 0.0 ? areaWithin(area, box) / area.whole : 0.0;
+}
+
+// Whether `box` meets the area `area` fills (its outline crosses the box, or one holds the other:
+// QPolygonF::intersects, in time linear in its points).
+bool meets(const Area &area, const QRectF &box)
+{
+    const QPolygonF &polygon = area.polygon;
+    const QRectF &bounds = area.bounds; // of no width or height where the area is flat: compared edge to edge
+    if (polygon.isEmpty() || bounds.left() > box.right() || bounds.right() < box.left() || bounds.top() > box.bottom()
+        || bounds.bottom() < box.top())
+        return false;
+    for (qsizetype i = 0; i < polygon.size(); ++i)
+        if (clippedSegment(polygon[i > 0 ? i - 1 : polygon.size() - 1], polygon[i], box))
+            return true;
+    // Within the polygon (odd-even, as QCPGraph fills it): the box's centre.
+    const QPointF centre = box.center();
+    bool within = false;
+    for (qsizetype i = 0, j = polygon.size() - 1; i < polygon.size(); j = i++) {
+        const QPointF &p = polygon[i], &q = polygon[j];
+        if ((p.y() > centre.y()) != (q.y() > centre.y())
+            && centre.x() < p.x() + (q.x() - p.x()) * (centre.y() - p.y()) / (q.y() - p.y()))
+            within = !within;
+    }
+    return within;
+}
+
 // What is drawn in `rect`, or nothing where something is drawn over all of it (bars, a colour map
 // that colours its NaN cells too).
 std::optional<Drawn> drawnIn(QCPAxisRect *rect)
@@ -221,28 +336,13 @@ std::optional<Drawn> drawnIn(QCPAxisRect *rect)
             return std::nullopt;
         drawn.traces.append(*trace);
         if (auto *graph = qobject_cast<QCPGraph *>(plottable))
-            if (const auto area = areaOf(graph, *trace))
-                drawn.areas.append(*area);
+            if (auto area = areaOf(graph, *trace)) {
+                const QRectF bounds = area->boundingRect();
+                const double whole = areaWithin(*area);
+                drawn.areas.append({std::move(*area), bounds, whole});
+            }
     }
     return drawn;
-}
-
-// The area within `polygon` (the shoelace formula; a polygon Qt's intersection returns is closed).
-double areaWithin(const QPolygonF &polygon)
-{
-    double twice = 0.0;
-    for (qsizetype i = 0; i < polygon.size(); ++i) {
-        const QPointF &a = polygon[i], &b = polygon[(i + 1) % polygon.size()];
-        twice += a.x() * b.y() - b.x() * a.y();
-    }
-    return std::abs(twice) / 2.0;
-}
-
-// The fraction of a filled area that `box` hides: a legend's ground over a band notches it.
-double hiddenOf(const QPolygonF &area, const QRectF &box)
-{
-    const double whole = areaWithin(area);
-    return whole > 0.0 ? areaWithin(area.intersected(QPolygonF(box))) / whole : 0.0;
 }
 
 // The length of the segment from `a` to `b` within `box` (Liang-Barsky clipping).
@@ -261,17 +361,25 @@ double hiddenOf(const Trace &trace, const QRectF &box)
     // A point or a stretch of line is hidden where its centre is under the box (half of its marker,
     // its line's width, or more); the box has its few units of air around the legend already.
     const QRectF &grown = box;
+    const double left = grown.left(), right = grown.right(), top = grown.top(), bottom = grown.bottom();
     if (!trace.joined || trace.points.size() == 1) {
-        const auto inside = std::count_if(trace.points.begin(), trace.points.end(),
-                                          [&](const QPointF &p) { return grown.contains(p); });
+        // QRectF::contains of a box of some width and height, edges included, compared in place.
+        const bool some = grown.width() > 0.0 && grown.height() > 0.0;
+        const auto inside = std::count_if(trace.points.begin(), trace.points.end(), [&](const QPointF &p) {
+            return some && p.x() >= left && p.x() <= right && p.y() >= top && p.y() <= bottom;
+        });
         return double(inside) / double(trace.points.size());
     }
-    double total = 0.0, hidden = 0.0;
+    double hidden = 0.0;
     for (qsizetype i = 1; i < trace.points.size(); ++i) {
-        total
-            += std::hypot(trace.points[i].x() - trace.points[i - 1].x(), trace.points[i].y() - trace.points[i - 1].y());
-        hidden += lengthWithin(trace.points[i - 1], trace.points[i], grown);
+        const QPointF &a = trace.points[i - 1], &b = trace.points[i];
+        // Beyond one of the box's sides: none of it within.
+        if ((a.x() < left && b.x() < left) || (a.x() > right && b.x() > right) || (a.y() < top && b.y() < top)
+            || (a.y() > bottom && b.y() > bottom))
+            continue;
+        hidden += lengthWithin(a, b, grown);
     }
+    const double total = trace.length;
     return total > 0.0 ? hidden / total : (grown.contains(trace.points.first()) ? 1.0 : 0.0);
 }
 
@@ -286,36 +394,42 @@ struct Covered
     double badness = 0.0;
 };
 
-std::optional<Covered> leastBadness(QCPAxisRect *rect, QSize size, int grownBy, double most);
+std::optional<Covered> leastBadness(const Drawn &drawn, QCPAxisRect *rect, QSize size, int grownBy, double most);
+std::optional<Qt::Alignment> freeIn(const Drawn &drawn, QCPAxisRect *rect, QSize size, int grownBy);
 
 } // namespace
 
 std::optional<Qt::Alignment> leastCovered(QCPAxisRect *rect, QSize size, int grownBy, double most)
 {
-    const auto covered = leastBadness(rect, size, grownBy, most);
+    const auto drawn = drawnIn(rect);
+    const auto covered = drawn ? leastBadness(*drawn, rect, size, grownBy, most) : std::nullopt;
     return covered ? std::optional<Qt::Alignment>(covered->place) : std::nullopt;
+}
+
+std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grownBy)
+{
+    const auto drawn = drawnIn(rect);
+    return drawn ? freeIn(*drawn, rect, size, grownBy) : std::nullopt;
 }
 
 namespace {
 
-std::optional<Covered> leastBadness(QCPAxisRect *rect, QSize size, int grownBy, double most)
+// Of kPlaces, the one where a key of `size` hides the least of `drawn` (leastCovered).
+std::optional<Covered> leastBadness(const Drawn &drawn, QCPAxisRect *rect, QSize size, int grownBy, double most)
 {
-    const auto drawn = drawnIn(rect);
-    if (!drawn)
-        return std::nullopt;
     QCustomPlot *plot = rect->parentPlot();
     std::optional<Qt::Alignment> best;
     double least = 0.0;
     for (const Qt::Alignment place : kPlaces) {
         const QRectF box = boxAt(rect->rect(), size, grownBy, place);
         double badness = 0.0;
-        bool bearable = !hidesCells(drawn->cells, box);
-        for (const Trace &trace : drawn->traces) {
+        bool bearable = !hidesCells(drawn.cells, box);
+        for (const Trace &trace : drawn.traces) {
             const double hidden = hiddenOf(trace, box);
             bearable = bearable && hidden <= most;
             badness += hidden;
         }
-        for (const QPolygonF &area : drawn->areas) {
+        for (const Area &area : drawn.areas) {
             const double hidden = hiddenOf(area, box);
             bearable = bearable && hidden <= most;
             badness += hidden;
@@ -339,21 +453,17 @@ std::optional<Covered> leastBadness(QCPAxisRect *rect, QSize size, int grownBy, 
     return best ? std::optional<Covered>(Covered {*best, least}) : std::nullopt;
 }
 
-} // namespace
-
-std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grownBy)
+// Of kPlaces, the first where a key of `size` covers none of `drawn` (freeCorner).
+std::optional<Qt::Alignment> freeIn(const Drawn &drawn, QCPAxisRect *rect, QSize size, int grownBy)
 {
     QCustomPlot *plot = rect->parentPlot();
-    const auto drawn = drawnIn(rect);
-    if (!drawn)
-        return std::nullopt;
     for (const Qt::Alignment place : kPlaces) {
         const QRectF box = boxAt(rect->rect(), size, grownBy, place);
-        bool free = !hidesCells(drawn->cells, box);
-        for (const Trace &trace : drawn->traces)
+        bool free = !hidesCells(drawn.cells, box);
+        for (const Trace &trace : drawn.traces)
             free = free && !covers(trace, box);
-        for (const QPolygonF &area : drawn->areas)
-            free = free && !area.intersects(QPolygonF(box));
+        for (const Area &area : drawn.areas)
+            free = free && !meets(area, box);
         for (int i = 0; free && i < plot->itemCount(); ++i) {
             QCPAbstractItem *item = plot->item(i);
             if (item->realVisibility() && item->clipToAxisRect() && item->clipAxisRect() == rect)
@@ -364,6 +474,8 @@ std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grown
     }
     return std::nullopt;
 }
+
+} // namespace
 
 void setBest(QCPLegend *legend, bool best)
 {
@@ -377,7 +489,10 @@ bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
         return false;
     // The most columns, filled row by row, that leave it a free place within 40 % of the plot's
     // height (FigureFit moves a larger one below); where none does, those that hide the least of
-    // the data there.
+    // the data there. What the plot draws is read once for every size tried.
+    const std::optional<Drawn> drawn = drawnIn(rect);
+    const auto freeAt = [&](QSize size) { return drawn ? freeIn(*drawn, rect, size, 0) : std::nullopt; };
+    const auto leastAt = [&](QSize size) { return drawn ? leastBadness(*drawn, rect, size, 0, 1.0) : std::nullopt; };
     std::optional<Qt::Alignment> place;
     std::optional<Covered> least;
     QVariant most, leastColumns;
@@ -387,17 +502,16 @@ bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
         const QSize size = stackedSize(legend, columns);
         if (size.width() > rect->width() - 8 || size.height() > 0.4 * rect->height())
             continue;
-        if ((place = freeCorner(rect, size, 0)))
+        if ((place = freeAt(size)))
             most = columns;
-        else if (const auto covered = leastBadness(rect, size, 0, 1.0);
-                 covered && (!least || covered->badness < least->badness - 1e-9)) {
+        else if (const auto covered = leastAt(size); covered && (!least || covered->badness < least->badness - 1e-9)) {
             least = covered;
             leastColumns = columns;
         }
     }
     // A key filled column by column: where its size is now.
     if (!place && !least)
-        place = freeCorner(rect, legend->minimumOuterSizeHint(), 0);
+        place = freeAt(legend->minimumOuterSizeHint());
     const bool free = place.has_value();
     if (!place && least) {
         place = least->place;
@@ -416,8 +530,8 @@ bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
     const QBrush ground = free ? legend->property("posencGround").value<QBrush>() : QBrush();
     changed |= legend->brush() != ground;
     legend->setBrush(ground);
-    if (!place)
-        place = leastCovered(rect, legend->minimumOuterSizeHint(), 0, 1.0);
+    if (const auto covered = place ? std::nullopt : leastAt(legend->minimumOuterSizeHint()))
+        place = covered->place;
     for (int i = 0; place && i < insets->elementCount(); ++i) {
         if (insets->elementAt(i) != legend || insets->insetPlacement(i) != QCPLayoutInset::ipBorderAligned
             || insets->insetAlignment(i) == *place)

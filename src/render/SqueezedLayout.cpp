@@ -124,7 +124,7 @@ bool SqueezablePlot::firstBufferOpaque() const
 }
 
 // As QCustomPlot::paintEvent (its background brush, its background pixmap, then its buffers),
-// the first buffer copied where it is opaque.
+// the first buffer drawn without the background under it where it is opaque.
 void SqueezablePlot::paintEvent(QPaintEvent *event)
 {
     if (!firstBufferOpaque()) {
@@ -134,11 +134,13 @@ void SqueezablePlot::paintEvent(QPaintEvent *event)
     QCPPainter painter(this);
     if (!painter.isActive())
         return;
-    painter.setCompositionMode(QPainter::CompositionMode_Source);
-    mPaintBuffers.first()->draw(&painter);
-    painter.setCompositionMode(QPainter::CompositionMode_SourceOver);
-    for (qsizetype i = 1; i < mPaintBuffers.size(); ++i)
-        mPaintBuffers.at(i)->draw(&painter);
+    // Over an opaque buffer SourceOver gives Source's pixels, through the raster engine's one-thread
+    // blend of a buffer with an alpha channel (QRasterPaintEnginePrivate::canUseFastImageBlending).
+    // CompositionMode_Source took its span path, which splits the rows among Qt's GUI thread pool and
+    // waits for them (qdrawhelper's QT_THREAD_PARALLEL_FILLS): the GUI thread stalled 358 ms in
+    // QSemaphore::acquire, working 4 ms of it, while the pool's threads were kept from running.
+    for (const QSharedPointer<QCPAbstractPaintBuffer> &buffer : std::as_const(mPaintBuffers))
+        buffer->draw(&painter);
 }
 
 // As QCustomPlot::updateLayout, with the collapse before the layout is announced.

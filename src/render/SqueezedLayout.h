@@ -29,8 +29,8 @@ namespace posenc {
 // (SqueezedLayout::collapseOverflowed) before it is drawn or read: the figures of the window and
 // the files are drawn on it.
 // On screen, its first paint buffer is filled with the plot's background colour before any layer
-// draws (an element under the background layer's others), so that painting the widget copies that
-// buffer instead of filling the widget with the colour and blending the buffer, which QCustomPlot
+// draws (an element under the background layer's others), so that painting the widget draws that
+// buffer alone instead of filling the widget with the colour and blending the buffer, which QCustomPlot
 // clears to transparent, over it: a tenth of a change's time on the GUI thread went to the two.
 // The same pixels, but where the buffer's antialiased edges are rounded once instead of twice. Its
 // exports (toPixmap, toPainter, a PDF) are drawn as QCustomPlot draws them.

@@ -4,9 +4,11 @@
 # `posenc bench --json --views VIEWS` (its kernels at --repeats 1, no run at L 2^20); the table
 # gives, per view and run, the p95 from a change to every view repainted (interaction_p95_ms), the
 # GUI thread's processor time per change (interaction_gui_cpu_p50_ms), the p95 from a change to
-# every view exact (interaction_settled_p95_ms) and the longest the event loop was away
-# (interaction_gui_max_stall_ms), then the median of the runs and new/old. Take the numbers on a
-# quiet machine: each run also writes and checks a 4 GiB table (check_over_read's).
+# every view exact (interaction_settled_p95_ms), the longest the event loop was away
+# (interaction_gui_max_stall_ms) and the most processor time the GUI thread spent between two ticks
+# of its timer (interaction_gui_max_busy_ms: a stall far longer was the machine's, not the window's),
+# then the median of the runs and new/old. Take the numbers on a quiet machine: each run also writes
+# and checks a 4 GiB table (check_over_read's).
 #
 #   tests/bench/interaction_runs.sh OLD_POSENC NEW_POSENC [runs] [views] [changes]
 #
@@ -72,7 +74,8 @@ def row(label, numbers, against=None):
     print(text)
 
 keys = (("p95 ms", "interaction_p95_ms"), ("GUI CPU p50 ms", "interaction_gui_cpu_p50_ms"),
-        ("settled p95 ms", "interaction_settled_p95_ms"), ("longest stall ms", "interaction_gui_max_stall_ms"))
+        ("settled p95 ms", "interaction_settled_p95_ms"), ("longest stall ms", "interaction_gui_max_stall_ms"),
+        ("longest busy CPU ms", "interaction_gui_max_busy_ms"))
 for view in views:
     print(f"{view}:")
     for name, key in keys:

@@ -58,7 +58,7 @@ void TestCliBench::benchJsonHasItsKeys()
     // waited for every view refined in full.
     QCOMPARE(json.value(u"interaction_changes"_s).toDouble(), 12.0);
     for (const char *key : {"interaction_p95_ms", "interaction_settled_p95_ms", "interaction_gui_cpu_p50_ms",
-                            "interaction_gui_cpu_p95_ms", "gui_max_stall_ms"})
+                            "interaction_gui_cpu_p95_ms", "gui_max_stall_ms", "interaction_gui_max_busy_ms"})
         QVERIFY2(json.value(QLatin1StringView(key)).toDouble() > 0.0, key);
     // Each family's default views and the check heatmap (here over the bench's 256 x 64 table),
     // each with its changes, their p95 and the GUI thread's processor time.

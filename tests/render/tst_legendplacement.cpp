@@ -15,6 +15,7 @@
 
 #include <QTest>
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -91,6 +92,7 @@ private slots:
     void aKeyGoesAboveTheDataOnHeadroom();
     void anEntryTakesAShorterFormWhole();
     void aBandIsData();
+    void aWavyBandIsMeasuredAsQtClipsIt();
     void aColourMapsClearCellsAreRoom();
 };
 
@@ -272,6 +274,88 @@ void TestLegendPlacement::aBandIsData()
     plot.replot();
     LegendPlacement::placeBest(panel.legend, panel.rect);
     QCOMPARE(panel.legend->brush(), QBrush(Qt::white));
+}
+
+// A band of thousands of points (a sinusoid's samples, as the curves' bands are) hides at each place
+// the share of its area that LegendPlacement measures by clipping its outline to the place's box:
+// the place chosen is the one where Qt's own clip of the two (QPolygonF::intersected, QPathClipper)
+// leaves the least of the band, the first such in matplotlib's order; and a place is free of it
+// exactly where QPolygonF::intersects says the two do not meet.
+void TestLegendPlacement::aWavyBandIsMeasuredAsQtClipsIt()
+{
+    QCustomPlot plot;
+    plot.setViewport(QRect(0, 0, 300, 240));
+    plot.plotLayout()->clear();
+    auto *rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    QCPAxis *xAxis = rect->axis(QCPAxis::atBottom), *yAxis = rect->axis(QCPAxis::atLeft);
+    xAxis->setRange(0.0, 10.0);
+    yAxis->setRange(0.0, 10.0);
+    QList<double> x, low, high;
+    for (int i = 0; i <= 3000; ++i) {
+        const double at = i / 300.0;
+        x.append(at);
+        low.append(4.0 + 3.0 * std::sin(2.3 * at) - 0.2 * at);
+        high.append(low.constLast() + 1.0 + 0.3 * at + 0.5 * std::sin(40.0 * at));
+    }
+    QCPGraph *lower = plot.addGraph(xAxis, yAxis);
+    QCPGraph *upper = plot.addGraph(xAxis, yAxis);
+    lower->setData(x, low, true);
+    upper->setData(x, high, true);
+    lower->setPen(Qt::NoPen);
+    upper->setPen(Qt::NoPen);
+    upper->setBrush(QColor(200, 220, 240));
+    upper->setChannelFillGraph(lower);
+    plot.replot();
+
+    // The band's outline in pixels: the upper edge, then the lower one back.
+    QPolygonF band;
+    for (qsizetype i = 0; i < x.size(); ++i)
+        band.append(QPointF(xAxis->coordToPixel(x[i]), yAxis->coordToPixel(high[i])));
+    for (qsizetype i = x.size() - 1; i >= 0; --i)
+        band.append(QPointF(xAxis->coordToPixel(x[i]), yAxis->coordToPixel(low[i])));
+    const auto areaOf = [](const QPolygonF &polygon) {
+        double twice = 0.0;
+        for (qsizetype i = 0; i < polygon.size(); ++i)
+            twice += polygon[i].x() * polygon[(i + 1) % polygon.size()].y()
+                - polygon[(i + 1) % polygon.size()].x() * polygon[i].y();
+        return std::abs(twice) / 2.0;
+    };
+    // matplotlib's order of "best", and the box of a key of `size` at each place with its six units of
+    // air (LegendPlacement's boxAt).
+    const std::array<Qt::Alignment, 9> places {
+        Qt::AlignTop | Qt::AlignRight,      Qt::AlignTop | Qt::AlignLeft,      Qt::AlignBottom | Qt::AlignLeft,
+        Qt::AlignBottom | Qt::AlignRight,   Qt::AlignVCenter | Qt::AlignRight, Qt::AlignVCenter | Qt::AlignLeft,
+        Qt::AlignBottom | Qt::AlignHCenter, Qt::AlignTop | Qt::AlignHCenter,   Qt::AlignCenter};
+    const QRect r = rect->rect();
+    const auto boxAt = [&r](QSize size, Qt::Alignment place) {
+        const double width = std::min(1.0, (size.width() + 6.0) / r.width()) * r.width();
+        const double height = std::min(1.0, (size.height() + 6.0) / r.height()) * r.height();
+        const double left = place & Qt::AlignLeft ? r.left()
+            : place & Qt::AlignRight              ? r.right() - width
+                                                  : r.center().x() - width / 2.0;
+        const double top = place & Qt::AlignTop ? r.top()
+            : place & Qt::AlignBottom           ? r.bottom() - height
+                                                : r.center().y() - height / 2.0;
+        return QRectF(left, top, width, height);
+    };
+    const double whole = areaOf(band);
+    for (const QSize size : {QSize(40, 20), QSize(70, 30), QSize(110, 60), QSize(30, 90)}) {
+        std::optional<Qt::Alignment> least, free;
+        double leastHidden = 0.0;
+        for (const Qt::Alignment place : places) {
+            const QRectF box = boxAt(size, place);
+            const double hidden = areaOf(band.intersected(QPolygonF(box))) / whole;
+            if (!least || hidden < leastHidden - 1e-9) {
+                least = place;
+                leastHidden = hidden;
+            }
+            if (!free && !band.intersects(QPolygonF(box)))
+                free = place;
+        }
+        QCOMPARE(LegendPlacement::leastCovered(rect, size, 0, 1.0), least);
+        QCOMPARE(LegendPlacement::freeCorner(rect, size, 0), free);
+    }
 }
 
 // A colour map's cells are data no key may hide, its NaN cells left clear (nhTransparent) empty
