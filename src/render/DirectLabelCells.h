@@ -18,10 +18,11 @@ namespace posenc::DirectLabels {
 class Cells
 {
 public:
+    // A plot squeezed past none (a trial layout of little room) has no cells but its corner.
     explicit Cells(const QRect &rect)
         : m_rect(rect)
-        , m_width(rect.width() + 1)
-        , m_height(rect.height() + 1)
+        , m_width(std::max(rect.width(), 0) + 1)
+        , m_height(std::max(rect.height(), 0) + 1)
         , m_marked(std::size_t(m_width) * std::size_t(m_height), 0)
     { }
 

@@ -510,9 +510,13 @@ bool clear(const QCustomPlot &plot)
         const Scene scene = sceneOf(plottable->keyAxis()->axisRect(), {text});
         const QRectF box = boxOf(text);
         const bool over = text->brush().style() != Qt::NoBrush;
+        // As spotsFor placed it: a label beside its curve keeps kGap - kNearer off the others (it
+        // found its place so; measured a unit off them, a label beside two curves drawn on top of
+        // each other stood clear when placed and not when asked again), one over it a unit.
+        const double off = over ? 1.0 : kGap - kNearer;
         if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box)
             || scene.meetsText(box.adjusted(1, 1, -1, -1))
-            || scene.othersIn(box.adjusted(-1.0, -1.0, 1.0, 1.0), plottable) > 0
+            || scene.othersIn(box.adjusted(-off, -off, off, off), plottable) > 0
             || (!over && scene.ownIn(box, plottable) > 0))
             return false;
     }

@@ -84,6 +84,9 @@ const std::vector<Step> &ladder()
         legendsOverData,
         // Where none hides little enough, above the data, the axis grown for it.
         legendsOverHeadroom,
+        // Where none goes over its plot, its curves named where they are drawn, where the layout
+        // without the key's row holds a label for each: its row goes to the plots, the title kept.
+        [](QCustomPlot *plot) { return labelCurves(plot, false); },
         // Where none goes over its plot and the page cannot hold the key, its curves named where
         // they are drawn, where the room left holds a label for each.
         {[](QCustomPlot *plot) { return labelCurves(plot, true); }, StepGives::Keys},

@@ -28,8 +28,9 @@ enum class TextRole {
 // panels' titles one line, the title goes (a file keeps it in its metadata; climbed past first,
 // StepGives), the
 // panels the figure can do without go (setDispensable), each with the titles that name it and the
-// legends that named only them, the panel titles that name no panel go, an axis's label still
-// wrapped keeps the words its axis holds in one line, and panels side by side
+// legends that named only them, the panel titles that name no panel go, a key of curves over no
+// place on its plot gives way to labels on its curves where they find a place (DirectLabels), an
+// axis's label still wrapped keeps the words its axis holds in one line, and panels side by side
 // whose end tick labels meet move apart, and last a y axis's or a colour bar's label goes above its
 // axis beside the panel's name, where that row has room. What a reader cannot do without is never given up: every
 // panel drawn keeps its name (at most shortened to its first words: a panel without it cannot be

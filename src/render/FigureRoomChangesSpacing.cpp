@@ -75,12 +75,16 @@ void Changes::closeUpAround(const QList<QCPLayoutElement *> &hidden)
         // Two drawn columns with k given up between them stand (k + 1) spacings apart
         // (alibi-bias's map and its colour bar, the map beside it given up: 9 units of a 6 x 4 cm
         // page's 227): the spacing is cut so that they stand about one spacing apart, as
-        // matplotlib's colorbar pad does not grow with the axes removed beside it.
+        // matplotlib's colorbar pad does not grow with the axes removed beside it. Columns given
+        // up past the last drawn (or before the first) keep their spacings too, beside nothing:
+        // all the grid's spacings hold no more than the drawn columns' own, (n - 1) s' within
+        // (kept - 1) s (rope-rotation's circle and its bar, the two tables and their bar given up
+        // right of them: 8 units of a 6 x 4 cm page's 227).
         const auto spacingFor = [](int spacing, int sections, int kept, int run) {
             if (sections < 2)
                 return spacing;
             // One left: nothing to stand apart from. Else (k + 1) s' within s: s' = s / (k + 1).
-            return kept <= 1 ? 0 : spacing / (run + 1);
+            return kept <= 1 ? 0 : std::min(spacing / (run + 1), spacing * (kept - 1) / (sections - 1));
         };
         const int columnSpacing = spacingFor(grid->columnSpacing(), grid->columnCount(), columns, columnRun);
         const int rowSpacing = spacingFor(grid->rowSpacing(), grid->rowCount(), rows, rowRun);

@@ -208,11 +208,14 @@ bool labelCurves(QCustomPlot *plot, bool overflowing)
             own.removeAll(QString());
             forms.append(own);
         }
-        // No form another entry shows too: two labels that read alike name no curve.
+        // No form another entry shows too: two labels that read alike name no curve. Against
+        // every entry's forms as given, not as this loop left them: "σ 1" (of "σ 1, s √d") went
+        // from the first entry's forms for the second's and then stayed the second's.
+        const QList<QStringList> given = forms;
         for (qsizetype i = 0; i < forms.size(); ++i)
             for (qsizetype j = 0; j < forms.size(); ++j)
                 if (i != j)
-                    for (const QString &form : forms[j])
+                    for (const QString &form : given[j])
                         if (forms[i].size() > 1 && form != forms[i].constFirst())
                             forms[i].removeAll(form);
         // A key the page cannot hold would go (dropKeysIfOverflowing): its labels then stand where

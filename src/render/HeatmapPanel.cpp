@@ -2,7 +2,11 @@
 
 #include "FigureRoom.h"
 #include "IndexTicker.h"
+#include "MeasuredText.h"
 #include "PlotStyle.h"
+
+#include <QFontMetricsF>
+#include <QPointer>
 
 #include <algorithm>
 #include <cmath>
@@ -48,6 +52,62 @@ struct ColorMapCells : QCPColorMapData
         data.*(&ColorMapCells::mDataModified) = true;
         return notNumbers;
     }
+};
+
+// How far the ink of the tick labels down the sides of `rect` reaches above its top, as
+// FigureRoom::ticksClearOfTexts reads it: a label on its top end (a reversed axis's 0) is centred
+// on it; none where its end labels are blanked.
+int endLabelsReach(const QCPAxisRect &rect)
+{
+    double reach = 0.0;
+    for (QCPAxis *axis : {rect.axis(QCPAxis::atLeft), rect.axis(QCPAxis::atRight)}) {
+        if (!axis || !axis->visible() || !axis->tickLabels())
+            continue;
+        const QFontMetricsF metrics(axis->tickLabelFont());
+        const QVector<double> ticks = axis->tickVector();
+        const QVector<QString> labels = axis->tickVectorLabels();
+        for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i) {
+            if (labels[i].isEmpty() || !axis->range().contains(ticks[i]))
+                continue;
+            const double baseline = axis->coordToPixel(ticks[i]) - metrics.height() / 2.0 + metrics.ascent();
+            const double ink = baseline + MeasuredText::tightBoundingRect(axis->tickLabelFont(), labels[i]).top();
+            reach = std::max(reach, rect.rect().top() - ink);
+        }
+    }
+    return static_cast<int>(std::ceil(reach));
+}
+
+// The top of a heatmap and of its colour bar beside it. The bar's end label needs half a line
+// above the bar; the heatmap needs that only where its own tick labels reach so far into a text
+// above it (learned's panel names on a slide): at the page's top edge a label the page cuts is
+// blanked, as any (FigureRoom::tidy), and keeps no room. A heatmap whose height the page holds (a
+// square one on a wide page) is not lowered for its bar's label: the bar is shortened by it
+// instead, its top level with the heatmap's or below, as matplotlib's colorbar(shrink).
+class TopMargins final : public QCPMarginGroup
+{
+public:
+    TopMargins(QCustomPlot *plot, QCPAxisRect *panel, bool bar)
+        : QCPMarginGroup(plot)
+        , m_panel(panel)
+        , m_bar(bar)
+    { }
+
+protected:
+    int commonMargin(QCP::MarginSide side) const override
+    {
+        const int own = QCPMarginGroup::commonMargin(side);
+        if (!m_panel)
+            return own;
+        // The panel comes first in its cell: its margins are laid out before the bar's.
+        if (m_bar)
+            return std::max(own, QCP::getMarginValue(m_panel->margins(), side));
+        const bool atEdge = m_panel->outerRect().top() <= m_panel->parentPlot()->viewport().top();
+        return atEdge ? own : std::max(own, endLabelsReach(*m_panel));
+    }
+
+private:
+    QPointer<QCPAxisRect> m_panel;
+    bool m_bar;
 };
 
 } // namespace
@@ -125,8 +185,10 @@ HeatmapPanel::HeatmapPanel(QCustomPlot *plot, QCPLayoutGrid *layout, int row, in
     m_cell->setColumnStretchFactor(1, 0.01);
     m_cell->setColumnSpacing(4);
     auto *margins = new QCPMarginGroup(plot);
-    m_rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-    m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    m_rect->setMarginGroup(QCP::msBottom, margins);
+    m_scale->setMarginGroup(QCP::msBottom, margins);
+    m_rect->setMarginGroup(QCP::msTop, new TopMargins(plot, m_rect, false));
+    m_scale->setMarginGroup(QCP::msTop, new TopMargins(plot, m_rect, true));
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(12);
     PlotStyle::styleAxisRect(m_scale->axis()->axisRect());

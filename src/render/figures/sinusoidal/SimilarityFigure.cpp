@@ -138,8 +138,19 @@ private:
             // Square in its box, the spacers right of it and under it taking the rest.
             setRowStretchFactors(stack ? QList<double> {1.0, kNone} : QList<double> {1.0});
             setColumnStretchFactors(stack ? QList<double> {1.0} : QList<double> {1.0, kNone});
-            m_box->setColumnStretchFactors({side + across, std::max(kNone, width - side - across)});
-            m_box->setRowStretchFactors({side + down, std::max(kNone, height - side - down)});
+            // The box is the row's first section, as this grid will size it: the hidden section
+            // and the spacing beside it keep a unit or so (a square one unit narrow on 6 x 4 cm).
+            QVector<int> leastWidths, leastHeights, mostWidths, mostHeights;
+            getMinimumRowColSizes(&leastWidths, &leastHeights);
+            getMaximumRowColSizes(&mostWidths, &mostHeights);
+            const double boxWidth = getSectionSizes(mostWidths, leastWidths, columnStretchFactors().toVector(),
+                                                    int(width) - columnSpacing() * (columnCount() - 1))
+                                        .value(0, int(width));
+            const double boxHeight = getSectionSizes(mostHeights, leastHeights, rowStretchFactors().toVector(),
+                                                     int(height) - rowSpacing() * (rowCount() - 1))
+                                         .value(0, int(height));
+            m_box->setColumnStretchFactors({side + across, std::max(kNone, boxWidth - side - across)});
+            m_box->setRowStretchFactors({side + down, std::max(kNone, boxHeight - side - down)});
         } else if (stack) {
             setColumnStretchFactors({1.0});
             setRowStretchFactors({side + down, std::max(kNone, height - rowSpacing() - side - down)});
