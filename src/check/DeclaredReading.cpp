@@ -61,14 +61,14 @@ void nameDeclaredMistake(TableMatch &declared, const TableMatch &read)
     declared.notes.prepend(u"read without the declaration, the table is %1: %2%3"_s.arg(what, read.diagnosis, where));
 }
 
-bool betterCandidate(const TableMatch &x, const Verification &vx, const TableMatch &y, const Verification &vy,
-                     const QString &readAs)
+bool betterCandidate(const Candidate &x, const Candidate &y, const QString &readAs)
 {
-    const auto rank = [&](const TableMatch &m, const Verification &v) {
-        return std::tuple {v.deviatingCells > 0, v.deviatingCells > 0 && m.table != readAs, v.deviatingCells,
-                           v.maxAbsError};
+    const auto rank = [&](const Candidate &c) {
+        const bool deviates = c.verification.deviatingCells > 0;
+        return std::tuple {deviates, deviates && !c.namedHolds, deviates && c.match.table != readAs,
+                           c.verification.deviatingCells, c.verification.maxAbsError};
     };
-    return rank(x, vx) < rank(y, vy);
+    return rank(x) < rank(y);
 }
 
 void nameDeclaredParameter(TableMatch &match, const TableMatch &read, Encoding family, const Params &params)
@@ -374,6 +374,7 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
     const DeclaredWords::Scope words(declared.by);
     const QString readAs = declared.readAs ? declared.readAs->table : QString();
     std::optional<Streamed> best;
+    bool bestNamedHolds = false;
     for (TableMatch &candidate : declared.candidates) {
         Verification verification = verify(candidate, table, options);
         if (verification.cancelled || cancelled())
@@ -382,8 +383,25 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
             return StreamStop {StreamStop::Why::Table, *verification.error};
         if (const auto unread = referenceReadError(candidate))
             return StreamStop {StreamStop::Why::Reference, *unread};
-        if (!best || betterCandidate(candidate, verification, best->match, best->verification, readAs))
+        // Of several tables declared (RoPE's cos and sin), one whose named mistake's table every row
+        // bears out (a cos table from position 100: position-offset) is what the table is.
+        bool namedHolds = false;
+        if (declared.candidates.size() > 1 && verification.deviatingCells > 0 && !candidate.mistakes.isEmpty()
+            && candidate.asRead) {
+            TableMatch probe = candidate;
+            StreamOptions quiet = options;
+            quiet.progress = nullptr;
+            const std::optional<bool> holds = streamMistakeReading(probe, table, quiet);
+            if (!holds)
+                return StreamStop {StreamStop::Why::Cancelled, kCancelled};
+            namedHolds = *holds;
+        }
+        if (!best
+            || betterCandidate({candidate, verification, namedHolds},
+                               {best->match, best->verification, bestNamedHolds}, readAs)) {
             best = Streamed {std::move(candidate), std::move(verification)};
+            bestNamedHolds = namedHolds;
+        }
     }
     if (!best)
         return StreamStop {StreamStop::Why::Table, u"nothing to compare the table with"_s};

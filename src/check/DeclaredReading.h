@@ -31,12 +31,22 @@ void asDeclaredReference(TableMatch &match);
 // that reads back to it.
 QString valueText(const ParamSpec &row, const Params &params);
 
+// A streamed candidate of a declaration: its match, its rows' verification, and whether the table
+// its named mistake makes (TableMatch::asRead) explains every row.
+struct Candidate
+{
+    const TableMatch &match;
+    const Verification &verification;
+    bool namedHolds = false;
+};
+
 // Of two streamed candidates of a declaration (RoPE's cos and sin tables), whether `x` is the one
-// to keep over `y`: no deviating cell first; of candidates that both deviate, the table word the
+// to keep over `y`: no deviating cell first; of candidates that both deviate, one whose named
+// mistake's table the rows bear out (a cos table from position 100 is the cos reference's
+// position-offset, whatever the sin reference's cells happen to be), then the table word the
 // undeclared check reads (`readAs`, a sin table declared "rope" compared with the sin reference);
 // then fewer deviating cells, then a smaller largest error.
-bool betterCandidate(const TableMatch &x, const Verification &vx, const TableMatch &y, const Verification &vy,
-                     const QString &readAs);
+bool betterCandidate(const Candidate &x, const Candidate &y, const QString &readAs);
 
 // After nameDeclaredMistake: a table declared as `family` with `params` that deviates with no
 // mistake named, and whose reading `read` is the family's (correct or a variant), gets the

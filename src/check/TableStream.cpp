@@ -555,6 +555,23 @@ void conclude(TableMatch &match, const Verification &v)
         match.diagnosis += u": they lie "_s + lie;
     if (match.verdict != CheckVerdict::Correct && match.verdict != CheckVerdict::Variant)
         return;
+    // A variant of a half-precision table (bfloat16, float16) is read at parameters fitted to cells of
+    // that rounding, which pin each frequency no closer: near a zero of cos or sin, where the format
+    // is finest, the reading's own angle may miss a faithful cell. Cells within the format's rounding
+    // at the amplitude are that fit's error as much as the table's: unknown, never mistake (issue 56).
+    const double rounding = match.tolerance.relative * match.tolerance.amplitude + match.tolerance.absolute;
+    if (match.verdict == CheckVerdict::Variant && match.tolerance.relative >= halfUnit(ValueFormat::Float16)
+        && v.deviationError >= 0.0 && v.deviationError <= rounding) {
+        match.verdict = CheckVerdict::Unknown;
+        match.notes.prepend(match.diagnosis);
+        match.diagnosis = u"read as %1 at parameters fitted to its half-precision cells: %2 cells past that "
+                          "reading's tolerance are off by at most %3, within the format's rounding at the amplitude (%4), "
+                          "which the fitted frequencies' own error reaches; no deviation is shown (declare the "
+                          "reference, --expect, to judge the table)"_s.arg(match.referenceText)
+                              .arg(v.deviatingCells)
+                              .arg(NumberText::compact(v.deviationError, 3), NumberText::compact(rounding, 3));
+        return;
+    }
     // A reference fitted freely from the sample: cells just past its rounding are its own error.
     if (!match.freeFit.isEmpty() && match.verdict == CheckVerdict::Variant && v.maxAbsError <= FreeFit::kResidual) {
         match.verdict = CheckVerdict::Unknown;

@@ -2,6 +2,7 @@
 
 #include "BudgetAdvice.h"
 #include "CheckQueryWindows.h"
+#include "CheckStackSlice.h"
 #include "ExitCode.h"
 #include "ProgressLine.h"
 
@@ -461,7 +462,9 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
                 const std::int64_t h = heads.value_or(shape[shape.size() - 3]);
                 headBias->atHead(each.params, h, i % h + 1);
             }
-            auto checked = checkRows(*part, run, each, err);
+            auto checked = checkSlice(part, each,
+                                      {[&](const auto &t, const auto &e) { return checkPaired(t, run, e, err); },
+                                       [&](const auto &t, const auto &e) { return checkRows(t, run, e, err); }});
             if (const int *code = std::get_if<int>(&checked))
                 return *code;
             matches.push_back(std::get<TableMatch>(std::move(checked)));

@@ -38,6 +38,21 @@ double ropeCos(qint64 p, qint64 j, double theta)
     return std::cos(double(p) * std::pow(theta, -2.0 * double(pair) / double(kCols)));
 }
 
+// A LongRoPE cos table (transformers' modeling_rope_utils.py, _compute_longrope_parameters:
+// inv_i = 1 / (ext_i theta^(2i/d)), attention factor sqrt(1 + ln(factor) / ln(original)); rotate_half's
+// cat(freqs, freqs)) of head 64 at theta 10000, original 256 and max_position_embeddings 4096, its
+// short_factor 1 + 0.05 i and long_factor 1 + 1.5 i; `longFrom` the first position turned with
+// long_factor (transformers: every row of a sequence longer than 256 positions), `amplitude` its
+// attention factor where not the config's.
+double longRopeCos(qint64 p, qint64 j, qint64 longFrom, double amplitude = 0.0)
+{
+    constexpr double original = 256.0, factor = 16.0;
+    const qint64 pair = j % (kCols / 2);
+    const double ext = 1.0 + (p >= longFrom ? 1.5 : 0.05) * double(pair);
+    const double a = amplitude > 0.0 ? amplitude : std::sqrt(1.0 + std::log(factor) / std::log(original));
+    return a * std::cos(double(p) / (ext * std::pow(10000.0, 2.0 * double(pair) / double(kCols))));
+}
+
 QStringList mistakesOf(const QJsonObject &o)
 {
     QStringList names;
@@ -102,6 +117,31 @@ private slots:
         // The table against itself stays correct, and against the dump it equals, unchanged.
         const CliRun::Run same = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, reference});
         QVERIFY2(same.exitCode == 0, qPrintable(same.out + same.err));
+    }
+
+    // vllm#27431: LongRoPE's list chosen per position (positions > original_max_position_embeddings
+    // long_factor, the others short_factor) where transformers takes one list for the sequence
+    // (longrope_frequency_update: long_factor where max(position_ids) + 1 > original). Against a
+    // dump of the reference's table, which shows long_factor alone, the switch is named as
+    // --expect-config names it: the rows before it read as LongRoPE's other list.
+    void aLongRopeListSwitchedAtARowIsNamedAgainstTheDump()
+    {
+        constexpr qint64 rows = 1024;
+        const QString reference = m_tables.written(rows, kCols, [](qint64 p, qint64 j) { return longRopeCos(p, j, 0); });
+        const QString port = m_tables.written(rows, kCols, [](qint64 p, qint64 j) { return longRopeCos(p, j, 257); });
+        const CliRun::Run run = CliRun::posenc({u"check"_s, port, u"--expect-table"_s, reference});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.contains(u"verdict: mistake (longrope-factors-switched)"_s), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"longrope-factors-switched-at-row 257: rows 0..256 turn with short_factor"_s),
+                 qPrintable(run.out));
+        const CliRun::Run same = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, reference});
+        QVERIFY2(same.exitCode == 0, qPrintable(same.out + same.err));
+        // Leading rows of another amplitude are no list of this reference's LongRoPE: no switch named.
+        const QString other
+            = m_tables.written(rows, kCols, [](qint64 p, qint64 j) { return longRopeCos(p, j, 257, p < 257 ? 1.0 : 0.0); });
+        const CliRun::Run unnamed = CliRun::posenc({u"check"_s, other, u"--expect-table"_s, reference});
+        QCOMPARE(unnamed.exitCode, 1);
+        QVERIFY2(!unnamed.out.contains(u"longrope-factors-switched"_s), qPrintable(unnamed.out));
     }
 
     // A port computing its angles in float32 (PyTorch's tutorial: position * div_term in float32)

@@ -86,11 +86,9 @@ private slots:
         QFETCH(QJsonObject, c);
         const double factor = c[u"attention_factor"_s].toDouble();
         const CliCheck::Checked undeclared = CliCheck::checkFile(tensorOf(c), {});
-        // Known: this torch float32 dynamic cache's sample reads as well at linear of factor 1.0000016
-        // and rope_theta 31082 (the grown base rounded) as at its own parameters, and that reading
-        // leaves one row's two cells 1.2e-4 beyond the bfloat16 tolerance.
-        QEXPECT_FAIL("dynamic-torch32-bfloat16-cos, attention_factor 1.2347",
-                     "a dynamic cache read as linear of a rounded grown base", Continue);
+        // A reading fitted to the bfloat16 cells (the torch float32 dynamic cache reads as linear of
+        // factor 1.0000016 at rope_theta 31082, the grown base rounded) misses a cell near a zero of
+        // cos by 1.2e-4, within bfloat16's rounding at the amplitude: unknown, not mistake.
         QVERIFY2(undeclared.verdict() != u"mistake"_s && !undeclared.verdict().isEmpty(), qPrintable(undeclared.shown));
         // The amplitude read, in the digits the cells pin it to: within their rounding of the factor.
         const auto said = [](const CliCheck::Checked &run, const QString &before) {

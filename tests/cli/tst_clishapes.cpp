@@ -195,6 +195,26 @@ std::vector<float> repeated(const std::vector<float> &v, int times)
     return out;
 }
 
+// A batch of cos|sin caches [B, L, 2K] (torch.cat((cos, sin), -1) dumped per sequence): each slice
+// two tables side by side, as a table of that shape is; one whose sin half turns a position late
+// (its sin of p + 1) is still the batch's mistake, in its slice.
+void batchedCosSinRows(const std::vector<double> &llama, const QStringList &llamaFlags)
+{
+    const std::vector<float> cache = cosSinCache(96, llama);
+    QTest::newRow("cos|sin caches [3, 96, 128], Llama 3.1")
+        << npy({3, 96, 128}, repeated(cache, 3)) << QStringList() << u"correct"_s << QString() << u"3 slices"_s;
+    QTest::newRow("cos|sin caches [3, 96, 128], Llama 3.1 declared")
+        << npy({3, 96, 128}, repeated(cache, 3)) << llamaFlags << u"correct"_s << QString() << u"3 slices"_s;
+    std::vector<float> lateSin = repeated(cache, 2);
+    for (int r = 0; r < 96; ++r) {
+        const std::vector<float> row = cosSinCache(1, llama, {r + 1});
+        lateSin.insert(lateSin.end(), cache.begin() + r * 128, cache.begin() + r * 128 + 64);
+        lateSin.insert(lateSin.end(), row.begin() + 64, row.begin() + 128);
+    }
+    QTest::newRow("cos|sin caches [3, 96, 128], batch 2's sin a position late")
+        << npy({3, 96, 128}, lateSin) << llamaFlags << u"mistake"_s << QString() << u"slice [2]"_s;
+}
+
 // meta-llama/llama-models#241: Llama 3.2's freqs_cis saved as view_as_real ([L, d/2, 2]) or as the
 // complex array itself (numpy's complex64): read as cat(real, imaginary), a cos|sin cache.
 void complexPairRows(const std::vector<double> &llama, const QStringList &llamaFlags, const QStringList &theta500k)
@@ -386,6 +406,7 @@ private slots:
             << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128))) << theta500k << u"mistake"_s << u"rope-theta"_s
             << u"the cos half (columns 0..63)"_s;
         complexPairRows(llama, llamaFlags, theta500k);
+        batchedCosSinRows(llama, llamaFlags);
         QTest::newRow("cos|sin cache, theta 10000") << npy({96, 128}, cosSinCache(96, defaultInv(10000.0, 128)))
                                                     << QStringList() << u"correct"_s << QString() << u"cos|sin cache"_s;
         // rotary-embedding-torch#11: a second chunk at offset 48 given the cached rows of 0..47.

@@ -3,6 +3,7 @@
 #include "check/CellTolerance.h"
 #include "check/PairReference.h"
 #include "check/rope/RopeCheckWords.h"
+#include "core/rope/RopeFrequencies.h"
 
 #include <algorithm>
 #include <cmath>
@@ -90,6 +91,109 @@ std::optional<std::int64_t> switchRow(const TableEvidence &e, const RopeFit::Hyp
             return std::nullopt;
     }
     return n;
+}
+
+namespace {
+
+// The fewest sampled rows before the switch for their list to be read.
+constexpr std::int64_t kFewestLeadingRows = 8;
+
+// The sample's rows before `n`, as the sample of a table of `n` rows.
+TableSample rowsBefore(const TableSample &s, std::int64_t n)
+{
+    TableSample out;
+    std::vector<std::int64_t> kept;
+    for (std::int64_t k = 0; k < s.size(); ++k) {
+        if (s.rows[std::size_t(k)] < n)
+            kept.push_back(k);
+    }
+    out.rows.reserve(kept.size());
+    out.values.resize(std::ssize(kept), s.cols());
+    if (s.cellRounding.size() > 0)
+        out.cellRounding.resize(std::ssize(kept), s.cols());
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+        out.rows.push_back(s.rows[std::size_t(kept[i])]);
+        out.values.row(std::int64_t(i)) = s.values.row(kept[i]);
+        if (s.cellRounding.size() > 0)
+            out.cellRounding.row(std::int64_t(i)) = s.cellRounding.row(kept[i]);
+    }
+    out.tableRows = n;
+    out.leadingRows = std::min(s.leadingRows, std::ssize(kept));
+    out.causalMask = false;
+    return out;
+}
+
+} // namespace
+
+std::optional<LeadingList> withLeadingList(const TableEvidence &e, const RopeFit::Hypothesis &declared,
+                                           const std::vector<RopeFit::Published> &forms)
+{
+    const RopeParams &r = declared.params.rope;
+    const std::int64_t original = r.originalMaxLen.value_or(0), rows = e.rows();
+    if (r.type != RopeType::LongRope || r.shortFactor.empty() || r.shortFactor != r.longFactor || original < 1
+        || rows <= original || declared.params.maxLen <= original || declared.firstPosition != 0
+        || e.framing.firstRow != 0 || !e.framing.paddingRows.empty())
+        return std::nullopt;
+    const RowJudge list(e, declared);
+    const auto is = [](const std::optional<bool> &b) { return b.value_or(false); };
+    if (!is(list.holds(rows - 1)))
+        return std::nullopt;
+    // The first row from which the rows are this list's (row 0 is every list's).
+    std::int64_t lo = 0, hi = rows - 1;
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        (is(list.holds(mid)) ? hi : lo) = mid;
+    }
+    const std::int64_t n = hi;
+    if (n < kFewestLeadingRows || is(list.holds(n - 1)))
+        return std::nullopt;
+    const TableSample leading = rowsBefore(e.sample, n);
+    if (leading.size() < kFewestLeadingRows)
+        return std::nullopt;
+    const RopeFit::FitInput input {leading, e.framing, e.format, e.table.storedType(), e.table.textRounding()};
+    const auto found = RopeFit::fit(input, r.layout, r.layout, forms);
+    if (!found || found->bad() != 0 || !found->mistakes.isEmpty() || found->hypothesis.cosine != declared.cosine
+        || found->hypothesis.firstPosition != 0 || found->hypothesis.rounding != PositionRounding::None)
+        return std::nullopt;
+    // The same attention factor: transformers' follows the config's factor, whichever list turns.
+    const double slack = std::max(1e-5, 3.0 * found->hypothesis.amplitudeSlack);
+    if (!(std::fabs(found->hypothesis.amplitude / declared.amplitude - 1.0) <= slack))
+        return std::nullopt;
+    // Each pair's factor against the declared rope_theta: u_i / w_i, u_i = theta^(-2i/d); the fit's
+    // own list where it read LongRoPE at that theta (its factors written as a config writes them).
+    const RopeParams &f = found->hypothesis.params.rope;
+    std::vector<double> factors;
+    if (f.type == RopeType::LongRope && f.theta == r.theta && f.longFactor.size() == r.longFactor.size()) {
+        factors = found->hypothesis.params.maxLen > f.originalMaxLen.value_or(0) ? f.longFactor : f.shortFactor;
+    } else {
+        const std::vector<double> inv = RopeFrequencies::table(found->hypothesis.params).inv;
+        const double d = double(RopeFrequencies::rotaryDim(r));
+        if (inv.size() != r.longFactor.size())
+            return std::nullopt;
+        for (std::size_t i = 0; i < inv.size(); ++i)
+            factors.push_back(inv[i] > 0.0 ? std::pow(r.theta, -2.0 * double(i) / d) / inv[i] : 0.0);
+    }
+    // LongRoPE's factors divide the frequencies and are at least 1 (RopeSearch::tryLongRope); the
+    // list must be another than the reference's.
+    bool other = false;
+    for (std::size_t i = 0; i < factors.size(); ++i) {
+        if (!(factors[i] >= 1.0 - 1e-3))
+            return std::nullopt;
+        other = other || std::fabs(factors[i] / r.longFactor[i] - 1.0) > 1e-4;
+    }
+    if (!other)
+        return std::nullopt;
+    LeadingList out {declared, n};
+    out.completed.params.rope.shortFactor = factors;
+    return out;
+}
+
+QString readWords(const LeadingList &read, const QStringList &mistakes)
+{
+    if (!mistakes.contains(kSwitched))
+        return {};
+    return u"; the reference gives one list, long_factor, so short_factor is the list the table's rows 0..%1 turn with, "
+           "read from them (LongRoPE at the reference's rope_theta and attention factor)"_s.arg(read.switchRow - 1);
 }
 
 QString switchedWords(std::int64_t n, std::int64_t rows, std::int64_t original)

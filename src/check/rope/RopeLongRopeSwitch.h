@@ -26,6 +26,24 @@ RopeFit::Hypothesis otherList(const RopeFit::Hypothesis &declared);
 // length, which transformers turns with the long factors throughout, can hold one.
 std::optional<std::int64_t> switchRow(const TableEvidence &e, const RopeFit::Hypothesis &declared);
 
+// A LongRoPE hypothesis of one list (its short and long factors the same: a reference table read
+// undeclared shows the list of its own length alone), long_factor past the original length, whose
+// table turns with the other list up to a row N and with this one from N to its end (vllm#27431:
+// the list taken per position, not per sequence): this hypothesis with its short_factor read from
+// the table's sampled rows before N (RopeFit::fit of them alone, `forms` tried first), where those
+// rows are RoPE's at its rope_theta, layout and amplitude with factors of at least 1 that are not
+// its own; with the row N. Nothing else: the caller names the switch as for a declared pair of lists.
+struct LeadingList
+{
+    RopeFit::Hypothesis completed;
+    std::int64_t switchRow = 0;
+};
+std::optional<LeadingList> withLeadingList(const TableEvidence &e, const RopeFit::Hypothesis &declared,
+                                           const std::vector<RopeFit::Published> &forms);
+
+// Where `mistakes` name the switch: the words that say its short_factor was read from the rows.
+QString readWords(const LeadingList &read, const QStringList &mistakes);
+
 // "longrope-factors-switched-at-row N: ...": rows 0..N-1 short, rows N.. long, in a table of `rows`.
 QString switchedWords(std::int64_t n, std::int64_t rows, std::int64_t original);
 // The other list throughout: short_factor where long_factor was declared (`longDeclared`), or long;

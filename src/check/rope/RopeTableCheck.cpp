@@ -435,7 +435,11 @@ std::optional<TableMatch> parameterReading(const TableEvidence &e, const RopeFit
 // (RopeRowPositions), its other list throughout or switched at a row (RopeLongRopeSwitch); else as streamed.
 TableMatch rowsNamed(const TableEvidence &e, RopeFit::Fit fit, const RopeFit::Fit &declared)
 {
-    if (const auto rows = RopeRowPositions::name(e, fit.hypothesis)) {
+    // A reference of one LongRoPE list (a reference table's reading): the other read from the table.
+    const auto leading = RopeLongRopeSwitch::withLeadingList(e, fit.hypothesis, formsAt(e.cols()));
+    fit.hypothesis = leading ? leading->completed : fit.hypothesis;
+    if (auto rows = RopeRowPositions::name(e, fit.hypothesis)) {
+        rows->diagnosis += leading ? RopeLongRopeSwitch::readWords(*leading, rows->mistakes) : QString();
         if (rows->longShortCache || rows->offset) // vLLM's cache of the declared LongRoPE; a later chunk
             return rows->offset ? RopeRowPositions::chunk(e, fit, *rows, [&e](const auto &f) { return matchOf(e, f); })
                                 : RopeLongShortCache::asCache(matchOf(e, fit), e, rows->diagnosis);
@@ -566,18 +570,10 @@ TableHypothesis hypothesis()
     h.declares = {u"rope-layout"_s};
     h.help = u"HF's rotary cos or sin table (L x rotary_dim): half or interleaved; rope_type and its parameters as far "
              "as the table shows them, a model's published table named; the attention factor from the amplitude"_s;
-    h.mistakes = {CheckMistakes::kPositionOffset,
-                  CheckMistakes::kHalfPrecisionAngles,
-                  u"rope-layout"_s,
-                  u"attention-factor-missing"_s,
-                  u"rope-scaling-reversed"_s,
-                  kZeroPairsMisplaced,
-                  kLongRopeFactor,
-                  RopeLongRopeSwitch::kFactorSet,
-                  RopeLongRopeSwitch::kSwitched,
-                  ApplyCheck::kPositionsOutOfOrder, RopeRowPositions::kPositionsScaled,
-                  ApplyCheck::kRotaryDim,
-                  RopeFrequencyMistakes::kAppliedTwice,
+    h.mistakes = {CheckMistakes::kPositionOffset, CheckMistakes::kHalfPrecisionAngles, u"rope-layout"_s,
+                  u"attention-factor-missing"_s, u"rope-scaling-reversed"_s, kZeroPairsMisplaced, kLongRopeFactor,
+                  RopeLongRopeSwitch::kFactorSet, RopeLongRopeSwitch::kSwitched, ApplyCheck::kPositionsOutOfOrder,
+                  RopeRowPositions::kPositionsScaled, ApplyCheck::kRotaryDim, RopeFrequencyMistakes::kAppliedTwice,
                   RopeFrequencyMistakes::kFrequenciesInverted, RopeFrequencyMistakes::kFactorInPower, u"cos-replaced"_s,
                   u"sin-replaced"_s};
     h.fit = fit;

@@ -16,6 +16,7 @@
 //   holds a half table a mistake.
 #include "core/CheckTables.h"
 
+#include "check/DeclaredReading.h"
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
@@ -137,6 +138,27 @@ TableMatch expected(const RowMatrixXf &t, const Params &p, std::int64_t firstPos
     return concluded(rows, TableCheck::expect(rows, Encoding::Rope, p, u"rope-cos"_s, nullptr, declared)).match;
 }
 
+// As `posenc check --expect rope` checks a table: both of the declaration's tables (rope-cos and
+// rope-sin) streamed, the better kept (streamDeclared). The table's undeclared reading, which the
+// command line adds, is left out: it reads a first position up to 64 only, and the choice of the
+// table must not rest on it (past 64 it reads nothing, and each search takes seconds).
+TableMatch declaredEitherTable(const RowMatrixXf &t, const Params &p)
+{
+    const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    TableCheck::DeclaredRows declared;
+    for (const QString &word : {u"rope-cos"_s, u"rope-sin"_s}) {
+        auto m = TableCheck::expect(rows, Encoding::Rope, p, word);
+        if (auto *match = std::get_if<TableMatch>(&m))
+            declared.candidates.push_back(std::move(*match));
+    }
+    declared.family = Encoding::Rope;
+    declared.params = p;
+    declared.referenceGiven = true;
+    auto done = TableCheck::streamDeclared(std::move(declared), rows, {});
+    return std::holds_alternative<TableCheck::Streamed>(done) ? std::get<TableCheck::Streamed>(std::move(done)).match
+                                                              : TableMatch();
+}
+
 } // namespace
 
 class TestTableCheckRopeChunk : public QObject
@@ -164,6 +186,41 @@ private slots:
             const RowMatrixXf fromZero = cosTable(256, inv, true, 1.0, [](std::int64_t r) { return double(r); });
             QCOMPARE(expected(fromZero, p).verdict, CheckVerdict::Correct);
             QCOMPARE(expected(fromZero, p, first).verdict, CheckVerdict::Mistake);
+        }
+    }
+
+    // A cos table from any first position, declared `rope` (a cos and a sin table both declared):
+    // read as the cos table it is, position-offset with its offset, never the sin table that names
+    // nothing (its rows read at no position of the sin reference). And a sin table as sin.
+    void cosTableAtAnyOffsetIsReadAsCos()
+    {
+        for (const std::int64_t d : {32, 64, 128}) {
+            const Params p = defaultRope(d, 10000.0);
+            const std::vector<double> inv = defaultInv(d, 10000.0);
+            // Positions from 0..200: the edges of what the fit reads (64) and a spread past them.
+            std::vector<std::int64_t> firsts {0, 1, 2, 63, 64, 65, 66, 100, 150, 199, 200};
+            for (std::int64_t first = 3 + d % 31; first < 200; first += 31)
+                firsts.push_back(first);
+            for (const std::int64_t first : firsts) {
+                const auto at = [&](std::int64_t r) { return double(first + r); };
+                const TableMatch m = declaredEitherTable(cosTable(64, inv, true, 1.0, at), p);
+                const QString said = u"head_dim %1, positions from %2: %3 %4 (%5)"_s.arg(d).arg(first).arg(
+                    m.table, m.mistakes.join(u", "_s), m.diagnosis);
+                QVERIFY2(m.table == u"rope-cos"_s, qPrintable(said));
+                if (first == 0) {
+                    QVERIFY2(m.verdict == CheckVerdict::Correct, qPrintable(said));
+                    continue;
+                }
+                QVERIFY2(m.mistakes == QStringList {u"position-offset"_s}, qPrintable(said));
+                QVERIFY2(m.positionOffset.value_or(-1) == first, qPrintable(said));
+            }
+        }
+        const std::vector<double> inv = defaultInv(64, 10000.0);
+        for (const std::int64_t first : {0, 7, 100, 150, 200}) {
+            const RowMatrixXf sin = table(64, 64, [&](std::int64_t r, std::int64_t c) {
+                return std::sin(double(first + r) * inv[std::size_t(c % 32)]);
+            });
+            QCOMPARE(declaredEitherTable(sin, defaultRope(64, 10000.0)).table, u"rope-sin"_s);
         }
     }
 
