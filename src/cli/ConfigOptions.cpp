@@ -126,6 +126,11 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     }
     chosen.layerType = layer->layerType;
     chosen.texts = textsOf(layer->params);
+    // The layer's sliding window where its config gives one (Mistral's sliding_window on its
+    // sliding_attention layers), as a preset's "params" set it; a window each side of the query
+    // (ModernBERT's local layers) is not the causal window the row draws.
+    if (layer->scheme.window && !layer->scheme.windowBothSides)
+        chosen.texts.insert(u"sliding-window"_s, QString::number(*layer->scheme.window));
     // The p its code drops the input with, where the config gives it, as a preset names its dropout.
     const ConfigDropout::Read dropout = ConfigDropout::of(
         chosen.check.modelType, std::get<ConfigSource::Loaded>(loaded).config, chosen.check.textConfig);

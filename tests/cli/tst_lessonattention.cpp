@@ -110,6 +110,7 @@ private slots:
     void aConfigOfAModelThatAddsByColumnReadsSo_data();
     void aConfigOfAModelThatAddsByColumnReadsSo();
     void aRowPastTheModelsContextIsTheLessons();
+    void theFamiliesLessonSaysTheModelsWindow();
 };
 
 // ModernBERT and the Whisper encoder were taught packing as causal models ("keys from the future"):
@@ -492,6 +493,45 @@ void TestLessonAttention::aRowPastTheModelsContextIsTheLessons()
         (said ? past : within) += 1;
     }
     QVERIFY(past >= 3 && within >= 3);
+}
+
+// Mistral 7B v0.1 attends within a sliding_window of 4096 on every layer (its preset's "params", its
+// config's sliding_window; masking_utils' sliding_window_overlay keeps kv_idx > q_idx − 4096), so
+// the families figure's query, q = (L − 1)/2 = 16383 of L = 32768, has its keys 4096 or more back
+// masked. Gemma 3 1B alternates sliding_attention layers of 512 with full_attention ones
+// (sliding_window_pattern 6: every sixth layer full); Qwen2.5 7B's config sets use_sliding_window
+// false, Llama 3.1 has none. The lesson says the window where the model has one, which layers
+// have it where they alternate, and nothing of a window where there is none.
+void TestLessonAttention::theFamiliesLessonSaysTheModelsWindow()
+{
+    const Lesson &lesson = *Lessons::find(u"families"_s);
+    const QString configs = QStringLiteral(POSENC_CONFIGS) + u"/"_s;
+    const auto said = [&](const QStringList &arguments) {
+        const auto model = modelFor(lesson, arguments);
+        return model ? LessonText::plain(lesson.explain(*model).html) : QString();
+    };
+    for (const QStringList &mistral : {QStringList {u"--preset"_s, u"mistral-7b"_s},
+                                       QStringList {u"--config"_s, configs + u"Mistral-7B-v0.1.json"_s}}) {
+        const auto model = modelFor(lesson, mistral);
+        QVERIFY2(model, qPrintable(mistral.join(u' ')));
+        QCOMPARE(model->params.batch.window, std::optional<std::int64_t>(4096));
+        const QString text = said(mistral);
+        QVERIFY2(text.contains(u"attends within a sliding window of 4096: every panel masks the keys 4096 or more "
+                               "before the query"_s),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(u"do not all attend alike"_s), qPrintable(text));
+    }
+    // Every layer type of Gemma 3 1B named with what it sees, the window read from its sliding layers.
+    const QString gemma = said({u"--config"_s, configs + u"gemma-3-1b-it.json"_s});
+    QVERIFY2(gemma.contains(u"layers do not all attend alike"_s) && gemma.contains(u"sliding_attention layers"_s)
+                 && gemma.contains(u"full_attention layers"_s) && gemma.contains(u"see the whole context"_s),
+             qPrintable(gemma));
+    for (const QStringList &none : {QStringList {u"--config"_s, configs + u"Qwen2.5-7B-Instruct.json"_s},
+                                    QStringList {u"--preset"_s, u"llama-3-1-8b"_s}, QStringList {}}) {
+        const QString text = said(none);
+        QVERIFY2(!text.isEmpty(), qPrintable(none.join(u' ')));
+        QVERIFY2(!text.contains(u"sliding window"_s), qPrintable(none.join(u' ') + u": "_s + text));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLessonAttention)

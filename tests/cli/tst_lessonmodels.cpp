@@ -567,8 +567,9 @@ void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
             QVERIFY2(plain.contains(u"So S is constant along every line"_s) == !inFloat32, qPrintable(plain));
         }
         // The preset's record of its angles (TensorFlow's tutorial: NumPy's float64, angles exact; the
-        // Annotated Transformer: float32), not the family, says which sentence the lesson gives.
-        if (const Read r = readFor(precision, pick); r.ok && r.read.result.exitCode() == 0) {
+        // Annotated Transformer: float32), not the family, says which sentence a sinusoid is given.
+        if (const Read r = readFor(precision, pick);
+            r.ok && r.read.result.exitCode() == 0 && r.read.model.params.encoding == Encoding::Sinusoidal) {
             const QString plain = LessonText::plain(precision.explain(r.read.model).html);
             const Angles angles = r.read.model.params.sinusoidal.angles;
             exact += angles == Angles::Exact;

@@ -56,6 +56,7 @@ QString otherText(const ParamSpec &row)
         {u"attn-scale"_s, u"0.1"_s},
         {u"floor-scale"_s, u"4096"_s},
         {u"attention-chunk"_s, u"8192"_s},
+        {u"sliding-window"_s, u"4096"_s},
     };
     return texts.value(row.key);
 }

@@ -89,6 +89,7 @@ private slots:
     void headBiasPanelsWordTheirHeadAndTheMaskedKeys();
     void everyPanelWordsTheOffsetUnderTheMouse();
     void aCausalModelsPanelsEachMaskTheKeysAfterTheQuery();
+    void aSlidingWindowMasksTheKeysItLeavesBehind();
     void theLastPanelKeptHoldsTheOffsetAxis_data();
     void theLastPanelKeptHoldsTheOffsetAxis();
 };
@@ -497,6 +498,33 @@ void TestFamiliesFigure::aCausalModelsPanelsEachMaskTheKeysAfterTheQuery()
     QVERIFY(both);
     QVERIFY(!both->panel(Encoding::Rope)->maskedAfterQuery);
     QVERIFY(both->panel(Encoding::None)->maskedAfterQuery); // NoPE's order needs its causal mask
+}
+
+// Mistral 7B attends within its config's sliding_window of 4096 (masking_utils'
+// sliding_window_overlay: kv_idx > q_idx - sliding_window over the causal mask): every panel masks
+// the keys W or more before the query, offsets k <= -W, under the causal mask's one entry. A window
+// the query does not reach yet, or a model that attends both ways, masks none before it.
+void TestFamiliesFigure::aSlidingWindowMasksTheKeysItLeavesBehind()
+{
+    Params p = settings(300);
+    p.encoding = Encoding::Rope;
+    p.batch.attention = Attention::Causal;
+    p.batch.window = 50;
+    const std::int64_t q = 120;
+    const auto windowed = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
+    QVERIFY(windowed);
+    QCOMPARE(windowed->window, std::optional<std::int64_t>(50));
+    for (const FamilyPanelData &panel : windowed->panels) {
+        QVERIFY2(panel.maskedAfterQuery, qPrintable(Families::word(panel.family)));
+        QVERIFY2(panel.maskName.contains(u"sliding window 50"_s), qPrintable(panel.maskName));
+    }
+    const auto early = FamiliesModel::compute(p, 30, -30.5, 269.5, 2000, nullptr);
+    QVERIFY(early);
+    QVERIFY(!early->window); // every key before q = 30 is within 50 of it
+    p.batch.attention = Attention::BothWays;
+    const auto both = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
+    QVERIFY(both);
+    QVERIFY(!both->window);
 }
 
 // Every panel that words its value under the mouse names the offset k = j - q, and has a finite

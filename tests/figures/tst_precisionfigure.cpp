@@ -66,6 +66,7 @@ private slots:
     void fullDetailPastTheCapTakesTheLastPositions();
     void wideRowsTakeTheFastestColumnsOfEachPixel();
     void figureIsRegisteredAndExports();
+    void ropesErrorIsItsSinesThenCosinesFromFloat32Angles();
 };
 
 void TestPrecisionFigure::bandMaximumIsTheLargestOfEveryCell_data()
@@ -268,6 +269,58 @@ void TestPrecisionFigure::onePositionHasADistinctColorbarAndASingularTitle()
         }
     }
     QVERIFY(bound);
+}
+
+// RoPE's angles are rounded as the sinusoid's: transformers' LlamaRotaryEmbedding.forward
+// (models/llama/modeling_llama.py) forms inv_freq_expanded.float() @ position_ids_expanded.float()
+// with autocast disabled, then cos and sin times attention_scaling. The error table holds the h
+// pairs' sines, then their cosines, each fl(a·f(fl(fl(p)·fl(θ_i)))) − a·f(p·θ_i), computed here in
+// float64 from θ_i = θ^(−2i/r) and YaRN's a = 0.1·ln f + 1 (modeling_rope_utils' get_mscale); the
+// figure's largest error over the last positions is theirs, within the bound a·p·θ_0·2⁻²³ + 2⁻²⁴.
+void TestPrecisionFigure::ropesErrorIsItsSinesThenCosinesFromFloat32Angles()
+{
+    for (const bool yarn : {false, true}) {
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.dModel = 512;
+        p.rope.headDim = 64;
+        p.rope.theta = 10000.0;
+        p.maxLen = 40000;
+        if (yarn) {
+            p.rope.type = RopeType::Yarn;
+            p.rope.factor = 4.0;
+            p.rope.originalMaxLen = 10000;
+        }
+        QVERIFY(p.isValid());
+        const Engine engine(p);
+        const std::int64_t h = 32, last = p.maxLen - 1;
+        RowMatrixXf row(1, 2 * h);
+        engine.computeBlock(Quantity::Error, {last, 1, 0, 2 * h}, row);
+        const double a = yarn ? 0.1 * std::log(4.0) + 1.0 : 1.0;
+        double largest = 0.0;
+        for (std::int64_t i = 0; i < h; ++i) {
+            const double theta = std::pow(10000.0, -2.0 * double(i) / 64.0);
+            // YaRN keeps the fastest pairs: pair 0 is θ_0 = 1 under both.
+            if (i > 0 && yarn)
+                continue;
+            const double angle32 = double(static_cast<float>(last) * static_cast<float>(theta));
+            for (const bool isCos : {false, true}) {
+                const double exact = a * (isCos ? std::cos(double(last) * theta) : std::sin(double(last) * theta));
+                const double rounded = double(static_cast<float>(a * (isCos ? std::cos(angle32) : std::sin(angle32))));
+                const double got = row(0, isCos ? h + i : i);
+                QVERIFY2(std::abs(got - (rounded - exact)) < 1e-7,
+                         qPrintable(u"pair %1 %2: %3 vs %4"_s.arg(i).arg(isCos ? u"cos"_s : u"sin"_s).arg(got).arg(rounded - exact)));
+            }
+        }
+        for (Eigen::Index j = 0; j < row.cols(); ++j)
+            largest = std::max(largest, double(std::abs(row(0, j))));
+        QVERIFY(largest <= PrecisionModel::bound(last, 1.0, a));
+        QVERIFY(largest > 0.1 * PrecisionModel::bound(last, 1.0, a));
+        const auto band = PrecisionCompute::bandMaximum(engine, last, last + 1);
+        QVERIFY2(std::abs(band.largest - largest) < 1e-12, qPrintable(u"%1 vs %2"_s.arg(band.largest).arg(largest)));
+        const auto built = FigureBuilds::build(u"precision"_s, p, FigureSize::fromPixels(QSize(900, 600)));
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    }
 }
 
 QTEST_MAIN(TestPrecisionFigure)

@@ -342,6 +342,24 @@ QString softmaxCode(const LessonModel &m)
     return u"transformers' DeepseekV3Attention.__init__, models/deepseek_v3/modeling_deepseek_v3.py"_s;
 }
 
+// Gemma 2 and 3 alternate sliding_attention and full_attention layers (their configs' layer_types):
+// a sentence on the window says which layers have it.
+QList<Entry> windowEntries()
+{
+    return {
+        ofConfig(u"window_alternates"_s,
+                 u"a condition: some attention layers attend within a sliding window and others do not"_s,
+                 [](const ConfigCheck &c, const LessonModel &) {
+                     const std::int64_t windowed
+                         = layersWhere(c, [](const ConfigLayer &l) { return l.scheme.window.has_value(); });
+                     const std::int64_t attending
+                         = layersWhere(c, [](const ConfigLayer &l) { return l.scheme.headDim > 0; });
+                     return condition(windowed > 0 && windowed < attending,
+                                      u"its attention layers all have a window, or none has"_s);
+                 }),
+    };
+}
+
 // The numbers that say what class a model is of: layers without position, whose code scales its
 // softmax, whether its table is added to token embeddings (not a diffusion timestep's), and its
 // layers that mix tokens without attention.
@@ -541,7 +559,7 @@ const QList<Entry> &entries()
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, 1000000); }),
         ofConfig(u"query_scale_end"_s, u"the query scale at the context's last position"_s,
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, context(c) - 1); }),
-    } + classEntries();
+    } + classEntries() + windowEntries();
     return list;
 }
 

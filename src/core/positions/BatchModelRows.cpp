@@ -101,6 +101,47 @@ ParamSpec chunkRow()
     return s;
 }
 
+ParamSpec windowRow()
+{
+    ParamSpec s = ParamRows::optionalInteger(
+        u"sliding-window"_s, ParamGroup::Batch,
+        [](Params &p) -> std::optional<std::int64_t> & { return p.batch.window; },
+        [](const Params &) {
+            return std::pair<std::int64_t, std::int64_t> {1, kMaxScale};
+        },
+        QString());
+    s.valueName = u"N|unset"_s;
+    s.unsetText = u"unset"_s;
+    s.help = u"the config's sliding_window: a causal query sees only the keys fewer than N positions\n"
+             "      before it (Mistral 7B: 4096); unset: no window"_s;
+    s.label = u"sliding_window"_s;
+    s.controlMin = 0;
+    s.controlMax = kMaxScale;
+    s.parse = [](const QString &t) -> std::optional<ParamValue> {
+        const QString w = t.trimmed();
+        if (w.isEmpty() || w == u"unset"_s)
+            return ParamValue(std::monostate {});
+        if (const auto v = ParamRows::parseInteger(w))
+            return ParamValue(*v);
+        return std::nullopt;
+    };
+    s.allowed = [](const Params &) { return u"unset or "_s + ParamRows::integerRange(1, kMaxScale); };
+    s.check = [](const Params &p) -> std::optional<ParamError> {
+        const auto &v = p.batch.window;
+        if (v && (*v < 1 || *v > kMaxScale))
+            return ParamError {u"sliding-window"_s, u"unset or "_s + ParamRows::integerRange(1, kMaxScale),
+                               QString(), QString::number(*v)};
+        return std::nullopt;
+    };
+    s.formula = [](const Params &p) {
+        return p.batch.window ? tr("Sliding window: a query sees the keys fewer than %1 positions before it, as "
+                                   "masking_utils' sliding_window_overlay keeps them (q − k < sliding_window).")
+                                    .arg(*p.batch.window)
+                              : tr("No sliding window: a query sees every key its mask lets it.");
+    };
+    return s;
+}
+
 // The model's mask where its family's parameters do not set it (BatchLayout::attendsBothWays).
 ParamSpec attentionRow()
 {
@@ -148,7 +189,7 @@ ParamSpec positionsRow()
 
 QList<ParamSpec> rows()
 {
-    QList<ParamSpec> list = {attentionRow(), positionsRow(), attnScaleRow(), floorScaleRow(), chunkRow()};
+    QList<ParamSpec> list = {attentionRow(), positionsRow(), attnScaleRow(), floorScaleRow(), chunkRow(), windowRow()};
     for (ParamSpec &s : list)
         s.ofModel = true; // a model's config sets them: the model's, not the batch's
     return list;

@@ -85,6 +85,10 @@ struct BatchParams
     std::optional<double> attnScale;
     std::int64_t floorScale = 8192;
     std::optional<std::int64_t> chunk;
+    // The model's sliding window (its config's sliding_window, Mistral 7B's 4096): a causal query
+    // sees the keys less than `window` positions before it, masking_utils' sliding_window_overlay
+    // (q − k < sliding_window); unset: none.
+    std::optional<std::int64_t> window;
     // The model's attention where its family does not decide it (Attention).
     Attention attention = Attention::Causal;
     // How the model adds its position term (Positions).

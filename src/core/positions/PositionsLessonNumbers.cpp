@@ -413,11 +413,35 @@ QList<Entry> packingEntries()
     };
 }
 
+// The model's sliding window (BatchParams::window), which masks the keys W or more before a causal
+// query, masking_utils' sliding_window_overlay (kv_idx > q_idx - sliding_window); a model that
+// attends both ways draws none (FamiliesModel::compute).
+QList<Entry> windowEntries()
+{
+    const auto windowOf = [](const Params &p) -> std::optional<std::int64_t> {
+        return BatchLayout::attendsBothWays(p) ? std::nullopt : p.batch.window;
+    };
+    return {
+        {u"sliding_window"_s, u"the model's sliding window W: a causal query sees the keys fewer than W before it"_s,
+         [windowOf](const Params &p) {
+             const auto w = windowOf(p);
+             return w ? integer(*w) : none(u"not here: the model attends without a sliding window"_s);
+         }},
+        {u"window_masks_here"_s,
+         u"a condition: the families figure's query q is at least W, so its window masks keys before it"_s,
+         [windowOf](const Params &p) {
+             const auto w = windowOf(p);
+             return condition(w && *w <= familiesDefaultQuery(p),
+                              u"the window reaches past key 0 from the figure's query"_s);
+         }},
+    };
+}
+
 } // namespace
 
 QList<Entry> entries()
 {
-    return paddingEntries() + packingEntries();
+    return paddingEntries() + packingEntries() + windowEntries();
 }
 
 } // namespace posenc::PositionsLessonNumbers

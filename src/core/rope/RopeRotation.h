@@ -38,6 +38,11 @@ public:
     // the columns outside the rotary ones (RotaryPlace) passed through.
     void rotateRows(const Block &block, const float *x, std::int64_t xStride, BlockRef out) const;
 
+    // The pairs' af·sin(p θ_i) in column i and af·cos(p θ_i) in h + i, exact: its
+    // forEachErrorRow is the error of the same values from a float32 angle, fl(fl(p)·fl(θ_i)), as
+    // transformers' LlamaRotaryEmbedding.forward forms it (autocast disabled, float32 matmul).
+    const PositionalTable &kernel() const { return m_kernel; }
+
 private:
     RopeRotation(const Params &params, const FrequencySchedule &schedule);
 

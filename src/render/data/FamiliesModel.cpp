@@ -1,6 +1,7 @@
 #include "FamiliesModel.h"
 
 #include "core/ParamInputs.h"
+#include "render/data/FigureText.h"
 #include "core/positions/BatchLayout.h"
 
 #include <QMutex>
@@ -152,6 +153,11 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
     data.chosen = params.encoding;
     const OffsetPixels offsets = OffsetPixels::of(query, params.maxLen, lower, upper, pixels);
     const bool causal = !BatchLayout::attendsBothWays(params);
+    // A sliding window (Mistral 7B's sliding_window 4096) masks the keys W or more before the
+    // query, masking_utils' sliding_window_overlay (kv_idx > q_idx - sliding_window) over the
+    // causal mask; posenc draws it where the model attends causally.
+    if (causal && params.batch.window && *params.batch.window <= query)
+        data.window = params.batch.window;
     for (const FamilySpec *family : panelFamilies()) {
         const FamilyPanel &of = *FamilyPanels::of(family->encoding);
         auto panel = keptPanel(of, family->encoding, params, query, offsets, budget);
@@ -170,8 +176,11 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
         // leaves each family's own mask (NoPE's, ALiBi's causal one) as the family has it.
         if (causal) {
             panel->maskedAfterQuery = true;
-            panel->maskName = u"causal mask: keys after q masked"_s;
-            panel->terseMaskName = u"masked"_s;
+            const QString window = data.window ? FigureText::formatCount(*data.window) : QString();
+            panel->maskName = data.window
+                ? u"causal mask, sliding window %1: keys after q and %1 or more before it masked"_s.arg(window)
+                : u"causal mask: keys after q masked"_s;
+            panel->terseMaskName = data.window ? u"masked (window %1)"_s.arg(window) : u"masked"_s;
         }
         data.panels.append(std::move(*panel));
     }
@@ -228,6 +237,15 @@ QList<Quantity> FamiliesModel::inputs(const FigureState &) const
     for (const FamilySpec *family : panelFamilies())
         list += FamilyPanels::of(family->encoding)->inputs;
     return list;
+}
+
+QStringList FamiliesModel::reads(const FigureState &state) const
+{
+    QStringList keys = FigureModel::reads(state);
+    for (const QString &key : {u"attention"_s, u"sliding-window"_s})
+        if (!keys.contains(key))
+            keys.append(key);
+    return keys;
 }
 
 bool FamiliesModel::hasPreview(const FigureRequest &request) const

@@ -23,6 +23,9 @@ struct FamiliesData : FigureData
     std::int64_t sampled = 0; // offsets taken a pixel where the oscillating sums were sampled; 0: all
     bool preview = false; // a quick sample before the full detail
     QList<FamilyPanelData> panels;
+    // A causal model's sliding window (BatchParams::window): every panel masks the keys this many
+    // positions or more before the query too, offsets k <= -window; unset: none.
+    std::optional<std::int64_t> window;
 
     // The panel of `family`, or nullptr where it has none.
     const FamilyPanelData *panel(Encoding family) const;
@@ -76,6 +79,8 @@ public:
     QList<FigureOption> ownOptions() const override;
     QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
+    // The panels' inputs, and the model's mask laid on every panel: its attention and sliding window.
+    QStringList reads(const FigureState &state) const override;
     // A quick sample of the oscillating sums first where every offset takes long.
     bool hasPreview(const FigureRequest &request) const override;
 

@@ -133,8 +133,10 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     plot->plotLayout()->setRowStretchFactor(3, 0.001);
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
 
-    for (Panel &panel : m_panels)
+    for (Panel &panel : m_panels) {
         panel.masked = PlotItems::shade(panel.rect, kFamiliesMaskedShade);
+        panel.outside = PlotItems::shade(panel.rect, kFamiliesMaskedShade);
+    }
     for (Panel &panel : m_panels)
         panel.zero = PlotItems::line(panel.rect, QColor(90, 90, 90), 1.0, Qt::DotLine);
     for (Panel &panel : m_panels) {
@@ -178,8 +180,9 @@ void FamiliesFigure::arrange(int columns, const QList<bool> &shown)
     QList<QCPAxisRect *> rects;
     for (qsizetype n = 0; n < m_panels.size(); ++n) {
         m_panels[n].rect->setVisible(shown[n]);
-        if (QCPItemRect *masked = m_panels[n].masked)
-            masked->setVisible(shown[n] && masked->visible());
+        for (QCPItemRect *masked : {m_panels[n].masked, m_panels[n].outside})
+            if (masked)
+                masked->setVisible(shown[n] && masked->visible());
         if (shown[n])
             rects.append(m_panels[n].rect);
     }
@@ -302,9 +305,14 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
     panel.rect->axis(QCPAxis::atLeft)->setRange(familiesPadded(lo, hi, d.least, d.most));
     const bool masked = d.maskedAfterQuery && view.upper > 0.0;
     PlotItems::placeShade(panel.masked, masked, 0.5, std::max(view.upper, 0.5) + 1e9);
+    // A sliding window's keys behind the query, k <= -W, under the same entry as the causal mask's.
+    const std::optional<std::int64_t> window = m_data->window;
+    const bool outside = d.maskedAfterQuery && window && view.lower < 0.5 - double(*window);
+    PlotItems::placeShade(panel.outside, outside, std::min(view.lower, 0.5 - double(window.value_or(0))) - 1e9,
+                          0.5 - double(window.value_or(0)));
     // One entry per mask: the panels a causal model masks alike share theirs.
     const QString maskName = terse ? d.terseMaskName : d.maskName;
-    if (masked && keyed && !m_maskNamesKeyed.contains(maskName)) {
+    if ((masked || outside) && keyed && !m_maskNamesKeyed.contains(maskName)) {
         m_maskNamesKeyed.append(maskName);
         SwatchLegend::add(m_legend, {kFamiliesMaskedShade, maskName});
     }

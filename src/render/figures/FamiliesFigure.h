@@ -34,6 +34,7 @@ private:
         QCPGraph *hi = nullptr; // Band: the most, filled down to `lo`
         QList<QCPGraph *> lines; // Lines, made as the lines drawn change
         QCPItemRect *masked = nullptr;
+        QCPItemRect *outside = nullptr; // the keys a sliding window leaves behind the query
         QCPGraph *zero = nullptr; // k = 0, the query's own key
     };
     void arrange(int columns, const QList<bool> &shown);

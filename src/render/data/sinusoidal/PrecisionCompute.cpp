@@ -3,7 +3,6 @@
 #include "render/data/HeatmapResampler.h"
 
 #include "core/ThreadPools.h"
-#include "core/sinusoidal/Frequencies.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +26,8 @@ std::int64_t bandStart(std::int64_t first, std::int64_t count, int bands, int b)
 Block cellsOf(const Params &params, const PanelExtent &lower)
 {
     // Positions across, columns down: the table of shape [L, k] seen transposed.
-    const Block b = HeatmapResampler::visibleBlock({params.peColumns(), params.maxLen}, lower.x.lower, lower.x.upper,
+    const Block b = HeatmapResampler::visibleBlock({PrecisionModel::columns(params), params.maxLen}, lower.x.lower,
+                                                   lower.x.upper,
                                                    lower.y.lower, lower.y.upper);
     return {b.col0, b.cols, b.row0, b.rows};
 }
@@ -59,21 +59,22 @@ std::int64_t cellsInView(const Params &params, const PanelExtent &lower)
 BandMaximum bandMaximum(const Engine &engine, std::int64_t first, std::int64_t end, std::int64_t cells)
 {
     const Params &params = engine.params();
-    const std::int64_t k = params.peColumns();
-    const std::int64_t pairs = Frequencies::pairCount(k);
+    const std::vector<double> w = PrecisionModel::frequencies(params);
+    const double amplitude = PrecisionModel::amplitude(params);
+    const auto pairs = static_cast<std::int64_t>(w.size());
     BandMaximum result;
     RowMatrixXf column(end - first, 1);
     std::int64_t taken = 0;
     for (std::int64_t i = 0; i < pairs; ++i) {
         // Frequencies fall with the pair: no later column can do better than this bound.
-        if (PrecisionModel::bound(end - 1, Frequencies::angular(i, k, params.sinusoidal)) <= result.largest)
+        if (PrecisionModel::bound(end - 1, w[static_cast<std::size_t>(i)], amplitude) <= result.largest)
             break;
         if (taken >= cells) {
             result.complete = false;
             break;
         }
         for (const bool isCos : {false, true}) {
-            const std::int64_t j = Frequencies::column({i, isCos}, k, params.sinusoidal);
+            const std::int64_t j = PrecisionModel::column(params, i, isCos);
             if (j < 0)
                 continue;
             engine.computeBlock(Quantity::Error, {first, end - first, j, 1}, column);
@@ -89,9 +90,11 @@ std::optional<PrecisionData> compute(const Engine &engine, const PanelExtent &up
                                      Detail detail, int threads, const std::atomic<bool> *cancel)
 {
     const Params &params = engine.params();
-    const std::int64_t k = params.peColumns();
+    const std::vector<double> w = PrecisionModel::frequencies(params);
     PrecisionData data;
-    data.peColumns = k;
+    data.peColumns = PrecisionModel::columns(params);
+    data.rope = params.encoding == Encoding::Rope;
+    data.amplitude = PrecisionModel::amplitude(params);
 
     // Upper panel: one band of positions per pixel, exact.
     const auto rows = TableView::cellsInView(upper.x.lower, upper.x.upper, params.maxLen);
@@ -111,7 +114,7 @@ std::optional<PrecisionData> compute(const Engine &engine, const PanelExtent &up
                 maxima[static_cast<std::size_t>(b)] = found[static_cast<std::size_t>(b)].largest;
             }))
             return std::nullopt;
-        data.bandPairs = Frequencies::pairCount(k);
+        data.bandPairs = static_cast<std::int64_t>(w.size());
         for (const BandMaximum &band : found) {
             if (!band.complete) {
                 data.bandPairsComplete = false;
@@ -119,13 +122,13 @@ std::optional<PrecisionData> compute(const Engine &engine, const PanelExtent &up
             }
         }
         data.bandPositions = static_cast<double>(count) / bands;
-        const double fastest = Frequencies::angular(0, k, params.sinusoidal);
+        const double fastest = w.empty() ? 0.0 : w.front();
         for (int b = 0; b < bands; ++b) {
             const std::int64_t a = bandStart(rows->first, count, bands, b);
             const std::int64_t e = bandStart(rows->first, count, bands, b + 1);
             data.bandCentre.append(0.5 * static_cast<double>(a + e - 1));
             data.bandMax.append(maxima[static_cast<std::size_t>(b)]);
-            data.bound.append(PrecisionModel::bound(e - 1, fastest));
+            data.bound.append(PrecisionModel::bound(e - 1, fastest, data.amplitude));
         }
     }
 

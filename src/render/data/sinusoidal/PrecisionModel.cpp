@@ -3,16 +3,48 @@
 #include "PrecisionCompute.h"
 #include "render/data/ViewOptions.h"
 
+#include "core/rope/RopeFrequencies.h"
+#include "core/sinusoidal/Frequencies.h"
+
 #include <cmath>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
 
-double PrecisionModel::bound(std::int64_t position, double frequency)
+double PrecisionModel::bound(std::int64_t position, double frequency, double amplitude)
 {
-    return static_cast<double>(position) * frequency * (std::ldexp(1.0, -23) + std::ldexp(1.0, -47))
-        + std::ldexp(1.0, -25);
+    return amplitude * static_cast<double>(position) * frequency * (std::ldexp(1.0, -23) + std::ldexp(1.0, -47))
+        + std::ldexp(1.0, amplitude > 1.0 ? -24 : -25);
+}
+
+std::int64_t PrecisionModel::columns(const Params &params)
+{
+    return params.encoding == Encoding::Rope ? 2 * RopeFrequencies::pairs(params.rope) : params.peColumns();
+}
+
+std::vector<double> PrecisionModel::frequencies(const Params &params)
+{
+    if (params.encoding == Encoding::Rope)
+        return RopeFrequencies::table(params).inv;
+    const std::int64_t k = params.peColumns();
+    std::vector<double> w(static_cast<std::size_t>(Frequencies::pairCount(k)));
+    for (std::size_t i = 0; i < w.size(); ++i)
+        w[i] = Frequencies::angular(static_cast<std::int64_t>(i), k, params.sinusoidal);
+    return w;
+}
+
+std::int64_t PrecisionModel::column(const Params &params, std::int64_t pair, bool isCos)
+{
+    // RoPE's error table: its pairs' sines in columns 0 .. h - 1, their cosines in h .. 2h - 1.
+    if (params.encoding == Encoding::Rope)
+        return isCos ? RopeFrequencies::pairs(params.rope) + pair : pair;
+    return Frequencies::column({pair, isCos}, params.peColumns(), params.sinusoidal);
+}
+
+double PrecisionModel::amplitude(const Params &params)
+{
+    return params.encoding == Encoding::Rope ? RopeFrequencies::attentionFactor(params) : 1.0;
 }
 
 QString PrecisionModel::name() const
@@ -43,7 +75,7 @@ QList<Quantity> PrecisionModel::inputs(const FigureState &) const
 
 QList<ParamError> PrecisionModel::checkOptions(const Params &params, const FigureState &state) const
 {
-    return ViewOptions::check(state, name(), params.maxLen, params.peColumns());
+    return ViewOptions::check(state, name(), params.maxLen, columns(params));
 }
 
 bool PrecisionModel::hasPreview(const FigureRequest &request) const
@@ -69,7 +101,7 @@ std::optional<TableRequest> PrecisionModel::table(const Params &params, const Fi
     if (!positions || !columns)
         return std::nullopt;
     const auto rows = TableView::cellsInView(positions->lower, positions->upper, params.maxLen);
-    const auto cols = TableView::cellsInView(columns->lower, columns->upper, params.peColumns());
+    const auto cols = TableView::cellsInView(columns->lower, columns->upper, PrecisionModel::columns(params));
     if (!rows || !cols)
         return std::nullopt;
     return TableRequest {TableRequest::Cells,

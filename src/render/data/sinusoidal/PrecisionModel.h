@@ -35,7 +35,9 @@ struct PrecisionData : FigureData
     std::int64_t columnsTaken = 0;
     double largest = 0.0; // over the panel's positions and columns
     std::int64_t largestAt = 0; // its position
-    std::int64_t peColumns = 0;
+    std::int64_t peColumns = 0; // the error table's columns: the PE's, or RoPE's sin | cos
+    bool rope = false; // RoPE's cos and sin of p·θ_i, not a PE
+    double amplitude = 1.0; // of the values: RoPE's attention factor
 
     float at(int row, int col) const { return maxima[static_cast<std::size_t>(row) * cols + col]; }
 };
@@ -54,14 +56,24 @@ public:
     // What float32 rounding of the angle can do at position p to a column of frequency w: the
     // angle float(float(p) float(w)) is p w to within p w (2^-23 + 2^-47) (p < 2^24 is exact
     // in float32), and the float32 value is rounded by at most 2^-25.
-    static double bound(std::int64_t position, double frequency);
+    // Values of amplitude a (RoPE's attention factor) are off by a times the angle's error, and
+    // rounded by 2^-24 where a > 1.
+    static double bound(std::int64_t position, double frequency, double amplitude = 1.0);
+
+    // The table whose angles the error rounds: the sinusoid's PE, or RoPE's sin | cos over its
+    // rotary pairs (the error quantity's columns), each pair's frequency (fastest first), the
+    // column of a pair's sine or cosine (-1: none), and the values' amplitude.
+    static std::int64_t columns(const Params &params);
+    static std::vector<double> frequencies(const Params &params);
+    static std::int64_t column(const Params &params, std::int64_t pair, bool isCos);
+    static double amplitude(const Params &params);
 
     QString name() const override;
     QString title() const override;
     QString summary() const override;
     bool drawsColourMaps() const override { return true; }
-    // The sinusoid's closed forms: the sinusoidal family only.
-    QList<Encoding> families() const override { return {Encoding::Sinusoidal}; }
+    // The sinusoid's angles, and RoPE's, which transformers forms in float32 alike.
+    QList<Encoding> families() const override { return {Encoding::Sinusoidal, Encoding::Rope}; }
     QList<FigureOption> ownOptions() const override;
     QList<Quantity> inputs(const FigureState &state) const override;
     bool hasPreview(const FigureRequest &request) const override;

@@ -123,7 +123,7 @@ void PrecisionFigure::showDefaultView(const Params &params, const FigureState &s
     const auto range = ViewOptions::positionRange(state).value_or(std::pair {std::int64_t(0), params.maxLen});
     m_cells->axis(QCPAxis::atBottom)
         ->setRange(static_cast<double>(range.first) - 0.5, static_cast<double>(range.second) - 0.5);
-    m_cells->axis(QCPAxis::atLeft)->setRange(-0.5, static_cast<double>(params.peColumns()) - 0.5);
+    m_cells->axis(QCPAxis::atLeft)->setRange(-0.5, static_cast<double>(PrecisionModel::columns(params)) - 0.5);
 }
 
 QList<PanelExtent> PrecisionFigure::panels(double pixelRatio) const
@@ -155,7 +155,12 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     const QString columns
         = d.bandPairsComplete ? u"every column"_s : u"the fastest %1 pairs"_s.arg(FigureText::formatCount(d.bandPairs));
     m_measured->setName(m_compact ? u"max |error|"_s : u"max |error| %1, %2"_s.arg(over, columns));
-    m_bound->setName(m_compact ? u"bound"_s : u"bound p·w₀·2⁻²³ + 2⁻²⁵"_s);
+    // RoPE's θ_i, times its attention factor a where it has one (PrecisionModel::bound).
+    const QString bound = !d.rope    ? u"bound p·w₀·2⁻²³ + 2⁻²⁵"_s
+        : d.amplitude > 1.0          ? u"bound a·p·θ₀·2⁻²³ + 2⁻²⁴, a = %1"_s.arg(NumberText::compact(d.amplitude, 4))
+        : d.amplitude < 1.0          ? u"bound a·p·θ₀·2⁻²³ + 2⁻²⁵, a = %1"_s.arg(NumberText::compact(d.amplitude, 4))
+                                     : u"bound p·θ₀·2⁻²³ + 2⁻²⁵"_s;
+    m_bound->setName(m_compact ? u"bound"_s : bound);
     // The decades the errors span, not those below the smallest.
     double lo = INFINITY, hi = kFloor * 10;
     for (const QList<double> *values : {static_cast<const QList<double> *>(&measured), &d.bound}) {
@@ -182,10 +187,12 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     m_scale->setDataRange(QCPRange(kFloor, std::max(hi, kFloor * 100)));
     m_scale->axis()->setLabel(m_compact ? u"max |error|"_s : u"max |error| in each block"_s);
 
-    const QString what
-        = m_compact ? u"Float32-angle error"_s : u"Float32 angles: max |PE(float(p)·float(w)) − PE(p·w)|"_s;
-    QString title = u"%1  ·  %2, d = %3"_s.arg(what, FigureText::countText(b.rowEnd(), u"position"_s, u"positions"_s),
-                                               FigureText::formatCount(d.peColumns));
+    // RoPE's columns: its pairs' sines, then their cosines (the error quantity's).
+    const QString what = m_compact ? u"Float32-angle error"_s
+        : d.rope                   ? u"Float32 angles: max |sin, cos(float(p)·float(θ)) − sin, cos(p·θ)|"_s
+                                   : u"Float32 angles: max |PE(float(p)·float(w)) − PE(p·w)|"_s;
+    QString title = u"%1  ·  %2, %3 = %4"_s.arg(what, FigureText::countText(b.rowEnd(), u"position"_s, u"positions"_s),
+                                                d.rope ? u"sin | cos"_s : u"d"_s, FigureText::formatCount(d.peColumns));
     if (d.largest > 0.0)
         title += u"  ·  largest %1 at position %2"_s.arg(NumberText::compact(d.largest, 3),
                                                          FigureText::formatCount(d.largestAt));
@@ -223,17 +230,20 @@ std::optional<HoverPoint> PrecisionFigure::hoverAt(const QPointF &pixel, const E
         if (rect == m_cells) {
             const auto j
                 = static_cast<std::int64_t>(std::llround(rect->axis(QCPAxis::atLeft)->pixelToCoord(pixel.y())));
-            if (j < 0 || j >= engine.params().peColumns())
+            if (j < 0 || j >= PrecisionModel::columns(engine.params()))
                 return std::nullopt;
             // The cell itself, exact, from the engine.
             RowMatrixXf value(1, 1);
             engine.computeBlock(Quantity::Error, {p, 1, j, 1}, value);
             point.column = j;
-            point.columnIsPe = true;
+            point.columnIsPe = engine.params().encoding != Encoding::Rope;
             point.value = value(0, 0);
             point.valueName = u"error"_s;
         } else {
-            point.value = PrecisionModel::bound(p, 1.0);
+            // The sinusoid's w_0 = 1 (the legend's); RoPE's fastest θ_i and its attention factor.
+            const std::vector<double> w = PrecisionModel::frequencies(engine.params());
+            point.value = m_data->rope ? PrecisionModel::bound(p, w.empty() ? 0.0 : w.front(), m_data->amplitude)
+                                       : PrecisionModel::bound(p, 1.0);
             point.valueName = u"bound at this position"_s;
         }
         return point;
