@@ -41,14 +41,15 @@ namespace FamilyCurves {
 
 // Evaluations (offsets times frequencies) a sum over every offset in view may take in full detail
 // (about a quarter of a second on one core), and in a preview; past them each pixel takes an even
-// sample of its offsets, its first and last among them.
+// sample of its offsets, its first and last among them, and offset 0 where it holds it.
 constexpr std::int64_t kMaxEvaluations = std::int64_t(1) << 24;
 constexpr std::int64_t kPreviewEvaluations = std::int64_t(1) << 20;
 
 // sum_i cos(k w_i) * scale + constant, plus extra(k) when given, over the offsets of `pixels`:
 // every offset while offsets x frequencies stay within `budget` (turned by an anchored rotation,
-// re-anchored every 256 offsets), else `sampled` is set to the offsets taken a pixel. Nothing when
-// cancelled.
+// re-anchored every 256 offsets), else `sampled` is set to the offsets taken a pixel, and the pixel
+// that holds offset 0 (the query, marked on the axis, where every cosine is 1: the sum's extreme)
+// takes it too, its value exact. Nothing when cancelled.
 std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vector<double> &w, double scale,
                                      double constant, const std::function<double(std::int64_t)> &extra,
                                      std::int64_t budget, std::int64_t *sampled, const std::atomic<bool> *cancel);

@@ -59,6 +59,8 @@ private slots:
     void packingNamesTheLayersThatAreNotAttention();
     void aPatchModelsScaleIsItsCodes();
     void theSumsLessonsRefuseATimestepTable();
+    void aTimestepTableIsToldItEntersNoAttention();
+    void whySqrtDNamesThePaperItCites();
     void aPatchModelsXHasNoMaskTokenOfItsOwn();
     void aHybridModelIsShownItsOwnLayersCode();
     void anAlibiModelHearsOfItsOwnCode();
@@ -184,6 +186,73 @@ void TestLessonPremises::theSumsLessonsRefuseATimestepTable()
         const LessonOptions::Read r = readFor(*Lessons::find(name), {u"--preset"_s, u"sd-1-5-timestep"_s});
         QVERIFY2(r.result.exitCode() == 0, qPrintable(name + u": "_s + r.result.usage));
     }
+}
+
+// relative-position told SD 1.5's timestep table "which of two tokens comes first" and "Attention
+// sees PE through Q = XW_Q": a timestep's embedding enters no attention over positions (diffusers'
+// UNet2DConditionModel.get_time_embed feeds it to TimestepEmbedding, Linear, SiLU, Linear; FLUX's
+// and Wan's timestep embedders to an MLP likewise). Every lesson a timestep preset or a diffusers
+// config opens says of tokens and attention only what it says of them as not the model's: a
+// sentence naming tokens or attention names the timestep too, and a lesson that speaks of a
+// query and its keys says once that the model enters no attention.
+void TestLessonPremises::aTimestepTableIsToldItEntersNoAttention()
+{
+    QList<QStringList> timesteps;
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (preset.title.contains(u"timestep"_s))
+            timesteps.append({u"--preset"_s, preset.name});
+    }
+    QVERIFY(timesteps.size() >= 4);
+    const QDir diffusers(QStringLiteral(POSENC_CONFIGS) + u"/diffusers"_s);
+    for (const QString &config : diffusers.entryList({u"*.json"_s}, QDir::Files))
+        timesteps.append({u"--config"_s, diffusers.filePath(config)});
+    static const QRegularExpression ofAttention(u"\\b(tokens?|attention|attends?)\\b|Q = XW"_s,
+                                                QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression ofQueries(u"\\b(query|queries|keys?)\\b"_s);
+    static const QRegularExpression noAttention(u"enters? (no attention|none)"_s);
+    static const QRegularExpression end(u"(?<!al)[.?!](\\s|$)"_s);
+    int opened = 0;
+    for (const Lesson &lesson : Lessons::all()) {
+        for (const QStringList &arguments : timesteps) {
+            const LessonOptions::Read r = readFor(lesson, arguments);
+            if (r.result.exitCode() != 0)
+                continue;
+            ++opened;
+            const QString said = textOf(lesson, r);
+            const QString where = lesson.name + u" "_s + arguments.join(u' ') + u": "_s;
+            for (const QString &sentence : said.split(end, Qt::SkipEmptyParts)) {
+                if (sentence.contains(ofAttention))
+                    QVERIFY2(sentence.contains(u"timestep"_s), qPrintable(where + sentence));
+            }
+            if (said.contains(ofQueries) || said.contains(ofAttention))
+                QVERIFY2(said.contains(noAttention), qPrintable(where + said));
+        }
+    }
+    // frequencies, relative-position, float32-precision, families, what-dropout-does at least.
+    QVERIFY2(opened >= 5 * 4, qPrintable(QString::number(opened)));
+    // What holds instead is said: the similarity of the embeddings at two timesteps.
+    const Lesson &relative = *Lessons::find(u"relative-position"_s);
+    const QString said = textOf(relative, readFor(relative, {u"--preset"_s, u"sd-1-5-timestep"_s}));
+    QVERIFY2(said.contains(u"the similarity of the embeddings at two timesteps"_s), qPrintable(said));
+}
+
+// why-sqrt-d told DiT-XL/2 "(the paper, section 3.4)", which read as DiT's paper: the factor √d is
+// Vaswani et al.'s (Attention Is All You Need, section 3.4), named so for every model.
+void TestLessonPremises::whySqrtDNamesThePaperItCites()
+{
+    const Lesson &lesson = *Lessons::find(u"why-sqrt-d"_s);
+    int opened = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset.name});
+        if (r.result.exitCode() != 0)
+            continue;
+        ++opened;
+        const QString said = textOf(lesson, r);
+        QVERIFY2(!said.contains(u"the paper"_s) && said.contains(u"(Vaswani et al., 2017, “Attention Is All You Need”, "
+                                                                 "section 3.4)"_s),
+                 qPrintable(preset.name + u": "_s + said));
+    }
+    QVERIFY2(opened >= 4, qPrintable(QString::number(opened)));
 }
 
 // masked-dropout said MAE "has no [SEP] or [MASK] token"; MaskedAutoencoderViT.__init__ builds

@@ -144,13 +144,15 @@ private slots:
             compare(DocumentDistance::rectangle(layout, ch, 0, q0, q1, k0, k1),
                     counted(w, ch, q0, q1, k0, k1, bothWays));
         }
-        // The table: the distance where attended, NaN where hidden.
+        // The table: the distance where attended, NaN where hidden. T5's score reads no ids
+        // (T5Attention.compute_bias from arange(query_length) and arange(key_length)): its distances
+        // are the columns' q − k.
         const Engine engine(p);
         const RowMatrixXf m = testing::computeTable(engine, Quantity::DocumentDistance, {0, 20, 0, 20});
         for (std::int64_t q = 0; q < 20; ++q) {
             for (std::int64_t k = 0; k < 20; ++k) {
                 if (seen(w, ch, q, k, bothWays))
-                    QCOMPARE(m(q, k), float(w.id[std::size_t(q)] - w.id[std::size_t(k)]));
+                    QCOMPARE(m(q, k), float(bothWays ? q - k : w.id[std::size_t(q)] - w.id[std::size_t(k)]));
                 else
                     QVERIFY(std::isnan(m(q, k)));
             }

@@ -41,6 +41,8 @@ class TestFamilyCurves : public QObject
 private slots:
     void eachPixelSpansItsOffsets_data();
     void eachPixelSpansItsOffsets();
+    void theQuerysPixelReachesItsExactValue_data();
+    void theQuerysPixelReachesItsExactValue();
 };
 
 void TestFamilyCurves::eachPixelSpansItsOffsets_data()
@@ -86,6 +88,9 @@ void TestFamilyCurves::eachPixelSpansItsOffsets()
             for (std::int64_t t = 0; t < n; ++t)
                 taken.push_back(a + t * stride);
             taken.push_back(b);
+            // The query's offset, every cosine 1, whatever the stride.
+            if (a <= 0 && b >= 0)
+                taken.push_back(0);
         }
         double lo = std::numeric_limits<double>::infinity(), hi = -lo;
         for (const std::int64_t k : taken) {
@@ -103,6 +108,48 @@ void TestFamilyCurves::eachPixelSpansItsOffsets()
                                 .arg(lo, 0, 'g', 17)
                                 .arg(hi, 0, 'g', 17)));
     }
+}
+
+void TestFamilyCurves::theQuerysPixelReachesItsExactValue_data()
+{
+    QTest::addColumn<int>("d");
+    QTest::addColumn<std::int64_t>("maxLen");
+    QTest::addColumn<int>("pixels");
+    QTest::addColumn<std::int64_t>("query");
+    // The families lesson's Llama 3.1 8B (d 4096, its middle query) on a 1920 window's panel, and
+    // gpt-oss-20b's width 2880: 6 to 8 samples a pixel strode past offset 0.
+    QTest::newRow("d 4096, 1733 pixels") << 4096 << std::int64_t(131072) << 1733 << std::int64_t(65535);
+    QTest::newRow("d 2880, 1500 pixels") << 2880 << std::int64_t(131072) << 1500 << std::int64_t(40001);
+    QTest::newRow("d 512, 333 pixels, query near the end") << 512 << (std::int64_t(1) << 20) << 333
+                                                            << std::int64_t(1048000);
+}
+
+// The band of the pixel that holds the query's offset reaches the sum there, d/2 (every cosine 1),
+// whatever the sample's stride: the lesson's text says PE·PE = 2048 at the query, the figure
+// topped at about 1500.
+void TestFamilyCurves::theQuerysPixelReachesItsExactValue()
+{
+    QFETCH(int, d);
+    QFETCH(std::int64_t, maxLen);
+    QFETCH(int, pixels);
+    QFETCH(std::int64_t, query);
+    const std::vector<double> w = frequencies(d);
+    const OffsetPixels offsets = OffsetPixels::of(query, maxLen, double(-query) - 0.5, double(maxLen - query) - 0.5,
+                                                  pixels);
+    std::int64_t sampled = 0;
+    const auto curve = FamilyCurves::cosineSum(offsets, w, 1.0, 0.0, {}, FamilyCurves::kMaxEvaluations, &sampled,
+                                               nullptr);
+    QVERIFY(curve);
+    QVERIFY2(sampled > 0, "the sums were to be sampled");
+    const auto g = std::upper_bound(offsets.starts.begin(), offsets.starts.end(), std::int64_t(0))
+        - offsets.starts.begin() - 1;
+    QVERIFY(offsets.starts[std::size_t(g)] <= 0 && offsets.end(std::size_t(g)) >= 0);
+    const double exact = cosineSum(0, w);
+    QCOMPARE(exact, double(d / 2));
+    QVERIFY2(std::abs(curve->hi[g] - exact) <= 1e-9 * exact,
+             qPrintable(QStringLiteral("the query's pixel tops at %1, PE·PE there is %2")
+                            .arg(curve->hi[g], 0, 'g', 17)
+                            .arg(exact, 0, 'g', 17)));
 }
 
 QTEST_GUILESS_MAIN(TestFamilyCurves)

@@ -78,6 +78,8 @@ private slots:
     void theRotaryPanelDrawsAHeadWiderThanTheModel();
     void crowdedPixelsHoldTheirLeastAndMost();
     void pastTheCapEachPixelIsSampled();
+    void theDrawnBandReachesPeDotPeAtTheQuery_data();
+    void theDrawnBandReachesPeDotPeAtTheQuery();
     void appliesToEveryFamilyAndMarksTheChosenOne();
     void llamaBloomAndT5FitASlide();
     void aSlidesPanelsAreAsHighAndDebertasIsTickedBothSides();
@@ -211,6 +213,44 @@ void TestFamiliesFigure::pastTheCapEachPixelIsSampled()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
     QVERIFY2(texts.contains(u"sampled a pixel"_s), qPrintable(texts));
+}
+
+void TestFamiliesFigure::theDrawnBandReachesPeDotPeAtTheQuery_data()
+{
+    QTest::addColumn<QSize>("pixels");
+    QTest::newRow("1920 x 1080") << QSize(1920, 1080);
+    QTest::newRow("1366 x 768") << QSize(1366, 768);
+    QTest::newRow("4:3 slide at 96 dpi") << QSize(960, 720);
+}
+
+// The families lesson's Llama 3.1 8B (d 4096, 131,072 positions, the middle query): its text says
+// PE·PE = 2048 at the query, and the drawn band, 6 to 8 offsets sampled a pixel, topped there at
+// about 1500. The sinusoid panel's upper line at the pixel of offset 0 is PE[q]·PE[q] in float64.
+void TestFamiliesFigure::theDrawnBandReachesPeDotPeAtTheQuery()
+{
+    QFETCH(QSize, pixels);
+    const Params p = roperef::llama31();
+    const auto built = FigureBuilds::build(u"families"_s, p, FigureSize::fromPixels(pixels));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const std::int64_t q = FamiliesModel::defaultQuery(p);
+    const double exact = peDot(4096, 10000.0, q, q);
+    QVERIFY(std::abs(exact - 2048.0) < 1e-9);
+    const QCPGraph *upper = nullptr;
+    for (int i = 0; i < built->plot()->graphCount(); ++i) {
+        QCPGraph *graph = built->plot()->graph(i);
+        if (graph->channelFillGraph() && graph->valueAxis()->label() == u"PE·PE"_s)
+            upper = graph;
+    }
+    QVERIFY2(upper, "no PE·PE band drawn");
+    QVERIFY(upper->data()->size() > 100);
+    // The point of the pixel that holds offset 0: the last whose offset is at most half a pixel on.
+    const double width = double(p.maxLen) / double(upper->data()->size());
+    double top = -INFINITY;
+    for (auto it = upper->data()->constBegin(); it != upper->data()->constEnd(); ++it)
+        if (std::abs(it->key) <= width)
+            top = std::max(top, it->value);
+    QVERIFY2(std::abs(top - exact) <= 1e-9 * exact,
+             qPrintable(u"the band tops at %1 by the query; PE·PE there is %2"_s.arg(top, 0, 'g', 12).arg(exact)));
 }
 
 void TestFamiliesFigure::appliesToEveryFamilyAndMarksTheChosenOne()

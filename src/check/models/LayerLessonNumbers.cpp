@@ -402,6 +402,16 @@ QList<Entry> classEntries()
                   return condition(!embedsTimesteps(m), u"its table embeds a diffusion timestep, not the positions "
                                                         "of tokens"_s);
               }),
+        // relative-position told SD 1.5's timestep table "which of two tokens comes first" and that
+        // attention sees it through Q = XW_Q: the lessons' sentences on attention over positions take
+        // this alternative first.
+        Entry(u"timestep_embedding"_s,
+              u"a condition: the model's table embeds a diffusion timestep, fed to an MLP, entering no attention "
+              "over positions"_s,
+              [](const LessonModel &m) {
+                  return condition(embedsTimesteps(m), u"its positions are its tokens' (or patches'), which "
+                                                       "attention reads"_s);
+              }),
         Entry(u"rope_softmax_code"_s,
               u"the code that multiplies the softmax scale by get_mscale(f, mscale_all_dim)², where "
               "implementations differ each"_s,

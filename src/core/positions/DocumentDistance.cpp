@@ -1,5 +1,7 @@
 #include "DocumentDistance.h"
 
+#include "ScoreFromColumns.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -135,6 +137,20 @@ Counts rectangle(const BatchLayout &layout, IdsChoice choice, std::int64_t b, st
 Counts row(const BatchLayout &layout, IdsChoice choice, std::int64_t b)
 {
     return rectangle(layout, choice, b, 0, layout.cols(), 0, layout.cols());
+}
+
+bool readsColumns(const Params &params)
+{
+    return ScoreFromColumns::builds(params.encoding);
+}
+
+BatchLayout readLayout(const Params &params)
+{
+    if (!readsColumns(params))
+        return BatchLayout(params);
+    Params columns = params;
+    columns.batch.positions = Positions::ByColumn;
+    return BatchLayout(columns);
 }
 
 void fill(const BatchLayout &layout, IdsChoice choice, const Block &block, BlockRef out)

@@ -39,6 +39,16 @@ Counts row(const BatchLayout &layout, IdsChoice choice, std::int64_t b);
 // where the mask hides the pair.
 void fill(const BatchLayout &layout, IdsChoice choice, const Block &block, BlockRef out);
 
+// Whether the model's score reads the columns, not the ids: a family whose models build their bias
+// from the columns or the mask (ScoreFromColumns: BLOOM's build_alibi_tensor, MPT's, T5's
+// compute_bias, DeBERTa's build_relative_position), whose packed rows the restarted ids never
+// reach. Its distances are the columns' (packing drew BLOOM the restarted ids' 11 negative
+// distances, which its ALiBi never sees).
+bool readsColumns(const Params &params);
+// The layout whose ids are the distances the model's score reads: the batch's, its ids the columns
+// where readsColumns (BatchLayout's by-column ids, one real token's column apart from the next).
+BatchLayout readLayout(const Params &params);
+
 // Pairs (q, k) of queries [qa, qb) by keys [ka, kb) with q − k <= t, in closed form (O(1)).
 std::int64_t pairsAtMost(std::int64_t qa, std::int64_t qb, std::int64_t ka, std::int64_t kb, std::int64_t t);
 // The sum of q − k over the pairs of the rectangle with q − k >= 0, in closed form.

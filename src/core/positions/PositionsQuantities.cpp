@@ -163,7 +163,12 @@ QuantitySpec makeDocumentDistanceQuantity()
     q.shape = [](const Params &p) { return Shape {batchRows(p) * p.maxLen, p.maxLen}; };
     q.workCells = [](const Params &, const Block &block) { return cells(block); };
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {
-        DocumentDistance::fill(engine.source<BatchIds>().layout(), engine.params().batch.ids, block, out);
+        // The ids the score reads: the columns for a family that reads none (DocumentDistance::readsColumns).
+        const Params &p = engine.params();
+        if (DocumentDistance::readsColumns(p))
+            DocumentDistance::fill(DocumentDistance::readLayout(p), p.batch.ids, block, out);
+        else
+            DocumentDistance::fill(engine.source<BatchIds>().layout(), p.batch.ids, block, out);
     };
     q.bound = idBound;
     q.parameters = batchParts;

@@ -2,6 +2,7 @@
 
 #include "PositionsOptions.h"
 
+#include "core/FamilySpec.h"
 #include "core/positions/BatchIds.h"
 #include "core/positions/DocumentDistance.h"
 #include "render/data/DiagonalMeans.h"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -111,7 +113,14 @@ FigureResult DocumentDistanceModel::computeData(const FigureRequest &request, co
         d.problem = *problem;
         return {data, std::nullopt};
     }
-    const BatchLayout &layout = ids.layout();
+    // The distances the model's score reads: the columns' for a family that reads no ids.
+    const std::optional<BatchLayout> columns
+        = DocumentDistance::readsColumns(p) ? std::optional(DocumentDistance::readLayout(p)) : std::nullopt;
+    const BatchLayout &layout = columns ? *columns : ids.layout();
+    if (columns) {
+        const FamilySpec &family = Families::spec(p.encoding);
+        d.columnsReadBy = family.score ? family.score->name : family.heading;
+    }
     d.row = std::clamp<std::int64_t>(PositionsOptions::rowOf(p, request.state), 0, layout.rows() - 1);
     d.documents = layout.hasDocuments();
     d.bothWays = layout.bothWays();

@@ -23,6 +23,9 @@ struct DocumentDistanceData : FigureData
     QList<double> documentStarts; // the row's documents' first columns (the first kMaxStarts)
     bool documents = false;
     bool bothWays = false; // the model's queries see the keys after them too (BatchLayout::bothWays)
+    // The score that reads the columns, not the ids ("ALiBi bias", DocumentDistance::readsColumns):
+    // the distances drawn are the columns'; empty: the ids'.
+    QString columnsReadBy;
     double extent = 1.0; // the colour scale's ends: ± the farthest distance of the pairs in view
     QString problem;
 };

@@ -81,7 +81,9 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
     gradient.setNanColor(kDistanceHidden);
     m_maps.scale->setGradient(gradient);
     const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
-    m_maps.scale->axis()->setLabel(terse ? u"id(q) − id(k)"_s : u"distance id(q) − id(k)"_s);
+    const bool columns = !d.columnsReadBy.isEmpty();
+    m_maps.scale->axis()->setLabel(columns ? (terse ? u"q − k"_s : u"column distance q − k"_s)
+                                           : (terse ? u"id(q) − id(k)"_s : u"distance id(q) − id(k)"_s));
     // Short of room, the ids' name on a line of its own above the counts: a step that keeps one
     // line keeps the name whole (FigureRoom), not the name and the count cut.
     const QString named = terse ? u"%1\n%2"_s : u"%1: %2"_s;
@@ -122,8 +124,13 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
             FigureText::averagedCellsText(d.reference.block, d.reference.rows, d.reference.cols));
     PlotStyle::setCollapsibleText(m_maps.caption, caption);
     // Which pairs the model attends is what the counts are of: a causal mask's, or both ways.
+    // A family whose score reads no ids: the title says the distances are the columns', its score's.
+    const QString what = columns
+        ? (terse ? u"Column distances (%1 reads no ids)"_s.arg(d.columnsReadBy)
+                 : u"Query − key column distances, what the %1 reads (no ids)"_s.arg(d.columnsReadBy))
+        : (terse ? u"Distances"_s : u"Query − key distances"_s);
     m_title->setText(
-        u"%1  ·  row %2 of %3 columns%4  ·  %5"_s.arg(terse ? u"Distances"_s : u"Query − key distances"_s)
+        u"%1  ·  row %2 of %3 columns%4  ·  %5"_s.arg(what)
             .arg(d.row)
             .arg(NumberText::count(d.cols))
             .arg(d.documents ? u", %1 documents"_s.arg(NumberText::count(d.documentStarts.size())) : QString())
