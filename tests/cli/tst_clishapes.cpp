@@ -266,6 +266,16 @@ void complexPairRows(const std::vector<double> &llama, const QStringList &llamaF
 
 } // namespace
 
+// A row of shapes(): the file, the flags, the verdict, its mistake's name and a word said.
+static void addShapeColumns()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<QString>("verdict");
+    QTest::addColumn<QString>("mistake");
+    QTest::addColumn<QString>("said");
+}
+
 class TestCliShapes : public QObject
 {
     Q_OBJECT
@@ -275,11 +285,7 @@ class TestCliShapes : public QObject
 private slots:
     void shapes_data()
     {
-        QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<QStringList>("flags");
-        QTest::addColumn<QString>("verdict");
-        QTest::addColumn<QString>("mistake");
-        QTest::addColumn<QString>("said");
+        addShapeColumns();
         const std::vector<double> llama = llama3Inv(500000.0, 128, 8.0, 1.0, 4.0, 8192.0);
         const QStringList llamaFlags {u"--expect"_s,      u"rope"_s, u"--rope-theta"_s,       u"500000"_s,
                                       u"--head-dim"_s,    u"128"_s,  u"--rope-type"_s,        u"llama3"_s,

@@ -10,6 +10,7 @@
 #include "render/figures/FamiliesFigure.h"
 #include "render/figures/FamiliesRoom.h"
 
+#include "FamiliesFigureSums.h"
 #include "RelativeSlides.h"
 #include "support/FigureBuilds.h"
 #include "support/RelativeModels.h"
@@ -26,35 +27,7 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
-namespace {
-
-// PE[p] · PE[q] from the rows themselves: sin and cos of p w_i for each column (interleaved).
-double peDot(std::int64_t d, double base, std::int64_t p, std::int64_t q)
-{
-    double sum = 0.0;
-    for (std::int64_t j = 0; j < d; ++j) {
-        const double w = std::exp(-double(j - j % 2) * std::log(base) / double(d));
-        const double a = double(p) * w, b = double(q) * w;
-        sum += j % 2 == 0 ? std::sin(a) * std::sin(b) : std::cos(a) * std::cos(b);
-    }
-    return sum;
-}
-
-// Every panel's family at the parameters its record draws it with (tests/families/<family>/).
-Params settings(std::int64_t maxLen, bool flipped = false)
-{
-    Params p;
-    p.maxLen = maxLen;
-    p.dModel = 64;
-    // A model that attends both ways masks no key itself: each panel shows its family's own mask.
-    p.batch.attention = Attention::BothWays;
-    for (const TestFamily &family : TestFamilies::all())
-        if (family.panelParams)
-            p = family.panelParams(p, flipped);
-    return p;
-}
-
-} // namespace
+using namespace FamiliesFigureTest;
 
 // The panels a 14-pt slide holds (FamiliesRoom::held): two rows of three.
 constexpr qsizetype kOnASlide = 6;
