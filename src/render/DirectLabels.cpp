@@ -4,6 +4,7 @@
 #include "FigureRoomChanges.h"
 
 #include <QFontMetrics>
+#include <QPointer>
 
 #include <algorithm>
 #include <cmath>
@@ -461,7 +462,9 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
         text->setFont(legend->font());
         text->setColor(colourOf(label.plottable));
         text->setText(label.text);
-        text->setProperty(kNamesProperty, QVariant::fromValue<QObject *>(label.plottable));
+        // Held weakly: a figure that clears its plottables for new data leaves its items, and a
+        // label must not name a curve that is gone.
+        text->setProperty(kNamesProperty, QVariant::fromValue(QPointer<QObject>(label.plottable)));
         text->setProperty(kFormsProperty, label.forms);
         if (placed)
             put(text, label.plottable, *label.at);
@@ -473,11 +476,17 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
 
 QCPAbstractPlottable *named(const QCPItemText *text)
 {
-    return qobject_cast<QCPAbstractPlottable *>(text->property(kNamesProperty).value<QObject *>());
+    return qobject_cast<QCPAbstractPlottable *>(text->property(kNamesProperty).value<QPointer<QObject>>().data());
 }
 
 bool place(QCustomPlot *plot)
 {
+    // A label whose curve the figure has since cleared goes with it.
+    for (int i = plot->itemCount() - 1; i >= 0; --i) {
+        auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+        if (text && text->property(kNamesProperty).isValid() && !named(text))
+            plot->removeItem(text);
+    }
     const QList<QCPItemText *> labels = labelsOf(*plot, true);
     const bool allShown = std::all_of(labels.begin(), labels.end(), [](QCPItemText *text) { return text->visible(); });
     if (labels.isEmpty() || (allShown && clear(*plot)))
