@@ -392,10 +392,11 @@ private slots:
         }
         const Checked other = check(npy({96, 64}, ropeTable(96, true, 500000.0)), asCos);
         QVERIFY2(other.exit == 1 && !other.mistakes().contains(u"cos-replaced"_s), qPrintable(other.shown));
-        // The other function at positions from 7: both named, the offset read with the function the
-        // table holds (the declared one's rows fit no position).
+        // The other function at positions from 7, positions declared from 0: both named, the offset
+        // read with the function the table holds (the declared one's rows fit no position).
         for (const auto &[cosine, flags] : {std::pair {true, asSin}, std::pair {false, asCos}}) {
-            const Checked shifted = check(npy({96, 64}, ropeTable(96, cosine, 10000.0, 7)), flags);
+            const Checked shifted = check(npy({96, 64}, ropeTable(96, cosine, 10000.0, 7)),
+                                          flags + QStringList {u"--positions"_s, u"0:96"_s});
             const QString replaced = cosine ? u"sin-replaced"_s : u"cos-replaced"_s;
             QVERIFY2(shifted.exit == 1 && CliCheck::named(shifted.json, {replaced, u"position-offset"_s}),
                      qPrintable(shifted.shown));
