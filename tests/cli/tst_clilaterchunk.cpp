@@ -215,8 +215,10 @@ private slots:
                 const double angle = double(first + r) * std::pow(10000.0, -double(2 * i) / double(d));
                 v.push_back(rope || c % 2 == 1 ? std::cos(angle) : std::sin(angle));
             }
-        const QStringList flags = rope ? QStringList {u"--expect"_s, u"rope-cos"_s, u"--head-dim"_s, u"64"_s}
-                                       : QStringList {u"--expect"_s, u"sinusoidal"_s};
+        // Positions declared from 0: a table from `first` is then the position-offset mistake.
+        const QStringList flags = (rope ? QStringList {u"--expect"_s, u"rope-cos"_s, u"--head-dim"_s, u"64"_s}
+                                        : QStringList {u"--expect"_s, u"sinusoidal"_s})
+            + QStringList {u"--positions"_s, u"0:128"_s};
         const CliCheck::Checked c = CliCheck::checkFile(file(u"offset.npy"_s, npy({rows, d}, v)), flags);
         QVERIFY2(c.exit == 1 && CliCheck::named(c.json, {u"position-offset"_s}), qPrintable(c.shown));
         QVERIFY2(c.all().contains(QString::number(first)), qPrintable(c.shown));
