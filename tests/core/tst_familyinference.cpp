@@ -105,7 +105,7 @@ void TestFamilyInference::quantityBelongsToItsFamilies_data()
     QTest::newRow("pe: the families with a position term")
         << Quantity::Pe << Encodings {Encoding::Sinusoidal, Encoding::Learned, Encoding::Sincos2d};
     QTest::newRow("input: every family") << Quantity::Input << everyFamily();
-    QTest::newRow("error") << Quantity::Error << Encodings {Encoding::Sinusoidal};
+    QTest::newRow("error") << Quantity::Error << Encodings {Encoding::Sinusoidal, Encoding::Rope};
     QTest::newRow("rope-cos") << Quantity::RopeCos << Encodings {Encoding::Rope};
     QTest::newRow("alibi-slopes") << Quantity::AlibiSlopes << Encodings {Encoding::Alibi};
     QTest::newRow("t5-bucket") << Quantity::T5Bucket << Encodings {Encoding::T5};
