@@ -481,11 +481,12 @@ QCPAbstractPlottable *named(const QCPItemText *text)
 
 bool place(QCustomPlot *plot)
 {
-    // A label whose curve the figure has since cleared goes with it.
-    for (int i = plot->itemCount() - 1; i >= 0; --i) {
+    // A label whose curve the figure has since cleared is no longer drawn (hidden, not deleted:
+    // the room's changes may still hold it).
+    for (int i = 0; i < plot->itemCount(); ++i) {
         auto *text = qobject_cast<QCPItemText *>(plot->item(i));
         if (text && text->property(kNamesProperty).isValid() && !named(text))
-            plot->removeItem(text);
+            text->setVisible(false);
     }
     const QList<QCPItemText *> labels = labelsOf(*plot, true);
     const bool allShown = std::all_of(labels.begin(), labels.end(), [](QCPItemText *text) { return text->visible(); });
