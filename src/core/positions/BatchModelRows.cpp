@@ -62,20 +62,21 @@ ParamSpec floorScaleRow()
     return s;
 }
 
-ParamSpec chunkRow()
+// A count of positions that may be unset (none), in [1, kMaxScale]: attention-chunk and
+// sliding-window read and check their word alike.
+ParamSpec unsetOrPositions(const QString &name, std::optional<std::int64_t> BatchParams::*member, const QString &label,
+                           const QString &help)
 {
     ParamSpec s = ParamRows::optionalInteger(
-        u"attention-chunk"_s, ParamGroup::Batch,
-        [](Params &p) -> std::optional<std::int64_t> & { return p.batch.chunk; },
+        name, ParamGroup::Batch, [member](Params &p) -> std::optional<std::int64_t> & { return p.batch.*member; },
         [](const Params &) {
             return std::pair<std::int64_t, std::int64_t> {1, kMaxScale};
         },
         QString());
     s.valueName = u"N|unset"_s;
     s.unsetText = u"unset"_s;
-    s.help = u"Llama 4's attention_chunk_size: a query sees only the keys of its chunk (Llama 4: 8192);\n"
-             "      unset: no chunks"_s;
-    s.label = u"attention_chunk"_s;
+    s.help = help;
+    s.label = label;
     s.controlMin = 0;
     s.controlMax = kMaxScale;
     s.parse = [](const QString &t) -> std::optional<ParamValue> {
@@ -87,13 +88,22 @@ ParamSpec chunkRow()
         return std::nullopt;
     };
     s.allowed = [](const Params &) { return u"unset or "_s + ParamRows::integerRange(1, kMaxScale); };
-    s.check = [](const Params &p) -> std::optional<ParamError> {
-        const auto &v = p.batch.chunk;
+    s.check = [name, member](const Params &p) -> std::optional<ParamError> {
+        const auto &v = p.batch.*member;
         if (v && (*v < 1 || *v > kMaxScale))
-            return ParamError {u"attention-chunk"_s, u"unset or "_s + ParamRows::integerRange(1, kMaxScale), QString(),
+            return ParamError {name, u"unset or "_s + ParamRows::integerRange(1, kMaxScale), QString(),
                                QString::number(*v)};
         return std::nullopt;
     };
+    return s;
+}
+
+ParamSpec chunkRow()
+{
+    ParamSpec s = unsetOrPositions(
+        u"attention-chunk"_s, &BatchParams::chunk, u"attention_chunk"_s,
+        u"Llama 4's attention_chunk_size: a query sees only the keys of its chunk (Llama 4: 8192);\n"
+        "      unset: no chunks"_s);
     s.formula = [](const Params &) {
         return tr("Llama 4's chunked attention: a query sees the keys of its own chunk, (column − left padding) // "
                   "attention_chunk_size as masking_utils' chunked_overlay counts it.");
@@ -103,36 +113,10 @@ ParamSpec chunkRow()
 
 ParamSpec windowRow()
 {
-    ParamSpec s = ParamRows::optionalInteger(
-        u"sliding-window"_s, ParamGroup::Batch,
-        [](Params &p) -> std::optional<std::int64_t> & { return p.batch.window; },
-        [](const Params &) {
-            return std::pair<std::int64_t, std::int64_t> {1, kMaxScale};
-        },
-        QString());
-    s.valueName = u"N|unset"_s;
-    s.unsetText = u"unset"_s;
-    s.help = u"the config's sliding_window: a causal query sees only the keys fewer than N positions\n"
-             "      before it (Mistral 7B: 4096); unset: no window"_s;
-    s.label = u"sliding_window"_s;
-    s.controlMin = 0;
-    s.controlMax = kMaxScale;
-    s.parse = [](const QString &t) -> std::optional<ParamValue> {
-        const QString w = t.trimmed();
-        if (w.isEmpty() || w == u"unset"_s)
-            return ParamValue(std::monostate {});
-        if (const auto v = ParamRows::parseInteger(w))
-            return ParamValue(*v);
-        return std::nullopt;
-    };
-    s.allowed = [](const Params &) { return u"unset or "_s + ParamRows::integerRange(1, kMaxScale); };
-    s.check = [](const Params &p) -> std::optional<ParamError> {
-        const auto &v = p.batch.window;
-        if (v && (*v < 1 || *v > kMaxScale))
-            return ParamError {u"sliding-window"_s, u"unset or "_s + ParamRows::integerRange(1, kMaxScale),
-                               QString(), QString::number(*v)};
-        return std::nullopt;
-    };
+    ParamSpec s = unsetOrPositions(
+        u"sliding-window"_s, &BatchParams::window, u"sliding_window"_s,
+        u"the config's sliding_window: a causal query sees only the keys fewer than N positions\n"
+        "      before it (Mistral 7B: 4096); unset: no window"_s);
     s.formula = [](const Params &p) {
         return p.batch.window ? tr("Sliding window: a query sees the keys fewer than %1 positions before it, as "
                                    "masking_utils' sliding_window_overlay keeps them (q − k < sliding_window).")
