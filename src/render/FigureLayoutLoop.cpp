@@ -4,6 +4,7 @@
 #include "EqualPanels.h"
 #include "FigureFit.h"
 #include "FigureRoom.h"
+#include "LegendPlacementInputs.h"
 #include "PlotStyle.h"
 #include "SqueezedLayout.h"
 
@@ -88,6 +89,7 @@ void FigureLayoutLoop::settle()
 
 void FigureLayoutLoop::refitKeepingRoom()
 {
+    LegendPlacement::beginFitting();
     FigureFit::fitTexts(m_plot);
     settle();
 }
@@ -240,6 +242,7 @@ void FigureLayoutLoop::retick()
 bool FigureLayoutLoop::refitAfterFilling()
 {
     g_fittings.fetch_add(1, std::memory_order_relaxed);
+    LegendPlacement::beginFitting();
     fitRoom();
     if (m_computedFor.isEmpty() || axisRects() == m_computedFor || m_refits >= kMaxRefits)
         return false;

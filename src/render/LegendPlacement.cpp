@@ -1,4 +1,5 @@
 #include "LegendPlacement.h"
+#include "LegendPlacementInputs.h"
 #include "SegmentClip.h"
 
 #include <QLineF>
@@ -485,7 +486,7 @@ void setBest(QCPLegend *legend, bool best)
 bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
 {
     QCPLayoutInset *insets = rect->insetLayout();
-    if (!legend->property("posencBest").toBool() || legend->layout() != insets)
+    if (!legend->property("posencBest").toBool() || legend->layout() != insets || placedAsIs(legend, rect))
         return false;
     // The most columns, filled row by row, that leave it a free place within 40 % of the plot's
     // height (FigureFit moves a larger one below); where none does, those that hide the least of
@@ -539,6 +540,7 @@ bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
         insets->setInsetAlignment(i, *place);
         changed = true;
     }
+    rememberPlaced(legend, rect);
     return changed;
 }
 
