@@ -138,6 +138,34 @@ std::optional<Reading> read(const std::shared_ptr<const TableRows> &rows, const 
     return std::nullopt;
 }
 
+std::optional<Halves> halvesAsReference(const std::shared_ptr<const TableRows> &table,
+                                        const std::shared_ptr<const TableRows> &reference)
+{
+    if (table->cols() != reference->cols() || table->rows() != reference->rows())
+        return std::nullopt;
+    const std::int64_t half = reference->cols() / 2;
+    for (const FamilySpec &family : Families::all()) {
+        const auto &paired = FamilyChecks::of(family.encoding).tensors.paired;
+        if (!paired)
+            continue;
+        const bool whole = paired->holdsWhole && paired->holdsWhole(*reference);
+        if (!whole && !paired->holds(*reference))
+            continue;
+        Halves halves {family.encoding, paired->tables, whole, {}, {}};
+        for (int index = 0; index < 2; ++index) {
+            const auto take = [&](const std::shared_ptr<const TableRows> &rows) -> std::shared_ptr<const TableRows> {
+                if (whole)
+                    return std::make_shared<ColumnRows>(rows, index * half, half);
+                return paired->half(rows, index, false);
+            };
+            halves.table[index] = take(table);
+            halves.reference[index] = take(reference);
+        }
+        return halves;
+    }
+    return std::nullopt;
+}
+
 bool pairIsBetter(const TableMatch &table, const TableMatch &pair)
 {
     const int tableRank = TensorShapes::verdictRank(table.verdict);

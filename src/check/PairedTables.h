@@ -49,6 +49,19 @@ struct Reading
 std::optional<Reading> read(const std::shared_ptr<const TableRows> &rows, const Declared &declared,
                             const CheckHalf &check, bool &stopped);
 
+// A reference's pair and a table's halves taken as the reference's are read undeclared: the first
+// family whose pair `reference` holds (two whole tables side by side, else a cache whose halves are
+// widened), each half of both. Nothing where the reference holds no pair or the widths differ.
+struct Halves
+{
+    Encoding family;
+    QStringList tables; // each half's table, as the family words it
+    bool whole = false; // two whole tables (HF's [cos | sin]), else a cache's halves widened
+    std::shared_ptr<const TableRows> table[2], reference[2];
+};
+std::optional<Halves> halvesAsReference(const std::shared_ptr<const TableRows> &table,
+                                        const std::shared_ptr<const TableRows> &reference);
+
 // Of an undeclared table that is also such a pair: whether the pair's reading is the better one, or
 // equally good and the table's not correct (a sinusoid of flip_sin_to_cos is the same numbers), or
 // a mistake it names where no formula explains the table (learned, unknown: vllm#27414's cache).

@@ -3,6 +3,7 @@
 #include "check/DeclaredReading.h"
 #include "check/DeclaredWords.h"
 #include "check/FamilyCheck.h"
+#include "check/TensorShapes.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 
@@ -155,11 +156,22 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
         at.firstPosition = later->first;
         readText = later->text;
     }
+    // A reference read as a cache of half its family's table (RopeHalfCache: candle's cos of the
+    // frequencies, a bf16 cache of one column per pair): the table of its width is that cache too
+    // unless its own columns repeat in pairs (a whole table of another width), and is checked as
+    // the table it stands for (TensorShapes::widened), as a declared family's half cache is.
+    std::shared_ptr<const TableRows> wide;
+    if (table.cols() == reference.cols() && TensorShapes::halfWidth(*family, *params, reference.cols())
+        && !TensorShapes::columnsRepeatInPairs(table)) {
+        const std::shared_ptr<const TableRows> unowned(std::shared_ptr<const TableRows>(), &table);
+        wide = TensorShapes::widened(unowned, *family, *params);
+    }
+    const TableRows &checked = wide ? *wide : table;
     // Every row of the reference is the family's at these parameters: the table checked as if
     // they had been declared, the mistake named as a declared family's is, its sentences said of
     // the reference table's reading (DeclaredWords) where they are made.
     const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
-    auto expected = expect(table, *family, *params, word, options.cancel, at);
+    auto expected = expect(checked, *family, *params, word, options.cancel, at);
     auto *declared = std::get_if<TableMatch>(&expected);
     if (referenceReadingCancelled(options))
         return false;
@@ -169,19 +181,25 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
         readText = declared->referenceText;
     DeclaredRows rows;
     rows.candidates.push_back(std::move(*declared));
-    auto identified = identify(table, at, options.cancel); // from the reference's first position
+    auto identified = identify(checked, at, options.cancel); // from the reference's first position
     if (auto *read = std::get_if<TableMatch>(&identified))
         rows.readAs = std::move(*read);
     rows.family = *family;
     rows.params = *params;
     rows.by = DeclaredWords::By::ReferenceTable;
-    auto streamed = streamDeclared(std::move(rows), table, quiet);
+    auto streamed = streamDeclared(std::move(rows), checked, quiet);
     if (referenceReadingCancelled(options))
         return false;
     const auto *asForm = std::get_if<Streamed>(&streamed);
-    const QString reads = u"the reference table reads, without a declaration, as %1"_s.arg(readText);
+    const QString reads = u"%1 %2"_s.arg(kReferenceReads, readText);
+    const QString halfNote = wide ? u"the table's %1 columns read, as the reference's are, as the cache of half the "
+                                    "table they stand for (each column once per pair): a column c or c + %1 the "
+                                    "reading names is the file's column c"_s.arg(table.cols())
+                                  : QString();
     if (asForm && asForm->match.verdict == CheckVerdict::Correct) {
         correctAtItsPrecision(match, asForm->match, reads);
+        if (wide)
+            match.notes.prepend(halfNote);
         return true;
     }
     if (!asForm || asForm->match.verdict != CheckVerdict::Mistake || asForm->match.mistakes.isEmpty()) {
@@ -193,7 +211,16 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     match.firstPositionRow = asForm->match.firstPositionRow;
     // The unexplained sentence it replaces is not kept: the deviating cells are said above it.
     match.diagnosis = u"%1; against it, %2"_s.arg(reads, asForm->match.diagnosis);
+    if (wide)
+        match.notes.prepend(halfNote);
     return true;
+}
+
+std::optional<TableMatch> readReference(const TableRows &reference, const StreamOptions &options)
+{
+    StreamOptions quiet = options;
+    quiet.progress = nullptr;
+    return readWithoutDeclaration(reference, quiet);
 }
 
 void unknownWithinSummation(TableMatch &match)

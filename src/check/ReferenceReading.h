@@ -21,6 +21,13 @@ namespace posenc::TableCheck {
 bool nameByReferenceReading(TableMatch &match, const TableRows &table, const TableRows &reference,
                             const StreamOptions &options);
 
+// How a mistake named by the reference's own reading begins its sentence (nameByReferenceReading).
+inline const QString kReferenceReads = QStringLiteral("the reference table reads, without a declaration, as");
+
+// The reference read as posenc check reads a table without a declaration: identified from its
+// sample, every row streamed; nothing where it could not be read (or was cancelled).
+std::optional<TableMatch> readReference(const TableRows &reference, const StreamOptions &options);
+
 // A table that deviates from a reference table by no more than float32 arithmetic in another order
 // can (a sum of many terms: a bicubic resize's sixteen, a matrix product), at most kSummationUnits
 // units of float32 at the reference's largest |value|, with no mistake named: unknown, not a

@@ -273,6 +273,68 @@ void readVectorAlone(TableMatch &match, const TableRows &rows, const Run &run, s
         TensorShapes::nameByReferenceVector(match, *v, rows.storedType(), *r, reference->rows->storedType(), heads);
 }
 
+// A table that deviates from --expect-table's, where the reference is two of a family's tables side
+// by side (Meta's complex freqs_cis read as cat(real, imaginary), vLLM's cos_sin_cache, HF's cos and
+// sin dumped together): each half of the table against the reference's same half, taken as the
+// reference's pair is read (PairedTables::halvesAsReference), named as a table against a reference
+// table is (TableCheck::nameByReferenceReading); the first half a mistake is named in names it, the
+// verdict and the deviating cells staying the comparison with the file's. A mistake found cell by
+// cell stands; one the reference read as one table named stands unless the pair is the better reading of the reference,
+// as the undeclared check takes it (PairedTables::pairIsBetter: a freqs_cis is RoPE's cos and sin, not the split
+// sinusoid of flip_sin_to_cos its numbers also are).
+void nameByReferenceHalves(TableMatch &match, const std::shared_ptr<const TableRows> &rows, const Run &run)
+{
+    const auto opened = run.expected.tableRows
+        ? ReadResult<std::shared_ptr<const TableRows>>(run.expected.tableRows)
+        : TableFile::open(MatrixSource::parse(run.expected.tablePath), run.budget, run.interrupt.flag());
+    if (!opened)
+        return;
+    const auto halves = PairedTables::halvesAsReference(rows, opened.value());
+    if (!halves)
+        return;
+    TableCheck::StreamOptions stream;
+    stream.threads = run.threads;
+    stream.cancel = run.interrupt.flag();
+    // A mistake found cell by cell (columns exchanged, a block's sign flipped) stands as it is.
+    if (!match.mistakes.isEmpty() && !match.rowsMoved && !match.diagnosis.startsWith(TableCheck::kReferenceReads))
+        return;
+    if (!match.mistakes.isEmpty()) {
+        const auto asOne = TableCheck::readReference(*opened.value(), stream);
+        std::optional<TableMatch> pair;
+        for (const auto &half : halves->reference) {
+            auto read = TableCheck::readReference(*half, stream);
+            if (!read)
+                return;
+            if (!pair || TensorShapes::verdictRank(read->verdict) > TensorShapes::verdictRank(pair->verdict))
+                pair = std::move(read);
+        }
+        if (asOne && !PairedTables::pairIsBetter(*asOne, *pair))
+            return;
+    }
+    const std::int64_t half = rows->cols() / 2;
+    for (int index = 0; index < 2; ++index) {
+        TableMatch each = match;
+        each.mistakes.clear();
+        if (!TableCheck::nameByReferenceReading(each, *halves->table[index], *halves->reference[index], stream))
+            return;
+        if (each.verdict != CheckVerdict::Mistake || each.mistakes.isEmpty())
+            continue;
+        match.mistakes = each.mistakes;
+        match.positionOffset = each.positionOffset;
+        match.firstPositionRow = each.firstPositionRow;
+        match.diagnosis
+            = u"the reference is two tables side by side, [%1 | %2] of %3 columns each%4; its %5 half "
+              "(columns %6..%7) against the table's: %8"_s.arg(halves->tables.value(0), halves->tables.value(1))
+                  .arg(half)
+                  .arg(halves->whole ? QString() : u", each the cache of half the table it stands for"_s)
+                  .arg(halves->tables.value(index))
+                  .arg(index * half)
+                  .arg(index * half + half - 1)
+                  .arg(each.diagnosis);
+        return;
+    }
+}
+
 // A stack that deviates from --expect-table's stack: the reference stack read without a declaration
 // as a whole (ALiBi's heads together: get_slopes of its H heads, where one slice alone reads as
 // another H's head), and where it is a family's at known parameters, the stack checked as if they
@@ -322,6 +384,20 @@ void nameByReferenceStack(TableMatch &match, const TableFile::Tensor &tensor, co
     match.mistakes = named->mistakes;
     match.diagnosis = u"the reference reads, without a declaration, as %1; against it, %2"_s.arg(
         form->correctAgainst.isEmpty() ? form->referenceText : form->correctAgainst, named->diagnosis);
+}
+
+// A mistake against --expect-table's reference named by the reference's reading: a vector's
+// (readVectorAlone), key biases' (nameByReferenceStack), a table's pair (nameByReferenceHalves).
+// `vector` and `keyBiases` say what the tensor was compared as.
+void nameAgainstReference(TableMatch &match, const TableFile::Tensor &tensor, const Run &run, TensorShapes::Kind kind,
+                          bool vector, bool keyBiases)
+{
+    if (vector)
+        readVectorAlone(match, *tensor.rows, run, run.heads);
+    else if (keyBiases && match.mistakes.isEmpty())
+        nameByReferenceStack(match, tensor, run);
+    else if (!keyBiases && kind == TensorShapes::Kind::Table)
+        nameByReferenceHalves(match, tensor.rows, run);
 }
 
 } // namespace
@@ -427,10 +503,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
                 "before they are repeated for both columns of a pair (its columns c and c + %1 "
                 "in the report are the file's column c, or 2c and 2c + 1 interleaved)"_s.arg(rows->cols()));
     }
-    if (vectorAgainstTable && match && match->verdict == CheckVerdict::Mistake)
-        readVectorAlone(*match, *rows, run, heads);
-    if (keyBiasesAgainstTable && match && match->verdict == CheckVerdict::Mistake && match->mistakes.isEmpty())
-        nameByReferenceStack(*match, tensor, run);
+    if (match && match->verdict == CheckVerdict::Mistake && expected.kind == CheckExpect::Expectation::Kind::Table)
+        nameAgainstReference(*match, tensor, run, kind, vectorAgainstTable, keyBiasesAgainstTable);
     // A family's own stack of per-head maps (T5's position_bias), read by the family: the declared
     // one's, or, undeclared, the first family's that reads it.
     for (const FamilySpec &family : Families::all()) {
