@@ -395,19 +395,33 @@ bool fitTicks(QCPAxis *axis)
     const bool index = dynamic_cast<const IndexTicker *>(axis->ticker().data()) != nullptr;
     const int least = index ? 0 : 1; // an index axis goes on to its first tick alone
     const QString format = axis->numberFormat();
-    int level = least;
-    for (int candidate = wished; candidate >= least; --candidate) {
+    // Where the axis's label stands along its tick labels (KeepsClear) and leaves the most ticks
+    // apart fewer than three numbers, the most ticks whose labels it blanks one at most, two
+    // numbered: fewer ticks, each numbered, rather than two numbers and a row of ticks blank under
+    // the label (left-padding's Δ score on a slide); else, as for any axis, the most apart.
+    const auto numbers = [axis](const QVector<double> &ticks, const QVector<QString> &labels) {
+        int shown = 0;
+        for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i)
+            shown += !labels[i].isEmpty() && axis->range().contains(ticks[i]) ? 1 : 0;
+        return shown;
+    };
+    const auto *clearing = dynamic_cast<const KeepsClear *>(axis->ticker().data());
+    std::optional<int> apart, numbered;
+    for (int candidate = wished; candidate >= least && !numbered; --candidate) {
         applyTickLevel(axis, candidate);
         QVector<double> ticks;
         QVector<QString> labels;
         axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(),
                                  format.isEmpty() ? QChar(u'g') : format.at(0), axis->numberPrecision(), ticks, nullptr,
                                  &labels);
-        if (!ticksTouch(axis, ticks, labels)) {
-            level = candidate;
-            break;
-        }
+        if (ticksTouch(axis, ticks, labels))
+            continue;
+        if (!apart)
+            apart = candidate;
+        if (!clearing || clearing->numbersAll() || (candidate == *apart && numbers(ticks, labels) >= 3))
+            numbered = candidate;
     }
+    const int level = numbered.value_or(apart.value_or(least));
     FitRecord &record = recordFor(axis);
     const int before = record.ticksSet.value_or(wished);
     // The candidates tried changed the ticker: the wish is the one read before them.
