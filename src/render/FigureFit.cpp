@@ -20,13 +20,10 @@ namespace {
 const QString kSeparator = u"  ·  "_s;
 constexpr double kMinTickGap = 4.0; // layout units between tick labels side by side
 
-// What fit() remembers of a text or an axis, a child of that object: the text as its figure set
-// it and as fit() wrapped it (both empty when fit() left it whole), an axis's tick level as its
-// figure gave it and as fit() set it, and the last fitting of its text (`given` in `font` within
-// `width` at the screen's `dpi`, MeasuredText's, gave `fitted`: every round of every layout asks
-// it again). A typed record, not dynamic properties, which QObject looks up by name through the
-// meta-object at every read and whose every write is an event. QCustomPlot's layerables are
-// children of their plot with none of their own: the record is found at once, and goes with them.
+// What fit() remembers of a text or an axis, a child of that object: the text as its figure set it and
+// as fit() wrapped it (both empty when left whole), an axis's tick level as given and as set, and the
+// last fitting of its text (`given` in `font` within `width` at `dpi` gave `fitted`). A typed record,
+// not dynamic properties (looked up by name at every read), found at once and gone with its object.
 struct FitRecord : QObject
 {
     using QObject::QObject;
@@ -172,12 +169,10 @@ int mostWidth(const QCPLayoutElement *element)
         : set;
 }
 
-// The width a layout element may take: what the grid that holds it leaves its column when every
-// other column takes its share by stretch factor or, if more, its least width (a panel's title
-// over one of several panels side by side, beside a colour scale), within the room of that
-// grid, or the figure's width at the top. Its own text does not count: a title too long for its
-// room would otherwise widen its column and squeeze its neighbours. Columns that hold nothing
-// (spacers about a centred legend) give way.
+// The width a layout element may take: what its grid leaves its column when every other column takes
+// its share by stretch factor or, if more, its least width (a panel's title over one of several panels,
+// beside a colour scale), within that grid's room, or the figure's width at the top. Its own text does
+// not count (a long title would widen its column); columns that hold nothing (spacers) give way.
 double roomWithin(const QCPLayoutElement *element, double figureWidth)
 {
     const auto *grid = qobject_cast<const QCPLayoutGrid *>(element->layout());
@@ -269,10 +264,9 @@ double legendWidth(const QCPLegend *legend, int wrap)
     return width;
 }
 
-// The columns of a legend: as many as its figure asked for, or under unfold (FigureRoom) as many
-// as it has entries, and no more than its room holds. A legend's own wrap, set by its figure, is
-// its wish; the wrap fit() set is remembered, so that a legend folded for a narrow view unfolds
-// again when its room returns. A wrap of 0 (no wrapping) is one row or one column.
+// The columns of a legend: as many as its figure asked for, or under unfold (FigureRoom) as many as it
+// has entries, and no more than its room holds. Its own wrap is its wish; the wrap fit() set is kept, so
+// that a legend folded for a narrow view unfolds when its room returns. A wrap of 0 is one row or column.
 bool fitLegend(QCPLegend *legend, double width)
 {
     const int count = legend->itemCount();
@@ -385,35 +379,43 @@ void setTickLevel(QCPAxis *axis, int level)
     record.ticksSet = level;
 }
 
-// The most ticks up to the figure's own whose labels do not touch, for the axis as laid out now:
-// the same for the same layout whatever the layouts before (a view and its export tick alike).
+// The most ticks up to the figure's own whose labels do not touch (under a label along them, that leave
+// enough numbers: KeepsClear::numbersEnough), for the layout now, whatever the layouts before.
 bool fitTicks(QCPAxis *axis)
 {
     if (!axis->visible() || !axis->tickLabels())
         return false;
     const int wished = wishedTickLevel(axis);
-    const bool index = dynamic_cast<const IndexTicker *>(axis->ticker().data()) != nullptr;
-    const int least = index ? 0 : 1; // an index axis goes on to its first tick alone
+    const int least = dynamic_cast<const IndexTicker *>(axis->ticker().data()) ? 0 : 1; // index: to one
     const QString format = axis->numberFormat();
-    int level = least;
-    for (int candidate = wished; candidate >= least; --candidate) {
-        applyTickLevel(axis, candidate);
-        QVector<double> ticks;
-        QVector<QString> labels;
+    QVector<double> ticks;
+    QVector<QString> labels;
+    const auto generate = [&] {
         axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(),
                                  format.isEmpty() ? QChar(u'g') : format.at(0), axis->numberPrecision(), ticks, nullptr,
                                  &labels);
-        if (!ticksTouch(axis, ticks, labels)) {
-            level = candidate;
-            break;
-        }
+    };
+    const auto *clearing = dynamic_cast<const KeepsClear *>(axis->ticker().data());
+    std::optional<int> apart, numbered;
+    for (int candidate = wished; candidate >= least && !numbered; --candidate) {
+        applyTickLevel(axis, candidate);
+        generate();
+        if (ticksTouch(axis, ticks, labels))
+            continue;
+        apart = apart.value_or(candidate);
+        if (!clearing || clearing->numbersEnough())
+            numbered = candidate;
     }
+    const int level = numbered.value_or(apart.value_or(least));
     FitRecord &record = recordFor(axis);
     const int before = record.ticksSet.value_or(wished);
     // The candidates tried changed the ticker: the wish is the one read before them.
     record.ticksWished = wished;
     applyTickLevel(axis, level);
     record.ticksSet = level;
+    // The labels it blanks counted (KeepsClear::leavesScale) at the level set, not the last tried.
+    if (clearing)
+        generate();
     return level != before;
 }
 
@@ -444,9 +446,8 @@ bool alignTicks(const QList<QCPAxis *> &axes)
     return changed;
 }
 
-// An inset legend that still covers much of its axes after taking fewer columns moves below
-// them, into a row of the figure's own: a legend must not hide the data. Only for axes that
-// are a row of the plot's top layout.
+// An inset legend that still covers much of its axes after taking fewer columns moves below them, into
+// a row of the figure's own: a legend must not hide the data. Only for axes in the plot's top layout.
 bool moveBelow(QCustomPlot *plot, QCPAxisRect *rect, QCPLegend *legend)
 {
     // A legend FigureRoom moved inside chose its corner as free of data.

@@ -37,6 +37,11 @@ public:
     // reader needs two of an axis's numbers to read its scale; why-sqrt-d's log axis of d_model
     // kept only its 10² on a 14-pt slide). True while it keeps clear of nothing.
     bool leavesScale() const { return !m_axis || m_left >= std::min(2, m_made); }
+    // Whether the labels it made last, keeping clear, leave its axis enough numbers: three at least
+    // within the range, or two with no more than one blanked. True while it keeps clear of nothing.
+    // A label along its tick labels that leaves two and blanks more leaves ticks unnumbered that a
+    // wider step numbers (FigureFit's fitTicks: left-padding's Δ score kept two of five).
+    bool numbersEnough() const { return !m_axis || m_left >= 3 || (m_left >= 2 && m_made - m_left <= 1); }
 
 protected:
     // Writes the labels short where asked, then blanks those of `ticks` that reach into the stretch.
