@@ -91,6 +91,7 @@ AlibiAttentionFigure::AlibiAttentionFigure(QCustomPlot *plot)
     }
     PlotStyle::setLogAxis(m_weights->axis(QCPAxis::atLeft));
     m_weights->axis(QCPAxis::atLeft)->setLabel(u"weight of one key"_s);
+    ShorterLabels::set(m_weights->axis(QCPAxis::atLeft), {u"weight"_s});
     m_shares->axis(QCPAxis::atLeft)->setLabel(u"share within distance"_s);
     m_shares->axis(QCPAxis::atLeft)->setRange(0.0, 1.02);
     // Both name the distance: the upper gives its labels to the lower while both are shown
