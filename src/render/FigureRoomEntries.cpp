@@ -145,6 +145,15 @@ QStringList cutFor(const QCustomPlot &plot, QCPLegend *legend, int columns, cons
     return cut(low);
 }
 
+// Whether each of `shown` is its entry's name whole or one of the shorter forms its figure gave.
+bool wholeOrFormed(const QStringList &names, const QStringList &shown, const QList<QStringList> &forms)
+{
+    for (qsizetype i = 0; i < shown.size(); ++i)
+        if (shown[i] != names[i] && !forms.value(i).contains(shown[i]))
+            return false;
+    return true;
+}
+
 } // namespace
 
 bool shortenEntries(QCustomPlot *plot)
@@ -195,10 +204,25 @@ bool elideEntries(QCustomPlot *plot)
         // Cut for three columns; where its entries would not read apart so, for two, then one: a key
         // whose entries name nothing is no key (buckets at 6 x 4 cm read "T5 key…" twice and "cappe…").
         QStringList shown;
+        int cutColumns = 1;
         for (const int columns : {3, 2, 1}) {
             shown = cutFor(*plot, legend, columns, items, names, forms);
+            cutColumns = columns;
             if (readApart(names, shown))
                 break;
+        }
+        // Where the figure's shorter forms, no entry cut, let the key stand in more columns and
+        // so in fewer rows, those: a row of the page goes to the plots (rope-frequencies for
+        // Llama 3.1 at a column, eight entries in three rows, cut, "max-len …", lost its title).
+        const auto rows = [&names](int columns) { return (names.size() + columns - 1) / columns; };
+        for (int columns = int(names.size()); columns > cutColumns; --columns) {
+            if (rows(columns) >= rows(cutColumns) || rows(columns) == rows(columns - 1))
+                continue;
+            const QStringList formed = cutFor(*plot, legend, columns, items, names, forms);
+            if (wholeOrFormed(names, formed, forms) && readApart(names, formed)) {
+                shown = formed;
+                break;
+            }
         }
         for (qsizetype i = 0; i < items.size(); ++i)
             changed |= setEntryText(plot, items[i], shown[i]);

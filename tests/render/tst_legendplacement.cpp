@@ -91,6 +91,7 @@ private slots:
     void aKeyHidingTooMuchStaysBelow();
     void aKeyGoesAboveTheDataOnHeadroom();
     void anEntryTakesAShorterFormWhole();
+    void shorterFormsSaveARow();
     void aBandIsData();
     void aWavyBandIsMeasuredAsQtClipsIt();
     void aColourMapsClearCellsAreRoom();
@@ -231,6 +232,42 @@ void TestLegendPlacement::anEntryTakesAShorterFormWhole()
     FigureRoom::restore(&plot);
     QCOMPARE(withForms->name(), u"L₀ = max-len = 1,024"_s);
     QCOMPARE(without->name(), u"L₀ = max-len = 1,024"_s);
+}
+
+// Four entries "weight of head 1" .. "weight of head 4", whole, stand in three columns on a page
+// 520 units wide, in two rows, and not in four. Where each has a shorter form ("h1" .. "h4") the
+// key stands in four columns, one row, in those forms, none cut; where one of them has none, the
+// key keeps its entries whole in two rows (no cut to save a row).
+void TestLegendPlacement::shorterFormsSaveARow()
+{
+    for (const bool everyOne : {true, false}) {
+        QCustomPlot plot;
+        const QString name = u"weight of head %1"_s;
+        const Panel panel = diagonalWithKey(plot, name.arg(1));
+        QList<QCPGraph *> graphs {plot.graph(0)};
+        for (int i = 2; i <= 4; ++i) {
+            graphs.append(plot.addGraph(panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft)));
+            graphs.back()->setName(name.arg(i));
+            panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, graphs.back()));
+        }
+        for (int i = 0; i < 4; ++i)
+            if (everyOne || i > 0)
+                ShorterLabels::setEntry(graphs[i], {u"h%1"_s.arg(i + 1)});
+        plot.setViewport(QRect(0, 0, 520, 240));
+        plot.replot();
+        const double entry = panel.legend->item(0)->minimumOuterSizeHint().width();
+        const QMargins margins = panel.legend->margins();
+        const double room = 520.0 - 8.0 - margins.left() - margins.right();
+        QVERIFY2(3.0 * entry + 2.0 * panel.legend->columnSpacing() <= room, qPrintable(QString::number(entry)));
+        QVERIFY2(4.0 * entry + 3.0 * panel.legend->columnSpacing() > room, qPrintable(QString::number(entry)));
+
+        QCOMPARE(FigureRoom::Steps::elideEntries(&plot), everyOne);
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(graphs[i]->name(), everyOne ? u"h%1"_s.arg(i + 1) : name.arg(i + 1));
+        FigureRoom::restore(&plot);
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(graphs[i]->name(), name.arg(i + 1));
+    }
 }
 
 // A band a graph fills to another, its edges drawn without a pen, is data a key's ground would

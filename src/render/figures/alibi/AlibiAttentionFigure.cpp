@@ -6,6 +6,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/StampedGraph.h"
 
 #include "core/alibi/AlibiSlopes.h"
@@ -90,12 +91,16 @@ AlibiAttentionFigure::AlibiAttentionFigure(QCustomPlot *plot)
     }
     PlotStyle::setLogAxis(m_weights->axis(QCPAxis::atLeft));
     m_weights->axis(QCPAxis::atLeft)->setLabel(u"weight of one key"_s);
+    ShorterLabels::set(m_weights->axis(QCPAxis::atLeft), {u"weight"_s});
     m_shares->axis(QCPAxis::atLeft)->setLabel(u"share within distance"_s);
     m_shares->axis(QCPAxis::atLeft)->setRange(0.0, 1.02);
     // Both name the distance: the upper gives its labels to the lower while both are shown
     // (FigureRoom), and keeps them when the shares go on little room.
-    for (QCPAxisRect *rect : {m_weights, m_shares})
+    // On little room the distance by its formula, short enough to stand along its tick labels.
+    for (QCPAxisRect *rect : {m_weights, m_shares}) {
         rect->axis(QCPAxis::atBottom)->setLabel(u"distance |i − j| of the key from the query"_s);
+        ShorterLabels::set(rect->axis(QCPAxis::atBottom), {u"distance |i − j|"_s});
+    }
     FigureRoom::setDispensable(m_shares, 1);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);
     m_halfLine = PlotItems::line(m_shares, kAttentionGuide, 1.0, Qt::DotLine);
@@ -185,6 +190,8 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
                                                                          FigureText::formatCount(head.ninety))
                   : u"head %1 (m = %2): half within %3, 90% within %4"_s.arg(head.head).arg(
                       m, FigureText::formatCount(head.half), FigureText::formatCount(head.ninety)));
+        // On little room a head by its number, "h3", so that the key of heads takes fewer rows.
+        ShorterLabels::setEntry(m_weightCurves[n], {u"head %1"_s.arg(head.head), u"h%1"_s.arg(head.head)});
         MeasuredText::addToLegend(m_weightCurves[n], m_legend);
     }
     // The spans' dots, sorted by distance as a graph keeps its keys.

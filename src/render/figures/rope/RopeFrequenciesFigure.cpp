@@ -123,6 +123,9 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_before->setVisible(scaled);
     m_before->setData(d.pair, d.wavelengthBefore, true);
     m_before->setName(u"unscaled 2π·θ^(%1)"_s.arg(exponent));
+    // On little room the curve before scaling by its word: the scaled curve beside it is named by
+    // its scaling, the y axis says what both are.
+    ShorterLabels::setEntry(m_before, {u"unscaled"_s});
     if (scaled)
         add(m_before);
     m_partial->setVisible(!d.partialPair.isEmpty());
@@ -140,6 +143,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_extended->setVisible(extended);
     PlotItems::horizontal(m_extended, x0, x1, static_cast<double>(d.extended));
     m_extended->setName(u"max-len %1"_s.arg(FigureText::formatCount(d.extended)));
+    ShorterLabels::setEntry(m_extended, {u"max-len"_s});
     if (extended)
         add(m_extended);
 
