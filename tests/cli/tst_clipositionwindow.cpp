@@ -132,6 +132,59 @@ private slots:
                  qPrintable(text.out));
     }
 
+    // Rows before the declared window (a cache's offset forgotten: executorch#2010 sliced
+    // freqs_cos[:seqlen] where start_pos..start_pos + seqlen was meant): position-offset, both starts
+    // said, as for rows after it; the search is the same whichever way the rows lie.
+    void beforeWindow_data()
+    {
+        QTest::addColumn<QString>("family");
+        QTest::addColumn<int>("first");
+        QTest::addColumn<int>("declared");
+        QTest::addColumn<QStringList>("expect");
+        const QStringList rope {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s, u"--head-dim"_s, u"128"_s};
+        QTest::newRow("rope cos from 0, declared 64") << u"rope"_s << 0 << 64 << rope;
+        QTest::newRow("rope cos from 32, declared 64") << u"rope"_s << 32 << 64 << rope;
+        QTest::newRow("rope cos from 0, declared 1000") << u"rope"_s << 0 << 1000 << rope;
+        QTest::newRow("sinusoid from 0, declared 64")
+            << u"sinusoidal"_s << 0 << 64 << QStringList {u"--expect"_s, u"sinusoidal"_s};
+    }
+    void beforeWindow()
+    {
+        QFETCH(QString, family);
+        QFETCH(int, first);
+        QFETCH(int, declared);
+        QFETCH(QStringList, expect);
+        const std::int64_t d = 128, rows = 32;
+        const QString file
+            = written({rows, d}, family == u"sinusoidal"_s ? sinusoid(first, rows, d) : ropeCos(first, rows, d));
+        QVERIFY(!file.isEmpty());
+        // The window declared by --positions, or by --position-ids from `declared` (a cached step's ids).
+        std::vector<double> ids;
+        for (std::int64_t p = declared; p < declared + rows; ++p)
+            ids.push_back(double(p));
+        const QString idsFile = written({1, rows}, ids);
+        const QStringList window {u"--positions"_s, u"%1:%2"_s.arg(declared).arg(declared + rows)};
+        // (The sinusoid's reading at ids past 0 gives no verdict yet: RoPE's rows alone take the ids here.)
+        QList<QStringList> declarations {QStringList {}, expect};
+        if (family == u"rope"_s)
+            declarations.append(QStringList {u"--position-ids"_s, idsFile});
+        for (const QStringList &flags : declarations) {
+            const bool byIds = flags.contains(u"--position-ids"_s);
+            const CliCheck::Checked off = CliCheck::checkFile(file, byIds ? flags : flags + window);
+            QVERIFY2(CliCheck::named(off.json, {u"position-offset"_s}), qPrintable(off.shown));
+            QCOMPARE(off.exit, 1);
+            QVERIFY2(off.diagnosis().contains(u"start at %1 where the declared positions start at %2"_s.arg(first).arg(
+                         declared)),
+                     qPrintable(off.shown));
+            if (byIds)
+                continue;
+            // At its own window the same rows are correct.
+            const CliCheck::Checked own = CliCheck::checkFile(
+                file, flags + QStringList {u"--positions"_s, u"%1:%2"_s.arg(first).arg(first + rows)});
+            QVERIFY2(own.verdict() == u"correct"_s && own.mistakes().isEmpty(), qPrintable(own.shown));
+        }
+    }
+
     // A table from position 0 stays correct with no window said; declared elsewhere, position-offset.
     void fromZero()
     {

@@ -149,7 +149,11 @@ QString diagnosis(const RopeFit::Fit &fit, const RopeFit::Hypothesis &correct)
         else if (mistake == u"attention-factor-missing"_s)
             lines.append(attentionLine(fit));
         else if (mistake == CheckMistakes::kPositionOffset)
-            lines.append(CheckDiagnosis::offsetLine(h.firstPosition - correct.firstPosition, u"HF's position_ids"_s));
+            // Rows before the declared window (its cache offset forgotten) say both starts.
+            lines.append(h.firstPosition < correct.firstPosition
+                             ? CheckDiagnosis::offsetLine(h.firstPosition, correct.firstPosition)
+                             : CheckDiagnosis::offsetLine(h.firstPosition - correct.firstPosition,
+                                                          u"HF's position_ids"_s));
         else if (mistake == CheckMistakes::kHalfPrecisionAngles)
             lines.append(CheckDiagnosis::halfPrecisionLine(h.rounding));
         else if (mistake == u"rope-scaling-reversed"_s)

@@ -333,6 +333,8 @@ void RopeConfigReader::checkKeys(ConfigLayer &layer, const ConfigObject *d, bool
             continue;
         if (type == RopeType::Dynamic && k == u"original_max_position_embeddings"_s)
             continue; // dynamic-ignores-original says more
+        if (type == RopeType::Dynamic && k == u"alpha"_s)
+            continue; // NTK alpha: read (RopeConfigReader::readNtkAlpha)
         if (m_row.dicts != u"one"_s && (k == u"rope_type"_s || k == u"rope_theta"_s))
             continue;
         // Keys the class takes out of the validation (Ministral3Config's llama_4_scaling_beta).
@@ -407,6 +409,8 @@ QList<ConfigFindings::Kind> RopeConfig::findings()
         {u"llama3-original-not-below-max"_s, Severity::Warning,
          u"llama3's original_max_position_embeddings is not below max_position_embeddings (HF warns)"_s},
         {u"beta-fast-below-slow"_s, Severity::Warning, u"yarn's beta_fast below beta_slow (HF warns)"_s},
+        {u"dynamic-ntk-alpha"_s, Severity::Note,
+         u"dynamic with alpha (Hunyuan): the base is rope_theta * alpha^(d/(d-2)) at every length, not the factor's"_s},
         {u"llama3-low-equals-high"_s, Severity::Note,
          u"llama3 with low_freq_factor = high_freq_factor (Llama 4 Scout): no blended band; HF warns"_s},
         {u"mscale-pair"_s, Severity::Note,

@@ -68,6 +68,9 @@ private:
 
     // Its scaling (RopeConfigScaling.cpp).
     void readScaling(ConfigLayer &layer, const ConfigObject *d, QHash<QString, QString> &sources);
+    // Dynamic with alpha (Hunyuan's NTK alpha): folded into rope_theta, the default table; false
+    // where the dict holds no alpha.
+    bool readNtkAlpha(ConfigLayer &layer, const ConfigObject *d, QHash<QString, QString> &sources);
     void readYarn(ConfigLayer &layer, const ConfigObject *d, std::optional<std::int64_t> original,
                   const NumberIn &numberIn);
     void readLongRope(ConfigLayer &layer, const ConfigObject *d, std::optional<std::int64_t> original,

@@ -85,6 +85,8 @@ void RopeConfigReader::readScaling(ConfigLayer &layer, const ConfigObject *d, QH
                      lt);
         break;
     case RopeType::Dynamic:
+        if (readNtkAlpha(layer, d, sources))
+            break;
         // _compute_dynamic_ntk_parameters grows the base past max_position_embeddings, whatever
         // original_max_position_embeddings says.
         if (original && *original != maxPos)
@@ -114,6 +116,45 @@ void RopeConfigReader::readScaling(ConfigLayer &layer, const ConfigObject *d, QH
         readLlama3(layer, original, numberIn);
         break;
     }
+}
+
+// NTK alpha, a published form of dynamic (Hunyuan's configs: {"type": "dynamic", "alpha": A}):
+// transformers' HunYuanDenseV1RotaryEmbedding and HunYuanMoEV1RotaryEmbedding.__init__ ("Diff from
+// Llama - DynamicNTKAlphaRotary") and vLLM's get_rope (DynamicNTKAlphaRotaryEmbedding, taken for
+// dynamic wherever the dict holds alpha) turn at base = rope_theta * alpha ** (d / (d - 2)), d the
+// head dim, at every length up to max_position_embeddings: the default table of that base, its
+// attention factor 1, no factor read. The base is the layer's rope_theta from here on, its source
+// the alpha key; a port that reads factor instead (mobius#293) turns at rope_theta unscaled.
+bool RopeConfigReader::readNtkAlpha(ConfigLayer &layer, const ConfigObject *d, QHash<QString, QString> &sources)
+{
+    RopeParams &r = layer.params.rope;
+    if (!d || !d->has(u"alpha"_s))
+        return false;
+    const std::optional<double> alpha = d->number(u"alpha"_s, 0.0, ConfigBounds::kInf);
+    if (!alpha || !(*alpha > 0.0) || r.headDim <= 2)
+        return false;
+    const double given = r.theta;
+    const double exponent = double(r.headDim) / double(r.headDim - 2);
+    r.theta = given * std::pow(*alpha, exponent);
+    r.type = RopeType::Default;
+    r.factor.reset();
+    r.originalMaxLen.reset();
+    sources.insert(u"rope-theta"_s,
+                   u"%1 (rope_theta %2 * alpha^(%3/%4) = %5, NTK alpha: HunYuanDenseV1RotaryEmbedding, vLLM's "
+                   "DynamicNTKAlphaRotaryEmbedding)"_s.arg(d->pathOf(u"alpha"_s), ConfigText::number(given))
+                       .arg(r.headDim)
+                       .arg(r.headDim - 2)
+                       .arg(ConfigText::number(r.theta)));
+    m_c.find(u"dynamic-ntk-alpha"_s,
+             u"%1 is %2 with rope_type dynamic: Hunyuan's rotary embedding and vLLM's DynamicNTKAlphaRotaryEmbedding "
+             "turn at base rope_theta %3 * alpha^(%4/%5) = %6 at every length, not dynamic's factor; ports that read "
+             "the factor turn at rope_theta %3 (mobius#293)"_s.arg(d->pathOf(u"alpha"_s), ConfigText::number(*alpha),
+                                                                  ConfigText::number(given))
+                 .arg(r.headDim)
+                 .arg(r.headDim - 2)
+                 .arg(ConfigText::number(r.theta)),
+             m_where);
+    return true;
 }
 
 void RopeConfigReader::readYarn(ConfigLayer &layer, const ConfigObject *d, std::optional<std::int64_t> original,

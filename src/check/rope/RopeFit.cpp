@@ -197,19 +197,24 @@ std::optional<double> measurePairZero(const std::function<double(std::size_t, st
     for (std::int64_t k = 0; k < leading; ++k)
         rss += std::pow(value(std::size_t(k), 0) - a * std::cos(theta0 * k) - b * std::sin(theta0 * k), 2);
     m.amplitudeSigma = leading > 2 ? std::sqrt(rss / double(leading - 2) * std::max(cc, ss) / det) : m.amplitude;
-    double bestResidual = std::numeric_limits<double>::infinity();
-    // A first position declared (the ids' first) is the only one tried: its phase says cos or sin.
-    const std::int64_t fromQ = declaredFirst > 0 ? declaredFirst : 0, toQ = declaredFirst > 0 ? declaredFirst : 64;
-    for (std::int64_t q = fromQ; q <= toQ; ++q) {
-        for (const bool c : {true, false}) {
-            const double target = theta0 * double(q) - (c ? 0.0 : kHalfPi);
-            const double residual = std::fabs(std::remainder(phase - target, kTwoPi)) + 1e-9 * double(q);
-            if (residual < bestResidual) {
-                bestResidual = residual;
-                m.cosine = c;
-                m.firstPosition = q;
+    // Row 0 at the declared first position (--positions A:B, the ids' first), its phase saying cos or sin; where
+    // that is off by over 0.05 rad and one of 0..64 far closer (a cache offset forgotten), it (position-offset).
+    double best = std::numeric_limits<double>::infinity();
+    const auto tryFrom = [&](std::int64_t fromQ, std::int64_t toQ) {
+        for (std::int64_t q = fromQ; q <= toQ; ++q)
+            for (const bool c : {true, false}) {
+                const double target = theta0 * double(q) - (c ? 0.0 : kHalfPi);
+                const double residual = std::fabs(std::remainder(phase - target, kTwoPi)) + 1e-9 * double(q);
+                if (residual < best)
+                    best = residual, m.cosine = c, m.firstPosition = q;
             }
-        }
+    };
+    tryFrom(std::max<std::int64_t>(declaredFirst, 0), declaredFirst > 0 ? declaredFirst : 64);
+    if (const Measured declared = m; declaredFirst > 0 && best > 0.05) {
+        const double declaredResidual = std::exchange(best, std::numeric_limits<double>::infinity());
+        tryFrom(0, 64);
+        if (!(best * 8.0 < declaredResidual))
+            m = declared;
     }
     return theta0;
 }
