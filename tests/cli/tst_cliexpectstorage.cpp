@@ -8,6 +8,8 @@
 // attention-factor-missing, the other list longrope-factor-set. Every table is a float64 formula
 // here, rounded as its storage rounds it.
 #include "CliRun.h"
+#include "support/HalfFloats.h"
+#include "NpyBytes.h"
 
 #include <QtTest>
 
@@ -19,7 +21,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -28,18 +29,6 @@ namespace {
 
 constexpr qint64 kRows = 512;
 constexpr qint64 kDim = 128; // head_dim: kDim / 2 frequencies
-
-// float32 rounded to bfloat16, to nearest even (torch's .to(torch.bfloat16)).
-float bf16(double v)
-{
-    const float f = float(v);
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &f, sizeof bits);
-    bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
-    float r = 0.0f;
-    std::memcpy(&r, &bits, sizeof r);
-    return r;
-}
 
 // How a port's table deviates from the reference's: none, rope_theta 10000 for 500000, positions
 // from 3, or the frequencies divided by 4 (linear scaling no config declares); or none, its angles
@@ -73,20 +62,12 @@ QString shown(const QJsonObject &o)
         .arg(o[u"verdict"_s].toString(), mistakesOf(o).join(u","_s), o[u"diagnosis"_s].toString());
 }
 
-// A .npy of `shape` whose values are `values` in C order, of numpy's `descr` ('<f4', or '<c8' with
-// each complex value two floats, real then imaginary).
+// Writes `values` as a .npy of `shape` and numpy's `descr` (NpyBytes.h).
 bool writeNpy(const QString &path, const std::vector<qint64> &shape, const std::vector<float> &values,
               const QByteArray &descr)
 {
-    QByteArrayList dims;
-    for (const qint64 d : shape)
-        dims.append(QByteArray::number(d));
-    QByteArray dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims.join(", ") + "), }";
-    const qsizetype total = 10 + dict.size() + 1;
-    dict.append(QByteArray((64 - total % 64) % 64, ' ')).append('\n');
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    bytes.append(char(dict.size() & 0xff)).append(char(dict.size() >> 8)).append(dict);
-    bytes.append(reinterpret_cast<const char *>(values.data()), qsizetype(values.size() * sizeof(float)));
+    const std::vector<std::int64_t> dims(shape.begin(), shape.end());
+    const QByteArray bytes = npyOfFloats(dims, values, descr);
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
@@ -121,7 +102,7 @@ private:
         std::vector<float> v;
         for (qint64 p = 0; p < kRows; ++p)
             for (qint64 i = 0; i < kDim / 2; ++i)
-                v.push_back(bf16(std::cos(angle(p, i, how))));
+                v.push_back(halffloats::toBFloat16(float(std::cos(angle(p, i, how)))));
         const QString file = path(u"half"_s);
         return writeNpy(file, {kRows, kDim / 2}, v, "<f4") ? file : QString();
     }
