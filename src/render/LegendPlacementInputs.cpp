@@ -62,33 +62,29 @@ Inputs inputsOf(const QCPLegend *legend, QCPAxisRect *rect)
     return in;
 }
 
-struct Remembered
+// Each key placed in this thread's fitting, with what it was placed by and as it was left.
+QHash<const QCPLegend *, Inputs> &remembered()
 {
-    QHash<const QCPLegend *, Inputs> placed;
-};
-
-Remembered &remembered()
-{
-    thread_local Remembered r;
-    return r;
+    thread_local QHash<const QCPLegend *, Inputs> placed;
+    return placed;
 }
 
 } // namespace
 
 void beginFitting()
 {
-    remembered().placed.clear();
+    remembered().clear();
 }
 
 bool placedAsIs(const QCPLegend *legend, QCPAxisRect *rect)
 {
-    const auto it = remembered().placed.constFind(legend);
-    return it != remembered().placed.constEnd() && *it == inputsOf(legend, rect);
+    const auto it = remembered().constFind(legend);
+    return it != remembered().constEnd() && *it == inputsOf(legend, rect);
 }
 
 void rememberPlaced(const QCPLegend *legend, QCPAxisRect *rect)
 {
-    remembered().placed.insert(legend, inputsOf(legend, rect));
+    remembered().insert(legend, inputsOf(legend, rect));
 }
 
 } // namespace posenc::LegendPlacement

@@ -46,15 +46,16 @@ QString attentionLine(const RopeFit::Fit &fit)
                "+ 1 = %2 (exllamav3#259); the correct table is %2 %3(p theta_i)"_s.arg(
                    number(r.factor.value_or(1.0)), short5(fit.typeAttentionFactor),
                    fit.hypothesis.cosine ? u"cos"_s : u"sin"_s);
+    const QString amplitude = u"the amplitude is 1, but LongRoPE with factors above 1 multiplies cos and sin by "_s;
+    const QString formula = u"sqrt(1 + ln(factor) / ln(original_max_position_embeddings))"_s;
     // The parameters' own factor where they give one (a declaration's, a published form's).
     if (fit.typeAttentionFactor > 1.0 + 1e-9)
-        return u"the amplitude is 1, but LongRoPE with factors above 1 multiplies cos and sin by its attention factor "
-               "sqrt(1 + ln(factor) / ln(original_max_position_embeddings)) = %1 (modeling_rope_utils.py, "
-               "_compute_longrope_parameters); the correct table is %1 %2(p theta_i)"_s.arg(
-                   short5(fit.typeAttentionFactor), fit.hypothesis.cosine ? u"cos"_s : u"sin"_s);
-    return u"the amplitude is 1, but LongRoPE with factors above 1 multiplies cos and sin by sqrt(1 + ln(factor) / "
-           "ln(original_max_position_embeddings)) > 1; the table does not hold that factor's value, so the error is "
-           "measured against the table as found"_s;
+        return amplitude
+            + u"its attention factor %1 = %2 (modeling_rope_utils.py, _compute_longrope_parameters); the correct "
+              "table is %2 %3(p theta_i)"_s.arg(formula, short5(fit.typeAttentionFactor),
+                                               fit.hypothesis.cosine ? u"cos"_s : u"sin"_s);
+    return amplitude + formula
+        + u" > 1; the table does not hold that factor's value, so the error is measured against the table as found"_s;
 }
 
 // "pairs 3..7", "pair 3", "no pair": a run of pairs.
