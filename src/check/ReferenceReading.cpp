@@ -113,12 +113,20 @@ std::optional<LaterForm> publishedFromLaterPosition(const TableRows &reference, 
 
 } // namespace
 
+bool namedByReferenceReading(const TableMatch &match)
+{
+    return match.verdict == CheckVerdict::Mistake
+        && (match.mistakes.isEmpty() || match.rowsMoved || match.columnsMoved);
+}
+
 bool nameByReferenceReading(TableMatch &match, const TableRows &table, const TableRows &reference,
                             const StreamOptions &options)
 {
-    // Rows moved (TableRowShift) are named again as the family's mistake where the reference reads as one.
-    if (match.verdict != CheckVerdict::Mistake || !(match.mistakes.isEmpty() || match.rowsMoved))
+    // Rows moved (TableRowShift) are named again as the family's mistake where the reference reads as
+    // one, and columns moved (columns-swapped) where the family names their order.
+    if (!namedByReferenceReading(match))
         return true;
+    const bool columnsMoved = match.columnsMoved;
     StreamOptions quiet = options;
     quiet.progress = nullptr;
     const std::optional<TableMatch> form = readWithoutDeclaration(reference, quiet);
@@ -191,6 +199,11 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
     if (referenceReadingCancelled(options))
         return false;
     const auto *asForm = std::get_if<Streamed>(&streamed);
+    // Columns moved stand unless the family names them: a table the family takes in either order
+    // (DeepSeek's layouts) is still not the reference file's.
+    if (columnsMoved
+        && (!asForm || asForm->match.verdict != CheckVerdict::Mistake || asForm->match.mistakes.isEmpty()))
+        return true;
     const QString reads = u"%1 %2"_s.arg(kReferenceReads, readText);
     const QString halfNote = wide ? u"the table's %1 columns read, as the reference's are, as the cache of half the "
                                     "table they stand for (each column once per pair): a column c or c + %1 the "
@@ -206,6 +219,10 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
         match.notes.prepend(reads);
         return true;
     }
+    // The columns' order found cell by cell is said with the family's name for it.
+    if (columnsMoved)
+        match.notes.prepend(match.diagnosis);
+    match.columnsMoved = false;
     match.mistakes = asForm->match.mistakes;
     match.positionOffset = asForm->match.positionOffset;
     match.firstPositionRow = asForm->match.firstPositionRow;

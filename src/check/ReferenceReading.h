@@ -9,6 +9,11 @@
 // against the family and parameters the reference is (docs/ARCHITECTURE.md, Checking a table).
 namespace posenc::TableCheck {
 
+// Whether the reference's reading may name `match`'s mistake (nameByReferenceReading): a mistake
+// with no name, the reference's rows moved, or its columns in another order (a family's layout or
+// its flip_sin_to_cos is such an order; the family's name, as a declaration of it gives, says why).
+bool namedByReferenceReading(const TableMatch &match);
+
 // When `match` is an unnamed mistake against `reference`: the reference read without a
 // declaration, every row streamed; where every row is a family's at known parameters (`correct`,
 // a published form, or a `variant`), the table is checked as declared that family at those
@@ -17,7 +22,10 @@ namespace posenc::TableCheck {
 // of the comparison with the reference table. Where the table is that reading too, at its own
 // precision (float32 angles against the reference's exact ones), it is `correct` against the
 // reading, the file's difference said in a note: no faithful computation is a mistake. A note says
-// what the reference reads as when that names nothing. False when cancelled.
+// what the reference reads as when that names nothing. Columns moved (columns-swapped) are named by
+// the family's mistake where the reading names one (rope-layout, flip-sin-to-cos: the names a
+// declaration of that family gives), the columns said in a note; else they stand as they are. False
+// when cancelled.
 bool nameByReferenceReading(TableMatch &match, const TableRows &table, const TableRows &reference,
                             const StreamOptions &options);
 

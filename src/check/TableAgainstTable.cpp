@@ -380,6 +380,7 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     }
     if (order) {
         m.mistakes = {kColumnsSwapped};
+        m.columnsMoved = true;
         m.diagnosis = u"every cell is one of %1's, in another column: %2 (as when two channels, x and y or sin and "
                       "cos, are exchanged: physicsnemo#1096's meshgrid)"_s.arg(m.referenceText, orderWords(*order));
     } else if (flip) {

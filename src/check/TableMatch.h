@@ -192,6 +192,10 @@ struct TableMatch
     // Whether the mistake is a reference table's rows moved (TableRowShift), which the reference's
     // own reading as a family's table names better where it has one (nameByReferenceReading).
     bool rowsMoved = false;
+    // Whether the mistake is a reference table's columns in another order (columns-swapped), which
+    // the reference's reading names better where its family names the order (a RoPE layout,
+    // flip_sin_to_cos: nameByReferenceReading).
+    bool columnsMoved = false;
     // A reference table's largest |value| (expectTable): the scale of float32's rounding in sums that
     // make it (unknownWithinSummation).
     double referenceLargest = 0.0;

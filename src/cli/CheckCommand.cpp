@@ -197,8 +197,8 @@ std::optional<std::int64_t> declaredHeads(const QCommandLineParser &parser, cons
     return std::nullopt;
 }
 
-// Rows at ids from F > 0 read undeclared by a family whose reading starts at position 0 (a sinusoid's
-// row r read as position r): its verdict says nothing of rows at F + r, so it is unknown, said.
+// Rows at ids from F > 0 read undeclared by a family whose reading starts at position 0 (a learned
+// table's row r read as position r): its verdict says nothing of rows at F + r, so it is unknown, said.
 void laterPositionsUnread(TableMatch &match, std::int64_t first)
 {
     if (first <= 0 || !match.family || FamilyChecks::of(*match.family).tensors.readsLaterPositions
@@ -510,11 +510,18 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         // family whose reference starts at 0 would call a table at positions 1000.. a false mistake:
         // refused, as before (an undeclared reading of such a family is made unknown below).
         const bool declaredFamily = expected.kind == CheckExpect::Expectation::Kind::Family;
-        if (atIds->first > 0 && declaredFamily && !FamilyChecks::of(expected.family).tensors.readsLaterPositions)
+        if (atIds->first > 0 && declaredFamily && !FamilyChecks::of(expected.family).tensors.readsLaterPositions) {
+            QStringList readers;
+            for (const FamilySpec &family : Families::all()) {
+                if (FamilyChecks::of(family.encoding).tensors.readsLaterPositions)
+                    readers.append(Families::word(family.encoding));
+            }
             return fail(err, ExitUsage,
-                        u"--position-ids: the ids start at %1; rows from a position past 0 are read by RoPE's "
-                        "reading only (undeclared, or --expect rope, a RoPE --preset or --expect-config); "
-                        "otherwise the ids are whole numbers from 0"_s.arg(atIds->first));
+                        u"--position-ids: the ids start at %1; rows from a position past 0 are read by the "
+                        "readings of %2 only (undeclared, or --expect of one of them, its --preset or "
+                        "--expect-config); otherwise the ids are whole numbers from 0"_s.arg(atIds->first)
+                            .arg(readers.join(u", "_s)));
+        }
         declaration.firstPosition = expected.firstPosition = atIds->first;
         declaration.positionsDeclared = expected.positionsDeclared = true;
         tensor.rows = RowsAtPositions::byPosition(tensor.rows, *atIds);

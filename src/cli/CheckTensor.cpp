@@ -131,10 +131,10 @@ std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &g
                                                 : u"%1: %2"_s.arg(table.name(), stop->message));
     }
     TableMatch match = std::get<TableCheck::Streamed>(std::move(streamed)).match;
-    // A reference table the table deviates from, with no mistake named: the published form the
-    // reference is, read without a declaration, names it (TableCheck::nameByReferenceReading).
-    if (expected.kind == CheckExpect::Expectation::Kind::Table && match.verdict == CheckVerdict::Mistake
-        && (match.mistakes.isEmpty() || match.rowsMoved)) {
+    // A reference table the table deviates from, with no mistake named (or its rows or columns
+    // moved): the published form the reference is, read without a declaration, names it
+    // (TableCheck::nameByReferenceReading).
+    if (expected.kind == CheckExpect::Expectation::Kind::Table && TableCheck::namedByReferenceReading(match)) {
         // A vector's reference is read as a vector (readVectorAlone), not as a table of one row.
         if (!expected.vector) {
             if (const auto opened = expected.tableRows
@@ -366,6 +366,11 @@ void nameByReferenceStack(TableMatch &match, const TableFile::Tensor &tensor, co
     declared.kind = CheckExpect::Expectation::Kind::Family;
     declared.family = *form->family;
     declared.params = *form->params;
+    // The tables --expect FAMILY tries: the reading's own, else every table of the family's.
+    const QStringList familyTables = FamilyChecks::of(*form->family).table
+        ? FamilyChecks::of(*form->family).table->tables
+        : QStringList();
+    declared.tables = familyTables.contains(form->table) ? QStringList {form->table} : familyTables;
     declared.widthGiven = declared.modelGiven = declared.lengthGiven = true;
     declared.by = DeclaredWords::By::ReferenceTable;
     const DeclaredWords::Scope words(DeclaredWords::By::ReferenceTable);
@@ -382,6 +387,8 @@ void nameByReferenceStack(TableMatch &match, const TableFile::Tensor &tensor, co
     if (!named || named->verdict != CheckVerdict::Mistake || named->mistakes.isEmpty())
         return;
     match.mistakes = named->mistakes;
+    // A slice's own reading of the reference (another H's head) is not the stack's.
+    match.notes.removeIf([](const QString &note) { return note.startsWith(TableCheck::kReferenceReads); });
     match.diagnosis = u"the reference reads, without a declaration, as %1; against it, %2"_s.arg(
         form->correctAgainst.isEmpty() ? form->referenceText : form->correctAgainst, named->diagnosis);
 }

@@ -107,10 +107,10 @@ std::optional<std::variant<Outcome, QString>> checkRows(const std::shared_ptr<co
             : u"%1: %2"_s.arg(table->name(), stop->message);
     }
     auto &[match, verification] = std::get<TableCheck::Streamed>(streamed);
-    // A reference table the rows deviate from, with no mistake named: named by the published form
-    // the reference is, as posenc check names it (TableCheck::nameByReferenceReading).
-    if (reference.kind == DeclaredReference::Kind::Table && match.verdict == CheckVerdict::Mistake
-        && (match.mistakes.isEmpty() || match.rowsMoved)) {
+    // A reference table the rows deviate from, with no mistake named (or its rows or columns moved):
+    // named by the published form the reference is, as posenc check names it
+    // (TableCheck::nameByReferenceReading).
+    if (reference.kind == DeclaredReference::Kind::Table && TableCheck::namedByReferenceReading(match)) {
         if (const auto opened = TableFile::open(MatrixSource::parse(reference.table), budget, &cancel);
             opened && !TableCheck::nameByReferenceReading(match, *table, *opened.value(), options))
             return std::nullopt;

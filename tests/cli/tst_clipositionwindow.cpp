@@ -164,10 +164,12 @@ private slots:
             ids.push_back(double(p));
         const QString idsFile = written({1, rows}, ids);
         const QStringList window {u"--positions"_s, u"%1:%2"_s.arg(declared).arg(declared + rows)};
-        // (The sinusoid's reading at ids past 0 gives no verdict yet: RoPE's rows alone take the ids here.)
-        QList<QStringList> declarations {QStringList {}, expect};
-        if (family == u"rope"_s)
-            declarations.append(QStringList {u"--position-ids"_s, idsFile});
+        std::vector<double> ownIds;
+        for (std::int64_t p = first; p < first + rows; ++p)
+            ownIds.push_back(double(p));
+        const QString ownIdsFile = written({1, rows}, ownIds);
+        // The sinusoid's reading, as RoPE's, starts at the ids' first.
+        const QList<QStringList> declarations {QStringList {}, expect, QStringList {u"--position-ids"_s, idsFile}};
         for (const QStringList &flags : declarations) {
             const bool byIds = flags.contains(u"--position-ids"_s);
             const CliCheck::Checked off = CliCheck::checkFile(file, byIds ? flags : flags + window);
@@ -176,8 +178,12 @@ private slots:
             QVERIFY2(off.diagnosis().contains(u"start at %1 where the declared positions start at %2"_s.arg(first).arg(
                          declared)),
                      qPrintable(off.shown));
-            if (byIds)
+            if (byIds) {
+                // At ids of its own rows the same rows are correct.
+                const CliCheck::Checked own = CliCheck::checkFile(file, {u"--position-ids"_s, ownIdsFile});
+                QVERIFY2(own.verdict() == u"correct"_s && own.mistakes().isEmpty(), qPrintable(own.shown));
                 continue;
+            }
             // At its own window the same rows are correct.
             const CliCheck::Checked own = CliCheck::checkFile(
                 file, flags + QStringList {u"--positions"_s, u"%1:%2"_s.arg(first).arg(first + rows)});

@@ -317,13 +317,28 @@ private slots:
         const auto [declaredZero, dz] = run(write(dir, u"zero2.npy"_s, {rows, head}, ropeFromZero),
                                             {u"--expect"_s, u"rope"_s, u"--preset"_s, u"llama-2-7b"_s});
         QVERIFY2(declaredZero.exitCode == 1, qPrintable(declaredZero.out + declaredZero.err));
+        // The sinusoid's reading starts at the ids' first too: its chunk correct undeclared and
+        // declared, its rows from 0 at those ids position-offset with both starts.
         const QString pe = write(dir, u"chunk.npy"_s, {rows, d}, sinusoid);
-        const auto [undeclared, json] = run(pe, {});
-        QVERIFY2(undeclared.exitCode == 7 && json[u"diagnosis"_s].toString().contains(u"start at 1000"_s),
-                 qPrintable(undeclared.out + undeclared.err));
-        const Run refused = posenc({u"check"_s, pe, u"--position-ids"_s, at, u"--expect"_s, u"sinusoidal"_s});
+        for (const QStringList &declared : {QStringList(), QStringList {u"--expect"_s, u"sinusoidal"_s}}) {
+            const auto [r, json] = run(pe, declared);
+            QVERIFY2(r.exitCode == 0 && json[u"verdict"_s].toString() == u"correct"_s, qPrintable(r.out + r.err));
+        }
+        std::vector<double> sinusoidFromZero;
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t i = 0; i < d / 2; ++i) {
+                const double w = std::pow(10000.0, -double(2 * i) / double(d));
+                sinusoidFromZero.push_back(std::sin(double(r) * w));
+                sinusoidFromZero.push_back(std::cos(double(r) * w));
+            }
+        const auto [offset, offsetJson] = run(write(dir, u"pe0.npy"_s, {rows, d}, sinusoidFromZero), {});
+        QVERIFY2(offset.exitCode == 1 && offsetJson[u"mistakes"_s].toArray().contains(u"position-offset"_s)
+                     && offsetJson[u"diagnosis"_s].toString().contains(u"start at 0 where the declared positions start at 1000"_s),
+                 qPrintable(offset.out + offset.err));
+        // A family whose reading starts at 0 is refused such ids, the families that read them named.
+        const Run refused = posenc({u"check"_s, pe, u"--position-ids"_s, at, u"--expect"_s, u"alibi"_s});
         QVERIFY2(refused.exitCode == 2 && refused.err.contains(u"--position-ids: the ids start at 1000"_s)
-                     && refused.out.isEmpty(),
+                     && refused.err.contains(u"sinusoidal"_s) && refused.out.isEmpty(),
                  qPrintable(refused.err));
     }
 };

@@ -18,6 +18,8 @@ FamilyCheck makeSinusoidalCheck()
                                                 SinusoidalConfig::findings(),
                                                 [](const Params &) { return u"sinusoids added to the input"_s; });
     check.readOtherConfig = DiffusersConfig::check;
+    // The declared reference starts at the ids' first (SinusoidalFit reads row 0 there).
+    check.tensors.readsLaterPositions = true;
     check.table->exactAngles = [](Params &params) { params.sinusoidal.angles = Angles::Exact; };
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         params.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);
