@@ -201,15 +201,27 @@ bool elideEntries(QCustomPlot *plot)
             names.append(name);
             forms.append(entry && entry->plottable() ? ShorterLabels::ofEntry(entry->plottable()) : QStringList());
         }
-        // Cut for three columns; where its entries would not read apart so, for two, then one: a key
-        // whose entries name nothing is no key (buckets at 6 x 4 cm read "T5 key…" twice and "cappe…").
+        // Whole (or in the shorter forms its figure gives) in the most of three, two or one columns
+        // that holds them so: a key cut for three columns that the places after hold in two read
+        // "p ± 4√(p(1−…" on what-dropout-does' slide, where two columns held it whole.
         QStringList shown;
-        int cutColumns = 1;
+        int cutColumns = 0;
         for (const int columns : {3, 2, 1}) {
-            shown = cutFor(*plot, legend, columns, items, names, forms);
-            cutColumns = columns;
-            if (readApart(names, shown))
+            const QStringList formed = cutFor(*plot, legend, columns, items, names, forms);
+            if (wholeOrFormed(names, formed, forms) && readApart(names, formed)) {
+                shown = formed;
+                cutColumns = columns;
                 break;
+            }
+        }
+        // Else cut for three columns; where its entries would not read apart so, for two, then one: a
+        // key whose entries name nothing is no key (buckets at 6 x 4 cm read "T5 key…" twice and "cappe…").
+        for (const int columns : {3, 2, 1}) {
+            if (cutColumns > 0)
+                break;
+            shown = cutFor(*plot, legend, columns, items, names, forms);
+            if (readApart(names, shown) || columns == 1)
+                cutColumns = columns;
         }
         // Where the figure's shorter forms, no entry cut, let the key stand in more columns and
         // so in fewer rows, those: a row of the page goes to the plots (rope-frequencies for
