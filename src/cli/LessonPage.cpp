@@ -298,17 +298,16 @@ std::optional<Layout> choose(const Request &request, Builds &builds)
 
 } // namespace
 
-std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel)
+namespace {
+
+// The page on `layout`, its figures built whole.
+std::optional<Page> assemble(const Request &request, Builds &builds, const Layout &layout)
 {
-    Builds builds(request, cancel);
-    const auto layout = choose(request, builds);
-    if (!layout)
-        return std::nullopt;
     const int count = int(request.figures.size());
     Page page;
-    page.shape = layout->shape;
-    page.lead = layout->lead;
-    page.cells = cellsOf(request, *layout);
+    page.shape = layout.shape;
+    page.lead = layout.lead;
+    page.cells = cellsOf(request, layout);
     if (const int band = subtitleHeight(request); band > 0) {
         page.subtitle = subtitlePlot(request.subtitle, request.page.layout.width(),
                                      request.styles.constFirst().fontPointSize);
@@ -320,6 +319,31 @@ std::optional<Page> build(const Request &request, const std::atomic<bool> *cance
         page.builds.push_back(builds.take(i, page.cells[i]));
     }
     return page;
+}
+
+} // namespace
+
+std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel)
+{
+    Builds builds(request, cancel);
+    const auto layout = choose(request, builds);
+    const auto drawn = layout ? score(request, builds, *layout) : std::nullopt;
+    if (!drawn)
+        return std::nullopt;
+    // The subtitle's line goes where the page holds it with as many panels and titles as without it:
+    // what-dropout-does' slide for Llama 4 Scout gave up its keep mask and evaluation panels for it.
+    if (!request.subtitle.isEmpty() && (drawn->leftOut > 0 || drawn->untitled > 0)) {
+        Request bare = request;
+        bare.subtitle.clear();
+        Builds bareBuilds(bare, cancel);
+        const auto bareLayout = choose(bare, bareBuilds);
+        const auto without = bareLayout ? score(bare, bareBuilds, *bareLayout) : std::nullopt;
+        if (!without)
+            return std::nullopt;
+        if (without->leavesOutLess(*drawn))
+            return assemble(bare, bareBuilds, *bareLayout);
+    }
+    return assemble(request, builds, *layout);
 }
 
 QByteArray bytes(const Page &page, const FigureSize &size, FigureFormat format, const FigureStyle &style)

@@ -201,12 +201,18 @@ bool elideEntries(QCustomPlot *plot)
             names.append(name);
             forms.append(entry && entry->plottable() ? ShorterLabels::ofEntry(entry->plottable()) : QStringList());
         }
-        // Whole (or in the shorter forms its figure gives) in the most of three, two or one columns
-        // that holds them so: a key cut for three columns that the places after hold in two read
-        // "p ± 4√(p(1−…" on what-dropout-does' slide, where two columns held it whole.
+        // A key already over its plot (legendsOverData) stands in the columns its place gave it:
+        // whole (or in the shorter forms its figure gives) in the most of three, two or one columns
+        // of the plot that hold them so (cut for three, what-dropout-does' slide read "p ± 4√(p(1−…"
+        // in the two its place took). A key in a row of its own is cut for three columns below, so
+        // that its row takes the fewest lines of the page (layer-stack's at 6 x 4 cm, whole in one
+        // column, left its lanes 27 % of the page).
         QStringList shown;
         int cutColumns = 0;
+        const bool over = qobject_cast<QCPLayoutInset *>(legend->layout()) != nullptr;
         for (const int columns : {3, 2, 1}) {
+            if (!over)
+                break;
             const QStringList formed = cutFor(*plot, legend, columns, items, names, forms);
             if (wholeOrFormed(names, formed, forms) && readApart(names, formed)) {
                 shown = formed;

@@ -268,7 +268,7 @@ void TestLessonSlideTexts::aSlideNamesItsModel_data()
     QTest::addColumn<QStringList>("flags");
     QTest::newRow("rope-scaling qwen2-5-7b") << u"rope-scaling"_s << u"qwen2-5-7b"_s << QStringList();
     QTest::newRow("rope-scaling llama-3-1-8b") << u"rope-scaling"_s << u"llama-3-1-8b"_s << QStringList();
-    QTest::newRow("what-dropout-does bloom-560m") << u"what-dropout-does"_s << u"bloom-560m"_s << QStringList();
+    QTest::newRow("sum-vs-concat whisper-large-v3") << u"sum-vs-concat"_s << u"whisper-large-v3"_s << QStringList();
     QTest::newRow("left-padding default") << u"left-padding"_s << QString() << QStringList();
     QTest::newRow("alibi mpt-7b") << u"alibi"_s << u"mpt-7b"_s << QStringList();
     QTest::newRow("rope-scaling, its factor changed")
