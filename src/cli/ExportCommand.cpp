@@ -516,7 +516,6 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     const auto threadCount = readThreads(parser);
     if (const auto *error = std::get_if<QString>(&threadCount))
         return fail(err, ExitUsage, *error);
-    const int threads = std::get<int>(threadCount);
 
     const bool force = parser.isSet(u"force"_s);
     if (const auto refused = OutputFile::refusal(path, force))
@@ -535,9 +534,10 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
         request.styles.append(lesson ? LessonPage::styleOf(*lesson, lessonRead.model, *figure, style) : style);
     request.engine = std::make_shared<const Engine>(read.params);
     request.page = std::get<FigureSize>(size);
-    request.threads = threads;
-    // A lesson's page, its figures named or all, goes on the grid that leaves its main figure the most.
+    request.threads = std::get<int>(threadCount);
+    // A lesson's page goes on the grid that leaves its main figure the most; its slide names its model.
     request.chooseGrid = page && lesson;
+    request.subtitle = allOfLesson || lessonsOwn ? LessonPage::subtitle(lessonRead.model) : QString();
     request.stage = [&line](const QString &stage) { line.stage(stage); };
     const std::optional<LessonPage::Page> built = LessonPage::build(request, interrupt.flag());
     if (!built)
@@ -566,7 +566,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     // Panels a page short of room left out are said, as the figure's title would (it may have gone too).
     for (const QString &note : LessonPage::panelsLeftOut(*built, figures))
         err << "posenc export: " << note << '\n';
-    const QByteArray bytes = page ? LessonPage::bytes(*built, request.page, *format, style)
+    const QByteArray bytes = page || built->subtitle ? LessonPage::bytes(*built, request.page, *format, style)
                                   : FigureFile::encode(*builds.front(), *format, style);
     if (interrupt.interrupted())
         return interrupted();

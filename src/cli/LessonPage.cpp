@@ -2,12 +2,15 @@
 
 #include "core/ParamText.h"
 #include "core/Quantity.h"
+#include "core/rope/RopeText.h"
 #include "render/FigureBuild.h"
 #include "render/FigureFile.h"
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
+#include "render/MeasuredText.h"
+#include "render/PlotStyle.h"
 
 #include <algorithm>
 #include <limits>
@@ -71,7 +74,45 @@ FigureStyle styleOf(const Lesson &lesson, const LessonModel &model, const Figure
     return kept;
 }
 
+QString subtitle(const LessonModel &model)
+{
+    if (model.name.isEmpty())
+        return {};
+    const Params &params = model.params;
+    const bool scaled = params.encoding == Encoding::Rope && params.rope.type != RopeType::Default;
+    return scaled ? model.name + u"  ·  "_s + RopeText::scalingText(params) : model.name;
+}
+
 namespace {
+
+// The subtitle's line at the page's width (a plot of one text, as a figure's title is drawn, at the
+// size of the figures' texts): its parts after the first dropped, then cut, where it is wider.
+std::unique_ptr<QCustomPlot> subtitlePlot(const QString &text, int width, double points)
+{
+    auto plot = std::make_unique<QCustomPlot>();
+    PlotStyle::preparePlot(plot.get());
+    plot->plotLayout()->clear();
+    QFont font = plot->font();
+    font.setPointSizeF(points);
+    const double room = width - 2.0 * QFontMetricsF(font).averageCharWidth();
+    QString shown = text;
+    if (MeasuredText::advance(font, shown) > room)
+        shown = text.section(u"  ·  "_s, 0, 0);
+    if (MeasuredText::advance(font, shown) > room)
+        shown = QFontMetricsF(font).elidedText(shown, Qt::ElideRight, room);
+    plot->plotLayout()->addElement(0, 0, new MeasuredTextElement(plot.get(), shown, font));
+    return plot;
+}
+
+// The height the subtitle's line takes at the page's top: none without one.
+int subtitleHeight(const Request &request)
+{
+    if (request.subtitle.isEmpty() || request.styles.isEmpty())
+        return 0;
+    const auto plot
+        = subtitlePlot(request.subtitle, request.page.layout.width(), request.styles.constFirst().fontPointSize);
+    return plot->plotLayout()->elementAt(0)->minimumOuterSizeHint().height();
+}
 
 // The figures built at the sizes asked, each figure at each size once: measured on its preview
 // where it has one (which settles the layout its texts take, FigureBuild), its full data computed
@@ -165,9 +206,17 @@ bool untitled(const QCustomPlot &plot)
         && (FigureRoom::Changes::isHidden(title) || title->text().isEmpty());
 }
 
+// The figures' cells, below the subtitle's line where the page has one.
 QList<QRect> cellsOf(const Request &request, const Layout &layout)
 {
-    return FigurePage::cells(int(request.figures.size()), request.page.layout, layout.shape, layout.lead);
+    const int band = subtitleHeight(request);
+    const QSize below(request.page.layout.width(), request.page.layout.height() - band);
+    if (request.figures.size() == 1)
+        return {QRect(QPoint(0, band), below)};
+    QList<QRect> cells = FigurePage::cells(int(request.figures.size()), below, layout.shape, layout.lead);
+    for (QRect &cell : cells)
+        cell.translate(0, band);
+    return cells;
 }
 
 // How the page on `layout` shows its figures; nothing when cancelled.
@@ -249,23 +298,52 @@ std::optional<Layout> choose(const Request &request, Builds &builds)
 
 } // namespace
 
-std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel)
+namespace {
+
+// The page on `layout`, its figures built whole.
+std::optional<Page> assemble(const Request &request, Builds &builds, const Layout &layout)
 {
-    Builds builds(request, cancel);
-    const auto layout = choose(request, builds);
-    if (!layout)
-        return std::nullopt;
     const int count = int(request.figures.size());
     Page page;
-    page.shape = layout->shape;
-    page.lead = layout->lead;
-    page.cells = count == 1 ? QList<QRect> {QRect(QPoint(0, 0), request.page.layout)} : cellsOf(request, *layout);
+    page.shape = layout.shape;
+    page.lead = layout.lead;
+    page.cells = cellsOf(request, layout);
+    if (const int band = subtitleHeight(request); band > 0) {
+        page.subtitle = subtitlePlot(request.subtitle, request.page.layout.width(),
+                                     request.styles.constFirst().fontPointSize);
+        page.subtitleCell = QRect(0, 0, request.page.layout.width(), band);
+    }
     for (int i = 0; i < count; ++i) {
         if (!builds.at(i, page.cells[i], true))
             return std::nullopt;
         page.builds.push_back(builds.take(i, page.cells[i]));
     }
     return page;
+}
+
+} // namespace
+
+std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel)
+{
+    Builds builds(request, cancel);
+    const auto layout = choose(request, builds);
+    const auto drawn = layout ? score(request, builds, *layout) : std::nullopt;
+    if (!drawn)
+        return std::nullopt;
+    // The subtitle's line goes where the page holds it with as many panels and titles as without it:
+    // what-dropout-does' slide for Llama 4 Scout gave up its keep mask and evaluation panels for it.
+    if (!request.subtitle.isEmpty() && (drawn->leftOut > 0 || drawn->untitled > 0)) {
+        Request bare = request;
+        bare.subtitle.clear();
+        Builds bareBuilds(bare, cancel);
+        const auto bareLayout = choose(bare, bareBuilds);
+        const auto without = bareLayout ? score(bare, bareBuilds, *bareLayout) : std::nullopt;
+        if (!without)
+            return std::nullopt;
+        if (without->leavesOutLess(*drawn))
+            return assemble(bare, bareBuilds, *bareLayout);
+    }
+    return assemble(request, builds, *layout);
 }
 
 QByteArray bytes(const Page &page, const FigureSize &size, FigureFormat format, const FigureStyle &style)
@@ -277,6 +355,8 @@ QByteArray bytes(const Page &page, const FigureSize &size, FigureFormat format, 
         titles.append(FigureFile::documentTitle(*page.builds[i], style));
         descriptions.append(FigureFile::documentDescription(*page.builds[i]));
     }
+    if (page.subtitle)
+        placed.append({page.subtitle.get(), page.subtitleCell});
     return FigureExporter::encodePage(placed, size, format, titles.join(u"; "_s), descriptions.join(u"\n\n"_s));
 }
 

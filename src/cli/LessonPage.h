@@ -61,6 +61,12 @@ struct Layout
 // beside a figure of few (dropout-on-sum's ten heatmaps beside the magnitudes view).
 inline constexpr std::array<double, 4> kLeads {1.5, 2.0, 3.0, 4.0};
 
+// The line under a lesson's slide's titles that names the model it is read for: the model's name
+// ("Qwen2.5 7B Instruct"), with its RoPE scaling where it scales ("yarn, factor 4, original 32,768"),
+// from the LessonModel its text names too; empty where the parameters are no named model's (a flag
+// changed them), whose text says "this model".
+QString subtitle(const LessonModel &model);
+
 // A page of figures, built.
 struct Page
 {
@@ -68,6 +74,9 @@ struct Page
     double lead = 1.0; // Layout::lead
     QList<QRect> cells; // each figure's, in its order
     std::vector<std::unique_ptr<FigureBuild>> builds; // each built at its cell's size
+    // The subtitle's line across the page's top (Request::subtitle), and its cell; none without one.
+    std::unique_ptr<QCustomPlot> subtitle;
+    QRect subtitleCell;
 };
 
 // What builds a page: its figures, each with its state and style, on `page`.
@@ -81,6 +90,8 @@ struct Request
     int threads = 0;
     // Whether to choose the grid (a lesson's page): else the page's usual grid (FigurePage::grid).
     bool chooseGrid = false;
+    // A line across the page's top, above the figures' cells (subtitle()); none where empty.
+    QString subtitle;
     // Told which figure is drawn next ("the document-distance figure (1 of 2)").
     std::function<void(const QString &)> stage;
 };

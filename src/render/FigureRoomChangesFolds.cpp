@@ -23,6 +23,30 @@ QSharedPointer<KeepClearTicker> standInFor(QCPAxis *axis, const QCPAxisTicker &o
     return plain;
 }
 
+// Whether `axis`, a panel's bottom axis whose label stands along its tick labels, gains its panel
+// nothing so: a panel in its margin group below draws its own label of one line under its tick
+// labels, so the group's margin holds a row of label under the tick labels' row anyway, and the
+// label set back under the axis takes none more (dropout-on-sum's lower heatmaps read "0  5  column j"
+// beside the first's "0 5 10 15 20" over "column j" on a 14-pt slide).
+bool gainsNothing(const QCustomPlot &plot, const QCPAxis *axis)
+{
+    QCPAxisRect *rect = axis->axisRect();
+    QCPMarginGroup *group = axis->axisType() == QCPAxis::atBottom ? marginGroupOf(*rect, QCP::msBottom) : nullptr;
+    if (!group)
+        return false;
+    for (QCPAxisRect *other : plot.axisRects()) {
+        if (other == rect || !other->realVisibility() || Changes::isHidden(other)
+            || marginGroupOf(*other, QCP::msBottom) != group)
+            continue;
+        const QCPAxis *below = other->axis(QCPAxis::atBottom);
+        if (below && below->visible() && below->tickLabels() && !below->label().isEmpty()
+            && !below->label().contains(u'\n') && below->labelFont() == axis->labelFont()
+            && below->tickLabelFont() == axis->tickLabelFont())
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 bool Changes::foldLabel(QCPColorScale *scale, QCPItemText *text)
@@ -59,7 +83,7 @@ bool Changes::unfoldUnreadable()
             || isHidden(along.axis->axisRect()))
             continue;
         auto *clearing = dynamic_cast<KeepsClear *>(along.axis->ticker().data());
-        if (!clearing || clearing->leavesScale())
+        if (!clearing || (clearing->leavesScale() && !gainsNothing(*m_plot, along.axis)))
             continue;
         // The ticker stays (its numbers may be written short, shortenNumbers); undo() gives back the axis's own.
         clearing->keepClear(nullptr, 0.0);

@@ -201,15 +201,33 @@ bool elideEntries(QCustomPlot *plot)
             names.append(name);
             forms.append(entry && entry->plottable() ? ShorterLabels::ofEntry(entry->plottable()) : QStringList());
         }
-        // Cut for three columns; where its entries would not read apart so, for two, then one: a key
-        // whose entries name nothing is no key (buckets at 6 x 4 cm read "T5 key…" twice and "cappe…").
+        // A key already over its plot (legendsOverData) stands in the columns its place gave it:
+        // whole (or in the shorter forms its figure gives) in the most of three, two or one columns
+        // of the plot that hold them so (cut for three, what-dropout-does' slide read "p ± 4√(p(1−…"
+        // in the two its place took). A key in a row of its own is cut for three columns below, so
+        // that its row takes the fewest lines of the page (layer-stack's at 6 x 4 cm, whole in one
+        // column, left its lanes 27 % of the page).
         QStringList shown;
-        int cutColumns = 1;
+        int cutColumns = 0;
+        const bool over = qobject_cast<QCPLayoutInset *>(legend->layout()) != nullptr;
         for (const int columns : {3, 2, 1}) {
-            shown = cutFor(*plot, legend, columns, items, names, forms);
-            cutColumns = columns;
-            if (readApart(names, shown))
+            if (!over)
                 break;
+            const QStringList formed = cutFor(*plot, legend, columns, items, names, forms);
+            if (wholeOrFormed(names, formed, forms) && readApart(names, formed)) {
+                shown = formed;
+                cutColumns = columns;
+                break;
+            }
+        }
+        // Else cut for three columns; where its entries would not read apart so, for two, then one: a
+        // key whose entries name nothing is no key (buckets at 6 x 4 cm read "T5 key…" twice and "cappe…").
+        for (const int columns : {3, 2, 1}) {
+            if (cutColumns > 0)
+                break;
+            shown = cutFor(*plot, legend, columns, items, names, forms);
+            if (readApart(names, shown) || columns == 1)
+                cutColumns = columns;
         }
         // Where the figure's shorter forms, no entry cut, let the key stand in more columns and
         // so in fewer rows, those: a row of the page goes to the plots (rope-frequencies for

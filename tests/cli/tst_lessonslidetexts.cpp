@@ -7,7 +7,10 @@
 #include "CliRun.h"
 #include "support/SvgTexts.h"
 
+#include <QDir>
 #include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
@@ -111,7 +114,7 @@ struct Slide
 };
 
 // The lesson's slide on `size` at 14 pt for `preset` (its own model where empty).
-Slide exportSlide(const QString &lesson, const QString &preset, const QString &size)
+Slide exportSlide(const QString &lesson, const QString &preset, const QString &size, const QStringList &more = {})
 {
     QTemporaryDir dir;
     if (!dir.isValid())
@@ -121,6 +124,7 @@ Slide exportSlide(const QString &lesson, const QString &preset, const QString &s
                            u"--font-size"_s, u"14"_s,       u"--quiet"_s, u"-o"_s,     svg};
     if (!preset.isEmpty())
         arguments += {u"--preset"_s, preset};
+    arguments += more;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
     Slide slide {posenc(arguments, environment), {}};
@@ -150,6 +154,8 @@ private slots:
     void everyTextWholeAndApart();
     void everyPanelAndTheTitle_data();
     void everyPanelAndTheTitle();
+    void aSlideNamesItsModel_data();
+    void aSlideNamesItsModel();
 };
 
 void TestLessonSlideTexts::everyTextWholeAndApart_data()
@@ -252,6 +258,77 @@ void TestLessonSlideTexts::everyPanelAndTheTitle()
         for (const SvgTexts::Text &text : page.texts)
             all += text.text;
         QVERIFY2(QString(all).remove(space).contains(u"(chosen):"_s), qPrintable(all));
+    }
+}
+
+void TestLessonSlideTexts::aSlideNamesItsModel_data()
+{
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QStringList>("flags");
+    QTest::newRow("rope-scaling qwen2-5-7b") << u"rope-scaling"_s << u"qwen2-5-7b"_s << QStringList();
+    QTest::newRow("rope-scaling llama-3-1-8b") << u"rope-scaling"_s << u"llama-3-1-8b"_s << QStringList();
+    QTest::newRow("sum-vs-concat whisper-large-v3") << u"sum-vs-concat"_s << u"whisper-large-v3"_s << QStringList();
+    QTest::newRow("left-padding default") << u"left-padding"_s << QString() << QStringList();
+    QTest::newRow("alibi mpt-7b") << u"alibi"_s << u"mpt-7b"_s << QStringList();
+    QTest::newRow("rope-scaling, its factor changed")
+        << u"rope-scaling"_s << QString() << QStringList {u"--rope-factor"_s, u"2"_s};
+}
+
+// A lesson's slide says which model it shows, in a line across its top above the figures' titles:
+// the model its text names (posenc lessons NAME --json's "model"), with the RoPE scaling its preset
+// gives (resources/presets: the type's word and its factor); none where a flag changed the model's
+// parameters, which its text calls "this model".
+void TestLessonSlideTexts::aSlideNamesItsModel()
+{
+    QFETCH(QString, lesson);
+    QFETCH(QString, preset);
+    QFETCH(QStringList, flags);
+    const Slide slide = exportSlide(lesson, preset, u"slide"_s, flags);
+    QVERIFY2(slide.run.exitCode == 0, qPrintable(slide.run.err));
+    QStringList read {u"lessons"_s, lesson, u"--json"_s};
+    if (!preset.isEmpty())
+        read += {u"--preset"_s, preset};
+    const Run text = posenc(read + flags);
+    QCOMPARE(text.exitCode, 0);
+    const QString model = QJsonDocument::fromJson(text.out.toUtf8()).object().value(u"model"_s).toString();
+    const SvgTexts::Page page = SvgTexts::read(slide.svg);
+    QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+    QVERIFY(!page.texts.empty());
+    // The top line: the texts whose boxes begin within a unit of the highest.
+    double top = page.texts.front().box.top();
+    for (const SvgTexts::Text &each : page.texts)
+        top = std::min(top, each.box.top());
+    QString line;
+    bool bold = false;
+    for (const SvgTexts::Text &each : page.texts)
+        if (each.box.top() < top + 1.0) {
+            line += each.text;
+            bold |= each.bold;
+        }
+    static const QRegularExpression space(u"\\s+"_s);
+    line.remove(space);
+    if (flags.isEmpty())
+        QVERIFY2(!model.isEmpty(), qPrintable(text.out));
+    if (model.isEmpty()) {
+        QVERIFY2(bold, qPrintable(u"a line above the title with no model named: %1"_s.arg(line)));
+        return;
+    }
+    QVERIFY2(!bold && line.startsWith(QString(model).remove(space)),
+             qPrintable(u"top line '%1', the text's model '%2'"_s.arg(line, model)));
+    if (preset.isEmpty())
+        return;
+    const QStringList files = QDir(QStringLiteral(POSENC_PRESETS)).entryList({u"*-"_s + preset + u".json"_s});
+    QCOMPARE(files.size(), 1);
+    QFile file(QDir(QStringLiteral(POSENC_PRESETS)).filePath(files.front()));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject params = QJsonDocument::fromJson(file.readAll()).object().value(u"params"_s).toObject();
+    const QString type = params.value(u"rope-type"_s).toString();
+    if (!type.isEmpty() && type != u"default"_s) {
+        QVERIFY2(line.contains(type), qPrintable(line));
+        QVERIFY2(line.contains(u"factor"_s + params.value(u"rope-factor"_s).toString()), qPrintable(line));
+    } else {
+        QCOMPARE(line, QString(model).remove(space));
     }
 }
 
