@@ -79,6 +79,9 @@ inline const QSet<QString> &rows()
         QStringLiteral("nope-order 6x4cm 9pt"), // 52.0% without its key of 6 curves
         QStringLiteral("rope-scalings 6x4cm 9pt"), // 68.6% without its key of 7 scalings
         QStringLiteral("buckets 6x4cm 9pt"), // 54.8% without its key of 6 curves and shades
+        // Llama 3.1's wavelengths, a row since 2026-12-02: its key of eight lines and shades given
+        // up (68.6% without it); its shades name no curve (DirectLabels).
+        QStringLiteral("rope-frequencies llama-3-1-8b 6x4cm 9pt"),
     };
     return all;
 }
