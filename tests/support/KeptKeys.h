@@ -105,7 +105,7 @@ private:
         QStringList shown;
         for (const QPointer<QCPAbstractLegendItem> &item : key.items) {
             auto *entry = qobject_cast<QCPPlottableLegendItem *>(item.data());
-            QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr;
+            QCPAbstractPlottable *plottable = entry ? posenc::DirectLabels::drawnFor(entry->plottable()) : nullptr;
             if (!plottable)
                 return false;
             QColor colour
