@@ -23,6 +23,8 @@ constexpr double kStep = 3.0; // between the places tried along a curve
 constexpr int kMostPlaces = 400; // places tried along a curve, from its end
 constexpr qsizetype kChoices = 48; // of them, those a search for labels kept apart tries
 constexpr int kMostTries = 200000; // places the search tries in all
+// The property of a key's entry that stands for a curve drawn elsewhere: that curve.
+constexpr char kStandsForProperty[] = "posencStandsFor";
 // The property of a label: its entry's forms, longest first, of which it shows the first that finds a place.
 constexpr char kFormsProperty[] = "posencLabelForms";
 
@@ -398,6 +400,20 @@ QList<QCPItemText *> labelsOf(const QCustomPlot &plot, bool unplaced = false)
 
 } // namespace
 
+void setStandsFor(QCPAbstractPlottable *entry, QCPAbstractPlottable *drawn)
+{
+    entry->setProperty(kStandsForProperty, QVariant::fromValue(QPointer<QObject>(drawn)));
+}
+
+QCPAbstractPlottable *drawnFor(QCPAbstractPlottable *entry)
+{
+    if (!entry)
+        return nullptr;
+    auto *drawn = qobject_cast<QCPAbstractPlottable *>(
+        entry->property(kStandsForProperty).value<QPointer<QObject>>().data());
+    return drawn ? drawn : entry;
+}
+
 bool labelable(const QCPLegend *legend)
 {
     bool any = false;
@@ -405,7 +421,7 @@ bool labelable(const QCPLegend *legend)
         auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
         if (!legend->item(i))
             continue;
-        QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr;
+        QCPAbstractPlottable *plottable = entry ? drawnFor(entry->plottable()) : nullptr;
         if (!plottable || !(qobject_cast<QCPGraph *>(plottable) || qobject_cast<QCPCurve *>(plottable))
             || !shown(plottable) || !shown(plottable->keyAxis()->axisRect()) || pointsOf(plottable).isEmpty()
             || plottable->name().isEmpty())
@@ -422,7 +438,7 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
     QList<Wanted> wanted;
     for (int i = 0, entry = 0; i < legend->itemCount(); ++i)
         if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)); item && entry < forms.size())
-            wanted.append({item->plottable(), forms[entry++], {}, {}, {}});
+            wanted.append({drawnFor(item->plottable()), forms[entry++], {}, {}, {}});
     if (wanted.isEmpty())
         return {};
     // Placed on the layout the plots will have without the key's row: the key laid out as if it

@@ -15,6 +15,12 @@ namespace posenc::DirectLabels {
 // The property of a label: the plottable it names (a QObject pointer).
 inline constexpr char kNamesProperty[] = "posencLabelNames";
 
+// A key's entry that holds no data of its own and stands for `drawn`, the curve it names (a compact
+// key's one entry for a line drawn in its panel, MagnitudesFigure's): its label names `drawn`.
+void setStandsFor(QCPAbstractPlottable *entry, QCPAbstractPlottable *drawn);
+// The curve `entry` names where it is drawn: the one it stands for, else itself.
+QCPAbstractPlottable *drawnFor(QCPAbstractPlottable *entry);
+
 // Whether every entry of `legend` names a curve or a band drawn in a plot (a QCPGraph or QCPCurve
 // with data there): a key that direct labels can stand in for.
 bool labelable(const QCPLegend *legend);

@@ -1,10 +1,12 @@
 // Every figure at every size from 6 x 4 cm up (docs/ARCHITECTURE.md, "Exporting", Figures at any
-// size): each registered figure, drawn from the program's defaults for its family, exported at a
+// size): each registered figure, drawn from the program's defaults for its family (and a few from a
+// model's preset, where it draws more than the defaults do), exported at a
 // paper's single and double column, a slide and 6 x 4 cm, is built (never refused), written as
 // PDF and PNG at the page's size, and read back from its SVG as a reader sees it: every text at
 // the point size asked for (within a quarter point), no two texts overlapping, none outside the
 // page or cut by its clip, every axis and colour bar drawn labelled with two of its numbers at
-// least (ReadableScales), every key of a panel drawn kept, its entries read apart (KeptKeys), and the plots (axis
+// least (ReadableScales), every key of a panel drawn kept, its entries read apart and its lines of
+// one panel drawn apart (KeptKeys), and the plots (axis
 // rects, colour scales aside) at least half of the page. A figure registered later is covered by being registered. The
 // rows still short of it are FigureSizeShortfalls', expected to fail until they are not.
 #include "FigureSizeShortfalls.h"
@@ -15,6 +17,7 @@
 #include "render/FigureRoomChanges.h"
 
 #include "FigureDefaults.h"
+#include "io/Preset.h"
 #include "support/FigureBuilds.h"
 #include "support/KeptKeys.h"
 #include "support/ReadableScales.h"
@@ -74,6 +77,7 @@ private slots:
 void TestFigureSizes::everyFigureAtEverySize_data()
 {
     QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("preset");
     QTest::addColumn<QString>("size");
     QTest::addColumn<double>("points");
     const QList<std::pair<QString, double>> sizes {
@@ -82,12 +86,20 @@ void TestFigureSizes::everyFigureAtEverySize_data()
     };
     for (const QString &name : FigureRegistry::names())
         for (const auto &[size, points] : sizes)
-            QTest::newRow(qPrintable(u"%1 %2 %3pt"_s.arg(name, size).arg(points))) << name << size << points;
+            QTest::newRow(qPrintable(u"%1 %2 %3pt"_s.arg(name, size).arg(points))) << name << QString() << size
+                                                                                    << points;
+    // Figures that draw more from a model than from the defaults: rope-frequencies draws Llama 3.1's
+    // scaled and unscaled curves, its bands and their key of eight entries.
+    for (const auto &[name, preset] : {std::pair {u"rope-frequencies"_s, u"llama-3-1-8b"_s}})
+        for (const auto &[size, points] : sizes)
+            QTest::newRow(qPrintable(u"%1 %2 %3 %4pt"_s.arg(name, preset, size).arg(points)))
+                << name << preset << size << points;
 }
 
 void TestFigureSizes::everyFigureAtEverySize()
 {
     QFETCH(QString, figure);
+    QFETCH(QString, preset);
     QFETCH(QString, size);
     QFETCH(double, points);
     const auto inches = FigureSizes::parsePhysical(size);
@@ -95,7 +107,14 @@ void TestFigureSizes::everyFigureAtEverySize()
     const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(inches), 300.0);
     FigureStyle style;
     style.fontPointSize = points;
-    const Params params = FigureBuilds::defaultParams(FigureBuilds::figure(figure));
+    Params params = FigureBuilds::defaultParams(FigureBuilds::figure(figure));
+    if (!preset.isEmpty()) {
+        const Preset *model = Presets::find(preset);
+        QVERIFY(model);
+        auto applied = model->applyTo(params);
+        QVERIFY(std::holds_alternative<Params>(applied));
+        params = std::get<Params>(std::move(applied));
+    }
     QVERIFY(FigureRegistry::check(FigureBuilds::figure(figure), params, {}).isEmpty());
     const auto built = FigureBuilds::build(figure, params, page, {}, style);
     const QString row = QString::fromLatin1(QTest::currentDataTag());

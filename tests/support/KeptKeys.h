@@ -16,7 +16,15 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+
 namespace KeptKeys {
+
+// Colours at least this far apart in L*a*b* (ΔE 1976) tell two lines apart.
+inline constexpr double kUnlike = 10.0;
 
 // The keys of a figure as it is drawn, read before FigureRoom::restore and judged after it.
 class Keys
@@ -44,7 +52,7 @@ public:
                 key.shown.append(textOf(item));
             }
             if (!key.drawn)
-                key.drawn = labelledDirectly(plot, key);
+                key.drawn = key.labelled = labelledDirectly(plot, key);
             m_keys.append(key);
         }
     }
@@ -75,6 +83,13 @@ public:
                 if (key.shown[i].endsWith(u'…') && !key.shown[i].startsWith(first))
                     found.append(u"the entry '%1' reads '%2'"_s.arg(given[i], key.shown[i]));
             }
+            // Lines a key tells apart by their icons alone differ in colour or in dash: rope-frequencies'
+            // "unscaled" curve and its "L₀" line were both dark grey with one dash at a column.
+            if (!key.labelled)
+                for (qsizetype i = 0; i < key.items.size(); ++i)
+                    for (qsizetype j = i + 1; j < key.items.size(); ++j)
+                        if (linesAlike(key.items[i], key.items[j]))
+                            found.append(u"the lines '%1' and '%2' are drawn alike"_s.arg(given[i], given[j]));
         }
         return found;
     }
@@ -90,7 +105,7 @@ private:
         QStringList shown;
         for (const QPointer<QCPAbstractLegendItem> &item : key.items) {
             auto *entry = qobject_cast<QCPPlottableLegendItem *>(item.data());
-            QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr;
+            QCPAbstractPlottable *plottable = entry ? posenc::DirectLabels::drawnFor(entry->plottable()) : nullptr;
             if (!plottable)
                 return false;
             QColor colour
@@ -117,6 +132,64 @@ private:
         return !shown.isEmpty();
     }
 
+    // A plain line's pen: a graph or curve drawn with a pen, no markers and no fill (what its icon shows).
+    static std::optional<QPen> linePen(QCPAbstractLegendItem *item)
+    {
+        auto *entry = qobject_cast<QCPPlottableLegendItem *>(item);
+        const QCPAbstractPlottable *plottable = entry ? entry->plottable() : nullptr;
+        const auto *graph = qobject_cast<const QCPGraph *>(plottable);
+        const auto *curve = qobject_cast<const QCPCurve *>(plottable);
+        if (!graph && !curve)
+            return std::nullopt;
+        const bool marked = graph ? !graph->scatterStyle().isNone() : !curve->scatterStyle().isNone();
+        const bool joined = graph ? graph->lineStyle() != QCPGraph::lsNone : curve->lineStyle() != QCPCurve::lsNone;
+        if (marked || !joined || plottable->pen().style() == Qt::NoPen || plottable->brush().style() != Qt::NoBrush)
+            return std::nullopt;
+        return plottable->pen();
+    }
+
+    // Whether two graphs draw the same points.
+    static bool sameData(const QCPAbstractPlottable *a, const QCPAbstractPlottable *b)
+    {
+        const auto *g = qobject_cast<const QCPGraph *>(a), *h = qobject_cast<const QCPGraph *>(b);
+        if (!g || !h || g->data()->size() != h->data()->size() || g->data()->isEmpty())
+            return false;
+        return std::equal(g->data()->constBegin(), g->data()->constEnd(), h->data()->constBegin(),
+                          [](const QCPGraphData &x, const QCPGraphData &y) { return x.key == y.key && x.value == y.value; });
+    }
+
+    // CIE L*a*b* of an sRGB colour (D65), where distances are as the eye sees them.
+    static std::array<double, 3> lab(const QColor &colour)
+    {
+        const auto linear = [](double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+        const double r = linear(colour.redF()), g = linear(colour.greenF()), b = linear(colour.blueF());
+        const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+        const double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        const double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+        const auto f = [](double t) { return t > 216.0 / 24389.0 ? std::cbrt(t) : (24389.0 / 27.0 * t + 16.0) / 116.0; };
+        return {116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))};
+    }
+
+    // Two lines of one panel whose icons a reader cannot tell apart: one dash (Qt's, or the same
+    // pattern) and colours less than kUnlike apart in L*a*b* (ΔE 1976). Lines of two panels are
+    // told apart by their panels (nope-order's weights and norms share a colour per mask).
+    static bool linesAlike(QCPAbstractLegendItem *a, QCPAbstractLegendItem *b)
+    {
+        const std::optional<QPen> p = linePen(a), q = linePen(b);
+        const auto rectOf = [](QCPAbstractLegendItem *item) {
+            return static_cast<QCPPlottableLegendItem *>(item)->plottable()->keyAxis()->axisRect();
+        };
+        if (!p || !q || rectOf(a) != rectOf(b) || p->style() != q->style()
+            || (p->style() == Qt::CustomDashLine && p->dashPattern() != q->dashPattern()))
+            return false;
+        if (sameData(static_cast<QCPPlottableLegendItem *>(a)->plottable(),
+                     static_cast<QCPPlottableLegendItem *>(b)->plottable()))
+            return false; // one line drawn twice (KERPLE's heads of one r1 and r2): no style tells it apart
+        const auto c = lab(p->color()), d = lab(q->color());
+        const double distance = std::hypot(c[0] - d[0], c[1] - d[1], c[2] - d[2]);
+        return distance < kUnlike;
+    }
+
     static QString textOf(QCPAbstractLegendItem *item)
     {
         auto *entry = qobject_cast<QCPPlottableLegendItem *>(item);
@@ -130,6 +203,7 @@ private:
         bool namesDrawn = false; // a plottable it names is in a panel drawn
         QList<QPointer<QCPAbstractLegendItem>> items;
         QStringList shown;
+        bool labelled = false; // given way to labels on its curves
     };
     QList<Key> m_keys;
 };

@@ -1,5 +1,6 @@
 #include "MagnitudesFigure.h"
 
+#include "render/DirectLabels.h"
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
@@ -142,6 +143,12 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     entry(u"ratio (right)"_s, QPen(kRatio, 1.0));
     m_compactPositionEntries = m_compactEntries.mid(1, 2);
     entry(u"expected"_s, QPen(Qt::darkGray, 1.6, Qt::DashLine));
+    // Each names a line of the norms' panel, where labels on the curves stand for the key
+    // (DirectLabels); "expected" as setData says.
+    for (const auto &[proxy, drawn] :
+         {std::pair {m_compactEntries[0], m_embeddingNorm}, std::pair {m_compactEntries[1], m_peNorm},
+          std::pair {m_compactEntries[2], m_ratio}, std::pair {m_compactEntries[3], m_expectedEmbedding}})
+        DirectLabels::setStandsFor(proxy, drawn);
     // And what the two markers per column mean: of the columns' panel, so that the entries go with
     // it where little room gives it up (FigureRoom takes out the entries of a panel given up).
     const auto marker = [this](const QString &name, const QCPScatterStyle &style) {
@@ -243,6 +250,10 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     }
     for (QCPGraph *graph : {m_peNorm, m_ratio, m_peStd, m_peMean})
         graph->setVisible(pe);
+    // The compact key's "expected" labelled, where labels stand for it, beside the expected norm of
+    // PE where there is one: drawn over a measured norm of one value for every position (the
+    // sinusoid's), it leaves a label a place beside both, where s·E's noisy norm crosses its own.
+    DirectLabels::setStandsFor(m_compactEntries[3], pe ? m_expectedPe : m_expectedEmbedding);
     m_positions->axis(QCPAxis::atRight)->setVisible(pe);
     m_embeddingNorm->setData(data.positions, data.embeddingNorm, true);
     m_peNorm->setData(data.positions, data.peNorm, true);

@@ -26,7 +26,6 @@ namespace {
 
 const QColor kBlendedShade(230, 159, 0, 55);
 const QColor kDividedShade(86, 180, 233, 70);
-const QColor kContext(60, 60, 60);
 const QColor kCritical(160, 30, 120);
 
 // A band's legend entry: llama3's by the wavelengths it parts at, yarn's by its ramp; the
@@ -77,8 +76,8 @@ RopeFrequenciesFigure::RopeFrequenciesFigure(QCustomPlot *plot)
     // The shades first: drawn behind every line.
     m_blended = PlotItems::shade(m_rect, kBlendedShade);
     m_divided = PlotItems::shade(m_rect, kDividedShade);
-    m_original = PlotItems::line(m_rect, kContext, 1.3, Qt::DashLine);
-    m_extended = PlotItems::line(m_rect, kContext, 1.3, Qt::DotLine);
+    m_original = PlotItems::line(m_rect, RopePlot::kContext, 1.3, Qt::DashLine);
+    m_extended = PlotItems::line(m_rect, RopePlot::kContext, 1.3, Qt::DotLine);
     m_critical = PlotItems::line(m_rect, kCritical, 1.3, Qt::DashDotLine);
     m_rampLow = PlotItems::line(m_rect, RopePlot::typeColor(RopeType::Yarn).darker(150), 1.0, Qt::DotLine);
     m_rampHigh = PlotItems::line(m_rect, RopePlot::typeColor(RopeType::Yarn).darker(150), 1.0, Qt::DotLine);

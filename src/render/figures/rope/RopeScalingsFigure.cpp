@@ -21,7 +21,6 @@ namespace posenc {
 
 namespace {
 
-const QColor kScalingsContext(60, 60, 60);
 // How far past a power of ten, in decades, the wavelength axis ends at least: half a tick label of
 // a 14-pt slide's plot of eight decades.
 constexpr double kClearOfPower = 0.35;
@@ -114,10 +113,10 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
     if (decades - std::floor(decades) < kClearOfPower)
         range.upper = std::pow(10.0, std::floor(decades) + kClearOfPower);
     m_rect->axis(QCPAxis::atLeft)->setRange(range);
-    QCPGraph *original = PlotItems::line(m_rect, kScalingsContext, 1.3, Qt::DashLine);
+    QCPGraph *original = PlotItems::line(m_rect, RopePlot::kContext, 1.3, Qt::DashLine);
     PlotItems::horizontal(original, x0, x1, double(d.original));
     original->setName(u"original L₀ = %1"_s.arg(FigureText::formatCount(d.original)));
-    QCPGraph *extended = PlotItems::line(m_rect, kScalingsContext, 1.3, Qt::DotLine);
+    QCPGraph *extended = PlotItems::line(m_rect, RopePlot::kContext, 1.3, Qt::DotLine);
     PlotItems::horizontal(extended, x0, x1, double(d.extended));
     extended->setName(u"stretched to %1"_s.arg(FigureText::formatCount(d.extended)));
     // The default, the reference, under the others; the parameters' own type last, on top.
