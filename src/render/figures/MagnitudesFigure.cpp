@@ -63,7 +63,61 @@ QCPRange logRange(std::initializer_list<const QList<double> *> lists, std::initi
     return {lo / 1.6, hi * headroom};
 }
 
+// The graphs' points of one MagnitudesData (MagnitudesFigure::prepare).
+struct MagnitudesPoints final : PreparedDrawing
+{
+    const MagnitudesData *data = nullptr; // what they were made of
+    QSharedPointer<QCPGraphDataContainer> embeddingNorm, peNorm, ratio;
+    QSharedPointer<QCPGraphDataContainer> embeddingStd, peStd, embeddingMean, peMean;
+    QList<double> embeddingMeanSize, peMeanSize; // |mean| per column
+};
+
+// The points (keys[i], values[i]), in the keys' order; `finite`: those whose value is a number only.
+QSharedPointer<QCPGraphDataContainer> points(const QList<double> &keys, const QList<double> &values,
+                                             bool finite = false)
+{
+    const qsizetype n = std::min(keys.size(), values.size());
+    QList<QCPGraphData> list;
+    list.reserve(n);
+    for (qsizetype i = 0; i < n; ++i)
+        if (!finite || std::isfinite(values[i]))
+            list.append(QCPGraphData(keys[i], values[i]));
+    auto container = QSharedPointer<QCPGraphDataContainer>::create();
+    container->set(list, true);
+    return container;
+}
+
+std::shared_ptr<const MagnitudesPoints> makePoints(const MagnitudesData &data)
+{
+    auto made = std::make_shared<MagnitudesPoints>();
+    made->data = &data;
+    made->embeddingNorm = points(data.positions, data.embeddingNorm);
+    made->peNorm = points(data.positions, data.peNorm);
+    // Where ||PE_p|| is 0 (position 0 of a lone sine, d 1) the ratio is no number: left out.
+    made->ratio = points(data.positions, data.ratio, true);
+    const auto sizes = [](const QList<double> &values) {
+        QList<double> out;
+        out.reserve(values.size());
+        for (const double v : values)
+            out.append(std::abs(v));
+        return out;
+    };
+    made->embeddingMeanSize = sizes(data.embeddingMean);
+    made->peMeanSize = sizes(data.peMean);
+    made->embeddingStd = points(data.columns, data.embeddingStd);
+    made->peStd = points(data.columns, data.peStd);
+    made->embeddingMean = points(data.columns, made->embeddingMeanSize);
+    made->peMean = points(data.columns, made->peMeanSize);
+    return made;
+}
+
 } // namespace
+
+std::shared_ptr<const PreparedDrawing> MagnitudesFigure::prepare(const FigureData &data)
+{
+    const auto *magnitudes = dynamic_cast<const MagnitudesData *>(&data);
+    return magnitudes ? makePoints(*magnitudes) : nullptr;
+}
 
 std::unique_ptr<FigureDescriptor> makeMagnitudesFigure()
 {
@@ -244,17 +298,15 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     for (QCPGraph *graph : {m_peNorm, m_ratio, m_peStd, m_peMean})
         graph->setVisible(pe);
     m_positions->axis(QCPAxis::atRight)->setVisible(pe);
-    m_embeddingNorm->setData(data.positions, data.embeddingNorm, true);
-    m_peNorm->setData(data.positions, data.peNorm, true);
-    // Where ||PE_p|| is 0 (position 0 of a lone sine, d 1) the ratio is no number: left out.
-    QList<double> ratioPositions, ratios;
-    for (qsizetype i = 0; i < data.ratio.size(); ++i) {
-        if (std::isfinite(data.ratio[i])) {
-            ratioPositions.append(data.positions[i]);
-            ratios.append(data.ratio[i]);
-        }
-    }
-    m_ratio->setData(ratioPositions, ratios, true);
+    // The points made in the job when they were made of this data (a window's view), here otherwise
+    // (an export): the graphs share them, d or L points copied on no thread but the job's.
+    const auto *prepared = dynamic_cast<const MagnitudesPoints *>(this->prepared().get());
+    const std::shared_ptr<const MagnitudesPoints> made = prepared && prepared->data == &data
+        ? std::static_pointer_cast<const MagnitudesPoints>(this->prepared())
+        : makePoints(data);
+    m_embeddingNorm->setData(made->embeddingNorm);
+    m_peNorm->setData(made->peNorm);
+    m_ratio->setData(made->ratio);
     for (QCPGraph *graph : {m_embeddingNorm, m_peNorm, m_ratio})
         PlotStyle::showLonePoint(graph);
     const double last = static_cast<double>(std::max<std::int64_t>(data.maxLen - 1, 1));
@@ -264,18 +316,11 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     else
         m_expectedPe->data()->clear();
     m_expectedPe->setVisible(pe && data.expectedPeNorm.has_value());
-    const auto magnitudes = [](const QList<double> &values) {
-        QList<double> out;
-        out.reserve(values.size());
-        for (const double v : values)
-            out.append(std::abs(v));
-        return out;
-    };
-    const QList<double> peMean = magnitudes(data.peMean), embeddingMean = magnitudes(data.embeddingMean);
-    m_embeddingStd->setData(data.columns, data.embeddingStd, true);
-    m_peStd->setData(data.columns, data.peStd, true);
-    m_embeddingMean->setData(data.columns, embeddingMean, true);
-    m_peMean->setData(data.columns, peMean, true);
+    const QList<double> &peMean = made->peMeanSize, &embeddingMean = made->embeddingMeanSize;
+    m_embeddingStd->setData(made->embeddingStd);
+    m_peStd->setData(made->peStd);
+    m_embeddingMean->setData(made->embeddingMean);
+    m_peMean->setData(made->peMean);
 
     m_expectedEmbedding->setName(
         u"expected %1 = %2"_s.arg(data.expectedEmbeddingFormula, NumberText::compact(data.expectedEmbeddingNorm)));
