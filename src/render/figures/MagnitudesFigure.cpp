@@ -42,15 +42,19 @@ QCPLayoutGrid *addBlock(QCustomPlot *plot, int row, QCPAxisRect *rect)
     return block;
 }
 
-// The range of positive values, padded for a log axis.
-QCPRange logRange(std::initializer_list<const QList<double> *> lists, std::initializer_list<double> extra,
-                  double headroom)
+// The least and the most positive value of some series.
+struct Positive
 {
     double lo = INFINITY, hi = 0.0;
-    const auto take = [&](double v) {
+};
+
+Positive positive(std::initializer_list<const QList<double> *> lists, std::initializer_list<double> extra = {})
+{
+    Positive out;
+    const auto take = [&out](double v) {
         if (std::isfinite(v) && v > 0.0) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
+            out.lo = std::min(out.lo, v);
+            out.hi = std::max(out.hi, v);
         }
     };
     for (const QList<double> *list : lists)
@@ -58,9 +62,15 @@ QCPRange logRange(std::initializer_list<const QList<double> *> lists, std::initi
             take(v);
     for (double v : extra)
         take(v);
-    if (!(hi > 0.0))
+    return out;
+}
+
+// The range of positive values, padded for a log axis.
+QCPRange logRange(const Positive &values, double headroom)
+{
+    if (!(values.hi > 0.0))
         return {0.1, 10.0};
-    return {lo / 1.6, hi * headroom};
+    return {values.lo / 1.6, values.hi * headroom};
 }
 
 // The graphs' points of one MagnitudesData (MagnitudesFigure::prepare).
@@ -70,6 +80,9 @@ struct MagnitudesPoints final : PreparedDrawing
     QSharedPointer<QCPGraphDataContainer> embeddingNorm, peNorm, ratio;
     QSharedPointer<QCPGraphDataContainer> embeddingStd, peStd, embeddingMean, peMean;
     QList<double> embeddingMeanSize, peMeanSize; // |mean| per column
+    // The axes' extents: the norms with their expected values, the ratio, the columns' RMS, and
+    // their std and |mean|.
+    Positive norms, ratios, rms, spread;
 };
 
 // The points (keys[i], values[i]), in the keys' order; `finite`: those whose value is a number only.
@@ -108,6 +121,11 @@ std::shared_ptr<const MagnitudesPoints> makePoints(const MagnitudesData &data)
     made->peStd = points(data.columns, data.peStd);
     made->embeddingMean = points(data.columns, made->embeddingMeanSize);
     made->peMean = points(data.columns, made->peMeanSize);
+    made->norms = positive({&data.peNorm, &data.embeddingNorm},
+                           {data.expectedEmbeddingNorm, data.expectedPeNorm.value_or(data.expectedEmbeddingNorm)});
+    made->ratios = positive({&data.ratio});
+    made->rms = positive({&data.peRms, &data.embeddingRms});
+    made->spread = positive({&data.peStd, &data.embeddingStd, &made->peMeanSize, &made->embeddingMeanSize});
     return made;
 }
 
@@ -343,16 +361,13 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     m_positions->axis(QCPAxis::atBottom)->setRange(-0.5, last + 0.5);
     const double positionHeadroom = 2.0;
     const double columnHeadroom = m_compact ? 12.0 : 2.0; // a short axis keeps a second decade labelled
-    m_positions->axis(QCPAxis::atLeft)
-        ->setRange(logRange({&data.peNorm, &data.embeddingNorm},
-                            {data.expectedEmbeddingNorm, data.expectedPeNorm.value_or(data.expectedEmbeddingNorm)},
-                            positionHeadroom));
-    m_positions->axis(QCPAxis::atRight)->setRange(logRange({&data.ratio}, {}, positionHeadroom));
+    m_positions->axis(QCPAxis::atLeft)->setRange(logRange(made->norms, positionHeadroom));
+    m_positions->axis(QCPAxis::atRight)->setRange(logRange(made->ratios, positionHeadroom));
     m_columns->axis(QCPAxis::atBottom)->setRange(-0.5, static_cast<double>(data.columns.size()) - 0.5);
     // The RMS bounds the std and the |mean| from above; below, down to the smallest of them but
     // five decades at most: a |mean| smaller still (a column averaging to zero) lies under the axis.
-    QCPRange columnRange = logRange({&data.peRms, &data.embeddingRms}, {}, columnHeadroom);
-    const QCPRange lowRange = logRange({&data.peStd, &data.embeddingStd, &peMean, &embeddingMean}, {}, 1.0);
+    QCPRange columnRange = logRange(made->rms, columnHeadroom);
+    const QCPRange lowRange = logRange(made->spread, 1.0);
     columnRange.lower = std::max(std::min(columnRange.lower, lowRange.lower), columnRange.upper * 1e-5);
     m_columns->axis(QCPAxis::atLeft)->setRange(columnRange);
     // What lies under the axis is counted in the legend, not left out unsaid.
