@@ -16,11 +16,12 @@ bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseco
     return !cancel.load(std::memory_order_relaxed);
 }
 
-ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver, Start start)
+ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver, Start start,
+                           Prepare prepare)
 {
     // Models are the registry's, alive as long as the program: the job may outlive its view.
-    return [model = &model, request = std::move(request), deliver = std::move(deliver),
-            start](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+    return [model = &model, request = std::move(request), deliver = std::move(deliver), start,
+            prepare = std::move(prepare)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         // The preview, then the passes of the full data, each shown as it comes: the last one
         // is the figure in full detail.
         const bool rests = model->hasPreview(request);
@@ -40,9 +41,12 @@ ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deli
             const FigureResult result = model->compute(pass, cancel);
             if (result.isCancelled())
                 return;
+            std::shared_ptr<const PreparedDrawing> prepared;
+            if (result.data && prepare)
+                prepared = prepare(*result.data);
             // Shown as full detail only with the last pass: a view is settled when that is drawn.
             const Detail shown = step == passes - 1 ? Detail::Full : Detail::Preview;
-            publish([deliver, result, shown] { deliver(result, shown); });
+            publish([deliver, result, shown, prepared] { deliver(result, shown, prepared); });
             if (!result.data)
                 return; // refused: nothing to refine
         }

@@ -3,6 +3,7 @@
 #include "ComputeScheduler.h"
 
 #include "render/data/FigureModel.h"
+#include "render/data/PreparedDrawing.h"
 
 #include <atomic>
 #include <chrono>
@@ -16,8 +17,10 @@ namespace posenc {
 // the GUI thread, unless superseded.
 namespace FigureJob {
 
-// Called on the GUI thread with a result and the detail it was computed at.
-using Deliver = std::function<void(const FigureResult &result, Detail detail)>;
+// Called on the GUI thread with a result, the detail it was computed at and what the figure's
+// drawing made of its data in the job (none without a Prepare, or when it prepares nothing).
+using Deliver = std::function<void(const FigureResult &result, Detail detail,
+                                   const std::shared_ptr<const PreparedDrawing> &prepared)>;
 
 enum class Start {
     WithPreview, // the figure's preview first, when it has one
@@ -30,9 +33,13 @@ inline constexpr std::chrono::milliseconds kRestBeforeRefining {80};
 // Sleeps in the job's thread for `rest`; false as soon as the job is cancelled.
 bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest);
 
-// `deliver` must stay callable after its view is gone (it captures a QPointer).
+// What the figure's drawing makes of each result in the job (FigureDescriptor::prepare).
+using Prepare = std::function<std::shared_ptr<const PreparedDrawing>(const FigureData &data)>;
+
+// `deliver` must stay callable after its view is gone (it captures a QPointer). `prepare`, when
+// given, runs in the job on each result's data, and what it made goes to `deliver` with it.
 ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver,
-                           Start start = Start::WithPreview);
+                           Start start = Start::WithPreview, Prepare prepare = {});
 
 } // namespace FigureJob
 

@@ -121,6 +121,7 @@ QString FigureView::screenNote() const
 void FigureView::build()
 {
     m_data.reset();
+    m_prepared.reset();
     m_fullPanels.clear();
     m_roomFitted = m_roomKept = false;
     setDraft(false);
@@ -349,11 +350,14 @@ void FigureView::submitNow()
     request.threads = kJobThreads;
     m_scheduler->submit(FigureJob::make(
         m_figure->model(), std::move(request),
-        [self = QPointer(this), serial = m_figureSerial](const FigureResult &result, Detail detail) {
+        [self = QPointer(this), serial = m_figureSerial](const FigureResult &result, Detail detail,
+                                                         const std::shared_ptr<const PreparedDrawing> &prepared) {
             if (self)
-                self->showResult(result, serial, detail);
+                self->showResult(result, serial, detail, prepared);
         },
-        m_start));
+        m_start,
+        // Descriptors are the registry's, alive as long as the program.
+        [figure = m_figure](const FigureData &data) { return figure->prepare(data); }));
 }
 
 // After a filling, the figure is fitted to its room as an export of this size is, painted once
@@ -395,13 +399,15 @@ void FigureView::fillFigure()
 {
     if (!m_roomFitted)
         FigureRoom::restore(m_plot);
+    m_figurePlot->setPrepared(m_prepared);
     m_figurePlot->fill(m_data, m_state);
     KeptPanels::keep(m_plot, m_keptPanels); // the filling may mark its panels anew
     // Its axes, those the filling made among them, measure each tick label once.
     MeasuredText::measureTickLabels(m_plot);
 }
 
-void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail)
+void FigureView::showResult(const FigureResult &result, quint64 figureSerial, Detail detail,
+                            const std::shared_ptr<const PreparedDrawing> &prepared)
 {
     if (!result.data) {
         m_message->setText(tr("Nothing is drawn: %1").arg(result.refusal.value_or(QString())));
@@ -411,6 +417,7 @@ void FigureView::showResult(const FigureResult &result, quint64 figureSerial, De
         return;
     }
     m_data = result.data;
+    m_prepared = prepared;
     m_layout.invalidate(); // the filling's texts
     fillFigure();
     MapOptions::apply(m_plot, m_figure->model(), m_state);

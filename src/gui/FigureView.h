@@ -117,7 +117,8 @@ private:
     void submitNow();
     void fitToRoom(Detail detail);
     void fillFigure();
-    void showResult(const FigureResult &result, quint64 figureSerial, Detail detail);
+    void showResult(const FigureResult &result, quint64 figureSerial, Detail detail,
+                    const std::shared_ptr<const PreparedDrawing> &prepared);
     void showProblems();
     void markDrawnWithoutData();
     void afterReplot();
@@ -153,6 +154,7 @@ private:
     FigureJob::Start m_start = FigureJob::Start::WithPreview; // of the request on its way
     std::shared_ptr<const Engine> m_engine;
     std::shared_ptr<const FigureData> m_data;
+    std::shared_ptr<const PreparedDrawing> m_prepared; // what the job's drawing made of m_data
     QList<PanelExtent> m_requestPanels; // of the request last submitted
     bool m_requestGuessed = false; // its sizes those of the last full result, not the plot's now
     QList<PanelExtent> m_fullPanels; // as the last full result was laid out, for this size and figure

@@ -23,6 +23,10 @@ public:
     virtual const FigureModel &model() const = 0;
     // Builds the figure's layout into `plot`, emptied first; GUI thread only.
     virtual std::unique_ptr<FigurePlot> build(QCustomPlot *plot) const = 0;
+    // What the drawing makes of `data` before it draws it, on any thread (the job's, so that the
+    // GUI thread does not copy a long series point by point): handed to FigurePlot::setPrepared.
+    // None for a drawing that prepares nothing.
+    virtual std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data) const = 0;
 
     QString name() const { return model().name(); }
 };
@@ -39,6 +43,13 @@ public:
         // Exporting): QCustomPlot's tick labels follow the plot widget's, the user's unless set.
         plot->setLocale(QLocale::c());
         return std::make_unique<Plot>(plot);
+    }
+    std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data) const override
+    {
+        if constexpr (requires { Plot::prepare(data); })
+            return Plot::prepare(data);
+        else
+            return nullptr;
     }
 
 private:

@@ -4,6 +4,7 @@
 #include "QCustomPlot.h"
 
 #include "data/FigureModel.h"
+#include "data/PreparedDrawing.h"
 
 #include <QList>
 #include <QPointF>
@@ -45,6 +46,9 @@ public:
     virtual QList<PanelExtent> panels(double pixelRatio) const = 0;
     // Draws `data`, computed for these panels; kept for hoverAt().
     virtual void fill(const std::shared_ptr<const FigureData> &data, const FigureState &state) = 0;
+    // What FigureDescriptor::prepare made of the data the next fill() draws, if anything: a
+    // drawing adopts what was made of that data, and makes it itself otherwise (an export).
+    void setPrepared(std::shared_ptr<const PreparedDrawing> prepared) { m_prepared = std::move(prepared); }
     // Small figures (PlotStyle::isCompact) shorten their legends; the next fill draws so.
     virtual void setCompact(bool compact);
     // Where positions run, for the linked cursor.
@@ -66,8 +70,11 @@ public:
 protected:
     // `preview`: what makes the data drawn a preview, empty when it is the full data.
     void setScreenNote(const QString &note, const QString &preview = {});
+    // Set by setPrepared for the next fill.
+    const std::shared_ptr<const PreparedDrawing> &prepared() const { return m_prepared; }
 
 private:
+    std::shared_ptr<const PreparedDrawing> m_prepared;
     QString m_screenNote;
 };
 

@@ -1,15 +1,18 @@
 // One way to do background work (docs/ARCHITECTURE.md, "Background work"): figure data is never
-// computed on the GUI thread, whatever the window does, and closing the window during a long
-// load or a long export stops it instead of waiting for it. No assertion here is on time: these
-// tests run on slow machines, under sanitizers and beside other tests.
+// computed on the GUI thread, whatever the window does, nor are the magnitudes view's d points a
+// graph copied there (its drawing's part made in the job, FigureDescriptor::prepare), and closing
+// the window during a long load or a long export stops it instead of waiting for it. No assertion
+// here is on time: these tests run on slow machines, under sanitizers and beside other tests.
 #include "gui/ControlPanel.h"
 #include "gui/EmbeddingsController.h"
 #include "gui/ExportController.h"
 #include "gui/FigureExportDialog.h"
+#include "gui/FigureView.h"
 #include "gui/MainWindow.h"
 #include "gui/MatrixLoader.h"
 
 #include "io/NpyWriter.h"
+#include "render/FigureDescriptor.h"
 #include "render/FigureRegistry.h"
 #include "render/data/FigureModel.h"
 
@@ -18,11 +21,13 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QMutex>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <optional>
 
@@ -62,6 +67,60 @@ std::optional<qint64> bytesRead()
     return std::nullopt;
 }
 
+// A figure's descriptor that says which thread prepared its drawing's part of each result, and
+// keeps what it made of which data.
+class WatchedDescriptor final : public FigureDescriptor
+{
+public:
+    explicit WatchedDescriptor(const FigureDescriptor &figure)
+        : m_figure(figure)
+    { }
+    const FigureModel &model() const override { return m_figure.model(); }
+    std::unique_ptr<FigurePlot> build(QCustomPlot *plot) const override { return m_figure.build(plot); }
+    std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data) const override
+    {
+        auto prepared = m_figure.prepare(data);
+        const QMutexLocker lock(&m_mutex);
+        m_onGuiThread += QThread::currentThread() == QCoreApplication::instance()->thread() ? 1 : 0;
+        m_made.append({&data, prepared});
+        return prepared;
+    }
+    int onGuiThread() const
+    {
+        const QMutexLocker lock(&m_mutex);
+        return m_onGuiThread;
+    }
+    std::shared_ptr<const PreparedDrawing> madeOf(const FigureData *data) const
+    {
+        const QMutexLocker lock(&m_mutex);
+        for (const auto &[from, prepared] : m_made)
+            if (from == data)
+                return prepared;
+        return nullptr;
+    }
+
+private:
+    const FigureDescriptor &m_figure;
+    mutable QMutex m_mutex;
+    mutable int m_onGuiThread = 0;
+    mutable QList<std::pair<const FigureData *, std::shared_ptr<const PreparedDrawing>>> m_made;
+};
+
+// The point containers of `plot`'s graphs of a series (more than the two points of a line at a
+// level), in its order, and how many points the longest has.
+QList<const void *> containers(QCustomPlot *plot, int *longest = nullptr)
+{
+    QList<const void *> out;
+    for (int i = 0; i < plot->graphCount(); ++i) {
+        if (plot->graph(i)->dataCount() <= 2)
+            continue;
+        out.append(plot->graph(i)->data().data());
+        if (longest)
+            *longest = std::max(*longest, plot->graph(i)->dataCount());
+    }
+    return out;
+}
+
 } // namespace
 
 class TestBackgroundWork : public QObject
@@ -70,6 +129,7 @@ class TestBackgroundWork : public QObject
 
 private slots:
     void noFigureDataIsComputedOnTheGuiThread();
+    void magnitudesPointsAreMadeInTheJob();
     void closingDuringALoadStopsTheRead();
     void closingDuringAnExportStopsIt();
 };
@@ -105,6 +165,43 @@ void TestBackgroundWork::noFigureDataIsComputedOnTheGuiThread()
     const FigureModel::Computations after = FigureModel::computations();
     QVERIFY2(after.total - before.total >= 10, qPrintable(QString::number(after.total - before.total)));
     QCOMPARE(after.onApplicationThread, before.onApplicationThread);
+}
+
+// The magnitudes view at d 2^16: its column graphs' 65,536 points each were copied into QCustomPlot's
+// containers on the GUI thread, 250-330 ms of its work at d 700,000. They are made in the job, and
+// the graphs share them: a plot filled with the same data and what the job made of it holds the
+// very containers the view's plot holds, and a plot filled without (an export) makes its own.
+void TestBackgroundWork::magnitudesPointsAreMadeInTheJob()
+{
+    const WatchedDescriptor figure(*FigureRegistry::find(u"magnitudes"_s));
+    Params p;
+    p.dModel = 1 << 16;
+    p.maxLen = 16;
+    FigureView view(figure, false);
+    view.resize(600, 400);
+    QVERIFY(WindowFixture::shown(view));
+    view.setParams(p);
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 120000);
+    QVERIFY(view.data());
+    QCOMPARE(figure.onGuiThread(), 0);
+    const auto prepared = figure.madeOf(view.data().get());
+    QVERIFY(prepared);
+    int longest = 0;
+    const QList<const void *> shown = containers(view.plot(), &longest);
+    QCOMPARE(longest, 1 << 16);
+    QCOMPARE(shown.size(), 7); // three per position, four per column
+
+    QCustomPlot again;
+    const auto plot = figure.build(&again);
+    plot->setPrepared(prepared);
+    plot->fill(view.data(), view.state());
+    QCOMPARE(containers(&again), shown);
+    QCustomPlot exported;
+    const auto own = figure.build(&exported);
+    own->fill(view.data(), view.state());
+    const QList<const void *> made = containers(&exported);
+    for (qsizetype i = 0; i < made.size(); ++i)
+        QVERIFY(made[i] != shown[i]);
 }
 
 // The close does not wait for the read: the file, read whole if it did, is left mostly unread.

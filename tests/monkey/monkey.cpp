@@ -140,39 +140,46 @@ private:
         // The window's promise (issue 62): no span of the GUI thread's own work over 100 ms, whatever
         // else the machine runs. Logged with its action; a stall fails the run, this is counted.
         m_longestBusy = std::max(m_longestBusy, busy);
+        QString stack = stackText();
         if (busy > kBusyMs) {
             ++m_busySpans;
             log(u"BUSY: the GUI thread worked %1 ms between two beats, after: %2"_s.arg(busy, 0, 'f', 0)
                     .arg(m_action.isEmpty() ? m_last : m_action));
+            if (!stack.isEmpty() && gap <= m_stallMs)
+                log(u"the GUI thread, %1 ms into it:\n"_s.arg(kBusyMs * 0.8, 0, 'f', 0) + stack);
         }
         if (gap > m_stallMs) {
             ++m_stalls;
             log(u"STALL: the event loop was away %1 ms (the GUI thread busy %2 ms of them), after: %3"_s.arg(gap)
                     .arg(busy, 0, 'f', 0)
                     .arg(m_action.isEmpty() ? m_last : m_action));
-            if (const QString stack = stackText(); !stack.isEmpty())
+            if (!stack.isEmpty())
                 log(u"the GUI thread, %1 ms into it:\n"_s.arg(m_stallMs * 3 / 4) + stack);
         }
     }
 
-    // A GUI thread that never comes back: said, and the process ends.
+    // The GUI thread's stack, sampled once a gap is 80 ms long (what a span of work over 100 ms was
+    // doing) and again at three quarters of a stall; a GUI thread that never comes back: said, and
+    // the process ends.
     void watch()
     {
         int last = m_beats.load();
         auto since = std::chrono::steady_clock::now();
-        bool sampled = false;
+        int sampled = 0;
+        const auto busyAt = std::chrono::milliseconds(qint64(kBusyMs * 0.8));
+        const auto stallAt = std::chrono::milliseconds(m_stallMs * 3 / 4);
         while (!m_stopping) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
             const int now = m_beats.load();
+            const auto away = std::chrono::steady_clock::now() - since;
             if (now != last) {
                 last = now;
                 since = std::chrono::steady_clock::now();
-                sampled = false;
-            } else if (!sampled
-                       && std::chrono::steady_clock::now() - since > std::chrono::milliseconds(m_stallMs * 3 / 4)) {
-                sampled = true;
+                sampled = 0;
+            } else if (sampled < 2 && away > (sampled == 0 ? busyAt : stallAt)) {
+                ++sampled;
                 sampleStack(m_gui);
-            } else if (std::chrono::steady_clock::now() - since > std::chrono::seconds(60)) {
+            } else if (away > std::chrono::seconds(60)) {
                 std::fprintf(stdout, "HANG: the event loop has been away for 60 s\n");
                 std::fflush(stdout);
                 std::_Exit(3);

@@ -43,15 +43,19 @@ QCPLayoutGrid *addBlock(QCustomPlot *plot, int row, QCPAxisRect *rect)
     return block;
 }
 
-// The range of positive values, padded for a log axis.
-QCPRange logRange(std::initializer_list<const QList<double> *> lists, std::initializer_list<double> extra,
-                  double headroom)
+// The least and the most positive value of some series.
+struct Positive
 {
     double lo = INFINITY, hi = 0.0;
-    const auto take = [&](double v) {
+};
+
+Positive positive(std::initializer_list<const QList<double> *> lists, std::initializer_list<double> extra = {})
+{
+    Positive out;
+    const auto take = [&out](double v) {
         if (std::isfinite(v) && v > 0.0) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
+            out.lo = std::min(out.lo, v);
+            out.hi = std::max(out.hi, v);
         }
     };
     for (const QList<double> *list : lists)
@@ -59,12 +63,80 @@ QCPRange logRange(std::initializer_list<const QList<double> *> lists, std::initi
             take(v);
     for (double v : extra)
         take(v);
-    if (!(hi > 0.0))
+    return out;
+}
+
+// The range of positive values, padded for a log axis.
+QCPRange logRange(const Positive &values, double headroom)
+{
+    if (!(values.hi > 0.0))
         return {0.1, 10.0};
-    return {lo / 1.6, hi * headroom};
+    return {values.lo / 1.6, values.hi * headroom};
+}
+
+// The graphs' points of one MagnitudesData (MagnitudesFigure::prepare).
+struct MagnitudesPoints final : PreparedDrawing
+{
+    const MagnitudesData *data = nullptr; // what they were made of
+    QSharedPointer<QCPGraphDataContainer> embeddingNorm, peNorm, ratio;
+    QSharedPointer<QCPGraphDataContainer> embeddingStd, peStd, embeddingMean, peMean;
+    QList<double> embeddingMeanSize, peMeanSize; // |mean| per column
+    // The axes' extents: the norms with their expected values, the ratio, the columns' RMS, and
+    // their std and |mean|.
+    Positive norms, ratios, rms, spread;
+};
+
+// The points (keys[i], values[i]), in the keys' order; `finite`: those whose value is a number only.
+QSharedPointer<QCPGraphDataContainer> points(const QList<double> &keys, const QList<double> &values,
+                                             bool finite = false)
+{
+    const qsizetype n = std::min(keys.size(), values.size());
+    QList<QCPGraphData> list;
+    list.reserve(n);
+    for (qsizetype i = 0; i < n; ++i)
+        if (!finite || std::isfinite(values[i]))
+            list.append(QCPGraphData(keys[i], values[i]));
+    auto container = QSharedPointer<QCPGraphDataContainer>::create();
+    container->set(list, true);
+    return container;
+}
+
+std::shared_ptr<const MagnitudesPoints> makePoints(const MagnitudesData &data)
+{
+    auto made = std::make_shared<MagnitudesPoints>();
+    made->data = &data;
+    made->embeddingNorm = points(data.positions, data.embeddingNorm);
+    made->peNorm = points(data.positions, data.peNorm);
+    // Where ||PE_p|| is 0 (position 0 of a lone sine, d 1) the ratio is no number: left out.
+    made->ratio = points(data.positions, data.ratio, true);
+    const auto sizes = [](const QList<double> &values) {
+        QList<double> out;
+        out.reserve(values.size());
+        for (const double v : values)
+            out.append(std::abs(v));
+        return out;
+    };
+    made->embeddingMeanSize = sizes(data.embeddingMean);
+    made->peMeanSize = sizes(data.peMean);
+    made->embeddingStd = points(data.columns, data.embeddingStd);
+    made->peStd = points(data.columns, data.peStd);
+    made->embeddingMean = points(data.columns, made->embeddingMeanSize);
+    made->peMean = points(data.columns, made->peMeanSize);
+    made->norms = positive({&data.peNorm, &data.embeddingNorm},
+                           {data.expectedEmbeddingNorm, data.expectedPeNorm.value_or(data.expectedEmbeddingNorm)});
+    made->ratios = positive({&data.ratio});
+    made->rms = positive({&data.peRms, &data.embeddingRms});
+    made->spread = positive({&data.peStd, &data.embeddingStd, &made->peMeanSize, &made->embeddingMeanSize});
+    return made;
 }
 
 } // namespace
+
+std::shared_ptr<const PreparedDrawing> MagnitudesFigure::prepare(const FigureData &data)
+{
+    const auto *magnitudes = dynamic_cast<const MagnitudesData *>(&data);
+    return magnitudes ? makePoints(*magnitudes) : nullptr;
+}
 
 std::unique_ptr<FigureDescriptor> makeMagnitudesFigure()
 {
@@ -255,17 +327,15 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     // sinusoid's), it leaves a label a place beside both, where s·E's noisy norm crosses its own.
     DirectLabels::setStandsFor(m_compactEntries[3], pe ? m_expectedPe : m_expectedEmbedding);
     m_positions->axis(QCPAxis::atRight)->setVisible(pe);
-    m_embeddingNorm->setData(data.positions, data.embeddingNorm, true);
-    m_peNorm->setData(data.positions, data.peNorm, true);
-    // Where ||PE_p|| is 0 (position 0 of a lone sine, d 1) the ratio is no number: left out.
-    QList<double> ratioPositions, ratios;
-    for (qsizetype i = 0; i < data.ratio.size(); ++i) {
-        if (std::isfinite(data.ratio[i])) {
-            ratioPositions.append(data.positions[i]);
-            ratios.append(data.ratio[i]);
-        }
-    }
-    m_ratio->setData(ratioPositions, ratios, true);
+    // The points made in the job when they were made of this data (a window's view), here otherwise
+    // (an export): the graphs share them, d or L points copied on no thread but the job's.
+    const auto *prepared = dynamic_cast<const MagnitudesPoints *>(this->prepared().get());
+    const std::shared_ptr<const MagnitudesPoints> made = prepared && prepared->data == &data
+        ? std::static_pointer_cast<const MagnitudesPoints>(this->prepared())
+        : makePoints(data);
+    m_embeddingNorm->setData(made->embeddingNorm);
+    m_peNorm->setData(made->peNorm);
+    m_ratio->setData(made->ratio);
     for (QCPGraph *graph : {m_embeddingNorm, m_peNorm, m_ratio})
         PlotStyle::showLonePoint(graph);
     const double last = static_cast<double>(std::max<std::int64_t>(data.maxLen - 1, 1));
@@ -275,18 +345,11 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     else
         m_expectedPe->data()->clear();
     m_expectedPe->setVisible(pe && data.expectedPeNorm.has_value());
-    const auto magnitudes = [](const QList<double> &values) {
-        QList<double> out;
-        out.reserve(values.size());
-        for (const double v : values)
-            out.append(std::abs(v));
-        return out;
-    };
-    const QList<double> peMean = magnitudes(data.peMean), embeddingMean = magnitudes(data.embeddingMean);
-    m_embeddingStd->setData(data.columns, data.embeddingStd, true);
-    m_peStd->setData(data.columns, data.peStd, true);
-    m_embeddingMean->setData(data.columns, embeddingMean, true);
-    m_peMean->setData(data.columns, peMean, true);
+    const QList<double> &peMean = made->peMeanSize, &embeddingMean = made->embeddingMeanSize;
+    m_embeddingStd->setData(made->embeddingStd);
+    m_peStd->setData(made->peStd);
+    m_embeddingMean->setData(made->embeddingMean);
+    m_peMean->setData(made->peMean);
 
     m_expectedEmbedding->setName(
         u"expected %1 = %2"_s.arg(data.expectedEmbeddingFormula, NumberText::compact(data.expectedEmbeddingNorm)));
@@ -309,16 +372,13 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     m_positions->axis(QCPAxis::atBottom)->setRange(-0.5, last + 0.5);
     const double positionHeadroom = 2.0;
     const double columnHeadroom = m_compact ? 12.0 : 2.0; // a short axis keeps a second decade labelled
-    m_positions->axis(QCPAxis::atLeft)
-        ->setRange(logRange({&data.peNorm, &data.embeddingNorm},
-                            {data.expectedEmbeddingNorm, data.expectedPeNorm.value_or(data.expectedEmbeddingNorm)},
-                            positionHeadroom));
-    m_positions->axis(QCPAxis::atRight)->setRange(logRange({&data.ratio}, {}, positionHeadroom));
+    m_positions->axis(QCPAxis::atLeft)->setRange(logRange(made->norms, positionHeadroom));
+    m_positions->axis(QCPAxis::atRight)->setRange(logRange(made->ratios, positionHeadroom));
     m_columns->axis(QCPAxis::atBottom)->setRange(-0.5, static_cast<double>(data.columns.size()) - 0.5);
     // The RMS bounds the std and the |mean| from above; below, down to the smallest of them but
     // five decades at most: a |mean| smaller still (a column averaging to zero) lies under the axis.
-    QCPRange columnRange = logRange({&data.peRms, &data.embeddingRms}, {}, columnHeadroom);
-    const QCPRange lowRange = logRange({&data.peStd, &data.embeddingStd, &peMean, &embeddingMean}, {}, 1.0);
+    QCPRange columnRange = logRange(made->rms, columnHeadroom);
+    const QCPRange lowRange = logRange(made->spread, 1.0);
     columnRange.lower = std::max(std::min(columnRange.lower, lowRange.lower), columnRange.upper * 1e-5);
     m_columns->axis(QCPAxis::atLeft)->setRange(columnRange);
     // What lies under the axis is counted in the legend, not left out unsaid.

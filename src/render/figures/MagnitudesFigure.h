@@ -17,6 +17,10 @@ public:
     explicit MagnitudesFigure(QCustomPlot *plot);
 
     void setData(const MagnitudesData &data);
+    // The graphs' points of `data` (a MagnitudesData), made off the GUI thread
+    // (FigureDescriptor::prepare): d per column graph, and as many positions as the data has, which
+    // the graphs share instead of copying them where the result is drawn.
+    static std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data);
     // Small figures (PlotStyle::isCompact) trade the two legends above the axes, which would
     // take much of their height, for one short legend under both: blue s·E, orange PE, green
     // ratio, dashed expected norms. The dots per column shrink with them.
