@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -61,38 +62,41 @@ QImage CoverageColorMap::coverage(const QImage &source, const QRectF &target, co
         = axisWeights(target.left(), target.right(), w, touched.left(), touched.right() + 1);
     const std::vector<Weights> down
         = axisWeights(target.top(), target.bottom(), h, touched.top(), touched.bottom() + 1);
-    // Separably: each source row's pixels summed into the device's columns, then the rows.
+    // Separably: each source row's pixels summed into the device's columns, then the rows. A
+    // device row's source rows follow the last's, so only those of one device row are kept.
     const int outW = touched.width();
     using Pixel = std::array<float, 4>;
-    std::vector<Pixel> rows(static_cast<std::size_t>(h) * outW, Pixel {});
-    std::vector<bool> used(static_cast<std::size_t>(h), false);
-    for (const Weights &weights : down)
-        for (const auto &[row, weight] : weights)
-            used[static_cast<std::size_t>(row)] = true;
-    for (int row = 0; row < h; ++row) {
-        if (!used[static_cast<std::size_t>(row)])
-            continue;
+    std::map<int, std::vector<Pixel>> summedRows;
+    const auto acrossRow = [&](int row) -> const std::vector<Pixel> & {
+        auto found = summedRows.find(row);
+        if (found != summedRows.end())
+            return found->second;
+        std::vector<Pixel> out(static_cast<std::size_t>(outW), Pixel {});
         const auto *line = reinterpret_cast<const QRgb *>(premultiplied.constScanLine(row));
-        Pixel *out = rows.data() + static_cast<std::size_t>(row) * outW;
         for (int x = 0; x < outW; ++x)
             for (const auto &[col, weight] : across[static_cast<std::size_t>(x)]) {
                 const QRgb c = line[col];
-                out[x][0] += weight * qRed(c);
-                out[x][1] += weight * qGreen(c);
-                out[x][2] += weight * qBlue(c);
-                out[x][3] += weight * qAlpha(c);
+                Pixel &p = out[static_cast<std::size_t>(x)];
+                p[0] += weight * float(qRed(c));
+                p[1] += weight * float(qGreen(c));
+                p[2] += weight * float(qBlue(c));
+                p[3] += weight * float(qAlpha(c));
             }
-    }
+        return summedRows.emplace(row, std::move(out)).first->second;
+    };
     QImage image(outW, touched.height(), QImage::Format_ARGB32_Premultiplied);
     std::vector<Pixel> sum(static_cast<std::size_t>(outW));
     const auto channel = [](float v) { return std::clamp(static_cast<int>(std::lround(v)), 0, 255); };
     for (int y = 0; y < touched.height(); ++y) {
+        const Weights &rows = down[static_cast<std::size_t>(y)];
+        if (!rows.empty())
+            summedRows.erase(summedRows.begin(), summedRows.lower_bound(rows.front().first));
         std::fill(sum.begin(), sum.end(), Pixel {});
-        for (const auto &[row, weight] : down[static_cast<std::size_t>(y)]) {
-            const Pixel *in = rows.data() + static_cast<std::size_t>(row) * outW;
+        for (const auto &[row, weight] : rows) {
+            const std::vector<Pixel> &in = acrossRow(row);
             for (int x = 0; x < outW; ++x)
-                for (int k = 0; k < 4; ++k)
-                    sum[static_cast<std::size_t>(x)][static_cast<std::size_t>(k)] += weight * in[x][k];
+                for (std::size_t k = 0; k < 4; ++k)
+                    sum[static_cast<std::size_t>(x)][k] += weight * in[static_cast<std::size_t>(x)][k];
         }
         auto *line = reinterpret_cast<QRgb *>(image.scanLine(y));
         for (int x = 0; x < outW; ++x) {

@@ -17,14 +17,14 @@ using namespace posenc;
 
 namespace {
 
-// A plot whose axis rect is the whole of it, `cols` columns of one row over it, column j -1 or +1
-// by turns, grey from black to white.
+// A plot whose axis rect is the whole of it, `cols` columns of `rows` alike rows over it, column j
+// -1 or +1 by turns, grey from black to white.
 struct AlternatingMap
 {
     QCustomPlot plot;
     QCPColorMap *map = nullptr;
 
-    explicit AlternatingMap(int cols)
+    explicit AlternatingMap(int cols, int rows = 1)
     {
         QCPAxisRect *rect = plot.axisRect();
         rect->setAutoMargins(QCP::msNone);
@@ -34,17 +34,19 @@ struct AlternatingMap
             axis->grid()->setVisible(false);
         }
         plot.xAxis->setRange(-0.5, cols - 0.5);
-        plot.yAxis->setRange(-0.5, 0.5);
+        plot.yAxis->setRange(-0.5, rows - 0.5);
         map = new CoverageColorMap(plot.xAxis, plot.yAxis);
         map->setInterpolate(false);
         map->setTightBoundary(false);
         map->setGradient(QCPColorGradient::gpGrayscale);
         map->setDataRange({-1.0, 1.0});
-        map->data()->setSize(cols, 1);
+        map->data()->setSize(cols, rows);
         // A lone cell spans the whole range (QCPColorMap::draw), more span their centres.
-        map->data()->setRange(cols == 1 ? QCPRange(-0.5, 0.5) : QCPRange(0.0, cols - 1.0), QCPRange(-0.5, 0.5));
-        for (int j = 0; j < cols; ++j)
-            map->data()->setCell(j, 0, value(j));
+        const auto range = [](int n) { return n == 1 ? QCPRange(-0.5, 0.5) : QCPRange(0.0, n - 1.0); };
+        map->data()->setRange(range(cols), range(rows));
+        for (int i = 0; i < rows; ++i)
+            for (int j = 0; j < cols; ++j)
+                map->data()->setCell(j, i, value(j));
     }
 
     static double value(int j) { return j % 2 == 0 ? -1.0 : 1.0; }
@@ -111,10 +113,12 @@ void TestCoverageColorMap::pixelsAreCoverageMeans_data()
     QTest::addColumn<int>("cols");
     QTest::addColumn<int>("layout"); // layout units wide
     QTest::addColumn<double>("scale"); // device pixels a layout unit
-    QTest::newRow("fewer columns than pixels") << 293 << 400 << 1.0;
-    QTest::newRow("more columns than pixels") << 1031 << 400 << 1.0;
-    QTest::newRow("scaled to 300 dpi") << 512 << 221 << 3.125;
-    QTest::newRow("one column") << 1 << 57 << 1.0;
+    QTest::addColumn<int>("rows"); // over 40 layout units
+    QTest::newRow("fewer columns than pixels") << 293 << 400 << 1.0 << 1;
+    QTest::newRow("more columns than pixels") << 1031 << 400 << 1.0 << 1;
+    QTest::newRow("more rows than pixels") << 293 << 400 << 1.0 << 997;
+    QTest::newRow("scaled to 300 dpi") << 512 << 221 << 3.125 << 3;
+    QTest::newRow("one column") << 1 << 57 << 1.0 << 1;
 }
 
 void TestCoverageColorMap::pixelsAreCoverageMeans()
@@ -122,7 +126,8 @@ void TestCoverageColorMap::pixelsAreCoverageMeans()
     QFETCH(int, cols);
     QFETCH(int, layout);
     QFETCH(double, scale);
-    AlternatingMap map(cols);
+    QFETCH(int, rows);
+    AlternatingMap map(cols, rows);
     const QImage image = map.plot.toPixmap(layout, 40, scale).toImage();
     const int width = image.width();
     QCOMPARE(width, qRound(layout * scale));
