@@ -1,5 +1,6 @@
 #include "HeatmapPanel.h"
 
+#include "CoverageColorMap.h"
 #include "FigureRoom.h"
 #include "IndexTicker.h"
 #include "MeasuredText.h"
@@ -213,7 +214,7 @@ void HeatmapPanel::initAxes()
     m_rect->axis(QCPAxis::atLeft)->setRangeReversed(true);
     IndexTicker::install(m_rect->axis(QCPAxis::atBottom));
     IndexTicker::install(m_rect->axis(QCPAxis::atLeft));
-    m_map = new QCPColorMap(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
+    m_map = new CoverageColorMap(m_rect->axis(QCPAxis::atBottom), m_rect->axis(QCPAxis::atLeft));
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
     m_map->setAntialiased(false);

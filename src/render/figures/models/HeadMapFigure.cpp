@@ -3,6 +3,7 @@
 #include "ModelPlot.h"
 
 #include "render/Colormaps.h"
+#include "render/CoverageColorMap.h"
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
 #include "render/ShorterLabels.h"
@@ -43,11 +44,11 @@ HeadMapFigure::HeadMapFigure(QCustomPlot *plot)
     ShorterLabels::set(x, {u"column"_s});
     y->setRangeReversed(true);
     y->grid()->setVisible(false);
-    m_kinds = new QCPColorMap(x, y);
+    m_kinds = new CoverageColorMap(x, y);
     m_kinds->setInterpolate(false);
     m_kinds->setGradient(ModelPlot::categories({kPasses, kStill}));
     m_kinds->setDataRange(QCPRange(0, 1));
-    m_wavelengths = new QCPColorMap(x, y);
+    m_wavelengths = new CoverageColorMap(x, y);
     m_wavelengths->setInterpolate(false);
     m_scale = new QCPColorScale(plot);
     row->addElement(0, 1, m_scale);

@@ -3,6 +3,7 @@
 #include "ModelPlot.h"
 
 #include "render/CellNumbers.h"
+#include "render/CoverageColorMap.h"
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
 #include "render/PlotStyle.h"
@@ -97,7 +98,7 @@ LayerStackFigure::LayerStackFigure(QCustomPlot *plot)
     x->grid()->setVisible(false);
     x->setRange(-0.5, 1.5);
     m_rect->axis(QCPAxis::atLeft)->setLabel(u"layer"_s);
-    m_map = new QCPColorMap(x, m_rect->axis(QCPAxis::atLeft));
+    m_map = new CoverageColorMap(x, m_rect->axis(QCPAxis::atLeft));
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false); // each cell a whole lane and a whole layer
 }

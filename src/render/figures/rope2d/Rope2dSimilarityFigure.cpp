@@ -1,6 +1,7 @@
 #include "Rope2dSimilarityFigure.h"
 
 #include "render/Colormaps.h"
+#include "render/CoverageColorMap.h"
 #include "render/FigureDescriptor.h"
 #include "render/FigureRoom.h"
 #include "render/IndexTicker.h"
@@ -101,7 +102,7 @@ Rope2dSimilarityFigure::Rope2dSimilarityFigure(QCustomPlot *plot)
         y->setRangeReversed(true);
         IndexTicker::install(x);
         IndexTicker::install(y);
-        panel.map = new QCPColorMap(x, y);
+        panel.map = new CoverageColorMap(x, y);
         panel.map->setInterpolate(false);
         panel.map->setTightBoundary(false);
         panel.map->setAntialiased(false);

@@ -1,6 +1,7 @@
 #include "ComposeCompareFigure.h"
 
 #include "render/Colormaps.h"
+#include "render/CoverageColorMap.h"
 #include "render/FigureDescriptor.h"
 #include "render/FigureRoom.h"
 #include "render/HeatmapPanel.h"
@@ -150,7 +151,7 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
             side.heat->axis(QCPAxis::atLeft)->setLabel(u"position p"_s);
             side.stats->axis(QCPAxis::atLeft)->setLabel(u"std ■, |mean| ○"_s);
         }
-        side.map = new QCPColorMap(side.heat->axis(QCPAxis::atBottom), side.heat->axis(QCPAxis::atLeft));
+        side.map = new CoverageColorMap(side.heat->axis(QCPAxis::atBottom), side.heat->axis(QCPAxis::atLeft));
         side.map->setInterpolate(false);
         side.map->setTightBoundary(false);
         side.map->setAntialiased(false);

@@ -1,6 +1,7 @@
 #include "PrecisionFigure.h"
 
 #include "render/Colormaps.h"
+#include "render/CoverageColorMap.h"
 #include "render/FigureDescriptor.h"
 #include "render/HeatmapPanel.h"
 #include "render/IndexTicker.h"
@@ -105,7 +106,7 @@ PrecisionFigure::PrecisionFigure(QCustomPlot *plot)
     m_scale->axis()->setLabel(u"max |error| in each block"_s);
     m_scale->setGradient(Colormaps::gradient(Colormap::Viridis));
     PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
-    m_map = new QCPColorMap(m_cells->axis(QCPAxis::atBottom), m_cells->axis(QCPAxis::atLeft));
+    m_map = new CoverageColorMap(m_cells->axis(QCPAxis::atBottom), m_cells->axis(QCPAxis::atLeft));
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
     m_map->setAntialiased(false);

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+#include <QImage>
+#include <QRectF>
+
+namespace posenc {
+
+// A colour map drawn on a raster device at the device's own pixels (docs/ARCHITECTURE.md, "Exact
+// at any size"): each pixel the mean of the colours of the cells it covers, weighted by the area of
+// each it covers, as a renderer filling each cell as a rectangle with exact coverage would draw it.
+// QCPColorMap scales its image to the axis rect by nearest neighbour: 512 columns over 690 pixels
+// are drawn one or two pixels wide by turns, and columns alternating in value beat into bands the
+// table does not have (moire). On a vector device (PDF, SVG) the map is embedded whole, as
+// QCPColorMap embeds it, for the viewer to scale.
+class CoverageColorMap : public QCPColorMap
+{
+public:
+    using QCPColorMap::QCPColorMap;
+
+    // The pixels of a device that `source`, spread over `target` (device pixels, fractional), covers:
+    // pixel (x, y) of the result is device pixel (x + origin.x, y + origin.y), its colour the
+    // area-weighted mean of the source pixels over it, and its alpha the share of it they cover
+    // (premultiplied). `origin` is the least whole pixel `target` touches, clipped to `clip`.
+    static QImage coverage(const QImage &source, const QRectF &target, const QRect &clip, QPoint *origin);
+
+protected:
+    void draw(QCPPainter *painter) override;
+};
+
+} // namespace posenc
