@@ -83,10 +83,9 @@ FigureExportDialog *ExportController::openFigureDialog()
 
 void ExportController::copyFigure(FigureView *view)
 {
-    QCustomPlot *plot = view->plot();
-    const double ratio = plot->devicePixelRatioF();
-    QPixmap pixmap = plot->toPixmap(plot->width(), plot->height(), ratio);
-    pixmap.setDevicePixelRatio(ratio);
+    // The pixels on screen, which are the figure's at the view's size (tst_exportcontroller): its
+    // paint buffers copied, not every layer drawn again.
+    const QPixmap pixmap = view->shownPixels();
     QGuiApplication::clipboard()->setPixmap(pixmap);
     emit figureCopied();
 }

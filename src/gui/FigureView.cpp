@@ -118,6 +118,11 @@ QString FigureView::screenNote() const
     return m_bar->note();
 }
 
+QPixmap FigureView::shownPixels() const
+{
+    return m_plot->shownPixels();
+}
+
 void FigureView::build()
 {
     m_data.reset();

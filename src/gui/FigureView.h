@@ -8,6 +8,7 @@
 #include "core/Engine.h"
 #include "render/FigureDescriptor.h"
 #include "render/FigureLayoutLoop.h"
+#include "render/SqueezedLayout.h"
 
 #include <QElapsedTimer>
 #include <QTimer>
@@ -67,6 +68,8 @@ public:
     // What the view says of the screen's pixels beside the figure (FigurePlot::screenNote).
     QString screenNote() const;
     QCustomPlot *plot() const { return m_plot; }
+    // What the plot shows, from its paint buffers (SqueezablePlot::shownPixels): Copy figure's.
+    QPixmap shownPixels() const;
     FigurePlot *figurePlot() const { return m_figurePlot.get(); }
     // The data drawn now, if any.
     const std::shared_ptr<const FigureData> &data() const { return m_data; }
@@ -136,7 +139,7 @@ private:
     FigureState m_state;
     QStringList m_keptPanels;
     FigureOptionBar *m_bar;
-    QCustomPlot *m_plot;
+    SqueezablePlot *m_plot;
     QLabel *m_message; // over the plot: why there is no figure
     FigureLayoutLoop m_layout;
     std::unique_ptr<FigurePlot> m_figurePlot;

@@ -529,19 +529,34 @@ bool place(QCustomPlot *plot)
 bool clear(const QCustomPlot &plot)
 {
     const QList<QCPItemText *> labels = labelsOf(plot);
+    // Each plot's scene is made once, without the labels: a label's others are texts it keeps off
+    // as sceneOf would have counted them (a scene a label, its curves' cells drawn again for each,
+    // was most of a settled layout's time on a figure of long curves).
+    const QList<const QCPItemText *> all(labels.begin(), labels.end());
+    std::map<QCPAxisRect *, Scene> scenes;
     for (QCPItemText *text : labels) {
         QCPAbstractPlottable *plottable = named(text);
         if (!plottable)
             return false;
-        const Scene scene = sceneOf(plottable->keyAxis()->axisRect(), {text});
+        QCPAxisRect *rect = plottable->keyAxis()->axisRect();
+        auto found = scenes.find(rect);
+        if (found == scenes.end())
+            found = scenes.emplace(rect, sceneOf(rect, all)).first;
+        const Scene &scene = found->second;
         const QRectF box = boxOf(text);
+        const QRectF inner = box.adjusted(1, 1, -1, -1);
+        const QRectF grown = inner.adjusted(-kApart, -kApart, kApart, kApart);
+        const bool meetsLabel = std::any_of(labels.begin(), labels.end(), [&](const QCPItemText *other) {
+            return other != text && other->clipToAxisRect() && other->clipAxisRect() == rect
+                && !other->text().isEmpty() && boxOf(other).intersects(grown);
+        });
         const bool over = text->brush().style() != Qt::NoBrush;
         // As spotsFor placed it: a label beside its curve keeps kGap - kNearer off the others (it
         // found its place so; measured a unit off them, a label beside two curves drawn on top of
         // each other stood clear when placed and not when asked again), one over it a unit.
         const double off = over ? 1.0 : kGap - kNearer;
         if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box)
-            || scene.meetsText(box.adjusted(1, 1, -1, -1))
+            || meetsLabel || scene.meetsText(inner)
             || scene.othersIn(box.adjusted(-off, -off, off, off), plottable) > 0
             || (!over && scene.ownIn(box, plottable) > 0))
             return false;

@@ -143,6 +143,18 @@ void SqueezablePlot::paintEvent(QPaintEvent *event)
         buffer->draw(&painter);
 }
 
+QPixmap SqueezablePlot::shownPixels()
+{
+    if (mReplotQueued)
+        replot(rpQueuedRefresh);
+    const double ratio = devicePixelRatioF();
+    QPixmap pixmap(size() * ratio);
+    pixmap.setDevicePixelRatio(ratio);
+    pixmap.fill(Qt::transparent);
+    render(&pixmap, QPoint(), QRegion(), QWidget::DrawWindowBackground);
+    return pixmap;
+}
+
 // As QCustomPlot::updateLayout, with the collapse before the layout is announced.
 void SqueezablePlot::updateLayout()
 {

@@ -14,6 +14,8 @@
 #include "io/NpyWriter.h"
 #include "render/FigureDescriptor.h"
 #include "render/FigureRegistry.h"
+#include "render/LevelledGraph.h"
+#include "render/figures/MagnitudesFigure.h"
 #include "render/data/FigureModel.h"
 
 #include "support/WindowFixture.h"
@@ -112,11 +114,15 @@ QList<const void *> containers(QCustomPlot *plot, int *longest = nullptr)
 {
     QList<const void *> out;
     for (int i = 0; i < plot->graphCount(); ++i) {
-        if (plot->graph(i)->dataCount() <= 2)
+        // A graph drawn from levels of its points (LevelledGraph) holds them all too.
+        const auto *levelled = dynamic_cast<const LevelledGraph *>(plot->graph(i));
+        const QCPGraphDataContainer *points = levelled && levelled->levels() ? levelled->levels()->all.data()
+                                                                            : plot->graph(i)->data().data();
+        if (points->size() <= 2)
             continue;
-        out.append(plot->graph(i)->data().data());
+        out.append(points);
         if (longest)
-            *longest = std::max(*longest, plot->graph(i)->dataCount());
+            *longest = std::max(*longest, int(points->size()));
     }
     return out;
 }
@@ -130,6 +136,7 @@ class TestBackgroundWork : public QObject
 private slots:
     void noFigureDataIsComputedOnTheGuiThread();
     void magnitudesPointsAreMadeInTheJob();
+    void longCurvesAreDrawnFromLevelsMadeInTheJob();
     void closingDuringALoadStopsTheRead();
     void closingDuringAnExportStopsIt();
 };
@@ -202,6 +209,67 @@ void TestBackgroundWork::magnitudesPointsAreMadeInTheJob()
     const QList<const void *> made = containers(&exported);
     for (qsizetype i = 0; i < made.size(); ++i)
         QVERIFY(made[i] != shown[i]);
+}
+
+// The magnitudes view at d 1, L 2^24: its three curves of every position were drawn from all 2^24
+// points at each replot (QCPGraph's adaptive sampling goes through each), 266 ms of the GUI thread.
+// The job makes levels of them (LevelledPoints): at full view a curve is drawn from the least and
+// the greatest of blocks of half a pixel or less, points of the series, each block's extremes
+// kept; zoomed in far enough, from all of them.
+void TestBackgroundWork::longCurvesAreDrawnFromLevelsMadeInTheJob()
+{
+    Params p;
+    p.dModel = 1;
+    p.maxLen = 1 << 20;
+    FigureView view(*FigureRegistry::find(u"magnitudes"_s), false);
+    view.resize(600, 400);
+    QVERIFY(WindowFixture::shown(view));
+    view.setParams(p);
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 120000);
+    auto *figure = dynamic_cast<MagnitudesFigure *>(view.figurePlot());
+    QVERIFY(figure);
+    QCPAxis *positions = figure->positionRect()->axis(QCPAxis::atBottom);
+    const double pixels = figure->positionRect()->width();
+    int curves = 0;
+    for (int i = 0; i < view.plot()->graphCount(); ++i) {
+        const auto *graph = dynamic_cast<const LevelledGraph *>(view.plot()->graph(i));
+        if (!graph || !graph->visible() || graph->keyAxis() != positions || !graph->levels())
+            continue;
+        const QCPGraphDataContainer &all = *graph->levels()->all;
+        if (all.size() < p.maxLen - 1) // the ratio has no number at position 0 of a lone sine
+            continue;
+        ++curves;
+        // Blocks of at most half a pixel, a level coarser than that over half a pixel: 2 to 32 points a pixel.
+        QVERIFY2(graph->dataCount() <= 32 * pixels, qPrintable(QString::number(graph->dataCount())));
+        QVERIFY(graph->dataCount() >= 2 * pixels);
+        // Every point drawn is the series' own, and every block's least and greatest are drawn.
+        const auto drawn = graph->data();
+        const qsizetype block = qsizetype(std::llround(double(p.maxLen) / graph->dataCount())) * 2;
+        for (auto it = drawn->constBegin(); it != drawn->constEnd(); ++it) {
+            const auto at = all.findBegin(it->key, false);
+            QVERIFY(at != all.constEnd() && at->key == it->key && at->value == it->value);
+        }
+        for (qsizetype start = 0; start < all.size(); start += all.size() / 7) {
+            const qsizetype end = std::min<qsizetype>(all.size(), start + block / 2);
+            double least = INFINITY, greatest = -INFINITY;
+            for (qsizetype i = start; i < end; ++i) {
+                least = std::min(least, (all.constBegin() + i)->value);
+                greatest = std::max(greatest, (all.constBegin() + i)->value);
+            }
+            double drawnLeast = INFINITY, drawnGreatest = -INFINITY;
+            for (auto it = drawn->findBegin(double(start) - block, false);
+                 it != drawn->constEnd() && it->key < double(end) + block; ++it) {
+                drawnLeast = std::min(drawnLeast, it->value);
+                drawnGreatest = std::max(drawnGreatest, it->value);
+            }
+            QVERIFY(drawnLeast <= least && drawnGreatest >= greatest);
+        }
+        // Zoomed in to a point or so a pixel: every point.
+        positions->setRange(1000.0, 1000.0 + pixels);
+        QCOMPARE(graph->dataCount(), int(all.size()));
+        positions->setRange(-0.5, double(p.maxLen) - 0.5);
+    }
+    QCOMPARE(curves, 3); // the norms of s·E and PE, and their ratio
 }
 
 // The close does not wait for the read: the file, read whole if it did, is left mostly unread.

@@ -5,7 +5,7 @@
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
-#include "render/StampedGraph.h"
+#include "render/LevelledGraph.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,16 +78,17 @@ QCPRange logRange(const Positive &values, double headroom)
 struct MagnitudesPoints final : PreparedDrawing
 {
     const MagnitudesData *data = nullptr; // what they were made of
-    QSharedPointer<QCPGraphDataContainer> embeddingNorm, peNorm, ratio;
-    QSharedPointer<QCPGraphDataContainer> embeddingStd, peStd, embeddingMean, peMean;
+    std::shared_ptr<const LevelledPoints> embeddingNorm, peNorm, ratio;
+    std::shared_ptr<const LevelledPoints> embeddingStd, peStd, embeddingMean, peMean;
     QList<double> embeddingMeanSize, peMeanSize; // |mean| per column
     // The axes' extents: the norms with their expected values, the ratio, the columns' RMS, and
     // their std and |mean|.
     Positive norms, ratios, rms, spread;
 };
 
-// The points (keys[i], values[i]), in the keys' order; `finite`: those whose value is a number only.
-QSharedPointer<QCPGraphDataContainer> points(const QList<double> &keys, const QList<double> &values,
+// The points (keys[i], values[i]), in the keys' order, with their levels; `finite`: those whose
+// value is a number only.
+std::shared_ptr<const LevelledPoints> points(const QList<double> &keys, const QList<double> &values,
                                              bool finite = false)
 {
     const qsizetype n = std::min(keys.size(), values.size());
@@ -98,7 +99,12 @@ QSharedPointer<QCPGraphDataContainer> points(const QList<double> &keys, const QL
             list.append(QCPGraphData(keys[i], values[i]));
     auto container = QSharedPointer<QCPGraphDataContainer>::create();
     container->set(list, true);
-    return container;
+    return LevelledPoints::make(std::move(container));
+}
+
+LevelledGraph *levelled(QCPGraph *graph)
+{
+    return static_cast<LevelledGraph *>(graph);
 }
 
 std::shared_ptr<const MagnitudesPoints> makePoints(const MagnitudesData &data)
@@ -301,7 +307,7 @@ void MagnitudesFigure::setCompact(bool compact)
 QCPGraph *MagnitudesFigure::addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueAxis, const QColor &color,
                                      Qt::PenStyle style)
 {
-    auto *graph = new StampedGraph(rect->axis(QCPAxis::atBottom), rect->axis(valueAxis));
+    auto *graph = new LevelledGraph(rect->axis(QCPAxis::atBottom), rect->axis(valueAxis));
     graph->setPen(QPen(color, style == Qt::DashLine ? 1.6 : 1.3, style));
     graph->setAdaptiveSampling(true);
     return graph;
@@ -333,9 +339,9 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     const std::shared_ptr<const MagnitudesPoints> made = prepared && prepared->data == &data
         ? std::static_pointer_cast<const MagnitudesPoints>(this->prepared())
         : makePoints(data);
-    m_embeddingNorm->setData(made->embeddingNorm);
-    m_peNorm->setData(made->peNorm);
-    m_ratio->setData(made->ratio);
+    levelled(m_embeddingNorm)->setLevels(made->embeddingNorm);
+    levelled(m_peNorm)->setLevels(made->peNorm);
+    levelled(m_ratio)->setLevels(made->ratio);
     for (QCPGraph *graph : {m_embeddingNorm, m_peNorm, m_ratio})
         PlotStyle::showLonePoint(graph);
     const double last = static_cast<double>(std::max<std::int64_t>(data.maxLen - 1, 1));
@@ -346,10 +352,10 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
         m_expectedPe->data()->clear();
     m_expectedPe->setVisible(pe && data.expectedPeNorm.has_value());
     const QList<double> &peMean = made->peMeanSize, &embeddingMean = made->embeddingMeanSize;
-    m_embeddingStd->setData(made->embeddingStd);
-    m_peStd->setData(made->peStd);
-    m_embeddingMean->setData(made->embeddingMean);
-    m_peMean->setData(made->peMean);
+    levelled(m_embeddingStd)->setLevels(made->embeddingStd);
+    levelled(m_peStd)->setLevels(made->peStd);
+    levelled(m_embeddingMean)->setLevels(made->embeddingMean);
+    levelled(m_peMean)->setLevels(made->peMean);
 
     m_expectedEmbedding->setName(
         u"expected %1 = %2"_s.arg(data.expectedEmbeddingFormula, NumberText::compact(data.expectedEmbeddingNorm)));
