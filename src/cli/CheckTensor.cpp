@@ -12,6 +12,8 @@
 #include "check/PairedTables.h"
 #include "check/PositionWindows.h"
 #include "check/ReferenceReading.h"
+#include "check/TableRatio.h"
+#include "check/TableRowRuns.h"
 #include "check/TensorShapes.h"
 #include "core/FamilySpec.h"
 #include "io/TableFile.h"
@@ -140,8 +142,13 @@ std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &g
             if (const auto opened = expected.tableRows
                     ? ReadResult<std::shared_ptr<const TableRows>>(expected.tableRows)
                     : TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
-                opened && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
-                return fail(err, ExitInterrupted, u"interrupted"_s);
+                opened) {
+                if (!TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
+                    return fail(err, ExitInterrupted, u"interrupted"_s);
+                // Named without the reference's reading: a constant ratio, or one run of rows moved.
+                TableCheck::nameUniformRatio(match, table, *opened.value());
+                TableCheck::nameRowRun(match, table, *opened.value());
+            }
         }
         TableCheck::unknownWithinSummation(match);
     }
