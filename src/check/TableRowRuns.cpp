@@ -48,6 +48,8 @@ struct Segment
 };
 
 constexpr std::size_t kMaxSegments = 64;
+// A part is a run of rows, a document's or a cache's: one row equal to another is no move of rows.
+constexpr std::int64_t kMinPart = 4;
 
 // The run [a, b) of `moved` cut into parts, each `other`'s rows from elsewhere: from each part's
 // first row, the row of `other` equal to it that starts the longest part; nothing where a row is
@@ -68,7 +70,7 @@ std::optional<std::vector<Segment>> segments(const WholeTable &moved, const Whol
             if (end - r > best.to - best.from)
                 best = {r, end, r - i};
         }
-        if (best.to == best.from || parts.size() == kMaxSegments)
+        if (best.to - best.from < kMinPart || parts.size() == kMaxSegments)
             return std::nullopt;
         parts.push_back(best);
         r = best.to;

@@ -15,7 +15,7 @@ namespace posenc::TableCheck {
 // [a, b): the run cut into parts, each part's rows the other table's rows from elsewhere (row r of
 // the reference the table's row r - s, a shift s of its own per part: a pack's documents each
 // restarting), first with the reference's rows found in the table, else the table's in the
-// reference; every row of the run in some part, at most 64 parts. Then position-offset named with
+// reference; every row of the run in some part of at least 4 rows, at most 64 parts. Then position-offset named with
 // each part's rows and the positions they hold against the reference's. Tables of at most 2^22
 // cells are read whole; larger ones are left as they are.
 void nameRowRun(TableMatch &match, const TableRows &table, const TableRows &reference);
