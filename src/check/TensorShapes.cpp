@@ -145,7 +145,7 @@ Kind kindOf(const std::vector<std::int64_t> &shape)
         return Kind::Table;
     if (dims.size() <= 1)
         return Kind::Vector;
-    if (slices(shape) > kMaxSlices)
+    if (slices(stackShape(shape)) > kMaxSlices)
         return Kind::Refused;
     return Kind::Stack;
 }
@@ -370,6 +370,14 @@ std::optional<std::int64_t> flagHeads(const Params &params)
             return bias->heads(params);
     }
     return std::nullopt;
+}
+
+std::vector<std::int64_t> stackShape(const std::vector<std::int64_t> &shape)
+{
+    const std::vector<std::int64_t> dims = notOne(shape);
+    if (shape.size() >= 3 && shape[shape.size() - 2] == 1 && dims.size() >= 3 && dims.back() == shape.back())
+        return dims;
+    return shape;
 }
 
 std::int64_t slices(const std::vector<std::int64_t> &shape)

@@ -72,6 +72,11 @@ std::optional<std::int64_t> flagHeads(const Params &params);
 // Slice `index` of a stack: the rows [index·L, (index + 1)·L) of `rows`.
 std::shared_ptr<const TableRows> slice(std::shared_ptr<const TableRows> rows, std::int64_t index, std::int64_t length,
                                        const QString &label);
+// The shape a stack's slices are cut from: `shape` itself, or where its last but one dimension is 1
+// (one-row slices: Paddle's and MLX's cos [B, L, 1, D], broadcast over the heads of [B, L, H, D]),
+// its dimensions other than 1, as a table's are dropped ([3, 64, 1, 128] is 3 slices of 64 x 128).
+// A family's own readers of that shape (key biases [B, H, 1, L], readStack) see the array's shape.
+std::vector<std::int64_t> stackShape(const std::vector<std::int64_t> &shape);
 // The slices of a stack of `shape` and each one's label ("batch 0, head 3").
 std::int64_t slices(const std::vector<std::int64_t> &shape);
 QString sliceLabel(const std::vector<std::int64_t> &shape, std::int64_t index);

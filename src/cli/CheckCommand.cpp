@@ -271,9 +271,9 @@ HelpPage checkHelp()
         "the mistake in it. FILE is a .npy file, a .npz file (TENSOR chooses one of its arrays, stored or "
         "compressed), a .safetensors file (TENSOR chooses one of its tensors), or a .csv "
         "file (commas, or spaces; '#' lines skipped, and a header line of column names). Dimensions of size 1 are "
-        "dropped: (L, 1, d) "
-        "and (1, L, d) are L x d tables. With --config, what a model's config.json computes for position instead "
-        "(below)."_s);
+        "dropped: (L, 1, d) and (1, L, d) are L x d tables, and (B, L, 1, d) (Paddle's cos, broadcast over the "
+        "heads of (B, L, H, d)) is B tables of L x d, each at its row of --position-ids (B, L) whatever B is. "
+        "With --config, what a model's config.json computes for position instead (below)."_s);
     page.section(u"What it finds"_s)
         .paragraph(u"It identifies the table from a few hundred of its rows, then compares every row with the "
                    "correct table, computed by the kernel of posenc table. A correct table is within the rounding of "
@@ -392,6 +392,13 @@ int runApply(const QCommandLineParser &parser, const QStringList &positional, co
     return CheckApply::run(request, out, err);
 }
 
+// The table --position-ids are given for, as CheckIdsDeclared reads them: M-RoPE declared or not.
+CheckIdsDeclared::Table idsTable(const TableFile::Tensor &tensor, const CheckExpect::Expectation &expected)
+{
+    return {tensor.rows->rows(), tensor.shape,
+            expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Mrope};
+}
+
 } // namespace
 
 int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -494,7 +501,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
             && expected.params.encoding == Encoding::Mrope && expected.params.mrope.vision == MropeVision::Qwen25Vl;
         std::shared_ptr<const QTemporaryDir> held; // the positions a grid's ids stand for, while checked
         if (auto declaredBy = CheckIdsDeclared::rewrite(
-                arguments, parser.value(u"position-ids"_s), tensor.rows->rows(), budget, err,
+                arguments, parser.value(u"position-ids"_s), idsTable(tensor, expected), budget, err,
                 qwen25 ? std::optional<double>(expected.params.mrope.tokensPerSecond) : std::nullopt, &held)) {
             if (const int *code = std::get_if<int>(&*declaredBy))
                 return *code;

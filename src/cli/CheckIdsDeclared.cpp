@@ -2,6 +2,7 @@
 
 #include "ExitCode.h"
 
+#include "check/TensorShapes.h"
 #include "check/positions/MropeIdsStructure.h"
 #include "io/NpyWriter.h"
 #include "io/PositionIdsFile.h"
@@ -161,7 +162,7 @@ std::variant<QStringList, int> mergeBlockFlags(const MergeBlocks &b, const QStri
 } // namespace
 
 std::optional<std::variant<QStringList, int>> rewrite(const QStringList &arguments, const QString &idsPath,
-                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err,
+                                                      const Table &table, std::uint64_t budget, QTextStream &err,
                                                       std::optional<double> tokensPerSecond,
                                                       std::shared_ptr<const QTemporaryDir> *held)
 {
@@ -169,6 +170,21 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
     if (!ids)
         return std::nullopt; // said as before, by the rows' reading of the file
     const std::vector<std::int64_t> &shape = ids->shape;
+    const std::int64_t rows = table.rows;
+    // A stack's slices each at a row of [S, N] ids: the stack's dimensions other than 1 before its
+    // columns are the ids' (TensorShapes::stackShape).
+    std::vector<std::int64_t> slices = TensorShapes::notOne(table.shape);
+    if (!slices.empty())
+        slices.pop_back();
+    const bool perSlice = shape.size() == 2 && slices == shape && shape[0] * shape[1] == rows && shape[0] > 1;
+    if (perSlice && !(table.mropeDeclared && shape[0] == 3))
+        return std::nullopt;
+    if (perSlice)
+        return failWith(
+            err, ExitUsage,
+            u"ids [3, %1] for a stack of 3 slices of %1 rows read two ways: M-RoPE's t, h, w of one "
+            "sequence (its axes' tables before the merge: give them as [3, 1, %1]) or each slice's own "
+            "positions (a batch's [B, L] position_ids: declare the slices' family, --expect rope)"_s.arg(shape[1]));
     const bool mrope = (shape.size() == 2 && shape[0] == 3 && shape[1] == rows)
         || (shape.size() == 3 && shape[0] == 3 && shape[1] == 1 && shape[2] == rows);
     const bool grid = shape.size() == 2 && shape[1] == 2 && shape[0] == rows;

@@ -10,6 +10,7 @@ class QTemporaryDir;
 #include <memory>
 #include <optional>
 #include <variant>
+#include <vector>
 
 // A table's --position-ids that say where an M-RoPE or a 2-D table's rows are (docs/ARCHITECTURE.md,
 // Checking a table; issue 56: M-RoPE and 2-D tables with the positions they were made for):
@@ -28,8 +29,21 @@ namespace posenc::CheckIdsDeclared {
 // stand for --grid H,W and --spatial-merge-size m; blocks in another order (Qwen2.5-VL's
 // get_window_index) also for 1-D --position-ids of each row's index in rot_pos_emb's order, a file in
 // `held`, which the caller keeps while it checks.
+// The table the ids are given for: its rows, its array's shape, and whether M-RoPE is declared
+// (--expect mrope, or a config of an M-RoPE model).
+struct Table
+{
+    std::int64_t rows = 0;
+    std::vector<std::int64_t> shape;
+    bool mropeDeclared = false;
+};
+
+// [S, N] ids of a stack of S slices of N rows each ([B, L, 1, D], [B, L, D]: a batch's [B, L]
+// position_ids, Paddle's and the like) give each slice's rows their positions, whatever S is: they
+// are M-RoPE's t, h, w only where M-RoPE is declared, and read both ways there (3 slices) they are
+// refused in one line naming both readings.
 std::optional<std::variant<QStringList, int>> rewrite(const QStringList &arguments, const QString &idsPath,
-                                                      std::int64_t rows, std::uint64_t budget, QTextStream &err,
+                                                      const Table &table, std::uint64_t budget, QTextStream &err,
                                                       std::optional<double> tokensPerSecond = std::nullopt,
                                                       std::shared_ptr<const QTemporaryDir> *held = nullptr);
 

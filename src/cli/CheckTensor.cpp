@@ -12,6 +12,8 @@
 #include "check/PairedTables.h"
 #include "check/PositionWindows.h"
 #include "check/ReferenceReading.h"
+#include "check/TableRatio.h"
+#include "check/TableRowRuns.h"
 #include "check/TensorShapes.h"
 #include "core/FamilySpec.h"
 #include "io/TableFile.h"
@@ -140,8 +142,13 @@ std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &g
             if (const auto opened = expected.tableRows
                     ? ReadResult<std::shared_ptr<const TableRows>>(expected.tableRows)
                     : TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
-                opened && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
-                return fail(err, ExitInterrupted, u"interrupted"_s);
+                opened) {
+                if (!TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
+                    return fail(err, ExitInterrupted, u"interrupted"_s);
+                // Named without the reference's reading: a constant ratio, or one run of rows moved.
+                TableCheck::nameUniformRatio(match, table, *opened.value());
+                TableCheck::nameRowRun(match, table, *opened.value());
+            }
         }
         TableCheck::unknownWithinSummation(match);
     }
@@ -239,7 +246,8 @@ std::variant<StackReference, int> stackReference(const TableRows &rows, const st
         s.erase(std::remove(s.begin(), s.end(), std::int64_t(1)), s.end());
         return s;
     };
-    const std::vector<std::int64_t> slice {shape[shape.size() - 2], shape.back()};
+    const std::vector<std::int64_t> stacked = TensorShapes::stackShape(shape);
+    const std::vector<std::int64_t> slice {stacked[stacked.size() - 2], stacked.back()};
     if (kind == TensorShapes::Kind::Stack && withoutOnes(reference->shape) == withoutOnes(shape))
         return StackReference {reference->rows, nullptr};
     if (kind == TensorShapes::Kind::Stack && withoutOnes(reference->shape) == withoutOnes(slice))
@@ -530,17 +538,19 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
     }
     if (kind == TensorShapes::Kind::Stack && !match) {
         std::vector<TableMatch> matches;
-        const std::int64_t length = shape[shape.size() - 2];
-        const std::int64_t count = TensorShapes::slices(shape);
+        // One-row slices are the rows of a table with its dimension of 1 dropped (stackShape).
+        const std::vector<std::int64_t> stacked = TensorShapes::stackShape(shape);
+        const std::int64_t length = stacked[stacked.size() - 2];
+        const std::int64_t count = TensorShapes::slices(stacked);
         for (std::int64_t i = 0; i < count; ++i) {
-            const auto part = TensorShapes::slice(rows, i, length, TensorShapes::sliceLabel(shape, i));
+            const auto part = TensorShapes::slice(rows, i, length, TensorShapes::sliceLabel(stacked, i));
             CheckExpect::Expectation each = expected;
             if (referenceStack)
-                each.tableRows = TensorShapes::slice(referenceStack, i, length, TensorShapes::sliceLabel(shape, i));
+                each.tableRows = TensorShapes::slice(referenceStack, i, length, TensorShapes::sliceLabel(stacked, i));
             else if (referenceEach)
                 each.tableRows = referenceEach;
             if (headBias) {
-                const std::int64_t h = heads.value_or(shape[shape.size() - 3]);
+                const std::int64_t h = heads.value_or(stacked[stacked.size() - 3]);
                 headBias->atHead(each.params, h, i % h + 1);
             }
             auto checked = checkSlice(part, each,
@@ -551,7 +561,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
             matches.push_back(std::get<TableMatch>(std::move(checked)));
         }
         // Against a reference table its slices are compared with, not the family's heads.
-        match = TensorShapes::combine(shape, *rows, std::move(matches), !referenceStack && !referenceEach);
+        match = TensorShapes::combine(stacked, *rows, std::move(matches), !referenceStack && !referenceEach);
         if (referenceStack && match->verdict == CheckVerdict::Mistake)
             nameByReferenceStack(*match, tensor, run);
     }

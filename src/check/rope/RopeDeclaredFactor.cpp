@@ -2,11 +2,14 @@
 
 #include "check/rope/RopeFunctionReplaced.h"
 
+#include "check/PairReference.h"
+
 #include "core/NumberText.h"
 #include "core/rope/RopeTypes.h"
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
@@ -82,6 +85,49 @@ std::optional<TableMatch> named(const RopeFit::FitInput &input, RopeFit::Fit fit
     m.diagnosis = u"%1: the table's angles are the declaration's; %2"_s.arg(
         fit.mistakes.back(), words(read, slack, declared, fit.correct.params.rope.type));
     return m;
+}
+
+std::optional<TableMatch> uniform(const RopeFit::FitInput &input, const RopeFit::Fit &fit,
+                                  const std::function<TableMatch(const RopeFit::Fit &)> &matchOf)
+{
+    RopeFit::Hypothesis unit = fit.hypothesis;
+    unit.amplitude = 1.0;
+    const PairReferenceSpec spec = RopeFit::reference(unit, input.framing);
+    const TableSample &sample = input.sample;
+    std::vector<double> ratios;
+    for (std::int64_t k = 0; k < sample.size(); ++k) {
+        const std::int64_t row = sample.rows[std::size_t(k)];
+        if (!spec.compared(row))
+            continue;
+        const double p = double(spec.position(row));
+        for (std::int64_t c = 0; c < std::min(sample.cols(), spec.cols()); ++c) {
+            if (spec.columns[std::size_t(c)].pair < 0)
+                continue;
+            const double angle = p * spec.frequency(c);
+            const double unitValue = spec.columns[std::size_t(c)].isCos ? std::cos(angle) : std::sin(angle);
+            if (std::fabs(unitValue) >= 0.5)
+                ratios.push_back(double(sample.values(k, c)) / unitValue);
+        }
+    }
+    if (ratios.size() < 16)
+        return std::nullopt;
+    const auto middle = ratios.begin() + std::ptrdiff_t(ratios.size() / 2);
+    std::nth_element(ratios.begin(), middle, ratios.end());
+    const double read = *middle;
+    if (!(read > 0.0) || !std::isfinite(read))
+        return std::nullopt;
+    // Known to the spread of the ratios about it (their middle half), at least float32's rounding.
+    std::vector<double> spread;
+    spread.reserve(ratios.size());
+    for (const double r : ratios)
+        spread.push_back(std::fabs(r / read - 1.0));
+    const auto half = spread.begin() + std::ptrdiff_t(spread.size() / 2);
+    std::nth_element(spread.begin(), half, spread.end());
+    RopeFit::Fit found;
+    found.hypothesis = fit.hypothesis;
+    found.hypothesis.amplitude = read;
+    found.hypothesis.amplitudeSlack = std::max(0x1p-24, *half);
+    return named(input, fit, found, matchOf);
 }
 
 std::optional<TableMatch> fromReading(const RopeFit::FitInput &input, RopeFit::Fit fit, const RopeFit::Fit &found,

@@ -35,6 +35,14 @@ void missing(const RopeFit::FitInput &input, RopeFit::Fit &fit);
 std::optional<TableMatch> named(const RopeFit::FitInput &input, RopeFit::Fit fit, const RopeFit::Fit &found,
                                 const std::function<TableMatch(const RopeFit::Fit &)> &matchOf);
 
+// `fit` (the declared hypothesis, deviating) at the amplitude the cells hold, read as the median of
+// each sampled cell over its unit-amplitude reference (cells where |cos| or |sin| is at least 1/2),
+// where that explains every sampled cell: the table is the declared one times a constant, whatever
+// the table's own reading (an amplitude of 2.2 no published form has). attention-factor named with
+// both values, as named() does; else nothing.
+std::optional<TableMatch> uniform(const RopeFit::FitInput &input, const RopeFit::Fit &fit,
+                                  const std::function<TableMatch(const RopeFit::Fit &)> &matchOf);
+
 // The declared hypothesis `fit` (deviating, no mistake named) against the table's own reading `found`
 // (explaining every sampled cell, row 0 at position `rowZero`): the other function at the reading's
 // positions (RopeFunctionReplaced: cos-replaced, and position-offset where they are not the

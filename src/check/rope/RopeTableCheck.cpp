@@ -514,6 +514,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
     // angles' is compared with the latter, the stream weighing that as for a table found undeclared.
     const RopeFit::Fit declared = RopeFit::evaluate(inputOf(whole), fit.hypothesis);
     fit.float32Angles = declared.float32Angles;
+    const auto matchOfWhole = [&whole](const RopeFit::Fit &f) { return matchOf(whole, f); };
     // Factor left out; other function; else the reading's (where most cells deviate; no cell beyond).
     if (declared.bad() > 0)
         RopeDeclaredFactor::missing(inputOf(whole), fit);
@@ -522,14 +523,17 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
     if (declared.bad() > 0 && fit.mistakes.isEmpty() && 2 * declared.score.bad > declared.score.compared) {
         const auto found = RopeFit::fit(inputOf(e, nullptr, std::int64_t(1) << 40), params.rope.layout,
                                         declaredLayout(e), formsAt(e.cols()));
-        const auto matchOfWhole = [&whole](const RopeFit::Fit &f) { return matchOf(whole, f); };
         const std::int64_t rowZero = found ? found->hypothesis.firstPosition - e.framing.firstRow : -1;
         if (auto named = found ? RopeDeclaredFactor::fromReading(inputOf(whole), fit, *found, rowZero, matchOfWhole)
                                : std::nullopt)
             return std::move(*named);
     }
-    if (declared.bad() > 0 && fit.mistakes.isEmpty())
+    if (declared.bad() > 0 && fit.mistakes.isEmpty()) {
+        // The declared table times a constant in every cell: its attention factor, whatever the reading.
+        if (auto scaled = RopeDeclaredFactor::uniform(inputOf(whole), fit, matchOfWhole))
+            return std::move(*scaled);
         return rowsNamed(whole, fit, declared);
+    }
     return matchOf(whole, fit);
 }
 

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
+
+// A table against --expect-table's reference that is the reference times one constant in every cell
+// (docs/ARCHITECTURE.md, Checking a table, "A declared reference"): a factor one side applies and the
+// other does not (RoPE's attention factor applied twice or left out, a sinusoid's scale). A uniform
+// ratio between two tables needs no reading of the reference (which may be a form no family reads).
+namespace posenc::TableCheck {
+
+// Where `match` (the table against `reference`) is a mistake with none named: every cell of `table`
+// within the two formats' rounding of c times the reference's same cell, c > 0 and not 1, read as
+// the median ratio of the cells where the reference is at least a quarter of its largest |value|.
+// Then `scaled` is named with c (and 1 / c); else `match` is left as it is. Every row of both is
+// read, a chunk at a time.
+void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows &reference);
+
+} // namespace posenc::TableCheck

@@ -1,0 +1,250 @@
+// The dumps engineers make of a port, read as what they are and their mistake named
+// (docs/ARCHITECTURE.md, Checking a table, "Shapes" and "A declared reference"):
+// - Paddle's cos [B, L, 1, D] (paddlenlp/transformers/llama/modeling.py, apply_rotary_pos_emb:
+//   cos[position_ids].unsqueeze(2)) with its [B, L] position_ids, B = 3 as well as 4: each slice's
+//   rows at its own ids, never taken for M-RoPE's [3, L] t, h, w unless M-RoPE is declared;
+// - a declared YaRN table times a constant (sgl-project/sglang PR #33558: the attention factor
+//   applied twice): attention-factor, with both values;
+// - a table that is --expect-table's reference times a constant, whatever the reference reads as:
+//   scaled, with the constant;
+// - a packed batch's rows at 0..L-1 where the reference's positions restart at the second
+//   document (NVIDIA/Megatron-LM#453: rotary_pos_emb(seq_length) ignores position_ids):
+//   position-offset, with the rows and the positions they hold.
+// Every table is computed here in float64 from the formulas, then rounded once to float32.
+#include "CliCheckRun.h"
+#include "NpyBytes.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// RoPE's half-layout cos of `inv` at `positions`: cat(freqs, freqs).cos() * amplitude, as
+// transformers' LlamaRotaryEmbedding.forward computes it (emb = torch.cat((freqs, freqs), dim=-1)).
+std::vector<double> ropeCos(const std::vector<double> &inv, const std::vector<double> &positions, double amplitude)
+{
+    const std::size_t half = inv.size();
+    std::vector<double> t;
+    t.reserve(positions.size() * 2 * half);
+    for (const double p : positions)
+        for (std::size_t c = 0; c < 2 * half; ++c)
+            t.push_back(amplitude * std::cos(p * inv[c % half]));
+    return t;
+}
+
+std::vector<double> plainInv(double theta, int dim)
+{
+    std::vector<double> inv;
+    for (int i = 0; i < dim; i += 2)
+        inv.push_back(1.0 / std::pow(theta, double(i) / dim));
+    return inv;
+}
+
+// transformers' _compute_yarn_parameters (modeling_rope_utils.py), truncate true: the frequencies
+// blended by the linear ramp between find_correction_range(beta_fast, beta_slow), and
+// get_mscale(factor) = 0.1 ln(factor) + 1 the attention factor.
+std::vector<double> yarnInv(double theta, int dim, double factor, double original, double fast, double slow)
+{
+    const auto correction = [&](double rotations) {
+        return dim * std::log(original / (rotations * 2.0 * std::numbers::pi)) / (2.0 * std::log(theta));
+    };
+    const double low = std::max(std::floor(correction(fast)), 0.0);
+    double high = std::min(std::ceil(correction(slow)), double(dim - 1));
+    if (low == high)
+        high += 0.001;
+    std::vector<double> inv;
+    for (int i = 0; i < dim / 2; ++i) {
+        const double extrapolation = 1.0 / std::pow(theta, 2.0 * i / dim);
+        const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+        const double keep = 1.0 - ramp; // inv_freq_extrapolation_factor
+        inv.push_back(extrapolation / factor * (1.0 - keep) + extrapolation * keep);
+    }
+    return inv;
+}
+
+std::vector<double> range(std::int64_t from, std::int64_t count)
+{
+    std::vector<double> p;
+    for (std::int64_t k = 0; k < count; ++k)
+        p.push_back(double(from + k));
+    return p;
+}
+
+QStringList ropeFlags(double theta, int dim)
+{
+    return {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, QString::number(theta), u"--head-dim"_s, QString::number(dim)};
+}
+
+} // namespace
+
+class TestCliDumpsNamed : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    int m_count = 0;
+
+    QString file(const QByteArray &bytes) { return CliCheck::write(m_dir, u"t%1.npy"_s.arg(m_count++), bytes); }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // Paddle's cos [B, L, 1, D] at left-padded position_ids (attention_mask.cumsum(-1) - 1, the
+    // padding 1), against the same cache at 0..L-1 in every slice (one offset for the batch).
+    void paddleBatchIdsPerSlice_data()
+    {
+        QTest::addColumn<int>("batch");
+        QTest::newRow("B = 3, [3, L] ids") << 3;
+        QTest::newRow("B = 4") << 4;
+    }
+
+    void paddleBatchIdsPerSlice()
+    {
+        QFETCH(int, batch);
+        constexpr int kLength = 48, kDim = 64;
+        const std::vector<double> inv = plainInv(10000.0, kDim);
+        const std::vector<int> pads {0, 5, 20, 9};
+        std::vector<double> ids, right, wrong;
+        for (int b = 0; b < batch; ++b) {
+            std::vector<double> at;
+            for (int r = 0; r < kLength; ++r)
+                at.push_back(r < pads[std::size_t(b)] ? 1.0 : double(r - pads[std::size_t(b)]));
+            ids.insert(ids.end(), at.begin(), at.end());
+            const std::vector<double> good = ropeCos(inv, at, 1.0), bad = ropeCos(inv, range(0, kLength), 1.0);
+            right.insert(right.end(), good.begin(), good.end());
+            wrong.insert(wrong.end(), bad.begin(), bad.end());
+        }
+        const std::vector<std::int64_t> shape {batch, kLength, 1, kDim};
+        const QString idsFile = file(npy({batch, kLength}, ids)), fixed = file(npy(shape, right)),
+                      buggy = file(npy(shape, wrong));
+        const QStringList atIds = ropeFlags(10000.0, kDim) + QStringList {u"--position-ids"_s, idsFile};
+        const CliCheck::Checked good = CliCheck::checkFile(fixed, atIds);
+        QVERIFY2(good.exit == 0 && good.verdict() == u"correct"_s, qPrintable(good.shown));
+        const CliCheck::Checked bad = CliCheck::checkFile(buggy, atIds);
+        QVERIFY2(CliCheck::named(bad.json, {u"rows-not-at-ids"_s}), qPrintable(bad.shown));
+
+        // Against the fixed cache: [B, L, 1, D] is B slices of L rows (its dimension of 1 dropped),
+        // not B·L one-row slices; slice 0 has no padding and agrees, the first padded one deviates.
+        const CliCheck::Checked self = CliCheck::checkFile(fixed, {u"--expect-table"_s, fixed});
+        QVERIFY2(self.verdict() == u"correct"_s, qPrintable(self.shown));
+        const CliCheck::Checked table = CliCheck::checkFile(buggy, {u"--expect-table"_s, fixed});
+        QVERIFY2(table.verdict() == u"mistake"_s && table.diagnosis().startsWith(u"slice [1]: "_s),
+                 qPrintable(table.shown));
+        // Slice 1's rows from its padding on hold positions 5 lower: 48-row slices, not one-row ones.
+        QVERIFY2(table.json[u"position_offset"_s].toInt() == 5 && table.mistakes().contains(u"position-offset"_s),
+                 qPrintable(table.shown));
+
+        // Declared M-RoPE reads three rows of ids as t, h, w too: both readings said, refused.
+        if (batch == 3) {
+            const CliCheck::Checked both
+                = CliCheck::checkFile(fixed,
+                                      {u"--expect"_s, u"mrope"_s, u"--head-dim"_s, QString::number(kDim),
+                                       u"--mrope-section"_s, u"8,12,12"_s, u"--position-ids"_s, idsFile});
+            QVERIFY2(both.exit == 2 && both.shown.contains(u"read two ways"_s) && both.shown.contains(u"t, h, w"_s)
+                         && both.shown.contains(u"[B, L]"_s),
+                     qPrintable(both.shown));
+        }
+    }
+
+    // A declared YaRN (attention factor 0.1 ln 32 + 1 = 1.34657) whose table is c times the declared one,
+    // c the factor again (applied twice) or 0.8: attention-factor with both values; the declared table
+    // correct.
+    void declaredFactorTimesConstant_data()
+    {
+        QTest::addColumn<double>("times");
+        QTest::newRow("applied twice") << 0.1 * std::log(32.0) + 1.0;
+        QTest::newRow("times 0.8") << 0.8;
+    }
+
+    void declaredFactorTimesConstant()
+    {
+        QFETCH(double, times);
+        constexpr int kDim = 64;
+        const double mscale = 0.1 * std::log(32.0) + 1.0;
+        const std::vector<double> inv = yarnInv(10000.0, kDim, 32.0, 2048.0, 32.0, 1.0);
+        const QStringList flags
+            = ropeFlags(10000.0, kDim) + QStringList {u"--rope-type"_s,        u"yarn"_s, u"--rope-factor"_s, u"32"_s,
+                                                      u"--original-max-len"_s, u"2048"_s};
+        const CliCheck::Checked good
+            = CliCheck::checkFile(file(npy({200, kDim}, ropeCos(inv, range(0, 200), mscale))), flags);
+        QVERIFY2(good.verdict() == u"correct"_s, qPrintable(good.shown));
+        const CliCheck::Checked bad
+            = CliCheck::checkFile(file(npy({200, kDim}, ropeCos(inv, range(0, 200), mscale * times))), flags);
+        QVERIFY2(CliCheck::named(bad.json, {u"attention-factor"_s}), qPrintable(bad.shown));
+        QVERIFY2(bad.diagnosis().contains(u"attention factor is "_s + QString::number(mscale * times, 'f', 3))
+                     && bad.diagnosis().contains(u"1.34657 is declared"_s),
+                 qPrintable(bad.shown));
+    }
+
+    // --expect-table: the reference (a learned-like random walk, no family's form) times c in every
+    // cell is scaled, c named; the same with one cell changed is not.
+    void tableTimesConstant()
+    {
+        constexpr std::int64_t kRows = 80, kCols = 32;
+        std::mt19937 engine(56);
+        std::normal_distribution<double> normal(0.0, 0.1);
+        std::vector<double> ref(std::size_t(kRows * kCols));
+        for (std::int64_t k = 0; k < kRows * kCols; ++k)
+            ref[std::size_t(k)] = (k >= kCols ? ref[std::size_t(k - kCols)] : 0.5) + normal(engine);
+        const QString reference = file(npy({kRows, kCols}, ref));
+        for (const double c : {0.70625, 1.4852}) {
+            std::vector<double> scaled = ref;
+            for (double &v : scaled)
+                v *= c;
+            const CliCheck::Checked bad
+                = CliCheck::checkFile(file(npy({kRows, kCols}, scaled)), {u"--expect-table"_s, reference});
+            QVERIFY2(CliCheck::named(bad.json, {u"scaled"_s}), qPrintable(bad.shown));
+            QVERIFY2(bad.diagnosis().contains(u"times %1 "_s.arg(c)), qPrintable(bad.shown));
+            scaled[std::size_t(17 * kCols + 5)] += 0.25;
+            const CliCheck::Checked other
+                = CliCheck::checkFile(file(npy({kRows, kCols}, scaled)), {u"--expect-table"_s, reference});
+            QVERIFY2(other.verdict() == u"mistake"_s && !other.mistakes().contains(u"scaled"_s),
+                     qPrintable(other.shown));
+        }
+    }
+
+    // A packed batch of three documents (rows 0..99, 100..139, 140..159): the reference at the pack's
+    // ids, the table at 0..159 (the ids ignored, Megatron-LM#453), and the other way round.
+    void packedRowsAtOtherPositions()
+    {
+        constexpr int kDim = 64;
+        const std::vector<double> inv = plainInv(10000.0, kDim);
+        std::vector<double> packed = range(0, 100);
+        for (const std::int64_t length : {40, 20}) {
+            const std::vector<double> next = range(0, length);
+            packed.insert(packed.end(), next.begin(), next.end());
+        }
+        const QString atIds = file(npy({160, kDim}, ropeCos(inv, packed, 1.0)));
+        const QString arange = file(npy({160, kDim}, ropeCos(inv, range(0, 160), 1.0)));
+        const CliCheck::Checked self = CliCheck::checkFile(atIds, {u"--expect-table"_s, atIds});
+        QVERIFY2(self.verdict() == u"correct"_s, qPrintable(self.shown));
+        const CliCheck::Checked runOn = CliCheck::checkFile(arange, {u"--expect-table"_s, atIds});
+        QVERIFY2(CliCheck::named(runOn.json, {u"position-offset"_s}), qPrintable(runOn.shown));
+        QVERIFY2(runOn.diagnosis().contains(u"rows 100..139 hold positions 100 higher than the reference's rows there "
+                                            "(the reference's rows 100..139 are the table's rows 0..39: the reference "
+                                            "restarts there"_s)
+                     && runOn.diagnosis().contains(u"rows 140..159 hold positions 140 higher"_s)
+                     && runOn.diagnosis().contains(u"rows 0..99 agree"_s),
+                 qPrintable(runOn.shown));
+        const CliCheck::Checked restarted = CliCheck::checkFile(atIds, {u"--expect-table"_s, arange});
+        QVERIFY2(restarted.verdict() == u"mistake"_s && !restarted.mistakes().isEmpty(), qPrintable(restarted.shown));
+        // Rows that hold no row of the other table at all: no part of rows named (the reference's
+        // reading may name their positions).
+        std::vector<double> later = packed;
+        for (std::size_t k = 100; k < later.size(); ++k)
+            later[k] += 1000.0;
+        const CliCheck::Checked none
+            = CliCheck::checkFile(file(npy({160, kDim}, ropeCos(inv, later, 1.0))), {u"--expect-table"_s, arange});
+        QVERIFY2(none.verdict() == u"mistake"_s && !none.diagnosis().startsWith(u"position-offset: "_s),
+                 qPrintable(none.shown));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliDumpsNamed)
+#include "tst_clidumpsnamed.moc"
