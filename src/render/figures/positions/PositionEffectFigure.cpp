@@ -263,7 +263,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk at %1's id"_s.arg(choice));
     m_chunkCache.hi->setName(terse ? u"chunk (column − padding)"_s
                                    : u"chunk at the column less the padding, as chunked_overlay counts"_s);
-    ShorterLabels::setEntry(m_chunkCache.hi, {u"chunk (column − pad)"_s});
+    ShorterLabels::setEntry(m_chunkCache.hi, {u"chunk (column − pad)"_s, u"chunk (col − pad)"_s});
     // A family's own quantity keeps its name on little room ("DeBERTa bucket", "ALiBi bias", as
     // its axis in the window): "score" called DeBERTa's bucket index a score on a 14-pt slide.
     const bool named = d.kind == PositionEffect::ScoreKind::Panel || d.kind == PositionEffect::ScoreKind::TermProduct;
