@@ -269,7 +269,7 @@ void TestLessonSlideTexts::aSlideNamesItsModel_data()
     QTest::newRow("rope-scaling qwen2-5-7b") << u"rope-scaling"_s << u"qwen2-5-7b"_s << QStringList();
     QTest::newRow("rope-scaling llama-3-1-8b") << u"rope-scaling"_s << u"llama-3-1-8b"_s << QStringList();
     QTest::newRow("sum-vs-concat whisper-large-v3") << u"sum-vs-concat"_s << u"whisper-large-v3"_s << QStringList();
-    QTest::newRow("left-padding default") << u"left-padding"_s << QString() << QStringList();
+    QTest::newRow("left-padding bloom-560m") << u"left-padding"_s << u"bloom-560m"_s << QStringList();
     QTest::newRow("alibi mpt-7b") << u"alibi"_s << u"mpt-7b"_s << QStringList();
     QTest::newRow("rope-scaling, its factor changed")
         << u"rope-scaling"_s << QString() << QStringList {u"--rope-factor"_s, u"2"_s};

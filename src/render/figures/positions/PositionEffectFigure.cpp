@@ -58,6 +58,26 @@ std::unique_ptr<FigureDescriptor> makePositionEffectFigure()
     return std::make_unique<FigureDescriptorOf<PositionEffectModel, PositionEffectFigure>>();
 }
 
+namespace {
+
+// The longest word of the panel's y labels: a label of one word ("temperature") cannot wrap, and
+// one longer than its axis reaches past the panel (FigureRoom::labelsWithin), so that no step
+// would make the figure fit and every step, title and keys too, would be given up for nothing.
+int longestWord(const QCPAxisRect *rect)
+{
+    double longest = 0.0;
+    for (const QCPAxis::AxisType side : {QCPAxis::atLeft, QCPAxis::atRight}) {
+        const QCPAxis *axis = rect->axis(side);
+        if (!axis->visible())
+            continue;
+        for (const QString &word : axis->label().split(u' ', Qt::SkipEmptyParts))
+            longest = std::max(longest, MeasuredText::advance(axis->labelFont(), word));
+    }
+    return int(std::ceil(longest));
+}
+
+} // namespace
+
 PositionEffectFigure::Series PositionEffectFigure::series(QCPAxisRect *rect, const QColor &colour, Qt::PenStyle style,
                                                           bool rightAxis)
 {
@@ -88,7 +108,7 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
     auto *margins = new QCPMarginGroup(plot);
     for (std::size_t i = 0; i < m_rects.size(); ++i) {
         m_panelTitles[i] = PlotStyle::panelTitle(plot, false);
-        stack->addElement(int(2 * i), 0, m_panelTitles[i]);
+        stack->addElement(int(3 * i), 0, m_panelTitles[i]);
         auto *rect = new QCPAxisRect(plot);
         rect->setMinimumSize(FigureBuild::kMinAxisSide, FigureBuild::kMinAxisSide);
         PlotStyle::styleAxisRect(rect);
@@ -97,9 +117,15 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
         rect->setRangeZoom(Qt::Horizontal);
         rect->axis(QCPAxis::atLeft)->ticker()->setTickCount(4);
         IndexTicker::install(rect->axis(QCPAxis::atBottom));
-        stack->addElement(int(2 * i + 1), 0, rect);
-        stack->setRowStretchFactor(int(2 * i), 0.001);
+        stack->addElement(int(3 * i + 1), 0, rect);
+        stack->setRowStretchFactor(int(3 * i), 0.001);
         m_rects[i] = rect;
+        // Each panel keys its own lines, under it: on little room a key goes into its panel's free
+        // corner, over the padding no line crosses, where one key of every line had no place and
+        // took the title's room (left-padding's half of a 14-pt slide gave up its title and key).
+        m_keys[i] = PlotStyle::legendRow(plot, stack, int(3 * i + 2), 4);
+        m_keyRows[i] = stack->element(int(3 * i + 2), 0);
+        stack->setRowStretchFactor(int(3 * i + 2), 0.001);
     }
     for (QCPAxisRect *a : m_rects)
         for (QCPAxisRect *b : m_rects)
@@ -123,10 +149,9 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
     m_temperatureReference = series(m_rects[2], kEffectReference, Qt::DotLine);
     m_chunkIds = series(m_rects[2], kEffectChunk, Qt::SolidLine, true);
     m_chunkCache = series(m_rects[2], kEffectChunk, Qt::DashLine, true);
-    m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 4);
     auto *below = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(3, 0, below);
-    plot->plotLayout()->setRowStretchFactor(3, 0.001);
+    plot->plotLayout()->addElement(2, 0, below);
+    plot->plotLayout()->setRowStretchFactor(2, 0.001);
     m_caption = PlotStyle::smallText(plot, below, 0, 0);
     labelColumns();
 }
@@ -179,17 +204,22 @@ void PositionEffectFigure::showAbsolutePanel(bool shown)
     if (shown == m_absoluteShown)
         return;
     m_absoluteShown = shown;
+    QCPLayoutElement *key = m_keyRows[2];
     if (shown) {
-        m_stack->addElement(4, 0, m_panelTitles[2]);
-        m_stack->addElement(5, 0, m_rects[2]);
-        m_stack->setRowStretchFactor(4, 0.001);
+        m_stack->addElement(6, 0, m_panelTitles[2]);
+        m_stack->addElement(7, 0, m_rects[2]);
+        m_stack->addElement(8, 0, key);
+        m_stack->setRowStretchFactor(6, 0.001);
+        m_stack->setRowStretchFactor(8, 0.001);
     } else {
         m_stack->take(m_panelTitles[2]);
         m_stack->take(m_rects[2]);
+        m_stack->take(key);
         m_stack->simplify();
     }
     m_rects[2]->setVisible(shown);
     m_panelTitles[2]->setVisible(shown);
+    key->setVisible(shown);
     labelColumns();
 }
 
@@ -233,6 +263,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk at %1's id"_s.arg(choice));
     m_chunkCache.hi->setName(terse ? u"chunk (column − padding)"_s
                                    : u"chunk at the column less the padding, as chunked_overlay counts"_s);
+    ShorterLabels::setEntry(m_chunkCache.hi, {u"chunk (column − pad)"_s, u"chunk (col − pad)"_s});
     // A family's own quantity keeps its name on little room ("DeBERTa bucket", "ALiBi bias", as
     // its axis in the window): "score" called DeBERTa's bucket index a score on a 14-pt slide.
     const bool named = d.kind == PositionEffect::ScoreKind::Panel || d.kind == PositionEffect::ScoreKind::TermProduct;
@@ -266,7 +297,8 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const int labels = d.chunk ? std::clamp(int(std::floor(chunks.upper) - std::ceil(chunks.lower)) + 1, 1, 6) : 0;
     const int line = QFontMetrics(m_rects[2]->axis(QCPAxis::atRight)->tickLabelFont()).height();
     m_rects[2]->setMinimumSize(FigureBuild::kMinAxisSide,
-                               std::max(FigureBuild::kMinAxisSide, int(std::ceil(1.3 * line * labels))));
+                               std::max({FigureBuild::kMinAxisSide, int(std::ceil(1.3 * line * labels)),
+                                         longestWord(m_rects[2])}));
     m_panelTitles[0]->setText(terse ? u"%1 vs the document's first token"_s.arg(score)
                                     : u"%1's score of each token against its document's first: the reference's ids "
                                       "and %2's"_s.arg(d.family, choice));
@@ -290,14 +322,19 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
         PlotItems::placeShade(m_shades[qsizetype(i)], any, any ? double(d.padding.front().first) - 0.5 : 0.0,
                               any ? double(d.padding.front().second) - 0.5 : 0.0);
     }
-    m_legend->clearItems();
-    for (const Series *s : {&m_reference, &m_chosen, &m_difference, &m_float32, &m_term, &m_temperatureIds,
-                            &m_temperatureCache, &m_temperatureReference, &m_chunkIds, &m_chunkCache}) {
-        if (s->hi->visible())
-            MeasuredText::addToLegend(s->hi, m_legend);
+    const std::array<QList<const Series *>, 3> keyed {
+        QList<const Series *> {&m_reference, &m_chosen},
+        {&m_difference, &m_float32},
+        {&m_term, &m_temperatureIds, &m_temperatureCache, &m_temperatureReference, &m_chunkIds, &m_chunkCache}};
+    for (std::size_t i = 0; i < m_keys.size(); ++i) {
+        m_keys[i]->clearItems();
+        for (const Series *s : keyed[i])
+            if (s->hi->visible())
+                MeasuredText::addToLegend(s->hi, m_keys[i]);
     }
+    // The padding is shaded in every panel; the first names it.
     if (!d.padding.isEmpty())
-        SwatchLegend::add(m_legend, {QColor(150, 150, 150), u"padding"_s});
+        SwatchLegend::add(m_keys[0], {QColor(150, 150, 150), u"padding"_s});
     m_title->setText(u"%1  ·  row %2: %3 of %4 real tokens get other ids under %5%6"_s
                          .arg(terse ? u"Position effect"_s : u"Position effect, %1"_s.arg(d.family))
                          .arg(d.row)

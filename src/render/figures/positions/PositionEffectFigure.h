@@ -48,7 +48,8 @@ private:
     Series m_reference, m_chosen, m_difference, m_float32, m_term, m_temperatureIds, m_temperatureCache, m_chunkIds,
         m_chunkCache, m_temperatureReference;
     QList<QCPItemRect *> m_shades;
-    QCPLegend *m_legend;
+    std::array<QCPLegend *, 3> m_keys {}; // each panel's, under it
+    std::array<QCPLayoutElement *, 3> m_keyRows {}; // the rows holding them
     QCPTextElement *m_caption;
     bool m_compact = false;
     std::shared_ptr<const PositionEffectData> m_data;

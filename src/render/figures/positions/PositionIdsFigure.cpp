@@ -6,6 +6,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/SwatchLegend.h"
 
 #include "core/Engine.h"
@@ -174,6 +175,9 @@ void PositionIdsFigure::fillRow(const PositionIdsData &d)
     m_reference->setData(d.x, d.reference, true);
     m_chosen->setData(d.differs ? d.x : QList<double> {}, d.differs ? d.chosen : QList<double> {}, true);
     m_chosen->setName(idsChoiceWord(d.choice));
+    // Beside "reference" in a narrow cell ("arange-with-pa…" named no choice), as position-effect's
+    // key says it.
+    ShorterLabels::setEntry(m_chosen, {u"chosen ids"_s});
     QCustomPlot *plot = m_title->parentPlot();
     const auto shaded = std::count_if(d.runs.begin(), d.runs.end(), [](const auto &r) { return !r.real || r.decode; });
     while (m_shades.size() < shaded)
@@ -201,6 +205,12 @@ void PositionIdsFigure::fillRow(const PositionIdsData &d)
     m_rowTitle->setText(d.problem.isEmpty() ? u"row %1: %2 real tokens of %3"_s.arg(d.row).arg(
                             NumberText::count(d.realTokens), NumberText::count(d.cols))
                                             : u"row %1: no ids"_s.arg(d.row));
+    // Shorter by its clause, its numbers kept, in a narrow cell of a slide.
+    ShorterLabels::setText(m_rowTitle, d.problem.isEmpty()
+                                           ? QStringList {u"row %1: %2 of %3 real"_s.arg(d.row).arg(
+                                                              NumberText::count(d.realTokens), NumberText::count(d.cols)),
+                                                          u"row %1: %2 real"_s.arg(d.row).arg(NumberText::count(d.realTokens))}
+                                           : QStringList());
     m_legend->clearItems();
     MeasuredText::addToLegend(m_reference, m_legend);
     if (d.differs)
