@@ -47,6 +47,10 @@ struct CheckDeclaration
     // step with a cache"), a window the check fitted or the user declared; unset, a map of q < k
     // queries is read as the last q of its k keys (queryStart).
     std::optional<std::int64_t> queryStart = std::nullopt;
+    // The amplitude c the PE's own values are multiplied by (--pe-scale: x-transformers'
+    // ScaledSinusoidalEmbedding, c = dim^-0.5 at init), where the user said it; unset, a uniform c
+    // is a variant undeclared and, against --expect, a mistake named with both values.
+    std::optional<double> amplitude = std::nullopt;
 
     bool declares(const QString &key) const { return keys.contains(key); }
 };

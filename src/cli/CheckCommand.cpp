@@ -459,11 +459,11 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (const auto *refused = std::get_if<CheckExpect::Refusal>(&expectation))
         return failLines(err, *refused);
     auto &expected = std::get<CheckExpect::Expectation>(expectation);
+    const auto badScale = CheckExpect::declareAmplitude(parser, declaration, expected);
     const auto window = CheckPositions::declare(parser, declaration, expected);
-    if (const auto *refused = std::get_if<QString>(&window))
+    if (const QString *refused = badScale ? &*badScale : std::get_if<QString>(&window))
         return fail(err, ExitUsage, *refused);
     const auto positions = std::get<0>(window);
-
     const InterruptCancels interrupt;
     const MatrixSource source = MatrixSource::parse(positional.first());
     const auto opened = TableFile::openTensor(source, budget, interrupt.flag());

@@ -28,6 +28,7 @@ const QString kExpectTable = u"expect-table"_s;
 const QString kExpectConfig = u"expect-config"_s;
 const QString kLayerType = u"layer-type"_s;
 const QString kResizeMethod = u"resize-method"_s;
+const QString kPeScale = u"pe-scale"_s;
 // The flags whose values give the table's width; without one, the table's own width is taken.
 const QStringList kWidthKeys = {u"d-model"_s, u"head-dim"_s, u"preset"_s, u"session"_s};
 
@@ -231,6 +232,13 @@ QList<CommandOption> options(const QStringList &shown)
          "from --prompt (and --second-per-grid, --timestamp-tokens, --mrope-era)"_s,
          {},
          true},
+        {{kPeScale},
+         u"C"_s,
+         u"the amplitude c the sinusoid's values are multiplied by (x-transformers' ScaledSinusoidalEmbedding: "
+         "c = dim^-0.5 at init, a learnable scale), a number in (0, 1e6]; --scale is the token embedding's. "
+         "Undeclared, a sinusoid times a uniform c is a variant that says c; declared, a table at c is correct and "
+         "one at another c (or, with --expect sinusoidal, at any c but 1 when none is declared) is the mistake "
+         "scaled, both values said"_s},
         {{kLayerType},
          u"TYPE"_s,
          u"with --expect-config, the layer type meant (default: the config's only one, or its rotary "
@@ -278,6 +286,19 @@ positionTableReference(const QCommandLineParser &parser, const QStringList &flag
 }
 
 } // namespace
+
+std::optional<QString> declareAmplitude(const QCommandLineParser &parser, CheckDeclaration &declaration,
+                                        Expectation &expected)
+{
+    if (!parser.isSet(kPeScale))
+        return std::nullopt;
+    bool ok = false;
+    const double c = parser.value(kPeScale).toDouble(&ok);
+    if (!ok || !(c > 0.0 && c <= 1e6))
+        return u"--pe-scale: a number in (0, 1e6], the sinusoid's amplitude; got '%1'"_s.arg(parser.value(kPeScale));
+    declaration.amplitude = expected.amplitude = c;
+    return std::nullopt;
+}
 
 std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const QStringList &declarable)
 {
@@ -397,7 +418,8 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
         const Params params = atShape(e, table.rows(), table.cols());
         // The keys given (a config's every parameter, but the inputs no flag gave), but those a table
         // may be declared to have without --expect (the rope layout), which each family's fit reads.
-        TableCheck::Declared declaration {params, {}, e.family, e.firstPosition, e.positionsDeclared, e.queryStart};
+        TableCheck::Declared declaration {params,       {},          e.family,    e.firstPosition,
+                                          e.positionsDeclared, e.queryStart, e.amplitude};
         QStringList given = e.given.value_or(QStringList());
         for (const ParamSpec &row : ParamTable::rows()) {
             if (!e.given && (!FamilyChecks::of(e.family).inputKeys.contains(row.key) || e.inputs.contains(row.key)))

@@ -67,6 +67,7 @@ struct Expectation
     // A relative map's first query position (CheckDeclaration::queryStart): --positions A:B's A, or a
     // window the check tries (CheckTensor's checkRows); unset, the cache's reading.
     std::optional<std::int64_t> queryStart = std::nullopt;
+    std::optional<double> amplitude = std::nullopt; // --pe-scale (CheckDeclaration::amplitude)
     // With --expect-config: the keys of the flags that gave the model its input (--prompt).
     QStringList inputs;
     // Who gave a family's parameters: the user, or the reading of --expect-table's stack
@@ -84,6 +85,11 @@ struct Refusal
 // The declaration of the parser's flags, or why it cannot be used. `declarable` are the keys a
 // check takes without --expect (--layout, ...).
 std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const QStringList &declarable);
+
+// --pe-scale C: the sinusoid's own amplitude declared (CheckDeclaration::amplitude), set on both; the
+// line naming the flag and its range where C is no number in (0, 1e6].
+std::optional<QString> declareAmplitude(const QCommandLineParser &parser, CheckDeclaration &declaration,
+                                        Expectation &expected);
 
 // The declared family's parameters at the table's shape where no flag gave it: its rows one
 // sequence of positions (dynamic NTK's length) unless --max-len gave one; d_model of a sinusoid,

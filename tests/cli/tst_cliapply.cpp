@@ -219,13 +219,25 @@ private slots:
         const QString name = QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-');
         const QString xPath = m_dir.filePath(name + u"-x.npy"_s), yPath = m_dir.filePath(name + u"-y.npy"_s);
         QVERIFY(CliRun::writeNpy(xPath, kRows, kDim, x) && CliRun::writeNpy(yPath, kRows, kDim, y));
+        // A rotation by -angle is a convention undeclared (modded-nanogpt's Rotary: y1 = x1 cos + x2 sin):
+        // a variant that says the turn; declared (--expect rope), HF's turn is the reference and it is
+        // the mistake.
+        const QStringList declared {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s, u"--head-dim"_s,
+                                    QString::number(kDim)};
         CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath});
+        if (sign < 0.0) {
+            QVERIFY2(run.exitCode == 5, qPrintable(run.out + run.err));
+            QVERIFY2(run.out.contains(u"turns by -angle"_s) && !run.out.contains(u"mistakes: "_s + mistake),
+                     qPrintable(run.out));
+            run = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xPath, yPath} + declared);
+        }
         QVERIFY2(run.exitCode == 1, qPrintable(run.out + run.err));
         QVERIFY2(run.out.contains(u"mistakes: "_s + mistake), qPrintable(run.out));
         QVERIFY2(run.out.contains(words), qPrintable(run.out));
         QVERIFY2(run.out.contains(u"frequencies: rope_type default (rope_theta 10000)"_s), qPrintable(run.out));
         QVERIFY2(!run.out.contains(u"-1"_s) && !run.out.contains(u"not read"_s), qPrintable(run.out));
-        run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--json"_s});
+        run = CliRun::posenc(QStringList {u"check"_s, u"--apply"_s, xPath, yPath, u"--json"_s}
+                             + (sign < 0.0 ? declared : QStringList()));
         const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
         // Appended, not braced: QJsonArray {QJsonArray {...}} is a copy under clang, a list of one under gcc.
         QJsonArray want;

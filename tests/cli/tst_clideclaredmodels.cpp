@@ -129,6 +129,20 @@ QJsonObject chatglm3()
             {u"original_rope"_s, true},      {u"multi_query_group_num"_s, 2}};
 }
 
+// Qwen (v1)'s config.json keys as Qwen/Qwen-72B gives them (configuration_qwen.py's QWenConfig):
+// kv_channels 128, rotary_pct 1.0, rotary_emb_base 1000000, no rope_theta. modeling_qwen.py's
+// RotaryEmbedding(kv_channels, base=rotary_emb_base) turns rotate_half's halves of the whole head;
+// use_dynamic_ntk and use_logn_attn change nothing within seq_length.
+QJsonObject qwen72b()
+{
+    return {{u"model_type"_s, u"qwen"_s},        {u"architectures"_s, QJsonArray {u"QWenLMHeadModel"_s}},
+            {u"hidden_size"_s, 8192},            {u"num_attention_heads"_s, 64},
+            {u"num_hidden_layers"_s, 80},        {u"kv_channels"_s, 128},
+            {u"rotary_emb_base"_s, 1000000},     {u"rotary_pct"_s, 1.0},
+            {u"max_position_embeddings"_s, 32768}, {u"seq_length"_s, 32768},
+            {u"use_dynamic_ntk"_s, true},        {u"use_logn_attn"_s, true}};
+}
+
 } // namespace
 
 class CliDeclaredModels : public QObject
@@ -237,6 +251,22 @@ private slots:
         const Checked lines = apply(turned(10000.0, 128, Pairs::Half), config, u"--config"_s, false);
         QVERIFY2(lines.text.contains(u"rests only on numbers it holds: rope_theta (key rope_theta)"_s),
                  qPrintable(lines.text));
+    }
+
+    // Qwen (v1): rotary_emb_base is its theta (QWenModel's RotaryEmbedding(dim, base=rotary_emb_base)),
+    // read by the model's own rule, not by guess: its rotation is correct, one at LlamaConfig's default
+    // 10000 (NVIDIA/TensorRT-LLM#785) is rope-theta with both values.
+    void qwenReadsRotaryEmbBase()
+    {
+        const Checked own = apply(turned(1e6, 128, Pairs::Half), qwen72b(), u"--expect-config"_s);
+        QVERIFY2(own.exit == 0, qPrintable(own.said()));
+        const Checked bug = apply(turned(10000.0, 128, Pairs::Half), qwen72b(), u"--expect-config"_s);
+        QVERIFY2(bug.exit == 1 && bug.mistakes().contains(u"rope-theta"_s), qPrintable(bug.said()));
+        QVERIFY2(!bug.text.contains(u"guess"_s), qPrintable(bug.said()));
+        QJsonObject partial = qwen72b();
+        partial.insert(u"rotary_pct"_s, 0.5); // rotary_ndims = int(kv_channels * rotary_pct) = 64
+        const Checked half = apply(turned(1e6, 64, Pairs::Half), partial, u"--expect-config"_s);
+        QVERIFY2(half.exit == 0, qPrintable(half.said()));
     }
 };
 

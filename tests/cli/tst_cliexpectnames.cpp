@@ -446,6 +446,18 @@ private slots:
         QTest::newRow("DDIM trailing 50") << v(ddim(50, true, 1.0)) << u"positions-out-of-order"_s
                                           << u"other integer timesteps than their own"_s;
         QTest::newRow("flow matching, shift 3") << v(flowMatch(40, 3.0)) << QString() << u"no scale of the timesteps"_s;
+        // utensils/mold#786: Wan's timesteps 0..999 cast to bfloat16 before the sinusoid (8 significant
+        // bits, to nearest, ties to even: 257 -> 256, 937 -> 936): the declared positions rounded, not
+        // another order.
+        std::vector<double> bf16;
+        for (int t = 0; t < 1000; ++t) {
+            int e = 0;
+            std::frexp(double(t), &e); // t in [2^(e-1), 2^e): bfloat16's step there is 2^(e-8)
+            const double step = std::ldexp(1.0, std::max(0, e - 8));
+            bf16.push_back(std::nearbyint(double(t) / step) * step);
+        }
+        QTest::newRow("timesteps 0..999 rounded to bfloat16")
+            << v(bf16) << u"half-precision-angles"_s << u"bfloat16"_s;
     }
     void timestepsNotFromZero()
     {

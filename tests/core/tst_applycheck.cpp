@@ -306,7 +306,18 @@ private slots:
         Rotation rot = rotationOf(ropeOf(type), layout, layout);
         rot.sign = -1.0;
         const Applied a = applied(rot, from(0, 256));
-        const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
+        // Undeclared, the turn by -angle is a convention (modded-nanogpt's Rotary): a variant that says it.
+        const ApplyCheck::Result u = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
+        QVERIFY2(u.mistakes.isEmpty() && u.verdict == CheckVerdict::Variant,
+                 qPrintable(u.mistakes.join(u", "_s) + u" | "_s + u.diagnosis));
+        QVERIFY2(u.notes.join(u' ').contains(u"turns by -angle"_s), qPrintable(u.notes.join(u' ')));
+        QVERIFY(u.correctAgainst.isEmpty());
+        // Against a declared reference (HF's turn), the mistake named.
+        ApplyCheck::Declared declared;
+        declared.reference = ropeOf(type);
+        declared.reference->maxLen = 256;
+        declared.reference->rope.layout = layout;
+        const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, declared));
         QVERIFY2(r.mistakes == QStringList {ApplyCheck::kRotationReversed},
                  qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
         QCOMPARE(r.verdict, CheckVerdict::Mistake);

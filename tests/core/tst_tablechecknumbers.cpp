@@ -92,6 +92,8 @@ private slots:
             declared.positionsDeclared = true;
             declared.firstPosition = e.value(u"positions_declared"_s).toInt();
         }
+        if (e.contains(u"pe_scale_declared"_s))
+            declared.amplitude = e.value(u"pe_scale_declared"_s).toDouble();
         auto identified = TableCheck::identify(rows, declared);
         QVERIFY(std::holds_alternative<TableMatch>(identified));
         TableMatch m = std::get<TableMatch>(std::move(identified));

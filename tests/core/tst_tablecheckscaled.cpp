@@ -70,6 +70,14 @@ Params roformer(RopeLayout layout)
     return p;
 }
 
+// The sinusoid's amplitude declared 1 (--pe-scale 1): c * PE at another c is the mistake scaled.
+TableCheck::Declared unitAmplitude()
+{
+    TableCheck::Declared d;
+    d.amplitude = 1.0;
+    return d;
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(posenc::Params)
@@ -114,7 +122,7 @@ private slots:
         QFETCH(double, c);
         const Cell t = unscaled(rope, params);
         const RowMatrixXf values = table(kRows, 128, [&](std::int64_t r, std::int64_t j) { return c * t(r, j); });
-        const Checked checked = check(values, stored);
+        const Checked checked = check(values, stored, unitAmplitude());
         const TableMatch &m = checked.match;
         QVERIFY2(checked.error.isEmpty(), qPrintable(checked.error));
         const QString said = m.diagnosis + u" | "_s + m.mistakes.join(u',');
@@ -154,13 +162,53 @@ private slots:
         QFETCH(StoredType, stored);
         QFETCH(QString, cause);
         const Cell t = unscaled(false, Params());
-        const Checked checked
-            = check(table(kRows, 128, [&](std::int64_t r, std::int64_t j) { return c * t(r, j); }), stored);
+        const Checked checked = check(table(kRows, 128, [&](std::int64_t r, std::int64_t j) { return c * t(r, j); }),
+                                      stored, unitAmplitude());
         const TableMatch &m = checked.match;
         QCOMPARE(m.verdict, CheckVerdict::Mistake);
         QVERIFY2(m.mistakes.contains(CheckMistakes::kScaled), qPrintable(m.diagnosis));
         QVERIFY2(cause.isEmpty() ? !m.diagnosis.contains(u"sqrt(d)"_s) : m.diagnosis.contains(cause),
                  qPrintable(m.diagnosis));
+    }
+
+    // x-transformers' ScaledSinusoidalEmbedding (x_transformers/x_transformers.py): the sinusoid times
+    // a learnable scale, dim^-0.5 at init. Undeclared, c * PE is a variant that says c, never a
+    // mistake; --pe-scale c makes it correct; a declared c' != c names scaled with both values.
+    void aScaledSinusoidIsAVariantUnlessDeclared_data()
+    {
+        QTest::addColumn<double>("c");
+        QTest::newRow("dim^-0.5 (ScaledSinusoidalEmbedding at init)") << 1.0 / std::sqrt(128.0);
+        QTest::newRow("sqrt(d)") << std::sqrt(128.0);
+        QTest::newRow("c = 0.37, a trained scale") << 0.37;
+    }
+    void aScaledSinusoidIsAVariantUnlessDeclared()
+    {
+        QFETCH(double, c);
+        const Cell t = unscaled(false, Params());
+        const RowMatrixXf values = table(kRows, 128, [&](std::int64_t r, std::int64_t j) { return c * t(r, j); });
+        const Checked undeclared = check(values, StoredType::Float32);
+        const TableMatch &u = undeclared.match;
+        QVERIFY2(undeclared.error.isEmpty(), qPrintable(undeclared.error));
+        QCOMPARE(u.family, std::optional<Encoding>(Encoding::Sinusoidal));
+        QVERIFY2(u.verdict == CheckVerdict::Variant && u.mistakes.isEmpty(),
+                 qPrintable(u.diagnosis + u" | "_s + u.mistakes.join(u',')));
+        QVERIFY2(u.diagnosis.contains(u"ScaledSinusoidalEmbedding"_s), qPrintable(u.diagnosis));
+        QVERIFY2(std::fabs(number(u, u"scale"_s) / c - 1.0) < 1e-6, qPrintable(u.diagnosis));
+        QCOMPARE(undeclared.verification.deviatingCells, std::int64_t(0)); // against c * PE
+
+        TableCheck::Declared atC;
+        atC.amplitude = double(float(c)); // the scale as a float32 parameter holds it
+        const Checked declared = check(values, StoredType::Float32, atC);
+        QVERIFY2(declared.match.verdict == CheckVerdict::Correct,
+                 qPrintable(declared.match.diagnosis + u" | "_s + declared.match.mistakes.join(u',')));
+        QVERIFY2(declared.match.correctAgainst.contains(u"--pe-scale"_s), qPrintable(declared.match.correctAgainst));
+
+        TableCheck::Declared other;
+        other.amplitude = 2.0 * c;
+        const Checked wrong = check(values, StoredType::Float32, other);
+        QCOMPARE(wrong.match.verdict, CheckVerdict::Mistake);
+        QCOMPARE(wrong.match.mistakes, QStringList {CheckMistakes::kScaled});
+        QVERIFY2(wrong.match.diagnosis.contains(u"was declared (--pe-scale)"_s), qPrintable(wrong.match.diagnosis));
     }
 };
 

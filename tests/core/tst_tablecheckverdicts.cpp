@@ -79,6 +79,14 @@ RowMatrixXf ropeCos(std::int64_t rows, const std::vector<double> &inv)
                  [&](std::int64_t p, std::int64_t c) { return std::cos(double(p) * inv[std::size_t(c % h)]); });
 }
 
+// The sinusoid's amplitude declared 1 (--pe-scale 1): c * PE at another c is then the mistake.
+TableCheck::Declared unitAmplitude()
+{
+    TableCheck::Declared d;
+    d.amplitude = 1.0;
+    return d;
+}
+
 TableCheck::Declared layoutDeclared()
 {
     return declaring(u"layout"_s, [](Params &p) { p.sinusoidal.layout = Layout::Interleaved; });
@@ -120,7 +128,7 @@ private slots:
             const bool whole = L * d <= 4096 * 512;
             Sinusoid scaled {std::sqrt(double(d)), paperW};
             RowMatrixXf t = sinusoid(L, d, scaled);
-            row("a sinusoid times sqrt(d)") << t << TableCheck::Declared {} << u"scaled"_s << u"every column"_s
+            row("a sinusoid times sqrt(d), amplitude 1 declared") << t << unitAmplitude() << u"scaled"_s << u"every column"_s
                                             << (whole ? paperError(t) : std::nan(""));
             const Sinusoid ones {1.0, [](std::int64_t, std::int64_t, std::int64_t) { return 1.0; }};
             t = sinusoid(L, d, ones);

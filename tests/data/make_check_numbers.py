@@ -6,7 +6,9 @@ both).
 Each table is float32, 64 x 32, the paper's sinusoid (Vaswani et al. 2017: sin(p w_i) in column
 2i, cos in 2i + 1, w_i = 10000^(-2i/d)) made wrong one way. For each, checknumbers/expected.json holds: the verdict and mistakes, the findings
 (base, scale), the first position row and the offset, the position the check is told row 0 holds
-(`positions_declared`, as --positions 0:64 declares; absent, nothing is declared), the largest
+(`positions_declared`, as --positions 0:64 declares; absent, nothing is declared), the sinusoid's
+amplitude declared (`pe_scale_declared`, as --pe-scale declares: undeclared, a scaled sinusoid is a
+variant), the largest
 |table - correct table| (the reference rounded to float32, as the check compares; within a float32 unit of float64's, which the script
 asserts) and the cells that hold it (within 2e-7 of it: float32's rounding may pick any),
 the tolerance, and the counts of deviating cells, columns and rows (beyond the check's tolerance,
@@ -35,7 +37,7 @@ def sinusoid(base=10000.0, exponent=2.0, first=0, rows=L, d=D):
     return np.where(j % 2 == 0, np.sin(angle), np.cos(angle))
 
 
-def entry(name, table, correct, verdict, mistakes, findings, offset=0, first_row=0, declared=None):
+def entry(name, table, correct, verdict, mistakes, findings, offset=0, first_row=0, declared=None, amplitude=None):
     """Writes the table, and the numbers of its report against `correct` (float64)."""
     values = table.astype("<f4")
     os.makedirs(here, exist_ok=True)
@@ -52,6 +54,8 @@ def entry(name, table, correct, verdict, mistakes, findings, offset=0, first_row
     assert not near.any(), (name, np.argwhere(near)[:5])
     deviating = cell_error > limit
     positions = {} if declared is None else {"positions_declared": declared}
+    if amplitude is not None:  # the sinusoid's amplitude declared (--pe-scale): another one is scaled
+        positions["pe_scale_declared"] = amplitude
     return positions | {
         "file": name + ".npy",
         "rows": L,
@@ -75,7 +79,8 @@ paper = sinusoid()
 one_cell = paper.copy()
 one_cell[37, 13] += 0.01
 entries = [
-    entry("scaled", np.sqrt(D) * paper, paper, "mistake", ["scaled"], {"base": 10000.0, "scale": float(np.sqrt(D))}),
+    entry("scaled", np.sqrt(D) * paper, paper, "mistake", ["scaled"], {"base": 10000.0, "scale": float(np.sqrt(D))},
+          amplitude=1.0),
     # 10000^(-i/d), the exponent halved, is the formula at base 100, which no table tells from it: a
     # variant undeclared, compared with itself (the mistake is named against a declared base 10000).
     entry("exponent_halved", sinusoid(exponent=1.0), sinusoid(exponent=1.0), "variant", [], {"base": 100.0}),

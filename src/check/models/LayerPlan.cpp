@@ -100,10 +100,11 @@ private:
         if (m_row.headDim == u"mla"_s && key == u"head_dim"_s)
             return m_c.integerOr({u"qk_rope_head_dim"_s}, 1, kMaxCount,
                                  std::int64_t(m_row.number(u"qk_rope_head_dim"_s).value_or(64.0)), true);
-        if (m_c.text.has(key))
-            return m_c.text.integer(key, 1, kMaxCount).value_or(split);
-        if (const auto def = m_row.number(key)) {
-            m_c.implicitDefault(key, QString::number(std::int64_t(*def)));
+        const QString name = m_row.keyName(key); // the class's own key (QWenConfig's kv_channels)
+        if (m_c.text.has(name))
+            return m_c.text.integer(name, 1, kMaxCount).value_or(split);
+        if (const auto def = m_row.number(name)) {
+            m_c.implicitDefault(name, QString::number(std::int64_t(*def)));
             return std::int64_t(*def);
         }
         return split;

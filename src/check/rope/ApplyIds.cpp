@@ -262,6 +262,15 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
                      "pi/2 - angle (row 0, at position 0, is %1(q): X turned a quarter); HF's apply_rotary_pos_emb "
                      "takes q * cos + %1(q) * sin (each row's position is read with Y turned back a quarter and "
                      "its angles negated)"_s.arg(turn));
+    } else if (reversed && !declared.reference) {
+        // Undeclared, the sign is a convention: y1 = x1 cos + x2 sin, y2 = x2 cos - x1 sin (modded-
+        // nanogpt's and vukrosic/leo-optimizer's Rotary) turns by -angle and is still relative (q·k
+        // depends on n - m alone). Only a declared reference makes it HF's mistake.
+        result.notes.append(u"each pair turns by -angle: Y = q * cos - %1(q) * sin (y1 = x1 cos + x2 sin, as "
+                            "modded-nanogpt's Rotary), the reverse of HF's apply_rotary_pos_emb, which adds "
+                            "%1(q) * sin; a convention of its own (still a relative rotation). Declare the "
+                            "reference (--expect rope and its flags, --preset or --expect-config) to have it named "
+                            "rotation-reversed"_s.arg(turn));
     } else if (reversed) {
         result.mistakes.append(kRotationReversed);
         lines.append(u"the rotation turns the wrong way: Y = q * cos - %1(q) * sin turns each pair by -angle, "
@@ -309,7 +318,7 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
         }
         return;
     }
-    result.verdict = result.correctAgainst.isEmpty() ? CheckVerdict::Variant : CheckVerdict::Correct;
+    result.verdict = result.correctAgainst.isEmpty() || reversed ? CheckVerdict::Variant : CheckVerdict::Correct;
     QString part;
     if (result.rotaryDim < result.headDim)
         part = u", rotary_dim %1 of head_dim %2 (columns %1..%3 pass through unchanged)"_s.arg(result.rotaryDim)
@@ -323,6 +332,10 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
     result.diagnosis = u"Y is X turned by RoPE at %1 with %2 pairs, the table's and the rotation's "
                        "alike%3, attention factor %4"_s.arg(at, ApplyPairs::layoutWords(result.rotation), part)
                            .arg(result.attentionFactor);
+    if (reversed) { // undeclared (else named above): a variant of HF's, the turn said
+        result.correctAgainst.clear();
+        result.diagnosis += u"; a variant: every pair turned by -angle (the reverse of HF's rotation)"_s;
+    }
 }
 
 } // namespace posenc::ApplyCheck

@@ -195,6 +195,44 @@ QString baseReading(double base)
            "the reference meant (--expect sinusoidal, base 10000) to have it named"_s.arg(number(base), how, mistake);
 }
 
+QString amplitudeVariant(const SinusoidalFit::Hypothesis &found, std::int64_t dModel, const QString &form)
+{
+    const double c = found.amplitude;
+    const QString prefix = u"a variant: "_s;
+    const QString inner = form.startsWith(prefix) ? form.mid(prefix.size()) : form;
+    const double root = std::sqrt(double(dModel));
+    const QString guess = std::fabs(c / root - 1.0) < 1e-9
+        ? u"; a guess at the cause: the embedding's sqrt(d) scale applied to the PE, if no scale was meant"_s
+        : std::fabs(c * root - 1.0) < 1e-9 ? u"; c = d^-0.5 is ScaledSinusoidalEmbedding's scale at init"_s
+                                           : QString();
+    return u"a variant: %1, every value times c = %2 (the sinusoid times a uniform scale, as x-transformers' "
+           "ScaledSinusoidalEmbedding multiplies it by a learnable scale, dim^-0.5 at init: lucidrains/x-transformers "
+           "x_transformers/x_transformers.py, ScaledSinusoidalEmbedding)%3. Declare the scale meant to have it "
+           "judged: --pe-scale %4 makes this table correct, --pe-scale 1 (or --expect sinusoidal) names c as the "
+           "mistake scaled"_s.arg(inner, scaleWords(c, dModel), guess, NumberText::compact(c, 10));
+}
+
+QString amplitudeDeclared(double c, std::int64_t dModel, const QString &form)
+{
+    return u"%1, every value times c = %2 as --pe-scale declares (x-transformers' ScaledSinusoidalEmbedding)"_s.arg(
+        form, scaleWords(c, dModel));
+}
+
+QString amplitudeMistake(double found, double declared, std::int64_t dModel)
+{
+    const double root = std::sqrt(double(dModel));
+    const QString cause = declared != 1.0 ? QString()
+        : std::fabs(found / root - 1.0) < 1e-9 ? u" (the embedding's sqrt(d) scale applied to the PE)"_s
+        : std::fabs(found * root - 1.0) < 1e-9 ? u" (the PE divided by sqrt(d))"_s
+                                               : QString();
+    return u"every value is %1 times the sinusoid's, where scale %2 %3: the table is the sinusoid times c = %1%4 "
+           "(c * PE, ScaledSinusoidalEmbedding's form) at another c than the declared one"_s.arg(
+               scaleWords(found, dModel), NumberText::compact(declared, 10),
+               declared == 1.0 ? u"is declared (no --pe-scale: the sinusoid's values lie in [-1, 1])"_s
+                               : u"was declared (--pe-scale)"_s,
+               cause);
+}
+
 QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
 {
     SinusoidalFit::Hypothesis published = h;

@@ -36,6 +36,13 @@ QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &fram
 QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing);
 // Every position holds the sinusoid's row of position 0.
 QString sameRow();
+// A sinusoid times a uniform amplitude c (found.amplitude): `form` (a published form or a variant's
+// words) at c, said as the published variant it is (x-transformers' ScaledSinusoidalEmbedding), the
+// cause c's value suggests given as a guess; `declared` where --pe-scale gave c.
+QString amplitudeVariant(const SinusoidalFit::Hypothesis &found, std::int64_t dModel, const QString &form);
+QString amplitudeDeclared(double c, std::int64_t dModel, const QString &form);
+// The mistake scaled against a declared amplitude: both values.
+QString amplitudeMistake(double found, double declared, std::int64_t dModel);
 // A table that cannot show the base: one pair (d <= 2), or one row.
 QString baseNotShown(std::int64_t dModel, std::int64_t rows);
 

@@ -265,12 +265,23 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     // which the undeclared reading takes as the variant at that base (no table tells the two apart):
     // against the declaration it is that mistake.
     const bool baseMistaken = !SinusoidalFit::baseMistake(f.base).isEmpty() && c.base == declared.base;
+    // The amplitude: c * PE at another c than the declared one (--pe-scale, else 1) is the mistake
+    // scaled, both values said; the declared c is no mistake of the table's own.
+    Hypothesis atDeclared = f;
+    atDeclared.amplitude = declared.amplitude;
+    const bool amplitudeDiffers = f.amplitude != declared.amplitude
+        && SinusoidalFit::evaluate(input, atDeclared, std::numeric_limits<std::int64_t>::max()).bad() > found->bad();
+    if (amplitudeDiffers) {
+        out.ids.append(CheckMistakes::kScaled);
+        out.lines.append(SinusoidalCheckWords::amplitudeMistake(f.amplitude, declared.amplitude, d));
+    }
     // A table that differs in no declared parameter reads as the declared one with a mistake of its
     // own (positions from 1), which the undeclared reading names (TableCheck::nameDeclaredMistake).
     if (out.ids.isEmpty() && !baseMistaken)
         return std::nullopt;
     out.positionOffset = f.firstPosition - input.framing.firstRow;
-    const QStringList own = SinusoidalFit::mistakesOf(f, firstRow);
+    QStringList own = SinusoidalFit::mistakesOf(f, firstRow);
+    own.removeAll(CheckMistakes::kScaled); // said above, against the declared amplitude
     if (!own.isEmpty()) {
         out.ids += own;
         out.lines.append(SinusoidalCheckWords::diagnosis(f, c, d, input.framing, own, false));

@@ -69,9 +69,32 @@ bool baseAlone(const Hypothesis &h, const QStringList &mistakes)
     return !fromBase.isEmpty() && mistakes == QStringList {fromBase};
 }
 
+// Whether the amplitude found is the declared c: equal within the rounding of c to the values'
+// format (a scale held as a float32 parameter, 0.0441941738 for 512^-0.5), and the sample as
+// close to c * PE as to the fitted amplitude's.
+bool atAmplitude(const TableEvidence &e, const Hypothesis &h, double c, const RowFraming &framing)
+{
+    if (h.amplitude == c)
+        return true;
+    const double unit = e.format == ValueFormat::BFloat16 ? 0x1p-8 : e.format == ValueFormat::Float16 ? 0x1p-11 : 0x1p-24;
+    if (!(std::fabs(h.amplitude / c - 1.0) <= unit))
+        return false;
+    const SinusoidalFit::FitInput input = inputOf(e, framing);
+    const auto bad = [&](double amplitude) {
+        Hypothesis at = h;
+        at.amplitude = amplitude;
+        return SinusoidalFit::evaluate(input, at, std::numeric_limits<std::int64_t>::max()).bad();
+    };
+    return bad(c) <= bad(h.amplitude);
+}
+
 // The match of what was found, against the correct table it departs from (its mistakes undone,
-// a declared layout taken).
-TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angles, const RowFraming &framing)
+// a declared layout taken). A uniform amplitude c alone is x-transformers' ScaledSinusoidalEmbedding
+// (the sinusoid times a learnable scale, dim^-0.5 at init): a variant undeclared; against a declared
+// amplitude (--pe-scale; 1 under --expect, `declaredReading`) the same c is correct, another the
+// mistake scaled.
+TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angles, const RowFraming &framing,
+                   bool declaredReading = false)
 {
     const std::int64_t d = e.cols();
     TableMatch m;
@@ -94,6 +117,21 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
         m.mistakes.clear();
         correct.base = h.base;
     }
+    const std::optional<double> declaredAmplitude
+        = declaredReading ? std::optional<double>(e.declared.amplitude.value_or(1.0)) : e.declared.amplitude;
+    bool amplitudeUndeclared = false;
+    bool amplitudeAsDeclared = false;
+    if (m.mistakes.contains(CheckMistakes::kScaled)) {
+        if (declaredAmplitude && atAmplitude(e, h, *declaredAmplitude, framing)) {
+            m.mistakes.removeAll(CheckMistakes::kScaled);
+            amplitudeAsDeclared = true;
+        } else if (!declaredAmplitude && m.mistakes.size() == 1) {
+            m.mistakes.clear();
+            amplitudeUndeclared = true;
+        }
+        if (amplitudeAsDeclared || amplitudeUndeclared)
+            correct.amplitude = h.amplitude;
+    }
     const bool layoutDeclared = e.declared.declares(u"layout"_s) && e.declared.params.sinusoidal.layout != h.layout;
     if (layoutDeclared)
         correct.layout = e.declared.params.sinusoidal.layout;
@@ -103,15 +141,23 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
     m.params = paramsOf(correct, d, e.rows(), float32Angles);
     m.referenceText = SinusoidalCheckWords::reference(correct, framing);
     m.diagnosis = SinusoidalCheckWords::diagnosis(h, correct, d, framing, m.mistakes, layoutDeclared);
+    if (declaredAmplitude && m.mistakes.contains(CheckMistakes::kScaled))
+        m.diagnosis.replace(SinusoidalCheckWords::diagnosis(h, correct, d, framing, {CheckMistakes::kScaled}, false),
+                            SinusoidalCheckWords::amplitudeMistake(h.amplitude, *declaredAmplitude, d));
     m.notes = SinusoidalCheckWords::notes(h, framing, *m.precision);
+    Hypothesis unit = correct; // the form the amplitude multiplies
+    unit.amplitude = 1.0;
+    const QString form = SinusoidalCheckWords::publishedForm(unit, framing, e.declared.firstPosition);
     if (!m.mistakes.empty() || layoutDeclared) {
         m.verdict = CheckVerdict::Mistake;
-    } else if (const QString form = SinusoidalCheckWords::publishedForm(correct, framing, e.declared.firstPosition); !form.isEmpty()) {
+    } else if (!form.isEmpty() && !amplitudeUndeclared) {
         m.verdict = CheckVerdict::Correct;
-        m.correctAgainst = form;
+        m.correctAgainst = amplitudeAsDeclared ? SinusoidalCheckWords::amplitudeDeclared(h.amplitude, d, form) : form;
     } else {
         m.verdict = CheckVerdict::Variant;
-        m.diagnosis = SinusoidalCheckWords::variant(correct, framing);
+        m.diagnosis = form.isEmpty() ? SinusoidalCheckWords::variant(unit, framing) : form;
+        if (amplitudeUndeclared)
+            m.diagnosis = SinusoidalCheckWords::amplitudeVariant(h, d, m.diagnosis);
         if (ownBase)
             m.notes.append(SinusoidalCheckWords::baseReading(h.base));
     }
@@ -284,13 +330,14 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         return u"d_model %1 gives a table of %1 columns; this one has %2"_s.arg(params.dModel).arg(e.cols());
     Hypothesis h = SinusoidalDeclared::hypothesis(params, e.cols());
     h.firstPosition = e.declared.firstPosition; // row 0's position, where --positions declares it
+    h.amplitude = e.declared.amplitude.value_or(1.0); // --pe-scale's c: the values c * PE
     const RowFraming framing;
     // Float32 code (torch, diffusers) forms the angles in float32: where the sample is beyond the
     // exact angles' tolerance and within theirs, the table is compared with theirs.
     const SinusoidalFit::Fit declared
         = SinusoidalFit::evaluate(inputOf(e, framing), h, std::numeric_limits<std::int64_t>::max());
     const bool float32Declared = params.sinusoidal.angles == Angles::Float32;
-    TableMatch m = matchOf(e, h, declared.float32Angles || float32Declared, framing);
+    TableMatch m = matchOf(e, h, declared.float32Angles || float32Declared, framing, true);
     if (const auto named = SinusoidalDeclared::differences(inputOf(e, framing), h, declared, params))
         SinusoidalDeclared::name(m, *named);
     // The reference is the exact angles'. Declared float32 angles (--angles float32) widen the

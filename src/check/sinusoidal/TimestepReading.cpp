@@ -1,5 +1,6 @@
 #include "TimestepReading.h"
 
+#include "check/CheckDiagnosis.h"
 #include "check/DeclaredWords.h"
 #include "check/FitNumbers.h"
 #include "check/TableHypothesis.h"
@@ -122,6 +123,36 @@ std::pair<std::int64_t, std::int64_t> offCells(const SinusoidalFit::FitInput &in
     return {bad, compared};
 }
 
+// p rounded to a float of `mantissaBits` explicit bits, to nearest, ties to even (float16: 10,
+// bfloat16: 7): the timestep a half-precision cast leaves.
+std::int64_t halfRounded(std::int64_t p, int mantissaBits)
+{
+    if (p == 0)
+        return 0;
+    const double step = std::ldexp(1.0, std::max(0, std::ilogb(double(p)) - mantissaBits));
+    return std::int64_t(std::nearbyint(double(p) / step) * step);
+}
+
+// Where the rows' integer timesteps are their own rounded to a half type, the rounding (a
+// timestep cast to bfloat16 before the sinusoid: utensils/mold#786, Wan's timestep embedding).
+std::optional<PositionRounding> roundedTimesteps(const std::vector<double> &t, const std::vector<std::int64_t> &q,
+                                                 const std::vector<std::int64_t> &positions)
+{
+    for (const auto &[rounding, bits] : {std::pair {PositionRounding::Float16, 10}, {PositionRounding::BFloat16, 7}}) {
+        bool all = true, moved = false;
+        for (std::size_t i = 0; i < t.size() && all; ++i) {
+            if (std::isnan(t[i]))
+                continue;
+            const std::int64_t r = halfRounded(positions[i], bits);
+            all = q[i] == r;
+            moved = moved || r != positions[i];
+        }
+        if (all && moved)
+            return rounding;
+    }
+    return std::nullopt;
+}
+
 QString listed(const std::vector<double> &t, int digits)
 {
     QStringList words;
@@ -230,6 +261,18 @@ std::optional<SinusoidalDeclared::Differences> read(const SinusoidalFit::FitInpu
                          "times the declared one's at those integers, where row r at timestep r %3; timesteps in "
                          "[0, 1] where the embedding takes [0, 1000) (or multiplied by 1000 once too often) give "
                          "this"_s.arg(NumberText::compact(c, 7), grid, was));
+        return out;
+    }
+    // Positions that are the declared ones at half precision are that, not a reordering.
+    if (const auto rounding = roundedTimesteps(t, q, positions); rounding && !shifted) {
+        std::size_t moved = 0;
+        while (moved + 1 < t.size() && (std::isnan(t[moved]) || q[moved] == positions[moved]))
+            ++moved;
+        out.ids.append(CheckMistakes::kHalfPrecisionAngles);
+        out.lines.append(u"the rows are the declared sinusoid at their own timesteps rounded (position %1 at %2), "
+                         "where row r at timestep r %3: %4"_s.arg(positions[moved])
+                             .arg(q[moved])
+                             .arg(was, CheckDiagnosis::halfPrecisionLine(*rounding)));
         return out;
     }
     out.ids.append(shifted ? CheckMistakes::kPositionOffset : ApplyCheck::kPositionsOutOfOrder);
