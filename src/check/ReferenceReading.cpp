@@ -1,5 +1,7 @@
 #include "ReferenceReading.h"
 
+#include "TableRatio.h"
+
 #include "check/DeclaredReading.h"
 #include "check/DeclaredWords.h"
 #include "check/FamilyCheck.h"
@@ -210,6 +212,11 @@ bool nameByReferenceReading(TableMatch &match, const TableRows &table, const Tab
                                     "reading names is the file's column c"_s.arg(table.cols())
                                   : QString();
     if (asForm && asForm->match.verdict == CheckVerdict::Correct) {
+        // Both files the reading, yet one is the other's times a constant: an amplitude the reading
+        // declares at 1 (a scaled sinusoid's, RoPE's attention factor) differs; never correct (the
+        // ratio is named by nameUniformRatio).
+        if (uniformRatio(table, reference))
+            return true;
         correctAtItsPrecision(match, asForm->match, reads);
         if (wide)
             match.notes.prepend(halfNote);

@@ -3,6 +3,8 @@
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
 
+#include <optional>
+
 // A table against --expect-table's reference that is the reference times one constant in every cell
 // (docs/ARCHITECTURE.md, Checking a table, "A declared reference"): a factor one side applies and the
 // other does not (RoPE's attention factor applied twice or left out, a sinusoid's scale). A uniform
@@ -15,5 +17,9 @@ namespace posenc::TableCheck {
 // Then `scaled` is named with c (and 1 / c); else `match` is left as it is. Every row of both is
 // read, a chunk at a time.
 void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows &reference);
+
+// The constant c of the rule above where `table` is c times `reference` in every cell, c beyond a
+// few units of 1; nullopt otherwise (shapes differ, a row unreadable, any cell off).
+std::optional<double> uniformRatio(const TableRows &table, const TableRows &reference);
 
 } // namespace posenc::TableCheck

@@ -562,6 +562,21 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         }
         // Against a reference table its slices are compared with, not the family's heads.
         match = TensorShapes::combine(stacked, *rows, std::move(matches), !referenceStack && !referenceEach);
+        // [B, X, 1, D] read as B slices of X rows (stackShape) is also a decode step's cache [B, H, 1, D]:
+        // one position broadcast over its H heads, every slice's rows alike. Undeclared, that is no
+        // mistake of either reading (docs/ARCHITECTURE.md, Checking a table, "Shapes").
+        if (stacked.size() != shape.size() && expected.kind == CheckExpect::Expectation::Kind::None
+            && match->verdict == CheckVerdict::Mistake && match->mistakes.contains(CheckMistakes::kSameRow)) {
+            match->notes.prepend(match->diagnosis);
+            match->verdict = CheckVerdict::Unknown;
+            match->mistakes.clear();
+            match->diagnosis = u"every slice's rows are alike: read as %1 slices of %2 rows (its dimension of 1 "
+                               "dropped) they hold one position each, but shape %3 is also a decode step's cache "
+                               "[B, H, 1, D], one position broadcast over its heads; --position-ids or --expect "
+                               "decides"_s.arg(TensorShapes::slices(stacked))
+                                   .arg(stacked[stacked.size() - 2])
+                                   .arg(TensorShapes::shapeText(shape));
+        }
         if (referenceStack && match->verdict == CheckVerdict::Mistake)
             nameByReferenceStack(*match, tensor, run);
     }

@@ -9,7 +9,9 @@
 //   scaled, with the constant;
 // - a packed batch's rows at 0..L-1 where the reference's positions restart at the second
 //   document (NVIDIA/Megatron-LM#453: rotary_pos_emb(seq_length) ignores position_ids):
-//   position-offset, with the rows and the positions they hold.
+//   position-offset, with the rows and the positions they hold;
+// - a published form against --expect-table's reference of the same form times c: scaled, never
+//   correct; a decode step's cos [B, H, 1, D] undeclared: unknown, not same-row.
 // Every table is computed here in float64 from the formulas, then rounded once to float32.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
@@ -207,6 +209,64 @@ private slots:
             QVERIFY2(other.verdict() == u"mistake"_s && !other.mistakes().contains(u"scaled"_s),
                      qPrintable(other.shown));
         }
+    }
+
+    // A table that is a published form against a reference that is the same form times c (a
+    // sinusoid at 1 / sqrt(d), ScaledSinusoidalEmbedding's start; RoPE's cos times an attention factor
+    // 1.2): each file reads as its family, but the files differ by c in every cell, so never correct.
+    void formAgainstItsScaledSelf()
+    {
+        constexpr int kRows = 256, kDim = 128;
+        std::vector<double> pe;
+        for (int p = 0; p < kRows; ++p)
+            for (int c = 0; c < kDim; ++c) {
+                const double angle = p / std::pow(10000.0, double(c - c % 2) / kDim);
+                pe.push_back(c % 2 ? std::cos(angle) : std::sin(angle)); // the paper's interleaved layout
+            }
+        const std::vector<double> inv = plainInv(10000.0, 64);
+        struct Pair
+        {
+            std::vector<double> table, reference;
+            double c;
+        };
+        std::vector<double> peScaled = pe;
+        for (double &v : peScaled)
+            v /= std::sqrt(double(kDim));
+        const std::vector<Pair> pairs {{pe, peScaled, std::sqrt(double(kDim))},
+                                       {ropeCos(inv, range(0, kRows), 1.0), ropeCos(inv, range(0, kRows), 1.2), 1.0 / 1.2}};
+        for (const Pair &pair : pairs) {
+            const std::int64_t cols = std::int64_t(pair.table.size()) / kRows;
+            const QString table = file(npy({kRows, cols}, pair.table)),
+                          reference = file(npy({kRows, cols}, pair.reference));
+            const CliCheck::Checked self = CliCheck::checkFile(table, {u"--expect-table"_s, table});
+            QVERIFY2(self.verdict() == u"correct"_s, qPrintable(self.shown));
+            const CliCheck::Checked bad = CliCheck::checkFile(table, {u"--expect-table"_s, reference});
+            QVERIFY2(bad.verdict() == u"mistake"_s && CliCheck::named(bad.json, {u"scaled"_s}), qPrintable(bad.shown));
+            QVERIFY2(bad.diagnosis().contains(u"times %1 "_s.arg(QString::number(pair.c, 'g', 6))), qPrintable(bad.shown));
+        }
+    }
+
+    // A decode step's cos [B, H, 1, D]: each batch row's one position (100, 57) broadcast over its 8
+    // heads, the shape of Paddle's [B, L, 1, D]. Undeclared, its alike rows are no mistake (unknown);
+    // at its positions it is correct.
+    void decodeStepCacheIsNoSameRow()
+    {
+        constexpr int kHeads = 8, kDim = 64;
+        const std::vector<double> inv = plainInv(10000.0, kDim);
+        std::vector<double> cache;
+        for (const double p : {100.0, 57.0})
+            for (int h = 0; h < kHeads; ++h) {
+                const std::vector<double> row = ropeCos(inv, {p}, 1.0);
+                cache.insert(cache.end(), row.begin(), row.end());
+            }
+        const QString dump = file(npy({2, kHeads, 1, kDim}, cache));
+        const CliCheck::Checked undeclared = CliCheck::checkFile(dump, {});
+        QVERIFY2(undeclared.verdict() == u"unknown"_s && undeclared.mistakes().isEmpty()
+                     && undeclared.diagnosis().contains(u"decode step"_s),
+                 qPrintable(undeclared.shown));
+        // A table of 8 rows that really repeats one row is still read so once declared.
+        const CliCheck::Checked declared = CliCheck::checkFile(dump, ropeFlags(10000.0, kDim));
+        QVERIFY2(declared.verdict() != u"correct"_s, qPrintable(declared.shown));
     }
 
     // A packed batch of three documents (rows 0..99, 100..139, 140..159): the reference at the pack's
