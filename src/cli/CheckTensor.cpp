@@ -415,6 +415,26 @@ void nameAgainstReference(TableMatch &match, const TableFile::Tensor &tensor, co
         nameByReferenceHalves(match, tensor.rows, run);
 }
 
+// [B, X, 1, D] read as B slices of X rows (stackShape) is also a decode step's cache [B, H, 1, D]:
+// one position broadcast over its H heads, every slice's rows alike. Undeclared, that is no mistake
+// of either reading (docs/ARCHITECTURE.md, Checking a table, "Shapes").
+void sameRowOfADecodeStep(TableMatch &match, const std::vector<std::int64_t> &shape,
+                          const std::vector<std::int64_t> &stacked, const CheckExpect::Expectation &expected)
+{
+    if (stacked.size() == shape.size() || expected.kind != CheckExpect::Expectation::Kind::None
+        || match.verdict != CheckVerdict::Mistake || !match.mistakes.contains(CheckMistakes::kSameRow))
+        return;
+    match.notes.prepend(match.diagnosis);
+    match.verdict = CheckVerdict::Unknown;
+    match.mistakes.clear();
+    match.diagnosis = u"every slice's rows are alike: read as %1 slices of %2 rows (its dimension of 1 dropped) "
+                      "they hold one position each, but shape %3 is also a decode step's cache [B, H, 1, D], one "
+                      "position broadcast over its heads; --position-ids or --expect decides"_s
+                          .arg(TensorShapes::slices(stacked))
+                          .arg(stacked[stacked.size() - 2])
+                          .arg(TensorShapes::shapeText(shape));
+}
+
 } // namespace
 
 std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &run, QTextStream &err)
@@ -541,18 +561,15 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         // One-row slices are the rows of a table with its dimension of 1 dropped (stackShape).
         const std::vector<std::int64_t> stacked = TensorShapes::stackShape(shape);
         const std::int64_t length = stacked[stacked.size() - 2];
-        const std::int64_t count = TensorShapes::slices(stacked);
-        for (std::int64_t i = 0; i < count; ++i) {
+        for (std::int64_t i = 0; i < TensorShapes::slices(stacked); ++i) {
             const auto part = TensorShapes::slice(rows, i, length, TensorShapes::sliceLabel(stacked, i));
             CheckExpect::Expectation each = expected;
             if (referenceStack)
                 each.tableRows = TensorShapes::slice(referenceStack, i, length, TensorShapes::sliceLabel(stacked, i));
             else if (referenceEach)
                 each.tableRows = referenceEach;
-            if (headBias) {
-                const std::int64_t h = heads.value_or(stacked[stacked.size() - 3]);
+            if (const std::int64_t h = heads.value_or(stacked[stacked.size() - 3]); headBias)
                 headBias->atHead(each.params, h, i % h + 1);
-            }
             auto checked = checkSlice(part, each,
                                       {[&](const auto &t, const auto &e) { return checkPaired(t, run, e, err); },
                                        [&](const auto &t, const auto &e) { return checkRows(t, run, e, err); }});
@@ -562,21 +579,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         }
         // Against a reference table its slices are compared with, not the family's heads.
         match = TensorShapes::combine(stacked, *rows, std::move(matches), !referenceStack && !referenceEach);
-        // [B, X, 1, D] read as B slices of X rows (stackShape) is also a decode step's cache [B, H, 1, D]:
-        // one position broadcast over its H heads, every slice's rows alike. Undeclared, that is no
-        // mistake of either reading (docs/ARCHITECTURE.md, Checking a table, "Shapes").
-        if (stacked.size() != shape.size() && expected.kind == CheckExpect::Expectation::Kind::None
-            && match->verdict == CheckVerdict::Mistake && match->mistakes.contains(CheckMistakes::kSameRow)) {
-            match->notes.prepend(match->diagnosis);
-            match->verdict = CheckVerdict::Unknown;
-            match->mistakes.clear();
-            match->diagnosis = u"every slice's rows are alike: read as %1 slices of %2 rows (its dimension of 1 "
-                               "dropped) they hold one position each, but shape %3 is also a decode step's cache "
-                               "[B, H, 1, D], one position broadcast over its heads; --position-ids or --expect "
-                               "decides"_s.arg(TensorShapes::slices(stacked))
-                                   .arg(stacked[stacked.size() - 2])
-                                   .arg(TensorShapes::shapeText(shape));
-        }
+        sameRowOfADecodeStep(*match, shape, stacked, expected);
         if (referenceStack && match->verdict == CheckVerdict::Mistake)
             nameByReferenceStack(*match, tensor, run);
     }
