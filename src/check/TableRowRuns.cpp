@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -52,17 +53,22 @@ constexpr std::size_t kMaxSegments = 64;
 constexpr std::int64_t kMinPart = 4;
 
 // The run [a, b) of `moved` cut into parts, each `other`'s rows from elsewhere: from each part's
-// first row, the row of `other` equal to it that starts the longest part; nothing where a row is
-// in no row of `other` or the parts are more than kMaxSegments.
+// first row, the one row of `other` equal to it; nothing where a part's first row is in no row of
+// `other` or in more than one, or the parts are more than kMaxSegments.
 std::optional<std::vector<Segment>> segments(const WholeTable &moved, const WholeTable &other, std::int64_t a,
                                              std::int64_t b, double tolerance)
 {
     std::vector<Segment> parts;
     for (std::int64_t r = a; r < b;) {
         Segment best;
+        bool matched = false;
         for (std::int64_t i = 0; i < other.rows; ++i) {
             if (i == r || !sameRow(moved.row(r), other.row(i), moved.cols, tolerance))
                 continue;
+            // A row equal to two rows of the other holds no one position (rows of a constant, a
+            // table with no position in it); one scan of `other` a part keeps the search linear.
+            if (std::exchange(matched, true))
+                return std::nullopt;
             std::int64_t end = r + 1;
             while (end < b && end - (r - i) < other.rows
                    && sameRow(moved.row(end), other.row(end - (r - i)), moved.cols, tolerance))

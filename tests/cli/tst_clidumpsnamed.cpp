@@ -18,6 +18,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -303,6 +304,14 @@ private slots:
             = CliCheck::checkFile(file(npy({160, kDim}, ropeCos(inv, later, 1.0))), {u"--expect-table"_s, arange});
         QVERIFY2(none.verdict() == u"mistake"_s && !none.diagnosis().startsWith(u"position-offset: "_s),
                  qPrintable(none.shown));
+        // Rows of a constant changed to another constant hold no position: no rows moved named.
+        std::vector<double> ones(std::size_t(160 * 4), 1.0), twos = ones;
+        std::fill(twos.begin() + 50 * 4, twos.begin() + 90 * 4, 2.0);
+        std::fill(ones.begin() + 120 * 4, ones.end(), 2.0);
+        const CliCheck::Checked constant
+            = CliCheck::checkFile(file(npy({160, 4}, twos)), {u"--expect-table"_s, file(npy({160, 4}, ones))});
+        QVERIFY2(constant.verdict() == u"mistake"_s && !constant.mistakes().contains(u"position-offset"_s),
+                 qPrintable(constant.shown));
     }
 };
 
