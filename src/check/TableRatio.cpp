@@ -1,5 +1,6 @@
 #include "TableRatio.h"
 
+#include "check/CellTolerance.h"
 #include "core/NumberText.h"
 
 #include <algorithm>
@@ -12,20 +13,6 @@ using namespace Qt::StringLiterals;
 namespace posenc::TableCheck {
 
 namespace {
-
-// Half a unit in the last place of a cell stored as `stored`, relative (float64 and text tables
-// are read as float32).
-double ratioUnit(StoredType stored)
-{
-    switch (stored) {
-    case StoredType::Float16:
-        return 0x1p-11;
-    case StoredType::BFloat16:
-        return 0x1p-8;
-    default:
-        return 0x1p-24;
-    }
-}
 
 // Rows read at once: at most 256, and about 2^20 cells of each table (a few MB whatever the width).
 std::int64_t ratioChunk(std::int64_t cols)
@@ -80,7 +67,8 @@ std::optional<double> uniformRatio(const TableRows &table, const TableRows &refe
     const auto middle = ratios.begin() + std::ptrdiff_t(ratios.size() / 2);
     std::nth_element(ratios.begin(), middle, ratios.end());
     const double c = *middle;
-    const double ut = ratioUnit(table.storedType()), ur = ratioUnit(reference.storedType());
+    // Half a unit in the last place of each table's format (float64 and text are read as float32).
+    const double ut = halfUnit(storedFormat(table.storedType())), ur = halfUnit(storedFormat(reference.storedType()));
     const double u = std::max(ut, ur);
     if (!(c > 0.0) || !std::isfinite(c) || std::fabs(c - 1.0) <= 16.0 * u)
         return std::nullopt;

@@ -1,5 +1,6 @@
 #include "SinusoidalTableCheck.h"
 
+#include "check/CellTolerance.h"
 #include "check/FitNumbers.h"
 #include "check/PairReference.h"
 #include "check/rope/ApplyCheck.h"
@@ -76,8 +77,7 @@ bool atAmplitude(const TableEvidence &e, const Hypothesis &h, double c, const Ro
 {
     if (h.amplitude == c)
         return true;
-    const double unit = e.format == ValueFormat::BFloat16 ? 0x1p-8 : e.format == ValueFormat::Float16 ? 0x1p-11 : 0x1p-24;
-    if (!(std::fabs(h.amplitude / c - 1.0) <= unit))
+    if (!(std::fabs(h.amplitude / c - 1.0) <= halfUnit(e.format)))
         return false;
     const SinusoidalFit::FitInput input = inputOf(e, framing);
     const auto bad = [&](double amplitude) {
