@@ -395,8 +395,7 @@ int runApply(const QCommandLineParser &parser, const QStringList &positional, co
 // The table --position-ids are given for, as CheckIdsDeclared reads them: M-RoPE declared or not.
 CheckIdsDeclared::Table idsTable(const TableFile::Tensor &tensor, const CheckExpect::Expectation &expected)
 {
-    return {tensor.rows->rows(), tensor.shape,
-            expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == Encoding::Mrope};
+    return {tensor.rows->rows(), tensor.shape, expected.declares(Encoding::Mrope)};
 }
 
 } // namespace

@@ -32,6 +32,8 @@ struct Expectation
     enum class Kind { None, Family, Learned, Table };
     Kind kind = Kind::None;
     Encoding family = {}; // read only when kind is Family or Learned
+    // Whether --expect (a preset, a config) declares `encoding`.
+    bool declares(Encoding encoding) const { return kind == Kind::Family && family == encoding; }
     Params params; // the family's, with --expect FAMILY
     QStringList tables; // the family's words of the tables to try: "rope-cos", "rope-sin"
     bool widthGiven = false; // --d-model, --head-dim, --preset or --session gave the table's width

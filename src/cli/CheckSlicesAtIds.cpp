@@ -156,7 +156,7 @@ std::variant<TableMatch, int> placeSlices(const TableFile::Tensor &tensor, const
 // Whether `run` declares M-RoPE (--expect mrope, a Qwen-VL config).
 bool declaresMrope(const CheckTensor::Run &run)
 {
-    return run.expected.kind == CheckExpect::Expectation::Kind::Family && run.expected.family == Encoding::Mrope;
+    return run.expected.declares(Encoding::Mrope);
 }
 
 // A declared M-RoPE's [3, B, L] ids of its prompt, as get_rope_index gives each of the B rows (the
