@@ -135,12 +135,21 @@ void CoverageColorMap::draw(QCPPainter *painter)
     const double halfHeight
         = mMapData->valueSize() > 1 ? 0.5 * imageRect.height() / (mMapData->valueSize() - 1) : 0.0;
     imageRect.adjust(-halfWidth, -halfHeight, halfWidth, halfHeight);
-    const QImage source = mMapImage.mirrored(mKeyAxis->rangeReversed(), mValueAxis->rangeReversed());
     QRectF visible = clipRect();
     if (painter->hasClipping())
         visible = visible.intersected(painter->clipBoundingRect());
-    QPoint origin;
-    const QImage drawn = coverage(source, toDevice.mapRect(imageRect), toDevice.mapRect(visible).toAlignedRect(), &origin);
+    const QRectF target = toDevice.mapRect(imageRect);
+    const QRect clip = toDevice.mapRect(visible).toAlignedRect();
+    const bool keyReversed = mKeyAxis->rangeReversed(), valueReversed = mValueAxis->rangeReversed();
+    if (m_drawn.image.isNull() || m_drawn.source != mMapImage.cacheKey() || m_drawn.keyReversed != keyReversed
+        || m_drawn.valueReversed != valueReversed || m_drawn.target != target || m_drawn.clip != clip) {
+        const QImage source = mMapImage.mirrored(keyReversed, valueReversed);
+        QPoint origin;
+        QImage image = coverage(source, target, clip, &origin);
+        m_drawn = {mMapImage.cacheKey(), keyReversed, valueReversed, target, clip, std::move(image), origin};
+    }
+    const QImage &drawn = m_drawn.image;
+    const QPoint origin = m_drawn.origin;
     if (drawn.isNull())
         return;
     // Device pixel for device pixel: the image's rectangle in the painter's coordinates.

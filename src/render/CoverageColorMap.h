@@ -27,6 +27,20 @@ public:
 
 protected:
     void draw(QCPPainter *painter) override;
+
+private:
+    // The last image drawn and what it was made from: a replot that leaves the map, its axes and the
+    // device alone (a crosshair's, a label's) draws it again without computing its coverage.
+    struct Drawn
+    {
+        qint64 source = 0;
+        bool keyReversed = false, valueReversed = false;
+        QRectF target;
+        QRect clip;
+        QImage image;
+        QPoint origin;
+    };
+    Drawn m_drawn;
 };
 
 } // namespace posenc
