@@ -23,6 +23,33 @@ namespace posenc::TableCheck {
 
 namespace {
 
+// A mask's fill in the reference: −inf, finfo(dtype).min, or the constant a masked_fill writes
+// (−1e9, −1e4), far below every value of the bias it masks. It is no value of the formula, so the
+// few units of float32 that two computations of a cell may differ by are those of the largest value
+// beside it: a fill of −3.4e38 had made that 4e31, and a bias 8 times too large `correct`.
+constexpr float kFillBelowValues = 1024.0f;
+
+float largestBesideFill(const TableSample &sample)
+{
+    float lowest = std::numeric_limits<float>::infinity();
+    for (const float v : sample.values.reshaped()) {
+        if (std::isfinite(v))
+            lowest = std::min(lowest, v);
+    }
+    float beside = 0.0f;
+    bool others = false; // a table of one value is no fill over a bias
+    for (const float v : sample.values.reshaped()) {
+        if (std::isfinite(v) && v != lowest) {
+            beside = std::max(beside, std::fabs(v));
+            others = true;
+        }
+    }
+    if (!std::isfinite(lowest))
+        return beside;
+    const bool fill = others && lowest < 0.0f && -lowest >= kFillBelowValues * beside;
+    return fill ? beside : std::max(beside, std::fabs(lowest));
+}
+
 // The cells each table's sample reads at most.
 constexpr std::int64_t kSampleCellsEach = std::int64_t(1) << 20;
 
@@ -305,11 +332,7 @@ std::variant<TableMatch, TableRefusal> expectTable(const TableRows &table, std::
     const std::optional<TableSample> theirs = readSample(*reference, kSampleCellsEach, error);
     if (!theirs)
         return TableRefusal {Whose::Reference, u"%1: %2"_s.arg(reference->name(), error)};
-    float largest = 0.0f;
-    for (const float v : theirs->values.reshaped()) {
-        if (std::isfinite(v))
-            largest = std::max(largest, std::fabs(v));
-    }
+    const float largest = largestBesideFill(*theirs);
     TableMatch m;
     m.verdict = CheckVerdict::Correct;
     // A vector's values are no positions' rows.

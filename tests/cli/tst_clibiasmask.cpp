@@ -55,6 +55,20 @@ QByteArray alibi(Mask mask, bool wrongSlopes = false)
     return mask == Mask::KeyBias ? npy({kHeads, 1, kLength}, v) : npy({1, kHeads, kLength, kLength}, v);
 }
 
+// ALiBi's causal bias of 12 heads, its slopes times `times`, with the masked cells at `fill`: the
+// [1, H, L, L] tensor of a model whose mask is torch.finfo(float32).min (transformers'
+// AttentionMaskConverter._make_causal_mask) or a masked_fill constant.
+QByteArray alibiFilled(double fill, double times)
+{
+    const std::vector<double> m = alibiref::slopes(kHeads);
+    std::vector<double> v;
+    for (std::int64_t h = 0; h < kHeads; ++h)
+        for (std::int64_t i = 0; i < kLength; ++i)
+            for (std::int64_t j = 0; j < kLength; ++j)
+                v.push_back(j > i ? fill : -times * m[std::size_t(h)] * double(i - j));
+    return npy({1, kHeads, kLength, kLength}, v);
+}
+
 // Sandwich's head 1 of 8 at head_dim 64, bidirectional (full=True), one [64, 64] table.
 QByteArray sandwichBidirectional()
 {
@@ -123,6 +137,29 @@ private slots:
     {
         const Checked c = check(alibi(Mask::Symmetric, true), kAlibi12 + QStringList {u"--alibi"_s, u"symmetric"_s});
         QVERIFY2(c.exit == 1 && !c.mistakes().contains(u"bias-mask"_s), qPrintable(c.shown));
+    }
+
+    // A bias against a reference dump whose mask is a fill far below its values (finfo.min, −1e9,
+    // −1e4): the fill is no value of the formula, so the rounding allowed every cell is that of the
+    // bias beside it. A bias 8 times too large (TensorRT-Model-Connect#32's Falcon ALiBi), or 1 %
+    // off, is never `correct` against it; the reference against itself is.
+    void aFillIsNoScaleOfTheBias_data()
+    {
+        QTest::addColumn<double>("fill");
+        QTest::addColumn<double>("times");
+        for (const double fill : {double(std::numeric_limits<float>::lowest()), -1e9, -1e4})
+            for (const double times : {8.0, 1.01})
+                QTest::addRow("fill %g, slopes x %g", fill, times) << fill << times;
+    }
+    void aFillIsNoScaleOfTheBias()
+    {
+        QFETCH(double, fill);
+        QFETCH(double, times);
+        const QString reference = CliCheck::write(m_dir, u"reference-%1.npy"_s.arg(fill), alibiFilled(fill, 1.0));
+        const Checked self = check(alibiFilled(fill, 1.0), {u"--expect-table"_s, reference});
+        QVERIFY2(self.exit == 0 && self.verdict() == u"correct"_s, qPrintable(self.shown));
+        const Checked wrong = check(alibiFilled(fill, times), {u"--expect-table"_s, reference});
+        QVERIFY2(wrong.exit == 1 && wrong.verdict() == u"mistake"_s, qPrintable(wrong.shown));
     }
 
     // The same class in another family with a mask row: Sandwich's bidirectional bias (full=True)
