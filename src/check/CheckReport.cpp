@@ -3,6 +3,7 @@
 #include "check/CheckDiagnosis.h"
 #include "check/FamilyCheck.h"
 #include "check/PositionWindows.h"
+#include "check/VerdictNames.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
@@ -61,10 +62,7 @@ QStringList tableLines(const TableMatch &m, const TableRows &table)
                      .arg(table.rows())
                      .arg(table.cols())
                      .arg(storedWords(table.storedType())));
-    QString verdict = CheckWords::verdict(m.verdict);
-    if (!m.mistakes.empty())
-        verdict += u" (%1)"_s.arg(m.mistakes.join(u", "_s));
-    lines.append(u"verdict: "_s + verdict);
+    lines.append(u"verdict: "_s + CheckWords::verdictWithNames(m.verdict, m.mistakes));
     if (!m.correctAgainst.isEmpty())
         lines.append(u"equals: "_s + m.correctAgainst);
     if (!m.table.isEmpty())

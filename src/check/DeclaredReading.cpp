@@ -6,6 +6,7 @@
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
 #include "check/TableReference.h"
+#include "check/VerdictNames.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamTable.h"
@@ -50,9 +51,7 @@ void nameDeclaredMistake(TableMatch &declared, const TableMatch &read)
         declared.diagnosis = read.diagnosis;
         return;
     }
-    QString what = CheckWords::verdict(read.verdict);
-    if (!read.mistakes.isEmpty())
-        what += u" (%1)"_s.arg(read.mistakes.join(u", "_s));
+    QString what = CheckWords::verdictWithNames(read.verdict, read.mistakes);
     if (!read.referenceText.isEmpty() && read.verdict != CheckVerdict::Correct)
         what += u" against "_s + read.referenceText;
     QString where;

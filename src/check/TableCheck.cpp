@@ -12,6 +12,7 @@
 #include "check/RowConstant.h"
 #include "check/SampleScore.h"
 #include "check/TableSample.h"
+#include "check/VerdictNames.h"
 #include "core/FamilySpec.h"
 
 #include <algorithm>
@@ -274,10 +275,7 @@ std::optional<TableMatch> changedRegion(const std::vector<TableCandidate> &candi
 
 QString readingOf(const TableMatch &r)
 {
-    QString verdict = CheckWords::verdict(r.verdict);
-    if (!r.mistakes.empty())
-        verdict += u" (%1)"_s.arg(r.mistakes.join(u", "_s));
-    return u"%1, %2: %3"_s.arg(r.table, verdict, r.diagnosis);
+    return u"%1, %2: %3"_s.arg(r.table, CheckWords::verdictWithNames(r.verdict, r.mistakes), r.diagnosis);
 }
 
 // Two readings as well supported, with different verdicts. Where one equals a published form (a

@@ -1,4 +1,7 @@
 #include "TableMatch.h"
+#include "VerdictNames.h"
+
+#include "core/Description.h"
 
 using namespace Qt::StringLiterals;
 
@@ -21,6 +24,24 @@ QString verdict(CheckVerdict verdict)
         return u"unknown"_s;
     }
     return {};
+}
+
+QString verdictWithNames(CheckVerdict v, const QStringList &mistakes)
+{
+    if (mistakes.isEmpty())
+        return verdict(v);
+    return v == CheckVerdict::Mistake ? u"%1 (%2)"_s.arg(verdict(v), mistakes.join(u", "_s))
+                                      : u"%1 (a guess: %2)"_s.arg(verdict(v), mistakes.join(u", "_s));
+}
+
+QString mistakesJson(CheckVerdict v, const QStringList &mistakes)
+{
+    QStringList quoted;
+    for (const QString &id : mistakes)
+        quoted.append(Description::jsonString(id));
+    const QString names = u"["_s + quoted.join(u", "_s) + u"]"_s;
+    return v == CheckVerdict::Mistake ? u"\"mistakes\": %1, \"guessed_mistakes\": []"_s.arg(names)
+                                      : u"\"mistakes\": [], \"guessed_mistakes\": %1"_s.arg(names);
 }
 
 QString precision(TablePrecision precision)

@@ -1,6 +1,7 @@
 #include "TableRatio.h"
 
 #include "check/CellTolerance.h"
+#include "check/rope/RopeRowPositions.h"
 #include "core/NumberText.h"
 
 #include <algorithm>
@@ -36,7 +37,82 @@ template<typename Each> bool forEachChunk(const TableRows &table, const TableRow
     return true;
 }
 
+// Whether row r of the chunk at row0 is linear in its position: cell (r, j) within `tolerance(v)` of
+// (p0 + r) w_j, w = row 1 - row 0 and row 0 = p0 w (RoPE's angles p inv_freq, a position times a
+// per-column rate); or linear in the distance i - j: cell (i, j) = (i - j) g(1) below the diagonal,
+// (j - i) g(-1) above, 0 on it (ALiBi's bias -m |i - j|, a distance times a slope).
+struct LinearTest
+{
+    std::vector<float> first, second; // rows 0 and 1 of the reference
+    double p0 = 0.0;
+    bool inPosition = true, inDistance = true;
+};
+
+double cellSlack(double value, double largest, double u)
+{
+    return 8.0 * u * (std::fabs(value) + largest) + 1e-30;
+}
+
 } // namespace
+
+Linearity linearity(const TableRows &reference)
+{
+    const std::int64_t rows = reference.rows(), cols = reference.cols();
+    if (rows == 1)
+        return Linearity::Rates;
+    if (rows < 3 || cols < 2)
+        return Linearity::None;
+    LinearTest t;
+    t.first.resize(std::size_t(2 * cols));
+    QString error;
+    if (!reference.read(0, 2, t.first.data(), error))
+        return Linearity::None;
+    t.second.assign(t.first.begin() + cols, t.first.end());
+    t.first.resize(std::size_t(cols));
+    // p0 by least squares over the columns: row 0 = p0 (row 1 - row 0).
+    double dot = 0.0, norm = 0.0;
+    for (std::int64_t j = 0; j < cols; ++j) {
+        const double w = double(t.second[std::size_t(j)]) - double(t.first[std::size_t(j)]);
+        dot += double(t.first[std::size_t(j)]) * w;
+        norm += w * w;
+    }
+    if (!(norm > 0.0))
+        return Linearity::None;
+    t.p0 = dot / norm;
+    const double u = halfUnit(storedFormat(reference.storedType())) + reference.textRounding();
+    const double below = double(t.second[0]); // g(1) = cell (1, 0)
+    const double above = double(t.first[1]); // g(-1) = cell (0, 1)
+    const std::int64_t chunk = ratioChunk(cols);
+    std::vector<float> buffer(std::size_t(chunk * cols));
+    for (std::int64_t row0 = 0; row0 < rows && (t.inPosition || t.inDistance); row0 += chunk) {
+        const std::int64_t count = std::min(chunk, rows - row0);
+        if (!reference.read(row0, count, buffer.data(), error))
+            return Linearity::None;
+        for (std::int64_t r = 0; r < count; ++r) {
+            const std::int64_t i = row0 + r;
+            double largest = 0.0;
+            for (std::int64_t j = 0; j < cols; ++j)
+                largest = std::max(largest, std::fabs(double(buffer[std::size_t(r * cols + j)])));
+            for (std::int64_t j = 0; j < cols; ++j) {
+                const double v = double(buffer[std::size_t(r * cols + j)]);
+                if (!std::isfinite(v))
+                    return Linearity::None;
+                const double w = double(t.second[std::size_t(j)]) - double(t.first[std::size_t(j)]);
+                const double inPosition = (t.p0 + double(i)) * w;
+                const double inDistance
+                    = i > j ? double(i - j) * below : i < j ? double(j - i) * above : 0.0;
+                t.inPosition = t.inPosition && std::fabs(v - inPosition) <= cellSlack(v, largest, u);
+                t.inDistance = t.inDistance && std::fabs(v - inDistance) <= cellSlack(v, largest, u);
+            }
+        }
+    }
+    return t.inPosition ? Linearity::InPosition : t.inDistance ? Linearity::InDistance : Linearity::None;
+}
+
+bool scaledBesideAnother(const TableMatch &match)
+{
+    return match.mistakes.size() > 1 && match.mistakes.contains(CheckMistakes::kScaled);
+}
 
 std::optional<double> uniformRatio(const TableRows &table, const TableRows &reference)
 {
@@ -91,18 +167,45 @@ std::optional<double> uniformRatio(const TableRows &table, const TableRows &refe
 
 void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows &reference)
 {
-    if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty())
+    if (match.verdict != CheckVerdict::Mistake || (!match.mistakes.isEmpty() && !scaledBesideAnother(match)))
         return;
     const std::optional<double> ratio = uniformRatio(table, reference);
     if (!ratio)
         return;
     const double c = *ratio;
-    match.mistakes = {CheckMistakes::kScaled};
     match.notes.prepend(match.diagnosis);
-    match.diagnosis = u"scaled: every cell is the reference's times %1 (1 / %2): one constant multiplies one table "
-                      "and not the other, as an attention factor (RoPE's attention_scaling, YaRN's mscale) applied "
-                      "twice or left out, or a scale of the table's, does; the positions and frequencies are the "
-                      "reference's"_s.arg(NumberText::compact(c, 6), NumberText::compact(1.0 / c, 6));
+    const QString times = NumberText::compact(c, 6), inverse = NumberText::compact(1.0 / c, 6);
+    const Linearity linear = linearity(reference);
+    if (linear == Linearity::None) {
+        match.mistakes = {CheckMistakes::kScaled};
+        match.diagnosis = u"scaled: every cell is the reference's times %1 (1 / %2): one constant multiplies one "
+                          "table and not the other, as an attention factor (RoPE's attention_scaling, YaRN's mscale) "
+                          "applied twice or left out, or a scale of the table's, does; the positions and frequencies "
+                          "are the reference's"_s.arg(times, inverse);
+        return;
+    }
+    // A table linear in the position (or the distance, or a vector of rates per unit of it): c times
+    // it is the positions times c or the rates times c, which no table tells apart; on RoPE's
+    // angles both are its linear scaling with factor 1 / c (transformers modeling_rope_utils.py,
+    // _compute_linear_scaling_rope_parameters: inv_freq / factor).
+    match.mistakes = {RopeRowPositions::kPositionsScaled};
+    const QString what = linear == Linearity::Rates ? u"the vector's values (rates per unit of position: RoPE's "
+                                                      "inv_freq, ALiBi's slopes)"_s
+        : linear == Linearity::InDistance           ? u"the reference, linear in the distance i - j (a slope "
+                                                      "times the distance, as ALiBi's bias is)"_s
+                                                    : u"the reference, linear in the position (each column the "
+                                                      "position times a rate, as RoPE's angles p inv_freq are)"_s;
+    const QString scaled = linear == Linearity::InDistance ? u"the distances times %1 (1 / %2 of the reference's), "
+                                                             "or the slopes times %1"_s.arg(times, inverse)
+                                                           : u"the positions times %1 (1 / %2 of the reference's), "
+                                                             "or the frequencies times %1"_s.arg(times, inverse);
+    const QString rope = linear == Linearity::InDistance
+        ? QString()
+        : u"; RoPE's linear scaling with factor %1 (position_ids / %1, or inv_freq / %1: transformers "
+          "modeling_rope_utils.py, _compute_linear_scaling_rope_parameters) gives it, where the reference's factor "
+          "is 1"_s.arg(inverse);
+    match.diagnosis = u"positions-scaled: every cell is the reference's times %1, and %2: the table is %3, which "
+                      "the table alone cannot tell apart%4"_s.arg(times, what, scaled, rope);
 }
 
 } // namespace posenc::TableCheck

@@ -560,7 +560,7 @@ int run(const Request &request, QTextStream &out, QTextStream &err)
         return fail(ExitUsage, u"--apply: "_s + *refused);
     const ApplyResult &result = std::get<ApplyResult>(checked);
     if (request.json)
-        out << u"{"_s << JsonOutput::head(u"check-apply"_s) << u", "_s << result.json << u"}\n"_s;
+        out << u"{"_s << JsonOutput::head(u"check-apply"_s, JsonOutput::kCheckVersion) << u", "_s << result.json << u"}\n"_s;
     else
         out << result.lines.join(u'\n') << u'\n';
     return request.exitCode(result.verdict);

@@ -1,6 +1,7 @@
 #include "CheckApplyHeads.h"
 
 #include "check/TableMatch.h"
+#include "check/VerdictNames.h"
 #include "check/rope/ApplyCheck.h"
 #include "core/Description.h"
 
@@ -59,13 +60,16 @@ QString orderText(Order order, bool batch)
     return u"["_s + (batch ? u"B, "_s : QString()) + dims + u"]"_s;
 }
 
-// The mistakes of a head's --json entries ("mistakes": [...]).
+// The names of a head's --json entries, a mistake's ("mistakes": [...]) or another verdict's guess
+// ("guessed_mistakes": [...]).
 QStringList mistakesOf(const QString &entries)
 {
     const QJsonObject o = QJsonDocument::fromJson((u"{"_s + entries + u"}"_s).toUtf8()).object();
     QStringList ids;
-    for (const QJsonValue &v : o.value(u"mistakes"_s).toArray())
-        ids.append(v.toString());
+    for (const QString &key : {u"mistakes"_s, u"guessed_mistakes"_s}) {
+        for (const QJsonValue &v : o.value(key).toArray())
+            ids.append(v.toString());
+    }
     return ids;
 }
 
@@ -252,9 +256,6 @@ ApplyResult combined(const Reading &reading, const std::vector<std::int64_t> &sh
         out.lines.append(subset);
     out.lines.append(u"batch %1, head %2 in full:"_s.arg(shown / heads).arg(shown % heads));
     out.lines += worst.lines;
-    QStringList quoted;
-    for (const QString &id : mistakes)
-        quoted.append(u"\"%1\""_s.arg(id));
     // Every result has a diagnosis: the over-reading's, else the shown head's, named.
     QString diagnosis;
     if (!over.json.contains(u"\"diagnosis\""_s)) {
@@ -264,10 +265,10 @@ ApplyResult combined(const Reading &reading, const std::vector<std::int64_t> &sh
                                           .arg(shown % heads)
                                           .arg(shownHead.value(u"diagnosis"_s).toString()));
     }
-    out.json = u"\"verdict\": \"%1\", \"tensor_shape\": \"%2\", \"tensor_layout\": \"%3\", \"mistakes\": [%4], "
+    out.json = u"\"verdict\": \"%1\", \"tensor_shape\": \"%2\", \"tensor_layout\": \"%3\", %4, "
                "\"worst_head\": {\"batch\": %5, \"head\": %6}, \"heads\": [%7]"_s
                    .arg(CheckWords::verdict(out.verdict), shapeText(shape), orderText(order, batch),
-                        quoted.join(u", "_s))
+                        CheckWords::mistakesJson(out.verdict, mistakes))
                    .arg(shown / heads)
                    .arg(shown % heads)
                    .arg(headEntries.join(u", "_s))
@@ -299,8 +300,7 @@ bool firstHeadTurned(const Reading &r)
 bool onePositionEach(const Reading &r)
 {
     return !r.results.empty() && std::all_of(r.results.begin(), r.results.end(), [](const ApplyResult &head) {
-        const QJsonObject o = QJsonDocument::fromJson((u"{"_s + head.json + u"}"_s).toUtf8()).object();
-        return o.value(u"mistakes"_s).toArray().contains(ApplyCheck::kPositionsConstant);
+        return mistakesOf(head.json).contains(ApplyCheck::kPositionsConstant);
     });
 }
 

@@ -24,6 +24,7 @@
 #include "check/TableAgainstTable.h"
 #include "check/TableCheck.h"
 #include "check/TensorShapes.h"
+#include "check/VerdictNames.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/MemoryBudget.h"
@@ -129,9 +130,6 @@ QString positionsJson(const std::optional<PositionWindow> &w)
 // matched family has none), the position, the mistakes, the stream's worst cell, the diagnosis.
 QString json(const TableMatch &m)
 {
-    QStringList mistakes;
-    for (const QString &mistake : m.mistakes)
-        mistakes.append(jsonString(mistake));
     QList<std::pair<QString, QString>> entries {
         {u"verdict"_s, jsonString(CheckWords::verdict(m.verdict))},
         {u"family"_s, m.family ? jsonString(Families::word(*m.family)) : u"null"_s},
@@ -144,15 +142,17 @@ QString json(const TableMatch &m)
         {u"first_position_row"_s, jsonOrNull(m.firstPositionRow, jsonInteger)},
         {u"positions"_s, positionsJson(m.positions)},
         {u"precision"_s, m.precision ? jsonString(CheckWords::precision(*m.precision)) : u"null"_s},
-        {u"mistakes"_s, u"["_s + mistakes.join(u", "_s) + u"]"_s},
         {u"max_abs_error"_s, jsonOrNull(m.maxAbsError, jsonNumber)},
         {u"worst_position"_s, jsonOrNull(m.worstRow, jsonInteger)},
         {u"worst_column"_s, jsonOrNull(m.worstColumn, jsonInteger)},
         {u"diagnosis"_s, jsonString(m.diagnosis)},
     });
-    QStringList parts {JsonOutput::head(u"check"_s)};
-    for (const auto &[key, value] : entries)
+    QStringList parts {JsonOutput::head(u"check"_s, JsonOutput::kCheckVersion)};
+    for (const auto &[key, value] : entries) {
         parts.append(u"\"%1\": %2"_s.arg(key, value));
+        if (key == u"precision"_s) // the names a verdict carries, a mistake's or a guess's
+            parts.append(CheckWords::mistakesJson(m.verdict, m.mistakes));
+    }
     return u"{"_s + parts.join(u", "_s) + u"}\n"_s;
 }
 
@@ -223,8 +223,10 @@ QList<CommandOption> tableCheckOptions()
          {},
          u"one JSON object: format, version, verdict, family, encoding, each family's findings (%1; null where "
          "the table's family has none), position_offset, first_position_row, positions (first, last, declared, "
-         "queries, note: the window the rows were read at, or null), precision, mistakes, max_abs_error, "
-         "worst_position (a row), worst_column, diagnosis"_s.arg(TableCheck::findingKeys().join(u", "_s))}};
+         "queries, note: the window the rows were read at, or null), precision, mistakes (the mistakes a mistake "
+         "verdict names; empty on any other verdict), guessed_mistakes (what another verdict guesses the table may "
+         "hold, a guess and no finding), max_abs_error, worst_position (a row), worst_column, diagnosis; version 2 "
+         "since mistakes holds a mistake verdict's names alone"_s.arg(TableCheck::findingKeys().join(u", "_s))}};
     const QList<CommandOption> parameters = ParamOptions::options();
     for (const QString &key : declaredKeys()) {
         for (const CommandOption &option : parameters) {
@@ -400,6 +402,32 @@ CheckIdsDeclared::Table idsTable(const TableFile::Tensor &tensor, const CheckExp
 
 } // namespace
 
+namespace {
+
+// The flags only --apply reads, or that it cannot read (--pe-scale), refused in one line.
+std::optional<QString> applyFlagsRefused(const QCommandLineParser &parser)
+{
+    if (parser.isSet(u"apply-heads"_s) && !parser.isSet(u"apply"_s))
+        return u"--apply-heads: X's count of heads, read only with --apply X Y"_s;
+    if (parser.isSet(u"apply"_s) && parser.isSet(u"pe-scale"_s))
+        return CheckExpect::kPeScaleWithApply;
+    return std::nullopt;
+}
+
+// The parameters declared and the keys of those a table's check reads without --expect.
+TableCheck::Declared declarationOf(const QCommandLineParser &parser, const Params &declared)
+{
+    TableCheck::Declared declaration;
+    declaration.params = declared;
+    for (const QString &key : TableCheck::declarableKeys()) {
+        if (parser.isSet(key))
+            declaration.keys.append(key);
+    }
+    return declaration;
+}
+
+} // namespace
+
 int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     // `posenc check --config FILE` checks a model's config.json, not a table.
@@ -433,8 +461,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         if (const auto error = declare(declared, parser, key))
             return fail(err, ExitUsage, ParamOptions::flagText(*error));
     }
-    if (parser.isSet(u"apply-heads"_s) && !parser.isSet(u"apply"_s))
-        return fail(err, ExitUsage, u"--apply-heads: X's count of heads, read only with --apply X Y"_s);
+    if (const std::optional<QString> refused = applyFlagsRefused(parser))
+        return fail(err, ExitUsage, *refused);
     if (parser.isSet(u"apply"_s))
         return runApply(parser, positional, declared, out, err);
     if (positional.size() != 1)
@@ -447,12 +475,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const int threads = std::get<int>(threadsGiven);
     // The identify step's searches ask for no count of their own (M-RoPE's split): --threads' too.
     const ThreadsScope identifyThreads(threads);
-    TableCheck::Declared declaration;
-    declaration.params = declared;
-    for (const QString &key : TableCheck::declarableKeys()) {
-        if (parser.isSet(key))
-            declaration.keys.append(key);
-    }
+    TableCheck::Declared declaration = declarationOf(parser, declared);
     const std::uint64_t budget = declared.memoryBudget;
     auto expectation = CheckExpect::read(parser, declaredKeys());
     if (const auto *refused = std::get_if<CheckExpect::Refusal>(&expectation))
@@ -478,6 +501,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     TableFile::Tensor tensor = opened.value();
     if (const QString refused = CheckPositions::refusal(positions, tensor.shape, tensor.rows->name()); !refused.isEmpty())
         return fail(err, ExitUsage, refused);
+    const auto typedNote = CheckExpect::amplitudeAsTyped(*tensor.rows, declaration, expected, interrupt.flag());
     const std::optional<std::int64_t> heads = declaredHeads(parser, expected, declared);
     const CheckTensor::Run run {expected, declaration, budget, threads, interrupt, parser.isSet(u"quiet"_s), heads};
     std::optional<RowsAtPositions::Layout> atIds;
@@ -489,6 +513,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         TableMatch match = std::get<TableMatch>(*sliced);
         GuessedReading::cap({match.verdict, match.mistakes, match.diagnosis, match.notes}, expected.configSources,
                             expected.configPath);
+        if (const auto refused = CheckExpect::amplitudeUnread(match, expected, tensor.rows->name(), typedNote))
+            return fail(err, ExitUsage, *refused);
         out << (parser.isSet(u"json"_s) ? json(match)
                                         : CheckReport::tableLines(match, *tensor.rows).join(u'\n') + u'\n');
         return verdictExitCode(match.verdict);
@@ -547,6 +573,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     // A reference read from a config by guess decides no verdict its guessed numbers rest on.
     GuessedReading::cap({match.verdict, match.mistakes, match.diagnosis, match.notes}, expected.configSources,
                         expected.configPath);
+    if (const auto refused = CheckExpect::amplitudeUnread(match, expected, table.name(), typedNote))
+        return fail(err, ExitUsage, *refused);
     out << (parser.isSet(u"json"_s) ? json(match) : CheckReport::tableLines(match, table).join(u'\n') + u'\n');
     return verdictExitCode(match.verdict);
 }

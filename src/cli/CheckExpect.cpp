@@ -8,13 +8,16 @@
 #include "check/CheckDiagnosis.h"
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
+#include "check/TableCheck.h"
 #include "core/FamilyInference.h"
 #include "core/FamilySpec.h"
+#include "core/NumberText.h"
 #include "core/ParamTable.h"
 #include "io/SessionFile.h"
 #include "io/TableFile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -238,7 +241,10 @@ QList<CommandOption> options(const QStringList &shown)
          "c = dim^-0.5 at init, a learnable scale), a number in (0, 1e6]; --scale is the token embedding's. "
          "Undeclared, a sinusoid times a uniform c is a variant that says c; declared, a table at c is correct and "
          "one at another c (or, with --expect sinusoidal, at any c but 1 when none is declared) is the mistake "
-         "scaled, both values said"_s},
+         "scaled, both values said. C typed to k digits declares the amplitude it rounds to (0.0884 declares "
+         "128^-0.5 = 0.08838835, the report saying it to the table's precision). A sinusoidal table's only: a "
+         "table that reads as another family's (RoPE's, whose amplitude is --attention-factor; a bias) or "
+         "--apply refuses it (exit 2)"_s},
         {{kLayerType},
          u"TYPE"_s,
          u"with --expect-config, the layer type meant (default: the config's only one, or its rotary "
@@ -285,6 +291,20 @@ positionTableReference(const QCommandLineParser &parser, const QStringList &flag
     return e;
 }
 
+// Half a unit in the last digit of a number as typed: "0.0884" 0.00005, "11.3137" 0.00005, "2" 0.5,
+// "1.5e-3" 0.00005 (the digits after the point, shifted by the exponent).
+double typedHalfUnit(const QString &typed)
+{
+    const QString text = typed.trimmed().toLower();
+    const qsizetype e = text.indexOf(u'e');
+    const QString mantissa = e < 0 ? text : text.left(e);
+    bool ok = true;
+    const int exponent = e < 0 ? 0 : text.mid(e + 1).toInt(&ok);
+    const qsizetype point = mantissa.indexOf(u'.');
+    const qsizetype decimals = point < 0 ? 0 : mantissa.size() - point - 1;
+    return ok ? 0.5 * std::pow(10.0, double(exponent) - double(decimals)) : 0.0;
+}
+
 } // namespace
 
 std::optional<QString> declareAmplitude(const QCommandLineParser &parser, CheckDeclaration &declaration,
@@ -297,6 +317,7 @@ std::optional<QString> declareAmplitude(const QCommandLineParser &parser, CheckD
     if (!ok || !(c > 0.0 && c <= 1e6))
         return u"--pe-scale: a number in (0, 1e6], the sinusoid's amplitude; got '%1'"_s.arg(parser.value(kPeScale));
     declaration.amplitude = expected.amplitude = c;
+    expected.amplitudeWithin = typedHalfUnit(parser.value(kPeScale));
     return std::nullopt;
 }
 
@@ -527,6 +548,50 @@ void concludeLearned(TableMatch &match, const Expectation &expected)
     match.verdict = CheckVerdict::Mistake;
     match.correctAgainst.clear();
     match.diagnosis = u"declared learned, yet not a learned table (%1): %2"_s.arg(what, match.diagnosis);
+}
+
+std::optional<QString> amplitudeUnread(TableMatch &m, const Expectation &expected, const QString &name,
+                                       const std::optional<QString> &typedNote)
+{
+    if (!expected.amplitude)
+        return std::nullopt;
+    if (typedNote)
+        m.notes.append(*typedNote);
+    if (!m.family) {
+        m.notes.append(u"--pe-scale was not applied: it declares a sinusoidal table's amplitude, and the table "
+                       "reads as no family's"_s);
+        return std::nullopt;
+    }
+    if (*m.family == Encoding::Sinusoidal)
+        return std::nullopt;
+    return u"--pe-scale: the amplitude c of a sinusoidal table (c * PE, x-transformers' ScaledSinusoidalEmbedding) "
+           "only; %1 reads as %2, which has none (a RoPE table's amplitude is its attention factor: "
+           "--attention-factor)"_s.arg(name, m.table.isEmpty() ? Families::word(*m.family) : m.table);
+}
+
+std::optional<QString> amplitudeAsTyped(const TableRows &rows, TableCheck::Declared &declaration,
+                                        Expectation &expected, const std::atomic<bool> *cancel)
+{
+    if (!expected.amplitude || !(expected.amplitudeWithin > 0.0))
+        return std::nullopt;
+    TableCheck::Declared plain = declaration;
+    plain.amplitude.reset();
+    auto identified = TableCheck::identify(rows, plain, cancel);
+    const auto *read = std::get_if<TableMatch>(&identified);
+    if (!read || read->family != Encoding::Sinusoidal)
+        return std::nullopt;
+    const MatchValue scale = read->finding(u"scale"_s);
+    const double *c = std::get_if<double>(&scale);
+    const double typed = *expected.amplitude;
+    if (!c || *c == typed || std::fabs(*c - typed) > expected.amplitudeWithin)
+        return std::nullopt;
+    declaration.amplitude = expected.amplitude = *c;
+    // The digits the table's format holds: float32's 7, float16's 4, bfloat16's 3.
+    const int digits = int(std::ceil(-std::log10(2.0 * halfUnit(storedFormat(rows.storedType())))));
+    return u"--pe-scale %1 declares the amplitude to its last digit (within %2): the table's, measured to its "
+           "precision, is %3, and the table is held to that"_s.arg(NumberText::compact(typed, 10),
+                                                                   NumberText::compact(expected.amplitudeWithin, 3),
+                                                                   NumberText::compact(*c, digits));
 }
 
 } // namespace posenc::CheckExpect

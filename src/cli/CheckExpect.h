@@ -70,6 +70,9 @@ struct Expectation
     // window the check tries (CheckTensor's checkRows); unset, the cache's reading.
     std::optional<std::int64_t> queryStart = std::nullopt;
     std::optional<double> amplitude = std::nullopt; // --pe-scale (CheckDeclaration::amplitude)
+    // Half a unit in the last digit --pe-scale was typed to (0.0884: 0.00005): a value typed to k
+    // digits declares the table's own amplitude where it is that amplitude's rounding (CheckCommand).
+    double amplitudeWithin = 0.0;
     // With --expect-config: the keys of the flags that gave the model its input (--prompt).
     QStringList inputs;
     // Who gave a family's parameters: the user, or the reading of --expect-table's stack
@@ -107,5 +110,18 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &expect
 // Of a learned table declared: the identified match, a mistake unless it is learned; unknown where
 // nothing is read in it (a table fresh from its initialiser).
 void concludeLearned(TableMatch &match, const Expectation &expected);
+
+// --pe-scale with --apply, refused: a rotation has no sinusoid's amplitude.
+inline const QString kPeScaleWithApply
+    = QStringLiteral("--pe-scale: the amplitude c of a sinusoidal table (c * PE) only; --apply checks a rotation, "
+                     "which has none (its attention factor: --attention-factor)");
+// --pe-scale typed to k digits: the table's own amplitude where the typed value is its rounding (the
+// declaration then holds it), with the note saying both; nothing otherwise.
+std::optional<QString> amplitudeAsTyped(const TableRows &rows, TableCheck::Declared &declaration,
+                                        Expectation &expected, const std::atomic<bool> *cancel);
+// --pe-scale on a table read as another family's: the line refusing it (exit 2); else nothing, the
+// typed value's note (amplitudeAsTyped) added to `m`.
+std::optional<QString> amplitudeUnread(TableMatch &m, const Expectation &expected, const QString &name,
+                                       const std::optional<QString> &typedNote);
 
 } // namespace posenc::CheckExpect

@@ -136,19 +136,19 @@ std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &g
     // A reference table the table deviates from, with no mistake named (or its rows or columns
     // moved): the published form the reference is, read without a declaration, names it
     // (TableCheck::nameByReferenceReading).
-    if (expected.kind == CheckExpect::Expectation::Kind::Table && TableCheck::namedByReferenceReading(match)) {
-        // A vector's reference is read as a vector (readVectorAlone), not as a table of one row.
-        if (!expected.vector) {
-            if (const auto opened = expected.tableRows
-                    ? ReadResult<std::shared_ptr<const TableRows>>(expected.tableRows)
-                    : TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
-                opened) {
-                if (!TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
-                    return fail(err, ExitInterrupted, u"interrupted"_s);
-                // Named without the reference's reading: a constant ratio, or one run of rows moved.
-                TableCheck::nameUniformRatio(match, table, *opened.value());
+    if (expected.kind == CheckExpect::Expectation::Kind::Table
+        && (TableCheck::namedByReferenceReading(match) || TableCheck::scaledBesideAnother(match))) {
+        if (const auto opened = expected.tableRows
+                ? ReadResult<std::shared_ptr<const TableRows>>(expected.tableRows)
+                : TableFile::open(MatrixSource::parse(expected.tablePath), run.budget, run.interrupt.flag());
+            opened) {
+            // A vector's reference is read as a vector (readVectorAlone), not as a table of one row.
+            if (!expected.vector && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
+                return fail(err, ExitInterrupted, u"interrupted"_s);
+            // Named without the reference's reading: a constant ratio, or one run of rows moved.
+            TableCheck::nameUniformRatio(match, table, *opened.value());
+            if (!expected.vector)
                 TableCheck::nameRowRun(match, table, *opened.value());
-            }
         }
         TableCheck::unknownWithinSummation(match);
     }

@@ -9,6 +9,9 @@
 namespace posenc::JsonOutput {
 
 inline constexpr int kVersion = 1;
+// posenc check's table and --apply objects: 2 since "mistakes" holds names on a mistake verdict
+// alone, another verdict's in "guessed_mistakes".
+inline constexpr int kCheckVersion = 2;
 
 inline QString format(const QString &command)
 {
@@ -16,9 +19,9 @@ inline QString format(const QString &command)
 }
 
 // The two keys as the text of a JSON object's first members: "\"format\": \"posenc-check\", \"version\": 1".
-inline QString head(const QString &command)
+inline QString head(const QString &command, int version = kVersion)
 {
-    return QStringLiteral("\"format\": \"%1\", \"version\": %2").arg(format(command)).arg(kVersion);
+    return QStringLiteral("\"format\": \"%1\", \"version\": %2").arg(format(command)).arg(version);
 }
 
 inline void stamp(QJsonObject &object, const QString &command)

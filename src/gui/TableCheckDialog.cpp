@@ -10,6 +10,7 @@
 #include "WriteDialogs.h"
 
 #include "check/CheckReport.h"
+#include "check/VerdictNames.h"
 #include "core/NumberText.h"
 #include "core/WorkProgress.h"
 #include "io/AtomicFile.h"
@@ -353,7 +354,7 @@ void TableCheckDialog::showResult(std::shared_ptr<const TableRows> table, TableM
     // mistake, else the reference a correct table matched.
     QString words = CheckWords::verdict(m.verdict);
     if (!m.mistakes.empty()) {
-        words += u": "_s + m.mistakes.join(u", "_s);
+        words += (m.verdict == CheckVerdict::Mistake ? u": "_s : tr(": a guess: ")) + m.mistakes.join(u", "_s);
     } else if (m.verdict == CheckVerdict::Mistake && m.maxAbsError) {
         words += tr(": |error| up to %1 at row %2, column %3")
                      .arg(NumberText::compact(*m.maxAbsError, 3))

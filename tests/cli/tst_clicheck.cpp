@@ -133,6 +133,7 @@ private slots:
                                             u"positions"_s,
                                             u"precision"_s,
                                             u"mistakes"_s,
+                                            u"guessed_mistakes"_s,
                                             u"max_abs_error"_s,
                                             u"worst_position"_s,
                                             u"worst_column"_s,

@@ -8,6 +8,7 @@
 #include "ApplyRotations.h"
 
 #include "check/rope/ApplyCheck.h"
+#include "check/rope/ApplyReport.h"
 
 #include <QElapsedTimer>
 #include <QtTest>
@@ -213,6 +214,10 @@ private slots:
         QCOMPARE(r.verdict, CheckVerdict::Unknown);
         QVERIFY2(r.diagnosis.contains(u"right if 5 tokens came before them"_s), qPrintable(r.diagnosis));
         QCOMPARE(r.mistakes, QStringList {u"position-offset"_s});
+        // The report says the unknown verdict's name as a guess, never as a mistake found.
+        QVERIFY(ApplyReport::json(r, {}).contains(u"\"mistakes\": [], \"guessed_mistakes\": [\"position-offset\"]"_s));
+        QVERIFY(ApplyReport::lines(r, {}).contains(u"guessed mistakes (a guess, not the verdict): position-offset"_s));
+        QVERIFY(ApplyReport::json(atIds, {}).contains(u"\"mistakes\": [\"position-offset\"], \"guessed_mistakes\": []"_s));
         QVERIFY(r.positionOffset);
         QCOMPARE(*r.positionOffset, std::int64_t(5));
         QVERIFY2(r.diagnosis.contains(u"position r + 5"_s), qPrintable(r.diagnosis));

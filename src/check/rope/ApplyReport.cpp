@@ -1,5 +1,6 @@
 #include "ApplyReport.h"
 
+#include "check/VerdictNames.h"
 #include "core/Description.h"
 #include "core/NumberText.h"
 
@@ -37,6 +38,13 @@ QString precisionWords(const ApplyPairs::Precision &p)
     return u"%1, half a unit 2^%2 relative (%3)"_s.arg(format).arg(exponent).arg(source);
 }
 
+// The names a verdict carries: a mistake's, or, on any other verdict, a guess said as one.
+QString mistakesLine(const ApplyPairs::Outcome &r)
+{
+    return r.verdict == CheckVerdict::Mistake ? u"mistakes: "_s + r.mistakes.join(u", "_s)
+                                              : u"guessed mistakes (a guess, not the verdict): "_s + r.mistakes.join(u", "_s);
+}
+
 } // namespace
 
 QString layoutWord(RopeLayout layout)
@@ -51,7 +59,7 @@ QStringList lines(const ApplyPairs::Outcome &r, const Family &family)
         out.append(u"equals: "_s + family.equals);
     if (!family.found) {
         if (!r.mistakes.isEmpty())
-            out.append(u"mistakes: "_s + r.mistakes.join(u", "_s));
+            out.append(mistakesLine(r));
         out.append(u"diagnosis: "_s + r.diagnosis);
         return out;
     }
@@ -71,7 +79,7 @@ QStringList lines(const ApplyPairs::Outcome &r, const Family &family)
                    .arg(formatWord(r.precision ? r.precision->format : ValueFormat::Float32))
                    .arg(r.deviatingRows));
     if (!r.mistakes.isEmpty())
-        out.append(u"mistakes: "_s + r.mistakes.join(u", "_s));
+        out.append(mistakesLine(r));
     out.append(u"diagnosis: "_s + r.diagnosis);
     for (const QString &note : r.notes)
         out.append(u"note: "_s + note);
@@ -82,9 +90,6 @@ QString json(const ApplyPairs::Outcome &r, const Family &family)
 {
     using Description::jsonNumber;
     using Description::jsonString;
-    QStringList mistakes;
-    for (const QString &mistake : r.mistakes)
-        mistakes.append(jsonString(mistake));
     const bool found = family.found;
     Entries entries {{u"verdict"_s, jsonString(CheckWords::verdict(r.verdict))}};
     entries += family.head;
@@ -96,16 +101,19 @@ QString json(const ApplyPairs::Outcome &r, const Family &family)
     entries.append({u"attention_factor"_s, found ? jsonNumber(r.attentionFactor) : u"null"_s});
     entries.append({u"precision"_s, r.precision ? jsonString(formatWord(r.precision->format)) : u"null"_s});
     entries += family.positionKeys;
+    const QString names = CheckWords::mistakesJson(r.verdict, r.mistakes);
     entries += Entries {
-        {u"mistakes"_s, u"["_s + mistakes.join(u", "_s) + u"]"_s},
         {u"max_abs_error"_s, found ? jsonNumber(r.maxAbsError) : u"null"_s},
         {u"worst_position"_s, r.worstRow >= 0 ? QString::number(r.worstRow) : u"null"_s},
         {u"worst_column"_s, r.worstColumn >= 0 ? QString::number(r.worstColumn) : u"null"_s},
         {u"diagnosis"_s, jsonString(r.diagnosis)},
     };
     QStringList parts;
-    for (const auto &[key, value] : entries)
+    for (const auto &[key, value] : entries) {
+        if (key == u"max_abs_error"_s) // the names a verdict carries, a mistake's or a guess's
+            parts.append(names);
         parts.append(u"\"%1\": %2"_s.arg(key, value));
+    }
     return parts.join(u", "_s);
 }
 

@@ -30,8 +30,15 @@ class Verdict:
 
     @property
     def mistakes(self) -> List[str]:
-        """The ids of the mistakes found (``positions-offset``, ``layout-swapped``, ...)."""
+        """The ids of the mistakes found (``position-offset``, ``rope-layout``, ...); empty unless the
+        verdict is ``mistake``."""
         return list(self._document.get("mistakes", []))
+
+    @property
+    def guessed_mistakes(self) -> List[str]:
+        """The ids another verdict (``unknown``, ``variant``, ...) guesses at: what the table may hold,
+        not a finding."""
+        return list(self._document.get("guessed_mistakes", []))
 
     @property
     def diagnosis(self) -> str:
