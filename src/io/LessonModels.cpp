@@ -5,6 +5,7 @@
 #include "core/FamilySpec.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
+#include "core/positions/BatchLayout.h"
 
 #include <QHash>
 #include <QMutex>
@@ -86,12 +87,21 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
         }
         return texts;
     };
+    // A KV cache and its decode steps are a causal decoder's (generation/utils.py): a model that
+    // attends both ways, an encoder, reads its whole padded row at once, so the lesson's cache is
+    // not its own, and no figure draws a prefill or decode steps for it.
+    const auto uncached = [](ParamTexts texts) {
+        const auto params = ParamOverlay::over(Params {}, texts);
+        if (const Params *p = std::get_if<Params>(&params); p && p->batch.cache > 0 && BatchLayout::attendsBothWays(*p))
+            texts.remove(u"cache"_s);
+        return texts;
+    };
     // What the lesson keeps, unless the model cannot take it (a patch grid of fewer positions).
     const ParamTexts kept = over(true);
     if (std::holds_alternative<Params>(ParamOverlay::over(Params {}, kept)))
-        return kept;
+        return uncached(kept);
     const ParamTexts model = over(false);
-    return std::holds_alternative<Params>(ParamOverlay::over(Params {}, model)) ? model : kept;
+    return uncached(std::holds_alternative<Params>(ParamOverlay::over(Params {}, model)) ? model : kept);
 }
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)

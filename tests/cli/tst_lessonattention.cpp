@@ -111,6 +111,7 @@ private slots:
     void aConfigOfAModelThatAddsByColumnReadsSo();
     void aRowPastTheModelsContextIsTheLessons();
     void theFamiliesLessonSaysTheModelsWindow();
+    void anEncoderHasNoKvCache();
 };
 
 // ModernBERT and the Whisper encoder were taught packing as causal models ("keys from the future"):
@@ -333,6 +334,7 @@ void TestLessonAttention::aModelThatAddsByColumnIsNotPlacedByIds()
                 QVERIFY2(text.contains(u"Its own input is %1 columns"_s.arg(preset.params.value(u"max-len"_s))),
                          qPrintable(what));
             QVERIFY2(text.contains(u"by column"_s) || text.contains(u"to column c"_s)
+                         || text.contains(u"at position p,"_s)
                          || text.contains(u"at its column"_s) || text.contains(u"patches"_s),
                      qPrintable(what));
         }
@@ -532,6 +534,30 @@ void TestLessonAttention::theFamiliesLessonSaysTheModelsWindow()
         QVERIFY2(!text.isEmpty(), qPrintable(none.join(u' ')));
         QVERIFY2(!text.contains(u"sliding window"_s), qPrintable(none.join(u' ') + u": "_s + text));
     }
+}
+
+// left-padding told Flan-T5's encoder it has "no KV cache and no decode step of its own" while its
+// position-ids figure drew "prefill 24,576" and a band of decode steps: a KV cache is a causal
+// decoder's (generation/utils.py). Every preset that attends both ways gets none, and its text
+// names none; a causal one keeps the lesson's cache.
+void TestLessonAttention::anEncoderHasNoKvCache()
+{
+    const Lesson &lesson = *Lessons::find(u"left-padding"_s);
+    const std::int64_t cache = lesson.session.params.value(u"cache"_s).toLongLong();
+    QVERIFY(cache > 0);
+    int encoders = 0, decoders = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(lesson, {u"--preset"_s, preset.name});
+        if (!model)
+            continue;
+        const bool both = BatchLayout::attendsBothWays(model->params);
+        QCOMPARE(model->params.batch.cache, both ? 0 : cache);
+        QCOMPARE(BatchLayout(model->params).cache(), both ? 0 : cache);
+        const QString text = itemsOf(lesson, *model).join(u'\n');
+        QVERIFY2(!both || !text.contains(u"With a KV cache of"_s), qPrintable(preset.name + u": "_s + text));
+        (both ? encoders : decoders) += 1;
+    }
+    QVERIFY(encoders >= 2 && decoders >= 2);
 }
 
 QTEST_GUILESS_MAIN(TestLessonAttention)

@@ -78,12 +78,18 @@ void TestLessonFloat32Rope::theLessonStatesTheModelsFloat32Angles_data()
     QTest::addColumn<qint64>("length");
     QTest::addColumn<QString>("type");
     QTest::addColumn<double>("factor");
+    QTest::addColumn<QStringList>("flags");
     // The presets' configs: Mistral 7B v0.1 and Qwen3 8B unscaled, Llama 3.1 8B's llama3 ×8 over
-    // 8192 (low 1, high 4), Gemma 3 4B's global layers' linear ×8, whose θ_0 = 1/8 rounds too.
-    QTest::newRow("mistral-7b") << u"mistral-7b"_s << 10000.0 << 128 << qint64(32768) << u"default"_s << 1.0;
-    QTest::newRow("qwen3-8b") << u"qwen3-8b"_s << 1e6 << 128 << qint64(40960) << u"default"_s << 1.0;
-    QTest::newRow("llama-3-1-8b") << u"llama-3-1-8b"_s << 500000.0 << 128 << qint64(131072) << u"llama3"_s << 8.0;
-    QTest::newRow("gemma-3-4b") << u"gemma-3-4b"_s << 1e6 << 256 << qint64(131072) << u"linear"_s << 8.0;
+    // 8192 (low 1, high 4), Gemma 3 4B's global layers' linear ×8, whose θ_0 = 1/8 is a power of two.
+    const QStringList none;
+    QTest::newRow("mistral-7b") << u"mistral-7b"_s << 10000.0 << 128 << qint64(32768) << u"default"_s << 1.0 << none;
+    QTest::newRow("qwen3-8b") << u"qwen3-8b"_s << 1e6 << 128 << qint64(40960) << u"default"_s << 1.0 << none;
+    QTest::newRow("llama-3-1-8b") << u"llama-3-1-8b"_s << 500000.0 << 128 << qint64(131072) << u"llama3"_s << 8.0
+                                  << none;
+    QTest::newRow("gemma-3-4b") << u"gemma-3-4b"_s << 1e6 << 256 << qint64(131072) << u"linear"_s << 8.0 << none;
+    // Linear ×6: θ_0 = 1/6 is no power of two, and pair 0's angle rounds.
+    QTest::newRow("gemma-3-4b ×6") << u"gemma-3-4b"_s << 1e6 << 256 << qint64(131072) << u"linear"_s << 6.0
+                                   << QStringList {u"--rope-factor"_s, u"6"_s};
 }
 
 void TestLessonFloat32Rope::theLessonStatesTheModelsFloat32Angles()
@@ -94,9 +100,10 @@ void TestLessonFloat32Rope::theLessonStatesTheModelsFloat32Angles()
     QFETCH(qint64, length);
     QFETCH(QString, type);
     QFETCH(double, factor);
+    QFETCH(QStringList, flags);
     const Lesson &lesson = *Lessons::find(u"float32-precision"_s);
     bool ok = false;
-    const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset}, &ok);
+    const LessonOptions::Read r = readFor(lesson, QStringList {u"--preset"_s, preset} + flags, &ok);
     QVERIFY(ok);
     QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
     QCOMPARE(qint64(r.model.params.maxLen), length);
@@ -136,11 +143,23 @@ void TestLessonFloat32Rope::theLessonStatesTheModelsFloat32Angles()
     stated(u"rope_f32_error_pair"_s, double(largestPair), 0.0);
     stated(u"rope_f32_reach_bf16"_s, double(reach), 0.0);
     stated(u"rope_pairs"_s, double(d / 2), 0.0);
+    // Pair 0's float32 angle at L − 1 and the spacing of float32 numbers there (numpy.spacing of
+    // the float32 product), which is p's own spacing only where θ_0 = 1.
+    const float product = static_cast<float>(last) * static_cast<float>(theta.front());
+    stated(u"rope_f32_product"_s, double(product), 0.0);
+    stated(u"rope_f32_spacing"_s, double(std::nextafter(product, INFINITY) - product), 0.0);
+    // θ_0 a power of two: fl(p)·θ_0 is exact for every p < 2²⁴, so pair 0 has no error at all.
+    int exponent = 0;
+    const bool power = std::frexp(theta.front(), &exponent) == 0.5;
+    bool exact = true;
+    for (std::int64_t q = 0; q <= last && exact; q += 97)
+        exact = double(static_cast<float>(q) * static_cast<float>(theta.front())) == double(q) * theta.front();
+    QCOMPARE(exact, power);
     QVERIFY2(plain.contains(u"LlamaRotaryEmbedding.forward"_s) && plain.contains(u"autocast disabled"_s), qPrintable(plain));
     QVERIFY2(plain.contains(u"below L = "_s) == (reach < length), qPrintable(plain));
     QVERIFY2(plain.contains(u"past L = "_s) == (reach >= length), qPrintable(plain));
-    QVERIFY2(plain.contains(u"Only the first pair escapes (θ_0 = 1"_s) == (theta.front() == 1.0), qPrintable(plain));
-    QVERIFY2(plain.contains(u"Even the first pair rounds its angle"_s) == (theta.front() != 1.0), qPrintable(plain));
+    QVERIFY2(plain.contains(u"Only the first pair escapes"_s) == power, qPrintable(plain));
+    QVERIFY2(plain.contains(u"Even the first pair rounds its angle"_s) == !power, qPrintable(plain));
     // None of the sinusoid's code or symbols.
     for (const QString &sinusoid : {u"position * div_term"_s, u"w_0"_s, u"torch.exp"_s})
         QVERIFY2(!plain.contains(sinusoid), qPrintable(sinusoid + u": "_s + plain));

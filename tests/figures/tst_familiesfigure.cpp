@@ -489,22 +489,24 @@ void TestFamiliesFigure::headBiasPanelsWordTheirHeadAndTheMaskedKeys()
     QCOMPARE(HeadBiasPanel::headsProblem(8, 64, 8), std::nullopt);
 }
 
-// The families figure drawn for Mistral 7B tinted its RoPE panel over every offset to +16,384,
-// though its causal mask (transformers' create_causal_mask, MistralModel.forward) scores no key after
-// the query; the NoPE, ALiBi and KERPLE panels beside it greyed those keys. A causal model's keys
-// after the query are masked in every panel, under one legend entry; a model that attends both ways
-// (an encoder) leaves each family its own mask.
+// A causal model's keys after the query (create_causal_mask, MistralModel.forward) are masked in every
+// panel, under one legend entry, but an encoder's (T5's bidirectional buckets, DeBERTa's, which read
+// both sides); a model that attends both ways leaves each family its own mask.
 void TestFamiliesFigure::aCausalModelsPanelsEachMaskTheKeysAfterTheQuery()
 {
     Params p = settings(300);
     p.encoding = Encoding::Rope;
     p.batch.attention = Attention::Causal;
     const std::int64_t q = 120;
-    const auto causal = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
-    QVERIFY(causal);
-    for (const FamilyPanelData &panel : causal->panels) {
-        QVERIFY2(panel.maskedAfterQuery, qPrintable(Families::word(panel.family)));
-        QCOMPARE(panel.maskName, causal->panels.front().maskName);
+    for (const bool t5Causal : {false, true}) {
+        p.t5.causal = t5Causal;
+        const auto causal = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
+        QVERIFY(causal);
+        for (const FamilyPanelData &panel : causal->panels) {
+            const bool encoder = panel.family == Encoding::Deberta || (panel.family == Encoding::T5 && !t5Causal);
+            QVERIFY2(panel.maskedAfterQuery != encoder, qPrintable(Families::word(panel.family)));
+            QVERIFY(encoder || panel.maskName == causal->panels.front().maskName);
+        }
     }
     p.batch.attention = Attention::BothWays;
     const auto both = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
@@ -528,8 +530,9 @@ void TestFamiliesFigure::aSlidingWindowMasksTheKeysItLeavesBehind()
     QVERIFY(windowed);
     QCOMPARE(windowed->window, std::optional<std::int64_t>(50));
     for (const FamilyPanelData &panel : windowed->panels) {
-        QVERIFY2(panel.maskedAfterQuery, qPrintable(Families::word(panel.family)));
-        QVERIFY2(panel.maskName.contains(u"sliding window 50"_s), qPrintable(panel.maskName));
+        const bool encoder = panel.family == Encoding::Deberta || panel.family == Encoding::T5;
+        QVERIFY2(panel.maskedAfterQuery != encoder && (encoder || panel.maskName.contains(u"sliding window 50"_s)),
+                 qPrintable(Families::word(panel.family) + panel.maskName));
     }
     const auto early = FamiliesModel::compute(p, 30, -30.5, 269.5, 2000, nullptr);
     QVERIFY(early);

@@ -10,6 +10,7 @@
 #include "support/SinusoidalReference.h"
 #include "support/SvgTexts.h"
 
+#include "check/models/ModelExamples.h"
 #include "render/CellNumbers.h"
 #include "render/Colormaps.h"
 #include "render/FigureFile.h"
@@ -19,8 +20,10 @@
 
 #include <QApplication>
 #include <QFontMetricsF>
+#include <QJsonArray>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -119,6 +122,7 @@ private slots:
     void everyMapFigureTakesTheOptions();
     void layerStackCellsSayTheirKey();
     void layerStackKeyTakesTheChosenMap();
+    void layerStackCellsAreOneLayerEach();
 };
 
 void TestMapOptions::textOfANumber_data()
@@ -465,6 +469,50 @@ void TestMapOptions::layerStackKeyTakesTheChosenMap()
             }
     }
     QCOMPARE(cells, 68);
+}
+
+// gpt-oss-20b's layer_types alternate sliding_attention and full_attention, both turned alike
+// (one RoPE colour): each of its position cells read "sliding_attention, full_attention", though
+// each layer is one type, and its key gave that one colour two entries. Each cell names what its
+// one layer has; the key gives each colour one entry, its types counted from the config.
+void TestMapOptions::layerStackCellsAreOneLayerEach()
+{
+    const ModelExamples::Example *example = ModelExamples::find(u"gpt-oss-20b"_s);
+    QVERIFY(example);
+    QMap<QString, int> types;
+    for (const QJsonValue &type : example->config.value(u"layer_types"_s).toArray())
+        ++types[type.toString()];
+    QCOMPARE(types.size(), 2);
+    FigureState state;
+    state.options.insert(u"config"_s, u"gpt-oss-20b"_s);
+    const auto built = FigureBuilds::build(u"layer-stack"_s, Params(), FigureSize::fromPixels(QSize(1900, 1040)),
+                                           state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QMap<QString, int> counts;
+    for (const CellNumbers::Shown &cell : numbersOf(*built->plot()))
+        ++counts[cell.text];
+    QCOMPARE(counts.value(u"sliding window"_s), types.value(u"sliding_attention"_s));
+    QCOMPARE(counts.value(u"whole context"_s), types.value(u"full_attention"_s));
+    int cells = 0;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        QVERIFY2(!(it.key().contains(u"sliding_attention"_s) && it.key().contains(u"full_attention"_s)),
+                 qPrintable(it.key()));
+        cells += it.value();
+    }
+    QCOMPARE(cells, 2 * (types.first() + types.last()));
+    QList<QColor> colors;
+    QStringList entries;
+    for (QCPLegend *legend : built->plot()->findChildren<QCPLegend *>())
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (const QColor c = SwatchLegend::color(legend->item(i)); c.isValid()) {
+                QVERIFY2(!colors.contains(c), qPrintable(SwatchLegend::label(legend->item(i))));
+                colors.append(c);
+                entries.append(SwatchLegend::label(legend->item(i)));
+            }
+    const QString both = u"sliding_attention ×%1, full_attention ×%2"_s.arg(types.value(u"sliding_attention"_s))
+                             .arg(types.value(u"full_attention"_s));
+    QVERIFY2(std::any_of(entries.cbegin(), entries.cend(), [&](const QString &e) { return e.contains(both); }),
+             qPrintable(entries.join(u" | "_s)));
 }
 
 QTEST_MAIN(TestMapOptions)

@@ -367,6 +367,13 @@ std::optional<std::int64_t> float32ReachBf16(const Params &p)
     return std::int64_t(std::ceil((std::ldexp(1.0, -9) - start) / slope));
 }
 
+// fl(fl(L − 1)·fl(θ_0)), the first pair's float32 angle at the last position (0 if none turns).
+double firstAngle32(const Params &p)
+{
+    const RopeFrequencies::Table table = RopeFrequencies::table(p);
+    return table.inv.empty() ? 0.0 : double(float(p.maxLen - 1) * float(table.inv.front()));
+}
+
 QList<Entry> float32Entries()
 {
     const QString never = u"not here: no pair turns"_s;
@@ -409,12 +416,28 @@ QList<Entry> float32Entries()
              const RopeFrequencies::Table table = RopeFrequencies::table(p);
              return table.inv.empty() ? none(u"not here: no pair turns"_s) : real(table.inv.front());
          }},
-        {u"rope_first_exact"_s, u"a condition: θ_0 = 1, so the first pair's float32 angle is p itself, exact"_s,
+        // fl(θ_0) = θ_0 = 2^k and p < 2^24: fl(p)·2^k only moves the exponent, so pair 0's float32
+        // angle is exact at every position drawn (Llama's θ_0 = 1, Gemma 3's 1/8 after linear ×8).
+        {u"rope_first_exact"_s, u"a condition: θ_0 is a power of two, so the first pair's float32 angle p·θ_0 is exact"_s,
          [](const Params &p) {
              if (!isRope(p))
                  return none(kNotRope);
              const RopeFrequencies::Table table = RopeFrequencies::table(p);
-             return condition(!table.inv.empty() && table.inv.front() == 1.0, u"θ_0 is not 1"_s);
+             const double t = table.inv.empty() ? 0.0 : table.inv.front();
+             int e = 0;
+             const bool power = t > 0.0 && double(float(t)) == t && std::frexp(t, &e) == 0.5;
+             return condition(power && p.maxLen <= (std::int64_t(1) << 24), u"θ_0 is not a power of two"_s);
+         }},
+        // The float32 product fl(fl(L − 1)·fl(θ_0)) and the spacing of float32 numbers near it: the
+        // steps in which pair 0's angle moves there (p's own spacing only where θ_0 = 1).
+        {u"rope_f32_product"_s, u"(L − 1)·θ_0 in float32: the first pair's angle at the last position"_s,
+         [](const Params &p) { return isRope(p) ? real(firstAngle32(p)) : none(kNotRope); }},
+        {u"rope_f32_spacing"_s, u"the spacing of float32 numbers near (L − 1)·θ_0, the first pair's angle"_s,
+         [](const Params &p) {
+             if (!isRope(p))
+                 return none(kNotRope);
+             const double a = firstAngle32(p);
+             return a > 0.0 ? real(std::ldexp(1.0, std::ilogb(a) - 23)) : none(u"not here: no pair turns"_s);
          }},
     };
 }

@@ -173,8 +173,12 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
         // The keys the model masks are masked in every panel: a causal model's queries see no key
         // after them, whatever family places its positions (Mistral 7B's RoPE panel drew every
         // offset to +16,384, which its causal mask never scores). A model that attends both ways
-        // leaves each family's own mask (NoPE's, ALiBi's causal one) as the family has it.
-        if (causal) {
+        // leaves each family's own mask (NoPE's, ALiBi's causal one) as the family has it. An
+        // encoder's family, one that attends both ways with these parameters (T5's bidirectional
+        // buckets, DeBERTa's relative distances: T5Attention, DisentangledSelfAttention), is drawn
+        // as its encoder computes it, keys after q included, unmasked as its panel's title says.
+        const bool encoder = family->attendsBothWays && family->attendsBothWays(params);
+        if (causal && !encoder) {
             panel->maskedAfterQuery = true;
             const QString window = data.window ? FigureText::formatCount(*data.window) : QString();
             panel->maskName = data.window

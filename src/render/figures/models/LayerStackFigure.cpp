@@ -62,6 +62,29 @@ Palette spanPalette(const LayerStackData &d, const Palette &positions)
     return p;
 }
 
+// The position scheme of a group in a few words, its span left to the span lane: "RoPE 1.5e5"
+// of ModelText::terse's "RoPE 1.5e5 · win 128".
+QString schemeWords(const LayerStackData::Group &g)
+{
+    return g.terse.section(u" · "_s, 0, 0);
+}
+
+// What a position colour's cells say: the one layer type of that colour, or, where several types
+// share it, the scheme they share (each cell is one layer of one type).
+QString positionWords(const LayerStackData &d, const QString &key)
+{
+    QStringList types;
+    const LayerStackData::Group *first = nullptr;
+    for (const auto &g : d.groups) {
+        if (g.positionKey != key)
+            continue;
+        first = first ? first : &g;
+        if (!types.contains(g.layerType))
+            types.append(g.layerType);
+    }
+    return types.size() == 1 || !first ? types.value(0) : schemeWords(*first);
+}
+
 } // namespace
 
 std::unique_ptr<FigureDescriptor> makeLayerStackFigure()
@@ -176,16 +199,13 @@ void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const
             cells->setCell(1, int(l), int(positions.keys.size()) + spans.index(g.spanKey));
         }
     }
-    // A cell that shows its value shows its key's words, as the legend says them: the layer types
+    // A cell that shows its value shows its key's words, as the legend says them: the layer type
     // of a position colour, the span of a span colour (the values are indices into the colours).
+    // Where layer types share a colour (gpt-oss's sliding and full layers turn alike), each cell is
+    // one layer of one type: it names the scheme they share, and the span lane tells them apart.
     QStringList labels;
-    for (const QString &key : positions.keys) {
-        QStringList types;
-        for (const auto &g : d.groups)
-            if (g.positionKey == key && !types.contains(g.layerType))
-                types.append(g.layerType);
-        labels.append(types.join(u", "_s));
-    }
+    for (const QString &key : positions.keys)
+        labels.append(positionWords(d, key));
     for (const QString &key : spans.keys)
         labels.append(key == u"full"_s         ? u"whole context"_s
                           : key == u"window"_s ? u"sliding window"_s
@@ -217,11 +237,20 @@ void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const
         // Terse, the position scheme first: a key short of room keeps an entry's first part
         // (FigureRoom's shortenEntries), and the scheme is what the lanes' colours say (Llama 4's
         // slide kept "chunked_attention ×36" and "full_attention ×12", not RoPE against NoPE).
-        const QString count = u"%1 ×%2"_s.arg(g.layerType).arg(g.layers.size());
-        swatches.append({positions.colors[positions.index(g.positionKey)],
-                         terse
-                             ? u"%1: %2"_s.arg(g.terse, count)
-                             : u"%1: %2%3"_s.arg(count, g.position, g.span.isEmpty() ? QString() : u"; "_s + g.span)});
+        // One entry a colour: the layer types that share it counted in the first one's entry.
+        const auto first = std::find_if(d.groups.cbegin(), d.groups.cend(),
+                                        [&](const auto &other) { return other.positionKey == g.positionKey; });
+        if (&*first == &g) {
+            QStringList counts;
+            for (const auto &other : d.groups)
+                if (other.positionKey == g.positionKey)
+                    counts.append(u"%1 ×%2"_s.arg(other.layerType).arg(other.layers.size()));
+            const QString count = counts.join(u", "_s);
+            const QString span = counts.size() > 1 || g.span.isEmpty() ? QString() : u"; "_s + g.span;
+            swatches.append({positions.colors[positions.index(g.positionKey)],
+                             terse ? u"%1: %2"_s.arg(counts.size() > 1 ? schemeWords(g) : g.terse, count)
+                                   : u"%1: %2%3"_s.arg(count, g.position, span)});
+        }
         if (!terse)
             lines.append(
                 u"%1: layers %2%3"_s.arg(g.layerType, runs, g.query.isEmpty() ? QString() : u"; "_s + g.query));
