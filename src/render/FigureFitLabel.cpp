@@ -116,24 +116,6 @@ QStringList fill(const QStringList &pieces, const QString &joint, const QFont &f
     return lines;
 }
 
-// A line still wider than `width` broken after its hyphens, as a typesetter breaks a compound:
-// dropout-compare's "protect-special" held its column of a slide's row wider than the other four.
-QStringList afterHyphens(const QString &line, const QFont &font, double width)
-{
-    if (MeasuredText::advance(font, line) <= width || !line.contains(u'-'))
-        return {line};
-    QStringList pieces;
-    qsizetype from = 0;
-    for (qsizetype at = line.indexOf(u'-'); at >= 0; at = line.indexOf(u'-', at + 1)) {
-        if (at == from || at + 1 == line.size())
-            continue; // a leading or trailing hyphen (a sign, a dash) stays with its word
-        pieces.append(line.mid(from, at + 1 - from));
-        from = at + 1;
-    }
-    pieces.append(line.mid(from));
-    return fill(pieces, QString(), font, width);
-}
-
 } // namespace
 
 QString wrap(const QString &text, const QFont &font, double width)
@@ -143,8 +125,7 @@ QString wrap(const QString &text, const QFont &font, double width)
         if (MeasuredText::advance(font, part) <= width)
             lines.append(part);
         else
-            for (const QString &line : fill(part.split(u' ', Qt::SkipEmptyParts), u" "_s, font, width))
-                lines += afterHyphens(line, font, width);
+            lines += fill(part.split(u' ', Qt::SkipEmptyParts), u" "_s, font, width);
     }
     return lines.join(u'\n');
 }

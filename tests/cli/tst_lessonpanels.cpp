@@ -185,8 +185,8 @@ class TestLessonPanels : public QObject
     // The panels of one row of a slide read alike: their x labels in one form (dropout-on-sum's
     // slide for MAE read "column" under one heatmap and "column j" under four; FigureRoom's
     // oneLabelFormPerRow), and their titles of one kind wrapped in one room, so that no title is
-    // in more lines than a longer one beside it ("lost: 10.2 %" in one line in two cells, in two
-    // lines in three, for Transformer base).
+    // in more lines than it would be in the widest line beside it ("lost: 10.2 %" in one line in
+    // two cells, in two lines in three, for Transformer base).
     static void rowsReadAlike(const LessonPage::Request &request, const LessonPage::Page &page)
     {
         for (qsizetype i = 0; i < request.figures.size(); ++i) {
@@ -218,17 +218,18 @@ class TestLessonPanels : public QObject
                     title && title->realVisibility() && FigureRoom::roleOf(title) == TextRole::PanelTitle
                     && !title->text().isEmpty() && !ShorterLabels::ofText(title).isEmpty())
                     titles.append(title);
-            // Titles wrapped in one room R take no more lines than they would in the widest line any
-            // of them shows, which is at most R.
+            // Titles wrapped in one room R take no more lines than they would in the widest line of
+            // words any of them shows, which is at most R (a word alone may be wider).
             const auto widestLine = [](const QCPTextElement *title) {
                 double widest = 0.0;
                 for (const QString &line : title->text().split(u'\n'))
-                    widest = std::max(widest, MeasuredText::advance(title->font(), line));
+                    if (line.trimmed().contains(u' '))
+                        widest = std::max(widest, MeasuredText::advance(title->font(), line));
                 return widest;
             };
             for (const QCPTextElement *a : std::as_const(titles)) {
                 const QString given = FigureFit::unwrapped(a);
-                if (FigureFit::wrap(given, a->font(), widestLine(a)) != a->text())
+                if (widestLine(a) <= 0.0 || FigureFit::wrap(given, a->font(), widestLine(a)) != a->text())
                     continue; // not a wrap of the text as its figure set it (a shorter form)
                 double room = 0.0;
                 for (const QCPTextElement *b : std::as_const(titles))
