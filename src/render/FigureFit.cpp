@@ -15,6 +15,11 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::FigureFit {
 
+// FigureFitLabel.cpp's: the length an x label is wrapped to, its row's least where they show one
+// label; and a legend's margins kept a quarter of a line clear of the page's edges.
+double rowLabelLength(const QCPAxis *axis);
+bool keepClearOfEdges(QCPLegend *legend);
+
 namespace {
 
 const QString kSeparator = u"  ·  "_s;
@@ -101,19 +106,6 @@ double widest(const QString &text, const QFont &font)
     for (const QString &line : text.split(u'\n'))
         w = std::max(w, MeasuredText::advance(font, line));
     return w;
-}
-
-// Greedy lines of `pieces` joined by `joint`, each within `width` where a piece allows.
-QStringList fill(const QStringList &pieces, const QString &joint, const QFont &font, double width)
-{
-    QStringList lines;
-    for (const QString &piece : pieces) {
-        if (!lines.isEmpty() && MeasuredText::advance(font, lines.constLast() + joint + piece) <= width)
-            lines.last() += joint + piece;
-        else
-            lines.append(piece);
-    }
-    return lines;
 }
 
 // The element in a cell of `grid`, or nullptr: QCPLayoutGrid::element() would complain of an
@@ -308,7 +300,7 @@ bool fitLegend(QCPLegend *legend, double width)
 
 bool fitAxisLabel(QCPAxis *axis)
 {
-    const double length = labelLength(axis);
+    const double length = rowLabelLength(axis);
     const QFont font = axis->labelFont();
     const QString label = axis->label();
     // The label as its figure set it: a label this function wrapped remembers it, so that it is
@@ -534,18 +526,6 @@ QString unwrappedLabel(const QCPAxis *axis)
     return givenText(axis, axis->label());
 }
 
-QString wrap(const QString &text, const QFont &font, double width)
-{
-    QStringList lines;
-    for (const QString &part : fill(text.split(kSeparator), kSeparator, font, width)) {
-        if (MeasuredText::advance(font, part) <= width)
-            lines.append(part);
-        else
-            lines += fill(part.split(u' ', Qt::SkipEmptyParts), u" "_s, font, width);
-    }
-    return lines.join(u'\n');
-}
-
 namespace {
 
 // The plot's titles, captions and legends of its own rows, each fitted to the room it has.
@@ -553,11 +533,17 @@ bool fitRows(QCustomPlot *plot)
 {
     bool changed = false;
     const double width = plot->viewport().width() - 8.0;
+    QList<QCPTextElement *> titles;
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(element); text && FigureRoom::roleOf(text) == TextRole::PanelTitle)
+            titles.append(text);
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element)) {
-            changed |= fitText(text, roomFor(text, width));
-        } else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
+            changed |= fitText(text, rowRoom(text, titles, width));
+        } else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible()) {
+            changed |= keepClearOfEdges(legend);
             changed |= fitLegend(legend, roomWithin(legend, width));
+        }
     }
     return changed;
 }

@@ -47,6 +47,11 @@ void setLegendWrap(QCPLegend *legend, int wrap);
 // to (a title keeps half a line clear of the page's edges), so that a text shortened to some lines
 // is measured as it is drawn.
 double roomFor(const QCPLayoutElement *element, double figureWidth);
+// The room `text` is wrapped in: roomFor's, or for a panel's title the narrowest of its row's
+// titles of its kind (as many shorter forms, their tops level) among `titles`, so that a row's
+// titles wrap alike (dropout-compare's "lost: 10.2 %" in one line in its two wider first cells,
+// the y labels' margin theirs, and in two in the other three).
+double rowRoom(const QCPTextElement *text, const QList<QCPTextElement *> &titles, double width);
 
 // `text` broken into lines no wider than `width` in `font`: first at "  ·  ", then at spaces.
 QString wrap(const QString &text, const QFont &font, double width);

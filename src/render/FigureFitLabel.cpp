@@ -1,9 +1,16 @@
 // The length an axis's label is wrapped to and measured against (FigureFit.h).
 #include "FigureFit.h"
 
+#include "FigureRoom.h"
+#include "MeasuredText.h"
+#include "ShorterLabels.h"
+
 #include <QFontMetricsF>
 
 #include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
 
 namespace posenc::FigureFit {
 
@@ -24,6 +31,103 @@ double labelLength(const QCPAxis *axis)
     const double right = std::min<double>(outer.right(), page.left() + page.width() - clear);
     const double centre = inner.center().x();
     return std::max(0.0, 2.0 * std::min(centre - left, right - centre));
+}
+
+// The length `axis`'s label is wrapped to: labelLength's, or for an x axis the least of its row's
+// (their plots' bottoms level) that show its label, so that they wrap alike (families' offset
+// label whole under one column, in two lines under the other, its tick labels wider).
+double rowLabelLength(const QCPAxis *axis)
+{
+    double length = labelLength(axis);
+    if (axis->axisType() != QCPAxis::atBottom)
+        return length;
+    const QString given = unwrappedLabel(axis).simplified();
+    for (QCPAxisRect *rect : axis->parentPlot()->axisRects())
+        for (const QCPAxis *other : rect->axes(QCPAxis::atBottom))
+            if (other != axis && other->visible() && rect->realVisibility()
+                && std::abs(rect->rect().bottom() - axis->axisRect()->rect().bottom()) <= 2
+                && unwrappedLabel(other).simplified() == given)
+                length = std::min(length, labelLength(other));
+    return length;
+}
+
+// A legend in a row of the layout whose side is at the page's edge keeps a quarter of a line of its
+// font clear of it, as an x axis's label does (labelLength): float32-precision's key row, as wide
+// as a slide with its margins unfolded (FigureRoom), began at the slide's left edge.
+bool keepClearOfEdges(QCPLegend *legend)
+{
+    if (!qobject_cast<const QCPLayoutGrid *>(legend->layout()))
+        return false; // in its plot's inset, clear of the page by the plot's margins
+    const QRect page = legend->parentPlot()->viewport();
+    const QRect outer = legend->outerRect();
+    const int clear = int(std::ceil(QFontMetricsF(legend->font()).height() / 4.0));
+    QMargins margins = legend->margins();
+    // QRect's right() is a unit short of the edge.
+    margins.setLeft(std::max(margins.left(), clear - (outer.left() - page.left())));
+    margins.setRight(std::max(margins.right(), clear - (page.left() + page.width() - 1 - outer.right())));
+    if (outer.isEmpty() || margins == legend->margins())
+        return false;
+    legend->setMargins(margins);
+    return true;
+}
+
+namespace {
+
+// Whether two panels' titles are of one row and one kind: as many shorter forms (one figure's
+// sentence, its numbers apart) and their tops level.
+bool sameRowAndKind(const QCPTextElement *a, const QCPTextElement *b)
+{
+    const qsizetype forms = ShorterLabels::ofText(a).size();
+    return forms > 0 && ShorterLabels::ofText(b).size() == forms
+        && std::abs(a->outerRect().top() - b->outerRect().top()) <= 2;
+}
+
+} // namespace
+
+// The room a text is wrapped in: its own, or for a panel's title the narrowest of its row's titles
+// of its kind, so that a row's titles wrap alike (dropout-compare's "lost: 10.2 %" in one line in
+// its two wider first cells, the y labels' margin theirs, and in two in the other three).
+double rowRoom(const QCPTextElement *text, const QList<QCPTextElement *> &titles, double width)
+{
+    double room = roomFor(text, width);
+    if (FigureRoom::roleOf(text) != TextRole::PanelTitle)
+        return room;
+    for (const QCPTextElement *other : titles)
+        if (other != text && other->realVisibility() && sameRowAndKind(text, other))
+            room = std::min(room, roomFor(other, width));
+    return room;
+}
+
+namespace {
+
+// The separator of a title's parts, where it wraps first (as FigureFit.cpp's).
+const QString kPartSeparator = u"  ·  "_s;
+
+// Greedy lines of `pieces` joined by `joint`, each within `width` where a piece allows.
+QStringList fill(const QStringList &pieces, const QString &joint, const QFont &font, double width)
+{
+    QStringList lines;
+    for (const QString &piece : pieces) {
+        if (!lines.isEmpty() && MeasuredText::advance(font, lines.constLast() + joint + piece) <= width)
+            lines.last() += joint + piece;
+        else
+            lines.append(piece);
+    }
+    return lines;
+}
+
+} // namespace
+
+QString wrap(const QString &text, const QFont &font, double width)
+{
+    QStringList lines;
+    for (const QString &part : fill(text.split(kPartSeparator), kPartSeparator, font, width)) {
+        if (MeasuredText::advance(font, part) <= width)
+            lines.append(part);
+        else
+            lines += fill(part.split(u' ', Qt::SkipEmptyParts), u" "_s, font, width);
+    }
+    return lines.join(u'\n');
 }
 
 } // namespace posenc::FigureFit

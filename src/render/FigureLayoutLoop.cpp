@@ -237,6 +237,8 @@ void FigureLayoutLoop::retick()
     // step's room gives back (document-distance's x axis at a column, 8 pt).
     if (FigureRoom::keepScalesReadable(m_plot))
         settle();
+    if (FigureRoom::oneLabelFormPerRow(m_plot))
+        settle();
 }
 
 bool FigureLayoutLoop::refitAfterFilling()

@@ -83,6 +83,12 @@ bool tidy(QCustomPlot *plot);
 // scale (why-sqrt-d's d_model axis kept only 10² on a 14-pt slide; tst_figuresizes).
 bool keepScalesReadable(QCustomPlot *plot);
 
+// Panels of one row show one form of their x label: where the steps left some "column" and others
+// "column j" (one the other's first words, or forms of one label its figure gives), each takes the
+// shortest any shows, which holds wherever a longer one did (dropout-on-sum's slide for MAE).
+// False when none changed; nothing before a step was given up.
+bool oneLabelFormPerRow(QCustomPlot *plot);
+
 // The part of the figure its plots take: their axis rects (colour scales aside) over the viewport.
 double plotShare(const QCustomPlot &plot);
 // At least this part of a page short of room is its plots.

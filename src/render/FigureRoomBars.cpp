@@ -127,3 +127,46 @@ bool elideTickLabels(QCustomPlot *plot)
 }
 
 } // namespace posenc::FigureRoom::Steps
+
+namespace posenc::FigureRoom {
+
+bool oneLabelFormPerRow(QCustomPlot *plot)
+{
+    Changes *changes = Changes::find(*plot);
+    if (!changes)
+        return false; // laid out as its figure made it: each label whole
+    QList<QCPAxis *> axes;
+    for (QCPAxisRect *rect : plot->axisRects())
+        if (rect->realVisibility() && !Changes::isHidden(rect) && !dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            if (QCPAxis *axis = rect->axis(QCPAxis::atBottom); axis->visible() && !axis->label().isEmpty())
+                axes.append(axis);
+    const auto shown = [](const QCPAxis *axis) {
+        QString text = QString(FigureFit::unwrappedLabel(axis)).replace(u'\n', u' ');
+        if (text.endsWith(u'…'))
+            text.chop(1);
+        return text.trimmed();
+    };
+    // Labels of one row and one kind: their axes level, one the other's first words or both forms
+    // of one label its figure gives.
+    const auto alike = [&](const QCPAxis *a, const QCPAxis *b) {
+        if (std::abs(a->axisRect()->rect().bottom() - b->axisRect()->rect().bottom()) > 2)
+            return false;
+        const QString x = shown(a), y = shown(b);
+        const QStringList forms = ShorterLabels::of(a);
+        return x.startsWith(y) || y.startsWith(x) || (!forms.isEmpty() && forms == ShorterLabels::of(b));
+    };
+    bool changed = false;
+    for (QCPAxis *axis : std::as_const(axes)) {
+        const QCPAxis *shortest = axis;
+        for (const QCPAxis *other : std::as_const(axes))
+            if (other != axis && alike(axis, other)
+                && MeasuredText::advance(other->labelFont(), FigureFit::unwrappedLabel(other))
+                    < MeasuredText::advance(shortest->labelFont(), FigureFit::unwrappedLabel(shortest)))
+                shortest = other;
+        if (shortest != axis)
+            changed |= changes->setAxisLabel(axis, FigureFit::unwrappedLabel(shortest));
+    }
+    return changed;
+}
+
+} // namespace posenc::FigureRoom

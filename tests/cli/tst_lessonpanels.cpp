@@ -14,10 +14,13 @@
 #include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
 
+#include "render/FigureBuild.h"
+#include "render/FigureFit.h"
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
 #include "render/FigureRoom.h"
 #include "render/KeptPanels.h"
+#include "render/MeasuredText.h"
 #include "render/ShorterLabels.h"
 
 #include "support/KeptKeys.h"
@@ -58,12 +61,13 @@ std::optional<LessonOptions::Read> readFor(const Lesson &lesson, const QStringLi
 
 // The request posenc export --lesson NAME all makes of it on a 14-pt slide (without `all`, that of
 // posenc export --lesson NAME).
-LessonPage::Request pageOf(const Lesson &lesson, const LessonOptions::Read &read, bool all = true)
+LessonPage::Request pageOf(const Lesson &lesson, const LessonOptions::Read &read, bool all = true,
+                           const FigureSize &page = slide())
 {
     QString ignored;
     QTextStream err(&ignored);
     LessonPage::Request request;
-    request.figures = LessonPage::figures(lesson, read.model, read.result.params, err, all, slide().layout);
+    request.figures = LessonPage::figures(lesson, read.model, read.result.params, err, all, page.layout);
     FigureStyle style;
     style.fontPointSize = 14.0;
     for (const FigureDescriptor *figure : std::as_const(request.figures)) {
@@ -71,7 +75,7 @@ LessonPage::Request pageOf(const Lesson &lesson, const LessonOptions::Read &read
         request.styles.append(LessonPage::styleOf(lesson, read.model, *figure, style));
     }
     request.engine = std::make_shared<const Engine>(read.result.params);
-    request.page = slide();
+    request.page = page;
     request.threads = 1;
     request.chooseGrid = request.figures.size() > 1;
     request.subtitle = LessonPage::subtitle(read.model);
@@ -175,6 +179,68 @@ class TestLessonPanels : public QObject
             // MAE's dropout-compare beside its magnitudes view, five columns in about 100 layout
             // units each, cut its PE row's titles to "PE …": their shortest form is the fall, "−10 %".
             QVERIFY2(cut.isEmpty(), qPrintable(u"%1 cut its panels' titles: %2"_s.arg(name, cut.join(u"; "_s))));
+        }
+    }
+
+    // The panels of one row of a slide read alike: their x labels in one form (dropout-on-sum's
+    // slide for MAE read "column" under one heatmap and "column j" under four; FigureRoom's
+    // oneLabelFormPerRow), and their titles of one kind wrapped in one room, so that no title is
+    // in more lines than it would be in the widest line beside it ("lost: 10.2 %" in one line in
+    // two cells, in two lines in three, for Transformer base).
+    static void rowsReadAlike(const LessonPage::Request &request, const LessonPage::Page &page)
+    {
+        for (qsizetype i = 0; i < request.figures.size(); ++i) {
+            const QCustomPlot &plot = *page.builds[std::size_t(i)]->plot();
+            const QString name = request.figures[i]->name();
+            QList<const QCPAxis *> axes;
+            for (const QCPAxisRect *rect : FigureBuild::plotRects(plot))
+                if (const QCPAxis *axis = rect->axis(QCPAxis::atBottom); axis->visible() && !axis->label().isEmpty())
+                    axes.append(axis);
+            const auto text = [](const QString &label) { return QString(label).replace(u'\n', u' ').trimmed(); };
+            for (const QCPAxis *a : std::as_const(axes))
+                for (const QCPAxis *b : std::as_const(axes)) {
+                    const QString x = text(a->label()), y = text(b->label());
+                    if (a == b || x == y || std::abs(a->axisRect()->rect().bottom() - b->axisRect()->rect().bottom()) > 2)
+                        continue;
+                    QVERIFY2(!x.startsWith(y) && !y.startsWith(x),
+                             qPrintable(u"%1: \"%2\" beside \"%3\" in one row"_s.arg(name, x, y)));
+                }
+            // One label under the panels of a row is wrapped alike (families' offset label).
+            for (const QCPAxis *a : std::as_const(axes))
+                for (const QCPAxis *b : std::as_const(axes))
+                    if (text(a->label()) == text(b->label())
+                        && std::abs(a->axisRect()->rect().bottom() - b->axisRect()->rect().bottom()) <= 2)
+                        QVERIFY2(a->label().count(u'\n') == b->label().count(u'\n'),
+                                 qPrintable(u"%1: \"%2\" beside \"%3\""_s.arg(name, a->label(), b->label())));
+            QList<const QCPTextElement *> titles;
+            for (QCPLayoutElement *element : plot.plotLayout()->elements(true))
+                if (const auto *title = qobject_cast<const QCPTextElement *>(element);
+                    title && title->realVisibility() && FigureRoom::roleOf(title) == TextRole::PanelTitle
+                    && !title->text().isEmpty() && !ShorterLabels::ofText(title).isEmpty())
+                    titles.append(title);
+            // Titles wrapped in one room R take no more lines than they would in the widest line of
+            // words any of them shows, which is at most R (a word alone may be wider).
+            const auto widestLine = [](const QCPTextElement *title) {
+                double widest = 0.0;
+                for (const QString &line : title->text().split(u'\n'))
+                    if (line.trimmed().contains(u' '))
+                        widest = std::max(widest, MeasuredText::advance(title->font(), line));
+                return widest;
+            };
+            for (const QCPTextElement *a : std::as_const(titles)) {
+                const QString given = FigureFit::unwrapped(a);
+                if (widestLine(a) <= 0.0 || FigureFit::wrap(given, a->font(), widestLine(a)) != a->text())
+                    continue; // not a wrap of the text as its figure set it (a shorter form)
+                double room = 0.0;
+                for (const QCPTextElement *b : std::as_const(titles))
+                    if (ShorterLabels::ofText(a).size() == ShorterLabels::ofText(b).size()
+                        && std::abs(a->outerRect().top() - b->outerRect().top()) <= 2)
+                        room = std::max(room, widestLine(b));
+                const QString rewrapped = FigureFit::wrap(given, a->font(), room);
+                QVERIFY2(rewrapped.count(u'\n') >= a->text().count(u'\n'),
+                         qPrintable(u"%1: \"%2\" wrapped narrower than its row's titles (as \"%3\")"_s.arg(
+                             name, a->text(), rewrapped)));
+            }
         }
     }
 
@@ -446,8 +512,44 @@ private slots:
             axesKeepTwoNumbers(request, *page);
         if (checkClauses && !QTest::currentTestFailed())
             cutsNoClause(request, *page);
+        if (!QTest::currentTestFailed())
+            rowsReadAlike(request, *page);
         if (checkPanels && !QTest::currentTestFailed())
             givesUpAPanelOnlyToFit(request, *page);
+    }
+
+    // Every lesson's 4:3 slide (25.4 x 19.05 cm) for its own model and one other reads its rows
+    // alike: dropout-on-sum's five heatmaps' titles wrapped in one to three lines there.
+    void aSlideAt4To3ReadsItsRowsAlike_data()
+    {
+        QTest::addColumn<QString>("lesson");
+        QTest::addColumn<QStringList>("model");
+        const QStringList others {u"mae-vit-b-16"_s, u"annotated-transformer"_s, u"llama-4-scout"_s, u"t5-base"_s,
+                                  u"gemma-3-4b"_s, u"qwen3-vl-8b"_s, u"bloom-560m"_s};
+        for (const Lesson &lesson : Lessons::all()) {
+            QTest::newRow(qPrintable(lesson.name)) << lesson.name << QStringList();
+            // The first of `others` the lesson applies to.
+            for (const QString &preset : others)
+                if (readFor(lesson, {u"--preset"_s, preset})) {
+                    QTest::newRow(qPrintable(lesson.name + u" "_s + preset))
+                        << lesson.name << QStringList {u"--preset"_s, preset};
+                    break;
+                }
+        }
+    }
+
+    void aSlideAt4To3ReadsItsRowsAlike()
+    {
+        QFETCH(QString, lesson);
+        QFETCH(QStringList, model);
+        const Lesson &chosen = *Lessons::find(lesson);
+        const auto read = readFor(chosen, model);
+        QVERIFY(read);
+        static const FigureSize fourToThree = FigureSize::fromInches(QSizeF(25.4 / 2.54, 19.05 / 2.54), 150.0);
+        const LessonPage::Request request = pageOf(chosen, *read, false, fourToThree);
+        const auto page = LessonPage::build(request, nullptr);
+        QVERIFY(page);
+        rowsReadAlike(request, *page);
     }
 
     // Every lesson's own slide, and for three models of other families, keeps its keys whole and
