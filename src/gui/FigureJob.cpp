@@ -1,5 +1,6 @@
 #include "FigureJob.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -7,21 +8,25 @@ namespace posenc::FigureJob {
 
 bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest)
 {
+    // Until the clock says so: counted in steps slept, a rest on a busy machine (each wake-up late)
+    // lasted half as long again.
     constexpr std::chrono::milliseconds kStep {4};
-    for (std::chrono::milliseconds slept {0}; slept < rest; slept += kStep) {
+    const auto until = std::chrono::steady_clock::now() + rest;
+    for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
         if (cancel.load(std::memory_order_relaxed))
             return false;
-        std::this_thread::sleep_for(kStep);
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(kStep, until - now));
     }
     return !cancel.load(std::memory_order_relaxed);
 }
 
 ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver, Start start,
-                           Prepare prepare)
+                           Prepare prepare, Clock::time_point inputAt)
 {
     // Models are the registry's, alive as long as the program: the job may outlive its view.
     return [model = &model, request = std::move(request), deliver = std::move(deliver), start,
-            prepare = std::move(prepare)](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+            prepare = std::move(prepare),
+            inputAt](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         // The preview, then the passes of the full data, each shown as it comes: the last one
         // is the figure in full detail.
         const bool rests = model->hasPreview(request);
@@ -29,7 +34,9 @@ ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deli
         const int passes = model->passCount(request);
         for (int step = preview ? -1 : 0; step < passes; ++step) {
             const Detail detail = step < 0 ? Detail::Preview : Detail::Full;
-            if (step == 0 && rests && !restUnlessCancelled(cancel, kRestBeforeRefining))
+            // What is left of the rest since the input: the preview's own time counts.
+            const auto rest = std::chrono::ceil<std::chrono::milliseconds>(inputAt + kRestBeforeRefining - Clock::now());
+            if (step == 0 && rests && !restUnlessCancelled(cancel, std::max(rest, std::chrono::milliseconds(0))))
                 return;
             FigureRequest pass = request;
             pass.detail = detail;

@@ -24,7 +24,7 @@ using Deliver = std::function<void(const FigureResult &result, Detail detail,
 
 enum class Start {
     WithPreview, // the figure's preview first, when it has one
-    FullOnly, // a preview is shown already (the same parameters, other pixels): rest, then refine
+    FullOnly, // a preview is shown already (the same parameters, other pixels): what is left of the rest, then refine
 };
 
 // A job refines its preview only once the controls have rested this long: while a slider
@@ -32,14 +32,20 @@ enum class Start {
 inline constexpr std::chrono::milliseconds kRestBeforeRefining {80};
 // Sleeps in the job's thread for `rest`; false as soon as the job is cancelled.
 bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest);
+// The moment of the input (a change of parameters, a zoom, a resize) a request answers: its rest is
+// counted from then, so that the preview's own time is part of it, and a request made again for
+// the same input (axes the full result's fitting moved) does not rest a second time.
+using Clock = std::chrono::steady_clock;
 
 // What the figure's drawing makes of each result in the job (FigureDescriptor::prepare).
 using Prepare = std::function<std::shared_ptr<const PreparedDrawing>(const FigureData &data)>;
 
 // `deliver` must stay callable after its view is gone (it captures a QPointer). `prepare`, when
-// given, runs in the job on each result's data, and what it made goes to `deliver` with it.
+// given, runs in the job on each result's data, and what it made goes to `deliver` with it. The
+// full data is computed once kRestBeforeRefining has passed since `inputAt`.
 ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver,
-                           Start start = Start::WithPreview, Prepare prepare = {});
+                           Start start = Start::WithPreview, Prepare prepare = {},
+                           Clock::time_point inputAt = Clock::now());
 
 } // namespace FigureJob
 

@@ -306,6 +306,10 @@ void FigureView::requestCompute(FigureJob::Start start)
     // still arrive, dropped; the new request follows on the next turn of the event loop. It
     // skips the preview only if every request it joins does.
     m_scheduler->cancelAll();
+    // An input (parameters, a zoom, a resize) asks with a preview; a request made again for the
+    // axes a full result's fitting moved keeps the input's moment, its rest long over.
+    if (start == FigureJob::Start::WithPreview)
+        m_inputAt = FigureJob::Clock::now();
     const bool joining = m_requestTimer.isActive();
     m_start = !joining || m_start == start ? start : FigureJob::Start::WithPreview;
     if (!joining)
@@ -362,7 +366,7 @@ void FigureView::submitNow()
         },
         m_start,
         // Descriptors are the registry's, alive as long as the program.
-        [figure = m_figure](const FigureData &data) { return figure->prepare(data); }));
+        [figure = m_figure](const FigureData &data) { return figure->prepare(data); }, m_inputAt));
 }
 
 // After a filling, the figure is fitted to its room as an export of this size is, painted once

@@ -155,6 +155,7 @@ private:
     bool m_roomFitted = false;
     bool m_roomKept = false; // the draft on screen kept its room: finishDraft fits it in full
     FigureJob::Start m_start = FigureJob::Start::WithPreview; // of the request on its way
+    FigureJob::Clock::time_point m_inputAt; // of the last request with a preview: the input its rest counts from
     std::shared_ptr<const Engine> m_engine;
     std::shared_ptr<const FigureData> m_data;
     std::shared_ptr<const PreparedDrawing> m_prepared; // what the job's drawing made of m_data

@@ -498,14 +498,19 @@ bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
     std::optional<Covered> least;
     QVariant most, leastColumns;
     const int entries = int(entriesOf(legend).size());
-    for (int columns = entries; legend->fillOrder() == QCPLayoutGrid::foColumnsFirst && columns >= 1 && !place;
-         --columns) {
-        const QSize size = stackedSize(legend, columns);
-        if (size.width() > rect->width() - 8 || size.height() > 0.4 * rect->height())
-            continue;
-        if ((place = freeAt(size)))
+    const bool byRows = legend->fillOrder() == QCPLayoutGrid::foColumnsFirst;
+    const auto fits = [&](QSize size) { return size.width() <= rect->width() - 8 && size.height() <= 0.4 * rect->height(); };
+    for (int columns = entries; byRows && columns >= 1 && !place; --columns) {
+        if (const QSize size = stackedSize(legend, columns); fits(size) && (place = freeAt(size)))
             most = columns;
-        else if (const auto covered = leastAt(size); covered && (!least || covered->badness < least->badness - 1e-9)) {
+    }
+    // What each size hides is weighed only where none leaves a free place: a key that fits in fewer
+    // columns had its wider sizes weighed for nothing, nine places over every point of the plot.
+    for (int columns = entries; byRows && columns >= 1 && !place; --columns) {
+        const QSize size = stackedSize(legend, columns);
+        if (!fits(size))
+            continue;
+        if (const auto covered = leastAt(size); covered && (!least || covered->badness < least->badness - 1e-9)) {
             least = covered;
             leastColumns = columns;
         }

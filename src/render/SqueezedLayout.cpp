@@ -1,6 +1,7 @@
 #include "SqueezedLayout.h"
 
 #include <cstdlib>
+#include <utility>
 
 namespace posenc::SqueezedLayout {
 
@@ -95,7 +96,10 @@ SqueezablePlot::SqueezablePlot(QWidget *parent)
     : QCustomPlot(parent)
     , m_canvas(new Canvas(this))
 {
-    connect(this, &QCustomPlot::beforeReplot, this, [this] { m_canvasDrawn = false; });
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        m_canvasDrawn = false;
+        m_resized = false;
+    });
 }
 
 std::optional<QColor> SqueezablePlot::canvasColor() const
@@ -127,6 +131,9 @@ bool SqueezablePlot::firstBufferOpaque() const
 // the first buffer drawn without the background under it where it is opaque.
 void SqueezablePlot::paintEvent(QPaintEvent *event)
 {
+    // A resize's replot still to come: the buffers are of the size before, drawn again now (resizeEvent).
+    if (m_resized)
+        replot(rpQueuedRefresh);
     if (!firstBufferOpaque()) {
         QCustomPlot::paintEvent(event);
         return;
@@ -141,6 +148,20 @@ void SqueezablePlot::paintEvent(QPaintEvent *event)
     // QSemaphore::acquire, working 4 ms of it, while the pool's threads were kept from running.
     for (const QSharedPointer<QCPAbstractPaintBuffer> &buffer : std::as_const(mPaintBuffers))
         buffer->draw(&painter);
+}
+
+void SqueezablePlot::resizeEvent(QResizeEvent *)
+{
+    setViewport(rect());
+    if (std::exchange(m_resized, true))
+        return;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            if (m_resized)
+                replot(rpQueuedRefresh);
+        },
+        Qt::QueuedConnection);
 }
 
 QPixmap SqueezablePlot::shownPixels()

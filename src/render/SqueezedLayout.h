@@ -53,6 +53,11 @@ public:
 protected:
     void updateLayout() override;
     void paintEvent(QPaintEvent *event) override;
+    // As QCustomPlot::resizeEvent, but the replot queued, not made at once: a burst of resizes in one
+    // turn of the event loop (a view maximised, its option bar's height settling, a window dragged
+    // larger) lays out and sizes its paint buffers once, at the size it ends at. A paint before that
+    // replot makes it first (paintEvent), and any replot answers it.
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     // Whether the first paint buffer holds the canvas: every layer up to the background layer draws
@@ -61,6 +66,7 @@ private:
 
     QCPLayerable *m_canvas;
     bool m_canvasDrawn = false;
+    bool m_resized = false; // a resize's replot is still to be made
 };
 
 } // namespace posenc

@@ -19,6 +19,7 @@ private slots:
     void squeezedRowCollapsesItsEmptyPart();
     void roomyLayoutIsLeftAsLaidOut();
     void squeezablePlotReplotsSound();
+    void resizeBurstReplotsOnce();
 };
 
 namespace {
@@ -145,6 +146,37 @@ void TestSqueezedLayout::squeezablePlotReplotsSound()
     }
     QVERIFY(!allSound(everyRect(plain)));
     QVERIFY(allSound(everyRect(squeezable)));
+}
+
+// A burst of resizes in one turn of the event loop is laid out and its buffers sized once, at the
+// size it ends at; a paint before that replot makes it, so that no paint shows the buffers of a size
+// before, and the replot queued is then not made again.
+void TestSqueezedLayout::resizeBurstReplotsOnce()
+{
+    QWidget window;
+    window.resize(400, 300);
+    auto *plot = new SqueezablePlot(&window);
+    plot->setGeometry(0, 0, 200, 150);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    int replots = 0;
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [&replots] { ++replots; });
+    for (const int width : {240, 280, 320, 360})
+        plot->resize(width, 180);
+    QCOMPARE(plot->viewport(), QRect(0, 0, 360, 180));
+    QCOMPARE(replots, 0);
+    QCoreApplication::processEvents();
+    QCOMPARE(replots, 1);
+    QCoreApplication::processEvents();
+    QCOMPARE(replots, 1);
+
+    plot->resize(300, 120);
+    const QImage shown = plot->grab().toImage();
+    QCOMPARE(replots, 2);
+    QCOMPARE(shown.size(), QSize(300, 120) * plot->devicePixelRatioF());
+    QCoreApplication::processEvents();
+    QCOMPARE(replots, 2);
 }
 
 QTEST_MAIN(TestSqueezedLayout)
