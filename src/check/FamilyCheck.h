@@ -79,10 +79,14 @@ struct FamilyCheck
     std::optional<RotaryLayers> rotary;
     // Its reading of a stack of per-head maps as its model returns them ([.., H, L, L], T5's
     // position_bias), `declared` the parameters when the stack was declared the family's; nothing
-    // where the stack is not the family's. Unset: its stacks are read slice by slice as tables.
+    // where the stack is not the family's; `form` the published form declared (--map-form), empty
+    // for any. Unset: its stacks are read slice by slice as tables.
     std::function<std::optional<TableMatch>(const std::vector<std::int64_t> &shape, const TableRows &rows,
-                                            const Params *declared)>
+                                            const Params *declared, const QString &form)>
         readStack;
+    // The published forms its readStack names (DETR's and LoFTR's 2-D maps), which the registry of
+    // published forms lists with its tables' (`posenc check --help`); their params are unused.
+    QList<PublishedForm> stackForms;
     // Its reading of the other tensors engineers dump: vectors, per-head biases, paired tables.
     TensorReading tensors;
     // The table of its that `posenc bench` identifies at the widest head posenc writes (its fit's

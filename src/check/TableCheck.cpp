@@ -546,14 +546,14 @@ QList<std::pair<QString, QString>> publishedFormsHelp()
     const std::int64_t widths[] = {64, 80, 96, 128, 256, 512, 768, 1024, 1280};
     QList<std::pair<QString, QString>> help;
     for (const FamilySpec &family : Families::all()) {
-        const auto &table = FamilyChecks::of(family.encoding).table;
-        if (!table || !table->publishedForms || table->referenceCode.isEmpty())
+        const FamilyCheck &check = FamilyChecks::of(family.encoding);
+        if (!check.table || !check.table->publishedForms || check.table->referenceCode.isEmpty())
             continue;
-        // The forms grouped by their source, each name once.
+        // The forms grouped by their source, each name once; its maps' (FamilyCheck::stackForms) last.
         QStringList sources, names;
         QList<QStringList> bySource;
         for (const std::int64_t cols : widths) {
-            for (const PublishedForm &form : table->publishedForms(cols)) {
+            for (const PublishedForm &form : check.table->publishedForms(cols) + check.stackForms) {
                 if (names.contains(form.name))
                     continue;
                 names.append(form.name);
@@ -570,7 +570,7 @@ QList<std::pair<QString, QString>> publishedFormsHelp()
         for (qsizetype i = 0; i < sources.size(); ++i)
             parts.append(u"%1 (%2)"_s.arg(bySource[i].join(u", "_s), sources[i]));
         help.append({Families::word(family.encoding),
-                     u"reference: %1. Published forms: %2"_s.arg(table->referenceCode,
+                     u"reference: %1. Published forms: %2"_s.arg(check.table->referenceCode,
                                                                  parts.isEmpty() ? u"none"_s : parts.join(u"; "_s))});
     }
     return help;

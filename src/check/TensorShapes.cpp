@@ -495,4 +495,50 @@ QStringList mistakeIds()
     return ids;
 }
 
+void weighChannelsFirst(TableMatch &match, const std::vector<std::int64_t> &shape, const TableRows &rows)
+{
+    const std::vector<std::int64_t> dims = notOne(shape);
+    if (match.verdict != CheckVerdict::Mistake || dims.size() < 3 || dims.size() > 4 || dims.back() != shape.back())
+        return;
+    const std::int64_t height = dims[dims.size() - 2], width = dims.back();
+    if (height < 2 || width < 2 || rows.cols() != width || rows.rows() % height != 0)
+        return;
+    // Each slice: alike along its rows (varies down the rows alone), along its columns, or neither.
+    std::int64_t byRow = 0, byColumn = 0;
+    std::vector<float> cells(static_cast<std::size_t>(height * width));
+    for (std::int64_t slice = 0; slice < rows.rows() / height; ++slice) {
+        QString error;
+        if (!rows.read(slice * height, height, cells.data(), error))
+            return;
+        bool rowsAlike = true, columnsAlike = true;
+        for (std::int64_t y = 0; y < height && (rowsAlike || columnsAlike); ++y)
+            for (std::int64_t x = 0; x < width; ++x) {
+                const float v = cells[std::size_t(y * width + x)];
+                rowsAlike = rowsAlike && v == cells[std::size_t(y * width)];
+                columnsAlike = columnsAlike && v == cells[std::size_t(x)];
+            }
+        if (rowsAlike == columnsAlike)
+            return;
+        byRow += rowsAlike ? 1 : 0;
+        byColumn += columnsAlike ? 1 : 0;
+    }
+    if (byRow == 0 || byColumn == 0)
+        return;
+    const std::int64_t channels = dims[dims.size() - 3];
+    match.notes.prepend(u"read as attention biases [.., H, q, L]: %1%2"_s.arg(
+        match.mistakes.isEmpty() ? QString() : u"mistake (%1): "_s.arg(match.mistakes.join(u", "_s)), match.diagnosis));
+    match.verdict = CheckVerdict::Unknown;
+    match.mistakes.clear();
+    match.diagnosis = u"shape %1 reads two ways: as attention biases, whose rows would follow key - query, or as a "
+                      "channel-first map of position features, read as a [%2·%3, %4] table, channels first: each "
+                      "channel varies along one axis of the grid (%5 down the rows, %6 along the columns), as a 2-D "
+                      "sin-cos map's do (DETR's PositionEmbeddingSine, LoFTR's PositionEncodingSine), but no "
+                      "published form holds its cells; --expect decides"_s.arg(shapeText(shape))
+                          .arg(height)
+                          .arg(width)
+                          .arg(channels)
+                          .arg(byRow)
+                          .arg(byColumn);
+}
+
 } // namespace posenc::TensorShapes

@@ -113,6 +113,14 @@ std::optional<std::pair<std::int64_t, bool>> declaredWidth(Encoding family, cons
 // The dimensions that are not 1.
 std::vector<std::int64_t> notOne(const std::vector<std::int64_t> &shape);
 
+// A [C, H, W] or [B, C, H, W] stack, undeclared, whose reading as attention biases [.., H, q, L] is a
+// mistake, weighed against its reading as a channel-first map of position features (a 2-D map's
+// channels each vary along one axis of the grid: a row's cells alike or a column's, some channels
+// each way; a bias stack's rows follow key - query). Where the map's signature holds, `match` is
+// made unknown with both readings said (no family's published form read it: each family's own
+// reader, FamilyCheck::readStack, came first); else it is left as it is.
+void weighChannelsFirst(TableMatch &match, const std::vector<std::int64_t> &shape, const TableRows &rows);
+
 // The mistakes the families' readings of these shapes name, in the list's order.
 QStringList mistakeIds();
 

@@ -400,6 +400,26 @@ CheckIdsDeclared::Table idsTable(const TableFile::Tensor &tensor, const CheckExp
     return {tensor.rows->rows(), tensor.shape, expected.declares(Encoding::Mrope)};
 }
 
+// Rows from a later position (a chunk, a cached step) are read where the family's reading starts
+// there (TensorReading::readsLaterPositions), declared or found undeclared; a declared family whose
+// reference starts at 0 would call a table at positions 1000.. a false mistake: refused, as before
+// (an undeclared reading of such a family is made unknown after the check).
+std::optional<QString> laterIdsRefused(const CheckExpect::Expectation &expected, std::int64_t first)
+{
+    if (first <= 0 || expected.kind != CheckExpect::Expectation::Kind::Family
+        || FamilyChecks::of(expected.family).tensors.readsLaterPositions)
+        return std::nullopt;
+    QStringList readers;
+    for (const FamilySpec &family : Families::all()) {
+        if (FamilyChecks::of(family.encoding).tensors.readsLaterPositions)
+            readers.append(Families::word(family.encoding));
+    }
+    return u"--position-ids: the ids start at %1; rows from a position past 0 are read by the readings of %2 only "
+           "(undeclared, or --expect of one of them, its --preset or --expect-config); otherwise the ids are whole "
+           "numbers from 0"_s.arg(first)
+        .arg(readers.join(u", "_s));
+}
+
 } // namespace
 
 namespace {
@@ -482,8 +502,9 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return failLines(err, *refused);
     auto &expected = std::get<CheckExpect::Expectation>(expectation);
     const auto badScale = CheckExpect::declareAmplitude(parser, declaration, expected);
+    const auto badForm = CheckExpect::declareMapForm(parser, expected);
     const auto window = CheckPositions::declare(parser, declaration, expected);
-    if (const QString *refused = badScale ? &*badScale : std::get_if<QString>(&window))
+    if (const QString *refused = badScale ? &*badScale : badForm ? &*badForm : std::get_if<QString>(&window))
         return fail(err, ExitUsage, *refused);
     const auto positions = std::get<0>(window);
     const InterruptCancels interrupt;
@@ -537,23 +558,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         if (const int *code = std::get_if<int>(&laid))
             return *code;
         atIds = std::get<RowsAtPositions::Layout>(std::move(laid));
-        // Rows from a later position (a chunk, a cached step) are read where the family's reading
-        // starts there (TensorReading::readsLaterPositions), declared or found undeclared; a declared
-        // family whose reference starts at 0 would call a table at positions 1000.. a false mistake:
-        // refused, as before (an undeclared reading of such a family is made unknown below).
-        const bool declaredFamily = expected.kind == CheckExpect::Expectation::Kind::Family;
-        if (atIds->first > 0 && declaredFamily && !FamilyChecks::of(expected.family).tensors.readsLaterPositions) {
-            QStringList readers;
-            for (const FamilySpec &family : Families::all()) {
-                if (FamilyChecks::of(family.encoding).tensors.readsLaterPositions)
-                    readers.append(Families::word(family.encoding));
-            }
-            return fail(err, ExitUsage,
-                        u"--position-ids: the ids start at %1; rows from a position past 0 are read by the "
-                        "readings of %2 only (undeclared, or --expect of one of them, its --preset or "
-                        "--expect-config); otherwise the ids are whole numbers from 0"_s.arg(atIds->first)
-                            .arg(readers.join(u", "_s)));
-        }
+        if (const auto refused = laterIdsRefused(expected, atIds->first))
+            return fail(err, ExitUsage, *refused);
         declaration.firstPosition = expected.firstPosition = atIds->first;
         declaration.positionsDeclared = expected.positionsDeclared = true;
         tensor.rows = RowsAtPositions::byPosition(tensor.rows, *atIds);
@@ -568,6 +574,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (atIds) {
         if (const int code = PositionIdsCheckCommand::compareRows(match, *opened->rows, *atIds, interrupt.flag(), err))
             return code;
+        CheckIdsDeclared::threeSlicesOrAxes(match, parser.value(u"position-ids"_s), idsTable(opened.value(), expected),
+                                            expected.kind != CheckExpect::Expectation::Kind::None, budget);
         laterPositionsUnread(match, atIds->first);
     }
     // A reference read from a config by guess decides no verdict its guessed numbers rest on.

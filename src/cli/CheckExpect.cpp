@@ -9,6 +9,7 @@
 #include "check/FamilyCheck.h"
 #include "check/TableAgainstTable.h"
 #include "check/TableCheck.h"
+#include "check/sincos2d/Sincos2dDetrMap.h"
 #include "core/FamilyInference.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
@@ -32,6 +33,7 @@ const QString kExpectConfig = u"expect-config"_s;
 const QString kLayerType = u"layer-type"_s;
 const QString kResizeMethod = u"resize-method"_s;
 const QString kPeScale = u"pe-scale"_s;
+const QString kMapForm = u"map-form"_s;
 // The flags whose values give the table's width; without one, the table's own width is taken.
 const QStringList kWidthKeys = {u"d-model"_s, u"head-dim"_s, u"preset"_s, u"session"_s};
 
@@ -245,6 +247,12 @@ QList<CommandOption> options(const QStringList &shown)
          "128^-0.5 = 0.08838835, the report saying it to the table's precision). A sinusoidal table's only: a "
          "table that reads as another family's (RoPE's, whose amplitude is --attention-factor; a bias) or "
          "--apply refuses it (exit 2)"_s},
+        {{kMapForm},
+         u"WORD"_s,
+         u"with --expect sincos-2d, the published form of a channel-first 2-D map ([C, H, W], [B, C, H, W]) "
+         "declared: %1. Its map is correct and another form's the mistakes naming each parameter that differs "
+         "(normalisation, temperature, the halves' order, sin and cos in halves); without it any published form "
+         "is correct"_s.arg(Sincos2dDetrMap::formWords().join(u", "_s))},
         {{kLayerType},
          u"TYPE"_s,
          u"with --expect-config, the layer type meant (default: the config's only one, or its rotary "
@@ -318,6 +326,18 @@ std::optional<QString> declareAmplitude(const QCommandLineParser &parser, CheckD
         return u"--pe-scale: a number in (0, 1e6], the sinusoid's amplitude; got '%1'"_s.arg(parser.value(kPeScale));
     declaration.amplitude = expected.amplitude = c;
     expected.amplitudeWithin = typedHalfUnit(parser.value(kPeScale));
+    return std::nullopt;
+}
+
+std::optional<QString> declareMapForm(const QCommandLineParser &parser, Expectation &expected)
+{
+    if (!parser.isSet(kMapForm))
+        return std::nullopt;
+    const QString word = parser.value(kMapForm);
+    const QStringList words = Sincos2dDetrMap::formWords();
+    if (!words.contains(word) || expected.kind != Expectation::Kind::Family || expected.family != Encoding::Sincos2d)
+        return u"--map-form: with --expect sincos-2d, one of %1; got '%2'"_s.arg(words.join(u", "_s), word);
+    expected.mapForm = word;
     return std::nullopt;
 }
 

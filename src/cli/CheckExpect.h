@@ -40,6 +40,7 @@ struct Expectation
     bool modelGiven = false; // --d-model, the preset or the session gave d_model
     bool lengthGiven = false; // --max-len gave the sequence's length; else the table's rows are one sequence
     QString tablePath; // --expect-table's FILE[:TENSOR]
+    QString mapForm; // --map-form's word: a channel-first map's published form (Sincos2dDetrMap)
     // A slice of --expect-table's stack, compared with the same slice of a stack checked: read in
     // place of tablePath where set.
     std::shared_ptr<const TableRows> tableRows;
@@ -95,6 +96,10 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
 // line naming the flag and its range where C is no number in (0, 1e6].
 std::optional<QString> declareAmplitude(const QCommandLineParser &parser, CheckDeclaration &declaration,
                                         Expectation &expected);
+
+// --map-form WORD: the published form of a channel-first 2-D map declared (Sincos2dDetrMap), with
+// --expect sincos-2d only; the line naming the flag and its words otherwise.
+std::optional<QString> declareMapForm(const QCommandLineParser &parser, Expectation &expected);
 
 // The declared family's parameters at the table's shape where no flag gave it: its rows one
 // sequence of positions (dynamic NTK's length) unless --max-len gave one; d_model of a sinusoid,

@@ -269,4 +269,27 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
     return rewritten;
 }
 
+void threeSlicesOrAxes(TableMatch &match, const QString &idsPath, const Table &table, bool declared,
+                       std::uint64_t budget)
+{
+    if (declared || match.verdict != CheckVerdict::Mistake)
+        return;
+    const auto ids = PositionIdsFile::read(idsPath, budget);
+    std::vector<std::int64_t> slices = TensorShapes::notOne(table.shape);
+    if (!slices.empty())
+        slices.pop_back();
+    if (!ids || ids->shape.size() != 2 || ids->shape[0] != 3 || slices != ids->shape)
+        return;
+    match.notes.prepend(u"read as each slice's own positions (a batch's [B, L] position_ids): %1%2"_s.arg(
+        match.mistakes.isEmpty() ? QString() : u"mistake (%1): "_s.arg(match.mistakes.join(u", "_s)),
+        match.diagnosis));
+    match.verdict = CheckVerdict::Unknown;
+    match.mistakes.clear();
+    match.diagnosis = u"ids [3, %1] for a stack of 3 slices of %1 rows read two ways: each slice's own positions (a "
+                      "batch's [B, L] position_ids), which the rows are not at, or M-RoPE's t, h, w of one sequence "
+                      "(a merged M-RoPE cache's batch of 3, or its axes' tables before the merge, given as [3, 1, "
+                      "%1]); --expect decides (--expect mrope and the prompt, or the slices' family)"_s.arg(
+                          ids->shape[1]);
+}
+
 } // namespace posenc::CheckIdsDeclared

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "check/TableMatch.h"
+
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
@@ -46,5 +48,12 @@ std::optional<std::variant<QStringList, int>> rewrite(const QStringList &argumen
                                                       const Table &table, std::uint64_t budget, QTextStream &err,
                                                       std::optional<double> tokensPerSecond = std::nullopt,
                                                       std::shared_ptr<const QTemporaryDir> *held = nullptr);
+
+// [3, N] ids of a stack of 3 slices of N rows, nothing declared (no family, no reference), read as each
+// slice's own positions: where that reading finds rows off their ids, the ids may be M-RoPE's t, h, w
+// of one sequence as well (the slices a merged M-RoPE cache's batch): `match` made unknown, both
+// readings said, the slices' reading kept as a note. `declared`: a family or reference was declared.
+void threeSlicesOrAxes(TableMatch &match, const QString &idsPath, const Table &table, bool declared,
+                       std::uint64_t budget);
 
 } // namespace posenc::CheckIdsDeclared

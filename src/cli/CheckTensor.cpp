@@ -415,22 +415,29 @@ void nameAgainstReference(TableMatch &match, const TableFile::Tensor &tensor, co
         nameByReferenceHalves(match, tensor.rows, run);
 }
 
-// [B, X, 1, D] read as B slices of X rows (stackShape) is also a decode step's cache [B, H, 1, D]:
-// one position broadcast over its H heads, every slice's rows alike. Undeclared, that is no mistake
-// of either reading (docs/ARCHITECTURE.md, Checking a table, "Shapes").
+// [B, X, 1, D] read as B slices of X rows (stackShape), or with B = 1 as one table of X rows, is also
+// a decode step's cache [B, H, 1, D]: one position broadcast over its H heads, every slice's rows
+// alike. Undeclared, that is no mistake of either reading (docs/ARCHITECTURE.md, Checking a table,
+// "Shapes").
+// A stack's (`stack` its rows) is weighed against a channel-first map's too (weighChannelsFirst).
 void sameRowOfADecodeStep(TableMatch &match, const std::vector<std::int64_t> &shape,
-                          const std::vector<std::int64_t> &stacked, const CheckExpect::Expectation &expected)
+                          const std::vector<std::int64_t> &stacked, const CheckExpect::Expectation &expected,
+                          const TableRows *stack = nullptr)
 {
-    if (stacked.size() == shape.size() || expected.kind != CheckExpect::Expectation::Kind::None
-        || match.verdict != CheckVerdict::Mistake || !match.mistakes.contains(CheckMistakes::kSameRow))
+    if (stack && expected.kind == CheckExpect::Expectation::Kind::None)
+        TensorShapes::weighChannelsFirst(match, shape, *stack);
+    if (shape.size() < 3 || shape[shape.size() - 2] != 1 || stacked.size() < 2
+        || expected.kind != CheckExpect::Expectation::Kind::None || match.verdict != CheckVerdict::Mistake
+        || !match.mistakes.contains(CheckMistakes::kSameRow))
         return;
+    const std::int64_t slices = stacked.size() > 2 ? TensorShapes::slices(stacked) : 1;
     match.notes.prepend(match.diagnosis);
     match.verdict = CheckVerdict::Unknown;
     match.mistakes.clear();
-    match.diagnosis = u"every slice's rows are alike: read as %1 slices of %2 rows (its dimension of 1 dropped) "
-                      "they hold one position each, but shape %3 is also a decode step's cache [B, H, 1, D], one "
-                      "position broadcast over its heads; --position-ids or --expect decides"_s
-                          .arg(TensorShapes::slices(stacked))
+    match.diagnosis = u"every slice's rows are alike: read as %1 of %2 rows (its dimension of 1 dropped) they hold "
+                      "one position each, but shape %3 is also a decode step's cache [B, H, 1, D], one position "
+                      "broadcast over its heads; --position-ids or --expect decides"_s
+                          .arg(slices > 1 ? u"%1 slices"_s.arg(slices) : u"a table"_s)
                           .arg(stacked[stacked.size() - 2])
                           .arg(TensorShapes::shapeText(shape));
 }
@@ -538,6 +545,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
                 "before they are repeated for both columns of a pair (its columns c and c + %1 "
                 "in the report are the file's column c, or 2c and 2c + 1 interleaved)"_s.arg(rows->cols()));
     }
+    if (kind == TensorShapes::Kind::Table && match)
+        sameRowOfADecodeStep(*match, shape, TensorShapes::notOne(shape), expected);
     if (match && match->verdict == CheckVerdict::Mistake && expected.kind == CheckExpect::Expectation::Kind::Table)
         nameAgainstReference(*match, tensor, run, kind, vectorAgainstTable, keyBiasesAgainstTable);
     // A family's own stack of per-head maps (T5's position_bias), read by the family: the declared
@@ -551,7 +560,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         if (match || kind != TensorShapes::Kind::Stack || !readStack
             || !(declaredHere || expected.kind == CheckExpect::Expectation::Kind::None))
             continue;
-        if (auto read = readStack(shape, *rows, declaredHere ? &expected.params : nullptr)) {
+        if (auto read = readStack(shape, *rows, declaredHere ? &expected.params : nullptr, expected.mapForm)) {
             match = std::move(*read);
             CheckQueryWindows::judgeQueries(*match, run, expected, shape.back());
         }
@@ -579,7 +588,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         }
         // Against a reference table its slices are compared with, not the family's heads.
         match = TensorShapes::combine(stacked, *rows, std::move(matches), !referenceStack && !referenceEach);
-        sameRowOfADecodeStep(*match, shape, stacked, expected);
+        sameRowOfADecodeStep(*match, shape, stacked, expected, rows.get());
         if (referenceStack && match->verdict == CheckVerdict::Mistake)
             nameByReferenceStack(*match, tensor, run);
     }

@@ -271,6 +271,40 @@ private slots:
         // A table of 8 rows that really repeats one row is still read so once declared.
         const CliCheck::Checked declared = CliCheck::checkFile(dump, ropeFlags(10000.0, kDim));
         QVERIFY2(declared.verdict() != u"correct"_s, qPrintable(declared.shown));
+        // Batch 1, [1, H, 1, D]: one table of H rows once its dimensions of 1 drop, the same two readings.
+        const QString one = file(npy({1, kHeads, 1, kDim}, std::vector<double>(cache.begin(), cache.begin() + kHeads * kDim)));
+        const CliCheck::Checked step = CliCheck::checkFile(one, {});
+        QVERIFY2(step.verdict() == u"unknown"_s && step.mistakes().isEmpty() && step.diagnosis().contains(u"decode step"_s),
+                 qPrintable(step.shown));
+        QVERIFY2(CliCheck::checkFile(one, ropeFlags(10000.0, kDim)).verdict() != u"correct"_s, qPrintable(step.shown));
+    }
+
+    // [3, L] ids of a stack of 3 slices of L rows, nothing declared: each slice's own positions (rows off
+    // their ids here) or M-RoPE's t, h, w of one sequence: unknown, both readings said; declared, the
+    // slices' reading alone.
+    void threeRowIdsReadTwoWays()
+    {
+        constexpr int kDim = 64;
+        const std::vector<double> inv = plainInv(10000.0, kDim);
+        // An image span of 2 x 2 at t 4: t repeats where h and w move.
+        const std::vector<double> t {0, 1, 2, 3, 4, 4, 4, 4, 6, 7}, h {0, 1, 2, 3, 4, 4, 5, 5, 6, 7},
+            w {0, 1, 2, 3, 4, 5, 4, 5, 6, 7};
+        std::vector<double> stack, ids = t;
+        for (int s = 0; s < 3; ++s) {
+            const std::vector<double> rows = ropeCos(inv, h, 1.0);
+            stack.insert(stack.end(), rows.begin(), rows.end());
+        }
+        ids.insert(ids.end(), h.begin(), h.end());
+        ids.insert(ids.end(), w.begin(), w.end());
+        const QString dump = file(npy({3, 10, kDim}, stack)), idsFile = file(npy({3, 10}, ids));
+        const CliCheck::Checked undeclared = CliCheck::checkFile(dump, {u"--position-ids"_s, idsFile});
+        QVERIFY2(undeclared.verdict() == u"unknown"_s && undeclared.mistakes().isEmpty()
+                     && undeclared.diagnosis().contains(u"read two ways"_s)
+                     && undeclared.diagnosis().contains(u"M-RoPE's t, h, w"_s),
+                 qPrintable(undeclared.shown));
+        const CliCheck::Checked declared
+            = CliCheck::checkFile(dump, ropeFlags(10000.0, kDim) + QStringList {u"--position-ids"_s, idsFile});
+        QVERIFY2(declared.verdict() == u"mistake"_s, qPrintable(declared.shown));
     }
 
     // A packed batch of three documents (rows 0..99, 100..139, 140..159): the reference at the pack's

@@ -8,6 +8,7 @@
 // LoFTR's PositionEncodingSine), a correct one and a wrong one of each shape.
 #include "CliRun.h"
 #include "support/AlibiReference.h"
+#include "support/DetrReference.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -474,6 +475,21 @@ private slots:
         QTest::newRow("[C, H, W], temp_bug_fix=False against the declared fix")
             << npy({32, 9, 30}, loftr(32, 9, 30, true)) << declared << u"mistake"_s
             << QJsonArray {u"div-term-floored"_s} << u"w_k = exp(-2k)"_s;
+        // DETR's PositionEmbeddingSine [B, C, H, W] (facebookresearch/detr position_encoding.py); a map
+        // whose channels each follow one axis but no published form's cells (scale pi): both readings.
+        using detrref::Normalize;
+        QTest::newRow("DETR [1, C, H, W], normalize=True") << npy({1, 64, 6, 8}, detrref::map(64, 6, 8, Normalize::Detr))
+                                                           << QStringList() << u"correct"_s << QJsonArray() << u"DETR"_s;
+        QTest::newRow("Deformable DETR [C, H, W]") << npy({64, 6, 8}, detrref::map(64, 6, 8, Normalize::Deformable))
+                                                   << QStringList() << u"correct"_s << QJsonArray() << u"Deformable"_s;
+        QTest::newRow("DETR, x first, declared") << npy({1, 64, 6, 8}, detrref::map(64, 6, 8, Normalize::Detr, 1e4, true))
+                                                 << declared + QStringList {u"--map-form"_s, u"detr-normalized"_s}
+                                                 << u"mistake"_s << QJsonArray {u"map-axes-swapped"_s} << u"column"_s;
+        std::vector<float> halfScale = detrref::map(64, 6, 8, Normalize::None);
+        for (float &v : halfScale)
+            v *= 0.5f;
+        QTest::newRow("a channel-first map of no form") << npy({64, 6, 8}, halfScale) << QStringList() << u"unknown"_s
+                                                        << QJsonArray() << u"reads two ways"_s;
     }
     void loftrMaps()
     {

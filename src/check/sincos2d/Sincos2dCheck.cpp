@@ -6,11 +6,32 @@
 #include "check/sincos2d/Sincos2dConfig.h"
 #include "check/sincos2d/Sincos2dTableCheck.h"
 
+#include "check/sincos2d/Sincos2dDetrMap.h"
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
+
+namespace {
+
+// A map declared LoFTR's (--map-form loftr) that its reading does not hold: a mistake, what it
+// reads as otherwise said.
+std::optional<TableMatch> notLoftr(const std::vector<std::int64_t> &shape, const TableRows &rows)
+{
+    TableMatch m;
+    m.verdict = CheckVerdict::Mistake;
+    m.family = Encoding::Sincos2d;
+    m.unreferenced = u"no form of LoFTR's PositionEncodingSine holds the map's cells"_s;
+    m.diagnosis = u"the map is not LoFTR's PositionEncodingSine (zju3dv/LoFTR position_encoding.py, either "
+                  "temp_bug_fix), which --map-form loftr declares"_s;
+    if (const auto other = Sincos2dDetrMap::read(shape, rows, nullptr))
+        m.diagnosis += u"; read undeclared: %1"_s.arg(other->diagnosis);
+    return m;
+}
+
+} // namespace
 
 FamilyCheck makeSincos2dCheck()
 {
@@ -23,11 +44,24 @@ FamilyCheck makeSincos2dCheck()
     };
     // LoFTR's [C, H, W] sine map (PositionEncodingSine) of either form, read undeclared; declared
     // (`--expect sincos-2d`, base 10000), against its fixed division, the map's own d_model and grid.
+    // DETR's [B, C, H, W] map (PositionEmbeddingSine) of its published forms, or the one --map-form
+    // declares (Sincos2dDetrMap).
     check.readStack = [](const std::vector<std::int64_t> &shape, const TableRows &rows,
-                         const Params *declared) -> std::optional<TableMatch> {
-        return Sincos2dChannelsFirst::read(shape, rows, declared != nullptr);
+                         const Params *declared, const QString &form) -> std::optional<TableMatch> {
+        const bool loftr = form == Sincos2dDetrMap::kLoftrWord;
+        if (form.isEmpty() || loftr) {
+            if (auto read = Sincos2dChannelsFirst::read(shape, rows, declared != nullptr); read || !loftr)
+                return read ? read : Sincos2dDetrMap::read(shape, rows, declared, form);
+            return notLoftr(shape, rows);
+        }
+        return Sincos2dDetrMap::read(shape, rows, declared, form);
     };
-    check.tensors.mistakes = {Sincos2dChannelsFirst::kDivTermFloored};
+    check.tensors.mistakes = QStringList {Sincos2dChannelsFirst::kDivTermFloored} + Sincos2dDetrMap::kMistakes;
+    for (const Sincos2dDetrMap::Published &p : Sincos2dDetrMap::published())
+        check.stackForms.append({p.name, p.source, u"sincos-2d"_s, Params()});
+    check.stackForms.append({u"LoFTR's PositionEncodingSine, temp_bug_fix=True"_s,
+                             u"zju3dv/LoFTR src/loftr/utils/position_encoding.py, PositionEncodingSine"_s,
+                             u"sincos-2d"_s, Params()});
     return check;
 }
 

@@ -16,7 +16,8 @@ FamilyCheck makeT5Check()
         T5TableCheck::hypothesis(), T5Config::layers, T5Config::findings(),
         [](const Params &p) { return u"T5 buckets %1, max distance %2"_s.arg(p.t5.buckets).arg(p.t5.maxDistance); });
     // position_bias [.., H, L, L], read per bucket.
-    check.readStack = [](const std::vector<std::int64_t> &shape, const TableRows &rows, const Params *declared) {
+    check.readStack = [](const std::vector<std::int64_t> &shape, const TableRows &rows, const Params *declared,
+                         const QString &) {
         return T5BiasStack::read(shape, rows, declared ? std::optional(declared->t5) : std::nullopt);
     };
     check.tensors.mistakes = T5BiasStack::mistakeIds();

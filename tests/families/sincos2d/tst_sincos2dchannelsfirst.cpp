@@ -5,9 +5,14 @@
 // sin(y w_k), cos(y w_k) at x, y = cumsum of ones (from 1). The maps are written here in float64
 // (rounded to float32) and as torch computes them in float32, at several d_model and max_shape:
 // the fixed form correct, the floored one a variant undeclared and div-term-floored declared.
+// DETR's [B, C, H, W] map read by Sincos2dDetrMap against PositionEmbeddingSine.forward
+// (facebookresearch/detr models/position_encoding.py; Deformable DETR's (cumsum - 0.5)), written
+// here in float64 and as torch computes it in float32: each published form correct, another
+// temperature, order or layout a variant undeclared and the mistake naming it declared.
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
 #include "check/sincos2d/Sincos2dChannelsFirst.h"
+#include "check/sincos2d/Sincos2dDetrMap.h"
 
 #include <QtTest>
 
@@ -50,6 +55,64 @@ std::shared_ptr<const TableRows> loftrMap(std::int64_t c, std::int64_t h, std::i
             }
     }
     return std::make_shared<MatrixRows>(std::move(m), StoredType::Float32, u"loftr"_s);
+}
+
+// PositionEmbeddingSine's parameters, as its forward reads them.
+struct Detr
+{
+    bool normalize = true;
+    bool minusHalf = false; // Deformable DETR's (cumsum - 0.5)
+    double temperature = 10000.0;
+    bool xFirst = false; // cat((pos_x, pos_y)) where DETR has cat((pos_y, pos_x))
+    bool split = false; // cat((sin, cos)) where DETR stacks and flattens
+};
+
+// A form of the formula no published form uses, and the mistakes it names against DETR's declared.
+struct WrongForm
+{
+    Detr d;
+    QStringList named;
+};
+
+// The map [B, C, H, W] as B·C·H rows of W, C = 2 num_pos_feats, no padding: y_embed = cumsum
+// along the rows, x_embed along the columns, normalised to e / (n + 1e-6) * 2 pi; dim_t =
+// temperature^(2 (j // 2) / num_pos_feats); channel j of a half sin(e / dim_t) for even j, cos for
+// odd. `float32`: each step in float32 as torch computes it, else float64 rounded once.
+std::shared_ptr<const TableRows> detrMap(std::int64_t b, std::int64_t c, std::int64_t h, std::int64_t w,
+                                         const Detr &d, bool float32)
+{
+    const std::int64_t npf = c / 2;
+    auto m = std::make_shared<RowMatrixXf>(b * c * h, w);
+    const auto coordinate = [&](std::int64_t i, std::int64_t n) -> double {
+        if (!d.normalize)
+            return double(i + 1);
+        const double offset = d.minusHalf ? 0.5 : 0.0;
+        if (float32)
+            return double(float((float(i + 1) - float(offset)) / (float(n) + 1e-6f)) * float(2.0 * M_PI));
+        return (double(i + 1) - offset) / double(float(double(n) + 1e-6)) * 2.0 * M_PI;
+    };
+    for (std::int64_t ch = 0; ch < c; ++ch) {
+        const bool rowHalf = (ch < npf) != d.xFirst;
+        const std::int64_t j = ch % npf;
+        const bool sine = d.split ? j < npf / 2 : j % 2 == 0;
+        const std::int64_t k = d.split ? 2 * (j % (npf / 2)) : 2 * (j / 2);
+        const double exponent = double(k) / double(npf);
+        for (std::int64_t y = 0; y < h; ++y)
+            for (std::int64_t x = 0; x < w; ++x) {
+                const double e = rowHalf ? coordinate(y, h) : coordinate(x, w);
+                float v = 0.0f;
+                if (float32) {
+                    const float angle = float(e) / std::pow(float(d.temperature), float(exponent));
+                    v = sine ? std::sin(angle) : std::cos(angle);
+                } else {
+                    const double angle = e / std::pow(d.temperature, exponent);
+                    v = float(sine ? std::sin(angle) : std::cos(angle));
+                }
+                for (std::int64_t batch = 0; batch < b; ++batch)
+                    (*m)((batch * c + ch) * h + y, x) = v;
+            }
+    }
+    return std::make_shared<MatrixRows>(std::move(m), StoredType::Float32, u"detr"_s);
 }
 
 } // namespace
@@ -142,6 +205,106 @@ private slots:
         QVERIFY(!Sincos2dChannelsFirst::read({16, 12, 20}, *fixed, false));
         QVERIFY(!Sincos2dChannelsFirst::read({2, 32, 12, 20}, *fixed, false));
         QVERIFY(!Sincos2dChannelsFirst::read({30, 12, 20}, *fixed, false));
+    }
+
+    void detrPublished_data()
+    {
+        QTest::addColumn<QString>("word");
+        QTest::addColumn<bool>("normalize");
+        QTest::addColumn<bool>("minusHalf");
+        QTest::addColumn<qint64>("b");
+        QTest::addColumn<qint64>("c");
+        QTest::addColumn<qint64>("h");
+        QTest::addColumn<qint64>("w");
+        QTest::addColumn<bool>("float32");
+        const struct { const char *word; bool normalize, minusHalf; } forms[] = {
+            {"detr-normalized", true, false}, {"deformable-detr", true, true}, {"detr", false, false}};
+        const struct { qint64 b, c, h, w; } sizes[] = {{1, 256, 20, 30}, {2, 64, 12, 16}, {1, 512, 2, 50}};
+        for (const auto &f : forms)
+            for (const auto &s : sizes)
+                for (const bool f32 : {false, true})
+                    QTest::addRow("%s, [%lld, %lld, %lld, %lld]%s", f.word, s.b, s.c, s.h, s.w, f32 ? ", float32" : "")
+                        << QString::fromLatin1(f.word) << f.normalize << f.minusHalf << s.b << s.c << s.h << s.w << f32;
+    }
+    // Each published form correct undeclared, declared as the family and as itself; declared as
+    // another published form, the mistake naming the normalisation.
+    void detrPublished()
+    {
+        QFETCH(QString, word);
+        QFETCH(bool, normalize);
+        QFETCH(bool, minusHalf);
+        QFETCH(qint64, b);
+        QFETCH(qint64, c);
+        QFETCH(qint64, h);
+        QFETCH(qint64, w);
+        QFETCH(bool, float32);
+        const auto map = detrMap(b, c, h, w, {normalize, minusHalf}, float32);
+        const std::vector<std::int64_t> shape = b == 1 ? std::vector<std::int64_t> {c, h, w}
+                                                       : std::vector<std::int64_t> {b, c, h, w};
+        const Params declared;
+        const auto undeclared = Sincos2dDetrMap::read(shape, *map, nullptr, {});
+        QVERIFY(undeclared);
+        QVERIFY2(undeclared->verdict == CheckVerdict::Correct, qPrintable(undeclared->diagnosis));
+        QVERIFY(undeclared->notes.join(u' ').contains(u"read as a [%1·%2, %3] table, channels first"_s.arg(h).arg(w).arg(c)));
+        const auto family = Sincos2dDetrMap::read(shape, *map, &declared, {});
+        QVERIFY(family && family->verdict == CheckVerdict::Correct);
+        const auto itself = Sincos2dDetrMap::read(shape, *map, &declared, word);
+        QVERIFY(itself && itself->verdict == CheckVerdict::Correct);
+        for (const Sincos2dDetrMap::Published &other : Sincos2dDetrMap::published()) {
+            if (other.word == word)
+                continue;
+            const auto wrong = Sincos2dDetrMap::read(shape, *map, &declared, other.word);
+            QVERIFY(wrong);
+            QCOMPARE(wrong->verdict, CheckVerdict::Mistake);
+            QCOMPARE(wrong->mistakes, QStringList {Sincos2dDetrMap::kNormalization});
+        }
+    }
+
+    // Another temperature, the column's half first, sin and cos in halves: a variant undeclared
+    // (the nearest published form named), declared as DETR's the mistake naming each.
+    void detrWrongForms()
+    {
+        const WrongForm cases[] = {
+            {{true, false, 20.0}, {Sincos2dDetrMap::kTemperature}},
+            {{true, false, 10000.0, true}, {Sincos2dDetrMap::kAxesSwapped}},
+            {{true, false, 10000.0, false, true}, {Sincos2dDetrMap::kSinCosSplit}},
+            {{false, false, 10000.0, true}, {Sincos2dDetrMap::kNormalization, Sincos2dDetrMap::kAxesSwapped}},
+        };
+        const Params declared;
+        for (const auto &k : cases) {
+            const auto map = detrMap(1, 256, 20, 30, k.d, true);
+            const auto undeclared = Sincos2dDetrMap::read({1, 256, 20, 30}, *map, nullptr, {});
+            QVERIFY(undeclared);
+            QVERIFY2(undeclared->verdict == CheckVerdict::Variant, qPrintable(undeclared->diagnosis));
+            QVERIFY(undeclared->mistakes.isEmpty());
+            const auto mistake = Sincos2dDetrMap::read({1, 256, 20, 30}, *map, &declared, u"detr-normalized"_s);
+            QVERIFY(mistake);
+            QCOMPARE(mistake->verdict, CheckVerdict::Mistake);
+            QCOMPARE(mistake->mistakes, k.named);
+        }
+        // The temperature read back and said with the declared one.
+        const auto t20 = Sincos2dDetrMap::read({256, 20, 30}, *detrMap(1, 256, 20, 30, {true, false, 20.0}, false),
+                                               &declared, u"detr-normalized"_s);
+        QVERIFY2(t20 && t20->diagnosis.contains(u"temperature 20 where the declared form's is 10000"_s),
+                 qPrintable(t20 ? t20->diagnosis : QString()));
+    }
+
+    // No form holds: a cell changed, a LoFTR map, rows the shape does not give; declared as DETR's,
+    // a map no form holds is a mistake said.
+    void notDetr()
+    {
+        const auto map = detrMap(1, 64, 12, 16, {}, false);
+        auto changed = std::make_shared<RowMatrixXf>(64 * 12, 16);
+        QString error;
+        QVERIFY(map->read(0, 64 * 12, changed->data(), error));
+        (*changed)(40 * 12 + 3, 7) += 0.01f;
+        const MatrixRows damaged(changed, StoredType::Float32, u"damaged"_s);
+        QVERIFY(!Sincos2dDetrMap::read({64, 12, 16}, damaged, nullptr, {}));
+        QVERIFY(!Sincos2dDetrMap::read({64, 12, 16}, *loftrMap(64, 12, 16, true, false), nullptr, {}));
+        QVERIFY(!Sincos2dDetrMap::read({64, 16, 12}, *map, nullptr, {}));
+        const Params declared;
+        const auto said = Sincos2dDetrMap::read({64, 12, 16}, damaged, &declared, u"detr"_s);
+        QVERIFY(said && said->verdict == CheckVerdict::Mistake && said->mistakes.isEmpty());
     }
 };
 

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "check/TableMatch.h"
+#include "check/TableRows.h"
+#include "core/Params.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+// DETR's 2-D sine map as its module returns it (docs/ARCHITECTURE.md, Checking a table, "Shapes"):
+// facebookresearch/detr models/position_encoding.py, PositionEmbeddingSine.forward, a [B, C, H, W]
+// map (C = 2 num_pos_feats; [C, H, W] as pos[0]) of a feature map without padding. The row's
+// coordinate y and the column's x are mask.cumsum (1 .. n), normalised (normalize=True) to
+// y / (H + 1e-6) * scale, scale 2π; Deformable DETR's (fundamentalvision/Deformable-DETR
+// models/position_encoding.py) subtracts 0.5 first. dim_t = temperature^(2 (j // 2) / num_pos_feats),
+// channel j of each half sin(coordinate / dim_t) for even j and cos for odd (stack of the two and
+// flatten: interleaved), the row's half first (cat((pos_y, pos_x))). Every cell is compared with
+// the formula in float64 within a float32 computation's error, a channel at a time.
+namespace posenc::Sincos2dDetrMap {
+
+// How a coordinate is formed from the cumsum c = 1 .. n along its axis.
+enum class Coordinate {
+    Count, // c (normalize=False)
+    Normalized, // c / (n + 1e-6) * scale (DETR's normalize=True)
+    NormalizedHalf, // (c - 0.5) / (n + 1e-6) * scale (Deformable DETR's)
+};
+
+// One computation of the map: its coordinates, temperature, halves' order and sin/cos layout.
+struct Form
+{
+    Coordinate coordinate = Coordinate::Normalized;
+    double temperature = 10000.0;
+    bool rowFirst = true; // cat((pos_y, pos_x))
+    bool interleaved = true; // stack((sin, cos)).flatten; else cat((sin, cos)) per half
+    friend bool operator==(const Form &, const Form &) = default;
+};
+
+// A published form: its word (--map-form), its name and the code it cites.
+struct Published
+{
+    QString word;
+    QString name;
+    QString source;
+    Form form;
+};
+const std::vector<Published> &published();
+// The words --map-form takes, DETR's forms' and LoFTR's (Sincos2dChannelsFirst).
+QStringList formWords();
+inline const QString kLoftrWord = QStringLiteral("loftr");
+
+// The mistakes a declared form's map names, each the form's parameter that differs.
+inline const QString kAxesSwapped = QStringLiteral("map-axes-swapped");
+inline const QString kNormalization = QStringLiteral("map-normalization");
+inline const QString kTemperature = QStringLiteral("map-temperature");
+inline const QString kSinCosSplit = QStringLiteral("map-sin-cos-split");
+inline const QStringList kMistakes {kAxesSwapped, kNormalization, kTemperature, kSinCosSplit};
+
+// The map read as DETR's: undeclared, a published form correct and another form of the formula a
+// variant naming the nearest; declared (`--expect sincos-2d`), a published form correct unless
+// --map-form names another, then the parameters that differ are the mistakes; nothing where the
+// shape is not [C, H, W] or [B, C, H, W] (C a multiple of 4, H and W from 2) or no form holds the
+// cells, undeclared. Declared with a DETR form, a map no form holds is a mistake said.
+std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const TableRows &rows, const Params *declared,
+                                const QString &form = QString());
+
+// The map's dimensions [B, C, H, W] (B 1 for [C, H, W], dimensions of 1 before them aside), or
+// nothing where the shape is no such map's.
+std::optional<std::vector<std::int64_t>> mapDims(const std::vector<std::int64_t> &shape, const TableRows &rows);
+
+// Channel `channel`'s values along its axis of `n` cells, of a map of `channels` channels.
+void channelValues(const Form &form, std::int64_t channel, std::int64_t channels, std::int64_t n,
+                   std::vector<double> &out);
+// Whether channel `channel` of the form varies along the rows (y) rather than the columns.
+bool alongRows(const Form &form, std::int64_t channel, std::int64_t channels);
+
+} // namespace posenc::Sincos2dDetrMap
