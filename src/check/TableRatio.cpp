@@ -55,10 +55,10 @@ double cellSlack(double value, double largest, double u)
 
 } // namespace
 
-Linearity linearity(const TableRows &reference)
+Linearity linearity(const TableRows &reference, bool vector)
 {
     const std::int64_t rows = reference.rows(), cols = reference.cols();
-    if (rows == 1)
+    if (vector)
         return Linearity::Rates;
     if (rows < 3 || cols < 2)
         return Linearity::None;
@@ -165,7 +165,7 @@ std::optional<double> uniformRatio(const TableRows &table, const TableRows &refe
     return c;
 }
 
-void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows &reference)
+void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows &reference, bool vector)
 {
     if (match.verdict != CheckVerdict::Mistake || (!match.mistakes.isEmpty() && !scaledBesideAnother(match)))
         return;
@@ -175,7 +175,7 @@ void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows
     const double c = *ratio;
     match.notes.prepend(match.diagnosis);
     const QString times = NumberText::compact(c, 6), inverse = NumberText::compact(1.0 / c, 6);
-    const Linearity linear = linearity(reference);
+    const Linearity linear = linearity(reference, vector);
     if (linear == Linearity::None) {
         match.mistakes = {CheckMistakes::kScaled};
         match.diagnosis = u"scaled: every cell is the reference's times %1 (1 / %2): one constant multiplies one "

@@ -18,18 +18,19 @@ namespace posenc::TableCheck {
 // `positions-scaled` (RoPE's linear scaling with factor 1 / c, or the rates times c) where it is
 // linear in a position (linearity); else `match` is left as it is. Every row of both is read, a
 // chunk at a time.
-void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows &reference);
+// `vector`: the reference is an --expect-table vector (inv_freq, slopes), a row of rates.
+void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows &reference, bool vector);
 // A mistake named scaled beside another name: where one ratio explains every cell, nameUniformRatio
 // leaves that ratio's name alone.
 bool scaledBesideAnother(const TableMatch &match);
 
 // How a table depends on the positions: linear in the row's position (each column the position times
 // a rate: RoPE's angles p inv_freq), linear in the distance i - j (a slope times it: ALiBi's bias),
-// one row of rates per unit of position (an inv_freq or slopes vector), or none of these (an
-// amplitude table: cos, sin, a sinusoid). A uniform ratio of the first three is a scale of the
+// one row of rates per unit of position (an inv_freq or slopes vector, `vector`), or none of these
+// (an amplitude table: cos, sin, a sinusoid; one row of a table, a decode step's cos, among them). A uniform ratio of the first three is a scale of the
 // positions or of the rates (positions-scaled), of the last an amplitude (scaled).
 enum class Linearity { None, InPosition, InDistance, Rates };
-Linearity linearity(const TableRows &reference);
+Linearity linearity(const TableRows &reference, bool vector);
 
 // The constant c of the rule above where `table` is c times `reference` in every cell, c beyond a
 // few units of 1; nullopt otherwise (shapes differ, a row unreadable, any cell off).

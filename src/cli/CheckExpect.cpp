@@ -32,7 +32,6 @@ const QString kExpectTable = u"expect-table"_s;
 const QString kExpectConfig = u"expect-config"_s;
 const QString kLayerType = u"layer-type"_s;
 const QString kResizeMethod = u"resize-method"_s;
-const QString kPeScale = u"pe-scale"_s;
 const QString kMapForm = u"map-form"_s;
 // The flags whose values give the table's width; without one, the table's own width is taken.
 const QStringList kWidthKeys = {u"d-model"_s, u"head-dim"_s, u"preset"_s, u"session"_s};
@@ -299,35 +298,7 @@ positionTableReference(const QCommandLineParser &parser, const QStringList &flag
     return e;
 }
 
-// Half a unit in the last digit of a number as typed: "0.0884" 0.00005, "11.3137" 0.00005, "2" 0.5,
-// "1.5e-3" 0.00005 (the digits after the point, shifted by the exponent).
-double typedHalfUnit(const QString &typed)
-{
-    const QString text = typed.trimmed().toLower();
-    const qsizetype e = text.indexOf(u'e');
-    const QString mantissa = e < 0 ? text : text.left(e);
-    bool ok = true;
-    const int exponent = e < 0 ? 0 : text.mid(e + 1).toInt(&ok);
-    const qsizetype point = mantissa.indexOf(u'.');
-    const qsizetype decimals = point < 0 ? 0 : mantissa.size() - point - 1;
-    return ok ? 0.5 * std::pow(10.0, double(exponent) - double(decimals)) : 0.0;
-}
-
 } // namespace
-
-std::optional<QString> declareAmplitude(const QCommandLineParser &parser, CheckDeclaration &declaration,
-                                        Expectation &expected)
-{
-    if (!parser.isSet(kPeScale))
-        return std::nullopt;
-    bool ok = false;
-    const double c = parser.value(kPeScale).toDouble(&ok);
-    if (!ok || !(c > 0.0 && c <= 1e6))
-        return u"--pe-scale: a number in (0, 1e6], the sinusoid's amplitude; got '%1'"_s.arg(parser.value(kPeScale));
-    declaration.amplitude = expected.amplitude = c;
-    expected.amplitudeWithin = typedHalfUnit(parser.value(kPeScale));
-    return std::nullopt;
-}
 
 std::optional<QString> declareMapForm(const QCommandLineParser &parser, Expectation &expected)
 {
@@ -568,50 +539,6 @@ void concludeLearned(TableMatch &match, const Expectation &expected)
     match.verdict = CheckVerdict::Mistake;
     match.correctAgainst.clear();
     match.diagnosis = u"declared learned, yet not a learned table (%1): %2"_s.arg(what, match.diagnosis);
-}
-
-std::optional<QString> amplitudeUnread(TableMatch &m, const Expectation &expected, const QString &name,
-                                       const std::optional<QString> &typedNote)
-{
-    if (!expected.amplitude)
-        return std::nullopt;
-    if (typedNote)
-        m.notes.append(*typedNote);
-    if (!m.family) {
-        m.notes.append(u"--pe-scale was not applied: it declares a sinusoidal table's amplitude, and the table "
-                       "reads as no family's"_s);
-        return std::nullopt;
-    }
-    if (*m.family == Encoding::Sinusoidal)
-        return std::nullopt;
-    return u"--pe-scale: the amplitude c of a sinusoidal table (c * PE, x-transformers' ScaledSinusoidalEmbedding) "
-           "only; %1 reads as %2, which has none (a RoPE table's amplitude is its attention factor: "
-           "--attention-factor)"_s.arg(name, m.table.isEmpty() ? Families::word(*m.family) : m.table);
-}
-
-std::optional<QString> amplitudeAsTyped(const TableRows &rows, TableCheck::Declared &declaration,
-                                        Expectation &expected, const std::atomic<bool> *cancel)
-{
-    if (!expected.amplitude || !(expected.amplitudeWithin > 0.0))
-        return std::nullopt;
-    TableCheck::Declared plain = declaration;
-    plain.amplitude.reset();
-    auto identified = TableCheck::identify(rows, plain, cancel);
-    const auto *read = std::get_if<TableMatch>(&identified);
-    if (!read || read->family != Encoding::Sinusoidal)
-        return std::nullopt;
-    const MatchValue scale = read->finding(u"scale"_s);
-    const double *c = std::get_if<double>(&scale);
-    const double typed = *expected.amplitude;
-    if (!c || *c == typed || std::fabs(*c - typed) > expected.amplitudeWithin)
-        return std::nullopt;
-    declaration.amplitude = expected.amplitude = *c;
-    // The digits the table's format holds: float32's 7, float16's 4, bfloat16's 3.
-    const int digits = int(std::ceil(-std::log10(2.0 * halfUnit(storedFormat(rows.storedType())))));
-    return u"--pe-scale %1 declares the amplitude to its last digit (within %2): the table's, measured to its "
-           "precision, is %3, and the table is held to that"_s.arg(NumberText::compact(typed, 10),
-                                                                   NumberText::compact(expected.amplitudeWithin, 3),
-                                                                   NumberText::compact(*c, digits));
 }
 
 } // namespace posenc::CheckExpect

@@ -116,6 +116,8 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &expect
 // nothing is read in it (a table fresh from its initialiser).
 void concludeLearned(TableMatch &match, const Expectation &expected);
 
+// The flag of a sinusoid's declared amplitude (CheckAmplitude.cpp).
+inline const QString kPeScale = QStringLiteral("pe-scale");
 // --pe-scale with --apply, refused: a rotation has no sinusoid's amplitude.
 inline const QString kPeScaleWithApply
     = QStringLiteral("--pe-scale: the amplitude c of a sinusoidal table (c * PE) only; --apply checks a rotation, "

@@ -146,7 +146,7 @@ std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &g
             if (!expected.vector && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
                 return fail(err, ExitInterrupted, u"interrupted"_s);
             // Named without the reference's reading: a constant ratio, or one run of rows moved.
-            TableCheck::nameUniformRatio(match, table, *opened.value());
+            TableCheck::nameUniformRatio(match, table, *opened.value(), expected.vector);
             if (!expected.vector)
                 TableCheck::nameRowRun(match, table, *opened.value());
         }

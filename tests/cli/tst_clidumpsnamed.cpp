@@ -419,6 +419,18 @@ private slots:
             const CliCheck::Checked off = CliCheck::checkFile(scaled, declared + QStringList {u"--pe-scale"_s, u"0.0883"_s});
             QVERIFY2(CliCheck::named(off.json, {u"scaled"_s}), qPrintable(off.shown));
         }
+        // Fewer than 3 significant digits are the value itself: a table 1.4 times the sinusoid is no
+        // "1" (within 0.5 it would have been), and is "1.4".
+        std::vector<double> wide = pe;
+        for (double &v : wide)
+            v *= 1.4 * std::sqrt(double(kDim));
+        const QString wider = file(npy({kRows, kDim}, wide));
+        for (const QStringList &declared : {QStringList(), expect}) {
+            const CliCheck::Checked one = CliCheck::checkFile(wider, declared + QStringList {u"--pe-scale"_s, u"1"_s});
+            QVERIFY2(one.verdict() == u"mistake"_s && CliCheck::named(one.json, {u"scaled"_s}), qPrintable(one.shown));
+            const CliCheck::Checked exact = CliCheck::checkFile(wider, declared + QStringList {u"--pe-scale"_s, u"1.4"_s});
+            QVERIFY2(exact.verdict() == u"correct"_s, qPrintable(exact.shown));
+        }
         const CliRun::Run text = CliRun::posenc({u"check"_s, scaled, u"--pe-scale"_s, u"0.0884"_s});
         QVERIFY2(text.out.contains(u"--pe-scale 0.0884 declares the amplitude to its last digit (within 5e-5): the "
                                    "table's, measured to its precision, is %1"_s.arg(
@@ -432,6 +444,28 @@ private slots:
                  qPrintable(refused.out + refused.err));
         const CliRun::Run applied = CliRun::posenc({u"check"_s, u"--apply"_s, rope, rope, u"--pe-scale"_s, u"2"_s});
         QVERIFY2(applied.exitCode == 2 && applied.err.contains(u"--pe-scale"_s), qPrintable(applied.err));
+    }
+
+    // An array with a dimension of 0 is refused whatever its shape reads as (exit 3, one line); a
+    // decode step's one cos row times 1.2 against its reference is scaled (an amplitude), not
+    // positions-scaled, which a row of rates (an --expect-table vector) alone is.
+    void noCellsAndOneRow()
+    {
+        const QString none = file(npy({0, 64, 4, 4}, std::vector<double>()));
+        const CliRun::Run refused = CliRun::posenc({u"check"_s, none});
+        QVERIFY2(refused.exitCode == 3 && refused.out.isEmpty() && refused.err.count(u'\n') == 1
+                     && refused.err.contains(u"no cells"_s),
+                 qPrintable(refused.out + refused.err));
+        std::vector<double> row, wider;
+        for (int c = 0; c < 64; ++c) {
+            row.push_back(std::cos(37.0 * std::pow(10000.0, -2.0 * double(c % 32) / 64.0)));
+            wider.push_back(1.2 * row.back());
+        }
+        const QString reference = file(npy({1, 1, 1, 64}, row));
+        const CliCheck::Checked c = CliCheck::checkFile(file(npy({1, 1, 1, 64}, wider)), {u"--expect-table"_s, reference});
+        QVERIFY2(c.verdict() == u"mistake"_s && CliCheck::named(c.json, {u"scaled"_s})
+                     && !CliCheck::named(c.json, {u"positions-scaled"_s}),
+                 qPrintable(c.shown));
     }
 };
 

@@ -485,6 +485,12 @@ private slots:
         QTest::newRow("DETR, x first, declared") << npy({1, 64, 6, 8}, detrref::map(64, 6, 8, Normalize::Detr, 1e4, true))
                                                  << declared + QStringList {u"--map-form"_s, u"detr-normalized"_s}
                                                  << u"mistake"_s << QJsonArray {u"map-axes-swapped"_s} << u"column"_s;
+        // Temperature 20 (DAB-DETR's PositionEmbeddingSineHW), a form the registry does not list: a
+        // variant with --expect sincos-2d alone, a mistake only against the form --map-form names.
+        const QByteArray warm = npy({1, 64, 6, 8}, detrref::map(64, 6, 8, Normalize::Detr, 20.0));
+        QTest::newRow("temperature 20, declared family") << warm << declared << u"variant"_s << QJsonArray() << u"nearest"_s;
+        QTest::newRow("temperature 20, declared form") << warm << declared + QStringList {u"--map-form"_s, u"detr-normalized"_s}
+                                                       << u"mistake"_s << QJsonArray {u"map-temperature"_s} << u"temperature"_s;
         std::vector<float> halfScale = detrref::map(64, 6, 8, Normalize::None);
         for (float &v : halfScale)
             v *= 0.5f;
