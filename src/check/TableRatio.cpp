@@ -167,7 +167,15 @@ std::optional<double> uniformRatio(const TableRows &table, const TableRows &refe
 
 void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows &reference, bool vector)
 {
-    if (match.verdict != CheckVerdict::Mistake || (!match.mistakes.isEmpty() && !scaledBesideAnother(match)))
+    if (match.verdict != CheckVerdict::Mistake)
+        return;
+    // `scaled` beside a name of the parameter that made the ratio (MPT's slopes with the exponent from
+    // 0 are get_slopes' times 2^(8/H) in every head): that name says more, and stands alone.
+    if (scaledBesideAnother(match)) {
+        match.mistakes.removeAll(CheckMistakes::kScaled);
+        return;
+    }
+    if (!match.mistakes.isEmpty())
         return;
     const std::optional<double> ratio = uniformRatio(table, reference);
     if (!ratio)

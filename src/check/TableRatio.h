@@ -20,8 +20,8 @@ namespace posenc::TableCheck {
 // chunk at a time.
 // `vector`: the reference is an --expect-table vector (inv_freq, slopes), a row of rates.
 void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows &reference, bool vector);
-// A mistake named scaled beside another name: where one ratio explains every cell, nameUniformRatio
-// leaves that ratio's name alone.
+// A mistake named scaled beside another name: nameUniformRatio keeps the other name alone, which
+// says what made the ratio.
 bool scaledBesideAnother(const TableMatch &match);
 
 // How a table depends on the positions: linear in the row's position (each column the position times
