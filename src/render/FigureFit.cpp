@@ -16,9 +16,8 @@ using namespace Qt::StringLiterals;
 namespace posenc::FigureFit {
 
 // FigureFitLabel.cpp's: the length an x label is wrapped to, its row's least where they show one
-// label; and a legend's margins kept a quarter of a line clear of the page's edges.
+// label.
 double rowLabelLength(const QCPAxis *axis);
-bool keepClearOfEdges(QCPLegend *legend);
 
 namespace {
 
@@ -540,10 +539,8 @@ bool fitRows(QCustomPlot *plot)
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element)) {
             changed |= fitText(text, rowRoom(text, titles, width));
-        } else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible()) {
-            changed |= keepClearOfEdges(legend);
+        } else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
             changed |= fitLegend(legend, roomWithin(legend, width));
-        }
     }
     return changed;
 }

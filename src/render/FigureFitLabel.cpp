@@ -51,26 +51,6 @@ double rowLabelLength(const QCPAxis *axis)
     return length;
 }
 
-// A legend in a row of the layout whose side is at the page's edge keeps a quarter of a line of its
-// font clear of it, as an x axis's label does (labelLength): float32-precision's key row, as wide
-// as a slide with its margins unfolded (FigureRoom), began at the slide's left edge.
-bool keepClearOfEdges(QCPLegend *legend)
-{
-    if (!qobject_cast<const QCPLayoutGrid *>(legend->layout()))
-        return false; // in its plot's inset, clear of the page by the plot's margins
-    const QRect page = legend->parentPlot()->viewport();
-    const QRect outer = legend->outerRect();
-    const int clear = int(std::ceil(QFontMetricsF(legend->font()).height() / 4.0));
-    QMargins margins = legend->margins();
-    // QRect's right() is a unit short of the edge.
-    margins.setLeft(std::max(margins.left(), clear - (outer.left() - page.left())));
-    margins.setRight(std::max(margins.right(), clear - (page.left() + page.width() - 1 - outer.right())));
-    if (outer.isEmpty() || margins == legend->margins())
-        return false;
-    legend->setMargins(margins);
-    return true;
-}
-
 namespace {
 
 // Whether two panels' titles are of one row and one kind: as many shorter forms (one figure's
