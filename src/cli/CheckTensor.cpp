@@ -146,8 +146,7 @@ std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &g
             if (!expected.vector && !TableCheck::nameByReferenceReading(match, table, *opened.value(), stream))
                 return fail(err, ExitInterrupted, u"interrupted"_s);
             // Named without the reference's reading: a constant ratio, or one run of rows moved.
-            // A vector's ratio (MPT's slopes with the exponent from 0) is named after this by the
-            // vector's own reading, which says what made it.
+            // A vector's ratio is named later by the vector's own reading, which says what made it.
             if (!expected.vector)
                 TableCheck::nameUniformRatio(match, table, *opened.value(), expected.vector);
             if (!expected.vector)
