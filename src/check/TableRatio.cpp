@@ -169,8 +169,8 @@ void nameUniformRatio(TableMatch &match, const TableRows &table, const TableRows
 {
     if (match.verdict != CheckVerdict::Mistake)
         return;
-    // `scaled` beside a name of the parameter that made the ratio (MPT's slopes with the exponent from
-    // 0 are get_slopes' times 2^(8/H) in every head): that name says more, and stands alone.
+    // `scaled` beside a name of the parameter that made the ratio: that name says more, and stands
+    // alone.
     if (scaledBesideAnother(match)) {
         match.mistakes.removeAll(CheckMistakes::kScaled);
         return;

@@ -147,10 +147,10 @@ std::variant<TableMatch, int> checkRowsAsIs(const TableRows &table, const Run &g
                 return fail(err, ExitInterrupted, u"interrupted"_s);
             // Named without the reference's reading: a constant ratio, or one run of rows moved.
             // A vector's ratio is named later by the vector's own reading, which says what made it.
-            if (!expected.vector)
-                TableCheck::nameUniformRatio(match, table, *opened.value(), expected.vector);
-            if (!expected.vector)
+            if (!expected.vector) {
+                TableCheck::nameUniformRatio(match, table, *opened.value(), false);
                 TableCheck::nameRowRun(match, table, *opened.value());
+            }
         }
         TableCheck::unknownWithinSummation(match);
     }
