@@ -70,6 +70,22 @@ QList<CellNumbers::Shown> numbersOf(QCustomPlot &plot)
     return all;
 }
 
+// The layer stack of the model `config` names, at a window's size, with `state`'s other options.
+auto layerStackOf(const QString &config, FigureState state = FigureState())
+{
+    state.options.insert(u"config"_s, config);
+    return FigureBuilds::build(u"layer-stack"_s, Params(), FigureSize::fromPixels(QSize(1900, 1040)), state);
+}
+
+// How many cells of `plot`'s maps show each text.
+QMap<QString, int> cellCounts(QCustomPlot &plot)
+{
+    QMap<QString, int> counts;
+    for (const CellNumbers::Shown &cell : numbersOf(plot))
+        ++counts[cell.text];
+    return counts;
+}
+
 bool sameColor(QCPColorGradient a, QCPColorGradient b, double t)
 {
     return a.color(t, {0.0, 1.0}) == b.color(t, {0.0, 1.0});
@@ -412,14 +428,9 @@ void TestMapOptions::everyMapFigureTakesTheOptions()
 // config.json): 34 layers, every sixth full attention (5, 11, 17, 23, 29), the rest a 1024 window.
 void TestMapOptions::layerStackCellsSayTheirKey()
 {
-    FigureState state;
-    state.options.insert(u"config"_s, u"gemma-3-4b"_s);
-    const auto built = FigureBuilds::build(u"layer-stack"_s, Params(), FigureSize::fromPixels(QSize(1900, 1040)),
-                                           state);
+    const auto built = layerStackOf(u"gemma-3-4b"_s);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-    QMap<QString, int> counts;
-    for (const CellNumbers::Shown &cell : numbersOf(*built->plot()))
-        ++counts[cell.text];
+    const QMap<QString, int> counts = cellCounts(*built->plot());
     const QMap<QString, int> expected {{u"sliding_attention"_s, 29},
                                        {u"full_attention"_s, 5},
                                        {u"sliding window"_s, 29},
@@ -433,10 +444,8 @@ void TestMapOptions::layerStackCellsSayTheirKey()
 void TestMapOptions::layerStackKeyTakesTheChosenMap()
 {
     FigureState state;
-    state.options.insert(u"config"_s, u"gemma-3-4b"_s);
     state.options.insert(QString::fromUtf16(ViewOptions::kColormap), Colormaps::name(Colormap::Magma));
-    const auto built = FigureBuilds::build(u"layer-stack"_s, Params(), FigureSize::fromPixels(QSize(1900, 1040)),
-                                           state);
+    const auto built = layerStackOf(u"gemma-3-4b"_s, state);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     QMap<QString, QColor> key;
     for (QCPLegend *legend : built->plot()->findChildren<QCPLegend *>())
@@ -483,14 +492,9 @@ void TestMapOptions::layerStackCellsAreOneLayerEach()
     for (const QJsonValue &type : example->config.value(u"layer_types"_s).toArray())
         ++types[type.toString()];
     QCOMPARE(types.size(), 2);
-    FigureState state;
-    state.options.insert(u"config"_s, u"gpt-oss-20b"_s);
-    const auto built = FigureBuilds::build(u"layer-stack"_s, Params(), FigureSize::fromPixels(QSize(1900, 1040)),
-                                           state);
+    const auto built = layerStackOf(u"gpt-oss-20b"_s);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-    QMap<QString, int> counts;
-    for (const CellNumbers::Shown &cell : numbersOf(*built->plot()))
-        ++counts[cell.text];
+    const QMap<QString, int> counts = cellCounts(*built->plot());
     QCOMPARE(counts.value(u"sliding window"_s), types.value(u"sliding_attention"_s));
     QCOMPARE(counts.value(u"whole context"_s), types.value(u"full_attention"_s));
     int cells = 0;
