@@ -522,9 +522,13 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     TableFile::Tensor tensor = opened.value();
     // An array with a dimension of 0 holds no table, whatever its shape reads as (a map of no
     // images, a stack of no heads): refused as a table of no rows is.
-    if (std::find(tensor.shape.begin(), tensor.shape.end(), 0) != tensor.shape.end())
-        return fail(err, ExitIo, u"%1: the array has no cells, shape %2; a table of positions is L x d with L, d >= 1"_s
-                                     .arg(tensor.rows->name(), TensorShapes::shapeText(tensor.shape)));
+    if (const auto zero = std::find(tensor.shape.begin(), tensor.shape.end(), 0); zero != tensor.shape.end()) {
+        const bool columns = zero + 1 == tensor.shape.end();
+        return fail(err, ExitIo,
+                    u"%1: the array has no cells, shape %2 has %3; a table of positions is L x d with L, d >= 1"_s.arg(
+                        tensor.rows->name(), TensorShapes::shapeText(tensor.shape),
+                        columns ? u"no columns"_s : u"0 at dimension %1"_s.arg(zero - tensor.shape.begin())));
+    }
     if (const QString refused = CheckPositions::refusal(positions, tensor.shape, tensor.rows->name()); !refused.isEmpty())
         return fail(err, ExitUsage, refused);
     const auto typedNote = CheckExpect::amplitudeAsTyped(*tensor.rows, declaration, expected, interrupt.flag());
