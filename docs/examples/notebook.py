@@ -26,10 +26,13 @@ pe = posenc.table("pe", d_model=128, max_len=1024)
 print(pe.shape, pe.dtype, "row 1:", np.round(pe[1, :6], 4))
 
 # %% [markdown]
-# A check: the table is correct; the same table from position 1 is a mistake, named with its cells.
+# A check: the table is correct. The same table from position 1 is no mistake by itself (a window
+# of positions, said as such); declared as positions 0 to 1023 it is one, named with its cells.
 
 # %%
 print(posenc.check(pe).verdict)
-shifted = posenc.check(posenc.table("pe", d_model=128, max_len=1025)[1:])
+from_one = posenc.table("pe", d_model=128, max_len=1025)[1:]
+print(posenc.check(from_one).verdict, "-", posenc.check(from_one).diagnosis)
+shifted = posenc.check(from_one, positions="0:1024")
 print(shifted.verdict, "-", shifted.diagnosis)
 shifted.as_dict()["mistakes"]
