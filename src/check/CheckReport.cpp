@@ -75,10 +75,12 @@ QStringList tableLines(const TableMatch &m, const TableRows &table)
             precision += u" (%1)"_s.arg(CheckDiagnosis::angleEvidence(*m.angleEvidence));
         lines.append(u"precision: "_s + precision);
     }
-    if (m.firstPositionRow)
-        lines.append(u"first position row: %1 (row r holds position r %2 %3)"_s.arg(*m.firstPositionRow)
-                         .arg(m.positionOffset.value_or(0) < 0 ? u"-"_s : u"+"_s)
-                         .arg(std::abs(m.positionOffset.value_or(0))));
+    if (m.firstPositionRow) {
+        // The first row that holds a position (rows above it are padding), and what each row holds.
+        const std::int64_t offset = m.positionOffset.value_or(0);
+        const QString holds = offset == 0 ? u"r"_s : u"r %1 %2"_s.arg(offset < 0 ? u"-"_s : u"+"_s).arg(std::abs(offset));
+        lines.append(u"first position row: %1 (row r holds position %2)"_s.arg(*m.firstPositionRow).arg(holds));
+    }
     if (m.positions)
         lines.append(u"positions: "_s + PositionWindows::line(*m.positions));
     if (m.maxAbsError)

@@ -80,8 +80,9 @@ bool mayBeQueryWindow(const TableRows &table)
 
 QString line(const PositionWindow &window)
 {
-    const QString what = window.queries ? u"query positions"_s : u"positions"_s;
-    return u"%1 %2..%3 (%4)"_s.arg(what)
+    // After "positions: " in the report: the queries' window says so.
+    const QString what = window.queries ? u"of the queries "_s : QString();
+    return u"%1%2..%3 (%4)"_s.arg(what)
         .arg(window.first)
         .arg(window.last)
         .arg(window.declared ? u"declared"_s : u"read from the table, not declared"_s);

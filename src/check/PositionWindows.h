@@ -47,7 +47,7 @@ void say(TableMatch &match, const PositionWindow &window);
 // table only.
 bool mayBeQueryWindow(const TableRows &table);
 
-// The report's line of a window: "positions 100..163 (...)".
+// The report's line of a window, after "positions: ": "100..163 (...)", "of the queries 100..163 (...)".
 QString line(const PositionWindow &window);
 
 } // namespace posenc::PositionWindows

@@ -126,10 +126,11 @@ private slots:
         QVERIFY2(printedAs(worst.captured(4), e.value(u"tolerance_relative"_s).toDouble()), qPrintable(report));
         QVERIFY2(printedAs(worst.captured(5), e.value(u"tolerance_absolute"_s).toDouble()), qPrintable(report));
 
-        // first position row: f (row r holds position r + o)
+        // first position row: f (row r holds position r + o), "r" alone when o is 0
+        const int offset = e.value(u"position_offset"_s).toInt();
         QCOMPARE(line(lines, u"first position row: "_s),
-                 u"%1 (row r holds position r + %2)"_s.arg(e.value(u"first_position_row"_s).toInt())
-                     .arg(e.value(u"position_offset"_s).toInt()));
+                 u"%1 (row r holds position %2)"_s.arg(e.value(u"first_position_row"_s).toInt())
+                     .arg(offset == 0 ? u"r"_s : u"r + %1"_s.arg(offset)));
 
         // deviating: columns ... (n of d); rows ... (m of L)
         const int columns = e.value(u"deviating_columns"_s).toInt(),
