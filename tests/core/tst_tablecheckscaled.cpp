@@ -10,6 +10,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -209,6 +210,55 @@ private slots:
         QCOMPARE(wrong.match.verdict, CheckVerdict::Mistake);
         QCOMPARE(wrong.match.mistakes, QStringList {CheckMistakes::kScaled});
         QVERIFY2(wrong.match.diagnosis.contains(u"was declared (--pe-scale)"_s), qPrintable(wrong.match.diagnosis));
+    }
+
+    // curated-transformers' SinusoidalPositionalEmbedding with normalize=True (explosion/
+    // curated-transformers curated_transformers/layers/embeddings.py): the paper's sinusoid in float32
+    // (div_term = exp(arange(0, d, 2) * -ln(10000) / d), angles position * div_term), each row then
+    // divided by its float32 L2 norm, sqrt(d / 2) within the float32 sum's rounding, summed here one
+    // square at a time (the order with the widest rounding). A faithful computation: never a mistake.
+    void rowsDividedByTheirNormsAreNoMistake()
+    {
+        constexpr std::int64_t d = 256, rows = 512;
+        RowMatrixXf values(rows, d);
+        const float step = float(-std::log(10000.0) / double(d));
+        for (std::int64_t r = 0; r < rows; ++r) {
+            for (std::int64_t i = 0; i < d / 2; ++i) {
+                const float angle = float(r) * std::exp(float(2 * i) * step);
+                values(r, 2 * i) = std::sin(angle);
+                values(r, 2 * i + 1) = std::cos(angle);
+            }
+            float squares = 0.0f;
+            for (std::int64_t j = 0; j < d; ++j)
+                squares += values(r, j) * values(r, j);
+            values.row(r) /= std::sqrt(squares);
+        }
+        const double c = 1.0 / std::sqrt(double(d) / 2.0);
+        // Some rows' factors are off c by more than the cells' own rounding: the case is the norm's.
+        double widest = 0.0;
+        for (std::int64_t r = 0; r < rows; ++r)
+            widest = std::max(widest, std::fabs(double(values(r, 1)) / (c * paper(r, 1, d, 10000.0, false)) - 1.0));
+        QVERIFY2(widest > 0x1p-23, qPrintable(QString::number(widest)));
+
+        const Checked undeclared = check(values, StoredType::Float32);
+        const TableMatch &u = undeclared.match;
+        QCOMPARE(u.family, std::optional<Encoding>(Encoding::Sinusoidal));
+        QVERIFY2(u.verdict == CheckVerdict::Variant && u.mistakes.isEmpty(),
+                 qPrintable(u.diagnosis + u" | "_s + u.mistakes.join(u',')));
+        QVERIFY2(u.diagnosis.contains(u"every row of norm 1"_s) && u.diagnosis.contains(u"curated-transformers"_s),
+                 qPrintable(u.diagnosis));
+
+        TableCheck::Declared atC;
+        atC.amplitude = c;
+        const Checked declared = check(values, StoredType::Float32, atC);
+        QVERIFY2(declared.match.verdict == CheckVerdict::Correct,
+                 qPrintable(declared.match.diagnosis + u" | "_s + declared.match.mistakes.join(u',')));
+
+        // One row's factor off by a part in 10^4, far past any norm's rounding: still a deviation.
+        RowMatrixXf off = values;
+        off.row(300) *= 1.0001f;
+        const Checked wrong = check(off, StoredType::Float32, atC);
+        QVERIFY2(wrong.match.verdict == CheckVerdict::Mistake, qPrintable(wrong.match.diagnosis));
     }
 };
 

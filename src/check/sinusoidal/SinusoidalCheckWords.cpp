@@ -66,6 +66,8 @@ QString scaleWords(double c, std::int64_t dModel)
         return u"1/sqrt(d) = %1"_s.arg(NumberText::compact(c, 7));
     if (std::fabs(c / double(dModel) - 1.0) < 1e-9)
         return u"d = %1"_s.arg(dModel);
+    if (std::fabs(c / SinusoidalFit::unitRowsAmplitude(dModel) - 1.0) < 1e-9)
+        return u"1/sqrt(d/2) = %1, every row of norm 1"_s.arg(NumberText::compact(c, 7));
     return std::fabs(c - 1.0) < 1e-3 ? NumberText::factor(c) : NumberText::compact(c, 7);
 }
 
@@ -204,7 +206,11 @@ QString amplitudeVariant(const SinusoidalFit::Hypothesis &found, std::int64_t dM
     const QString guess = std::fabs(c / root - 1.0) < 1e-9
         ? u"; a guess at the cause: the embedding's sqrt(d) scale applied to the PE, if no scale was meant"_s
         : std::fabs(c * root - 1.0) < 1e-9 ? u"; c = d^-0.5 is ScaledSinusoidalEmbedding's scale at init"_s
-                                           : QString();
+        : std::fabs(c / SinusoidalFit::unitRowsAmplitude(dModel) - 1.0) < 1e-9
+        ? u"; each row divided by its norm, as curated-transformers' SinusoidalPositionalEmbedding does with "
+          "normalize=True (curated_transformers/layers/embeddings.py), each row's factor within its float32 norm's "
+          "rounding"_s
+        : QString();
     return u"a variant: %1, every value times c = %2 (the sinusoid times a uniform scale, as x-transformers' "
            "ScaledSinusoidalEmbedding multiplies it by a learnable scale, dim^-0.5 at init: lucidrains/x-transformers "
            "x_transformers/x_transformers.py, ScaledSinusoidalEmbedding)%3. Declare the scale meant to have it "

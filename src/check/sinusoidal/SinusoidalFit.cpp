@@ -36,17 +36,17 @@ bool isNamedBase(double base)
                        [&](double named) { return std::fabs(base / named - 1.0) < 1e-12; });
 }
 
-// A table's amplitude as a writer scales it: 1, sqrt(d), d, their inverses, within the values'
-// rounding (the mean radius of float16's or bfloat16's values is off by up to a unit of them), or
-// the fewest digits within float32's rounding.
+// A table's amplitude as a writer scales it (1, sqrt(d), d, their inverses, sqrt(d / 2), rows of unit
+// norm) within the values' rounding (a half type's mean radius is off by up to a unit), or in the
+// fewest digits within float32's rounding.
 double snappedAmplitude(double measured, std::int64_t d, ValueFormat format, double textRounding)
 {
-    const double root = std::sqrt(double(d));
+    const double root = std::sqrt(double(d)), half = std::sqrt(double(d) / 2.0);
     const double within = std::max(format == ValueFormat::BFloat16      ? 0x1p-7
                                        : format == ValueFormat::Float16 ? 0x1p-10
                                                                         : 1e-5,
                                    4.0 * textRounding);
-    for (const double c : {1.0, root, double(d), 1.0 / root, 1.0 / double(d), std::sqrt(double(d) / 2.0)}) {
+    for (const double c : {1.0, root, double(d), 1.0 / root, 1.0 / double(d), half, unitRowsAmplitude(d)}) {
         if (std::fabs(measured / c - 1.0) < within)
             return c;
     }
@@ -463,6 +463,7 @@ PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowF
     spec.positionOffset = h.firstPosition;
     spec.positionRounding = h.rounding;
     spec.schedule.amplitude = h.amplitude;
+    spec.amplitudeSlack = unitRowsSlack(dModel, h.amplitude);
     const double logBase = std::log(h.base);
     const double d = double(dModel);
     if (h.variant == Variant::ColumnIndex) {

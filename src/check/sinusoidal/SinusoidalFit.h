@@ -7,6 +7,7 @@
 
 #include <QStringList>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -48,6 +49,21 @@ struct Hypothesis
 // The columns of the sinusoidal table of `dModel` columns over `pairs` pairs in `layout`: as
 // Frequencies lays them out (paper), or fairseq's [sin | cos | 0] of half_dim = d / 2 pairs.
 std::vector<ReferenceColumn> columns(std::int64_t dModel, std::int64_t pairs, Layout layout, bool swapped = false);
+// The amplitude of a sinusoid whose rows are each divided by their L2 norm, sqrt(d / 2) (a pair's
+// sin^2 + cos^2 is 1): curated-transformers' SinusoidalPositionalEmbedding with normalize=True
+// (explosion/curated-transformers curated_transformers/layers/embeddings.py: pe /= l2.unsqueeze(-1)).
+inline double unitRowsAmplitude(std::int64_t dModel)
+{
+    return 1.0 / std::sqrt(double(dModel) / 2.0);
+}
+// At that amplitude, how far a row's factor may be from it, relative, where the norm is summed in
+// float32: the sum of d rounded squares in any order is within (d - 1) u of its value (u = 2^-24;
+// Higham, Accuracy and Stability of Numerical Algorithms, 4.2), the square root halves that and
+// rounds once more. 0 at any other amplitude.
+inline double unitRowsSlack(std::int64_t dModel, double amplitude)
+{
+    return amplitude == unitRowsAmplitude(dModel) ? (double(dModel) / 2.0 + 1.0) * 0x1p-24 : 0.0;
+}
 // The hypothesis as a reference for a table of `dModel` columns framed by `framing`.
 PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowFraming &framing);
 // Its mistakes' ids, in the order of the sinusoid's mistakes; `firstRow` is the first compared row.
