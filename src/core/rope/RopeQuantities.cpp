@@ -154,11 +154,15 @@ QuantitySpec makeRopeScoreQuantity()
     q.missing = needsRope;
     q.shape = [](const Params &p) { return Shape {p.maxLen, RopeScore::kColumns}; };
     q.workCells = [](const Params &p, const Block &block) {
-        // The samples' coefficients, their Cholesky factor (up to 2h = kSamples), the anchors'
-        // offsets and a chunk's angles and products, in double.
+        // The samples' coefficients, their Cholesky factor and Gram matrix (up to 2h = kSamples),
+        // the anchors' offsets and a chunk's angles and products, in double; with the factor, E[s^2]'s
+        // h^2 + h exponentials (six doubles each), a tile's turned coefficients and grid and the
+        // block's second moments (RopeScore::secondMoments).
         const auto h = static_cast<std::uint64_t>(RopeFrequencies::pairs(p.rope));
         const auto samples = static_cast<std::uint64_t>(RopeScore::kSamples);
-        const std::uint64_t factor = 2 * h <= samples ? 4 * h * h : 0;
+        const auto tile = static_cast<std::uint64_t>(RopeScore::kSpectrumTile);
+        const std::uint64_t factor
+            = 2 * h <= samples ? 8 * h * h + 8 * (h * h + h) + 4 * tile + static_cast<std::uint64_t>(block.rows) : 0;
         return ropeBlockCells(p, block) + 2 * (samples * (2 * h + 1) + factor + 64 * 2 * h + 256 * (4 * h + samples));
     };
     q.fill = [](const Engine &engine, const Block &block, BlockRef out, bool) {

@@ -6,6 +6,7 @@
 #include <Eigen/Cholesky>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <mutex>
 #include <numbers>
@@ -94,8 +95,10 @@ std::shared_ptr<const RopeScore::Samples> drawSamples(std::uint64_t seed, std::i
     samples->meanTail2 = samples->tail.squaredNorm() / count;
     if (2 * h <= RopeScore::kSamples && h > 0) {
         const Eigen::LLT<Eigen::MatrixXd> cholesky((c.transpose() * c / count).eval());
-        if (cholesky.info() == Eigen::Success)
+        if (cholesky.info() == Eigen::Success) {
             samples->lower = cholesky.matrixL();
+            samples->gram = c.transpose() * c / count;
+        }
     }
     return samples;
 }
@@ -135,6 +138,33 @@ RopeScore::RopeScore(const Params &params)
     for (std::int64_t j = 0; j < kAnchor; ++j)
         for (std::int64_t i = 0; i < h; ++i)
             exactSinCos(static_cast<double>(j), m_w[static_cast<std::size_t>(i)], m_offsets(j, h + i), m_offsets(j, i));
+    const RowMatrixXd &g = m_samples->gram;
+    if (g.size() == 0)
+        return;
+    // x^T G x with x = (cos k theta, sin k theta): cos a cos b = (cos(a - b) + cos(a + b)) / 2,
+    // sin a sin b = (cos(a - b) - cos(a + b)) / 2, cos a sin b = (sin(a + b) - sin(a - b)) / 2, and
+    // a cos + b sin = Re((a - i b) e^{i k phi}); the pairs (i, j) and (j, i) of one frequency summed.
+    // The linear part 2 x . cross is h exponentials more, at theta_i alone.
+    const auto theta = [this](std::int64_t i) { return m_w[static_cast<std::size_t>(i)]; };
+    const auto wrapped = [](double phase) {
+        constexpr double kTurn = 2.0 * std::numbers::pi;
+        return phase - kTurn * std::floor(phase / kTurn);
+    };
+    const Eigen::VectorXd &cross = m_samples->cross;
+    m_constant = m_samples->meanTail2;
+    for (std::int64_t i = 0; i < h; ++i) {
+        const auto ii = static_cast<std::int32_t>(i);
+        m_constant += 0.5 * (g(i, i) + g(h + i, h + i));
+        m_exponentials.push_back({wrapped(theta(i)), {2.0 * cross[i], -2.0 * cross[h + i]}, ii, ii, 0});
+        for (std::int64_t j = i; j < h; ++j) {
+            const auto jj = static_cast<std::int32_t>(j);
+            const double p = g(i, j), s = g(h + i, h + j), rij = g(i, h + j), rji = g(j, h + i);
+            const double half = i == j ? 0.5 : 1.0;
+            m_exponentials.push_back({wrapped(theta(i) + theta(j)), {half * (p - s), -half * (rij + rji)}, ii, jj, 1});
+            if (i != j)
+                m_exponentials.push_back({wrapped(theta(i) - theta(j)), {p + s, rij - rji}, ii, jj, -1});
+        }
+    }
 }
 
 void RopeScore::angles(std::int64_t k0, std::int64_t rows, RowMatrixXd &out) const
@@ -162,12 +192,145 @@ void RopeScore::angles(std::int64_t k0, std::int64_t rows, RowMatrixXd &out) con
     }
 }
 
+namespace {
+
+// Greengard & Lee's Gaussian gridding: an oversampling of 2 and 16 grid points on each side of
+// a position leave an error near 3e-15 of the coefficients' sum.
+constexpr int kOversampling = 2;
+constexpr int kSpread = 16;
+
+// a[m] <- sum_p a[p] e^{2 pi i m p / n}, n a power of two: iterative radix 2, its twiddles each
+// from one sin and cos.
+void inverseFft(std::vector<std::complex<double>> &a)
+{
+    const std::size_t n = a.size();
+    for (std::size_t i = 1, j = 0; i < n; ++i) {
+        std::size_t bit = n >> 1;
+        for (; j & bit; bit >>= 1)
+            j ^= bit;
+        j ^= bit;
+        if (i < j)
+            std::swap(a[i], a[j]);
+    }
+    std::vector<std::complex<double>> twiddle(n / 2);
+    for (std::size_t k = 0; k < n / 2; ++k)
+        twiddle[k] = std::polar(1.0, 2.0 * std::numbers::pi * static_cast<double>(k) / static_cast<double>(n));
+    for (std::size_t len = 2; len <= n; len <<= 1) {
+        const std::size_t step = n / len;
+        for (std::size_t i = 0; i < n; i += len) {
+            for (std::size_t k = 0; k < len / 2; ++k) {
+                const std::complex<double> u = a[i + k], v = a[i + k + len / 2] * twiddle[k * step];
+                a[i + k] = u + v;
+                a[i + k + len / 2] = u - v;
+            }
+        }
+    }
+}
+
+// out[r] = Re sum_f c_f e^{i x_f (r - n/2)} for r in [0, rows), rows <= n, n a power of two of at
+// least 2 kSpread: the type-1 non-uniform FFT (Greengard & Lee, "Accelerating the nonuniform fast
+// Fourier transform", SIAM Review 2004): each x_f spread on a grid of kOversampling n points by a
+// periodic Gaussian, the grid's Fourier sums by an FFT, each divided by the Gaussian's coefficient.
+void exponentialSums(const std::vector<double> &x, const std::vector<std::complex<double>> &c, std::int64_t n,
+                     std::int64_t rows, double *out)
+{
+    const std::int64_t grid = kOversampling * n;
+    const double r = kOversampling;
+    const double tau = std::numbers::pi * kSpread / (double(n) * double(n) * r * (r - 0.5));
+    const double spacing = 2.0 * std::numbers::pi / double(grid);
+    std::vector<double> e3(kSpread + 1);
+    for (int l = 0; l <= kSpread; ++l)
+        e3[static_cast<std::size_t>(l)] = std::exp(-(l * spacing) * (l * spacing) / (4.0 * tau));
+    std::vector<std::complex<double>> a(static_cast<std::size_t>(grid));
+    const std::int64_t mask = grid - 1;
+    for (std::size_t f = 0; f < x.size(); ++f) {
+        // exp(-(l h - d)^2 / 4 tau) = e3[|l|] E2^l E1 for the grid points p0 + l around x = p0 h + d.
+        const double p = std::floor(x[f] / spacing);
+        const double d = x[f] - p * spacing;
+        const auto p0 = static_cast<std::int64_t>(p);
+        const std::complex<double> weighted = c[f] * std::exp(-d * d / (4.0 * tau));
+        const double e2 = std::exp(d * spacing / (2.0 * tau));
+        double up = 1.0, down = 1.0;
+        a[static_cast<std::size_t>(p0 & mask)] += weighted;
+        for (int l = 1; l <= kSpread; ++l) {
+            up *= e2;
+            a[static_cast<std::size_t>((p0 + l) & mask)] += weighted * (e3[static_cast<std::size_t>(l)] * up);
+            if (l < kSpread) {
+                down /= e2;
+                a[static_cast<std::size_t>((p0 - l) & mask)] += weighted * (e3[static_cast<std::size_t>(l)] * down);
+            }
+        }
+    }
+    inverseFft(a);
+    const double scale = std::sqrt(std::numbers::pi / tau) / double(grid);
+    for (std::int64_t row = 0; row < rows; ++row) {
+        const double m = double(row - n / 2);
+        out[row] = scale * std::exp(m * m * tau) * a[static_cast<std::size_t>((row - n / 2) & mask)].real();
+    }
+}
+
+} // namespace
+
+void RopeScore::secondMoments(std::int64_t k0, std::int64_t rows, bool bySpectrum, double *out) const
+{
+    const auto h = static_cast<std::int64_t>(m_w.size());
+    const Samples &samples = *m_samples;
+    if (!bySpectrum || m_exponentials.empty()) {
+        RowMatrixXd x;
+        for (std::int64_t r0 = 0; r0 < rows; r0 += kScoreRows) {
+            const std::int64_t count = std::min(kScoreRows, rows - r0);
+            angles(k0 + r0, count, x);
+            Eigen::Map<Eigen::ArrayXd> second(out + r0, count);
+            if (samples.lower.size() > 0) {
+                const RowMatrixXd y = x * samples.lower.triangularView<Eigen::Lower>();
+                second = y.rowwise().squaredNorm().array() + 2.0 * (x * samples.cross).array() + samples.meanTail2;
+            } else {
+                RowMatrixXd scores = x * samples.coefficients.transpose();
+                scores.rowwise() += samples.tail.transpose();
+                second = scores.array().square().rowwise().mean();
+            }
+        }
+        return;
+    }
+    std::vector<double> x(m_exponentials.size());
+    for (std::size_t f = 0; f < x.size(); ++f)
+        x[f] = m_exponentials[f].position;
+    std::vector<std::complex<double>> c(m_exponentials.size()), turn(static_cast<std::size_t>(h));
+    for (std::int64_t t0 = 0; t0 < rows; t0 += kSpectrumTile) {
+        const std::int64_t count = std::min(kSpectrumTile, rows - t0);
+        const auto n = std::max<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(count)), 2 * kSpread);
+        // The tile's middle distance K: each coefficient turned by e^{i K (theta_i +- theta_j)}, from
+        // the exact angles of each theta_i, so that only the tile's own offsets use the rounded positions.
+        const std::int64_t middle = k0 + t0 + n / 2;
+        for (std::int64_t i = 0; i < h; ++i) {
+            double sine = 0.0, cosine = 0.0;
+            exactSinCos(static_cast<double>(middle), m_w[static_cast<std::size_t>(i)], sine, cosine);
+            turn[static_cast<std::size_t>(i)] = {cosine, sine};
+        }
+        for (std::size_t f = 0; f < c.size(); ++f) {
+            const Exponential &e = m_exponentials[f];
+            const std::complex<double> zi = turn[static_cast<std::size_t>(e.i)],
+                                       zj = turn[static_cast<std::size_t>(e.j)];
+            c[f] = e.coefficient * (e.sign == 0 ? zi : e.sign > 0 ? zi * zj : zi * std::conj(zj));
+        }
+        exponentialSums(x, c, n, count, out + t0);
+        for (std::int64_t r = 0; r < count; ++r)
+            out[t0 + r] += m_constant;
+    }
+}
+
 void RopeScore::fill(const Block &block, BlockRef out) const
 {
     const auto h = static_cast<std::int64_t>(m_w.size());
     const auto headDim = static_cast<double>(m_headDim);
     const double unrotated = static_cast<double>(m_headDim - 2 * h);
     const Samples &samples = *m_samples;
+    // A long block's second moments all at once, by the spectrum.
+    std::vector<double> spectral;
+    if (!m_exponentials.empty() && block.rows >= kSpectrumRows) {
+        spectral.resize(static_cast<std::size_t>(block.rows));
+        secondMoments(block.row0, block.rows, true, spectral.data());
+    }
     RowMatrixXd x;
     for (std::int64_t r0 = 0; r0 < block.rows; r0 += kScoreRows) {
         const std::int64_t rows = std::min(kScoreRows, block.rows - r0);
@@ -190,9 +353,13 @@ void RopeScore::fill(const Block &block, BlockRef out) const
         Eigen::ArrayXd mean(rows), spread(rows);
         if (samples.lower.size() > 0) {
             mean = (x * samples.mean).array() + samples.meanTail;
-            const RowMatrixXd y = x * samples.lower.triangularView<Eigen::Lower>();
-            const Eigen::ArrayXd second
-                = y.rowwise().squaredNorm().array() + 2.0 * (x * samples.cross).array() + samples.meanTail2;
+            Eigen::ArrayXd second(rows);
+            if (spectral.empty()) {
+                const RowMatrixXd y = x * samples.lower.triangularView<Eigen::Lower>();
+                second = y.rowwise().squaredNorm().array() + 2.0 * (x * samples.cross).array() + samples.meanTail2;
+            } else {
+                second = Eigen::Map<const Eigen::ArrayXd>(spectral.data() + r0, rows);
+            }
             spread = (second - mean.square()).max(0.0).sqrt();
         } else {
             // Each distance's score for every sample: rows x kSamples.

@@ -26,6 +26,8 @@ private slots:
     void productDependsOnlyOnTheDistance();
     void scoreMatchesTheFormulas_data();
     void scoreMatchesTheFormulas();
+    void spectrumMatchesTheQuadraticForm_data();
+    void spectrumMatchesTheQuadraticForm();
 };
 
 // <R(m) q, R(n) k> = <q, R(n - m) k>: rope-input of a matrix whose rows are all q, and of one whose
@@ -152,6 +154,83 @@ void TestRopeScore::scoreMatchesTheFormulas()
     // At distance 0 nothing turns: q = k gives 1, and the bound is (1/h) sum_j j = (h + 1) / 2.
     QCOMPARE(score(0, 0), 1.0f);
     QVERIFY(std::abs(score(0, 3) - (double(h) + 1.0) / 2.0) <= 1e-6 * double(h));
+}
+
+void TestRopeScore::spectrumMatchesTheQuadraticForm_data()
+{
+    QTest::addColumn<Params>("params");
+    QTest::addColumn<qint64>("k0");
+    Params llama = rope(128, 200000);
+    llama.rope.type = RopeType::Llama3;
+    llama.rope.factor = 8.0;
+    llama.rope.theta = 500000.0;
+    llama.rope.originalMaxLen = 8192;
+    QTest::newRow("llama 3.1, from 0") << llama << qint64(0);
+    QTest::newRow("llama 3.1, far") << llama << qint64(123457);
+    Params partial = rope(96, 200000);
+    partial.rope.partialRotaryFactor = 0.5;
+    partial.seed = 12345;
+    QTest::newRow("partial 0.5, another seed") << partial << qint64(65000);
+}
+
+// E[s^2] by the non-uniform FFT against the quadratic form row by row, every distance of a run of
+// two tiles and a part (1e-12 of each value), and against the samples' products summed here in
+// float64; then the table filled as one block (the spectrum) against its rows one by one.
+void TestRopeScore::spectrumMatchesTheQuadraticForm()
+{
+    QFETCH(Params, params);
+    QFETCH(qint64, k0);
+    const Engine engine(params);
+    const RopeScore &score = engine.source<RopeScore>();
+    constexpr std::int64_t kRows = 9000;
+    std::vector<double> spectral(kRows), quadratic(kRows);
+    score.secondMoments(k0, kRows, true, spectral.data());
+    score.secondMoments(k0, kRows, false, quadratic.data());
+    double worst = 0.0;
+    for (std::int64_t r = 0; r < kRows; ++r) {
+        const double a = spectral[std::size_t(r)], b = quadratic[std::size_t(r)];
+        QVERIFY(b > 0.0);
+        worst = std::max(worst, std::abs(a - b) / b);
+    }
+    QVERIFY2(worst <= 1e-12, qPrintable(u"relative difference %1"_s.arg(worst)));
+
+    const HeadReference f = headReference(params);
+    const std::int64_t h = f.rotary / 2;
+    for (const std::int64_t r : {std::int64_t(0), std::int64_t(1), std::int64_t(4095), std::int64_t(8999)}) {
+        const double k = double(k0 + r);
+        double squares = 0.0;
+        for (std::int64_t n = 0; n < RopeScore::kSamples; ++n) {
+            const std::vector<double> q = RopeScore::unitVector(params.seed, 2 * n, params.rope.headDim);
+            const std::vector<double> v = RopeScore::unitVector(params.seed, 2 * n + 1, params.rope.headDim);
+            double product = 0.0;
+            for (std::int64_t i = 0; i < h; ++i) {
+                const auto [s, c] = sinCos(k, f.inv[std::size_t(i)]);
+                const double x = v[std::size_t(2 * i)], y = v[std::size_t(2 * i + 1)];
+                product += q[std::size_t(2 * i)] * (x * c - y * s) + q[std::size_t(2 * i + 1)] * (x * s + y * c);
+            }
+            for (std::size_t j = std::size_t(2 * h); j < q.size(); ++j)
+                product += q[j] * v[j];
+            squares += product * product;
+        }
+        const double expected = squares / double(RopeScore::kSamples);
+        QVERIFY2(std::abs(spectral[std::size_t(r)] - expected) <= 1e-11 * expected,
+                 qPrintable(u"distance %1: %2 against %3"_s.arg(k).arg(spectral[std::size_t(r)]).arg(expected)));
+    }
+
+    constexpr std::int64_t kTableRows = 2000;
+    RowMatrixXf block(kTableRows, RopeScore::kColumns), rows(kTableRows, RopeScore::kColumns);
+    score.fill({k0, kTableRows, 0, RopeScore::kColumns}, block);
+    for (std::int64_t r = 0; r < kTableRows; ++r) {
+        auto row = rows.middleRows(r, 1);
+        score.fill({k0 + r, 1, 0, RopeScore::kColumns}, row);
+    }
+    for (std::int64_t r = 0; r < kTableRows; ++r)
+        for (int col = 0; col < RopeScore::kColumns; ++col)
+            QVERIFY2(std::abs(block(r, col) - rows(r, col)) <= 2.4e-7 * std::abs(rows(r, col)),
+                     qPrintable(u"distance %1, column %2: %3 against %4"_s.arg(k0 + r)
+                                    .arg(col)
+                                    .arg(block(r, col))
+                                    .arg(rows(r, col))));
 }
 
 QTEST_GUILESS_MAIN(TestRopeScore)
