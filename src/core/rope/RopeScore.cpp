@@ -4,6 +4,7 @@
 #include "core/rope/RopeFrequencies.h"
 
 #include <Eigen/Cholesky>
+#include <unsupported/Eigen/FFT>
 
 #include <algorithm>
 #include <bit>
@@ -199,32 +200,15 @@ namespace {
 constexpr int kOversampling = 2;
 constexpr int kSpread = 16;
 
-// a[m] <- sum_p a[p] e^{2 pi i m p / n}, n a power of two: iterative radix 2, its twiddles each
-// from one sin and cos.
+// a[m] <- sum_p a[p] e^{2 pi i m p / n}: Eigen's FFT (its unsupported module, KISS FFT underneath)
+// backwards, unscaled.
 void inverseFft(std::vector<std::complex<double>> &a)
 {
-    const std::size_t n = a.size();
-    for (std::size_t i = 1, j = 0; i < n; ++i) {
-        std::size_t bit = n >> 1;
-        for (; j & bit; bit >>= 1)
-            j ^= bit;
-        j ^= bit;
-        if (i < j)
-            std::swap(a[i], a[j]);
-    }
-    std::vector<std::complex<double>> twiddle(n / 2);
-    for (std::size_t k = 0; k < n / 2; ++k)
-        twiddle[k] = std::polar(1.0, 2.0 * std::numbers::pi * static_cast<double>(k) / static_cast<double>(n));
-    for (std::size_t len = 2; len <= n; len <<= 1) {
-        const std::size_t step = n / len;
-        for (std::size_t i = 0; i < n; i += len) {
-            for (std::size_t k = 0; k < len / 2; ++k) {
-                const std::complex<double> u = a[i + k], v = a[i + k + len / 2] * twiddle[k * step];
-                a[i + k] = u + v;
-                a[i + k + len / 2] = u - v;
-            }
-        }
-    }
+    Eigen::FFT<double> fft;
+    fft.SetFlag(Eigen::FFT<double>::Unscaled);
+    std::vector<std::complex<double>> sums;
+    fft.inv(sums, a);
+    a.swap(sums);
 }
 
 // out[r] = Re sum_f c_f e^{i x_f (r - n/2)} for r in [0, rows), rows <= n, n a power of two of at
