@@ -96,12 +96,25 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
             texts.remove(u"cache"_s);
         return texts;
     };
+    // The special rows are the model's tokens, not the lesson's (docs/ARCHITECTURE.md, Lessons):
+    // where neither the lesson keeps nor the model names them, they are what its parameters say, a
+    // patch table's cls row (MAE's get_2d_sincos_pos_embed(..., cls_token=True)), else none: no
+    // [CLS] or [SEP] is given to a translation model or an audio encoder that has neither.
+    const auto ownSpecial = [&](ParamTexts texts) {
+        if (lesson.keep.contains(u"special"_s) || choice->texts.contains(u"special"_s))
+            return texts;
+        const auto params = ParamOverlay::over(Params {}, texts);
+        const Params *p = std::get_if<Params>(&params);
+        const bool cls = p && p->encoding == Encoding::Sincos2d && p->sincos2d.clsToken;
+        texts.insert(u"special"_s, cls ? u"0"_s : u"none"_s);
+        return texts;
+    };
     // What the lesson keeps, unless the model cannot take it (a patch grid of fewer positions).
     const ParamTexts kept = over(true);
     if (std::holds_alternative<Params>(ParamOverlay::over(Params {}, kept)))
-        return uncached(kept);
+        return ownSpecial(uncached(kept));
     const ParamTexts model = over(false);
-    return uncached(std::holds_alternative<Params>(ParamOverlay::over(Params {}, model)) ? model : kept);
+    return ownSpecial(uncached(std::holds_alternative<Params>(ParamOverlay::over(Params {}, model)) ? model : kept));
 }
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)

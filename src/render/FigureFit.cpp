@@ -16,8 +16,11 @@ using namespace Qt::StringLiterals;
 namespace posenc::FigureFit {
 
 // FigureFitLabel.cpp's: the length an x label is wrapped to, its row's least where they show one
-// label.
+// label; and a legend's margins kept clear of the page's edges out of the room its entries leave,
+// which its own margins, those it is fitted with, leave out.
 double rowLabelLength(const QCPAxis *axis);
+bool keepClearOfEdges(QCPLegend *legend, double slack);
+QMargins ownMargins(const QCPLegend *legend);
 
 namespace {
 
@@ -249,7 +252,8 @@ double legendWidth(const QCPLegend *legend, int wrap)
             const int column = byRows ? i % wrap : i / wrap;
             widths[column] = std::max(widths[column], item->minimumOuterSizeHint().width());
         }
-    double width = legend->margins().left() + legend->margins().right() + legend->columnSpacing() * (columns - 1);
+    const QMargins margins = ownMargins(legend);
+    double width = margins.left() + margins.right() + legend->columnSpacing() * (columns - 1);
     for (const int column : widths)
         width += column;
     return width;
@@ -539,8 +543,11 @@ bool fitRows(QCustomPlot *plot)
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element)) {
             changed |= fitText(text, rowRoom(text, titles, width));
-        } else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible())
-            changed |= fitLegend(legend, roomWithin(legend, width));
+        } else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible()) {
+            const double room = roomWithin(legend, width);
+            changed |= fitLegend(legend, room);
+            changed |= keepClearOfEdges(legend, room - legendWidth(legend, std::max(legend->wrap(), 1)));
+        }
     }
     return changed;
 }

@@ -51,6 +51,45 @@ double rowLabelLength(const QCPAxis *axis)
     return length;
 }
 
+QMargins ownMargins(const QCPLegend *legend)
+{
+    // What keepClearOfEdges set, unless the margins were set since (FigureRoom's unfold).
+    const QVariant set = legend->property("edgeSet");
+    if (!set.isValid() || set.value<QMargins>() != legend->margins())
+        return legend->margins();
+    return legend->margins() - legend->property("edgeAdded").value<QMargins>();
+}
+
+// A legend in a row of the layout whose side is at the page's edge keeps up to a quarter of a line
+// of its font clear of it, as an x axis's label does (labelLength), out of the `slack` its entries
+// leave in its room at their wrap (fitLegend). Its wraps are chosen with its own margins
+// (ownMargins), so that what this adds never makes it wrap again: a margin that did cost the
+// curves' key at 6 x 4 cm its third column. float32-precision's key row, unfolded (FigureRoom),
+// began 2 units from a 16:9 slide's left edge.
+bool keepClearOfEdges(QCPLegend *legend, double slack)
+{
+    const QRect outer = legend->outerRect();
+    if (!qobject_cast<const QCPLayoutGrid *>(legend->layout()) || outer.isEmpty())
+        return false; // in its plot's inset, clear of the page by the plot's margins
+    const QRect page = legend->parentPlot()->viewport();
+    const int clear = int(std::ceil(QFontMetricsF(legend->font()).height() / 4.0));
+    const QMargins own = ownMargins(legend);
+    // QRect's right() is a unit short of the edge.
+    const int leftGap = outer.left() - page.left();
+    const int rightGap = page.left() + page.width() - 1 - outer.right();
+    int spare = std::max(0, int(std::floor(slack)));
+    const int moreLeft = std::clamp(clear - leftGap - own.left(), 0, spare);
+    spare -= moreLeft;
+    const int moreRight = std::clamp(clear - rightGap - own.right(), 0, spare);
+    const QMargins added(moreLeft, 0, moreRight, 0);
+    if (own + added == legend->margins())
+        return false;
+    legend->setMargins(own + added);
+    legend->setProperty("edgeSet", QVariant::fromValue(own + added));
+    legend->setProperty("edgeAdded", QVariant::fromValue(added));
+    return true;
+}
+
 namespace {
 
 // Whether two panels' titles are of one row and one kind: as many shorter forms (one figure's

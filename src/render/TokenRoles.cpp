@@ -5,7 +5,6 @@
 #include "data/FigureText.h"
 
 #include <algorithm>
-#include <set>
 
 using namespace Qt::StringLiterals;
 
@@ -78,14 +77,12 @@ bool matter(const Params &params)
 
 QList<TokenRole> of(const Params &params)
 {
+    // Only the rows `special` names: a model given none has no [CLS] or [SEP] to show.
     const std::int64_t n = params.sequenceLength();
-    QList<TokenRole> roles {{0, u"[CLS]"_s}};
-    if (n > 1)
-        roles.append({n - 1, u"[SEP]"_s});
-    const std::vector<std::int64_t> special = params.specialRows();
-    for (const std::int64_t row : std::set<std::int64_t>(special.begin(), special.end())) {
-        if (row != 0 && row != n - 1)
-            roles.append({row, u"[MASK]"_s});
+    QList<TokenRole> roles;
+    for (const std::int64_t row : params.specialRows()) {
+        const QString name = row == 0 ? u"[CLS]"_s : row == n - 1 ? u"[SEP]"_s : u"[MASK]"_s;
+        roles.append({row, name});
     }
     return roles;
 }
@@ -98,6 +95,8 @@ std::pair<std::int64_t, std::int64_t> padding(const Params &params)
 QString text(const Params &params)
 {
     QStringList parts;
+    if (of(params).isEmpty())
+        parts.append(u"no special token"_s);
     for (const TokenRole &role : of(params))
         parts.append(u"%1 at %2"_s.arg(role.name, FigureText::formatCount(role.position)));
     const auto [first, end] = padding(params);

@@ -11,9 +11,9 @@
 
 namespace posenc {
 
-// The role of a token at a position, as the masked-dropout question puts them: [CLS] opens the
-// sequence at 0, [SEP] closes it at seq_len - 1, [MASK] stands at the other special positions
-// (--special), and the positions from seq_len to max_len are padding.
+// The role of a token at a position, as the masked-dropout question puts them: of the special
+// positions (--special), [CLS] opens the sequence at 0, [SEP] closes it at seq_len - 1, [MASK]
+// stands at the others, and the positions from seq_len to max_len are padding.
 struct TokenRole
 {
     std::int64_t position = 0;
@@ -26,11 +26,13 @@ namespace TokenRoles {
 // rows pass) and masked-fill (the padding is zeroed). Under sum and embedding no row differs,
 // and a figure of them marks none, so that no row looks protected.
 bool matter(const Params &params);
-// The named positions, in order of position.
+// The named positions, in order of position: the rows `special` names, [CLS] at 0, [SEP] at
+// seq_len - 1, [MASK] between; none where it names none.
 QList<TokenRole> of(const Params &params);
 // The padding rows [seq_len, max_len); empty when the sequence fills the table.
 std::pair<std::int64_t, std::int64_t> padding(const Params &params);
-// "[CLS] at 0, [SEP] at 15, padding 16–1,023 (hatched, seq_len 16)", for a subtitle.
+// "[CLS] at 0, [SEP] at 15, padding 16–1,023 (hatched, seq_len 16)", or "no special token, ...",
+// for a subtitle.
 QString text(const Params &params);
 
 } // namespace TokenRoles

@@ -1,10 +1,13 @@
 // A lesson's figure on a 14-pt slide draws every family its text names, for the lesson's own model
 // and every shipped preset it applies to, as posenc export --lesson NAME --preset P --size slide
 // --font-size 14 builds it. The families lesson's slide held six of its eight panels while its text
-// went through all eight, DeBERTa's and Sandwich's among those left out.
+// went through all eight, DeBERTa's and Sandwich's among those left out. And the special rows a
+// dropout figure names are the model's own: dropout-on-sum named [CLS] at 0 and [SEP] at 63 for
+// Transformer base, Whisper's encoder and MAE, which has a cls row only.
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
 
+#include "render/TokenRoles.h"
 #include "render/data/FamiliesModel.h"
 #include "render/data/FamilyPanel.h"
 #include "support/FigureBuilds.h"
@@ -12,6 +15,8 @@
 #include <QCommandLineParser>
 #include <QRegularExpression>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -23,6 +28,8 @@ class TestLessonFamilies : public QObject
 private slots:
     void aSlideDrawsTheFamiliesItsTextNames_data();
     void aSlideDrawsTheFamiliesItsTextNames();
+    void theSpecialRowsAreTheModels_data();
+    void theSpecialRowsAreTheModels();
 };
 
 void TestLessonFamilies::aSlideDrawsTheFamiliesItsTextNames_data()
@@ -72,6 +79,86 @@ void TestLessonFamilies::aSlideDrawsTheFamiliesItsTextNames()
                  qPrintable(u"the text names %1, the slide draws %2: %3"_s.arg(panel->terseLabel,
                                                                                 drawn.join(u", "_s), text)));
     }
+}
+
+void TestLessonFamilies::theSpecialRowsAreTheModels_data()
+{
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<bool>("drawn");
+    for (const Lesson &lesson : Lessons::all()) {
+        const QList<SessionView::Figure> views = lesson.view().views.value_or(QList<SessionView::Figure>());
+        const bool dropout = std::any_of(views.cbegin(), views.cend(), [](const SessionView::Figure &figure) {
+            return figure.name.startsWith(u"dropout"_s);
+        });
+        if (!dropout)
+            continue;
+        // Every preset's rows; a main figure that compares the modes, which names the rows in any
+        // mode, drawn for the default and a model of each kind: an audio encoder, a patch table
+        // with a cls row.
+        const auto main = lesson.view().figure(lesson.mainView);
+        const bool compares = main && main->name == u"dropout-compare"_s;
+        QTest::newRow(qPrintable(lesson.name)) << lesson.name << QString() << compares;
+        for (const QString &preset : Presets::names())
+            QTest::newRow(qPrintable(lesson.name + u" "_s + preset))
+                << lesson.name << preset
+                << (compares && (preset == u"whisper-large-v3"_s || preset == u"mae-vit-b-16"_s));
+    }
+}
+
+// The rows a lesson's dropout figures name are the special tokens the model has, as its preset
+// says them: its "special" where it names it, a sin-cos patch table's cls row ("cls-token"),
+// else none; the lesson's own only where it keeps them (masked-dropout's [MASK] at 5).
+void TestLessonFamilies::theSpecialRowsAreTheModels()
+{
+    QFETCH(QString, lesson);
+    QFETCH(QString, preset);
+    QFETCH(bool, drawn);
+    const Lesson &read = *Lessons::find(lesson);
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    QStringList arguments {u"posenc"_s};
+    if (!preset.isEmpty())
+        arguments += {u"--preset"_s, preset};
+    QVERIFY(parser.parse(arguments));
+    const LessonOptions::Read options = LessonOptions::read(parser, read);
+    if (options.result.exitCode() != 0)
+        QSKIP("the lesson does not apply to this model");
+    const Params &params = options.model.params;
+    const Preset *model = Presets::find(preset.isEmpty() ? read.model : preset);
+    const ParamTexts given = model ? model->params : ParamTexts();
+    QString special = read.session.params.value(u"special"_s, u"0,-1"_s);
+    if (model && !read.keep.contains(u"special"_s)) {
+        const bool cls = given.value(u"encoding"_s) == u"sincos-2d"_s && given.value(u"cls-token"_s) == u"true"_s;
+        special = given.value(u"special"_s, cls ? u"0"_s : u"none"_s);
+    }
+    // The rows expected, resolved against the sequence as the text names them.
+    const std::int64_t n = params.sequenceLength();
+    QList<std::int64_t> rows;
+    if (special != u"none"_s) {
+        for (const QString &part : special.split(u','))
+            rows.append(part.toLongLong() < 0 ? n + part.toLongLong() : part.toLongLong());
+    }
+    std::sort(rows.begin(), rows.end());
+    QList<std::int64_t> named;
+    for (const TokenRole &role : TokenRoles::of(params))
+        named.append(role.position);
+    QCOMPARE(named, rows);
+    const QString text = TokenRoles::text(params);
+    QCOMPARE(text.contains(u"[SEP]"_s), rows.contains(n - 1) && n > 1);
+    QCOMPARE(text.contains(u"[CLS]"_s), rows.contains(0));
+    QCOMPARE(text.contains(u"no special token"_s), rows.isEmpty());
+    if (!drawn)
+        return;
+    // The wide figure, as a 1920 x 1080 window draws it, says the same of its rows.
+    const auto main = read.view(options.model.configName).figure(read.mainView);
+    QVERIFY(main);
+    const auto built = FigureBuilds::build(main->name, params, FigureSize::fromPixels(QSize(1600, 860)),
+                                           FigureState::fromJson(main->state));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString all = FigureBuilds::texts(*built->plot()).join(u' ');
+    QVERIFY2(all.contains(text), qPrintable(text + u" not in "_s + all));
+    QCOMPARE(all.contains(u"[SEP]"_s), text.contains(u"[SEP]"_s));
 }
 
 QTEST_MAIN(TestLessonFamilies)

@@ -293,9 +293,22 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         return;
     }
     // The two questions the figure answers: where the PE survives, and which rows masked_fill spares.
-    const QString special = params.training && params.dropout > 0.0
-        ? u"  ·  masked-fill zeroes the padding and drops [CLS] and [SEP] like any row, protect-special keeps them whole"_s
-        : QString();
+    QString special;
+    if (params.training && params.dropout > 0.0) {
+        // The roles the rows have, each named once: [CLS] alone for a patch table's cls row.
+        const QList<TokenRole> roles = TokenRoles::of(params);
+        QStringList names;
+        for (const TokenRole &role : roles)
+            names.append(role.name);
+        names.removeDuplicates();
+        const QString named = names.size() < 2
+            ? names.value(0)
+            : names.sliced(0, names.size() - 1).join(u", "_s) + u" and "_s + names.last();
+        special = roles.isEmpty()
+            ? u"  ·  protect-special has no special row to keep: it drops as sum does"_s
+            : u"  ·  masked-fill zeroes the padding and drops %1 like any row, protect-special keeps %2 whole"_s.arg(
+                  named, roles.size() == 1 ? u"it"_s : u"them"_s);
+    }
     m_subtitle->setText(
         u"top: Y  ·  below: its PE part, Y from the PE alone with the same mask: under sum a dropped "
         "cell loses its PE, under embedding never, under pe as under sum%1  ·  counted over the %2  ·  rows: %3%4"_s
