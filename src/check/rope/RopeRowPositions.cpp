@@ -146,10 +146,11 @@ QString rowsText(std::int64_t first, std::int64_t count)
     return count == 1 ? u"row %1"_s.arg(first) : u"rows %1..%2"_s.arg(first).arg(first + count - 1);
 }
 
-QString positionsText(const Region &r)
+// The region's positions as the rows hold them, `first` the declared position of row 0.
+QString positionsText(const Region &r, std::int64_t first)
 {
-    return r.count == 1 ? u"holds position %1"_s.arg(r.position)
-                        : u"hold positions %1..%2"_s.arg(r.position).arg(r.position + r.count - 1);
+    const std::int64_t p = first + r.position;
+    return r.count == 1 ? u"holds position %1"_s.arg(p) : u"hold positions %1..%2"_s.arg(p).arg(p + r.count - 1);
 }
 
 // "short_factor" or "long_factor": the list of hypothesis `list` of `lists`.
@@ -195,7 +196,7 @@ QString switchWords(const std::vector<ListRun> &runs, const std::vector<RopeFit:
                .arg(lists.front().params.rope.originalMaxLen.value_or(0));
 }
 
-QString movedWords(const std::vector<Region> &regions, bool twoLists)
+QString movedWords(const std::vector<Region> &regions, bool twoLists, std::int64_t first)
 {
     constexpr qsizetype kShown = 8;
     QStringList moved;
@@ -203,7 +204,7 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
     for (const Region &r : regions) {
         if (r.position == r.row || r.list == kUnread)
             continue;
-        QString words = u"%1 %2"_s.arg(rowsText(r.row, r.count), positionsText(r));
+        QString words = u"%1 %2"_s.arg(rowsText(r.row, r.count), positionsText(r, first));
         if (twoLists && r.list < 0)
             words += r.count == 1 ? u" (either list's row)"_s : u" (either list's rows)"_s;
         if (++away <= kShown)
@@ -216,9 +217,10 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
         unread += r.list == kUnread ? r.count : 0;
         own += r.list != kUnread && r.position == r.row ? r.count : 0;
     }
+    const QString at = first == 0 ? u"r"_s : u"r + %1"_s.arg(first);
     const QString others = own == 0 ? QString()
-        : own == 1                  ? u"; the one other row r holds position r"_s
-                                    : u"; the other %1 rows r hold position r"_s.arg(own);
+        : own == 1                  ? u"; the one other row r holds position %1"_s.arg(at)
+                                    : u"; the other %1 rows r hold position %2"_s.arg(own).arg(at);
     return u"the rows' positions are not their own: %1%2%3%4%5"_s.arg(
         moved.join(u", "_s), away > kShown ? u", …"_s : QString(), others,
         unread > 0 ? u" but %1 that hold%2 no position (the cells the stream shows)"_s.arg(
@@ -227,6 +229,23 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
         earlier ? u" (the moved rows repeat earlier positions: a cache or position_ids that lost an offset, "
                   "or an index past a cache's end)"_s
                 : QString());
+}
+
+// The one position every read row holds, where at least two rows are read and no row holds another
+// (unread rows aside: the stream's).
+std::optional<std::int64_t> onePosition(const std::vector<Region> &regions)
+{
+    std::optional<std::int64_t> one;
+    std::int64_t read = 0;
+    for (const Region &g : regions) {
+        if (g.list == kUnread)
+            continue;
+        if (g.count != 1 || (one && *one != g.position))
+            return std::nullopt;
+        one = g.position;
+        ++read;
+    }
+    return read >= 2 ? one : std::nullopt;
 }
 
 // Whether the rows are runs each from position 0, the first at its own rows: the rows of documents
@@ -477,6 +496,21 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
         return std::nullopt;
     // Unread rows are the stream's to show; so are a few rows off an offset that explains the rest
     // (position-offset, which the fit names, with rows 4000..4009 overwritten).
+    // Every row at one position: one position's row repeated (a decode window whose ids did not
+    // advance, pe[:, p] indexed where pe[:, :L] is meant): same-row, the position said as declared.
+    if (const auto one = onePosition(r)) {
+        Named same;
+        same.mistakes = {CheckMistakes::kSameRow};
+        same.diagnosis = u"every row holds position %1 (%2): one position's row repeated where each row holds its "
+                         "own, positions %3..%4 (ids that did not advance, or pe[:, %1] indexed where pe[:, %3:%5] "
+                         "is meant)"_s.arg(first + *one)
+                             .arg(*one >= 0 && *one < e.rows() ? u"row %1's own"_s.arg(*one)
+                                                               : u"no row's own"_s)
+                             .arg(first)
+                             .arg(first + e.rows() - 1)
+                             .arg(first + e.rows());
+        return same;
+    }
     const Offset common = commonOffset(r);
     const std::int64_t unread
         = std::accumulate(r.begin(), r.end(), std::int64_t(0),
@@ -509,7 +543,7 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
         words.append(scaledWords(*scale, correct));
     } else if (!allOwn) {
         named.mistakes.append(ApplyCheck::kPositionsOutOfOrder);
-        words.append(movedWords(r, lists.size() > 1));
+        words.append(movedWords(r, lists.size() > 1, first));
         if (!otherList && restartsAtZero(r)) {
             named.restarts = true;
             words.back() += restartWords(r);
