@@ -42,8 +42,10 @@ std::optional<std::int64_t> referenceRowOf(const TableMatch &declared, const std
             for (std::int64_t r = 0; r < t.rows; ++r) {
                 const float *values = t.values + r * t.stride;
                 char &bad = differs[std::size_t(t.row0 + r - r0)];
+                // The tolerance at the row's position (a window's, float32 angles' error growing with it).
+                const auto position = double(reference.position(t.row0 + r));
                 for (std::int64_t c = 0; c < t.cols && !bad; ++c) {
-                    const double limit = declared.tolerance.limit(values[c], t.col0 + c, double(t.row0 + r));
+                    const double limit = declared.tolerance.limit(values[c], t.col0 + c, position);
                     bad = !(std::fabs(double(row[std::size_t(t.col0 + c)]) - double(values[c])) <= limit)
                         && row[std::size_t(t.col0 + c)] != values[c];
                 }

@@ -1,6 +1,8 @@
 #include "CheckPositions.h"
 
+#include "check/TensorShapes.h"
 #include "core/ParamText.h"
+
 
 using namespace Qt::StringLiterals;
 
@@ -48,16 +50,34 @@ void say(TableMatch &match, const Window &window)
         match.positions = PositionWindow {window->first, window->second - 1, true, false, {}};
 }
 
+std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape)
+{
+    using TensorShapes::Kind;
+    const Kind kind = TensorShapes::kindOf(shape);
+    if (kind == Kind::Vector || kind == Kind::Refused)
+        return std::nullopt;
+    // Of what is not a stack (dimensions other than 1 at most two), the table of every dimension but
+    // the last (TableFile::openTensor's rows): Megatron's [S, 1, 1, D], PyTorch's (max_len, 1, d).
+    const std::vector<std::int64_t> stacked = TensorShapes::stackShape(shape);
+    std::int64_t all = 1;
+    for (std::size_t i = 0; i + 1 < shape.size(); ++i)
+        all *= shape[i];
+    return {TensorShapes::notOne(shape).size() <= 2 ? all : stacked[stacked.size() - 2]};
+}
+
 QString refusal(const Window &declared, const std::vector<std::int64_t> &shape, const QString &name)
 {
     if (!declared)
         return {};
     const std::pair<std::int64_t, std::int64_t> &window = *declared;
-    if (shape.size() < 2)
+    // An array the check refuses is refused there, with the shapes it accepts.
+    if (TensorShapes::kindOf(shape) == TensorShapes::Kind::Refused)
+        return {};
+    const std::optional<std::int64_t> rows = tableRows(shape);
+    if (!rows)
         return u"--positions: %1 is a vector, which holds no positions; --positions gives a table's rows'"_s.arg(name);
-    const std::int64_t rows = shape[shape.size() - 2];
-    if (window.second - window.first != rows)
-        return u"--positions: must be A:B with B - A = %1, the rows of %2; got %3:%4"_s.arg(rows)
+    if (window.second - window.first != *rows)
+        return u"--positions: must be A:B with B - A = %1, the rows of %2; got %3:%4"_s.arg(*rows)
             .arg(name)
             .arg(window.first)
             .arg(window.second);

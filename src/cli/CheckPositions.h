@@ -36,9 +36,15 @@ std::variant<Window, QString> read(const QCommandLineParser &parser);
 std::variant<Window, QString> declare(const QCommandLineParser &parser, CheckDeclaration &declaration,
                                       CheckExpect::Expectation &expected);
 
-// Why the window cannot be a tensor of `shape`'s: B - A must be its rows (a table's L, a map's
-// queries, a stack's rows per slice), and a vector holds no positions; empty where it can (or where
-// no window was declared).
+// The rows each table of an array of `shape` has, as the check reads it (TensorShapes::kindOf): a
+// table's every dimension but the last ([S, 1, 1, D] and PyTorch's (max_len, 1, d) are tables of S and
+// max_len rows), a stack's slices' rows (its dimensions of 1 dropped, TensorShapes::stackShape: a
+// [B, L, 1, D] cache's L); none of a vector.
+std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape);
+
+// Why the window cannot be a tensor of `shape`'s: B - A must be its rows (tableRows: a table's L, a
+// map's queries, a stack's rows per slice), and a vector holds no positions; empty where it can (or
+// where no window was declared).
 QString refusal(const Window &window, const std::vector<std::int64_t> &shape, const QString &name);
 
 // A declared window said on a match that says none of its own (an absolute table's rows).

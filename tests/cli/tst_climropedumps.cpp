@@ -501,6 +501,45 @@ private slots:
             = checkFile(cos, {u"--expect-config"_s, QStringLiteral(POSENC_CONFIGS "/Qwen2-VL-7B-Instruct.json")});
         QVERIFY2(config.exit == 7 && config.diagnosis().contains(u"no prompt is declared"_s), qPrintable(config.shown));
     }
+
+    // A decode window of text tokens, transformers' cos before the merge [3, 1, 5, 128] at ids 130..134
+    // (get_rope_index's text: t = h = w), declared by --positions with no prompt: correct at its
+    // window; a port whose ids did not advance (every row at 130, jundot/omlx PR#2363) same-row with
+    // position 130 said, under the config and against the correct window's table; without --positions
+    // the refusal says that --prompt or --positions declares the rows.
+    void decodeWindowDeclaredByPositions()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::vector<Id> window, stuck;
+        for (std::int64_t p = 130; p < 135; ++p) {
+            window.push_back({p, p, p});
+            stuck.push_back({130, 130, 130});
+        }
+        const QString fixed = saved(dir, u"fixed.npy"_s, {3, 1, 5, 128}, perAxisCos(window, 1e6, 64, 1));
+        const QString buggy = saved(dir, u"buggy.npy"_s, {3, 1, 5, 128}, perAxisCos(stuck, 1e6, 64, 1));
+        const QStringList config {u"--expect-config"_s, QStringLiteral(POSENC_CONFIGS "/Qwen2.5-VL-7B-Instruct.json")};
+        const QStringList positions {u"--positions"_s, u"130:135"_s};
+        const auto right = checkFile(fixed, config + positions);
+        QVERIFY2(right.exit == 0 && right.verdict() == u"correct"_s, qPrintable(right.shown));
+        QCOMPARE(right.json[u"positions"_s].toObject()[u"first"_s].toInt(), 130);
+        const auto wrong = checkFile(buggy, config + positions);
+        QVERIFY2(wrong.exit == 1 && mistakesOf(wrong) == QStringList {u"same-row"_s}
+                     && wrong.diagnosis().contains(u"(position 130)"_s),
+                 qPrintable(wrong.shown));
+        const auto undeclared = checkFile(fixed, config);
+        QVERIFY2(undeclared.exit == 2 && undeclared.shown.contains(u"--prompt declares the prompt"_s)
+                     && undeclared.shown.contains(u"--positions A:B a text-only window"_s),
+                 qPrintable(undeclared.shown));
+        // One slice, 64 columns (a text window's every split alike): against the correct window's table.
+        const std::array<std::int64_t, 3> split {8, 12, 12};
+        const QString reference = saved(dir, u"ref.npy"_s, {5, 64}, mropeCos(window, 1e6, split, false));
+        const QString port = saved(dir, u"port.npy"_s, {5, 64}, mropeCos(stuck, 1e6, split, false));
+        const auto table = checkFile(port, {u"--expect-table"_s, reference});
+        QVERIFY2(table.exit == 1 && mistakesOf(table) == QStringList {u"same-row"_s}
+                     && table.diagnosis().contains(u"every row holds position 130 (row 0's own)"_s),
+                 qPrintable(table.shown));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliMropeDumps)

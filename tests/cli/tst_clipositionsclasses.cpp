@@ -451,6 +451,42 @@ private slots:
         const QString words = u"row 1's ids are all %1, not advancing"_s.arg(int(id));
         QVERIFY2(report(run).value(u"detail"_s).toString().contains(words), qPrintable(run.out));
     }
+    // Tokens after a cache all at the id the cache leaves off at (jundot/omlx PR#2363: a decode window
+    // of M-RoPE text ids broadcast at its start, get_rope_index's text arange(130)'s next 130, 131, ..
+    // left at 130): positions-constant with the cache said; steps at 0 instead (each step's offset
+    // lost) stay cache-offset, and the window advancing is correct.
+    void windowAfterACacheAtOneId_data()
+    {
+        QTest::addColumn<float>("stuck");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("at the cache's end") << 130.0f << u"positions-constant"_s;
+        QTest::newRow("at 0") << 0.0f << u"cache-offset"_s;
+        QTest::newRow("advancing") << -1.0f << QString();
+    }
+    void windowAfterACacheAtOneId()
+    {
+        QFETCH(float, stuck);
+        QFETCH(QString, named);
+        QTemporaryDir dir;
+        std::vector<double> ids; // [3, 1, 135]: t, h and w alike
+        for (int axis = 0; axis < 3; ++axis)
+            for (int c = 0; c < 135; ++c)
+                ids.push_back(c < 131 || stuck < 0 ? double(c) : double(stuck));
+        QFile file(dir.filePath(u"ids.npy"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(npy({3, 1, 135}, ids)) > 0);
+        file.close();
+        const auto run = check(file.fileName(), {u"--cache"_s, u"130"_s}, true);
+        if (named.isEmpty()) {
+            QVERIFY2(run.exitCode != 1, qPrintable(run.err + run.out));
+            return;
+        }
+        QVERIFY2(run.exitCode == 1, qPrintable(run.err + run.out));
+        QCOMPARE(verdictOf(run), std::pair(u"mistake"_s, QStringList {named}));
+        if (named == u"positions-constant"_s)
+            QVERIFY2(report(run).value(u"detail"_s).toString().contains(u"continuing from the cache of 130"_s),
+                     qPrintable(run.out));
+    }
+
     // Two images, the second's tokens at text positions (Blaizzy/mlx-vlm#1282: get_rope_index summed
     // the vision starts into one index and counted one image): mrope-1d-positions said of that image
     // alone, the fixed ids correct. The ids are Qwen2VLModel.get_rope_index's (transformers 4.x,

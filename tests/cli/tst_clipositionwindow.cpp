@@ -234,6 +234,42 @@ private slots:
         }
     }
 
+    // A cache whose dimensions of 1 sit between its rows and columns (Megatron's RotaryEmbedding emb[:,
+    // None, None, :], [S, 1, 1, D]; Paddle's and MLX's [B, L, 1, D]) is read as tables of S (L) rows
+    // by every path: --positions declares those rows' positions, at its own window correct, elsewhere
+    // position-offset; B - A = 1 is refused with the rows the check reads.
+    void unitDimensions_data()
+    {
+        QTest::addColumn<QString>("dims");
+        QTest::newRow("megatron [S, 1, 1, D]") << u"48,1,1,32"_s;
+        QTest::newRow("paddle [B, L, 1, D]") << u"2,48,1,32"_s;
+        QTest::newRow("pytorch buffer [L, 1, d]") << u"48,1,32"_s;
+    }
+    void unitDimensions()
+    {
+        QFETCH(QString, dims);
+        std::vector<std::int64_t> shape;
+        for (const QString &dim : dims.split(u','))
+            shape.push_back(dim.toLongLong());
+        std::vector<double> cells;
+        const std::int64_t batches = shape[1] == 1 ? 1 : shape[0];
+        for (std::int64_t b = 0; b < batches; ++b) {
+            const std::vector<double> one = ropeCos(1000, 48, 32);
+            cells.insert(cells.end(), one.begin(), one.end());
+        }
+        const QString file = written(shape, cells);
+        const QStringList rope {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s, u"--head-dim"_s, u"32"_s};
+        const CliCheck::Checked own = CliCheck::checkFile(file, rope + QStringList {u"--positions"_s, u"1000:1048"_s});
+        QVERIFY2(own.verdict() == u"correct"_s && own.mistakes().isEmpty(), qPrintable(own.shown));
+        QCOMPARE(positionsOf(own)[u"first"_s].toInt(), 1000);
+        QCOMPARE(positionsOf(own)[u"declared"_s].toBool(), true);
+        const CliCheck::Checked off = CliCheck::checkFile(file, rope + QStringList {u"--positions"_s, u"0:48"_s});
+        QVERIFY2(CliCheck::named(off.json, {u"position-offset"_s}), qPrintable(off.shown));
+        const CliRun::Run one = CliRun::posenc({u"check"_s, file, u"--quiet"_s, u"--positions"_s, u"1000:1001"_s});
+        QCOMPARE(one.exitCode, 2);
+        QVERIFY2(one.err.startsWith(u"posenc check: --positions: must be A:B with B - A = 48"_s), qPrintable(one.err));
+    }
+
     // --positions that cannot be the table's: one line naming the flag and its range, exit 2.
     void refused_data()
     {

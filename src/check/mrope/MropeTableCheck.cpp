@@ -182,8 +182,16 @@ bool isVision(const MropeLayout::Span &s)
     return s.kind != MropeTokenKind::Text;
 }
 
-QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows, std::int64_t padding = 0)
+QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows, std::int64_t padding = 0,
+                       std::optional<std::int64_t> window = std::nullopt)
 {
+    if (window)
+        return u"%1, rope_theta %2, rotary_dim %3, at a text-only window of positions %4..%5 (t = h = w, as "
+               "get_rope_index gives text tokens; --positions declares them, no prompt)"_s
+            .arg(splitWords(p.mrope.section, p.mrope.interleaved), NumberText::exact(p.rope.theta))
+            .arg(2 * RopeFrequencies::pairs(p.rope))
+            .arg(*window)
+            .arg(*window + rows - padding - 1);
     QString prompt = p.mrope.prompt;
     if (prompt.size() > 80)
         prompt = prompt.left(77) + u"..."_s;
@@ -244,10 +252,13 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, const J
                   {u"mrope_interleaved"_s, p.mrope.interleaved},
                   {u"base"_s, p.rope.theta},
                   {u"rope_deltas"_s, reference->layout().ropeDelta()}};
+    // A text-only window reads no prompt, so no rope_deltas.
+    if (reference->window())
+        m.findings[3].value = std::monostate();
     // A row's position is its ids (t, h, w), not its index: no offset or first position row.
     setTolerance(m, e, reference->turns(), judged.float32);
     m.params = p;
-    const QString words = referenceWords(p, reference->layout(), e.rows(), reference->leftPadding());
+    const QString words = referenceWords(p, reference->layout(), e.rows(), reference->leftPadding(), reference->window());
     m.referenceText = u"M-RoPE, "_s + words;
     m.verdict = CheckVerdict::Correct;
     m.correctAgainst = publishedAs(p.mrope.section, p.mrope.interleaved, p.rope.theta, RopeFrequencies::pairs(p.rope));
@@ -262,6 +273,14 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, const J
 bool promptDeclared(const TableEvidence &e)
 {
     return !e.declared.family || e.declared.declares(u"prompt"_s);
+}
+
+// The rows' ids besides the prompt: a left-padded row's padding, and with no prompt declared but the
+// rows' positions (--positions A:B: a decode step's window of text tokens), ids A.. on every axis.
+MropeRowIds rowIdsOf(const TableEvidence &e, const Params &params)
+{
+    const bool window = !promptDeclared(e) && e.declared.positionsDeclared;
+    return {mropeLeftPadding(params, e.rows()), window ? std::optional(e.declared.firstPosition) : std::nullopt};
 }
 
 // The declared M-RoPE but for rope_theta: the theta the table's undeclared reading finds
@@ -282,7 +301,7 @@ std::optional<TableMatch> thetaNamed(const TableEvidence &e, const Params &param
     if (!other.isValid())
         return std::nullopt;
     Judged j;
-    const bool ownIds = !promptDeclared(e);
+    const bool ownIds = !promptDeclared(e) && !rowIdsOf(e, params).window;
     if (ownIds) {
         const auto read = MropeTableFit::readAt(e, reading->theta, params.mrope.section, params.mrope.interleaved);
         if (!read || read->cosine != cosine)
@@ -290,7 +309,7 @@ std::optional<TableMatch> thetaNamed(const TableEvidence &e, const Params &param
         const MropeSampledReference at(read->turns, read->cosine, read->rows, read->ids);
         j = judge(at, e, read->turns);
     } else {
-        const MropePromptReference at(other, cosine, MropeIdMistake::None, {}, mropeLeftPadding(params, e.rows()));
+        const MropePromptReference at(other, cosine, MropeIdMistake::None, {}, rowIdsOf(e, params));
         j = judge(at, e, at.turns());
     }
     if (j.bad() != 0 || !explains(j.score.compared, j.bad()))
@@ -316,7 +335,7 @@ std::optional<TableMatch> thetaNamed(const TableEvidence &e, const Params &param
 // never a mistake against a demo prompt (a correct table was mrope-ids-differ against it).
 std::optional<TableMatch> atOwnIds(const TableEvidence &e, const Params &params, bool cosine)
 {
-    if (promptDeclared(e) || params.rope.type != RopeType::Default)
+    if (promptDeclared(e) || rowIdsOf(e, params).window || params.rope.type != RopeType::Default)
         return std::nullopt;
     const auto reading = MropeTableFit::readAt(e, params.rope.theta, params.mrope.section, params.mrope.interleaved);
     if (!reading || reading->cosine != cosine || reading->turns.cols() != e.cols())
@@ -343,7 +362,7 @@ namespace {
 // values where every sampled row is that table (or the other of cos and sin); nothing otherwise, and
 // the shapes' refusal stands.
 std::optional<TableMatch> rotaryDimNamed(const TableEvidence &e, const Params &params, bool cosine,
-                                         std::int64_t padding)
+                                         const MropeRowIds &at)
 {
     if (e.cols() % 2 != 0 || e.cols() > params.rope.headDim)
         return std::nullopt;
@@ -352,14 +371,14 @@ std::optional<TableMatch> rotaryDimNamed(const TableEvidence &e, const Params &p
     if (!wide.isValid() || RopeFrequencies::rotaryDim(wide.rope) != e.cols())
         return std::nullopt;
     auto reference = std::make_shared<const MropePromptReference>(wide, cosine, MropeIdMistake::None,
-                                                                  std::vector<int> {}, padding);
-    if (reference->cols() != e.cols() || e.rows() < padding + reference->layout().tokens())
+                                                                  std::vector<int> {}, at);
+    if (reference->cols() != e.cols() || (!at.window && e.rows() < at.leftPadding + reference->layout().tokens()))
         return std::nullopt;
     const Judged judged = judge(*reference, e, reference->turns());
     // The other of cos and sin is tried too (--expect-config tries both): it is the mistake named,
     // at its own deviating cells, where this width reads the table as the other one.
     if (judged.bad() != 0) {
-        const MropePromptReference other(wide, !cosine, MropeIdMistake::None, std::vector<int> {}, padding);
+        const MropePromptReference other(wide, !cosine, MropeIdMistake::None, std::vector<int> {}, at);
         if (judge(other, e, other.turns()).bad() != 0)
             return std::nullopt;
     }
@@ -389,18 +408,23 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         return u"the parameters are not a valid M-RoPE's"_s;
     const bool cosine = table == kCos;
     // A left-padded row's table (--batch left:N): its padding rows at ids 1.
-    const std::int64_t padding = mropeLeftPadding(params, e.rows());
-    auto correct = std::make_shared<const MropePromptReference>(params, cosine, MropeIdMistake::None,
-                                                                std::vector<int> {}, padding);
+    const MropeRowIds at = rowIdsOf(e, params);
+    const std::int64_t padding = at.leftPadding;
+    auto correct
+        = std::make_shared<const MropePromptReference>(params, cosine, MropeIdMistake::None, std::vector<int> {}, at);
     const MropeLayout &layout = correct->layout();
     if (correct->cols() != e.cols()) {
-        if (auto named = rotaryDimNamed(e, params, cosine, padding))
+        if (auto named = rotaryDimNamed(e, params, cosine, at))
             return std::move(*named);
         return u"the parameters give a table of %1 columns (rotary_dim); this one has %2"_s.arg(correct->cols())
             .arg(e.cols());
     }
-    if (e.rows() < padding + layout.tokens())
-        return u"the prompt gives %1 tokens; this table has %2 rows"_s.arg(layout.tokens()).arg(e.rows() - padding);
+    if (!at.window && e.rows() < padding + layout.tokens())
+        return u"the prompt gives %1 tokens; this table has %2 rows%3"_s.arg(layout.tokens())
+            .arg(e.rows() - padding)
+            .arg(promptDeclared(e) ? QString()
+                                   : u" (no --prompt given: the example prompt's); --prompt declares the prompt the "
+                                     "table was made for, or --positions A:B a text-only window (t = h = w = A..B-1)"_s);
     const Judged judged = judge(*correct, e, correct->turns());
     TableMatch m = matchOf(e, params, cosine, judged, correct);
     // The parameters' table, its prompt named in the reference's words, declared or not.
@@ -414,7 +438,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             return std::move(*theta);
     }
     // The other table of the declared M-RoPE: cos and sin exchanged.
-    if (const MropePromptReference other(params, !cosine, MropeIdMistake::None, {}, padding);
+    if (const MropePromptReference other(params, !cosine, MropeIdMistake::None, {}, at);
         judge(other, e, other.turns()).bad() == 0) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = {kSinCosSwapped};
@@ -449,7 +473,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         tried.push_back({MropeMistakes::kOtherEra, other, MropeIdMistake::None});
     std::optional<std::pair<std::int64_t, const Tried *>> best;
     for (const Tried &t : tried) {
-        const MropePromptReference reference(t.params, cosine, t.mistake, {}, padding);
+        const MropePromptReference reference(t.params, cosine, t.mistake, {}, at);
         const Judged j = judge(reference, e, reference.turns());
         if (j.bad() < judged.bad() && explains(j.score.compared, j.bad()) && (!best || j.bad() < best->first))
             best = std::pair {j.bad(), &t};
@@ -463,7 +487,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         if (const auto sections = sectionsRead(correct->turns(), fits, params); !sections.empty()) {
             Params other = params;
             other.mrope.section = sections.front();
-            const MropePromptReference read(other, cosine, MropeIdMistake::None, {}, padding);
+            const MropePromptReference read(other, cosine, MropeIdMistake::None, {}, at);
             const Judged j = judge(read, e, read.turns());
             if (j.bad() < judged.bad() && explains(j.score.compared, j.bad())) {
                 std::vector<std::int64_t> declared = params.mrope.section, found = sections.front();
@@ -479,7 +503,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             }
         }
         if (const auto axes = columnAxesRead(correct->turns(), fits)) {
-            const MropePromptReference moved(params, cosine, MropeIdMistake::None, axes->axes, padding);
+            const MropePromptReference moved(params, cosine, MropeIdMistake::None, axes->axes, at);
             const Judged j = judge(moved, e, moved.turns());
             if (j.bad() < judged.bad() && explains(j.score.compared, j.bad())) {
                 m.verdict = CheckVerdict::Mistake;

@@ -55,12 +55,13 @@ MropeTurns mropeTurns(const Params &params, const MropeLayout &layout)
 }
 
 MropePromptReference::MropePromptReference(const Params &params, bool cosine, MropeIdMistake mistake,
-                                           std::vector<int> columnAxes, std::int64_t leftPadding)
+                                           std::vector<int> columnAxes, MropeRowIds rowIds)
     : m_layout(std::make_shared<const MropeLayout>(params))
     , m_turns(mropeTurns(params, *m_layout))
     , m_cosine(cosine)
     , m_mistake(mistake)
-    , m_padding(std::max<std::int64_t>(leftPadding, 0))
+    , m_padding(std::max<std::int64_t>(rowIds.leftPadding, 0))
+    , m_window(rowIds.window)
 {
     m_turns.columnAxes = std::move(columnAxes);
 }
@@ -94,6 +95,13 @@ std::int64_t mropeLeftPadding(const Params &params, std::int64_t rows)
 
 void MropePromptReference::realIds(std::int64_t row0, std::int64_t count, MropeIds *out) const
 {
+    if (m_window) {
+        for (std::int64_t i = 0; i < count; ++i) {
+            const std::int64_t id = *m_window + row0 + i;
+            out[i] = MropeIds {MropeTokenKind::Text, id, id, id};
+        }
+        return;
+    }
     const MropeLayout &layout = *m_layout;
     const std::int64_t inPrompt = std::clamp<std::int64_t>(layout.tokens() - row0, 0, count);
     if (inPrompt > 0)

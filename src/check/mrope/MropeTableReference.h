@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 // The references `posenc check` compares an M-RoPE cos or sin table with (docs/ARCHITECTURE.md,
@@ -52,6 +53,19 @@ struct MropeTurns
 // rope_type at the prompt's sequence length) and attention factor.
 MropeTurns mropeTurns(const Params &params, const MropeLayout &layout);
 
+// Where a table's rows are besides the prompt: after `leftPadding` rows of left padding (--batch
+// left:N), and, of a text-only window with no prompt declared (--positions A:B of a decode step's
+// cache), at ids A + row on every axis (t = h = w: get_rope_index's text tokens), the prompt unread.
+struct MropeRowIds
+{
+    MropeRowIds(std::int64_t padding = 0, std::optional<std::int64_t> textWindow = std::nullopt)
+        : leftPadding(padding)
+        , window(textWindow)
+    { }
+    std::int64_t leftPadding;
+    std::optional<std::int64_t> window;
+};
+
 // The declared prompt's table: rows past the prompt's tokens are generated tokens, at their index
 // + rope_deltas on every axis (position_ids = cache_position + rope_deltas). With `leftPadding`, the
 // table is a left-padded row's: its first rows padding at ids 1 on every axis, which get_rope_index
@@ -63,7 +77,7 @@ class MropePromptReference final : public TableReference
 {
 public:
     MropePromptReference(const Params &params, bool cosine, MropeIdMistake mistake = MropeIdMistake::None,
-                         std::vector<int> columnAxes = {}, std::int64_t leftPadding = 0);
+                         std::vector<int> columnAxes = {}, MropeRowIds rowIds = {});
 
     std::int64_t cols() const override { return m_turns.cols(); }
     bool compared(std::int64_t) const override { return true; }
@@ -76,6 +90,8 @@ public:
     const MropeLayout &layout() const { return *m_layout; }
     const MropeTurns &turns() const { return m_turns; }
     std::int64_t leftPadding() const { return m_padding; }
+    // The first position of a text-only window (MropeRowIds::window), where the rows are one.
+    std::optional<std::int64_t> window() const { return m_window; }
     bool cosine() const { return m_cosine; }
 
 private:
@@ -87,6 +103,7 @@ private:
     bool m_cosine;
     MropeIdMistake m_mistake;
     std::int64_t m_padding = 0;
+    std::optional<std::int64_t> m_window;
 };
 
 // The rows of left padding before a table of `rows` rows whose batch row is declared

@@ -199,23 +199,19 @@ std::optional<std::int64_t> commonShift(const std::vector<RowShifts> &rows)
 }
 
 // Where each row's ids leave the reference at one column and, from there to its last real token,
-// either keep one shift from it or stop advancing: a step after a cache (a decode step, or a chunk
-// of a chunked prefill) whose ids do not continue from it. The words, and whether every such row
-// stops from its first real token on with no cache before it: one id for a whole row, no step
-// after anything (positions-constant), or nothing.
-struct OffTheCache
-{
-    QString words;
-    bool wholeRowsStill = false;
-};
+// either keep one shift from it or stop advancing: a step after a cache (a decode step, or a chunk of
+// a chunked prefill) whose ids do not continue from it. The words; whether every such row stops
+// (positions-constant), and from its first real token on with no cache before (one id a row).
+struct OffTheCache { QString words; bool wholeRowsStill = false, still = false; };
 
 std::optional<OffTheCache> offTheCacheFrom(const ReferenceIds &batch, const RowMatrixXf &ids, std::int64_t shown)
 {
     const BatchLayout &layout = batch.layout();
     std::vector<std::int64_t> reference(std::size_t(batch.axes() * layout.cols()));
     QStringList parts;
-    bool wholeRows = true; // every row that leaves the reference shifted from its first real token on
-    bool wholeStill = true; // every such row's real tokens at one id, no cache before
+    // Every row that leaves the reference: shifted from its first real token on; its real tokens at
+    // one id, no cache before; at one id from where it leaves it, the token before at its id, or whole.
+    bool wholeRows = true, wholeStill = true, allStill = true;
     for (std::int64_t b = 0; b < layout.rows(); ++b) {
         batch.ids(IdsChoice::Reference, b, 0, layout.cols(), reference.data());
         std::optional<std::int64_t> from, shift, stuck, first, firstId;
@@ -250,6 +246,9 @@ std::optional<OffTheCache> offTheCacheFrom(const ReferenceIds &batch, const RowM
             return std::nullopt;
         wholeRows = wholeRows && shifted && from == first;
         wholeStill = wholeStill && !shifted && oneId && layout.cache() == 0;
+        // Stopped at the id before (a window not advancing); elsewhere (0, the first id) an offset lost.
+        allStill = allStill && !shifted
+            && ((oneId && layout.cache() == 0) || (*from > *first && *stuck == reference[std::size_t(*from - 1)]));
         const QString where
             = layout.cache() > 0 && *from >= layout.cache() ? u"its decode steps"_s : u"column %1 on"_s.arg(*from);
         parts.append(shifted ? u"row %1's ids from %2 are the reference's %3%4"_s.arg(b).arg(where).arg(
@@ -261,7 +260,7 @@ std::optional<OffTheCache> offTheCacheFrom(const ReferenceIds &batch, const RowM
     // (partsOff names them).
     if (parts.isEmpty() || wholeRows)
         return std::nullopt;
-    return OffTheCache {parts.join(u"; "_s), wholeStill};
+    return OffTheCache {parts.join(u"; "_s), wholeStill, allStill};
 }
 
 void notePadding(Report &report, const ReferenceIds &batch, const RowMatrixXf &ids)
@@ -530,13 +529,16 @@ Report checkIds(const Params &params, const RowMatrixXf &ids, const MropeIdsRule
               "is declared with --position-offset 2)"_s;
         return report;
     }
-    if (const auto off = offTheCacheFrom(batch, ids, shown); off && declared && off->wholeRowsStill) {
-        // Every real token of a row at one id: each token read as at one position, as ids left at
-        // their initial value give (huggingface/text-generation-inference#2714: Qwen2-VL's ids of a
-        // text-only prompt were torch.ones(3, B, L), fixed to arange(L)); no cache is declared before.
+    if (const auto off = offTheCacheFrom(batch, ids, shown); off && declared && off->still) {
+        // A row at one id (text-generation-inference#2714: Qwen2-VL's text ids torch.ones(3, B, L)), or the
+        // tokens after a cache (jundot/omlx PR#2363: a decode window broadcast at its start).
         report.mistakes = {kPositionsConstant};
-        report.detail = u"%1: every real token of the row at one position, so attention reads no order among "
-                        "them; the reference's ids advance by one a token from its first"_s.arg(off->words);
+        report.detail = u"%1: %2 at one position, so attention reads no order among them; the reference's ids "
+                        "advance by one a token%3"_s.arg(off->words)
+                            .arg(off->wholeRowsStill ? u"every real token of the row"_s : u"the tokens from there"_s)
+                            .arg(off->wholeRowsStill ? u" from its first"_s
+                                 : layout.cache() > 0 ? u", continuing from the cache of %1"_s.arg(layout.cache())
+                                                      : QString());
         return report;
     } else if (off && declared) {
         report.mistakes = {BatchParamRows::choiceWords().value(int(IdsChoice::CacheOffset))};

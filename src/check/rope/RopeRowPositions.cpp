@@ -1,4 +1,5 @@
 #include "RopeRowPositions.h"
+#include "RopeRowPatterns.h"
 
 #include "check/CellTolerance.h"
 #include "check/PairAngles.h"
@@ -146,10 +147,11 @@ QString rowsText(std::int64_t first, std::int64_t count)
     return count == 1 ? u"row %1"_s.arg(first) : u"rows %1..%2"_s.arg(first).arg(first + count - 1);
 }
 
-QString positionsText(const Region &r)
+// The region's positions as the rows hold them, `first` the declared position of row 0.
+QString positionsText(const Region &r, std::int64_t first)
 {
-    return r.count == 1 ? u"holds position %1"_s.arg(r.position)
-                        : u"hold positions %1..%2"_s.arg(r.position).arg(r.position + r.count - 1);
+    const std::int64_t p = first + r.position;
+    return r.count == 1 ? u"holds position %1"_s.arg(p) : u"hold positions %1..%2"_s.arg(p).arg(p + r.count - 1);
 }
 
 // "short_factor" or "long_factor": the list of hypothesis `list` of `lists`.
@@ -195,7 +197,7 @@ QString switchWords(const std::vector<ListRun> &runs, const std::vector<RopeFit:
                .arg(lists.front().params.rope.originalMaxLen.value_or(0));
 }
 
-QString movedWords(const std::vector<Region> &regions, bool twoLists)
+QString movedWords(const std::vector<Region> &regions, bool twoLists, std::int64_t first)
 {
     constexpr qsizetype kShown = 8;
     QStringList moved;
@@ -203,7 +205,7 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
     for (const Region &r : regions) {
         if (r.position == r.row || r.list == kUnread)
             continue;
-        QString words = u"%1 %2"_s.arg(rowsText(r.row, r.count), positionsText(r));
+        QString words = u"%1 %2"_s.arg(rowsText(r.row, r.count), positionsText(r, first));
         if (twoLists && r.list < 0)
             words += r.count == 1 ? u" (either list's row)"_s : u" (either list's rows)"_s;
         if (++away <= kShown)
@@ -216,9 +218,10 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
         unread += r.list == kUnread ? r.count : 0;
         own += r.list != kUnread && r.position == r.row ? r.count : 0;
     }
+    const QString at = first == 0 ? u"r"_s : u"r + %1"_s.arg(first);
     const QString others = own == 0 ? QString()
-        : own == 1                  ? u"; the one other row r holds position r"_s
-                                    : u"; the other %1 rows r hold position r"_s.arg(own);
+        : own == 1                  ? u"; the one other row r holds position %1"_s.arg(at)
+                                    : u"; the other %1 rows r hold position %2"_s.arg(own).arg(at);
     return u"the rows' positions are not their own: %1%2%3%4%5"_s.arg(
         moved.join(u", "_s), away > kShown ? u", …"_s : QString(), others,
         unread > 0 ? u" but %1 that hold%2 no position (the cells the stream shows)"_s.arg(
@@ -227,26 +230,6 @@ QString movedWords(const std::vector<Region> &regions, bool twoLists)
         earlier ? u" (the moved rows repeat earlier positions: a cache or position_ids that lost an offset, "
                   "or an index past a cache's end)"_s
                 : QString());
-}
-
-// Whether the rows are runs each from position 0, the first at its own rows: the rows of documents
-// packed into one sequence, each document's positions from 0 (Megatron's get_ltor_masks_and_
-// position_ids with reset_position_ids).
-bool restartsAtZero(const std::vector<Region> &regions)
-{
-    if (regions.size() < 2 || regions.front().row != 0)
-        return false;
-    return std::all_of(regions.begin(), regions.end(),
-                       [](const Region &r) { return r.list != kUnread && r.position == 0; });
-}
-
-QString restartWords(const std::vector<Region> &regions)
-{
-    QStringList starts;
-    for (std::size_t k = 1; k < regions.size() && starts.size() < 8; ++k)
-        starts.append(QString::number(regions[k].row));
-    return u"; rows %1.. restart at position 0, as documents packed into one sequence hold them: packed "
-           "documents? give --position-ids"_s.arg(starts.join(u".., "_s));
 }
 
 // The offset (position - row) of the most rows read, and how many rows lie off it (unread ones too).
@@ -293,42 +276,6 @@ bool atRoundedPositions(const std::vector<Region> &regions, bool bfloat16)
         }
     }
     return moved;
-}
-
-// The whole number s >= 2 where every row read r holds position s r (a row of both lists too), and
-// some row past 0 is read; nothing else.
-std::optional<std::int64_t> scaleOf(const std::vector<Region> &regions)
-{
-    std::optional<std::int64_t> scale;
-    for (const Region &g : regions) {
-        if (g.list == kUnread)
-            continue;
-        for (std::int64_t i = 0; i < g.count; ++i) {
-            const std::int64_t row = g.row + i, position = g.position + i;
-            if (row == 0 ? position != 0 : position % row != 0)
-                return std::nullopt;
-            if (row > 0 && !scale)
-                scale = position / row;
-            if (row > 0 && (*scale < 2 || position != *scale * row))
-                return std::nullopt;
-        }
-    }
-    return scale;
-}
-
-QString scaledWords(std::int64_t scale, const RopeFit::Hypothesis &correct)
-{
-    const RopeParams &r = correct.params.rope;
-    const QString declared = r.type == RopeType::Linear
-        ? u"rope_type linear with factor %1"_s.arg(r.factor.value_or(1.0))
-        : u"rope_type %1"_s.arg(RopeTypes::word(r.type));
-    return u"row r holds position %1 r (row 1 position %1, row 2 position %2, …): the positions were multiplied by "
-           "%1 before their angles were formed, in order but scaled (mlx-lm#1545: InternLM3's default position "
-           "scale of 2). The angles are rope_type linear's with a factor 1/%1 of the reference's (position / factor): "
-           "the table alone cannot tell the two apart; the reference gives %3, so the rows are read as scaled "
-           "positions"_s.arg(scale)
-               .arg(2 * scale)
-               .arg(declared);
 }
 
 // Rows 0..n-1 at positions offset..offset+n-1 of list `list`: a later chunk of one sequence. The
@@ -477,6 +424,21 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
         return std::nullopt;
     // Unread rows are the stream's to show; so are a few rows off an offset that explains the rest
     // (position-offset, which the fit names, with rows 4000..4009 overwritten).
+    // Every row at one position: one position's row repeated (a decode window whose ids did not
+    // advance, pe[:, p] indexed where pe[:, :L] is meant): same-row, the position said as declared.
+    if (const auto one = onePosition(r)) {
+        Named same;
+        same.mistakes = {CheckMistakes::kSameRow};
+        same.diagnosis = u"every row holds position %1 (%2): one position's row repeated where each row holds its "
+                         "own, positions %3..%4 (ids that did not advance, or pe[:, %1] indexed where pe[:, %3:%5] "
+                         "is meant)"_s.arg(first + *one)
+                             .arg(*one >= 0 && *one < e.rows() ? u"row %1's own"_s.arg(*one)
+                                                               : u"no row's own"_s)
+                             .arg(first)
+                             .arg(first + e.rows() - 1)
+                             .arg(first + e.rows());
+        return same;
+    }
     const Offset common = commonOffset(r);
     const std::int64_t unread
         = std::accumulate(r.begin(), r.end(), std::int64_t(0),
@@ -509,7 +471,7 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
         words.append(scaledWords(*scale, correct));
     } else if (!allOwn) {
         named.mistakes.append(ApplyCheck::kPositionsOutOfOrder);
-        words.append(movedWords(r, lists.size() > 1));
+        words.append(movedWords(r, lists.size() > 1, first));
         if (!otherList && restartsAtZero(r)) {
             named.restarts = true;
             words.back() += restartWords(r);
