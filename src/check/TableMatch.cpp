@@ -36,12 +36,24 @@ QString verdictWithNames(CheckVerdict v, const QStringList &mistakes)
 
 QString mistakesJson(CheckVerdict v, const QStringList &mistakes)
 {
-    QStringList quoted;
-    for (const QString &id : mistakes)
-        quoted.append(Description::jsonString(id));
-    const QString names = u"["_s + quoted.join(u", "_s) + u"]"_s;
-    return v == CheckVerdict::Mistake ? u"\"mistakes\": %1, \"guessed_mistakes\": []"_s.arg(names)
-                                      : u"\"mistakes\": [], \"guessed_mistakes\": %1"_s.arg(names);
+    return mistakesJson(v, mistakes, {});
+}
+
+QString mistakesJson(CheckVerdict v, const QStringList &mistakes, const QStringList &guessed)
+{
+    const auto array = [](const QStringList &ids) {
+        QStringList quoted;
+        for (const QString &id : ids)
+            quoted.append(Description::jsonString(id));
+        return u"["_s + quoted.join(u", "_s) + u"]"_s;
+    };
+    QStringList guesses = v == CheckVerdict::Mistake ? QStringList() : mistakes;
+    for (const QString &id : guessed) {
+        if (!guesses.contains(id) && !(v == CheckVerdict::Mistake && mistakes.contains(id)))
+            guesses.append(id);
+    }
+    return u"\"mistakes\": %1, \"guessed_mistakes\": %2"_s.arg(
+        array(v == CheckVerdict::Mistake ? mistakes : QStringList()), array(guesses));
 }
 
 QString precision(TablePrecision precision)

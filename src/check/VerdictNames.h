@@ -15,5 +15,8 @@ QString verdictWithNames(CheckVerdict verdict, const QStringList &mistakes);
 // --json's two members, "\"mistakes\": [...], \"guessed_mistakes\": [...]": the names in `mistakes`
 // on a mistake verdict alone, in `guessed_mistakes` on any other.
 QString mistakesJson(CheckVerdict verdict, const QStringList &mistakes);
+// The same where parts of the result guessed other names (one head of many): `guessed` always in
+// `guessed_mistakes`, less those `mistakes` holds on a mistake verdict.
+QString mistakesJson(CheckVerdict verdict, const QStringList &mistakes, const QStringList &guessed);
 
 } // namespace posenc::CheckWords

@@ -60,14 +60,16 @@ QString orderText(Order order, bool batch)
     return u"["_s + (batch ? u"B, "_s : QString()) + dims + u"]"_s;
 }
 
-// The names of a head's --json entries, a mistake's ("mistakes": [...]) or another verdict's guess
-// ("guessed_mistakes": [...]).
-QStringList mistakesOf(const QString &entries)
+// The names of a head's --json entries under `key`: a mistake's ("mistakes") or another verdict's
+// guess ("guessed_mistakes"); both where no key is given.
+QStringList mistakesOf(const QString &entries, const QString &key = {})
 {
     const QJsonObject o = QJsonDocument::fromJson((u"{"_s + entries + u"}"_s).toUtf8()).object();
     QStringList ids;
-    for (const QString &key : {u"mistakes"_s, u"guessed_mistakes"_s}) {
-        for (const QJsonValue &v : o.value(key).toArray())
+    for (const QString &k : {u"mistakes"_s, u"guessed_mistakes"_s}) {
+        if (!key.isEmpty() && k != key)
+            continue;
+        for (const QJsonValue &v : o.value(k).toArray())
             ids.append(v.toString());
     }
     return ids;
@@ -231,14 +233,19 @@ ApplyResult combined(const Reading &reading, const std::vector<std::int64_t> &sh
     const std::int64_t shown = reading.worst;
     ApplyResult out;
     out.verdict = over.verdict.value_or(reading.verdict);
-    QStringList mistakes, headEntries, headLines;
+    // A head's mistakes are the whole's; a head's guesses stay guesses (JSON's guessed_mistakes).
+    QStringList mistakes, guessed, headEntries, headLines;
     if (!over.mistake.isEmpty())
         mistakes.append(over.mistake);
     for (std::int64_t i = 0; i < count; ++i) {
         const ApplyResult &r = reading.results[std::size_t(i)];
-        for (const QString &id : mistakesOf(r.json)) {
+        for (const QString &id : mistakesOf(r.json, u"mistakes"_s)) {
             if (!mistakes.contains(id))
                 mistakes.append(id);
+        }
+        for (const QString &id : mistakesOf(r.json, u"guessed_mistakes"_s)) {
+            if (!guessed.contains(id))
+                guessed.append(id);
         }
         headEntries.append(u"{\"batch\": %1, \"head\": %2, %3}"_s.arg(i / heads).arg(i % heads).arg(r.json));
         headLines.append(u"  batch %1, head %2: %3"_s.arg(i / heads).arg(i % heads).arg(
@@ -268,7 +275,7 @@ ApplyResult combined(const Reading &reading, const std::vector<std::int64_t> &sh
     out.json = u"\"verdict\": \"%1\", \"tensor_shape\": \"%2\", \"tensor_layout\": \"%3\", %4, "
                "\"worst_head\": {\"batch\": %5, \"head\": %6}, \"heads\": [%7]"_s
                    .arg(CheckWords::verdict(out.verdict), shapeText(shape), orderText(order, batch),
-                        CheckWords::mistakesJson(out.verdict, mistakes))
+                        CheckWords::mistakesJson(out.verdict, mistakes, guessed))
                    .arg(shown / heads)
                    .arg(shown % heads)
                    .arg(headEntries.join(u", "_s))

@@ -267,6 +267,25 @@ private slots:
         QVERIFY2(one.diagnosis().contains(u"turned at position 255"_s), qPrintable(one.shown));
     }
 
+    // Heads checked each on its own: one head's mistake is the whole's, another head's guess stays a
+    // guess (JSON's guessed_mistakes), never carried into "mistakes".
+    void oneHeadsGuessIsNoOtherHeadsMistake()
+    {
+        constexpr std::int64_t heads = 2, dim = 64, length = 40;
+        const std::vector<double> x = normal(std::size_t(heads * length * dim), 53);
+        std::vector<double> y(x.size());
+        for (std::int64_t l = 0; l < length; ++l) {
+            turn(x, y, l, dim, 255.0, defaultRope(dim)); // head 0: every row at 255, a guess
+            turn(x, y, length + l, dim, double(l), [](std::int64_t i) { return std::pow(20000.0, -2.0 * i / 64.0); });
+        }
+        const CliCheck::Checked both = apply({1, heads, length, dim}, x, y,
+                                             {u"--apply-heads"_s, u"2"_s, u"--expect"_s, u"rope"_s, u"--rope-theta"_s,
+                                              u"10000"_s});
+        QVERIFY2(both.verdict() == u"mistake"_s && both.mistakes().contains(u"rope-theta"_s), qPrintable(both.shown));
+        QVERIFY2(!both.mistakes().contains(u"positions-constant"_s), qPrintable(both.shown));
+        QVERIFY2(both.json[u"guessed_mistakes"_s].toArray().contains(u"positions-constant"_s), qPrintable(both.shown));
+    }
+
     // A chunk after a cache (rows at 100..139) with its ids and the reference declared: every row compared
     // at its id, correct; one row off, position-offset. Its frequencies alone are read from no 40 rows
     // that far out, which was unknown.
