@@ -148,7 +148,7 @@ void RopeSearch::tryBanded(const Params &p)
         if (!(f > 1.0))
             continue;
         if (started && bandedStartIsChance(before))
-            break;
+            return;
         started = true;
         for (const std::int64_t original : originals) {
             Params q = p;
@@ -171,18 +171,13 @@ void RopeSearch::tryBanded(const Params &p)
             }
         }
     }
-    // The scalings the wrong way round, each grid ended as the correct one's after a chance start.
-    for (const auto reversed : {&RopeSearch::tryReversedLlama3, &RopeSearch::tryReversedYarn}) {
-        const std::int64_t from = m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max();
-        bool begun = false;
-        for (const double f : factors) {
-            if (!(f > 1.0) || matched())
-                continue;
-            if (begun && bandedStartIsChance(from))
-                break;
-            begun = true;
-            (this->*reversed)(p, f);
-        }
+    for (const double f : factors) {
+        if (f > 1.0 && !matched())
+            tryReversedLlama3(p, f);
+    }
+    for (const double f : factors) {
+        if (f > 1.0 && !matched())
+            tryReversedYarn(p, f);
     }
     // After the reversed blend, which HF's betas with the ramp reversed give: untruncated, that is
     // the table of the betas exchanged too, and rope-scaling-reversed is the reading kept.
