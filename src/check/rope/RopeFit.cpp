@@ -527,7 +527,7 @@ std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<R
     // Pairs that never turn are proportional's tail, or pairs too slow for the table to show: the
     // default type, the simpler, where it explains them as well.
     const bool still = measured->live < std::int64_t(measured->theta.size());
-    for (const double b : search.distinctBases()) {
+    for (const double b : measured->bases) {
         const bool defaultTried = still && !search.matched();
         if (defaultTried && !search.tryDefault(b))
             search.tryProportional(b);

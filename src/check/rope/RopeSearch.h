@@ -49,9 +49,6 @@ public:
     // the identify step was cancelled (ScoringCancel), which ends the search as well.
     bool consider(const Params &params, const QString &published = {}, ScalingMistake scaling = ScalingMistake::None);
 
-    // The measured bases the sample tells apart, in their order (RopeSearchBanded.cpp).
-    std::vector<double> distinctBases() const;
-
     void tryPublished(const std::vector<Published> &published);
     // Default (unless `defaultTried`: tryDefault(base) tried it, and it did not match), linear, and
     // the banded types (llama3, yarn) at rope_theta `base`.
@@ -94,9 +91,6 @@ private:
     void tryBanded(const Params &p);
     // Whether no llama3 or yarn reading can be near (tryBase skips them).
     bool bandedHopeless() const;
-    // Whether the banded grid's start took the best's count of cells beyond the tolerance from
-    // `before` down by no more than that count's own spread, the best explaining no table.
-    bool bandedStartIsChance(std::int64_t before) const;
     void tryReversedLlama3(const Params &p, double factor);
     void tryReversedYarn(const Params &p, double factor);
     void tryYarnRamp(const Params &p, const std::vector<std::int64_t> &originals);

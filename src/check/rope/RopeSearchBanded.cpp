@@ -1,14 +1,12 @@
-// RopeFit's search, its banded types: llama3 and yarn at each factor and original length, and the
-// bases the sample tells apart (docs/ARCHITECTURE.md, Checking a table).
+// RopeFit's search, its banded types: llama3 and yarn at each factor and original length
+// (docs/ARCHITECTURE.md, Checking a table).
 #include "RopeSearch.h"
 
 #include "check/FitNumbers.h"
-#include "check/TableHypothesis.h"
 #include "check/rope/RopeYarnBetas.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numbers>
 
 namespace posenc::RopeFit {
@@ -20,56 +18,6 @@ constexpr double kTurn = 2.0 * std::numbers::pi;
 constexpr double kCommonFactors[] = {2.0, 4.0, 8.0, 16.0, 32.0, 40.0, 64.0};
 
 } // namespace
-
-// Two bases whose default frequencies b^(-2i/d) turn the angle of every sampled position by less
-// than half a unit of the table's format (and its text's rounding) give tables within one rounding
-// of each other: one hypothesis, scored once, at the first of them (the roundest, or a config's
-// theta near the fit: Measured::bases' order). Every type scales those frequencies by a factor of 1
-// or more at most pairs, which brings such tables closer still. A fitted base's twelve roundings
-// are as many tables in float32 at a long table's far rows, and a few in bfloat16 at 256 rows.
-std::vector<double> RopeSearch::distinctBases() const
-{
-    const std::int64_t d = m_input.sample.cols();
-    double farthest = 0.0;
-    for (const std::int64_t row : m_input.sample.rows) {
-        if (m_input.framing.compared(row))
-            farthest = std::max(farthest, double(row - m_input.framing.firstRow + m_measured.firstPosition));
-    }
-    const double within = halfUnit(m_input.format) + m_input.textRounding;
-    const auto same = [&](double a, double b) {
-        double most = 0.0;
-        for (std::int64_t i = 0; i < m_measured.live; ++i) {
-            const double x = -2.0 * double(i) / double(d);
-            most = std::max(most, std::fabs(std::pow(a, x) - std::pow(b, x)));
-        }
-        return farthest * most < within;
-    };
-    std::vector<double> kept;
-    for (const double b : m_measured.bases) {
-        if (std::none_of(kept.begin(), kept.end(), [&](double k) { return same(k, b); }))
-            kept.push_back(b);
-    }
-    return kept;
-}
-
-// The grid's start, its first factor at every original length, scores llama3 and yarn where the
-// slow pairs' ratio puts them. Where it leaves the best's count of cells beyond the tolerance
-// within two standard deviations of a binomial count of that many (sqrt(n p (1 - p)), p the share
-// of the compared cells beyond) of where it was, dividing the slow pairs explains nothing more
-// than sampling chance would, and the best still explains no table (more than one cell in ten
-// beyond: TableHypothesis's explains()): a wrong rotation's angles or random cells, whose grid of
-// a thousand hypotheses a base ran to the end against a best it never came near. A banded table
-// the start's factor is a rounding of (30 for 32) takes most of the slow pairs' cells at once.
-bool RopeSearch::bandedStartIsChance(std::int64_t before) const
-{
-    if (!m_best || before == std::numeric_limits<std::int64_t>::max())
-        return false;
-    const std::int64_t n = m_best->score.compared, now = m_best->bad();
-    if (n <= 0 || explains(n, now))
-        return false;
-    const double share = std::min(1.0, double(before) / double(n));
-    return double(before - now) <= 2.0 * std::sqrt(double(before) * (1.0 - share));
-}
 
 // Llama 3's low and high frequency factors for `original`: the configs' (1 and 4, Llama 3.1 and
 // 3.2; 1 and 1, Llama 4), and those the blended pairs give. A blended pair i divides by
@@ -142,14 +90,9 @@ void RopeSearch::tryBanded(const Params &p)
         if (std::find(originals.begin(), originals.end(), original) == originals.end())
             originals.push_back(original);
     }
-    const std::int64_t before = m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max();
-    bool started = false;
     for (const double f : factors) {
         if (!(f > 1.0))
             continue;
-        if (started && bandedStartIsChance(before))
-            return;
-        started = true;
         for (const std::int64_t original : originals) {
             Params q = p;
             q.rope.factor = f;
