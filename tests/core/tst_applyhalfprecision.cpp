@@ -247,6 +247,56 @@ private slots:
         QVERIFY2(r.verdict != CheckVerdict::Correct,
                  qPrintable(what.join(u", "_s) + u": "_s + r.frequencies + u" | "_s + r.diagnosis));
     }
+
+    // x cos + rotate_every_two(x) sin (or rotate_half's) with the minus sign lost, each pair mixed by
+    // [[cos, sin], [sin, cos]] (transformers#16298, modeling_flax_gptj.py rotate_every_two), written
+    // here in float64 at theta 10000 and rounded to the format: no pair keeps its length, so against
+    // the declared reference no faithful computation makes it, a mistake that says so; undeclared,
+    // never correct. GPT-J's shape: 64 rows, rotary_dim 64 of 256. (In bfloat16 the angles' reading
+    // takes such rows for positions first, which this does not yet reach.)
+    void aLostSignIsNoRotation_data()
+    {
+        QTest::addColumn<Format>("format");
+        QTest::addColumn<RopeLayout>("layout");
+        for (const Format f : {Format::Float32})
+            for (const RopeLayout layout : {RopeLayout::Interleaved, RopeLayout::Half})
+                QTest::addRow("%s, %s", f == Format::Float32 ? "float32" : "bfloat16",
+                              layout == RopeLayout::Half ? "half" : "interleaved")
+                    << f << layout;
+    }
+    void aLostSignIsNoRotation()
+    {
+        QFETCH(Format, format);
+        QFETCH(RopeLayout, layout);
+        const Rotation rot = partial(256, 0.25, 10000.0, layout);
+        Applied a = applied(rot, from(0, 64));
+        a.x = roundedAll(a.x, format);
+        a.y = a.x;
+        const auto h = std::int64_t(rot.inv.size());
+        for (std::int64_t p = 0; p < a.x.rows(); ++p) {
+            for (std::int64_t k = 0; k < h; ++k) {
+                const bool half = layout == RopeLayout::Half;
+                const std::int64_t i = half ? k : 2 * k, j = half ? k + h : i + 1;
+                const double angle = double(p) * rot.inv[std::size_t(k)], c = std::cos(angle), s = std::sin(angle);
+                a.y(p, i) = float(double(a.x(p, i)) * c + double(a.x(p, j)) * s);
+                a.y(p, j) = float(double(a.x(p, j)) * c + double(a.x(p, i)) * s);
+            }
+        }
+        a.y = roundedAll(a.y, format);
+        ApplyCheck::Declared declared;
+        Params reference = ropeOf(RopeType::Default);
+        reference.rope.headDim = 256;
+        reference.rope.partialRotaryFactor = 0.25;
+        reference.rope.layout = layout;
+        reference.maxLen = 64;
+        declared.reference = reference;
+        const ApplyCheck::Result r = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, declared));
+        QVERIFY2(r.verdict == CheckVerdict::Mistake && r.diagnosis.contains(u"Y is no rotation of X"_s),
+                 qPrintable(r.mistakes.join(u", "_s) + u" | "_s + r.diagnosis));
+        QVERIFY2(r.diagnosis.contains(u"minus sign lost"_s), qPrintable(r.diagnosis));
+        const ApplyCheck::Result u = std::get<ApplyCheck::Result>(ApplyCheck::check(a.x, a.y, {}));
+        QVERIFY2(u.verdict != CheckVerdict::Correct, qPrintable(u.diagnosis));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestApplyHalfPrecision)

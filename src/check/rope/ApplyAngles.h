@@ -50,9 +50,10 @@ public:
     bool read(std::int64_t row0, std::int64_t count, float *out, QString &) const override
     {
         const std::int64_t pairs = m_reading.geometry.pairs();
+        Window window(*this, row0, count);
         Angles row(pairs);
         for (std::int64_t r = 0; r < count; ++r) {
-            rowOf(row0 + r, row);
+            rowOf(window, row0 + r, row);
             for (std::int64_t k = 0; k < pairs; ++k) {
                 const auto value = float(m_reading.factor * std::cos(row.angle[std::size_t(k)]));
                 out[r * 2 * pairs + k] = value;
@@ -66,9 +67,10 @@ public:
                          float *extra) const override
     {
         const std::int64_t pairs = m_reading.geometry.pairs();
+        Window window(*this, row0, count);
         Angles row(pairs);
         for (std::int64_t r = 0; r < count; ++r) {
-            rowOf(row0 + r, row);
+            rowOf(window, row0 + r, row);
             // A cell A cos(angle) moves by at most A times its angle's uncertainty (2 A: any value).
             for (std::int64_t c = 0; c < cols; ++c) {
                 const double uncertainty = std::min(row.unc[std::size_t((col0 + c) % pairs)], 2.0);
@@ -78,6 +80,9 @@ public:
     }
 
 private:
+    // How far from a row out of step its in-step neighbours are looked for.
+    static constexpr std::int64_t kReach = 16;
+
     struct Angles
     {
         explicit Angles(std::int64_t pairs)
@@ -85,6 +90,61 @@ private:
             , unc(angle.size())
         { }
         std::vector<double> angle, unc;
+    };
+
+    // The rows one read reaches (its own, and kReach + 1 either side, where a row out of step
+    // looks for in-step neighbours and their neighbours), each row's angles solved once and its
+    // step judged once, as first asked: a table whose rows are all out of step (no rotation at
+    // all) is read at a few solves a row, not one per neighbour and pair. A read's own: reads of
+    // several threads at once share nothing.
+    class Window
+    {
+    public:
+        Window(const AnglesRows &rows, std::int64_t row0, std::int64_t count)
+            : m_rows(rows)
+            , m_pairs(rows.m_reading.geometry.pairs())
+            , m_lo(std::max<std::int64_t>(0, row0 - kReach - 1))
+            , m_hi(std::min(rows.rows(), row0 + count + kReach + 1))
+            , m_angles(std::size_t(std::max<std::int64_t>(m_hi - m_lo, 0)), Angles(0))
+            , m_step(m_angles.size(), kUnknown)
+        { }
+
+        // Row q's solved angles (q within the window).
+        const Angles &solved(std::int64_t q)
+        {
+            Angles &a = m_angles[std::size_t(q - m_lo)];
+            if (a.angle.empty() && m_pairs > 0) {
+                a = Angles(m_pairs);
+                m_rows.solved(q, a);
+            }
+            return a;
+        }
+
+        // Whether row q is in step with its predecessor or its successor (a single row with itself).
+        bool inStep(std::int64_t q)
+        {
+            signed char &step = m_step[std::size_t(q - m_lo)];
+            if (step == kUnknown) {
+                const Angles &row = solved(q);
+                bool in = m_rows.rows() < 2;
+                if (!in && q > 0 && q - 1 >= m_lo)
+                    in = m_rows.follows(q, solved(q - 1), row, 1.0);
+                if (!in && q + 1 < m_rows.rows() && q + 1 < m_hi)
+                    in = m_rows.follows(q, row, solved(q + 1), 1.0);
+                step = in ? 1 : 0;
+            }
+            return step == 1;
+        }
+
+        std::int64_t lo() const { return m_lo; }
+        std::int64_t hi() const { return m_hi; }
+
+    private:
+        static constexpr signed char kUnknown = -1;
+        const AnglesRows &m_rows;
+        std::int64_t m_pairs, m_lo, m_hi;
+        std::vector<Angles> m_angles;
+        std::vector<signed char> m_step;
     };
 
     void solved(std::int64_t p, Angles &row) const
@@ -99,10 +159,10 @@ private:
         const std::int64_t pairs = m_reading.geometry.pairs(), last = std::min<std::int64_t>(rows(), 65);
         std::vector<std::vector<double>> turns(static_cast<std::size_t>(pairs));
         Angles before(pairs), row(pairs);
-        for (std::int64_t p = 1; p < last; ++p) {
-            solved(p - 1, before);
+        for (std::int64_t p = 0; p < last; ++p) {
+            std::swap(before, row);
             solved(p, row);
-            for (std::size_t k = 0; k < turns.size(); ++k) {
+            for (std::size_t k = 0; k < turns.size() && p > 0; ++k) {
                 if (judged(before, k) && judged(row, k))
                     turns[k].push_back(std::remainder(row.angle[k] - before.angle[k], kTurn));
             }
@@ -132,59 +192,40 @@ private:
         return true;
     }
 
-    // Whether row p is in step with its predecessor or its successor (a single row with itself).
-    bool inStep(std::int64_t p, const Angles &row) const
-    {
-        if (rows() < 2)
-            return true;
-        Angles other(std::int64_t(row.angle.size()));
-        if (p > 0) {
-            solved(p - 1, other);
-            if (follows(p, other, row, 1.0))
-                return true;
-        }
-        if (p + 1 < rows()) {
-            solved(p + 1, other);
-            if (follows(p, row, other, 1.0))
-                return true;
-        }
-        return false;
-    }
-
     // Row p's angles; one the equations do not tell (X's pair 0, a padding row), or every one of a
     // row out of step, from the nearest in-step rows before and after it, as consecutive positions
     // turn, its uncertainty a whole radian.
-    void rowOf(std::int64_t p, Angles &row) const
+    void rowOf(Window &window, std::int64_t p, Angles &row) const
     {
-        solved(p, row);
-        const bool step = inStep(p, row);
+        const Angles &own = window.solved(p);
+        row.angle = own.angle;
+        row.unc = own.unc;
+        const bool step = window.inStep(p);
         for (std::size_t k = 0; k < row.angle.size(); ++k) {
             if (!step || std::isnan(row.angle[k])) {
-                row.angle[k] = filled(p, std::int64_t(k));
+                row.angle[k] = filled(window, p, std::int64_t(k));
                 row.unc[k] = 1.0;
             }
         }
     }
 
     // Row q's angle of pair k where q is in step and the angle told; NaN else.
-    double angleAt(std::int64_t q, std::int64_t k) const
+    static double angleAt(Window &window, std::int64_t q, std::int64_t k)
     {
-        Angles row(m_reading.geometry.pairs());
-        solved(q, row);
-        if (std::isnan(row.angle[std::size_t(k)]) || !inStep(q, row))
+        const double angle = window.solved(q).angle[std::size_t(k)];
+        if (std::isnan(angle) || !window.inStep(q))
             return std::numeric_limits<double>::quiet_NaN();
-        return row.angle[std::size_t(k)];
+        return angle;
     }
 
-    double filled(std::int64_t p, std::int64_t k) const
+    double filled(Window &window, std::int64_t p, std::int64_t k) const
     {
-        constexpr std::int64_t kReach = 16;
         std::int64_t before = p - 1, after = p + 1;
         double a = std::numeric_limits<double>::quiet_NaN(), b = a;
         for (; before >= std::max<std::int64_t>(0, p - kReach) && std::isnan(a); --before)
-            a = angleAt(before, k);
+            a = angleAt(window, before, k);
         for (; after < std::min(rows(), p + kReach) && std::isnan(b); ++after)
-            b = angleAt(after, k);
+            b = angleAt(window, after, k);
         ++before;
         --after;
         // The step consecutive rows turn by, where known: rows apart turn a fast pair past a turn.

@@ -11,6 +11,7 @@
 #include "check/TableCheck.h"
 #include "check/TableRows.h"
 #include "check/rope/ApplyAngles.h"
+#include "check/rope/ApplyLengths.h"
 #include "check/rope/ApplyColumns.h"
 #include "check/rope/ApplyDeclaredAngles.h"
 #include "check/rope/ApplyFewRows.h"
@@ -405,10 +406,12 @@ void unidentified(Result &result, const RowMatrixXf &x, const RowMatrixXf &y, co
         ApplyFewRows::read(read, x, y, r, u, declared);
         ApplyDeclaredAngles::nameResult(read, x, y, r, u, declared);
         result = std::move(read);
+        ApplyLengths::name(result, x, y, r, u, declared);
         return;
     }
     ApplyTwice::name(result, x, y, r, u, declared);
     ApplyDeclaredAngles::nameResult(result, x, y, r, u, declared);
+    ApplyLengths::name(result, x, y, r, u, declared); // still unnamed: pairs that change length
 }
 
 std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
