@@ -87,14 +87,17 @@ public:
                 // kept for the caller, who reports it instead of a verdict.
                 std::fill(values.begin(), values.end(), std::nanf(""));
                 keepError(u"%1: %2"_s.arg(m_rows->name(), error));
-            } else if (const auto nan
-                       = std::find_if(values.cbegin(), values.cend(), [](float v) { return std::isnan(v); });
-                       nan != values.cend()) {
-                // A NaN in the reference is no value to compare with: the file is refused.
-                const std::int64_t at = nan - values.cbegin();
-                keepError(u"%1: row %2, column %3 holds NaN; a reference table holds numbers"_s.arg(m_rows->name())
+            } else if (const auto bad = std::find_if(values.cbegin(), values.cend(),
+                                                     [](float v) { return std::isnan(v) || v == INFINITY; });
+                       bad != values.cend()) {
+                // A NaN or +inf in the reference is no value to compare with: the file is refused.
+                // −inf is a mask's fill (masked_fill(-inf)), compared as one (largestBesideFill).
+                const std::int64_t at = bad - values.cbegin();
+                keepError(u"%1: row %2, column %3 holds %4; a reference table holds numbers (-inf only as a mask's "
+                          "fill)"_s.arg(m_rows->name())
                               .arg(r0 + at / cols)
-                              .arg(at % cols));
+                              .arg(at % cols)
+                              .arg(std::isnan(*bad) ? u"NaN"_s : u"+inf"_s));
             }
             sink({r0, rows, block.col0, block.cols, values.data() + block.col0, cols});
         }
@@ -280,12 +283,11 @@ QString shiftWords(const TableRowShift::Shift &shift, std::int64_t tableRows, co
     const QString row = u"r %1 %2"_s.arg(shift.by > 0 ? u"-"_s : u"+"_s).arg(moved);
     const QString rows = moved == 1 ? u"one row"_s : u"%1 rows"_s.arg(moved);
     const std::int64_t noneFrom = shift.by > 0 ? 0 : tableRows - moved;
-    const QString past = moved == 1 ? u"row %1 holds"_s.arg(noneFrom)
-                                    : u"rows %1..%2 hold"_s.arg(noneFrom).arg(noneFrom + moved - 1);
-    const QString none = shift.rolled
-        ? u"rolled: %1 its %2 %3"_s.arg(past, shift.by > 0 ? u"last"_s : u"first"_s,
-                                        moved == 1 ? u"row"_s : u"%1 rows"_s.arg(moved))
-        : past + u" none of its rows"_s;
+    const QString past
+        = moved == 1 ? u"row %1 holds"_s.arg(noneFrom) : u"rows %1..%2 hold"_s.arg(noneFrom).arg(noneFrom + moved - 1);
+    const QString none = shift.rolled ? u"rolled: %1 its %2 %3"_s.arg(past, shift.by > 0 ? u"last"_s : u"first"_s,
+                                                                      moved == 1 ? u"row"_s : u"%1 rows"_s.arg(moved))
+                                      : past + u" none of its rows"_s;
     return u"%1's rows moved %2 by %3: row r holds its row %4, position %4 where r is meant; %5"_s.arg(
         referenceText, shift.by > 0 ? u"down"_s : u"up"_s, rows, row, none);
 }

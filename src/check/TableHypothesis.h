@@ -52,6 +52,10 @@ struct CheckDeclaration
     // is a variant undeclared and, against --expect, a mistake named with both values.
     std::optional<double> amplitude = std::nullopt;
 
+    // The published form of a 2-D sine map declared (--map-form: Sincos2dDetrMap's words), empty
+    // where none is; a flattened map [H·W, C] is held to it as a [C, H, W] one is.
+    QString mapForm = QString();
+
     bool declares(const QString &key) const { return keys.contains(key); }
 };
 

@@ -58,6 +58,11 @@ std::optional<QString> declareAmplitude(const QCommandLineParser &parser, CheckD
     const double c = parser.value(kPeScale).toDouble(&ok);
     if (!ok || !(c > 0.0 && c <= 1e6))
         return u"--pe-scale: a number in (0, 1e6], the sinusoid's amplitude; got '%1'"_s.arg(parser.value(kPeScale));
+    // Against a reference table the reference's own values are the amplitude: a table c times
+    // them is named scaled, with c (TableRatio), so the flag would declare nothing.
+    if (parser.isSet(u"expect-table"_s))
+        return u"--pe-scale: the amplitude against the sinusoid's formula; with --expect-table the reference's values "
+               "are the amplitude (a table c times them is named scaled, with c), so the pair declares nothing"_s;
     declaration.amplitude = expected.amplitude = c;
     expected.amplitudeWithin = typedHalfUnit(parser.value(kPeScale));
     return std::nullopt;
@@ -82,8 +87,8 @@ std::optional<QString> amplitudeUnread(TableMatch &m, const Expectation &expecte
            "--attention-factor)"_s.arg(name, m.table.isEmpty() ? Families::word(*m.family) : m.table);
 }
 
-std::optional<QString> amplitudeAsTyped(const TableRows &rows, TableCheck::Declared &declaration,
-                                        Expectation &expected, const std::atomic<bool> *cancel)
+std::optional<QString> amplitudeAsTyped(const TableRows &rows, TableCheck::Declared &declaration, Expectation &expected,
+                                        const std::atomic<bool> *cancel)
 {
     if (!expected.amplitude || !(expected.amplitudeWithin > 0.0))
         return std::nullopt;

@@ -357,7 +357,7 @@ HelpPage checkHelp()
                  "reference declared with --expect, --expect-table or --expect-config)"_s},
                 {u"1"_s, u"mistake: a named mistake, or cells that deviate from the reference"_s},
                 {u"2"_s, u"invalid usage: an option, or a tensor or array that is not there or not a table"_s},
-                {u"3"_s, u"a file that cannot be read, or holds NaN: the path and the reason"_s},
+                {u"3"_s, u"a file that cannot be read, or holds NaN (a reference table +inf too): the path, why"_s},
                 {u"4"_s, u"over the memory budget: cells and GiB"_s},
                 {u"5"_s,
                  u"variant: the family's formula at parameters no published form uses (base 500); the "

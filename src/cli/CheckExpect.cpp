@@ -245,7 +245,7 @@ QList<CommandOption> options(const QStringList &shown)
          "scaled, both values said. C typed to k digits declares the amplitude it rounds to (0.0884 declares "
          "128^-0.5 = 0.08838835, the report saying it to the table's precision). A sinusoidal table's only: a "
          "table that reads as another family's (RoPE's, whose amplitude is --attention-factor; a bias) or "
-         "--apply refuses it (exit 2)"_s},
+         "--apply refuses it (exit 2), and so does --expect-table, whose reference's values are the amplitude"_s},
         {{kMapForm},
          u"WORD"_s,
          u"with --expect sincos-2d, the published form of a channel-first 2-D map ([C, H, W], [B, C, H, W]) "
@@ -431,7 +431,7 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
         // The keys given (a config's every parameter, but the inputs no flag gave), but those a table
         // may be declared to have without --expect (the rope layout), which each family's fit reads.
         TableCheck::Declared declaration {params,       {},          e.family,    e.firstPosition,
-                                          e.positionsDeclared, e.queryStart, e.amplitude};
+                                          e.positionsDeclared, e.queryStart, e.amplitude,     e.mapForm};
         QStringList given = e.given.value_or(QStringList());
         for (const ParamSpec &row : ParamTable::rows()) {
             if (!e.given && (!FamilyChecks::of(e.family).inputKeys.contains(row.key) || e.inputs.contains(row.key)))

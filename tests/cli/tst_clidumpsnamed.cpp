@@ -14,10 +14,13 @@
 //   correct; a decode step's cos [B, H, 1, D] undeclared: unknown, not same-row;
 // - a table linear in a position (RoPE's angles, ALiBi's bias) times c:
 //   positions-scaled, RoPE's linear scaling with factor 1 / c; --pe-scale typed to a few digits, and
-//   refused on a table it cannot apply to.
+//   refused on a table it cannot apply to;
+// - DETR's map flattened to [H·W, C] (pos.flatten(2).permute(0, 2, 1)) under --expect sincos-2d
+//   --grid: the map's form, --map-form held to; a reference holding +inf or NaN refused in a line.
 // Every table is computed here in float64 from the formulas, then rounded once to float32.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/DetrReference.h"
 
 #include <QTest>
 
@@ -236,8 +239,9 @@ private slots:
         std::vector<double> peScaled = pe;
         for (double &v : peScaled)
             v /= std::sqrt(double(kDim));
-        const std::vector<Pair> pairs {{pe, peScaled, std::sqrt(double(kDim))},
-                                       {ropeCos(inv, range(0, kRows), 1.0), ropeCos(inv, range(0, kRows), 1.2), 1.0 / 1.2}};
+        const std::vector<Pair> pairs {
+            {pe, peScaled, std::sqrt(double(kDim))},
+            {ropeCos(inv, range(0, kRows), 1.0), ropeCos(inv, range(0, kRows), 1.2), 1.0 / 1.2}};
         for (const Pair &pair : pairs) {
             const std::int64_t cols = std::int64_t(pair.table.size()) / kRows;
             const QString table = file(npy({kRows, cols}, pair.table)),
@@ -246,7 +250,8 @@ private slots:
             QVERIFY2(self.verdict() == u"correct"_s, qPrintable(self.shown));
             const CliCheck::Checked bad = CliCheck::checkFile(table, {u"--expect-table"_s, reference});
             QVERIFY2(bad.verdict() == u"mistake"_s && CliCheck::named(bad.json, {u"scaled"_s}), qPrintable(bad.shown));
-            QVERIFY2(bad.diagnosis().contains(u"times %1 "_s.arg(QString::number(pair.c, 'g', 6))), qPrintable(bad.shown));
+            QVERIFY2(bad.diagnosis().contains(u"times %1 "_s.arg(QString::number(pair.c, 'g', 6))),
+                     qPrintable(bad.shown));
         }
     }
 
@@ -266,15 +271,18 @@ private slots:
         const QString dump = file(npy({2, kHeads, 1, kDim}, cache));
         const CliCheck::Checked undeclared = CliCheck::checkFile(dump, {});
         QVERIFY2(undeclared.verdict() == u"unknown"_s && undeclared.mistakes().isEmpty()
-                     && !undeclared.json[u"guessed_mistakes"_s].toArray().contains(u"same-row"_s) && undeclared.diagnosis().contains(u"decode step"_s),
+                     && !undeclared.json[u"guessed_mistakes"_s].toArray().contains(u"same-row"_s)
+                     && undeclared.diagnosis().contains(u"decode step"_s),
                  qPrintable(undeclared.shown));
         // A table of 8 rows that really repeats one row is still read so once declared.
         const CliCheck::Checked declared = CliCheck::checkFile(dump, ropeFlags(10000.0, kDim));
         QVERIFY2(declared.verdict() != u"correct"_s, qPrintable(declared.shown));
         // Batch 1, [1, H, 1, D]: one table of H rows once its dimensions of 1 drop, the same two readings.
-        const QString one = file(npy({1, kHeads, 1, kDim}, std::vector<double>(cache.begin(), cache.begin() + kHeads * kDim)));
+        const QString one
+            = file(npy({1, kHeads, 1, kDim}, std::vector<double>(cache.begin(), cache.begin() + kHeads * kDim)));
         const CliCheck::Checked step = CliCheck::checkFile(one, {});
-        QVERIFY2(step.verdict() == u"unknown"_s && step.mistakes().isEmpty() && step.diagnosis().contains(u"decode step"_s),
+        QVERIFY2(step.verdict() == u"unknown"_s && step.mistakes().isEmpty()
+                     && step.diagnosis().contains(u"decode step"_s),
                  qPrintable(step.shown));
         QVERIFY2(CliCheck::checkFile(one, ropeFlags(10000.0, kDim)).verdict() != u"correct"_s, qPrintable(step.shown));
     }
@@ -381,7 +389,8 @@ private slots:
                 std::vector<double> times = l.values;
                 for (double &v : times)
                     v *= c;
-                const CliCheck::Checked bad = CliCheck::checkFile(file(npy(l.shape, times)), {u"--expect-table"_s, reference});
+                const CliCheck::Checked bad
+                    = CliCheck::checkFile(file(npy(l.shape, times)), {u"--expect-table"_s, reference});
                 QVERIFY2(bad.verdict() == u"mistake"_s && bad.mistakes() == QJsonArray {u"positions-scaled"_s},
                          qPrintable(bad.shown));
                 const QString factor = QString::number(1.0 / c, 'g', 6);
@@ -393,8 +402,8 @@ private slots:
             }
         }
         const std::vector<double> cos = ropeCos(inv, range(0, kRows), 1.0), half = ropeCos(inv, range(0, kRows), 0.5);
-        const CliCheck::Checked amplitude = CliCheck::checkFile(file(npy({kRows, 2 * kPairs}, half)),
-                                                                {u"--expect-table"_s, file(npy({kRows, 2 * kPairs}, cos))});
+        const CliCheck::Checked amplitude = CliCheck::checkFile(
+            file(npy({kRows, 2 * kPairs}, half)), {u"--expect-table"_s, file(npy({kRows, 2 * kPairs}, cos))});
         QVERIFY2(amplitude.verdict() == u"mistake"_s && !amplitude.mistakes().contains(u"positions-scaled"_s),
                  qPrintable(amplitude.shown));
     }
@@ -414,9 +423,11 @@ private slots:
         const QString scaled = file(npy({kRows, kDim}, pe));
         const QStringList expect {u"--expect"_s, u"sinusoidal"_s, u"--d-model"_s, QString::number(kDim)};
         for (const QStringList &declared : {QStringList(), expect}) {
-            const CliCheck::Checked typed = CliCheck::checkFile(scaled, declared + QStringList {u"--pe-scale"_s, u"0.0884"_s});
+            const CliCheck::Checked typed
+                = CliCheck::checkFile(scaled, declared + QStringList {u"--pe-scale"_s, u"0.0884"_s});
             QVERIFY2(typed.verdict() == u"correct"_s, qPrintable(typed.shown));
-            const CliCheck::Checked off = CliCheck::checkFile(scaled, declared + QStringList {u"--pe-scale"_s, u"0.0883"_s});
+            const CliCheck::Checked off
+                = CliCheck::checkFile(scaled, declared + QStringList {u"--pe-scale"_s, u"0.0883"_s});
             QVERIFY2(CliCheck::named(off.json, {u"scaled"_s}), qPrintable(off.shown));
         }
         // Fewer than 3 significant digits are the value itself: a table 1.4 times the sinusoid is no
@@ -428,13 +439,14 @@ private slots:
         for (const QStringList &declared : {QStringList(), expect}) {
             const CliCheck::Checked one = CliCheck::checkFile(wider, declared + QStringList {u"--pe-scale"_s, u"1"_s});
             QVERIFY2(one.verdict() == u"mistake"_s && CliCheck::named(one.json, {u"scaled"_s}), qPrintable(one.shown));
-            const CliCheck::Checked exact = CliCheck::checkFile(wider, declared + QStringList {u"--pe-scale"_s, u"1.4"_s});
+            const CliCheck::Checked exact
+                = CliCheck::checkFile(wider, declared + QStringList {u"--pe-scale"_s, u"1.4"_s});
             QVERIFY2(exact.verdict() == u"correct"_s, qPrintable(exact.shown));
         }
         const CliRun::Run text = CliRun::posenc({u"check"_s, scaled, u"--pe-scale"_s, u"0.0884"_s});
         QVERIFY2(text.out.contains(u"--pe-scale 0.0884 declares the amplitude to its last digit (within 5e-5): the "
                                    "table's, measured to its precision, is %1"_s.arg(
-                     QString::number(1.0 / std::sqrt(double(kDim)), 'g', 7))),
+                                       QString::number(1.0 / std::sqrt(double(kDim)), 'g', 7))),
                  qPrintable(text.out));
         const QString rope = file(npy({kRows, kDim}, ropeCos(plainInv(10000.0, kDim), range(0, kRows), 1.0)));
         const CliRun::Run refused = CliRun::posenc({u"check"_s, rope, u"--pe-scale"_s, u"2"_s});
@@ -444,6 +456,10 @@ private slots:
                  qPrintable(refused.out + refused.err));
         const CliRun::Run applied = CliRun::posenc({u"check"_s, u"--apply"_s, rope, rope, u"--pe-scale"_s, u"2"_s});
         QVERIFY2(applied.exitCode == 2 && applied.err.contains(u"--pe-scale"_s), qPrintable(applied.err));
+        const CliRun::Run table
+            = CliRun::posenc({u"check"_s, scaled, u"--expect-table"_s, scaled, u"--pe-scale"_s, u"1"_s});
+        QVERIFY2(table.exitCode == 2 && table.err.count(u'\n') == 1 && table.err.contains(u"--expect-table"_s),
+                 qPrintable(table.err));
     }
 
     // An array with a dimension of 0 is refused whatever its shape reads as (exit 3, one line); a
@@ -462,10 +478,41 @@ private slots:
             wider.push_back(1.2 * row.back());
         }
         const QString reference = file(npy({1, 1, 1, 64}, row));
-        const CliCheck::Checked c = CliCheck::checkFile(file(npy({1, 1, 1, 64}, wider)), {u"--expect-table"_s, reference});
+        const CliCheck::Checked c
+            = CliCheck::checkFile(file(npy({1, 1, 1, 64}, wider)), {u"--expect-table"_s, reference});
         QVERIFY2(c.verdict() == u"mistake"_s && CliCheck::named(c.json, {u"scaled"_s})
                      && !CliCheck::named(c.json, {u"positions-scaled"_s}),
                  qPrintable(c.shown));
+    }
+
+    // A flattened DETR map is the map: correct under --grid as its [C, H, W] is, a mistake against
+    // another declared form; an --expect-table reference with +inf or NaN refused (exit 3), the
+    // file and the cell said in one line.
+    void flattenedMapAndNonFiniteReference()
+    {
+        constexpr std::int64_t kC = 64, kH = 6, kW = 10;
+        const std::vector<float> map = detrref::map(kC, kH, kW, detrref::Normalize::Detr);
+        std::vector<double> flat(map.size());
+        for (std::int64_t c = 0; c < kC; ++c)
+            for (std::int64_t p = 0; p < kH * kW; ++p)
+                flat[std::size_t(p * kC + c)] = map[std::size_t(c * kH * kW + p)];
+        const QString table = file(npy({kH * kW, kC}, flat));
+        const QStringList grid {u"--expect"_s, u"sincos-2d"_s, u"--grid"_s, u"%1,%2"_s.arg(kH).arg(kW)};
+        const CliCheck::Checked read = CliCheck::checkFile(table, grid);
+        QVERIFY2(read.verdict() == u"correct"_s && read.shown.contains(u"DETR"_s), qPrintable(read.shown));
+        const CliCheck::Checked other
+            = CliCheck::checkFile(table, grid + QStringList {u"--map-form"_s, u"deformable-detr"_s});
+        QVERIFY2(other.verdict() == u"mistake"_s && CliCheck::named(other.json, {u"map-normalization"_s}),
+                 qPrintable(other.shown));
+        for (const double bad : {double(INFINITY), double(NAN)}) {
+            std::vector<double> reference = flat;
+            reference[std::size_t(3 * kC + 5)] = bad;
+            const CliRun::Run refused
+                = CliRun::posenc({u"check"_s, table, u"--expect-table"_s, file(npy({kH * kW, kC}, reference))});
+            QVERIFY2(refused.exitCode == 3 && refused.out.isEmpty() && refused.err.count(u'\n') == 1
+                         && refused.err.contains(u"row 3, column 5 holds"_s),
+                     qPrintable(refused.out + refused.err));
+        }
     }
 };
 

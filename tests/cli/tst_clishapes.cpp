@@ -485,10 +485,15 @@ private slots:
         QTest::newRow("DETR, x first, declared") << npy({1, 64, 6, 8}, detrref::map(64, 6, 8, Normalize::Detr, 1e4, true))
                                                  << declared + QStringList {u"--map-form"_s, u"detr-normalized"_s}
                                                  << u"mistake"_s << QJsonArray {u"map-axes-swapped"_s} << u"column"_s;
-        // Temperature 20 (DAB-DETR's PositionEmbeddingSineHW), a form the registry does not list: a
-        // variant with --expect sincos-2d alone, a mistake only against the form --map-form names.
+        // Temperature 20 (DAB-DETR's and DINO's PositionEmbeddingSineHW): correct with --expect sincos-2d
+        // alone, a mistake only against the form --map-form names. A padded batch: its second image valid
+        // on 4 x 5 cells of 6 x 8 (PositionEmbeddingSine with NestedTensor's mask), its sizes said.
         const QByteArray warm = npy({1, 64, 6, 8}, detrref::map(64, 6, 8, Normalize::Detr, 20.0));
-        QTest::newRow("temperature 20, declared family") << warm << declared << u"variant"_s << QJsonArray() << u"nearest"_s;
+        QTest::newRow("temperature 20, declared family") << warm << declared << u"correct"_s << QJsonArray() << u"DAB-DETR"_s;
+        std::vector<float> batch = detrref::map(64, 6, 8, Normalize::Detr), second = detrref::map(64, 6, 8, Normalize::Detr, 1e4, false, 4, 5);
+        batch.insert(batch.end(), second.begin(), second.end());
+        QTest::newRow("padded batch") << npy({2, 64, 6, 8}, batch) << QStringList() << u"correct"_s << QJsonArray() << u"image 1 4 x 5"_s;
+        QTest::newRow("padded batch, declared") << npy({2, 64, 6, 8}, batch) << declared + QStringList {u"--map-form"_s, u"detr-normalized"_s} << u"correct"_s << QJsonArray() << u"image 1 4 x 5"_s;
         QTest::newRow("temperature 20, declared form") << warm << declared + QStringList {u"--map-form"_s, u"detr-normalized"_s}
                                                        << u"mistake"_s << QJsonArray {u"map-temperature"_s} << u"temperature"_s;
         std::vector<float> halfScale = detrref::map(64, 6, 8, Normalize::None);

@@ -13,7 +13,10 @@
 
 // DETR's 2-D sine map as its module returns it (docs/ARCHITECTURE.md, Checking a table, "Shapes"):
 // facebookresearch/detr models/position_encoding.py, PositionEmbeddingSine.forward, a [B, C, H, W]
-// map (C = 2 num_pos_feats; [C, H, W] as pos[0]) of a feature map without padding. The row's
+// map (C = 2 num_pos_feats; [C, H, W] as pos[0]). A padded batch's image (NestedTensor's mask, the
+// bottom and the right padded) is the form on its own valid region h x w: past it the cumsum stops
+// (the last valid row's y, column's x) and is 0 where the other axis is padded; the region is read
+// from the map (Sincos2dDetrMap.cpp, validOf) and said. The row's
 // coordinate y and the column's x are mask.cumsum (1 .. n), normalised (normalize=True) to
 // y / (H + 1e-6) * scale, scale 2π; Deformable DETR's (fundamentalvision/Deformable-DETR
 // models/position_encoding.py) subtracts 0.5 first. dim_t = temperature^(2 (j // 2) / num_pos_feats),
@@ -66,6 +69,12 @@ inline const QStringList kMistakes {kAxesSwapped, kNormalization, kTemperature, 
 // cells, undeclared. Declared with a DETR form, a map no form holds is a mistake said.
 std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const TableRows &rows, const Params *declared,
                                 const QString &form = QString());
+
+// A flattened map, [H·W, C] (DETR's pos[0].flatten(1).T; a [B, H·W, C] batch is read slice by slice),
+// row k the cell at row k / W, column k mod W of the declared H x W grid, read as `read` reads [C, H, W]:
+// the same forms, the same padding, `form` the one --map-form declares.
+std::optional<TableMatch> readFlattened(const TableRows &rows, std::int64_t height, std::int64_t width,
+                                        const Params *declared, const QString &form = QString());
 
 // The map's dimensions [B, C, H, W] (B 1 for [C, H, W], dimensions of 1 before them aside), or
 // nothing where the shape is no such map's.

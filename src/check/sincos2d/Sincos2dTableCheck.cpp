@@ -1,5 +1,7 @@
 #include "Sincos2dTableCheck.h"
 
+#include "check/sincos2d/Sincos2dDetrMap.h"
+
 #include "check/FitNumbers.h"
 #include "check/SampleScore.h"
 #include "check/TableReference.h"
@@ -383,17 +385,19 @@ std::optional<TableMatch> scaledCoordinates(const TableEvidence &e, const Params
         m.correctAgainst.clear();
         m.mistakes = {RopeRowPositions::kPositionsScaled};
         m.referenceText = u"get_2d_sincos_pos_embed, %1"_s.arg(gridWords(params));
-        const QString theirs = !base ? u"base_size %1 (diffusers' coordinates), where MAE's indices (no base_size)"_s.arg(
-                                           NumberText::exact(*c.sincos2d.baseSize))
+        const QString theirs = !base
+            ? u"base_size %1 (diffusers' coordinates), where MAE's indices (no base_size)"_s.arg(
+                NumberText::exact(*c.sincos2d.baseSize))
             : c.sincos2d.interpolationScale != interpolation
             ? u"interpolation_scale %1, where %2"_s.arg(NumberText::exact(c.sincos2d.interpolationScale),
                                                         NumberText::exact(interpolation))
             : u"base_size %1, where %2"_s.arg(NumberText::exact(*c.sincos2d.baseSize), NumberText::exact(*base));
-        m.diagnosis = u"the grid's coordinates are %1 times the declared ones (a column's step %2 where the declaration "
-                      "gives %3): the table is get_2d_sincos_pos_embed at %4 %5 (diffusers' coordinates i / (H / "
-                      "base_size) / interpolation_scale; PixArt-XL-2-256x256 was trained at interpolation_scale 0.5, "
-                      "diffusers#6783)"_s.arg(NumberText::compact(factor, 7), NumberText::compact(step, 7),
-                                             NumberText::compact(declaredStep, 7), theirs, u"was declared"_s);
+        m.diagnosis
+            = u"the grid's coordinates are %1 times the declared ones (a column's step %2 where the declaration "
+              "gives %3): the table is get_2d_sincos_pos_embed at %4 %5 (diffusers' coordinates i / (H / "
+              "base_size) / interpolation_scale; PixArt-XL-2-256x256 was trained at interpolation_scale 0.5, "
+              "diffusers#6783)"_s.arg(NumberText::compact(factor, 7), NumberText::compact(step, 7),
+                                      NumberText::compact(declaredStep, 7), theirs, u"was declared"_s);
         return m;
     }
     return std::nullopt;
@@ -405,12 +409,23 @@ std::optional<TableMatch> scaledCoordinates(const TableEvidence &e, const Params
 // feature map flattened row by row).
 TableMatch expectOrders(const TableEvidence &e, const Params &params)
 {
+    // DETR's map flattened over the declared grid ([H·W, C]): held to the --map-form declared, else
+    // read as MAE's and RT-DETR's tables first.
+    const auto detr = [&] {
+        return Sincos2dDetrMap::readFlattened(e.table, params.sincos2d.grid[0], params.sincos2d.grid[1], &params,
+                                              e.declared.mapForm);
+    };
+    if (!e.declared.mapForm.isEmpty() && e.declared.mapForm != Sincos2dDetrMap::kLoftrWord && !params.sincos2d.clsToken)
+        if (auto map = detr())
+            return *map;
     for (const bool swapped : {false, true}) {
         if (explainsWith(e, params, swapped))
             return matchOf(e, params, swapped);
     }
     if (auto scaled = scaledCoordinates(e, params))
         return *scaled;
+    if (auto map = params.sincos2d.clsToken ? std::nullopt : detr(); map && map->verdict != CheckVerdict::Mistake)
+        return *map;
     TableMatch m = matchOf(e, params, false);
     Params transposed = params;
     transposed.sincos2d.grid = {params.sincos2d.grid[1], params.sincos2d.grid[0]};

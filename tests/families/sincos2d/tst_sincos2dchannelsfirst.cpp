@@ -8,11 +8,14 @@
 // DETR's [B, C, H, W] map read by Sincos2dDetrMap against PositionEmbeddingSine.forward
 // (facebookresearch/detr models/position_encoding.py; Deformable DETR's (cumsum - 0.5)), written
 // here in float64 and as torch computes it in float32: each published form correct, another
-// temperature, order or layout a variant undeclared and the mistake naming it declared.
+// temperature, order or layout a variant undeclared and the mistake naming it declared; DAB-DETR's
+// and DINO's temperature 20 a published form; a padded batch (each image the form on its valid
+// region) and a map flattened to [H·W, C] read as the map itself, against tests/support/DetrReference.h.
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
 #include "check/sincos2d/Sincos2dChannelsFirst.h"
 #include "check/sincos2d/Sincos2dDetrMap.h"
+#include "support/DetrReference.h"
 
 #include <QtTest>
 
@@ -78,8 +81,8 @@ struct WrongForm
 // along the rows, x_embed along the columns, normalised to e / (n + 1e-6) * 2 pi; dim_t =
 // temperature^(2 (j // 2) / num_pos_feats); channel j of a half sin(e / dim_t) for even j, cos for
 // odd. `float32`: each step in float32 as torch computes it, else float64 rounded once.
-std::shared_ptr<const TableRows> detrMap(std::int64_t b, std::int64_t c, std::int64_t h, std::int64_t w,
-                                         const Detr &d, bool float32)
+std::shared_ptr<const TableRows> detrMap(std::int64_t b, std::int64_t c, std::int64_t h, std::int64_t w, const Detr &d,
+                                         bool float32)
 {
     const std::int64_t npf = c / 2;
     auto m = std::make_shared<RowMatrixXf>(b * c * h, w);
@@ -138,8 +141,10 @@ private slots:
         QTest::addColumn<qint64>("w");
         QTest::addColumn<bool>("leadingOne");
         QTest::addColumn<bool>("float32");
-        const struct { qint64 c, h, w; } sizes[] = {{8, 2, 2}, {32, 12, 20}, {64, 60, 80}, {256, 16, 16},
-                                                    {256, 80, 60}, {128, 3, 200}};
+        const struct
+        {
+            qint64 c, h, w;
+        } sizes[] = {{8, 2, 2}, {32, 12, 20}, {64, 60, 80}, {256, 16, 16}, {256, 80, 60}, {128, 3, 200}};
         for (const auto &s : sizes)
             for (const bool one : {false, true})
                 for (const bool f32 : {false, true})
@@ -217,17 +222,29 @@ private slots:
         QTest::addColumn<qint64>("h");
         QTest::addColumn<qint64>("w");
         QTest::addColumn<bool>("float32");
-        const struct { const char *word; bool normalize, minusHalf; } forms[] = {
-            {"detr-normalized", true, false}, {"deformable-detr", true, true}, {"detr", false, false}};
-        const struct { qint64 b, c, h, w; } sizes[] = {{1, 256, 20, 30}, {2, 64, 12, 16}, {1, 512, 2, 50}};
+        QTest::addColumn<double>("temperature");
+        const struct
+        {
+            const char *word;
+            bool normalize, minusHalf;
+            double temperature;
+        } forms[] = {{"detr-normalized", true, false, 1e4},
+                     {"deformable-detr", true, true, 1e4},
+                     {"detr", false, false, 1e4},
+                     {"dab-detr", true, false, 20.0}};
+        const struct
+        {
+            qint64 b, c, h, w;
+        } sizes[] = {{1, 256, 20, 30}, {2, 64, 12, 16}, {1, 512, 2, 50}};
         for (const auto &f : forms)
             for (const auto &s : sizes)
                 for (const bool f32 : {false, true})
                     QTest::addRow("%s, [%lld, %lld, %lld, %lld]%s", f.word, s.b, s.c, s.h, s.w, f32 ? ", float32" : "")
-                        << QString::fromLatin1(f.word) << f.normalize << f.minusHalf << s.b << s.c << s.h << s.w << f32;
+                        << QString::fromLatin1(f.word) << f.normalize << f.minusHalf << s.b << s.c << s.h << s.w << f32
+                        << f.temperature;
     }
     // Each published form correct undeclared, declared as the family and as itself; declared as
-    // another published form, the mistake naming the normalisation.
+    // another published form, the mistakes naming the normalisation and the temperature that differ.
     void detrPublished()
     {
         QFETCH(QString, word);
@@ -238,14 +255,16 @@ private slots:
         QFETCH(qint64, h);
         QFETCH(qint64, w);
         QFETCH(bool, float32);
-        const auto map = detrMap(b, c, h, w, {normalize, minusHalf}, float32);
-        const std::vector<std::int64_t> shape = b == 1 ? std::vector<std::int64_t> {c, h, w}
-                                                       : std::vector<std::int64_t> {b, c, h, w};
+        QFETCH(double, temperature);
+        const auto map = detrMap(b, c, h, w, {normalize, minusHalf, temperature}, float32);
+        const std::vector<std::int64_t> shape
+            = b == 1 ? std::vector<std::int64_t> {c, h, w} : std::vector<std::int64_t> {b, c, h, w};
         const Params declared;
         const auto undeclared = Sincos2dDetrMap::read(shape, *map, nullptr, {});
         QVERIFY(undeclared);
         QVERIFY2(undeclared->verdict == CheckVerdict::Correct, qPrintable(undeclared->diagnosis));
-        QVERIFY(undeclared->notes.join(u' ').contains(u"read as a [%1·%2, %3] table, channels first"_s.arg(h).arg(w).arg(c)));
+        QVERIFY(undeclared->notes.join(u' ').contains(
+            u"read as a [%1·%2, %3] table, channels first"_s.arg(h).arg(w).arg(c)));
         const auto family = Sincos2dDetrMap::read(shape, *map, &declared, {});
         QVERIFY(family && family->verdict == CheckVerdict::Correct);
         const auto itself = Sincos2dDetrMap::read(shape, *map, &declared, word);
@@ -256,7 +275,16 @@ private slots:
             const auto wrong = Sincos2dDetrMap::read(shape, *map, &declared, other.word);
             QVERIFY(wrong);
             QCOMPARE(wrong->verdict, CheckVerdict::Mistake);
-            QCOMPARE(wrong->mistakes, QStringList {Sincos2dDetrMap::kNormalization});
+            using Sincos2dDetrMap::Coordinate;
+            const Coordinate coordinate = !normalize ? Coordinate::Count
+                : minusHalf                          ? Coordinate::NormalizedHalf
+                                                     : Coordinate::Normalized;
+            QStringList named;
+            if (other.form.coordinate != coordinate)
+                named.append(Sincos2dDetrMap::kNormalization);
+            if (other.form.temperature != temperature)
+                named.append(Sincos2dDetrMap::kTemperature);
+            QCOMPARE(wrong->mistakes, named);
         }
     }
 
@@ -265,7 +293,7 @@ private slots:
     void detrWrongForms()
     {
         const WrongForm cases[] = {
-            {{true, false, 20.0}, {Sincos2dDetrMap::kTemperature}},
+            {{true, false, 100.0}, {Sincos2dDetrMap::kTemperature}},
             {{true, false, 10000.0, true}, {Sincos2dDetrMap::kAxesSwapped}},
             {{true, false, 10000.0, false, true}, {Sincos2dDetrMap::kSinCosSplit}},
             {{false, false, 10000.0, true}, {Sincos2dDetrMap::kNormalization, Sincos2dDetrMap::kAxesSwapped}},
@@ -305,6 +333,70 @@ private slots:
         const Params declared;
         const auto said = Sincos2dDetrMap::read({64, 12, 16}, damaged, &declared, u"detr"_s);
         QVERIFY(said && said->verdict == CheckVerdict::Mistake && said->mistakes.isEmpty());
+    }
+
+    // A padded batch (PositionEmbeddingSine with NestedTensor's mask, the bottom and the right
+    // padded): each image the form on its own valid region, the sizes said; Deformable DETR's
+    // padded cells, whose coordinate float32 cannot hold, said and left out. The padding's cells
+    // other than the mask gives them (zeros, as a map cropped and zero-padded after) are no form's.
+    void detrPadded_data()
+    {
+        QTest::addColumn<int>("normalize");
+        QTest::addColumn<double>("temperature");
+        QTest::addColumn<QString>("word");
+        using detrref::Normalize;
+        QTest::newRow("normalize=True") << int(Normalize::Detr) << 1e4 << u"detr-normalized"_s;
+        QTest::newRow("normalize=False") << int(Normalize::None) << 1e4 << u"detr"_s;
+        QTest::newRow("Deformable DETR") << int(Normalize::Deformable) << 1e4 << u"deformable-detr"_s;
+        QTest::newRow("DAB-DETR") << int(Normalize::Detr) << 20.0 << u"dab-detr"_s;
+    }
+    void detrPadded()
+    {
+        QFETCH(int, normalize);
+        QFETCH(double, temperature);
+        QFETCH(QString, word);
+        const auto n = detrref::Normalize(normalize);
+        constexpr std::int64_t kC = 64, kH = 12, kW = 16;
+        std::vector<float> cells = detrref::map(kC, kH, kW, n, temperature, false, kH, 11);
+        const std::vector<float> second = detrref::map(kC, kH, kW, n, temperature, false, 7, 5);
+        cells.insert(cells.end(), second.begin(), second.end());
+        const auto rows = [&](const std::vector<float> &v, std::int64_t cols) {
+            auto m = std::make_shared<RowMatrixXf>(std::int64_t(v.size()) / cols, cols);
+            std::copy(v.begin(), v.end(), m->data());
+            return std::make_shared<MatrixRows>(std::move(m), StoredType::Float32, u"padded"_s);
+        };
+        const Params declared;
+        for (const QString &form : {QString(), word}) {
+            const auto read
+                = Sincos2dDetrMap::read({2, kC, kH, kW}, *rows(cells, kW), form.isEmpty() ? nullptr : &declared, form);
+            QVERIFY(read);
+            QVERIFY2(
+                read->verdict == CheckVerdict::Correct
+                    && read->referenceText.contains(word == u"dab-detr"_s ? u"DAB-DETR"_s : u"PositionEmbeddingSine"_s),
+                qPrintable(read->diagnosis));
+            QVERIFY2(read->diagnosis.contains(u"image 0 12 x 11, image 1 7 x 5 of the 12 x 16 map"_s),
+                     qPrintable(read->diagnosis));
+            QCOMPARE(read->notes.join(u' ').contains(u"padded cells not compared"_s),
+                     n == detrref::Normalize::Deformable);
+        }
+        // The second image flattened to [H·W, C] over its declared grid reads alike.
+        std::vector<float> flat(std::size_t(kC * kH * kW));
+        for (std::int64_t c = 0; c < kC; ++c)
+            for (std::int64_t p = 0; p < kH * kW; ++p)
+                flat[std::size_t(p * kC + c)] = second[std::size_t(c * kH * kW + p)];
+        const auto flattened = Sincos2dDetrMap::readFlattened(*rows(flat, kC), kH, kW, &declared, word);
+        QVERIFY2(flattened && flattened->verdict == CheckVerdict::Correct
+                     && flattened->diagnosis.contains(u"image 0 7 x 5"_s),
+                 qPrintable(flattened ? flattened->diagnosis : QString()));
+        QVERIFY(!Sincos2dDetrMap::readFlattened(*rows(flat, kC), kW, kH, nullptr, {}));
+        if (n == detrref::Normalize::Deformable)
+            return;
+        for (std::int64_t c = 0; c < kC; ++c)
+            for (std::int64_t y = 0; y < kH; ++y)
+                for (std::int64_t x = 0; x < kW; ++x)
+                    if (y >= 7 || x >= 5)
+                        cells[std::size_t(((kC + c) * kH + y) * kW + x)] = 0.0f;
+        QVERIFY(!Sincos2dDetrMap::read({2, kC, kH, kW}, *rows(cells, kW), nullptr, {}));
     }
 };
 
