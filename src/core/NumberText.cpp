@@ -73,6 +73,10 @@ QString prose(double value)
 
 QString exact(double value)
 {
+    // A whole number in its digits ("500000", not "5e+05"), as a config and the user write it, up to
+    // 2^53, past which a double holds no longer every integer.
+    if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) <= 0x1p53)
+        return QString::number(static_cast<qlonglong>(value));
     return QString::number(value, 'g', QLocale::FloatingPointShortest);
 }
 

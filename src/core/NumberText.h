@@ -23,7 +23,7 @@ QString factor(double value);
 QString count(std::int64_t value);
 
 // The shortest text that reads back as the same double, for values the user types and the
-// files and help texts that hold them ("0.1", "10000").
+// files and help texts that hold them ("0.1", "10000"); a whole number in its digits ("500000").
 QString exact(double value);
 
 } // namespace posenc::NumberText

@@ -165,7 +165,7 @@ private slots:
             QVERIFY2(c.exit == 1, qPrintable(flags.join(u' ') + u": "_s + c.err));
             QCOMPARE(mistakes(c), QStringList {u"rope-theta"_s});
             const QString diagnosis = c.json.value(u"diagnosis"_s).toString();
-            QVERIFY2(diagnosis.contains(u"rope_theta 10000 where the declaration gives 5e+05"_s),
+            QVERIFY2(diagnosis.contains(u"rope_theta 10000 where the declaration gives 500000"_s),
                      qPrintable(diagnosis));
         }
         const QString config = m_dir.filePath(u"llama.json"_s);

@@ -340,7 +340,7 @@ private slots:
         QTest::addColumn<double>("keptBase");
         QTest::addColumn<QString>("said");
         QTest::newRow("NTK-aware base") << 1e6 * std::pow(4.0, 128.0 / 126.0) << u"NTK-aware base"_s;
-        QTest::newRow("rope_theta 500000") << 5e5 << u"rope_theta 5e+05 for the extrapolated (kept) pairs"_s;
+        QTest::newRow("rope_theta 500000") << 5e5 << u"rope_theta 500000 for the extrapolated (kept) pairs"_s;
     }
     void yarnKeptPairsOnAnotherBase()
     {

@@ -211,19 +211,19 @@ private slots:
             at1e4, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
         QVERIFY2(c.exit == 1 && mistakesOf(c) == QStringList {u"rope-theta"_s}, qPrintable(c.shown));
         QVERIFY2(
-            c.diagnosis().contains(u"the declared reference but rope_theta 10000 where the declaration gives 1e+06"_s),
+            c.diagnosis().contains(u"the declared reference but rope_theta 10000 where the declaration gives 1000000"_s),
             qPrintable(c.shown));
 
         const auto q3 = checkFile(
             q3at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen3-vl-8b"_s});
         QVERIFY2(q3.exit == 1 && mistakesOf(q3) == QStringList {u"rope-theta"_s}, qPrintable(q3.shown));
-        QVERIFY2(q3.diagnosis().contains(u"rope_theta 1e+06 where the declaration gives 5e+06"_s),
+        QVERIFY2(q3.diagnosis().contains(u"rope_theta 1000000 where the declaration gives 5000000"_s),
                  qPrintable(q3.shown));
 
         // No preset: the default rope_theta 10000, said not declared.
         const auto bare = checkFile(at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s});
         QVERIFY2(bare.exit == 1 && mistakesOf(bare) == QStringList {u"rope-theta"_s}, qPrintable(bare.shown));
-        QVERIFY2(bare.diagnosis().contains(u"rope_theta 1e+06 where the default, not declared, is 10000"_s),
+        QVERIFY2(bare.diagnosis().contains(u"rope_theta 1000000 where the default, not declared, is 10000"_s),
                  qPrintable(bare.shown));
 
         // No prompt declared: theta is wrong at whatever ids the rows hold.
@@ -300,7 +300,7 @@ private slots:
         const QString theta = saved(dir, u"theta.npy"_s, {3, 1, L, 128}, perAxisCos(ids, 1e4, 64, 1));
         const auto t = checkFile(theta, QStringList {u"--prompt"_s, prompt} + qwen2);
         QVERIFY2(t.exit == 1 && mistakesOf(t) == QStringList {u"rope-theta"_s}
-                     && t.diagnosis().contains(u"rope_theta 10000 where the declaration gives 1e+06"_s),
+                     && t.diagnosis().contains(u"rope_theta 10000 where the declaration gives 1000000"_s),
                  qPrintable(t.shown));
     }
 

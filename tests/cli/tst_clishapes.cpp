@@ -389,7 +389,7 @@ private slots:
             << u"half the declared table's"_s;
         QTest::newRow("cos cache [64, 32], theta 10000 for 500000")
             << npy({64, 32}, narrow) << rope64 + QStringList {u"500000"_s} << u"mistake"_s << u"rope-theta"_s
-            << u"rope_theta 10000 where the declaration gives 5e+05"_s;
+            << u"rope_theta 10000 where the declaration gives 500000"_s;
         QTest::newRow("cos cache [3, 64, 64]")
             << npy({3, 64, 64}, repeated(cos, 3)) << QStringList() << u"correct"_s << QString() << u"3 slices"_s;
         std::vector<float> shifted = cos;
