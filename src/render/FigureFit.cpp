@@ -1,6 +1,7 @@
 #include "FigureFit.h"
 
 #include "AxesInOrder.h"
+#include "FigureRoom.h"
 #include "IndexTicker.h"
 #include "LegendPlacement.h"
 #include "MeasuredText.h"
