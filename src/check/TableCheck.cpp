@@ -448,8 +448,10 @@ std::variant<TableMatch, QString> expectFamily(const TableRows &table, Encoding 
         match->family = family;
         RowConstant::expectShifted(*match, evidence, *FamilyChecks::of(spec.encoding).table);
         // The declared reference is what a correct table equals; a family that could not tell
-        // (M-RoPE's ids when no prompt is declared) keeps its unknown.
-        if (match->mistakes.empty() && match->verdict != CheckVerdict::Unknown)
+        // (M-RoPE's ids when no prompt is declared) keeps its unknown, and a mistake no name
+        // explains stays a mistake.
+        const bool equals = match->verdict == CheckVerdict::Correct || match->verdict == CheckVerdict::Variant;
+        if (match->mistakes.empty() && equals)
             asDeclaredReference(*match);
     }
     return expected;

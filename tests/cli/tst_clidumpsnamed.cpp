@@ -26,6 +26,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <numbers>
 #include <random>
 
@@ -87,6 +89,16 @@ std::vector<double> range(std::int64_t from, std::int64_t count)
 QStringList ropeFlags(double theta, int dim)
 {
     return {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, QString::number(theta), u"--head-dim"_s, QString::number(dim)};
+}
+
+// x rounded to bfloat16 (to nearest, ties to even), as torch's .to(torch.bfloat16) does.
+float bfloat16(float x)
+{
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &x, sizeof bits);
+    bits = (bits + 0x7FFFu + ((bits >> 16) & 1u)) & 0xFFFF0000u;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
 }
 
 } // namespace
@@ -504,6 +516,26 @@ private slots:
             = CliCheck::checkFile(table, grid + QStringList {u"--map-form"_s, u"deformable-detr"_s});
         QVERIFY2(other.verdict() == u"mistake"_s && CliCheck::named(other.json, {u"map-normalization"_s}),
                  qPrintable(other.shown));
+        // Held to a declared form over another grid, or at a temperature no published form has, the
+        // map is never the declared reference.
+        const CliCheck::Checked wrongGrid = CliCheck::checkFile(
+            table, {u"--expect"_s, u"sincos-2d"_s, u"--grid"_s, u"%1,%2"_s.arg(kW).arg(kH), u"--map-form"_s,
+                    u"detr-normalized"_s});
+        QVERIFY2(wrongGrid.verdict() == u"mistake"_s, qPrintable(wrongGrid.shown));
+        const std::vector<float> hot = detrref::map(kC, kH, kW, detrref::Normalize::Detr, 100.0);
+        std::vector<double> hotFlat(hot.size());
+        for (std::int64_t c = 0; c < kC; ++c)
+            for (std::int64_t p = 0; p < kH * kW; ++p)
+                hotFlat[std::size_t(p * kC + c)] = hot[std::size_t(c * kH * kW + p)];
+        const CliCheck::Checked unpublished = CliCheck::checkFile(file(npy({kH * kW, kC}, hotFlat)), grid);
+        QVERIFY2(unpublished.verdict() != u"correct"_s && unpublished.verdict() != u"mistake"_s,
+                 qPrintable(unpublished.shown));
+        // A tall map computed in bfloat16: neighbouring rows that round alike are no padding.
+        const std::vector<float> tall = detrref::map(kC, 1000, 8, detrref::Normalize::Detr);
+        std::vector<double> rounded(tall.size());
+        std::transform(tall.begin(), tall.end(), rounded.begin(), [](float v) { return double(bfloat16(v)); });
+        const CliCheck::Checked half = CliCheck::checkFile(file(npy({kC, 1000, 8}, rounded)), {});
+        QVERIFY2(half.verdict() != u"mistake"_s, qPrintable(half.shown));
         for (const double bad : {double(INFINITY), double(NAN)}) {
             std::vector<double> reference = flat;
             reference[std::size_t(3 * kC + 5)] = bad;

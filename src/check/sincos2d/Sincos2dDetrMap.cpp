@@ -161,8 +161,8 @@ double toleranceOf(StoredType stored, const std::vector<std::int64_t> &dims, con
 
 // The loaded image's valid region under the halves' order `rowFirst`: PositionEmbeddingSine's
 // cumsum of the mask stops growing past it (a padded row repeats the last valid row's y, a padded
-// column the last valid column's x), so along column 0 the row's channels first repeat at row h,
-// and along row 0 the column's channels at column w.
+// column the last valid column's x), so along column 0 the row's channels repeat from row h to the
+// last, and along row 0 the column's channels from column w.
 Valid validOf(const Images &images, bool rowFirst, double tolerance)
 {
     const auto &dims = images.dims();
@@ -175,11 +175,13 @@ Valid validOf(const Images &images, bool rowFirst, double tolerance)
         }
         return true;
     };
+    // The padding is the constant tail (the cumsum stops growing there for good), not the first
+    // repeat: in a half type neighbouring rows of a large map may round alike.
     Valid v {height, width};
-    for (std::int64_t y = 1; y < height && v.height == height; ++y)
-        v.height = repeats(true, y * width, (y - 1) * width) ? y : height;
-    for (std::int64_t x = 1; x < width && v.width == width; ++x)
-        v.width = repeats(false, x, x - 1) ? x : width;
+    while (v.height > 1 && repeats(true, (v.height - 1) * width, (v.height - 2) * width))
+        --v.height;
+    while (v.width > 1 && repeats(false, v.width - 1, v.width - 2))
+        --v.width;
     return v;
 }
 

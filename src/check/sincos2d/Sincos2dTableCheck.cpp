@@ -424,8 +424,13 @@ TableMatch expectOrders(const TableEvidence &e, const Params &params)
     }
     if (auto scaled = scaledCoordinates(e, params))
         return *scaled;
-    if (auto map = params.sincos2d.clsToken ? std::nullopt : detr(); map && map->verdict != CheckVerdict::Mistake)
+    // Undeclared, a DETR map of no published form is said, not taken for the declared reference
+    // (the family's default is MAE's table): unknown, as a [C, H, W] map's reading is a variant.
+    if (auto map = params.sincos2d.clsToken ? std::nullopt : detr(); map && map->verdict != CheckVerdict::Mistake) {
+        if (map->verdict == CheckVerdict::Variant)
+            map->verdict = CheckVerdict::Unknown;
         return *map;
+    }
     TableMatch m = matchOf(e, params, false);
     Params transposed = params;
     transposed.sincos2d.grid = {params.sincos2d.grid[1], params.sincos2d.grid[0]};
