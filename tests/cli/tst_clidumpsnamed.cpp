@@ -26,8 +26,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <numbers>
 #include <random>
 
@@ -89,16 +87,6 @@ std::vector<double> range(std::int64_t from, std::int64_t count)
 QStringList ropeFlags(double theta, int dim)
 {
     return {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, QString::number(theta), u"--head-dim"_s, QString::number(dim)};
-}
-
-// x rounded to bfloat16 (to nearest, ties to even), as torch's .to(torch.bfloat16) does.
-float bfloat16(float x)
-{
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &x, sizeof bits);
-    bits = (bits + 0x7FFFu + ((bits >> 16) & 1u)) & 0xFFFF0000u;
-    std::memcpy(&x, &bits, sizeof x);
-    return x;
 }
 
 } // namespace
@@ -530,12 +518,6 @@ private slots:
         const CliCheck::Checked unpublished = CliCheck::checkFile(file(npy({kH * kW, kC}, hotFlat)), grid);
         QVERIFY2(unpublished.verdict() != u"correct"_s && unpublished.verdict() != u"mistake"_s,
                  qPrintable(unpublished.shown));
-        // A tall map computed in bfloat16: neighbouring rows that round alike are no padding.
-        const std::vector<float> tall = detrref::map(kC, 1000, 8, detrref::Normalize::Detr);
-        std::vector<double> rounded(tall.size());
-        std::transform(tall.begin(), tall.end(), rounded.begin(), [](float v) { return double(bfloat16(v)); });
-        const CliCheck::Checked half = CliCheck::checkFile(file(npy({kC, 1000, 8}, rounded)), {});
-        QVERIFY2(half.verdict() != u"mistake"_s, qPrintable(half.shown));
         for (const double bad : {double(INFINITY), double(NAN)}) {
             std::vector<double> reference = flat;
             reference[std::size_t(3 * kC + 5)] = bad;
