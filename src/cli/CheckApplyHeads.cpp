@@ -237,16 +237,16 @@ ApplyResult combined(const Reading &reading, const std::vector<std::int64_t> &sh
     QStringList mistakes, guessed, headEntries, headLines;
     if (!over.mistake.isEmpty())
         mistakes.append(over.mistake);
+    const auto gather = [](QStringList &into, const QStringList &ids) {
+        for (const QString &id : ids) {
+            if (!into.contains(id))
+                into.append(id);
+        }
+    };
     for (std::int64_t i = 0; i < count; ++i) {
         const ApplyResult &r = reading.results[std::size_t(i)];
-        for (const QString &id : mistakesOf(r.json, u"mistakes"_s)) {
-            if (!mistakes.contains(id))
-                mistakes.append(id);
-        }
-        for (const QString &id : mistakesOf(r.json, u"guessed_mistakes"_s)) {
-            if (!guessed.contains(id))
-                guessed.append(id);
-        }
+        gather(mistakes, mistakesOf(r.json, u"mistakes"_s));
+        gather(guessed, mistakesOf(r.json, u"guessed_mistakes"_s));
         headEntries.append(u"{\"batch\": %1, \"head\": %2, %3}"_s.arg(i / heads).arg(i % heads).arg(r.json));
         headLines.append(u"  batch %1, head %2: %3"_s.arg(i / heads).arg(i % heads).arg(
             r.lines.isEmpty() ? CheckWords::verdict(r.verdict) : r.lines.constFirst()));

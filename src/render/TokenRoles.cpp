@@ -95,9 +95,10 @@ std::pair<std::int64_t, std::int64_t> padding(const Params &params)
 QString text(const Params &params)
 {
     QStringList parts;
-    if (of(params).isEmpty())
+    const QList<TokenRole> roles = of(params);
+    if (roles.isEmpty())
         parts.append(u"no special token"_s);
-    for (const TokenRole &role : of(params))
+    for (const TokenRole &role : roles)
         parts.append(u"%1 at %2"_s.arg(role.name, FigureText::formatCount(role.position)));
     const auto [first, end] = padding(params);
     if (first < end) {

@@ -162,15 +162,17 @@ double toleranceOf(StoredType stored, const std::vector<std::int64_t> &dims, con
 // The loaded image's valid region under the halves' order `rowFirst`: PositionEmbeddingSine's
 // cumsum of the mask stops growing past it (a padded row repeats the last valid row's y, a padded
 // column the last valid column's x), so along column 0 the row's channels repeat from row h to the
-// last, and along row 0 the column's channels from column w.
-Valid validOf(const Images &images, bool rowFirst, double tolerance)
+// last, and along row 0 the column's channels from column w. A padded cell repeats its last valid
+// neighbour bit for bit (the same cumsum through the same operations): equal, not within a rounding,
+// which a half type's neighbours of a tall map are.
+Valid validOf(const Images &images, bool rowFirst)
 {
     const auto &dims = images.dims();
     const std::int64_t channels = dims[1], height = dims[2], width = dims[3];
     const auto repeats = [&](bool byRows, std::int64_t cell, std::int64_t before) {
         for (std::int64_t c = 0; c < channels; ++c) {
             if (((c < channels / 2) == rowFirst) == byRows
-                && !(std::fabs(images.channel(c)[cell] - images.channel(c)[before]) <= tolerance))
+                && images.channel(c)[cell] != images.channel(c)[before])
                 return false;
         }
         return true;
@@ -289,14 +291,11 @@ Held held(Images &images, StoredType stored)
 {
     const auto &dims = images.dims();
     Held out;
-    // A padded cell repeats its last valid neighbour's value bit for bit (the same cumsum through the
-    // same operations): equal, not within a rounding, which a half type's neighbours of a tall map are.
-    const double sameWithin = 0.0;
     const auto alive = [&](const Tried &t) { return t.largest <= toleranceOf(stored, dims, t.form); };
     for (std::int64_t b = 0; b < dims[0]; ++b) {
         if (!images.load(b))
             return {};
-        out.valid.push_back({validOf(images, false, sameWithin), validOf(images, true, sameWithin)});
+        out.valid.push_back({validOf(images, false), validOf(images, true)});
         if (b == 0)
             out.forms = candidates(images, out.valid[0].data());
         for (Tried &t : out.forms) {
