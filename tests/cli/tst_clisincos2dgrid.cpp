@@ -97,6 +97,21 @@ private slots:
         QCOMPARE(table(Form::Mae, 10, 6), buggy);
     }
 
+    // A 2-D sine table or map holds a grid's coordinates, no positions: --positions is refused in one
+    // line (exit 2), on a table under --grid and on DETR's [C, H, W] map alike.
+    void positionsRefused()
+    {
+        const QStringList window {u"--positions"_s, u"5:65"_s};
+        const Checked onTable = check(table(Form::RtDetrFixed, 6, 10), grid(6, 10) + window);
+        QVERIFY2(onTable.exit == 2 && onTable.shown.contains(u"--positions:"_s)
+                     && onTable.shown.trimmed().count(u'\n') == 0,
+                 qPrintable(onTable.shown));
+        const QByteArray map = npyOfFloats({64, 12, 16}, detrref::map(64, 12, 16, detrref::Normalize::Detr));
+        QVERIFY2(check(map, {}).verdict() == u"correct"_s, qPrintable(check(map, {}).shown));
+        const Checked onMap = check(map, {u"--positions"_s, u"5:17"_s});
+        QVERIFY2(onMap.exit == 2 && onMap.shown.contains(u"2-D sine"_s), qPrintable(onMap.shown));
+    }
+
     // A padded batch's map whose second image is zero-padded (cropped, then padded after) is the
     // mistake map-padding, and one cell of a map changed is unknown: neither is read as a bias.
     void mapNoFormHoldsIsNoBias()
