@@ -578,7 +578,8 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (const int *code = std::get_if<int>(&checked))
         return *code;
     TableMatch match = std::get<TableMatch>(std::move(checked));
-    CheckPositions::say(match, positions);
+    if (const QString refused = CheckPositions::say(match, positions, tensor.rows->name()); !refused.isEmpty())
+        return fail(err, ExitUsage, refused);
     const TableRows &table = *tensor.rows;
     if (atIds) {
         if (const int code = PositionIdsCheckCommand::compareRows(match, *opened->rows, *atIds, interrupt.flag(), err))

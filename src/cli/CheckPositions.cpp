@@ -44,10 +44,17 @@ std::variant<Window, QString> declare(const QCommandLineParser &parser, CheckDec
     return window;
 }
 
-void say(TableMatch &match, const Window &window)
+QString say(TableMatch &match, const Window &window, const QString &name)
 {
-    if (window && !match.positions)
+    if (!window)
+        return {};
+    // A 2-D sin-cos table or map is read by its grid's coordinates: no row of it is at a position.
+    if (match.family == Encoding::Sincos2d)
+        return u"--positions: %1 is read as a 2-D sine table or map, whose cells hold a grid's coordinates, not "
+               "positions; --positions gives a table's rows' positions (--grid gives a 2-D table's grid)"_s.arg(name);
+    if (!match.positions)
         match.positions = PositionWindow {window->first, window->second - 1, true, false, {}};
+    return {};
 }
 
 std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape)

@@ -47,7 +47,8 @@ std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape);
 // where no window was declared).
 QString refusal(const Window &window, const std::vector<std::int64_t> &shape, const QString &name);
 
-// A declared window said on a match that says none of its own (an absolute table's rows).
-void say(TableMatch &match, const Window &window);
+// A declared window said on a match that says none of its own (an absolute table's rows); why it
+// cannot be where the match holds no positions (a 2-D sine table or map), else empty.
+QString say(TableMatch &match, const Window &window, const QString &name);
 
 } // namespace posenc::CheckPositions

@@ -9,6 +9,7 @@
 // util/pos_embed.py get_2d_sincos_pos_embed (its halves the other way round: [w | h]).
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/DetrReference.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -94,6 +95,41 @@ private slots:
                  qPrintable(declared.shown));
         // MAE's own table on 10 x 6 is the same numbers.
         QCOMPARE(table(Form::Mae, 10, 6), buggy);
+    }
+
+    // A 2-D sine table or map holds a grid's coordinates, no positions: --positions is refused in one
+    // line (exit 2), on a table under --grid and on DETR's [C, H, W] map alike.
+    void positionsRefused()
+    {
+        const QStringList window {u"--positions"_s, u"5:65"_s};
+        const Checked onTable = check(table(Form::RtDetrFixed, 6, 10), grid(6, 10) + window);
+        QVERIFY2(onTable.exit == 2 && onTable.shown.contains(u"--positions:"_s)
+                     && onTable.shown.trimmed().count(u'\n') == 0,
+                 qPrintable(onTable.shown));
+        const QByteArray map = npyOfFloats({64, 12, 16}, detrref::map(64, 12, 16, detrref::Normalize::Detr));
+        QVERIFY2(check(map, {}).verdict() == u"correct"_s, qPrintable(check(map, {}).shown));
+        const Checked onMap = check(map, {u"--positions"_s, u"5:17"_s});
+        QVERIFY2(onMap.exit == 2 && onMap.shown.contains(u"2-D sine"_s), qPrintable(onMap.shown));
+    }
+
+    // A padded batch's map whose second image is zero-padded (cropped, then padded after) is the
+    // mistake map-padding, and one cell of a map changed is unknown: neither is read as a bias.
+    void mapNoFormHoldsIsNoBias()
+    {
+        std::vector<float> cells = detrref::map(64, 12, 16, detrref::Normalize::Detr);
+        std::vector<float> second = detrref::map(64, 12, 16, detrref::Normalize::Detr, 10000.0, false, 7, 5);
+        for (std::int64_t c = 0; c < 64; ++c)
+            for (std::int64_t y = 0; y < 12; ++y)
+                for (std::int64_t x = 0; x < 16; ++x)
+                    if (y >= 7 || x >= 5)
+                        second[std::size_t((c * 12 + y) * 16 + x)] = 0.0f;
+        std::vector<float> batch = cells;
+        batch.insert(batch.end(), second.begin(), second.end());
+        const Checked padded = check(npyOfFloats({2, 64, 12, 16}, batch), {});
+        QVERIFY2(padded.exit == 1 && padded.mistakes() == QJsonArray {u"map-padding"_s}, qPrintable(padded.shown));
+        cells[std::size_t((40 * 12 + 3) * 16 + 7)] += 0.01f;
+        const Checked changed = check(npyOfFloats({1, 64, 12, 16}, cells), {});
+        QVERIFY2(changed.verdict() == u"unknown"_s && changed.mistakes().isEmpty(), qPrintable(changed.shown));
     }
 
     // A square grid has one reading: nothing said of another.

@@ -4,6 +4,7 @@
 // llama3, tests/support/RopeReference.h) in both layouts, and the paper's sinusoid, each written
 // in float64 and stored as float32 or as float64 cells.
 #include "CheckTables.h"
+#include "support/HalfFloats.h"
 #include "support/RopeReference.h"
 
 #include "check/TableMatch.h"
@@ -259,6 +260,63 @@ private slots:
         off.row(300) *= 1.0001f;
         const Checked wrong = check(off, StoredType::Float32, atC);
         QVERIFY2(wrong.match.verdict == CheckVerdict::Mistake, qPrintable(wrong.match.diagnosis));
+    }
+
+    // The factor rounded to a half type: x-transformers' ScaledSinusoidalEmbedding under .half()
+    // (x_transformers/x_transformers.py: emb * self.scale, the scale dim^-0.5 held in the format:
+    // 0.08838 for 0.08839 at d 128) and curated-transformers' normalize=True on a half table (pe
+    // divided by its own norm, the norm rounded to the format). The float64 sinusoid rounded to the
+    // format, then scaled in it: a faithful half computation, never a mistake; correct at its scale
+    // declared; times 1.01 it is not correct.
+    void aFactorRoundedToAHalfTypeIsNoMistake_data()
+    {
+        QTest::addColumn<bool>("bfloat");
+        QTest::addColumn<int>("d");
+        QTest::addColumn<bool>("unitRows");
+        for (const bool bfloat : {false, true})
+            for (const int d : {64, 128})
+                for (const bool unitRows : {false, true})
+                    QTest::addRow("%s d %d %s", bfloat ? "bfloat16" : "float16", d,
+                                  unitRows ? "rows over their norm" : "times dim^-0.5")
+                        << bfloat << d << unitRows;
+    }
+    void aFactorRoundedToAHalfTypeIsNoMistake()
+    {
+        QFETCH(bool, bfloat);
+        QFETCH(int, d);
+        QFETCH(bool, unitRows);
+        const auto round = [&](double x) {
+            return bfloat ? halffloats::toBFloat16(float(x)) : halffloats::toFloat16(float(x));
+        };
+        constexpr std::int64_t rows = 256;
+        const auto computed = [&](double times) {
+            RowMatrixXf values(rows, d);
+            for (std::int64_t r = 0; r < rows; ++r) {
+                std::vector<float> pe(static_cast<std::size_t>(d));
+                double squares = 0.0;
+                for (std::int64_t j = 0; j < d; ++j) {
+                    pe[std::size_t(j)] = round(paper(r, j, d, 10000.0, false));
+                    squares += double(pe[std::size_t(j)]) * double(pe[std::size_t(j)]);
+                }
+                const float factor = unitRows ? 1.0f / round(std::sqrt(squares)) : round(1.0 / std::sqrt(double(d)));
+                for (std::int64_t j = 0; j < d; ++j)
+                    values(r, j) = round(double(pe[std::size_t(j)]) * double(factor) * times);
+            }
+            return values;
+        };
+        const StoredType stored = bfloat ? StoredType::BFloat16 : StoredType::Float16;
+        const RowMatrixXf values = computed(1.0);
+        const Checked undeclared = check(values, stored);
+        QVERIFY2(undeclared.error.isEmpty(), qPrintable(undeclared.error));
+        QVERIFY2(undeclared.match.verdict != CheckVerdict::Mistake,
+                 qPrintable(undeclared.match.diagnosis + u" | "_s + undeclared.match.mistakes.join(u',')));
+        TableCheck::Declared atC;
+        atC.amplitude = unitRows ? 1.0 / std::sqrt(double(d) / 2.0) : 1.0 / std::sqrt(double(d));
+        const Checked declared = check(values, stored, atC);
+        QVERIFY2(declared.match.verdict == CheckVerdict::Correct,
+                 qPrintable(declared.match.diagnosis + u" | "_s + declared.match.mistakes.join(u',')));
+        const Checked off = check(computed(1.01), stored, atC);
+        QVERIFY2(off.match.verdict == CheckVerdict::Mistake, qPrintable(off.match.diagnosis));
     }
 };
 

@@ -31,6 +31,28 @@ std::optional<TableMatch> notLoftr(const std::vector<std::int64_t> &shape, const
     return m;
 }
 
+// A batch of flattened maps [B, H·W, C] over the declared grid (DETR's pos.flatten(2).permute(0, 2,
+// 1)), read whole so that each image's valid region is said: a published form, or the form's
+// parameters or the padding named; else, or with no --map-form held, nothing (each slice is then
+// checked as a table).
+std::optional<TableMatch> flattenedBatch(const std::vector<std::int64_t> &shape, const TableRows &rows,
+                                         const Params &declared, const QString &form)
+{
+    std::vector<std::int64_t> dims;
+    for (const std::int64_t d : shape) {
+        if (d != 1 || !dims.empty())
+            dims.push_back(d);
+    }
+    const auto &grid = declared.sincos2d.grid;
+    if (dims.size() != 3 || dims[0] < 2 || dims[1] != grid[0] * grid[1] || declared.sincos2d.clsToken)
+        return std::nullopt;
+    auto map = Sincos2dDetrMap::readFlattened(rows, grid[0], grid[1], &declared, form, dims[0]);
+    const bool formDeclared = !form.isEmpty() && form != Sincos2dDetrMap::kLoftrWord;
+    if (!map || !(map->verdict == CheckVerdict::Correct || !map->mistakes.isEmpty() || formDeclared))
+        return std::nullopt;
+    return map;
+}
+
 } // namespace
 
 FamilyCheck makeSincos2dCheck()
@@ -49,6 +71,8 @@ FamilyCheck makeSincos2dCheck()
     check.readStack = [](const std::vector<std::int64_t> &shape, const TableRows &rows,
                          const Params *declared, const QString &form) -> std::optional<TableMatch> {
         const bool loftr = form == Sincos2dDetrMap::kLoftrWord;
+        if (auto batch = declared ? flattenedBatch(shape, rows, *declared, form) : std::nullopt)
+            return batch;
         if (form.isEmpty() || loftr) {
             if (auto read = Sincos2dChannelsFirst::read(shape, rows, declared != nullptr); read || !loftr)
                 return read ? read : Sincos2dDetrMap::read(shape, rows, declared, form);

@@ -1,6 +1,6 @@
 #include "Sincos2dDetrMap.h"
 
-#include "check/CellTolerance.h"
+#include "check/sincos2d/Sincos2dDetrParts.h"
 #include "check/TensorShapes.h"
 #include "core/NumberText.h"
 
@@ -15,189 +15,61 @@ namespace posenc::Sincos2dDetrMap {
 
 namespace {
 
-// A form tried on the map: the largest cell's distance from it so far, and where.
+using parts::Images;
+using parts::Valid;
+
+// The cell of a part of the map farthest beyond its tolerance under one form, and how many are.
+struct Worst
+{
+    double ratio = 0.0, off = 0.0, tolerance = 0.0;
+    std::int64_t batch = 0, channel = 0, row = 0, col = 0;
+    std::int64_t beyond = 0;
+    void add(double o, double tol, std::int64_t b, std::int64_t c, std::int64_t y, std::int64_t x)
+    {
+        const double r = std::isfinite(o) ? o / tol : INFINITY;
+        beyond += r > 1.0 ? 1 : 0;
+        if (!(r <= ratio))
+            *this = {r, std::isfinite(o) ? o : INFINITY, tol, b, c, y, x, beyond};
+    }
+};
+
+// A form tried on the map: its worst cell in the images' valid regions, and in their padding (the
+// rows and columns past a valid region, holding what the pixel mask's cumsum gives them).
 struct Tried
 {
     Form form;
-    double largest = 0.0;
-    std::int64_t batch = 0, channel = 0, row = 0, col = 0;
-    std::int64_t skipped = 0; // padded cells whose coordinate float32 cannot hold (see padValue)
+    Worst valid, padding;
+    bool dropped = false; // beyond its tolerance in a quarter of the map's cells: no longer tried
+    bool holds() const { return valid.ratio <= 1.0 && padding.ratio <= 1.0; }
+    const Worst &worst() const { return padding.ratio > valid.ratio ? padding : valid; }
 };
 
-// An image's valid region, rows 0 .. height - 1 and columns 0 .. width - 1 of the map: the mask's
-// not-masked cells, DETR's NestedTensor padding the bottom and the right.
-struct Valid
+// A form's cells on an image of valid region v, channel by channel: along the channel's axis, the
+// padded cells' value (the other axis's cumsum 0) and each part's tolerance.
+struct Expected
 {
-    std::int64_t height = 0, width = 0;
+    std::vector<std::vector<double>> along;
+    std::vector<double> padded, alongTolerance, paddedTolerance;
 };
 
-// The coordinate of index i of n along an axis: the cumsum i + 1, normalised by n + 1e-6 as float32
-// holds it (the cumsum's dtype).
-double coordinateAt(Coordinate c, std::int64_t i, std::int64_t n)
+Expected expectedOf(const Form &f, const Valid &v, std::int64_t channels, ValueFormat computed, StoredType stored)
 {
-    const double denominator = double(float(double(n) + 1e-6));
-    switch (c) {
-    case Coordinate::Count:
-        return double(i + 1);
-    case Coordinate::Normalized:
-        return double(i + 1) / denominator * 2.0 * std::numbers::pi;
-    case Coordinate::NormalizedHalf:
-        return (double(i) + 0.5) / denominator * 2.0 * std::numbers::pi;
+    Expected e;
+    e.along.resize(std::size_t(channels));
+    const double padCoordinate = parts::paddedCoordinate(f.coordinate);
+    for (std::int64_t c = 0; c < channels; ++c) {
+        const std::int64_t n = alongRows(f, c, channels) ? v.height : v.width;
+        channelValues(f, c, channels, n, e.along[std::size_t(c)]);
+        const parts::Wave wave = parts::waveOf(f, c, channels);
+        const double angle = padCoordinate / wave.dimT;
+        e.padded.push_back(wave.isSin ? std::sin(angle) : std::cos(angle));
+        const double largest = std::max(std::fabs(parts::coordinateAt(f.coordinate, 0, n)),
+                                        std::fabs(parts::coordinateAt(f.coordinate, n - 1, n)));
+        e.alongTolerance.push_back(parts::cellTolerance(f, c, channels, largest, computed, stored));
+        e.paddedTolerance.push_back(parts::cellTolerance(f, c, channels, std::fabs(padCoordinate), computed, stored));
     }
-    return 0.0;
+    return e;
 }
-
-QString coordinateWords(Coordinate c)
-{
-    switch (c) {
-    case Coordinate::Count:
-        return u"the cumsum 1 .. n itself (normalize=False)"_s;
-    case Coordinate::Normalized:
-        return u"cumsum / (n + 1e-6) * 2π (normalize=True)"_s;
-    case Coordinate::NormalizedHalf:
-        return u"(cumsum - 0.5) / (n + 1e-6) * 2π (Deformable DETR's normalize=True)"_s;
-    }
-    return {};
-}
-
-QString formWords(const Form &f)
-{
-    return u"coordinates %1, temperature %2, the %3's half first, sin and cos %4"_s.arg(
-        coordinateWords(f.coordinate), NumberText::compact(f.temperature, 6), f.rowFirst ? u"row"_s : u"column"_s,
-        f.interleaved ? u"interleaved (stack and flatten)"_s : u"in halves (cat)"_s);
-}
-
-// The parameters in which `read` differs from `declared`: each mistake with both values.
-QList<std::pair<QString, QString>> differences(const Form &read, const Form &declared)
-{
-    QList<std::pair<QString, QString>> out;
-    if (read.coordinate != declared.coordinate)
-        out.append({kNormalization,
-                    u"the coordinates are %1 where the declared form's are %2"_s.arg(
-                        coordinateWords(read.coordinate), coordinateWords(declared.coordinate))});
-    if (std::fabs(read.temperature - declared.temperature) > 1e-3 * declared.temperature)
-        out.append({kTemperature,
-                    u"temperature %1 where the declared form's is %2"_s.arg(
-                        NumberText::compact(read.temperature, 6), NumberText::compact(declared.temperature, 6))});
-    if (read.rowFirst != declared.rowFirst)
-        out.append({kAxesSwapped,
-                    u"the column's half comes first (cat((pos_x, pos_y))) where the declared form "
-                    "puts the row's first (cat((pos_y, pos_x)))"_s});
-    if (read.interleaved != declared.interleaved)
-        out.append({kSinCosSplit,
-                    read.interleaved ? u"sin and cos interleaved where the declared form has them in "
-                                       "halves"_s
-                                     : u"sin and cos in halves of each axis's channels (cat) where the "
-                                       "declared form interleaves them (stack((sin, cos)).flatten)"_s});
-    return out;
-}
-
-// The published form nearest `f`: the fewest parameters differing, the list's order after.
-const Published &nearest(const Form &f)
-{
-    const Published *best = &published().front();
-    qsizetype fewest = differences(f, best->form).size();
-    for (const Published &p : published()) {
-        if (const qsizetype n = differences(f, p.form).size(); n < fewest) {
-            fewest = n;
-            best = &p;
-        }
-    }
-    return *best;
-}
-
-// The map's cells an image at a time, channel c's H·W cells row by row: from a channel-first map
-// (B·C·H rows of W) or a flattened one (B·H·W rows of C: [B, C, H, W].flatten(2).permute(0, 2, 1),
-// row-major over H then W).
-class Images
-{
-public:
-    Images(const TableRows &rows, const std::vector<std::int64_t> &dims, bool flattened)
-        : m_rows(rows)
-        , m_dims(dims)
-        , m_flattened(flattened)
-    { }
-    const std::vector<std::int64_t> &dims() const { return m_dims; }
-    // Image b's cells; false where the file cannot be read.
-    bool load(std::int64_t b)
-    {
-        if (b == m_loaded)
-            return true;
-        const std::int64_t channels = m_dims[1], cells = m_dims[2] * m_dims[3];
-        m_cells.resize(std::size_t(channels * cells));
-        QString error;
-        if (!m_flattened) {
-            if (!m_rows.read(b * channels * m_dims[2], channels * m_dims[2], m_cells.data(), error))
-                return false;
-        } else {
-            std::vector<float> rows(m_cells.size());
-            if (!m_rows.read(b * cells, cells, rows.data(), error))
-                return false;
-            for (std::int64_t p = 0; p < cells; ++p)
-                for (std::int64_t c = 0; c < channels; ++c)
-                    m_cells[std::size_t(c * cells + p)] = rows[std::size_t(p * channels + c)];
-        }
-        m_loaded = b;
-        return true;
-    }
-    const float *channel(std::int64_t c) const { return m_cells.data() + c * m_dims[2] * m_dims[3]; }
-
-private:
-    const TableRows &m_rows;
-    std::vector<std::int64_t> m_dims;
-    bool m_flattened;
-    std::vector<float> m_cells;
-    std::int64_t m_loaded = -1;
-};
-
-// The tolerance of a float32 computation stored as `stored`: the value's rounding and the angle's,
-// a few units of 2^-24 of the largest coordinate (dim_t >= 1).
-double toleranceOf(StoredType stored, const std::vector<std::int64_t> &dims, const Form &f)
-{
-    const double side = double(std::max(dims[2], dims[3]));
-    const double largest = f.coordinate == Coordinate::Count ? side : 2.0 * std::numbers::pi;
-    return 2.0 * halfUnit(storedFormat(stored)) + 2.0 * 0x1p-24 + largest * 8.0 * 0x1p-24;
-}
-
-// The loaded image's valid region under the halves' order `rowFirst`: PositionEmbeddingSine's
-// cumsum of the mask stops growing past it (a padded row repeats the last valid row's y, a padded
-// column the last valid column's x), so along column 0 the row's channels repeat from row h to the
-// last, and along row 0 the column's channels from column w. A padded cell repeats its last valid
-// neighbour bit for bit (the same cumsum through the same operations): equal, not within a rounding,
-// which a half type's neighbours of a tall map are.
-Valid validOf(const Images &images, bool rowFirst)
-{
-    const auto &dims = images.dims();
-    const std::int64_t channels = dims[1], height = dims[2], width = dims[3];
-    const auto repeats = [&](bool byRows, std::int64_t cell, std::int64_t before) {
-        for (std::int64_t c = 0; c < channels; ++c) {
-            if (((c < channels / 2) == rowFirst) == byRows
-                && images.channel(c)[cell] != images.channel(c)[before])
-                return false;
-        }
-        return true;
-    };
-    // The padding is the constant tail (the cumsum stops growing there for good), not the first
-    // repeat: in a half type neighbouring rows of a large map may round alike.
-    Valid v {height, width};
-    while (v.height > 1 && repeats(true, (v.height - 1) * width, (v.height - 2) * width))
-        --v.height;
-    while (v.width > 1 && repeats(false, v.width - 1, v.width - 2))
-        --v.width;
-    return v;
-}
-
-// A padded cell's value, where the mask's cumsum along the channel's axis is 0 (a column or row
-// past the other axis's valid region): sin 0 or cos 0; nothing for Deformable DETR's coordinate,
-// (0 - 0.5) / (0 + 1e-6) * 2π = -3.1e6, whose angle float32 holds to a quarter only.
-std::optional<double> padValue(const Form &form, std::int64_t channel, std::int64_t channels)
-{
-    if (form.coordinate == Coordinate::NormalizedHalf)
-        return std::nullopt;
-    const std::int64_t j = channel % (channels / 2);
-    return (form.interleaved ? j % 2 == 0 : j < channels / 4) ? 0.0 : 1.0;
-}
-
 // The temperature the map's first half gives under `f`'s other parameters: its slowest frequency's
 // angle at index 0, atan2(sin, cos), is coordinate / temperature^(2k / num_pos_feats), k the last
 // pair's (the exponent nearest 1: the angle's rounding least magnified). `valid` is image 0's region.
@@ -209,8 +81,9 @@ std::optional<double> fittedTemperature(const Form &f, const Images &images, con
     if (k < 1)
         return std::nullopt;
     // Cell (0, 0) is index 0 along either axis.
-    const double coordinate = coordinateAt(f.coordinate, 0, alongRows(f, 0, channels) ? valid.height : valid.width);
-    const double angle = std::atan2(double(images.channel(sinChannel)[0]), double(images.channel(cosChannel)[0]));
+    const double coordinate
+        = parts::coordinateAt(f.coordinate, 0, alongRows(f, 0, channels) ? valid.height : valid.width);
+    const double angle = std::atan2(double(images.edge(0, sinChannel, 0, 0)), double(images.edge(0, cosChannel, 0, 0)));
     if (!(angle > 0.0) || !(coordinate > 0.0) || angle > coordinate)
         return std::nullopt;
     const double t = std::pow(coordinate / angle, double(half) / double(2 * k));
@@ -219,34 +92,38 @@ std::optional<double> fittedTemperature(const Form &f, const Images &images, con
     return t;
 }
 
-// One form tried on the loaded image b of valid region `v`, cell by cell.
-void tryImage(Tried &t, const Images &images, std::int64_t b, const Valid &v)
+// The forms tried on image b, cell by cell in the file's order, each on its image's valid region
+// ([b][rowFirst]).
+bool tryImage(std::vector<Tried> &forms, const Images &images, std::int64_t b,
+              const std::vector<std::array<Valid, 2>> &valid, StoredType stored)
 {
-    const std::int64_t channels = images.dims()[1], height = images.dims()[2], width = images.dims()[3];
-    std::vector<double> expected;
-    for (std::int64_t c = 0; c < channels; ++c) {
-        const bool byRow = alongRows(t.form, c, channels);
-        channelValues(t.form, c, channels, byRow ? v.height : v.width, expected);
-        const std::optional<double> pad = padValue(t.form, c, channels);
-        const float *cells = images.channel(c);
-        for (std::int64_t y = 0; y < height; ++y) {
-            for (std::int64_t x = 0; x < width; ++x) {
-                const bool inside = byRow ? x < v.width : y < v.height;
-                if (!inside && !pad) {
-                    ++t.skipped;
-                    continue;
-                }
-                const double want = inside
-                    ? expected[std::size_t(byRow ? std::min(y, v.height - 1) : std::min(x, v.width - 1))]
-                    : *pad;
-                const double off = std::fabs(double(cells[y * width + x]) - want);
-                if (!(off <= t.largest)) {
-                    const std::int64_t skipped = t.skipped;
-                    t = {t.form, std::isfinite(off) ? off : INFINITY, b, c, y, x, skipped};
-                }
-            }
+    const auto &dims = images.dims();
+    const std::int64_t channels = dims[1], cells = dims[0] * channels * dims[2] * dims[3];
+    std::vector<Expected> expected;
+    for (const Tried &t : forms)
+        expected.push_back(expectedOf(t.form, valid[std::size_t(b)][t.form.rowFirst ? 1 : 0], channels,
+                                      images.computed(), stored));
+    return images.visit(b, [&](std::int64_t c, std::int64_t y, std::int64_t x, float value) {
+        for (std::size_t i = 0; i < forms.size(); ++i) {
+            Tried &t = forms[i];
+            if (t.dropped)
+                continue;
+            const Valid &v = valid[std::size_t(b)][t.form.rowFirst ? 1 : 0];
+            const Expected &e = expected[i];
+            const bool byRow = alongRows(t.form, c, channels);
+            // The other axis inside its valid region: the cumsum along the channel's axis counts,
+            // stopping at the last valid row (column); else it is 0.
+            const bool counted = byRow ? x < v.width : y < v.height;
+            const double want = counted
+                ? e.along[std::size_t(c)][std::size_t(byRow ? std::min(y, v.height - 1) : std::min(x, v.width - 1))]
+                : e.padded[std::size_t(c)];
+            const double tolerance
+                = counted ? e.alongTolerance[std::size_t(c)] : e.paddedTolerance[std::size_t(c)];
+            Worst &part = y < v.height && x < v.width ? t.valid : t.padding;
+            part.add(std::fabs(double(value) - want), tolerance, b, c, y, x);
+            t.dropped = t.valid.beyond > 0 && 4 * (t.valid.beyond + t.padding.beyond) >= cells;
         }
-    }
+    });
 }
 
 // The forms tried: every order, layout and coordinate at temperature 10000 (the published forms'
@@ -255,13 +132,13 @@ std::vector<Tried> candidates(const Images &images, const Valid valid[2])
 {
     std::vector<Tried> out;
     for (const Published &p : published())
-        out.push_back({p.form});
+        out.push_back({p.form, {}, {}});
     for (const bool interleaved : {true, false}) {
         for (const bool rowFirst : {true, false}) {
             for (const Coordinate c : {Coordinate::Normalized, Coordinate::NormalizedHalf, Coordinate::Count}) {
                 const Form f {c, 10000.0, rowFirst, interleaved};
                 if (std::none_of(out.begin(), out.end(), [&](const Tried &t) { return t.form == f; }))
-                    out.push_back({f});
+                    out.push_back({f, {}, {}});
             }
         }
     }
@@ -274,60 +151,55 @@ std::vector<Tried> candidates(const Images &images, const Valid valid[2])
                 return std::fabs(o.form.temperature - *t) <= 1e-3 * *t && o.form.coordinate == f.coordinate
                     && o.form.rowFirst == f.rowFirst && o.form.interleaved == f.interleaved;
             }))
-            out.push_back({f});
+            out.push_back({f, {}, {}});
     }
     return out;
 }
 
-// What held the map: the forms within their tolerance, in order, and each image's valid region
-// under either order of the halves ([b][rowFirst]).
+// How the forms fared on the map, in order, and each image's valid region under either order of
+// the halves ([b][rowFirst]).
 struct Held
 {
     std::vector<Tried> forms;
     std::vector<std::array<Valid, 2>> valid;
+    std::vector<bool> validHeld; // per image: some form holds its valid region
 };
 
-Held held(Images &images, StoredType stored)
+// Every form tried on every image, the valid regions found from the images' edges (an image
+// `shrunk`: each padded axis one shorter); nothing where the file cannot be read.
+std::optional<Held> held(const Images &images, StoredType stored, const std::vector<bool> &shrunk)
 {
-    const auto &dims = images.dims();
     Held out;
-    const auto alive = [&](const Tried &t) { return t.largest <= toleranceOf(stored, dims, t.form); };
-    for (std::int64_t b = 0; b < dims[0]; ++b) {
-        if (!images.load(b))
-            return {};
-        out.valid.push_back({validOf(images, false), validOf(images, true)});
-        if (b == 0)
-            out.forms = candidates(images, out.valid[0].data());
-        for (Tried &t : out.forms) {
-            if (alive(t))
-                tryImage(t, images, b, out.valid.back()[t.form.rowFirst ? 1 : 0]);
-        }
-        if (std::none_of(out.forms.begin(), out.forms.end(), alive))
-            return {};
+    for (std::int64_t b = 0; b < images.dims()[0]; ++b) {
+        out.valid.push_back(shrunk[std::size_t(b)] ? std::array {images.shrunk(b, false), images.shrunk(b, true)}
+                                                   : std::array {images.validOf(b, false), images.validOf(b, true)});
     }
-    std::erase_if(out.forms, [&](const Tried &t) { return !alive(t); });
+    out.forms = candidates(images, out.valid[0].data());
+    for (std::int64_t b = 0; b < images.dims()[0]; ++b) {
+        std::vector<std::int64_t> before;
+        for (const Tried &t : out.forms)
+            before.push_back(t.valid.beyond);
+        if (!tryImage(out.forms, images, b, out.valid, stored))
+            return std::nullopt;
+        bool any = false;
+        for (std::size_t i = 0; i < out.forms.size(); ++i)
+            any = any || (!out.forms[i].dropped && out.forms[i].valid.beyond == before[i]);
+        out.validHeld.push_back(any);
+    }
     return out;
 }
 
-const Published *publishedAs(const Form &f)
+// What PositionEmbeddingSine's pixel mask gives the cells past an image's valid region under `f`.
+QString paddedValues(const Form &f)
 {
-    for (const Published &p : published()) {
-        if (p.form == f)
-            return &p;
-    }
-    return nullptr;
+    const QString zero = f.coordinate == Coordinate::NormalizedHalf
+        ? u"the coordinate (0 - 0.5) / (0 + 1e-6) * 2π, -3141592.75 in float32, each channel's sin or cos of it "
+          "over dim_t"_s
+        : u"the coordinate 0 (sin 0 = 0, cos 0 = 1)"_s;
+    return u"the last valid row's y or column's x, and where the other axis's cumsum is 0 %1"_s.arg(zero);
 }
 
-const Published *byWord(const QString &word)
-{
-    for (const Published &p : published()) {
-        if (p.word == word)
-            return &p;
-    }
-    return nullptr;
-}
-
-// The images' valid regions where one is padded: "image 1 valid 12 x 15", else empty.
+// The images' valid regions where one is padded: "image 1 7 x 5", else empty.
 QString paddingWords(const Held &h, const Form &f, const std::vector<std::int64_t> &dims)
 {
     QStringList images;
@@ -340,13 +212,18 @@ QString paddingWords(const Held &h, const Form &f, const std::vector<std::int64_
     if (!padded)
         return {};
     return u"a padded batch: each image is the form on its own valid region (%1 of the %2 x %3 map), the rows and "
-           "columns past it holding what PositionEmbeddingSine's pixel mask gives them: the last valid row's y or "
-           "column's x, and sin 0, cos 0 where the other axis's cumsum is 0"_s.arg(images.join(u", "_s))
+           "columns past it holding what PositionEmbeddingSine's pixel mask gives them: %4"_s.arg(images.join(u", "_s))
                .arg(dims[2])
-               .arg(dims[3]);
+               .arg(dims[3])
+               .arg(paddedValues(f));
 }
 
-TableMatch matchOf(const Tried &t, const QString &shapeWords, const std::vector<std::int64_t> &dims, double tolerance)
+QString formatWords(ValueFormat f)
+{
+    return f == ValueFormat::BFloat16 ? u"bfloat16"_s : f == ValueFormat::Float16 ? u"float16"_s : u"float32"_s;
+}
+
+TableMatch matchOf(const Tried &t, const QString &shapeWords, const std::vector<std::int64_t> &dims, ValueFormat f)
 {
     TableMatch m;
     m.family = Encoding::Sincos2d;
@@ -354,16 +231,91 @@ TableMatch matchOf(const Tried &t, const QString &shapeWords, const std::vector<
     m.findings = {{u"grid"_s, u"%1x%2"_s.arg(dims[2]).arg(dims[3])},
                   {u"halves"_s, t.form.rowFirst ? u"DETR: row, column"_s : u"column, row"_s}};
     m.positionOffset = t.form.coordinate == Coordinate::Count ? 1 : 0;
-    m.unreferenced = u"a [B, C, H, W] map is compared cell by cell with PositionEmbeddingSine's formula in float64 "
-                     "(the largest cell %1 from it, within float32's %2), not streamed as a table of positions"_s.arg(
-                         NumberText::compact(t.largest, 3), NumberText::compact(tolerance, 3));
+    const Worst &w = t.worst();
+    m.unreferenced = u"a [B, C, H, W] map is compared cell by cell with PositionEmbeddingSine's formula in float64, "
+                     "each channel within what a %1 computation's rounding gives it (the farthest cell %2 from it, "
+                     "of %3 allowed), not streamed as a table of positions"_s.arg(formatWords(f),
+                                                                                  NumberText::compact(w.off, 3),
+                                                                                  NumberText::compact(w.tolerance, 3));
     m.notes.append(u"read as a [%1·%2, %3] table, %4, each channel varying along one axis of the grid"_s.arg(dims[2])
                        .arg(dims[3])
                        .arg(dims[1])
                        .arg(shapeWords));
-    if (t.skipped > 0)
-        m.notes.append(u"%1 padded cells not compared: Deformable DETR's coordinate there is (0 - 0.5) / (0 + 1e-6) "
-                       "* 2π = -3.1e6, whose angle float32 holds to a quarter only"_s.arg(t.skipped));
+    return m;
+}
+
+QString cellWords(const Worst &w)
+{
+    return u"image %1, channel %2, row %3, column %4 is %5 from it (%6 allowed)"_s.arg(w.batch)
+        .arg(w.channel)
+        .arg(w.row)
+        .arg(w.col)
+        .arg(NumberText::compact(w.off, 3), NumberText::compact(w.tolerance, 3));
+}
+
+// No form holds every cell. A form holding the valid regions but not the padding: the padding is the
+// mistake (zeros, a constant, the edge replicated: no pixel mask gives it). A form most cells hold:
+// unknown undeclared, a mistake with no name where --map-form declares the form. Else nothing
+// undeclared: the map is no sine map of DETR's.
+std::optional<TableMatch> noFormHolds(const Images &images, StoredType stored, const Held &h, const QString &layout,
+                                      const QString &shapeWords, const Published *declaredForm)
+{
+    const auto &dims = images.dims();
+    const auto validHolds = [](const Tried &t) { return t.valid.ratio <= 1.0; };
+    const Tried *padded = nullptr;
+    const Held *read = &h;
+    if (const auto it = std::find_if(h.forms.begin(), h.forms.end(), validHolds); it != h.forms.end())
+        padded = &*it;
+    std::optional<Held> shrunk;
+    if (!padded) {
+        // The images no form holds the valid region of, read with the first cell of the constant tail
+        // taken for padding.
+        std::vector<bool> shrink;
+        for (const bool holds : h.validHeld)
+            shrink.push_back(!holds);
+        shrunk = held(images, stored, shrink);
+        const auto it = shrunk ? std::find_if(shrunk->forms.begin(), shrunk->forms.end(), validHolds)
+                               : h.forms.end();
+        if (shrunk && shrunk->valid != h.valid && it != shrunk->forms.end()) {
+            padded = &*it;
+            read = &*shrunk;
+        }
+    }
+    if (padded) {
+        TableMatch m = matchOf(*padded, shapeWords, dims, images.computed());
+        m.verdict = CheckVerdict::Mistake;
+        m.mistakes = {kPadding};
+        const Published *as = parts::publishedAs(padded->form);
+        m.referenceText = as ? as->name : parts::nearest(padded->form).name;
+        m.diagnosis = u"%1: each image's valid region is %2 (%3; %4), but its padding is not what "
+                      "PositionEmbeddingSine's pixel mask gives it (%5): %6 padded cells deviate, the farthest "
+                      "%7"_s.arg(layout, m.referenceText, parts::formWords(padded->form),
+                                 paddingWords(*read, padded->form, dims), paddedValues(padded->form))
+                          .arg(padded->padding.beyond)
+                          .arg(cellWords(padded->padding));
+        return m;
+    }
+    const auto best = std::min_element(h.forms.begin(), h.forms.end(), [](const Tried &a, const Tried &b) {
+        return a.valid.beyond + a.padding.beyond < b.valid.beyond + b.padding.beyond;
+    });
+    const std::int64_t cells = dims[0] * dims[1] * dims[2] * dims[3];
+    const bool mostHold = best != h.forms.end() && 4 * (best->valid.beyond + best->padding.beyond) < cells;
+    if (!declaredForm && !mostHold)
+        return std::nullopt;
+    TableMatch m;
+    m.family = Encoding::Sincos2d;
+    m.verdict = declaredForm ? CheckVerdict::Mistake : CheckVerdict::Unknown;
+    m.unreferenced = u"no form of PositionEmbeddingSine's formula holds the map's cells"_s;
+    m.diagnosis = u"%1 is no form of PositionEmbeddingSine's formula (any normalisation, temperature, order of the "
+                  "halves or of sin and cos, with or without a padded batch's mask)"_s.arg(layout);
+    if (declaredForm)
+        m.diagnosis += u", let alone the declared %1 (%2)"_s.arg(declaredForm->name, parts::formWords(declaredForm->form));
+    if (mostHold)
+        m.diagnosis += u"; nearest is %1 (%2), which %3 of its %4 cells deviate from, the farthest %5"_s.arg(
+                           parts::nearest(best->form).name, parts::formWords(best->form))
+                           .arg(best->valid.beyond + best->padding.beyond)
+                           .arg(cells)
+                           .arg(cellWords(best->worst()));
     return m;
 }
 
@@ -371,100 +323,56 @@ std::optional<TableMatch> readMap(Images &images, StoredType stored, const QStri
                                   const QString &form)
 {
     const auto &dims = images.dims();
-    const Published *declaredForm = declared ? byWord(form) : nullptr;
-    const Held h = held(images, stored);
+    const Published *declaredForm = declared ? parts::byWord(form) : nullptr;
+    // A NaN is refused where the map is read as a table, the cell named (exit 3).
+    if (!images.scan() || images.hasNaN())
+        return std::nullopt;
+    const std::optional<Held> read = held(images, stored, std::vector<bool>(std::size_t(dims[0]), false));
+    if (!read)
+        return std::nullopt;
     const QString layout
         = u"a [B, C, H, W] map of %1 channels over %2 x %3 cells"_s.arg(dims[1]).arg(dims[2]).arg(dims[3]);
-    if (h.forms.empty()) {
-        if (!declaredForm)
-            return std::nullopt;
-        TableMatch m;
-        m.verdict = CheckVerdict::Mistake;
-        m.family = Encoding::Sincos2d;
-        m.unreferenced = u"no form of PositionEmbeddingSine's formula holds the map's cells"_s;
-        m.diagnosis = u"%1 is no form of PositionEmbeddingSine's formula (any normalisation, temperature, order of "
-                      "the halves or of sin and cos, with or without a padded batch's mask), let alone the declared "
-                      "%2 (%3)"_s.arg(layout, declaredForm->name, formWords(declaredForm->form));
-        return m;
-    }
-    const Tried &t = h.forms.front();
-    const double tolerance = toleranceOf(stored, dims, t.form);
-    TableMatch m = matchOf(t, shapeWords, dims, tolerance);
-    const Published *as = publishedAs(t.form);
-    QString read = u"%1: %2"_s.arg(layout, formWords(t.form));
-    if (const QString padding = paddingWords(h, t.form, dims); !padding.isEmpty())
-        read += u"; "_s + padding;
+    const auto t = std::find_if(read->forms.begin(), read->forms.end(), [](const Tried &f) { return f.holds(); });
+    if (t == read->forms.end())
+        return noFormHolds(images, stored, *read, layout, shapeWords, declaredForm);
+    TableMatch m = matchOf(*t, shapeWords, dims, images.computed());
+    const Published *as = parts::publishedAs(t->form);
+    QString words = u"%1: %2"_s.arg(layout, parts::formWords(t->form));
+    if (const QString padding = paddingWords(*read, t->form, dims); !padding.isEmpty())
+        words += u"; "_s + padding;
     if (as && (!declaredForm || declaredForm == as)) {
         m.verdict = CheckVerdict::Correct;
         m.correctAgainst = u"%1 (%2)"_s.arg(as->name, as->source);
         m.referenceText = as->name;
-        m.diagnosis = u"%1: %2"_s.arg(as->name, read);
+        m.diagnosis = u"%1: %2"_s.arg(as->name, words);
         return m;
     }
     // The form declared (--map-form), else the nearest published one, whose parameters differ.
-    const Published &against = declaredForm ? *declaredForm : nearest(t.form);
+    const Published &against = declaredForm ? *declaredForm : parts::nearest(t->form);
     m.referenceText = against.name;
-    const auto differ = differences(t.form, against.form);
+    const auto differ = parts::differences(t->form, against.form);
     QStringList said;
-    for (const auto &[id, words] : differ)
-        said.append(words);
+    for (const auto &[id, text] : differ)
+        said.append(text);
     // A form the registry does not list is a variant, declared or not, unless --map-form names the
     // form the map should be: only then does a parameter that differs make a mistake.
     if (!declaredForm) {
         m.verdict = CheckVerdict::Variant;
         m.diagnosis
             = u"PositionEmbeddingSine's formula at parameters none of the forms posenc lists uses: %1; the nearest "
-              "published form is %2 (%3): %4"_s.arg(read, against.name, against.source, said.join(u"; "_s));
+              "published form is %2 (%3): %4"_s.arg(words, against.name, against.source, said.join(u"; "_s));
         m.notes.append(u"declare the form (--expect sincos-2d --map-form WORD: %1) to have the map checked "
                        "against it"_s.arg(Sincos2dDetrMap::formWords().join(u", "_s)));
         return m;
     }
     m.verdict = CheckVerdict::Mistake;
-    for (const auto &[id, words] : differ)
+    for (const auto &[id, text] : differ)
         m.mistakes.append(id);
-    m.diagnosis = u"%1 where %2 is declared: %3"_s.arg(read, against.name, said.join(u"; "_s));
+    m.diagnosis = u"%1 where %2 is declared: %3"_s.arg(words, against.name, said.join(u"; "_s));
     return m;
 }
 
 } // namespace
-const std::vector<Published> &published()
-{
-    static const std::vector<Published> forms {
-        {u"detr-normalized"_s,
-         u"DETR's PositionEmbeddingSine, normalize=True"_s,
-         u"facebookresearch/detr models/position_encoding.py, PositionEmbeddingSine and build_position_encoding; "
-         "transformers models/detr/modeling_detr.py, DetrSinePositionEmbedding (Conditional DETR's the same)"_s,
-         {Coordinate::Normalized, 10000.0, true, true}},
-        {u"deformable-detr"_s,
-         u"Deformable DETR's PositionEmbeddingSine, normalize=True"_s,
-         u"fundamentalvision/Deformable-DETR models/position_encoding.py, PositionEmbeddingSine; transformers "
-         "models/deformable_detr/modeling_deformable_detr.py, DeformableDetrSinePositionEmbedding; "
-         "DAB-Deformable-DETR's "
-         "(IDEA-Research/DAB-DETR models/dab_deformable_detr/position_encoding.py) the same"_s,
-         {Coordinate::NormalizedHalf, 10000.0, true, true}},
-        {u"detr"_s,
-         u"DETR's PositionEmbeddingSine, normalize=False"_s,
-         u"facebookresearch/detr models/position_encoding.py, PositionEmbeddingSine (its default)"_s,
-         {Coordinate::Count, 10000.0, true, true}},
-        {u"dab-detr"_s,
-         u"DAB-DETR's and DINO's PositionEmbeddingSineHW, normalize=True, temperatures 20"_s,
-         u"transformers models/dab_detr/modeling_dab_detr.py, DabDetrSinePositionEmbedding (DabDetrConfig "
-         "temperature_height=20, temperature_width=20); IDEA-Research/DINO models/dino/position_encoding.py, "
-         "PositionEmbeddingSineHW (config/DINO pe_temperatureH = pe_temperatureW = 20)"_s,
-         {Coordinate::Normalized, 20.0, true, true}},
-    };
-    return forms;
-}
-
-QStringList formWords()
-{
-    QStringList words;
-    for (const Published &p : published())
-        words.append(p.word);
-    words.append(kLoftrWord);
-    return words;
-}
-
 std::optional<std::vector<std::int64_t>> mapDims(const std::vector<std::int64_t> &shape, const TableRows &rows)
 {
     std::vector<std::int64_t> dims;
@@ -481,25 +389,6 @@ std::optional<std::vector<std::int64_t>> mapDims(const std::vector<std::int64_t>
         || __builtin_mul_overflow(dims[0] * dims[1], dims[2], &mapRows) || rows.rows() != mapRows)
         return std::nullopt;
     return dims;
-}
-
-bool alongRows(const Form &form, std::int64_t channel, std::int64_t channels)
-{
-    return (channel < channels / 2) == form.rowFirst;
-}
-
-void channelValues(const Form &form, std::int64_t channel, std::int64_t channels, std::int64_t n,
-                   std::vector<double> &out)
-{
-    const std::int64_t half = channels / 2, j = channel % half, quarter = half / 2;
-    const bool isSin = form.interleaved ? j % 2 == 0 : j < quarter;
-    const std::int64_t k = form.interleaved ? j / 2 : j % quarter;
-    const double dimT = std::pow(form.temperature, double(2 * k) / double(half));
-    out.resize(std::size_t(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        const double coordinate = coordinateAt(form.coordinate, i, n);
-        out[std::size_t(i)] = isSin ? std::sin(coordinate / dimT) : std::cos(coordinate / dimT);
-    }
 }
 
 std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const TableRows &rows, const Params *declared,
@@ -520,16 +409,17 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
 }
 
 std::optional<TableMatch> readFlattened(const TableRows &rows, std::int64_t height, std::int64_t width,
-                                        const Params *declared, const QString &form)
+                                        const Params *declared, const QString &form, std::int64_t images)
 {
     const std::int64_t channels = rows.cols();
-    if (height < 2 || width < 2 || channels < 8 || channels % 4 != 0 || rows.rows() != height * width)
+    if (height < 2 || width < 2 || channels < 8 || channels % 4 != 0 || images < 1
+        || rows.rows() != images * height * width)
         return std::nullopt;
-    Images images(rows, {1, channels, height, width}, true);
+    Images map(rows, {images, channels, height, width}, true);
     const QString words = u"flattened row-major over the declared %1 x %2 grid (DETR's [C, H, W].flatten(1).T: "
                           "row k the cell at row k / %2, column k mod %2)"_s.arg(height)
                               .arg(width);
-    return readMap(images, rows.storedType(), words, declared, byWord(form) ? form : QString());
+    return readMap(map, rows.storedType(), words, declared, parts::byWord(form) ? form : QString());
 }
 
 } // namespace posenc::Sincos2dDetrMap

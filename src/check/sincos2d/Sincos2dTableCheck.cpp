@@ -426,7 +426,10 @@ TableMatch expectOrders(const TableEvidence &e, const Params &params)
         return *scaled;
     // Undeclared, a DETR map of no published form is said, not taken for the declared reference
     // (the family's default is MAE's table): unknown, as a [C, H, W] map's reading is a variant.
-    if (auto map = params.sincos2d.clsToken ? std::nullopt : detr(); map && map->verdict != CheckVerdict::Mistake) {
+    // A named mistake (its padding) is said; a map no form holds is left to the tables' reading.
+    if (auto map = params.sincos2d.clsToken ? std::nullopt : detr(); map
+        && (map->verdict == CheckVerdict::Correct || map->verdict == CheckVerdict::Variant
+            || !map->mistakes.isEmpty())) {
         if (map->verdict == CheckVerdict::Variant)
             map->verdict = CheckVerdict::Unknown;
         return *map;

@@ -97,7 +97,7 @@ std::optional<double> positionScale(const SinusoidalFit::FitInput &input, const 
 {
     const TableSample &sample = input.sample;
     const std::int64_t d = sample.cols();
-    const PairReferenceSpec spec = SinusoidalFit::reference(declared, d, input.framing);
+    const PairReferenceSpec spec = SinusoidalFit::reference(declared, d, input.framing, input.format);
     const std::int64_t pairs = std::int64_t(spec.schedule.w.size());
     std::vector<std::int64_t> sinCol(static_cast<std::size_t>(pairs), -1), cosCol(static_cast<std::size_t>(pairs), -1);
     for (std::int64_t j = 0; j < d; ++j) {

@@ -69,11 +69,6 @@ double measuredAmplitude(double measured, ValueFormat format, double textRoundin
     return measured;
 }
 
-std::int64_t pairsOf(std::int64_t dModel, bool fairseqPairs)
-{
-    return fairseqPairs ? dModel / 2 : Frequencies::pairCount(dModel);
-}
-
 // The base and its roundings to 1..15 significant digits, the fewest digits first (a base is
 // above 1).
 std::vector<double> roundedBases(double base)
@@ -419,6 +414,11 @@ private:
 
 } // namespace
 
+std::int64_t pairsOf(std::int64_t dModel, bool fairseqPairs)
+{
+    return fairseqPairs ? dModel / 2 : Frequencies::pairCount(dModel);
+}
+
 bool isDoubledBase(double base)
 {
     return std::fabs(base / (kCommonBase * kCommonBase) - 1.0) < 1e-9;
@@ -433,83 +433,6 @@ QString baseMistake(double base)
     if (std::fabs(base / std::numbers::e - 1.0) < 1e-12 || std::fabs(base / std::exp(0.5) - 1.0) < 1e-12)
         return u"log-base-missing"_s;
     return {};
-}
-
-std::vector<ReferenceColumn> columns(std::int64_t dModel, std::int64_t pairs, Layout layout, bool swapped)
-{
-    std::vector<ReferenceColumn> out(static_cast<std::size_t>(dModel));
-    for (std::int64_t j = 0; j < dModel; ++j) {
-        ReferenceColumn column;
-        if (pairs == Frequencies::pairCount(dModel)) {
-            const ColumnRole role = Frequencies::role(j, dModel, layout);
-            column = {role.pair, role.isCos};
-        } else if (j < 2 * pairs) {
-            // fairseq's [sin | cos | 0]: half_dim = d / 2 pairs, a zero column when d is odd.
-            column = layout == Layout::Interleaved ? ReferenceColumn {j / 2, j % 2 == 1}
-                                                   : ReferenceColumn {j % pairs, j >= pairs};
-        }
-        if (swapped && column.pair >= 0)
-            column.isCos = !column.isCos;
-        out[static_cast<std::size_t>(j)] = column;
-    }
-    return out;
-}
-
-PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowFraming &framing)
-{
-    PairReferenceSpec spec;
-    spec.firstRow = framing.firstRow;
-    spec.paddingRows = framing.paddingRows;
-    spec.positionOffset = h.firstPosition;
-    spec.positionRounding = h.rounding;
-    spec.schedule.amplitude = h.amplitude;
-    spec.amplitudeSlack = unitRowsSlack(dModel, h.amplitude);
-    const double logBase = std::log(h.base);
-    const double d = double(dModel);
-    if (h.variant == Variant::ColumnIndex) {
-        // Each column its own frequency b^(-j/d), a sine on even columns and a cosine on odd ones.
-        spec.schedule.w.resize(std::size_t(dModel));
-        spec.columns.resize(std::size_t(dModel));
-        for (std::int64_t j = 0; j < dModel; ++j) {
-            spec.schedule.w[std::size_t(j)] = std::exp(-double(j) * logBase / d);
-            spec.columns[std::size_t(j)] = {j, (j % 2 == 1) != h.swapped};
-        }
-        return spec;
-    }
-    const std::int64_t pairs = pairsOf(dModel, h.fairseqPairs);
-    spec.schedule.w.resize(std::size_t(pairs));
-    const double halfMinusOne = double(dModel / 2 - 1);
-    for (std::int64_t i = 0; i < pairs; ++i) {
-        double w = 0.0;
-        switch (h.variant) {
-        case Variant::Paper:
-            w = std::exp(-2.0 * double(i) * logBase / d);
-            break;
-        case Variant::HalfDimMinusOne:
-            w = std::exp(-double(i) * logBase / halfMinusOne);
-            break;
-        case Variant::Divided:
-            w = std::exp(2.0 * double(i) * logBase / d);
-            break;
-        case Variant::Constant:
-            w = 1.0;
-            break;
-        case Variant::ColumnIndex:
-            break;
-        }
-        spec.schedule.w[std::size_t(i)] = h.frequencyScale * w;
-    }
-    spec.columns = columns(dModel, pairs, h.layout, h.swapped);
-    if (h.replaced != Replaced::None) {
-        for (ReferenceColumn &c : spec.columns) {
-            if (c.pair >= 0)
-                c.isCos = h.replaced == Replaced::Sines;
-        }
-    }
-    // The paper's pairs unswapped are the kernel's own columns in the layout.
-    if (!h.fairseqPairs && !h.swapped && h.replaced == Replaced::None)
-        spec.kernelLayout = h.layout;
-    return spec;
 }
 
 QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow)
@@ -556,7 +479,7 @@ Hypothesis corrected(const Hypothesis &h, std::int64_t firstRow)
 
 Fit evaluate(const FitInput &input, const Hypothesis &h, std::int64_t stopAfter)
 {
-    const PairReferenceSpec spec = reference(h, input.sample.cols(), input.framing);
+    const PairReferenceSpec spec = reference(h, input.sample.cols(), input.framing, input.format);
     const CellTolerance exact = cellTolerance(input.format, false, input.stored, input.textRounding, spec);
     const CellTolerance angles = cellTolerance(input.format, true, input.stored, input.textRounding, spec);
     Fit f;

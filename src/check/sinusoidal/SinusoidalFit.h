@@ -46,6 +46,8 @@ struct Hypothesis
     PositionRounding rounding = PositionRounding::None;
 };
 
+// The pairs of a table of `dModel` columns: the paper's, or fairseq's half_dim = d / 2.
+std::int64_t pairsOf(std::int64_t dModel, bool fairseqPairs);
 // The columns of the sinusoidal table of `dModel` columns over `pairs` pairs in `layout`: as
 // Frequencies lays them out (paper), or fairseq's [sin | cos | 0] of half_dim = d / 2 pairs.
 std::vector<ReferenceColumn> columns(std::int64_t dModel, std::int64_t pairs, Layout layout, bool swapped = false);
@@ -64,8 +66,17 @@ inline double unitRowsSlack(std::int64_t dModel, double amplitude)
 {
     return amplitude == unitRowsAmplitude(dModel) ? (double(dModel) / 2.0 + 1.0) * 0x1p-24 : 0.0;
 }
-// The hypothesis as a reference for a table of `dModel` columns framed by `framing`.
-PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowFraming &framing);
+// How far a row's factor may be from the amplitude, relative, in a table whose values are exact in
+// `format`: unitRowsSlack, and in a half type at an amplitude other than 1, two of its half-units:
+// the factor itself rounded to the format (x-transformers' ScaledSinusoidalEmbedding holds
+// dim^-0.5 in float16 under .half(): 0.08838 for 0.08839 at d 128), or applied to values already
+// rounded to it (curated-transformers' normalize dividing a half table by its half norm), each a
+// half-unit on top of the product's own rounding, which the cells' tolerance holds.
+double amplitudeSlack(std::int64_t dModel, double amplitude, ValueFormat format);
+// The hypothesis as a reference for a table of `dModel` columns framed by `framing`, its values
+// exact in `format`.
+PairReferenceSpec reference(const Hypothesis &h, std::int64_t dModel, const RowFraming &framing,
+                            ValueFormat format = ValueFormat::Float32);
 // Its mistakes' ids, in the order of the sinusoid's mistakes; `firstRow` is the first compared row.
 QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow);
 // The correct table it departs from: its mistakes undone, its legitimate variants kept.

@@ -135,7 +135,7 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
     const bool layoutDeclared = e.declared.declares(u"layout"_s) && e.declared.params.sinusoidal.layout != h.layout;
     if (layoutDeclared)
         correct.layout = e.declared.params.sinusoidal.layout;
-    const PairReferenceSpec spec = SinusoidalFit::reference(correct, d, framing);
+    const PairReferenceSpec spec = SinusoidalFit::reference(correct, d, framing, e.format);
     m.reference = std::make_shared<const PairReference>(spec);
     m.tolerance = cellTolerance(e.format, float32Angles, e.table.storedType(), e.table.textRounding(), spec);
     m.params = paramsOf(correct, d, e.rows(), float32Angles);
@@ -345,7 +345,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     // PositionalEncoding: exp(arange(0, d, 2) * (-ln(10000) / d)); numpy's float32 pow; diffusers'
     // get_timestep_embedding: exp(-ln(max_period) * arange(0, half) / half) times the timesteps) and
     // posenc's own, and keep it: the values' probe of exact angles narrows no declaration.
-    PairReferenceSpec spec = SinusoidalFit::reference(h, e.cols(), framing);
+    PairReferenceSpec spec = SinusoidalFit::reference(h, e.cols(), framing, e.format);
     SinusoidalDeclared::orderColumns(spec, params);
     spec.angles = Angles::Exact;
     m.reference = std::make_shared<const PairReference>(spec);

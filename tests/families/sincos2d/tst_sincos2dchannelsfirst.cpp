@@ -16,6 +16,7 @@
 #include "check/sincos2d/Sincos2dChannelsFirst.h"
 #include "check/sincos2d/Sincos2dDetrMap.h"
 #include "support/DetrReference.h"
+#include "support/HalfFloats.h"
 
 #include <QtTest>
 
@@ -117,6 +118,19 @@ std::shared_ptr<const TableRows> detrMap(std::int64_t b, std::int64_t c, std::in
     }
     return std::make_shared<MatrixRows>(std::move(m), StoredType::Float32, u"detr"_s);
 }
+
+// A table's rows read through, the most cells one read asked for kept.
+class CountedRows final : public DerivedRows
+{
+public:
+    using DerivedRows::DerivedRows;
+    bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
+    {
+        largest = std::max(largest, count * cols());
+        return m_rows->read(row0, count, out, error);
+    }
+    mutable std::int64_t largest = 0;
+};
 
 } // namespace
 
@@ -327,7 +341,10 @@ private slots:
         QVERIFY(map->read(0, 64 * 12, changed->data(), error));
         (*changed)(40 * 12 + 3, 7) += 0.01f;
         const MatrixRows damaged(changed, StoredType::Float32, u"damaged"_s);
-        QVERIFY(!Sincos2dDetrMap::read({64, 12, 16}, damaged, nullptr, {}));
+        // One cell off: unknown, the nearest form and the cell said, never a reading of another kind.
+        const auto unknown = Sincos2dDetrMap::read({64, 12, 16}, damaged, nullptr, {});
+        QVERIFY(unknown && unknown->verdict == CheckVerdict::Unknown && unknown->mistakes.isEmpty());
+        QVERIFY2(unknown->diagnosis.contains(u"channel 40, row 3, column 7"_s), qPrintable(unknown->diagnosis));
         QVERIFY(!Sincos2dDetrMap::read({64, 12, 16}, *loftrMap(64, 12, 16, true, false), nullptr, {}));
         QVERIFY(!Sincos2dDetrMap::read({64, 16, 12}, *map, nullptr, {}));
         const Params declared;
@@ -337,8 +354,9 @@ private slots:
 
     // A padded batch (PositionEmbeddingSine with NestedTensor's mask, the bottom and the right
     // padded): each image the form on its own valid region, the sizes said; Deformable DETR's
-    // padded cells, whose coordinate float32 cannot hold, said and left out. The padding's cells
-    // other than the mask gives them (zeros, as a map cropped and zero-padded after) are no form's.
+    // padded cells compared too, at their float32 coordinate. The padding's cells other than the mask
+    // gives them (zeros, as a map cropped and zero-padded after; 0.5 where the other axis's cumsum
+    // is 0; the valid region's edge replicated) are the mistake map-padding.
     void detrPadded_data()
     {
         QTest::addColumn<int>("normalize");
@@ -376,8 +394,7 @@ private slots:
                 qPrintable(read->diagnosis));
             QVERIFY2(read->diagnosis.contains(u"image 0 12 x 11, image 1 7 x 5 of the 12 x 16 map"_s),
                      qPrintable(read->diagnosis));
-            QCOMPARE(read->notes.join(u' ').contains(u"padded cells not compared"_s),
-                     n == detrref::Normalize::Deformable);
+            QVERIFY(!read->notes.join(u' ').contains(u"not compared"_s));
         }
         // The second image flattened to [H·W, C] over its declared grid reads alike.
         std::vector<float> flat(std::size_t(kC * kH * kW));
@@ -389,14 +406,104 @@ private slots:
                      && flattened->diagnosis.contains(u"image 0 7 x 5"_s),
                  qPrintable(flattened ? flattened->diagnosis : QString()));
         QVERIFY(!Sincos2dDetrMap::readFlattened(*rows(flat, kC), kW, kH, nullptr, {}));
-        if (n == detrref::Normalize::Deformable)
-            return;
-        for (std::int64_t c = 0; c < kC; ++c)
-            for (std::int64_t y = 0; y < kH; ++y)
-                for (std::int64_t x = 0; x < kW; ++x)
-                    if (y >= 7 || x >= 5)
-                        cells[std::size_t(((kC + c) * kH + y) * kW + x)] = 0.0f;
-        QVERIFY(!Sincos2dDetrMap::read({2, kC, kH, kW}, *rows(cells, kW), nullptr, {}));
+        // Both images flattened, [2, H·W, C]: read whole, each image's valid region said.
+        std::vector<float> both(std::size_t(2 * kC * kH * kW));
+        for (std::int64_t b = 0; b < 2; ++b)
+            for (std::int64_t c = 0; c < kC; ++c)
+                for (std::int64_t p = 0; p < kH * kW; ++p)
+                    both[std::size_t((b * kH * kW + p) * kC + c)] = cells[std::size_t((b * kC + c) * kH * kW + p)];
+        const auto batch = Sincos2dDetrMap::readFlattened(*rows(both, kC), kH, kW, &declared, word, 2);
+        QVERIFY2(batch && batch->verdict == CheckVerdict::Correct
+                     && batch->diagnosis.contains(u"image 0 12 x 11, image 1 7 x 5"_s),
+                 qPrintable(batch ? batch->diagnosis : QString()));
+        // The padding wrong three ways: each the mistake map-padding, the form of the valid regions said.
+        const auto at = [&](std::vector<float> &v, std::int64_t c, std::int64_t y, std::int64_t x) -> float & {
+            return v[std::size_t(((kC + c) * kH + y) * kW + x)];
+        };
+        for (const int way : {0, 1, 2}) {
+            std::vector<float> wrong = cells;
+            for (std::int64_t c = 0; c < kC; ++c)
+                for (std::int64_t y = 0; y < kH; ++y)
+                    for (std::int64_t x = 0; x < kW; ++x) {
+                        const bool rowChannel = c < kC / 2, padded = y >= 7 || x >= 5;
+                        if (way == 0 && padded)
+                            at(wrong, c, y, x) = 0.0f; // zeros
+                        else if (way == 1 && (rowChannel ? x >= 5 : y >= 7))
+                            at(wrong, c, y, x) = 0.5f; // where the other axis's cumsum is 0
+                        else if (way == 2 && padded)
+                            at(wrong, c, y, x) = second[std::size_t((c * kH + std::min<std::int64_t>(y, 6)) * kW
+                                                                    + std::min<std::int64_t>(x, 4))]; // replicated
+                    }
+            const auto read = Sincos2dDetrMap::read({2, kC, kH, kW}, *rows(wrong, kW), nullptr, {});
+            QVERIFY2(read && read->verdict == CheckVerdict::Mistake
+                         && read->mistakes == QStringList {Sincos2dDetrMap::kPadding},
+                     qPrintable(u"%1: %2"_s.arg(way).arg(read ? read->diagnosis : QString())));
+            QVERIFY2(read->diagnosis.contains(u"image 1 7 x 5"_s) && read->diagnosis.contains(u"image 1, channel"_s),
+                     qPrintable(read->diagnosis));
+        }
+    }
+
+    // A map computed in bfloat16 (transformers' DeformableDetrSinePositionEmbedding under a bfloat16
+    // model: the cumsum, dim_t and the angle in pixel_values.dtype, each step rounded) and stored
+    // as float32 is read with bfloat16's rounding: correct, as a float32 computation cast to bfloat16
+    // is with a long axis (1000 rows); the same map times 1.05 is not.
+    void detrComputedInBFloat16()
+    {
+        using halffloats::toBFloat16;
+        constexpr std::int64_t kC = 64, kH = 12, kW = 16, kNpf = kC / 2;
+        for (const bool deformable : {false, true}) {
+            std::vector<float> cells;
+            for (std::int64_t ch = 0; ch < kC; ++ch) {
+                const std::int64_t j = ch % kNpf;
+                const float exponent = toBFloat16(toBFloat16(float(2 * (j / 2))) / float(kNpf));
+                const float dimT = toBFloat16(std::pow(10000.0f, exponent));
+                for (std::int64_t y = 0; y < kH; ++y)
+                    for (std::int64_t x = 0; x < kW; ++x) {
+                        const std::int64_t s = ch < kNpf ? y + 1 : x + 1, n = ch < kNpf ? kH : kW;
+                        const float shifted = toBFloat16(float(s) - (deformable ? 0.5f : 0.0f));
+                        const float e = toBFloat16(toBFloat16(shifted / toBFloat16(float(n) + 1e-6f))
+                                                   * float(2.0 * M_PI));
+                        const float angle = toBFloat16(e / dimT);
+                        cells.push_back(toBFloat16(j % 2 == 0 ? std::sin(angle) : std::cos(angle)));
+                    }
+            }
+            auto m = std::make_shared<RowMatrixXf>(kC * kH, kW);
+            std::copy(cells.begin(), cells.end(), m->data());
+            const auto read = Sincos2dDetrMap::read({kC, kH, kW}, MatrixRows(m, StoredType::Float32, u"bf16"_s),
+                                                    nullptr, {});
+            QVERIFY2(read && read->verdict == CheckVerdict::Correct
+                         && read->unreferenced.contains(u"bfloat16 computation"_s),
+                     qPrintable(read ? read->diagnosis : QString()));
+            QVERIFY(read->referenceText.contains(deformable ? u"Deformable"_s : u"DETR's"_s));
+            *m *= 1.05f;
+            const auto scaled = Sincos2dDetrMap::read({kC, kH, kW}, MatrixRows(m, StoredType::Float32, u"x"_s),
+                                                      nullptr, {});
+            QVERIFY(!scaled || scaled->verdict != CheckVerdict::Correct);
+        }
+        // A float32 map cast to bfloat16, 1000 rows: neighbouring rows round alike, no padding.
+        std::vector<float> tall = detrref::map(64, 1000, 8, detrref::Normalize::Detr);
+        for (float &v : tall)
+            v = toBFloat16(v);
+        auto m = std::make_shared<RowMatrixXf>(64 * 1000, 8);
+        std::copy(tall.begin(), tall.end(), m->data());
+        for (const StoredType stored : {StoredType::Float32, StoredType::BFloat16}) {
+            const auto read = Sincos2dDetrMap::read({64, 1000, 8}, MatrixRows(m, stored, u"tall"_s), nullptr, {});
+            QVERIFY2(read && read->verdict == CheckVerdict::Correct && !read->diagnosis.contains(u"padded"_s),
+                     qPrintable(read ? read->diagnosis : QString()));
+        }
+    }
+
+    // The map is read a block at a time, never an image whole (--memory-budget bounds no reader that
+    // does not hold it): no read of a [128, 64, 64] map asks for a quarter of its cells.
+    void readsWithinABlock()
+    {
+        const std::vector<float> cells = detrref::map(128, 64, 64, detrref::Normalize::Detr);
+        auto m = std::make_shared<RowMatrixXf>(128 * 64, 64);
+        std::copy(cells.begin(), cells.end(), m->data());
+        const CountedRows counted(std::make_shared<MatrixRows>(m, StoredType::Float32, u"big"_s));
+        const auto read = Sincos2dDetrMap::read({128, 64, 64}, counted, nullptr, {});
+        QVERIFY(read && read->verdict == CheckVerdict::Correct);
+        QVERIFY2(counted.largest > 0 && counted.largest * 4 <= 128 * 64 * 64, qPrintable(QString::number(counted.largest)));
     }
 };
 
