@@ -82,9 +82,8 @@ QImage CoverageColorMap::coverage(const QImage &source, const QRectF &target, co
     const auto channels = static_cast<std::size_t>(outW) * 4;
     std::vector<float> unpacked(static_cast<std::size_t>(w) * 4);
     // The source columns some device column reads (a zoom leaves most outside the clip).
-    const std::pair<int, int> usedColumns = across.source.empty()
-        ? std::pair {0, 0}
-        : std::pair {across.source.front(), across.source.back() + 1};
+    const std::pair<int, int> usedColumns
+        = across.source.empty() ? std::pair {0, 0} : std::pair {across.source.front(), across.source.back() + 1};
     std::map<int, std::vector<float>> summedRows;
     const auto acrossRow = [&](int row) -> const std::vector<float> & {
         auto found = summedRows.find(row);
@@ -158,8 +157,7 @@ void CoverageColorMap::draw(QCPPainter *painter)
                               coordsToPixels(mMapData->keyRange().upper, mMapData->valueRange().upper))
                            .normalized();
     const double halfWidth = mMapData->keySize() > 1 ? 0.5 * imageRect.width() / (mMapData->keySize() - 1) : 0.0;
-    const double halfHeight
-        = mMapData->valueSize() > 1 ? 0.5 * imageRect.height() / (mMapData->valueSize() - 1) : 0.0;
+    const double halfHeight = mMapData->valueSize() > 1 ? 0.5 * imageRect.height() / (mMapData->valueSize() - 1) : 0.0;
     imageRect.adjust(-halfWidth, -halfHeight, halfWidth, halfHeight);
     QRectF visible = clipRect();
     if (painter->hasClipping())

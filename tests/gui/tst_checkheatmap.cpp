@@ -189,7 +189,8 @@ void TestCheckHeatmap::aZoomLeavesTheOtherPlotAlone()
     int columnReplots = 0;
     connect(dialog.columnPlot(), &QCustomPlot::afterReplot, this, [&] { ++columnReplots; });
     QCPAxis *rows = dialog.errorPlot()->axisRect()->axis(QCPAxis::atLeft);
-    for (const auto &[lower, upper] : {std::pair {767.5, 1791.5}, std::pair {1023.5, 1535.5}, std::pair {-0.5, 4095.5}}) {
+    for (const auto &[lower, upper] :
+         {std::pair {767.5, 1791.5}, std::pair {1023.5, 1535.5}, std::pair {-0.5, 4095.5}}) {
         rows->setRange(lower, upper);
         dialog.errorPlot()->replot();
         const int before = full;
