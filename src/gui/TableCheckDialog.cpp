@@ -6,6 +6,7 @@
 #include "ColumnMaxPlot.h"
 #include "ComputeScheduler.h"
 #include "FileDialogs.h"
+#include "SteadyLabel.h"
 #include "TableErrorGrid.h"
 #include "WriteDialogs.h"
 
@@ -89,7 +90,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     , m_cancel(new QPushButton(tr("C&ancel check"), this))
     , m_report(new QPlainTextEdit(this))
     , m_errorPlot(new SqueezablePlot)
-    , m_errorCaption(new QLabel(this))
+    , m_errorCaption(new SteadyLabel(this))
     , m_columnPlot(new SqueezablePlot)
     , m_reference(new QPushButton(tr("Set parameters to the &reference"), this))
     , m_resetView(new QPushButton(tr("Show the &whole table"), this))
@@ -154,7 +155,6 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     m_errorPlot->setMinimumSize(360, 200);
     m_errorPlot->setFocusPolicy(Qt::StrongFocus);
     m_errorCaption->setObjectName(u"errorCaption"_s);
-    m_errorCaption->setWordWrap(true);
 
     // The largest |error| of each column over every position, from the stream of the whole table.
     m_columnPlot->setObjectName(u"columnMaxPlot"_s);

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -80,6 +81,7 @@ private slots:
     void thePreviewReadsARowAPixelRow();
     void aBlockOfFewRowsHasNoPreview();
     void theDialogShowsThePreviewThenEveryCell();
+    void aZoomLeavesTheOtherPlotAlone();
 };
 
 // The preview reads the middle row of each pixel row's band, 32 rows of 4096: the bumped cell,
@@ -163,6 +165,41 @@ void TestCheckHeatmap::theDialogShowsThePreviewThenEveryCell()
     // row 1007 is what the preview read.
     QVERIFY(grids.first().at(7, badCol) < kBump / 100);
     QVERIFY(std::abs(dialog.errorGrid().at(7, badCol) - kBump) < 1e-5);
+}
+
+// Zooms of the heatmap, each drawn as a preview and then in full, replot the heatmap only: the
+// caption under it, which says "Computing rows …" and then what the grid shows (a line, then
+// three), keeps its height, so the per-column plot below is neither resized nor replotted, and the
+// heatmap keeps its size. The caption that shrank and grew at every zoom resized both plots twice,
+// each resize a replot of every layer: a third of the GUI thread's time a zoom.
+void TestCheckHeatmap::aZoomLeavesTheOtherPlotAlone()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"bumped.npy"_s);
+    QVERIFY(!writeNpy(path, bumpedSinusoid()));
+    TableCheckDialog dialog(MatrixSource {path, std::nullopt}, std::uint64_t(1) << 30, {}, {});
+    dialog.setGridLimit(QSize(kGridCols, kGridRows));
+    int full = 0;
+    connect(&dialog, &TableCheckDialog::errorGridChanged, this, [&] { ++full; });
+    dialog.show();
+    QTRY_VERIFY_WITH_TIMEOUT(full == 1, 60000);
+    QCoreApplication::processEvents(); // the layout the first grid's caption asked for
+    const QSize heatmap = dialog.errorPlot()->size(), columns = dialog.columnPlot()->size();
+    int columnReplots = 0;
+    connect(dialog.columnPlot(), &QCustomPlot::afterReplot, this, [&] { ++columnReplots; });
+    QCPAxis *rows = dialog.errorPlot()->axisRect()->axis(QCPAxis::atLeft);
+    for (const auto &[lower, upper] :
+         {std::pair {767.5, 1791.5}, std::pair {1023.5, 1535.5}, std::pair {-0.5, 4095.5}}) {
+        rows->setRange(lower, upper);
+        dialog.errorPlot()->replot();
+        const int before = full;
+        QTRY_VERIFY_WITH_TIMEOUT(full == before + 1, 60000);
+        QCoreApplication::processEvents();
+        QCOMPARE(dialog.errorPlot()->size(), heatmap);
+        QCOMPARE(dialog.columnPlot()->size(), columns);
+    }
+    QCOMPARE(columnReplots, 0);
 }
 
 QTEST_MAIN(TestCheckHeatmap)
