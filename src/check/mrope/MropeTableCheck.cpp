@@ -29,13 +29,11 @@ namespace posenc::MropeTableCheck {
 namespace {
 
 using MropeIdsReadBack::idsReadBack;
-using MropeIdsReadBack::idsText;
 using MropeMistakes::kAxesSwapped;
 using MropeMistakes::kInterleaveSwapped;
 using MropeMistakes::kRopeDeltasLost;
 using MropeMistakes::kTimeTruncated;
 using MropeMistakes::sectionText;
-using MropeMistakes::splitWords;
 using MropeMistakes::truncatedTime;
 using MropeMistakes::truncationMoves;
 using MropeTableAxes::axisFits;
