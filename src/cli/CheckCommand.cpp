@@ -529,7 +529,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
                         tensor.rows->name(), TensorShapes::shapeText(tensor.shape),
                         columns ? u"no columns"_s : u"0 at dimension %1"_s.arg(zero - tensor.shape.begin())));
     }
-    if (const QString refused = CheckPositions::refusal(positions, tensor.shape, tensor.rows->name()); !refused.isEmpty())
+    if (const QString refused = CheckPositions::refusal(positions, tensor, expected); !refused.isEmpty())
         return fail(err, ExitUsage, refused);
     const auto typedNote = CheckExpect::amplitudeAsTyped(*tensor.rows, declaration, expected, interrupt.flag());
     const std::optional<std::int64_t> heads = declaredHeads(parser, expected, declared);

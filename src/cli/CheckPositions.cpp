@@ -13,7 +13,9 @@ CommandOption option()
     return {{kKey},
             u"A:B"_s,
             u"the positions the table's rows hold, A..B-1 (as posenc table --positions writes them); of a relative "
-            "map, its queries' positions, its keys 0..k-1. Rows at another window are then position-offset, both "
+            "map, its queries' positions, its keys 0..k-1; of M-RoPE with --prompt, which of the sequence's tokens "
+            "the rows are (cache positions: a decode step after the prompt). Rows at another window are then "
+            "position-offset, both "
             "windows said; without it a table that is a family's at a window of positions is correct (or variant), "
             "the window said, not judged"_s};
 }
@@ -57,9 +59,12 @@ QString say(TableMatch &match, const Window &window, const QString &name)
     return {};
 }
 
-std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape)
+std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape, bool mropeDeclared)
 {
     using TensorShapes::Kind;
+    // M-RoPE's per-axis cache, its axis first (CheckSlicesAtIds reads its 3·B slices).
+    if (mropeDeclared && shape.size() == 4 && shape.front() == 3)
+        return shape[2];
     const Kind kind = TensorShapes::kindOf(shape);
     if (kind == Kind::Vector || kind == Kind::Refused)
         return std::nullopt;
@@ -72,15 +77,17 @@ std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape)
     return {TensorShapes::notOne(shape).size() <= 2 ? all : stacked[stacked.size() - 2]};
 }
 
-QString refusal(const Window &declared, const std::vector<std::int64_t> &shape, const QString &name)
+QString refusal(const Window &declared, const TableFile::Tensor &tensor, const CheckExpect::Expectation &expected)
 {
     if (!declared)
         return {};
     const std::pair<std::int64_t, std::int64_t> &window = *declared;
+    const std::vector<std::int64_t> &shape = tensor.shape;
+    const QString name = tensor.rows->name();
     // An array the check refuses is refused there, with the shapes it accepts.
     if (TensorShapes::kindOf(shape) == TensorShapes::Kind::Refused)
         return {};
-    const std::optional<std::int64_t> rows = tableRows(shape);
+    const std::optional<std::int64_t> rows = tableRows(shape, expected.declares(Encoding::Mrope));
     if (!rows)
         return u"--positions: %1 is a vector, which holds no positions; --positions gives a table's rows'"_s.arg(name);
     if (window.second - window.first != *rows)

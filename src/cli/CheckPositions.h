@@ -5,6 +5,7 @@
 
 #include "check/TableHypothesis.h"
 #include "check/TableMatch.h"
+#include "io/TableFile.h"
 
 #include <QCommandLineParser>
 #include <QString>
@@ -36,16 +37,19 @@ std::variant<Window, QString> read(const QCommandLineParser &parser);
 std::variant<Window, QString> declare(const QCommandLineParser &parser, CheckDeclaration &declaration,
                                       CheckExpect::Expectation &expected);
 
-// The rows each table of an array of `shape` has, as the check reads it (TensorShapes::kindOf): a
-// table's every dimension but the last ([S, 1, 1, D] and PyTorch's (max_len, 1, d) are tables of S and
-// max_len rows), a stack's slices' rows (its dimensions of 1 dropped, TensorShapes::stackShape: a
-// [B, L, 1, D] cache's L); none of a vector.
-std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape);
+// The rows each table of an array of `shape` has, as the check reads it, a rule over the layouts the
+// caches are dumped in: a declared M-RoPE's [3, B, L, D] (Qwen2VLRotaryEmbedding.forward's cos before the
+// merge: its axis of 3 and its B sequences are no rows) L, one of a decode step's [3, B, 1, D];
+// else (TensorShapes::kindOf) a table's every dimension but the last ([S, 1, 1, D] and PyTorch's
+// (max_len, 1, d) are tables of S and max_len rows: Megatron's), a stack's slices' rows (its
+// dimensions of 1 dropped, TensorShapes::stackShape: a [B, L, 1, D] cache's L, Paddle's); none of a
+// vector.
+std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape, bool mropeDeclared = false);
 
-// Why the window cannot be a tensor of `shape`'s: B - A must be its rows (tableRows: a table's L, a
-// map's queries, a stack's rows per slice), and a vector holds no positions; empty where it can (or
-// where no window was declared).
-QString refusal(const Window &window, const std::vector<std::int64_t> &shape, const QString &name);
+// Why the window cannot be `tensor`'s: B - A must be its rows (tableRows: a table's L, a map's
+// queries, a stack's rows per slice), and a vector holds no positions; empty where it can (or where
+// no window was declared).
+QString refusal(const Window &window, const TableFile::Tensor &tensor, const CheckExpect::Expectation &expected);
 
 // A declared window said on a match that says none of its own (an absolute table's rows); why it
 // cannot be where the match holds no positions (a 2-D sine table or map), else empty.

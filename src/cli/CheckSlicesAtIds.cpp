@@ -160,19 +160,25 @@ bool declaresMrope(const CheckTensor::Run &run)
 }
 
 // A declared M-RoPE's [3, B, L] ids of its prompt, as get_rope_index gives each of the B rows (the
-// same prompt), rows past the prompt's tokens at their index + rope_deltas; nothing where the
-// prompt lays out more tokens than L.
-std::optional<std::vector<Positions>> promptIds(const Params &p, std::int64_t batch, std::int64_t length)
+// same prompt): row r the sequence's token at cache position first + r (--positions A:B: first = A,
+// else 0), the prompt's ids, then a generated token's cache_position + rope_deltas (Qwen2VLModel.forward's
+// decode branch: position_ids = arange(L) + cache_position[0] + rope_deltas, on every axis); with no
+// prompt declared (`textOnly`), a window of text tokens, t = h = w = first + r. Nothing where, with no
+// window, the prompt lays out more tokens than L.
+std::optional<std::vector<Positions>> promptIds(const Params &p, std::int64_t batch, std::int64_t length,
+                                                std::optional<std::int64_t> window, bool textOnly)
 {
     const auto built = MropeLayout::build(p.mrope);
     const auto *layout = std::get_if<MropeLayout>(&built);
-    if (!layout || layout->tokens() > length)
+    if (!layout || (!window && layout->tokens() > length))
         return std::nullopt;
+    const std::int64_t first = window.value_or(0);
     std::vector<Positions> ids(std::size_t(3 * batch), Positions(std::size_t(length)));
     for (std::int64_t r = 0; r < length; ++r) {
-        const std::int64_t generated = r + layout->ropeDelta();
-        const MropeIds id
-            = r < layout->tokens() ? layout->ids(r) : MropeIds {MropeTokenKind::Text, generated, generated, generated};
+        const std::int64_t cache = first + r, generated = textOnly ? cache : cache + layout->ropeDelta();
+        const MropeIds id = !textOnly && cache < layout->tokens()
+            ? layout->ids(cache)
+            : MropeIds {MropeTokenKind::Text, generated, generated, generated};
         for (std::int64_t b = 0; b < batch; ++b) {
             ids[std::size_t(b)][std::size_t(r)] = id.t;
             ids[std::size_t(batch + b)][std::size_t(r)] = id.h;
@@ -320,26 +326,65 @@ bool sameSlices(const TableRows &rows, const std::vector<Positions> &ids, std::i
     return slices[0] == slices[1] && slices[0] == slices[2];
 }
 
-// A declared M-RoPE's stack of (3, [B,] L, d) with a declared prompt: the axes' slices at the
-// prompt's ids (declaredAxes); nothing where M-RoPE or its prompt is not declared, or the stack is
-// of another shape.
+// Each of the 3·B slices of a declared M-RoPE's [3, B, L, d] checked as the declared table on its own
+// (M-RoPE's table check, the window and prompt declared), the slices' verdicts combined: where every
+// row is a text token (t = h = w), each axis's slice is the merged table.
+std::variant<TableMatch, int> eachSlice(const TableFile::Tensor &tensor, std::int64_t batch, std::int64_t length,
+                                        const CheckTensor::Run &run, QTextStream &err)
+{
+    const std::vector<std::int64_t> shape {3, batch, length, tensor.rows->cols()};
+    std::vector<TableMatch> matches;
+    for (std::int64_t s = 0; s < 3 * batch; ++s) {
+        TableFile::Tensor slice;
+        slice.rows = TensorShapes::slice(tensor.rows, s, length, TensorShapes::sliceLabel(shape, s));
+        slice.shape = {length, tensor.rows->cols()};
+        auto checked = CheckTensor::check(slice, run, err);
+        if (const int *code = std::get_if<int>(&checked))
+            return *code;
+        matches.push_back(std::get<TableMatch>(std::move(checked)));
+    }
+    TableMatch m = TensorShapes::combine(shape, *tensor.rows, std::move(matches));
+    m.notes.prepend(u"a stack of (3, %1, %2, d): the per-axis cos or sin of Qwen2VLRotaryEmbedding.forward, %3 "
+                    "sequence%4 of %2 row%5, each slice checked as the declared table"_s.arg(batch)
+                        .arg(length)
+                        .arg(batch)
+                        .arg(batch == 1 ? QString() : u"s"_s)
+                        .arg(length == 1 ? QString() : u"s"_s));
+    return m;
+}
+
+// A declared M-RoPE's stack of (3, [B,] L, d) with a declared prompt or window (--positions A:B): the
+// axes' slices at the prompt's ids (declaredAxes); each slice alone (eachSlice) where L is 1 and the
+// rows are text tokens or undeclared (a decode step: [3, B, 1, d] is 3·B one-row slices, not 3 slices
+// of B rows); nothing where M-RoPE is not declared, the stack is of another shape, or a window of
+// L > 1 text tokens is declared (the stack's slices, each read as M-RoPE's table by CheckTensor).
 std::optional<std::variant<TableMatch, int>> promptAxes(const TableFile::Tensor &tensor, const CheckTensor::Run &run,
                                                         QTextStream &err)
 {
     const CheckExpect::Expectation &e = run.expected;
     const bool prompt = e.given ? e.given->contains(u"prompt"_s) : e.inputs.contains(u"prompt"_s);
     const std::vector<std::int64_t> dims = TensorShapes::notOne(tensor.shape);
-    if (!declaresMrope(run) || !prompt || tensor.shape.size() < 3 || tensor.shape.front() != 3 || dims.size() > 4)
+    if (!declaresMrope(run) || tensor.shape.size() < 3 || tensor.shape.front() != 3 || dims.size() > 4
+        || (dims.size() <= 2 && tensor.shape.size() != 4))
         return std::nullopt;
     const std::int64_t length = tensor.shape[tensor.shape.size() - 2];
     const std::int64_t batch = tensor.rows->rows() / std::max<std::int64_t>(3 * length, 1);
     if (batch < 1 || tensor.rows->rows() != 3 * batch * length)
         return std::nullopt;
+    const std::optional<std::int64_t> window = e.positionsDeclared ? std::optional(e.firstPosition) : std::nullopt;
     const Params p = CheckExpect::atShape(e, length, tensor.rows->cols());
-    const auto ids = promptIds(p, batch, length);
-    if (!ids || sameSlices(*tensor.rows, *ids, batch, length))
+    const auto ids = prompt || window ? promptIds(p, batch, length, window, !prompt) : std::nullopt;
+    const bool text = ids && (*ids)[0] == (*ids)[std::size_t(batch)] && (*ids)[0] == (*ids)[std::size_t(2 * batch)];
+    if (length == 1 && (!ids || text))
+        return eachSlice(tensor, batch, length, run, err);
+    if (!ids || !prompt || (window && text) || sameSlices(*tensor.rows, *ids, batch, length))
         return std::nullopt;
-    return declaredAxes(tensor, *ids, tensor.shape, run, u"get_rope_index ids of the prompt "_s + p.mrope.prompt, err);
+    const QString words = window ? u"get_rope_index ids of the prompt %1 at the sequence's tokens %2..%3"_s.arg(
+                                       p.mrope.prompt)
+                                       .arg(*window)
+                                       .arg(*window + length - 1)
+                                 : u"get_rope_index ids of the prompt "_s + p.mrope.prompt;
+    return declaredAxes(tensor, *ids, tensor.shape, run, words, err);
 }
 
 // A declared M-RoPE's batch of merged tables, [B, L, d], each row b checked as its own table at its
@@ -414,11 +459,12 @@ QStringList mistakeIds()
 std::optional<std::variant<TableMatch, int>> check(const TableFile::Tensor &tensor, const QString &idsPath,
                                                    const CheckTensor::Run &run, QTextStream &err)
 {
+    // A declared M-RoPE's [3, B, L, d] with its prompt or window; [3, 1, 1, d] too (one decode step).
+    if (idsPath.isEmpty())
+        return promptAxes(tensor, run, err);
     // A table's ids, and one id a row of a stack, are RowsAtPositions' (PositionIdsCheckCommand).
     if (TensorShapes::notOne(tensor.shape).size() <= 2)
         return std::nullopt;
-    if (idsPath.isEmpty())
-        return promptAxes(tensor, run, err);
     const auto read = PositionIdsFile::read(idsPath, run.budget);
     if (!read)
         return failAt(err, exitCodeOf(read.error()), u"--position-ids: "_s + read.error().toString());

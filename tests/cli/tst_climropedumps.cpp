@@ -13,6 +13,7 @@
 //   Qwen3-VL's apply_interleaved_mrope (models/qwen3_vl/modeling_qwen3_vl.py: h at pairs 1 mod 3
 //   below 3 s_h, w at 2 mod 3 below 3 s_w, t the rest).
 #include "CliCheckRun.h"
+#include "MropeDumps.h"
 #include "NpyBytes.h"
 
 #include <QtTest>
@@ -25,168 +26,7 @@ using namespace Qt::StringLiterals;
 using CliCheck::checkFile;
 using CliCheck::write;
 
-namespace {
-
-using Id = std::array<std::int64_t, 3>; // t, h, w
-
-// A prompt's span: text of n tokens (frames 0), or a vision grid of merged h x w tokens a frame,
-// each frame k at t = tOf(k).
-struct Span
-{
-    std::int64_t n = 0, frames = 0, h = 0, w = 0;
-    double step = 1.0; // second_per_grid * tokens_per_second (Qwen2.5-VL); 1: Qwen2-VL's index
-};
-
-Span text(std::int64_t n)
-{
-    return {n, 0, 0, 0};
-}
-
-Span grid(std::int64_t frames, std::int64_t h, std::int64_t w, double step = 1.0)
-{
-    return {0, frames, h, w, step};
-}
-
-// get_rope_index (4.x) of one row.
-std::vector<Id> ropeIndex(const std::vector<Span> &spans)
-{
-    std::vector<Id> ids;
-    std::int64_t st = 0;
-    for (const Span &s : spans) {
-        std::int64_t largest = st - 1;
-        if (s.frames == 0) {
-            for (std::int64_t k = 0; k < s.n; ++k)
-                ids.push_back({st + k, st + k, st + k});
-            largest = st + s.n - 1;
-        }
-        for (std::int64_t k = 0; k < s.frames; ++k) {
-            const auto t = std::int64_t(float(float(k) * float(s.step)));
-            for (std::int64_t y = 0; y < s.h; ++y)
-                for (std::int64_t x = 0; x < s.w; ++x) {
-                    ids.push_back({st + t, st + y, st + x});
-                    largest = std::max({largest, st + t, st + y, st + x});
-                }
-        }
-        st = largest + 1;
-    }
-    return ids;
-}
-
-// cos of a float32 angle as a float32 cos within one unit in the last place gives it (torch's
-// vectorised emb.cos() is not always correctly rounded): the float32 value next below the correctly
-// rounded one toward 0 wherever that still lies within one of its units of the exact cosine. A
-// faithful computation the check must take as correct, whose slowest pairs at float32 cannot tell
-// ids one apart.
-double faithfulCos(float angle)
-{
-    const double exact = std::cos(double(angle));
-    const float rounded = float(exact);
-    const float below = std::nextafter(rounded, 0.0f);
-    const double unit = double(std::nextafter(below, 2.0f)) - double(below);
-    return std::fabs(double(below) - exact) < std::fabs(unit) ? double(below) : double(rounded);
-}
-
-// The axis of pair j: chunked (apply_multimodal_rotary_pos_emb) or interleaved (apply_interleaved_mrope).
-int axisOf(std::int64_t j, const std::array<std::int64_t, 3> &section, bool interleaved)
-{
-    if (interleaved)
-        return j % 3 == 1 && j < 3 * section[1] ? 1 : j % 3 == 2 && j < 3 * section[2] ? 2 : 0;
-    return j < section[0] ? 0 : j < section[0] + section[1] ? 1 : 2;
-}
-
-// inv_freq = 1 / theta^(2j / d), held in float32.
-float invFreq(std::int64_t j, double theta, std::int64_t pairs)
-{
-    return float(1.0 / std::pow(theta, double(2 * j) / double(2 * pairs)));
-}
-
-// The merged cos table [L, 2 * pairs].
-std::vector<double> mropeCos(const std::vector<Id> &ids, double theta, const std::array<std::int64_t, 3> &section,
-                             bool interleaved)
-{
-    const std::int64_t pairs = section[0] + section[1] + section[2];
-    std::vector<double> v;
-    for (const Id &id : ids)
-        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
-            const std::int64_t j = c % pairs;
-            const float angle = float(id[std::size_t(axisOf(j, section, interleaved))]) * invFreq(j, theta, pairs);
-            v.push_back(faithfulCos(angle));
-        }
-    return v;
-}
-
-// A port's merged cos in float64 (angles and cosines in double, then stored as float32, as numpy
-// ports write it): chunked sections; `secondHalfAtT` leaves the second half of cat(freqs, freqs)
-// at the t ids (xLLM's apply_mrope before xLLM-AI/xllm#746).
-std::vector<double> portCos(const std::vector<Id> &ids, double theta, const std::array<std::int64_t, 3> &section,
-                            bool secondHalfAtT = false)
-{
-    const std::int64_t pairs = section[0] + section[1] + section[2];
-    std::vector<double> v;
-    for (const Id &id : ids)
-        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
-            const std::int64_t j = c % pairs;
-            const int axis = secondHalfAtT && c >= pairs ? 0 : axisOf(j, section, false);
-            v.push_back(std::cos(double(id[std::size_t(axis)]) * std::pow(theta, -double(j) / double(pairs))));
-        }
-    return v;
-}
-
-// The merged sin table [L, 2 * pairs] (chunked sections), sin in double of the float32 angle.
-std::vector<double> mropeSin(const std::vector<Id> &ids, double theta, const std::array<std::int64_t, 3> &section)
-{
-    const std::int64_t pairs = section[0] + section[1] + section[2];
-    std::vector<double> v;
-    for (const Id &id : ids)
-        for (std::int64_t c = 0; c < 2 * pairs; ++c) {
-            const std::int64_t j = c % pairs;
-            v.push_back(std::sin(double(float(id[std::size_t(axisOf(j, section, false))]) * invFreq(j, theta, pairs))));
-        }
-    return v;
-}
-
-// [3, L]: t's ids, then h's, then w's.
-std::vector<double> threeAxes(const std::vector<Id> &ids)
-{
-    std::vector<double> v;
-    for (int a = 0; a < 3; ++a)
-        for (const Id &id : ids)
-            v.push_back(double(id[std::size_t(a)]));
-    return v;
-}
-
-// Qwen2VLRotaryEmbedding.forward's cos before the merge, [3, B, L, 2 * pairs]: slice [a, b] turns
-// every column at ids[a] (each of the B rows the same ids); `order` the axes' ids each slice takes.
-std::vector<double> perAxisCos(const std::vector<Id> &ids, double theta, std::int64_t pairs, std::int64_t batch,
-                               const std::array<int, 3> &order = {0, 1, 2})
-{
-    std::vector<double> v;
-    for (int a = 0; a < 3; ++a)
-        for (std::int64_t b = 0; b < batch; ++b)
-            for (const Id &id : ids)
-                for (std::int64_t c = 0; c < 2 * pairs; ++c) {
-                    const float angle
-                        = float(id[std::size_t(order[std::size_t(a)])]) * invFreq(c % pairs, theta, pairs);
-                    v.push_back(faithfulCos(angle));
-                }
-    return v;
-}
-
-const std::array<std::int64_t, 3> kQwen2 {16, 24, 24};
-const std::array<std::int64_t, 3> kQwen3 {24, 20, 20};
-
-QString saved(const QTemporaryDir &dir, const QString &name, const std::vector<std::int64_t> &shape,
-              const std::vector<double> &values)
-{
-    return write(dir, name, npy(shape, values));
-}
-
-QStringList mistakesOf(const CliCheck::Checked &c)
-{
-    return c.json.value(u"mistakes"_s).toVariant().toStringList();
-}
-
-} // namespace
+using namespace MropeDumps;
 
 class TestCliMropeDumps : public QObject
 {
@@ -210,9 +50,9 @@ private slots:
         const auto c = checkFile(
             at1e4, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen2-vl-7b"_s});
         QVERIFY2(c.exit == 1 && mistakesOf(c) == QStringList {u"rope-theta"_s}, qPrintable(c.shown));
-        QVERIFY2(
-            c.diagnosis().contains(u"the declared reference but rope_theta 10000 where the declaration gives 1000000"_s),
-            qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(
+                     u"the declared reference but rope_theta 10000 where the declaration gives 1000000"_s),
+                 qPrintable(c.shown));
 
         const auto q3 = checkFile(
             q3at1e6, {u"--position-ids"_s, idsPath, u"--expect"_s, u"mrope"_s, u"--preset"_s, u"qwen3-vl-8b"_s});
@@ -529,7 +369,7 @@ private slots:
                  qPrintable(wrong.shown));
         const auto undeclared = checkFile(fixed, config);
         QVERIFY2(undeclared.exit == 2 && undeclared.shown.contains(u"--prompt declares the prompt"_s)
-                     && undeclared.shown.contains(u"--positions A:B a text-only window"_s),
+                     && undeclared.shown.contains(u"--positions A:B alone a text-only window"_s),
                  qPrintable(undeclared.shown));
         // One slice, 64 columns (a text window's every split alike): against the correct window's table.
         const std::array<std::int64_t, 3> split {8, 12, 12};
@@ -539,6 +379,108 @@ private slots:
         QVERIFY2(table.exit == 1 && mistakesOf(table) == QStringList {u"same-row"_s}
                      && table.diagnosis().contains(u"every row holds position 130 (row 0's own)"_s),
                  qPrintable(table.shown));
+    }
+
+    // --positions A:B with a prompt declared names which of the sequence's tokens the rows are, their
+    // cache positions (REPORT-r51 #4): five decode steps after a text prompt of 5 or 130 tokens are at
+    // ids 130..134 (cache_position + rope_deltas 0); rows at ids 0..4 declared there are
+    // position-offset, never correct, as a window declared one early without a prompt is (#13).
+    // --batch beside a window is refused in one line.
+    void positionsWithAPromptAreItsTokens()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::vector<Id> window, early;
+        for (std::int64_t p = 0; p < 5; ++p) {
+            window.push_back({130 + p, 130 + p, 130 + p});
+            early.push_back({p, p, p});
+        }
+        const QString win = saved(dir, u"win.npy"_s, {3, 1, 5, 128}, perAxisCos(window, 1e6, 64, 1));
+        const QString zero = saved(dir, u"zero.npy"_s, {3, 1, 5, 128}, perAxisCos(early, 1e6, 64, 1));
+        const QStringList config {u"--expect-config"_s, QStringLiteral(POSENC_CONFIGS "/Qwen2.5-VL-7B-Instruct.json"),
+                                  u"--positions"_s, u"130:135"_s};
+        const auto text5 = config + QStringList {u"--prompt"_s, u"text:5"_s};
+        const auto atZero = checkFile(zero, text5);
+        QVERIFY2(atZero.exit == 1 && mistakesOf(atZero) == QStringList {u"position-offset"_s},
+                 qPrintable(atZero.shown));
+        const auto after5 = checkFile(win, text5);
+        QVERIFY2(after5.exit == 0 && after5.verdict() == u"correct"_s, qPrintable(after5.shown));
+        const auto after130 = checkFile(win, config + QStringList {u"--prompt"_s, u"text:130"_s});
+        QVERIFY2(after130.exit == 0 && after130.verdict() == u"correct"_s, qPrintable(after130.shown));
+        const auto oneEarly
+            = checkFile(win,
+                        {u"--expect-config"_s, QStringLiteral(POSENC_CONFIGS "/Qwen2.5-VL-7B-Instruct.json"),
+                         u"--positions"_s, u"129:134"_s});
+        QVERIFY2(oneEarly.exit == 1 && mistakesOf(oneEarly) == QStringList {u"position-offset"_s}
+                     && oneEarly.diagnosis().contains(u"+ 1"_s),
+                 qPrintable(oneEarly.shown));
+        const auto padded = checkFile(win, text5 + QStringList {u"--batch"_s, u"left:3"_s});
+        QVERIFY2(padded.exit == 2 && padded.shown.contains(u"--positions: a window of the sequence's tokens"_s),
+                 qPrintable(padded.shown));
+    }
+
+    // A decode window after an image prompt: each step at cache_position + rope_deltas (Qwen2VLModel.forward's
+    // decode branch; get_rope_index's rope_deltas = 13 + 1 - 32 = -18 for text:5, a 4 x 6 merged image, text:3),
+    // the merged table in float64 and the cos before the merge: correct; the same steps at their bare cache
+    // position mrope-rope-deltas-lost. A window that spans the image (a chunk of the prefill) is at the
+    // image's own ids.
+    void decodeWindowAfterAnImage()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::vector<Id> prompt = ropeIndex({text(5), grid(1, 4, 6), text(3)});
+        QCOMPARE(prompt.size(), std::size_t(32));
+        std::vector<Id> steps, bare;
+        for (std::int64_t k = 0; k < 4; ++k) {
+            steps.push_back({14 + k, 14 + k, 14 + k});
+            bare.push_back({32 + k, 32 + k, 32 + k});
+        }
+        const QStringList flags {u"--expect-config"_s, QStringLiteral(POSENC_CONFIGS "/Qwen2.5-VL-7B-Instruct.json"),
+                                 u"--prompt"_s, u"text:5,image:1x8x12,text:3"_s};
+        const QStringList decode = flags + QStringList {u"--positions"_s, u"32:36"_s};
+        for (const bool merged : {true, false}) {
+            const auto table = [&](const QString &name, const std::vector<Id> &ids) {
+                return merged ? saved(dir, name, {std::int64_t(ids.size()), 128}, portCos(ids, 1e6, kQwen2))
+                              : saved(dir, name, {3, 1, std::int64_t(ids.size()), 128}, perAxisCos(ids, 1e6, 64, 1));
+            };
+            const auto right = checkFile(table(u"right.npy"_s, steps), decode);
+            QVERIFY2(right.exit == 0 && right.verdict() == u"correct"_s, qPrintable(right.shown));
+            const auto lost = checkFile(table(u"lost.npy"_s, bare), decode);
+            QVERIFY2(lost.exit == 1 && mistakesOf(lost) == QStringList {u"mrope-rope-deltas-lost"_s},
+                     qPrintable(lost.shown));
+            if (!merged)
+                continue;
+            const std::vector<Id> chunk(prompt.begin() + 3, prompt.begin() + 13);
+            const auto spans
+                = checkFile(table(u"chunk.npy"_s, chunk), flags + QStringList {u"--positions"_s, u"3:13"_s});
+            QVERIFY2(spans.exit == 0 && spans.verdict() == u"correct"_s, qPrintable(spans.shown));
+        }
+    }
+
+    // A decode step's cos before the merge, [3, B, 1, 128]: the axis of 3 and the B sequences are no rows
+    // (REPORT-r51 #5), 3·B one-row slices, each at the step's ids: --positions A:A+1 correct at its own
+    // step, position-offset at the next, after an image prompt at cache_position + rope_deltas (B 1 and
+    // 2); with nothing declared the refusal suggests only what the check then accepts.
+    void decodeStepOfOneRow()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QStringList config {u"--expect-config"_s, QStringLiteral(POSENC_CONFIGS "/Qwen2.5-VL-7B-Instruct.json")};
+        const QString one = saved(dir, u"one.npy"_s, {3, 1, 1, 128}, perAxisCos({{130, 130, 130}}, 1e6, 64, 1));
+        const auto own = checkFile(one, config + QStringList {u"--positions"_s, u"130:131"_s});
+        QVERIFY2(own.exit == 0 && own.verdict() == u"correct"_s, qPrintable(own.shown));
+        const auto undeclared = checkFile(one, config);
+        QVERIFY2(undeclared.exit == 2 && undeclared.shown.contains(u"this table has 1 rows"_s)
+                     && undeclared.shown.contains(u"--positions A:B"_s),
+                 qPrintable(undeclared.shown));
+        const QString two = saved(dir, u"two.npy"_s, {3, 2, 1, 128}, perAxisCos({{130, 130, 130}}, 1e6, 64, 2));
+        const auto next = checkFile(two, config + QStringList {u"--positions"_s, u"131:132"_s});
+        QVERIFY2(next.exit == 1 && mistakesOf(next) == QStringList {u"position-offset"_s}, qPrintable(next.shown));
+        const QString afterImage = saved(dir, u"image.npy"_s, {3, 2, 1, 128}, perAxisCos({{15, 15, 15}}, 1e6, 64, 2));
+        const auto image = checkFile(
+            afterImage,
+            config + QStringList {u"--prompt"_s, u"text:5,image:1x8x12,text:3"_s, u"--positions"_s, u"33:34"_s});
+        QVERIFY2(image.exit == 0 && image.verdict() == u"correct"_s, qPrintable(image.shown));
     }
 };
 

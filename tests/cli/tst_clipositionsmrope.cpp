@@ -159,6 +159,65 @@ private slots:
                  qPrintable(run.err));
     }
 
+    // Decode steps that lose rope_deltas from one step on (Blaizzy/mlx-vlm#1619: the first decode
+    // step's ids from get_rope_index of its one token, 0, the later ones the bare cache offset, as
+    // rope_deltas was never kept), or keep it for a few steps first: cache-offset, the steps said.
+    // The reference written here from Qwen2VLModel.get_rope_index and the decode branch of
+    // Qwen2VLModel.forward (models/qwen2_vl/modeling_qwen2_vl.py): text 0..4, the image's merged
+    // 4 x 6 grid at t 5, h 5..8, w 5..10, text 11..13, then step k at cache_position 32 + k plus
+    // rope_deltas (13 + 1 - 32 = -18). Steps that are none of these stay unnamed.
+    void deltasLostFromAStep_data()
+    {
+        QTest::addColumn<QList<float>>("steps");
+        QTest::addColumn<QString>("named");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("reference") << QList<float> {14, 15, 16, 17} << QString() << QString();
+        QTest::newRow("step 0 alone, then bare") << QList<float> {0, 33, 34, 35} << u"cache-offset"_s
+                                                 << u"decode steps 1-3 (columns 33-35)"_s;
+        QTest::newRow("kept, then bare") << QList<float> {14, 15, 34, 35} << u"cache-offset"_s
+                                         << u"decode steps 2-3 (columns 34-35)"_s;
+        QTest::newRow("another pattern") << QList<float> {0, 33, 7, 35} << QString() << QString();
+    }
+    void deltasLostFromAStep()
+    {
+        QFETCH(QList<float>, steps);
+        QFETCH(QString, named);
+        QFETCH(QString, said);
+        std::vector<std::vector<float>> ids(3);
+        for (float k = 0; k < 5; ++k)
+            for (auto &axis : ids)
+                axis.push_back(k);
+        for (float y = 0; y < 4; ++y)
+            for (float x = 0; x < 6; ++x) {
+                ids[0].push_back(5);
+                ids[1].push_back(5 + y);
+                ids[2].push_back(5 + x);
+            }
+        for (float k = 11; k < 14; ++k)
+            for (auto &axis : ids)
+                axis.push_back(k);
+        for (const float id : steps)
+            for (auto &axis : ids)
+                axis.push_back(id);
+        QTemporaryDir dir;
+        const auto run = check(writeShaped(dir, u"ids.npy"_s, {3, 1, 36}, flat(ids)),
+                               {u"--prompt"_s, u"text:5,image:1x8x12,text:3"_s, u"--cache"_s, u"32"_s}, true);
+        const auto [verdict, mistakes] = verdictOf(run);
+        const QString detail = report(run).value(u"detail"_s).toString();
+        if (steps.front() == 14 && steps.back() == 17) {
+            QVERIFY2(run.exitCode == 0 && verdict == u"correct"_s, qPrintable(run.err + run.out));
+            return;
+        }
+        QVERIFY2(run.exitCode == 1 && verdict == u"mistake"_s, qPrintable(run.err + run.out));
+        if (named.isEmpty()) {
+            QVERIFY2(mistakes.isEmpty(), qPrintable(run.out));
+            return;
+        }
+        QVERIFY2(mistakes == QStringList {named} && detail.contains(said) && detail.contains(u"−18 lost"_s),
+                 qPrintable(run.out));
+        QCOMPARE(detail.contains(u"step 0 at 0, computed alone"_s), steps.front() == 0);
+    }
+
     // A pack whose ids are neither: the shape named with both readings.
     void packOfAnotherShape()
     {

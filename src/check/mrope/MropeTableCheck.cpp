@@ -9,6 +9,7 @@
 #include "check/mrope/MropeTableFit.h"
 #include "check/mrope/MropeTableJudge.h"
 #include "check/mrope/MropeTableReference.h"
+#include "check/mrope/MropeTableWords.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
 #include "core/mrope/MropeRotation.h"
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -27,13 +29,11 @@ namespace posenc::MropeTableCheck {
 namespace {
 
 using MropeIdsReadBack::idsReadBack;
-using MropeIdsReadBack::idsText;
 using MropeMistakes::kAxesSwapped;
 using MropeMistakes::kInterleaveSwapped;
 using MropeMistakes::kRopeDeltasLost;
 using MropeMistakes::kTimeTruncated;
 using MropeMistakes::sectionText;
-using MropeMistakes::splitWords;
 using MropeMistakes::truncatedTime;
 using MropeMistakes::truncationMoves;
 using MropeTableAxes::axisFits;
@@ -45,6 +45,12 @@ using MropeTableJudge::exactTolerance;
 using MropeTableJudge::judge;
 using MropeTableJudge::Judged;
 using MropeTableJudge::setTolerance;
+using MropeTableWords::idsNote;
+using MropeTableWords::isVision;
+using MropeTableWords::mistakeWords;
+using MropeTableWords::publishedAs;
+using MropeTableWords::readingWords;
+using MropeTableWords::referenceWords;
 
 const QString kCos = u"mrope-cos"_s;
 // rope_theta other than the declared, RoPE's parameter's key as RoPE's checks name it.
@@ -52,49 +58,6 @@ const QString kTheta = u"rope-theta"_s;
 // The sin table where the cos is declared, or the reverse: the id the other families give it.
 const QString kSinCosSwapped = u"sin-cos-swapped"_s;
 const QString kSin = u"mrope-sin"_s;
-
-// The models whose M-RoPE ships at a split and theta (resources/presets, each from its config).
-QString publishedAs(const std::vector<std::int64_t> &section, bool interleaved, double theta, std::int64_t pairs)
-{
-    if (pairs != 64)
-        return QString();
-    if (!interleaved && section == std::vector<std::int64_t> {16, 24, 24} && theta == 1e6)
-        return u"Qwen2-VL's and Qwen2.5-VL's (mrope_section 16,24,24 chunked, rope_theta 1000000)"_s;
-    if (interleaved && section == std::vector<std::int64_t> {24, 20, 20} && theta == 5e6)
-        return u"Qwen3-VL's (mrope_section 24,20,20 interleaved, rope_theta 5000000)"_s;
-    return QString();
-}
-
-// The sampled rows' ids where they change kind (text, vision), at most eight. In a table of float32
-// angles (`float32Angles`, torch's inv_freq @ position_ids and cos), a row whose read ids differ is
-// a vision row only where those angles' rounding tells them from one id (t, t, t), which w's slowest
-// pairs cannot for ids one apart (an exact table's reading already takes one id where its float32
-// values are one id's: MropeTableFit's rowIds).
-QString idsNote(const TableEvidence &e, const MropeTableFit::Reading &r, bool float32Angles)
-{
-    QStringList shown;
-    bool lastVision = false;
-    for (std::size_t i = 0; i < r.rows.size() && shown.size() < 8; ++i) {
-        const MropeIds &id = r.ids[i];
-        const bool vision = (id.t != id.h || id.h != id.w)
-            && !(float32Angles
-                 && MropeIdsReadBack::idsFit(e, r.turns, r.cosine, r.rows[i],
-                                             MropeIds {MropeTokenKind::Text, id.t, id.t, id.t}, true));
-        if (i == 0 || vision != lastVision)
-            shown.append(
-                u"row %1 %2"_s.arg(r.rows[i]).arg(vision ? idsText(id) : idsText({id.kind, id.t, id.t, id.t})));
-        lastVision = vision;
-    }
-    return u"ids (t, h, w) read from the table itself, where the sampled rows change between text and vision: %1"_s.arg(
-        shown.join(u", "_s));
-}
-
-// A reading's split, rope_theta and rotary_dim, in words.
-QString readingWords(const MropeTableFit::Reading &r)
-{
-    return u"%1, rope_theta %2, rotary_dim %3"_s.arg(splitWords(r.section, r.interleaved), NumberText::exact(r.theta))
-        .arg(r.turns.cols());
-}
 
 // The table compared with the ids read from its own sampled rows (`reference`): unknown, since no
 // prompt says what they should be; its findings the reading's. The caller says why in its diagnosis.
@@ -161,88 +124,6 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return c;
 }
 
-// "rows 5-28, 32-63" of the spans `which` picks, at most three named.
-QString spanRows(const MropeLayout &layout, const std::function<bool(const MropeLayout::Span &)> &which)
-{
-    QStringList parts;
-    std::int64_t count = 0;
-    for (const MropeLayout::Span &s : layout.spans()) {
-        if (!which(s))
-            continue;
-        if (++count <= 3)
-            parts.append(u"%1-%2"_s.arg(s.firstRow).arg(s.firstRow + s.rows - 1));
-    }
-    if (count > 3)
-        parts.append(u"and %1 more spans"_s.arg(count - 3));
-    return u"rows "_s + parts.join(u", "_s);
-}
-
-bool isVision(const MropeLayout::Span &s)
-{
-    return s.kind != MropeTokenKind::Text;
-}
-
-QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows, std::int64_t padding = 0,
-                       std::optional<std::int64_t> window = std::nullopt)
-{
-    if (window)
-        return u"%1, rope_theta %2, rotary_dim %3, at a text-only window of positions %4..%5 (t = h = w, as "
-               "get_rope_index gives text tokens; --positions declares them, no prompt)"_s
-            .arg(splitWords(p.mrope.section, p.mrope.interleaved), NumberText::exact(p.rope.theta))
-            .arg(2 * RopeFrequencies::pairs(p.rope))
-            .arg(*window)
-            .arg(*window + rows - padding - 1);
-    QString prompt = p.mrope.prompt;
-    if (prompt.size() > 80)
-        prompt = prompt.left(77) + u"..."_s;
-    QString text = u"%1, rope_theta %2, rotary_dim %3, %4's get_rope_index (%5) of the prompt %6"_s
-                       .arg(splitWords(p.mrope.section, p.mrope.interleaved), NumberText::exact(p.rope.theta))
-                       .arg(2 * RopeFrequencies::pairs(p.rope))
-                       .arg(ParamText::get(p, u"vision-positions"_s), ParamText::get(p, u"mrope-era"_s), prompt);
-    if (padding > 0)
-        text += u" after %1 rows of left padding at ids 1 (get_rope_index's fill)"_s.arg(padding);
-    rows -= padding;
-    if (rows > layout.tokens())
-        text += u", then %1 generated tokens at their index + rope_deltas %2"_s.arg(rows - layout.tokens())
-                    .arg(layout.ropeDelta());
-    return text;
-}
-
-// The mistake a port makes, named with where it shows.
-QString mistakeWords(const QString &id, const Params &p, const MropeLayout &layout, std::int64_t rows)
-{
-    if (id == kInterleaveSwapped)
-        return u"%1 (mrope_section %2): the image and video tokens (%3) turn their h and w ids on other pairs "
-               "than the model's"_s.arg(MropeMistakes::interleaveSwappedLine(!p.mrope.interleaved),
-                                        sectionText(p.mrope.section), spanRows(layout, isVision));
-    if (id == kAxesSwapped)
-        return u"h and w are exchanged on the image and video tokens (%1): each token's row id turns w's pairs and "
-               "its column id h's"_s.arg(spanRows(layout, isVision));
-    if (id == MropeMistakes::kOtherEra) {
-        // The rows from the first whose ids the other era moves.
-        const MropeLayout other(MropeMistakes::otherEra(p));
-        std::int64_t first = 0;
-        for (; first < layout.tokens(); ++first) {
-            const MropeIds a = layout.ids(first), b = other.ids(first);
-            if (a.t != b.t || a.h != b.h || a.w != b.w)
-                break;
-        }
-        return u"%1: rows %2-%3 move"_s.arg(MropeMistakes::otherEraLine(p.mrope.era)).arg(first).arg(rows - 1);
-    }
-    if (id == kTimeTruncated) {
-        const auto video = std::find_if(layout.spans().begin(), layout.spans().end(), truncationMoves);
-        return u"the video's t ids are truncated (%1): second_per_grid %2 is cast to the integer %3 before the product "
-               "with tokens_per_second %4 (torch.as_tensor(second_per_grid_t, dtype=range_tensor.dtype), "
-               "transformers 4.x before PR #48669), where get_rope_index gives trunc(k * %2 * %4)"_s.arg(
-                   spanRows(layout, truncationMoves), NumberText::exact(video->secondPerGrid),
-                   NumberText::exact(std::trunc(video->secondPerGrid)), NumberText::exact(video->tokensPerSecond));
-    }
-    return u"rows %1-%2 after the prompt are at their index, not index + rope_deltas %3: the generated tokens lost "
-           "the multimodal offset"_s.arg(layout.tokens())
-               .arg(rows - 1)
-               .arg(layout.ropeDelta());
-}
-
 TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, const Judged &judged,
                    std::shared_ptr<const MropePromptReference> reference)
 {
@@ -258,7 +139,8 @@ TableMatch matchOf(const TableEvidence &e, const Params &p, bool cosine, const J
     // A row's position is its ids (t, h, w), not its index: no offset or first position row.
     setTolerance(m, e, reference->turns(), judged.float32);
     m.params = p;
-    const QString words = referenceWords(p, reference->layout(), e.rows(), reference->leftPadding(), reference->window());
+    const QString words
+        = referenceWords(p, reference->layout(), e.rows(), reference->leftPadding(), reference->rowIds());
     m.referenceText = u"M-RoPE, "_s + words;
     m.verdict = CheckVerdict::Correct;
     m.correctAgainst = publishedAs(p.mrope.section, p.mrope.interleaved, p.rope.theta, RopeFrequencies::pairs(p.rope));
@@ -275,12 +157,15 @@ bool promptDeclared(const TableEvidence &e)
     return !e.declared.family || e.declared.declares(u"prompt"_s);
 }
 
-// The rows' ids besides the prompt: a left-padded row's padding, and with no prompt declared but the
-// rows' positions (--positions A:B: a decode step's window of text tokens), ids A.. on every axis.
+// The rows' ids besides the prompt (MropeRowIds): a left-padded row's padding, and the window
+// --positions A:B declares: with a prompt declared, the sequence's tokens A..B-1 (a decode window
+// after the prompt, or a chunk of it); with none, a decode step's window of text tokens, ids A.. on
+// every axis.
 MropeRowIds rowIdsOf(const TableEvidence &e, const Params &params)
 {
-    const bool window = !promptDeclared(e) && e.declared.positionsDeclared;
-    return {mropeLeftPadding(params, e.rows()), window ? std::optional(e.declared.firstPosition) : std::nullopt};
+    if (e.declared.positionsDeclared)
+        return {0, e.declared.firstPosition, promptDeclared(e)};
+    return {mropeLeftPadding(params, e.rows())};
 }
 
 // The declared M-RoPE but for rope_theta: the theta the table's undeclared reading finds
@@ -354,6 +239,76 @@ std::optional<TableMatch> atOwnIds(const TableEvidence &e, const Params &params,
     return m;
 }
 
+// The largest id whose t could be read from a row (positions beyond are no window a port dumps).
+constexpr std::int64_t kLargestReadId = std::int64_t(1) << 21;
+
+// The t id of the sample's row `i`, read from the pairs t turns: pair 0 (inv_freq 1, an integer id
+// times 1 exact in float32) fixes the id modulo 2π to within its value's rounding; of the whole ids
+// that fit it, the one t's slower pairs fit best. Nothing where no id fits pair 0.
+std::optional<std::int64_t> tIdOf(const TableEvidence &e, std::size_t i, const MropeTurns &turns, bool cosine)
+{
+    const auto value = [&](std::int64_t j) {
+        return double(e.sample.values(std::int64_t(i), turns.half ? j : 2 * j)) / turns.amplitude;
+    };
+    const double v0 = std::clamp(value(0), -1.0, 1.0);
+    const double a = cosine ? std::acos(v0) : std::asin(v0);
+    const std::array<double, 2> phases {a, cosine ? -a : std::numbers::pi - a};
+    std::optional<std::pair<double, std::int64_t>> best;
+    for (std::int64_t k = 0; 2.0 * std::numbers::pi * double(k) - 4.0 <= double(kLargestReadId); ++k) {
+        for (const double phase : phases) {
+            const double x = std::round(phase + 2.0 * std::numbers::pi * double(k));
+            if (x < 0.0 || std::fabs((cosine ? std::cos(x) : std::sin(x)) - v0) > 1e-5)
+                continue;
+            double error = 0.0;
+            for (std::int64_t j = 1; j < turns.pairs(); ++j) {
+                if (turns.axes[std::size_t(j)] != 0)
+                    continue;
+                const double angle = x * turns.inv[std::size_t(j)];
+                error += std::fabs((cosine ? std::cos(angle) : std::sin(angle)) - value(j));
+            }
+            if (!best || error < best->first)
+                best = std::pair {error, std::int64_t(x)};
+        }
+    }
+    return best ? std::optional(best->second) : std::nullopt;
+}
+
+// Every row the declared reference's at its ids + one constant s (on t, h and w alike): a window
+// declared at A whose rows are at A + s, a decode step's cache position off by s, as RoPE's tables
+// name position-offset. s is read from the first sampled row's t id (tIdOf); the table at the
+// shifted ids then explains every sampled cell. Nothing otherwise.
+std::optional<TableMatch> shiftNamed(const TableEvidence &e, const Params &params, const MropePromptReference &correct,
+                                     TableMatch m)
+{
+    if (e.sample.rows.empty() || !correct.turns().columnAxes.empty())
+        return std::nullopt;
+    const auto t = tIdOf(e, 0, correct.turns(), correct.cosine());
+    MropeIds want;
+    correct.ids(e.sample.rows.front(), 1, &want);
+    if (!t || *t == want.t)
+        return std::nullopt;
+    MropeRowIds at = correct.rowIds();
+    at.shift = *t - want.t;
+    const MropePromptReference moved(params, correct.cosine(), MropeIdMistake::None, {}, at);
+    const Judged j = judge(moved, e, moved.turns());
+    if (j.bad() != 0 || !explains(j.score.compared, j.bad()))
+        return std::nullopt;
+    m.verdict = CheckVerdict::Mistake;
+    m.mistakes = {CheckMistakes::kPositionOffset};
+    m.correctAgainst.clear();
+    const QString window = at.window
+        ? u", the window declared at %1 read at %2"_s.arg(*at.window).arg(*at.window + at.shift)
+        : QString();
+    m.diagnosis
+        = u"every row is the M-RoPE %1 table at %2 ids %3 %4 (t, h and w alike)%5: the rows are at "
+          "other positions than declared"_s
+              .arg(correct.cosine() ? u"cos"_s : u"sin"_s, DeclaredWords::referenceOf(), at.shift > 0 ? u"+"_s : u"−"_s)
+              .arg(std::abs(at.shift))
+              .arg(window);
+    m.notes.append(u"the reference the rows are compared with: "_s + m.referenceText);
+    return m;
+}
+
 namespace {
 
 // The declared M-RoPE at the table's own width, where the table is narrower than the head: a
@@ -370,8 +325,8 @@ std::optional<TableMatch> rotaryDimNamed(const TableEvidence &e, const Params &p
     wide.rope.partialRotaryFactor = double(e.cols()) / double(params.rope.headDim);
     if (!wide.isValid() || RopeFrequencies::rotaryDim(wide.rope) != e.cols())
         return std::nullopt;
-    auto reference = std::make_shared<const MropePromptReference>(wide, cosine, MropeIdMistake::None,
-                                                                  std::vector<int> {}, at);
+    auto reference
+        = std::make_shared<const MropePromptReference>(wide, cosine, MropeIdMistake::None, std::vector<int> {}, at);
     if (reference->cols() != e.cols() || (!at.window && e.rows() < at.leftPadding + reference->layout().tokens()))
         return std::nullopt;
     const Judged judged = judge(*reference, e, reference->turns());
@@ -409,6 +364,9 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     const bool cosine = table == kCos;
     // A left-padded row's table (--batch left:N): its padding rows at ids 1.
     const MropeRowIds at = rowIdsOf(e, params);
+    if (at.window && !params.batch.lengths.isEmpty())
+        return u"--positions: a window of the sequence's tokens, which --batch does not place (--batch left:N "
+               "declares a left-padded row's whole table, its padding first); give one of them"_s;
     const std::int64_t padding = at.leftPadding;
     auto correct
         = std::make_shared<const MropePromptReference>(params, cosine, MropeIdMistake::None, std::vector<int> {}, at);
@@ -422,9 +380,12 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     if (!at.window && e.rows() < padding + layout.tokens())
         return u"the prompt gives %1 tokens; this table has %2 rows%3"_s.arg(layout.tokens())
             .arg(e.rows() - padding)
-            .arg(promptDeclared(e) ? QString()
-                                   : u" (no --prompt given: the example prompt's); --prompt declares the prompt the "
-                                     "table was made for, or --positions A:B a text-only window (t = h = w = A..B-1)"_s);
+            .arg(promptDeclared(e)
+                     ? u"; --positions A:B says which of the sequence's tokens the rows are (a decode step after the "
+                       "prompt: A its cache position)"_s
+                     : u" (no --prompt given: the example prompt's); --prompt declares the prompt the table was made "
+                       "for (with --positions A:B, which of its tokens the rows are), or --positions A:B alone a "
+                       "text-only window (t = h = w = A..B-1)"_s);
     const Judged judged = judge(*correct, e, correct->turns());
     TableMatch m = matchOf(e, params, cosine, judged, correct);
     // The parameters' table, its prompt named in the reference's words, declared or not.
@@ -465,7 +426,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         tried.push_back({kAxesSwapped, params, MropeIdMistake::AxesSwapped});
     if (std::any_of(layout.spans().begin(), layout.spans().end(), truncationMoves))
         tried.push_back({kTimeTruncated, truncatedTime(params), MropeIdMistake::None});
-    if (e.rows() > padding + layout.tokens() && layout.ropeDelta() != 0)
+    const std::int64_t cacheEnd = at.window.value_or(0) + e.rows() - padding;
+    if (!at.textWindow() && cacheEnd > layout.tokens() && layout.ropeDelta() != 0)
         tried.push_back({kRopeDeltasLost, params, MropeIdMistake::DeltaLost});
     const Params other = MropeMistakes::otherEra(params);
     if (std::any_of(layout.spans().begin(), layout.spans().end(), isVision)
@@ -479,6 +441,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             best = std::pair {j.bad(), &t};
     }
     if (!best) {
+        if (auto shifted = shiftNamed(e, params, *correct, m))
+            return std::move(*shifted);
         if (auto theta = thetaNamed(e, params, cosine, m))
             return std::move(*theta);
         // No id mistake: the table of another mrope_section, else the columns read axis by axis, a
@@ -527,7 +491,7 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     m.verdict = CheckVerdict::Mistake;
     m.mistakes = {id};
     m.correctAgainst.clear();
-    m.diagnosis = mistakeWords(id, params, layout, e.rows());
+    m.diagnosis = mistakeWords(id, params, layout, e.rows(), at.window.value_or(0));
     if (id == kInterleaveSwapped)
         m.findings[1].value = !params.mrope.interleaved;
     m.notes.append(u"the reference the rows are compared with: "_s + m.referenceText);
@@ -553,7 +517,8 @@ TableHypothesis hypothesis()
                   MropeMistakes::kOtherEra,
                   MropeMistakes::kOtherSection,
                   MropeMistakes::kColumnsAxis,
-                  MropeMistakes::kIdsDiffer};
+                  MropeMistakes::kIdsDiffer,
+                  CheckMistakes::kPositionOffset};
     h.fit = fit;
     h.expect = expect;
     h.referenceParams = MropeReferenceParams::read;

@@ -61,7 +61,7 @@ MropePromptReference::MropePromptReference(const Params &params, bool cosine, Mr
     , m_cosine(cosine)
     , m_mistake(mistake)
     , m_padding(std::max<std::int64_t>(rowIds.leftPadding, 0))
-    , m_window(rowIds.window)
+    , m_rowIds(rowIds)
 {
     m_turns.columnAxes = std::move(columnAxes);
 }
@@ -95,21 +95,24 @@ std::int64_t mropeLeftPadding(const Params &params, std::int64_t rows)
 
 void MropePromptReference::realIds(std::int64_t row0, std::int64_t count, MropeIds *out) const
 {
-    if (m_window) {
+    const std::int64_t shift = m_rowIds.shift;
+    if (m_rowIds.textWindow()) {
         for (std::int64_t i = 0; i < count; ++i) {
-            const std::int64_t id = *m_window + row0 + i;
+            const std::int64_t id = *m_rowIds.window + row0 + i + shift;
             out[i] = MropeIds {MropeTokenKind::Text, id, id, id};
         }
         return;
     }
+    // Row row0 + i is the sequence's token at cache position `first` + row0 + i.
+    const std::int64_t first = m_rowIds.window.value_or(0) + row0;
     const MropeLayout &layout = *m_layout;
-    const std::int64_t inPrompt = std::clamp<std::int64_t>(layout.tokens() - row0, 0, count);
+    const std::int64_t inPrompt = std::clamp<std::int64_t>(layout.tokens() - first, 0, count);
     if (inPrompt > 0)
-        layout.ids(row0, inPrompt, out);
+        layout.ids(first, inPrompt, out);
     // Generated tokens: position_ids = cache_position + rope_deltas on all three axes.
     const std::int64_t delta = m_mistake == MropeIdMistake::DeltaLost ? 0 : layout.ropeDelta();
     for (std::int64_t i = inPrompt; i < count; ++i) {
-        const std::int64_t id = row0 + i + delta;
+        const std::int64_t id = first + i + delta;
         out[i] = MropeIds {MropeTokenKind::Text, id, id, id};
     }
     if (m_mistake == MropeIdMistake::AxesSwapped) {
@@ -117,6 +120,11 @@ void MropePromptReference::realIds(std::int64_t row0, std::int64_t count, MropeI
             if (out[i].kind != MropeTokenKind::Text)
                 std::swap(out[i].h, out[i].w);
         }
+    }
+    for (std::int64_t i = 0; shift != 0 && i < count; ++i) {
+        out[i].t += shift;
+        out[i].h += shift;
+        out[i].w += shift;
     }
 }
 

@@ -54,16 +54,26 @@ struct MropeTurns
 MropeTurns mropeTurns(const Params &params, const MropeLayout &layout);
 
 // Where a table's rows are besides the prompt: after `leftPadding` rows of left padding (--batch
-// left:N), and, of a text-only window with no prompt declared (--positions A:B of a decode step's
-// cache), at ids A + row on every axis (t = h = w: get_rope_index's text tokens), the prompt unread.
+// left:N); at a window of positions (--positions A:B): with a prompt declared, the sequence's tokens
+// A..B-1, each at its cache position's ids (the prompt's tokens', then a generated token's
+// cache_position + rope_deltas: a decode step after the prompt), with none, a text-only window at ids
+// A + row on every axis (t = h = w: get_rope_index's text tokens), the prompt unread; and every id
+// `shift` from there (a port's rows at a constant offset: position-offset).
 struct MropeRowIds
 {
-    MropeRowIds(std::int64_t padding = 0, std::optional<std::int64_t> textWindow = std::nullopt)
+    MropeRowIds(std::int64_t padding = 0, std::optional<std::int64_t> firstPosition = std::nullopt,
+                bool windowOfPrompt = false, std::int64_t idShift = 0)
         : leftPadding(padding)
-        , window(textWindow)
+        , window(firstPosition)
+        , ofPrompt(windowOfPrompt)
+        , shift(idShift)
     { }
     std::int64_t leftPadding;
     std::optional<std::int64_t> window;
+    bool ofPrompt;
+    std::int64_t shift;
+    // A window read without the prompt: t = h = w = A + row.
+    bool textWindow() const { return window && !ofPrompt; }
 };
 
 // The declared prompt's table: rows past the prompt's tokens are generated tokens, at their index
@@ -90,8 +100,10 @@ public:
     const MropeLayout &layout() const { return *m_layout; }
     const MropeTurns &turns() const { return m_turns; }
     std::int64_t leftPadding() const { return m_padding; }
-    // The first position of a text-only window (MropeRowIds::window), where the rows are one.
-    std::optional<std::int64_t> window() const { return m_window; }
+    // The first position of a text-only window (MropeRowIds::textWindow), where the rows are one.
+    std::optional<std::int64_t> window() const { return m_rowIds.textWindow() ? m_rowIds.window : std::nullopt; }
+    // The rows' placing besides the prompt.
+    const MropeRowIds &rowIds() const { return m_rowIds; }
     bool cosine() const { return m_cosine; }
 
 private:
@@ -103,7 +115,7 @@ private:
     bool m_cosine;
     MropeIdMistake m_mistake;
     std::int64_t m_padding = 0;
-    std::optional<std::int64_t> m_window;
+    MropeRowIds m_rowIds;
 };
 
 // The rows of left padding before a table of `rows` rows whose batch row is declared

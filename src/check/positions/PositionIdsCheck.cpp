@@ -1,5 +1,9 @@
 #include "PositionIdsCheck.h"
 
+#include "IdsAgainstReference.h"
+#include "IdsOffsets.h"
+
+#include "check/TableMatch.h"
 #include "check/mrope/MropeMistakes.h"
 #include "core/positions/BatchIds.h"
 #include "core/positions/BatchParamRows.h"
@@ -16,252 +20,17 @@ namespace posenc::PositionIdsCheck {
 
 namespace {
 
-// The reference's ids as the given ids hold them: BatchIds' every axis, or, for ids of one axis where
-// BatchIds' three agree (M-RoPE's text pack: the flattening collator's [B, L], which
-// Qwen2VLTextModel.forward expands to t, h and w), the first alone.
-class ReferenceIds
-{
-public:
-    ReferenceIds(const BatchIds &batch, int axes)
-        : m_batch(batch)
-        , m_axes(axes)
-    { }
-    const BatchLayout &layout() const { return m_batch.layout(); }
-    int axes() const { return m_axes; }
-    void ids(IdsChoice choice, std::int64_t b, std::int64_t c0, std::int64_t count, std::int64_t *out) const
-    {
-        if (m_axes == m_batch.axes()) {
-            m_batch.ids(choice, b, c0, count, out);
-            return;
-        }
-        std::vector<std::int64_t> all(std::size_t(m_batch.axes() * count));
-        m_batch.ids(choice, b, c0, count, all.data());
-        std::copy_n(all.begin(), count, out);
-    }
-
-private:
-    const BatchIds &m_batch;
-    int m_axes;
-};
-
-// Each real token's given id less the reference's, per row: the set of differences of its prefill
-// and of its decode steps (every axis).
-struct RowShifts
-{
-    std::set<std::int64_t> prefill, decode;
-};
-
-// Whether `ids` holds, for every real token, the ids `prefill` makes of the prefill's tokens and
-// `decode` of the decode steps': a mistake's ids regenerated for the batch (BatchIds), which alone
-// name it.
-bool holds(const ReferenceIds &batch, IdsChoice prefill, IdsChoice decode, const RowMatrixXf &ids)
-{
-    const BatchLayout &layout = batch.layout();
-    std::vector<std::int64_t> made(std::size_t(batch.axes() * layout.cols()));
-    std::vector<std::int64_t> steps(made.size());
-    for (std::int64_t b = 0; b < layout.rows(); ++b) {
-        batch.ids(prefill, b, 0, layout.cols(), made.data());
-        batch.ids(decode, b, 0, layout.cols(), steps.data());
-        for (const BatchSegment &s : layout.row(b)) {
-            if (!s.isReal())
-                continue;
-            const std::vector<std::int64_t> &row = s.decode ? steps : made;
-            for (int a = 0; a < batch.axes(); ++a)
-                for (std::int64_t c = s.start; c < s.end(); ++c)
-                    if (double(ids(a * layout.rows() + b, c)) != double(row[std::size_t(a * layout.cols() + c)]))
-                        return false;
-        }
-    }
-    return true;
-}
-
-bool holds(const ReferenceIds &batch, IdsChoice choice, const RowMatrixXf &ids)
-{
-    return holds(batch, choice, choice, ids);
-}
-
-// Where no mistake's ids are the batch's: what each row's real tokens hold against the reference,
-// segment by segment (its prefill, its decode steps), in words.
-QString differences(const ReferenceIds &batch, const std::vector<RowShifts> &rows, const RowMatrixXf &ids)
-{
-    const BatchLayout &layout = batch.layout();
-    const auto words = [](const std::set<std::int64_t> &shifts) {
-        if (shifts.empty() || (shifts.size() == 1 && *shifts.begin() == 0))
-            return QString();
-        if (shifts.size() == 1)
-            return u"the reference's %1%2"_s.arg(*shifts.begin() > 0 ? u"+"_s : u"−"_s).arg(std::abs(*shifts.begin()));
-        return u"ids off the reference's by %1 amounts"_s.arg(shifts.size());
-    };
-    QStringList parts;
-    for (std::int64_t b = 0; b < layout.rows(); ++b) {
-        QString prefill = words(rows[std::size_t(b)].prefill);
-        QString decode = words(rows[std::size_t(b)].decode);
-        // Decode steps at their own column: the row's padding counted (arange-with-padding's ids there).
-        if (!decode.isEmpty() && holds(batch, IdsChoice::Reference, IdsChoice::ArangeWithPadding, ids)) {
-            const std::int64_t padding = layout.cols() - layout.realTokens(b);
-            decode = u"their columns, the row's padding (%1 token%2) not subtracted"_s.arg(padding).arg(
-                padding == 1 ? QString() : u"s"_s);
-        }
-        if (!prefill.isEmpty())
-            parts.append(u"row %1's prefill: %2"_s.arg(b).arg(prefill));
-        if (!decode.isEmpty())
-            parts.append(u"row %1's decode steps: %2"_s.arg(b).arg(decode));
-    }
-    return parts.join(u"; "_s);
-}
-
-std::vector<RowShifts> shifts(const ReferenceIds &batch, const RowMatrixXf &ids, std::optional<Difference> &first)
-{
-    const BatchLayout &layout = batch.layout();
-    std::vector<RowShifts> all(std::size_t(layout.rows()));
-    std::vector<std::int64_t> row(std::size_t(batch.axes() * layout.cols()));
-    for (std::int64_t b = 0; b < layout.rows(); ++b) {
-        batch.ids(IdsChoice::Reference, b, 0, layout.cols(), row.data());
-        for (const BatchSegment &s : layout.row(b)) {
-            if (!s.isReal())
-                continue;
-            for (std::int64_t c = s.start; c < s.end(); ++c) {
-                for (int a = 0; a < batch.axes(); ++a) {
-                    const double given = ids(a * layout.rows() + b, c);
-                    const std::int64_t reference = row[std::size_t(a * layout.cols() + c)];
-                    const std::int64_t shift
-                        = std::isfinite(given) ? std::llround(given) - reference : std::int64_t(1) << 40;
-                    (s.decode ? all[std::size_t(b)].decode : all[std::size_t(b)].prefill).insert(shift);
-                    if (shift != 0 && !first)
-                        first = Difference {b, c, a, std::llround(std::isfinite(given) ? given : -1.0), reference};
-                }
-            }
-        }
-    }
-    return all;
-}
-
-QString referenceWords(const ReferenceIds &batch, bool mrope)
-{
-    const BatchLayout &layout = batch.layout();
-    if (batch.axes() == 3 && layout.hasDocuments())
-        return u"each document laid out as Qwen-VL's get_rope_index lays out text (models/qwen2_vl/"
-               "modeling_qwen2_vl.py): t, h and w alike from 0, the flattening collator's ids on every axis"_s;
-    if (batch.axes() == 3)
-        return u"Qwen-VL's get_rope_index with the attention mask (models/qwen2_vl/modeling_qwen2_vl.py), a "
-               "decode step's ids cache_position + rope_deltas"_s;
-    if (layout.hasDocuments())
-        return u"transformers' DataCollatorWithFlattening: each document's ids from 0 (data/data_collator.py)%1"_s.arg(
-            mrope ? u", which Qwen2VLTextModel.forward gives t, h and w alike (models/qwen2_vl/modeling_qwen2_vl.py: "
-                    "position_ids[None, ...].expand(3, ...))"_s
-                  : QString());
-    return u"transformers' generation: attention_mask.long().cumsum(-1) - 1, the padding 1 "
-           "(generation/utils.py, prepare_inputs_for_generation)%1"_s.arg(
-               layout.cache() > 0 ? u", the mask a column of ones longer each decode step"_s : QString());
-}
-
-// A per-row shift of the decode steps only, the prefill right: the cache's offset wrong.
-bool decodeShiftsOnly(const std::vector<RowShifts> &rows, bool oneAway)
-{
-    bool any = false;
-    for (const RowShifts &r : rows) {
-        if (r.prefill.size() > 1 || (r.prefill.size() == 1 && *r.prefill.begin() != 0) || r.decode.size() > 1)
-            return false;
-        if (r.decode.size() == 1 && *r.decode.begin() != 0) {
-            any = true;
-            if ((std::abs(*r.decode.begin()) == 1) != oneAway)
-                return false;
-        }
-    }
-    return any;
-}
-
-// Every real token one away from the reference, the same way along each row.
-bool offByOne(const std::vector<RowShifts> &rows)
-{
-    bool any = false;
-    for (const RowShifts &r : rows) {
-        std::set<std::int64_t> both = r.prefill;
-        both.insert(r.decode.begin(), r.decode.end());
-        if (both.empty())
-            continue;
-        if (both.size() != 1 || std::abs(*both.begin()) != 1)
-            return false;
-        any = true;
-    }
-    return any;
-}
-
-// The same shift of every real token of the batch, or nothing.
-std::optional<std::int64_t> commonShift(const std::vector<RowShifts> &rows)
-{
-    std::set<std::int64_t> all;
-    for (const RowShifts &r : rows) {
-        all.insert(r.prefill.begin(), r.prefill.end());
-        all.insert(r.decode.begin(), r.decode.end());
-    }
-    return all.size() == 1 ? std::optional(*all.begin()) : std::nullopt;
-}
-
-// Where each row's ids leave the reference at one column and, from there to its last real token,
-// either keep one shift from it or stop advancing: a step after a cache (a decode step, or a chunk of
-// a chunked prefill) whose ids do not continue from it. The words; whether every such row stops
-// (positions-constant), and from its first real token on with no cache before (one id a row).
-struct OffTheCache { QString words; bool wholeRowsStill = false, still = false; };
-
-std::optional<OffTheCache> offTheCacheFrom(const ReferenceIds &batch, const RowMatrixXf &ids, std::int64_t shown)
-{
-    const BatchLayout &layout = batch.layout();
-    std::vector<std::int64_t> reference(std::size_t(batch.axes() * layout.cols()));
-    QStringList parts;
-    // Every row that leaves the reference: shifted from its first real token on; its real tokens at
-    // one id, no cache before; at one id from where it leaves it, the token before at its id, or whole.
-    bool wholeRows = true, wholeStill = true, allStill = true;
-    for (std::int64_t b = 0; b < layout.rows(); ++b) {
-        batch.ids(IdsChoice::Reference, b, 0, layout.cols(), reference.data());
-        std::optional<std::int64_t> from, shift, stuck, first, firstId;
-        bool shifted = true, still = true, oneId = true;
-        for (const BatchSegment &s : layout.row(b)) {
-            if (!s.isReal())
-                continue;
-            first = first.value_or(s.start);
-            for (std::int64_t c = s.start; c < s.end(); ++c) {
-                for (int a = 0; a < batch.axes(); ++a) {
-                    const double given = ids(a * layout.rows() + b, c);
-                    if (!std::isfinite(given))
-                        return std::nullopt;
-                    const std::int64_t id = std::llround(given), d = id - reference[std::size_t(a * layout.cols() + c)];
-                    firstId = firstId.value_or(id);
-                    oneId = oneId && id == *firstId;
-                    if (!from && d == 0)
-                        continue;
-                    if (!from) {
-                        from = c;
-                        shift = d;
-                        stuck = id;
-                    }
-                    shifted = shifted && d == *shift;
-                    still = still && id == *stuck;
-                }
-            }
-        }
-        if (!from)
-            continue;
-        if (!shifted && !still)
-            return std::nullopt;
-        wholeRows = wholeRows && shifted && from == first;
-        wholeStill = wholeStill && !shifted && oneId && layout.cache() == 0;
-        // Stopped at the id before (a window not advancing); elsewhere (0, the first id) an offset lost.
-        allStill = allStill && !shifted
-            && ((oneId && layout.cache() == 0) || (*from > *first && *stuck == reference[std::size_t(*from - 1)]));
-        const QString where
-            = layout.cache() > 0 && *from >= layout.cache() ? u"its decode steps"_s : u"column %1 on"_s.arg(*from);
-        parts.append(shifted ? u"row %1's ids from %2 are the reference's %3%4"_s.arg(b).arg(where).arg(
-                         *shift > 0 ? u"+"_s : u"−"_s, QString::number(std::abs(*shift)))
-                     : oneId ? u"row %1's ids are all %2, not advancing"_s.arg(b).arg(*firstId + shown)
-                             : u"row %1's ids from %2 are all %3, not advancing"_s.arg(b).arg(where).arg(*stuck + shown));
-    }
-    // Rows shifted whole, from their first token, are no step after a cache: each row's offset
-    // (partsOff names them).
-    if (parts.isEmpty() || wholeRows)
-        return std::nullopt;
-    return OffTheCache {parts.join(u"; "_s), wholeStill, allStill};
-}
+using IdsAgainstReference::differences;
+using IdsAgainstReference::holds;
+using IdsAgainstReference::ReferenceIds;
+using IdsAgainstReference::referenceWords;
+using IdsAgainstReference::RowShifts;
+using IdsAgainstReference::shifts;
+using IdsOffsets::commonShift;
+using IdsOffsets::decodeShiftsOnly;
+using IdsOffsets::offByOne;
+using IdsOffsets::offTheCacheFrom;
+using IdsOffsets::partsOff;
 
 void notePadding(Report &report, const ReferenceIds &batch, const RowMatrixXf &ids)
 {
@@ -279,57 +48,8 @@ void notePadding(Report &report, const ReferenceIds &batch, const RowMatrixXf &i
 }
 
 const QString kSecondPerGrid = u"second-per-grid"_s;
-const QString kPositionOffset = u"position-offset"_s;
+using CheckMistakes::kPositionOffset;
 const QString kPositionsConstant = u"positions-constant"_s;
-
-// Every row's prefill and decode steps each off the reference by a constant of its own, not all
-// one: each part named (off-by-one one away, cache-offset a decode step's, position-offset a
-// prefill's) with the columns it covers (flash-linear-attention#747: an upper layer's prefill
-// shifted by the chunk its cache already counted, its decode steps by one). The ids and the words.
-std::optional<std::pair<QStringList, QString>> partsOff(const BatchLayout &layout, const std::vector<RowShifts> &rows)
-{
-    QStringList ids, parts;
-    const QStringList &words = BatchParamRows::choiceWords();
-    for (std::int64_t b = 0; b < layout.rows(); ++b) {
-        const RowShifts &r = rows[std::size_t(b)];
-        if (r.prefill.size() > 1 || r.decode.size() > 1)
-            return std::nullopt;
-        // A row shifted alike in its prefill and its decode steps is one part, the row's offset.
-        const bool alike = r.prefill == r.decode;
-        for (const bool decode : {false, true}) {
-            const std::set<std::int64_t> &shift = decode ? r.decode : r.prefill;
-            if (shift.empty() || *shift.begin() == 0 || (alike && decode))
-                continue;
-            const std::int64_t d = *shift.begin();
-            std::int64_t first = layout.cols(), last = -1;
-            for (const BatchSegment &s : layout.row(b)) {
-                if (s.isReal() && (alike || s.decode == decode) && s.length > 0) {
-                    first = std::min(first, s.start);
-                    last = std::max(last, s.end() - 1);
-                }
-            }
-            const QString id = std::abs(d) == 1 ? words.value(int(IdsChoice::OffByOne))
-                : decode                        ? words.value(int(IdsChoice::CacheOffset))
-                                                : kPositionOffset;
-            const QString part = alike || layout.cache() == 0 ? u"ids"_s : decode ? u"decode steps"_s : u"prefill"_s;
-            if (!ids.contains(id))
-                ids.append(id);
-            const QString cache = !decode && !alike && d == layout.cache() && d > 0
-                ? u", the prefill's own length: its tokens counted into the offset before it was read"_s
-                : QString();
-            parts.append(u"row %1's %2 (columns %3-%4): the reference's %5%6%7, %8"_s.arg(b)
-                             .arg(part)
-                             .arg(first)
-                             .arg(last)
-                             .arg(d > 0 ? u"+"_s : u"−"_s)
-                             .arg(std::abs(d))
-                             .arg(cache, id));
-        }
-    }
-    if (parts.isEmpty())
-        return std::nullopt;
-    return std::pair(ids, parts.join(u"; "_s));
-}
 
 // M-RoPE's ids of a prompt whose videos' t ids are those of second_per_grid 1, where the declaration
 // gives a video another: get_rope_index's default when the video's second_per_grid_ts does not reach
@@ -474,6 +194,10 @@ Report checkIds(const Params &params, const RowMatrixXf &ids, const MropeIdsRule
                        batch.axes() == 3 ? u"the decode steps' ids are not cache_position + rope_deltas: rope_deltas "
                                            "lost or stale"_s
                                          : u"the decode steps' ids do not continue from the cache: its offset lost"_s);
+    if (const auto lost = IdsOffsets::offsetLostFrom(batch, ids))
+        return mistake(IdsChoice::CacheOffset,
+                       u"the decode steps lose rope_deltas, the offset that continues the prefill, from a step on: "
+                       "%1; the prefill's ids are the reference's"_s.arg(*lost));
     if (layout.cache() > 0 && holds(batch, IdsChoice::Reference, IdsChoice::ArangeWithPadding, ids))
         return mistake(
             IdsChoice::ArangeWithPadding,
