@@ -304,7 +304,7 @@ bool ControlPanel::choosePreset(int index)
     if (index < 0 || index >= m_presets.size())
         return false;
     const Preset &preset = m_presets[index];
-    auto applied = preset.applyTo(m_params);
+    auto applied = m_presetReading ? m_presetReading(preset, m_params) : preset.applyTo(m_params);
     if (const auto *errors = std::get_if<QList<ParamError>>(&applied)) {
         QStringList reasons;
         for (const ParamError &e : *errors)

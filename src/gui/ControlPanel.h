@@ -10,7 +10,9 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
+#include <variant>
 
 class QLabel;
 
@@ -63,6 +65,10 @@ public:
     // by name (a lesson opened for it) is that preset, not the first whose parameters match (the
     // fairseq init's three are Whisper's too). False, and nothing named, where they do not hold it.
     bool namePreset(const QString &name);
+    // How a chosen preset is read into parameters: set over the current ones (Preset::applyTo),
+    // or as `reading` reads it where one is given (a lesson read for the preset's model).
+    using PresetReading = std::function<std::variant<Params, QList<ParamError>>(const Preset &, const Params &)>;
+    void setPresetReading(PresetReading reading) { m_presetReading = std::move(reading); }
 
 signals:
     void paramsChanged(const posenc::Params &params);
@@ -113,6 +119,7 @@ private:
     QTimer m_tipTimer; // the controls' rest, after which the tooltips in view are written
     QHash<Encoding, QList<QWidget *>> m_familyWidgets; // per family: its group's heading and rows
     QList<Preset> m_presets;
+    PresetReading m_presetReading;
     int m_activePreset = -1;
     QString m_presetSource; // the active preset's source, whole
     bool m_hasErrors = false;

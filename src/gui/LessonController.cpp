@@ -8,6 +8,8 @@
 #include "SessionController.h"
 #include "StartPanel.h"
 
+#include "core/ParamOverlay.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
@@ -88,6 +90,20 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
             m_model = ModelChoice::ofPreset(m_parts.controls->presets()[index]);
     });
     connect(m_parts.controls, &ControlPanel::paramsChanged, this, &LessonController::followModel);
+    // A preset chosen during a lesson reads the lesson for its model, as opening the lesson with
+    // it does (LessonModels::textsFor): the special rows and the cache are the model's own, and
+    // neither text nor figure names a [CLS] or [SEP] it lacks.
+    m_parts.controls->setPresetReading([this](const Preset &preset, const Params &now) {
+        const Lesson *lesson = current();
+        if (!lesson)
+            return preset.applyTo(now);
+        auto read = ParamOverlay::over(Params {}, LessonModels::textsFor(*lesson, ModelChoice::ofPreset(preset)));
+        Params *params = std::get_if<Params>(&read);
+        if (!params)
+            return preset.applyTo(now);
+        params->memoryBudget = now.memoryBudget;
+        return read;
+    });
     updateActions();
 }
 

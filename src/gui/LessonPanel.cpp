@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QStyle>
 #include <QTextDocument>
@@ -13,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -65,27 +67,35 @@ QLabel *wrappingLabel(const QString &objectName)
     return label;
 }
 
-// The code box's height for its lines. Beside the figure the box is as high as its lines and a
-// sideways scroll bar, in the text that scrolls; below it, where the dock is low and the code's
-// column holds the buttons too, the box takes what the column leaves, at most its lines' height,
-// and scrolls up and down past that, so a longer box (another model's code) never pushes the
-// buttons out of the dock (docs/ARCHITECTURE.md, Lessons: the window).
+// The code box's height with `lines` of its code (every line where it has no more), and the
+// sideways scroll bar it may need.
+int codeBoxHeight(const QScrollArea *box, const QLabel *code, int lines = std::numeric_limits<int>::max())
+{
+    const int whole = code->sizeHint().height();
+    const int some = lines < std::numeric_limits<int>::max()
+        ? lines * code->fontMetrics().lineSpacing() + 2 * code->margin()
+        : whole;
+    return std::min(whole, some) + 2 * box->frameWidth() + box->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+}
+
+// The code box's height for its lines. Beside the figure the box is as high as its lines, or as
+// the text leaves it (LessonPanel::fitCodeBeside), and scrolls up and down past that; below it,
+// where the dock is low and the code's column holds the buttons too, the box takes what the
+// column leaves, at most its lines' height, and scrolls past that, so a longer box (another
+// model's code) never pushes the buttons out of the dock (docs/ARCHITECTURE.md, Lessons: the
+// window).
 void fitCode(QScrollArea *box, const QLabel *code, bool below)
 {
-    const int whole
-        = code->sizeHint().height() + 2 * box->frameWidth() + box->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int whole = codeBoxHeight(box, code);
+    box->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     if (!below) {
-        box->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
         box->setFixedHeight(whole);
         return;
     }
-    box->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     // Three lines at the least, so that the box reads as code in the lowest dock.
-    box->setMinimumHeight(std::min(whole,
-                                   3 * code->fontMetrics().lineSpacing() + 2 * box->frameWidth()
-                                       + box->style()->pixelMetric(QStyle::PM_ScrollBarExtent)));
+    box->setMinimumHeight(codeBoxHeight(box, code, 3));
     box->setMaximumHeight(whole);
 }
 
@@ -184,7 +194,7 @@ void LessonPanel::layOut()
     text->setContentsMargins(0, 0, 0, 0);
     text->addWidget(m_title);
     text->addWidget(m_question);
-    text->addSpacing(6);
+    text->addSpacing(kQuestionGap);
     auto *code = new QVBoxLayout;
     code->addWidget(m_codeCaption);
     code->addWidget(m_codeScroll);
@@ -197,6 +207,8 @@ void LessonPanel::layOut()
         layout->addWidget(m_textScroll, 1);
         layout->addLayout(buttons);
         layout->addLayout(leaving);
+        fitCode(m_codeScroll, m_code, m_below);
+        fitCodeBeside();
         return;
     }
     // Wide and low: the explanation, scrolled, beside the code and the buttons; the code takes
@@ -230,6 +242,75 @@ void LessonPanel::showCode(const QString &code)
     m_codeCaption->setVisible(!code.isEmpty());
 }
 
+int LessonPanel::textRoom(int height) const
+{
+    // Beside the figure: the text's scroll area over the rows of buttons.
+    const auto *column = qobject_cast<const QBoxLayout *>(layout());
+    if (!column)
+        return height;
+    const QMargins margins = column->contentsMargins();
+    int room = height - margins.top() - margins.bottom();
+    for (int i = 0; i < column->count(); ++i) {
+        if (column->itemAt(i)->widget() != m_textScroll)
+            room -= column->itemAt(i)->sizeHint().height() + column->spacing();
+    }
+    return room;
+}
+
+int LessonPanel::textHeight(int width, int codeHeight) const
+{
+    // Summed from the widgets (each label's height for the width, as Qt lays its text out), not
+    // asked of the page's layout, whose heights for a width are those of its last activation.
+    // The text's width as its scroll bar leaves it: a text laid out while the bar showed keeps
+    // it where the lines it wrapped to need it.
+    const QMargins margins = layout()->contentsMargins();
+    const int inner = width - margins.left() - margins.right() - style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const auto *page = qobject_cast<const QBoxLayout *>(m_textPage->layout());
+    const int spacing = page ? std::max(page->spacing(), 0) : 0;
+    int height = kQuestionGap;
+    for (const QWidget *widget : {static_cast<const QWidget *>(m_title), static_cast<const QWidget *>(m_question),
+                                  static_cast<const QWidget *>(m_codeCaption), static_cast<const QWidget *>(m_codeScroll),
+                                  static_cast<const QWidget *>(m_explanation)}) {
+        if (widget->isHidden())
+            continue;
+        height += spacing;
+        if (widget == m_codeScroll)
+            height += codeHeight;
+        else
+            height += widget->hasHeightForWidth() ? widget->heightForWidth(inner) : widget->sizeHint().height();
+    }
+    return height;
+}
+
+bool LessonPanel::readsWhole(int width, int height) const
+{
+    if (m_below)
+        return true;
+    return textHeight(width, codeBoxHeight(m_codeScroll, m_code, kLeastCodeLines)) <= textRoom(height);
+}
+
+void LessonPanel::fitCodeBeside()
+{
+    if (m_below || m_codeScroll->isHidden() || !layout())
+        return;
+    // The explanation is read whole where the panel holds it and the least of the code; the code
+    // box takes the rest, up to its every line, and scrolls up and down past what it shows.
+    const int whole = codeBoxHeight(m_codeScroll, m_code);
+    const int least = codeBoxHeight(m_codeScroll, m_code, kLeastCodeLines);
+    const int left = textRoom(height()) - textHeight(width(), 0);
+    // In whole lines where it scrolls, none cut at the box's foot.
+    const int line = m_code->fontMetrics().lineSpacing();
+    const int fitted = left >= whole ? whole : least + std::max(0, (left - least) / line) * line;
+    if (fitted != m_codeScroll->maximumHeight())
+        m_codeScroll->setFixedHeight(fitted);
+}
+
+void LessonPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitCodeBeside();
+}
+
 int LessonPanel::codeWidth() const
 {
     return m_code->text().isEmpty() ? 0 : m_code->sizeHint().width() + 2 * m_codeScroll->frameWidth();
@@ -248,12 +329,12 @@ void LessonPanel::setModel(const LessonModel &model)
         return;
     // The code is the model's own, or says whose it is (LessonCode): it follows the model.
     showCode(m_lesson->code.forModel(model));
-    if (const auto refused = m_lesson->refusal(model)) {
+    if (const auto refused = m_lesson->refusal(model))
         m_explanation->setText(
             u"<p><i>%1</i></p>"_s.arg((refused->left(1).toUpper() + refused->mid(1)).toHtmlEscaped()));
-        return;
-    }
-    m_explanation->setText(m_lesson->explain(model, true).html);
+    else
+        m_explanation->setText(m_lesson->explain(model, true).html);
+    fitCodeBeside();
 }
 
 QString LessonPanel::explanationText() const

@@ -41,6 +41,16 @@ public:
     // The width the lesson's code takes with its lines whole (0 without code): a narrower panel
     // scrolls the code sideways rather than cut it or take the figure's room.
     int codeWidth() const;
+    // Beside the figure: whether the panel, `width` wide and `height` high, shows its whole text
+    // with no scrolling, the code box at its least (kLeastCodeLines lines, scrolled past them).
+    bool readsWhole(int width, int height) const;
+    // The least lines of code the box beside the figure shows before the text scrolls.
+    static constexpr int kLeastCodeLines = 6;
+    // The gap between the question and what follows it.
+    static constexpr int kQuestionGap = 6;
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 signals:
     // The panel's button: the user asks for the text below the figure, or beside it.
@@ -53,6 +63,13 @@ signals:
 private:
     void layOut();
     void showCode(const QString &code);
+    // The height left for the text above the buttons in a panel `height` high.
+    int textRoom(int height) const;
+    // The text's height at a panel `width`, the code box `codeHeight` high.
+    int textHeight(int width, int codeHeight) const;
+    // Beside the figure: the code box as high as the text leaves it in the panel as it is, its
+    // lines whole where they fit, kLeastCodeLines at the least.
+    void fitCodeBeside();
 
     std::optional<Lesson> m_lesson;
     QLabel *m_title;

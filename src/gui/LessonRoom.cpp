@@ -6,6 +6,9 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QMenuBar>
+#include <QResizeEvent>
+#include <QStatusBar>
 #include <QSettings>
 #include <QStyle>
 
@@ -27,6 +30,8 @@ constexpr int kLowestText = 180;
 constexpr int kHighestText = 360;
 // The panel's margins and its scroll area's around the code.
 constexpr int kPanelMargins = 32;
+// The steps in which a text that does not read whole is widened.
+constexpr int kWidthStep = 8;
 
 bool besideTheFigure(const QMainWindow *window, QDockWidget *dock)
 {
@@ -51,6 +56,7 @@ LessonRoom::LessonRoom(Parts parts, QSettings *settings, QObject *parent)
     connect(m_textBelowAction, &QAction::toggled, this, &LessonRoom::setTextBelow);
     connect(m_parts.panel, &LessonPanel::textBelowRequested, this, &LessonRoom::setTextBelow);
     m_parts.panel->setTextBelow(m_textBelow);
+    m_parts.dock->installEventFilter(this);
 }
 
 void LessonRoom::setTextBelow(bool below)
@@ -86,13 +92,54 @@ int LessonRoom::textExtent() const
     const int separators = 2 * window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, window);
     const int room = int((1.0 - kFigureShare) * window->width()) - beside - separators;
     const int code = m_parts.panel->codeWidth() + kPanelMargins;
-    return std::max(comfortable, std::min(code, room));
+    int width = std::max(comfortable, std::min(code, room));
+    // Wider, up to the figure's share, until the text reads whole on the first screen, the code
+    // box at its least (LessonPanel::readsWhole): a text that a laptop's window would scroll
+    // takes lines from the figure's margin rather than leave its last ones out of view.
+    const int height = panelHeight();
+    const QDockWidget *dock = m_parts.dock;
+    const int frame = dock->isVisible() ? std::max(0, dock->width() - m_parts.panel->width()) : 0;
+    while (width < room && !m_parts.panel->readsWhole(width - frame, height))
+        width = std::min(room, width + kWidthStep);
+    return width;
+}
+
+int LessonRoom::panelHeight() const
+{
+    const QMainWindow *window = m_parts.window;
+    const QDockWidget *dock = m_parts.dock;
+    if (window->isVisible() && dock->isVisible() && m_parts.panel->height() > 0)
+        return m_parts.panel->height();
+    // Before the window shows the dock: the window's height less its bars and the dock's title
+    // (the dock's resize places it again as laid out, eventFilter).
+    const int title = dock->fontMetrics().height()
+        + 2 * dock->style()->pixelMetric(QStyle::PM_DockWidgetTitleMargin, nullptr, dock);
+    const int bars = (window->menuBar() ? window->menuBar()->sizeHint().height() : 0)
+        + (window->statusBar() ? window->statusBar()->sizeHint().height() : 0);
+    return window->height() - bars - title;
+}
+
+bool LessonRoom::eventFilter(QObject *watched, QEvent *event)
+{
+    // The dock's height changed (the window shown, or resized): the text's width is chosen
+    // again for it, once the layouts have settled.
+    if (watched == m_parts.dock && event->type() == QEvent::Resize && m_inLessons && !m_textBelow) {
+        const int height = static_cast<QResizeEvent *>(event)->size().height();
+        if (height != m_placedHeight) {
+            m_placedHeight = height;
+            QMetaObject::invokeMethod(this, &LessonRoom::placeDock, Qt::QueuedConnection);
+        }
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 void LessonRoom::placeDock()
 {
     QMainWindow *window = m_parts.window;
     QDockWidget *dock = m_parts.dock;
+    if (!m_inLessons)
+        return;
+    m_placedHeight = dock->height();
     dock->setMinimumWidth(m_textBelow ? 0 : kNarrowestText);
     if (!dock->isFloating()) {
         const Qt::DockWidgetArea area = window->dockWidgetArea(dock);
@@ -100,6 +147,18 @@ void LessonRoom::placeDock()
         if (below != m_textBelow)
             window->addDockWidget(m_textBelow ? Qt::BottomDockWidgetArea : Qt::RightDockWidgetArea, dock);
         window->resizeDocks({dock}, {textExtent()}, m_textBelow ? Qt::Vertical : Qt::Horizontal);
+    }
+    // Once more when the window has laid the dock out: the text's width was chosen for the
+    // panel's size before it (a dock just shown has the size it had hidden).
+    if (!m_placingAgain) {
+        m_placingAgain = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                placeDock();
+                m_placingAgain = false;
+            },
+            Qt::QueuedConnection);
     }
 }
 

@@ -16,8 +16,9 @@ class ParameterDock;
 // on a window where the figure would have less than kFigureShare of its width beside the
 // parameters and the lesson's text, the parameter panel folds to its strip (one click opens it
 // again), and comes back as it was when the lessons end. The lesson's text sits beside the
-// figure, as wide as its code needs and no wider than a comfortable line, or below the figure
-// (Lessons > Lesson text below the figure, remembered in the settings).
+// figure, as wide as its code needs and no wider than a comfortable line unless the text needs
+// more to read whole, or below the figure (Lessons > Lesson text below the figure, remembered in
+// the settings).
 class LessonRoom : public QObject
 {
     Q_OBJECT
@@ -51,9 +52,14 @@ public:
 
     static constexpr char16_t kTextBelowKey[] = u"lessons/textBelow";
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     // The width of the text beside the figure, or the height below it, for this window.
     int textExtent() const;
+    // The lesson panel's height in the dock beside the figure.
+    int panelHeight() const;
     void placeDock();
 
     Parts m_parts;
@@ -62,6 +68,8 @@ private:
     bool m_textBelow = false;
     bool m_inLessons = false;
     bool m_foldedBefore = false; // the parameter panel before the first lesson
+    int m_placedHeight = -1; // the dock's height when its text's width was chosen
+    bool m_placingAgain = false; // a placing on the laid-out dock is queued
 };
 
 } // namespace posenc

@@ -62,7 +62,8 @@ std::variant<LessonCode::Alternative, QString> readAlternative(const QJsonValue 
 }
 
 // A comment line broken at spaces into comment lines no wider than the code's widest, so that the
-// box does not widen for it (LessonRoom gives the panel the code's width).
+// box does not widen for it (LessonRoom gives the panel the code's width): as few lines as that
+// takes, of even lengths (no word left alone on the last), each a comment of its own ("# ").
 QString wrapped(const QString &line, const QString &code)
 {
     qsizetype widest = 0;
@@ -78,18 +79,26 @@ QString wrapped(const QString &line, const QString &code)
             words.append(word);
         depth += int(word.count(u'(')) - int(word.count(u')'));
     }
-    QStringList lines;
-    QString current;
-    for (const QString &word : std::as_const(words)) {
-        if (!current.isEmpty() && current.size() + 1 + word.size() > widest) {
-            lines.append(current);
-            current = u"#  "_s + word;
-        } else {
-            current = current.isEmpty() ? u"# "_s + word : current + u' ' + word;
+    const auto wrap = [&words](qsizetype width) {
+        QStringList lines;
+        QString current;
+        for (const QString &word : std::as_const(words)) {
+            if (!current.isEmpty() && current.size() + 1 + word.size() > width) {
+                lines.append(current);
+                current = u"# "_s + word;
+            } else {
+                current = current.isEmpty() ? u"# "_s + word : current + u' ' + word;
+            }
         }
-    }
-    lines.append(current);
-    return lines.join(u'\n');
+        lines.append(current);
+        return lines;
+    };
+    const QStringList fewest = wrap(widest);
+    // The narrowest width that keeps that many lines.
+    qsizetype width = widest;
+    while (width > 1 && wrap(width - 1).size() == fewest.size())
+        --width;
+    return wrap(width).join(u'\n');
 }
 
 } // namespace

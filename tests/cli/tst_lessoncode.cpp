@@ -183,7 +183,7 @@ void TestLessonCode::everyBoxForEveryModel()
         // The line before the citation, its comment lines joined.
         const qsizetype citation = box.indexOf(u"# transformers, "_s);
         QString firstLine = (citation > 0 ? box.left(citation - 1) : box.section(u'\n', 0, 0));
-        firstLine.replace(u"\n#  "_s, u" "_s);
+        firstLine.replace(u"\n# "_s, u" "_s);
         const QStringList cited = folders(box);
         QStringList mine = pick.ownFolders;
         if (model.config)
@@ -335,6 +335,11 @@ void TestLessonCode::theParametersChooseTheCode()
                                  return a.size() < b.size();
                              })->size();
     QVERIFY2(lines.first().size() <= widest, qPrintable(other));
+    // Broken into comment lines of even lengths, each "# " and its words: no "#  " that reads as a
+    // gap, no word left alone on the last line.
+    QVERIFY2(!other.contains(u"\n#  "_s), qPrintable(other));
+    const QStringList comment = other.left(other.indexOf(u"\n# transformers, "_s)).split(u'\n');
+    QVERIFY2(comment.size() < 2 || comment.last().count(u' ') >= 2, qPrintable(other));
 }
 
 // Models whose facts several families' code computes get their own family's code with no line:

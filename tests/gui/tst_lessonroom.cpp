@@ -9,6 +9,9 @@
 #include "gui/LessonRoom.h"
 #include "gui/MainWindow.h"
 #include "gui/ParameterDock.h"
+#include "core/ParamOverlay.h"
+#include "core/ParamText.h"
+#include "io/LessonModels.h"
 #include "support/TestShots.h"
 #include "support/WindowFixture.h"
 
@@ -88,22 +91,50 @@ QString codeLaidOut(const MainWindow &window)
         return u"no code box"_s;
     if (!code->isVisibleTo(panel))
         return {};
-    // Beside the figure every line of the code is in the box, top to bottom; below it, in a low
-    // dock, the box scrolls up and down where its lines are more than the column leaves.
-    if (code->viewport()->height() < label->sizeHint().height()
-        && !(panel->isTextBelow() && code->verticalScrollBar()->isVisible()))
+    // Every line of the code is in the box, top to bottom, or the box scrolls up and down where its
+    // lines are more than the text beside the figure, or the column below it, leaves.
+    if (code->viewport()->height() < label->sizeHint().height() && !code->verticalScrollBar()->isVisible())
         return u"the code's %1 px of lines in a %2 px box"_s.arg(label->sizeHint().height())
             .arg(code->viewport()->height());
     const QRect box(code->mapTo(&window, QPoint(0, 0)), code->size());
     const QRect text(explanation->mapTo(&window, QPoint(0, 0)), explanation->size());
     if (box.intersects(text))
         return u"the code box (%1 px high) overlaps the explanation"_s.arg(box.height());
-    if (!panel->isTextBelow() && label->height() < label->sizeHint().height())
+    if (!code->verticalScrollBar()->isVisible() && label->height() < label->sizeHint().height())
         return u"the code's label is %1 px of %2"_s.arg(label->height()).arg(label->sizeHint().height());
     // The text wraps within its scroll area: no line runs under its scroll bar or past its edge.
     const auto *scroll = panel->findChild<const QScrollArea *>(u"lessonTextScroll"_s);
     if (scroll && scroll->widget()->width() > scroll->viewport()->width())
         return u"the lesson's text is %1 px in %2"_s.arg(scroll->widget()->width()).arg(scroll->viewport()->width());
+    return {};
+}
+
+// What of the lesson's text `window` does not show on its first screen beside the figure: the
+// explanation's last line below the text's view, or the text scrolled; the code box showing fewer
+// than its least lines, or cut without scrolling.
+QString textCut(const MainWindow &window)
+{
+    const LessonPanel *panel = window.lessons()->panel();
+    const auto *scroll = panel->findChild<const QScrollArea *>(u"lessonTextScroll"_s);
+    const auto *explanation = panel->findChild<const QLabel *>(u"lessonExplanation"_s);
+    const auto *code = panel->findChild<const QScrollArea *>(u"lessonCodeScroll"_s);
+    const auto *label = panel->findChild<const QLabel *>(u"lessonCode"_s);
+    if (!scroll || !explanation || !code || !label)
+        return u"no text"_s;
+    // The explanation's lines as Qt lays them out at its width, from the text's top.
+    const int end = explanation->mapTo(scroll->widget(), QPoint(0, 0)).y()
+        + explanation->heightForWidth(explanation->width());
+    if (scroll->verticalScrollBar()->value() != 0 || end > scroll->viewport()->height())
+        return u"the text ends at %1 px of a %2 px view"_s.arg(end).arg(scroll->viewport()->height());
+    if (!code->isVisibleTo(panel))
+        return {};
+    const int whole = label->sizeHint().height();
+    const int least
+        = std::min(whole, LessonPanel::kLeastCodeLines * label->fontMetrics().lineSpacing() + 2 * label->margin());
+    if (code->viewport()->height() < least)
+        return u"the code box shows %1 px of its %2"_s.arg(code->viewport()->height()).arg(least);
+    if (code->viewport()->height() < whole && !code->verticalScrollBar()->isVisible())
+        return u"the code box cuts its %1 px of lines at %2, unscrolled"_s.arg(whole).arg(code->viewport()->height());
     return {};
 }
 
@@ -122,6 +153,7 @@ private slots:
     void aWideWindowKeepsItsParameters();
     void theCodeBoxFollowsThePreset();
     void theTextIsAsHighAsQtLaysItOut();
+    void aPresetChosenReadsTheLessonForItsModel();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -170,6 +202,9 @@ void TestLessonRoom::theMainFigureGetsTheRoom()
              qPrintable(u"the lesson's text is %1 px in %2"_s.arg(scroll->widget()->width())
                             .arg(scroll->viewport()->width())));
     QVERIFY2(buttonsCut(window).isEmpty(), qPrintable(u"cut: "_s + buttonsCut(window).join(u", "_s)));
+    // At the window's smallest size the explanation reads whole without scrolling, the code box
+    // scrolling its lines past its least where they do not all fit.
+    QTRY_VERIFY2(textCut(window).isEmpty(), qPrintable(textCut(window)));
     // Below the figure too.
     window.lessons()->room()->textBelowAction()->trigger();
     QTRY_VERIFY2(buttonsCut(window).isEmpty(), qPrintable(u"cut below: "_s + buttonsCut(window).join(u", "_s)));
@@ -310,6 +345,51 @@ void TestLessonRoom::theTextIsAsHighAsQtLaysItOut()
     explanation->setFont(larger);
     QCOMPARE(heights(*explanation), qtHeights());
     QVERIFY(heights(*explanation) != before);
+}
+
+// A preset chosen with a lesson open reads the lesson for its model, as opening the lesson with it
+// does: dropout-on-sum's special rows are the model's tokens. MAE's patch table has a class row at
+// 0 (models/vit_mae: get_2d_sincos_pos_embed(..., add_cls_token=True)) and no [SEP]; Whisper's
+// audio encoder and the Transformer base have neither, so no row is special and neither the text
+// nor the figure names a [CLS] or [SEP] (the lesson's rows 0 and -1 stayed when a preset was
+// chosen, the figure naming "[CLS] at 0, [SEP] at 63" for Whisper).
+void TestLessonRoom::aPresetChosenReadsTheLessonForItsModel()
+{
+    MainWindow window(Params {}, m_settings.get());
+    window.resize(1920, 1080); // the figure's subtitle, which names the rows, whole
+    QVERIFY(WindowFixture::shown(window));
+    QVERIFY(window.lessons()->open(u"dropout-on-sum"_s));
+    QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 120000);
+    ControlPanel *controls = window.controlPanel();
+    const auto figureTexts = [&window] {
+        QStringList texts;
+        const FigureView *view = window.views()[Lessons::find(u"dropout-on-sum"_s)->mainView];
+        for (QCPLayoutElement *element : view->plot()->plotLayout()->elements(true))
+            if (auto *text = qobject_cast<QCPTextElement *>(element); text && text->visible())
+                texts.append(text->text());
+        return texts.join(u'\n');
+    };
+    const QList<std::pair<QString, QString>> models {
+        {u"mae-vit-b-16"_s, u"0"_s}, {u"whisper-large-v3"_s, u"none"_s}, {u"mae-vit-b-16"_s, u"0"_s},
+        {u"transformer-base"_s, u"none"_s}};
+    for (const auto &[name, special] : models) {
+        const auto preset = std::find_if(controls->presets().begin(), controls->presets().end(),
+                                         [&name](const Preset &p) { return p.name == name; });
+        QVERIFY(preset != controls->presets().end());
+        QVERIFY(controls->choosePreset(int(preset - controls->presets().begin())));
+        QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 120000);
+        QCOMPARE(ParamText::get(controls->params(), u"special"_s), special);
+        const QString text = window.lessons()->panel()->explanationText(), figure = figureTexts();
+        QVERIFY2(!text.contains(u"[SEP]"_s) && !figure.contains(u"[SEP]"_s), qPrintable(name + u": "_s + figure));
+        if (special == u"none"_s)
+            QVERIFY2(!text.contains(u"[CLS]"_s) && !figure.contains(u"[CLS]"_s), qPrintable(name + u": "_s + figure));
+        // The parameters opening the lesson with the preset gives (posenc --lesson NAME --preset P).
+        const Lesson &lesson = *window.lessons()->current();
+        auto opened = ParamOverlay::over(Params {}, LessonModels::textsFor(lesson, ModelChoice::ofPreset(*preset)));
+        QVERIFY(std::holds_alternative<Params>(opened));
+        std::get<Params>(opened).memoryBudget = controls->params().memoryBudget;
+        QVERIFY2(std::get<Params>(opened) == controls->params(), qPrintable(name));
+    }
 }
 
 QTEST_MAIN(TestLessonRoom)
