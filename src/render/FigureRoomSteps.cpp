@@ -457,6 +457,38 @@ bool dropTitle(QCustomPlot *plot)
     return Changes::of(plot).dropText(titleOf(*plot));
 }
 
+namespace {
+
+// `panels` given up, with the panel titles that name a panel given up (in them, or `panels`
+// themselves), each axis that gave its labels to one of them showing its own again.
+bool hidePanels(QCustomPlot *plot, QList<QCPLayoutElement *> panels)
+{
+    // Whether `rect` goes: it, or what holds it, is given up.
+    const auto givenUp = [&panels](const QCPLayoutElement *rect) {
+        for (const QCPLayoutElement *at = rect; at; at = at->layout())
+            if (panels.contains(at) || Changes::isHidden(at))
+                return true;
+        return false;
+    };
+    QList<QCPLayoutElement *> names;
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
+        if (const QCPAxisRect *rect = panelNamedBy(text); rect && givenUp(rect))
+            names.append(text);
+    Changes &changes = Changes::of(plot);
+    if (!changes.hide(panels + names))
+        return false;
+    // An axis that gave its labels to one now hidden shows them again; the panels left share theirs anew.
+    changes.unshareHidden();
+    shareAxes(plot);
+    // The panels' titles shortened beside those now hidden take the room they left.
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
+        if (changes.originalOf(text))
+            shorten(plot, text, 1);
+    return true;
+}
+
+} // namespace
+
 bool hideDispensable(QCustomPlot *plot, int order)
 {
     // A panel's name goes with its panel and only with it, whatever the figure marked it: what it
@@ -477,20 +509,39 @@ bool hideDispensable(QCustomPlot *plot, int order)
         if (std::all_of(rects.begin(), rects.end(), [&](QCPAxisRect *rect) { return givenUp(rect, element); }))
             panels.append(element);
     }
-    QList<QCPLayoutElement *> names;
-    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
-        if (const QCPAxisRect *rect = panelNamedBy(text); rect && givenUp(rect))
-            names.append(text);
-    Changes &changes = Changes::of(plot);
-    if (!changes.hide(panels + names))
+    return hidePanels(plot, panels);
+}
+
+bool keepPrimaryAlone(QCustomPlot *plot)
+{
+    // Only past the title, and where the plots are still short of the page's half: a figure that
+    // reads with its panels at a column keeps them there.
+    if (const QCPTextElement *title = titleOf(*plot); (title && !FigureFit::unwrapped(title).isEmpty())
+        || plotShare(*plot) >= kMinPlotShare)
         return false;
-    // An axis that gave its labels to one now hidden shows them again; the panels left share theirs anew.
-    changes.unshareHidden();
-    shareAxes(plot);
-    // The panels' titles shortened beside those now hidden take the room they left.
-    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
-        if (changes.originalOf(text))
-            shorten(plot, text, 1);
+    QList<QCPLayoutElement *> others;
+    bool primary = false;
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        if (dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect) || !rect->realVisibility() || Changes::isHidden(rect))
+            continue;
+        if (rect->property(kPrimaryProperty).toBool())
+            primary = true;
+        else
+            others.append(rect);
+    }
+    if (!primary || others.isEmpty() || !hidePanels(plot, others))
+        return false;
+    // A panel drawn alone keeps its first name only (scale-compare's convention, not its ratio
+    // under it): the figure's names beyond the first go, kept in the file's metadata.
+    QSet<const QCPAxisRect *> named;
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle)) {
+        const QCPAxisRect *rect = panelNamedBy(text);
+        if (!rect || FigureFit::unwrapped(text).isEmpty())
+            continue;
+        if (named.contains(rect))
+            Changes::of(plot).dropText(text);
+        named.insert(rect);
+    }
     return true;
 }
 
