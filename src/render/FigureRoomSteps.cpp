@@ -389,7 +389,21 @@ bool shareAxes(QCustomPlot *plot)
 
 bool shortenTitle(QCustomPlot *plot, int lines)
 {
-    return shorten(plot, titleOf(*plot), lines);
+    QCPTextElement *title = titleOf(*plot);
+    QStringList model = title ? ShorterLabels::ofModelParts(title) : QStringList();
+    model.removeAll(QString());
+    if (lines > 1 || model.isEmpty() || title->text().isEmpty())
+        return shorten(plot, title, lines);
+    // In one line a title keeps what names its model (its numbers) before its words: where its first
+    // parts cannot hold them, the model's parts alone, as many as hold ("llama3, factor 8  ·  Llama 3.1
+    // 8B", not "RoPE wavelengths", which its axes say).
+    Changes &changes = Changes::of(plot);
+    const double width = FigureFit::roomFor(title, plot->viewport().width() - 8.0);
+    const QString kept = shortened(changes.originalText(title), title->font(), width, 1, ShorterLabels::ofText(title));
+    if (std::all_of(model.begin(), model.end(), [&kept](const QString &part) { return kept.contains(part); }))
+        return changes.setText(title, kept);
+    const QString named = shortened(model.join(u"  ·  "_s), title->font(), width, 1);
+    return changes.setText(title, named.isEmpty() ? kept : named);
 }
 
 bool shortenTitleKeepingModel(QCustomPlot *plot)
@@ -519,13 +533,18 @@ bool keepPrimaryAlone(QCustomPlot *plot)
     if (const QCPTextElement *title = titleOf(*plot); (title && !FigureFit::unwrapped(title).isEmpty())
         || plotShare(*plot) >= kMinPlotShare)
         return false;
+    // Only on a page short of room (kShortRoom), the only one whose plots must hold kMinPlotShare:
+    // a larger page that fits its texts keeps every panel, whatever share its plots have.
     QList<QCPLayoutElement *> others;
     bool primary = false;
     for (QCPAxisRect *rect : plot->axisRects()) {
         if (dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect) || !rect->realVisibility() || Changes::isHidden(rect))
             continue;
-        if (rect->property(kPrimaryProperty).toBool())
+        if (rect->property(kPrimaryProperty).toBool()) {
+            if (!shortOfRoom(*plot, rect->axis(QCPAxis::atBottom)->labelFont().pointSizeF()))
+                return false;
             primary = true;
+        }
         else
             others.append(rect);
     }
