@@ -68,6 +68,7 @@ PositionIdsFigure::PositionIdsFigure(QCustomPlot *plot)
     // Padding is grey, named in the legend under the row: not a "not a number".
     m_map.setMarksNamedByFigure(true);
     m_map.axisRect()->axis(QCPAxis::atLeft)->setLabel(u"row of the batch"_s);
+    ShorterLabels::set(m_map.axisRect()->axis(QCPAxis::atLeft), {u"batch row"_s, u"row"_s});
     m_map.axisRect()->axis(QCPAxis::atBottom)->setLabel(u"column"_s);
     // The batch's ids are the figure; one row's against the reference goes first for room.
     FigureRoom::setPrimary(m_map.axisRect());
