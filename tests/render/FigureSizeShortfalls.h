@@ -41,7 +41,10 @@
 // title and still short kept the panel it marks primary alone under its first name
 // (FigureRoom::setPrimary, Steps::keepPrimaryAlone), scale-compare 26.1 % to 57.5 % and
 // position-ids 41.3 % to 55.2 %, and the keys and labels placed again after it, sandwich-distance
-// 44.4 % to 50.7 %, off the list): the
+// 44.4 % to 50.7 %, off the list, and 2026-12-03 again once that panel alone was taken only on a page
+// short of room, a title of one line kept its model's parts before its words, a heatmap's swing
+// lines went with the key naming them and figures gave shorter forms keeping their numbers: no row
+// changed, compose-compare, rope-scalings and Llama 3.1's rope-frequencies at 6 x 4 cm still short): the
 // plots under half of the page with every label kept (most at 6 x 4 cm and a column), a text
 // outside the page, an exponent below the asked size, two texts overlapping, or a figure refused
 // below its least size. A panel drawn keeps its name (tst_figurepaneltitles): the rows marked so
