@@ -116,6 +116,22 @@ const std::vector<Step> &ladder()
         labelsAbove,
         // Then the end tick labels over a panel's top stand half in the row of its name, clear of it.
         endLabelsIntoNames,
+        // Last, where nothing before fitted, the figure's primary panel alone (where it marked one),
+        // and the steps that place labels and keys again on the room the others left.
+        {keepPrimaryAlone, StepGives::Panels},
+        [](QCustomPlot *plot) {
+            const bool across = labelsAlongTicks(plot, Qt::Horizontal);
+            return labelsAlongTicks(plot, Qt::Vertical) || across;
+        },
+        legendsInside,
+        legendsOverData,
+        legendsOverHeadroom,
+        [](QCustomPlot *plot) { return labelCurves(plot, false); },
+        {[](QCustomPlot *plot) { return labelCurves(plot, true); }, StepGives::Keys},
+        tightenRightSides,
+        separateTickLabels,
+        labelsAbove,
+        endLabelsIntoNames,
     };
     return steps;
 }
@@ -125,6 +141,11 @@ const std::vector<Step> &ladder()
 void setDispensable(QCPLayoutElement *panel, int order)
 {
     panel->setProperty(kDispensableProperty, order > 0 ? QVariant(order) : QVariant());
+}
+
+void setPrimary(QCPAxisRect *panel)
+{
+    panel->setProperty(kPrimaryProperty, true);
 }
 
 void setRole(QCPLayoutElement *element, TextRole role)

@@ -53,6 +53,11 @@ TextRole roleOf(const QCPLayoutElement *element);
 // titles that name a panel given up go with it, and only with it, whatever they are marked.
 void setDispensable(QCPLayoutElement *panel, int order);
 
+// A panel (an axis rect) the figure shows first, that it keeps alone where, its dispensable panels
+// given up, its plots are still short of the page (Steps::keepPrimaryAlone): scale-compare's first
+// convention, position-ids' table of ids. A figure that marks none keeps all it has not given up.
+void setPrimary(QCPAxisRect *panel);
+
 // The panel a panel's title names: the first axis rect below it in its grid's column (itself, or
 // the first a grid there holds), past other texts; where its grid holds none below it, the first
 // below the grid in the grid that holds it, and so on up; none where no panel is below it.

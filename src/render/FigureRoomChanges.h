@@ -13,6 +13,8 @@ namespace posenc::FigureRoom {
 
 // The property a figure's dispensable panels carry (FigureRoom::setDispensable): their order.
 inline constexpr char kDispensableProperty[] = "posencDispensable";
+// The property a figure's primary panels carry (FigureRoom::setPrimary).
+inline constexpr char kPrimaryProperty[] = "posencPrimary";
 // The property a text or legend (or a legend's entry) a figure named carries (FigureRoom::setRole).
 inline constexpr char kRoleProperty[] = "posencTextRole";
 // The property an axis whose label a step folded carries: the label, as it is shown elsewhere.

@@ -389,7 +389,21 @@ bool shareAxes(QCustomPlot *plot)
 
 bool shortenTitle(QCustomPlot *plot, int lines)
 {
-    return shorten(plot, titleOf(*plot), lines);
+    QCPTextElement *title = titleOf(*plot);
+    QStringList model = title ? ShorterLabels::ofModelParts(title) : QStringList();
+    model.removeAll(QString());
+    if (lines > 1 || model.isEmpty() || title->text().isEmpty())
+        return shorten(plot, title, lines);
+    // In one line a title keeps what names its model (its numbers) before its words: where its first
+    // parts cannot hold them, the model's parts alone, as many as hold ("llama3, factor 8  ·  Llama 3.1
+    // 8B", not "RoPE wavelengths", which its axes say).
+    Changes &changes = Changes::of(plot);
+    const double width = FigureFit::roomFor(title, plot->viewport().width() - 8.0);
+    const QString kept = shortened(changes.originalText(title), title->font(), width, 1, ShorterLabels::ofText(title));
+    if (std::all_of(model.begin(), model.end(), [&kept](const QString &part) { return kept.contains(part); }))
+        return changes.setText(title, kept);
+    const QString named = shortened(model.join(u"  ·  "_s), title->font(), width, 1);
+    return changes.setText(title, named.isEmpty() ? kept : named);
 }
 
 bool shortenTitleKeepingModel(QCustomPlot *plot)
@@ -457,6 +471,38 @@ bool dropTitle(QCustomPlot *plot)
     return Changes::of(plot).dropText(titleOf(*plot));
 }
 
+namespace {
+
+// `panels` given up, with the panel titles that name a panel given up (in them, or `panels`
+// themselves), each axis that gave its labels to one of them showing its own again.
+bool hidePanels(QCustomPlot *plot, QList<QCPLayoutElement *> panels)
+{
+    // Whether `rect` goes: it, or what holds it, is given up.
+    const auto givenUp = [&panels](const QCPLayoutElement *rect) {
+        for (const QCPLayoutElement *at = rect; at; at = at->layout())
+            if (panels.contains(at) || Changes::isHidden(at))
+                return true;
+        return false;
+    };
+    QList<QCPLayoutElement *> names;
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
+        if (const QCPAxisRect *rect = panelNamedBy(text); rect && givenUp(rect))
+            names.append(text);
+    Changes &changes = Changes::of(plot);
+    if (!changes.hide(panels + names))
+        return false;
+    // An axis that gave its labels to one now hidden shows them again; the panels left share theirs anew.
+    changes.unshareHidden();
+    shareAxes(plot);
+    // The panels' titles shortened beside those now hidden take the room they left.
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
+        if (changes.originalOf(text))
+            shorten(plot, text, 1);
+    return true;
+}
+
+} // namespace
+
 bool hideDispensable(QCustomPlot *plot, int order)
 {
     // A panel's name goes with its panel and only with it, whatever the figure marked it: what it
@@ -477,20 +523,44 @@ bool hideDispensable(QCustomPlot *plot, int order)
         if (std::all_of(rects.begin(), rects.end(), [&](QCPAxisRect *rect) { return givenUp(rect, element); }))
             panels.append(element);
     }
-    QList<QCPLayoutElement *> names;
-    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
-        if (const QCPAxisRect *rect = panelNamedBy(text); rect && givenUp(rect))
-            names.append(text);
-    Changes &changes = Changes::of(plot);
-    if (!changes.hide(panels + names))
+    return hidePanels(plot, panels);
+}
+
+bool keepPrimaryAlone(QCustomPlot *plot)
+{
+    // Only past the title, and where the plots are still short of the page's half: a figure that
+    // reads with its panels at a column keeps them there.
+    if (const QCPTextElement *title = titleOf(*plot); (title && !FigureFit::unwrapped(title).isEmpty())
+        || plotShare(*plot) >= kMinPlotShare)
         return false;
-    // An axis that gave its labels to one now hidden shows them again; the panels left share theirs anew.
-    changes.unshareHidden();
-    shareAxes(plot);
-    // The panels' titles shortened beside those now hidden take the room they left.
-    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle))
-        if (changes.originalOf(text))
-            shorten(plot, text, 1);
+    // Only on a page short of room (kShortRoom), the only one whose plots must hold kMinPlotShare:
+    // a larger page that fits its texts keeps every panel, whatever share its plots have.
+    QList<QCPLayoutElement *> others;
+    bool primary = false;
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        if (dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect) || !rect->realVisibility() || Changes::isHidden(rect))
+            continue;
+        if (rect->property(kPrimaryProperty).toBool()) {
+            if (!shortOfRoom(*plot, rect->axis(QCPAxis::atBottom)->labelFont().pointSizeF()))
+                return false;
+            primary = true;
+        }
+        else
+            others.append(rect);
+    }
+    if (!primary || others.isEmpty() || !hidePanels(plot, others))
+        return false;
+    // A panel drawn alone keeps its first name only (scale-compare's convention, not its ratio
+    // under it): the figure's names beyond the first go, kept in the file's metadata.
+    QSet<const QCPAxisRect *> named;
+    for (QCPTextElement *text : textsOf(*plot, TextRole::PanelTitle)) {
+        const QCPAxisRect *rect = panelNamedBy(text);
+        if (!rect || FigureFit::unwrapped(text).isEmpty())
+            continue;
+        if (named.contains(rect))
+            Changes::of(plot).dropText(text);
+        named.insert(rect);
+    }
     return true;
 }
 

@@ -100,6 +100,11 @@ bool dropTitle(QCustomPlot *plot);
 // The panels a figure can do without (FigureRoom::setDispensable) of `order` go.
 // The panel titles that name one of them (FigureRoom::panelNamedBy) go with it.
 bool hideDispensable(QCustomPlot *plot, int order);
+// Where the figure marked its primary panels (FigureRoom::setPrimary), its title has gone and its
+// plots are still short of kMinPlotShare, every other panel drawn goes, with the panel titles that
+// name it, and the panel left keeps its first name only: the figure's main panel alone, as an
+// author prints a 6 x 4 cm figure, the others' names kept in the file's metadata.
+bool keepPrimaryAlone(QCustomPlot *plot);
 // The panel titles that name no panel go; a panel's name goes only with its panel.
 bool dropUnnamingTitles(QCustomPlot *plot);
 // Legend entries cut to the widest that lets their key stand in three columns of its room, or,

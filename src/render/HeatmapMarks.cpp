@@ -1,6 +1,7 @@
 #include "HeatmapMarks.h"
 
 #include "Colormaps.h"
+#include "FigureRoomChanges.h"
 #include "SwatchLegend.h"
 
 #include <algorithm>
@@ -110,8 +111,20 @@ void HeatmapMarks::draw(QCPPainter *painter)
     const std::vector<double> y = edges(valueAxis(), m_values, m_rows);
     if (!m_marks.empty())
         drawMarks(painter, x, y);
-    if (showsSpread())
+    if (showsSpread() && explained())
         drawSpread(painter, x, y);
+}
+
+bool HeatmapMarks::explained() const
+{
+    if (!m_key)
+        return true;
+    // An entry taken out of its legend, or a legend given up (FigureRoom's hidden layer), is not drawn.
+    for (const QCPLayoutElement *at = m_key; at; at = at->layout())
+        if (!at->realVisibility() || FigureRoom::Changes::isHidden(at))
+            return false;
+    const auto *item = qobject_cast<const QCPAbstractLegendItem *>(m_key.data());
+    return !item || (item->parentLegend() && item->parentLegend()->hasItem(const_cast<QCPAbstractLegendItem *>(item)));
 }
 
 void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y)

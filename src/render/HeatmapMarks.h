@@ -4,6 +4,8 @@
 
 #include "data/CellMarks.h"
 
+#include <QPointer>
+
 #include <vector>
 
 namespace posenc {
@@ -42,6 +44,10 @@ public:
     bool hasNotNumbers() const { return m_notNumbers; }
     // The mean only: the oscillation mark hidden (the grid's spread kept).
     void setShowSpread(bool show) { m_showSpread = show; }
+    // The key's entry (or the legend of marks) that says what the oscillation mark is: the mark is
+    // drawn only while that is (a page short of room that gave it up draws the means alone, not
+    // lines no text on it explains). None: drawn wherever asked.
+    void setExplainedBy(QCPLayoutElement *key) { m_key = key; }
     bool showsSpread() const { return m_showSpread && !m_spread.empty(); }
     // Whether any cell of the grid carries the mark.
     bool hasSpread() const;
@@ -65,6 +71,8 @@ private:
     std::vector<double> edges(QCPAxis *axis, const QCPRange &centres, int cells) const;
     void drawMarks(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y);
     void drawSpread(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y);
+    // Whether the key that explains the oscillation mark (setExplainedBy) is drawn, or none is set.
+    bool explained() const;
 
     QCPRange m_keys;
     QCPRange m_values;
@@ -74,6 +82,7 @@ private:
     std::vector<QRgb> m_shade; // each cell's line colour, premultiplied; 0 draws nothing
     std::vector<CellMark> m_marks;
     bool m_showSpread = true;
+    QPointer<QCPLayoutElement> m_key;
     bool m_notNumbers = false;
 };
 

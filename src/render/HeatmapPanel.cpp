@@ -286,6 +286,8 @@ void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
     m_cell->setRowStretchFactor(1, 0.001);
     m_marksLegend->setVisible(true);
     SwatchLegend::set(m_marksLegend, swatches);
+    // The swing lines are drawn while their legend is: given up for room, it takes them with it.
+    m_marks->setExplainedBy(m_marksLegend);
 }
 
 void HeatmapPanel::namePositions(bool dropoutInTitle)

@@ -426,7 +426,9 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     QString described = kinds.join(u", "_s);
     if (!described.isEmpty())
         described[0] = described[0].toUpper();
-    const qsizetype drawn = shown.count(true);
+    // Where the others give way to the kept panel (a page that holds no grid of them), the title
+    // counts the one panel drawn: a title says what the page shows.
+    const qsizetype drawn = m_othersGiveWay ? 1 : shown.count(true);
     const QString count = drawn < m_panels.size()
         ? u"%1 of %2"_s.arg(FamiliesModel::countWord(drawn), FamiliesModel::panelCount())
         : FamiliesModel::panelCount();

@@ -5,6 +5,7 @@
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/LevelledGraph.h"
 
 #include <algorithm>
@@ -170,6 +171,8 @@ MagnitudesFigure::MagnitudesFigure(QCustomPlot *plot)
     m_columns->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     m_positions->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
     m_positions->axis(QCPAxis::atLeft)->setLabel(u"norm of row p"_s);
+    // In symbols on little room, whole: "norm of …" said nothing of what it measures.
+    ShorterLabels::set(m_positions->axis(QCPAxis::atLeft), {u"‖row p‖"_s});
     QCPAxis *ratioAxis = m_positions->axis(QCPAxis::atRight);
     ratioAxis->setVisible(true);
     ratioAxis->setLabel(u"ratio"_s);

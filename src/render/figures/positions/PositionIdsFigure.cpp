@@ -2,6 +2,7 @@
 
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
+#include "render/FigureRoom.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
@@ -67,7 +68,10 @@ PositionIdsFigure::PositionIdsFigure(QCustomPlot *plot)
     // Padding is grey, named in the legend under the row: not a "not a number".
     m_map.setMarksNamedByFigure(true);
     m_map.axisRect()->axis(QCPAxis::atLeft)->setLabel(u"row of the batch"_s);
+    ShorterLabels::set(m_map.axisRect()->axis(QCPAxis::atLeft), {u"batch row"_s, u"row"_s});
     m_map.axisRect()->axis(QCPAxis::atBottom)->setLabel(u"column"_s);
+    // The batch's ids are the figure; one row's against the reference goes first for room.
+    FigureRoom::setPrimary(m_map.axisRect());
     m_rowTitle = PlotStyle::panelTitle(plot, false);
     plot->plotLayout()->addElement(2, 0, m_rowTitle);
     plot->plotLayout()->addElement(3, 0, m_rowRect);

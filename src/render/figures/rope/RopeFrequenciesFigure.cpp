@@ -142,7 +142,8 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
     m_extended->setVisible(extended);
     PlotItems::horizontal(m_extended, x0, x1, static_cast<double>(d.extended));
     m_extended->setName(u"max-len %1"_s.arg(FigureText::formatCount(d.extended)));
-    ShorterLabels::setEntry(m_extended, {u"max-len"_s});
+    // Shorter, its number kept before its words: the key names the length the line is at.
+    ShorterLabels::setEntry(m_extended, {u"L = %1"_s.arg(FigureText::formatCount(d.extended)), u"max-len"_s});
     if (extended)
         add(m_extended);
 
@@ -191,7 +192,7 @@ void RopeFrequenciesFigure::fill(const std::shared_ptr<const FigureData> &data, 
         PlotItems::vertical(m_critical, criticalPair - 0.5, y.lower, y.upper);
         m_critical->setName(u"critical dim %1: from pair %2 on, less than one turn"_s.arg(d.criticalDimension)
                                 .arg(d.criticalDimension / 2));
-        ShorterLabels::setEntry(m_critical, {u"critical dim %1"_s.arg(d.criticalDimension), u"critical"_s});
+        ShorterLabels::setEntry(m_critical, {u"critical dim %1"_s.arg(d.criticalDimension), u"critical %1"_s.arg(d.criticalDimension), u"critical"_s});
         add(m_critical);
     }
 

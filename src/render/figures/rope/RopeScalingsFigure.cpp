@@ -2,6 +2,7 @@
 
 #include "RopePlot.h"
 #include "render/PlotItems.h"
+#include "render/ShorterLabels.h"
 
 #include "render/FigureDescriptor.h"
 #include "render/IndexTicker.h"
@@ -119,6 +120,9 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
     QCPGraph *extended = PlotItems::line(m_rect, RopePlot::kContext, 1.3, Qt::DotLine);
     PlotItems::horizontal(extended, x0, x1, double(d.extended));
     extended->setName(u"stretched to %1"_s.arg(FigureText::formatCount(d.extended)));
+    // Shorter forms that keep the lengths, as rope-frequencies' L₀ and L: "stretched …" said none.
+    ShorterLabels::setEntry(original, {u"L₀ = %1"_s.arg(FigureText::formatCount(d.original))});
+    ShorterLabels::setEntry(extended, {u"L = %1"_s.arg(FigureText::formatCount(d.extended))});
     // The default, the reference, under the others; the parameters' own type last, on top.
     QList<const RopeScalingCurve *> order;
     for (const RopeScalingCurve &curve : d.curves)

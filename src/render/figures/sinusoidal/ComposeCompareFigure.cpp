@@ -262,6 +262,9 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
             break;
         }
     }
+    // The lines are drawn while their entry is: a page that gives it up draws the means alone.
+    for (const Side &side : m_sides)
+        side.marks->setExplainedBy(m_spreadItem);
 
     QStringList parts {u"Sum or concatenate?"_s, data.parameters};
     if (data.embeddingsSliced)

@@ -82,6 +82,9 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
         panel.header->setTextColor(kConvention[i].darker(140)); // legible as text on white
         panel.ratio = PlotStyle::panelTitle(plot, false);
         panel.rect = new QCPAxisRect(plot);
+        // The first convention's panel shows the figure's point alone: s·E beside the PE.
+        if (i == 0)
+            FigureRoom::setPrimary(panel.rect);
         grid->addElement(3 * row, col, panel.header);
         grid->addElement(3 * row + 1, col, panel.ratio);
         grid->addElement(3 * row + 2, col, panel.rect);
