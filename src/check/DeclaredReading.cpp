@@ -64,8 +64,12 @@ bool betterCandidate(const Candidate &x, const Candidate &y, const QString &read
 {
     const auto rank = [&](const Candidate &c) {
         const bool deviates = c.verification.deviatingCells > 0;
-        return std::tuple {deviates, deviates && !c.namedHolds, deviates && c.match.table != readAs,
-                           c.verification.deviatingCells, c.verification.maxAbsError};
+        return std::tuple {deviates,
+                           deviates && !c.namedHolds,
+                           deviates && c.match.table != readAs,
+                           deviates && !c.rowOfReference,
+                           c.verification.deviatingCells,
+                           c.verification.maxAbsError};
     };
     return rank(x) < rank(y);
 }
@@ -373,7 +377,7 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
     const DeclaredWords::Scope words(declared.by);
     const QString readAs = declared.readAs ? declared.readAs->table : QString();
     std::optional<Streamed> best;
-    bool bestNamedHolds = false;
+    bool bestNamedHolds = false, bestRowOfReference = false;
     for (TableMatch &candidate : declared.candidates) {
         Verification verification = verify(candidate, table, options);
         if (verification.cancelled || cancelled())
@@ -395,11 +399,15 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
                 return StreamStop {StreamStop::Why::Cancelled, kCancelled};
             namedHolds = *holds;
         }
+        // Of several, one that deviates: whether its reference holds the table's first row elsewhere.
+        const bool rowOfReference = declared.candidates.size() > 1 && verification.deviatingCells > 0
+            && firstRowIsReferenceRow(candidate, table);
         if (!best
-            || betterCandidate({candidate, verification, namedHolds},
-                               {best->match, best->verification, bestNamedHolds}, readAs)) {
+            || betterCandidate({candidate, verification, namedHolds, rowOfReference},
+                               {best->match, best->verification, bestNamedHolds, bestRowOfReference}, readAs)) {
             best = Streamed {std::move(candidate), std::move(verification)};
             bestNamedHolds = namedHolds;
+            bestRowOfReference = rowOfReference;
         }
     }
     if (!best)

@@ -38,6 +38,9 @@ struct Candidate
     const TableMatch &match;
     const Verification &verification;
     bool namedHolds = false;
+    // Whether the table's first row is one of the candidate's reference rows (firstRowIsReferenceRow):
+    // a cos row at position 1000 declared at 0 is a row of the cos table, not the sin table's 0 row.
+    bool rowOfReference = false;
 };
 
 // Of two streamed candidates of a declaration (RoPE's cos and sin tables), whether `x` is the one
@@ -45,7 +48,8 @@ struct Candidate
 // mistake's table the rows bear out (a cos table from position 100 is the cos reference's
 // position-offset, whatever the sin reference's cells happen to be), then the table word the
 // undeclared check reads (`readAs`, a sin table declared "rope" compared with the sin reference);
-// then fewer deviating cells, then a smaller largest error.
+// then one whose reference holds the table's first row at another position; then fewer deviating
+// cells, then a smaller largest error.
 bool betterCandidate(const Candidate &x, const Candidate &y, const QString &readAs);
 
 // After nameDeclaredMistake: a table declared as `family` with `params` that deviates with no

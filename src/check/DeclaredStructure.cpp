@@ -1,7 +1,9 @@
 // The declared path names the structural readings (DeclaredStructure.h).
 #include "DeclaredStructure.h"
 
+#include "check/CellTolerance.h"
 #include "check/DeclaredWords.h"
+#include "check/PairReference.h"
 #include "check/RowConstant.h"
 
 #include <algorithm>
@@ -26,14 +28,29 @@ bool structural(const QStringList &mistakes)
     });
 }
 
+// The tolerance a repeated row is sought with: the declared one, and for a reference of angles
+// whose tolerance does not grow with the position, float32 angles' allowance added, as the stream
+// widens it before it calls a row deviating (TableStream's verify): a float32 row at position 1000
+// is 1.4e-5 from the exact one, and is that position's row all the same.
+CellTolerance searchTolerance(const TableMatch &declared)
+{
+    CellTolerance tolerance = declared.tolerance;
+    const auto *pairs = dynamic_cast<const PairReference *>(declared.reference.get());
+    if (pairs && tolerance.perPosition.empty())
+        tolerance.perPosition
+            = cellTolerance(ValueFormat::Float32, true, StoredType::Float32, 0.0, pairs->spec()).perPosition;
+    return tolerance;
+}
+
 // The first row of the declared reference (rows 0 .. `rows` + kSearchedRows) equal to `row` within
-// its tolerance, if one is.
+// the tolerance a faithful computation of it allows (searchTolerance), if one is.
 std::optional<std::int64_t> referenceRowOf(const TableMatch &declared, const std::vector<float> &row, std::int64_t rows)
 {
     const TableReference &reference = *declared.reference;
     const auto cols = std::int64_t(row.size());
     if (reference.cols() != cols)
         return std::nullopt;
+    const CellTolerance tolerance = searchTolerance(declared);
     std::optional<std::int64_t> found;
     const std::int64_t last = rows + kSearchedRows;
     for (std::int64_t r0 = 0; r0 < last && !found; r0 += kBlockRows) {
@@ -45,7 +62,7 @@ std::optional<std::int64_t> referenceRowOf(const TableMatch &declared, const std
                 // The tolerance at the row's position (a window's, float32 angles' error growing with it).
                 const auto position = double(reference.position(t.row0 + r));
                 for (std::int64_t c = 0; c < t.cols && !bad; ++c) {
-                    const double limit = declared.tolerance.limit(values[c], t.col0 + c, position);
+                    const double limit = tolerance.limit(values[c], t.col0 + c, position);
                     bad = !(std::fabs(double(row[std::size_t(t.col0 + c)]) - double(values[c])) <= limit)
                         && row[std::size_t(t.col0 + c)] != values[c];
                 }
@@ -63,6 +80,17 @@ std::optional<std::int64_t> referenceRowOf(const TableMatch &declared, const std
 
 } // namespace
 
+bool firstRowIsReferenceRow(const TableMatch &candidate, const TableRows &table)
+{
+    if (!candidate.reference || table.rows() == 0)
+        return false;
+    const std::int64_t at = std::clamp<std::int64_t>(candidate.firstPositionRow.value_or(0), 0, table.rows() - 1);
+    std::vector<float> row(std::size_t(table.cols()));
+    QString error;
+    return table.read(at, 1, row.data(), error)
+        && referenceRowOf(candidate, row, std::min(table.rows(), kSearchedRows)).has_value();
+}
+
 bool nameDeclaredStructure(TableMatch &declared, const TableMatch &read, const TableRows &table)
 {
     if (declared.verdict != CheckVerdict::Mistake || !declared.mistakes.isEmpty() || declared.deviations.isEmpty()
@@ -78,11 +106,16 @@ bool nameDeclaredStructure(TableMatch &declared, const TableMatch &read, const T
     QString error;
     if (!table.read(at, 1, row.data(), error))
         return true;
+    // The positions meant: the declared reference's rows, from its first (a window's, --positions
+    // 1000:1002), else the first L.
+    const std::int64_t first = declared.reference->position(0), last = first + table.rows() - 1;
+    const QString meant = first != 0 ? u"positions %1..%2 are"_s.arg(first).arg(last) : u"the first L are"_s;
+    const QString slice = first != 0 ? u"%1:%2"_s.arg(first).arg(last + 1) : u":L"_s;
     if (const auto position = referenceRowOf(declared, row, table.rows()))
         declared.diagnosis += u"; the row repeated is %3 row %1 (position %2), as when one position "
-                              "is indexed where the first L are meant (pe[:, %2] for pe[:, :L])"_s.arg(*position)
+                              "is indexed where %4 meant (pe[:, %2] for pe[:, %5])"_s.arg(*position)
                                   .arg(declared.reference->position(*position))
-                                  .arg(DeclaredWords::referenceOf());
+                                  .arg(DeclaredWords::referenceOf(), meant, slice);
     else
         declared.diagnosis += u"; the row repeated is none of %2 first %1 rows"_s.arg(table.rows() + kSearchedRows)
                                   .arg(DeclaredWords::referenceOf());

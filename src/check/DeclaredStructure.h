@@ -17,4 +17,11 @@ namespace posenc::TableCheck {
 // then the verdict's, said once).
 bool nameDeclaredStructure(TableMatch &declared, const TableMatch &read, const TableRows &table);
 
+// Whether the table's first row (its first position's) is a row of `candidate`'s reference, among
+// its first rows (as many as the table's, at most kSearchedRows, and kSearchedRows more), within
+// the tolerance a faithful computation of it allows: of a family's tables that all deviate (RoPE's
+// cos and sin), the one the table's rows are of (a cos row at position 1000 declared at 0 is a
+// row of the cos table, not near the sin table's row of zeros).
+bool firstRowIsReferenceRow(const TableMatch &candidate, const TableRows &table);
+
 } // namespace posenc::TableCheck

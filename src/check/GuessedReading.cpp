@@ -48,6 +48,7 @@ QStringList decidedBy(const QString &id)
     // numbers decide.
     static const QSet<QString> alone {u"rope-layout-swapped"_s,
                                       u"rotation-reversed"_s,
+                                      u"rotation-sign-lost"_s,
                                       u"sin-cos-swapped"_s,
                                       u"position-offset"_s,
                                       u"positions-constant"_s,

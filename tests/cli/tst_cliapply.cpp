@@ -40,6 +40,14 @@ std::pair<std::vector<float>, std::vector<float>> applied(qint64 offset, bool ta
     return TurnedQuery::turned(at, kDim, 11, table, rotation, sign);
 }
 
+std::vector<qint64> from0(qint64 rows)
+{
+    std::vector<qint64> at(static_cast<std::size_t>(rows));
+    for (qint64 r = 0; r < rows; ++r)
+        at[std::size_t(r)] = r;
+    return at;
+}
+
 // `values` rounded to float16 (round to nearest even), as a '<f2' .npy of rows x cols.
 bool writeNpy16(const QString &path, qint64 rows, qint64 cols, const std::vector<float> &values)
 {
@@ -230,8 +238,8 @@ private slots:
         // A rotation by -angle is a convention undeclared (modded-nanogpt's Rotary: y1 = x1 cos + x2 sin):
         // a variant that says the turn; declared (--expect rope), HF's turn is the reference and it is
         // the mistake.
-        const QStringList declared {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s, u"--head-dim"_s,
-                                    QString::number(kDim)};
+        const QStringList declared {u"--expect"_s, u"rope"_s,       u"--rope-theta"_s,
+                                    u"10000"_s,    u"--head-dim"_s, QString::number(kDim)};
         CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath});
         if (sign < 0.0) {
             QVERIFY2(run.exitCode == 5, qPrintable(run.out + run.err));
@@ -447,7 +455,8 @@ private slots:
             else {
                 QCOMPARE(head[u"position_offset"_s].toInteger(), 3);
                 QCOMPARE(head[u"verdict"_s].toString(), u"unknown"_s);
-                QVERIFY2(mistakes.isEmpty() && head[u"guessed_mistakes"_s].toArray() == QJsonArray {u"position-offset"_s},
+                QVERIFY2(mistakes.isEmpty()
+                             && head[u"guessed_mistakes"_s].toArray() == QJsonArray {u"position-offset"_s},
                          qPrintable(run.out));
             }
         }
@@ -460,6 +469,55 @@ private slots:
         const CliRun::Run mismatched = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, five});
         QCOMPARE(mismatched.exitCode, 2);
         QCOMPARE(mismatched.err.count(u'\n'), 1);
+    }
+
+    // Two heads [1, 2, L, D] against a reference declared in full, head 1 X mixed by [[cos, sin],
+    // [sin, cos]] (rotate_half's minus sign lost, written here in float64 as transformers#16298's bug
+    // computes it), in float32 and as bfloat16 values saved as float32: the whole a mistake naming
+    // rotation-sign-lost, head 1 its one name, head 0 correct.
+    void aLostSignIsNamedInItsHead_data()
+    {
+        QTest::addColumn<bool>("bf16");
+        QTest::newRow("float32") << false;
+        QTest::newRow("bfloat16 values") << true;
+    }
+    void aLostSignIsNamedInItsHead()
+    {
+        QFETCH(bool, bf16);
+        constexpr qint64 rows = 64, h = kDim / 2;
+        const auto [x0, y0] = TurnedQuery::turned(from0(rows), kDim, 21);
+        const std::vector<float> x1 = TurnedQuery::normalRows(rows, kDim, 22);
+        std::vector<float> y1(x1.size());
+        for (qint64 r = 0; r < rows; ++r) {
+            const auto at = [&](qint64 j) { return double(x1[std::size_t(r * kDim + j)]); };
+            for (qint64 j = 0; j < kDim; ++j) {
+                const double angle = double(r) * std::pow(10000.0, -2.0 * double(j % h) / double(kDim));
+                const double other = j < h ? at(j + h) : at(j - h); // rotate_half without its minus
+                y1[std::size_t(r * kDim + j)] = float(at(j) * std::cos(angle) + other * std::sin(angle));
+            }
+        }
+        std::vector<float> x = x0, y = y0;
+        x.insert(x.end(), x1.begin(), x1.end());
+        y.insert(y.end(), y1.begin(), y1.end());
+        if (bf16) {
+            x = bfloat16Values(x);
+            y = bfloat16Values(y);
+        }
+        const QString name = bf16 ? u"lost-bf16"_s : u"lost-f32"_s;
+        const QString xPath = m_dir.filePath(name + u"-x.npy"_s), yPath = m_dir.filePath(name + u"-y.npy"_s);
+        QVERIFY(CliRun::writeNpyShaped(xPath, {1, 2, rows, kDim}, x)
+                && CliRun::writeNpyShaped(yPath, {1, 2, rows, kDim}, y));
+        const CliRun::Run run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--apply-heads"_s, u"2"_s,
+                                                u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s, u"--json"_s});
+        QVERIFY2(run.exitCode == 1, qPrintable(run.out + run.err));
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"rotation-sign-lost"_s});
+        const QJsonArray each = o[u"heads"_s].toArray();
+        QCOMPARE(each.size(), 2);
+        QCOMPARE(each[0].toObject()[u"verdict"_s].toString(), u"correct"_s);
+        QCOMPARE(each[1].toObject()[u"mistakes"_s].toArray(), QJsonArray {u"rotation-sign-lost"_s});
+        QVERIFY2(each[1].toObject()[u"diagnosis"_s].toString().contains(u"rotate_half's minus sign lost"_s),
+                 qPrintable(run.out));
     }
 
     void badUseIsRefused()

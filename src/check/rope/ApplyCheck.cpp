@@ -11,11 +11,11 @@
 #include "check/TableCheck.h"
 #include "check/TableRows.h"
 #include "check/rope/ApplyAngles.h"
-#include "check/rope/ApplyLengths.h"
 #include "check/rope/ApplyColumns.h"
 #include "check/rope/ApplyDeclaredAngles.h"
 #include "check/rope/ApplyFewRows.h"
 #include "check/rope/ApplyIds.h"
+#include "check/rope/ApplyLengths.h"
 #include "check/rope/ApplyNotTurned.h"
 #include "check/rope/ApplyOneFrequency.h"
 #include "check/rope/ApplyOnePosition.h"
@@ -430,16 +430,16 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     const std::vector<std::int64_t> sample = ApplyPairs::sampleRows(x.rows());
     const std::vector<bool> pass = ApplyPairs::passColumns(x, y, sample, u);
     Span span = spanOf(pass);
-    // No pair turned: Y is X, or X times one factor (the attention factor at position 0).
     if (!ids.empty() && std::ssize(ids) != x.rows())
         return u"--position-ids holds %1 ids; X has %2 rows, one id a row"_s.arg(std::ssize(ids)).arg(x.rows());
-    if (const auto scale
+    if (ApplyLengths::nameSignLost(result, x, y, u, declared))
+        return result;
+    if (const auto scale // no pair turned: Y is X, or X times one factor (the attention factor at 0)
         = span.placement == Placement::None ? std::optional(1.0) : ApplyNotTurned::scaleOf(x, y, sample, u)) {
         ApplyNotTurned::name(result, *scale, x.rows(), declared);
         return result;
     }
-    // Rows left unturned among turned ones (their rotation dropped): the frequencies identified
-    // from the others.
+    // Rows left unturned among turned ones (their rotation dropped): frequencies read from the others.
     const std::vector<std::int64_t> still = ApplyNotTurned::stillRows(x, y, u, ids);
     const std::vector<std::int64_t> zero = ApplyNotTurned::zeroRows(x, y);
     std::vector<std::int64_t> aside = still;
@@ -469,7 +469,7 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     if (!ApplyPairs::turnsPairs(r, u)) {
         if (auto put = declared.undoColumns ? ApplyColumns::undo(x, y, sample, u, 0, x.cols()) : std::nullopt)
             return putBack(*put);
-        ApplyNotTurned::nameNoRotation(result, x, y, u, declared); // no rotation, or Y all 0
+        ApplyLengths::nameNoRotation(result, x, y, sample, u, declared); // no rotation, or Y all 0
         return result;
     }
     if (x.rows() < ApplyFewRows::kRows) {

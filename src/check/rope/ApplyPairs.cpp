@@ -63,6 +63,14 @@ std::optional<Solved> solvePair(const RowMatrixXf &x, const RowMatrixXf &y, std:
                    (m00 * m00 + m01 * m01 + m10 * m10 + m11 * m11) / std::fabs(det)};
 }
 
+// float32 angles round id * w to 2^-24 of it, and inv_freq itself to 2^-24: twice that, twice.
+double angleError(double uncertainty, double u, std::int64_t id, double w)
+{
+    return std::max(uncertainty, 64.0 * u) + 0x1p-22 * double(id) * w;
+}
+
+} // namespace
+
 Reading readingOf(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows, const Geometry &g)
 {
     Reading r;
@@ -86,14 +94,6 @@ Reading readingOf(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<
     r.spread = r.factor > 0.0 ? median(amplitudes) / r.factor : std::numeric_limits<double>::infinity();
     return r;
 }
-
-// float32 angles round id * w to 2^-24 of it, and inv_freq itself to 2^-24: twice that, twice.
-double angleError(double uncertainty, double u, std::int64_t id, double w)
-{
-    return std::max(uncertainty, 64.0 * u) + 0x1p-22 * double(id) * w;
-}
-
-} // namespace
 
 double Reading::factorUncertainty() const
 {
@@ -269,6 +269,11 @@ std::int64_t readId(const AxisPairs &axis, const double *angle, const double *un
     return -1;
 }
 
+double turnedSlack(double factor, double reach, double angle, double u, double yj)
+{
+    return factor * reach * (0x1p-21 * (1.0 + std::fabs(angle)) + 4.0 * u) + 2.0 * u * std::fabs(yj);
+}
+
 RowCompare compareRow(const RowMatrixXf &x, const RowMatrixXf &y, std::int64_t p, const Geometry &g, double factor,
                       const double *angle, double u)
 {
@@ -291,8 +296,7 @@ RowCompare compareRow(const RowMatrixXf &x, const RowMatrixXf &y, std::int64_t p
             const double xj = x(p, g.col0 + j), xr = x(p, g.col0 + partner), yj = y(p, g.col0 + j);
             const double want = xj * c + sign * xr * s;
             const double reach = std::fabs(xj) + std::fabs(xr);
-            note(std::fabs(yj - want), g.col0 + j,
-                 factor * reach * (0x1p-21 * (1.0 + std::fabs(angle[k])) + 4.0 * u) + 2.0 * u * std::fabs(yj));
+            note(std::fabs(yj - want), g.col0 + j, turnedSlack(factor, reach, angle[k], u, yj));
         }
     }
     for (std::int64_t j = 0; j < x.cols(); ++j) {

@@ -85,6 +85,8 @@ struct Reading
     double factorUncertainty() const;
 };
 
+// The pairing `g` read from the sample: the median amplitude of its pairs and their spread.
+Reading readingOf(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows, const Geometry &g);
 // Of the four pairings of the columns [col0, col0 + width), the one whose amplitude is the same at
 // every pair of every sampled row; of two as good, the one whose table and rotation agree.
 Reading bestReading(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
@@ -123,6 +125,12 @@ bool explains(const AxisPairs &axis, const double *angle, const double *uncertai
 // `factor`, within float32's rounding of HF's computation (the angle id * inv_freq in float32, then
 // q * cos + rotate_half(q) * sin); the columns outside the rotated ones against X's own. `angle`
 // NaN: the row's ids were not read, the row deviates.
+// How far a faithful computation puts a turned pair's cell y_j = A (x_j cos + s x_partner sin) from
+// the exact one: float32's angle (2^-21 of 1 and of |angle|), the rounding `u` of cos, sin, both
+// products and their sum (4u), each of the pair's values `reach` = |x_j| + |x_partner| at most, times
+// A; and Y's own rounding, 2u |y_j|.
+double turnedSlack(double factor, double reach, double angle, double u, double yj);
+
 struct RowCompare
 {
     double maxError = 0.0;
