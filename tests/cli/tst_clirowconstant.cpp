@@ -218,6 +218,42 @@ private slots:
         QVERIFY2(!declared.diagnosis().contains(u"explains it"_s), qPrintable(declared.shown));
     }
 
+    // 48 rows that each hold RoPE's cos row at one position p, its angle formed in float32 as
+    // transformers' LlamaRotaryEmbedding.forward forms it (inv_freq in float32, p · inv_freq in
+    // float32, cat(freqs, freqs)), declared RoPE at theta 10000: same-row, read as the cos table
+    // (not the sin table), the repeated row found at p within float32 angles' rounding and the
+    // declared rows pe[:, 0:48] said; a single cos row at p declared at 0 deviates from the cos table.
+    void ropeRowRepeatedIsFoundAtItsPosition_data()
+    {
+        QTest::addColumn<int>("position");
+        QTest::newRow("300") << 300;
+        QTest::newRow("1000") << 1000;
+    }
+    void ropeRowRepeatedIsFoundAtItsPosition()
+    {
+        QFETCH(int, position);
+        constexpr std::int64_t rows = 48, dim = 64;
+        std::vector<double> row;
+        for (std::int64_t c = 0; c < dim; ++c) {
+            const auto i = double(c % (dim / 2));
+            const auto invFreq = float(1.0 / std::pow(10000.0, double(float(2.0 * i) / float(dim))));
+            row.push_back(std::cos(double(float(position) * invFreq)));
+        }
+        std::vector<double> v;
+        for (std::int64_t r = 0; r < rows; ++r)
+            v.insert(v.end(), row.begin(), row.end());
+        const QStringList rope {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s, u"--head-dim"_s, u"64"_s};
+        const Checked c = check(npy({rows, dim}, v), rope);
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"same-row"_s}, qPrintable(c.shown));
+        QVERIFY2(c.json[u"encoding"_s].toString() == u"rope-cos"_s, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"every row holds position %1"_s.arg(position)), qPrintable(c.shown));
+        QVERIFY2(!c.diagnosis().contains(u"none of"_s), qPrintable(c.shown));
+        const Checked one = check(npy({1, dim}, row), rope + QStringList {u"--positions"_s, u"0:1"_s});
+        QVERIFY2(one.exit == 1 && one.json[u"encoding"_s].toString() == u"rope-cos"_s, qPrintable(one.shown));
+        QVERIFY2(one.diagnosis().contains(u"rope-cos"_s) && !one.diagnosis().contains(u"rope-sin"_s),
+                 qPrintable(one.shown));
+    }
+
     // A correct RoPE cos table of two packed documents (rows at positions 0..299, then 0..211:
     // Megatron's reset_position_ids) is no mistake undeclared: unknown, the restart said.
     void packedDocumentsAreUnknown()
