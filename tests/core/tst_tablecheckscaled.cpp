@@ -318,6 +318,38 @@ private slots:
         const Checked off = check(computed(1.01), stored, atC);
         QVERIFY2(off.match.verdict == CheckVerdict::Mistake, qPrintable(off.match.diagnosis));
     }
+
+    // A power of two is exact in a half type and commutes with its rounding, so no faithful
+    // computation of 2 · PE in bfloat16 or float16 is off by more than the product's own rounding:
+    // the sinusoid times 2 is correct at --pe-scale 2, and times 2 · 1.0035 (under two bfloat16
+    // half-units, 0.39 %) is not.
+    void aPowerOfTwoScaleLeavesNoRoom_data()
+    {
+        QTest::addColumn<bool>("bfloat");
+        QTest::newRow("bfloat16") << true;
+        QTest::newRow("float16") << false;
+    }
+    void aPowerOfTwoScaleLeavesNoRoom()
+    {
+        QFETCH(bool, bfloat);
+        constexpr std::int64_t rows = 256, d = 64;
+        const auto table = [&](double times) {
+            RowMatrixXf values(rows, d);
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (std::int64_t j = 0; j < d; ++j) {
+                    const double x = 2.0 * times * paper(r, j, d, 10000.0, false);
+                    values(r, j) = bfloat ? halffloats::toBFloat16(float(x)) : halffloats::toFloat16(float(x));
+                }
+            return values;
+        };
+        const StoredType stored = bfloat ? StoredType::BFloat16 : StoredType::Float16;
+        TableCheck::Declared atTwo;
+        atTwo.amplitude = 2.0;
+        const Checked faithful = check(table(1.0), stored, atTwo);
+        QVERIFY2(faithful.match.verdict == CheckVerdict::Correct, qPrintable(faithful.match.diagnosis));
+        const Checked off = check(table(1.0035), stored, atTwo);
+        QVERIFY2(off.match.verdict != CheckVerdict::Correct, qPrintable(off.match.diagnosis));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTableCheckScaled)

@@ -374,7 +374,7 @@ void TestLessonRoom::aPresetChosenReadsTheLessonForItsModel()
         {u"transformer-base"_s, u"none"_s}};
     for (const auto &[name, special] : models) {
         const auto preset = std::find_if(controls->presets().begin(), controls->presets().end(),
-                                         [&name](const Preset &p) { return p.name == name; });
+                                         [&name = name](const Preset &p) { return p.name == name; });
         QVERIFY(preset != controls->presets().end());
         QVERIFY(controls->choosePreset(int(preset - controls->presets().begin())));
         QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 120000);

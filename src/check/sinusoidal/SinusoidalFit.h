@@ -67,7 +67,8 @@ inline double unitRowsSlack(std::int64_t dModel, double amplitude)
     return amplitude == unitRowsAmplitude(dModel) ? (double(dModel) / 2.0 + 1.0) * 0x1p-24 : 0.0;
 }
 // How far a row's factor may be from the amplitude, relative, in a table whose values are exact in
-// `format`: unitRowsSlack, and in a half type at an amplitude other than 1, two of its half-units:
+// `format`: unitRowsSlack, and in a half type, but at a power of two (exact in it, it commutes with
+// its rounding) other than the unit rows' amplitude (their norm rounded), two of its half-units:
 // the factor itself rounded to the format (x-transformers' ScaledSinusoidalEmbedding holds
 // dim^-0.5 in float16 under .half(): 0.08838 for 0.08839 at d 128), or applied to values already
 // rounded to it (curated-transformers' normalize dividing a half table by its half norm), each a

@@ -11,7 +11,13 @@ namespace posenc::SinusoidalFit {
 double amplitudeSlack(std::int64_t dModel, double amplitude, ValueFormat format)
 {
     double slack = unitRowsSlack(dModel, amplitude);
-    if (format != ValueFormat::Float32 && amplitude != 1.0)
+    // A power of two (1, 2, 0.125) is held exactly by a half type and moves only the exponent,
+    // which commutes with rounding: fmt(fmt(x) a) = fmt(x a). Such a factor leaves nothing to allow,
+    // but rows over their norm (1/sqrt(d/2), a power of two at d 8, 32, 128) divide by a norm the
+    // format rounds, whatever the amplitude.
+    int exponent = 0;
+    const bool exact = std::frexp(std::fabs(amplitude), &exponent) == 0.5 && amplitude != unitRowsAmplitude(dModel);
+    if (format != ValueFormat::Float32 && !exact)
         slack += 2.0 * halfUnit(format);
     return slack;
 }
