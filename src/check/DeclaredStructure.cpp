@@ -52,10 +52,12 @@ std::optional<std::int64_t> referenceRowOf(const TableMatch &declared, const std
         return std::nullopt;
     const CellTolerance tolerance = searchTolerance(declared);
     std::optional<std::int64_t> found;
-    const std::int64_t last = rows + kSearchedRows;
+    // A grid's reference ends at its last patch (TableReference::rows).
+    const std::int64_t last = std::min(rows + kSearchedRows, reference.rows());
     for (std::int64_t r0 = 0; r0 < last && !found; r0 += kBlockRows) {
+        const std::int64_t blockRows = std::min(kBlockRows, last - r0);
         std::vector<char> differs(std::size_t(kBlockRows), 0);
-        reference.forEachTile(Block {r0, kBlockRows, 0, cols}, [&](const TableReference::Tile &t) {
+        reference.forEachTile(Block {r0, blockRows, 0, cols}, [&](const TableReference::Tile &t) {
             for (std::int64_t r = 0; r < t.rows; ++r) {
                 const float *values = t.values + r * t.stride;
                 char &bad = differs[std::size_t(t.row0 + r - r0)];
@@ -68,7 +70,7 @@ std::optional<std::int64_t> referenceRowOf(const TableMatch &declared, const std
                 }
             }
         });
-        for (std::int64_t r = 0; r < kBlockRows; ++r) {
+        for (std::int64_t r = 0; r < blockRows; ++r) {
             if (!differs[std::size_t(r)] && reference.compared(r0 + r)) {
                 found = r0 + r;
                 break;
@@ -117,7 +119,8 @@ bool nameDeclaredStructure(TableMatch &declared, const TableMatch &read, const T
                                   .arg(declared.reference->position(*position))
                                   .arg(DeclaredWords::referenceOf(), meant, slice);
     else
-        declared.diagnosis += u"; the row repeated is none of %2 first %1 rows"_s.arg(table.rows() + kSearchedRows)
+        declared.diagnosis += u"; the row repeated is none of %2 first %1 rows"_s
+                                  .arg(std::min(table.rows() + kSearchedRows, declared.reference->rows()))
                                   .arg(DeclaredWords::referenceOf());
     return true;
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 
 namespace posenc {
 
@@ -31,6 +32,9 @@ public:
     using TileSink = std::function<void(const Tile &tile)>;
 
     virtual std::int64_t cols() const = 0;
+    // The rows it has: a grid's patches end (a 2-D table of H x W patches has H W rows), a
+    // sequence's positions do not. A block asked of it lies within them.
+    virtual std::int64_t rows() const { return std::numeric_limits<std::int64_t>::max(); }
     // Whether row `row` is compared: rows before the first position and padding rows are not.
     virtual bool compared(std::int64_t row) const = 0;
     // The position row `row` holds, which a tolerance that grows with the position reads.

@@ -254,6 +254,29 @@ private slots:
                  qPrintable(one.shown));
     }
 
+    // A grid's reference ends at its last patch: a 4 x 6 Pixtral table (transformers'
+    // models/pixtral/modeling_pixtral.py, PixtralRotaryEmbedding: freqs[::2] on the row, freqs[1::2]
+    // on the column, cat twice) whose every row is patch (9, 9)'s, no patch of the grid: same-row,
+    // the repeated row sought among the grid's 24 rows only, and said so.
+    void repeatedRowOutsideAGridIsSoughtWithinIt()
+    {
+        constexpr std::int64_t rows = 4, columns = 6, dim = 64, outside = 9;
+        std::vector<double> row;
+        for (std::int64_t c = 0; c < dim; ++c) {
+            const std::int64_t pair = c % (dim / 2);
+            const std::int64_t k = pair < dim / 4 ? 2 * pair : 2 * (pair - dim / 4) + 1;
+            row.push_back(std::cos(double(outside) / std::pow(10000.0, double(2 * k) / double(dim))));
+        }
+        std::vector<double> v;
+        for (std::int64_t r = 0; r < rows * columns; ++r)
+            v.insert(v.end(), row.begin(), row.end());
+        const Checked c = check(npy({rows * columns, dim}, v),
+                                {u"--expect"_s, u"rope-2d"_s, u"--preset"_s, u"pixtral-12b-vision"_s, u"--grid"_s,
+                                 u"%1,%2"_s.arg(rows).arg(columns), u"--patch"_s, u"auto"_s});
+        QVERIFY2(c.exit == 1 && c.mistakes() == QJsonArray {u"same-row"_s}, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(u"reference's first 24 rows"_s), qPrintable(c.shown));
+    }
+
     // A correct RoPE cos table of two packed documents (rows at positions 0..299, then 0..211:
     // Megatron's reset_position_ids) is no mistake undeclared: unknown, the restart said.
     void packedDocumentsAreUnknown()

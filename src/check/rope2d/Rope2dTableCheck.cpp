@@ -43,6 +43,7 @@ public:
     { }
 
     std::int64_t cols() const override { return m_rotation.headDim(); }
+    std::int64_t rows() const override { return m_rotation.patches(); }
     bool compared(std::int64_t) const override { return true; }
     std::int64_t position(std::int64_t row) const override
     {
@@ -54,11 +55,11 @@ public:
     {
         // Tiles of the stream's run of rows, which its reads of the table are multiples of.
         constexpr std::int64_t kTileRows = PositionalTable::kRunRows;
-        RowMatrixXf rows(kTileRows, std::max<std::int64_t>(block.cols, 1));
+        RowMatrixXf values(kTileRows, std::max<std::int64_t>(block.cols, 1));
         for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += kTileRows) {
             const std::int64_t n = std::min(kTileRows, block.rowEnd() - r0);
-            m_rotation.fillTable(m_cosine, Block {r0, n, block.col0, block.cols}, rows.topRows(n).leftCols(block.cols));
-            sink(Tile {r0, n, block.col0, block.cols, rows.data(), rows.cols()});
+            m_rotation.fillTable(m_cosine, Block {r0, n, block.col0, block.cols}, values.topRows(n).leftCols(block.cols));
+            sink(Tile {r0, n, block.col0, block.cols, values.data(), values.cols()});
         }
     }
     const Rope2dRotation &rotation() const { return m_rotation; }

@@ -40,21 +40,22 @@ public:
     { }
 
     std::int64_t cols() const override { return m_cols; }
+    std::int64_t rows() const override { return m_table.rows(); }
     bool compared(std::int64_t) const override { return true; }
     std::int64_t position(std::int64_t row) const override { return row; }
     void forEachTile(const Block &block, const TileSink &sink) const override
     {
         // Tiles of the stream's run of rows, which its reads of the table are multiples of.
         constexpr std::int64_t kTileRows = PositionalTable::kRunRows;
-        RowMatrixXf rows(kTileRows, m_cols);
+        RowMatrixXf values(kTileRows, m_cols);
         for (std::int64_t r0 = block.row0; r0 < block.rowEnd(); r0 += kTileRows) {
             const std::int64_t n = std::min(kTileRows, block.rowEnd() - r0);
-            m_table.fill(Block {r0, n, 0, m_cols}, rows.topRows(n));
+            m_table.fill(Block {r0, n, 0, m_cols}, values.topRows(n));
             if (m_swapped) {
                 for (std::int64_t r = 0; r < n; ++r)
-                    std::rotate(rows.row(r).data(), rows.row(r).data() + m_cols / 2, rows.row(r).data() + m_cols);
+                    std::rotate(values.row(r).data(), values.row(r).data() + m_cols / 2, values.row(r).data() + m_cols);
             }
-            sink(Tile {r0, n, block.col0, block.cols, rows.data() + block.col0, m_cols});
+            sink(Tile {r0, n, block.col0, block.cols, values.data() + block.col0, m_cols});
         }
     }
 

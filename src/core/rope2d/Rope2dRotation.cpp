@@ -1,7 +1,9 @@
 #include "Rope2dRotation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 
 using namespace Qt::StringLiterals;
@@ -180,8 +182,12 @@ void Rope2dRotation::copyRun(const Run &run, bool cosine, std::int64_t coordinat
 void Rope2dRotation::fillTable(bool cosine, const Block &block, BlockRef out) const
 {
     for (std::int64_t r = 0; r < block.rows; ++r) {
-        const auto [row, column] = patchAt(block.row0 + r);
         float *line = out.data() + r * out.outerStride();
+        if (block.row0 + r >= patches()) {
+            std::fill(line, line + block.cols, std::numeric_limits<float>::quiet_NaN());
+            continue;
+        }
+        const auto [row, column] = patchAt(block.row0 + r);
         for (const Run &run : m_runs) {
             const std::int64_t coordinate = run.axis == kRow ? row : run.axis == kColumn ? column : 0;
             copyRun(run, cosine, coordinate, run.firstColumn, block, line);

@@ -60,7 +60,8 @@ public:
     // Pair j's angle at (row, column).
     double angle(std::int64_t j, std::int64_t row, std::int64_t column) const;
 
-    // A block of rope2d-cos (`cosine`) or rope2d-sin: patches in the model's order x head_dim.
+    // A block of rope2d-cos (`cosine`) or rope2d-sin: patches in the model's order x head_dim. Rows
+    // past the grid's last patch hold NaN: the grid has no such patch.
     void fillTable(bool cosine, const Block &block, BlockRef out) const;
     // A block of rope2d-score: <R(p0) q, R(p) q> / |q|^2 for q all ones, the grid's rows x columns.
     void fillScore(const Block &block, BlockRef out, std::int64_t patchRow, std::int64_t patchColumn) const;

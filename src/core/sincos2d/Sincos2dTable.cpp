@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace posenc {
 
@@ -81,6 +82,10 @@ void Sincos2dTable::fill(const Block &block, BlockRef out) const
         const std::int64_t p = block.row0 + r;
         if (p < m_cls) {
             std::fill(line, line + block.cols, 0.0f);
+            continue;
+        }
+        if (p >= rows()) { // past the grid's last patch: no such patch
+            std::fill(line, line + block.cols, std::numeric_limits<float>::quiet_NaN());
             continue;
         }
         const std::int64_t n = p - m_cls;

@@ -28,6 +28,7 @@ public:
     // The coordinate of index i on an axis of `size` patches, as the reference computes it.
     static double coordinate(std::int64_t i, std::int64_t size, const Sincos2dParams &sincos);
 
+    // Rows past the grid's last patch hold NaN: the grid has no such patch.
     void fill(const Block &block, BlockRef out) const;
 
 private:
