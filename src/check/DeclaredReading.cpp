@@ -158,7 +158,13 @@ bool referenceHasZeroRow(const TableReference &reference, std::int64_t rows)
 // gave, the mistake cells-overwritten (a buffer filled only in part, rows a padding mask or a
 // cache overwrote; speechbrain#2276's mask, here of some rows); undeclared, said and unknown, since
 // a position term multiplied by a padding mask holds such rows faithfully (as --apply's Y does).
-void nameZeroRows(TableMatch &match, const TableRows &table, const Verification &v, bool referenceGiven)
+//
+// Rows of zeros the family's own reading of the table leaves uncompared (`readAs` correct, of the
+// declared family: an embedding's padding_idx row, fairseq's SinusoidalPositionalEmbedding
+// get_embedding emb[padding_idx, :] = 0, the Transformer ports' position_encoding_init zeroing
+// position 0) are a published form of the declared reference: correct, the rows said.
+void nameZeroRows(TableMatch &match, const TableRows &table, const Verification &v, bool referenceGiven,
+                  const std::optional<TableMatch> &readAs)
 {
     const RowRuns &runs = v.deviatingRowRuns;
     if (match.verdict != CheckVerdict::Mistake || !match.mistakes.isEmpty() || v.deviatingCells == 0 || runs.scattered
@@ -177,6 +183,32 @@ void nameZeroRows(TableMatch &match, const TableRows &table, const Verification 
     if (referenceHasZeroRow(*match.reference, table.rows()))
         return;
     const QString rows = DeviationRegion::rowWords(runs, v.deviatingRows, v.comparedRows, table.rows());
+    const bool framedByReading = readAs && readAs->verdict == CheckVerdict::Correct && readAs->reference
+        && readAs->family && readAs->family == match.family
+        && std::all_of(runs.runs.begin(), runs.runs.end(), [&](const RowRuns::Run &run) {
+               for (std::int64_t k = 0; k < run.count; ++k) {
+                   if (readAs->reference->compared(run.first + k * run.step))
+                       return false;
+               }
+               return true;
+           });
+    if (framedByReading) {
+        asDeclaredReference(match);
+        match.diagnosis = readAs->diagnosis;
+        // The reading's error, over the rows it compares; its notes but its own of the zero rows.
+        match.maxAbsError = readAs->maxAbsError;
+        match.worstRow = readAs->worstRow;
+        match.worstColumn = readAs->worstColumn;
+        match.notes.clear();
+        for (const QString &note : readAs->notes) {
+            if (!note.contains(u" zeros"_s))
+                match.notes.append(note);
+        }
+        match.deviations.clear();
+        match.notes.append(u"zeros in every cell of %1, as an embedding's padding row holds them (fairseq's "
+                           "padding_idx): not compared"_s.arg(rows));
+        return;
+    }
     match.notes.prepend(match.diagnosis);
     if (referenceGiven) {
         match.mistakes = {CheckMistakes::kCellsOverwritten};
@@ -479,7 +511,7 @@ std::variant<Streamed, StreamStop> streamDeclared(DeclaredRows declared, const T
     nameDeclaredPrecision(*best, declared.family, table);
     nameAllZero(best->match, table);
     const Verification &v = best->verification;
-    nameZeroRows(best->match, table, v, declared.referenceGiven);
+    nameZeroRows(best->match, table, v, declared.referenceGiven, declared.readAs);
     if (best->match.verdict == CheckVerdict::Mistake && best->match.mistakes.isEmpty() && v.deviatingCells > 0)
         DeviationRegion::sayUnexplained(
             best->match, declared.family ? Families::spec(*declared.family).heading : QString(),

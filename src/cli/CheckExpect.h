@@ -55,6 +55,9 @@ struct Expectation
     // parameters (TableCheck::expectTable's `vector`).
     bool vector = false;
     QString source; // where the parameters came from, when a config gave them: "config.json, layer type ..."
+    // A declared interleaved RoPE whose rotary module returns the half table (ModelRow::halfCosTable):
+    // the table is compared with both, the module's output and the interleaved one applied.
+    bool halfTableToo = false;
     // With --expect-config: the file, and where each number of its layer comes from
     // (ConfigLayer::sources), which a verdict resting on a guessed one is capped by (GuessedReading).
     QString configPath;

@@ -5,6 +5,7 @@
 
 #include "check/FamilyCheck.h"
 #include "check/ModelConfigCheck.h"
+#include "check/models/ModelTable.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
@@ -120,6 +121,9 @@ std::variant<Expectation, Refusal> configExpectation(const QString &path, const 
     e.source = u"%1, layer type %2"_s.arg(path, layer.layerType);
     e.configPath = path;
     e.configSources = layer.sources;
+    const ModelRow *row = ModelTable::find(check.modelType);
+    e.halfTableToo = row && row->halfCosTable && e.family == Encoding::Rope
+        && e.params.rope.layout == RopeLayout::Interleaved;
     for (const auto &input : inputs)
         e.inputs.append(input.first);
     return e;

@@ -211,6 +211,51 @@ private slots:
         QVERIFY2(bug.exit == 1 && bug.mistakes().contains(u"rope-layout"_s), qPrintable(bug.said()));
     }
 
+    // GLM-4's cos table against its config (model_type glm4, partial_rotary_factor 0.5 of head 128):
+    // transformers' models/glm4/modeling_glm4.py, Glm4RotaryEmbedding.forward returns cat(freqs,
+    // freqs).cos() (the half layout), which apply_rotary_pos_emb interleaves (cos[..., :32]
+    // .repeat_interleave(2)): both are the model's, correct; the table at theta 500000 is not.
+    void glm4CosTableAsTheModuleReturnsIt()
+    {
+        const QJsonObject config {{u"model_type"_s, u"glm4"_s},     {u"hidden_size"_s, 4096},
+                                  {u"num_attention_heads"_s, 32},   {u"num_key_value_heads"_s, 2},
+                                  {u"head_dim"_s, 128},             {u"num_hidden_layers"_s, 40},
+                                  {u"partial_rotary_factor"_s, 0.5}, {u"rope_theta"_s, 10000.0},
+                                  {u"max_position_embeddings"_s, 32768}};
+        const QString c = m_dir.filePath(u"glm4.json"_s);
+        QFile f(c);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(QJsonDocument(config).toJson()) > 0);
+        f.close();
+        constexpr qint64 rotary = 64;
+        const auto cosTable = [&](double theta, Pairs pairs) {
+            std::vector<float> v;
+            for (qint64 r = 0; r < kRows; ++r)
+                for (qint64 j = 0; j < rotary; ++j) {
+                    const qint64 i = pairs == Pairs::Half ? j % (rotary / 2) : j / 2;
+                    v.push_back(float(std::cos(double(r) * std::pow(theta, -2.0 * double(i) / double(rotary)))));
+                }
+            return v;
+        };
+        const auto check = [&](const std::vector<float> &v, bool json = true) {
+            const QString t = m_dir.filePath(u"cos.npy"_s);
+            if (!CliRun::writeNpy(t, kRows, rotary, v))
+                return Checked {};
+            QStringList arguments {u"check"_s, t, u"--expect-config"_s, c};
+            if (json)
+                arguments.append(u"--json"_s);
+            const CliRun::Run r = CliRun::posenc(arguments);
+            return Checked {r.exitCode, QJsonDocument::fromJson(r.out.toUtf8()).object(), r.out + r.err};
+        };
+        for (const Pairs pairs : {Pairs::Half, Pairs::Interleaved}) {
+            const Checked own = check(cosTable(10000.0, pairs));
+            QVERIFY2(own.exit == 0 && own.json.value(u"verdict"_s).toString() == u"correct"_s, qPrintable(own.said()));
+        }
+        const Checked module = check(cosTable(10000.0, Pairs::Half), false);
+        QVERIFY2(module.text.contains(u"cat(freqs, freqs)"_s), qPrintable(module.said()));
+        const Checked theta = check(cosTable(500000.0, Pairs::Half));
+        QVERIFY2(theta.exit == 1, qPrintable(theta.said()));
+    }
+
     // GLM-4.5V's text attention turns rotate_half's halves: the same two tensors the other way round.
     void glm45vHalfPartial()
     {

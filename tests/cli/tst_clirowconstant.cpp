@@ -218,6 +218,30 @@ private slots:
         QVERIFY2(!declared.diagnosis().contains(u"explains it"_s), qPrintable(declared.shown));
     }
 
+    // jadore801120/attention-is-all-you-need-pytorch's position_encoding_init (transformer/Models.py):
+    // row pos the paper's interleaved sinusoid at pos, row 0 (the padding index) zeros. Undeclared and
+    // declared alike correct; a zero row elsewhere, declared, stays a mistake.
+    void paddingRowIsTheDeclaredReferences()
+    {
+        constexpr std::int64_t rows = 128, d = 64;
+        const auto table = [&](std::int64_t zeroRow) {
+            std::vector<double> v;
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (std::int64_t c = 0; c < d; ++c) {
+                    const double angle = double(r) / std::pow(10000.0, double(c / 2 * 2) / double(d));
+                    v.push_back(r == zeroRow ? 0.0 : c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+                }
+            return npy({rows, d}, v);
+        };
+        const Checked undeclared = check(table(0), {});
+        QVERIFY2(undeclared.exit == 0, qPrintable(undeclared.shown));
+        const Checked declared = check(table(0), {u"--expect"_s, u"sinusoidal"_s});
+        QVERIFY2(declared.exit == 0 && declared.verdict() == u"correct"_s, qPrintable(declared.shown));
+        QVERIFY2(declared.mistakes().isEmpty(), qPrintable(declared.shown));
+        const Checked middle = check(table(50), {u"--expect"_s, u"sinusoidal"_s});
+        QVERIFY2(middle.exit == 1 && middle.verdict() == u"mistake"_s, qPrintable(middle.shown));
+    }
+
     // 48 rows that each hold RoPE's cos row at one position p, its angle formed in float32 as
     // transformers' LlamaRotaryEmbedding.forward forms it (inv_freq in float32, p · inv_freq in
     // float32, cat(freqs, freqs)), declared RoPE at theta 10000: same-row, read as the cos table

@@ -40,6 +40,7 @@ ModelRow rowOf(const QJsonObject &o)
     r.partial = o.value(u"partial"_s).toString(u"ignored"_s);
     r.layout = o.value(u"layout"_s).toString(u"half"_s);
     r.ownCodeDeinterleaves = o.value(u"own_code_deinterleaves"_s).toBool(false);
+    r.halfCosTable = o.value(u"cos_table"_s).toString() == u"half"_s;
     r.place = o.value(u"place"_s).toString(u"prefix"_s);
     r.dicts = o.value(u"dicts"_s).toString(u"one"_s);
     r.theta = o.value(u"theta"_s).toObject();

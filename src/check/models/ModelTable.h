@@ -58,6 +58,11 @@ struct ModelRow
     // modeling_deepseek.py, apply_rotary_pos_emb (q.view(b, h, s, d // 2, 2).transpose(4, 3) before
     // rotate_half). Both orders are then the declared model's.
     bool ownCodeDeinterleaves = false;
+    // Whether an interleaved model's rotary module returns its cos and sin as cat(freqs, freqs), the
+    // half layout, which the model's apply function interleaves (GLM's cos[..., :d/2]
+    // .repeat_interleave(2)) or meets with q and k de-interleaved (apply_rotary_pos_emb_interleave):
+    // a dump of the module's output is then the half table, as faithful as the interleaved one.
+    bool halfCosTable = false;
     // Where the turned columns sit: "prefix" (the first rotary_dim), or "suffix" (the last: DeepSeek-V4's
     // apply_rotary_pos_emb turns x[..., -rope_dim:]). MLA's head ("mla") is always a suffix.
     QString place;
