@@ -156,13 +156,14 @@ QString acceptedShapes()
            "rotary_dim / 2, ALiBi's slopes of H heads; also [H, 1, 1], [1, H, 1, 1]); ALiBi's key biases [H, 1, L], "
            "[B·H, 1, L], [1, H, 1, L] (BLOOM, MPT); a stack of tables, each slice checked: [B, L, d] caches, "
            "[H, L, L], [1, H, L, L], [B, H, L, L] biases (T5's position_bias read per bucket; [.., H, q, L] a step "
-           "with a cache, its queries the last q of the L keys), [B, H, L, D] and "
-           "[3, B, L, D] caches (at most %1 slices), 2-D sine maps [C, H, W] and [B, C, H, W] (DETR's "
-           "PositionEmbeddingSine and its published forms, a padded batch's images each on its valid region; "
-           "LoFTR's PositionEncodingSine, either temp_bug_fix), and DETR's map flattened row-major to [H·W, C] or "
-           "[B, H·W, C] with --expect sincos-2d --grid; pairs [.., L, K, 2]: (cos, sin) of one angle (torch.view_as_real: Meta's "
-           "freqs_cis) read as the table cat(real, imaginary), (sin, cos) (an interleaved sinusoid) as the file's "
-           "rows of 2K; complex64/128 arrays [L, K], [1, K], [B, L, K] read as cat(real, imaginary)"_s.arg(kMaxSlices);
+           "with a cache, its queries the last q of the L keys; [1, H, 1, L] a decode step's one row a head), "
+           "[B, H, L, D] and [3, B, L, D] caches (at most %1 slices), 2-D sine maps [C, H, W] and [B, C, H, W] "
+           "(DETR's PositionEmbeddingSine and its published forms, a padded batch's images each on its valid "
+           "region; LoFTR's PositionEncodingSine, either temp_bug_fix), and DETR's map flattened row-major to "
+           "[H·W, C] or [B, H·W, C] with --expect sincos-2d --grid; pairs [.., L, K, 2]: (cos, sin) of one angle "
+           "(torch.view_as_real: Meta's freqs_cis, SAM 2's axial freqs_cis) read as the table cat(real, "
+           "imaginary), (sin, cos) (an interleaved sinusoid) as the file's rows of 2K; complex64/128 arrays "
+           "[L, K], [1, K], [B, L, K] read as cat(real, imaginary)"_s.arg(kMaxSlices);
 }
 
 QString shapeText(const std::vector<std::int64_t> &shape)

@@ -1,6 +1,7 @@
 #include "CheckTensor.h"
 
 #include "BudgetAdvice.h"
+#include "CheckFamilyStack.h"
 #include "CheckQueryWindows.h"
 #include "CheckStackSlice.h"
 #include "ExitCode.h"
@@ -523,6 +524,14 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         else if (headBias && headBias->declaredKeyBiases)
             headBias->declaredKeyBiases(*match, expected.params);
     }
+    // A decode step's row a head ([1, H, 1, L]) that no family reads as key biases (CheckFamilyStack).
+    if (!match && kind == TensorShapes::Kind::Table && oneQueryRowAHead(shape)) {
+        auto step = readDecodeStep(tensor, run, err);
+        if (const int *code = std::get_if<int>(&step))
+            return *code;
+        if ((match = std::get<std::optional<TableMatch>>(std::move(step))))
+            kind = TensorShapes::Kind::Stack;
+    }
     if (kind == TensorShapes::Kind::Table) {
         auto cache = checkPaired(rows, run, asTable, err);
         if (cache) {
@@ -551,22 +560,9 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         sameRowOfADecodeStep(*match, shape, TensorShapes::notOne(shape), expected);
     if (match && match->verdict == CheckVerdict::Mistake && expected.kind == CheckExpect::Expectation::Kind::Table)
         nameAgainstReference(*match, tensor, run, kind, vectorAgainstTable, keyBiasesAgainstTable);
-    // A family's own stack of per-head maps (T5's position_bias), read by the family: the declared
-    // one's, or, undeclared, the first family's that reads it.
-    for (const FamilySpec &family : Families::all()) {
-        if (referenceStack || referenceEach)
-            break;
-        const auto &readStack = FamilyChecks::of(family.encoding).readStack;
-        const bool declaredHere
-            = expected.kind == CheckExpect::Expectation::Kind::Family && expected.family == family.encoding;
-        if (match || kind != TensorShapes::Kind::Stack || !readStack
-            || !(declaredHere || expected.kind == CheckExpect::Expectation::Kind::None))
-            continue;
-        if (auto read = readStack(shape, *rows, declaredHere ? &expected.params : nullptr, expected.mapForm)) {
-            match = std::move(*read);
-            CheckQueryWindows::judgeQueries(*match, run, expected, shape.back());
-        }
-    }
+    // A family's own stack of per-head maps (T5's position_bias), read by the family (CheckFamilyStack).
+    if (!match && kind == TensorShapes::Kind::Stack && !referenceStack && !referenceEach)
+        match = readFamilyStack(shape, *rows, run);
     if (kind == TensorShapes::Kind::Stack && !match) {
         std::vector<TableMatch> matches;
         // One-row slices are the rows of a table with its dimension of 1 dropped (stackShape).

@@ -9,7 +9,8 @@
 // x-transformers#103) it is the mistake position-offset. T5's decoder map
 // checked against an encoder's stack (--expect-table) is t5-causal, and the other way round.
 // DeBERTa's build_relative_position takes the first queries (arange(query_size)): its map stays
-// correct so. Every tensor is a float64 formula here (support/*Reference.h), never the code's own.
+// correct so. Every tensor is a float64 formula here (support/*Reference.h), never the code's own,
+// but a decode step's rows, recorded from transformers' own compute_bias (tests/data/decodebias).
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
@@ -203,6 +204,54 @@ private slots:
             const CliCheck::Checked checked = CliCheck::checkFile(map, flags);
             QVERIFY2(checked.verdict() == u"correct"_s, qPrintable(checked.shown));
         }
+    }
+
+    // A decode step's row a head, [1, 8, 1, 64], and a chunk of 4 rows, as transformers'
+    // T5Attention.forward keeps position_bias[:, :, -seq_length:, :] with a cache (recorded from its
+    // compute_bias, old and cache_position forms: tests/data/decodebias/make_decode_fixtures.py). Read
+    // as 8 heads of q queries at the last q of the 64 keys, never as an 8 x 64 table: T5's
+    // position_bias undeclared (learned), the declared reference's (correct); the encoder's buckets in
+    // the decoder's row where the decoder's are declared (t5-causal), a cell off its bucket's value
+    // (t5-bucket-value-broken) and more buckets declared than the row's (t5-buckets) named.
+    void decodeStepRow_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QString>("mistake");
+        const QStringList decoder = declaredFlags(Kind::T5Decoder), encoder = declaredFlags(Kind::T5Encoder);
+        QTest::newRow("decoder") << u"t5-decoder-step"_s << QStringList() << u"learned"_s << QString();
+        QTest::newRow("decoder declared") << u"t5-decoder-step"_s << decoder << u"correct"_s << QString();
+        QTest::newRow("encoder") << u"t5-encoder-step"_s << QStringList() << u"learned"_s << QString();
+        QTest::newRow("encoder declared") << u"t5-encoder-step"_s << encoder << u"correct"_s << QString();
+        QTest::newRow("chunk declared") << u"t5-decoder-chunk"_s << decoder << u"correct"_s << QString();
+        QTest::newRow("encoder's buckets") << u"t5-encoder-step"_s << decoder << u"mistake"_s << u"t5-causal"_s;
+        // A map of finer buckets fits any row of coarser ones: the row's own 32 buckets are read.
+        QTest::newRow("64 buckets declared")
+            << u"t5-decoder-step"_s
+            << QStringList {u"--expect"_s, u"t5"_s, u"--t5-causal"_s, u"--t5-buckets"_s, u"64"_s} << u"mistake"_s
+            << u"t5-buckets"_s;
+        QTest::newRow("cell broken") << u"t5-decoder-step-broken"_s << decoder << u"mistake"_s
+                                     << u"t5-bucket-value-broken"_s;
+        QTest::newRow("cell broken undeclared")
+            << u"t5-decoder-step-broken"_s << QStringList() << u"mistake"_s << u"t5-bucket-value-broken"_s;
+    }
+    void decodeStepRow()
+    {
+        QFETCH(QString, name);
+        QFETCH(QStringList, flags);
+        QFETCH(QString, verdict);
+        QFETCH(QString, mistake);
+        const QString file = QFINDTESTDATA(u"../data/decodebias/%1.npy"_s.arg(name));
+        QVERIFY(!file.isEmpty());
+        const CliCheck::Checked checked = CliCheck::checkFile(file, flags);
+        QVERIFY2(checked.verdict() == verdict, qPrintable(checked.shown));
+        QVERIFY2(mistake.isEmpty() ? checked.mistakes().isEmpty() : checked.mistakes().contains(mistake),
+                 qPrintable(checked.shown));
+        QCOMPARE(checked.json[u"family"_s].toString(), name.section(u'-', 0, 0));
+        const int queries = name.endsWith(u"chunk"_s) ? 4 : 1;
+        if (mistake.isEmpty() && name.startsWith(u"t5"_s))
+            QCOMPARE(checked.json[u"positions"_s][u"first"_s].toInt(), 64 - queries);
     }
 
     // A stack against a reference stack it deviates from: the reference read as T5's map, the stack

@@ -16,7 +16,8 @@
 //   positions-scaled, RoPE's linear scaling with factor 1 / c; --pe-scale typed to a few digits, and
 //   refused on a table it cannot apply to;
 // - DETR's map flattened to [H·W, C] (pos.flatten(2).permute(0, 2, 1)) under --expect sincos-2d
-//   --grid: the map's form, --map-form held to; a reference holding +inf or NaN refused in a line.
+//   --grid: the map's form, --map-form held to; a reference holding +inf or NaN refused in a line;
+// - a complex rotary cache (SAM 2's axial, Llama's) as view_as_real dumps it.
 // Every table is computed here in float64 from the formulas, then rounded once to float32.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
@@ -526,6 +527,46 @@ private slots:
             QVERIFY2(refused.exitCode == 3 && refused.out.isEmpty() && refused.err.count(u'\n') == 1
                          && refused.err.contains(u"row 3, column 5 holds"_s),
                      qPrintable(refused.out + refused.err));
+        }
+    }
+
+    // A complex rotary cache dumped as torch.view_as_real(freqs_cis) [N, dim / 2, 2] (recorded from the
+    // reference code,
+    // tests/data/decodebias/make_decode_fixtures.py): SAM 2's compute_axial_cis (facebookresearch/sam2,
+    // sam2/modeling/position_encoding.py) as 2-D RoPE's axial cos | sin, Meta Llama's
+    // precompute_freqs_cis as RoPE's; never a mistake, the declared reference's when declared; t_x and
+    // t_y exchanged (grid-axes-swapped), another theta (rope-theta) named.
+    void complexCacheDumps_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("mistake"); // empty: correct declared, never a mistake undeclared
+        const QStringList axial {u"--expect"_s,   u"rope-2d"_s, u"--rope-2d-style"_s, u"axial"_s,
+                                 u"--head-dim"_s, u"64"_s,      u"--grid"_s,          u"16,16"_s};
+        QTest::newRow("sam2") << u"sam2-axial-cis"_s << axial << QString();
+        QTest::newRow("sam2 swapped") << u"sam2-axial-cis-swapped"_s << axial << u"grid-axes-swapped"_s;
+        QTest::newRow("llama") << u"llama-freqs-cis"_s << ropeFlags(10000, 128) << QString();
+        QTest::newRow("llama theta") << u"llama-freqs-cis-theta"_s << ropeFlags(10000, 128) << u"rope-theta"_s;
+    }
+    void complexCacheDumps()
+    {
+        QFETCH(QString, name);
+        QFETCH(QStringList, flags);
+        QFETCH(QString, mistake);
+        const QString path = QFINDTESTDATA(u"../data/decodebias/%1.npy"_s.arg(name));
+        QVERIFY(!path.isEmpty());
+        const CliCheck::Checked declared = CliCheck::checkFile(path, flags);
+        if (mistake.isEmpty()) {
+            QVERIFY2(declared.verdict() == u"correct"_s, qPrintable(declared.shown));
+            // Undeclared, SAM 2's theta and head read as 2-D RoPE's axial form, which no preset ships: a
+            // variant; Llama's cache is also diffusers' flipped timestep embedding, correct either way.
+            const CliCheck::Checked alone = CliCheck::checkFile(path, {});
+            const bool sam2 = name.startsWith(u"sam2"_s);
+            QVERIFY2(alone.verdict() == (sam2 ? u"variant"_s : u"correct"_s)
+                         && (!sam2 || alone.json[u"family"_s].toString() == u"rope-2d"_s),
+                     qPrintable(alone.shown));
+        } else {
+            QVERIFY2(CliCheck::named(declared.json, {mistake}), qPrintable(declared.shown));
         }
     }
 };

@@ -64,6 +64,7 @@ struct HeadReading
     std::int64_t deviating = 0;
     std::int64_t compared = 0;
     std::int64_t distinct = 0; // buckets' values that differ from one another
+    std::int64_t shared = 0; // buckets whose value another bucket holds too
     // The cells of buckets that hold more than one offset, which show the map, and those of them off.
     std::int64_t evidence = 0, evidenceDeviating = 0;
     // The first deviating cell: its place, value, and its bucket's.
@@ -111,6 +112,7 @@ HeadReading readHead(const std::vector<float> &cells, std::int64_t queries, std:
     }
     HeadReading r;
     r.distinct = values.size();
+    r.shared = std::int64_t(mode.size()) - r.distinct;
     for (std::int64_t i = 0; i < queries; ++i) {
         for (std::int64_t j = 0; j < length; ++j) {
             const float v = cells[std::size_t(i * length + j)];
@@ -140,7 +142,7 @@ struct Reading
 {
     Map map;
     std::vector<HeadReading> heads;
-    std::int64_t deviating = 0, compared = 0, distinct = 0, evidence = 0, evidenceDeviating = 0;
+    std::int64_t deviating = 0, compared = 0, distinct = 0, evidence = 0, evidenceDeviating = 0, shared = 0;
 };
 
 QString mapWords(const Map &m)
@@ -214,6 +216,31 @@ std::optional<std::int64_t> slicesOf(const std::vector<std::int64_t> &shape, con
     return slices;
 }
 
+// The window the queries were read at (a decode step's one row, or q rows), said with the other
+// window the check cannot tell it from.
+QString windowWords(std::int64_t queries, std::int64_t length, std::int64_t start)
+{
+    const std::int64_t cacheStart = length - queries;
+    const bool one = queries == 1;
+    const QString which = one ? u"the query"_s : u"the %1 queries"_s.arg(queries);
+    const QString last = one
+        ? u"position %1, the last of the %2 keys (a decode step's row)"_s.arg(cacheStart).arg(length)
+        : u"positions %1..%2, the last of the %3 keys"_s.arg(cacheStart).arg(length - 1).arg(length);
+    const QString first = one ? u"position 0"_s : u"positions 0..%1"_s.arg(queries - 1);
+    if (start == cacheStart)
+        return u"%1 read at %2, as T5Attention.forward keeps %3 with a cache of %4 (position_bias[:, :, "
+               "-seq_length:, :]); %5 would be as faithful a window, and the check cannot tell which the caller "
+               "meant: --positions A:B declares it"_s.arg(which, last, one ? u"it"_s : u"them"_s)
+                   .arg(cacheStart)
+                   .arg(first + u", the first of the keys"_s);
+    return u"%1 read at %2, the first of the %3 keys (compute_bias without a cache), where T5Attention.forward "
+           "with a cache of %4 keys keeps %5; both windows are faithful, and the check cannot tell which the "
+           "caller meant: --positions A:B declares it"_s.arg(which, first)
+               .arg(length)
+               .arg(cacheStart)
+               .arg(last);
+}
+
 } // namespace
 
 std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const TableRows &rows,
@@ -221,10 +248,11 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
 {
     if (shape.size() < 3 || shape.back() < 2 || shape.back() > kMaxLength)
         return std::nullopt;
-    // A head of q queries over k keys: q = k without a cache, q < k with one.
+    // A head of q queries over k keys: q = k without a cache, q < k with one (q = 1 a decode step's
+    // row, [1, H, 1, L]).
     const std::int64_t length = shape.back();
     const std::int64_t queries = shape[shape.size() - 2];
-    if (queries < 2 || queries > length)
+    if (queries < 1 || queries > length)
         return std::nullopt;
     const std::int64_t heads = shape[shape.size() - 3];
     const std::optional<std::int64_t> sliceCount = slicesOf(shape, rows);
@@ -248,14 +276,19 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
             r.deviating += h.deviating;
             r.compared += h.compared;
             r.distinct = std::max(r.distinct, h.distinct);
+            r.shared += h.shared;
             r.evidence += h.evidence;
             r.evidenceDeviating += h.evidenceDeviating;
             r.heads.push_back(h);
         }
     }
-    // The map with the fewest cells off their bucket's value, the declared one first of equals.
-    const auto best = std::min_element(readings.begin(), readings.end(),
-                                       [](const Reading &a, const Reading &b) { return a.deviating < b.deviating; });
+    // The map with the fewest cells off their bucket's value; of those, the one whose buckets hold
+    // values of their own (a learned weight's buckets differ): a map of finer buckets fits any head of
+    // coarser ones, its buckets sharing values (a decode step's row of the encoder's 16 buckets a side
+    // fits the decoder's 32, whose row holds only keys before the query). Then the declared one first.
+    const auto best = std::min_element(readings.begin(), readings.end(), [](const Reading &a, const Reading &b) {
+        return a.deviating < b.deviating || (a.deviating == b.deviating && a.shared < b.shared);
+    });
     // A map holds where at most one cell in a hundred is off, and one in ten of the cells that show it
     // (those of buckets of more than one offset: a bias of another family differs there), and the
     // buckets hold values of their own.
@@ -290,20 +323,7 @@ std::optional<TableMatch> read(const std::vector<std::int64_t> &shape, const Tab
     const std::int64_t cacheStart = length - queries;
     if (cacheStart > 0) {
         PositionWindow window {m.start, m.start + queries - 1, false, true, {}};
-        window.ambiguity = m.start == cacheStart
-            ? u"the %1 queries read at positions %2..%3, the last of the %4 keys, as T5Attention.forward keeps them "
-              "with a cache of %2 (position_bias[:, :, -seq_length:, :]); the first %1 would be as faithful a "
-              "window, and the check cannot tell which the caller meant: --positions A:B declares it"_s.arg(queries)
-                  .arg(cacheStart)
-                  .arg(length - 1)
-                  .arg(length)
-            : u"the %1 queries read at positions 0..%2, the first of the %3 keys (compute_bias without a cache), "
-              "where T5Attention.forward with a cache of %4 keys keeps the last %1 (%4..%5); both windows are "
-              "faithful, and the check cannot tell which the caller meant: --positions A:B declares it"_s.arg(queries)
-                  .arg(queries - 1)
-                  .arg(length)
-                  .arg(cacheStart)
-                  .arg(length - 1);
+        window.ambiguity = windowWords(queries, length, m.start);
         match.positions = window;
         match.notes.append(window.ambiguity);
     }
