@@ -31,7 +31,12 @@ const QColor kEffectTemperature(0, 158, 115);
 const QColor kEffectChunk(86, 180, 233);
 const QColor kEffectPaddingShade(150, 150, 150, 70);
 
-QCPRange effectRange(const QList<const PositionEffectData::Band *> &bands, double least, double most)
+// [least, most] of the bands, 8 % wider. Where they span no more than a rounding of `scale` (the
+// size of the quantities they are differences of, or their own), the axis spans `scale` about them
+// instead: a difference that is 0, exactly or to float64's rounding, read ±5e-14 on T5's axis, a
+// scale chosen from nothing.
+QCPRange effectRange(const QList<const PositionEffectData::Band *> &bands, double least, double most,
+                     double scale = 0.0)
 {
     double a = least, b = most;
     for (const auto *band : bands) {
@@ -42,7 +47,14 @@ QCPRange effectRange(const QList<const PositionEffectData::Band *> &bands, doubl
             if (std::isfinite(v))
                 b = std::max(b, v);
     }
-    const double pad = 0.08 * std::max(b - a, 1e-12);
+    // Far above float64's rounding of a sum of a head's products, far below float32's (2^-24).
+    constexpr double kRounding = 1e-9;
+    const double size = std::max({scale, std::abs(a), std::abs(b)});
+    if (b - a <= kRounding * size || !(size > 0.0)) {
+        const double half = 0.5 * (size > 0.0 ? std::max(scale, size) : 1.0);
+        return {0.5 * (a + b) - half, 0.5 * (a + b) + half};
+    }
+    const double pad = 0.08 * (b - a);
     return {a - pad, b + pad};
 }
 
@@ -269,12 +281,14 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const bool named = d.kind == PositionEffect::ScoreKind::Panel || d.kind == PositionEffect::ScoreKind::TermProduct;
     const QString score = named ? d.scoreWords : u"score"_s;
     m_rects[0]->axis(QCPAxis::atLeft)->setLabel(terse ? score : d.scoreWords);
-    m_rects[0]->axis(QCPAxis::atLeft)->setRange(effectRange({&d.scoreReference, &d.scoreChosen}, 0.0, 0.0));
-    // The difference of what the first panel draws, named as it is there ("Δ ALiBi bias").
+    const QCPRange scores = effectRange({&d.scoreReference, &d.scoreChosen}, 0.0, 0.0);
+    m_rects[0]->axis(QCPAxis::atLeft)->setRange(scores);
+    // The difference of what the first panel draws, named as it is there ("Δ ALiBi bias"), on the
+    // scores' scale where it is 0 to rounding.
     m_rects[1]->axis(QCPAxis::atLeft)->setLabel(terse ? u"Δ %1"_s.arg(score) : u"chosen − reference"_s);
     m_rects[1]
         ->axis(QCPAxis::atLeft)
-        ->setRange(effectRange({&d.difference, rotary ? &d.float32 : &d.difference}, 0.0, 0.0));
+        ->setRange(effectRange({&d.difference, rotary ? &d.float32 : &d.difference}, 0.0, 0.0, scores.size()));
     const bool absolute = d.term || d.temperature;
     showAbsolutePanel(absolute || d.chunk);
     m_rects[2]->axis(QCPAxis::atLeft)->setLabel(d.term ? u"‖ΔPE‖"_s : d.temperature ? u"temperature"_s : QString());
@@ -316,6 +330,21 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const QString term = u"‖ΔPE‖ %1 %2"_s.arg(largest, effectLargestText(d.largestTerm));
     ShorterLabels::setText(m_panelTitles[2],
                            d.term ? QStringList {u"absolute position: %1"_s.arg(term), term} : QStringList());
+    // A row mostly padding (left-padding's 1,000 tokens after 31,768 pads) drew its tokens in the
+    // axis's last 3 %: the default view shows its real tokens, a tenth of their span of padding
+    // before and after them for context. A view zoomed or panned keeps its own columns.
+    QCPAxis *columns = m_rects[0]->axis(QCPAxis::atBottom);
+    if (!d.padding.isEmpty() && d.cols > 0 && std::abs(columns->range().lower + 0.5) < 1e-9
+        && std::abs(columns->range().upper - (double(d.cols) - 0.5)) < 1e-9) {
+        double first = 0.0, end = double(d.cols);
+        if (d.padding.front().first == 0)
+            first = double(d.padding.front().second);
+        if (d.padding.back().second == d.cols)
+            end = std::max(first, double(d.padding.back().first));
+        const double context = 0.1 * std::max(end - first, 1.0);
+        if (end - first < 0.5 * double(d.cols))
+            columns->setRange(std::max(first - context, 0.0) - 0.5, std::min(end + context, double(d.cols)) - 0.5);
+    }
     // The padding, shaded in every panel (the first run; the figure's caption says how many).
     for (std::size_t i = 0; i < m_rects.size(); ++i) {
         const bool any = !d.padding.isEmpty();
