@@ -63,8 +63,9 @@ QString endMarker(const QString &name)
     return u"<!-- %1 ends -->"_s.arg(name);
 }
 
-QString page(const HelpPage &help, const QString &title, int level)
+QString page(const HelpPage &whole, const QString &title, int level)
 {
+    const HelpPage help = whole.viewed(HelpPage::View::Whole);
     QStringList out {QString(level, u'#') + u' ' + title, QString()};
     if (!help.usage.isEmpty())
         out << u"```"_s << help.usage << u"```"_s << QString();

@@ -109,6 +109,10 @@ QList<CommandOption> helpOptions()
              u"write, from the command list and the parameter table, the man page (man), a shell's completion "
              "(bash, zsh, fish) or the user guide's reference of commands and parameters (guide)"_s,
              generatedKinds()},
+            {{u"all"_s},
+             {},
+             u"with TOPIC: its whole page, as the man page and the user guide give it (a terminal's page of a long "
+             "topic, check's, shows its common options and says what it leaves out)"_s},
             CommandOptions::help()};
 }
 
@@ -116,12 +120,13 @@ HelpPage helpHelp()
 {
     HelpPage page;
     page.topic = u"help"_s;
-    page.usage = {u"posenc help [TOPIC]"_s, u"posenc help --generate KIND"_s};
+    page.usage = {u"posenc help [TOPIC [--all]]"_s, u"posenc help --generate KIND"_s};
     page.section().paragraph(
         u"Without TOPIC, the usage of every command, the most used options and examples (as posenc --help). With "
         "TOPIC, its page: a command's (as posenc COMMAND --help), the parameters', the window's or the environment's, "
-        "wrapped to the terminal's width. Every help text, the man page, the completions and the guide's reference "
-        "come from one source, the program's command list and parameter table."_s);
+        "wrapped to the terminal's width; with --all too, its whole page, every option and section. Every help "
+        "text, the man page, the completions and the guide's reference come from one source, the program's command "
+        "list and parameter table."_s);
     page.section(u"TOPIC"_s).paragraph(helpTopics().join(u", "_s));
     QList<HelpItem> options;
     for (const CommandOption &option : helpOptions())
@@ -129,6 +134,7 @@ HelpPage helpHelp()
     page.section(u"Options"_s).items(options);
     page.section(u"Examples"_s)
         .examples({{u"posenc help parameters"_s, u"every parameter, by family"_s},
+                   {u"posenc help check --all"_s, u"check's whole page: every option, finding and published form"_s},
                    {u"posenc help --generate bash > posenc.bash"_s, u"bash's completion"_s},
                    {u"posenc help --generate man | man -l -"_s, u"the man page"_s}});
     return page;
@@ -152,8 +158,10 @@ int runHelpCommand(const QStringList &arguments, QTextStream &out, QTextStream &
     const QStringList positional = parser.positionalArguments();
     if (parser.isSet(u"generate"_s)) {
         const QString kind = parser.value(u"generate"_s);
-        if (!positional.isEmpty())
-            return usageError(u"--generate takes no TOPIC; got '%1'"_s.arg(positional.join(u' ')));
+        if (!positional.isEmpty() || parser.isSet(u"all"_s))
+            return usageError(positional.isEmpty()
+                                  ? u"--generate takes no --all: what it writes is whole"_s
+                                  : u"--generate takes no TOPIC; got '%1'"_s.arg(positional.join(u' ')));
         if (kind == u"man"_s)
             out << ManPage::text();
         else if (kind == u"bash"_s)
@@ -171,15 +179,16 @@ int runHelpCommand(const QStringList &arguments, QTextStream &out, QTextStream &
     }
     if (positional.size() > 1)
         return usageError(u"give one TOPIC; got '%1'"_s.arg(positional.join(u' ')));
+    const HelpPage::View view = parser.isSet(u"all"_s) ? HelpPage::View::Whole : HelpPage::View::Terminal;
     if (positional.isEmpty()) {
-        out << HelpText::render(shortHelp(), HelpText::width());
+        out << HelpText::render(shortHelp(), HelpText::width(), view);
         return ExitDone;
     }
     const auto page = topicPage(positional.front());
     if (!page)
         return usageError(u"TOPIC must be one of %1; got %2"_s.arg(helpTopics().join(u", "_s),
                                                                    ParamError::quoted(positional.front())));
-    out << HelpText::render(*page, HelpText::width());
+    out << HelpText::render(*page, HelpText::width(), view);
     return ExitDone;
 }
 

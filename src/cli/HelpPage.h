@@ -32,12 +32,22 @@ struct HelpBlock
 
 struct HelpSection
 {
+    // Where the section is shown. A terminal shows a page a user reads at once; the man page, the
+    // user guide and `posenc help TOPIC --all` the whole reference.
+    enum class Shown {
+        Everywhere,
+        Terminal, // the terminal's page only: a digest of sections of the whole (the common options)
+        Whole, // the whole page only: the terminal's page names it and where it is
+    };
+
     QString heading; // "Options"; empty for the page's opening paragraphs
     QList<HelpBlock> blocks;
+    Shown shown = Shown::Everywhere;
 
     HelpSection &paragraph(const QString &text);
     HelpSection &items(const QList<HelpItem> &items);
     HelpSection &examples(const QList<HelpItem> &examples);
+    HelpSection &shownIn(Shown where);
 };
 
 struct HelpPage
@@ -48,6 +58,14 @@ struct HelpPage
 
     // A new section at the end, to fill.
     HelpSection &section(const QString &heading = {});
+
+    enum class View {
+        Terminal, // --help, posenc help TOPIC
+        Whole, // the man page, the guide, posenc help TOPIC --all
+    };
+    // The page as `view` shows it: its sections shown there. A terminal's page that leaves sections
+    // out ends by naming them and where they are (posenc help TOPIC --all, the man page, the guide).
+    HelpPage viewed(View view) const;
 };
 
 } // namespace posenc

@@ -143,8 +143,9 @@ QStringList wrapCommand(const QString &command, int width)
     return lines;
 }
 
-QString render(const HelpPage &page, int width)
+QString render(const HelpPage &whole, int width, HelpPage::View view)
 {
+    const HelpPage page = whole.viewed(view);
     QStringList lines;
     // "Usage: " and the synopsis lines under one another, each wrapped under its words.
     constexpr int kUsageIndent = 7;

@@ -20,8 +20,8 @@ int width();
 // a line is cut after a '|', ',' or '/' where one fits, else where the line ends.
 QStringList wrap(const QString &text, int width);
 
-// The page at `width` columns.
-QString render(const HelpPage &page, int width);
+// The page as `view` shows it (a terminal's page unless asked for the whole), at `width` columns.
+QString render(const HelpPage &page, int width, HelpPage::View view = HelpPage::View::Terminal);
 
 // A command line in lines of at most `width` characters, cut between words with a shell's
 // continuation " \", so that the lines still run when pasted.

@@ -68,7 +68,7 @@ void sectionsOf(QStringList &out, const HelpPage &page, const QString &prefix)
 // A command's page inside COMMANDS: its synopsis, then its sections, each heading in italics.
 void commandPage(QStringList &out, const Command &command)
 {
-    const HelpPage page = command.help();
+    const HelpPage page = command.help().viewed(HelpPage::View::Whole);
     out << u".SS "_s + escaped(u"posenc "_s + command.name) << u".nf"_s;
     for (const QString &line : page.usage)
         out << synopsisLine(line, command.name);
@@ -88,9 +88,9 @@ void exitStatus(QStringList &out)
     out << u".PP"_s
         << textLine(u"A code means one kind of outcome, whatever the command; each command's page says what it "
                     "means there, as below."_s);
-    QList<std::pair<QString, HelpPage>> pages {{u"posenc"_s, Commands::window().help()}};
+    QList<std::pair<QString, HelpPage>> pages {{u"posenc"_s, Commands::window().help().viewed(HelpPage::View::Whole)}};
     for (const Command &command : Commands::all())
-        pages.append({u"posenc "_s + command.name, command.help()});
+        pages.append({u"posenc "_s + command.name, command.help().viewed(HelpPage::View::Whole)});
     std::map<int, QStringList> meanings;
     const QString heading = u"Exit status"_s;
     for (const auto &[name, page] : pages) {
@@ -175,7 +175,7 @@ QString text()
     const HelpPage summary = shortHelp();
     out << u".SH DESCRIPTION"_s;
     blocks(out, summary.sections.front());
-    const HelpPage window = Commands::window().help();
+    const HelpPage window = Commands::window().help().viewed(HelpPage::View::Whole);
     blocks(out, window.sections.front());
     out << u".PP"_s
         << textLine(u"Each command below takes --help, and posenc help TOPIC gives the same page; the user guide, "

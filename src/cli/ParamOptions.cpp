@@ -11,6 +11,8 @@
 #include "core/ParamText.h"
 #include "io/Preset.h"
 
+#include <QHash>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::ParamOptions {
@@ -72,10 +74,20 @@ QString inferFamily(Params &params, const Given &given, const Clues &clues)
         alternatives(clueWords, u"and"_s), all.size() == 1 ? u"fits"_s : u"fit"_s, alternatives(choices, u"or"_s));
 }
 
+// Other names of a parameter's flag, by its key: the word a user types for it where it is not the
+// flag's (--cls for MAE's cls token). The command line takes them and a shell completes them; a
+// session's key is the flag's alone. The parameter's help line names them.
+const QHash<QString, QStringList> &flagAliases()
+{
+    static const QHash<QString, QStringList> aliases {{u"cls-token"_s, {u"cls"_s}}};
+    return aliases;
+}
+
 // The option of a parameter row: its choices are what a shell completes, a matrix's a path.
 CommandOption optionOf(const ParamSpec &row)
 {
-    CommandOption option {{row.key}, row.kind == ParamKind::Switch ? QString() : row.valueName, row.helpLine()};
+    CommandOption option {QStringList {row.key} + flagAliases().value(row.key),
+                          row.kind == ParamKind::Switch ? QString() : row.valueName, row.helpLine()};
     if (row.kind == ParamKind::Choice || row.kind == ParamKind::ChoiceOrNumber)
         option.values = row.choices;
     // A matrix read from a file (--tokens, a matrix row too, lists rows of one).

@@ -12,5 +12,6 @@ extern const Table kDiverging;
 extern const Table kViridis;
 extern const Table kCividis;
 extern const Table kMagma;
+extern const Table kCoolwarm;
 
 } // namespace posenc::ColormapTables

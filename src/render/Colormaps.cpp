@@ -12,19 +12,29 @@ namespace posenc::Colormaps {
 
 namespace {
 
-const ColormapTables::Table &table(Colormap map)
+const ColormapTables::Table &table(Colormap::Table which)
 {
-    switch (map) {
-    case Colormap::Diverging:
+    switch (which) {
+    case Colormap::Table::Diverging:
         return ColormapTables::kDiverging;
-    case Colormap::Viridis:
+    case Colormap::Table::Viridis:
         return ColormapTables::kViridis;
-    case Colormap::Cividis:
+    case Colormap::Table::Cividis:
         return ColormapTables::kCividis;
-    case Colormap::Magma:
+    case Colormap::Table::Magma:
         return ColormapTables::kMagma;
+    case Colormap::Table::Coolwarm:
+        return ColormapTables::kCoolwarm;
     }
     return ColormapTables::kViridis;
+}
+
+// Entry i of the map: of its table, or from the table's other end where the map is reversed, as
+// matplotlib's NAME_r is NAME's lookup table backwards (Colormap.reversed, cm.py).
+const std::array<double, 3> &entry(Colormap map, std::size_t i)
+{
+    const ColormapTables::Table &entries = table(map.table);
+    return entries[map.reversed ? entries.size() - 1 - i : i];
 }
 
 // The nearest 8-bit colour to a table entry.
@@ -40,12 +50,11 @@ QColor entryColor(const std::array<double, 3> &entry)
 // (docs/ARCHITECTURE.md, Colour maps).
 QCPColorGradient makeGradient(Colormap map)
 {
-    const ColormapTables::Table &entries = table(map);
-    const int size = static_cast<int>(entries.size());
+    const int size = static_cast<int>(std::tuple_size_v<ColormapTables::Table>);
     QMap<double, QColor> stops;
     for (int i = 0; i < size; ++i)
-        stops.insert(i * (1.0 / size), entryColor(entries[static_cast<std::size_t>(i)]));
-    stops.insert(1.0, entryColor(entries.back()));
+        stops.insert(i * (1.0 / size), entryColor(entry(map, static_cast<std::size_t>(i))));
+    stops.insert(1.0, entryColor(entry(map, static_cast<std::size_t>(size - 1))));
     QCPColorGradient g;
     g.setColorStops(stops);
     g.setColorInterpolation(QCPColorGradient::ciRGB);
@@ -62,11 +71,17 @@ QCPColorGradient makeGradient(Colormap map)
 // gradient at every filling, and making the 257 stops anew was an eighth of a panel's filling.
 QCPColorGradient gradient(Colormap map)
 {
-    static const std::array<QCPColorGradient, 4> made {makeGradient(Colormap::Diverging),
-                                                       makeGradient(Colormap::Viridis), makeGradient(Colormap::Cividis),
-                                                       makeGradient(Colormap::Magma)};
-    const auto index = static_cast<std::size_t>(map);
-    return index < made.size() ? made[index] : made[1];
+    static const QList<std::pair<Colormap, QCPColorGradient>> made = [] {
+        QList<std::pair<Colormap, QCPColorGradient>> list;
+        for (const Colormap each : all())
+            list.append({each, makeGradient(each)});
+        return list;
+    }();
+    for (const auto &[each, itsGradient] : made) {
+        if (each == map)
+            return itsGradient;
+    }
+    return made.front().second;
 }
 
 QColor notNumberColor()
@@ -76,11 +91,10 @@ QColor notNumberColor()
 
 QColor colorAt(Colormap map, double t)
 {
-    const ColormapTables::Table &entries = table(map);
+    constexpr std::size_t size = std::tuple_size_v<ColormapTables::Table>;
     const double clamped = std::isnan(t) ? 0.0 : std::clamp(t, 0.0, 1.0);
-    const auto index
-        = std::min(static_cast<std::size_t>(clamped * static_cast<double>(entries.size())), entries.size() - 1);
-    return entryColor(entries[index]);
+    const auto index = std::min(static_cast<std::size_t>(clamped * static_cast<double>(size)), size - 1);
+    return entryColor(entry(map, index));
 }
 
 Colormap forSignedData(bool isSigned)

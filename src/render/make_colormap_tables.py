@@ -5,7 +5,10 @@ Run by hand with Debian's python3-matplotlib when a map is added; the program do
 matplotlib. Each entry is what matplotlib's colour map object gives for index i (its lookup
 table), written with repr() so that the doubles are matplotlib's own: viridis, cividis and
 magma are its ListedColormaps (the values of _cm_listed.py), diverging is RdBu_r, ColorBrewer's
-11 RdBu colours resampled to 256 entries as matplotlib resamples them.
+11 RdBu colours resampled to 256 entries as matplotlib resamples them, and coolwarm Kenneth
+Moreland's diverging map, the 33 points of _cm.py's _coolwarm_data resampled to 256 the same way.
+A reversed map (NAME_r) is not written: the program reads its table backwards, as matplotlib's
+Colormap.reversed does.
 Usage: /usr/bin/python3 src/render/make_colormap_tables.py
 """
 import os
@@ -19,6 +22,7 @@ MAPS = [
     ("Viridis", "viridis", "Smith, van der Walt and Firing (CC0)"),
     ("Cividis", "cividis", "Nunez, Anderton and Renslow (matplotlib's licence)"),
     ("Magma", "magma", "Smith and van der Walt (CC0)"),
+    ("Coolwarm", "coolwarm", "Kenneth Moreland's diverging map, CoolWarmFloat33 (matplotlib's licence)"),
 ]
 
 here = os.path.dirname(os.path.abspath(__file__))

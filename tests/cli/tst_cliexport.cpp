@@ -186,23 +186,34 @@ void TestCliExport::namedSizesAreTheDialogsPresets()
 }
 
 // matplotlib's RdBu_r is our diverging map entry for entry (tst_colormaps): the name is taken, and
-// draws the same bytes. Before: refused (exit 2).
+// draws the same bytes; so does RdBu, its reverse, as diverging_r. coolwarm and every map's NAME_r
+// are taken too. Before: RdBu, coolwarm and every _r refused (exit 2).
 void TestCliExport::matplotlibsNameOfTheDivergingMap()
 {
-    const QString ours = path(u"diverging.png"_s);
-    const QString theirs = path(u"rdbu_r.png"_s);
-    for (const auto &[file, name] : {std::pair {ours, u"diverging"_s}, std::pair {theirs, u"RdBu_r"_s}}) {
-        const Run run = posenc(QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, file, u"--colormap"_s, name} + kSmall);
-        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QList<std::pair<QString, QString>> sameMaps {{u"diverging"_s, u"RdBu_r"_s}, {u"diverging_r"_s, u"RdBu"_s}};
+    for (const auto &[ourName, theirName] : sameMaps) {
+        const QString ours = path(ourName + u".png"_s);
+        const QString theirs = path(theirName + u"-mpl.png"_s);
+        for (const auto &[file, name] : {std::pair {ours, ourName}, std::pair {theirs, theirName}}) {
+            const Run run
+                = posenc(QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, file, u"--colormap"_s, name} + kSmall);
+            QVERIFY2(run.exitCode == 0, qPrintable(name + u": "_s + run.err));
+        }
+        QCOMPARE(readAll(theirs), readAll(ours));
+        QFile::remove(ours);
+        QFile::remove(theirs);
     }
-    QCOMPARE(readAll(theirs), readAll(ours));
-    // A name that is not our table stays refused, naming the maps.
+    for (const QString &name : {u"coolwarm"_s, u"coolwarm_r"_s, u"viridis_r"_s}) {
+        const QString file = path(name + u".png"_s);
+        const Run run = posenc(QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, file, u"--colormap"_s, name} + kSmall);
+        QVERIFY2(run.exitCode == 0, qPrintable(name + u": "_s + run.err));
+        QFile::remove(file);
+    }
+    // A name that is none of our tables stays refused, naming the maps.
     const Run refused = posenc(
-        QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, path(u"rdbu.png"_s), u"--colormap"_s, u"RdBu"_s} + kSmall);
+        QStringList {u"export"_s, u"heatmap"_s, u"-o"_s, path(u"jet.png"_s), u"--colormap"_s, u"jet"_s} + kSmall);
     QCOMPARE(refused.exitCode, 2);
-    QVERIFY2(refused.err.contains(u"--colormap"_s) && refused.err.contains(u"diverging"_s), qPrintable(refused.err));
-    QFile::remove(ours);
-    QFile::remove(theirs);
+    QVERIFY2(refused.err.contains(u"--colormap"_s) && refused.err.contains(u"coolwarm_r"_s), qPrintable(refused.err));
 }
 
 void TestCliExport::aLongTitleIsShortenedAndKeptWhole()

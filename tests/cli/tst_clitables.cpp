@@ -290,6 +290,9 @@ void TestCliTables::maxLenFollowsTheGrid_data()
     // Before: refused until --max-len 197 was given too. Where max_len is not given it is the
     // largest up to its default (1024) that the grid allows; given, it is never changed.
     QTest::newRow("14x14 and cls") << QStringList {u"--grid"_s, u"14,14"_s, u"--cls-token"_s} << 197;
+    // As a grid is written and the token named: --grid 14x14 --cls. Before: "Unknown option 'cls'",
+    // and 14x14 refused.
+    QTest::newRow("14x14 and --cls, as typed") << QStringList {u"--grid"_s, u"14x14"_s, u"--cls"_s} << 197;
     QTest::newRow("7x9") << QStringList {u"--grid"_s, u"7,9"_s} << 63;
     QTest::newRow("a grid larger than the default") << QStringList {u"--grid"_s, u"64,64"_s} << 1024;
     QTest::newRow("fewer rows given") << QStringList {u"--grid"_s, u"14,14"_s, u"--max-len"_s, u"50"_s} << 50;

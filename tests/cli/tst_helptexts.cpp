@@ -127,6 +127,7 @@ private slots:
     void noLineWiderThanTheTerminal_data();
     void noLineWiderThanTheTerminal();
     void aCommandsHelpIsItsTopic();
+    void checksPageIsReadableAndWholeWithAll();
     void manPageIsTheProgramsOwn();
     void manPageNamesEveryParameterAndOption();
     void manPageHasNoRoffWarnings();
@@ -177,7 +178,7 @@ void TestHelpTexts::noLineWiderThanTheTerminal_data()
     QTest::addColumn<QStringList>("arguments");
     QTest::addColumn<QString>("columns");
     QTest::addColumn<int>("width");
-    QList<QStringList> pages {{u"--help"_s}};
+    QList<QStringList> pages {{u"--help"_s}, {u"help"_s, u"check"_s, u"--all"_s}};
     for (const QString &topic : Commands::names() + QStringList {u"parameters"_s, u"window"_s, u"environment"_s})
         pages.append({u"help"_s, topic});
     for (const Command &command : Commands::all())
@@ -214,6 +215,58 @@ void TestHelpTexts::aCommandsHelpIsItsTopic()
     const CliRun::Run unknown = helpAt({u"help"_s, u"nothing"_s}, QString());
     QCOMPARE(unknown.exitCode, 2);
     QVERIFY2(unknown.err.contains(u"parameters"_s) && unknown.err.contains(u"export"_s), qPrintable(unknown.err));
+}
+
+// posenc help check was 619 lines at 100 columns: every option's reference and the checks of a
+// config and of position ids. The terminal's page is one a user reads: the usage, the common
+// options, the examples and the verdicts' exit codes, then what it leaves out and where it is; the
+// whole page (--all, the man page, the guide) has every option.
+void TestHelpTexts::checksPageIsReadableAndWholeWithAll()
+{
+    const CliRun::Run page = helpAt({u"help"_s, u"check"_s}, QString());
+    QCOMPARE(page.exitCode, 0);
+    const QStringList lines = page.out.trimmed().split(u'\n');
+    QVERIFY2(lines.size() <= 100, qPrintable(QString::number(lines.size())));
+    for (const QString &heading : {u"Common options:"_s, u"Examples:"_s, u"Exit status:"_s})
+        QVERIFY2(lines.contains(heading), qPrintable(heading));
+    QVERIFY(!lines.contains(u"Options:"_s));
+    for (const QString &verdict : {u"correct"_s, u"mistake"_s, u"variant"_s, u"learned"_s, u"unknown"_s})
+        QVERIFY2(page.out.contains(verdict + u':'), qPrintable(verdict));
+    QVERIFY2(page.out.simplified().contains(u"posenc help check --all"_s), qPrintable(page.out));
+    QCOMPARE(helpAt({u"check"_s, u"--help"_s}, QString()).out, page.out);
+
+    const CliRun::Run whole = helpAt({u"help"_s, u"check"_s, u"--all"_s}, QString());
+    QCOMPARE(whole.exitCode, 0);
+    QVERIFY(whole.out.size() > 3 * page.out.size());
+    QVERIFY(!whole.out.contains(u"Common options:"_s));
+    const qsizetype options = whole.out.indexOf(u"\nOptions:\n"_s);
+    QVERIFY(options > 0);
+    const QString optionsSection = whole.out.mid(options);
+    const Command &check = *Commands::find(u"check"_s);
+    for (const CommandOption &option : check.options()) {
+        if (!option.hidden)
+            QVERIFY2(whole.out.contains(option.spelling()), qPrintable(option.spelling()));
+    }
+    // Each common option is one of check's, and the whole page says it (under Options, or in the
+    // text of the option it goes with: --preset with --expect).
+    const qsizetype common = lines.indexOf(u"Common options:"_s);
+    const QList<CommandOption> checkOptions = check.options();
+    int shown = 0;
+    for (qsizetype i = common + 1; i < lines.size() && !lines[i].isEmpty(); ++i) {
+        if (!lines[i].startsWith(u"  -"_s))
+            continue;
+        const QString flag = lines[i].trimmed().section(u' ', 0, 0);
+        const bool taken = std::any_of(checkOptions.cbegin(), checkOptions.cend(),
+                                       [&flag](const CommandOption &o) { return o.spelling().startsWith(flag); });
+        QVERIFY2(taken && optionsSection.contains(flag), qPrintable(flag));
+        ++shown;
+    }
+    QVERIFY2(shown >= 6, qPrintable(QString::number(shown)));
+    // The man page and the guide are whole: check's config findings are in both, not in the
+    // terminal's page.
+    QVERIFY(!page.out.contains(u"Findings:"_s));
+    QVERIFY(whole.out.contains(u"Findings:"_s));
+    QVERIFY(ManPage::text().contains(u"Findings"_s));
 }
 
 void TestHelpTexts::manPageIsTheProgramsOwn()

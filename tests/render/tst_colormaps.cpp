@@ -70,6 +70,17 @@ void TestColormaps::namesRoundTrip()
     for (const QString &name : Colormaps::names())
         QCOMPARE(Colormaps::name(*Colormaps::fromName(name)), name);
     QVERIFY(!Colormaps::fromName(u"jet"_s));
+    // matplotlib's names: coolwarm, NAME_r for every map, and RdBu_r (our diverging map) and so
+    // RdBu its reverse. Before: coolwarm and every _r refused.
+    QCOMPARE(Colormaps::names().size(), 10);
+    QVERIFY(Colormaps::fromName(u"coolwarm"_s) == Colormap::Coolwarm);
+    QVERIFY(Colormaps::fromName(u"viridis_r"_s) == Colormap::Viridis.flipped());
+    QVERIFY(Colormaps::fromName(u"coolwarm_r"_s) == Colormap::Coolwarm.flipped());
+    QVERIFY(Colormaps::fromName(u"RdBu_r"_s) == Colormap::Diverging);
+    QVERIFY(Colormaps::fromName(u"RdBu"_s) == Colormap::Diverging.flipped());
+    QVERIFY(Colormaps::fromName(u"diverging_r"_s) == Colormap::Diverging.flipped());
+    for (const QString &refused : {u"viridis_r_r"_s, u"RdBu_r_r"_s, u"Viridis"_s, u"auto_r"_s})
+        QVERIFY2(!Colormaps::fromName(refused), qPrintable(refused));
 }
 
 void TestColormaps::divergingIsWhiteAtZeroAndSymmetric()
@@ -123,7 +134,9 @@ void TestColormaps::everyEntryIsMatplotlibs_data()
 // Every map the program offers is matplotlib's table of 256 entries, each at its nearest 8-bit
 // colour, and the data in [i/256, (i+1)/256) of the range takes entry i as matplotlib maps it:
 // colorAt (legends) and the gradient QCustomPlot colours the heatmaps and colorbars with alike.
-// Before, 11 stops interpolated in RGB were up to 13 of 255 off a channel in viridis.
+// Before, 11 stops interpolated in RGB were up to 13 of 255 off a channel in viridis. coolwarm is
+// checked against _cm.py's _coolwarm_data, each NAME_r against matplotlib's own NAME_r
+// (tests/data/make_colormaps.py).
 void TestColormaps::everyEntryIsMatplotlibs()
 {
     QFETCH(Colormap, map);
@@ -176,6 +189,13 @@ void TestColormaps::publishedEntries_data()
     QTest::newRow("diverging 153") << Colormap::Diverging << 153 << QColor(0xfddbc7);
     QTest::newRow("diverging 204") << Colormap::Diverging << 204 << QColor(0xd6604d);
     QTest::newRow("diverging 255") << Colormap::Diverging << 255 << QColor(0x67001f);
+    // Typed from matplotlib's _cm.py, _coolwarm_data (Moreland's CoolWarmFloat33): its first and
+    // last points; a reversed map starts where its map ends.
+    QTest::newRow("coolwarm 0") << Colormap::Coolwarm << 0 << nearest(0.2298057, 0.298717966, 0.753683153);
+    QTest::newRow("coolwarm 255") << Colormap::Coolwarm << 255 << nearest(0.705673158, 0.01555616, 0.150232812);
+    QTest::newRow("coolwarm_r 0") << Colormap::Coolwarm.flipped() << 0 << nearest(0.705673158, 0.01555616, 0.150232812);
+    QTest::newRow("viridis_r 0") << Colormap::Viridis.flipped() << 0 << nearest(0.993248, 0.906157, 0.143936);
+    QTest::newRow("diverging_r 255") << Colormap::Diverging.flipped() << 255 << QColor(0x053061);
 }
 
 void TestColormaps::publishedEntries()

@@ -61,8 +61,9 @@ ParamSpec gridRow()
         if (const auto *list = std::get_if<std::vector<std::int64_t>>(&v))
             p.sincos2d.grid = *list;
     };
+    // H,W as a list; HxW too, as a grid is written (14x14) and as --size takes a size.
     s.parse = [](const QString &t) -> std::optional<ParamValue> {
-        if (auto v = ParamTable::parseIndexList(t, 2))
+        if (auto v = ParamTable::parseIndexList(QString(t).replace(u'x', u','), 2))
             return ParamValue(std::move(*v));
         return std::nullopt;
     };
@@ -102,8 +103,8 @@ ParamSpec clsRow()
 {
     ParamSpec s = ParamRows::switchRow(u"cls-token"_s, ParamGroup::Family,
                                        [](Params &p) -> bool & { return p.sincos2d.clsToken; });
-    s.help = u"MAE's cls_token=True: one zero row before the patches (DiT and diffusers add none without\n"
-             "      extra_tokens)"_s;
+    s.help = u"MAE's cls_token=True (--cls too): one zero row before the patches (DiT and diffusers add none\n"
+             "      without extra_tokens)"_s;
     s.label = u"cls_token"_s;
     s.controlText = u"cls token: a zero row first (MAE)"_s;
     s.idle = sincosIdle;

@@ -28,11 +28,12 @@ QList<FigureOption> DropoutModel::ownOptions() const
     FigureOption colormap;
     colormap.key = QString::fromUtf16(kColormap);
     colormap.kind = FigureOption::Kind::Choice;
-    colormap.help = u"colormap of both panels (default: cividis for the mask, diverging for Y)"_s;
+    colormap.help = u"colormap of both panels (default: cividis for the mask, diverging for Y); %1"_s.arg(
+        Colormaps::reversedHelp());
     colormap.defaultText = u"auto"_s;
     colormap.choices = QStringList {colormap.defaultText} + Colormaps::names();
     colormap.aliases = Colormaps::aliases();
-    colormap.valueName = colormap.choices.join(u'|');
+    colormap.valueName = Colormaps::optionValueName(colormap.defaultText);
     colormap.redrawsOnly = true;
     colormap.inWindow = false;
     return {colormap, ViewOptions::positions(u"positions A..B-1 in view"_s),

@@ -55,11 +55,11 @@ FigureOption colormap()
     option.key = QString::fromUtf16(kColormap);
     option.kind = FigureOption::Kind::Choice;
     option.help = u"colormap of every map: auto is the figure's own, diverging about zero for signed data, "
-                  "sequential (viridis) for data of one sign"_s;
+                  "sequential (viridis) for data of one sign; %1"_s.arg(Colormaps::reversedHelp());
     option.defaultText = QString::fromUtf16(kAutoColormap);
     option.choices = QStringList {option.defaultText} + Colormaps::names();
     option.aliases = Colormaps::aliases();
-    option.valueName = option.choices.join(u'|');
+    option.valueName = Colormaps::optionValueName(option.defaultText);
     option.redrawsOnly = true;
     return option;
 }
