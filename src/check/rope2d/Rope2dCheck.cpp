@@ -13,6 +13,9 @@ FamilyCheck makeRope2dCheck()
 {
     FamilyCheck check;
     check.table = Rope2dTableCheck::hypothesis();
+    // Its rows are a patch grid's, each at a (row, column) id pair (--grid, --position-ids [L, 2]), not
+    // at positions of one sequence.
+    check.rowsAtPositions = false;
     // Pixtral's and the Qwen ViT's tables are HF's head wide, rotate_half's halves repeated: a
     // cache of half their width stands for them (TensorShapes::widened).
     check.tensors.tableWidth = [](const Params &p) -> std::optional<std::pair<std::int64_t, bool>> {
