@@ -165,7 +165,11 @@ private slots:
         QCOMPARE(positionsOf(said)[u"first"_s].toInt(), first);
         QCOMPARE(positionsOf(said)[u"last"_s].toInt(), first + 63);
         QCOMPARE(positionsOf(said)[u"declared"_s].toBool(), false);
-        QVERIFY2(said.all().contains(u"said, not judged"_s), qPrintable(said.shown));
+        const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file, u"--quiet"_s} + rope);
+        QVERIFY2(
+            text.out.contains(u"positions: %1..%2 (read from the table, not declared)"_s.arg(first).arg(first + 63))
+                && text.out.contains(u"said, not judged"_s),
+            qPrintable(text.out));
         const CliCheck::Checked off = CliCheck::checkFile(file, rope + QStringList {u"--positions"_s, u"0:64"_s});
         QVERIFY2(off.exit == 1 && CliCheck::named(off.json, {u"position-offset"_s}), qPrintable(off.shown));
         const QString other = written({64, d}, ropeCos(first, 64, d, sine, 20000.0));
