@@ -104,6 +104,10 @@ struct FamilyCheck
     // Its parameters that describe a model's input rather than the model (M-RoPE's prompt), which
     // `posenc check --expect-config` takes from the flags over what the config gives.
     QStringList inputKeys;
+    // Whether its tables' rows are at positions of one sequence, which `posenc check --positions A:B`
+    // declares (a sinusoid's, RoPE's, a relative map's queries); false for a family whose tables and
+    // maps are read by a grid's coordinates (the 2-D sin-cos table: --grid gives its grid).
+    bool rowsAtPositions = true;
 
     // The facet of a family with a table, a config reader and its words for a config's layer.
     static FamilyCheck withConfig(TableHypothesis table, std::function<QList<ConfigLayer>(ConfigContext &)> readConfig,

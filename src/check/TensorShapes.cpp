@@ -470,7 +470,9 @@ bool columnsRepeatInPairs(const TableRows &rows)
                 const float b = halves ? row[h + i] : row[2 * i + 1];
                 if (!(std::fabs(double(a) - double(b)) <= tolerance * std::max(1.0, std::fabs(double(a)))))
                     return false;
-                moves = moves || row[i] != values[std::size_t(i)];
+                // Not one value throughout (row 0 of a cos table is all 1): the pairs hold values that
+                // differ down the rows or along a row (a row repeated, same-row's, still repeats them).
+                moves = moves || row[i] != values[0];
             }
         }
         return moves;

@@ -96,8 +96,9 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
 // interleaved), so that the declared reference compares it.
 bool halfWidth(Encoding family, const Params &declared, std::int64_t cols);
 // Whether the table's columns repeat in pairs over its first rows (at most 256), c and c + d/2 or 2i
-// and 2i + 1, and move down the rows: a table of half a declared width that does is a whole table of
-// its own width (a RoPE table of another rotary_dim: rotary-dim), not the cache of half its width,
+// and 2i + 1, and hold more than one value (down the rows, or along a row: one row repeated, as
+// same-row's table is, repeats them too): a table of half a declared width that does is a whole table
+// of its own width (a RoPE table of another rotary_dim: rotary-dim), not the cache of half its width,
 // whose columns are all distinct.
 bool columnsRepeatInPairs(const TableRows &rows);
 std::shared_ptr<const TableRows> widened(std::shared_ptr<const TableRows> rows, Encoding family,

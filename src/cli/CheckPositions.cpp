@@ -1,6 +1,8 @@
 #include "CheckPositions.h"
 
+#include "check/FamilyCheck.h"
 #include "check/TensorShapes.h"
+#include "core/FamilySpec.h"
 #include "core/ParamText.h"
 
 
@@ -50,10 +52,12 @@ QString say(TableMatch &match, const Window &window, const QString &name)
 {
     if (!window)
         return {};
-    // A 2-D sin-cos table or map is read by its grid's coordinates: no row of it is at a position.
-    if (match.family == Encoding::Sincos2d)
-        return u"--positions: %1 is read as a 2-D sine table or map, whose cells hold a grid's coordinates, not "
-               "positions; --positions gives a table's rows' positions (--grid gives a 2-D table's grid)"_s.arg(name);
+    // A family whose tables are read by a grid's coordinates (FamilyCheck::rowsAtPositions): no row
+    // of them is at a position.
+    if (match.family && !FamilyChecks::of(*match.family).rowsAtPositions)
+        return u"--positions: %1 is read as a %2 table or map, whose cells are a grid's (a row and a column), "
+               "not positions of a sequence; --positions gives a table's rows' positions (--grid gives a 2-D "
+               "table's grid)"_s.arg(name, Families::spec(*match.family).heading);
     if (!match.positions)
         match.positions = PositionWindow {window->first, window->second - 1, true, false, {}};
     return {};

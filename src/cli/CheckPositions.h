@@ -52,7 +52,8 @@ std::optional<std::int64_t> tableRows(const std::vector<std::int64_t> &shape, bo
 QString refusal(const Window &window, const TableFile::Tensor &tensor, const CheckExpect::Expectation &expected);
 
 // A declared window said on a match that says none of its own (an absolute table's rows); why it
-// cannot be where the match holds no positions (a 2-D sine table or map), else empty.
+// cannot be where the match's family reads no positions of a sequence (FamilyCheck::rowsAtPositions:
+// a 2-D sine table or map, a 2-D RoPE table of a patch grid), else empty.
 QString say(TableMatch &match, const Window &window, const QString &name);
 
 } // namespace posenc::CheckPositions

@@ -28,6 +28,40 @@ bool readsAsMap(const std::variant<TableMatch, int> &checked)
     return m && (m->verdict == CheckVerdict::Correct || m->verdict == CheckVerdict::Variant);
 }
 
+// --expect FAMILY declares no positions (no --positions, --position-ids, reference table or config):
+// a declared family's table whose comparison names position-offset (row r at r + F, F > 0: a later
+// chunk of a sequence, which a cached decoding step or a chunked prefill computes) is compared again
+// at F, as identify reads an undeclared table (PositionWindows::readAtFound); where that names no
+// offset and fewer mistakes, the window is a faithful slice, said and not judged.
+std::variant<TableMatch, int> atFoundWindow(const TableRows &table, const Run &run,
+                                            const CheckExpect::Expectation &expected, QTextStream &err,
+                                            const AsIs &asIs)
+{
+    auto checked = asIs(table, run, expected, err);
+    const auto *found = std::get_if<TableMatch>(&checked);
+    if (!found || expected.kind != CheckExpect::Expectation::Kind::Family || expected.positionsDeclared
+        || run.declaration.positionsDeclared || !expected.configPath.isEmpty() || found->positions)
+        return checked;
+    QString discarded;
+    QTextStream quiet(&discarded);
+    const auto identify = [&](const CheckDeclaration &at) -> std::variant<TableMatch, QString> {
+        TableCheck::Declared declaration = run.declaration;
+        declaration.firstPosition = at.firstPosition;
+        declaration.positionsDeclared = true;
+        CheckExpect::Expectation atWindow = expected;
+        atWindow.firstPosition = at.firstPosition;
+        atWindow.positionsDeclared = true;
+        const Run atRun {atWindow, declaration, run.budget, run.threads, run.interrupt, run.quiet, run.heads};
+        auto again = asIs(table, atRun, atWindow, quiet);
+        if (auto *m = std::get_if<TableMatch>(&again))
+            return std::move(*m);
+        return u"not read at the window"_s;
+    };
+    if (auto at = PositionWindows::readAtFound(*found, table.rows(), run.declaration, identify))
+        return std::move(*at);
+    return checked;
+}
+
 const QString kCacheWords = u"a step with a cache puts them there (transformers' T5Attention.forward keeps "
                             "position_bias[:, :, -seq_length:, :]; x-transformers' q_pos = arange(j - i, j))"_s;
 
@@ -41,7 +75,7 @@ std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
     constexpr std::int64_t kMostKeys = std::int64_t(1) << 16;
     if (cache == 0 || keys > kMostKeys || expected.kind == CheckExpect::Expectation::Kind::Table
         || !PositionWindows::mayBeQueryWindow(table))
-        return asIs(table, run, expected, err);
+        return atFoundWindow(table, run, expected, err, asIs);
     const bool byConfig = !expected.configPath.isEmpty() && !run.declaration.positionsDeclared;
     const std::optional<std::int64_t> declared = run.declaration.positionsDeclared ? run.declaration.queryStart
         : byConfig                                                                 ? std::optional(cache)

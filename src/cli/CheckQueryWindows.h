@@ -31,7 +31,9 @@ using AsIs = std::function<std::variant<TableMatch, int>(const TableRows &, cons
 // does), the map is read at that window; one that deviates there and reads at the other as a family's
 // correct map or a variant is position-offset, both windows said (candle#899, x-transformers#103).
 // Tried only where the table may be such a map (PositionWindows::mayBeQueryWindow); a reference
-// table is compared as it is: its rows and the table's are the same queries.
+// table is compared as it is: its rows and the table's are the same queries. Any other table under
+// --expect FAMILY, which declares no positions, whose comparison names position-offset alone (a later
+// chunk of a sequence) is compared again at the window found, said and not judged (a faithful slice).
 std::variant<TableMatch, int> checkRows(const TableRows &table, const Run &run,
                                         const CheckExpect::Expectation &expected, QTextStream &err, const AsIs &asIs);
 

@@ -13,6 +13,7 @@
 #include "check/positions/PositionIdsCheck.h"
 #include "check/positions/RowPrompts.h"
 #include "check/rope/ApplyCheck.h"
+#include "core/CountWords.h"
 #include "core/Description.h"
 #include "core/Engine.h"
 #include "core/NumberText.h"
@@ -511,11 +512,12 @@ int compareRows(TableMatch &match, const TableRows &file, const RowsAtPositions:
         return failWith(err, ExitIo, u"%1: %2"_s.arg(file.name(), error));
     const std::int64_t positions = std::int64_t(layout.firstRow.size());
     if (!disagreement) {
-        match.notes.append(u"rows read at their --position-ids: %1 rows at positions %2-%3, checked by position (row i "
-                           "below is the file's first row at position %2 + i); every other row equals its position's"_s
-                               .arg(std::int64_t(layout.ids.size()))
-                               .arg(layout.first)
-                               .arg(layout.first + positions - 1));
+        match.notes.append(
+            u"rows read at their --position-ids: %1 at %2, checked by position (row i below is the "
+            "file's first row at position %3 + i); every other row equals its position's"_s
+                .arg(CountWords::counted(std::int64_t(layout.ids.size()), u"row"_s),
+                     CountWords::range(layout.first, layout.first + positions - 1, u"position"_s, {}, u"-"_s))
+                .arg(layout.first));
         return 0;
     }
     const RowsAtPositions::Disagreement &d = *disagreement;

@@ -37,14 +37,18 @@ std::vector<double> sinusoid(std::int64_t first, std::int64_t rows, std::int64_t
     return v;
 }
 
-// Rows `first` .. of HF's rotary cos table at theta 10000 (RoFormer, Llama's default rope_type):
-// cos(p inv_freq_i), inv_freq_i = theta^(-2i/d), the d/2 frequencies repeated (cat(freqs, freqs)).
-std::vector<double> ropeCos(std::int64_t first, std::int64_t rows, std::int64_t d)
+// Rows `first` .. of HF's rotary cos (or sin) table at `theta` (RoFormer, Llama's default rope_type:
+// LlamaRotaryEmbedding.forward): cos(p inv_freq_i), inv_freq_i = theta^(-2i/d), the d/2 frequencies
+// repeated (cat(freqs, freqs)).
+std::vector<double> ropeCos(std::int64_t first, std::int64_t rows, std::int64_t d, bool sine = false,
+                            double theta = 10000.0)
 {
     std::vector<double> v;
     for (std::int64_t p = first; p < first + rows; ++p)
-        for (std::int64_t c = 0; c < d; ++c)
-            v.push_back(std::cos(double(p) * std::pow(10000.0, -2.0 * double(c % (d / 2)) / double(d))));
+        for (std::int64_t c = 0; c < d; ++c) {
+            const double angle = double(p) * std::pow(theta, -2.0 * double(c % (d / 2)) / double(d));
+            v.push_back(sine ? std::sin(angle) : std::cos(angle));
+        }
     return v;
 }
 
@@ -130,6 +134,47 @@ private slots:
         QVERIFY2(text.out.contains(u"positions: %1..%2 (read from the table, not declared)"_s.arg(first).arg(
                      first + 63)),
                  qPrintable(text.out));
+    }
+
+    // A RoPE table of a later chunk of a sequence (a cached decoding step's position_ids F..F + 63)
+    // under --expect rope, which declares no positions: a faithful slice, correct at the window its
+    // comparison finds, the window said and not judged, with --head-dim or the table's width alike;
+    // declared from 0 (--positions 0:64), position-offset. At another rope_theta it stays a mistake.
+    void declaredFamilyAtALaterChunk_data()
+    {
+        QTest::addColumn<int>("first");
+        QTest::addColumn<bool>("sine");
+        QTest::addColumn<bool>("headDim");
+        QTest::newRow("cos from 100, --head-dim") << 100 << false << true;
+        QTest::newRow("sin from 1000") << 1000 << true << false;
+        QTest::newRow("cos from 5000") << 5000 << false << false;
+    }
+    void declaredFamilyAtALaterChunk()
+    {
+        QFETCH(int, first);
+        QFETCH(bool, sine);
+        QFETCH(bool, headDim);
+        const std::int64_t d = 128;
+        QStringList rope {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s};
+        if (headDim)
+            rope += QStringList {u"--head-dim"_s, u"128"_s};
+        const QString file = written({64, d}, ropeCos(first, 64, d, sine));
+        const CliCheck::Checked said = CliCheck::checkFile(file, rope);
+        QVERIFY2(said.exit == 0 && said.verdict() == u"correct"_s && said.mistakes().isEmpty(), qPrintable(said.shown));
+        QCOMPARE(said.json[u"encoding"_s].toString(), sine ? u"rope-sin"_s : u"rope-cos"_s);
+        QCOMPARE(positionsOf(said)[u"first"_s].toInt(), first);
+        QCOMPARE(positionsOf(said)[u"last"_s].toInt(), first + 63);
+        QCOMPARE(positionsOf(said)[u"declared"_s].toBool(), false);
+        const CliRun::Run text = CliRun::posenc(QStringList {u"check"_s, file, u"--quiet"_s} + rope);
+        QVERIFY2(
+            text.out.contains(u"positions: %1..%2 (read from the table, not declared)"_s.arg(first).arg(first + 63))
+                && text.out.contains(u"said, not judged"_s),
+            qPrintable(text.out));
+        const CliCheck::Checked off = CliCheck::checkFile(file, rope + QStringList {u"--positions"_s, u"0:64"_s});
+        QVERIFY2(off.exit == 1 && CliCheck::named(off.json, {u"position-offset"_s}), qPrintable(off.shown));
+        const QString other = written({64, d}, ropeCos(first, 64, d, sine, 20000.0));
+        const CliCheck::Checked wrong = CliCheck::checkFile(other, rope);
+        QVERIFY2(wrong.exit == 1 && wrong.verdict() == u"mistake"_s, qPrintable(wrong.shown));
     }
 
     // Rows before the declared window (a cache's offset forgotten: executorch#2010 sliced

@@ -11,10 +11,14 @@
 #include "NpyBytes.h"
 #include "support/DetrReference.h"
 
+#include <QFile>
+#include <QFloat16>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -109,7 +113,7 @@ private slots:
         const QByteArray map = npyOfFloats({64, 12, 16}, detrref::map(64, 12, 16, detrref::Normalize::Detr));
         QVERIFY2(check(map, {}).verdict() == u"correct"_s, qPrintable(check(map, {}).shown));
         const Checked onMap = check(map, {u"--positions"_s, u"5:17"_s});
-        QVERIFY2(onMap.exit == 2 && onMap.shown.contains(u"2-D sine"_s), qPrintable(onMap.shown));
+        QVERIFY2(onMap.exit == 2 && onMap.shown.contains(u"2-D sin-cos"_s), qPrintable(onMap.shown));
     }
 
     // A padded batch's map whose second image is zero-padded (cropped, then padded after) is the
@@ -137,6 +141,46 @@ private slots:
     {
         const Checked c = check(table(Form::Mae, 8, 8), {});
         QVERIFY2(c.exit == 0 && !c.diagnosis().contains(u"width-major"_s), qPrintable(c.shown));
+    }
+
+    // Deformable DETR's map of a padded batch computed in float16, recorded from transformers'
+    // DeformableDetrSinePositionEmbedding.forward by tests/data/make_detr_half_fixture.py: a column
+    // (row) the mask pads whole divides by 0 + eps, -0.5 / 1.0133e-6 overflows float16 to -inf, and
+    // its sin and cos are NaN, in every y channel of the padded columns and x channel of the padded
+    // rows. A faithful computation holds those NaN: the map is Deformable DETR's, correct, in float16
+    // and cast to float32 alike, undeclared and against the declared form; a NaN in a valid cell is
+    // no form's and is refused (exit 3), as before.
+    void detrFloat16PaddingNaN()
+    {
+        QFile fixture(QStringLiteral(POSENC_DETR_HALF) + u"/deformable_f16_padded.npy"_s);
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        const QByteArray half = fixture.readAll();
+        QVERIFY(half.size() > 10);
+        const qsizetype data = 10 + (uchar(half[8]) | (uchar(half[9]) << 8));
+        QCOMPARE(half.size() - data, qsizetype(2 * 32 * 12 * 16 * 2));
+        std::vector<float> cells(std::size_t((half.size() - data) / 2));
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            qfloat16 h;
+            std::memcpy(&h, half.constData() + data + 2 * qsizetype(i), 2);
+            cells[i] = float(h);
+        }
+        QCOMPARE(std::count_if(cells.begin(), cells.end(), [](float v) { return std::isnan(v); }),
+                 std::ptrdiff_t(3392));
+        const QStringList declared {u"--expect"_s, u"sincos-2d"_s, u"--map-form"_s, u"deformable-detr"_s};
+        for (const QByteArray &bytes : {half, npyOfFloats({2, 32, 12, 16}, cells)}) {
+            for (const QStringList &flags : {QStringList(), declared}) {
+                const Checked c = check(bytes, flags);
+                QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
+                QVERIFY2(c.diagnosis().contains(u"Deformable DETR"_s) && c.diagnosis().contains(u"image 1 7 x 5"_s)
+                             && c.diagnosis().contains(u"NaN"_s),
+                         qPrintable(c.shown));
+            }
+        }
+        // A NaN in a valid cell (image 0, channel 3, row 2, column 4): no form's, refused.
+        std::vector<float> damaged = cells;
+        damaged[std::size_t((3 * 12 + 2) * 16 + 4)] = std::nanf("");
+        const Checked refused = check(npyOfFloats({2, 32, 12, 16}, damaged), {});
+        QVERIFY2(refused.exit == 3 && refused.shown.contains(u"NaN"_s), qPrintable(refused.shown));
     }
 };
 

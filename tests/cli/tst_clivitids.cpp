@@ -140,6 +140,23 @@ private slots:
         QVERIFY2(other.exit == 1, qPrintable(other.shown));
     }
 
+    // A 2-D RoPE table's rows are a patch grid's, each at a (row, column) id pair, not positions of
+    // a sequence: --positions is refused in one line (exit 2), declared or read undeclared, as on a
+    // 2-D sin-cos table; --grid and --position-ids [L, 2] give its rows' ids.
+    void positionsAreRefusedOnAPatchGrid()
+    {
+        const QString table = written(u"vitp.npy"_s, {kH * kW, kHead}, cosTable(mergeOrder()));
+        const QStringList window {u"--positions"_s, u"0:240"_s};
+        for (const QStringList &flags : {QStringList {u"--grid"_s, u"12,20"_s} + kQwenVit, QStringList()}) {
+            const Checked got = CliCheck::checkFile(table, flags + window);
+            QVERIFY2(got.exit == 2 && got.shown.contains(u"--positions:"_s) && got.shown.contains(u"2-D RoPE"_s)
+                         && got.shown.trimmed().count(u'\n') == 0,
+                     qPrintable(got.shown));
+        }
+        const Checked own = CliCheck::checkFile(table, QStringList {u"--grid"_s, u"12,20"_s} + kQwenVit);
+        QVERIFY2(own.exit == 0, qPrintable(own.shown));
+    }
+
     // Merge-block ids declare the qwen-vit style: another style or no family is refused in one line.
     void mergeBlockIdsWithAnotherStyleAreRefused()
     {

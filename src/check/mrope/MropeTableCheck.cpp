@@ -10,6 +10,7 @@
 #include "check/mrope/MropeTableJudge.h"
 #include "check/mrope/MropeTableReference.h"
 #include "check/mrope/MropeTableWords.h"
+#include "core/CountWords.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
 #include "core/mrope/MropeRotation.h"
@@ -378,8 +379,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             .arg(e.cols());
     }
     if (!at.window && e.rows() < padding + layout.tokens())
-        return u"the prompt gives %1 tokens; this table has %2 rows%3"_s.arg(layout.tokens())
-            .arg(e.rows() - padding)
+        return u"the prompt gives %1; this table has %2%3"_s
+            .arg(CountWords::counted(layout.tokens(), u"token"_s), CountWords::counted(e.rows() - padding, u"row"_s))
             .arg(promptDeclared(e)
                      ? u"; --positions A:B says which of the sequence's tokens the rows are (a decode step after the "
                        "prompt: A its cache position)"_s

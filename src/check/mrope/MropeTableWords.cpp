@@ -2,6 +2,7 @@
 
 #include "check/mrope/MropeIdsReadBack.h"
 #include "check/mrope/MropeMistakes.h"
+#include "core/CountWords.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
 #include "core/rope/RopeFrequencies.h"
@@ -60,16 +61,18 @@ QString readingWords(const MropeTableFit::Reading &r)
 QString spanRows(const MropeLayout &layout, const std::function<bool(const MropeLayout::Span &)> &which)
 {
     QStringList parts;
-    std::int64_t count = 0;
+    std::int64_t count = 0, rows = 0;
     for (const MropeLayout::Span &s : layout.spans()) {
         if (!which(s))
             continue;
+        rows += s.rows;
         if (++count <= 3)
-            parts.append(u"%1-%2"_s.arg(s.firstRow).arg(s.firstRow + s.rows - 1));
+            parts.append(s.rows == 1 ? QString::number(s.firstRow)
+                                     : u"%1-%2"_s.arg(s.firstRow).arg(s.firstRow + s.rows - 1));
     }
     if (count > 3)
-        parts.append(u"and %1 more spans"_s.arg(count - 3));
-    return u"rows "_s + parts.join(u", "_s);
+        parts.append(u"and "_s + CountWords::counted(count - 3, u"more span"_s, u"more spans"_s));
+    return (rows == 1 ? u"row "_s : u"rows "_s) + parts.join(u", "_s);
 }
 
 bool isVision(const MropeLayout::Span &s)
@@ -95,15 +98,17 @@ QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t 
                        .arg(2 * RopeFrequencies::pairs(p.rope))
                        .arg(ParamText::get(p, u"vision-positions"_s), ParamText::get(p, u"mrope-era"_s), prompt);
     if (padding > 0)
-        text += u" after %1 rows of left padding at ids 1 (get_rope_index's fill)"_s.arg(padding);
+        text += u" after %1 of left padding at ids 1 (get_rope_index's fill)"_s.arg(
+            CountWords::counted(padding, u"row"_s));
     rows -= padding;
     const std::int64_t first = at.window.value_or(0), generated = first + rows - layout.tokens();
     if (at.window)
         text += u", the rows the sequence's tokens %1..%2 (--positions: their cache positions)"_s.arg(first).arg(
             first + rows - 1);
-    if (generated > 0)
-        text += u", %1 generated tokens at their cache_position + rope_deltas %2"_s.arg(std::min(generated, rows))
-                    .arg(layout.ropeDelta());
+    if (const std::int64_t steps = std::min(generated, rows); generated > 0)
+        text += u", %1 at %2 cache_position + rope_deltas %3"_s.arg(CountWords::counted(steps, u"generated token"_s),
+                                                                    steps == 1 ? u"its"_s : u"their"_s,
+                                                                    NumberText::exact(layout.ropeDelta()));
     return text;
 }
 
@@ -126,7 +131,8 @@ QString mistakeWords(const QString &id, const Params &p, const MropeLayout &layo
             if (a.t != b.t || a.h != b.h || a.w != b.w)
                 break;
         }
-        return u"%1: rows %2-%3 move"_s.arg(MropeMistakes::otherEraLine(p.mrope.era)).arg(first).arg(rows - 1);
+        return u"%1: %2 move"_s.arg(MropeMistakes::otherEraLine(p.mrope.era),
+                                    CountWords::range(first, rows - 1, u"row"_s, {}, u"-"_s));
     }
     if (id == kTimeTruncated) {
         const auto video = std::find_if(layout.spans().begin(), layout.spans().end(), truncationMoves);
@@ -136,10 +142,12 @@ QString mistakeWords(const QString &id, const Params &p, const MropeLayout &layo
                    spanRows(layout, truncationMoves), NumberText::exact(video->secondPerGrid),
                    NumberText::exact(std::trunc(video->secondPerGrid)), NumberText::exact(video->tokensPerSecond));
     }
-    return u"rows %1-%2 after the prompt are at their cache position, not cache_position + rope_deltas %3: the "
-           "generated tokens lost the multimodal offset"_s.arg(std::max<std::int64_t>(layout.tokens() - first, 0))
-               .arg(rows - 1)
-               .arg(layout.ropeDelta());
+    const std::int64_t after = std::max<std::int64_t>(layout.tokens() - first, 0);
+    return u"%1 after the prompt %2 at %3 cache position, not cache_position + rope_deltas %4: the generated %5 "
+           "the multimodal offset"_s.arg(
+               CountWords::range(after, rows - 1, u"row"_s, {}, u"-"_s), after == rows - 1 ? u"is"_s : u"are"_s,
+               after == rows - 1 ? u"its"_s : u"their"_s, NumberText::exact(layout.ropeDelta()),
+               after == rows - 1 ? u"token lost"_s : u"tokens lost"_s);
 }
 
 } // namespace posenc::MropeTableWords

@@ -1,6 +1,7 @@
 #include "IdsOffsets.h"
 
 #include "check/TableMatch.h"
+#include "core/CountWords.h"
 #include "core/positions/BatchParamRows.h"
 
 #include <algorithm>
@@ -142,10 +143,8 @@ std::optional<std::pair<QStringList, QString>> partsOff(const BatchLayout &layou
             const QString cache = !decode && !alike && d == layout.cache() && d > 0
                 ? u", the prefill's own length: its tokens counted into the offset before it was read"_s
                 : QString();
-            parts.append(u"row %1's %2 (columns %3-%4): the reference's %5%6%7, %8"_s.arg(b)
-                             .arg(part)
-                             .arg(first)
-                             .arg(last)
+            parts.append(u"row %1's %2 (%3): the reference's %4%5%6, %7"_s.arg(b)
+                             .arg(part, CountWords::range(first, last, u"column"_s, {}, u"-"_s))
                              .arg(d > 0 ? u"+"_s : u"−"_s)
                              .arg(std::abs(d))
                              .arg(cache, id));
@@ -218,12 +217,10 @@ std::optional<QString> offsetLostFrom(const ReferenceIds &batch, const RowMatrix
         }
         const std::int64_t first = steps[std::size_t(k)], last = steps.back();
         const std::int64_t offset = reference[std::size_t(first)] - bare[std::size_t(first)];
-        QString part = u"row %1's decode steps %2-%3 (columns %4-%5) at their bare cache position, the reference's "
-                       "%6%7 lost"_s.arg(b)
-                           .arg(k)
-                           .arg(std::ssize(steps) - 1)
-                           .arg(first)
-                           .arg(last)
+        const bool one = k == std::ssize(steps) - 1;
+        QString part = u"row %1's %2 (%3) at %4 bare cache position, the reference's %5%6 lost"_s.arg(b)
+                           .arg(u"decode "_s + CountWords::range(k, std::ssize(steps) - 1, u"step"_s, {}, u"-"_s),
+                                CountWords::range(first, last, u"column"_s, {}, u"-"_s), one ? u"its"_s : u"their"_s)
                            .arg(offset < 0 ? u"−"_s : u"+"_s)
                            .arg(std::abs(offset));
         if (!alone.isEmpty())

@@ -5,6 +5,7 @@
 #include "MropeIdsRules.h"
 
 #include "check/mrope/MropeMistakes.h"
+#include "core/CountWords.h"
 #include "core/Engine.h"
 #include "core/NumberText.h"
 #include "core/positions/BatchIds.h"
@@ -90,7 +91,8 @@ QString spanWords(const MropeLayout::Span &span)
     const QString kind = span.kind == MropeTokenKind::Text ? u"text"_s
         : span.kind == MropeTokenKind::Image               ? u"image"_s
                                                            : u"video"_s;
-    return u"the %1 at prompt tokens %2-%3"_s.arg(kind).arg(span.firstRow).arg(span.firstRow + span.rows - 1);
+    return u"the %1 at prompt %2"_s.arg(
+        kind, CountWords::range(span.firstRow, span.firstRow + span.rows - 1, u"token"_s, {}, u"-"_s));
 }
 
 class Rules

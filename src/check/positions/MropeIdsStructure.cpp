@@ -6,6 +6,7 @@
 // transformers 5.x's get_vision_position_ids (the next text at the block's start + max(h, w)).
 #include "MropeIdsStructure.h"
 
+#include "core/CountWords.h"
 #include "core/NumberText.h"
 
 #include <algorithm>
@@ -217,11 +218,11 @@ Row Reader::read() const
                 break;
             } else {
                 row.tokenCount = id == last->start + last->tokens() && v[0] == v[1] && v[1] == v[2];
-                row.problem = u"column %1's ids %2 after the vision block at columns %3-%4: get_rope_index resumes at "
-                              "its largest id + 1 = %5 (4.x) or its start + max(h, w) = %6 (5.x)%7"_s.arg(c)
-                                  .arg(idsText(v))
-                                  .arg(last->column)
-                                  .arg(last->column + last->tokens() - 1)
+                row.problem = u"column %1's ids %2 after the vision block at %3: get_rope_index resumes at its "
+                              "largest id + 1 = %4 (4.x) or its start + max(h, w) = %5 (5.x)%6"_s.arg(c)
+                                  .arg(idsText(v),
+                                       CountWords::range(last->column, last->column + last->tokens() - 1, u"column"_s,
+                                                         {}, u"-"_s))
                                   .arg(v4)
                                   .arg(v5)
                                   .arg(row.tokenCount ? u"; %1 is the block's start + its %2 tokens, the 1-D token "

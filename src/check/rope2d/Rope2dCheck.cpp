@@ -14,6 +14,9 @@ FamilyCheck makeRope2dCheck()
 {
     FamilyCheck check;
     check.table = Rope2dTableCheck::hypothesis();
+    // Its rows are a patch grid's, each at a (row, column) id pair (--grid, --position-ids [L, 2]), not
+    // at positions of one sequence.
+    check.rowsAtPositions = false;
     // Pixtral's and the Qwen ViT's tables are HF's head wide, rotate_half's halves repeated: a
     // cache of half their width stands for them (TensorShapes::widened).
     // The axial style's (RoPE-ViT's and SAM 2's compute_axial_cis) turns neighbouring columns: its

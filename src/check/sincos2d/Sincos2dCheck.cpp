@@ -60,6 +60,8 @@ FamilyCheck makeSincos2dCheck()
     FamilyCheck check;
     check.table = Sincos2dTableCheck::hypothesis();
     check.readConfig = Sincos2dConfig::layers;
+    // Its cells hold a grid's coordinates, not positions of a sequence.
+    check.rowsAtPositions = false;
     // `--expect sincos-2d` with no flag of the width: d_model the table's.
     check.fitTableWidth = [](Params &params, std::int64_t cols) {
         params.dModel = std::clamp<std::int64_t>(cols, 1, Params::kMaxDModel);

@@ -5,6 +5,7 @@
 #include "core/NumberText.h"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 using namespace Qt::StringLiterals;
@@ -84,10 +85,13 @@ const Published &nearest(const Form &f)
     return *best;
 }
 
-double paddedCoordinate(Coordinate c)
+double paddedCoordinate(Coordinate c, ValueFormat computed)
 {
     if (c != Coordinate::NormalizedHalf)
         return 0.0;
+    // In float16, 0 + 1e-6 is 1.0133e-6 (a subnormal) and -0.5 over it, -4.93e5, overflows to -inf.
+    if (computed == ValueFormat::Float16)
+        return -std::numeric_limits<double>::infinity();
     // transformers DeformableDetrSinePositionEmbedding.forward: (y_embed - 0.5) / (y_embed[:, -1:] + eps)
     // * scale, each step rounded to float32.
     return double(float(-0.5f / (0.0f + 1e-6f)) * float(2.0 * std::numbers::pi));

@@ -37,7 +37,8 @@ bool Images::scan()
             if (y == 0)
                 edges[c * (height + width) + height + x] = v;
             m_nan = m_nan || std::isnan(v);
-            if (bfloat || half) {
+            // A NaN or infinity is no value's format (Deformable DETR's padding computed in float16).
+            if ((bfloat || half) && std::isfinite(v)) {
                 const ValueFormat f = representableFormat(&v, 1);
                 bfloat = bfloat && f == ValueFormat::BFloat16;
                 half = half && f != ValueFormat::Float32 && std::fabs(v) <= 65504.0f

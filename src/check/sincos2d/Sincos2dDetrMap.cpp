@@ -1,7 +1,8 @@
 #include "Sincos2dDetrMap.h"
 
-#include "check/sincos2d/Sincos2dDetrParts.h"
 #include "check/TensorShapes.h"
+#include "check/sincos2d/Sincos2dDetrParts.h"
+#include "core/CountWords.h"
 #include "core/NumberText.h"
 
 #include <algorithm>
@@ -56,7 +57,7 @@ Expected expectedOf(const Form &f, const Valid &v, std::int64_t channels, ValueF
 {
     Expected e;
     e.along.resize(std::size_t(channels));
-    const double padCoordinate = parts::paddedCoordinate(f.coordinate);
+    const double padCoordinate = parts::paddedCoordinate(f.coordinate, computed);
     for (std::int64_t c = 0; c < channels; ++c) {
         const std::int64_t n = alongRows(f, c, channels) ? v.height : v.width;
         channelValues(f, c, channels, n, e.along[std::size_t(c)]);
@@ -66,7 +67,9 @@ Expected expectedOf(const Form &f, const Valid &v, std::int64_t channels, ValueF
         const double largest = std::max(std::fabs(parts::coordinateAt(f.coordinate, 0, n)),
                                         std::fabs(parts::coordinateAt(f.coordinate, n - 1, n)));
         e.alongTolerance.push_back(parts::cellTolerance(f, c, channels, largest, computed, stored));
-        e.paddedTolerance.push_back(parts::cellTolerance(f, c, channels, std::fabs(padCoordinate), computed, stored));
+        // A coordinate past the format's range gives NaN cells, compared by equality alone.
+        const double padLargest = std::isfinite(padCoordinate) ? std::fabs(padCoordinate) : 0.0;
+        e.paddedTolerance.push_back(parts::cellTolerance(f, c, channels, padLargest, computed, stored));
     }
     return e;
 }
@@ -120,7 +123,9 @@ bool tryImage(std::vector<Tried> &forms, const Images &images, std::int64_t b,
             const double tolerance
                 = counted ? e.alongTolerance[std::size_t(c)] : e.paddedTolerance[std::size_t(c)];
             Worst &part = y < v.height && x < v.width ? t.valid : t.padding;
-            part.add(std::fabs(double(value) - want), tolerance, b, c, y, x);
+            // A cell the form's computation makes NaN (or infinite) holds the same where the map is it.
+            const bool same = double(value) == want || (std::isnan(value) && std::isnan(want));
+            part.add(same ? 0.0 : std::fabs(double(value) - want), tolerance, b, c, y, x);
             t.dropped = t.valid.beyond > 0 && 4 * (t.valid.beyond + t.padding.beyond) >= cells;
         }
     });
@@ -189,18 +194,21 @@ std::optional<Held> held(const Images &images, StoredType stored, const std::vec
     return out;
 }
 
-// What PositionEmbeddingSine's pixel mask gives the cells past an image's valid region under `f`.
-QString paddedValues(const Form &f)
+// What PositionEmbeddingSine's pixel mask gives the cells past an image's valid region under `f`,
+// computed in `computed`.
+QString paddedValues(const Form &f, ValueFormat computed)
 {
-    const QString zero = f.coordinate == Coordinate::NormalizedHalf
-        ? u"the coordinate (0 - 0.5) / (0 + 1e-6) * 2π, -3141592.75 in float32, each channel's sin or cos of it "
-          "over dim_t"_s
-        : u"the coordinate 0 (sin 0 = 0, cos 0 = 1)"_s;
+    const QString zero = f.coordinate != Coordinate::NormalizedHalf ? u"the coordinate 0 (sin 0 = 0, cos 0 = 1)"_s
+        : computed == ValueFormat::Float16
+        ? u"the coordinate (0 - 0.5) / (0 + 1e-6) * 2π, which overflows float16 to -inf, so each channel's sin or "
+          "cos of it over dim_t is NaN, as the form computed in float16 gives it"_s
+        : u"the coordinate (0 - 0.5) / (0 + 1e-6) * 2π, -3141592.75 in float32, each channel's sin or cos of it "
+          "over dim_t"_s;
     return u"the last valid row's y or column's x, and where the other axis's cumsum is 0 %1"_s.arg(zero);
 }
 
 // The images' valid regions where one is padded: "image 1 7 x 5", else empty.
-QString paddingWords(const Held &h, const Form &f, const std::vector<std::int64_t> &dims)
+QString paddingWords(const Held &h, const Form &f, const std::vector<std::int64_t> &dims, ValueFormat computed)
 {
     QStringList images;
     bool padded = false;
@@ -215,7 +223,7 @@ QString paddingWords(const Held &h, const Form &f, const std::vector<std::int64_
            "columns past it holding what PositionEmbeddingSine's pixel mask gives them: %4"_s.arg(images.join(u", "_s))
                .arg(dims[2])
                .arg(dims[3])
-               .arg(paddedValues(f));
+               .arg(paddedValues(f, computed));
 }
 
 QString formatWords(ValueFormat f)
@@ -288,10 +296,13 @@ std::optional<TableMatch> noFormHolds(const Images &images, StoredType stored, c
         const Published *as = parts::publishedAs(padded->form);
         m.referenceText = as ? as->name : parts::nearest(padded->form).name;
         m.diagnosis = u"%1: each image's valid region is %2 (%3; %4), but its padding is not what "
-                      "PositionEmbeddingSine's pixel mask gives it (%5): %6 padded cells deviate, the farthest "
-                      "%7"_s.arg(layout, m.referenceText, parts::formWords(padded->form),
-                                 paddingWords(*read, padded->form, dims), paddedValues(padded->form))
-                          .arg(padded->padding.beyond)
+                      "PositionEmbeddingSine's pixel mask gives it (%5): %6, the farthest "
+                      "%7"_s
+                          .arg(layout, m.referenceText, parts::formWords(padded->form),
+                               paddingWords(*read, padded->form, dims, images.computed()),
+                               paddedValues(padded->form, images.computed()))
+                          .arg(CountWords::counted(padded->padding.beyond, u"padded cell deviates"_s,
+                                                   u"padded cells deviate"_s))
                           .arg(cellWords(padded->padding));
         return m;
     }
@@ -324,8 +335,7 @@ std::optional<TableMatch> readMap(Images &images, StoredType stored, const QStri
 {
     const auto &dims = images.dims();
     const Published *declaredForm = declared ? parts::byWord(form) : nullptr;
-    // A NaN is refused where the map is read as a table, the cell named (exit 3).
-    if (!images.scan() || images.hasNaN())
+    if (!images.scan())
         return std::nullopt;
     const std::optional<Held> read = held(images, stored, std::vector<bool>(std::size_t(dims[0]), false));
     if (!read)
@@ -333,12 +343,17 @@ std::optional<TableMatch> readMap(Images &images, StoredType stored, const QStri
     const QString layout
         = u"a [B, C, H, W] map of %1 channels over %2 x %3 cells"_s.arg(dims[1]).arg(dims[2]).arg(dims[3]);
     const auto t = std::find_if(read->forms.begin(), read->forms.end(), [](const Tried &f) { return f.holds(); });
+    // A NaN no form's computation gives where it lies is refused where the map is read as a table,
+    // the cell named (exit 3); one a form's faithful computation gives (Deformable DETR's padding in
+    // float16) is that form's cell.
+    if (t == read->forms.end() && images.hasNaN())
+        return std::nullopt;
     if (t == read->forms.end())
         return noFormHolds(images, stored, *read, layout, shapeWords, declaredForm);
     TableMatch m = matchOf(*t, shapeWords, dims, images.computed());
     const Published *as = parts::publishedAs(t->form);
     QString words = u"%1: %2"_s.arg(layout, parts::formWords(t->form));
-    if (const QString padding = paddingWords(*read, t->form, dims); !padding.isEmpty())
+    if (const QString padding = paddingWords(*read, t->form, dims, images.computed()); !padding.isEmpty())
         words += u"; "_s + padding;
     if (as && (!declaredForm || declaredForm == as)) {
         m.verdict = CheckVerdict::Correct;

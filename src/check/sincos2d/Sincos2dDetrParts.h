@@ -19,9 +19,11 @@ namespace posenc::Sincos2dDetrMap::parts {
 // The coordinate of index i of n along an axis: the cumsum i + 1, normalised by n + 1e-6 as float32
 // holds it (the cumsum's dtype).
 double coordinateAt(Coordinate c, std::int64_t i, std::int64_t n);
-// The coordinate where the cumsum is 0 (a cell past the other axis's valid region), as float32
-// computes it: 0 but for Deformable DETR's (0 - 0.5) / (0 + 1e-6) * 2π = -3141592.75.
-double paddedCoordinate(Coordinate c);
+// The coordinate where the cumsum is 0 (a cell past the other axis's valid region), as a computation
+// in `computed` gives it: 0 but for Deformable DETR's (0 - 0.5) / (0 + 1e-6) * 2π, -3141592.75 in
+// float32 (and bfloat16, whose range is float32's), -inf in float16, whose largest is 65504: the
+// sin and cos of it NaN, the faithful output's in those cells.
+double paddedCoordinate(Coordinate c, ValueFormat computed);
 QString coordinateWords(Coordinate c);
 QString formWords(const Form &f);
 // The parameters in which `read` differs from `declared`: each mistake with both values.

@@ -307,6 +307,9 @@ void TestTableCheckMrope::mistakesAreNamed_data()
     const Spec eraV5 {u"text:5,video:4x8x8@2,text:4"_s, u"qwen2.5-vl"_s, u"v5"_s};
     Spec decoding = qwen2;
     decoding.generated = 30;
+    // One generated token: its row named alone ("row 84", never "rows 84-84").
+    Spec oneStep = qwen2;
+    oneStep.generated = 1;
     QTest::newRow("interleaved where chunked was meant")
         << qwen2 << Wrong::LayoutSwapped << kInterleaveSwapped << u"rows 5-28, 32-63"_s;
     QTest::newRow("chunked where interleaved was meant")
@@ -318,6 +321,8 @@ void TestTableCheckMrope::mistakesAreNamed_data()
         << qwen25v5 << Wrong::TimeTruncated << kTimeTruncated << u"rows 5-68"_s;
     QTest::newRow("rope_deltas lost after the prompt")
         << decoding << Wrong::DeltaLost << kRopeDeltasLost << u"rows 84-113"_s;
+    QTest::newRow("rope_deltas lost on one generated token")
+        << oneStep << Wrong::DeltaLost << kRopeDeltasLost << u"row 84 after the prompt is at its cache position"_s;
     QTest::newRow("5.x's ids where 4.x was declared")
         << eraV4 << Wrong::OtherEra << MropeMistakes::kOtherEra << u"5.x's get_rope_index (the text after"_s;
     QTest::newRow("4.x's ids where 5.x was declared")
@@ -352,8 +357,15 @@ void TestTableCheckMrope::mistakesAreNamed()
     QVERIFY(c.match.correctAgainst.isEmpty());
     // Streamed against the declared (correct) table: the rows of the mistake deviate.
     QVERIFY(c.verification.deviatingCells > 0);
-    // The same table written correctly is correct against the same declaration.
-    QCOMPARE(expected(written(spec, true), spec, true).match.verdict, CheckVerdict::Correct);
+    // The same table written correctly is correct against the same declaration, its generated
+    // tokens counted in agreement ("1 generated token", "30 generated tokens").
+    const Checked right = expected(written(spec, true), spec, true);
+    QCOMPARE(right.match.verdict, CheckVerdict::Correct);
+    if (spec.generated > 0)
+        QVERIFY2(right.match.diagnosis.contains(
+                     spec.generated == 1 ? u", 1 generated token at its cache_position"_s
+                                         : u", %1 generated tokens at their cache_position"_s.arg(spec.generated)),
+                 qPrintable(right.match.diagnosis));
 }
 
 void TestTableCheckMrope::aChangedCellIsFound()
