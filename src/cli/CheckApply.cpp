@@ -58,6 +58,17 @@ Read readWhole(const QString &what, const QString &path, std::uint64_t budget, d
     // Many heads are read as the array's rows; a matrix as every table is (TableFile::open).
     const MatrixSource source = MatrixSource::parse(path);
     const auto tensor = TableFile::openTensor(source, budget, nullptr);
+    // An array with a dimension of 0 holds no row to check: nothing in it says whether a rotation was
+    // applied, so it is refused as the file's fault, as a table of no cells is (exit 3).
+    if (tensor) {
+        const std::vector<std::int64_t> &shape = tensor.value().shape;
+        if (std::find(shape.begin(), shape.end(), 0) != shape.end()) {
+            read.code = ExitIo;
+            read.message = u"%1: %2 holds no rows (shape (%3)): a query or key holds a row per position, L >= 1 and "
+                           "head_dim >= 2"_s.arg(what, path, shapeWords(shape));
+            return read;
+        }
+    }
     if (tensor && (tensor.value().shape.size() > 4 || CheckApplyHeads::isHeads(tensor.value().shape))) {
         read.shape = tensor.value().shape;
         if (read.shape.size() > 4) {
@@ -75,6 +86,14 @@ Read readWhole(const QString &what, const QString &path, std::uint64_t budget, d
         return read;
     }
     const TableRows &table = *opened.value();
+    if (table.rows() <= 0 || table.cols() <= 0) {
+        read.code = ExitIo;
+        read.message = u"%1: %2 holds no rows (%3 x %4): a query or key holds a row per position, L >= 1 and "
+                       "head_dim >= 2"_s.arg(what, path)
+                           .arg(table.rows())
+                           .arg(table.cols());
+        return read;
+    }
     const double bytes = (2.0 * 4.0 * double(table.cols()) + rowBytes) * double(table.rows());
     if (bytes > double(budget)) {
         read.code = ExitOverBudget;

@@ -3,6 +3,7 @@
 #include "check/TableMatch.h"
 #include "check/VerdictNames.h"
 #include "check/rope/ApplyCheck.h"
+#include "check/rope/ApplyNotTurned.h"
 #include "core/Description.h"
 
 #include <QJsonArray>
@@ -167,6 +168,9 @@ struct Reading
     // Stopped at its first head no rotation explains (that head the last of results): enough to say
     // the reading explains nothing, and a head whose angles are no RoPE's costs a whole search.
     bool stopped = false;
+    // Whether a head read so far holds a row not 0 in X or Y: a head of zeros says nothing of a
+    // rotation (ApplyNotTurned::blankRows), and its unknown is not the whole's where another head tells.
+    bool evidence = false;
 };
 
 bool explained(CheckVerdict v)
@@ -184,8 +188,9 @@ void readOn(Reading &reading, const RowMatrixXf &x, const RowMatrixXf &y, const 
     const std::int64_t heads = reading.order == Order::HeadsFirst ? d.first : d.second;
     reading.stopped = false;
     for (auto i = std::int64_t(reading.results.size()); i < d.batch * heads; ++i) {
-        auto r = one(head(x, shape, reading.order, i), head(y, shape, reading.order, i),
-                     reading.atIds ? i / heads : kNoIds);
+        const RowMatrixXf xs = head(x, shape, reading.order, i), ys = head(y, shape, reading.order, i);
+        const bool blank = std::ssize(ApplyNotTurned::blankRows(xs, ys)) == xs.rows();
+        auto r = one(xs, ys, reading.atIds ? i / heads : kNoIds);
         if (const auto *refused = std::get_if<QString>(&r)) {
             reading.refused = i == 0 ? u"head 0 of %1 read as %2: %3"_s.arg(shapeText(shape),
                                                                            orderText(reading.order, batch), *refused)
@@ -193,7 +198,8 @@ void readOn(Reading &reading, const RowMatrixXf &x, const RowMatrixXf &y, const 
             return;
         }
         reading.results.push_back(std::get<ApplyResult>(std::move(r)));
-        if (rank(reading.results.back().verdict) > rank(reading.verdict)) {
+        reading.evidence = reading.evidence || !blank;
+        if (!blank && rank(reading.results.back().verdict) > rank(reading.verdict)) {
             reading.verdict = reading.results.back().verdict;
             reading.worst = i;
         }
@@ -202,6 +208,8 @@ void readOn(Reading &reading, const RowMatrixXf &x, const RowMatrixXf &y, const 
             return;
         }
     }
+    if (!reading.evidence) // every head 0 in X and Y: nothing tells, as each head says
+        reading.verdict = CheckVerdict::Unknown;
 }
 
 Reading readAs(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &shape, Order order,

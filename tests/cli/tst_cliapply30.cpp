@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -141,6 +142,39 @@ private slots:
         QVERIFY2(CliCheck::named(declared.json, {u"cells-overwritten"_s}), qPrintable(declared.shown));
         const CliCheck::Checked undeclared = apply(shape, x, y, {u"--position-ids"_s, at});
         QCOMPARE(undeclared.verdict(), u"unknown"_s);
+    }
+
+    // Y whose rows from L/2 are damaged (noise, or one row repeated): against the declared reference a
+    // mistake whose sentences hold for the rows they speak of: the rows read at no position named, the
+    // largest error of the rows compared said within its row's rounding, and nothing said of the
+    // damaged rows' positions (it was "row 48 holds position 0 ... restart at position 0, as documents
+    // packed", of noise, and "the other 48 rows r hold position r" with rows 32..47 among them).
+    void damagedRowsAreSaidAsThemselves_data()
+    {
+        QTest::addColumn<bool>("repeated");
+        QTest::addColumn<QString>("unread");
+        QTest::newRow("noise") << false << u"rows 32..63 (32 of the 64) are at no position"_s;
+        QTest::newRow("a repeated row") << true << u"rows 33..63 (31 of the 64) are at no position"_s;
+    }
+    void damagedRowsAreSaidAsThemselves()
+    {
+        QFETCH(bool, repeated);
+        QFETCH(QString, unread);
+        constexpr std::int64_t rows = 64, dim = 128;
+        const std::vector<double> x = normal(std::size_t(rows * dim), 56);
+        std::vector<double> y(x.size());
+        for (std::int64_t r = 0; r < rows; ++r)
+            turn(x, y, r, dim, double(r), defaultRope(dim));
+        const std::vector<double> noise = normal(x.size(), 58);
+        for (std::int64_t r = rows / 2; r < rows; ++r)
+            std::copy_n((repeated ? y.begin() + rows / 2 * dim : noise.begin() + r * dim), dim, y.begin() + r * dim);
+        const CliCheck::Checked run
+            = apply({rows, dim}, x, y, {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s});
+        QCOMPARE(run.verdict(), u"mistake"_s);
+        const QString said = run.diagnosis();
+        QVERIFY2(said.contains(unread) && said.contains(u"within that row's rounding"_s), qPrintable(run.shown));
+        QVERIFY2(!said.contains(u"holds position"_s) && !said.contains(u"restart"_s) && !said.contains(u"other 4"_s),
+                 qPrintable(run.shown));
     }
 
     // Every pair turned by one angle (LeetCUDA#289: powf(theta, token_idx / (N * 2)) in ints, so

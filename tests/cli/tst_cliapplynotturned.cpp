@@ -6,7 +6,8 @@
 // one, Y equal to X is said and left unknown (a NoPE layer turns nothing either). The turned rows
 // are written here in float64 from transformers' modeling_llama.py (apply_rotary_pos_emb:
 // q * cos + rotate_half(q) * sin, pairs (i, i + d/2)) and modeling_rope_utils.py
-// (_compute_default_rope_parameters: inv_freq = 1 / base^(2i / d)).
+// (_compute_default_rope_parameters: inv_freq = 1 / base^(2i / d)). And X and Y that tell nothing:
+// rows 0 in both (a rotation turns a zero vector to zero at any angle) and arrays of no rows.
 #include "CliRun.h"
 #include "NpyBytes.h"
 
@@ -40,13 +41,15 @@ std::vector<double> randomX(std::int64_t heads)
     return x;
 }
 
-// Row r of a head turned at position r: rotate_half's pairs (i, i + d/2), angle r / theta^(2i / d).
-void turn(const std::vector<double> &x, std::vector<double> &y, std::int64_t first, std::int64_t r)
+// Row r of a head turned at position r (or `at`): rotate_half's pairs (i, i + d/2), angle
+// r / theta^(2i / d).
+void turn(const std::vector<double> &x, std::vector<double> &y, std::int64_t first, std::int64_t r,
+          std::int64_t at = -1)
 {
     const std::int64_t h = kDim / 2, row = (first + r) * kDim;
     for (std::int64_t j = 0; j < kDim; ++j) {
         const std::int64_t i = j % h;
-        const double angle = double(r) / std::pow(kTheta, double(2 * i) / double(kDim));
+        const double angle = double(at < 0 ? r : at) / std::pow(kTheta, double(2 * i) / double(kDim));
         const double other = j < h ? -x[std::size_t(row + j + h)] : x[std::size_t(row + j - h)];
         y[std::size_t(row + j)] = x[std::size_t(row + j)] * std::cos(angle) + other * std::sin(angle);
     }
@@ -163,6 +166,78 @@ private slots:
         QCOMPARE(heads.size(), kHeads);
         for (qsizetype h = 0; h < kHeads; ++h)
             QCOMPARE(heads[h].toObject()[u"not_turned"_s].toBool(), h >= kHeads / 2);
+    }
+
+    // X and Y 0 in every cell: a zero vector turns to zero at any angle, so nothing says whether a
+    // rotation was applied: unknown (exit 7), said, with or without the reference, in one head or
+    // many. Before, rope-not-applied against the reference (Y equals X: "no pair is turned").
+    void zerosTellNothing()
+    {
+        for (const std::vector<std::int64_t> &shape : {std::vector<std::int64_t> {kRows, kDim}, {1, 4, kRows, kDim}}) {
+            for (const QStringList &flags : {m_declared, QStringList {}}) {
+                const std::vector<double> cells(std::size_t((shape.size() == 2 ? 1 : 4) * kRows * kDim), 0.0);
+                const Checked c = run(shape, cells, cells, flags);
+                QVERIFY2(c.exit == 7 && c.json[u"verdict"_s].toString() == u"unknown"_s, qPrintable(c.text));
+                QVERIFY2(c.json[u"mistakes"_s].toArray().isEmpty(), qPrintable(c.text));
+                QVERIFY2(c.text.contains(u"turns a zero vector to zero at any angle"_s), qPrintable(c.text));
+            }
+        }
+    }
+
+    // Rows 40..63 of X 0 (so Y's too), the others turned: the zero rows are no evidence either way,
+    // and the rest is correct against the reference, the zero rows said; a head of zeros beside
+    // turned heads leaves the whole correct. Before: rows 40..63 unread, a mistake.
+    void zeroRowsAreNoEvidence()
+    {
+        std::vector<double> x = randomX(1);
+        std::fill(x.begin() + 40 * kDim, x.end(), 0.0);
+        std::vector<double> y = x;
+        for (std::int64_t r = 0; r < kRows; ++r)
+            turn(x, y, 0, r);
+        const Checked c = run({kRows, kDim}, x, y, m_declared);
+        QVERIFY2(c.exit == 0 && c.json[u"verdict"_s].toString() == u"correct"_s, qPrintable(c.text));
+        QVERIFY2(c.text.contains(u"rows 40..63 (24 of 64) are 0 in X and in Y"_s), qPrintable(c.text));
+        // Rows 0..39 at 5..44: the offset said (unknown without --position-ids: rows after a cache sit
+        // there too), the zero rows no part of it.
+        std::vector<double> shifted = x;
+        for (std::int64_t r = 0; r < 40; ++r)
+            turn(x, shifted, 0, r, r + 5);
+        const Checked off = run({kRows, kDim}, x, shifted, m_declared);
+        QVERIFY2(off.json[u"verdict"_s].toString() == u"unknown"_s
+                     && off.json[u"guessed_mistakes"_s].toArray() == QJsonArray {u"position-offset"_s}
+                     && off.json[u"position_offset"_s].toInt() == 5,
+                 qPrintable(off.text));
+        // Four heads, head 2 all 0: the three turned heads are the verdict.
+        std::vector<double> xs = randomX(4);
+        std::fill(xs.begin() + 2 * kRows * kDim, xs.begin() + 3 * kRows * kDim, 0.0);
+        std::vector<double> ys = xs;
+        for (std::int64_t head = 0; head < 4; ++head)
+            for (std::int64_t r = 0; r < kRows; ++r)
+                turn(xs, ys, head * kRows, r);
+        const Checked heads = run({1, 4, kRows, kDim}, xs, ys, m_declared);
+        QVERIFY2(heads.exit == 0 && heads.json[u"verdict"_s].toString() == u"correct"_s, qPrintable(heads.text));
+        QCOMPARE(heads.json[u"heads"_s].toArray()[2].toObject()[u"verdict"_s].toString(), u"unknown"_s);
+    }
+
+    // X or Y of no rows ([0, D], [1, 8, 0, D]): refused in one line naming the file and "no rows",
+    // exit 3 as an array of no cells is for a table. Before: correct.
+    void noRowsAreRefused()
+    {
+        for (const std::vector<std::int64_t> &shape : {std::vector<std::int64_t> {0, kDim}, {1, 8, 0, kDim}}) {
+            const QString empty = m_dir.filePath(u"empty.npy"_s), full = m_dir.filePath(u"full.npy"_s);
+            QFile e(empty), f(full);
+            QVERIFY(e.open(QIODevice::WriteOnly | QIODevice::Truncate) && e.write(npy(shape, {})) > 0);
+            e.close();
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(npy({kRows, kDim}, randomX(1))) > 0);
+            f.close();
+            for (const QStringList &pair : {QStringList {empty, empty}, QStringList {full, empty}}) {
+                const CliRun::Run r = CliRun::posenc({u"check"_s, u"--apply"_s, pair[0], pair[1]});
+                const QString said = pair[0] == empty ? u"--apply X: "_s + empty : u"--apply Y: "_s + empty;
+                QVERIFY2(r.exitCode == 3 && r.out.isEmpty() && r.err.count(u'\n') == 1 && r.err.contains(said)
+                             && r.err.contains(u"no rows"_s),
+                         qPrintable(r.out + r.err));
+            }
+        }
     }
 };
 

@@ -271,8 +271,14 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
         reference = std::get<IdReference>(std::move(built));
     }
     Result result;
+    // Rows 0 in X and Y say nothing of a rotation (ApplyNotTurned::blankRows): all of them so, unknown, said.
+    const std::vector<std::int64_t> blank = ApplyNotTurned::blankRows(x, y);
+    if (std::ssize(blank) == x.rows()) {
+        ApplyNotTurned::nameAllBlank(result, x.rows());
+        return result;
+    }
     const double u = ApplyPairs::unitRoundoff(y);
-    const auto sample = ApplyPairs::sampleRows(x.rows());
+    const auto sample = ApplyNotTurned::withoutBlank(ApplyPairs::sampleRows(x.rows()), blank);
     // No pair turned (held-out set 8's F3): said, and against a declared prompt rope-not-applied.
     if (const auto scale = x.rows() > 1 ? ApplyNotTurned::scaleOf(x, y, sample, u) : std::nullopt) {
         ApplyNotTurned::nameOutcome(

@@ -65,6 +65,8 @@ struct Work
     // With the reference and the ids declared, a row whose position is not read is compared at its id
     // (its cells then say how far it is), as a decode step's rows are (ApplyFewRows).
     bool unreadAtIds = false;
+    const std::vector<bool> *blank
+        = nullptr; // rows 0 in X and Y (ApplyNotTurned::blankRows): no evidence, not compared
 
     // The position row p is meant to be at.
     std::int64_t meant(std::int64_t p) const { return ids ? (*ids)[std::size_t(p)] : p; }
@@ -119,6 +121,11 @@ ApplyPairs::CellTally readRows(const Work &w, std::vector<std::int64_t> &positio
             std::vector<double> angle(static_cast<std::size_t>(w.geometry.pairs())), unc(angle.size());
             std::int64_t previous = -1;
             for (std::int64_t p = first; p < end; ++p) {
+                if (w.blank && (*w.blank)[std::size_t(p)]) {
+                    positions[std::size_t(p)] = -1;
+                    previous = previous < 0 ? -1 : previous + 1;
+                    continue;
+                }
                 anglesOf(w, p, angle, unc);
                 const std::int64_t next = previous < 0 ? -1 : previous + 1;
                 const std::vector<std::int64_t> hints = w.ids ? std::vector {w.meant(p), next} : std::vector {next, p};
@@ -210,70 +217,6 @@ void pinParameters(Result &result, Work &work, const std::vector<std::int64_t> &
     work.schedule = RopeFrequencies::schedule(params);
     work.axis = ApplyPairs::AxisPairs::of(work.schedule.w, std::vector<bool>(work.schedule.w.size(), true));
     result.frequencies = frequencyWords(result);
-}
-
-// The partial rotary's own mistakes: the rotated part's place, the rotary_dim declared, and
-// frequencies whose exponent runs over head_dim (a variant theta t over rotary_dim r is theta
-// t^(d/r) over head_dim d: a published theta there is that mistake).
-QStringList partialLines(Result &result, const Span &span, const Declared &declared)
-{
-    QStringList lines;
-    const std::int64_t d = result.headDim, r = result.rotaryDim;
-    if (span.placement == Placement::Last) {
-        result.mistakes.append(kRotaryPartMisplaced);
-        lines.append(u"the rotated part is the last %1 columns and the first %2 pass through unchanged: HF turns "
-                     "q[..., :rotary_dim] and passes q[..., rotary_dim:] after it (modeling_gpt_neox.py, "
-                     "apply_rotary_pos_emb)"_s.arg(r)
-                         .arg(d - r));
-    }
-    // Proportional's frequencies where a partial rotary of as many turning pairs is declared: the
-    // pairs (i, i + head_dim / 2) at theta^(-2i / head_dim), the rest at frequency 0
-    // (_compute_proportional_rope_parameters), where HF's default type turns the first rotary_dim
-    // columns, pairs (i, i + rotary_dim / 2) at theta^(-2i / rotary_dim)
-    // (_compute_default_rope_parameters, dim = int(head_dim * partial_rotary_factor)).
-    const RopeParams *found = result.params ? &result.params->rope : nullptr;
-    const bool proportional = found && found->type == RopeType::Proportional && r == d && declared.rotaryDim
-        && *declared.rotaryDim < d && *declared.rotaryDim == 2 * RopeFrequencies::livePairs(*found);
-    if (proportional) {
-        result.mistakes.append(kRotaryDimExponent);
-        lines.append(u"Y turns proportional RoPE's pairs: %1 pairs (i, i + %2) at rope_theta^(-2i / %3), the other "
-                     "%4 at frequency 0, where %5 gives rotary_dim %6: pairs (i, i + %7) of the first %6 columns "
-                     "at rope_theta^(-2i / %6) (_compute_default_rope_parameters divides by dim = int(head_dim * "
-                     "partial_rotary_factor), not head_dim)"_s.arg(*declared.rotaryDim / 2)
-                         .arg(d / 2)
-                         .arg(d)
-                         .arg((d - *declared.rotaryDim) / 2)
-                         .arg(declared.rotaryDimSource)
-                         .arg(*declared.rotaryDim)
-                         .arg(*declared.rotaryDim / 2));
-    } else if (declared.rotaryDim && *declared.rotaryDim != r) {
-        result.mistakes.append(kRotaryDim);
-        lines.append(u"Y turns %1 of the %2 columns (rotary_dim %1), but %3 gives rotary_dim %4 (%5)"_s.arg(r)
-                         .arg(d)
-                         .arg(declared.rotaryDimSource)
-                         .arg(*declared.rotaryDim)
-                         .arg(declared.rotaryDimRule));
-    }
-    const bool variant = result.correctAgainst.isEmpty() && result.mistakes.isEmpty();
-    if (r < d && variant && result.params && result.params->rope.type == RopeType::Default) {
-        const double theta = std::pow(result.params->rope.theta, double(d) / double(r));
-        std::vector<double> thetas {10000.0};
-        for (const PublishedForm &form : FamilyChecks::of(Encoding::Rope).table->publishedForms(r))
-            thetas.push_back(form.params.rope.theta);
-        const bool published
-            = std::any_of(thetas.begin(), thetas.end(), [&](double t) { return std::fabs(theta / t - 1.0) < 1e-4; });
-        if (published) {
-            result.mistakes.append(kRotaryDimExponent);
-            lines.append(u"inv_freq's exponent runs over head_dim %1, not rotary_dim %2: 1 / %3^(2i / %1) over %4 "
-                         "pairs reads as rope_theta %5 over rotary_dim; _compute_default_rope_parameters divides "
-                         "by dim = int(head_dim * partial_rotary_factor)"_s.arg(d)
-                             .arg(r)
-                             .arg(std::round(theta))
-                             .arg(r / 2)
-                             .arg(result.params->rope.theta));
-        }
-    }
-    return lines;
 }
 
 // The frequencies of the angles, identified as a RoPE cos table; false, with the diagnosis,
@@ -389,6 +332,23 @@ void asPartial(Params &params, std::int64_t headDim, std::int64_t rotaryDim)
         params.rope.partialRotaryFactor = std::nextafter(params.rope.partialRotaryFactor, 2.0);
 }
 
+// A partial rotary's last pairs that move no value of Y, read with the frequencies: said in a note.
+void slowPairsNote(Result &result, const Span &span, const std::vector<bool> &pass, double u)
+{
+    if (span.placement != Placement::First)
+        return;
+    const std::int64_t h = span.width / 2;
+    std::int64_t k = 0;
+    while (k < h && !(pass[std::size_t(k)] && pass[std::size_t(k + h)]))
+        ++k;
+    if (k < h)
+        result.notes.append(u"pairs %1..%2 of the rotated part move no value beyond Y's rounding (2^%3 relative) "
+                            "at these rows: their angles are too small for its format to show, so they are read "
+                            "with the frequencies, not as columns passed through"_s.arg(k)
+                                .arg(h - 1)
+                                .arg(std::ilogb(u)));
+}
+
 // Rows whose frequencies no search read from them: every row at one position, every pair at one
 // frequency; with the reference and each row's position declared, every row compared at its id as
 // a decode step's are (a chunk after a cache, rows at 70.. of which a few tell no frequencies); else
@@ -427,7 +387,14 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     result.headDim = x.cols();
     result.precision = ApplyPairs::precisionOf(y, declared.stored);
     const double u = halfUnit(result.precision->format);
-    const std::vector<std::int64_t> sample = ApplyPairs::sampleRows(x.rows());
+    // Rows 0 in X and Y say nothing of a rotation: every row so is unknown, some left out of the reading.
+    const std::vector<std::int64_t> blank = ApplyNotTurned::blankRows(x, y);
+    if (std::ssize(blank) == x.rows()) {
+        ApplyNotTurned::nameAllBlank(result, x.rows());
+        return result;
+    }
+    const std::vector<bool> blankMask = ApplyNotTurned::blankMask(blank, x.rows());
+    const std::vector<std::int64_t> sample = ApplyNotTurned::withoutBlank(ApplyPairs::sampleRows(x.rows()), blank);
     const std::vector<bool> pass = ApplyPairs::passColumns(x, y, sample, u);
     Span span = spanOf(pass);
     if (!ids.empty() && std::ssize(ids) != x.rows())
@@ -444,6 +411,7 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     const std::vector<std::int64_t> zero = ApplyNotTurned::zeroRows(x, y);
     std::vector<std::int64_t> aside = still;
     aside.insert(aside.end(), zero.begin(), zero.end());
+    aside.insert(aside.end(), blank.begin(), blank.end());
     std::sort(aside.begin(), aside.end());
     const std::vector<std::int64_t> identifyIds = ApplyNotTurned::withoutRows(aside, x.rows(), ids);
     // Y's columns written back in another order than the rotation's: named, and read put back.
@@ -481,18 +449,7 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     result.attentionFactor = r.factor;
     result.rotaryStart = span.col0;
     result.rotaryDim = span.width;
-    if (span.placement == Placement::First) {
-        const std::int64_t h = span.width / 2;
-        std::int64_t k = 0;
-        while (k < h && !(pass[std::size_t(k)] && pass[std::size_t(k + h)]))
-            ++k;
-        if (k < h)
-            result.notes.append(u"pairs %1..%2 of the rotated part move no value beyond Y's rounding (2^%3 relative) "
-                                "at these rows: their angles are too small for its format to show, so they are read "
-                                "with the frequencies, not as columns passed through"_s.arg(k)
-                                    .arg(h - 1)
-                                    .arg(std::ilogb(u)));
-    }
+    slowPairsNote(result, span, pass, u);
     if (!identifyAt(result, x, y, r, u, identifyIds.empty() ? ids : identifyIds)) {
         unidentified(result, x, y, r, u, declared);
         return result;
@@ -502,6 +459,7 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     Work work {x, y, r.geometry, result.attentionFactor, schedule, {}, u, 0};
     work.ids = ids.empty() ? nullptr : &ids;
     work.unreadAtIds = work.ids && declared.reference;
+    work.blank = blankMask.empty() ? nullptr : &blankMask;
     work.axis = ApplyPairs::AxisPairs::of(schedule.w, std::vector<bool>(schedule.w.size(), true));
     work.maxId
         = std::min<std::int64_t>(std::max<std::int64_t>(std::int64_t(1) << 20, 4 * x.rows()), std::int64_t(1) << 26);
@@ -519,7 +477,7 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
         asPartial(*result.params, result.headDim, result.rotaryDim);
         result.frequencies += u", rotary_dim %1 of head_dim %2"_s.arg(result.rotaryDim).arg(result.headDim);
     }
-    QStringList lines = partialLines(result, span, declared);
+    QStringList lines = ApplySpan::partialLines(result, span, declared);
     if (declared.reference) {
         const std::int64_t fitted = explainedRows(work, *result.params, sample);
         const auto explains = [&](const Params &p) { return explainedRows(work, p, sample) >= fitted; };
@@ -542,6 +500,8 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     }
     std::vector<std::int64_t> positions(static_cast<std::size_t>(x.rows()), -1);
     static_cast<ApplyPairs::CellTally &>(result) = readRows(work, positions, declared.threads);
+    if (const QString said = ApplyNotTurned::placeBlank(positions, blank, ids); !said.isEmpty())
+        result.notes.append(said);
     result.positions = runsOf(positions);
     // Most rows unread with the frequencies fitted (a yarn rotation applied twice over few rows reads
     // as another rope_type): the declared rotation applied twice, where it explains the angles.
@@ -561,7 +521,7 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     ApplyNotTurned::concludeSetAside(result, declared, {zero, still}, positions, std::move(lines), reversed);
     result.positions = read;
     if (result.verdict == CheckVerdict::Mistake && result.mistakes.isEmpty()) // deviating, unnamed
-        ApplyDeclaredAngles::nameResult(result, x, y, r, u, declared);
+        ApplyDeclaredAngles::nameReadRows(result, x, y, r, u, declared, positions);
     return result;
 }
 

@@ -140,4 +140,27 @@ bool nameResult(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatri
     return true;
 }
 
+bool nameReadRows(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r,
+                  double u, const ApplyCheck::Declared &declared, const std::vector<std::int64_t> &positions)
+{
+    std::vector<std::int64_t> rows;
+    for (std::size_t p = 0; p < positions.size(); ++p) {
+        if (positions[p] >= 0)
+            rows.push_back(std::int64_t(p));
+    }
+    if (std::ssize(rows) == x.rows())
+        return nameResult(result, x, y, r, u, declared);
+    if (rows.size() < 3)
+        return false;
+    RowMatrixXf xs(std::ssize(rows), x.cols()), ys(std::ssize(rows), y.cols());
+    ApplyCheck::Declared read = declared;
+    read.ids.clear();
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        xs.row(std::int64_t(k)) = x.row(rows[k]);
+        ys.row(std::int64_t(k)) = y.row(rows[k]);
+        read.ids.push_back(positions[std::size_t(rows[k])]);
+    }
+    return nameResult(result, xs, ys, r, u, read);
+}
+
 } // namespace posenc::ApplyDeclaredAngles

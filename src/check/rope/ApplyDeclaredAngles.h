@@ -44,4 +44,12 @@ std::optional<Named> name(const RowMatrixXf &x, const RowMatrixXf &y, const Appl
 bool nameResult(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r,
                 double u, const ApplyCheck::Declared &declared, QString *line = nullptr);
 
+// nameResult of the rows each read at a position (`positions`, -1 where a row's is not read), in row
+// order at the positions read: the rows that read at none are no rotation the frequencies give at
+// any position, and their angles (filled in from their neighbours') are no table's rows; nothing
+// said of them. All the rows where every one is read; false, nothing named, where fewer than three
+// are.
+bool nameReadRows(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r,
+                  double u, const ApplyCheck::Declared &declared, const std::vector<std::int64_t> &positions);
+
 } // namespace posenc::ApplyDeclaredAngles

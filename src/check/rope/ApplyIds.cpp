@@ -2,6 +2,7 @@
 
 #include "check/TableMatch.h"
 #include "check/rope/ApplyColumns.h"
+#include "check/rope/ApplyNotTurned.h"
 #include "check/rope/ApplyPairs.h"
 #include "check/rope/ApplyTwice.h"
 
@@ -56,6 +57,20 @@ QString runText(const std::vector<PositionRun> &runs, std::size_t &i)
             .arg(run.position)
             .arg(run.position - rows + 1);
     return u"rows %1..%2 at %3..%4"_s.arg(run.row).arg(end).arg(run.position).arg(run.position + run.count - 1);
+}
+
+// "rows 32..63 (32 of the 64) are at no position the frequencies read give": the rows unread, named.
+QString unreadWords(const std::vector<std::int64_t> &positions)
+{
+    std::vector<std::int64_t> unread;
+    for (std::size_t r = 0; r < positions.size(); ++r) {
+        if (positions[r] < 0)
+            unread.push_back(std::int64_t(r));
+    }
+    return u"%1 (%2 of the %3) %4 at no position the frequencies read give"_s.arg(ApplyNotTurned::rowsText(unread))
+        .arg(std::ssize(unread))
+        .arg(positions.size())
+        .arg(unread.size() == 1 ? u"is"_s : u"are"_s);
 }
 
 } // namespace
@@ -129,14 +144,8 @@ QString idLines(Result &result, const std::vector<std::int64_t> &positions, cons
     bool away = false;
     for (std::size_t r = 0; r < positions.size() && !away; ++r)
         away = positions[r] >= 0 && positions[r] != ids[r];
-    if (!away) {
-        std::int64_t unread = 0;
-        for (const std::int64_t p : positions)
-            unread += p < 0 ? 1 : 0;
-        return u"%1 of the %2 rows are at no position the frequencies read give; every row read is at its "
-               "--position-ids"_s.arg(unread)
-                   .arg(positions.size());
-    }
+    if (!away)
+        return unreadWords(positions) + u"; every other row is at its --position-ids"_s;
     result.mistakes.append(kPositionsOutOfOrder);
     constexpr qsizetype kShown = 8;
     QStringList runs;
@@ -215,9 +224,7 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
         unread += positions[r] < 0 ? 1 : 0;
     }
     if (!elsewhere && unread > 0)
-        return u"%1 of the %2 rows are at no position the frequencies read give; every row read is at its own "
-               "index"_s.arg(unread)
-                   .arg(positions.size());
+        return unreadWords(positions) + u"; every other row is at its own index"_s;
     // The runs away from their own rows, the rest said at once where every one is at its own row.
     result.mistakes.append(kPositionsOutOfOrder);
     // Every row r at s r: the positions scaled, or the rotation applied s times over, R(p w)^s =

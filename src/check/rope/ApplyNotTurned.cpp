@@ -29,7 +29,21 @@ std::int64_t positionOf(const std::vector<std::int64_t> &ids, std::int64_t row)
     return ids.empty() ? row : ids[std::size_t(row)];
 }
 
-// "rows 32..63", "row 5", the rows listed as runs (at most eight, then "…").
+// The reference's words, as posenc check names one: "rope_type default (rope_theta 1e+06)".
+QString referenceWords(const Params &reference)
+{
+    RopeFit::Hypothesis words;
+    words.params = reference;
+    words.amplitude = RopeFrequencies::schedule(reference).amplitude;
+    return RopeCheckWords::reference(words).section(u", "_s, 2);
+}
+
+const QString kCauses = u"RoPE not applied (the rotated tensor dropped and its input kept: microsoft/SeerAttention#37 "
+                        "cached the keys from before apply_rotary_pos_emb), or every row at position 0 (position_ids "
+                        "all 0)"_s;
+
+} // namespace
+
 QString rowsText(const std::vector<std::int64_t> &rows)
 {
     QStringList runs;
@@ -45,21 +59,6 @@ QString rowsText(const std::vector<std::int64_t> &rows)
         return runs.mid(0, 8).join(u", "_s) + u", …"_s;
     return runs.join(u", "_s);
 }
-
-// The reference's words, as posenc check names one: "rope_type default (rope_theta 1e+06)".
-QString referenceWords(const Params &reference)
-{
-    RopeFit::Hypothesis words;
-    words.params = reference;
-    words.amplitude = RopeFrequencies::schedule(reference).amplitude;
-    return RopeCheckWords::reference(words).section(u", "_s, 2);
-}
-
-const QString kCauses = u"RoPE not applied (the rotated tensor dropped and its input kept: microsoft/SeerAttention#37 "
-                        "cached the keys from before apply_rotary_pos_emb), or every row at position 0 (position_ids "
-                        "all 0)"_s;
-
-} // namespace
 
 std::optional<double> scaleOf(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
                               double u)
@@ -303,6 +302,86 @@ void concludeSetAside(ApplyCheck::Result &result, const ApplyCheck::Declared &de
             ? u"Y is X turned at each row's own position but: "_s + said.join(u"; "_s)
             : result.diagnosis + u"; "_s + said.join(u"; "_s);
     }
+}
+
+std::vector<std::int64_t> blankRows(const RowMatrixXf &x, const RowMatrixXf &y)
+{
+    std::vector<std::int64_t> blank;
+    if (x.cols() == 0)
+        return blank;
+    for (std::int64_t p = 0; p < x.rows(); ++p) {
+        if (x.row(p).cwiseAbs().maxCoeff() == 0.0f && y.row(p).cwiseAbs().maxCoeff() == 0.0f)
+            blank.push_back(p);
+    }
+    return blank;
+}
+
+std::vector<bool> blankMask(const std::vector<std::int64_t> &blank, std::int64_t rows)
+{
+    if (blank.empty())
+        return {};
+    std::vector<bool> is(static_cast<std::size_t>(rows), false);
+    for (const std::int64_t p : blank)
+        is[std::size_t(p)] = true;
+    return is;
+}
+
+std::vector<std::int64_t> withoutBlank(std::vector<std::int64_t> sample, const std::vector<std::int64_t> &blank)
+{
+    if (blank.empty())
+        return sample;
+    std::erase_if(sample, [&](std::int64_t p) { return std::binary_search(blank.begin(), blank.end(), p); });
+    return sample;
+}
+
+void nameAllBlank(ApplyPairs::Outcome &outcome, std::int64_t rows)
+{
+    outcome.verdict = CheckVerdict::Unknown;
+    outcome.mistakes.clear();
+    outcome.diagnosis = u"X and Y are 0 in every cell of their %1 row%2: a rotation turns a zero vector to zero at "
+                        "any angle, so nothing in them says whether a rotation was applied, nor its pairing, "
+                        "frequencies or positions; check rows of a query or key that are not 0"_s.arg(rows)
+                            .arg(rows == 1 ? QString() : u"s"_s);
+}
+
+QString placeBlank(std::vector<std::int64_t> &positions, const std::vector<std::int64_t> &blank,
+                   const std::vector<std::int64_t> &ids)
+{
+    if (blank.empty())
+        return {};
+    const auto rows = std::int64_t(positions.size());
+    const auto meant = [&](std::int64_t p) { return ids.empty() ? p : ids[std::size_t(p)]; };
+    const std::vector<bool> isBlank = blankMask(blank, rows);
+    // The one position every read row is at (a scalar broadcast), kept for the blank rows too.
+    std::int64_t one = -1;
+    bool constant = true;
+    for (std::int64_t p = 0; p < rows && constant; ++p) {
+        if (isBlank[std::size_t(p)] || positions[std::size_t(p)] < 0)
+            continue;
+        constant = one < 0 || positions[std::size_t(p)] == one;
+        one = positions[std::size_t(p)];
+    }
+    for (const std::int64_t p : blank) {
+        if (constant && one >= 0 && rows > std::ssize(blank) + 1) {
+            positions[std::size_t(p)] = one;
+            continue;
+        }
+        // The nearest read row, before first, then after: its offset from its meant position.
+        std::int64_t q = -1;
+        for (std::int64_t d = 1; d < rows && q < 0; ++d) {
+            for (const std::int64_t c : {p - d, p + d}) {
+                if (q < 0 && c >= 0 && c < rows && !isBlank[std::size_t(c)] && positions[std::size_t(c)] >= 0)
+                    q = c;
+            }
+        }
+        if (q >= 0)
+            positions[std::size_t(p)] = std::max<std::int64_t>(0, meant(p) + positions[std::size_t(q)] - meant(q));
+    }
+    return u"%1 (%2 of %3) are 0 in X and in Y: a rotation turns a zero vector to zero at any angle, so they say "
+           "nothing of it and are counted as evidence neither way (the positions said for them are their "
+           "neighbours')"_s.arg(rowsText(blank))
+               .arg(std::ssize(blank))
+               .arg(rows);
 }
 
 } // namespace posenc::ApplyNotTurned

@@ -19,6 +19,9 @@ namespace posenc::ApplyNotTurned {
 
 inline const QString kNotApplied = QStringLiteral("rope-not-applied");
 
+// "rows 32..63", "row 5": rows in order listed as runs (at most eight, then "…").
+QString rowsText(const std::vector<std::int64_t> &rows);
+
 // The one factor c with Y = c X at every sampled row and column within Y's rounding `u` (1 where
 // Y equals X), or nothing where some pair turns or the factor differs between cells.
 std::optional<double> scaleOf(const RowMatrixXf &x, const RowMatrixXf &y, const std::vector<std::int64_t> &rows,
@@ -82,5 +85,31 @@ struct SetAside
 // positions' own.
 void concludeSetAside(ApplyCheck::Result &result, const ApplyCheck::Declared &declared, const SetAside &aside,
                       std::vector<std::int64_t> &positions, QStringList lines, bool reversed);
+
+// Rows that carry no evidence (docs/ARCHITECTURE.md, Checking a rotation): a row 0 in X and 0 in Y. A rotation turns a
+// zero vector to zero at any angle, so such a row says nothing of whether a rotation was applied, its pairing,
+// frequencies, attention factor or position (transformers' modeling_llama.py apply_rotary_pos_emb: q * cos +
+// rotate_half(q) * sin is 0 where q is). Where every row is blank the check is unknown, said; where some are, they are
+// counted as evidence neither way: left out of the sample the pairing is read on, of the rows the
+// frequencies are identified from and of the cells compared, and given the position the rows
+// around them read (which turns them as well as any).
+
+// The rows 0 in every column of X and of Y, in order.
+std::vector<std::int64_t> blankRows(const RowMatrixXf &x, const RowMatrixXf &y);
+
+// Each row's whether it is blank, for `rows` rows; empty where none is.
+std::vector<bool> blankMask(const std::vector<std::int64_t> &blank, std::int64_t rows);
+
+// `sample` without the blank rows (`blank` in order).
+std::vector<std::int64_t> withoutBlank(std::vector<std::int64_t> sample, const std::vector<std::int64_t> &blank);
+
+// Every row blank: unknown, the reason said.
+void nameAllBlank(ApplyPairs::Outcome &outcome, std::int64_t rows);
+
+// The blank rows given positions (-1 in `positions` so far): those their nearest read row's offset
+// from its meant position continues (row r meant at ids[r], else r), or the one position every read
+// row is at; left -1 where no row is read. The note that says them, or nothing where none is blank.
+QString placeBlank(std::vector<std::int64_t> &positions, const std::vector<std::int64_t> &blank,
+                   const std::vector<std::int64_t> &ids);
 
 } // namespace posenc::ApplyNotTurned

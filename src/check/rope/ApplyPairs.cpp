@@ -350,6 +350,7 @@ void CellTally::add(std::int64_t p, const RowCompare &row)
         maxAbsError = row.maxError;
         worstRow = p;
         worstColumn = row.column;
+        worstDeviates = row.deviates;
     }
 }
 
@@ -361,6 +362,7 @@ void CellTally::merge(const CellTally &other)
         maxAbsError = other.maxAbsError;
         worstRow = other.worstRow;
         worstColumn = other.worstColumn;
+        worstDeviates = other.worstDeviates;
     }
 }
 
@@ -409,12 +411,15 @@ bool concludeMistakes(Outcome &outcome, QStringList lines, const QString &where)
                          .arg(outcome.deviatingRows)
                          .arg(where));
     else if (outcome.deviatingRows > 0 && outcome.mistakes.isEmpty())
-        lines.append(QStringLiteral("%1 rows deviate from X turned at %2; the largest error %3 at row %4, column %5")
+        // The largest error of the rows compared may be a row within its rounding, the rows that deviate
+        // read at no position and so not compared: said so, not as a deviation.
+        lines.append(QStringLiteral("%1 rows deviate from X turned at %2; the largest error %3 at row %4, column %5%6")
                          .arg(outcome.deviatingRows)
                          .arg(where)
                          .arg(outcome.maxAbsError)
                          .arg(outcome.worstRow)
-                         .arg(outcome.worstColumn));
+                         .arg(outcome.worstColumn)
+                         .arg(outcome.worstDeviates ? QString() : QStringLiteral(", within that row's rounding")));
     if (outcome.mistakes.isEmpty() && outcome.deviatingRows == 0)
         return false;
     // Nothing named and no cell compared: no deviation seen, so no mistake to promise (unknown).

@@ -148,6 +148,7 @@ struct CellTally
     std::int64_t worstRow = -1;
     std::int64_t worstColumn = -1;
     std::int64_t deviatingRows = 0;
+    bool worstDeviates = false; // whether the largest error's row is beyond its rounding
 
     void add(std::int64_t p, const RowCompare &row);
     void merge(const CellTally &other);

@@ -1,7 +1,15 @@
 // Which columns --apply's rotation turns (ApplySpan.h).
 #include "check/rope/ApplySpan.h"
 
+#include "check/FamilyCheck.h"
+#include "core/rope/RopeFrequencies.h"
+
+#include <QStringList>
+
 #include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
 
 namespace posenc::ApplySpan {
 
@@ -58,6 +66,70 @@ Span spanOf(const std::vector<bool> &pass)
     if (const auto width = slowPairsWidth(pass); width && *width < d)
         return {Placement::First, 0, *width};
     return {Placement::Scattered, 0, d};
+}
+
+// The partial rotary's own mistakes: the rotated part's place, the rotary_dim declared, and
+// frequencies whose exponent runs over head_dim (a variant theta t over rotary_dim r is theta
+// t^(d/r) over head_dim d: a published theta there is that mistake).
+QStringList partialLines(ApplyCheck::Result &result, const Span &span, const ApplyCheck::Declared &declared)
+{
+    QStringList lines;
+    const std::int64_t d = result.headDim, r = result.rotaryDim;
+    if (span.placement == Placement::Last) {
+        result.mistakes.append(ApplyCheck::kRotaryPartMisplaced);
+        lines.append(u"the rotated part is the last %1 columns and the first %2 pass through unchanged: HF turns "
+                     "q[..., :rotary_dim] and passes q[..., rotary_dim:] after it (modeling_gpt_neox.py, "
+                     "apply_rotary_pos_emb)"_s.arg(r)
+                         .arg(d - r));
+    }
+    // Proportional's frequencies where a partial rotary of as many turning pairs is declared: the
+    // pairs (i, i + head_dim / 2) at theta^(-2i / head_dim), the rest at frequency 0
+    // (_compute_proportional_rope_parameters), where HF's default type turns the first rotary_dim
+    // columns, pairs (i, i + rotary_dim / 2) at theta^(-2i / rotary_dim)
+    // (_compute_default_rope_parameters, dim = int(head_dim * partial_rotary_factor)).
+    const RopeParams *found = result.params ? &result.params->rope : nullptr;
+    const bool proportional = found && found->type == RopeType::Proportional && r == d && declared.rotaryDim
+        && *declared.rotaryDim < d && *declared.rotaryDim == 2 * RopeFrequencies::livePairs(*found);
+    if (proportional) {
+        result.mistakes.append(ApplyCheck::kRotaryDimExponent);
+        lines.append(u"Y turns proportional RoPE's pairs: %1 pairs (i, i + %2) at rope_theta^(-2i / %3), the other "
+                     "%4 at frequency 0, where %5 gives rotary_dim %6: pairs (i, i + %7) of the first %6 columns "
+                     "at rope_theta^(-2i / %6) (_compute_default_rope_parameters divides by dim = int(head_dim * "
+                     "partial_rotary_factor), not head_dim)"_s.arg(*declared.rotaryDim / 2)
+                         .arg(d / 2)
+                         .arg(d)
+                         .arg((d - *declared.rotaryDim) / 2)
+                         .arg(declared.rotaryDimSource)
+                         .arg(*declared.rotaryDim)
+                         .arg(*declared.rotaryDim / 2));
+    } else if (declared.rotaryDim && *declared.rotaryDim != r) {
+        result.mistakes.append(ApplyCheck::kRotaryDim);
+        lines.append(u"Y turns %1 of the %2 columns (rotary_dim %1), but %3 gives rotary_dim %4 (%5)"_s.arg(r)
+                         .arg(d)
+                         .arg(declared.rotaryDimSource)
+                         .arg(*declared.rotaryDim)
+                         .arg(declared.rotaryDimRule));
+    }
+    const bool variant = result.correctAgainst.isEmpty() && result.mistakes.isEmpty();
+    if (r < d && variant && result.params && result.params->rope.type == RopeType::Default) {
+        const double theta = std::pow(result.params->rope.theta, double(d) / double(r));
+        std::vector<double> thetas {10000.0};
+        for (const PublishedForm &form : FamilyChecks::of(Encoding::Rope).table->publishedForms(r))
+            thetas.push_back(form.params.rope.theta);
+        const bool published
+            = std::any_of(thetas.begin(), thetas.end(), [&](double t) { return std::fabs(theta / t - 1.0) < 1e-4; });
+        if (published) {
+            result.mistakes.append(ApplyCheck::kRotaryDimExponent);
+            lines.append(u"inv_freq's exponent runs over head_dim %1, not rotary_dim %2: 1 / %3^(2i / %1) over %4 "
+                         "pairs reads as rope_theta %5 over rotary_dim; _compute_default_rope_parameters divides "
+                         "by dim = int(head_dim * partial_rotary_factor)"_s.arg(d)
+                             .arg(r)
+                             .arg(std::round(theta))
+                             .arg(r / 2)
+                             .arg(result.params->rope.theta));
+        }
+    }
+    return lines;
 }
 
 } // namespace posenc::ApplySpan

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "check/rope/ApplyCheck.h"
+
+#include <QStringList>
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -25,5 +29,10 @@ std::optional<std::int64_t> slowPairsWidth(const std::vector<bool> &pass);
 
 // The rotated columns of a head whose columns `pass` through unchanged where true.
 Span spanOf(const std::vector<bool> &pass);
+
+// The partial rotary's own mistakes added to `result` and their lines: the rotated part's place
+// (rotary-part-misplaced), the rotary_dim declared (rotary-dim), and frequencies whose exponent runs
+// over head_dim (rotary-dim-exponent).
+QStringList partialLines(ApplyCheck::Result &result, const Span &span, const ApplyCheck::Declared &declared);
 
 } // namespace posenc::ApplySpan
