@@ -140,8 +140,6 @@ public:
                                           .arg(m_request.figures.size()));
             auto build = std::make_unique<FigureBuild>(*m_request.figures[i], m_request.engine, m_request.states[i],
                                                        m_request.styles[i], FigurePage::cellSize(m_request.page, cell));
-            if (i == 0)
-                FigurePage::setTitleModel(build->plot(), m_request.titleModel);
             found = m_built.emplace(key, std::move(build)).first;
         }
         FigureBuild &build = *found->second;
@@ -334,29 +332,16 @@ std::optional<Page> build(const Request &request, const std::atomic<bool> *cance
         return std::nullopt;
     // The subtitle's line goes where the page holds it with as many panels and titles as without it:
     // what-dropout-does' slide for Llama 4 Scout gave up its keep mask and evaluation panels for it.
-    // Else the main figure's title names the model (FigurePage::setTitleModel), which its steps keep
-    // while they shorten it: that slide for BLOOM and Qwen2-VL said no model at all.
     if (!request.subtitle.isEmpty() && (drawn->leftOut > 0 || drawn->untitled > 0)) {
-        Request named = request;
-        named.subtitle.clear();
-        named.titleModel = request.subtitle;
-        Builds namedBuilds(named, cancel);
-        const auto namedLayout = choose(named, namedBuilds);
-        const auto inTitle = namedLayout ? score(named, namedBuilds, *namedLayout) : std::nullopt;
-        if (!inTitle)
-            return std::nullopt;
-        if (!inTitle->leavesOutLess(*drawn))
-            return assemble(request, builds, *layout);
-        Request bare = named;
-        bare.titleModel.clear();
+        Request bare = request;
+        bare.subtitle.clear();
         Builds bareBuilds(bare, cancel);
         const auto bareLayout = choose(bare, bareBuilds);
         const auto without = bareLayout ? score(bare, bareBuilds, *bareLayout) : std::nullopt;
         if (!without)
             return std::nullopt;
-        if (without->leavesOutLess(*inTitle))
+        if (without->leavesOutLess(*drawn))
             return assemble(bare, bareBuilds, *bareLayout);
-        return assemble(named, namedBuilds, *namedLayout);
     }
     return assemble(request, builds, *layout);
 }

@@ -92,9 +92,6 @@ struct Request
     bool chooseGrid = false;
     // A line across the page's top, above the figures' cells (subtitle()); none where empty.
     QString subtitle;
-    // Words the main figure's title ends with (FigurePage::setTitleModel): build() gives it the
-    // subtitle where the page holds no line for it.
-    QString titleModel;
     // Told which figure is drawn next ("the document-distance figure (1 of 2)").
     std::function<void(const QString &)> stage;
 };

@@ -2,7 +2,6 @@
 
 #include "MapOptions.h"
 
-#include "FigurePage.h"
 #include "FigureRoom.h"
 #include "KeptPanels.h"
 #include "PlotStyle.h"
@@ -106,8 +105,6 @@ void FigureBuild::deliver(const FigureResult &result)
     if (m_style.title) {
         if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
             title->setText(*m_style.title);
-    } else {
-        FigurePage::nameModel(m_plot.get()); // a lesson's page's model, where its line did not go
     }
     // The next request, if any, is computed for the axes as this filling left them: after a
     // preview, the full data whatever the axes did (a move counts as a refit, as in a view).

@@ -1,43 +1,9 @@
 #include "FigurePage.h"
 
-#include "QCustomPlot.h"
-#include "ShorterLabels.h"
-
 #include <cmath>
 #include <limits>
 
-using namespace Qt::StringLiterals;
-
 namespace posenc::FigurePage {
-
-namespace {
-
-constexpr char kTitleModelProperty[] = "posencTitleModel";
-
-} // namespace
-
-void setTitleModel(QCustomPlot *plot, const QString &words)
-{
-    plot->setProperty(kTitleModelProperty, words.isEmpty() ? QVariant() : QVariant(words));
-}
-
-void nameModel(QCustomPlot *plot)
-{
-    const QString words = plot->property(kTitleModelProperty).toString();
-    auto *title = !words.isEmpty() && plot->plotLayout()->elementCount() > 0
-        ? qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0))
-        : nullptr;
-    if (!title || title->text().isEmpty())
-        return;
-    QStringList parts = ShorterLabels::ofModelParts(title);
-    for (const QString &part : words.split(u"  ·  "_s, Qt::SkipEmptyParts)) {
-        if (!title->text().contains(part))
-            title->setText(title->text() + u"  ·  "_s + part);
-        if (!parts.contains(part))
-            parts.append(part);
-    }
-    ShorterLabels::setModelParts(title, parts);
-}
 
 QSize grid(int count, QSize page)
 {

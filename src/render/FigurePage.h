@@ -5,9 +5,6 @@
 #include <QList>
 #include <QRect>
 #include <QSize>
-#include <QString>
-
-class QCustomPlot;
 
 namespace posenc::FigurePage {
 
@@ -33,13 +30,5 @@ QList<QRect> cells(int count, QSize page, QSize shape, double lead = 1.0);
 
 // The size a figure is built at to fill `cell` of `page`: the page's scale and dpi.
 FigureSize cellSize(const FigureSize &page, QRect cell);
-
-// Words a figure's title on the page ends with, where it does not say them already: a lesson's
-// slide with no room for its line across the top names its model there (LessonPage::build). Set
-// on the figure's plot before it is built; FigureBuild applies it after each filling, each part
-// (between "  ·  ") one of the title's model parts, which the room's steps keep longest.
-void setTitleModel(QCustomPlot *plot, const QString &words);
-// Applies the words setTitleModel gave `plot`, if any.
-void nameModel(QCustomPlot *plot);
 
 } // namespace posenc::FigurePage

@@ -156,8 +156,6 @@ private slots:
     void everyPanelAndTheTitle();
     void aSlideNamesItsModel_data();
     void aSlideNamesItsModel();
-    void aSlideShortOfRoomNamesItsModelInItsTitle_data();
-    void aSlideShortOfRoomNamesItsModelInItsTitle();
     void leftPaddingsEffectIsDrawnOnItsTokensScale_data();
     void leftPaddingsEffectIsDrawnOnItsTokensScale();
 };
@@ -334,41 +332,6 @@ void TestLessonSlideTexts::aSlideNamesItsModel()
     } else {
         QCOMPARE(line, QString(model).remove(space));
     }
-}
-
-void TestLessonSlideTexts::aSlideShortOfRoomNamesItsModelInItsTitle_data()
-{
-    QTest::addColumn<QString>("lesson");
-    QTest::addColumn<QString>("preset");
-    QTest::addColumn<QString>("size");
-    for (const QString &size : slideSizes())
-        for (const QString &preset : {u"bloom-560m"_s, u"qwen2-vl-7b"_s})
-            QTest::addRow("what-dropout-does %s %s", qPrintable(preset), size == u"slide"_s ? "16:9" : "4:3")
-                << u"what-dropout-does"_s << preset << size;
-}
-
-// what-dropout-does' slide for BLOOM and Qwen2-VL has no room for the line across its top that
-// names the model without giving up panels: it said no model at all. Where the line does not go,
-// the main figure's title names the model (its words kept as the title shortens).
-void TestLessonSlideTexts::aSlideShortOfRoomNamesItsModelInItsTitle()
-{
-    QFETCH(QString, lesson);
-    QFETCH(QString, preset);
-    QFETCH(QString, size);
-    const Slide slide = exportSlide(lesson, preset, size);
-    QVERIFY2(slide.run.exitCode == 0, qPrintable(slide.run.err));
-    const Run text = posenc({u"lessons"_s, lesson, u"--json"_s, u"--preset"_s, preset});
-    QCOMPARE(text.exitCode, 0);
-    const QString model = QJsonDocument::fromJson(text.out.toUtf8()).object().value(u"model"_s).toString();
-    QVERIFY(!model.isEmpty());
-    const SvgTexts::Page page = SvgTexts::read(slide.svg);
-    QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
-    static const QRegularExpression space(u"\\s+"_s);
-    QString all;
-    for (const SvgTexts::Text &each : page.texts)
-        all += each.text;
-    all.remove(space);
-    QVERIFY2(all.contains(QString(model).remove(space)), qPrintable(u"no '%1' on the slide"_s.arg(model)));
 }
 
 void TestLessonSlideTexts::leftPaddingsEffectIsDrawnOnItsTokensScale_data()
