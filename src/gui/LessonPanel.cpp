@@ -257,14 +257,14 @@ int LessonPanel::textRoom(int height) const
     return room;
 }
 
-int LessonPanel::textHeight(int width, int codeHeight, bool scrollBar) const
+int LessonPanel::textHeight(int width, int codeHeight) const
 {
     // Summed from the widgets (each label's height for the width, as Qt lays its text out), not
     // asked of the page's layout, whose heights for a width are those of its last activation.
-    // The text's width as its scroll bar leaves it, where it has one.
+    // The text's width as its scroll bar leaves it: a text laid out while the bar showed keeps
+    // it where the lines it wrapped to need it.
     const QMargins margins = layout()->contentsMargins();
-    const int inner = width - margins.left() - margins.right()
-        - (scrollBar ? style()->pixelMetric(QStyle::PM_ScrollBarExtent) : 0);
+    const int inner = width - margins.left() - margins.right() - style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     const auto *page = qobject_cast<const QBoxLayout *>(m_textPage->layout());
     const int spacing = page ? std::max(page->spacing(), 0) : 0;
     int height = kQuestionGap;
@@ -286,8 +286,7 @@ bool LessonPanel::readsWhole(int width, int height) const
 {
     if (m_below)
         return true;
-    // A text that fits has no scroll bar: its lines wrap at the whole width.
-    return textHeight(width, codeBoxHeight(m_codeScroll, m_code, kLeastCodeLines), false) <= textRoom(height);
+    return textHeight(width, codeBoxHeight(m_codeScroll, m_code, kLeastCodeLines)) <= textRoom(height);
 }
 
 void LessonPanel::fitCodeBeside()
@@ -295,16 +294,10 @@ void LessonPanel::fitCodeBeside()
     if (m_below || m_codeScroll->isHidden() || !layout())
         return;
     // The explanation is read whole where the panel holds it and the least of the code; the code
-    // box takes the rest, up to its every line, and scrolls up and down past what it shows. The
-    // text is as high as it wraps at the width it gets: the whole width where it then fits, with no
-    // scroll bar (measured as if the bar took its width, Llama 4 Scout's many-layers box showed a
-    // line fewer than the panel held), else the width the bar leaves.
+    // box takes the rest, up to its every line, and scrolls up and down past what it shows.
     const int whole = codeBoxHeight(m_codeScroll, m_code);
     const int least = codeBoxHeight(m_codeScroll, m_code, kLeastCodeLines);
-    const int room = textRoom(height());
-    int left = room - textHeight(width(), 0, false);
-    if (left < least)
-        left = room - textHeight(width(), 0, true);
+    const int left = textRoom(height()) - textHeight(width(), 0);
     // In whole lines where it scrolls, none cut at the box's foot.
     const int line = m_code->fontMetrics().lineSpacing();
     const int fitted = left >= whole ? whole : least + std::max(0, (left - least) / line) * line;

@@ -65,9 +65,8 @@ private:
     void showCode(const QString &code);
     // The height left for the text above the buttons in a panel `height` high.
     int textRoom(int height) const;
-    // The text's height at a panel `width`, the code box `codeHeight` high, wrapped beside its
-    // scroll bar or at the whole width.
-    int textHeight(int width, int codeHeight, bool scrollBar) const;
+    // The text's height at a panel `width`, the code box `codeHeight` high.
+    int textHeight(int width, int codeHeight) const;
     // Beside the figure: the code box as high as the text leaves it in the panel as it is, its
     // lines whole where they fit, kLeastCodeLines at the least.
     void fitCodeBeside();

@@ -472,7 +472,7 @@ void TestCliConfigCheck::openPrintsTheReportBeforeTheWindow()
 
 void TestCliConfigCheck::helpListsTheFindings()
 {
-    const Run run = posenc({u"check"_s, u"--help"_s});
+    const Run run = posenc({u"help"_s, u"check"_s, u"--all"_s});
     QCOMPARE(run.exitCode, 0);
     for (const QString &id : {u"legacy-type-key"_s, u"truncate-in-layer-dict"_s, u"llama3-low-equals-high"_s,
                               u"mscale-pair"_s, u"nope-layers"_s, u"sliding-layers-own-theta"_s})

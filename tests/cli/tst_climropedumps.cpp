@@ -470,7 +470,7 @@ private slots:
         const auto own = checkFile(one, config + QStringList {u"--positions"_s, u"130:131"_s});
         QVERIFY2(own.exit == 0 && own.verdict() == u"correct"_s, qPrintable(own.shown));
         const auto undeclared = checkFile(one, config);
-        QVERIFY2(undeclared.exit == 2 && undeclared.shown.contains(u"this table has 1 rows"_s)
+        QVERIFY2(undeclared.exit == 2 && undeclared.shown.contains(u"this table has 1 row "_s)
                      && undeclared.shown.contains(u"--positions A:B"_s),
                  qPrintable(undeclared.shown));
         const QString two = saved(dir, u"two.npy"_s, {3, 2, 1, 128}, perAxisCos({{130, 130, 130}}, 1e6, 64, 2));

@@ -138,30 +138,6 @@ QString textCut(const MainWindow &window)
     return {};
 }
 
-// Beside the figure, where the code box scrolls: the room the text leaves below the explanation,
-// which must be less than one more line of the code (the box showed a line fewer than the panel
-// held); nothing where the box shows every line.
-QString codeLinesHeldBack(const MainWindow &window)
-{
-    const LessonPanel *panel = window.lessons()->panel();
-    const auto *scroll = panel->findChild<const QScrollArea *>(u"lessonTextScroll"_s);
-    const auto *explanation = panel->findChild<const QLabel *>(u"lessonExplanation"_s);
-    const auto *code = panel->findChild<const QScrollArea *>(u"lessonCodeScroll"_s);
-    const auto *label = panel->findChild<const QLabel *>(u"lessonCode"_s);
-    if (!scroll || !explanation || !code || !label)
-        return u"no text"_s;
-    if (!code->isVisibleTo(panel) || code->viewport()->height() >= label->sizeHint().height())
-        return {};
-    const int end = explanation->mapTo(scroll->widget(), QPoint(0, 0)).y()
-        + explanation->heightForWidth(explanation->width());
-    const int spare = scroll->viewport()->height() - end;
-    const int line = label->fontMetrics().lineSpacing();
-    const int hidden = label->sizeHint().height() - code->viewport()->height();
-    if (spare >= std::min(line, hidden))
-        return u"the code box hides %1 px of its lines with %2 px left below the text"_s.arg(hidden).arg(spare);
-    return {};
-}
-
 } // namespace
 
 class TestLessonRoom : public QObject
@@ -178,8 +154,6 @@ private slots:
     void theCodeBoxFollowsThePreset();
     void theTextIsAsHighAsQtLaysItOut();
     void aPresetChosenReadsTheLessonForItsModel();
-    void theCodeBoxTakesTheRoomTheTextLeaves_data();
-    void theCodeBoxTakesTheRoomTheTextLeaves();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -416,39 +390,6 @@ void TestLessonRoom::aPresetChosenReadsTheLessonForItsModel()
         std::get<Params>(opened).memoryBudget = controls->params().memoryBudget;
         QVERIFY2(std::get<Params>(opened) == controls->params(), qPrintable(name));
     }
-}
-
-void TestLessonRoom::theCodeBoxTakesTheRoomTheTextLeaves_data()
-{
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<QString>("preset");
-    QTest::newRow("many-layers") << u"many-layers"_s << QString();
-    QTest::newRow("many-layers llama-4-scout") << u"many-layers"_s << u"llama-4-scout"_s;
-    QTest::newRow("rope-relative deepseek-v3") << u"rope-relative"_s << u"deepseek-v3"_s;
-}
-
-// At a laptop's size the code box beside the figure shows as many of its lines as the panel holds
-// below the explanation: many-layers for Llama 4 Scout showed a line fewer, scrolled, with the room
-// for it left empty under the text (the text measured as if its scroll bar, which it did not show,
-// took its width).
-void TestLessonRoom::theCodeBoxTakesTheRoomTheTextLeaves()
-{
-    QFETCH(QString, name);
-    QFETCH(QString, preset);
-    MainWindow window(Params {}, m_settings.get());
-    QVERIFY(openAtLaptopSize(window, name));
-    if (!preset.isEmpty()) {
-        ControlPanel *controls = window.controlPanel();
-        const auto chosen = std::find_if(controls->presets().begin(), controls->presets().end(),
-                                         [&preset](const Preset &p) { return p.name == preset; });
-        QVERIFY(chosen != controls->presets().end());
-        QVERIFY(controls->choosePreset(int(chosen - controls->presets().begin())));
-        QTRY_VERIFY_WITH_TIMEOUT(window.isSettled(), 60000);
-    }
-    QCoreApplication::processEvents();
-    TestShots::save(window.grab().toImage(), u"lessonroom-codebox-"_s + name + u"-"_s + preset);
-    QTRY_VERIFY2(textCut(window).isEmpty(), qPrintable(textCut(window)));
-    QTRY_VERIFY2(codeLinesHeldBack(window).isEmpty(), qPrintable(codeLinesHeldBack(window)));
 }
 
 QTEST_MAIN(TestLessonRoom)
