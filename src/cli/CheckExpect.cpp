@@ -450,23 +450,24 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
             forms.push_back({half, u"; the rotary module's cat(freqs, freqs), which the model's apply function "
                                    "interleaves"_s});
         }
-        for (const auto &[form, formText] : forms)
-        for (const QString &word : e.tables) {
-            TableCheck::Declared at = declaration;
-            at.params = form;
-            auto expected = TableCheck::expect(table, e.family, form, word, cancel, at);
-            if (cancel && cancel->load())
-                return found; // the caller says it was interrupted
-            if (const auto *problem = std::get_if<QString>(&expected))
-                return usage(u"--expect %1: %2"_s.arg(word, *problem));
-            TableMatch match = std::get<TableMatch>(std::move(expected));
-            if (!e.source.isEmpty()) {
-                match.referenceText += u" (%1%2)"_s.arg(e.source, formText);
-                // A mistake named against the declared reference equals no reference.
-                if (match.verdict == CheckVerdict::Correct)
-                    match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
+        for (const auto &[form, formText] : forms) {
+            for (const QString &word : e.tables) {
+                TableCheck::Declared at = declaration;
+                at.params = form;
+                auto expected = TableCheck::expect(table, e.family, form, word, cancel, at);
+                if (cancel && cancel->load())
+                    return found; // the caller says it was interrupted
+                if (const auto *problem = std::get_if<QString>(&expected))
+                    return usage(u"--expect %1: %2"_s.arg(word, *problem));
+                TableMatch match = std::get<TableMatch>(std::move(expected));
+                if (!e.source.isEmpty()) {
+                    match.referenceText += u" (%1%2)"_s.arg(e.source, formText);
+                    // A mistake named against the declared reference equals no reference.
+                    if (match.verdict == CheckVerdict::Correct)
+                        match.correctAgainst = CheckDiagnosis::declaredReference(match.referenceText);
+                }
+                found.push_back(std::move(match));
             }
-            found.push_back(std::move(match));
         }
     }
     if (e.kind == Expectation::Kind::Table) {
