@@ -41,6 +41,8 @@ private slots:
     void columnMomentsEqualSumsOverPositions();
     void similarityEqualsDotProductsOfRows_data();
     void similarityEqualsDotProductsOfRows();
+    void similarityRipplesAsTheRowsDo_data();
+    void similarityRipplesAsTheRowsDo();
     void wavelengths_data();
     void wavelengths();
     void float32BoundHoldsAtTheLastPosition_data();
@@ -204,6 +206,40 @@ void TestLessonNumbers::similarityEqualsDotProductsOfRows()
                      qPrintable(u"%1 at p %2: %3 vs %4"_s.arg(key).arg(p).arg(valueOf(key, params)).arg(dot)));
         }
     }
+}
+
+void TestLessonNumbers::similarityRipplesAsTheRowsDo_data()
+{
+    QTest::addColumn<Params>("params");
+    QTest::newRow("d 128, L 256: S rises again") << make(128, 256);
+    // Three positions: S(0) > S(1) > S(2), pair 0's cos(k) still falling: no ripple.
+    QTest::newRow("d 64, L 3: S falls") << make(64, 3);
+    // Many slow pairs: S(0) .. S(200) turned pair by pair, as the lesson now sums them, stays within
+    // the rows' sums (20 s at d 10^6 when each S(k) was its own pass of cosines).
+    QTest::newRow("d 16384, L 201") << make(16384, 201);
+}
+
+void TestLessonNumbers::similarityRipplesAsTheRowsDo()
+{
+    QFETCH(Params, params);
+    const std::int64_t d = params.dModel;
+    // sim_ripples: whether S(k) rises somewhere over the offsets drawn, 0 .. min(L - 1, 200), S from
+    // the rows' dot products at p = 0 (a condition holds where its number is present).
+    const std::int64_t last = std::min<std::int64_t>(params.maxLen - 1, 200);
+    const std::vector<double> first = peRow(0, d, params.sinusoidal.base, params.sinusoidal.layout);
+    bool rises = false;
+    double previous = 0.0;
+    for (std::int64_t k = 0; k <= last; ++k) {
+        const std::vector<double> row = peRow(k, d, params.sinusoidal.base, params.sinusoidal.layout);
+        double dot = 0.0;
+        for (std::size_t j = 0; j < row.size(); ++j)
+            dot += first[j] * row[j];
+        rises = rises || (k > 0 && dot > previous + 1e-9);
+        previous = dot;
+    }
+    const auto ripples = LessonNumbers::number(u"sim_ripples"_s, params);
+    QVERIFY(ripples);
+    QCOMPARE(ripples->present(), rises);
 }
 
 void TestLessonNumbers::wavelengths_data()
