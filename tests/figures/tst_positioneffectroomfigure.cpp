@@ -1,4 +1,5 @@
 // The position effect's panel of what reads the absolute position, on a window's room.
+#include "render/FigureRoom.h"
 #include "render/FigureSize.h"
 #include "support/FigureBuilds.h"
 
@@ -68,6 +69,37 @@ private slots:
         QVERIFY(checked > 0);
     }
 
+    // On a paper column (8.5 x 6 cm at 9 pt) a family's quantity named "Sandwich bias" or "T5
+    // bucket" keeps its own word on its axes ("bias", "Δ bias"), the panel's title naming the family,
+    // rather than the family's name cut ("Sandwich …", "Δ …"); at 6 x 4 cm the difference's "Δ".
+    void axesNamedWholeOnAColumn_data()
+    {
+        QTest::addColumn<QString>("size");
+        QTest::addColumn<QString>("encoding");
+        for (const QString &encoding : {u"sandwich"_s, u"t5"_s, u"kerple"_s, u"deberta"_s, u"alibi"_s})
+            QTest::newRow(qPrintable(u"column "_s + encoding)) << u"column"_s << encoding;
+        QTest::newRow("6x4cm sinusoidal") << u"6x4cm"_s << u"sinusoidal"_s;
+    }
+
+    void axesNamedWholeOnAColumn()
+    {
+        QFETCH(QString, size);
+        QFETCH(QString, encoding);
+        const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(FigureSizes::parsePhysical(size)), 300.0);
+        FigureStyle style;
+        style.fontPointSize = 9.0;
+        const auto built = FigureBuilds::build(u"position-effect"_s, with({{u"encoding"_s, encoding}}), page, {}, style);
+        QCOMPARE(FigureBuilds::errorOf(*built), QString());
+        int named = 0;
+        for (QCPAxisRect *rect : built->plot()->axisRects()) {
+            if (!rect->realVisibility() || !rect->layout() || rect->rect().height() <= 0)
+                continue;
+            const QString label = FigureRoom::shownLabel(rect->axis(QCPAxis::atLeft));
+            QVERIFY2(!label.contains(u'…'), qPrintable(encoding + u": "_s + label));
+            named += label.isEmpty() ? 0 : 1;
+        }
+        QVERIFY2(named >= 2, qPrintable(encoding));
+    }
 };
 
 QTEST_MAIN(TestPositionEffectRoomFigure)

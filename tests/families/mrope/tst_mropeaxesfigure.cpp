@@ -3,6 +3,7 @@
 // its wavelengths 2 pi theta^(2j / d), the turn of the fastest w pair for a 32-patch width offset
 // (the 0.0057 and 20.8 rad), and the figure at a window's size and as a 14-pt slide.
 #include "render/FigureExporter.h"
+#include "render/FigureRoom.h"
 #include "render/data/mrope/MropeAxesModel.h"
 
 #include "figures/RelativeSlides.h"
@@ -61,6 +62,7 @@ private slots:
     void aSectionThatDoesNotSumHasNoChunkedRow();
     void figureIsRegisteredAndExports();
     void qwenModelsFitASlide();
+    void rowsNamedWholeOnAColumn();
 };
 
 void TestMropeAxesFigure::axesAreTheReferences_data()
@@ -145,6 +147,31 @@ void TestMropeAxesFigure::qwenModelsFitASlide()
     RelativeSlides::check(
         u"mrope-axes"_s,
         {{u"qwen2-vl"_s, mrope(u"16,24,24"_s, false, 1e6)}, {u"qwen3-vl"_s, mrope(u"24,20,20"_s, true, 5e6)}});
+}
+
+// On a paper column (8.5 x 6 cm at 9 pt) each row keeps its rule's name whole and the mark of these
+// parameters' rule, never "chunked (Q…" nor "interleaved …": the models whose rules they are go to
+// the caption (kept in the file's metadata where the caption goes).
+void TestMropeAxesFigure::rowsNamedWholeOnAColumn()
+{
+    const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(FigureSizes::parsePhysical(u"column"_s)), 300.0);
+    FigureStyle style;
+    style.fontPointSize = 9.0;
+    for (const bool interleaved : {false, true}) {
+        const Params p = interleaved ? mrope(u"24,20,20"_s, true, 5e6) : mrope(u"16,24,24"_s, false, 1e6);
+        const auto built = FigureBuilds::build(u"mrope-axes"_s, p, page, {}, style);
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        QCPAxis *rows = built->plot()->axisRect(0)->axis(QCPAxis::atLeft);
+        const auto ticker = rows->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const QString chunked = ticker->ticks().value(1.0), inter = ticker->ticks().value(0.0);
+        QVERIFY2(chunked.startsWith(u"chunked"_s) && !chunked.contains(u'…'), qPrintable(chunked));
+        QVERIFY2(inter.startsWith(u"interleaved"_s) && !inter.contains(u'…'), qPrintable(inter));
+        QCOMPARE((interleaved ? inter : chunked).contains(u'◀'), true);
+        QCOMPARE((interleaved ? chunked : inter).contains(u'◀'), false);
+        const QString said = (FigureBuilds::texts(*built->plot()) + FigureRoom::setAside(*built->plot())).join(u' ');
+        QVERIFY2(said.contains(u"Qwen2-VL"_s) && said.contains(u"Qwen3-VL"_s), qPrintable(said));
+    }
 }
 
 QTEST_MAIN(TestMropeAxesFigure)

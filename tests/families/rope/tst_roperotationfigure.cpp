@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -74,6 +75,7 @@ private slots:
     void aSmallFigureNamesItsPairWhole_data();
     void aSmallFigureNamesItsPairWhole();
     void llamaAndGptOssFitASlide();
+    void fastPairsDrawnAsMeansAreNamed();
 };
 
 void TestRopeRotationFigure::circleIsTheRotation_data()
@@ -234,6 +236,48 @@ void TestRopeRotationFigure::aSmallFigureNamesItsPairWhole()
 void TestRopeRotationFigure::llamaAndGptOssFitASlide()
 {
     RopeSlides::check(u"rope-rotation"_s);
+}
+
+// Where a pixel row of the tables averages several positions, the pairs that turn half a turn or
+// more across them (θᵢ·positions ≥ π, θᵢ from the float64 formula) show a mean, not their wave:
+// the data names the first and last, and the figure says so under its tables, in a file too.
+void TestRopeRotationFigure::fastPairsDrawnAsMeansAreNamed()
+{
+    Params p = small(RopeLayout::Half, RopeType::Default);
+    p.maxLen = 1200;
+    const auto engine = std::make_shared<const Engine>(p);
+    FigureRequest request;
+    request.engine = engine;
+    // 1,200 positions in 100 pixel rows: 12 a pixel.
+    const PanelExtent table = panel(QSize(64, 100), -0.5, 15.5, -0.5, 1199.5);
+    request.panels = {panel(QSize(300, 300), -1, 1, -1, 1), table, table};
+    const std::atomic<bool> cancel {false};
+    const auto d = std::static_pointer_cast<const RopeRotationData>(
+        FigureBuilds::figure(u"rope-rotation"_s).model().compute(request, cancel).data);
+    QVERIFY(d);
+    QCOMPARE(d->positionsPerPixel, 12.0);
+    const std::vector<double> inv = roperef::inv(p);
+    std::int64_t last = -1;
+    for (std::size_t i = 0; i < inv.size(); ++i)
+        if (inv[i] * 12.0 >= std::numbers::pi)
+            last = std::int64_t(i);
+    QVERIFY(last >= 1 && last < 15);
+    QCOMPARE(d->firstMeanPair, 0);
+    QCOMPARE(d->lastMeanPair, last);
+    // One pixel a cell: nothing is averaged, nothing said.
+    const auto exact = compute(p, {}, 120, 16);
+    QVERIFY(exact);
+    QCOMPARE(exact->firstMeanPair, -1);
+
+    FigureState state;
+    // 4,000 positions in the tables' ~600 pixel rows: pairs 0 and 1 turn half a turn or more a pixel.
+    p.maxLen = 4000;
+    state.options.insert(u"positions"_s, u"0:4000"_s);
+    const FigureSize size = FigureSize::fromPixels(QSize(1200, 800));
+    const auto built = FigureBuilds::build(u"rope-rotation"_s, p, size, state);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+    QVERIFY2(QRegularExpression(u"pairs 0–1 turn .*mean"_s).match(texts).hasMatch(), qPrintable(texts));
 }
 
 QTEST_MAIN(TestRopeRotationFigure)

@@ -92,6 +92,28 @@ bool RopeRotationModel::hasPreview(const FigureRequest &request) const
     return 2 * visible.block.cells() > Budget::cells(Detail::Preview);
 }
 
+namespace {
+
+// The pairs in view whose pixel rows average half a turn or more of their wave: the mean over an
+// interval of L radians keeps sin(L/2)/(L/2) of the swing, 2/π at half a turn, 0 at a whole one.
+void meanPairs(RopeRotationData &data, const std::vector<double> &inv)
+{
+    const HeatmapGrid &grid = data.cos;
+    data.positionsPerPixel = grid.rows > 0 ? std::max(1.0, double(grid.block.rows) / grid.rows) : 1.0;
+    if (data.positionsPerPixel <= 1.0 || data.pairs <= 0)
+        return;
+    for (std::int64_t column = grid.block.col0; column < grid.block.colEnd(); ++column) {
+        // rope-cos's column j is pair j mod r/2 (rotate_half) or ⌊j/2⌋ (interleaved).
+        const std::int64_t pair = data.layout == RopeLayout::Half ? column % data.pairs : column / 2;
+        if (pair < 0 || pair >= std::int64_t(inv.size()) || inv[std::size_t(pair)] * data.positionsPerPixel < std::numbers::pi)
+            continue;
+        data.firstMeanPair = data.firstMeanPair < 0 ? pair : std::min(data.firstMeanPair, pair);
+        data.lastMeanPair = std::max(data.lastMeanPair, pair);
+    }
+}
+
+} // namespace
+
 FigureResult RopeRotationModel::computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const
 {
     const Engine &engine = *request.engine;
@@ -123,6 +145,7 @@ FigureResult RopeRotationModel::computeData(const FigureRequest &request, const 
         }
         *grid = std::move(*computed);
     }
+    meanPairs(*data, table.inv);
     // The circle's positions: the integers of the tables' rows in view, every stride-th.
     const auto rows = TableView::integersInView(cosPanel.y.lower, cosPanel.y.upper, params.maxLen);
     if (rows) {

@@ -21,6 +21,11 @@ struct RopeRotationData : FigureData
     std::int64_t stride = 1; // positions between two points
     bool oneTurn = false; // the points stop after one turn, before the last position in view
     HeatmapGrid cos, sin;
+    // The tables' positions a pixel row averages (1: none), and the first and last pair in view
+    // that turns half a turn or more across them: its pixels show a mean, paler than its wave
+    // (a mean over a turn is 0); -1 where none does.
+    double positionsPerPixel = 1.0;
+    std::int64_t firstMeanPair = -1, lastMeanPair = -1;
     std::int64_t pairs = 0;
     std::int64_t rotaryDim = 0;
     RopeLayout layout = RopeLayout::Half;

@@ -7,6 +7,7 @@
 
 #include "core/NumberText.h"
 
+#include <array>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -33,6 +34,36 @@ QString turnText(std::int64_t pair, double turn)
     if (pair < 0)
         return u"no w pair"_s;
     return u"%1 rad (pair %2)"_s.arg(NumberText::compact(turn, 3)).arg(pair);
+}
+
+// A row's name as a text ticker's label takes at most this share of the page's width: past it the
+// layout cuts the label (FigureRoom::Steps::elideTickLabels, which measures its lines as one), and
+// a cut "chunked\n(Q…" lost the model and the mark of these parameters' rule at a column.
+constexpr double kMostRowName = 0.25;
+
+// The two rows' names, chunked's then interleaved's, in the longest of their forms, longest first,
+// that holds both in `most` as the layout measures them: the rule, whose rule it is and, on the row
+// of these parameters, their mark; on a column the rule and the mark alone (`whole` false: the
+// caption then says whose rules they are); else those, which the layout cuts.
+std::array<QString, 2> rowNames(bool interleavedChosen, bool terse, const QFont &font, double most, bool &whole)
+{
+    const auto form = [&](int level, const QString &rule, const QString &model, bool chosen) {
+        const QString mark = chosen ? (terse ? u"\n◀ these parameters"_s : u" ◀ these parameters"_s) : QString();
+        if (level == 0)
+            return u"%1\n(%2%3)%4"_s.arg(rule, model, terse ? QString() : u"'s rule"_s, mark);
+        const QString arrow = chosen ? u" ◀"_s : QString();
+        return level == 1 ? u"%1\n(%2)%3"_s.arg(rule, model, arrow) : rule + arrow;
+    };
+    const QFontMetricsF metrics(font);
+    std::array<QString, 2> names;
+    for (int level = 0; level < 3; ++level) {
+        names = {form(level, u"chunked"_s, u"Qwen2-VL"_s, !interleavedChosen),
+                 form(level, u"interleaved"_s, u"Qwen3-VL"_s, interleavedChosen)};
+        whole = level < 2;
+        if (metrics.horizontalAdvance(names[0]) <= most && metrics.horizontalAdvance(names[1]) <= most)
+            break;
+    }
+    return names;
 }
 
 } // namespace
@@ -101,16 +132,11 @@ void MropeAxesFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     }
     const bool terse = m_compact || PlotStyle::textLines(*m_title->parentPlot()) < 30;
     QSharedPointer<QCPAxisTickerText> rows(new QCPAxisTickerText);
-    // Terse (a 14-pt slide), each part on a line of its own, so that the column of rows stays
-    // narrow and still says whose rule a row is and which one these parameters take: a bare "◀"
-    // said neither.
-    const QString mark = terse ? u"\n◀ these parameters"_s : u" ◀ these parameters"_s;
-    rows->addTick(kChunkedRow,
-                  (terse ? u"chunked\n(Qwen2-VL)"_s : u"chunked\n(Qwen2-VL's rule)"_s)
-                      + (d.interleavedChosen ? QString() : mark));
-    rows->addTick(kInterleavedRow,
-                  (terse ? u"interleaved\n(Qwen3-VL)"_s : u"interleaved\n(Qwen3-VL's rule)"_s)
-                      + (d.interleavedChosen ? mark : QString()));
+    bool whole = true;
+    const auto names = rowNames(d.interleavedChosen, terse, m_rect->axis(QCPAxis::atLeft)->tickLabelFont(),
+                                kMostRowName * m_title->parentPlot()->viewport().width(), whole);
+    rows->addTick(kChunkedRow, names[0]);
+    rows->addTick(kInterleavedRow, names[1]);
     m_rect->axis(QCPAxis::atLeft)->setTicker(rows);
     m_title->setText(u"%1  ·  mrope_section %2  ·  θ = %3, head_dim = %4"_s
                          .arg(terse ? u"M-RoPE: each pair's axis"_s : u"M-RoPE: which axis turns each pair"_s,
@@ -124,6 +150,8 @@ void MropeAxesFigure::fill(const std::shared_ptr<const FigureData> &data, const 
         caption += u" Chunked needs a section summing to the pairs: %1 does not."_s.arg(d.section);
     else if (!terse)
         caption += u" Chunked, width owns only the slowest pairs: it is nearly blind."_s;
+    if (!whole)
+        caption += u" Chunked is Qwen2-VL's rule, interleaved Qwen3-VL's; ◀ marks these parameters' rule."_s;
     PlotStyle::setCollapsibleText(m_caption, caption);
 }
 

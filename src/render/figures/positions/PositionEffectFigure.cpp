@@ -235,6 +235,28 @@ void PositionEffectFigure::showAbsolutePanel(bool shown)
     labelColumns();
 }
 
+// The curves' names in the keys; `terse` on little room.
+void PositionEffectFigure::nameSeries(bool terse, bool chosenIsColumn, const QString &choice)
+{
+    m_reference.hi->setName(u"reference ids"_s);
+    m_chosen.hi->setName(choice);
+    // Beside "reference ids", on little room: "arange-with…" named no choice (a 14-pt slide).
+    ShorterLabels::setEntry(m_chosen.hi, {u"chosen ids"_s});
+    m_difference.hi->setName(u"difference"_s);
+    m_float32.hi->setName(terse ? u"float32"_s : u"difference, float32 angles"_s);
+    m_term.hi->setName(u"‖PE[chosen] − PE[reference]‖"_s);
+    m_temperatureIds.hi->setName(terse ? u"temperature (ids)"_s : u"temperature at %1's id"_s.arg(choice));
+    m_temperatureCache.hi->setName(
+        chosenIsColumn
+            ? (terse ? u"temperature (column)"_s : u"temperature at cache_position, and at %1's id"_s.arg(choice))
+            : (terse ? u"temperature (column)"_s : u"temperature at cache_position"_s));
+    m_temperatureReference.hi->setName(terse ? u"temperature (own id)"_s : u"temperature at the reference's id"_s);
+    m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk at %1's id"_s.arg(choice));
+    m_chunkCache.hi->setName(terse ? u"chunk (column − padding)"_s
+                                   : u"chunk at the column less the padding, as chunked_overlay counts"_s);
+    ShorterLabels::setEntry(m_chunkCache.hi, {u"chunk (column − pad)"_s, u"chunk (col − pad)"_s});
+}
+
 void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
 {
     m_data = std::static_pointer_cast<const PositionEffectData>(data);
@@ -259,23 +281,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     show(m_temperatureReference, d.temperatureReference, d.temperature && !referenceIsChosen);
     show(m_chunkIds, d.chunkIds, d.chunk);
     show(m_chunkCache, d.chunkCache, d.chunk);
-    m_reference.hi->setName(u"reference ids"_s);
-    m_chosen.hi->setName(choice);
-    // Beside "reference ids", on little room: "arange-with…" named no choice (a 14-pt slide).
-    ShorterLabels::setEntry(m_chosen.hi, {u"chosen ids"_s});
-    m_difference.hi->setName(u"difference"_s);
-    m_float32.hi->setName(terse ? u"float32"_s : u"difference, float32 angles"_s);
-    m_term.hi->setName(u"‖PE[chosen] − PE[reference]‖"_s);
-    m_temperatureIds.hi->setName(terse ? u"temperature (ids)"_s : u"temperature at %1's id"_s.arg(choice));
-    m_temperatureCache.hi->setName(
-        chosenIsColumn
-            ? (terse ? u"temperature (column)"_s : u"temperature at cache_position, and at %1's id"_s.arg(choice))
-            : (terse ? u"temperature (column)"_s : u"temperature at cache_position"_s));
-    m_temperatureReference.hi->setName(terse ? u"temperature (own id)"_s : u"temperature at the reference's id"_s);
-    m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk at %1's id"_s.arg(choice));
-    m_chunkCache.hi->setName(terse ? u"chunk (column − padding)"_s
-                                   : u"chunk at the column less the padding, as chunked_overlay counts"_s);
-    ShorterLabels::setEntry(m_chunkCache.hi, {u"chunk (column − pad)"_s, u"chunk (col − pad)"_s});
+    nameSeries(terse, chosenIsColumn, choice);
     // A family's own quantity keeps its name on little room ("DeBERTa bucket", "ALiBi bias", as
     // its axis in the window): "score" called DeBERTa's bucket index a score on a 14-pt slide.
     const bool named = d.kind == PositionEffect::ScoreKind::Panel || d.kind == PositionEffect::ScoreKind::TermProduct;
@@ -286,6 +292,17 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     // The difference of what the first panel draws, named as it is there ("Δ ALiBi bias"), on the
     // scores' scale where it is 0 to rounding.
     m_rects[1]->axis(QCPAxis::atLeft)->setLabel(terse ? u"Δ %1"_s.arg(score) : u"chosen − reference"_s);
+    // On a column, the quantity's own word without its family's name ("bias" of "Sandwich bias",
+    // the panel's title names the family), not the family's name cut ("Sandwich …", "Δ …"); on
+    // less, the difference's "Δ" alone under its panel's title, "the difference".
+    const QString word = score.section(u' ', -1);
+    ShorterLabels::set(m_rects[0]->axis(QCPAxis::atLeft), word != score ? QStringList {word} : QStringList {});
+    QStringList differences;
+    if (terse && word != score)
+        differences.append(u"Δ %1"_s.arg(word));
+    if (terse)
+        differences.append(u"Δ"_s);
+    ShorterLabels::set(m_rects[1]->axis(QCPAxis::atLeft), differences);
     m_rects[1]
         ->axis(QCPAxis::atLeft)
         ->setRange(effectRange({&d.difference, rotary ? &d.float32 : &d.difference}, 0.0, 0.0, scores.size()));

@@ -37,6 +37,7 @@ private:
     void show(Series &s, const PositionEffectData::Band &band, bool visible);
     // The third panel in the stack while something reads the absolute position, out of it else.
     void showAbsolutePanel(bool shown);
+    void nameSeries(bool terse, bool chosenIsColumn, const QString &choice);
     // The columns' ticks and name on the lowest panel shown alone.
     void labelColumns();
 

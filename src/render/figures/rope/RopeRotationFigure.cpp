@@ -119,6 +119,13 @@ RopeRotationFigure::RopeRotationFigure(QCustomPlot *plot)
                                   std::pair {2, static_cast<QCPLayoutElement *>(m_cos->axisRect())},
                                   std::pair {2, static_cast<QCPLayoutElement *>(m_scale)}})
         FigureRoom::setDispensable(element, order);
+    // What the tables' fast pairs show, where a pixel row averages their turns: in the window as in
+    // a file, and gone with the tables.
+    auto *below = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(2, 0, below);
+    plot->plotLayout()->setRowStretchFactor(2, 0.001);
+    m_meansCaption = PlotStyle::smallText(plot, below, 0, 0);
+    FigureRoom::setDispensable(m_meansCaption, 2);
     grid->setColumnStretchFactors({1.3, 0.01, 1.0, 1.0, 0.01});
     grid->setRowStretchFactors({0.001, 1.0});
     // The three plots' tops and bottoms level, each colour bar beside its plots.
@@ -309,8 +316,31 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
                   d.cos.isPreview() ? FigureText::previewText(d.cos.rowCoverage) : QString());
     if (d.cos.isPreview())
         parts.append(u"preview"_s);
+    fillMeansCaption(d);
     m_title->setText(parts.join(u"  ·  "_s));
     ShorterLabels::setModelParts(m_title, {d.scaling, d.model});
+}
+
+void RopeRotationFigure::fillMeansCaption(const RopeRotationData &d)
+{
+    if (d.firstMeanPair < 0) {
+        PlotStyle::setCollapsibleText(m_meansCaption, QString());
+        return;
+    }
+    const bool one = d.firstMeanPair == d.lastMeanPair;
+    const QString pairs
+        = one ? u"pair %1"_s.arg(d.firstMeanPair) : u"pairs %1–%2"_s.arg(d.firstMeanPair).arg(d.lastMeanPair);
+    const QString per = d.positionsPerPixel >= 10.0 ? FigureText::formatCount(std::int64_t(std::round(d.positionsPerPixel)))
+                                                    : NumberText::compact(d.positionsPerPixel, 2);
+    // Said where the tables are drawn: their fast pairs' cells are the means of a pixel's
+    // positions (the view's note says only how many), paler than their wave, 0 over whole turns.
+    PlotStyle::setCollapsibleText(
+        m_meansCaption,
+        u"Tables: each pixel is the mean of ~%1 positions; %2 %3 half a turn or more across them, so %4 "
+        "pixels show the mean (paler, ~0 over whole turns), not the wave."_s.arg(per, pairs, one ? u"turns"_s : u"turn"_s,
+                                                                                one ? u"its"_s : u"their"_s));
+    ShorterLabels::setText(m_meansCaption, {u"tables: %1 drawn as means of ~%2 positions a pixel (½ turn or more)"_s.arg(pairs, per),
+                                            u"tables: %1 as pixel means of ~%2 positions"_s.arg(pairs, per)});
 }
 
 QList<PositionAxis> RopeRotationFigure::positionAxes() const

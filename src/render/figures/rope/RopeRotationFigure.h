@@ -31,8 +31,11 @@ public:
     QList<QCPAxisRect *> pictureRects() const override;
 
 private:
+    void fillMeansCaption(const RopeRotationData &d);
     QCPTextElement *m_title;
     QCPTextElement *m_circleTitle, *m_cosTitle, *m_sinTitle;
+    // Under the tables: which pairs' pixels show means of half a turn or more, not their wave.
+    QCPTextElement *m_meansCaption;
     RoundAxisRect *m_circle;
     QCPColorScale *m_positions; // the dots' colours
     QCPColorScale *m_scale; // the tables'
