@@ -53,6 +53,12 @@ TextRole roleOf(const QCPLayoutElement *element);
 // titles that name a panel given up go with it, and only with it, whatever they are marked.
 void setDispensable(QCPLayoutElement *panel, int order);
 
+// A mark drawn over the data (a dashed line, a shaded band, a plottable or an item) that `text` says
+// what it is (a legend's entry, a legend, a caption): it is drawn only while that text is, so a
+// step that gives the text up for room takes the mark with it, never leaving a mark no text on
+// the page explains (the heatmap's swing lines do likewise, HeatmapMarks::setExplainedBy).
+void setExplainedBy(QCPLayerable *mark, QCPLayerable *text);
+
 // A panel (an axis rect) the figure shows first, that it keeps alone where, its dispensable panels
 // given up, its plots are still short of the page (Steps::keepPrimaryAlone): scale-compare's first
 // convention, position-ids' table of ids. A figure that marks none keeps all it has not given up.

@@ -94,6 +94,7 @@ bool Changes::dropText(QCPTextElement *element)
     setText(element, QString());
     element->setMargins(QMargins());
     takeNoRoom(element, Qt::Horizontal);
+    hideUnexplained();
     return true;
 }
 
@@ -247,6 +248,7 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
     if (!emptied.isEmpty())
         hide(emptied);
     hideFoldsOfHidden();
+    hideUnexplained();
     return !hiding.isEmpty();
 }
 

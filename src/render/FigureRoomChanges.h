@@ -20,6 +20,10 @@ inline constexpr char kRoleProperty[] = "posencTextRole";
 // The property an axis whose label a step folded carries: the label, as it is shown elsewhere.
 inline constexpr char kFoldedProperty[] = "posencFoldedLabel";
 
+// The property of a mark a text explains (FigureRoom::setExplainedBy): the text, as a QObject pointer
+// looked up among the plot's texts before it is read.
+inline constexpr char kExplainedProperty[] = "posencExplainedBy";
+
 // The property of a key given up for labels on its curves (Changes::labelDirectly).
 inline constexpr char kLabelledProperty[] = "posencLabelledDirectly";
 
@@ -229,6 +233,9 @@ private:
     static void takeNoRoom(QCPLayoutElement *element, Qt::Orientation across);
     // The folded labels of panels now hidden hidden too; every fold undone.
     void hideFoldsOfHidden();
+    // The marks whose explaining text (FigureRoom::setExplainedBy) is no longer drawn hidden too.
+    void hideUnexplained();
+    void undoMarks();
     // A panel that left its margin group (releaseMargins) back in it.
     static void rejoin(Shared &change);
     void undoFolds();
@@ -243,6 +250,7 @@ private:
     std::vector<std::pair<QPointer<QCPLayoutElement>, QMargins>> m_margins;
     std::vector<Element> m_elements;
     std::vector<std::pair<QPointer<QCPAbstractItem>, QCPLayer *>> m_items;
+    std::vector<std::pair<QPointer<QCPLayerable>, QCPLayer *>> m_marks; // hidden with their texts
     struct Unfolded
     {
         QPointer<QCPLegend> legend;

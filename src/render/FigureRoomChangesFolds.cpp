@@ -165,6 +165,7 @@ void Changes::hideFoldsOfHidden()
 
 void Changes::undoFolds()
 {
+    undoMarks();
     for (auto kept = m_short.rbegin(); kept != m_short.rend(); ++kept) {
         if (!kept->axis)
             continue;

@@ -263,6 +263,13 @@ QList<Swatch> HeatmapPanel::markSwatches(const QList<const HeatmapPanel *> &pane
     return swatches;
 }
 
+TextRole HeatmapPanel::marksLegendRole(const QList<Swatch> &swatches)
+{
+    const bool cells = std::any_of(swatches.cbegin(), swatches.cend(),
+                                   [](const Swatch &swatch) { return swatch.hatch != Qt::HorPattern; });
+    return cells ? TextRole::Key : TextRole::Caption;
+}
+
 void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
 {
     if (swatches.isEmpty() || m_marksNamedByFigure) {
@@ -275,8 +282,6 @@ void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
     }
     if (!m_marksLegend) {
         m_marksLegend = SwatchLegend::create(m_rect->parentPlot(), m_cell, 1, 0);
-        // A legend of marks over the data, given up with the captions on little room.
-        FigureRoom::setRole(m_marksLegend, TextRole::Caption);
         m_marksLegend->setFont(m_scale->axis()->tickLabelFont());
         m_marksLegend->setWrap(2);
         m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
@@ -286,6 +291,7 @@ void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
     m_cell->setRowStretchFactor(1, 0.001);
     m_marksLegend->setVisible(true);
     SwatchLegend::set(m_marksLegend, swatches);
+    FigureRoom::setRole(m_marksLegend, marksLegendRole(swatches));
     // The swing lines are drawn while their legend is: given up for room, it takes them with it.
     m_marks->setExplainedBy(m_marksLegend);
 }

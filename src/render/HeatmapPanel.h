@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Colormaps.h"
+#include "FigureRoom.h"
 #include "HeatmapMarks.h"
 #include "data/FigureModel.h"
 #include "data/HeatmapResampler.h"
@@ -82,6 +83,10 @@ public:
     static QList<Swatch> swatchesOf(const HeatmapMarks &marks);
     // The marks of several panels that share one legend, each named once.
     static QList<Swatch> markSwatches(const QList<const HeatmapPanel *> &panels);
+    // The role of a legend of `swatches`: a key where it names marks of cells, which stay drawn
+    // whatever room gives up (a dropped cell's grey, padding's hatch), so that it is kept as keys
+    // are; a caption where it names only the swing lines, which go with it on little room.
+    static TextRole marksLegendRole(const QList<Swatch> &swatches);
 
     // Names the rows' axis: "position p", or "position" in a figure whose title gives the dropout
     // probability p, so that p means one thing there.

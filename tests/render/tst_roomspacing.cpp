@@ -5,8 +5,12 @@
 // matplotlib's colorbar pad is one). The grid's spacing is cut to s / (k + 1), so that they stand
 // about one spacing apart, or to none where one column is left; undone, it is the grid's again.
 // A panel given up alone in its column keeps none of its width (Changes::hide; it kept a unit).
+// A mark drawn over the data goes with the text that says what it is (FigureRoom::setExplainedBy:
+// a caption dropped, a legend's entry given up), and comes back with it; a mark whose text stays
+// is drawn.
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
+#include "render/FigureRoomSteps.h"
 #include "render/PinnedFont.h"
 
 #include <QTest>
@@ -51,6 +55,7 @@ private slots:
     void panelsDrawnStandASpacingApart_data();
     void panelsDrawnStandASpacingApart();
     void oneColumnLeftHasNoSpacing();
+    void aMarkGoesWithTheTextThatNamesIt();
 };
 
 void TestRoomSpacing::panelsDrawnStandASpacingApart_data()
@@ -99,6 +104,50 @@ void TestRoomSpacing::oneColumnLeftHasNoSpacing()
     QCOMPARE(rects[0]->outerRect().width(), 300);
     FigureRoom::restore(&plot);
     QCOMPARE(grid->columnSpacing(), 12);
+}
+
+// A dashed line named by a caption, a band named by an entry of a legend of notes (a caption's
+// role) and a curve named by a key's entry: the captions given up take the line and the band, not
+// the curve; undone, all are drawn on their own layers again.
+void TestRoomSpacing::aMarkGoesWithTheTextThatNamesIt()
+{
+    QCustomPlot plot;
+    const QList<QCPAxisRect *> rects = sideBySide(plot, 1, 4);
+    plot.setAutoAddPlottableToLegend(false);
+    auto *caption = new QCPTextElement(&plot, u"dashed: the span's end"_s);
+    plot.plotLayout()->addElement(1, 0, caption);
+    FigureRoom::setRole(caption, TextRole::Caption);
+    auto *notes = new QCPLegend;
+    plot.plotLayout()->addElement(2, 0, notes);
+    FigureRoom::setRole(notes, TextRole::Caption);
+    auto *key = new QCPLegend;
+    plot.plotLayout()->addElement(3, 0, key);
+    FigureRoom::setRole(key, TextRole::Key);
+    QCPAxis *x = rects[0]->axis(QCPAxis::atBottom), *y = rects[0]->axis(QCPAxis::atLeft);
+    auto *line = new QCPItemStraightLine(&plot);
+    QCPGraph *band = plot.addGraph(x, y), *curve = plot.addGraph(x, y);
+    band->setName(u"p ± 4σ"_s);
+    curve->setName(u"measured"_s);
+    notes->addItem(new QCPPlottableLegendItem(notes, band));
+    key->addItem(new QCPPlottableLegendItem(key, curve));
+    FigureRoom::setExplainedBy(line, caption);
+    FigureRoom::setExplainedBy(band, notes->itemWithPlottable(band));
+    FigureRoom::setExplainedBy(curve, key->itemWithPlottable(curve));
+    QCPLayer *lineLayer = line->layer(), *graphLayer = band->layer();
+    plot.replot();
+    QVERIFY(!FigureRoom::Changes::isHidden(line) && !FigureRoom::Changes::isHidden(band));
+
+    QVERIFY(FigureRoom::Steps::dropCaptions(&plot));
+    plot.replot();
+    QVERIFY2(FigureRoom::Changes::isHidden(line), "the line drawn with its caption given up");
+    QVERIFY2(FigureRoom::Changes::isHidden(band), "the band drawn with its entry given up");
+    QVERIFY(!FigureRoom::Changes::isHidden(curve));
+    QCOMPARE(curve->layer(), graphLayer);
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QCOMPARE(line->layer(), lineLayer);
+    QCOMPARE(band->layer(), graphLayer);
+    QCOMPARE(caption->text(), u"dashed: the span's end"_s);
 }
 
 QTEST_MAIN(TestRoomSpacing)

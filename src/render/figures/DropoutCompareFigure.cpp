@@ -80,7 +80,6 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
     plot->plotLayout()->addElement(1, 0, m_subtitle);
     plot->plotLayout()->addElement(2, 0, m_grid);
     m_marksLegend = SwatchLegend::create(plot, plot->plotLayout(), 3, 0);
-    FigureRoom::setRole(m_marksLegend, TextRole::Caption);
     m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_marksLegend->setWrap(3);
     plot->plotLayout()->setRowStretchFactor(0, 0.01);
@@ -263,7 +262,11 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     QList<const HeatmapPanel *> panels;
     for (std::size_t m = 0; m < kDropoutModeCount; ++m)
         panels += {m_output[m].get(), m_pe[m].get()};
-    SwatchLegend::set(m_marksLegend, HeatmapPanel::markSwatches(panels));
+    // Its dropped cells' grey and padding's hatch stay drawn: their legend is kept as a key is (a
+    // 1366 x 768 window's view drew them with no text saying what they were).
+    const QList<Swatch> swatches = HeatmapPanel::markSwatches(panels);
+    SwatchLegend::set(m_marksLegend, swatches);
+    FigureRoom::setRole(m_marksLegend, HeatmapPanel::marksLegendRole(swatches));
     // A grid averaging several cells a pixel, or a preview, says so.
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;

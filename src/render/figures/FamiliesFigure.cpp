@@ -392,6 +392,12 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         if (const FamilyPanelData *panelData = d.panel(m_panels[n].family->encoding); panelData && shown[n])
             fillPanel(m_panels[n], *panelData, view, terse);
     }
+    // The chosen family's panel is tinted where others stand beside it: the key says so.
+    bool chosenShown = false;
+    for (qsizetype n = 0; n < m_panels.size(); ++n)
+        chosenShown |= shown[n] && m_panels[n].family->encoding == d.chosen;
+    if (chosenShown && shown.count(true) > 1 && !m_othersGiveWay)
+        SwatchLegend::add(m_legend, {kFamiliesChosenTint, u"this model's family"_s});
     arrange(FamiliesRoom::columns(lines, shown.count(true)), shown);
     // The legend's wish set anew at each filling (FigureFit::setLegendWrap): its entries change
     // with the panels masked and shown, and a wish fitted to the last filling's count (one mask

@@ -2,6 +2,7 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/FigureFit.h"
+#include "render/FigureRoom.h"
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
@@ -13,6 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -38,6 +41,25 @@ QCPGraph *bucketsStepGraph(QCPAxisRect *rect, const QColor &color, double width,
 QString bucketsCount(std::int64_t n)
 {
     return FigureText::formatCount(n);
+}
+
+QString bucketsTitle(bool terse)
+{
+    QString title = terse ? u"T5 and DeBERTa buckets: exact near, logarithmic far"_s
+                          : u"Relative position buckets: exact near, logarithmic far"_s;
+    // T5 adds a number per bucket; DeBERTa's bucket picks rows of a learned relative embedding whose
+    // projections meet the tokens' contents (HF's disentangled_attention_bias: c2p and p2c).
+    if (!terse)
+        title += u"  ·  T5: a learned bias per bucket; DeBERTa: c2p + p2c over its bucket's embedding rows"_s;
+    return title;
+}
+
+// Each line drawn only while the entry that names it is (FigureRoom::setExplainedBy): DeBERTa's
+// lines share T5's entries.
+void explainLines(QCPLegend *legend, std::initializer_list<std::pair<QCPGraph *, QCPGraph *>> lines)
+{
+    for (const auto &[line, named] : lines)
+        FigureRoom::setExplainedBy(line, legend->itemWithPlottable(named));
 }
 
 } // namespace
@@ -187,8 +209,10 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     const bool bidirectional = t5 && d.t5HasBidirectional, causal = t5 && d.t5HasCausal;
     for (QCPGraph *graph : {m_t5After, m_t5Before})
         graph->setVisible(bidirectional);
-    for (QCPGraph *graph : {m_t5Causal, m_t5CausalExact})
-        graph->setVisible(causal);
+    // The causal exact span's end is named by the caption alone: drawn with it (setExplainedBy).
+    m_t5Causal->setVisible(causal);
+    m_t5CausalExact->setVisible(causal && !terse);
+    FigureRoom::setExplainedBy(m_t5CausalExact, m_caption);
     m_t5MaxDistance->setVisible(t5);
     m_t5After->setData(d.t5After.distance, d.t5After.bucket, true);
     m_t5Before->setData(d.t5Before.distance, d.t5Before.bucket, true);
@@ -208,7 +232,8 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
                           farthest);
     PlotItems::vertical(m_t5CausalExact, static_cast<double>(d.t5ExactCausal), -t5Top, 2.0 * t5Top);
     PlotItems::vertical(m_t5MaxDistance, static_cast<double>(d.t5MaxDistance), -t5Top, 2.0 * t5Top);
-    const bool lengthShown = length >= 1.0 && length < farthest;
+    // Its lines drawn only where the key names them: a terse key leaves "max-len − 1" out.
+    const bool lengthShown = length >= 1.0 && length < farthest && !terse;
     m_t5Length->setVisible(lengthShown);
     PlotItems::vertical(m_t5Length, length, -t5Top, 2.0 * t5Top);
     if (t5) {
@@ -254,8 +279,10 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     if (deberta)
         add(m_debertaSpan);
     m_t5Length->setName(u"max-len − 1 = %1"_s.arg(bucketsCount(d.maxLen - 1)));
-    if (lengthShown && !terse)
+    if (lengthShown)
         add(m_t5Length);
+    explainLines(m_legend, {{m_t5MaxDistance, m_t5MaxDistance}, {m_debertaMaxPosition, m_t5MaxDistance},
+                            {m_debertaSpan, m_debertaSpan}, {m_t5Length, m_t5Length}, {m_debertaLength, m_t5Length}});
     FigureFit::setLegendWrap(m_legend, terse ? 3 : 4);
 
     // The map of the chosen family.
@@ -310,13 +337,7 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
                 .arg(d.t5Buckets / 2)
                 .arg(d.t5Buckets - 1));
     PlotStyle::setCollapsibleText(m_caption, caption.join(u"\n"_s));
-    QString title = terse ? u"T5 and DeBERTa buckets: exact near, logarithmic far"_s
-                          : u"Relative position buckets: exact near, logarithmic far"_s;
-    // T5 adds a number per bucket; DeBERTa's bucket picks rows of a learned relative embedding whose
-    // projections meet the tokens' contents (HF's disentangled_attention_bias: c2p and p2c).
-    if (!terse)
-        title += u"  ·  T5: a learned bias per bucket; DeBERTa: c2p + p2c over its bucket's embedding rows"_s;
-    m_title->setText(title);
+    m_title->setText(bucketsTitle(terse));
 }
 
 QList<PositionAxis> BucketsFigure::positionAxes() const
