@@ -173,13 +173,19 @@ private slots:
         QVERIFY(run.out.contains(u"max |error|: "_s));
     }
 
-    // A mistake exits 1, with the id and the cell where the error is largest.
+    // A mistake exits 1, with the id and the cell where the error is largest. Cos before sin
+    // in each pair is a RoPE cache of (cos, sin) pairs read flat (torchtune's), published: against
+    // the paper's sinusoid declared, the mistake sin-cos-swapped.
     void mistakeExitsOne()
     {
         const QString file = path(u"swapped.npy"_s);
         QVERIFY(CliRun::writeNpy(
             file, 1024, 64, CliRun::cells(1024, 64, [](qint64 p, qint64 j) { return paper(p, j ^ 1, 64, false); })));
-        const CliRun::Run run = CliRun::posenc({u"check"_s, file, u"--json"_s});
+        const CliRun::Run undeclared = CliRun::posenc({u"check"_s, file, u"--json"_s});
+        QCOMPARE(undeclared.exitCode, 0);
+        QVERIFY2(jsonOf(undeclared)[u"verdict"_s].toString() == u"correct"_s, qPrintable(undeclared.out));
+        const CliRun::Run run
+            = CliRun::posenc({u"check"_s, file, u"--expect"_s, u"sinusoidal"_s, u"--layout"_s, u"interleaved"_s, u"--json"_s});
         QCOMPARE(run.exitCode, 1);
         const QJsonObject o = jsonOf(run);
         QCOMPARE(o[u"verdict"_s].toString(), u"mistake"_s);

@@ -103,8 +103,8 @@ private slots:
         QTest::newRow("log-base-missing x scaled") << sinusoid(
             L, d, [](std::int64_t i) { return std::exp(-2.0 * double(i) / 64.0); }, 0.125)
                                                    << QStringList {u"log-base-missing"_s, u"scaled"_s};
-        QTest::newRow("sin and cos swapped x scaled")
-            << sinusoid(L, d, paper2, 8.0, 0, true) << QStringList {u"sin-cos-swapped"_s, u"scaled"_s};
+        // Sin and cos swapped in each pair is no mistake undeclared: a RoPE cache of (cos, sin) pairs
+        // read flat (tst_tablechecksinusoid, ropePairsCosFirstIsAPublishedCache).
         RowMatrixXf transposedScaled = sinusoid(512, d, paper2, 8.0).transpose();
         // Its amplitude alone, undeclared, is ScaledSinusoidalEmbedding's variant: the transposition is named.
         QTest::newRow("transposed + scaled") << transposedScaled << QStringList {u"transposed"_s};

@@ -307,7 +307,7 @@ private slots:
     }
 
     // 200 wrong tables, seed 20260101: random bases, offsets, scales, permuted columns, and
-    // mixtures of two mistakes. None is correct against positions declared from 0 (undeclared, rows
+    // mixtures of two mistakes (sin and cos swapped only beside another: alone, it is published). None is correct against positions declared from 0 (undeclared, rows
     // from 1 + offset alone are a window of the paper's table, said: issue 56).
     void randomWrongTablesAreNeverCorrect()
     {
@@ -342,8 +342,13 @@ private slots:
                     break;
                 }
             }
-            if (std::fabs(base - 10000.0) < 1e-9 && offset == 0 && scale == 1.0 && !swapped && !permuted)
+            const bool unchanged = std::fabs(base - 10000.0) < 1e-9 && offset == 0 && scale == 1.0;
+            if (unchanged && !swapped && !permuted)
                 continue;
+            // Swapped alone, cos before sin in each pair, is no wrong table: a RoPE cache of (cos, sin)
+            // pairs read flat (torchtune's RotaryPositionalEmbeddings cache [L, dim/2, 2]), published.
+            if (unchanged && swapped)
+                permuted = true;
             const std::int64_t a = 2 + std::int64_t(unit(engine) * double(d - 4)), b = (a + 7) % d;
             RowMatrixXf t = table(L, d, [&](std::int64_t p, std::int64_t j) {
                 const std::int64_t column = permuted ? (j == a ? b : j == b ? a : j) : j;

@@ -150,7 +150,9 @@ QString frequencies(SinusoidalFit::Variant variant)
 
 QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
 {
-    const QString order = SinusoidalFit::flipSinToCos(h) ? u" (cos first: flip_sin_to_cos)"_s : QString();
+    const QString order = SinusoidalFit::flipSinToCos(h) ? u" (cos first: flip_sin_to_cos)"_s
+        : SinusoidalFit::ropePairsCosFirst(h)            ? u" (cos first in each pair: a RoPE cache of (cos, sin) pairs)"_s
+                                                         : QString();
     const QString scaled = h.frequencyScale != 1.0
         ? u", every angle times %1 (diffusers' scale)"_s.arg(NumberText::compact(h.frequencyScale, 7))
         : QString();
@@ -162,8 +164,14 @@ QString reference(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
 QString publishedForm(const SinusoidalFit::Hypothesis &h, const RowFraming &framing, std::int64_t firstPosition)
 {
     if (h.base != SinusoidalFit::kPublishedBase || h.amplitude != 1.0 || h.replaced != SinusoidalFit::Replaced::None
-        || (h.swapped && !SinusoidalFit::flipSinToCos(h)) || h.rounding != PositionRounding::None)
+        || (h.swapped && !SinusoidalFit::cosFirstPublished(h)) || h.rounding != PositionRounding::None)
         return {};
+    if (SinusoidalFit::ropePairsCosFirst(h))
+        return h.firstPosition == framing.firstRow + firstPosition
+            ? u"a RoPE cache of (cos, sin) pairs read flat, base 10000: torchtune's RotaryPositionalEmbeddings cache "
+              "[L, dim/2, 2] (pytorch/torchtune torchtune/modules/position_embeddings.py, build_rope_cache), and a "
+              "complex freqs_cis through torch.view_as_real"_s
+            : QString();
     // diffusers' timestep embedding of SD, SDXL, DiT, Wan and FLUX: max_period 10000, timesteps
     // times `scale` as the positions.
     if (h.swapped)
@@ -246,6 +254,11 @@ QString variant(const SinusoidalFit::Hypothesis &h, const RowFraming &framing)
     published.firstPosition = framing.firstRow;
     const QString form = publishedForm(published, framing);
     const QString b = number(h.base);
+    if (SinusoidalFit::ropePairsCosFirst(h))
+        return u"a variant: a RoPE cache of (cos, sin) pairs read flat (torchtune's RotaryPositionalEmbeddings cache "
+               "[L, dim/2, 2], a complex freqs_cis through torch.view_as_real) at base θ = %1; the check names this "
+               "form at torchtune's default base 10000 only, though models publish other θ (Llama 3's 500000): "
+               "compare it with the model's own cache (--expect-table)"_s.arg(b);
     if (h.variant == SinusoidalFit::Variant::HalfDimMinusOne && h.layout == Layout::Interleaved) {
         published.layout = Layout::Split;
         return u"a variant: %1 in the interleaved layout (sin in column 2i, cos in 2i+1), base %2, which no published "
@@ -275,6 +288,10 @@ QString diagnosis(const SinusoidalFit::Hypothesis &found, const SinusoidalFit::H
             layout(found.layout), layout(correct.layout), DeclaredWords::wasDeclared(), layoutWords(correct.layout)));
     if (!lines.isEmpty())
         return lines.join(u"; "_s);
+    if (SinusoidalFit::ropePairsCosFirst(found))
+        return u"a RoPE cache of (cos, sin) pairs read flat (torchtune's RotaryPositionalEmbeddings cache [L, dim/2, "
+               "2]): θ_i = %1^(-2i/d), positions from %2"_s.arg(b)
+            .arg(found.firstPosition - framing.firstRow);
     if (SinusoidalFit::flipSinToCos(found))
         return u"diffusers' timestep embedding: w_i = %1^(-i/(h - s)) with h = %2 and downscale_freq_shift s = %3, "
                "the cosines in the first %2 columns and the sines after them (get_timestep_embedding's "

@@ -29,8 +29,11 @@ double secondFrequency(const Hypothesis &h, std::int64_t dModel)
     return SinusoidalFit::reference(h, dModel, RowFraming {}).schedule.w[1];
 }
 
-QString orderWords(bool cosFirst)
+QString orderWords(bool cosFirst, Layout layout)
 {
+    if (layout == Layout::Interleaved)
+        return cosFirst ? u"the cosine first in each pair (cos in column 2i, sin in 2i + 1)"_s
+                        : u"the sine first in each pair (sin in column 2i, cos in 2i + 1)"_s;
     return cosFirst ? u"the cosines first, [cos | sin] (flip_sin_to_cos=True)"_s
                     : u"the sines first, [sin | cos] (flip_sin_to_cos=False)"_s;
 }
@@ -256,8 +259,11 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
                                                               SinusoidalCheckWords::layout(declared.layout),
                                                               DeclaredWords::wasDeclared()));
     } else if (c.swapped != declared.swapped) {
-        out.ids.append(kFlip);
-        out.lines.append(u"the table holds %1 where %2 %3"_s.arg(orderWords(c.swapped), orderWords(declared.swapped),
+        // Interleaved, the order is no flip_sin_to_cos (diffusers' split [sin | cos] flipped) but
+        // each pair's own: the mistake sin-cos-swapped against the paper's sin in column 2i.
+        out.ids.append(c.layout == Layout::Interleaved ? u"sin-cos-swapped"_s : kFlip);
+        out.lines.append(u"the table holds %1 where %2 %3"_s.arg(orderWords(c.swapped, c.layout),
+                                                                 orderWords(declared.swapped, c.layout),
                                                                  DeclaredWords::wasDeclared()));
     }
     frequencyDifference(c, declared, params, d, out);

@@ -444,7 +444,7 @@ QStringList mistakesOf(const Hypothesis &h, std::int64_t firstRow)
         mistakes.append(u"integer-division"_s);
     else if (const QString fromBase = baseMistake(h.base); !fromBase.isEmpty())
         mistakes.append(fromBase);
-    if (h.swapped && !flipSinToCos(h))
+    if (h.swapped && !cosFirstPublished(h))
         mistakes.append(u"sin-cos-swapped"_s);
     if (h.replaced != Replaced::None)
         mistakes.append(h.replaced == Replaced::Cosines ? u"cos-replaced"_s : u"sin-replaced"_s);
@@ -468,7 +468,7 @@ Hypothesis corrected(const Hypothesis &h, std::int64_t firstRow)
         c.variant = Variant::Paper;
     if (!baseMistake(c.base).isEmpty() || h.variant == Variant::Constant)
         c.base = kCommonBase;
-    c.swapped = flipSinToCos(h);
+    c.swapped = cosFirstPublished(h);
     c.replaced = Replaced::None;
     c.amplitude = 1.0;
     if (c.variant != Variant::HalfDimMinusOne)

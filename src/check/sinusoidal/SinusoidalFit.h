@@ -91,6 +91,21 @@ inline bool flipSinToCos(const Hypothesis &h)
     return h.swapped && h.layout == Layout::Split && !h.fairseqPairs && h.replaced == Replaced::None
         && (h.variant == Variant::Paper || h.variant == Variant::HalfDimMinusOne);
 }
+// Whether the cosines before the sines in each pair of columns are a RoPE cache of (cos, sin)
+// pairs read flat, a published form and not the mistake sin-cos-swapped: pytorch/torchtune
+// torchtune/modules/position_embeddings.py, RotaryPositionalEmbeddings.build_rope_cache stacks
+// [cos(p θ_i), sin(p θ_i)] on a last axis of 2 ([L, dim/2, 2]) with θ_i = base^(-2i/dim), the
+// paper's frequencies; a complex freqs_cis through torch.view_as_real holds the same numbers.
+inline bool ropePairsCosFirst(const Hypothesis &h)
+{
+    return h.swapped && h.layout == Layout::Interleaved && !h.fairseqPairs && h.replaced == Replaced::None
+        && h.variant == Variant::Paper;
+}
+// A published order of the cosines first: either of the two above.
+inline bool cosFirstPublished(const Hypothesis &h)
+{
+    return flipSinToCos(h) || ropePairsCosFirst(h);
+}
 // Whether `base` is the square of the common base 10000 (the exponent stepped twice).
 bool isDoubledBase(double base);
 // The mistake a base is what it makes of the common base 10000, or empty: 10000^2

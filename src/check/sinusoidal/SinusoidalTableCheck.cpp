@@ -415,7 +415,7 @@ TableHypothesis hypothesis()
     h.fit = fit;
     h.expect = expect;
     h.referenceCode
-        = u"Vaswani et al. 2017, section 3.5; tensorflow/tensor2tensor tensor2tensor/layers/common_attention.py, get_timing_signal_1d; huggingface/diffusers src/diffusers/models/embeddings.py, get_timestep_embedding"_s;
+        = u"Vaswani et al. 2017, section 3.5; tensorflow/tensor2tensor tensor2tensor/layers/common_attention.py, get_timing_signal_1d; huggingface/diffusers src/diffusers/models/embeddings.py, get_timestep_embedding; pytorch/torchtune torchtune/modules/position_embeddings.py, RotaryPositionalEmbeddings.build_rope_cache (its (cos, sin) pairs read flat)"_s;
     h.publishedForms = publishedForms;
     // Still unnamed: positions or diffusion timesteps rounded to half precision before the angles
     // (musubi-tuner#729's bf16 timesteps / 1000), or the angles formed in it.

@@ -196,6 +196,30 @@ private slots:
         QVERIFY2(c.match.diagnosis.contains(u"get_timestep_embedding"_s), qPrintable(c.match.diagnosis));
     }
 
+    // Cos before sin in each pair, the paper's frequencies: torchtune's RotaryPositionalEmbeddings
+    // cache [L, dim/2, 2] of (cos, sin) read flat (pytorch/torchtune torchtune/modules/position_embeddings.py,
+    // build_rope_cache: theta_i = base^(-2i/dim), float32 angles), a complex freqs_cis through
+    // torch.view_as_real the same: correct at its default base 10000, a variant at another, never
+    // the mistake sin-cos-swapped.
+    void ropePairsCosFirstIsAPublishedCache()
+    {
+        const std::int64_t d = 128;
+        const RowMatrixXf cache = table(2048, d, [&](std::int64_t p, std::int64_t j) {
+            const float theta = float(1.0 / std::pow(10000.0, double(2 * (j / 2)) / double(d)));
+            const float angle = float(p) * theta;
+            return double(j % 2 == 0 ? std::cos(angle) : std::sin(angle));
+        });
+        const Checked c = check(cache);
+        QVERIFY2(c.match.verdict == CheckVerdict::Correct,
+                 qPrintable(c.match.mistakes.join(u","_s) + u" | "_s + c.match.diagnosis));
+        QVERIFY2(c.match.correctAgainst.contains(u"torchtune"_s), qPrintable(c.match.correctAgainst));
+        const Checked other = check(
+            table(2048, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j ^ 1, d, 500000.0, false); }));
+        QCOMPARE(other.match.verdict, CheckVerdict::Variant);
+        QVERIFY(other.match.mistakes.isEmpty());
+        QVERIFY2(other.match.diagnosis.contains(u"RoPE cache of (cos, sin) pairs"_s), qPrintable(other.match.diagnosis));
+    }
+
     void mistakesAreNamed_data()
     {
         QTest::addColumn<RowMatrixXf>("values");
@@ -218,9 +242,6 @@ private slots:
                          return j % 2 == 0 ? std::sin(angle) : std::cos(angle);
                      })
             << QStringList {u"exponent-column-index"_s, u"exponent-doubled"_s} << b * b;
-        QTest::newRow("sin and cos swapped, interleaved")
-            << table(2048, d, [&](std::int64_t p, std::int64_t j) { return paper(p, j ^ 1, d, b, false); })
-            << QStringList {u"sin-cos-swapped"_s} << b;
         // annotated-transformer#131: the angle p / w_i.
         QTest::newRow("position divided")
             << table(2048, d,
