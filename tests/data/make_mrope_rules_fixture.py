@@ -19,7 +19,11 @@ The mistakes, as ports wrote them:
 - mrope-temporal-rule: Qwen2.5-VL's time on a model declared Qwen2-VL;
 - mrope-1d-positions: torch.arange(L) on all three axes (linkedin/Liger-Kernel#276);
 - mrope-text-resume: st_idx advanced by the block's tokens (the 1-D count), not its largest id + 1;
-- mrope-axis-offset: h_index and w_index without + text_len + st_idx.
+- mrope-axis-offset: h_index and w_index without + text_len + st_idx;
+- mrope-rope-deltas-lost: decode steps after the prompt at their cache position, where
+  Qwen2VLModel.forward gives them cache_position + rope_deltas (delta = cache_position[0] +
+  self.rope_deltas; rope_deltas = the prompt's largest id + 1 - its length), the delta a server
+  lost between prefill and decode (sgl-project/sglang#8219).
 Usage: /usr/bin/python3 tests/data/make_mrope_rules_fixture.py   (python3-torch from Debian)
 """
 import json
@@ -61,6 +65,17 @@ def get_rope_index(segments, rule="qwen2.5-vl", mistake=None):
     if mistake == "1d":
         ids = torch.arange(ids.shape[1]).view(1, -1).expand(3, -1)
     return ids
+
+
+def decode(segments, steps, with_deltas):
+    """The prompt's ids then `steps` decode steps', [3, L + steps]: each step's ids cache_position +
+    rope_deltas on every axis (Qwen2VLModel.forward), or the cache position alone."""
+    ids = get_rope_index(segments)
+    length = ids.shape[1]
+    rope_deltas = int(ids.max()) + 1 - length
+    cache_position = torch.arange(length, length + steps)
+    step = cache_position + (rope_deltas if with_deltas else 0)
+    return torch.cat([ids, step.view(1, -1).expand(3, -1)], dim=1)
 
 
 def batch(prompts, side, width):
@@ -110,6 +125,11 @@ def main():
         cases.append(case("%s h and w without the start" % label,
                           get_rope_index(segs, mistake="axis-offset")[:, None, :], flags, "mistake",
                           ["mrope-axis-offset"]))
+    for label, segs in (("image", image), ("mixed", mixed)):
+        flags = ["--prompt", prompt_flag(segs)] + q25
+        cases.append(case("%s and 4 decode steps" % label, decode(segs, 4, True)[:, None, :], flags, "correct", []))
+        cases.append(case("%s and 4 decode steps without rope_deltas" % label, decode(segs, 4, False)[:, None, :],
+                          flags, "mistake", ["mrope-rope-deltas-lost"]))
     for label, segs in (("video", video), ("mixed", mixed)):
         flags = ["--prompt", prompt_flag(segs)] + q25
         cases.append(case("%s Qwen2-VL's grid index" % label, get_rope_index(segs, rule="qwen2-vl")[:, None, :],

@@ -202,6 +202,7 @@ public:
     }
     std::optional<Named> textResume() const;
     std::optional<Named> axesSwapped() const;
+    std::optional<Named> ropeDeltasLost() const;
     std::optional<Named> axisOffsets() const;
     std::optional<Named> resumeOneOff() const;
 
@@ -401,6 +402,42 @@ std::optional<Named> Rules::axesSwapped() const
     return std::nullopt;
 }
 
+// The prompt's ids the reference's, and the tokens after it (decode steps) at their cache position
+// on every axis, the rope_deltas get_rope_index returns (the prompt's largest id + 1 - its tokens)
+// not added: a decode step's ids are cache_position + rope_deltas (Qwen2VLModel.forward), which a
+// server that loses the prefill's delta drops (sgl-project/sglang#8219, PD-disaggregated decode).
+std::optional<Named> Rules::ropeDeltasLost() const
+{
+    const std::int64_t delta = m_prompt.ropeDelta();
+    if (delta == 0)
+        return std::nullopt;
+    bool all = true, after = false;
+    std::int64_t first = -1, last = -1;
+    tokens([&](std::size_t index, const std::array<std::int64_t, 3> &want, const std::array<std::int64_t, 3> &got) {
+        const bool decode = index >= m_prompt.spans().size();
+        for (std::size_t a = 0; a < 3; ++a)
+            all = all && got[a] == want[a] - (decode ? delta : 0);
+        if (decode && all) {
+            first = after ? first : got[0];
+            last = got[0];
+            after = true;
+        }
+        return all;
+    });
+    if (!all || !after)
+        return std::nullopt;
+    return Named {MropeMistakes::kRopeDeltasLost,
+                  u"the tokens after the prompt hold their cache positions %1..%2 on t, h and w, without the "
+                  "rope_deltas %3 that get_rope_index returns for the prompt (its largest id + 1 − its %4 tokens): a "
+                  "decode step's ids are cache_position + rope_deltas, %5..%6 here; every id of the prompt is the "
+                  "reference's"_s.arg(first)
+                      .arg(last)
+                      .arg(delta)
+                      .arg(m_prompt.tokens())
+                      .arg(first + delta)
+                      .arg(last + delta)};
+}
+
 // Each span's axes off the reference's by a constant of their own, not all the same (a constant
 // on every id is position-offset): an axis's start forgotten or added twice.
 std::optional<Named> Rules::axisOffsets() const
@@ -492,7 +529,7 @@ std::optional<Named> Rules::resumeOneOff() const
 
 QStringList ids()
 {
-    return {kOneDimensional, kTemporalRule, kTextResume, kAxisOffset};
+    return {kOneDimensional, kTemporalRule, kTextResume, MropeMistakes::kRopeDeltasLost, kAxisOffset};
 }
 
 std::optional<Named> name(const Params &params, const RowMatrixXf &ids, const Declared &declared)
@@ -503,7 +540,8 @@ std::optional<Named> name(const Params &params, const RowMatrixXf &ids, const De
     if (!rules.hasVision())
         return std::nullopt;
     for (const auto &rule : {&Rules::oneDimensional, &Rules::truncated, &Rules::temporal, &Rules::otherEra,
-                             &Rules::textResume, &Rules::axesSwapped, &Rules::resumeOneOff, &Rules::axisOffsets}) {
+                             &Rules::textResume, &Rules::axesSwapped, &Rules::resumeOneOff, &Rules::ropeDeltasLost,
+                             &Rules::axisOffsets}) {
         if (auto named = (rules.*rule)())
             return named;
     }

@@ -19,7 +19,8 @@
 namespace posenc::MropeIdsRules {
 
 // The ids this file names besides second-per-grid and MropeMistakes' (mrope-other-era,
-// mrope-time-truncated, mrope-axes-swapped), in the order they are tried.
+// mrope-time-truncated, mrope-axes-swapped), with MropeMistakes' mrope-rope-deltas-lost, in the
+// order they are tried.
 inline const QString kOneDimensional = QStringLiteral("mrope-1d-positions");
 inline const QString kTemporalRule = QStringLiteral("mrope-temporal-rule");
 inline const QString kTextResume = QStringLiteral("mrope-text-resume");
