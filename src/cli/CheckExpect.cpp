@@ -450,6 +450,9 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
             forms.push_back({half, u"; the rotary module's cat(freqs, freqs), which the model's apply function "
                                    "interleaves"_s});
         }
+        // A form that refuses the table's shape (the half table's width where the interleaved one's
+        // differs) leaves the others; the first refusal is said where every form refuses.
+        std::optional<Refusal> refused;
         for (const auto &[form, formText] : forms) {
             for (const QString &word : e.tables) {
                 TableCheck::Declared at = declaration;
@@ -457,8 +460,11 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
                 auto expected = TableCheck::expect(table, e.family, form, word, cancel, at);
                 if (cancel && cancel->load())
                     return found; // the caller says it was interrupted
-                if (const auto *problem = std::get_if<QString>(&expected))
-                    return usage(u"--expect %1: %2"_s.arg(word, *problem));
+                if (const auto *problem = std::get_if<QString>(&expected)) {
+                    if (!refused)
+                        refused = usage(u"--expect %1: %2"_s.arg(word, *problem));
+                    continue;
+                }
                 TableMatch match = std::get<TableMatch>(std::move(expected));
                 if (!e.source.isEmpty()) {
                     match.referenceText += u" (%1%2)"_s.arg(e.source, formText);
@@ -469,6 +475,8 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
                 found.push_back(std::move(match));
             }
         }
+        if (found.empty() && refused)
+            return *refused;
     }
     if (e.kind == Expectation::Kind::Table) {
         // A vector's reference is a vector (inv_freq, slopes): both read as the rows openTensor

@@ -83,7 +83,11 @@ HelpPage checkHelp()
         .paragraph(
             u"The mistakes it names: %1. A layout or offset declared and not found is a mistake. A table "
             "declared as a family's (--expect) that is the family's table at other parameters names the one "
-            "or two parameters that make it so, by their flags, each with both values. A RoPE table whose "
+            "or two parameters that make it so, by their flags, each with both values; one of another shape "
+            "that the family's table has at another rotary_dim, d_model, grid or embed_dim names that "
+            "parameter (rotary-dim, d-model, grid), and any other shape is refused, both shapes said "
+            "(exit 2). A declared sinusoid's pairs turning at frequencies of no base are frequencies-differ, "
+            "the first pair that differs with both frequencies. A RoPE table whose "
             "angles were formed in half precision is half-precision-angles, with the stages rounded and their "
             "dtype (the exponents 2i/d, rope_theta, the power rope_theta^(2i/d) or the division by it, "
             "inv_freq, the positions, their product; a sinusoid's positions or timesteps) and the first "

@@ -167,6 +167,58 @@ private slots:
         QVERIFY2(diagnosis.contains(u"every other parameter is the declared one"_s), qPrintable(diagnosis));
     }
 
+    // A model config whose rotary module's table is half-laid and whose apply function interleaves
+    // it (GLM-4: transformers' models/glm4/modeling_glm4.py, apply_rotary_pos_emb takes
+    // cos[..., :cos.shape[-1] // 2].repeat_interleave(2)), partial_rotary_factor 0.5 of head_dim 128:
+    // a cache made over the whole head (rotary_dim 128, InternLM/lmdeploy#3861) in either layout is
+    // rotary-dim, both values said (was refused, exit 2, by the layout whose width it is not); a
+    // table of 128 columns that no rotary_dim explains is still refused, both shapes said.
+    void configWidthIsRotaryDim_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("half, rotary_dim 128") << u"half"_s << 1;
+        QTest::newRow("interleaved, rotary_dim 128") << u"interleaved"_s << 1;
+        QTest::newRow("half, rotary_dim 64 correct") << u"half64"_s << 0;
+        QTest::newRow("no RoPE table") << u"none"_s << 2;
+    }
+    void configWidthIsRotaryDim()
+    {
+        QFETCH(QString, layout);
+        QFETCH(int, exitCode);
+        const QString config = m_dir.filePath(u"glm4.json"_s);
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"architectures": ["Glm4ForCausalLM"], "model_type": "glm4", "hidden_size": 4096,
+            "num_attention_heads": 32, "head_dim": 128, "partial_rotary_factor": 0.5, "rope_theta": 10000.0,
+            "max_position_embeddings": 4096})");
+        file.close();
+        const std::int64_t rows = 512, cols = layout == u"half64"_s ? 64 : 128;
+        const QString path = write(u"glm_%1.npy"_s.arg(layout), rows, cols, table(rows, cols, [&](std::int64_t p, std::int64_t c) {
+            if (layout == u"interleaved"_s)
+                return std::cos(angle(p, c / 2, 128, 10000.0));
+            if (layout == u"none"_s)
+                return std::cos(angle(p, c, 128, 10000.0)); // every column its own frequency
+            return hfCos(p, c, cols, 10000.0);
+        }));
+        const Checked c = check(path, {u"--expect-config"_s, config});
+        const QString text = c.err + QString::fromUtf8(QJsonDocument(c.json).toJson());
+        QVERIFY2(c.exitCode == exitCode, qPrintable(text));
+        if (exitCode == 2) {
+            QVERIFY2(c.err.contains(u"rotary_dim 64 gives a table of 64 columns; this one has 128"_s), qPrintable(text));
+            return;
+        }
+        if (exitCode == 0) {
+            QCOMPARE(c.json.value(u"verdict"_s).toString(), u"correct"_s);
+            return;
+        }
+        QVERIFY2(mistakes(c).value(0) == u"rotary-dim"_s, qPrintable(text));
+        const QString diagnosis = c.json.value(u"diagnosis"_s).toString();
+        QVERIFY2(diagnosis.contains(u"rotary_dim 128"_s) && diagnosis.contains(u"rotary_dim 64"_s)
+                     && diagnosis.contains(u"every other parameter is the declared one"_s),
+                 qPrintable(diagnosis));
+    }
+
     // HF's cos and sin tables given together: correct, declared at their width or undeclared, at
     // several widths, in about the time one table takes (a reading of twice the width once made
     // such a pair a mistake, rotary-dim and cells-shifted, a hundred times slower).

@@ -88,7 +88,7 @@ private slots:
         QTest::newRow("preset's width") << interleaved
                                         << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--preset"_s,
                                                         u"transformer-base"_s}
-                                        << 2 << QString();
+                                        << 1 << u"sinusoidal"_s; // d-model: 64 columns, the preset's 512
 
         const QStringList llama {u"--preset"_s, u"llama-3-1-8b"_s};
         const QString sin
@@ -151,7 +151,8 @@ private slots:
         QCOMPARE(o[u"verdict"_s].toString(), exitCode == 0 ? u"correct"_s : u"mistake"_s);
         QCOMPARE(o[u"encoding"_s].toString(), encoding);
         QCOMPARE(o[u"position_offset"_s].toInt(), 0);
-        if (exitCode == 1) {
+        // A table of another width is the family's at it (d-model), its cells compared there.
+        if (exitCode == 1 && !o[u"mistakes"_s].toArray().contains(u"d-model"_s)) {
             QVERIFY(o[u"max_abs_error"_s].toDouble() > 1e-3);
             QVERIFY(o[u"worst_position"_s].toInteger() >= 0);
             QVERIFY(o[u"worst_column"_s].toInteger() >= 0);
@@ -399,8 +400,6 @@ private slots:
             << QStringList {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"-1"_s} << u"--rope-theta: must be"_s;
         QTest::newRow("learned with a formula's parameter")
             << QStringList {u"--expect"_s, u"learned"_s, u"--base"_s, u"3"_s} << u"--base"_s;
-        QTest::newRow("a width no table has") << QStringList {u"--expect"_s, u"sinusoidal"_s, u"--d-model"_s, u"32"_s}
-                                              << u"--expect sinusoidal: d_model 32"_s;
     }
     void badValues()
     {

@@ -57,7 +57,38 @@ bool writeVector(const QString &path, const std::vector<double> &values)
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
+// w_k = base^(-k / denominator) for k < h.
+std::vector<double> geometric(qint64 h, double base, double denominator)
+{
+    std::vector<double> w;
+    for (qint64 k = 0; k < h; ++k)
+        w.push_back(std::pow(base, -double(k) / denominator));
+    return w;
+}
+
 } // namespace
+
+// A sinusoid of pair frequencies `w`: pair k in columns 2k, 2k + 1 (interleaved) or k, k + h
+// (split), its first column sin(p w_k) and its second cos(p w_k), or sin again (`sines`) or both
+// cos (`cosines`).
+struct Sinusoid
+{
+    std::vector<double> w;
+    bool split = false;
+    bool sines = false;
+    bool cosines = false;
+
+    double operator()(qint64 p, qint64 j) const
+    {
+        const auto h = qint64(w.size());
+        const qint64 pair = split ? j % h : j / 2;
+        const bool second = split ? j >= h : j % 2 == 1;
+        const double a = double(p) * w[std::size_t(pair)];
+        if (cosines || (second && !sines))
+            return std::cos(a);
+        return std::sin(a);
+    }
+};
 
 class TestCliExpectDeclared : public QObject
 {
@@ -138,6 +169,74 @@ private slots:
         const CliRun::Run text = CliRun::posenc({u"check"_s, buggyPath, u"--expect-table"_s, fixedPath});
         QVERIFY2(text.out.contains(u"note: read alone, the vector is correct: ALiBi's slopes of 16 heads"_s),
                  qPrintable(text.out));
+    }
+
+    // A declared sinusoid's deviation named against the declaration in any layout and shift: the
+    // cosines replaced by sines (luopeixiang/im2latex#10: interleaved, half_dim - 1 frequencies, sin
+    // in both columns), the sines by cosines, and frequencies of no base (ivanvovk/WaveGrad#12,
+    // model/linear_modulation.py PositionalEncoding: `exponents ** 1e-4` for `1e-4 ** exponents`,
+    // split [sin | cos], every frequency (k/h)^(1e-4), pair 0's 0): each was "no parameter of
+    // Sinusoidal PE explains it". A d_model the table's width is not is d-model; a table of that
+    // width no sinusoid explains is refused, both widths said. The fixed WaveGrad is correct.
+    void aSinusoidsDeviationIsNamed_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("mistake");
+        QTest::addColumn<QString>("words");
+        const QStringList split {u"--expect"_s, u"sinusoidal"_s, u"--layout"_s, u"split"_s};
+        const QStringList interleaved {u"--expect"_s, u"sinusoidal"_s, u"--layout"_s, u"interleaved"_s};
+        QTest::newRow("im2latex#10") << 0 << interleaved + QStringList {u"--freq-shift"_s, u"1"_s} << 1
+                                     << u"cos-replaced"_s << u"both columns of every pair hold sin(p w_i)"_s;
+        QTest::newRow("sines twice, interleaved") << 1 << interleaved << 1 << u"cos-replaced"_s << u"sin(p w_i)"_s;
+        QTest::newRow("cosines twice, split") << 2 << split << 1 << u"sin-replaced"_s << u"cos(p w_i)"_s;
+        QTest::newRow("WaveGrad#12") << 3 << split << 1 << u"frequencies-differ"_s
+                                     << u"columns 0 and 64 (pair 0) turn at w = 0 where the declared sinusoid gives "
+                                        "w_0 = 1, the first of 64 of 64 pairs"_s;
+        QTest::newRow("WaveGrad fixed") << 4 << split << 0 << QString() << QString();
+        QTest::newRow("d_model 128 declared") << 5 << interleaved + QStringList {u"--d-model"_s, u"128"_s} << 1
+                                              << u"d-model"_s
+                                              << u"the sinusoid of d_model 64 (64 columns), the declared reference's "
+                                                 "is d_model 128"_s;
+        QTest::newRow("no sinusoid of 64") << 6 << interleaved + QStringList {u"--d-model"_s, u"128"_s} << 2
+                                           << QString() << u"d_model 128 gives a table of 128 columns; this one has 64"_s;
+    }
+    void aSinusoidsDeviationIsNamed()
+    {
+        QFETCH(int, kind);
+        QFETCH(QStringList, flags);
+        QFETCH(int, exitCode);
+        QFETCH(QString, mistake);
+        QFETCH(QString, words);
+        const qint64 d = kind >= 5 ? 64 : 128, h = d / 2;
+        Sinusoid s;
+        s.w = kind == 0 ? geometric(h, 10000.0, double(h - 1)) : geometric(h, 10000.0, double(h));
+        s.split = kind == 2 || kind == 3 || kind == 4;
+        s.sines = kind == 0 || kind == 1;
+        s.cosines = kind == 2;
+        if (kind == 3) {
+            for (qint64 k = 0; k < h; ++k)
+                s.w[std::size_t(k)] = std::pow(double(k) / double(h), 1e-4);
+        }
+        const QString table = m_files.written(256, d, [&](qint64 p, qint64 j) {
+            if (kind == 6) // no pair of columns turns together
+                return std::sin(double(p) * (0.05 + 0.013 * double(j * j % 29)) + 0.1 * double(j));
+            return s(p, j);
+        });
+        if (exitCode == 2) {
+            const CliRun::Run run = CliRun::posenc(QStringList {u"check"_s, table} + flags);
+            QVERIFY2(run.exitCode == 2 && run.err.contains(words), qPrintable(run.out + run.err));
+            return;
+        }
+        const QJsonObject o = CliRun::checked(table, flags);
+        QVERIFY2(o[u"exit"_s].toInt() == exitCode, qPrintable(shown(o)));
+        if (exitCode == 0) {
+            QCOMPARE(o[u"verdict"_s].toString(), u"correct"_s);
+            return;
+        }
+        QVERIFY2(mistakesOf(o).value(0) == mistake, qPrintable(shown(o)));
+        QVERIFY2(o[u"diagnosis"_s].toString().contains(words), qPrintable(shown(o)));
     }
 
     // A table fresh from nn.Embedding's initialiser (normal, σ 0.02: no row related to its

@@ -143,6 +143,50 @@ private slots:
         QVERIFY2(c.exit == 0 && !c.diagnosis().contains(u"width-major"_s), qPrintable(c.shown));
     }
 
+    // A table whose shape is the deviation (hpcaitech/Open-Sora#638: pos_embed built for a square
+    // grid of h x h patches where the latent is H x W): against the declared grid it is the grid
+    // mistake, the grid read and the declared one said (it was refused, exit 2, "the grid gives a
+    // table of ..."); a table of another embed_dim likewise d-model; and rows no grid explains are
+    // still refused, both shapes said.
+    void anotherGridIsNamed_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("square 8 x 8, 4 x 12 declared")
+            << table(Form::Mae, 8, 8) << grid(4, 12) << 1 << u"grid: the table is the 2-D sin-cos table of a 8 x 8 grid"_s;
+        QTest::newRow("6 x 10, 8 x 8 declared")
+            << table(Form::Mae, 6, 10) << grid(8, 8) << 1 << u"a 6 x 10 grid (60 patches)"_s;
+        QTest::newRow("RT-DETR 6 x 10, 4 x 4 declared")
+            << table(Form::RtDetrFixed, 6, 10) << grid(4, 4) << 1 << u"is 4 x 4 (16 patches)"_s;
+        QTest::newRow("embed_dim 64, 128 declared")
+            << table(Form::Mae, 6, 10)
+            << QStringList {u"--expect"_s, u"sincos-2d"_s, u"--grid"_s, u"6,10"_s, u"--d-model"_s, u"128"_s} << 1
+            << u"d-model: the table's embed_dim is 64"_s;
+        std::vector<double> flat(std::size_t(61 * kDim));
+        for (std::size_t k = 0; k < flat.size(); ++k)
+            flat[k] = std::sin(0.37 * double(k * k % 101));
+        QTest::newRow("61 rows no grid explains")
+            << npy({61, kDim}, flat) << grid(4, 12) << 2 << u"the grid gives a table of 48 x 64; this one is 61 x 64"_s;
+    }
+    void anotherGridIsNamed()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, flags);
+        QFETCH(int, exitCode);
+        QFETCH(QString, words);
+        const Checked c = check(bytes, flags);
+        QVERIFY2(c.exit == exitCode, qPrintable(c.shown));
+        if (exitCode == 2) {
+            QVERIFY2(c.shown.contains(words), qPrintable(c.shown));
+            return;
+        }
+        const QString id = words.startsWith(u"d-model"_s) ? u"d-model"_s : u"grid"_s;
+        QVERIFY2(c.verdict() == u"mistake"_s && c.mistakes().first().toString() == id, qPrintable(c.shown));
+        QVERIFY2(c.diagnosis().contains(words), qPrintable(c.shown));
+    }
+
     // Deformable DETR's map of a padded batch computed in float16, recorded from transformers'
     // DeformableDetrSinePositionEmbedding.forward by tests/data/make_detr_half_fixture.py: a column
     // (row) the mask pads whole divides by 0 + eps, -0.5 / 1.0133e-6 overflows float16 to -inf, and

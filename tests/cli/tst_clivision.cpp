@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -28,6 +29,7 @@ private slots:
     void theFamilyIsInferred();
     void configsChooseMrope_data();
     void configsChooseMrope();
+    void anotherGridIsNamed();
 };
 
 void TestCliVision::describeReportsRopeDeltas_data()
@@ -242,6 +244,33 @@ void TestCliVision::configsChooseMrope()
     const QJsonObject got = QJsonDocument::fromJson(run.out.toUtf8()).object();
     for (auto it = want.begin(); it != want.end(); ++it)
         QVERIFY2(got.value(it.key()) == it.value(), qPrintable(it.key() + u": "_s + run.out));
+}
+
+// A 2-D RoPE table of a 6 x 10 grid declared 8 x 8 (of other rows: a square grid assumed, as
+// hpcaitech/Open-Sora#638's): the grid mistake, both grids said (was refused, exit 2, "the parameters
+// give a table of 64 x 64"); a table of 61 rows, which no grid of the declared rotation has, still
+// refused with both shapes.
+void TestCliVision::anotherGridIsNamed()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(u"r610.npy"_s);
+    const Run made = posenc({u"table"_s, u"rope2d-cos"_s, u"--grid"_s, u"6,10"_s, u"--head-dim"_s, u"64"_s, u"-o"_s, file});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    const QStringList declared {u"check"_s, file, u"--json"_s, u"--expect"_s, u"rope-2d"_s, u"--head-dim"_s, u"64"_s};
+    const Run right = posenc(declared + QStringList {u"--grid"_s, u"6,10"_s});
+    QVERIFY2(right.exitCode == 0, qPrintable(right.out + right.err));
+    const Run square = posenc(declared + QStringList {u"--grid"_s, u"8,8"_s});
+    QVERIFY2(square.exitCode == 1, qPrintable(square.out + square.err));
+    const QJsonObject o = QJsonDocument::fromJson(square.out.toUtf8()).object();
+    QCOMPARE(o[u"mistakes"_s].toArray().first().toString(), u"grid"_s);
+    const QString diagnosis = o[u"diagnosis"_s].toString();
+    QVERIFY2(diagnosis.contains(u"a 6 x 10 grid (60 patches)"_s) && diagnosis.contains(u"is 8 x 8 (64 patches)"_s),
+             qPrintable(diagnosis));
+    // At a rope_theta the table was not made with, no grid's table holds it: refused, both shapes said.
+    const Run refused = posenc({u"check"_s, file, u"--expect"_s, u"rope-2d"_s, u"--head-dim"_s, u"64"_s, u"--grid"_s,
+                                u"8,8"_s, u"--rope-theta"_s, u"1000"_s});
+    QVERIFY2(refused.exitCode == 2 && refused.err.contains(u"this one is 60 x 64"_s),
+             qPrintable(refused.out + refused.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliVision)

@@ -1,5 +1,7 @@
 #include "Rope2dTableCheck.h"
 
+#include "check/DeclaredShape.h"
+#include "check/DeclaredWords.h"
 #include "check/FitNumbers.h"
 #include "check/PairAngles.h"
 #include "check/SampleScore.h"
@@ -440,6 +442,41 @@ std::optional<std::int64_t> otherWidth(const TableEvidence &e, const Params &par
     return std::nullopt;
 }
 
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table);
+
+// A declared grid whose patches the table's rows are not (DeclaredShape): the declared rotation on
+// another grid of the rows' patches, every other parameter the declared one, whose table holds the
+// sample (a square grid where H x W is declared); the mistake grid, both grids said.
+std::optional<TableMatch> otherGrid(const TableEvidence &e, const Params &params, const QString &table)
+{
+    const CellTolerance exact = cellTolerance(e.format, e.table.storedType(), e.table.textRounding(), 1.0, 2.0);
+    const std::vector<std::int64_t> &mine = params.sincos2d.grid;
+    for (const auto &[h, w] : DeclaredShape::otherGrids(e.rows(), mine[0], mine[1])) {
+        Params q = params;
+        q.sincos2d.grid = {h, w};
+        if (!q.isValid() || Rope2dRotation(q).patches() != e.rows())
+            continue;
+        const CellTolerance wide = float32Angles(exact, q, halfLayout(q));
+        const SampleScore s = scoreOnSample(Rope2dReference(q, table == kCos), e.sample, exact, &wide);
+        if (!explains(s.compared, std::min(s.bad, s.badWithFloat32Angles)))
+            continue;
+        auto read = expect(e, q, table);
+        auto *m = std::get_if<TableMatch>(&read);
+        if (!m)
+            return std::nullopt;
+        const QString said = u"grid: the table is the 2-D RoPE table of a %1 x %2 grid (%3 patches), %4 is %5 x %6 "
+                             "(%7 patches)"_s.arg(h)
+                                 .arg(w)
+                                 .arg(h * w)
+                                 .arg(DeclaredWords::referenceOf())
+                                 .arg(mine[0])
+                                 .arg(mine[1])
+                                 .arg(mine[0] * mine[1]);
+        return DeclaredShape::named(std::move(*m), {DeclaredShape::kGrid}, said, u"grid %1 x %2"_s.arg(h).arg(w));
+    }
+    return std::nullopt;
+}
+
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
     if (table != kCos && table != kSin)
@@ -447,6 +484,10 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
     if (!params.isValid() || params.encoding != Encoding::Rope2d)
         return u"the parameters are not a valid 2-D RoPE's"_s;
     const Rope2dRotation rotation(params);
+    if (rotation.headDim() == e.cols() && rotation.patches() != e.rows()) {
+        if (auto named = otherGrid(e, params, table))
+            return std::move(*named);
+    }
     if (rotation.headDim() != e.cols() || rotation.patches() != e.rows())
         return u"the parameters give a table of %1 x %2; this one is %3 x %4"_s.arg(rotation.patches())
             .arg(rotation.headDim())
@@ -498,7 +539,7 @@ TableHypothesis hypothesis()
     h.findingKeys = {u"style"_s, u"grid"_s, u"base"_s};
     h.help = u"2-D RoPE's cos or sin table of a patch grid (patches x head_dim): the style (qwen-vit with its merge "
              "order, pixtral, flux with its axes, axial; hunyuan declared), the grid and rope_theta"_s;
-    h.mistakes = {kPositions, Rope2dPairAxes::kPairAxes, CheckMistakes::kGridAxesSwapped};
+    h.mistakes = {kPositions, Rope2dPairAxes::kPairAxes, CheckMistakes::kGridAxesSwapped, DeclaredShape::kGrid};
     h.fit = fit;
     h.expect = expect;
     // A declared table whose pairs turn at the declared frequencies, some or all with the other axis;

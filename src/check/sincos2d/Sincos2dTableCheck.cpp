@@ -1,7 +1,9 @@
 #include "Sincos2dTableCheck.h"
 
+#include "check/sincos2d/Sincos2dDeclaredShape.h"
 #include "check/sincos2d/Sincos2dDetrMap.h"
 
+#include "check/DeclaredShape.h"
 #include "check/FitNumbers.h"
 #include "check/SampleScore.h"
 #include "check/TableReference.h"
@@ -490,11 +492,18 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
             return m;
         }
     }
-    if (params.dModel != e.cols() || reference.rows() != e.rows())
+    if (params.dModel != e.cols() || reference.rows() != e.rows()) {
+        // The table of another grid or embed_dim, every other parameter the declared one
+        // (Sincos2dDeclaredShape): named by the parameter, both values said.
+        for (const Params &read : Sincos2dDeclaredShape::candidates(params, e.rows(), e.cols())) {
+            if (explainsWith(e, read, false) || explainsWith(e, read, true))
+                return Sincos2dDeclaredShape::named(expectOrders(e, read), params, read);
+        }
         return u"the grid gives a table of %1 x %2; this one is %3 x %4"_s.arg(reference.rows())
             .arg(params.dModel)
             .arg(e.rows())
             .arg(e.cols());
+    }
     return expectOrders(e, params);
 }
 
@@ -538,7 +547,8 @@ TableHypothesis hypothesis()
              "diffusers' base_size, and the halves' order (the column first, as MAE's meshgrid(grid_w, grid_h) gives "
              "it, or "
              "the row first, as RT-DETR's build_2d_sincos_position_embedding)"_s;
-    h.mistakes = {kGridOrder, kClsMissing, kClsExtra, RopeRowPositions::kPositionsScaled};
+    h.mistakes = {kGridOrder, kClsMissing, kClsExtra, DeclaredShape::kGrid, DeclaredShape::kDModel,
+                  RopeRowPositions::kPositionsScaled};
     h.fit = fit;
     h.expect = expect;
     h.referenceCode

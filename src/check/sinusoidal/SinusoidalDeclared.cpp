@@ -4,7 +4,10 @@
 #include "check/FitNumbers.h"
 #include "check/rope/RopeRowPositions.h"
 #include "check/TableHypothesis.h"
+#include "check/CellTolerance.h"
+#include "check/SampleScore.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
+#include "check/sinusoidal/SinusoidalPhases.h"
 #include "check/sinusoidal/TimestepReading.h"
 #include "core/NumberText.h"
 #include "core/sinusoidal/Frequencies.h"
@@ -202,6 +205,116 @@ std::optional<Differences> scaledPositions(const SinusoidalFit::FitInput &input,
     return std::nullopt;
 }
 
+// Both columns of every declared pair one function, the sine (cos-replaced) or the cosine
+// (sin-replaced), in the declared layout, frequencies and order (luopeixiang/im2latex#10: sin in
+// both columns of an interleaved half_dim - 1 sinusoid). No faithful sinusoid holds it.
+std::optional<Differences> replacedColumns(const SinusoidalFit::FitInput &input, const Hypothesis &declared,
+                                           const SinusoidalFit::Fit &scored)
+{
+    for (const SinusoidalFit::Replaced replaced : {SinusoidalFit::Replaced::Cosines, SinusoidalFit::Replaced::Sines}) {
+        Hypothesis h = declared;
+        h.replaced = replaced;
+        const SinusoidalFit::Fit f = SinusoidalFit::evaluate(input, h, scored.bad());
+        if (!explains(f.score.compared, f.bad()) || f.bad() >= scored.bad())
+            continue;
+        Differences out;
+        out.ids.append(replaced == SinusoidalFit::Replaced::Cosines ? u"cos-replaced"_s : u"sin-replaced"_s);
+        out.lines.append(SinusoidalCheckWords::diagnosis(h, declared, input.sample.cols(), input.framing, out.ids,
+                                                         false));
+        return out;
+    }
+    return std::nullopt;
+}
+
+// Each declared pair's frequency as its sine and cosine columns turn (SinusoidalPhases::trackPair),
+// where those frequencies, the declared columns and phases explain the sample: a power law of
+// another base (each w_i the declared one to a power s: base b^s, s = 1/2 the exponent i/d written
+// for 2i/d), else frequencies-differ with the first pair that differs, its declared and read
+// frequency (WaveGrad#12: exponents ** 1e-4 for 1e-4 ** exponents, every frequency near 1).
+std::optional<Differences> readFrequencies(const SinusoidalFit::FitInput &input, const Hypothesis &declared)
+{
+    const TableSample &sample = input.sample;
+    const std::int64_t d = sample.cols();
+    const PairReferenceSpec spec = SinusoidalFit::reference(declared, d, input.framing, input.format);
+    const std::size_t pairs = spec.schedule.w.size();
+    std::vector<std::int64_t> sinCol(pairs, -1), cosCol(pairs, -1);
+    for (std::int64_t j = 0; j < d; ++j) {
+        const ReferenceColumn &c = spec.columns[std::size_t(j)];
+        if (c.pair >= 0 && std::size_t(c.pair) < pairs)
+            (c.isCos ? cosCol : sinCol)[std::size_t(c.pair)] = j;
+    }
+    PairReferenceSpec theirs = spec;
+    std::vector<double> sigma(pairs, 0.0);
+    for (std::size_t k = 0; k < pairs; ++k) {
+        if (sinCol[k] < 0 || cosCol[k] < 0)
+            return std::nullopt;
+        const SinusoidalPhases::Track t = SinusoidalPhases::trackPair(sample, sinCol[k], cosCol[k], input.framing);
+        // A pair that runs backwards is the order's business (flip-sin-to-cos), not its frequency's.
+        if (!t.ok || !(t.omega >= -(4.0 * t.sigmaOmega + 1e-9)))
+            return std::nullopt;
+        theirs.schedule.w[k] = std::max(t.omega, 0.0);
+        sigma[k] = t.sigmaOmega;
+    }
+    const CellTolerance exact = cellTolerance(input.format, false, input.stored, input.textRounding, theirs);
+    const CellTolerance angles = cellTolerance(input.format, true, input.stored, input.textRounding, theirs);
+    const SampleScore score = scoreOnSample(PairReference(theirs), sample, exact, &angles);
+    if (!explains(score.compared, std::min(score.bad, score.badWithFloat32Angles)))
+        return std::nullopt;
+    const std::vector<double> &w = spec.schedule.w, &r = theirs.schedule.w;
+    const auto differs = [&](std::size_t k) {
+        return std::fabs(r[k] - w[k]) > 4.0 * sigma[k] + 1e-6 * std::max(w[k], 1e-12);
+    };
+    std::size_t first = pairs, count = 0;
+    for (std::size_t k = 0; k < pairs; ++k) {
+        if (differs(k)) {
+            first = std::min(first, k);
+            ++count;
+        }
+    }
+    if (count == 0)
+        return std::nullopt;
+    Differences out;
+    // One power s for every pair: ln r_k = s ln w_k (w_0 = 1 turns at 1 at any base).
+    std::vector<double> powers;
+    for (std::size_t k = 0; k < pairs; ++k) {
+        if (w[k] > 0.0 && w[k] < 0.999 && r[k] > 0.0)
+            powers.push_back(std::log(r[k]) / std::log(w[k]));
+    }
+    const double s = powers.empty() ? 0.0 : FitNumbers::median(powers);
+    const bool powerLaw = s > 0.0 && std::fabs(r[0] - w[0]) <= 4.0 * sigma[0] + 1e-6
+        && std::all_of(powers.begin(), powers.end(), [s](double p) { return std::fabs(p - s) <= 1e-3 * s; });
+    if (powerLaw) {
+        const double theirBase = std::pow(declared.base, s);
+        const bool halved = std::fabs(s - 0.5) <= 1e-3;
+        out.ids.append(halved ? u"exponent-halved"_s : kBase);
+        out.lines.append(u"the pairs turn at the declared frequencies to the power %1, those of base %2 where base %3 "
+                         "%4: w_1 = %5 instead of %6%7"_s.arg(
+                             NumberText::compact(s, 4), NumberText::compact(theirBase, 7),
+                             NumberText::exact(declared.base), DeclaredWords::wasDeclared(),
+                             NumberText::compact(r[std::min<std::size_t>(1, pairs - 1)], 7),
+                             NumberText::compact(w[std::min<std::size_t>(1, pairs - 1)], 7),
+                             halved ? u" (the exponent i/d where 2i/d is meant)"_s : QString()));
+        return out;
+    }
+    out.ids.append(kFrequencies);
+    const auto range = [](const std::vector<double> &v) {
+        const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+        return u"%1 to %2"_s.arg(NumberText::compact(*lo, 5), NumberText::compact(*hi, 5));
+    };
+    out.lines.append(u"each pair is the sine and cosine of one angle, at frequencies no base or exponent of the "
+                     "declared sinusoid gives: columns %1 and %2 (pair %3) turn at w = %4 where %5 gives w_%3 = %6, the "
+                     "first of %7 of %8 pairs that differ (the pairs' frequencies run from %9 where the declared run "
+                     "from %10)"_s.arg(sinCol[first])
+                         .arg(cosCol[first])
+                         .arg(first)
+                         .arg(NumberText::compact(r[first], 7), DeclaredWords::the() + u" sinusoid"_s,
+                              NumberText::compact(w[first], 7))
+                         .arg(count)
+                         .arg(pairs)
+                         .arg(range(r), range(w)));
+    return out;
+}
+
 } // namespace
 
 Hypothesis hypothesis(const Params &params, std::int64_t dModel)
@@ -235,12 +348,21 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
 {
     if (scored.bad() == 0)
         return std::nullopt;
+    // The declared reference with the cosines (or sines) replaced: its own mistake, whatever a
+    // reading without the declaration makes of it (at base 10000 an interleaved one is RoPE's).
+    if (auto replaced = replacedColumns(input, declared, scored))
+        return replaced;
     const auto found = SinusoidalFit::fit(input);
     if (!found || !explains(found->score.compared, found->bad()) || found->bad() >= scored.bad()) {
         if (auto scaled = scaledPositions(input, declared, scored))
             return scaled;
-        // Timesteps that are not the rows' own from 0: read row by row.
-        return TimestepReading::read(input, declared, scored.bad() - 1);
+        // Timesteps that are not the rows' own from 0: read row by row; else each pair's frequency.
+        auto timesteps = TimestepReading::read(input, declared, scored.bad() - 1);
+        if (timesteps && !timesteps->ids.isEmpty() && !timesteps->noted)
+            return timesteps;
+        if (auto frequencies = readFrequencies(input, declared))
+            return frequencies;
+        return timesteps;
     }
     // The fit explains it; the rows' own timesteps may as well, as the declared sinusoid's: then
     // they are what the table is (a scheduler's, which the fit reads as parameters besides an offset).

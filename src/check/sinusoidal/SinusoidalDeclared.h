@@ -20,6 +20,9 @@ inline const QString kLayout = QStringLiteral("layout");
 inline const QString kFlip = QStringLiteral("flip-sin-to-cos");
 inline const QString kShift = QStringLiteral("freq-shift");
 inline const QString kBase = QStringLiteral("base");
+// Each pair a sine and a cosine of one angle, at frequencies no parameter of the declared sinusoid
+// gives: the first pair that differs said, its declared and read frequency.
+inline const QString kFrequencies = QStringLiteral("frequencies-differ");
 
 // The declared table as a hypothesis: the split layout's cosines first where flip_sin_to_cos says
 // so; a shift of 1 on an even d half_dim - 1's frequencies (diffusers' exponent / (half_dim - 1)),

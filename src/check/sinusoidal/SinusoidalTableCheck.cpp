@@ -1,6 +1,8 @@
 #include "SinusoidalTableCheck.h"
 
 #include "check/CellTolerance.h"
+#include "check/DeclaredShape.h"
+#include "check/DeclaredWords.h"
 #include "check/FitNumbers.h"
 #include "check/PairReference.h"
 #include "check/rope/ApplyCheck.h"
@@ -322,12 +324,44 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     return c;
 }
 
+std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table);
+
+// A declared d_model the table's width is not (DeclaredShape): the declared sinusoid at the table's
+// own width, every other parameter the declared one, where it explains the sample or the declared
+// reading names what else differs (a timestep embedding built at another freq_dim); else nothing,
+// and the shapes are refused.
+std::optional<TableMatch> atOwnWidth(const TableEvidence &e, const Params &params, const QString &table)
+{
+    Params own = params;
+    own.dModel = e.cols();
+    if (e.cols() < 2 || !own.isValid())
+        return std::nullopt;
+    Hypothesis h = SinusoidalDeclared::hypothesis(own, e.cols());
+    h.firstPosition = e.declared.firstPosition;
+    h.amplitude = e.declared.amplitude.value_or(1.0);
+    const RowFraming framing;
+    const SinusoidalFit::Fit scored
+        = SinusoidalFit::evaluate(inputOf(e, framing), h, std::numeric_limits<std::int64_t>::max());
+    auto read = expect(e, own, table);
+    auto *m = std::get_if<TableMatch>(&read);
+    if (!m || (!explains(scored.score.compared, scored.bad()) && m->mistakes.isEmpty()))
+        return std::nullopt;
+    const QString said = u"d-model: the table is the sinusoid of d_model %1 (%1 columns), %2 is d_model %3 (%3 "
+                         "columns)"_s.arg(e.cols())
+                             .arg(DeclaredWords::referenceOf())
+                             .arg(params.dModel);
+    return DeclaredShape::named(std::move(*m), {DeclaredShape::kDModel}, said, u"d_model %1"_s.arg(e.cols()));
+}
+
 std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &params, const QString &table)
 {
     if (table != kTable)
         return u"the sinusoidal family's table is 'sinusoidal', not '%1'"_s.arg(table);
-    if (params.dModel != e.cols())
+    if (params.dModel != e.cols()) {
+        if (auto named = atOwnWidth(e, params, table))
+            return std::move(*named);
         return u"d_model %1 gives a table of %1 columns; this one has %2"_s.arg(params.dModel).arg(e.cols());
+    }
     Hypothesis h = SinusoidalDeclared::hypothesis(params, e.cols());
     h.firstPosition = e.declared.firstPosition; // row 0's position, where --positions declares it
     h.amplitude = e.declared.amplitude.value_or(1.0); // --pe-scale's c: the values c * PE
@@ -394,10 +428,12 @@ TableHypothesis hypothesis()
              "b^(-i/(h-1)); correct at base 10000 (the published forms), a variant at any other base; a scale c; "
              "an offset of the positions; values exact, rounded to float16 or bfloat16, or from float32 angles"_s;
     h.mistakes = {u"exponent-column-index"_s,
+                  DeclaredShape::kDModel,
                   SinusoidalDeclared::kLayout,
                   SinusoidalDeclared::kFlip,
                   SinusoidalDeclared::kShift,
                   SinusoidalDeclared::kBase,
+                  SinusoidalDeclared::kFrequencies,
                   u"exponent-doubled"_s,
                   u"exponent-halved"_s,
                   u"log-base-missing"_s,
