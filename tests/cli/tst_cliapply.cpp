@@ -302,8 +302,8 @@ private slots:
         QVERIFY2(run.out.contains(u"rows beyond %1's rounding: 0"_s.arg(bf16 ? u"bfloat16"_s : u"float16"_s)),
                  qPrintable(run.out));
         if (offset != 0)
-            QVERIFY2(run.out.contains(u"guessed mistakes (a guess, not the verdict): position-offset"_s),
-                     qPrintable(run.out)); // unknown: a guess, not a mistake found
+            QVERIFY2(run.out.contains(u"read from Y, not declared"_s),
+                     qPrintable(run.out)); // a window of a sequence, said
         run = CliRun::posenc({u"check"_s, u"--apply"_s, xPath, yPath, u"--json"_s});
         const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
         QCOMPARE(o[u"precision"_s].toString(), bf16 ? u"bfloat16"_s : u"float16"_s);

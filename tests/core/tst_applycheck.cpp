@@ -220,7 +220,7 @@ private slots:
             ApplyReport::json(atIds, {}).contains(u"\"mistakes\": [\"position-offset\"], \"guessed_mistakes\": []"_s));
         QVERIFY(r.positionOffset);
         QCOMPARE(*r.positionOffset, std::int64_t(5));
-        QVERIFY2(r.diagnosis.contains(u"position r + 5"_s), qPrintable(r.diagnosis));
+        QVERIFY2(r.notes.join(u" "_s).contains(u"after a cache of 5 tokens"_s), qPrintable(r.notes.join(u" "_s)));
     }
 
     // Rows 300..309 at positions 1000..1009 (an image's tokens placed elsewhere): each row's
