@@ -22,6 +22,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -105,7 +106,57 @@ QByteArray ids()
     return npy({kRows}, v);
 }
 
+// bfloat16's nearest value (ties to even) of v, as torch's .to(torch.bfloat16) rounds.
+double toBFloat16(double v)
+{
+    const auto f = float(v);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+    float out = 0.0f;
+    std::memcpy(&out, &bits, sizeof out);
+    return double(out);
+}
+
+// A query X of `positions.size()` rows of `dim` and Y = X turned at row r's positions[r] as
+// transformers computes it in float64: inv_freq = 1 / theta^(arange(0, dim, 2) / dim)
+// (modeling_rope_utils.py, _compute_default_rope_parameters), q * cos + rotate_half(q) * sin
+// (modeling_llama.py, apply_rotary_pos_emb) or GPT-J's rotate_every_two (modeling_gptj.py), each
+// value rounded to bfloat16 where `bf16` (X before the rotation too, as a bfloat16 model holds it).
+std::pair<std::vector<double>, std::vector<double>> turnedAt(const std::vector<qint64> &positions, qint64 dim,
+                                                             double theta, bool half, bool bf16)
+{
+    std::mt19937 random(48);
+    std::normal_distribution<double> normal;
+    const auto rows = qint64(positions.size());
+    std::vector<double> x(std::size_t(rows * dim)), y(x.size());
+    for (double &v : x)
+        v = bf16 ? toBFloat16(normal(random)) : double(float(normal(random)));
+    for (qint64 r = 0; r < rows; ++r) {
+        const double *q = &x[std::size_t(r * dim)];
+        for (qint64 c = 0; c < dim; ++c) {
+            const qint64 k = half ? c % (dim / 2) : c / 2;
+            const double angle = double(positions[std::size_t(r)]) * std::pow(theta, -double(2 * k) / double(dim));
+            const double other
+                = half ? (c < dim / 2 ? -q[c + dim / 2] : q[c - dim / 2]) : (c % 2 == 0 ? -q[c + 1] : q[c - 1]);
+            const double v = q[c] * std::cos(angle) + other * std::sin(angle);
+            y[std::size_t(r * dim + c)] = bf16 ? toBFloat16(v) : v;
+        }
+    }
+    return {x, y};
+}
+
+std::vector<qint64> run(qint64 first, qint64 count)
+{
+    std::vector<qint64> out;
+    for (qint64 p = first; p < first + count; ++p)
+        out.push_back(p);
+    return out;
+}
+
 } // namespace
+
+Q_DECLARE_METATYPE(std::vector<qint64>)
 
 class TestCliLaterChunk : public QObject
 {
@@ -222,6 +273,102 @@ private slots:
         const CliCheck::Checked c = CliCheck::checkFile(file(u"offset.npy"_s, npy({rows, d}, v)), flags);
         QVERIFY2(c.exit == 1 && CliCheck::named(c.json, {u"position-offset"_s}), qPrintable(c.shown));
         QVERIFY2(c.all().contains(QString::number(first)), qPrintable(c.shown));
+    }
+    // --apply X Y of rows after a cache of p0 tokens (a decoding step, a chunk of a chunked prefill):
+    // undeclared, or under --expect rope, which declares no positions, rows faithful at p0..p0+n-1
+    // are a window read and said, correct (as a RoPE table of a later chunk is); --position-ids
+    // judges them: Y at its ids correct, Y elsewhere named with both positions. The wrong ones are
+    // real bugs: the decode query turned at position 0 (the offset taken before the cache's
+    // concatenation, https://github.com/RobertCsordas/moeut/issues/6), an offset off by one in decode
+    // (https://github.com/fla-org/flash-linear-attention/issues/766), each chunk's positions
+    // restarting, the rotation dropped (Y == X).
+    void rowsAfterCache_data()
+    {
+        QTest::addColumn<bool>("half");
+        QTest::addColumn<double>("theta");
+        QTest::addColumn<qint64>("dim");
+        QTest::addColumn<std::vector<qint64>>("positions"); // Y's; empty: Y = X at `ids`
+        QTest::addColumn<qint64>("idsFrom"); // --position-ids idsFrom..; -1: none
+        QTest::addColumn<bool>("bf16");
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QString>("mistake");
+        QTest::addColumn<QString>("says");
+        const QStringList none, rope {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s};
+        const QStringList wrongTheta {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"500000"_s};
+        const QString window = u"read from Y, not declared"_s, atIds = u"its --position-ids"_s;
+        std::vector<qint64> restart = run(100, 16);
+        restart.insert(restart.end(), restart.begin(), restart.end());
+        QTest::newRow("expect rope, 200..263") << true << 1e4 << qint64(64) << run(200, 64) << qint64(-1) << false
+                                               << rope << u"correct"_s << QString() << window + u": a window"_s;
+        QTest::newRow("undeclared, 200..263") << true << 1e4 << qint64(64) << run(200, 64) << qint64(-1) << false
+                                              << none << u"correct"_s << QString() << u"positions 200..263"_s;
+        QTest::newRow("undeclared, 1..64") << true << 1e4 << qint64(64) << run(1, 64) << qint64(-1) << false << none
+                                           << u"correct"_s << QString() << u"positions 1..64"_s;
+        QTest::newRow("interleaved 5e5, 4095..4158") << false << 5e5 << qint64(128) << run(4095, 64) << qint64(-1)
+                                                     << false << none << u"correct"_s << QString() << window;
+        QTest::newRow("bf16 5e5, 200..263") << true << 5e5 << qint64(128) << run(200, 64) << qint64(-1) << true << none
+                                            << u"correct"_s << QString() << window;
+        QTest::newRow("expect 500000, Y at 1e4")
+            << true << 1e4 << qint64(64) << run(200, 64) << qint64(-1) << false << wrongTheta << u"mistake"_s
+            << u"rope-theta"_s << u"rope_theta 10000 where the declaration gives 500000"_s;
+        QTest::newRow("ids 100..131") << true << 1e4 << qint64(64) << run(100, 32) << qint64(100) << false << none
+                                      << u"correct"_s << QString() << atIds;
+        QTest::newRow("ids and expect rope") << true << 1e4 << qint64(64) << run(100, 32) << qint64(100) << false
+                                             << rope << u"correct"_s << QString() << atIds;
+        QTest::newRow("bf16 interleaved, ids") << false << 1e4 << qint64(128) << run(100, 32) << qint64(100) << true
+                                               << none << u"correct"_s << QString() << atIds;
+        QTest::newRow("off by one (fla#766)")
+            << true << 1e4 << qint64(64) << run(101, 32) << qint64(100) << false << none << u"mistake"_s
+            << u"position-offset"_s << u"declared 100..131, read 101..132"_s;
+        QTest::newRow("from 0 (moeut#6)") << true << 1e4 << qint64(64) << run(0, 32) << qint64(100) << false << rope
+                                          << u"mistake"_s << u"position-offset"_s << u"declared 100..131, read 0..31"_s;
+        QTest::newRow("chunks restart") << true << 1e4 << qint64(64) << restart << qint64(100) << false << none
+                                        << u"mistake"_s << u"positions-out-of-order"_s << u"restart at 100"_s;
+        QTest::newRow("not turned at ids") << true << 1e4 << qint64(64) << std::vector<qint64>() << qint64(100) << false
+                                           << none << u"mistake"_s << u"rope-not-applied"_s << u"position 100"_s;
+        QTest::newRow("one row, undeclared") << true << 1e4 << qint64(64) << run(200, 1) << qint64(-1) << false << none
+                                             << u"unknown"_s << QString() << u"--position-ids"_s;
+    }
+    void rowsAfterCache()
+    {
+        QFETCH(bool, half);
+        QFETCH(double, theta);
+        QFETCH(qint64, dim);
+        QFETCH(std::vector<qint64>, positions);
+        QFETCH(qint64, idsFrom);
+        QFETCH(bool, bf16);
+        QFETCH(QStringList, flags);
+        QFETCH(QString, verdict);
+        QFETCH(QString, mistake);
+        QFETCH(QString, says);
+        const bool same = positions.empty();
+        if (same)
+            positions = run(idsFrom, 32);
+        auto [x, y] = turnedAt(positions, dim, theta, half, bf16);
+        if (same)
+            y = x;
+        const auto rows = qint64(positions.size());
+        QStringList args {
+            u"check"_s,  u"--apply"_s, file(u"cx.npy"_s, npy({rows, dim}, x)), file(u"cy.npy"_s, npy({rows, dim}, y)),
+            u"--json"_s, u"--quiet"_s};
+        if (idsFrom >= 0) {
+            std::vector<double> ids;
+            for (qint64 r = 0; r < rows; ++r)
+                ids.push_back(double(idsFrom + r));
+            args << u"--position-ids"_s << file(u"cids.npy"_s, npy({rows}, ids));
+        }
+        const CliRun::Run checked = CliRun::posenc(args + flags);
+        const QJsonObject o = QJsonDocument::fromJson(checked.out.toUtf8()).object();
+        QVERIFY2(o[u"verdict"_s].toString() == verdict, qPrintable(checked.out + checked.err));
+        QVERIFY2(checked.exitCode
+                     == (verdict == u"correct"_s       ? 0
+                             : verdict == u"mistake"_s ? 1
+                                                       : 7),
+                 qPrintable(checked.out));
+        if (!mistake.isEmpty())
+            QVERIFY2(CliCheck::named(o, {mistake}), qPrintable(checked.out));
+        QVERIFY2(o[u"diagnosis"_s].toString().contains(says), qPrintable(o[u"diagnosis"_s].toString()));
     }
 };
 

@@ -60,9 +60,9 @@ private slots:
             QTest::addRow("%s, interleaved computed in it", n)
                 << f << llama3 << two << two << true << true << qint64(0) << false << QString();
             QTest::addRow("%s, from 7", n)
-                << f << def << half << half << true << false << qint64(7) << false << u"position-offset"_s;
+                << f << def << half << half << true << false << qint64(7) << false << QString();
             QTest::addRow("%s, llama3 from 7", n)
-                << f << llama3 << half << half << true << true << qint64(7) << false << u"position-offset"_s;
+                << f << llama3 << half << half << true << true << qint64(7) << false << QString();
             QTest::addRow("%s, half table, rotate_every_two", n)
                 << f << def << half << two << true << false << qint64(0) << false << ApplyCheck::kLayoutSwapped;
         }
@@ -244,7 +244,8 @@ private slots:
         if (const auto *refused = std::get_if<QString>(&checked))
             QFAIL(qPrintable(*refused));
         const ApplyCheck::Result &r = std::get<ApplyCheck::Result>(checked);
-        QVERIFY2(r.verdict != CheckVerdict::Correct,
+        // Rows from k alone are a window of a faithful rotation (rows after a cache): correct, said.
+        QVERIFY2(r.verdict != CheckVerdict::Correct || (kinds == std::vector<int> {0} && columns.empty()),
                  qPrintable(what.join(u", "_s) + u": "_s + r.frequencies + u" | "_s + r.diagnosis));
     }
 

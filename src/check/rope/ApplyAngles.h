@@ -28,15 +28,37 @@ namespace posenc::ApplyCheck {
 class AnglesRows final : public TableRows
 {
 public:
-    AnglesRows(const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r, double u)
+    // `origin` >= 0: each row's angles less row origin's, each pair's uncertainty the sum of both:
+    // rows at p0..p0+n-1 (a decode step's or a later chunk's, after a cache of p0 tokens) read as a
+    // table at 0..n-1, whose frequencies the identification reads at any p0; the rows' own positions
+    // are read afterwards with the frequencies found (ApplyPairs::readId).
+    AnglesRows(const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r, double u,
+               std::int64_t origin = -1)
         : m_x(x)
         , m_y(y)
         , m_reading(r)
         , m_u(u)
+        , m_origin(originOf(origin))
         , m_step(steps())
     { }
 
     std::int64_t rows() const override { return m_x.rows(); }
+    // How many rows from the first follow each other a position apart (rows of two chunks whose
+    // positions both start at p0 are two such runs).
+    std::int64_t leadingRun() const
+    {
+        const std::int64_t pairs = m_reading.geometry.pairs();
+        Angles before(pairs), row(pairs);
+        if (rows() > 0)
+            solved(0, before);
+        for (std::int64_t p = 1; p < rows(); ++p) {
+            solved(p, row);
+            if (!follows(p, before, row, 1.0))
+                return p;
+            std::swap(before, row);
+        }
+        return rows();
+    }
     std::int64_t cols() const override { return m_reading.geometry.width; }
     // The format of Y's values, whose rounding the angles carry: a RoPE table read from float16 or
     // bfloat16 values is fitted with that format's noise and amplitude tolerance.
@@ -150,6 +172,20 @@ private:
     void solved(std::int64_t p, Angles &row) const
     {
         ApplyPairs::rowAngles(m_x, m_y, p, m_reading.geometry, m_u, row.angle.data(), nullptr, row.unc.data());
+        for (std::size_t k = 0; k < m_origin.angle.size() && k < row.angle.size(); ++k) {
+            row.angle[k] = std::remainder(row.angle[k] - m_origin.angle[k], kTurn);
+            row.unc[k] += m_origin.unc[k];
+        }
+    }
+
+    // Row origin's angles (none where origin < 0).
+    Angles originOf(std::int64_t origin) const
+    {
+        if (origin < 0 || origin >= m_x.rows())
+            return Angles(0);
+        Angles row(m_reading.geometry.pairs());
+        ApplyPairs::rowAngles(m_x, m_y, origin, m_reading.geometry, m_u, row.angle.data(), nullptr, row.unc.data());
+        return row;
     }
 
     // Each pair's turn from one row to the next, the median over the first rows: consecutive
@@ -241,6 +277,7 @@ private:
     const RowMatrixXf &m_y;
     ApplyPairs::Reading m_reading;
     double m_u;
+    Angles m_origin;
     std::vector<double> m_step;
 
     static constexpr double kTurn = 2.0 * std::numbers::pi;

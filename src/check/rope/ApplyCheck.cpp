@@ -10,6 +10,7 @@
 #include "check/FitNumbers.h"
 #include "check/TableCheck.h"
 #include "check/TableRows.h"
+#include "check/rope/ApplyAfterCache.h"
 #include "check/rope/ApplyAngles.h"
 #include "check/rope/ApplyColumns.h"
 #include "check/rope/ApplyDeclaredAngles.h"
@@ -303,9 +304,12 @@ void keepAmplitude(Result &result, const Reading &r, double u)
                             .arg(taken));
 }
 
-// The frequencies identified from the rows in position order (--position-ids), else as they come.
+// The frequencies identified from the rows in position order (--position-ids), else as they come;
+// `relative`: else from the angles less a row's (rows after a cache), where they place the rows; not
+// with the reference and the ids declared, where rows no table reads are compared at their ids
+// (unidentified), which names a row off its id.
 bool identifyAt(Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const Reading &r, double u,
-                const std::vector<std::int64_t> &ids)
+                const std::vector<std::int64_t> &ids, bool relative)
 {
     for (const std::vector<std::int64_t> &rows : rowsByPosition(ids)) {
         RowMatrixXf xs(std::ssize(rows), x.cols()), ys(std::ssize(rows), y.cols());
@@ -319,7 +323,35 @@ bool identifyAt(Result &result, const RowMatrixXf &x, const RowMatrixXf &y, cons
             return true;
         }
     }
-    return identifyFrequencies(result, AnglesRows(x, y, r, u), r);
+    Result asGiven = result;
+    if (identifyFrequencies(asGiven, AnglesRows(x, y, r, u), r)) {
+        result = std::move(asGiven);
+        return true;
+    }
+    // Rows after a cache (a decode step's, a later chunk's, at p0..p0+n-1): their angles less the
+    // first told row's are a table at 0..n-1, read at any p0; each row's own position is read after.
+    const auto origin = relative ? ApplyAfterCache::firstToldRow(x, y, r, u) : std::nullopt;
+    if (origin) {
+        Result relative = result;
+        const AnglesRows angles(x, y, r, u, *origin);
+        if (identifyFrequencies(relative, angles, r) && ApplyAfterCache::placesMostRows(relative, x, y, r, u)) {
+            result = std::move(relative);
+            return true;
+        }
+        // Of rows whose positions restart (each chunk's from p0), the first run a position apart.
+        const std::int64_t run = ApplyAfterCache::leadingRun(x, y, r, u, *origin);
+        if (run >= ApplyFewRows::kRows && *origin + run < x.rows()) {
+            const RowMatrixXf xs = x.middleRows(*origin, run), ys = y.middleRows(*origin, run);
+            relative = result;
+            if (identifyFrequencies(relative, AnglesRows(xs, ys, r, u, 0), r)
+                && ApplyAfterCache::placesMostRows(relative, x, y, r, u)) {
+                result = std::move(relative);
+                return true;
+            }
+        }
+    }
+    result = std::move(asGiven);
+    return false;
 }
 
 // A partial rotary's parameters: the head's width, partial_rotary_factor r / d (nudged up where
@@ -450,7 +482,7 @@ std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrix
     result.rotaryStart = span.col0;
     result.rotaryDim = span.width;
     slowPairsNote(result, span, pass, u);
-    if (!identifyAt(result, x, y, r, u, identifyIds.empty() ? ids : identifyIds)) {
+    if (!identifyAt(result, x, y, r, u, identifyIds.empty() ? ids : identifyIds, !declared.reference || ids.empty())) {
         unidentified(result, x, y, r, u, declared);
         return result;
     }

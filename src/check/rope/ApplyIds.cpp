@@ -73,6 +73,29 @@ QString unreadWords(const std::vector<std::int64_t> &positions)
         .arg(unread.size() == 1 ? u"is"_s : u"are"_s);
 }
 
+// Runs of rows a position apart, each from the first row's position, where the ids run on: a
+// chunked prefill whose chunks' positions each restart (the chunk's arange, not the cache's offset).
+QString restartWords(const std::vector<std::int64_t> &positions, const std::vector<std::int64_t> &ids)
+{
+    const std::vector<PositionRun> runs = runsOf(positions);
+    if (runs.size() < 2 || positions.front() < 0)
+        return {};
+    QStringList starts;
+    for (const PositionRun &run : runs) {
+        if (run.position != positions.front())
+            return {};
+        if (run.row > 0) {
+            if (ids[std::size_t(run.row)] != ids[std::size_t(run.row - 1)] + 1)
+                return {};
+            starts.append(u"row %1 (id %2)"_s.arg(run.row).arg(ids[std::size_t(run.row)]));
+        }
+    }
+    return u"the positions restart at %1 at %2, where the --position-ids run on: each chunk turned at its own "
+           "arange from %1, not at the positions after the rows before it (a chunked prefill's position_ids "
+           "not offset by the cache)"_s.arg(positions.front())
+               .arg(starts.join(u", "_s));
+}
+
 } // namespace
 
 std::vector<std::vector<std::int64_t>> rowsByPosition(const std::vector<std::int64_t> &ids)
@@ -127,8 +150,22 @@ QString idLines(Result &result, const std::vector<std::int64_t> &positions, cons
         if (*offset == 0)
             return {};
         result.mistakes.append(CheckMistakes::kPositionOffset);
-        return u"every row is at its --position-ids %1 %2: the positions are off by %3"_s.arg(
-            *offset < 0 ? u"-"_s : u"+"_s, QString::number(std::abs(*offset)), QString::number(*offset));
+        const auto [lo, hi] = std::minmax_element(ids.begin(), ids.end());
+        return u"every row is at its --position-ids %1 %2: the positions are off by %3 (declared %4..%5, read "
+               "%6..%7)%8"_s
+                   .arg(*offset < 0 ? u"-"_s : u"+"_s, QString::number(std::abs(*offset)), QString::number(*offset))
+                   .arg(*lo)
+                   .arg(*hi)
+                   .arg(*lo + *offset)
+                   .arg(*hi + *offset)
+                   .arg(*lo + *offset == 0 ? u": rows after a cache turned from position 0, the cache's length not "
+                                             "added (the offset taken before the cache's concatenation, "
+                                             "RobertCsordas/moeut#6)"_s
+                                           : QString());
+    }
+    if (const QString restart = restartWords(positions, ids); !restart.isEmpty()) {
+        result.mistakes.append(kPositionsOutOfOrder);
+        return restart;
     }
     if (atIndex && notArange) {
         result.mistakes.append(kArangePositions);
@@ -193,14 +230,19 @@ QString positionLines(Result &result, const std::vector<std::int64_t> &positions
     const bool constant = first >= 0 && result.positions.size() == 1;
     if (constant)
         result.positionOffset = first;
+    // Rows at k..k+L-1, nothing declaring their positions: rows after a cache of k tokens (a decoding
+    // step, a later chunk of a chunked prefill) turned faithfully, or a sequence's first tokens off by
+    // k, which nothing given tells apart. As a RoPE table of a later chunk is (CheckQueryWindows::
+    // atFoundWindow), a window whose positions are said, not judged: only --position-ids judges them.
     if (constant && first != 0) {
-        result.mistakes.append(CheckMistakes::kPositionOffset);
-        return u"every row r is at position r + %1 (rows 0..%2 at %1..%3): off by %1 if they are a sequence's "
-               "first tokens (HF's position_ids start at 0), right if %1 token%4 came before them (a cache's "
-               "prefill, a chunk, a decode step); --position-ids declares which"_s.arg(first)
-                   .arg(positions.size() - 1)
-                   .arg(first + std::int64_t(positions.size()) - 1)
-                   .arg(first == 1 ? QString() : u"s"_s);
+        result.notes.append(
+            u"the rows are positions %1..%2, read from Y, not declared: rows after a cache of %1 token%3 (a "
+            "decoding step, a later chunk of a chunked prefill) turned faithfully, a window whose positions "
+            "are said, not judged; a sequence's first tokens (HF's position_ids start at 0) would be off by %1. "
+            "Declare the rows' positions (--position-ids) to have them judged"_s.arg(first)
+                .arg(first + std::int64_t(positions.size()) - 1)
+                .arg(first == 1 ? QString() : u"s"_s));
+        return {};
     }
     if (constant)
         return {};
@@ -305,9 +347,9 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
         lines.append(line);
     ApplyTwice::nameDoubled(result, declared, positions, lines);
     if (ApplyPairs::concludeMistakes(result, lines, u"their positions"_s)) {
-        // Rows at r + k and nothing else amiss, no --position-ids: k tokens before them in a cache
-        // turned faithfully, or a sequence's first tokens off by k. Nothing given tells them apart:
-        // unknown, position-offset named (docs/ARCHITECTURE.md, Checking a rotation).
+        // Every row at one position and nothing else amiss, no --position-ids: a scalar broadcast, or
+        // one token's heads; nothing given tells them apart: unknown, named (docs/ARCHITECTURE.md,
+        // Checking a rotation). Rows at r + k are a window said (positionLines), no mistake.
         const bool positionsAlone = result.mistakes == QStringList {CheckMistakes::kPositionOffset}
             || result.mistakes == QStringList {kPositionsConstant};
         if (declared.ids.empty() && positionsAlone && result.deviatingRows == 0) {
@@ -331,8 +373,11 @@ void conclude(Result &result, const Declared &declared, const std::vector<std::i
         part = u", rotary_dim %1 of head_dim %2 (columns %1..%3 pass through unchanged)"_s.arg(result.rotaryDim)
                    .arg(result.headDim)
                    .arg(result.headDim - 1);
+    const std::int64_t from = result.positionOffset.value_or(0);
     const QString at = declared.ids.empty()
-        ? u"positions 0..%1"_s.arg(positions.size() - 1)
+        ? u"positions %1..%2%3"_s.arg(from)
+              .arg(from + std::int64_t(positions.size()) - 1)
+              .arg(from == 0 ? QString() : u" (read from Y, not declared: a window of a sequence)"_s)
         : u"its --position-ids (%1 rows at positions %2..%3)"_s.arg(positions.size())
               .arg(*std::min_element(declared.ids.begin(), declared.ids.end()))
               .arg(*std::max_element(declared.ids.begin(), declared.ids.end()));

@@ -136,6 +136,19 @@ void name(ApplyCheck::Result &result, double scale, std::int64_t rows, const App
     std::int64_t moving = -1; // the first row a rotation at its position turns
     for (std::int64_t p = 0; p < rows && moving < 0; ++p)
         moving = positionOf(declared.ids, p) != 0 ? p : -1;
+    if (!declared.reference && moving >= 0 && !declared.ids.empty()) {
+        // The positions declared: a RoPE of any rope_theta and type turns a row at position p > 0 by p
+        // times its first pair's frequency (1 at the default type's), so no rotation at them turns none.
+        result.verdict = CheckVerdict::Mistake;
+        result.mistakes.append(kNotApplied);
+        result.diagnosis = u"%1: no pair is turned, where --position-ids puts row %2 at position %3: every row is "
+                           "at position 0 (or unturned), which no RoPE at the positions declared gives. %4 (a layer "
+                           "that takes no positions, NoPE, turns nothing at any position)"_s.arg(what)
+                               .arg(moving)
+                               .arg(positionOf(declared.ids, moving))
+                               .arg(kCauses);
+        return;
+    }
     if (!declared.reference) {
         result.verdict = CheckVerdict::Unknown;
         result.diagnosis = u"%1: no pair is turned. %2, or a layer that takes no positions (NoPE, as Llama 4's every "
