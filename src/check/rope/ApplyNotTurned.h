@@ -39,7 +39,8 @@ std::vector<std::int64_t> withoutRows(const std::vector<std::int64_t> &still, st
                                       const std::vector<std::int64_t> &ids);
 
 // The whole of Y is X times `scale`: the verdict and diagnosis said in `result` (mistake
-// rope-not-applied against a declared reference that turns the rows; unknown undeclared).
+// rope-not-applied against a declared reference that turns the rows, or ids declared past 0;
+// unknown undeclared).
 void name(ApplyCheck::Result &result, double scale, std::int64_t rows, const ApplyCheck::Declared &declared);
 
 // Y is no rotation of X by any pairing: said (ApplyPairs::notTurned). Where Y is 0 in every cell and X
