@@ -17,17 +17,8 @@ QCPLayerable *explanationOf(const QCPLayerable &mark)
     if (!value.isValid() || !mark.parentPlot())
         return nullptr;
     const auto *wanted = value.value<QObject *>();
-    for (QCPLayoutElement *element : mark.parentPlot()->plotLayout()->elements(true)) {
-        if (element == wanted)
-            return element;
-        if (auto *legend = qobject_cast<QCPLegend *>(element))
-            for (int i = 0; i < legend->itemCount(); ++i)
-                if (legend->item(i) == wanted)
-                    return legend->item(i);
-    }
-    // An inset legend is the element of its panel's inset layout.
-    for (QCPAxisRect *rect : mark.parentPlot()->axisRects())
-        for (QCPLayoutElement *element : rect->insetLayout()->elements(true)) {
+    const auto within = [wanted](const QList<QCPLayoutElement *> &elements) -> QCPLayerable * {
+        for (QCPLayoutElement *element : elements) {
             if (element == wanted)
                 return element;
             if (auto *legend = qobject_cast<QCPLegend *>(element))
@@ -35,6 +26,14 @@ QCPLayerable *explanationOf(const QCPLayerable &mark)
                     if (legend->item(i) == wanted)
                         return legend->item(i);
         }
+        return nullptr;
+    };
+    if (QCPLayerable *found = within(mark.parentPlot()->plotLayout()->elements(true)))
+        return found;
+    // An inset legend is the element of its panel's inset layout.
+    for (QCPAxisRect *rect : mark.parentPlot()->axisRects())
+        if (QCPLayerable *found = within(rect->insetLayout()->elements(true)))
+            return found;
     return nullptr;
 }
 

@@ -1,9 +1,12 @@
 #include "RopeDeclaredWidth.h"
 
+#include "check/DeclaredShape.h"
 #include "check/DeclaredWords.h"
 #include "check/rope/ApplyCheck.h"
 #include "check/rope/RopeFit.h"
 #include "core/rope/RopeFrequencies.h"
+
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -40,14 +43,7 @@ TableMatch named(TableMatch m, const Params &declared, std::int64_t cols)
                               .arg(declaredWords)
                               .arg(rotary)
                               .arg(DeclaredWords::referenceOf());
-    const bool otherwiseCorrect = m.mistakes.isEmpty() && m.verdict == CheckVerdict::Correct;
-    m.mistakes.prepend(ApplyCheck::kRotaryDim);
-    m.verdict = CheckVerdict::Mistake;
-    m.correctAgainst.clear();
-    m.diagnosis = otherwiseCorrect
-        ? words + u"; every other parameter is the declared one, every cell compared at rotary_dim %1"_s.arg(cols)
-        : words + u"; at rotary_dim %1: "_s.arg(cols) + m.diagnosis;
-    return m;
+    return DeclaredShape::named(std::move(m), {ApplyCheck::kRotaryDim}, words, u"rotary_dim %1"_s.arg(cols));
 }
 
 } // namespace posenc::RopeDeclaredWidth
