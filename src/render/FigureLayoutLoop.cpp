@@ -52,13 +52,13 @@ void FigureLayoutLoop::layOut()
     for (QCPLayoutElement *element : m_plot->plotLayout()->elements(true))
         if (auto *scale = qobject_cast<QCPColorScale *>(element))
             scale->setMargins(QMargins());
-    if (m_fileSize) {
+    // A file's page is laid out at its own size, not the widget's. Laid out only, not drawn: the
+    // file is drawn once, when it is written (QCustomPlot::toPainter); a replot here drew every
+    // layer of every candidate layout a lesson's page weighs (docs/ARCHITECTURE.md, Exporting).
+    if (m_fileSize)
         m_plot->setViewport(QRect(QPoint(0, 0), *m_fileSize));
-        m_plot->replot();
-        return;
-    }
     QCPLayoutGrid *layout = m_plot->plotLayout();
-    layout->setOuterRect(m_plot->rect());
+    layout->setOuterRect(m_fileSize ? m_plot->viewport() : m_plot->rect());
     for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
         layout->update(phase);
     SqueezedLayout::collapseOverflowed(layout);
