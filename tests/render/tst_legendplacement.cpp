@@ -7,17 +7,21 @@
 // FigureRoom::Steps::kMostHidden of some one line, it stays in its row, or goes above the data
 // where its value axis grows at the top by as much (legendsOverHeadroom). An entry little room
 // would cut takes the first shorter form its figure gives that holds whole (ShorterLabels::setEntry).
+#include "render/DirectLabelCells.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
 #include "render/LegendPlacement.h"
 #include "render/PinnedFont.h"
 #include "render/ShorterLabels.h"
 
+#include <QRandomGenerator>
 #include <QTest>
 
 #include <array>
 #include <cmath>
 #include <limits>
+#include <set>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -95,6 +99,7 @@ private slots:
     void aBandIsData();
     void aWavyBandIsMeasuredAsQtClipsIt();
     void aColourMapsClearCellsAreRoom();
+    void labelCellsCountWhatWasMarked();
 };
 
 // Reference lines framing the rect half a unit in from each edge cross every corner and the middle
@@ -434,6 +439,41 @@ void TestLegendPlacement::aColourMapsClearCellsAreRoom()
     plot.replot();
     QVERIFY(!LegendPlacement::freeCorner(rect, size, 0));
     QVERIFY(!LegendPlacement::leastCovered(rect, size, 0, 1.0));
+}
+
+// A label on a curve keeps off the cells other curves are drawn over (DirectLabels::Cells): the
+// cells any box meets are counted as a set of the cells marked, one unit each, says. Rows of widths
+// about a word's 64 bits, boxes across word edges and past the plot, and a plot squeezed to nothing.
+void TestLegendPlacement::labelCellsCountWhatWasMarked()
+{
+    QRandomGenerator random(5);
+    for (const QRect rect : {QRect(10, 20, 63, 9), QRect(-5, 3, 64, 5), QRect(0, 0, 200, 40), QRect(7, 7, -3, -3)}) {
+        DirectLabels::Cells cells(rect);
+        std::set<std::pair<int, int>> marked;
+        const int width = std::max(rect.width(), 0) + 1, height = std::max(rect.height(), 0) + 1;
+        const auto mark = [&](QPointF p, double radius) {
+            cells.mark(p, radius);
+            for (int y = int(std::floor(p.y() - radius)); y <= int(std::floor(p.y() + radius)); ++y)
+                for (int x = int(std::floor(p.x() - radius)); x <= int(std::floor(p.x() + radius)); ++x)
+                    if (x - rect.left() >= 0 && x - rect.left() < width && y - rect.top() >= 0
+                        && y - rect.top() < height)
+                        marked.insert({x, y});
+        };
+        for (int i = 0; i < 60; ++i)
+            mark(QPointF(rect.left() - 10 + random.bounded(width + 20.0), rect.top() - 4 + random.bounded(height + 8.0)),
+                 random.bounded(4) * 0.75);
+        cells.finish();
+        for (int i = 0; i < 400; ++i) {
+            const double left = rect.left() - 8 + random.bounded(width + 16.0);
+            const double top = rect.top() - 4 + random.bounded(height + 8.0);
+            const QRectF box(left, top, random.bounded(140.0), random.bounded(12.0));
+            int expected = 0;
+            for (const auto &[x, y] : marked)
+                expected += x >= int(std::floor(box.left())) && x <= int(std::floor(box.right()))
+                    && y >= int(std::floor(box.top())) && y <= int(std::floor(box.bottom()));
+            QCOMPARE(cells.count(box), expected);
+        }
+    }
 }
 
 QTEST_MAIN(TestLegendPlacement)
