@@ -90,6 +90,7 @@ LessonController::LessonController(Parts parts, QSettings *settings, QObject *pa
             m_model = ModelChoice::ofPreset(m_parts.controls->presets()[index]);
     });
     connect(m_parts.controls, &ControlPanel::paramsChanged, this, &LessonController::followModel);
+    connect(m_panel, &LessonPanel::textShown, this, &LessonController::keepPanels);
     // A preset chosen during a lesson reads the lesson for its model, as opening the lesson with
     // it does (LessonModels::textsFor): the special rows and the cache are the model's own, and
     // neither text nor figure names a [CLS] or [SEP] it lacks.
@@ -197,21 +198,31 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
     m_dock->show();
     m_dock->raise();
     m_room->lessonShown();
-    // The panels its text refers to stay in its views, as on its slide (left-padding's window at
-    // 1366 x 768 gave up the position-effect view's third panel, whose numbers its text quotes).
-    const QList<FigureView *> &views = m_parts.dashboard->views();
-    const LessonText::Rendered rendered = lesson.explain(shown);
-    for (FigureView *view : views)
-        view->setKeptPanels(Lesson::keptPanels(rendered, view->figure().name()));
+    // The panels its text refers to stay in its views (keepPanels), once the panel has its text.
+    m_keepPanels = true;
     // The lesson's main figure is the one Export figure and Copy figure act on.
+    const QList<FigureView *> &views = m_parts.dashboard->views();
     if (lesson.mainView >= 0 && lesson.mainView < views.size())
         views[lesson.mainView]->plot()->setFocus(Qt::OtherFocusReason);
     updateActions();
     emit opened(lesson.name);
 }
 
+void LessonController::keepPanels(const LessonText::Rendered &rendered)
+{
+    // The panels the text of a lesson opened refers to stay in its views, as on its slide
+    // (left-padding's window at 1366 x 768 gave up the position-effect view's third panel, whose
+    // numbers its text quotes). Taken from the panel's rendering: its numbers are computed once,
+    // off the GUI thread (LessonPanel).
+    if (!std::exchange(m_keepPanels, false))
+        return;
+    for (FigureView *view : m_parts.dashboard->views())
+        view->setKeptPanels(Lesson::keptPanels(rendered, view->figure().name()));
+}
+
 void LessonController::close()
 {
+    m_keepPanels = false;
     m_home.reset();
     m_model.reset();
     m_panel->clear();

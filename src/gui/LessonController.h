@@ -134,6 +134,8 @@ private:
     void followModel();
     // The controls name the preset the lesson is read for, where the parameters hold it.
     void nameModelsPreset();
+    // The views keep the panels the text of the lesson just opened refers to.
+    void keepPanels(const LessonText::Rendered &rendered);
 
     Parts m_parts;
     QSettings *m_settings;
@@ -153,6 +155,7 @@ private:
     std::optional<ModelChoice> m_model; // the model the open lesson was opened for
     QString m_viewConfig; // the config its views of "{model}" draw
     bool m_showing = false; // show() is putting a lesson on screen
+    bool m_keepPanels = false; // the views take the kept panels of the next text the panel shows
 };
 
 } // namespace posenc

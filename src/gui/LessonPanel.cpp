@@ -1,5 +1,7 @@
 #include "LessonPanel.h"
 
+#include "ComputeScheduler.h"
+
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -10,6 +12,7 @@
 #include <QScrollArea>
 #include <QStyle>
 #include <QTextDocument>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -116,7 +119,12 @@ LessonPanel::LessonPanel(QWidget *parent)
     , m_reset(new QPushButton(tr("Reset")))
     , m_leave(new QPushButton(tr("Leave lesson")))
     , m_place(new QToolButton)
+    , m_scheduler(new ComputeScheduler(this))
+    , m_slow(new QTimer(this))
 {
+    m_slow->setSingleShot(true);
+    m_slow->setInterval(kSlowMs);
+    connect(m_slow, &QTimer::timeout, this, &LessonPanel::showWaiting);
     QFont titleFont = m_title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
     titleFont.setBold(true);
@@ -226,12 +234,23 @@ void LessonPanel::layOut()
     fitCode(m_codeScroll, m_code, m_below);
 }
 
+LessonPanel::~LessonPanel() = default;
+
 void LessonPanel::showLesson(const Lesson &lesson, const LessonModel &model)
 {
     m_lesson = lesson;
-    m_title->setText(lesson.title.toHtmlEscaped());
-    m_question->setText(lesson.question.toHtmlEscaped());
+    // The title and question change with the text (showText), or when it is late (showWaiting).
+    m_headPending = true;
     setModel(model);
+}
+
+void LessonPanel::showHead()
+{
+    if (!m_headPending || !m_lesson)
+        return;
+    m_headPending = false;
+    m_title->setText(m_lesson->title.toHtmlEscaped());
+    m_question->setText(m_lesson->question.toHtmlEscaped());
 }
 
 void LessonPanel::showCode(const QString &code)
@@ -318,23 +337,73 @@ int LessonPanel::codeWidth() const
 
 void LessonPanel::clear()
 {
+    m_scheduler->cancelAll();
+    m_slow->stop();
+    m_waiting = false;
+    m_headPending = false;
     m_lesson.reset();
     for (QLabel *label : {m_title, m_question, m_code, m_explanation})
         label->clear();
+    m_explanation->setEnabled(true);
+}
+
+LessonPanel::Text LessonPanel::compose(const Lesson &lesson, const LessonModel &model)
+{
+    // Only the lesson and the model, both copies, are read: this runs on the scheduler's thread.
+    // The code is the model's own, or says whose it is (LessonCode): it follows the model.
+    Text text;
+    text.code = lesson.code.forModel(model);
+    if (const auto refused = lesson.refusal(model)) {
+        text.html = u"<p><i>%1</i></p>"_s.arg((refused->left(1).toUpper() + refused->mid(1)).toHtmlEscaped());
+    } else {
+        text.rendered = lesson.explain(model, true);
+        text.html = text.rendered.html;
+    }
+    return text;
 }
 
 void LessonPanel::setModel(const LessonModel &model)
 {
     if (!m_lesson)
         return;
-    // The code is the model's own, or says whose it is (LessonCode): it follows the model.
-    showCode(m_lesson->code.forModel(model));
-    if (const auto refused = m_lesson->refusal(model))
-        m_explanation->setText(
-            u"<p><i>%1</i></p>"_s.arg((refused->left(1).toUpper() + refused->mid(1)).toHtmlEscaped()));
-    else
-        m_explanation->setText(m_lesson->explain(model, true).html);
+    m_waiting = true;
+    m_slow->start();
+    m_scheduler->submit([this, lesson = *m_lesson, model](const std::atomic<bool> &cancel,
+                                                          const ComputeScheduler::Publish &publish) {
+        Text text = compose(lesson, model);
+        if (cancel.load(std::memory_order_relaxed))
+            return;
+        // Applied on the GUI thread, and only while this is still the newest request.
+        publish([this, text = std::move(text)] { showText(text); });
+    });
+}
+
+void LessonPanel::showText(const Text &text)
+{
+    m_slow->stop();
+    m_waiting = false;
+    showHead();
+    showCode(text.code);
+    m_explanation->setText(text.html);
+    m_explanation->setEnabled(true);
     fitCodeBeside();
+    emit textShown(text.rendered);
+}
+
+void LessonPanel::showWaiting()
+{
+    if (!m_waiting)
+        return;
+    if (m_headPending) {
+        // Another lesson's text would say the wrong thing: the new lesson's head, and a line.
+        showHead();
+        showCode({});
+        m_explanation->setText(u"<p><i>%1</i></p>"_s.arg(tr("Computing the explanation's numbers…")));
+        fitCodeBeside();
+        return;
+    }
+    // The same lesson's text for the last model: greyed until the new one replaces it.
+    m_explanation->setEnabled(false);
 }
 
 QString LessonPanel::explanationText() const

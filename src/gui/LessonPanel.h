@@ -10,20 +10,32 @@
 class QLabel;
 class QPushButton;
 class QScrollArea;
+class QTimer;
 class QToolButton;
 
 namespace posenc {
+
+class ComputeScheduler;
 
 // The side panel of a lesson: its title, the question it answers, the code the question is
 // about (when there is one) and the explanation for the model shown (Lesson::explain), or the line
 // that says what the lesson needs where the model is not one it applies to. It edits nothing: its
 // buttons say what the user asked for. The text scrolls; the buttons are always in view.
+//
+// The text (the explanation, the refusal, the code) is computed off the GUI thread, as a figure's
+// data is (docs/ARCHITECTURE.md, Background work): its numbers grow with the parameters (a lesson
+// at d_model 2^20 took the GUI thread a second). Until it arrives the panel shows what it showed:
+// a new lesson's head and text replace the last lesson's together, so that no blank or half text
+// flashes where the text takes a few milliseconds; where it takes longer (kSlowMs) the new
+// lesson's head shows with a line that says the text is being computed, or the last model's text
+// is greyed. A newer request drops the older's result.
 class LessonPanel : public QWidget
 {
     Q_OBJECT
 
 public:
     explicit LessonPanel(QWidget *parent = nullptr);
+    ~LessonPanel() override;
 
     void showLesson(const Lesson &lesson, const LessonModel &model);
     // Shows no lesson.
@@ -31,8 +43,13 @@ public:
     // The explanation and the code for `model`.
     void setModel(const LessonModel &model);
     const std::optional<Lesson> &lesson() const { return m_lesson; }
-    // The explanation as shown, without its markup.
+    // The explanation as shown, without its markup: the one for the lesson and model last given
+    // once isTextReady().
     QString explanationText() const;
+    // Whether the text shown is the one for the lesson and model last given (textShown was sent).
+    bool isTextReady() const { return !m_waiting; }
+    // How long the last text stays as it is while the new one is computed.
+    static constexpr int kSlowMs = 150;
     void setNeighbours(bool hasPrevious, bool hasNext);
     // Lays the panel out for a place below the figure (the explanation beside the code, wide
     // and low) or beside it (one column).
@@ -59,8 +76,23 @@ signals:
     void previousRequested();
     void nextRequested();
     void leaveRequested();
+    // The text for the lesson and model last given is shown; `rendered` is its explanation as
+    // Lesson::explain(model, true) renders it.
+    void textShown(const posenc::LessonText::Rendered &rendered);
 
 private:
+    // What the panel shows of a lesson for a model: computed on the scheduler's thread.
+    struct Text
+    {
+        QString code;
+        QString html; // the explanation, or the line that says why the lesson does not apply
+        LessonText::Rendered rendered;
+    };
+    static Text compose(const Lesson &lesson, const LessonModel &model);
+    void showText(const Text &text);
+    void showHead();
+    // The text is late (kSlowMs): says so.
+    void showWaiting();
     void layOut();
     void showCode(const QString &code);
     // The height left for the text above the buttons in a panel `height` high.
@@ -88,6 +120,10 @@ private:
     QPushButton *m_leave;
     QToolButton *m_place;
     bool m_below = false;
+    ComputeScheduler *m_scheduler;
+    QTimer *m_slow; // kSlowMs after a request the text has not answered
+    bool m_waiting = false; // a text was asked for and is not shown yet
+    bool m_headPending = false; // the title and question shown are the last lesson's
 };
 
 } // namespace posenc

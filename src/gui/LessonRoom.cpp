@@ -13,6 +13,7 @@
 #include <QStyle>
 
 #include <algorithm>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -55,6 +56,12 @@ LessonRoom::LessonRoom(Parts parts, QSettings *settings, QObject *parent)
     m_textBelowAction->setStatusTip(tr("Show the lesson's text below the figure, or beside it"));
     connect(m_textBelowAction, &QAction::toggled, this, &LessonRoom::setTextBelow);
     connect(m_parts.panel, &LessonPanel::textBelowRequested, this, &LessonRoom::setTextBelow);
+    // The text's width is chosen for the text a lesson shows, which the panel computes off the GUI
+    // thread: the dock is placed again once the lesson just shown has it.
+    connect(m_parts.panel, &LessonPanel::textShown, this, [this] {
+        if (std::exchange(m_placeForText, false) && m_inLessons)
+            placeDock();
+    });
     m_parts.panel->setTextBelow(m_textBelow);
     m_parts.dock->installEventFilter(this);
 }
@@ -180,6 +187,7 @@ void LessonRoom::lessonShown()
                 parameters->setFolded(true);
         }
     }
+    m_placeForText = !m_parts.panel->isTextReady();
     placeDock();
 }
 
@@ -188,6 +196,7 @@ void LessonRoom::lessonsEnded()
     if (!m_inLessons)
         return;
     m_inLessons = false;
+    m_placeForText = false;
     m_parts.parameters->setFolded(m_foldedBefore);
 }
 

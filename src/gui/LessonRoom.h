@@ -70,6 +70,7 @@ private:
     bool m_foldedBefore = false; // the parameter panel before the first lesson
     int m_placedHeight = -1; // the dock's height when its text's width was chosen
     bool m_placingAgain = false; // a placing on the laid-out dock is queued
+    bool m_placeForText = false; // placed again when the panel shows the text of the lesson shown
 };
 
 } // namespace posenc

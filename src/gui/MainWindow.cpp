@@ -9,6 +9,7 @@
 #include "FileOpening.h"
 #include "HoverReadout.h"
 #include "LessonController.h"
+#include "LessonPanel.h"
 #include "MatrixLoader.h"
 #include "ParameterDock.h"
 #include "SessionController.h"
@@ -288,7 +289,8 @@ bool MainWindow::isSettled() const
         if (!view->isSettled())
             return false;
     }
-    return true;
+    // A lesson's text is computed off the GUI thread too (LessonPanel).
+    return m_lessons->panel()->isTextReady();
 }
 
 void MainWindow::applyParams(const Params &params)

@@ -81,7 +81,8 @@ public:
     FigureView *viewOf(const QString &name) const;
     // Every view drew the current parameters (at least their preview).
     bool isUpToDate() const;
-    // Every view drew the current parameters in full detail.
+    // Every view drew the current parameters in full detail, and a lesson's panel shows its text
+    // for them.
     bool isSettled() const;
     // A session or a matrix given to the window (posenc FILE): WindowMenus::openFile. Files
     // dropped on the window are opened so too.

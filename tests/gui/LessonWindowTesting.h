@@ -63,6 +63,13 @@ inline Params ownParams()
     return own;
 }
 
+// Waits until the lesson panel of `window` shows its text for the lesson and parameters last given,
+// which it computes off the GUI thread: QVERIFY(textShown(window)).
+[[nodiscard]] inline bool textShown(const MainWindow &window)
+{
+    return QTest::qWaitFor([&window] { return window.lessons()->panel()->isTextReady(); }, 60000);
+}
+
 inline Params lessonParams(const Lesson &lesson)
 {
     const auto params = lesson.params();

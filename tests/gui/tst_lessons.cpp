@@ -64,6 +64,7 @@ private slots:
     void theViewsKeepThePanelsTheTextRefersTo_data();
     void theViewsKeepThePanelsTheTextRefersTo();
     void theNumbersFollowTheControls();
+    void thePanelComputesItsTextOffTheGuiThread();
     void aLessonNamesTheModelItWasOpenedFor_data();
     void aLessonNamesTheModelItWasOpenedFor();
     void aLessonOpenedInTheWindowNamesTheModelTheCommandLineNames_data();
@@ -159,6 +160,7 @@ void TestLessons::openingALessonSetsItsParametersViewsAndPanel()
         QVERIFY2(shown->problems().isEmpty(), qPrintable(shown->problems().value(0).sentence()));
     }
     QVERIFY(window.lessons()->dock()->isVisibleTo(&window));
+    QVERIFY(textShown(window));
     const LessonPanel *panel = window.lessons()->panel();
     QCOMPARE(panel->findChild<QLabel *>(u"lessonQuestion"_s)->text(), lesson.question.toHtmlEscaped());
     const QString explanation = panel->explanationText();
@@ -183,6 +185,7 @@ void TestLessons::aLessonOpenedAfterAnotherIsAllItsOwn()
         QVERIFY(window.lessons()->open(lesson.name));
         QCOMPARE(window.lessons()->current()->name, lesson.name);
         QVERIFY(window.controlPanel()->params() == lessonParams(lesson));
+        QVERIFY(textShown(window));
         const LessonModel model = window.lessons()->model();
         const QJsonArray views = lesson.viewState(model.configName).value(u"views"_s).toArray();
         for (int i = 0; i < window.views().size() && i < views.size(); ++i) {
@@ -239,6 +242,7 @@ void TestLessons::theViewsKeepThePanelsTheTextRefersTo()
     window.resize(1366, 768);
     QVERIFY(WindowFixture::shown(window));
     QVERIFY(window.lessons()->open(name));
+    QVERIFY(textShown(window));
     QTRY_VERIFY_WITH_TIMEOUT(WindowFixture::allSettled(window), 60000);
     const LessonModel model = window.lessons()->model();
     for (FigureView *view : window.views()) {
@@ -304,6 +308,7 @@ void TestLessons::aLessonOpenedInTheWindowNamesTheModelTheCommandLineNames()
     QVERIFY(window.lessons()->open(name));
     const auto own = LessonModels::defaultOf(lesson);
     QCOMPARE(window.lessons()->model().name, own ? own->name : QString());
+    QVERIFY(textShown(window));
     if (!own)
         QVERIFY2(!window.lessons()->panel()->explanationText().contains(u"embedding init's"_s),
                  qPrintable(window.lessons()->panel()->explanationText()));
@@ -313,6 +318,7 @@ void TestLessons::theNumbersFollowTheControls()
 {
     MainWindow window(Params {}, nullptr);
     QVERIFY(window.lessons()->open(u"why-sqrt-d"_s));
+    QVERIFY(textShown(window));
     const LessonPanel *panel = window.lessons()->panel();
     // d 512, s sqrt(d), sigma d^-1/2: sqrt(2/512) = 0.0625, sqrt(2 * 512) = 32, and the ratio sqrt(2).
     QVERIFY2(panel->explanationText().contains(u"√(2/d) = 0.0625"_s), qPrintable(panel->explanationText()));
@@ -322,11 +328,50 @@ void TestLessons::theNumbersFollowTheControls()
     p.dModel = 128;
     p.init = InitKind::Normal;
     window.controlPanel()->applyParams(p);
+    QVERIFY(textShown(window));
     // d 128: sqrt(2/128) = 0.125, sqrt(256) = 16; sigma 1 with s sqrt(128): sqrt(2 * 128) = 16.
     QVERIFY2(panel->explanationText().contains(u"√(2/d) = 0.125"_s), qPrintable(panel->explanationText()));
     QVERIFY(panel->explanationText().contains(u"√(2d) = 16"_s));
     QVERIFY(panel->explanationText().contains(u"‖s·Ep‖ / ‖PEp‖ = 16"_s));
     QVERIFY(panel->explanationText().contains(u"σ = 1:"_s));
+}
+
+// The panel's text is computed off the GUI thread (LessonPanel): at d_model 2^20 its numbers took
+// the GUI thread a second. A model given returns at once, the text shown before it still shown; the
+// text for it arrives, the one Lesson::explain renders; of two models given in turn, only the
+// last one's is shown.
+void TestLessons::thePanelComputesItsTextOffTheGuiThread()
+{
+    const Lesson &lesson = *Lessons::find(u"sum-vs-concat"_s);
+    LessonModel small;
+    small.params = lessonParams(lesson);
+    LessonModel wide = small, other = small;
+    wide.params.dModel = std::int64_t(1) << 20;
+    other.params.dModel = 64;
+    const auto plain = [&lesson](const LessonModel &model) {
+        QTextDocument document;
+        document.setHtml(lesson.explain(model, true).html);
+        return document.toPlainText();
+    };
+    LessonPanel panel;
+    int shown = 0;
+    connect(&panel, &LessonPanel::textShown, &panel, [&shown] { ++shown; });
+    panel.showLesson(lesson, small);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.isTextReady(), 60000);
+    const QString before = panel.explanationText();
+    QCOMPARE(before, plain(small));
+    panel.setModel(wide);
+    QCOMPARE(panel.explanationText(), before);
+    QVERIFY(!panel.isTextReady());
+    QTRY_VERIFY_WITH_TIMEOUT(panel.isTextReady(), 120000);
+    QCOMPARE(panel.explanationText(), plain(wide));
+    QVERIFY(panel.explanationText() != before);
+    shown = 0;
+    panel.setModel(wide);
+    panel.setModel(other);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.isTextReady(), 120000);
+    QCOMPARE(panel.explanationText(), plain(other));
+    QCOMPARE(shown, 1);
 }
 
 void TestLessons::previousNextAndReset()
@@ -374,6 +419,7 @@ void TestLessons::aSessionSavedDuringALessonReopensIt()
     QCOMPARE(second.lessons()->current()->name, u"relative-position"_s);
     QVERIFY(second.lessons()->dock()->isVisibleTo(&second));
     QCOMPARE(second.controlPanel()->params().dModel, 64);
+    QVERIFY(textShown(second));
     // d 64: S(0) = d/2 = 32, the number of these parameters.
     QVERIFY2(second.lessons()->panel()->explanationText().contains(u"d/2 = 32"_s),
              qPrintable(second.lessons()->panel()->explanationText()));
