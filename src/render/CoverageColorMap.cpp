@@ -4,9 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace posenc {
 
@@ -54,11 +59,52 @@ CoverageWeights axisWeights(double lo, double hi, int count, int first, int end)
     return all;
 }
 
-// A channel's sum rounded to the nearest byte, half up, as std::lround rounds a sum of
-// non-negative terms (exactly: a float plus 0.5 is exact in double), without its call a channel.
-int channelByte(float v)
+// A pixel's four channels in the order of its bytes in memory, a lane each (GCC's and Clang's
+// vector extension: SIMD where the target has it): the sums are each channel's own, every product
+// and sum rounded as a float's is, in the weights' order.
+using Lanes = float __attribute__((vector_size(16)));
+using IntLanes = std::int32_t __attribute__((vector_size(16)));
+using ByteLanes = std::uint8_t __attribute__((vector_size(4)));
+// The lane of alpha: a QRgb is the 32-bit word 0xAARRGGBB.
+constexpr int kAlphaLane = Q_BYTE_ORDER == Q_LITTLE_ENDIAN ? 3 : 0;
+
+Lanes lanesOf(QRgb pixel)
 {
-    return std::clamp(static_cast<int>(static_cast<double>(v) + 0.5), 0, 255);
+#ifdef __SSE2__
+    // The bytes widened to 16 and 32 bits, converted at once (a convertvector of bytes is four
+    // scalar conversions); x86 is little-endian, as kAlphaLane assumes.
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i bytes = _mm_cvtsi32_si128(static_cast<int>(pixel));
+    return Lanes(_mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero)));
+#else
+    ByteLanes bytes;
+    std::memcpy(&bytes, &pixel, sizeof bytes);
+    return __builtin_convertvector(bytes, Lanes);
+#endif
+}
+
+// Each channel's sum rounded to the nearest byte, half up (of a sum of non-negative terms:
+// floor(v + 0.5), as std::lround rounds it), within [0, 255]; premultiplied, no channel above its
+// alpha, whatever the rounding.
+QRgb pixelOf(Lanes sum)
+{
+    const IntLanes whole = __builtin_convertvector(sum, IntLanes); // towards zero
+    const Lanes fraction = sum - __builtin_convertvector(whole, Lanes); // exact
+    IntLanes rounded = whole - (fraction >= 0.5f); // a comparison that holds is -1
+    rounded = rounded < 0 ? IntLanes {} : rounded;
+    rounded = rounded > 255 ? IntLanes {} + 255 : rounded;
+    const std::int32_t alpha = rounded[kAlphaLane];
+    rounded = rounded > alpha ? IntLanes {} + alpha : rounded;
+#ifdef __SSE2__
+    // Lanes within [0, 255] packed to bytes by two saturating packs, which leave them as they are.
+    const __m128i words = _mm_packs_epi32(__m128i(rounded), __m128i(rounded));
+    return static_cast<QRgb>(_mm_cvtsi128_si32(_mm_packus_epi16(words, words)));
+#else
+    const ByteLanes bytes = __builtin_convertvector(rounded, ByteLanes);
+    QRgb pixel;
+    std::memcpy(&pixel, &bytes, sizeof pixel);
+    return pixel;
+#endif
 }
 
 } // namespace
@@ -76,61 +122,49 @@ QImage CoverageColorMap::coverage(const QImage &source, const QRectF &target, co
     const CoverageWeights across = axisWeights(target.left(), target.right(), w, touched.left(), touched.right() + 1);
     const CoverageWeights down = axisWeights(target.top(), target.bottom(), h, touched.top(), touched.bottom() + 1);
     // Separably: each source row's pixels summed into the device's columns, then the rows. A
-    // device row's source rows follow the last's, so only those of one device row are kept. Each
-    // sum is a pixel's four channels side by side, added term by term in the weights' order.
+    // device row's source rows are consecutive and follow the last's: the sums of those of one
+    // device row are kept, source row r in slot r mod (the most one device row reads).
     const int outW = touched.width();
-    const auto channels = static_cast<std::size_t>(outW) * 4;
-    std::vector<float> unpacked(static_cast<std::size_t>(w) * 4);
+    const auto width = static_cast<std::size_t>(outW);
+    std::vector<Lanes> unpacked(static_cast<std::size_t>(w));
     // The source columns some device column reads (a zoom leaves most outside the clip).
     const std::pair<int, int> usedColumns
         = across.source.empty() ? std::pair {0, 0} : std::pair {across.source.front(), across.source.back() + 1};
-    std::map<int, std::vector<float>> summedRows;
-    const auto acrossRow = [&](int row) -> const std::vector<float> & {
-        auto found = summedRows.find(row);
-        if (found != summedRows.end())
-            return found->second;
+    int kept = 1;
+    for (std::size_t y = 0; y + 1 < down.start.size(); ++y)
+        kept = std::max(kept, down.start[y + 1] - down.start[y]);
+    std::vector<Lanes> summed(static_cast<std::size_t>(kept) * width);
+    std::vector<int> held(static_cast<std::size_t>(kept), -1);
+    const auto acrossRow = [&](int row) -> const Lanes * {
+        const auto slot = static_cast<std::size_t>(row % kept);
+        Lanes *out = summed.data() + slot * width;
+        if (held[slot] == row)
+            return out;
+        held[slot] = row;
         const auto *line = reinterpret_cast<const QRgb *>(premultiplied.constScanLine(row));
-        for (int col = usedColumns.first; col < usedColumns.second; ++col) {
-            const QRgb c = line[col];
-            float *channel = unpacked.data() + std::size_t(col) * 4;
-            channel[0] = float(qRed(c));
-            channel[1] = float(qGreen(c));
-            channel[2] = float(qBlue(c));
-            channel[3] = float(qAlpha(c));
+        for (int col = usedColumns.first; col < usedColumns.second; ++col)
+            unpacked[std::size_t(col)] = lanesOf(line[col]);
+        for (std::size_t x = 0; x < width; ++x) {
+            Lanes p {};
+            for (int j = across.start[x]; j < across.start[x + 1]; ++j)
+                p += across.weight[std::size_t(j)] * unpacked[std::size_t(across.source[std::size_t(j)])];
+            out[x] = p;
         }
-        std::vector<float> out(channels, 0.0f);
-        for (int x = 0; x < outW; ++x) {
-            float *p = out.data() + std::size_t(x) * 4;
-            for (int j = across.start[std::size_t(x)]; j < across.start[std::size_t(x) + 1]; ++j) {
-                const float weight = across.weight[std::size_t(j)];
-                const float *in = unpacked.data() + std::size_t(across.source[std::size_t(j)]) * 4;
-                for (std::size_t k = 0; k < 4; ++k)
-                    p[k] += weight * in[k];
-            }
-        }
-        return summedRows.emplace(row, std::move(out)).first->second;
+        return out;
     };
     QImage image(outW, touched.height(), QImage::Format_ARGB32_Premultiplied);
-    std::vector<float> sum(channels);
+    std::vector<Lanes> sum(width);
     for (int y = 0; y < touched.height(); ++y) {
-        const int first = down.start[std::size_t(y)], end = down.start[std::size_t(y) + 1];
-        if (first < end)
-            summedRows.erase(summedRows.begin(), summedRows.lower_bound(down.source[std::size_t(first)]));
-        std::fill(sum.begin(), sum.end(), 0.0f);
-        for (int j = first; j < end; ++j) {
+        std::fill(sum.begin(), sum.end(), Lanes {});
+        for (int j = down.start[std::size_t(y)]; j < down.start[std::size_t(y) + 1]; ++j) {
             const float weight = down.weight[std::size_t(j)];
-            const float *in = acrossRow(down.source[std::size_t(j)]).data();
-            for (std::size_t i = 0; i < channels; ++i)
-                sum[i] += weight * in[i];
+            const Lanes *in = acrossRow(down.source[std::size_t(j)]);
+            for (std::size_t x = 0; x < width; ++x)
+                sum[x] += weight * in[x];
         }
         auto *line = reinterpret_cast<QRgb *>(image.scanLine(y));
-        for (int x = 0; x < outW; ++x) {
-            const float *p = sum.data() + std::size_t(x) * 4;
-            const int alpha = channelByte(p[3]);
-            // Premultiplied: no channel above its alpha, whatever the rounding.
-            line[x] = qRgba(std::min(channelByte(p[0]), alpha), std::min(channelByte(p[1]), alpha),
-                            std::min(channelByte(p[2]), alpha), alpha);
-        }
+        for (std::size_t x = 0; x < width; ++x)
+            line[x] = pixelOf(sum[x]);
     }
     return image;
 }
