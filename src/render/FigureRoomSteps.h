@@ -94,7 +94,8 @@ bool shortenBarLabels(QCustomPlot *plot);
 // a column of its width, given to the plots.
 bool axisLabelsInOneLine(QCustomPlot *plot);
 // Tick labels of words (a text ticker's) longer than a quarter of the figure's width keep their
-// first whole words that no other label begins with ("Llama" of "Llama-4-Scout"), else elided.
+// first whole words that no other label begins with ("Llama" of "Llama-4-Scout"), else elided; a
+// label in lines line by line, each line held to the quarter alone.
 bool elideTickLabels(QCustomPlot *plot);
 bool dropTitle(QCustomPlot *plot);
 // The panels a figure can do without (FigureRoom::setDispensable) of `order` go.
