@@ -46,6 +46,7 @@ const std::vector<Step> &ladder()
         tightenGrids,
         foldBarLabels,
         unfoldLegends,
+        captionsInShorterForms,
         dropCaptions,
         shareAxes,
         // "1k" for "1000" reads the same, in a narrower column of tick labels.
@@ -65,6 +66,8 @@ const std::vector<Step> &ladder()
         [](QCustomPlot *plot) { return shortenPanelTitles(plot, 1); },
         // A title's line of the model's parameters goes only after the panels' second lines.
         [](QCustomPlot *plot) { return shortenTitle(plot, 1); },
+        // A caption of one line its figure gave (what a table's pixels are) goes with the title only.
+        dropCaptionForms,
         {dropTitle, StepGives::Title},
         // Axes grown by what went since may hold in a corner a legend they could not before.
         legendsInside,

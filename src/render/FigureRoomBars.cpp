@@ -79,15 +79,15 @@ QString firstWords(const QString &label, int count)
     return label;
 }
 
-// Each of `labels` too wide for `most` as its first whole words that no other label begins with
+// Each of `lines` too wide for `most` as its first whole words that no other of `lines` begins with
 // ("Llama", "Gemma", "DeepSeek" of the head map's models), where they fit; else elided.
-void shortenWordLabels(QMap<double, QString> &labels, const QFontMetricsF &metrics, double most)
+void shortenLines(QMap<double, QString> &lines, const QFontMetricsF &metrics, double most)
 {
-    const QStringList whole = labels.values();
-    for (QString &label : labels) {
-        if (metrics.horizontalAdvance(label) <= most)
+    const QStringList whole = lines.values();
+    for (QString &line : lines) {
+        if (metrics.horizontalAdvance(line) <= most)
             continue;
-        const QString own = label;
+        const QString own = line;
         QString shown;
         for (int count = 1; shown.isEmpty(); ++count) {
             const QString words = firstWords(own, count);
@@ -97,10 +97,35 @@ void shortenWordLabels(QMap<double, QString> &labels, const QFontMetricsF &metri
             if (alone || words == own)
                 shown = words;
         }
-        label = shown != own && metrics.horizontalAdvance(shown) <= most
+        line = shown != own && metrics.horizontalAdvance(shown) <= most
             ? shown
             : metrics.elidedText(own, Qt::ElideRight, most);
     }
+}
+
+// Each of `labels` too wide for `most`, line by line: a label drawn in lines is as wide as its
+// widest line (QCPAxisPainterPrivate draws each under the other), so each line is held to `most`
+// alone and told apart from the lines in its place of the other labels ("chunked" and
+// "interleaved" whole over "(Qwen2" and "(Qwen3"), not the lines measured end to end as one.
+void shortenWordLabels(QMap<double, QString> &labels, const QFontMetricsF &metrics, double most)
+{
+    qsizetype rows = 0;
+    for (const QString &label : std::as_const(labels))
+        rows = std::max(rows, label.count(u'\n') + 1);
+    QMap<double, QStringList> split;
+    for (auto at = labels.cbegin(); at != labels.cend(); ++at)
+        split.insert(at.key(), at.value().split(u'\n'));
+    for (qsizetype row = 0; row < rows; ++row) {
+        QMap<double, QString> lines;
+        for (auto at = split.cbegin(); at != split.cend(); ++at)
+            if (row < at.value().size())
+                lines.insert(at.key(), at.value()[row]);
+        shortenLines(lines, metrics, most);
+        for (auto at = lines.cbegin(); at != lines.cend(); ++at)
+            split[at.key()][row] = at.value();
+    }
+    for (auto at = split.cbegin(); at != split.cend(); ++at)
+        labels[at.key()] = at.value().join(u'\n');
 }
 
 } // namespace

@@ -347,8 +347,11 @@ bool dropCaptions(QCustomPlot *plot)
 {
     Changes &changes = Changes::of(plot);
     bool changed = false;
+    // A caption showing a one-line form its figure gave (captionsInShorterForms) goes later
+    // (dropCaptionForms).
     for (QCPTextElement *text : textsOf(*plot, TextRole::Caption))
-        changed |= changes.dropText(text);
+        if (!ShorterLabels::ofText(text).contains(FigureFit::unwrapped(text)))
+            changed |= changes.dropText(text);
     QList<QCPLayoutElement *> notes;
     for (QCPLegend *legend : elementsOf<QCPLegend>(*plot))
         if (roleOf(legend) == TextRole::Caption && legend->visible())

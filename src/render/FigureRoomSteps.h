@@ -24,8 +24,13 @@ bool unfoldLegends(QCustomPlot *plot);
 // Labels placed on the data (QCPItemText) that their axes would cut, or the page, go: done at
 // any size, before the steps.
 bool hideCutLabels(QCustomPlot *plot);
-// Captions, notes and the legends of marks go.
+// A caption of more than a line shows the first of its figure's shorter forms that holds in one.
+bool captionsInShorterForms(QCustomPlot *plot);
+// Captions, notes and the legends of marks go, but those showing a form of captionsInShorterForms.
 bool dropCaptions(QCustomPlot *plot);
+// The captions showing a one-line form their figure gave go: once the title is in one line, before
+// the title goes.
+bool dropCaptionForms(QCustomPlot *plot);
 // Panels side by side or stacked whose axes show the same range, aligned, show its labels once.
 bool shareAxes(QCustomPlot *plot);
 // Panels whose axis gave its labels to an aligned neighbour's (shareAxes) leave their margin
@@ -94,7 +99,8 @@ bool shortenBarLabels(QCustomPlot *plot);
 // a column of its width, given to the plots.
 bool axisLabelsInOneLine(QCustomPlot *plot);
 // Tick labels of words (a text ticker's) longer than a quarter of the figure's width keep their
-// first whole words that no other label begins with ("Llama" of "Llama-4-Scout"), else elided.
+// first whole words that no other label begins with ("Llama" of "Llama-4-Scout"), else elided; a
+// label in lines line by line, each line held to the quarter alone.
 bool elideTickLabels(QCustomPlot *plot);
 bool dropTitle(QCustomPlot *plot);
 // The panels a figure can do without (FigureRoom::setDispensable) of `order` go.

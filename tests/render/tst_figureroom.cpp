@@ -9,13 +9,14 @@
 // or the first shorter form its figure gives that holds in the line, whole; panels that gave an
 // axis's labels to their neighbour's give its margin to their plots where no panel in line with
 // them still shows labels on that side, and take their margin group back; tick labels of words
-// too wide keep the first whole words that tell them apart.
+// too wide keep the first whole words that tell them apart, measured line by line.
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
 #include "render/FigureRoomSteps.h"
 #include "render/PinnedFont.h"
 #include "render/ShorterLabels.h"
+#include "FigureRoomWordTicks.h"
 
 #include <QTest>
 
@@ -60,6 +61,7 @@ private slots:
     void aLabelTooLongGoesAlongItsTicksShorter();
     void panelsSharingAnAxisGiveBackItsMargin();
     void tickLabelsOfWordsKeepTheirFirstWords();
+    void tickLabelsInLinesAreMeasuredLineByLine();
     void aLegendLeftNamingOnlyMarksGoes();
 };
 
@@ -522,33 +524,16 @@ void TestFigureRoom::panelsSharingAnAxisGiveBackItsMargin()
     }
 }
 
-// The head map's rows are named by models ("Llama-4-Scout", "Gemma 4 31B"): too wide for a quarter
-// of a small figure, each keeps its first whole words that no other row begins with ("Llama",
-// "Gemma 4" beside "Gemma 3"), not a word cut ("Gemm…"); one already narrow enough stays whole,
-// and the names come back whole when the step is undone.
+// The head map's rows named by models keep their first whole words that tell them apart, and
+// mrope-axes' rows in lines are measured line by line (FigureRoomWordTicks.cpp).
 void TestFigureRoom::tickLabelsOfWordsKeepTheirFirstWords()
 {
-    QCustomPlot plot;
-    const QFont font(PinnedFont::family(), 9);
-    QCPAxisRect *rect = oneRect(plot, font, 4.0);
-    plot.setViewport(QRect(0, 0, 280, 200)); // a quarter: 70 units
-    QCPAxis *y = rect->axis(QCPAxis::atLeft);
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const QStringList names {u"Llama-4-Scout-17B"_s, u"GLM-4.5"_s, u"Gemma 4 31B-it"_s, u"Gemma 3 27B-it"_s,
-                             u"DeepSeek-V3-Base"_s};
-    for (qsizetype i = 0; i < names.size(); ++i)
-        ticker->addTick(double(i), names[i]);
-    y->setTicker(ticker);
-    const QFontMetricsF metrics(font);
-    QVERIFY(metrics.horizontalAdvance(u"GLM-4.5"_s) <= 70.0);
-    QVERIFY(metrics.horizontalAdvance(u"Llama-4-Scout-17B"_s) > 70.0);
-    QVERIFY(FigureRoom::Steps::elideTickLabels(&plot));
-    QStringList shown = ticker->ticks().values();
-    QCOMPARE(shown, (QStringList {u"Llama"_s, u"GLM-4.5"_s, u"Gemma 4"_s, u"Gemma 3"_s, u"DeepSeek"_s}));
-    for (const QString &label : shown)
-        QVERIFY2(metrics.horizontalAdvance(label) <= 70.0, qPrintable(label));
-    FigureRoom::restore(&plot);
-    QCOMPARE(ticker->ticks().values(), names);
+    FigureRoomWordTicks::keepTheirFirstWords();
+}
+
+void TestFigureRoom::tickLabelsInLinesAreMeasuredLineByLine()
+{
+    FigureRoomWordTicks::measuredLineByLine();
 }
 
 // Compose-compare's key names the statistics' lines and the marks over its heatmaps ("lines: PE

@@ -76,6 +76,7 @@ private slots:
     void aSmallFigureNamesItsPairWhole();
     void llamaAndGptOssFitASlide();
     void fastPairsDrawnAsMeansAreNamed();
+    void meansNamedAtDoubleColumn();
 };
 
 void TestRopeRotationFigure::circleIsTheRotation_data()
@@ -278,6 +279,26 @@ void TestRopeRotationFigure::fastPairsDrawnAsMeansAreNamed()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
     QVERIFY2(QRegularExpression(u"pairs 0–1 turn .*mean"_s).match(texts).hasMatch(), qPrintable(texts));
+}
+
+// Llama 3.1 over 65,536 positions on a paper's double column (17.5 x 9 cm at 9 pt): the tables'
+// fast pairs are pixel means, and the page keeps the line that says so in its one-line form
+// (FigureRoom's captionsInShorterForms) with the title whole, rather than dropping it with the
+// captions as soon as the page was short.
+void TestRopeRotationFigure::meansNamedAtDoubleColumn()
+{
+    FigureState state;
+    state.options.insert(u"positions"_s, u"0:65536"_s);
+    Params p = roperef::llama31();
+    p.maxLen = 65536;
+    FigureStyle style;
+    style.fontPointSize = 9.0;
+    const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(FigureSizes::parsePhysical(u"double"_s)), 300.0);
+    const auto built = FigureBuilds::build(u"rope-rotation"_s, p, page, state, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+    QVERIFY2(QRegularExpression(u"pairs 0–\\d+ .*means of ~\\d+ positions"_s).match(texts).hasMatch(), qPrintable(texts));
+    QVERIFY2(texts.contains(u"rope-cos"_s) && texts.contains(u"rope-sin"_s), qPrintable(texts));
 }
 
 QTEST_MAIN(TestRopeRotationFigure)

@@ -37,30 +37,47 @@ QString turnText(std::int64_t pair, double turn)
 }
 
 // A row's name as a text ticker's label takes at most this share of the page's width: past it the
-// layout cuts the label (FigureRoom::Steps::elideTickLabels, which measures its lines as one), and
-// a cut "chunked\n(Q…" lost the model and the mark of these parameters' rule at a column.
+// layout cuts each of its lines (FigureRoom::Steps::elideTickLabels), and a cut "interle…" lost the
+// mark of these parameters' rule at 6 x 4 cm.
 constexpr double kMostRowName = 0.25;
+
+// A label in lines is as wide as its widest line, as the layout measures it.
+double widestLine(const QFontMetricsF &metrics, const QString &label)
+{
+    double widest = 0.0;
+    for (const QString &line : label.split(u'\n'))
+        widest = std::max(widest, metrics.horizontalAdvance(line));
+    return widest;
+}
 
 // The two rows' names, chunked's then interleaved's, in the longest of their forms, longest first,
 // that holds both in `most` as the layout measures them: the rule, whose rule it is and, on the row
 // of these parameters, their mark; on a column the rule and the mark alone (`whole` false: the
-// caption then says whose rules they are); else those, which the layout cuts.
+// caption then says whose rules they are), on less room the mark under the rule, then the rule
+// hyphenated over two lines as a narrow column sets a word ("inter-\nleaved", not "interle…");
+// else those, which the layout cuts line by line.
 std::array<QString, 2> rowNames(bool interleavedChosen, bool terse, const QFont &font, double most, bool &whole)
 {
-    const auto form = [&](int level, const QString &rule, const QString &model, bool chosen) {
+    struct Rule {
+        QString name, hyphenated, model;
+    };
+    const auto form = [&](int level, const Rule &rule, bool chosen) {
         const QString mark = chosen ? (terse ? u"\n◀ these parameters"_s : u" ◀ these parameters"_s) : QString();
         if (level == 0)
-            return u"%1\n(%2%3)%4"_s.arg(rule, model, terse ? QString() : u"'s rule"_s, mark);
-        const QString arrow = chosen ? u" ◀"_s : QString();
-        return level == 1 ? u"%1\n(%2)%3"_s.arg(rule, model, arrow) : rule + arrow;
+            return u"%1\n(%2%3)%4"_s.arg(rule.name, rule.model, terse ? QString() : u"'s rule"_s, mark);
+        const QString arrow = chosen ? (level >= 3 ? u"\n◀"_s : u" ◀"_s) : QString();
+        if (level == 1)
+            return u"%1\n(%2)%3"_s.arg(rule.name, rule.model, arrow);
+        return (level == 4 ? rule.hyphenated : rule.name) + arrow;
     };
+    const Rule chunked {u"chunked"_s, u"chunked"_s, u"Qwen2-VL"_s};
+    const Rule interleaved {u"interleaved"_s, u"inter-\nleaved"_s, u"Qwen3-VL"_s};
     const QFontMetricsF metrics(font);
     std::array<QString, 2> names;
-    for (int level = 0; level < 3; ++level) {
-        names = {form(level, u"chunked"_s, u"Qwen2-VL"_s, !interleavedChosen),
-                 form(level, u"interleaved"_s, u"Qwen3-VL"_s, interleavedChosen)};
+    for (int level = 0; level < 5; ++level) {
+        names = {form(level, chunked, !interleavedChosen), form(level, interleaved, interleavedChosen)};
         whole = level < 2;
-        if (metrics.horizontalAdvance(names[0]) <= most && metrics.horizontalAdvance(names[1]) <= most)
+        if (widestLine(metrics, names[0]) <= most && widestLine(metrics, names[1]) <= most)
             break;
     }
     return names;
