@@ -15,10 +15,7 @@ using namespace posenc;
 
 namespace FigureRoomWordTicks {
 
-namespace {
-
-// A plot of one axis rect, its texts in `font`, its y axis over 0..upper.
-QCPAxisRect *rectOfWords(QCustomPlot &plot, const QFont &font, double upper)
+QCPAxisRect *oneRect(QCustomPlot &plot, const QFont &font, double upper)
 {
     plot.setFont(font);
     plot.setViewport(QRect(0, 0, 300, 200));
@@ -33,8 +30,6 @@ QCPAxisRect *rectOfWords(QCustomPlot &plot, const QFont &font, double upper)
     return rect;
 }
 
-} // namespace
-
 // The head map's rows are named by models ("Llama-4-Scout", "Gemma 4 31B"): too wide for a quarter
 // of a small figure, each keeps its first whole words that no other row begins with ("Llama",
 // "Gemma 4" beside "Gemma 3"), not a word cut ("Gemm…"); one already narrow enough stays whole,
@@ -43,7 +38,7 @@ void keepTheirFirstWords()
 {
     QCustomPlot plot;
     const QFont font(PinnedFont::family(), 9);
-    QCPAxisRect *rect = rectOfWords(plot, font, 4.0);
+    QCPAxisRect *rect = oneRect(plot, font, 4.0);
     plot.setViewport(QRect(0, 0, 280, 200)); // a quarter: 70 units
     QCPAxis *y = rect->axis(QCPAxis::atLeft);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -71,7 +66,7 @@ void measuredLineByLine()
 {
     QCustomPlot plot;
     const QFont font(PinnedFont::family(), 9);
-    QCPAxisRect *rect = rectOfWords(plot, font, 1.0);
+    QCPAxisRect *rect = oneRect(plot, font, 1.0);
     const QFontMetricsF metrics(font);
     const double quarter = std::ceil(metrics.horizontalAdvance(u"interleaved"_s)) + 2.0;
     plot.setViewport(QRect(0, 0, int(4 * quarter), 200));

@@ -23,26 +23,6 @@
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
-namespace {
-
-// A 300 x 200 plot of one axis rect, its texts in `font`, both axes over 0..upper.
-QCPAxisRect *oneRect(QCustomPlot &plot, const QFont &font, double upper)
-{
-    plot.setFont(font);
-    plot.setViewport(QRect(0, 0, 300, 200));
-    plot.plotLayout()->clear();
-    auto *rect = new QCPAxisRect(&plot);
-    plot.plotLayout()->addElement(0, 0, rect);
-    for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
-        axis->setTickLabelFont(font);
-        axis->setLabelFont(font);
-        axis->setRange(0.0, upper);
-    }
-    return rect;
-}
-
-} // namespace
-
 class TestFigureRoom : public QObject
 {
     Q_OBJECT
@@ -314,7 +294,7 @@ void TestFigureRoom::anAxisLabelGoesAlongItsTicks()
 {
     QCustomPlot plot;
     const QFont font(PinnedFont::family(), 9);
-    QCPAxisRect *rect = oneRect(plot, font, 1000.0);
+    QCPAxisRect *rect = FigureRoomWordTicks::oneRect(plot, font, 1000.0);
     QCPAxis *bottom = rect->axis(QCPAxis::atBottom), *left = rect->axis(QCPAxis::atLeft);
     bottom->setLabel(u"position p"_s);
     left->setLabel(u"value v"_s);
@@ -377,7 +357,7 @@ void TestFigureRoom::aWrappedAxisLabelKeepsItsFirstLine()
 {
     QCustomPlot plot;
     const QFont font(PinnedFont::family(), 9);
-    QCPAxisRect *rect = oneRect(plot, font, 100.0);
+    QCPAxisRect *rect = FigureRoomWordTicks::oneRect(plot, font, 100.0);
     QCPAxis *bottom = rect->axis(QCPAxis::atBottom), *left = rect->axis(QCPAxis::atLeft);
     // As FigureFit wraps a label longer than its axis: two lines.
     const QString whole = u"distance |j − i| between the key and the query of the head"_s;
@@ -411,7 +391,7 @@ void TestFigureRoom::aWrappedAxisLabelTakesAShorterFormWhole()
 {
     QCustomPlot plot;
     const QFont font(PinnedFont::family(), 9);
-    QCPAxisRect *rect = oneRect(plot, font, 100.0);
+    QCPAxisRect *rect = FigureRoomWordTicks::oneRect(plot, font, 100.0);
     QCPAxis *bottom = rect->axis(QCPAxis::atBottom);
     const QString whole = u"distance |j − i| between the key and the query of the head"_s;
     const QString wrapped = FigureFit::wrap(whole, font, 200.0);
@@ -435,7 +415,7 @@ void TestFigureRoom::aLabelTooLongGoesAlongItsTicksShorter()
 {
     QCustomPlot plot;
     const QFont font(PinnedFont::family(), 9);
-    QCPAxisRect *rect = oneRect(plot, font, 1000.0);
+    QCPAxisRect *rect = FigureRoomWordTicks::oneRect(plot, font, 1000.0);
     QCPAxis *bottom = rect->axis(QCPAxis::atBottom);
     const QString whole = u"query position t + 1 of the head"_s, form = u"position t + 1"_s;
     bottom->setLabel(whole);
