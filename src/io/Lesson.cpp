@@ -209,6 +209,27 @@ LessonText::Rendered Lesson::explain(const LessonModel &model, bool emphasise) c
     return text.render(model, emphasise);
 }
 
+namespace {
+
+// Why a model has none of the keys of which a lesson needs one: each key's reason, those that state
+// the same fact of the model and differ in what it is not said once ("its encoding is t5, not
+// sinusoidal or rope"), the others joined.
+QString anyReason(const QStringList &reasons)
+{
+    static const QString kNot = u", not "_s;
+    const qsizetype cut = reasons.first().lastIndexOf(kNot);
+    const QString head = cut < 0 ? QString() : reasons.first().left(cut + kNot.size());
+    QStringList tails;
+    for (const QString &reason : reasons) {
+        if (head.isEmpty() || !reason.startsWith(head) || reason.indexOf(kNot, head.size()) >= 0)
+            return reasons.join(u"; "_s);
+        tails.append(reason.mid(head.size()));
+    }
+    return head + tails.join(u" or "_s);
+}
+
+} // namespace
+
 std::optional<QString> Lesson::refusal(const LessonModel &model) const
 {
     // Why the first key of `keys` the model lacks is missing; nothing when it has them all.
@@ -222,12 +243,15 @@ std::optional<QString> Lesson::refusal(const LessonModel &model) const
     };
     auto why = lacking(needs);
     if (!why && !needsAny.isEmpty()) {
+        QStringList reasons;
         for (const QString &key : needsAny) {
             const auto any = lacking({key});
             if (!any)
                 return std::nullopt;
-            why = why ? why : any;
+            if (!reasons.contains(*any))
+                reasons.append(*any);
         }
+        why = anyReason(reasons);
     }
     if (!why)
         return std::nullopt;

@@ -55,6 +55,7 @@ private slots:
     void readsItemsAndTheirAlternatives();
     void showsTheFirstAlternativeTheModelFills();
     void readsTheModelItKeepsAndNeeds();
+    void refusalNamesEveryFamilyItTakes();
     void refusesWhatIsNotALesson_data();
     void refusesWhatIsNotALesson();
     void aPlainSessionKeepsItsBytesAndALessonItsBlock();
@@ -162,6 +163,27 @@ void TestLesson::readsTheModelItKeepsAndNeeds()
     const auto refused = lesson.refusal({t5, u"T5-base"_s, {}, {}, {}, {}});
     QVERIFY(refused);
     QCOMPARE(*refused, u"the lesson a needs a RoPE model: for T5-base, its encoding is t5, not rope"_s);
+}
+
+void TestLesson::refusalNamesEveryFamilyItTakes()
+{
+    // A lesson that takes either of two families says both where the model has neither, and says
+    // nothing where it has one of them.
+    const auto read = Lessons::parse(lessonJson(itemsBlock(R"(["{d}."])", R"(, "model": "llama-3-1-8b",
+                              "needs": {"any": ["is_sinusoidal", "is_rope"], "what": "angles"})")),
+                                     u"x.json"_s);
+    QVERIFY(std::holds_alternative<Lesson>(read));
+    const Lesson &lesson = std::get<Lesson>(read);
+    Params t5;
+    t5.encoding = Encoding::T5;
+    const auto refused = lesson.refusal({t5, u"T5-base"_s, {}, {}, {}, {}});
+    QVERIFY(refused);
+    QCOMPARE(*refused, u"the lesson a needs angles: for T5-base, its encoding is t5, not sinusoidal or rope"_s);
+    for (const Encoding taken : {Encoding::Sinusoidal, Encoding::Rope}) {
+        Params p;
+        p.encoding = taken;
+        QVERIFY(!lesson.refusal({p, u"M"_s, {}, {}, {}, {}}));
+    }
 }
 
 void TestLesson::refusesWhatIsNotALesson_data()
