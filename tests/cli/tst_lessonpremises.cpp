@@ -67,6 +67,7 @@ private slots:
     void aPortsFloat32IsNotTheModelsOwn();
     void relativePositionQuotesOnlyWhatItsFigureDraws();
     void aPapersPresetHasNoCodeToQuote();
+    void aFlatQueryScaleAboveOneIsExplained();
 };
 
 // packing told Qwen3-Next that restarted ids and no 2-D mask keep the documents apart, though 36 of
@@ -400,6 +401,44 @@ void TestLessonPremises::aPapersPresetHasNoCodeToQuote()
     QVERIFY2(said.contains(u"The Annotated Transformer's code starts its embeddings with xavier_uniform_"_s)
                  && !said.contains(u"does not say how its embeddings start"_s),
              qPrintable(said));
+}
+
+// many-layers told DeepSeek-V3 "the query-scale view is flat for it" beside a view flat at ×1.8739,
+// and said nothing of why it is not 1. The level is what YaRN does to every q·k at every position:
+// DeepseekV3Attention.__init__ (transformers, models/deepseek_v3/modeling_deepseek_v3.py) multiplies
+// the softmax scale by yarn_get_mscale(factor, mscale_all_dim)², 0.1·mscale_all_dim·ln f + 1 squared;
+// gpt-oss's YaRN has no mscale_all_dim, and _compute_yarn_parameters (modeling_rope_utils.py) gives
+// its cos and sin the attention factor 0.1·ln f + 1, so q·k its square. Each from the config's keys.
+void TestLessonPremises::aFlatQueryScaleAboveOneIsExplained()
+{
+    const Lesson &lesson = *Lessons::find(u"many-layers"_s);
+    const struct
+    {
+        QString preset, file, says;
+    } models[] = {{u"deepseek-v3"_s, u"DeepSeek-V3.json"_s, u"get_mscale(f, mscale_all_dim)² = "_s},
+                  {u"kimi-k2"_s, u"Kimi-K2-Instruct.json"_s, u"get_mscale(f, mscale_all_dim)² = "_s},
+                  {u"gpt-oss-20b"_s, u"gpt-oss-20b.json"_s, u"multiplies cos and sin by its attention factor "_s}};
+    for (const auto &m : models) {
+        const QJsonObject scaling = configAt(m.file).value(u"rope_scaling"_s).toObject();
+        QVERIFY2(!scaling.isEmpty(), qPrintable(m.file));
+        const double f = scaling.value(u"factor"_s).toDouble();
+        const double all = scaling.value(u"mscale_all_dim"_s).toDouble(1.0);
+        const double mscale = 0.1 * all * std::log(f) + 1.0;
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, m.preset});
+        QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
+        const QString said = textOf(lesson, r);
+        const QString level = u"the query-scale view is flat for it, where Llama 4's NoPE layers grow with the "
+                              "position; but flat at %1, not 1"_s.arg(mscale * mscale, 0, 'f', 4);
+        QVERIFY2(said.contains(level), qPrintable(level + u" not in: "_s + said));
+        QVERIFY2(said.contains(m.says + QString::number(m.preset == u"gpt-oss-20b"_s ? mscale : mscale * mscale,
+                                                        'f', 4)),
+                 qPrintable(said));
+    }
+    // A model whose attention keeps its scale hears only that the view is flat.
+    const LessonOptions::Read gemma = readFor(lesson, {u"--preset"_s, u"gemma-3-4b"_s});
+    QVERIFY2(gemma.result.exitCode() == 0, qPrintable(gemma.result.usage));
+    const QString said = textOf(lesson, gemma);
+    QVERIFY2(said.contains(u"the query-scale view is flat for it"_s) && !said.contains(u"not 1"_s), qPrintable(said));
 }
 
 QTEST_GUILESS_MAIN(TestLessonPremises)
