@@ -6,6 +6,7 @@
 #include "core/ParamText.h"
 
 #include <QFontMetrics>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -26,6 +27,19 @@ Params with(std::initializer_list<std::pair<QString, QString>> values)
     return p;
 }
 
+// Left-padding's Llama 4 Scout: its temperature (attn_scale, floor_scale) and chunked attention, a
+// row of 9,192 real tokens after 23,576 pads.
+Params llama4LeftPadded()
+{
+    return with({{u"encoding"_s, u"rope"_s},
+                 {u"max-len"_s, u"32768"_s},
+                 {u"batch"_s, u"left:9192,32768"_s},
+                 {u"attn-scale"_s, u"0.1"_s},
+                 {u"floor-scale"_s, u"8192"_s},
+                 {u"attention-chunk"_s, u"8192"_s},
+                 {u"ids-choice"_s, u"arange-with-padding"_s}});
+}
+
 } // namespace
 
 class TestPositionEffectRoomFigure : public QObject
@@ -38,13 +52,7 @@ private slots:
     // its chunk labels stand a line apart (on less room the panel is given up).
     void chunkLabelsStandApart()
     {
-        const Params p = with({{u"encoding"_s, u"rope"_s},
-                               {u"max-len"_s, u"32768"_s},
-                               {u"batch"_s, u"left:9192,32768"_s},
-                               {u"attn-scale"_s, u"0.1"_s},
-                               {u"floor-scale"_s, u"8192"_s},
-                               {u"attention-chunk"_s, u"8192"_s},
-                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        const Params p = llama4LeftPadded();
         int checked = 0;
         for (const QSize size : {QSize(910, 350), QSize(910, 300), QSize(600, 420)}) {
             const auto built = FigureBuilds::build(u"position-effect"_s, p, FigureSize::fromPixels(size));
@@ -61,12 +69,87 @@ private slots:
                 QVERIFY2(ticks.size() >= 2, qPrintable(QString::number(ticks.size())));
                 for (qsizetype i = 1; i < ticks.size(); ++i) {
                     const double apart = std::abs(right->coordToPixel(ticks[i]) - right->coordToPixel(ticks[i - 1]));
-                    QVERIFY2(apart >= line, qPrintable(u"%1: %2 px apart, a line %3"_s.arg(size.height()).arg(apart).arg(line)));
+                    QVERIFY2(apart >= line,
+                             qPrintable(u"%1: %2 px apart, a line %3"_s.arg(size.height()).arg(apart).arg(line)));
                 }
                 ++checked;
             }
         }
         QVERIFY(checked > 0);
+    }
+
+    // Left-padding's Llama 4 Scout (its lesson's model): the temperature at the reference's id
+    // (dotted black, left axis) is 1 and the chunk at the column less the padding (dashed, right
+    // axis) 0 over most of the row, and both axes put them at one height, the dotted line under
+    // the dashed one, seen only where it stepped up. Drawn, the two stand apart at every real
+    // token's pixel, the dotted line over every other of its panel (its gaps show what it
+    // crosses), and the key names which ids each line reads ("chunk (ids)" read as the reference's).
+    void absolutePartsReadApart_data()
+    {
+        QTest::addColumn<QString>("size");
+        QTest::newRow("slide") << u"slide"_s;
+        QTest::newRow("window") << u"window"_s;
+    }
+
+    void absolutePartsReadApart()
+    {
+        QFETCH(QString, size);
+        FigureStyle style;
+        style.fontPointSize = size == u"window"_s ? style.fontPointSize : 14.0;
+        const FigureSize page = size == u"window"_s
+            ? FigureSize::fromPixels(QSize(1200, 800))
+            : FigureSize::fromInches(std::get<QSizeF>(FigureSizes::parsePhysical(size)), 300.0);
+        const auto built = FigureBuilds::build(u"position-effect"_s, llama4LeftPadded(), page, {}, style);
+        QCOMPARE(FigureBuilds::errorOf(*built), QString());
+        built->plot()->replot();
+        QCPGraph *temperature = nullptr, *chunk = nullptr;
+        QList<QCPGraph *> panel;
+        for (int g = 0; g < built->plot()->graphCount(); ++g) {
+            QCPGraph *graph = built->plot()->graph(g);
+            if (!graph->visible() || graph->valueAxis()->axisRect()->axis(QCPAxis::atRight)->label() != u"chunk"_s)
+                continue;
+            panel.append(graph);
+            if (graph->name().isEmpty()) // a band's lower line
+                continue;
+            const bool right = graph->valueAxis()->axisType() == QCPAxis::atRight;
+            if (!right && graph->pen().style() == Qt::DotLine)
+                temperature = graph;
+            if (right && graph->pen().style() == Qt::DashLine)
+                chunk = graph;
+        }
+        QVERIFY(temperature && chunk);
+        QVERIFY(temperature->valueAxis()->axisRect()->rect().height() > 0);
+        // Apart by three of their pens' widths at each real token's pixel (their x the same).
+        const double apart = 3.0 * std::max(temperature->pen().widthF(), chunk->pen().widthF());
+        QCOMPARE(temperature->data()->size(), chunk->data()->size());
+        int compared = 0;
+        for (int i = 0; i < temperature->data()->size(); ++i) {
+            const double t = temperature->data()->at(i)->value, c = chunk->data()->at(i)->value;
+            if (!std::isfinite(t) || !std::isfinite(c))
+                continue;
+            const double dy = std::abs(temperature->valueAxis()->coordToPixel(t) - chunk->valueAxis()->coordToPixel(c));
+            QVERIFY2(dy >= apart, qPrintable(u"column %1: %2 px apart"_s.arg(temperature->data()->at(i)->key).arg(dy)));
+            ++compared;
+        }
+        QVERIFY(compared > 10);
+        // Drawn last of its panel's lines: a layer draws its children in order.
+        const QList<QCPLayerable *> order = temperature->layer()->children();
+        for (QCPGraph *graph : panel)
+            if (graph != temperature && graph->pen().style() != Qt::DotLine)
+                QVERIFY(order.indexOf(graph) < order.indexOf(temperature));
+        // The key's entries as drawn name the ids: the chosen ones' chunk, the reference's temperature.
+        QStringList entries;
+        for (QCPLegend *legend : built->plot()->findChildren<QCPLegend *>())
+            for (int i = 0; i < legend->itemCount(); ++i)
+                if (auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)); entry
+                    && legend->realVisibility()
+                    && (entry->plottable() == temperature
+                        || entry->plottable()->valueAxis()->axisType() == QCPAxis::atRight))
+                    entries.append(entry->plottable()->name());
+        const QString key = entries.join(u" | "_s);
+        QVERIFY2(!key.contains(u'…'), qPrintable(key));
+        QVERIFY2(key.contains(QRegularExpression(u"chunk (\\(chosen|at arange-with-padding)"_s)), qPrintable(key));
+        QVERIFY2(key.contains(QRegularExpression(u"temperature (\\(ref|at the reference)"_s)), qPrintable(key));
     }
 
     // On a paper column (8.5 x 6 cm at 9 pt) a family's quantity named "Sandwich bias" or "T5
@@ -88,7 +171,8 @@ private slots:
         const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(FigureSizes::parsePhysical(size)), 300.0);
         FigureStyle style;
         style.fontPointSize = 9.0;
-        const auto built = FigureBuilds::build(u"position-effect"_s, with({{u"encoding"_s, encoding}}), page, {}, style);
+        const auto built
+            = FigureBuilds::build(u"position-effect"_s, with({{u"encoding"_s, encoding}}), page, {}, style);
         QCOMPARE(FigureBuilds::errorOf(*built), QString());
         int named = 0;
         for (QCPAxisRect *rect : built->plot()->axisRects()) {

@@ -58,6 +58,23 @@ QCPRange effectRange(const QList<const PositionEffectData::Band *> &bands, doubl
     return {a - pad, b + pad};
 }
 
+// Whole numbers (chunks), half a step beyond the first and the last: each step's line stands mid-way
+// in its band, off the 8 % margin at which effectRange puts the least and the most of the left
+// axis's lines (left-padding's chunk 0 on its temperature 1 over most of the row).
+QCPRange wholeRange(const QList<const PositionEffectData::Band *> &bands)
+{
+    double a = 0.0, b = 1.0;
+    for (const auto *band : bands) {
+        for (const double v : band->lo)
+            if (std::isfinite(v))
+                a = std::min(a, v);
+        for (const double v : band->hi)
+            if (std::isfinite(v))
+                b = std::max(b, v);
+    }
+    return {std::floor(a) - 0.5, std::ceil(b) + 0.5};
+}
+
 QString effectLargestText(double v)
 {
     return v == 0.0 ? u"0"_s : NumberText::compact(v, 3);
@@ -158,9 +175,12 @@ PositionEffectFigure::PositionEffectFigure(QCustomPlot *plot)
     m_term = series(m_rects[2], kEffectChosen, Qt::SolidLine);
     m_temperatureIds = series(m_rects[2], kEffectTemperature, Qt::SolidLine);
     m_temperatureCache = series(m_rects[2], kEffectTemperature, Qt::DashLine);
-    m_temperatureReference = series(m_rects[2], kEffectReference, Qt::DotLine);
     m_chunkIds = series(m_rects[2], kEffectChunk, Qt::SolidLine, true);
     m_chunkCache = series(m_rects[2], kEffectChunk, Qt::DashLine, true);
+    // The dotted line last, over the others: its gaps let a line under it show, where a dashed one
+    // over it hid it (left-padding's temperature at the reference's id under the chunk at the
+    // column less the padding over most of its row, seen only where it stepped up).
+    m_temperatureReference = series(m_rects[2], kEffectReference, Qt::DotLine);
     auto *below = new QCPLayoutGrid;
     plot->plotLayout()->addElement(2, 0, below);
     plot->plotLayout()->setRowStretchFactor(2, 0.001);
@@ -245,13 +265,18 @@ void PositionEffectFigure::nameSeries(bool terse, bool chosenIsColumn, const QSt
     m_difference.hi->setName(u"difference"_s);
     m_float32.hi->setName(terse ? u"float32"_s : u"difference, float32 angles"_s);
     m_term.hi->setName(u"‖PE[chosen] − PE[reference]‖"_s);
-    m_temperatureIds.hi->setName(terse ? u"temperature (ids)"_s : u"temperature at %1's id"_s.arg(choice));
+    // Which ids each line reads, as the scores' key names them: "chunk (ids)" read as the reference's.
+    m_temperatureIds.hi->setName(terse ? u"temperature (chosen ids)"_s : u"temperature at %1's id"_s.arg(choice));
+    ShorterLabels::setEntry(m_temperatureIds.hi, {u"temperature (chosen)"_s});
     m_temperatureCache.hi->setName(
         chosenIsColumn
             ? (terse ? u"temperature (column)"_s : u"temperature at cache_position, and at %1's id"_s.arg(choice))
             : (terse ? u"temperature (column)"_s : u"temperature at cache_position"_s));
-    m_temperatureReference.hi->setName(terse ? u"temperature (own id)"_s : u"temperature at the reference's id"_s);
-    m_chunkIds.hi->setName(terse ? u"chunk (ids)"_s : u"chunk at %1's id"_s.arg(choice));
+    m_temperatureReference.hi->setName(terse ? u"temperature (reference ids)"_s
+                                             : u"temperature at the reference's id"_s);
+    ShorterLabels::setEntry(m_temperatureReference.hi, {u"temperature (reference)"_s, u"temperature (ref.)"_s});
+    m_chunkIds.hi->setName(terse ? u"chunk (chosen ids)"_s : u"chunk at %1's id"_s.arg(choice));
+    ShorterLabels::setEntry(m_chunkIds.hi, {u"chunk (chosen)"_s});
     m_chunkCache.hi->setName(terse ? u"chunk (column − padding)"_s
                                    : u"chunk at the column less the padding, as chunked_overlay counts"_s);
     ShorterLabels::setEntry(m_chunkCache.hi, {u"chunk (column − pad)"_s, u"chunk (col − pad)"_s});
@@ -320,7 +345,7 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_rects[2]->axis(QCPAxis::atRight)->setLabel(d.chunk ? u"chunk"_s : QString());
     m_rects[2]
         ->axis(QCPAxis::atRight)
-        ->setRange(d.chunk ? effectRange({&d.chunkIds, &d.chunkCache}, 0.0, 1.0) : QCPRange(0.0, 1.0));
+        ->setRange(d.chunk ? wholeRange({&d.chunkIds, &d.chunkCache}) : QCPRange(0.0, 1.0));
     m_rects[2]->axis(QCPAxis::atRight)->setTickLabels(d.chunk);
     // The chunks are whole numbers, each a tick label: the panel is tall enough for them all to
     // stand apart (on too little room FigureRoom gives the panel up rather than squeeze it).
