@@ -4,6 +4,7 @@
 #include "EqualPanels.h"
 #include "FigureFit.h"
 #include "FigureRoom.h"
+#include "FigureRoomSteps.h"
 #include "LegendPlacementInputs.h"
 #include "PlotStyle.h"
 #include "SqueezedLayout.h"
@@ -238,6 +239,11 @@ void FigureLayoutLoop::retick()
     if (FigureRoom::keepScalesReadable(m_plot))
         settle();
     if (FigureRoom::oneLabelFormPerRow(m_plot))
+        settle();
+    // The ticks given back may set the end numbers of panels side by side against each other
+    // (compose-compare's "500" on its neighbour's "0" at 6 x 4 cm): they are set apart again as the
+    // step that does so set them apart on the way (FigureRoom::Steps::separateTickLabels).
+    if (!FigureRoom::tickLabelsApart(*m_plot) && FigureRoom::Steps::separateTickLabels(m_plot))
         settle();
 }
 

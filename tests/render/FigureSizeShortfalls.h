@@ -67,10 +67,10 @@ inline const QSet<QString> &rows()
         // 2 of the 2.7 units of height it lacks; its difference's y label reads "Δ …" above its axis.
         QStringLiteral("position-effect 6x4cm 9pt"), // the plots take 48.6% (44.4% until 2026-12-02)
         // Its key, left naming only the marks once the statistics went, goes since 2026-11-30 (23.0%).
-        QStringLiteral("compose-compare 6x4cm 9pt"), // 33.1%; '500' overlaps '0'
-        // Its end tick labels meet after the last retick (FigureLayoutLoop::retick gives the x axes
-        // back their own ticks, 500 at the sum's right end, once separateTickLabels has run): set
-        // apart there (Steps::separateTickLabels) on 2026-12-04 the overlap went, 31.5%, no other row changed.
+        QStringLiteral("compose-compare 6x4cm 9pt"), // the plots take 31.5% of the page
+        // Its end tick labels met after the last retick ('500' on '0', 33.1%): FigureLayoutLoop::retick
+        // gives the x axes back their own ticks, 500 at the sum's right end, after separateTickLabels
+        // ran; since 2026-12-04 retick sets them apart again, and no row's texts may overlap.
         QStringLiteral("rope-precision 6x4cm 9pt"), // the plots take 39.6% of the page
         // Its maps' tops held level with its colour bar's (BiasMapPair's margin group), whose end
         // label's half line under "bias" above it keeps 4 units over the maps: with the maps lowered
