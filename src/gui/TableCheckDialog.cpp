@@ -16,6 +16,7 @@
 #include "core/WorkProgress.h"
 #include "io/AtomicFile.h"
 #include "io/TableFile.h"
+#include "render/CoverageColorMap.h"
 #include "render/FigureExporter.h"
 #include "render/FigureSize.h"
 #include "render/HeatmapPanel.h"
@@ -53,6 +54,8 @@ std::atomic<int> g_onApplicationThread {0};
 
 // The grid drawn before the plot has a size (a dialog not yet shown).
 constexpr QSize kDefaultGrid(512, 384);
+// How long a view's grid may take before the caption says it is being computed.
+constexpr int kComputingCaptionMs = 100;
 
 } // namespace
 
@@ -98,6 +101,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     , m_referenceRow(new CheckReferenceRow(m_current, this))
     , m_progressTimer(new QTimer(this))
     , m_viewTimer(new QTimer(this))
+    , m_computingTimer(new QTimer(this))
     , m_checkJobs(std::make_unique<ComputeScheduler>())
     , m_gridJobs(std::make_unique<ComputeScheduler>())
 {
@@ -237,6 +241,9 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     m_viewTimer->setSingleShot(true);
     m_viewTimer->setInterval(0);
     connect(m_viewTimer, &QTimer::timeout, this, &TableCheckDialog::requestGrid);
+    m_computingTimer->setSingleShot(true);
+    m_computingTimer->setInterval(kComputingCaptionMs);
+    connect(m_computingTimer, &QTimer::timeout, this, [this] { m_errorCaption->setText(m_computingCaption); });
     for (QCPAxis *axis : {m_panel->axisRect()->axis(QCPAxis::atBottom), m_panel->axisRect()->axis(QCPAxis::atLeft)})
         connect(axis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, &TableCheckDialog::viewChanged);
     start();
@@ -423,6 +430,10 @@ void TableCheckDialog::viewChanged()
     const QCPRange x = m_panel->axisRect()->axis(QCPAxis::atBottom)->range();
     const QCPRange y = m_panel->axisRect()->axis(QCPAxis::atLeft)->range();
     m_view = TableErrorGrid::cellsIn({x.lower, x.upper}, {y.lower, y.upper}, m_table->rows(), m_table->cols());
+    // The grid drawn is replaced within a turn or two of the event loop: the replot of the move
+    // stretches its last image rather than computing its coverage again.
+    if (auto *map = dynamic_cast<CoverageColorMap *>(m_panel->colorMap()))
+        map->setDataPending(true);
     m_viewTimer->start();
 }
 
@@ -438,11 +449,12 @@ void TableCheckDialog::requestGrid()
     const Block block = m_view;
     const int rows = int(std::min<std::int64_t>(block.rows, limit.height()));
     const int cols = int(std::min<std::int64_t>(block.cols, limit.width()));
-    m_errorCaption->setText(tr("Computing rows %1–%2, columns %3–%4 …")
-                                .arg(block.row0)
-                                .arg(block.rowEnd() - 1)
-                                .arg(block.col0)
-                                .arg(block.colEnd() - 1));
+    m_computingCaption = tr("Computing rows %1–%2, columns %3–%4 …")
+                             .arg(block.row0)
+                             .arg(block.rowEnd() - 1)
+                             .arg(block.col0)
+                             .arg(block.colEnd() - 1);
+    m_computingTimer->start();
     const std::shared_ptr<const TableRows> table = m_table;
     const TableMatch match = *m_match;
     m_gridJobs->submit([this, table, match, block, rows, cols](const std::atomic<bool> &cancel,
@@ -451,7 +463,7 @@ void TableCheckDialog::requestGrid()
         TableErrorGrid::inTurn(match, *table, block, QSize(cols, rows), cancel,
                                [this, &publish](std::variant<HeatmapGrid, QString> grid, bool preview) {
                                    if (auto *message = std::get_if<QString>(&grid))
-                                       publish([this, text = *message] { m_errorCaption->setText(text); });
+                                       publish([this, text = *message] { showGridProblem(text); });
                                    else
                                        publish(
                                            [this, preview, grid = std::get<HeatmapGrid>(std::move(grid))]() mutable {
@@ -490,8 +502,20 @@ void TableCheckDialog::drawGrid()
     m_settingView = false;
 }
 
+void TableCheckDialog::showGridProblem(const QString &text)
+{
+    m_computingTimer->stop();
+    m_errorCaption->setText(text);
+    // No grid follows: the cells drawn are drawn exactly where the view holds them.
+    if (auto *map = dynamic_cast<CoverageColorMap *>(m_panel->colorMap())) {
+        map->setDataPending(false);
+        m_errorPlot->replot();
+    }
+}
+
 void TableCheckDialog::showGrid(HeatmapGrid grid, bool preview)
 {
+    m_computingTimer->stop();
     m_grid = std::move(grid);
     m_gridIsPreview = preview;
     const QCPRange range = errorRange();

@@ -128,6 +128,7 @@ private:
     void showProblem(const QString &problem);
     void requestGrid();
     void showGrid(HeatmapGrid grid, bool preview);
+    void showGridProblem(const QString &text);
     // Colours m_grid on the heatmap, without replotting.
     void drawGrid();
     void viewChanged();
@@ -158,6 +159,10 @@ private:
     QCPLegend *m_columnLegend = nullptr;
     QTimer *m_progressTimer;
     QTimer *m_viewTimer;
+    // Says "Computing rows …" only when a view's grid is slow to come: a zoom's preview follows at
+    // once, and its caption is the one update of the zoom.
+    QTimer *m_computingTimer;
+    QString m_computingCaption;
 
     bool m_checking = false;
     bool m_settingView = false;

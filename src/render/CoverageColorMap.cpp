@@ -169,6 +169,18 @@ QImage CoverageColorMap::coverage(const QImage &source, const QRectF &target, co
     return image;
 }
 
+quint64 CoverageColorMap::s_computed = 0;
+
+void CoverageColorMap::setDataPending(bool pending)
+{
+    m_pending = pending;
+}
+
+quint64 CoverageColorMap::computedImages()
+{
+    return s_computed;
+}
+
 void CoverageColorMap::draw(QCPPainter *painter)
 {
     const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster
@@ -199,12 +211,32 @@ void CoverageColorMap::draw(QCPPainter *painter)
     const QRectF target = toDevice.mapRect(imageRect);
     const QRect clip = toDevice.mapRect(visible).toAlignedRect();
     const bool keyReversed = mKeyAxis->rangeReversed(), valueReversed = mValueAxis->rangeReversed();
-    if (m_drawn.image.isNull() || m_drawn.source != mMapImage.cacheKey() || m_drawn.keyReversed != keyReversed
-        || m_drawn.valueReversed != valueReversed || m_drawn.target != target || m_drawn.clip != clip) {
+    const bool sameCells = !m_drawn.image.isNull() && m_drawn.source == mMapImage.cacheKey()
+        && m_drawn.keyReversed == keyReversed && m_drawn.valueReversed == valueReversed;
+    if (!sameCells)
+        m_pending = false; // the data asked for has come
+    // Cells about to be replaced, drawn where the view has moved them: the last image stretched from
+    // its target to the new one, in the window only (an export computes its own coverage).
+    const bool exporting = painter->modes() & (QCPPainter::pmVectorized | QCPPainter::pmNoCaching);
+    if (sameCells && m_pending && !exporting && (m_drawn.target != target || m_drawn.clip != clip)
+        && !m_drawn.target.isEmpty()) {
+        const double sx = target.width() / m_drawn.target.width(), sy = target.height() / m_drawn.target.height();
+        const QRectF last(m_drawn.origin, m_drawn.image.size());
+        const QRectF moved(target.left() + (last.left() - m_drawn.target.left()) * sx,
+                           target.top() + (last.top() - m_drawn.target.top()) * sy, last.width() * sx,
+                           last.height() * sy);
+        painter->save();
+        painter->setRenderHint(QPainter::SmoothPixmapTransform, false);
+        painter->drawImage(toDevice.inverted().mapRect(moved), m_drawn.image);
+        painter->restore();
+        return;
+    }
+    if (!sameCells || m_drawn.target != target || m_drawn.clip != clip) {
         const QImage source = mMapImage.mirrored(keyReversed, valueReversed);
         QPoint origin;
         QImage image = coverage(source, target, clip, &origin);
         m_drawn = {mMapImage.cacheKey(), keyReversed, valueReversed, target, clip, std::move(image), origin};
+        ++s_computed;
     }
     const QImage &drawn = m_drawn.image;
     const QPoint origin = m_drawn.origin;

@@ -25,6 +25,14 @@ public:
     // (premultiplied). `origin` is the least whole pixel `target` touches, clipped to `clip`.
     static QImage coverage(const QImage &source, const QRectF &target, const QRect &clip, QPoint *origin);
 
+    // New cells are on their way (a view that moved, its grid being computed): until the map's data
+    // changes, a replot at another place or size draws the last image stretched there instead of
+    // computing the coverage of cells the next frame replaces (a zoom of the check window's
+    // heatmap: its preview follows at once). Exports compute their own coverage regardless.
+    void setDataPending(bool pending);
+    // Coverage images computed by draw() in this process, for tests counting them.
+    static quint64 computedImages();
+
 protected:
     void draw(QCPPainter *painter) override;
 
@@ -41,6 +49,8 @@ private:
         QPoint origin;
     };
     Drawn m_drawn;
+    bool m_pending = false;
+    static quint64 s_computed;
 };
 
 } // namespace posenc

@@ -8,6 +8,7 @@
 
 #include "check/TableCheck.h"
 #include "io/NpyWriter.h"
+#include "render/CoverageColorMap.h"
 #include "render/QCustomPlot.h"
 
 #include <QSignalSpy>
@@ -82,6 +83,7 @@ private slots:
     void aBlockOfFewRowsHasNoPreview();
     void theDialogShowsThePreviewThenEveryCell();
     void aZoomLeavesTheOtherPlotAlone();
+    void aZoomComputesOneCoverage();
 };
 
 // The preview reads the middle row of each pixel row's band, 32 rows of 4096: the bumped cell,
@@ -200,6 +202,50 @@ void TestCheckHeatmap::aZoomLeavesTheOtherPlotAlone()
         QCOMPARE(dialog.columnPlot()->size(), columns);
     }
     QCOMPARE(columnReplots, 0);
+}
+
+// A zoom computes the heatmap's coverage of the device's pixels once, for its preview: the replot
+// of the zoom itself, whose cells the preview replaces within a turn of the event loop, draws the
+// last image stretched to the new view (CoverageColorMap::setDataPending). It computed the coverage
+// of the old cells at the new view first, half of the GUI thread's time a zoom.
+void TestCheckHeatmap::aZoomComputesOneCoverage()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(u"bumped.npy"_s);
+    QVERIFY(!writeNpy(path, bumpedSinusoid()));
+    TableCheckDialog dialog(MatrixSource {path, std::nullopt}, std::uint64_t(1) << 30, {}, {});
+    dialog.setGridLimit(QSize(kGridCols, kGridRows));
+    int full = 0;
+    QList<quint64> atPreview;
+    quint64 before = 0;
+    connect(&dialog, &TableCheckDialog::errorGridChanged, this, [&] { ++full; });
+    connect(&dialog, &TableCheckDialog::errorPreviewChanged, this,
+            [&] { atPreview.append(CoverageColorMap::computedImages() - before); });
+    dialog.show();
+    QTRY_VERIFY_WITH_TIMEOUT(full == 1, 60000);
+    QCoreApplication::processEvents();
+    atPreview.clear();
+    QCPAxis *rows = dialog.errorPlot()->axisRect()->axis(QCPAxis::atLeft);
+    for (const auto &[lower, upper] :
+         {std::pair {767.5, 1791.5}, std::pair {1023.5, 1535.5}, std::pair {-0.5, 4095.5}}) {
+        const int fullBefore = full;
+        before = CoverageColorMap::computedImages();
+        rows->setRange(lower, upper);
+        dialog.errorPlot()->replot();
+        QTRY_VERIFY_WITH_TIMEOUT(full == fullBefore + 1, 60000);
+        // The full grid: one more coverage, at rest.
+        QCOMPARE(CoverageColorMap::computedImages() - before, quint64(2));
+    }
+    QCOMPARE(atPreview, (QList<quint64> {1, 1, 1}));
+    // An export while cells are on their way computes its own coverage: the exported image is every
+    // cell's, never a stretched one.
+    before = CoverageColorMap::computedImages();
+    rows->setRange(-0.5, 2047.5);
+    dialog.errorPlot()->replot();
+    const QImage exported = dialog.errorPlot()->toPixmap(200, 150).toImage();
+    QVERIFY(!exported.isNull());
+    QVERIFY(CoverageColorMap::computedImages() - before >= 1);
 }
 
 QTEST_MAIN(TestCheckHeatmap)
