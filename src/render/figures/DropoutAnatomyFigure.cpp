@@ -246,11 +246,14 @@ void DropoutAnatomyFigure::setMaskNameBeside(bool beside)
     QCPTextElement *name = m_titles[MaskPanel];
     if ((name->layout() == m_maskLine) == beside)
         return;
+    // No empty row left over the line: QCPLayout's sizing gave up on it in a small view.
     if (beside) {
         m_maskTitle->take(name);
+        m_maskTitle->simplify();
         m_maskLine->addElement(0, 1, name);
     } else {
         m_maskLine->take(name);
+        m_maskTitle->insertRow(0);
         m_maskTitle->addElement(0, 0, name);
     }
 }
