@@ -216,7 +216,9 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
     if (hasPadding(p))
         swatches.append({Colormaps::colorAt(mask.colormap, 0.0), u"padding"_s, Qt::BDiagPattern});
     SwatchLegend::set(m_maskLegend, swatches);
-    FigureFit::setLegendWrap(m_maskLegend, int(swatches.size())); // one row where it fits
+    // One row where few lines fit (beside the mask's name), else one entry a line as the titles
+    // beside it wrap: never two entries over one, a cell of the legend left empty.
+    FigureFit::setLegendWrap(m_maskLegend, m_tight ? int(swatches.size()) : 1);
     for (const auto &roles : m_roles)
         roles->update(p, m_wide);
 
