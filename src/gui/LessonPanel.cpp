@@ -71,14 +71,24 @@ QLabel *wrappingLabel(const QString &objectName)
 }
 
 // The code box's height with `lines` of its code (every line where it has no more), and the
-// sideways scroll bar it may need.
-int codeBoxHeight(const QScrollArea *box, const QLabel *code, int lines = std::numeric_limits<int>::max())
+// sideways scroll bar where it may need one.
+int codeBoxHeight(const QScrollArea *box, const QLabel *code, int lines = std::numeric_limits<int>::max(),
+                  bool sideways = true)
 {
     const int whole = code->sizeHint().height();
     const int some = lines < std::numeric_limits<int>::max()
         ? lines * code->fontMetrics().lineSpacing() + 2 * code->margin()
         : whole;
-    return std::min(whole, some) + 2 * box->frameWidth() + box->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int bar = sideways ? box->style()->pixelMetric(QStyle::PM_ScrollBarExtent) : 0;
+    return std::min(whole, some) + 2 * box->frameWidth() + bar;
+}
+
+// Whether the code's longest line is wider than the box shows at its width, less the scroll bar
+// up its side where it scrolls up and down: QScrollArea shows its sideways bar only then.
+bool codeScrollsSideways(const QScrollArea *box, const QLabel *code, bool upAndDown)
+{
+    const int bar = upAndDown ? box->style()->pixelMetric(QStyle::PM_ScrollBarExtent) : 0;
+    return code->sizeHint().width() > box->width() - 2 * box->frameWidth() - bar;
 }
 
 // The code box's height for its lines. Beside the figure the box is as high as its lines, or as
@@ -314,9 +324,14 @@ void LessonPanel::fitCodeBeside()
         return;
     // The explanation is read whole where the panel holds it and the least of the code; the code
     // box takes the rest, up to its every line, and scrolls up and down past what it shows.
-    const int whole = codeBoxHeight(m_codeScroll, m_code);
-    const int least = codeBoxHeight(m_codeScroll, m_code, kLeastCodeLines);
+    // Room for a sideways scroll bar only where one shows: kept for none, it cut the box a line
+    // short of its lines, which then scrolled up and down (many-layers at 1366 x 768).
     const int left = textRoom(height()) - textHeight(width(), 0);
+    const int all = codeBoxHeight(m_codeScroll, m_code, std::numeric_limits<int>::max(), false);
+    const bool upAndDown = left < all;
+    const bool sideways = codeScrollsSideways(m_codeScroll, m_code, upAndDown);
+    const int whole = codeBoxHeight(m_codeScroll, m_code, std::numeric_limits<int>::max(), sideways);
+    const int least = codeBoxHeight(m_codeScroll, m_code, kLeastCodeLines, sideways);
     // In whole lines where it scrolls, none cut at the box's foot.
     const int line = m_code->fontMetrics().lineSpacing();
     const int fitted = left >= whole ? whole : least + std::max(0, (left - least) / line) * line;

@@ -544,7 +544,10 @@ bool fitRows(QCustomPlot *plot)
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         if (auto *text = qobject_cast<QCPTextElement *>(element)) {
             changed |= fitText(text, rowRoom(text, titles, width));
-        } else if (auto *legend = qobject_cast<QCPLegend *>(element); legend && legend->visible()) {
+        } else if (auto *legend = qobject_cast<QCPLegend *>(element);
+                   legend && legend->visible() && qobject_cast<const QCPLayoutGrid *>(legend->layout())) {
+            // A key in a plot's inset is fitted to its plot by fit(): fitted to the figure's width
+            // too, it went back and forth and the layout never settled (dropout-anatomy, double).
             const double room = roomWithin(legend, width);
             changed |= fitLegend(legend, room);
             changed |= keepClearOfEdges(legend, room - legendWidth(legend, std::max(legend->wrap(), 1)));

@@ -273,6 +273,10 @@ void TestLessonSlideTexts::aSlideNamesItsModel_data()
     QTest::newRow("sum-vs-concat whisper-large-v3") << u"sum-vs-concat"_s << u"whisper-large-v3"_s << QStringList();
     QTest::newRow("left-padding bloom-560m") << u"left-padding"_s << u"bloom-560m"_s << QStringList();
     QTest::newRow("alibi mpt-7b") << u"alibi"_s << u"mpt-7b"_s << QStringList();
+    // Its line once gave way for the six panels of what-dropout-does (LessonPage::build).
+    QTest::newRow("what-dropout-does llama-4-scout") << u"what-dropout-does"_s << u"llama-4-scout"_s << QStringList();
+    // And for a model whose colour scale's numbers (0.04) are wider.
+    QTest::newRow("what-dropout-does qwen2-vl-7b") << u"what-dropout-does"_s << u"qwen2-vl-7b"_s << QStringList();
     QTest::newRow("rope-scaling, its factor changed")
         << u"rope-scaling"_s << QString() << QStringList {u"--rope-factor"_s, u"2"_s};
 }

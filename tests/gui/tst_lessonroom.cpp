@@ -23,6 +23,7 @@
 #include <QScrollBar>
 #include <QSet>
 #include <QSettings>
+#include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtMath>
@@ -135,6 +136,12 @@ QString textCut(const MainWindow &window)
         return u"the code box shows %1 px of its %2"_s.arg(code->viewport()->height()).arg(least);
     if (code->viewport()->height() < whole && !code->verticalScrollBar()->isVisible())
         return u"the code box cuts its %1 px of lines at %2, unscrolled"_s.arg(whole).arg(code->viewport()->height());
+    // No room kept under the lines for a sideways scroll bar not shown (LessonPanel::fitCodeBeside):
+    // a box so kept was a line short where its lines only just fitted, and scrolled (many-layers).
+    const int extent = code->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    if (!code->horizontalScrollBar()->isVisible() && !code->verticalScrollBar()->isVisible()
+        && code->viewport()->height() - whole >= extent)
+        return u"the code box keeps %1 px under its lines"_s.arg(code->viewport()->height() - whole);
     return {};
 }
 

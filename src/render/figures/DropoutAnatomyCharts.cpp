@@ -85,7 +85,7 @@ DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *gri
     , m_scatterLegend(legendIn(plot, grid, 0))
     , m_fractionLegend(legendIn(plot, grid, 1))
 {
-    grid->setColumnSpacing(24);
+    grid->setColumnSpacing(16); // the fraction chart's label and numbers stand apart from the scatter
     grid->setRowSpacing(2);
     grid->setRowStretchFactor(0, 0.01);
     grid->setRowStretchFactor(2, 0.01);
@@ -111,7 +111,6 @@ DropoutAnatomyCharts::DropoutAnatomyCharts(QCustomPlot *plot, QCPLayoutGrid *gri
     for (QCPGraph *graph : {m_measured, m_bandHigh, m_expected, m_current})
         MeasuredText::addToLegend(graph, m_fractionLegend);
     m_fraction->axis(QCPAxis::atBottom)->setLabel(u"dropout probability p"_s);
-    m_fraction->axis(QCPAxis::atLeft)->setLabel(u"fraction of cells dropped"_s);
     // Short of room the label's sense, not its first words ("fraction of cells …" on a 16:9 slide).
     ShorterLabels::set(m_fraction->axis(QCPAxis::atLeft), {u"fraction dropped"_s, u"fraction"_s});
     m_fraction->axis(QCPAxis::atBottom)->setRange(-0.02, 1.02);
@@ -244,6 +243,8 @@ void DropoutAnatomyCharts::fillFraction(const DropoutAnatomyData &d, bool brief)
                 : u"fraction dropped against p, n = %1 cells in view\none seed for every p: a cell dropped at p stays "
                   "dropped above it (nested masks), so the dots stray together"_s.arg(FigureText::formatCount(n));
     m_fractionTitle->setText(title);
+    // Where few lines fit, in one line as its title says it, not wrapped in two beside the chart.
+    m_fraction->axis(QCPAxis::atLeft)->setLabel(m_inside ? u"fraction dropped"_s : u"fraction of cells dropped"_s);
     setColumns(m_fractionLegend, m_inside ? 1 : brief ? 4 : kLegendColumns);
 }
 

@@ -2,8 +2,10 @@
 
 #include "render/FigureBuild.h"
 #include "render/FigureDescriptor.h"
+#include "render/FigureFit.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/SwatchLegend.h"
 
 #include "core/TitleText.h"
@@ -81,14 +83,19 @@ void DropoutAnatomyFigure::layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid
             auto *title = new QCPLayoutGrid;
             grid->addElement(0, i, title);
             m_titles[i] = PlotStyle::smallText(plot, title, 0, 0, TextRole::PanelTitle);
-            // The legend in one line, centred under the title between two spacers.
+            // The legend in one line, centred under the title between two empty cells, which give
+            // it the column's width to fit its entries in (FigureFit::roomWithin; spacers there
+            // left it none, and it took a row an entry, the row of titles three lines high). Its
+            // second cell holds the title where few lines fit (setMaskNameBeside).
             auto *line = new QCPLayoutGrid;
             title->addElement(1, 0, line);
-            line->addElement(0, 0, new QCPLayoutElement(plot));
-            m_maskLegend = SwatchLegend::create(plot, line, 0, 1);
+            m_maskTitle = title;
+            m_maskLine = line;
+            m_maskLegend = SwatchLegend::create(plot, line, 0, 2);
             m_maskLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-            line->addElement(0, 2, new QCPLayoutElement(plot));
+            line->expandTo(1, 4);
             line->setColumnStretchFactor(1, 0.001);
+            line->setColumnStretchFactor(2, 0.001);
             title->setRowSpacing(0);
         } else {
             m_titles[i] = PlotStyle::smallText(plot, grid, 0, i, TextRole::PanelTitle);
@@ -199,21 +206,28 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
     m_panels[EvaluationPanel]->setGrid(d.evaluation, shared);
     HeatmapStyle mask = HeatmapStyle::forQuantity(Quantity::Mask, d.mask);
     const bool exact = !mask.categories.isEmpty();
-    // The cells the mask drops are grey in Y (HeatmapMarks): one entry names both.
-    const bool greyInY = m_panels[TrainingPanel]->markSwatches().size() > 0;
+    // The cells the mask drops are grey in Y (HeatmapMarks): one entry names both, but where few
+    // lines fit (a 14-pt slide): there the legend keeps to one line beside the mask's name, so
+    // that the row of titles is one line high, not three (the lesson's text says they are grey).
+    const bool greyInY = m_panels[TrainingPanel]->markSwatches().size() > 0 && !m_tight;
     mask.categories = {{1.0, u"kept"_s}, {0.0, greyInY ? u"dropped (grey in Y)"_s : u"dropped"_s}};
     m_panels[MaskPanel]->setGrid(d.mask, mask);
     QList<Swatch> swatches = mask.swatches();
     if (hasPadding(p))
         swatches.append({Colormaps::colorAt(mask.colormap, 0.0), u"padding"_s, Qt::BDiagPattern});
     SwatchLegend::set(m_maskLegend, swatches);
+    // One row where few lines fit (beside the mask's name), else one entry a line as the titles
+    // beside it wrap: never two entries over one, a cell of the legend left empty.
+    FigureFit::setLegendWrap(m_maskLegend, m_tight ? int(swatches.size()) : 1);
     for (const auto &roles : m_roles)
         roles->update(p, m_wide);
 
     const QString evaluation = hasPadding(p) ? u"Y = masked_fill(X)"_s : u"Y = X"_s;
-    // Tight, one line each: the formulas are the lesson's, the panels what they show.
+    // Tight, one line each: the formulas are the lesson's, the panels what they show; the mask's
+    // name in the line of its legend, the row of titles one line high.
+    setMaskNameBeside(m_tight && exact);
     const std::array<QString, 4> titles = m_tight
-        ? std::array<QString, 4> {u"input X"_s, exact ? u"keep mask M"_s : u"mask M, kept fraction"_s, u"training: Y"_s,
+        ? std::array<QString, 4> {u"input X"_s, exact ? u"M:"_s : u"mask M, kept fraction"_s, u"training: Y"_s,
                                   u"evaluation: Y"_s}
         : std::array<QString, 4> {
             u"input\n%1"_s.arg(Quantities::label(Quantity::Input, p)),
@@ -222,6 +236,28 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
             u"evaluation\n%1"_s.arg(evaluation)};
     for (std::size_t i = 0; i < titles.size(); ++i)
         m_titles[i]->setText(titles[i]); // FigureFit wraps it within its column
+    // The columns' axis, short of room, as the index the titles' X and Y take: "j" fits in the row
+    // of its numbers past the last (FigureRoom's labelsAlongTicks), where "column j" would take
+    // the place of a number or a line under the four panels.
+    for (const auto &panel : m_panels)
+        ShorterLabels::set(panel->axisRect()->axis(QCPAxis::atBottom), {u"j"_s});
+}
+
+void DropoutAnatomyFigure::setMaskNameBeside(bool beside)
+{
+    QCPTextElement *name = m_titles[MaskPanel];
+    if ((name->layout() == m_maskLine) == beside)
+        return;
+    // No empty row left over the line: QCPLayout's sizing gave up on it in a small view.
+    if (beside) {
+        m_maskTitle->take(name);
+        m_maskTitle->simplify();
+        m_maskLine->addElement(0, 1, name);
+    } else {
+        m_maskLine->take(name);
+        m_maskTitle->insertRow(0);
+        m_maskTitle->addElement(0, 0, name);
+    }
 }
 
 QList<PositionAxis> DropoutAnatomyFigure::positionAxes() const

@@ -36,12 +36,17 @@ public:
 private:
     void layOutHeatmaps(QCustomPlot *plot, QCPLayoutGrid *grid);
     void fillHeatmaps(const DropoutAnatomyData &data);
+    // The mask's title in the line of its legend, left of it (a 14-pt slide: the row of titles one
+    // line high), or over it.
+    void setMaskNameBeside(bool beside);
 
     QCPTextElement *m_title;
     QCPTextElement *m_subtitle;
     QCPColorScale *m_scale = nullptr; // X and Y
     QCPColorScale *m_maskScale = nullptr; // the mask's colours, named by its legend instead
     QCPLegend *m_maskLegend = nullptr;
+    QCPLayoutGrid *m_maskTitle = nullptr; // the mask's title over the line of its legend
+    QCPLayoutGrid *m_maskLine = nullptr;
     std::array<QCPTextElement *, 4> m_titles {};
     std::array<std::unique_ptr<HeatmapPanel>, 4> m_panels;
     std::vector<std::unique_ptr<TokenRoleMarks>> m_roles;
