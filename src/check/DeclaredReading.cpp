@@ -14,6 +14,7 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 using namespace Qt::StringLiterals;
@@ -132,24 +133,48 @@ void nameAllZero(TableMatch &match, const TableRows &table)
 // deviation stays unexplained rather than read at length).
 constexpr std::int64_t kMostZeroRowsRead = 65536;
 
-// Whether a row of `reference` among the first kMostZeroRowsRead it compares is 0 in every column
-// (a RoPE sin table's at position 0, a causal bucket map's first query): rows of zeros may then be
-// rows gathered at that position (a padded batch's ids clamped to 0), or nothing is known (true).
-bool referenceHasZeroRow(const TableReference &reference, std::int64_t rows)
+// Whether a row of `reference` among the first kMostZeroRowsRead it compares holds `value` in every
+// column (a RoPE sin table's zeros at position 0, its cos table's ones, a causal bucket map's first
+// query): rows of that value may then be rows gathered at that position (a padded batch's ids
+// clamped to 0), or nothing is known (true).
+bool referenceHasRowOf(const TableReference &reference, std::int64_t rows, float value)
 {
     constexpr std::int64_t kChunk = 256;
     const std::int64_t cols = reference.cols(), most = std::min(rows, kMostZeroRowsRead);
     if (rows > kMostZeroRowsRead || cols < 1)
         return true;
+    const float near = 1e-6f * std::max(1.0f, std::fabs(value));
     RowMatrixXf chunk(kChunk, cols);
     for (std::int64_t r0 = 0; r0 < most; r0 += kChunk) {
         const std::int64_t count = std::min(kChunk, most - r0);
         reference.fill({r0, count, 0, cols}, chunk.topRows(count));
         for (std::int64_t r = 0; r < count; ++r)
-            if (reference.compared(r0 + r) && chunk.row(r).cwiseAbs().maxCoeff() == 0.0f)
+            if (reference.compared(r0 + r) && (chunk.row(r).array() - value).abs().maxCoeff() <= near)
                 return true;
     }
     return false;
+}
+
+// Deviating rows, and only they, that hold one value in every cell other than zeros no reference row
+// holds (0.5 throughout, a cos cache's ones, a sin cache's zeros away from position 0): rows
+// overwritten with a constant (a cache initialised with torch.ones or a fill and never written
+// there), cells-overwritten, the rows named. Where the reference holds that row at one position
+// (position 0's), an id clamped there gives it too: declared, still cells-overwritten (the rows'
+// neighbours hold their own positions, as no reset of the ids leaves them; runs of rows at the table's
+// ends, a padded batch's, are left), said; undeclared, left.
+void nameConstantRows(TableMatch &match, float value, bool atSomePosition, const QString &rows, bool referenceGiven)
+{
+    if (atSomePosition && !referenceGiven)
+        return;
+    match.notes.prepend(match.diagnosis);
+    match.mistakes = {CheckMistakes::kCellsOverwritten};
+    match.diagnosis = u"the table is %1 but for %2, which hold %3 in every cell, one value throughout: %4 (a "
+                      "buffer filled with a constant and never written there, or rows a cache overwrote)"_s.arg(
+                          match.referenceText, rows, NumberText::compact(double(value), 6),
+                          atSomePosition ? u"the reference's row at one position holds it too (position 0's), "
+                                           "so an id clamped there gives such a row, yet the rows around it hold "
+                                           "their own positions"_s
+                                         : u"no computation of it gives such a row at any position"_s);
 }
 
 // A table whose deviating rows, and only they, hold 0 in every cell, where no row of the
@@ -172,17 +197,29 @@ void nameZeroRows(TableMatch &match, const TableRows &table, const Verification 
         return;
     std::vector<float> row(std::size_t(std::max<std::int64_t>(table.cols(), 1)));
     QString error;
+    std::optional<float> held; // the one value every cell of the deviating rows holds
     for (const RowRuns::Run &run : runs.runs) {
         for (std::int64_t k = 0; k < run.count; ++k) {
             if (!table.read(run.first + k * run.step, 1, row.data(), error))
                 return;
-            if (std::any_of(row.begin(), row.end(), [](float x) { return x != 0.0f; }))
+            const float first = held.value_or(row.front());
+            if (!std::isfinite(first) || std::any_of(row.begin(), row.end(), [first](float x) { return x != first; }))
                 return;
+            held = first;
         }
     }
-    if (referenceHasZeroRow(*match.reference, table.rows()))
-        return;
+    const float value = held.value_or(0.0f);
+    const bool atSomePosition = referenceHasRowOf(*match.reference, table.rows(), value);
     const QString rows = DeviationRegion::rowWords(runs, v.deviatingRows, v.comparedRows, table.rows());
+    if (value != 0.0f || atSomePosition) {
+        // Rows at position 0's value at the table's ends are a padded batch's ids clamped there.
+        const bool interior = std::all_of(runs.runs.begin(), runs.runs.end(), [&](const RowRuns::Run &run) {
+            return run.first > 0 && run.last() < table.rows() - 1 && run.step <= 1;
+        });
+        if (!atSomePosition || interior)
+            nameConstantRows(match, value, atSomePosition, rows, referenceGiven);
+        return;
+    }
     const bool framedByReading = readAs && readAs->verdict == CheckVerdict::Correct && readAs->reference
         && readAs->family && readAs->family == match.family
         && std::all_of(runs.runs.begin(), runs.runs.end(), [&](const RowRuns::Run &run) {

@@ -91,7 +91,8 @@ HelpPage checkHelp()
             "angles were formed in half precision is half-precision-angles, with the stages rounded and their "
             "dtype (the exponents 2i/d, rope_theta, the power rope_theta^(2i/d) or the division by it, "
             "inv_freq, the positions, their product; a sinusoid's positions or timesteps) and the first "
-            "position past the rounding; a cache merely held in bf16 or fp16 is correct. A deviation "
+            "position past the rounding; undeclared, the base is read from the slow pairs (whose angles the "
+            "half format keeps) and said as read. A cache merely held in bf16 or fp16 is correct. A deviation "
             "nothing explains says so (no parameter of the family explains it) and where its cells lie: "
             "which rows (a block, every odd row) and which columns."_s.arg(TableCheck::mistakeIds().join(u", "_s)))
         .paragraph(u"Besides a table, %1. A vector is read as RoPE's inv_freq (the published models' vectors "

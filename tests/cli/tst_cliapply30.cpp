@@ -83,7 +83,9 @@ private slots:
 
     // A decode step's query [B, H, 1, D] (and [B, H, 2, D]) at the cache's length: compared at its
     // --position-ids with the reference declared; at another position, position-offset; with nothing
-    // declared, unknown, the row's limits said. It was refused "at least 3 positions".
+    // declared, unknown, the row's limits said. It was refused "at least 3 positions". Two rows with
+    // no ids and the reference declared are judged as three or more are: at p, p + 1 a window of the
+    // sequence, correct with its positions said; `step` apart, their positions out of order.
     void decodeStep_data()
     {
         QTest::addColumn<qint64>("length");
@@ -91,11 +93,21 @@ private slots:
         QTest::addColumn<bool>("declared");
         QTest::addColumn<QString>("verdict");
         QTest::addColumn<QString>("mistake");
-        QTest::newRow("one row at its id") << qint64(1) << 37.0 << true << u"correct"_s << QString();
-        QTest::newRow("one row one short") << qint64(1) << 36.0 << true << u"mistake"_s << u"position-offset"_s;
-        QTest::newRow("one row undeclared") << qint64(1) << 37.0 << false << u"unknown"_s << QString();
-        QTest::newRow("two rows at their ids") << qint64(2) << 37.0 << true << u"correct"_s << QString();
-        QTest::newRow("two rows one ahead") << qint64(2) << 38.0 << true << u"mistake"_s << u"position-offset"_s;
+        QTest::addColumn<bool>("withIds");
+        QTest::addColumn<qint64>("step"); // the positions' step from row to row
+        QTest::newRow("one row at its id") << qint64(1) << 37.0 << true << u"correct"_s << QString() << true << 1ll;
+        QTest::newRow("one row one short") << qint64(1) << 36.0 << true << u"mistake"_s << u"position-offset"_s << true
+                                           << 1ll;
+        QTest::newRow("one row undeclared") << qint64(1) << 37.0 << false << u"unknown"_s << QString() << true << 1ll;
+        QTest::newRow("two rows at their ids") << qint64(2) << 37.0 << true << u"correct"_s << QString() << true << 1ll;
+        QTest::newRow("two rows one ahead") << qint64(2) << 38.0 << true << u"mistake"_s << u"position-offset"_s
+                                            << true << 1ll;
+        QTest::newRow("two rows, no ids, 37..38") << qint64(2) << 37.0 << true << u"correct"_s << QString() << false
+                                                  << 1ll;
+        QTest::newRow("two rows, no ids, 37 and 40")
+            << qint64(2) << 37.0 << true << u"mistake"_s << u"positions-out-of-order"_s << false << 3ll;
+        QTest::newRow("two rows, no ids, undeclared") << qint64(2) << 37.0 << false << u"unknown"_s << QString()
+                                                      << false << 1ll;
     }
     void decodeStep()
     {
@@ -104,16 +116,22 @@ private slots:
         QFETCH(bool, declared);
         QFETCH(QString, verdict);
         QFETCH(QString, mistake);
+        QFETCH(bool, withIds);
+        QFETCH(qint64, step);
         constexpr std::int64_t heads = 4, dim = 32;
         const std::vector<double> x = normal(std::size_t(heads * length * dim), 30);
         std::vector<double> y(x.size());
         for (std::int64_t h = 0; h < heads; ++h)
             for (std::int64_t l = 0; l < length; ++l)
-                turn(x, y, h * length + l, dim, turnedAt + double(l), defaultRope(dim));
+                turn(x, y, h * length + l, dim, turnedAt + double(step * l), defaultRope(dim));
         std::vector<double> at;
         for (std::int64_t l = 0; l < length; ++l)
             at.push_back(37.0 + double(l));
-        QStringList flags {u"--position-ids"_s, ids(at)};
+        QStringList flags;
+        if (withIds)
+            flags += {u"--position-ids"_s, ids(at)};
+        else // the ids' count says which axis holds the heads; without them, --apply-heads
+            flags += {u"--apply-heads"_s, QString::number(heads)};
         if (declared)
             flags += {u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s};
         const CliCheck::Checked run = apply({1, heads, length, dim}, x, y, flags);
@@ -124,6 +142,14 @@ private slots:
         if (!declared)
             QVERIFY2(run.diagnosis().contains(u"cannot tell the frequencies from the position"_s),
                      qPrintable(run.shown));
+        if (!withIds && verdict == u"correct"_s) { // the window read: rows 0..1 at 37..38
+            const QJsonObject head = run.json[u"heads"_s].toArray().at(0).toObject();
+            const QJsonArray runs = head[u"positions"_s].toArray();
+            const QJsonArray first = runs.at(0).toArray(); // [row, position, count]
+            const bool read = runs.size() == 1 && first.at(0).toInt() == 0 && first.at(1).toInt() == 37
+                && first.at(2).toInt() == 2 && head[u"position_offset"_s].toInt() == 37;
+            QVERIFY2(read, qPrintable(run.shown));
+        }
     }
 
     // A batched decode step whose other rows the kernel never wrote (ml-explore/mlx#3494: Y 0 there):

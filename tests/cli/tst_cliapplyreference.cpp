@@ -159,10 +159,10 @@ private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
     // sgl-project/sglang-jax#1472 (fixed by #1473): inv_freq cast to bfloat16 before positions *
-    // inv_freq, Qwen3-8B's rope_theta 1e6. Its angles are no RoPE frequencies the search reads, so
-    // undeclared the rotation is unknown; against the declared reference it is half-precision-angles,
-    // as the cos table of the same bug is, one head [L, D] (by flags, by the preset) and two of
-    // [B, H, L, D]. The fix is correct. Each its own function: a search of angles that are no RoPE's
+    // inv_freq, Qwen3-8B's rope_theta 1e6. Its angles are no RoPE frequencies the search reads; against
+    // the declared reference it is half-precision-angles, as the cos table of the same bug is, one head
+    // [L, D] (by flags, by the preset) and two of [B, H, L, D], the stage and its dtype said. Undeclared
+    // it is named as that cos table is undeclared, the base read from its slow pairs. The fix is correct. Each its own function: a search of angles that are no RoPE's
     // takes its time. Under a sanitizer CI's run takes the preset's (one search; the three take most
     // of the test's time, 230 s under ASan in CI), the long variant (tst_cliapplyreference_long, by
     // hand) the flags' and the heads'.
@@ -173,6 +173,12 @@ private slots:
         const Run bug = apply(heads(bfloat16Inv(), 1, 1, kHalfLength), one, qwen3Flags());
         QVERIFY2(bug.exit == 1 && bug.mistakes().contains(u"half-precision-angles"_s), qPrintable(bug.shown));
         QVERIFY2(bug.json[u"diagnosis"_s].toString().contains(u"bfloat16"_s), qPrintable(bug.shown));
+        const Run undeclared = apply(heads(bfloat16Inv(), 1, 1, kHalfLength), one, {});
+        QVERIFY2(undeclared.exit == 1 && undeclared.mistakes() == QStringList {u"half-precision-angles"_s},
+                 qPrintable(undeclared.shown));
+        const QString said = undeclared.json[u"diagnosis"_s].toString();
+        QVERIFY2(said.contains(u"rope_theta 1000000"_s) && said.contains(u"inv_freq rounded to bfloat16"_s),
+                 qPrintable(undeclared.shown));
         const Run fix = apply(heads(defaultInv(1e6), 1, 1, kHalfLength), one, qwen3Flags());
         QVERIFY2(fix.exit == 0, qPrintable(fix.shown));
     }

@@ -184,6 +184,54 @@ private slots:
         QVERIFY2(o[u"exit"_s].toInt() == 0 && o[u"verdict"_s].toString() == u"correct"_s, qPrintable(shown(o)));
     }
 
+    void halfAnglesUndeclared_data()
+    {
+        QTest::addColumn<qint64>("rows");
+        QTest::addColumn<qint64>("dim");
+        QTest::addColumn<float>("theta");
+        QTest::addColumn<bool>("bfloat16");
+        QTest::addColumn<unsigned>("stages");
+        QTest::addColumn<QString>("verdict");
+        // transformers#25681 (Llama's cache after model.half()), candle's bf16 RotaryEmbedding::new.
+        QTest::newRow("bfloat16 angles, theta 10000")
+            << qint64(512) << qint64(64) << 10000.0f << true << unsigned(InvFreq | Positions | Product | Output)
+            << u"mistake"_s;
+        QTest::newRow("float16 angles, theta 500000, cos in float32")
+            << qint64(1024) << qint64(128) << 500000.0f << false << unsigned(InvFreq | Positions | Product)
+            << u"mistake"_s;
+        QTest::newRow("float32 angles, cos to bfloat16")
+            << qint64(512) << qint64(64) << 10000.0f << true << unsigned(Output) << u"correct"_s;
+        QTest::newRow("float32 angles, cos to float16")
+            << qint64(1024) << qint64(128) << 500000.0f << false << unsigned(Output) << u"correct"_s;
+    }
+    // Nothing declared: the base read from the slow pairs (whose angles the half format keeps within
+    // its rounding), said as read, and the half pipeline named; the correct line stays correct.
+    void halfAnglesUndeclared()
+    {
+        QFETCH(qint64, rows);
+        QFETCH(qint64, dim);
+        QFETCH(float, theta);
+        QFETCH(bool, bfloat16);
+        QFETCH(unsigned, stages);
+        QFETCH(QString, verdict);
+        const QString file = m_files.written(rows, dim, [&](qint64 p, qint64 j) {
+            return ropeCell(p, j, dim, theta, stages, bfloat16 ? toBFloat16 : toFloat16);
+        });
+        QVERIFY(!file.isEmpty());
+        const QJsonObject o = CliRun::checked(file, {});
+        QVERIFY2(o[u"verdict"_s].toString() == verdict, qPrintable(shown(o)));
+        if (verdict != u"mistake"_s)
+            return;
+        QCOMPARE(o[u"exit"_s].toInt(), 1);
+        QCOMPARE(o[u"mistakes"_s].toArray(), QJsonArray {u"half-precision-angles"_s});
+        const QString diagnosis = o[u"diagnosis"_s].toString();
+        QVERIFY2(
+            diagnosis.contains(
+                u"nothing declared, the base read from the table: rope_theta %1, which pairs "_s.arg(double(theta))),
+            qPrintable(shown(o)));
+        QVERIFY2(diagnosis.contains(u"the angles were formed in half precision"_s), qPrintable(shown(o)));
+    }
+
     void unexplainedSaysWhere_data()
     {
         QTest::addColumn<QString>("family");

@@ -49,6 +49,8 @@ private slots:
     void zeroRowsNamed_data();
     void zeroRowsNamed();
     void zerosAtPositionZeroAreNoOverwrite();
+    void constantRowsNamed_data();
+    void constantRowsNamed();
     void learnedWithZeroRowsStaysLearned();
     void aRelativeMapIsNotLearned();
 };
@@ -236,6 +238,49 @@ void TestTableCheckRegions::zerosAtPositionZeroAreNoOverwrite()
         QVERIFY2(!m.diagnosis.contains(u"no computation of it gives"_s), qPrintable(m.diagnosis));
         QVERIFY2(!m.diagnosis.contains(u"which hold 0 in every cell"_s), qPrintable(m.diagnosis));
     }
+}
+
+// Rows in the middle overwritten by one value throughout (a cache filled with a constant, or with
+// torch.ones, and never written there): cells-overwritten, the rows named, not positions read.
+// A value no reference row holds (0.5) is named undeclared too; the value of the reference's row at
+// position 0 (a cos cache's ones, a sin cache's zeros) only against a reference given, since an id
+// clamped to 0 gives that row as well (the rows around it at their own positions said).
+void TestTableCheckRegions::constantRowsNamed_data()
+{
+    QTest::addColumn<bool>("cosine");
+    QTest::addColumn<double>("value");
+    QTest::addColumn<std::int64_t>("first");
+    QTest::addColumn<std::int64_t>("count");
+    QTest::addColumn<bool>("undeclaredNamed");
+    QTest::newRow("cos, 3 rows of 0.5") << true << 0.5 << std::int64_t(100) << std::int64_t(3) << true;
+    QTest::newRow("cos, 4 rows of ones") << true << 1.0 << std::int64_t(120) << std::int64_t(4) << false;
+    QTest::newRow("sin, one row of zeros") << false << 0.0 << std::int64_t(150) << std::int64_t(1) << false;
+}
+
+void TestTableCheckRegions::constantRowsNamed()
+{
+    QFETCH(bool, cosine);
+    QFETCH(double, value);
+    QFETCH(std::int64_t, first);
+    QFETCH(std::int64_t, count);
+    QFETCH(bool, undeclaredNamed);
+    const RowMatrixXf t = table(256, kCols, [&](std::int64_t p, std::int64_t j) {
+        if (p >= first && p < first + count)
+            return value;
+        const double angle = double(p) * std::pow(10000.0, -2.0 * double(j % (kCols / 2)) / double(kCols));
+        return cosine ? std::cos(angle) : std::sin(angle);
+    });
+    const QString where = count == 1 ? u"row %1 (1 of 256)"_s.arg(first)
+                                     : u"rows %1..%2 (%3 of 256)"_s.arg(first).arg(first + count - 1).arg(count);
+    const TableMatch given = streamed(t, true);
+    QCOMPARE(given.verdict, CheckVerdict::Mistake);
+    QCOMPARE(given.mistakes, QStringList {u"cells-overwritten"_s});
+    QVERIFY2(given.diagnosis.contains(where + u", which hold %1 in every cell"_s.arg(value)),
+             qPrintable(given.diagnosis));
+    const TableMatch undeclared = streamed(t, false);
+    QCOMPARE(undeclared.verdict, CheckVerdict::Mistake);
+    QCOMPARE(undeclared.mistakes.contains(u"cells-overwritten"_s), undeclaredNamed);
+    QVERIFY2(!undeclared.mistakes.contains(u"positions-out-of-order"_s), qPrintable(undeclared.diagnosis));
 }
 
 void TestTableCheckRegions::learnedWithZeroRowsStaysLearned()

@@ -230,14 +230,19 @@ bool identifyFrequencies(Result &result, const AnglesRows &angles, const Reading
     asRope.params.rope.layout = RopeLayout::Half;
     auto identified = TableCheck::identify(angles, asRope);
     const TableMatch *m = std::get_if<TableMatch>(&identified);
-    if (!m || !m->params || m->family != Encoding::Rope) {
+    // Angles formed in half precision read at their slow pairs' base: the exact RoPE there places no
+    // row past the rounding, so no frequencies are read (the reference declared names the stages).
+    const bool half = m && m->mistakes.contains(CheckMistakes::kHalfPrecisionAngles);
+    if (!m || !m->params || m->family != Encoding::Rope || half) {
+        result.halfAnglesRead = half ? m->diagnosis : QString();
         result.diagnosis = u"Y is X turned pair by pair (%1 pairs), but its angles are no RoPE frequencies at "
                            "positions the check can read"_s.arg(
                                r.geometry.rotation == RopeLayout::Half ? u"half"_s : u"interleaved"_s);
         result.notes.append(u"the angles as a RoPE cos table: "_s + (m ? m->diagnosis : std::get<QString>(identified)));
-        result.notes.append(u"a multimodal RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) turns each pair by the id of its "
-                            "axis, t, h or w, so its image and video rows are at no single position: declared as "
-                            "M-RoPE, the check reads each row's three ids"_s);
+        if (!half)
+            result.notes.append(u"a multimodal RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) turns each pair by the id of "
+                                "its axis, t, h or w, so its image and video rows are at no single position: "
+                                "declared as M-RoPE, the check reads each row's three ids"_s);
         return false;
     }
     // The attention factor as the identification reads it (the type's, where the median is within
@@ -328,6 +333,10 @@ bool identifyAt(Result &result, const RowMatrixXf &x, const RowMatrixXf &y, cons
         result = std::move(asGiven);
         return true;
     }
+    if (!asGiven.halfAnglesRead.isEmpty()) { // read as angles formed in half precision at rows' index
+        result = std::move(asGiven);
+        return false;
+    }
     // Rows after a cache (a decode step's, a later chunk's, at p0..p0+n-1): their angles less the
     // first told row's are a table at 0..n-1, read at any p0; each row's own position is read after.
     const auto origin = relative ? ApplyAfterCache::firstToldRow(x, y, r, u) : std::nullopt;
@@ -404,6 +413,7 @@ void unidentified(Result &result, const RowMatrixXf &x, const RowMatrixXf &y, co
     ApplyTwice::name(result, x, y, r, u, declared);
     ApplyDeclaredAngles::nameResult(result, x, y, r, u, declared);
     ApplyLengths::name(result, x, y, r, u, declared); // still unnamed: pairs that change length
+    ApplyDeclaredAngles::nameHalfRead(result, declared);
 }
 
 std::variant<Result, QString> checkAsGiven(const RowMatrixXf &x, const RowMatrixXf &y, const Declared &declared)
@@ -565,7 +575,8 @@ std::variant<Result, QString> check(const RowMatrixXf &x, const RowMatrixXf &y, 
 {
     auto given = checkAsGiven(x, y, declared);
     const Result *read = std::get_if<Result>(&given);
-    if (!read || !declared.undoQuarterTurn || read->rotaryDim < 2 || (read->params && 2 * unreadRows(*read) < x.rows()))
+    if (!read || !declared.undoQuarterTurn || read->rotaryDim < 2 || (read->params && 2 * unreadRows(*read) < x.rows())
+        || !read->halfAnglesRead.isEmpty())
         return given;
     Declared again = declared;
     again.undoQuarterTurn = false;

@@ -46,6 +46,9 @@ struct Result : ApplyPairs::Outcome
     QString correctAgainst; // the published form the frequencies are, or empty
     std::vector<PositionRun> positions;
     std::optional<std::int64_t> positionOffset; // every row r at position r + offset
+    // The angles read as a RoPE cos table undeclared, formed in half precision at the base their slow
+    // pairs give (RopeHalfAnglesRead): that table check's words; no frequencies are read from them.
+    QString halfAnglesRead;
 };
 
 struct Declared

@@ -163,4 +163,15 @@ bool nameReadRows(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMat
     return nameResult(result, xs, ys, r, u, read);
 }
 
+void nameHalfRead(ApplyCheck::Result &result, const ApplyCheck::Declared &declared)
+{
+    if (result.halfAnglesRead.isEmpty() || declared.reference || !declared.ids.empty() || !result.mistakes.isEmpty())
+        return;
+    const QString words = u"Y's angles, read as a RoPE cos table of its rows at their index: "_s + result.halfAnglesRead;
+    result.notes.removeAll(u"the angles as a RoPE cos table: "_s + result.halfAnglesRead);
+    result.verdict = CheckVerdict::Mistake;
+    result.mistakes.append(CheckMistakes::kHalfPrecisionAngles);
+    result.diagnosis = words;
+}
+
 } // namespace posenc::ApplyDeclaredAngles

@@ -52,4 +52,9 @@ bool nameResult(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatri
 bool nameReadRows(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y, const ApplyPairs::Reading &r,
                   double u, const ApplyCheck::Declared &declared, const std::vector<std::int64_t> &positions);
 
+// Nothing declared and nothing named, rows at their index: angles the undeclared table check read as
+// formed in half precision (ApplyCheck::Result::halfAnglesRead) are named half-precision-angles as
+// that cos table is, its words the diagnosis.
+void nameHalfRead(ApplyCheck::Result &result, const ApplyCheck::Declared &declared);
+
 } // namespace posenc::ApplyDeclaredAngles

@@ -137,6 +137,21 @@ void read(ApplyCheck::Result &result, const RowMatrixXf &x, const RowMatrixXf &y
     const QString turnedWords = u"Y is X turned by the reference declared (%1) at position%2 %3, %4"_s.arg(
         referenceWords(reference), rows == 1 ? QString() : u"s"_s, at.join(u", "_s),
         ApplyPairs::layoutWords(result.rotation));
+    if (ids.empty() && rows == 2 && positions[1] != positions[0]) {
+        // Two rows of one sequence at positions read with the reference, judged as more rows are
+        // (ApplyCheck::positionLines): at p, p + 1 a window of the sequence, its positions said, not
+        // judged (rows after a cache of p tokens: a chunk's two); else the positions out of order.
+        const QString line = ApplyCheck::positionLines(result, positions);
+        if (!line.isEmpty()) {
+            lines.append(line);
+            ApplyPairs::concludeMistakes(result, lines, QString());
+            return;
+        }
+        result.verdict = CheckVerdict::Correct;
+        result.correctAgainst = u"the reference declared: "_s + referenceWords(reference);
+        result.diagnosis = turnedWords;
+        return;
+    }
     if (ids.empty()) {
         result.verdict = CheckVerdict::Unknown;
         result.diagnosis = turnedWords

@@ -149,7 +149,8 @@ ApplyHypothesis hypothesis()
           "Every pair turned at one frequency (inv_freq's exponent lost, base^0 = 1: LeetCUDA#289) shows no "
           "table's layout: unknown, said, undeclared; rope-frequencies-equal against a declared reference. One or "
           "two rows (a decode step's [B, H, 1, D]) tell no frequencies: unknown undeclared; against a declared "
-          "reference each row's position is compared with its --position-ids (position-offset)"_s;
+          "reference each row's position is compared with its --position-ids (position-offset); two rows without ids "
+          "as more rows are: at p, p + 1 a window said, else positions-out-of-order"_s;
     apply.rowBytes = 8.0; // a position
     apply.widthKey = u"head-dim"_s;
     apply.declares = {u"rope-layout"_s};

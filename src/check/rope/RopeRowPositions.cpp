@@ -439,6 +439,18 @@ std::optional<Named> name(const TableEvidence &e, const RopeFit::Hypothesis &cor
                              .arg(first + e.rows());
         return same;
     }
+    // Single rows read at position 0 inside the table, every other row at its own with the list the
+    // reference takes: rows of position 0's value throughout (a cos cache's ones, a sin cache's zeros)
+    // overwritten, not ids (no reset of the ids leaves the next row at its own position); the stream
+    // names them (cells-overwritten). Where LongRoPE's other list turns some rows, the row at 0 sits
+    // where an index crossed between the lists (vllm#27414: cat(short_cache, long_cache) indexed at
+    // p + original, row `original` the long cache's position 0): positions, named below with the lists.
+    const bool zeroRowsInside = std::all_of(r.begin(), r.end(), [&](const Region &g) {
+        return g.list == kUnread || (g.position == g.row && g.list <= 0)
+            || (g.position + first == 0 && g.count == 1 && g.row > 0 && g.row + 1 < e.rows());
+    });
+    if (zeroRowsInside)
+        return std::nullopt;
     const Offset common = commonOffset(r);
     const std::int64_t unread
         = std::accumulate(r.begin(), r.end(), std::int64_t(0),

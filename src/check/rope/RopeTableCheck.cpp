@@ -10,6 +10,7 @@
 #include "check/rope/RopeFunctionReplaced.h"
 #include "check/rope/RopeHalfCache.h"
 #include "check/rope/RopeHalfAngles.h"
+#include "check/rope/RopeHalfAnglesRead.h"
 #include "check/rope/RopeInvFreq.h"
 #include "check/rope/RopeRegionFactor.h"
 #include "check/rope/RopeLongRopeForms.h"
@@ -285,25 +286,11 @@ QString nearestPublished(const Params &p)
                                                 NumberText::exact(nearest->params.rope.theta));
 }
 
-// A value's rounding relative to 1 in the table's format: what a column that never turns may move by.
-double identityTolerance(const TableEvidence &e)
-{
-    switch (e.format) {
-    case ValueFormat::Float32:
-        return 0x1p-23 + e.table.textRounding();
-    case ValueFormat::Float16:
-        return 0x1p-10 + e.table.textRounding();
-    case ValueFormat::BFloat16:
-        return 0x1p-7 + e.table.textRounding();
-    }
-    return 0x1p-23;
-}
-
 // A proportional table whose identity pairs sit elsewhere than HF puts them: fitted with its
 // columns moved to HF's places, named against HF's table (RopeZeroPairs).
 std::optional<TableCandidate> misplacedZeroPairs(const TableEvidence &e)
 {
-    const auto placement = RopeZeroPairs::misplaced(e.sample, e.framing, identityTolerance(e));
+    const auto placement = RopeZeroPairs::misplaced(e.sample, e.framing, RopeZeroPairs::identityTolerance(e.format, e.table.textRounding()));
     if (!placement)
         return std::nullopt;
     const TableSample moved = RopeZeroPairs::inHfOrder(e.sample, *placement);
@@ -382,15 +369,20 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     if (auto moved = RopeRowPositions::fromLeadingRows(e, found, leadingFit,
                                                        [&](const RopeFit::Fit &f) { return matchOf(e, f); }))
         return moved;
+    // Unclaimed: zero pairs elsewhere than HF's, or angles formed in half precision (RopeHalfAnglesRead).
+    const auto unclaimed = [&e, &layout]() {
+        auto other = misplacedZeroPairs(e);
+        return other ? other : RopeHalfAnglesRead::read(e, *layout, [&e](const RopeFit::Fit &f) { return matchOf(e, f); });
+    };
     if (!found)
-        return misplacedZeroPairs(e);
+        return unclaimed();
     TableCandidate c;
     c.compared = found->score.compared;
     c.bad = found->bad();
     c.claims = explains(c.compared, c.bad);
     if (!c.claims) {
-        if (auto misplaced = misplacedZeroPairs(e))
-            return misplaced;
+        if (auto other = unclaimed())
+            return other;
         if (mostlyEquals(c.compared, c.bad))
             c.partial = matchOf(e, *found);
         return c;

@@ -159,4 +159,17 @@ QString diagnosis(const Placement &p, std::int64_t cols)
                                                   hf.arg(CheckDiagnosis::indexSet(p.hfIdentity, cols, u"column"_s)));
 }
 
+double identityTolerance(ValueFormat format, double textRounding)
+{
+    switch (format) {
+    case ValueFormat::Float32:
+        return 0x1p-23 + textRounding;
+    case ValueFormat::Float16:
+        return 0x1p-10 + textRounding;
+    case ValueFormat::BFloat16:
+        return 0x1p-7 + textRounding;
+    }
+    return 0x1p-23;
+}
+
 } // namespace posenc::RopeZeroPairs

@@ -37,6 +37,9 @@ struct Placement
 // `tolerance` is a value's rounding relative to 1.
 std::optional<Placement> misplaced(const TableSample &sample, const RowFraming &framing, double tolerance);
 
+// A value's rounding relative to 1 in `format` (and the text's): what a column that never turns may move by.
+double identityTolerance(ValueFormat format, double textRounding);
+
 // The sample with its columns moved to HF's places.
 TableSample inHfOrder(const TableSample &sample, const Placement &placement);
 
