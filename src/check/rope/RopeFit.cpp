@@ -346,46 +346,6 @@ std::optional<Measured> measure(const FitInput &input, RopeLayout layout)
 
 } // namespace
 
-std::vector<double> reversedLlama3(const Params &params, ScalingMistake mistake)
-{
-    // modeling_rope_utils.py, _compute_llama3_parameters, with the bands' roles exchanged or the
-    // smooth factor reversed.
-    const RopeFrequencies::Table t = RopeFrequencies::table(params);
-    const RopeParams &rope = params.rope;
-    const double factor = rope.factor.value_or(1.0);
-    const double original = double(rope.originalMaxLen.value_or(1));
-    const double low = rope.lowFreqFactor, high = rope.highFreqFactor;
-    std::vector<double> w(t.invBefore.size());
-    for (std::size_t i = 0; i < w.size(); ++i) {
-        const double inv = t.invBefore[i];
-        const double wavelength = 2.0 * std::numbers::pi / inv;
-        const bool exchanged = mistake == ScalingMistake::BandsExchanged;
-        if (wavelength < original / high)
-            w[i] = exchanged ? inv / factor : inv;
-        else if (wavelength > original / low || low == high)
-            w[i] = exchanged ? inv : inv / factor;
-        else {
-            const double smooth = 1.0 - (original / wavelength - low) / (high - low);
-            w[i] = (1.0 - smooth) * inv / factor + smooth * inv;
-        }
-    }
-    return w;
-}
-
-std::vector<double> reversedYarn(const Params &params)
-{
-    // modeling_rope_utils.py, _compute_yarn_parameters: inv_freq_extrapolation_factor = 1 - ramp,
-    // inv_freq = inv_freq_interpolation * (1 - extrapolation_factor) + inv_freq_extrapolation *
-    // extrapolation_factor. Here the extrapolation factor is the ramp itself: the fast pairs
-    // (ramp 0) divided by the factor, the slow ones (ramp 1) kept.
-    const RopeFrequencies::Table t = RopeFrequencies::table(params);
-    const double factor = params.rope.factor.value_or(1.0);
-    std::vector<double> w(t.invBefore.size());
-    for (std::size_t i = 0; i < w.size(); ++i)
-        w[i] = t.invBefore[i] / factor * (1.0 - t.band[i]) + t.invBefore[i] * t.band[i];
-    return w;
-}
-
 PairReferenceSpec reference(const Hypothesis &h, const RowFraming &framing)
 {
     return reference(h, framing, RopeFrequencies::table(h.params));
@@ -523,6 +483,19 @@ std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<R
         return std::nullopt;
     g_searchesBegun.fetch_add(1, std::memory_order_relaxed);
     RopeSearch search(input, *measured, layout);
+    // The default at the rounding of the fitted theta nearest it, which the loop below tries: a
+    // count no hypothesis past which is the best, where the roundest thetas come first and leave
+    // nearly every cell beyond the tolerance (a theta the fit reads between two round ones).
+    if (!measured->bases.empty()) {
+        const double fitted = measured->fittedBase;
+        const auto nearest = std::min_element(measured->bases.begin(), measured->bases.end(), [&](double a, double b) {
+            return std::fabs(a / fitted - 1.0) < std::fabs(b / fitted - 1.0);
+        });
+        Params p = search.baseParams();
+        p.rope.theta = *nearest;
+        p.rope.type = RopeType::Default;
+        search.boundBy(p);
+    }
     search.tryPublished(published);
     // Pairs that never turn are proportional's tail, or pairs too slow for the table to show: the
     // default type, the simpler, where it explains them as well.

@@ -135,7 +135,9 @@ bool movesAlongDiagonals(const TableSample &sample, double tolerance);
 std::int64_t searchesBegun();
 
 // The best rope hypothesis for a table whose columns repeat as `layout`, the published forms
-// tried first; `declared` is the layout the user said the table has, if any.
+// tried first; `declared` is the layout the user said the table has, if any. Where the fastest
+// pair turns at 1 and no hypothesis leaves at most half the compared cells beyond the tolerance,
+// the fit returned is one whose count stopped past that half (mostlyEquals reads none such).
 std::optional<Fit> fit(const FitInput &input, RopeLayout layout, std::optional<RopeLayout> declared,
                        const std::vector<Published> &published);
 

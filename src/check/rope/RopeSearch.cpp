@@ -80,12 +80,10 @@ RopeSearch::RopeSearch(const FitInput &input, const Measured &measured, RopeLayo
     , m_bestOfType(8)
     , m_scores(input)
 {
-    if (input.readsOneIn > 0) {
-        std::int64_t compared = 0;
-        for (const std::int64_t row : input.sample.rows)
-            compared += input.framing.compared(row) ? input.sample.cols() : 0;
-        m_readsUpTo = compared / input.readsOneIn;
-    }
+    for (const std::int64_t row : input.sample.rows)
+        m_comparedCells += input.framing.compared(row) ? input.sample.cols() : 0;
+    if (input.readsOneIn > 0)
+        m_readsUpTo = m_comparedCells / input.readsOneIn;
 }
 
 bool RopeSearch::roundBest() const
@@ -216,26 +214,35 @@ bool RopeSearch::better(const Fit &x, const Fit &y) const
     return x.score.sumSquares < y.score.sumSquares;
 }
 
-bool RopeSearch::consider(const Params &params, const QString &published, ScalingMistake scaling)
+Hypothesis RopeSearch::hypothesisOf(const Params &params, const RopeFrequencies::Table &table,
+                                     ScalingMistake scaling) const
 {
-    // Cancelled: every search loop ends at its next candidate, as at a fit (identify drops it).
-    if (ScoringCancel::requested())
-        return true;
-    if (!valid(params))
-        return false;
     Hypothesis hyp;
     hyp.params = params;
     hyp.scaling = scaling;
     hyp.cosine = m_measured.cosine;
     hyp.firstPosition = m_measured.firstPosition;
-    // The type's frequencies once: the amplitude's attention factor and every score's reference.
-    const RopeFrequencies::Table table = RopeFrequencies::table(params);
     hyp.amplitude = snappedAmplitude(params, table.attentionFactor);
-    // A fit worse than the best, or past what the caller reads (FitInput::readsOneIn), stops
-    // counting within a few tiles of rows (ScoreStop::AnyTile): it is dropped whatever its count, and
-    // one that is not stopped is counted whole.
-    const std::int64_t bestBad = m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max();
-    std::int64_t stopAfter = std::min(bestBad, m_readsUpTo);
+    return hyp;
+}
+
+void RopeSearch::boundBy(const Params &params)
+{
+    if (ScoringCancel::requested() || !valid(params))
+        return;
+    const RopeFrequencies::Table table = RopeFrequencies::table(params);
+    // Counted whole: the memo gives consider() this score again when the search reaches it.
+    const Fit f = m_scores.evaluate(hypothesisOf(params, table, ScalingMistake::None), table);
+    m_boundBad = std::min(m_boundBad, f.bad());
+}
+
+// The hypothesis's fit counted to `stopAfter` (the best's count, the caller's or boundBy()'s bound,
+// the least). Where the bound is boundBy()'s and the amplitude as measured explains cells the snapped
+// one was stopped at, `cutShort` is set: the choice between them reads the snapped one's count to
+// the best's, and the caller scores again at that bound.
+Fit RopeSearch::scored(const Hypothesis &hyp, const RopeFrequencies::Table &table, std::int64_t stopAfter,
+                       std::int64_t bestBad, bool *cutShort)
+{
     const auto stopped
         = [&](const Fit &x) { return x.score.bad > stopAfter && x.score.badWithFloat32Angles > stopAfter; };
     Fit f = m_scores.evaluate(hyp, table, stopAfter);
@@ -252,6 +259,10 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
         measured.amplitude = measuredAmplitude();
         measured.amplitudeSlack = amplitudeSlack();
         const Fit g = m_scores.evaluate(measured, table, stopAfter);
+        if (cutShort && stopped(f) && !stopped(g)) {
+            *cutShort = true;
+            return f;
+        }
         // A g the caller reads chosen over an f stopped at that bound: f counted to the best's count,
         // as without the bound.
         if (stopAfter < bestBad && stopped(f) && !stopped(g)) {
@@ -268,6 +279,34 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
         if (2 * g.bad() < f.bad() || (g.bad() == f.bad() && f.float32Angles && !g.float32Angles))
             f = g;
     }
+    return f;
+}
+
+bool RopeSearch::consider(const Params &params, const QString &published, ScalingMistake scaling)
+{
+    // Cancelled: every search loop ends at its next candidate, as at a fit (identify drops it).
+    if (ScoringCancel::requested())
+        return true;
+    if (!valid(params))
+        return false;
+    // The type's frequencies once: the amplitude's attention factor and every score's reference.
+    const RopeFrequencies::Table table = RopeFrequencies::table(params);
+    const Hypothesis hyp = hypothesisOf(params, table, scaling);
+    // A fit worse than the best, or past what the caller reads (FitInput::readsOneIn), stops
+    // counting within a few tiles of rows (ScoreStop::AnyTile): it is dropped whatever its count, and
+    // one that is not stopped is counted whole. So does one worse than boundBy()'s hypothesis, which
+    // the search reaches later: the best when it ends is at most that count, which the hypotheses
+    // that pass it never are, and those within it are counted as they would be without it.
+    const std::int64_t bestBad = m_best ? m_best->bad() : std::numeric_limits<std::int64_t>::max();
+    // Past half the compared cells too, where bandedHopeless() cannot read the best's count: no caller
+    // reads a fit that leaves more beyond the tolerance (mostlyEquals), whatever its count.
+    const std::int64_t bound = std::min(bestBad, m_readsUpTo);
+    const std::int64_t tight = std::min(m_boundBad, fastestAtOne() ? m_comparedCells / 2 : m_boundBad);
+    bool cutShort = false;
+    Fit f = bound <= tight ? scored(hyp, table, bound, bestBad, nullptr)
+                           : scored(hyp, table, tight, bestBad, &cutShort);
+    if (cutShort)
+        f = scored(hyp, table, bound, bestBad, nullptr);
     // Past what the caller reads: never the best, whose count the next hypotheses would stop at.
     if (f.bad() > m_readsUpTo)
         return false;
@@ -365,8 +404,14 @@ void RopeSearch::tryBase(double base, bool defaultTried)
 // explain (random angles, a 2-D RoPE table, a wrong rotation in --apply).
 bool RopeSearch::bandedHopeless() const
 {
-    const double fastest = m_measured.theta[0].theta;
-    return m_best && 10 * m_best->bad() > 9 * m_best->score.compared && !(std::fabs(fastest - 1.0) <= 1e-3);
+    // boundBy()'s count too: a best it stopped short of it was as far off when counted whole.
+    const std::int64_t bad = m_best ? std::min(m_best->bad(), m_boundBad) : 0;
+    return m_best && 10 * bad > 9 * m_best->score.compared && !fastestAtOne();
+}
+
+bool RopeSearch::fastestAtOne() const
+{
+    return std::fabs(m_measured.theta[0].theta - 1.0) <= 1e-3;
 }
 
 // Linear: every pair divided by the factor.
@@ -449,34 +494,6 @@ void RopeSearch::tryDynamic()
             }
         }
     }
-}
-
-// Pair `pair`'s frequency refined by Gauss-Newton over every compared row of the sample, from
-// `theta`: the value of A cos(theta p) or A sin(theta p) nearest the column's cells, and how well
-// the cells pin it (float32's rounding over the derivative's norm).
-Frequency RopeSearch::refinedFrequency(std::int64_t pair, double theta, double amplitude) const
-{
-    const std::int64_t column = m_layout == RopeLayout::Half ? pair : 2 * pair;
-    Frequency f {theta, std::numeric_limits<double>::infinity()};
-    for (int step = 0; step < 4; ++step) {
-        double num = 0.0, den = 0.0;
-        for (std::int64_t k = 0; k < m_input.sample.size(); ++k) {
-            const std::int64_t row = m_input.sample.rows[std::size_t(k)];
-            if (!m_input.framing.compared(row))
-                continue;
-            const double p = double(m_measured.firstPosition + row - m_input.framing.firstRow);
-            const double angle = p * f.theta;
-            const double value = amplitude * (m_measured.cosine ? std::cos(angle) : std::sin(angle));
-            const double slope = amplitude * p * (m_measured.cosine ? -std::sin(angle) : std::cos(angle));
-            num += slope * (double(m_input.sample.values(k, column)) - value);
-            den += slope * slope;
-        }
-        if (!(den > 0.0))
-            return m_measured.theta[std::size_t(pair)];
-        f.theta += num / den;
-        f.sigma = (0x1p-23 * amplitude + m_input.textRounding) / std::sqrt(den);
-    }
-    return f;
 }
 
 void RopeSearch::tryRoundedPositions()

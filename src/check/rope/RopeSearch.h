@@ -43,12 +43,18 @@ public:
     bool matched() const { return m_best && m_best->bad() == 0 && !m_best->float32Angles; }
     // Whether the best fit's theta and factor have the few digits a config writes.
     bool roundBest() const;
+    // A rope table of the sample's rows and width, in the search's layout, default type.
+    Params baseParams() const;
 
     // Scores the parameters (skipped when not valid) and keeps them if best; `published` names
     // the published form they are. Whether they explain every sampled cell with exact angles, or
     // the identify step was cancelled (ScoringCancel), which ends the search as well.
     bool consider(const Params &params, const QString &published = {}, ScalingMistake scaling = ScalingMistake::None);
 
+    // Scores the default at `params` as consider() would, for the search to reach later (fit() gives
+    // the rounding of the fitted rope_theta nearest it): its count bounds the best's when the search
+    // ends, and every hypothesis stops counting past it (docs/ARCHITECTURE.md, Checking a table).
+    void boundBy(const Params &params);
     void tryPublished(const std::vector<Published> &published);
     // Default (unless `defaultTried`: tryDefault(base) tried it, and it did not match), linear, and
     // the banded types (llama3, yarn) at rope_theta `base`.
@@ -74,7 +80,6 @@ private:
 
     // `value` as a config writes it: its fewest digits, or float32's nearest value of them.
     static double snapped(double value, double within);
-    Params baseParams() const;
     double snappedAmplitude(const Params &params, double typeFactor) const;
     double roundAmplitude() const;
     double measuredAmplitude() const;
@@ -85,12 +90,17 @@ private:
     // part in 10^5, or a few units of float16's or bfloat16's rounding.
     double amplitudeWithin() const;
     bool better(const Fit &x, const Fit &y) const;
+    Hypothesis hypothesisOf(const Params &params, const RopeFrequencies::Table &table, ScalingMistake scaling) const;
+    Fit scored(const Hypothesis &hyp, const RopeFrequencies::Table &table, std::int64_t stopAfter, std::int64_t bestBad,
+               bool *cutShort);
     std::vector<double> ratios(double base) const;
     double largestRatio(double base) const;
     void tryLinear(const Params &p);
     void tryBanded(const Params &p);
     // Whether no llama3 or yarn reading can be near (tryBase skips them).
     bool bandedHopeless() const;
+    // Whether the sample's fastest pair turns at 1 radian a position, as every type but linear keeps it.
+    bool fastestAtOne() const;
     void tryReversedLlama3(const Params &p, double factor);
     void tryReversedYarn(const Params &p, double factor);
     void tryYarnRamp(const Params &p, const std::vector<std::int64_t> &originals);
@@ -115,6 +125,9 @@ private:
     ScoreMemo m_scores;
     // The most cells beyond the tolerance at which the caller reads a fit (FitInput::readsOneIn).
     std::int64_t m_readsUpTo = std::numeric_limits<std::int64_t>::max();
+    // The count of boundBy()'s hypothesis: no hypothesis past it is counted further.
+    std::int64_t m_boundBad = std::numeric_limits<std::int64_t>::max();
+    std::int64_t m_comparedCells = 0; // the cells a score compares
 };
 
 } // namespace posenc::RopeFit

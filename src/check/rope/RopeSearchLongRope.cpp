@@ -174,4 +174,32 @@ double RopeSearch::longRopeFactor(std::int64_t pair, double base, double amplitu
     return ratio;
 }
 
+// Pair `pair`'s frequency refined by Gauss-Newton over every compared row of the sample, from
+// `theta`: the value of A cos(theta p) or A sin(theta p) nearest the column's cells, and how well
+// the cells pin it (float32's rounding over the derivative's norm).
+Frequency RopeSearch::refinedFrequency(std::int64_t pair, double theta, double amplitude) const
+{
+    const std::int64_t column = m_layout == RopeLayout::Half ? pair : 2 * pair;
+    Frequency f {theta, std::numeric_limits<double>::infinity()};
+    for (int step = 0; step < 4; ++step) {
+        double num = 0.0, den = 0.0;
+        for (std::int64_t k = 0; k < m_input.sample.size(); ++k) {
+            const std::int64_t row = m_input.sample.rows[std::size_t(k)];
+            if (!m_input.framing.compared(row))
+                continue;
+            const double p = double(m_measured.firstPosition + row - m_input.framing.firstRow);
+            const double angle = p * f.theta;
+            const double value = amplitude * (m_measured.cosine ? std::cos(angle) : std::sin(angle));
+            const double slope = amplitude * p * (m_measured.cosine ? -std::sin(angle) : std::cos(angle));
+            num += slope * (double(m_input.sample.values(k, column)) - value);
+            den += slope * slope;
+        }
+        if (!(den > 0.0))
+            return m_measured.theta[std::size_t(pair)];
+        f.theta += num / den;
+        f.sigma = (0x1p-23 * amplitude + m_input.textRounding) / std::sqrt(den);
+    }
+    return f;
+}
+
 } // namespace posenc::RopeFit
