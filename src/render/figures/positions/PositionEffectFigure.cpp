@@ -31,6 +31,20 @@ const QColor kEffectTemperature(0, 158, 115);
 const QColor kEffectChunk(86, 180, 233);
 const QColor kEffectPaddingShade(150, 150, 150, 70);
 
+// The least of the bands' lower ends and `least`, the most of their upper ends and `most`.
+std::pair<double, double> bandsExtent(const QList<const PositionEffectData::Band *> &bands, double least, double most)
+{
+    for (const auto *band : bands) {
+        for (const double v : band->lo)
+            if (std::isfinite(v))
+                least = std::min(least, v);
+        for (const double v : band->hi)
+            if (std::isfinite(v))
+                most = std::max(most, v);
+    }
+    return {least, most};
+}
+
 // [least, most] of the bands, 8 % wider. Where they span no more than a rounding of `scale` (the
 // size of the quantities they are differences of, or their own), the axis spans `scale` about them
 // instead: a difference that is 0, exactly or to float64's rounding, read ±5e-14 on T5's axis, a
@@ -38,15 +52,7 @@ const QColor kEffectPaddingShade(150, 150, 150, 70);
 QCPRange effectRange(const QList<const PositionEffectData::Band *> &bands, double least, double most,
                      double scale = 0.0)
 {
-    double a = least, b = most;
-    for (const auto *band : bands) {
-        for (const double v : band->lo)
-            if (std::isfinite(v))
-                a = std::min(a, v);
-        for (const double v : band->hi)
-            if (std::isfinite(v))
-                b = std::max(b, v);
-    }
+    const auto [a, b] = bandsExtent(bands, least, most);
     // Far above float64's rounding of a sum of a head's products, far below float32's (2^-24).
     constexpr double kRounding = 1e-9;
     const double size = std::max({scale, std::abs(a), std::abs(b)});
@@ -63,15 +69,7 @@ QCPRange effectRange(const QList<const PositionEffectData::Band *> &bands, doubl
 // axis's lines (left-padding's chunk 0 on its temperature 1 over most of the row).
 QCPRange wholeRange(const QList<const PositionEffectData::Band *> &bands)
 {
-    double a = 0.0, b = 1.0;
-    for (const auto *band : bands) {
-        for (const double v : band->lo)
-            if (std::isfinite(v))
-                a = std::min(a, v);
-        for (const double v : band->hi)
-            if (std::isfinite(v))
-                b = std::max(b, v);
-    }
+    const auto [a, b] = bandsExtent(bands, 0.0, 1.0);
     return {std::floor(a) - 0.5, std::ceil(b) + 0.5};
 }
 
