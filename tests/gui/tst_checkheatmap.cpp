@@ -72,6 +72,16 @@ private:
     MatrixRows m_rows;
 };
 
+// bumpedSinusoid() written as bumped.npy in `dir`: its path, or nothing where it cannot be written.
+QString writeBumped(const QTemporaryDir &dir)
+{
+    const QString path = dir.filePath(u"bumped.npy"_s);
+    return dir.isValid() && !writeNpy(path, bumpedSinusoid()) ? path : QString();
+}
+
+// The zooms of the heatmap's rows the zoom tests make: in, further in, and out to every row.
+constexpr std::pair<double, double> kZooms[] = {{767.5, 1791.5}, {1023.5, 1535.5}, {-0.5, 4095.5}};
+
 } // namespace
 
 class TestCheckHeatmap : public QObject
@@ -133,9 +143,8 @@ void TestCheckHeatmap::aBlockOfFewRowsHasNoPreview()
 void TestCheckHeatmap::theDialogShowsThePreviewThenEveryCell()
 {
     QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(u"bumped.npy"_s);
-    QVERIFY(!writeNpy(path, bumpedSinusoid()));
+    const QString path = writeBumped(dir);
+    QVERIFY(!path.isEmpty());
     TableCheckDialog dialog(MatrixSource {path, std::nullopt}, std::uint64_t(1) << 30, {}, {});
     dialog.setGridLimit(QSize(kGridCols, kGridRows));
     QStringList drawn; // "preview" or "full", with the rows of the view drawn
@@ -177,9 +186,8 @@ void TestCheckHeatmap::theDialogShowsThePreviewThenEveryCell()
 void TestCheckHeatmap::aZoomLeavesTheOtherPlotAlone()
 {
     QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(u"bumped.npy"_s);
-    QVERIFY(!writeNpy(path, bumpedSinusoid()));
+    const QString path = writeBumped(dir);
+    QVERIFY(!path.isEmpty());
     TableCheckDialog dialog(MatrixSource {path, std::nullopt}, std::uint64_t(1) << 30, {}, {});
     dialog.setGridLimit(QSize(kGridCols, kGridRows));
     int full = 0;
@@ -191,8 +199,7 @@ void TestCheckHeatmap::aZoomLeavesTheOtherPlotAlone()
     int columnReplots = 0;
     connect(dialog.columnPlot(), &QCustomPlot::afterReplot, this, [&] { ++columnReplots; });
     QCPAxis *rows = dialog.errorPlot()->axisRect()->axis(QCPAxis::atLeft);
-    for (const auto &[lower, upper] :
-         {std::pair {767.5, 1791.5}, std::pair {1023.5, 1535.5}, std::pair {-0.5, 4095.5}}) {
+    for (const auto &[lower, upper] : kZooms) {
         rows->setRange(lower, upper);
         dialog.errorPlot()->replot();
         const int before = full;
@@ -211,9 +218,8 @@ void TestCheckHeatmap::aZoomLeavesTheOtherPlotAlone()
 void TestCheckHeatmap::aZoomComputesOneCoverage()
 {
     QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(u"bumped.npy"_s);
-    QVERIFY(!writeNpy(path, bumpedSinusoid()));
+    const QString path = writeBumped(dir);
+    QVERIFY(!path.isEmpty());
     TableCheckDialog dialog(MatrixSource {path, std::nullopt}, std::uint64_t(1) << 30, {}, {});
     dialog.setGridLimit(QSize(kGridCols, kGridRows));
     int full = 0;
@@ -227,8 +233,7 @@ void TestCheckHeatmap::aZoomComputesOneCoverage()
     QCoreApplication::processEvents();
     atPreview.clear();
     QCPAxis *rows = dialog.errorPlot()->axisRect()->axis(QCPAxis::atLeft);
-    for (const auto &[lower, upper] :
-         {std::pair {767.5, 1791.5}, std::pair {1023.5, 1535.5}, std::pair {-0.5, 4095.5}}) {
+    for (const auto &[lower, upper] : kZooms) {
         const int fullBefore = full;
         before = CoverageColorMap::computedImages();
         rows->setRange(lower, upper);
