@@ -45,6 +45,13 @@ public:
     // Rows [row0, row0 + count) into `out`, row r at out + r * cols(). May be called from several
     // threads at once. False, with `error` set to the reason, when the rows cannot be read.
     virtual bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const = 0;
+    // Rows [row0, row0 + count) where they lie as float32, row r at + r * cols() (a file's mapped
+    // pages), for a stream to compare without copying them; nullptr where they must be read().
+    // Rows used so are then confirmed with rowsHeld.
+    virtual const float *rowsInPlace(std::int64_t, std::int64_t) const { return nullptr; }
+    // Once rows given in place were compared: false, with `error` set, when the file was cut short
+    // while they were (they did not hold the table then), as a read() of them would have failed.
+    virtual bool rowsHeld(std::int64_t, std::int64_t, QString &) const { return true; }
 };
 
 // The rows of another table changed as they are read (its columns or rows in another order, a
@@ -84,6 +91,14 @@ public:
     bool read(std::int64_t row0, std::int64_t count, float *out, QString &error) const override
     {
         return m_rows->read(m_first + row0, count, out, error);
+    }
+    const float *rowsInPlace(std::int64_t row0, std::int64_t count) const override
+    {
+        return m_rows->rowsInPlace(m_first + row0, count);
+    }
+    bool rowsHeld(std::int64_t row0, std::int64_t count, QString &error) const override
+    {
+        return m_rows->rowsHeld(m_first + row0, count, error);
     }
     const std::shared_ptr<const TableRows> &whole() const { return m_rows; }
     std::int64_t first() const { return m_first; }

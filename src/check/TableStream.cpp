@@ -2,15 +2,11 @@
 // while the last are compared (docs/ARCHITECTURE.md, Checking a table).
 #include "TableCheck.h"
 
-#include "check/CheckDiagnosis.h"
 #include "check/CompareSimd.h"
-#include "check/DeviationRegion.h"
-#include "check/FamilyCheck.h"
 #include "check/TableReference.h"
 #include "check/TableSample.h"
 #include "check/TableStreamProbe.h"
 #include "core/MemoryBudget.h"
-#include "core/NumberText.h"
 #include "core/PositionalTable.h"
 #include "core/ThreadPools.h"
 
@@ -233,8 +229,8 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
                 // NaN is no number to compare, nor a float64 cell past float32's range (exit 3); an
                 // infinity of a float32 or half table where the reference has none is a deviation
                 // like any other, a mask's cells where no mask is meant.
-                const bool unread = std::isnan(cells[c])
-                    || (std::isinf(cells[c]) && source.storedType() == StoredType::Float64);
+                const bool unread
+                    = std::isnan(cells[c]) || (std::isinf(cells[c]) && source.storedType() == StoredType::Float64);
                 if (unread && tally.nonFiniteRow < 0) {
                     tally.nonFiniteRow = row;
                     tally.nonFiniteColumn = t.col0 + c;
@@ -251,6 +247,34 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
             if (beyond > 0 && (tally.deviatingRows.empty() || tally.deviatingRows.back() != row))
                 tally.deviatingRows.push_back(row);
         }
+    }
+}
+
+// A part's tally into the verification's, the parts merged in order.
+void mergeTally(const Tally &t, Verification &v, ExactProbe &probed, AngleEvidence &evidence)
+{
+    if (t.worstRow >= 0 && (v.worstRow < 0 || t.maxError > v.maxAbsError)) {
+        v.maxAbsError = t.maxError;
+        v.worstRow = t.worstRow;
+        v.worstColumn = t.worstColumn;
+    }
+    for (std::size_t c = 0; c < v.columnMax.size(); ++c) {
+        v.columnMax[c] = std::max(v.columnMax[c], t.columnMax[c]);
+        v.columnDeviations[c] += t.columnDeviations[c];
+    }
+    v.deviatingCells += t.deviatingCells;
+    probed += t.probed;
+    evidence.firstError = std::max(evidence.firstError, t.firstError);
+    evidence.firstPredicted = std::max(evidence.firstPredicted, t.firstPredicted);
+    evidence.lastError = std::max(evidence.lastError, t.lastError);
+    evidence.lastPredicted = std::max(evidence.lastPredicted, t.lastPredicted);
+    evidence.lastExact = std::max(evidence.lastExact, t.lastExact);
+    evidence.firstCells += t.firstCells;
+    evidence.firstBeyond += t.firstBeyond;
+    if (t.deviationRow >= 0 && double(t.deviationError) > v.deviationError) {
+        v.deviationError = t.deviationError;
+        v.deviationRow = t.deviationRow;
+        v.deviationColumn = t.deviationColumn;
     }
 }
 
@@ -371,13 +395,18 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
             const std::int64_t blockRows = std::min(kBlockRows, rows - row0);
             Tally &tally = tallies[std::size_t(k)];
             QString &error = errors[std::size_t(k)];
+            // The block's rows where they lie (a file's mapped pages, rowsHeld once compared), else
+            // read into this thread's buffer a piece at a time.
+            const float *lying = table.rowsInPlace(row0, blockRows);
             thread_local std::vector<float> t_rows;
-            t_rows.resize(std::size_t(readRows * cols));
-            std::int64_t held = -1; // the first row t_rows holds
+            t_rows.resize(lying ? 0 : std::size_t(readRows * cols));
+            const float *cells = lying ? lying : t_rows.data();
+            const std::int64_t span = lying ? blockRows : readRows;
+            std::int64_t held = lying ? row0 : -1; // the first row `cells` holds
             reference.forEachPiece({row0, blockRows, 0, cols}, [&](const TableReference::Tile &t) {
                 if (!error.isEmpty())
                     return;
-                if (held < 0 || t.row0 < held || t.row0 + t.rows > held + readRows) {
+                if (held < 0 || t.row0 < held || t.row0 + t.rows > held + span) {
                     const std::int64_t n = std::min(readRows, row0 + blockRows - t.row0);
                     if (!table.read(t.row0, n, t_rows.data(), error)) {
                         if (error.isEmpty())
@@ -386,10 +415,12 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
                     }
                     held = t.row0;
                 }
-                compareTile(t, t_rows.data(), held, cols, reference, match.tolerance, table, growing, bands, tally);
+                compareTile(t, cells, held, cols, reference, match.tolerance, table, growing, bands, tally);
                 if (probing && ExactValuesProbe::probes(t.row0))
-                    tally.probed += probe.count(t, t_rows.data(), held, cols, reference);
+                    tally.probed += probe.count(t, cells, held, cols, reference);
             });
+            if (lying && error.isEmpty())
+                table.rowsHeld(row0, blockRows, error);
             // A reference gathered from a split layout hands a row out in a tile per half: its
             // deviating rows, each once and in order.
             std::sort(tally.deviatingRows.begin(), tally.deviatingRows.end());
@@ -413,29 +444,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
                               .arg(nonFiniteWords(t.nonFiniteIsNan ? NAN : INFINITY, table.storedType()));
                 return v;
             }
-            if (t.worstRow >= 0 && (v.worstRow < 0 || t.maxError > v.maxAbsError)) {
-                v.maxAbsError = t.maxError;
-                v.worstRow = t.worstRow;
-                v.worstColumn = t.worstColumn;
-            }
-            for (std::int64_t c = 0; c < cols; ++c) {
-                v.columnMax[std::size_t(c)] = std::max(v.columnMax[std::size_t(c)], t.columnMax[std::size_t(c)]);
-                v.columnDeviations[std::size_t(c)] += t.columnDeviations[std::size_t(c)];
-            }
-            v.deviatingCells += t.deviatingCells;
-            probed += t.probed;
-            evidence.firstError = std::max(evidence.firstError, t.firstError);
-            evidence.firstPredicted = std::max(evidence.firstPredicted, t.firstPredicted);
-            evidence.lastError = std::max(evidence.lastError, t.lastError);
-            evidence.lastPredicted = std::max(evidence.lastPredicted, t.lastPredicted);
-            evidence.lastExact = std::max(evidence.lastExact, t.lastExact);
-            evidence.firstCells += t.firstCells;
-            evidence.firstBeyond += t.firstBeyond;
-            if (t.deviationRow >= 0 && double(t.deviationError) > v.deviationError) {
-                v.deviationError = t.deviationError;
-                v.deviationRow = t.deviationRow;
-                v.deviationColumn = t.deviationColumn;
-            }
+            mergeTally(t, v, probed, evidence);
             waveRows.insert(waveRows.end(), t.deviatingRows.begin(), t.deviatingRows.end());
         }
         v.deviatingRows += std::int64_t(waveRows.size());
@@ -488,112 +497,6 @@ QFuture<Verification> verifyAsync(std::shared_ptr<const TableRows> table, TableM
         options.progress = progress.get();
         return verify(match, *table, options);
     });
-}
-
-void conclude(TableMatch &match, const Verification &v)
-{
-    if (!match.reference)
-        return;
-    if (v.exactShare || v.flat) {
-        // Fitted as float32 angles, streamed as exact ones (verify): the table's precision is theirs.
-        match.tolerance.perPosition.clear();
-        match.precision = TablePrecision::Exact;
-        match.notes.removeAll(CheckDiagnosis::float32AnglesNote());
-        match.notes.append(v.exactShare ? CheckDiagnosis::exactNotFloat32Note(*v.exactShare)
-                                        : CheckDiagnosis::flatNotFloat32Note(*v.angleEvidence));
-        // A family with a float32-angles setting of its own clears it.
-        if (match.params) {
-            if (const auto &table = FamilyChecks::of(match.params->encoding).table; table && table->exactAngles)
-                table->exactAngles(*match.params);
-        }
-    }
-    if (!v.exactShare && !v.flat && v.angleEvidence)
-        match.angleEvidence = v.angleEvidence;
-    if (v.float32Angles) {
-        match.tolerance = *v.float32Angles;
-        if (match.precision == TablePrecision::Exact)
-            match.precision = TablePrecision::Float32Angles;
-        if (!match.notes.contains(CheckDiagnosis::float32AnglesNote()))
-            match.notes.append(CheckDiagnosis::float32AnglesNote());
-    }
-    match.maxAbsError = v.maxAbsError;
-    match.worstRow = v.worstRow;
-    match.worstColumn = v.worstColumn;
-    match.comparedRows = v.comparedRows;
-    match.deviatingRows = v.deviatingRows;
-    if (v.deviatingCells == 0)
-        return;
-    std::vector<std::int64_t> columns;
-    for (std::size_t c = 0; c < v.columnDeviations.size(); ++c) {
-        if (v.columnDeviations[c] > 0)
-            columns.push_back(std::int64_t(c));
-    }
-    QString rows;
-    if (v.deviatingRows <= std::int64_t(v.someDeviatingRows.size())) {
-        rows = CheckDiagnosis::indexSet(v.someDeviatingRows, v.comparedRows, u"row"_s);
-    } else {
-        QStringList first;
-        for (std::size_t i = 0; i < std::min<std::size_t>(v.someDeviatingRows.size(), 4); ++i)
-            first.append(QString::number(v.someDeviatingRows[i]));
-        rows = u"rows %1, ... %2 (%3 of %4)"_s.arg(first.join(u", "_s))
-                   .arg(v.lastDeviatingRow)
-                   .arg(v.deviatingRows)
-                   .arg(v.comparedRows);
-    }
-    match.deviations = u"%1; %2"_s.arg(
-        CheckDiagnosis::indexSet(columns, std::int64_t(v.columnDeviations.size()), u"column"_s), rows);
-    // A region read from the sample (ChangedRegion: negated, overwritten, offset, shifted) is the
-    // streamed deviation: the diagnosis says where it lies.
-    const bool region = std::any_of(match.mistakes.begin(), match.mistakes.end(), [](const QString &id) {
-        return id == CheckMistakes::kSignFlipped || id == CheckMistakes::kCellsOverwritten
-            || id == CheckMistakes::kCellsOffset || id == CheckMistakes::kCellsShifted;
-    });
-    const QString lie = region ? DeviationRegion::where({v.deviatingRowRuns, v.deviatingRows, v.comparedRows,
-                                                         v.columnDeviations, v.deviatingCells, v.comparedRows})
-                               : QString();
-    if (!lie.isEmpty() && match.verdict == CheckVerdict::Mistake && !match.diagnosis.contains(u"they lie"_s))
-        match.diagnosis += u": they lie "_s + lie;
-    if (match.verdict != CheckVerdict::Correct && match.verdict != CheckVerdict::Variant)
-        return;
-    // A variant of a half-precision table (bfloat16, float16) is read at parameters fitted to cells of
-    // that rounding, which pin each frequency no closer: near a zero of cos or sin, where the format
-    // is finest, the reading's own angle may miss a faithful cell. Cells within the format's rounding
-    // at the amplitude are that fit's error as much as the table's: unknown, never mistake (issue 56).
-    const double rounding = match.tolerance.relative * match.tolerance.amplitude + match.tolerance.absolute;
-    if (match.verdict == CheckVerdict::Variant && match.tolerance.relative >= halfUnit(ValueFormat::Float16)
-        && v.deviationError >= 0.0 && v.deviationError <= rounding) {
-        match.verdict = CheckVerdict::Unknown;
-        match.notes.prepend(match.diagnosis);
-        match.diagnosis = u"read as %1 at parameters fitted to its half-precision cells: %2 cells past that "
-                          "reading's tolerance are off by at most %3, within the format's rounding at the amplitude (%4), "
-                          "which the fitted frequencies' own error reaches; no deviation is shown (declare the "
-                          "reference, --expect, to judge the table)"_s.arg(match.referenceText)
-                              .arg(v.deviatingCells)
-                              .arg(NumberText::compact(v.deviationError, 3), NumberText::compact(rounding, 3));
-        return;
-    }
-    // A reference fitted freely from the sample: cells just past its rounding are its own error.
-    if (!match.freeFit.isEmpty() && match.verdict == CheckVerdict::Variant && v.maxAbsError <= FreeFit::kResidual) {
-        match.verdict = CheckVerdict::Unknown;
-        match.notes.prepend(match.diagnosis);
-        match.diagnosis
-            = u"read as %1, fitted from the sampled rows with a number per pair: %2 cells lie past "
-              "that fit's rounding by at most %3, which is the fit's own error as much as the table's; "
-              "no deviation is shown (declare the reference, --expect, to judge the table)"_s.arg(match.freeFit)
-                  .arg(v.deviatingCells)
-                  .arg(NumberText::compact(v.maxAbsError, 3));
-        return;
-    }
-    // No mistake was named, yet cells deviate: the table is the reference but for them. The cell
-    // named is the worst of those beyond the tolerance, which the largest error may not be.
-    match.verdict = CheckVerdict::Mistake;
-    match.correctAgainst.clear();
-    const QString where = u"row %1, column %2"_s.arg(v.deviationRow).arg(v.deviationColumn);
-    match.diagnosis = v.deviatingCells == 1
-        ? u"one cell deviates: %1 is off by %2 from %3; every other cell is within the rounding"_s.arg(
-            where, NumberText::compact(v.deviationError, 3), match.referenceText)
-        : u"%1 cells deviate from %2 beyond the rounding, the largest at %3 (off by %4)"_s.arg(v.deviatingCells)
-              .arg(match.referenceText, where, NumberText::compact(v.deviationError, 3));
 }
 
 } // namespace posenc::TableCheck

@@ -74,6 +74,16 @@ public:
         }
         return true;
     }
+    // Packed native float32 rows, one after the other: compared where they lie.
+    const float *rowsInPlace(std::int64_t row0, std::int64_t count) const override
+    {
+        const bool native
+            = m_element == ElementType {ElementType::Kind::Float, 4, std::endian::native == std::endian::big};
+        if (!native || m_colStride != 4 || m_rowStride != m_cols * 4 || row0 < 0 || count < 0 || row0 > m_rows
+            || count > m_rows - row0 || reinterpret_cast<std::uintptr_t>(m_data) % alignof(float) != 0)
+            return nullptr;
+        return reinterpret_cast<const float *>(m_data + row0 * m_rowStride);
+    }
 
 private:
     const char *m_data;

@@ -4,6 +4,7 @@
 #include "io/BufferRows.h"
 #include "io/ComplexPairs.h"
 #include "io/CsvReader.h"
+#include "io/MappedFile.h"
 #include "io/MemoryFiles.h"
 #include "io/NpyReader.h"
 #include "io/NpzReader.h"
@@ -33,9 +34,14 @@ public:
     virtual qint64 bytesSize() const = 0;
     // The bytes, from any thread; false with `error` set.
     virtual bool readAt(qint64 offset, qint64 length, char *destination, QString &error) const = 0;
+    // The bytes where they lie, or nullptr (readAt them); once read, bytesHeld says whether they
+    // were the file's (MappedFile).
+    virtual const char *bytesInPlace(qint64, qint64) const { return nullptr; }
+    virtual bool bytesHeld(qint64, qint64, QString &) const { return true; }
 };
 
-// A file read with pread(2): no shared position, so any number of threads read it at once.
+// A file read with pread(2): no shared position, so any number of threads read it at once. Its
+// pages are mapped too where they can be, for a check to compare where they lie (MappedFile).
 class PreadSource final : public ByteSource, public SharedBytes
 {
 public:
@@ -52,6 +58,7 @@ public:
             return false;
         }
         m_size = m_file.size();
+        m_map = MappedFile::map(m_file.handle(), m_size);
         return true;
     }
     QString name() const override { return m_name; }
@@ -79,6 +86,14 @@ public:
         }
         return true;
     }
+    const char *bytesInPlace(qint64 offset, qint64 length) const override
+    {
+        return m_map ? m_map->bytes(offset, length) : nullptr;
+    }
+    bool bytesHeld(qint64 offset, qint64 length, QString &error) const override
+    {
+        return !m_map || m_map->held(offset, length, error);
+    }
 
 protected:
     bool readInside(qint64 offset, qint64 length, char *destination) override
@@ -94,6 +109,7 @@ private:
     QFile m_file;
     QString m_name; // as given: "-" for standard input
     qint64 m_size = 0;
+    std::unique_ptr<MappedFile> m_map; // unmapped before the file closes
 };
 
 // A deflated array of a .npz file, inflated whole within the memory budget.
@@ -115,6 +131,11 @@ public:
         }
         std::memcpy(destination, m_bytes.constData() + offset, std::size_t(length));
         return true;
+    }
+    const char *bytesInPlace(qint64 offset, qint64 length) const override
+    {
+        const bool inside = offset >= 0 && length >= 0 && offset <= m_bytes.size() && length <= m_bytes.size() - offset;
+        return inside ? m_bytes.constData() + offset : nullptr;
     }
 
 private:
@@ -207,8 +228,30 @@ public:
         }
         return true;
     }
+    // Native float32 rows of C order, where the file's mapped pages hold them.
+    const float *rowsInPlace(std::int64_t row0, std::int64_t count) const override
+    {
+        const ElementType native {ElementType::Kind::Float, 4, std::endian::native == std::endian::big};
+        if (m_layout.fortranOrder || !(m_layout.element == native) || row0 < 0 || count < 0 || row0 > rows()
+            || count > rows() - row0)
+            return nullptr;
+        const auto [first, bytes] = spanOf(row0, count);
+        const char *lying = m_file->bytesInPlace(first, bytes);
+        return reinterpret_cast<std::uintptr_t>(lying) % alignof(float) == 0 ? reinterpret_cast<const float *>(lying)
+                                                                             : nullptr;
+    }
+    bool rowsHeld(std::int64_t row0, std::int64_t count, QString &error) const override
+    {
+        const auto [first, bytes] = spanOf(row0, count);
+        return m_file->bytesHeld(first, bytes, error);
+    }
 
 private:
+    std::pair<qint64, qint64> spanOf(std::int64_t row0, std::int64_t count) const
+    {
+        const qint64 bytes = m_layout.element.bytes;
+        return {m_layout.dataOffset + row0 * cols() * bytes, count * cols() * bytes};
+    }
     bool readFortran(std::int64_t row0, std::int64_t count, float *out, QString &error) const
     {
         std::vector<std::int64_t> wanted(static_cast<std::size_t>(count));
@@ -277,7 +320,7 @@ ReadResult<std::shared_ptr<const TableRows>> rowsOf(std::unique_ptr<const Shared
     if (pairs && info.element) {
         const ArrayLayout raw {dataOffset, pairs->rows * pairs->k, 2, *info.element, false};
         auto rows = std::shared_ptr<const TableRows>(std::make_shared<FileRows>(bytes, raw, name));
-        const auto order = info.complex ? std::optional(ComplexPairs::Order::CosSin)
+        const auto order = info.complex                 ? std::optional(ComplexPairs::Order::CosSin)
             : ComplexPairs::oneModulus(*rows, pairs->k) ? std::optional(ComplexPairs::orderOf(*rows, *pairs))
                                                         : std::nullopt;
         if (order) {
