@@ -79,6 +79,7 @@ RopeSearch::RopeSearch(const FitInput &input, const Measured &measured, RopeLayo
     , m_layout(layout)
     , m_bestOfType(8)
     , m_scores(input)
+    , m_bound(input)
 {
     for (const std::int64_t row : input.sample.rows)
         m_comparedCells += input.framing.compared(row) ? input.sample.cols() : 0;
@@ -215,7 +216,7 @@ bool RopeSearch::better(const Fit &x, const Fit &y) const
 }
 
 Hypothesis RopeSearch::hypothesisOf(const Params &params, const RopeFrequencies::Table &table,
-                                     ScalingMistake scaling) const
+                                    ScalingMistake scaling) const
 {
     Hypothesis hyp;
     hyp.params = params;
@@ -254,11 +255,8 @@ Fit RopeSearch::scored(const Hypothesis &hyp, const RopeFrequencies::Table &tabl
     // Float32 angles' looser tolerance would hide the amplitude's error at the far rows, so the
     // exact score decides.
     // (A round amplitude of a float32 table, ~1e-9 from the measured one, is that table's: not tried again.)
-    if (f.score.bad > 0 && (hyp.amplitude != roundAmplitude() || amplitudeSlack() > 1e-6)) {
-        Hypothesis measured = hyp;
-        measured.amplitude = measuredAmplitude();
-        measured.amplitudeSlack = amplitudeSlack();
-        const Fit g = m_scores.evaluate(measured, table, stopAfter);
+    if (f.score.bad > 0 && triesMeasured(hyp)) {
+        const Fit g = m_scores.evaluate(measuredVariant(hyp), table, stopAfter);
         if (cutShort && stopped(f) && !stopped(g)) {
             *cutShort = true;
             return f;
@@ -302,11 +300,16 @@ bool RopeSearch::consider(const Params &params, const QString &published, Scalin
     // reads a fit that leaves more beyond the tolerance (mostlyEquals), whatever its count.
     const std::int64_t bound = std::min(bestBad, m_readsUpTo);
     const std::int64_t tight = std::min(m_boundBad, fastestAtOne() ? m_comparedCells / 2 : m_boundBad);
+    // Scored at `bound`, a hypothesis whose shared columns alone pass it is dropped: not scored.
+    if (bound <= tight && surelyPast(hyp, table, bound))
+        return false;
     bool cutShort = false;
-    Fit f = bound <= tight ? scored(hyp, table, bound, bestBad, nullptr)
-                           : scored(hyp, table, tight, bestBad, &cutShort);
+    Fit f
+        = bound <= tight ? scored(hyp, table, bound, bestBad, nullptr) : scored(hyp, table, tight, bestBad, &cutShort);
     if (cutShort)
         f = scored(hyp, table, bound, bestBad, nullptr);
+    if (params.rope.type == RopeType::Default && scaling == ScalingMistake::None)
+        learnDefault(hyp, table);
     // Past what the caller reads: never the best, whose count the next hypotheses would stop at.
     if (f.bad() > m_readsUpTo)
         return false;

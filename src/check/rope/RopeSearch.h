@@ -1,6 +1,7 @@
 #pragma once
 
 #include "check/rope/RopeFit.h"
+#include "check/rope/RopeScoreBound.h"
 #include "check/rope/RopeScoreMemo.h"
 
 #include <array>
@@ -93,6 +94,15 @@ private:
     Hypothesis hypothesisOf(const Params &params, const RopeFrequencies::Table &table, ScalingMistake scaling) const;
     Fit scored(const Hypothesis &hyp, const RopeFrequencies::Table &table, std::int64_t stopAfter, std::int64_t bestBad,
                bool *cutShort);
+    // The hypothesis with the amplitude as measured, which scored() tries where the snapped one leaves
+    // cells beyond the tolerance, and whether it tries it.
+    Hypothesis measuredVariant(const Hypothesis &hyp) const;
+    bool triesMeasured(const Hypothesis &hyp) const;
+    // Whether every score scored() may take of `hyp` surely leaves more than `stopAfter` cells beyond
+    // the tolerance (ScoreBound): a hypothesis consider() drops, scored or not.
+    bool surelyPast(const Hypothesis &hyp, const RopeFrequencies::Table &table, std::int64_t stopAfter);
+    // The default's columns at `hyp`'s theta learned, for the hypotheses that keep its fast pairs.
+    void learnDefault(const Hypothesis &hyp, const RopeFrequencies::Table &table);
     std::vector<double> ratios(double base) const;
     double largestRatio(double base) const;
     void tryLinear(const Params &p);
@@ -123,6 +133,7 @@ private:
     // with those bands gives it, and the published one is the set named.
     std::vector<std::int64_t> m_publishedOriginals;
     ScoreMemo m_scores;
+    ScoreBound m_bound;
     // The most cells beyond the tolerance at which the caller reads a fit (FitInput::readsOneIn).
     std::int64_t m_readsUpTo = std::numeric_limits<std::int64_t>::max();
     // The count of boundBy()'s hypothesis: no hypothesis past it is counted further.

@@ -12,7 +12,9 @@
 
 #include <QtTest>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 using namespace posenc;
 using namespace checktables;
@@ -49,6 +51,27 @@ RowMatrixXf shiftedCos(std::int64_t rows, std::int64_t d)
     const std::int64_t half = d / 2;
     return table(rows, d, [&](std::int64_t p, std::int64_t c) {
         return std::cos(double(p) * std::exp(-std::log(1e4) * double(c % half) / double(half - 1)));
+    });
+}
+
+// float32 rounded to bfloat16, to nearest even (torch's .to(torch.bfloat16)).
+float bfloat16(float x)
+{
+    std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
+    bits += 0x7fffu + ((bits >> 16) & 1u);
+    return std::bit_cast<float>(bits & 0xffff0000u);
+}
+
+// HF's cos table in bfloat16 with inv_freq rounded to bfloat16 before the angles were formed
+// (sglang-jax's bug in tests/data/realbugs, sglangjax-inv-freq-bf16): inv_freq = 1 / theta^(2i/d) in
+// float32 (modeling_rope_utils.py, _compute_default_rope_parameters), cast to bfloat16; the angles
+// float(p) * inv_freq in float32, their cos rounded to bfloat16 (LlamaRotaryEmbedding.forward).
+RowMatrixXf bfloat16InvFreqCos(std::int64_t rows, std::int64_t d, double theta)
+{
+    return table(rows, d, [&](std::int64_t p, std::int64_t c) {
+        const auto exponent = float(2 * (c % (d / 2))) / float(d);
+        const float inv = bfloat16(1.0f / std::pow(float(theta), exponent));
+        return double(bfloat16(std::cos(float(p) * inv)));
     });
 }
 
@@ -114,8 +137,26 @@ private slots:
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         // Its verdict is what it was: a RoPE cos table or a sinusoid, which the check cannot tell apart.
         QCOMPARE(c.match.verdict, CheckVerdict::Unknown);
-        QVERIFY2(c.match.diagnosis.contains(u"a rope-cos table or a sinusoidal table"_s), qPrintable(c.match.diagnosis));
+        QVERIFY2(c.match.diagnosis.contains(u"a rope-cos table or a sinusoidal table"_s),
+                 qPrintable(c.match.diagnosis));
         QVERIFY2(cells < kShiftedCells, qPrintable(u"%1 cells scored"_s.arg(cells)));
+    }
+
+    // A bfloat16 table no rope_theta explains (its frequencies rounded to bfloat16): every llama3 and
+    // yarn hypothesis at each of the fitted theta's dozen roundings was counted over most of the
+    // sample, each best only a few cells better than the default at that theta. A hypothesis that
+    // keeps the default's fast pairs leaves their cells as the default does, which bounds its count
+    // from below before it is scored (RopeFit::ScoreBound): it is dropped where that passes the best's.
+    void bfloat16FrequenciesAreCheap()
+    {
+        const std::int64_t before = cellsScored();
+        const Checked c = check(bfloat16InvFreqCos(2048, 64, 1e4));
+        const std::int64_t cells = cellsScored() - before;
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        // Its verdict is what it was: the half-precision frequencies named.
+        QCOMPARE(c.match.verdict, CheckVerdict::Mistake);
+        QVERIFY2(c.match.mistakes.contains(u"half-precision-angles"_s), qPrintable(c.match.mistakes.join(u", "_s)));
+        QVERIFY2(cells < kBfloat16Cells, qPrintable(u"%1 cells scored"_s.arg(cells)));
     }
 
 private:
@@ -126,6 +167,8 @@ private:
     static constexpr std::int64_t kCorrectCells = 1000000;
     // Before: some 151 million cells; after: some 24 million.
     static constexpr std::int64_t kShiftedCells = 60000000;
+    // Before: some 276 million cells; after: some 91 million.
+    static constexpr std::int64_t kBfloat16Cells = 150000000;
 };
 
 QTEST_GUILESS_MAIN(TestTableCheckRopeFit)
