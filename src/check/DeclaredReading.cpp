@@ -65,12 +65,11 @@ bool betterCandidate(const Candidate &x, const Candidate &y, const QString &read
 {
     const auto rank = [&](const Candidate &c) {
         const bool deviates = c.verification.deviatingCells > 0;
-        return std::tuple {deviates,
-                           deviates && !c.namedHolds,
-                           deviates && c.match.table != readAs,
-                           deviates && !c.rowOfReference,
-                           c.verification.deviatingCells,
-                           c.verification.maxAbsError};
+        return std::tuple {deviates, deviates && !c.namedHolds, deviates && c.match.table != readAs,
+                           deviates && !c.rowOfReference, c.verification.deviatingCells, c.verification.maxAbsError,
+                           // Of equal ones, the fewer named: a config's two layouts of one model (GLM's
+                           // half table its apply interleaves) read a table alike but for the layout.
+                           c.match.mistakes.size()};
     };
     return rank(x) < rank(y);
 }

@@ -49,7 +49,7 @@ struct Candidate
 // position-offset, whatever the sin reference's cells happen to be), then the table word the
 // undeclared check reads (`readAs`, a sin table declared "rope" compared with the sin reference);
 // then one whose reference holds the table's first row at another position; then fewer deviating
-// cells, then a smaller largest error.
+// cells, then a smaller largest error, then fewer mistakes named.
 bool betterCandidate(const Candidate &x, const Candidate &y, const QString &readAs);
 
 // After nameDeclaredMistake: a table declared as `family` with `params` that deviates with no

@@ -59,11 +59,19 @@ struct HeadBiasReading
     // key bias m·j is its bias only under a causal mask. Unset: the reading stands as it is.
     std::function<void(TableMatch &match, const Params &declared)> declaredKeyBiases;
     // The heads of a stack [.., H, L, L] whose every slice it matched, checked together (ALiBi's
-    // slopes against get_slopes(H)) into `combined`, the worst slice's match; whether it did.
-    // Unset: the slices' verdicts alone combine.
+    // slopes against get_slopes of the heads declared, else of H) into `combined`, the worst slice's
+    // match; whether it did. Unset: the slices' verdicts alone combine.
     std::function<bool(const std::vector<std::int64_t> &shape, const TableRows &rows,
-                       const std::vector<TableMatch> &slices, TableMatch &combined)>
+                       const std::vector<TableMatch> &slices, TableMatch &combined,
+                       std::optional<std::int64_t> declaredHeads)>
         combineHeads;
+    // The heads a stack [.., H, L, L] holds where H is not the `declared` count: (heads, first head,
+    // 0-based) of a run of the declared heads (a tensor-parallel rank's share), else of H heads' own
+    // where its maps are theirs; nothing where they tell neither (slice i is then head i + 1 of the
+    // declared). Unset: the declared heads from the first.
+    std::function<std::optional<std::pair<std::int64_t, std::int64_t>>(const std::vector<std::int64_t> &shape,
+                                                                       const TableRows &rows, std::int64_t declared)>
+        headsHeld;
 };
 
 // Two of the family's tables side by side in one tensor ([L, d] = cat(a, b) along the last

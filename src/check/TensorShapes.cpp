@@ -412,8 +412,20 @@ std::shared_ptr<const TableRows> slice(std::shared_ptr<const TableRows> rows, st
     return std::make_shared<SliceRows>(std::move(rows), index * length, length, name);
 }
 
+SliceHeads sliceHeads(const HeadBiasReading *bias, const std::vector<std::int64_t> &stacked, const TableRows &rows,
+                      std::optional<std::int64_t> declared, bool ownHeads)
+{
+    const std::int64_t own = stacked.size() >= 3 ? stacked[stacked.size() - 3] : 1;
+    SliceHeads h {declared.value_or(own), -1, own};
+    if (bias && declared && *declared != own && bias->headsHeld && ownHeads) {
+        if (const auto held = bias->headsHeld(stacked, rows, *declared))
+            h = {held->first, held->second, own};
+    }
+    return h;
+}
+
 TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows, std::vector<TableMatch> matches,
-                   bool ownHeads)
+                   bool ownHeads, std::optional<std::int64_t> declaredHeads)
 {
     const auto count = std::int64_t(matches.size());
     std::int64_t worst = 0;
@@ -434,7 +446,7 @@ TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows
         return x.mistakes.contains(RowConstant::kFollowsQuery);
     });
     const bool heads = ownHeads && square && bias && *bias && (*bias)->combineHeads && !followsQuery;
-    const bool headsVerdict = heads && (*bias)->combineHeads(shape, rows, matches, m);
+    const bool headsVerdict = heads && (*bias)->combineHeads(shape, rows, matches, m, declaredHeads);
     const QString label = sliceLabel(shape, worst);
     m.notes.prepend(u"%1 slices of %2 x %3 (shape %4), each checked as a table; %5"_s.arg(count)
                         .arg(length)

@@ -2,6 +2,7 @@
 
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
+#include "check/TensorReading.h"
 #include "core/Params.h"
 
 #include <QString>
@@ -81,13 +82,30 @@ std::vector<std::int64_t> stackShape(const std::vector<std::int64_t> &shape);
 std::int64_t slices(const std::vector<std::int64_t> &shape);
 QString sliceLabel(const std::vector<std::int64_t> &shape, std::int64_t index);
 
+// The heads the slices of a stack [.., H, L, L] are checked as by a family that biases each head
+// (`bias`): the `declared` heads from the first, H's where none are declared, or as the family reads
+// the slopes where H is not the declared count (HeadBiasReading::headsHeld: a run of the declared
+// heads, a tensor-parallel rank's share; the stack's own H). `ownHeads` false (a reference table's
+// slices): the declared heads from the first.
+struct SliceHeads
+{
+    std::int64_t heads = 1;
+    std::int64_t first = -1; // the run's first head (0-based), -1 where the heads repeat every `heads`
+    std::int64_t own = 1; // the stack's H
+    // The head (1-based) of slice `slice`: [B, H, L, L]'s repeat every H.
+    std::int64_t of(std::int64_t slice) const { return first >= 0 ? first + slice % own + 1 : slice % heads + 1; }
+};
+SliceHeads sliceHeads(const HeadBiasReading *bias, const std::vector<std::int64_t> &stacked, const TableRows &rows,
+                      std::optional<std::int64_t> declared, bool ownHeads);
+
 // The slices' matches as one: the worst verdict, the first slice that is not correct named, and
 // where every slice of a stack of square maps ([.., H, L, L]) is one family's that biases each head,
 // the heads checked together by its HeadBiasReading (ALiBi's slopes against get_slopes(H)) unless
 // `ownHeads` is false (the slices were compared with a reference table's: its heads are the
-// reference's, whatever get_slopes gives).
+// reference's, whatever get_slopes gives); `declaredHeads` the heads declared (--heads, a preset's,
+// a config's), which a stack of another H is held to.
 TableMatch combine(const std::vector<std::int64_t> &shape, const TableRows &rows, std::vector<TableMatch> matches,
-                   bool ownHeads = true);
+                   bool ownHeads = true, std::optional<std::int64_t> declaredHeads = std::nullopt);
 
 // A cache of half the width a declared family's table has, where its tables repeat each column
 // (TensorReading::tableWidth; RoPE's [L, rotary_dim / 2]: candle's and vLLM's cos of the

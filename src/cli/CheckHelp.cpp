@@ -85,7 +85,8 @@ HelpPage checkHelp()
             "declared as a family's (--expect) that is the family's table at other parameters names the one "
             "or two parameters that make it so, by their flags, each with both values; one of another shape "
             "that the family's table has at another rotary_dim, d_model, grid or embed_dim names that "
-            "parameter (rotary-dim, d-model, grid), and any other shape is refused, both shapes said "
+            "parameter (rotary-dim, d-model, grid; a RoPE table whose pairs are laid out otherwise too names "
+            "rope-layout with rotary-dim), and any other shape is refused, both shapes said "
             "(exit 2). A declared sinusoid's pairs turning at frequencies of no base are frequencies-differ, "
             "the first pair that differs with both frequencies. A RoPE table whose "
             "angles were formed in half precision is half-precision-angles, with the stages rounded and their "
@@ -98,7 +99,9 @@ HelpPage checkHelp()
         .paragraph(u"Besides a table, %1. A vector is read as RoPE's inv_freq (the published models' vectors "
                    "correct, a rope_type's formula at other parameters a variant; against --expect rope the "
                    "parameter that differs named) or as ALiBi's slopes, against get_slopes(H) of the ALiBi paper's "
-                   "code, non-power-of-two heads included (--heads declares H). Their mistakes: %2. Any other "
+                   "code, non-power-of-two heads included (--heads declares H; n slopes of another count than H "
+                   "declared: a run of get_slopes(H)'s heads a variant naming them, a tensor-parallel rank's share, "
+                   "get_slopes(n) alibi-head-count). Their mistakes: %2. Any other "
                    "shape is refused with this list (exit 2)."_s.arg(TensorShapes::acceptedShapes(),
                                                                      TensorShapes::mistakeIds().join(u", "_s)))
         .paragraph(u"The verdict is correct only when the table equals a named reference within its tolerance: a "

@@ -568,6 +568,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
         // One-row slices are the rows of a table with its dimension of 1 dropped (stackShape).
         const std::vector<std::int64_t> stacked = TensorShapes::stackShape(shape);
         const std::int64_t length = stacked[stacked.size() - 2];
+        const auto held = TensorShapes::sliceHeads(headBias, stacked, *rows, heads, !referenceStack && !referenceEach);
         for (std::int64_t i = 0; i < TensorShapes::slices(stacked); ++i) {
             const auto part = TensorShapes::slice(rows, i, length, TensorShapes::sliceLabel(stacked, i));
             CheckExpect::Expectation each = expected;
@@ -575,8 +576,8 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
                 each.tableRows = TensorShapes::slice(referenceStack, i, length, TensorShapes::sliceLabel(stacked, i));
             else if (referenceEach)
                 each.tableRows = referenceEach;
-            if (const std::int64_t h = heads.value_or(stacked[stacked.size() - 3]); headBias)
-                headBias->atHead(each.params, h, i % h + 1);
+            if (headBias)
+                headBias->atHead(each.params, held.heads, held.of(i));
             auto checked = checkSlice(part, each,
                                       {[&](const auto &t, const auto &e) { return checkPaired(t, run, e, err); },
                                        [&](const auto &t, const auto &e) { return checkRows(t, run, e, err); }});
@@ -585,7 +586,7 @@ std::variant<TableMatch, int> check(const TableFile::Tensor &tensor, const Run &
             matches.push_back(std::get<TableMatch>(std::move(checked)));
         }
         // Against a reference table its slices are compared with, not the family's heads.
-        match = TensorShapes::combine(stacked, *rows, std::move(matches), !referenceStack && !referenceEach);
+        match = TensorShapes::combine(stacked, *rows, std::move(matches), !referenceStack && !referenceEach, heads);
         sameRowOfADecodeStep(*match, shape, stacked, expected, rows.get());
         if (referenceStack && match->verdict == CheckVerdict::Mistake)
             nameByReferenceStack(*match, tensor, run);

@@ -258,8 +258,9 @@ private slots:
         QVERIFY2(c.verdict() == u"mistake"_s && c.mistakes() == QJsonArray {u"alibi-slopes"_s}, qPrintable(c.shown));
     }
 
-    // Against --expect-table's fixed tensors: the 32 slopes, one rank's 8 (heads 9..16 of
-    // get_slopes(32)) and the [1, 32, 1, L] bias, each named alibi-slopes.
+    // Against --expect-table's fixed tensors: the 32 slopes and the [1, 32, 1, L] bias, each named
+    // alibi-slopes; one rank's 8 (heads 9..16 of get_slopes(32), the reference's reading) holding
+    // get_slopes(8) is alibi-head-count, the slopes of 8 heads where 32 are the reference's.
     void rankHeadCountAgainstTable()
     {
         const std::int64_t length = 64;
@@ -270,15 +271,15 @@ private slots:
         {
             std::vector<std::int64_t> shape;
             std::vector<double> checked, reference;
+            QString mistake = u"alibi-slopes"_s;
         };
         const QList<Case> cases {{{32}, wrong, right},
-                                 {{8}, rankWrong, rankRight},
+                                 {{8}, rankWrong, rankRight, u"alibi-head-count"_s},
                                  {{1, 32, 1, length}, mptKeyBias(wrong, length), mptKeyBias(right, length)}};
         for (const Case &k : cases) {
             const QString reference = CliCheck::write(m_dir, u"reference.npy"_s, npy(k.shape, k.reference));
             const Checked c = check(k.shape, k.checked, {u"--expect-table"_s, reference});
-            QVERIFY2(c.verdict() == u"mistake"_s && c.mistakes() == QJsonArray {u"alibi-slopes"_s},
-                     qPrintable(c.shown));
+            QVERIFY2(c.verdict() == u"mistake"_s && c.mistakes() == QJsonArray {k.mistake}, qPrintable(c.shown));
         }
     }
 };

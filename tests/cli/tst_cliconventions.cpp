@@ -312,7 +312,10 @@ void TestCliConventions::ctrlCWhileWritingLeavesNothing()
 // and Ctrl+C ends the search at its next candidate: exit 130, "interrupted", no report.
 void TestCliConventions::checkShowsItsIdentifyStepAndCtrlCStopsIt()
 {
-    constexpr qint64 rows = 1024, cols = 512;
+    // 4096 columns: the search takes some 7 s of processor time (its sample's cost grows with the
+    // columns, not the rows), well past the line's first second, and is interrupted there; at 512
+    // it came to 0.8 s and could end before the line showed.
+    constexpr qint64 rows = 1024, cols = 4096;
     std::vector<float> values(std::size_t(rows * cols));
     for (qint64 p = 0; p < rows; ++p) {
         for (qint64 j = 0; j < cols; ++j) {

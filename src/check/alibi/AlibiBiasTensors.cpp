@@ -426,12 +426,28 @@ void sayHeadOfStack(TableMatch &m, const TableMatch &first, std::int64_t heads)
 
 } // namespace
 
+std::optional<std::pair<std::int64_t, std::int64_t>> headsHeld(const std::vector<std::int64_t> &shape,
+                                                               const TableRows &rows, std::int64_t declared)
+{
+    if (shape.size() < 3)
+        return std::nullopt;
+    const std::int64_t length = shape[shape.size() - 2], heads = shape[shape.size() - 3];
+    ValueFormat format = ValueFormat::Float32;
+    const auto slopes = heads >= 1 ? headSlopes(rows, heads, length, format) : std::nullopt;
+    if (!slopes || !AlibiSlopeVector::plausible(*slopes))
+        return std::nullopt;
+    return AlibiSlopeVector::headsHeld(*slopes, roundingOf(rows.storedType(), format), declared);
+}
+
 bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows, const std::vector<TableMatch> &slices,
-                  TableMatch &combined)
+                  TableMatch &combined, std::optional<std::int64_t> declaredHeads)
 {
     const auto count = std::int64_t(slices.size());
     const std::int64_t length = shape[shape.size() - 2];
+    // The stack's own heads (a rank's share of the declared, or of another count) are what its rows
+    // repeat by; the slopes are held to the declared heads.
     const std::int64_t heads = shape[shape.size() - 3];
+    const std::int64_t against = declaredHeads.value_or(heads);
     ValueFormat format = ValueFormat::Float32;
     const auto slopes = headSlopes(rows, count, length, format);
     if (!slopes || heads < 1)
@@ -442,7 +458,7 @@ bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows,
     const auto reversed = masksAfter(rows, std::min<std::int64_t>(heads, count), length)
         ? reversedSlopes(first, stored, heads, u"slope (row L − 1, column L − 2 holds +m)"_s)
         : std::nullopt;
-    TableMatch s = reversed ? *reversed : AlibiSlopeVector::check(first, stored, heads);
+    TableMatch s = reversed ? *reversed : AlibiSlopeVector::check(first, stored, against);
     // Every cell get_slopes' bias plus a constant of its head's, within the cells' rounding: the
     // constants named, whatever the slopes read from one row say (a constant of several units in
     // bfloat16 rounds the last row's cells by more than a small slope times the distance).
@@ -455,9 +471,23 @@ bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows,
             return true;
         }
     }
+    // A run of the declared heads (a tensor-parallel rank's), each slice its head's bias: a variant,
+    // the heads said.
+    if (s.verdict == CheckVerdict::Variant
+        && TensorShapes::verdictRank(m.verdict) <= TensorShapes::verdictRank(CheckVerdict::Variant)) {
+        m.verdict = CheckVerdict::Variant;
+        m.correctAgainst.clear();
+        m.diagnosis = u"the heads' slopes: "_s + s.diagnosis + u"; each head's bias: "_s + slices.front().diagnosis;
+        m.referenceText = s.referenceText;
+        m.findings = {{u"heads"_s, against}};
+        return true;
+    }
     if (s.verdict != CheckVerdict::Correct) {
         m.verdict = CheckVerdict::Mistake;
         m.mistakes = s.mistakes;
+        m.correctAgainst.clear(); // a slice's, which the heads together are not
+        if (against != heads) // the declared heads' slopes, not the slice's head of its own count
+            m.referenceText = s.referenceText;
         m.diagnosis = u"the heads' slopes: "_s + s.diagnosis;
         m.notes.prepend(s.notes.value(0));
         return true;

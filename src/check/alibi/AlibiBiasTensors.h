@@ -25,10 +25,16 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
 void declaredKeyBiases(TableMatch &match, const Params &declared);
 
 // A stack [.., H, L, L] whose every slice was matched as ALiBi's: the slopes each head's rows hold
-// (row L − 1, column L − 2 holds -m) against get_slopes(H), into `combined`: a mistake of the slopes, or
-// correct head by head where every slice is at worst a variant. Whether the verdict is now the
-// slopes' mistake (its diagnosis no slice's).
+// (row L − 1, column L − 2 holds -m) against get_slopes of the heads declared, else of H, into
+// `combined`: a mistake of the slopes, a variant where they are a run of the declared heads' (a
+// tensor-parallel rank's), or correct head by head where every slice is at worst a variant. Whether
+// the verdict is now the slopes' (its diagnosis no slice's).
 bool combineHeads(const std::vector<std::int64_t> &shape, const TableRows &rows, const std::vector<TableMatch> &slices,
-                  TableMatch &combined);
+                  TableMatch &combined, std::optional<std::int64_t> declaredHeads);
+
+// The heads a stack [.., H, L, L] of ALiBi's biases holds, H not the `declared` count
+// (HeadBiasReading::headsHeld): its heads' slopes read as AlibiSlopeVector::headsHeld reads them.
+std::optional<std::pair<std::int64_t, std::int64_t>> headsHeld(const std::vector<std::int64_t> &shape,
+                                                               const TableRows &rows, std::int64_t declared);
 
 } // namespace posenc::AlibiBiasTensors

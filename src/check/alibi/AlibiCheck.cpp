@@ -39,6 +39,7 @@ TensorReading alibiTensors()
     bias.keyBiases = AlibiBiasTensors::keyBiases;
     bias.declaredKeyBiases = AlibiBiasTensors::declaredKeyBiases;
     bias.combineHeads = AlibiBiasTensors::combineHeads;
+    bias.headsHeld = AlibiBiasTensors::headsHeld;
     tensors.headBias = std::move(bias);
     tensors.mistakes = AlibiSlopeVector::mistakeIds();
     return tensors;

@@ -274,6 +274,72 @@ bool correctAgainstAny(TableMatch &m, const std::vector<double> &v, StoredType s
     return false;
 }
 
+// The first head (0-based) of a run of get_slopes(`heads`) that `v` is, or nothing: its slopes are
+// distinct, so a run sits at one place at most.
+std::optional<std::int64_t> runStart(const std::vector<double> &v, std::int64_t heads, StoredType stored)
+{
+    const auto n = std::int64_t(v.size());
+    const std::vector<double> all = AlibiSlopes::all(heads);
+    for (std::int64_t start = 0; start + n <= heads; ++start) {
+        const std::vector<double> run(all.begin() + start, all.begin() + start + n);
+        if (firstOff(v, run, errorsOf(heads, start, n), stored) < 0)
+            return start;
+    }
+    return std::nullopt;
+}
+
+// `n` slopes against `heads` declared, n != heads. A contiguous run of get_slopes(heads) is what a
+// tensor-parallel rank holds where it is one of heads / n equal shares (vLLM's
+// model_executor/models/bloom.py, BloomAttention.__init__: _get_alibi_slopes(total_num_heads)
+// [tp_rank * num_heads:(tp_rank + 1) * num_heads]): a variant, the heads it matches said, never the
+// declared reference itself. get_slopes(n), which is no run of get_slopes(heads) (get_slopes(8) is
+// the first 8 of get_slopes(12), get_slopes(16) no run of get_slopes(32)), is the slopes of another
+// head count: kHeadCount with both counts. Anything else is kSlopes.
+TableMatch againstDeclaredHeads(TableMatch m, const std::vector<double> &v, StoredType stored, std::int64_t heads)
+{
+    const auto n = std::int64_t(v.size());
+    if (const auto start = n < heads ? runStart(v, heads, stored) : std::nullopt) {
+        const std::vector<double> all = AlibiSlopes::all(heads);
+        const std::int64_t first = *start + 1, last = *start + n;
+        const bool share = heads % n == 0 && *start % n == 0;
+        const std::vector<double> run(all.begin() + *start, all.begin() + *start + n);
+        worst(m, v, run);
+        m.verdict = CheckVerdict::Variant;
+        m.findings = {{u"heads"_s, heads}};
+        m.referenceText = u"heads %1..%2 of get_slopes(%3): %4"_s.arg(first).arg(last).arg(heads).arg(listed(run));
+        m.diagnosis = u"the %1 slopes are heads %2..%3 of the %4 declared, get_slopes(%4)[%5:%3]%6"_s.arg(n)
+                          .arg(first)
+                          .arg(last)
+                          .arg(heads)
+                          .arg(*start)
+                          .arg(share ? u": a tensor-parallel rank's share, rank %1 of %2 (vLLM's BloomAttention: "
+                                       "alibi_slopes[tp_rank * num_heads:(tp_rank + 1) * num_heads])"_s.arg(*start / n)
+                                           .arg(heads / n)
+                                     : u": a contiguous run, no tensor-parallel rank's share (a rank of %1 heads "
+                                       "holds heads r·%1 + 1..(r + 1)·%1)"_s.arg(n));
+        if (firstOff(v, AlibiSlopes::all(n), errorsOf(n), stored) < 0)
+            m.diagnosis += u"; they are also get_slopes(%1), the slopes of %1 heads"_s.arg(n);
+        return m;
+    }
+    m.verdict = CheckVerdict::Mistake;
+    if (firstOff(v, AlibiSlopes::all(n), errorsOf(n), stored) < 0) {
+        m.mistakes = {kHeadCount};
+        m.diagnosis = u"alibi-head-count: the %1 slopes are get_slopes(%1), ALiBi's slopes of %1 heads, where %2 "
+                      "heads are declared (get_slopes(%2): %3); no run of the declared heads' slopes"_s.arg(n)
+                          .arg(heads)
+                          .arg(listed(AlibiSlopes::all(heads)));
+        // The rank's own get_slopes: its local head count where the model's H belongs (flashinfer#1606).
+        if (heads > n && heads % n == 0)
+            m.diagnosis += u"; a tensor-parallel rank's local head count where each rank holds a run of "
+                           "get_slopes(%1)'s heads (flashinfer#1606)"_s.arg(heads);
+        return m;
+    }
+    m.mistakes = {kSlopes};
+    m.diagnosis
+        = u"%1 slopes, which are neither get_slopes(%2) nor a run of its heads, nor get_slopes(%1)"_s.arg(n).arg(heads);
+    return m;
+}
+
 } // namespace
 
 double float32Error(std::int64_t heads, std::int64_t head)
@@ -311,21 +377,10 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
         for (std::int64_t k = 2; k <= 8; ++k)
             totals.append(n * k);
     }
+    if (declaredHeads && n != heads)
+        return againstDeclaredHeads(std::move(m), v, stored, heads);
     if (correctAgainstAny(m, v, stored, totals))
         return m;
-    if (n != heads) {
-        m.verdict = CheckVerdict::Mistake;
-        m.mistakes = {kSlopes};
-        m.diagnosis
-            = u"%1 slopes, which are neither get_slopes(%2) nor one tensor-parallel rank's run of them"_s.arg(n).arg(
-                heads);
-        // The rank's own get_slopes: its local head count where the model's H belongs (flashinfer#1606).
-        if (heads > n && firstOff(v, AlibiSlopes::all(n), errorsOf(n), stored) < 0)
-            m.diagnosis += u"; they are get_slopes(%1), the slopes of %1 heads: a tensor-parallel rank's local head "
-                           "count where each rank holds a run of get_slopes(%2)'s heads (flashinfer#1606)"_s.arg(n)
-                               .arg(heads);
-        return m;
-    }
     const std::vector<double> reference = AlibiSlopes::all(n);
     worst(m, v, reference);
     if (std::all_of(v.begin(), v.end(), [](double x) { return x == 0.0; })) {
@@ -420,9 +475,22 @@ TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<
     return m;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> headsHeld(const std::vector<double> &v, StoredType stored,
+                                                               std::int64_t declared)
+{
+    const auto n = std::int64_t(v.size());
+    if (n == declared || n < 1 || declared < 1 || n > AlibiParams::kMaxHeads || declared > AlibiParams::kMaxHeads)
+        return std::nullopt;
+    if (const auto start = n < declared ? runStart(v, declared, stored) : std::nullopt)
+        return std::pair {declared, *start};
+    if (firstOff(v, AlibiSlopes::all(n), errorsOf(n), stored) < 0)
+        return std::pair {n, std::int64_t(0)};
+    return std::nullopt;
+}
+
 QStringList mistakeIds()
 {
-    return {kSlopes, kHeadOrder, kBiasZero};
+    return {kSlopes, kHeadOrder, kBiasZero, kHeadCount};
 }
 
 } // namespace posenc::AlibiSlopeVector

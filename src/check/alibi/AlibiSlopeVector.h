@@ -4,6 +4,7 @@
 #include "check/TableRows.h"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 // ALiBi's slopes as a model holds them, one per head (docs/ARCHITECTURE.md, Checking a table,
@@ -20,6 +21,9 @@ inline const QString kHeadOrder = QStringLiteral("slopes-head-order"); // get_sl
 // Every head's slope 0: no bias at all (keras-hub#2977: Falcon's ALiBi built over the one-token query
 // window at decode, its slopes lost).
 inline const QString kBiasZero = QStringLiteral("alibi-bias-zero");
+// get_slopes(n) where H = m != n heads are declared, and no run of get_slopes(m): the slopes of
+// another head count.
+inline const QString kHeadCount = QStringLiteral("alibi-head-count");
 
 // The relative error of head `head`'s slope (1..`heads`) as published float32 code computes it:
 // transformers' build_alibi_tensor (models/bloom/modeling_bloom.py), vLLM's _get_alibi_slopes
@@ -33,14 +37,21 @@ double float32Error(std::int64_t heads, std::int64_t head);
 // Whether `v` can be slopes: finite, in (0, 1].
 bool plausible(const std::vector<double> &v);
 
-// Against get_slopes(H) for H = `heads` (or the vector's length): correct, a rank's run of it
-// where the vector is shorter, or the mistake named (non-power-of-two heads given 2^(-8k/H), a
-// slope at another head) with the head. Undeclared (`heads` unset) a wrong vector is a mistake
-// only where it is get_slopes' values at the wrong heads, the power-of-two formula where H is
-// not one, or get_slopes of fewer heads repeated per group (a tensor-parallel rank's local head
-// count, flashinfer#1606); else unknown. Each head is held to float32Error. Declared, a vector of zeros is kBiasZero,
-// any other wrong one kSlopes: every mistake carries an id.
+// Against get_slopes(H) for H = `heads` (or the vector's length): correct, or the mistake named
+// (non-power-of-two heads given 2^(-8k/H), a slope at another head) with the head. A vector of n != H
+// declared heads is a variant where it is a contiguous run of get_slopes(H) (the heads said, a
+// tensor-parallel rank's share where it is one of H / n), kHeadCount where it is get_slopes(n). Undeclared (`heads`
+// unset) a wrong vector is a mistake only where it is get_slopes' values at the wrong heads, the power-of-two formula
+// where H is not one, or get_slopes of fewer heads repeated per group (a tensor-parallel rank's local head count,
+// flashinfer#1606); else unknown. Each head is held to float32Error. Declared, a vector of zeros is kBiasZero, any
+// other wrong one kSlopes: every mistake carries an id.
 TableMatch check(const std::vector<double> &v, StoredType stored, std::optional<std::int64_t> heads);
+
+// The heads `v` holds where `declared` heads are declared and v is not of that many: (declared, the
+// first head, 0-based) where v is a run of get_slopes(declared), (n, 0) where it is get_slopes(n) of
+// its own n heads; nothing otherwise, or where n is the declared count.
+std::optional<std::pair<std::int64_t, std::int64_t>> headsHeld(const std::vector<double> &v, StoredType stored,
+                                                               std::int64_t declared);
 
 QStringList mistakeIds();
 

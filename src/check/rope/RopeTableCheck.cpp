@@ -488,9 +488,11 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
         const std::optional<Params> own = RopeDeclaredWidth::atOwnWidth(e, params);
         if (!own)
             return u"rotary_dim %1 gives a table of %1 columns; this one has %2"_s.arg(rotary).arg(e.cols());
-        auto read = expect(e, *own, table);
+        const CheckDeclaration at = RopeDeclaredWidth::declarationAt(e, *own);
+        const TableEvidence atOwn {e.table, e.sample, e.framing, e.format, at, e.sameRow, e.infinite};
+        auto read = expect(atOwn, *own, table);
         if (auto *m = std::get_if<TableMatch>(&read))
-            return RopeDeclaredWidth::named(std::move(*m), params, e.cols());
+            return RopeDeclaredWidth::named(std::move(*m), params, *own);
         return read;
     }
     RopeFit::Fit fit;

@@ -12,36 +12,56 @@ Example (the lead's build, which reads files under /tmp):
 """
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
 
-# posenc's mistake words that name the mistake a bug's manifest entry expects (its key), for the
-# summary's "named" count; a posenc word not listed here is still shown in the table.
-NAMES = {
-    "rope-type": ["rope-scaling", "rope-type", "llama3"],
-    "rope-theta": ["rope-theta", "base"],
-    "position-scale": ["position-divided", "scaled", "position-scale"],
-    "rope-factor": ["rope-factor", "scaled", "position-divided", "rope-scaling"],
-    "half-precision-angles": ["half-precision-angles"],
-    "attention-factor": ["attention-factor"],
-    "longrope-factors": ["longrope-factor"],
-    "rotary-dim-exponent": ["rotary-dim-exponent", "rotary-dim", "rotary-part-misplaced"],
-    "rope-layout": ["rope-layout"],
-    "position-ids": ["same-row", "position", "positions-out-of-order"],
-    "position-offset": ["position-offset"],
-    "mrope-interleave-swapped": ["mrope-interleave-swapped"],
-    "rope2d-positions": ["position", "grid"],
-    "alibi-slopes": ["slope-not-get-slopes", "slope"],
-    "slopes-head-order": ["head-order", "slope"],
-    "t5-bucket-clamp": ["bucket"],
-    "t5-log-buckets": ["bucket"],
-    "frequency-exponent": ["exponent", "half-dim"],
-    "sin-cos-order": ["sin-cos-swapped"],
-    "sincos2d-grid-order": ["sincos2d", "grid"],
-    "t5-causal": ["t5-causal"],
-    "resize-method": ["resize-method"],
+# The manifest's mistake keys (`expected.buggy.mistake`) are posenc's mistake ids where one names the
+# bug (rope-layout, rotary-dim, positions-scaled, ...), else a word of the bug's own. ALIASES lists,
+# for each key, the other ids that name it too; the summary's "naming the manifest's mistake" counts a
+# run whose mistakes hold the key or one of them, id for id. Every id is checked against posenc's
+# registry as `posenc help check --all` lists it, and a key no id names stops the run.
+ALIASES = {
+    "rope-type": ["rope-scaling-reversed"],
+    "rope-theta": ["base"],
+    "position-scale": ["positions-scaled", "position-divided", "scaled"],
+    "rope-factor": ["position-divided", "scaled"],
+    "attention-factor": ["attention-factor-missing"],
+    "longrope-factors": ["longrope-factor", "longrope-factor-set", "longrope-factors-switched"],
+    "rotary-dim-exponent": ["rotary-dim", "rotary-part-misplaced"],
+    "rope-layout": ["rope-layout-swapped"],
+    "position-ids": ["positions-out-of-order", "same-row", "positions-constant", "position-offset"],
+    "rope2d-positions": ["grid"],
+    "alibi-slopes": ["slope-not-get-slopes", "alibi-head-count"],
+    "t5-bucket-clamp": ["t5-buckets", "t5-bucket-value-broken"],
+    "t5-log-buckets": ["t5-buckets", "t5-bucket-value-broken"],
+    "frequency-exponent": ["freq-shift", "exponent-column-index", "exponent-doubled", "exponent-halved",
+                           "integer-division"],
+    "sin-cos-order": ["sin-cos-swapped", "flip-sin-to-cos"],
+    "sincos2d-grid-order": ["grid-axes-swapped"],
 }
+
+
+def registry(posenc):
+    """The words of `posenc help check --all`: every mistake id posenc names is among them."""
+    proc = subprocess.run([posenc, "help", "check", "--all"], capture_output=True, text=True)
+    return set(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+|[a-z0-9]+", proc.stdout))
+
+
+def names_of(bugs, words):
+    """Each manifest key's ids: the key where it is one, and its ALIASES; every one in the registry."""
+    names, unknown = {}, []
+    for bug in bugs:
+        key = bug["expected"]["buggy"]["mistake"]
+        ids = ([key] if key in words else []) + ALIASES.get(key, [])
+        unknown += [i for i in ALIASES.get(key, []) if i not in words]
+        if not ids:
+            unknown.append(key)
+        names[key] = ids
+    if unknown:
+        sys.exit("run_baseline.py: no mistake id of posenc's registry: " + ", ".join(sorted(set(unknown))))
+    return names
 
 
 def run(posenc, args, root):
@@ -71,9 +91,8 @@ def commands(bug, root, name):
     return [files[name]], [files[name]] + flags
 
 
-def named(bug, result):
-    words = NAMES.get(bug["expected"]["buggy"]["mistake"], [])
-    return any(any(w in m for w in words) for m in result["mistakes"])
+def named(names, bug, result):
+    return any(m in names[bug["expected"]["buggy"]["mistake"]] for m in result["mistakes"])
 
 
 def cell(text):
@@ -85,6 +104,7 @@ def main():
     label = sys.argv[4] if len(sys.argv) > 4 else posenc
     with open(os.path.join(root, "tests/data/realbugs/manifest.json"), encoding="utf-8") as handle:
         bugs = json.load(handle)["bugs"]
+    names = names_of(bugs, registry(posenc))
     rows, stats = [], {k: 0 for k in ("fixed_mistake_u", "fixed_mistake_d", "fixed_correct_d", "buggy_correct_u",
                                       "buggy_correct_d", "refused", "buggy_named_any", "buggy_named_expected",
                                       "runs")}
@@ -105,7 +125,7 @@ def main():
                     stats["buggy_correct_" + m] += 1
                 if name == "buggy" and mode == "declared" and r["mistakes"]:
                     stats["buggy_named_any"] += 1
-                    stats["buggy_named_expected"] += named(bug, r)
+                    stats["buggy_named_expected"] += named(names, bug, r)
                 rows.append((bug["slug"], name, mode, r["exit"], r["verdict"] or "-",
                              ", ".join(r["mistakes"]) or "-", r["message"]))
     write(out, bugs, rows, stats, label)
