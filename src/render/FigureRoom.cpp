@@ -117,8 +117,10 @@ const std::vector<Step> &ladder()
         // Last, on the rows the panels' names keep: a y axis's or a colour bar's label across
         // above its axis, beside the name, its column given to the plots.
         labelsAbove,
-        // Then the end tick labels over a panel's top stand half in the row of its name, clear of it.
+        // Then the end tick labels over a panel's top stand half in the row of its name, clear of it,
+        // a colour bar's under its label above it.
         endLabelsIntoNames,
+        barsBelowTheirLabels,
         // Last, where nothing before fitted, the figure's primary panel alone (where it marked one),
         // and the steps that place labels and keys again on the room the others left.
         {keepPrimaryAlone, StepGives::Panels},
@@ -135,6 +137,7 @@ const std::vector<Step> &ladder()
         separateTickLabels,
         labelsAbove,
         endLabelsIntoNames,
+        barsBelowTheirLabels,
     };
     return steps;
 }

@@ -234,6 +234,26 @@ bool endLabelsIntoNames(QCustomPlot *plot)
     return changed;
 }
 
+bool barsBelowTheirLabels(QCustomPlot *plot)
+{
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+        auto *scale = qobject_cast<QCPColorScale *>(element);
+        if (!shown(scale) || scale->type() != QCPAxis::atRight || !changes.foldedAbove(scale->axis()))
+            continue;
+        const int half = static_cast<int>(std::ceil(QFontMetricsF(scale->axis()->tickLabelFont()).height() / 2.0));
+        if (scale->minimumMargins().top() >= half || !marginGroupOf(*scale, QCP::msTop))
+            continue;
+        changes.keepMargins(scale);
+        QMargins least = scale->minimumMargins();
+        least.setTop(half);
+        scale->setMinimumMargins(least);
+        changed |= changes.leaveMarginGroup(scale, QCP::msTop);
+    }
+    return changed;
+}
+
 bool labelsAbove(QCustomPlot *plot)
 {
     bool changed = false;

@@ -425,6 +425,7 @@ void Changes::undo()
 {
     undoFolds();
     undoRanges();
+    undoGroups();
     for (const Spacing &spacing : m_spacings)
         if (spacing.grid) {
             spacing.grid->setRowSpacing(spacing.rows);

@@ -73,6 +73,11 @@ public:
     bool unfoldUnreadable();
     // Whether `axis`'s label went back from along its tick labels (unfoldUnreadable).
     bool unfolded(const QCPAxis *axis) const;
+    // Whether `axis`'s label stands across above its top end (foldAbove).
+    bool foldedAbove(const QCPAxis *axis) const;
+    // `element` out of its margin group on `side` until undone: a colour bar whose label stands
+    // above it keeps its top where the panels beside it raise theirs (Steps::endLabelsIntoNames).
+    bool leaveMarginGroup(QCPLayoutElement *element, QCP::MarginSide side);
     // An axis's label (a y axis's or a colour bar's) shown as `text` (made for it, the plot's)
     // across above the axis's top end; the axis carries the label (kFoldedProperty); undone, the
     // text is removed; hidden with the axis's panel.
@@ -240,6 +245,7 @@ private:
     static void rejoin(Shared &change);
     void undoFolds();
     void undoRanges();
+    void undoGroups();
 
     Text &textOf(QCPTextElement *element);
     Axis &axisOf(QCPAxis *axis);
@@ -284,6 +290,13 @@ private:
         QCPRange grown;
     };
     std::vector<Range> m_ranges;
+    struct Group
+    {
+        QPointer<QCPLayoutElement> element;
+        QCP::MarginSide side = QCP::msTop;
+        QPointer<QCPMarginGroup> group;
+    };
+    std::vector<Group> m_groups;
     std::vector<std::pair<QPointer<QCPColorScale>, QPointer<QCPItemText>>> m_folded;
     struct Along
     {

@@ -102,6 +102,13 @@ bool Changes::unfolded(const QCPAxis *axis) const
                        [axis](const Along &along) { return along.undone && along.axis == axis; });
 }
 
+bool Changes::foldedAbove(const QCPAxis *axis) const
+{
+    return std::any_of(m_along.begin(), m_along.end(), [axis](const Along &along) {
+        return along.axis == axis && along.text && !along.ticker && !along.undone;
+    });
+}
+
 bool Changes::foldAbove(QCPAxis *axis, QCPItemText *text)
 {
     // Kept with the labels along their ticks, with no ticker of its own to give back.

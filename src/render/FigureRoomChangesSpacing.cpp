@@ -1,6 +1,10 @@
 #include "FigureRoomChanges.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
+
+using namespace Qt::StringLiterals;
 
 // The room of elements given up, the spacing of a grid whose columns, or rows, all but one were
 // given up, and the headroom an axis's range grows by for a key over its plot
@@ -20,18 +24,45 @@ struct LeastSize : QCPLayout
 void Changes::takeNoRoom(QCPLayoutElement *element, Qt::Orientation across)
 {
     // Its greatest extent the other way is set, not hinted (QCPLayout::getFinalMaximumOuterSize
-    // reads QWIDGETSIZE_MAX as not set). A grid's, a legend's least size is capped by its greatest,
-    // an empty text's is none: a unit held for each (the title's row, a caption's, a legend's)
-    // took 1 to 3 of a 6 x 4 cm page's 151.
+    // reads QWIDGETSIZE_MAX as not set). An empty text's least size is none; a unit held for each
+    // text dropped (the title's row, a caption's) took 1 to 3 of a 6 x 4 cm page's 151.
     constexpr int uncapped = QWIDGETSIZE_MAX - 1;
     const bool row = across == Qt::Horizontal;
-    for (const int extent : {0, 1}) {
-        element->setMinimumSize(row ? 1 : extent, row ? extent : 1);
-        element->setMaximumSize(row ? uncapped : extent, row ? extent : uncapped);
-        const QSize least = LeastSize::getFinalMinimumOuterSize(element);
-        if ((row ? least.height() : least.width()) <= extent)
-            return;
+    const auto extentOf = [row](QSize size) { return row ? size.height() : size.width(); };
+    element->setMinimumSize(row ? 1 : 0, row ? 0 : 1);
+    element->setMaximumSize(row ? uncapped : 0, row ? 0 : uncapped);
+    if (extentOf(LeastSize::getFinalMinimumOuterSize(element)) <= 0)
+        return;
+    // A legend's least size is its entries' (QCPLayoutGrid::minimumOuterSizeHint, not capped by
+    // its greatest), a panel's name's its text's, and a least size set is a unit at least: a hidden
+    // key kept a unit of its row (position-effect's two keys given up for labels on their curves,
+    // alibi-bias's key of masked cells), as did the name of a panel given up (position-effect's
+    // absolute parts'), each 1 of a 6 x 4 cm page's 151. Such an element, never drawn, takes that
+    // room back within its margin: as much as its entries could take all in one column (row), or its
+    // text a word a line, whatever a later fitting wraps it to, its greatest size as much again.
+    // (A panel's grid keeps its unit: its margins are its plots' room, which EqualPanels reads.)
+    int most = 0;
+    if (auto *legend = qobject_cast<QCPLegend *>(element)) {
+        const int spacing = row ? legend->rowSpacing() : legend->columnSpacing();
+        most = spacing;
+        for (QCPLayoutElement *entry : legend->elements(false))
+            if (entry)
+                most += extentOf(LeastSize::getFinalMinimumOuterSize(entry)) + spacing;
+    } else if (auto *text = qobject_cast<QCPTextElement *>(element)) {
+        const QFontMetrics metrics(text->font());
+        most = row ? int(text->text().split(QRegularExpression(u"\\s+"_s)).size() + 1) * metrics.height()
+                   : metrics.horizontalAdvance(text->text()) + metrics.height();
     }
+    if (most > 0) {
+        const QMargins margins = element->margins();
+        element->setMargins(margins + (row ? QMargins(0, -most, 0, 0) : QMargins(-most, 0, 0, 0)));
+        element->setMaximumSize(row ? uncapped : most, row ? most : uncapped);
+        if (extentOf(LeastSize::getFinalMinimumOuterSize(element)) <= 0)
+            return;
+        element->setMargins(margins);
+    }
+    element->setMinimumSize(1, 1);
+    element->setMaximumSize(row ? uncapped : 1, row ? 1 : uncapped);
 }
 
 void Changes::closeUpAround(const QList<QCPLayoutElement *> &hidden)
@@ -104,6 +135,24 @@ void Changes::growRange(QCPAxis *axis, const QCPRange &range)
     // headroom for a zoom, and axes linked to it keep theirs.
     const QSignalBlocker quiet(axis);
     axis->setRange(range);
+}
+
+bool Changes::leaveMarginGroup(QCPLayoutElement *element, QCP::MarginSide side)
+{
+    QCPMarginGroup *group = marginGroupOf(*element, side);
+    if (!group)
+        return false;
+    m_groups.push_back({element, side, group});
+    element->setMarginGroup(side, nullptr);
+    return true;
+}
+
+void Changes::undoGroups()
+{
+    for (auto left = m_groups.rbegin(); left != m_groups.rend(); ++left)
+        if (left->element && left->group && !marginGroupOf(*left->element, left->side))
+            left->element->setMarginGroup(left->side, left->group);
+    m_groups.clear();
 }
 
 void Changes::undoRanges()

@@ -67,6 +67,11 @@ bool labelsAbove(QCustomPlot *plot);
 // it, down to two units where that half then stands in the row above it (its name's), clear of the
 // texts there (FigureRoom::ticksClearOfTexts, barTicksClearOfTexts) and on the page.
 bool endLabelsIntoNames(QCustomPlot *plot);
+// Where that left a colour bar's end label under its label above it (labelsAbove), the bar's top
+// back below it, the bar out of the panels' top margin group: the panels beside it keep their tops
+// raised, the bar stands level with them or below, as a heatmap's bar does (HeatmapPanel). Held
+// level, the bar held alibi-bias's map 4 units of a 6 x 4 cm page's 151 under its name.
+bool barsBelowTheirLabels(QCustomPlot *plot);
 // The figure's title, or each panel's, in at most `lines` lines: its first parts that fit.
 bool shortenTitle(QCustomPlot *plot, int lines);
 // The title in one line where that keeps the parts naming the model's parameters

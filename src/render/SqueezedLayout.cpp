@@ -90,6 +90,44 @@ private:
     SqueezablePlot *m_plot;
 };
 
+// The first paint buffer of a plot whose canvas fills it: an image without an alpha channel, which
+// the canvas's fill makes opaque, so QCustomPlot's clearing it to transparent at every replot
+// (setupPaintBuffers) is left out, and the view's paint copies its rows where it blended them. Every
+// layer draws SourceOver onto pixels already opaque, as onto the ARGB buffer after the canvas: the
+// same pixels (tst_squeezedlayout).
+class OpaqueBuffer final : public QCPAbstractPaintBuffer
+{
+public:
+    OpaqueBuffer(const QSize &size, double devicePixelRatio, const QColor &color)
+        : QCPAbstractPaintBuffer(size, devicePixelRatio)
+        , m_color(color)
+    {
+        OpaqueBuffer::reallocateBuffer();
+    }
+
+    QCPPainter *startPainting() override { return new QCPPainter(&m_image); }
+    void draw(QCPPainter *painter) const override
+    {
+        if (painter && painter->isActive())
+            painter->drawImage(0, 0, m_image);
+    }
+    // The canvas fills it first in every replot.
+    void clear(const QColor &) override { }
+
+protected:
+    void reallocateBuffer() override
+    {
+        setInvalidated();
+        m_image = QImage(mSize * mDevicePixelRatio, QImage::Format_RGB32);
+        m_image.setDevicePixelRatio(mDevicePixelRatio);
+        m_image.fill(m_color); // what a paint before the first replot shows
+    }
+
+private:
+    QImage m_image;
+    QColor m_color;
+};
+
 } // namespace
 
 SqueezablePlot::SqueezablePlot(QWidget *parent)
@@ -99,7 +137,41 @@ SqueezablePlot::SqueezablePlot(QWidget *parent)
     connect(this, &QCustomPlot::beforeReplot, this, [this] {
         m_canvasDrawn = false;
         m_resized = false;
+        chooseFirstBuffer();
     });
+}
+
+bool SqueezablePlot::canvasFirst() const
+{
+    if (!m_canvas->realVisibility() || !canvasColor())
+        return false;
+    const QCPLayer *canvasLayer = m_canvas->layer();
+    for (QCPLayer *layer : mLayers) {
+        if (layer->mode() != QCPLayer::lmLogical)
+            return false;
+        if (layer == canvasLayer)
+            return layer->children().value(0) == m_canvas;
+    }
+    return false;
+}
+
+void SqueezablePlot::chooseFirstBuffer()
+{
+    const bool opaque = canvasFirst();
+    const bool isOpaque = !mPaintBuffers.isEmpty() && dynamic_cast<OpaqueBuffer *>(mPaintBuffers.first().data());
+    if (opaque && isOpaque)
+        return;
+    QSharedPointer<QCPAbstractPaintBuffer> first;
+    if (opaque)
+        first.reset(new OpaqueBuffer(viewport().size(), mBufferDevicePixelRatio, *canvasColor()));
+    else if (isOpaque)
+        first.reset(createPaintBuffer());
+    else
+        return;
+    if (mPaintBuffers.isEmpty())
+        mPaintBuffers.append(first);
+    else
+        mPaintBuffers.first() = first;
 }
 
 std::optional<QColor> SqueezablePlot::canvasColor() const
@@ -112,19 +184,12 @@ std::optional<QColor> SqueezablePlot::canvasColor() const
 
 bool SqueezablePlot::firstBufferOpaque() const
 {
-    if (!m_canvasDrawn || mPaintBuffers.isEmpty() || !m_canvas->realVisibility() || !canvasColor())
+    if (!m_canvasDrawn || mPaintBuffers.isEmpty())
         return false;
     const QCPAbstractPaintBuffer &first = *mPaintBuffers.first();
     if (first.invalidated() || first.size() != mViewport.size() || first.devicePixelRatio() != mBufferDevicePixelRatio)
         return false;
-    const QCPLayer *canvasLayer = m_canvas->layer();
-    for (QCPLayer *layer : mLayers) {
-        if (layer->mode() != QCPLayer::lmLogical)
-            return false;
-        if (layer == canvasLayer)
-            return layer->children().value(0) == m_canvas;
-    }
-    return false;
+    return canvasFirst();
 }
 
 // As QCustomPlot::paintEvent (its background brush, its background pixmap, then its buffers),

@@ -63,6 +63,12 @@ private:
     // Whether the first paint buffer holds the canvas: every layer up to the background layer draws
     // into it (none of them buffered on its own), and the last replot filled it at the viewport's size.
     bool firstBufferOpaque() const;
+    // Whether the canvas fills the first buffer in a replot: it shows, has a colour, and is the first
+    // of its layer, which draws into the first buffer (no layer up to it buffered on its own).
+    bool canvasFirst() const;
+    // At each replot, before QCustomPlot sets up its buffers: an opaque first buffer where the canvas
+    // fills it (OpaqueBuffer), QCustomPlot's own where it does not.
+    void chooseFirstBuffer();
 
     QCPLayerable *m_canvas;
     bool m_canvasDrawn = false;

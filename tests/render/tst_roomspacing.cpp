@@ -55,6 +55,7 @@ private slots:
     void panelsDrawnStandASpacingApart_data();
     void panelsDrawnStandASpacingApart();
     void oneColumnLeftHasNoSpacing();
+    void aKeyGivenUpKeepsNoneOfItsRow();
     void aMarkGoesWithTheTextThatNamesIt();
 };
 
@@ -104,6 +105,45 @@ void TestRoomSpacing::oneColumnLeftHasNoSpacing()
     QCOMPARE(rects[0]->outerRect().width(), 300);
     FigureRoom::restore(&plot);
     QCOMPARE(grid->columnSpacing(), 12);
+}
+
+// A panel over its key of four curves, the key in a row of its own as PlotStyle::legendRow sets it
+// (centred between empty cells): the key given up keeps none of the row's height, where its
+// entries' least height kept a unit (position-effect's two keys given way to labels on their curves
+// and alibi-bias's key of masked cells, each a unit of a 6 x 4 cm page's 151); undone, it has its
+// row again, each entry's line.
+void TestRoomSpacing::aKeyGivenUpKeepsNoneOfItsRow()
+{
+    QCustomPlot plot;
+    const QList<QCPAxisRect *> rects = sideBySide(plot, 1, 4);
+    plot.setAutoAddPlottableToLegend(false);
+    auto *row = new QCPLayoutGrid;
+    plot.plotLayout()->addElement(1, 0, row);
+    plot.plotLayout()->setRowSpacing(0);
+    plot.plotLayout()->setRowStretchFactor(1, 0.001);
+    auto *key = new QCPLegend;
+    row->addElement(0, 1, key);
+    row->expandTo(1, 3);
+    row->setColumnStretchFactors({1.0, 0.001, 1.0});
+    for (int i = 0; i < 4; ++i) {
+        QCPGraph *curve = plot.addGraph(rects[0]->axis(QCPAxis::atBottom), rects[0]->axis(QCPAxis::atLeft));
+        curve->setName(u"curve %1"_s.arg(i));
+        key->addItem(new QCPPlottableLegendItem(key, curve));
+    }
+    plot.replot();
+    const int keyHeight = key->outerRect().height();
+    const QMargins margins = key->margins();
+    QVERIFY2(keyHeight > 4 * QFontMetrics(key->font()).height() / 2, qPrintable(QString::number(keyHeight)));
+    QCOMPARE(rects[0]->outerRect().height() + keyHeight, 200);
+
+    QVERIFY(FigureRoom::Changes::of(&plot).hide({key}));
+    plot.replot();
+    QCOMPARE(row->outerRect().height(), 0);
+    QCOMPARE(rects[0]->outerRect().height(), 200);
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QCOMPARE(key->outerRect().height(), keyHeight);
+    QCOMPARE(key->margins(), margins);
 }
 
 // A dashed line named by a caption, a band named by an entry of a legend of notes (a caption's

@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using namespace posenc;
 
 class TestSqueezedLayout : public QObject
@@ -20,6 +22,7 @@ private slots:
     void roomyLayoutIsLeftAsLaidOut();
     void squeezablePlotReplotsSound();
     void resizeBurstReplotsOnce();
+    void screenIsTheFigureOnItsBackground();
 };
 
 namespace {
@@ -177,6 +180,62 @@ void TestSqueezedLayout::resizeBurstReplotsOnce()
     QCOMPARE(shown.size(), QSize(300, 120) * plot->devicePixelRatioF());
     QCoreApplication::processEvents();
     QCOMPARE(replots, 2);
+}
+
+namespace {
+
+QImage argb(const QImage &image)
+{
+    return image.convertToFormat(QImage::Format_ARGB32);
+}
+
+} // namespace
+
+// The view's first paint buffer has no alpha channel where the canvas fills it with the background
+// colour (a replot leaves out clearing it, a paint copies it): the pixels on screen are still those of
+// QCustomPlot's own drawing of every layer over the background (toPixmap), antialiased edges and
+// texts included, whatever colour it takes; and a background the canvas cannot fill (a gradient)
+// is drawn under a buffer cleared to transparent again, not over the last opaque one.
+void TestSqueezedLayout::screenIsTheFigureOnItsBackground()
+{
+    QWidget window;
+    window.resize(360, 260);
+    auto *plot = new SqueezablePlot(&window);
+    plot->setGeometry(0, 0, 320, 220);
+    plot->setPlottingHint(QCP::phCacheLabels, false); // toPixmap draws its labels uncached
+    QCPGraph *graph = plot->addGraph();
+    graph->setAntialiased(true);
+    graph->setPen(QPen(QColor(30, 90, 200), 1.7));
+    for (int i = 0; i <= 200; ++i)
+        graph->addData(i, std::sin(i * 0.07) * (1.0 + i / 100.0));
+    plot->rescaleAxes();
+    plot->xAxis->setLabel(QStringLiteral("position p"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto shownAsDrawn = [plot] {
+        plot->replot();
+        const QImage shown = argb(plot->grab().toImage());
+        const QImage drawn = argb(plot->toPixmap(plot->width(), plot->height()).toImage());
+        QCOMPARE(shown.size(), drawn.size());
+        QVERIFY(shown == drawn);
+    };
+    plot->setBackground(QColor(250, 248, 240));
+    shownAsDrawn();
+    plot->setBackground(QColor(20, 24, 40));
+    shownAsDrawn();
+
+    const QColor under(200, 40, 40);
+    QLinearGradient gradient(0, 0, 1, 1);
+    gradient.setColorAt(0, under);
+    gradient.setColorAt(1, under);
+    plot->setBackground(QBrush(gradient));
+    plot->replot();
+    const QImage shown = argb(plot->grab().toImage());
+    const double ratio = plot->devicePixelRatioF();
+    QCOMPARE(shown.pixelColor(int(2 * ratio), int(2 * ratio)), under);
+
+    plot->setBackground(QColor(255, 255, 255));
+    shownAsDrawn();
 }
 
 QTEST_MAIN(TestSqueezedLayout)
