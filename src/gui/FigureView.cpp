@@ -2,6 +2,7 @@
 
 #include "FigureJob.h"
 #include "FigureOptionBar.h"
+#include "FigureTurns.h"
 #include "ParamLabels.h"
 
 #include "render/FigureBuild.h"
@@ -111,7 +112,10 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     build();
 }
 
-FigureView::~FigureView() = default;
+FigureView::~FigureView()
+{
+    FigureTurns::drop(this);
+}
 
 QString FigureView::screenNote() const
 {
@@ -284,7 +288,7 @@ void FigureView::setParams(const ParamsChange &change)
 bool FigureView::isSettled() const
 {
     return m_drawnSerial == m_paramsSerial && m_drawnDetail == Detail::Full && !m_awaitingReplot && !m_draft
-        && !m_requestTimer.isActive() && m_scheduler->isIdle();
+        && !m_requestTimer.isActive() && m_scheduler->isIdle() && !FigureTurns::isQueued(this);
 }
 
 void FigureView::resetView()
@@ -302,10 +306,11 @@ std::optional<TableRequest> FigureView::tableRequest() const
 
 void FigureView::requestCompute(FigureJob::Start start)
 {
-    // What is computing or on its way is stale from now on: it is cancelled and, should it
-    // still arrive, dropped; the new request follows on the next turn of the event loop. It
-    // skips the preview only if every request it joins does.
+    // What is computing, on its way or waiting for its turn to be shown (FigureTurns) is stale from
+    // now on: it is cancelled and, should it still arrive, dropped; the new request follows on the
+    // next turn of the event loop. It skips the preview only if every request it joins does.
     m_scheduler->cancelAll();
+    FigureTurns::drop(this);
     // An input (parameters, a zoom, a resize) asks with a preview; a request made again for the
     // axes a full result's fitting moved keeps the input's moment, its rest long over.
     if (start == FigureJob::Start::WithPreview)
@@ -361,8 +366,11 @@ void FigureView::submitNow()
         m_figure->model(), std::move(request),
         [self = QPointer(this), serial = m_figureSerial](const FigureResult &result, Detail detail,
                                                          const std::shared_ptr<const PreparedDrawing> &prepared) {
+            // Shown on a turn of its own (FigureTurns): the views' results that come together.
             if (self)
-                self->showResult(result, serial, detail, prepared);
+                FigureTurns::queue(self, [self, result, serial, detail, prepared] {
+                    self->showResult(result, serial, detail, prepared);
+                });
         },
         m_start,
         // Descriptors are the registry's, alive as long as the program.

@@ -32,7 +32,8 @@ class FigureOptionBar;
 // every zoom into it. Changes of parameters, options or visible region are coalesced into one
 // request per turn of the event loop, computed off the GUI thread as a quick preview then in
 // full (Detail), the latest request winning; a change of a parameter none of the figure's
-// inputs reads leaves it as drawn. Redraws are queued replots.
+// inputs reads leaves it as drawn. A result is shown on a turn of the event loop of its own
+// (FigureTurns), not with other views' results. Redraws are queued replots.
 class FigureView : public QWidget
 {
     Q_OBJECT
