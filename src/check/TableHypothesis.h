@@ -55,6 +55,9 @@ struct CheckDeclaration
     // The published form of a 2-D sine map declared (--map-form: Sincos2dDetrMap's words), empty
     // where none is; a flattened map [H·W, C] is held to it as a [C, H, W] one is.
     QString mapForm = QString();
+    // The parameter keys the user's flags gave (--expect FAMILY and its flags), where only they were;
+    // unset where a config or preset gives every parameter. A default taken, not declared, is worded so.
+    std::optional<QStringList> given = std::nullopt;
 
     bool declares(const QString &key) const { return keys.contains(key); }
 };

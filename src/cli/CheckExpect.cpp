@@ -432,6 +432,7 @@ std::variant<std::vector<TableMatch>, Refusal> matches(const Expectation &e, con
         // may be declared to have without --expect (the rope layout), which each family's fit reads.
         TableCheck::Declared declaration {params,       {},          e.family,    e.firstPosition,
                                           e.positionsDeclared, e.queryStart, e.amplitude,     e.mapForm};
+        declaration.given = e.given;
         QStringList given = e.given.value_or(QStringList());
         for (const ParamSpec &row : ParamTable::rows()) {
             if (!e.given && (!FamilyChecks::of(e.family).inputKeys.contains(row.key) || e.inputs.contains(row.key)))

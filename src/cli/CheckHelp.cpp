@@ -100,9 +100,9 @@ HelpPage checkHelp()
                    "correct, a rope_type's formula at other parameters a variant; against --expect rope the "
                    "parameter that differs named) or as ALiBi's slopes, against get_slopes(H) of the ALiBi paper's "
                    "code, non-power-of-two heads included (--heads declares H; n slopes of another count than H "
-                   "declared: a run of get_slopes(H)'s heads a variant naming them, a tensor-parallel rank's share, "
-                   "get_slopes(n) alibi-head-count). Their mistakes: %2. Any other "
-                   "shape is refused with this list (exit 2)."_s.arg(TensorShapes::acceptedShapes(),
+                   "declared, or key biases [n, 1, L] of n heads: a run of get_slopes(H)'s heads a variant naming "
+                   "them, a tensor-parallel rank's share, get_slopes(n) alibi-head-count). Their mistakes: %2. Any "
+                   "other shape is refused with this list (exit 2)."_s.arg(TensorShapes::acceptedShapes(),
                                                                      TensorShapes::mistakeIds().join(u", "_s)))
         .paragraph(u"The verdict is correct only when the table equals a named reference within its tolerance: a "
                    "published form of its family (the paper's sinusoid at base 10000 in either layout; fairseq's, "

@@ -1,6 +1,6 @@
-// posenc check of ALiBi's slopes and [H, L, L] biases whose head count is not the declared one
-// (issue 56, item 2). A contiguous run of the declared heads' slopes is what a tensor-parallel rank
-// holds (vllm-project/vllm, vllm/model_executor/models/bloom.py, BloomAttention.__init__:
+// posenc check of ALiBi's slopes, [H, L, L] biases and BLOOM's [H, 1, L] key biases whose head count
+// is not the declared one (issue 56, item 2). A contiguous run of the declared heads' slopes is what a
+// tensor-parallel rank holds (vllm-project/vllm, vllm/model_executor/models/bloom.py, BloomAttention.__init__:
 // _get_alibi_slopes(total_num_heads)[tp_rank * num_heads:(tp_rank + 1) * num_heads]): a variant, the
 // heads it matches said, never a mistake nor the declared reference itself. The standard slopes of
 // another head count, get_slopes(n) where n differs from the declared m and is no run of get_slopes(m),
@@ -57,6 +57,16 @@ std::vector<double> causalStack(const std::vector<double> &slopes, std::int64_t 
     return v;
 }
 
+// BLOOM's key biases [H, 1, L]: m_h j over the keys (transformers' build_alibi_tensor, batch 1).
+std::vector<double> keyBiases(const std::vector<double> &slopes, std::int64_t length)
+{
+    std::vector<double> v;
+    for (const double m : slopes)
+        for (std::int64_t j = 0; j < length; ++j)
+            v.push_back(m * double(j));
+    return v;
+}
+
 using CliCheck::Checked;
 
 } // namespace
@@ -78,9 +88,9 @@ class TestCliAlibiHeadCount : public QObject
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
-    // Slopes [n] and causal biases [n, L, L] against m declared heads: a run is a variant naming its
-    // heads (a rank's share where it is one of m / n), get_slopes(n) the head-count mistake, anything
-    // else alibi-slopes.
+    // Slopes [n], causal biases [n, L, L] and key biases [n, 1, L] against m declared heads: a run is a
+    // variant naming its heads (a rank's share where it is one of m / n), get_slopes(n) the head-count
+    // mistake, anything else alibi-slopes.
     void headCountAgainstDeclared_data()
     {
         QTest::addColumn<std::int64_t>("declared");
@@ -132,7 +142,9 @@ private slots:
         const auto n = std::int64_t(slopes.size());
         const std::int64_t length = 24;
         const QList<std::pair<std::vector<std::int64_t>, std::vector<double>>> tensors {
-            {{n}, slopes}, {{n, length, length}, causalStack(slopes, length)}};
+            {{n}, slopes},
+            {{n, length, length}, causalStack(slopes, length)},
+            {{n, 1, length}, keyBiases(slopes, length)}};
         for (const auto &[shape, values] : tensors) {
             const Checked c = check(shape, values, declared);
             const QString shown = u"shape [%1]: "_s.arg(shape.size()) + c.shown;
@@ -177,6 +189,8 @@ private slots:
         Checked c = check({heads}, slopes, heads);
         QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
         c = check({heads, 16, 16}, causalStack(slopes, 16), heads);
+        QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
+        c = check({heads, 1, 16}, keyBiases(slopes, 16), heads);
         QVERIFY2(c.exit == 0 && c.verdict() == u"correct"_s, qPrintable(c.shown));
     }
 };

@@ -87,7 +87,13 @@ private slots:
         QTest::newRow("GPT-NeoX-20B declared, interleaved over 96")
             << neox20b << std::int64_t(96) << true << both << QStringList {u"rotary_dim 96"_s, u"rotary_dim 24"_s};
         QTest::newRow("Phi-2 declared, interleaved over 80")
-            << phi2 << std::int64_t(80) << true << both << QStringList {u"rotary_dim 80"_s, u"rotary_dim 32"_s};
+            << phi2 << std::int64_t(80) << true << both
+            << QStringList {u"rotary_dim 80"_s, u"rotary_dim 32"_s, u"the declared reference's are half"_s};
+        // The layout not declared: the default's pairs said as the default's, not the declaration's.
+        const QStringList width {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"128"_s, u"--rope-theta"_s, u"10000"_s};
+        QTest::newRow("head_dim 128 declared, no layout, interleaved over 64")
+            << width << std::int64_t(64) << true << both
+            << QStringList {u"rotary_dim 64"_s, u"rotary_dim 128"_s, u"where the default, not declared, is half"_s};
         QTest::newRow("GPT-J declared, GPT-NeoX's 64 half")
             << gptj << std::int64_t(64) << false << QStringList {u"rope-layout"_s} << QStringList {};
         QTest::newRow("Pythia declared, GPT-J's interleaved 16")
@@ -127,6 +133,8 @@ private slots:
         QVERIFY2(named == expected, qPrintable(c.shown));
         for (const QString &w : words)
             QVERIFY2(c.diagnosis().contains(w), qPrintable(w + u" in "_s + c.shown));
+        if (flags == QStringList {u"--expect"_s, u"rope"_s, u"--head-dim"_s, u"128"_s, u"--rope-theta"_s, u"10000"_s})
+            QVERIFY2(!c.diagnosis().contains(u"the declared reference's are"_s), qPrintable(c.shown));
         if (mistakes.contains(u"rope-layout"_s))
             QVERIFY2(c.diagnosis().contains(interleaved ? u"interleaved"_s : u"half"_s), qPrintable(c.shown));
     }

@@ -338,6 +338,20 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
             }
         }
     }
+    // The declared heads whose batches the rows are not (another count of rows than a multiple of H,
+    // or rows that do not repeat by H): the rows' own heads, their period or every row, held to the
+    // declared H as a slope vector of another count is (AlibiSlopeVector::check: a tensor-parallel
+    // rank's share of get_slopes(H) a variant naming its heads, get_slopes(n) alibi-head-count).
+    const std::int64_t against = h;
+    if (heads && (h < 1 || count % h != 0 || !repeats(h))) {
+        h = count;
+        for (std::int64_t p = 1; p < count; ++p) {
+            if (count % p == 0 && repeats(p)) {
+                h = p;
+                break;
+            }
+        }
+    }
     if (h < 1 || count % h != 0 || !repeats(h))
         return std::nullopt;
     // One padding per batch element: its heads' rows share its attention mask.
@@ -352,8 +366,8 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     // The slopes' rounding: a half format's where every row's values are (the slopes read from the
     // key one from the origin are that format's), else the stored type's.
     const StoredType stored = halfRows ? roundingOf(rows.storedType(), cellsOf(slopes, 1.0)) : rows.storedType();
-    const auto reversed = reversedSlopes(slopes, stored, h, u"slope"_s);
-    TableMatch m = reversed ? *reversed : AlibiSlopeVector::check(slopes, stored, h);
+    const auto reversed = reversedSlopes(slopes, stored, against, u"slope"_s);
+    TableMatch m = reversed ? *reversed : AlibiSlopeVector::check(slopes, stored, against);
     // Zeros with nothing declared: no bias at all, which no faithful ALiBi computation gives, but
     // the tensor may be no ALiBi bias either (a model without one): named, not a mistake.
     if (zero && !heads && m.verdict == CheckVerdict::Mistake)

@@ -38,6 +38,10 @@ inline const QString kOtherSection = QStringLiteral("mrope-other-section");
 // columns kept: one half of emb = cat(freqs, freqs) left at the t ids (the sections merged into the
 // other half only, xLLM's apply_mrope before xLLM-AI/xllm#746), or a section's columns at another axis.
 inline const QString kColumnsAxis = QStringLiteral("mrope-columns-axis");
+// The table check's: a Qwen2.5-VL video's t ids at the grid index k (Qwen2-VL's rule,
+// second_per_grid_ts not used), where get_rope_index gives k · second_per_grid · tokens_per_second;
+// the id the position-ids check gives it too.
+inline const QString kSecondPerGrid = QStringLiteral("second-per-grid");
 // The apply check's own: every id the reference's plus a constant; ids that differ otherwise.
 inline const QString kIdsOffset = QStringLiteral("mrope-ids-offset");
 inline const QString kIdsDiffer = QStringLiteral("mrope-ids-differ");

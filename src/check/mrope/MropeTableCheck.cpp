@@ -427,6 +427,14 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &p
         tried.push_back({kAxesSwapped, params, MropeIdMistake::AxesSwapped});
     if (std::any_of(layout.spans().begin(), layout.spans().end(), truncationMoves))
         tried.push_back({kTimeTruncated, truncatedTime(params), MropeIdMistake::None});
+    // Qwen2.5-VL's videos at Qwen2-VL's grid index: second_per_grid_ts never reached get_rope_index.
+    if (params.mrope.vision == MropeVision::Qwen25Vl
+        && std::any_of(layout.spans().begin(), layout.spans().end(), MropeTableWords::videoTimeMoves)) {
+        Params frames = params;
+        frames.mrope.vision = MropeVision::Qwen2Vl;
+        if (frames.isValid())
+            tried.push_back({MropeMistakes::kSecondPerGrid, frames, MropeIdMistake::None});
+    }
     const std::int64_t cacheEnd = at.window.value_or(0) + e.rows() - padding;
     if (!at.textWindow() && cacheEnd > layout.tokens() && layout.ropeDelta() != 0)
         tried.push_back({kRopeDeltasLost, params, MropeIdMistake::DeltaLost});
@@ -514,6 +522,7 @@ TableHypothesis hypothesis()
                   kInterleaveSwapped,
                   kAxesSwapped,
                   kTimeTruncated,
+                  MropeMistakes::kSecondPerGrid,
                   kRopeDeltasLost,
                   MropeMistakes::kOtherEra,
                   MropeMistakes::kOtherSection,

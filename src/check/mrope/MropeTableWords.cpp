@@ -80,6 +80,18 @@ bool isVision(const MropeLayout::Span &s)
     return s.kind != MropeTokenKind::Text;
 }
 
+bool videoTimeMoves(const MropeLayout::Span &s)
+{
+    if (s.kind != MropeTokenKind::Video
+        || (s.time != MropeLayout::Span::Time::ProductV4 && s.time != MropeLayout::Span::Time::ProductV5))
+        return false;
+    for (std::int64_t k = 1; k < s.gridT; ++k) {
+        if (s.tOffset(k) != k)
+            return true;
+    }
+    return false;
+}
+
 QString referenceWords(const Params &p, const MropeLayout &layout, std::int64_t rows, std::int64_t padding,
                        const MropeRowIds &at)
 {
@@ -141,6 +153,14 @@ QString mistakeWords(const QString &id, const Params &p, const MropeLayout &layo
                "transformers 4.x before PR #48669), where get_rope_index gives trunc(k * %2 * %4)"_s.arg(
                    spanRows(layout, truncationMoves), NumberText::exact(video->secondPerGrid),
                    NumberText::exact(std::trunc(video->secondPerGrid)), NumberText::exact(video->tokensPerSecond));
+    }
+    if (id == MropeMistakes::kSecondPerGrid) {
+        const auto video = std::find_if(layout.spans().begin(), layout.spans().end(), videoTimeMoves);
+        return u"the videos' t ids (%1) are the grid index k, Qwen2-VL's rule (t_index = arange(llm_grid_t)), where "
+               "Qwen2.5-VL's get_rope_index gives k * second_per_grid %2 * tokens_per_second %3: second_per_grid_ts "
+               "not used (sgl-project/sglang#3682)"_s.arg(spanRows(layout, videoTimeMoves),
+                                                         NumberText::exact(video->secondPerGrid),
+                                                         NumberText::exact(video->tokensPerSecond));
     }
     const std::int64_t after = std::max<std::int64_t>(layout.tokens() - first, 0);
     return u"%1 after the prompt %2 at %3 cache position, not cache_position + rope_deltas %4: the generated %5 "

@@ -33,6 +33,8 @@ QString readingWords(const MropeTableFit::Reading &r);
 // "rows 5-28, 32-63" of the spans `which` picks, at most three named.
 QString spanRows(const MropeLayout &layout, const std::function<bool(const MropeLayout::Span &)> &which);
 bool isVision(const MropeLayout::Span &s);
+// A Qwen2.5-VL video whose t ids (k · second_per_grid · tokens_per_second) are not its grid index k.
+bool videoTimeMoves(const MropeLayout::Span &s);
 
 // The declared reference of a table of `rows` rows placed at `at` (after `padding` rows of left
 // padding, or at a window of positions), in words.

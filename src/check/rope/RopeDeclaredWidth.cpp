@@ -33,7 +33,7 @@ std::optional<Params> atOwnWidth(const TableEvidence &e, const Params &declared)
     return own;
 }
 
-TableMatch named(TableMatch m, const Params &declared, const Params &own)
+TableMatch named(TableMatch m, const Params &declared, const Params &own, bool layoutGiven)
 {
     const std::int64_t cols = RopeFrequencies::rotaryDim(own.rope);
     const bool otherLayout = own.rope.layout != declared.rope.layout;
@@ -51,9 +51,14 @@ TableMatch named(TableMatch m, const Params &declared, const Params &own)
     if (!otherLayout)
         return DeclaredShape::named(std::move(m), {ApplyCheck::kRotaryDim}, words, u"rotary_dim %1"_s.arg(cols));
     // Both differ: both named, each with both values, the cells compared at the table's width and pairing.
-    const QString layoutWords = u"; rope-layout: its pairs are %1, %2 are %3"_s.arg(
-        ApplyPairs::layoutWords(own.rope.layout), DeclaredWords::referenceOf(),
-        ApplyPairs::layoutWords(declared.rope.layout));
+    // The declared layout said as declared only where it was: a default taken is said as one.
+    const QString layoutWords = layoutGiven
+        ? u"; rope-layout: its pairs are %1, %2 are %3"_s.arg(ApplyPairs::layoutWords(own.rope.layout),
+                                                              DeclaredWords::referenceOf(),
+                                                              ApplyPairs::layoutWords(declared.rope.layout))
+        : u"; rope-layout: its pairs are %1 %2 %3"_s.arg(ApplyPairs::layoutWords(own.rope.layout),
+                                                          DeclaredWords::whereDefault(),
+                                                          ApplyPairs::layoutWords(declared.rope.layout));
     return DeclaredShape::named(std::move(m), {ApplyCheck::kRotaryDim, ApplyPairs::kLayout}, words + layoutWords,
                                 u"rotary_dim %1 in the %2 layout"_s.arg(cols).arg(
                                     own.rope.layout == RopeLayout::Half ? u"half"_s : u"interleaved"_s));

@@ -23,7 +23,9 @@ std::optional<Params> atOwnWidth(const TableEvidence &e, const Params &declared)
 
 // The match at the table's own width and layout (`own`), named: rotary-dim first, with the declared
 // and the table's rotary_dim, then rope-layout with both pairings where they differ.
-TableMatch named(TableMatch atOwnWidth, const Params &declared, const Params &own);
+// `layoutGiven`: whether the declaration gave the layout (a flag, a config or a preset), else the
+// default's layout is said as the default, not declared.
+TableMatch named(TableMatch atOwnWidth, const Params &declared, const Params &own, bool layoutGiven);
 
 // The evidence `e` declared with `own` (atOwnWidth's): its layout the one compared, whatever was
 // declared, as the declaration's is named against it by `named`.

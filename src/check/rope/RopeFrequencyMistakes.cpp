@@ -93,6 +93,28 @@ std::vector<Candidate> powerCandidates(const Params &declared, double amplitude)
             + u" (pair %1 at %2 radians a position "_s + DeclaredWords::whereGiven() + u" %3)"_s;
         out.push_back(std::move(c));
     }
+    // Every pair at (factor rope_theta)^(-2i/d): the factor inside the power and the ramp lost besides, as
+    // if the factor multiplied the base (apache/tvm#18576's parent found yarn's correction range with the
+    // column index as the dimension, so every pair but the first took its freq_inter).
+    const auto n = std::int64_t(RopeFrequencies::table(declared).inv.size());
+    const std::vector<double> unscaled = unscaledOf(declared.rope.theta, n);
+    std::vector<double> whole(unscaled.size());
+    const double pairs = double(unscaled.size());
+    for (std::size_t i = 0; i < unscaled.size(); ++i)
+        whole[i] = unscaled[i] * std::pow(*declared.rope.factor, -double(i) / pairs);
+    const bool repeated
+        = std::any_of(out.begin(), out.end(), [&](const Candidate &c) { return !differs(c.w, whole); });
+    if (*declared.rope.factor > 1.0 && !whole.empty() && !repeated) {
+        Candidate c {kFactorInPower, whole, amplitude, {}, {}};
+        c.words = u"every pair turning at (factor rope_theta)^(-2i/d) = rope_theta^(-2i/d) factor^(-2i/d), the "
+                  "factor %1 inside the power and no pair kept at its own frequency, as if the factor multiplied the base "
+                  "(rope_theta %2), where transformers divides the interpolated pairs by it, 1 / (factor "
+                  "rope_theta^(2i/d)) (modeling_rope_utils.py: inv_freq_interpolation; apache/tvm#18576)"_s.arg(
+                      NumberText::exact(*declared.rope.factor),
+                      NumberText::compact(*declared.rope.factor * declared.rope.theta, 6))
+            + u" (pair %1 at %2 radians a position "_s + DeclaredWords::whereGiven() + u" %3)"_s;
+        out.push_back(std::move(c));
+    }
     return out;
 }
 

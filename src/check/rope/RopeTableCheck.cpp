@@ -492,7 +492,8 @@ std::variant<TableMatch, QString> expect(const TableEvidence &e, const Params &d
         const TableEvidence atOwn {e.table, e.sample, e.framing, e.format, at, e.sameRow, e.infinite};
         auto read = expect(atOwn, *own, table);
         if (auto *m = std::get_if<TableMatch>(&read))
-            return RopeDeclaredWidth::named(std::move(*m), params, *own);
+            return RopeDeclaredWidth::named(std::move(*m), params, *own,
+                                            !e.declared.given || e.declared.given->contains(u"rope-layout"_s));
         return read;
     }
     RopeFit::Fit fit;

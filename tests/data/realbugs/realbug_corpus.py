@@ -22,8 +22,9 @@ buggy one holds, with the declared and the found value; the buggy file must neve
 under its reference.
 
 Where the code is not in a snapshot the search tools hold, the fix lines are quoted from the pull
-request's own description or review diff (pie-project/pie#603 only gives them in prose; the rest quote
-diffs). Some configs are partial (quality C in their `_notes`); the bug does not depend on them.
+request's own description or review diff (pie-project/pie#603, and of the held-out round candle#3746,
+sglang#3682, sglang#22711 and Megatron-Bridge#2791, give them in prose or in part; the rest quote
+diffs or the fixed code). Some configs are partial (quality C in their `_notes`); the bug does not depend on them.
 """
 
 

@@ -1,0 +1,48 @@
+// posenc check on the held-out round of the real-bug corpus (tests/data/realbugs,
+// realbug_meta_heldout.py; issue 56's acceptance): bugs posenc was measured on before it was changed
+// for them (BASELINE.md's summary says what that round found). Each row as tst_clirealbugs' are.
+#include "RealBugsRun.h"
+
+using namespace RealBugsRun;
+
+class TestCliHeldOutBugs : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Each row: the bug and whether the buggy output's mistake is named as the manifest says.
+    void verdicts_data()
+    {
+        QTest::addColumn<QString>("slug");
+        QTest::addColumn<bool>("named");
+        QTest::newRow("kohya-sdxl-timestep-shift") << u"kohya-sdxl-timestep-shift"_s << true;
+        // ALiBi's bias m (i - j): the offset taken as query - key, every slope's sign flipped.
+        QTest::newRow("attentiongym-alibi-sign") << u"attentiongym-alibi-sign"_s << true;
+        QTest::newRow("candle-yi-rope-theta") << u"candle-yi-rope-theta"_s << true;
+        // The factor inside the power and yarn's ramp lost: every pair at (32 theta)^(-2i/64).
+        QTest::newRow("tvm-yarn-factor-in-power") << u"tvm-yarn-factor-in-power"_s << true;
+        QTest::newRow("vllm-bailing-mla-partial-rotary") << u"vllm-bailing-mla-partial-rotary"_s << true;
+        // A Qwen2.5-VL video's t ids at the grid index: second_per_grid_ts never used.
+        QTest::newRow("sglang-qwen25vl-video-seconds") << u"sglang-qwen25vl-video-seconds"_s << true;
+        QTest::newRow("megatronbridge-mla-default-yarn") << u"megatronbridge-mla-default-yarn"_s << true;
+        // sin and cos applied over rows, cos of the sines on the odd rows from the end: a mistake
+        // against the fix's own sinusoid, no id names it.
+        QTest::newRow("brianpulfer-ddpm-sinusoidal") << u"brianpulfer-ddpm-sinusoidal"_s << false;
+        QTest::newRow("airllm-mlx-rope-theta") << u"airllm-mlx-rope-theta"_s << true;
+        QTest::newRow("sglang-ministral3-yarn-mscale") << u"sglang-ministral3-yarn-mscale"_s << true;
+    }
+    void verdicts()
+    {
+        QFETCH(QString, slug);
+        QFETCH(bool, named);
+        const QJsonObject bug = bugOf(slug);
+        QVERIFY2(!bug.isEmpty(), qPrintable(slug));
+        const QJsonObject buggy = verdictsHold(bug, true, named);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(buggy[u"verdict"_s].toString(), u"mistake"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliHeldOutBugs)
+#include "tst_cliheldoutbugs.moc"
