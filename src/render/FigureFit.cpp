@@ -430,12 +430,17 @@ bool alignTicks(const QList<QCPAxis *> &axes)
     };
     bool changed = false;
     for (QCPAxis *axis : axes) {
-        int fewest = tickLevel(axis);
+        // Only the axes that draw their tick labels need fewer ticks: one that gave its labels to
+        // its neighbour's (FigureRoom) keeps no level of its own, fitted on the room it had before,
+        // and takes theirs (compose-compare's concat heatmap held the sum's positions to "0, 1k").
+        std::optional<int> fewest;
+        if (axis->tickLabels())
+            fewest = tickLevel(axis);
         for (QCPAxis *other : axes)
-            if (other != axis && alike(axis, other))
-                fewest = std::min(fewest, tickLevel(other));
-        if (fewest < tickLevel(axis)) {
-            setTickLevel(axis, fewest);
+            if (other != axis && other->tickLabels() && alike(axis, other))
+                fewest = std::min(fewest.value_or(tickLevel(other)), tickLevel(other));
+        if (fewest && (axis->tickLabels() ? *fewest < tickLevel(axis) : *fewest != tickLevel(axis))) {
+            setTickLevel(axis, *fewest);
             changed = true;
         }
     }

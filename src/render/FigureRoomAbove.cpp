@@ -4,6 +4,7 @@
 #include "AxesInOrder.h"
 #include "FigureFit.h"
 #include "MeasuredText.h"
+#include "ShorterLabels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -136,9 +137,20 @@ bool clear(const QCustomPlot &plot, const QCPItemText *text)
     return std::none_of(others.begin(), others.end(), [&](const QRectF &other) { return other.intersects(box); });
 }
 
+// The figure laid out again for a trial, as FigureLayoutLoop lays it out: a colour bar's margins
+// from none, as its group's neighbours now hold them.
+void layOut(QCustomPlot *plot)
+{
+    for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
+        if (auto *scale = qobject_cast<QCPColorScale *>(element))
+            scale->setMargins(QMargins());
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        plot->plotLayout()->update(phase);
+}
+
 // `axis`'s label, of one line, as a text above the axis's top end, left-aligned at `x` (pixels, or
 // a ratio of `rect`'s width): unplaced where it would meet another text, a plot or the page's edge.
-QCPItemText *labelAbove(QCustomPlot *plot, QCPAxis *axis, QCPAxisRect *rect, double x, bool ratio)
+QCPItemText *labelAbove(QCustomPlot *plot, QCPAxis *axis, QCPAxisRect *rect, double x, bool ratio, const QString &label)
 {
     auto *text = new QCPItemText(plot);
     // Drawn while its panel is: an item stays the child of the axis rect it was last clipped to.
@@ -154,13 +166,36 @@ QCPItemText *labelAbove(QCustomPlot *plot, QCPAxis *axis, QCPAxisRect *rect, dou
     text->setPadding(QMargins(0, 0, 0, half));
     text->setFont(axis->labelFont());
     text->setColor(axis->labelColor());
-    text->setText(FigureFit::unwrappedLabel(axis));
+    text->setText(label);
     text->setProperty(kAboveProperty, true);
-    if (!clear(*plot, text)) {
+    // Clear where it is set, and once its column has gone to the plots: the panels widened so move
+    // the names beside it (dropout-anatomy's "training: Y" met "X and Y" over its colour bar).
+    bool placed = clear(*plot, text);
+    if (placed) {
+        const QString given = axis->label();
+        axis->setLabel(QString());
+        layOut(plot);
+        placed = clear(*plot, text);
+        axis->setLabel(given);
+        layOut(plot);
+    }
+    if (!placed) {
         plot->removeItem(text);
         return nullptr;
     }
     return text;
+}
+
+// `axis`'s label whole, then the shorter forms its figure gives, each as true (ShorterLabels): a
+// label above stands in the first that is clear, as a label along its ticks does (dropout-anatomy's
+// colour bar, "X and Y" beside its neighbour's name "training: Y", "X, Y" over the bar).
+QStringList formsOf(const QCPAxis *axis)
+{
+    QStringList forms {FigureFit::unwrappedLabel(axis)};
+    for (const QString &form : ShorterLabels::of(axis))
+        if (!form.isEmpty() && !form.contains(u'\n') && !forms.contains(form))
+            forms.append(form);
+    return forms;
 }
 
 // Whether `axis`'s label may go above it: one line, along the axis, its tick labels drawn.
@@ -264,9 +299,12 @@ bool labelsAbove(QCustomPlot *plot)
         if (!movable(axis))
             continue;
         // A space from the left of its panel's cell, over the column of tick labels and on past it.
-        if (QCPItemText *text
-            = labelAbove(plot, axis, rect, rect->outerRect().left() + spaceOf(axis->labelFont()), false))
-            changed |= Changes::of(plot).foldAbove(axis, text);
+        for (const QString &label : formsOf(axis))
+            if (QCPItemText *text
+                = labelAbove(plot, axis, rect, rect->outerRect().left() + spaceOf(axis->labelFont()), false, label)) {
+                changed |= Changes::of(plot).foldAbove(axis, text);
+                break;
+            }
     }
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
         auto *scale = qobject_cast<QCPColorScale *>(element);
@@ -284,12 +322,17 @@ bool labelsAbove(QCustomPlot *plot)
                 widest = std::max(widest, MeasuredText::advance(axis->tickLabelFont(), labels[i]));
         const double column = bar->rect().width() + axis->offset()
             + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding() + widest;
-        const double advance = MeasuredText::advance(axis->labelFont(), FigureFit::unwrappedLabel(axis));
-        QCPItemText *text = advance <= column
-            ? labelAbove(plot, axis, bar, 0.0, true)
-            : labelAbove(plot, axis, bar, scale->outerRect().right() + 1 - spaceOf(axis->labelFont()) - advance, false);
-        if (text)
-            changed |= Changes::of(plot).foldAbove(axis, text);
+        for (const QString &label : formsOf(axis)) {
+            const double advance = MeasuredText::advance(axis->labelFont(), label);
+            QCPItemText *text = advance <= column
+                ? labelAbove(plot, axis, bar, 0.0, true, label)
+                : labelAbove(plot, axis, bar, scale->outerRect().right() + 1 - spaceOf(axis->labelFont()) - advance,
+                             false, label);
+            if (text) {
+                changed |= Changes::of(plot).foldAbove(axis, text);
+                break;
+            }
+        }
     }
     return changed;
 }

@@ -94,6 +94,7 @@ bool Changes::dropText(QCPTextElement *element)
     setText(element, QString());
     element->setMargins(QMargins());
     takeNoRoom(element, Qt::Horizontal);
+    closeUpAround({element});
     hideUnexplained();
     return true;
 }

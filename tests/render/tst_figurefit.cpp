@@ -62,6 +62,7 @@ private slots:
     void fitKeepsTheTextsLineBreaks();
     void anAxisLabelUnwrapsWhenItsRoomReturns();
     void thinnedTicksReturnWithTheirRoom();
+    void anAxisWithoutItsLabelsThinsNoNeighbour();
     void aTitleIsWrappedAgainForItsFontAndRoom();
     void legendsScaleWithTheFontSize_data();
     void legendsScaleWithTheFontSize();
@@ -277,6 +278,37 @@ void TestFigureFit::thinnedTicksReturnWithTheirRoom()
     QCOMPARE(x->ticker()->tickCount(), own);
     layOut(1800);
     QCOMPARE(x->ticker()->tickCount(), own);
+}
+
+// Panels side by side on one range, the right one's position axis giving its labels to the left
+// one's (a room step), tick alike by the axis that draws the labels: the unlabelled axis, last
+// fitted on the room it had before, thinned compose-compare's sum map's positions to "0, 1k" at
+// 6 x 4 cm, where "position p" could not go up beside them.
+void TestFigureFit::anAxisWithoutItsLabelsThinsNoNeighbour()
+{
+    QCustomPlot plot;
+    plot.setFont(QFont(PinnedFont::family(), 9));
+    auto *right = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 1, right);
+    QCPAxis *labelled = plot.axisRect(0)->axis(QCPAxis::atLeft);
+    QCPAxis *unlabelled = right->axis(QCPAxis::atLeft);
+    for (QCPAxis *axis : {labelled, unlabelled}) {
+        axis->setTickLabelFont(QFont(PinnedFont::family(), 9));
+        axis->setRange(0.0, 1000.0);
+        axis->ticker()->setTickCount(6);
+    }
+    unlabelled->setTickLabels(false);
+    unlabelled->ticker()->setTickCount(2);
+    plot.resize(600, 400);
+    plot.setViewport(QRect(0, 0, 600, 400));
+    for (int pass = 0; pass < 4; ++pass) {
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        if (!FigureFit::fit(&plot))
+            break;
+    }
+    QCOMPARE(plot.axisRect(0)->rect().height(), right->rect().height());
+    QCOMPARE(labelled->ticker()->tickCount(), 6);
+    QCOMPARE(unlabelled->ticker()->tickCount(), 6);
 }
 
 // fit() remembers how it wrapped a title for its text, font and room: a title whose font grows, or

@@ -241,6 +241,9 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
     // the place of a number or a line under the four panels.
     for (const auto &panel : m_panels)
         ShorterLabels::set(panel->axisRect()->axis(QCPAxis::atBottom), {u"j"_s});
+    // Above its bar on little room, the scale's label within the bar's column, clear of the name
+    // of the panel beside it.
+    ShorterLabels::set(m_scale->axis(), {u"X, Y"_s});
 }
 
 void DropoutAnatomyFigure::setMaskNameBeside(bool beside)

@@ -8,6 +8,7 @@
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/StampedGraph.h"
 #include "render/SwatchLegend.h"
 
@@ -147,6 +148,10 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
         IndexTicker::install(side.heat->axis(QCPAxis::atLeft));
         side.heat->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
         side.stats->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
+        // Short of room, the index alone, in the row of its numbers past the last (FigureRoom's
+        // labelsAlongTicks): the row "column j" takes under the maps goes to them.
+        for (QCPAxisRect *rect : {side.heat, side.stats})
+            ShorterLabels::set(rect->axis(QCPAxis::atBottom), {u"j"_s});
         if (i == 0) {
             side.heat->axis(QCPAxis::atLeft)->setLabel(u"position p"_s);
             side.stats->axis(QCPAxis::atLeft)->setLabel(u"std ■, |mean| ○"_s);
