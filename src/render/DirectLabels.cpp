@@ -1,7 +1,9 @@
 #include "DirectLabels.h"
 
 #include "DirectLabelCells.h"
+#include "DirectLabelCurves.h"
 #include "FigureRoomChanges.h"
+#include "LegendPlacement.h"
 
 #include <QFontMetrics>
 #include <QPointer>
@@ -27,63 +29,10 @@ constexpr int kMostTries = 200000; // places the search tries in all
 constexpr char kStandsForProperty[] = "posencStandsFor";
 // The property of a label: its entry's forms, longest first, of which it shows the first that finds a place.
 constexpr char kFormsProperty[] = "posencLabelForms";
+// The property of a label whose entry left its key (makeSome): its curve is named by it alone.
+constexpr char kOutOfKeyProperty[] = "posencLabelOutOfKey";
 
 using FigureRoom::Changes;
-
-bool shown(const QCPLayerable *layerable)
-{
-    return layerable && layerable->realVisibility() && !Changes::isHidden(layerable);
-}
-
-QColor colourOf(const QCPAbstractPlottable *plottable)
-{
-    QColor colour = plottable->pen().style() != Qt::NoPen ? plottable->pen().color() : plottable->brush().color();
-    colour.setAlpha(255);
-    return colour;
-}
-
-// A graph drawn without a pen that fills to another graph: a band, labelled on its middle.
-bool isBand(const QCPAbstractPlottable *plottable)
-{
-    const auto *graph = qobject_cast<const QCPGraph *>(plottable);
-    return graph && graph->pen().style() == Qt::NoPen && graph->brush().style() != Qt::NoBrush
-        && graph->channelFillGraph();
-}
-
-QList<QPointF> pointsOf(const QCPAbstractPlottable *plottable)
-{
-    QList<QPointF> points;
-    QCPAxis *key = plottable->keyAxis();
-    QCPAxis *value = plottable->valueAxis();
-    const auto add = [&](double k, double v) {
-        if (std::isfinite(k) && std::isfinite(v))
-            points.append(key->orientation() == Qt::Horizontal ? QPointF(key->coordToPixel(k), value->coordToPixel(v))
-                                                               : QPointF(value->coordToPixel(v), key->coordToPixel(k)));
-    };
-    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
-        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-            add(it->key, it->value);
-    else if (const auto *curve = qobject_cast<const QCPCurve *>(plottable))
-        for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it)
-            add(it->key, it->value);
-    return points;
-}
-
-bool joined(const QCPAbstractPlottable *plottable)
-{
-    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
-        return graph->lineStyle() != QCPGraph::lsNone && graph->pen().style() != Qt::NoPen;
-    const auto *curve = qobject_cast<const QCPCurve *>(plottable);
-    return curve && curve->lineStyle() != QCPCurve::lsNone && curve->pen().style() != Qt::NoPen;
-}
-
-double markerOf(const QCPAbstractPlottable *plottable)
-{
-    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
-        return graph->scatterStyle().isNone() ? 0.0 : graph->scatterStyle().size();
-    const auto *curve = qobject_cast<const QCPCurve *>(plottable);
-    return curve && !curve->scatterStyle().isNone() ? curve->scatterStyle().size() : 0.0;
-}
 
 // What a plot draws that its labels must keep off: each curve's cells, the lines of the items over
 // it, and the texts and keys over it (but for the labels being placed).
@@ -220,9 +169,16 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable, 
     if (band)
         lower = pointsOf(static_cast<const QCPGraph *>(plottable)->channelFillGraph());
     const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
-    // The anchors, every kStep units along the curve from its last point within the plot.
+    // The anchors, every kStep units along the curve from its last point within the plot; marks
+    // alone are their points only (between two marks nothing is drawn to name).
     QList<QPointF> anchors;
+    if (!joined(plottable) && !band)
+        for (qsizetype k = points.size() - 1; k >= 0 && anchors.size() < kMostPlaces; --k)
+            if (scene.rect.contains(points[k].toPoint()))
+                anchors.append(points[k]);
     for (const QList<QPointF> *edge : {&points, &lower}) {
+        if (!joined(plottable) && !band)
+            break;
         const QList<QPointF> &along = *edge;
         const qsizetype most = anchors.size() + kMostPlaces;
         double next = 0.0; // along the curve to the next anchor
@@ -253,16 +209,19 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable, 
         return room.contains(box) && scene.othersIn(box.adjusted(-1.0, -1.0, 1.0, 1.0), plottable) == 0
             && !scene.meetsText(box);
     };
+    // Marks alone: a label kGap off a mark's edge, never over it (a white ground would hide it).
+    const bool marks = !joined(plottable) && !band;
+    const double gap = kGap + (marks ? markerOf(plottable) / 2.0 : 0.0);
     QList<Spot> beside, over;
     for (const QPointF &p : anchors) {
         for (const QRectF &box :
-             {QRectF(p.x() - w, p.y() - kGap - h, w, h), QRectF(p.x() - w, p.y() + kGap, w, h),
-              QRectF(p.x() - w / 2.0, p.y() - kGap - h, w, h), QRectF(p.x() - w / 2.0, p.y() + kGap, w, h),
-              QRectF(p.x(), p.y() - kGap - h, w, h), QRectF(p.x(), p.y() + kGap, w, h)})
+             {QRectF(p.x() - w, p.y() - gap - h, w, h), QRectF(p.x() - w, p.y() + gap, w, h),
+              QRectF(p.x() - w / 2.0, p.y() - gap - h, w, h), QRectF(p.x() - w / 2.0, p.y() + gap, w, h),
+              QRectF(p.x(), p.y() - gap - h, w, h), QRectF(p.x(), p.y() + gap, w, h)})
             if (clearBeside(box))
                 beside.append({box, false});
         const QRectF centred(p.x() - w / 2.0, p.y() - h / 2.0, w, h);
-        if (!band && clearOver(centred))
+        if (!band && !marks && clearOver(centred))
             over.append({centred, true});
     }
     return beside + over;
@@ -398,73 +357,16 @@ QList<QCPItemText *> labelsOf(const QCustomPlot &plot, bool unplaced = false)
     return labels;
 }
 
-} // namespace
-
-void setStandsFor(QCPAbstractPlottable *entry, QCPAbstractPlottable *drawn)
+void layOutPlot(QCPLegend *legend)
 {
-    entry->setProperty(kStandsForProperty, QVariant::fromValue(QPointer<QObject>(drawn)));
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+        legend->parentPlot()->plotLayout()->update(phase);
 }
 
-QCPAbstractPlottable *drawnFor(QCPAbstractPlottable *entry)
+// The labels of `wanted` made for the plot of `legend`, in its font, each in its curve's colour:
+// drawn where placed, else undrawn for DirectLabels::place.
+QList<QCPItemText *> textsFor(QCPLegend *legend, const QList<Wanted> &wanted, bool placed)
 {
-    if (!entry)
-        return nullptr;
-    auto *drawn = qobject_cast<QCPAbstractPlottable *>(
-        entry->property(kStandsForProperty).value<QPointer<QObject>>().data());
-    return drawn ? drawn : entry;
-}
-
-bool labelable(const QCPLegend *legend)
-{
-    bool any = false;
-    for (int i = 0; i < legend->itemCount(); ++i) {
-        auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
-        if (!legend->item(i))
-            continue;
-        QCPAbstractPlottable *plottable = entry ? drawnFor(entry->plottable()) : nullptr;
-        if (!plottable || !(qobject_cast<QCPGraph *>(plottable) || qobject_cast<QCPCurve *>(plottable))
-            || !shown(plottable) || !shown(plottable->keyAxis()->axisRect()) || pointsOf(plottable).isEmpty()
-            || plottable->name().isEmpty())
-            return false;
-        if (!joined(plottable) && markerOf(plottable) <= 0.0 && !isBand(plottable))
-            return false;
-        any = true;
-    }
-    return any;
-}
-
-QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bool unplaced)
-{
-    QList<Wanted> wanted;
-    for (int i = 0, entry = 0; i < legend->itemCount(); ++i)
-        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)); item && entry < forms.size())
-            wanted.append({drawnFor(item->plottable()), forms[entry++], {}, {}, {}});
-    if (wanted.isEmpty())
-        return {};
-    // Placed on the layout the plots will have without the key's row: the key laid out as if it
-    // took none of it, for now.
-    const QSize least = legend->minimumSize(), most = legend->maximumSize();
-    const QMargins margins = legend->margins();
-    const QCP::MarginSides sides = legend->autoMargins();
-    const auto layOut = [legend] {
-        for (const auto phase :
-             {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-            legend->parentPlot()->plotLayout()->update(phase);
-    };
-    legend->setAutoMargins(QCP::msNone);
-    legend->setMargins(QMargins());
-    legend->setMinimumSize(1, 1);
-    legend->setMaximumSize(legend->maximumSize().width(), 1);
-    layOut();
-    const bool placed = placeAll(wanted, legend->font(), {});
-    legend->setMinimumSize(least);
-    legend->setMaximumSize(most);
-    legend->setMargins(margins);
-    legend->setAutoMargins(sides);
-    layOut();
-    if (!placed && !unplaced)
-        return {};
-
     QCustomPlot *plot = legend->parentPlot();
     QList<QCPItemText *> texts;
     for (const Wanted &label : wanted) {
@@ -487,6 +389,127 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
         text->setVisible(placed);
         texts.append(text);
     }
+    return texts;
+}
+
+} // namespace
+
+void setStandsFor(QCPAbstractPlottable *entry, QCPAbstractPlottable *drawn)
+{
+    entry->setProperty(kStandsForProperty, QVariant::fromValue(QPointer<QObject>(drawn)));
+}
+
+QCPAbstractPlottable *drawnFor(QCPAbstractPlottable *entry)
+{
+    if (!entry)
+        return nullptr;
+    auto *drawn = qobject_cast<QCPAbstractPlottable *>(
+        entry->property(kStandsForProperty).value<QPointer<QObject>>().data());
+    return drawn ? drawn : entry;
+}
+
+bool labelable(QCPAbstractLegendItem *item)
+{
+    auto *entry = qobject_cast<QCPPlottableLegendItem *>(item);
+    QCPAbstractPlottable *plottable = entry ? drawnFor(entry->plottable()) : nullptr;
+    return plottable && (qobject_cast<QCPGraph *>(plottable) || qobject_cast<QCPCurve *>(plottable)) && shown(plottable)
+        && shown(plottable->keyAxis()->axisRect()) && !pointsOf(plottable).isEmpty() && !plottable->name().isEmpty()
+        && (joined(plottable) || markerOf(plottable) > 0.0 || isBand(plottable));
+}
+
+bool labelable(const QCPLegend *legend)
+{
+    bool any = false;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (!legend->item(i))
+            continue;
+        if (!labelable(legend->item(i)))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bool unplaced)
+{
+    QList<Wanted> wanted;
+    for (int i = 0, entry = 0; i < legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)); item && entry < forms.size())
+            wanted.append({drawnFor(item->plottable()), forms[entry++], {}, {}, {}});
+    if (wanted.isEmpty())
+        return {};
+    // Placed on the layout the plots will have without the key's row: the key laid out as if it
+    // took none of it, for now.
+    const QSize least = legend->minimumSize(), most = legend->maximumSize();
+    const QMargins margins = legend->margins();
+    const QCP::MarginSides sides = legend->autoMargins();
+    const auto layOut = [legend] { layOutPlot(legend); };
+    legend->setAutoMargins(QCP::msNone);
+    legend->setMargins(QMargins());
+    legend->setMinimumSize(1, 1);
+    legend->setMaximumSize(legend->maximumSize().width(), 1);
+    layOut();
+    const bool placed = placeAll(wanted, legend->font(), {});
+    legend->setMinimumSize(least);
+    legend->setMaximumSize(most);
+    legend->setMargins(margins);
+    legend->setAutoMargins(sides);
+    layOut();
+    if (!placed && !unplaced)
+        return {};
+    return textsFor(legend, wanted, placed);
+}
+
+QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendItem *> &entries,
+                              const QList<QStringList> &forms)
+{
+    // Placed on the layout the plots will have with the key holding the other entries only (the
+    // key of them all squeezed buckets' plot to 22 x 13 units), for now: first without every
+    // entry that may go, then without those whose labels found places.
+    const QList<QCPAbstractLegendItem *> order = LegendPlacement::entriesOf(legend);
+    const auto without = [&](const QList<QCPAbstractPlottable *> &out) {
+        for (QCPAbstractLegendItem *item : order)
+            if (legend->hasItem(item))
+                legend->take(item);
+        legend->simplify();
+        for (QCPAbstractLegendItem *item : order) {
+            auto *entry = qobject_cast<QCPPlottableLegendItem *>(item);
+            if (!entry || !out.contains(drawnFor(entry->plottable())))
+                legend->addItem(item);
+        }
+        layOutPlot(legend);
+    };
+    QList<QCPAbstractPlottable *> out;
+    for (QCPPlottableLegendItem *entry : entries)
+        out.append(drawnFor(entry->plottable()));
+    without(out);
+    QList<Wanted> wanted;
+    for (qsizetype i = 0; i < std::min(entries.size(), forms.size()); ++i) { // those whose curves hold a label alone
+        QList<Wanted> alone {{drawnFor(entries[i]->plottable()), forms[i], {}, {}, {}}};
+        if (placeAll(alone, legend->font(), {}))
+            wanted.append(alone);
+    }
+    // Then, where they do not all stand apart, the one with the fewest places left to the key, in
+    // turn; again on the layout that leaves the others in it, until it holds them all.
+    bool placed = false;
+    for (qsizetype count = -1; !wanted.isEmpty() && count != wanted.size();) {
+        count = wanted.size();
+        out.clear();
+        for (const Wanted &label : wanted)
+            out.append(label.plottable);
+        without(out);
+        placed = placeAll(wanted, legend->font(), {});
+        while (!placed && wanted.size() > 1) {
+            wanted.erase(std::min_element(wanted.begin(), wanted.end(), [](const Wanted &a, const Wanted &b) {
+                return a.spots.size() < b.spots.size();
+            }));
+            placed = placeAll(wanted, legend->font(), {});
+        }
+    }
+    without({});
+    QList<QCPItemText *> texts = placed ? textsFor(legend, wanted, true) : QList<QCPItemText *>();
+    for (QCPItemText *text : texts)
+        text->setProperty(kOutOfKeyProperty, true);
     return texts;
 }
 
@@ -528,6 +551,12 @@ bool place(QCustomPlot *plot)
 
 bool clear(const QCustomPlot &plot)
 {
+    // A label whose entry left its key names its curve only where it is drawn.
+    const QList<QCPItemText *> wanted = labelsOf(plot, true);
+    if (std::any_of(wanted.begin(), wanted.end(), [](const QCPItemText *text) {
+            return !text->visible() && text->property(kOutOfKeyProperty).toBool();
+        }))
+        return false;
     const QList<QCPItemText *> labels = labelsOf(plot);
     // Each plot's scene is made once, without the labels: a label's others are texts it keeps off
     // as sceneOf would have counted them (a scene a label, its curves' cells drawn again for each,
@@ -555,10 +584,14 @@ bool clear(const QCustomPlot &plot)
         // found its place so; measured a unit off them, a label beside two curves drawn on top of
         // each other stood clear when placed and not when asked again), one over it a unit.
         const double off = over ? 1.0 : kGap - kNearer;
+        // Placed in its data's coordinates, a label a plot grown since moved off its curve stands
+        // clear of nothing it names: it is within kGap of its own curve, or over it.
+        const double reach = kGap + 1.0;
         if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box)
             || meetsLabel || scene.meetsText(inner)
             || scene.othersIn(box.adjusted(-off, -off, off, off), plottable) > 0
-            || (!over && scene.ownIn(box, plottable) > 0))
+            || (!over && scene.ownIn(box, plottable) > 0)
+            || scene.ownIn(box.adjusted(-reach, -reach, reach, reach), plottable) == 0)
             return false;
     }
     return true;

@@ -21,14 +21,23 @@ void setStandsFor(QCPAbstractPlottable *entry, QCPAbstractPlottable *drawn);
 // The curve `entry` names where it is drawn: the one it stands for, else itself.
 QCPAbstractPlottable *drawnFor(QCPAbstractPlottable *entry);
 
-// Whether every entry of `legend` names a curve or a band drawn in a plot (a QCPGraph or QCPCurve
-// with data there): a key that direct labels can stand in for.
+// Whether the entry `item` names a curve or a band drawn in a plot (a QCPGraph or QCPCurve with
+// data there): one a direct label can stand in for (a swatch names no curve).
+bool labelable(QCPAbstractLegendItem *item);
+// Whether every entry of `legend` does: a key that direct labels can stand in for.
 bool labelable(const QCPLegend *legend);
 // A label for each entry of `legend`, each placed where its curve is free on the layout its plots
 // have without the key's row, in the longest of its entry's forms that finds a place (`forms` of
 // each entry, longest first); none where one finds no place (nothing was added to the plot), or
 // with `unplaced`, the labels undrawn, for place() to draw once the layout leaves them room.
 QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bool unplaced);
+// Labels for as many of `entries` (labelable ones of `legend`, `forms` theirs) as find places
+// together on the layout as it is now, the key keeping its row: an entry whose curve holds no label
+// alone is left out, then, until the others all stand apart, the one of fewest places. The labels
+// are placed; none where not one finds a place. The entries they name are the key's to let go
+// (a key of curves and shades keeps the shades, as an author labels the lines and keys the rest).
+QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendItem *> &entries,
+                              const QList<QStringList> &forms);
 // The plottable `text` names, if it is a direct label.
 QCPAbstractPlottable *named(const QCPItemText *text);
 // The labels of `plot` placed again for its layout as it is now, where they no longer stand clear

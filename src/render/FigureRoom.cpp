@@ -93,6 +93,8 @@ const std::vector<Step> &ladder()
         // Where none goes over its plot and the page cannot hold the key, its curves named where
         // they are drawn, where the room left holds a label for each.
         {[](QCustomPlot *plot) { return labelCurves(plot, true); }, StepGives::Keys},
+        // Where the key stays, its curves named where they hold a label, the rest left in it.
+        labelSomeCurves,
         {dropKeysIfOverflowing, StepGives::Keys},
         // Last, so that a figure that fits before keeps its labels whole, and a label wrapped on
         // axes others squeezed keeps its words: "distance |j − i| between key …" in one line, not
@@ -133,6 +135,7 @@ const std::vector<Step> &ladder()
         legendsOverHeadroom,
         [](QCustomPlot *plot) { return labelCurves(plot, false); },
         {[](QCustomPlot *plot) { return labelCurves(plot, true); }, StepGives::Keys},
+        labelSomeCurves,
         tightenRightSides,
         separateTickLabels,
         labelsAbove,

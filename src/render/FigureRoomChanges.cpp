@@ -323,6 +323,7 @@ void Changes::putBack(const Taken &taken)
     for (QCPAbstractLegendItem *item : std::as_const(order)) {
         legend->addItem(item);
         item->setVisible(true);
+        item->setProperty(kLabelledProperty, QVariant());
     }
 }
 

@@ -24,7 +24,8 @@ inline constexpr char kFoldedProperty[] = "posencFoldedLabel";
 // looked up among the plot's texts before it is read.
 inline constexpr char kExplainedProperty[] = "posencExplainedBy";
 
-// The property of a key given up for labels on its curves (Changes::labelDirectly).
+// The property of a key given up for labels on its curves (Changes::labelDirectly), and of an
+// entry taken out of its key for a label on its curve (Changes::labelSome).
 inline constexpr char kLabelledProperty[] = "posencLabelledDirectly";
 
 // The margin group `element` is in on `side`, or none. Read by walking QCustomPlot's hash of them, not
@@ -119,6 +120,11 @@ public:
     // A key given up for `texts` (made for it, the plot's: DirectLabels) that name its curves where
     // they are drawn; undone, the texts are removed and the key is back. The key is not set aside.
     bool labelDirectly(QCPLegend *legend, const QList<QCPItemText *> &texts);
+    // The entries `items` of `legend` taken out of it for `texts` (made for them, the plot's:
+    // DirectLabels::makeSome) that name their curves where they are drawn; the key stays with its
+    // other entries. Each item taken carries kLabelledProperty. Undone, the texts are removed and
+    // the entries are back in their order.
+    bool labelSome(QCPLegend *legend, const QList<QCPAbstractLegendItem *> &items, const QList<QCPItemText *> &texts);
     // The name a step gave `plottable`'s entry in place of its own, its own; else its name.
     QString originalName(const QCPAbstractPlottable *plottable) const;
     // A legend entry's plottable named `name` for now; a swatch entry labelled so.

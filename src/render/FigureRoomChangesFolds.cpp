@@ -151,6 +151,32 @@ bool Changes::labelDirectly(QCPLegend *legend, const QList<QCPItemText *> &texts
     return true;
 }
 
+bool Changes::labelSome(QCPLegend *legend, const QList<QCPAbstractLegendItem *> &items,
+                        const QList<QCPItemText *> &texts)
+{
+    Taken taken {legend, {}, {}};
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem *item = legend->item(i)) {
+            taken.order.append(item);
+            if (items.contains(item))
+                taken.taken.append(item);
+        }
+    if (taken.taken.isEmpty())
+        return false;
+    for (const QPointer<QCPAbstractLegendItem> &item : std::as_const(taken.taken)) {
+        legend->take(item);
+        item->setVisible(false);
+        item->setProperty(kLabelledProperty, true);
+    }
+    legend->setFillOrder(legend->fillOrder(), true); // closes the gaps
+    m_taken.push_back(taken);
+    QList<QPointer<QCPItemText>> kept;
+    for (QCPItemText *text : texts)
+        kept.append(text);
+    m_labelled.push_back({legend, kept});
+    return true;
+}
+
 QString Changes::originalName(const QCPAbstractPlottable *plottable) const
 {
     for (const Entry &entry : m_entries)

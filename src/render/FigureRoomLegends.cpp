@@ -178,51 +178,102 @@ bool legendsOverHeadroom(QCustomPlot *plot)
     });
 }
 
+namespace {
+
+// Each of `entries`' names as its figure gave it, its first part, its shorter forms, and as it is
+// shown now (cut, at worst), longest first; none that another entry shows too: two labels that
+// read alike name no curve.
+QList<QStringList> formsOf(const Changes &changes, const QList<QCPPlottableLegendItem *> &entries)
+{
+    // Not at " = ": "p = 511" names its curve whole (shortenEntries' parts).
+    static const QStringList separators {u"  "_s, u": "_s, u" ("_s, u", "_s};
+    QList<QStringList> forms;
+    for (QCPPlottableLegendItem *entry : entries) {
+        const QString whole = changes.originalName(entry->plottable());
+        QStringList own {whole, firstPart(whole, separators)};
+        own += ShorterLabels::ofEntry(entry->plottable());
+        own.append(entry->plottable()->name());
+        own.removeDuplicates();
+        own.removeAll(QString());
+        forms.append(own);
+    }
+    // Against every entry's forms as given, not as this loop left them: "σ 1" (of "σ 1, s √d")
+    // went from the first entry's forms for the second's and then stayed the second's.
+    const QList<QStringList> given = forms;
+    for (qsizetype i = 0; i < forms.size(); ++i)
+        for (qsizetype j = 0; j < forms.size(); ++j)
+            if (i != j)
+                for (const QString &form : given[j])
+                    if (forms[i].size() > 1 && form != forms[i].constFirst())
+                        forms[i].removeAll(form);
+    return forms;
+}
+
+QList<QCPPlottableLegendItem *> plottableEntries(const QCPLegend *legend)
+{
+    QList<QCPPlottableLegendItem *> entries;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
+            entries.append(entry);
+    return entries;
+}
+
+bool keyInItsRow(const QCPLegend *legend)
+{
+    return roleOf(legend) == TextRole::Key && legend->visible() && qobject_cast<QCPLayoutGrid *>(legend->layout());
+}
+
+} // namespace
+
 bool labelCurves(QCustomPlot *plot, bool overflowing)
 {
     const QList<QCPLegend *> keys = keysOf(*plot);
     if (keys.isEmpty() || !shortOfRoom(*plot, keys.constFirst()->font().pointSizeF()))
         return false;
-    // Not at " = ": "p = 511" names its curve whole (shortenEntries' parts).
-    static const QStringList separators {u"  "_s, u": "_s, u" ("_s, u", "_s};
     Changes &changes = Changes::of(plot);
     if (overflowing && leastWithin(*plot) && labelsWithin(*plot))
         return false;
     bool changed = false;
     for (QCPLegend *legend : keys) {
-        if (roleOf(legend) != TextRole::Key || !legend->visible() || !qobject_cast<QCPLayoutGrid *>(legend->layout())
-            || !DirectLabels::labelable(legend))
+        if (!keyInItsRow(legend) || !DirectLabels::labelable(legend))
             continue;
-        // Each entry's name as its figure gave it, its first part, its shorter forms, and as it
-        // is shown now (cut, at worst), longest first.
-        QList<QStringList> forms;
-        for (int i = 0; i < legend->itemCount(); ++i) {
-            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
-            if (!entry)
-                continue;
-            const QString whole = changes.originalName(entry->plottable());
-            QStringList own {whole, firstPart(whole, separators)};
-            own += ShorterLabels::ofEntry(entry->plottable());
-            own.append(entry->plottable()->name());
-            own.removeDuplicates();
-            own.removeAll(QString());
-            forms.append(own);
-        }
-        // No form another entry shows too: two labels that read alike name no curve. Against
-        // every entry's forms as given, not as this loop left them: "σ 1" (of "σ 1, s √d") went
-        // from the first entry's forms for the second's and then stayed the second's.
-        const QList<QStringList> given = forms;
-        for (qsizetype i = 0; i < forms.size(); ++i)
-            for (qsizetype j = 0; j < forms.size(); ++j)
-                if (i != j)
-                    for (const QString &form : given[j])
-                        if (forms[i].size() > 1 && form != forms[i].constFirst())
-                            forms[i].removeAll(form);
         // A key the page cannot hold would go (dropKeysIfOverflowing): its labels then stand where
         // the room the steps after give leaves them a place. Else only where they have one now.
-        const QList<QCPItemText *> texts = DirectLabels::make(legend, forms, overflowing);
+        const QList<QCPItemText *> texts
+            = DirectLabels::make(legend, formsOf(changes, plottableEntries(legend)), overflowing);
         if (!texts.isEmpty())
             changed |= changes.labelDirectly(legend, texts);
+    }
+    return changed;
+}
+
+bool labelSomeCurves(QCustomPlot *plot)
+{
+    const QList<QCPLegend *> keys = keysOf(*plot);
+    if (keys.isEmpty() || !shortOfRoom(*plot, keys.constFirst()->font().pointSizeF()))
+        return false;
+    Changes &changes = Changes::of(plot);
+    bool changed = false;
+    for (QCPLegend *legend : keys) {
+        if (!keyInItsRow(legend))
+            continue;
+        QList<QCPPlottableLegendItem *> entries = plottableEntries(legend);
+        entries.removeIf([](QCPPlottableLegendItem *entry) { return !DirectLabels::labelable(entry); });
+        // A key of one entry left is no smaller for a label on its curve.
+        if (entries.isEmpty() || LegendPlacement::entriesOf(legend).size() < 2)
+            continue;
+        const QList<QCPItemText *> texts = DirectLabels::makeSome(legend, entries, formsOf(changes, entries));
+        QList<QCPAbstractLegendItem *> named;
+        for (QCPPlottableLegendItem *entry : entries)
+            if (std::any_of(texts.begin(), texts.end(), [&](const QCPItemText *text) {
+                    return DirectLabels::named(text) == DirectLabels::drawnFor(entry->plottable());
+                }))
+                named.append(entry);
+        // Every entry named on its curve: the key goes whole, as labelCurves gives it up.
+        if (named.size() == LegendPlacement::entriesOf(legend).size())
+            changed |= changes.labelDirectly(legend, texts);
+        else if (!named.isEmpty())
+            changed |= changes.labelSome(legend, named, texts);
     }
     return changed;
 }

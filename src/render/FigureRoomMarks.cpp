@@ -42,6 +42,9 @@ QCPLayerable *explanationOf(const QCPLayerable &mark)
 bool drawn(QCPLayerable *text)
 {
     if (auto *item = qobject_cast<QCPAbstractLegendItem *>(text)) {
+        // An entry taken out of its key for a label on its curve (Changes::labelSome) names it there.
+        if (item->property(kLabelledProperty).toBool() && item->parentLegend() && !item->parentLegend()->hasItem(item))
+            return true;
         if (!item->realVisibility() || Changes::isHidden(item) || !item->parentLegend()
             || !item->parentLegend()->hasItem(item))
             return false;

@@ -131,6 +131,13 @@ bool elideEntries(QCustomPlot *plot);
 // page (the key would go, dropKeysIfOverflowing): the labels then stand where the room the later
 // steps give leaves them a place, else none of them.
 bool labelCurves(QCustomPlot *plot, bool overflowing);
+// On a page short of room, a key in a row of its own that no step before named on its curves (one
+// of shades and curves, or of curves not all labelled) lets go of the entries whose curves hold a
+// label together (DirectLabels::makeSome): each curve named beside it, in its colour, the shades
+// and the curves without a place kept in the key, now smaller (Changes::labelSome), for the
+// steps after to place. rope-frequencies' key of Llama 3.1's curves and bands took two rows under
+// a 6 x 4 cm plot and went whole.
+bool labelSomeCurves(QCustomPlot *plot);
 // Where the figure still overflows its page, its keys go (the file's metadata keeps them).
 bool dropKeysIfOverflowing(QCustomPlot *plot);
 

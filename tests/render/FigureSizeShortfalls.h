@@ -27,28 +27,21 @@ inline const QSet<QString> &rows()
         // 33.3% before its columns' axis read "j" along its ticks and its positions kept the numbers
         // that let "position p" go up beside them, once thinned to "0, 1k" by the concat map's axis
         // that gave them its labels (FigureFit's alignTicks). A unit of width or height short.
-        QStringLiteral("rope-precision 6x4cm 9pt"), // the plots take 39.6% of the page
-        // Kept their keys since 2026-11-29 (compact legends no longer overflow the page, where the
-        // keys went whole): the t, h, w markers and the scalings' lines are named again.
-        // Its x range 5 % past the generated star since 2026-11-30 (the star was cut at a column; 30.3%).
-        // Its key given up since 2026-12-01: whole, its entries ("text starts", not "text st…", "gener…")
-        // overflow the page (29.4% with them cut).
-        QStringLiteral("mrope-positions 6x4cm 9pt"), // 60.9%; its key given up
         // Their curves too close, or their plots too low, for a label each (DirectLabels) since
-        // 2026-12-02: nope-order's lower plot, 44 units high, holds no place apart for "measured",
-        // "expected" and "no mask"; query-scale's three curves drawn over one another and its two
+        // 2026-12-02: query-scale's three curves drawn over one another and its two
         // lines 6 units apart; alibi-attention's eight heads' ends a few units apart (its key in two
-        // rows since 2026-12-02); buckets' and rope-precision's keys name shades (items), not curves.
+        // rows since 2026-12-02); buckets' key names shades (items), not curves, and since 2026-12-04,
+        // with its curves labelled where they hold a label, still goes: the page holds no key of the rest.
         // Passed until 2026-12-01 with their keys given up (KeptKeys): on a 6 x 4 cm page a single
         // panel with its axes labelled takes 168 x 115 of 227 x 151 units (56 %), and each row of a
         // key under it 20 units more (10 % of the page); over their data none found a place (legendsOverData).
         QStringLiteral("query-scale 6x4cm 9pt"), // 55.9% without its key of 5 models
-        QStringLiteral("nope-order 6x4cm 9pt"), // 52.0% without its key of 6 curves
         QStringLiteral("rope-scalings 6x4cm 9pt"), // 68.6% without its key of 7 scalings
         QStringLiteral("buckets 6x4cm 9pt"), // 54.8% without its key of 6 curves and shades
         // Llama 3.1's wavelengths, a row since 2026-12-02: its key of eight lines and shades given
-        // up (68.6% without it); its shades name no curve (DirectLabels).
-        QStringLiteral("rope-frequencies llama-3-1-8b 6x4cm 9pt"),
+        // up (68.6% without it); since 2026-12-04 its five lines labelled, its shades and curve in
+        // a key of two rows under the plot.
+        QStringLiteral("rope-frequencies llama-3-1-8b 6x4cm 9pt"), // 48.6%
     };
     return all;
 }

@@ -8,11 +8,14 @@
 // where its value axis grows at the top by as much (legendsOverHeadroom). An entry little room
 // would cut takes the first shorter form its figure gives that holds whole (ShorterLabels::setEntry).
 #include "render/DirectLabelCells.h"
+#include "render/DirectLabels.h"
 #include "render/FigureRoom.h"
+#include "render/FigureRoomChanges.h"
 #include "render/FigureRoomSteps.h"
 #include "render/LegendPlacement.h"
 #include "render/PinnedFont.h"
 #include "render/ShorterLabels.h"
+#include "render/SwatchLegend.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -100,6 +103,7 @@ private slots:
     void aWavyBandIsMeasuredAsQtClipsIt();
     void aColourMapsClearCellsAreRoom();
     void labelCellsCountWhatWasMarked();
+    void aKeyLetsGoOfTheCurvesItsLabelsName();
 };
 
 // Reference lines framing the rect half a unit in from each edge cross every corner and the middle
@@ -474,6 +478,67 @@ void TestLegendPlacement::labelCellsCountWhatWasMarked()
             QCOMPARE(cells.count(box), expected);
         }
     }
+}
+
+// A key of a curve, a curve drawn past its plot's range and a shade (a swatch), on a page short of
+// room (FigureRoom::Steps::labelSomeCurves): the diagonal is named by a label beside it, in its
+// colour, within its plot, and its entry leaves the key; the curve with no place for a label and
+// the shade stay in it, as an author labels the lines and keys the rest. Undone, the label is gone
+// and the entries are back in their order.
+void TestLegendPlacement::aKeyLetsGoOfTheCurvesItsLabelsName()
+{
+    QCustomPlot plot;
+    const Panel panel = diagonalWithKey(plot, u"rising"_s);
+    QCPGraph *far = plot.addGraph(panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft));
+    far->setData(QList<double> {20.0, 30.0}, QList<double> {5.0, 5.0}, true);
+    far->setPen(QPen(Qt::darkRed));
+    far->setName(u"far"_s);
+    panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, far));
+    SwatchLegend::add(panel.legend, {QColor(86, 180, 233, 70), u"shade"_s});
+    plot.replot();
+    QVERIFY(FigureRoom::shortOfRoom(plot, 9.0));
+    QCPAbstractLegendItem *rising = panel.legend->item(0);
+    QVERIFY(DirectLabels::labelable(rising) && DirectLabels::labelable(panel.legend->item(1)));
+    QVERIFY(!DirectLabels::labelable(panel.legend->item(2)));
+
+    QVERIFY(FigureRoom::Steps::labelSomeCurves(&plot));
+    plot.replot();
+    // As the figure's layout loop ends each layout (FigureLayoutLoop::settle).
+    DirectLabels::place(&plot);
+    plot.replot();
+    QCOMPARE(panel.legend->itemCount(), 2);
+    QVERIFY(!panel.legend->hasItem(rising));
+    QCOMPARE(static_cast<QCPPlottableLegendItem *>(panel.legend->item(0))->plottable(), far);
+    QCOMPARE(SwatchLegend::label(panel.legend->item(1)), u"shade"_s);
+    QVERIFY(panel.legend->realVisibility() && !FigureRoom::Changes::isHidden(panel.legend));
+    QList<QCPItemText *> labels;
+    for (int i = 0; i < plot.itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(plot.item(i)); text && DirectLabels::named(text))
+            labels.append(text);
+    QCOMPARE(labels.size(), 1);
+    QCPItemText *label = labels.constFirst();
+    QCOMPARE(label->text(), u"rising"_s);
+    QCOMPARE(DirectLabels::named(label), static_cast<QCPPlottableLegendItem *>(rising)->plottable());
+    QVERIFY(label->visible());
+    QCOMPARE(label->color(), plot.graph(0)->pen().color());
+    const QRectF box = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+    QVERIFY(QRectF(panel.rect->rect()).contains(box));
+    // Beside the diagonal (y = x): its box within a few units of the line, not across it.
+    QCPAxis *x = panel.rect->axis(QCPAxis::atBottom), *y = panel.rect->axis(QCPAxis::atLeft);
+    const bool above = y->pixelToCoord(box.bottom()) > x->pixelToCoord(box.right());
+    const bool below = y->pixelToCoord(box.top()) < x->pixelToCoord(box.left());
+    QVERIFY2(above || below, "the label stands across its curve");
+    // Clear of the rest and within reach of its curve (DirectLabels::clear).
+    QVERIFY(DirectLabels::clear(plot));
+
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QCOMPARE(panel.legend->itemCount(), 3);
+    QCOMPARE(panel.legend->item(0), rising);
+    QVERIFY(rising->visible());
+    for (int i = 0; i < plot.itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(plot.item(i)))
+            QVERIFY(!DirectLabels::named(text));
 }
 
 QTEST_MAIN(TestLegendPlacement)

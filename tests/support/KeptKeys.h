@@ -4,7 +4,8 @@
 // while a panel it names is drawn leaves that panel's lines unnamed (buckets at 6 x 4 cm drew its
 // three T5 curves and its shades without one), and entries cut until two read alike ("T5 key…",
 // "T5 key…") or until one names nothing ("cappe…") name no line (tst_figuresizes). A key that gave
-// way to labels on its curves (DirectLabels) is kept where each of its curves is labelled.
+// way to labels on its curves (DirectLabels) is kept where each of its curves is labelled, and a
+// key drawn that let go of some of its entries (Changes::labelSome) where each of them is.
 #include "render/DirectLabels.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
@@ -12,8 +13,10 @@
 
 #include <qcustomplot.h>
 
+#include <QHash>
 #include <QPointer>
 #include <QRegularExpression>
+#include <QSet>
 #include <QStringList>
 
 #include <algorithm>
@@ -55,6 +58,16 @@ public:
                 key.drawn = key.labelled = labelledDirectly(plot, key);
             m_keys.append(key);
         }
+        // The curves named where they are drawn, of the panels drawn: a key drawn may have let go
+        // of their entries (DirectLabels::makeSome, Changes::labelSome).
+        for (QCPAxisRect *rect : plot.axisRects()) {
+            if (!rect->realVisibility() || Changes::isHidden(rect))
+                continue;
+            m_drawnRects.insert(rect);
+            for (QCPAbstractPlottable *plottable : rect->plottables())
+                if (const QString label = labelOf(plot, plottable); !label.isEmpty())
+                    m_labels.insert(plottable, label);
+        }
     }
 
     // What the keys lack, once the figure is restored (its entries' texts as their figure gave them).
@@ -72,6 +85,23 @@ public:
                 found.append(u"the key '%1' is given up while its panel is drawn"_s.arg(given.join(u", "_s)));
             if (!key.drawn)
                 continue;
+            // An entry its key let go of while drawn names its curve by a label on it, and reads
+            // unlike the key's entries and the other labels.
+            if (!key.labelled)
+                for (int i = 0; i < key.legend->itemCount(); ++i) {
+                    auto *entry = qobject_cast<QCPPlottableLegendItem *>(key.legend->item(i));
+                    if (!entry || key.items.contains(entry) || !entry->plottable())
+                        continue;
+                    QCPAbstractPlottable *plottable = posenc::DirectLabels::drawnFor(entry->plottable());
+                    QCPAxisRect *rect = plottable->keyAxis()->axisRect();
+                    if (!m_drawnRects.contains(rect))
+                        continue;
+                    const QString label = m_labels.value(plottable);
+                    if (label.isEmpty())
+                        found.append(u"the entry '%1' is neither in its key nor on its curve"_s.arg(textOf(entry)));
+                    else if (key.shown.contains(label))
+                        found.append(u"the label '%1' reads as an entry of its key"_s.arg(label));
+                }
             for (qsizetype i = 0; i < key.shown.size(); ++i) {
                 for (qsizetype j = i + 1; j < key.shown.size(); ++j)
                     if (key.shown[i] == key.shown[j] && given[i] != given[j])
@@ -106,30 +136,37 @@ private:
         for (const QPointer<QCPAbstractLegendItem> &item : key.items) {
             auto *entry = qobject_cast<QCPPlottableLegendItem *>(item.data());
             QCPAbstractPlottable *plottable = entry ? posenc::DirectLabels::drawnFor(entry->plottable()) : nullptr;
-            if (!plottable)
-                return false;
-            QColor colour
-                = plottable->pen().style() != Qt::NoPen ? plottable->pen().color() : plottable->brush().color();
-            colour.setAlpha(255);
-            const QCPAxisRect *rect = plottable->keyAxis()->axisRect();
-            QString found;
-            for (int i = 0; i < plot.itemCount() && found.isEmpty(); ++i) {
-                auto *text = qobject_cast<QCPItemText *>(plot.item(i));
-                if (!text || posenc::DirectLabels::named(text) != plottable || !text->realVisibility()
-                    || posenc::FigureRoom::Changes::isHidden(text) || text->color() != colour
-                    || text->clipAxisRect() != rect || !text->clipToAxisRect())
-                    continue;
-                const QRectF box
-                    = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
-                if (QRectF(rect->rect()).contains(box))
-                    found = text->text();
-            }
+            const QString found = plottable ? labelOf(plot, plottable) : QString();
             if (found.isEmpty())
                 return false;
             shown.append(found);
         }
         key.shown = shown;
         return !shown.isEmpty();
+    }
+
+    // The text of the label drawn within `plottable`'s plot that names it, in its colour (its
+    // marks' where it draws marks alone, else its pen's, a band's fill's); empty where none does.
+    static QString labelOf(const QCustomPlot &plot, const QCPAbstractPlottable *plottable)
+    {
+        QColor colour = plottable->pen().style() != Qt::NoPen ? plottable->pen().color() : plottable->brush().color();
+        if (const auto *graph = qobject_cast<const QCPGraph *>(plottable); graph
+            && graph->lineStyle() == QCPGraph::lsNone && !graph->scatterStyle().isNone()
+            && graph->scatterStyle().isPenDefined())
+            colour = graph->scatterStyle().pen().color();
+        colour.setAlpha(255);
+        const QCPAxisRect *rect = plottable->keyAxis()->axisRect();
+        for (int i = 0; i < plot.itemCount(); ++i) {
+            auto *text = qobject_cast<QCPItemText *>(plot.item(i));
+            if (!text || posenc::DirectLabels::named(text) != plottable || !text->realVisibility()
+                || posenc::FigureRoom::Changes::isHidden(text) || text->color() != colour
+                || text->clipAxisRect() != rect || !text->clipToAxisRect())
+                continue;
+            const QRectF box = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
+            if (QRectF(rect->rect()).contains(box))
+                return text->text();
+        }
+        return {};
     }
 
     // A plain line's pen: a graph or curve drawn with a pen, no markers and no fill (what its icon shows).
@@ -206,6 +243,8 @@ private:
         bool labelled = false; // given way to labels on its curves
     };
     QList<Key> m_keys;
+    QHash<const QCPAbstractPlottable *, QString> m_labels; // the curves labelled, of the panels drawn
+    QSet<const QCPAxisRect *> m_drawnRects;
 };
 
 } // namespace KeptKeys
