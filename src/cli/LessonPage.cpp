@@ -85,6 +85,15 @@ QString subtitle(const LessonModel &model)
 
 namespace {
 
+// The subtitle as the first part of a title: its parts after the first in brackets, so that a title
+// shortened to its first parts keeps them with the name ("Qwen2.5 7B Instruct (yarn, factor 4, …)").
+QString titleLead(const QString &subtitle)
+{
+    const QString name = subtitle.section(u"  ·  "_s, 0, 0);
+    const QString rest = subtitle.section(u"  ·  "_s, 1);
+    return rest.isEmpty() ? name : u"%1 (%2)"_s.arg(name, QString(rest).replace(u"  ·  "_s, u", "_s));
+}
+
 // The subtitle's line at the page's width (a plot of one text, as a figure's title is drawn, at the
 // size of the figures' texts): its parts after the first dropped, then cut, where it is wider.
 std::unique_ptr<QCustomPlot> subtitlePlot(const QString &text, int width, double points)
@@ -332,18 +341,39 @@ std::optional<Page> build(const Request &request, const std::atomic<bool> *cance
         return std::nullopt;
     // The subtitle's line goes where the page holds it with as many panels and titles as without it:
     // what-dropout-does' slide for Llama 4 Scout gave up its keep mask and evaluation panels for it.
-    if (!request.subtitle.isEmpty() && (drawn->leftOut > 0 || drawn->untitled > 0)) {
-        Request bare = request;
-        bare.subtitle.clear();
-        Builds bareBuilds(bare, cancel);
-        const auto bareLayout = choose(bare, bareBuilds);
-        const auto without = bareLayout ? score(bare, bareBuilds, *bareLayout) : std::nullopt;
-        if (!without)
+    // Where it does not, the model is named in the main figure's title, its first part, where that
+    // leaves out no more than the page without it: why-sqrt-d's 14-pt slide for the fairseq preset,
+    // and dropout-on-sum's for MAE, named no model.
+    if (request.subtitle.isEmpty() || (drawn->leftOut == 0 && drawn->untitled == 0))
+        return assemble(request, builds, *layout);
+    Request bare = request;
+    bare.subtitle.clear();
+    Builds bareBuilds(bare, cancel);
+    const auto bareLayout = choose(bare, bareBuilds);
+    const auto without = bareLayout ? score(bare, bareBuilds, *bareLayout) : std::nullopt;
+    if (!without)
+        return std::nullopt;
+    if (!without->leavesOutLess(*drawn))
+        return assemble(request, builds, *layout);
+    if (!bare.styles.constFirst().title) {
+        // The figure's own title, as drawn whole with its data: a preview's says so.
+        const FigureBuild *main = bareBuilds.at(0, cellsOf(bare, *bareLayout).constFirst(), true);
+        if (!main)
             return std::nullopt;
-        if (without->leavesOutLess(*drawn))
-            return assemble(bare, bareBuilds, *bareLayout);
+        const QString own = FigureRoom::fullTitle(*main->plot());
+        if (!main->error() && !own.isEmpty()) {
+            Request led = bare;
+            led.styles.first().title = titleLead(request.subtitle) + u"  ·  "_s + own;
+            Builds ledBuilds(led, cancel);
+            const auto ledLayout = choose(led, ledBuilds);
+            const auto named = ledLayout ? score(led, ledBuilds, *ledLayout) : std::nullopt;
+            if (!named)
+                return std::nullopt;
+            if (!without->leavesOutLess(*named))
+                return assemble(led, ledBuilds, *ledLayout);
+        }
     }
-    return assemble(request, builds, *layout);
+    return assemble(bare, bareBuilds, *bareLayout);
 }
 
 QByteArray bytes(const Page &page, const FigureSize &size, FigureFormat format, const FigureStyle &style)

@@ -1,5 +1,9 @@
 #include "FamilySpec.h"
 
+#include "positions/BatchLayout.h"
+
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -14,6 +18,15 @@ Params familyUnder(const Params &params, Encoding family)
 std::int64_t familiesDefaultQuery(const Params &params)
 {
     return (params.maxLen - 1) / 2;
+}
+
+std::int64_t familiesKeyBack(const Params &params, std::int64_t wish)
+{
+    const std::int64_t query = familiesDefaultQuery(params);
+    std::int64_t drawn = query;
+    if (!BatchLayout::attendsBothWays(params) && params.batch.window && *params.batch.window <= query)
+        drawn = *params.batch.window - 1;
+    return std::min(wish, drawn);
 }
 
 bool FamilySpec::borrowsRow(Encoding family, const QString &key) const

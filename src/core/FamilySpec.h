@@ -179,6 +179,12 @@ FamilySpec fromWords(const FamilyWords &words, FamilyKind kind);
 // lie on both sides.
 std::int64_t familiesDefaultQuery(const Params &params);
 
+// How far back from that query lies the key a sentence quotes as about `wish` positions back (the
+// families lesson's 100 and 1000): `wish` where the figure draws a key that far back unmasked, else
+// the farthest it draws, the query's own distance to key 0 (MAE's 197 patches put q at 98), or
+// W − 1 under a causal sliding window W that masks the keys W or more back (FamiliesModel::compute).
+std::int64_t familiesKeyBack(const Params &params, std::int64_t wish);
+
 // The settings of `family` drawn from `params`: the same parameters under that encoding.
 Params familyUnder(const Params &params, Encoding family);
 

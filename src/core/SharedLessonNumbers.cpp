@@ -248,6 +248,31 @@ Number embeddingPeCosine(const Params &p)
     return real(total / double(rows));
 }
 
+// The families figure's query and the distances back from it that its lesson quotes.
+QList<Entry> familiesEntries()
+{
+    return {
+        {u"fam_query"_s, u"the query of the families figure: (L − 1)/2"_s,
+         [](const Params &p) { return integer(familiesDefaultQuery(p)); }},
+        // The families lesson said "a hundred back" and "1000 back" from q = 98 (MAE's 197 patches)
+        // and q = 255, where the figure draws no such key: the distances it quotes are these.
+        {u"fam_far"_s,
+         u"the distance back from the families figure's query of the far key its lesson quotes: 100, or the "
+         "farthest key the figure draws unmasked where that is nearer"_s,
+         [](const Params &p) {
+             const std::int64_t back = familiesKeyBack(p, 100);
+             return back > 1 ? integer(back)
+                             : none(u"not here: the figure draws no key more than one before the query"_s);
+         }},
+        {u"fam_farthest"_s, u"the same for 1000: the farthest key that lesson quotes, beyond the key 10 back"_s,
+         [](const Params &p) {
+             const std::int64_t back = familiesKeyBack(p, 1000);
+             return back > 10 ? integer(back)
+                              : none(u"not here: the figure draws no key more than 10 before the query"_s);
+         }},
+    };
+}
+
 // Whose p the figures show (docs/ARCHITECTURE.md, Lessons): a named model's own, where its preset or
 // config names its input dropout; else a p of the lesson's, said in a sentence that tells why: the
 // model's code has no dropout on its input, or its preset or config does not say. Each is said only
@@ -558,11 +583,8 @@ QList<Entry> entries()
          [](const Params &p) { return integer(cosineRows(p)); }},
         {u"cos_random"_s, u"√(2/(πd)): the mean |cos| of two random directions in d dimensions"_s,
          [](const Params &p) { return real(std::sqrt(2.0 / (std::numbers::pi * d(p)))); }},
-
-        {u"fam_query"_s, u"the query of the families figure: (L − 1)/2"_s,
-         [](const Params &p) { return integer(familiesDefaultQuery(p)); }},
     };
-    return list + familyConditions() + dropoutConditions() + scaleConditions();
+    return list + familiesEntries() + familyConditions() + dropoutConditions() + scaleConditions();
 }
 
 } // namespace posenc::SharedLessonNumbers

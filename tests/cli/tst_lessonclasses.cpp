@@ -13,10 +13,14 @@
 #include "io/Lesson.h"
 #include "io/LessonText.h"
 #include "io/Preset.h"
+#include "support/T5Reference.h"
 
 #include <QCommandLineParser>
 #include <QFile>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -58,6 +62,8 @@ private slots:
     void mropeIdsWithoutTheMaskAreOneShiftOfTheRow();
     void theCriticalDimensionIsOfThePairsTheModelRuns();
     void deepseekV2sSoftmaxScaleSaysWhoseCodeAppliesIt();
+    void theFamiliesDistancesAreKeysItsFigureDraws();
+    void ropeDecaySaysWhichLayersItsNumbersAre();
 };
 
 // nope-order taught Llama 2, BLOOM, Whisper, T5 and ModernBERT as NoPE models ("a score q·k cannot
@@ -263,6 +269,90 @@ void TestLessonClasses::deepseekV2sSoftmaxScaleSaysWhoseCodeAppliesIt()
              u"code models/deepseek_v2/modeling_deepseek_v2.py (qk_head_dim^-0.5 * get_mscale(factor, "
              "mscale_all_dim)^2: DeepseekV2Attention.__init__ since transformers PR #47435, qk_head_dim^-0.5 "
              "alone before it; DeepSeek's own modeling_deepseek.py and vLLM's deepseek_v2 apply it)"_s);
+}
+
+// The families lesson said "a hundred back" and "The keys 10 and 1000 back fall in T5's buckets 8
+// and 15, its last" for MAE (197 patches: the figure's query q = (L − 1)/2 = 98) and the 512
+// positions of T5 and DeBERTa (q = 255), where the figure draws no key that far back. Every distance
+// it quotes is one the figure draws from q, for every preset, and "its last" is said of a key in
+// the last bucket T5's reference gives (relative_attention_max_distance 128 caps it).
+void TestLessonClasses::theFamiliesDistancesAreKeysItsFigureDraws()
+{
+    const Lesson &lesson = *Lessons::find(u"families"_s);
+    static const QRegularExpression back(
+        u"(\\d[\\d,]*) (?:keys? )?back|at distance (\\d[\\d,]*)|and (\\d[\\d,]*) apart"_s);
+    static const QRegularExpression t5Last(
+        u"The keys 10 and (\\d[\\d,]*) back fall in T5's buckets \\d+ and \\d+, its last"_s);
+    int shortTables = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset.name});
+        if (r.result.exitCode() != 0)
+            continue;
+        const QString text = textOf(lesson, r);
+        const Params &p = r.model.params;
+        const std::int64_t q = (p.maxLen - 1) / 2;
+        shortTables += q < 1000;
+        QVERIFY2(!text.contains(u"hundred"_s), qPrintable(preset.name + u": "_s + text));
+        int quoted = 0;
+        for (auto it = back.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            const QString words = m.captured(1) + m.captured(2) + m.captured(3);
+            const std::int64_t distance = QString(words).remove(u',').toLongLong();
+            QVERIFY2(distance >= 1 && distance <= q,
+                     qPrintable(u"%1: %2 back from q = %3: %4"_s.arg(preset.name, words).arg(q).arg(text)));
+            ++quoted;
+        }
+        QVERIFY2(quoted >= 3, qPrintable(preset.name + u": "_s + text));
+        if (const auto m = t5Last.match(text); m.hasMatch()) {
+            const std::int64_t distance = m.captured(1).remove(u',').toLongLong();
+            QCOMPARE(t5ref::t5(-distance, p.t5.buckets, p.t5.maxDistance, !p.t5.causal).value,
+                     t5ref::t5(-(1 << 30), p.t5.buckets, p.t5.maxDistance, !p.t5.causal).value);
+        } else {
+            QVERIFY2(text.contains(u"T5's last bucket, which holds every key farther still, begins"_s),
+                     qPrintable(preset.name + u": "_s + text));
+        }
+    }
+    QVERIFY(shortTables >= 10);
+}
+
+// rope-decay quoted Gemma 3's bound and scores (rope-scaling its scaling, rope-relative its angles)
+// without saying whose layers they are: its preset is the 5 full_attention layers' θ = 1,000,000
+// (linear ×8), its other 29 layers slide a window of 1024 with θ = 10,000 (transformers,
+// models/gemma3/configuration_gemma3.py, Gemma3TextConfig: layer_types "sliding_attention" if
+// (i + 1) % sliding_window_pattern else "full_attention"; rope_local_base_freq for the sliding
+// layers). A model of one layer type hears nothing of it.
+void TestLessonClasses::ropeDecaySaysWhichLayersItsNumbersAre()
+{
+    QFile file(QStringLiteral(POSENC_CONFIGS) + u"/gemma-3-4b-it.json"_s);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject config = QJsonDocument::fromJson(file.readAll()).object(); // the text model's config
+    QVERIFY(config.value(u"model_type"_s).toString().startsWith(u"gemma3"_s));
+    const int layers = config.value(u"num_hidden_layers"_s).toInt();
+    const int pattern = config.value(u"sliding_window_pattern"_s).toInt();
+    int full = 0;
+    QVERIFY(layers > 0 && pattern > 0);
+    for (int i = 0; i < layers; ++i)
+        full += (i + 1) % pattern == 0 ? 1 : 0;
+    const auto grouped = [](double v) { return QLocale(QLocale::English).toString(qint64(v)); };
+    const QString sliding = u"%1 sliding_attention layers turn with RoPE θ = %2"_s.arg(layers - full)
+                                .arg(grouped(config.value(u"rope_local_base_freq"_s).toDouble()));
+    const QString global = u"%1 full_attention layers turn with RoPE θ = %2"_s.arg(full).arg(
+        grouped(config.value(u"rope_theta"_s).toDouble()));
+    // The RoPE lessons whose numbers are one layer type's θ and scaling.
+    for (const QString &name : {u"rope-decay"_s, u"rope-scaling"_s, u"rope-relative"_s}) {
+        const Lesson &lesson = *Lessons::find(name);
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, u"gemma-3-4b"_s});
+        QCOMPARE(r.result.exitCode(), 0);
+        const QString text = textOf(lesson, r);
+        QVERIFY2(text.contains(sliding) && text.contains(global), qPrintable(name + u": "_s + text));
+        QVERIFY2(text.contains(u"the figures and numbers here are its full_attention layers'"_s),
+                 qPrintable(name + u": "_s + text));
+        QCOMPARE(r.model.params.rope.theta, config.value(u"rope_theta"_s).toDouble());
+        const LessonOptions::Read one = readFor(lesson, {u"--preset"_s, u"qwen2-5-7b"_s});
+        QCOMPARE(one.result.exitCode(), 0);
+        QVERIFY2(!textOf(lesson, one).contains(u"do not all place position alike"_s),
+                 qPrintable(name + u": "_s + textOf(lesson, one)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLessonClasses)

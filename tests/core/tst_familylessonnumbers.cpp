@@ -48,6 +48,8 @@ private slots:
     void debertaNumbers();
     void familiesNumbers_data();
     void familiesNumbers();
+    void familiesQuoteKeysTheFigureDraws_data();
+    void familiesQuoteKeysTheFigureDraws();
     void relativeNumbersSayWhyWhereTheSettingsCannot();
 };
 
@@ -401,6 +403,59 @@ void TestFamilyLessonNumbers::familiesNumbers()
         QVERIFY(buckettie::matches(std::int64_t(valueOf(u"fam_deberta_"_s + QString::number(d), p)),
                                    debertaref::deberta(d, 256, 512)));
     }
+}
+
+void TestFamilyLessonNumbers::familiesQuoteKeysTheFigureDraws_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::addColumn<qint64>("far");
+    QTest::addColumn<qint64>("farthest");
+    // The families lesson said "a hundred back" and "1000 back" where its figure's query, (L − 1)/2,
+    // has no such key: the distances it quotes are 100 and 1000, or the farthest key drawn unmasked.
+    QTest::newRow("MAE's 197 patches: q = 98") << make(768, 197) << qint64(98) << qint64(98);
+    QTest::newRow("512 positions (T5, DeBERTa): q = 255") << make(768, 512) << qint64(100) << qint64(255);
+    QTest::newRow("2048 positions: q = 1023") << make(512, 2048) << qint64(100) << qint64(1000);
+    // masking_utils' sliding_window_overlay: kv_idx > q_idx − W, the keys W − 1 back the farthest seen.
+    QTest::newRow("a causal window of 64 from q = 1023")
+        << make(512, 2048, {{u"sliding-window"_s, u"64"_s}}) << qint64(63) << qint64(63);
+    QTest::newRow("a window wider than q masks nothing")
+        << make(512, 2048, {{u"sliding-window"_s, u"4096"_s}}) << qint64(100) << qint64(1000);
+    QTest::newRow("an encoder's window masks nothing in the figure")
+        << make(512, 2048, {{u"sliding-window"_s, u"64"_s}, {u"attention"_s, u"both-ways"_s}}) << qint64(100)
+        << qint64(1000);
+}
+
+void TestFamilyLessonNumbers::familiesQuoteKeysTheFigureDraws()
+{
+    QFETCH(Params, p);
+    QFETCH(qint64, far);
+    QFETCH(qint64, farthest);
+    const std::int64_t q = (p.maxLen - 1) / 2;
+    QCOMPARE(valueOf(u"fam_far"_s, p), double(far));
+    QCOMPARE(valueOf(u"fam_farthest"_s, p), double(farthest));
+    // PE[q] · PE[q − far] from the rows themselves.
+    const std::vector<double> a = peRow(q, p.dModel, 10000.0, Layout::Interleaved);
+    const std::vector<double> b = peRow(q - far, p.dModel, 10000.0, Layout::Interleaved);
+    double dot = 0.0;
+    for (std::size_t j = 0; j < a.size(); ++j)
+        dot += a[j] * b[j];
+    QVERIFY(close(valueOf(u"fam_pe_far"_s, p), dot, 1e-12, 1e-12));
+    Params rope = p;
+    rope.encoding = Encoding::Rope;
+    const std::vector<double> inv = roperef::inv(rope);
+    double sum = double(p.rope.headDim) - 2.0 * double(inv.size());
+    for (const double theta : inv)
+        sum += 2.0 * std::cos(double(far) * theta);
+    QVERIFY(close(valueOf(u"fam_rope_far"_s, p), sum / double(p.rope.headDim), 1e-12, 1e-14));
+    QVERIFY(close(valueOf(u"fam_alibi_1_far"_s, p), -double(far) * alibiref::slopes(p.alibi.heads)[0], 1e-15));
+    const auto t5 = [](std::int64_t back) { return t5ref::t5(-back, 32, 128, true); };
+    QVERIFY(buckettie::matches(std::int64_t(valueOf(u"fam_t5_farthest"_s, p)), t5(farthest)));
+    QVERIFY(buckettie::matches(std::int64_t(valueOf(u"fam_deberta_farthest"_s, p)),
+                               debertaref::deberta(farthest, 256, 512)));
+    // "its last": the bucket of every key farther still (T5's log buckets stop at max_distance 128).
+    const auto last = LessonNumbers::number(u"fam_t5_farthest_last"_s, p);
+    QVERIFY(last);
+    QCOMPARE(last->present(), t5(farthest).value == t5(1'000'000).value);
 }
 
 void TestFamilyLessonNumbers::relativeNumbersSayWhyWhereTheSettingsCannot()

@@ -360,6 +360,23 @@ QList<Entry> windowEntries()
     };
 }
 
+// Which of its layer types a rotary model's parameters are: the RoPE lessons say whose numbers they quote.
+QList<Entry> ropeLayerEntries()
+{
+    return {
+        // rope-decay told Gemma 3 its numbers without saying that they are its 5 full_attention
+        // layers' θ = 1,000,000 (linear ×8), not its 29 sliding_attention layers' θ = 10,000.
+        ofConfig(u"rope_layer_type"_s, u"the config's rotary layer type whose position scheme the parameters are"_s,
+                 [](const ConfigCheck &c, const LessonModel &m) {
+                     for (const ConfigLayer *l : counted(c)) {
+                         if (rotary(*l) && sameScheme(*l, m.params))
+                             return word(l->layerType);
+                     }
+                     return none(u"the parameters turn as no rotary layer type of the config does"_s);
+                 }),
+    };
+}
+
 // The numbers that say what class a model is of: layers without position, whose code scales its
 // softmax, whether its table is added to token embeddings (not a diffusion timestep's), and its
 // layers that mix tokens without attention.
@@ -569,7 +586,7 @@ const QList<Entry> &entries()
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, 1000000); }),
         ofConfig(u"query_scale_end"_s, u"the query scale at the context's last position"_s,
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, context(c) - 1); }),
-    } + classEntries() + windowEntries();
+    } + classEntries() + windowEntries() + ropeLayerEntries();
     return list;
 }
 

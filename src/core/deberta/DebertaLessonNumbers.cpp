@@ -1,5 +1,6 @@
 #include "DebertaLessonNumbers.h"
 
+#include "core/FamilySpec.h"
 #include "core/deberta/DebertaBuckets.h"
 
 #include <QStringList>
@@ -79,6 +80,11 @@ QList<Entry> entries()
         {u"fam_deberta_10"_s, u"… 10 before"_s, [](const Params &p) { return debertaBucket(p, 10); }},
         {u"fam_deberta_100"_s, u"… 100 before"_s, [](const Params &p) { return debertaBucket(p, 100); }},
         {u"fam_deberta_1000"_s, u"… 1000 before"_s, [](const Params &p) { return debertaBucket(p, 1000); }},
+        {u"fam_deberta_farthest"_s, u"… fam_farthest before"_s,
+         [](const Params &p) {
+             const std::int64_t back = familiesKeyBack(p, 1000);
+             return back > 10 ? debertaBucket(p, back) : none(u"not here: no key that far before the query"_s);
+         }},
     };
 }
 

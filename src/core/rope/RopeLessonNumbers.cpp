@@ -170,18 +170,6 @@ Number ropeDynamicBase(const Params &p)
     return real(RopeFrequencies::dynamicBase(p));
 }
 
-Number ropeAligned(const Params &p, double distance)
-{
-    if (!validUnder(p, Encoding::Rope))
-        return none(u"not here: RoPE's settings are not valid"_s);
-    const Params rotary = familyUnder(p, Encoding::Rope);
-    const std::vector<double> theta = RopeFrequencies::schedule(rotary).w;
-    double sum = double(p.rope.headDim) - 2.0 * double(theta.size());
-    for (const double t : theta)
-        sum += 2.0 * std::cos(distance * t);
-    return real(sum / double(p.rope.headDim));
-}
-
 // The scaling of the model in words.
 QString scalingWords(RopeType type)
 {
@@ -581,17 +569,8 @@ QList<Entry> entries()
              [](const Params &p) {
                  return isRope(p) ? real(RopeFrequencies::describe(p).bf16PositionStep) : none(kNotRope);
              }},
-            {u"fam_rope_1"_s, u"RoPE's ⟨q, R(1)q⟩/‖q‖², q all ones, at the rope settings"_s,
-             [](const Params &p) { return ropeAligned(p, 1.0); }},
-            {u"fam_rope_100"_s, u"… at distance 100"_s, [](const Params &p) { return ropeAligned(p, 100.0); }},
-            {u"fam_rope_settings"_s, u"the RoPE settings the families figure draws, in words"_s,
-             [](const Params &p) {
-                 if (!validUnder(p, Encoding::Rope))
-                     return none(u"not here: RoPE's settings are not valid"_s);
-                 const Params rotary = familyUnder(p, Encoding::Rope);
-                 return word(RopeText::modelText(rotary) + u", "_s + RopeText::scalingText(rotary));
-             }},
-        };
+        }
+        + familiesEntries();
 }
 
 } // namespace posenc::RopeLessonNumbers

@@ -10,5 +10,8 @@
 namespace posenc::RopeLessonNumbers {
 
 QList<LessonNumbers::Entry> entries();
+// The families figure's RoPE numbers (RopeFamiliesLessonNumbers.cpp): an aligned pair's score at the
+// distances the families lesson quotes, and the settings that figure draws.
+QList<LessonNumbers::Entry> familiesEntries();
 
 } // namespace posenc::RopeLessonNumbers

@@ -357,6 +357,11 @@ QList<Entry> pairEntries()
          [](const Params &p) { return peDot(p, 0); }},
         {u"fam_pe_1"_s, u"PE[q]·PE[q − 1]"_s, [](const Params &p) { return peDot(p, 1); }},
         {u"fam_pe_100"_s, u"PE[q]·PE[q − 100]"_s, [](const Params &p) { return peDot(p, 100); }},
+        {u"fam_pe_far"_s, u"PE[q]·PE[q − fam_far]"_s,
+         [](const Params &p) {
+             const std::int64_t back = familiesKeyBack(p, 100);
+             return back > 1 ? peDot(p, back) : none(u"not here: no key that far before the query"_s);
+         }},
     };
 }
 

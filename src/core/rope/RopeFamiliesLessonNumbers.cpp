@@ -1,0 +1,54 @@
+#include "RopeLessonNumbers.h"
+
+#include "core/FamilySpec.h"
+#include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeText.h"
+
+#include <cmath>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::RopeLessonNumbers {
+
+using namespace LessonNumbers;
+
+namespace {
+
+// ⟨q, R(distance)q⟩/‖q‖² for q all ones: the pairs' cosines, the columns that do not turn adding 1.
+Number ropeAligned(const Params &p, double distance)
+{
+    if (!validUnder(p, Encoding::Rope))
+        return none(u"not here: RoPE's settings are not valid"_s);
+    const Params rotary = familyUnder(p, Encoding::Rope);
+    const std::vector<double> theta = RopeFrequencies::schedule(rotary).w;
+    double sum = double(p.rope.headDim) - 2.0 * double(theta.size());
+    for (const double t : theta)
+        sum += 2.0 * std::cos(distance * t);
+    return real(sum / double(p.rope.headDim));
+}
+
+} // namespace
+
+QList<Entry> familiesEntries()
+{
+    return {
+        {u"fam_rope_1"_s, u"RoPE's ⟨q, R(1)q⟩/‖q‖², q all ones, at the rope settings"_s,
+         [](const Params &p) { return ropeAligned(p, 1.0); }},
+        {u"fam_rope_100"_s, u"… at distance 100"_s, [](const Params &p) { return ropeAligned(p, 100.0); }},
+        {u"fam_rope_far"_s, u"… at distance fam_far"_s,
+         [](const Params &p) {
+             const std::int64_t back = familiesKeyBack(p, 100);
+             return back > 1 ? ropeAligned(p, double(back)) : none(u"not here: no key that far before the query"_s);
+         }},
+        {u"fam_rope_settings"_s, u"the RoPE settings the families figure draws, in words"_s,
+         [](const Params &p) {
+             if (!validUnder(p, Encoding::Rope))
+                 return none(u"not here: RoPE's settings are not valid"_s);
+             const Params rotary = familyUnder(p, Encoding::Rope);
+             return word(RopeText::modelText(rotary) + u", "_s + RopeText::scalingText(rotary));
+         }},
+    };
+}
+
+} // namespace posenc::RopeLessonNumbers
