@@ -12,6 +12,8 @@
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -215,6 +217,17 @@ bool untitled(const QCustomPlot &plot)
         && (FigureRoom::Changes::isHidden(title) || title->text().isEmpty());
 }
 
+// Whether the figure's drawn title holds `lead` whole (given up or shortened past it: false).
+bool titleHolds(const QCustomPlot &plot, const QString &lead)
+{
+    const auto *title = plot.plotLayout()->elementCount() > 0
+        ? qobject_cast<const QCPTextElement *>(plot.plotLayout()->element(0, 0))
+        : nullptr;
+    static const QRegularExpression space(u"\\s+"_s);
+    return title && !FigureRoom::Changes::isHidden(title)
+        && QString(title->text()).remove(space).startsWith(QString(lead).remove(space));
+}
+
 // The figures' cells, below the subtitle's line where the page has one.
 QList<QRect> cellsOf(const Request &request, const Layout &layout)
 {
@@ -369,7 +382,13 @@ std::optional<Page> build(const Request &request, const std::atomic<bool> *cance
             const auto named = ledLayout ? score(led, ledBuilds, *ledLayout) : std::nullopt;
             if (!named)
                 return std::nullopt;
-            if (!without->leavesOutLess(*named))
+            // Taken where the title keeps the figure's subject, its first part, after the name: a
+            // model's long name would otherwise push it out of a title shortened to its first part.
+            const FigureBuild *ledMain = ledBuilds.at(0, cellsOf(led, *ledLayout).constFirst(), false);
+            if (!ledMain)
+                return std::nullopt;
+            const QString subject = titleLead(request.subtitle) + u"  ·  "_s + own.section(u"  ·  "_s, 0, 0);
+            if (!without->leavesOutLess(*named) && !ledMain->error() && titleHolds(*ledMain->plot(), subject))
                 return assemble(led, ledBuilds, *ledLayout);
         }
     }
