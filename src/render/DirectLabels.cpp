@@ -236,11 +236,14 @@ struct Wanted
     std::optional<Spot> at;
 };
 
-// Each wanted label's form and spot, the labels with the fewest places first, none meeting another;
-// false where one finds none.
-bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing)
+using Scenes = std::map<QCPAxisRect *, Scene>;
+// Each wanted label's form and spot, the labels with the fewest places first, none meeting another; false
+// where one finds none. `reuse`: the scenes a call before made for this layout and `placing`, kept.
+bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing,
+              Scenes *reuse = nullptr)
 {
-    std::map<QCPAxisRect *, Scene> scenes;
+    Scenes own;
+    Scenes &scenes = reuse ? *reuse : own;
     for (Wanted &label : wanted) {
         QCPAxisRect *rect = label.plottable->keyAxis()->axisRect();
         auto scene = scenes.find(rect);
@@ -421,11 +424,9 @@ bool labelable(const QCPLegend *legend)
 {
     bool any = false;
     for (int i = 0; i < legend->itemCount(); ++i) {
-        if (!legend->item(i))
-            continue;
-        if (!labelable(legend->item(i)))
+        if (legend->item(i) && !labelable(legend->item(i)))
             return false;
-        any = true;
+        any = any || legend->item(i) != nullptr;
     }
     return any;
 }
@@ -443,21 +444,18 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
     const QSize least = legend->minimumSize(), most = legend->maximumSize();
     const QMargins margins = legend->margins();
     const QCP::MarginSides sides = legend->autoMargins();
-    const auto layOut = [legend] { layOutPlot(legend); };
     legend->setAutoMargins(QCP::msNone);
     legend->setMargins(QMargins());
     legend->setMinimumSize(1, 1);
     legend->setMaximumSize(legend->maximumSize().width(), 1);
-    layOut();
+    layOutPlot(legend);
     const bool placed = placeAll(wanted, legend->font(), {});
     legend->setMinimumSize(least);
     legend->setMaximumSize(most);
     legend->setMargins(margins);
     legend->setAutoMargins(sides);
-    layOut();
-    if (!placed && !unplaced)
-        return {};
-    return textsFor(legend, wanted, placed);
+    layOutPlot(legend);
+    return !placed && !unplaced ? QList<QCPItemText *>() : textsFor(legend, wanted, placed);
 }
 
 QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendItem *> &entries,
@@ -484,9 +482,10 @@ QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendI
         out.append(drawnFor(entry->plottable()));
     without(out);
     QList<Wanted> wanted;
+    Scenes laidOut; // each curve's cells drawn once a layout, not once a try (240 ms after a resize)
     for (qsizetype i = 0; i < std::min(entries.size(), forms.size()); ++i) { // those whose curves hold a label alone
         QList<Wanted> alone {{drawnFor(entries[i]->plottable()), forms[i], {}, {}, {}}};
-        if (placeAll(alone, legend->font(), {}))
+        if (placeAll(alone, legend->font(), {}, &laidOut))
             wanted.append(alone);
     }
     // Then, where they do not all stand apart, the one with the fewest places left to the key, in
@@ -498,12 +497,13 @@ QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendI
         for (const Wanted &label : wanted)
             out.append(label.plottable);
         without(out);
-        placed = placeAll(wanted, legend->font(), {});
+        laidOut.clear();
+        placed = placeAll(wanted, legend->font(), {}, &laidOut);
         while (!placed && wanted.size() > 1) {
             wanted.erase(std::min_element(wanted.begin(), wanted.end(), [](const Wanted &a, const Wanted &b) {
                 return a.spots.size() < b.spots.size();
             }));
-            placed = placeAll(wanted, legend->font(), {});
+            placed = placeAll(wanted, legend->font(), {}, &laidOut);
         }
     }
     without({});
