@@ -273,10 +273,8 @@ QList<QCPLayoutElement *> Changes::takeEntries(const QList<QCPAxisRect *> &rects
         if (taken.taken.isEmpty())
             continue;
         // Out of the legend, an entry would still be drawn where it was.
-        for (const QPointer<QCPAbstractLegendItem> &item : std::as_const(taken.taken)) {
-            legend->take(item);
-            item->setVisible(false);
-        }
+        for (const QPointer<QCPAbstractLegendItem> &item : std::as_const(taken.taken))
+            takeOut(legend, item);
         legend->setFillOrder(legend->fillOrder(), true); // closes the gaps
         m_taken.push_back(taken);
         // Or names only marks over the data (an entry a figure named a caption), which go with the captions.
@@ -297,8 +295,9 @@ void Changes::putBack(const Taken &taken)
         if (!item)
             continue;
         auto *entry = qobject_cast<QCPPlottableLegendItem *>(item.data());
-        // The figure named the plottable again since (a new filling): its entry is the figure's.
-        if (!legend || (entry && entry->plottable() && legend->hasItemWithPlottable(entry->plottable())))
+        // The figure deleted the plottable since, or named it again (a new filling): its entry is the figure's.
+        if (!legend || namesNothing(item)
+            || (entry && entry->plottable() && legend->hasItemWithPlottable(entry->plottable())))
             delete item.data();
         else
             back.append(item);

@@ -235,6 +235,11 @@ private:
     // Returns the legends left with no entry.
     QList<QCPLayoutElement *> takeEntries(const QList<QCPAxisRect *> &rects);
     void putBack(const Taken &taken);
+    // An entry taken out of `legend`, hidden, its plottable remembered weakly: a figure that deletes
+    // the plottable meanwhile (a new filling) deletes the entries in its legends, not one taken out.
+    static void takeOut(QCPLegend *legend, QCPAbstractLegendItem *item);
+    // Whether the plottable of an entry taken out was deleted since (the entry names nothing).
+    static bool namesNothing(const QCPAbstractLegendItem *item);
 
     // The grids that held `hidden` and now show one column of elements at most lay them out
     // without spacing between columns.

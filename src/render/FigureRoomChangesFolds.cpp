@@ -12,6 +12,9 @@ namespace posenc::FigureRoom {
 
 namespace {
 
+// The property of an entry taken out of its legend: its plottable, weakly (Changes::takeOut).
+constexpr char kTakenPlottableProperty[] = "posencTakenPlottable";
+
 // A plain ticker's ticks from one that keeps clear, set on the axis in its place until undone.
 QSharedPointer<KeepClearTicker> standInFor(QCPAxis *axis, const QCPAxisTicker &own)
 {
@@ -164,8 +167,7 @@ bool Changes::labelSome(QCPLegend *legend, const QList<QCPAbstractLegendItem *> 
     if (taken.taken.isEmpty())
         return false;
     for (const QPointer<QCPAbstractLegendItem> &item : std::as_const(taken.taken)) {
-        legend->take(item);
-        item->setVisible(false);
+        takeOut(legend, item);
         item->setProperty(kLabelledProperty, true);
     }
     legend->setFillOrder(legend->fillOrder(), true); // closes the gaps
@@ -175,6 +177,20 @@ bool Changes::labelSome(QCPLegend *legend, const QList<QCPAbstractLegendItem *> 
         kept.append(text);
     m_labelled.push_back({legend, kept});
     return true;
+}
+
+void Changes::takeOut(QCPLegend *legend, QCPAbstractLegendItem *item)
+{
+    legend->take(item);
+    item->setVisible(false);
+    if (auto *entry = qobject_cast<QCPPlottableLegendItem *>(item))
+        item->setProperty(kTakenPlottableProperty, QVariant::fromValue(QPointer<QObject>(entry->plottable())));
+}
+
+bool Changes::namesNothing(const QCPAbstractLegendItem *item)
+{
+    const QVariant plottable = item->property(kTakenPlottableProperty);
+    return plottable.isValid() && !plottable.value<QPointer<QObject>>();
 }
 
 QString Changes::originalName(const QCPAbstractPlottable *plottable) const

@@ -104,6 +104,7 @@ private slots:
     void aColourMapsClearCellsAreRoom();
     void labelCellsCountWhatWasMarked();
     void aKeyLetsGoOfTheCurvesItsLabelsName();
+    void anEntryTakenOutWhoseCurveWentStaysOut();
 };
 
 // Reference lines framing the rect half a unit in from each edge cross every corner and the middle
@@ -539,6 +540,30 @@ void TestLegendPlacement::aKeyLetsGoOfTheCurvesItsLabelsName()
     for (int i = 0; i < plot.itemCount(); ++i)
         if (auto *text = qobject_cast<QCPItemText *>(plot.item(i)))
             QVERIFY(!DirectLabels::named(text));
+}
+
+// The entry let go for a label, then its curve deleted by a new filling before the room's changes
+// are undone (the window refills a figure and fits it again): the entry, naming nothing, is deleted,
+// not put back into the key, where laying it out read the deleted curve (a crash under the monkey).
+void TestLegendPlacement::anEntryTakenOutWhoseCurveWentStaysOut()
+{
+    QCustomPlot plot;
+    const Panel panel = diagonalWithKey(plot, u"rising"_s);
+    QCPGraph *far = plot.addGraph(panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft));
+    far->setData(QList<double> {20.0, 30.0}, QList<double> {5.0, 5.0}, true);
+    far->setName(u"far"_s);
+    panel.legend->addItem(new QCPPlottableLegendItem(panel.legend, far));
+    SwatchLegend::add(panel.legend, {QColor(86, 180, 233, 70), u"shade"_s});
+    plot.replot();
+    const QPointer<QCPAbstractLegendItem> rising = panel.legend->item(0);
+    QVERIFY(FigureRoom::Steps::labelSomeCurves(&plot));
+    QVERIFY(!panel.legend->hasItem(rising));
+    QVERIFY(plot.removeGraph(plot.graph(0)));
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QVERIFY(!rising);
+    QCOMPARE(panel.legend->itemCount(), 2);
+    QCOMPARE(static_cast<QCPPlottableLegendItem *>(panel.legend->item(0))->plottable(), far);
 }
 
 QTEST_MAIN(TestLegendPlacement)
