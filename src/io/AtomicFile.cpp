@@ -4,6 +4,13 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -38,7 +45,22 @@ std::optional<WriteError> writeAtomically(const QString &path, const std::functi
     // over it would replace the device itself, wherever the user may create files beside it.
     if (const QFileInfo info(path); info.exists() && !info.isFile() && !info.isDir()) {
         QFile device(path);
-        if (!device.open(QIODevice::WriteOnly))
+        // A FIFO no process reads would hold the open, the window's with it, until one does: opened
+        // without waiting, it says so at once; read, it is written to as any pipe (blocking).
+        struct stat st
+        {
+        };
+        if (::stat(QFile::encodeName(path).constData(), &st) == 0 && S_ISFIFO(st.st_mode)) {
+            const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+            if (fd < 0)
+                return WriteError {path, errno == ENXIO ? u"a pipe no process reads; start its reader first"_s
+                                                        : QString::fromLocal8Bit(std::strerror(errno))};
+            ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            if (!device.open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle)) {
+                ::close(fd);
+                return WriteError {path, device.errorString()};
+            }
+        } else if (!device.open(QIODevice::WriteOnly))
             return WriteError {path, device.errorString()};
         if (!write(device) || !device.flush())
             return WriteError {path,

@@ -97,6 +97,7 @@ private slots:
     void fullFilesystemSaysNoSpaceLeft_data();
     void fullFilesystemSaysNoSpaceLeft();
     void aPipeIsFedNotReplaced();
+    void aPipeNobodyReadsIsRefusedAtOnce();
 };
 
 void TestAtomicFile::toStringNamesPathAndReason()
@@ -331,6 +332,20 @@ void TestAtomicFile::fullFilesystemSaysNoSpaceLeft()
     QCOMPARE(error->reason, osReason(ENOSPC));
     QCOMPARE(readAll(path), QByteArray("old"));
     QCOMPARE(entries(dir.path()), QStringList {u"table.csv"_s});
+}
+
+// A FIFO no process reads: the write says so at once, where opening it waited for a reader (the
+// window hung saving its session onto one), and the pipe stays a pipe.
+void TestAtomicFile::aPipeNobodyReadsIsRefusedAtOnce()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString fifo = dir.filePath(u"pipe"_s);
+    QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const auto error = writeAtomically(fifo, writer(QByteArray(10, 'p')));
+    QVERIFY(error);
+    QCOMPARE(error->toString(), fifo + u": a pipe no process reads; start its reader first"_s);
+    QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile());
 }
 
 // A FIFO (as a device such as /dev/null) cannot be replaced, only written to: before, a file
