@@ -45,7 +45,8 @@ LessonNumbers::Number atFamiliesDistance(const Params &params, FamiliesDistance 
     if (const std::optional<std::int64_t> back = familiesQuotedBack(params, which))
         return at(*back);
     const int nearer = which == FamiliesDistance::Far ? 1 : 10;
-    return LessonNumbers::none(u"not here: the families figure draws no key more than %1 before its query"_s.arg(nearer));
+    return LessonNumbers::none(
+        u"not here: the families figure draws no key more than %1 before its query"_s.arg(nearer));
 }
 
 bool FamilySpec::borrowsRow(Encoding family, const QString &key) const
