@@ -345,54 +345,105 @@ std::optional<Page> assemble(const Request &request, Builds &builds, const Layou
 
 } // namespace
 
+namespace {
+
+// A page tried: its request, the figures built for it, its layout and what it leaves out.
+struct Tried
+{
+    std::unique_ptr<Request> request;
+    std::unique_ptr<Builds> builds;
+    Layout layout;
+    Drawn drawn;
+};
+
+// `request` laid out and scored; nothing when cancelled.
+std::optional<Tried> tryPage(const Request &request, const std::atomic<bool> *cancel)
+{
+    Tried tried;
+    tried.request = std::make_unique<Request>(request);
+    tried.builds = std::make_unique<Builds>(*tried.request, cancel);
+    const auto layout = choose(*tried.request, *tried.builds);
+    const auto drawn = layout ? score(*tried.request, *tried.builds, *layout) : std::nullopt;
+    if (!drawn)
+        return std::nullopt;
+    tried.layout = *layout;
+    tried.drawn = *drawn;
+    return tried;
+}
+
+// The page with the model named in the main figure's title, before the figure's own ("Llama 4
+// Scout 17B-16E (llama3, …)  ·  Position ids"), where the figure has a title of its own that the
+// request does not set; `named` says whether the title drawn holds the name and the figure's subject
+// (its first part) whole. Nothing where the figure has no such title, or when cancelled (`cancelled`).
+std::optional<Tried> namedInTitle(const Request &request, const Tried &bare, bool &named, bool &cancelled,
+                                  const std::atomic<bool> *cancel)
+{
+    const int i = 0;
+    named = false;
+    if (bare.request->styles[i].title)
+        return std::nullopt;
+    // The figure's own title, as drawn whole with its data: a preview's says so.
+    const FigureBuild *drawn = bare.builds->at(i, cellsOf(*bare.request, bare.layout)[i], true);
+    if (!drawn) {
+        cancelled = true;
+        return std::nullopt;
+    }
+    const QString own = FigureRoom::fullTitle(*drawn->plot());
+    if (drawn->error() || own.isEmpty())
+        return std::nullopt;
+    Request led = *bare.request;
+    led.styles[i].title = titleLead(request.subtitle) + u"  ·  "_s + own;
+    auto tried = tryPage(led, cancel);
+    const FigureBuild *ledDrawn
+        = tried ? tried->builds->at(i, cellsOf(*tried->request, tried->layout)[i], false) : nullptr;
+    if (!ledDrawn) {
+        cancelled = true;
+        return std::nullopt;
+    }
+    const QString subject = titleLead(request.subtitle) + u"  ·  "_s + own.section(u"  ·  "_s, 0, 0);
+    named = !ledDrawn->error() && titleHolds(*ledDrawn->plot(), subject);
+    return tried;
+}
+
+std::optional<Page> assemble(Tried &tried)
+{
+    return assemble(*tried.request, *tried.builds, tried.layout);
+}
+
+} // namespace
+
 std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel)
 {
-    Builds builds(request, cancel);
-    const auto layout = choose(request, builds);
-    const auto drawn = layout ? score(request, builds, *layout) : std::nullopt;
-    if (!drawn)
+    auto lined = tryPage(request, cancel);
+    if (!lined)
         return std::nullopt;
     // The subtitle's line goes where the page holds it with as many panels and titles as without it:
     // what-dropout-does' slide for Llama 4 Scout gave up its keep mask and evaluation panels for it.
     // Where it does not, the model is named in the main figure's title, its first part, where that
     // leaves out no more than the page without it: why-sqrt-d's 14-pt slide for the fairseq preset,
     // and dropout-on-sum's for MAE, named no model.
-    if (request.subtitle.isEmpty() || (drawn->leftOut == 0 && drawn->untitled == 0))
-        return assemble(request, builds, *layout);
-    Request bare = request;
-    bare.subtitle.clear();
-    Builds bareBuilds(bare, cancel);
-    const auto bareLayout = choose(bare, bareBuilds);
-    const auto without = bareLayout ? score(bare, bareBuilds, *bareLayout) : std::nullopt;
-    if (!without)
+    if (request.subtitle.isEmpty() || (lined->drawn.leftOut == 0 && lined->drawn.untitled == 0))
+        return assemble(*lined);
+    Request plain = request;
+    plain.subtitle.clear();
+    auto bare = tryPage(plain, cancel);
+    if (!bare)
         return std::nullopt;
-    if (!without->leavesOutLess(*drawn))
-        return assemble(request, builds, *layout);
-    if (!bare.styles.constFirst().title) {
-        // The figure's own title, as drawn whole with its data: a preview's says so.
-        const FigureBuild *main = bareBuilds.at(0, cellsOf(bare, *bareLayout).constFirst(), true);
-        if (!main)
-            return std::nullopt;
-        const QString own = FigureRoom::fullTitle(*main->plot());
-        if (!main->error() && !own.isEmpty()) {
-            Request led = bare;
-            led.styles.first().title = titleLead(request.subtitle) + u"  ·  "_s + own;
-            Builds ledBuilds(led, cancel);
-            const auto ledLayout = choose(led, ledBuilds);
-            const auto named = ledLayout ? score(led, ledBuilds, *ledLayout) : std::nullopt;
-            if (!named)
-                return std::nullopt;
-            // Taken where the title keeps the figure's subject, its first part, after the name: a
-            // model's long name would otherwise push it out of a title shortened to its first part.
-            const FigureBuild *ledMain = ledBuilds.at(0, cellsOf(led, *ledLayout).constFirst(), false);
-            if (!ledMain)
-                return std::nullopt;
-            const QString subject = titleLead(request.subtitle) + u"  ·  "_s + own.section(u"  ·  "_s, 0, 0);
-            if (!without->leavesOutLess(*named) && !ledMain->error() && titleHolds(*ledMain->plot(), subject))
-                return assemble(led, ledBuilds, *ledLayout);
-        }
-    }
-    return assemble(bare, bareBuilds, *bareLayout);
+    if (!bare->drawn.leavesOutLess(lined->drawn))
+        return assemble(*lined);
+    // A page read for a named model names it, at a cost where it must: in the main figure's title
+    // where that leaves out no more than the page without a name, else in the line or that title,
+    // whichever leaves out less (left-padding's 16:9 slide for Llama 4 Scout, two figures of three
+    // panels, named none).
+    bool named = false, cancelled = false;
+    auto led = namedInTitle(request, *bare, named, cancelled, cancel);
+    if (cancelled)
+        return std::nullopt;
+    if (led && named && !bare->drawn.leavesOutLess(led->drawn))
+        return assemble(*led);
+    if (led && named && led->drawn.leavesOutLess(lined->drawn))
+        return assemble(*led);
+    return assemble(*lined);
 }
 
 QByteArray bytes(const Page &page, const FigureSize &size, FigureFormat format, const FigureStyle &style)

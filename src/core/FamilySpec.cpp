@@ -1,5 +1,6 @@
 #include "FamilySpec.h"
 
+#include "FamiliesDistance.h"
 #include "positions/BatchLayout.h"
 
 #include <algorithm>
@@ -27,6 +28,25 @@ std::int64_t familiesKeyBack(const Params &params, std::int64_t wish)
     if (!BatchLayout::attendsBothWays(params) && params.batch.window && *params.batch.window <= query)
         drawn = *params.batch.window - 1;
     return std::min(wish, drawn);
+}
+
+std::optional<std::int64_t> familiesQuotedBack(const Params &params, FamiliesDistance which)
+{
+    const bool far = which == FamiliesDistance::Far;
+    const std::int64_t back = familiesKeyBack(params, far ? 100 : 1000);
+    if (back > (far ? 1 : 10))
+        return back;
+    return std::nullopt;
+}
+
+LessonNumbers::Number atFamiliesDistance(const Params &params, FamiliesDistance which,
+                                         const std::function<LessonNumbers::Number(std::int64_t)> &at)
+{
+    if (const std::optional<std::int64_t> back = familiesQuotedBack(params, which))
+        return at(*back);
+    const int nearer = which == FamiliesDistance::Far ? 1 : 10;
+    return LessonNumbers::none(
+        u"not here: the families figure draws no key more than %1 before its query"_s.arg(nearer));
 }
 
 bool FamilySpec::borrowsRow(Encoding family, const QString &key) const

@@ -3,6 +3,7 @@
 #include "ClosedForms.h"
 #include "DropoutMask.h"
 #include "Engine.h"
+#include "FamiliesDistance.h"
 #include "FamilySpec.h"
 #include "NumberText.h"
 #include "ParamTable.h"
@@ -259,17 +260,9 @@ QList<Entry> familiesEntries()
         {u"fam_far"_s,
          u"the distance back from the families figure's query of the far key its lesson quotes: 100, or the "
          "farthest key the figure draws unmasked where that is nearer"_s,
-         [](const Params &p) {
-             const std::int64_t back = familiesKeyBack(p, 100);
-             return back > 1 ? integer(back)
-                             : none(u"not here: the figure draws no key more than one before the query"_s);
-         }},
+         [](const Params &p) { return atFamiliesDistance(p, FamiliesDistance::Far, integer); }},
         {u"fam_farthest"_s, u"the same for 1000: the farthest key that lesson quotes, beyond the key 10 back"_s,
-         [](const Params &p) {
-             const std::int64_t back = familiesKeyBack(p, 1000);
-             return back > 10 ? integer(back)
-                              : none(u"not here: the figure draws no key more than 10 before the query"_s);
-         }},
+         [](const Params &p) { return atFamiliesDistance(p, FamiliesDistance::Farthest, integer); }},
     };
 }
 

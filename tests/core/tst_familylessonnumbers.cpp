@@ -50,6 +50,8 @@ private slots:
     void familiesNumbers();
     void familiesQuoteKeysTheFigureDraws_data();
     void familiesQuoteKeysTheFigureDraws();
+    void familiesDistancesGoTogether_data();
+    void familiesDistancesGoTogether();
     void relativeNumbersSayWhyWhereTheSettingsCannot();
 };
 
@@ -456,6 +458,50 @@ void TestFamilyLessonNumbers::familiesQuoteKeysTheFigureDraws()
     const auto last = LessonNumbers::number(u"fam_t5_farthest_last"_s, p);
     QVERIFY(last);
     QCOMPARE(last->present(), t5(farthest).value == t5(1'000'000).value);
+}
+
+void TestFamilyLessonNumbers::familiesDistancesGoTogether_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::addColumn<bool>("far");
+    QTest::addColumn<bool>("farthest");
+    // A causal window W from q = 1023 draws the keys up to W − 1 back: 7 is past 1 but not past 10,
+    // 1 past neither.
+    QTest::newRow("a window of 8: the far key 7 back, no farthest")
+        << make(512, 2048, {{u"sliding-window"_s, u"8"_s}}) << true << false;
+    QTest::newRow("a window of 2: neither") << make(512, 2048, {{u"sliding-window"_s, u"2"_s}}) << false << false;
+    QTest::newRow("2048 positions: both") << make(512, 2048) << true << true;
+}
+
+// Every number the families lesson quotes at its far distance (fam_far) or its farthest
+// (fam_farthest) is there where that distance is and missing where it is not, all for one reason:
+// one rule (familiesQuotedBack) says where the distances are, not a threshold in each family's file.
+void TestFamilyLessonNumbers::familiesDistancesGoTogether()
+{
+    QFETCH(Params, p);
+    QFETCH(bool, far);
+    QFETCH(bool, farthest);
+    const QStringList atFar {u"fam_far"_s, u"fam_pe_far"_s, u"fam_rope_far"_s, u"fam_alibi_1_far"_s};
+    const QStringList atFarthest {u"fam_farthest"_s, u"fam_t5_farthest"_s, u"fam_deberta_farthest"_s};
+    for (const auto &[keys, there] : {std::pair {atFar, far}, std::pair {atFarthest, farthest}}) {
+        QString why;
+        for (const QString &key : keys) {
+            const auto number = LessonNumbers::number(key, p);
+            QVERIFY2(number, qPrintable(key));
+            QCOMPARE(number->present(), there);
+            if (there)
+                continue;
+            QVERIFY2(number->missing.startsWith(u"not here: the families figure draws no key"_s),
+                     qPrintable(key + u": "_s + number->missing));
+            QVERIFY2(why.isEmpty() || number->missing == why, qPrintable(key + u": "_s + number->missing));
+            why = number->missing;
+        }
+    }
+    // T5's "last bucket" is said of the farthest key only where there is one.
+    const auto last = LessonNumbers::number(u"fam_t5_farthest_last"_s, p);
+    QVERIFY(last);
+    if (!farthest)
+        QVERIFY(!last->present());
 }
 
 void TestFamilyLessonNumbers::relativeNumbersSayWhyWhereTheSettingsCannot()

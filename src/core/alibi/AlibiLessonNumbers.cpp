@@ -1,5 +1,6 @@
 #include "AlibiLessonNumbers.h"
 
+#include "core/FamiliesDistance.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/alibi/AlibiAttention.h"
@@ -117,9 +118,8 @@ QList<Entry> entries()
          [](const Params &p) { return real(-100.0 * slope(p, 1)); }},
         {u"fam_alibi_1_far"_s, u"head 1's ALiBi bias of the key fam_far before the families figure's query"_s,
          [](const Params &p) {
-             const std::int64_t back = familiesKeyBack(p, 100);
-             return back > 1 ? real(-double(back) * slope(p, 1))
-                             : none(u"not here: no key that far before the query"_s);
+             return atFamiliesDistance(p, FamiliesDistance::Far,
+                                       [&](std::int64_t back) { return real(-double(back) * slope(p, 1)); });
          }},
     };
 }

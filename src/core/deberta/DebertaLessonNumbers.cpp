@@ -1,5 +1,6 @@
 #include "DebertaLessonNumbers.h"
 
+#include "core/FamiliesDistance.h"
 #include "core/FamilySpec.h"
 #include "core/deberta/DebertaBuckets.h"
 
@@ -82,8 +83,8 @@ QList<Entry> entries()
         {u"fam_deberta_1000"_s, u"… 1000 before"_s, [](const Params &p) { return debertaBucket(p, 1000); }},
         {u"fam_deberta_farthest"_s, u"… fam_farthest before"_s,
          [](const Params &p) {
-             const std::int64_t back = familiesKeyBack(p, 1000);
-             return back > 10 ? debertaBucket(p, back) : none(u"not here: no key that far before the query"_s);
+             return atFamiliesDistance(p, FamiliesDistance::Farthest,
+                                       [&](std::int64_t back) { return debertaBucket(p, back); });
          }},
     };
 }

@@ -1,5 +1,6 @@
 #include "RopeLessonNumbers.h"
 
+#include "core/FamiliesDistance.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeText.h"
@@ -38,8 +39,8 @@ QList<Entry> familiesEntries()
         {u"fam_rope_100"_s, u"… at distance 100"_s, [](const Params &p) { return ropeAligned(p, 100.0); }},
         {u"fam_rope_far"_s, u"… at distance fam_far"_s,
          [](const Params &p) {
-             const std::int64_t back = familiesKeyBack(p, 100);
-             return back > 1 ? ropeAligned(p, double(back)) : none(u"not here: no key that far before the query"_s);
+             return atFamiliesDistance(p, FamiliesDistance::Far,
+                                       [&](std::int64_t back) { return ropeAligned(p, double(back)); });
          }},
         {u"fam_rope_settings"_s, u"the RoPE settings the families figure draws, in words"_s,
          [](const Params &p) {

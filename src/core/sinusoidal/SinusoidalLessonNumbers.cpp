@@ -1,5 +1,6 @@
 #include "SinusoidalLessonNumbers.h"
 
+#include "core/FamiliesDistance.h"
 #include "core/FamilySpec.h"
 #include "core/sinusoidal/Frequencies.h"
 #include "core/sinusoidal/SimilarityOffsets.h"
@@ -359,8 +360,7 @@ QList<Entry> pairEntries()
         {u"fam_pe_100"_s, u"PE[q]·PE[q − 100]"_s, [](const Params &p) { return peDot(p, 100); }},
         {u"fam_pe_far"_s, u"PE[q]·PE[q − fam_far]"_s,
          [](const Params &p) {
-             const std::int64_t back = familiesKeyBack(p, 100);
-             return back > 1 ? peDot(p, back) : none(u"not here: no key that far before the query"_s);
+             return atFamiliesDistance(p, FamiliesDistance::Far, [&](std::int64_t back) { return peDot(p, back); });
          }},
     };
 }

@@ -1,5 +1,6 @@
 #include "T5LessonNumbers.h"
 
+#include "core/FamiliesDistance.h"
 #include "core/FamilySpec.h"
 #include "core/t5/T5Buckets.h"
 
@@ -81,14 +82,15 @@ QList<Entry> entries()
         {u"fam_t5_1000"_s, u"… 1000 before"_s, [](const Params &p) { return t5Bucket(p, -1000); }},
         {u"fam_t5_farthest"_s, u"… fam_farthest before"_s,
          [](const Params &p) {
-             const std::int64_t back = familiesKeyBack(p, 1000);
-             return back > 10 ? t5Bucket(p, -back) : none(u"not here: no key that far before the query"_s);
+             return atFamiliesDistance(p, FamiliesDistance::Farthest,
+                                       [&](std::int64_t back) { return t5Bucket(p, -back); });
          }},
         {u"fam_t5_farthest_last"_s, u"a condition: the key fam_farthest before the query is in T5's last bucket"_s,
          [](const Params &p) {
              return RelativeBuckets::whenValid(T5Buckets::bucketFamily(), p, [&] {
-                 return condition(familiesKeyBack(p, 1000) >= t5CapStart(p),
-                                  u"the key is nearer than T5's last bucket"_s);
+                 return atFamiliesDistance(p, FamiliesDistance::Farthest, [&](std::int64_t back) {
+                     return condition(back >= t5CapStart(p), u"the key is nearer than T5's last bucket"_s);
+                 });
              });
          }},
     };
