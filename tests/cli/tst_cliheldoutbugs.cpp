@@ -25,9 +25,9 @@ private slots:
         // A Qwen2.5-VL video's t ids at the grid index: second_per_grid_ts never used.
         QTest::newRow("sglang-qwen25vl-video-seconds") << u"sglang-qwen25vl-video-seconds"_s << true;
         QTest::newRow("megatronbridge-mla-default-yarn") << u"megatronbridge-mla-default-yarn"_s << true;
-        // sin and cos applied over rows, cos of the sines on the odd rows from the end: a mistake
-        // against the fix's own sinusoid, no id names it.
-        QTest::newRow("brianpulfer-ddpm-sinusoidal") << u"brianpulfer-ddpm-sinusoidal"_s << false;
+        // sin and cos applied over rows, cos of the sines on the odd rows from the end: the even
+        // rows sines of the position at a frequency per column, sinusoid-rows.
+        QTest::newRow("brianpulfer-ddpm-sinusoidal") << u"brianpulfer-ddpm-sinusoidal"_s << true;
         QTest::newRow("airllm-mlx-rope-theta") << u"airllm-mlx-rope-theta"_s << true;
         QTest::newRow("sglang-ministral3-yarn-mscale") << u"sglang-ministral3-yarn-mscale"_s << true;
         // The second held-out round (realbug_meta_heldout2.py, manifest round "held-out-2").

@@ -43,7 +43,7 @@ ALIASES = {
     "sign-flipped": ["relative-position-reversed"],
 }
 # Manifest keys that no id of posenc names (said so here, not a typo): a run never names them.
-NO_ID = {"sinusoid-rows": "sin and cos applied over the rows (positions) instead of alternate columns"}
+NO_ID = {}
 
 
 def registry(posenc):
