@@ -3,13 +3,21 @@ start and YaRN truncation, Falcon's ALiBi at a decode step and against the scale
 DeepSeek YaRN attention factor, Llama 3 scaling left out (mlxcel, tiny-vllm), a partial rotary
 lost on maxtext's M-RoPE path and speechbrain's relative sinusoid. Each function follows the buggy
 and the fixed code it cites (see make_realbug_fixtures.py)."""
+import json
 import math
+import os
 
 import numpy as np
 import torch
 
 from realbug_heldout import _sglang_yarn_cos
 from realbug_common import config, get_slopes, half_table, mlx_fast_rope_angles, random_rows, rotate_half_apply
+
+
+def json_rope(name):
+    """The rope_scaling of a config in tests/data/realbugs/configs (its source in `_source`)."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "configs", name), encoding="utf-8") as handle:
+        return json.load(handle)["rope_scaling"]
 
 
 def _keras_rope_cos(length, rotary_dim, max_wavelength, scaling_factor, fixed, start_index=0):
@@ -131,13 +139,6 @@ def imp_deepseek_v2_lite_yarn_mscale():
     buggy = get_mscale(rope["factor"], rope["mscale_all_dim"])
     fixed = get_mscale(rope["factor"], rope["mscale"]) / get_mscale(rope["factor"], rope["mscale_all_dim"])
     return {"buggy": _hf_yarn_cos(attention_factor=buggy, **kwargs), "fixed": _hf_yarn_cos(attention_factor=fixed, **kwargs)}
-
-
-def json_rope(name):
-    import json
-    import os
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "configs", name), encoding="utf-8") as handle:
-        return json.load(handle)["rope_scaling"]
 
 
 def _mlx_llama3_freqs(dims, base, factor, low_freq_factor, high_freq_factor, old_context_len):
