@@ -238,7 +238,9 @@ def vllm_ministral3_yarn_mscale():
     """vllm-project/vllm#48623 (issue #48621, closed unmerged): YaRNScalingRotaryEmbedding's
     mscale was yarn_get_mscale(factor) * attn_factor, mscale and mscale_all_dim ignored: 1.2773 at
     factor 16 where transformers' attention factor is get_mscale(16, 1) / get_mscale(16, 1) = 1;
-    the fix takes the ratio. Ministral 3 (factor 16, original 16384, theta 1e6, head_dim 128), 128
-    positions of the cache's cos half."""
+    the fix takes the ratio. Ministral 3 (factor 16, original 16384, theta 1e6, mscale and
+    mscale_all_dim 1: transformers' models/ministral3/configuration_ministral3.py,
+    Ministral3Config.__post_init__'s default rope_parameters; head_dim 128), 128 positions of the
+    cache's cos half."""
     kwargs = dict(length=128, rotary_dim=128, base=1000000.0, factor=16.0, original=16384, beta_fast=32.0, beta_slow=1.0)
     return {"buggy": _sglang_yarn_cos(mscale=0.1 * math.log(16.0) + 1.0, **kwargs), "fixed": _sglang_yarn_cos(mscale=1.0, **kwargs)}
