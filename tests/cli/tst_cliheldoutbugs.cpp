@@ -25,11 +25,28 @@ private slots:
         // A Qwen2.5-VL video's t ids at the grid index: second_per_grid_ts never used.
         QTest::newRow("sglang-qwen25vl-video-seconds") << u"sglang-qwen25vl-video-seconds"_s << true;
         QTest::newRow("megatronbridge-mla-default-yarn") << u"megatronbridge-mla-default-yarn"_s << true;
-        // sin and cos applied over rows, cos of the sines on the odd rows from the end: a mistake
-        // against the fix's own sinusoid, no id names it.
-        QTest::newRow("brianpulfer-ddpm-sinusoidal") << u"brianpulfer-ddpm-sinusoidal"_s << false;
+        // sin and cos applied over rows, cos of the sines on the odd rows from the end: the even
+        // rows sines of the position at a frequency per column, sinusoid-rows.
+        QTest::newRow("brianpulfer-ddpm-sinusoidal") << u"brianpulfer-ddpm-sinusoidal"_s << true;
         QTest::newRow("airllm-mlx-rope-theta") << u"airllm-mlx-rope-theta"_s << true;
         QTest::newRow("sglang-ministral3-yarn-mscale") << u"sglang-ministral3-yarn-mscale"_s << true;
+        // The second held-out round (realbug_meta_heldout2.py, manifest round "held-out-2").
+        // keras-hub's linear factor in the exponent: every pair at 10^(-2i/128).
+        QTest::newRow("keras-hub-rope-scaling-exponent") << u"keras-hub-rope-scaling-exponent"_s << true;
+        // Decode steps 48..63 each turned at position 0.
+        QTest::newRow("keras-hub-llama-start-index") << u"keras-hub-llama-start-index"_s << true;
+        QTest::newRow("keras-hub-yarn-truncate") << u"keras-hub-yarn-truncate"_s << true;
+        QTest::newRow("keras-hub-falcon-alibi-decode") << u"keras-hub-falcon-alibi-decode"_s << true;
+        QTest::newRow("trtmc-falcon-rw-alibi-scale") << u"trtmc-falcon-rw-alibi-scale"_s << true;
+        QTest::newRow("imp-deepseek-v2-lite-yarn-mscale") << u"imp-deepseek-v2-lite-yarn-mscale"_s << true;
+        QTest::newRow("mlxcel-llama3-scaling-ignored") << u"mlxcel-llama3-scaling-ignored"_s << true;
+        QTest::newRow("tinyvllm-llama32-scaling") << u"tinyvllm-llama32-scaling"_s << true;
+        QTest::newRow("maxtext-qwen35-mrope-partial-rotary") << u"maxtext-qwen35-mrope-partial-rotary"_s << true;
+        // MPT's bias m (j - 2047) over 64 keys: each head's row is ALiBi's plus a constant of its
+        // own, which the softmax cancels; a mistake against the declared form, no id names it.
+        QTest::newRow("mosaicml-mpt-alibi-slice") << u"mosaicml-mpt-alibi-slice"_s << false;
+        QTest::newRow("aneforge-llama31-rope-scaling") << u"aneforge-llama31-rope-scaling"_s << true;
+        QTest::newRow("vllm-ministral3-yarn-mscale") << u"vllm-ministral3-yarn-mscale"_s << true;
     }
     void verdicts()
     {

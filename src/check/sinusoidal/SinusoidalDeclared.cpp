@@ -8,6 +8,7 @@
 #include "check/SampleScore.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
 #include "check/sinusoidal/SinusoidalPhases.h"
+#include "check/sinusoidal/SinusoidalRows.h"
 #include "check/sinusoidal/TimestepReading.h"
 #include "core/NumberText.h"
 #include "core/sinusoidal/Frequencies.h"
@@ -352,6 +353,9 @@ std::optional<Differences> differences(const SinusoidalFit::FitInput &input, con
     // reading without the declaration makes of it (at base 10000 an interleaved one is RoPE's).
     if (auto replaced = replacedColumns(input, declared, scored))
         return replaced;
+    // Sine and cosine over the rows instead of the columns: no pairing of columns, which the fit reads.
+    if (auto rows = SinusoidalRows::read(input))
+        return rows;
     const auto found = SinusoidalFit::fit(input);
     if (!found || !explains(found->score.compared, found->bad()) || found->bad() >= scored.bad()) {
         if (auto scaled = scaledPositions(input, declared, scored))

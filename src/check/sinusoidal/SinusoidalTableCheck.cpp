@@ -10,6 +10,7 @@
 #include "check/rope/RopeRowPositions.h"
 #include "check/sinusoidal/SinusoidalCheckWords.h"
 #include "check/sinusoidal/SinusoidalDeclared.h"
+#include "check/sinusoidal/SinusoidalRows.h"
 #include "check/sinusoidal/SinusoidalFit.h"
 
 #include <algorithm>
@@ -441,6 +442,7 @@ TableHypothesis hypothesis()
                   u"sin-cos-swapped"_s,
                   u"cos-replaced"_s,
                   u"sin-replaced"_s,
+                  SinusoidalRows::kSinusoidRows,
                   u"position-divided"_s,
                   CheckMistakes::kScaled,
                   CheckMistakes::kPositionOffset,

@@ -29,9 +29,10 @@ from realbug_meta_diffusion import DIFFUSION_BUGS  # noqa: E402
 from realbug_meta_other import APPLY_BUGS, BIAS_BUGS  # noqa: E402
 from realbug_meta_cache import CACHE_BUGS  # noqa: E402
 from realbug_meta_heldout import HELDOUT_BUGS  # noqa: E402
+from realbug_meta_heldout2 import HELDOUT2_BUGS  # noqa: E402
 from realbug_meta_rope import ROPE_BUGS  # noqa: E402
 
-BUGS = ROPE_BUGS + APPLY_BUGS + BIAS_BUGS + CACHE_BUGS + DIFFUSION_BUGS + HELDOUT_BUGS
+BUGS = ROPE_BUGS + APPLY_BUGS + BIAS_BUGS + CACHE_BUGS + DIFFUSION_BUGS + HELDOUT_BUGS + HELDOUT2_BUGS
 
 
 def hf_t5_bucket(relative_position, num_buckets=32, max_distance=128):
@@ -81,7 +82,7 @@ def manifest_entry(bug, out, files):
         note = note.rstrip(")")
     declared, found = bug["mistake"][1], bug["mistake"][2]
     return {
-        "slug": bug["slug"], "kind": bug["kind"], "round": bug.get("round", "corpus"), "repository": bug["repository"],
+        "slug": bug["slug"], "kind": bug["kind"], "round": bug.get("round", "corpus"), "seen": bug.get("seen", False), "repository": bug["repository"],
         "links": bug["links"],
         "code": bug["where"], "what_was_wrong": bug["wrong"], "fix_lines": bug["fix"],
         "tensor": {"what": bug["what"], "shape": list(out["fixed"].shape), "dtype": str(out["fixed"].dtype),

@@ -23,7 +23,8 @@ under its reference.
 
 Where the code is not in a snapshot the search tools hold, the fix lines are quoted from the pull
 request's own description or review diff (pie-project/pie#603, and of the held-out round candle#3746,
-sglang#3682, sglang#22711 and Megatron-Bridge#2791, give them in prose or in part; the rest quote
+sglang#3682, sglang#22711 and Megatron-Bridge#2791, and of the second held-out round all but
+keras-hub#1605, mosaicml/examples#259 and vllm#48623, give them in prose or in part; the rest quote
 diffs or the fixed code). Some configs are partial (quality C in their `_notes`); the bug does not depend on them.
 """
 
