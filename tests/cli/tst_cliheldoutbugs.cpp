@@ -43,8 +43,8 @@ private slots:
         QTest::newRow("tinyvllm-llama32-scaling") << u"tinyvllm-llama32-scaling"_s << true;
         QTest::newRow("maxtext-qwen35-mrope-partial-rotary") << u"maxtext-qwen35-mrope-partial-rotary"_s << true;
         // MPT's bias m (j - 2047) over 64 keys: each head's row is ALiBi's plus a constant of its
-        // own, which the softmax cancels; a mistake against the declared form, no id names it.
-        QTest::newRow("mosaicml-mpt-alibi-slice") << u"mosaicml-mpt-alibi-slice"_s << false;
+        // own, the keys counted as if the query stood at 2047: position-offset.
+        QTest::newRow("mosaicml-mpt-alibi-slice") << u"mosaicml-mpt-alibi-slice"_s << true;
         QTest::newRow("aneforge-llama31-rope-scaling") << u"aneforge-llama31-rope-scaling"_s << true;
         QTest::newRow("vllm-ministral3-yarn-mscale") << u"vllm-ministral3-yarn-mscale"_s << true;
     }
