@@ -33,6 +33,14 @@ constexpr char kOutOfKeyProperty[] = "posencLabelOutOfKey";
 
 using FigureRoom::Changes;
 
+// Between a label beside its curve and the points it stands beside: kGap off a mark's edge where
+// marks are drawn (a line with marks at every point, Llama 3.1's wavelengths, had no place kGap
+// off its line that its marks did not meet), else off the line.
+double gapOf(const QCPAbstractPlottable *plottable)
+{
+    return kGap + (isBand(plottable) ? 0.0 : markerOf(plottable) / 2.0);
+}
+
 QSizeF sizeOf(const QFont &font, const QString &text)
 {
     // As QCPItemText lays its text out.
@@ -100,7 +108,7 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable, 
     };
     // Marks alone: a label kGap off a mark's edge, never over it (a white ground would hide it).
     const bool marks = !joined(plottable) && !band;
-    const double gap = kGap + (marks ? markerOf(plottable) / 2.0 : 0.0);
+    const double gap = gapOf(plottable);
     QList<Spot> beside, over;
     for (const QPointF &p : anchors) {
         for (const QRectF &box :
@@ -475,7 +483,8 @@ bool clear(const QCustomPlot &plot)
         const double off = over ? 1.0 : kGap - kNearer;
         // Placed in its data's coordinates, a label a plot grown since moved off its curve stands
         // clear of nothing it names: it is within kGap of its own curve, or over it.
-        const double reach = kGap + 1.0;
+        // A line with marks: its label stands kGap off the marks, half a mark off the line.
+        const double reach = kGap + 1.0 + (joined(plottable) ? gapOf(plottable) - kGap : 0.0);
         if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box)
             || meetsLabel || scene.meetsText(inner)
             || scene.othersMeet(box.adjusted(-off, -off, off, off), plottable)
