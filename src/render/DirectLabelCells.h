@@ -57,9 +57,24 @@ public:
             return;
         const auto [t0, t1] = *t;
         const QPointF from = a + (b - a) * t0, to = a + (b - a) * t1;
-        const int steps = std::max(1, int(std::ceil(std::hypot(to.x() - from.x(), to.y() - from.y()) * 2.0)));
-        for (int i = 0; i <= steps; ++i)
-            mark(from + (to - from) * (double(i) / steps), 0.0);
+        // Its points go one way along each axis, from `from` to its last step's point: all in the
+        // cells between those two's. Level or upright (a band's columns, a rule across the plot), or
+        // within one cell (a dense curve's), that is every cell of the run between them.
+        const QPointF end = from + (to - from) * 1.0; // its last step's point, as the loop below makes it
+        const int ax = int(std::floor(from.x())) - m_rect.left(), ay = int(std::floor(from.y())) - m_rect.top();
+        const int bx = int(std::floor(end.x())) - m_rect.left(), by = int(std::floor(end.y())) - m_rect.top();
+        if (from.x() == to.x() || from.y() == to.y() || (ax == bx && ay == by)) {
+            markRun(std::min(ax, bx), std::max(ax, bx), std::min(ay, by), std::max(ay, by));
+            return;
+        }
+        const int steps = std::max(1, stepsAlong(to.x() - from.x(), to.y() - from.y()));
+        // Each step the one cell its point falls in, as mark(point, 0) marks it.
+        for (int i = 0; i <= steps; ++i) {
+            const QPointF p = from + (to - from) * (double(i) / steps);
+            const int x = int(std::floor(p.x())) - m_rect.left(), y = int(std::floor(p.y())) - m_rect.top();
+            if (x >= 0 && x < m_width && y >= 0 && y < m_height)
+                m_bits[std::size_t(y) * std::size_t(m_words) + std::size_t(x >> 6)] |= std::uint64_t(1) << (x & 63);
+        }
     }
 
     // Nothing left to do once marked: kept so that a scene's making says where its marks end.
@@ -68,31 +83,85 @@ public:
     // The cells marked that `box` meets.
     int count(const QRectF &box) const
     {
+        int count = 0;
+        spans(box, [&](std::uint64_t bits) {
+            count += std::popcount(bits);
+            return false;
+        });
+        return count;
+    }
+
+    // Whether `box` meets a cell marked: count(box) > 0, read until the first (a label's places
+    // ask only that; a popcount of every word was most of their time where the processor has none).
+    bool meets(const QRectF &box) const
+    {
+        return spans(box, [](std::uint64_t bits) { return bits != 0; });
+    }
+
+private:
+    // Half units along (dx, dy), rounded up, as std::hypot's length gives them: a square root
+    // gives the same but within a few ulps of a whole number, where hypot decides.
+    static int stepsAlong(double dx, double dy)
+    {
+        const double twice = std::sqrt(dx * dx + dy * dy) * 2.0;
+        if (std::abs(twice - std::round(twice)) > 1e-9 * std::max(1.0, twice))
+            return int(std::ceil(twice));
+        return int(std::ceil(std::hypot(dx, dy) * 2.0));
+    }
+
+    // The cells from (x0, y0) to (x1, y1), in the plot's cells' coordinates, those within it.
+    void markRun(int x0, int x1, int y0, int y1)
+    {
+        x0 = std::max(x0, 0);
+        x1 = std::min(x1, m_width - 1);
+        y0 = std::max(y0, 0);
+        y1 = std::min(y1, m_height - 1);
+        if (x1 < x0 || y1 < y0)
+            return;
+        const int first = x0 >> 6, last = x1 >> 6;
+        for (int y = y0; y <= y1; ++y) {
+            std::uint64_t *row = m_bits.data() + std::size_t(y) * std::size_t(m_words);
+            for (int w = first; w <= last; ++w) {
+                std::uint64_t bits = ~std::uint64_t(0);
+                if (w == first)
+                    bits &= ~std::uint64_t(0) << (x0 & 63);
+                if (w == last)
+                    bits &= ~std::uint64_t(0) >> (63 - (x1 & 63));
+                row[w] |= bits;
+            }
+        }
+    }
+
+    // `take` each word of the bits `box` meets, masked to it, until it returns true; whether it did.
+    template<typename Take>
+    bool spans(const QRectF &box, Take &&take) const
+    {
         const int x0 = std::clamp(int(std::floor(box.left())) - m_rect.left(), 0, m_width);
         const int x1 = std::clamp(int(std::floor(box.right())) - m_rect.left() + 1, 0, m_width);
         const int y0 = std::clamp(int(std::floor(box.top())) - m_rect.top(), 0, m_height);
         const int y1 = std::clamp(int(std::floor(box.bottom())) - m_rect.top() + 1, 0, m_height);
         if (x1 <= x0 || y1 <= y0)
-            return 0;
+            return false;
         // The span [x0, x1) of a row: its first and last words masked, those between whole.
         const int first = x0 >> 6, last = (x1 - 1) >> 6;
         const std::uint64_t head = ~std::uint64_t(0) << (x0 & 63);
         const std::uint64_t tail = ~std::uint64_t(0) >> (63 - ((x1 - 1) & 63));
-        int count = 0;
         for (int y = y0; y < y1; ++y) {
             const std::uint64_t *row = m_bits.data() + std::size_t(y) * std::size_t(m_words);
             if (first == last) {
-                count += std::popcount(row[first] & head & tail);
+                if (take(row[first] & head & tail))
+                    return true;
                 continue;
             }
-            count += std::popcount(row[first] & head) + std::popcount(row[last] & tail);
+            if (take(row[first] & head) || take(row[last] & tail))
+                return true;
             for (int w = first + 1; w < last; ++w)
-                count += std::popcount(row[w]);
+                if (take(row[w]))
+                    return true;
         }
-        return count;
+        return false;
     }
 
-private:
     QRect m_rect;
     int m_width;
     int m_height;

@@ -1,7 +1,7 @@
 #include "DirectLabels.h"
 
-#include "DirectLabelCells.h"
 #include "DirectLabelCurves.h"
+#include "DirectLabelScene.h"
 #include "FigureRoomChanges.h"
 #include "LegendPlacement.h"
 
@@ -19,7 +19,6 @@ namespace {
 
 constexpr double kGap = 2.0; // layout units between a label and its curve
 constexpr double kNearer = 1.5; // no other curve nearer than its own by this much (one along it may be as near)
-constexpr double kApart = 2.0; // between two labels, or a label and another text
 constexpr double kInset = 1.0; // between a label and its plot's edges
 constexpr double kStep = 3.0; // between the places tried along a curve
 constexpr int kMostPlaces = 400; // places tried along a curve, from its end
@@ -34,113 +33,12 @@ constexpr char kOutOfKeyProperty[] = "posencLabelOutOfKey";
 
 using FigureRoom::Changes;
 
-// What a plot draws that its labels must keep off: each curve's cells, the lines of the items over
-// it, and the texts and keys over it (but for the labels being placed).
-struct Scene
+// Between a label beside its curve and the points it stands beside: kGap off a mark's edge where
+// marks are drawn (a line with marks at every point, Llama 3.1's wavelengths, had no place kGap
+// off its line that its marks did not meet), else off the line.
+double gapOf(const QCPAbstractPlottable *plottable)
 {
-    QRect rect;
-    std::map<const QCPAbstractPlottable *, Cells> curves;
-    std::map<const QCPAbstractPlottable *, Cells> bands; // a band's fill: only its own label keeps off it
-    std::optional<Cells> lines;
-    QList<QRectF> texts;
-    bool covered = false; // a colour map or bars: no room for a label anywhere
-
-    int othersIn(const QRectF &box, const QCPAbstractPlottable *own) const
-    {
-        int count = lines ? lines->count(box) : 0;
-        for (const auto &[plottable, cells] : curves)
-            if (plottable != own)
-                count += cells.count(box);
-        return count;
-    }
-    int ownIn(const QRectF &box, const QCPAbstractPlottable *own) const
-    {
-        const auto it = curves.find(own);
-        const auto band = bands.find(own);
-        return (it == curves.end() ? 0 : it->second.count(box)) + (band == bands.end() ? 0 : band->second.count(box));
-    }
-    bool meetsText(const QRectF &box) const
-    {
-        const QRectF grown = box.adjusted(-kApart, -kApart, kApart, kApart);
-        return std::any_of(texts.begin(), texts.end(), [&](const QRectF &text) { return text.intersects(grown); });
-    }
-};
-
-QRectF boxOf(const QCPItemText *text)
-{
-    return QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
-}
-
-Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
-{
-    QCustomPlot *plot = rect->parentPlot();
-    Scene scene {rect->rect(), {}, {}, {}, {}, false};
-    for (int i = 0; i < plot->plottableCount(); ++i) {
-        QCPAbstractPlottable *plottable = plot->plottable(i);
-        if (!shown(plottable) || plottable->keyAxis()->axisRect() != rect)
-            continue;
-        if (qobject_cast<QCPColorMap *>(plottable) || qobject_cast<QCPBars *>(plottable)) {
-            scene.covered = true;
-            continue;
-        }
-        const QList<QPointF> points = pointsOf(plottable);
-        const bool line = joined(plottable);
-        const double marker = markerOf(plottable);
-        if (isBand(plottable)) {
-            // Its fill, column by column: its own room, which its label stands beside.
-            const QList<QPointF> other = pointsOf(static_cast<const QCPGraph *>(plottable)->channelFillGraph());
-            Cells cells(scene.rect);
-            for (qsizetype k = 0; k < std::min(points.size(), other.size()); ++k) {
-                cells.segment(points[k], other[k]);
-                if (k > 0)
-                    for (double t = 0.25; t < 1.0; t += 0.25)
-                        cells.segment(points[k - 1] + (points[k] - points[k - 1]) * t,
-                                      other[k - 1] + (other[k] - other[k - 1]) * t);
-            }
-            cells.finish();
-            scene.bands.emplace(plottable, std::move(cells));
-            continue;
-        }
-        if (!line && marker <= 0.0)
-            continue; // the edge of a band it fills: no line drawn
-        Cells cells(scene.rect);
-        for (qsizetype k = 0; k < points.size(); ++k) {
-            if (marker > 0.0)
-                cells.mark(points[k], marker / 2.0);
-            if (line && k > 0)
-                cells.segment(points[k - 1], points[k]);
-        }
-        if (line && points.size() == 1)
-            cells.mark(points[0], 0.0);
-        cells.finish();
-        scene.curves.emplace(plottable, std::move(cells));
-    }
-    Cells lines(scene.rect);
-    bool anyLine = false;
-    for (int i = 0; i < plot->itemCount(); ++i) {
-        QCPAbstractItem *item = plot->item(i);
-        if (!shown(item) || !item->clipToAxisRect() || item->clipAxisRect() != rect)
-            continue;
-        if (auto *text = qobject_cast<QCPItemText *>(item)) {
-            if (!placing.contains(text) && !text->text().isEmpty())
-                scene.texts.append(boxOf(text));
-        } else if (auto *segment = qobject_cast<QCPItemLine *>(item)) {
-            lines.segment(segment->start->pixelPosition(), segment->end->pixelPosition());
-            anyLine = true;
-        } else if (auto *straight = qobject_cast<QCPItemStraightLine *>(item)) {
-            const QPointF a = straight->point1->pixelPosition(), b = straight->point2->pixelPosition();
-            lines.segment(a - (b - a) * 1e4, b + (b - a) * 1e4);
-            anyLine = true;
-        }
-    }
-    if (anyLine) {
-        lines.finish();
-        scene.lines = std::move(lines);
-    }
-    for (QCPLayoutElement *element : rect->insetLayout()->elements(false))
-        if (shown(element))
-            scene.texts.append(element->outerRect());
-    return scene;
+    return kGap + (isBand(plottable) ? 0.0 : markerOf(plottable) / 2.0);
 }
 
 QSizeF sizeOf(const QFont &font, const QString &text)
@@ -161,13 +59,13 @@ struct Spot
 // it), else over it, on a white ground; a band's on its middle.
 QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable, QSizeF size)
 {
-    QList<QPointF> points = pointsOf(plottable);
+    const auto kept = pointsAt(plottable);
+    const QList<QPointF> &points = *kept;
     // A band's label stands beside its fill: anchors along its edges, each from its end, the
     // upper's first and the lower's after them (matched by their order along each edge).
     const bool band = isBand(plottable);
-    QList<QPointF> lower;
-    if (band)
-        lower = pointsOf(static_cast<const QCPGraph *>(plottable)->channelFillGraph());
+    const auto lower = band ? pointsAt(static_cast<const QCPGraph *>(plottable)->channelFillGraph())
+                            : std::make_shared<const QList<QPointF>>();
     const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
     // The anchors, every kStep units along the curve from its last point within the plot; marks
     // alone are their points only (between two marks nothing is drawn to name).
@@ -176,7 +74,7 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable, 
         for (qsizetype k = points.size() - 1; k >= 0 && anchors.size() < kMostPlaces; --k)
             if (scene.rect.contains(points[k].toPoint()))
                 anchors.append(points[k]);
-    for (const QList<QPointF> *edge : {&points, &lower}) {
+    for (const QList<QPointF> *edge : {&points, lower.get()}) {
         if (!joined(plottable) && !band)
             break;
         const QList<QPointF> &along = *edge;
@@ -200,18 +98,17 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable, 
     }
     const double w = size.width(), h = size.height();
     const auto clearBeside = [&](const QRectF &box) {
-        return room.contains(box) && scene.ownIn(box.adjusted(-0.5, -0.5, 0.5, 0.5), plottable) == 0
-            && scene.othersIn(box.adjusted(-kGap + kNearer, -kGap + kNearer, kGap - kNearer, kGap - kNearer), plottable)
-            == 0
+        return room.contains(box) && !scene.ownMeets(box.adjusted(-0.5, -0.5, 0.5, 0.5), plottable)
+            && !scene.othersMeet(box.adjusted(-kGap + kNearer, -kGap + kNearer, kGap - kNearer, kGap - kNearer), plottable)
             && !scene.meetsText(box);
     };
     const auto clearOver = [&](const QRectF &box) {
-        return room.contains(box) && scene.othersIn(box.adjusted(-1.0, -1.0, 1.0, 1.0), plottable) == 0
+        return room.contains(box) && !scene.othersMeet(box.adjusted(-1.0, -1.0, 1.0, 1.0), plottable)
             && !scene.meetsText(box);
     };
     // Marks alone: a label kGap off a mark's edge, never over it (a white ground would hide it).
     const bool marks = !joined(plottable) && !band;
-    const double gap = kGap + (marks ? markerOf(plottable) / 2.0 : 0.0);
+    const double gap = gapOf(plottable);
     QList<Spot> beside, over;
     for (const QPointF &p : anchors) {
         for (const QRectF &box :
@@ -416,7 +313,7 @@ bool labelable(QCPAbstractLegendItem *item)
     auto *entry = qobject_cast<QCPPlottableLegendItem *>(item);
     QCPAbstractPlottable *plottable = entry ? drawnFor(entry->plottable()) : nullptr;
     return plottable && (qobject_cast<QCPGraph *>(plottable) || qobject_cast<QCPCurve *>(plottable)) && shown(plottable)
-        && shown(plottable->keyAxis()->axisRect()) && !pointsOf(plottable).isEmpty() && !plottable->name().isEmpty()
+        && shown(plottable->keyAxis()->axisRect()) && hasPoint(plottable) && !plottable->name().isEmpty()
         && (joined(plottable) || markerOf(plottable) > 0.0 || isBand(plottable));
 }
 
@@ -586,12 +483,13 @@ bool clear(const QCustomPlot &plot)
         const double off = over ? 1.0 : kGap - kNearer;
         // Placed in its data's coordinates, a label a plot grown since moved off its curve stands
         // clear of nothing it names: it is within kGap of its own curve, or over it.
-        const double reach = kGap + 1.0;
+        // A line with marks: its label stands kGap off the marks, half a mark off the line.
+        const double reach = kGap + 1.0 + (joined(plottable) ? gapOf(plottable) - kGap : 0.0);
         if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box)
             || meetsLabel || scene.meetsText(inner)
-            || scene.othersIn(box.adjusted(-off, -off, off, off), plottable) > 0
-            || (!over && scene.ownIn(box, plottable) > 0)
-            || scene.ownIn(box.adjusted(-reach, -reach, reach, reach), plottable) == 0)
+            || scene.othersMeet(box.adjusted(-off, -off, off, off), plottable)
+            || (!over && scene.ownMeets(box, plottable))
+            || !scene.ownMeets(box.adjusted(-reach, -reach, reach, reach), plottable))
             return false;
     }
     return true;

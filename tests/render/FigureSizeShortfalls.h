@@ -43,10 +43,6 @@ inline const QSet<QString> &rows()
         QStringLiteral("query-scale 6x4cm 9pt"), // 55.9% without its key of 5 models
         QStringLiteral("rope-scalings 6x4cm 9pt"), // 68.6% without its key of 7 scalings
         QStringLiteral("buckets 6x4cm 9pt"), // 54.8% without its key of 6 curves and shades
-        // Llama 3.1's wavelengths, a row since 2026-12-02: its key of eight lines and shades given
-        // up (68.6% without it); since 2026-12-04 its five lines labelled, its shades and curve in
-        // a key of two rows under the plot.
-        QStringLiteral("rope-frequencies llama-3-1-8b 6x4cm 9pt"), // 48.6%
     };
     return all;
 }

@@ -447,7 +447,8 @@ void TestLegendPlacement::aColourMapsClearCellsAreRoom()
 }
 
 // A label on a curve keeps off the cells other curves are drawn over (DirectLabels::Cells): the
-// cells any box meets are counted as a set of the cells marked, one unit each, says. Rows of widths
+// cells any box meets are counted as a set of the cells marked, one unit each, says (and it meets
+// one where that counts any). Rows of widths
 // about a word's 64 bits, boxes across word edges and past the plot, and a plot squeezed to nothing.
 void TestLegendPlacement::labelCellsCountWhatWasMarked()
 {
@@ -477,6 +478,7 @@ void TestLegendPlacement::labelCellsCountWhatWasMarked()
                 expected += x >= int(std::floor(box.left())) && x <= int(std::floor(box.right()))
                     && y >= int(std::floor(box.top())) && y <= int(std::floor(box.bottom()));
             QCOMPARE(cells.count(box), expected);
+            QCOMPARE(cells.meets(box), expected > 0);
         }
     }
 }

@@ -1,0 +1,214 @@
+#include "DirectLabelScene.h"
+
+#include "DirectLabelCurves.h"
+
+#include <QHashFunctions>
+#include <QPointer>
+
+#include <cmath>
+#include <tuple>
+#include <unordered_map>
+
+namespace posenc::DirectLabels {
+
+namespace {
+
+// What maps a plottable's data to layout units along one of its axes.
+struct AxisState
+{
+    QRect rect; // of the axis rect it spans
+    double lower = 0.0, upper = 0.0;
+    int scale = 0;
+    bool reversed = false;
+    int orientation = 0;
+
+    static AxisState of(const QCPAxis *axis)
+    {
+        return {axis->axisRect()->rect(), axis->range().lower, axis->range().upper, int(axis->scaleType()),
+                axis->rangeReversed(), int(axis->orientation())};
+    }
+    bool operator==(const AxisState &) const = default;
+};
+
+// The data of a graph or curve as its bytes: its size and their hash.
+std::pair<qsizetype, size_t> dataOf(const QCPAbstractPlottable *plottable)
+{
+    const auto hashed = [](const auto &data) {
+        const qsizetype size = data->size();
+        return std::pair {size, size == 0 ? size_t(0)
+                                          : qHashBits(&*data->constBegin(), sizeof(*data->constBegin()) * size_t(size))};
+    };
+    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
+        return hashed(graph->data());
+    if (const auto *curve = qobject_cast<const QCPCurve *>(plottable))
+        return hashed(curve->data());
+    return {0, 0};
+}
+
+// All that a plottable's points and cells are made of: the same geometry draws the same cells.
+struct Geometry
+{
+    AxisState key, value;
+    std::pair<qsizetype, size_t> data;
+    bool line = false;
+    double marker = 0.0;
+    bool band = false;
+    AxisState fillKey, fillValue; // a band's other edge's
+    std::pair<qsizetype, size_t> fill;
+
+    static Geometry of(const QCPAbstractPlottable *plottable)
+    {
+        Geometry geometry {AxisState::of(plottable->keyAxis()), AxisState::of(plottable->valueAxis()), dataOf(plottable),
+                           joined(plottable), markerOf(plottable), isBand(plottable), {}, {}, {}};
+        if (geometry.band) {
+            const QCPGraph *other = static_cast<const QCPGraph *>(plottable)->channelFillGraph();
+            geometry.fillKey = AxisState::of(other->keyAxis());
+            geometry.fillValue = AxisState::of(other->valueAxis());
+            geometry.fill = dataOf(other);
+        }
+        return geometry;
+    }
+    bool operator==(const Geometry &) const = default;
+};
+
+struct Kept
+{
+    QPointer<QCPAbstractPlottable> alive;
+    Geometry geometry;
+    std::shared_ptr<const QList<QPointF>> points;
+    std::shared_ptr<const Cells> cells; // made when first asked for
+};
+
+// Each plottable's last geometry, for the thread that lays its plot out. A plottable deleted
+// leaves its entry until the next that the kept ones outnumber.
+std::unordered_map<const QCPAbstractPlottable *, Kept> &kept()
+{
+    thread_local std::unordered_map<const QCPAbstractPlottable *, Kept> all;
+    return all;
+}
+
+Kept &keptFor(const QCPAbstractPlottable *plottable)
+{
+    auto &all = kept();
+    Geometry geometry = Geometry::of(plottable);
+    auto found = all.find(plottable);
+    if (found != all.end() && found->second.alive == plottable && found->second.geometry == geometry)
+        return found->second;
+    if (found == all.end() && all.size() >= 64)
+        std::erase_if(all, [](const auto &entry) { return entry.second.alive.isNull(); });
+    Kept &entry = all[plottable];
+    entry = {const_cast<QCPAbstractPlottable *>(plottable), std::move(geometry),
+             std::make_shared<const QList<QPointF>>(pointsOf(plottable)), nullptr};
+    return entry;
+}
+
+// The cells of a curve's line or marks, or of a band's fill, within `rect`.
+Cells drawn(const QCPAbstractPlottable *plottable, const QRect &rect)
+{
+    const QList<QPointF> &points = *pointsAt(plottable);
+    Cells cells(rect);
+    if (isBand(plottable)) {
+        // Its fill, column by column: its own room, which its label stands beside.
+        const QList<QPointF> &other = *pointsAt(static_cast<const QCPGraph *>(plottable)->channelFillGraph());
+        for (qsizetype k = 0; k < std::min(points.size(), other.size()); ++k) {
+            cells.segment(points[k], other[k]);
+            if (k > 0)
+                for (double t = 0.25; t < 1.0; t += 0.25)
+                    cells.segment(points[k - 1] + (points[k] - points[k - 1]) * t,
+                                  other[k - 1] + (other[k] - other[k - 1]) * t);
+        }
+        cells.finish();
+        return cells;
+    }
+    const bool line = joined(plottable);
+    const double marker = markerOf(plottable);
+    for (qsizetype k = 0; k < points.size(); ++k) {
+        if (marker > 0.0)
+            cells.mark(points[k], marker / 2.0);
+        if (line && k > 0)
+            cells.segment(points[k - 1], points[k]);
+    }
+    if (line && points.size() == 1)
+        cells.mark(points[0], 0.0);
+    cells.finish();
+    return cells;
+}
+
+std::shared_ptr<const Cells> cellsAt(const QCPAbstractPlottable *plottable, const QRect &rect)
+{
+    Kept &entry = keptFor(plottable);
+    if (!entry.cells)
+        entry.cells = std::make_shared<const Cells>(drawn(plottable, rect));
+    return entry.cells;
+}
+
+} // namespace
+
+std::shared_ptr<const QList<QPointF>> pointsAt(const QCPAbstractPlottable *plottable)
+{
+    return keptFor(plottable).points;
+}
+
+bool hasPoint(const QCPAbstractPlottable *plottable)
+{
+    const auto any = [](const auto &data) {
+        return std::any_of(data->constBegin(), data->constEnd(),
+                           [](const auto &point) { return std::isfinite(point.key) && std::isfinite(point.value); });
+    };
+    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
+        return any(graph->data());
+    const auto *curve = qobject_cast<const QCPCurve *>(plottable);
+    return curve && any(curve->data());
+}
+
+QRectF boxOf(const QCPItemText *text)
+{
+    return QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
+}
+
+Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
+{
+    QCustomPlot *plot = rect->parentPlot();
+    Scene scene {rect->rect(), {}, {}, {}, {}, false};
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable *plottable = plot->plottable(i);
+        if (!shown(plottable) || plottable->keyAxis()->axisRect() != rect)
+            continue;
+        if (qobject_cast<QCPColorMap *>(plottable) || qobject_cast<QCPBars *>(plottable)) {
+            scene.covered = true;
+            continue;
+        }
+        if (isBand(plottable))
+            scene.bands.emplace(plottable, cellsAt(plottable, scene.rect));
+        else if (joined(plottable) || markerOf(plottable) > 0.0) // else the edge of a band it fills: no line drawn
+            scene.curves.emplace(plottable, cellsAt(plottable, scene.rect));
+    }
+    Cells lines(scene.rect);
+    bool anyLine = false;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        QCPAbstractItem *item = plot->item(i);
+        if (!shown(item) || !item->clipToAxisRect() || item->clipAxisRect() != rect)
+            continue;
+        if (auto *text = qobject_cast<QCPItemText *>(item)) {
+            if (!placing.contains(text) && !text->text().isEmpty())
+                scene.texts.append(boxOf(text));
+        } else if (auto *segment = qobject_cast<QCPItemLine *>(item)) {
+            lines.segment(segment->start->pixelPosition(), segment->end->pixelPosition());
+            anyLine = true;
+        } else if (auto *straight = qobject_cast<QCPItemStraightLine *>(item)) {
+            const QPointF a = straight->point1->pixelPosition(), b = straight->point2->pixelPosition();
+            lines.segment(a - (b - a) * 1e4, b + (b - a) * 1e4);
+            anyLine = true;
+        }
+    }
+    if (anyLine) {
+        lines.finish();
+        scene.lines = std::move(lines);
+    }
+    for (QCPLayoutElement *element : rect->insetLayout()->elements(false))
+        if (shown(element))
+            scene.texts.append(element->outerRect());
+    return scene;
+}
+
+} // namespace posenc::DirectLabels

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "DirectLabelCells.h"
+#include "QCustomPlot.h"
+
+#include <QList>
+#include <QPointF>
+#include <QRect>
+#include <QRectF>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+
+// What a plot draws that its direct labels must keep off (DirectLabels), made once a layout: each
+// curve's cells are kept between layouts for the geometry they were drawn at (`cellsOf`), so that a
+// settled layout asked again, or a trial that moved no plot, draws no curve again.
+namespace posenc::DirectLabels {
+
+inline constexpr double kApart = 2.0; // between two labels, or a label and another text
+
+struct Scene
+{
+    QRect rect;
+    std::map<const QCPAbstractPlottable *, std::shared_ptr<const Cells>> curves;
+    // A band's fill: only its own label keeps off it.
+    std::map<const QCPAbstractPlottable *, std::shared_ptr<const Cells>> bands;
+    std::optional<Cells> lines; // the lines of the items over the plot
+    QList<QRectF> texts; // the texts and keys over it, but for the labels being placed
+    bool covered = false; // a colour map or bars: no room for a label anywhere
+
+    // Whether `box` meets a cell of a curve other than `own`, or of a line.
+    bool othersMeet(const QRectF &box, const QCPAbstractPlottable *own) const
+    {
+        if (lines && lines->meets(box))
+            return true;
+        return std::any_of(curves.begin(), curves.end(),
+                           [&](const auto &curve) { return curve.first != own && curve.second->meets(box); });
+    }
+    // Whether `box` meets a cell of `own`'s line, marks or fill.
+    bool ownMeets(const QRectF &box, const QCPAbstractPlottable *own) const
+    {
+        const auto it = curves.find(own);
+        const auto band = bands.find(own);
+        return (it != curves.end() && it->second->meets(box)) || (band != bands.end() && band->second->meets(box));
+    }
+    bool meetsText(const QRectF &box) const
+    {
+        const QRectF grown = box.adjusted(-kApart, -kApart, kApart, kApart);
+        return std::any_of(texts.begin(), texts.end(), [&](const QRectF &text) { return text.intersects(grown); });
+    }
+};
+
+// The scene of `rect`, the texts of `placing` left out of it.
+Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing);
+
+// The points of `plottable` in layout units, for its plot as it is laid out now (kept with its
+// cells: a label's places along a curve read them for each of its forms).
+std::shared_ptr<const QList<QPointF>> pointsAt(const QCPAbstractPlottable *plottable);
+
+// Whether `plottable` has a point drawn (finite key and value), without mapping any.
+bool hasPoint(const QCPAbstractPlottable *plottable);
+
+QRectF boxOf(const QCPItemText *text);
+
+} // namespace posenc::DirectLabels
