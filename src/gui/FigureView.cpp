@@ -265,7 +265,10 @@ void FigureView::setParams(const ParamsChange &change)
     const QList<ParamError> problemsBefore = m_problems;
     m_problems = FigureRegistry::check(*m_figure, params, m_state);
     m_bar->showState(m_state, params);
-    if (m_problems == problemsBefore && !change.touches(m_figure->model().reads(m_state))) {
+    // The tables shown at these parameters, and their keys: a change of neither leaves the data as it is.
+    const FigureModel::Reading was = m_figure->model().readingAt(m_state, before),
+                               now = m_figure->model().readingAt(m_state, params);
+    if (m_problems == problemsBefore && was.tables == now.tables && !change.touches(now.keys)) {
         // What is drawn, or on its way, is already the figure of these parameters.
         if (wasCurrent) {
             m_drawnSerial = m_paramsSerial;

@@ -107,6 +107,26 @@ QRgb pixelOf(Lanes sum)
 #endif
 }
 
+#ifdef __SSE2__
+// Four pixels at once, each as pixelOf makes it: the lanes rounded alike, then packed with
+// saturation (to [0, 255], as pixelOf's clamps) and each colour byte held at most its pixel's alpha
+// byte (an unsigned byte minimum against the alpha repeated over the pixel's bytes).
+void storeFour(QRgb *out, Lanes a, Lanes b, Lanes c, Lanes d)
+{
+    const auto rounded = [](Lanes sum) {
+        const __m128i whole = _mm_cvttps_epi32(__m128(sum)); // towards zero
+        const __m128 fraction = _mm_sub_ps(__m128(sum), _mm_cvtepi32_ps(whole)); // exact
+        return _mm_sub_epi32(whole, _mm_castps_si128(_mm_cmpge_ps(fraction, _mm_set1_ps(0.5f))));
+    };
+    const __m128i bytes
+        = _mm_packus_epi16(_mm_packs_epi32(rounded(a), rounded(b)), _mm_packs_epi32(rounded(c), rounded(d)));
+    __m128i alpha = _mm_srli_epi32(bytes, 24);
+    alpha = _mm_or_si128(alpha, _mm_slli_epi32(alpha, 8));
+    alpha = _mm_or_si128(alpha, _mm_slli_epi32(alpha, 16));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out), _mm_min_epu8(bytes, alpha));
+}
+#endif
+
 } // namespace
 
 QImage CoverageColorMap::coverage(const QImage &source, const QRectF &target, const QRect &clip, QPoint *origin)
@@ -153,18 +173,29 @@ QImage CoverageColorMap::coverage(const QImage &source, const QRectF &target, co
         return out;
     };
     QImage image(outW, touched.height(), QImage::Format_ARGB32_Premultiplied);
-    std::vector<Lanes> sum(width);
+    std::vector<const Lanes *> rows(static_cast<std::size_t>(kept));
     for (int y = 0; y < touched.height(); ++y) {
-        std::fill(sum.begin(), sum.end(), Lanes {});
-        for (int j = down.start[std::size_t(y)]; j < down.start[std::size_t(y) + 1]; ++j) {
-            const float weight = down.weight[std::size_t(j)];
-            const Lanes *in = acrossRow(down.source[std::size_t(j)]);
-            for (std::size_t x = 0; x < width; ++x)
-                sum[x] += weight * in[x];
-        }
+        // The device row's source rows summed into each pixel, 0 + w0 r0 + w1 r1 + ... in the
+        // weights' order, and rounded as each pixel is summed: no row of sums written and read again.
+        const int first = down.start[std::size_t(y)];
+        const int count = down.start[std::size_t(y) + 1] - first;
+        for (int k = 0; k < count; ++k)
+            rows[std::size_t(k)] = acrossRow(down.source[std::size_t(first + k)]);
+        const float *weights = down.weight.data() + first;
+        const auto sumAt = [&](std::size_t x) {
+            Lanes p {};
+            for (int k = 0; k < count; ++k)
+                p += weights[k] * rows[std::size_t(k)][x];
+            return p;
+        };
         auto *line = reinterpret_cast<QRgb *>(image.scanLine(y));
-        for (std::size_t x = 0; x < width; ++x)
-            line[x] = pixelOf(sum[x]);
+        std::size_t x = 0;
+#ifdef __SSE2__
+        for (; x + 4 <= width; x += 4)
+            storeFour(line + x, sumAt(x), sumAt(x + 1), sumAt(x + 2), sumAt(x + 3));
+#endif
+        for (; x < width; ++x)
+            line[x] = pixelOf(sumAt(x));
     }
     return image;
 }

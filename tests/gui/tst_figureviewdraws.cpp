@@ -25,6 +25,7 @@ private slots:
     void aFullResultIsDrawnForItsOwnAxes_data();
     void aFullResultIsDrawnForItsOwnAxes();
     void panelsMadeEvenComeToRest();
+    void aChangeItsTableDoesNotReadIsNotDrawn();
 };
 
 void TestFigureViewDraws::aFullResultIsDrawnForItsOwnAxes_data()
@@ -90,6 +91,42 @@ void TestFigureViewDraws::panelsMadeEvenComeToRest()
         QVERIFY2(perFitting <= 40,
                  qPrintable(u"theta %1, L %2: %3 layouts a fitting"_s.arg(theta).arg(maxLen).arg(perFitting)));
     }
+}
+
+// A change of parameters that leaves a view's data as it was neither computes nor replots it: the
+// sinusoid's heatmap reads the PE's keys alone (HeatmapModel::readingAt), not s, which its inputs
+// for any parameters (X among them) read; a change of d_model draws it again. The view showing X
+// recomputes for s.
+void TestFigureViewDraws::aChangeItsTableDoesNotReadIsNotDrawn()
+{
+    Params params;
+    params.dModel = 64;
+    params.maxLen = 256;
+    FigureView natural(*FigureRegistry::find(u"heatmap"_s), false), input(*FigureRegistry::find(u"heatmap"_s), false);
+    QVERIFY(input.setOption(u"quantity"_s, u"input"_s));
+    int naturalDrawn = 0, inputDrawn = 0;
+    connect(natural.plot(), &QCustomPlot::afterReplot, this, [&] { ++naturalDrawn; });
+    connect(input.plot(), &QCustomPlot::afterReplot, this, [&] { ++inputDrawn; });
+    for (FigureView *view : {&natural, &input}) {
+        view->setParams(params);
+        view->resize(600, 400);
+        view->show();
+    }
+    const auto settled = [&] { return natural.isSettled() && input.isSettled(); };
+    QVERIFY(QTest::qWaitFor(settled, 30000));
+    const quint64 serial = natural.drawnSerial();
+    naturalDrawn = inputDrawn = 0;
+    params.scaleKind = params.scaleKind == ScaleKind::Sqrt ? ScaleKind::One : ScaleKind::Sqrt;
+    for (FigureView *view : {&natural, &input})
+        view->setParams(params);
+    QVERIFY(QTest::qWaitFor(settled, 30000));
+    QCOMPARE(naturalDrawn, 0);
+    QVERIFY(natural.drawnSerial() > serial); // drawn for the new parameters: what it shows is theirs
+    QVERIFY(inputDrawn > 0);
+    params.dModel = 72;
+    natural.setParams(params);
+    QVERIFY(QTest::qWaitFor(settled, 30000));
+    QVERIFY(naturalDrawn > 0);
 }
 
 QTEST_MAIN(TestFigureViewDraws)

@@ -62,6 +62,11 @@ QStringList FigureModel::reads(const FigureState &state) const
     return keys;
 }
 
+FigureModel::Reading FigureModel::readingAt(const FigureState &state, const Params &) const
+{
+    return {inputs(state), reads(state)};
+}
+
 QList<FigureOption> FigureModel::options() const
 {
     QList<FigureOption> all = ownOptions();

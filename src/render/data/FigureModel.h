@@ -100,6 +100,17 @@ public:
     // (FigureView::setParams). By default every key its inputs' tables read (QuantitySpec::reads); a
     // figure that reads fewer of them says which, and its test checks that no other key moves its data.
     virtual QStringList reads(const FigureState &state) const;
+    // What the figure reads at `params`: the tables it shows there and the keys they read. A change
+    // of parameters that leaves the tables as they were and changes none of the keys leaves the
+    // figure as it is (FigureView::setParams). By default inputs(state) and reads(state), whatever
+    // the parameters; a figure whose table the parameters choose (the heatmap's natural quantity)
+    // names the one they choose, so a change of s leaves the sinusoid's heatmap alone.
+    struct Reading
+    {
+        QList<Quantity> tables;
+        QStringList keys;
+    };
+    virtual Reading readingAt(const FigureState &state, const Params &params) const;
 
     // Every problem with `state` for `params`, each naming its option and the allowed range: an
     // option the figure does not take, a choice it does not list, a column outside the table.

@@ -138,6 +138,16 @@ QList<Quantity> HeatmapModel::inputs(const FigureState &state) const
     return any;
 }
 
+// The natural quantity's table alone, as these parameters choose it (its data, label and parameters
+// text read that table's keys): inputs() lists every table any parameters may choose.
+FigureModel::Reading HeatmapModel::readingAt(const FigureState &state, const Params &params) const
+{
+    if (chosen(state))
+        return FigureModel::readingAt(state, params);
+    const Quantity q = natural(params);
+    return {{q}, Quantities::spec(q).reads};
+}
+
 QList<ParamError> HeatmapModel::checkOptions(const Params &params, const FigureState &state) const
 {
     const Quantity q = quantity(state, params);

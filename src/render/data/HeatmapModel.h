@@ -47,6 +47,7 @@ public:
     QList<FigureOption> ownOptions() const override;
     QString defaultText(const QString &key, const Params &params) const override;
     QList<Quantity> inputs(const FigureState &state) const override;
+    Reading readingAt(const FigureState &state, const Params &params) const override;
     bool hasPreview(const FigureRequest &request) const override;
     int passCount(const FigureRequest &request) const override;
     std::optional<TableRequest> table(const Params &params, const FigureState &state) const override;
