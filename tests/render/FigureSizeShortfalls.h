@@ -23,10 +23,6 @@ inline const QSet<QString> &rows()
         // Its colour bar's label in its first part ("wavelength 2π/θᵢ") since 2026-11-29 (36.0%, 19.0%).
         // Its models named by their first words since 2026-11-30 ("Llama", not "Llama-4-Sc…"; 39.2%, 26.2%).
         // Its key, left naming only the marks once the statistics went, goes since 2026-11-30 (23.0%).
-        QStringLiteral("compose-compare 6x4cm 9pt"), // the plots take 49.9% of the page: 77 x 111 twice
-        // 33.3% before its columns' axis read "j" along its ticks and its positions kept the numbers
-        // that let "position p" go up beside them, once thinned to "0, 1k" by the concat map's axis
-        // that gave them its labels (FigureFit's alignTicks). A unit of width or height short.
         // Their curves too close, or their plots too low, for a label each (DirectLabels) since
         // 2026-12-02: query-scale's three curves drawn over one another and its two
         // lines 6 units apart; alibi-attention's eight heads' ends a few units apart (its key in two
