@@ -1,6 +1,10 @@
 #include "EqualPanels.h"
 
+#include "FigureRoom.h"
 #include "FigureRoomChanges.h"
+#include "MeasuredText.h"
+
+#include <QHash>
 
 #include <cmath>
 
@@ -13,11 +17,62 @@ bool drawn(const QCPLayoutElement *element)
     return element && element->realVisibility() && !FigureRoom::Changes::isHidden(element);
 }
 
+// A panel's name, drawn, of some text.
+const QCPTextElement *nameIn(QCPLayoutGrid *grid, int row, int column)
+{
+    if (column < 0 || column >= grid->columnCount() || !grid->hasElement(row, column))
+        return nullptr;
+    const auto *text = qobject_cast<const QCPTextElement *>(grid->element(row, column));
+    if (!text || !drawn(text) || text->text().isEmpty() || FigureRoom::roleOf(text) != TextRole::PanelTitle)
+        return nullptr;
+    return text;
+}
+
+// Its text's width, its margins aside (a name reaching past its cell has less than none).
+double widthOf(const QCPTextElement *text)
+{
+    return MeasuredText::boundingRect(text->font(), 0, text->text()).width();
+}
+
+// The panels' names of `grid` wider than the cells `cells` (by column) give their panels, each
+// centred over its cell and reaching past it into the spacing beside it and the room its
+// neighbour's name leaves free, where that keeps a space from the neighbour's name on each side:
+// they hold their columns no wider than their panels, as matplotlib's titles stand over their axes
+// ("embedding" held its column a fifth wider than its four neighbours' on a 16:9 slide of the
+// dropout modes). A name whose neighbour on a side is not a name (a colour bar's label may stand
+// there) or is past the grid's edge reaches past its cell on neither, and holds its cell wider.
+// True when a name changed.
+bool letNamesOverhang(QCPLayoutGrid *grid, const QHash<int, double> &cells, FigureRoom::Changes &changes)
+{
+    bool changed = false;
+    const double spacing = grid->columnSpacing();
+    for (int row = 0; row < grid->rowCount(); ++row)
+        for (auto at = cells.begin(); at != cells.end(); ++at) {
+            const int column = at.key();
+            auto *name = const_cast<QCPTextElement *>(nameIn(grid, row, column));
+            if (!name)
+                continue;
+            const double past = (widthOf(name) - at.value()) / 2.0;
+            const double space = MeasuredText::advance(name->font(), QStringLiteral(" "));
+            bool room = past > 0.0;
+            for (const int beside : {column - 1, column + 1}) {
+                const QCPTextElement *other = nameIn(grid, row, beside);
+                room = room && other && cells.contains(beside)
+                    && past + space <= spacing + (cells.value(beside) - widthOf(other)) / 2.0;
+            }
+            if (room)
+                changed |= changes.letOverhang(name, at.value());
+            else if (name->margins().left() < 0 || name->margins().right() < 0)
+                changed |= changes.letOverhang(name, QWIDGETSIZE_MAX);
+        }
+    return changed;
+}
+
 // The factors that give the panels of `grid`'s first row of panels side by side plots in the
 // proportion of the factors its figure gave (`given`), from their margins alone: the same factors
 // for the same margins whatever the factors were, so that a view and a view resized to its size
 // settle alike.
-QList<double> equalFactors(QCPLayoutGrid *grid, const QList<double> &given)
+QList<double> equalFactors(QCPLayoutGrid *grid, const QList<double> &given, FigureRoom::Changes &changes, bool &named)
 {
     QList<double> factors = grid->columnStretchFactors();
     for (int row = 0; row < grid->rowCount(); ++row) {
@@ -41,12 +96,15 @@ QList<double> equalFactors(QCPLayoutGrid *grid, const QList<double> &given)
             return factors;
         // In the units of the cells' widths, the row's weight among the other columns kept: each
         // cell the plot it should have and its own margins. A cell held to its least width (a
-        // panel's title as wide) keeps a wider plot.
+        // panel's title as wide, where it may not reach past it: letNamesOverhang) keeps a wider plot.
+        QHash<int, double> cells;
         for (const int column : columns) {
             const QCPLayoutElement *rect = grid->element(row, column);
             const double margins = rect->outerRect().width() - rect->rect().width();
-            factors[column] = (plots * given[column] / weight + margins) / outer * weight;
+            cells.insert(column, plots * given[column] / weight + margins);
+            factors[column] = cells.value(column) / outer * weight;
         }
+        named |= letNamesOverhang(grid, cells, changes);
         return factors;
     }
     return factors;
@@ -97,7 +155,9 @@ bool equalize(QCustomPlot *plot)
         auto *grid = qobject_cast<QCPLayoutGrid *>(element);
         if (!grid || qobject_cast<QCPLegend *>(grid))
             continue;
-        const QList<double> factors = equalFactors(grid, changes->givenStretch(grid));
+        bool named = false;
+        const QList<double> factors = equalFactors(grid, changes->givenStretch(grid), *changes, named);
+        changed |= named;
         const QList<double> current = grid->columnStretchFactors();
         bool same = factors.size() == current.size();
         for (qsizetype i = 0; same && i < factors.size(); ++i)

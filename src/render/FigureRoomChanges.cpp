@@ -68,8 +68,8 @@ Changes::Text &Changes::textOf(QCPTextElement *element)
         if (change.element == element)
             return change;
     const QString given = FigureFit::unwrapped(element);
-    m_texts.push_back({element, given, given, element->minimumSize(), element->maximumSize(), element->margins()});
-    return m_texts.back();
+    return m_texts.emplace_back(Text {element, given, given, element->minimumSize(), element->maximumSize(),
+                                      element->margins(), element->autoMargins()});
 }
 
 QString Changes::originalText(QCPTextElement *element)
@@ -466,6 +466,7 @@ void Changes::undo()
             change.element->setText(change.original);
         change.element->setMinimumSize(change.minimum);
         change.element->setMaximumSize(change.maximum);
+        change.element->setAutoMargins(change.autoMargins);
         change.element->setMargins(change.margins);
     }
     for (const Axis &change : m_axes) {

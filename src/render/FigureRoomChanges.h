@@ -93,6 +93,10 @@ public:
     bool setSpacing(QCPLayoutGrid *grid, int rows, int columns);
     // A grid's column stretch factors (EqualPanels).
     bool setColumnStretch(QCPLayoutGrid *grid, const QList<double> &factors);
+    // A panel's name that holds its cell no wider than `cell`: its text centred over the cell and
+    // reaching past its sides by as much, its margins there that much less than none
+    // (EqualPanels::equalize); `cell` as wide as the text or wider, its own margins again.
+    bool letOverhang(QCPTextElement *name, double cell);
     // Its column stretch factors as its figure set them, before any step.
     QList<double> givenStretch(const QCPLayoutGrid *grid) const;
     bool narrowBar(QCPColorScale *scale, int width);
@@ -158,6 +162,7 @@ private:
         QSize minimum;
         QSize maximum;
         QMargins margins;
+        QCP::MarginSides autoMargins;
     };
     struct Axis
     {

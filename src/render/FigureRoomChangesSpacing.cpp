@@ -1,8 +1,11 @@
 #include "FigureRoomChanges.h"
 
+#include "MeasuredText.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -20,6 +23,22 @@ struct LeastSize : QCPLayout
 };
 
 } // namespace
+
+bool Changes::letOverhang(QCPTextElement *name, double cell)
+{
+    const Text &given = textOf(name);
+    const QMargins own = given.margins;
+    const double text = MeasuredText::boundingRect(name->font(), 0, name->text()).width();
+    const int past = std::max(static_cast<int>(std::ceil((text + own.left() + own.right() - cell) / 2.0)), 0);
+    const QMargins margins(own.left() - past, name->margins().top(), own.right() - past, name->margins().bottom());
+    if (margins == name->margins())
+        return false;
+    // Auto margins would raise them to none at least (QCPLayoutElement::calculateAutoMargin).
+    const QCP::MarginSides sides = past > 0 ? given.autoMargins & ~(QCP::msLeft | QCP::msRight) : given.autoMargins;
+    name->setAutoMargins(sides);
+    name->setMargins(margins);
+    return true;
+}
 
 void Changes::takeNoRoom(QCPLayoutElement *element, Qt::Orientation across)
 {

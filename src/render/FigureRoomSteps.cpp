@@ -113,6 +113,23 @@ QMargins most(const QMargins &a, const QMargins &b)
             std::max(a.bottom(), b.bottom())};
 }
 
+// How far an end tick label may reach past a panel's side (`side` -1 left, 1 right) into its grid's
+// column spacing: half of it where a column is drawn beyond, so that two panels' labels, each within
+// its half, stay apart (FigureRoom::tickLabelsApart checks them), as matplotlib's stand in the space
+// between subplots (wspace); none at the grid's edge, past which is the page or another grid's room.
+int spacingToward(const QCPAxisRect *rect, int column, int side)
+{
+    auto *grid = qobject_cast<QCPLayoutGrid *>(rect->layout());
+    const int beyond = column + side;
+    if (!grid || column < 0 || beyond < 0 || beyond >= grid->columnCount())
+        return 0;
+    for (int r = 0; r < grid->rowCount(); ++r)
+        if (const QCPLayoutElement *element = grid->hasElement(r, beyond) ? grid->element(r, beyond) : nullptr;
+            element && element->realVisibility() && !Changes::isHidden(element))
+            return grid->columnSpacing() / 2;
+    return 0;
+}
+
 // Each shown panel's least margins on `sides` lowered to the farthest its tick labels, and those
 // of the panels in line with it, reach past its plot: panels side by side in a grid tighten their
 // tops and bottoms alike, stacked their sides, so that panels made as high or wide stay so. A
@@ -142,9 +159,10 @@ bool tightenMargins(QCustomPlot *plot, QCP::MarginSides sides, bool (*which)(con
     for (QCPAxisRect *rect : plot->axisRects()) {
         if (Changes::isHidden(rect))
             continue;
-        const QMargins ends(std::max(overhang(rect, QCP::msLeft), kTightPadding),
+        const int at = cell(rect).second;
+        const QMargins ends(std::max(overhang(rect, QCP::msLeft) - spacingToward(rect, at, -1), kTightPadding),
                             std::max(overhang(rect, QCP::msTop), kTightPadding),
-                            std::max(overhang(rect, QCP::msRight), kTightPadding),
+                            std::max(overhang(rect, QCP::msRight) - spacingToward(rect, at, 1), kTightPadding),
                             std::max(overhang(rect, QCP::msBottom), kTightPadding));
         const auto [row, column] = keys(rect);
         rows.insert(row, most(rows.value(row), ends));

@@ -81,6 +81,24 @@ bool scaleStaysReadable(const QCPAxis *axis, double pixels)
     return kept >= std::min(2, drawn);
 }
 
+// The narrowest plot of the panels drawn in `rect`'s row (their tops level) whose bottom axes read
+// as `axis`'s (one label, one set of shorter forms), `rect`'s own at most.
+int narrowestAlike(const QCustomPlot &plot, const QCPAxisRect *rect, const QCPAxis *axis)
+{
+    const QString label = FigureFit::unwrappedLabel(axis);
+    const QStringList forms = ShorterLabels::of(axis);
+    int narrowest = rect->width();
+    for (QCPAxisRect *other : plot.axisRects()) {
+        const QCPAxis *bottom = other->axis(QCPAxis::atBottom);
+        if (other == rect || !bottom || !bottom->visible() || !bottom->tickLabels() || !other->realVisibility()
+            || Changes::isHidden(other) || std::abs(other->top() - rect->top()) > 2
+            || FigureFit::unwrappedLabel(bottom) != label || ShorterLabels::of(bottom) != forms)
+            continue;
+        narrowest = std::min(narrowest, other->width());
+    }
+    return narrowest;
+}
+
 } // namespace
 
 bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
@@ -99,10 +117,13 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
         const double most = kMostOfAxis * (across ? rect->width() : rect->height());
         // A label too long for the row goes there in the first shorter true form its figure gives
         // that the row holds (ShorterLabels), whole; not up a column, whose few tick labels it
-        // would leave blank.
-        if (across && !label.isEmpty() && (label.contains(u'\n') || advance > most))
+        // would leave blank. Panels side by side whose axes read alike show one form, the one the
+        // narrowest holds: a slide of the dropout modes read "j" under four panels and "column j"
+        // under the wider fifth.
+        const double alike = kMostOfAxis * narrowestAlike(*plot, rect, axis);
+        if (across && !label.isEmpty() && (label.contains(u'\n') || advance > alike))
             for (const QString &form : ShorterLabels::of(axis))
-                if (const double length = MeasuredText::advance(axis->labelFont(), form); length <= most) {
+                if (const double length = MeasuredText::advance(axis->labelFont(), form); length <= alike) {
                     label = form;
                     advance = length;
                     break;

@@ -16,17 +16,15 @@ namespace FigureSizeShortfalls {
 inline const QSet<QString> &rows()
 {
     static const QSet<QString> all {
-        QStringLiteral("dropout-compare 6x4cm 9pt"), // the plots take 34.1% of the page
+        QStringLiteral("dropout-compare 6x4cm 9pt"), // the plots take 46.2% of the page
+        // 34.1% before its columns' axis read "j" along its ticks (ShorterLabels), "column j" a line
+        // under its two panels; its key of dropped and padding cells, a row of 21 units, is the rest.
         // Its Y in training alone (FigureRoom::setPrimary) took 49.97% on 2026-12-03, but drew its cells resampled
         // four columns to a cell, no dropped cell grey, and no "position" on its rows: not taken.
         QStringLiteral("head-map 6x4cm 9pt"), // the plots take 36.5% of the page
         // Its colour bar's label in its first part ("wavelength 2π/θᵢ") since 2026-11-29 (36.0%, 19.0%).
         // Its models named by their first words since 2026-11-30 ("Llama", not "Llama-4-Sc…"; 39.2%, 26.2%).
         // Its key, left naming only the marks once the statistics went, goes since 2026-11-30 (23.0%).
-        QStringLiteral("compose-compare 6x4cm 9pt"), // the plots take 49.9% of the page: 77 x 111 twice
-        // 33.3% before its columns' axis read "j" along its ticks and its positions kept the numbers
-        // that let "position p" go up beside them, once thinned to "0, 1k" by the concat map's axis
-        // that gave them its labels (FigureFit's alignTicks). A unit of width or height short.
         // Their curves too close, or their plots too low, for a label each (DirectLabels) since
         // 2026-12-02: query-scale's three curves drawn over one another and its two
         // lines 6 units apart; alibi-attention's eight heads' ends a few units apart (its key in two
