@@ -1,6 +1,7 @@
 // Hostile and edge inputs the command line met (issue 62, "nothing breaks on the edges"): each gets
 // one line naming the stream, the file or the parameter, with the documented exit code. Each case
-// names what happened before its rule: position ids NaN read as -1 and 1.5 as 2.
+// names what happened before its rule: position ids NaN read as -1 and 1.5 as 2, a range given for
+// a value that does not read that the run does not allow.
 #include "CliRun.h"
 
 #include <QFile>
@@ -86,6 +87,24 @@ private slots:
         QVERIFY(run.out.isEmpty());
     }
 
+    // Before: "--cache: must be an integer in [0, 1024] (max_len); got '1e3'" for ids of 16
+    // columns, though 99 was refused as past [0, 16]: a text that does not read named the default
+    // max_len's range.
+    void aValueThatDoesNotReadNamesTheRangeOfTheRun()
+    {
+        QTemporaryDir dir;
+        const QString ids = dir.filePath(u"ids.npy"_s);
+        std::vector<float> arange(16);
+        for (std::size_t i = 0; i < arange.size(); ++i)
+            arange[i] = float(i);
+        QVERIFY(writeArray(ids, "<f4", "(1, 16)", bytesOf(arange)));
+        for (const QString &cache : {u"1e3"_s, u"99"_s}) {
+            const auto run = CliRun::posenc({u"check"_s, u"--position-ids"_s, ids, u"--cache"_s, cache});
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.startsWith(u"posenc check: --cache: must be an integer in [0, 16] (max_len); got"_s),
+                     qPrintable(run.err));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliEdges)
