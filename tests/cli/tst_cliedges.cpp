@@ -1,20 +1,49 @@
 // Hostile and edge inputs the command line met (issue 62, "nothing breaks on the edges"): each gets
 // one line naming the stream, the file or the parameter, with the documented exit code. Each case
-// names what happened before its rule: position ids NaN read as -1 and 1.5 as 2, a range given for
-// a value that does not read that the run does not allow.
+// names what happened before its rule: an exit 0 over output that was never written, a closed
+// standard input read as Qt's own event descriptor, position ids NaN read as -1 and 1.5 as 2.
 #include "CliRun.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <unistd.h>
 #include <vector>
 
 using namespace Qt::StringLiterals;
 
 namespace {
+
+struct Ran
+{
+    int exitCode = -1;
+    QString err;
+};
+
+// The real executable, its standard output sent to `output` (a file, /dev/full) or, with
+// `closeStream` set, the stream of that descriptor closed before it starts.
+Ran posencWith(const QStringList &arguments, const QString &output, int closeStream = -1, const QByteArray &input = {})
+{
+    QProcess process;
+    if (!output.isEmpty())
+        process.setStandardOutputFile(output);
+    if (closeStream >= 0)
+        process.setChildProcessModifier([closeStream] { ::close(closeStream); });
+    process.start(QStringLiteral(POSENC_EXECUTABLE), arguments);
+    if (!process.waitForStarted(60000))
+        return {};
+    if (closeStream != STDIN_FILENO)
+        process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(300000) || process.exitStatus() != QProcess::NormalExit)
+        return {};
+    return {process.exitCode(), QString::fromUtf8(process.readAllStandardError())};
+}
 
 // A little-endian .npy of `shape` whose data are `bytes` as given, in numpy's dtype `descr`.
 bool writeArray(const QString &path, const QByteArray &descr, const QByteArray &shape, const QByteArray &bytes)
@@ -39,6 +68,72 @@ class TestCliEdges : public QObject
     Q_OBJECT
 
 private slots:
+    // Before: exit 0 with the report lost, as if it had been read (GNU's tools say "write error").
+    void outputThatCannotBeWrittenIsAnError_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("command");
+        QTest::newRow("presets") << QStringList {u"presets"_s} << u"posenc presets"_s;
+        QTest::newRow("describe") << QStringList {u"describe"_s, u"--encoding"_s, u"rope"_s} << u"posenc describe"_s;
+        QTest::newRow("lessons") << QStringList {u"lessons"_s} << u"posenc lessons"_s;
+        QTest::newRow("help") << QStringList {u"help"_s, u"check"_s} << u"posenc help"_s;
+        QTest::newRow("the window's --help") << QStringList {u"--help"_s} << u"posenc"_s;
+        // A check's verdict (7: an all-zero table, unknown) is the answer the lost report held.
+        QTest::newRow("check") << QStringList {u"check"_s, u"zeros.csv"_s} << u"posenc check"_s;
+    }
+    void outputThatCannotBeWrittenIsAnError()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, command);
+        if (!QFile::exists(u"/dev/full"_s))
+            QSKIP("no /dev/full here");
+        QTemporaryDir dir;
+        QFile zeros(dir.filePath(u"zeros.csv"_s));
+        QVERIFY(zeros.open(QIODevice::WriteOnly) && zeros.write("0,0\n0,0\n") == 8);
+        zeros.close();
+        arguments.replaceInStrings(u"zeros.csv"_s, zeros.fileName());
+        const Ran full = posencWith(arguments, u"/dev/full"_s);
+        QCOMPARE(full.exitCode, 3);
+        QCOMPARE(full.err,
+                 command + u": standard output: "_s + QString::fromLocal8Bit(std::strerror(ENOSPC)) + u"\n"_s);
+        const Ran closed = posencWith(arguments, {}, STDOUT_FILENO);
+        QCOMPARE(closed.exitCode, 3);
+        QCOMPARE(closed.err,
+                 command + u": standard output: "_s + QString::fromLocal8Bit(std::strerror(EBADF)) + u"\n"_s);
+    }
+
+    // A run that failed keeps its code and its one message, whatever became of standard output.
+    void aFailedRunKeepsItsCode()
+    {
+        if (!QFile::exists(u"/dev/full"_s))
+            QSKIP("no /dev/full here");
+        const Ran usage
+            = posencWith({u"describe"_s, u"--encoding"_s, u"rope"_s, u"--d-model"_s, u"0"_s}, u"/dev/full"_s);
+        QCOMPARE(usage.exitCode, 2);
+        QCOMPARE(usage.err.count(u'\n'), 1);
+        QVERIFY2(usage.err.startsWith(u"posenc describe: --d-model:"_s), qPrintable(usage.err));
+        const Ran missing = posencWith({u"check"_s, u"/nonexistent/pe.npy"_s}, u"/dev/full"_s);
+        QCOMPARE(missing.exitCode, 3);
+        QCOMPARE(missing.err.count(u'\n'), 1);
+        QVERIFY2(missing.err.contains(u"/nonexistent/pe.npy"_s), qPrintable(missing.err));
+    }
+
+    // Before: "-: cannot open the file: standard input cannot be read: Resource temporarily
+    // unavailable": the closed descriptor 0 was the next one Qt opened (its eventfd), read as the
+    // table. Now a closed standard input reads as closed, and an empty one says so.
+    void closedOrEmptyStandardInput()
+    {
+        const Ran closed = posencWith({u"check"_s, u"-"_s}, {}, STDIN_FILENO);
+        QCOMPARE(closed.exitCode, 3);
+        QCOMPARE(closed.err,
+                 u"posenc check: -: cannot open the file: standard input cannot be read: "_s
+                     + QString::fromLocal8Bit(std::strerror(EBADF)) + u"\n"_s);
+        // Before: "the array has no cells, shape (0, 0) has 0 at dimension 0".
+        const Ran empty = posencWith({u"check"_s, u"-"_s}, {});
+        QCOMPARE(empty.exitCode, 3);
+        QCOMPARE(empty.err, u"posenc check: -: the file is empty\n"_s);
+    }
+
     // posenc check --position-ids reads ids as transformers holds them, whole numbers (torch.long).
     // Before: NaN was read as -1 and 1.5 as 2 (first difference "-1, the reference 1", a verdict
     // of unknown), uint64 2^63 + 5 as -2^63, and 2^24 + 1 as 2^24: ids the file does not hold.
