@@ -11,6 +11,7 @@
 #include "ProgressLine.h"
 
 #include "core/FamilyInference.h"
+#include "core/ParamError.h"
 #include "core/Quantity.h"
 #include "io/Preset.h"
 #include "render/FigureBuild.h"
@@ -227,14 +228,14 @@ std::variant<FigureFormat, QString> readFormat(const QCommandLineParser &parser,
     if (parser.isSet(u"format"_s)) {
         if (const auto format = formatNamed(parser.value(u"format"_s)))
             return *format;
-        return u"--format: must be png, svg or pdf; got '%1'"_s.arg(parser.value(u"format"_s));
+        return u"--format: must be png, svg or pdf; got %1"_s.arg(ParamError::quoted(parser.value(u"format"_s)));
     }
     if (OutputFile::isStandardOutput(path))
         return u"--format: -o - (standard output) needs --format png, svg or pdf"_s;
     if (const auto format = FigureExporter::formatOf(path))
         return *format;
-    return u"--output: the format comes from the extension, %1, or from --format; got '%2'"_s.arg(
-        FigureExporter::extensions(), path);
+    return u"--output: the format comes from the extension, %1, or from --format; got %2"_s.arg(
+        FigureExporter::extensions(), ParamError::quoted(path));
 }
 
 // The figure's size from --width/--height, --size and --dpi, or the message naming the option.
@@ -333,7 +334,8 @@ std::variant<QList<const FigureDescriptor *>, QString> readFigures(const QString
     for (const QString &name : names) {
         const FigureDescriptor *figure = FigureRegistry::find(name);
         if (!figure)
-            return u"FIGURE must be one of %1%2; got '%3'"_s.arg(kinds, lesson ? u" or all"_s : QString(), name);
+            return u"FIGURE must be one of %1%2; got %3"_s.arg(kinds, lesson ? u" or all"_s : QString(),
+                                                               ParamError::quoted(name));
         figures.append(figure);
     }
     return figures;
@@ -572,7 +574,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     for (const QString &note : LessonPage::panelsLeftOut(*built, figures))
         err << "posenc export: " << note << '\n';
     const QByteArray bytes = page || built->subtitle ? LessonPage::bytes(*built, request.page, *format, style)
-                                  : FigureFile::encode(*builds.front(), *format, style);
+                                                     : FigureFile::encode(*builds.front(), *format, style);
     if (interrupt.interrupted())
         return interrupted();
     if (bytes.isEmpty())

@@ -8,6 +8,7 @@
 
 #include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
+#include "core/ParamError.h"
 #include "io/Lesson.h"
 
 #include <QCommandLineParser>
@@ -166,8 +167,8 @@ int runLessonsCommand(const QStringList &arguments, QTextStream &out, QTextStrea
     }
     const Lesson *lesson = Lessons::find(names.first());
     if (!lesson) {
-        err << "posenc lessons: NAME must be one of " << Lessons::names().join(u", "_s) << "; got '" << names.first()
-            << "'\n";
+        err << "posenc lessons: NAME must be one of " << Lessons::names().join(u", "_s) << "; got "
+            << ParamError::quoted(names.first()) << '\n';
         return ExitUsage;
     }
     if (parser.isSet(u"session"_s)) {

@@ -12,6 +12,7 @@
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/ParamError.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
 #include "io/TableExport.h"
@@ -445,8 +446,9 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const auto statistics = statisticsFromName(positional.first());
     if (!quantity && !statistics)
         return fail(err, ExitUsage,
-                    u"QUANTITY must be one of %1, or %2; got '%3'"_s.arg(
-                        Quantities::names().join(u", "_s), statisticsNames().join(u", "_s), positional.first()));
+                    u"QUANTITY must be one of %1, or %2; got %3"_s.arg(Quantities::names().join(u", "_s),
+                                                                       statisticsNames().join(u", "_s),
+                                                                       ParamError::quoted(positional.first())));
     Output output;
     output.path = parser.value(u"output"_s);
     if (output.path.isEmpty())
@@ -456,7 +458,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         const auto format = TableExport::formatOf(u"table."_s + parser.value(u"format"_s));
         if (!format || parser.value(u"format"_s).contains(u'.'))
             return fail(err, ExitUsage,
-                        u"--format: must be npy, csv or safetensors; got '%1'"_s.arg(parser.value(u"format"_s)));
+                        u"--format: must be npy, csv or safetensors; got %1"_s.arg(
+                            ParamError::quoted(parser.value(u"format"_s))));
         output.format = *format;
     } else if (OutputFile::isStandardOutput(output.path)) {
         return fail(err, ExitUsage, u"--format: -o - (standard output) needs --format npy, csv or safetensors"_s);
@@ -465,8 +468,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     } else {
         return fail(
             err, ExitUsage,
-            u"--output: the format comes from the extension, .npy, .csv or .safetensors, or from --format; got '%1'"_s
-                .arg(output.path));
+            u"--output: the format comes from the extension, .npy, .csv or .safetensors, or from --format; got %1"_s
+                .arg(ParamError::quoted(output.path)));
     }
     if (const auto refused
         = OutputFile::terminalRefusal(output.path, parser.isSet(u"format"_s) ? parser.value(u"format"_s) : u"npy"_s,

@@ -4,6 +4,7 @@
 // standard input read as Qt's own event descriptor, position ids NaN read as -1 and 1.5 as 2.
 #include "CliRun.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -199,6 +200,44 @@ private slots:
             QVERIFY2(run.err.startsWith(u"posenc check: --cache: must be an integer in [0, 16] (max_len); got"_s),
                      qPrintable(run.err));
         }
+    }
+
+    // A path or a value holding a line end is quoted on the message's one line. Before: "posenc
+    // check: a", then "b.npy: cannot open the file" on a line of its own, and so for --output,
+    // --format, FIGURE, a lesson's NAME and the bench's counts.
+    void aLineEndInAPathOrValueStaysOnOneLine_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("a table to check") << QStringList {u"check"_s, u"DIR/a\nb.npy"_s} << 3 << u"a\\nb.npy"_s;
+        QTest::newRow("a session") << QStringList {u"table"_s,         u"pe"_s, u"--session"_s,
+                                                   u"DIR/a\nb.json"_s, u"-o"_s, u"DIR/t.npy"_s}
+                                   << 3 << u"a\\nb.json"_s;
+        QTest::newRow("a directory as the output")
+            << QStringList {u"table"_s, u"pe"_s, u"-o"_s, u"DIR/d\nir.npy"_s, u"--force"_s} << 3 << u"d\\nir.npy"_s;
+        QTest::newRow("--output") << QStringList {u"table"_s, u"pe"_s, u"-o"_s, u"a\nb.txt"_s} << 2
+                                  << u"got 'a\\nb.txt'"_s;
+        QTest::newRow("--format") << QStringList {u"table"_s, u"pe"_s, u"-o"_s, u"-"_s, u"--format"_s, u"np\ny"_s} << 2
+                                  << u"got 'np\\ny'"_s;
+        QTest::newRow("FIGURE") << QStringList {u"export"_s, u"heat\nmap"_s, u"-o"_s, u"DIR/f.png"_s} << 2
+                                << u"got 'heat\\nmap'"_s;
+        QTest::newRow("a lesson") << QStringList {u"lessons"_s, u"a\nb"_s} << 2 << u"got 'a\\nb'"_s;
+        QTest::newRow("bench --views") << QStringList {u"bench"_s, u"--views"_s, u"x\ny"_s} << 2 << u"got 'x\\ny'"_s;
+        QTest::newRow("bench --repeats") << QStringList {u"bench"_s, u"--repeats"_s, u"0"_s} << 2 << u"got '0'"_s;
+    }
+    void aLineEndInAPathOrValueStaysOnOneLine()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, shown);
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(u"d\nir.npy"_s)));
+        arguments.replaceInStrings(u"DIR"_s, dir.path());
+        const auto run = CliRun::posenc(arguments);
+        QCOMPARE(run.exitCode, exitCode);
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY2(run.err.contains(shown), qPrintable(run.err));
     }
 };
 
