@@ -245,7 +245,7 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser)
     if (parser.isSet(u"dpi"_s)) {
         dpi = number(parser.value(u"dpi"_s), 10.0, 2400.0);
         if (!dpi)
-            return u"--dpi: must be a number in [10, 2400]; got '%1'"_s.arg(parser.value(u"dpi"_s));
+            return u"--dpi: must be a number in [10, 2400]; got %1"_s.arg(ParamError::quoted(parser.value(u"dpi"_s)));
     }
     FigureSize size;
     if (parser.isSet(u"size"_s)) {
@@ -265,9 +265,8 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser)
             const QString text = parser.value(names[k]);
             const auto side = number(text, 16, kMaxSide);
             if (!side || *side != std::floor(*side))
-                return u"--%1: must be a whole number of pixels in [16, %2]; got '%3'"_s.arg(names[k])
-                    .arg(kMaxSide)
-                    .arg(text);
+                return u"--%1: must be a whole number of pixels in [16, %2]; got %3"_s.arg(names[k]).arg(kMaxSide).arg(
+                    ParamError::quoted(text));
             sides[k] = static_cast<int>(*side);
         }
         if (sides[0].has_value() != sides[1].has_value())
@@ -288,7 +287,8 @@ std::variant<FigureStyle, QString> readStyle(const QCommandLineParser &parser)
         const auto points
             = number(parser.value(u"font-size"_s), FigureStyle::kMinFontPointSize, FigureStyle::kMaxFontPointSize);
         if (!points)
-            return u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(u"font-size"_s));
+            return u"--font-size: must be a number of points in [4, 36]; got %1"_s.arg(
+                ParamError::quoted(parser.value(u"font-size"_s)));
         style.fontPointSize = *points;
     }
     if (parser.isSet(u"title"_s)) {
@@ -307,7 +307,8 @@ std::variant<int, QString> readThreads(const QCommandLineParser &parser)
         return 0;
     const auto n = number(parser.value(u"threads"_s), 1, 1024);
     if (!n || *n != std::floor(*n))
-        return u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s));
+        return u"--threads: must be an integer in [1, 1024]; got %1"_s.arg(
+            ParamError::quoted(parser.value(u"threads"_s)));
     return static_cast<int>(*n);
 }
 

@@ -399,8 +399,8 @@ std::optional<TableRequest> statisticsRequest(const Engine &engine, TableRequest
         const auto range = ParamText::parseRange(positions);
         if (!range || range->first < 0 || range->first >= range->second || range->second > p.maxLen) {
             fail(err, ExitUsage,
-                 u"--positions: must be A:B with 0 <= A < B <= %1 (positions of %2); got '%3'"_s.arg(p.maxLen).arg(
-                     name, positions));
+                 u"--positions: must be A:B with 0 <= A < B <= %1 (positions of %2); got %3"_s.arg(p.maxLen).arg(
+                     name, ParamError::quoted(positions)));
             return std::nullopt;
         }
         request.block.row0 = range->first;
@@ -412,8 +412,8 @@ std::optional<TableRequest> statisticsRequest(const Engine &engine, TableRequest
             && std::all_of(list->begin(), list->end(), [&](std::int64_t c) { return c >= 0 && c < p.dModel; });
         if (!inRange) {
             fail(err, ExitUsage,
-                 u"--dims: must list columns in [0, %1) (columns of X), e.g. 0,1,64:68; got '%2'"_s.arg(p.dModel).arg(
-                     dims));
+                 u"--dims: must list columns in [0, %1) (columns of X), e.g. 0,1,64:68; got %2"_s.arg(p.dModel).arg(
+                     ParamError::quoted(dims)));
             return std::nullopt;
         }
         request.dims = *list;
@@ -494,7 +494,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         output.threads = parser.value(u"threads"_s).toInt(&ok);
         if (!ok || output.threads < 1 || output.threads > 1024)
             return fail(err, ExitUsage,
-                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
+                        u"--threads: must be an integer in [1, 1024]; got %1"_s.arg(
+                            ParamError::quoted(parser.value(u"threads"_s))));
     }
 
     const Engine engine(read.params);
@@ -521,8 +522,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         const auto range = ParamText::parseRange(parser.value(u"positions"_s));
         if (!range || range->first < 0 || range->first >= range->second || range->second > shape.rows)
             return fail(err, ExitUsage,
-                        u"--positions: must be A:B with 0 <= A < B <= %1 (rows of %2); got '%3'"_s.arg(shape.rows)
-                            .arg(Quantities::name(*quantity), parser.value(u"positions"_s)));
+                        u"--positions: must be A:B with 0 <= A < B <= %1 (rows of %2); got %3"_s.arg(shape.rows)
+                            .arg(Quantities::name(*quantity), ParamError::quoted(parser.value(u"positions"_s))));
         request.block.row0 = range->first;
         request.block.rows = range->second - range->first;
     }
@@ -533,8 +534,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         if (!inRange)
             return fail(
                 err, ExitUsage,
-                u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got '%3'"_s.arg(shape.cols)
-                    .arg(Quantities::name(*quantity), parser.value(u"dims"_s)));
+                u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got %3"_s.arg(shape.cols)
+                    .arg(Quantities::name(*quantity), ParamError::quoted(parser.value(u"dims"_s))));
         request.dims = *list;
         request.block = TableView::blockCovering(request.block.row0, request.block.rowEnd(), request.dims);
     }

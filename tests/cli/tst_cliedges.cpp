@@ -224,6 +224,12 @@ private slots:
                                 << u"got 'heat\\nmap'"_s;
         QTest::newRow("a lesson") << QStringList {u"lessons"_s, u"a\nb"_s} << 2 << u"got 'a\\nb'"_s;
         QTest::newRow("bench --views") << QStringList {u"bench"_s, u"--views"_s, u"x\ny"_s} << 2 << u"got 'x\\ny'"_s;
+        QTest::newRow("table --threads") << QStringList {u"table"_s,     u"pe"_s,        u"-o"_s,
+                                                         u"DIR/t.npy"_s, u"--threads"_s, u"1\n2"_s}
+                                         << 2 << u"got '1\\n2'"_s;
+        QTest::newRow("export --dpi") << QStringList {u"export"_s,    u"heatmap"_s, u"-o"_s,
+                                                      u"DIR/f.png"_s, u"--dpi"_s,   u"9\x1b"_s}
+                                      << 2 << u"got '9\\x1b'"_s;
         QTest::newRow("bench --repeats") << QStringList {u"bench"_s, u"--repeats"_s, u"0"_s} << 2 << u"got '0'"_s;
     }
     void aLineEndInAPathOrValueStaysOnOneLine()
