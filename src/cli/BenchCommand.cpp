@@ -10,6 +10,7 @@
 #include "ParamOptions.h"
 
 #include "core/MemoryBudget.h"
+#include "core/OneLine.h"
 #include "core/ParamError.h"
 #include "core/SimdTargets.h"
 
@@ -314,7 +315,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     CommandOptions::add(parser, benchOptions());
     ParamOptions::add(parser);
     if (!parser.parse(arguments)) {
-        err << "posenc bench: " << parser.errorText() << " (see posenc bench --help)\n";
+        err << "posenc bench: " << oneLine(parser.errorText()) << " (see posenc bench --help)\n";
         return ExitUsage;
     }
     if (parser.isSet(u"help"_s)) {

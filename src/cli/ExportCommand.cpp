@@ -11,6 +11,7 @@
 #include "ProgressLine.h"
 
 #include "core/FamilyInference.h"
+#include "core/OneLine.h"
 #include "core/ParamError.h"
 #include "core/Quantity.h"
 #include "io/Preset.h"
@@ -454,7 +455,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     parser.addPositionalArgument(u"figure"_s, u"What to draw."_s);
 
     if (!parser.parse(arguments))
-        return fail(err, ExitUsage, parser.errorText() + u" (see posenc export --help)"_s);
+        return fail(err, ExitUsage, oneLine(parser.errorText()) + u" (see posenc export --help)"_s);
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(exportHelp(), HelpText::width());
         return ExitDone;

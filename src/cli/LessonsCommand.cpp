@@ -8,6 +8,7 @@
 
 #include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
+#include "core/OneLine.h"
 #include "core/ParamError.h"
 #include "io/Lesson.h"
 
@@ -150,7 +151,7 @@ int runLessonsCommand(const QStringList &arguments, QTextStream &out, QTextStrea
     ParamOptions::add(parser);
     parser.addPositionalArgument(u"name"_s, u"The lesson."_s);
     if (!parser.parse(arguments)) {
-        err << "posenc lessons: " << parser.errorText() << " (see posenc lessons --help)\n";
+        err << "posenc lessons: " << oneLine(parser.errorText()) << " (see posenc lessons --help)\n";
         return ExitUsage;
     }
     if (parser.isSet(u"help"_s)) {

@@ -17,6 +17,7 @@
 #include "core/Description.h"
 #include "core/Engine.h"
 #include "core/NumberText.h"
+#include "core/OneLine.h"
 #include "core/ParamError.h"
 #include "core/positions/BatchIds.h"
 #include "io/PositionIdsFile.h"
@@ -302,7 +303,7 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
             u"--position-offset: must be an integer in [0, %1], the ids' first position; got %2"_s.arg(Params::kMaxLen)
                 .arg(ParamError::quoted(startText.value_or(QString()))));
     if (!parser.parse(rest))
-        return failWith(err, ExitUsage, parser.errorText() + u" (see posenc check --help)"_s);
+        return failWith(err, ExitUsage, oneLine(parser.errorText()) + u" (see posenc check --help)"_s);
     // A name that is no preset is refused, as the table's check and every command refuse it
     // (ParamOptions), never passed over (held-out set 4, F10).
     if (parser.isSet(u"preset"_s)) {

@@ -12,6 +12,7 @@
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/OneLine.h"
 #include "core/ParamError.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
@@ -432,7 +433,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     parser.addPositionalArgument(u"quantity"_s, u"What to write."_s);
 
     if (!parser.parse(arguments))
-        return fail(err, ExitUsage, parser.errorText() + u" (see posenc table --help)"_s);
+        return fail(err, ExitUsage, oneLine(parser.errorText()) + u" (see posenc table --help)"_s);
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(tableHelp(), HelpText::width());
         return ExitDone;

@@ -11,6 +11,7 @@
 
 #include "check/CheckReport.h"
 #include "core/FamilySpec.h"
+#include "core/OneLine.h"
 #include "core/ParamError.h"
 #include "core/ParamText.h"
 #include "io/StandardInput.h"
@@ -147,7 +148,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         return int(ExitUsage);
     };
     if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+        return usageError(oneLine(parser.errorText()));
     const QStringList positional = parser.positionalArguments();
     for (const QString &alone : {u"help"_s, u"version"_s}) {
         if (parser.isSet(alone) && !positional.isEmpty())

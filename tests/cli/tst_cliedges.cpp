@@ -230,6 +230,10 @@ private slots:
         QTest::newRow("export --dpi") << QStringList {u"export"_s,    u"heatmap"_s, u"-o"_s,
                                                       u"DIR/f.png"_s, u"--dpi"_s,   u"9\x1b"_s}
                                       << 2 << u"got '9\\x1b'"_s;
+        QTest::newRow("an unknown option")
+            << QStringList {u"table"_s, u"pe"_s, u"--x\ny"_s} << 2 << u"Unknown option 'x\\ny'"_s;
+        QTest::newRow("an argument to a command of none")
+            << QStringList {u"presets"_s, u"a\nb"_s} << 2 << u"takes no arguments; got a\\nb"_s;
         QTest::newRow("bench --repeats") << QStringList {u"bench"_s, u"--repeats"_s, u"0"_s} << 2 << u"got '0'"_s;
     }
     void aLineEndInAPathOrValueStaysOnOneLine()
