@@ -5,6 +5,7 @@
 #include "cli/ExitCode.h"
 #include "cli/QtMessageFilter.h"
 #include "cli/RuntimeDirectory.h"
+#include "cli/StandardStreams.h"
 #include "cli/WindowArguments.h"
 #include "gui/CheckHeatmapBenchmark.h"
 #include "gui/InteractionBenchmark.h"
@@ -61,6 +62,8 @@ int openWindow(int &argc, char *argv[], const std::variant<posenc::WindowArgumen
 
 int main(int argc, char *argv[])
 {
+    // Before any file is opened: a closed standard stream is not taken for one.
+    posenc::StandardStreams::holdClosed();
     // Before any Qt application exists: the names answer --version, and a command line that
     // succeeds prints only its own output.
     setNames();
@@ -120,25 +123,30 @@ int main(int argc, char *argv[])
             });
         // The arguments as given: QGuiApplication takes -session/--session ID (X11 session
         // management) out of QCoreApplication::arguments(), and that is our --session FILE.
-        return posenc::runCli(arguments, out, err);
+        const int code = posenc::runCli(arguments, out, err);
+        return posenc::StandardStreams::finishOutput(u"posenc "_s + arguments[1], code, out, err);
     }
     // Other subcommands need no screen: they run without a GUI application.
     // The config check's --open ends in the window, on the parameters the config gives.
-    if (posenc::opensConfigWindow(arguments))
-        return posenc::runWithinMemory(u"posenc check"_s, err, [&] {
+    if (posenc::opensConfigWindow(arguments)) {
+        const int code = posenc::runWithinMemory(u"posenc check"_s, err, [&] {
             const auto parsed = posenc::configWindowArguments(arguments, out, err);
             // The report is read beside the window: printed before it opens, not when it closes.
             out.flush();
             err.flush();
             return openWindow(argc, argv, parsed, err);
         });
+        return posenc::StandardStreams::finishOutput(u"posenc check"_s, code, out, err);
+    }
     if (posenc::isSubcommand(arguments)) {
         QCoreApplication app(argc, argv);
-        return posenc::runCli(arguments, out, err);
+        const int code = posenc::runCli(arguments, out, err);
+        return posenc::StandardStreams::finishOutput(u"posenc "_s + arguments[1], code, out, err);
     }
     // Memory refused on the way to the window (a matrix loaded, the window's start) exits 4, as
     // a table does.
-    return posenc::runWithinMemory(u"posenc"_s, err, [&] {
+    const int code = posenc::runWithinMemory(u"posenc"_s, err, [&] {
         return openWindow(argc, argv, posenc::parseWindowArguments(arguments, out, err), err);
     });
+    return posenc::StandardStreams::finishOutput(u"posenc"_s, code, out, err);
 }

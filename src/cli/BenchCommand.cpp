@@ -10,6 +10,8 @@
 #include "ParamOptions.h"
 
 #include "core/MemoryBudget.h"
+#include "core/OneLine.h"
+#include "core/ParamError.h"
 #include "core/SimdTargets.h"
 
 #include <QCommandLineParser>
@@ -49,7 +51,8 @@ int readCounts(const QCommandLineParser &parser, BenchOptions &options, QTextStr
     bool ok = true;
     options.repeats = parser.isSet(u"repeats"_s) ? parser.value(u"repeats"_s).toInt(&ok) : 7;
     if (!ok || options.repeats < 1 || options.repeats > 1000) {
-        err << "posenc bench: --repeats: must be an integer in [1, 1000]\n";
+        err << "posenc bench: --repeats: must be an integer in [1, 1000]; got "
+            << ParamError::quoted(parser.value(u"repeats"_s)) << '\n';
         return ExitUsage;
     }
     options.kernelsOnly = parser.isSet(u"kernels-only"_s);
@@ -66,8 +69,8 @@ int readCounts(const QCommandLineParser &parser, BenchOptions &options, QTextStr
         }
         *count = parser.value(name).toInt(&ok);
         if (!ok || *count < 0 || *count > 100000) {
-            err << "posenc bench: --" << name << ": must be an integer in [0, 100000]; got '" << parser.value(name)
-                << "'\n";
+            err << "posenc bench: --" << name << ": must be an integer in [0, 100000]; got "
+                << ParamError::quoted(parser.value(name)) << '\n';
             return ExitUsage;
         }
     }
@@ -80,8 +83,8 @@ int readCounts(const QCommandLineParser &parser, BenchOptions &options, QTextStr
         for (QString &view : options.changes.views) {
             view = view.trimmed();
             if (!InteractionChanges::kViews.contains(view)) {
-                err << "posenc bench: --views: each of " << InteractionChanges::kViews.join(u", "_s) << "; got '"
-                    << view << "'\n";
+                err << "posenc bench: --views: each of " << InteractionChanges::kViews.join(u", "_s) << "; got "
+                    << ParamError::quoted(view) << '\n';
                 return ExitUsage;
             }
         }
@@ -312,7 +315,7 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     CommandOptions::add(parser, benchOptions());
     ParamOptions::add(parser);
     if (!parser.parse(arguments)) {
-        err << "posenc bench: " << parser.errorText() << " (see posenc bench --help)\n";
+        err << "posenc bench: " << oneLine(parser.errorText()) << " (see posenc bench --help)\n";
         return ExitUsage;
     }
     if (parser.isSet(u"help"_s)) {

@@ -7,6 +7,7 @@
 #include "check/TableCheck.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/ParamError.h"
 
 #include <cmath>
 
@@ -57,7 +58,8 @@ std::optional<QString> declareAmplitude(const QCommandLineParser &parser, CheckD
     bool ok = false;
     const double c = parser.value(kPeScale).toDouble(&ok);
     if (!ok || !(c > 0.0 && c <= 1e6))
-        return u"--pe-scale: a number in (0, 1e6], the sinusoid's amplitude; got '%1'"_s.arg(parser.value(kPeScale));
+        return u"--pe-scale: a number in (0, 1e6], the sinusoid's amplitude; got %1"_s.arg(
+            ParamError::quoted(parser.value(kPeScale)));
     // Against a reference table the reference's own values are the amplitude: a table c times
     // them is named scaled, with c (TableRatio), so the flag would declare nothing.
     if (parser.isSet(u"expect-table"_s))

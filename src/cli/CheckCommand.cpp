@@ -29,6 +29,7 @@
 #include "core/FamilySpec.h"
 #include "core/MemoryBudget.h"
 #include "core/NumberText.h"
+#include "core/OneLine.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/ThreadPools.h"
@@ -350,7 +351,7 @@ int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     if (PositionIdsCheckCommand::requested(arguments) && (!parsed || parser.positionalArguments().isEmpty()))
         return PositionIdsCheckCommand::run(arguments, out, err);
     if (!parsed)
-        return fail(err, ExitUsage, parser.errorText() + u" (see posenc check --help)"_s);
+        return fail(err, ExitUsage, oneLine(parser.errorText()) + u" (see posenc check --help)"_s);
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(checkHelp(), HelpText::width());
         return ExitDone;

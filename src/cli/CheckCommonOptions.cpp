@@ -1,5 +1,7 @@
 #include "CheckCommonOptions.h"
 
+#include "core/ParamError.h"
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::CheckCommonOptions {
@@ -17,7 +19,8 @@ std::variant<int, QString> threads(const QCommandLineParser &parser)
     bool ok = false;
     const int n = parser.value(u"threads"_s).toInt(&ok);
     if (!ok || n < 1 || n > 1024)
-        return u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s));
+        return u"--threads: must be an integer in [1, 1024]; got %1"_s.arg(
+            ParamError::quoted(parser.value(u"threads"_s)));
     return n;
 }
 

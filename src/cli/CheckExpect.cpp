@@ -13,6 +13,7 @@
 #include "core/FamilyInference.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/ParamError.h"
 #include "core/ParamTable.h"
 #include "io/SessionFile.h"
 #include "io/TableFile.h"
@@ -307,7 +308,8 @@ std::optional<QString> declareMapForm(const QCommandLineParser &parser, Expectat
     const QString word = parser.value(kMapForm);
     const QStringList words = Sincos2dDetrMap::formWords();
     if (!words.contains(word) || expected.kind != Expectation::Kind::Family || expected.family != Encoding::Sincos2d)
-        return u"--map-form: with --expect sincos-2d, one of %1; got '%2'"_s.arg(words.join(u", "_s), word);
+        return u"--map-form: with --expect sincos-2d, one of %1; got %2"_s.arg(words.join(u", "_s),
+                                                                               ParamError::quoted(word));
     expected.mapForm = word;
     return std::nullopt;
 }
@@ -327,8 +329,8 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
     if (parser.isSet(kResizeMethod)) {
         resize = GridResize::resizeOf(parser.value(kResizeMethod));
         if (!resize)
-            return usage(u"--resize-method: one of %1; got '%2'"_s.arg(GridResize::resizeWords().join(u", "_s),
-                                                                       parser.value(kResizeMethod)));
+            return usage(u"--resize-method: one of %1; got %2"_s.arg(GridResize::resizeWords().join(u", "_s),
+                                                                     ParamError::quoted(parser.value(kResizeMethod))));
         if (config || (family && !flags.contains(kPositionTableFlag)))
             return usage(u"--resize-method: how a learned grid is resized, with --expect-table or --expect learned "
                          "--position-table"_s);
@@ -403,7 +405,7 @@ std::variant<Expectation, Refusal> read(const QCommandLineParser &parser, const 
     }
     const auto chosen = familyOf(word);
     if (!chosen)
-        return usage(u"--expect: one of %1; got '%2'"_s.arg(expectWords().join(u", "_s), word));
+        return usage(u"--expect: one of %1; got %2"_s.arg(expectWords().join(u", "_s), ParamError::quoted(word)));
     return familyExpectation(parser, chosen->first, chosen->second);
 }
 

@@ -7,6 +7,7 @@
 #include "check/ModelConfigCheck.h"
 #include "check/models/ModelTable.h"
 #include "core/FamilySpec.h"
+#include "core/ParamError.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
 
@@ -36,9 +37,9 @@ std::variant<const ConfigLayer *, Refusal> chosenLayer(const ConfigCheck &check,
     if (!layerType.isEmpty()) {
         if (const ConfigLayer *layer = check.layer(layerType))
             return layer;
-        return Refusal {
-            ExitUsage,
-            {u"--layer-type: must be one of the config's layer types (%1); got '%2'"_s.arg(types, layerType)}};
+        return Refusal {ExitUsage,
+                        {u"--layer-type: must be one of the config's layer types (%1); got %2"_s.arg(
+                            types, ParamError::quoted(layerType))}};
     }
     if (check.layers.size() == 1)
         return &check.layers.constFirst();

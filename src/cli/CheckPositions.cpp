@@ -3,8 +3,8 @@
 #include "check/FamilyCheck.h"
 #include "check/TensorShapes.h"
 #include "core/FamilySpec.h"
+#include "core/ParamError.h"
 #include "core/ParamText.h"
-
 
 using namespace Qt::StringLiterals;
 
@@ -29,7 +29,8 @@ std::variant<Window, QString> read(const QCommandLineParser &parser)
     const QString text = parser.value(kKey);
     const auto range = ParamText::parseRange(text);
     if (!range || range->first < 0 || range->first >= range->second)
-        return u"--positions: must be A:B with 0 <= A < B, the rows' positions A..B-1; got '%1'"_s.arg(text);
+        return u"--positions: must be A:B with 0 <= A < B, the rows' positions A..B-1; got %1"_s.arg(
+            ParamError::quoted(text));
     return Window(*range);
 }
 

@@ -14,6 +14,7 @@
 #include "check/models/ModelExamples.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
+#include "core/OneLine.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
 #include "render/data/models/ConfigSource.h"
@@ -56,7 +57,7 @@ std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStrea
         return int(ExitUsage);
     };
     if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+        return usageError(oneLine(parser.errorText()));
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(checkHelp(), HelpText::width());
         return int(ExitDone);

@@ -6,6 +6,7 @@
 
 #include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
+#include "core/ParamError.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
@@ -117,8 +118,8 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
         QStringList types;
         for (const ConfigLayer &l : chosen.check.layers)
             types.append(l.layerType);
-        return refused(
-            u"--layer-type: must be one of the config's layer types (%1); got '%2'"_s.arg(types.join(u", "_s), wanted));
+        return refused(u"--layer-type: must be one of the config's layer types (%1); got %2"_s.arg(
+            types.join(u", "_s), ParamError::quoted(wanted)));
     }
     if (!layer->described) {
         return refused(u"--config: layer type %1 cannot be computed (%2); see posenc check --config"_s.arg(

@@ -9,6 +9,7 @@
 #include "check/models/ModelExamples.h"
 #include "core/Description.h"
 #include "core/FamilySpec.h"
+#include "core/OneLine.h"
 #include "core/ParamText.h"
 #include "io/Preset.h"
 
@@ -118,7 +119,7 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
     CommandOptions::add(parser, describeOptions());
     ParamOptions::add(parser);
     if (!parser.parse(arguments)) {
-        err << "posenc describe: " << parser.errorText() << " (see posenc describe --help)\n";
+        err << "posenc describe: " << oneLine(parser.errorText()) << " (see posenc describe --help)\n";
         return ExitUsage;
     }
     if (parser.isSet(u"help"_s)) {

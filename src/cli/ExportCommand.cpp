@@ -11,6 +11,8 @@
 #include "ProgressLine.h"
 
 #include "core/FamilyInference.h"
+#include "core/OneLine.h"
+#include "core/ParamError.h"
 #include "core/Quantity.h"
 #include "io/Preset.h"
 #include "render/FigureBuild.h"
@@ -227,14 +229,14 @@ std::variant<FigureFormat, QString> readFormat(const QCommandLineParser &parser,
     if (parser.isSet(u"format"_s)) {
         if (const auto format = formatNamed(parser.value(u"format"_s)))
             return *format;
-        return u"--format: must be png, svg or pdf; got '%1'"_s.arg(parser.value(u"format"_s));
+        return u"--format: must be png, svg or pdf; got %1"_s.arg(ParamError::quoted(parser.value(u"format"_s)));
     }
     if (OutputFile::isStandardOutput(path))
         return u"--format: -o - (standard output) needs --format png, svg or pdf"_s;
     if (const auto format = FigureExporter::formatOf(path))
         return *format;
-    return u"--output: the format comes from the extension, %1, or from --format; got '%2'"_s.arg(
-        FigureExporter::extensions(), path);
+    return u"--output: the format comes from the extension, %1, or from --format; got %2"_s.arg(
+        FigureExporter::extensions(), ParamError::quoted(path));
 }
 
 // The figure's size from --width/--height, --size and --dpi, or the message naming the option.
@@ -244,7 +246,7 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser)
     if (parser.isSet(u"dpi"_s)) {
         dpi = number(parser.value(u"dpi"_s), 10.0, 2400.0);
         if (!dpi)
-            return u"--dpi: must be a number in [10, 2400]; got '%1'"_s.arg(parser.value(u"dpi"_s));
+            return u"--dpi: must be a number in [10, 2400]; got %1"_s.arg(ParamError::quoted(parser.value(u"dpi"_s)));
     }
     FigureSize size;
     if (parser.isSet(u"size"_s)) {
@@ -264,9 +266,8 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser)
             const QString text = parser.value(names[k]);
             const auto side = number(text, 16, kMaxSide);
             if (!side || *side != std::floor(*side))
-                return u"--%1: must be a whole number of pixels in [16, %2]; got '%3'"_s.arg(names[k])
-                    .arg(kMaxSide)
-                    .arg(text);
+                return u"--%1: must be a whole number of pixels in [16, %2]; got %3"_s.arg(names[k]).arg(kMaxSide).arg(
+                    ParamError::quoted(text));
             sides[k] = static_cast<int>(*side);
         }
         if (sides[0].has_value() != sides[1].has_value())
@@ -287,7 +288,8 @@ std::variant<FigureStyle, QString> readStyle(const QCommandLineParser &parser)
         const auto points
             = number(parser.value(u"font-size"_s), FigureStyle::kMinFontPointSize, FigureStyle::kMaxFontPointSize);
         if (!points)
-            return u"--font-size: must be a number of points in [4, 36]; got '%1'"_s.arg(parser.value(u"font-size"_s));
+            return u"--font-size: must be a number of points in [4, 36]; got %1"_s.arg(
+                ParamError::quoted(parser.value(u"font-size"_s)));
         style.fontPointSize = *points;
     }
     if (parser.isSet(u"title"_s)) {
@@ -306,7 +308,8 @@ std::variant<int, QString> readThreads(const QCommandLineParser &parser)
         return 0;
     const auto n = number(parser.value(u"threads"_s), 1, 1024);
     if (!n || *n != std::floor(*n))
-        return u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s));
+        return u"--threads: must be an integer in [1, 1024]; got %1"_s.arg(
+            ParamError::quoted(parser.value(u"threads"_s)));
     return static_cast<int>(*n);
 }
 
@@ -333,7 +336,8 @@ std::variant<QList<const FigureDescriptor *>, QString> readFigures(const QString
     for (const QString &name : names) {
         const FigureDescriptor *figure = FigureRegistry::find(name);
         if (!figure)
-            return u"FIGURE must be one of %1%2; got '%3'"_s.arg(kinds, lesson ? u" or all"_s : QString(), name);
+            return u"FIGURE must be one of %1%2; got %3"_s.arg(kinds, lesson ? u" or all"_s : QString(),
+                                                               ParamError::quoted(name));
         figures.append(figure);
     }
     return figures;
@@ -451,7 +455,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     parser.addPositionalArgument(u"figure"_s, u"What to draw."_s);
 
     if (!parser.parse(arguments))
-        return fail(err, ExitUsage, parser.errorText() + u" (see posenc export --help)"_s);
+        return fail(err, ExitUsage, oneLine(parser.errorText()) + u" (see posenc export --help)"_s);
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(exportHelp(), HelpText::width());
         return ExitDone;
@@ -572,7 +576,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     for (const QString &note : LessonPage::panelsLeftOut(*built, figures))
         err << "posenc export: " << note << '\n';
     const QByteArray bytes = page || built->subtitle ? LessonPage::bytes(*built, request.page, *format, style)
-                                  : FigureFile::encode(*builds.front(), *format, style);
+                                                     : FigureFile::encode(*builds.front(), *format, style);
     if (interrupt.interrupted())
         return interrupted();
     if (bytes.isEmpty())

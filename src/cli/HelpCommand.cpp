@@ -10,6 +10,7 @@
 #include "WindowArguments.h"
 
 #include "core/FamilyInference.h"
+#include "core/OneLine.h"
 #include "core/ParamTable.h"
 #include "render/FigureSize.h"
 
@@ -150,7 +151,7 @@ int runHelpCommand(const QStringList &arguments, QTextStream &out, QTextStream &
         return int(ExitUsage);
     };
     if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+        return usageError(oneLine(parser.errorText()));
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(helpHelp(), HelpText::width());
         return ExitDone;

@@ -8,6 +8,8 @@
 
 #include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
+#include "core/OneLine.h"
+#include "core/ParamError.h"
 #include "io/Lesson.h"
 
 #include <QCommandLineParser>
@@ -149,7 +151,7 @@ int runLessonsCommand(const QStringList &arguments, QTextStream &out, QTextStrea
     ParamOptions::add(parser);
     parser.addPositionalArgument(u"name"_s, u"The lesson."_s);
     if (!parser.parse(arguments)) {
-        err << "posenc lessons: " << parser.errorText() << " (see posenc lessons --help)\n";
+        err << "posenc lessons: " << oneLine(parser.errorText()) << " (see posenc lessons --help)\n";
         return ExitUsage;
     }
     if (parser.isSet(u"help"_s)) {
@@ -166,8 +168,8 @@ int runLessonsCommand(const QStringList &arguments, QTextStream &out, QTextStrea
     }
     const Lesson *lesson = Lessons::find(names.first());
     if (!lesson) {
-        err << "posenc lessons: NAME must be one of " << Lessons::names().join(u", "_s) << "; got '" << names.first()
-            << "'\n";
+        err << "posenc lessons: NAME must be one of " << Lessons::names().join(u", "_s) << "; got "
+            << ParamError::quoted(names.first()) << '\n';
         return ExitUsage;
     }
     if (parser.isSet(u"session"_s)) {

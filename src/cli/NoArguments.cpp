@@ -4,6 +4,8 @@
 #include "ExitCode.h"
 #include "HelpText.h"
 
+#include "core/OneLine.h"
+
 #include <QCommandLineParser>
 
 using namespace Qt::StringLiterals;
@@ -18,8 +20,9 @@ std::optional<int> readNoArguments(const QString &command, const QStringList &ar
     CommandOptions::add(parser, {CommandOptions::help()});
     if (!parser.parse(arguments) || !parser.positionalArguments().isEmpty()) {
         err << "posenc " << command << ": "
-            << (parser.errorText().isEmpty() ? u"takes no arguments; got "_s + parser.positionalArguments().join(u' ')
-                                             : parser.errorText())
+            << (parser.errorText().isEmpty()
+                    ? u"takes no arguments; got "_s + oneLine(parser.positionalArguments().join(u' '))
+                    : oneLine(parser.errorText()))
             << " (see posenc " << command << " --help)\n";
         return ExitUsage;
     }

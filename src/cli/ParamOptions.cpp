@@ -273,6 +273,12 @@ Result read(const Given &given, const Clues &clues, const Fit &fit)
 {
     Result result;
     result.errors = ParamOverlay::set(result.params, given);
+    // A text that is no value names the range the run allows, with the sizes `fit` lays from the
+    // files: --cache 1e3 against the ids' length, not the default max_len's 1024.
+    if (!result.errors.isEmpty() && fit) {
+        fit(result.params, given);
+        result.errors = ParamOverlay::set(result.params, given);
+    }
     if (result.errors.isEmpty() && !given.contains(kEncodingKey))
         result.usage = inferFamily(result.params, given, clues);
     if (result.exitCode() == ExitDone)

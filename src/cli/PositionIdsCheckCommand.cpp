@@ -17,6 +17,8 @@
 #include "core/Description.h"
 #include "core/Engine.h"
 #include "core/NumberText.h"
+#include "core/OneLine.h"
+#include "core/ParamError.h"
 #include "core/positions/BatchIds.h"
 #include "io/PositionIdsFile.h"
 #include "io/Preset.h"
@@ -296,12 +298,12 @@ int run(const QStringList &arguments, QTextStream &out, QTextStream &err)
     bool startRead = true;
     const std::int64_t start = startText ? startText->toLongLong(&startRead) : 0;
     if (!startRead || start < 0 || start > Params::kMaxLen)
-        return failWith(err, ExitUsage,
-                        u"--position-offset: must be an integer in [0, %1], the ids' first position; got '%2'"_s
-                            .arg(Params::kMaxLen)
-                            .arg(startText.value_or(QString())));
+        return failWith(
+            err, ExitUsage,
+            u"--position-offset: must be an integer in [0, %1], the ids' first position; got %2"_s.arg(Params::kMaxLen)
+                .arg(ParamError::quoted(startText.value_or(QString()))));
     if (!parser.parse(rest))
-        return failWith(err, ExitUsage, parser.errorText() + u" (see posenc check --help)"_s);
+        return failWith(err, ExitUsage, oneLine(parser.errorText()) + u" (see posenc check --help)"_s);
     // A name that is no preset is refused, as the table's check and every command refuse it
     // (ParamOptions), never passed over (held-out set 4, F10).
     if (parser.isSet(u"preset"_s)) {

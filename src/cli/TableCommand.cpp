@@ -12,6 +12,8 @@
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/OneLine.h"
+#include "core/ParamError.h"
 #include "core/ParamText.h"
 #include "core/Quantity.h"
 #include "io/TableExport.h"
@@ -398,8 +400,8 @@ std::optional<TableRequest> statisticsRequest(const Engine &engine, TableRequest
         const auto range = ParamText::parseRange(positions);
         if (!range || range->first < 0 || range->first >= range->second || range->second > p.maxLen) {
             fail(err, ExitUsage,
-                 u"--positions: must be A:B with 0 <= A < B <= %1 (positions of %2); got '%3'"_s.arg(p.maxLen).arg(
-                     name, positions));
+                 u"--positions: must be A:B with 0 <= A < B <= %1 (positions of %2); got %3"_s.arg(p.maxLen).arg(
+                     name, ParamError::quoted(positions)));
             return std::nullopt;
         }
         request.block.row0 = range->first;
@@ -411,8 +413,8 @@ std::optional<TableRequest> statisticsRequest(const Engine &engine, TableRequest
             && std::all_of(list->begin(), list->end(), [&](std::int64_t c) { return c >= 0 && c < p.dModel; });
         if (!inRange) {
             fail(err, ExitUsage,
-                 u"--dims: must list columns in [0, %1) (columns of X), e.g. 0,1,64:68; got '%2'"_s.arg(p.dModel).arg(
-                     dims));
+                 u"--dims: must list columns in [0, %1) (columns of X), e.g. 0,1,64:68; got %2"_s.arg(p.dModel).arg(
+                     ParamError::quoted(dims)));
             return std::nullopt;
         }
         request.dims = *list;
@@ -431,7 +433,7 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     parser.addPositionalArgument(u"quantity"_s, u"What to write."_s);
 
     if (!parser.parse(arguments))
-        return fail(err, ExitUsage, parser.errorText() + u" (see posenc table --help)"_s);
+        return fail(err, ExitUsage, oneLine(parser.errorText()) + u" (see posenc table --help)"_s);
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(tableHelp(), HelpText::width());
         return ExitDone;
@@ -445,8 +447,9 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     const auto statistics = statisticsFromName(positional.first());
     if (!quantity && !statistics)
         return fail(err, ExitUsage,
-                    u"QUANTITY must be one of %1, or %2; got '%3'"_s.arg(
-                        Quantities::names().join(u", "_s), statisticsNames().join(u", "_s), positional.first()));
+                    u"QUANTITY must be one of %1, or %2; got %3"_s.arg(Quantities::names().join(u", "_s),
+                                                                       statisticsNames().join(u", "_s),
+                                                                       ParamError::quoted(positional.first())));
     Output output;
     output.path = parser.value(u"output"_s);
     if (output.path.isEmpty())
@@ -456,7 +459,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         const auto format = TableExport::formatOf(u"table."_s + parser.value(u"format"_s));
         if (!format || parser.value(u"format"_s).contains(u'.'))
             return fail(err, ExitUsage,
-                        u"--format: must be npy, csv or safetensors; got '%1'"_s.arg(parser.value(u"format"_s)));
+                        u"--format: must be npy, csv or safetensors; got %1"_s.arg(
+                            ParamError::quoted(parser.value(u"format"_s))));
         output.format = *format;
     } else if (OutputFile::isStandardOutput(output.path)) {
         return fail(err, ExitUsage, u"--format: -o - (standard output) needs --format npy, csv or safetensors"_s);
@@ -465,8 +469,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
     } else {
         return fail(
             err, ExitUsage,
-            u"--output: the format comes from the extension, .npy, .csv or .safetensors, or from --format; got '%1'"_s
-                .arg(output.path));
+            u"--output: the format comes from the extension, .npy, .csv or .safetensors, or from --format; got %1"_s
+                .arg(ParamError::quoted(output.path)));
     }
     if (const auto refused
         = OutputFile::terminalRefusal(output.path, parser.isSet(u"format"_s) ? parser.value(u"format"_s) : u"npy"_s,
@@ -491,7 +495,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         output.threads = parser.value(u"threads"_s).toInt(&ok);
         if (!ok || output.threads < 1 || output.threads > 1024)
             return fail(err, ExitUsage,
-                        u"--threads: must be an integer in [1, 1024]; got '%1'"_s.arg(parser.value(u"threads"_s)));
+                        u"--threads: must be an integer in [1, 1024]; got %1"_s.arg(
+                            ParamError::quoted(parser.value(u"threads"_s))));
     }
 
     const Engine engine(read.params);
@@ -518,8 +523,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         const auto range = ParamText::parseRange(parser.value(u"positions"_s));
         if (!range || range->first < 0 || range->first >= range->second || range->second > shape.rows)
             return fail(err, ExitUsage,
-                        u"--positions: must be A:B with 0 <= A < B <= %1 (rows of %2); got '%3'"_s.arg(shape.rows)
-                            .arg(Quantities::name(*quantity), parser.value(u"positions"_s)));
+                        u"--positions: must be A:B with 0 <= A < B <= %1 (rows of %2); got %3"_s.arg(shape.rows)
+                            .arg(Quantities::name(*quantity), ParamError::quoted(parser.value(u"positions"_s))));
         request.block.row0 = range->first;
         request.block.rows = range->second - range->first;
     }
@@ -530,8 +535,8 @@ int runTableCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         if (!inRange)
             return fail(
                 err, ExitUsage,
-                u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got '%3'"_s.arg(shape.cols)
-                    .arg(Quantities::name(*quantity), parser.value(u"dims"_s)));
+                u"--dims: must list columns in [0, %1) (columns of %2), e.g. 0,1,64:68; got %3"_s.arg(shape.cols)
+                    .arg(Quantities::name(*quantity), ParamError::quoted(parser.value(u"dims"_s))));
         request.dims = *list;
         request.block = TableView::blockCovering(request.block.row0, request.block.rowEnd(), request.dims);
     }

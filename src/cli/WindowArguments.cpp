@@ -11,6 +11,8 @@
 
 #include "check/CheckReport.h"
 #include "core/FamilySpec.h"
+#include "core/OneLine.h"
+#include "core/ParamError.h"
 #include "core/ParamText.h"
 #include "io/StandardInput.h"
 
@@ -146,7 +148,7 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
         return int(ExitUsage);
     };
     if (!parser.parse(arguments))
-        return usageError(parser.errorText());
+        return usageError(oneLine(parser.errorText()));
     const QStringList positional = parser.positionalArguments();
     for (const QString &alone : {u"help"_s, u"version"_s}) {
         if (parser.isSet(alone) && !positional.isEmpty())
@@ -184,9 +186,9 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     if (parser.isSet(u"size"_s)) {
         size = windowSize(parser.value(u"size"_s));
         if (!size)
-            return usageError(u"--size: must be WIDTHxHEIGHT in pixels, each in [%1, %2]; got '%3'"_s.arg(kLeastSide)
+            return usageError(u"--size: must be WIDTHxHEIGHT in pixels, each in [%1, %2]; got %3"_s.arg(kLeastSide)
                                   .arg(kLargestSide)
-                                  .arg(parser.value(u"size"_s)));
+                                  .arg(ParamError::quoted(parser.value(u"size"_s))));
     }
     const auto lesson = LessonOptions::lesson(parser);
     if (const auto *refused = std::get_if<QString>(&lesson)) {

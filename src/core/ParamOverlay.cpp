@@ -1,5 +1,6 @@
 #include "ParamOverlay.h"
 
+#include "ParamTable.h"
 #include "ParamText.h"
 
 namespace posenc::ParamOverlay {
@@ -13,6 +14,13 @@ QList<ParamError> set(Params &params, const ParamTexts &texts)
             continue;
         if (auto error = ParamText::set(params, key, *text))
             errors.append(*error);
+    }
+    // A text that is no value names the range the other parameters given allow (--cache 1e3
+    // --max-len 8: [0, 8]), not the one of the defaults it was parsed against.
+    for (ParamError &error : errors) {
+        const ParamSpec *row = ParamTable::find(error.key);
+        if (row && error.problem.isEmpty() && !error.allowed.isEmpty())
+            error.allowed = row->allowed(params);
     }
     return errors;
 }

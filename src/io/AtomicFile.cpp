@@ -1,5 +1,7 @@
 #include "io/AtomicFile.h"
 
+#include "core/OneLine.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
@@ -36,7 +38,7 @@ QString failureReason(QSaveFile &file)
 
 QString WriteError::toString() const
 {
-    return path + u": "_s + reason;
+    return oneLine(QString(path + u": "_s + reason));
 }
 
 std::optional<WriteError> writeAtomically(const QString &path, const std::function<bool(QIODevice &)> &write)
@@ -53,8 +55,9 @@ std::optional<WriteError> writeAtomically(const QString &path, const std::functi
         if (::stat(QFile::encodeName(path).constData(), &st) == 0 && S_ISFIFO(st.st_mode)) {
             const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
             if (fd < 0)
-                return WriteError {path, errno == ENXIO ? u"a pipe no process reads; start its reader first"_s
-                                                        : QString::fromLocal8Bit(std::strerror(errno))};
+                return WriteError {path,
+                                   errno == ENXIO ? u"a pipe no process reads; start its reader first"_s
+                                                  : QString::fromLocal8Bit(std::strerror(errno))};
             ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
             if (!device.open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle)) {
                 ::close(fd);

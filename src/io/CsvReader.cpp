@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -263,6 +264,14 @@ std::optional<ReadError> parse(ByteSource &source, const CellFunction &cell, Inf
                 }
                 break;
             }
+            // A spreadsheet's semicolons beside decimal commas (a German locale's): the commas cut
+            // its cells into fragments, and the separator it uses is named, not a fragment alone.
+            if (!number && std::memchr(text, ';', std::size_t(length)))
+                return refuse(line,
+                              u"column %1: '%2' %3: this reader separates cells by commas or spaces and "
+                              "reads '.' as the decimal point, where the file has ';' (a spreadsheet's "
+                              "separator beside decimal commas)"_s.arg(column + 1)
+                                  .arg(shown(text, length), why));
             if (!number)
                 return refuse(line, u"column %1: '%2' %3"_s.arg(column + 1).arg(shown(text, length), why));
             if (column >= kMaxColumns)
@@ -342,6 +351,13 @@ ReadResult<Table> read(ByteSource &source, std::int64_t maxCells, Infinities inf
     };
     if (auto error = parse(source, count, infinities, rows, cols))
         return *error;
+    // A table of no rows is no table: said as what the file holds, not as a shape of (0, 0).
+    if (rows == 0)
+        return ReadError {source.name(),
+                          source.size() == 0
+                              ? u"the file is empty"_s
+                              : u"the file holds no row of numbers: only a header line, blank lines or '#' "
+                                "comments"_s};
     if (over)
         return ReadError {source.name(),
                           u"the file holds %1 cells (%2 rows of %3), more than the %4 the memory budget holds as "

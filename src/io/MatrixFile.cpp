@@ -58,6 +58,12 @@ ReadResult<Format> open(FileByteSource &file)
         return Format::Npy;
     if (suffix == u"safetensors"_s)
         return Format::Safetensors;
+    // A format posenc check reads (an archive, a text table) is named as one this reader does
+    // not take, not as unknown.
+    if (suffix == u"npz"_s || suffix == u"csv"_s || suffix == u"tsv"_s || suffix == u"txt"_s)
+        return ReadError {path,
+                          u"a .%1 file is not read as a matrix here: save it as a .npy file (numpy.save) "
+                          "or a .safetensors tensor"_s.arg(suffix)};
     return ReadError {path,
                       u"unknown format: neither a .npy file (it does not start with \\x93NUMPY) nor named "
                       "*.safetensors"_s};

@@ -1,5 +1,6 @@
 #include "io/NpzReader.h"
 
+#include <QHash>
 #include <QStringList>
 #include <QtEndian>
 
@@ -181,6 +182,7 @@ ReadResult<std::vector<NpzMember>> members(ByteSource &source)
     if (!source.read(directory.offset, directory.size, bytes.data()))
         return fileError(source, source.errorString());
     std::vector<NpzMember> members;
+    QHash<QString, bool> seen;
     qint64 at = 0;
     for (qint64 i = 0; i < directory.entries; ++i) {
         const char *h = bytes.constData() + at;
@@ -204,6 +206,12 @@ ReadResult<std::vector<NpzMember>> members(ByteSource &source)
         if (!file.endsWith(u".npy"_s))
             continue;
         const QString name = file.chopped(4);
+        // zipfile lets an archive hold one name twice (with a warning); np.load then lists it twice
+        // and reads the last, so which array a name stands for cannot be told: malformed.
+        if (std::exchange(seen[name], true))
+            return fileError(source,
+                             u"two members are named '%1': numpy writes each array once, and which one "
+                             "the name stands for cannot be told"_s.arg(file));
         if (flags & 1)
             return fileError(source, u"member '%1' is encrypted"_s.arg(name));
         if (method != kStored && method != kDeflated)

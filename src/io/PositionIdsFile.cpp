@@ -6,11 +6,62 @@
 
 #include "core/MemoryBudget.h"
 
+#include <QStringList>
+
+#include <cmath>
 #include <numeric>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::PositionIdsFile {
+
+namespace {
+
+// Float32 holds every whole number below 2^24 exactly, and no id past it is read as it was written.
+constexpr double kExactIds = 16777216.0;
+
+// The cell's index as the file's shape counts it: [c], [b, c] or [axis, b, c].
+QString cellIndex(const std::vector<std::int64_t> &shape, std::int64_t row, std::int64_t col)
+{
+    QStringList index;
+    std::int64_t rest = row;
+    for (std::size_t axis = shape.size() - 1; axis-- > 0;) {
+        index.prepend(QString::number(rest % shape[axis]));
+        rest /= shape[axis];
+    }
+    index.append(QString::number(col));
+    return u"["_s + index.join(u", "_s) + u"]"_s;
+}
+
+// The first value no position id can be: NaN or an infinity (the file's fault, as in a table), or
+// a number of magnitude 2^24 or more, or a fraction, which a cast to float32 or to an integer would
+// change silently (1.5 read as 2, 2^63 + 5 as -2^63, NaN as -1) into an id the file does not hold.
+std::optional<ReadError> notAnId(const RowMatrixXf &values, const std::vector<std::int64_t> &shape, const QString &path)
+{
+    for (Eigen::Index r = 0; r < values.rows(); ++r) {
+        for (Eigen::Index c = 0; c < values.cols(); ++c) {
+            const double v = values(r, c);
+            if (std::isnan(v) || std::isinf(v))
+                return ReadError {path,
+                                  u"the id at %1 is %2; position ids are whole numbers"_s.arg(
+                                      cellIndex(shape, r, c), std::isnan(v) ? u"NaN"_s : u"%1"_s.arg(v))};
+            if (std::abs(v) >= kExactIds)
+                return ReadError {path,
+                                  u"the id at %1 has a magnitude of 2^24 (16777216) or more; position ids are whole "
+                                  "numbers below it, which float32 holds exactly"_s.arg(cellIndex(shape, r, c)),
+                                  ReadError::Kind::Choice};
+            if (v != std::floor(v))
+                return ReadError {path,
+                                  u"the id at %1 is %2, not a whole number; position ids are whole numbers"_s.arg(
+                                      cellIndex(shape, r, c), QString::number(v, 'g', 9)),
+                                  ReadError::Kind::Choice};
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
 
 ReadResult<Ids> read(const QString &path, std::uint64_t memoryBudget)
 {
@@ -42,6 +93,8 @@ ReadResult<Ids> read(const QString &path, std::uint64_t memoryBudget)
     auto values = readArrayRows(file, layout, RowSelection::all());
     if (!values)
         return values.error();
+    if (const auto refused = notAnId(values.value(), info.shape, path))
+        return *refused;
     return Ids {info.shape, std::move(values.value()), path};
 }
 

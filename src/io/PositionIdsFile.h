@@ -17,10 +17,12 @@ namespace posenc::PositionIdsFile {
 struct Ids
 {
     std::vector<std::int64_t> shape; // as the file holds it
-    RowMatrixXf values; // [rows, L]: exact for ids below 2^24
+    RowMatrixXf values; // [rows, L]: whole numbers of magnitude below 2^24, each exact
     QString source;
 };
 
+// A value that is no id is refused with its index: NaN or an infinity as the file's fault (exit
+// 3), a fraction or a magnitude of 2^24 or more as an array that is not position ids (exit 2).
 ReadResult<Ids> read(const QString &path, std::uint64_t memoryBudget);
 
 } // namespace posenc::PositionIdsFile

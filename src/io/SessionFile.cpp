@@ -3,6 +3,7 @@
 #include "Lesson.h"
 #include "StandardInput.h"
 
+#include "core/OneLine.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/Params.h"
@@ -65,7 +66,7 @@ QString typeName(const QJsonValue &v)
 
 QString SessionError::toString() const
 {
-    return path + u": "_s + reason;
+    return oneLine(QString(path + u": "_s + reason));
 }
 
 QStringList Session::parameterKeys()

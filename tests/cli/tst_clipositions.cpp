@@ -534,7 +534,9 @@ private slots:
         QTest::newRow("count") << std::vector<float>(5, 0.0f) << u"one id per row of the table (6 rows); got 5 ids"_s;
         QTest::newRow("gap") << std::vector<float> {0, 1, 3, 3, 4, 5} << u"no row is at position 2"_s;
         QTest::newRow("negative") << std::vector<float> {0, 1, -1, 2, 3, 4} << u"got -1 at row 2"_s;
-        QTest::newRow("fraction") << std::vector<float> {0, 1, 2.5f, 2, 3, 4} << u"got 2.5 at row 2"_s;
+        // Refused by the ids' reader, as in every command that reads ids (PositionIdsFile).
+        QTest::newRow("fraction") << std::vector<float> {0, 1, 2.5f, 2, 3, 4}
+                                  << u"the id at [0, 2] is 2.5, not a whole number"_s;
     }
 
     void idsThatDoNotFitTheTable()

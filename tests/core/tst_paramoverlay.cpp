@@ -19,6 +19,7 @@ private slots:
     void aMatrixIsTheCallers();
     void everyTextThatDoesNotReadIsNamed();
     void aWholeThatIsNotSoundIsRefused();
+    void aTextThatDoesNotReadNamesTheRangeTheOthersAllow();
 };
 
 void TestParamOverlay::theNamedParametersTakeTheirValues()
@@ -112,6 +113,17 @@ void TestParamOverlay::aWholeThatIsNotSoundIsRefused()
     const ParamTexts concat = {{u"compose"_s, u"concat"_s}, {u"pe-dims"_s, u"600"_s}};
     QVERIFY(std::holds_alternative<Params>(ParamOverlay::over(wide, concat)));
     QVERIFY(std::holds_alternative<QList<ParamError>>(ParamOverlay::over(Params {}, concat)));
+}
+
+// Before: "--cache: must be an integer in [0, 1024] (max_len); got '1e3'" beside --max-len 8 (and
+// the ids' 16 columns of posenc check --position-ids): the range of the default max_len, which a
+// value typed within it would break. The range is the one the other texts give.
+void TestParamOverlay::aTextThatDoesNotReadNamesTheRangeTheOthersAllow()
+{
+    Params params;
+    const QList<ParamError> errors = ParamOverlay::set(params, {{u"cache"_s, u"1e3"_s}, {u"max-len"_s, u"8"_s}});
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(errors.front().sentence(), u"must be an integer in [0, 8] (max_len); got '1e3'"_s);
 }
 
 QTEST_GUILESS_MAIN(TestParamOverlay)

@@ -115,6 +115,17 @@ private slots:
         QTest::newRow("a first row of NaN and a number")
             << QByteArray("NaN,0.5\n1,2\n") << u"line 1: column 1: 'NaN'"_s;
         QTest::newRow("a first row of inf") << QByteArray("Infinity,1\n1,2\n") << u"line 1: column 1: 'Infinity'"_s;
+        // Before: "column 2: '25;1' is not a number", the fragment the commas cut, and "the array has
+        // no cells, shape (0, 0)" of a file of no rows, whatever its header named.
+        QTest::newRow("semicolons beside decimal commas")
+            << QByteArray("0,5;1,25\n")
+            << u"line 1: column 2: '5;1' is not a number: this reader separates cells by "
+               "commas or spaces and reads '.' as the decimal point, where the file has "
+               "';'"_s;
+        QTest::newRow("nothing") << QByteArray() << u"the file is empty"_s;
+        QTest::newRow("a header alone") << QByteArray("pe_0,pe_1,pe_2\n")
+                                        << u"the file holds no row of numbers: only a header line"_s;
+        QTest::newRow("comments alone") << QByteArray("# a table\n\n") << u"the file holds no row of numbers"_s;
         QTest::newRow("CR line ends, a word on line 3")
             << QByteArray("1,2\r3,4\rx,5\r") << u"line 3: column 1: 'x' is not a number"_s;
     }

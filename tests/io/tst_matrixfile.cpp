@@ -198,7 +198,11 @@ void TestMatrixFile::refusesFiles_data()
     // A name a file's text gave (a session, the settings): refused before Qt's QFileInfo sees it.
     QTest::newRow("U+0000 in the name") << u"plain\u0000.npy"_s
                                         << u"cannot open the file: the name holds the character U+0000"_s << false;
-    QTest::newRow("unknown format") << u"notes.txt"_s << u"unknown format"_s << false;
+    QTest::newRow("unknown format") << u"notes.bin"_s << u"unknown format"_s << false;
+    // Before: "unknown format" of an archive and a text table, which posenc check reads.
+    QTest::newRow("a text table") << u"notes.txt"_s
+                                  << u"a .txt file is not read as a matrix here: save it as a .npy file"_s << false;
+    QTest::newRow("an archive") << u"pe.npz"_s << u"a .npz file is not read as a matrix here"_s << false;
     QTest::newRow("tensor of a .npy file")
         << u"plain.npy:wte"_s << u"a .npy file holds one array, so there is no tensor 'wte'"_s << true;
     QTest::newRow(".npy without magic") << u"fake.npy"_s << u"does not start with the magic"_s << false;
@@ -212,10 +216,11 @@ void TestMatrixFile::refusesFiles()
     QFETCH(bool, isChoice);
     QTest::failOnWarning(QRegularExpression(u"."_s));
     QVERIFY(!posenc::writeNpy(path(u"plain.npy"_s), posenc::RowMatrixXf::Zero(2, 2)));
-    QFile text(path(u"notes.txt"_s));
-    QVERIFY(text.open(QIODevice::WriteOnly));
-    text.write("some text that is long enough");
-    text.close();
+    for (const QString &name : {u"notes.txt"_s, u"notes.bin"_s, u"pe.npz"_s}) {
+        QFile text(path(name));
+        QVERIFY(text.open(QIODevice::WriteOnly));
+        text.write("some text that is long enough");
+    }
     QFile fake(path(u"fake.npy"_s));
     QVERIFY(fake.open(QIODevice::WriteOnly));
     fake.write("PK\x03\x04 a zip file");

@@ -141,6 +141,10 @@ void TestNpzReader::refusesMalformed_data()
         << patched32(deflated, compressed + 16, 0x12345678) << u"its CRC-32 does not match"_s;
     QTest::newRow("inflates past its size")
         << patched32(deflated, compressed + 24, 64) << u"inflates past its declared 64 bytes"_s;
+    // zipfile's two members of one name (duplicate.npz: arange(12) then zeros, both pe.npy):
+    // np.load lists 'pe' twice and reads the zeros; the reader took the first, and its check said
+    // "correct" of a table numpy reads as zeros.
+    QTest::newRow("one name twice") << seed(u"duplicate.npz"_s) << u"two members are named 'pe.npy'"_s;
 }
 
 void TestNpzReader::refusesMalformed()
