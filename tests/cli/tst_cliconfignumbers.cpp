@@ -113,6 +113,23 @@ void TestCliConfigNumbers::llama2CriticalDimension()
     QCOMPARE(absent.findings(), QStringList {u"warning rope-theta-absent"_s});
     QVERIFY2(absent.message(u"rope-theta-absent"_s).contains(u"10000"_s), qPrintable(absent.run.out));
     QCOMPARE(absent.layer(u"full_attention"_s).value(u"critical_dimension"_s).toInt(), 92);
+    QVERIFY2(absent.message(u"rope-theta-absent"_s).contains(u"is absent"_s), qPrintable(absent.run.out));
+    // Written as null: read as absent, and said to be null.
+    config.insert(u"rope_theta"_s, QJsonValue::Null);
+    const Checked null = checkJson(writeConfig(dir, u"llama2-null"_s, config));
+    QCOMPARE(null.findings(), QStringList {u"warning rope-theta-absent"_s});
+    QVERIFY2(null.message(u"rope-theta-absent"_s).contains(u"rope_theta is null, read as absent"_s),
+             qPrintable(null.run.out));
+    // More heads than hidden_size holds (hidden_size // heads is 0): the heads refused, in one line,
+    // not a head_dim the file does not hold.
+    config.insert(u"rope_theta"_s, 10000.0);
+    config.insert(u"num_attention_heads"_s, double(std::int64_t(1) << 40));
+    const Checked heads = checkJson(writeConfig(dir, u"llama2-heads"_s, config));
+    QCOMPARE(heads.run.exitCode, 2);
+    QCOMPARE(heads.run.err.trimmed().count(u'\n'), 0);
+    QVERIFY2(heads.run.err.contains(u"num_attention_heads: must be a whole number in [1, 4096]"_s),
+             qPrintable(heads.run.err));
+    QVERIFY2(heads.run.err.contains(u"got 1099511627776"_s), qPrintable(heads.run.err));
 }
 
 void TestCliConfigNumbers::llama4ScoutNopeLayersAndEqualBands()

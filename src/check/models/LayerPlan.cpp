@@ -95,8 +95,21 @@ private:
     {
         const LayerPlan &p = m_plan;
         const std::int64_t split = p.hidden / std::max<std::int64_t>(p.heads, 1);
+        // More heads than hidden_size's units: hidden_size // heads is 0, no head's width. Said of
+        // the heads, where the file holds them, not of a head_dim it may not hold; the problem leaves
+        // no layer described (ModelConfig::check), and the narrowest rotary width, 2, stands in for
+        // the head so that the problem is the run's one line.
+        const auto noSplit = [&] {
+            const QString heads = m_row.keyName(u"num_attention_heads"_s);
+            if (split >= 1 || !m_c.text.has(heads))
+                return split;
+            m_c.text.problem(heads, u"a whole number in [1, %1] (hidden_size, of which each head takes "
+                                    "hidden_size // num_attention_heads)"_s.arg(p.hidden),
+                             QString::number(p.heads));
+            return std::int64_t(2);
+        };
         if (m_row.headDim == u"hidden"_s || m_row.headDim == u"rotary_dim"_s)
-            return split; // the class sets head_dim from hidden_size / heads whatever the key says
+            return noSplit(); // the class sets head_dim from hidden_size / heads whatever the key says
         if (m_row.headDim == u"mla"_s && key == u"head_dim"_s)
             return m_c.integerOr({u"qk_rope_head_dim"_s}, 1, kMaxCount,
                                  std::int64_t(m_row.number(u"qk_rope_head_dim"_s).value_or(64.0)), true);
@@ -107,7 +120,7 @@ private:
             m_c.implicitDefault(name, QString::number(std::int64_t(*def)));
             return std::int64_t(*def);
         }
-        return split;
+        return noSplit();
     }
 
     // The rule's period: a fixed one, or a key's (the class's default when absent). A string or

@@ -191,11 +191,17 @@ void RopeConfigReader::readTheta(ConfigLayer &layer, const ConfigObject *d, QHas
         r.theta = fallback;
         if (keys.isArray() && topKeys.isEmpty() && m_row.dicts != u"per-type-only"_s)
             return; // the model's code fixes it: no key to miss
+        // A key written as null is read as absent (ConfigObject::has), and said so.
+        const bool perType = d && (m_row.dicts == u"per-type-only"_s);
+        const ConfigObject &holder = perType ? *d : t;
+        const QString key = perType ? u"rope_theta"_s : topKey;
+        const bool null = holder.contains(key) && holder.json().value(key).isNull();
         m_c.find(u"rope-theta-absent"_s,
-                 u"%1 is absent: HF's %2 takes %3%4"_s.arg(
-                     d && (m_row.dicts == u"per-type-only"_s) ? d->pathOf(u"rope_theta"_s) : t.pathOf(topKey),
+                 u"%1 is %5: HF's %2 takes %3%4"_s.arg(
+                     perType ? d->pathOf(u"rope_theta"_s) : t.pathOf(topKey),
                      m_row.configClass, ConfigText::number(fallback),
-                     fallback == 10000.0 ? QString() : u" (not the 10000 a port might assume)"_s),
+                     fallback == 10000.0 ? QString() : u" (not the 10000 a port might assume)"_s,
+                     null ? u"null, read as absent"_s : u"absent"_s),
                  m_where);
     }
 }
