@@ -349,14 +349,11 @@ private slots:
         QTest::newRow("bias [1, 6, 24, 24], heads 1 and 5 exchanged")
             << npy({1, 6, 24, 24}, alibiHeads(sixSwapped, 24)) << QStringList() << u"mistake"_s
             << u"slopes-head-order"_s << u"head 1 holds the slope of head 5"_s;
-        // mptCut: a bias built over 512 keys and cut to its first 40 where its last 40 belong, m (j − 511)
-        // (mosaicml/examples#259).
-        std::vector<float> bloom, mpt, mptCut;
+        std::vector<float> bloom, mpt;
         for (const double m : alibiref::slopes(8)) {
             for (int j = 0; j < 40; ++j) {
                 bloom.push_back(float(m * j));
                 mpt.push_back(float(m * (j - 39)));
-                mptCut.push_back(float(m * (j - 511)));
             }
         }
         QTest::newRow("BLOOM [2 x 8, 1, 40]")
@@ -364,14 +361,6 @@ private slots:
         QTest::newRow("MPT [1, 8, 1, 40]")
             << npy({1, 8, 1, 40}, mpt) << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s} << u"correct"_s
             << QString() << u"MPT"_s;
-        QTest::newRow("MPT [1, 8, 1, 40] cut to its first keys, declared")
-            << npy({1, 8, 1, 40}, mptCut) << QStringList {u"--expect"_s, u"alibi"_s, u"--heads"_s, u"8"_s}
-            << u"mistake"_s << u"position-offset"_s << u"as if the query stood at position 511"_s;
-        // Alone, the first 40 keys of a row of 512 may be a slice of a faithful bias: no mistake, the
-        // offset a guess.
-        QTest::newRow("MPT [1, 8, 1, 40] cut to its first keys") << npy({1, 8, 1, 40}, mptCut) << QStringList()
-                                                                 << u"unknown"_s << QString()
-                                                                 << u"the first 40 keys of a longer row"_s;
         // T5's position_bias, read per bucket: learned, never correct; a cell off its bucket named.
         QTest::newRow("T5 position_bias [1, 12, 64, 64]") << npy({1, 12, 64, 64}, t5Bias(12, 64, true)) << QStringList()
                                                           << u"learned"_s << QString() << u"constant on the buckets"_s;

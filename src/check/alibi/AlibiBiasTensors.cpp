@@ -5,6 +5,7 @@
 #include "check/CellTolerance.h"
 #include "check/MaskFill.h"
 #include "check/TensorShapes.h"
+#include "check/alibi/AlibiKeysCountedOff.h"
 #include "check/alibi/AlibiSlopeVector.h"
 #include "core/NumberText.h"
 #include "core/Params.h"
@@ -256,50 +257,6 @@ void nameHeadConstants(TableMatch &m, const std::vector<double> &constants, std:
 
 } // namespace
 
-namespace {
-
-// MPT's key biases whose keys are counted as if the query stood at `queryAt`, past the row's last
-// key L − 1 where build_mpt_alibi_tensor puts it: each head's bias the reference's plus
-// slope × (L − 1 − queryAt), a constant per head the softmax cancels in exact arithmetic, but one
-// that grows the bias to slope × queryAt, where a half-precision cache keeps coarser steps. Read
-// alone the rows may be the first L keys of a longer row, a slice: unknown, the offset named;
-// declared (declaredKeyBiases), a mistake of the positions.
-void keysCountedOff(TableMatch &m, double queryAt, std::int64_t length, double firstSlope)
-{
-    const double off = queryAt - double(length - 1);
-    const QString words
-        = u"the keys counted as if the query stood at position %1: each head's slope times (j − %1) for keys "
-          "j = 0..%2, where a row of %3 keys ends at the query, key %2 (MPT's build_mpt_alibi_tensor, slope × "
-          "(j − (L − 1))): every head's bias is the reference's minus %4 times its slope, as a bias built over "
-          "%5 keys and cut to its first %3 where its last %3 belong gives it (mosaicml/examples#259, "
-          "attn_bias[:, :, :, -s_k:]); a constant per head, which the softmax cancels in exact arithmetic, but "
-          "which grows head 1's bias to %6, where bfloat16 keeps steps of %7 against a slope of %8"_s
-              .arg(queryAt)
-              .arg(length - 1)
-              .arg(length)
-              .arg(off)
-              .arg(queryAt + 1)
-              .arg(NumberText::compact(-firstSlope * queryAt, 6))
-              .arg(NumberText::compact(std::exp2(std::floor(std::log2(std::fabs(firstSlope * queryAt))) - 7.0), 3))
-              .arg(NumberText::compact(firstSlope, 6));
-    // Every key of a head off by the same slope × offset: head 1's, the steepest, the worst.
-    m.maxAbsError = std::fabs(firstSlope * off);
-    m.worstRow = 0;
-    m.worstColumn = 0;
-    if (m.verdict == CheckVerdict::Correct) {
-        m.verdict = CheckVerdict::Unknown;
-        m.correctAgainst.clear();
-        m.mistakes = {CheckMistakes::kPositionOffset};
-        m.diagnosis = u"%1; the slopes are get_slopes' (%2). Read alone this may be the first %3 keys of a longer "
-                      "row (a slice); --expect alibi declares a row of %3 keys"_s.arg(words, m.diagnosis).arg(length);
-        return;
-    }
-    m.mistakes.prepend(CheckMistakes::kPositionOffset);
-    m.diagnosis = words + u"; and "_s + m.diagnosis;
-}
-
-} // namespace
-
 std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, const TableRows &rows,
                                     std::optional<std::int64_t> heads)
 {
@@ -317,11 +274,8 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     // ((attention_mask.cumsum(-1) − 1) · attention_mask), 0 at the padding and at the first real
     // key, then j − p (p padded keys): the row is 0 up to key p and m · (j − p) after.
     std::vector<std::int64_t> padding;
-    // MPT's rows whose last key is not 0: slope × (j − c) for one whole c of every row, the keys
-    // counted as if the query stood at c (a bias built over c + 1 keys and cut to its first L,
-    // mosaicml/examples#259), read in a float32 or float64 row only (a half format's m is read from
-    // the key next to the origin, 0 there).
-    std::optional<double> queryAt;
+    std::optional<double> queryAt; // MPT's rows counted off (AlibiKeysCountedOff), one c for all
+
     for (std::int64_t r = 0; r < count; ++r) {
         if (!rows.read(r, 1, row.data(), error))
             return std::nullopt;
@@ -339,15 +293,11 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
         const ValueFormat format = rows.storedType() == StoredType::Float32 || rows.storedType() == StoredType::Float64
             ? representableFormat(row.data(), length)
             : storedFormat(rows.storedType());
-        const bool wide = rows.storedType() == StoredType::Float32 || rows.storedType() == StoredType::Float64;
-        if (!fromZero && row.back() != 0.0f && wide) {
-            const double step = (double(row.back()) - double(row.front())) / double(length - 1);
-            const double c = step != 0.0 ? double(length - 1) - double(row.back()) / step : 0.0;
-            if (!(std::fabs(c - std::round(c)) <= 1e-3 * std::max(1.0, std::fabs(c))) || std::round(c) < double(length)
-                || (queryAt && *queryAt != std::round(c)))
+        if (!fromZero && row.back() != 0.0f) {
+            const auto c = AlibiKeysCountedOff::queryPast(row.data(), length, rows.storedType());
+            if (!c || (queryAt && *queryAt != *c))
                 return std::nullopt;
-            queryAt = std::round(c);
-            offset = -*queryAt;
+            offset = -*(queryAt = c);
         } else if (queryAt) {
             return std::nullopt;
         }
@@ -450,7 +400,7 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
         m.diagnosis += u"; "_s + words;
     }
     if (queryAt)
-        keysCountedOff(m, *queryAt, length, slopes.front());
+        AlibiKeysCountedOff::name(m, *queryAt, length, slopes.front());
     m.notes.prepend(u"%1 rows of %2 keys, each its head's slope times %3 (%4)"_s.arg(count).arg(length).arg(
         *bloom ? u"the key's position j"_s
         : queryAt ? u"j − %1"_s.arg(*queryAt)
@@ -465,7 +415,7 @@ void declaredKeyBiases(TableMatch &match, const Params &declared)
     // undeclared reading cannot tell it from no ALiBi, and says unknown).
     if (match.mistakes == QStringList {AlibiSlopeVector::kBiasZero} && match.verdict == CheckVerdict::Unknown)
         match.verdict = CheckVerdict::Mistake;
-    // Keys counted off (keysCountedOff): a row of the declared L keys is no slice.
+    // Keys counted off (AlibiKeysCountedOff::name): a row of the declared L keys is no slice.
     if (match.mistakes == QStringList {CheckMistakes::kPositionOffset} && match.verdict == CheckVerdict::Unknown) {
         match.verdict = CheckVerdict::Mistake;
         match.diagnosis = match.diagnosis.section(u"; the slopes are"_s, 0, 0)
