@@ -85,6 +85,13 @@ QString subtitle(const LessonModel &model)
     return scaled ? model.name + u"  ·  "_s + RopeText::scalingText(params) : model.name;
 }
 
+QString dropoutOwner(const LessonModel &model)
+{
+    if (model.name.isEmpty() || model.keys.contains(u"dropout"_s))
+        return {};
+    return u"the lesson's"_s;
+}
+
 namespace {
 
 // The subtitle as the first part of a title: its parts after the first in brackets, so that a title

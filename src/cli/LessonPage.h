@@ -67,6 +67,12 @@ inline constexpr std::array<double, 4> kLeads {1.5, 2.0, 3.0, 4.0};
 // changed them), whose text says "this model".
 QString subtitle(const LessonModel &model);
 
+// Whose dropout p the dropout figures state for `model` (FigureText::kDropoutOwner): "the lesson's"
+// where the named model sets no "dropout" of its own (its code drops none at its input,
+// LessonModel::noInputDropout, or its source does not say, which the lesson's text tells; the
+// slide's line above names the model); empty for the model's own p, or parameters no model names.
+QString dropoutOwner(const LessonModel &model);
+
 // A page of figures, built.
 struct Page
 {

@@ -5,11 +5,13 @@
 // dropout figure names are the model's own: dropout-on-sum named [CLS] at 0 and [SEP] at 63 for
 // Transformer base, Whisper's encoder and MAE, which has a cls row only.
 #include "cli/LessonOptions.h"
+#include "cli/LessonPage.h"
 #include "cli/ParamOptions.h"
 
 #include "render/TokenRoles.h"
 #include "render/data/FamiliesModel.h"
 #include "render/data/FamilyPanel.h"
+#include "render/data/FigureText.h"
 #include "support/FigureBuilds.h"
 
 #include <QCommandLineParser>
@@ -30,6 +32,10 @@ private slots:
     void aSlideDrawsTheFamiliesItsTextNames();
     void theSpecialRowsAreTheModels_data();
     void theSpecialRowsAreTheModels();
+    void theFamiliesPanelsMaskAsTheModelAttends_data();
+    void theFamiliesPanelsMaskAsTheModelAttends();
+    void theDropoutSlidesSayWhosePIs_data();
+    void theDropoutSlidesSayWhosePIs();
 };
 
 void TestLessonFamilies::aSlideDrawsTheFamiliesItsTextNames_data()
@@ -159,6 +165,93 @@ void TestLessonFamilies::theSpecialRowsAreTheModels()
     const QString all = FigureBuilds::texts(*built->plot()).join(u' ');
     QVERIFY2(all.contains(text), qPrintable(text + u" not in "_s + all));
     QCOMPARE(all.contains(u"[SEP]"_s), text.contains(u"[SEP]"_s));
+}
+
+void TestLessonFamilies::theFamiliesPanelsMaskAsTheModelAttends_data()
+{
+    QTest::addColumn<QString>("preset");
+    for (const QString &preset : Presets::names())
+        QTest::newRow(qPrintable(preset)) << preset;
+}
+
+// The families lesson's figure for each preset masks the keys after the query as the model does:
+// none for a model its preset says attends both ways ("attention": "both-ways": MAE's ViT, whose
+// models_mae.py Block runs timm's Attention unmasked; ModernBERT, DiT, the encoders), not even in
+// the families whose own mask is causal (NoPE, ALiBi, Sandwich, KERPLE), each drawn as the encoder
+// would run it; all of them for a model its preset leaves causal. Read from the figure's data.
+void TestLessonFamilies::theFamiliesPanelsMaskAsTheModelAttends()
+{
+    QFETCH(QString, preset);
+    const Lesson &read = *Lessons::find(u"families"_s);
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    QVERIFY(parser.parse({u"posenc"_s, u"--preset"_s, preset}));
+    const LessonOptions::Read options = LessonOptions::read(parser, read);
+    if (options.result.exitCode() != 0)
+        QSKIP("the lesson does not apply to this model");
+    const Params &params = options.model.params;
+    // The preset's own word, independent of how posenc derives the mask from it.
+    const bool bothWays = Presets::find(preset)->params.value(u"attention"_s) == u"both-ways"_s;
+    if (!bothWays && Families::spec(params.encoding).bothWays(params))
+        QSKIP("the family's own parameters set the mask");
+    const std::int64_t q = FamiliesModel::defaultQuery(params), last = params.maxLen - 1 - q;
+    const auto d = FamiliesModel::compute(params, q, -double(q) - 0.5, double(last) + 0.5, 400, nullptr);
+    QVERIFY(d);
+    for (const Encoding family : {Encoding::None, Encoding::Alibi, Encoding::Sandwich, Encoding::Kerple}) {
+        const FamilyPanelData *panel = d->panel(family);
+        QVERIFY(panel && !panel->problem);
+        QVERIFY2(panel->maskedAfterQuery != bothWays, qPrintable(Families::word(family)));
+        if (!bothWays)
+            continue;
+        // Drawn past the query, and both ways the bias of a key after it is that of the key as far
+        // before it: ALiBi's −m·|k| (symmetric), KERPLE's −r1·log(1 + r2·|k|), Sandwich's on |k|.
+        const FamilyCurve &curve = panel->lines.isEmpty() ? panel->curve : panel->lines.front().curve;
+        QVERIFY2(!curve.offset.isEmpty() && curve.offset.back() > double(last) / 2.0,
+                 qPrintable(Families::word(family)));
+        if (family == Encoding::Alibi)
+            QCOMPARE(curve.lo.back() / double(last), curve.lo.front() / double(q));
+        if (family == Encoding::Kerple || family == Encoding::Sandwich)
+            QVERIFY2(curve.lo.back() < 0.0, qPrintable(Families::word(family)));
+    }
+    const QString note = d->panel(Encoding::None)->note;
+    QVERIFY2(note.contains(u"no order"_s) == bothWays, qPrintable(note));
+}
+
+void TestLessonFamilies::theDropoutSlidesSayWhosePIs_data()
+{
+    QTest::addColumn<QString>("preset");
+    for (const QString &preset : Presets::names())
+        QTest::newRow(qPrintable(preset)) << preset;
+}
+
+// The dropout figures' p on what-dropout-does' slide is the model's own where its preset names its
+// "dropout", else the lesson's, which the title says (Qwen2.5, DiT and MAE drop nothing at their
+// input: "p = 0.1" stood under their names as if it were theirs).
+void TestLessonFamilies::theDropoutSlidesSayWhosePIs()
+{
+    QFETCH(QString, preset);
+    const Lesson &read = *Lessons::find(u"what-dropout-does"_s);
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    QVERIFY(parser.parse({u"posenc"_s, u"--preset"_s, preset}));
+    const LessonOptions::Read options = LessonOptions::read(parser, read);
+    if (options.result.exitCode() != 0)
+        QSKIP("the lesson does not apply to this model");
+    const bool own = Presets::find(preset)->params.contains(u"dropout"_s);
+    const QString owner = LessonPage::dropoutOwner(options.model);
+    QCOMPARE(owner.isEmpty(), own);
+    for (const QString &figure : {u"dropout-anatomy"_s, u"dropout-compare"_s, u"dropout"_s}) {
+        FigureState state;
+        if (!owner.isEmpty())
+            state.options.insert(QString::fromUtf16(FigureText::kDropoutOwner), owner);
+        const FigureSize wide = FigureSize::fromPixels(QSize(1600, 900));
+        const auto built = FigureBuilds::build(figure, options.model.params, wide, state);
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        const QString texts = FigureBuilds::texts(*built->plot()).join(u' ');
+        const QString rate = u"p = %1"_s.arg(NumberText::compact(options.model.params.dropout));
+        QVERIFY2(texts.contains(rate) && texts.contains(u"the lesson's"_s) != own,
+                 qPrintable(figure + u": "_s + texts));
+    }
 }
 
 QTEST_MAIN(TestLessonFamilies)

@@ -25,7 +25,7 @@ inline Params settings(std::int64_t maxLen, bool flipped = false)
     Params p;
     p.maxLen = maxLen;
     p.dModel = 64;
-    // A model that attends both ways masks no key itself: each panel shows its family's own mask.
+    // A model that attends both ways masks no key, in any panel (FamiliesModel::panelParams).
     p.batch.attention = Attention::BothWays;
     for (const TestFamily &family : TestFamilies::all())
         if (family.panelParams)

@@ -73,18 +73,19 @@ void TestFamiliesFigure::everyOffsetItsOwnPoint_data()
 {
     QTest::addColumn<qint64>("dModel");
     QTest::addColumn<bool>("flipped");
-    QTest::newRow("d 64, each family's first mask") << qint64(64) << false;
-    QTest::newRow("odd d 63: the lone sine, each family's other mask") << qint64(63) << true;
+    QTest::newRow("d 64, a causal model") << qint64(64) << false;
+    QTest::newRow("odd d 63: the lone sine, a model that attends both ways") << qint64(63) << true;
 }
 
 // Each panel against its family's float64 sums (its record's `panel`), for one query, every offset
-// its own pixel.
+// its own pixel, at the panels' parameters (FamiliesModel::panelParams): causal, then both ways.
 void TestFamiliesFigure::everyOffsetItsOwnPoint()
 {
     QFETCH(qint64, dModel);
     QFETCH(bool, flipped);
     Params p = settings(300, flipped);
     p.dModel = dModel;
+    p.batch.attention = flipped ? Attention::BothWays : Attention::Causal;
     const std::int64_t q = 120;
     const auto d = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
     QVERIFY(d);
@@ -107,7 +108,7 @@ void TestFamiliesFigure::everyOffsetItsOwnPoint()
         }
         drawn.maskedAfterQuery = data->maskedAfterQuery;
         drawn.pixels = pixels;
-        const std::optional<QString> differs = family.panel(p, q, drawn);
+        const std::optional<QString> differs = family.panel(FamiliesModel::panelParams(p), q, drawn);
         QVERIFY2(!differs, qPrintable(family.word + u": "_s + differs.value_or(QString())));
     }
 }
@@ -491,7 +492,7 @@ void TestFamiliesFigure::headBiasPanelsWordTheirHeadAndTheMaskedKeys()
 
 // A causal model's keys after the query (create_causal_mask, MistralModel.forward) are masked in every
 // panel, under one legend entry, but an encoder's (T5's bidirectional buckets, DeBERTa's, which read
-// both sides); a model that attends both ways leaves each family its own mask.
+// both sides); a model that attends both ways masks none, each family drawn as it would run there.
 void TestFamiliesFigure::aCausalModelsPanelsEachMaskTheKeysAfterTheQuery()
 {
     Params p = settings(300);
@@ -511,8 +512,7 @@ void TestFamiliesFigure::aCausalModelsPanelsEachMaskTheKeysAfterTheQuery()
     p.batch.attention = Attention::BothWays;
     const auto both = FamiliesModel::compute(p, q, -q - 0.5, 300 - q - 0.5, 2000, nullptr);
     QVERIFY(both);
-    QVERIFY(!both->panel(Encoding::Rope)->maskedAfterQuery);
-    QVERIFY(both->panel(Encoding::None)->maskedAfterQuery); // NoPE's order needs its causal mask
+    QVERIFY(std::none_of(both->panels.cbegin(), both->panels.cend(), [](const auto &x) { return x.maskedAfterQuery; }));
 }
 
 // Mistral 7B attends within its config's sliding_window of 4096 (masking_utils'

@@ -76,8 +76,9 @@ void TestFamiliesPanelsFigure::aChangeComputesOnlyThePanelsThatReadIt()
     Params p;
     p.dModel = 1024;
     p.maxLen = 2048;
-    // A model that masks no key itself: each panel as its family computes it (a causal model's
-    // mask is laid on every panel after the panels are kept, FamiliesModel::compute).
+    // A model that masks no key: each panel as its family computes it at the model's mask
+    // (FamiliesModel::panelParams; a causal model's mask is laid on every panel after the panels
+    // are kept, FamiliesModel::compute).
     p.batch.attention = Attention::BothWays;
     const std::int64_t q = FamiliesModel::defaultQuery(p);
     const double lower = -double(q) - 0.5, upper = double(p.maxLen - 1 - q) + 0.5;
@@ -99,7 +100,8 @@ void TestFamiliesPanelsFigure::aChangeComputesOnlyThePanelsThatReadIt()
         QCOMPARE(FamiliesModel::panelsComputed() - before, quint64(reading));
         const OffsetPixels offsets = OffsetPixels::of(q, next.maxLen, lower, upper, kPixels);
         for (const FamilySpec *family : panels) {
-            auto fresh = FamilyPanels::of(family->encoding)->compute(next, q, offsets, kBudget, nullptr);
+            auto fresh = FamilyPanels::of(family->encoding)
+                             ->compute(FamiliesModel::panelParams(next), q, offsets, kBudget, nullptr);
             QVERIFY(fresh && d->panel(family->encoding));
             fresh->family = family->encoding;
             const QString differs = difference(*d->panel(family->encoding), *fresh);

@@ -1,6 +1,7 @@
 #include "DropoutAnatomyModel.h"
 
 #include "DropoutData.h"
+#include "FigureText.h"
 #include "ViewOptions.h"
 #include "VisibleCells.h"
 
@@ -32,7 +33,7 @@ QString DropoutAnatomyModel::summary() const
 QList<FigureOption> DropoutAnatomyModel::ownOptions() const
 {
     return {ViewOptions::positions(u"positions A..B-1 in view"_s),
-            ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};
+            ViewOptions::dims(u"the columns in view, lowest to highest"_s, false), FigureText::dropoutOwnerOption()};
 }
 
 QList<Quantity> DropoutAnatomyModel::inputs(const FigureState &) const

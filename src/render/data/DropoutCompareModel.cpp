@@ -1,6 +1,7 @@
 #include "DropoutCompareModel.h"
 
 #include "DropoutData.h"
+#include "FigureText.h"
 #include "ViewOptions.h"
 #include "VisibleCells.h"
 
@@ -41,7 +42,7 @@ QString DropoutCompareModel::summary() const
 QList<FigureOption> DropoutCompareModel::ownOptions() const
 {
     return {ViewOptions::positions(u"positions A..B-1 in view"_s),
-            ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};
+            ViewOptions::dims(u"the columns in view, lowest to highest"_s, false), FigureText::dropoutOwnerOption()};
 }
 
 QList<Quantity> DropoutCompareModel::inputs(const FigureState &) const

@@ -1,6 +1,7 @@
 #include "DropoutModel.h"
 
 #include "Colormap.h"
+#include "FigureText.h"
 #include "ViewOptions.h"
 #include "VisibleCells.h"
 
@@ -37,7 +38,7 @@ QList<FigureOption> DropoutModel::ownOptions() const
     colormap.redrawsOnly = true;
     colormap.inWindow = false;
     return {colormap, ViewOptions::positions(u"positions A..B-1 in view"_s),
-            ViewOptions::dims(u"the columns in view, lowest to highest"_s, false)};
+            ViewOptions::dims(u"the columns in view, lowest to highest"_s, false), FigureText::dropoutOwnerOption()};
 }
 
 QList<Quantity> DropoutModel::inputs(const FigureState &) const

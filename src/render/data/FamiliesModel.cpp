@@ -59,7 +59,9 @@ std::optional<FamilyPanelData> keptPanel(const FamilyPanel &panel, Encoding fami
 {
     const QMutexLocker lock(&g_keptMutex);
     for (const KeptPanel &kept : g_kept) {
+        // The model's mask too, which the panels of the families without one of their own read.
         if (kept.family == family && kept.budget == budget && kept.query == query && kept.offsets == offsets
+            && kept.params.batch.attention == params.batch.attention
             && !ParamInputs::differ(kept.params, params, panel.inputs))
             return kept.data;
     }
@@ -144,15 +146,28 @@ std::int64_t FamiliesModel::query(const Params &params, const FigureState &state
     return ok ? given : defaultQuery(params);
 }
 
-std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::int64_t query, double lower, double upper,
+Params FamiliesModel::panelParams(const Params &params)
+{
+    Params drawn = params;
+    const bool bothWays = BatchLayout::attendsBothWays(params);
+    drawn.batch.attention = bothWays ? Attention::BothWays : Attention::Causal;
+    for (const FamilySpec *family : panelFamilies()) {
+        if (const FamilyPanel &panel = *FamilyPanels::of(family->encoding); panel.followMask)
+            panel.followMask(drawn, bothWays);
+    }
+    return drawn;
+}
+
+std::optional<FamiliesData> FamiliesModel::compute(const Params &given, std::int64_t query, double lower, double upper,
                                                    int pixels, const std::atomic<bool> *cancel, std::int64_t budget)
 {
+    const Params params = panelParams(given);
     FamiliesData data;
     data.query = query;
     data.maxLen = params.maxLen;
     data.chosen = params.encoding;
     const OffsetPixels offsets = OffsetPixels::of(query, params.maxLen, lower, upper, pixels);
-    const bool causal = !BatchLayout::attendsBothWays(params);
+    const bool causal = params.batch.attention == Attention::Causal;
     // A sliding window (Mistral 7B's sliding_window 4096) masks the keys W or more before the
     // query, masking_utils' sliding_window_overlay (kv_idx > q_idx - sliding_window) over the
     // causal mask; posenc draws it where the model attends causally.
@@ -172,12 +187,14 @@ std::optional<FamiliesData> FamiliesModel::compute(const Params &params, std::in
         data.sampled = std::max(data.sampled, panel->sampled);
         // The keys the model masks are masked in every panel: a causal model's queries see no key
         // after them, whatever family places its positions (Mistral 7B's RoPE panel drew every
-        // offset to +16,384, which its causal mask never scores). A model that attends both ways
-        // leaves each family's own mask (NoPE's, ALiBi's causal one) as the family has it. An
-        // encoder's family, one that attends both ways with these parameters (T5's bidirectional
-        // buckets, DeBERTa's relative distances: T5Attention, DisentangledSelfAttention), is drawn
-        // as its encoder computes it, keys after q included, unmasked as its panel's title says.
-        const bool encoder = family->attendsBothWays && family->attendsBothWays(params);
+        // offset to +16,384, which its causal mask never scores). A model that attends both ways (an
+        // encoder: MAE's ViT, ModernBERT) masks none: each family is drawn as it would run there,
+        // its own mask set both ways (panelParams: ALiBi symmetric, Sandwich bidirectional, KERPLE
+        // and NoPE on |k|). An encoder's family, one that attends both ways with these parameters
+        // (T5's bidirectional buckets, DeBERTa's relative distances: T5Attention,
+        // DisentangledSelfAttention), is drawn as its encoder computes it, keys after q included,
+        // unmasked as its panel's title says.
+        const bool encoder = family->bothWays(params);
         if (causal && !encoder) {
             panel->maskedAfterQuery = true;
             const QString window = data.window ? FigureText::formatCount(*data.window) : QString();

@@ -57,6 +57,12 @@ public:
                                                int pixels, const std::atomic<bool> *cancel,
                                                std::int64_t budget = FamilyCurves::kMaxEvaluations);
     static quint64 panelsComputed();
+    // The parameters the panels are computed and read at: the model's mask (BatchLayout::
+    // attendsBothWays: its preset's or config's attention, or its family's own mask) as
+    // params.batch.attention, and each family's own mask set to it (FamilyPanel::followMask), so
+    // that an encoder's panels mask no key after the query and a decoder's mask them all. A model
+    // posenc cannot tell to be an encoder is taken as causal, as params.batch.attention defaults.
+    static Params panelParams(const Params &params);
     // The families `state` names to keep (--keep, encoding words), those with a panel, and the
     // first word that names none (empty when every word does): read once, by the figure and by
     // checkOptions.

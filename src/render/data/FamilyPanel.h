@@ -84,6 +84,11 @@ struct FamilyPanel
     // The exact value at key `key` of the query, or nothing where the panel has none to give (the
     // band's drawn value is read then).
     std::function<std::optional<FamilyPanelPoint>(const Params &, std::int64_t query, std::int64_t key)> valueAt;
+    // Sets the family's own mask in `params` to the model's, both ways (an encoder) or causal (a
+    // decoder), where the family's parameters hold one (ALiBi's, Sandwich's): the panel is drawn as
+    // the model would run the family (FamiliesModel::panelParams). A family without a mask of its
+    // own reads the model's from params.batch.attention there (NoPE's, KERPLE's).
+    std::function<void(Params &, bool bothWays)> followMask;
 };
 
 namespace FamilyPanels {

@@ -86,4 +86,29 @@ QString belowAxisName(const QString &name, std::initializer_list<const QList<dou
     return u"%1 (%2 below the %3)"_s.arg(name, formatCount(below), axes ? u"axes"_s : u"axis"_s);
 }
 
+FigureOption dropoutOwnerOption()
+{
+    FigureOption owner;
+    owner.key = QString::fromUtf16(kDropoutOwner);
+    owner.kind = FigureOption::Kind::Text;
+    owner.valueName = u"TEXT"_s;
+    owner.inWindow = false;
+    owner.redrawsOnly = true;
+    owner.help = u"whose p the title says it is, after it (\"p = 0.1, the lesson's\"); empty: none; an export of a "
+                 "lesson sets it where the model's code has no input dropout or its source does not say"_s;
+    return owner;
+}
+
+QString dropoutRateText(const Params &params, const FigureState &state)
+{
+    const QString rate = u"p = %1"_s.arg(NumberText::compact(params.dropout));
+    const QString owner = dropoutOwnerText(state);
+    return owner.isEmpty() ? rate : u"%1, %2"_s.arg(rate, owner);
+}
+
+QString dropoutOwnerText(const FigureState &state)
+{
+    return state.option(QString::fromUtf16(kDropoutOwner)).trimmed();
+}
+
 } // namespace posenc::FigureText

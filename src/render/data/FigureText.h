@@ -4,6 +4,8 @@
 #include "core/NumberText.h"
 #include "core/Params.h"
 #include "core/Quantity.h"
+#include "render/data/FigureOption.h"
+#include "render/data/FigureState.h"
 
 #include <QList>
 #include <QString>
@@ -38,6 +40,14 @@ QString cellsPerPixelText(const Block &block, int rows, int cols);
 // What a preview estimated from a share `rowCoverage` (0..1) of its rows says of itself, for the
 // view's screen note: "preview (25% of rows)".
 QString previewText(double rowCoverage);
+// The dropout figures' option of whose p the parameters hold where it is not the named model's
+// own (a lesson's slide for a model without input dropout: "the lesson's"), and the words that
+// state p in their titles: "p = 0.1", "p = 0.1, the lesson's".
+inline constexpr char16_t kDropoutOwner[] = u"p-owner";
+FigureOption dropoutOwnerOption();
+QString dropoutRateText(const Params &params, const FigureState &state);
+// Whose p `state` says it is ("the lesson's"); empty: the model's own, or no model named.
+QString dropoutOwnerText(const FigureState &state);
 // A legend name for values on a log axis from `floor` up, with the count of those it cannot show
 // (|v| below the floor, zeros included): "|mean| of PE[:, j] (42 below the axis)", or the name;
 // `axes` for a legend shared by several axes: "(42 below the axes)".

@@ -151,7 +151,7 @@ QList<PanelExtent> DropoutAnatomyFigure::panels(double pixelRatio) const
     return {m_panels[InputPanel]->extent(pixelRatio)};
 }
 
-void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const DropoutAnatomyData>(data);
     const DropoutAnatomyData &d = *m_data;
@@ -166,8 +166,8 @@ void DropoutAnatomyFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_charts->fill(d, !m_wide);
     const QString factor = p.dropout < 1.0 ? u"1/(1−p) = %1"_s.arg(NumberText::compact(1.0 / (1.0 - p.dropout)))
                                            : u"1/(1−p) undefined, nothing kept"_s;
-    m_title->setText(u"What dropout does  ·  mode %1, p = %2, %3, seed %4  ·  %5, %6, %7"_s.arg(
-        ParamText::toString(p.dropoutMode), NumberText::compact(p.dropout), factor, QString::number(p.seed),
+    m_title->setText(u"What dropout does  ·  mode %1, %2, %3, seed %4  ·  %5, %6, %7"_s.arg(
+        ParamText::toString(p.dropoutMode), FigureText::dropoutRateText(p, state), factor, QString::number(p.seed),
         TitleText::tableText(p), TitleText::scaleText(p), TitleText::sigmaText(p)));
     // Both are drawn whatever the parameters say; evaluation ones are told why training shows.
     const QString evaluating = p.training ? QString() : u"  ·  the parameters evaluate: training drawn to compare"_s;

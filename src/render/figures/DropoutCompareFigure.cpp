@@ -202,7 +202,7 @@ QList<PanelExtent> DropoutCompareFigure::panels(double pixelRatio) const
     return {m_output[0]->extent(pixelRatio)};
 }
 
-void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &)
+void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const DropoutCompareData>(data);
     const DropoutCompareData &d = *m_data;
@@ -280,9 +280,12 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols), preview);
     if (!preview.isEmpty())
         detail += u"  ·  "_s + preview;
-    const QString dropout = params.training
-        ? u"p = %1, seed %2"_s.arg(NumberText::compact(params.dropout)).arg(params.seed)
-        : u"evaluation: no dropout"_s;
+    // Whose p it is, where not the model's, a statement of its own: a slide's narrow cell keeps p.
+    const QString owner = FigureText::dropoutOwnerText(state);
+    const QString dropout = params.training ? u"p = %1, seed %2%3"_s.arg(NumberText::compact(params.dropout))
+                                                  .arg(params.seed)
+                                                  .arg(owner.isEmpty() ? QString() : u"  ·  p: "_s + owner)
+                                            : u"evaluation: no dropout"_s;
     const QString what = wide
         ? u"Dropout modes side by side, one %1 and one mask"_s.arg(Quantities::label(Quantity::Input, params))
         : u"Dropout modes, one X and one mask"_s;

@@ -4,6 +4,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
 
+#include "core/ParamText.h"
 #include "core/TitleText.h"
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
@@ -50,7 +51,7 @@ DropoutFigure::DropoutFigure(QCustomPlot *plot)
     }
 }
 
-void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> colormap)
+void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> colormap, const QString &rate)
 {
     const Params &params = data.params;
     HeatmapStyle maskStyle = HeatmapStyle::forQuantity(Quantity::Mask, data.mask);
@@ -73,7 +74,12 @@ void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> col
         panel->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, m_compact ? nullptr : m_sides);
     m_maskRoles->update(params, !m_compact);
     m_outputRoles->update(params, !m_compact);
-    const QString parameters = u"%1  ·  %2, %3, %4"_s.arg(TitleText::dropoutText(params), TitleText::tableText(params),
+    // TitleText::dropoutText's words, p's stated as the figures state it (FigureText::dropoutRateText).
+    const QString dropout = params.training
+        ? u"%1, dropout mode %2"_s.arg(rate.isEmpty() ? FigureText::dropoutRateText(params, {}) : rate,
+                                       ParamText::toString(params.dropoutMode))
+        : TitleText::dropoutText(params);
+    const QString parameters = u"%1  ·  %2, %3, %4"_s.arg(dropout, TitleText::tableText(params),
                                                           TitleText::scaleText(params), TitleText::sigmaText(params));
     const QString output = Quantities::label(Quantity::Output, params);
     m_title->setText(m_compact ? u"Mask M and %1  ·  %2"_s.arg(output, parameters)
@@ -103,7 +109,8 @@ QList<PanelExtent> DropoutFigure::panels(double pixelRatio) const
 void DropoutFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const DropoutData>(data);
-    setData(*m_data, Colormaps::fromName(state.option(QString::fromUtf16(DropoutModel::kColormap))));
+    setData(*m_data, Colormaps::fromName(state.option(QString::fromUtf16(DropoutModel::kColormap))),
+            FigureText::dropoutRateText(m_data->params, state));
 }
 
 QList<PositionAxis> DropoutFigure::positionAxes() const

@@ -20,8 +20,9 @@ class DropoutFigure final : public FigurePlot
 public:
     explicit DropoutFigure(QCustomPlot *plot);
 
-    // Draws `data`; `colormap` replaces the figure's own maps in both panels.
-    void setData(const DropoutData &data, std::optional<Colormap> colormap = std::nullopt);
+    // Draws `data`; `colormap` replaces the figure's own maps in both panels; `rate` states p in the
+    // title (FigureText::dropoutRateText; empty: p alone).
+    void setData(const DropoutData &data, std::optional<Colormap> colormap = std::nullopt, const QString &rate = {});
     HeatmapPanel &maskPanel() { return *m_mask; }
     HeatmapPanel &outputPanel() { return *m_output; }
 

@@ -450,7 +450,8 @@ std::optional<HoverPoint> FamiliesFigure::hoverAt(const QPointF &pixel, const En
     if (!m_data)
         return std::nullopt;
     const FamiliesData &d = *m_data;
-    const Params &params = engine.params();
+    // As the panels were computed: with the model's mask (FamiliesModel::panelParams).
+    const Params params = FamiliesModel::panelParams(engine.params());
     for (const Panel &panel : m_panels) {
         if (!panel.rect->visible() || !panel.rect->rect().contains(pixel.toPoint()))
             continue;

@@ -4,6 +4,7 @@
 #include "support/TestFamily.h"
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace posenc;
 using namespace Qt::StringLiterals;
@@ -124,8 +125,11 @@ POSENC_TEST_FAMILY(Kerple)
         const posenc::KerpleParams &k = p.kerple;
         if (drawn.lines.size() != k.heads)
             return u"%1 lines"_s.arg(drawn.lines.size());
-        if (!drawn.maskedAfterQuery)
-            return u"the keys after the query not shaded as masked"_s;
+        // A model that attends both ways (params.batch.attention, the model's mask the panel is drawn
+        // at) biases a key after the query by its distance as one before it, none masked.
+        const bool bothWays = p.batch.attention == posenc::Attention::BothWays;
+        if (drawn.maskedAfterQuery == bothWays)
+            return u"the keys after the query masked: %1"_s.arg(drawn.maskedAfterQuery);
         for (qsizetype h = 0; h < drawn.lines.size(); ++h) {
             if (drawn.emphasised[h] != (h + 1 == k.head))
                 return u"head %1 emphasised: %2"_s.arg(h + 1).arg(drawn.emphasised[h]);
@@ -134,8 +138,8 @@ POSENC_TEST_FAMILY(Kerple)
                 return u"head %1: %2 points"_s.arg(h + 1).arg(line.offset.size());
             for (qsizetype n = 0; n < line.offset.size(); ++n) {
                 const auto offset = std::int64_t(line.offset[n]);
-                const double expected
-                    = kerpleref::bias(k.r1[std::size_t(h)], k.r2[std::size_t(h)], q, q + offset, dtypeOf(k.dtype));
+                const double expected = kerpleref::bias(k.r1[std::size_t(h)], k.r2[std::size_t(h)], q,
+                                                        bothWays ? q - std::abs(offset) : q + offset, dtypeOf(k.dtype));
                 if (line.lo[n] != line.hi[n] || std::abs(line.lo[n] - expected) > 1e-12 * (1.0 + std::abs(expected)))
                     return u"head %1, k %2: %3 vs %4"_s.arg(h + 1).arg(offset).arg(line.lo[n]).arg(expected);
             }

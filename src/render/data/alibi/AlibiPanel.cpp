@@ -87,6 +87,9 @@ FamilyPanel makeAlibiPanel()
     panel.inputs = {Quantity::AlibiSlopes, Quantity::AlibiBias};
     panel.compute = alibiPanelData;
     panel.valueAt = alibiPanelValue;
+    // Drawn with the model's mask (FamiliesModel::panelParams).
+    panel.followMask
+        = [](Params &p, bool bothWays) { p.alibi.mask = bothWays ? AlibiMask::Symmetric : AlibiMask::Causal; };
     return panel;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 using namespace Qt::StringLiterals;
 
@@ -26,24 +27,35 @@ std::optional<QString> kerpleProblem(const Params &params)
     return std::nullopt;
 }
 
+// The bias at offset k: causal, KERPLE's tril (KerpleBias::distance: 0 after the query); both
+// ways, on the distance |k| on either side, as a model that attends both ways would run it.
+double biasAt(const KerpleParams &p, std::int64_t offset, bool bothWays)
+{
+    return KerpleBias::bias(p, bothWays ? -std::abs(offset) : offset);
+}
+
 // Head `head`'s bias over the pixels, each pixel the least and the most of its offsets: the bias
-// falls with the distance, so they lie at its ends.
-FamilyCurve headCurve(const KerpleParams &p, std::int64_t head, const OffsetPixels &offsets)
+// falls with the distance, so they lie at its ends (and at 0 where a pixel holds the query both ways).
+FamilyCurve headCurve(const KerpleParams &p, std::int64_t head, const OffsetPixels &offsets, bool bothWays)
 {
     KerpleParams one = p;
     one.head = head;
     FamilyCurve curve;
     for (std::size_t k = 0; k < offsets.starts.size(); ++k) {
-        const double a = KerpleBias::bias(one, offsets.starts[k]), b = KerpleBias::bias(one, offsets.end(k));
-        curve.offset.append(static_cast<double>(offsets.starts[k]));
+        const std::int64_t first = offsets.starts[k], last = offsets.end(k);
+        const double a = biasAt(one, first, bothWays), b = biasAt(one, last, bothWays);
+        const double top = first <= 0 && last >= 0 ? biasAt(one, 0, bothWays) : std::max(a, b);
+        curve.offset.append(static_cast<double>(first));
         curve.lo.append(std::min(a, b));
-        curve.hi.append(std::max(a, b));
+        curve.hi.append(std::max(top, std::max(a, b)));
     }
     return curve;
 }
 
 // The families figure's panel: a line per drawn head, its shade by its r2 (how soon the bias turns
-// logarithmic); the keys after the query hold distance 0's bias, 0 (tril).
+// logarithmic); under a causal model's mask the keys after the query hold distance 0's bias, 0
+// (tril); a model that attends both ways (params.batch.attention, FamiliesModel::panelParams)
+// biases them by their distance |k| as those before it.
 std::optional<FamilyPanelData> kerplePanelData(const Params &params, std::int64_t, const OffsetPixels &offsets,
                                                std::int64_t, const std::atomic<bool> *)
 {
@@ -54,11 +66,12 @@ std::optional<FamilyPanelData> kerplePanelData(const Params &params, std::int64_
         return data;
     }
     const KerpleParams &p = params.kerple;
-    data.maskedAfterQuery = true;
+    const bool bothWays = params.batch.attention == Attention::BothWays;
+    data.maskedAfterQuery = !bothWays;
     data.maskName = u"KERPLE causal: keys after q at distance 0 (tril, bias 0), the attention mask hides them"_s;
     data.terseMaskName = u"KERPLE: distance 0, masked"_s;
-    data.note
-        = u"KERPLE: −r1·log(1 + r2·|k|) for each of %1 heads, %2"_s.arg(p.heads).arg(KerpleBias::dtypeWord(p.dtype));
+    data.note = u"KERPLE: −r1·log(1 + r2·|k|) for each of %1 heads, %2%3"_s.arg(p.heads).arg(
+        KerpleBias::dtypeWord(p.dtype), bothWays ? u", both ways"_s : QString());
     const QList<std::int64_t> heads = KerpleBias::drawnHeads(p.heads, p.head);
     double least = 0.0, most = 0.0;
     for (const std::int64_t h : heads) {
@@ -68,7 +81,7 @@ std::optional<FamilyPanelData> kerplePanelData(const Params &params, std::int64_
     }
     for (const std::int64_t h : heads) {
         FamilyPanelLine line;
-        line.curve = headCurve(p, h, offsets);
+        line.curve = headCurve(p, h, offsets, bothWays);
         const double r = std::log(KerpleBias::r2(p, h));
         line.shade = most > least ? 0.8 * (most - r) / (most - least) : 0.0;
         line.emphasised = h == p.head;
@@ -86,8 +99,10 @@ std::optional<FamilyPanelPoint> kerplePanelValue(const Params &params, std::int6
 {
     if (kerpleProblem(params))
         return std::nullopt;
-    const std::int64_t r = KerpleBias::distance(key - query);
-    return HeadBiasPanel::point(KerpleBias::bias(params.kerple, key - query), key - query, params.kerple.head, r);
+    const bool bothWays = params.batch.attention == Attention::BothWays;
+    const std::int64_t offset = key - query;
+    const std::int64_t r = bothWays ? std::abs(offset) : KerpleBias::distance(offset);
+    return HeadBiasPanel::point(biasAt(params.kerple, offset, bothWays), offset, params.kerple.head, r);
 }
 
 } // namespace

@@ -89,6 +89,10 @@ FamilyPanel makeSandwichPanel()
         = [](const Params &params) { return std::max<std::int64_t>(SandwichBias::terms(params.sandwich.headDim), 1); };
     panel.compute = sandwichPanelData;
     panel.valueAt = sandwichPanelValue;
+    // Drawn with the model's mask (FamiliesModel::panelParams).
+    panel.followMask = [](Params &p, bool bothWays) {
+        p.sandwich.mask = bothWays ? SandwichMask::Bidirectional : SandwichMask::Causal;
+    };
     return panel;
 }
 
