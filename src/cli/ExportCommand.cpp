@@ -21,7 +21,6 @@
 #include "render/FigurePage.h"
 #include "render/FigureRegistry.h"
 #include "render/FigureSize.h"
-#include "render/data/FigureText.h"
 #include "render/data/models/ConfigSource.h"
 
 #include <QCommandLineParser>
@@ -372,9 +371,8 @@ FigureState stateOf(const FigureDescriptor &figure, const QCommandLineParser &pa
 {
     FigureState state
         = lesson ? LessonPage::state(*lesson, figure.name(), lessonRead.model.configName, params) : FigureState();
-    if (const QString owner = LessonPage::dropoutOwner(lessonRead.model);
-        lesson && !owner.isEmpty() && figure.model().option(QString::fromUtf16(FigureText::kDropoutOwner)))
-        state.options.insert(QString::fromUtf16(FigureText::kDropoutOwner), owner);
+    if (lesson)
+        LessonPage::markDropoutOwner(state, figure, lessonRead.model);
     for (const OptionUse &use : uses) {
         if (!parser.isSet(use.option.key) || (page && !figure.model().option(use.option.key)))
             continue;

@@ -11,6 +11,7 @@
 #include "render/FigureRoomChanges.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/data/FigureText.h"
 
 #include <QRegularExpression>
 
@@ -90,6 +91,13 @@ QString dropoutOwner(const LessonModel &model)
     if (model.name.isEmpty() || model.keys.contains(u"dropout"_s))
         return {};
     return u"the lesson's"_s;
+}
+
+void markDropoutOwner(FigureState &state, const FigureDescriptor &figure, const LessonModel &model)
+{
+    const QString key = QString::fromUtf16(FigureText::kDropoutOwner);
+    if (const QString owner = dropoutOwner(model); !owner.isEmpty() && figure.model().option(key))
+        state.options.insert(key, owner);
 }
 
 namespace {

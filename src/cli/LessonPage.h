@@ -72,6 +72,8 @@ QString subtitle(const LessonModel &model);
 // LessonModel::noInputDropout, or its source does not say, which the lesson's text tells; the
 // slide's line above names the model); empty for the model's own p, or parameters no model names.
 QString dropoutOwner(const LessonModel &model);
+// That owner set on `state` where `figure` states a dropout p (its option FigureText::kDropoutOwner).
+void markDropoutOwner(FigureState &state, const FigureDescriptor &figure, const LessonModel &model);
 
 // A page of figures, built.
 struct Page
