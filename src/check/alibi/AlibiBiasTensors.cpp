@@ -275,7 +275,6 @@ std::optional<TableMatch> keyBiases(const std::vector<std::int64_t> &shape, cons
     // key, then j − p (p padded keys): the row is 0 up to key p and m · (j − p) after.
     std::vector<std::int64_t> padding;
     std::optional<double> queryAt; // MPT's rows counted off (AlibiKeysCountedOff), one c for all
-
     for (std::int64_t r = 0; r < count; ++r) {
         if (!rows.read(r, 1, row.data(), error))
             return std::nullopt;
@@ -419,7 +418,7 @@ void declaredKeyBiases(TableMatch &match, const Params &declared)
     if (match.mistakes == QStringList {CheckMistakes::kPositionOffset} && match.verdict == CheckVerdict::Unknown) {
         match.verdict = CheckVerdict::Mistake;
         match.diagnosis = match.diagnosis.section(u"; the slopes are"_s, 0, 0)
-            + u"; the slopes are get_slopes' (the heads declared)"_s;
+            + u"; the slopes are get_slopes'"_s;
     }
     if (declared.alibi.mask != AlibiMask::Symmetric || match.verdict == CheckVerdict::Mistake)
         return;
