@@ -224,7 +224,7 @@ TableMatch checkVector(const std::vector<double> &v, StoredType stored, const Ve
     };
     std::optional<TableMatch> best;
     int bestOrder = 0;
-    QStringList what;
+    QStringList what, unknown; // unknown: each plausible reading that names nothing, and why
     for (const FamilySpec &family : Families::all()) {
         const auto &reading = FamilyChecks::of(family.encoding).tensors.vector;
         if (!reading)
@@ -233,6 +233,8 @@ TableMatch checkVector(const std::vector<double> &v, StoredType stored, const Ve
         if (!reading->plausible(v))
             continue;
         TableMatch m = reading->identify(v, stored);
+        if (m.verdict == CheckVerdict::Unknown && !m.diagnosis.isEmpty())
+            unknown.append(u"as %1 (--expect %2): %3"_s.arg(reading->what, family.word, m.diagnosis));
         const int o = order(m, reading->parameterFree);
         if (!best || o < bestOrder) {
             best = std::move(m);
@@ -245,6 +247,8 @@ TableMatch checkVector(const std::vector<double> &v, StoredType stored, const Ve
     m.verdict = CheckVerdict::Unknown;
     if (!best)
         m.diagnosis = u"a vector of %1 values that is neither %2"_s.arg(v.size()).arg(what.join(u" nor "_s));
+    else if (unknown.size() > 1 && m.mistakes.isEmpty())
+        m.diagnosis = u"no reading names these %1 values: %2"_s.arg(v.size()).arg(unknown.join(u"; "_s));
     return m;
 }
 

@@ -180,6 +180,24 @@ private slots:
                  qPrintable(shown(o)));
     }
 
+    // Twelve heads' slopes each read one head along (get_slopes(12)'s heads 2..13 of its two
+    // interleaved series: 2^(-8h/8) for h = 2..8, then 2^(-(2k - 1)/2) for k = 1..5), nothing
+    // declared: neither reading names them, and each says why, ALiBi's with get_slopes' values,
+    // not RoPE's alone as if the vector could only be inv_freq.
+    void eachReadingSaysWhyItNamesNothing()
+    {
+        const std::vector<double> eight = slopes(8);
+        std::vector<double> moved(eight.begin() + 1, eight.end());
+        for (int k = 1; k <= 5; ++k)
+            moved.push_back(std::exp2(-(2.0 * k - 1.0) / 2.0));
+        const QJsonObject o = CliRun::checked(written({12}, asFloat(moved)), {u"--quiet"_s});
+        const QString d = o[u"diagnosis"_s].toString();
+        QVERIFY2(o[u"verdict"_s].toString() == u"unknown"_s, qPrintable(shown(o)));
+        QVERIFY2(d.contains(u"as RoPE's inv_freq (--expect rope)"_s) && d.contains(u"as ALiBi's slopes (--expect alibi)"_s)
+                     && d.contains(u"get_slopes(12)"_s),
+                 qPrintable(shown(o)));
+    }
+
     // Declared by the preset: the truncated vector's mistake named, the two readings said apart.
     void truncateAgainstThePreset()
     {
