@@ -19,9 +19,33 @@
 #include <QTest>
 
 #include <algorithm>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
+
+namespace {
+
+// `lesson` read from the command line's `arguments` (after "posenc") as `posenc lessons` reads
+// them; nothing where they do not parse.
+std::optional<LessonOptions::Read> readLesson(const Lesson &lesson, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    ParamOptions::add(parser);
+    if (!parser.parse(QStringList {u"posenc"_s} + arguments))
+        return std::nullopt;
+    return LessonOptions::read(parser, lesson);
+}
+
+// A row for every preset.
+void presetRows()
+{
+    QTest::addColumn<QString>("preset");
+    for (const QString &preset : Presets::names())
+        QTest::newRow(qPrintable(preset)) << preset;
+}
+
+} // namespace
 
 class TestLessonFamilies : public QObject
 {
@@ -58,10 +82,9 @@ void TestLessonFamilies::aSlideDrawsTheFamiliesItsTextNames()
     QFETCH(QString, lesson);
     QFETCH(QStringList, arguments);
     const Lesson &read = *Lessons::find(lesson);
-    QCommandLineParser parser;
-    ParamOptions::add(parser);
-    QVERIFY(parser.parse(QStringList {u"posenc"_s} + arguments));
-    const LessonOptions::Read options = LessonOptions::read(parser, read);
+    const auto parsed = readLesson(read, arguments);
+    QVERIFY(parsed);
+    const LessonOptions::Read &options = *parsed;
     if (options.result.exitCode() != 0)
         QSKIP("the lesson does not apply to this model");
     const LessonModel &model = options.model;
@@ -121,13 +144,9 @@ void TestLessonFamilies::theSpecialRowsAreTheModels()
     QFETCH(QString, preset);
     QFETCH(bool, drawn);
     const Lesson &read = *Lessons::find(lesson);
-    QCommandLineParser parser;
-    ParamOptions::add(parser);
-    QStringList arguments {u"posenc"_s};
-    if (!preset.isEmpty())
-        arguments += {u"--preset"_s, preset};
-    QVERIFY(parser.parse(arguments));
-    const LessonOptions::Read options = LessonOptions::read(parser, read);
+    const auto parsed = readLesson(read, preset.isEmpty() ? QStringList() : QStringList {u"--preset"_s, preset});
+    QVERIFY(parsed);
+    const LessonOptions::Read &options = *parsed;
     if (options.result.exitCode() != 0)
         QSKIP("the lesson does not apply to this model");
     const Params &params = options.model.params;
@@ -169,9 +188,7 @@ void TestLessonFamilies::theSpecialRowsAreTheModels()
 
 void TestLessonFamilies::theFamiliesPanelsMaskAsTheModelAttends_data()
 {
-    QTest::addColumn<QString>("preset");
-    for (const QString &preset : Presets::names())
-        QTest::newRow(qPrintable(preset)) << preset;
+    presetRows();
 }
 
 // The families lesson's figure for each preset masks the keys after the query as the model does:
@@ -183,10 +200,9 @@ void TestLessonFamilies::theFamiliesPanelsMaskAsTheModelAttends()
 {
     QFETCH(QString, preset);
     const Lesson &read = *Lessons::find(u"families"_s);
-    QCommandLineParser parser;
-    ParamOptions::add(parser);
-    QVERIFY(parser.parse({u"posenc"_s, u"--preset"_s, preset}));
-    const LessonOptions::Read options = LessonOptions::read(parser, read);
+    const auto parsed = readLesson(read, {u"--preset"_s, preset});
+    QVERIFY(parsed);
+    const LessonOptions::Read &options = *parsed;
     if (options.result.exitCode() != 0)
         QSKIP("the lesson does not apply to this model");
     const Params &params = options.model.params;
@@ -219,9 +235,7 @@ void TestLessonFamilies::theFamiliesPanelsMaskAsTheModelAttends()
 
 void TestLessonFamilies::theDropoutSlidesSayWhosePIs_data()
 {
-    QTest::addColumn<QString>("preset");
-    for (const QString &preset : Presets::names())
-        QTest::newRow(qPrintable(preset)) << preset;
+    presetRows();
 }
 
 // The dropout figures' p on what-dropout-does' slide is the model's own where its preset names its
@@ -231,10 +245,9 @@ void TestLessonFamilies::theDropoutSlidesSayWhosePIs()
 {
     QFETCH(QString, preset);
     const Lesson &read = *Lessons::find(u"what-dropout-does"_s);
-    QCommandLineParser parser;
-    ParamOptions::add(parser);
-    QVERIFY(parser.parse({u"posenc"_s, u"--preset"_s, preset}));
-    const LessonOptions::Read options = LessonOptions::read(parser, read);
+    const auto parsed = readLesson(read, {u"--preset"_s, preset});
+    QVERIFY(parsed);
+    const LessonOptions::Read &options = *parsed;
     if (options.result.exitCode() != 0)
         QSKIP("the lesson does not apply to this model");
     const bool own = Presets::find(preset)->params.contains(u"dropout"_s);
