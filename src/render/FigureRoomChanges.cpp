@@ -184,7 +184,7 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
             continue;
         m_elements.push_back({element, element->layer(), element->minimumSize(), element->maximumSize(),
                               element->autoMargins(), element->margins()});
-        element->setLayer(hidden);
+        toHidden(element);
         hiding.append(element);
     }
     QList<QCPAxisRect *> rects;
@@ -240,7 +240,7 @@ bool Changes::hide(const QList<QCPLayoutElement *> &elements)
         QCPAbstractItem *item = m_plot->item(i);
         if (item->clipToAxisRect() && rects.contains(item->clipAxisRect()) && item->layer() != hidden) {
             m_items.push_back({item, item->layer()});
-            item->setLayer(hidden);
+            toHidden(item);
         }
     }
     closeUpAround(hiding);
@@ -390,7 +390,7 @@ bool Changes::hideItem(QCPAbstractItem *item)
     if (isHidden(item))
         return false;
     m_items.push_back({item, item->layer()});
-    item->setLayer(hiddenLayer(m_plot));
+    toHidden(item);
     return true;
 }
 
@@ -505,9 +505,6 @@ void Changes::undo()
         if (bar.scale->axis()->label().isEmpty())
             bar.scale->axis()->setLabel(bar.label);
     }
-    for (const auto &[item, layer] : m_items)
-        if (item && isHidden(item))
-            item->setLayer(layer);
     // Latest first: an element recorded twice (hidden within a grid, then itself) ends as it was.
     for (auto it = m_elements.rbegin(); it != m_elements.rend(); ++it) {
         const Element &change = *it;
@@ -533,6 +530,7 @@ void Changes::undo()
         unfolded.legend->setRowSpacing(unfolded.rowSpacing);
         unfolded.legend->setMargins(unfolded.margins);
     }
+    restoreLayers();
 }
 
 std::optional<QString> Changes::originalOf(const QCPTextElement *element) const

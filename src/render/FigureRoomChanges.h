@@ -257,6 +257,15 @@ private:
     // The marks whose explaining text (FigureRoom::setExplainedBy) is no longer drawn hidden too.
     void hideUnexplained();
     void undoMarks();
+    // `layerable` given up: drawn on the hidden layer, the drawing order of the layer it leaves
+    // kept for restoreLayers, the first time a step takes anything off that layer.
+    void toHidden(QCPLayerable *layerable);
+    // Every item given up back on its layer, and each layer a step took anything off back in its
+    // drawing order: moved back, a layerable is drawn last of its layer (QCPLayerable::moveToLayer
+    // appends it), over what it was drawn under. A key's white ground covered the entries it had
+    // held (similarity's key, made compact then large again, showed only its last entry), a band
+    // a curve. What the figure put on the layer since is drawn after, in its order.
+    void restoreLayers();
     // A panel that left its margin group (releaseMargins) back in it.
     static void rejoin(Shared &change);
     void undoFolds();
@@ -273,6 +282,8 @@ private:
     std::vector<Element> m_elements;
     std::vector<std::pair<QPointer<QCPAbstractItem>, QCPLayer *>> m_items;
     std::vector<std::pair<QPointer<QCPLayerable>, QCPLayer *>> m_marks; // hidden with their texts
+    // The layers a step took anything off, with their children in drawing order before it did.
+    std::vector<std::pair<QPointer<QCPLayer>, QList<QPointer<QCPLayerable>>>> m_orders;
     struct Unfolded
     {
         QPointer<QCPLegend> legend;

@@ -1,6 +1,9 @@
 #include "FigureRoom.h"
 #include "FigureRoomChanges.h"
 
+#include <QSet>
+
+#include <algorithm>
 #include <utility>
 
 // Marks over the data drawn only while a text says what they are (docs/ARCHITECTURE.md, Exporting:
@@ -82,7 +85,7 @@ void Changes::hideUnexplained()
         if (text && drawn(text))
             continue;
         m_marks.push_back({mark, mark->layer()});
-        mark->setLayer(hiddenLayer(m_plot));
+        toHidden(mark);
     }
 }
 
@@ -92,6 +95,50 @@ void Changes::undoMarks()
         if (it->first && isHidden(it->first))
             it->first->setLayer(it->second);
     m_marks.clear();
+}
+
+void Changes::toHidden(QCPLayerable *layerable)
+{
+    QCPLayer *layer = layerable->layer();
+    const bool kept
+        = std::any_of(m_orders.begin(), m_orders.end(), [layer](const auto &order) { return order.first == layer; });
+    if (layer && !kept) {
+        QList<QPointer<QCPLayerable>> order;
+        for (QCPLayerable *child : layer->children())
+            order.append(child);
+        m_orders.emplace_back(layer, std::move(order));
+    }
+    layerable->setLayer(hiddenLayer(m_plot));
+}
+
+void Changes::restoreLayers()
+{
+    for (const auto &[item, layer] : m_items)
+        if (item && isHidden(item))
+            item->setLayer(layer);
+    for (const auto &[layer, order] : m_orders) {
+        if (!layer)
+            continue;
+        const QList<QCPLayerable *> now = layer->children();
+        const QSet<QCPLayerable *> on(now.begin(), now.end());
+        QList<QCPLayerable *> wanted;
+        QSet<QCPLayerable *> placed;
+        for (const QPointer<QCPLayerable> &child : order)
+            if (child && on.contains(child) && !placed.contains(child)) {
+                wanted.append(child);
+                placed.insert(child);
+            }
+        for (QCPLayerable *child : now)
+            if (!placed.contains(child))
+                wanted.append(child);
+        // From the first out of its place on, each is drawn last in turn.
+        qsizetype first = 0;
+        while (first < now.size() && now[first] == wanted[first])
+            ++first;
+        for (qsizetype i = first; i < wanted.size(); ++i)
+            wanted[i]->setLayer(layer);
+    }
+    m_orders.clear();
 }
 
 } // namespace posenc::FigureRoom

@@ -185,11 +185,12 @@ HeatmapPanel::HeatmapPanel(QCustomPlot *plot, QCPLayoutGrid *layout, int row, in
     m_cell->setColumnStretchFactor(0, 1.0);
     m_cell->setColumnStretchFactor(1, 0.01);
     m_cell->setColumnSpacing(4);
-    auto *margins = new QCPMarginGroup(plot);
-    m_rect->setMarginGroup(QCP::msBottom, margins);
-    m_scale->setMarginGroup(QCP::msBottom, margins);
+    m_scaleBottom = new QCPMarginGroup(plot);
+    m_rect->setMarginGroup(QCP::msBottom, m_scaleBottom);
+    m_scale->setMarginGroup(QCP::msBottom, m_scaleBottom);
     m_rect->setMarginGroup(QCP::msTop, new TopMargins(plot, m_rect, false));
-    m_scale->setMarginGroup(QCP::msTop, new TopMargins(plot, m_rect, true));
+    m_scaleTop = new TopMargins(plot, m_rect, true);
+    m_scale->setMarginGroup(QCP::msTop, m_scaleTop);
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(12);
     PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
@@ -356,6 +357,12 @@ void HeatmapPanel::showLegend(bool categorical)
     shown->setVisible(true);
     if (hidden)
         hidden->setVisible(false);
+    // A colorbar set aside is laid out no more, and keeps the margins it had when it last was, which
+    // its groups would still count (QCPMarginGroup::commonMargin): it leaves them until it is shown
+    // again. Dropout's mask, made compact and then large again, stood 5 units lower or higher than
+    // the heatmap beside it as its view's sizes before had left its bar (tst_viewroom).
+    m_scale->setMarginGroup(QCP::msBottom, categorical ? nullptr : m_scaleBottom.data());
+    m_scale->setMarginGroup(QCP::msTop, categorical ? nullptr : m_scaleTop.data());
 }
 
 void HeatmapPanel::showBlock(const Block &block)

@@ -10,6 +10,7 @@
 #include "SwatchLegend.h"
 
 #include <QList>
+#include <QPointer>
 
 #include <optional>
 #include <utility>
@@ -109,6 +110,8 @@ private:
     bool m_sharedScale = false;
     QCPLayoutGrid *m_cell = nullptr; // the heatmap beside its colorbar or legend; null when shared
     QCPLayoutGrid *m_side = nullptr; // the legend over a spacer, in the cell while it is shown
+    // The colorbar's margin groups (its bottom's, its top's), which it leaves while it is set aside.
+    QPointer<QCPMarginGroup> m_scaleBottom, m_scaleTop;
     QCPLegend *m_legend = nullptr;
     HeatmapMarks *m_marks = nullptr;
     QCPLegend *m_marksLegend = nullptr; // under the heatmap, in m_cell while it has entries

@@ -9,7 +9,8 @@
 // or the first shorter form its figure gives that holds in the line, whole; panels that gave an
 // axis's labels to their neighbour's give its margin to their plots where no panel in line with
 // them still shows labels on that side, and take their margin group back; tick labels of words
-// too wide keep the first whole words that tell them apart, measured line by line.
+// too wide keep the first whole words that tell them apart, measured line by line; what a step
+// hid comes back drawn in its layer's order as before, not last of it.
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
@@ -43,6 +44,7 @@ private slots:
     void tickLabelsOfWordsKeepTheirFirstWords();
     void tickLabelsInLinesAreMeasuredLineByLine();
     void aLegendLeftNamingOnlyMarksGoes();
+    void whatComesBackIsDrawnInItsOrder();
 };
 
 void TestFigureRoom::shortenedKeepsNumbersWhole_data()
@@ -554,6 +556,44 @@ void TestFigureRoom::aLegendLeftNamingOnlyMarksGoes()
         QVERIFY(legend->realVisibility());
         QVERIFY(legend->hasItemWithPlottable(graph));
     }
+}
+
+// A panel given up takes its legend and the items clipped to it onto the hidden layer; restored,
+// each is drawn where it was in its layer (QCPLayerable::setLayer appends it): a key's white ground
+// drawn after its entries covered them, a band after a curve over it hid the curve.
+void TestFigureRoom::whatComesBackIsDrawnInItsOrder()
+{
+    QCustomPlot plot;
+    plot.setViewport(QRect(0, 0, 300, 200));
+    plot.plotLayout()->clear();
+    auto *kept = new QCPAxisRect(&plot);
+    auto *lower = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, kept);
+    plot.plotLayout()->addElement(1, 0, lower);
+    auto *legend = new QCPLegend;
+    plot.plotLayout()->addElement(2, 0, legend);
+    legend->setLayer(u"legend"_s);
+    QCPGraph *curve = plot.addGraph(lower->axis(QCPAxis::atBottom), lower->axis(QCPAxis::atLeft));
+    legend->addItem(new QCPPlottableLegendItem(legend, curve));
+    auto *band = new QCPItemRect(&plot);
+    band->setClipAxisRect(lower);
+    auto *above = new QCPItemRect(&plot); // over the band, in the panel kept
+    above->setClipAxisRect(kept);
+    FigureRoom::setDispensable(lower, 1);
+    // Each layer's children, by name: hiding adds a layer of its own.
+    const auto orders = [&plot] {
+        QMap<QString, QList<QCPLayerable *>> layers;
+        for (int i = 0; i < plot.layerCount(); ++i)
+            layers.insert(plot.layer(i)->name(), plot.layer(i)->children());
+        return layers;
+    };
+    const QMap<QString, QList<QCPLayerable *>> before = orders();
+    QVERIFY(FigureRoom::Steps::hideDispensable(&plot, 1));
+    QVERIFY(!legend->realVisibility() && !band->realVisibility() && above->realVisibility());
+    FigureRoom::restore(&plot);
+    const QMap<QString, QList<QCPLayerable *>> after = orders();
+    for (auto it = before.begin(); it != before.end(); ++it)
+        QCOMPARE(after.value(it.key()), it.value());
 }
 
 QTEST_MAIN(TestFigureRoom)

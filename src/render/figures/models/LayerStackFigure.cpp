@@ -22,6 +22,10 @@ namespace posenc {
 
 namespace {
 
+// The side column's stretch beside the lanes' 1: the plot at least half the figure's width, the
+// key and the words beside it the rest.
+constexpr double kSideStretch = 0.6;
+
 // The colour of each distinct key, in the order of their first group; RoPE's shaded by theta.
 struct Palette
 {
@@ -111,8 +115,7 @@ LayerStackFigure::LayerStackFigure(QCustomPlot *plot)
     m_caption->setTextFlags(Qt::AlignLeft | Qt::AlignTop);
     addFiller();
     row->setColumnStretchFactor(0, 1.0);
-    // The plot at least half the figure's width, the key and the words beside it the rest.
-    row->setColumnStretchFactor(1, 0.6);
+    row->setColumnStretchFactor(1, kSideStretch);
     QCPAxis *x = m_rect->axis(QCPAxis::atBottom);
     auto lanes = QSharedPointer<QCPAxisTickerText>::create();
     lanes->addTick(0, u"position"_s);
@@ -135,6 +138,9 @@ void LayerStackFigure::placeSide(bool beside)
         layout->take(m_side);
         layout->simplify();
         m_row->addElement(0, 1, m_side);
+        // The column made again takes QCustomPlot's stretch of 1: a view made narrow and then wide
+        // again gave the words as much as the lanes, and gave up its title for room (tst_viewroom).
+        m_row->setColumnStretchFactor(1, kSideStretch);
         addFiller();
     } else {
         m_row->take(m_side);
