@@ -56,4 +56,29 @@ void holdLabelWords(QCustomPlot *plot)
     }
 }
 
+void keepInsetsOffAxes(QCustomPlot *plot)
+{
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        // As far in as the axis on each side draws its line (its offset and pen), and a unit.
+        // QCPLayoutInset sets a key's right and bottom a unit past the plot's last column and row
+        // (QRect::moveRight, moveBottom), where those axes draw their lines: a unit more there.
+        const auto side = [rect](QCPAxis::AxisType type) {
+            int most = 0;
+            const int past = type == QCPAxis::atRight || type == QCPAxis::atBottom ? 1 : 0;
+            for (const QCPAxis *axis : rect->axes(type))
+                if (axis->visible() && axis->basePen().style() != Qt::NoPen)
+                    most = std::max(most,
+                                    static_cast<int>(std::ceil(axis->basePen().widthF())) + axis->offset() + 1 + past);
+            return most;
+        };
+        const QMargins clear(side(QCPAxis::atLeft), side(QCPAxis::atTop), side(QCPAxis::atRight),
+                             side(QCPAxis::atBottom));
+        QCPLayoutInset *insets = rect->insetLayout();
+        if (insets->minimumMargins() != clear) {
+            insets->setMinimumMargins(clear);
+            insets->setMargins(clear);
+        }
+    }
+}
+
 } // namespace posenc::AxisRoom

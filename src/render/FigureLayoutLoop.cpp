@@ -49,6 +49,7 @@ void FigureLayoutLoop::layOut()
     FigureFonts::apply(m_plot, m_points);
     AxisRoom::holdLabelWords(m_plot);
     PlotStyle::widenHairlines(m_plot);
+    AxisRoom::keepInsetsOffAxes(m_plot);
     // A colorbar's margins in a group are the largest of its own current ones and its neighbours'
     // (QCPLayoutElement::calculateAutoMargin): without starting from none they would never shrink
     // when its neighbours' labels go.
