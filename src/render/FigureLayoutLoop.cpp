@@ -1,5 +1,6 @@
 #include "FigureLayoutLoop.h"
 
+#include "AxisRoom.h"
 #include "DirectLabels.h"
 #include "EqualPanels.h"
 #include "FigureFit.h"
@@ -46,7 +47,9 @@ void FigureLayoutLoop::layOut()
     g_layouts.fetch_add(1, std::memory_order_relaxed);
     m_current = false;
     FigureFonts::apply(m_plot, m_points);
+    AxisRoom::holdLabelWords(m_plot);
     PlotStyle::widenHairlines(m_plot);
+    AxisRoom::keepInsetsOffAxes(m_plot);
     // A colorbar's margins in a group are the largest of its own current ones and its neighbours'
     // (QCPLayoutElement::calculateAutoMargin): without starting from none they would never shrink
     // when its neighbours' labels go.

@@ -1,0 +1,84 @@
+#include "AxisRoom.h"
+
+#include "FigureRoomChanges.h"
+#include "MeasuredText.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::AxisRoom {
+
+namespace {
+
+// The least height the panel had of its own (its figure's), and the one holdLabelWords() set last.
+constexpr char kOwnLeast[] = "posencOwnLeastHeight";
+constexpr char kHeldLeast[] = "posencHeldLeastHeight";
+
+double longestWord(const QCPAxisRect *rect)
+{
+    static const QRegularExpression spaces(u"\\s+"_s);
+    double longest = 0.0;
+    for (const QCPAxis::AxisType side : {QCPAxis::atLeft, QCPAxis::atRight})
+        for (const QCPAxis *axis : rect->axes(side)) {
+            if (!axis->visible())
+                continue;
+            for (const QString &word : axis->label().split(spaces, Qt::SkipEmptyParts))
+                longest = std::max(longest, MeasuredText::advance(axis->labelFont(), word));
+        }
+    return longest;
+}
+
+} // namespace
+
+void holdLabelWords(QCustomPlot *plot)
+{
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        // A colour bar's rect is its bar; a panel given up for room keeps no size of its own.
+        if (dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect) || FigureRoom::Changes::isHidden(rect))
+            continue;
+        const QSize now = rect->minimumSize();
+        const QVariant held = rect->property(kHeldLeast);
+        const int own
+            = held.isValid() && held.toInt() == now.height() ? rect->property(kOwnLeast).toInt() : now.height();
+        // The label is centred on its plot and may reach into the margins above and below it
+        // (FigureFit::labelLength), as they stand from the last layout.
+        const QMargins margins = rect->margins();
+        const double reach = 2.0 * std::min(margins.top(), margins.bottom());
+        const int least = std::max(own, static_cast<int>(std::ceil(longestWord(rect) - reach)));
+        rect->setProperty(kOwnLeast, own);
+        rect->setProperty(kHeldLeast, least);
+        if (least != now.height())
+            rect->setMinimumSize(now.width(), least);
+    }
+}
+
+void keepInsetsOffAxes(QCustomPlot *plot)
+{
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        // As far in as the axis on each side draws its line (its offset and pen), and a unit.
+        // QCPLayoutInset sets a key's right and bottom a unit past the plot's last column and row
+        // (QRect::moveRight, moveBottom), where those axes draw their lines: a unit more there.
+        const auto side = [rect](QCPAxis::AxisType type) {
+            int most = 0;
+            const int past = type == QCPAxis::atRight || type == QCPAxis::atBottom ? 1 : 0;
+            for (const QCPAxis *axis : rect->axes(type))
+                if (axis->visible() && axis->basePen().style() != Qt::NoPen)
+                    most = std::max(most,
+                                    static_cast<int>(std::ceil(axis->basePen().widthF())) + axis->offset() + 1 + past);
+            return most;
+        };
+        const QMargins clear(side(QCPAxis::atLeft), side(QCPAxis::atTop), side(QCPAxis::atRight),
+                             side(QCPAxis::atBottom));
+        QCPLayoutInset *insets = rect->insetLayout();
+        if (insets->minimumMargins() != clear) {
+            insets->setMinimumMargins(clear);
+            insets->setMargins(clear);
+        }
+    }
+}
+
+} // namespace posenc::AxisRoom

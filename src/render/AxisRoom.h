@@ -1,0 +1,26 @@
+#pragma once
+
+#include "QCustomPlot.h"
+
+// What a panel's axes keep of it, at every layout (FigureLayoutLoop::layOut; docs/ARCHITECTURE.md,
+// "Figures at any size"): the height their titles' words need, and their lines clear of the keys
+// set inside the plot.
+namespace posenc::AxisRoom {
+
+// Sets each panel's least height to what the longest word of its left and right axes' labels needs
+// beyond the margins above and below the plot it may reach into, or to the least height its figure
+// gave it where that is more (kept across layouts: a figure's own is read back where it has not set
+// another since). A word cannot wrap, and one longer than its plot reached past the panel, over the
+// numbers of the panel above it (rope-decay's "RoFormer" over the scores' -0.25 at 6 x 4 cm), where
+// FigureRoom, having nothing left to give up, kept it whole.
+void holdLabelWords(QCustomPlot *plot);
+
+// Keeps what stands in a plot's corners (a key moved into a free corner, an inset's key) off the
+// lines of its axes: each side of the plot's inset layout as far in as the axis on that side draws
+// its line, and a unit. A key's ground covers its outer rect (QCPLegend::draw), which
+// QCPLayoutInset set flush with the plot's edges, over the axes' lines: what-dropout-does' key in
+// its scatter plot paled the x axis under it, leaving a dark stretch beside it, and left-padding's
+// key of the difference covered its panel's lower left corner.
+void keepInsetsOffAxes(QCustomPlot *plot);
+
+} // namespace posenc::AxisRoom
