@@ -325,6 +325,9 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     data->setSize(grid.cols, grid.rows);
     data->setRange(cellRange(b.col0, b.colEnd(), grid.cols), cellRange(b.row0, b.rowEnd(), grid.rows));
     const bool notNumbers = ColorMapCells::fill(*data, grid.values);
+    // The cells asked for have come, as they were or not: drawn where their ranges put them, never
+    // the last image stretched (CoverageColorMap::setDataPending).
+    static_cast<CoverageColorMap *>(m_map)->setDataPending(false);
     m_marks->setGrid(data->keyRange(), data->valueRange(), grid.cols, grid.rows);
     m_marks->setSpread(grid.spread);
     m_marks->setMarks(grid.marks);
