@@ -139,6 +139,14 @@ QImage CoverageColorMap::coverage(const QImage &source, const QRectF &target, co
         return {};
     if (origin)
         *origin = touched.topLeft();
+    // Source pixels that fall on device pixels one for one (a grid computed for the panel's own
+    // pixels, VisibleCells): each device pixel is its one source pixel, weight 1, which the sums
+    // below give back unchanged (a premultiplied byte times 1, rounded), so it is copied.
+    if (target.width() == w && target.height() == h && target.left() == std::round(target.left())
+        && target.top() == std::round(target.top())) {
+        const QPoint corner(static_cast<int>(target.left()), static_cast<int>(target.top()));
+        return premultiplied.copy(touched.translated(-corner));
+    }
     const CoverageWeights across = axisWeights(target.left(), target.right(), w, touched.left(), touched.right() + 1);
     const CoverageWeights down = axisWeights(target.top(), target.bottom(), h, touched.top(), touched.bottom() + 1);
     // Separably: each source row's pixels summed into the device's columns, then the rows. A

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -28,7 +29,10 @@ struct ColorMapCells : QCPColorMapData
     ColorMapCells() = delete;
 
     // Cell i of `data` (value row i / keySize, key column i % keySize) takes values[i], a value
-    // that is no number NaN (drawn in a colour of its own); true when one was no number.
+    // that is no number NaN (drawn in a colour of its own); true when one was no number. Cells that
+    // all hold their values already leave the image unmarked: a change that leaves the grid as it
+    // was (a dropout mask at another d_model) neither colours the image again nor computes its
+    // coverage (CoverageColorMap keeps the last while the image is the same).
     static bool fill(QCPColorMapData &data, const std::vector<float> &values)
     {
         double *cells = data.*(&ColorMapCells::mData);
@@ -36,7 +40,7 @@ struct ColorMapCells : QCPColorMapData
         if (!cells || count == 0 || values.size() < count)
             return false;
         QCPRange &bounds = data.*(&ColorMapCells::mDataBounds);
-        bool notNumbers = false;
+        bool notNumbers = false, changed = false;
         for (std::size_t i = 0; i < count; ++i) {
             const float v = values[i];
             double z = v;
@@ -44,13 +48,16 @@ struct ColorMapCells : QCPColorMapData
                 notNumbers = true;
                 z = std::numeric_limits<double>::quiet_NaN();
             }
+            // Bit for bit, so that a NaN held is the NaN written.
+            changed = changed || std::memcmp(&cells[i], &z, sizeof z) != 0;
             cells[i] = z;
             if (z < bounds.lower)
                 bounds.lower = z;
             if (z > bounds.upper)
                 bounds.upper = z;
         }
-        data.*(&ColorMapCells::mDataModified) = true;
+        if (changed)
+            data.*(&ColorMapCells::mDataModified) = true;
         return notNumbers;
     }
 };
@@ -319,6 +326,9 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     data->setSize(grid.cols, grid.rows);
     data->setRange(cellRange(b.col0, b.colEnd(), grid.cols), cellRange(b.row0, b.rowEnd(), grid.rows));
     const bool notNumbers = ColorMapCells::fill(*data, grid.values);
+    // The cells asked for have come, as they were or not: drawn where their ranges put them, never
+    // the last image stretched (CoverageColorMap::setDataPending).
+    static_cast<CoverageColorMap *>(m_map)->setDataPending(false);
     m_marks->setGrid(data->keyRange(), data->valueRange(), grid.cols, grid.rows);
     m_marks->setSpread(grid.spread);
     m_marks->setMarks(grid.marks);

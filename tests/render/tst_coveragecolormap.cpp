@@ -106,6 +106,7 @@ private slots:
     void pixelsAreCoverageMeans_data();
     void pixelsAreCoverageMeans();
     void noBeatTheTableLacks();
+    void pixelsOnPixelsAreTheSource();
 };
 
 void TestCoverageColorMap::pixelsAreCoverageMeans_data()
@@ -119,6 +120,7 @@ void TestCoverageColorMap::pixelsAreCoverageMeans_data()
     QTest::newRow("more rows than pixels") << 293 << 400 << 1.0 << 997;
     QTest::newRow("scaled to 300 dpi") << 512 << 221 << 3.125 << 3;
     QTest::newRow("one column") << 1 << 57 << 1.0 << 1;
+    QTest::newRow("a column a pixel") << 400 << 400 << 1.0 << 40;
 }
 
 void TestCoverageColorMap::pixelsAreCoverageMeans()
@@ -162,6 +164,28 @@ void TestCoverageColorMap::noBeatTheTableLacks()
     // period's; nearest neighbour at a third.
     QVERIFY2(beat < 0.1 * table,
              qPrintable(QStringLiteral("a period the table lacks at %1 of its own").arg(beat / table)));
+}
+
+// Source pixels spread one for one over whole device pixels are those device pixels, as the
+// definition gives (each covers its one pixel wholly), clipped: and one spread a fraction off them
+// is not.
+void TestCoverageColorMap::pixelsOnPixelsAreTheSource()
+{
+    QImage source(9, 5, QImage::Format_ARGB32);
+    for (int y = 0; y < source.height(); ++y)
+        for (int x = 0; x < source.width(); ++x)
+            source.setPixel(x, y, qRgba((x * 53 + y * 17) % 256, (x * 11) % 256, (y * 91) % 256, 128 + x * 10));
+    const QImage premultiplied = source.convertToFormat(QImage::Format_ARGB32_Premultiplied);
+    QPoint origin;
+    const QImage whole = CoverageColorMap::coverage(source, QRectF(3, 4, 9, 5), QRect(0, 0, 100, 100), &origin);
+    QCOMPARE(origin, QPoint(3, 4));
+    QCOMPARE(whole, premultiplied);
+    const QImage clipped = CoverageColorMap::coverage(source, QRectF(3, 4, 9, 5), QRect(5, 5, 3, 2), &origin);
+    QCOMPARE(origin, QPoint(5, 5));
+    QCOMPARE(clipped, premultiplied.copy(2, 1, 3, 2));
+    const QImage shifted = CoverageColorMap::coverage(source, QRectF(3.5, 4, 9, 5), QRect(0, 0, 100, 100), &origin);
+    QCOMPARE(shifted.width(), 10);
+    QVERIFY(shifted.copy(1, 0, 9, 5) != premultiplied);
 }
 
 QTEST_MAIN(TestCoverageColorMap)

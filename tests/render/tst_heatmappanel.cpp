@@ -1,4 +1,5 @@
 #include "render/Colormaps.h"
+#include "render/CoverageColorMap.h"
 #include "render/FigureExporter.h"
 #include "render/HeatmapPanel.h"
 #include "render/SwatchLegend.h"
@@ -87,6 +88,7 @@ private slots:
     void eachFamilysOwnTableOnItsMap_data();
     void eachFamilysOwnTableOnItsMap();
     void theMapHoldsTheGridsCellsAsSetCellWritesThem();
+    void aGridAsItWasKeepsItsImage();
 };
 
 void TestHeatmapPanel::firstRowOfThePeAlternatesZeroAndOne()
@@ -464,6 +466,41 @@ void TestHeatmapPanel::theMapHoldsTheGridsCellsAsSetCellWritesThem()
     map->setVisible(false);
     fresh->setVisible(true);
     QCOMPARE(plot.toPixmap(400, 300).toImage(), drawn);
+}
+
+// A change that leaves a grid's cells as they were (a dropout mask at another d_model) neither
+// colours the map's image again nor computes its coverage: the last one is drawn, the same pixels.
+// A cell changed is drawn anew.
+void TestHeatmapPanel::aGridAsItWasKeepsItsImage()
+{
+    QCustomPlot plot;
+    plot.plotLayout()->clear();
+    HeatmapPanel panel(&plot, plot.plotLayout(), 0, 0);
+    HeatmapGrid grid;
+    grid.rows = 6;
+    grid.cols = 7;
+    grid.block = Block {0, 6, 0, 7};
+    for (int i = 0; i < grid.rows * grid.cols; ++i)
+        grid.values.push_back(static_cast<float>((i * 37) % 11) / 10.0f);
+    grid.values[9] = std::numeric_limits<float>::quiet_NaN(); // a NaN held is the NaN written
+    panel.setGrid(grid, HeatmapStyle());
+    plot.resize(400, 300);
+    // The image an export draws (its own coverage, counted), then the plot's buffer's.
+    const QImage first = plot.toPixmap(400, 300).toImage();
+    plot.replot();
+    quint64 before = CoverageColorMap::computedImages();
+    panel.setGrid(grid, HeatmapStyle());
+    plot.replot();
+    QCOMPARE(CoverageColorMap::computedImages(), before);
+    QCOMPARE(plot.toPixmap(400, 300).toImage(), first);
+
+    plot.replot();
+    before = CoverageColorMap::computedImages();
+    grid.values[3] = 1.0f - grid.values[3];
+    panel.setGrid(grid, HeatmapStyle());
+    plot.replot();
+    QCOMPARE(CoverageColorMap::computedImages(), before + 1);
+    QVERIFY(plot.toPixmap(400, 300).toImage() != first);
 }
 
 #include "tst_heatmappanel.moc"
