@@ -3,12 +3,12 @@
 #include "Lesson.h"
 #include "StandardInput.h"
 
-#include "core/OneLine.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/Params.h"
 #include "io/ByteSource.h"
 #include "io/JsonTopLevel.h"
+#include "io/ReadError.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -66,7 +66,7 @@ QString typeName(const QJsonValue &v)
 
 QString SessionError::toString() const
 {
-    return oneLine(QString(path + u": "_s + reason));
+    return ReadError {path, reason}.toString();
 }
 
 QStringList Session::parameterKeys()
@@ -179,6 +179,8 @@ std::variant<Session, SessionError> readSession(const QString &path)
     const auto where = StandardInput::file(path);
     if (!where)
         return SessionError {path, where.error().reason};
+    if (const QString problem = fileNameProblem(path); !problem.isEmpty())
+        return SessionError {path, problem};
     const QFileInfo info(where.value());
     if (!info.exists())
         return SessionError {path, absentFileReason(path)};
