@@ -13,7 +13,8 @@ constexpr qsizetype kMaxQuoted = 60;
 
 QString ParamError::sentence() const
 {
-    QString text = problem.isEmpty() ? u"must be "_s + allowed : problem;
+    // The problem may quote what was given (a prompt's segment): one line whatever it holds.
+    QString text = problem.isEmpty() ? u"must be "_s + allowed : oneLine(problem);
     if (!problem.isEmpty() && !allowed.isEmpty())
         text += u"; it must be "_s + allowed;
     if (given)

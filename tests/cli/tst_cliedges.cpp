@@ -246,6 +246,17 @@ private slots:
         QTest::newRow("bench, an argument") << QStringList {u"bench"_s, u"a\nb"_s} << 2 << u"argument 'a\\nb'"_s;
         QTest::newRow("check --config, an argument")
             << QStringList {u"check"_s, u"--config"_s, u"llama-3-1-8b"_s, u"a\nb"_s} << 2 << u"argument 'a\\nb'"_s;
+        // Before: the batch's side and lengths quoted raw (a line end split the message, an escape
+        // reached the terminal), a prompt's segment quoted whole (a megabyte echoed).
+        QTest::newRow("--batch's side") << QStringList {u"table"_s, u"position-ids"_s, u"-o"_s, u"DIR/t.npy"_s,
+                                                        u"--batch"_s, u"u\np:3"_s}
+                                        << 2 << u"unknown side 'u\\np'"_s;
+        QTest::newRow("--packed's length") << QStringList {u"table"_s, u"position-ids"_s, u"-o"_s, u"DIR/t.npy"_s,
+                                                           u"--packed"_s, u"3,\x1b,4"_s}
+                                           << 2 << u"'\\x1b' is not a document's length"_s;
+        QTest::newRow("a long prompt") << QStringList {u"table"_s, u"mrope-positions"_s, u"-o"_s, u"DIR/t.npy"_s,
+                                                       u"--prompt"_s, QString(100000, u'a')}
+                                       << 2 << u"(100000 characters): unknown kind"_s;
         QTest::newRow("check --config --layer-type")
             << QStringList {u"check"_s, u"--config"_s, u"llama-3-1-8b"_s, u"--layer-type"_s, u"a\nb"_s} << 2
             << u"got 'a\\nb'"_s;
@@ -262,6 +273,7 @@ private slots:
         QCOMPARE(run.exitCode, exitCode);
         QCOMPARE(run.err.count(u'\n'), 1);
         QVERIFY2(run.err.contains(shown), qPrintable(run.err));
+        QVERIFY2(run.err.size() < 2000, qPrintable(run.err.left(2000)));
     }
 
     // An empty value of a flag that takes a batch or a file names the flag. Before: --batch "" and
