@@ -175,10 +175,11 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
             files << argument;
     }
     if (!configFile.isEmpty() && parser.isSet(QString::fromUtf16(ConfigOptions::kKey)))
-        return usageError(u"%1, --config: give the model config once"_s.arg(configFile));
+        return usageError(u"%1, --config: give the model config once"_s.arg(oneLine(configFile)));
     for (const QString &other : {u"session"_s, u"preset"_s, QString::fromUtf16(LessonOptions::kKey)}) {
         if (!configFile.isEmpty() && parser.isSet(other))
-            return usageError(u"%1, --%2: give one of them; parameter flags override either"_s.arg(configFile, other));
+            return usageError(
+                u"%1, --%2: give one of them; parameter flags override either"_s.arg(oneLine(configFile), other));
     }
     if (parser.isSet(u"screenshot"_s) && parser.value(u"screenshot"_s).isEmpty())
         return usageError(u"--screenshot: a file name for the window's PNG is required"_s);

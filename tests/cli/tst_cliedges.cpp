@@ -257,6 +257,10 @@ private slots:
         QTest::newRow("a long prompt") << QStringList {u"table"_s, u"mrope-positions"_s, u"-o"_s, u"DIR/t.npy"_s,
                                                        u"--prompt"_s, QString(100000, u'a')}
                                        << 2 << u"(100000 characters): unknown kind"_s;
+        QTest::newRow("a model config given twice")
+            << QStringList {u"DIR/c\nx.json"_s, u"--config"_s, u"llama-3-1-8b"_s} << 2 << u"c\\nx.json, --config"_s;
+        QTest::newRow("a model config and a preset")
+            << QStringList {u"DIR/c\nx.json"_s, u"--preset"_s, u"llama-2-7b"_s} << 2 << u"c\\nx.json, --preset"_s;
         QTest::newRow("check --config --layer-type")
             << QStringList {u"check"_s, u"--config"_s, u"llama-3-1-8b"_s, u"--layer-type"_s, u"a\nb"_s} << 2
             << u"got 'a\\nb'"_s;
@@ -268,6 +272,10 @@ private slots:
         QFETCH(QString, shown);
         QTemporaryDir dir;
         QVERIFY(QDir().mkpath(dir.filePath(u"d\nir.npy"_s)));
+        QFile config(dir.filePath(u"c\nx.json"_s));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(R"({"model_type": "llama", "hidden_size": 512, "num_attention_heads": 8})");
+        config.close();
         arguments.replaceInStrings(u"DIR"_s, dir.path());
         const auto run = CliRun::posenc(arguments);
         QCOMPARE(run.exitCode, exitCode);
