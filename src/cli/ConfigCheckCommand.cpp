@@ -66,8 +66,8 @@ std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStrea
     if (const auto threads = CheckCommonOptions::threads(parser); std::holds_alternative<QString>(threads))
         return usageError(std::get<QString>(threads));
     if (!parser.positionalArguments().isEmpty())
-        return usageError(
-            u"unexpected argument %1 beside --config"_s.arg(ParamError::quoted(parser.positionalArguments().constFirst())));
+        return usageError(u"unexpected argument %1 beside --config"_s.arg(
+            ParamError::quoted(parser.positionalArguments().constFirst())));
     Options o;
     o.config = parser.value(u"config"_s);
     if (o.config.isEmpty())

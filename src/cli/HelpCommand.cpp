@@ -161,9 +161,9 @@ int runHelpCommand(const QStringList &arguments, QTextStream &out, QTextStream &
     if (parser.isSet(u"generate"_s)) {
         const QString kind = parser.value(u"generate"_s);
         if (!positional.isEmpty() || parser.isSet(u"all"_s))
-            return usageError(positional.isEmpty()
-                                  ? u"--generate takes no --all: what it writes is whole"_s
-                                  : u"--generate takes no TOPIC; got %1"_s.arg(ParamError::quoted(positional.join(u' '))));
+            return usageError(positional.isEmpty() ? u"--generate takes no --all: what it writes is whole"_s
+                                                   : u"--generate takes no TOPIC; got %1"_s.arg(
+                                                       ParamError::quoted(positional.join(u' '))));
         if (kind == u"man"_s)
             out << ManPage::text();
         else if (kind == u"bash"_s)

@@ -152,7 +152,8 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     const QStringList positional = parser.positionalArguments();
     for (const QString &alone : {u"help"_s, u"version"_s}) {
         if (parser.isSet(alone) && !positional.isEmpty())
-            return usageError(u"--%1 takes no arguments; got %2"_s.arg(alone, ParamError::quoted(positional.join(u' '))));
+            return usageError(
+                u"--%1 takes no arguments; got %2"_s.arg(alone, ParamError::quoted(positional.join(u' '))));
     }
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(shortHelp(), HelpText::width());
@@ -166,8 +167,8 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     QString configFile; // posenc FILE.json: a model config opens as --config FILE does
     for (const QString &argument : positional) {
         if (!isPath(argument))
-            return usageError(
-                u"unknown command %1; the commands are %2"_s.arg(ParamError::quoted(argument), Commands::names().join(u", "_s)));
+            return usageError(u"unknown command %1; the commands are %2"_s.arg(ParamError::quoted(argument),
+                                                                               Commands::names().join(u", "_s)));
         if (configFile.isEmpty() && argument.endsWith(u".json"_s, Qt::CaseInsensitive)
             && ConfigOptions::isModelConfig(argument))
             configFile = argument;

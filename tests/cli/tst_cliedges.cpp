@@ -248,14 +248,14 @@ private slots:
             << QStringList {u"check"_s, u"--config"_s, u"llama-3-1-8b"_s, u"a\nb"_s} << 2 << u"argument 'a\\nb'"_s;
         // Before: the batch's side and lengths quoted raw (a line end split the message, an escape
         // reached the terminal), a prompt's segment quoted whole (a megabyte echoed).
-        QTest::newRow("--batch's side") << QStringList {u"table"_s, u"position-ids"_s, u"-o"_s, u"DIR/t.npy"_s,
-                                                        u"--batch"_s, u"u\np:3"_s}
+        QTest::newRow("--batch's side") << QStringList {u"table"_s,     u"position-ids"_s, u"-o"_s,
+                                                        u"DIR/t.npy"_s, u"--batch"_s,      u"u\np:3"_s}
                                         << 2 << u"unknown side 'u\\np'"_s;
-        QTest::newRow("--packed's length") << QStringList {u"table"_s, u"position-ids"_s, u"-o"_s, u"DIR/t.npy"_s,
-                                                           u"--packed"_s, u"3,\x1b,4"_s}
-                                           << 2 << u"'\\x1b' is not a document's length"_s;
-        QTest::newRow("a long prompt") << QStringList {u"table"_s, u"mrope-positions"_s, u"-o"_s, u"DIR/t.npy"_s,
-                                                       u"--prompt"_s, QString(100000, u'a')}
+        QTest::newRow("--packed's length")
+            << QStringList {u"table"_s, u"position-ids"_s, u"-o"_s, u"DIR/t.npy"_s, u"--packed"_s, u"3,\x1b,4"_s} << 2
+            << u"'\\x1b' is not a document's length"_s;
+        QTest::newRow("a long prompt") << QStringList {u"table"_s,     u"mrope-positions"_s, u"-o"_s,
+                                                       u"DIR/t.npy"_s, u"--prompt"_s,        QString(100000, u'a')}
                                        << 2 << u"(100000 characters): unknown kind"_s;
         QTest::newRow("a model config given twice")
             << QStringList {u"DIR/c\nx.json"_s, u"--config"_s, u"llama-3-1-8b"_s} << 2 << u"c\\nx.json, --config"_s;
@@ -298,12 +298,14 @@ private slots:
                                  << u"posenc table: --batch: must be left: or right:"_s;
         QTest::newRow("--batch, blank") << table + QStringList {u"--batch"_s, u" "_s} << 2
                                         << u"posenc table: --batch: must be"_s;
-        QTest::newRow("--packed") << table + QStringList {u"--packed"_s, u""_s} << 2 << u"posenc table: --packed: must be"_s;
+        QTest::newRow("--packed") << table + QStringList {u"--packed"_s, u""_s} << 2
+                                  << u"posenc table: --packed: must be"_s;
         QTest::newRow("--attention-mask") << table + QStringList {u"--attention-mask"_s, u""_s} << 2
                                           << u"posenc table: --attention-mask: must be a file's name; got ''"_s;
         QTest::newRow("--document-ids") << table + QStringList {u"--document-ids"_s, u""_s} << 2
                                         << u"posenc table: --document-ids: must be a file's name; got ''"_s;
-        QTest::newRow("--embeddings") << QStringList {u"table"_s, u"input"_s, u"-o"_s, u"DIR/t.npy"_s, u"--embeddings"_s, u""_s}
+        QTest::newRow("--embeddings") << QStringList {u"table"_s,     u"input"_s,        u"-o"_s,
+                                                      u"DIR/t.npy"_s, u"--embeddings"_s, u""_s}
                                       << 2 << u"posenc table: --embeddings: must be a file's name; got ''"_s;
         QTest::newRow("--session") << table + QStringList {u"--session"_s, u""_s} << 3
                                    << u"posenc table: '': an empty name"_s;

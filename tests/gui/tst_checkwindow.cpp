@@ -394,8 +394,10 @@ void TestCheckWindow::aConfigsMarkupIsShownAsText_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<QByteArray>("bytes");
     QTest::newRow("a refused value")
-        << u"config.json"_s << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "<b>yarn</b>", "factor": 2}})");
-    QTest::newRow("a model_type") << u"config.json"_s << QByteArray(R"({"model_type": "<i>llama</i>", "rope_theta": 10000})");
+        << u"config.json"_s
+        << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "<b>yarn</b>", "factor": 2}})");
+    QTest::newRow("a model_type") << u"config.json"_s
+                                  << QByteArray(R"({"model_type": "<i>llama</i>", "rope_theta": 10000})");
     QTest::newRow("a file's name") << u"<b>c.json"_s << QByteArray("not JSON");
 }
 
@@ -409,7 +411,8 @@ void TestCheckWindow::aConfigsMarkupIsShownAsText()
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(bytes);
     }
-    ModelConfigDialog dialog(path, [] { return Params {}; }, [](const Params &) {});
+    ModelConfigDialog dialog(
+        path, [] { return Params {}; }, [](const Params &) {});
     dialog.show();
     QTRY_VERIFY_WITH_TIMEOUT(!dialog.isChecking(), 60000);
     int marked = 0;

@@ -196,8 +196,9 @@ void TestSessionFile::refusedContent_data()
     row("a lesson whose main view is not there",
         lesson + R"({"name": "a", "title": "T", "question": "Q", "explanation": "E", "main": 99}})",
         u"\"main\" must be the index of a view of \"view\": \"views\" that names a figure (0 to 0); got 99"_s);
-    row("a lesson of a long name", lesson + R"({"name": ")" + QByteArray(1000000, 'A')
-                                        + R"(", "title": "T", "question": "Q", "explanation": "E", "main": 0}})",
+    row("a lesson of a long name",
+        lesson + R"({"name": ")" + QByteArray(1000000, 'A')
+            + R"(", "title": "T", "question": "Q", "explanation": "E", "main": 0}})",
         u"…\" (1000000 characters)"_s);
     row("a lesson that loads a file",
         lesson + R"({"name": "a", "title": "T", "question": "Q", "explanation": "<img src=/dev/zero>", "main": 0}})",

@@ -55,12 +55,12 @@ QString words(const Comparison &c)
     const QString largest = c.maxAt == c.worst
         ? u"; it is also the largest absolute error (max |error|)"_s
         : u"; the largest absolute error (max |error|) is inv_freq[%1]'s, %2"_s.arg(c.maxAt).arg(
-              NumberText::compact(c.maxAbs, 3));
+            NumberText::compact(c.maxAbs, 3));
     return u"%1 of the pairs deviate; the worst relative to its tolerance is inv_freq[%2] = %3 where %4 "
            "(|error| %5, %6 times its tolerance)%7"_s.arg(c.beyond)
-        .arg(c.worst)
-        .arg(NumberText::compact(c.worstFound, 7), NumberText::compact(c.worstExpected, 7),
-             NumberText::compact(c.worstError, 3), NumberText::compact(c.worstRatio, 3), largest);
+               .arg(c.worst)
+               .arg(NumberText::compact(c.worstFound, 7), NumberText::compact(c.worstExpected, 7),
+                    NumberText::compact(c.worstError, 3), NumberText::compact(c.worstRatio, 3), largest);
 }
 
 } // namespace posenc::RopeInvFreqPairs

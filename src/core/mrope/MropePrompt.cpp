@@ -196,7 +196,8 @@ std::variant<std::vector<MropeSegment>, QString> parseText(const QString &text, 
             continue;
         }
         if (kind != u"image"_s && kind != u"video"_s)
-            return u"%1: unknown kind %2 (text, image or video)"_s.arg(ParamError::quoted(part), ParamError::quoted(kind));
+            return u"%1: unknown kind %2 (text, image or video)"_s.arg(ParamError::quoted(part),
+                                                                       ParamError::quoted(kind));
         segment.kind = kind == u"image"_s ? MropeSegment::Kind::Image : MropeSegment::Kind::Video;
         auto parsed = grid(segment, part, arg, std::clamp<std::int64_t>(mergeSize, 1, MropeParams::kMaxMergeSize));
         if (const auto *problem = std::get_if<QString>(&parsed))
