@@ -10,6 +10,7 @@
 #include "core/NumberText.h"
 
 #include <cmath>
+#include <tuple>
 
 using namespace Qt::StringLiterals;
 
@@ -40,7 +41,8 @@ std::optional<TableMatch> readWithoutDeclaration(const TableRows &table, const S
 
 // The table and the reference table both the reading, each at its own precision (float32 angles
 // against exact ones): their cells differ by what a faithful computation at the table's precision
-// gives, no mistake. Correct against the reading, which the file is too; the file's difference said.
+// gives, no mistake. Correct against the reading, which the file is too; the file's difference said,
+// in the max |error| line and a note.
 void correctAtItsPrecision(TableMatch &match, const TableMatch &read, const QString &reads)
 {
     const QString file = match.referenceText;
@@ -51,7 +53,12 @@ void correctAtItsPrecision(TableMatch &match, const TableMatch &read, const QStr
               .arg(match.worstColumn.value_or(-1))
         : QString();
     const QStringList notes = match.notes;
+    // The max |error| line gives the difference from the file, as the note does, not the reading's
+    // (0 where the table is the reading's own rounding).
+    const auto fileError = std::tuple {match.maxAbsError, match.worstRow, match.worstColumn};
     match = read;
+    if (std::get<0>(fileError))
+        std::tie(match.maxAbsError, match.worstRow, match.worstColumn) = fileError;
     match.referenceText = u"%1, read as %2"_s.arg(file, read.referenceText);
     match.correctAgainst = u"%1, which %2 is too"_s.arg(read.referenceText, file);
     match.diagnosis = u"%1; the table is that reading at its own precision: %2"_s.arg(reads, read.diagnosis);

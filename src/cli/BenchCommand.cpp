@@ -323,8 +323,8 @@ int runBenchCommand(const QStringList &arguments, QTextStream &out, QTextStream 
         return ExitDone;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        err << "posenc bench: unexpected argument '" << parser.positionalArguments().constFirst()
-            << "' (see posenc bench --help)\n";
+        err << "posenc bench: unexpected argument " << ParamError::quoted(parser.positionalArguments().constFirst())
+            << " (see posenc bench --help)\n";
         return ExitUsage;
     }
     BenchOptions options;

@@ -15,6 +15,7 @@
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/OneLine.h"
+#include "core/ParamError.h"
 #include "core/ParamText.h"
 #include "io/ModelConfigFile.h"
 #include "render/data/models/ConfigSource.h"
@@ -65,7 +66,8 @@ std::variant<Options, int> parseOptions(const QStringList &arguments, QTextStrea
     if (const auto threads = CheckCommonOptions::threads(parser); std::holds_alternative<QString>(threads))
         return usageError(std::get<QString>(threads));
     if (!parser.positionalArguments().isEmpty())
-        return usageError(u"unexpected argument '%1' beside --config"_s.arg(parser.positionalArguments().constFirst()));
+        return usageError(u"unexpected argument %1 beside --config"_s.arg(
+            ParamError::quoted(parser.positionalArguments().constFirst())));
     Options o;
     o.config = parser.value(u"config"_s);
     if (o.config.isEmpty())
@@ -92,7 +94,7 @@ bool shown(const ConfigFinding &finding, const QString &layerType)
 void printText(const ConfigCheck &check, const Options &o, QTextStream &out)
 {
     const int width = HelpText::width();
-    out << "config: " << o.config << '\n' << "model_type: " << check.modelType;
+    out << "config: " << oneLine(o.config) << '\n' << "model_type: " << check.modelType;
     if (!check.modelClass.isEmpty())
         out << " (" << check.modelClass << ", read "
             << (check.basis == u"guess"_s ? u"as a guess"_s : u"by "_s + check.basis) << ')';
@@ -184,13 +186,13 @@ std::variant<ConfigCheck, int> report(const Options &o, QTextStream &out, QTextS
     }
     ConfigCheck check = ModelConfig::check(read.value());
     if (check.modelType.isEmpty()) {
-        err << kCommand << ": " << o.config << ": not a model config: " << check.problems.value(0).got
+        err << kCommand << ": " << oneLine(o.config) << ": not a model config: " << check.problems.value(0).got
             << "; model_type must be " << check.problems.value(0).allowed << '\n';
         return int(ExitIo);
     }
     if (!check.problems.isEmpty()) {
         for (const ConfigProblem &p : check.problems)
-            err << kCommand << ": " << o.config << ": " << p.toString() << '\n';
+            err << kCommand << ": " << oneLine(o.config) << ": " << p.toString() << '\n';
         return int(ExitUsage);
     }
     if (!o.layerType.isEmpty() && !check.layer(o.layerType)) {
@@ -198,7 +200,7 @@ std::variant<ConfigCheck, int> report(const Options &o, QTextStream &out, QTextS
         for (const ConfigLayer &l : check.layers)
             types.append(l.layerType);
         err << kCommand << ": --layer-type: must be one of the config's layer types (" << types.join(u", "_s)
-            << "); got '" << o.layerType << "'\n";
+            << "); got " << ParamError::quoted(o.layerType) << '\n';
         return int(ExitUsage);
     }
     if (o.json)

@@ -10,6 +10,7 @@
 #include "core/Description.h"
 #include "core/FamilySpec.h"
 #include "core/OneLine.h"
+#include "core/ParamError.h"
 #include "core/ParamText.h"
 #include "io/Preset.h"
 
@@ -127,8 +128,8 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
         return ExitDone;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        err << "posenc describe: unexpected argument '" << parser.positionalArguments().constFirst()
-            << "' (see posenc describe --help)\n";
+        err << "posenc describe: unexpected argument " << ParamError::quoted(parser.positionalArguments().constFirst())
+            << " (see posenc describe --help)\n";
         return ExitUsage;
     }
     // Only some families have numbers to describe: describe chooses among them.

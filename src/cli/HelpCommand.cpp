@@ -11,6 +11,7 @@
 
 #include "core/FamilyInference.h"
 #include "core/OneLine.h"
+#include "core/ParamError.h"
 #include "core/ParamTable.h"
 #include "render/FigureSize.h"
 
@@ -160,9 +161,9 @@ int runHelpCommand(const QStringList &arguments, QTextStream &out, QTextStream &
     if (parser.isSet(u"generate"_s)) {
         const QString kind = parser.value(u"generate"_s);
         if (!positional.isEmpty() || parser.isSet(u"all"_s))
-            return usageError(positional.isEmpty()
-                                  ? u"--generate takes no --all: what it writes is whole"_s
-                                  : u"--generate takes no TOPIC; got '%1'"_s.arg(positional.join(u' ')));
+            return usageError(positional.isEmpty() ? u"--generate takes no --all: what it writes is whole"_s
+                                                   : u"--generate takes no TOPIC; got %1"_s.arg(
+                                                       ParamError::quoted(positional.join(u' '))));
         if (kind == u"man"_s)
             out << ManPage::text();
         else if (kind == u"bash"_s)
@@ -179,7 +180,7 @@ int runHelpCommand(const QStringList &arguments, QTextStream &out, QTextStream &
         return ExitDone;
     }
     if (positional.size() > 1)
-        return usageError(u"give one TOPIC; got '%1'"_s.arg(positional.join(u' ')));
+        return usageError(u"give one TOPIC; got %1"_s.arg(ParamError::quoted(positional.join(u' '))));
     const HelpPage::View view = parser.isSet(u"all"_s) ? HelpPage::View::Whole : HelpPage::View::Terminal;
     if (positional.isEmpty()) {
         out << HelpText::render(shortHelp(), HelpText::width(), view);

@@ -260,6 +260,20 @@ Result read(const QCommandLineParser &parser, const Given &base, const QString &
         given.insert(key, isSwitch ? u"true"_s : parser.values(key).constLast());
         fromFlags.append(key);
     }
+    // A file's flag given an empty text (a script's empty variable) names the flag, not a file
+    // whose name is empty.
+    QList<ParamError> emptyFiles;
+    for (const QString &key : fromFlags) {
+        const ParamSpec *row = ParamTable::find(key);
+        if (row->kind == ParamKind::Matrix && row->valueName.startsWith(u"FILE"_s)
+            && given.value(key).trimmed().isEmpty())
+            emptyFiles.append(ParamError {key, u"a file's name"_s, QString(), ParamError::quoted(given.value(key))});
+    }
+    if (!emptyFiles.isEmpty()) {
+        Result refused;
+        refused.errors = emptyFiles;
+        return refused;
+    }
     Result result = read(given, clues, fit);
     result.origin = origin;
     for (const QString &key : base.keys()) {

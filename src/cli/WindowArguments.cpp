@@ -152,7 +152,8 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     const QStringList positional = parser.positionalArguments();
     for (const QString &alone : {u"help"_s, u"version"_s}) {
         if (parser.isSet(alone) && !positional.isEmpty())
-            return usageError(u"--%1 takes no arguments; got '%2'"_s.arg(alone, positional.join(u' ')));
+            return usageError(
+                u"--%1 takes no arguments; got %2"_s.arg(alone, ParamError::quoted(positional.join(u' '))));
     }
     if (parser.isSet(u"help"_s)) {
         out << HelpText::render(shortHelp(), HelpText::width());
@@ -166,8 +167,8 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
     QString configFile; // posenc FILE.json: a model config opens as --config FILE does
     for (const QString &argument : positional) {
         if (!isPath(argument))
-            return usageError(
-                u"unknown command %1; the commands are %2"_s.arg(argument, Commands::names().join(u", "_s)));
+            return usageError(u"unknown command %1; the commands are %2"_s.arg(ParamError::quoted(argument),
+                                                                               Commands::names().join(u", "_s)));
         if (configFile.isEmpty() && argument.endsWith(u".json"_s, Qt::CaseInsensitive)
             && ConfigOptions::isModelConfig(argument))
             configFile = argument;
@@ -175,10 +176,11 @@ std::variant<WindowArguments, int> parseWindowArguments(const QStringList &argum
             files << argument;
     }
     if (!configFile.isEmpty() && parser.isSet(QString::fromUtf16(ConfigOptions::kKey)))
-        return usageError(u"%1, --config: give the model config once"_s.arg(configFile));
+        return usageError(u"%1, --config: give the model config once"_s.arg(oneLine(configFile)));
     for (const QString &other : {u"session"_s, u"preset"_s, QString::fromUtf16(LessonOptions::kKey)}) {
         if (!configFile.isEmpty() && parser.isSet(other))
-            return usageError(u"%1, --%2: give one of them; parameter flags override either"_s.arg(configFile, other));
+            return usageError(
+                u"%1, --%2: give one of them; parameter flags override either"_s.arg(oneLine(configFile), other));
     }
     if (parser.isSet(u"screenshot"_s) && parser.value(u"screenshot"_s).isEmpty())
         return usageError(u"--screenshot: a file name for the window's PNG is required"_s);

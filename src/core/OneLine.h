@@ -37,4 +37,18 @@ inline QString oneLine(QStringView text)
     return shown;
 }
 
+// A text a user or a file gave, between `quote`s on one line and shortened past 60 characters,
+// "abc…" (1000000 characters), so that a pasted megabyte is not echoed whole.
+inline QString quotedOneLine(QStringView text, QChar quote = u'\'')
+{
+    constexpr qsizetype kMaxQuoted = 60;
+    if (text.size() <= kMaxQuoted)
+        return quote + oneLine(text) + quote;
+    QStringView kept = text.left(kMaxQuoted);
+    if (kept.back().isHighSurrogate()) // not half a character
+        kept.chop(1);
+    return quote + oneLine(kept) + QStringLiteral("…") + quote
+        + QStringLiteral(" (%1 characters)").arg(QString::number(text.size()));
+}
+
 } // namespace posenc

@@ -18,6 +18,7 @@
 #include "WindowMenus.h"
 
 #include "core/FamilySpec.h"
+#include "core/OneLine.h"
 #include "render/FigureRegistry.h"
 
 #include <QCloseEvent>
@@ -29,6 +30,7 @@
 #include <QMimeData>
 #include <QScreen>
 #include <QStatusBar>
+#include <QTextStream>
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
@@ -411,7 +413,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
             Settings::saveGeometry(*m_settings, saveGeometry());
             Settings::saveWindowState(*m_settings, saveState(kLayoutVersion));
         }
-        m_settings->sync();
+        if (const QString problem = Settings::save(*m_settings); !problem.isEmpty())
+            QTextStream(stderr) << "posenc: " << oneLine(problem) << '\n';
     }
     // Nothing waits for a computation: each view's scheduler cancels its job when destroyed,
     // the loader its read and the exports their work.

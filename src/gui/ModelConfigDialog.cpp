@@ -25,6 +25,15 @@ namespace posenc {
 
 namespace {
 
+// A label of the config's text (a value it quotes, its file's name), shown as it is: the automatic
+// format would read "<b>" in a value as markup.
+QLabel *plainLabel(const QString &text = QString(), QWidget *parent = nullptr)
+{
+    auto *label = new QLabel(text, parent);
+    label->setTextFormat(Qt::PlainText);
+    return label;
+}
+
 QString findingLine(const ConfigFinding &f)
 {
     return u"%1 %2: %3"_s.arg(CheckMarks::severityMark(f.severity), f.id, f.message);
@@ -37,8 +46,8 @@ ModelConfigDialog::ModelConfigDialog(const QString &path, CurrentParams current,
     , m_path(path)
     , m_current(std::move(current))
     , m_apply(std::move(apply))
-    , m_headline(new QLabel(this))
-    , m_summary(new QLabel(this))
+    , m_headline(plainLabel(QString(), this))
+    , m_summary(plainLabel(QString(), this))
     , m_scroll(new QScrollArea(this))
     , m_layers(nullptr)
     , m_jobs(std::make_unique<ComputeScheduler>())
@@ -217,7 +226,7 @@ QWidget *ModelConfigDialog::findingsPanel(const QList<ConfigFinding> &findings)
     auto *layout = new QVBoxLayout(panel);
     layout->setContentsMargins(0, 0, 0, 0);
     for (const ConfigFinding &f : findings) {
-        auto *label = new QLabel(findingLine(f));
+        auto *label = plainLabel(findingLine(f));
         label->setObjectName(u"finding-"_s + f.id);
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -255,7 +264,7 @@ QWidget *ModelConfigDialog::layerPanel(const ConfigLayer &layer)
             findings.append(f);
     }
     QWidget *findingsWidget = findings.isEmpty()
-        ? new QLabel(m_hasGeneralFindings ? tr("No findings of these layers alone: see the config's own above.")
+        ? plainLabel(m_hasGeneralFindings ? tr("No findings of these layers alone: see the config's own above.")
                                           : tr("No findings for these layers."))
         : findingsPanel(findings);
     layout->addWidget(findingsWidget);
@@ -290,15 +299,15 @@ QWidget *ModelConfigDialog::layerPanel(const ConfigLayer &layer)
             none.append(key);
             continue;
         }
-        auto *field = new QLabel(value);
+        auto *field = plainLabel(value);
         field->setTextInteractionFlags(Qt::TextSelectableByMouse);
         field->setWordWrap(true);
         field->setAccessibleName(key);
-        form->addRow(new QLabel(key + u':'), field);
+        form->addRow(plainLabel(key + u':'), field);
     }
     layout->addLayout(form);
     if (!none.isEmpty()) {
-        auto *label = new QLabel(tr("Not set for these layers (null): %1").arg(none.join(u", "_s)));
+        auto *label = plainLabel(tr("Not set for these layers (null): %1").arg(none.join(u", "_s)));
         label->setObjectName(u"nullKeys"_s);
         label->setWordWrap(true);
         label->setEnabled(false);

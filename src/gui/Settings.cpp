@@ -7,8 +7,12 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+
+#include <cerrno>
+#include <sys/stat.h>
 
 using namespace Qt::StringLiterals;
 
@@ -35,6 +39,14 @@ QString filePath()
 Opened open()
 {
     const QString path = filePath();
+    // A path that cannot be looked up for a reason other than its absence (a loop of symbolic
+    // links, a file where a folder is, a folder not searchable): QSettings would read nothing and
+    // then write over the link, or fail, without a word.
+    struct stat status
+    {
+    };
+    if (::stat(QFile::encodeName(path).constData(), &status) != 0 && errno != ENOENT)
+        return {nullptr, u"%1 cannot be read (%2)"_s.arg(path, absentFileReason(path))};
     const QFileInfo info(path);
     if (info.exists() && !info.isFile())
         return {nullptr,
@@ -82,7 +94,11 @@ LoadedParams loadParams(QSettings &settings)
     for (const QString &key : ParamText::valueKeys()) {
         if (!stored.contains(key))
             continue;
-        const QVariant value = settings.value(key);
+        QVariant value = settings.value(key);
+        // An unquoted comma makes QSettings read a list (axes-dim=16,56,56 written by hand),
+        // whose toString() is empty: read back as the text it was written as.
+        if (value.typeId() == QMetaType::QStringList)
+            value = value.toStringList().join(u',');
         if (!value.canConvert<QString>()) {
             loaded.problems << u"%1: not text"_s.arg(key);
             continue;
@@ -145,6 +161,20 @@ void forgetWindowLayout(QSettings &settings)
 {
     settings.remove(kGeometryKey);
     settings.remove(kStateKey);
+}
+
+QString save(QSettings &settings)
+{
+    settings.sync();
+    switch (settings.status()) {
+    case QSettings::NoError:
+        return {};
+    case QSettings::AccessError:
+        return u"the settings were not saved: %1 cannot be written"_s.arg(settings.fileName());
+    case QSettings::FormatError:
+        break;
+    }
+    return u"the settings were not saved: %1 is not a settings file"_s.arg(settings.fileName());
 }
 
 void reset(QSettings &settings)

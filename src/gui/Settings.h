@@ -69,6 +69,10 @@ ExportChoices loadExportChoices(QSettings &settings);
 void saveExportChoices(QSettings &settings, const ExportChoices &choices);
 
 // Forgets everything (posenc --reset-settings).
+// Writes what is pending to the file: empty, or the problem in words ("the settings were not
+// saved: PATH cannot be written"), which a window says as it closes.
+QString save(QSettings &settings);
+
 void reset(QSettings &settings);
 
 } // namespace Settings

@@ -7,6 +7,7 @@
 #include "check/models/LayerLessonNumbers.h"
 #include "core/FamilySpec.h"
 #include "core/LessonNumbers.h"
+#include "core/OneLine.h"
 #include "core/ParamOverlay.h"
 #include "core/ParamText.h"
 
@@ -73,12 +74,13 @@ std::optional<QString> readModel(const QJsonObject &block, Lesson &lesson)
 {
     lesson.model = block.value(u"model"_s).toString();
     if (!block.value(u"model"_s).isUndefined() && !Presets::find(lesson.model))
-        return u"\"model\" must name a preset (posenc presets lists them); got \"%1\""_s.arg(lesson.model);
+        return u"\"model\" must name a preset (posenc presets lists them); got %1"_s.arg(
+            quotedOneLine(lesson.model, u'"'));
     if (auto problem = readTexts(block, u"keep"_s, lesson.keep))
         return problem;
     for (const QString &key : std::as_const(lesson.keep)) {
         if (!Session::parameterKeys().contains(key))
-            return u"\"keep\" must list parameter keys; got \"%1\""_s.arg(key);
+            return u"\"keep\" must list parameter keys; got %1"_s.arg(quotedOneLine(key, u'"'));
     }
     const QJsonValue needs = block.value(u"needs"_s);
     if (needs.isUndefined())
@@ -281,7 +283,8 @@ std::variant<Lesson, SessionError> fromSession(const Session &session, const QSt
     lesson.name = text(u"name"_s);
     static const QRegularExpression namePattern(u"^[a-z0-9]+(-[a-z0-9]+)*$"_s);
     if (!namePattern.match(lesson.name).hasMatch())
-        return fail(u"\"lesson\": \"name\" must be lowercase words joined by '-', got \"%1\""_s.arg(lesson.name));
+        return fail(u"\"lesson\": \"name\" must be lowercase words joined by '-', got %1"_s.arg(
+            quotedOneLine(lesson.name, u'"')));
     // The texts the window lays out, each within its bound (LessonMarkup).
     const std::pair<QString, int> texts[]
         = {{u"title"_s, LessonMarkup::kMaxTitle}, {u"question"_s, LessonMarkup::kMaxQuestion}};

@@ -6,6 +6,7 @@
 #include "check/ModelConfigCheck.h"
 #include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
+#include "core/OneLine.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -44,7 +45,8 @@ std::variant<LessonCode::Alternative, QString> readAlternative(const QJsonValue 
     const QJsonObject object = value.toObject();
     for (const QString &key : object.keys()) {
         if (key != u"needs"_s && key != u"text"_s && key != u"other"_s)
-            return u"an alternative of \"code\" has only \"needs\", \"text\" and \"other\"; got \"%1\""_s.arg(key);
+            return u"an alternative of \"code\" has only \"needs\", \"text\" and \"other\"; got %1"_s.arg(
+                quotedOneLine(key, u'"'));
     }
     if (!object.value(u"text"_s).isString() || object.value(u"text"_s).toString().trimmed().isEmpty())
         return u"an alternative of \"code\" has its code as \"text\", a text that is not empty"_s;

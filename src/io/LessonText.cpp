@@ -3,6 +3,7 @@
 #include "LessonNeeds.h"
 
 #include "check/models/LayerLessonNumbers.h"
+#include "core/OneLine.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -25,7 +26,8 @@ std::variant<Alternative, QString> readAlternative(const QJsonValue &value)
     const QJsonObject object = value.toObject();
     for (const QString &key : object.keys()) {
         if (key != u"needs"_s && key != u"panels"_s && key != u"text"_s)
-            return u"an alternative has only \"needs\", \"panels\" and \"text\"; got \"%1\""_s.arg(key);
+            return u"an alternative has only \"needs\", \"panels\" and \"text\"; got %1"_s.arg(
+                quotedOneLine(key, u'"'));
     }
     const QJsonValue needs = object.value(u"needs"_s), panels = object.value(u"panels"_s);
     if (!object.value(u"text"_s).isString() || !(needs.isArray() || needs.isUndefined())

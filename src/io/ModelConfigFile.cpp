@@ -105,6 +105,13 @@ ReadResult<QJsonObject> parse(const QByteArray &bytes, const QString &path)
     // Qt's parser takes a raw NUL inside a string, where JSON allows none.
     if (const qsizetype nul = bytes.indexOf('\0'); nul >= 0)
         return refuse(u"not JSON: a NUL byte at %1 (a config is text)"_s.arg(placeOf(bytes, nul)));
+    // transformers reads a config as open(json_file, encoding="utf-8") then json.loads(text)
+    // (configuration_utils.py, PreTrainedConfig._dict_from_json_file), and json.loads refuses the
+    // byte-order mark that "utf-8" decoding keeps; Qt's parser would skip it, reading a config the
+    // model's own loader cannot.
+    if (bytes.startsWith("\xEF\xBB\xBF"))
+        return refuse(u"not JSON as transformers reads it: the file begins with a UTF-8 byte-order mark, which "
+                      "json.loads refuses (\"Unexpected UTF-8 BOM\"); save it as UTF-8 without one"_s);
     QJsonParseError error;
     QByteArray json = bytes;
     QJsonDocument document = QJsonDocument::fromJson(json, &error);

@@ -1,6 +1,7 @@
 #include "Preset.h"
 
 #include "check/models/ModelExamples.h"
+#include "core/OneLine.h"
 #include "core/ParamText.h"
 
 #include <QDir>
@@ -115,8 +116,8 @@ std::variant<Preset, PresetError> read(const QString &path)
     preset.note = root.value(u"note"_s).toString();
     preset.config = root.value(u"config"_s).toString();
     if (!preset.config.isEmpty() && !ModelExamples::find(preset.config))
-        return fail(
-            u"\"config\" must name an example config (%1); got \"%2\""_s.arg(ModelExamples::names(), preset.config));
+        return fail(u"\"config\" must name an example config (%1); got %2"_s.arg(ModelExamples::names(),
+                                                                                 quotedOneLine(preset.config, u'"')));
     if (preset.title.isEmpty() || preset.cite.isEmpty() || preset.source.isEmpty())
         return fail(u"a preset names its \"title\", \"cite\" and \"source\", as strings"_s);
     if (!root.value(u"params"_s).isObject())

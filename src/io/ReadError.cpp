@@ -9,7 +9,8 @@ namespace posenc {
 QString ReadError::toString() const
 {
     // A path or a reason holding a line end (a file named so, a value quoted) is still one line.
-    return oneLine(QString(path + u": "_s + reason));
+    // An empty name is shown as one, '', so that the line does not begin with a bare colon.
+    return oneLine(QString((path.isEmpty() ? u"''"_s : path) + u": "_s + reason));
 }
 
 } // namespace posenc

@@ -9,6 +9,7 @@
 #include "core/Params.h"
 #include "io/ByteSource.h"
 #include "io/JsonTopLevel.h"
+#include "io/ReadError.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -66,7 +67,7 @@ QString typeName(const QJsonValue &v)
 
 QString SessionError::toString() const
 {
-    return oneLine(QString(path + u": "_s + reason));
+    return ReadError {path, reason}.toString();
 }
 
 QStringList Session::parameterKeys()
@@ -131,8 +132,8 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
                         .arg(Session::kVersion));
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!QStringList {u"format"_s, u"version"_s, u"params"_s, u"view"_s, u"lesson"_s}.contains(it.key()))
-            return fail(u"unknown key \"%1\" at the top level (expected format, version, params, view, lesson)"_s.arg(
-                it.key()));
+            return fail(u"unknown key %1 at the top level (expected format, version, params, view, lesson)"_s.arg(
+                quotedOneLine(it.key(), u'"')));
     }
     const QJsonValue params = root.value(u"params"_s);
     if (!params.isObject())
@@ -149,7 +150,8 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
     const QJsonObject values = params.toObject();
     for (auto it = values.constBegin(); it != values.constEnd(); ++it) {
         if (!keys.contains(it.key()))
-            return fail(u"\"%1\" is not a parameter; the parameters are %2"_s.arg(it.key(), keys.join(u", "_s)));
+            return fail(u"%1 is not a parameter; the parameters are %2"_s.arg(quotedOneLine(it.key(), u'"'),
+                                                                              keys.join(u", "_s)));
         if (!it.value().isString())
             return fail(u"parameter \"%1\" must be a string as on the command line (\"%1\": \"...\"), got %2"_s.arg(
                 it.key(), typeName(it.value())));
@@ -179,6 +181,8 @@ std::variant<Session, SessionError> readSession(const QString &path)
     const auto where = StandardInput::file(path);
     if (!where)
         return SessionError {path, where.error().reason};
+    if (const QString problem = fileNameProblem(path); !problem.isEmpty())
+        return SessionError {path, problem};
     const QFileInfo info(where.value());
     if (!info.exists())
         return SessionError {path, absentFileReason(path)};

@@ -306,6 +306,10 @@ void TestCliConfigCheck::hostileConfigs_data()
                               << u"not JSON: object is missing after a comma at byte 40 (line 2, column 17)"_s;
     QTest::newRow("NaN") << QByteArray("{\"rope_theta\": NaN}") << 3 << u"Python's extensions"_s;
     QTest::newRow("array") << QByteArray("[1, 2]") << 3 << u"not a model config"_s;
+    // transformers' PreTrainedConfig._dict_from_json_file (configuration_utils.py) opens the file as
+    // "utf-8" and calls json.loads, which raises "Unexpected UTF-8 BOM". Before: read as if absent.
+    QTest::newRow("a byte-order mark") << QByteArray("\xEF\xBB\xBF{\"model_type\": \"llama\"}") << 3
+                                       << u"begins with a UTF-8 byte-order mark, which json.loads refuses"_s;
     // JSON allows any value at the top level; Qt's parser calls a lone one "illegal value". Before: "not JSON".
     QTest::newRow("null") << QByteArray("null\n") << 3 << u"not a model config: its top level is null, not an object"_s;
     QTest::newRow("a number") << QByteArray(" 42") << 3

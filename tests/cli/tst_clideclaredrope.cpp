@@ -10,6 +10,7 @@
 // - modeling_llama.py, LlamaRotaryEmbedding.forward: emb = cat(freqs, freqs), cos and sin, the
 //   two caches side by side as vLLM's cos_sin_cache and a [cos | sin] dump hold them.
 #include "CliRun.h"
+#include "NpyBytes.h"
 #include "support/Sanitizer.h"
 
 #include <QtTest>
@@ -260,6 +261,33 @@ private slots:
             = m_files.written(rows, d, [&](qint64 p, qint64 j) { return halfCell(wrongInv, p, j, true, attention); });
         const QJsonObject w = CliRun::checked(wrong, flags);
         QVERIFY2(w[u"exit"_s].toInt() == 1 && mistakesOf(w).contains(u"longrope-factor-set"_s), qPrintable(shown(w)));
+    }
+
+    // An inverse-frequency vector at another theta: the max |error| line gives the largest
+    // absolute error, the deviating line the pair worst against its tolerance (relative). Before,
+    // "max |error|: 0.129 at row 0, column 6" beside "the worst inv_freq[30]", neither measure named.
+    void aVectorsTwoWorstPairsSayTheirMeasures()
+    {
+        constexpr qint64 d = 128;
+        const std::vector<double> found = defaultInv(5e5, d), declared = defaultInv(1e4, d);
+        qint64 largest = 0;
+        for (qint64 i = 1; i < d / 2; ++i) {
+            if (std::fabs(double(float(found[std::size_t(i)])) - declared[std::size_t(i)])
+                > std::fabs(double(float(found[std::size_t(largest)])) - declared[std::size_t(largest)]))
+                largest = i;
+        }
+        const QString vector = m_dir.filePath(u"inv_freq.npy"_s);
+        QFile file(vector);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.write(npy({d / 2}, found)) > 0);
+        file.close();
+        const CliRun::Run run
+            = CliRun::posenc({u"check"_s, vector, u"--expect"_s, u"rope"_s, u"--rope-theta"_s, u"10000"_s});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.contains(u"at row 0, column %1 "_s.arg(largest)), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"the worst relative to its tolerance is inv_freq["_s), qPrintable(run.out));
+        QVERIFY2(run.out.contains(u"the largest absolute error (max |error|) is inv_freq[%1]'s"_s.arg(largest)),
+                 qPrintable(run.out));
     }
 };
 

@@ -235,6 +235,35 @@ private slots:
         QTest::newRow("an argument to a command of none")
             << QStringList {u"presets"_s, u"a\nb"_s} << 2 << u"takes no arguments; got a\\nb"_s;
         QTest::newRow("bench --repeats") << QStringList {u"bench"_s, u"--repeats"_s, u"0"_s} << 2 << u"got '0'"_s;
+        // Before: the arguments echoed raw, a line end splitting the message (and an escape
+        // character reaching the terminal).
+        QTest::newRow("help, two topics") << QStringList {u"help"_s, u"a"_s, u"b\nc"_s} << 2 << u"got 'a b\\nc'"_s;
+        QTest::newRow("help --generate and a topic")
+            << QStringList {u"help"_s, u"--generate"_s, u"man"_s, u"a\nb"_s} << 2 << u"got 'a\\nb'"_s;
+        QTest::newRow("--help and an argument") << QStringList {u"--help"_s, u"x\ny"_s} << 2 << u"got 'x\\ny'"_s;
+        QTest::newRow("an unknown command") << QStringList {u"fo\x1bo"_s} << 2 << u"unknown command 'fo\\x1bo'"_s;
+        QTest::newRow("describe, an argument") << QStringList {u"describe"_s, u"a\nb"_s} << 2 << u"argument 'a\\nb'"_s;
+        QTest::newRow("bench, an argument") << QStringList {u"bench"_s, u"a\nb"_s} << 2 << u"argument 'a\\nb'"_s;
+        QTest::newRow("check --config, an argument")
+            << QStringList {u"check"_s, u"--config"_s, u"llama-3-1-8b"_s, u"a\nb"_s} << 2 << u"argument 'a\\nb'"_s;
+        // Before: the batch's side and lengths quoted raw (a line end split the message, an escape
+        // reached the terminal), a prompt's segment quoted whole (a megabyte echoed).
+        QTest::newRow("--batch's side") << QStringList {u"table"_s,     u"position-ids"_s, u"-o"_s,
+                                                        u"DIR/t.npy"_s, u"--batch"_s,      u"u\np:3"_s}
+                                        << 2 << u"unknown side 'u\\np'"_s;
+        QTest::newRow("--packed's length")
+            << QStringList {u"table"_s, u"position-ids"_s, u"-o"_s, u"DIR/t.npy"_s, u"--packed"_s, u"3,\x1b,4"_s} << 2
+            << u"'\\x1b' is not a document's length"_s;
+        QTest::newRow("a long prompt") << QStringList {u"table"_s,     u"mrope-positions"_s, u"-o"_s,
+                                                       u"DIR/t.npy"_s, u"--prompt"_s,        QString(100000, u'a')}
+                                       << 2 << u"(100000 characters): unknown kind"_s;
+        QTest::newRow("a model config given twice")
+            << QStringList {u"DIR/c\nx.json"_s, u"--config"_s, u"llama-3-1-8b"_s} << 2 << u"c\\nx.json, --config"_s;
+        QTest::newRow("a model config and a preset")
+            << QStringList {u"DIR/c\nx.json"_s, u"--preset"_s, u"llama-2-7b"_s} << 2 << u"c\\nx.json, --preset"_s;
+        QTest::newRow("check --config --layer-type")
+            << QStringList {u"check"_s, u"--config"_s, u"llama-3-1-8b"_s, u"--layer-type"_s, u"a\nb"_s} << 2
+            << u"got 'a\\nb'"_s;
     }
     void aLineEndInAPathOrValueStaysOnOneLine()
     {
@@ -243,11 +272,59 @@ private slots:
         QFETCH(QString, shown);
         QTemporaryDir dir;
         QVERIFY(QDir().mkpath(dir.filePath(u"d\nir.npy"_s)));
+        QFile config(dir.filePath(u"c\nx.json"_s));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(R"({"model_type": "llama", "hidden_size": 512, "num_attention_heads": 8})");
+        config.close();
         arguments.replaceInStrings(u"DIR"_s, dir.path());
         const auto run = CliRun::posenc(arguments);
         QCOMPARE(run.exitCode, exitCode);
         QCOMPARE(run.err.count(u'\n'), 1);
         QVERIFY2(run.err.contains(shown), qPrintable(run.err));
+        QVERIFY2(run.err.size() < 2000, qPrintable(run.err.left(2000)));
+    }
+
+    // An empty value of a flag that takes a batch or a file names the flag. Before: --batch "" and
+    // --packed "" read as not given (exit 0 with one row), --attention-mask "" as
+    // "posenc table: : cannot open the file: an empty name", and an empty path began the line with
+    // a bare colon.
+    void anEmptyValueNamesItsFlag_data()
+    {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("shown");
+        const QStringList table {u"table"_s, u"position-ids"_s, u"--max-len"_s, u"4"_s, u"-o"_s, u"DIR/t.npy"_s};
+        QTest::newRow("--batch") << table + QStringList {u"--batch"_s, u""_s} << 2
+                                 << u"posenc table: --batch: must be left: or right:"_s;
+        QTest::newRow("--batch, blank") << table + QStringList {u"--batch"_s, u" "_s} << 2
+                                        << u"posenc table: --batch: must be"_s;
+        QTest::newRow("--packed") << table + QStringList {u"--packed"_s, u""_s} << 2
+                                  << u"posenc table: --packed: must be"_s;
+        QTest::newRow("--attention-mask") << table + QStringList {u"--attention-mask"_s, u""_s} << 2
+                                          << u"posenc table: --attention-mask: must be a file's name; got ''"_s;
+        QTest::newRow("--document-ids") << table + QStringList {u"--document-ids"_s, u""_s} << 2
+                                        << u"posenc table: --document-ids: must be a file's name; got ''"_s;
+        QTest::newRow("--embeddings") << QStringList {u"table"_s,     u"input"_s,        u"-o"_s,
+                                                      u"DIR/t.npy"_s, u"--embeddings"_s, u""_s}
+                                      << 2 << u"posenc table: --embeddings: must be a file's name; got ''"_s;
+        QTest::newRow("--session") << table + QStringList {u"--session"_s, u""_s} << 3
+                                   << u"posenc table: '': an empty name"_s;
+        QTest::newRow("a table to check") << QStringList {u"check"_s, u""_s} << 3 << u"posenc check: '': "_s;
+        QTest::newRow("--position-ids") << QStringList {u"check"_s, u"--position-ids"_s, u""_s} << 3
+                                        << u"posenc check: --position-ids: '': "_s;
+    }
+    void anEmptyValueNamesItsFlag()
+    {
+        QFETCH(QStringList, flags);
+        QFETCH(int, exitCode);
+        QFETCH(QString, shown);
+        QTemporaryDir dir;
+        flags.replaceInStrings(u"DIR"_s, dir.path());
+        const auto run = CliRun::posenc(flags);
+        QCOMPARE(run.exitCode, exitCode);
+        QCOMPARE(run.err.count(u'\n'), 1);
+        QVERIFY2(run.err.startsWith(shown), qPrintable(run.err));
+        QVERIFY(!QFile::exists(dir.filePath(u"t.npy"_s)));
     }
 };
 

@@ -161,6 +161,22 @@ private slots:
         QVERIFY2(run.out.contains(u"which the table %1 is too"_s.arg(reference)), qPrintable(run.out));
         QVERIFY2(run.out.contains(u"cell by cell it differs from the table %1 by up to"_s.arg(reference)),
                  qPrintable(run.out));
+        // The other way round, the exact table against the float32 port: the max |error| line gives
+        // the difference from the file, as the note does. Before: "max |error|: 0", the error
+        // against the reading, beside the note's 1.9e-6.
+        const CliRun::Run back = CliRun::posenc({u"check"_s, reference, u"--expect-table"_s, port});
+        QVERIFY2(back.exitCode == 0, qPrintable(back.out + back.err));
+        const auto line = [](const QString &out, const QString &start) {
+            for (const QString &l : out.split(u'\n'))
+                if (l.startsWith(start))
+                    return l;
+            return QString();
+        };
+        const QString note = line(back.out, u"note: cell by cell it differs from the table %1 by up to "_s.arg(port));
+        QVERIFY2(!note.isEmpty(), qPrintable(back.out));
+        const QString byFile = note.section(u"by up to "_s, 1).section(u' ', 0, 0);
+        QVERIFY2(line(back.out, u"max |error|: "_s).startsWith(u"max |error|: %1 at row "_s.arg(byFile)),
+                 qPrintable(back.out));
     }
 
     // A reference that is no published form (a random walk) names nothing: the deviation is

@@ -66,6 +66,8 @@ private slots:
     void nothingIsComputedOnTheGuiThread();
     void closingDuringACheckStopsIt();
     void aTableOverTheMemoryBudgetIsRefused();
+    void aConfigsMarkupIsShownAsText_data();
+    void aConfigsMarkupIsShownAsText();
 };
 
 void TestCheckWindow::initTestCase()
@@ -381,6 +383,46 @@ void TestCheckWindow::aTableOverTheMemoryBudgetIsRefused()
     QVERIFY2(dialog->problem().contains(u"over the memory budget"_s), qPrintable(dialog->problem()));
     QVERIFY2(dialog->problem().contains(u"GiB"_s), qPrintable(dialog->problem()));
     QVERIFY2(dialog->headline().contains(u"Not checked"_s), qPrintable(dialog->headline()));
+    QFile::remove(path);
+}
+
+// A config's text (a value it quotes, its file's name) shown as it is, never read as markup: a
+// QLabel's automatic format took "<img src=...>" in a refused value or a file's name as HTML (an
+// image loaded from any path, the text gone). Before: every label of the dialog was AutoText.
+void TestCheckWindow::aConfigsMarkupIsShownAsText_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::newRow("a refused value")
+        << u"config.json"_s
+        << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "<b>yarn</b>", "factor": 2}})");
+    QTest::newRow("a model_type") << u"config.json"_s
+                                  << QByteArray(R"({"model_type": "<i>llama</i>", "rope_theta": 10000})");
+    QTest::newRow("a file's name") << u"<b>c.json"_s << QByteArray("not JSON");
+}
+
+void TestCheckWindow::aConfigsMarkupIsShownAsText()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, bytes);
+    const QString path = m_dir.filePath(name);
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+    }
+    ModelConfigDialog dialog(
+        path, [] { return Params {}; }, [](const Params &) {});
+    dialog.show();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isChecking(), 60000);
+    int marked = 0;
+    for (const QLabel *label : dialog.findChildren<QLabel *>()) {
+        if (!label->text().contains(u'<'))
+            continue;
+        ++marked;
+        QVERIFY2(label->textFormat() == Qt::PlainText, qPrintable(label->objectName() + u": "_s + label->text()));
+    }
+    QVERIFY(marked > 0);
     QFile::remove(path);
 }
 

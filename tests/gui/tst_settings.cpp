@@ -32,6 +32,10 @@ private slots:
     void theFileIsQSettingsOwn();
     void aFifoInPlaceOfTheFileIsNeverOpened_data();
     void aFifoInPlaceOfTheFileIsNeverOpened();
+    void aPathThatCannotBeLookedUpIsNeverOpened_data();
+    void aPathThatCannotBeLookedUpIsNeverOpened();
+    void aValueWrittenAsAListReadsAsItsText();
+    void aSaveThatFailsSaysSo();
     void parametersRoundTrip();
     void nothingStoredGivesTheDefaults();
     void corruptValuesAreReplacedByTheDefaults_data();
@@ -99,6 +103,76 @@ void TestSettings::aFifoInPlaceOfTheFileIsNeverOpened()
     const Settings::Opened opened = Settings::open();
     QVERIFY(!opened.settings);
     QVERIFY2(opened.problem.startsWith(path + u" is not a regular file"_s), qPrintable(opened.problem));
+}
+
+// Before: a loop of symbolic links read as no file, without a word, then replaced by a regular
+// file as the window closed; a file where the folder is, the same silence.
+void TestSettings::aPathThatCannotBeLookedUpIsNeverOpened_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("a loop of symbolic links") << u"loop"_s << u"a loop of symbolic links"_s;
+    QTest::newRow("a file where its folder is") << u"folder"_s << u"not a directory"_s;
+}
+
+void TestSettings::aPathThatCannotBeLookedUpIsNeverOpened()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, reason);
+    QTemporaryDir home;
+    const QByteArray before = qgetenv("XDG_CONFIG_HOME");
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(home.path()));
+    const auto restore = qScopeGuard([&] { qputenv("XDG_CONFIG_HOME", before); });
+    const QString path = Settings::filePath();
+    const QString folder = QFileInfo(path).absolutePath();
+    if (kind == u"loop"_s) {
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(QFile::link(path + u".2"_s, path));
+        QVERIFY(QFile::link(path, path + u".2"_s));
+    } else {
+        QFile file(folder);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+    }
+    const Settings::Opened opened = Settings::open();
+    QVERIFY(!opened.settings);
+    QVERIFY2(opened.problem.startsWith(path + u" cannot be read ("_s), qPrintable(opened.problem));
+    QVERIFY2(opened.problem.contains(reason), qPrintable(opened.problem));
+    if (kind == u"loop"_s)
+        QVERIFY(QFileInfo(path).isSymLink()); // the user's link is left as it is
+}
+
+// An unquoted comma makes QSettings read a list, whose text was empty. Before: "d_model: must be
+// an integer in [1, 1048576]; got ''" for d-model=64, 128, and a hand-written axes-dim=16,56,56
+// refused.
+void TestSettings::aValueWrittenAsAListReadsAsItsText()
+{
+    QFile file(m_settings->fileName());
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("[params]\nd-model=64, 128\n");
+    file.close();
+    m_settings = std::make_unique<QSettings>(file.fileName(), QSettings::IniFormat);
+    const Settings::LoadedParams refused = Settings::loadParams(*m_settings);
+    QVERIFY2(refused.problems.join(u"; "_s).contains(u"got '64,128'"_s), qPrintable(refused.problems.join(u"; "_s)));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("[params]\nencoding=rope-2d\naxes-dim=8,12,12\n");
+    file.close();
+    m_settings = std::make_unique<QSettings>(file.fileName(), QSettings::IniFormat);
+    const Settings::LoadedParams read = Settings::loadParams(*m_settings);
+    QVERIFY2(read.problems.isEmpty(), qPrintable(read.problems.join(u"; "_s)));
+    QCOMPARE(ParamText::get(read.params, u"axes-dim"_s), u"8,12,12"_s);
+}
+
+// Before: a file that could not be written (a link to a folder that is not there, a read-only
+// file for a user who is not root) lost what the window remembered without a word.
+void TestSettings::aSaveThatFailsSaysSo()
+{
+    const QString path = m_dir->filePath(u"link.conf"_s);
+    QVERIFY(QFile::link(m_dir->filePath(u"no-such-folder/posenc.conf"_s), path));
+    QSettings settings(path, QSettings::NativeFormat);
+    Settings::saveParams(settings, Params {});
+    const QString problem = Settings::save(settings);
+    QVERIFY2(problem.startsWith(u"the settings were not saved: %1 cannot be written"_s.arg(path)), qPrintable(problem));
+    QVERIFY(Settings::save(*m_settings).isEmpty());
 }
 
 void TestSettings::init()

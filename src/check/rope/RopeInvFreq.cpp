@@ -230,14 +230,6 @@ void setFound(TableMatch &m, const Params &p, const Comparison &c)
     m.tolerance.relative = c.maxRelative;
 }
 
-QString pairWords(const Comparison &c)
-{
-    return u"%1 of the pairs deviate, the worst inv_freq[%2] = %3 where %4 (|error| %5)"_s.arg(c.beyond)
-        .arg(c.worst)
-        .arg(NumberText::compact(c.worstFound, 7), NumberText::compact(c.worstExpected, 7),
-             NumberText::compact(c.worstError, 3));
-}
-
 // A longrope declaration's other list: the one the vector holds instead.
 std::optional<Params> otherLongRopeList(const std::vector<double> &v, const Params &declared, StoredType stored)
 {
@@ -487,7 +479,7 @@ TableMatch expect(const std::vector<double> &v, StoredType stored, const Params 
         return m;
     }
     m.verdict = CheckVerdict::Mistake;
-    m.deviations = pairWords(c);
+    m.deviations = RopeInvFreqPairs::words(c);
     if (const auto half = halfFormat(v, stored); half && compare(v, reference, *half).beyond == 0) {
         m.mistakes = {CheckMistakes::kHalfPrecisionAngles};
         m.diagnosis = halfWords(*half) + u"; "_s + theDeclared(declared);

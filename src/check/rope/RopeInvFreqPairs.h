@@ -2,6 +2,8 @@
 
 #include "check/TableRows.h"
 
+#include <QString>
+
 #include <cstdint>
 #include <vector>
 
@@ -20,11 +22,16 @@ struct Comparison
     std::int64_t beyond = 0; // pairs beyond the tolerance
     std::int64_t worst = -1; // the pair of the largest |error| relative to its tolerance
     double worstError = 0.0, worstExpected = 0.0, worstFound = 0.0;
+    double worstRatio = 0.0; // its |error| over its tolerance
     double maxAbs = 0.0; // the largest |error|
     std::int64_t maxAt = -1; // its pair
     double maxRelative = 0.0; // its pair's tolerance, relative to |reference|
 };
 
 Comparison compare(const std::vector<double> &v, const std::vector<double> &reference, StoredType stored);
+
+// "63 of the pairs deviate; the worst relative to its tolerance is inv_freq[30] = ...": the pair
+// worst against its tolerance and the one of the largest absolute error, each named by its measure.
+QString words(const Comparison &c);
 
 } // namespace posenc::RopeInvFreqPairs

@@ -3,6 +3,7 @@
 #include "MropeProcessor.h"
 
 #include "core/NumberText.h"
+#include "core/ParamError.h"
 
 #include <QStringList>
 
@@ -59,11 +60,11 @@ std::variant<MropeSegment, QString> pixels(MropeSegment segment, const QString &
             fps = measure(pieces[2].trimmed(), u"fps"_s, 1e4);
     }
     if (!h || !w || (video && (!seconds || !fps)) || (!video && pieces.size() != 1))
-        return u"'%1': must be %2, each size an integer in [1, 16777216]"_s.arg(part, form);
+        return u"%1: must be %2, each size an integer in [1, 16777216]"_s.arg(ParamError::quoted(part), form);
     const auto grid
         = video ? MropeProcessor::video(*h, *w, *seconds, *fps, merge) : MropeProcessor::image(*h, *w, merge);
     if (!grid)
-        return u"'%1': its aspect ratio is over 200, which the processor refuses"_s.arg(part);
+        return u"%1: its aspect ratio is over 200, which the processor refuses"_s.arg(ParamError::quoted(part));
     segment.t = grid->t;
     segment.h = grid->h;
     segment.w = grid->w;
@@ -82,11 +83,11 @@ std::variant<MropeSegment, QString> grid(MropeSegment segment, const QString &pa
     QString dims = arg;
     if (const qsizetype at = arg.indexOf(u'@'); at >= 0) {
         if (segment.kind != MropeSegment::Kind::Video)
-            return u"'%1': only a video takes @SECONDS (its second_per_grid)"_s.arg(part);
+            return u"%1: only a video takes @SECONDS (its second_per_grid)"_s.arg(ParamError::quoted(part));
         bool ok = false;
         const double seconds = arg.mid(at + 1).trimmed().toDouble(&ok);
         if (!ok || !std::isfinite(seconds) || seconds < 0.0 || seconds > MropeParams::kMaxSecondPerGrid)
-            return u"'%1': @SECONDS must be a number in [0, 1e6]"_s.arg(part);
+            return u"%1: @SECONDS must be a number in [0, 1e6]"_s.arg(ParamError::quoted(part));
         segment.secondPerGrid = seconds;
         dims = arg.left(at);
     }
@@ -98,7 +99,7 @@ std::variant<MropeSegment, QString> grid(MropeSegment segment, const QString &pa
         w = count(sizes[2], kMaxGrid);
     }
     if (!t || !h || !w)
-        return u"'%1': a grid must be TxHxW, each an integer in [1, 16777216]"_s.arg(part);
+        return u"%1: a grid must be TxHxW, each an integer in [1, 16777216]"_s.arg(ParamError::quoted(part));
     segment.t = *t;
     segment.h = *h;
     segment.w = *w;
@@ -189,13 +190,14 @@ std::variant<std::vector<MropeSegment>, QString> parseText(const QString &text, 
         if (kind == u"text"_s) {
             const auto n = count(arg, kMaxTokens);
             if (!n)
-                return u"'%1': text:N needs N in [1, 16777216]"_s.arg(part);
+                return u"%1: text:N needs N in [1, 16777216]"_s.arg(ParamError::quoted(part));
             segment.n = *n;
             segments.push_back(segment);
             continue;
         }
         if (kind != u"image"_s && kind != u"video"_s)
-            return u"'%1': unknown kind '%2' (text, image or video)"_s.arg(part, kind.left(20));
+            return u"%1: unknown kind %2 (text, image or video)"_s.arg(ParamError::quoted(part),
+                                                                       ParamError::quoted(kind));
         segment.kind = kind == u"image"_s ? MropeSegment::Kind::Image : MropeSegment::Kind::Video;
         auto parsed = grid(segment, part, arg, std::clamp<std::int64_t>(mergeSize, 1, MropeParams::kMaxMergeSize));
         if (const auto *problem = std::get_if<QString>(&parsed))

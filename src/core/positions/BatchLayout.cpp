@@ -1,6 +1,7 @@
 #include "BatchLayout.h"
 
 #include "core/FamilySpec.h"
+#include "core/ParamError.h"
 #include "core/ParamTable.h"
 
 #include <algorithm>
@@ -71,14 +72,14 @@ std::variant<Lengths, QString> lengthsOf(const QString &text)
     else if (side == u"right"_s)
         result.side = Side::Right;
     else
-        return u"unknown side '%1'"_s.arg(side.left(16));
+        return u"unknown side %1"_s.arg(ParamError::quoted(side));
     const QStringList items = text.mid(colon + 1).split(u',');
     if (items.size() > BatchParams::kMaxRows)
         return u"%1 rows, more than %2"_s.arg(items.size()).arg(BatchParams::kMaxRows);
     for (const QString &item : items) {
         const auto n = ParamRows::parseInteger(item.trimmed());
         if (!n || *n < 1)
-            return u"'%1' is not a length of at least 1"_s.arg(item.trimmed().left(16));
+            return u"%1 is not a length of at least 1"_s.arg(ParamError::quoted(item.trimmed()));
         result.lengths.push_back(*n);
     }
     return result;
@@ -100,7 +101,7 @@ std::variant<Packed, QString> packedOf(const QString &text)
         for (const QString &item : items) {
             const auto n = ParamRows::parseInteger(item.trimmed());
             if (!n || *n < 1)
-                return u"'%1' is not a document's length of at least 1"_s.arg(item.trimmed().left(16));
+                return u"%1 is not a document's length of at least 1"_s.arg(ParamError::quoted(item.trimmed()));
             row.push_back(*n);
         }
         rows.push_back(std::move(row));

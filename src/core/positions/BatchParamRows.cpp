@@ -33,8 +33,12 @@ ParamSpec textRow(const QString &key, QString BatchParams::*field)
         if (const auto *text = std::get_if<QString>(&v))
             p.batch.*field = *text;
     };
+    // An empty text is refused, not read as no batch: "none" says that (the text field gives "none"
+    // for an empty field), so that --batch "" from a script's empty variable names --batch.
     s.parse = [](const QString &t) -> std::optional<ParamValue> {
         const QString w = t.trimmed();
+        if (w.isEmpty())
+            return std::nullopt;
         return ParamValue(w == u"none"_s ? QString() : w);
     };
     s.unsetText = u"none"_s;
