@@ -111,6 +111,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     setSizeGripEnabled(true);
 
     m_headline->setObjectName(u"checkHeadline"_s);
+    m_headline->setTextFormat(Qt::PlainText); // a file's name or a tensor's may hold markup
     m_headline->setWordWrap(true);
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont big = m_headline->font();
@@ -119,6 +120,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     m_headline->setFont(big);
     m_headline->setAccessibleName(tr("Verdict"));
     m_diagnosis->setObjectName(u"checkDiagnosis"_s);
+    m_diagnosis->setTextFormat(Qt::PlainText);
     m_diagnosis->setWordWrap(true);
     m_diagnosis->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_diagnosis->setAccessibleName(tr("Diagnosis"));
@@ -159,6 +161,7 @@ TableCheckDialog::TableCheckDialog(const MatrixSource &source, std::uint64_t mem
     m_errorPlot->setMinimumSize(360, 200);
     m_errorPlot->setFocusPolicy(Qt::StrongFocus);
     m_errorCaption->setObjectName(u"errorCaption"_s);
+    m_errorCaption->setTextFormat(Qt::PlainText);
 
     // The largest |error| of each column over every position, from the stream of the whole table.
     m_columnPlot->setObjectName(u"columnMaxPlot"_s);

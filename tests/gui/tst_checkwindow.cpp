@@ -68,6 +68,7 @@ private slots:
     void aTableOverTheMemoryBudgetIsRefused();
     void aConfigsMarkupIsShownAsText_data();
     void aConfigsMarkupIsShownAsText();
+    void aTablesMarkupIsShownAsText();
 };
 
 void TestCheckWindow::initTestCase()
@@ -424,6 +425,28 @@ void TestCheckWindow::aConfigsMarkupIsShownAsText()
     }
     QVERIFY(marked > 0);
     QFile::remove(path);
+}
+
+// A table whose file name holds markup: the headline names the file while it is checked, and it and
+// every other label show the name as written, not as markup, then and after.
+void TestCheckWindow::aTablesMarkupIsShownAsText()
+{
+    const QString path = m_dir.filePath(u"<b>pe."_s + QFileInfo(m_mistake).suffix());
+    QVERIFY(QFile::copy(m_mistake, path));
+    TableCheckDialog dialog(MatrixSource {path, std::nullopt}, std::uint64_t(1) << 30, {}, {});
+    dialog.show();
+    const auto renderedMarkup = [&dialog] {
+        QStringList labels;
+        for (const QLabel *label : dialog.findChildren<QLabel *>())
+            if (label->text().contains(u"<b>"_s) && label->textFormat() != Qt::PlainText)
+                labels.append(label->objectName() + u": "_s + label->text());
+        return labels.join(u"; "_s);
+    };
+    QVERIFY(dialog.isChecking());
+    QVERIFY2(dialog.headline().contains(u"<b>pe."_s), qPrintable(dialog.headline()));
+    QVERIFY2(renderedMarkup().isEmpty(), qPrintable(renderedMarkup()));
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isChecking(), 120000);
+    QVERIFY2(renderedMarkup().isEmpty(), qPrintable(renderedMarkup()));
 }
 
 QTEST_MAIN(TestCheckWindow)
