@@ -216,12 +216,12 @@ QString peText(const DropoutModePanel &panel, bool brief)
     // energy is whole (E[Y] = X), this is how much of it the mask leaves in place.
     if (brief)
         return u"PE lost: %1\nenergy kept: %2"_s.arg(
-            percent.arg(NumberText::compact(100.0 * panel.lostFraction(), 3)),
-            percent.arg(NumberText::compact(100.0 * panel.energyKeptFraction(), 3)));
+            percent.arg(NumberText::compact(100.0 * panel.lostFraction(), kDigits)),
+            percent.arg(NumberText::compact(100.0 * panel.energyKeptFraction(), kDigits)));
     return u"its PE part\nPE lost: %1 of %2 cells, %3\nPE energy in kept cells: %4"_s.arg(
         FigureText::formatCount(panel.peCellsLost), FigureText::formatCount(panel.peCells),
-        percent.arg(NumberText::compact(100.0 * panel.lostFraction(), 3)),
-        percent.arg(NumberText::compact(100.0 * panel.energyKeptFraction(), 3)));
+        percent.arg(NumberText::compact(100.0 * panel.lostFraction(), kDigits)),
+        percent.arg(NumberText::compact(100.0 * panel.energyKeptFraction(), kDigits)));
 }
 
 } // namespace DropoutCompareCompute

@@ -77,8 +77,13 @@ std::optional<DropoutCompareData> compute(const Engine &engine, const HeatmapReq
 
 // The mode's name over the formula of its Y: "embedding\nY = dropout(s·E) + PE".
 QString modeTitle(const DropoutModePanel &panel);
-// "its PE part\nPE lost: 47 of 480 cells, 9.8 %\nPE energy in kept cells: 90.4 %"; `brief`, for
-// a small view: "PE lost: 9.8 %\nenergy kept: 90.4 %". With no PE cell in
+// The significant digits of a percentage the figure states (lost, kept): one precision in every
+// text of the same quantity, whatever the room: "lost: 10 %" on a 16:9 slide at 14 pt, whose
+// columns hold no "lost: 10.2 %", as on a 4:3 one and in the window's "PE lost: 156 of 1,536
+// cells, 10 %" (the cells' count is exact).
+inline constexpr int kDigits = 2;
+// "its PE part\nPE lost: 47 of 480 cells, 9.8 %\nPE energy in kept cells: 90 %"; `brief`, for
+// a small view: "PE lost: 9.8 %\nenergy kept: 90 %". With no PE cell in
 // view (concat), "no PE column in view"; with padding only, "only padding in view".
 QString peText(const DropoutModePanel &panel, bool brief = false);
 
