@@ -243,9 +243,9 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         // Under its mode's column and the PE's colour bar, "lost" is the PE's: a fifth of a
         // slide's width at 14 pt held "PE …" of "PE lost: 10 %". A column narrower still (MAE's
         // 16:9 slide, 24 columns a panel) keeps the number, lost written as a fall, rather than
-        // "PE …" without it; at one precision in every form (DropoutCompareCompute::kDigits):
+        // "PE …" without it; at one precision in every form (DropoutCompareCompute::percentText):
         // "−10 %" stood beside the 4:3 slide's "lost: 10.2 %".
-        const QString amount = NumberText::compact(100.0 * panel.lostFraction(), DropoutCompareCompute::kDigits);
+        const QString amount = DropoutCompareCompute::percentText(panel.lostFraction());
         const QString fall = (amount == u"0"_s ? u"%1\u00a0%"_s : u"−%1\u00a0%"_s).arg(amount);
         ShorterLabels::setText(
             m_peTitles[m], panel.peCells > 0 ? QStringList {u"lost: %1\u00a0%"_s.arg(amount), fall} : QStringList());
