@@ -548,7 +548,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     request.threads = std::get<int>(threadCount);
     // A lesson's page goes on the grid that leaves its main figure the most; its slide names its model.
     request.chooseGrid = page && lesson;
-    request.subtitle = allOfLesson || lessonsOwn ? LessonPage::subtitle(lessonRead.model) : QString();
+    request.subtitle = allOfLesson || lessonsOwn ? LessonPage::subtitle(lessonRead.model, figures) : QString();
     request.stage = [&line](const QString &stage) { line.stage(stage); };
     const std::optional<LessonPage::Page> built = LessonPage::build(request, interrupt.flag());
     if (!built)

@@ -3,6 +3,7 @@
 #include "core/ParamText.h"
 #include "core/Quantity.h"
 #include "core/rope/RopeText.h"
+#include "io/LessonModels.h"
 #include "render/FigureBuild.h"
 #include "render/FigureFile.h"
 #include "render/FigurePage.h"
@@ -77,26 +78,28 @@ FigureStyle styleOf(const Lesson &lesson, const LessonModel &model, const Figure
     return kept;
 }
 
-QString subtitle(const LessonModel &model)
+QString subtitle(const LessonModel &model, const QList<const FigureDescriptor *> &figures)
 {
     if (model.name.isEmpty())
         return {};
     const Params &params = model.params;
     const bool scaled = params.encoding == Encoding::Rope && params.rope.type != RopeType::Default;
-    return scaled ? model.name + u"  ·  "_s + RopeText::scalingText(params) : model.name;
-}
-
-QString dropoutOwner(const LessonModel &model)
-{
-    if (model.name.isEmpty() || model.keys.contains(u"dropout"_s))
-        return {};
-    return u"the lesson's"_s;
+    QString line = scaled ? model.name + u"  ·  "_s + RopeText::scalingText(params) : model.name;
+    const QString key = QString::fromUtf16(FigureText::kDropoutOwner);
+    const bool statesP = params.training
+        && std::any_of(figures.begin(), figures.end(),
+                       [&key](const FigureDescriptor *figure) { return figure->model().option(key).has_value(); });
+    if (FigureState owned; statesP && !LessonModels::dropoutOwner(model).isEmpty()) {
+        owned.options.insert(key, LessonModels::dropoutOwner(model));
+        line += u"  ·  "_s + FigureText::dropoutRateText(params, owned);
+    }
+    return line;
 }
 
 void markDropoutOwner(FigureState &state, const FigureDescriptor &figure, const LessonModel &model)
 {
     const QString key = QString::fromUtf16(FigureText::kDropoutOwner);
-    if (const QString owner = dropoutOwner(model); !owner.isEmpty() && figure.model().option(key))
+    if (const QString owner = LessonModels::dropoutOwner(model); !owner.isEmpty() && figure.model().option(key))
         state.options.insert(key, owner);
 }
 
@@ -121,9 +124,14 @@ std::unique_ptr<QCustomPlot> subtitlePlot(const QString &text, int width, double
     QFont font = plot->font();
     font.setPointSizeF(points);
     const double room = width - 2.0 * QFontMetricsF(font).averageCharWidth();
+    // Wider than the page, its parts after the first go one by one, the second first: the scaling
+    // before whose p the figures show, which their titles no longer say (build()).
+    QStringList parts = text.split(u"  ·  "_s);
     QString shown = text;
-    if (MeasuredText::advance(font, shown) > room)
-        shown = text.section(u"  ·  "_s, 0, 0);
+    while (MeasuredText::advance(font, shown) > room && parts.size() > 1) {
+        parts.removeAt(1);
+        shown = parts.join(u"  ·  "_s);
+    }
     if (MeasuredText::advance(font, shown) > room)
         shown = QFontMetricsF(font).elidedText(shown, Qt::ElideRight, room);
     plot->plotLayout()->addElement(0, 0, new MeasuredTextElement(plot.get(), shown, font));
@@ -346,8 +354,8 @@ std::optional<Page> assemble(const Request &request, Builds &builds, const Layou
     page.lead = layout.lead;
     page.cells = cellsOf(request, layout);
     if (const int band = subtitleHeight(request); band > 0) {
-        page.subtitle = subtitlePlot(request.subtitle, request.page.layout.width(),
-                                     request.styles.constFirst().fontPointSize);
+        page.subtitle
+            = subtitlePlot(request.subtitle, request.page.layout.width(), request.styles.constFirst().fontPointSize);
         page.subtitleCell = QRect(0, 0, request.page.layout.width(), band);
     }
     for (int i = 0; i < count; ++i) {
@@ -427,8 +435,14 @@ std::optional<Page> assemble(Tried &tried)
 
 } // namespace
 
-std::optional<Page> build(const Request &request, const std::atomic<bool> *cancel)
+std::optional<Page> build(const Request &given, const std::atomic<bool> *cancel)
 {
+    // Whose p the dropout figures show is said once, by the model's line (subtitle()), or the main
+    // figure's title where it names the model instead; not again in each figure's title.
+    Request request = given;
+    if (!request.subtitle.isEmpty())
+        for (FigureState &state : request.states)
+            state.options.remove(QString::fromUtf16(FigureText::kDropoutOwner));
     auto lined = tryPage(request, cancel);
     if (!lined)
         return std::nullopt;

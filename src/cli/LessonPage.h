@@ -64,15 +64,14 @@ inline constexpr std::array<double, 4> kLeads {1.5, 2.0, 3.0, 4.0};
 // The line under a lesson's slide's titles that names the model it is read for: the model's name
 // ("Qwen2.5 7B Instruct"), with its RoPE scaling where it scales ("yarn, factor 4, original 32,768"),
 // from the LessonModel its text names too; empty where the parameters are no named model's (a flag
-// changed them), whose text says "this model".
-QString subtitle(const LessonModel &model);
+// changed them), whose text says "this model". Where one of `figures` states a dropout p that is
+// not the model's (LessonModels::dropoutOwner), the line says whose it is ("p = 0.1, the
+// lesson's"), in the room a slide's line has to its sides, and build() takes it from the figures'
+// titles, where a 16:9 slide's dropout figure gave it up for room.
+QString subtitle(const LessonModel &model, const QList<const FigureDescriptor *> &figures = {});
 
-// Whose dropout p the dropout figures state for `model` (FigureText::kDropoutOwner): "the lesson's"
-// where the named model sets no "dropout" of its own (its code drops none at its input,
-// LessonModel::noInputDropout, or its source does not say, which the lesson's text tells; the
-// slide's line above names the model); empty for the model's own p, or parameters no model names.
-QString dropoutOwner(const LessonModel &model);
-// That owner set on `state` where `figure` states a dropout p (its option FigureText::kDropoutOwner).
+// Whose p the dropout figures state for `model` (LessonModels::dropoutOwner, as the window's
+// lessons do) set on `state` where `figure` states a dropout p (its option FigureText::kDropoutOwner).
 void markDropoutOwner(FigureState &state, const FigureDescriptor &figure, const LessonModel &model);
 
 // A page of figures, built.

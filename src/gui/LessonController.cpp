@@ -9,6 +9,7 @@
 #include "StartPanel.h"
 
 #include "core/ParamOverlay.h"
+#include "render/data/FigureText.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -151,6 +152,16 @@ void LessonController::followModel()
         m_viewConfig = shown.configName;
         m_parts.sessions->setViewState(lesson->viewState(m_viewConfig));
     }
+    markDropoutOwner(shown);
+}
+
+void LessonController::markDropoutOwner(const std::optional<LessonModel> &model)
+{
+    const QString key = QString::fromUtf16(FigureText::kDropoutOwner);
+    const QString owner = model ? LessonModels::dropoutOwner(*model) : QString();
+    for (FigureView *view : m_parts.dashboard->views())
+        if (view->figure().model().option(key) && view->state().option(key) != owner)
+            view->setOption(key, owner);
 }
 
 bool LessonController::open(const QString &name)
@@ -190,6 +201,7 @@ void LessonController::show(const Lesson &lesson, const Params &params, const st
     m_panel->showLesson(lesson, shown);
     m_viewConfig = shown.configName;
     m_parts.sessions->setViewState(lesson.viewState(m_viewConfig));
+    markDropoutOwner(shown);
     // A session saved during the lesson reopens it for the preset it was read for.
     QJsonObject block = lesson.session.lesson;
     if (m_model && !m_model->preset.isEmpty())
@@ -228,6 +240,7 @@ void LessonController::close()
     m_panel->clear();
     for (FigureView *view : m_parts.dashboard->views())
         view->setKeptPanels({});
+    markDropoutOwner(std::nullopt);
     m_dock->hide();
     m_room->lessonsEnded();
     m_parts.sessions->setLesson({});
@@ -329,6 +342,7 @@ void LessonController::sessionOpened(const QString &path)
     const LessonModel shown = model(&std::get<Lesson>(lesson));
     m_panel->showLesson(std::get<Lesson>(lesson), shown);
     m_viewConfig = shown.configName;
+    markDropoutOwner(shown);
     m_dock->show();
     m_room->lessonShown();
     updateActions();

@@ -136,6 +136,9 @@ private:
     void nameModelsPreset();
     // The views keep the panels the text of the lesson just opened refers to.
     void keepPanels(const LessonText::Rendered &rendered);
+    // The dropout views say whose p they show for the model the lesson is read for, as its export
+    // does (LessonModels::dropoutOwner); `model` none: outside a lesson, nobody's but the user's.
+    void markDropoutOwner(const std::optional<LessonModel> &model);
 
     Parts m_parts;
     QSettings *m_settings;

@@ -151,6 +151,13 @@ LessonModel model(const Params &params, const QList<ModelChoice> &candidates, co
     return model;
 }
 
+QString dropoutOwner(const LessonModel &model)
+{
+    if (model.name.isEmpty() || model.keys.contains(u"dropout"_s))
+        return {};
+    return u"the lesson's"_s;
+}
+
 std::shared_ptr<const ConfigCheck> example(const QString &name)
 {
     static QHash<QString, std::shared_ptr<const ConfigCheck>> checks;

@@ -60,6 +60,12 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 // hold, else unnamed; its config the first candidate's, the model chosen (the views draw it
 // whatever the parameters).
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept = {});
+// Whose dropout p the dropout figures state for `model` (their option FigureText::kDropoutOwner,
+// "p = 0.1, the lesson's"): the lesson's where the named model sets no "dropout" of its own (its
+// code drops none at its input, LessonModel::noInputDropout, or its source does not say, which the
+// lesson's text tells); empty for the model's own p, or parameters no model names. The window's
+// lessons and their export say the same (LessonController, LessonPage).
+QString dropoutOwner(const LessonModel &model);
 // An example config (ModelExamples) read and checked, once; null for a name that is none.
 std::shared_ptr<const ConfigCheck> example(const QString &name);
 

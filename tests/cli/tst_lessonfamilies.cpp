@@ -251,7 +251,7 @@ void TestLessonFamilies::theDropoutSlidesSayWhosePIs()
     if (options.result.exitCode() != 0)
         QSKIP("the lesson does not apply to this model");
     const bool own = Presets::find(preset)->params.contains(u"dropout"_s);
-    const QString owner = LessonPage::dropoutOwner(options.model);
+    const QString owner = LessonModels::dropoutOwner(options.model);
     QCOMPARE(owner.isEmpty(), own);
     for (const QString &figure : {u"dropout-anatomy"_s, u"dropout-compare"_s, u"dropout"_s}) {
         FigureState state;

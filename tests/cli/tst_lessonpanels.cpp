@@ -78,7 +78,7 @@ LessonPage::Request pageOf(const Lesson &lesson, const LessonOptions::Read &read
     request.page = page;
     request.threads = 1;
     request.chooseGrid = request.figures.size() > 1;
-    request.subtitle = LessonPage::subtitle(read.model);
+    request.subtitle = LessonPage::subtitle(read.model, request.figures);
     return request;
 }
 

@@ -74,6 +74,7 @@ private slots:
     void modesAgainstReferences();
     void maskedFillPaddingIsZeroInEvaluation();
     void peCountsAgainstReferences();
+    void percentagesAtOnePrecision();
     void realisticSettingsShowWhatEachModeLoses();
     void concatViewWithoutPeSaysSo();
     void figureIsLabelledAndSharesScales();
@@ -185,6 +186,18 @@ void TestDropoutCompareFigure::maskedFillPaddingIsZeroInEvaluation()
         }
     QCOMPARE(DropoutCompareCompute::modeTitle(data.modes[kMaskedFill]), u"masked-fill\nY = masked_fill(X)"_s);
     QCOMPARE(DropoutCompareCompute::modeTitle(data.modes[kSum]), u"sum\nY = X"_s);
+}
+
+// The percentages lost and kept at one precision in every text (a slide's "lost: 10 %" and the
+// window's "PE lost: 156 of 1,536 cells, 10 %"): two significant digits, the whole percent from 10
+// up; 100 % whole, which two digits in compact form wrote "1e2".
+void TestDropoutCompareFigure::percentagesAtOnePrecision()
+{
+    QCOMPARE(DropoutCompareCompute::percentText(1.0), u"100"_s);
+    QCOMPARE(DropoutCompareCompute::percentText(0.102), u"10"_s);
+    QCOMPARE(DropoutCompareCompute::percentText(0.897), u"90"_s);
+    QCOMPARE(DropoutCompareCompute::percentText(0.0938), u"9.4"_s);
+    QCOMPARE(DropoutCompareCompute::percentText(0.0), u"0"_s);
 }
 
 // PE lost and the PE energy in kept cells, over the sequence's cells in view (the padding, rows

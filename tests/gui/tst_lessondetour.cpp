@@ -1,6 +1,7 @@
 // A lesson is a detour from the user's work (docs/ARCHITECTURE.md, Lessons, The window): the
 // workspace from before the first lesson comes back when the lessons end, a change made in a lesson
 // is asked about before it is lost, and a session or a start in a lesson keeps that rule.
+#include "core/ParamOverlay.h"
 #include "gui/ControlPanel.h"
 #include "gui/Dashboard.h"
 #include "gui/FigureView.h"
@@ -12,7 +13,9 @@
 #include "gui/ShortcutsDialog.h"
 #include "gui/StartPanel.h"
 #include "io/LessonModels.h"
+#include "io/Preset.h"
 #include "render/FigureRegistry.h"
+#include "render/data/FigureText.h"
 #include "support/MessageBoxes.h"
 #include "support/WindowFixture.h"
 
@@ -45,6 +48,8 @@ class TestLessonDetour : public QObject
     Q_OBJECT
 
 private slots:
+    void theDropoutViewsSayWhosePAsTheExportDoes_data();
+    void theDropoutViewsSayWhosePAsTheExportDoes();
     void init();
     void leavingBringsBackTheWorkspaceFromBefore();
     void theWindowRemembersTheUsersParametersDuringALesson();
@@ -333,6 +338,45 @@ void TestLessonDetour::aWindowStartedInALessonLeavesToTheGivenWorkspace()
     QVERIFY(window.controlPanel()->params() == ownParams());
     QCOMPARE(window.sessions()->viewState(), home.view);
     QVERIFY(window.lessons()->rememberedParams() == ownParams());
+}
+
+void TestLessonDetour::theDropoutViewsSayWhosePAsTheExportDoes_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<bool>("own");
+    // The Transformer's preset names its "dropout" (section 5.4's P_drop); MAE's code drops nothing
+    // at its input (models_mae.py has no dropout before its blocks).
+    QTest::newRow("transformer-base") << u"transformer-base"_s << true;
+    QTest::newRow("mae-vit-b-16") << u"mae-vit-b-16"_s << false;
+}
+
+// The window's dropout views say whose p they show as posenc export --lesson does
+// (LessonModels::dropoutOwner, FigureText::kDropoutOwner): "the lesson's" under a model that drops
+// nothing at its input, which only the export said before; none for the model's own p, and none
+// once the lesson is left with its views kept.
+void TestLessonDetour::theDropoutViewsSayWhosePAsTheExportDoes()
+{
+    QFETCH(QString, preset);
+    QFETCH(bool, own);
+    const Lesson &lesson = *Lessons::find(u"dropout-on-sum"_s);
+    const ModelChoice choice = ModelChoice::ofPreset(*Presets::find(preset));
+    const auto params = ParamOverlay::over(Params {}, LessonModels::textsFor(lesson, choice));
+    QVERIFY(std::holds_alternative<Params>(params));
+    MainWindow window(Params {}, nullptr);
+    window.lessons()->show(lesson, std::get<Params>(params), std::nullopt, choice);
+    QCOMPARE(LessonModels::dropoutOwner(window.lessons()->model()).isEmpty(), own);
+    const QString key = QString::fromUtf16(FigureText::kDropoutOwner);
+    qsizetype marked = 0;
+    for (const FigureView *view : window.dashboard()->views()) {
+        if (!view->figure().model().option(key))
+            continue;
+        ++marked;
+        QCOMPARE(view->state().option(key), own ? QString() : u"the lesson's"_s);
+    }
+    QVERIFY(marked > 0); // dropout-compare, the lesson's main view
+    window.lessons()->leave(LessonController::Leaving::Keep);
+    for (const FigureView *view : window.dashboard()->views())
+        QCOMPARE(view->state().option(key), QString());
 }
 
 QTEST_MAIN(TestLessonDetour)

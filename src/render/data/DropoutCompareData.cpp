@@ -5,6 +5,7 @@
 #include "core/ParamText.h"
 #include "core/ThreadPools.h"
 
+#include <cmath>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -203,6 +204,13 @@ QString modeTitle(const DropoutModePanel &panel)
     return u"%1\n%2"_s.arg(ParamText::toString(panel.mode), formula);
 }
 
+QString percentText(double fraction)
+{
+    const double percent = 100.0 * fraction;
+    // compact's two digits would write 100 as "1e2".
+    return std::abs(percent) >= 9.95 ? QString::number(std::round(percent)) : NumberText::compact(percent, 2);
+}
+
 QString peText(const DropoutModePanel &panel, bool brief)
 {
     const QString percent = u"%1\u00a0%"_s; // the number and its sign on one line
@@ -215,13 +223,11 @@ QString peText(const DropoutModePanel &panel, bool brief)
     // The PE's energy in the cells it reaches, before their factor 1/(1 − p): the expected
     // energy is whole (E[Y] = X), this is how much of it the mask leaves in place.
     if (brief)
-        return u"PE lost: %1\nenergy kept: %2"_s.arg(
-            percent.arg(NumberText::compact(100.0 * panel.lostFraction(), 3)),
-            percent.arg(NumberText::compact(100.0 * panel.energyKeptFraction(), 3)));
+        return u"PE lost: %1\nenergy kept: %2"_s.arg(percent.arg(percentText(panel.lostFraction())),
+                                                     percent.arg(percentText(panel.energyKeptFraction())));
     return u"its PE part\nPE lost: %1 of %2 cells, %3\nPE energy in kept cells: %4"_s.arg(
         FigureText::formatCount(panel.peCellsLost), FigureText::formatCount(panel.peCells),
-        percent.arg(NumberText::compact(100.0 * panel.lostFraction(), 3)),
-        percent.arg(NumberText::compact(100.0 * panel.energyKeptFraction(), 3)));
+        percent.arg(percentText(panel.lostFraction())), percent.arg(percentText(panel.energyKeptFraction())));
 }
 
 } // namespace DropoutCompareCompute

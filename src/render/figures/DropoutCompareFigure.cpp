@@ -241,17 +241,14 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
                                       : ParamText::toString(panel.mode)); // FigureFit wraps it within its column
         m_peTitles[m]->setText(DropoutCompareCompute::peText(panel, !wide));
         // Under its mode's column and the PE's colour bar, "lost" is the PE's: a fifth of a
-        // slide's width at 14 pt held "PE …" of "PE lost: 10.2 %".
-        const auto lost = [&](int digits) {
-            return u"lost: %1\u00a0%"_s.arg(NumberText::compact(100.0 * panel.lostFraction(), digits));
-        };
-        // A column narrower still (MAE's 16:9 slide, 24 columns a panel) keeps the number, lost
-        // written as a fall, rather than "PE …" without it.
-        const QString amount = NumberText::compact(100.0 * panel.lostFraction(), 2);
+        // slide's width at 14 pt held "PE …" of "PE lost: 10 %". A column narrower still (MAE's
+        // 16:9 slide, 24 columns a panel) keeps the number, lost written as a fall, rather than
+        // "PE …" without it; at one precision in every form (DropoutCompareCompute::percentText):
+        // "−10 %" stood beside the 4:3 slide's "lost: 10.2 %".
+        const QString amount = DropoutCompareCompute::percentText(panel.lostFraction());
         const QString fall = (amount == u"0"_s ? u"%1\u00a0%"_s : u"−%1\u00a0%"_s).arg(amount);
-        ShorterLabels::setText(m_peTitles[m],
-                               panel.peCells > 0 ? QStringList {lost(3), lost(2), fall}
-                                                 : QStringList());
+        ShorterLabels::setText(
+            m_peTitles[m], panel.peCells > 0 ? QStringList {u"lost: %1\u00a0%"_s.arg(amount), fall} : QStringList());
     }
     // The columns' axis, short of room, as the index "column j" names: "j" fits in the row of its
     // numbers past the last (FigureRoom's labelsAlongTicks), where "column j" took a line under
@@ -281,11 +278,13 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     if (!preview.isEmpty())
         detail += u"  ·  "_s + preview;
     // Whose p it is, where not the model's, a statement of its own: a slide's narrow cell keeps p.
+    // Said as the other dropout figures say it (FigureText::dropoutRateText, "p = 0.1, the
+    // lesson's"), the seed then a part of its own, which a title short of room gives up before
+    // whose p it is (dropout-on-sum's 16:9 slide for MAE gave up "p: the lesson's").
     const QString owner = FigureText::dropoutOwnerText(state);
-    const QString dropout = params.training ? u"p = %1, seed %2%3"_s.arg(NumberText::compact(params.dropout))
-                                                  .arg(params.seed)
-                                                  .arg(owner.isEmpty() ? QString() : u"  ·  p: "_s + owner)
-                                            : u"evaluation: no dropout"_s;
+    const QString dropout = !params.training ? u"evaluation: no dropout"_s
+        : owner.isEmpty() ? u"p = %1, seed %2"_s.arg(NumberText::compact(params.dropout)).arg(params.seed)
+                          : u"%1  ·  seed %2"_s.arg(FigureText::dropoutRateText(params, state)).arg(params.seed);
     const QString what = wide
         ? u"Dropout modes side by side, one %1 and one mask"_s.arg(Quantities::label(Quantity::Input, params))
         : u"Dropout modes, one X and one mask"_s;
@@ -319,7 +318,7 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         special = roles.isEmpty()
             ? u"  ·  protect-special has no special row to keep: it drops as sum does"_s
             : u"  ·  masked-fill zeroes the padding and drops %1 like any row, protect-special keeps %2 whole"_s.arg(
-                  named, roles.size() == 1 ? u"it"_s : u"them"_s);
+                named, roles.size() == 1 ? u"it"_s : u"them"_s);
     }
     m_subtitle->setText(
         u"top: Y  ·  below: its PE part, Y from the PE alone with the same mask: under sum a dropped "
