@@ -123,6 +123,8 @@ const std::vector<Step> &ladder()
         // a colour bar's under its label above it.
         endLabelsIntoNames,
         barsBelowTheirLabels,
+        // Then a colour bar down the side, its column given to the plots, across in the key's row.
+        barsBesideKeys,
         // Last, where nothing before fitted, the figure's primary panel alone (where it marked one),
         // and the steps that place labels and keys again on the room the others left.
         {keepPrimaryAlone, StepGives::Panels},

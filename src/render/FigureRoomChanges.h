@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -141,6 +142,11 @@ public:
     // A legend moved from its row into `rect`'s inset at `corner`, on a white ground, its entries
     // wrapped at `wrap` (QCPLayoutGrid::setWrap) and no longer unfolded.
     void moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment corner, int wrap);
+    // `scale`, a bar down the side of its panels, laid across beside `legend` in the legend's row
+    // (a strip holding both in its cell), the key no wider than its entries, the bar the rest; the
+    // bar's margin groups left (its axis then another of its axis rect's: QCPColorScale::setType);
+    // undone, each back in its cell, the bar's label on its axis as it was.
+    bool barBeside(QCPColorScale *scale, QCPLegend *legend);
 
     // Undoes every change, latest first where they touch the same thing; what the figure itself
     // set since (a new title, a new legend entry name) stays.
@@ -297,6 +303,21 @@ private:
     std::vector<Shared> m_shared;
     std::vector<Entry> m_entries;
     std::vector<Moved> m_moved;
+    // A bar laid across beside a key (barBeside): where each stood, and the bar as it was.
+    struct Strip
+    {
+        QPointer<QCPColorScale> scale;
+        QPointer<QCPLegend> legend;
+        QPointer<QCPLayoutGrid> strip;
+        QPointer<QCPLayoutGrid> scaleGrid, legendGrid;
+        int scaleRow = 0, scaleColumn = 0, legendRow = 0, legendColumn = 0;
+        QCPAxis::AxisType type = QCPAxis::atRight;
+        QSize legendMaximum;
+        QString label; // the bar's axis's, which QCPColorScale::setType hands to the axis it draws
+        std::array<QPointer<QCPMarginGroup>, 4> groups;
+    };
+    std::vector<Strip> m_strips;
+    void undoStrips();
     std::vector<Bar> m_bars;
     std::vector<Swatch> m_swatches;
     std::vector<Ticks> m_ticks;

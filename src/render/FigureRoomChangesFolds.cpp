@@ -214,6 +214,8 @@ void Changes::hideFoldsOfHidden()
 
 void Changes::undoFolds()
 {
+    // Latest of the steps: its bar back down the side before the margins and groups it kept.
+    undoStrips();
     undoMarks();
     for (auto kept = m_short.rbegin(); kept != m_short.rend(); ++kept) {
         if (!kept->axis)

@@ -116,6 +116,11 @@ bool hideDispensable(QCustomPlot *plot, int order);
 // name it, and the panel left keeps its first name only: the figure's main panel alone, as an
 // author prints a 6 x 4 cm figure, the others' names kept in the file's metadata.
 bool keepPrimaryAlone(QCustomPlot *plot);
+// Past the title, on a page short of room whose plots are still short of half of it, a figure's
+// one colour bar down the side of its panels laid across beside its one key, in the key's row,
+// where that row holds its label and three of its numbers beside the entries: its column goes to
+// the plots (FigureRoomStrip).
+bool barsBesideKeys(QCustomPlot *plot);
 // The panel titles that name no panel go; a panel's name goes only with its panel.
 bool dropUnnamingTitles(QCustomPlot *plot);
 // Legend entries cut to the widest that lets their key stand in three columns of its room, or,

@@ -16,11 +16,6 @@ namespace FigureSizeShortfalls {
 inline const QSet<QString> &rows()
 {
     static const QSet<QString> all {
-        QStringLiteral("dropout-compare 6x4cm 9pt"), // the plots take 46.2% of the page
-        // 34.1% before its columns' axis read "j" along its ticks (ShorterLabels), "column j" a line
-        // under its two panels; its key of dropped and padding cells, a row of 21 units, is the rest.
-        // Its Y in training alone (FigureRoom::setPrimary) took 49.97% on 2026-12-03, but drew its cells resampled
-        // four columns to a cell, no dropped cell grey, and no "position" on its rows: not taken.
         QStringLiteral("head-map 6x4cm 9pt"), // the plots take 36.5% of the page
         // Its colour bar's label in its first part ("wavelength 2π/θᵢ") since 2026-11-29 (36.0%, 19.0%).
         // Its models named by their first words since 2026-11-30 ("Llama", not "Llama-4-Sc…"; 39.2%, 26.2%).

@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -46,10 +47,15 @@ QList<std::pair<bool, QString>> axisLabels(const QCustomPlot &plot)
         for (QCPAxis *axis : rect->axes())
             labels.append(
                 {rect->realVisibility() && axis->visible() && axis->tickLabels(), FigureRoom::shownLabel(axis)});
+    // The colour bars in one order wherever a step laid them out (FigureRoom's barsBesideKeys moves
+    // a bar into the key's row): the same objects before and after the steps are undone.
+    QList<QCPColorScale *> scales;
     for (QCPLayoutElement *element : plot.plotLayout()->elements(true))
         if (auto *scale = qobject_cast<QCPColorScale *>(element))
-            labels.append(
-                {scale->realVisibility() && scale->axis()->tickLabels(), FigureRoom::shownLabel(scale->axis())});
+            scales.append(scale);
+    std::sort(scales.begin(), scales.end(), std::less<> {});
+    for (QCPColorScale *scale : scales)
+        labels.append({scale->realVisibility() && scale->axis()->tickLabels(), FigureRoom::shownLabel(scale->axis())});
     return labels;
 }
 
