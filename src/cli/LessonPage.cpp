@@ -4,6 +4,7 @@
 #include "core/Quantity.h"
 #include "core/rope/RopeText.h"
 #include "io/LessonModels.h"
+#include "render/DirectLabels.h"
 #include "render/FigureBuild.h"
 #include "render/FigureFile.h"
 #include "render/FigurePage.h"
@@ -499,6 +500,12 @@ QStringList panelsLeftOut(const Page &page, const QList<const FigureDescriptor *
                          "a smaller --font-size shows them all"_s.arg(figures[i]->name())
                              .arg(kept.givenUp)
                              .arg(kept.panels));
+        // A key given up with no label on its curves leaves them unnamed: said, never silently.
+        if (const QStringList unnamed = DirectLabels::unnamed(*page.builds[std::size_t(i)]->plot()); !unnamed.isEmpty())
+            lines.append(u"%1: its key left out for room at this size and font size, %2 of its curves unnamed (%3); "
+                         "a larger --size or a smaller --font-size names them"_s.arg(figures[i]->name())
+                             .arg(unnamed.size())
+                             .arg(unnamed.join(u"; "_s)));
     }
     return lines;
 }

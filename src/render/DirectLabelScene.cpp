@@ -212,3 +212,60 @@ Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
 }
 
 } // namespace posenc::DirectLabels
+
+namespace posenc::DirectLabels {
+
+namespace {
+
+// Points every `step` units along `plottable`'s line (its points where it draws marks alone),
+// those within `rect`, at most `most` of them.
+QList<QPointF> alongOf(const QCPAbstractPlottable *plottable, const QRect &rect, double step, qsizetype most)
+{
+    const QList<QPointF> &points = *pointsAt(plottable);
+    QList<QPointF> along;
+    const auto add = [&](const QPointF &p) {
+        if (rect.contains(p.toPoint()) && along.size() < most)
+            along.append(p);
+    };
+    for (qsizetype k = 0; k < points.size(); ++k) {
+        add(points[k]);
+        if (k == 0 || !joined(plottable))
+            continue;
+        const QPointF a = points[k - 1], b = points[k];
+        const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
+        for (double at = step; at < length && along.size() < most; at += step)
+            add(a + (b - a) * (at / length));
+    }
+    return along;
+}
+
+double farthest(const Scene &scene, const QCPAbstractPlottable *from, const QCPAbstractPlottable *to, double most)
+{
+    const auto cells = scene.curves.find(to);
+    if (cells == scene.curves.end())
+        return most;
+    const QList<QPointF> along = alongOf(from, scene.rect, 2.0, 600);
+    if (along.isEmpty())
+        return most;
+    double far = 0.0;
+    for (const QPointF &p : along) {
+        double r = far; // a point nearer than the farthest so far changes nothing
+        if (cells->second->meets(QRectF(p.x() - r, p.y() - r, 2.0 * r, 2.0 * r)))
+            continue;
+        while (r < most && !cells->second->meets(QRectF(p.x() - r, p.y() - r, 2.0 * r, 2.0 * r)))
+            r += 1.0;
+        if (r >= most)
+            return most;
+        far = r;
+    }
+    return far;
+}
+
+} // namespace
+
+double apart(const Scene &scene, const QCPAbstractPlottable *a, const QCPAbstractPlottable *b, double most)
+{
+    return std::max(farthest(scene, a, b, most), farthest(scene, b, a, most));
+}
+
+} // namespace posenc::DirectLabels

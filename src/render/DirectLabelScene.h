@@ -30,20 +30,22 @@ struct Scene
     QList<QRectF> texts; // the texts and keys over it, but for the labels being placed
     bool covered = false; // a colour map or bars: no room for a label anywhere
 
-    // Whether `box` meets a cell of a curve other than `own`, or of a line.
-    bool othersMeet(const QRectF &box, const QCPAbstractPlottable *own) const
+    // Whether `box` meets a cell of a curve other than `own` (the curves one label names), or of a line.
+    bool othersMeet(const QRectF &box, const QList<const QCPAbstractPlottable *> &own) const
     {
         if (lines && lines->meets(box))
             return true;
         return std::any_of(curves.begin(), curves.end(),
-                           [&](const auto &curve) { return curve.first != own && curve.second->meets(box); });
+                           [&](const auto &curve) { return !own.contains(curve.first) && curve.second->meets(box); });
     }
-    // Whether `box` meets a cell of `own`'s line, marks or fill.
-    bool ownMeets(const QRectF &box, const QCPAbstractPlottable *own) const
+    // Whether `box` meets a cell of `own`'s lines, marks or fill.
+    bool ownMeets(const QRectF &box, const QList<const QCPAbstractPlottable *> &own) const
     {
-        const auto it = curves.find(own);
-        const auto band = bands.find(own);
-        return (it != curves.end() && it->second->meets(box)) || (band != bands.end() && band->second->meets(box));
+        return std::any_of(own.begin(), own.end(), [&](const QCPAbstractPlottable *curve) {
+            const auto it = curves.find(curve);
+            const auto band = bands.find(curve);
+            return (it != curves.end() && it->second->meets(box)) || (band != bands.end() && band->second->meets(box));
+        });
     }
     bool meetsText(const QRectF &box) const
     {
@@ -63,5 +65,10 @@ std::shared_ptr<const QList<QPointF>> pointsAt(const QCPAbstractPlottable *plott
 bool hasPoint(const QCPAbstractPlottable *plottable);
 
 QRectF boxOf(const QCPItemText *text);
+
+// How far apart two curves of one plot are drawn, in layout units: the farthest that a point along
+// either (every two units) stands from the other's nearest cell, up to `most`. Curves the same
+// within a line width are a unit or two apart; curves that part somewhere are as far as they part.
+double apart(const Scene &scene, const QCPAbstractPlottable *a, const QCPAbstractPlottable *b, double most);
 
 } // namespace posenc::DirectLabels

@@ -1,6 +1,7 @@
 #include "DirectLabels.h"
 
 #include "DirectLabelCurves.h"
+#include "DirectLabelPlaces.h"
 #include "DirectLabelScene.h"
 #include "FigureRoomChanges.h"
 #include "LegendPlacement.h"
@@ -17,218 +18,17 @@ namespace posenc::DirectLabels {
 
 namespace {
 
-constexpr double kGap = 2.0; // layout units between a label and its curve
-constexpr double kNearer = 1.5; // no other curve nearer than its own by this much (one along it may be as near)
-constexpr double kInset = 1.0; // between a label and its plot's edges
-constexpr double kStep = 3.0; // between the places tried along a curve
-constexpr int kMostPlaces = 400; // places tried along a curve, from its end
-constexpr qsizetype kChoices = 48; // of them, those a search for labels kept apart tries
-constexpr int kMostTries = 200000; // places the search tries in all
 // The property of a key's entry that stands for a curve drawn elsewhere: that curve.
 constexpr char kStandsForProperty[] = "posencStandsFor";
 // The property of a label: its entry's forms, longest first, of which it shows the first that finds a place.
 constexpr char kFormsProperty[] = "posencLabelForms";
 // The property of a label whose entry left its key (makeSome): its curve is named by it alone.
 constexpr char kOutOfKeyProperty[] = "posencLabelOutOfKey";
+// The property of each of the labels that name curves drawn too close to label apart, together: those
+// curves, from the highest drawn down (a list of QObject pointers).
+constexpr char kGroupProperty[] = "posencLabelGroup";
 
 using FigureRoom::Changes;
-
-// Between a label beside its curve and the points it stands beside: kGap off a mark's edge where
-// marks are drawn (a line with marks at every point, Llama 3.1's wavelengths, had no place kGap
-// off its line that its marks did not meet), else off the line.
-double gapOf(const QCPAbstractPlottable *plottable)
-{
-    return kGap + (isBand(plottable) ? 0.0 : markerOf(plottable) / 2.0);
-}
-
-QSizeF sizeOf(const QFont &font, const QString &text)
-{
-    // As QCPItemText lays its text out.
-    return QFontMetrics(font).boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignCenter, text).size();
-}
-
-// Where a label may stand: its box, and whether it stands over its own line (on a white ground).
-struct Spot
-{
-    QRectF box;
-    bool over = false;
-};
-
-// The places along `plottable` from its end where a label of `size` stands clear of the rest of
-// `scene`, the best first: beside the curve (above or below it, ending at or centred on a point of
-// it), else over it, on a white ground; a band's on its middle.
-QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable, QSizeF size)
-{
-    const auto kept = pointsAt(plottable);
-    const QList<QPointF> &points = *kept;
-    // A band's label stands beside its fill: anchors along its edges, each from its end, the
-    // upper's first and the lower's after them (matched by their order along each edge).
-    const bool band = isBand(plottable);
-    const auto lower = band ? pointsAt(static_cast<const QCPGraph *>(plottable)->channelFillGraph())
-                            : std::make_shared<const QList<QPointF>>();
-    const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
-    // The anchors, every kStep units along the curve from its last point within the plot; marks
-    // alone are their points only (between two marks nothing is drawn to name).
-    QList<QPointF> anchors;
-    if (!joined(plottable) && !band)
-        for (qsizetype k = points.size() - 1; k >= 0 && anchors.size() < kMostPlaces; --k)
-            if (scene.rect.contains(points[k].toPoint()))
-                anchors.append(points[k]);
-    for (const QList<QPointF> *edge : {&points, lower.get()}) {
-        if (!joined(plottable) && !band)
-            break;
-        const QList<QPointF> &along = *edge;
-        const qsizetype most = anchors.size() + kMostPlaces;
-        double next = 0.0; // along the curve to the next anchor
-        for (qsizetype k = along.size() - 1; k >= 0 && anchors.size() < most; --k) {
-            if (k == along.size() - 1) {
-                if (scene.rect.contains(along[k].toPoint()))
-                    anchors.append(along[k]);
-                next = kStep;
-                continue;
-            }
-            const QPointF a = along[k + 1], b = along[k];
-            const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
-            double at = next;
-            for (; at <= length && anchors.size() < most; at += kStep)
-                if (const QPointF p = a + (b - a) * (at / length); scene.rect.contains(p.toPoint()))
-                    anchors.append(p);
-            next = at - length;
-        }
-    }
-    const double w = size.width(), h = size.height();
-    const auto clearBeside = [&](const QRectF &box) {
-        return room.contains(box) && !scene.ownMeets(box.adjusted(-0.5, -0.5, 0.5, 0.5), plottable)
-            && !scene.othersMeet(box.adjusted(-kGap + kNearer, -kGap + kNearer, kGap - kNearer, kGap - kNearer), plottable)
-            && !scene.meetsText(box);
-    };
-    const auto clearOver = [&](const QRectF &box) {
-        return room.contains(box) && !scene.othersMeet(box.adjusted(-1.0, -1.0, 1.0, 1.0), plottable)
-            && !scene.meetsText(box);
-    };
-    // Marks alone: a label kGap off a mark's edge, never over it (a white ground would hide it).
-    const bool marks = !joined(plottable) && !band;
-    const double gap = gapOf(plottable);
-    QList<Spot> beside, over;
-    for (const QPointF &p : anchors) {
-        for (const QRectF &box :
-             {QRectF(p.x() - w, p.y() - gap - h, w, h), QRectF(p.x() - w, p.y() + gap, w, h),
-              QRectF(p.x() - w / 2.0, p.y() - gap - h, w, h), QRectF(p.x() - w / 2.0, p.y() + gap, w, h),
-              QRectF(p.x(), p.y() - gap - h, w, h), QRectF(p.x(), p.y() + gap, w, h)})
-            if (clearBeside(box))
-                beside.append({box, false});
-        const QRectF centred(p.x() - w / 2.0, p.y() - h / 2.0, w, h);
-        if (!band && !marks && clearOver(centred))
-            over.append({centred, true});
-    }
-    return beside + over;
-}
-
-struct Wanted
-{
-    QCPAbstractPlottable *plottable = nullptr;
-    QStringList forms;
-    QString text; // the form taken
-    QList<Spot> spots; // where it may stand
-    std::optional<Spot> at;
-};
-
-using Scenes = std::map<QCPAxisRect *, Scene>;
-// Each wanted label's form and spot, the labels with the fewest places first, none meeting another; false
-// where one finds none. `reuse`: the scenes a call before made for this layout and `placing`, kept.
-bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing,
-              Scenes *reuse = nullptr)
-{
-    Scenes own;
-    Scenes &scenes = reuse ? *reuse : own;
-    for (Wanted &label : wanted) {
-        QCPAxisRect *rect = label.plottable->keyAxis()->axisRect();
-        auto scene = scenes.find(rect);
-        if (scene == scenes.end())
-            scene = scenes.emplace(rect, sceneOf(rect, placing)).first;
-        if (scene->second.covered)
-            return false;
-    }
-    // Each its longest form that has a place, alone.
-    for (Wanted &label : wanted) {
-        const Scene &scene = scenes.at(label.plottable->keyAxis()->axisRect());
-        label.spots.clear();
-        for (const QString &form : label.forms) {
-            label.spots = spotsFor(scene, label.plottable, sizeOf(font, form));
-            label.text = form;
-            if (!label.spots.isEmpty())
-                break;
-        }
-        if (label.spots.isEmpty())
-            return false;
-    }
-    // The labels with the fewest places first, each in the first of its places (its curve's end
-    // first) that keeps apart from those placed, backtracking over a few of its places spread
-    // along its curve; then, where none does, each a form shorter.
-    QList<Wanted *> order;
-    for (Wanted &label : wanted)
-        order.append(&label);
-    std::stable_sort(order.begin(), order.end(),
-                     [](const Wanted *a, const Wanted *b) { return a->spots.size() < b->spots.size(); });
-    QList<qsizetype> firsts;
-    for (const Wanted *label : order)
-        firsts.append(label->forms.indexOf(label->text));
-    for (qsizetype shorter = 0;; ++shorter) {
-        bool more = false;
-        QList<QList<Spot>> choices;
-        for (qsizetype i = 0; i < order.size(); ++i) {
-            Wanted *label = order[i];
-            const qsizetype f = std::min(firsts[i] + shorter, label->forms.size() - 1);
-            more |= firsts[i] + shorter < label->forms.size() - 1;
-            const QList<Spot> spots = f == firsts[i] ? label->spots
-                                                     : spotsFor(scenes.at(label->plottable->keyAxis()->axisRect()),
-                                                                label->plottable, sizeOf(font, label->forms[f]));
-            label->text = label->forms[f];
-            // At most kChoices of them, spread from its end on.
-            QList<Spot> few;
-            const qsizetype step = std::max<qsizetype>(1, spots.size() / kChoices);
-            for (qsizetype k = 0; k < spots.size(); k += step)
-                few.append(spots[k]);
-            choices.append(few);
-        }
-        QList<qsizetype> at(order.size(), -1);
-        int tries = 0;
-        // Depth first: label i at choice at[i] + 1 on.
-        for (qsizetype i = 0; i >= 0 && i < order.size() && tries < kMostTries;) {
-            const QCPAxisRect *rect = order[i]->plottable->keyAxis()->axisRect();
-            qsizetype k = at[i] + 1;
-            for (; k < choices[i].size(); ++k, ++tries) {
-                const QRectF box = choices[i][k].box.adjusted(-kApart, -kApart, kApart, kApart);
-                bool apart = true;
-                for (qsizetype j = 0; j < i && apart; ++j)
-                    apart
-                        = order[j]->plottable->keyAxis()->axisRect() != rect || !choices[j][at[j]].box.intersects(box);
-                if (apart)
-                    break;
-            }
-            if (k < choices[i].size()) {
-                at[i] = k;
-                ++i;
-            } else {
-                at[i] = -1;
-                --i;
-            }
-        }
-        if (!at.isEmpty() && at.constLast() >= 0) {
-            for (qsizetype i = 0; i < order.size(); ++i)
-                order[i]->at = choices[i][at[i]];
-            break;
-        }
-        if (!more)
-            return false;
-    }
-    // Two labels that read alike name no curve.
-    for (qsizetype i = 0; i < wanted.size(); ++i)
-        for (qsizetype j = i + 1; j < wanted.size(); ++j)
-            if (wanted[i].text == wanted[j].text)
-                return false;
-    return true;
-}
 
 void put(QCPItemText *text, const QCPAbstractPlottable *plottable, const Spot &spot)
 {
@@ -241,6 +41,33 @@ void put(QCPItemText *text, const QCPAbstractPlottable *plottable, const Spot &s
     text->position->setCoords(key->pixelToCoord(across ? centre.x() : centre.y()),
                               value->pixelToCoord(across ? centre.y() : centre.x()));
     text->setBrush(spot.over ? QBrush(Qt::white) : QBrush(Qt::NoBrush));
+}
+
+// `texts`, the labels of `label`'s curves in their order, given its form taken and, where it
+// found a place, put there: one curve's alone, or curves named together across its place, in a
+// row each its name's width and a space apart, or in a column a line each, as the form was measured.
+void putAll(const QList<QCPItemText *> &texts, const Wanted &label, const QFont &font)
+{
+    const qsizetype form = std::max<qsizetype>(label.forms.indexOf(label.text), 0);
+    const QStringList pieces = label.pieces(form);
+    const QFontMetricsF metrics(font);
+    QPointF at = label.at ? label.at->box.topLeft() : QPointF();
+    for (qsizetype i = 0; i < std::min(texts.size(), pieces.size()); ++i) {
+        texts[i]->setText(pieces[i]);
+        if (!label.at)
+            continue;
+        if (texts.size() == 1) {
+            put(texts[i], label.curves[i], *label.at);
+            continue;
+        }
+        const QSizeF size = sizeOf(font, pieces[i]);
+        const double top = label.stacked(form) ? at.y() : label.at->box.center().y() - size.height() / 2.0;
+        put(texts[i], label.curves[i], {QRectF(QPointF(at.x(), top), size), label.at->over});
+        if (label.stacked(form))
+            at.ry() += size.height() + kLead;
+        else
+            at.rx() += metrics.horizontalAdvance(pieces[i] + u' ');
+    }
 }
 
 // The labels drawn, or with `unplaced` those of plots drawn too that found no place.
@@ -257,6 +84,34 @@ QList<QCPItemText *> labelsOf(const QCustomPlot &plot, bool unplaced = false)
     return labels;
 }
 
+// `labels` by the curves they name together: one list each (a label naming one curve alone, a
+// label of each curve named together), in their first label's order.
+QList<QList<QCPItemText *>> groupsOf(const QList<QCPItemText *> &labels)
+{
+    QList<QList<QCPItemText *>> groups;
+    QList<QVariantList> keys;
+    for (QCPItemText *text : labels) {
+        const QVariantList group = text->property(kGroupProperty).toList();
+        const qsizetype found = group.isEmpty() ? -1 : keys.indexOf(group);
+        if (found >= 0) {
+            groups[found].append(text);
+            continue;
+        }
+        groups.append({text});
+        keys.append(group);
+    }
+    return groups;
+}
+
+// The label `group` makes: its curves and forms its texts'.
+Wanted wantedOf(const QList<QCPItemText *> &group)
+{
+    Wanted label = Wanted::of(named(group.constFirst()), group.constFirst()->property(kFormsProperty).toStringList());
+    for (qsizetype i = 1; i < group.size(); ++i)
+        label = label.with(Wanted::of(named(group[i]), group[i]->property(kFormsProperty).toStringList()));
+    return label;
+}
+
 void layOutPlot(QCPLegend *legend)
 {
     for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
@@ -270,24 +125,34 @@ QList<QCPItemText *> textsFor(QCPLegend *legend, const QList<Wanted> &wanted, bo
     QCustomPlot *plot = legend->parentPlot();
     QList<QCPItemText *> texts;
     for (const Wanted &label : wanted) {
-        auto *text = new QCPItemText(plot);
-        // Drawn while its plot is: an item is the child of the axis rect it is clipped to.
-        text->setClipAxisRect(label.plottable->keyAxis()->axisRect());
-        text->setClipToAxisRect(true);
-        text->setPositionAlignment(Qt::AlignCenter);
-        text->setTextAlignment(Qt::AlignCenter);
-        text->setPadding(QMargins());
-        text->setFont(legend->font());
-        text->setColor(colourOf(label.plottable));
-        text->setText(label.text);
-        // Held weakly: a figure that clears its plottables for new data leaves its items, and a
-        // label must not name a curve that is gone.
-        text->setProperty(kNamesProperty, QVariant::fromValue(QPointer<QObject>(label.plottable)));
-        text->setProperty(kFormsProperty, label.forms);
-        if (placed)
-            put(text, label.plottable, *label.at);
-        text->setVisible(placed);
-        texts.append(text);
+        QVariantList group;
+        for (QCPAbstractPlottable *curve : label.curves)
+            group.append(QVariant::fromValue(QPointer<QObject>(curve)));
+        QList<QCPItemText *> own;
+        for (qsizetype i = 0; i < label.curves.size(); ++i) {
+            auto *text = new QCPItemText(plot);
+            // Drawn while its plot is: an item is the child of the axis rect it is clipped to.
+            text->setClipAxisRect(label.plottable->keyAxis()->axisRect());
+            text->setClipToAxisRect(true);
+            text->setPositionAlignment(Qt::AlignCenter);
+            text->setTextAlignment(Qt::AlignCenter);
+            text->setPadding(QMargins());
+            text->setFont(legend->font());
+            text->setColor(colourOf(label.curves[i]));
+            // Held weakly: a figure that clears its plottables for new data leaves its items, and a
+            // label must not name a curve that is gone.
+            text->setProperty(kNamesProperty, QVariant::fromValue(QPointer<QObject>(label.curves[i])));
+            text->setProperty(kFormsProperty, label.curveForms[i]);
+            if (label.curves.size() > 1)
+                text->setProperty(kGroupProperty, group);
+            text->setVisible(placed);
+            own.append(text);
+        }
+        Wanted at = label;
+        if (!placed)
+            at.at.reset();
+        putAll(own, at, legend->font());
+        texts += own;
     }
     return texts;
 }
@@ -333,7 +198,7 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
     QList<Wanted> wanted;
     for (int i = 0, entry = 0; i < legend->itemCount(); ++i)
         if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)); item && entry < forms.size())
-            wanted.append({drawnFor(item->plottable()), forms[entry++], {}, {}, {}});
+            wanted.append(Wanted::of(drawnFor(item->plottable()), forms[entry++]));
     if (wanted.isEmpty())
         return {};
     // Placed on the layout the plots will have without the key's row: the key laid out as if it
@@ -346,7 +211,8 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
     legend->setMinimumSize(1, 1);
     legend->setMaximumSize(legend->maximumSize().width(), 1);
     layOutPlot(legend);
-    const bool placed = placeAll(wanted, legend->font(), {});
+    Scenes scenes;
+    const bool placed = placeMerging(wanted, legend->font(), scenes);
     legend->setMinimumSize(least);
     legend->setMaximumSize(most);
     legend->setMargins(margins);
@@ -380,10 +246,35 @@ QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendI
     without(out);
     QList<Wanted> wanted;
     Scenes laidOut; // each curve's cells drawn once a layout, not once a try (240 ms after a resize)
+    QList<Wanted> failed;
     for (qsizetype i = 0; i < std::min(entries.size(), forms.size()); ++i) { // those whose curves hold a label alone
-        QList<Wanted> alone {{drawnFor(entries[i]->plottable()), forms[i], {}, {}, {}}};
-        if (placeAll(alone, legend->font(), {}, &laidOut))
+        QList<Wanted> alone {Wanted::of(drawnFor(entries[i]->plottable()), forms[i])};
+        (placeAll(alone, legend->font(), {}, &laidOut) ? wanted : failed).append(alone);
+    }
+    // A curve that holds none alone, with the closest curves drawn too near it to label apart (those
+    // that hold a label alone or not) named together, where they hold one so.
+    for (const Wanted &curve : failed) {
+        if (std::any_of(wanted.begin(), wanted.end(),
+                        [&](const Wanted &label) { return label.curves.contains(curve.plottable); }))
+            continue;
+        QList<Wanted> near = wanted + failed;
+        near.removeIf([&](const Wanted &label) { return label.plottable == curve.plottable; });
+        near.prepend(curve);
+        while (mergeClosest(near, legend->font(), laidOut)) {
+            const auto together = std::find_if(near.begin(), near.end(), [&](const Wanted &label) {
+                return label.curves.contains(curve.plottable);
+            });
+            QList<Wanted> alone {*together};
+            if (!placeAll(alone, legend->font(), {}, &laidOut))
+                continue;
+            // It stands for those it names.
+            wanted.removeIf([&](const Wanted &label) {
+                return std::any_of(label.curves.begin(), label.curves.end(),
+                                   [&](QCPAbstractPlottable *named) { return alone.constFirst().curves.contains(named); });
+            });
             wanted.append(alone);
+            break;
+        }
     }
     // Then, where they do not all stand apart, the one with the fewest places left to the key, in
     // turn; again on the layout that leaves the others in it, until it holds them all.
@@ -392,7 +283,7 @@ QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendI
         count = wanted.size();
         out.clear();
         for (const Wanted &label : wanted)
-            out.append(label.plottable);
+            out += label.curves;
         without(out);
         laidOut.clear();
         placed = placeAll(wanted, legend->font(), {}, &laidOut);
@@ -428,22 +319,67 @@ bool place(QCustomPlot *plot)
     const bool allShown = std::all_of(labels.begin(), labels.end(), [](QCPItemText *text) { return text->visible(); });
     if (labels.isEmpty() || (allShown && clear(*plot)))
         return false;
+    const QList<QList<QCPItemText *>> groups = groupsOf(labels);
     QList<Wanted> wanted;
-    QList<const QCPItemText *> placing;
-    for (QCPItemText *text : labels) {
-        wanted.append({named(text), text->property(kFormsProperty).toStringList(), {}, {}, {}});
-        placing.append(text);
+    for (const QList<QCPItemText *> &group : groups)
+        wanted.append(wantedOf(group));
+    const QList<const QCPItemText *> placing(labels.begin(), labels.end());
+    // All of them, or none: a key is named whole or not at all. Curves that the layout now draws
+    // too close to label apart are named together (coinciding curves whose labels stood apart on
+    // the layout they were made for: scale-compare's ‖PE‖ and √(d/2) once its panels went).
+    const QFont font = labels.constFirst()->font();
+    Scenes scenes;
+    bool placed = placeAll(wanted, font, placing, &scenes);
+    while (!placed && mergeClosest(wanted, font, scenes))
+        placed = placeAll(wanted, font, placing, &scenes);
+    if (!placed) {
+        for (QCPItemText *text : labels)
+            text->setVisible(false);
+        return true;
     }
-    // All of them, or none: a key is named whole or not at all.
-    const bool placed = placeAll(wanted, labels.constFirst()->font(), placing);
-    for (qsizetype i = 0; i < labels.size(); ++i) {
-        if (placed) {
-            labels[i]->setText(wanted[i].text);
-            put(labels[i], wanted[i].plottable, *wanted[i].at);
+    for (const Wanted &label : wanted) {
+        QVariantList group;
+        QList<QCPItemText *> texts;
+        for (QCPAbstractPlottable *curve : label.curves) {
+            group.append(QVariant::fromValue(QPointer<QObject>(curve)));
+            texts.append(*std::find_if(labels.begin(), labels.end(),
+                                       [&](const QCPItemText *text) { return named(text) == curve; }));
         }
-        labels[i]->setVisible(placed);
+        for (QCPItemText *text : texts) {
+            text->setProperty(kGroupProperty, label.curves.size() > 1 ? QVariant(group) : QVariant());
+            text->setVisible(true);
+        }
+        putAll(texts, label, font);
     }
     return true;
+}
+
+QStringList unnamed(const QCustomPlot &plot)
+{
+    QList<const QCPAbstractPlottable *> labelled;
+    for (const QCPItemText *text : labelsOf(plot))
+        labelled.append(named(text));
+    QStringList names;
+    for (QCPLayoutElement *element : plot.plotLayout()->elements(true)) {
+        auto *legend = qobject_cast<QCPLegend *>(element);
+        // Given up by a step of room: a key its figure hides itself (a view not drawn) is none.
+        if (!legend || !Changes::isHidden(legend))
+            continue;
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+            QCPAbstractPlottable *curve = entry ? drawnFor(entry->plottable()) : nullptr;
+            bool drawn = curve && shown(curve);
+            for (const QCPLayoutElement *at = drawn ? curve->keyAxis()->axisRect() : nullptr; at && drawn;
+                 at = at->layout())
+                drawn = at->realVisibility() && !Changes::isHidden(at);
+            if (drawn && !labelled.contains(curve)
+                && !entry->plottable()->name().isEmpty())
+                names.append(Changes::find(plot) ? Changes::find(plot)->originalName(entry->plottable())
+                                                 : entry->plottable()->name());
+        }
+    }
+    names.removeDuplicates();
+    return names;
 }
 
 bool clear(const QCustomPlot &plot)
@@ -460,20 +396,27 @@ bool clear(const QCustomPlot &plot)
     // was most of a settled layout's time on a figure of long curves).
     const QList<const QCPItemText *> all(labels.begin(), labels.end());
     std::map<QCPAxisRect *, Scene> scenes;
-    for (QCPItemText *text : labels) {
-        QCPAbstractPlottable *plottable = named(text);
-        if (!plottable)
+    // Curves named together are asked as one label across the row of their names.
+    for (const QList<QCPItemText *> &group : groupsOf(labels)) {
+        QList<const QCPAbstractPlottable *> own;
+        QRectF box;
+        for (const QCPItemText *text : group) {
+            own.append(named(text));
+            box = box.united(boxOf(text));
+        }
+        if (own.contains(nullptr))
             return false;
+        const QCPAbstractPlottable *plottable = own.constFirst();
+        const QCPItemText *text = group.constFirst();
         QCPAxisRect *rect = plottable->keyAxis()->axisRect();
         auto found = scenes.find(rect);
         if (found == scenes.end())
             found = scenes.emplace(rect, sceneOf(rect, all)).first;
         const Scene &scene = found->second;
-        const QRectF box = boxOf(text);
         const QRectF inner = box.adjusted(1, 1, -1, -1);
         const QRectF grown = inner.adjusted(-kApart, -kApart, kApart, kApart);
         const bool meetsLabel = std::any_of(labels.begin(), labels.end(), [&](const QCPItemText *other) {
-            return other != text && other->clipToAxisRect() && other->clipAxisRect() == rect
+            return !group.contains(other) && other->clipToAxisRect() && other->clipAxisRect() == rect
                 && !other->text().isEmpty() && boxOf(other).intersects(grown);
         });
         const bool over = text->brush().style() != Qt::NoBrush;
@@ -487,9 +430,9 @@ bool clear(const QCustomPlot &plot)
         const double reach = kGap + 1.0 + (joined(plottable) ? gapOf(plottable) - kGap : 0.0);
         if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box)
             || meetsLabel || scene.meetsText(inner)
-            || scene.othersMeet(box.adjusted(-off, -off, off, off), plottable)
-            || (!over && scene.ownMeets(box, plottable))
-            || !scene.ownMeets(box.adjusted(-reach, -reach, reach, reach), plottable))
+            || scene.othersMeet(box.adjusted(-off, -off, off, off), own)
+            || (!over && scene.ownMeets(box, own))
+            || !scene.ownMeets(box.adjusted(-reach, -reach, reach, reach), own))
             return false;
     }
     return true;

@@ -3,6 +3,7 @@
 #include "QCustomPlot.h"
 
 #include <QList>
+#include <QStringList>
 
 // A key's lines named where they are drawn (docs/ARCHITECTURE.md, "Figures at any size"): where a
 // key of curves takes the room its plots need, each curve is labelled in its plot, in its colour,
@@ -44,6 +45,10 @@ QCPAbstractPlottable *named(const QCPItemText *text);
 // (a plot grown or narrowed since) or were not drawn: all of a plot's, each in the longest of its
 // forms that finds a place, or none of them drawn. True when any changed.
 bool place(QCustomPlot *plot);
+// The names of the curves drawn that a key given up for room named and no label drawn names (a
+// key no place held, whose labels found none either): what a page short of room leaves unnamed,
+// for its export to say so. Empty where every curve drawn is named.
+QStringList unnamed(const QCustomPlot &plot);
 // Whether every label drawn stands clear: within its plot, off every other curve and text, nearer
 // its own curve than any other.
 bool clear(const QCustomPlot &plot);

@@ -1,0 +1,99 @@
+#pragma once
+
+#include "DirectLabelScene.h"
+#include "QCustomPlot.h"
+
+#include <QFont>
+#include <QList>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+// Where DirectLabels' labels may stand, and the search that keeps them apart (DirectLabels.h).
+namespace posenc::DirectLabels {
+
+inline constexpr double kGap = 2.0; // layout units between a label and its curve
+inline constexpr double kNearer = 1.5; // no other curve nearer than its own by this much (one along it may be as near)
+// Between the names of curves labelled together.
+inline constexpr char kJoin[] = ", ";
+
+// Where a label may stand: its box, and whether it stands over its own line (on a white ground).
+struct Spot
+{
+    QRectF box;
+    bool over = false;
+};
+
+struct Wanted
+{
+    QCPAbstractPlottable *plottable = nullptr; // the curve it stands along: the first it names
+    QStringList forms;
+    QString text; // the form taken
+    QList<Spot> spots; // where it may stand
+    std::optional<Spot> at;
+    // The curves it names (more than one where they are drawn too close to label apart) and each
+    // one's entry's forms, from the highest drawn down.
+    QList<QCPAbstractPlottable *> curves;
+    QList<QStringList> curveForms;
+    // Of its forms, those of curves named together in a row ("linear, proportional"); those after
+    // name them in a column, a line each, where a row finds no place.
+    qsizetype rows = 0;
+
+    static Wanted of(QCPAbstractPlottable *plottable, const QStringList &forms)
+    {
+        return {plottable, forms, {}, {}, {}, {plottable}, {forms}, forms.size()};
+    }
+    QList<const QCPAbstractPlottable *> own() const { return {curves.begin(), curves.end()}; }
+    bool stacked(qsizetype form) const { return form >= rows; }
+    // The texts of its labels, one a curve in that curve's colour, for its `form`-th form: its
+    // curves' names at one level of their forms (or their last), in a row each but the last with
+    // its comma.
+    QStringList pieces(qsizetype form) const
+    {
+        const qsizetype level = stacked(form) ? form - rows : form;
+        QStringList pieces;
+        for (qsizetype i = 0; i < curveForms.size(); ++i)
+            pieces.append(curveForms[i][std::min(level, curveForms[i].size() - 1)]
+                          + (i + 1 < curveForms.size() && !stacked(form) ? QString::fromLatin1(kJoin).trimmed()
+                                                                         : QString()));
+        return pieces;
+    }
+    // Named together with `other`'s curves, in that order: each level of their forms in a row, then
+    // each in a column.
+    Wanted with(const Wanted &other) const
+    {
+        Wanted both = of(plottable, {});
+        both.curves = curves + other.curves;
+        both.curveForms = curveForms + other.curveForms;
+        qsizetype levels = 0;
+        for (const QStringList &forms : both.curveForms)
+            levels = std::max(levels, forms.size());
+        both.rows = levels;
+        for (qsizetype level = 0; level < 2 * levels; ++level)
+            both.forms.append(both.pieces(level).join(level < levels ? u' ' : u'\n'));
+        return both;
+    }
+};
+
+using Scenes = std::map<QCPAxisRect *, Scene>;
+
+// Between a label beside its curve and the points it stands beside.
+double gapOf(const QCPAbstractPlottable *plottable);
+// A text's size as QCPItemText lays it out; of lines (curves named in a column), each laid out so, kLead apart.
+inline constexpr double kLead = 1.0;
+QSizeF sizeOf(const QFont &font, const QString &text);
+// Each wanted label's form and spot, the labels with the fewest places first, none meeting another; false
+// where one finds none. `reuse`: the scenes a call before made for this layout and `placing`, kept.
+bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing,
+              Scenes *reuse = nullptr);
+// The closest two of `wanted` whose curves are drawn too close for a label each named together;
+// false where no two are.
+bool mergeClosest(QList<Wanted> &wanted, const QFont &font, Scenes &scenes);
+// placeAll, and where it finds no places, again with the closest curves named together.
+bool placeMerging(QList<Wanted> &wanted, const QFont &font, Scenes &scenes);
+
+} // namespace posenc::DirectLabels
