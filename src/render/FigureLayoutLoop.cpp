@@ -248,6 +248,9 @@ void FigureLayoutLoop::retick()
     // step that does so set them apart on the way (FigureRoom::Steps::separateTickLabels).
     if (!FigureRoom::tickLabelsApart(*m_plot) && FigureRoom::Steps::separateTickLabels(m_plot))
         settle();
+    // Two axes' tick labels meeting at a corner of their panel: the end one of one goes.
+    if (FigureRoom::Steps::pruneCornerTicks(m_plot))
+        settle();
 }
 
 bool FigureLayoutLoop::refitAfterFilling()

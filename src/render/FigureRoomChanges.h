@@ -88,6 +88,10 @@ public:
     // KeepClearTicker standing in for a plain ticker until undone; false for a ticker of another
     // kind (text, log) or one that does so already.
     bool shortenNumbers(QCPAxis *axis);
+    // `axis`'s tick labels keeping clear of its rect's corner at `side` (KeepsClear::keepCornerClear),
+    // a KeepClearTicker standing in for a plain ticker until undone; false for a ticker of another
+    // kind (text) or one that keeps clear of a corner already.
+    bool keepCornerClear(QCPAxis *axis, Qt::Edge side, double beyond);
 
     // A grid's row and column spacing; a colour bar at most `width` wide (FigureFonts scales it
     // with the text up to that).
@@ -364,6 +368,8 @@ private:
         QSharedPointer<QCPAxisTicker> standIn;
     };
     std::vector<Short> m_short;
+    // Axes whose tick labels keep clear of a corner (keepCornerClear), kept as m_short's are.
+    std::vector<Short> m_corners;
     // Keys given up for labels on their curves, and the labels.
     std::vector<std::pair<QPointer<QCPLegend>, QList<QPointer<QCPItemText>>>> m_labelled;
 };

@@ -143,6 +143,28 @@ bool Changes::shortenNumbers(QCPAxis *axis)
     return true;
 }
 
+bool Changes::keepCornerClear(QCPAxis *axis, Qt::Edge side, double beyond)
+{
+    const QSharedPointer<QCPAxisTicker> own = axis->ticker();
+    if (!own)
+        return false;
+    auto *clearing = dynamic_cast<KeepsClear *>(own.data());
+    QSharedPointer<QCPAxisTicker> standIn;
+    if (!clearing) {
+        const QCPAxisTicker &ownTicker = *own;
+        if (typeid(ownTicker) != typeid(QCPAxisTicker))
+            return false;
+        const QSharedPointer<KeepClearTicker> plain = standInFor(axis, *own);
+        clearing = plain.data();
+        standIn = plain;
+    } else if (clearing->keepsCornerClear()) {
+        return false;
+    }
+    clearing->keepCornerClear(axis, side, beyond);
+    m_corners.push_back({axis, own, standIn});
+    return true;
+}
+
 bool Changes::labelDirectly(QCPLegend *legend, const QList<QCPItemText *> &texts)
 {
     QList<QPointer<QCPItemText>> kept;
@@ -217,6 +239,19 @@ void Changes::undoFolds()
     // Latest of the steps: its bar back down the side before the margins and groups it kept.
     undoStrips();
     undoMarks();
+    for (auto kept = m_corners.rbegin(); kept != m_corners.rend(); ++kept) {
+        if (!kept->axis)
+            continue;
+        const QSharedPointer<QCPAxisTicker> now = kept->axis->ticker();
+        for (const QSharedPointer<QCPAxisTicker> &ticker : {kept->ticker, kept->standIn})
+            if (auto *clearing = dynamic_cast<KeepsClear *>(ticker.data()))
+                clearing->keepCornerClear(nullptr, Qt::BottomEdge, 0.0);
+        if (kept->ticker && kept->standIn && now == kept->standIn) {
+            kept->ticker->setTickCount(now->tickCount());
+            kept->axis->setTicker(kept->ticker);
+        }
+    }
+    m_corners.clear();
     for (auto kept = m_short.rbegin(); kept != m_short.rend(); ++kept) {
         if (!kept->axis)
             continue;

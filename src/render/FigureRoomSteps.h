@@ -52,6 +52,11 @@ struct Meeting
 QList<Meeting> meetingTickLabels(const QCustomPlot &plot);
 // Each such pair's facing margins grown by half as much, and a unit, each.
 bool separateTickLabels(QCustomPlot *plot);
+// Where the tick labels of a panel's two axes meet at a corner of it (the left axis's "0.95"
+// on the bottom axis's "10⁰"), the end labels of one of them left blank, its ticks still drawn,
+// as matplotlib's authors prune a locator's end tick: of the axis with more numbers, which keeps
+// two at least. True when one was.
+bool pruneCornerTicks(QCustomPlot *plot);
 // Each bottom axis's label (across) or left axis's (up the side), of one line and at most 0.6 of
 // its axis, set in the row of its tick labels at the axis's far end (right, or top), its tick
 // labels that would reach it left blank (KeepsClear): a line of the figure's height, or a

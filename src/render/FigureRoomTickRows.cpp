@@ -99,7 +99,131 @@ int narrowestAlike(const QCustomPlot &plot, const QCPAxisRect *rect, const QCPAx
     return narrowest;
 }
 
+// How far out of its rect's side `axis` draws its tick labels: past its ticks and their padding.
+double labelDistance(const QCPAxis *axis)
+{
+    return axis->offset() + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding();
+}
+
+// The boxes of the tick labels `axis` draws now within its range (QCPAxisPainterPrivate's
+// placeTickLabel: across, centred on the tick; up the side, centred on it at the rect's side).
+QList<QRectF> tickLabelBoxes(const QCPAxis *axis)
+{
+    QList<QRectF> boxes;
+    const QRect rect = axis->axisRect()->rect();
+    const double distance = labelDistance(axis);
+    const double height = QFontMetricsF(axis->tickLabelFont()).height();
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i) {
+        if (labels[i].isEmpty() || !axis->range().contains(ticks[i]))
+            continue;
+        const double at = axis->coordToPixel(ticks[i]);
+        const double width = MeasuredText::advance(axis->tickLabelFont(), labels[i]);
+        switch (axis->axisType()) {
+        case QCPAxis::atLeft:
+            boxes.append(QRectF(rect.left() - distance - width, at - height / 2.0, width, height));
+            break;
+        case QCPAxis::atRight:
+            boxes.append(QRectF(rect.right() + 1 + distance, at - height / 2.0, width, height));
+            break;
+        case QCPAxis::atTop:
+            boxes.append(QRectF(at - width / 2.0, rect.top() - distance - height, width, height));
+            break;
+        case QCPAxis::atBottom:
+            boxes.append(QRectF(at - width / 2.0, rect.bottom() + distance, width, height));
+            break;
+        }
+    }
+    return boxes;
+}
+
+bool boxesMeet(const QList<QRectF> &a, const QList<QRectF> &b)
+{
+    for (const QRectF &one : a)
+        for (const QRectF &other : b)
+            if (one.adjusted(0.5, 0.5, -0.5, -0.5).intersects(other.adjusted(0.5, 0.5, -0.5, -0.5)))
+                return true;
+    return false;
+}
+
+Qt::Edge edgeOf(QCPAxis::AxisType type)
+{
+    switch (type) {
+    case QCPAxis::atLeft:
+        return Qt::LeftEdge;
+    case QCPAxis::atRight:
+        return Qt::RightEdge;
+    case QCPAxis::atTop:
+        return Qt::TopEdge;
+    case QCPAxis::atBottom:
+        break;
+    }
+    return Qt::BottomEdge;
+}
+
+// `axis`'s tick labels drawn once they keep clear of `along`'s side, where `along`'s labels stand.
+qsizetype keptBeside(const QCPAxis *axis, const QCPAxis *along)
+{
+    const QList<QRectF> boxes = tickLabelBoxes(axis);
+    const QRect rect = axis->axisRect()->rect();
+    const double beyond = labelDistance(along) - 1.0;
+    const bool across = axis->orientation() == Qt::Horizontal;
+    return std::count_if(boxes.begin(), boxes.end(), [&](const QRectF &box) {
+        switch (along->axisType()) {
+        case QCPAxis::atLeft:
+            return box.left() >= rect.left() - beyond;
+        case QCPAxis::atRight:
+            return box.right() <= rect.right() + 1 + beyond;
+        case QCPAxis::atTop:
+            return box.top() >= rect.top() - beyond;
+        case QCPAxis::atBottom:
+            break;
+        }
+        return !across && box.bottom() <= rect.bottom() + 1 + beyond;
+    });
+}
+
 } // namespace
+
+bool pruneCornerTicks(QCustomPlot *plot)
+{
+    bool changed = false;
+    Changes &changes = Changes::of(plot);
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        if (!rect->realVisibility() || Changes::isHidden(rect) || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            continue;
+        const auto drawn = [rect](QCPAxis::AxisType type) {
+            QCPAxis *axis = rect->axis(type);
+            return axis && axis->visible() && axis->tickLabels() && axis->tickLabelSide() == QCPAxis::lsOutside
+                    && qFuzzyIsNull(axis->tickLabelRotation())
+                ? axis
+                : nullptr;
+        };
+        for (const QCPAxis::AxisType side : {QCPAxis::atLeft, QCPAxis::atRight})
+            for (const QCPAxis::AxisType end : {QCPAxis::atBottom, QCPAxis::atTop}) {
+                QCPAxis *up = drawn(side);
+                QCPAxis *across = drawn(end);
+                if (!up || !across || !boxesMeet(tickLabelBoxes(up), tickLabelBoxes(across)))
+                    continue;
+                // The axis with more numbers gives its end one up, where it keeps two at least.
+                const qsizetype upLeft = keptBeside(up, across), acrossLeft = keptBeside(across, up);
+                const qsizetype upDrawn = tickLabelBoxes(up).size(), acrossDrawn = tickLabelBoxes(across).size();
+                std::pair<QCPAxis *, QCPAxis *> order[] {{up, across}, {across, up}};
+                if (acrossDrawn > upDrawn)
+                    std::swap(order[0], order[1]);
+                for (const auto &[pruned, along] : order) {
+                    if ((pruned == up ? upLeft : acrossLeft) < 2)
+                        continue;
+                    if (changes.keepCornerClear(pruned, edgeOf(along->axisType()), labelDistance(along) - 1.0)) {
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+    }
+    return changed;
+}
 
 bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
 {

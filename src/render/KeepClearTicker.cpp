@@ -25,6 +25,34 @@ void KeepsClear::keepClear(QCPAxis *axis, double pixels)
     m_pixels = pixels > 0.0 ? pixels : 0.0;
 }
 
+void KeepsClear::keepCornerClear(QCPAxis *axis, Qt::Edge side, double beyond)
+{
+    m_cornerAxis = axis;
+    m_cornerSide = side;
+    m_beyond = beyond;
+}
+
+void KeepsClear::blankCorner(const QVector<double> &ticks, QVector<QString> *labels) const
+{
+    if (!m_cornerAxis || !labels || !m_cornerAxis->axisRect())
+        return;
+    const QRect rect = m_cornerAxis->axisRect()->rect();
+    const bool across = m_cornerAxis->orientation() == Qt::Horizontal;
+    const QFont font = m_cornerAxis->tickLabelFont();
+    const double height = QFontMetricsF(font).height();
+    // The side's line, and which way is out of the rect there.
+    const bool far = m_cornerSide == Qt::BottomEdge || m_cornerSide == Qt::RightEdge;
+    const double line = across ? (far ? rect.right() + 1 : rect.left()) : (far ? rect.bottom() + 1 : rect.top());
+    const double out = far ? 1.0 : -1.0;
+    for (qsizetype i = 0; i < std::min(ticks.size(), labels->size()); ++i) {
+        if (labels->at(i).isEmpty())
+            continue;
+        const double half = (across ? MeasuredText::advance(font, labels->at(i)) : height) / 2.0;
+        if (out * (m_cornerAxis->coordToPixel(ticks[i]) - line) + half > m_beyond)
+            (*labels)[i].clear();
+    }
+}
+
 namespace {
 
 QString writtenShort(const QString &label)
@@ -74,6 +102,7 @@ void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) c
     if (labels && m_shortNumbers)
         for (QString &label : *labels)
             label = shortNumber(label);
+    blankCorner(ticks, labels);
     if (!m_axis || !labels || !m_axis->axisRect())
         return;
     const QRect rect = m_axis->axisRect()->rect();

@@ -23,6 +23,14 @@ public:
     // left and bottom ends of reversed ones). Zero or less, they keep clear of nothing.
     void keepClear(QCPAxis *axis, double pixels);
     double keptClear() const { return m_axis ? m_pixels : 0.0; }
+    // `axis`'s labels keep clear of a corner of its panel: the rect's `side` across the axis (the
+    // bottom or top of an axis up the side, the left or right of one across), where the tick
+    // labels of the axis along that side stand `beyond` layout units out of it. A label reaching
+    // further out of that side is left blank, its tick still drawn: matplotlib's authors prune a
+    // locator's end tick (MaxNLocator's prune) where two axes' first numbers would meet. A null
+    // axis keeps clear of no corner (Steps::pruneCornerTicks).
+    void keepCornerClear(QCPAxis *axis, Qt::Edge side, double beyond);
+    bool keepsCornerClear() const { return m_cornerAxis; }
     // Whole thousands and millions written with k and M where that is shorter ("1000" is "1k",
     // "20000" "20k"; "1250" stays): the same number, read as in matplotlib's EngFormatter.
     void setShortNumbers(bool shortNumbers) { m_shortNumbers = shortNumbers; }
@@ -44,13 +52,20 @@ public:
     bool numbersEnough() const { return !m_axis || m_left >= 3 || (m_left >= 2 && m_made - m_left <= 1); }
 
 protected:
-    // Writes the labels short where asked, then blanks those of `ticks` that reach into the stretch.
+    // Writes the labels short where asked, then blanks those of `ticks` that reach into the stretch
+    // or out past the corner they keep clear of.
     void blank(const QVector<double> &ticks, QVector<QString> *labels) const;
+
+private:
+    void blankCorner(const QVector<double> &ticks, QVector<QString> *labels) const;
 
 private:
     QPointer<QCPAxis> m_axis;
     double m_pixels = 0.0;
     bool m_shortNumbers = false;
+    QPointer<QCPAxis> m_cornerAxis;
+    Qt::Edge m_cornerSide = Qt::BottomEdge;
+    double m_beyond = 0.0;
     // The numbers its last labels showed within the axis's range, and how many of them blank() left.
     mutable int m_made = 0;
     mutable int m_left = 0;

@@ -1,5 +1,6 @@
 #include "PlotItems.h"
 
+#include "KeepClearTicker.h"
 #include "StampedGraph.h"
 
 #include "render/data/FigureText.h"
@@ -13,8 +14,9 @@ namespace {
 
 using namespace Qt::StringLiterals;
 
-// Ticks at powers of two, each labelled as one ("2⁻²³") or as the whole number it is ("4,096").
-class PowerOfTwoTicker final : public QCPAxisTickerLog
+// Ticks at powers of two, each labelled as one ("2⁻²³") or as the whole number it is ("4,096"),
+// keeping clear where a room step asks (KeepsClear).
+class PowerOfTwoTicker final : public KeepClearLogTicker
 {
 public:
     explicit PowerOfTwoTicker(bool powers)

@@ -1,5 +1,5 @@
 // No axis's title over a tick label of its panel (issue 58's acceptance: "axis titles drawn over
-// the last tick numbers"), at any size (docs/ARCHITECTURE.md, Figures at any size): every figure
+// the last tick numbers"), nor two axes' tick labels on each other at a panel's corner, at any size (docs/ARCHITECTURE.md, Figures at any size): every figure
 // of the registry, and every figure of every lesson's page read for its own model and the models
 // of issue 58's look, with the lesson's state and kept panels, at a 14-pt slide, a paper's column,
 // 6 x 4 cm and a window's 1200 x 800 pixels. Read back from the SVG as a reader sees the page: the
@@ -20,7 +20,7 @@
 #include "support/SvgTexts.h"
 
 #include <QCommandLineParser>
-#include <QSet>
+#include <QHash>
 #include <QTest>
 
 #include <optional>
@@ -60,18 +60,21 @@ QList<const QCPAxis *> drawnAxes(const QCustomPlot &plot)
     return axes;
 }
 
-// Each axis title's ink that meets a tick label's, one line each: the built figure written as SVG
-// and read back. A text is a tick label where it reads as one of an axis's, else a title's where
-// it is a title's line or a run of one (a run of glyphs another font draws: "θ" of "cos(p·θᵢ)").
+// Each axis title's ink that meets a tick label's, and each tick label's ink that meets one of an
+// axis across it (a panel's y axis's first number on its x axis's at their corner), one line each:
+// the built figure written as SVG and read back. A text is a tick label where it reads as one of
+// an axis's, else a title's where it is a title's line or a run of one (a run of glyphs another
+// font draws: "θ" of "cos(p·θᵢ)"). Two tick labels are of axes across each other where one reads
+// as an axis's across and the other as one's up the side.
 QStringList titlesOverTicks(const FigureBuild &built, const FigureStyle &style)
 {
-    QSet<QString> ticks;
+    QHash<QString, int> ticks; // a tick label, and the orientations of the axes it reads as one of
     QStringList titles;
     for (const QCPAxis *axis : drawnAxes(*built.plot())) {
         if (axis->tickLabels())
             for (const QString &label : axis->tickVectorLabels())
                 if (!label.trimmed().isEmpty())
-                    ticks.insert(label);
+                    ticks[label] |= axis->orientation();
         for (const QString &line : FigureRoom::shownLabel(axis).split(u'\n'))
             if (!line.trimmed().isEmpty())
                 titles.append(line);
@@ -91,6 +94,13 @@ QStringList titlesOverTicks(const FigureBuild &built, const FigureStyle &style)
         for (const SvgTexts::Text *tick : std::as_const(tickTexts))
             if (SvgTexts::overlap(title->box, tick->box, 0.0))
                 problems.append(u"the title '%1' over the tick label '%2'"_s.arg(title->text, tick->text));
+    for (qsizetype i = 0; i < tickTexts.size(); ++i)
+        for (qsizetype j = i + 1; j < tickTexts.size(); ++j) {
+            const int a = ticks.value(tickTexts[i]->text), b = ticks.value(tickTexts[j]->text);
+            const bool across = ((a & Qt::Horizontal) && (b & Qt::Vertical)) || ((a & Qt::Vertical) && (b & Qt::Horizontal));
+            if (across && SvgTexts::overlap(tickTexts[i]->box, tickTexts[j]->box, 0.0))
+                problems.append(u"the tick label '%1' on the tick label '%2'"_s.arg(tickTexts[i]->text, tickTexts[j]->text));
+        }
     return problems;
 }
 
