@@ -36,6 +36,13 @@ double longestWord(const QCPAxisRect *rect)
 
 void holdLabelWords(QCustomPlot *plot)
 {
+    struct Panel
+    {
+        QCPAxisRect *rect;
+        int own; // the figure's least height
+        int raised; // what its words need past that, 0 where they need no more
+    };
+    QList<Panel> panels;
     for (QCPAxisRect *rect : plot->axisRects()) {
         // A colour bar's rect is its bar; a panel given up for room keeps no size of its own.
         if (dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect) || FigureRoom::Changes::isHidden(rect))
@@ -48,8 +55,24 @@ void holdLabelWords(QCustomPlot *plot)
         // (FigureFit::labelLength), as they stand from the last layout.
         const QMargins margins = rect->margins();
         const double reach = 2.0 * std::min(margins.top(), margins.bottom());
-        const int least = std::max(own, static_cast<int>(std::ceil(longestWord(rect) - reach)));
-        rect->setProperty(kOwnLeast, own);
+        const int need = static_cast<int>(std::ceil(longestWord(rect) - reach));
+        panels.append({rect, own, need > own ? need : 0});
+    }
+    // In a grid that keeps its plots equal (kEqualPlots), a panel raised for its words raises the
+    // others alike: the families figure's rows would be of unequal heights.
+    const auto equalGrid = [](const QCPAxisRect *rect) {
+        QCPLayout *grid = rect->layout();
+        return grid && grid->property(kEqualPlots).toBool() ? grid : nullptr;
+    };
+    for (const Panel &panel : std::as_const(panels)) {
+        int least = std::max(panel.own, panel.raised);
+        if (const QCPLayout *grid = equalGrid(panel.rect))
+            for (const Panel &other : std::as_const(panels))
+                if (equalGrid(other.rect) == grid)
+                    least = std::max(least, other.raised);
+        QCPAxisRect *rect = panel.rect;
+        const QSize now = rect->minimumSize();
+        rect->setProperty(kOwnLeast, panel.own);
         rect->setProperty(kHeldLeast, least);
         if (least != now.height())
             rect->setMinimumSize(now.width(), least);

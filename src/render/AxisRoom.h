@@ -12,7 +12,9 @@ namespace posenc::AxisRoom {
 // gave it where that is more (kept across layouts: a figure's own is read back where it has not set
 // another since). A word cannot wrap, and one longer than its plot reached past the panel, over the
 // numbers of the panel above it (rope-decay's "RoFormer" over the scores' -0.25 at 6 x 4 cm), where
-// FigureRoom, having nothing left to give up, kept it whole.
+// FigureRoom, having nothing left to give up, kept it whole. The panels of a grid whose property
+// kEqualPlots is true are raised alike, so that its plots stay as high as each other.
+constexpr char kEqualPlots[] = "posencEqualPlots";
 void holdLabelWords(QCustomPlot *plot);
 
 // Keeps what stands in a plot's corners (a key moved into a free corner, an inset's key) off the

@@ -1,5 +1,7 @@
 #include "FamiliesFigure.h"
 
+#include "render/AxisRoom.h"
+
 #include "FamiliesRoom.h"
 
 #include "render/Colormaps.h"
@@ -90,6 +92,7 @@ FamiliesFigure::FamiliesFigure(QCustomPlot *plot)
     : m_title(PlotStyle::resetWithTitle(plot))
 {
     m_stack = new EqualPlotsGrid;
+    m_stack->setProperty(AxisRoom::kEqualPlots, true);
     plot->plotLayout()->addElement(1, 0, m_stack);
     m_stack->setRowSpacing(0);
     m_stack->setColumnSpacing(16);
