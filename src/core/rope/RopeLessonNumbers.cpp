@@ -3,6 +3,7 @@
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeLayoutScore.h"
 #include "core/rope/RopeStretch.h"
 #include "core/rope/RopeText.h"
 #include "core/rope/RopeTypes.h"
@@ -26,55 +27,24 @@ using namespace LessonNumbers;
 namespace {
 
 const QString kNotRope = u"not here: the encoding is not rope"_s;
+// The figure that draws the scores of both layouts (a slide quoting them shows it).
+const QString kLayoutsFigure = u"rope-layouts"_s;
 
 bool isRope(const Params &p)
 {
     return p.encoding == Encoding::Rope;
 }
 
-// The fixed head vectors the RoPE lessons rotate: q_j = sin(j + 1), k_j = cos(2j + 1).
-std::vector<double> ropeVector(const Params &p, bool query)
-{
-    std::vector<double> v(static_cast<std::size_t>(p.rope.headDim));
-    for (std::size_t j = 0; j < v.size(); ++j)
-        v[j] = query ? std::sin(double(j) + 1.0) : std::cos(2.0 * double(j) + 1.0);
-    return v;
-}
-
-// R(position) x in `layout`, cos and sin times the attention factor as HF's tables hold them:
-// pair i's columns (i, i + h) in the half layout, (2i, 2i + 1) interleaved; the rest pass.
-std::vector<double> ropeRotated(const std::vector<double> &x, double position, const RopeFrequencies::Table &table,
-                                RopeLayout layout)
-{
-    std::vector<double> out = x;
-    const std::size_t h = table.inv.size();
-    for (std::size_t i = 0; i < h; ++i) {
-        const std::size_t a = layout == RopeLayout::Half ? i : 2 * i;
-        const std::size_t b = layout == RopeLayout::Half ? i + h : 2 * i + 1;
-        const double c = std::cos(position * table.inv[i]) * table.attentionFactor;
-        const double s = std::sin(position * table.inv[i]) * table.attentionFactor;
-        out[a] = x[a] * c - x[b] * s;
-        out[b] = x[b] * c + x[a] * s;
-    }
-    return out;
-}
-
-double ropeDot(const std::vector<double> &a, const std::vector<double> &b)
-{
-    double sum = 0.0;
-    for (std::size_t j = 0; j < a.size(); ++j)
-        sum += a[j] * b[j];
-    return sum;
-}
+using RopeLayoutScore::dot;
+using RopeLayoutScore::lessonVector;
+using RopeLayoutScore::rotated;
 
 // <R(m) q, R(n) k> for the lessons' q and k, in `layout`.
 Number ropeScore(const Params &p, double m, double n, RopeLayout layout)
 {
     if (!isRope(p))
         return none(kNotRope);
-    const RopeFrequencies::Table table = RopeFrequencies::table(p);
-    return real(ropeDot(ropeRotated(ropeVector(p, true), m, table, layout),
-                        ropeRotated(ropeVector(p, false), n, table, layout)));
+    return real(RopeLayoutScore::score(p, RopeFrequencies::table(p), m, n, layout));
 }
 
 // Where yarn's attention factor comes from, as transformers' _compute_yarn_parameters reads the
@@ -96,10 +66,6 @@ Number ropeMscaleAllDim(const Params &p)
     return isRope(p) && p.rope.mscaleAllDim ? real(*p.rope.mscaleAllDim) : none(u"none (no mscale_all_dim given)"_s);
 }
 
-RopeLayout otherLayout(RopeLayout layout)
-{
-    return layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
-}
 
 // <q, R(k) q> / |q|^2 for q all ones over head_dim: (2 sum_i cos(k theta_i) + unrotated) / head_dim.
 Number ropeOnes(const Params &p, double k)
@@ -532,24 +498,26 @@ QList<Entry> entries()
              [](const Params &p) { return ropeScore(p, 0.0, 7.0, p.rope.layout); }},
             {u"rope_norm_q"_s, u"‖q‖ for q_j = sin(j + 1) over head_dim"_s,
              [](const Params &p) {
-                 return isRope(p) ? real(std::sqrt(ropeDot(ropeVector(p, true), ropeVector(p, true)))) : none(kNotRope);
+                 return isRope(p) ? real(std::sqrt(dot(lessonVector(p, true), lessonVector(p, true)))) : none(kNotRope);
              }},
             {u"rope_norm_rq"_s, u"‖R(1000)q‖: the rotation keeps each pair's norm, times the attention factor"_s,
              [](const Params &p) {
                  if (!isRope(p))
                      return none(kNotRope);
                  const std::vector<double> r
-                     = ropeRotated(ropeVector(p, true), 1000.0, RopeFrequencies::table(p), p.rope.layout);
-                 return real(std::sqrt(ropeDot(r, r)));
+                     = rotated(lessonVector(p, true), 1000.0, RopeFrequencies::table(p), p.rope.layout);
+                 return real(std::sqrt(dot(r, r)));
              }},
             {u"rope_right_10"_s, u"<q, R(10)k> with the pairs of the layout the weights were trained in"_s,
-             [](const Params &p) { return ropeScore(p, 0.0, 10.0, p.rope.layout); }},
+             [](const Params &p) { return ropeScore(p, 0.0, 10.0, p.rope.layout); }, kLayoutsFigure},
             {u"rope_wrong_10"_s, u"the same vectors rotated with the other layout's pairs"_s,
-             [](const Params &p) { return ropeScore(p, 0.0, 10.0, otherLayout(p.rope.layout)); }},
+             [](const Params &p) { return ropeScore(p, 0.0, 10.0, RopeLayoutScore::other(p.rope.layout)); },
+             kLayoutsFigure},
             {u"rope_right_100"_s, u"<q, R(100)k> in the layout"_s,
-             [](const Params &p) { return ropeScore(p, 0.0, 100.0, p.rope.layout); }},
+             [](const Params &p) { return ropeScore(p, 0.0, 100.0, p.rope.layout); }, kLayoutsFigure},
             {u"rope_wrong_100"_s, u"the same in the other layout"_s,
-             [](const Params &p) { return ropeScore(p, 0.0, 100.0, otherLayout(p.rope.layout)); }},
+             [](const Params &p) { return ropeScore(p, 0.0, 100.0, RopeLayoutScore::other(p.rope.layout)); },
+             kLayoutsFigure},
             {u"rope_ones_1"_s, u"<q, R(1)q>/‖q‖² for q all ones: the score of an aligned pair at distance 1"_s,
              [](const Params &p) { return ropeOnes(p, 1.0); }},
             {u"rope_ones_10"_s, u"the same at distance 10"_s, [](const Params &p) { return ropeOnes(p, 10.0); }},
