@@ -529,7 +529,7 @@ void TestCli::aWordIsAnUnknownCommand()
 {
     const Run run = posenc({u"exprot"_s});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY2(run.err.contains(u"unknown command exprot"_s), qPrintable(run.err));
+    QVERIFY2(run.err.contains(u"unknown command 'exprot'"_s), qPrintable(run.err));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -241,7 +241,7 @@ private slots:
         // A decode step's ids follow rope_deltas, which the padding can shift: no distances, and the
         // reason given is the cache's.
         Params cached = p;
-        QVERIFY(!ParamText::set(cached, u"packed"_s, QString()));
+        QVERIFY(!ParamText::set(cached, u"packed"_s, u"none"_s));
         QVERIFY(!ParamText::set(cached, u"batch"_s, u"left:5,1,3"_s));
         QVERIFY(!ParamText::set(cached, u"cache"_s, u"6"_s));
         const auto withCache = Quantities::spec(Quantity::DocumentDistance).missing(cached);
