@@ -1,6 +1,7 @@
 #include "NopeOrderModel.h"
 
 #include "core/none/NopeOrder.h"
+#include "render/data/LogSpacedPoints.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,26 +15,6 @@ namespace {
 // Every integer up to this many, then log-spaced points: the curves are smooth in log t.
 constexpr std::int64_t kEveryPoint = 4096;
 constexpr int kLogPoints = 2048;
-
-// The values of t + 1 drawn, increasing, from 1 to L.
-QList<double> prefixPoints(std::int64_t maxLen)
-{
-    QList<double> points;
-    const std::int64_t dense = std::min(maxLen, kEveryPoint);
-    for (std::int64_t n = 1; n <= dense; ++n)
-        points.append(static_cast<double>(n));
-    if (maxLen > dense) {
-        const double from = std::log(static_cast<double>(dense)), to = std::log(static_cast<double>(maxLen));
-        for (int k = 1; k <= kLogPoints; ++k) {
-            const double n = std::round(std::exp(from + (to - from) * k / kLogPoints));
-            if (n > points.last())
-                points.append(std::min(n, static_cast<double>(maxLen)));
-        }
-        if (points.last() < static_cast<double>(maxLen))
-            points.append(static_cast<double>(maxLen));
-    }
-    return points;
-}
 
 } // namespace
 
@@ -55,7 +36,7 @@ std::optional<NopeOrderData> NopeOrderModel::compute(const Engine &engine, const
     if (!norms)
         return std::nullopt;
     const auto rows = static_cast<std::int64_t>(norms->size());
-    data.prefix = prefixPoints(params.maxLen);
+    data.prefix = logSpacedPoints(params.maxLen, kEveryPoint, kLogPoints); // t + 1
     for (const double n : std::as_const(data.prefix)) {
         const auto t = static_cast<std::int64_t>(n) - 1;
         data.weight.append(NopeOrder::causalWeight(t));

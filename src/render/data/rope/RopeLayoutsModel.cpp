@@ -3,6 +3,7 @@
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeLayoutScore.h"
 #include "core/rope/RopeText.h"
+#include "render/data/LogSpacedPoints.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,24 +13,6 @@ using namespace Qt::StringLiterals;
 namespace posenc {
 
 namespace {
-
-// The distances drawn, increasing, from 1 to `last`: each up to `every`, then `sampled` log-spaced.
-QList<double> distances(std::int64_t last, std::int64_t every, std::int64_t sampled)
-{
-    QList<double> points;
-    const std::int64_t dense = std::min(last, every);
-    for (std::int64_t k = 1; k <= dense; ++k)
-        points.append(static_cast<double>(k));
-    if (last > dense) {
-        const double from = std::log(static_cast<double>(dense)), to = std::log(static_cast<double>(last));
-        for (std::int64_t n = 1; n <= sampled; ++n) {
-            const double k = std::round(std::exp(from + (to - from) * double(n) / double(sampled)));
-            if (k > points.last())
-                points.append(std::min(k, static_cast<double>(last)));
-        }
-    }
-    return points;
-}
 
 // <q, R(k) k> in both layouts at once, q at position 0: each pair's cosine and sine taken once.
 struct BothLayouts
@@ -85,7 +68,7 @@ std::optional<RopeLayoutsData> RopeLayoutsModel::compute(const Params &params, c
     data.scaling = RopeText::scalingText(params);
     const RopeLayout other = RopeLayoutScore::other(params.rope.layout);
     data.atZero = RopeLayoutScore::score(params, table, 0.0, 0.0, params.rope.layout);
-    data.distance = distances(data.last, data.every, data.sampled);
+    data.distance = logSpacedPoints(data.last, data.every, data.sampled);
     const BothLayouts both(params, table);
     data.own.reserve(data.distance.size());
     data.other.reserve(data.distance.size());
