@@ -66,7 +66,6 @@ Number ropeMscaleAllDim(const Params &p)
     return isRope(p) && p.rope.mscaleAllDim ? real(*p.rope.mscaleAllDim) : none(u"none (no mscale_all_dim given)"_s);
 }
 
-
 // <q, R(k) q> / |q|^2 for q all ones over head_dim: (2 sum_i cos(k theta_i) + unrotated) / head_dim.
 Number ropeOnes(const Params &p, double k)
 {

@@ -120,7 +120,8 @@ void TestRopeLayoutsFigure::bothLayoutsAgainstTheirSums()
     for (qsizetype n = 0; n < d->distance.size(); ++n) {
         const double k = double(n + 1);
         QCOMPARE(d->distance[n], k);
-        QVERIFY2(near(d->own[n], score(p, k, half)), qPrintable(u"k %1: %2 vs %3"_s.arg(k).arg(d->own[n]).arg(score(p, k, half))));
+        QVERIFY2(near(d->own[n], score(p, k, half)),
+                 qPrintable(u"k %1: %2 vs %3"_s.arg(k).arg(d->own[n]).arg(score(p, k, half))));
         QVERIFY2(near(d->other[n], score(p, k, !half)),
                  qPrintable(u"k %1: %2 vs %3"_s.arg(k).arg(d->other[n]).arg(score(p, k, !half))));
     }

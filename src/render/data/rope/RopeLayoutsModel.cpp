@@ -20,8 +20,8 @@ struct BothLayouts
     BothLayouts(const Params &params, const RopeFrequencies::Table &table)
         : table(table)
         , half(RopeLayoutScore::rotated(RopeLayoutScore::lessonVector(params, true), 0.0, table, RopeLayout::Half))
-        , interleaved(
-              RopeLayoutScore::rotated(RopeLayoutScore::lessonVector(params, true), 0.0, table, RopeLayout::Interleaved))
+        , interleaved(RopeLayoutScore::rotated(RopeLayoutScore::lessonVector(params, true), 0.0, table,
+                                               RopeLayout::Interleaved))
         , key(RopeLayoutScore::lessonVector(params, false))
     {
         // The columns past the rotary dim pass in both layouts.
@@ -59,7 +59,8 @@ std::optional<RopeLayoutsData> RopeLayoutsModel::compute(const Params &params, c
     RopeLayoutsData data;
     data.layout = params.rope.layout;
     data.last = std::max<std::int64_t>(1, params.maxLen - 1);
-    const std::int64_t affordable = std::max<std::int64_t>(64, kPairBudget / std::max<std::int64_t>(1, static_cast<std::int64_t>(table.inv.size())));
+    const std::int64_t affordable = std::max<std::int64_t>(
+        64, kPairBudget / std::max<std::int64_t>(1, static_cast<std::int64_t>(table.inv.size())));
     data.every = std::min(kEveryDistance, affordable);
     data.sampled = std::min(kSampledDistances, affordable);
     data.headDim = params.rope.headDim;

@@ -7,8 +7,8 @@
 #include "render/ShorterLabels.h"
 
 #include "core/NumberText.h"
-#include "core/rope/RopeLayoutScore.h"
 #include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeLayoutScore.h"
 
 #include <algorithm>
 #include <cmath>
@@ -133,7 +133,8 @@ void RopeLayoutsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
     if (!values.isEmpty())
         caption.append(values.join(u"; "_s));
     if (d.last > d.every)
-        caption.append(u"past k = %1, %2 distances sampled"_s.arg(NumberText::count(d.every), NumberText::count(d.sampled)));
+        caption.append(
+            u"past k = %1, %2 distances sampled"_s.arg(NumberText::count(d.every), NumberText::count(d.sampled)));
     PlotStyle::setCollapsibleText(m_caption, caption.join(u'\n'));
 
     const QString what = m_compact ? u"RoPE layouts"_s : u"Half or interleaved: one q and k scored in both layouts"_s;
