@@ -92,6 +92,36 @@ private slots:
         const QString title = FigureRoom::fullTitle(*built->plot());
         QVERIFY2(title.contains(u"column distances"_s) && title.contains(family), qPrintable(title));
     }
+
+    // packing's caption told BLOOM-560m "Blue: a key whose id is above the query's" over a
+    // sequential map of column distances, none negative. The caption explains blue only where a
+    // distance drawn is negative: restarted ids under a causal mask (11 of the 26 cross pairs of
+    // documents 3, 4, 2), not the columns an ALiBi bias reads, nor ids that run on.
+    void theCaptionExplainsBlueOnlyWhereADistanceIsNegative_data()
+    {
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<QString>("ids");
+        QTest::addColumn<bool>("negative");
+        QTest::newRow("RoPE, restarted ids") << u"rope"_s << u"restarted-without-block-mask"_s << true;
+        QTest::newRow("RoPE, ids run on") << u"rope"_s << u"positions-not-restarted"_s << false;
+        QTest::newRow("ALiBi, its columns") << u"alibi"_s << u"restarted-without-block-mask"_s << false;
+    }
+    void theCaptionExplainsBlueOnlyWhereADistanceIsNegative()
+    {
+        QFETCH(QString, encoding);
+        QFETCH(QString, ids);
+        QFETCH(bool, negative);
+        const Params p = with(
+            {{u"encoding"_s, encoding}, {u"max-len"_s, u"9"_s}, {u"packed"_s, u"3,4,2"_s}, {u"ids-choice"_s, ids}});
+        const QList<PanelExtent> panels = {extent(9, 9, -0.5, 8.5, -0.5, 8.5), extent(9, 9, -0.5, 8.5, -0.5, 8.5)};
+        const auto d = computed(p, panels);
+        QCOMPARE(std::min(d->reference.minValue, d->compared.minValue) < 0.0, negative);
+        const auto built = FigureBuilds::build(u"document-distance"_s, p, FigureSize::fromPixels(QSize(1900, 1000)));
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        const QString texts = FigureBuilds::texts(*built->plot()).join(u' ');
+        QVERIFY2(texts.contains(u"cross-document pairs"_s), qPrintable(texts));
+        QCOMPARE(texts.contains(u"Blue:"_s), negative);
+    }
 };
 
 QTEST_MAIN(TestDocumentDistanceFigure)

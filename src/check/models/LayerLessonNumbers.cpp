@@ -2,14 +2,12 @@
 
 #include "check/FamilyCheck.h"
 #include "check/ModelConfigCheck.h"
+#include "check/models/LayerTypeWords.h"
 #include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
-#include "core/NumberText.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/rope/RopeFrequencies.h"
-#include "core/rope/RopeText.h"
-#include "core/rope/RopeTypes.h"
 
 #include <QStringList>
 
@@ -36,15 +34,8 @@ QList<const ConfigLayer *> counted(const ConfigCheck &check)
     return list;
 }
 
-bool rotary(const ConfigLayer &l)
-{
-    return l.described && l.params.isValid() && FamilyChecks::of(l.params.encoding).rotary.has_value();
-}
-
-bool positionless(const ConfigLayer &l)
-{
-    return l.scheme.encoding == u"none"_s;
-}
+using LayerTypeWords::positionless;
+using LayerTypeWords::rotary;
 
 // How far a layer type's query sees: its window or chunk, else nothing.
 std::optional<std::int64_t> reach(const ConfigLayer &l)
@@ -168,43 +159,6 @@ Entry ofConfig(const QString &key, const QString &description,
     return {key, description, std::function<Number(const LessonModel &)>([value](const LessonModel &m) {
                 return m.config ? value(*m.config, m) : none(noConfig(m));
             })};
-}
-
-// What places position in a layer type, how far it sees: "turn with RoPE θ = 500,000 (llama3 ×16)
-// within chunks of 8192 positions".
-QString schemeWords(const ConfigLayer &l)
-{
-    QString what;
-    if (rotary(l)) {
-        const RopeParams &rope = l.params.rope;
-        what = u"turn with RoPE θ = %1"_s.arg(RopeText::number(rope.theta));
-        if (rope.type != RopeType::Default && rope.factor)
-            what += u" (%1 ×%2)"_s.arg(RopeTypes::word(rope.type), RopeText::number(*rope.factor));
-    } else if (positionless(l)) {
-        what = u"have no position"_s;
-    } else if (const auto family = Families::fromWord(l.scheme.encoding)) {
-        what = u"place position with %1"_s.arg(Families::spec(*family).heading);
-    } else {
-        what = u"mix tokens without attention (%1)"_s.arg(l.scheme.encoding);
-    }
-    if (l.scheme.chunk)
-        return what + u" and attend within chunks of %1 positions"_s.arg(NumberText::count(*l.scheme.chunk));
-    if (l.scheme.window)
-        return what
-            + u" and attend within a window of %1 positions%2"_s.arg(NumberText::count(*l.scheme.window))
-                  .arg(l.scheme.windowBothSides ? u" each side (%1 wide)"_s.arg(NumberText::count(2 * *l.scheme.window))
-                                                : QString());
-    return l.scheme.headDim > 0 ? what + u" and see the whole context"_s : what;
-}
-
-QString layerTypes(const ConfigCheck &check)
-{
-    QStringList parts;
-    for (const ConfigLayer *l : counted(check))
-        parts.append(u"%1 %2 layers %3"_s.arg(l->layers.size()).arg(l->layerType, schemeWords(*l)));
-    if (parts.size() < 2)
-        return parts.join(QString());
-    return parts.mid(0, parts.size() - 1).join(u", "_s) + u" and "_s + parts.constLast();
 }
 
 std::int64_t layersWhere(const ConfigCheck &check, const std::function<bool(const ConfigLayer &)> &which)
@@ -482,7 +436,7 @@ const QList<Entry> &entries()
                  }),
         ofConfig(u"layer_types"_s, u"each layer type in words: its layers, what places position, how far it sees"_s,
                  [](const ConfigCheck &c, const LessonModel &) {
-                     return counted(c).isEmpty() ? none(u"the config counts no layers"_s) : word(layerTypes(c));
+                     return counted(c).isEmpty() ? none(u"the config counts no layers"_s) : word(LayerTypeWords::layerTypes(counted(c)));
                  }),
         ofConfig(u"nope_layers"_s, u"the layers with no position at all"_s,
                  [](const ConfigCheck &c, const LessonModel &) {

@@ -101,6 +101,13 @@ QList<Entry> entries()
              const auto keys = AlibiAttention::keysOf(p.maxLen, alibiQuery(p, p.maxLen), p.alibi.mask);
              return real(AlibiAttention::weight(slope(p, 1), keys, 0));
          }},
+        // The alibi lesson said "head 1 puts half its weight on the keys within a distance of 0".
+        {u"alibi_own_half_1"_s, u"a condition: head 1 puts half its weight or more on the query's own key"_s,
+         [](const Params &p) {
+             const auto keys = AlibiAttention::keysOf(p.maxLen, alibiQuery(p, p.maxLen), p.alibi.mask);
+             return condition(AlibiAttention::weight(slope(p, 1), keys, 0) >= 0.5,
+                              u"head 1's own key holds less than half its weight"_s);
+         }},
         {u"alibi_span_1_half"_s, u"the distance within which head 1 puts half its weight"_s,
          [](const Params &p) { return span(p, 1, 0.5, p.maxLen); }},
         {u"alibi_span_1_90"_s, u"the distance within which head 1 puts 90% of its weight"_s,

@@ -116,9 +116,12 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
     else if (!terse && d.bothWays)
         caption = u"The model attends both ways: a query sees the keys after it too, at negative distances. "
                   "The blocks off the diagonal between the dotted lines are cross-document pairs."_s;
-    else if (!terse)
+    else if (!terse && std::min(d.reference.minValue, d.compared.minValue) < 0.0)
         caption = u"Blue: a key whose id is above the query's, a negative distance causal training never shows. "
                   "The blocks off the diagonal between the dotted lines are cross-document pairs."_s;
+    else if (!terse) // one sign, a sequential map: no blue to explain (BLOOM's columns, ids run on)
+        caption = u"No distance drawn is negative. The blocks off the diagonal between the dotted lines are "
+                  "cross-document pairs."_s;
     if (!d.reference.isCellByCell() && d.problem.isEmpty())
         caption += u" A pixel: the exact mean of its attended pairs (%1 cells)."_s.arg(
             FigureText::averagedCellsText(d.reference.block, d.reference.rows, d.reference.cols));

@@ -1,0 +1,91 @@
+#include "LayerTypeWords.h"
+
+#include "check/FamilyCheck.h"
+#include "core/FamilySpec.h"
+#include "core/NumberText.h"
+#include "core/rope/RopeText.h"
+#include "core/rope/RopeTypes.h"
+
+#include <QStringList>
+
+#include <functional>
+
+using namespace Qt::StringLiterals;
+
+namespace posenc::LayerTypeWords {
+
+bool rotary(const ConfigLayer &l)
+{
+    return l.described && l.params.isValid() && FamilyChecks::of(l.params.encoding).rotary.has_value();
+}
+
+bool positionless(const ConfigLayer &l)
+{
+    return l.scheme.encoding == u"none"_s;
+}
+
+QString positionWords(const ConfigLayer &l)
+{
+    if (rotary(l)) {
+        const RopeParams &rope = l.params.rope;
+        QString what = u"turn with RoPE θ = %1"_s.arg(RopeText::number(rope.theta));
+        if (rope.type != RopeType::Default && rope.factor)
+            what += u" (%1 ×%2)"_s.arg(RopeTypes::word(rope.type), RopeText::number(*rope.factor));
+        return what;
+    }
+    if (positionless(l))
+        return u"have no position"_s;
+    if (const auto family = Families::fromWord(l.scheme.encoding))
+        return u"place position with %1"_s.arg(Families::spec(*family).heading);
+    return u"mix tokens without attention (%1)"_s.arg(l.scheme.encoding);
+}
+
+QString reachWords(const ConfigLayer &l)
+{
+    if (l.scheme.chunk)
+        return u"attend within chunks of %1 positions"_s.arg(NumberText::count(*l.scheme.chunk));
+    if (l.scheme.window)
+        return u"attend within a window of %1 positions%2"_s.arg(NumberText::count(*l.scheme.window))
+            .arg(l.scheme.windowBothSides ? u" each side (%1 wide)"_s.arg(NumberText::count(2 * *l.scheme.window))
+                                          : QString());
+    return l.scheme.headDim > 0 ? u"see the whole context"_s : QString();
+}
+
+QString layerTypes(const QList<const ConfigLayer *> &types)
+{
+    using Words = std::function<QString(const ConfigLayer &)>;
+    // The clause every type shares, said once; none for a single type, whose one clause is its own.
+    const auto shared = [&](const Words &words) {
+        if (types.size() < 2)
+            return QString();
+        const QString first = words(*types.front());
+        for (const ConfigLayer *l : types) {
+            if (words(*l) != first)
+                return QString();
+        }
+        return first;
+    };
+    const QString position = shared(positionWords), reach = shared(reachWords);
+    QStringList parts;
+    for (const ConfigLayer *l : types) {
+        QStringList clauses;
+        if (position.isEmpty())
+            clauses.append(positionWords(*l));
+        if (reach.isEmpty() && !reachWords(*l).isEmpty())
+            clauses.append(reachWords(*l));
+        const QString counted = u"%1 %2 layers"_s.arg(l->layers.size()).arg(l->layerType);
+        parts.append(clauses.isEmpty() ? counted : counted + u" "_s + clauses.join(u" and "_s));
+    }
+    QString text = parts.size() < 2 ? parts.join(QString())
+                                    : parts.mid(0, parts.size() - 1).join(u", "_s) + u" and "_s + parts.constLast();
+    QStringList common;
+    for (const QString &clause : {position, reach}) {
+        if (!clause.isEmpty())
+            common.append(clause);
+    }
+    if (!common.isEmpty())
+        text += u", and all "_s + common.join(u" and "_s);
+    return text;
+}
+
+} // namespace posenc::LayerTypeWords

@@ -1,0 +1,212 @@
+// A lesson's sentences say what is so of the model they are read for, in words that fit it, tested
+// over every preset they can meet (docs/ARCHITECTURE.md, Lessons): a clause every layer type shares
+// is said once, a head whose half lies on the query's own key is said to put it there, and a model
+// that reads no position id is not told of an id lost at decode. The numbers are worked out here
+// from the models' own configs (tests/data/configs) and ALiBi's reference, never read back from
+// posenc's output.
+#include "LessonRead.h"
+
+#include "io/Lesson.h"
+#include "io/LessonText.h"
+#include "io/Preset.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+// The lesson read for a preset, or nothing where it does not apply (it says so in one line).
+std::optional<LessonModel> modelFor(const Lesson &lesson, const QStringList &arguments)
+{
+    const LessonOptions::Read r = LessonRead::readFor(lesson, arguments);
+    if (r.result.exitCode() != 0 || !r.result.usage.isEmpty())
+        return std::nullopt;
+    return r.model;
+}
+
+QStringList itemsOf(const Lesson &lesson, const LessonModel &model)
+{
+    QStringList items;
+    for (const QString &item : lesson.explain(model).items)
+        items.append(LessonText::plain(item));
+    return items;
+}
+
+QJsonObject realConfig(const QString &file)
+{
+    QFile f(QStringLiteral(POSENC_CONFIGS) + u"/"_s + file);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(file));
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+QString grouped(double v)
+{
+    return QLocale(QLocale::English).toString(qint64(v));
+}
+
+// transformers' BLOOM build_alibi_tensor (models/bloom/modeling_bloom.py): head 1's slope is the
+// first of the geometric series of the largest power of two ≤ H, 2^(−8/P).
+double firstSlope(std::int64_t heads)
+{
+    const double power = std::exp2(std::floor(std::log2(double(heads))));
+    return std::exp2(-8.0 / power);
+}
+
+} // namespace
+
+class TestLessonWording : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aClauseEveryLayerTypeSharesIsSaidOnce();
+    void theSharedClauseIsTheConfigs();
+    void aHeadWhoseHalfIsItsOwnKeySaysSo();
+    void aModelThatReadsNoIdLosesNoneAtDecode();
+};
+
+// gpt-oss-20b's families lesson said "12 sliding_attention layers turn with RoPE θ = 150,000 (yarn
+// ×32) and attend within a window of 128 positions and 12 full_attention layers turn with RoPE θ =
+// 150,000 (yarn ×32) and see the whole context", and SmolLM3 3B's many-layers "… and see the whole
+// context and 9 full_attention:nope layers have no position and see the whole context": a clause
+// every layer type shares is said once, whatever the preset.
+void TestLessonWording::aClauseEveryLayerTypeSharesIsSaidOnce()
+{
+    static const QRegularExpression turn(u"turn with RoPE θ = [0-9,.]+(?: \\([^)]*\\))?"_s);
+    int read = 0;
+    for (const QString &name : {u"many-layers"_s, u"families"_s}) {
+        const Lesson &lesson = *Lessons::find(name);
+        for (const Preset &preset : Presets::shipped().presets) {
+            const auto model = modelFor(lesson, {u"--preset"_s, preset.name});
+            if (!model)
+                continue;
+            for (const QString &item : itemsOf(lesson, *model)) {
+                if (!item.contains(u" layers of "_s) && !item.contains(u"do not all attend alike"_s))
+                    continue;
+                ++read;
+                QStringList turns;
+                for (auto it = turn.globalMatch(item); it.hasNext();)
+                    turns.append(it.next().captured());
+                QCOMPARE(turns.removeDuplicates(), 0);
+                QVERIFY2(item.count(u"see the whole context"_s) <= 1, qPrintable(preset.name + u": "_s + item));
+                QVERIFY2(item.count(u"have no position"_s) <= 1, qPrintable(preset.name + u": "_s + item));
+            }
+        }
+    }
+    QVERIFY(read >= 10);
+}
+
+// The shared clause, and each type's own, as the configs give them: gpt-oss-20b's layer_types,
+// sliding_window, rope_theta and rope_scaling; SmolLM3 3B's no_rope_layer_interval (transformers'
+// SmolLM3Config: no_rope_layers[i] = int((i + 1) % interval != 0), 1: RoPE) and rope_theta.
+void TestLessonWording::theSharedClauseIsTheConfigs()
+{
+    const QJsonObject oss = realConfig(u"gpt-oss-20b.json"_s);
+    std::int64_t sliding = 0, full = 0;
+    for (const QJsonValue &type : oss.value(u"layer_types"_s).toArray())
+        (type.toString() == u"sliding_attention"_s ? sliding : full) += 1;
+    const QJsonObject scaling = oss.value(u"rope_scaling"_s).toObject();
+    const QString ossWords
+        = u"%1 sliding_attention layers attend within a window of %2 positions and %3 "
+          u"full_attention layers see the whole context, and all turn with RoPE θ = %4 (%5 ×%6)"_s.arg(sliding)
+              .arg(grouped(oss.value(u"sliding_window"_s).toDouble()))
+              .arg(full)
+              .arg(grouped(oss.value(u"rope_theta"_s).toDouble()))
+              .arg(scaling.value(u"rope_type"_s).toString())
+              .arg(scaling.value(u"factor"_s).toDouble());
+    const QJsonObject smol = realConfig(u"SmolLM3-3B.json"_s);
+    std::int64_t turning = 0, nope = 0;
+    const std::int64_t interval = smol.value(u"no_rope_layer_interval"_s).toInteger();
+    for (std::int64_t i = 0; i < smol.value(u"num_hidden_layers"_s).toInteger(); ++i)
+        ((i + 1) % interval != 0 ? turning : nope) += 1;
+    const QString smolWords = u"%1 full_attention layers turn with RoPE θ = %2 and %3 full_attention:nope layers "
+                              u"have no position, and all see the whole context"_s.arg(turning)
+                                  .arg(grouped(smol.value(u"rope_theta"_s).toDouble()))
+                                  .arg(nope);
+    for (const auto &[lesson, preset, words] : {std::tuple {u"families"_s, u"gpt-oss-20b"_s, ossWords},
+                                                std::tuple {u"many-layers"_s, u"gpt-oss-20b"_s, ossWords},
+                                                std::tuple {u"many-layers"_s, u"smollm3-3b"_s, smolWords}}) {
+        const Lesson &l = *Lessons::find(lesson);
+        const auto model = modelFor(l, {u"--preset"_s, preset});
+        QVERIFY(model);
+        const QString text = itemsOf(l, *model).join(u"\n"_s);
+        QVERIFY2(text.contains(words), qPrintable(words + u"\n in \n"_s + text));
+    }
+}
+
+// The alibi lesson said BLOOM-560m's "head 1 puts half its weight on the keys within a distance of
+// 0": where the query's own key holds half of head 1's softmax (content scores zero, the last query
+// under the causal mask: 1/Σ e^(−m·d) over the L keys), the lesson says so and gives that share.
+void TestLessonWording::aHeadWhoseHalfIsItsOwnKeySaysSo()
+{
+    const Lesson &lesson = *Lessons::find(u"alibi"_s);
+    QList<QStringList> reads {{}};
+    for (const Preset &preset : Presets::shipped().presets)
+        reads.append({u"--preset"_s, preset.name});
+    int own = 0, within = 0;
+    for (const QStringList &arguments : reads) {
+        const auto model = modelFor(lesson, arguments);
+        if (!model)
+            continue;
+        const Params &p = model->params;
+        const double m = firstSlope(p.alibi.heads);
+        double sum = 0.0;
+        for (std::int64_t d = 0; d < p.maxLen; ++d)
+            sum += std::exp(-m * double(d));
+        const double self = 1.0 / sum;
+        const QString text = itemsOf(lesson, *model).join(u"\n"_s);
+        QVERIFY2(!text.contains(u"within a distance of 0 "_s), qPrintable(text));
+        if (self >= 0.5) {
+            ++own;
+            const QString says = u"head 1 puts %1 of its weight, more than half, on the query's own key"_s.arg(
+                QString::number(self, 'g', 3));
+            QVERIFY2(text.contains(says), qPrintable(says + u"\n in \n"_s + text));
+        } else {
+            ++within;
+            QVERIFY2(text.contains(u"head 1 puts half its weight on the keys within a distance of "_s),
+                     qPrintable(text));
+        }
+    }
+    QVERIFY(own >= 2); // BLOOM-560m, MPT-7B: 2^(−1/2), 2^(−1/4)
+    QVERIFY(within >= 1); // the lesson's own 12 heads: 2^(−1)
+}
+
+// BLOOM-560m's left-padding lesson told it, whose ALiBi bias its code builds from the mask's running
+// count (transformers' build_alibi_tensor) and reads no position id, that "code that loses the
+// cache's offset gives it 0": a model of ALiBi takes no id at decode, and is told so.
+void TestLessonWording::aModelThatReadsNoIdLosesNoneAtDecode()
+{
+    const Lesson &lesson = *Lessons::find(u"left-padding"_s);
+    int alibi = 0, ids = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(lesson, {u"--preset"_s, preset.name});
+        if (!model)
+            continue;
+        const QString text = itemsOf(lesson, *model).join(u"\n"_s);
+        if (preset.params.value(u"encoding"_s) == u"alibi"_s) {
+            ++alibi;
+            QVERIFY2(!text.contains(u"loses the cache's offset"_s), qPrintable(preset.name + u": "_s + text));
+            QVERIFY2(text.contains(u"takes no position id for it either"_s), qPrintable(preset.name + u": "_s + text));
+        } else if (preset.params.value(u"encoding"_s) == u"rope"_s && !text.contains(u"attends both ways"_s)) {
+            ids += text.contains(u"code that loses the cache's offset gives it"_s);
+        }
+    }
+    QVERIFY(alibi >= 2); // BLOOM-560m, MPT-7B
+    QVERIFY(ids >= 10);
+}
+
+QTEST_MAIN(TestLessonWording)
+#include "tst_lessonwording.moc"
