@@ -8,6 +8,7 @@
 #include "cli/LessonPage.h"
 #include "cli/ParamOptions.h"
 
+#include "render/FigureRoom.h"
 #include "render/TokenRoles.h"
 #include "render/data/FamiliesModel.h"
 #include "render/data/FamilyPanel.h"
@@ -96,9 +97,11 @@ void TestLessonFamilies::aSlideDrawsTheFamiliesItsTextNames()
     style.fontPointSize = 14.0;
     const auto built = FigureBuilds::build(main->name, model.params, slide, FigureState::fromJson(main->state), style);
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    // Each panel's name as drawn: its left axis's label, or where a room step moved it along its
+    // tick labels or above its axis, that text (FigureRoom::shownLabel).
     QStringList drawn;
     for (const QCPAxisRect *rect : FigureBuild::plotRects(*built->plot()))
-        drawn.append(rect->axis(QCPAxis::atLeft)->label());
+        drawn.append(FigureRoom::shownLabel(rect->axis(QCPAxis::atLeft)));
     for (const FamilySpec *family : FamiliesModel::panelFamilies()) {
         const FamilyPanel *panel = FamilyPanels::of(family->encoding);
         const QRegularExpression named(u"(^|[^\\w-])"_s + QRegularExpression::escape(panel->terseLabel) + u"\\b"_s);

@@ -65,8 +65,6 @@ private slots:
     void everyPanelWordsTheOffsetUnderTheMouse();
     void aCausalModelsPanelsEachMaskTheKeysAfterTheQuery();
     void aSlidingWindowMasksTheKeysItLeavesBehind();
-    void theLastPanelKeptHoldsTheOffsetAxis_data();
-    void theLastPanelKeptHoldsTheOffsetAxis();
 };
 
 void TestFamiliesFigure::everyOffsetItsOwnPoint_data()
@@ -560,39 +558,6 @@ void TestFamiliesFigure::everyPanelWordsTheOffsetUnderTheMouse()
             QVERIFY2(point->value ? std::isfinite(*point->value) : point->name.contains(u"masked"_s),
                      qPrintable(point->name));
         }
-    }
-}
-
-void TestFamiliesFigure::theLastPanelKeptHoldsTheOffsetAxis_data()
-{
-    QTest::addColumn<double>("width"); // cm
-    QTest::addColumn<double>("height");
-    QTest::newRow("6 x 4 cm") << 6.0 << 4.0;
-    QTest::newRow("column, 8.5 x 6 cm") << 8.5 << 6.0;
-    QTest::newRow("double, 17.5 x 9 cm") << 17.5 << 9.0;
-}
-
-// At 6 x 4 cm (and a single column) the one panel the others give way to was drawn without the
-// offset axis's tick labels and label: they were the bottom panel's, which had gone. The lowest
-// panel drawn of each column holds them, whatever page it is on.
-void TestFamiliesFigure::theLastPanelKeptHoldsTheOffsetAxis()
-{
-    QFETCH(double, width);
-    QFETCH(double, height);
-    const FigureSize size = FigureSize::fromInches(QSizeF(width / 2.54, height / 2.54), 300.0);
-    const auto built = FigureBuilds::build(u"families"_s, settings(1024), size, {}, FigureStyle());
-    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
-    const QList<QCPAxisRect *> rects = FigureBuild::plotRects(*built->plot());
-    QVERIFY(!rects.isEmpty());
-    for (const QCPAxisRect *rect : rects) {
-        const bool lowest = std::none_of(rects.cbegin(), rects.cend(), [&](const QCPAxisRect *other) {
-            return other->left() == rect->left() && other->top() > rect->top();
-        });
-        if (!lowest)
-            continue;
-        const QCPAxis *axis = rect->axis(QCPAxis::atBottom);
-        QVERIFY2(axis->tickLabels() && !axis->label().isEmpty(),
-                 qPrintable(u"%1: the offset axis unlabelled"_s.arg(rect->axis(QCPAxis::atLeft)->label())));
     }
 }
 

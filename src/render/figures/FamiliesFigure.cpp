@@ -216,7 +216,8 @@ QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const Fig
     m_othersGiveWay = false;
     const QCustomPlot &plot = *m_title->parentPlot();
     const double points = m_panels.front().rect->axis(QCPAxis::atBottom)->labelFont().pointSizeF();
-    if (!FigureRoom::shortOfRoom(plot, points))
+    m_shortOfRoom = FigureRoom::shortOfRoom(plot, points);
+    if (!m_shortOfRoom)
         return QList<bool>(m_panels.size(), true);
     const double width = lines * plot.viewport().width() / std::max(plot.viewport().height(), 1);
     QList<const FamilySpec *> families;
@@ -231,9 +232,13 @@ QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const Fig
     return FamiliesRoom::shown(families, chosen, FamiliesModel::keepWords(state).families, held);
 }
 
-// Which panels hold the offset axis's tick labels and label: the last shown of each column, or,
-// where the others give way to it, the one panel kept, which is then alone on the page and would
-// otherwise be drawn without them (FigureRoom gives up whole panels, never an axis's labels).
+// Which panels hold the offset axis's tick labels and label: where the others give way to it, the
+// one panel kept, which is then alone on the page and would otherwise be drawn without them
+// (FigureRoom gives up whole panels, never an axis's labels); on a page short of room, where the
+// room's steps may give up any panel but the kept one, every panel, FigureRoom's shareAxes giving
+// a panel's to the one under it and back where that one is given up (a quarter of the window kept
+// the chosen family's panel of the top row alone, its offset axis unlabelled); else the last shown
+// of each column.
 void FamiliesFigure::labelOffsets(const QCPAxisRect *kept)
 {
     const qsizetype count = m_shown.count(true);
@@ -242,7 +247,7 @@ void FamiliesFigure::labelOffsets(const QCPAxisRect *kept)
         if (!m_shown[i])
             continue;
         const Panel &panel = m_panels[i];
-        const bool holds = m_othersGiveWay ? panel.rect == kept : n + m_columns >= count;
+        const bool holds = m_othersGiveWay ? panel.rect == kept : m_shortOfRoom || n + m_columns >= count;
         ++n;
         QCPAxis *axis = panel.rect->axis(QCPAxis::atBottom);
         axis->setTickLabels(holds);

@@ -62,6 +62,8 @@ private:
     bool m_compact = false;
     // The page holds no grid of panels: FigureRoom gives up all but the chosen family's.
     bool m_othersGiveWay = false;
+    // The page is short of room (FigureRoom::shortOfRoom): its steps may give up panels.
+    bool m_shortOfRoom = false;
     bool m_terse = false; // the texts the axis labels were set for
     std::optional<Encoding> m_chosen;
     std::shared_ptr<const FamiliesData> m_data;
