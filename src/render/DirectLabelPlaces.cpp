@@ -23,6 +23,7 @@ constexpr int kMostTries = 200000; // places the search tries in all
 constexpr qsizetype kLeaderAnchors = 2;
 constexpr qsizetype kMostAnchors = 80;
 constexpr double kLeaderReach[] = {6.0, 11.0, 17.0, 24.0, 32.0, 42.0};
+constexpr double kAnchorClear = 3.0; // between a leader's point and any other curve
 
 } // namespace
 
@@ -53,6 +54,10 @@ QList<Spot> leaderSpots(const Scene &scene, const QList<const QCPAbstractPlottab
     std::vector<std::pair<double, Spot>> found;
     for (qsizetype k = 0, taken = 0; k < anchors.size() && taken < kMostAnchors; k += kLeaderAnchors, ++taken) {
         const QPointF p = anchors[k];
+        // Not where another curve or line meets its own: a leader there would name either.
+        const QRectF around(p.x() - kAnchorClear, p.y() - kAnchorClear, 2.0 * kAnchorClear, 2.0 * kAnchorClear);
+        if (scene.othersMeet(around, own))
+            continue;
         for (const double d : kLeaderReach) {
             const double s = d * slant;
             for (const QRectF &box :
