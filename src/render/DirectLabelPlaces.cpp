@@ -1,6 +1,7 @@
 #include "DirectLabelPlaces.h"
 
 #include "DirectLabelCurves.h"
+#include "DirectLabelLeader.h"
 
 #include <QFontMetrics>
 
@@ -17,12 +18,77 @@ constexpr double kStep = 3.0; // between the places tried along a curve
 constexpr int kMostPlaces = 400; // places tried along a curve, from its end
 constexpr qsizetype kChoices = 48; // of them, those a search for labels kept apart tries
 constexpr int kMostTries = 200000; // places the search tries in all
+// A label off its curve: its anchors every kLeaderAnchors-th place along the curve, at most
+// kMostAnchors of them, its box kLeaderReach units off its anchor in each of eight directions.
+constexpr qsizetype kLeaderAnchors = 2;
+constexpr qsizetype kMostAnchors = 80;
+constexpr double kLeaderReach[] = {6.0, 11.0, 17.0, 24.0, 32.0, 42.0};
+constexpr double kAnchorClear = 3.0; // between a leader's point and any other curve
+
+} // namespace
+
+bool leaderClear(const Scene &scene, const QLineF &line, const QList<const QCPAbstractPlottable *> &own)
+{
+    const double length = line.length();
+    for (double at = 0.0; at <= length + 0.5; at += 1.0) {
+        const QPointF p = line.pointAt(std::min(at, length) / length);
+        const QRectF dot(p.x() - 0.75, p.y() - 0.75, 1.5, 1.5);
+        if (scene.othersMeet(dot, own) || scene.meetsText(dot))
+            return false;
+    }
+    return true;
+}
+
+namespace {
+
+// The places off a curve for a label of `size` joined to it by a leader from one of `anchors` (its
+// points from its end, every kStep along it), the shortest leaders first: the box clear of every
+// curve, its own too, by kGap and of every text, within the plot, its leader clear of the other
+// curves and the texts.
+QList<Spot> leaderSpots(const Scene &scene, const QList<const QCPAbstractPlottable *> &own,
+                        const QList<QPointF> &anchors, QSizeF size)
+{
+    const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
+    const double w = size.width(), h = size.height();
+    const double slant = std::sqrt(0.5);
+    std::vector<std::pair<double, Spot>> found;
+    for (qsizetype k = 0, taken = 0; k < anchors.size() && taken < kMostAnchors; k += kLeaderAnchors, ++taken) {
+        const QPointF p = anchors[k];
+        // Not where another curve or line meets its own: a leader there would name either.
+        const QRectF around(p.x() - kAnchorClear, p.y() - kAnchorClear, 2.0 * kAnchorClear, 2.0 * kAnchorClear);
+        if (scene.othersMeet(around, own))
+            continue;
+        for (const double d : kLeaderReach) {
+            const double s = d * slant;
+            for (const QRectF &box :
+                 {QRectF(p.x() + d, p.y() - h / 2.0, w, h), QRectF(p.x() - d - w, p.y() - h / 2.0, w, h),
+                  QRectF(p.x() - w / 2.0, p.y() - d - h, w, h), QRectF(p.x() - w / 2.0, p.y() + d, w, h),
+                  QRectF(p.x() + s, p.y() - s - h, w, h), QRectF(p.x() - s - w, p.y() - s - h, w, h),
+                  QRectF(p.x() + s, p.y() + s, w, h), QRectF(p.x() - s - w, p.y() + s, w, h)}) {
+                const QRectF grown = box.adjusted(-kGap, -kGap, kGap, kGap);
+                if (!room.contains(box) || scene.meetsText(box) || scene.ownMeets(grown, own)
+                    || scene.othersMeet(grown, own))
+                    continue;
+                const QLineF line = leaderOf(box, p);
+                if (line.isNull() || !leaderClear(scene, line, own))
+                    continue;
+                found.push_back({line.length() + 0.25 * double(k), {box, false, p}});
+            }
+        }
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    QList<Spot> spots;
+    for (const auto &[length, spot] : found)
+        spots.append(spot);
+    return spots;
+}
 
 // The places along `plottable` from its end where a label of `size` stands clear of the rest of
 // `scene`, the best first: beside the curve (above or below it, ending at or centred on a point of
-// it), else over it, on a white ground; a band's on its middle.
+// it), else over it, on a white ground; a band's on its middle. With `leaders`, the places off it
+// for a label joined to it by a leader instead (leaderSpots).
 QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
-                     const QList<const QCPAbstractPlottable *> &own, QSizeF size)
+                     const QList<const QCPAbstractPlottable *> &own, QSizeF size, bool leaders = false)
 {
     const auto kept = pointsAt(plottable);
     const QList<QPointF> &points = *kept;
@@ -67,6 +133,8 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
             next = at - length;
         }
     }
+    if (leaders)
+        return leaderSpots(scene, own, anchors, size);
     const double w = size.width(), h = size.height();
     const auto clearBeside = [&](const QRectF &box) {
         return room.contains(box) && !scene.ownMeets(box.adjusted(-0.5, -0.5, 0.5, 0.5), own)
@@ -87,15 +155,36 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
               QRectF(p.x() - w / 2.0, p.y() - gap - h, w, h), QRectF(p.x() - w / 2.0, p.y() + gap, w, h),
               QRectF(p.x(), p.y() - gap - h, w, h), QRectF(p.x(), p.y() + gap, w, h)})
             if (clearBeside(box))
-                beside.append({box, false});
+                beside.append({box, false, std::nullopt});
         const QRectF centred(p.x() - w / 2.0, p.y() - h / 2.0, w, h);
         if (!band && !marks && clearOver(centred))
-            over.append({centred, true});
+            over.append({centred, true, std::nullopt});
     }
     return beside + over;
 }
 
+// A label's places: beside its curve or over it, then, with `leaders`, for a label of one line
+// naming one curve drawn as a line, off it with a leader.
+QList<Spot> spotsOf(const Scene &scene, const Wanted &label, QSizeF size, bool leaders)
+{
+    QList<Spot> spots = spotsFor(scene, label.plottable, label.own(), size);
+    if (leaders && label.curves.size() == 1 && joined(label.plottable) && !isBand(label.plottable))
+        spots += spotsFor(scene, label.plottable, label.own(), size, true);
+    return spots;
+}
+
 } // namespace
+
+bool apartSpots(const Spot &a, const Spot &b)
+{
+    if (a.box.adjusted(-kApart, -kApart, kApart, kApart).intersects(b.box))
+        return false;
+    const QLineF first = a.anchor ? leaderOf(a.box, *a.anchor) : QLineF();
+    const QLineF second = b.anchor ? leaderOf(b.box, *b.anchor) : QLineF();
+    const auto grown = [](const QRectF &box) { return box.adjusted(-1.0, -1.0, 1.0, 1.0); };
+    return !meets(first, grown(b.box)) && !meets(second, grown(a.box))
+        && (first.isNull() || second.isNull() || first.intersects(second) != QLineF::BoundedIntersection);
+}
 
 // Between a label beside its curve and the points it stands beside: kGap off a mark's edge where
 // marks are drawn (a line with marks at every point, Llama 3.1's wavelengths, had no place kGap
@@ -124,8 +213,8 @@ QSizeF sizeOf(const QFont &font, const QString &text)
 
 // Each wanted label's form and spot, the labels with the fewest places first, none meeting another; false
 // where one finds none. `reuse`: the scenes a call before made for this layout and `placing`, kept.
-bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing,
-              Scenes *reuse)
+bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing, Scenes *reuse,
+              bool leaders)
 {
     Scenes own;
     Scenes &scenes = reuse ? *reuse : own;
@@ -143,7 +232,7 @@ bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPIte
         const Scene &scene = scenes.at(label.plottable->keyAxis()->axisRect());
         label.spots.clear();
         for (const QString &form : label.forms) {
-            label.spots = spotsFor(scene, label.plottable, label.own(), sizeOf(font, form));
+            label.spots = spotsOf(scene, label, sizeOf(font, form), leaders);
             label.text = form;
             if (!label.spots.isEmpty())
                 break;
@@ -171,8 +260,8 @@ bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPIte
             const qsizetype f = std::min(firsts[i] + shorter, label->forms.size() - 1);
             more |= firsts[i] + shorter < label->forms.size() - 1;
             const QList<Spot> spots = f == firsts[i] ? label->spots
-                                                     : spotsFor(scenes.at(label->plottable->keyAxis()->axisRect()),
-                                                                label->plottable, label->own(), sizeOf(font, label->forms[f]));
+                                                     : spotsOf(scenes.at(label->plottable->keyAxis()->axisRect()),
+                                                               *label, sizeOf(font, label->forms[f]), leaders);
             label->text = label->forms[f];
             // At most kChoices of them, spread from its end on.
             QList<Spot> few;
@@ -188,11 +277,10 @@ bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPIte
             const QCPAxisRect *rect = order[i]->plottable->keyAxis()->axisRect();
             qsizetype k = at[i] + 1;
             for (; k < choices[i].size(); ++k, ++tries) {
-                const QRectF box = choices[i][k].box.adjusted(-kApart, -kApart, kApart, kApart);
                 bool apart = true;
                 for (qsizetype j = 0; j < i && apart; ++j)
-                    apart
-                        = order[j]->plottable->keyAxis()->axisRect() != rect || !choices[j][at[j]].box.intersects(box);
+                    apart = order[j]->plottable->keyAxis()->axisRect() != rect
+                        || apartSpots(choices[j][at[j]], choices[i][k]);
                 if (apart)
                     break;
             }

@@ -4,6 +4,7 @@
 #include "QCustomPlot.h"
 
 #include <QFont>
+#include <QLineF>
 #include <QList>
 #include <QRectF>
 #include <QString>
@@ -21,11 +22,13 @@ inline constexpr double kNearer = 1.5; // no other curve nearer than its own by 
 // Between the names of curves labelled together.
 inline constexpr char kJoin[] = ", ";
 
-// Where a label may stand: its box, and whether it stands over its own line (on a white ground).
+// Where a label may stand: its box, and whether it stands over its own line (on a white ground);
+// for a label that stands off its curve, the point of its curve its leader runs to (DirectLabelLeader.h).
 struct Spot
 {
     QRectF box;
     bool over = false;
+    std::optional<QPointF> anchor;
 };
 
 struct Wanted
@@ -88,12 +91,19 @@ inline constexpr double kLead = 1.0;
 QSizeF sizeOf(const QFont &font, const QString &text);
 // Each wanted label's form and spot, the labels with the fewest places first, none meeting another; false
 // where one finds none. `reuse`: the scenes a call before made for this layout and `placing`, kept.
+// With `leaders`, a label naming one curve may also stand off it in the free room nearby, joined to
+// it by a leader line, where its places beside it are taken (those are tried first).
 bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing,
-              Scenes *reuse = nullptr);
+              Scenes *reuse = nullptr, bool leaders = false);
 // The closest two of `wanted` whose curves are drawn too close for a label each named together;
 // false where no two are.
 bool mergeClosest(QList<Wanted> &wanted, const QFont &font, Scenes &scenes);
 // placeAll, and where it finds no places, again with the closest curves named together.
 bool placeMerging(QList<Wanted> &wanted, const QFont &font, Scenes &scenes);
+// Whether the leader `line` keeps off every curve but `own`, every line and every text of `scene`.
+bool leaderClear(const Scene &scene, const QLineF &line, const QList<const QCPAbstractPlottable *> &own);
+// Whether the spots `a` and `b` of two labels of one plot stand apart: their boxes kApart apart,
+// neither's leader over the other's box, their leaders not crossing.
+bool apartSpots(const Spot &a, const Spot &b);
 
 } // namespace posenc::DirectLabels

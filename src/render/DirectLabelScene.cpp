@@ -1,6 +1,7 @@
 #include "DirectLabelScene.h"
 
 #include "DirectLabelCurves.h"
+#include "DirectLabelLeader.h"
 
 #include <QHashFunctions>
 #include <QPointer>
@@ -192,6 +193,12 @@ Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
         if (auto *text = qobject_cast<QCPItemText *>(item)) {
             if (!placing.contains(text) && !text->text().isEmpty())
                 scene.texts.append(boxOf(text));
+            // A label's leader, drawn with it, is a line the others keep off.
+            const auto *leader = dynamic_cast<const LeaderText *>(text);
+            if (const QLineF line = leader && !placing.contains(text) ? leader->leader() : QLineF(); !line.isNull()) {
+                lines.segment(line.p1(), line.p2());
+                anyLine = true;
+            }
         } else if (auto *segment = qobject_cast<QCPItemLine *>(item)) {
             lines.segment(segment->start->pixelPosition(), segment->end->pixelPosition());
             anyLine = true;

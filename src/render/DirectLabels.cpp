@@ -1,6 +1,7 @@
 #include "DirectLabels.h"
 
 #include "DirectLabelCurves.h"
+#include "DirectLabelLeader.h"
 #include "DirectLabelPlaces.h"
 #include "DirectLabelScene.h"
 #include "FigureRoomChanges.h"
@@ -41,6 +42,15 @@ void put(QCPItemText *text, const QCPAbstractPlottable *plottable, const Spot &s
     text->position->setCoords(key->pixelToCoord(across ? centre.x() : centre.y()),
                               value->pixelToCoord(across ? centre.y() : centre.x()));
     text->setBrush(spot.over ? QBrush(Qt::white) : QBrush(Qt::NoBrush));
+    // A label off its curve: its leader runs to the point of the curve, which follows the plot as the label does.
+    if (auto *leader = dynamic_cast<LeaderText *>(text)) {
+        leader->leads = spot.anchor.has_value();
+        const QPointF to = spot.anchor.value_or(centre);
+        leader->anchor->setAxes(key, value);
+        leader->anchor->setType(QCPItemPosition::ptPlotCoords);
+        leader->anchor->setCoords(key->pixelToCoord(across ? to.x() : to.y()),
+                                  value->pixelToCoord(across ? to.y() : to.x()));
+    }
 }
 
 // `texts`, the labels of `label`'s curves in their order, given its form taken and, where it
@@ -62,7 +72,7 @@ void putAll(const QList<QCPItemText *> &texts, const Wanted &label, const QFont 
         }
         const QSizeF size = sizeOf(font, pieces[i]);
         const double top = label.stacked(form) ? at.y() : label.at->box.center().y() - size.height() / 2.0;
-        put(texts[i], label.curves[i], {QRectF(QPointF(at.x(), top), size), label.at->over});
+        put(texts[i], label.curves[i], {QRectF(QPointF(at.x(), top), size), label.at->over, std::nullopt});
         if (label.stacked(form))
             at.ry() += size.height() + kLead;
         else
@@ -130,7 +140,7 @@ QList<QCPItemText *> textsFor(QCPLegend *legend, const QList<Wanted> &wanted, bo
             group.append(QVariant::fromValue(QPointer<QObject>(curve)));
         QList<QCPItemText *> own;
         for (qsizetype i = 0; i < label.curves.size(); ++i) {
-            auto *text = new QCPItemText(plot);
+            auto *text = new LeaderText(plot);
             // Drawn while its plot is: an item is the child of the axis rect it is clipped to.
             text->setClipAxisRect(label.plottable->keyAxis()->axisRect());
             text->setClipToAxisRect(true);
@@ -328,10 +338,23 @@ bool place(QCustomPlot *plot)
     // too close to label apart are named together (coinciding curves whose labels stood apart on
     // the layout they were made for: scale-compare's ‖PE‖ and √(d/2) once its panels went).
     const QFont font = labels.constFirst()->font();
+    // Where no merging places them all beside their curves, again from each curve's label alone, a
+    // label that finds no place beside its curve standing off it, joined to it by a leader: rather
+    // than none of them drawn (a key given up for labels the page's layouts left no place).
     Scenes scenes;
-    bool placed = placeAll(wanted, font, placing, &scenes);
-    while (!placed && mergeClosest(wanted, font, scenes))
-        placed = placeAll(wanted, font, placing, &scenes);
+    QList<Wanted> alone;
+    for (QCPItemText *text : labels)
+        alone.append(wantedOf({text}));
+    const QList<Wanted> grouped = wanted;
+    bool placed = false;
+    for (const bool leaders : {false, true}) {
+        wanted = leaders ? alone : grouped;
+        placed = placeAll(wanted, font, placing, &scenes, leaders);
+        while (!placed && mergeClosest(wanted, font, scenes))
+            placed = placeAll(wanted, font, placing, &scenes, leaders);
+        if (placed)
+            break;
+    }
     if (!placed) {
         for (QCPItemText *text : labels)
             text->setVisible(false);
@@ -415,9 +438,19 @@ bool clear(const QCustomPlot &plot)
         const Scene &scene = found->second;
         const QRectF inner = box.adjusted(1, 1, -1, -1);
         const QRectF grown = inner.adjusted(-kApart, -kApart, kApart, kApart);
+        // A label off its curve: its leader, which no other label meets, nor another's leader crosses.
+        const auto *leading = group.size() == 1 ? dynamic_cast<const LeaderText *>(text) : nullptr;
+        const QLineF leader = leading ? leading->leader() : QLineF();
+        if (leading && leading->leads && leader.isNull())
+            return false;
         const bool meetsLabel = std::any_of(labels.begin(), labels.end(), [&](const QCPItemText *other) {
-            return !group.contains(other) && other->clipToAxisRect() && other->clipAxisRect() == rect
-                && !other->text().isEmpty() && boxOf(other).intersects(grown);
+            if (group.contains(other) || !other->clipToAxisRect() || other->clipAxisRect() != rect
+                || other->text().isEmpty())
+                return false;
+            const auto *its = dynamic_cast<const LeaderText *>(other);
+            const QLineF theirs = its ? its->leader() : QLineF();
+            return boxOf(other).intersects(grown) || meets(leader, boxOf(other).adjusted(-1, -1, 1, 1))
+                || (!leader.isNull() && !theirs.isNull() && leader.intersects(theirs) == QLineF::BoundedIntersection);
         });
         const bool over = text->brush().style() != Qt::NoBrush;
         // As spotsFor placed it: a label beside its curve keeps kGap - kNearer off the others (it
@@ -428,6 +461,17 @@ bool clear(const QCustomPlot &plot)
         // clear of nothing it names: it is within kGap of its own curve, or over it.
         // A line with marks: its label stands kGap off the marks, half a mark off the line.
         const double reach = kGap + 1.0 + (joined(plottable) ? gapOf(plottable) - kGap : 0.0);
+        if (!leader.isNull()) {
+            // Its leader's far end on its own curve, the leader off every other curve and text.
+            const QPointF at = leading->anchor->pixelPosition();
+            const double near = kLeaderOff + 1.0;
+            if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box) || meetsLabel || scene.meetsText(inner)
+                || scene.othersMeet(box.adjusted(-off, -off, off, off), own) || scene.ownMeets(box, own)
+                || !scene.ownMeets(QRectF(at.x() - near, at.y() - near, 2 * near, 2 * near), own)
+                || !leaderClear(scene, leader, own))
+                return false;
+            continue;
+        }
         if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box)
             || meetsLabel || scene.meetsText(inner)
             || scene.othersMeet(box.adjusted(-off, -off, off, off), own)
