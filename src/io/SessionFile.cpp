@@ -230,7 +230,7 @@ std::variant<Session, SessionError> readSession(const QString &path)
     if (!info.exists())
         return SessionError {path, absentFileReason(path)};
     if (!info.isFile())
-        return SessionError {path, u"not a regular file"_s};
+        return SessionError {path, notRegularFileReason(info)};
     QFile file(where.value());
     if (!file.open(QIODevice::ReadOnly))
         return SessionError {path, file.errorString()};

@@ -240,7 +240,12 @@ void TestSessionFile::aPipeIsNotASessionFile()
     QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
     const auto result = readSession(fifo);
     QVERIFY(std::holds_alternative<SessionError>(result));
-    QCOMPARE(std::get<SessionError>(result).toString(), fifo + u": not a regular file"_s);
+    QCOMPARE(std::get<SessionError>(result).toString(),
+             fifo + u": not a regular file (a pipe, a socket or a device)"_s);
+    // A directory is said to be one (before: "not a regular file", as a pipe).
+    const auto folder = readSession(dir.path());
+    QVERIFY(std::holds_alternative<SessionError>(folder));
+    QCOMPARE(std::get<SessionError>(folder).toString(), dir.path() + u": a directory, not a regular file"_s);
 }
 
 void TestSessionFile::oversizedFileIsRefusedBeforeReading()
