@@ -123,6 +123,9 @@ void settleLayer(ConfigContext &context, ConfigLayer &layer, const QHash<QString
         if (known)
             continue;
         QString got = e.given.value_or(u"nothing"_s);
+        // A number the file holds past 2^53 is said as the double read, with how far the file's may be.
+        if (bool number = false; std::abs(got.toDouble(&number)) >= 0x1p53 && number)
+            got = ConfigObject::jsonText(QJsonValue(got.toDouble()));
         if (!e.problem.isEmpty())
             got += u" ("_s + e.problem + u')';
         context.result.problems.append(ConfigProblem {key, e.allowed.isEmpty() ? e.problem : e.allowed, got});

@@ -56,6 +56,33 @@ void ConfigObject::problem(const QString &key, const QString &allowed, const QSt
         m_problems->append(refused);
 }
 
+namespace {
+
+// A string as JSON escapes it ("a\nb"), quoted; a lone surrogate, which Qt would write as U+FFFD, as
+// the \uXXXX escape a file holds it in.
+QString jsonString(const QString &s)
+{
+    const auto escaped = [](const QString &part) {
+        const QString t = QString::fromUtf8(QJsonDocument(QJsonArray {part}).toJson(QJsonDocument::Compact));
+        return t.mid(2, t.size() - 4); // inside ["..."]
+    };
+    QString text = u"\""_s, run;
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        const QChar c = s[i];
+        const bool paired = c.isHighSurrogate() ? i + 1 < s.size() && s[i + 1].isLowSurrogate()
+                                                : !c.isLowSurrogate() || (i > 0 && s[i - 1].isHighSurrogate());
+        if (paired) {
+            run += c;
+            continue;
+        }
+        text += escaped(run) + u"\\u%1"_s.arg(uint(c.unicode()), 4, 16, QChar(u'0'));
+        run.clear();
+    }
+    return text + escaped(run) + u'"';
+}
+
+} // namespace
+
 QString ConfigObject::jsonText(const QJsonValue &value)
 {
     QString text;
@@ -69,13 +96,18 @@ QString ConfigObject::jsonText(const QJsonValue &value)
         const double d = value.toDouble();
         if (std::abs(d) < 1e15 && d == std::floor(d))
             return QString::number(static_cast<qint64>(d));
+        // Past 2^53 whole numbers are a double's steps apart, and the file's digits are not kept: the
+        // double read, and how far the file's number may be from it (half a step).
+        if (std::isfinite(d) && std::abs(d) >= 0x1p53)
+            return u"%1 (past 2^53, read as the nearest double: the file's number may differ from it by up to %2)"_s
+                .arg(NumberText::exact(d),
+                     NumberText::exact((std::nextafter(std::abs(d), HUGE_VAL) - std::abs(d)) / 2.0));
         return NumberText::exact(d);
     }
     case QJsonValue::String:
         if (const QString number = ConfigNumber::overflowed(value.toString()); !number.isEmpty())
             return u"%1 (past a double's range: Python's json reads it as infinite)"_s.arg(number.left(40));
-        text = QString::fromUtf8(QJsonDocument(QJsonArray {value}).toJson(QJsonDocument::Compact));
-        text = text.mid(1, text.size() - 2); // the string as JSON escapes it: "a\nb"
+        text = jsonString(value.toString());
         break;
     case QJsonValue::Array:
         text = QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
@@ -140,9 +172,12 @@ namespace {
 // The words a config names things with (model_type, rope_type, a layer type) are short, one line.
 constexpr qsizetype kMaxWord = 256;
 
+// A lone surrogate (JSON's \ud800 unpaired) is no character: Python's json keeps it in the str, and no
+// name transformers looks a word up by holds one (AutoConfig.from_pretrained's CONFIG_MAPPING, a
+// rope_type's function), so the word names nothing.
 bool isWordText(const QString &text)
 {
-    return text.size() <= kMaxWord
+    return text.size() <= kMaxWord && QStringView(text).isValidUtf16()
         && std::none_of(text.cbegin(), text.cend(), [](QChar c) { return c.unicode() < 0x20; });
 }
 
@@ -153,7 +188,7 @@ bool isWord(const QJsonValue &v)
 
 QString wordText()
 {
-    return u"a string of at most %1 characters, without control characters"_s.arg(kMaxWord);
+    return u"a string of at most %1 characters, without control characters or lone surrogates"_s.arg(kMaxWord);
 }
 
 } // namespace
@@ -235,8 +270,9 @@ std::optional<QStringList> ConfigObject::strings(const QString &key, qsizetype m
     const QJsonValue v = m_object.value(key);
     // Worded only for a problem: a layer list is read on every check of its config.
     const auto allowed = [&] {
-        return u"a list of at most %1 strings of at most %2 characters, without control characters"_s.arg(maxCount).arg(
-            kMaxWord);
+        return u"a list of at most %1 strings of at most %2 characters, without control characters or lone "
+               "surrogates"_s.arg(maxCount)
+                   .arg(kMaxWord);
     };
     const QJsonArray array = v.toArray();
     if (!v.isArray() || array.size() > maxCount) {

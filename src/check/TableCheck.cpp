@@ -206,7 +206,7 @@ std::vector<TableCandidate> askFamilies(const TableEvidence &evidence)
 {
     std::vector<TableCandidate> candidates;
     for (const FamilySpec &family : Families::all()) {
-        if (!FamilyChecks::of(family.encoding).table)
+        if (!FamilyChecks::of(family.encoding).table || ScoringCancel::requested()) // Ctrl+C: no family begins
             continue;
         if (auto candidate = FamilyChecks::of(family.encoding).table->fit(evidence)) {
             candidate->match.family = family.encoding;
@@ -299,7 +299,6 @@ TableMatch ambiguousMatch(const TableCandidate &a, const TableCandidate &b)
 }
 
 std::variant<TableMatch, QString> identifyTable(const TableRows &table, const Declared &declared, bool transpose);
-
 constexpr std::int64_t kTransposedRows = 4096;
 constexpr std::int64_t kTransposedPositions = 2048;
 
@@ -371,8 +370,9 @@ std::variant<TableMatch, QString> identifyTable(const TableRows &table, const De
     TableEvidence evidence {table, *sample, framing, valuesFormat(table, *sample), declared};
     evidence.infinite = sample->infiniteRow >= 0;
     evidence.sameRow = !evidence.infinite && sameRows(*sample, compared, table.textRounding());
-
     std::vector<TableCandidate> candidates = askFamilies(evidence);
+    if (ScoringCancel::requested()) // nothing read after Ctrl+C: no rival, transpose or region searched
+        return kCancelled;
     const TableCandidate *claim = bestClaim(candidates, declared); // a bias up to a row's constant:
     if (auto read = !claim || !claim->match.reference ? RowConstant::read(evidence) : std::nullopt)
         return *read;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <limits>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -33,18 +34,41 @@ QString formatGiB(std::uint64_t bytes)
                                      : u"%1 GiB"_s.arg(gib, 0, 'g', 3);
 }
 
+namespace {
+
+// The need and the limit it passes, each as formatGiB says it unless they read the same: then both
+// in as many significant digits as tell them apart ("0.01 GiB, over the memory budget of 0.01 GiB"
+// said nothing of 11.9 MB over 10.7 MB).
+std::pair<QString, QString> apart(std::uint64_t need, std::uint64_t limit)
+{
+    std::pair<QString, QString> said {formatGiB(need), formatGiB(limit)};
+    for (int digits = 3; said.first == said.second && digits <= 17; ++digits) {
+        const auto gib = [&](std::uint64_t bytes) {
+            return u"%1 GiB"_s.arg(static_cast<double>(bytes) / double(1u << 30), 0, 'g', digits);
+        };
+        said = {gib(need), gib(limit)};
+    }
+    return said;
+}
+
+} // namespace
+
 std::optional<QString> check(std::uint64_t cells, std::uint64_t budgetBytes, const QString &what,
                              std::uint64_t physicalBytes)
 {
     const std::uint64_t bytes = bytesFor(cells);
-    if (bytes > budgetBytes)
-        return u"%1 needs %2 cells of float32 (%3), over the memory budget of %4"_s.arg(what).arg(cells).arg(
-            formatGiB(bytes), formatGiB(budgetBytes));
-    if (physicalBytes > 0 && bytes > physicalBytes)
+    if (bytes > budgetBytes) {
+        const auto [need, budget] = apart(bytes, budgetBytes);
+        return u"%1 needs %2 cells of float32 (%3), over the memory budget of %4"_s.arg(what).arg(cells).arg(need,
+                                                                                                             budget);
+    }
+    if (physicalBytes > 0 && bytes > physicalBytes) {
+        const auto [need, machine] = apart(bytes, physicalBytes);
         return u"%1 needs %2 cells of float32 (%3), more than the %4 of memory this machine has (the memory "
                "budget of %5 is above the machine's memory)"_s.arg(what)
                    .arg(cells)
-                   .arg(formatGiB(bytes), formatGiB(physicalBytes), formatGiB(budgetBytes));
+                   .arg(need, machine, formatGiB(budgetBytes));
+    }
     return std::nullopt;
 }
 

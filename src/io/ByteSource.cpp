@@ -109,6 +109,11 @@ QString absentFileReason(const QString &path)
     return reason;
 }
 
+QString notRegularFileReason(const QFileInfo &info)
+{
+    return info.isDir() ? u"a directory, not a regular file"_s : u"not a regular file (a pipe, a socket or a device)"_s;
+}
+
 QString openRegularFile(QFile &file)
 {
     // "-": standard input, held in a regular file (StandardInput).
@@ -123,7 +128,7 @@ QString openRegularFile(QFile &file)
         return absentFileReason(file.fileName());
     // A directory, a pipe or a device has no size to check lengths against.
     if (!info.isFile())
-        return u"not a regular file"_s;
+        return notRegularFileReason(info);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered))
         return file.errorString();
     return {};

@@ -2,6 +2,7 @@
 
 #include <QByteArrayView>
 #include <QFile>
+#include <QFileInfo>
 #include <QString>
 
 #include <atomic>
@@ -59,6 +60,10 @@ QString fileNameProblem(const QString &path);
 // symbolic links (a.npy -> b.npy -> a.npy)", "a symbolic link to 'gone.npy', which does not
 // exist", or the system's reason (a directory on the way that cannot be searched).
 QString absentFileReason(const QString &path);
+
+// Why what `info` names, which exists, is not a regular file: "a directory, not a regular file", or
+// "not a regular file (a pipe, a socket or a device)".
+QString notRegularFileReason(const QFileInfo &info);
 
 // A file read with positioned reads: nothing of it is held in memory but what is asked for.
 // Opens `file` (its name set) unbuffered for reading when it names a regular file: "" on success,

@@ -154,7 +154,7 @@ ReadResult<QJsonObject> read(const QString &path)
     if (info.isDir())
         return ReadError {path, u"a directory, not a config file"_s};
     if (!info.isFile())
-        return ReadError {path, u"not a regular file"_s};
+        return ReadError {path, notRegularFileReason(info)};
     QFile file(where.value());
     if (!file.open(QIODevice::ReadOnly))
         return ReadError {path, file.errorString()};

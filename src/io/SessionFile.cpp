@@ -17,12 +17,56 @@
 #include <QJsonParseError>
 
 #include <algorithm>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc {
 
 namespace {
+
+// Edits (insert, delete, replace a character) from a to b.
+qsizetype editDistance(QStringView a, QStringView b)
+{
+    std::vector<qsizetype> row(std::size_t(b.size() + 1));
+    for (qsizetype j = 0; j <= b.size(); ++j)
+        row[std::size_t(j)] = j;
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        qsizetype diagonal = row[0];
+        row[0] = i;
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const qsizetype above = row[std::size_t(j)];
+            row[std::size_t(j)] = std::min({above + 1, row[std::size_t(j - 1)] + 1,
+                                            diagonal + (a[i - 1].toLower() == b[j - 1].toLower() ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[std::size_t(b.size())];
+}
+
+// A key no parameter has, with the parameters nearest it (within a third of its letters): all of
+// them, a hundred, made a paragraph of the window's message; posenc help parameters lists them.
+QString notAParameter(const QString &key, const QStringList &keys)
+{
+    QStringList near;
+    qsizetype best = std::max<qsizetype>(1, std::min<qsizetype>(key.size(), 64) / 3) + 1;
+    for (const QString &k : keys) {
+        if (key.size() > 64)
+            break;
+        const qsizetype d = editDistance(key, k);
+        if (d < best) {
+            best = d;
+            near.clear();
+        }
+        if (d == best)
+            near.append(k);
+    }
+    const QString quoted = quotedOneLine(key, u'"');
+    if (near.isEmpty())
+        return u"%1 is not a parameter (posenc help parameters lists them)"_s.arg(quoted);
+    return u"%1 is not a parameter; the nearest: %2 (posenc help parameters lists them)"_s.arg(quoted,
+                                                                                               near.join(u", "_s));
+}
 
 const QString kFormat = u"posenc-session"_s;
 
@@ -150,8 +194,7 @@ std::variant<Session, SessionError> parseSession(const QByteArray &json, const Q
     const QJsonObject values = params.toObject();
     for (auto it = values.constBegin(); it != values.constEnd(); ++it) {
         if (!keys.contains(it.key()))
-            return fail(u"%1 is not a parameter; the parameters are %2"_s.arg(quotedOneLine(it.key(), u'"'),
-                                                                              keys.join(u", "_s)));
+            return fail(notAParameter(it.key(), keys));
         if (!it.value().isString())
             return fail(u"parameter \"%1\" must be a string as on the command line (\"%1\": \"...\"), got %2"_s.arg(
                 it.key(), typeName(it.value())));
@@ -187,7 +230,7 @@ std::variant<Session, SessionError> readSession(const QString &path)
     if (!info.exists())
         return SessionError {path, absentFileReason(path)};
     if (!info.isFile())
-        return SessionError {path, u"not a regular file"_s};
+        return SessionError {path, notRegularFileReason(info)};
     QFile file(where.value());
     if (!file.open(QIODevice::ReadOnly))
         return SessionError {path, file.errorString()};

@@ -338,8 +338,19 @@ void TestCliConfigCheck::hostileConfigs_data()
                                    << u"head_dim: must be a whole number"_s;
     QTest::newRow("rope_type with a newline")
         << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "yarn\n", "factor": 4}})") << 2
-        << u"rope_scaling.rope_type: must be a string of at most 256 characters, without control characters; got "
-           "\"yarn\\n\""_s;
+        << u"rope_scaling.rope_type: must be a string of at most 256 characters, without control characters or "
+           "lone surrogates; got \"yarn\\n\""_s;
+    // JSON's \ud800 unpaired is no character: Python's json.loads keeps it in the str, and transformers'
+    // AutoConfig.from_pretrained (models/auto/configuration_auto.py) then finds no CONFIG_MAPPING entry
+    // for the model_type (ValueError), as no rope_type's function is keyed by one. Before: shown as U+FFFD,
+    // read as a guess of Llama's rules.
+    QTest::newRow("a lone surrogate model_type") << QByteArray(R"({"model_type": "\ud800"})") << 2
+                                                 << u"model_type: must be a string of at most 256 characters, "
+                                                    "without control characters or lone surrogates; got \"\\ud800\""_s;
+    QTest::newRow("a lone low surrogate in rope_type")
+        << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "yarn\udc80x", "factor": 4}})") << 2
+        << u"rope_scaling.rope_type: must be a string of at most 256 characters, without control characters or "
+           "lone surrogates; got \"yarn\\udc80x\""_s;
     QTest::newRow("control character") << QByteArray("{\"model_type\": \"llama\\u0007\"}") << 2
                                        << u"model_type: must be a string of at most 256 characters"_s;
     QTest::newRow("a million layers") << QByteArray(R"({"model_type": "llama", "num_hidden_layers": 1000000})") << 2
@@ -358,6 +369,18 @@ void TestCliConfigCheck::hostileConfigs_data()
     QTest::newRow("-1e400 in a rope dict")
         << QByteArray(R"({"model_type": "llama", "rope_scaling": {"rope_type": "yarn", "factor": -1e400}})") << 2
         << u"rope_scaling.factor: must be a number; got -1e400 (past a double's range"_s;
+    // Past 2^53 a double holds whole numbers 2 and more apart: the value said is the double read, with how
+    // far the file's may be from it. Before: "got 9007199254740992" for the file's 9007199254740993.
+    QTest::newRow("past 2^53")
+        << QByteArray(R"({"model_type": "llama", "max_position_embeddings": 9007199254740993})") << 2
+        << u"max_position_embeddings: must be a whole number in [1, 1099511627776]; got 9007199254740992 (past "
+           "2^53, read as the nearest double: the file's number may differ from it by up to 1)"_s;
+    QTest::newRow("past 2^64 in a rope dict")
+        << QByteArray(
+               R"({"model_type": "llama", "rope_scaling": {"rope_type": "default", "rope_theta": -18446744073709551617}})")
+        << 2
+        << u"rope_scaling.rope_theta: must be a number in (1, 1e15]; got -18446744073709552000 (past 2^53, read as "
+           "the nearest double: the file's number may differ from it by up to 2048)"_s;
     // 1e-400 is 0 to Python, as here: a theta of 0.
     QTest::newRow("1e-400") << QByteArray(R"({"model_type": "llama", "rope_theta": 1e-400})") << 2
                             << u"rope_theta: must be a number in (1, 1e15]; got 0"_s;

@@ -166,6 +166,15 @@ void TestEngineCheck::memoryBudgetHelpers()
     QCOMPARE(MemoryBudget::formatGiB(std::uint64_t(2) << 20), u"0.00195 GiB"_s);
     QCOMPARE(MemoryBudget::formatGiB(1), u"9.31e-10 GiB"_s);
     QCOMPARE(MemoryBudget::formatGiB(0), u"0 GiB"_s);
+    // A need just over the budget is told apart from it: once "(0.01 GiB), over the memory budget of
+    // 0.01 GiB" for 11.9 MB over 10.7 MB (--memory-budget 0.01).
+    const std::uint64_t budget = std::uint64_t(std::llround(0.01 * double(1u << 30)));
+    const std::optional<QString> near = MemoryBudget::check(2981888, budget, u"t"_s);
+    QVERIFY(near);
+    QVERIFY2(near->contains(u"(0.0111 GiB), over the memory budget of 0.01 GiB"_s), qPrintable(*near));
+    const std::optional<QString> byte = MemoryBudget::check(2, 4, u"t"_s);
+    QVERIFY(byte);
+    QVERIFY2(byte->contains(u"(7.45e-09 GiB), over the memory budget of 3.73e-09 GiB"_s), qPrintable(*byte));
 }
 
 QTEST_GUILESS_MAIN(TestEngineCheck)

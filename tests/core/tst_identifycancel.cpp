@@ -6,6 +6,7 @@
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
+#include "check/rope/RopeFit.h"
 
 #include <QtTest>
 
@@ -52,6 +53,21 @@ private slots:
         const auto expected = TableCheck::expect(table, Encoding::Rope, params, u"rope-cos"_s, &cancel);
         QVERIFY(std::holds_alternative<QString>(expected));
         QCOMPARE(std::get<QString>(expected), TableCheck::kCancelled);
+    }
+
+    // A flag already set begins no family's search: no RoPE search of a wide table is begun to be
+    // thrown away (once every family ran its fit's measurements, seconds at 8192 columns, before
+    // the answer said cancelled).
+    void aFlagSetBeforeBeginsNoSearch()
+    {
+        const MatrixRows table = searchedTable();
+        const std::atomic<bool> unset {false}, cancel {true};
+        const std::int64_t first = RopeFit::searchesBegun();
+        QVERIFY(std::holds_alternative<TableMatch>(TableCheck::identify(table, {}, &unset)));
+        QVERIFY(RopeFit::searchesBegun() > first); // the table is one the RoPE search reads
+        const std::int64_t before = RopeFit::searchesBegun();
+        QCOMPARE(std::get<QString>(TableCheck::identify(table, {}, &cancel)), TableCheck::kCancelled);
+        QCOMPARE(RopeFit::searchesBegun(), before);
     }
 
     // Set while the search runs: identify gives up its search and answers cancelled (before, it

@@ -186,7 +186,8 @@ void TestMatrixFile::refusesFiles_data()
     QTest::addColumn<QString>("message");
     QTest::addColumn<bool>("isChoice");
     QTest::newRow("no such file") << u"missing.npy"_s << u"cannot open the file: no such file"_s << false;
-    QTest::newRow("a directory") << u"."_s << u"cannot open the file: not a regular file"_s << false;
+    // Before: "not a regular file", the same words as a pipe's.
+    QTest::newRow("a directory") << u"."_s << u"cannot open the file: a directory, not a regular file"_s << false;
     // Before: "no such file" for both, which sends the user looking for a file that is there.
     QTest::newRow("a loop of symbolic links")
         << u"loop.npy"_s << u"cannot open the file: a loop of symbolic links (loop.npy -> other.npy -> loop.npy)"_s

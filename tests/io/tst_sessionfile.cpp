@@ -166,7 +166,10 @@ void TestSessionFile::refusedContent_data()
     row("params as a list", R"({"format": "posenc-session", "version": 1, "params": ["d-model", "512"]})",
         u"\"params\" must be an object, got an array"_s);
     row("unknown parameter", R"({"format": "posenc-session", "version": 1, "params": {"dmodel": "512"}})",
-        u"\"dmodel\" is not a parameter; the parameters are d-model, max-len"_s);
+        u"\"dmodel\" is not a parameter; the nearest: d-model (posenc help parameters lists them)"_s);
+    // Before: every one of the hundred parameters listed, a paragraph in the window's message.
+    row("a key near none", R"({"format": "posenc-session", "version": 1, "params": {"frobnicate": "1"}})",
+        u"\"frobnicate\" is not a parameter (posenc help parameters lists them)"_s);
     row("number value", R"({"format": "posenc-session", "version": 1, "params": {"d-model": 512}})",
         u"parameter \"d-model\" must be a string as on the command line (\"d-model\": \"...\"), got a number"_s);
     // Before: a key or a lesson's name of a megabyte echoed whole on the message's line.
@@ -237,7 +240,12 @@ void TestSessionFile::aPipeIsNotASessionFile()
     QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
     const auto result = readSession(fifo);
     QVERIFY(std::holds_alternative<SessionError>(result));
-    QCOMPARE(std::get<SessionError>(result).toString(), fifo + u": not a regular file"_s);
+    QCOMPARE(std::get<SessionError>(result).toString(),
+             fifo + u": not a regular file (a pipe, a socket or a device)"_s);
+    // A directory is said to be one (before: "not a regular file", as a pipe).
+    const auto folder = readSession(dir.path());
+    QVERIFY(std::holds_alternative<SessionError>(folder));
+    QCOMPARE(std::get<SessionError>(folder).toString(), dir.path() + u": a directory, not a regular file"_s);
 }
 
 void TestSessionFile::oversizedFileIsRefusedBeforeReading()

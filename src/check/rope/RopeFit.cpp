@@ -332,6 +332,8 @@ std::optional<Measured> measure(const FitInput &input, RopeLayout layout)
     // Every rope_type's pairs turn no faster than pair 0; a little room for the fit's own error.
     const double thetaMax = *theta0 * 1.01 + 1e-6;
     for (std::int64_t i = 0; i < h; ++i) {
+        if (ScoringCancel::requested()) // a pair's tracking takes a while over many rows: none after Ctrl+C
+            return std::nullopt;
         std::vector<double> y(n);
         for (std::size_t k = 0; k < n; ++k)
             y[k] = value(k, i) / m.amplitude;

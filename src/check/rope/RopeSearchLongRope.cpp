@@ -74,6 +74,8 @@ void RopeSearch::tryLongRope()
     double b = m_measured.fittedBase;
     int most = -1;
     for (const double theta : thetas) {
+        if (ScoringCancel::requested())
+            return;
         const int count = shortRatios(theta);
         if (count > most) {
             most = count;
@@ -100,8 +102,11 @@ void RopeSearch::tryLongRope()
     if (!q.rope.factor)
         q.rope.attentionFactor = amplitude;
     q.rope.shortFactor.resize(m_measured.theta.size());
-    for (std::size_t i = 0; i < q.rope.shortFactor.size(); ++i)
+    for (std::size_t i = 0; i < q.rope.shortFactor.size(); ++i) {
+        if (ScoringCancel::requested()) // each pair's factor is searched over the sample's rows
+            return;
         q.rope.shortFactor[i] = std::clamp(longRopeFactor(std::int64_t(i), b, amplitude), 1e-3, 1e6);
+    }
     q.rope.longFactor = q.rope.shortFactor;
     // LongRoPE's factors divide the frequencies (ext_factors in _compute_longrope_parameters), and
     // every released model's are at least 1: a pair turning faster than rope_theta gives it, or

@@ -8,6 +8,7 @@
 #include "support/SandwichReference.h"
 
 #include "check/TableMatch.h"
+#include "check/sandwich/SandwichTableCheck.h"
 
 #include <QFile>
 #include <QtTest>
@@ -222,6 +223,23 @@ private slots:
     }
 
     // Divided by more than 8, which 8K/H never is (K <= H): the shape named, the scale the mistake.
+    // A head dim of 1024 sums 512 cosines a distance: the reference computes each of the table's
+    // distances once (a few chunks past them at most), not once a cell of the sample. Before, a 16384 x
+    // 16384 table at head dim 4096 took minutes, every run of sample rows computing its distances again.
+    void eachDistanceIsComputedOnce()
+    {
+        constexpr std::int64_t rows = 1024;
+        const RowMatrixXf t = sandwichTable(8, 3, 1024, false, rows);
+        const std::int64_t before = SandwichTableCheck::distancesComputed();
+        const Checked c = check(t);
+        const std::int64_t computed = SandwichTableCheck::distancesComputed() - before;
+        QVERIFY2(c.match.verdict == CheckVerdict::Correct, qPrintable(c.match.diagnosis));
+        QCOMPARE(integer(c.match, u"head_dim"_s), 1024ll);
+        // Each reference built (the fit's, the verdict's) computes at most the rows' distances, in
+        // chunks of 256 rounded up.
+        QVERIFY2(computed > 0 && computed <= 4 * (rows + 256), qPrintable(QString::number(computed)));
+    }
+
     void scaleNoHeadGives()
     {
         RowMatrixXf t = sandwichTable(8, 8, 64, true, 300);
