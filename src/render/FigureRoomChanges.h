@@ -147,10 +147,11 @@ public:
     // wrapped at `wrap` (QCPLayoutGrid::setWrap) and no longer unfolded.
     void moveInside(QCPLegend *legend, QCPAxisRect *rect, Qt::Alignment corner, int wrap);
     // `scale`, a bar down the side of its panels, laid across beside `legend` in the legend's row
-    // (a strip holding both in its cell), the key no wider than its entries, the bar the rest; the
+    // (a strip holding both in its cell), the key no wider than its entries, the bar the rest; or,
+    // `ownRow`, in a row of its own over the key's (the strip's two rows), as wide as the key's; the
     // bar's margin groups left (its axis then another of its axis rect's: QCPColorScale::setType);
     // undone, each back in its cell, the bar's label on its axis as it was.
-    bool barBeside(QCPColorScale *scale, QCPLegend *legend);
+    bool barBeside(QCPColorScale *scale, QCPLegend *legend, bool ownRow = false);
 
     // Undoes every change, latest first where they touch the same thing; what the figure itself
     // set since (a new title, a new legend entry name) stays.
@@ -307,16 +308,23 @@ private:
     std::vector<Shared> m_shared;
     std::vector<Entry> m_entries;
     std::vector<Moved> m_moved;
-    // A bar laid across beside a key (barBeside): where each stood, and the bar as it was.
+    // A bar laid across beside a key, or over it (barBeside): where each stood, and the bar as it was.
     struct Strip
     {
         QPointer<QCPColorScale> scale;
         QPointer<QCPLegend> legend;
         QPointer<QCPLayoutGrid> strip;
-        QPointer<QCPLayoutGrid> scaleGrid, legendGrid;
-        int scaleRow = 0, scaleColumn = 0, legendRow = 0, legendColumn = 0;
+        // What the strip took the place of: the key, or the row it stands in (ownRow).
+        QPointer<QCPLayoutElement> held;
+        QPointer<QCPLayoutGrid> scaleGrid, heldGrid;
+        int scaleRow = 0, scaleColumn = 0, heldRow = 0, heldColumn = 0;
         QCPAxis::AxisType type = QCPAxis::atRight;
+        int barWidth = 0; // as it was down the side (FigureFonts sets it again at every fitting)
+        // Its axis across's scale and ticks (in, sub-ticks in, sub-ticks drawn), as they were.
+        QCPAxis::ScaleType acrossScale = QCPAxis::stLinear;
+        std::array<int, 3> acrossTicks {};
         QSize legendMaximum;
+        QList<double> scaleStretch; // its grid's column stretch factors
         QString label; // the bar's axis's, which QCPColorScale::setType hands to the axis it draws
         std::array<QPointer<QCPMarginGroup>, 4> groups;
     };

@@ -4,6 +4,7 @@
 #include "KeepClearTicker.h"
 
 #include <algorithm>
+#include <optional>
 #include <typeinfo>
 
 // The labels the steps of FigureRoom fold elsewhere than their axes draw them: a colour bar's
@@ -121,47 +122,54 @@ bool Changes::foldAbove(QCPAxis *axis, QCPItemText *text)
     return true;
 }
 
+namespace {
+
+// `axis`'s ticker that keeps clear: its own where it is one, else a plain one standing in for its
+// own plain QCPAxisTicker (standInFor, set on the axis); none for a ticker of another kind (text).
+struct Clearing
+{
+    KeepsClear *ticker = nullptr;
+    QSharedPointer<QCPAxisTicker> own;
+    QSharedPointer<QCPAxisTicker> standIn; // set only where one stands in
+};
+
+std::optional<Clearing> clearingOf(QCPAxis *axis)
+{
+    Clearing clearing {nullptr, axis->ticker(), {}};
+    if (!clearing.own)
+        return std::nullopt;
+    clearing.ticker = dynamic_cast<KeepsClear *>(clearing.own.data());
+    if (clearing.ticker)
+        return clearing;
+    const QCPAxisTicker &ownTicker = *clearing.own;
+    if (typeid(ownTicker) != typeid(QCPAxisTicker))
+        return std::nullopt;
+    const QSharedPointer<KeepClearTicker> plain = standInFor(axis, *clearing.own);
+    clearing.ticker = plain.data();
+    clearing.standIn = plain;
+    return clearing;
+}
+
+} // namespace
+
 bool Changes::shortenNumbers(QCPAxis *axis)
 {
-    const QSharedPointer<QCPAxisTicker> own = axis->ticker();
-    if (!own)
+    const std::optional<Clearing> clearing = clearingOf(axis);
+    // Its own ticker that writes them short already is left as it is.
+    if (!clearing || (!clearing->standIn && clearing->ticker->shortNumbers()))
         return false;
-    auto *clearing = dynamic_cast<KeepsClear *>(own.data());
-    QSharedPointer<QCPAxisTicker> standIn;
-    if (!clearing) {
-        const QCPAxisTicker &ownTicker = *own;
-        if (typeid(ownTicker) != typeid(QCPAxisTicker))
-            return false;
-        const QSharedPointer<KeepClearTicker> plain = standInFor(axis, *own);
-        clearing = plain.data();
-        standIn = plain;
-    } else if (clearing->shortNumbers()) {
-        return false;
-    }
-    clearing->setShortNumbers(true);
-    m_short.push_back({axis, own, standIn});
+    clearing->ticker->setShortNumbers(true);
+    m_short.push_back({axis, clearing->own, clearing->standIn});
     return true;
 }
 
 bool Changes::keepCornerClear(QCPAxis *axis, Qt::Edge side, double beyond)
 {
-    const QSharedPointer<QCPAxisTicker> own = axis->ticker();
-    if (!own)
+    const std::optional<Clearing> clearing = clearingOf(axis);
+    if (!clearing || (!clearing->standIn && clearing->ticker->keepsCornerClear()))
         return false;
-    auto *clearing = dynamic_cast<KeepsClear *>(own.data());
-    QSharedPointer<QCPAxisTicker> standIn;
-    if (!clearing) {
-        const QCPAxisTicker &ownTicker = *own;
-        if (typeid(ownTicker) != typeid(QCPAxisTicker))
-            return false;
-        const QSharedPointer<KeepClearTicker> plain = standInFor(axis, *own);
-        clearing = plain.data();
-        standIn = plain;
-    } else if (clearing->keepsCornerClear()) {
-        return false;
-    }
-    clearing->keepCornerClear(axis, side, beyond);
-    m_corners.push_back({axis, own, standIn});
+    clearing->ticker->keepCornerClear(axis, side, beyond);
+    m_corners.push_back({axis, clearing->own, clearing->standIn});
     return true;
 }
 

@@ -123,8 +123,9 @@ bool hideDispensable(QCustomPlot *plot, int order);
 bool keepPrimaryAlone(QCustomPlot *plot);
 // Past the title, on a page short of room whose plots are still short of half of it, a figure's
 // one colour bar down the side of its panels laid across beside its one key, in the key's row,
-// where that row holds its label and three of its numbers beside the entries: its column goes to
-// the plots (FigureRoomStrip).
+// where that row holds its label and three of its numbers beside the entries; where the entries
+// fill that row, in a row of its own over the key's, where the plots gain more by its column than
+// they lose by that row: its column goes to the plots (FigureRoomStrip).
 bool barsBesideKeys(QCustomPlot *plot);
 // The panel titles that name no panel go; a panel's name goes only with its panel.
 bool dropUnnamingTitles(QCustomPlot *plot);

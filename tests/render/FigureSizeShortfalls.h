@@ -16,9 +16,6 @@ namespace FigureSizeShortfalls {
 inline const QSet<QString> &rows()
 {
     static const QSet<QString> all {
-        QStringLiteral("head-map 6x4cm 9pt"), // the plots take 36.5% of the page
-        // Its colour bar's label in its first part ("wavelength 2π/θᵢ") since 2026-11-29 (36.0%, 19.0%).
-        // Its models named by their first words since 2026-11-30 ("Llama", not "Llama-4-Sc…"; 39.2%, 26.2%).
         // Its key, left naming only the marks once the statistics went, goes since 2026-11-30 (23.0%).
         // Their curves too close, or their plots too low, for a label each (DirectLabels) since
         // 2026-12-02; curves drawn too close to label apart are named together since 2026-12-05

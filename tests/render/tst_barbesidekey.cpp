@@ -6,6 +6,7 @@
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
 #include "render/PinnedFont.h"
+#include "render/PlotStyle.h"
 
 #include <QTest>
 
@@ -22,12 +23,13 @@ struct Figure
 };
 
 // A 227 x 151 plot (6 x 4 cm) at 9 pt: a panel, a bar beside it labelled "Y" along it, from -60 to
-// 60, and under both a key of two entries in one row.
-Figure figureOf(QCustomPlot &plot)
+// 60, and under both a key of two entries in one row. Or, `names` given, a key of those entries,
+// and a log bar of wavelengths from 6 to 4·10⁷ beside a panel on a page `height` high.
+Figure figureOf(QCustomPlot &plot, const QStringList &names = {u"dropped"_s, u"padding"_s}, int height = 151)
 {
     const QFont font(PinnedFont::family(), 9);
     plot.setFont(font);
-    plot.setViewport(QRect(0, 0, 227, 151));
+    plot.setViewport(QRect(0, 0, 227, height));
     plot.plotLayout()->clear();
     Figure figure;
     auto *grid = new QCPLayoutGrid;
@@ -49,6 +51,12 @@ Figure figureOf(QCustomPlot &plot)
     figure.rect->axis(QCPAxis::atBottom)->setLabel(u"column j"_s);
     figure.scale->axis()->setRange(-60.0, 60.0);
     figure.scale->axis()->setLabel(u"Y"_s);
+    if (height != 151) {
+        figure.scale->axis()->setLabel(u"wavelength 2π/θᵢ"_s);
+        figure.scale->setDataScaleType(QCPAxis::stLogarithmic);
+        PlotStyle::setLogAxis(figure.scale->axis());
+        figure.scale->axis()->setRange(6.0, 4e7);
+    }
     figure.key = new QCPLegend;
     plot.plotLayout()->addElement(1, 0, figure.key);
     figure.key->setLayer(u"legend"_s);
@@ -60,7 +68,7 @@ Figure figureOf(QCustomPlot &plot)
     figure.key->setColumnSpacing(4);
     figure.key->setMargins(QMargins(2, 1, 2, 1));
     figure.key->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    for (const QString &name : {u"dropped"_s, u"padding"_s}) {
+    for (const QString &name : names) {
         QCPGraph *graph = plot.addGraph(figure.rect->axis(QCPAxis::atBottom), figure.rect->axis(QCPAxis::atLeft));
         graph->setName(name);
         figure.key->addItem(new QCPPlottableLegendItem(figure.key, graph));
@@ -78,6 +86,7 @@ class TestBarBesideKey : public QObject
 
 private slots:
     void theBarLiesAcrossBesideTheKey();
+    void theBarTakesARowOfItsOwnOverAKeyFillingItsRow();
 };
 
 void TestBarBesideKey::theBarLiesAcrossBesideTheKey()
@@ -105,6 +114,46 @@ void TestBarBesideKey::theBarLiesAcrossBesideTheKey()
     QCOMPARE(figure.scale->layout(), figure.rect->layout());
     QCOMPARE(figure.key->layout(), plot.plotLayout());
     QCOMPARE(figure.rect->width(), width);
+}
+
+// A key whose entries fill its row leaves no room beside them (head-map's at 6 x 4 cm, cut to hold
+// in it): the bar goes across in a row of its own over the key's, where its column gives the plot
+// more than that row takes, as thin as matplotlib draws a bar across for its length (aspect 20),
+// its log scale kept: 10⁴ where a log axis of 6 .. 4·10⁷ puts it, not at the bar's left end.
+void TestBarBesideKey::theBarTakesARowOfItsOwnOverAKeyFillingItsRow()
+{
+    QCustomPlot plot;
+    const Figure figure = figureOf(plot, {u"passes unrotated"_s, u"turns at frequency 0"_s}, 190);
+    const QSize size = figure.rect->rect().size();
+    const double share = FigureRoom::plotShare(plot);
+    QVERIFY2(share < FigureRoom::kMinPlotShare, qPrintable(QString::number(share)));
+    QVERIFY(FigureRoom::Steps::barsBesideKeys(&plot));
+    plot.replot();
+    QCOMPARE(figure.scale->type(), QCPAxis::atBottom);
+    QCOMPARE(figure.scale->axis()->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(FigureRoom::shownLabel(figure.scale->axis()), u"wavelength 2π/θᵢ"_s);
+    // Under the panel, over the key, its row the key's width.
+    QVERIFY(figure.scale->outerRect().top() >= figure.rect->outerRect().bottom());
+    QVERIFY(figure.scale->outerRect().bottom() <= figure.key->outerRect().top());
+    QCOMPARE(figure.scale->outerRect().width(), figure.key->outerRect().width());
+    QVERIFY2(FigureRoom::plotShare(plot) > share,
+             qPrintable(u"%1 then %2"_s.arg(share).arg(FigureRoom::plotShare(plot))));
+    QVERIFY(figure.rect->width() > size.width());
+    const QRect bar = figure.scale->axis()->axisRect()->rect();
+    // Within a unit of its length over 20 (the label's width is measured before the layout).
+    QVERIFY2(figure.scale->barWidth() < 7 && std::abs(figure.scale->barWidth() - bar.width() / 20.0) <= 1.0,
+             qPrintable(u"%1 for %2"_s.arg(figure.scale->barWidth()).arg(bar.width())));
+    const double at = figure.scale->axis()->coordToPixel(1e4);
+    const double expected = bar.left() + bar.width() * (4.0 - std::log10(6.0)) / (std::log10(4e7) - std::log10(6.0));
+    QVERIFY2(std::abs(at - expected) < 1.0, qPrintable(u"%1, not %2"_s.arg(at).arg(expected)));
+    FigureRoom::restore(&plot);
+    plot.replot();
+    QCOMPARE(figure.scale->type(), QCPAxis::atRight);
+    QCOMPARE(figure.scale->axis()->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(figure.scale->axis()->label(), u"wavelength 2π/θᵢ"_s);
+    QCOMPARE(figure.scale->layout(), figure.rect->layout());
+    QCOMPARE(figure.key->layout(), plot.plotLayout());
+    QCOMPARE(figure.rect->rect().size(), size);
 }
 
 QTEST_MAIN(TestBarBesideKey)
