@@ -189,7 +189,7 @@ void TestLessonClasses::mropeIdsWithoutTheMaskAreOneShiftOfTheRow()
     QVERIFY(last + padding < column);
     const QString said = textOf(lesson, r);
     QVERIFY2(
-        said.contains(u"the last token gets %1, not its column %2"_s.arg(qint64(last + padding)).arg(qint64(column)))
+        said.contains(u"the last token gets %1, not its column %2"_s.arg(QLocale(QLocale::English).toString(qint64(last + padding)), QLocale(QLocale::English).toString(qint64(column))))
             && !said.contains(u"would give it its column"_s),
         qPrintable(said));
     double score = 0.0;
