@@ -420,7 +420,8 @@ std::optional<Tried> namedInTitle(const Request &request, const Tried &bare, boo
         return std::nullopt;
     }
     // Less what the name's lead says in its brackets.
-    const QString own = FigureBuild::withoutSaid(FigureRoom::fullTitle(*drawn->plot()), request.subtitle.split(kBetween));
+    const QString own
+        = FigureBuild::withoutSaid(FigureRoom::fullTitle(*drawn->plot()), request.subtitle.split(kBetween));
     if (drawn->error() || own.isEmpty())
         return std::nullopt;
     Request led = *bare.request;

@@ -139,14 +139,16 @@ void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength()
         const QString first = itemsOf(scaling, *model).value(0);
         const QString what = preset.name + u": "_s + first;
         const std::int64_t own = ownContext(preset);
-        QVERIFY2(first.contains(u"runs to %1 "_s.arg(grouped(own))) || first.contains(u"runs on the %1 positions"_s.arg(grouped(own))),
+        QVERIFY2(first.contains(u"runs to %1 "_s.arg(grouped(own)))
+                     || first.contains(u"runs on the %1 positions"_s.arg(grouped(own))),
                  qPrintable(what));
         QVERIFY2(!first.contains(u"posenc's views stop"_s), qPrintable(what));
         if (own != views) {
             QVERIFY2(!first.contains(u"runs to %1 "_s.arg(grouped(views))), qPrintable(what));
             // Where it names a stretch, it is the views': L0 stretched to their L.
             if (first.contains(u"trained on L_0"_s))
-                QVERIFY2(first.contains(u"stretched only to %1, the views' length L"_s.arg(grouped(views))), qPrintable(what));
+                QVERIFY2(first.contains(u"stretched only to %1, the views' length L"_s.arg(grouped(views))),
+                         qPrintable(what));
         }
     }
     QVERIFY(read >= 20);
@@ -298,12 +300,14 @@ void TestLessonAudit::aWidthOrLengthNoModelGaveIsCalledTheLessons()
                 for (const QString &claim : {whose + u" d = "_s, whose + u" PE has"_s, u"For "_s + name + u", S(0)"_s})
                     QVERIFY2(width || !item.contains(claim), qPrintable(what));
                 if (width && item.contains(whose + u" d = "_s))
-                    QVERIFY2(item.contains(whose + u" d = "_s + grouped(preset.params.value(u"d-model"_s).toLongLong())),
-                             qPrintable(what));
+                    QVERIFY2(
+                        item.contains(whose + u" d = "_s + grouped(preset.params.value(u"d-model"_s).toLongLong())),
+                        qPrintable(what));
                 QVERIFY2(length || !item.contains(whose + u" L = "_s), qPrintable(what));
                 if (length && item.contains(whose + u" L = "_s))
-                    QVERIFY2(item.contains(whose + u" L = "_s + grouped(preset.params.value(u"max-len"_s).toLongLong())),
-                             qPrintable(what));
+                    QVERIFY2(
+                        item.contains(whose + u" L = "_s + grouped(preset.params.value(u"max-len"_s).toLongLong())),
+                        qPrintable(what));
                 if (!width && item.contains(name) && stated.match(item).hasMatch()) {
                     ++unsaid;
                     QVERIFY2(item.contains(u"the lesson's"_s), qPrintable(what));

@@ -315,7 +315,8 @@ void TestLessonFollowsModel::theContextSentenceNamesTheFiguresStretch()
         QCOMPARE(r.model.params.maxLen, c.figure);
         QCOMPARE(RopeStretch::of(r.model.params).extended, c.figure);
         const QString first = LessonText::plain(scaling.explain(r.model).items.value(0));
-        QVERIFY2(first.contains(u"runs to %1 with"_s.arg(QLocale(QLocale::English).toString(qint64(c.context)))), qPrintable(first));
+        QVERIFY2(first.contains(u"runs to %1 with"_s.arg(QLocale(QLocale::English).toString(qint64(c.context)))),
+                 qPrintable(first));
         const QString stretch = u"stretched only to %1"_s.arg(QLocale(QLocale::English).toString(qint64(c.figure)));
         QVERIFY2(first.contains(stretch) == c.capped, qPrintable(c.preset + u": "_s + first));
     }

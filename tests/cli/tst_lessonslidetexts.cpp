@@ -417,7 +417,8 @@ void TestLessonSlideTexts::aSlideSaysTheModelOnce()
 // "lost: 10 %").
 void TestLessonSlideTexts::dropoutModesReadAlikeOnEverySlide()
 {
-    static const QRegularExpression image(u"<image x=\"([-0-9.]+)\" y=\"([-0-9.]+)\" width=\"([0-9.]+)\" height=\"([0-9.]+)\""_s);
+    static const QRegularExpression image(
+        u"<image x=\"([-0-9.]+)\" y=\"([-0-9.]+)\" width=\"([0-9.]+)\" height=\"([0-9.]+)\""_s);
     static const QRegularExpression loss(u"^(.*?)−?[0-9.]+\u00a0%$"_s);
     QSet<QString> wordings;
     for (const QString &size : slideSizes()) {
@@ -437,7 +438,8 @@ void TestLessonSlideTexts::dropoutModesReadAlikeOnEverySlide()
                 continue;
             ++rowsRead;
             const auto [least, most] = std::minmax_element(widths.begin(), widths.end());
-            QVERIFY2(*most - *least <= 2.0, qPrintable(u"%1: panels %2 to %3 units wide"_s.arg(size).arg(*least).arg(*most)));
+            QVERIFY2(*most - *least <= 2.0,
+                     qPrintable(u"%1: panels %2 to %3 units wide"_s.arg(size).arg(*least).arg(*most)));
         }
         QVERIFY2(rowsRead >= 1, qPrintable(size));
         const SvgTexts::Page page = SvgTexts::read(slide.svg);
