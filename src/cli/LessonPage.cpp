@@ -27,6 +27,13 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::LessonPage {
 
+namespace {
+
+// Between the parts of a title or of the model's line.
+const QString kBetween = u"  ·  "_s;
+
+} // namespace
+
 QList<const FigureDescriptor *> figures(const Lesson &lesson, const LessonModel &model, const Params &params,
                                         QTextStream &err, bool all, QSize page)
 {
@@ -412,7 +419,9 @@ std::optional<Tried> namedInTitle(const Request &request, const Tried &bare, boo
         cancelled = true;
         return std::nullopt;
     }
-    const QString own = FigureRoom::fullTitle(*drawn->plot());
+    // Less what the name's lead says in its brackets.
+    const QString own
+        = FigureBuild::withoutSaid(FigureRoom::fullTitle(*drawn->plot()), request.subtitle.split(kBetween));
     if (drawn->error() || own.isEmpty())
         return std::nullopt;
     Request led = *bare.request;
@@ -440,10 +449,16 @@ std::optional<Page> build(const Request &given, const std::atomic<bool> *cancel)
 {
     // Whose p the dropout figures show is said once, by the model's line (subtitle()), or the main
     // figure's title where it names the model instead; not again in each figure's title.
+    // Likewise the model's name and scaling: the line says them, the figures' titles not again
+    // (rope-decay's slide for Qwen2.5 read "yarn, factor 4, original 32,768" in both; many-layers'
+    // for ModernBERT named it in the line and the layer stack's title).
     Request request = given;
-    if (!request.subtitle.isEmpty())
+    if (!request.subtitle.isEmpty()) {
         for (FigureState &state : request.states)
             state.options.remove(QString::fromUtf16(FigureText::kDropoutOwner));
+        for (FigureStyle &style : request.styles)
+            style.saidAbove = request.subtitle.split(kBetween);
+    }
     auto lined = tryPage(request, cancel);
     if (!lined)
         return std::nullopt;
@@ -456,6 +471,8 @@ std::optional<Page> build(const Request &given, const std::atomic<bool> *cancel)
         return assemble(*lined);
     Request plain = request;
     plain.subtitle.clear();
+    for (FigureStyle &style : plain.styles)
+        style.saidAbove.clear();
     auto bare = tryPage(plain, cancel);
     if (!bare)
         return std::nullopt;

@@ -85,7 +85,7 @@ Number real(double v)
 
 Number integer(std::int64_t v)
 {
-    return {double(v), v < 0 ? u"−"_s + QString::number(-v) : QString::number(v), {}, false};
+    return {double(v), v < 0 ? u"−"_s + NumberText::count(-v) : NumberText::count(v), {}, false};
 }
 
 // A count of cells: whole below 10^7, in powers of ten beyond.

@@ -51,7 +51,8 @@ struct Entry
     QString figure;
 };
 
-// The words of a number: a real in prose, an integer with a true minus sign, a count of cells
+// The words of a number: a real in prose, an integer with a true minus sign and its thousands
+// grouped ("229,376", as every whole number a lesson states), a count of cells
 // (whole below 10^7), a word or phrase, or missing and why.
 Number real(double v);
 Number integer(std::int64_t v);

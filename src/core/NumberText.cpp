@@ -56,6 +56,10 @@ QString prose(double value)
             if (text.endsWith(u'.'))
                 text.chop(1);
         }
+        // A whole number's thousands grouped, as count() groups them: a sentence that says "16,384"
+        // says "229,376" beside it, not "229376".
+        for (qsizetype at = text.size() - 3; decimals == 0 && at > 0; at -= 3)
+            text.insert(at, u',');
         return sign + text;
     }
     double mantissa = magnitude / std::pow(10.0, exponent);

@@ -12,8 +12,9 @@ namespace posenc::NumberText {
 // exponent without its '+' and leading zeros where one is needed ("6.03e4", "1.04e-4").
 QString compact(double value, int digits = 4);
 
-// For prose (lessons): three significant digits, trailing zeros dropped, a true minus sign, and
-// powers of ten written out past [1e-3, 1e7) ("3.8·10⁻²⁴"); "∞" and "NaN" spelled.
+// For prose (lessons): three significant digits, trailing zeros dropped, a true minus sign, the
+// thousands of a whole number grouped as count() groups them ("2,560"), and powers of ten written
+// out past [1e-3, 1e7) ("3.8·10⁻²⁴"); "∞" and "NaN" spelled.
 QString prose(double value);
 
 // A factor compact but in enough digits to tell it from 1: "1.0000005", "0.99999", "1.4142".

@@ -7,6 +7,7 @@
 #include <QHash>
 
 #include <cmath>
+#include <limits>
 
 namespace posenc::EqualPanels {
 
@@ -34,33 +35,79 @@ double widthOf(const QCPTextElement *text)
     return MeasuredText::boundingRect(text->font(), 0, text->text()).width();
 }
 
+// `text` in two lines, broken after a hyphen or at a space, where the wider line is the narrowest;
+// empty where it has no such break (or is in lines already).
+QString inTwoLines(const QFont &font, const QString &text)
+{
+    QString best;
+    double narrowest = 0.0;
+    for (qsizetype at = 1; at + 1 < text.size() && !text.contains(u'\n'); ++at) {
+        const bool hyphen = text[at - 1] == u'-', space = text[at] == u' ';
+        if (!hyphen && !space)
+            continue;
+        const QString first = text.left(at), second = text.mid(space ? at + 1 : at);
+        const double wider = std::max(MeasuredText::boundingRect(font, 0, first).width(),
+                                      MeasuredText::boundingRect(font, 0, second).width());
+        if (best.isEmpty() || wider < narrowest) {
+            best = first + u'\n' + second;
+            narrowest = wider;
+        }
+    }
+    return best;
+}
+
+// The room a name has past its cell on each side: the spacing and half of what its neighbour's
+// name leaves free of its cell, a space kept; none where a side has no name beside it.
+double roomBeside(QCPLayoutGrid *grid, const QHash<int, double> &cells, int row, int column, double space)
+{
+    double room = std::numeric_limits<double>::max();
+    for (const int beside : {column - 1, column + 1}) {
+        const QCPTextElement *other = nameIn(grid, row, beside);
+        room = other && cells.contains(beside)
+            ? std::min(room, grid->columnSpacing() + (cells.value(beside) - widthOf(other)) / 2.0 - space)
+            : 0.0;
+        if (room <= 0.0)
+            return 0.0;
+    }
+    return room;
+}
+
 // The panels' names of `grid` wider than the cells `cells` (by column) give their panels, each
 // centred over its cell and reaching past it into the spacing beside it and the room its
 // neighbour's name leaves free, where that keeps a space from the neighbour's name on each side:
 // they hold their columns no wider than their panels, as matplotlib's titles stand over their axes
 // ("embedding" held its column a fifth wider than its four neighbours' on a 16:9 slide of the
 // dropout modes). A name whose neighbour on a side is not a name (a colour bar's label may stand
-// there) or is past the grid's edge reaches past its cell on neither, and holds its cell wider.
-// True when a name changed.
+// there) or is past the grid's edge reaches past its cell on neither. A name that the room beside
+// it does not hold goes into two lines, broken after a hyphen or at a space, where they do: the
+// row of names a line higher rather than its panel wider than its neighbours ("protect-special"
+// between "pe" and "masked-fill" on a 16:9 slide of MAE's dropout modes). Else it holds its cell
+// wider. True when a name changed.
 bool letNamesOverhang(QCPLayoutGrid *grid, const QHash<int, double> &cells, FigureRoom::Changes &changes)
 {
     bool changed = false;
-    const double spacing = grid->columnSpacing();
     for (int row = 0; row < grid->rowCount(); ++row)
         for (auto at = cells.begin(); at != cells.end(); ++at) {
             const int column = at.key();
             auto *name = const_cast<QCPTextElement *>(nameIn(grid, row, column));
             if (!name)
                 continue;
-            const double past = (widthOf(name) - at.value()) / 2.0;
             const double space = MeasuredText::advance(name->font(), QStringLiteral(" "));
-            bool room = past > 0.0;
-            for (const int beside : {column - 1, column + 1}) {
-                const QCPTextElement *other = nameIn(grid, row, beside);
-                room = room && other && cells.contains(beside)
-                    && past + space <= spacing + (cells.value(beside) - widthOf(other)) / 2.0;
+            const double room = roomBeside(grid, cells, row, column, space);
+            // Its own margins count as its text does (none where it reaches past its cell already).
+            const double own = std::max(name->margins().left(), 0) + std::max(name->margins().right(), 0);
+            double past = (widthOf(name) + own - at.value()) / 2.0;
+            if (past > room) {
+                const QString lines = inTwoLines(name->font(), name->text());
+                const double shorter = lines.isEmpty()
+                    ? 0.0
+                    : (MeasuredText::boundingRect(name->font(), 0, lines).width() + own - at.value()) / 2.0;
+                if (!lines.isEmpty() && shorter <= room) {
+                    changed |= changes.setText(name, lines);
+                    past = shorter;
+                }
             }
-            if (room)
+            if (past > 0.0 && past <= room)
                 changed |= changes.letOverhang(name, at.value());
             else if (name->margins().left() < 0 || name->margins().right() < 0)
                 changed |= changes.letOverhang(name, QWIDGETSIZE_MAX);

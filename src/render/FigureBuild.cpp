@@ -5,8 +5,10 @@
 #include "FigureRoom.h"
 #include "KeptPanels.h"
 #include "PlotStyle.h"
+#include "ShorterLabels.h"
 #include "SqueezedLayout.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -102,9 +104,15 @@ void FigureBuild::deliver(const FigureResult &result)
         for (int i = 0; i < m_plot->graphCount(); ++i)
             m_plot->graph(i)->setAdaptiveSampling(false);
     }
-    if (m_style.title) {
-        if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0)))
+    if (auto *title = qobject_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0))) {
+        if (m_style.title) {
             title->setText(*m_style.title);
+        } else if (!m_style.saidAbove.isEmpty()) {
+            title->setText(withoutSaid(title->text(), m_style.saidAbove));
+            QStringList model = ShorterLabels::ofModelParts(title);
+            model.removeIf([&](const QString &part) { return m_style.saidAbove.contains(part); });
+            ShorterLabels::setModelParts(title, model);
+        }
     }
     // The next request, if any, is computed for the axes as this filling left them: after a
     // preview, the full data whatever the axes did (a move counts as a refit, as in a view).
@@ -120,6 +128,23 @@ void FigureBuild::setLeastSizes(const QCustomPlot &plot, const FigurePlot &figur
         rect->setMinimumSize(kMinAxisSide, kMinAxisSide);
     for (QCPAxisRect *rect : figurePlot.pictureRects())
         rect->setMinimumSize(kMinPictureSide, kMinPictureSide);
+}
+
+QString FigureBuild::withoutSaid(const QString &title, const QStringList &said)
+{
+    const QString between = u"  ·  "_s;
+    QStringList parts = title.split(between);
+    // A part that is a said part, or one with its notes in brackets after it ("ModernBERT base
+    // (answerdotai/ModernBERT-base)", a config's name and its source).
+    const auto saidThere = [&said](const QString &part) {
+        return std::any_of(said.begin(), said.end(), [&part](const QString &s) {
+            return !s.isEmpty() && (part == s || part.startsWith(s + u" ("_s));
+        });
+    };
+    for (qsizetype i = parts.size() - 1; i > 0; --i)
+        if (saidThere(parts[i].trimmed()))
+            parts.removeAt(i);
+    return parts.join(between);
 }
 
 QList<QCPAxisRect *> FigureBuild::plotRects(const QCustomPlot &plot)

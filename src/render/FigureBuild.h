@@ -24,6 +24,10 @@ struct FigureStyle
     // The panels, by words of their titles or axis labels, that no room step gives up (KeptPanels):
     // on a lesson's slide, those its text refers to.
     QStringList keptPanels;
+    // What the page states above the figure, its parts ("Qwen2.5 7B Instruct", "yarn, factor 4,
+    // original 32,768": a lesson page's model line): parts of the figure's title that read the same
+    // are left out of it (withoutSaid), so that the page says each once.
+    QStringList saidAbove;
 
     // A font size outside [4, 36] points, under the key "font-size".
     std::optional<ParamError> check() const;
@@ -55,6 +59,9 @@ class FigureBuild
 public:
     // Axes may be squeezed this small (layout units) before a figure is too small to draw.
     static constexpr int kMinAxisSide = 24;
+    // `title` ("  ·  " between its parts) without the parts `said` holds, the first kept (the
+    // figure's subject): "Does RoPE decay with distance?  ·  yarn, …  ·  θ = 10⁶" without "yarn, …".
+    static QString withoutSaid(const QString &title, const QStringList &said);
     // The plots of a figure: its axis rects, colour scales aside.
     static QList<QCPAxisRect *> plotRects(const QCustomPlot &plot);
     // The least sizes of a figure's axes, a view's as an export's, so that both lay out alike:

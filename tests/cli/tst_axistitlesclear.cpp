@@ -123,6 +123,10 @@ QStringList modelsOf(const QString &lesson)
         return {QString(), u"modernbert-base"_s};
     if (lesson == u"rope-decay"_s || lesson == u"rope-relative"_s)
         return {QString(), u"llama-4-scout"_s};
+    // A model whose distances are its columns' (T5 reads no ids): the colour bar of "q − k" ran to
+    // ±8 where Llama's ran to ±3.
+    if (lesson == u"packing"_s)
+        return {QString(), u"t5-base"_s, u"qwen2-5-7b"_s};
     return {QString()};
 }
 

@@ -10,13 +10,16 @@
 #include "io/LessonText.h"
 #include "io/Preset.h"
 
+#include "check/models/LayerLessonNumbers.h"
 #include "check/models/ModelExamples.h"
+#include "core/LessonNumbers.h"
 
 #include <QCommandLineParser>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -76,6 +79,12 @@ QString possessive(const QString &name)
     return ModelPossessive::of(name);
 }
 
+// A whole number as the lessons write it, its thousands grouped: "1,000,000".
+QString grouped(std::int64_t n)
+{
+    return QLocale(QLocale::English).toString(static_cast<qlonglong>(n));
+}
+
 // "1,000,000" as a number.
 std::int64_t counted(const QString &text)
 {
@@ -99,6 +108,7 @@ private slots:
     void aMixedStackIsCountedFromItsConfigsFields();
     void aModelWithoutAConfigIsToldWhichToGive();
     void aViewTheTextNamesIsOnScreenOrFound();
+    void aWholeNumberIsGroupedAsTheOthers();
 };
 
 void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength_data()
@@ -129,14 +139,16 @@ void TestLessonAudit::aModelsContextIsItsOwnWhateverTheViewsLength()
         const QString first = itemsOf(scaling, *model).value(0);
         const QString what = preset.name + u": "_s + first;
         const std::int64_t own = ownContext(preset);
-        QVERIFY2(first.contains(u"runs to %1 "_s.arg(own)) || first.contains(u"runs on the %1 positions"_s.arg(own)),
+        QVERIFY2(first.contains(u"runs to %1 "_s.arg(grouped(own)))
+                     || first.contains(u"runs on the %1 positions"_s.arg(grouped(own))),
                  qPrintable(what));
         QVERIFY2(!first.contains(u"posenc's views stop"_s), qPrintable(what));
         if (own != views) {
-            QVERIFY2(!first.contains(u"runs to %1 "_s.arg(views)), qPrintable(what));
+            QVERIFY2(!first.contains(u"runs to %1 "_s.arg(grouped(views))), qPrintable(what));
             // Where it names a stretch, it is the views': L0 stretched to their L.
             if (first.contains(u"trained on L_0"_s))
-                QVERIFY2(first.contains(u"stretched only to %1, the views' length L"_s.arg(views)), qPrintable(what));
+                QVERIFY2(first.contains(u"stretched only to %1, the views' length L"_s.arg(grouped(views))),
+                         qPrintable(what));
         }
     }
     QVERIFY(read >= 20);
@@ -288,10 +300,14 @@ void TestLessonAudit::aWidthOrLengthNoModelGaveIsCalledTheLessons()
                 for (const QString &claim : {whose + u" d = "_s, whose + u" PE has"_s, u"For "_s + name + u", S(0)"_s})
                     QVERIFY2(width || !item.contains(claim), qPrintable(what));
                 if (width && item.contains(whose + u" d = "_s))
-                    QVERIFY2(item.contains(whose + u" d = "_s + preset.params.value(u"d-model"_s)), qPrintable(what));
+                    QVERIFY2(
+                        item.contains(whose + u" d = "_s + grouped(preset.params.value(u"d-model"_s).toLongLong())),
+                        qPrintable(what));
                 QVERIFY2(length || !item.contains(whose + u" L = "_s), qPrintable(what));
                 if (length && item.contains(whose + u" L = "_s))
-                    QVERIFY2(item.contains(whose + u" L = "_s + preset.params.value(u"max-len"_s)), qPrintable(what));
+                    QVERIFY2(
+                        item.contains(whose + u" L = "_s + grouped(preset.params.value(u"max-len"_s).toLongLong())),
+                        qPrintable(what));
                 if (!width && item.contains(name) && stated.match(item).hasMatch()) {
                     ++unsaid;
                     QVERIFY2(item.contains(u"the lesson's"_s), qPrintable(what));
@@ -326,7 +342,7 @@ void TestLessonAudit::aModelsPossessiveFallsOnItsName()
     QVERIFY(qualified >= 2); // DiT-XL/2 in masked-dropout, twice in one item and in others
     const auto dit = modelFor(*Lessons::find(u"masked-dropout"_s), *Presets::find(u"dit-xl-2"_s));
     QVERIFY(dit);
-    const QString d = Presets::find(u"dit-xl-2"_s)->params.value(u"d-model"_s);
+    const QString d = grouped(Presets::find(u"dit-xl-2"_s)->params.value(u"d-model"_s).toLongLong());
     QVERIFY(itemsOf(*Lessons::find(u"masked-dropout"_s), *dit).join(u' ').contains(u"DiT-XL/2's d = "_s + d));
 }
 
@@ -459,6 +475,35 @@ void TestLessonAudit::aViewTheTextNamesIsOnScreenOrFound()
         }
     }
     QVERIFY(hidden >= 1); // dropout-on-sum for a table whose norm has no closed form here
+}
+
+// Every number a lesson fills in for a model reads as the others do, its thousands grouped
+// (docs/ARCHITECTURE.md, Numbers in text): what-dropout-does said "L·d = 229376 cells" of Qwen2.5 7B
+// beside "position 16,384" and "θ = 160,000" in the lessons. A run of four digits or more, not the
+// decimals of a number, is a number ungrouped.
+void TestLessonAudit::aWholeNumberIsGroupedAsTheOthers()
+{
+    static const QRegularExpression ungrouped(u"(?<![0-9.,])[0-9]{4,}"_s);
+    int whole = 0;
+    for (const Lesson &lesson : Lessons::all()) {
+        for (const Preset &preset : Presets::shipped().presets) {
+            const auto model = modelFor(lesson, preset);
+            if (!model)
+                continue;
+            for (const QString &key : lesson.explain(*model).keys) {
+                const auto number = LessonNumbers::number(key, *model, LayerLessonNumbers::entries());
+                if (!number || !number->value || !number->present())
+                    continue;
+                QVERIFY2(!ungrouped.match(number->text).hasMatch(),
+                         qPrintable(u"%1, %2: {%3} reads %4"_s.arg(lesson.name, preset.name, key, number->text)));
+                whole += std::abs(*number->value) >= 1000.0 && number->text.contains(u',') ? 1 : 0;
+            }
+        }
+    }
+    QVERIFY(whole > 100);
+    const auto qwen = modelFor(*Lessons::find(u"what-dropout-does"_s), *Presets::find(u"qwen2-5-7b"_s));
+    QVERIFY(qwen);
+    QVERIFY(itemsOf(*Lessons::find(u"what-dropout-does"_s), *qwen).join(u' ').contains(u"L·d = 229,376 cells"_s));
 }
 
 QTEST_GUILESS_MAIN(TestLessonAudit)

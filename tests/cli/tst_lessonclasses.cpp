@@ -188,10 +188,11 @@ void TestLessonClasses::mropeIdsWithoutTheMaskAreOneShiftOfTheRow()
     QCOMPARE(valueOf(u"batch_length_arange"_s, r.model), last + padding + 1.0);
     QVERIFY(last + padding < column);
     const QString said = textOf(lesson, r);
-    QVERIFY2(
-        said.contains(u"the last token gets %1, not its column %2"_s.arg(qint64(last + padding)).arg(qint64(column)))
-            && !said.contains(u"would give it its column"_s),
-        qPrintable(said));
+    QVERIFY2(said.contains(u"the last token gets %1, not its column %2"_s.arg(
+                 QLocale(QLocale::English).toString(qint64(last + padding)),
+                 QLocale(QLocale::English).toString(qint64(column))))
+                 && !said.contains(u"would give it its column"_s),
+             qPrintable(said));
     double score = 0.0;
     for (int i = 0; i < 64; ++i)
         score += std::cos(last * std::pow(1e6, -2.0 * i / 128.0));

@@ -15,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -314,8 +315,9 @@ void TestLessonFollowsModel::theContextSentenceNamesTheFiguresStretch()
         QCOMPARE(r.model.params.maxLen, c.figure);
         QCOMPARE(RopeStretch::of(r.model.params).extended, c.figure);
         const QString first = LessonText::plain(scaling.explain(r.model).items.value(0));
-        QVERIFY2(first.contains(u"runs to %1 with"_s.arg(c.context)), qPrintable(first));
-        const QString stretch = u"stretched only to %1"_s.arg(c.figure);
+        QVERIFY2(first.contains(u"runs to %1 with"_s.arg(QLocale(QLocale::English).toString(qint64(c.context)))),
+                 qPrintable(first));
+        const QString stretch = u"stretched only to %1"_s.arg(QLocale(QLocale::English).toString(qint64(c.figure)));
         QVERIFY2(first.contains(stretch) == c.capped, qPrintable(c.preset + u": "_s + first));
     }
 }
@@ -339,7 +341,7 @@ void TestLessonFollowsModel::anAlibiBiasSaysWhoseHead()
     QVERIFY2(std::abs(*number->value - bias) < 1e-9 * std::abs(bias), qPrintable(QString::number(*number->value)));
     const QString plain = LessonText::plain(padding.explain(r.model).html);
     const QString said = u"the last one's ALiBi bias in head 1 (slope %1) is %2"_s.arg(QString::number(slope, 'g', 3))
-                             .arg(QString::number(bias, 'f', 0).replace(u'-', u"\u2212"_s));
+                             .arg(QLocale(QLocale::English).toString(qint64(bias)).replace(u'-', u"\u2212"_s));
     QVERIFY2(plain.contains(said), qPrintable(said + u" not in: "_s + plain));
 }
 

@@ -157,6 +157,9 @@ private slots:
     void everyPanelAndTheTitle();
     void aSlideNamesItsModel_data();
     void aSlideNamesItsModel();
+    void aSlideSaysTheModelOnce_data();
+    void aSlideSaysTheModelOnce();
+    void dropoutModesReadAlikeOnEverySlide();
     void leftPaddingsEffectIsDrawnOnItsTokensScale_data();
     void leftPaddingsEffectIsDrawnOnItsTokensScale();
 };
@@ -360,6 +363,92 @@ void TestLessonSlideTexts::aSlideNamesItsModel()
     } else {
         QVERIFY2(line.startsWith(QString(model).remove(space) + u"·"_s), qPrintable(line));
     }
+}
+
+void TestLessonSlideTexts::aSlideSaysTheModelOnce_data()
+{
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("size");
+    for (const QString &size : slideSizes()) {
+        QTest::addRow("rope-decay qwen2-5-7b %s", qPrintable(size)) << u"rope-decay"_s << u"qwen2-5-7b"_s << size;
+        QTest::addRow("many-layers modernbert-base %s", qPrintable(size))
+            << u"many-layers"_s << u"modernbert-base"_s << size;
+        QTest::addRow("rope-scaling phi-3-mini-128k %s", qPrintable(size))
+            << u"rope-scaling"_s << u"phi-3-mini-128k"_s << size;
+    }
+}
+
+// What the line across a slide's top says of the model (its name, its scaling) the page says
+// there once: rope-decay's slide for Qwen2.5 repeated "yarn, factor 4, original 32,768" in its
+// figure's title, many-layers' for ModernBERT named it in the line, the layer stack's title and
+// the query scale's key.
+void TestLessonSlideTexts::aSlideSaysTheModelOnce()
+{
+    QFETCH(QString, lesson);
+    QFETCH(QString, preset);
+    QFETCH(QString, size);
+    const Slide slide = exportSlide(lesson, preset, size);
+    QVERIFY2(slide.run.exitCode == 0, qPrintable(slide.run.err));
+    const SvgTexts::Page page = SvgTexts::read(slide.svg);
+    QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+    QVERIFY(!page.texts.empty());
+    double top = page.texts.front().box.top();
+    for (const SvgTexts::Text &each : page.texts)
+        top = std::min(top, each.box.top());
+    static const QRegularExpression space(u"\\s+"_s);
+    QString line, rest;
+    bool bold = false;
+    for (const SvgTexts::Text &each : page.texts) {
+        (each.box.top() < top + 1.0 ? line : rest) += QString(each.text).remove(space);
+        bold |= each.box.top() < top + 1.0 && each.bold;
+    }
+    QVERIFY2(!bold, qPrintable(u"no model's line: "_s + line));
+    const QStringList parts = line.split(u'·', Qt::SkipEmptyParts);
+    QVERIFY(!parts.isEmpty());
+    for (const QString &part : parts)
+        QVERIFY2(!rest.contains(part), qPrintable(u"'%1' of the line '%2' said again below it"_s.arg(part, line)));
+}
+
+// dropout-on-sum's slides for MAE, whose dropout modes have 24 columns a panel: the modes' panels
+// as wide as each other (a name wider than its panel goes into two lines, "protect-\nspecial",
+// rather than holding its panel wider: the 16:9 slide's were 60 to 142 units wide), and the PE
+// each loses in one wording on both slides (the 16:9 slide read "−10 %" where the 4:3 read
+// "lost: 10 %").
+void TestLessonSlideTexts::dropoutModesReadAlikeOnEverySlide()
+{
+    static const QRegularExpression image(
+        u"<image x=\"([-0-9.]+)\" y=\"([-0-9.]+)\" width=\"([0-9.]+)\" height=\"([0-9.]+)\""_s);
+    static const QRegularExpression loss(u"^(.*?)−?[0-9.]+\u00a0%$"_s);
+    QSet<QString> wordings;
+    for (const QString &size : slideSizes()) {
+        const Slide slide = exportSlide(u"dropout-on-sum"_s, u"mae-vit-b-16"_s, size);
+        QVERIFY2(slide.run.exitCode == 0, qPrintable(slide.run.err));
+        // The heatmaps of a row: its images at one height and top, a colour bar's (a sliver) aside.
+        QHash<QString, QList<double>> rows;
+        for (auto m = image.globalMatch(QString::fromUtf8(slide.svg)); m.hasNext();) {
+            const QRegularExpressionMatch found = m.next();
+            rows[found.captured(2) + u' ' + found.captured(4)].append(found.captured(3).toDouble());
+        }
+        int rowsRead = 0;
+        for (QList<double> widths : std::as_const(rows)) {
+            const double widest = *std::max_element(widths.begin(), widths.end());
+            widths.removeIf([widest](double w) { return w < 0.3 * widest; });
+            if (widths.size() < 5)
+                continue;
+            ++rowsRead;
+            const auto [least, most] = std::minmax_element(widths.begin(), widths.end());
+            QVERIFY2(*most - *least <= 2.0,
+                     qPrintable(u"%1: panels %2 to %3 units wide"_s.arg(size).arg(*least).arg(*most)));
+        }
+        QVERIFY2(rowsRead >= 1, qPrintable(size));
+        const SvgTexts::Page page = SvgTexts::read(slide.svg);
+        QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+        for (const SvgTexts::Text &text : page.texts)
+            if (const QRegularExpressionMatch m = loss.match(text.text); m.hasMatch())
+                wordings.insert(m.captured(1));
+    }
+    QVERIFY2(wordings.size() == 1, qPrintable(QStringList(wordings.begin(), wordings.end()).join(u" | "_s)));
 }
 
 void TestLessonSlideTexts::leftPaddingsEffectIsDrawnOnItsTokensScale_data()

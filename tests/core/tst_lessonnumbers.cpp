@@ -420,7 +420,7 @@ void TestLessonNumbers::formatting_data()
     QTest::newRow("1/0.9") << 1.0 / 0.9 << u"1.11"_s;
     QTest::newRow("51.2") << 51.2 << u"51.2"_s;
     QTest::newRow("22.627") << 22.627417 << u"22.6"_s;
-    QTest::newRow("1234.4") << 1234.4 << u"1234"_s;
+    QTest::newRow("1234.4, grouped") << 1234.4 << u"1,234"_s;
     QTest::newRow("0.00123") << 0.0012345 << u"0.00123"_s;
     QTest::newRow("negative") << -0.5 << u"−0.5"_s;
     QTest::newRow("tiny") << 3.8e-24 << u"3.8·10⁻²⁴"_s;

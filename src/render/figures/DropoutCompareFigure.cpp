@@ -241,14 +241,13 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
                                       : ParamText::toString(panel.mode)); // FigureFit wraps it within its column
         m_peTitles[m]->setText(DropoutCompareCompute::peText(panel, !wide));
         // Under its mode's column and the PE's colour bar, "lost" is the PE's: a fifth of a
-        // slide's width at 14 pt held "PE …" of "PE lost: 10 %". A column narrower still (MAE's
-        // 16:9 slide, 24 columns a panel) keeps the number, lost written as a fall, rather than
-        // "PE …" without it; at one precision in every form (DropoutCompareCompute::percentText):
-        // "−10 %" stood beside the 4:3 slide's "lost: 10.2 %".
+        // slide's width at 14 pt held "PE …" of "PE lost: 10 %". Short of room, the number alone,
+        // lost written as a fall, in one wording on every page: a column narrower still (MAE's
+        // 16:9 slide, 24 columns a panel) held "−10 %" where the 4:3 slide read "lost: 10 %", as
+        // if of two quantities; at one precision in every form (DropoutCompareCompute::percentText).
         const QString amount = DropoutCompareCompute::percentText(panel.lostFraction());
         const QString fall = (amount == u"0"_s ? u"%1\u00a0%"_s : u"−%1\u00a0%"_s).arg(amount);
-        ShorterLabels::setText(
-            m_peTitles[m], panel.peCells > 0 ? QStringList {u"lost: %1\u00a0%"_s.arg(amount), fall} : QStringList());
+        ShorterLabels::setText(m_peTitles[m], panel.peCells > 0 ? QStringList {fall} : QStringList());
     }
     // The columns' axis, short of room, as the index "column j" names: "j" fits in the row of its
     // numbers past the last (FigureRoom's labelsAlongTicks), where "column j" took a line under

@@ -142,8 +142,11 @@ QueryScaleData QueryScaleModel::ofConfig(const QString &name, const ConfigCheck 
     // Its context, not past it: Gemma 3's axis ran to two million beyond its 131072 positions.
     data.lastPosition = context > 1 ? double(context) : kLastPosition;
     addLayers(data, name, check, true);
+    // Named as its layers are, by what they are: the title names the model (a lesson's page, which
+    // names it in its line, said "ModernBERT base" three times, in the line, the layer stack's
+    // title and this key).
     if (data.curves.isEmpty())
-        data.curves.append(constant(name, u"no query or logit scaling"_s, 1.0, data.lastPosition));
+        data.curves.append(constant(u"every layer"_s, u"no query or logit scaling"_s, 1.0, data.lastPosition));
     return data;
 }
 
