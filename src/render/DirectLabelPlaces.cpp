@@ -2,6 +2,7 @@
 
 #include "DirectLabelCurves.h"
 #include "DirectLabelLeader.h"
+#include "MeasuredText.h"
 
 #include <QFontMetrics>
 
@@ -196,10 +197,9 @@ double gapOf(const QCPAbstractPlottable *plottable)
 
 QSizeF sizeOf(const QFont &font, const QString &text)
 {
-    // As QCPItemText lays its text out.
-    const auto one = [&](const QString &line) {
-        return QFontMetrics(font).boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignCenter, line).size();
-    };
+    // As QCPItemText lays its text out, each line measured once a thread (shaped anew at every
+    // layout of a fitting, it took a tenth of a second of the window's GUI thread).
+    const auto one = [&](const QString &line) { return QSizeF(MeasuredText::centredSize(font, line)); };
     if (!text.contains(u'\n'))
         return one(text);
     QSizeF size(0.0, -kLead);

@@ -170,7 +170,7 @@ QRectF boxOf(const QCPItemText *text)
 Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
 {
     QCustomPlot *plot = rect->parentPlot();
-    Scene scene {rect->rect(), {}, {}, {}, {}, false};
+    Scene scene {rect->rect(), {}, {}, {}, {}, false, {}};
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable *plottable = plot->plottable(i);
         if (!shown(plottable) || plottable->keyAxis()->axisRect() != rect)
@@ -272,7 +272,13 @@ double farthest(const Scene &scene, const QCPAbstractPlottable *from, const QCPA
 
 double apart(const Scene &scene, const QCPAbstractPlottable *a, const QCPAbstractPlottable *b, double most)
 {
-    return std::max(farthest(scene, a, b, most), farthest(scene, b, a, most));
+    const bool ordered = std::less<const void *>()(a, b);
+    const auto key = std::tuple<const void *, const void *, double>(ordered ? a : b, ordered ? b : a, most);
+    if (const auto kept = scene.apartKept.find(key); kept != scene.apartKept.end())
+        return kept->second;
+    const double far = std::max(farthest(scene, a, b, most), farthest(scene, b, a, most));
+    scene.apartKept.emplace(key, far);
+    return far;
 }
 
 } // namespace posenc::DirectLabels

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 // What a plot draws that its direct labels must keep off (DirectLabels), made once a layout: each
 // curve's cells are kept between layouts for the geometry they were drawn at (`cellsOf`), so that a
@@ -29,6 +30,9 @@ struct Scene
     std::optional<Cells> lines; // the lines of the items over the plot
     QList<QRectF> texts; // the texts and keys over it, but for the labels being placed
     bool covered = false; // a colour map or bars: no room for a label anywhere
+    // How far apart two of its curves are (apart), kept for the scene: the closest two of a plot
+    // are sought again after every two named together, over every pair left.
+    mutable std::map<std::tuple<const void *, const void *, double>, double> apartKept;
 
     // Whether `box` meets a cell of a curve other than `own` (the curves one label names), or of a line.
     bool othersMeet(const QRectF &box, const QList<const QCPAbstractPlottable *> &own) const
@@ -69,6 +73,7 @@ QRectF boxOf(const QCPItemText *text);
 // How far apart two curves of one plot are drawn, in layout units: the farthest that a point along
 // either (every two units) stands from the other's nearest cell, up to `most`. Curves the same
 // within a line width are a unit or two apart; curves that part somewhere are as far as they part.
+// Measured once a scene for each two curves and `most`.
 double apart(const Scene &scene, const QCPAbstractPlottable *a, const QCPAbstractPlottable *b, double most);
 
 } // namespace posenc::DirectLabels

@@ -93,7 +93,7 @@ void FigureLayoutLoop::settle()
 
 void FigureLayoutLoop::refitKeepingRoom()
 {
-    LegendPlacement::beginFitting();
+    const LegendPlacement::Fitting fitting;
     FigureFit::fitTexts(m_plot);
     settle();
 }
@@ -256,8 +256,10 @@ void FigureLayoutLoop::retick()
 bool FigureLayoutLoop::refitAfterFilling()
 {
     g_fittings.fetch_add(1, std::memory_order_relaxed);
-    LegendPlacement::beginFitting();
-    fitRoom();
+    {
+        const LegendPlacement::Fitting fitting;
+        fitRoom();
+    }
     if (m_computedFor.isEmpty() || axisRects() == m_computedFor || m_refits >= kMaxRefits)
         return false;
     ++m_refits;

@@ -1,4 +1,5 @@
 #include "LegendPlacement.h"
+#include "LegendPlacementDrawn.h"
 #include "LegendPlacementInputs.h"
 #include "SegmentClip.h"
 
@@ -29,71 +30,22 @@ bool meets(const QPointF &a, const QPointF &b, const QRectF &box)
     return false;
 }
 
-// The points of a line plottable in pixels, whether its points are joined, and its marker's size.
-struct Trace
-{
-    QList<QPointF> points;
-    bool joined = true;
-    double marker = 0.0;
-    bool shown = true; // a line or marks drawn, not only the edge of an area it fills
-    double length = 0.0; // of its line, where its points are joined
-};
-
-// The length of `trace`'s line, summed once for every place a key is tried at.
-void measure(Trace &trace)
-{
-    trace.length = 0.0;
-    if (!trace.joined)
-        return;
-    for (qsizetype i = 1; i < trace.points.size(); ++i)
-        trace.length
-            += std::hypot(trace.points[i].x() - trace.points[i - 1].x(), trace.points[i].y() - trace.points[i - 1].y());
-}
-
-std::optional<Trace> traceOf(QCPAbstractPlottable *plottable)
-{
-    Trace trace;
-    QCPAxis *key = plottable->keyAxis();
-    QCPAxis *value = plottable->valueAxis();
-    const auto pixel = [&](double k, double v) {
-        return key->orientation() == Qt::Horizontal ? QPointF(key->coordToPixel(k), value->coordToPixel(v))
-                                                    : QPointF(value->coordToPixel(v), key->coordToPixel(k));
-    };
-    if (auto *graph = qobject_cast<QCPGraph *>(plottable)) {
-        trace.points.reserve(graph->data()->size());
-        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-            if (std::isfinite(it->key) && std::isfinite(it->value))
-                trace.points.append(pixel(it->key, it->value));
-        // A line drawn without a pen (the edge of a band it fills) is no line.
-        trace.joined = graph->lineStyle() != QCPGraph::lsNone && graph->pen().style() != Qt::NoPen;
-        trace.marker = graph->scatterStyle().isNone() ? 0.0 : graph->scatterStyle().size();
-        trace.shown = trace.joined || trace.marker > 0.0;
-        measure(trace);
-        return trace;
-    }
-    if (auto *curve = qobject_cast<QCPCurve *>(plottable)) {
-        trace.points.reserve(curve->data()->size());
-        for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it)
-            if (std::isfinite(it->key) && std::isfinite(it->value))
-                trace.points.append(pixel(it->key, it->value));
-        trace.joined = curve->lineStyle() != QCPCurve::lsNone;
-        trace.marker = curve->scatterStyle().isNone() ? 0.0 : curve->scatterStyle().size();
-        measure(trace);
-        return trace;
-    }
-    return std::nullopt; // a colour map, bars: drawn over areas, not lines
-}
-
 bool covers(const Trace &trace, const QRectF &box)
 {
     if (!trace.shown)
         return false;
     const QRectF grown = box.adjusted(-trace.marker, -trace.marker, trace.marker, trace.marker);
-    for (qsizetype i = 0; i < trace.points.size(); ++i) {
-        if (grown.contains(trace.points[i]))
-            return true;
-        if (trace.joined && i > 0 && meets(trace.points[i - 1], trace.points[i], box))
-            return true;
+    // A run of points all beyond one side of the grown box has none in it, nor a segment across the box.
+    for (qsizetype run = 0; run < trace.runs.size(); ++run) {
+        if (trace.runs[run].misses(grown))
+            continue;
+        weigh(trace.runEnd(run) - trace.runStart(run) + 1);
+        for (qsizetype i = trace.runStart(run); i <= trace.runEnd(run); ++i) {
+            if (grown.contains(trace.points[i]))
+                return true;
+            if (trace.joined && i > 0 && meets(trace.points[i - 1], trace.points[i], box))
+                return true;
+        }
     }
     return false;
 }
@@ -136,63 +88,6 @@ QRectF boxAt(const QRect &r, QSize size, int grownBy, Qt::Alignment corner)
     return {x, y, width, height};
 }
 
-// An area a graph fills, in pixels: its outline, the rect that bounds it and its area.
-struct Area
-{
-    QPolygonF polygon;
-    QRectF bounds;
-    double whole = 0.0;
-};
-
-// The lines and points drawn in `rect`, and the areas its graphs fill (a band between two graphs,
-// or down to zero), in pixels.
-struct Drawn
-{
-    QList<Trace> traces;
-    QList<Area> areas;
-    // The cells a colour map draws, in runs along its rows: none of them may be hidden.
-    QList<QRectF> cells;
-};
-
-// The runs of cells `map` draws, in pixels; none where it draws over all of its rect (its NaN
-// cells drawn in a colour, not left clear). A map's NaN cells left clear (QCPColorGradient's
-// nhTransparent) are empty room: head-map's rows of narrower heads end well before its widest's.
-std::optional<QList<QRectF>> cellsOf(QCPColorMap *map)
-{
-    if (map->gradient().nanHandling() != QCPColorGradient::nhTransparent)
-        return std::nullopt;
-    QCPColorMapData *data = map->data(); // its cell() is not const
-    const int keys = data->keySize(), values = data->valueSize();
-    if (keys < 2 || values < 2)
-        return std::nullopt;
-    const double keyStep = data->keyRange().size() / (keys - 1), valueStep = data->valueRange().size() / (values - 1);
-    QCPAxis *key = map->keyAxis();
-    QCPAxis *value = map->valueAxis();
-    const auto box = [&](double k0, double k1, double v0, double v1) {
-        const double a = key->coordToPixel(k0), b = key->coordToPixel(k1);
-        const double c = value->coordToPixel(v0), d = value->coordToPixel(v1);
-        return key->orientation() == Qt::Horizontal ? QRectF(QPointF(a, c), QPointF(b, d)).normalized()
-                                                    : QRectF(QPointF(c, a), QPointF(d, b)).normalized();
-    };
-    QList<QRectF> runs;
-    for (int j = 0; j < values; ++j) {
-        for (int i = 0; i < keys;) {
-            if (std::isnan(data->cell(i, j))) {
-                ++i;
-                continue;
-            }
-            const int first = i;
-            while (i < keys && !std::isnan(data->cell(i, j)))
-                ++i;
-            double k0 = 0.0, k1 = 0.0, v = 0.0;
-            data->cellToCoord(first, j, &k0, &v);
-            data->cellToCoord(i - 1, j, &k1, &v);
-            runs.append(box(k0 - keyStep / 2.0, k1 + keyStep / 2.0, v - valueStep / 2.0, v + valueStep / 2.0));
-        }
-    }
-    return runs;
-}
-
 // Whether `box` hides part of a cell drawn.
 bool hidesCells(const QList<QRectF> &cells, const QRectF &box)
 {
@@ -200,39 +95,6 @@ bool hidesCells(const QList<QRectF> &cells, const QRectF &box)
         const QRectF both = cell.intersected(box);
         return both.width() > 0.5 && both.height() > 0.5;
     });
-}
-
-// The area `graph` fills, as QCPGraph draws it: to its channel graph, or to its value axis's zero.
-std::optional<QPolygonF> areaOf(QCPGraph *graph, const Trace &trace)
-{
-    if (graph->brush().style() == Qt::NoBrush || trace.points.size() < 2)
-        return std::nullopt;
-    QPolygonF area(trace.points);
-    if (QCPGraph *channel = graph->channelFillGraph()) {
-        const auto other = traceOf(channel);
-        if (!other)
-            return std::nullopt;
-        for (auto it = other->points.crbegin(); it != other->points.crend(); ++it)
-            area.append(*it);
-        return area;
-    }
-    const double zero = graph->valueAxis()->coordToPixel(0.0);
-    const bool across = graph->keyAxis()->orientation() == Qt::Horizontal;
-    const QPointF first = trace.points.constFirst(), last = trace.points.constLast();
-    area.append(across ? QPointF(last.x(), zero) : QPointF(zero, last.y()));
-    area.append(across ? QPointF(first.x(), zero) : QPointF(zero, first.y()));
-    return area;
-}
-
-// The area within `polygon`, closed (the shoelace formula).
-double areaWithin(const QList<QPointF> &polygon)
-{
-    double twice = 0.0;
-    for (qsizetype i = 0; i < polygon.size(); ++i) {
-        const QPointF &a = polygon[i], &b = polygon[(i + 1) % polygon.size()];
-        twice += a.x() * b.y() - b.x() * a.y();
-    }
-    return std::abs(twice) / 2.0;
 }
 
 // `polygon` clipped to the side of a box's edge where `inside` holds (one pass of Sutherland and
@@ -261,6 +123,7 @@ double areaWithin(const Area &area, const QRectF &box)
         return 0.0;
     if (box.contains(area.bounds))
         return area.whole;
+    weigh(area.polygon.size());
     QList<QPointF> a = area.polygon, b;
     b.reserve(a.size() + 8);
     const auto acrossX = [](double x) {
@@ -282,7 +145,7 @@ double areaWithin(const Area &area, const QRectF &box)
     clipTo(b, a, beforeRight, acrossX(right));
     clipTo(a, b, belowTop, acrossY(top));
     clipTo(b, a, aboveBottom, acrossY(bottom));
-    return areaWithin(a);
+    return enclosedArea(a);
 }
 
 // The fraction of a filled area that `box` hides: a legend's ground over a band notches it.
@@ -300,6 +163,7 @@ bool meets(const Area &area, const QRectF &box)
     if (polygon.isEmpty() || bounds.left() > box.right() || bounds.right() < box.left() || bounds.top() > box.bottom()
         || bounds.bottom() < box.top())
         return false;
+    weigh(polygon.size());
     for (qsizetype i = 0; i < polygon.size(); ++i)
         if (clippedSegment(polygon[i > 0 ? i - 1 : polygon.size() - 1], polygon[i], box))
             return true;
@@ -313,37 +177,6 @@ bool meets(const Area &area, const QRectF &box)
             within = !within;
     }
     return within;
-}
-
-// What is drawn in `rect`, or nothing where something is drawn over all of it (bars, a colour map
-// that colours its NaN cells too).
-std::optional<Drawn> drawnIn(QCPAxisRect *rect)
-{
-    QCustomPlot *plot = rect->parentPlot();
-    Drawn drawn;
-    for (int i = 0; i < plot->plottableCount(); ++i) {
-        QCPAbstractPlottable *plottable = plot->plottable(i);
-        if (!plottable->realVisibility() || plottable->keyAxis()->axisRect() != rect)
-            continue;
-        if (auto *map = qobject_cast<QCPColorMap *>(plottable)) {
-            const auto cells = cellsOf(map);
-            if (!cells)
-                return std::nullopt;
-            drawn.cells += *cells;
-            continue;
-        }
-        const auto trace = traceOf(plottable);
-        if (!trace)
-            return std::nullopt;
-        drawn.traces.append(*trace);
-        if (auto *graph = qobject_cast<QCPGraph *>(plottable))
-            if (auto area = areaOf(graph, *trace)) {
-                const QRectF bounds = area->boundingRect();
-                const double whole = areaWithin(*area);
-                drawn.areas.append({std::move(*area), bounds, whole});
-            }
-    }
-    return drawn;
 }
 
 // The length of the segment from `a` to `b` within `box` (Liang-Barsky clipping).
@@ -363,22 +196,41 @@ double hiddenOf(const Trace &trace, const QRectF &box)
     // its line's width, or more); the box has its few units of air around the legend already.
     const QRectF &grown = box;
     const double left = grown.left(), right = grown.right(), top = grown.top(), bottom = grown.bottom();
+    // The runs of points beyond one of the box's sides are skipped whole: none of them within.
+    const auto near = [&](qsizetype run) {
+        const bool is = !trace.runs[run].misses(grown);
+        if (is)
+            weigh(trace.runEnd(run) - trace.runStart(run) + 1);
+        return is;
+    };
     if (!trace.joined || trace.points.size() == 1) {
         // QRectF::contains of a box of some width and height, edges included, compared in place.
-        const bool some = grown.width() > 0.0 && grown.height() > 0.0;
-        const auto inside = std::count_if(trace.points.begin(), trace.points.end(), [&](const QPointF &p) {
-            return some && p.x() >= left && p.x() <= right && p.y() >= top && p.y() <= bottom;
-        });
+        if (!(grown.width() > 0.0 && grown.height() > 0.0))
+            return 0.0;
+        qsizetype inside = 0;
+        for (qsizetype run = 0; run < trace.runs.size(); ++run) {
+            if (!near(run))
+                continue;
+            const qsizetype end = run + 1 < trace.runs.size() ? trace.runStart(run + 1) : trace.points.size();
+            for (qsizetype i = trace.runStart(run); i < end; ++i) {
+                const QPointF &p = trace.points[i];
+                inside += p.x() >= left && p.x() <= right && p.y() >= top && p.y() <= bottom ? 1 : 0;
+            }
+        }
         return double(inside) / double(trace.points.size());
     }
     double hidden = 0.0;
-    for (qsizetype i = 1; i < trace.points.size(); ++i) {
-        const QPointF &a = trace.points[i - 1], &b = trace.points[i];
-        // Beyond one of the box's sides: none of it within.
-        if ((a.x() < left && b.x() < left) || (a.x() > right && b.x() > right) || (a.y() < top && b.y() < top)
-            || (a.y() > bottom && b.y() > bottom))
+    for (qsizetype run = 0; run < trace.runs.size(); ++run) {
+        if (!near(run))
             continue;
-        hidden += lengthWithin(a, b, grown);
+        for (qsizetype i = trace.runStart(run) + 1; i <= trace.runEnd(run); ++i) {
+            const QPointF &a = trace.points[i - 1], &b = trace.points[i];
+            // Beyond one of the box's sides: none of it within.
+            if ((a.x() < left && b.x() < left) || (a.x() > right && b.x() > right) || (a.y() < top && b.y() < top)
+                || (a.y() > bottom && b.y() > bottom))
+                continue;
+            hidden += lengthWithin(a, b, grown);
+        }
     }
     const double total = trace.length;
     return total > 0.0 ? hidden / total : (grown.contains(trace.points.first()) ? 1.0 : 0.0);
@@ -422,20 +274,26 @@ std::optional<Covered> leastBadness(const Drawn &drawn, QCPAxisRect *rect, QSize
     std::optional<Qt::Alignment> best;
     double least = 0.0;
     for (const Qt::Alignment place : kPlaces) {
+        // The first place of least badness is taken: after one that hides nothing, none is taken.
+        if (best && least < 1e-9)
+            break;
         const QRectF box = boxAt(rect->rect(), size, grownBy, place);
         double badness = 0.0;
         bool bearable = !hidesCells(drawn.cells, box);
-        for (const Trace &trace : drawn.traces) {
-            const double hidden = hiddenOf(trace, box);
+        // A place is weighed no further once it is unbearable or hides no less than the best before:
+        // what is left of it only adds to its badness.
+        const auto weighing = [&] { return bearable && (!best || badness < least - 1e-9); };
+        for (qsizetype i = 0; weighing() && i < drawn.traces.size(); ++i) {
+            const double hidden = hiddenOf(drawn.traces[i], box);
             bearable = bearable && hidden <= most;
             badness += hidden;
         }
-        for (const Area &area : drawn.areas) {
-            const double hidden = hiddenOf(area, box);
+        for (qsizetype i = 0; weighing() && i < drawn.areas.size(); ++i) {
+            const double hidden = hiddenOf(drawn.areas[i], box);
             bearable = bearable && hidden <= most;
             badness += hidden;
         }
-        for (int i = 0; bearable && i < plot->itemCount(); ++i) {
+        for (int i = 0; weighing() && i < plot->itemCount(); ++i) {
             QCPAbstractItem *item = plot->item(i);
             if (!item->realVisibility() || !item->clipToAxisRect() || item->clipAxisRect() != rect)
                 continue;

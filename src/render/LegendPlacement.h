@@ -43,4 +43,9 @@ int wrapFor(const QCPLegend *legend, int columns);
 // The least size of `legend` with its entries laid out afresh at `wrap`, as its grid would take it.
 QSize stackedSize(const QCPLegend *legend, int wrap);
 
+// The points of drawn data read for keys' places and weighed against their boxes (a run of
+// points whose bounds a box misses is not) in this program, on any thread: the work of placing
+// keys, that FigureRoom's steps and FigureFit do at every layout of a fitting.
+quint64 pointsWeighed();
+
 } // namespace posenc::LegendPlacement

@@ -1,4 +1,5 @@
 #include "LegendPlacementInputs.h"
+#include "LegendPlacementDrawn.h"
 
 #include <QHash>
 
@@ -74,6 +75,17 @@ QHash<const QCPLegend *, Inputs> &remembered()
 void beginFitting()
 {
     remembered().clear();
+}
+
+Fitting::Fitting()
+{
+    beginFitting();
+    readOnce(true);
+}
+
+Fitting::~Fitting()
+{
+    readOnce(false);
 }
 
 bool placedAsIs(const QCPLegend *legend, QCPAxisRect *rect)

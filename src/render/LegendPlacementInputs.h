@@ -13,6 +13,18 @@ namespace posenc::LegendPlacement {
 // Begins a fitting on the calling thread: what was remembered is forgotten.
 void beginFitting();
 
+// A fitting on the calling thread while it lives (beginFitting): the data drawn in each plot is
+// read once for each state of its plot in it (drawnIn), for every key, size and place weighed, and
+// for every layout of the ladder of FigureRoom's steps; read afresh once it ends.
+class Fitting
+{
+public:
+    Fitting();
+    ~Fitting();
+    Fitting(const Fitting &) = delete;
+    Fitting &operator=(const Fitting &) = delete;
+};
+
 // Whether `legend` in `rect` is as placeBest left it in this fitting, with all it reads unchanged.
 bool placedAsIs(const QCPLegend *legend, QCPAxisRect *rect);
 // Remembers `legend` in `rect` as placeBest leaves it.

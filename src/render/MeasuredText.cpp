@@ -103,6 +103,14 @@ QRectF tightBoundingRect(const QFont &font, const QString &text)
     return remembered(measured, keyOf(font, 0, text), [&] { return QFontMetricsF(font).tightBoundingRect(text); });
 }
 
+QSize centredSize(const QFont &font, const QString &text)
+{
+    thread_local QHash<Measured, QSize> measured;
+    return remembered(measured, keyOf(font, 0, text), [&] {
+        return QFontMetrics(font).boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignCenter, text).size();
+    });
+}
+
 namespace {
 
 // What QCPAxisPainterPrivate::getTickLabelData reads besides the font and the text.

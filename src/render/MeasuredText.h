@@ -25,6 +25,10 @@ double advance(const QFont &font, const QString &text);
 // QFontMetricsF(font).tightBoundingRect(text), remembered for the calling thread: whether a
 // figure's texts keep clear of each other is asked of their ink at every layout of its fitting.
 QRectF tightBoundingRect(const QFont &font, const QString &text);
+// QFontMetrics(font).boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignCenter, text).size(),
+// remembered for the calling thread: a label on a curve (DirectLabels) is measured centred, as
+// QCPItemText lays it out, for each of its forms at every layout of a fitting.
+QSize centredSize(const QFont &font, const QString &text);
 
 // Gives every axis of `plot` (its axis rects' and colour scales') a painter that remembers its tick labels' measures
 // (QCPAxisPainterPrivate's TickLabelData) for the calling thread: QCustomPlot shapes each label at every layout of the
