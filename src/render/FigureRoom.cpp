@@ -154,6 +154,11 @@ void setDispensable(QCPLayoutElement *panel, int order)
     panel->setProperty(kDispensableProperty, order > 0 ? QVariant(order) : QVariant());
 }
 
+void setTextWhenAlone(QCPTextElement *text, const QString &alone)
+{
+    text->setProperty(kAloneTextProperty, alone.isEmpty() ? QVariant() : QVariant(alone));
+}
+
 void setPrimary(QCPAxisRect *panel)
 {
     panel->setProperty(kPrimaryProperty, true);

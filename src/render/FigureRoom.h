@@ -52,6 +52,10 @@ TextRole roleOf(const QCPLayoutElement *element);
 // a second table beside the one that says the same, the secondary row of a comparison. The panel
 // titles that name a panel given up go with it, and only with it, whatever they are marked.
 void setDispensable(QCPLayoutElement *panel, int order);
+// A text that counts the panels drawn (families' title, "six of eight families") says `alone` once
+// every panel the figure marked dispensable has gone, cut to as many of its parts ("  ·  ") as the
+// text kept: a title says what the page shows. An empty `alone` leaves the text as it is.
+void setTextWhenAlone(QCPTextElement *text, const QString &alone);
 
 // A mark drawn over the data (a dashed line, a shaded band, a plottable or an item) that `text` says
 // what it is (a legend's entry, a legend, a caption): it is drawn only while that text is, so a

@@ -14,6 +14,9 @@ namespace posenc::FigureRoom {
 
 // The property a figure's dispensable panels carry (FigureRoom::setDispensable): their order.
 inline constexpr char kDispensableProperty[] = "posencDispensable";
+// The property of a text that counts the panels drawn (FigureRoom::setTextWhenAlone): what it says
+// once the figure's dispensable panels have all gone.
+inline constexpr char kAloneTextProperty[] = "posencAloneText";
 // The property a figure's primary panels carry (FigureRoom::setPrimary).
 inline constexpr char kPrimaryProperty[] = "posencPrimary";
 // The property a text or legend (or a legend's entry) a figure named carries (FigureRoom::setRole).

@@ -442,15 +442,21 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         described[0] = described[0].toUpper();
     // Where the others give way to the kept panel (a page that holds no grid of them), the title
     // counts the one panel drawn: a title says what the page shows.
+    // The room may still give the others up (FigureRoom::setDispensable): the title then counts
+    // the kept one (FigureRoom::setTextWhenAlone).
+    const auto titleOf = [&](qsizetype drawn) {
+        const QString count = drawn < m_panels.size()
+            ? u"%1 of %2"_s.arg(FamiliesModel::countWord(drawn), FamiliesModel::panelCount())
+            : FamiliesModel::panelCount();
+        const QString title = terse ? u"One query, %1 families"_s.arg(count)
+                                    : u"%1: one query, %2 families"_s.arg(described, count);
+        return title
+            + u"  ·  query q = %1 of %2 positions"_s.arg(FigureText::formatCount(d.query),
+                                                          FigureText::formatCount(d.maxLen));
+    };
     const qsizetype drawn = m_othersGiveWay ? 1 : shown.count(true);
-    const QString count = drawn < m_panels.size()
-        ? u"%1 of %2"_s.arg(FamiliesModel::countWord(drawn), FamiliesModel::panelCount())
-        : FamiliesModel::panelCount();
-    QString title
-        = terse ? u"One query, %1 families"_s.arg(count) : u"%1: one query, %2 families"_s.arg(described, count);
-    title += u"  ·  query q = %1 of %2 positions"_s.arg(FigureText::formatCount(d.query),
-                                                        FigureText::formatCount(d.maxLen));
-    m_title->setText(title);
+    m_title->setText(titleOf(drawn));
+    FigureRoom::setTextWhenAlone(m_title, drawn > 1 ? titleOf(1) : QString());
 }
 
 std::optional<HoverPoint> FamiliesFigure::hoverAt(const QPointF &pixel, const Engine &engine) const
