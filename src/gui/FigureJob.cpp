@@ -50,7 +50,7 @@ ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deli
                 return;
             std::shared_ptr<const PreparedDrawing> prepared;
             if (result.data && prepare)
-                prepared = prepare(*result.data);
+                prepared = prepare(*result.data, pass);
             // Shown as full detail only with the last pass: a view is settled when that is drawn.
             const Detail shown = step == passes - 1 ? Detail::Full : Detail::Preview;
             publish([deliver, result, shown, prepared] { deliver(result, shown, prepared); });

@@ -37,8 +37,9 @@ bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseco
 // the same input (axes the full result's fitting moved) does not rest a second time.
 using Clock = std::chrono::steady_clock;
 
-// What the figure's drawing makes of each result in the job (FigureDescriptor::prepare).
-using Prepare = std::function<std::shared_ptr<const PreparedDrawing>(const FigureData &data)>;
+// What the figure's drawing makes of each result in the job (FigureDescriptor::prepare), given
+// the request it was computed for.
+using Prepare = std::function<std::shared_ptr<const PreparedDrawing>(const FigureData &data, const FigureRequest &request)>;
 
 // `deliver` must stay callable after its view is gone (it captures a QPointer). `prepare`, when
 // given, runs in the job on each result's data, and what it made goes to `deliver` with it. The

@@ -377,7 +377,7 @@ void FigureView::submitNow()
         },
         m_start,
         // Descriptors are the registry's, alive as long as the program.
-        [figure = m_figure](const FigureData &data) { return figure->prepare(data); }, m_inputAt));
+        [figure = m_figure](const auto &data, const auto &asked) { return figure->prepare(data, asked); }, m_inputAt));
 }
 
 // After a filling, the figure is fitted to its room as an export of this size is, painted once

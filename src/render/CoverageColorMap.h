@@ -5,7 +5,24 @@
 #include <QImage>
 #include <QRectF>
 
+#include <memory>
+
 namespace posenc {
+
+// A map's coverage image made off the GUI thread, where its data is computed, for the device pixels
+// the panel had when the data was asked for (HeatmapPanel::prepareCoverage): the map's image as
+// QCPColorMap::updateMapImage colours it, and its coverage as CoverageColorMap::draw computes it for
+// `target` and `clip` with the axes reversed as said. A draw whose image, target, clip and
+// reversals are these draws `image` at `origin`; any other computes its own.
+struct PreparedCoverage
+{
+    QImage source;
+    bool keyReversed = false, valueReversed = false;
+    QRectF target;
+    QRect clip;
+    QImage image;
+    QPoint origin;
+};
 
 // A colour map drawn on a raster device at the device's own pixels (docs/ARCHITECTURE.md, "Exact
 // at any size"): each pixel the mean of the colours of the cells it covers, weighted by the area of
@@ -24,6 +41,17 @@ public:
     // area-weighted mean of the source pixels over it, and its alpha the share of it they cover
     // (premultiplied). `origin` is the least whole pixel `target` touches, clipped to `clip`.
     static QImage coverage(const QImage &source, const QRectF &target, const QRect &clip, QPoint *origin);
+    // The map's image of cells `values` (value row r, key column k at r * keys + k, as
+    // QCPColorMapData holds them; NaN where no number) coloured by `gradient` over `range` on a
+    // linear scale, as QCPColorMap::updateMapImage (QCustomPlot 2.1) makes it for a map without
+    // interpolation on a horizontal key axis: its top line the last value row, and a map of fewer
+    // than 200 cells a way repeated to at least 100 by nearest neighbour. Any thread.
+    static QImage mapImage(const double *values, int keys, int rows, QCPColorGradient gradient, const QCPRange &range);
+
+    // A coverage made on a worker for the cells the map holds: drawn by the next draw() whose
+    // image, target and clip are the ones it was made for, else set aside; a new grid offers its own
+    // or none (HeatmapPanel::setGrid).
+    void offer(std::shared_ptr<const PreparedCoverage> prepared) { m_offered = std::move(prepared); }
 
     // New cells are on their way (a view that moved, its grid being computed): until the map's data
     // changes, a replot at another place or size draws the last image stretched there instead of
@@ -32,6 +60,8 @@ public:
     void setDataPending(bool pending);
     // Coverage images computed by draw() in this process, for tests counting them.
     static quint64 computedImages();
+    // Coverage images draw() took from an offer (PreparedCoverage) instead of computing them.
+    static quint64 adoptedImages();
 
 protected:
     void draw(QCPPainter *painter) override;
@@ -50,7 +80,9 @@ private:
     };
     Drawn m_drawn;
     bool m_pending = false;
+    std::shared_ptr<const PreparedCoverage> m_offered;
     static quint64 s_computed;
+    static quint64 s_adopted;
 };
 
 } // namespace posenc

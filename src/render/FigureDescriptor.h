@@ -25,8 +25,9 @@ public:
     virtual std::unique_ptr<FigurePlot> build(QCustomPlot *plot) const = 0;
     // What the drawing makes of `data` before it draws it, on any thread (the job's, so that the
     // GUI thread does not copy a long series point by point): handed to FigurePlot::setPrepared.
-    // None for a drawing that prepares nothing.
-    virtual std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data) const = 0;
+    // None for a drawing that prepares nothing. `request` is what the data was computed for (a
+    // heatmap's coverage is made for its panel's pixels).
+    virtual std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data, const FigureRequest &request) const = 0;
 
     QString name() const { return model().name(); }
 };
@@ -44,9 +45,11 @@ public:
         plot->setLocale(QLocale::c());
         return std::make_unique<Plot>(plot);
     }
-    std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data) const override
+    std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data, const FigureRequest &request) const override
     {
-        if constexpr (requires { Plot::prepare(data); })
+        if constexpr (requires { Plot::prepare(data, request); })
+            return Plot::prepare(data, request);
+        else if constexpr (requires { Plot::prepare(data); })
             return Plot::prepare(data);
         else
             return nullptr;

@@ -327,8 +327,10 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     data->setRange(cellRange(b.col0, b.colEnd(), grid.cols), cellRange(b.row0, b.rowEnd(), grid.rows));
     const bool notNumbers = ColorMapCells::fill(*data, grid.values);
     // The cells asked for have come, as they were or not: drawn where their ranges put them, never
-    // the last image stretched (CoverageColorMap::setDataPending).
+    // the last image stretched (CoverageColorMap::setDataPending). A coverage offered for the last
+    // grid is not this one's.
     static_cast<CoverageColorMap *>(m_map)->setDataPending(false);
+    static_cast<CoverageColorMap *>(m_map)->offer(nullptr);
     m_marks->setGrid(data->keyRange(), data->valueRange(), grid.cols, grid.rows);
     m_marks->setSpread(grid.spread);
     m_marks->setMarks(grid.marks);
@@ -387,7 +389,53 @@ PanelExtent HeatmapPanel::extent(double pixelRatio) const
 {
     const QCPRange x = m_rect->axis(QCPAxis::atBottom)->range();
     const QCPRange y = m_rect->axis(QCPAxis::atLeft)->range();
-    return {m_rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}};
+    return {m_rect->rect().size(), pixelRatio, {x.lower, x.upper}, {y.lower, y.upper}, m_rect->rect().topLeft()};
+}
+
+std::shared_ptr<const PreparedCoverage> HeatmapPanel::prepareCoverage(const HeatmapGrid &grid, const HeatmapStyle &style,
+                                                                      const PanelExtent &extent)
+{
+    const auto count = static_cast<std::size_t>(grid.cols) * static_cast<std::size_t>(grid.rows);
+    if (grid.cols <= 0 || grid.rows <= 0 || grid.values.size() < count || extent.size.isEmpty())
+        return nullptr;
+    // The cells as setGrid writes them (ColorMapCells::fill): a value that is no number NaN.
+    std::vector<double> cells(count);
+    for (std::size_t i = 0; i < count; ++i)
+        cells[i] = std::isfinite(grid.values[i]) ? double(grid.values[i]) : std::numeric_limits<double>::quiet_NaN();
+    auto prepared = std::make_shared<PreparedCoverage>();
+    // The colour scale's range as the map takes it (QCPColorMap::setDataRange, linear).
+    prepared->source = CoverageColorMap::mapImage(cells.data(), grid.cols, grid.rows, Colormaps::gradient(style.colormap),
+                                                  QCPRange(style.dataRange).sanitizedForLinScale());
+    // The map's rectangle as CoverageColorMap::draw takes it, through QCPAxis::coordToPixel of a linear
+    // bottom axis and a reversed left one over the axis rect (QRect: its bottom is top + height - 1).
+    const Block &b = grid.block;
+    const QCPRange keys = cellRange(b.col0, b.colEnd(), grid.cols), values = cellRange(b.row0, b.rowEnd(), grid.rows);
+    const double left = extent.at.x(), width = extent.size.width(), height = extent.size.height();
+    const double bottom = extent.at.y() + extent.size.height() - 1;
+    const auto keyPixel = [&](double key) { return (key - extent.x.lower) / extent.x.size() * width + left; };
+    const auto valuePixel = [&](double value) { return bottom - (extent.y.upper - value) / extent.y.size() * height; };
+    QRectF imageRect = QRectF(QPointF(keyPixel(keys.lower), valuePixel(values.lower)),
+                              QPointF(keyPixel(keys.upper), valuePixel(values.upper)))
+                           .normalized();
+    const double halfWidth = grid.cols > 1 ? 0.5 * imageRect.width() / (grid.cols - 1) : 0.0;
+    const double halfHeight = grid.rows > 1 ? 0.5 * imageRect.height() / (grid.rows - 1) : 0.0;
+    imageRect.adjust(-halfWidth, -halfHeight, halfWidth, halfHeight);
+    // The plottable's clip, the axis rect, within the layer's (QCPLayer::draw: a line higher).
+    const QRect rect(extent.at, extent.size);
+    const QRectF visible = QRectF(rect).intersected(QRectF(rect.translated(0, -1)));
+    const QTransform toDevice = QTransform::fromScale(extent.pixelRatio, extent.pixelRatio);
+    prepared->keyReversed = false;
+    prepared->valueReversed = true;
+    prepared->target = toDevice.mapRect(imageRect);
+    prepared->clip = toDevice.mapRect(visible).toAlignedRect();
+    prepared->image = CoverageColorMap::coverage(prepared->source.mirrored(false, true), prepared->target,
+                                                 prepared->clip, &prepared->origin);
+    return prepared;
+}
+
+void HeatmapPanel::offerCoverage(std::shared_ptr<const PreparedCoverage> prepared)
+{
+    static_cast<CoverageColorMap *>(m_map)->offer(std::move(prepared));
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> HeatmapPanel::cellAt(const QPointF &pixel, Shape table) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Colormaps.h"
+#include "CoverageColorMap.h"
 #include "FigureRoom.h"
 #include "HeatmapMarks.h"
 #include "data/FigureModel.h"
@@ -12,6 +13,7 @@
 #include <QList>
 #include <QPointer>
 
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -61,6 +63,16 @@ public:
     void showBlock(const Block &block);
     // The axis rect as the data is computed for it, at `pixelRatio` output pixels per layout unit.
     PanelExtent extent(double pixelRatio) const;
+
+    // What the map's draw computes on the GUI thread for `grid` in `style` on a panel of `extent`
+    // (its axes showing the extent's ranges, positions down), made on any thread: its image and its
+    // coverage of the panel's device pixels, with the painter's transform taken as the pixel
+    // ratio's scale. None where the grid has no cells.
+    static std::shared_ptr<const PreparedCoverage> prepareCoverage(const HeatmapGrid &grid, const HeatmapStyle &style,
+                                                                   const PanelExtent &extent);
+    // Hands the map a coverage prepareCoverage made for the grid set last: its draw takes it where the
+    // panel's pixels, clip, axes and colours are what it was made for, else computes its own.
+    void offerCoverage(std::shared_ptr<const PreparedCoverage> prepared);
     // The table cell (position, column) under a pixel of the plot, if it is inside the panel and
     // the table of `shape`.
     std::optional<std::pair<std::int64_t, std::int64_t>> cellAt(const QPointF &pixel, Shape table) const;

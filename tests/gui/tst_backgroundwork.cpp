@@ -79,9 +79,9 @@ public:
     { }
     const FigureModel &model() const override { return m_figure.model(); }
     std::unique_ptr<FigurePlot> build(QCustomPlot *plot) const override { return m_figure.build(plot); }
-    std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data) const override
+    std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data, const FigureRequest &request) const override
     {
-        auto prepared = m_figure.prepare(data);
+        auto prepared = m_figure.prepare(data, request);
         const QMutexLocker lock(&m_mutex);
         m_onGuiThread += QThread::currentThread() == QCoreApplication::instance()->thread() ? 1 : 0;
         m_made.append({&data, prepared});

@@ -8,6 +8,7 @@
 #include "core/TableRequest.h"
 
 #include <QList>
+#include <QPoint>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -27,11 +28,18 @@ struct PanelExtent
     double pixelRatio = 1.0;
     ViewRange x;
     ViewRange y;
+    // Where the axis rect's top left is in the plot (layout units), for what the drawing makes of
+    // the data on the job's thread (HeatmapPanel::prepareCoverage). The data never reads it: a
+    // panel that moved and kept its size and ranges is the same extent.
+    QPoint at {};
 
     // Output pixels of the axis rect, at least one each way.
     QSize pixels() const;
 
-    friend bool operator==(const PanelExtent &, const PanelExtent &) = default;
+    friend bool operator==(const PanelExtent &a, const PanelExtent &b)
+    {
+        return a.size == b.size && a.pixelRatio == b.pixelRatio && a.x == b.x && a.y == b.y;
+    }
 };
 
 // What a figure's data is computed from: the parameters (through their engine), the figure's

@@ -21,13 +21,48 @@ HeatmapFigure::HeatmapFigure(QCustomPlot *plot)
     , m_panel(plot, plot->plotLayout(), 1, 0)
 { }
 
-void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colormap> colormap, bool meanOnly)
+namespace {
+
+// The style setData gives `data`'s grid.
+HeatmapStyle styleOf(const HeatmapFigureData &data, std::optional<Colormap> colormap)
 {
-    const HeatmapGrid &grid = data.grid;
-    HeatmapStyle style = HeatmapStyle::forQuantity(grid.quantity, grid);
+    HeatmapStyle style = HeatmapStyle::forQuantity(data.grid.quantity, data.grid);
     style.colorbarLabel = data.label;
     if (colormap)
         style.colormap = *colormap;
+    return style;
+}
+
+std::optional<Colormap> colormapOf(const FigureState &state)
+{
+    return Colormaps::fromName(state.option(QString::fromUtf16(HeatmapModel::kColormap)));
+}
+
+// What prepare() made of one HeatmapFigureData.
+struct HeatmapCoverage final : PreparedDrawing
+{
+    const FigureData *data = nullptr;
+    std::shared_ptr<const PreparedCoverage> coverage;
+};
+
+} // namespace
+
+std::shared_ptr<const PreparedDrawing> HeatmapFigure::prepare(const FigureData &data, const FigureRequest &request)
+{
+    const auto *heatmap = dynamic_cast<const HeatmapFigureData *>(&data);
+    if (!heatmap || request.panels.isEmpty())
+        return nullptr;
+    auto made = std::make_shared<HeatmapCoverage>();
+    made->data = &data;
+    made->coverage = HeatmapPanel::prepareCoverage(heatmap->grid, styleOf(*heatmap, colormapOf(request.state)),
+                                                   request.panels.front());
+    return made;
+}
+
+void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colormap> colormap, bool meanOnly)
+{
+    const HeatmapGrid &grid = data.grid;
+    const HeatmapStyle style = styleOf(data, colormap);
     m_panel.setGrid(grid, style);
     m_panel.setShowSpread(!meanOnly);
     m_panel.namePositions(grid.quantity == Quantity::Output || grid.quantity == Quantity::Mask);
@@ -69,8 +104,10 @@ QList<PanelExtent> HeatmapFigure::panels(double pixelRatio) const
 void HeatmapFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const HeatmapFigureData>(data);
-    setData(*m_data, Colormaps::fromName(state.option(QString::fromUtf16(HeatmapModel::kColormap))),
-            ViewOptions::isMeanOnly(state));
+    setData(*m_data, colormapOf(state), ViewOptions::isMeanOnly(state));
+    // The job's coverage of this data, drawn where the panel is as the request saw it.
+    if (const auto *made = dynamic_cast<const HeatmapCoverage *>(prepared().get()); made && made->data == data.get())
+        m_panel.offerCoverage(made->coverage);
 }
 
 QList<PositionAxis> HeatmapFigure::positionAxes() const

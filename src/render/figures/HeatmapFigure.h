@@ -18,6 +18,9 @@ public:
     explicit HeatmapFigure(QCustomPlot *plot);
 
     void setData(const HeatmapFigureData &data, std::optional<Colormap> colormap = std::nullopt, bool meanOnly = false);
+    // The heatmap's coverage of its panel's pixels as the request knows them, made in the job
+    // (FigureDescriptor::prepare): fill() offers it to the panel's map.
+    static std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data, const FigureRequest &request);
     HeatmapPanel &panel() { return m_panel; }
 
     QList<ViewAxis> viewAxes() const override;

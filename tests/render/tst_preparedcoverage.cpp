@@ -1,0 +1,157 @@
+#include "render/Colormaps.h"
+#include "render/CoverageColorMap.h"
+#include "render/HeatmapPanel.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <future>
+#include <limits>
+
+using namespace posenc;
+
+namespace {
+
+// A grid of `rows` x `cols` cells over as many table cells, smooth with a stripe, a NaN and an
+// infinity (each drawn in the map's colour of no number).
+HeatmapGrid gridOf(int rows, int cols, float phase)
+{
+    HeatmapGrid grid;
+    grid.rows = rows;
+    grid.cols = cols;
+    grid.block = Block {0, rows, 0, cols};
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            grid.values.push_back(std::sin(0.37f * float(c) + phase) * std::cos(0.05f * float(r)) + (c % 2 ? 0.1f : -0.1f));
+    grid.values[5] = std::numeric_limits<float>::quiet_NaN();
+    grid.values[grid.values.size() / 2] = std::numeric_limits<float>::infinity();
+    return grid;
+}
+
+HeatmapStyle styleOf(Colormap map)
+{
+    HeatmapStyle style;
+    style.colormap = map;
+    style.dataRange = {-1.2, 1.2};
+    return style;
+}
+
+// The plot with its layout emptied: the panel takes cell (0, 0) with its own axis rect.
+QCustomPlot *emptied(QCustomPlot *plot)
+{
+    plot->plotLayout()->clear();
+    return plot;
+}
+
+// A plot of one heatmap panel at `size`.
+struct PanelPlot
+{
+    QCustomPlot plot;
+    HeatmapPanel panel {emptied(&plot), plot.plotLayout(), 0, 0};
+
+    explicit PanelPlot(QSize size) { plot.resize(size); }
+    // The pixels the plot's buffers hold after a replot: the window's drawing, not an export's.
+    QImage shown(const HeatmapGrid &grid, const HeatmapStyle &style,
+                 const std::shared_ptr<const PreparedCoverage> &offered)
+    {
+        panel.setGrid(grid, style);
+        panel.fitAxes({grid.rows, grid.cols});
+        if (offered)
+            panel.offerCoverage(offered);
+        plot.replot();
+        return plot.grab().toImage();
+    }
+};
+
+} // namespace
+
+// The coverage of a heatmap made off the GUI thread for its panel's pixels is what the panel's draw
+// would compute (CoverageColorMap::draw), so the draw takes it instead; a panel whose pixels are
+// not those it was made for computes its own. Either way the window's pixels are those of a map
+// that was offered nothing.
+class TestPreparedCoverage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aCoverageMadeForThePanelIsDrawnAsComputed_data();
+    void aCoverageMadeForThePanelIsDrawnAsComputed();
+    void aCoverageForOtherPixelsOrColoursIsSetAside();
+};
+
+void TestPreparedCoverage::aCoverageMadeForThePanelIsDrawnAsComputed_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("cols");
+    QTest::addColumn<int>("map");
+    // Cells spread over more pixels than they are (a preview), as many (whole pixels), fewer (a
+    // few cells repeated by QCPColorMap's oversampling), on the diverging and a sequential map.
+    QTest::newRow("preview") << QSize(470, 420) << 154 << 167 << 0;
+    QTest::newRow("few cells") << QSize(333, 287) << 9 << 13 << 1;
+    QTest::newRow("wide") << QSize(901, 377) << 40 << 512 << 2;
+}
+
+void TestPreparedCoverage::aCoverageMadeForThePanelIsDrawnAsComputed()
+{
+    QFETCH(QSize, size);
+    QFETCH(int, rows);
+    QFETCH(int, cols);
+    QFETCH(int, map);
+    const HeatmapGrid grid = gridOf(rows, cols, 0.3f);
+    const Colormap maps[] = {Colormap::Diverging, Colormap::Viridis, Colormap::Cividis};
+    const HeatmapStyle style = styleOf(maps[map]);
+
+    PanelPlot computed(size);
+    computed.shown(gridOf(rows, cols, 1.9f), style, nullptr); // other cells drawn before
+    quint64 before = CoverageColorMap::computedImages();
+    const QImage reference = computed.shown(grid, style, nullptr);
+    QCOMPARE(CoverageColorMap::computedImages(), before + 1);
+
+    PanelPlot offered(size);
+    offered.shown(gridOf(rows, cols, 1.9f), style, nullptr);
+    // Made on another thread, for the extent the panel has, as a view's job makes it.
+    const PanelExtent extent = offered.panel.extent(offered.plot.devicePixelRatioF());
+    auto made = std::async(std::launch::async, [&] { return HeatmapPanel::prepareCoverage(grid, style, extent); }).get();
+    QVERIFY(made);
+    before = CoverageColorMap::computedImages();
+    const quint64 adopted = CoverageColorMap::adoptedImages();
+    const QImage drawn = offered.shown(grid, style, made);
+    QCOMPARE(CoverageColorMap::adoptedImages(), adopted + 1);
+    QCOMPARE(CoverageColorMap::computedImages(), before);
+    QCOMPARE(drawn, reference);
+}
+
+void TestPreparedCoverage::aCoverageForOtherPixelsOrColoursIsSetAside()
+{
+    const HeatmapGrid grid = gridOf(154, 167, 0.3f);
+    const HeatmapStyle style = styleOf(Colormap::Diverging);
+    PanelPlot computed(QSize(500, 430));
+    const QImage reference = computed.shown(grid, style, nullptr);
+
+    // Made for the panel at another size.
+    PanelPlot smaller(QSize(480, 430));
+    smaller.shown(grid, style, nullptr);
+    const auto stale = HeatmapPanel::prepareCoverage(grid, style, smaller.panel.extent(1.0));
+    PanelPlot resized(QSize(500, 430));
+    resized.shown(gridOf(154, 167, 1.9f), style, nullptr);
+    quint64 before = CoverageColorMap::computedImages();
+    quint64 adopted = CoverageColorMap::adoptedImages();
+    QCOMPARE(resized.shown(grid, style, stale), reference);
+    QCOMPARE(CoverageColorMap::adoptedImages(), adopted);
+    QCOMPARE(CoverageColorMap::computedImages(), before + 1);
+
+    // Made in another colour map than the panel draws.
+    const auto otherColours
+        = HeatmapPanel::prepareCoverage(grid, styleOf(Colormap::Viridis), computed.panel.extent(1.0));
+    PanelPlot again(QSize(500, 430));
+    again.shown(gridOf(154, 167, 1.9f), style, nullptr);
+    before = CoverageColorMap::computedImages();
+    adopted = CoverageColorMap::adoptedImages();
+    QCOMPARE(again.shown(grid, style, otherColours), reference);
+    QCOMPARE(CoverageColorMap::adoptedImages(), adopted);
+    QCOMPARE(CoverageColorMap::computedImages(), before + 1);
+}
+
+QTEST_MAIN(TestPreparedCoverage)
+#include "tst_preparedcoverage.moc"
