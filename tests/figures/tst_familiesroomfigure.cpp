@@ -2,10 +2,12 @@
 // chooses its panels for its room, FigureRoom gives up the others): the panel kept holds the
 // offset axis's numbers and label, on a page and in a view of the window of a few hundred pixels.
 #include "render/FigureBuild.h"
+#include "render/data/FamiliesModel.h"
 
 #include "FamiliesFigureSums.h"
 #include "support/FigureBuilds.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
@@ -22,6 +24,8 @@ class TestFamiliesRoomFigure : public QObject
 private slots:
     void theLastPanelKeptHoldsTheOffsetAxis_data();
     void theLastPanelKeptHoldsTheOffsetAxis();
+    void theTitleCountsThePanelsDrawn_data();
+    void theTitleCountsThePanelsDrawn();
 };
 
 void TestFamiliesRoomFigure::theLastPanelKeptHoldsTheOffsetAxis_data()
@@ -55,6 +59,43 @@ void TestFamiliesRoomFigure::theLastPanelKeptHoldsTheOffsetAxis()
         QVERIFY2(!lowest || (axis->tickLabels() && !axis->label().isEmpty()),
                  qPrintable(u"%1: the offset axis unlabelled"_s.arg(rect->axis(QCPAxis::atLeft)->label())));
     }
+}
+
+void TestFamiliesRoomFigure::theTitleCountsThePanelsDrawn_data()
+{
+    QTest::addColumn<QSize>("pixels");
+    QTest::addColumn<bool>("rope"); // the model's family RoPE, whose panel is kept, or the first's
+    for (const QSize pixels : {QSize(420, 320), QSize(400, 300), QSize(560, 420), QSize(900, 700)})
+        for (const bool rope : {false, true})
+            QTest::addRow("%dx%d px%s", pixels.width(), pixels.height(), rope ? ", RoPE" : "") << pixels << rope;
+}
+
+// In a quarter of a 1366 x 768 window the room kept the RoPE model's panel alone under the title
+// "One query, six of eight families": the figure had counted the panels it laid out, not those
+// the room left (FigureRoom::setTextWhenAlone).
+void TestFamiliesRoomFigure::theTitleCountsThePanelsDrawn()
+{
+    QFETCH(QSize, pixels);
+    QFETCH(bool, rope);
+    Params params = settings(1024);
+    if (rope)
+        params.encoding = Encoding::Rope;
+    const auto built = FigureBuilds::build(u"families"_s, params, FigureSize::fromPixels(pixels), {}, FigureStyle());
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const qsizetype drawn = FigureBuild::plotRects(*built->plot()).size();
+    QVERIFY(drawn > 0);
+    static const QRegularExpression counted(u"(\\w+) of (\\w+) families|(\\w+) families"_s);
+    for (int n = 0; n < built->plot()->plotLayout()->elementCount(); ++n) {
+        const auto *text = qobject_cast<QCPTextElement *>(built->plot()->plotLayout()->elementAt(n));
+        const QRegularExpressionMatch match = text ? counted.match(text->text()) : QRegularExpressionMatch();
+        if (!match.hasMatch() || !text->realVisibility())
+            continue;
+        const QString says = match.captured(1).isEmpty() ? match.captured(3) : match.captured(1);
+        QVERIFY2(says == FamiliesModel::countWord(drawn),
+                 qPrintable(u"\"%1\" over %2 panels"_s.arg(text->text()).arg(drawn)));
+        return;
+    }
+    // A page short of room may give the title up: it then counts nothing.
 }
 
 QTEST_MAIN(TestFamiliesRoomFigure)
