@@ -496,34 +496,6 @@ namespace {
 
 // `panels` given up, with the panel titles that name a panel given up (in them, or `panels`
 // themselves), each axis that gave its labels to one of them showing its own again.
-// Once every panel the figure can do without has gone, a text that counts the panels drawn says
-// what it says alone (FigureRoom::setTextWhenAlone), cut to as many parts as it kept.
-void sayAlone(QCustomPlot *plot)
-{
-    const auto gone = [](const QCPLayoutElement *element) {
-        for (const QCPLayoutElement *at = element; at; at = at->layout())
-            if (Changes::isHidden(at))
-                return true;
-        return false;
-    };
-    for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
-        if (element && element->property(kDispensableProperty).isValid() && !gone(element))
-            return;
-    static const QString separator = u"  ·  "_s;
-    Changes &changes = Changes::of(plot);
-    for (QCPTextElement *text : elementsOf<QCPTextElement>(*plot)) {
-        const QString alone = text->property(kAloneTextProperty).toString();
-        const QString shown = FigureFit::unwrapped(text);
-        if (alone.isEmpty() || shown.isEmpty() || gone(text))
-            continue;
-        const QStringList given = changes.originalText(text).split(separator);
-        qsizetype kept = given.size();
-        while (kept > 1 && given.first(kept).join(separator) != shown)
-            --kept;
-        changes.setText(text, alone.split(separator).mid(0, kept).join(separator));
-    }
-}
-
 bool hidePanels(QCustomPlot *plot, QList<QCPLayoutElement *> panels)
 {
     // Whether `rect` goes: it, or what holds it, is given up.

@@ -116,6 +116,10 @@ bool dropTitle(QCustomPlot *plot);
 // The panels a figure can do without (FigureRoom::setDispensable) of `order` go.
 // The panel titles that name one of them (FigureRoom::panelNamedBy) go with it.
 bool hideDispensable(QCustomPlot *plot, int order);
+// Once every panel the figure can do without has gone, a text that counts the panels drawn says
+// what it says alone (FigureRoom::setTextWhenAlone), cut to as many parts as it kept; where the
+// panels go (hideDispensable, keepPrimaryAlone).
+void sayAlone(QCustomPlot *plot);
 // Where the figure marked its primary panels (FigureRoom::setPrimary), its title has gone and its
 // plots are still short of kMinPlotShare, every other panel drawn goes, with the panel titles that
 // name it, and the panel left keeps its first name only: the figure's main panel alone, as an

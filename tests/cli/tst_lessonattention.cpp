@@ -10,6 +10,7 @@
 #include "cli/ParamOptions.h"
 
 #include "core/LessonNumbers.h"
+#include "core/NumberText.h"
 #include "core/positions/BatchLayout.h"
 #include "io/Lesson.h"
 #include "io/LessonModels.h"
@@ -331,7 +332,8 @@ void TestLessonAttention::aModelThatAddsByColumnIsNotPlacedByIds()
             QVERIFY2(!byId.match(text).hasMatch(), qPrintable(what));
             // Its input is its table's rows, the preset's max-len, which the lesson's row runs past.
             if (name == u"left-padding"_s && model->params.maxLen > preset.params.value(u"max-len"_s).toLongLong())
-                QVERIFY2(text.contains(u"Its own input is %1 columns"_s.arg(preset.params.value(u"max-len"_s))),
+                QVERIFY2(text.contains(u"Its own input is %1 columns"_s.arg(
+                             NumberText::count(preset.params.value(u"max-len"_s).toLongLong()))),
                          qPrintable(what));
             QVERIFY2(text.contains(u"by column"_s) || text.contains(u"to column c"_s)
                          || text.contains(u"at position p,"_s)
@@ -490,7 +492,7 @@ void TestLessonAttention::aRowPastTheModelsContextIsTheLessons()
         const std::int64_t context
             = preset.context > 0 ? preset.context : preset.params.value(u"max-len"_s, u"0"_s).toLongLong();
         const QString text = itemsOf(padding, *model).join(u'\n');
-        const bool said = text.contains(u"run past %1's context of %2 positions"_s.arg(model->name).arg(context));
+        const bool said = text.contains(u"run past %1's context of %2 positions"_s.arg(model->name, NumberText::count(context)));
         QVERIFY2(said == (context > 0 && model->params.maxLen > context), qPrintable(preset.name + u": "_s + text));
         (said ? past : within) += 1;
     }
@@ -518,7 +520,7 @@ void TestLessonAttention::theFamiliesLessonSaysTheModelsWindow()
         QVERIFY2(model, qPrintable(mistral.join(u' ')));
         QCOMPARE(model->params.batch.window, std::optional<std::int64_t>(4096));
         const QString text = said(mistral);
-        QVERIFY2(text.contains(u"attends within a sliding window of 4096: every panel masks the keys 4096 or more "
+        QVERIFY2(text.contains(u"attends within a sliding window of 4,096: every panel masks the keys 4,096 or more "
                                "before the query"_s),
                  qPrintable(text));
         QVERIFY2(!text.contains(u"do not all attend alike"_s), qPrintable(text));

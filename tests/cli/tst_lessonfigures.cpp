@@ -302,7 +302,7 @@ void TestLessonFigures::aLessonsExportDrawsThePanelsItsTextPointsAt_data()
     QTest::newRow("left-padding, its own") << QStringList() << true << u"scores"_s;
     QTest::newRow("left-padding, Qwen2.5 7B") << QStringList {u"--preset"_s, u"qwen2-5-7b"_s} << true << u"scores"_s;
     QTest::newRow("left-padding, BLOOM") << QStringList {u"--preset"_s, u"bloom-560m"_s} << false
-                                         << u"ALiBi bias in head 1 (slope 0.707) is −6499"_s;
+                                         << u"ALiBi bias in head 1 (slope 0.707) is −6,499"_s;
 }
 
 // left-padding's text points a rotary model at "the position-effect view's difference panel",
