@@ -448,11 +448,11 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         const QString count = drawn < m_panels.size()
             ? u"%1 of %2"_s.arg(FamiliesModel::countWord(drawn), FamiliesModel::panelCount())
             : FamiliesModel::panelCount();
-        const QString title = terse ? u"One query, %1 families"_s.arg(count)
-                                    : u"%1: one query, %2 families"_s.arg(described, count);
+        const QString title
+            = terse ? u"One query, %1 families"_s.arg(count) : u"%1: one query, %2 families"_s.arg(described, count);
         return title
             + u"  ·  query q = %1 of %2 positions"_s.arg(FigureText::formatCount(d.query),
-                                                          FigureText::formatCount(d.maxLen));
+                                                         FigureText::formatCount(d.maxLen));
     };
     const qsizetype drawn = m_othersGiveWay ? 1 : shown.count(true);
     m_title->setText(titleOf(drawn));
