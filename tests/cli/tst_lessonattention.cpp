@@ -4,6 +4,8 @@
 // code drops nothing is never said to drop its input; a sinusoid's frequencies are the model's own
 // or called the lesson's; a count of pairs that turn counts the pairs that turn. Every number is
 // worked out here from the presets' values, never read back from posenc.
+#include "LessonRead.h"
+
 #include "cli/ConfigAttention.h"
 #include "cli/ConfigOptions.h"
 #include "cli/LessonOptions.h"
@@ -52,13 +54,7 @@ std::optional<LessonModel> modelFor(const Lesson &lesson, const QStringList &arg
     return r.model;
 }
 
-QStringList itemsOf(const Lesson &lesson, const LessonModel &model)
-{
-    QStringList items;
-    for (const QString &item : lesson.explain(model).items)
-        items.append(LessonText::plain(item));
-    return items;
-}
+using LessonRead::itemsOf;
 
 // The encoders among the presets, by their models' code (each preset's "source" cites it).
 const QStringList kEncoders

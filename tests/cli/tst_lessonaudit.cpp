@@ -1,6 +1,7 @@
 // What session 28's audit of every lesson for every preset found said falsely, each class tested
 // over every preset it can meet (docs/ARCHITECTURE.md, Lessons): the numbers are worked out here
 // from the presets' own values (resources/presets), never read back from posenc's output.
+#include "LessonRead.h"
 #include "ModelPossessive.h"
 
 #include "cli/LessonOptions.h"
@@ -57,13 +58,7 @@ std::optional<LessonModel> modelFor(const Lesson &lesson, const Preset &preset, 
     return r.model;
 }
 
-QStringList itemsOf(const Lesson &lesson, const LessonModel &model)
-{
-    QStringList items;
-    for (const QString &item : lesson.explain(model).items)
-        items.append(LessonText::plain(item));
-    return items;
-}
+using LessonRead::itemsOf;
 
 // A real model's config.json of tests/data/configs (their sources in its README), as JSON.
 QJsonObject realConfig(const QString &file)

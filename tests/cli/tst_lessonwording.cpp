@@ -36,13 +36,7 @@ std::optional<LessonModel> modelFor(const Lesson &lesson, const QStringList &arg
     return r.model;
 }
 
-QStringList itemsOf(const Lesson &lesson, const LessonModel &model)
-{
-    QStringList items;
-    for (const QString &item : lesson.explain(model).items)
-        items.append(LessonText::plain(item));
-    return items;
-}
+using LessonRead::itemsOf;
 
 QJsonObject realConfig(const QString &file)
 {
