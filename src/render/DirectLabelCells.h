@@ -6,10 +6,14 @@
 #include <QRect>
 #include <QRectF>
 
+#include <QtGlobal>
+
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -57,17 +61,24 @@ public:
             return;
         const auto [t0, t1] = *t;
         const QPointF from = a + (b - a) * t0, to = a + (b - a) * t1;
-        // Its points go one way along each axis, from `from` to its last step's point: all in the
-        // cells between those two's. Level or upright (a band's columns, a rule across the plot), or
-        // within one cell (a dense curve's), that is every cell of the run between them.
+        // Its points go one way along each axis, from `from` to its last step's point, each step
+        // under a unit: all in the cells between those two's, and every one of them along an axis
+        // where the two share the other. Within one column (a dense curve's, however far it swings
+        // up and down: its steps were most of a zoomed view's fitting, issue 62) or one row, that is
+        // every cell of the run between them.
         const QPointF end = from + (to - from) * 1.0; // its last step's point, as the loop below makes it
         const int ax = int(std::floor(from.x())) - m_rect.left(), ay = int(std::floor(from.y())) - m_rect.top();
         const int bx = int(std::floor(end.x())) - m_rect.left(), by = int(std::floor(end.y())) - m_rect.top();
-        if (from.x() == to.x() || from.y() == to.y() || (ax == bx && ay == by)) {
-            markRun(std::min(ax, bx), std::max(ax, bx), std::min(ay, by), std::max(ay, by));
+        if (ax == bx) {
+            column(ax, std::min(ay, by), std::max(ay, by));
+            return;
+        }
+        if (ay == by) {
+            markRun(std::min(ax, bx), std::max(ax, bx), ay, ay);
             return;
         }
         const int steps = std::max(1, stepsAlong(to.x() - from.x(), to.y() - from.y()));
+        m_steps += quint64(steps) + 1;
         // Each step the one cell its point falls in, as mark(point, 0) marks it.
         for (int i = 0; i <= steps; ++i) {
             const QPointF p = from + (to - from) * (double(i) / steps);
@@ -77,8 +88,20 @@ public:
         }
     }
 
-    // Nothing left to do once marked: kept so that a scene's making says where its marks end.
-    void finish() { }
+    // The cells marked, once the last is: a curve's runs within one column are joined as its
+    // segments come, and marked here (the cells are asked only after).
+    void finish()
+    {
+        if (m_pending)
+            markRun(m_pending->x, m_pending->x, m_pending->y0, m_pending->y1);
+        m_pending.reset();
+        g_steps.fetch_add(m_steps, std::memory_order_relaxed);
+        m_steps = 0;
+    }
+
+    // The steps taken to mark cells so far, on any thread, by the cells finished: a point along a
+    // segment, a row of a run, a segment joined to its column's run.
+    static quint64 steps() { return g_steps.load(std::memory_order_relaxed); }
 
     // The cells marked that `box` meets.
     int count(const QRectF &box) const
@@ -109,6 +132,21 @@ private:
         return int(std::ceil(std::hypot(dx, dy) * 2.0));
     }
 
+    // The cells of column `x` from `y0` to `y1`, joined to the run before where they meet or touch
+    // it in its column (a curve's segments within one column, one after the other), else marked
+    // after it: marked all the same, each cell of a run once.
+    void column(int x, int y0, int y1)
+    {
+        ++m_steps;
+        if (m_pending && m_pending->x == x && y0 <= m_pending->y1 + 1 && y1 >= m_pending->y0 - 1) {
+            m_pending->y0 = std::min(m_pending->y0, y0);
+            m_pending->y1 = std::max(m_pending->y1, y1);
+            return;
+        }
+        finish();
+        m_pending = Run {x, y0, y1};
+    }
+
     // The cells from (x0, y0) to (x1, y1), in the plot's cells' coordinates, those within it.
     void markRun(int x0, int x1, int y0, int y1)
     {
@@ -119,6 +157,7 @@ private:
         if (x1 < x0 || y1 < y0)
             return;
         const int first = x0 >> 6, last = x1 >> 6;
+        m_steps += quint64(y1 - y0 + 1) * quint64(last - first + 1);
         for (int y = y0; y <= y1; ++y) {
             std::uint64_t *row = m_bits.data() + std::size_t(y) * std::size_t(m_words);
             for (int w = first; w <= last; ++w) {
@@ -162,7 +201,16 @@ private:
         return false;
     }
 
+    struct Run
+    {
+        int x, y0, y1;
+    };
+
+    static inline std::atomic<quint64> g_steps {0};
+
     QRect m_rect;
+    quint64 m_steps = 0; // taken since the last finish()
+    std::optional<Run> m_pending; // a column's run not yet marked (finish)
     int m_width;
     int m_height;
     int m_words; // 64 cells a word, each row whole words

@@ -168,9 +168,15 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
 // naming one curve drawn as a line, off it with a leader.
 QList<Spot> spotsOf(const Scene &scene, const Wanted &label, QSizeF size, bool leaders)
 {
+    QList<const QCPAbstractPlottable *> curves = label.own();
+    curves.prepend(label.plottable); // the curve its places run along, then those it names
+    const auto key = std::tuple(curves, size.width(), size.height(), leaders);
+    if (const auto kept = scene.spotsKept.find(key); kept != scene.spotsKept.end())
+        return kept->second;
     QList<Spot> spots = spotsFor(scene, label.plottable, label.own(), size);
     if (leaders && label.curves.size() == 1 && joined(label.plottable) && !isBand(label.plottable))
         spots += spotsFor(scene, label.plottable, label.own(), size, true);
+    scene.spotsKept.emplace(key, spots);
     return spots;
 }
 

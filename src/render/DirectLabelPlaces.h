@@ -22,15 +22,6 @@ inline constexpr double kNearer = 1.5; // no other curve nearer than its own by 
 // Between the names of curves labelled together.
 inline constexpr char kJoin[] = ", ";
 
-// Where a label may stand: its box, and whether it stands over its own line (on a white ground);
-// for a label that stands off its curve, the point of its curve its leader runs to (DirectLabelLeader.h).
-struct Spot
-{
-    QRectF box;
-    bool over = false;
-    std::optional<QPointF> anchor;
-};
-
 struct Wanted
 {
     QCPAbstractPlottable *plottable = nullptr; // the curve it stands along: the first it names

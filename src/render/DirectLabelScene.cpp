@@ -6,6 +6,7 @@
 #include <QHashFunctions>
 #include <QPointer>
 
+#include <atomic>
 #include <cmath>
 #include <tuple>
 #include <unordered_map>
@@ -31,13 +32,52 @@ struct AxisState
     bool operator==(const AxisState &) const = default;
 };
 
+// Within a fitting (Fitting), in which the figure's data stays as it is, the hash of each data
+// container asked for, by its address, its size and nine of its points, evenly spaced (as
+// LegendPlacementDrawn tells its plots' states apart): a curve's points are asked for at every
+// place tried and every two curves measured, and hashing a long curve's bytes at each was most of
+// a span of 145 ms of the window's GUI thread.
+struct DataHash
+{
+    qsizetype size = 0;
+    QList<double> samples;
+    size_t hash = 0;
+};
+
+struct DataHashes
+{
+    bool within = false;
+    std::unordered_map<const void *, DataHash> kept;
+};
+
+DataHashes &dataHashes()
+{
+    thread_local DataHashes hashes;
+    return hashes;
+}
+
 // The data of a graph or curve as its bytes: its size and their hash.
 std::pair<qsizetype, size_t> dataOf(const QCPAbstractPlottable *plottable)
 {
     const auto hashed = [](const auto &data) {
         const qsizetype size = data->size();
-        return std::pair {size, size == 0 ? size_t(0)
-                                          : qHashBits(&*data->constBegin(), sizeof(*data->constBegin()) * size_t(size))};
+        DataHash known;
+        DataHashes &hashes = dataHashes();
+        if (hashes.within) {
+            known.size = size;
+            for (qsizetype i = 0; size > 0 && i <= 8; ++i) {
+                const auto point = data->constBegin() + i * (size - 1) / 8;
+                known.samples += {point->mainKey(), point->mainValue()};
+            }
+            const auto found = hashes.kept.find(data.data());
+            if (found != hashes.kept.end() && found->second.size == size && found->second.samples == known.samples)
+                return std::pair {size, found->second.hash};
+        }
+        known.hash
+            = size == 0 ? size_t(0) : qHashBits(&*data->constBegin(), sizeof(*data->constBegin()) * size_t(size));
+        if (hashes.within)
+            hashes.kept.insert_or_assign(data.data(), known);
+        return std::pair {size, known.hash};
     };
     if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
         return hashed(graph->data());
@@ -80,33 +120,64 @@ struct Kept
     std::shared_ptr<const Cells> cells; // made when first asked for
 };
 
-// Each plottable's last geometry, for the thread that lays its plot out. A plottable deleted
-// leaves its entry until the next that the kept ones outnumber.
-std::unordered_map<const QCPAbstractPlottable *, Kept> &kept()
+std::atomic<quint64> g_pointsDrawn {0};
+
+// Of each plottable, the geometries last drawn, for the thread that lays its plot out: within a
+// fitting (DirectLabels::Fitting) its last kKeptWithin, else its last. A fitting lays its plots out
+// hundreds of times, and the trial layouts of makeSome and the settled ones between them come back
+// to the geometries before: with the last alone kept, each curve was drawn anew at each (a
+// DeepSeek-V3 view's long curves, 439 ms of the window's GUI thread). A plottable deleted leaves
+// its entries until the next that the kept ones outnumber.
+constexpr std::size_t kKeptWithin = 8;
+
+struct Keeping
 {
-    thread_local std::unordered_map<const QCPAbstractPlottable *, Kept> all;
-    return all;
+    int fittings = 0; // nested: a fitting's figure may lay out another's
+    std::unordered_map<const QCPAbstractPlottable *, std::vector<std::shared_ptr<Kept>>> all;
+    // How far apart two curves are drawn (apart), for the cells of each as drawn, within a fitting:
+    // their addresses its key, while they last.
+    struct Apart
+    {
+        double far = 0.0;
+        std::weak_ptr<const Cells> a, b;
+    };
+    std::map<std::tuple<const Cells *, const Cells *, double>, Apart> apart;
+};
+
+Keeping &keeping()
+{
+    thread_local Keeping kept;
+    return kept;
 }
 
-Kept &keptFor(const QCPAbstractPlottable *plottable)
+std::shared_ptr<Kept> keptFor(const QCPAbstractPlottable *plottable)
 {
-    auto &all = kept();
+    Keeping &keep = keeping();
     Geometry geometry = Geometry::of(plottable);
-    auto found = all.find(plottable);
-    if (found != all.end() && found->second.alive == plottable && found->second.geometry == geometry)
-        return found->second;
-    if (found == all.end() && all.size() >= 64)
-        std::erase_if(all, [](const auto &entry) { return entry.second.alive.isNull(); });
-    Kept &entry = all[plottable];
-    entry = {const_cast<QCPAbstractPlottable *>(plottable), std::move(geometry),
-             std::make_shared<const QList<QPointF>>(pointsOf(plottable)), nullptr};
-    return entry;
+    auto found = keep.all.find(plottable);
+    if (found != keep.all.end())
+        for (const std::shared_ptr<Kept> &one : found->second)
+            if (one->alive == plottable && one->geometry == geometry)
+                return one;
+    if (found == keep.all.end() && keep.all.size() >= 64)
+        std::erase_if(keep.all, [](const auto &entry) {
+            return std::all_of(entry.second.begin(), entry.second.end(),
+                               [](const std::shared_ptr<Kept> &one) { return one->alive.isNull(); });
+        });
+    std::vector<std::shared_ptr<Kept>> &kept = keep.all[plottable];
+    std::erase_if(kept, [](const std::shared_ptr<Kept> &one) { return one->alive.isNull(); });
+    if (kept.size() >= (keep.fittings > 0 ? kKeptWithin : 1))
+        kept.erase(kept.begin());
+    kept.push_back(std::make_shared<Kept>(Kept {const_cast<QCPAbstractPlottable *>(plottable), std::move(geometry),
+                                                std::make_shared<const QList<QPointF>>(pointsOf(plottable)), nullptr}));
+    return kept.back();
 }
 
 // The cells of a curve's line or marks, or of a band's fill, within `rect`.
 Cells drawn(const QCPAbstractPlottable *plottable, const QRect &rect)
 {
     const QList<QPointF> &points = *pointsAt(plottable);
+    g_pointsDrawn.fetch_add(quint64(points.size()), std::memory_order_relaxed);
     Cells cells(rect);
     if (isBand(plottable)) {
         // Its fill, column by column: its own room, which its label stands beside.
@@ -137,17 +208,17 @@ Cells drawn(const QCPAbstractPlottable *plottable, const QRect &rect)
 
 std::shared_ptr<const Cells> cellsAt(const QCPAbstractPlottable *plottable, const QRect &rect)
 {
-    Kept &entry = keptFor(plottable);
-    if (!entry.cells)
-        entry.cells = std::make_shared<const Cells>(drawn(plottable, rect));
-    return entry.cells;
+    const std::shared_ptr<Kept> entry = keptFor(plottable);
+    if (!entry->cells)
+        entry->cells = std::make_shared<const Cells>(drawn(plottable, rect));
+    return entry->cells;
 }
 
 } // namespace
 
 std::shared_ptr<const QList<QPointF>> pointsAt(const QCPAbstractPlottable *plottable)
 {
-    return keptFor(plottable).points;
+    return keptFor(plottable)->points;
 }
 
 bool hasPoint(const QCPAbstractPlottable *plottable)
@@ -170,7 +241,7 @@ QRectF boxOf(const QCPItemText *text)
 Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
 {
     QCustomPlot *plot = rect->parentPlot();
-    Scene scene {rect->rect(), {}, {}, {}, {}, false, {}};
+    Scene scene {rect->rect(), {}, {}, {}, {}, false, {}, {}};
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable *plottable = plot->plottable(i);
         if (!shown(plottable) || plottable->keyAxis()->axisRect() != rect)
@@ -234,7 +305,7 @@ QList<QPointF> alongOf(const QCPAbstractPlottable *plottable, const QRect &rect,
         if (rect.contains(p.toPoint()) && along.size() < most)
             along.append(p);
     };
-    for (qsizetype k = 0; k < points.size(); ++k) {
+    for (qsizetype k = 0; k < points.size() && along.size() < most; ++k) {
         add(points[k]);
         if (k == 0 || !joined(plottable))
             continue;
@@ -276,9 +347,50 @@ double apart(const Scene &scene, const QCPAbstractPlottable *a, const QCPAbstrac
     const auto key = std::tuple<const void *, const void *, double>(ordered ? a : b, ordered ? b : a, most);
     if (const auto kept = scene.apartKept.find(key); kept != scene.apartKept.end())
         return kept->second;
+    // Within a fitting, for the two curves as drawn (their cells, and so their points and plot), in
+    // any scene: a trial layout of makeSome that comes back to a plot as it was measures no two again.
+    Keeping &keep = keeping();
+    const auto cellsA = scene.curves.find(a), cellsB = scene.curves.find(b);
+    const bool both = keep.fittings > 0 && cellsA != scene.curves.end() && cellsB != scene.curves.end();
+    std::tuple<const Cells *, const Cells *, double> drawnKey;
+    if (both) {
+        const bool less = std::less<const Cells *>()(cellsA->second.get(), cellsB->second.get());
+        drawnKey = {(less ? cellsA : cellsB)->second.get(), (less ? cellsB : cellsA)->second.get(), most};
+        if (const auto kept = keep.apart.find(drawnKey);
+            kept != keep.apart.end() && !kept->second.a.expired() && !kept->second.b.expired()) {
+            scene.apartKept.emplace(key, kept->second.far);
+            return kept->second.far;
+        }
+    }
     const double far = std::max(farthest(scene, a, b, most), farthest(scene, b, a, most));
     scene.apartKept.emplace(key, far);
+    if (both)
+        keep.apart.insert_or_assign(drawnKey, Keeping::Apart {far, cellsA->second, cellsB->second});
     return far;
+}
+
+Fitting::Fitting()
+{
+    ++keeping().fittings;
+    dataHashes().within = true;
+}
+
+Fitting::~Fitting()
+{
+    Keeping &keep = keeping();
+    if (--keep.fittings > 0)
+        return;
+    // Each plottable's last geometry kept, as outside a fitting, its data hashed afresh.
+    dataHashes() = DataHashes();
+    keep.apart.clear();
+    for (auto &[plottable, kept] : keep.all)
+        if (kept.size() > 1)
+            kept.erase(kept.begin(), kept.end() - 1);
+}
+
+quint64 pointsDrawn()
+{
+    return g_pointsDrawn.load(std::memory_order_relaxed);
 }
 
 } // namespace posenc::DirectLabels

@@ -15,11 +15,21 @@
 #include <tuple>
 
 // What a plot draws that its direct labels must keep off (DirectLabels), made once a layout: each
-// curve's cells are kept between layouts for the geometry they were drawn at (`cellsOf`), so that a
-// settled layout asked again, or a trial that moved no plot, draws no curve again.
+// curve's cells are kept between layouts for the geometry they were drawn at (`cellsOf`; within a
+// fitting for its last few, Fitting), so that a settled layout asked again, or a trial that moved
+// no plot, draws no curve again.
 namespace posenc::DirectLabels {
 
 inline constexpr double kApart = 2.0; // between two labels, or a label and another text
+
+// Where a label may stand: its box, and whether it stands over its own line (on a white ground);
+// for a label that stands off its curve, the point of its curve its leader runs to (DirectLabelLeader.h).
+struct Spot
+{
+    QRectF box;
+    bool over = false;
+    std::optional<QPointF> anchor;
+};
 
 struct Scene
 {
@@ -33,6 +43,11 @@ struct Scene
     // How far apart two of its curves are (apart), kept for the scene: the closest two of a plot
     // are sought again after every two named together, over every pair left.
     mutable std::map<std::tuple<const void *, const void *, double>, double> apartKept;
+    // The places a label may take (DirectLabelPlaces' spotsOf), by the curve they run along and
+    // the curves it names in their order, its size and whether it may stand off them, kept for the
+    // scene: makeSome asks placeAll again on one layout for the same labels, one fewer each time,
+    // and each asked every place.
+    mutable std::map<std::tuple<QList<const QCPAbstractPlottable *>, double, double, bool>, QList<Spot>> spotsKept;
 
     // Whether `box` meets a cell of a curve other than `own` (the curves one label names), or of a line.
     bool othersMeet(const QRectF &box, const QList<const QCPAbstractPlottable *> &own) const
@@ -73,7 +88,26 @@ QRectF boxOf(const QCPItemText *text);
 // How far apart two curves of one plot are drawn, in layout units: the farthest that a point along
 // either (every two units) stands from the other's nearest cell, up to `most`. Curves the same
 // within a line width are a unit or two apart; curves that part somewhere are as far as they part.
-// Measured once a scene for each two curves and `most`.
+// Measured once a scene for each two curves and `most`, and within a fitting once for the two as drawn.
 double apart(const Scene &scene, const QCPAbstractPlottable *a, const QCPAbstractPlottable *b, double most);
+
+// A fitting of a figure to its room on the calling thread while it lives (FigureLayoutLoop): each
+// curve's points and cells are kept for the last few geometries it was drawn at, not its last
+// alone, and how far apart two curves are drawn for the two as drawn; once it ends, each curve's
+// last geometry is kept, as outside one. The trial layouts of a key that lets go of its curves'
+// entries (makeSome) and the layouts settled between them come back to geometries drawn before.
+class Fitting
+{
+public:
+    Fitting();
+    ~Fitting();
+    Fitting(const Fitting &) = delete;
+    Fitting &operator=(const Fitting &) = delete;
+};
+
+// The points of curves drawn into cells so far (each point of a line, marks or band's edge), on
+// any thread: a curve is drawn once for each geometry it is asked at, within a fitting once for
+// each of its last few.
+quint64 pointsDrawn();
 
 } // namespace posenc::DirectLabels

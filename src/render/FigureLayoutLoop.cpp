@@ -1,6 +1,7 @@
 #include "FigureLayoutLoop.h"
 
 #include "AxisRoom.h"
+#include "DirectLabelScene.h"
 #include "DirectLabels.h"
 #include "EqualPanels.h"
 #include "FigureFit.h"
@@ -94,6 +95,7 @@ void FigureLayoutLoop::settle()
 void FigureLayoutLoop::refitKeepingRoom()
 {
     const LegendPlacement::Fitting fitting;
+    const DirectLabels::Fitting labelling;
     FigureFit::fitTexts(m_plot);
     settle();
 }
@@ -258,6 +260,7 @@ bool FigureLayoutLoop::refitAfterFilling()
     g_fittings.fetch_add(1, std::memory_order_relaxed);
     {
         const LegendPlacement::Fitting fitting;
+        const DirectLabels::Fitting labelling;
         fitRoom();
     }
     if (m_computedFor.isEmpty() || axisRects() == m_computedFor || m_refits >= kMaxRefits)

@@ -1,0 +1,154 @@
+// The work of labelling curves where they are drawn (DirectLabels) within a fitting: a curve is
+// drawn into its plot's cells once for each geometry it is asked at, its last few kept while the
+// fitting lasts (DirectLabels::Fitting), so that the room ladder's steps that let a key go for
+// labels (labelSomeCurves, asked again at each climb) and the trial layouts they make between the
+// settled ones draw it no more; and a dense curve that swings up and down within each column of
+// the plot costs a step a point and a step a cell, not a step every half unit along each of its
+// segments. A view of a DeepSeek-V3 preset zoomed spent 439 ms of the window's GUI thread drawing
+// such curves. The labels made are those made outside a fitting.
+#include "render/DirectLabelCells.h"
+#include "render/DirectLabelScene.h"
+#include "render/DirectLabels.h"
+#include "render/FigureRoom.h"
+#include "render/FigureRoomSteps.h"
+#include "render/PinnedFont.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <numbers>
+
+using namespace Qt::StringLiterals;
+using namespace posenc;
+
+namespace {
+
+constexpr int kPoints = 20000;
+
+// A 300 x 240 plot (short of room at 9 pt) of one axis rect over 0..10 both ways: a noise of
+// kPoints points that swings between 1 and 4 at every point (dozens of points a column), and a
+// calm wave over it, both named in a key below it.
+struct NoisyPlot
+{
+    QCustomPlot plot;
+    QCPAxisRect *rect = nullptr;
+    QCPLegend *legend = nullptr;
+
+    NoisyPlot()
+    {
+        const QFont font(PinnedFont::family(), 9);
+        plot.setFont(font);
+        plot.setViewport(QRect(0, 0, 300, 240));
+        plot.setAutoAddPlottableToLegend(false);
+        plot.plotLayout()->clear();
+        rect = new QCPAxisRect(&plot);
+        plot.plotLayout()->addElement(0, 0, rect);
+        legend = new QCPLegend;
+        legend->setFont(font);
+        plot.plotLayout()->addElement(1, 0, legend);
+        plot.plotLayout()->setRowStretchFactor(1, 0.001);
+        for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
+            axis->setTickLabelFont(font);
+            axis->setRange(0.0, 10.0);
+        }
+        QList<double> x, noise, calm;
+        for (int i = 0; i < kPoints; ++i) {
+            x.append(10.0 * i / (kPoints - 1));
+            noise.append(i % 2 == 0 ? 1.0 + 0.5 * std::sin(double(i)) : 4.0 + 0.5 * std::cos(double(i)));
+            calm.append(8.0 + 0.5 * std::sin(2.0 * std::numbers::pi * x.constLast() / 10.0));
+        }
+        add(x, noise, u"noise"_s, Qt::blue);
+        add(x, calm, u"calm"_s, Qt::red);
+        plot.replot();
+    }
+
+    void add(const QList<double> &x, const QList<double> &y, const QString &name, const QColor &colour)
+    {
+        QCPGraph *graph = plot.addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        graph->setData(x, y, true);
+        graph->setPen(QPen(colour, 1.0));
+        graph->setName(name);
+        legend->addItem(new QCPPlottableLegendItem(legend, graph));
+    }
+
+    // The labels drawn: each one's text and where it stands.
+    QStringList labels() const
+    {
+        QStringList labels;
+        for (int i = 0; i < plot.itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(plot.item(i));
+                text && text->visible() && DirectLabels::named(text))
+                labels.append(u"%1 at %2, %3"_s.arg(text->text())
+                                  .arg(text->position->coords().x(), 0, 'f', 4)
+                                  .arg(text->position->coords().y(), 0, 'f', 4));
+        return labels;
+    }
+};
+
+// The room ladder's step that lets the key go for labels, asked `rounds` times as the climbs ask
+// it, the figure restored between; the labels of the last.
+QStringList ladder(NoisyPlot &scene, int rounds)
+{
+    QStringList labels;
+    for (int round = 0; round < rounds; ++round) {
+        FigureRoom::restore(&scene.plot);
+        scene.plot.replot();
+        if (!FigureRoom::Steps::labelSomeCurves(&scene.plot))
+            return {};
+        labels = scene.labels();
+    }
+    return labels;
+}
+
+} // namespace
+
+class TestDirectLabelWork : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aCurveIsDrawnOnceAGeometryAFitting();
+    void aDenseCurveCostsAStepAPoint();
+};
+
+void TestDirectLabelWork::aCurveIsDrawnOnceAGeometryAFitting()
+{
+    // Outside a fitting: the labels the step makes, and what one step draws.
+    NoisyPlot alone;
+    QVERIFY(FigureRoom::shortOfRoom(alone.plot, 9.0));
+    quint64 before = DirectLabels::pointsDrawn();
+    const QStringList expected = ladder(alone, 1);
+    const quint64 once = DirectLabels::pointsDrawn() - before;
+    QVERIFY(!expected.isEmpty());
+    QVERIFY(once >= quint64(kPoints));
+
+    // Within one, four rounds of it draw no more than the first, and make the same labels.
+    NoisyPlot scene;
+    const DirectLabels::Fitting fitting;
+    before = DirectLabels::pointsDrawn();
+    QCOMPARE(ladder(scene, 4), expected);
+    const quint64 drawn = DirectLabels::pointsDrawn() - before;
+    qInfo("4 rounds drew %llu points, one alone %llu", drawn, once);
+    QVERIFY2(drawn <= once, qPrintable(u"%1 points drawn, %2 by one round"_s.arg(drawn).arg(once)));
+}
+
+void TestDirectLabelWork::aDenseCurveCostsAStepAPoint()
+{
+    // The noise's segments each swing a third of the plot's height: a step every half unit along
+    // each took over a hundred a point.
+    NoisyPlot scene;
+    const DirectLabels::Fitting fitting;
+    const quint64 drawnBefore = DirectLabels::pointsDrawn();
+    const quint64 stepsBefore = DirectLabels::Cells::steps();
+    QVERIFY(!ladder(scene, 1).isEmpty());
+    const quint64 drawn = DirectLabels::pointsDrawn() - drawnBefore;
+    const quint64 steps = DirectLabels::Cells::steps() - stepsBefore;
+    qInfo("%llu points drawn in %llu steps", drawn, steps);
+    QVERIFY(drawn >= quint64(kPoints));
+    // A step a point, and one a cell of each column's run: at most the plot's cells a drawing.
+    const quint64 cells = quint64(scene.rect->width() + 1) * quint64(scene.rect->height() + 1);
+    QVERIFY2(steps <= 2 * drawn + (drawn / kPoints + 1) * cells, qPrintable(u"%1 steps"_s.arg(steps)));
+}
+
+QTEST_MAIN(TestDirectLabelWork)
+#include "tst_directlabelwork.moc"
