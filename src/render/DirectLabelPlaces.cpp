@@ -158,7 +158,8 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
             if (clearBeside(box))
                 beside.append({box, false, std::nullopt});
         const QRectF centred(p.x() - w / 2.0, p.y() - h / 2.0, w, h);
-        if (!band && !marks && clearOver(centred))
+        // Over one line alone: a ground over curves named together hides where each of them goes.
+        if (!band && !marks && own.size() == 1 && clearOver(centred))
             over.append({centred, true, std::nullopt});
     }
     return beside + over;

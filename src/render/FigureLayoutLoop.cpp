@@ -9,6 +9,7 @@
 #include "FigureRoomSteps.h"
 #include "LegendPlacementInputs.h"
 #include "PlotStyle.h"
+#include "ShadeLabels.h"
 #include "SqueezedLayout.h"
 
 #include <atomic>
@@ -81,7 +82,9 @@ void FigureLayoutLoop::settle()
     for (int round = 0; round < FigureFit::kMaxRounds; ++round) {
         // Once the texts fit, panels side by side that room steps left uneven are made even.
         if (!FigureFit::fit(m_plot) && !EqualPanels::equalize(m_plot)) {
-            // Labels on curves stand where the layout as it ends leaves them clear.
+            // Labels in shades and on curves stand where the layout as it ends leaves them clear,
+            // the curves' keeping off the shades'.
+            ShadeLabels::place(m_plot);
             DirectLabels::place(m_plot);
             m_settled = true;
             m_current = !m_fileSize;

@@ -7,6 +7,7 @@
 #include "FigureRoomSteps.h"
 #include "FigureSize.h"
 #include "MeasuredText.h"
+#include "ShadeLabels.h"
 
 #include <functional>
 
@@ -132,6 +133,9 @@ const std::vector<Step> &ladder()
             const bool across = labelsAlongTicks(plot, Qt::Horizontal);
             return labelsAlongTicks(plot, Qt::Vertical) || across;
         },
+        // A key cut for its row in its figure's shorter forms in a corner rather than cut, one no
+        // corner holds as it is in them.
+        legendsInsideInShorterForms,
         legendsInside,
         legendsOverData,
         legendsOverHeadroom,
@@ -357,7 +361,8 @@ bool tickLabelsApart(const QCustomPlot &plot)
 bool within(const QCustomPlot &plot)
 {
     return leastWithin(plot) && labelsWithin(plot) && ticksClearOfTexts(plot) && tickLabelsApart(plot)
-        && labelsAboveClear(plot) && barTicksClearOfTexts(plot) && DirectLabels::clear(plot);
+        && labelsAboveClear(plot) && barTicksClearOfTexts(plot) && DirectLabels::clear(plot)
+        && ShadeLabels::clear(plot);
 }
 
 bool shortOfRoom(const QCustomPlot &plot, double points)

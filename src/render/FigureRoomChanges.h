@@ -139,6 +139,8 @@ public:
     bool labelSome(QCPLegend *legend, const QList<QCPAbstractLegendItem *> &items, const QList<QCPItemText *> &texts);
     // The name a step gave `plottable`'s entry in place of its own, its own; else its name.
     QString originalName(const QCPAbstractPlottable *plottable) const;
+    // The label a step gave the swatch `item` in place of its own, its own; else its label.
+    QString originalLabel(const QCPAbstractLegendItem *item) const;
     // A legend entry's plottable named `name` for now; a swatch entry labelled so.
     bool renameEntry(QCPAbstractPlottable *plottable, const QString &name);
     bool relabelSwatch(QCPAbstractLegendItem *item, const QString &label);

@@ -2,6 +2,7 @@
 
 #include "FigureFit.h"
 #include "KeepClearTicker.h"
+#include "SwatchLegend.h"
 
 #include <algorithm>
 #include <optional>
@@ -229,6 +230,14 @@ QString Changes::originalName(const QCPAbstractPlottable *plottable) const
         if (entry.plottable == plottable && plottable->name() == entry.shown)
             return entry.name;
     return plottable->name();
+}
+
+QString Changes::originalLabel(const QCPAbstractLegendItem *item) const
+{
+    for (const Swatch &swatch : m_swatches)
+        if (swatch.item == item && SwatchLegend::label(item) == swatch.shown)
+            return swatch.label;
+    return SwatchLegend::label(item);
 }
 
 void Changes::hideFoldsOfHidden()

@@ -199,7 +199,8 @@ bool elideEntries(QCustomPlot *plot)
             auto *entry = qobject_cast<QCPPlottableLegendItem *>(item);
             items.append(item);
             names.append(name);
-            forms.append(entry && entry->plottable() ? ShorterLabels::ofEntry(entry->plottable()) : QStringList());
+            forms.append(entry && entry->plottable() ? ShorterLabels::ofEntry(entry->plottable())
+                                                     : ShorterLabels::ofEntry(item));
         }
         // A key already over its plot (legendsOverData) stands in the columns its place gave it:
         // whole (or in the shorter forms its figure gives) in the most of three, two or one columns

@@ -3,7 +3,9 @@
 
 #include "DirectLabels.h"
 #include "LegendPlacement.h"
+#include "ShadeLabels.h"
 #include "ShorterLabels.h"
+#include "SwatchLegend.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,11 +51,67 @@ QList<QCPAxisRect *> rectsNamedBy(const QCPLegend *legend)
     return rects.size() == 1 ? rects : QList<QCPAxisRect *>();
 }
 
+QCPAbstractPlottable *plottableOf(QCPAbstractLegendItem *item)
+{
+    auto *entry = qobject_cast<QCPPlottableLegendItem *>(item);
+    return entry ? entry->plottable() : nullptr;
+}
+
+QString entryTextOf(QCPAbstractLegendItem *item)
+{
+    QCPAbstractPlottable *plottable = plottableOf(item);
+    return plottable ? plottable->name() : SwatchLegend::label(item);
+}
+
+// An entry's text for now, measured where it goes (a form tried): no change of room.
+void setEntryTextOf(QCPAbstractLegendItem *item, const QString &text)
+{
+    if (QCPAbstractPlottable *plottable = plottableOf(item))
+        plottable->setName(text);
+    else
+        SwatchLegend::setLabel(item, text);
+}
+
+// Whether `move` moved a key of `items` with its entries in one level of the shorter forms its
+// figure gives them (ShorterLabels::setEntry), the longest first: its entries then in those forms
+// as a step of room gives them (undone with the rest); else as they were.
+bool movedInForms(QCustomPlot *plot, const QList<QCPAbstractLegendItem *> &items, const std::function<bool()> &move)
+{
+    QList<QStringList> forms;
+    QStringList shown;
+    qsizetype levels = 0;
+    for (QCPAbstractLegendItem *item : items) {
+        QCPAbstractPlottable *plottable = plottableOf(item);
+        forms.append(plottable ? ShorterLabels::ofEntry(plottable) : ShorterLabels::ofEntry(item));
+        levels = std::max(levels, forms.constLast().size());
+        shown.append(entryTextOf(item));
+    }
+    for (qsizetype level = 0; level < levels; ++level) {
+        QStringList formed;
+        for (qsizetype i = 0; i < items.size(); ++i) {
+            formed.append(forms[i].isEmpty() ? shown[i] : forms[i][std::min(level, forms[i].size() - 1)]);
+            setEntryTextOf(items[i], formed[i]);
+        }
+        const bool in = move();
+        for (qsizetype i = 0; i < items.size(); ++i)
+            setEntryTextOf(items[i], shown[i]);
+        if (!in)
+            continue;
+        for (qsizetype i = 0; i < items.size(); ++i)
+            if (QCPAbstractPlottable *plottable = plottableOf(items[i]))
+                Changes::of(plot).renameEntry(plottable, formed[i]);
+            else
+                Changes::of(plot).relabelSwatch(items[i], formed[i]);
+        return true;
+    }
+    return false;
+}
+
 using Place = std::function<std::optional<Qt::Alignment>(QCPAxisRect *, QSize, int)>;
 
 // Each key in a row of its own moved to the place `placeOf` finds in the plot it names, in as
 // many columns as that place holds: a legend a row wide below its axes fits no corner, stacked it may.
-bool moveKeys(QCustomPlot *plot, const Place &placeOf)
+bool moveKeys(QCustomPlot *plot, const Place &placeOf, bool inForms = false)
 {
     bool changed = false;
     for (QCPLegend *legend : keysOf(*plot)) {
@@ -84,9 +142,24 @@ bool moveKeys(QCustomPlot *plot, const Place &placeOf)
             return false;
         };
         // Not into a panel little room may give up (FigureRoom::setDispensable), with the key of the others.
-        changed |= std::any_of(rects.begin(), rects.end(), [&](QCPAxisRect *rect) {
-            return (rects.size() == 1 || !rect->property(kDispensableProperty).isValid()) && moveInto(rect);
-        });
+        const auto moved = [&] {
+            return std::any_of(rects.begin(), rects.end(), [&](QCPAxisRect *rect) {
+                return (rects.size() == 1 || !rect->property(kDispensableProperty).isValid()) && moveInto(rect);
+            });
+        };
+        // With `inForms`, in the shorter forms its figure gives its entries (ShorterLabels::setEntry),
+        // the longest that lets it in, rather than cut, else as it is: head-map's key at 6 x 4 cm,
+        // cut for its row ("passes unr…", "turns at fre…") once its colour bar lay across in a row
+        // of its own, kept the cut in the corner its wider plot then gave it.
+        const QList<QCPAbstractLegendItem *> items = LegendPlacement::entriesOf(legend);
+        const bool cut = std::any_of(items.begin(), items.end(),
+                                     [](QCPAbstractLegendItem *item) { return entryTextOf(item).endsWith(u'…'); });
+        if (inForms && cut && movedInForms(plot, items, moved))
+            changed = true;
+        else if (moved())
+            changed = true;
+        else if (inForms && !cut)
+            changed |= movedInForms(plot, items, moved);
     }
     return changed;
 }
@@ -96,6 +169,11 @@ bool moveKeys(QCustomPlot *plot, const Place &placeOf)
 bool legendsInside(QCustomPlot *plot)
 {
     return moveKeys(plot, LegendPlacement::freeCorner);
+}
+
+bool legendsInsideInShorterForms(QCustomPlot *plot)
+{
+    return moveKeys(plot, LegendPlacement::freeCorner, true);
 }
 
 bool legendsOverData(QCustomPlot *plot)
@@ -218,6 +296,17 @@ QList<QCPPlottableLegendItem *> plottableEntries(const QCPLegend *legend)
     return entries;
 }
 
+// Labels for the swatches of `legend` within the shades they name, in their forms as given and
+// shorter (ShadeLabels::formsOf, the swatch's label whole kept for the export's metadata).
+QList<QCPItemText *> nameShades(const Changes &changes, QCPLegend *legend, bool unplaced)
+{
+    QList<QStringList> forms;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem *item = legend->item(i); item && ShadeLabels::nameable(item))
+            forms.append(ShadeLabels::formsOf(changes.originalLabel(item)));
+    return ShadeLabels::make(legend, forms, unplaced);
+}
+
 bool keyInItsRow(const QCPLegend *legend)
 {
     return roleOf(legend) == TextRole::Key && legend->visible() && qobject_cast<QCPLayoutGrid *>(legend->layout());
@@ -235,14 +324,25 @@ bool labelCurves(QCustomPlot *plot, bool overflowing)
         return false;
     bool changed = false;
     for (QCPLegend *legend : keys) {
-        if (!keyInItsRow(legend) || !DirectLabels::labelable(legend))
+        const bool shades = keyInItsRow(legend) && ShadeLabels::labelable(legend);
+        if (!keyInItsRow(legend) || (!shades && !DirectLabels::labelable(legend)))
+            continue;
+        // A key of curves and shades: the shades named within them first, the curves' labels
+        // keeping off those names (ShadeLabels), each where it has a place now: a key of marks and
+        // shades that would go for labels the room left found none (mrope-positions at 6 x 4 cm)
+        // holds a place over its data instead.
+        const QList<QCPItemText *> named = shades ? nameShades(changes, legend, false) : QList<QCPItemText *>();
+        if (shades && named.isEmpty())
             continue;
         // A key the page cannot hold would go (dropKeysIfOverflowing): its labels then stand where
         // the room the steps after give leaves them a place. Else only where they have one now.
         const QList<QCPItemText *> texts
-            = DirectLabels::make(legend, formsOf(changes, plottableEntries(legend)), overflowing);
+            = DirectLabels::make(legend, formsOf(changes, plottableEntries(legend)), overflowing && !shades);
         if (!texts.isEmpty())
-            changed |= changes.labelDirectly(legend, texts);
+            changed |= changes.labelDirectly(legend, texts + named);
+        else
+            for (QCPItemText *text : named)
+                plot->removeItem(text);
     }
     return changed;
 }

@@ -48,12 +48,15 @@ bool drawn(QCPLayerable *text)
         // An entry taken out of its key for a label on its curve (Changes::labelSome) names it there.
         if (item->property(kLabelledProperty).toBool() && item->parentLegend() && !item->parentLegend()->hasItem(item))
             return true;
-        if (!item->realVisibility() || Changes::isHidden(item) || !item->parentLegend()
+        if (!item->visible() || Changes::isHidden(item) || !item->parentLegend()
             || !item->parentLegend()->hasItem(item))
             return false;
-        // A key given up for labels on its curves (DirectLabels) names them where they are drawn.
+        // A key given up for labels on its curves (DirectLabels) names them where they are drawn:
+        // the key is hidden, its entries with it.
         if (item->parentLegend()->property(kLabelledProperty).toBool())
             return true;
+        if (!item->realVisibility())
+            return false;
         text = item->parentLegend();
     }
     if (auto *caption = qobject_cast<QCPTextElement *>(text); caption && caption->text().isEmpty())

@@ -87,6 +87,9 @@ bool shortenPanelTitles(QCustomPlot *plot, int lines);
 bool shortenEntries(QCustomPlot *plot);
 // A legend in a row of its own moves into a corner of its plot where it covers no data.
 bool legendsInside(QCustomPlot *plot);
+// Last, a legend in a row of its own, or one whose entries are cut, moves into such a corner in the
+// shorter forms its figure gives its entries (ShorterLabels::setEntry), rather than cut.
+bool legendsInsideInShorterForms(QCustomPlot *plot);
 // On a page short of room, a legend in a row of its own moves over its plot's data, with its
 // translucent white ground, to the place where it hides the least (matplotlib's loc="best",
 // LegendPlacement::leastCovered), never hiding more than kMostHidden of any one line, nor meeting

@@ -24,18 +24,18 @@ inline QStringList of(const QCPAxis *axis)
 }
 
 // A legend entry's shorter forms, as true as its plottable's name ("L₀ = 1,024" of "L₀ = max-len
-// = 1,024"): where little room would cut the entry (FigureRoom's elideEntries), it shows the first
-// form that holds whole.
+// = 1,024") or its swatch's label (SwatchLegend; set on the swatch's item): where little room would
+// cut the entry (FigureRoom's elideEntries), it shows the first form that holds whole.
 inline constexpr char kEntriesProperty[] = "posencShorterEntries";
 
-inline void setEntry(QCPAbstractPlottable *plottable, const QStringList &forms)
+inline void setEntry(QObject *plottableOrSwatch, const QStringList &forms)
 {
-    plottable->setProperty(kEntriesProperty, forms);
+    plottableOrSwatch->setProperty(kEntriesProperty, forms);
 }
 
-inline QStringList ofEntry(const QCPAbstractPlottable *plottable)
+inline QStringList ofEntry(const QObject *plottableOrSwatch)
 {
-    return plottable->property(kEntriesProperty).toStringList();
+    return plottableOrSwatch->property(kEntriesProperty).toStringList();
 }
 
 // A text element's shorter forms (a panel's title), each as true as the whole, longest first: where

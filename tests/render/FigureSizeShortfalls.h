@@ -27,13 +27,9 @@ inline const QSet<QString> &rows()
         // rope-scalings at 6 x 4 cm left its key of eight curves unnamed (68.6 % without it) until
         // 2026-12-05: a label that finds no place beside its crowded curve stands off it in the free
         // room, joined to it by a leader line (DirectLabelLeader.h).
-        // Its key names shades and lines besides its three T5 curves; with the key of the rest in its
-        // row the curves hold no labels, and the key goes (posenc export says which curves it leaves
-        // unnamed; 55.4% without it). The trial keeping the shades' key leaves the T5 plot 188 x 57
-        // units, where none of the three finds a place, off its curve with a leader neither, and a
-        // key of swatches in its row would leave the plot under half the page anyway: the shades
-        // want naming in the plot too (a swatch's label within its shade) before the key can go.
-        QStringLiteral("buckets 6x4cm 9pt"), // its key of 3 curves and 4 shades and lines given up
+        // buckets at 6 x 4 cm gave up its key of three T5 curves and four shades and lines (55.4%
+        // without it) until 2026-12-05: a key of curves and shades goes once each shade is named
+        // within it and each curve on it (ShadeLabels, DirectLabels; 53.2% with its title).
     };
     return all;
 }

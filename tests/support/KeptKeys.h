@@ -5,10 +5,12 @@
 // three T5 curves and its shades without one), and entries cut until two read alike ("T5 key…",
 // "T5 key…") or until one names nothing ("cappe…") name no line (tst_figuresizes). A key that gave
 // way to labels on its curves (DirectLabels) is kept where each of its curves is labelled, and a
-// key drawn that let go of some of its entries (Changes::labelSome) where each of them is.
+// key drawn that let go of some of its entries (Changes::labelSome) where each of them is, a
+// swatch's entry by a label within a shade of its colour (ShadeLabels).
 #include "render/DirectLabels.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
+#include "render/ShadeLabels.h"
 #include "render/SwatchLegend.h"
 
 #include <qcustomplot.h>
@@ -136,7 +138,7 @@ private:
         for (const QPointer<QCPAbstractLegendItem> &item : key.items) {
             auto *entry = qobject_cast<QCPPlottableLegendItem *>(item.data());
             QCPAbstractPlottable *plottable = entry ? posenc::DirectLabels::drawnFor(entry->plottable()) : nullptr;
-            const QString found = plottable ? labelOf(plot, plottable) : QString();
+            const QString found = plottable ? labelOf(plot, plottable) : shadeLabelOf(plot, item);
             if (found.isEmpty())
                 return false;
             shown.append(found);
@@ -167,6 +169,48 @@ private:
                 return text->text();
         }
         return {};
+    }
+
+    // The text of the label drawn within a shade of the swatch `item`'s colour that names it (a
+    // rectangle item of that fill, in a plot drawn: ShadeLabels), written in that colour opaque
+    // or darker, the text within the shade and its plot; empty where none does.
+    static QString shadeLabelOf(const QCustomPlot &plot, const QCPAbstractLegendItem *item)
+    {
+        const QColor swatch = posenc::SwatchLegend::color(item);
+        if (!swatch.isValid())
+            return {};
+        for (int i = 0; i < plot.itemCount(); ++i) {
+            auto *text = qobject_cast<QCPItemText *>(plot.item(i));
+            if (!text || posenc::ShadeLabels::swatchOf(text) != swatch || !text->realVisibility()
+                || posenc::FigureRoom::Changes::isHidden(text) || !text->clipToAxisRect()
+                || !sameHue(text->color(), swatch))
+                continue;
+            const QCPAxisRect *rect = text->clipAxisRect();
+            const QRectF box = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
+            if (!rect || !rect->realVisibility() || posenc::FigureRoom::Changes::isHidden(rect)
+                || !QRectF(rect->rect()).contains(box))
+                continue;
+            for (int j = 0; j < plot.itemCount(); ++j) {
+                auto *shade = qobject_cast<QCPItemRect *>(plot.item(j));
+                if (!shade || shade->clipAxisRect() != rect || !shade->realVisibility()
+                    || posenc::FigureRoom::Changes::isHidden(shade) || shade->brush().color() != swatch)
+                    continue;
+                const QRectF area
+                    = QRectF(shade->topLeft->pixelPosition(), shade->bottomRight->pixelPosition()).normalized();
+                if (area.adjusted(-0.5, -0.5, 0.5, 0.5).contains(box))
+                    return text->text();
+            }
+        }
+        return {};
+    }
+
+    // Whether `text` is `swatch` made opaque, or darker: the same hue, within a few degrees.
+    static bool sameHue(QColor text, QColor swatch)
+    {
+        swatch.setAlpha(255);
+        if (swatch.hsvSaturation() < 20)
+            return text.hsvSaturation() < 20;
+        return std::abs(text.hsvHue() - swatch.hsvHue()) <= 4 && text.value() <= swatch.value();
     }
 
     // A plain line's pen: a graph or curve drawn with a pen, no markers and no fill (what its icon shows).

@@ -121,12 +121,21 @@ void HeadMapFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     m_rect->axis(QCPAxis::atBottom)->setRange(-0.5, columns - 0.5);
     const double low = d.shortest > 0.0 ? d.shortest : 1.0;
     m_wavelengths->setDataRange(QCPRange(low, std::max(d.longest, low * 10.0)));
+    // Each with the shorter forms that still tell the two apart, whole, where little room would cut
+    // them ("passes unr…", "turns at fre…" at 6 x 4 cm): the caption's lines and the hover say them in full.
     QList<Swatch> swatches;
-    if (passes)
+    QList<QStringList> forms;
+    if (passes) {
         swatches.append({kPasses, u"passes unrotated (partial rotary's rest, MLA's nope part)"_s});
-    if (still)
+        forms.append({u"passes unrotated"_s, u"unrotated"_s});
+    }
+    if (still) {
         swatches.append({kStill, u"turns at frequency 0 (proportional's tail)"_s});
+        forms.append({u"turns at frequency 0"_s, u"θᵢ = 0"_s});
+    }
     SwatchLegend::set(m_legend, swatches);
+    for (int i = 0; i < m_legend->itemCount() && i < forms.size(); ++i)
+        ShorterLabels::setEntry(m_legend->item(i), forms[i]);
     PlotStyle::setCollapsibleText(m_caption, lines.join(u'\n'));
     m_title->setText(d.source.isEmpty() ? u"Head map  ·  which columns of a head turn, and how fast"_s
                                         : u"Head map  ·  %1"_s.arg(d.source));
