@@ -30,8 +30,14 @@ void applyToAxis(QCPAxis *axis, double points)
 
 void applyToLegend(QCPLegend *legend, double points)
 {
-    if (const auto font = resized(legend->font(), points))
+    if (const auto font = resized(legend->font(), points)) {
+        // Its columns as far apart for its text as at the size it was made (matplotlib's
+        // columnspacing, in font sizes): 12 units at 14 pt left rope-layouts' two entries a space's
+        // width apart across the slide, read as one line.
+        if (const double was = legend->font().pointSizeF(); was > 0.0)
+            legend->setColumnSpacing(qRound(legend->columnSpacing() * points / was));
         legend->setFont(*font);
+    }
     for (int i = 0; i < legend->itemCount(); ++i) {
         QCPAbstractLegendItem *item = legend->item(i);
         if (!item)

@@ -335,7 +335,9 @@ bool Changes::unfold(QCPLegend *legend)
                           legend->rowSpacing(), legend->margins()});
     legend->setIconSize(std::min(legend->iconSize().width(), 12), std::min(legend->iconSize().height(), 8));
     legend->setIconTextPadding(std::min(legend->iconTextPadding(), 3));
-    legend->setColumnSpacing(std::min(legend->columnSpacing(), 8));
+    // Columns 8 units apart at 9 pt, as far for its text at any size (rope-layouts' 14-pt slide).
+    const int spacing = std::max(qRound(8.0 * legend->font().pointSizeF() / FigureFonts::kBasePointSize), 8);
+    legend->setColumnSpacing(std::min(legend->columnSpacing(), spacing));
     // Its rows as close as their entries' own margins keep their ink apart (FigureFonts), and its
     // own margins a unit or two: on a column's page each line of a legend is a twelfth of its height.
     legend->setRowSpacing(0);

@@ -60,11 +60,11 @@ bool itemCovers(QCPAbstractItem *item, const QRectF &box)
         const QPointF step = (b - a) * 1e4;
         return meets(a - step, b + step, box);
     }
-    if (auto *text = qobject_cast<QCPItemText *>(item))
-        return box.contains(text->position->pixelPosition());
+    if (auto *text = qobject_cast<QCPItemText *>(item)) // its box, not only its anchor
+        return QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized().intersects(box);
     if (auto *tracer = qobject_cast<QCPItemTracer *>(item))
         return box.contains(tracer->position->pixelPosition());
-    return false; // a shade behind the data
+    return false; // a shade: an area of Drawn
 }
 
 // matplotlib's order of "best": the corners, then the middles of the sides, then the centre.

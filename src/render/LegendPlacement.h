@@ -11,7 +11,8 @@ namespace posenc::LegendPlacement {
 // The place in `rect` (a corner, the middle of a side or the centre, in matplotlib's order of
 // "best") where a legend of `size` layout units, in the rect as it will be laid out `grownBy`
 // units higher, covers none of the rect's data: no line or point of its graphs and curves, no
-// area they fill (a band between two graphs), no line or label of the items drawn over it. Nothing when every corner
+// area they fill (a band between two graphs) nor shade an item fills over it, no line or label of the
+// items drawn over it. Nothing when every corner
 // covers some, or the rect shows something drawn over all of it (a colour map).
 std::optional<Qt::Alignment> freeCorner(QCPAxisRect *rect, QSize size, int grownBy);
 // Of the same places, the one where such a legend hides the least of the rect's data, as

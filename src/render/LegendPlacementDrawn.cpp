@@ -133,10 +133,51 @@ std::optional<QPolygonF> areaOf(QCPGraph *graph, const Trace &trace)
     return area;
 }
 
+// The area a filled item clipped to `rect` covers (a shade over a run of columns, PlotItems::shade;
+// a ring's disc), as the rect shows it: a shade is data as much as a band a graph fills (the
+// padding and decode steps of left-padding's rows hid under a key that counted only graphs).
+std::optional<QPolygonF> filledOf(QCPAbstractItem *item, QCPAxisRect *rect)
+{
+    QCPItemPosition *from = nullptr, *to = nullptr;
+    if (auto *box = qobject_cast<QCPItemRect *>(item)) {
+        from = box->topLeft;
+        to = box->bottomRight;
+        if (box->brush().style() == Qt::NoBrush || box->brush().color().alpha() == 0)
+            return std::nullopt;
+    } else if (auto *ring = qobject_cast<QCPItemEllipse *>(item)) {
+        from = ring->topLeft;
+        to = ring->bottomRight;
+        if (ring->brush().style() == Qt::NoBrush || ring->brush().color().alpha() == 0)
+            return std::nullopt;
+    } else {
+        return std::nullopt;
+    }
+    const QRectF shown = QRectF(from->pixelPosition(), to->pixelPosition()).normalized().intersected(QRectF(rect->rect()));
+    if (shown.width() <= 0.0 || shown.height() <= 0.0)
+        return std::nullopt;
+    return QPolygonF(shown);
+}
+
+void addFilledItems(QCPAxisRect *rect, Drawn &drawn)
+{
+    QCustomPlot *plot = rect->parentPlot();
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        QCPAbstractItem *item = plot->item(i);
+        if (!item->realVisibility() || !item->clipToAxisRect() || item->clipAxisRect() != rect)
+            continue;
+        if (auto area = filledOf(item, rect)) {
+            const QRectF bounds = area->boundingRect();
+            const double whole = enclosedArea(*area);
+            drawn.areas.append({std::move(*area), bounds, whole});
+        }
+    }
+}
+
 std::optional<Drawn> read(QCPAxisRect *rect)
 {
     QCustomPlot *plot = rect->parentPlot();
     Drawn drawn;
+    addFilledItems(rect, drawn);
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable *plottable = plot->plottable(i);
         if (!plottable->realVisibility() || plottable->keyAxis()->axisRect() != rect)
@@ -211,6 +252,19 @@ State stateOf(QCPAxisRect *rect)
     const QRect at = rect->rect();
     state.numbers += {double(at.x()), double(at.y()), double(at.width()), double(at.height())};
     QCustomPlot *plot = rect->parentPlot();
+    // The items it shades, where they stand and whether they are shown (a shade is placed anew
+    // with the data it marks).
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        QCPAbstractItem *item = plot->item(i);
+        if (!qobject_cast<QCPItemRect *>(item) && !qobject_cast<QCPItemEllipse *>(item))
+            continue;
+        state.objects += {item, item->clipAxisRect()};
+        state.numbers += {item->realVisibility() ? 1.0 : 0.0, item->clipToAxisRect() ? 1.0 : 0.0};
+        for (const QCPItemPosition *position : item->positions()) {
+            const QPointF p = position->pixelPosition();
+            state.numbers += {p.x(), p.y()};
+        }
+    }
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable *plottable = plot->plottable(i);
         const bool here = plottable->realVisibility() && plottable->keyAxis()->axisRect() == rect;

@@ -55,7 +55,7 @@ struct Area
 };
 
 // The lines and points drawn in a rect, and the areas its graphs fill (a band between two graphs,
-// or down to zero), in pixels.
+// or down to zero) and the items clipped to it fill (a shade over a run of columns), in pixels.
 struct Drawn
 {
     QList<Trace> traces;

@@ -92,6 +92,13 @@ void set(QCPLegend *legend, const QList<Swatch> &swatches)
     legend->clearItems();
     for (const Swatch &swatch : swatches)
         legend->addItem(new SwatchItem(legend, swatch));
+    // A key of no swatches holds no room, and takes none from its row: a grid of no cells has its
+    // margins for its most width (QCPLayoutGrid::maximumOuterSizeHint), which held the page's
+    // column, and every row in it, to the least its figure needs (dropout-on-sum's window for a
+    // model of p = 0, its marks' key empty, left a band a fifth of its width blank right of the
+    // colour bars). One empty cell, of no least size and no most, lets the row be as wide as the page.
+    if (swatches.isEmpty())
+        legend->expandTo(1, 1);
 }
 
 QString label(const QCPAbstractLegendItem *item)
