@@ -132,6 +132,10 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     // (ModernBERT's local layers) is not the causal window the row draws.
     if (layer->scheme.window && !layer->scheme.windowBothSides)
         chosen.texts.insert(u"sliding-window"_s, QString::number(*layer->scheme.window));
+    // Its chunks likewise (Llama 4's attention_chunk_size on its chunked_attention layers), as its
+    // preset sets "attention-chunk".
+    if (layer->scheme.chunk)
+        chosen.texts.insert(u"attention-chunk"_s, QString::number(*layer->scheme.chunk));
     // The p its code drops the input with, where the config gives it, as a preset names its dropout.
     const ConfigDropout::Read dropout = ConfigDropout::of(
         chosen.check.modelType, std::get<ConfigSource::Loaded>(loaded).config, chosen.check.textConfig);

@@ -150,9 +150,10 @@ int runDescribeCommand(const QStringList &arguments, QTextStream &out, QTextStre
         // applies. A layer without position (NoPE, a linear mixer) has no numbers.
         ConfigLayer layer = *read.configLayer;
         entries = CheckReport::layerSchemeEntries(layer, json);
-        // The window the layer's scheme gives is set from its config (ConfigOptions), not a flag.
+        // The window and chunk the layer's scheme gives are set from its config (ConfigOptions), not a flag.
         Params unflagged = read.params;
         unflagged.batch.window = layer.params.batch.window;
+        unflagged.batch.chunk = layer.params.batch.chunk;
         if (layer.params == unflagged) {
             qsizetype at = 3; // after its type, layers and encoding, as posenc check --config prints them
             for (const auto &[key, value] : layer.values)

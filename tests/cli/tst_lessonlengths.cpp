@@ -79,9 +79,11 @@ void TestLessonLengths::theLessonsPositionsAreTheModels()
         QVERIFY2(own > 0, qPrintable(preset.name));
         QCOMPARE(r.read.model.params.maxLen, own);
         const double bound = double(own - 1) * std::ldexp(1.0, -23) + std::ldexp(1.0, -25);
-        // The sinusoid's sentence says "near p = L − 1", RoPE's "pair 0's angle at p = L − 1".
-        QVERIFY2(plain.contains(u"near p = %1 "_s.arg(QLocale(QLocale::English).toString(own - 1)))
-                     || plain.contains(u"angle at p = %1 "_s.arg(QLocale(QLocale::English).toString(own - 1))),
+        // The sinusoid's sentence says "near p = L − 1", RoPE's "pair 0's angle at p = L − 1"; a
+        // timestep embedding's rows are timesteps t (its preset's title says so).
+        const QString symbol = preset.title.contains(u"timestep embedding"_s) ? u"t"_s : u"p"_s;
+        QVERIFY2(plain.contains(u"near %1 = %2 "_s.arg(symbol, QLocale(QLocale::English).toString(own - 1)))
+                     || plain.contains(u"angle at %1 = %2 "_s.arg(symbol, QLocale(QLocale::English).toString(own - 1))),
                  qPrintable(preset.name + u": "_s + plain));
         QVERIFY2(preset.params.value(u"max-len"_s).isEmpty() || (!plain.contains(u"99999"_s) && !plain.contains(u"99,999"_s)),
                  qPrintable(preset.name + u": "_s + plain));
@@ -151,7 +153,8 @@ void TestLessonLengths::theFrequenciesAreCountedOverTheModelsPositions()
             slow += 2.0 * std::numbers::pi / w > double(own);
         }
         const QString plain = LessonText::plain(frequencies.explain(r.read.model).html);
-        QVERIFY2(plain.contains(u"no two of the L = %1 positions"_s.arg(QLocale(QLocale::English).toString(own))),
+        const QString rows = preset.title.contains(u"timestep embedding"_s) ? u"timesteps"_s : u"positions"_s;
+        QVERIFY2(plain.contains(u"no two of the L = %1 %2"_s.arg(QLocale(QLocale::English).toString(own), rows)),
                  qPrintable(preset.name + u": "_s + plain));
         QVERIFY2(plain.contains(u"%1 of the %2 pairs turn less than once"_s.arg(slow).arg(pairs)),
                  qPrintable(preset.name + u": "_s + plain));

@@ -70,6 +70,8 @@ private slots:
     void theSharedClauseIsTheConfigs();
     void aHeadWhoseHalfIsItsOwnKeySaysSo();
     void aModelThatReadsNoIdLosesNoneAtDecode();
+    void aTimestepIsNotCalledAPosition();
+    void rotaryLayersAreReadToTheirReach();
 };
 
 // gpt-oss-20b's families lesson said "12 sliding_attention layers turn with RoPE θ = 150,000 (yarn
@@ -200,6 +202,92 @@ void TestLessonWording::aModelThatReadsNoIdLosesNoneAtDecode()
     }
     QVERIFY(alibi >= 2); // BLOOM-560m, MPT-7B
     QVERIFY(ids >= 10);
+}
+
+// frequencies told SD 1.5's timestep table of "positions" p: a diffusers timestep embedding
+// (its preset's title says: diffusers' get_timestep_embedding, FLUX's timestep_embedding) indexes its
+// rows by the timestep t, and the
+// lessons that read its table say so, in words and in symbols.
+void TestLessonWording::aTimestepIsNotCalledAPosition()
+{
+    static const QRegularExpression position(u"\\bpositions?\\b|(?<![\\w{])p ?[=·]"_s);
+    int read = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        if (!preset.title.contains(u"timestep embedding"_s))
+            continue;
+        for (const QString &name : {u"frequencies"_s, u"float32-precision"_s}) {
+            const Lesson &lesson = *Lessons::find(name);
+            const auto model = modelFor(lesson, {u"--preset"_s, preset.name});
+            QVERIFY2(model, qPrintable(name + u" for "_s + preset.name));
+            ++read;
+            for (const QString &item : itemsOf(lesson, *model)) {
+                QVERIFY2(!position.match(item).hasMatch(), qPrintable(preset.name + u": "_s + item));
+            }
+            QVERIFY(itemsOf(lesson, *model).join(u' ').contains(u"timestep"_s));
+        }
+        const Lesson &relative = *Lessons::find(u"relative-position"_s);
+        const auto model = modelFor(relative, {u"--preset"_s, preset.name});
+        QVERIFY(model);
+        const QString text = itemsOf(relative, *model).join(u'\n');
+        QVERIFY2(text.contains(u"as the timesteps move apart"_s), qPrintable(text));
+    }
+    QCOMPARE(read, 8); // SD 1.5, SDXL, FLUX.1 [dev], Wan 2.1: two lessons each
+    // A model of token positions keeps its words.
+    const Lesson &frequencies = *Lessons::find(u"frequencies"_s);
+    const auto paper = modelFor(frequencies, {u"--preset"_s, u"transformer-base"_s});
+    QVERIFY(paper);
+    QVERIFY(itemsOf(frequencies, *paper).join(u' ').contains(u"no two of the L = "_s));
+    QVERIFY(itemsOf(frequencies, *paper).join(u' ').contains(u" positions share a row"_s));
+}
+
+// Llama 4 Scout's rope-decay plotted distances to 131,071, which its RoPE layers never score: they
+// attend within chunks of attention_chunk_size (transformers' masking_utils.py chunked_overlay,
+// kv_idx // chunk == q_idx // chunk, so a key at most chunk − 1 back). The same of a sliding window
+// (sliding_window_overlay, kv_idx > q_idx − window). A rotary type of all-seeing layers is not cut,
+// and of two types that turn alike the lesson names the one whose reach the parameters have.
+void TestLessonWording::rotaryLayersAreReadToTheirReach()
+{
+    const Lesson &decay = *Lessons::find(u"rope-decay"_s);
+    const auto reach = [](const QString &file, const QString &key) {
+        QJsonObject config = realConfig(file);
+        if (config.contains(u"text_config"_s))
+            config = config.value(u"text_config"_s).toObject();
+        return config.value(key).toInteger() - 1;
+    };
+    for (const auto &[arguments, farthest, why] :
+         {std::tuple {QStringList {u"--preset"_s, u"llama-4-scout"_s},
+                      reach(u"Llama-4-Scout-17B-16E.json"_s, u"attention_chunk_size"_s), u"chunks"_s},
+          std::tuple {QStringList {u"--config"_s, u"llama-4-scout"_s},
+                      reach(u"Llama-4-Scout-17B-16E.json"_s, u"attention_chunk_size"_s), u"chunks"_s},
+          std::tuple {QStringList {u"--preset"_s, u"mistral-7b"_s}, reach(u"Mistral-7B-v0.1.json"_s, u"sliding_window"_s),
+                      u"a sliding window"_s},
+          std::tuple {QStringList {u"--preset"_s, u"command-r7b"_s},
+                      reach(u"c4ai-command-r7b-12-2024.json"_s, u"sliding_window"_s), u"a sliding window"_s}}) {
+        const auto model = modelFor(decay, arguments);
+        QVERIFY2(model, qPrintable(arguments.join(u' ')));
+        const QString text = itemsOf(decay, *model).join(u'\n');
+        const QString says = u"rotary layers attend within %1 of %2 positions: no query there scores a key more than %3 back"_s
+                                 .arg(why, grouped(double(farthest + 1)), grouped(double(farthest)));
+        QVERIFY2(text.contains(says), qPrintable(says + u"\n in \n"_s + text));
+    }
+    for (const QString &preset : {u"gemma-3-4b"_s, u"gpt-oss-20b"_s, u"smollm3-3b"_s, u"llama-3-1-8b"_s}) {
+        const auto model = modelFor(decay, {u"--preset"_s, preset});
+        QVERIFY(model);
+        const QString text = itemsOf(decay, *model).join(u'\n');
+        QVERIFY2(!text.contains(u"no query there scores a key"_s), qPrintable(preset + u": "_s + text));
+        QVERIFY2(text.contains(u" at 1000"_s), qPrintable(preset + u": "_s + text));
+    }
+    // gpt-oss-20b's preset sets no window: its numbers are its full_attention layers', which see the
+    // whole context, not its sliding_attention layers' of 128.
+    const auto oss = modelFor(decay, {u"--preset"_s, u"gpt-oss-20b"_s});
+    QVERIFY(oss);
+    QVERIFY2(itemsOf(decay, *oss).join(u'\n').contains(u"the figures and numbers here are its full_attention layers'"_s),
+             qPrintable(itemsOf(decay, *oss).join(u'\n')));
+    // A window shorter than 1000: no number is quoted past it.
+    const auto narrow = modelFor(decay, {u"--preset"_s, u"mistral-7b"_s, u"--sliding-window"_s, u"128"_s});
+    QVERIFY(narrow);
+    const QString text = itemsOf(decay, *narrow).join(u'\n');
+    QVERIFY2(!text.contains(u"1000"_s) && text.contains(u"more than 127 back"_s), qPrintable(text));
 }
 
 QTEST_MAIN(TestLessonWording)

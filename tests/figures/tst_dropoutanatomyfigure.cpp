@@ -3,6 +3,7 @@
 // drop fraction at each p lies within p +- 4 sqrt(p(1-p)/n) and the same cells stay dropped as p
 // grows; evaluation is the identity (masked-fill's padding aside); the titles name p, 1/(1-p), n.
 #include "render/FigureExporter.h"
+#include "render/SwatchLegend.h"
 #include "render/figures/DropoutAnatomyFigure.h"
 
 #include "../core/Reference.h"
@@ -67,6 +68,7 @@ private slots:
     void smallViewKeepsRoomForThePanels();
     void aSlideKeepsTheSlopesWhole();
     void nonFiniteCellsAreLeftOutAndCounted();
+    void atZeroNothingIsDropped();
 };
 
 void TestDropoutAnatomyFigure::everyCellLiesOnItsLine_data()
@@ -294,6 +296,55 @@ void TestDropoutAnatomyFigure::nonFiniteCellsAreLeftOutAndCounted()
             named = true;
     QVERIFY(named);
     QVERIFY(!FigureExporter::png(built->plot(), built->size()).isEmpty());
+}
+
+// ModernBERT's input dropout is p = 0 (its preset's): nn.Dropout(0) zeroes nothing, yet the scatter
+// drew a line of slope 0 and named "dropped: 0 (0)", and the mask's key named a "dropped" colour no
+// cell has. At p = 0 the figure says once that nothing is dropped and draws the slope-1 line alone.
+void TestDropoutAnatomyFigure::atZeroNothingIsDropped()
+{
+    Params p = params(DropoutMode::Sum, 0.0);
+    p.seqLen.reset();
+    const DropoutAnatomyData data = anatomy(p, {0, 60, 0, 32});
+    QCOMPARE(data.dropped.size(), qsizetype(0)); // torch.nn.functional.dropout(x, 0.0) is x
+    for (qsizetype i = 0; i < data.kept.size(); ++i)
+        QCOMPARE(data.kept.y[i], data.kept.x[i]);
+    for (const QSize size : {QSize(1300, 900), QSize(640, 420)}) {
+        const auto built = FigureBuilds::build(u"dropout-anatomy"_s, p, FigureSize::fromPixels(size));
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        QStringList entries;
+        for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+            if (auto *legend = qobject_cast<QCPLegend *>(e))
+                for (int i = 0; i < legend->itemCount(); ++i) {
+                    QCPAbstractLegendItem *item = legend->item(i);
+                    if (auto *named = qobject_cast<QCPPlottableLegendItem *>(item))
+                        entries.append(named->plottable()->name());
+                    else
+                        entries.append(SwatchLegend::label(item));
+                }
+        QVERIFY2(std::none_of(entries.cbegin(), entries.cend(),
+                              [](const QString &entry) { return entry.contains(u"dropped"_s); }),
+                 qPrintable(entries.join(u" | "_s)));
+        // Whole where the key has room (a small view shortens its entries to "kept").
+        QVERIFY2(size.width() < 1000 || std::any_of(entries.cbegin(), entries.cend(), [](const QString &entry) {
+                     return entry.startsWith(u"kept: × 1 ("_s);
+                 }),
+                 qPrintable(entries.join(u" | "_s)));
+        // No line of slope 0 is drawn: every visible graph of two points through the origin has slope 1.
+        for (int g = 0; g < built->plot()->graphCount(); ++g) {
+            QCPGraph *graph = built->plot()->graph(g);
+            if (!graph->realVisibility() || graph->dataCount() != 2 || graph->pen().style() == Qt::NoPen)
+                continue;
+            const auto first = graph->data()->at(0), last = graph->data()->at(1);
+            if (first->key == last->key)
+                continue;
+            const double slope = (last->value - first->value) / (last->key - first->key);
+            QVERIFY2(std::abs(slope - 1.0) < 1e-9, qPrintable(u"a line of slope %1"_s.arg(slope)));
+        }
+        const QString all = FigureBuilds::texts(*built->plot()).join(u" "_s).replace(u'\n', u' ');
+        QVERIFY2(all.contains(u"p = 0: slope 1, nothing dropped"_s), qPrintable(all));
+        QVERIFY2(!all.contains(u"(dropped)"_s), qPrintable(all));
+    }
 }
 
 QTEST_MAIN(TestDropoutAnatomyFigure)

@@ -322,10 +322,18 @@ QList<Entry> ropeLayerEntries()
         // layers' θ = 1,000,000 (linear ×8), not its 29 sliding_attention layers' θ = 10,000.
         ofConfig(u"rope_layer_type"_s, u"the config's rotary layer type whose position scheme the parameters are"_s,
                  [](const ConfigCheck &c, const LessonModel &m) {
-                     for (const ConfigLayer *l : counted(c)) {
-                         if (rotary(*l) && sameScheme(*l, m.params))
-                             return word(l->layerType);
-                     }
+                     // Of the types that turn alike, the one that sees as far as the parameters do:
+                     // gpt-oss-20b's full_attention layers, not its sliding_attention ones of window
+                     // 128, where the parameters set no window.
+                     const auto reach = [](const ConfigLayer &l, const Params &p) {
+                         const auto window = l.scheme.windowBothSides ? std::nullopt : l.scheme.window;
+                         return window == p.batch.window && l.scheme.chunk == p.batch.chunk;
+                     };
+                     for (const bool strict : {true, false})
+                         for (const ConfigLayer *l : counted(c)) {
+                             if (rotary(*l) && sameScheme(*l, m.params) && (!strict || reach(*l, m.params)))
+                                 return word(l->layerType);
+                         }
                      return none(u"the parameters turn as no rotary layer type of the config does"_s);
                  }),
     };
@@ -383,6 +391,15 @@ QList<Entry> classEntries()
                   return condition(embedsTimesteps(m), u"its positions are its tokens' (or patches'), which "
                                                        "attention reads"_s);
               }),
+        // frequencies told SD 1.5's timestep table of "positions" p: a sentence on what a row is
+        // indexed by names it as the model's code does, a timestep t.
+        Entry(u"position_word"_s, u"what a row of the table is indexed by: \"position\", or a diffusion "
+                                  "model's \"timestep\""_s,
+              [](const LessonModel &m) { return word(embedsTimesteps(m) ? u"timestep"_s : u"position"_s); }),
+        Entry(u"positions_word"_s, u"the same in the plural"_s,
+              [](const LessonModel &m) { return word(embedsTimesteps(m) ? u"timesteps"_s : u"positions"_s); }),
+        Entry(u"position_symbol"_s, u"its symbol: p, or a timestep's t"_s,
+              [](const LessonModel &m) { return word(embedsTimesteps(m) ? u"t"_s : u"p"_s); }),
         Entry(u"rope_softmax_code"_s,
               u"the code that multiplies the softmax scale by get_mscale(f, mscale_all_dim)², where "
               "implementations differ each"_s,

@@ -1,6 +1,7 @@
 #include "BatchLayout.h"
 
 #include "core/FamilySpec.h"
+#include "core/NumberText.h"
 #include "core/ParamError.h"
 #include "core/ParamTable.h"
 
@@ -125,6 +126,26 @@ bool BatchLayout::attendsBothWays(const Params &params)
 {
     const FamilySpec &family = Families::spec(params.encoding);
     return family.attendsBothWays ? family.attendsBothWays(params) : params.batch.attention == Attention::BothWays;
+}
+
+std::int64_t BatchLayout::farthestKey(const Params &params)
+{
+    std::int64_t farthest = std::max<std::int64_t>(0, params.maxLen - 1);
+    if (params.batch.chunk)
+        farthest = std::min(farthest, *params.batch.chunk - 1);
+    if (params.batch.window && !attendsBothWays(params))
+        farthest = std::min(farthest, *params.batch.window - 1);
+    return std::max<std::int64_t>(0, farthest);
+}
+
+QString BatchLayout::farthestKeyWhy(const Params &params)
+{
+    const std::int64_t farthest = farthestKey(params);
+    if (farthest >= params.maxLen - 1)
+        return {};
+    if (params.batch.chunk && *params.batch.chunk - 1 == farthest)
+        return u"attend within chunks of %1 positions"_s.arg(NumberText::count(*params.batch.chunk));
+    return u"attend within a sliding window of %1 positions"_s.arg(NumberText::count(*params.batch.window));
 }
 
 BatchLayout::BatchLayout(const Params &params)

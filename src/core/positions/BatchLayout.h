@@ -53,6 +53,17 @@ public:
     // symmetric mask), else the model's params.batch.attention (ModernBERT's RoPE, an encoder's
     // sinusoid).
     static bool attendsBothWays(const Params &params);
+    // The farthest distance between a query and a key its attention lets it see, within max_len:
+    // max_len − 1, or less where the model attends within chunks or a causal sliding window
+    // (transformers' masking_utils.py: chunked_overlay keeps kv_idx // chunk_size == q_idx //
+    // chunk_size, so a key at most chunk − 1 back; sliding_window_overlay keeps kv_idx > q_idx −
+    // sliding_window, at most window − 1 back). Llama 4 masks its RoPE layers so
+    // (models/llama4/modeling_llama4.py, Llama4TextModel.forward: the chunked_attention layers take
+    // create_chunked_causal_mask); a distance past it is one those layers never score.
+    static std::int64_t farthestKey(const Params &params);
+    // Why farthestKey is below max_len − 1, in words ("attend within chunks of 8,192 positions");
+    // empty where it is not.
+    static QString farthestKeyWhy(const Params &params);
 
     enum class Side { Left, Right };
     struct Lengths

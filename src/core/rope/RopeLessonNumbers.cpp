@@ -2,6 +2,7 @@
 
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
+#include "core/positions/BatchLayout.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeLayoutScore.h"
 #include "core/rope/RopeStretch.h"
@@ -67,10 +68,22 @@ Number ropeMscaleAllDim(const Params &p)
 }
 
 // <q, R(k) q> / |q|^2 for q all ones over head_dim: (2 sum_i cos(k theta_i) + unrotated) / head_dim.
+// A distance past the farthest key the attention sees (chunked or sliding-window layers,
+// BatchLayout::farthestKey): no score of the model is taken there, so no number is quoted for it.
+std::optional<Number> pastReach(const Params &p, double k)
+{
+    const std::int64_t farthest = BatchLayout::farthestKey(p);
+    if (k <= double(farthest) || farthest >= p.maxLen - 1)
+        return std::nullopt;
+    return none(u"its layers %1: no key lies %2 back"_s.arg(BatchLayout::farthestKeyWhy(p), NumberText::compact(k)));
+}
+
 Number ropeOnes(const Params &p, double k)
 {
     if (!isRope(p))
         return none(kNotRope);
+    if (auto past = pastReach(p, k))
+        return *past;
     const RopeFrequencies::Table table = RopeFrequencies::table(p);
     double sum = double(p.rope.headDim) - 2.0 * double(table.inv.size());
     for (const double theta : table.inv)
@@ -83,6 +96,8 @@ Number ropeBound(const Params &p, double k)
 {
     if (!isRope(p))
         return none(kNotRope);
+    if (auto past = pastReach(p, k))
+        return *past;
     const RopeFrequencies::Table table = RopeFrequencies::table(p);
     double re = 0.0, im = 0.0, sum = 0.0;
     for (const double theta : table.inv) {
@@ -395,11 +410,35 @@ QList<Entry> float32Entries()
     };
 }
 
+// How far back the model's attention lets a query see: rope-decay plotted Llama 4 Scout's
+// distances to 131,071, which its chunked RoPE layers never score past 8,191.
+QList<Entry> reachEntries()
+{
+    return {
+        {u"rope_farthest"_s,
+         u"the farthest distance a query's key lies within the model's chunks or sliding window, where "
+         "they stop it short of max_len − 1 (BatchLayout::farthestKey)"_s,
+         [](const Params &p) {
+             const std::int64_t farthest = BatchLayout::farthestKey(p);
+             return isRope(p) && farthest < p.maxLen - 1
+                 ? integer(farthest)
+                 : none(u"its attention sees every distance within max_len"_s);
+         },
+         u"rope-score"_s},
+        {u"rope_farthest_why"_s, u"why: the chunks or the sliding window its layers attend within"_s,
+         [](const Params &p) {
+             const QString why = BatchLayout::farthestKeyWhy(p);
+             return isRope(p) && !why.isEmpty() ? word(why)
+                                                : none(u"its attention sees every distance within max_len"_s);
+         }},
+    };
+}
+
 } // namespace
 
 QList<Entry> entries()
 {
-    return typeConditions() + scalingEntries() + float32Entries()
+    return typeConditions() + scalingEntries() + float32Entries() + reachEntries()
         + QList<Entry> {
             {u"rope_type"_s, u"the model's rope_type"_s,
              [](const Params &p) { return isRope(p) ? word(RopeTypes::word(p.rope.type)) : none(kNotRope); }},

@@ -169,6 +169,10 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
     m_slopeKept->setData({lo, hi}, {slope * lo, slope * hi});
     m_slopeKept->setVisible(p.dropout < 1.0);
     m_slopeDropped->setData({lo, hi}, {0.0, 0.0});
+    // At p = 0 nothing is dropped: no line of slope 0, no entry for it (modernbert-base's p = 0
+    // drew a "dropped" line and named "dropped: 0 (0)").
+    const bool dropsNothing = p.dropout <= 0.0;
+    m_slopeDropped->setVisible(!dropsNothing);
     m_slopeEvaluation->setData({lo, hi}, {lo, hi});
     m_scatter->axis(QCPAxis::atBottom)->setRange(lo, hi);
     const double top = std::max(slope, 1.0);
@@ -185,23 +189,23 @@ void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)
     const auto named = [](QCPGraph *graph, const QString &name, qsizetype count) {
         graph->setName(u"%1 (%2)"_s.arg(name, FigureText::formatCount(count)));
     };
-    named(m_kept, p.dropout < 1.0 ? u"kept: × 1/(1−p)"_s : u"kept"_s, d.kept.size());
+    named(m_kept, dropsNothing ? u"kept: × 1"_s : p.dropout < 1.0 ? u"kept: × 1/(1−p)"_s : u"kept"_s, d.kept.size());
     named(m_dropped, u"dropped: 0"_s, d.dropped.size());
     named(m_passed, u"passed through: × 1"_s, d.passed.size());
     named(m_zeroed, u"padding zeroed"_s, d.zeroed.size());
     m_slopeEvaluation->setName(d.zeroed.size() > 0 ? u"evaluation: Y = X (not the padding)"_s : u"evaluation: Y = X"_s);
-    // Only the kinds of cells in view are named.
-    for (QCPGraph *graph : {m_passed, m_zeroed}) {
+    // Only the kinds of cells in view are named, and the dropped ones only where p can drop any.
+    for (QCPGraph *graph : {m_dropped, m_passed, m_zeroed}) {
         graph->removeFromLegend(m_scatterLegend);
-        if (graph->dataCount() > 0)
+        if (graph->dataCount() > 0 || (graph == m_dropped && !dropsNothing))
             MeasuredText::addToLegend(graph, m_scatterLegend);
     }
     QString rows = d.scatterEveryRow ? QString() : u", evenly spaced rows"_s;
     if (d.nonFiniteCells > 0)
         rows += u", %1 not finite left out"_s.arg(FigureText::formatCount(d.nonFiniteCells));
-    const QString slopes = p.dropout < 1.0
-        ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(NumberText::compact(1.0 / (1.0 - p.dropout)))
-        : u"p = 1: slope 0, every cell under dropout dropped"_s;
+    const QString slopes = dropsNothing ? u"p = 0: slope 1, nothing dropped"_s
+        : p.dropout < 1.0 ? u"slopes %1 (kept) and 0 (dropped)"_s.arg(NumberText::compact(1.0 / (1.0 - p.dropout)))
+                          : u"p = 1: slope 0, every cell under dropout dropped"_s;
     const QString title = brief ? u"output against input, %1"_s.arg(slopes)
                                 : u"each cell's output against its input: %1 cells in view%2\n%3"_s.arg(
                                     FigureText::formatCount(d.scatterCells), rows, slopes);
@@ -268,7 +272,9 @@ std::optional<HoverPoint> DropoutAnatomyCharts::hoverAt(const QPointF &pixel) co
     if (m_scatter->rect().contains(pixel.toPoint())) {
         const double x = m_scatter->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x());
         const QString kept = m_dropout < 1.0 ? NumberText::compact(x / (1.0 - m_dropout), 4) : u"none"_s;
-        point.valueName = u"input %1: kept %2 (× 1/(1 − p)), dropped 0"_s.arg(NumberText::compact(x, 4), kept);
+        point.valueName = m_dropout <= 0.0
+            ? u"input %1: kept %1 (× 1), nothing dropped at p = 0"_s.arg(NumberText::compact(x, 4))
+            : u"input %1: kept %2 (× 1/(1 − p)), dropped 0"_s.arg(NumberText::compact(x, 4), kept);
         return point;
     }
     return std::nullopt;

@@ -211,6 +211,9 @@ void DropoutAnatomyFigure::fillHeatmaps(const DropoutAnatomyData &d)
     // that the row of titles is one line high, not three (the lesson's text says they are grey).
     const bool greyInY = m_panels[TrainingPanel]->markSwatches().size() > 0 && !m_tight;
     mask.categories = {{1.0, u"kept"_s}, {0.0, greyInY ? u"dropped (grey in Y)"_s : u"dropped"_s}};
+    // At p = 0 every cell is kept: the key names no colour the mask cannot take.
+    if (p.dropout <= 0.0)
+        mask.categories.removeLast();
     m_panels[MaskPanel]->setGrid(d.mask, mask);
     QList<Swatch> swatches = mask.swatches();
     if (hasPadding(p))

@@ -11,8 +11,10 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -57,6 +59,24 @@ double bound(const Params &p, double k)
     return sum / double(inv.size());
 }
 
+// The farthest q − kv any query keeps, as transformers' masking_utils.py builds the mask: causal
+// (kv_idx <= q_idx), and chunked_overlay (kv_idx // chunk_size == q_idx // chunk_size, no left
+// padding) or sliding_window_overlay (kv_idx > q_idx − sliding_window); both ways, the window is
+// not the causal one a causal row draws. Every pair of a short row tried.
+std::int64_t farthestKept(std::int64_t length, std::optional<std::int64_t> chunk, std::optional<std::int64_t> window)
+{
+    std::int64_t farthest = 0;
+    for (std::int64_t q = 0; q < length; ++q)
+        for (std::int64_t kv = 0; kv <= q; ++kv) {
+            if (chunk && kv / *chunk != q / *chunk)
+                continue;
+            if (window && !(kv > q - *window))
+                continue;
+            farthest = std::max(farthest, q - kv);
+        }
+    return farthest;
+}
+
 bool near(double a, double b)
 {
     return std::abs(a - b) <= 2e-6 * std::max(1.0, std::abs(b));
@@ -76,6 +96,9 @@ private slots:
     void pastTheCapEachPixelIsSampled();
     void figureIsRegisteredAndExports();
     void llamaAndGptOssFitASlide();
+    void aChunkedOrWindowedLayerIsPlottedToItsReach_data();
+    void aChunkedOrWindowedLayerIsPlottedToItsReach();
+    void theTitleNamesWhatIsDrawn();
 };
 
 void TestRopeScoreFigure::everyDistanceItsOwnPoint_data()
@@ -197,12 +220,79 @@ void TestRopeScoreFigure::figureIsRegisteredAndExports()
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     QCOMPARE(FigureExporter::image(built->plot(), size).size(), QSize(800, 500));
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
-    QVERIFY2(texts.contains(u"Does RoPE decay with distance?"_s), qPrintable(texts));
+    QVERIFY2(texts.contains(u"RoPE score against distance"_s), qPrintable(texts));
 }
 
 void TestRopeScoreFigure::llamaAndGptOssFitASlide()
 {
     RopeSlides::check(u"rope-score"_s);
+}
+
+// Llama 4 Scout's RoPE layers attend within chunks of 8,192 (attention_chunk_size; transformers'
+// Llama4TextModel.forward gives its chunked_attention layers create_chunked_causal_mask), yet the
+// figure drew distances to 131,071 as if they saw them. A chunked or sliding-window layer's
+// distances stop at the farthest key its mask keeps, and the title says why.
+void TestRopeScoreFigure::aChunkedOrWindowedLayerIsPlottedToItsReach_data()
+{
+    QTest::addColumn<std::int64_t>("length");
+    QTest::addColumn<std::int64_t>("chunk"); // 0: none
+    QTest::addColumn<std::int64_t>("window"); // 0: none
+    QTest::addColumn<bool>("bothWays");
+    QTest::newRow("chunks of 64 of 512") << std::int64_t(512) << std::int64_t(64) << std::int64_t(0) << false;
+    QTest::newRow("window 100 of 512") << std::int64_t(512) << std::int64_t(0) << std::int64_t(100) << false;
+    QTest::newRow("chunk 64, window 40") << std::int64_t(512) << std::int64_t(64) << std::int64_t(40) << false;
+    QTest::newRow("chunk past max_len") << std::int64_t(300) << std::int64_t(4096) << std::int64_t(0) << false;
+    QTest::newRow("no mask") << std::int64_t(300) << std::int64_t(0) << std::int64_t(0) << false;
+    QTest::newRow("both ways: no causal window") << std::int64_t(300) << std::int64_t(0) << std::int64_t(100) << true;
+}
+
+void TestRopeScoreFigure::aChunkedOrWindowedLayerIsPlottedToItsReach()
+{
+    QFETCH(std::int64_t, length);
+    QFETCH(std::int64_t, chunk);
+    QFETCH(std::int64_t, window);
+    QFETCH(bool, bothWays);
+    Params p = scored(length);
+    if (chunk > 0)
+        p.batch.chunk = chunk;
+    if (window > 0)
+        p.batch.window = window;
+    if (bothWays)
+        p.batch.attention = Attention::BothWays;
+    const std::int64_t expected = bothWays ? length - 1
+                                           : farthestKept(length, chunk > 0 ? std::optional(chunk) : std::nullopt,
+                                                          window > 0 ? std::optional(window) : std::nullopt);
+    const Engine engine(p);
+    const auto d = RopeScoreModel::compute(engine, 1.0, double(length), 600, RopeScoreModel::kMaxRows, {1, nullptr});
+    QVERIFY(d);
+    QCOMPARE(d->last, expected);
+    QVERIFY(!d->distance.isEmpty());
+    QVERIFY2(d->distance.last() <= double(expected) + 1e-9, qPrintable(QString::number(d->distance.last())));
+    // The last point's envelope holds the farthest distance's score, as the float64 sum has it.
+    const double last = aligned(p, double(expected));
+    QVERIFY(d->aligned.lo.last() <= last + 1e-6 && d->aligned.hi.last() >= last - 1e-6);
+    const auto built = FigureBuilds::build(u"rope-score"_s, p, FigureSize::fromPixels(QSize(1400, 700)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    for (QCPAxisRect *rect : built->plot()->axisRects())
+        QCOMPARE(rect->axis(QCPAxis::atBottom)->range().upper, double(std::max<std::int64_t>(expected, 2)));
+    const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+    const bool cut = expected < length - 1;
+    QCOMPARE(texts.contains(u"distances to %1: its layers attend within"_s.arg(expected)), cut);
+}
+
+// rope-relative's score view at 1920 x 1080 was titled with rope-decay's question, "Does RoPE decay
+// with distance?": the figure's title says what it draws, in a wide view as in a small one.
+void TestRopeScoreFigure::theTitleNamesWhatIsDrawn()
+{
+    for (const QSize size : {QSize(1400, 500), QSize(500, 360)}) {
+        const auto built = FigureBuilds::build(u"rope-score"_s, scored(2048), FigureSize::fromPixels(size));
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        const QStringList texts = FigureBuilds::texts(*built->plot());
+        QVERIFY2(std::any_of(texts.cbegin(), texts.cend(),
+                             [](const QString &text) { return text.startsWith(u"RoPE score against distance"_s); }),
+                 qPrintable(texts.join(u" | "_s)));
+        QVERIFY2(!texts.join(u' ').contains(u'?'), qPrintable(texts.join(u" | "_s)));
+    }
 }
 
 QTEST_MAIN(TestRopeScoreFigure)

@@ -5,6 +5,8 @@
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeScore.h"
 
+#include "core/positions/BatchLayout.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -40,7 +42,10 @@ std::optional<RopeScoreData> RopeScoreModel::compute(const Engine &engine, doubl
 {
     const Params &params = engine.params();
     RopeScoreData data;
-    data.last = params.maxLen - 1;
+    // The distances the attention sees: a chunked or sliding-window layer scores no key past its
+    // reach, so none is drawn as if it did (Llama 4 Scout's RoPE layers, chunks of 8,192 of 131,072).
+    data.last = BatchLayout::farthestKey(params);
+    data.reach = BatchLayout::farthestKeyWhy(params);
     data.pairs = RopeFrequencies::pairs(params.rope);
     data.headDim = params.rope.headDim;
     data.scaling = RopeText::scalingText(params);
@@ -152,7 +157,7 @@ QList<Quantity> RopeScoreModel::inputs(const FigureState &) const
 
 bool RopeScoreModel::hasPreview(const FigureRequest &request) const
 {
-    return request.engine->params().maxLen - 1 > kPreviewRows;
+    return BatchLayout::farthestKey(request.engine->params()) > kPreviewRows;
 }
 
 std::optional<TableRequest> RopeScoreModel::table(const Params &params, const FigureState &) const

@@ -24,7 +24,9 @@ struct RopeScoreData : FigureData
     RopeScoreSeries mean; // the random unit pairs' mean of <R(m) q, R(m + k) k>
     RopeScoreSeries band; // mean - std .. mean + std
     RopeScoreSeries bound; // RoFormer's (1/h) sum_j |S_j|
-    std::int64_t last = 0; // max_len - 1, the longest distance
+    // The longest distance: max_len - 1, or the farthest key the attention sees (BatchLayout::farthestKey).
+    std::int64_t last = 0;
+    QString reach; // why `last` is below max_len - 1 ("attend within chunks of 8,192 positions"); else empty
     std::int64_t computed = 0; // the distances computed
     // Past the cap of a figure the long distances' pixels take `perPixel` evenly spaced distances
     // each (0: every distance computed).
@@ -35,8 +37,9 @@ struct RopeScoreData : FigureData
     QString scaling, model;
 };
 
-// "Does RoPE decay with distance?": over relative distance k (log), the score of q = k (all ones),
-// the mean of 256 seeded random unit pairs with a +-std band, and RoFormer's decay bound
+// The RoPE score against distance: over relative distance k (log), up to the farthest key the
+// attention sees (BatchLayout::farthestKey), the score of q = k (all ones), the mean of 256 seeded
+// random unit pairs with a +-std band, and RoFormer's decay bound
 // (1/h) sum_j |S_j| below, from the rope-score table (Barbero et al. 2024, arXiv 2410.06205: the
 // decay holds for aligned q and k, not for random ones).
 class RopeScoreModel final : public FigureModel

@@ -9,6 +9,9 @@
 
 #include "render/data/FigureText.h"
 
+#include "core/NumberText.h"
+#include "core/positions/BatchLayout.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -102,7 +105,7 @@ RopeScoreFigure::RopeScoreFigure(QCustomPlot *plot)
 
 void RopeScoreFigure::showDefaultView(const Params &params, const FigureState &)
 {
-    const double last = static_cast<double>(params.maxLen - 1);
+    const double last = static_cast<double>(BatchLayout::farthestKey(params));
     for (QCPAxisRect *rect : {m_scores, m_bounds})
         rect->axis(QCPAxis::atBottom)->setRange(1.0, std::max(last, 2.0));
 }
@@ -151,8 +154,12 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     for (QCPGraph *graph : {m_aligned.hi, m_mean.hi, m_band.hi, m_bound.hi})
         MeasuredText::addToLegend(graph, m_legend);
 
-    QStringList parts {m_compact ? u"RoPE score against distance"_s : u"Does RoPE decay with distance?"_s, d.scaling,
-                       d.model};
+    // What the figure draws, not a lesson's question: rope-relative's score view was titled with
+    // rope-decay's "Does RoPE decay with distance?".
+    QStringList parts {u"RoPE score against distance"_s, d.scaling, d.model};
+    // A chunked or windowed attention sees no key past its reach: the axis stops there, and says why.
+    if (!d.reach.isEmpty())
+        parts.append(u"distances to %1: its layers %2"_s.arg(NumberText::count(d.last), d.reach));
     // Where a pixel holds many distances, a series is the band from their least to their most.
     if (!m_compact && PlotStyle::textLines(*m_scores->parentPlot()) >= 28 && d.distance.size() < d.computed)
         parts.append(u"a band: the least to the most of a pixel's distances"_s);
@@ -175,7 +182,7 @@ std::optional<HoverPoint> RopeScoreFigure::hoverAt(const QPointF &pixel, const E
         if (!rect->rect().contains(pixel.toPoint()))
             continue;
         const auto k = std::llround(rect->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x()));
-        if (k < 0 || k >= engine.params().maxLen)
+        if (k < 0 || k > BatchLayout::farthestKey(engine.params()))
             return std::nullopt;
         // The row itself, exact, from the engine.
         RowMatrixXf row(1, 4);
