@@ -95,13 +95,19 @@ struct Step
     QStringList values;
 };
 
-std::function<void(ControlPanel &, int)> stepsInTurn(QList<Step> steps)
+// The scenario `view` at `params` that moves `steps` in turn, each change of the kind its key names.
+Scenario stepsInTurn(const QString &view, const Params &params, QList<Step> steps, const QStringList &figures = {})
 {
-    return [steps = std::move(steps)](ControlPanel &panel, int i) {
-        const Step &step = steps[i % steps.size()];
-        const auto visit = static_cast<qsizetype>(i / steps.size());
-        setControl(panel, step.key, step.values[visit % step.values.size()]);
-    };
+    QStringList kinds;
+    for (const Step &step : steps)
+        kinds.append(QString(step.key).replace(u'-', u'_'));
+    return {view, params,
+            [steps = std::move(steps)](ControlPanel &panel, int i) {
+                const Step &step = steps[i % steps.size()];
+                const auto visit = static_cast<qsizetype>(i / steps.size());
+                setControl(panel, step.key, step.values[visit % step.values.size()]);
+            },
+            figures, kinds};
 }
 
 // The shipped preset `name` over the defaults, at `maxLen` positions.
@@ -130,13 +136,11 @@ Scenario positions()
     Params params = presetAt(u"llama-3-1-8b"_s, kColumns);
     params.batch.lengths = lengths(0);
     params.batch.ids = IdsChoice::ArangeWithPadding;
-    Scenario s {u"positions"_s,
-                params,
-                stepsInTurn({{u"ids-choice"_s, {u"off-by-one"_s, u"arange-with-padding"_s}},
-                             {u"rope-theta"_s, {u"400000"_s, u"500000"_s}},
-                             {u"batch"_s, {lengths(7), lengths(0)}}}),
-                {u"position-ids"_s, u"position-effect"_s, u"document-distance"_s, u"position-effect"_s}};
-    return s;
+    return stepsInTurn(u"positions"_s, params,
+                       {{u"ids-choice"_s, {u"off-by-one"_s, u"arange-with-padding"_s}},
+                        {u"rope-theta"_s, {u"400000"_s, u"500000"_s}},
+                        {u"batch"_s, {lengths(7), lengths(0)}}},
+                       {u"position-ids"_s, u"position-effect"_s, u"document-distance"_s, u"position-effect"_s});
 }
 
 } // namespace
@@ -190,7 +194,11 @@ Params atScale()
 
 Scenario sinusoidal(const Params &params)
 {
-    return {u"sinusoidal"_s, params, [params](ControlPanel &panel, int i) { applyChange(panel, params, i); }, {}};
+    return {u"sinusoidal"_s,
+            params,
+            [params](ControlPanel &panel, int i) { applyChange(panel, params, i); },
+            {},
+            {u"d_model"_s, u"max_len"_s, u"scale"_s, u"p"_s}};
 }
 
 QList<Scenario> families()
@@ -201,34 +209,26 @@ QList<Scenario> families()
         return QStringList {QString::number(maxLen - 64), QString::number(maxLen)};
     };
     return {
-        {u"rope"_s,
-         presetAt(u"llama-3-1-8b"_s, kLlamaLen),
-         stepsInTurn({{u"rope-theta"_s, {u"400000"_s, u"500000"_s}},
-                      {u"max-len"_s, len(kLlamaLen)},
-                      {u"rope-factor"_s, {u"6"_s, u"8"_s}},
-                      {u"high-freq-factor"_s, {u"3"_s, u"4"_s}}}),
-         {}},
-        {u"alibi"_s,
-         presetAt(u"bloom-560m"_s, kRelativeLen),
-         stepsInTurn({{u"heads"_s, {u"12"_s, u"16"_s}},
-                      {u"max-len"_s, len(kRelativeLen)},
-                      {u"head"_s, {u"2"_s, u"1"_s}},
-                      {u"d-model"_s, {u"1032"_s, u"1024"_s}}}),
-         {}},
-        {u"t5"_s,
-         presetAt(u"t5-base"_s, kRelativeLen),
-         stepsInTurn({{u"t5-buckets"_s, {u"48"_s, u"32"_s}},
-                      {u"max-len"_s, len(kRelativeLen)},
-                      {u"t5-max-distance"_s, {u"120"_s, u"128"_s}},
-                      {u"d-model"_s, {u"776"_s, u"768"_s}}}),
-         {}},
-        {u"deberta"_s,
-         presetAt(u"deberta-v3-base"_s, kRelativeLen),
-         stepsInTurn({{u"deberta-buckets"_s, {u"128"_s, u"256"_s}},
-                      {u"max-len"_s, len(kRelativeLen)},
-                      {u"deberta-max-position"_s, {u"480"_s, u"512"_s}},
-                      {u"d-model"_s, {u"776"_s, u"768"_s}}}),
-         {}},
+        stepsInTurn(u"rope"_s, presetAt(u"llama-3-1-8b"_s, kLlamaLen),
+                    {{u"rope-theta"_s, {u"400000"_s, u"500000"_s}},
+                     {u"max-len"_s, len(kLlamaLen)},
+                     {u"rope-factor"_s, {u"6"_s, u"8"_s}},
+                     {u"high-freq-factor"_s, {u"3"_s, u"4"_s}}}),
+        stepsInTurn(u"alibi"_s, presetAt(u"bloom-560m"_s, kRelativeLen),
+                    {{u"heads"_s, {u"12"_s, u"16"_s}},
+                     {u"max-len"_s, len(kRelativeLen)},
+                     {u"head"_s, {u"2"_s, u"1"_s}},
+                     {u"d-model"_s, {u"1032"_s, u"1024"_s}}}),
+        stepsInTurn(u"t5"_s, presetAt(u"t5-base"_s, kRelativeLen),
+                    {{u"t5-buckets"_s, {u"48"_s, u"32"_s}},
+                     {u"max-len"_s, len(kRelativeLen)},
+                     {u"t5-max-distance"_s, {u"120"_s, u"128"_s}},
+                     {u"d-model"_s, {u"776"_s, u"768"_s}}}),
+        stepsInTurn(u"deberta"_s, presetAt(u"deberta-v3-base"_s, kRelativeLen),
+                    {{u"deberta-buckets"_s, {u"128"_s, u"256"_s}},
+                     {u"max-len"_s, len(kRelativeLen)},
+                     {u"deberta-max-position"_s, {u"480"_s, u"512"_s}},
+                     {u"d-model"_s, {u"776"_s, u"768"_s}}}),
         positions(),
     };
 }
@@ -332,6 +332,7 @@ Result run(const Scenario &scenario, int changes)
     ticker.start();
 
     std::vector<double> firstDraw, fullDraw, guiCpu;
+    std::vector<std::vector<double>> guiCpuByKind(static_cast<std::size_t>(scenario.kinds.size()));
     ControlPanel &panel = *window.controlPanel();
     const quint64 fittingsBefore = FigureLayoutLoop::fittings(), layoutsBefore = FigureLayoutLoop::layouts();
     quint64 replots = 0;
@@ -352,6 +353,8 @@ Result run(const Scenario &scenario, int changes)
         }
         firstDraw.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
         guiCpu.push_back(threadCpuMs() - cpuBefore);
+        if (!guiCpuByKind.empty())
+            guiCpuByKind[static_cast<std::size_t>(i) % guiCpuByKind.size()].push_back(guiCpu.back());
         // Every tenth change, the user pauses: time the refinement to full detail as well.
         if (i % 10 == 9) {
             if (!runUntil([&] { return settled(window); }, kGiveUpMs)) {
@@ -381,6 +384,9 @@ Result run(const Scenario &scenario, int changes)
     result.settledP95Ms = percentile(fullDraw, 0.95);
     result.guiCpuP50Ms = percentile(guiCpu, 0.5);
     result.guiCpuP95Ms = percentile(guiCpu, 0.95);
+    for (qsizetype k = 0; k < scenario.kinds.size(); ++k)
+        result.guiCpuP50MsByKind.append(
+            {scenario.kinds[k], percentile(guiCpuByKind[static_cast<std::size_t>(k)], 0.5)});
     result.maxStallMs = std::max(0.0, maxGap - kTimerMs);
     result.maxBusyMs = maxBusy;
     window.close();
@@ -425,6 +431,8 @@ QJsonObject viewJson(const Result &result, const QString &view)
     json[u"interaction_replots_per_change"_s + suffix] = result.replotsPerChange;
     json[u"interaction_frame_p95_ms"_s + suffix] = result.frameP95Ms;
     json[u"interaction_frame_gui_cpu_p50_ms"_s + suffix] = result.frameGuiCpuP50Ms;
+    for (const auto &[kind, ms] : result.guiCpuP50MsByKind)
+        json[u"interaction_gui_cpu_p50_ms"_s + suffix + u"_"_s + kind] = ms;
     return json;
 }
 

@@ -8,6 +8,7 @@
 #include <QTextStream>
 
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace posenc {
@@ -37,6 +38,9 @@ struct Result
     // the window spends, whatever else the machine runs.
     double guiCpuP50Ms = 0.0;
     double guiCpuP95Ms = 0.0;
+    // The p50 of the changes of each kind the scenario names (Scenario::kinds), in its order: a
+    // change of d_model redraws other views than one of p.
+    QList<std::pair<QString, double>> guiCpuP50MsByKind;
     // The views' fittings to their room and layouts (FigureLayoutLoop) a change, over the run's
     // changes and their refinements: counts the machine's load does not move.
     double fittingsPerChange = 0.0;
@@ -60,6 +64,7 @@ struct Scenario
     Params params;
     std::function<void(ControlPanel &panel, int i)> change;
     QStringList figures; // the views' figures, in order; empty: the family's
+    QStringList kinds; // what change i moves, kinds[i % kinds.size()]: "d_model", "rope_theta"
 };
 
 // The sinusoid's two sizes: d_model, max_len, scale and p in turn, each moved a little from the
@@ -85,7 +90,8 @@ Result run(const Scenario &scenario, int changes);
 Result run(const Params &params, int changes);
 // The keys of a run, each prefixed ("interaction" gives interaction_p95_ms).
 QJsonObject toJson(const Result &result, const QString &prefix);
-// The keys of a view's run, each suffixed: interaction_p95_ms_rope, interaction_gui_cpu_p50_ms_rope.
+// The keys of a view's run, each suffixed: interaction_p95_ms_rope, interaction_gui_cpu_p50_ms_rope,
+// and the GUI thread's p50 of each kind of change: interaction_gui_cpu_p50_ms_rope_rope_theta.
 QJsonObject viewJson(const Result &result, const QString &view);
 
 // Runs the event loop until `done` holds, false after `giveUpMs`. It sleeps between events as

@@ -245,7 +245,7 @@ void MainWindow::connectView(FigureView *view)
         }
     });
     connect(view, &FigureView::hoverLeft, this, [this] {
-        m_readout->clear();
+        clearReadout();
         for (FigureView *other : views())
             other->setCursorPosition(std::nullopt);
     });
@@ -295,12 +295,20 @@ bool MainWindow::isSettled() const
     return m_lessons->panel()->isTextReady();
 }
 
+// QLabel::clear lays the label out anew even when it shows nothing, and the status bar's layout
+// with it, then the window's: every change of parameters laid out the whole window again.
+void MainWindow::clearReadout()
+{
+    if (!m_readout->text().isEmpty())
+        m_readout->clear();
+}
+
 void MainWindow::applyParams(const Params &params)
 {
     const ParamsChange change = ParamsChange::between(m_params, std::make_shared<const Engine>(params));
     m_params = params;
     // A readout of the old parameters' cell would be stale: it comes back with the next move.
-    m_readout->clear();
+    clearReadout();
     const QList<FigureView *> all = views();
     for (FigureView *view : all)
         view->setParams(change);

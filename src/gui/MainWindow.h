@@ -101,6 +101,7 @@ private:
     // Hands the change to `params` to every view, worked out once (ParamsChange); views that
     // cannot show their figure for a newly chosen family take the family's.
     void applyParams(const Params &params);
+    void clearReadout();
     void restoreLayout();
     void connectView(FigureView *view);
     void embeddingsChanged();

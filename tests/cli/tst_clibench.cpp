@@ -67,6 +67,9 @@ void TestCliBench::benchJsonHasItsKeys()
                                    u"interaction_gui_cpu_p50_ms_"_s, u"interaction_gui_cpu_p95_ms_"_s})
             QVERIFY2(json.value(key + view).toDouble() > 0.0, qPrintable(key + view + u": "_s + run.err));
     QCOMPARE(json.value(u"interaction_p95_ms_sinusoidal"_s).toDouble(), json.value(u"interaction_p95_ms"_s).toDouble());
+    // The sinusoid's changes of each kind, the GUI thread's p50 of each.
+    for (const QString &kind : {u"d_model"_s, u"max_len"_s, u"scale"_s, u"p"_s})
+        QVERIFY2(json.value(u"interaction_gui_cpu_p50_ms_sinusoidal_"_s + kind).toDouble() > 0.0, qPrintable(kind));
     // A figure view lays its figure out for each change it draws, and fits it to its room once settled.
     for (const QString &view : {u"sinusoidal"_s, u"rope"_s, u"alibi"_s, u"t5"_s, u"deberta"_s}) {
         QVERIFY2(json.value(u"interaction_layouts_per_change_"_s + view).toDouble() >= 1.0, qPrintable(view));
@@ -161,8 +164,9 @@ void TestCliBench::benchRefusesAnUnknownView()
 {
     const Run run = posenc({u"bench"_s, u"--json"_s, u"--views"_s, u"rope,alibbi"_s});
     QCOMPARE(run.exitCode, 2);
-    QVERIFY2(run.err.contains(u"--views: each of sinusoidal, rope, alibi, t5, deberta, positions, check; got 'alibbi'"_s),
-             qPrintable(run.err));
+    QVERIFY2(
+        run.err.contains(u"--views: each of sinusoidal, rope, alibi, t5, deberta, positions, check; got 'alibbi'"_s),
+        qPrintable(run.err));
     QVERIFY(run.out.isEmpty());
 }
 

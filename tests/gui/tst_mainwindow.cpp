@@ -22,6 +22,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTest>
 #include <QToolButton>
 #include <QWheelEvent>
@@ -78,6 +79,7 @@ private slots:
     void heatmapQuantityIsChosen();
     void heatmapColormapIsChosenWithoutRecomputing();
     void hoverShowsTheReadoutAndTheLinkedCursor();
+    void aChangeLeavesTheStatusBarsLayoutAlone();
     void anyViewMaximisesAndRestores();
     void closingDuringAComputationExitsCleanly();
     void aFamilyOfRelativePositionsSwapsTheViews();
@@ -491,6 +493,30 @@ void TestMainWindow::hoverShowsTheReadoutAndTheLinkedCursor()
     changed.seed += 1;
     window.controlPanel()->applyParams(changed);
     QTRY_VERIFY(readout->text().isEmpty());
+}
+
+// An empty readout cleared again laid the status bar out, and the whole window after it, at every
+// change of parameters (QLabel::clear relays out even a label that shows nothing).
+void TestMainWindow::aChangeLeavesTheStatusBarsLayoutAlone()
+{
+    MainWindow window(small(), nullptr);
+    QVERIFY(WindowFixture::shown(window));
+    QTRY_VERIFY(allSettled(window));
+    struct LayoutRequests : QObject
+    {
+        int count = 0;
+        bool eventFilter(QObject *, QEvent *event) override
+        {
+            count += event->type() == QEvent::LayoutRequest ? 1 : 0;
+            return false;
+        }
+    } requests;
+    window.statusBar()->installEventFilter(&requests);
+    Params changed = small();
+    changed.seed += 1;
+    window.controlPanel()->applyParams(changed);
+    QTRY_VERIFY(allSettled(window));
+    QCOMPARE(requests.count, 0);
 }
 
 void TestMainWindow::anyViewMaximisesAndRestores()

@@ -1,13 +1,19 @@
 #include "render/Colormaps.h"
 #include "render/CoverageColorMap.h"
+#include "render/FigureRegistry.h"
 #include "render/HeatmapPanel.h"
+
+#include "core/Engine.h"
 
 #include <QTest>
 
+#include <atomic>
 #include <cmath>
 #include <future>
 #include <limits>
+#include <memory>
 
+using namespace Qt::StringLiterals;
 using namespace posenc;
 
 namespace {
@@ -22,7 +28,8 @@ HeatmapGrid gridOf(int rows, int cols, float phase)
     grid.block = Block {0, rows, 0, cols};
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c)
-            grid.values.push_back(std::sin(0.37f * float(c) + phase) * std::cos(0.05f * float(r)) + (c % 2 ? 0.1f : -0.1f));
+            grid.values.push_back(std::sin(0.37f * float(c) + phase) * std::cos(0.05f * float(r))
+                                  + (c % 2 ? 0.1f : -0.1f));
     grid.values[5] = std::numeric_limits<float>::quiet_NaN();
     grid.values[grid.values.size() / 2] = std::numeric_limits<float>::infinity();
     return grid;
@@ -63,6 +70,45 @@ struct PanelPlot
     }
 };
 
+// A figure of the registry drawn as a view draws it: laid out, its data computed for its panels
+// as they are, what the figure prepares of that data made on another thread, then filled and drawn.
+struct ViewPlot
+{
+    const FigureDescriptor &figure;
+    QCustomPlot plot;
+    std::unique_ptr<FigurePlot> drawing;
+    FigureState state;
+
+    ViewPlot(const QString &name, QSize size, const Params &params)
+        : figure(*FigureRegistry::find(name))
+        , drawing(figure.build(&plot))
+    {
+        plot.resize(size);
+        drawing->showDefaultView(params, state);
+    }
+    // The pixels the plot's buffers hold once `params`' data is drawn, given what the figure
+    // prepared of it if `prepare`.
+    QImage shown(const Params &params, bool prepare)
+    {
+        plot.replot(); // laid out as the request sees it
+        FigureRequest request;
+        request.engine = std::make_shared<const Engine>(params);
+        request.state = state;
+        request.panels = drawing->panels(plot.devicePixelRatioF());
+        const std::atomic<bool> cancel {false};
+        const FigureResult result = figure.model().compute(request, cancel);
+        if (!result.data)
+            qFatal("not computed");
+        std::shared_ptr<const PreparedDrawing> prepared;
+        if (prepare)
+            prepared = std::async(std::launch::async, [&] { return figure.prepare(*result.data, request); }).get();
+        drawing->setPrepared(prepared);
+        drawing->fill(result.data, state);
+        plot.replot();
+        return plot.grab().toImage();
+    }
+};
+
 } // namespace
 
 // The coverage of a heatmap made off the GUI thread for its panel's pixels is what the panel's draw
@@ -77,6 +123,8 @@ private slots:
     void aCoverageMadeForThePanelIsDrawnAsComputed_data();
     void aCoverageMadeForThePanelIsDrawnAsComputed();
     void aCoverageForOtherPixelsOrColoursIsSetAside();
+    void theDropoutMapsDrawTheJobsCoverage_data();
+    void theDropoutMapsDrawTheJobsCoverage();
 };
 
 void TestPreparedCoverage::aCoverageMadeForThePanelIsDrawnAsComputed_data()
@@ -112,7 +160,8 @@ void TestPreparedCoverage::aCoverageMadeForThePanelIsDrawnAsComputed()
     offered.shown(gridOf(rows, cols, 1.9f), style, nullptr);
     // Made on another thread, for the extent the panel has, as a view's job makes it.
     const PanelExtent extent = offered.panel.extent(offered.plot.devicePixelRatioF());
-    auto made = std::async(std::launch::async, [&] { return HeatmapPanel::prepareCoverage(grid, style, extent); }).get();
+    auto made
+        = std::async(std::launch::async, [&] { return HeatmapPanel::prepareCoverage(grid, style, extent); }).get();
     QVERIFY(made);
     before = CoverageColorMap::computedImages();
     const quint64 adopted = CoverageColorMap::adoptedImages();
@@ -151,6 +200,48 @@ void TestPreparedCoverage::aCoverageForOtherPixelsOrColoursIsSetAside()
     QCOMPARE(again.shown(grid, style, otherColours), reference);
     QCOMPARE(CoverageColorMap::adoptedImages(), adopted);
     QCOMPARE(CoverageColorMap::computedImages(), before + 1);
+}
+
+void TestPreparedCoverage::theDropoutMapsDrawTheJobsCoverage_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<int>("dModel");
+    QTest::addColumn<double>("p");
+    QTest::newRow("48 x 48 cells") << QSize(1000, 480) << 64 << 0.3;
+    QTest::newRow("narrow, 24 columns") << QSize(620, 520) << 24 << 0.1;
+    QTest::newRow("p 0.6") << QSize(830, 360) << 128 << 0.6;
+}
+
+// The dropout view's mask and Y are each drawn from the coverage its job made for its panel (both
+// maps' cells new: another seed), the same pixels as the view computing them itself.
+void TestPreparedCoverage::theDropoutMapsDrawTheJobsCoverage()
+{
+    QFETCH(QSize, size);
+    QFETCH(int, dModel);
+    QFETCH(double, p);
+    Params first;
+    first.dModel = dModel;
+    first.maxLen = 200;
+    first.dropout = p;
+    first.training = true;
+    first.seed = 1;
+    Params next = first;
+    next.seed = 2;
+
+    ViewPlot computed(u"dropout"_s, size, first);
+    computed.shown(first, false);
+    quint64 before = CoverageColorMap::computedImages();
+    const QImage reference = computed.shown(next, false);
+    QCOMPARE(CoverageColorMap::computedImages(), before + 2);
+
+    ViewPlot offered(u"dropout"_s, size, first);
+    offered.shown(first, false);
+    before = CoverageColorMap::computedImages();
+    const quint64 adopted = CoverageColorMap::adoptedImages();
+    const QImage drawn = offered.shown(next, true);
+    QCOMPARE(CoverageColorMap::adoptedImages(), adopted + 2);
+    QCOMPARE(CoverageColorMap::computedImages(), before);
+    QCOMPARE(drawn, reference);
 }
 
 QTEST_MAIN(TestPreparedCoverage)

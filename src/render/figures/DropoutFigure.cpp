@@ -9,6 +9,8 @@
 #include "render/data/FigureText.h"
 #include "render/data/ViewOptions.h"
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -51,15 +53,51 @@ DropoutFigure::DropoutFigure(QCustomPlot *plot)
     }
 }
 
-void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> colormap, const QString &rate)
+namespace {
+
+// The styles setData gives the mask's and Y's grids of `data`.
+std::pair<HeatmapStyle, HeatmapStyle> stylesOf(const DropoutData &data, std::optional<Colormap> colormap)
 {
-    const Params &params = data.params;
     HeatmapStyle maskStyle = HeatmapStyle::forQuantity(Quantity::Mask, data.mask);
     HeatmapStyle outputStyle = HeatmapStyle::forQuantity(Quantity::Output, data.output);
-    outputStyle.colorbarLabel = Quantities::label(Quantity::Output, params)
+    outputStyle.colorbarLabel = Quantities::label(Quantity::Output, data.params)
         + (data.output.minValue == 0.0 && data.output.maxValue == 0.0 ? u" (all 0)"_s : QString());
     if (colormap)
         maskStyle.colormap = outputStyle.colormap = *colormap;
+    return {maskStyle, outputStyle};
+}
+
+std::optional<Colormap> dropoutColormap(const FigureState &state)
+{
+    return Colormaps::fromName(state.option(QString::fromUtf16(DropoutModel::kColormap)));
+}
+
+// What prepare() made of one DropoutData: the mask's and Y's coverage of their panels.
+struct DropoutCoverage final : PreparedDrawing
+{
+    const FigureData *data = nullptr;
+    std::shared_ptr<const PreparedCoverage> mask, output;
+};
+
+} // namespace
+
+std::shared_ptr<const PreparedDrawing> DropoutFigure::prepare(const FigureData &data, const FigureRequest &request)
+{
+    const auto *dropout = dynamic_cast<const DropoutData *>(&data);
+    if (!dropout || request.panels.size() < 2)
+        return nullptr;
+    const auto [maskStyle, outputStyle] = stylesOf(*dropout, dropoutColormap(request.state));
+    auto made = std::make_shared<DropoutCoverage>();
+    made->data = &data;
+    made->mask = HeatmapPanel::prepareCoverage(dropout->mask, maskStyle, request.panels[0]);
+    made->output = HeatmapPanel::prepareCoverage(dropout->output, outputStyle, request.panels[1]);
+    return made;
+}
+
+void DropoutFigure::setData(const DropoutData &data, std::optional<Colormap> colormap, const QString &rate)
+{
+    const Params &params = data.params;
+    auto [maskStyle, outputStyle] = stylesOf(data, colormap);
     if (params.dropoutMode == DropoutMode::MaskedFill && params.sequenceLength() < params.maxLen)
         maskStyle.notes = {{Colormaps::colorAt(maskStyle.colormap, 0.0), u"padding"_s, Qt::BDiagPattern}};
     // Y's cells the mask zeroed are grey: the mask's own entry says so, but in a paper column,
@@ -109,8 +147,12 @@ QList<PanelExtent> DropoutFigure::panels(double pixelRatio) const
 void DropoutFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const DropoutData>(data);
-    setData(*m_data, Colormaps::fromName(state.option(QString::fromUtf16(DropoutModel::kColormap))),
-            FigureText::dropoutRateText(m_data->params, state));
+    setData(*m_data, dropoutColormap(state), FigureText::dropoutRateText(m_data->params, state));
+    // The job's coverage of the two maps, drawn where their panels are as the request saw them.
+    if (const auto *made = dynamic_cast<const DropoutCoverage *>(prepared().get()); made && made->data == data.get()) {
+        m_mask->offerCoverage(made->mask);
+        m_output->offerCoverage(made->output);
+    }
 }
 
 QList<PositionAxis> DropoutFigure::positionAxes() const

@@ -23,6 +23,9 @@ public:
     // Draws `data`; `colormap` replaces the figure's own maps in both panels; `rate` states p in the
     // title (FigureText::dropoutRateText; empty: p alone).
     void setData(const DropoutData &data, std::optional<Colormap> colormap = std::nullopt, const QString &rate = {});
+    // The mask's and Y's coverage of their panels' pixels as the request knows them, made in the
+    // job (FigureDescriptor::prepare): fill() offers them to the panels' maps.
+    static std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data, const FigureRequest &request);
     HeatmapPanel &maskPanel() { return *m_mask; }
     HeatmapPanel &outputPanel() { return *m_output; }
 
