@@ -105,8 +105,7 @@ double bias(const SandwichParams &params, std::int64_t query, std::int64_t key)
                       distance(query, key, params.mask));
 }
 
-void biases(const SandwichParams &params, const DistanceSums &sums, std::int64_t first, std::int64_t count,
-            float *out)
+void biases(const SandwichParams &params, const DistanceSums &sums, std::int64_t first, std::int64_t count, float *out)
 {
     const double s = scale(params.heads, params.head);
     const auto after = static_cast<float>(afterQuery(params.headDim, s));

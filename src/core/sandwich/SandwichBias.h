@@ -67,8 +67,7 @@ std::int64_t sumsComputed();
 double bias(const SandwichParams &params, std::int64_t query, std::int64_t key);
 // The biases at the key offsets t = j - i = first .. first + count - 1, as float32: each value of
 // atDistance() rounded once, its sum read from `sums` (of params.headDim).
-void biases(const SandwichParams &params, const DistanceSums &sums, std::int64_t first, std::int64_t count,
-            float *out);
+void biases(const SandwichParams &params, const DistanceSums &sums, std::int64_t first, std::int64_t count, float *out);
 // The largest |bias| head `head` can give at any distance: (terms + d/2) / scale.
 double largest(const SandwichParams &params, std::int64_t head);
 // What a causal table holds after the query, where r = 0: (terms - d/2) / scale, 0 for an even d.
