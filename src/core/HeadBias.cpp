@@ -12,14 +12,14 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::HeadBias {
 
-void fill(const Family &family, const Params &params, std::int64_t first, std::int64_t count, float *out)
+void fill(const Family &family, const Engine &engine, std::int64_t first, std::int64_t count, float *out)
 {
     if (family.biases) {
-        family.biases(params, first, count, out);
+        family.biases(engine, first, count, out);
         return;
     }
     for (std::int64_t k = 0; k < count; ++k)
-        out[k] = static_cast<float>(family.at(params, first + k));
+        out[k] = static_cast<float>(family.at(engine.params(), first + k));
 }
 
 std::int64_t heads(const Family &family, const Params &params)
@@ -145,9 +145,8 @@ QuantitySpec biasQuantity(const Family &family, Quantity quantity)
     // The rows + cols - 1 offsets' values once, each row copied from them.
     q.workCells = RelativeTable::workCells;
     q.fill = [family](const Engine &engine, const Block &block, BlockRef out, bool streaming) {
-        const Params &params = engine.params();
         RelativeTable::fill(block, out, streaming, [&](std::int64_t first, std::int64_t count, float *values) {
-            HeadBias::fill(family, params, first, count, values);
+            HeadBias::fill(family, engine, first, count, values);
         });
     };
     q.bound = [family](const Params &p) { return missing(family, p) ? 1.0 : family.bound(p); };

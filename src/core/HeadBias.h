@@ -22,6 +22,10 @@
 // every such family has. A family gives its formula (the bias at an offset), its parameters and
 // its words (its words file: docs/ARCHITECTURE.md, Adding an encoding family); check's HeadBiasFit
 // and render's HeadBiasModel take the same Family.
+namespace posenc {
+class Engine;
+}
+
 namespace posenc::HeadBias {
 
 // Where a family keeps its heads: H and the head K shown (1..H), their rows' keys, H's greatest.
@@ -48,8 +52,9 @@ struct Family
     // valid parameters: its formula, and its term of a score of two ids.
     std::function<double(const Params &, std::int64_t offset)> at;
     // The same at the offsets first .. first + count − 1 as float32, each value rounded once, where
-    // the family computes a row faster than offset by offset; unset: `at` at each offset.
-    std::function<void(const Params &, std::int64_t first, std::int64_t count, float *out)> biases;
+    // the family computes a row faster than offset by offset, from the engine's parameters and the
+    // sources it keeps for the table (Sandwich's sums of each distance); unset: `at` at each offset.
+    std::function<void(const Engine &, std::int64_t first, std::int64_t count, float *out)> biases;
     // The largest |bias| head K gives in the table: its colour scale's half width.
     std::function<double(const Params &)> bound;
     // Its words: what its bias is made of, for the reason other families have no such table
@@ -99,7 +104,7 @@ Family family(Encoding encoding, Group Params::*group, Mask Group::*mask, QStrin
 
 // Head K's biases at the offsets first .. first + count − 1 as float32: the family's `biases`, or
 // `at` rounded once at each.
-void fill(const Family &family, const Params &params, std::int64_t first, std::int64_t count, float *out);
+void fill(const Family &family, const Engine &engine, std::int64_t first, std::int64_t count, float *out);
 
 // H and K of `params` (K's range follows H while H is valid).
 std::int64_t heads(const Family &family, const Params &params);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -51,6 +52,17 @@ std::pair<QString, QString> apart(std::uint64_t need, std::uint64_t limit)
     return said;
 }
 
+// The budget as a refusal says it: a budget of 1 byte is the least, which any --memory-budget of less
+// than a byte and a half (up to 1.4e-09 GiB) holds (`--memory-budget 1e-300` was said as the 9.31e-10
+// GiB it holds, not as what was given).
+QString budgetWords(const QString &budget, std::uint64_t budgetBytes)
+{
+    if (budgetBytes != 1)
+        return budget;
+    return u"1 byte (%1: the least budget, which every --memory-budget above 0 and below %2 GiB is; nothing fits "
+           "in it)"_s.arg(budget, QString::number(std::ldexp(1.5, -30), 'g', 2));
+}
+
 } // namespace
 
 std::optional<QString> check(std::uint64_t cells, std::uint64_t budgetBytes, const QString &what,
@@ -59,8 +71,8 @@ std::optional<QString> check(std::uint64_t cells, std::uint64_t budgetBytes, con
     const std::uint64_t bytes = bytesFor(cells);
     if (bytes > budgetBytes) {
         const auto [need, budget] = apart(bytes, budgetBytes);
-        return u"%1 needs %2 cells of float32 (%3), over the memory budget of %4"_s.arg(what).arg(cells).arg(need,
-                                                                                                             budget);
+        return u"%1 needs %2 cells of float32 (%3), over the memory budget of %4"_s.arg(what).arg(cells).arg(
+            need, budgetWords(budget, budgetBytes));
     }
     if (physicalBytes > 0 && bytes > physicalBytes) {
         const auto [need, machine] = apart(bytes, physicalBytes);

@@ -421,8 +421,29 @@ void MainWindow::closeEvent(QCloseEvent *event)
             Settings::saveGeometry(*m_settings, saveGeometry());
             Settings::saveWindowState(*m_settings, saveState(kLayoutVersion));
         }
-        if (const QString problem = Settings::save(*m_settings); !problem.isEmpty())
+        if (const QString problem = Settings::save(*m_settings); !problem.isEmpty() && !m_settingsProblemSaid) {
+            m_settingsProblemSaid = true;
             QTextStream(stderr) << "posenc: " << oneLine(problem) << '\n';
+            // Said in the window too, once, as it closes (a read-only settings file lost what it
+            // remembered with a line on standard error alone): the window closes once the box is
+            // answered. A screenshot's window cannot wait for an answer.
+            if (isVisible() && !m_messagesStay) {
+                QString said = oneLine(problem);
+                said[0] = said[0].toUpper();
+                auto *box = new QMessageBox(QMessageBox::Warning, tr("Settings not saved"),
+                                            tr("%1. The window closes without remembering its parameters and "
+                                               "layout for next time.")
+                                                .arg(said),
+                                            QMessageBox::Ok, this);
+                box->setObjectName(u"settingsNotSaved"_s);
+                box->setTextFormat(Qt::PlainText); // the path is the user's: no rich text of it
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                connect(box, &QDialog::finished, this, &QWidget::close, Qt::QueuedConnection);
+                box->open();
+                event->ignore();
+                return;
+            }
+        }
     }
     // Nothing waits for a computation: each view's scheduler cancels its job when destroyed,
     // the loader its read and the exports their work.

@@ -126,6 +126,7 @@ private:
     WindowMenus *m_menus = nullptr;
     bool m_sizeGiven = false;
     bool m_messagesStay = false;
+    bool m_settingsProblemSaid = false; // a failed save of the settings, said once
 };
 
 } // namespace posenc

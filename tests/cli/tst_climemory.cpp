@@ -137,13 +137,18 @@ void TestCliMemory::aBudgetBelowTheMachineAdvisesRaisingIt()
 }
 
 // The audit: `--memory-budget 1e-300`, inside the documented range (0, 1048576], was refused as "got 0".
-// Any budget above 0 holds a byte at least: the table is over it, said with the budget as given.
+// Any budget above 0 holds a byte at least: the table is over it, said with what the value given means
+// (the least budget, a byte, which every --memory-budget below a byte and a half is), not as 9.31e-10 GiB
+// alone.
 void TestCliMemory::aTinyBudgetIsABudget()
 {
     const Run run = posenc({u"table"_s, u"pe"_s, u"-o"_s, path(u"x.npy"_s), u"--d-model"_s, u"4"_s, u"--max-len"_s,
                             u"4"_s, u"--memory-budget"_s, u"1e-300"_s});
     QCOMPARE(run.exitCode, 4);
-    QVERIFY2(run.err.contains(u"over the memory budget of 9.31e-10 GiB"_s), qPrintable(run.err));
+    QVERIFY2(run.err.contains(u"over the memory budget of 1 byte (9.31e-10 GiB: the least budget, which every "
+                              "--memory-budget above 0 and below 1.4e-09 GiB is; nothing fits in it)"_s),
+             qPrintable(run.err));
+    QCOMPARE(run.err.count(u'\n'), 1);
     QVERIFY2(!run.err.contains(u"got 0"_s), qPrintable(run.err));
     QVERIFY(!QFile::exists(path(u"x.npy"_s)));
 }

@@ -7,7 +7,6 @@
 #include "core/sandwich/SandwichBias.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -228,55 +227,16 @@ std::optional<Found> constantHead(const TableEvidence &e)
     return found;
 }
 
-std::atomic<std::int64_t> g_distancesComputed {0};
-
-// Sandwich's bias at a distance sums ceil(d/2) cosines (2048 at head dim 4096), and every cell of a
-// diagonal holds the same distance: each distance up to `most` is computed once, in chunks as the
-// reference first asks for them (from any thread), not once a cell. Scoring a 16384 x 16384 table's
-// sample computed its 16384 distances again for every run of rows: minutes at head dim 4096.
-class DistanceCache
-{
-public:
-    DistanceCache(std::function<double(std::int64_t)> bias, std::int64_t most)
-        : m_bias(std::move(bias))
-        , m_chunks(std::size_t(most / kChunk + 1))
-        , m_done(std::make_unique<std::once_flag[]>(m_chunks.size()))
-    { }
-
-    double at(std::int64_t r)
-    {
-        const auto chunk = std::size_t(r / kChunk);
-        if (chunk >= m_chunks.size()) {
-            g_distancesComputed.fetch_add(1, std::memory_order_relaxed);
-            return m_bias(r);
-        }
-        std::call_once(m_done[chunk], [&] {
-            auto values = std::make_unique<double[]>(kChunk);
-            for (std::int64_t k = 0; k < kChunk; ++k)
-                values[std::size_t(k)] = m_bias(std::int64_t(chunk) * kChunk + k);
-            g_distancesComputed.fetch_add(kChunk, std::memory_order_relaxed);
-            m_chunks[chunk] = std::move(values);
-        });
-        return m_chunks[chunk][std::size_t(r % kChunk)];
-    }
-
-private:
-    static constexpr std::int64_t kChunk = 256;
-    std::function<double(std::int64_t)> m_bias;
-    std::vector<std::unique_ptr<double[]>> m_chunks;
-    std::unique_ptr<std::once_flag[]> m_done;
-};
-
 // The reference's values at every offset of a table of `e`'s rows and columns.
 OffsetReference::Values valuesOf(const Found &found, const TableEvidence &e)
 {
-    auto cache = std::make_shared<DistanceCache>(
-        [found, w = SandwichBias::frequencies(found.headDim)](std::int64_t d) {
-            return SandwichBias::atDistance(w, found.headDim, found.scale, d);
-        },
-        std::max(e.rows() + e.sample.queryStart, e.cols()));
-    return HeadBiasFit::values([cache](std::int64_t d) { return cache->at(d); }, found.after,
-                               SandwichBias::afterQuery(found.headDim, found.scale));
+    // Each distance's sum once, not once a cell (SandwichBias::DistanceSums): scoring a 16384 x 16384
+    // table's sample summed its 16384 distances again for every run of rows, minutes at head dim 4096.
+    auto sums = std::make_shared<const SandwichBias::DistanceSums>(
+        found.headDim, std::max(e.rows() + e.sample.queryStart, e.cols()));
+    return HeadBiasFit::values(
+        [sums, found](std::int64_t d) { return SandwichBias::ofSum(sums->at(d), found.headDim, found.scale); },
+        found.after, SandwichBias::afterQuery(found.headDim, found.scale));
 }
 
 // The rounding of the table's values, and with `float32Angles` NeMo's: each term's angle
@@ -428,11 +388,6 @@ TableMatch expect(const TableEvidence &e, const Params &params)
 }
 
 } // namespace
-
-std::int64_t distancesComputed()
-{
-    return g_distancesComputed.load(std::memory_order_relaxed);
-}
 
 TableHypothesis hypothesis()
 {

@@ -2,8 +2,6 @@
 
 #include "check/TableHypothesis.h"
 
-#include <cstdint>
-
 // How `posenc check` identifies a Sandwich bias table, head K's [max_len, max_len] as `posenc table
 // sandwich-bias` (or NeMo's SandwichRelativePositionEmbedding) writes it (docs/ARCHITECTURE.md,
 // Checking a table): a table of offsets t = j - i holding (sum_k cos(|t| w_k) - d/2) / s at and
@@ -13,9 +11,5 @@
 namespace posenc::SandwichTableCheck {
 
 TableHypothesis hypothesis();
-
-// How many of Sandwich's per-distance sums this process's checks have computed: what a test reads to
-// see that a reference computes each distance once, not once a cell.
-std::int64_t distancesComputed();
 
 } // namespace posenc::SandwichTableCheck

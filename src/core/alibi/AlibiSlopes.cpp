@@ -1,5 +1,6 @@
 #include "AlibiSlopes.h"
 
+#include "core/Engine.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
 
@@ -125,7 +126,8 @@ const HeadBias::Family &biasFamily()
         f.at
             = [](const Params &p, std::int64_t t) { return bias(of(p.alibi.heads, p.alibi.head), 0, t, p.alibi.mask); };
         // A row is affine in the offset: vectorised.
-        f.biases = [](const Params &p, std::int64_t first, std::int64_t count, float *out) {
+        f.biases = [](const Engine &engine, std::int64_t first, std::int64_t count, float *out) {
+            const Params &p = engine.params();
             biases(of(p.alibi.heads, p.alibi.head), first, count, p.alibi.mask, out);
         };
         // The farthest key's finite bias bounds the table: m_K (L - 1).

@@ -1,9 +1,11 @@
 #include "SandwichBias.h"
 
+#include "core/Engine.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 
@@ -50,7 +52,51 @@ std::int64_t distance(std::int64_t query, std::int64_t key, SandwichMask mask)
 
 double atDistance(const std::vector<double> &w, std::int64_t headDim, double scale, std::int64_t r)
 {
-    return (cosineSum(w, r) - 0.5 * static_cast<double>(headDim)) / scale;
+    return ofSum(cosineSum(w, r), headDim, scale);
+}
+
+double ofSum(double sum, std::int64_t headDim, double scale)
+{
+    return (sum - 0.5 * static_cast<double>(headDim)) / scale;
+}
+
+namespace {
+
+std::atomic<std::int64_t> g_sumsComputed {0};
+
+} // namespace
+
+DistanceSums::DistanceSums(std::int64_t headDim, std::int64_t most)
+    : m_headDim(headDim)
+    , m_w(frequencies(headDim))
+    , m_chunks(static_cast<std::size_t>(std::max<std::int64_t>(most, 0) / kChunk + 1))
+    , m_done(std::make_unique<std::once_flag[]>(m_chunks.size()))
+{ }
+
+DistanceSums::DistanceSums(const Params &params)
+    : DistanceSums(params.sandwich.headDim, params.maxLen)
+{ }
+
+double DistanceSums::at(std::int64_t r) const
+{
+    const auto chunk = static_cast<std::size_t>(r / kChunk);
+    if (r < 0 || chunk >= m_chunks.size()) {
+        g_sumsComputed.fetch_add(1, std::memory_order_relaxed);
+        return cosineSum(m_w, r);
+    }
+    std::call_once(m_done[chunk], [&] {
+        auto sums = std::make_unique<double[]>(kChunk);
+        for (std::int64_t k = 0; k < kChunk; ++k)
+            sums[static_cast<std::size_t>(k)] = cosineSum(m_w, static_cast<std::int64_t>(chunk) * kChunk + k);
+        g_sumsComputed.fetch_add(kChunk, std::memory_order_relaxed);
+        m_chunks[chunk] = std::move(sums);
+    });
+    return m_chunks[chunk][static_cast<std::size_t>(r % kChunk)];
+}
+
+std::int64_t sumsComputed()
+{
+    return g_sumsComputed.load(std::memory_order_relaxed);
 }
 
 double bias(const SandwichParams &params, std::int64_t query, std::int64_t key)
@@ -59,8 +105,7 @@ double bias(const SandwichParams &params, std::int64_t query, std::int64_t key)
                       distance(query, key, params.mask));
 }
 
-void biases(const SandwichParams &params, const std::vector<double> &w, std::int64_t first, std::int64_t count,
-            float *out)
+void biases(const SandwichParams &params, const DistanceSums &sums, std::int64_t first, std::int64_t count, float *out)
 {
     const double s = scale(params.heads, params.head);
     const auto after = static_cast<float>(afterQuery(params.headDim, s));
@@ -69,7 +114,7 @@ void biases(const SandwichParams &params, const std::vector<double> &w, std::int
         if (t > 0 && params.mask == SandwichMask::Causal)
             out[k] = after;
         else
-            out[k] = static_cast<float>(atDistance(w, params.headDim, s, std::abs(t)));
+            out[k] = static_cast<float>(ofSum(sums.at(std::abs(t)), params.headDim, s));
     }
 }
 
@@ -111,9 +156,9 @@ const HeadBias::Family &biasFamily()
             Encoding::Sandwich, &Params::sandwich, &SandwichParams::mask, u"Sandwich"_s, FamilyWords(u"Sandwich"_s),
             {u"sandwich-heads"_s, u"sandwich-head"_s, u"sandwich-mask"_s, u"sandwich-bias"_s});
         f.at = [](const Params &p, std::int64_t t) { return bias(p.sandwich, 0, t); };
-        // Its frequencies are computed once a row, for all of its offsets.
-        f.biases = [](const Params &p, std::int64_t first, std::int64_t count, float *out) {
-            biases(p.sandwich, frequencies(p.sandwich.headDim), first, count, out);
+        // Each distance's sum once a table, kept by its engine, for all of its offsets.
+        f.biases = [](const Engine &engine, std::int64_t first, std::int64_t count, float *out) {
+            biases(engine.params().sandwich, engine.source<DistanceSums>(), first, count, out);
         };
         f.bound = [](const Params &p) { return largest(p.sandwich, p.sandwich.head); };
         f.tableParameters = [](const Params &p) {

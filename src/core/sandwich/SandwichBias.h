@@ -7,6 +7,8 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 // Sandwich's biases (docs/ARCHITECTURE.md, Encoding families), as NVIDIA NeMo's
@@ -33,12 +35,39 @@ double cosineSum(const std::vector<double> &w, std::int64_t r);
 std::int64_t distance(std::int64_t query, std::int64_t key, SandwichMask mask);
 // Head h's bias at distance r, in double: (cosineSum(r) - d/2) / scale.
 double atDistance(const std::vector<double> &w, std::int64_t headDim, double scale, std::int64_t r);
+// The same from the distance's sum: (sum - d/2) / scale, as atDistance computes it.
+double ofSum(double sum, std::int64_t headDim, double scale);
+
+// cosineSum(frequencies(d), r) at each distance r, kept: a distance's sum takes ceil(d/2) cosines
+// (2048 at head dim 4096) and every cell of a table's diagonal holds the same distance, so a table
+// sums each of its distances once, not once a tile of rows (11.6 s for a 4096 x 4096 table at head dim
+// 4096, minutes at 16384). The distances below `most` are summed in chunks as first asked for, from
+// any thread; a block far out sums only its own; farther distances are summed as asked.
+class DistanceSums
+{
+public:
+    DistanceSums(std::int64_t headDim, std::int64_t most);
+    // A table's: its distances 0 .. max_len - 1 (an Engine source).
+    explicit DistanceSums(const Params &params);
+
+    std::int64_t headDim() const { return m_headDim; }
+    double at(std::int64_t r) const;
+
+private:
+    static constexpr std::int64_t kChunk = 256;
+    std::int64_t m_headDim = 0;
+    std::vector<double> m_w;
+    mutable std::vector<std::unique_ptr<double[]>> m_chunks;
+    std::unique_ptr<std::once_flag[]> m_done;
+};
+// How many distances' sums this process's DistanceSums have computed: what a test reads to see each
+// distance summed once.
+std::int64_t sumsComputed();
 // The bias of query i for key j under the parameters' head, dim and mask. Precondition: valid.
 double bias(const SandwichParams &params, std::int64_t query, std::int64_t key);
 // The biases at the key offsets t = j - i = first .. first + count - 1, as float32: each value of
-// atDistance() rounded once.
-void biases(const SandwichParams &params, const std::vector<double> &w, std::int64_t first, std::int64_t count,
-            float *out);
+// atDistance() rounded once, its sum read from `sums` (of params.headDim).
+void biases(const SandwichParams &params, const DistanceSums &sums, std::int64_t first, std::int64_t count, float *out);
 // The largest |bias| head `head` can give at any distance: (terms + d/2) / scale.
 double largest(const SandwichParams &params, std::int64_t head);
 // What a causal table holds after the query, where r = 0: (terms - d/2) / scale, 0 for an even d.

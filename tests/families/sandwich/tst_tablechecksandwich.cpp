@@ -8,7 +8,7 @@
 #include "support/SandwichReference.h"
 
 #include "check/TableMatch.h"
-#include "check/sandwich/SandwichTableCheck.h"
+#include "core/sandwich/SandwichBias.h"
 
 #include <QFile>
 #include <QtTest>
@@ -230,9 +230,9 @@ private slots:
     {
         constexpr std::int64_t rows = 1024;
         const RowMatrixXf t = sandwichTable(8, 3, 1024, false, rows);
-        const std::int64_t before = SandwichTableCheck::distancesComputed();
+        const std::int64_t before = SandwichBias::sumsComputed();
         const Checked c = check(t);
-        const std::int64_t computed = SandwichTableCheck::distancesComputed() - before;
+        const std::int64_t computed = SandwichBias::sumsComputed() - before;
         QVERIFY2(c.match.verdict == CheckVerdict::Correct, qPrintable(c.match.diagnosis));
         QCOMPARE(integer(c.match, u"head_dim"_s), 1024ll);
         // Each reference built (the fit's, the verdict's) computes at most the rows' distances, in
