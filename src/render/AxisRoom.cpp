@@ -17,6 +17,9 @@ namespace {
 // The least height the panel had of its own (its figure's), and the one holdLabelWords() set last.
 constexpr char kOwnLeast[] = "posencOwnLeastHeight";
 constexpr char kHeldLeast[] = "posencHeldLeastHeight";
+// The least margins the panel had of its own, and the ones holdEndTickLabels() set last.
+constexpr char kOwnEnds[] = "posencOwnEndMargins";
+constexpr char kHeldEnds[] = "posencHeldEndMargins";
 
 double longestWord(const QCPAxisRect *rect)
 {
@@ -102,6 +105,47 @@ void keepInsetsOffAxes(QCustomPlot *plot)
             insets->setMargins(clear);
         }
     }
+}
+
+bool holdEndTickLabels(QCustomPlot *plot)
+{
+    const QRect page = plot->viewport();
+    bool changed = false;
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        if (dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect) || !rect->realVisibility()
+            || FigureRoom::Changes::isHidden(rect))
+            continue;
+        const QRect inner = rect->rect(), outer = rect->outerRect();
+        // How far the tick labels of its axes across reach past the plot's left and right sides.
+        double left = 0.0, right = 0.0;
+        for (const QCPAxis::AxisType type : {QCPAxis::atBottom, QCPAxis::atTop})
+            for (const QCPAxis *axis : rect->axes(type)) {
+                if (!axis->visible() || !axis->tickLabels())
+                    continue;
+                for (const QRectF &box : FigureRoom::tickLabelBoxes(axis)) {
+                    left = std::max(left, inner.left() - box.left());
+                    right = std::max(right, box.right() - (inner.right() + 1));
+                }
+            }
+        // Only at the page's edge: within it, the margin's neighbour holds the label's reach.
+        const bool atLeft = outer.left() <= page.left(), atRight = outer.right() + 1 >= page.left() + page.width();
+        const QMargins now = rect->minimumMargins();
+        const QVariant held = rect->property(kHeldEnds);
+        const QMargins own
+            = held.isValid() && held.value<QMargins>() == now ? rect->property(kOwnEnds).value<QMargins>() : now;
+        QMargins least = own;
+        if (atLeft && left > 0.0)
+            least.setLeft(std::max(own.left(), static_cast<int>(std::ceil(left)) + 1));
+        if (atRight && right > 0.0)
+            least.setRight(std::max(own.right(), static_cast<int>(std::ceil(right)) + 1));
+        rect->setProperty(kOwnEnds, QVariant::fromValue(own));
+        rect->setProperty(kHeldEnds, QVariant::fromValue(least));
+        if (least != now) {
+            rect->setMinimumMargins(least);
+            changed = true;
+        }
+    }
+    return changed;
 }
 
 } // namespace posenc::AxisRoom

@@ -25,4 +25,13 @@ void holdLabelWords(QCustomPlot *plot);
 // key of the difference covered its panel's lower left corner.
 void keepInsetsOffAxes(QCustomPlot *plot);
 
+// Keeps the end tick labels of each panel's axes across on the page: where the label centred on an
+// end tick reaches past the plot's side at the page's edge, the panel's least margin on that side
+// holds what reaches past (or its figure's own least margin there, where that is more; kept across
+// layouts as holdLabelWords keeps a height). QCustomPlot leaves out a tick label that the page would
+// cut (QCPAxisPainterPrivate::placeTickLabel): many-layers' query scale, its positions to Llama 4
+// Scout's 10,485,760, lost its 10⁷ a unit from the page's right edge. True when a margin changed:
+// the layout is then updated again.
+bool holdEndTickLabels(QCustomPlot *plot);
+
 } // namespace posenc::AxisRoom

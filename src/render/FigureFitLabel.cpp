@@ -6,6 +6,7 @@
 #include "ShorterLabels.h"
 
 #include <QFontMetricsF>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -135,16 +136,96 @@ QStringList fill(const QStringList &pieces, const QString &joint, const QFont &f
     return lines;
 }
 
+// Whether `word` is an operator between two terms of a formula: "=", "+", "−", "×", "·", ...
+bool isOperator(const QString &word)
+{
+    static const QStringList operators {u"="_s, u"+"_s, u"-"_s, u"−"_s, u"×"_s, u"·"_s, u"/"_s, u"*"_s, u"<"_s,
+                                        u">"_s, u"≤"_s, u"≥"_s, u"≈"_s, u"≠"_s, u"→"_s, u"±"_s, u"…"_s};
+    return operators.contains(word);
+}
+
+// Whether `word` is a number (its sign, digits and point, a closing bracket or punctuation after).
+bool isNumber(const QString &word)
+{
+    static const QRegularExpression number(u"^[(\\[]?[−+-]?\\d[\\d.,]*%?[)\\]]*[.,;:]?$"_s);
+    return number.match(word).hasMatch();
+}
+
+// How much deeper in brackets `word` leaves a text than it found it.
+int depthChange(const QString &word)
+{
+    int depth = 0;
+    for (const QChar c : word) {
+        if (c == u'(' || c == u'[' || c == u'{' || c == u'⟨')
+            ++depth;
+        else if (c == u')' || c == u']' || c == u'}' || c == u'⟩')
+            --depth;
+    }
+    return depth;
+}
+
+// `words` joined in runs that a line never breaks, as a careful author keeps them with a
+// non-breaking space: a formula's terms with the operators between them ("(t + 1)", "h_t = (x₀ + …
+// + x_t)/(t + 1)"), what stands inside brackets opened in it, and a number with the word before
+// it ("is 0.335": a line of a lone number reads as a stray one).
+QStringList unbrokenRuns(const QStringList &words)
+{
+    QStringList runs;
+    int depth = 0;
+    for (const QString &word : words) {
+        const bool joined = !runs.isEmpty()
+            && (depth > 0 || isOperator(word) || isOperator(runs.constLast().section(u' ', -1)) || isNumber(word));
+        if (joined)
+            runs.last() += u' ' + word;
+        else
+            runs.append(word);
+        depth = std::max(0, depth + depthChange(word));
+    }
+    return runs;
+}
+
+// `lines` (filled greedily from `pieces` joined by spaces) with a last line of one short piece
+// given the piece before it where both still hold: "…, so h_t = (…)/(t + 1) and x = s·E carries no
+// position" keeps two words at its end, not "position" alone. A last line of one piece is short
+// where it takes less than a quarter of the line before it.
+QStringList balancedLast(QStringList lines, const QFont &font, double width)
+{
+    if (lines.size() < 2)
+        return lines;
+    QString &before = lines[lines.size() - 2];
+    QString &last = lines.last();
+    const qsizetype space = before.lastIndexOf(u' ');
+    if (last.contains(u' ') || space < 0
+        || MeasuredText::advance(font, last) >= MeasuredText::advance(font, before) / 4.0)
+        return lines;
+    // The last piece of the line before: its last run, as unbrokenRuns joined them.
+    const QStringList runs = unbrokenRuns(before.split(u' ', Qt::SkipEmptyParts));
+    if (runs.size() < 2)
+        return lines;
+    const QString moved = runs.constLast() + u' ' + last;
+    if (MeasuredText::advance(font, moved) > width)
+        return lines;
+    before = runs.mid(0, runs.size() - 1).join(u' ');
+    last = moved;
+    return lines;
+}
+
 } // namespace
 
 QString wrap(const QString &text, const QFont &font, double width)
 {
     QStringList lines;
     for (const QString &part : fill(text.split(kPartSeparator), kPartSeparator, font, width)) {
-        if (MeasuredText::advance(font, part) <= width)
+        if (MeasuredText::advance(font, part) <= width) {
             lines.append(part);
-        else
-            lines += fill(part.split(u' ', Qt::SkipEmptyParts), u" "_s, font, width);
+            continue;
+        }
+        // Its runs that a line never breaks (a formula, a number with its word), each a piece; a
+        // run wider than the line in its words.
+        QStringList pieces;
+        for (const QString &run : unbrokenRuns(part.split(u' ', Qt::SkipEmptyParts)))
+            pieces += MeasuredText::advance(font, run) <= width ? QStringList {run} : run.split(u' ');
+        lines += balancedLast(fill(pieces, u" "_s, font, width), font, width);
     }
     return lines.join(u'\n');
 }

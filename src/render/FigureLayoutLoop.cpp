@@ -67,6 +67,10 @@ void FigureLayoutLoop::layOut()
     layout->setOuterRect(m_fileSize ? m_plot->viewport() : m_plot->rect());
     for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
         layout->update(phase);
+    // End tick labels the page would cut get their margin (AxisRoom::holdEndTickLabels).
+    if (AxisRoom::holdEndTickLabels(m_plot))
+        for (const auto phase : {QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            layout->update(phase);
     SqueezedLayout::collapseOverflowed(layout);
 }
 

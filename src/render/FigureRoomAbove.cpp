@@ -55,39 +55,17 @@ QRectF textBox(const QCPTextElement *text)
     return {centre.x() - width / 2.0, centre.y() - height / 2.0, width, height};
 }
 
-// The boxes of `axis`'s tick labels, and of its label across under it for a bottom axis.
+// The boxes of `axis`'s tick labels (tickLabelBoxes), and of its label across under it for a bottom
+// axis: a bottom axis's down to its panel's end.
 void addTickLabels(const QCPAxis *axis, QList<QRectF> &boxes)
 {
     if (!axis || !axis->visible() || !axis->tickLabels())
         return;
     const QRect inner = axis->axisRect()->rect(), outer = axis->axisRect()->outerRect();
-    const double height = QFontMetricsF(axis->tickLabelFont()).height();
-    const double distance
-        = axis->offset() + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding();
-    const QVector<double> ticks = axis->tickVector();
-    const QVector<QString> labels = axis->tickVectorLabels();
-    for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i) {
-        if (labels[i].isEmpty() || !axis->range().contains(ticks[i]))
-            continue;
-        const double at = axis->coordToPixel(ticks[i]);
-        const double width = MeasuredText::advance(axis->tickLabelFont(), labels[i]);
-        switch (axis->axisType()) {
-        case QCPAxis::atLeft:
-            boxes.append(QRectF(inner.left() - distance - width, at - height / 2.0, width, height));
-            break;
-        case QCPAxis::atRight:
-            boxes.append(QRectF(inner.right() + 1 + distance, at - height / 2.0, width, height));
-            break;
-        case QCPAxis::atTop:
-            boxes.append(QRectF(at - width / 2.0, inner.top() - distance - height, width, height));
-            break;
-        case QCPAxis::atBottom:
-            // Its tick labels and its label, down to its panel's end.
-            boxes.append(QRectF(at - width / 2.0, inner.bottom(), width, outer.bottom() - inner.bottom()));
-            break;
-        }
-    }
-    if (axis->axisType() == QCPAxis::atBottom && !axis->label().isEmpty())
+    const bool bottom = axis->axisType() == QCPAxis::atBottom;
+    for (const QRectF &box : tickLabelBoxes(axis))
+        boxes.append(bottom ? QRectF(box.left(), inner.bottom(), box.width(), outer.bottom() - inner.bottom()) : box);
+    if (bottom && !axis->label().isEmpty())
         boxes.append(QRectF(inner.left(), inner.bottom(), inner.width(), outer.bottom() - inner.bottom()));
 }
 
@@ -320,8 +298,7 @@ bool labelsAbove(QCustomPlot *plot)
         for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i)
             if (axis->range().contains(ticks[i]))
                 widest = std::max(widest, MeasuredText::advance(axis->tickLabelFont(), labels[i]));
-        const double column = bar->rect().width() + axis->offset()
-            + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding() + widest;
+        const double column = bar->rect().width() + tickLabelDistance(axis) + widest;
         for (const QString &label : formsOf(axis)) {
             const double advance = MeasuredText::advance(axis->labelFont(), label);
             QCPItemText *text = advance <= column

@@ -39,6 +39,13 @@ inline constexpr char kLabelledProperty[] = "posencLabelledDirectly";
 // figure's layout, followed the process's seed (dropout-anatomy at a column: its plots 53.8 % or 49.6 %).
 QCPMarginGroup *marginGroupOf(const QCPLayoutElement &element, QCP::MarginSide side);
 
+// How far out of its rect's side `axis` draws its tick labels: past its ticks and their padding.
+double tickLabelDistance(const QCPAxis *axis);
+// The boxes of the tick labels `axis` draws now within its range, in the order of its ticks
+// (QCPAxisPainterPrivate's placeTickLabel: across, centred on the tick; up the side, centred on it
+// at the rect's side), each a line of its tick label font high.
+QList<QRectF> tickLabelBoxes(const QCPAxis *axis);
+
 // What the steps of FigureRoom change in a figure, each change recorded as it is made, so that
 // all of them are undone at once before the next filling is fitted. Kept with the plot (a child
 // object); a figure that never needed a step has none.

@@ -14,6 +14,46 @@
 
 // An axis's label set in the row of its tick labels, and its tick numbers written short
 // (docs/ARCHITECTURE.md, "Figures at any size").
+namespace posenc::FigureRoom {
+
+double tickLabelDistance(const QCPAxis *axis)
+{
+    return axis->offset() + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding();
+}
+
+QList<QRectF> tickLabelBoxes(const QCPAxis *axis)
+{
+    QList<QRectF> boxes;
+    const QRect rect = axis->axisRect()->rect();
+    const double distance = tickLabelDistance(axis);
+    const double height = QFontMetricsF(axis->tickLabelFont()).height();
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i) {
+        if (labels[i].isEmpty() || !axis->range().contains(ticks[i]))
+            continue;
+        const double at = axis->coordToPixel(ticks[i]);
+        const double width = MeasuredText::advance(axis->tickLabelFont(), labels[i]);
+        switch (axis->axisType()) {
+        case QCPAxis::atLeft:
+            boxes.append(QRectF(rect.left() - distance - width, at - height / 2.0, width, height));
+            break;
+        case QCPAxis::atRight:
+            boxes.append(QRectF(rect.right() + 1 + distance, at - height / 2.0, width, height));
+            break;
+        case QCPAxis::atTop:
+            boxes.append(QRectF(at - width / 2.0, rect.top() - distance - height, width, height));
+            break;
+        case QCPAxis::atBottom:
+            boxes.append(QRectF(at - width / 2.0, rect.bottom() + distance, width, height));
+            break;
+        }
+    }
+    return boxes;
+}
+
+} // namespace posenc::FigureRoom
+
 namespace posenc::FigureRoom::Steps {
 
 namespace {
@@ -99,45 +139,6 @@ int narrowestAlike(const QCustomPlot &plot, const QCPAxisRect *rect, const QCPAx
     return narrowest;
 }
 
-// How far out of its rect's side `axis` draws its tick labels: past its ticks and their padding.
-double labelDistance(const QCPAxis *axis)
-{
-    return axis->offset() + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding();
-}
-
-// The boxes of the tick labels `axis` draws now within its range (QCPAxisPainterPrivate's
-// placeTickLabel: across, centred on the tick; up the side, centred on it at the rect's side).
-QList<QRectF> tickLabelBoxes(const QCPAxis *axis)
-{
-    QList<QRectF> boxes;
-    const QRect rect = axis->axisRect()->rect();
-    const double distance = labelDistance(axis);
-    const double height = QFontMetricsF(axis->tickLabelFont()).height();
-    const QVector<double> ticks = axis->tickVector();
-    const QVector<QString> labels = axis->tickVectorLabels();
-    for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i) {
-        if (labels[i].isEmpty() || !axis->range().contains(ticks[i]))
-            continue;
-        const double at = axis->coordToPixel(ticks[i]);
-        const double width = MeasuredText::advance(axis->tickLabelFont(), labels[i]);
-        switch (axis->axisType()) {
-        case QCPAxis::atLeft:
-            boxes.append(QRectF(rect.left() - distance - width, at - height / 2.0, width, height));
-            break;
-        case QCPAxis::atRight:
-            boxes.append(QRectF(rect.right() + 1 + distance, at - height / 2.0, width, height));
-            break;
-        case QCPAxis::atTop:
-            boxes.append(QRectF(at - width / 2.0, rect.top() - distance - height, width, height));
-            break;
-        case QCPAxis::atBottom:
-            boxes.append(QRectF(at - width / 2.0, rect.bottom() + distance, width, height));
-            break;
-        }
-    }
-    return boxes;
-}
-
 bool boxesMeet(const QList<QRectF> &a, const QList<QRectF> &b)
 {
     for (const QRectF &one : a)
@@ -167,7 +168,7 @@ qsizetype keptBeside(const QCPAxis *axis, const QCPAxis *along)
 {
     const QList<QRectF> boxes = tickLabelBoxes(axis);
     const QRect rect = axis->axisRect()->rect();
-    const double beyond = labelDistance(along) - 1.0;
+    const double beyond = tickLabelDistance(along) - 1.0;
     const bool across = axis->orientation() == Qt::Horizontal;
     return std::count_if(boxes.begin(), boxes.end(), [&](const QRectF &box) {
         switch (along->axisType()) {
@@ -215,7 +216,7 @@ bool pruneCornerTicks(QCustomPlot *plot)
                 for (const auto &[pruned, along] : order) {
                     if ((pruned == up ? upLeft : acrossLeft) < 2)
                         continue;
-                    if (changes.keepCornerClear(pruned, edgeOf(along->axisType()), labelDistance(along) - 1.0)) {
+                    if (changes.keepCornerClear(pruned, edgeOf(along->axisType()), tickLabelDistance(along) - 1.0)) {
                         changed = true;
                         break;
                     }
@@ -260,8 +261,7 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
             || (!across && !scaleStaysReadable(axis, advance)))
             continue;
         // Where the axis draws its tick labels: past its ticks and their padding.
-        const int distance
-            = axis->offset() + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding();
+        const int distance = static_cast<int>(tickLabelDistance(axis));
         auto *text = new QCPItemText(plot);
         // Drawn while its panel is: an item stays the child of the axis rect it was last clipped
         // to (QCPAbstractItem::setClipToAxisRect keeps it), the plot's first unless set, which a
@@ -325,10 +325,8 @@ bool shortenTickNumbers(QCustomPlot *plot)
             axes.append(scale->axis());
     bool changed = false;
     for (QCPAxis *axis : axes) {
-        const QVector<QString> labels = axis->tickVectorLabels();
-        // Only where a label would read shorter: a figure whose numbers are short keeps its ticker.
-        if (std::any_of(labels.begin(), labels.end(),
-                        [](const QString &label) { return KeepsClear::shortNumber(label) != label; }))
+        // Only where its labels would read shorter: a figure whose numbers are short keeps its ticker.
+        if (const QVector<QString> labels = axis->tickVectorLabels(); KeepsClear::shortNumbers(labels) != labels)
             changed |= Changes::of(plot).shortenNumbers(axis);
     }
     return changed;
@@ -349,17 +347,8 @@ QList<Meeting> meetingTickLabels(const QCustomPlot &plot)
         const QCPAxis *axis = rect->axis(QCPAxis::atBottom);
         if (!axis || !axis->visible() || !axis->tickLabels())
             continue;
-        const double top = rect->rect().bottom() + axis->offset()
-            + std::max(axis->tickLengthOut(), axis->subTickLengthOut()) + axis->tickLabelPadding();
-        const double height = QFontMetricsF(axis->tickLabelFont()).height();
-        const QVector<double> ticks = axis->tickVector();
-        const QVector<QString> texts = axis->tickVectorLabels();
-        for (qsizetype i = 0; i < std::min(ticks.size(), texts.size()); ++i) {
-            if (texts[i].isEmpty() || !axis->range().contains(ticks[i]))
-                continue;
-            const double width = MeasuredText::advance(axis->tickLabelFont(), texts[i]);
-            labels.append({rect, QRectF(axis->coordToPixel(ticks[i]) - width / 2.0, top, width, height)});
-        }
+        for (const QRectF &box : tickLabelBoxes(axis))
+            labels.append({rect, box});
     }
     QList<Meeting> meetings;
     for (const Label &a : labels)

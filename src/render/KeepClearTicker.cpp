@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <typeinfo>
 
 using namespace Qt::StringLiterals;
@@ -55,53 +56,96 @@ void KeepsClear::blankCorner(const QVector<double> &ticks, QVector<QString> *lab
 
 namespace {
 
-QString writtenShort(const QString &label)
+// `label`'s number, where it is one: thousands grouped ("10,000", IndexTicker's past 10,000) read
+// as the number they group.
+std::optional<double> readNumber(const QString &label)
 {
-    // Thousands grouped ("10,000", IndexTicker's past 10,000) read as the number they group.
     static const QRegularExpression grouped(u"^-?\\d{1,3}(,\\d{3})+$"_s);
     bool number = false;
     const double value
         = QLocale::c().toDouble(grouped.match(label).hasMatch() ? QString(label).remove(u',') : label, &number);
-    if (!number || !std::isfinite(value) || std::abs(value) < 1000.0)
-        return label;
-    static const std::pair<double, QChar> units[] {{1e12, u'T'}, {1e9, u'G'}, {1e6, u'M'}, {1e3, u'k'}};
-    for (const auto &[unit, suffix] : units) {
-        if (std::abs(value) < unit)
-            continue;
-        // At most two decimals of the unit, and only where they say the number exactly.
-        const double scaled = std::round(value / unit * 100.0) / 100.0;
-        if (std::abs(scaled * unit - value) > 1e-9 * std::abs(value))
-            return label;
-        const QString shorter = QLocale::c().toString(scaled, 'g', 15) + suffix;
-        return shorter.size() < label.size() ? shorter : label;
-    }
-    return label;
+    return number && std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
 }
 
 // A figure's tick labels number in the dozens; a long session starts afresh now and then.
-constexpr qsizetype kMaxShortNumbers = 4096;
+constexpr qsizetype kMaxNumbers = 4096;
+
+// readNumber, remembered for the calling thread: an axis writes its labels again at every layout
+// and fitting round, and each reading costs a regular expression and a QLocale::toDouble.
+std::optional<double> numberOf(const QString &label)
+{
+    thread_local QHash<QString, std::optional<double>> read;
+    if (const auto found = read.constFind(label); found != read.cend())
+        return *found;
+    if (read.size() >= kMaxNumbers)
+        read.clear();
+    const std::optional<double> value = readNumber(label);
+    read.insert(label, value);
+    return value;
+}
+
+// `label` in units of thousands, millions, ... ("1250" is "1.25k"), at most two decimals of the
+// unit and only where they say the number exactly; none for a number under a thousand or one they
+// do not say.
+std::optional<QString> inUnits(const QString &label)
+{
+    const std::optional<double> value = numberOf(label);
+    if (!value || std::abs(*value) < 1000.0)
+        return std::nullopt;
+    static const std::pair<double, QChar> units[] {{1e12, u'T'}, {1e9, u'G'}, {1e6, u'M'}, {1e3, u'k'}};
+    for (const auto &[unit, suffix] : units) {
+        if (std::abs(*value) < unit)
+            continue;
+        const double scaled = std::round(*value / unit * 100.0) / 100.0;
+        if (std::abs(scaled * unit - *value) > 1e-9 * std::abs(*value))
+            return std::nullopt;
+        return QLocale::c().toString(scaled, 'g', 15) + suffix;
+    }
+    return std::nullopt;
+}
+
+QString writtenShort(const QString &label)
+{
+    const std::optional<QString> shorter = inUnits(label);
+    return shorter && shorter->size() < label.size() ? *shorter : label;
+}
 
 } // namespace
 
-// Remembered for the calling thread: an axis writes its labels again at every layout and fitting
-// round, and each reading costs a regular expression and a QLocale::toDouble.
 QString KeepsClear::shortNumber(const QString &label)
 {
-    thread_local QHash<QString, QString> written;
-    if (const auto found = written.constFind(label); found != written.cend())
-        return *found;
-    if (written.size() >= kMaxShortNumbers)
-        written.clear();
-    QString shorter = writtenShort(label);
-    written.insert(label, shorter);
-    return shorter;
+    return writtenShort(label);
+}
+
+QVector<QString> KeepsClear::shortNumbers(const QVector<QString> &labels)
+{
+    // One axis, one format: its numbers of a thousand and more all in units, or all as they are
+    // ("750, 1k, 1250" mixed them on sum-vs-concat's positions). In units where each says its
+    // number exactly and none is longer so ("1k, 1.5k, 2k" for "1000, 1500, 2000"; "1000, 1250"
+    // stay, "1.25k" is longer than "1250").
+    bool shorter = false;
+    for (const QString &label : labels) {
+        const std::optional<double> value = numberOf(label);
+        if (!value || std::abs(*value) < 1000.0)
+            continue;
+        const std::optional<QString> units = inUnits(label);
+        if (!units || units->size() > label.size())
+            return labels;
+        shorter |= units->size() < label.size();
+    }
+    if (!shorter)
+        return labels;
+    QVector<QString> written = labels;
+    for (QString &label : written)
+        if (const std::optional<double> value = numberOf(label); value && std::abs(*value) >= 1000.0)
+            label = *inUnits(label);
+    return written;
 }
 
 void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) const
 {
     if (labels && m_shortNumbers)
-        for (QString &label : *labels)
-            label = shortNumber(label);
+        *labels = shortNumbers(*labels);
     blankCorner(ticks, labels);
     if (!m_axis || !labels || !m_axis->axisRect())
         return;

@@ -31,14 +31,19 @@ public:
     // axis keeps clear of no corner (Steps::pruneCornerTicks).
     void keepCornerClear(QCPAxis *axis, Qt::Edge side, double beyond);
     bool keepsCornerClear() const { return m_cornerAxis; }
-    // Whole thousands and millions written with k and M where that is shorter ("1000" is "1k",
-    // "20000" "20k"; "1250" stays): the same number, read as in matplotlib's EngFormatter.
+    // Thousands and millions written with k and M where that is shorter ("1000" is "1k",
+    // "20000" "20k"), one format an axis (shortNumbers): the same number, read as in matplotlib's
+    // EngFormatter.
     void setShortNumbers(bool shortNumbers) { m_shortNumbers = shortNumbers; }
     bool shortNumbers() const { return m_shortNumbers; }
 
     // `label` written short, if it is a number of whole thousands (or millions, ...) that that
     // shortens; else `label`.
     static QString shortNumber(const QString &label);
+    // An axis's `labels` written short as one: its numbers of a thousand and more all in units of
+    // a thousand, a million, ... ("1k", "1.5k"), or all as they are where one cannot be said
+    // exactly in two decimals of its unit or would read longer so ("1.25k" for "1250").
+    static QVector<QString> shortNumbers(const QVector<QString> &labels);
 
     // Whether the labels it made last, keeping clear, leave its axis's scale readable: two numbers
     // at least within the axis's range, or every number it made there where it made fewer (a

@@ -4,6 +4,7 @@
 #include "render/FigureFit.h"
 #include "render/FigureFonts.h"
 #include "render/FigureRegistry.h"
+#include "render/MeasuredText.h"
 #include "render/PinnedFont.h"
 #include "render/data/DropoutCompareData.h"
 
@@ -59,6 +60,8 @@ private slots:
     void tooSmallIsRefusedWithTheLeastSize();
     void paperColumnLegendsAreShort();
     void wrapBreaksAtSeparatorsFirst();
+    void wrapKeepsFormulasAndNumbers_data();
+    void wrapKeepsFormulasAndNumbers();
     void fitKeepsTheTextsLineBreaks();
     void anAxisLabelUnwrapsWhenItsRoomReturns();
     void thinnedTicksReturnWithTheirRoom();
@@ -207,6 +210,49 @@ void TestFigureFit::wrapBreaksAtSeparatorsFirst()
     // A part wider than the room breaks at its spaces.
     QCOMPARE(FigureFit::wrap(u"norm of row p"_s, font, metrics.horizontalAdvance(u"norm of"_s) + 1),
              u"norm of\nrow p"_s);
+}
+
+void TestFigureFit::wrapKeepsFormulasAndNumbers_data()
+{
+    QTest::addColumn<QString>("caption");
+    QTest::addColumn<QString>("formula"); // a run no line may split
+    // nope-order's caption on a 14-pt slide broke "(t +" from "1)"; a lesson's note left "0.335" alone.
+    QTest::newRow("nope-order") << u"uniform attention, every score q·k alike: query t averages keys 0 … t, so h_t = "
+                                   u"(x₀ + … + x_t)/(t + 1) and x = s·E carries no position"_s
+                                << u"h_t = (x₀ + … + x_t)/(t + 1)"_s;
+    QTest::newRow("a number last") << u"the weight of the key after the softmax is 0.335"_s << u"is 0.335"_s;
+    QTest::newRow("a ratio") << u"H = 16 is a power of two: r = 2^(−8/16)"_s << u"r = 2^(−8/16)"_s;
+}
+
+// A caption wrapped at any width that holds its formula whole: no line begins or ends with an operator,
+// splits the formula, or is a lone number; nor is its last line one short word where the word before
+// it fits there too (as a careful author breaks with non-breaking spaces).
+void TestFigureFit::wrapKeepsFormulasAndNumbers()
+{
+    QFETCH(QString, caption);
+    QFETCH(QString, formula);
+    const QFont font(PinnedFont::family(), 14);
+    const QStringList operators {u"="_s, u"+"_s, u"−"_s, u"×"_s, u"/"_s, u"·"_s};
+    static const QRegularExpression number(u"^[−-]?\\d[\\d.,]*$"_s);
+    const double full = MeasuredText::advance(font, caption);
+    for (double width = MeasuredText::advance(font, formula) + 1.0; width < full; width += 3.0) {
+        const QStringList lines = FigureFit::wrap(caption, font, width).split(u'\n');
+        const QString where = u"at %1 of %2: %3"_s.arg(width).arg(full).arg(lines.join(u" / "_s));
+        QVERIFY2(lines.join(u' ').contains(formula), qPrintable(where));
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            const QStringList words = lines[i].split(u' ', Qt::SkipEmptyParts);
+            QVERIFY2(!operators.contains(words.constFirst()) && !operators.contains(words.constLast()),
+                     qPrintable(where));
+            const bool lone = words.size() == 1 && number.match(lines[i]).hasMatch() && i > 0 // with its word, it holds
+                && MeasuredText::advance(font, lines[i - 1].section(u' ', -1) + u' ' + lines[i]) <= width;
+            QVERIFY2(!lone, qPrintable(where));
+        }
+        const QString before = lines.size() > 1 ? lines[lines.size() - 2] : QString(), last = lines.constLast();
+        QVERIFY2(before.isEmpty() || last.contains(u' ') || operators.contains(before.section(u' ', -2, -2))
+                     || MeasuredText::advance(font, before.section(u' ', -1) + u' ' + last) > width
+                     || MeasuredText::advance(font, last) >= MeasuredText::advance(font, before) / 4.0,
+                 qPrintable(where));
+    }
 }
 
 // A view made narrow wraps an axis label; made wide again, the label is whole again: fit()

@@ -25,6 +25,8 @@ private slots:
     void shortNumbers();
     void shortNumbersOnAnAxis_data();
     void shortNumbersOnAnAxis();
+    void oneFormatAnAxis_data();
+    void oneFormatAnAxis();
     void keptTicksAreQCustomPlotsOwn();
     void aTickerMakesTheTicksOfARangeOnce();
 };
@@ -175,6 +177,34 @@ void TestIndexTicker::shortNumbersOnAnAxis()
         QVERIFY(labels[i].size() <= expected[i].size());
     }
     QCOMPARE(labels.constLast(), upper > 1e6 ? u"1M"_s : upper > 10000 ? u"20k"_s : upper > 2000 ? u"8k"_s : u"1k"_s);
+}
+
+void TestIndexTicker::oneFormatAnAxis_data()
+{
+    QTest::addColumn<QStringList>("labels");
+    QTest::addColumn<QStringList>("expected");
+    // sum-vs-concat's positions on a 14-pt slide for Whisper read "750, 1k, 1250": one axis, one
+    // format, as matplotlib's EngFormatter writes every tick of its axis in its units.
+    QTest::newRow("1250 cannot be shorter: none")
+        << QStringList {u"0"_s, u"250"_s, u"500"_s, u"750"_s, u"1000"_s, u"1250"_s}
+        << QStringList {u"0"_s, u"250"_s, u"500"_s, u"750"_s, u"1000"_s, u"1250"_s};
+    QTest::newRow("1.5k as long as 1500: all") << QStringList {u"0"_s, u"500"_s, u"1000"_s, u"1500"_s, u"2000"_s}
+                                               << QStringList {u"0"_s, u"500"_s, u"1k"_s, u"1.5k"_s, u"2k"_s};
+    QTest::newRow("grouped") << QStringList {u"0"_s, u"10,000"_s, u"20,000"_s, u"30,000"_s}
+                             << QStringList {u"0"_s, u"10k"_s, u"20k"_s, u"30k"_s};
+    QTest::newRow("1,024 not said in two decimals: none")
+        << QStringList {u"0"_s, u"1,000"_s, u"1,024"_s} << QStringList {u"0"_s, u"1,000"_s, u"1,024"_s};
+    QTest::newRow("millions") << QStringList {u"500000"_s, u"1000000"_s, u"1500000"_s}
+                              << QStringList {u"500k"_s, u"1M"_s, u"1.5M"_s};
+    QTest::newRow("blanks kept") << QStringList {u"0"_s, QString(), u"2000"_s}
+                                 << QStringList {u"0"_s, QString(), u"2k"_s};
+}
+
+void TestIndexTicker::oneFormatAnAxis()
+{
+    QFETCH(QStringList, labels);
+    QFETCH(QStringList, expected);
+    QCOMPARE(KeepsClear::shortNumbers(labels), expected);
 }
 
 namespace {
