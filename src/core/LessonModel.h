@@ -61,6 +61,10 @@ struct LessonModel
     // Whether the named model's values are a paper's, with no code of its own (its preset's
     // "reference": "paper"): a sentence on what its code does names the paper instead.
     bool paper = false;
+    // Whether the named model's name is a description a sentence names with "the" (its preset's
+    // "article"): "at the TensorFlow Transformer tutorial's d", not "at TensorFlow Transformer
+    // tutorial's d". False while the model is unnamed, or its name is a proper name.
+    bool article = false;
 };
 
 } // namespace posenc

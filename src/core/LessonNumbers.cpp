@@ -117,6 +117,21 @@ Number properName(const QString &text)
     return {std::nullopt, text, {}, true};
 }
 
+QString nameWithin(const LessonModel &model)
+{
+    if (model.article)
+        return u"the "_s + model.name;
+    if (model.name.startsWith(u"The "_s))
+        return u"the"_s + model.name.mid(3);
+    return model.name;
+}
+
+Number nameOf(const LessonModel &model)
+{
+    const QString name = nameWithin(model);
+    return name.startsWith(u"the "_s) ? word(name) : properName(name);
+}
+
 Number none(const QString &why)
 {
     return {std::nullopt, {}, why.isEmpty() ? u"not here"_s : why, false};
@@ -177,7 +192,7 @@ std::optional<Number> number(const QString &key, const LessonModel &model, const
 
 std::optional<Number> number(const QString &key, const Params &params)
 {
-    return number(key, LessonModel {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false});
+    return number(key, LessonModel {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false, false});
 }
 
 QStringList keysIn(const QString &text, const QList<Entry> &more)

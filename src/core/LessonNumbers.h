@@ -63,6 +63,12 @@ Number factor(double v);
 Number positions(double v);
 Number word(const QString &text);
 Number properName(const QString &text);
+// The named model as a sentence names it within: "Llama 3.1 8B", "the TensorFlow Transformer
+// tutorial" (LessonModel::article), "the Annotated Transformer" (a title's "The" is the article);
+// and as a number, a proper name or, with its article, a word a sentence's start capitalises.
+// `model` must be named.
+QString nameWithin(const LessonModel &model);
+Number nameOf(const LessonModel &model);
 Number none(const QString &why);
 // A condition a fragment can need ({"needs": ["key"]}): present, with no words, where `holds`.
 Number condition(bool holds, const QString &whyNot);

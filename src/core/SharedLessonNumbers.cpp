@@ -342,10 +342,10 @@ QList<Entry> scaleConditions()
                      return none(u"σ is no named model's lesson stand-in"_s);
                  if (m.params.batch.positions == Positions::ByColumn)
                      return word(u"%1 adds its table to the features its first layers make of its input, not to "
-                                 "embeddings drawn at a σ"_s.arg(m.name));
+                                 "embeddings drawn at a σ"_s.arg(nameWithin(m)));
                  if (!m.embeddingInit.isEmpty())
-                     return word(u"%1's code starts its embeddings with %2"_s.arg(m.name, m.embeddingInit));
-                 return word(u"%1's preset or config does not say how its embeddings start"_s.arg(m.name));
+                     return word(u"%1's code starts its embeddings with %2"_s.arg(nameWithin(m), m.embeddingInit));
+                 return word(u"%1's preset or config does not say how its embeddings start"_s.arg(nameWithin(m)));
              })}}
         // masked-dropout said "at fairseq embedding init's d = 32", the lesson's width: an init
         // scheme's preset names no d_model.
@@ -371,7 +371,7 @@ QList<Entry> scaleConditions()
              ModelNumber([](const LessonModel &m) {
                  if (m.name.isEmpty())
                      return word(u"this model"_s);
-                 return m.keys.contains(u"d-model"_s) ? properName(m.name) : word(u"the lesson"_s);
+                 return m.keys.contains(u"d-model"_s) ? nameOf(m) : word(u"the lesson"_s);
              })},
             // sum-vs-concat said "Over fairseq embedding init's L = 1024 positions": the views' L is
             // the model's only where its preset names it and no flag or cap moved it.
@@ -380,7 +380,7 @@ QList<Entry> scaleConditions()
                  if (m.name.isEmpty())
                      return word(u"this model"_s);
                  const bool own = m.keys.contains(u"max-len"_s) && m.context == m.params.maxLen;
-                 return own ? properName(m.name) : word(u"the views"_s);
+                 return own ? nameOf(m) : word(u"the views"_s);
              })},
             // Transformer base was told what "its code multiplies": its preset is the paper's.
             {u"model_reference"_s, u"what the named model's values come from: \"code\", or \"paper\""_s,
@@ -438,7 +438,7 @@ QList<Entry> entries()
     QList<Entry> list = {
         {u"model"_s, u"the model's name, or \"this model\" where the parameters are no named model's"_s,
          std::function<Number(const LessonModel &)>(
-             [](const LessonModel &m) { return m.name.isEmpty() ? word(u"this model"_s) : properName(m.name); })},
+             [](const LessonModel &m) { return m.name.isEmpty() ? word(u"this model"_s) : nameOf(m); })},
         {u"named"_s, u"a condition: the parameters are a named model's (a preset's, a config's)"_s,
          std::function<Number(const LessonModel &)>([](const LessonModel &m) {
              return condition(!m.name.isEmpty(), u"the parameters are no named model's"_s);

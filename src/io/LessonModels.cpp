@@ -47,6 +47,7 @@ ModelChoice ModelChoice::ofPreset(const Preset &preset)
     choice.noEmbeddingScale = preset.embeddingScale == u"none"_s;
     choice.embeddingInit = preset.embeddingInit;
     choice.paper = preset.reference == u"paper"_s;
+    choice.article = preset.article == u"the"_s;
     choice.context = preset.context;
     choice.encoderDecoder = preset.stacks == u"encoder-decoder"_s;
     choice.source = preset.source;
@@ -119,7 +120,7 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
 {
-    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false};
+    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false, false};
     for (const ModelChoice &choice : candidates) {
         if (!choice.name.isEmpty() && choice.matches(params, kept)) {
             model.name = choice.name;
@@ -128,6 +129,7 @@ LessonModel model(const Params &params, const QList<ModelChoice> &candidates, co
             model.noEmbeddingScale = choice.noEmbeddingScale;
             model.embeddingInit = choice.embeddingInit;
             model.paper = choice.paper;
+            model.article = choice.article;
             model.encoderDecoder = choice.encoderDecoder;
             model.source = choice.source;
             if (choice.texts.contains(u"encoding"_s))

@@ -34,6 +34,8 @@ struct ModelChoice
     QString embeddingInit;
     // Its values are a paper's, with no code of its own (Preset::reference).
     bool paper = false;
+    // Its name takes "the" in a sentence (Preset::article).
+    bool article = false;
     // Its own context where its max_len is capped below it (Preset::context); 0: max_len is it.
     std::int64_t context = 0;
     // It is an encoder and a decoder (Preset::stacks, the config's is_encoder_decoder).

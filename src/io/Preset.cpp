@@ -103,7 +103,7 @@ std::variant<Preset, PresetError> read(const QString &path)
     const QStringList known
         = {u"format"_s, u"version"_s,       u"title"_s,           u"cite"_s,    u"source"_s, u"note"_s, u"config"_s,
            u"params"_s, u"input-dropout"_s, u"embedding-scale"_s, u"context"_s, u"stacks"_s,
-           u"embedding-init"_s, u"reference"_s};
+           u"embedding-init"_s, u"reference"_s, u"article"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -175,6 +175,9 @@ std::variant<Preset, PresetError> read(const QString &path)
         return fail(*problem);
     // Which stacks the model has (Preset::stacks).
     if (const auto problem = fact(u"stacks"_s, u"encoder-decoder"_s, preset.stacks))
+        return fail(*problem);
+    // How a sentence names the model (Preset::article).
+    if (const auto problem = fact(u"article"_s, u"the"_s, preset.article))
         return fail(*problem);
     const auto applied = preset.applyTo(Params {});
     if (const auto *errors = std::get_if<QList<ParamError>>(&applied))

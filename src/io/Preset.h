@@ -80,6 +80,9 @@ struct Preset
     std::int64_t context = 0;
     // "encoder-decoder": the model has both stacks; empty: one stack.
     QString stacks;
+    // "the": the model's name is a description a sentence names with "the" ("the TensorFlow
+    // Transformer tutorial's d", "the SD 1.5 UNet timestep embedding"); empty: a proper name.
+    QString article;
 
     // The model the preset gives: its title before the maker ("Llama 4 Scout 17B-16E").
     QString modelName() const;

@@ -1,5 +1,6 @@
 #include "BiasMapPair.h"
 
+#include "render/Colormaps.h"
 #include "render/PlotStyle.h"
 #include "render/SwatchLegend.h"
 
@@ -17,7 +18,7 @@ BiasMapFigure::BiasMapFigure(QCustomPlot *plot, bool withLegend)
 
 QColor BiasMapFigure::maskedColor()
 {
-    return QColor(150, 150, 150);
+    return Colormaps::maskedColor();
 }
 
 void BiasMapFigure::setGrids(const HeatmapGrid &causal, const HeatmapGrid &other, double lowest, double highest,

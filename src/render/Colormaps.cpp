@@ -48,7 +48,7 @@ QColor entryColor(const std::array<double, 3> &entry)
 // at t = 1). QCPColorGradient takes level floor(t (n - 1)) of n levels, each level interpolated
 // between stops; with 257 levels at k/256, a power of two, the stops sit exactly on the levels
 // (docs/ARCHITECTURE.md, Colour maps).
-QCPColorGradient makeGradient(Colormap map)
+QCPColorGradient makeGradient(Colormap map, const QColor &notNumber)
 {
     const int size = static_cast<int>(std::tuple_size_v<ColormapTables::Table>);
     QMap<double, QColor> stops;
@@ -60,9 +60,25 @@ QCPColorGradient makeGradient(Colormap map)
     g.setColorInterpolation(QCPColorGradient::ciRGB);
     g.setLevelCount(size + 1);
     g.setNanHandling(QCPColorGradient::nhNanColor);
-    g.setNanColor(notNumberColor());
+    g.setNanColor(notNumber);
     g.color(0.0, QCPRange(0.0, 1.0)); // makes the levels' colours, which copies share
     return g;
+}
+
+// Made once a map and a colour of no number, its levels' colours too (copies share them).
+QCPColorGradient madeGradient(Colormap map, bool masked)
+{
+    static const QList<std::pair<Colormap, std::array<QCPColorGradient, 2>>> made = [] {
+        QList<std::pair<Colormap, std::array<QCPColorGradient, 2>>> list;
+        for (const Colormap each : all())
+            list.append({each, {makeGradient(each, notNumberColor()), makeGradient(each, maskedColor())}});
+        return list;
+    }();
+    for (const auto &[each, itsGradients] : made) {
+        if (each == map)
+            return itsGradients[masked ? 1 : 0];
+    }
+    return made.front().second[masked ? 1 : 0];
 }
 
 } // namespace
@@ -71,17 +87,17 @@ QCPColorGradient makeGradient(Colormap map)
 // gradient at every filling, and making the 257 stops anew was an eighth of a panel's filling.
 QCPColorGradient gradient(Colormap map)
 {
-    static const QList<std::pair<Colormap, QCPColorGradient>> made = [] {
-        QList<std::pair<Colormap, QCPColorGradient>> list;
-        for (const Colormap each : all())
-            list.append({each, makeGradient(each)});
-        return list;
-    }();
-    for (const auto &[each, itsGradient] : made) {
-        if (each == map)
-            return itsGradient;
-    }
-    return made.front().second;
+    return madeGradient(map, false);
+}
+
+QCPColorGradient maskedGradient(Colormap map)
+{
+    return madeGradient(map, true);
+}
+
+QColor maskedColor()
+{
+    return QColor(150, 150, 150);
 }
 
 QColor notNumberColor()

@@ -39,9 +39,14 @@ public:
     void setSpread(std::vector<float> spread);
     void setMarks(std::vector<CellMark> marks) { m_marks = std::move(marks); }
     // Whether the grid holds a value that is not a finite number, which its colour map draws in
-    // notNumberColor().
-    void setNotNumbers(bool any) { m_notNumbers = any; }
+    // notNumberColor(), or, where every such value is −inf (`masked`), in Colormaps::maskedColor().
+    void setNotNumbers(bool any, bool masked = false)
+    {
+        m_notNumbers = any;
+        m_masked = any && masked;
+    }
     bool hasNotNumbers() const { return m_notNumbers; }
+    bool notNumbersMasked() const { return m_masked; }
     // The mean only: the oscillation mark hidden (the grid's spread kept).
     void setShowSpread(bool show) { m_showSpread = show; }
     // The key's entry (or the legend of marks) that says what the oscillation mark is: the mark is
@@ -84,6 +89,7 @@ private:
     bool m_showSpread = true;
     QPointer<QCPLayoutElement> m_key;
     bool m_notNumbers = false;
+    bool m_masked = false;
 };
 
 } // namespace posenc

@@ -20,6 +20,23 @@ namespace posenc {
 
 namespace {
 
+// What a grid's cells that hold no finite number are: none, all −inf (an attention mask's keys
+// never seen, drawn as masked), or some NaN or +inf (a fault, drawn in magenta).
+struct NotNumbers
+{
+    bool any = false;
+    bool masked = true;
+    void note(float v)
+    {
+        any = true;
+        masked = masked && std::isinf(v) && v < 0;
+    }
+    QCPColorGradient gradient(Colormap map) const
+    {
+        return any && masked ? Colormaps::maskedGradient(map) : Colormaps::gradient(map);
+    }
+};
+
 // QCPColorMapData's cells, written as its setCell writes them (the cell, the data bounds it keeps,
 // the mark that its image is stale) without a call and a range check a cell, which were a
 // heatmap's filling. QCustomPlot keeps them protected; a pointer to the members, formed in a
@@ -29,23 +46,24 @@ struct ColorMapCells : QCPColorMapData
     ColorMapCells() = delete;
 
     // Cell i of `data` (value row i / keySize, key column i % keySize) takes values[i], a value
-    // that is no number NaN (drawn in a colour of its own); true when one was no number. Cells that
+    // that is no number NaN (drawn in a colour of its own); what was no number. Cells that
     // all hold their values already leave the image unmarked: a change that leaves the grid as it
     // was (a dropout mask at another d_model) neither colours the image again nor computes its
     // coverage (CoverageColorMap keeps the last while the image is the same).
-    static bool fill(QCPColorMapData &data, const std::vector<float> &values)
+    static NotNumbers fill(QCPColorMapData &data, const std::vector<float> &values)
     {
         double *cells = data.*(&ColorMapCells::mData);
         const auto count = static_cast<std::size_t>(data.keySize()) * static_cast<std::size_t>(data.valueSize());
         if (!cells || count == 0 || values.size() < count)
-            return false;
+            return {};
         QCPRange &bounds = data.*(&ColorMapCells::mDataBounds);
-        bool notNumbers = false, changed = false;
+        NotNumbers notNumbers;
+        bool changed = false;
         for (std::size_t i = 0; i < count; ++i) {
             const float v = values[i];
             double z = v;
             if (!std::isfinite(v)) {
-                notNumbers = true;
+                notNumbers.note(v);
                 z = std::numeric_limits<double>::quiet_NaN();
             }
             // Bit for bit, so that a NaN held is the NaN written.
@@ -245,7 +263,9 @@ QList<Swatch> HeatmapPanel::markSwatches() const
 QList<Swatch> HeatmapPanel::swatchesOf(const HeatmapMarks &marks)
 {
     QList<Swatch> swatches;
-    if (marks.hasNotNumbers())
+    if (marks.hasNotNumbers() && marks.notNumbersMasked())
+        swatches.append({Colormaps::maskedColor(), u"masked (−inf)"_s});
+    else if (marks.hasNotNumbers())
         swatches.append({HeatmapMarks::notNumberColor(), u"not a number (NaN or inf)"_s});
     if (marks.hasMark(CellMark::Dropped))
         swatches.append({HeatmapMarks::droppedColor(), u"dropped (no value)"_s});
@@ -325,7 +345,7 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     const Block &b = grid.block;
     data->setSize(grid.cols, grid.rows);
     data->setRange(cellRange(b.col0, b.colEnd(), grid.cols), cellRange(b.row0, b.rowEnd(), grid.rows));
-    const bool notNumbers = ColorMapCells::fill(*data, grid.values);
+    const NotNumbers notNumbers = ColorMapCells::fill(*data, grid.values);
     // The cells asked for have come, as they were or not: drawn where their ranges put them, never
     // the last image stretched (CoverageColorMap::setDataPending). A coverage offered for the last
     // grid is not this one's.
@@ -334,8 +354,8 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     m_marks->setGrid(data->keyRange(), data->valueRange(), grid.cols, grid.rows);
     m_marks->setSpread(grid.spread);
     m_marks->setMarks(grid.marks);
-    m_marks->setNotNumbers(notNumbers);
-    m_scale->setGradient(Colormaps::gradient(style.colormap)); // a NaN in a colour of its own
+    m_marks->setNotNumbers(notNumbers.any, notNumbers.masked);
+    m_scale->setGradient(notNumbers.gradient(style.colormap)); // a NaN in a colour of its own
     m_scale->setDataRange(style.dataRange);
     m_scale->axis()->setLabel(style.colorbarLabel);
     if (m_sharedScale)
@@ -400,11 +420,19 @@ std::shared_ptr<const PreparedCoverage> HeatmapPanel::prepareCoverage(const Heat
         return nullptr;
     // The cells as setGrid writes them (ColorMapCells::fill): a value that is no number NaN.
     std::vector<double> cells(count);
-    for (std::size_t i = 0; i < count; ++i)
-        cells[i] = std::isfinite(grid.values[i]) ? double(grid.values[i]) : std::numeric_limits<double>::quiet_NaN();
+    NotNumbers notNumbers;
+    for (std::size_t i = 0; i < count; ++i) {
+        const float v = grid.values[i];
+        if (std::isfinite(v)) {
+            cells[i] = v;
+        } else {
+            notNumbers.note(v);
+            cells[i] = std::numeric_limits<double>::quiet_NaN();
+        }
+    }
     auto prepared = std::make_shared<PreparedCoverage>();
     // The colour scale's range as the map takes it (QCPColorMap::setDataRange, linear).
-    prepared->source = CoverageColorMap::mapImage(cells.data(), grid.cols, grid.rows, Colormaps::gradient(style.colormap),
+    prepared->source = CoverageColorMap::mapImage(cells.data(), grid.cols, grid.rows, notNumbers.gradient(style.colormap),
                                                   QCPRange(style.dataRange).sanitizedForLinScale());
     // The map's rectangle as CoverageColorMap::draw takes it, through QCPAxis::coordToPixel of a linear
     // bottom axis and a reversed left one over the axis rect (QRect: its bottom is top + height - 1).

@@ -17,6 +17,14 @@ inline QString head(const QString &name)
     return m.hasMatch() && m.capturedStart() > 0 ? name.left(m.capturedStart()) : name;
 }
 
+// The name as a sentence names it within: a title's "The" is lower case there ("the Annotated
+// Transformer's code"); a description's article (a preset's "article") comes before the name.
+inline QString within(const QString &name)
+{
+    const QString h = head(name);
+    return h.startsWith(QStringLiteral("The ")) ? QStringLiteral("the") + h.mid(3) : h;
+}
+
 inline QString of(const QString &name)
 {
     const QString h = head(name);

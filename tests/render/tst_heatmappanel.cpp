@@ -81,6 +81,7 @@ private slots:
     void everyColourMapDrawsItsCells();
     void aDroppedCellIsNotDrawnAsAZero();
     void aNanEmbeddingIsMarkedAndNamed();
+    void aMaskedBiasIsGreyNotAFault();
     void fastColumnsCarryTheOscillationMark_data();
     void fastColumnsCarryTheOscillationMark();
     void theColourRangeIsTheSameAtAnyDpi_data();
@@ -291,6 +292,49 @@ void TestHeatmapPanel::aNanEmbeddingIsMarkedAndNamed()
     QVERIFY(named);
 }
 
+// Before: BLOOM's causal ALiBi bias drew its masked keys (−inf, as build_alibi_tensor's bias
+// meets the causal mask) in magenta, keyed "not a number (NaN or inf)": a fault where there is
+// none. Now a grid whose only non-finite cells are −inf draws them in the masked grey, keyed
+// "masked (−inf)"; a NaN beside them is still a fault, in magenta.
+void TestHeatmapPanel::aMaskedBiasIsGreyNotAFault()
+{
+    for (const bool withNan : {false, true}) {
+        Params p = sized(8, 8);
+        auto matrix = std::make_shared<EmbeddingMatrix>();
+        matrix->values = RowMatrixXf::Constant(8, 8, -0.25f);
+        for (int row = 0; row < 8; ++row)
+            for (int col = row + 1; col < 8; ++col)
+                matrix->values(row, col) = -std::numeric_limits<float>::infinity();
+        if (withNan)
+            matrix->values(6, 1) = std::numeric_limits<float>::quiet_NaN();
+        matrix->source = u"masked.npy"_s;
+        p.embeddings = matrix;
+        FigureState state;
+        state.options.insert(u"quantity"_s, u"embedding"_s);
+        const auto built = FigureBuilds::build(u"heatmap"_s, p, kSize, state);
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        QCustomPlot *plot = built->plot();
+        double ratio = 1.0;
+        const QImage image = exported(plot, &ratio);
+        QCPAxisRect *rect = plot->axisRect(0);
+        const auto pixel = [&](std::int64_t row, std::int64_t col) {
+            const QPointF at(rect->axis(QCPAxis::atBottom)->coordToPixel(double(col)),
+                             rect->axis(QCPAxis::atLeft)->coordToPixel(double(row)));
+            return image.pixelColor((at * ratio).toPoint());
+        };
+        const QColor expected = withNan ? HeatmapMarks::notNumberColor() : Colormaps::maskedColor();
+        QVERIFY2(close(pixel(1, 5), expected), qPrintable(pixel(1, 5).name()));
+        QStringList labels;
+        for (int i = 0; i < plot->layerCount(); ++i)
+            for (QCPLayerable *item : plot->layer(i)->children())
+                if (auto *legend = qobject_cast<QCPLegend *>(item))
+                    for (int k = 0; k < legend->itemCount(); ++k)
+                        labels.append(SwatchLegend::label(legend->item(k)));
+        QCOMPARE(labels.contains(u"masked (−inf)"_s), !withNan);
+        QCOMPARE(labels.contains(u"not a number (NaN or inf)"_s), withNan);
+    }
+}
+
 void TestHeatmapPanel::fastColumnsCarryTheOscillationMark_data()
 {
     QTest::addColumn<bool>("meanOnly");
@@ -397,7 +441,8 @@ void TestHeatmapPanel::eachFamilysOwnTableOnItsMap()
     QVERIFY(scale);
     const QCPRange range = scale->dataRange();
     const Colormap expected = sign == 0 ? Colormap::Diverging : Colormap::Viridis;
-    QVERIFY(scale->gradient() == Colormaps::gradient(expected));
+    // A causal bias's keys after the query are −inf, drawn as masked (aMaskedBiasIsGreyNotAFault).
+    QVERIFY(scale->gradient() == Colormaps::gradient(expected) || scale->gradient() == Colormaps::maskedGradient(expected));
     if (sign > 0)
         QVERIFY2(range.lower == 0.0 && range.upper > 0.0, qPrintable(u"%1 to %2"_s.arg(range.lower).arg(range.upper)));
     else if (sign < 0)

@@ -34,20 +34,43 @@ std::optional<MropeLayout> layoutOf(const Params &p, std::optional<MropeEra> era
     return std::nullopt;
 }
 
-// The n-th vision span of `kind` (1 image, 2 video) and the first text span after it.
+// The first vision span of `kind` and the span right after it, whatever it holds: an image
+// followed by a video without text between gives the video the id the text would have taken
+// (get_rope_index moves its running start past each span alike), so what the image costs is that
+// span's start less its own, not the next text's.
 const MropeLayout::Span *visionSpan(const MropeLayout &layout, MropeTokenKind kind, const MropeLayout::Span **after)
 {
     const std::vector<MropeLayout::Span> &spans = layout.spans();
     for (std::size_t i = 0; i < spans.size(); ++i) {
         if (spans[i].kind != kind)
             continue;
-        *after = nullptr;
-        for (std::size_t j = i + 1; j < spans.size() && !*after; ++j)
-            if (spans[j].kind == MropeTokenKind::Text)
-                *after = &spans[j];
+        *after = i + 1 < spans.size() ? &spans[i + 1] : nullptr;
         return &spans[i];
     }
     return nullptr;
+}
+
+// What the span after a vision span of `kind` holds, as a sentence names it: "the text", "the
+// video", "the next image".
+Number thenWords(const Params &p, MropeTokenKind kind)
+{
+    const auto layout = layoutOf(p);
+    if (!layout)
+        return none(kInvalid);
+    const MropeLayout::Span *after = nullptr;
+    if (!visionSpan(*layout, kind, &after))
+        return none(kind == MropeTokenKind::Image ? u"the prompt has no image"_s : u"the prompt has no video"_s);
+    if (!after)
+        return none(u"nothing follows it"_s);
+    switch (after->kind) {
+    case MropeTokenKind::Text:
+        return word(u"the text"_s);
+    case MropeTokenKind::Image:
+        return word(kind == MropeTokenKind::Image ? u"the next image"_s : u"the image"_s);
+    case MropeTokenKind::Video:
+        return word(kind == MropeTokenKind::Video ? u"the next video"_s : u"the video"_s);
+    }
+    return none(u"nothing follows it"_s);
 }
 
 // A number of the first span of `kind`: `what` of the span and the text after it, or none where
@@ -63,7 +86,7 @@ Number spanNumber(const Params &p, MropeTokenKind kind, std::optional<MropeEra> 
     if (!span)
         return none(kind == MropeTokenKind::Image ? u"the prompt has no image"_s : u"the prompt has no video"_s);
     const double value = what(*span, after);
-    return value < 0.0 ? none(u"no text follows it, or it has one grid"_s) : integer(std::int64_t(value));
+    return value < 0.0 ? none(u"nothing follows it, or it has one grid"_s) : integer(std::int64_t(value));
 }
 
 // The first video's temporal grids T as its segment of the prompt gives them: Qwen3-VL lays each out
@@ -218,16 +241,20 @@ QList<Entry> entries()
              [](const Params &p) {
                  return spanNumber(p, image, {}, [](const Span &s, const Span *) { return double(s.start); });
              }},
-            {u"mrope_image_next"_s, u"the id of the first text token after the first image"_s,
+            {u"mrope_image_next"_s, u"the id of the first token after the first image, text or vision"_s,
              [](const Params &p) {
                  return spanNumber(p, image, {},
                                    [](const Span &, const Span *a) { return a ? double(a->start) : -1.0; });
              }},
-            {u"mrope_image_cost"_s, u"the positions the first image takes: the next text's id less its start"_s,
+            {u"mrope_image_cost"_s, u"the positions the first image takes: the next span's id less its start"_s,
              [](const Params &p) {
                  return spanNumber(p, image, {},
                                    [](const Span &s, const Span *a) { return a ? double(a->start - s.start) : -1.0; });
              }},
+            {u"mrope_image_then"_s, u"what follows the first image: \"the text\", \"the video\", \"the next image\""_s,
+             [](const Params &p) { return thenWords(p, image); }},
+            {u"mrope_video_then"_s, u"what follows the first video: \"the text\", \"the image\", \"the next video\""_s,
+             [](const Params &p) { return thenWords(p, video); }},
             {u"mrope_video_tokens"_s, u"the first video's tokens"_s,
              [](const Params &p) {
                  return spanNumber(p, video, {}, [](const Span &s, const Span *) { return double(s.rows); });
@@ -245,7 +272,7 @@ QList<Entry> entries()
                      return s.gridT < 2 ? -1.0 : double(s.tOffset(1) - s.tOffset(0));
                  });
              }},
-            {u"mrope_video_next"_s, u"the id of the first text token after the first video"_s,
+            {u"mrope_video_next"_s, u"the id of the first token after the first video, text or vision"_s,
              [](const Params &p) {
                  return spanNumber(p, video, {},
                                    [](const Span &, const Span *a) { return a ? double(a->start) : -1.0; });
@@ -261,7 +288,7 @@ QList<Entry> entries()
                                    [](const Span &, const Span *a) { return a ? double(a->start) : -1.0; });
              }},
             {u"mrope_eras_differ"_s,
-             u"a condition: transformers 4.x and 5.x start the text after the first video at other ids"_s,
+             u"a condition: transformers 4.x and 5.x start what follows the first video at other ids"_s,
              [](const Params &p) {
                  const auto next = [&p](MropeEra era) {
                      return spanNumber(p, MropeTokenKind::Video, era,
@@ -269,7 +296,7 @@ QList<Entry> entries()
                  };
                  const Number v4 = next(MropeEra::V4), v5 = next(MropeEra::V5);
                  if (!v4.value || !v5.value)
-                     return none(u"no text follows a video"_s);
+                     return none(u"nothing follows a video"_s);
                  return condition(*v4.value != *v5.value, u"both start it at the same id"_s);
              }},
             {u"mrope_max_id"_s, u"the largest id of the prompt"_s,

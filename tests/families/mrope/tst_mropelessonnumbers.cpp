@@ -74,6 +74,7 @@ class TestMropeLessonNumbers : public QObject
 
 private slots:
     void whereIsAnImageToken();
+    void whatAnImageCostsBeforeAVideo();
     void whichFrequenciesSeeWidth();
     void numbersSayWhyWithoutAnImage();
 };
@@ -103,6 +104,28 @@ void TestMropeLessonNumbers::whereIsAnImageToken()
     // rope_deltas lost it is at 24, 8 ids past where the model puts it.
     QCOMPARE(value(u"mrope_next_id"_s, p), 16.0);
     QCOMPARE(value(u"mrope_deltas_gap"_s, p), 8.0);
+}
+
+void TestMropeLessonNumbers::whatAnImageCostsBeforeAVideo()
+{
+    // get_rope_index moves its running start past each span alike: image 1x8x8 at t = h = w = 3
+    // (4 x 4 merged, ids 3..6), the video straight after it at 7 (2 x 2 merged, grids at t = 7 and
+    // 7 + trunc(1 · 1.0 · 2) = 9), its text at 4.x's max + 1 = 10. The image costs 7 − 3 = 4 =
+    // max(4, 4), and what follows it is the video, not the text at 10 (the lesson said "the image
+    // takes 7 positions ... the text after it starts at 10").
+    const Params p = lessonParams(u"text:3,image:1x8x8,video:2x4x4,text:2"_s);
+    QCOMPARE(value(u"mrope_image_start"_s, p), 3.0);
+    QCOMPARE(value(u"mrope_image_next"_s, p), 7.0);
+    QCOMPARE(value(u"mrope_image_cost"_s, p), 4.0);
+    QCOMPARE(text(u"mrope_image_then"_s, p), u"the video"_s);
+    QCOMPARE(value(u"mrope_video_next_v4"_s, p), 10.0);
+    QCOMPARE(text(u"mrope_video_then"_s, p), u"the text"_s);
+    // Two images in a row: the second is "the next image"; a video last has nothing after it.
+    const Params images = lessonParams(u"text:1,image:1x4x4,image:1x4x6,video:1x4x4"_s);
+    QCOMPARE(text(u"mrope_image_then"_s, images), u"the next image"_s);
+    QCOMPARE(value(u"mrope_image_cost"_s, images), 2.0);
+    QVERIFY(!LessonNumbers::number(u"mrope_video_then"_s, images)->present());
+    QVERIFY(!LessonNumbers::number(u"mrope_video_next"_s, images)->present());
 }
 
 void TestMropeLessonNumbers::whichFrequenciesSeeWidth()
