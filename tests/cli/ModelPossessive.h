@@ -25,6 +25,12 @@ inline QString within(const QString &name)
     return h.startsWith(QStringLiteral("The ")) ? QStringLiteral("the") + h.mid(3) : h;
 }
 
+// Whether `text` names the model, at a sentence's start or within one.
+inline bool namedIn(const QString &text, const QString &name)
+{
+    return text.contains(head(name)) || text.contains(within(name));
+}
+
 inline QString of(const QString &name)
 {
     const QString h = head(name);

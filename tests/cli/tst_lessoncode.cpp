@@ -195,7 +195,9 @@ void TestLessonCode::everyBoxForEveryModel()
                 QVERIFY2(firstLine.contains(u"models/%1/"_s.arg(cited.first())), qPrintable(what + u":\n"_s + box));
                 own += mine.contains(cited.first()) ? 1 : 0;
             } else {
-                const QString named = model.name.isEmpty() ? u"this model"_s : model.name;
+                // Within a sentence the model is named with its article ("not the TensorFlow
+                // Transformer tutorial's").
+                const QString named = model.name.isEmpty() ? u"this model"_s : LessonNumbers::nameWithin(model);
                 const QString configNamed = model.configTitle.section(u" ("_s, 0, 0);
                 QVERIFY2(firstLine.startsWith(u"# "_s) && firstLine.contains(u"'s code"_s)
                              && (firstLine.contains(u"not %1's"_s.arg(named))

@@ -398,7 +398,7 @@ void TestLessonPremises::aPapersPresetHasNoCodeToQuote()
     const LessonOptions::Read r = readFor(sqrt, {u"--preset"_s, u"annotated-transformer"_s});
     QVERIFY2(r.result.exitCode() == 0, qPrintable(r.result.usage));
     const QString said = textOf(sqrt, r);
-    QVERIFY2(said.contains(u"The Annotated Transformer's code starts its embeddings with xavier_uniform_"_s)
+    QVERIFY2(said.contains(u"the Annotated Transformer's code starts its embeddings with xavier_uniform_"_s)
                  && !said.contains(u"does not say how its embeddings start"_s),
              qPrintable(said));
 }

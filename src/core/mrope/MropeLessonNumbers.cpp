@@ -191,6 +191,15 @@ QList<Entry> visionConditions()
     return list;
 }
 
+// What follows the first image and the first video, in words.
+QList<Entry> thenEntries()
+{
+    return {{u"mrope_image_then"_s, u"what follows the first image: \"the text\", \"the video\", \"the next image\""_s,
+             [](const Params &p) { return thenWords(p, MropeTokenKind::Image); }},
+            {u"mrope_video_then"_s, u"what follows the first video: \"the text\", \"the image\", \"the next video\""_s,
+             [](const Params &p) { return thenWords(p, MropeTokenKind::Video); }}};
+}
+
 } // namespace
 
 QList<Entry> entries()
@@ -198,7 +207,7 @@ QList<Entry> entries()
     using Span = MropeLayout::Span;
     constexpr auto image = MropeTokenKind::Image;
     constexpr auto video = MropeTokenKind::Video;
-    return visionConditions()
+    return visionConditions() + thenEntries()
         + QList<Entry> {
             {u"mrope_vision"_s, u"the model whose get_rope_index gives the ids"_s,
              [](const Params &p) { return isMrope(p) ? word(visionWords(p.mrope.vision)) : none(kNotMrope); }},
@@ -251,10 +260,6 @@ QList<Entry> entries()
                  return spanNumber(p, image, {},
                                    [](const Span &s, const Span *a) { return a ? double(a->start - s.start) : -1.0; });
              }},
-            {u"mrope_image_then"_s, u"what follows the first image: \"the text\", \"the video\", \"the next image\""_s,
-             [](const Params &p) { return thenWords(p, image); }},
-            {u"mrope_video_then"_s, u"what follows the first video: \"the text\", \"the image\", \"the next video\""_s,
-             [](const Params &p) { return thenWords(p, video); }},
             {u"mrope_video_tokens"_s, u"the first video's tokens"_s,
              [](const Params &p) {
                  return spanNumber(p, video, {}, [](const Span &s, const Span *) { return double(s.rows); });
