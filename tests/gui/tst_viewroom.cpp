@@ -54,9 +54,12 @@ Params monkeys()
 // the figure gave up its title), dropout 400x300 (its mask's colour bar, set aside for a legend,
 // stayed in its margin groups with the margins of its last layout: HeatmapPanel::showLegend).
 // Expected to fail; one that passes fails the test as XPASS, to be taken off.
+// Open: buckets made compact and large again draws its left plots a unit narrower than a fresh view:
+// AxisRoom::holdEndTickLabels raises a panel's least margin where an end tick label reaches past
+// the page in the compact layout, and room steps that keep the margins they find carry the raise on.
 const QSet<QString> &historyShortfalls()
 {
-    static const QSet<QString> rows;
+    static const QSet<QString> rows {QStringLiteral("buckets 460x520")};
     return rows;
 }
 
