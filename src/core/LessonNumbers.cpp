@@ -192,7 +192,8 @@ std::optional<Number> number(const QString &key, const LessonModel &model, const
 
 std::optional<Number> number(const QString &key, const Params &params)
 {
-    return number(key, LessonModel {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false, false});
+    return number(key,
+                  LessonModel {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false, false});
 }
 
 QStringList keysIn(const QString &text, const QList<Entry> &more)

@@ -101,9 +101,9 @@ std::variant<Preset, PresetError> read(const QString &path)
     if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
     const QStringList known
-        = {u"format"_s, u"version"_s,       u"title"_s,           u"cite"_s,    u"source"_s, u"note"_s, u"config"_s,
-           u"params"_s, u"input-dropout"_s, u"embedding-scale"_s, u"context"_s, u"stacks"_s,
-           u"embedding-init"_s, u"reference"_s, u"article"_s};
+        = {u"format"_s,  u"version"_s, u"title"_s,          u"cite"_s,          u"source"_s,
+           u"note"_s,    u"config"_s,  u"params"_s,         u"input-dropout"_s, u"embedding-scale"_s,
+           u"context"_s, u"stacks"_s,  u"embedding-init"_s, u"reference"_s,     u"article"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));

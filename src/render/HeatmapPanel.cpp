@@ -432,8 +432,9 @@ std::shared_ptr<const PreparedCoverage> HeatmapPanel::prepareCoverage(const Heat
     }
     auto prepared = std::make_shared<PreparedCoverage>();
     // The colour scale's range as the map takes it (QCPColorMap::setDataRange, linear).
-    prepared->source = CoverageColorMap::mapImage(cells.data(), grid.cols, grid.rows, notNumbers.gradient(style.colormap),
-                                                  QCPRange(style.dataRange).sanitizedForLinScale());
+    prepared->source
+        = CoverageColorMap::mapImage(cells.data(), grid.cols, grid.rows, notNumbers.gradient(style.colormap),
+                                     QCPRange(style.dataRange).sanitizedForLinScale());
     // The map's rectangle as CoverageColorMap::draw takes it, through QCPAxis::coordToPixel of a linear
     // bottom axis and a reversed left one over the axis rect (QRect: its bottom is top + height - 1).
     const Block &b = grid.block;

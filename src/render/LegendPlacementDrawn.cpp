@@ -152,7 +152,8 @@ std::optional<QPolygonF> filledOf(QCPAbstractItem *item, QCPAxisRect *rect)
     } else {
         return std::nullopt;
     }
-    const QRectF shown = QRectF(from->pixelPosition(), to->pixelPosition()).normalized().intersected(QRectF(rect->rect()));
+    const QRectF shown
+        = QRectF(from->pixelPosition(), to->pixelPosition()).normalized().intersected(QRectF(rect->rect()));
     if (shown.width() <= 0.0 || shown.height() <= 0.0)
         return std::nullopt;
     return QPolygonF(shown);

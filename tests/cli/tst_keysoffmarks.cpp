@@ -11,15 +11,15 @@
 #include "cli/LessonOptions.h"
 #include "cli/LessonPage.h"
 #include "cli/ParamOptions.h"
+#include "core/Engine.h"
 #include "render/DirectLabels.h"
 #include "render/FigureRoomChanges.h"
 #include "render/SegmentClip.h"
-#include "core/Engine.h"
 #include "support/FigureBuilds.h"
 
 #include <QCommandLineParser>
-#include <QTextStream>
 #include <QTest>
+#include <QTextStream>
 
 #include <cmath>
 #include <optional>
@@ -32,7 +32,8 @@ namespace {
 // The sizes of the acceptance: a slide at 14 pt, and the window's two screens.
 const QList<std::pair<QString, double>> &sizes()
 {
-    static const QList<std::pair<QString, double>> list {{u"slide"_s, 14.0}, {u"1366x768"_s, 9.0}, {u"1920x1080"_s, 9.0}};
+    static const QList<std::pair<QString, double>> list {
+        {u"slide"_s, 14.0}, {u"1366x768"_s, 9.0}, {u"1920x1080"_s, 9.0}};
     return list;
 }
 
@@ -97,7 +98,8 @@ QStringList keyProblems(const QCustomPlot &plot)
         const auto [legend, over] = keys[i];
         const QRectF box = legend->outerRect();
         for (qsizetype j = i + 1; j < keys.size(); ++j)
-            if (const QRectF both = box.intersected(keys[j].first->outerRect()); both.width() > 0.5 && both.height() > 0.5)
+            if (const QRectF both = box.intersected(keys[j].first->outerRect());
+                both.width() > 0.5 && both.height() > 0.5)
                 problems.append(u"two keys meet"_s);
         for (int k = 0; over && k < plot.itemCount(); ++k) {
             QCPAbstractItem *item = plot.item(k);
@@ -120,8 +122,9 @@ QStringList keyProblems(const QCustomPlot &plot)
             if (!entry || !entry->realVisibility())
                 continue;
             const QRectF cell = entry->outerRect();
-            auto row = std::find_if(rows.begin(), rows.end(),
-                                    [&](const QList<QRectF> &r) { return std::abs(r.first().top() - cell.top()) < 1.0; });
+            auto row = std::find_if(rows.begin(), rows.end(), [&](const QList<QRectF> &r) {
+                return std::abs(r.first().top() - cell.top()) < 1.0;
+            });
             if (row == rows.end())
                 rows.append({cell});
             else
@@ -131,8 +134,8 @@ QStringList keyProblems(const QCustomPlot &plot)
             std::sort(row.begin(), row.end(), [](const QRectF &a, const QRectF &b) { return a.left() < b.left(); });
             for (qsizetype k = 1; k < row.size(); ++k)
                 if (row[k].left() - row[k - 1].right() < 0.5 * em - 1.0)
-                    problems.append(u"two entries %1 apart, the key's em %2"_s.arg(row[k].left() - row[k - 1].right())
-                                        .arg(em));
+                    problems.append(
+                        u"two entries %1 apart, the key's em %2"_s.arg(row[k].left() - row[k - 1].right()).arg(em));
         }
     }
     return problems;
@@ -242,9 +245,8 @@ void TestKeysOffMarks::everyLessonsKeys()
     QString said;
     QTextStream err(&said);
     LessonPage::Request request;
-    request.figures = size == u"slide"_s
-        ? LessonPage::figures(read, model, model.params, err, false, page.layout)
-        : QList<const FigureDescriptor *> {FigureRegistry::find(read.mainFigure())};
+    request.figures = size == u"slide"_s ? LessonPage::figures(read, model, model.params, err, false, page.layout)
+                                         : QList<const FigureDescriptor *> {FigureRegistry::find(read.mainFigure())};
     for (const FigureDescriptor *figure : std::as_const(request.figures)) {
         QVERIFY(figure);
         FigureState state = LessonPage::state(read, figure->name(), model.configName, model.params);

@@ -489,8 +489,8 @@ void TestLessonAttention::aRowPastTheModelsContextIsTheLessons()
             = preset.context > 0 ? preset.context : preset.params.value(u"max-len"_s, u"0"_s).toLongLong();
         const QString text = itemsOf(padding, *model).join(u'\n');
         // Within a sentence the model is named with its article ("the Annotated Transformer's").
-        const bool said = text.contains(
-            u"run past %1's context of %2 positions"_s.arg(LessonNumbers::nameWithin(*model), NumberText::count(context)));
+        const bool said = text.contains(u"run past %1's context of %2 positions"_s.arg(
+            LessonNumbers::nameWithin(*model), NumberText::count(context)));
         QVERIFY2(said == (context > 0 && model->params.maxLen > context), qPrintable(preset.name + u": "_s + text));
         (said ? past : within) += 1;
     }

@@ -414,7 +414,8 @@ void TestLessonModels::everyLessonForEveryModel()
         }
         // The model it was given is named, wherever it has a name (its possessive the name's).
         if (!model.name.isEmpty())
-            QVERIFY2(ModelPossessive::namedIn(text.html, model.name), qPrintable(what + u": names not "_s + model.name));
+            QVERIFY2(ModelPossessive::namedIn(text.html, model.name),
+                     qPrintable(what + u": names not "_s + model.name));
         const QString plain = LessonText::plain(text.html);
         for (const Claim &claim : claims())
             QVERIFY2(!plain.contains(claim.words) || claim.holds(model.params),

@@ -259,15 +259,16 @@ void TestLessonWording::rotaryLayersAreReadToTheirReach()
                       reach(u"Llama-4-Scout-17B-16E.json"_s, u"attention_chunk_size"_s), u"chunks"_s},
           std::tuple {QStringList {u"--config"_s, u"llama-4-scout"_s},
                       reach(u"Llama-4-Scout-17B-16E.json"_s, u"attention_chunk_size"_s), u"chunks"_s},
-          std::tuple {QStringList {u"--preset"_s, u"mistral-7b"_s}, reach(u"Mistral-7B-v0.1.json"_s, u"sliding_window"_s),
-                      u"a sliding window"_s},
+          std::tuple {QStringList {u"--preset"_s, u"mistral-7b"_s},
+                      reach(u"Mistral-7B-v0.1.json"_s, u"sliding_window"_s), u"a sliding window"_s},
           std::tuple {QStringList {u"--preset"_s, u"command-r7b"_s},
                       reach(u"c4ai-command-r7b-12-2024.json"_s, u"sliding_window"_s), u"a sliding window"_s}}) {
         const auto model = modelFor(decay, arguments);
         QVERIFY2(model, qPrintable(arguments.join(u' ')));
         const QString text = itemsOf(decay, *model).join(u'\n');
-        const QString says = u"rotary layers attend within %1 of %2 positions: no query there scores a key more than %3 back"_s
-                                 .arg(why, grouped(double(farthest + 1)), grouped(double(farthest)));
+        const QString says
+            = u"rotary layers attend within %1 of %2 positions: no query there scores a key more than %3 back"_s.arg(
+                why, grouped(double(farthest + 1)), grouped(double(farthest)));
         QVERIFY2(text.contains(says), qPrintable(says + u"\n in \n"_s + text));
     }
     for (const QString &preset : {u"gemma-3-4b"_s, u"gpt-oss-20b"_s, u"smollm3-3b"_s, u"llama-3-1-8b"_s}) {
@@ -281,8 +282,9 @@ void TestLessonWording::rotaryLayersAreReadToTheirReach()
     // whole context, not its sliding_attention layers' of 128.
     const auto oss = modelFor(decay, {u"--preset"_s, u"gpt-oss-20b"_s});
     QVERIFY(oss);
-    QVERIFY2(itemsOf(decay, *oss).join(u'\n').contains(u"the figures and numbers here are its full_attention layers'"_s),
-             qPrintable(itemsOf(decay, *oss).join(u'\n')));
+    QVERIFY2(
+        itemsOf(decay, *oss).join(u'\n').contains(u"the figures and numbers here are its full_attention layers'"_s),
+        qPrintable(itemsOf(decay, *oss).join(u'\n')));
     // A window shorter than 1000: no number is quoted past it.
     const auto narrow = modelFor(decay, {u"--preset"_s, u"mistral-7b"_s, u"--sliding-window"_s, u"128"_s});
     QVERIFY(narrow);

@@ -326,9 +326,9 @@ void TestDropoutAnatomyFigure::atZeroNothingIsDropped()
                               [](const QString &entry) { return entry.contains(u"dropped"_s); }),
                  qPrintable(entries.join(u" | "_s)));
         // Whole where the key has room (a small view shortens its entries to "kept").
-        QVERIFY2(size.width() < 1000 || std::any_of(entries.cbegin(), entries.cend(), [](const QString &entry) {
-                     return entry.startsWith(u"kept: × 1 ("_s);
-                 }),
+        QVERIFY2(size.width() < 1000
+                     || std::any_of(entries.cbegin(), entries.cend(),
+                                    [](const QString &entry) { return entry.startsWith(u"kept: × 1 ("_s); }),
                  qPrintable(entries.join(u" | "_s)));
         // No line of slope 0 is drawn: every visible graph of two points through the origin has slope 1.
         for (int g = 0; g < built->plot()->graphCount(); ++g) {

@@ -393,8 +393,9 @@ QList<Entry> classEntries()
               }),
         // frequencies told SD 1.5's timestep table of "positions" p: a sentence on what a row is
         // indexed by names it as the model's code does, a timestep t.
-        Entry(u"position_word"_s, u"what a row of the table is indexed by: \"position\", or a diffusion "
-                                  "model's \"timestep\""_s,
+        Entry(u"position_word"_s,
+              u"what a row of the table is indexed by: \"position\", or a diffusion "
+              "model's \"timestep\""_s,
               [](const LessonModel &m) { return word(embedsTimesteps(m) ? u"timestep"_s : u"position"_s); }),
         Entry(u"positions_word"_s, u"the same in the plural"_s,
               [](const LessonModel &m) { return word(embedsTimesteps(m) ? u"timesteps"_s : u"positions"_s); }),

@@ -232,8 +232,8 @@ OffsetReference::Values valuesOf(const Found &found, const TableEvidence &e)
 {
     // Each distance's sum once, not once a cell (SandwichBias::DistanceSums): scoring a 16384 x 16384
     // table's sample summed its 16384 distances again for every run of rows, minutes at head dim 4096.
-    auto sums = std::make_shared<const SandwichBias::DistanceSums>(
-        found.headDim, std::max(e.rows() + e.sample.queryStart, e.cols()));
+    auto sums = std::make_shared<const SandwichBias::DistanceSums>(found.headDim,
+                                                                   std::max(e.rows() + e.sample.queryStart, e.cols()));
     return HeadBiasFit::values(
         [sums, found](std::int64_t d) { return SandwichBias::ofSum(sums->at(d), found.headDim, found.scale); },
         found.after, SandwichBias::afterQuery(found.headDim, found.scale));

@@ -420,9 +420,8 @@ QList<Entry> reachEntries()
          "they stop it short of max_len − 1 (BatchLayout::farthestKey)"_s,
          [](const Params &p) {
              const std::int64_t farthest = BatchLayout::farthestKey(p);
-             return isRope(p) && farthest < p.maxLen - 1
-                 ? integer(farthest)
-                 : none(u"its attention sees every distance within max_len"_s);
+             return isRope(p) && farthest < p.maxLen - 1 ? integer(farthest)
+                                                         : none(u"its attention sees every distance within max_len"_s);
          },
          u"rope-score"_s},
         {u"rope_farthest_why"_s, u"why: the chunks or the sliding window its layers attend within"_s,
