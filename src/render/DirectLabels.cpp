@@ -2,6 +2,7 @@
 
 #include "DirectLabelCurves.h"
 #include "DirectLabelLeader.h"
+#include "KeyAside.h"
 #include "DirectLabelPlaces.h"
 #include "DirectLabelScene.h"
 #include "FigureRoomChanges.h"
@@ -122,12 +123,6 @@ Wanted wantedOf(const QList<QCPItemText *> &group)
     return label;
 }
 
-void layOutPlot(QCPLegend *legend)
-{
-    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        legend->parentPlot()->plotLayout()->update(phase);
-}
-
 // The labels of `wanted` made for the plot of `legend`, in its font, each in its curve's colour:
 // drawn where placed, else undrawn for DirectLabels::place.
 QList<QCPItemText *> textsFor(QCPLegend *legend, const QList<Wanted> &wanted, bool placed)
@@ -213,21 +208,12 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
         return {};
     // Placed on the layout the plots will have without the key's row: the key laid out as if it
     // took none of it, for now.
-    const QSize least = legend->minimumSize(), most = legend->maximumSize();
-    const QMargins margins = legend->margins();
-    const QCP::MarginSides sides = legend->autoMargins();
-    legend->setAutoMargins(QCP::msNone);
-    legend->setMargins(QMargins());
-    legend->setMinimumSize(1, 1);
-    legend->setMaximumSize(legend->maximumSize().width(), 1);
-    layOutPlot(legend);
-    Scenes scenes;
-    const bool placed = placeMerging(wanted, legend->font(), scenes);
-    legend->setMinimumSize(least);
-    legend->setMaximumSize(most);
-    legend->setMargins(margins);
-    legend->setAutoMargins(sides);
-    layOutPlot(legend);
+    bool placed = false;
+    {
+        const KeyAside aside(legend);
+        Scenes scenes;
+        placed = placeMerging(wanted, legend->font(), scenes);
+    }
     return !placed && !unplaced ? QList<QCPItemText *>() : textsFor(legend, wanted, placed);
 }
 
@@ -248,7 +234,7 @@ QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendI
             if (!entry || !out.contains(drawnFor(entry->plottable())))
                 legend->addItem(item);
         }
-        layOutPlot(legend);
+        KeyAside::layOut(legend->parentPlot());
     };
     QList<QCPAbstractPlottable *> out;
     for (QCPPlottableLegendItem *entry : entries)

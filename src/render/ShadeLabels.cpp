@@ -4,6 +4,7 @@
 #include "DirectLabelPlaces.h"
 #include "DirectLabelScene.h"
 #include "DirectLabels.h"
+#include "KeyAside.h"
 #include "SwatchLegend.h"
 
 #include <QRegularExpression>
@@ -164,12 +165,6 @@ void put(QCPItemText *text, const Place &place)
     text->setVisible(true);
 }
 
-void layOut(QCustomPlot *plot)
-{
-    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plot->plotLayout()->update(phase);
-}
-
 // WCAG 2's relative luminance of an sRGB colour.
 double luminanceOf(const QColor &colour)
 {
@@ -221,14 +216,7 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
         return {};
     // Placed on the layout the plots will have without the key's row: the key laid out as if it
     // took none of it, for now (as DirectLabels::make does).
-    const QSize least = legend->minimumSize(), most = legend->maximumSize();
-    const QMargins margins = legend->margins();
-    const QCP::MarginSides sides = legend->autoMargins();
-    legend->setAutoMargins(QCP::msNone);
-    legend->setMargins(QMargins());
-    legend->setMinimumSize(1, 1);
-    legend->setMaximumSize(legend->maximumSize().width(), 1);
-    layOut(plot);
+    const KeyAside aside(legend);
     Placer placer(*plot, legend->font());
     QList<std::optional<Place>> places;
     for (qsizetype i = 0; i < swatches.size(); ++i)
@@ -254,11 +242,6 @@ QList<QCPItemText *> make(QCPLegend *legend, const QList<QStringList> &forms, bo
                 text->setVisible(false);
             texts.append(text);
         }
-    legend->setMinimumSize(least);
-    legend->setMaximumSize(most);
-    legend->setMargins(margins);
-    legend->setAutoMargins(sides);
-    layOut(plot);
     return texts;
 }
 
