@@ -124,6 +124,7 @@ class TestDrift : public QObject
 private slots:
     void countsAreTheProgramsOwn_data();
     void countsAreTheProgramsOwn();
+    void theChangelogsLinesFitLintiansWidth();
     void theManPageSaysEachCommandsExitCodes();
     void theGuidesTablesNameEveryEntry();
     void everyFlagTheDocsUseIsAnOptionTheHelpLists_data();
@@ -176,6 +177,19 @@ void TestDrift::countsAreTheProgramsOwn()
     QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u"; "_s)));
     for (const QString &noun : mustCount)
         QVERIFY2(found.contains(noun), qPrintable(u"no count of the "_s + noun));
+}
+
+// The changelog's lines once the counts are in, its trailer aside, fit the 80 columns lintian
+// holds a Debian changelog to (debian-changelog-line-too-long fails the package's check in CI).
+void TestDrift::theChangelogsLinesFitLintiansWidth()
+{
+    const QString text = QString::fromUtf8(TestFiles::readAll(QStringLiteral(POSENC_CHANGELOG)));
+    QVERIFY(!text.isEmpty());
+    QStringList tooLong;
+    for (const QString &line : text.split(u'\n'))
+        if (line.size() > 80 && !line.startsWith(u" -- "_s))
+            tooLong.append(u"%1 columns: %2"_s.arg(line.size()).arg(line));
+    QVERIFY2(tooLong.isEmpty(), qPrintable(tooLong.join(u'\n')));
 }
 
 // Each command's exit codes, as its help page lists them, are the man page's, word for word.
