@@ -11,6 +11,9 @@ namespace posenc::NumberText {
 
 namespace {
 
+// |value − 1| below this is a computation's rounding, and the value reads "1".
+constexpr double kOneNoise = 1e-12;
+
 QString superscript(int exponent)
 {
     static const QString digits = u"⁰¹²³⁴⁵⁶⁷⁸⁹"_s;
@@ -60,6 +63,14 @@ QString prose(double value)
         // says "229,376" beside it, not "229376".
         for (qsizetype at = text.size() - 3; decimals == 0 && at > 0; at -= 3)
             text.insert(at, u',');
+        // A value other than 1 never reads "1": a score of 0.99969 is not the identity's. It gets
+        // the decimals that tell it from 1 ("0.9997"), a difference below kOneNoise being rounding.
+        const double off = std::abs(magnitude - 1.0);
+        if (text == u"1"_s && off > kOneNoise) {
+            text = QString::number(magnitude, 'f', -int(std::floor(std::log10(off))));
+            while (text.endsWith(u'0'))
+                text.chop(1);
+        }
         return sign + text;
     }
     double mantissa = magnitude / std::pow(10.0, exponent);

@@ -14,7 +14,8 @@ QString compact(double value, int digits = 4);
 
 // For prose (lessons): three significant digits, trailing zeros dropped, a true minus sign, the
 // thousands of a whole number grouped as count() groups them ("2,560"), and powers of ten written
-// out past [1e-3, 1e7) ("3.8·10⁻²⁴"); "∞" and "NaN" spelled.
+// out past [1e-3, 1e7) ("3.8·10⁻²⁴"); "∞" and "NaN" spelled. A value other than ±1 never reads
+// "1": it takes the decimals that tell it from 1 ("0.9997").
 QString prose(double value);
 
 // A factor compact but in enough digits to tell it from 1: "1.0000005", "0.99999", "1.4142".

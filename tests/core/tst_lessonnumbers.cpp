@@ -427,6 +427,7 @@ void TestLessonNumbers::formatting_data()
     QTest::newRow("power of ten") << 1e-5 << u"10⁻⁵"_s;
     QTest::newRow("rounds up to a power") << 9.9996e7 << u"10⁸"_s;
     QTest::newRow("huge") << 1.759e13 << u"1.76·10¹³"_s;
+    QTest::newRow("0.99969 is not 1") << 0.9996858680902386 << u"0.9997"_s; // rope-decay, Gemma 3 4B
 }
 
 void TestLessonNumbers::formatting()

@@ -200,6 +200,13 @@ QList<Entry> thenEntries()
              [](const Params &p) { return thenWords(p, MropeTokenKind::Video); }}};
 }
 
+// Whether two scores read apart at prose's three digits. A score other than 1 reads in the digits
+// that tell it from 1 (Qwen3-VL's 0.99999999 and 0.9998), and both of those barely move.
+bool readApart(double a, double b)
+{
+    return QString::number(a, 'g', 3) != QString::number(b, 'g', 3);
+}
+
 } // namespace
 
 QList<Entry> entries()
@@ -345,7 +352,7 @@ QList<Entry> entries()
                  const Number w = offsetScore(p, false, 2, 31.0), h = offsetScore(p, false, 1, 31.0);
                  if (!w.present() || !h.present())
                      return w.present() ? h : w;
-                 return condition(h.text != w.text && *h.value < *w.value,
+                 return condition(readApart(*h.value, *w.value) && *h.value < *w.value,
                                   u"the height offset scores as the width's"_s);
              }},
             {u"mrope_score_w31_interleaved"_s, u"the width offset's score, interleaved"_s,
