@@ -230,6 +230,10 @@ void TestLessonWording::aTimestepIsNotCalledAPosition()
         QVERIFY(model);
         const QString text = itemsOf(relative, *model).join(u'\n');
         QVERIFY2(text.contains(u"as the timesteps move apart"_s), qPrintable(text));
+        // The rows its offsets curve is measured at are timesteps too (SDXL's said "p = 0 and at
+        // p = 55" beside "as the timesteps move apart").
+        QVERIFY2(text.contains(u"measured at t = 0 and at t = 55 "_s), qPrintable(text));
+        QVERIFY2(!text.contains(u"measured at p"_s), qPrintable(text));
     }
     QCOMPARE(read, 8); // SD 1.5, SDXL, FLUX.1 [dev], Wan 2.1: two lessons each
     // A model of token positions keeps its words.
@@ -238,6 +242,10 @@ void TestLessonWording::aTimestepIsNotCalledAPosition()
     QVERIFY(paper);
     QVERIFY(itemsOf(frequencies, *paper).join(u' ').contains(u"no two of the L = "_s));
     QVERIFY(itemsOf(frequencies, *paper).join(u' ').contains(u" positions share a row"_s));
+    const Lesson &relative = *Lessons::find(u"relative-position"_s);
+    const auto base = modelFor(relative, {u"--preset"_s, u"transformer-base"_s});
+    QVERIFY(base);
+    QVERIFY(itemsOf(relative, *base).join(u' ').contains(u"measured at p = 0 and at p = 55 "_s));
 }
 
 // Llama 4 Scout's rope-decay plotted distances to 131,071, which its RoPE layers never score: they

@@ -329,11 +329,13 @@ QList<Entry> pairEntries()
              const std::int64_t last = SimilarityOffsets::lastOffset(p.maxLen);
              return condition(similarityRises(p, last), u"S(k) falls steadily over the %1 offsets drawn"_s.arg(last + 1));
          }},
-        {u"sim_rows"_s, u"the rows whose dot products the similarity figure draws against the offsets"_s,
+        // The row is named by the lesson in the model's own symbol ({position_symbol}: a timestep's t).
+        {u"sim_row_middle"_s,
+         u"the row besides row 0 whose dot products the similarity figure draws against the offsets"_s,
          [](const Params &p) {
              const std::int64_t middle
                  = SimilarityOffsets::middleRow(p.maxLen, SimilarityOffsets::lastOffset(p.maxLen));
-             return middle > 0 ? word(u"p = 0 and at p = %1"_s.arg(middle)) : word(u"p = 0"_s);
+             return middle > 0 ? integer(middle) : none(u"none (the figure draws row 0 alone)"_s);
          }},
         {u"f32_bound"_s, u"(L − 1)·w_0·2⁻²³ + 2⁻²⁵: the float32-angle error bound at the last position"_s,
          [](const Params &p) { return real(float32Bound(double(p.maxLen - 1))); }},
