@@ -7,6 +7,7 @@
 #include <QList>
 #include <QPointF>
 
+#include <algorithm>
 #include <cmath>
 
 // What DirectLabels reads of a curve: whether it is drawn, its colour, its points in layout units,
@@ -59,6 +60,16 @@ inline double markerOf(const QCPAbstractPlottable *plottable)
         return graph->scatterStyle().isNone() ? 0.0 : graph->scatterStyle().size();
     const auto *curve = qobject_cast<const QCPCurve *>(plottable);
     return curve && !curve->scatterStyle().isNone() ? curve->scatterStyle().size() : 0.0;
+}
+
+// How far a curve's line inks past the cell its centre passes through (DirectLabelCells marks a
+// line's centre cells only): half its pen, a cosmetic pen's unit counted, less the half unit a cell
+// holds. why-sqrt-d's "σ 1, s 1" and "yours" stood on the ink of its 4-unit line, weighed by its centre.
+inline double inkOf(const QCPAbstractPlottable *plottable)
+{
+    if (!joined(plottable))
+        return 0.0;
+    return std::max(std::max(plottable->pen().widthF(), 1.0) / 2.0 - 0.5, 0.0);
 }
 
 // The colour a reader sees `plottable` in: its marks' where it draws marks alone (mrope-positions'

@@ -34,7 +34,7 @@ bool leaderClear(const Scene &scene, const QLineF &line, const QList<const QCPAb
     for (double at = 0.0; at <= length + 0.5; at += 1.0) {
         const QPointF p = line.pointAt(std::min(at, length) / length);
         const QRectF dot(p.x() - 0.75, p.y() - 0.75, 1.5, 1.5);
-        if (scene.othersMeet(dot, own) || scene.meetsText(dot))
+        if (scene.othersMeet(QRectF(p, QSizeF(0.0, 0.0)), own, 0.75) || scene.meetsText(dot))
             return false;
     }
     return true;
@@ -56,8 +56,7 @@ QList<Spot> leaderSpots(const Scene &scene, const QList<const QCPAbstractPlottab
     for (qsizetype k = 0, taken = 0; k < anchors.size() && taken < kMostAnchors; k += kLeaderAnchors, ++taken) {
         const QPointF p = anchors[k];
         // Not where another curve or line meets its own: a leader there would name either.
-        const QRectF around(p.x() - kAnchorClear, p.y() - kAnchorClear, 2.0 * kAnchorClear, 2.0 * kAnchorClear);
-        if (scene.othersMeet(around, own))
+        if (scene.othersMeet(QRectF(p, QSizeF(0.0, 0.0)), own, kAnchorClear))
             continue;
         for (const double d : kLeaderReach) {
             const double s = d * slant;
@@ -66,9 +65,8 @@ QList<Spot> leaderSpots(const Scene &scene, const QList<const QCPAbstractPlottab
                   QRectF(p.x() - w / 2.0, p.y() - d - h, w, h), QRectF(p.x() - w / 2.0, p.y() + d, w, h),
                   QRectF(p.x() + s, p.y() - s - h, w, h), QRectF(p.x() - s - w, p.y() - s - h, w, h),
                   QRectF(p.x() + s, p.y() + s, w, h), QRectF(p.x() - s - w, p.y() + s, w, h)}) {
-                const QRectF grown = box.adjusted(-kGap, -kGap, kGap, kGap);
-                if (!room.contains(box) || scene.meetsText(box) || scene.ownMeets(grown, own)
-                    || scene.othersMeet(grown, own))
+                if (!room.contains(box) || scene.meetsText(box) || scene.ownMeets(box, own, kGap)
+                    || scene.othersMeet(box, own, kGap))
                     continue;
                 const QLineF line = leaderOf(box, p);
                 if (line.isNull() || !leaderClear(scene, line, own))
@@ -84,44 +82,40 @@ QList<Spot> leaderSpots(const Scene &scene, const QList<const QCPAbstractPlottab
     return spots;
 }
 
-// The places along `plottable` from its end where a label of `size` stands clear of the rest of
-// `scene`, the best first: beside the curve (above or below it, ending at or centred on a point of
-// it), else over it, on a white ground; a band's on its middle. With `leaders`, the places off it
-// for a label joined to it by a leader instead (leaderSpots).
-QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
-                     const QList<const QCPAbstractPlottable *> &own, QSizeF size, bool leaders = false)
+// The points along `plottable` a label may stand beside, every kStep units from its last point
+// within the plot (marks alone: their points; curves named together: along each of them too,
+// beside the lowest of two lines, under both, where the highest has no room above it; a band:
+// along its edges, the upper's first), each seen: no curve but those `own` names hides it there.
+QList<QPointF> anchorsOf(const Scene &scene, const QCPAbstractPlottable *plottable,
+                         const QList<const QCPAbstractPlottable *> &own)
 {
     const auto kept = pointsAt(plottable);
     const QList<QPointF> &points = *kept;
-    // A band's label stands beside its fill: anchors along its edges, each from its end, the
-    // upper's first and the lower's after them (matched by their order along each edge).
     const bool band = isBand(plottable);
-    const auto lower = band ? pointsAt(static_cast<const QCPGraph *>(plottable)->channelFillGraph())
-                            : std::make_shared<const QList<QPointF>>();
-    const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
-    // The anchors, every kStep units along the curve from its last point within the plot; marks
-    // alone are their points only (between two marks nothing is drawn to name).
     QList<QPointF> anchors;
-    if (!joined(plottable) && !band)
+    const auto add = [&](const QPointF &p, const QCPAbstractPlottable *curve) {
+        if (scene.rect.contains(p.toPoint()) && !(curve && scene.hidden(p, curve, own)))
+            anchors.append(p);
+    };
+    if (!joined(plottable) && !band) {
         for (qsizetype k = points.size() - 1; k >= 0 && anchors.size() < kMostPlaces; --k)
-            if (scene.rect.contains(points[k].toPoint()))
-                anchors.append(points[k]);
-    // Curves named together: anchors along each of them too (beside the lowest of two lines, under
-    // both, where the highest has no room above it).
-    std::vector<std::shared_ptr<const QList<QPointF>>> edges {kept, lower};
+            add(points[k], plottable);
+        return anchors;
+    }
+    std::vector<std::pair<std::shared_ptr<const QList<QPointF>>, const QCPAbstractPlottable *>> edges {
+        {kept, plottable}};
+    if (band)
+        edges = {{kept, nullptr}, {pointsAt(static_cast<const QCPGraph *>(plottable)->channelFillGraph()), nullptr}};
     for (const QCPAbstractPlottable *other : own)
         if (other != plottable && joined(other))
-            edges.push_back(pointsAt(other));
-    for (const auto &edge : edges) {
-        if (!joined(plottable) && !band)
-            break;
+            edges.push_back({pointsAt(other), other});
+    for (const auto &[edge, curve] : edges) {
         const QList<QPointF> &along = *edge;
         const qsizetype most = anchors.size() + kMostPlaces;
         double next = 0.0; // along the curve to the next anchor
         for (qsizetype k = along.size() - 1; k >= 0 && anchors.size() < most; --k) {
             if (k == along.size() - 1) {
-                if (scene.rect.contains(along[k].toPoint()))
-                    anchors.append(along[k]);
+                add(along[k], curve);
                 next = kStep;
                 continue;
             }
@@ -129,54 +123,73 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
             const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
             double at = next;
             for (; at <= length && anchors.size() < most; at += kStep)
-                if (const QPointF p = a + (b - a) * (at / length); scene.rect.contains(p.toPoint()))
-                    anchors.append(p);
+                add(a + (b - a) * (at / length), curve);
             next = at - length;
         }
     }
+    return anchors;
+}
+
+// The places along `plottable` from its end where a label of `size` stands clear of the rest of
+// `scene`, the best first: beside the curve where it is seen (above or below it, ending at or
+// centred on a point of it, or level with a point, before or after it; not at a point another
+// curve hides: buckets' "T5 causal" stood beside its run under "T5 key before"); a band's beside
+// its fill. With `leaders`, the places off it for a label joined to it by a leader instead
+// (leaderSpots); with `grounds`, over it, centred on a point, on a white ground, which hides the
+// run it covers (buckets' "T5 key after" stood so with room beside its curve).
+QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
+                     const QList<const QCPAbstractPlottable *> &own, QSizeF size, bool leaders = false,
+                     bool grounds = false)
+{
+    const QList<QPointF> anchors = anchorsOf(scene, plottable, own);
     if (leaders)
         return leaderSpots(scene, own, anchors, size);
     const double w = size.width(), h = size.height();
+    if (grounds) {
+        // Over one line alone, centred on a point of it: a ground over curves named together hides
+        // where each of them goes; over marks or a band it would hide what it names.
+        QList<Spot> over;
+        const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
+        for (const QPointF &p : anchors)
+            if (const QRectF centred(p.x() - w / 2.0, p.y() - h / 2.0, w, h);
+                room.contains(centred) && !scene.othersMeet(centred, own, 1.0) && !scene.meetsText(centred))
+                over.append({centred, true, std::nullopt});
+        return over;
+    }
+    const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
     const auto clearBeside = [&](const QRectF &box) {
-        return room.contains(box) && !scene.ownMeets(box.adjusted(-0.5, -0.5, 0.5, 0.5), own)
-            && !scene.othersMeet(box.adjusted(-kGap + kNearer, -kGap + kNearer, kGap - kNearer, kGap - kNearer), own)
+        return room.contains(box) && !scene.ownMeets(box, own, 0.5) && !scene.othersMeet(box, own, kGap - kNearer)
             && !scene.meetsText(box);
     };
-    const auto clearOver = [&](const QRectF &box) {
-        return room.contains(box) && !scene.othersMeet(box.adjusted(-1.0, -1.0, 1.0, 1.0), own)
-            && !scene.meetsText(box);
-    };
-    // Marks alone: a label kGap off a mark's edge, never over it (a white ground would hide it).
-    const bool marks = !joined(plottable) && !band;
+    // Marks alone: a label kGap off a mark's edge; a line kGap off it, a thick one a unit off its ink.
     const double gap = gapOf(plottable);
-    QList<Spot> beside, over;
-    for (const QPointF &p : anchors) {
+    QList<Spot> beside;
+    for (const QPointF &p : anchors)
         for (const QRectF &box :
              {QRectF(p.x() - w, p.y() - gap - h, w, h), QRectF(p.x() - w, p.y() + gap, w, h),
               QRectF(p.x() - w / 2.0, p.y() - gap - h, w, h), QRectF(p.x() - w / 2.0, p.y() + gap, w, h),
-              QRectF(p.x(), p.y() - gap - h, w, h), QRectF(p.x(), p.y() + gap, w, h)})
+              QRectF(p.x(), p.y() - gap - h, w, h), QRectF(p.x(), p.y() + gap, w, h),
+              QRectF(p.x() + gap, p.y() - h / 2.0, w, h), QRectF(p.x() - gap - w, p.y() - h / 2.0, w, h)})
             if (clearBeside(box))
                 beside.append({box, false, std::nullopt});
-        const QRectF centred(p.x() - w / 2.0, p.y() - h / 2.0, w, h);
-        // Over one line alone: a ground over curves named together hides where each of them goes.
-        if (!band && !marks && own.size() == 1 && clearOver(centred))
-            over.append({centred, true, std::nullopt});
-    }
-    return beside + over;
+    return beside;
 }
 
-// A label's places: beside its curve or over it, then, with `leaders`, for a label of one line
-// naming one curve drawn as a line, off it with a leader.
-QList<Spot> spotsOf(const Scene &scene, const Wanted &label, QSizeF size, bool leaders)
+// A label's places: beside its curve, then, for a label of one line naming one curve drawn as a
+// line, with `leaders` off it with a leader, and with `grounds` over it on a white ground.
+QList<Spot> spotsOf(const Scene &scene, const Wanted &label, QSizeF size, bool leaders, bool grounds)
 {
     QList<const QCPAbstractPlottable *> curves = label.own();
     curves.prepend(label.plottable); // the curve its places run along, then those it names
-    const auto key = std::tuple(curves, size.width(), size.height(), leaders);
+    const auto key = std::tuple(curves, size.width(), size.height(), leaders, grounds);
     if (const auto kept = scene.spotsKept.find(key); kept != scene.spotsKept.end())
         return kept->second;
     QList<Spot> spots = spotsFor(scene, label.plottable, label.own(), size);
-    if (leaders && label.curves.size() == 1 && joined(label.plottable) && !isBand(label.plottable))
+    const bool line = label.curves.size() == 1 && joined(label.plottable) && !isBand(label.plottable);
+    if (leaders && line)
         spots += spotsFor(scene, label.plottable, label.own(), size, true);
+    if (grounds && line)
+        spots += spotsFor(scene, label.plottable, label.own(), size, false, true);
     scene.spotsKept.emplace(key, spots);
     return spots;
 }
@@ -196,10 +209,12 @@ bool apartSpots(const Spot &a, const Spot &b)
 
 // Between a label beside its curve and the points it stands beside: kGap off a mark's edge where
 // marks are drawn (a line with marks at every point, Llama 3.1's wavelengths, had no place kGap
-// off its line that its marks did not meet), else off the line.
+// off its line that its marks did not meet), else off the line, and a unit off a thick line's ink.
 double gapOf(const QCPAbstractPlottable *plottable)
 {
-    return kGap + (isBand(plottable) ? 0.0 : markerOf(plottable) / 2.0);
+    if (isBand(plottable))
+        return kGap;
+    return std::max(kGap + markerOf(plottable) / 2.0, inkOf(plottable) + 1.0);
 }
 
 QSizeF sizeOf(const QFont &font, const QString &text)
@@ -221,7 +236,7 @@ QSizeF sizeOf(const QFont &font, const QString &text)
 // Each wanted label's form and spot, the labels with the fewest places first, none meeting another; false
 // where one finds none. `reuse`: the scenes a call before made for this layout and `placing`, kept.
 bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing, Scenes *reuse,
-              bool leaders)
+              bool leaders, bool grounds)
 {
     Scenes own;
     Scenes &scenes = reuse ? *reuse : own;
@@ -239,7 +254,7 @@ bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPIte
         const Scene &scene = scenes.at(label.plottable->keyAxis()->axisRect());
         label.spots.clear();
         for (const QString &form : label.forms) {
-            label.spots = spotsOf(scene, label, sizeOf(font, form), leaders);
+            label.spots = spotsOf(scene, label, sizeOf(font, form), leaders, grounds);
             label.text = form;
             if (!label.spots.isEmpty())
                 break;
@@ -268,7 +283,7 @@ bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPIte
             more |= firsts[i] + shorter < label->forms.size() - 1;
             const QList<Spot> spots = f == firsts[i] ? label->spots
                                                      : spotsOf(scenes.at(label->plottable->keyAxis()->axisRect()),
-                                                               *label, sizeOf(font, label->forms[f]), leaders);
+                                                               *label, sizeOf(font, label->forms[f]), leaders, grounds);
             label->text = label->forms[f];
             // At most kChoices of them, spread from its end on.
             QList<Spot> few;
@@ -371,10 +386,18 @@ bool mergeClosest(QList<Wanted> &wanted, const QFont &font, Scenes &scenes)
 // it does or no two are close enough.
 bool placeMerging(QList<Wanted> &wanted, const QFont &font, Scenes &scenes)
 {
-    while (!placeAll(wanted, font, {}, &scenes))
-        if (!mergeClosest(wanted, font, scenes))
-            return false;
-    return true;
+    // Beside their curves first; only where that fails, a label of one line over it on a ground.
+    const QList<Wanted> alone = wanted;
+    for (const bool grounds : {false, true}) {
+        wanted = alone;
+        bool placed = false;
+        while (!(placed = placeAll(wanted, font, {}, &scenes, false, grounds)))
+            if (!mergeClosest(wanted, font, scenes))
+                break;
+        if (placed)
+            return true;
+    }
+    return false;
 }
 
 } // namespace posenc::DirectLabels

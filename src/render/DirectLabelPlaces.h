@@ -83,13 +83,15 @@ QSizeF sizeOf(const QFont &font, const QString &text);
 // Each wanted label's form and spot, the labels with the fewest places first, none meeting another; false
 // where one finds none. `reuse`: the scenes a call before made for this layout and `placing`, kept.
 // With `leaders`, a label naming one curve may also stand off it in the free room nearby, joined to
-// it by a leader line, where its places beside it are taken (those are tried first).
+// it by a leader line, where its places beside it are taken (those are tried first); with `grounds`,
+// over it on a white ground (after those).
 bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing,
-              Scenes *reuse = nullptr, bool leaders = false);
+              Scenes *reuse = nullptr, bool leaders = false, bool grounds = false);
 // The closest two of `wanted` whose curves are drawn too close for a label each named together;
 // false where no two are.
 bool mergeClosest(QList<Wanted> &wanted, const QFont &font, Scenes &scenes);
-// placeAll, and where it finds no places, again with the closest curves named together.
+// placeAll, and where it finds no places, again with the closest curves named together; where
+// that finds none, the same with a ground over a line allowed.
 bool placeMerging(QList<Wanted> &wanted, const QFont &font, Scenes &scenes);
 // Whether the leader `line` keeps off every curve but `own`, every line and every text of `scene`.
 bool leaderClear(const Scene &scene, const QLineF &line, const QList<const QCPAbstractPlottable *> &own);

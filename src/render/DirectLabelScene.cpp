@@ -241,7 +241,7 @@ QRectF boxOf(const QCPItemText *text)
 Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
 {
     QCustomPlot *plot = rect->parentPlot();
-    Scene scene {rect->rect(), {}, {}, {}, {}, false, {}, {}};
+    Scene scene {rect->rect(), {}, {}, {}, {}, {}, {}, {}, false, {}, {}};
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable *plottable = plot->plottable(i);
         if (!shown(plottable) || plottable->keyAxis()->axisRect() != rect)
@@ -252,8 +252,15 @@ Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
         }
         if (isBand(plottable))
             scene.bands.emplace(plottable, cellsAt(plottable, scene.rect));
-        else if (joined(plottable) || markerOf(plottable) > 0.0) // else the edge of a band it fills: no line drawn
+        else if (joined(plottable) || markerOf(plottable) > 0.0) { // else the edge of a band it fills: no line drawn
             scene.curves.emplace(plottable, cellsAt(plottable, scene.rect));
+            scene.inks.emplace(plottable, inkOf(plottable));
+            const QCPLayer *layer = plottable->layer();
+            const std::pair order(layer ? layer->index() : 0, layer ? layer->children().indexOf(plottable) : 0);
+            scene.drawOrder.emplace(plottable, order);
+            if (joined(plottable) && plottable->pen().style() == Qt::SolidLine)
+                scene.solid.emplace(plottable, order);
+        }
     }
     Cells lines(scene.rect);
     bool anyLine = false;

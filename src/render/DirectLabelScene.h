@@ -22,8 +22,9 @@ namespace posenc::DirectLabels {
 
 inline constexpr double kApart = 2.0; // between two labels, or a label and another text
 
-// Where a label may stand: its box, and whether it stands over its own line (on a white ground);
-// for a label that stands off its curve, the point of its curve its leader runs to (DirectLabelLeader.h).
+// Where a label may stand: its box, and whether it stands over its own line (on a white ground,
+// where it finds no other place); for a label that stands off its curve, the point of its curve its
+// leader runs to (DirectLabelLeader.h).
 struct Spot
 {
     QRectF box;
@@ -37,6 +38,11 @@ struct Scene
     std::map<const QCPAbstractPlottable *, std::shared_ptr<const Cells>> curves;
     // A band's fill: only its own label keeps off it.
     std::map<const QCPAbstractPlottable *, std::shared_ptr<const Cells>> bands;
+    // How far each curve's line inks past its centre cells (inkOf), and, of those drawn with a solid
+    // pen, where each is drawn among the others (its layer's, then its place in the layer): such a
+    // curve drawn later hides the thinner ones under it (a dashed one leaves them seen between dashes).
+    std::map<const QCPAbstractPlottable *, double> inks;
+    std::map<const QCPAbstractPlottable *, std::pair<int, qsizetype>> drawOrder, solid;
     std::optional<Cells> lines; // the lines of the items over the plot
     QList<QRectF> texts; // the texts and keys over it, but for the labels being placed
     bool covered = false; // a colour map or bars: no room for a label anywhere
@@ -47,23 +53,51 @@ struct Scene
     // the curves it names in their order, its size and whether it may stand off them, kept for the
     // scene: makeSome asks placeAll again on one layout for the same labels, one fewer each time,
     // and each asked every place.
-    mutable std::map<std::tuple<QList<const QCPAbstractPlottable *>, double, double, bool>, QList<Spot>> spotsKept;
+    mutable std::map<std::tuple<QList<const QCPAbstractPlottable *>, double, double, bool, bool>, QList<Spot>>
+        spotsKept;
 
-    // Whether `box` meets a cell of a curve other than `own` (the curves one label names), or of a line.
-    bool othersMeet(const QRectF &box, const QList<const QCPAbstractPlottable *> &own) const
+    // `box` grown by `pad`, or by the ink `curve`'s line draws past its centre cells where that is
+    // more: what meets it comes within `pad` of the line's ink, or meets it.
+    QRectF inked(const QRectF &box, const QCPAbstractPlottable *curve, double pad) const
     {
-        if (lines && lines->meets(box))
-            return true;
-        return std::any_of(curves.begin(), curves.end(),
-                           [&](const auto &curve) { return !own.contains(curve.first) && curve.second->meets(box); });
+        const auto ink = inks.find(curve);
+        const double r = std::max(pad, ink == inks.end() ? 0.0 : ink->second);
+        return box.adjusted(-r, -r, r, r);
     }
-    // Whether `box` meets a cell of `own`'s lines, marks or fill.
-    bool ownMeets(const QRectF &box, const QList<const QCPAbstractPlottable *> &own) const
+    // Whether `box`, grown by `pad` (by a thick line's ink where more), meets a curve other than
+    // `own` (the curves one label names), or `box` grown by `pad` a line.
+    bool othersMeet(const QRectF &box, const QList<const QCPAbstractPlottable *> &own, double pad = 0.0) const
+    {
+        if (lines && lines->meets(box.adjusted(-pad, -pad, pad, pad)))
+            return true;
+        return std::any_of(curves.begin(), curves.end(), [&](const auto &curve) {
+            return !own.contains(curve.first) && curve.second->meets(inked(box, curve.first, pad));
+        });
+    }
+    // Whether `box`, grown so, meets `own`'s lines, marks or fill.
+    bool ownMeets(const QRectF &box, const QList<const QCPAbstractPlottable *> &own, double pad = 0.0) const
     {
         return std::any_of(own.begin(), own.end(), [&](const QCPAbstractPlottable *curve) {
             const auto it = curves.find(curve);
             const auto band = bands.find(curve);
-            return (it != curves.end() && it->second->meets(box)) || (band != bands.end() && band->second->meets(box));
+            return (it != curves.end() && it->second->meets(inked(box, curve, pad)))
+                || (band != bands.end() && band->second->meets(box.adjusted(-pad, -pad, pad, pad)));
+        });
+    }
+    // Whether the point `p` of `curve` is hidden: a curve drawn over it with a solid pen at least as
+    // wide, not one of `own`, inks all of its line's width there.
+    bool hidden(const QPointF &p, const QCPAbstractPlottable *curve,
+                const QList<const QCPAbstractPlottable *> &own) const
+    {
+        const auto mine = drawOrder.find(curve);
+        if (mine == drawOrder.end())
+            return false;
+        const double width = inks.at(curve);
+        return std::any_of(solid.begin(), solid.end(), [&](const auto &other) {
+            const double over = inks.at(other.first) - width; // how far past its ink theirs reaches
+            const QRectF dot(p.x() - 0.5 - over, p.y() - 0.5 - over, 1.0 + 2.0 * over, 1.0 + 2.0 * over);
+            return over >= 0.0 && other.second > mine->second && other.first != curve && !own.contains(other.first)
+                && curves.at(other.first)->meets(dot);
         });
     }
     bool meetsText(const QRectF &box) const

@@ -245,7 +245,7 @@ QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendI
     QList<Wanted> failed;
     for (qsizetype i = 0; i < std::min(entries.size(), forms.size()); ++i) { // those whose curves hold a label alone
         QList<Wanted> alone {Wanted::of(drawnFor(entries[i]->plottable()), forms[i])};
-        (placeAll(alone, legend->font(), {}, &laidOut) ? wanted : failed).append(alone);
+        (placeAll(alone, legend->font(), {}, &laidOut, false, true) ? wanted : failed).append(alone);
     }
     // A curve that holds none alone, with the closest curves drawn too near it to label apart (those
     // that hold a label alone or not) named together, where they hold one so.
@@ -261,7 +261,7 @@ QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendI
                 return label.curves.contains(curve.plottable);
             });
             QList<Wanted> alone {*together};
-            if (!placeAll(alone, legend->font(), {}, &laidOut))
+            if (!placeAll(alone, legend->font(), {}, &laidOut, false, true))
                 continue;
             // It stands for those it names.
             wanted.removeIf([&](const Wanted &label) {
@@ -282,12 +282,12 @@ QList<QCPItemText *> makeSome(QCPLegend *legend, const QList<QCPPlottableLegendI
             out += label.curves;
         without(out);
         laidOut.clear();
-        placed = placeAll(wanted, legend->font(), {}, &laidOut);
+        placed = placeAll(wanted, legend->font(), {}, &laidOut, false, true);
         while (!placed && wanted.size() > 1) {
             wanted.erase(std::min_element(wanted.begin(), wanted.end(), [](const Wanted &a, const Wanted &b) {
                 return a.spots.size() < b.spots.size();
             }));
-            placed = placeAll(wanted, legend->font(), {}, &laidOut);
+            placed = placeAll(wanted, legend->font(), {}, &laidOut, false, true);
         }
     }
     without({});
@@ -313,7 +313,10 @@ bool place(QCustomPlot *plot)
     }
     const QList<QCPItemText *> labels = labelsOf(*plot, true);
     const bool allShown = std::all_of(labels.begin(), labels.end(), [](QCPItemText *text) { return text->visible(); });
-    if (labels.isEmpty() || (allShown && clear(*plot)))
+    // A label on a ground (placed so on a layout that left it no other place) is placed again.
+    const bool grounded = std::any_of(labels.begin(), labels.end(),
+                                      [](QCPItemText *text) { return text->brush().style() != Qt::NoBrush; });
+    if (labels.isEmpty() || (allShown && !grounded && clear(*plot)))
         return false;
     const QList<QList<QCPItemText *>> groups = groupsOf(labels);
     QList<Wanted> wanted;
@@ -332,12 +335,15 @@ bool place(QCustomPlot *plot)
     for (QCPItemText *text : labels)
         alone.append(wantedOf({text}));
     const QList<Wanted> grouped = wanted;
+    // Last, a label of one line that finds no place beside its curve nor off it stands over it on a
+    // white ground, which hides the run of it the label covers (buckets' "T5 key after" stood so
+    // where a place beside its curve was free).
     bool placed = false;
-    for (const bool leaders : {false, true}) {
+    for (const auto &[leaders, grounds] : {std::pair {false, false}, {true, false}, {true, true}}) {
         wanted = leaders ? alone : grouped;
-        placed = placeAll(wanted, font, placing, &scenes, leaders);
+        placed = placeAll(wanted, font, placing, &scenes, leaders, grounds);
         while (!placed && mergeClosest(wanted, font, scenes))
-            placed = placeAll(wanted, font, placing, &scenes, leaders);
+            placed = placeAll(wanted, font, placing, &scenes, leaders, grounds);
         if (placed)
             break;
     }
@@ -443,26 +449,23 @@ bool clear(const QCustomPlot &plot)
         // found its place so; measured a unit off them, a label beside two curves drawn on top of
         // each other stood clear when placed and not when asked again), one over it a unit.
         const double off = over ? 1.0 : kGap - kNearer;
+        const QRectF room = QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5);
         // Placed in its data's coordinates, a label a plot grown since moved off its curve stands
-        // clear of nothing it names: it is within kGap of its own curve, or over it.
+        // clear of nothing it names: it is within kGap of its own curve's ink, or over it.
         // A line with marks: its label stands kGap off the marks, half a mark off the line.
         const double reach = kGap + 1.0 + (joined(plottable) ? gapOf(plottable) - kGap : 0.0);
         if (!leader.isNull()) {
             // Its leader's far end on its own curve, the leader off every other curve and text.
             const QPointF at = leading->anchor->pixelPosition();
             const double near = kLeaderOff + 1.0;
-            if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box) || meetsLabel || scene.meetsText(inner)
-                || scene.othersMeet(box.adjusted(-off, -off, off, off), own) || scene.ownMeets(box, own)
-                || !scene.ownMeets(QRectF(at.x() - near, at.y() - near, 2 * near, 2 * near), own)
+            if (!room.contains(box) || meetsLabel || scene.meetsText(inner) || scene.othersMeet(box, own, off)
+                || scene.ownMeets(box, own) || !scene.ownMeets(QRectF(at, QSizeF(0.0, 0.0)), own, near)
                 || !leaderClear(scene, leader, own))
                 return false;
             continue;
         }
-        if (!QRectF(scene.rect).adjusted(0.5, 0.5, -0.5, -0.5).contains(box)
-            || meetsLabel || scene.meetsText(inner)
-            || scene.othersMeet(box.adjusted(-off, -off, off, off), own)
-            || (!over && scene.ownMeets(box, own))
-            || !scene.ownMeets(box.adjusted(-reach, -reach, reach, reach), own))
+        if (!room.contains(box) || meetsLabel || scene.meetsText(inner) || scene.othersMeet(box, own, off)
+            || (!over && scene.ownMeets(box, own)) || !scene.ownMeets(box, own, reach))
             return false;
     }
     return true;

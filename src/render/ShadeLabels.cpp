@@ -23,9 +23,12 @@ namespace {
 // The properties of a shade's label: the swatch colour it names, and its forms, longest first.
 constexpr char kSwatchProperty[] = "posencShadeSwatch";
 constexpr char kFormsProperty[] = "posencShadeForms";
-// Between a shade's label and the edges of its shade, and the curves and lines it keeps off.
+// Between a shade's label and the curves and lines it keeps off.
 constexpr double kInset = 1.0;
 constexpr double kStep = 1.0;
+// Between a shade's label and its shade's edges, as a curve's label keeps off its curve, where
+// they stand within the plot (a unit was flush against the edge).
+constexpr double kEdge = DirectLabels::kGap;
 
 using DirectLabels::shown;
 
@@ -119,7 +122,9 @@ private:
         const DirectLabels::Scene &scene = found->second;
         if (scene.covered)
             return std::nullopt;
-        const QRectF room = extentOf(shade).adjusted(kInset, kInset, -kInset, -kInset);
+        const QRectF room = extentOf(shade)
+                                .adjusted(kEdge, kEdge, -kEdge, -kEdge)
+                                .intersected(QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset));
         if (size.width() > room.width() || size.height() > room.height())
             return std::nullopt;
         const double spare = room.width() - size.width();
@@ -137,8 +142,7 @@ private:
 
     bool standsClear(const DirectLabels::Scene &scene, const QRectF &box) const
     {
-        const QRectF grown = box.adjusted(-kInset, -kInset, kInset, kInset);
-        return !scene.othersMeet(grown, {}) && !scene.meetsText(box)
+        return !scene.othersMeet(box, {}, kInset) && !scene.meetsText(box)
             && std::none_of(m_taken.begin(), m_taken.end(), [&](const QRectF &other) {
                    return other.intersects(box.adjusted(-DirectLabels::kApart, -DirectLabels::kApart,
                                                         DirectLabels::kApart, DirectLabels::kApart));
@@ -278,9 +282,12 @@ bool clear(const QCustomPlot &plot)
         if (!drawn(rect))
             return false;
         const QRectF box = DirectLabels::boxOf(text);
+        // Within a shade of its colour, a margin off its edges (asked half a unit short).
+        const double edge = kEdge - 0.5;
         const QList<QCPItemRect *> shades = shadesOf(plot, swatchOf(text));
         if (std::none_of(shades.begin(), shades.end(), [&](const QCPItemRect *shade) {
-                return shade->clipAxisRect() == rect && extentOf(shade).adjusted(-0.5, -0.5, 0.5, 0.5).contains(box);
+                return shade->clipAxisRect() == rect
+                    && extentOf(shade).adjusted(edge, edge, -edge, -edge).contains(box);
             }))
             return false;
         auto found = scenes.find(rect);

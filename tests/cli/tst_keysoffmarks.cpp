@@ -272,10 +272,6 @@ void TestKeysOffMarks::everyLessonsKeys()
             onLines.append(request.figures[qsizetype(i)]->name() + u": "_s + problem);
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
-    // Left open: scale-compare's "σ 1, s 1" and "yours" on the slide stand on the ink of the 4-unit
-    // line of σ 1, s 1 (DirectLabels weighs a line's centre cells only).
-    if (lesson == u"why-sqrt-d"_s && preset.isEmpty() && size == u"slide"_s)
-        QEXPECT_FAIL("", "scale-compare's labels on the ink of its 4-unit line", Continue);
     QVERIFY2(onLines.isEmpty(), qPrintable(onLines.join(u"; "_s)));
 }
 
