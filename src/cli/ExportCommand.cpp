@@ -252,10 +252,10 @@ std::variant<FigureSize, QString> readSize(const QCommandLineParser &parser)
     if (parser.isSet(u"size"_s)) {
         if (parser.isSet(u"width"_s) || parser.isSet(u"height"_s))
             return u"--size: give either --size or --width and --height, not both"_s;
-        const auto inches = FigureSizes::parsePhysical(parser.value(u"size"_s));
-        if (const auto *error = std::get_if<QString>(&inches))
+        const auto page = FigureSizes::page(parser.value(u"size"_s), dpi.value_or(kDefaultDpi));
+        if (const auto *error = std::get_if<QString>(&page))
             return u"--size: "_s + *error;
-        size = FigureSize::fromInches(std::get<QSizeF>(inches), dpi.value_or(kDefaultDpi));
+        size = std::get<FigureSize>(page);
     } else {
         // Each value given is checked first, so that a wrong one is named even when the other is missing.
         std::optional<int> sides[2];
@@ -577,7 +577,7 @@ int runExportCommand(const QStringList &arguments, QTextStream &out, QTextStream
     // Panels a page short of room left out are said, as the figure's title would (it may have gone too).
     for (const QString &note : LessonPage::panelsLeftOut(*built, figures))
         err << "posenc export: " << note << '\n';
-    const QByteArray bytes = page || built->subtitle ? LessonPage::bytes(*built, request.page, *format, style)
+    const QByteArray bytes = page || built->subtitle ? LessonPage::bytes(*built, built->size, *format, style)
                                                      : FigureFile::encode(*builds.front(), *format, style);
     if (interrupt.interrupted())
         return interrupted();

@@ -11,8 +11,10 @@
 #include "render/FigureRegistry.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
+#include "render/KeptPanels.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "render/StackedPanels.h"
 #include "render/data/FigureText.h"
 
 #include <QRegularExpression>
@@ -224,6 +226,7 @@ struct Drawn
     qsizetype panels = 0;
     qsizetype leftOut = 0;
     int untitled = 0; // figures whose title the steps gave up
+    int unfit = 0; // figures that do not fit their cells (StackedPanels::fitsPage)
     int smallest = 0;
 
     // The order of even grids: the main figure first.
@@ -297,8 +300,9 @@ std::optional<Drawn> score(const Request &request, Builds &builds, const Layout 
         drawn.smallest = std::min(drawn.smallest, smallest);
         // A figure that cannot be drawn there leaves out more than any that can.
         drawn.leftOut
-            += build->error() ? std::numeric_limits<int>::max() / 16 : FigureRoom::panelsKept(*build->plot()).givenUp;
+            += build->error() ? std::numeric_limits<int>::max() / 16 : KeptPanels::leftOut(*build->plot()).givenUp;
         drawn.untitled += !build->error() && untitled(*build->plot()) ? 1 : 0;
+        drawn.unfit += build->error() || !StackedPanels::fitsPage(*build->plot(), request.styles[i].fontPointSize);
     }
     return drawn;
 }
@@ -358,6 +362,7 @@ std::optional<Page> assemble(const Request &request, Builds &builds, const Layou
 {
     const int count = int(request.figures.size());
     Page page;
+    page.size = request.page;
     page.shape = layout.shape;
     page.lead = layout.lead;
     page.cells = cellsOf(request, layout);
@@ -459,9 +464,26 @@ std::optional<Page> build(const Request &given, const std::atomic<bool> *cancel)
         for (FigureStyle &style : request.styles)
             style.saidAbove = request.subtitle.split(kBetween);
     }
-    auto lined = tryPage(request, cancel);
-    if (!lined)
+    // A page that may grow (a paper's column) grows for the panels it would leave out, stacked.
+    std::map<std::pair<int, bool>, Tried> heights;
+    using Weighed = std::optional<FigureSizes::PanelsOnPage>;
+    const auto grown = FigureSizes::grownForPanels(request.page, [&](const FigureSize &page) -> Weighed {
+        if (FigureFile::sizeRefusal(page)) // too many pixels at its dpi: no taller
+            return FigureSizes::PanelsOnPage {std::numeric_limits<int>::max(), false};
+        Request taller = request;
+        taller.page = page;
+        auto tried = tryPage(taller, cancel);
+        if (!tried)
+            return std::nullopt;
+        const int leftOut = int(std::min<qsizetype>(tried->drawn.leftOut, std::numeric_limits<int>::max()));
+        const bool fit = tried->drawn.unfit == 0;
+        heights.insert_or_assign({page.layout.height(), page.stacked}, std::move(*tried));
+        return FigureSizes::PanelsOnPage {leftOut, fit};
+    });
+    if (!grown)
         return std::nullopt;
+    request.page = *grown;
+    auto lined = std::optional<Tried>(std::move(heights.at({grown->layout.height(), grown->stacked})));
     // The subtitle's line goes where the page holds it with as many panels and titles as without it:
     // what-dropout-does' slide for Llama 4 Scout gave up its keep mask and evaluation panels for it.
     // Where it does not, the model is named in the main figure's title, its first part, where that
@@ -511,7 +533,7 @@ QStringList panelsLeftOut(const Page &page, const QList<const FigureDescriptor *
 {
     QStringList lines;
     for (qsizetype i = 0; i < figures.size() && std::size_t(i) < page.builds.size(); ++i) {
-        const FigureRoom::PanelsKept kept = FigureRoom::panelsKept(*page.builds[std::size_t(i)]->plot());
+        const FigureRoom::PanelsKept kept = KeptPanels::leftOut(*page.builds[std::size_t(i)]->plot());
         if (kept.givenUp > 0)
             lines.append(u"%1: %2 of its %3 panels left out for room at this size and font size; a larger --size or "
                          "a smaller --font-size shows them all"_s.arg(figures[i]->name())

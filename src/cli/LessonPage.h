@@ -77,6 +77,7 @@ void markDropoutOwner(FigureState &state, const FigureDescriptor &figure, const 
 // A page of figures, built.
 struct Page
 {
+    FigureSize size; // Request::page, grown for its panels where it may (FigureSizes::grownForPanels)
     QSize shape; // columns x rows
     double lead = 1.0; // Layout::lead
     QList<QRect> cells; // each figure's, in its order

@@ -7,6 +7,7 @@
 #include "PlotStyle.h"
 #include "ShorterLabels.h"
 #include "SqueezedLayout.h"
+#include "StackedPanels.h"
 
 #include <algorithm>
 #include <cmath>
@@ -55,6 +56,8 @@ FigureBuild::~FigureBuild() = default;
 std::unique_ptr<FigurePlot> FigureBuild::setUp(QCustomPlot *plot) const
 {
     auto figurePlot = m_figure.build(plot);
+    if (m_size.stacked)
+        StackedPanels::stack(plot);
     figurePlot->setCompact(PlotStyle::isCompact(m_size.layout));
     figurePlot->showDefaultView(m_engine->params(), m_state);
     KeptPanels::keep(plot, m_style.keptPanels);

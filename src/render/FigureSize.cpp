@@ -50,12 +50,19 @@ QSizeF FigureSize::points() const
 
 namespace FigureSizes {
 
+namespace {
+
+// How tall a journal's figure may be (FigureSizes::named()).
+constexpr double kMostPageCm = 22.0;
+
+} // namespace
+
 const QList<Named> &named()
 {
     static const QList<Named> sizes {
         {u"slide"_s, QSizeF(25.4, 14.2875)},
-        {u"column"_s, QSizeF(8.5, 6.0)},
-        {u"double"_s, QSizeF(17.5, 9.0)},
+        {u"column"_s, QSizeF(8.5, 6.0), kMostPageCm},
+        {u"double"_s, QSizeF(17.5, 9.0), kMostPageCm},
     };
     return sizes;
 }
@@ -88,6 +95,41 @@ std::variant<QSizeF, QString> parsePhysical(const QString &text)
     if (inches.width() < kMin || inches.height() < kMin || inches.width() > kMax || inches.height() > kMax)
         return u"each side must be between 0.25 in (0.635 cm) and 100 in (254 cm); got '%1'"_s.arg(text);
     return inches;
+}
+
+std::variant<FigureSize, QString> page(const QString &text, double dpi)
+{
+    const auto inches = parsePhysical(text);
+    if (const auto *error = std::get_if<QString>(&inches))
+        return *error;
+    FigureSize size = FigureSize::fromInches(std::get<QSizeF>(inches), dpi);
+    for (const Named &named : FigureSizes::named())
+        if (named.name == text && named.mostCm > named.cm.height())
+            size.mostHeight = qRound(named.mostCm / 2.54 * FigureSize::unitsPerInch());
+    return size;
+}
+
+std::optional<FigureSize> grownForPanels(const FigureSize &size,
+                                         const std::function<std::optional<PanelsOnPage>(const FigureSize &)> &weigh)
+{
+    const auto first = weigh(size);
+    if (!first)
+        return std::nullopt;
+    if (first->leftOut == 0 || size.mostHeight <= size.layout.height())
+        return size;
+    const double step = kGrowStepCm / 2.54 * FigureSize::unitsPerInch();
+    for (int n = 1;; ++n) {
+        FigureSize taller = size;
+        taller.layout.setHeight(std::min(size.mostHeight, size.layout.height() + qRound(n * step)));
+        taller.stacked = true;
+        const auto drawn = weigh(taller);
+        if (!drawn)
+            return std::nullopt;
+        if (drawn->leftOut == 0 && drawn->fits)
+            return taller;
+        if (taller.layout.height() >= size.mostHeight)
+            return size;
+    }
 }
 
 } // namespace FigureSizes

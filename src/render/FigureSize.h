@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 #include <variant>
 
@@ -21,6 +22,12 @@ struct FigureSize
     QSize layout; // layout units
     double scale = 1.0; // output pixels per layout unit
     std::optional<double> dpi; // when the figure has a physical size
+    // The height (layout units) the page may grow to where its figure would leave panels out
+    // (FigureSizes::grownForPanels): a paper's column's, whose height is the author's to choose up
+    // to its page's (FigureSizes::Named::mostCm). Not above the layout's height: the height is fixed.
+    int mostHeight = 0;
+    // A page grown for its panels: a row of panels side by side is stacked (StackedPanels).
+    bool stacked = false;
 
     // Layout units per inch: the logical dpi of the screen, which Qt converts points with.
     static double unitsPerInch();
@@ -42,11 +49,39 @@ struct Named
 {
     QString name; // "slide"
     QSizeF cm;
+    // How tall the figure may grow where its panels need it (0: as tall as `cm` says, always).
+    double mostCm = 0.0;
 };
-// The 16:9 slide of presentation programs (10 x 5.625 in: 1920 x 1080 at 192 dpi), and the
-// widths of common two-column journals' single and double columns with a 3:2-ish height.
+// The 16:9 slide of presentation programs (10 x 5.625 in: 1920 x 1080 at 192 dpi), whose height
+// is the screen's; and the widths of common two-column journals' single and double columns with a
+// 3:2-ish height, which a figure of many panels grows up to 22 cm, as its author stacks them down
+// the page: a journal's text block is about 23 to 25 cm high (A4 or US letter less its margins),
+// and the caption takes a few lines under the figure.
 const QList<Named> &named();
 QStringList names();
+
+// The page `text` names (parsePhysical) at `dpi`; a named size's FigureSize::mostHeight set. A
+// WIDTHxHEIGHT is the height its author fixed.
+std::variant<FigureSize, QString> page(const QString &text, double dpi);
+
+// Grown in steps of this much (1 cm): a page's height a whole number of centimetres over its own.
+constexpr double kGrowStepCm = 1.0;
+// How a page draws its figures: the panels it leaves out for room, and whether they fit it
+// (StackedPanels::fitsPage: nothing overflows, and on a page short of room the plots take half of it).
+struct PanelsOnPage
+{
+    int leftOut = 0;
+    bool fits = true;
+};
+// `size` grown for its figures' panels (docs/ARCHITECTURE.md, "Figures at any size"), `weigh`
+// laying them out on a page (nothing: cancelled, and so is this): `size` where it leaves none out
+// or cannot grow (FigureSize::mostHeight); else, stacked (FigureSize::stacked), the least height in
+// steps of kGrowStepCm up to mostHeight that leaves none out and fits (rope-rotation stacked at
+// 8.5 x 8 cm kept its three panels in 44.8 % of the page); where none does, `size` as it is, which
+// leaves panels out and says so as a page of a fixed height does (a figure 22 cm high that still
+// left half its panels out, dropout-compare's, reads worse than 6 cm).
+std::optional<FigureSize> grownForPanels(const FigureSize &size,
+                                         const std::function<std::optional<PanelsOnPage>(const FigureSize &)> &weigh);
 
 // "8.5x6cm", "3.35x2.36in", "85x60mm", or a name of named() -> inches; an error naming the
 // expected forms otherwise.

@@ -7,6 +7,9 @@ namespace posenc::KeptPanels {
 
 namespace {
 
+// Set on a panel its figure left out itself for room (setLeftOut).
+constexpr char kLeftOutProperty[] = "posencLeftOutForRoom";
+
 // The order a figure gave `element` (FigureRoom::setDispensable): 0 when it cannot do without it.
 int dispensableOrder(const QCPLayoutElement *element)
 {
@@ -90,6 +93,27 @@ bool drawn(QCustomPlot *plot, const QString &words)
         if (!hiddenOrGivenUp(rect) && rect->realVisibility())
             return true;
     return false;
+}
+
+void setLeftOut(QCPAxisRect *panel, bool leftOut)
+{
+    panel->setProperty(kLeftOutProperty, leftOut);
+}
+
+FigureRoom::PanelsKept leftOut(const QCustomPlot &plot)
+{
+    FigureRoom::PanelsKept kept = FigureRoom::panelsKept(plot);
+    // A panel its figure took out of its layout is not among QCustomPlot::axisRects(): its children.
+    for (const QCPAxisRect *rect : plot.findChildren<QCPAxisRect *>()) {
+        bool givenUp = false; // counted by panelsKept
+        for (const QCPLayoutElement *at = rect; at && !givenUp; at = at->layout())
+            givenUp = FigureRoom::Changes::isHidden(at);
+        if (!givenUp && !rect->visible() && rect->property(kLeftOutProperty).toBool()) {
+            ++kept.panels;
+            ++kept.givenUp;
+        }
+    }
+    return kept;
 }
 
 } // namespace posenc::KeptPanels

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "FigureRoom.h"
 #include "QCustomPlot.h"
 
 #include <QList>
@@ -25,6 +26,15 @@ void keep(QCustomPlot *plot, const QStringList &panels);
 
 // Whether a panel `words` name is drawn: shown, not given up for room.
 bool drawn(QCustomPlot *plot, const QString &words);
+
+// Marks `panel` as one its figure leaves out itself for room (`leftOut`), hidden: families' panels
+// that a page short of room does not hold (FamiliesRoom::held), as opposed to a panel the figure
+// does not draw for its parameters, which is none of its panels there.
+void setLeftOut(QCPAxisRect *panel, bool leftOut);
+// The figure's panels and how many a page left out for room: those the room steps gave up
+// (FigureRoom::panelsKept) and those its figure left out itself (setLeftOut). What the exporter
+// says, and what a page that may grow grows for (FigureSizes::grownForPanels).
+FigureRoom::PanelsKept leftOut(const QCustomPlot &plot);
 
 } // namespace KeptPanels
 

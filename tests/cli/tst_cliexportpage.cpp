@@ -13,6 +13,9 @@
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
@@ -123,6 +126,50 @@ private slots:
             QVERIFY2(onPage.contains(name), qPrintable(says));
     }
 
+    // A paper's column grows down the page for a figure's panels, stacked, up to 22 cm, where its
+    // 6 cm would leave panels out; a height the user fixed does not grow. Before: families drew one
+    // of its eight panels at a column, rope-rotation one of its three, each saying so. Read back:
+    // every panel's name in the SVG's texts, nothing said left out, the PDF's page 8.5 cm wide and
+    // taller than 6 cm.
+    void aColumnGrowsToDrawEveryPanel_data()
+    {
+        QTest::addColumn<QString>("figure");
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("families") << u"families"_s
+                                  << QStringList {u"PE·PE"_s, u"NoPE"_s,    u"RoPE"_s,     u"ALiBi"_s,
+                                                  u"T5"_s,    u"DeBERTa"_s, u"Sandwich"_s, u"KERPLE"_s};
+        // The circle by its y label's first run (the SVG sets θᵢ apart).
+        QTest::newRow("rope-rotation") << u"rope-rotation"_s << QStringList {u"sin(p·"_s, u"rope-cos"_s, u"rope-sin"_s};
+    }
+
+    void aColumnGrowsToDrawEveryPanel()
+    {
+        QFETCH(QString, figure);
+        QFETCH(QStringList, names);
+        const QString svg = m_dir.filePath(figure + u".svg"_s), pdf = m_dir.filePath(figure + u".pdf"_s);
+        for (const QString &file : {svg, pdf}) {
+            const Run run = posenc({u"export"_s, figure, u"--size"_s, u"column"_s, u"-o"_s, file, u"--force"_s});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            QVERIFY2(!run.err.contains(u"left out"_s), qPrintable(run.err));
+        }
+        const QStringList texts = svgTexts(readAll(svg));
+        for (const QString &name : names)
+            QVERIFY2(texts.contains(name), qPrintable(name + u" not among: "_s + texts.join(u" | "_s)));
+        const auto box = mediaBox(readAll(pdf));
+        QVERIFY(box);
+        const double cm = 2.54 / 72.0;
+        QVERIFY2(std::abs(box->width() * cm - 8.5) <= 0.05, qPrintable(QString::number(box->width() * cm)));
+        QVERIFY2(box->height() * cm > 6.5 && box->height() * cm <= 22.05,
+                 qPrintable(QString::number(box->height() * cm)));
+        // 8.5 x 6 cm spelled out is a height the user chose: the page keeps it, the panels left out said.
+        const Run fixed = posenc({u"export"_s, figure, u"--size"_s, u"8.5x6cm"_s, u"-o"_s, pdf, u"--force"_s});
+        QVERIFY2(fixed.exitCode == 0, qPrintable(fixed.err));
+        QVERIFY2(fixed.err.contains(u"panels left out for room"_s), qPrintable(fixed.err));
+        const auto kept = mediaBox(readAll(pdf));
+        QVERIFY(kept);
+        QVERIFY2(std::abs(kept->height() * cm - 6.0) <= 0.05, qPrintable(QString::number(kept->height() * cm)));
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -154,6 +201,25 @@ private slots:
     }
 
 private:
+    // The texts of an SVG, each <text> element's characters.
+    static QStringList svgTexts(const QByteArray &svg)
+    {
+        QStringList texts;
+        QXmlStreamReader xml(svg);
+        int depth = 0;
+        QString text;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isStartElement() && xml.name() == u"text"_s && depth++ == 0)
+                text.clear();
+            else if (xml.isCharacters() && depth > 0)
+                text += xml.text();
+            else if (xml.isEndElement() && xml.name() == u"text"_s && --depth == 0)
+                texts.append(text.trimmed());
+        }
+        return texts;
+    }
+
     QTemporaryDir m_dir;
 };
 

@@ -15,6 +15,8 @@
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
+#include "render/KeptPanels.h"
+#include "render/StackedPanels.h"
 
 #include "FigureDefaults.h"
 #include "io/Preset.h"
@@ -31,6 +33,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -67,6 +70,19 @@ double plotShare(const QCustomPlot &plot, QSize page)
     return area / (double(page.width()) * page.height());
 }
 
+// `asked` grown for the figure's panels (FigureSizes::grownForPanels), each height weighed by the
+// figure built whole there: its panels left out and whether it fits.
+FigureSize grown(const QString &figure, const Params &params, const FigureSize &asked, const FigureStyle &style)
+{
+    return *FigureSizes::grownForPanels(asked, [&](const FigureSize &page) -> std::optional<FigureSizes::PanelsOnPage> {
+        const auto built = FigureBuilds::build(figure, params, page, {}, style);
+        if (built->error())
+            return FigureSizes::PanelsOnPage {std::numeric_limits<int>::max(), false};
+        return FigureSizes::PanelsOnPage {KeptPanels::leftOut(*built->plot()).givenUp,
+                                          StackedPanels::fitsPage(*built->plot(), style.fontPointSize)};
+    });
+}
+
 } // namespace
 
 class TestFigureSizes : public QObject
@@ -78,6 +94,8 @@ private slots:
     void everyFigureAtEverySize();
     void panelsSideBySideAlike_data();
     void panelsSideBySideAlike();
+    void aColumnGrowsForEveryPanel_data();
+    void aColumnGrowsForEveryPanel();
 };
 
 void TestFigureSizes::everyFigureAtEverySize_data()
@@ -108,9 +126,8 @@ void TestFigureSizes::everyFigureAtEverySize()
     QFETCH(QString, preset);
     QFETCH(QString, size);
     QFETCH(double, points);
-    const auto inches = FigureSizes::parsePhysical(size);
-    QVERIFY(std::holds_alternative<QSizeF>(inches));
-    const FigureSize page = FigureSize::fromInches(std::get<QSizeF>(inches), 300.0);
+    const auto asked = FigureSizes::page(size, 300.0);
+    QVERIFY(std::holds_alternative<FigureSize>(asked));
     FigureStyle style;
     style.fontPointSize = points;
     Params params = FigureBuilds::defaultParams(FigureBuilds::figure(figure));
@@ -122,6 +139,8 @@ void TestFigureSizes::everyFigureAtEverySize()
         params = std::get<Params>(std::move(applied));
     }
     QVERIFY(FigureRegistry::check(FigureBuilds::figure(figure), params, {}).isEmpty());
+    // A paper's column grows down the page for the panels it would leave out, as posenc export's does.
+    const FigureSize page = grown(figure, params, std::get<FigureSize>(asked), style);
     const auto built = FigureBuilds::build(figure, params, page, {}, style);
     const QString row = QString::fromLatin1(QTest::currentDataTag());
     if (FigureSizeShortfalls::refused(row))
@@ -264,6 +283,56 @@ void TestFigureSizes::panelsSideBySideAlike()
         }
     }
     QVERIFY(rows > 0);
+}
+
+void TestFigureSizes::aColumnGrowsForEveryPanel_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("size");
+    for (const QString &figure : {u"families"_s, u"rope-rotation"_s})
+        for (const QString &size : {u"column"_s, u"6x4cm"_s})
+            QTest::newRow(qPrintable(u"%1 %2"_s.arg(figure, size))) << figure << size;
+}
+
+// A paper's column, 8.5 x 6 cm, that would leave panels out grows down the page, its panels
+// stacked (StackedPanels), to the least whole centimetre up to 22 cm that draws every panel, as the
+// figure itself counts them (KeptPanels::leftOut), and fits (StackedPanels::fitsPage): families drew one of its eight panels,
+// rope-rotation one of its three. 6 x 4 cm spelled out is a height the user chose: it stays, and
+// leaves panels out as it did.
+void TestFigureSizes::aColumnGrowsForEveryPanel()
+{
+    QFETCH(QString, figure);
+    QFETCH(QString, size);
+    const FigureSize asked = std::get<FigureSize>(FigureSizes::page(size, 300.0));
+    const Params params = FigureBuilds::defaultParams(FigureBuilds::figure(figure));
+    const auto there = FigureBuilds::build(figure, params, asked, {}, FigureStyle());
+    QVERIFY2(KeptPanels::leftOut(*there->plot()).givenUp > 0, "the asked size holds every panel: nothing to test");
+    const FigureSize page = grown(figure, params, asked, FigureStyle());
+    const auto built = FigureBuilds::build(figure, params, page, {}, FigureStyle());
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const FigureRoom::PanelsKept kept = KeptPanels::leftOut(*built->plot());
+    const double cm = 2.54 / FigureSize::unitsPerInch();
+    QCOMPARE(page.layout.width(), asked.layout.width());
+    if (size == u"6x4cm"_s) {
+        QCOMPARE(page.layout, asked.layout);
+        QVERIFY(!page.stacked);
+        QVERIFY(kept.givenUp > 0);
+        return;
+    }
+    const QString said = u"%1 of %2 panels left out at %3 cm"_s.arg(kept.givenUp).arg(kept.panels);
+    QVERIFY2(kept.givenUp == 0, qPrintable(said.arg(page.layout.height() * cm)));
+    QVERIFY(page.stacked);
+    QVERIFY2(page.layout.height() > asked.layout.height() && page.layout.height() * cm <= 22.0 + 0.05,
+             qPrintable(QString::number(page.layout.height() * cm)));
+    QVERIFY(StackedPanels::fitsPage(*built->plot(), FigureStyle().fontPointSize));
+    // The least such height: a centimetre less leaves a panel out or does not fit.
+    FigureSize lower = page;
+    lower.layout.setHeight(page.layout.height() - qRound(FigureSizes::kGrowStepCm / cm));
+    if (lower.layout.height() > asked.layout.height()) {
+        const auto less = FigureBuilds::build(figure, params, lower, {}, FigureStyle());
+        QVERIFY(KeptPanels::leftOut(*less->plot()).givenUp > 0
+                || !StackedPanels::fitsPage(*less->plot(), FigureStyle().fontPointSize));
+    }
 }
 
 QTEST_MAIN(TestFigureSizes)

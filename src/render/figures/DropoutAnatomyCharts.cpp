@@ -144,7 +144,10 @@ void DropoutAnatomyCharts::setLegendsInside(bool inside)
         ++col;
     }
     m_grid->simplify();
-    m_grid->setRowStretchFactors(inside ? QList<double> {0.01, 1.0} : QList<double> {0.01, 1.0, 0.01});
+    const QList<double> factors = inside ? QList<double> {0.01, 1.0} : QList<double> {0.01, 1.0, 0.01};
+    // A grid stacked on a page grown for its panels (StackedPanels) keeps the factors it was given.
+    if (m_grid->rowCount() == factors.size())
+        m_grid->setRowStretchFactors(factors);
 }
 
 void DropoutAnatomyCharts::fillScatter(const DropoutAnatomyData &d, bool brief)

@@ -9,6 +9,7 @@
 #include "render/FigureDescriptor.h"
 #include "render/FigureFit.h"
 #include "render/IndexTicker.h"
+#include "render/KeptPanels.h"
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
@@ -183,6 +184,7 @@ void FamiliesFigure::arrange(int columns, const QList<bool> &shown)
     QList<QCPAxisRect *> rects;
     for (qsizetype n = 0; n < m_panels.size(); ++n) {
         m_panels[n].rect->setVisible(shown[n]);
+        KeptPanels::setLeftOut(m_panels[n].rect, !shown[n]); // for room (shownPanels)
         for (QCPItemRect *masked : {m_panels[n].masked, m_panels[n].outside})
             if (masked)
                 masked->setVisible(shown[n] && masked->visible());
