@@ -117,6 +117,16 @@ std::optional<FigureSize> grownForPanels(const FigureSize &size,
         return std::nullopt;
     if (first->leftOut == 0 || size.mostHeight <= size.layout.height())
         return size;
+    // The tallest page first: a figure it does not draw whole (dropout-compare's two rows of five at a
+    // column) no lower page draws either, so the page stays as asked after one trial, not one a step.
+    FigureSize tallest = size;
+    tallest.layout.setHeight(size.mostHeight);
+    tallest.stacked = true;
+    const auto atMost = weigh(tallest);
+    if (!atMost)
+        return std::nullopt;
+    if (atMost->leftOut != 0 || !atMost->fits)
+        return size;
     const double step = kGrowStepCm / 2.54 * FigureSize::unitsPerInch();
     for (int n = 1;; ++n) {
         FigureSize taller = size;
@@ -128,7 +138,7 @@ std::optional<FigureSize> grownForPanels(const FigureSize &size,
         if (drawn->leftOut == 0 && drawn->fits)
             return taller;
         if (taller.layout.height() >= size.mostHeight)
-            return size;
+            return tallest;
     }
 }
 
