@@ -1,6 +1,7 @@
 #include "FigureOptionBar.h"
 
 #include "ParamLabels.h"
+#include "SteadyRoom.h"
 
 #include "render/FigureRegistry.h"
 
@@ -192,9 +193,11 @@ FigureOptionBar::FigureOptionBar(bool chooser, QWidget *parent)
     m_note->setForegroundRole(QPalette::PlaceholderText);
     m_note->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_note->setMinimumWidth(1);
     m_note->installEventFilter(this);
-    layout->addWidget(m_note, 1);
+    // Its every new text would lay the window out again, for a width the row ignores (SteadyRoom).
+    m_noteRoom = new SteadyRoom(m_note, this);
+    m_noteRoom->setMinimumWidth(1);
+    layout->addWidget(m_noteRoom, 1);
     auto *maximize = new QToolButton(this);
     maximize->setObjectName(u"maximizeButton"_s);
     maximize->setText(u"⤢"_s);
@@ -253,15 +256,15 @@ void FigureOptionBar::placeControls()
     const QString shortest = m_noteText.section(FigureText::kLengthVariants, -1);
     const bool noteBelow
         = !shortest.isEmpty() && m_note->fontMetrics().horizontalAdvance(shortest) > noteRoomInTopRow();
-    const bool noteIsBelow = m_rows->indexOf(m_note) >= 0;
+    const bool noteIsBelow = m_rows->indexOf(m_noteRoom) >= 0;
     if (noteBelow == noteIsBelow)
         return;
     if (noteBelow) {
-        m_top->removeWidget(m_note);
-        m_rows->addWidget(m_note);
+        m_top->removeWidget(m_noteRoom);
+        m_rows->addWidget(m_noteRoom);
     } else {
-        m_rows->removeWidget(m_note);
-        m_top->insertWidget(m_top->indexOf(m_maximize), m_note, 1);
+        m_rows->removeWidget(m_noteRoom);
+        m_top->insertWidget(m_top->indexOf(m_maximize), m_noteRoom, 1);
     }
 }
 

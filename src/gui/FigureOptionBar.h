@@ -70,6 +70,7 @@ private:
     QWidget *m_maximize;
     QLabel *m_refusal; // beside the controls: why the last edit was refused
     QLabel *m_note;
+    QWidget *m_noteRoom; // the note's place in the rows, which it fills
     QString m_noteText;
     QHash<QString, QWidget *> m_controlOf;
     // Choices whose labels follow the parameters (FigureOption::choiceLabelFor), by key.

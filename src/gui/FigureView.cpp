@@ -4,6 +4,7 @@
 #include "FigureOptionBar.h"
 #include "FigureTurns.h"
 #include "ParamLabels.h"
+#include "SteadyRoom.h"
 
 #include "render/FigureBuild.h"
 #include "render/FigureRegistry.h"
@@ -34,8 +35,7 @@ namespace {
 // which may take seconds, every core).
 constexpr int kJobThreads = 1;
 
-// Room enough for QCustomPlot to paint into, whatever the dashboard gives the view.
-constexpr QSize kMinimumPlotSize(120, 90);
+constexpr QSize kMinimumPlotSize(120, 90); // room enough for QCustomPlot to paint into, whatever the view's share
 
 } // namespace
 
@@ -54,12 +54,13 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
     layout->addWidget(m_bar);
-    layout->addWidget(m_plot, 1);
-    // The plot's room is the view's share of the dashboard, whatever its figure: QCustomPlot's
-    // size hints follow its layout (the minimum sizes of its axis rects), so a figure that
-    // refits itself to its room would otherwise resize every view, and refit, round after round.
+    // The plot's room is the view's share of the dashboard, whatever its figure: QCustomPlot's size hints
+    // follow its axis rects' least sizes, so a figure that refits itself to its room would otherwise
+    // resize every view, and refit, round after round. Nor are they passed on (SteadyRoom).
     m_plot->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
-    m_plot->setMinimumSize(kMinimumPlotSize);
+    m_room = new SteadyRoom(m_plot, this);
+    m_room->setMinimumSize(kMinimumPlotSize);
+    layout->addWidget(m_room, 1);
     connect(m_bar, &FigureOptionBar::maximizeRequested, this, &FigureView::maximizeRequested);
     connect(m_bar, &FigureOptionBar::optionEdited, this, [this](const QString &key, const QString &text) {
         optionEdited(key, text);
@@ -89,8 +90,7 @@ FigureView::FigureView(const FigureDescriptor &figure, bool chooser, QWidget *pa
         emit contextMenuRequested(m_plot->mapToGlobal(pos));
     });
     m_plot->setMouseTracking(true);
-    // QCustomPlot's overlay holds only the rubber band of a Shift-drag: a buffer of its own would be
-    // cleared and composed at every replot for nothing.
+    // Its overlay holds only a Shift-drag's rubber band: a buffer of its own is cleared and composed for nothing.
     m_plot->layer(u"overlay"_s)->setMode(QCPLayer::lmLogical);
 
     m_requestTimer.setSingleShot(true);
@@ -594,7 +594,7 @@ void FigureView::paintEvent(QPaintEvent *event)
     QColor color = palette().color(QPalette::Highlight);
     color.setAlpha(160);
     painter.setPen(QPen(color, 1.0));
-    painter.drawRect(m_plot->geometry().adjusted(-1, -1, 0, 0));
+    painter.drawRect(m_room->geometry().adjusted(-1, -1, 0, 0));
 }
 
 } // namespace posenc

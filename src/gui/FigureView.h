@@ -23,6 +23,7 @@ class QLabel;
 namespace posenc {
 
 class FigureOptionBar;
+class SteadyRoom;
 
 // A view of the window: hosts any figure through its descriptor (docs/ARCHITECTURE.md, "One
 // descriptor per figure"). A title bar with the figure's options, a QCustomPlot the descriptor builds and
@@ -141,6 +142,7 @@ private:
     QStringList m_keptPanels;
     FigureOptionBar *m_bar;
     SqueezablePlot *m_plot;
+    SteadyRoom *m_room; // the plot's room in the layout, which it fills
     QLabel *m_message; // over the plot: why there is no figure
     FigureLayoutLoop m_layout;
     std::unique_ptr<FigurePlot> m_figurePlot;

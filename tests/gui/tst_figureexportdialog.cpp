@@ -140,7 +140,7 @@ void TestFigureExportDialog::windowSizeEqualsTheViewPixelForPixel()
     zoomed.view = {{u"columns"_s, {3.4, 40.6}}, {u"positions"_s, {20.2, 110.7}}};
     view.setState(zoomed);
     const QSize size(620, 410);
-    view.plot()->setFixedSize(size);
+    view.plot()->parentWidget()->setFixedSize(size); // the room the plot fills (SteadyRoom)
     static_cast<QWidget &>(view).show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 60000);

@@ -2,7 +2,10 @@
 // data was computed for is computed again for them at once (FigureView::fitToRoom), and is not
 // drawn in full quality first; each replot in full quality was a fifth of a settled change's time
 // on the GUI thread, for pixels the next replot replaced (issue 62).
+#include "gui/ControlPanel.h"
+#include "gui/Dashboard.h"
 #include "gui/FigureView.h"
+#include "gui/MainWindow.h"
 #include "io/Preset.h"
 #include "render/FigureLayoutLoop.h"
 #include "render/FigureRegistry.h"
@@ -13,6 +16,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <map>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -26,6 +30,7 @@ private slots:
     void aFullResultIsDrawnForItsOwnAxes();
     void panelsMadeEvenComeToRest();
     void aChangeItsTableDoesNotReadIsNotDrawn();
+    void aChangeLaysOutNothingAroundThePlots();
 };
 
 void TestFigureViewDraws::aFullResultIsDrawnForItsOwnAxes_data()
@@ -127,6 +132,55 @@ void TestFigureViewDraws::aChangeItsTableDoesNotReadIsNotDrawn()
     natural.setParams(params);
     QVERIFY(QTest::qWaitFor(settled, 30000));
     QVERIFY(naturalDrawn > 0);
+}
+
+// The sinusoid's page of the window, changed through d_model, max_len and the scale: no widget around
+// the plots is laid out again. A change moves the plots' axes and their labels, and with them the
+// least sizes QCustomPlot gives its layout elements (AxisRoom::holdLabelWords, QCPColorScale::update),
+// which it announces as the plot widget's size hints (QWidget::updateGeometry), and the heatmap's
+// note of the screen takes a new text; the views' layouts read neither (the plot's room is the view's
+// share of the dashboard, the note's width what its row leaves), yet each laid out the view, the
+// dashboard and the main window with its docks again, several times a change (issue 62).
+void TestFigureViewDraws::aChangeLaysOutNothingAroundThePlots()
+{
+    Params params;
+    params.dModel = 256;
+    params.maxLen = 2048;
+    MainWindow window(params, nullptr);
+    window.resize(1500, 950);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(QTest::qWaitFor([&] { return window.isSettled(); }, 60000));
+
+    struct LayoutRequests : QObject
+    {
+        std::map<QString, int> counts; // by the widget's class and name
+        bool eventFilter(QObject *watched, QEvent *event) override
+        {
+            if (event->type() == QEvent::LayoutRequest)
+                ++counts[QString::fromLatin1(watched->metaObject()->className()) + u' ' + watched->objectName()];
+            return false;
+        }
+    } requests;
+    window.installEventFilter(&requests);
+    window.dashboard()->installEventFilter(&requests);
+    for (FigureView *view : window.views()) {
+        view->setObjectName(view->figure().name());
+        view->installEventFilter(&requests);
+    }
+    for (int i = 0; i < 3; ++i) {
+        Params changed = params;
+        changed.dModel = i == 0 ? 264 : params.dModel;
+        changed.maxLen = i == 1 ? 1984 : params.maxLen;
+        changed.scaleKind = i == 2 ? ScaleKind::One : params.scaleKind;
+        window.controlPanel()->applyParams(changed);
+        QVERIFY(QTest::qWaitFor([&] { return window.isSettled(); }, 60000));
+        params = changed;
+    }
+    QStringList laidOut;
+    for (const auto &[widget, count] : requests.counts)
+        laidOut.append(u"%1 %2 times"_s.arg(widget).arg(count));
+    QVERIFY2(laidOut.isEmpty(), qPrintable(laidOut.join(u", "_s)));
 }
 
 QTEST_MAIN(TestFigureViewDraws)

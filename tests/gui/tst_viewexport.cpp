@@ -76,7 +76,7 @@ QImage exported(const FigureView &view, QSize size, const FigureState &state)
 // Shows `view` with its plot at `size`, drawn in full detail for the axes as they are.
 bool settle(FigureView *view, QSize size)
 {
-    view->plot()->setFixedSize(size);
+    view->plot()->parentWidget()->setFixedSize(size); // the room the plot fills (SteadyRoom)
     view->show();
     if (!QTest::qWaitForWindowExposed(view))
         return false;
@@ -156,7 +156,7 @@ void TestViewExport::exportEqualsTheWindowPixelForPixel()
     QFETCH(QSize, size);
     const std::unique_ptr<FigureView> view = makeView(figure);
     view->setParams(params(view->figure().name()));
-    view->plot()->setFixedSize(size);
+    view->plot()->parentWidget()->setFixedSize(size); // the room the plot fills (SteadyRoom)
     view->show();
     QVERIFY(QTest::qWaitForWindowExposed(view.get()));
     QTRY_VERIFY_WITH_TIMEOUT(view->isSettled(), 60000);
