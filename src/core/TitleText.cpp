@@ -3,6 +3,8 @@
 #include "NumberText.h"
 #include "ParamText.h"
 
+#include <QRegularExpression>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::TitleText {
@@ -84,6 +86,75 @@ QString composeText(const Params &params)
     if (k > 0)
         parts.append(u"PE (k = %1) in %2"_s.arg(k).arg(columnsText(e, params.dModel)));
     return parts.join(u", "_s);
+}
+
+QString RowIndex::noun() const
+{
+    return timesteps ? u"timestep"_s : u"position"_s;
+}
+
+QString RowIndex::nouns() const
+{
+    return timesteps ? u"timesteps"_s : u"positions"_s;
+}
+
+QString RowIndex::symbol() const
+{
+    return timesteps ? u"t"_s : u"p"_s;
+}
+
+QString RowIndex::second() const
+{
+    return timesteps ? u"t′"_s : u"q"_s;
+}
+
+QString RowIndex::subscript() const
+{
+    return timesteps ? u"ₜ"_s : u"ₚ"_s;
+}
+
+QString RowIndex::axis() const
+{
+    return noun() + u' ' + symbol();
+}
+
+QString RowIndex::count(std::int64_t n) const
+{
+    return u"%1 %2"_s.arg(NumberText::count(n), n == 1 ? noun() : nouns());
+}
+
+QString RowIndex::named(const QString &text) const
+{
+    if (!timesteps)
+        return text;
+    // Whole words and symbols only: "p" of "dropout p" is never written here, nor "q" of "q·k".
+    static const QRegularExpression words(u"\\b(positions?|p|q)\\b|ₚ"_s);
+    QString out;
+    qsizetype from = 0;
+    for (auto match = words.globalMatch(text); match.hasNext();) {
+        const QRegularExpressionMatch m = match.next();
+        out += text.mid(from, m.capturedStart() - from);
+        const QString w = m.captured();
+        out += w == u"positions"_s ? nouns()
+            : w == u"position"_s   ? noun()
+            : w == u"p"_s          ? symbol()
+            : w == u"q"_s          ? second()
+                                   : subscript();
+        from = m.capturedEnd();
+    }
+    return out + text.mid(from);
+}
+
+bool indexesTimesteps(const Params &params)
+{
+    const SinusoidalParams &s = params.sinusoidal;
+    return params.encoding == Encoding::Sinusoidal
+        && ((s.layout == Layout::Split && s.flipSinToCos) || s.timestepScale != 1.0);
+}
+
+RowIndex rowIndex(const Params &params)
+{
+    return RowIndex {indexesTimesteps(params)};
 }
 
 QStringList positionTermParts(const Params &params)

@@ -27,4 +27,34 @@ QStringList positionTermParts(const Params &params);
 // Where X's parts sit in concat: "s·E in columns 0–255, PE (k = 256) in 256–511"; empty in sum.
 QString composeText(const Params &params);
 
+// What a table's rows are indexed by, in every figure's axes and titles: a token's position p, or
+// the diffusion timestep t a timestep embedding's code embeds (indexesTimesteps). A grid or a
+// figure's data that names none says positions.
+struct RowIndex
+{
+    bool timesteps = false;
+
+    QString noun() const; // "position", "timestep"
+    QString nouns() const; // "positions", "timesteps"
+    QString symbol() const; // "p", "t"
+    QString second() const; // another row's symbol: "q", "t′"
+    QString subscript() const; // "ₚ", "ₜ": ‖PEₚ‖
+    QString axis() const; // the rows' axis: "position p", "timestep t"
+    QString count(std::int64_t n) const; // "1 position", "1,000 timesteps"
+    // `text` with its position words turned to the index's: "p", "q", "ₚ" as whole symbols,
+    // "position(s)" as words, so that a figure writes a formula once ("PE[p] · PE[q]").
+    QString named(const QString &text) const;
+
+    friend bool operator==(const RowIndex &, const RowIndex &) = default;
+};
+// Whether the parameters' table is a diffusion model's timestep embedding: a sinusoid of the split
+// layout with its cosines first, or its angles scaled, which among diffusers' tables only
+// get_timestep_embedding's are (src/diffusers/models/embeddings.py: its flip_sin_to_cos and scale,
+// which Timesteps passes on; get_1d_sincos_pos_embed_from_grid and SinusoidalPositionalEmbedding,
+// the positional ones, put the sines first and scale nothing). diffusers' default order and shift
+// (sines first, half_dim - 1: DDPM's UNet) is Whisper's and fairseq's positional table too, and
+// reads as positions.
+bool indexesTimesteps(const Params &params);
+RowIndex rowIndex(const Params &params);
+
 } // namespace posenc::TitleText

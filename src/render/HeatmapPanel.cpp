@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -326,7 +327,8 @@ void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
 
 void HeatmapPanel::namePositions(bool dropoutInTitle)
 {
-    m_rect->axis(QCPAxis::atLeft)->setLabel(dropoutInTitle ? u"position"_s : u"position p"_s);
+    m_positionsNamed = dropoutInTitle;
+    m_rect->axis(QCPAxis::atLeft)->setLabel(dropoutInTitle ? m_index.noun() : m_index.axis());
 }
 
 QCPRange HeatmapPanel::cellRange(std::int64_t first, std::int64_t end, int cells)
@@ -343,6 +345,11 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
 {
     QCPColorMapData *data = m_map->data();
     const Block &b = grid.block;
+    // Rows named before this grid came are named again where it indexes them otherwise; not where
+    // the page gave the label to a neighbour (FigureRoom's shared axis, which its undo shows again).
+    if (std::exchange(m_index, grid.index) != grid.index && m_positionsNamed
+        && !m_rect->axis(QCPAxis::atLeft)->label().isEmpty())
+        namePositions(*m_positionsNamed);
     data->setSize(grid.cols, grid.rows);
     data->setRange(cellRange(b.col0, b.colEnd(), grid.cols), cellRange(b.row0, b.rowEnd(), grid.rows));
     const NotNumbers notNumbers = ColorMapCells::fill(*data, grid.values);

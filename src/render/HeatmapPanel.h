@@ -101,8 +101,9 @@ public:
     // are; a caption where it names only the swing lines, which go with it on little room.
     static TextRole marksLegendRole(const QList<Swatch> &swatches);
 
-    // Names the rows' axis: "position p", or "position" in a figure whose title gives the dropout
-    // probability p, so that p means one thing there.
+    // Names the rows' axis as the last grid's rows are indexed (TitleText::RowIndex): "position p",
+    // "timestep t", or the noun alone in a figure whose title gives the dropout probability p, so
+    // that p means one thing there.
     void namePositions(bool dropoutInTitle);
 
     QCPAxisRect *axisRect() const { return m_rect; }
@@ -128,6 +129,8 @@ private:
     HeatmapMarks *m_marks = nullptr;
     QCPLegend *m_marksLegend = nullptr; // under the heatmap, in m_cell while it has entries
     bool m_marksNamedByFigure = false;
+    TitleText::RowIndex m_index; // the last grid's
+    std::optional<bool> m_positionsNamed; // namePositions' dropoutInTitle, once it named them
 };
 
 } // namespace posenc

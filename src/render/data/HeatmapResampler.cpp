@@ -410,6 +410,7 @@ std::optional<HeatmapGrid> resample(const Engine &engine, const HeatmapRequest &
     grid.cols = s->cols.cells();
     grid.passes = passesOf(*s);
     grid.pass = std::clamp(pass, 0, grid.passes - 1);
+    grid.index = TitleText::rowIndex(engine.params());
 
     const std::size_t cells = static_cast<std::size_t>(grid.rows) * static_cast<std::size_t>(grid.cols);
     std::vector<double> closed(cells, 0.0);

@@ -3,6 +3,7 @@
 #include "CellMarks.h"
 
 #include "core/Engine.h"
+#include "core/TitleText.h"
 
 #include <atomic>
 #include <cstdint>
@@ -53,6 +54,8 @@ struct HeatmapGrid
     std::vector<float> spread;
     // One table cell a grid cell, in Y: which cells the mask zeroed (CellMarks); else empty.
     std::vector<CellMark> marks;
+    // What its rows are indexed by, for its axis: positions, or a timestep embedding's timesteps.
+    TitleText::RowIndex index;
 
     bool isPreview() const { return rowCoverage < 1.0; }
     bool isCellByCell() const { return rows == block.rows && cols == block.cols; }

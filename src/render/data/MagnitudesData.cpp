@@ -181,6 +181,7 @@ std::optional<MagnitudesData> compute(const Engine &engine, int pixels, Detail d
     const std::int64_t d = params.dModel;
     MagnitudesData data;
     data.maxLen = L;
+    data.index = TitleText::rowIndex(params);
     const ExpectedNorms expected = Statistics::expectedNorms(params);
     if (expected.peSquared)
         data.expectedPeNorm = std::sqrt(*expected.peSquared);

@@ -4,6 +4,7 @@
 #include "FigureModel.h"
 
 #include "core/Engine.h"
+#include "core/TitleText.h"
 
 #include <QList>
 
@@ -27,6 +28,7 @@ struct MagnitudesData : FigureData
     std::int64_t positionStride = 1;
     std::int64_t rmsRows = 0; // positions the per-column statistics are taken over
     std::int64_t maxLen = 0;
+    TitleText::RowIndex index; // what the rows are: positions, or a timestep embedding's timesteps
     QString input; // what X is: "X = [s·E | PE]" in concat
     bool hasPositionTerm = true; // false without one (--encoding none): no PE to draw or compare
     QString parameters; // FigureText::parametersText of X

@@ -273,7 +273,7 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const HeatmapGrid &grid = d.modes[0].output;
     QString detail;
     const QString preview = grid.isPreview() ? FigureText::previewText(grid.rowCoverage) : QString();
-    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols), preview);
+    setScreenNote(grid.index.named(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols)), preview);
     if (!preview.isEmpty())
         detail += u"  ·  "_s + preview;
     // Whose p it is, where not the model's, a statement of its own: a slide's narrow cell keeps p.

@@ -76,7 +76,7 @@ void HeatmapFigure::setData(const HeatmapFigureData &data, std::optional<Colorma
     QStringList parts {data.label, data.parameters};
     // A preview's cell-by-cell part is estimated from some rows: say so, and how many, in the title
     // (a file past the cap of every figure is one) and in the view's note, which no room takes.
-    setScreenNote(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols),
+    setScreenNote(grid.index.named(FigureText::cellsPerPixelText(grid.block, grid.rows, grid.cols)),
                   grid.isPreview() ? FigureText::previewText(grid.rowCoverage) : QString());
     if (grid.isPreview())
         parts.append(FigureText::previewText(grid.rowCoverage));

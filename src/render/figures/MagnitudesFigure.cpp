@@ -318,6 +318,13 @@ QCPGraph *MagnitudesFigure::addGraph(QCPAxisRect *rect, QCPAxis::AxisType valueA
 
 void MagnitudesFigure::setData(const MagnitudesData &data)
 {
+    // Its rows named as they are indexed: positions p, or a timestep embedding's timesteps t.
+    const TitleText::RowIndex &index = data.index;
+    m_positions->axis(QCPAxis::atBottom)->setLabel(index.axis());
+    m_positions->axis(QCPAxis::atLeft)->setLabel(index.named(u"norm of row p"_s));
+    ShorterLabels::set(m_positions->axis(QCPAxis::atLeft), {index.named(u"‖row p‖"_s)});
+    m_embeddingNorm->setName(index.named(u"‖s·Eₚ‖"_s));
+    m_peNorm->setName(index.named(u"‖PEₚ‖"_s));
     // Without a position term (NoPE) only s·E is drawn: no PE, no ratio to it, no right axis.
     const bool pe = data.hasPositionTerm;
     if (pe != m_hasPositionTerm) {
@@ -398,13 +405,13 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
     // A paper column keeps the parameters and drops what the axis labels say.
     QStringList parts {u"Magnitudes"_s, data.parameters};
     if (!m_compact)
-        parts = QStringList {u"Magnitudes per position (top), mean and std per column (bottom)"_s, data.input,
-                             data.parameters};
+        parts = QStringList {index.named(u"Magnitudes per position (top), mean and std per column (bottom)"_s),
+                             data.input, data.parameters};
     if (data.positionStride > 1)
-        parts.append(u"norms at one position in %1"_s.arg(FigureText::formatCount(data.positionStride)));
+        parts.append(index.named(u"norms at one position in %1"_s.arg(FigureText::formatCount(data.positionStride))));
     if (!data.columnStatsExact())
-        parts.append(u"per column, s·E estimated from %1 of %2 positions"_s.arg(FigureText::formatCount(data.rmsRows),
-                                                                                FigureText::formatCount(data.maxLen)));
+        parts.append(u"per column, s·E estimated from %1 of %2"_s.arg(FigureText::formatCount(data.rmsRows),
+                                                                      index.count(data.maxLen)));
     m_title->setText(parts.join(u"  ·  "_s));
 }
 
@@ -454,8 +461,9 @@ std::optional<HoverPoint> MagnitudesFigure::hoverAt(const QPointF &pixel, const 
         const qsizetype i = indexOf(m_data->positions, x);
         point.position = static_cast<std::int64_t>(m_data->positions[i]);
         point.value = m_data->ratio[i];
-        point.valueName = u"‖s·Eₚ‖ = %1, ‖PEₚ‖ = %2, ratio"_s.arg(m_data->embeddingNorm[i], 0, 'g', 5)
-                              .arg(m_data->peNorm[i], 0, 'g', 5);
+        point.valueName
+            = m_data->index.named(u"‖s·Eₚ‖ = %1, ‖PEₚ‖ = %2, ratio"_s.arg(m_data->embeddingNorm[i], 0, 'g', 5)
+                                      .arg(m_data->peNorm[i], 0, 'g', 5));
         return point;
     }
     if (m_columns->rect().contains(pixel.toPoint()) && !m_data->columns.isEmpty()) {

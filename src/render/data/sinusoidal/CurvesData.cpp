@@ -132,6 +132,7 @@ std::optional<CurvesData> compute(const Engine &engine, const CurvesRequest &req
     data.firstColumn = firstColumn(params);
     data.parameters = FigureText::parametersText(Quantity::Pe, params);
     data.maxLen = params.maxLen;
+    data.index = TitleText::rowIndex(params);
     data.position0 = std::max(0.0, std::min(request.position0, request.position1));
     data.position1 = std::min(static_cast<double>(params.maxLen - 1), std::max(request.position0, request.position1));
     if (data.position1 < data.position0)

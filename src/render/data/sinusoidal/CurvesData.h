@@ -3,6 +3,7 @@
 #include "render/data/FigureModel.h"
 
 #include "core/Engine.h"
+#include "core/TitleText.h"
 
 #include <QList>
 #include <QString>
@@ -47,6 +48,7 @@ struct CurvesData : FigureData
     std::int64_t firstColumn = 0; // X's column of PE column 0: d - k in concat, else 0
     std::int64_t maxLen = 0;
     QString parameters; // FigureText::parametersText of the PE
+    TitleText::RowIndex index; // what the rows are: positions, or a timestep embedding's timesteps
 };
 
 namespace CurvesCompute {

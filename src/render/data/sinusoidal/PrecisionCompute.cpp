@@ -94,6 +94,7 @@ std::optional<PrecisionData> compute(const Engine &engine, const PanelExtent &up
     PrecisionData data;
     data.peColumns = PrecisionModel::columns(params);
     data.rope = params.encoding == Encoding::Rope;
+    data.index = TitleText::rowIndex(params);
     data.amplitude = PrecisionModel::amplitude(params);
 
     // Upper panel: one band of positions per pixel, exact.

@@ -2,6 +2,8 @@
 
 #include "render/data/FigureModel.h"
 
+#include "core/TitleText.h"
+
 #include <QList>
 
 #include <vector>
@@ -37,6 +39,7 @@ struct PrecisionData : FigureData
     std::int64_t largestAt = 0; // its position
     std::int64_t peColumns = 0; // the error table's columns: the PE's, or RoPE's sin | cos
     bool rope = false; // RoPE's cos and sin of p·θ_i, not a PE
+    TitleText::RowIndex index; // what the rows are: positions, or a timestep embedding's timesteps
     double amplitude = 1.0; // of the values: RoPE's attention factor
 
     float at(int row, int col) const { return maxima[static_cast<std::size_t>(row) * cols + col]; }

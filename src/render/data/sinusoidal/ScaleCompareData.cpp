@@ -138,6 +138,7 @@ std::optional<ScaleCompareData> compute(const Params &params, Detail detail, con
     data.parameters = parameters.join(u"  ·  "_s);
 
     data.positionStride = positionStride(params, detail);
+    data.index = TitleText::rowIndex(params);
     std::vector<std::int64_t> rows;
     for (std::int64_t p = 0; p < params.maxLen; p += data.positionStride)
         rows.push_back(p);

@@ -4,6 +4,7 @@
 #include "render/data/FigureModel.h"
 
 #include "core/Engine.h"
+#include "core/TitleText.h"
 
 #include <QList>
 #include <QString>
@@ -50,6 +51,7 @@ struct ScaleCompareData : FigureData
     QList<double> peNorm; // ||PE_p||, the same in every panel
     double meanSquaredPeNorm = 0.0; // mean over all L positions of ||PE_p||^2: k/2 for even k
     std::int64_t positionStride = 1;
+    TitleText::RowIndex index; // what the rows are: positions, or a timestep embedding's timesteps
     std::int64_t maxLen = 0;
     bool concat = false;
     bool loadedMatrixSetAside = false; // the parameters' own E was a loaded matrix

@@ -184,6 +184,7 @@ bool fillGrid(const Engine &engine, const HeatmapRequest &visible, bool cosine, 
     const Params &params = engine.params();
     const Block &block = visible.block;
     grid.quantity = Quantity::Similarity;
+    grid.index = TitleText::rowIndex(params);
     grid.block = block;
     grid.rows = static_cast<int>(std::min<std::int64_t>(block.rows, std::max(1, visible.pixelRows)));
     grid.cols = static_cast<int>(std::min<std::int64_t>(block.cols, std::max(1, visible.pixelCols)));

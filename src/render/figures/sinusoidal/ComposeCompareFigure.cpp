@@ -204,6 +204,9 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
     const QSize room = m_plot->viewport().size();
     const bool roomy = !m_compact && room.width() >= kCaptionRoom.width() && room.height() >= kCaptionRoom.height();
     m_scale->setDataRange({-data.colorLimit, data.colorLimit});
+    const TitleText::RowIndex &index = data.panels[0].grid.index;
+    if (QCPAxis *rows = m_sides[0].heat->axis(QCPAxis::atLeft); !rows->label().isEmpty())
+        rows->setLabel(index.axis());
     // The std and |mean| on one range for both sides, five decades at most below the largest (a
     // column averaging to zero lies under the axis) and two at least, so that decades are labelled.
     double lo = INFINITY, hi = 0.0;
@@ -275,16 +278,15 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
     if (data.embeddingsSliced)
         parts.append(u"concat takes E's first %1 columns"_s.arg(data.panels[1].params.embeddingColumns()));
     const QString preview = sum.grid.isPreview() ? FigureText::previewText(sum.grid.rowCoverage) : QString();
-    setScreenNote(FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols), preview);
+    setScreenNote(index.named(FigureText::cellsPerPixelText(sum.grid.block, sum.grid.rows, sum.grid.cols)), preview);
     if (!preview.isEmpty())
         parts.append(preview);
     if (!m_compact || !data.statisticsExact())
-        parts.append(
-            data.statisticsExact()
-                ? (data.maxLen == 1 ? u"statistics over the one position"_s
-                                    : u"statistics over all %1 positions"_s.arg(FigureText::formatCount(data.maxLen)))
-                : u"statistics estimated from %1 of %2 positions"_s.arg(FigureText::formatCount(data.statisticsRows),
-                                                                        FigureText::formatCount(data.maxLen)));
+        parts.append(data.statisticsExact()
+                         ? (data.maxLen == 1 ? u"statistics over the one %1"_s.arg(index.noun())
+                                             : u"statistics over all %1"_s.arg(index.count(data.maxLen)))
+                         : u"statistics estimated from %1 of %2"_s.arg(FigureText::formatCount(data.statisticsRows),
+                                                                       index.count(data.maxLen)));
     m_title->setText(parts.join(u"  ·  "_s));
 }
 

@@ -92,18 +92,21 @@ void CurvesFigure::setData(const CurvesData &data)
     const bool marked = !data.curves.isEmpty() && !data.curves.front().pointX.isEmpty();
     // In concat the PE sits in X's last k columns, and the curves number them as X does.
     const bool offset = data.firstColumn > 0;
+    const TitleText::RowIndex &index = data.index;
+    m_rect->axis(QCPAxis::atBottom)->setLabel(index.axis());
     m_rect->axis(QCPAxis::atLeft)
-        ->setLabel(offset ? u"X[p, j] = PE[p, j − %1]"_s.arg(data.firstColumn) : u"PE[p, j]"_s);
-    const QString what = offset ? u"PE columns j of X = [s·E | PE] against position"_s : u"PE[:, j] against position"_s;
+        ->setLabel(index.named(offset ? u"X[p, j] = PE[p, j − %1]"_s.arg(data.firstColumn) : u"PE[p, j]"_s));
+    const QString what
+        = index.named(offset ? u"PE columns j of X = [s·E | PE] against position"_s : u"PE[:, j] against position"_s);
     // Fewer positions than the table's in view (the default view of a long table): say which.
     const QString part = data.position0 > 0.5 || data.position1 < double(data.maxLen - 1) - 0.5
-        ? u"  ·  positions %1–%2 of %3"_s.arg(FigureText::formatCount(std::int64_t(std::ceil(data.position0))),
-                                              FigureText::formatCount(std::int64_t(std::floor(data.position1))),
-                                              FigureText::formatCount(data.maxLen))
+        ? u"  ·  %1 %2–%3 of %4"_s.arg(index.nouns(), FigureText::formatCount(std::int64_t(std::ceil(data.position0))),
+                                       FigureText::formatCount(std::int64_t(std::floor(data.position1))),
+                                       FigureText::formatCount(data.maxLen))
         : QString();
-    m_title->setText(u"%1  ·  %2%3  ·  %4"_s.arg(what, data.parameters, part,
-                                                 marked ? u"dots: the table at integer positions"_s
-                                                        : u"zoom in to see the integer positions"_s));
+    m_title->setText(u"%1  ·  %2%3  ·  %4"_s.arg(
+        what, data.parameters, part,
+        index.named(marked ? u"dots: the table at integer positions"_s : u"zoom in to see the integer positions"_s)));
 }
 
 // A band is filled between its least and its most: the same picture as stroking each sample's

@@ -150,9 +150,14 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     PlotStyle::showLonePoint(m_measured);
     PlotStyle::showLonePoint(m_bound);
     // The band a point spans, in positions: what a slide can say, where "a pixel" could not.
-    const QString over = d.bandPositions > 1.0
-        ? u"over each ~%1 positions"_s.arg(FigureText::formatRatio(d.bandPositions))
-        : u"at each position"_s;
+    const TitleText::RowIndex &index = d.index;
+    // Not a label the page gave to the panel below (FigureRoom's shared axis, which its undo shows again).
+    for (QCPAxisRect *rect : {m_bands, m_cells})
+        if (!rect->axis(QCPAxis::atBottom)->label().isEmpty())
+            rect->axis(QCPAxis::atBottom)->setLabel(index.axis());
+    const QString over
+        = index.named(d.bandPositions > 1.0 ? u"over each ~%1 positions"_s.arg(FigureText::formatRatio(d.bandPositions))
+                                            : u"at each position"_s);
     const QString columns
         = d.bandPairsComplete ? u"every column"_s : u"the fastest %1 pairs"_s.arg(FigureText::formatCount(d.bandPairs));
     m_measured->setName(m_compact ? u"max |error|"_s : u"max |error| %1, %2"_s.arg(over, columns));
@@ -161,7 +166,7 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
         : d.amplitude > 1.0          ? u"bound a·p·θ₀·2⁻²³ + 2⁻²⁴, a = %1"_s.arg(NumberText::compact(d.amplitude, 4))
         : d.amplitude < 1.0          ? u"bound a·p·θ₀·2⁻²³ + 2⁻²⁵, a = %1"_s.arg(NumberText::compact(d.amplitude, 4))
                                      : u"bound p·θ₀·2⁻²³ + 2⁻²⁵"_s;
-    m_bound->setName(m_compact ? u"bound"_s : bound);
+    m_bound->setName(m_compact ? u"bound"_s : index.named(bound));
     // The decades the errors span, not those below the smallest.
     double lo = INFINITY, hi = kFloor * 10;
     for (const QList<double> *values : {static_cast<const QList<double> *>(&measured), &d.bound}) {
@@ -206,9 +211,11 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
         title += u"  ·  preview: the last 1/%1 of each pixel's positions below"_s.arg(FigureText::formatCount(d.share));
     if (!d.bandPairsComplete)
         title += u"  ·  preview: the fastest %1 pairs above"_s.arg(FigureText::formatCount(d.bandPairs));
-    m_title->setText(title);
-    setScreenNote(
-        {}, d.stride > 1 ? u"preview: one position in %1 below"_s.arg(FigureText::formatCount(d.stride)) : QString());
+    m_title->setText(index.named(title));
+    setScreenNote({},
+                  d.stride > 1
+                      ? index.named(u"preview: one position in %1 below"_s.arg(FigureText::formatCount(d.stride)))
+                      : QString());
 }
 
 QList<PositionAxis> PrecisionFigure::positionAxes() const

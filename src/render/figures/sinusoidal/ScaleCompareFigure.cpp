@@ -197,8 +197,14 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
     }
     setRatios(data);
     const Panel &first = m_panels.front();
-    first.embedding->setName(u"‖s·Eₚ‖"_s);
-    first.pe->setName(u"‖PEₚ‖"_s);
+    const TitleText::RowIndex &index = data.index;
+    for (const Panel &panel : m_panels)
+        for (QCPAxis *axis : {panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft)})
+            if (!axis->label().isEmpty())
+                axis->setLabel(
+                    index.named(axis == panel.rect->axis(QCPAxis::atLeft) ? u"norm of row p"_s : u"position p"_s));
+    first.embedding->setName(index.named(u"‖s·Eₚ‖"_s));
+    first.pe->setName(index.named(u"‖PEₚ‖"_s));
     first.expectedEmbedding->setName(m_compact ? data.expectedEmbeddingFormula
                                                : u"expected "_s + data.expectedEmbeddingFormula);
     first.expectedPe->setName(m_compact ? data.expectedPeFormula : u"expected "_s + data.expectedPeFormula);
@@ -210,11 +216,11 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
     // the title's first parts, and Whisper's d = 1,280, L = 1,500 did not fit one line after the
     // whole of what is drawn (its 14-pt slides kept the question alone, not whose norms they are).
     QStringList parts {u"Why s = √d"_s, data.parameters,
-                       u"‖s·Eₚ‖ against ‖PEₚ‖ for σ ∈ {1, d^-1/2} × s ∈ {1, √d}"_s};
+                       index.named(u"‖s·Eₚ‖ against ‖PEₚ‖ for σ ∈ {1, d^-1/2} × s ∈ {1, √d}"_s)};
     parts.append(data.loadedMatrixSetAside ? u"E seeded N(0, σ²) in place of the loaded matrix"_s
                                            : u"E seeded N(0, σ²)"_s);
     if (!data.isExact())
-        parts.append(u"norms at one position in %1"_s.arg(FigureText::formatCount(data.positionStride)));
+        parts.append(index.named(u"norms at one position in %1"_s.arg(FigureText::formatCount(data.positionStride))));
     m_title->setText(parts.join(u"  ·  "_s));
     ShorterLabels::setModelParts(m_title, {data.parameters.section(u"  ·  "_s, 0, 0)});
 }
@@ -366,9 +372,10 @@ std::optional<HoverPoint> ScaleCompareFigure::hoverAt(const QPointF &pixel, cons
         HoverPoint point;
         point.position = static_cast<std::int64_t>(positions[r]);
         point.value = variant.embeddingNorm[r] / m_data->peNorm[r];
-        point.valueName = u"%1, %2: ‖s·Eₚ‖ = %3, ‖PEₚ‖ = %4, ratio"_s.arg(variant.sigmaText, variant.scaleText)
-                              .arg(variant.embeddingNorm[r], 0, 'g', 5)
-                              .arg(m_data->peNorm[r], 0, 'g', 5);
+        point.valueName = u"%1, %2: %3"_s.arg(
+            variant.sigmaText, variant.scaleText,
+            m_data->index.named(u"‖s·Eₚ‖ = %1, ‖PEₚ‖ = %2, ratio"_s.arg(variant.embeddingNorm[r], 0, 'g', 5)
+                                    .arg(m_data->peNorm[r], 0, 'g', 5)));
         return point;
     }
     return ratioAt(pixel);

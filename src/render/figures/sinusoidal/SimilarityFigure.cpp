@@ -261,7 +261,13 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
 {
     m_data = std::static_pointer_cast<const SimilarityData>(data);
     const SimilarityData &d = *m_data;
-    const QString s = d.cosine ? u"cos(PE[p], PE[q])"_s : u"PE[p] · PE[q]"_s;
+    // Its rows and columns both the table's: two positions p and q, or two timesteps t and t′.
+    const TitleText::RowIndex &index = d.grid.index;
+    const QString s = index.named(d.cosine ? u"cos(PE[p], PE[q])"_s : u"PE[p] · PE[q]"_s);
+    QCPAxisRect *heat = m_panel.axisRect();
+    heat->axis(QCPAxis::atBottom)->setLabel(index.named(u"position q"_s));
+    heat->axis(QCPAxis::atLeft)->setLabel(index.axis());
+    m_offsets->axis(QCPAxis::atBottom)->setLabel(index.named(u"offset k = q − p"_s));
     HeatmapStyle style = HeatmapStyle::forQuantity(Quantity::Similarity, d.grid);
     style.colorbarLabel = s;
     m_panel.setGrid(d.grid, style);
@@ -280,10 +286,11 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
         MeasuredText::addToLegend(m_middle, m_legend);
     const QString sum = d.peColumns % 2 == 0 ? u"Σᵢ cos(k·wᵢ)"_s : u"Σᵢ cos(k·wᵢ), lone sine averaged"_s;
     m_closedForm->setName(m_compact ? u"closed form"_s : u"closed form %1"_s.arg(sum));
-    m_first->setName(m_compact ? u"p = 0"_s : u"table at p = 0"_s);
-    m_middle->setName(m_compact ? u"p = %1"_s.arg(d.middle)
-                                : u"table at p = %1"_s.arg(FigureText::formatCount(d.middle)));
-    m_offsets->axis(QCPAxis::atLeft)->setLabel(d.cosine ? u"cosine at offset k"_s : u"S(k) = PE[p] · PE[p+k]"_s);
+    m_first->setName(index.named(m_compact ? u"p = 0"_s : u"table at p = 0"_s));
+    m_middle->setName(index.named(m_compact ? u"p = %1"_s.arg(d.middle)
+                                            : u"table at p = %1"_s.arg(FigureText::formatCount(d.middle))));
+    m_offsets->axis(QCPAxis::atLeft)
+        ->setLabel(d.cosine ? u"cosine at offset k"_s : index.named(u"S(k) = PE[p] · PE[p+k]"_s));
     double lo = 0.0, hi = 0.0;
     for (const QList<double> *values : {&d.closedForm, &d.measuredFirst, &d.measuredMiddle})
         for (const double v : *values) {
@@ -295,14 +302,15 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
 
     // Positions p down a cell by positions q across it.
     const QString cells = FigureText::averagedCellsText(d.grid.block, d.grid.rows, d.grid.cols);
-    const QString averaged = cells.isEmpty() ? cells : u"  ·  each cell averages %1 positions (p × q)"_s.arg(cells);
+    const QString averaged
+        = cells.isEmpty() ? cells : index.named(u"  ·  each cell averages %1 positions (p × q)"_s.arg(cells));
     // Whole sin/cos pairs make S a function of q - p alone; a lone sine column (odd d) adds a
     // part that depends on p, and float32 angles add their rounding.
-    const QString relative = d.translationInvariant ? u"a function of q − p only"_s : u"nearly a function of q − p"_s;
-    m_title->setText(
-        u"%1  ·  %2, d = %3  ·  %4%5"_s.arg(d.cosine ? u"Cosine similarity"_s : u"Similarity S[p, q] = PE[p] · PE[q]"_s,
-                                            FigureText::countText(d.table.rows, u"position"_s, u"positions"_s),
-                                            FigureText::formatCount(d.peColumns), relative, averaged));
+    const QString relative
+        = index.named(d.translationInvariant ? u"a function of q − p only"_s : u"nearly a function of q − p"_s);
+    m_title->setText(u"%1  ·  %2, d = %3  ·  %4%5"_s.arg(
+        d.cosine ? u"Cosine similarity"_s : index.named(u"Similarity S[p, q] = PE[p] · PE[q]"_s),
+        index.count(d.table.rows), FigureText::formatCount(d.peColumns), relative, averaged));
 }
 
 QList<PositionAxis> SimilarityFigure::positionAxes() const
@@ -324,9 +332,9 @@ std::optional<HoverPoint> SimilarityFigure::hoverAt(const QPointF &pixel, const 
         HoverPoint point;
         point.position = cell->first;
         point.value = m_data->cosine ? a.dot(b) / std::max(a.norm() * b.norm(), 1e-300) : a.dot(b);
-        point.valueName = u"q = %1, k = q − p = %2, %3"_s.arg(cell->second)
-                              .arg(cell->second - cell->first)
-                              .arg(m_data->cosine ? u"cosine"_s : u"S"_s);
+        point.valueName = m_data->grid.index.named(u"q = %1, k = q − p = %2, %3"_s.arg(cell->second)
+                                                       .arg(cell->second - cell->first)
+                                                       .arg(m_data->cosine ? u"cosine"_s : u"S"_s));
         return point;
     }
     if (m_offsets->rect().contains(pixel.toPoint())) {
