@@ -83,6 +83,11 @@ Number real(double v)
     return {v, NumberText::prose(v), {}, false};
 }
 
+Number realApart(double v, double other)
+{
+    return {v, NumberText::prose(v, NumberText::digitsApart(v, other)), {}, false};
+}
+
 Number integer(std::int64_t v)
 {
     return {double(v), v < 0 ? u"−"_s + NumberText::count(-v) : NumberText::count(v), {}, false};

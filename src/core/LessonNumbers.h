@@ -55,6 +55,9 @@ struct Entry
 // grouped ("229,376", as every whole number a lesson states), a count of cells
 // (whole below 10^7), a word or phrase, or missing and why.
 Number real(double v);
+// `v` as real() gives it, in the digits that tell it from `other`, the value a sentence sets it
+// against (NumberText::digitsApart): both of a pair take it, each with the other.
+Number realApart(double v, double other);
 Number integer(std::int64_t v);
 Number count(double v);
 // A factor in enough digits to tell it from 1 ("1.4812"), and a length in positions, whole and

@@ -39,7 +39,7 @@ QString factor(double value)
     return compact(value, digits);
 }
 
-QString prose(double value)
+QString prose(double value, int digits)
 {
     if (std::isnan(value))
         return u"NaN"_s;
@@ -51,7 +51,7 @@ QString prose(double value)
     const double magnitude = std::abs(value);
     int exponent = int(std::floor(std::log10(magnitude)));
     if (magnitude >= 1e-3 && magnitude < 1e7) {
-        const int decimals = std::max(0, 2 - exponent);
+        const int decimals = std::max(0, digits - 1 - exponent);
         QString text = QString::number(magnitude, 'f', decimals);
         if (text.contains(u'.')) {
             while (text.endsWith(u'0'))
@@ -74,16 +74,24 @@ QString prose(double value)
         return sign + text;
     }
     double mantissa = magnitude / std::pow(10.0, exponent);
-    QString digits = QString::number(mantissa, 'f', 2);
-    if (digits.startsWith(u"10"_s)) { // 9.996 rounds up to the next power of ten
+    QString text = QString::number(mantissa, 'f', digits - 1);
+    if (text.startsWith(u"10"_s)) { // 9.996 rounds up to the next power of ten
         ++exponent;
-        digits = QString::number(mantissa / 10.0, 'f', 2);
+        text = QString::number(mantissa / 10.0, 'f', digits - 1);
     }
-    while (digits.endsWith(u'0'))
-        digits.chop(1);
-    if (digits.endsWith(u'.'))
-        digits.chop(1);
-    return sign + (digits == u"1"_s ? QString() : digits + u"·"_s) + u"10"_s + superscript(exponent);
+    while (text.contains(u'.') && text.endsWith(u'0'))
+        text.chop(1);
+    if (text.endsWith(u'.'))
+        text.chop(1);
+    return sign + (text == u"1"_s ? QString() : text + u"·"_s) + u"10"_s + superscript(exponent);
+}
+
+int digitsApart(double a, double b)
+{
+    int digits = 3;
+    while (digits < kMostDigits && a != b && prose(a, digits) == prose(b, digits))
+        ++digits;
+    return digits;
 }
 
 QString exact(double value)

@@ -15,8 +15,15 @@ QString compact(double value, int digits = 4);
 // For prose (lessons): three significant digits, trailing zeros dropped, a true minus sign, the
 // thousands of a whole number grouped as count() groups them ("2,560"), and powers of ten written
 // out past [1e-3, 1e7) ("3.8·10⁻²⁴"); "∞" and "NaN" spelled. A value other than ±1 never reads
-// "1": it takes the decimals that tell it from 1 ("0.9997").
-QString prose(double value);
+// "1": it takes the decimals that tell it from 1 ("0.9997"). `digits` significant digits where three
+// would not tell two values apart (digitsApart).
+QString prose(double value, int digits = 3);
+
+// The fewest significant digits, three or more, at which prose() tells `a` from `b`: a sentence
+// that sets one value against another ("−1.002 in this layout but −1.003 in the other") must not
+// read "−1 but −1". Three where they are equal; at most kMostDigits.
+constexpr int kMostDigits = 15;
+int digitsApart(double a, double b);
 
 // A factor compact but in enough digits to tell it from 1: "1.0000005", "0.99999", "1.4142".
 QString factor(double value);

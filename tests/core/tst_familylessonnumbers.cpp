@@ -48,6 +48,7 @@ private slots:
     void debertaNumbers();
     void familiesNumbers_data();
     void familiesNumbers();
+    void anAlignedScoreReadsApartFromOne();
     void familiesQuoteKeysTheFigureDraws_data();
     void familiesQuoteKeysTheFigureDraws();
     void familiesDistancesGoTogether_data();
@@ -405,6 +406,32 @@ void TestFamilyLessonNumbers::familiesNumbers()
         QVERIFY(buckettie::matches(std::int64_t(valueOf(u"fam_deberta_"_s + QString::number(d), p)),
                                    debertaref::deberta(d, 256, 512)));
     }
+}
+
+// An aligned pair scores 1 at distance 0: the families lesson's score one key back reads in the
+// digits that tell it from that 1. Gemma 3 4B's full-attention layers (google/gemma-3-4b-it
+// config.json text_config: head_dim 256, rope_theta 1e6, rope_scaling linear, factor 8) score
+// 0.99969 there, and the lesson said "Gemma 3 4B's is 1 at distance 1".
+void TestFamilyLessonNumbers::anAlignedScoreReadsApartFromOne()
+{
+    const Params p = make(2560, 131072,
+                          {{u"encoding"_s, u"rope"_s},
+                           {u"head-dim"_s, u"256"_s},
+                           {u"rope-theta"_s, u"1000000"_s},
+                           {u"rope-type"_s, u"linear"_s},
+                           {u"rope-factor"_s, u"8"_s}});
+    const std::vector<double> inv = roperef::inv(p);
+    double sum = 0.0;
+    for (const double theta : inv)
+        sum += 2.0 * std::cos(theta);
+    const double aligned = sum / double(p.rope.headDim);
+    QVERIFY(aligned < 1.0 && aligned > 0.9995);
+    const auto one = LessonNumbers::number(u"fam_rope_1"_s, p);
+    QVERIFY(one && one->value);
+    QVERIFY(close(*one->value, aligned, 1e-12, 1e-14));
+    QCOMPARE(one->text, u"0.9997"_s);
+    // Farther, three digits tell it from 1 already.
+    QCOMPARE(LessonNumbers::number(u"fam_rope_100"_s, p)->text, u"0.775"_s);
 }
 
 void TestFamilyLessonNumbers::familiesQuoteKeysTheFigureDraws_data()

@@ -48,6 +48,19 @@ Number ropeScore(const Params &p, double m, double n, RopeLayout layout)
     return real(RopeLayoutScore::score(p, RopeFrequencies::table(p), m, n, layout));
 }
 
+// The same score in the model's layout or in the other (`own`), in the digits that tell it from
+// the other layout's: the lesson sets one against the other ("−1.002 ... but −1.003 in the other").
+Number layoutScore(const Params &p, double n, bool own)
+{
+    if (!isRope(p))
+        return none(kNotRope);
+    const RopeFrequencies::Table table = RopeFrequencies::table(p);
+    const RopeLayout other = RopeLayoutScore::other(p.rope.layout);
+    const double right = RopeLayoutScore::score(p, table, 0.0, n, p.rope.layout);
+    const double wrong = RopeLayoutScore::score(p, table, 0.0, n, other);
+    return own ? realApart(right, wrong) : realApart(wrong, right);
+}
+
 // Where yarn's attention factor comes from, as transformers' _compute_yarn_parameters reads the
 // config (RopeFrequencies' yarnAttention).
 Number ropeAttentionRule(const Params &p)
@@ -546,15 +559,13 @@ QList<Entry> entries()
                  return real(std::sqrt(dot(r, r)));
              }},
             {u"rope_right_10"_s, u"<q, R(10)k> with the pairs of the layout the weights were trained in"_s,
-             [](const Params &p) { return ropeScore(p, 0.0, 10.0, p.rope.layout); }, kLayoutsFigure},
+             [](const Params &p) { return layoutScore(p, 10.0, true); }, kLayoutsFigure},
             {u"rope_wrong_10"_s, u"the same vectors rotated with the other layout's pairs"_s,
-             [](const Params &p) { return ropeScore(p, 0.0, 10.0, RopeLayoutScore::other(p.rope.layout)); },
-             kLayoutsFigure},
+             [](const Params &p) { return layoutScore(p, 10.0, false); }, kLayoutsFigure},
             {u"rope_right_100"_s, u"<q, R(100)k> in the layout"_s,
-             [](const Params &p) { return ropeScore(p, 0.0, 100.0, p.rope.layout); }, kLayoutsFigure},
+             [](const Params &p) { return layoutScore(p, 100.0, true); }, kLayoutsFigure},
             {u"rope_wrong_100"_s, u"the same in the other layout"_s,
-             [](const Params &p) { return ropeScore(p, 0.0, 100.0, RopeLayoutScore::other(p.rope.layout)); },
-             kLayoutsFigure},
+             [](const Params &p) { return layoutScore(p, 100.0, false); }, kLayoutsFigure},
             {u"rope_ones_1"_s, u"<q, R(1)q>/‖q‖² for q all ones: the score of an aligned pair at distance 1"_s,
              [](const Params &p) { return ropeOnes(p, 1.0); }},
             {u"rope_ones_10"_s, u"the same at distance 10"_s, [](const Params &p) { return ropeOnes(p, 10.0); }},

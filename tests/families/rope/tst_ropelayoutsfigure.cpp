@@ -80,6 +80,17 @@ std::pair<double, QString> lessonNumber(const Params &p, const QString &key)
     return {NAN, {}};
 }
 
+// The words the lesson's text shows for the number `key` of `p`.
+QString lessonText(const Params &p, const QString &key)
+{
+    LessonModel model;
+    model.params = p;
+    for (const LessonNumbers::Entry &entry : RopeLessonNumbers::entries())
+        if (entry.key == key)
+            return entry.value(model).text;
+    return {};
+}
+
 } // namespace
 
 class TestRopeLayoutsFigure : public QObject
@@ -90,6 +101,8 @@ private slots:
     void bothLayoutsAgainstTheirSums_data();
     void bothLayoutsAgainstTheirSums();
     void theMarksAreTheLessonsNumbers();
+    void aPairThatDiffersReadsApart_data();
+    void aPairThatDiffersReadsApart();
     void longContextsAreSampledWithinTheirCost();
     void figureIsRegisteredAndExports();
     void llamaAndGptOssFitASlide();
@@ -153,6 +166,39 @@ void TestRopeLayoutsFigure::theMarksAreTheLessonsNumbers()
     const auto d = RopeLayoutsModel::compute(model(RopeLayout::Half, 64), nullptr);
     QVERIFY(d);
     QCOMPARE(d->marks.size(), 1);
+}
+
+// The lesson sets each score against the other layout's ("−1.57 in the other"): two values that
+// differ read apart, in the fewest digits past prose's three that tell them apart. GLM-4.5's
+// head (head_dim 128, partial_rotary_factor 0.5, rope_theta 1e6; zai-org/GLM-4.5 config.json)
+// scored −1.0019 and −1.0029 at distance 10, and the lesson said "−1 ... but −1 in the other".
+void TestRopeLayoutsFigure::aPairThatDiffersReadsApart_data()
+{
+    QTest::addColumn<Params>("p");
+    QTest::addColumn<QString>("right");
+    QTest::addColumn<QString>("wrong");
+    QTest::newRow("the lesson's own: three digits") << model(RopeLayout::Half) << u"0.18"_s << u"−1.57"_s;
+    Params glm = model(RopeLayout::Half, 256, 0.5);
+    glm.dModel = 128;
+    glm.rope.headDim = 128;
+    glm.rope.theta = 1e6;
+    QTest::newRow("GLM-4.5's head: four digits") << glm << u"−1.002"_s << u"−1.003"_s;
+}
+
+void TestRopeLayoutsFigure::aPairThatDiffersReadsApart()
+{
+    QFETCH(Params, p);
+    QFETCH(QString, right);
+    QFETCH(QString, wrong);
+    QVERIFY(p.isValid());
+    QVERIFY(near(lessonNumber(p, u"rope_right_10"_s).first, score(p, 10.0, true)));
+    QVERIFY(near(lessonNumber(p, u"rope_wrong_10"_s).first, score(p, 10.0, false)));
+    QCOMPARE(lessonText(p, u"rope_right_10"_s), right);
+    QCOMPARE(lessonText(p, u"rope_wrong_10"_s), wrong);
+    // Either way round: the layout the weights were trained in reads the other's digits.
+    p.rope.layout = RopeLayout::Interleaved;
+    QCOMPARE(lessonText(p, u"rope_right_10"_s), wrong);
+    QCOMPARE(lessonText(p, u"rope_wrong_10"_s), right);
 }
 
 void TestRopeLayoutsFigure::longContextsAreSampledWithinTheirCost()
