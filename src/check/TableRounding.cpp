@@ -266,6 +266,12 @@ void readDirected(std::variant<TableMatch, QString> &identified, const TableRows
     const Rounding shownFirst = first->reference ? roundingShown(table, *first->reference, format) : Rounding::Nearest;
     if (first->verdict == CheckVerdict::Correct && shownFirst == Rounding::Nearest)
         return;
+    // A mistake named other than a scale is a reading of its own (RoPE's angles formed in half
+    // precision), not read again three times: only a reading that shows the rounding is.
+    const bool named = first->verdict == CheckVerdict::Mistake
+        && !(first->mistakes.size() == 1 && first->mistakes.front() == CheckMistakes::kScaled);
+    if (named && shownFirst == Rounding::Nearest)
+        return;
     std::vector<Rounding> order {Rounding::TowardZero, Rounding::Downward, Rounding::Upward};
     if (shownFirst != Rounding::Nearest)
         std::stable_partition(order.begin(), order.end(), [&](Rounding r) { return r == shownFirst; });
