@@ -5,9 +5,11 @@
 #include "check/TableReference.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -35,13 +37,22 @@ StoredType storedOf(ValueFormat format)
     return format == ValueFormat::Float16 ? StoredType::Float16 : StoredType::BFloat16;
 }
 
-// The half format the table's values are in, from its stored type or its first rows (a few hundred);
-// float32 where they are in none, or the table is text or whole numbers.
+// Whether `value` is one of `format`'s: a whole number of its units, within its range.
+bool heldBy(float value, ValueFormat format)
+{
+    const double v = value, largest = format == ValueFormat::Float16 ? 65504.0 : double(FLT_MAX);
+    return std::isfinite(v) && std::fabs(v) <= largest && std::fmod(v, 2.0 * halfUnitAt(v, format)) == 0.0;
+}
+
+// The half format the table's values are in, read from its first rows (a few hundred): where its
+// stored type is a half format, that one if it holds every value, else the narrowest holding them;
+// float32 where none does, or the table is text or whole numbers. A rounding to a format, to nearest
+// or directed, leaves that format's values: rows whose stored type only sets their tolerance (the
+// angles of check --apply, each cell a cosine from X and Y in bfloat16) are no such rounding. A
+// mask's fill is no value.
 ValueFormat halfFormatOf(const TableRows &table)
 {
     const StoredType stored = table.storedType();
-    if (stored == StoredType::Float16 || stored == StoredType::BFloat16)
-        return storedFormat(stored);
     if (stored == StoredType::Text || stored == StoredType::Integer || table.cols() <= 0)
         return ValueFormat::Float32;
     const std::int64_t rows = std::min<std::int64_t>(table.rows(), std::max<std::int64_t>(1, (1 << 18) / table.cols()));
@@ -49,7 +60,13 @@ ValueFormat halfFormatOf(const TableRows &table)
     QString error;
     if (rows <= 0 || !table.read(0, rows, values.data(), error))
         return ValueFormat::Float32;
-    return MaskFill::valuesFormat(values.data(), std::int64_t(values.size()));
+    if (stored != StoredType::Float16 && stored != StoredType::BFloat16)
+        return MaskFill::valuesFormat(values.data(), std::int64_t(values.size()));
+    const ValueFormat format = storedFormat(stored);
+    const bool held = std::all_of(values.begin(), values.end(), [format](float v) {
+        return double(v) <= MaskFill::kBelow || heldBy(v, format);
+    });
+    return held ? format : ValueFormat::Float32;
 }
 
 // The table's rows as a directed rounding to `format` took them, each value moved back half a unit:
@@ -164,9 +181,9 @@ bool better(const TableMatch &a, const TableMatch &b)
 
 // The rounding the table's first rows (a few thousand cells) show against `reference`: to nearest
 // where every cell is within half a unit of it, else the directed one every cell is within a unit of
-// on its side (the one fewest cells leave), else to nearest. Float32's own rounding of the writer's
-// values (a few units of 2^-24) is allowed either way.
-Rounding roundingShown(const TableRows &table, const TableReference &reference, ValueFormat format)
+// on its side (the one fewest cells leave), else none. Float32's own rounding of the writer's values
+// (a few units of 2^-24) is allowed either way.
+std::optional<Rounding> roundingShown(const TableRows &table, const TableReference &reference, ValueFormat format)
 {
     const std::int64_t cols = table.cols();
     const std::int64_t rows
@@ -174,7 +191,7 @@ Rounding roundingShown(const TableRows &table, const TableReference &reference, 
     std::vector<float> values(static_cast<std::size_t>(rows * cols));
     QString error;
     if (rows <= 0 || !table.read(0, rows, values.data(), error))
-        return Rounding::Nearest;
+        return std::nullopt;
     std::int64_t beyondHalf = 0, compared = 0;
     std::int64_t off[3] = {0, 0, 0}; // toward zero, down, up
     reference.forEachTile({0, rows, 0, cols}, [&](const TableReference::Tile &tile) {
@@ -195,11 +212,13 @@ Rounding roundingShown(const TableRows &table, const TableReference &reference, 
             }
         }
     });
-    if (compared == 0 || beyondHalf == 0)
+    if (compared == 0)
+        return std::nullopt;
+    if (beyondHalf == 0)
         return Rounding::Nearest;
     const std::int64_t *fewest = std::min_element(std::begin(off), std::end(off));
     if (*fewest * 100 > compared) // no directed rounding either
-        return Rounding::Nearest;
+        return std::nullopt;
     return fewest == off ? Rounding::TowardZero : fewest == off + 1 ? Rounding::Downward : Rounding::Upward;
 }
 
@@ -256,25 +275,29 @@ double movedOn(double value, ValueFormat format, Rounding rounding)
 void readDirected(std::variant<TableMatch, QString> &identified, const TableRows &table, const Identify &again)
 {
     auto *first = std::get_if<TableMatch>(&identified);
-    if (!first)
+    if (!first || first->verdict == CheckVerdict::Learned) // no formula's table: none of its roundings either
         return;
     const ValueFormat format = halfFormatOf(table);
     if (format == ValueFormat::Float32)
         return;
-    // The rounding the reading's own reference shows, where it has one: a correct reading whose cells
-    // are all within half a unit is the table's as it is.
-    const Rounding shownFirst = first->reference ? roundingShown(table, *first->reference, format) : Rounding::Nearest;
-    if (first->verdict == CheckVerdict::Correct && shownFirst == Rounding::Nearest)
+    // The rounding the reading's own reference shows, where it has one. Every cell within half a unit
+    // of it: the table is that reference rounded to nearest, whatever the verdict, and no directed
+    // rounding reads it better (posenc's own tables at parameters no published form uses).
+    const std::optional<Rounding> shown = first->reference ? roundingShown(table, *first->reference, format)
+                                                           : std::nullopt;
+    if (shown == Rounding::Nearest)
         return;
-    // A mistake named other than a scale is a reading of its own (RoPE's angles formed in half
-    // precision), not read again three times: only a reading that shows the rounding is.
+    const bool directed = shown.has_value();
+    // A correct reading beyond half a unit in places, no directed rounding shown, is the table's within
+    // its tolerance; a mistake named other than a scale is a reading of its own (RoPE's angles formed
+    // in half precision). Neither is read again: only one whose cells show a directed rounding is.
     const bool named = first->verdict == CheckVerdict::Mistake
         && !(first->mistakes.size() == 1 && first->mistakes.front() == CheckMistakes::kScaled);
-    if (named && shownFirst == Rounding::Nearest)
+    if ((first->verdict == CheckVerdict::Correct || named) && !directed)
         return;
     std::vector<Rounding> order {Rounding::TowardZero, Rounding::Downward, Rounding::Upward};
-    if (shownFirst != Rounding::Nearest)
-        std::stable_partition(order.begin(), order.end(), [&](Rounding r) { return r == shownFirst; });
+    if (directed)
+        std::stable_partition(order.begin(), order.end(), [&](Rounding r) { return r == *shown; });
     for (const Rounding rounding : order) {
         const MovedBackRows moved(table, format, rounding);
         auto read = again(moved);
@@ -285,14 +308,14 @@ void readDirected(std::variant<TableMatch, QString> &identified, const TableRows
         // that reading's cells showed the rounding already).
         if (!m || !m->reference || roundingShown(table, *m->reference, format) != rounding)
             continue;
-        if (!better(*m, *first) && !(rounding == shownFirst && !better(*first, *m)))
+        if (!better(*m, *first) && !(rounding == shown && !better(*first, *m)))
             continue;
         holdTo(*m, format, rounding);
         identified = std::move(read);
         return;
     }
-    if (shownFirst != Rounding::Nearest && first->mistakes.isEmpty())
-        holdTo(*first, format, shownFirst);
+    if (directed && first->mistakes.isEmpty())
+        holdTo(*first, format, *shown);
 }
 
 } // namespace posenc::TableRounding
