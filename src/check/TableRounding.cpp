@@ -63,9 +63,8 @@ ValueFormat halfFormatOf(const TableRows &table)
     if (stored != StoredType::Float16 && stored != StoredType::BFloat16)
         return MaskFill::valuesFormat(values.data(), std::int64_t(values.size()));
     const ValueFormat format = storedFormat(stored);
-    const bool held = std::all_of(values.begin(), values.end(), [format](float v) {
-        return double(v) <= MaskFill::kBelow || heldBy(v, format);
-    });
+    const bool held = std::all_of(values.begin(), values.end(),
+                                  [format](float v) { return double(v) <= MaskFill::kBelow || heldBy(v, format); });
     return held ? format : ValueFormat::Float32;
 }
 
@@ -283,8 +282,8 @@ void readDirected(std::variant<TableMatch, QString> &identified, const TableRows
     // The rounding the reading's own reference shows, where it has one. Every cell within half a unit
     // of it: the table is that reference rounded to nearest, whatever the verdict, and no directed
     // rounding reads it better (posenc's own tables at parameters no published form uses).
-    const std::optional<Rounding> shown = first->reference ? roundingShown(table, *first->reference, format)
-                                                           : std::nullopt;
+    const std::optional<Rounding> shown
+        = first->reference ? roundingShown(table, *first->reference, format) : std::nullopt;
     if (shown == Rounding::Nearest)
         return;
     const bool directed = shown.has_value();
