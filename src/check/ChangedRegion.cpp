@@ -1,6 +1,7 @@
 #include "ChangedRegion.h"
 
 #include "check/CheckDiagnosis.h"
+#include "check/MaskFill.h"
 #include "check/TableReference.h"
 #include "core/NumberText.h"
 
@@ -33,6 +34,12 @@ struct Changed
 bool within(double a, double b, double limit)
 {
     return a == b || std::fabs(a - b) <= limit;
+}
+
+// A cell the mask fills (MaskFill::kBelow: −inf, float32's or bfloat16's lowest) that holds a value.
+bool unmasked(double value, double reference)
+{
+    return reference <= MaskFill::kBelow && !(value <= MaskFill::kBelow);
 }
 
 // The reference's rows, each computed once when first asked for.
@@ -133,13 +140,31 @@ TableMatch named(TableMatch m, const QString &id, const QString &what)
 
 } // namespace
 
+std::int64_t unmaskedCells(const TableReference &reference, const TableSample &sample)
+{
+    std::int64_t count = 0;
+    RowMatrixXf row(1, sample.cols());
+    for (std::int64_t i = 0; i < sample.size(); ++i) {
+        const std::int64_t r = sample.rows[std::size_t(i)];
+        if (r >= reference.rows() || !reference.compared(r))
+            continue;
+        reference.fill({r, 1, 0, sample.cols()}, row);
+        for (std::int64_t c = 0; c < sample.cols(); ++c)
+            count += unmasked(double(sample.values(i, c)), double(row(0, c)));
+    }
+    return count;
+}
+
 std::optional<TableMatch> read(TableMatch partial, const TableSample &sample)
 {
     if (!partial.reference)
         return std::nullopt;
     ReferenceRows rows(*partial.reference, sample.tableRows);
     const Reading reading = changedCells(partial, sample, rows);
-    if (std::int64_t(reading.changed.size()) * 2 > reading.compared)
+    // The cells a mask fills but the table does not count apart: its other cells decide the share.
+    const auto filled = std::count_if(reading.changed.begin(), reading.changed.end(),
+                                      [](const Changed &x) { return unmasked(x.value, x.reference); });
+    if ((std::int64_t(reading.changed.size()) - filled) * 2 > reading.compared - filled)
         return std::nullopt;
     if (reading.changed.size() < 2)
         return partial; // the stream names a cell or two as it does for any match
@@ -152,11 +177,12 @@ std::optional<TableMatch> read(TableMatch partial, const TableSample &sample)
         if (first.value == 0.0
             && same([&](const Changed &x) { return sample.values.row(x.index).cwiseAbs().maxCoeff() == 0.0f; }))
             return partial;
-        const bool masked = same([](const Changed &x) { return std::isinf(x.reference); });
+        const bool masked = same([](const Changed &x) { return x.reference <= MaskFill::kBelow; });
         return named(std::move(partial), CheckMistakes::kCellsOverwritten,
-                     masked
-                         ? u"hold %1 where it holds −inf, the causal mask's"_s.arg(NumberText::compact(first.value, 6))
-                         : u"all hold %1"_s.arg(NumberText::compact(first.value, 6)));
+                     masked ? u"hold %1 where it holds %2, the causal mask's"_s.arg(
+                         NumberText::compact(first.value, 6),
+                         std::isinf(first.reference) ? u"−inf"_s : NumberText::compact(first.reference, 6))
+                            : u"all hold %1"_s.arg(NumberText::compact(first.value, 6)));
     }
     const double offset = first.value - first.reference;
     // One constant added in float32 rounds each sum at its own magnitude: the offsets agree within

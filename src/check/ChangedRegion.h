@@ -1,6 +1,7 @@
 #pragma once
 
 #include "check/TableMatch.h"
+#include "check/TableReference.h"
 #include "check/TableSample.h"
 
 // A table that equals a family's reference in most cells and not in the others (docs/
@@ -19,5 +20,11 @@ namespace posenc::ChangedRegion {
 // without explaining it (TableCandidate::partial); nothing where, read cell by cell, it does not
 // equal most of the sample's cells after all.
 std::optional<TableMatch> read(TableMatch partial, const TableSample &sample);
+
+// The sample's cells where `reference` holds a mask's fill (−inf, or a dtype's lowest: MaskFill)
+// and the table a value: a causal bias whose masked keys were left at 0 holds them in up to every
+// cell after the query, more than half of a square table's first rows. A reference that explains
+// the other cells equals the table but for its mask, whatever that region's share.
+std::int64_t unmaskedCells(const TableReference &reference, const TableSample &sample);
 
 } // namespace posenc::ChangedRegion

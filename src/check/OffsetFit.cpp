@@ -1,5 +1,6 @@
 #include "OffsetFit.h"
 
+#include "check/ChangedRegion.h"
 #include "check/SampleScore.h"
 
 using namespace Qt::StringLiterals;
@@ -35,6 +36,9 @@ TableCandidate candidate(const TableEvidence &e, const OffsetReference &read, co
         c.match = match();
     else if (mostlyEquals(c.compared, c.bad))
         c.partial = match();
+    else if (const std::int64_t filled = ChangedRegion::unmaskedCells(read, e.sample);
+             filled > 0 && explains(c.compared - filled, c.bad - filled))
+        c.partial = match(); // a causal bias but for its mask: the region the mask fills changed
     return c;
 }
 
