@@ -195,6 +195,12 @@ void TestRopeLayoutsFigure::aPairThatDiffersReadsApart()
     QVERIFY(near(lessonNumber(p, u"rope_wrong_10"_s).first, score(p, 10.0, false)));
     QCOMPARE(lessonText(p, u"rope_right_10"_s), right);
     QCOMPARE(lessonText(p, u"rope_wrong_10"_s), wrong);
+    // The figure's caption sets them against each other in the same digits (its own number format).
+    const auto built = FigureBuilds::build(u"rope-layouts"_s, p, FigureSize::fromPixels(QSize(800, 500)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+    const QString pair = u"k = 10: %1 against %2"_s.arg(right, wrong).replace(u"−"_s, u"-"_s);
+    QVERIFY2(texts.contains(pair), qPrintable(pair + u" not in: "_s + texts));
     // Either way round: the layout the weights were trained in reads the other's digits.
     p.rope.layout = RopeLayout::Interleaved;
     QCOMPARE(lessonText(p, u"rope_right_10"_s), wrong);

@@ -126,10 +126,13 @@ void RopeLayoutsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
                            .arg(d.pairs)
                            .arg(NumberText::compact(d.atZero, 3)));
     QStringList values;
-    for (const RopeLayoutsData::Mark &mark : d.marks)
+    for (const RopeLayoutsData::Mark &mark : d.marks) {
+        // The two scores in the digits that tell them apart: GLM-4.5's read "-1.002 against -1.003".
+        const int digits = NumberText::digitsApart(mark.own, mark.other);
         values.append(u"k = %1: %2 against %3"_s.arg(NumberText::compact(mark.distance, 4),
-                                                     NumberText::compact(mark.own, 3),
-                                                     NumberText::compact(mark.other, 3)));
+                                                     NumberText::compact(mark.own, digits),
+                                                     NumberText::compact(mark.other, digits)));
+    }
     if (!values.isEmpty())
         caption.append(values.join(u"; "_s));
     if (d.last > d.every)
