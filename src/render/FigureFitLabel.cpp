@@ -165,7 +165,7 @@ int depthChange(const QString &word)
 }
 
 // `words` joined in runs that a line never breaks, as a careful author keeps them with a
-// non-breaking space: a formula's terms with the operators between them ("(t + 1)", "h_t = (x₀ + …
+// non-breaking space: a formula's terms with the operators between them ("(t + 1)", "hₜ = (x₀ + …
 // + x_t)/(t + 1)"), what stands inside brackets opened in it, and a number with the word before
 // it ("is 0.335": a line of a lone number reads as a stray one).
 QStringList unbrokenRuns(const QStringList &words)
@@ -185,7 +185,7 @@ QStringList unbrokenRuns(const QStringList &words)
 }
 
 // `lines` (filled greedily from `pieces` joined by spaces) with a last line of one short piece
-// given the piece before it where both still hold: "…, so h_t = (…)/(t + 1) and x = s·E carries no
+// given the piece before it where both still hold: "…, so hₜ = (…)/(t + 1) and x = s·E carries no
 // position" keeps two words at its end, not "position" alone. A last line of one piece is short
 // where it takes less than a quarter of the line before it.
 QStringList balancedLast(QStringList lines, const QFont &font, double width)

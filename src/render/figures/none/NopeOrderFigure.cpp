@@ -57,7 +57,7 @@ NopeOrderFigure::NopeOrderFigure(QCustomPlot *plot)
     }
     m_weights->axis(QCPAxis::atLeft)->setLabel(u"weight of the first key"_s);
     ShorterLabels::set(m_weights->axis(QCPAxis::atLeft), {u"weight of key 0"_s, u"weight, key 0"_s, u"weight"_s});
-    m_norms->axis(QCPAxis::atLeft)->setLabel(u"‖h_t‖, the layer's output"_s);
+    m_norms->axis(QCPAxis::atLeft)->setLabel(u"‖hₜ‖, the layer's output"_s);
     m_norms->axis(QCPAxis::atBottom)->setLabel(u"query position t + 1: the keys 0 … t it sees"_s);
     ShorterLabels::set(m_norms->axis(QCPAxis::atBottom), {u"query position t + 1"_s, u"position t + 1"_s});
     auto *below = new QCPLayoutGrid;
@@ -109,7 +109,7 @@ void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     setLogRange(m_weights->axis(QCPAxis::atLeft), d.bidirectionalWeight, 1.0);
 
     m_measured->setData(d.measuredPrefix, d.measured, true);
-    m_measured->setName(terse ? u"‖h_t‖, this seed"_s : u"‖h_t‖ measured: the mean of s·E's rows 0 … t, this seed"_s);
+    m_measured->setName(terse ? u"‖hₜ‖, this seed"_s : u"‖hₜ‖ measured: the mean of s·E's rows 0 … t, this seed"_s);
     m_expected->setVisible(!d.expected.isEmpty());
     if (!d.expected.isEmpty()) {
         m_expected->setData(d.prefix, d.expected, true);
@@ -144,11 +144,11 @@ void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     QStringList caption;
     if (!m_compact)
         caption.append(
-            u"uniform attention, every score q·k alike: query t averages keys 0 … t, so h_t = (x₀ + … + x_t)/(t + 1) "
+            u"uniform attention, every score q·k alike: query t averages keys 0 … t, so hₜ = (x₀ + … + xₜ)/(t + 1) "
             "and x = s·E carries no position"_s);
     const auto measured = static_cast<std::int64_t>(d.norms ? d.norms->size() : 0);
     if (measured < d.maxLen)
-        caption.append(u"‖h_t‖ measured over the first %1 of %2 positions"_s.arg(FigureText::formatCount(measured),
+        caption.append(u"‖hₜ‖ measured over the first %1 of %2 positions"_s.arg(FigureText::formatCount(measured),
                                                                                  FigureText::formatCount(d.maxLen)));
     if (d.loaded)
         caption.append(u"loaded embedding rows: no expected norm (their mean need not be zero)"_s);
@@ -176,7 +176,7 @@ std::optional<HoverPoint> NopeOrderFigure::hoverAt(const QPointF &pixel, const E
         QStringList parts {u"first key's weight 1/(t + 1) = %1 (no mask: %2)"_s.arg(
             NumberText::compact(NopeOrder::causalWeight(t), 5), NumberText::compact(d.bidirectionalWeight, 5))};
         if (d.norms && t < static_cast<std::int64_t>(d.norms->size()))
-            parts.append(u"‖h_t‖ = %1"_s.arg(NumberText::compact((*d.norms)[static_cast<std::size_t>(t)], 5)));
+            parts.append(u"‖hₜ‖ = %1"_s.arg(NumberText::compact((*d.norms)[static_cast<std::size_t>(t)], 5)));
         if (!d.loaded)
             parts.append(u"expected %1"_s.arg(
                 NumberText::compact(std::abs(d.scale) * d.sigma * std::sqrt(double(d.dModel) / double(t + 1)), 5)));
