@@ -166,7 +166,7 @@ int depthChange(const QString &word)
 
 // `words` joined in runs that a line never breaks, as a careful author keeps them with a
 // non-breaking space: a formula's terms with the operators between them ("(t + 1)", "hₜ = (x₀ + …
-// + x_t)/(t + 1)"), what stands inside brackets opened in it, and a number with the word before
+// + xₜ)/(t + 1)"), what stands inside brackets opened in it, and a number with the word before
 // it ("is 0.335": a line of a lone number reads as a stray one).
 QStringList unbrokenRuns(const QStringList &words)
 {
