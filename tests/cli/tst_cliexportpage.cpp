@@ -7,10 +7,10 @@
 #include "support/TestFiles.h"
 
 #include <QDir>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>

@@ -296,9 +296,9 @@ void TestFigureSizes::aColumnGrowsForEveryPanel_data()
 
 // A paper's column, 8.5 x 6 cm, that would leave panels out grows down the page, its panels
 // stacked (StackedPanels), to the least whole centimetre up to 22 cm that draws every panel, as the
-// figure itself counts them (KeptPanels::leftOut), and fits (StackedPanels::fitsPage): families drew one of its eight panels,
-// rope-rotation one of its three. 6 x 4 cm spelled out is a height the user chose: it stays, and
-// leaves panels out as it did.
+// figure itself counts them (KeptPanels::leftOut), and fits (StackedPanels::fitsPage): families
+// drew one of its eight panels, rope-rotation one of its three. 6 x 4 cm spelled out is a height
+// the user chose: it stays, and leaves panels out as it did.
 void TestFigureSizes::aColumnGrowsForEveryPanel()
 {
     QFETCH(QString, figure);

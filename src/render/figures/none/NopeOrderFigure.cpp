@@ -149,7 +149,7 @@ void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     const auto measured = static_cast<std::int64_t>(d.norms ? d.norms->size() : 0);
     if (measured < d.maxLen)
         caption.append(u"‖hₜ‖ measured over the first %1 of %2 positions"_s.arg(FigureText::formatCount(measured),
-                                                                                 FigureText::formatCount(d.maxLen)));
+                                                                                FigureText::formatCount(d.maxLen)));
     if (d.loaded)
         caption.append(u"loaded embedding rows: no expected norm (their mean need not be zero)"_s);
     PlotStyle::setCollapsibleText(m_caption, caption.join(u'\n'));
