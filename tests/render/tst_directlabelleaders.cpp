@@ -6,6 +6,7 @@
 #include "render/DirectLabelLeader.h"
 #include "render/DirectLabelPlaces.h"
 #include "render/DirectLabelScene.h"
+#include "support/PlainPlot.h"
 
 #include <QTest>
 
@@ -34,23 +35,6 @@ double between(QPointF a, QPointF b, QPointF c, QPointF d)
     for (int i = 0; i <= steps; ++i)
         least = std::min(least, toSegment(a + (b - a) * (double(i) / steps), c, d));
     return least;
-}
-
-// A plot of 300 x 200 layout units, its axes from 0 to its size, its plot the whole of it.
-QCPAxisRect *plainPlot(QCustomPlot &plot)
-{
-    plot.setGeometry(0, 0, 300, 200);
-    plot.setViewport(QRect(0, 0, 300, 200));
-    plot.plotLayout()->setMargins(QMargins());
-    QCPAxisRect *rect = plot.axisRect();
-    rect->setAutoMargins(QCP::msNone);
-    rect->setMargins(QMargins());
-    rect->axis(QCPAxis::atBottom)->setRange(0.0, 300.0);
-    rect->axis(QCPAxis::atLeft)->setRange(0.0, 200.0);
-    plot.plotLayout()->update(QCPLayoutElement::upPreparation);
-    plot.plotLayout()->update(QCPLayoutElement::upMargins);
-    plot.plotLayout()->update(QCPLayoutElement::upLayout);
-    return rect;
 }
 
 QCPGraph *level(QCustomPlot &plot, double from, double to, double at, const QColor &colour)
@@ -126,7 +110,7 @@ void TestDirectLabelLeaders::aSegmentMeetsABoxAsItsPointsDo()
 void TestDirectLabelLeaders::aCrowdedCurveIsNamedOffItWithALeader()
 {
     QCustomPlot plot;
-    QCPAxisRect *rect = plainPlot(plot);
+    QCPAxisRect *rect = PlainPlot::make(plot);
     QCPGraph *own = level(plot, 0.0, 300.0, 100.0, Qt::darkBlue);
     QCPGraph *above = level(plot, 60.0, 300.0, 104.0, Qt::darkRed);
     QCPGraph *below = level(plot, 60.0, 300.0, 96.0, Qt::darkGreen);
@@ -175,7 +159,7 @@ void TestDirectLabelLeaders::aCrowdedCurveIsNamedOffItWithALeader()
 void TestDirectLabelLeaders::theLeaderIsDrawnWhereItIsComputed()
 {
     QCustomPlot plot;
-    QCPAxisRect *rect = plainPlot(plot);
+    QCPAxisRect *rect = PlainPlot::make(plot);
     auto *text = new DirectLabels::LeaderText(&plot);
     text->setClipAxisRect(rect);
     text->setText(u"named"_s);

@@ -4,6 +4,7 @@
 // curves draw, their pens' half widths), not against the placing's cells.
 #include "render/DirectLabelPlaces.h"
 #include "render/DirectLabelScene.h"
+#include "support/PlainPlot.h"
 
 #include <QTest>
 
@@ -13,22 +14,6 @@ using namespace posenc;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// A plot of 300 x 200 layout units, its axes from 0 to its size, its plot the whole of it.
-QCPAxisRect *plainPlot(QCustomPlot &plot)
-{
-    plot.setGeometry(0, 0, 300, 200);
-    plot.setViewport(QRect(0, 0, 300, 200));
-    plot.plotLayout()->setMargins(QMargins());
-    QCPAxisRect *rect = plot.axisRect();
-    rect->setAutoMargins(QCP::msNone);
-    rect->setMargins(QMargins());
-    rect->axis(QCPAxis::atBottom)->setRange(0.0, 300.0);
-    rect->axis(QCPAxis::atLeft)->setRange(0.0, 200.0);
-    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plot.plotLayout()->update(phase);
-    return rect;
-}
 
 // A line from (x0, y0) to (x1, y1) in the plot's coordinates, drawn with a solid pen of `width`.
 QCPGraph *line(QCustomPlot &plot, QPointF from, QPointF to, double width, const QColor &colour)
@@ -83,7 +68,7 @@ private slots:
 void TestDirectLabelRules::aLabelKeepsOffAThickLinesInk()
 {
     QCustomPlot plot;
-    QCPAxisRect *rect = plainPlot(plot);
+    QCPAxisRect *rect = PlainPlot::make(plot);
     QCPGraph *thick = line(plot, {0.0, 100.0}, {300.0, 100.0}, 6.0, Qt::darkGreen);
     // A thin line 14 units under it, its label only room between the two.
     QCPGraph *thin = line(plot, {0.0, 70.0}, {300.0, 70.0}, 1.0, Qt::darkBlue);
@@ -107,7 +92,7 @@ void TestDirectLabelRules::aLabelKeepsOffAThickLinesInk()
 void TestDirectLabelRules::aGroundOnlyWhereNoPlaceBesideIsFree()
 {
     QCustomPlot plot;
-    QCPAxisRect *rect = plainPlot(plot);
+    QCPAxisRect *rect = PlainPlot::make(plot);
     QCPGraph *free = line(plot, {0.0, 150.0}, {300.0, 150.0}, 2.0, Qt::darkBlue);
     QList<DirectLabels::Wanted> beside {DirectLabels::Wanted::of(free, {u"free"_s})};
     QVERIFY(DirectLabels::placeAll(beside, labelFont(), {}, nullptr, false, true));
@@ -115,7 +100,7 @@ void TestDirectLabelRules::aGroundOnlyWhereNoPlaceBesideIsFree()
     QVERIFY(toBox(beside.constFirst().at->box, pixel(rect, {0.0, 150.0}), pixel(rect, {300.0, 150.0})) >= 1.0);
 
     QCustomPlot crowded;
-    plainPlot(crowded);
+    PlainPlot::make(crowded);
     QCPGraph *shielded = line(crowded, {0.0, 100.0}, {300.0, 100.0}, 1.0, Qt::darkBlue);
     line(crowded, {0.0, 110.0}, {300.0, 110.0}, 1.0, Qt::darkRed);
     line(crowded, {0.0, 90.0}, {300.0, 90.0}, 1.0, Qt::darkGreen);
@@ -132,7 +117,7 @@ void TestDirectLabelRules::aGroundOnlyWhereNoPlaceBesideIsFree()
 void TestDirectLabelRules::aLabelStandsWhereItsCurveIsSeen()
 {
     QCustomPlot plot;
-    QCPAxisRect *rect = plainPlot(plot);
+    QCPAxisRect *rect = PlainPlot::make(plot);
     QCPGraph *under = plot.addGraph();
     under->setData(QList<double> {0.0, 100.0, 300.0}, QList<double> {40.0, 100.0, 100.0}, true);
     under->setPen(QPen(Qt::darkGreen, 2.0));

@@ -7,6 +7,7 @@
 #include "render/DirectLabelScene.h"
 #include "render/ShadeLabels.h"
 #include "render/SwatchLegend.h"
+#include "support/PlainPlot.h"
 
 #include <QTest>
 
@@ -16,22 +17,6 @@ using namespace posenc;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// A plot of 300 x 200 layout units, its axes from 0 to its size, its plot the whole of it.
-QCPAxisRect *plainPlot(QCustomPlot &plot)
-{
-    plot.setGeometry(0, 0, 300, 200);
-    plot.setViewport(QRect(0, 0, 300, 200));
-    plot.plotLayout()->setMargins(QMargins());
-    QCPAxisRect *rect = plot.axisRect();
-    rect->setAutoMargins(QCP::msNone);
-    rect->setMargins(QMargins());
-    rect->axis(QCPAxis::atBottom)->setRange(0.0, 300.0);
-    rect->axis(QCPAxis::atLeft)->setRange(0.0, 200.0);
-    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
-        plot.plotLayout()->update(phase);
-    return rect;
-}
 
 // A shade over x in [x0, x1] and the plot's whole height, as PlotItems::shade draws one.
 QCPItemRect *shade(QCPAxisRect *rect, double x0, double x1, const QColor &fill)
@@ -100,7 +85,7 @@ void TestShadeLabels::aSwatchLabelsItsFirstPart()
 void TestShadeLabels::eachShadeIsNamedWithinItClearOfTheCurve()
 {
     QCustomPlot plot;
-    QCPAxisRect *rect = plainPlot(plot);
+    QCPAxisRect *rect = PlainPlot::make(plot);
     QCPItemRect *near0 = shade(rect, 0.0, 120.0, kBlue);
     QCPItemRect *far = shade(rect, 200.0, 300.0, kGrey);
     QCPGraph *line = plot.addGraph();
@@ -154,7 +139,7 @@ void TestShadeLabels::eachShadeIsNamedWithinItClearOfTheCurve()
 void TestShadeLabels::aShadeTooNarrowForAnyFormIsNamedNowhere()
 {
     QCustomPlot plot;
-    QCPAxisRect *rect = plainPlot(plot);
+    QCPAxisRect *rect = PlainPlot::make(plot);
     shade(rect, 100.0, 104.0, kBlue);
     plot.legend->setVisible(true);
     plot.legend->clearItems();

@@ -128,7 +128,10 @@ void RopeLayoutsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
     QStringList values;
     for (const RopeLayoutsData::Mark &mark : d.marks) {
         // The two scores in the digits that tell them apart: GLM-4.5's read "-1.002 against -1.003".
-        const int digits = NumberText::digitsApart(mark.own, mark.other);
+        int digits = 3;
+        while (digits < NumberText::kMostDigits && mark.own != mark.other
+               && NumberText::compact(mark.own, digits) == NumberText::compact(mark.other, digits))
+            ++digits;
         values.append(u"k = %1: %2 against %3"_s.arg(NumberText::compact(mark.distance, 4),
                                                      NumberText::compact(mark.own, digits),
                                                      NumberText::compact(mark.other, digits)));
