@@ -388,7 +388,7 @@ void HeatmapPanel::showLegend(bool categorical)
     }
     QCPLayoutElement *shown = categorical ? static_cast<QCPLayoutElement *>(m_side) : m_scale;
     QCPLayoutElement *hidden = categorical ? static_cast<QCPLayoutElement *>(m_scale) : m_side;
-    if (m_cell->element(0, 1) == shown)
+    if (m_cell->hasElement(0, 1) && m_cell->element(0, 1) == shown)
         return;
     if (hidden)
         m_cell->take(hidden);

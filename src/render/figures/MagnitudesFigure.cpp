@@ -320,11 +320,14 @@ void MagnitudesFigure::setData(const MagnitudesData &data)
 {
     // Its rows named as they are indexed: positions p, or a timestep embedding's timesteps t.
     const TitleText::RowIndex &index = data.index;
-    m_positions->axis(QCPAxis::atBottom)->setLabel(index.axis());
-    m_positions->axis(QCPAxis::atLeft)->setLabel(index.named(u"norm of row p"_s));
-    ShorterLabels::set(m_positions->axis(QCPAxis::atLeft), {index.named(u"‖row p‖"_s)});
-    m_embeddingNorm->setName(index.named(u"‖s·Eₚ‖"_s));
-    m_peNorm->setName(index.named(u"‖PEₚ‖"_s));
+    if (m_index != index) {
+        m_index = index;
+        m_positions->axis(QCPAxis::atBottom)->setLabel(index.axis());
+        m_positions->axis(QCPAxis::atLeft)->setLabel(index.named(u"norm of row p"_s));
+        ShorterLabels::set(m_positions->axis(QCPAxis::atLeft), {index.named(u"‖row p‖"_s)});
+        m_embeddingNorm->setName(index.named(u"‖s·Eₚ‖"_s));
+        m_peNorm->setName(index.named(u"‖PEₚ‖"_s));
+    }
     // Without a position term (NoPE) only s·E is drawn: no PE, no ratio to it, no right axis.
     const bool pe = data.hasPositionTerm;
     if (pe != m_hasPositionTerm) {

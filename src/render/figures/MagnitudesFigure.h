@@ -4,6 +4,8 @@
 
 #include "render/data/MagnitudesModel.h"
 
+#include <optional>
+
 namespace posenc {
 
 // The magnitudes view: on top, per position ||s*E_p||, ||PE_p|| (left, log) and their ratio
@@ -52,6 +54,9 @@ private:
     // The compact legend's entries of the position term, left out where there is none (NoPE).
     QList<QCPGraph *> m_compactPositionEntries;
     bool m_hasPositionTerm = true;
+    // The rows' index its labels and names were given for: given again only where it changes, so
+    // that a shorter form a room step chose stays, and the view's layout stays current.
+    std::optional<TitleText::RowIndex> m_index;
     QCPLegend *m_compactLegend = nullptr; // only while compact
     bool m_compact = false;
     std::shared_ptr<const MagnitudesData> m_data;

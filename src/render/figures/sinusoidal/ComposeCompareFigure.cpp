@@ -4,6 +4,7 @@
 #include "render/CoverageColorMap.h"
 #include "render/FigureDescriptor.h"
 #include "render/FigureRoom.h"
+#include "render/GivenLabel.h"
 #include "render/HeatmapPanel.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
@@ -206,7 +207,7 @@ void ComposeCompareFigure::setData(const ComposeCompareData &data, bool meanOnly
     m_scale->setDataRange({-data.colorLimit, data.colorLimit});
     const TitleText::RowIndex &index = data.panels[0].grid.index;
     if (QCPAxis *rows = m_sides[0].heat->axis(QCPAxis::atLeft); !rows->label().isEmpty())
-        rows->setLabel(index.axis());
+        GivenLabel::give(rows, index.axis());
     // The std and |mean| on one range for both sides, five decades at most below the largest (a
     // column averaging to zero lies under the axis) and two at least, so that decades are labelled.
     double lo = INFINITY, hi = 0.0;

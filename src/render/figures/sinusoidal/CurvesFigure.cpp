@@ -2,6 +2,7 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/FigureFit.h"
+#include "render/GivenLabel.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
@@ -93,9 +94,9 @@ void CurvesFigure::setData(const CurvesData &data)
     // In concat the PE sits in X's last k columns, and the curves number them as X does.
     const bool offset = data.firstColumn > 0;
     const TitleText::RowIndex &index = data.index;
-    m_rect->axis(QCPAxis::atBottom)->setLabel(index.axis());
-    m_rect->axis(QCPAxis::atLeft)
-        ->setLabel(index.named(offset ? u"X[p, j] = PE[p, j − %1]"_s.arg(data.firstColumn) : u"PE[p, j]"_s));
+    GivenLabel::give(m_rect->axis(QCPAxis::atBottom), index.axis());
+    GivenLabel::give(m_rect->axis(QCPAxis::atLeft),
+                     index.named(offset ? u"X[p, j] = PE[p, j − %1]"_s.arg(data.firstColumn) : u"PE[p, j]"_s));
     const QString what
         = index.named(offset ? u"PE columns j of X = [s·E | PE] against position"_s : u"PE[:, j] against position"_s);
     // Fewer positions than the table's in view (the default view of a long table): say which.

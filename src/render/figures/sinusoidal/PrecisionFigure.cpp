@@ -3,6 +3,7 @@
 #include "render/Colormaps.h"
 #include "render/CoverageColorMap.h"
 #include "render/FigureDescriptor.h"
+#include "render/GivenLabel.h"
 #include "render/HeatmapPanel.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
@@ -154,7 +155,7 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     // Not a label the page gave to the panel below (FigureRoom's shared axis, which its undo shows again).
     for (QCPAxisRect *rect : {m_bands, m_cells})
         if (!rect->axis(QCPAxis::atBottom)->label().isEmpty())
-            rect->axis(QCPAxis::atBottom)->setLabel(index.axis());
+            GivenLabel::give(rect->axis(QCPAxis::atBottom), index.axis());
     const QString over
         = index.named(d.bandPositions > 1.0 ? u"over each ~%1 positions"_s.arg(FigureText::formatRatio(d.bandPositions))
                                             : u"at each position"_s);

@@ -1,6 +1,7 @@
 #include "ScaleCompareFigure.h"
 
 #include "render/FigureDescriptor.h"
+#include "render/GivenLabel.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
@@ -201,7 +202,8 @@ void ScaleCompareFigure::setData(const ScaleCompareData &data)
     for (const Panel &panel : m_panels)
         for (QCPAxis *axis : {panel.rect->axis(QCPAxis::atBottom), panel.rect->axis(QCPAxis::atLeft)})
             if (!axis->label().isEmpty())
-                axis->setLabel(
+                GivenLabel::give(
+                    axis,
                     index.named(axis == panel.rect->axis(QCPAxis::atLeft) ? u"norm of row p"_s : u"position p"_s));
     first.embedding->setName(index.named(u"‖s·Eₚ‖"_s));
     first.pe->setName(index.named(u"‖PEₚ‖"_s));

@@ -2,6 +2,7 @@
 
 #include "render/FigureDescriptor.h"
 #include "render/FigureRoom.h"
+#include "render/GivenLabel.h"
 #include "render/IndexTicker.h"
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
@@ -265,9 +266,9 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     const TitleText::RowIndex &index = d.grid.index;
     const QString s = index.named(d.cosine ? u"cos(PE[p], PE[q])"_s : u"PE[p] · PE[q]"_s);
     QCPAxisRect *heat = m_panel.axisRect();
-    heat->axis(QCPAxis::atBottom)->setLabel(index.named(u"position q"_s));
-    heat->axis(QCPAxis::atLeft)->setLabel(index.axis());
-    m_offsets->axis(QCPAxis::atBottom)->setLabel(index.named(u"offset k = q − p"_s));
+    GivenLabel::give(heat->axis(QCPAxis::atBottom), index.named(u"position q"_s));
+    GivenLabel::give(heat->axis(QCPAxis::atLeft), index.axis());
+    GivenLabel::give(m_offsets->axis(QCPAxis::atBottom), index.named(u"offset k = q − p"_s));
     HeatmapStyle style = HeatmapStyle::forQuantity(Quantity::Similarity, d.grid);
     style.colorbarLabel = s;
     m_panel.setGrid(d.grid, style);
@@ -289,8 +290,8 @@ void SimilarityFigure::fill(const std::shared_ptr<const FigureData> &data, const
     m_first->setName(index.named(m_compact ? u"p = 0"_s : u"table at p = 0"_s));
     m_middle->setName(index.named(m_compact ? u"p = %1"_s.arg(d.middle)
                                             : u"table at p = %1"_s.arg(FigureText::formatCount(d.middle))));
-    m_offsets->axis(QCPAxis::atLeft)
-        ->setLabel(d.cosine ? u"cosine at offset k"_s : index.named(u"S(k) = PE[p] · PE[p+k]"_s));
+    GivenLabel::give(m_offsets->axis(QCPAxis::atLeft),
+                     d.cosine ? u"cosine at offset k"_s : index.named(u"S(k) = PE[p] · PE[p+k]"_s));
     double lo = 0.0, hi = 0.0;
     for (const QList<double> *values : {&d.closedForm, &d.measuredFirst, &d.measuredMiddle})
         for (const double v : *values) {
