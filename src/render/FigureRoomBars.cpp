@@ -29,7 +29,7 @@ bool shortenBarLabels(QCustomPlot *plot)
         QCPAxis *axis = scale->axis();
         if (!axis->label().contains(u'\n') || axis->property(kFoldedProperty).isValid())
             continue;
-        const QString shown = firstPart(FigureFit::unwrappedLabel(axis), separators);
+        const QString shown = shortestTrue(axis, separators);
         if (shown != FigureFit::unwrappedLabel(axis))
             changed |= Changes::of(plot).setAxisLabel(axis, shown);
     }

@@ -213,6 +213,14 @@ QString firstPart(const QString &text, const QStringList &separators)
     return text;
 }
 
+QString shortestTrue(const QCPAxis *axis, const QStringList &separators)
+{
+    // A label naming several quantities ("cos(p·θᵢ), sin(p·θᵢ)") is not its first part: the figure's
+    // own shortest form is as true as the whole (ShorterLabels), the first part only where it gives none.
+    const QStringList forms = ShorterLabels::of(axis);
+    return forms.isEmpty() ? firstPart(FigureFit::unwrappedLabel(axis), separators) : forms.constLast();
+}
+
 bool tightenAxes(QCustomPlot *plot)
 {
     Changes &changes = Changes::of(plot);
@@ -480,7 +488,7 @@ bool shortenAxisLabels(QCustomPlot *plot)
     for (QCPAxis *axis : shownAxes(*plot)) {
         if (!axis->label().contains(u'\n'))
             continue;
-        const QString shown = firstPart(FigureFit::unwrappedLabel(axis), separators);
+        const QString shown = shortestTrue(axis, separators);
         if (shown != FigureFit::unwrappedLabel(axis))
             changed |= Changes::of(plot).setAxisLabel(axis, shown);
     }

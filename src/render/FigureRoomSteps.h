@@ -168,5 +168,8 @@ bool dropKeysIfOverflowing(QCustomPlot *plot);
 QString shortened(const QString &text, const QFont &font, double width, int lines, const QStringList &forms = {});
 // `text` up to the first of `separators` outside brackets, trimmed; `text` when it has none.
 QString firstPart(const QString &text, const QStringList &separators);
+// `axis`'s label at its shortest: the last of its figure's shorter forms (ShorterLabels), else its
+// first part (firstPart), for the steps that take a label to one line whatever it loses.
+QString shortestTrue(const QCPAxis *axis, const QStringList &separators);
 
 } // namespace posenc::FigureRoom::Steps

@@ -70,19 +70,6 @@ double plotShare(const QCustomPlot &plot, QSize page)
     return area / (double(page.width()) * page.height());
 }
 
-// `asked` grown for the figure's panels (FigureSizes::grownForPanels), each height weighed by the
-// figure built whole there: its panels left out and whether it fits.
-FigureSize grown(const QString &figure, const Params &params, const FigureSize &asked, const FigureStyle &style)
-{
-    return *FigureSizes::grownForPanels(asked, [&](const FigureSize &page) -> std::optional<FigureSizes::PanelsOnPage> {
-        const auto built = FigureBuilds::build(figure, params, page, {}, style);
-        if (built->error())
-            return FigureSizes::PanelsOnPage {std::numeric_limits<int>::max(), false};
-        return FigureSizes::PanelsOnPage {KeptPanels::leftOut(*built->plot()).givenUp,
-                                          StackedPanels::fitsPage(*built->plot(), style.fontPointSize)};
-    });
-}
-
 } // namespace
 
 class TestFigureSizes : public QObject
@@ -140,7 +127,7 @@ void TestFigureSizes::everyFigureAtEverySize()
     }
     QVERIFY(FigureRegistry::check(FigureBuilds::figure(figure), params, {}).isEmpty());
     // A paper's column grows down the page for the panels it would leave out, as posenc export's does.
-    const FigureSize page = grown(figure, params, std::get<FigureSize>(asked), style);
+    const FigureSize page = FigureBuilds::grown(figure, params, std::get<FigureSize>(asked), style);
     const auto built = FigureBuilds::build(figure, params, page, {}, style);
     const QString row = QString::fromLatin1(QTest::currentDataTag());
     if (FigureSizeShortfalls::refused(row))
@@ -307,7 +294,7 @@ void TestFigureSizes::aColumnGrowsForEveryPanel()
     const Params params = FigureBuilds::defaultParams(FigureBuilds::figure(figure));
     const auto there = FigureBuilds::build(figure, params, asked, {}, FigureStyle());
     QVERIFY2(KeptPanels::leftOut(*there->plot()).givenUp > 0, "the asked size holds every panel: nothing to test");
-    const FigureSize page = grown(figure, params, asked, FigureStyle());
+    const FigureSize page = FigureBuilds::grown(figure, params, asked, FigureStyle());
     const auto built = FigureBuilds::build(figure, params, page, {}, FigureStyle());
     QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
     const FigureRoom::PanelsKept kept = KeptPanels::leftOut(*built->plot());

@@ -3,9 +3,13 @@
 #include "render/FigureBuild.h"
 #include "render/FigureRegistry.h"
 #include "render/FigureRoom.h"
+#include "render/FigureSize.h"
+#include "render/KeptPanels.h"
+#include "render/StackedPanels.h"
 
 #include <QtTest>
 
+#include <limits>
 #include <memory>
 
 // Figures built headless as `posenc export` builds them, computing in the test's thread.
@@ -28,6 +32,22 @@ inline std::unique_ptr<posenc::FigureBuild> build(const QString &name, const pos
                                                        state, style, size);
     built->run(1);
     return built;
+}
+
+// `asked` grown for the figure's panels as posenc export grows a paper's page
+// (FigureSizes::grownForPanels), each height weighed by the figure built whole there: its panels
+// left out and whether it fits.
+inline posenc::FigureSize grown(const QString &name, const posenc::Params &params, const posenc::FigureSize &asked,
+                                const posenc::FigureStyle &style)
+{
+    using namespace posenc;
+    return *FigureSizes::grownForPanels(asked, [&](const FigureSize &page) -> std::optional<FigureSizes::PanelsOnPage> {
+        const auto built = build(name, params, page, {}, style);
+        if (built->error())
+            return FigureSizes::PanelsOnPage {std::numeric_limits<int>::max(), false};
+        return FigureSizes::PanelsOnPage {KeptPanels::leftOut(*built->plot()).givenUp,
+                                          StackedPanels::fitsPage(*built->plot(), style.fontPointSize)};
+    });
 }
 
 // The texts of a figure's layout (titles, captions), in layout order.

@@ -123,6 +123,8 @@ void RopeInputFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     m_after->setGrid(d.after, style);
     m_change->setGrid(d.change, style);
     m_scale->axis()->setLabel(m_compact ? u"value"_s : u"X, R(p)·X and their difference"_s);
+    // The bar colours the three panels: short of room, "value" rather than the first panel's "X".
+    ShorterLabels::set(m_scale->axis(), {u"value"_s});
     const bool passing = d.rotaryDim < d.headDim;
     // A head whose every column turns is numbered as its rotary columns: an MLA preset's head_dim is
     // its qk_rope_head_dim, the last 64 of DeepSeek-V3's and Kimi K2's 192 query-key columns (its

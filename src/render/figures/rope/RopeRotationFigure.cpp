@@ -284,6 +284,8 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     m_sin->setGrid(d.sin, style);
     const QString factor = radius == 1.0 ? QString() : u"%1·"_s.arg(NumberText::compact(radius, 4));
     m_scale->axis()->setLabel(u"%1cos(p·θᵢ), %1sin(p·θᵢ)"_s.arg(factor));
+    // The bar colours both panels: short of room, it names both still.
+    ShorterLabels::set(m_scale->axis(), {u"%1cos, %1sin"_s.arg(factor)});
     m_circle->axis(QCPAxis::atBottom)->setLabel(u"%1cos(p·θᵢ)"_s.arg(factor));
     m_circle->axis(QCPAxis::atLeft)->setLabel(u"%1sin(p·θᵢ)"_s.arg(factor));
     m_cosTitle->setText(u"rope-cos"_s);
