@@ -359,7 +359,9 @@ void FigureExportDialog::measured(const FigureSize &size, int panels, int leftOu
     m_grown = grown;
     m_panels = panels;
     m_leftOut = leftOut;
-    if (m_unit == Unit::Cm && !m_heightGiven) {
+    // The height grown to; a page that did not grow keeps the preset's height as it reads (6.00 cm, not
+    // the 6.01 its 227 layout units make).
+    if (m_unit == Unit::Cm && !m_heightGiven && size.layout.height() != askedSize().layout.height()) {
         const QScopedValueRollback filling(m_filling, true);
         m_ui->heightSpin->setValue(size.layout.height() / FigureSize::unitsPerInch() * FigureExportPresets::kCmPerInch);
     }
