@@ -298,11 +298,10 @@ std::optional<Drawn> score(const Request &request, Builds &builds, const Layout 
         }
         drawn.panels += panels;
         drawn.smallest = std::min(drawn.smallest, smallest);
-        // A figure that cannot be drawn there leaves out more than any that can.
-        drawn.leftOut
-            += build->error() ? std::numeric_limits<int>::max() / 16 : KeptPanels::leftOut(*build->plot()).givenUp;
+        const FigureSizes::PanelsOnPage onPage = StackedPanels::onPage(*build, request.styles[i].fontPointSize);
+        drawn.leftOut += onPage.leftOut;
         drawn.untitled += !build->error() && untitled(*build->plot()) ? 1 : 0;
-        drawn.unfit += build->error() || !StackedPanels::fitsPage(*build->plot(), request.styles[i].fontPointSize);
+        drawn.unfit += onPage.fits ? 0 : 1;
     }
     return drawn;
 }

@@ -16,8 +16,11 @@
 #include <QFileInfo>
 #include <QPointer>
 #include <QPushButton>
+#include <QScopedValueRollback>
+#include <QTimer>
 
 #include <cmath>
+#include <variant>
 
 using namespace Qt::StringLiterals;
 
@@ -29,6 +32,8 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     , m_sources(std::move(sources))
     , m_settings(settings)
     , m_scheduler(new ComputeScheduler(this))
+    , m_measureScheduler(new ComputeScheduler(this))
+    , m_measureTimer(new QTimer(this))
 {
     Q_ASSERT(!m_sources.isEmpty());
     Ui::FigureExportDialog &ui = *m_ui;
@@ -73,6 +78,10 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
     ui.pathEdit->setText(
         QDir(directory).filePath(u"%1.%2"_s.arg(source().figure->name(), FigureExporter::extension(format()))));
 
+    // Choices made in a row (a title typed, a dpi stepped) weigh the page once.
+    m_measureTimer->setSingleShot(true);
+    m_measureTimer->setInterval(250);
+    connect(m_measureTimer, &QTimer::timeout, this, &FigureExportDialog::measure);
     connect(ui.presetBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::presetChosen);
     connect(ui.unitBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::unitChosen);
     connect(ui.formatBox, &QComboBox::currentIndexChanged, this, &FigureExportDialog::formatChosen);
@@ -85,17 +94,28 @@ FigureExportDialog::FigureExportDialog(QList<FigureSource> sources, int current,
             m_ui->pathEdit->setText(QDir(info.path()).filePath(u"%1.%2"_s.arg(source().figure->name(), info.suffix())));
         if (preset() == Preset::Window)
             presetChosen();
-        updatePixels();
+        choicesChanged();
     });
-    for (QDoubleSpinBox *spin : {ui.widthSpin, ui.heightSpin})
-        connect(spin, &QDoubleSpinBox::valueChanged, this, &FigureExportDialog::updatePixels);
-    connect(ui.dpiSpin, &QSpinBox::valueChanged, this, &FigureExportDialog::updatePixels);
+    connect(ui.widthSpin, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (!m_filling)
+            choicesChanged();
+    });
+    connect(ui.heightSpin, &QDoubleSpinBox::valueChanged, this, [this] {
+        // A height typed in is the user's: the page keeps it, as `posenc export --size 8.5x6cm` does.
+        if (m_filling)
+            return;
+        m_heightGiven = true;
+        choicesChanged();
+    });
+    connect(ui.dpiSpin, &QSpinBox::valueChanged, this, &FigureExportDialog::choicesChanged);
+    connect(ui.fontSpin, &QDoubleSpinBox::valueChanged, this, &FigureExportDialog::choicesChanged);
+    connect(ui.titleEdit, &QLineEdit::textChanged, this, &FigureExportDialog::choicesChanged);
     connect(ui.buttons, &QDialogButtonBox::accepted, this, &FigureExportDialog::save);
     connect(ui.buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     // A custom size starts from the single column's.
-    setDimensions(FigureExportPresets::of(Preset::SingleColumn).width,
-                  FigureExportPresets::of(Preset::SingleColumn).height, Unit::Cm);
+    fill(FigureExportPresets::of(Preset::SingleColumn).width, FigureExportPresets::of(Preset::SingleColumn).height,
+         Unit::Cm);
     ui.presetBox->setCurrentIndex(std::max(0, presetIndex));
     presetChosen();
 }
@@ -139,6 +159,14 @@ FigureExportDialog::Unit FigureExportDialog::unit() const
 
 void FigureExportDialog::setDimensions(double width, double height, Unit unit)
 {
+    fill(width, height, unit);
+    m_heightGiven = true;
+    choicesChanged();
+}
+
+void FigureExportDialog::fill(double width, double height, Unit unit)
+{
+    const QScopedValueRollback filling(m_filling, true);
     {
         const QSignalBlocker block(m_ui->unitBox);
         m_ui->unitBox->setCurrentIndex(m_ui->unitBox->findData(static_cast<int>(unit)));
@@ -148,7 +176,6 @@ void FigureExportDialog::setDimensions(double width, double height, Unit unit)
     m_ui->heightSpin->setDecimals(unit == Unit::Px ? 0 : 2);
     m_ui->widthSpin->setValue(width);
     m_ui->heightSpin->setValue(height);
-    updatePixels();
 }
 
 void FigureExportDialog::setDpi(int dpi)
@@ -187,11 +214,12 @@ void FigureExportDialog::presetChosen()
     const Preset chosen = preset();
     const FigureExportPresets::PresetSize &p = FigureExportPresets::of(chosen);
     Ui::FigureExportDialog &ui = *m_ui;
+    m_heightGiven = false;
     if (chosen == Preset::Window) {
         const QSize pixels = source().viewSize;
-        setDimensions(pixels.width(), pixels.height(), Unit::Px);
+        fill(pixels.width(), pixels.height(), Unit::Px);
     } else if (chosen != Preset::Custom) {
-        setDimensions(p.width, p.height, Unit::Cm);
+        fill(p.width, p.height, Unit::Cm);
     }
     const bool custom = chosen == Preset::Custom;
     ui.widthSpin->setEnabled(custom);
@@ -199,7 +227,7 @@ void FigureExportDialog::presetChosen()
     ui.unitBox->setEnabled(custom);
     // The window's own size is drawn as on screen, one pixel per layout unit: no dpi.
     ui.dpiSpin->setEnabled(chosen != Preset::Window);
-    updatePixels();
+    choicesChanged();
 }
 
 void FigureExportDialog::unitChosen()
@@ -208,7 +236,8 @@ void FigureExportDialog::unitChosen()
     const Unit to = unit();
     const double dpi = m_ui->dpiSpin->value();
     const double factor = FigureExportPresets::inchesPer(m_unit, dpi) / FigureExportPresets::inchesPer(to, dpi);
-    setDimensions(m_ui->widthSpin->value() * factor, m_ui->heightSpin->value() * factor, to);
+    fill(m_ui->widthSpin->value() * factor, m_ui->heightSpin->value() * factor, to);
+    choicesChanged();
 }
 
 void FigureExportDialog::formatChosen()
@@ -250,6 +279,23 @@ void FigureExportDialog::browse()
 
 FigureSize FigureExportDialog::figureSize() const
 {
+    return m_grown ? *m_grown : askedSize();
+}
+
+bool FigureExportDialog::isMeasuring() const
+{
+    return m_measureTimer->isActive() || (m_measure && m_measure->isRunning());
+}
+
+// The page as the fields give it; a paper's column whose height the user left as the preset gives
+// it is `posenc export --size`'s, which may grow (FigureSizes::page).
+FigureSize FigureExportDialog::askedSize() const
+{
+    const QString named = FigureExportPresets::of(preset()).sizeName;
+    if (!named.isEmpty() && !m_heightGiven)
+        if (const auto page = FigureSizes::page(named, m_ui->dpiSpin->value());
+            std::holds_alternative<FigureSize>(page))
+            return std::get<FigureSize>(page);
     const double w = m_ui->widthSpin->value();
     const double h = m_ui->heightSpin->value();
     const double dpi = m_ui->dpiSpin->value();
@@ -271,6 +317,57 @@ FigureStyle FigureExportDialog::figureStyle() const
     return style;
 }
 
+// The page is weighed anew for the choices as they now are, once they stop changing.
+void FigureExportDialog::choicesChanged()
+{
+    m_grown.reset();
+    if (m_measure)
+        m_measure->cancel();
+    const FigureSize asked = askedSize();
+    if (asked.mostHeight > asked.layout.height()) {
+        // The height field tells the preset's height until the page is weighed.
+        const QScopedValueRollback filling(m_filling, true);
+        m_ui->heightSpin->setValue(FigureExportPresets::of(preset()).height);
+        m_measureTimer->start();
+    } else
+        m_measureTimer->stop();
+    updatePixels();
+}
+
+// The figure laid out on the heights `posenc export` weighs for a paper's column, off the GUI
+// thread as an export is made (FigureExportJob without a path).
+void FigureExportDialog::measure()
+{
+    const FigureSize asked = askedSize();
+    if (asked.mostHeight <= asked.layout.height() || figureStyle().check()
+        || !FigureRegistry::check(*source().figure, source().engine->params(), source().state).isEmpty())
+        return;
+    if (m_measure)
+        m_measure->deleteLater();
+    FigureExportTarget target {source().figure, source().engine, source().state, figureStyle(), asked, format(), {}};
+    auto *job = new FigureExportJob(std::move(target), m_measureScheduler, this);
+    m_measure = job;
+    connect(job, &FigureExportJob::sized, this, &FigureExportDialog::measured);
+    job->start();
+}
+
+// The page chosen for the figure's panels: the height field tells it, the export draws on it.
+void FigureExportDialog::measured(const FigureSize &size, int panels, int leftOut)
+{
+    FigureSize grown = size;
+    grown.mostHeight = 0; // chosen: the export draws on it as it is
+    m_grown = grown;
+    m_panels = panels;
+    m_leftOut = leftOut;
+    // The height grown to; a page that did not grow keeps the preset's height as it reads (6.00 cm, not
+    // the 6.01 its 227 layout units make).
+    if (m_unit == Unit::Cm && !m_heightGiven && size.layout.height() != askedSize().layout.height()) {
+        const QScopedValueRollback filling(m_filling, true);
+        m_ui->heightSpin->setValue(size.layout.height() / FigureSize::unitsPerInch() * FigureExportPresets::kCmPerInch);
+    }
+    updatePixels();
+}
+
 void FigureExportDialog::updatePixels()
 {
     const FigureSize size = figureSize();
@@ -285,6 +382,19 @@ void FigureExportDialog::updatePixels()
                     .arg(m_ui->heightSpin->value() * cm, 0, 'f', 2)
                     .arg(*size.dpi);
     }
+    // What the page does for the figure's panels: grows for them, or leaves some out and says so.
+    const FigureSize asked = askedSize();
+    const double mostCm = asked.mostHeight / FigureSize::unitsPerInch() * FigureExportPresets::kCmPerInch;
+    const double askedCm = asked.layout.height() / FigureSize::unitsPerInch() * FigureExportPresets::kCmPerInch;
+    if (m_grown && m_leftOut > 0)
+        text += tr("; %1 of its %2 panels left out for room, as no height up to %3 cm draws them all")
+                    .arg(m_leftOut)
+                    .arg(m_panels)
+                    .arg(mostCm, 0, 'f', 0);
+    else if (m_grown && m_grown->layout.height() > asked.layout.height())
+        text += tr(", grown from %1 cm to draw its %2 panels").arg(askedCm, 0, 'f', 0).arg(m_panels);
+    else if (!m_grown && asked.mostHeight > asked.layout.height())
+        text += tr(", taller where its panels need it, up to %1 cm").arg(mostCm, 0, 'f', 0);
     if (format() != FigureFormat::Png)
         text += tr("; vector text and axes");
     if (const auto refused = FigureFile::sizeRefusal(size))
@@ -341,10 +451,15 @@ bool FigureExportDialog::isExporting() const
 
 void FigureExportDialog::exportTo(const QString &path, FigureFormat format)
 {
+    // The export weighs the page itself where it has not been weighed yet.
+    m_measureTimer->stop();
+    if (m_measure)
+        m_measure->cancel();
     FigureExportTarget target {
         source().figure, source().engine, source().state, figureStyle(), figureSize(), format, path};
     auto *job = new FigureExportJob(std::move(target), m_scheduler, this);
     m_job = job;
+    connect(job, &FigureExportJob::sized, this, &FigureExportDialog::measured);
     connect(job, &FigureExportJob::finished, this,
             [this, job, path](const std::optional<FigureError> &refused, bool encoded,
                               const std::optional<WriteError> &writeError) {
@@ -390,6 +505,8 @@ void FigureExportDialog::reject()
     // Closing the dialog stops the figure it is making.
     if (m_job)
         m_job->cancel();
+    if (m_measure)
+        m_measure->cancel();
     QDialog::reject();
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 
 class QSettings;
+class QTimer;
 
 namespace Ui {
 class FigureExportDialog;
@@ -29,7 +30,11 @@ struct FigureSource
 };
 
 // File > Export figure: a figure of the window at a size for a slide, a paper column or the
-// window itself, written as PNG, SVG or PDF with the exporter of `posenc export`. Asks
+// window itself, written as PNG, SVG or PDF with the exporter of `posenc export`. A paper's
+// column, its height as the preset gives it, grows down the page for the panels the figure would
+// leave out, stacked, as `posenc export --size column` grows it (FigureSizes::grownForPanels): the
+// dialog weighs the figure's page as its choices change (FigureExportJob without a path) and its
+// height field and size line tell the height grown to; a height typed in is kept as given. Asks
 // before overwriting; a figure whose text does not fit the size is refused here, with the
 // least size it needs, and nothing is written. The figure is made off the GUI thread
 // (FigureExportJob on the dialog's scheduler), with a progress dialog after 0.4 s that can
@@ -52,7 +57,8 @@ public:
     FigureFormat format() const;
     void setPreset(Preset preset);
     Preset preset() const;
-    // The width and height fields (they edit the preset's height, or make a custom size).
+    // The width and height fields (they edit the preset's height, which then no longer grows, or
+    // make a custom size).
     void setDimensions(double width, double height, Unit unit);
     void setDpi(int dpi);
     void setFontPointSize(double points);
@@ -60,7 +66,11 @@ public:
     void setPath(const QString &path);
     QString path() const;
 
+    // The page the figure is written on: as the fields give it, or grown for its panels once
+    // weighed; a paper's column not yet weighed may grow (FigureSize::mostHeight).
     FigureSize figureSize() const;
+    // Whether the page is being weighed for the figure's panels.
+    bool isMeasuring() const;
     const FigureSource &source() const;
     FigureStyle figureStyle() const;
     // Why the last Save wrote nothing (empty when it did, or before any).
@@ -84,6 +94,11 @@ private:
     void formatChosen();
     void pathEdited();
     void browse();
+    void fill(double width, double height, Unit unit);
+    FigureSize askedSize() const;
+    void choicesChanged();
+    void measure();
+    void measured(const FigureSize &size, int panels, int leftOut);
     void updatePixels();
     void showMessage(const QString &text);
     void exportTo(const QString &path, FigureFormat format);
@@ -98,6 +113,15 @@ private:
     QString m_browsedPath; // chosen in a save dialog, which already asked before overwriting
     ComputeScheduler *m_scheduler;
     QPointer<FigureExportJob> m_job;
+    // The page weighed for the figure's panels, and what it draws there; none while the choices
+    // changed since.
+    ComputeScheduler *m_measureScheduler;
+    QPointer<FigureExportJob> m_measure;
+    QTimer *m_measureTimer;
+    std::optional<FigureSize> m_grown;
+    int m_panels = 0, m_leftOut = 0;
+    bool m_heightGiven = false; // a paper preset's height typed in: it does not grow
+    bool m_filling = false; // the fields set by the dialog, not the user
 };
 
 } // namespace posenc

@@ -1,9 +1,13 @@
 #include "FigureExportJob.h"
 
 #include "render/FigureFile.h"
+#include "render/KeptPanels.h"
+#include "render/StackedPanels.h"
 
 #include <QPointer>
 #include <QProgressDialog>
+
+#include <limits>
 
 namespace posenc {
 
@@ -25,8 +29,61 @@ FigureExportJob::~FigureExportJob()
 void FigureExportJob::start()
 {
     m_running = true;
-    m_build = std::make_unique<FigureBuild>(*m_target.figure, m_target.engine, m_target.state, m_target.style,
-                                            m_target.size);
+    m_growth.emplace(m_target.size);
+    weighNext();
+}
+
+// The next page the growth asks for laid out on the figure's preview, or the page chosen finished.
+void FigureExportJob::weighNext()
+{
+    const auto page = m_growth->next();
+    if (!page) {
+        chosen();
+        return;
+    }
+    // A page of too many pixels at its dpi is no taller (as `posenc export` weighs it).
+    if (FigureFile::sizeRefusal(*page)) {
+        m_growth->weighed({std::numeric_limits<int>::max(), false});
+        weighNext();
+        return;
+    }
+    std::unique_ptr<FigureBuild> &build = m_builds[{page->layout.height(), page->stacked}];
+    if (!build)
+        build = std::make_unique<FigureBuild>(*m_target.figure, m_target.engine, m_target.state, m_target.style, *page);
+    m_build = build.get();
+    m_weighing = true;
+    m_previewed = false;
+    step();
+}
+
+void FigureExportJob::weighed()
+{
+    m_weighing = false;
+    m_growth->weighed(StackedPanels::onPage(*m_build, m_target.style.fontPointSize));
+    weighNext();
+}
+
+void FigureExportJob::chosen()
+{
+    const FigureSize size = m_growth->size();
+    std::unique_ptr<FigureBuild> build = std::move(m_builds[{size.layout.height(), size.stacked}]);
+    m_builds.clear();
+    if (!build)
+        build = std::make_unique<FigureBuild>(*m_target.figure, m_target.engine, m_target.state, m_target.style, size);
+    const FigureRoom::PanelsKept kept
+        = build->error() ? FigureRoom::PanelsKept {} : KeptPanels::leftOut(*build->plot());
+    m_builds.emplace(std::pair {size.layout.height(), size.stacked}, std::move(build));
+    m_build = m_builds.begin()->second.get();
+    const QPointer<FigureExportJob> self(this);
+    emit sized(size, kept.panels, kept.givenUp);
+    if (!self || !m_running)
+        return;
+    if (m_target.path.isEmpty()) {
+        m_running = false;
+        m_builds.clear();
+        m_build = nullptr;
+        return;
+    }
     step();
 }
 
@@ -49,13 +106,20 @@ void FigureExportJob::cancel()
 {
     m_running = false;
     m_scheduler->cancelAll();
-    m_build.reset();
+    m_build = nullptr;
+    m_builds.clear();
 }
 
-// One round: the next data to compute in a job, or, once the figure is laid out, its bytes.
+// One round: the next data to compute in a job; once the figure is laid out on its preview, its
+// page weighed (while weighing), or once it is done, its bytes.
 void FigureExportJob::step()
 {
     if (const auto request = m_build->request(0)) {
+        if (m_weighing && request->detail != Detail::Preview && m_previewed) {
+            weighed(); // laid out for the full data: enough to count its panels
+            return;
+        }
+        m_previewed = request->detail == Detail::Preview;
         const FigureModel *model = &m_build->figure().model();
         m_scheduler->submit([model, request = *request, self = QPointer(this)](
                                 const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
@@ -63,7 +127,7 @@ void FigureExportJob::step()
             if (result.isCancelled())
                 return;
             publish([self, result] {
-                if (!self || !self->m_running)
+                if (!self || !self->m_running || !self->m_build)
                     return;
                 self->m_build->deliver(result);
                 self->step();
@@ -71,14 +135,21 @@ void FigureExportJob::step()
         });
         return;
     }
+    if (m_weighing) {
+        weighed();
+        return;
+    }
     if (const auto refused = m_build->error()) {
         m_running = false;
-        m_build.reset();
-        emit finished(*refused, true, std::nullopt);
+        const FigureError error = *refused;
+        m_build = nullptr;
+        m_builds.clear();
+        emit finished(error, true, std::nullopt);
         return;
     }
     const QByteArray bytes = FigureFile::encode(*m_build, m_target.format, m_target.style);
-    m_build.reset();
+    m_build = nullptr;
+    m_builds.clear();
     if (bytes.isEmpty()) {
         m_running = false;
         emit finished(std::nullopt, false, std::nullopt);

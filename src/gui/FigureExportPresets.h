@@ -19,6 +19,7 @@ struct PresetSize
     double width; // cm, or pixels for the window
     double height;
     bool heightEditable;
+    QString sizeName; // of FigureSizes::named(), as `posenc export --size` takes it; empty for none
 };
 
 // In the order of FigureExportDialog::Preset.

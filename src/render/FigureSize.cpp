@@ -112,33 +112,73 @@ std::variant<FigureSize, QString> page(const QString &text, double dpi)
 std::optional<FigureSize> grownForPanels(const FigureSize &size,
                                          const std::function<std::optional<PanelsOnPage>(const FigureSize &)> &weigh)
 {
-    const auto first = weigh(size);
-    if (!first)
-        return std::nullopt;
-    if (first->leftOut == 0 || size.mostHeight <= size.layout.height())
-        return size;
-    // The tallest page first: a figure it does not draw whole (dropout-compare's two rows of five at a
-    // column) no lower page draws either, so the page stays as asked after one trial, not one a step.
-    FigureSize tallest = size;
-    tallest.layout.setHeight(size.mostHeight);
-    tallest.stacked = true;
-    const auto atMost = weigh(tallest);
-    if (!atMost)
-        return std::nullopt;
-    if (atMost->leftOut != 0 || !atMost->fits)
-        return size;
-    const double step = kGrowStepCm / 2.54 * FigureSize::unitsPerInch();
-    for (int n = 1;; ++n) {
-        FigureSize taller = size;
-        taller.layout.setHeight(std::min(size.mostHeight, size.layout.height() + qRound(n * step)));
-        taller.stacked = true;
-        const auto drawn = weigh(taller);
+    PanelGrowth growth(size);
+    while (const auto page = growth.next()) {
+        const auto drawn = weigh(*page);
         if (!drawn)
             return std::nullopt;
-        if (drawn->leftOut == 0 && drawn->fits)
-            return taller;
-        if (taller.layout.height() >= size.mostHeight)
-            return tallest;
+        growth.weighed(*drawn);
+    }
+    return growth.size();
+}
+
+PanelGrowth::PanelGrowth(const FigureSize &size)
+    : m_asked(size)
+    , m_chosen(size)
+{ }
+
+FigureSize PanelGrowth::taller(int n) const
+{
+    const double step = kGrowStepCm / 2.54 * FigureSize::unitsPerInch();
+    FigureSize page = m_asked;
+    page.layout.setHeight(n > 0 ? std::min(m_asked.mostHeight, m_asked.layout.height() + qRound(n * step))
+                                : m_asked.mostHeight);
+    page.stacked = true;
+    return page;
+}
+
+std::optional<FigureSize> PanelGrowth::next() const
+{
+    switch (m_trial) {
+    case Trial::Asked:
+        return m_asked;
+    case Trial::Tallest:
+        return taller(0);
+    case Trial::Step:
+        return taller(m_step);
+    case Trial::Done:
+        break;
+    }
+    return std::nullopt;
+}
+
+void PanelGrowth::weighed(const PanelsOnPage &drawn)
+{
+    switch (m_trial) {
+    case Trial::Asked:
+        // The tallest page next: a figure it does not draw whole (dropout-compare's two rows of five at
+        // a column) no lower page draws either, so the page stays as asked after one trial, not one a step.
+        m_trial = drawn.leftOut == 0 || m_asked.mostHeight <= m_asked.layout.height() ? Trial::Done : Trial::Tallest;
+        return;
+    case Trial::Tallest:
+        m_trial = drawn.leftOut != 0 || !drawn.fits ? Trial::Done : Trial::Step;
+        m_step = 1;
+        return;
+    case Trial::Step: {
+        const FigureSize page = taller(m_step);
+        if (drawn.leftOut == 0 && drawn.fits) {
+            m_chosen = page;
+            m_trial = Trial::Done;
+        } else if (page.layout.height() >= m_asked.mostHeight) {
+            m_chosen = taller(0);
+            m_trial = Trial::Done;
+        } else {
+            ++m_step;
+        }
+        return;
+    }
+    case Trial::Done:
+        return;
     }
 }
 

@@ -83,6 +83,28 @@ struct PanelsOnPage
 std::optional<FigureSize> grownForPanels(const FigureSize &size,
                                          const std::function<std::optional<PanelsOnPage>(const FigureSize &)> &weigh);
 
+// grownForPanels() one page at a time, for a caller that weighs each page when its data comes (the
+// window's Export figure dialog, whose figures are computed off the GUI thread): next() is the page
+// to weigh, weighed() takes how it draws its panels, and once next() gives nothing, size() is the
+// page grownForPanels() gives.
+class PanelGrowth
+{
+public:
+    explicit PanelGrowth(const FigureSize &size);
+    std::optional<FigureSize> next() const;
+    void weighed(const PanelsOnPage &drawn);
+    const FigureSize &size() const { return m_chosen; }
+
+private:
+    // The page `n` steps of kGrowStepCm taller than the one asked (n > 0), stacked.
+    FigureSize taller(int n) const;
+
+    enum class Trial { Asked, Tallest, Step, Done };
+    FigureSize m_asked, m_chosen;
+    Trial m_trial = Trial::Asked;
+    int m_step = 0;
+};
+
 // "8.5x6cm", "3.35x2.36in", "85x60mm", or a name of named() -> inches; an error naming the
 // expected forms otherwise.
 std::variant<QSizeF, QString> parsePhysical(const QString &text);

@@ -1,9 +1,12 @@
 #include "StackedPanels.h"
 
+#include "FigureBuild.h"
 #include "FigureRoom.h"
+#include "KeptPanels.h"
 #include "MeasuredText.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace posenc::StackedPanels {
 
@@ -115,6 +118,14 @@ bool fitsPage(const QCustomPlot &plot, double points)
             return false;
     }
     return true;
+}
+
+FigureSizes::PanelsOnPage onPage(const FigureBuild &build, double points)
+{
+    if (build.error())
+        return {std::numeric_limits<int>::max() / 16, false};
+    const int leftOut = KeptPanels::leftOut(*build.plot()).givenUp;
+    return {leftOut, fitsPage(*build.plot(), points)};
 }
 
 bool stack(QCustomPlot *plot)

@@ -1,6 +1,11 @@
 #pragma once
 
+#include "FigureSize.h"
 #include "QCustomPlot.h"
+
+namespace posenc {
+class FigureBuild;
+}
 
 namespace posenc::StackedPanels {
 
@@ -25,5 +30,11 @@ bool stack(QCustomPlot *plot);
 // narrowed the bar's column: dropout-anatomy stacked at 8.5 x 15 cm at 8 pt read "X and Y" past the
 // page's right edge.
 bool fitsPage(const QCustomPlot &plot, double points);
+
+// How `build`, laid out on its page with texts at `points`, draws its panels for
+// FigureSizes::grownForPanels: those it leaves out for room (KeptPanels::leftOut) and whether it fits
+// its page (fitsPage()); a figure that cannot be drawn there leaves out more than any that can. What
+// `posenc export` weighs each figure of its page by, and the Export figure dialog its figure.
+FigureSizes::PanelsOnPage onPage(const FigureBuild &build, double points);
 
 } // namespace posenc::StackedPanels

@@ -1,17 +1,22 @@
-// File > Export figure: sizes, formats, the window's own size pixel for pixel, a figure too
-// small for its text, the overwrite question, an unwritable path, the remembered choices.
+// File > Export figure: sizes, formats, the window's own size pixel for pixel, a paper's column
+// grown for a figure's panels as `posenc export` grows it, a figure too small for its text, the
+// overwrite question, an unwritable path, the remembered choices.
+#include "cli/ExportCommand.h"
 #include "gui/FigureExportDialog.h"
 #include "gui/FigureView.h"
 #include "gui/WriteDialogs.h"
 
+#include "render/FigureDefaults.h"
 #include "support/FigureBuilds.h"
 #include "support/MessageBoxes.h"
+#include "support/SvgTexts.h"
 #include "support/TestFiles.h"
 #include "support/TestShots.h"
 #include "support/WindowFixture.h"
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -21,6 +26,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextStream>
 
 #include <memory>
 
@@ -62,6 +68,8 @@ private slots:
     void writesTheRequestedSize_data();
     void writesTheRequestedSize();
     void windowSizeEqualsTheViewPixelForPixel();
+    void aColumnGrowsForEveryPanel_data();
+    void aColumnGrowsForEveryPanel();
     void customSizeInEveryUnit_data();
     void customSizeInEveryUnit();
     void tooSmallForItsTextWritesNothing();
@@ -160,6 +168,91 @@ void TestFigureExportDialog::windowSizeEqualsTheViewPixelForPixel()
     const QImage written = QImage(path).convertToFormat(QImage::Format_ARGB32);
     QCOMPARE(written.size(), size);
     QVERIFY(written == screen.convertToFormat(QImage::Format_ARGB32));
+}
+
+void TestFigureExportDialog::aColumnGrowsForEveryPanel_data()
+{
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QStringList>("names");
+    QTest::newRow("families") << u"families"_s << QStringList {u"PE·PE"_s, u"NoPE"_s,    u"RoPE"_s,     u"ALiBi"_s,
+                                                               u"T5"_s,    u"DeBERTa"_s, u"Sandwich"_s, u"KERPLE"_s};
+    // The circle by its y label's first run (the SVG sets θᵢ apart).
+    QTest::newRow("rope-rotation") << u"rope-rotation"_s << QStringList {u"sin(p·"_s, u"rope-cos"_s, u"rope-sin"_s};
+}
+
+// The column preset grows the page down for the figure's panels, stacked, as `posenc export --size
+// column` does: the height field tells the height grown to before Export, and the files written
+// hold every panel's name on that page, the same page as the command's. Before: the dialog wrote
+// families with one of its eight panels at 8.5 x 6 cm, rope-rotation with one of its three.
+void TestFigureExportDialog::aColumnGrowsForEveryPanel()
+{
+    QFETCH(QString, figure);
+    QFETCH(QStringList, names);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const FigureDescriptor &descriptor = FigureBuilds::figure(figure);
+    FigureExportDialog dialog(
+        {{figure, std::make_shared<const Engine>(FigureBuilds::defaultParams(descriptor)), &descriptor, {}, {}}}, 0,
+        nullptr);
+    dialog.setPreset(FigureExportDialog::Preset::SingleColumn);
+    dialog.setDpi(300);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isMeasuring(), 60000);
+    auto *height = dialog.findChild<QDoubleSpinBox *>(u"heightSpin"_s);
+    auto *line = dialog.findChild<QLabel *>(u"pixelsLabel"_s);
+    QVERIFY(height && line);
+    const double heightCm = height->value();
+    QVERIFY2(heightCm > 6.5 && heightCm <= 22.0, qPrintable(QString::number(heightCm)));
+    QVERIFY2(line->text().contains(u"grown from 6 cm to draw its %1 panels"_s.arg(names.size())),
+             qPrintable(line->text()));
+    QCOMPARE(dialog.figureSize().pixels().height(), qRound(heightCm / 2.54 * 300.0));
+    QVERIFY(WindowFixture::shown(dialog));
+    TestShots::save(dialog.grab(), u"posenc-figureexportdialog-column-%1"_s.arg(figure));
+
+    // `posenc export FIGURE --size column`, run in this process.
+    const QString command = dir.filePath(u"command.svg"_s);
+    QString out, err;
+    QTextStream outStream(&out), errStream(&err);
+    QCOMPARE(runExportCommand({u"export"_s, figure, u"--size"_s, u"column"_s, u"-o"_s, command}, outStream, errStream),
+             0);
+    errStream.flush();
+    QVERIFY2(!err.contains(u"left out"_s), qPrintable(err));
+    const SvgTexts::Page ofCommand = SvgTexts::read(readAll(command));
+
+    for (const FigureFormat format : {FigureFormat::Svg, FigureFormat::Pdf, FigureFormat::Png}) {
+        const QString path = dir.filePath(u"dialog."_s + FigureExporter::extension(format));
+        dialog.setFormat(format);
+        dialog.setPath(path);
+        QSignalSpy saved(&dialog, &FigureExportDialog::saved);
+        dialog.save();
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 60000);
+        QVERIFY2(dialog.message().isEmpty(), qPrintable(dialog.message()));
+        const QByteArray bytes = readAll(path);
+        if (format == FigureFormat::Png) {
+            const QImage image = QImage::fromData(bytes, "PNG");
+            QCOMPARE(image.size(), dialog.figureSize().pixels());
+            TestShots::save(image, u"posenc-figureexportdialog-column-%1-written"_s.arg(figure));
+            continue;
+        }
+        if (format == FigureFormat::Pdf) {
+            const auto box = mediaBox(bytes);
+            QVERIFY(box);
+            QVERIFY2(qAbs(box->width() * 2.54 / 72.0 - 8.5) <= 0.05
+                         && qAbs(box->height() * 2.54 / 72.0 - heightCm) <= 0.05,
+                     qPrintable(u"%1 x %2 pt"_s.arg(box->width()).arg(box->height())));
+            continue;
+        }
+        const SvgTexts::Page page = SvgTexts::read(bytes);
+        QStringList texts, commandTexts;
+        for (const SvgTexts::Text &text : page.texts)
+            texts.append(text.text.trimmed());
+        for (const SvgTexts::Text &text : ofCommand.texts)
+            commandTexts.append(text.text.trimmed());
+        for (const QString &name : names)
+            QVERIFY2(texts.contains(name), qPrintable(name + u" not among: "_s + texts.join(u" | "_s)));
+        // The command's page: as high, with the same texts.
+        QCOMPARE(page.viewBox, ofCommand.viewBox);
+        QCOMPARE(texts, commandTexts);
+    }
 }
 
 void TestFigureExportDialog::customSizeInEveryUnit_data()
