@@ -299,14 +299,24 @@ TextRole HeatmapPanel::marksLegendRole(const QList<Swatch> &swatches)
     return cells ? TextRole::Key : TextRole::Caption;
 }
 
+// The legend and the colorbar stand where the figure's room put them for the layout it fitted (the
+// bar across beside the legend in a strip that holds the legend's cell, the legend in its plot's
+// corner) until that room is undone (FigureRoom::restore), which puts each back in its cell: a grid
+// set in between leaves them there. One put in its cell again then found the strip in it (Qt's
+// warning "There is already an element", in the monkey after a family's page changed).
 void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
 {
     if (swatches.isEmpty() || m_marksNamedByFigure) {
-        if (m_marksLegend && m_cell->hasElement(1, 0) && m_cell->element(1, 0) == m_marksLegend) {
+        if (!m_marksLegend || !m_marksLegend->layout())
+            return;
+        if (m_marksLegend->layout() == m_cell) {
             m_cell->take(m_marksLegend);
             m_cell->simplify();
-            m_marksLegend->setVisible(false);
+        } else {
+            // Where the room holds it, and in its cell once the room is undone: no entries, no room.
+            SwatchLegend::set(m_marksLegend, {});
         }
+        m_marksLegend->setVisible(false);
         return;
     }
     if (!m_marksLegend) {
@@ -314,7 +324,7 @@ void HeatmapPanel::showMarksLegend(const QList<Swatch> &swatches)
         m_marksLegend->setFont(m_scale->axis()->tickLabelFont());
         m_marksLegend->setWrap(2);
         m_marksLegend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    } else if (!(m_cell->hasElement(1, 0) && m_cell->element(1, 0) == m_marksLegend)) {
+    } else if (!m_marksLegend->layout()) {
         m_cell->addElement(1, 0, m_marksLegend);
     }
     m_cell->setRowStretchFactor(1, 0.001);
@@ -388,10 +398,11 @@ void HeatmapPanel::showLegend(bool categorical)
     }
     QCPLayoutElement *shown = categorical ? static_cast<QCPLayoutElement *>(m_side) : m_scale;
     QCPLayoutElement *hidden = categorical ? static_cast<QCPLayoutElement *>(m_scale) : m_side;
-    if (m_cell->hasElement(0, 1) && m_cell->element(0, 1) == shown)
+    // Beside the heatmap, or where the room put it (showMarksLegend).
+    if (shown->layout())
         return;
-    if (hidden)
-        m_cell->take(hidden);
+    if (hidden && hidden->layout())
+        hidden->layout()->take(hidden);
     m_cell->addElement(0, 1, shown);
     shown->setVisible(true);
     if (hidden)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The GUI monkey under Xvfb, by hand before a release (README, Tests):
-#   tests/monkey/run_monkey.sh [MINUTES] [SEED]        (default 10 minutes, seed 1)
+#   tests/monkey/run_monkey.sh [MINUTES] [SEED] [OPTION...]   (default 10 minutes, seed 1)
 # Fails when the window exits or crashes, when its event loop stalls over a second, or when
 # anything reaches standard error (Qt's warnings included). Spans of the GUI thread's own work over
 # 100 ms are logged as BUSY lines with the action before them, and counted at the end; each line on
-# standard error from the GUI thread is logged too, as a STDERR line with its action and stack. POSENC_BUILD names the build
+# standard error from the GUI thread is logged too, as a STDERR line with its action and stack. Options after
+# the seed go to the monkey (--busy-ms 60 logs the spans over 60 ms, to see what is near). POSENC_BUILD names the build
 # directory (default build/release); the log goes to standard output.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,7 +24,7 @@ mkdir -p "$XDG_CONFIG_HOME" "$scratch/tmp" "$scratch/xvfb" && mkdir -m 700 "$XDG
 # 10-minute run with it inside failed xvfb-run's clean-up (rm of that directory), and xvfb-run then
 # exits 5 before it stops its Xvfb, which stayed running after the script.
 TMPDIR=$scratch/xvfb xvfb-run -a -s '-screen 0 1366x768x24' env TMPDIR="$scratch/tmp" \
-  "$monkey" --minutes "$minutes" --seed "$seed" 2> "$scratch/stderr"
+  "$monkey" --minutes "$minutes" --seed "$seed" "${@:3}" 2> "$scratch/stderr"
 status=$?
 failed=0
 if [[ $status -ne 0 ]]; then
