@@ -162,6 +162,8 @@ private slots:
     void dropoutModesReadAlikeOnEverySlide();
     void leftPaddingsEffectIsDrawnOnItsTokensScale_data();
     void leftPaddingsEffectIsDrawnOnItsTokensScale();
+    void ropeLayoutsKeyStandsInOneRow_data();
+    void ropeLayoutsKeyStandsInOneRow();
 };
 
 void TestLessonSlideTexts::everyTextWholeAndApart_data()
@@ -244,11 +246,8 @@ void TestLessonSlideTexts::everyPanelAndTheTitle()
         : exportSlide(lesson, preset, size);
     const Run &run = slide.run;
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-    // Open: the families figure holds six of its eight panels on a 14-pt 16:9 slide, in two columns
-    // (FamiliesRoom::held; its title says "six of eight families"), which the export now counts and
-    // says (KeptPanels::leftOut); four columns of two would draw all eight.
-    if (lesson == u"families"_s && size == u"slide"_s)
-        QEXPECT_FAIL("", "families on a 16:9 slide: six of its eight panels, in two columns", Continue);
+    // The families figure held six of its eight panels on a 14-pt 16:9 slide, in two columns
+    // (FamiliesRoom::held; its title said "six of eight families"): it sets all eight in four.
     QVERIFY2(!run.err.contains(u"panels left out"_s), qPrintable(run.err));
     const QByteArray &bytes = slide.svg;
     QVERIFY(!bytes.isEmpty());
@@ -269,11 +268,9 @@ void TestLessonSlideTexts::everyPanelAndTheTitle()
     const QString drawn = QString(bold).remove(space);
     const bool titled = std::all_of(parts.cbegin(), parts.cend(),
                                     [&](const QString &part) { return drawn.contains(QString(part).remove(space)); });
-    // Open: left-padding's keys for BLOOM now keep off its padding bands (LegendPlacementDrawn weighs
-    // shades as data) and stand in rows under their plots; the page's room goes to them, and the
-    // title keeps its subject alone ("Position ids never read", not "· 2 rows × 32,768 columns").
-    if (lesson == u"left-padding"_s && preset == u"bloom-560m"_s && size == u"slide"_s)
-        QEXPECT_FAIL("", "left-padding for BLOOM: the keys' rows take the title's second part", Continue);
+    // left-padding's keys for BLOOM keep off its padding bands (LegendPlacementDrawn weighs shades as
+    // data) and stand in rows under their plots; its title kept its subject alone ("Position ids
+    // never read", not "· 2 rows × 32,768 columns") until its terse shape held one line with it.
     QVERIFY2(titled, qPrintable(u"no title \"%1\" drawn; bold: %2"_s.arg(parts.join(u"  ·  "_s), bold)));
     if (lesson == u"rope-scaling"_s) {
         QString all;
@@ -492,6 +489,40 @@ void TestLessonSlideTexts::leftPaddingsEffectIsDrawnOnItsTokensScale()
         QVERIFY2(tick.captured(1).toDouble() >= 30.0, qPrintable(u"the effect's columns from "_s + each.text));
     }
     QVERIFY(columnTicks > 0);
+}
+
+void TestLessonSlideTexts::ropeLayoutsKeyStandsInOneRow_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("size");
+    for (const QString &size : slideSizes())
+        for (const QString &preset : {QString(), u"gpt-j-6b"_s})
+            QTest::addRow("%s %s", preset.isEmpty() ? "default" : qPrintable(preset),
+                          size == u"slide"_s ? "16:9" : "4:3")
+                << preset << size;
+}
+
+// rope-layouts' key names its two curves, each by its layout's pairs ("(2i, 2i + 1)", "(i, i + h)"),
+// which no other text of its figure writes: on GPT-J's 4:3 slide the two entries stood in two rows,
+// one under the other, the second row taken from the plot. Both stand in one row, at 16:9 and 4:3.
+void TestLessonSlideTexts::ropeLayoutsKeyStandsInOneRow()
+{
+    POSENC_ROWS_IN_CI_WHERE(true);
+    QFETCH(QString, preset);
+    QFETCH(QString, size);
+    const Slide slide = exportSlide(u"rope-layouts"_s, preset, size);
+    QVERIFY2(slide.run.exitCode == 0, qPrintable(slide.run.err));
+    const SvgTexts::Page page = SvgTexts::read(slide.svg);
+    QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+    QList<QRectF> entries;
+    for (const SvgTexts::Text &each : page.texts)
+        if (each.text.contains(u"(2i, 2i + 1)"_s) || each.text.contains(u"(i, i + h)"_s))
+            entries.append(each.box);
+    QCOMPARE(entries.size(), 2);
+    const double apart = std::abs(entries[0].center().y() - entries[1].center().y());
+    QVERIFY2(
+        apart < 0.5 * std::min(entries[0].height(), entries[1].height()),
+        qPrintable(u"the key's entries %1 units apart up the page, %2 high"_s.arg(apart).arg(entries[0].height())));
 }
 
 QTEST_MAIN(TestLessonSlideTexts)

@@ -2,6 +2,7 @@
 // chooses its panels for its room, FigureRoom gives up the others): the panel kept holds the
 // offset axis's numbers and label, on a page and in a view of the window of a few hundred pixels.
 #include "render/FigureBuild.h"
+#include "render/FigureRoom.h"
 #include "render/data/FamiliesModel.h"
 
 #include "FamiliesFigureSums.h"
@@ -11,6 +12,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -26,6 +28,7 @@ private slots:
     void theLastPanelKeptHoldsTheOffsetAxis();
     void theTitleCountsThePanelsDrawn_data();
     void theTitleCountsThePanelsDrawn();
+    void aFineOutputsBandIsDrawnALayoutUnitWide();
 };
 
 void TestFamiliesRoomFigure::theLastPanelKeptHoldsTheOffsetAxis_data()
@@ -56,7 +59,7 @@ void TestFamiliesRoomFigure::theLastPanelKeptHoldsTheOffsetAxis()
             return other->left() == rect->left() && other->top() > rect->top();
         });
         const QCPAxis *axis = rect->axis(QCPAxis::atBottom);
-        QVERIFY2(!lowest || (axis->tickLabels() && !axis->label().isEmpty()),
+        QVERIFY2(!lowest || (axis->tickLabels() && !FigureRoom::shownLabel(axis).isEmpty()),
                  qPrintable(u"%1: the offset axis unlabelled"_s.arg(rect->axis(QCPAxis::atLeft)->label())));
     }
 }
@@ -96,6 +99,54 @@ void TestFamiliesRoomFigure::theTitleCountsThePanelsDrawn()
         return;
     }
     // A page short of room may give the title up: it then counts nothing.
+}
+
+// BLOOM's PE·PE (d 1024, 2,048 positions) on a 14-pt 16:9 slide at 300 dpi took one or two offsets
+// a pixel of the output: its least and its most zig-zagged as its fastest cosines turn (2π offsets
+// a turn), within the pen's width, and drew blots along the curve. The band is drawn a unit of the
+// layout wide (a logical pixel, about the pen's width), never finer, and the float64 PE[q]·PE[q + k]
+// of every offset k between two points is within the least and the most of the two.
+void TestFamiliesRoomFigure::aFineOutputsBandIsDrawnALayoutUnitWide()
+{
+    Params p = settings(2048);
+    p.dModel = 1024;
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    const FigureSize slide = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 300.0);
+    const auto built = FigureBuilds::build(u"families"_s, p, slide, {}, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QCPGraph *upper = nullptr;
+    for (int i = 0; i < built->plot()->graphCount(); ++i) {
+        QCPGraph *graph = built->plot()->graph(i);
+        if (graph->channelFillGraph() && FigureRoom::shownLabel(graph->valueAxis()).startsWith(u"PE·PE"_s))
+            upper = graph;
+    }
+    QVERIFY2(upper && upper->realVisibility(), "no PE·PE band drawn");
+    const QCPGraph *lower = upper->channelFillGraph();
+    QCOMPARE(lower->data()->size(), upper->data()->size());
+    const QCPRange view = upper->keyAxis()->range();
+    const double unitsPerOffset = upper->keyAxis()->axisRect()->width() / view.size();
+    const std::int64_t q = FamiliesModel::defaultQuery(p);
+    const int points = upper->data()->size();
+    QVERIFY(points > 100);
+    for (int n = 0; n < points; ++n) {
+        const double at = upper->data()->at(n)->key;
+        const double next = n + 1 < points ? upper->data()->at(n + 1)->key : std::floor(view.upper);
+        if (n + 2 < points) // the last point stands alone, where the curve ends
+            QVERIFY2((next - at) * unitsPerOffset >= 0.75,
+                     qPrintable(u"points at k = %1 and %2: %3 units apart"_s.arg(at).arg(next).arg((next - at)
+                                                                                                   * unitsPerOffset)));
+        // A point stands at the middle of its offsets: those between two points are within the least
+        // and the most of the two.
+        const int after = std::min(n + 1, points - 1);
+        const double lo = std::min(lower->data()->at(n)->value, lower->data()->at(after)->value);
+        const double hi = std::max(upper->data()->at(n)->value, upper->data()->at(after)->value);
+        for (auto k = std::int64_t(std::ceil(at)); k < std::int64_t(std::ceil(next)); ++k) {
+            const double v = peDot(1024, 10000.0, q, q + k);
+            QVERIFY2(v >= lo - 1e-6 && v <= hi + 1e-6,
+                     qPrintable(u"k = %1: PE·PE %2 outside [%3, %4]"_s.arg(k).arg(v).arg(lo).arg(hi)));
+        }
+    }
 }
 
 QTEST_MAIN(TestFamiliesRoomFigure)

@@ -75,6 +75,44 @@ QColor familiesColour(std::uint32_t rgb)
     return QColor::fromRgb(static_cast<QRgb>(rgb));
 }
 
+// A band's points, one a pixel of the output, merged so that each spans a unit of the layout (a
+// logical pixel of the screen, about the pen's width): each point the least and the most of those
+// it merges, at the first one's offset. On a 300-dpi slide BLOOM's PE·PE took one or two offsets a
+// pixel, its least and most zig-zagging within the pen's width as its fastest cosines turn (2π
+// offsets a turn), and drew blots along the curve; a unit's offsets span a turn, and draw its band.
+// `unitsPerOffset`: the layout units an offset takes on the axis. A group closes once the next point
+// is three quarters of a unit on: a screen's pixels, a unit apart (give or take an offset's
+// rounding), are each drawn as they are.
+FamilyCurve perLayoutUnit(const FamilyCurve &curve, double unitsPerOffset)
+{
+    if (!(unitsPerOffset > 0.0) || curve.offset.size() < 2)
+        return curve;
+    const qsizetype count = curve.offset.size();
+    // Whether point n and the next are drawn (a point without a value, a gap, stays) and close on
+    // the axis: a point before a long segment (the masked keys' constant run) keeps its own value,
+    // or the segment would start from the merged least.
+    const auto dense = [&](qsizetype n) {
+        return n + 1 < count && std::isfinite(curve.lo[n]) && std::isfinite(curve.hi[n])
+            && std::isfinite(curve.lo[n + 1]) && std::isfinite(curve.hi[n + 1])
+            && (curve.offset[n + 1] - curve.offset[n]) * unitsPerOffset < 0.75;
+    };
+    FamilyCurve merged;
+    for (qsizetype start = 0, n = 0; n < count; ++n) {
+        if (dense(n) && dense(n + 1) && (curve.offset[n + 1] - curve.offset[start]) * unitsPerOffset < 0.75)
+            continue;
+        double lo = curve.lo[start], hi = curve.hi[start];
+        for (qsizetype k = start + 1; k <= n; ++k) {
+            lo = std::min(lo, curve.lo[k]);
+            hi = std::max(hi, curve.hi[k]);
+        }
+        merged.offset.append(curve.offset[start]);
+        merged.lo.append(lo);
+        merged.hi.append(hi);
+        start = n + 1;
+    }
+    return merged;
+}
+
 // The notes over the panels take a line each, and leave each plot lower than without them by as
 // much: a figure shows them from this many lines of text up.
 int familiesNotesFrom(qsizetype panels)
@@ -227,11 +265,12 @@ QList<bool> FamiliesFigure::shownPanels(Encoding chosen, double lines, const Fig
         families.append(panel.family);
     // A page that holds no grid of panels (6 x 4 cm) draws them all and FigureRoom gives up all but
     // the chosen family's, after the texts: its one plot then takes the most of the page.
-    const qsizetype held = FamiliesRoom::held(lines, width, families.size());
-    m_othersGiveWay = held <= 1;
+    const FamiliesRoom::Grid held = FamiliesRoom::held(lines, width, families.size());
+    m_othersGiveWay = held.panels <= 1;
     if (m_othersGiveWay)
         return QList<bool>(m_panels.size(), true);
-    return FamiliesRoom::shown(families, chosen, FamiliesModel::keepWords(state).families, held);
+    m_heldColumns = held.columns;
+    return FamiliesRoom::shown(families, chosen, FamiliesModel::keepWords(state).families, held.panels);
 }
 
 // Which panels hold the offset axis's tick labels and label: where the others give way to it, the
@@ -286,10 +325,13 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
     QList<double> lo = d.curve.lo, hi = d.curve.hi;
     // Where the others give way to the chosen family's panel, the legend is its alone.
     const bool keyed = !m_othersGiveWay || d.family == m_data->chosen;
+    const bool band = FamilyPanels::of(panel.family->encoding)->style == FamilyPanelStyle::Band;
+    const FamilyCurve drawn
+        = band ? perLayoutUnit(d.curve, panel.rect->width() / std::max(view.size(), 1e-9)) : d.curve;
     if (panel.lo)
-        panel.lo->setData(d.curve.offset, d.curve.lo, true);
+        panel.lo->setData(drawn.offset, drawn.lo, true);
     if (panel.hi)
-        panel.hi->setData(d.curve.offset, d.curve.hi, true);
+        panel.hi->setData(drawn.offset, drawn.hi, true);
     for (QCPGraph *graph : {panel.lo, panel.hi})
         if (graph)
             graph->setVisible(!d.problem);
@@ -408,7 +450,8 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
         chosenShown |= shown[n] && m_panels[n].family->encoding == d.chosen;
     if (chosenShown && shown.count(true) > 1 && !m_othersGiveWay)
         SwatchLegend::add(m_legend, {kFamiliesChosenTint, u"this model's family"_s});
-    arrange(FamiliesRoom::columns(lines, shown.count(true)), shown);
+    const bool heldGrid = m_shortOfRoom && !m_othersGiveWay;
+    arrange(heldGrid ? m_heldColumns : FamiliesRoom::columns(lines, shown.count(true)), shown);
     // The legend's wish set anew at each filling (FigureFit::setLegendWrap): its entries change
     // with the panels masked and shown, and a wish fitted to the last filling's count (one mask
     // entry) kept a view's legend in fewer columns than the export of the same room.

@@ -8,7 +8,7 @@ namespace posenc {
 
 // The families figure's drawing: a panel per family that has one (FamilySpec::panel), over one
 // offset axis k = j - q, in the list's order row by row in as many columns as the figure's height
-// needs (one in a large view, two on a slide), each with its own scale: an oscillating sum (the
+// needs (one in a large view, four on a 16:9 slide), each with its own scale: an oscillating sum (the
 // sinusoid's PE·PE, RoPE's score) as a band from the least to the most of each pixel's offsets, a
 // bucket as steps, a bias per head as a line per head (keys after the query shaded where a causal
 // mask hides them). The chosen family's panel is tinted; zooming one panel zooms them all.
@@ -64,6 +64,7 @@ private:
     bool m_othersGiveWay = false;
     // The page is short of room (FigureRoom::shortOfRoom): its steps may give up panels.
     bool m_shortOfRoom = false;
+    int m_heldColumns = 1; // the columns of the panels such a page holds (FamiliesRoom::held)
     bool m_terse = false; // the texts the axis labels were set for
     std::optional<Encoding> m_chosen;
     std::shared_ptr<const FamiliesData> m_data;

@@ -13,6 +13,9 @@ namespace {
 // A panel at least this many lines of its text high: its tick labels and its axis label.
 constexpr double kPanelLines = 4.0;
 constexpr int kMostColumns = 3;
+// The columns a page short of room may set its panels in, one more than columns() allows: a 16:9
+// slide, wide for its height, holds its eight panels in four columns of two.
+constexpr int kMostColumnsShort = 4;
 
 // The panels' room in lines of text on a page short of room, what FigureRoom leaves there once it
 // gave up the captions and the legend: the title; under the last panel of each column the offset
@@ -71,14 +74,17 @@ int columns(double lines, qsizetype panels)
     return kMostColumns;
 }
 
-qsizetype held(double lines, double width, qsizetype panels)
+Grid held(double lines, double width, qsizetype panels)
 {
     for (qsizetype n = panels; n > 1; --n) {
-        const auto [high, share] = estimate(lines, width, n, columns(lines, n));
-        if (high >= kPanelLines && share >= FigureRoom::kMinPlotShare)
-            return n;
+        for (int across = columns(lines, n); across <= kMostColumnsShort; ++across) {
+            const auto [high, share] = estimate(lines, width, n, across);
+            const double wide = (width - across * kColumnLines) / across;
+            if (high >= kPanelLines && wide >= kPanelLines && share >= FigureRoom::kMinPlotShare)
+                return {n, across};
+        }
     }
-    return std::min<qsizetype>(panels, 1);
+    return {std::min<qsizetype>(panels, 1), 1};
 }
 
 QList<bool> shown(const QList<const FamilySpec *> &families, Encoding chosen, const QList<Encoding> &named,

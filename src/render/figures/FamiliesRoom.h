@@ -19,11 +19,21 @@ PanelKind kindOf(const FamilySpec &family);
 // kPanelLines of them beside the title, the legend, the caption and the offset axis; at most three.
 int columns(double lines, qsizetype panels);
 
+// The panels a page short of room holds and the columns they stand in.
+struct Grid
+{
+    qsizetype panels = 1;
+    int columns = 1;
+};
+
 // How many panels a page short of room holds, `lines` lines of text high and `width` line heights
-// wide, out of `panels`: the most whose grid (columns()) leaves each plot kPanelLines lines high and
-// the plots FigureRoom::kMinPlotShare of the page once its captions and legends are given up, by an
-// estimate of the margins in lines of text (a 14-pt slide holds six in two columns). At least one.
-qsizetype held(double lines, double width, qsizetype panels);
+// wide, out of `panels`, and in how many columns: the most panels whose grid leaves each plot
+// kPanelLines lines high and wide and the plots FigureRoom::kMinPlotShare of the page once its
+// captions and legends are given up, by an estimate of the margins in lines of text; of the grids
+// that hold them the one of the fewest columns from columns() up to four (a 14-pt 16:9 slide holds
+// all eight in four columns of two, where three columns of three left the plots 44% of it). At
+// least one panel.
+Grid held(double lines, double width, qsizetype panels);
 
 // Which of `families` (the panels, in the list's order) a page that holds `held` of them draws: the
 // chosen family's, then those `named` (by the lesson or the caller, --keep) in the order named,

@@ -245,8 +245,8 @@ void TestRopeLayoutsFigure::figureIsRegisteredAndExports()
     QStringList names;
     for (int n = 0; n < built->plot()->graphCount(); ++n)
         names.append(built->plot()->graph(n)->name());
-    QVERIFY2(names.contains(u"the weights' own layout: rotate_half (i, i + h)"_s)
-                 && names.contains(u"the same weights read as interleaved (2i, 2i + 1)"_s),
+    QVERIFY2(names.contains(u"the weights' layout: rotate_half (i, i + h)"_s)
+                 && names.contains(u"read as interleaved (2i, 2i + 1)"_s),
              qPrintable(names.join(u"; "_s)));
 }
 

@@ -110,10 +110,11 @@ void RopeLayoutsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
 
     const RopeLayout other = RopeLayoutScore::other(d.layout);
     m_legend->clearItems();
+    // The two entries in one row of a 14-pt slide, 4:3 or 16:9 ("the weights' own layout: …" beside
+    // "the same weights read as …" took two rows on a 4:3 one).
     m_own->setName(m_compact ? u"the model's layout, %1"_s.arg(shortName(d.layout))
-                             : u"the weights' own layout: %1"_s.arg(layoutName(d.layout)));
-    m_other->setName(m_compact ? u"read as %1"_s.arg(shortName(other))
-                               : u"the same weights read as %1"_s.arg(layoutName(other)));
+                             : u"the weights' layout: %1"_s.arg(layoutName(d.layout)));
+    m_other->setName(m_compact ? u"read as %1"_s.arg(shortName(other)) : u"read as %1"_s.arg(layoutName(other)));
     ShorterLabels::setEntry(m_own, {shortName(d.layout)});
     ShorterLabels::setEntry(m_other, {shortName(other)});
     for (QCPGraph *graph : {m_own, m_other})
