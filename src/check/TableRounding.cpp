@@ -99,14 +99,17 @@ private:
 };
 
 // A reference's values moved on half a unit the way the rounding takes a value: a table so rounded
-// is within half a unit of them, as the check's tolerance of the format holds.
+// is within half a unit of them, as the check's tolerance of the format holds. An exact reference's
+// values the format holds (`held`, CellTolerance::heldFormat) stay: every rounding leaves them.
 class MovedOnReference final : public TableReference
 {
 public:
-    MovedOnReference(std::shared_ptr<const TableReference> reference, ValueFormat format, Rounding rounding)
+    MovedOnReference(std::shared_ptr<const TableReference> reference, ValueFormat format, Rounding rounding,
+                     ValueFormat held)
         : m_reference(std::move(reference))
         , m_format(format)
         , m_rounding(rounding)
+        , m_held(held)
     { }
     std::int64_t cols() const override { return m_reference->cols(); }
     std::int64_t rows() const override { return m_reference->rows(); }
@@ -130,8 +133,9 @@ private:
         for (std::int64_t r = 0; r < tile.rows; ++r) {
             const float *row = tile.values + r * tile.stride;
             for (std::int64_t c = 0; c < tile.cols; ++c)
-                t_values[static_cast<std::size_t>(r * tile.cols + c)]
-                    = static_cast<float>(movedOn(double(row[c]), m_format, m_rounding));
+                t_values[static_cast<std::size_t>(r * tile.cols + c)] = formatHolds(row[c], m_held)
+                    ? row[c]
+                    : static_cast<float>(movedOn(double(row[c]), m_format, m_rounding));
         }
         return Tile {tile.row0, tile.rows, tile.col0, tile.cols, t_values.data(), tile.cols};
     }
@@ -139,6 +143,7 @@ private:
     std::shared_ptr<const TableReference> m_reference;
     ValueFormat m_format;
     Rounding m_rounding;
+    ValueFormat m_held;
 };
 
 int verdictRank(CheckVerdict v)
@@ -178,39 +183,49 @@ bool better(const TableMatch &a, const TableMatch &b)
     return scaleDistance(a) == 0.0 && scaleDistance(b) > 0.0;
 }
 
-// The rounding the table's first rows (a few thousand cells) show against `reference`: to nearest
-// where every cell is within half a unit of it, else the directed one every cell is within a unit of
-// on its side (the one fewest cells leave), else none. Float32's own rounding of the writer's values
-// (a few units of 2^-24) is allowed either way.
-std::optional<Rounding> roundingShown(const TableRows &table, const TableReference &reference, ValueFormat format)
+// The rounding the table's first and last rows (a few thousand cells each) show against `reference`:
+// to nearest where every cell is within half a unit of it, else the directed one every cell is within
+// a unit of on its side (the one fewest cells leave), else none. Float32's own rounding of the
+// writer's values (a few units of 2^-24) is allowed either way. A rounding shows only where the
+// reference is not the format's own value: of an exact reference (`held`, CellTolerance::heldFormat)
+// a cell the format holds is left to the stream, which holds it to the reference exactly; a table of
+// such cells only (whole numbers in bfloat16) shows none. The last rows are read too: ALiBi's bias
+// of m = 1/2 is bfloat16's own up to 256 keys from the query, in its first rows wholly.
+std::optional<Rounding> roundingShown(const TableRows &table, const TableReference &reference, ValueFormat format,
+                                      ValueFormat held)
 {
-    const std::int64_t cols = table.cols();
-    const std::int64_t rows
-        = std::min<std::int64_t>({table.rows(), reference.rows(), std::max<std::int64_t>(1, 8192 / cols)});
-    std::vector<float> values(static_cast<std::size_t>(rows * cols));
-    QString error;
-    if (rows <= 0 || !table.read(0, rows, values.data(), error))
-        return std::nullopt;
+    const std::int64_t cols = table.cols(), all = std::min(table.rows(), reference.rows());
+    const std::int64_t band
+        = std::min<std::int64_t>(all, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(cols, 1)));
     std::int64_t beyondHalf = 0, compared = 0;
     std::int64_t off[3] = {0, 0, 0}; // toward zero, down, up
-    reference.forEachTile({0, rows, 0, cols}, [&](const TableReference::Tile &tile) {
-        for (std::int64_t r = 0; r < tile.rows; ++r) {
-            for (std::int64_t c = 0; c < tile.cols; ++c) {
-                const double ref = tile.values[r * tile.stride + c];
-                const double t = values[static_cast<std::size_t>((tile.row0 + r) * cols + tile.col0 + c)];
-                if (kept(ref, format) || !std::isfinite(t))
-                    continue;
-                ++compared;
-                const double unit = 2.0 * halfUnitAt(ref, format), slack = 0x1p-20 * std::fabs(ref);
-                const double e = t - ref;
-                beyondHalf += std::fabs(e) > 0.505 * unit + slack;
-                const double towardZero = ref > 0.0 ? -e : e; // how far t is nearer 0 than ref
-                off[0] += towardZero < -slack || towardZero > 1.01 * unit + slack;
-                off[1] += e > slack || -e > 1.01 * unit + slack;
-                off[2] += e < -slack || e > 1.01 * unit + slack;
+    std::vector<float> values(static_cast<std::size_t>(std::max<std::int64_t>(band, 0) * cols));
+    for (const std::int64_t row0 : {std::int64_t(0), std::max<std::int64_t>(band, all - band)}) {
+        const std::int64_t rows = std::min(band, all - row0);
+        QString error;
+        if (rows <= 0)
+            continue;
+        if (!table.read(row0, rows, values.data(), error))
+            return std::nullopt;
+        reference.forEachTile({row0, rows, 0, cols}, [&](const TableReference::Tile &tile) {
+            for (std::int64_t r = 0; r < tile.rows; ++r) {
+                for (std::int64_t c = 0; c < tile.cols; ++c) {
+                    const double ref = tile.values[r * tile.stride + c];
+                    const double t = values[static_cast<std::size_t>((tile.row0 - row0 + r) * cols + tile.col0 + c)];
+                    if (kept(ref, format) || !std::isfinite(t) || formatHolds(float(ref), held))
+                        continue;
+                    ++compared;
+                    const double unit = 2.0 * halfUnitAt(ref, format), slack = 0x1p-20 * std::fabs(ref);
+                    const double e = t - ref;
+                    beyondHalf += std::fabs(e) > 0.505 * unit + slack;
+                    const double towardZero = ref > 0.0 ? -e : e; // how far t is nearer 0 than ref
+                    off[0] += towardZero < -slack || towardZero > 1.01 * unit + slack;
+                    off[1] += e > slack || -e > 1.01 * unit + slack;
+                    off[2] += e < -slack || e > 1.01 * unit + slack;
+                }
             }
-        }
-    });
+        });
+    }
     if (compared == 0)
         return std::nullopt;
     if (beyondHalf == 0)
@@ -224,9 +239,9 @@ std::optional<Rounding> roundingShown(const TableRows &table, const TableReferen
 // `m`, its reference held to `rounding` of `format`.
 void holdTo(TableMatch &m, ValueFormat format, Rounding rounding)
 {
-    m.reference = std::make_shared<const MovedOnReference>(m.reference, format, rounding);
+    m.reference = std::make_shared<const MovedOnReference>(m.reference, format, rounding, m.tolerance.heldFormat);
     if (m.asRead)
-        m.asRead = std::make_shared<const MovedOnReference>(m.asRead, format, rounding);
+        m.asRead = std::make_shared<const MovedOnReference>(m.asRead, format, rounding, m.asReadTolerance.heldFormat);
     m.rounding = rounding;
     const TablePrecision precision = tablePrecision(format, false);
     m.notes.removeAll(CheckWords::roundedNote(precision));
@@ -282,8 +297,9 @@ void readDirected(std::variant<TableMatch, QString> &identified, const TableRows
     // The rounding the reading's own reference shows, where it has one. Every cell within half a unit
     // of it: the table is that reference rounded to nearest, whatever the verdict, and no directed
     // rounding reads it better (posenc's own tables at parameters no published form uses).
-    const std::optional<Rounding> shown
-        = first->reference ? roundingShown(table, *first->reference, format) : std::nullopt;
+    const std::optional<Rounding> shown = first->reference
+        ? roundingShown(table, *first->reference, format, first->tolerance.heldFormat)
+        : std::nullopt;
     if (shown == Rounding::Nearest)
         return;
     const bool directed = shown.has_value();
@@ -305,7 +321,7 @@ void readDirected(std::variant<TableMatch, QString> &identified, const TableRows
         // the other way too: a reading is the rounding's only where its cells show that rounding against
         // its reference, and it explains the table better than the reading as it is (or as well, where
         // that reading's cells showed the rounding already).
-        if (!m || !m->reference || roundingShown(table, *m->reference, format) != rounding)
+        if (!m || !m->reference || roundingShown(table, *m->reference, format, m->tolerance.heldFormat) != rounding)
             continue;
         if (!better(*m, *first) && !(rounding == shown && !better(*first, *m)))
             continue;
