@@ -31,9 +31,18 @@ OffsetReference::Values valuesOf(const Table &table, const Params &params, bool 
     };
 }
 
+// Buckets are whole numbers, which every faithful computation forms exactly: a cell whose bucket
+// the table's format holds must hold it (CellTolerance::heldFormat).
+CellTolerance exactTolerance(const TableEvidence &e, double largest)
+{
+    CellTolerance t = OffsetFit::tolerance(e, largest);
+    t.heldFormat = e.format;
+    return t;
+}
+
 CellTolerance toleranceOf(const Table &table, const TableEvidence &e, const Params &params)
 {
-    return OffsetFit::tolerance(e, table.largest(e, params));
+    return exactTolerance(e, table.largest(e, params));
 }
 
 TableMatch matchOf(const Table &table, const TableEvidence &e, const Found &found,
@@ -73,7 +82,7 @@ TableCandidate defectCandidate(const Table &table, const TableEvidence &e, const
     const auto reference = std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart,
                                                                    valuesOf(table, defect.found.params, false));
     const auto read = std::make_shared<const OffsetReference>(e.cols(), e.sample.queryStart, defect.values);
-    const CellTolerance tolerance = OffsetFit::tolerance(e, defect.largest);
+    const CellTolerance tolerance = exactTolerance(e, defect.largest);
     return OffsetFit::candidate(e, *read, tolerance, [&] {
         TableMatch m = matchOf(table, e, defect.found, reference);
         m.verdict = CheckVerdict::Mistake;

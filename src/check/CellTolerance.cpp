@@ -91,6 +91,7 @@ CellTolerance cellTolerance(ValueFormat format, StoredType stored, double textRo
     CellTolerance t;
     // The table's value and the reference's are each within half a float32 unit of the exact value.
     t.relative = 1.01 * ulps * kFloat32Ulp;
+    t.heldRelative = t.relative;
     t.absolute = kKernelError * scale;
     switch (format) {
     case ValueFormat::Float32:

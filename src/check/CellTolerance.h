@@ -3,6 +3,7 @@
 #include "check/PairReference.h"
 #include "check/TableRows.h"
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +19,31 @@ ValueFormat representableFormat(const float *values, std::int64_t count);
 ValueFormat storedFormat(StoredType stored);
 // Half a unit in the last place of `format` at 1: its relative rounding.
 double halfUnit(ValueFormat format);
+
+// A half format's own normal values as float32 bits: those under `mask` 0, |value| from `least` to
+// `greatest`. Float16's subnormals are left out (held to the format's rounding as other values).
+struct FormatBits
+{
+    std::uint32_t mask;
+    float least;
+    float greatest;
+};
+inline FormatBits formatBits(ValueFormat format)
+{
+    return format == ValueFormat::Float16 ? FormatBits {0x1fffu, 0x1p-14f, 65504.0f}
+                                          : FormatBits {0xffffu, 0x1p-126f, 0x1.fep127f};
+}
+
+// Whether `reference` (a float32 reference's value) is one of `format`'s own normal values
+// (float32: never).
+inline bool formatHolds(float reference, ValueFormat format)
+{
+    if (format == ValueFormat::Float32)
+        return false;
+    const FormatBits bits = formatBits(format);
+    const float a = reference < 0.0f ? -reference : reference;
+    return (std::bit_cast<std::uint32_t>(reference) & bits.mask) == 0 && a >= bits.least && a <= bits.greatest;
+}
 
 // How far a correct cell may be from the exact reference (docs/ARCHITECTURE.md, Checking a
 // table): the rounding of its values, relative and absolute, and with float32 angles the
@@ -41,6 +67,22 @@ struct CellTolerance
     // narrows it: a float64 table rounded to float32 is within it too, and float32 code that forms
     // its angles another way than posenc's (PyTorch's PositionalEncoding: exp of a product) as well.
     bool anglesDeclared = false;
+    // Of a reference whose values are exact and which a faithful computation forms exactly (whole
+    // numbers: buckets; a slope 2^-k times whole distances: ALiBi's biases), the format the table's
+    // values are rounded to: a cell whose reference that format holds (`formatHolds`) is the format's
+    // own value, which every rounding to it (to nearest, toward zero, down, up) leaves as it is. The
+    // stream holds such a cell to `heldRelative` |reference| + absolute, float32's part, in place of
+    // the format's half unit: a bucket one off is a deviation however wide the format's units are
+    // there (a bfloat16 unit is 1 from 128 to 256), and no rounding is read from it. Float32: none.
+    ValueFormat heldFormat = ValueFormat::Float32;
+    double heldRelative = 0.0;
+
+    // Relative |reference|'s factor at `reference`: `heldRelative` where the format holds it.
+    double relativeAt(double reference) const
+    {
+        return formatHolds(float(reference), heldFormat) && double(float(reference)) == reference ? heldRelative
+                                                                                                  : relative;
+    }
 
     // An infinite reference (a mask) allows only itself: |error| 0.
     double limit(double reference, std::int64_t column, double position) const

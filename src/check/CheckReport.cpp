@@ -70,7 +70,7 @@ QStringList tableLines(const TableMatch &m, const TableRows &table)
     if (!m.referenceText.isEmpty())
         lines.append(u"reference: "_s + m.referenceText);
     if (m.precision) {
-        QString precision = CheckWords::precision(*m.precision);
+        QString precision = CheckWords::precision(*m.precision, m.rounding);
         if (*m.precision == TablePrecision::Float32Angles && m.angleEvidence)
             precision += u" (%1)"_s.arg(CheckDiagnosis::angleEvidence(*m.angleEvidence));
         lines.append(u"precision: "_s + precision);

@@ -6,7 +6,9 @@
 
 #include "check/CompareSimd.h"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 HWY_BEFORE_NAMESPACE();
 namespace posenc {
@@ -19,13 +21,18 @@ namespace hn = hwy::HWY_NAMESPACE;
 template<int Rows, bool Infinities>
 void CompareRowsOf(const float *table, std::int64_t tableStride, const float *reference, std::int64_t referenceStride,
                    float *columnMax, std::int64_t count, float relative, float absolute, const float *extra,
-                   const GrowingLimit *growing, RowsComparison &out)
+                   const GrowingLimit *growing, const HeldValues *held, RowsComparison &out)
 {
     const hn::ScalableTag<float> d;
     using V = hn::Vec<decltype(d)>;
     const auto n = static_cast<std::int64_t>(hn::Lanes(d));
+    const hn::RebindToUnsigned<decltype(d)> du;
     const V rel = hn::Set(d, relative);
     const V abs = hn::Set(d, absolute);
+    const V heldRel = hn::Set(d, held ? held->relative : relative);
+    const V heldLeast = hn::Set(d, held ? held->least : 0.0f);
+    const V heldGreatest = hn::Set(d, held ? held->greatest : 0.0f);
+    const auto heldMask = hn::Set(du, held ? held->mask : 0u);
     V rowMax[Rows];
     V over[Rows]; // all bits set in a lane where a cell was beyond its limit
     V scale[Rows];
@@ -42,7 +49,15 @@ void CompareRowsOf(const float *table, std::int64_t tableStride, const float *re
             const V t = hn::LoadU(d, table + r * tableStride + i);
             const V ref = hn::LoadU(d, reference + r * referenceStride + i);
             V e = hn::Abs(hn::Sub(t, ref));
-            V limit = hn::Add(hn::Mul(rel, hn::Abs(ref)), abs);
+            V relativeHere = rel;
+            if (held) {
+                const V a = hn::Abs(ref);
+                const auto own
+                    = hn::And(hn::RebindMask(d, hn::Eq(hn::And(hn::BitCast(du, ref), heldMask), hn::Zero(du))),
+                              hn::And(hn::Ge(a, heldLeast), hn::Le(a, heldGreatest)));
+                relativeHere = hn::IfThenElse(own, heldRel, rel);
+            }
+            V limit = hn::Add(hn::Mul(relativeHere, hn::Abs(ref)), abs);
             if (extra)
                 limit = hn::Add(limit, hn::LoadU(d, extra + r * count + i));
             if (growing)
@@ -67,8 +82,11 @@ void CompareRowsOf(const float *table, std::int64_t tableStride, const float *re
             const float ref = reference[r * referenceStride + i];
             const float cell = table[r * tableStride + i];
             const float e = Infinities && cell == ref ? 0.0f : std::fabs(cell - ref);
+            const float a = std::fabs(ref);
+            const bool own = held && (std::bit_cast<std::uint32_t>(ref) & held->mask) == 0 && a >= held->least
+                && a <= held->greatest;
             float limit = !Infinities || std::isfinite(ref)
-                ? relative * std::fabs(ref) + absolute + (extra ? extra[r * count + i] : 0.0f)
+                ? (own ? held->relative : relative) * a + absolute + (extra ? extra[r * count + i] : 0.0f)
                 : 0.0f;
             if (growing && (!Infinities || std::isfinite(ref)))
                 limit += growing->perColumn[i] * growing->rowScale[r];
@@ -82,39 +100,41 @@ void CompareRowsOf(const float *table, std::int64_t tableStride, const float *re
 template<bool Infinities>
 void CompareRowsOfAny(const float *table, std::int64_t tableStride, const float *reference,
                       std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
-                      float absolute, const float *extra, const GrowingLimit *growing, RowsComparison &out)
+                      float absolute, const float *extra, const GrowingLimit *growing, const HeldValues *held,
+                      RowsComparison &out)
 {
     switch (rows) {
     case 1:
         CompareRowsOf<1, Infinities>(table, tableStride, reference, referenceStride, columnMax, count, relative,
-                                     absolute, extra, growing, out);
+                                     absolute, extra, growing, held, out);
         break;
     case 2:
         CompareRowsOf<2, Infinities>(table, tableStride, reference, referenceStride, columnMax, count, relative,
-                                     absolute, extra, growing, out);
+                                     absolute, extra, growing, held, out);
         break;
     case 3:
         CompareRowsOf<3, Infinities>(table, tableStride, reference, referenceStride, columnMax, count, relative,
-                                     absolute, extra, growing, out);
+                                     absolute, extra, growing, held, out);
         break;
     default:
         CompareRowsOf<4, Infinities>(table, tableStride, reference, referenceStride, columnMax, count, relative,
-                                     absolute, extra, growing, out);
+                                     absolute, extra, growing, held, out);
         break;
     }
 }
 
 RowsComparison CompareRows(const float *table, std::int64_t tableStride, const float *reference,
                            std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
-                           float absolute, const float *extra, const GrowingLimit *growing, bool infinities)
+                           float absolute, const float *extra, const GrowingLimit *growing, bool infinities,
+                           const HeldValues *held)
 {
     RowsComparison out;
     if (infinities)
         CompareRowsOfAny<true>(table, tableStride, reference, referenceStride, rows, columnMax, count, relative,
-                               absolute, extra, growing, out);
+                               absolute, extra, growing, held, out);
     else
         CompareRowsOfAny<false>(table, tableStride, reference, referenceStride, rows, columnMax, count, relative,
-                                absolute, extra, growing, out);
+                                absolute, extra, growing, held, out);
     return out;
 }
 
@@ -194,10 +214,11 @@ HWY_EXPORT(ProbeExactValues);
 
 RowsComparison compareRows(const float *table, std::int64_t tableStride, const float *reference,
                            std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
-                           float absolute, const float *extra, const GrowingLimit *growing, bool infinities)
+                           float absolute, const float *extra, const GrowingLimit *growing, bool infinities,
+                           const HeldValues *held)
 {
     return HWY_DYNAMIC_DISPATCH(CompareRows)(table, tableStride, reference, referenceStride, rows, columnMax, count,
-                                             relative, absolute, extra, growing, infinities);
+                                             relative, absolute, extra, growing, infinities, held);
 }
 
 void probeExactValues(const float *table, const float *reference, std::int64_t count, const double *rounding,

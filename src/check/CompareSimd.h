@@ -24,14 +24,25 @@ struct GrowingLimit
     float rowScale[RowsComparison::kMaxRows] = {};
 };
 
+// Of an exact reference (CellTolerance::heldFormat): a cell whose reference is the format's own
+// value (its float32 bits under `mask` 0, |reference| from `least` to `greatest`: formatHolds) is
+// held to `relative` |reference| in place of the comparison's relative.
+struct HeldValues
+{
+    std::uint32_t mask = 0;
+    float least = 0.0f;
+    float greatest = 0.0f;
+    float relative = 0.0f;
+};
+
 // Row r of the table at table + r * tableStride, of the reference at reference + r * referenceStride;
 // `extra` (may be null) is per row too, at extra + r * count; `growing` (may be null) adds its
-// limit. With `infinities` (a reference that holds a mask's -inf), equal cells agree and an
-// infinite reference allows only itself.
+// limit; `held` (may be null) holds a format's own values closer. With `infinities` (a reference
+// that holds a mask's -inf), equal cells agree and an infinite reference allows only itself.
 RowsComparison compareRows(const float *table, std::int64_t tableStride, const float *reference,
                            std::int64_t referenceStride, int rows, float *columnMax, std::int64_t count, float relative,
                            float absolute, const float *extra, const GrowingLimit *growing = nullptr,
-                           bool infinities = false);
+                           bool infinities = false, const HeldValues *held = nullptr);
 
 // Of a table matched as float32 angles, one row's probe for exact values (TableStream's probe,
 // docs/ARCHITECTURE.md, Streaming): of the `count` cells of the `tested` columns (1 tested, 0 not),

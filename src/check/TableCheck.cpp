@@ -11,6 +11,7 @@
 #include "check/PositionWindows.h"
 #include "check/RowConstant.h"
 #include "check/SampleScore.h"
+#include "check/TableRounding.h"
 #include "check/TableSample.h"
 #include "check/VerdictNames.h"
 #include "core/FamilySpec.h"
@@ -478,9 +479,13 @@ std::variant<TableMatch, QString> identify(const TableRows &table, const Declare
                                            const std::atomic<bool> *cancel)
 {
     const ScoringCancel scope(cancel);
-    auto identified = identifyTable(table, declared, true);
-    const auto again = [&](const Declared &d) { return identifyTable(table, d, true); };
-    PositionWindows::readAt(identified, table, declared, again); // rows at a window nothing declared: said
+    const auto windowed = [&](const TableRows &t) { // rows at a window nothing declared: said
+        auto read = identifyTable(t, declared, true);
+        PositionWindows::readAt(read, t, declared, [&](const Declared &d) { return identifyTable(t, d, true); });
+        return read;
+    };
+    auto identified = windowed(table);
+    TableRounding::readDirected(identified, table, windowed); // a half format's directed rounding
     if (ScoringCancel::requested())
         return kCancelled;
     return identified;
@@ -503,10 +508,9 @@ QStringList findingKeys()
     for (const FamilySpec &family : Families::all()) {
         if (!FamilyChecks::of(family.encoding).table)
             continue;
-        for (const QString &key : FamilyChecks::of(family.encoding).table->findingKeys) {
+        for (const QString &key : FamilyChecks::of(family.encoding).table->findingKeys)
             if (!keys.contains(key))
                 keys.append(key);
-        }
     }
     return keys;
 }
@@ -514,31 +518,28 @@ QStringList findingKeys()
 QStringList declarableKeys()
 {
     QStringList keys;
-    for (const FamilySpec &family : Families::all()) {
+    for (const FamilySpec &family : Families::all())
         if (FamilyChecks::of(family.encoding).table)
             keys.append(FamilyChecks::of(family.encoding).table->declares);
-    }
     return keys;
 }
 
 QStringList tableWords()
 {
     QStringList words;
-    for (const FamilySpec &family : Families::all()) {
+    for (const FamilySpec &family : Families::all())
         if (FamilyChecks::of(family.encoding).table)
             words.append(FamilyChecks::of(family.encoding).table->tables);
-    }
     return words;
 }
 
 QList<std::pair<QString, QString>> tableHelp()
 {
     QList<std::pair<QString, QString>> help;
-    for (const FamilySpec &family : Families::all()) {
+    for (const FamilySpec &family : Families::all())
         if (FamilyChecks::of(family.encoding).table)
             help.append({FamilyChecks::of(family.encoding).table->tables.join(u", "_s),
                          FamilyChecks::of(family.encoding).table->help});
-    }
     return help;
 }
 
@@ -584,10 +585,9 @@ QStringList mistakeIds()
     for (const FamilySpec &family : Families::all()) {
         if (!FamilyChecks::of(family.encoding).table)
             continue;
-        for (const QString &id : FamilyChecks::of(family.encoding).table->mistakes) {
+        for (const QString &id : FamilyChecks::of(family.encoding).table->mistakes)
             if (!ids.contains(id))
                 ids.append(id);
-        }
     }
     // The check's own, of any family's table: read the other way round, a region changed, a grid's axes.
     for (const QString &id : CheckMistakes::kOfAnyTable + QStringList {RowConstant::kFollowsQuery}) {

@@ -71,6 +71,52 @@ QString precision(TablePrecision precision)
     return {};
 }
 
+namespace {
+
+QString roundingWord(Rounding rounding)
+{
+    switch (rounding) {
+    case Rounding::Nearest:
+        break;
+    case Rounding::TowardZero:
+        return u"toward-zero"_s;
+    case Rounding::Downward:
+        return u"downward"_s;
+    case Rounding::Upward:
+        return u"upward"_s;
+    }
+    return {};
+}
+
+} // namespace
+
+QString precision(TablePrecision p, Rounding rounding)
+{
+    const bool half = p == TablePrecision::Float16 || p == TablePrecision::BFloat16;
+    if (!half || rounding == Rounding::Nearest)
+        return precision(p);
+    return precision(p) + u"-"_s + roundingWord(rounding);
+}
+
+QString roundedNote(TablePrecision p, Rounding rounding)
+{
+    const QString format = precision(p);
+    switch (rounding) {
+    case Rounding::Nearest:
+        break;
+    case Rounding::TowardZero:
+        return u"the values are %1 by truncation (rounded toward zero: each value's low bits cut), not rounded to "
+               "nearest: correct within that rounding, every cell within a unit of %1 of the reference and no "
+               "farther from 0"_s.arg(format);
+    case Rounding::Downward:
+    case Rounding::Upward:
+        return u"the values are rounded %2 to %1, not to nearest: correct within that rounding, every cell within "
+               "a unit of %1 %3 the reference"_s.arg(format, rounding == Rounding::Downward ? u"down"_s : u"up"_s,
+                                                     rounding == Rounding::Downward ? u"below"_s : u"above"_s);
+    }
+    return u"the values are rounded to %1: correct within its rounding"_s.arg(format);
+}
+
 } // namespace CheckWords
 
 void TableMatch::markRelativeReversed(const QString &why)

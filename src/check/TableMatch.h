@@ -24,6 +24,9 @@ enum class CheckVerdict { Correct, Variant, Learned, Mistake, Unknown };
 // How a correct table's values were computed: exactly (within the rounding of float32), rounded
 // to float16 or bfloat16, or from float32 angles.
 enum class TablePrecision { Exact, Float16, BFloat16, Float32Angles };
+// How a half format's values were rounded to it: to nearest (ties to even, as torch's .to() and
+// numpy's astype do), or directed: toward zero (each float32 value's low bits cut), down or up.
+enum class Rounding { Nearest, TowardZero, Downward, Upward };
 
 // What a precision of float32 angles rests on: the largest |error| against the exact angles in the
 // table's first rows and in its last, and what float32 angles predict there. Their error grows with
@@ -73,6 +76,12 @@ struct MatchField
 namespace CheckWords {
 QString verdict(CheckVerdict verdict); // "correct", "variant", "learned", "mistake", "unknown"
 QString precision(TablePrecision precision); // "exact", "float16", "bfloat16", "float32-angles"
+// With a directed rounding: "bfloat16-toward-zero", "float16-downward", "float16-upward"; a precision
+// of another kind, or to nearest, as above.
+QString precision(TablePrecision precision, Rounding rounding);
+// The note of a table whose values are rounded to a half format, `precision` (Float16, BFloat16):
+// "the values are rounded to bfloat16: correct within its rounding", or of a directed rounding.
+QString roundedNote(TablePrecision precision, Rounding rounding = Rounding::Nearest);
 } // namespace CheckWords
 
 // The ids of the mistakes more than one family names (a family's own ids are its words).
@@ -159,6 +168,9 @@ struct TableMatch
     // The window of positions the rows were read at, where it is not 0 .. L - 1 or was declared.
     std::optional<PositionWindow> positions = std::nullopt;
     std::optional<TablePrecision> precision;
+    // How the values were rounded to a half format: to nearest, or directed (TableRounding), which
+    // the reference then holds.
+    Rounding rounding = Rounding::Nearest;
     // Of a table of float32 angles, once streamed: the evidence, which the report prints.
     std::optional<AngleEvidence> angleEvidence;
     // The mistakes named, by id ("exponent-doubled", CheckMistakes), in the family's order.

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -166,6 +167,15 @@ void bandEvidence(const float *cells, const float *ref, std::int64_t col0, std::
     }
 }
 
+// The kernel's terms of CellTolerance::heldFormat, where the tolerance has one.
+std::optional<HeldValues> heldValues(const CellTolerance &tolerance)
+{
+    if (tolerance.heldFormat == ValueFormat::Float32)
+        return std::nullopt;
+    const FormatBits bits = formatBits(tolerance.heldFormat);
+    return HeldValues {bits.mask, bits.least, bits.greatest, float(tolerance.heldRelative)};
+}
+
 // Compares the reference's tile with the table's rows (row r at rows + (r - row0) * cols), a
 // kernel run of up to four rows at a time; `growing`, growingLimits' (empty: none).
 void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t row0, std::int64_t cols,
@@ -174,6 +184,8 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
 {
     const auto relative = float(tolerance.relative);
     const auto absolute = float(tolerance.absolute);
+    // An exact reference's own values of the format: held to float32's part (CellTolerance::heldFormat).
+    const std::optional<HeldValues> held = heldValues(tolerance);
     thread_local std::vector<float> t_limit;
     const bool extraLimit = !tolerance.perPosition.empty() && growing.empty();
     GrowingLimit growth;
@@ -189,9 +201,9 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
         }
         for (int r = 0; growth.perColumn && r < count; ++r)
             growth.rowScale[r] = floatBelow(std::fabs(double(reference.position(t.row0 + r0 + r))));
-        const RowsComparison compared
-            = compareRows(table, cols, expected, t.stride, count, tally.columnMax.data() + t.col0, t.cols, relative,
-                          absolute, extra, growth.perColumn ? &growth : nullptr, reference.holdsInfinities());
+        const RowsComparison compared = compareRows(
+            table, cols, expected, t.stride, count, tally.columnMax.data() + t.col0, t.cols, relative, absolute, extra,
+            growth.perColumn ? &growth : nullptr, reference.holdsInfinities(), held ? &*held : nullptr);
         for (int r = 0; r < count; ++r) {
             const std::int64_t row = t.row0 + r0 + r;
             const float *cells = table + r * cols;
@@ -222,7 +234,8 @@ void compareTile(const TableReference::Tile &t, const float *rows, std::int64_t 
                 const float e = cells[c] == ref[c] ? 0.0f : std::fabs(cells[c] - ref[c]);
                 const float more
                     = limits ? limits[c] : (growth.perColumn ? growingLimit(tolerance, t.col0 + c, position) : 0.0f);
-                const float limit = std::isfinite(ref[c]) ? relative * std::fabs(ref[c]) + absolute + more : 0.0f;
+                const float own = held && formatHolds(ref[c], tolerance.heldFormat) ? held->relative : relative;
+                const float limit = std::isfinite(ref[c]) ? own * std::fabs(ref[c]) + absolute + more : 0.0f;
                 if (e <= limit)
                     continue;
                 ++beyond;

@@ -142,7 +142,7 @@ QString json(const TableMatch &m)
         {u"position_offset"_s, jsonOrNull(m.positionOffset, jsonInteger)},
         {u"first_position_row"_s, jsonOrNull(m.firstPositionRow, jsonInteger)},
         {u"positions"_s, positionsJson(m.positions)},
-        {u"precision"_s, m.precision ? jsonString(CheckWords::precision(*m.precision)) : u"null"_s},
+        {u"precision"_s, m.precision ? jsonString(CheckWords::precision(*m.precision, m.rounding)) : u"null"_s},
         {u"max_abs_error"_s, jsonOrNull(m.maxAbsError, jsonNumber)},
         {u"worst_position"_s, jsonOrNull(m.worstRow, jsonInteger)},
         {u"worst_column"_s, jsonOrNull(m.worstColumn, jsonInteger)},

@@ -350,6 +350,12 @@ double float32Error(std::int64_t heads, std::int64_t head)
     return double(k) * baseRounding(past ? 2 * power : power) + 8.0 * std::ldexp(1.0, -24);
 }
 
+bool exactSlope(std::int64_t heads, std::int64_t head)
+{
+    const std::int64_t power = AlibiSlopes::geometricHeads(heads);
+    return heads > 0 && baseRounding(head > power ? 2 * power : power) == 0.0;
+}
+
 bool plausible(const std::vector<double> &v)
 {
     return !v.empty()

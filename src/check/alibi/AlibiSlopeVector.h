@@ -33,6 +33,10 @@ inline const QString kHeadCount = QStringLiteral("alibi-head-count");
 // grows k-fold, k |δ_P|, and pow's result and the stored value add a few units of 2^-24 (8 kept,
 // get_slopes' double rounded once among them). At 32 heads 8 units, at 112 nearly 9, at 256 38.
 double float32Error(std::int64_t heads, std::int64_t head);
+// Whether that computation gives head `head`'s slope exactly: its base 2^(-8/P) (or 2^(-8/2P)) a
+// power of two (P up to 8), whose int powers are powers of two that pow returns as they are (torch's
+// pow of 0.5 to 1..8 is 2^-k, and 1 / 2^m of MPT's gen_slopes too).
+bool exactSlope(std::int64_t heads, std::int64_t head);
 
 // Whether `v` can be slopes: finite, in (0, 1].
 bool plausible(const std::vector<double> &v);

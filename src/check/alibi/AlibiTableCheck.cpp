@@ -209,6 +209,13 @@ CellTolerance toleranceOf(const TableEvidence &e, const Found &found)
     t.relative += found.slopeError;
     if (e.format != ValueFormat::Float32)
         t.relative += 1.01 * halfUnit(e.format);
+    // A slope 2^-k computed exactly (AlibiSlopeVector::exactSlope) times whole distances is exact, in
+    // the model's dtype too (a distance whose product the format holds is held itself): a cell whose
+    // bias the table's format holds must hold it (CellTolerance::heldFormat).
+    int exponent = 0;
+    if (found.heads > 0 && AlibiSlopeVector::exactSlope(found.heads, found.head)
+        && std::frexp(found.slope, &exponent) == 0.5)
+        t.heldFormat = e.format;
     return t;
 }
 

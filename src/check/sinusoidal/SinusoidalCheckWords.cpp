@@ -328,10 +328,8 @@ QStringList notes(const SinusoidalFit::Hypothesis &h, const RowFraming &framing,
     case TablePrecision::Exact:
         break;
     case TablePrecision::Float16:
-        notes.append(u"the values are rounded to float16: correct within its rounding"_s);
-        break;
     case TablePrecision::BFloat16:
-        notes.append(u"the values are rounded to bfloat16: correct within its rounding"_s);
+        notes.append(CheckWords::roundedNote(precision));
         break;
     case TablePrecision::Float32Angles:
         notes.append(CheckDiagnosis::float32AnglesNote());

@@ -1,0 +1,249 @@
+// posenc check of tables whose reference values are a half format's own: buckets (whole numbers) and
+// ALiBi's biases of a slope 2^-k (whole distances times it). Every rounding to the format, to
+// nearest, toward zero, down or up, leaves such a value as it is, so a cell that differs from it is a
+// deviation however wide the format's units are there (bfloat16's unit is 1 from 128 to 256); a
+// rounding shows only on cells whose reference the format does not hold. Before, a DeBERTa bucket
+// table with one bucket one more read correct, as bfloat16 rounded toward zero. The tables are
+// written here (torch's buckets, tests/data/buckets/torch_buckets.csv, float64's where no boundary is
+// near; get_slopes in float64), one cell changed, the whole rounded here.
+#include "CheckTables.h"
+#include "support/AlibiReference.h"
+#include "support/DebertaReference.h"
+#include "support/T5Reference.h"
+
+#include "check/TableMatch.h"
+
+#include <QFile>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
+
+// torch's buckets by (family, buckets, reach, bidirectional) and relative position.
+using TorchKey = std::tuple<QByteArray, std::int64_t, std::int64_t, bool>;
+const std::map<TorchKey, std::map<std::int64_t, std::int64_t>> &torchBuckets()
+{
+    static const auto buckets = [] {
+        std::map<TorchKey, std::map<std::int64_t, std::int64_t>> out;
+        QFile file(QStringLiteral(POSENC_TORCH_BUCKETS));
+        if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+            return out;
+        while (!file.atEnd()) {
+            const QByteArray line = file.readLine().trimmed();
+            if (line.isEmpty() || line.startsWith('#'))
+                continue;
+            const QList<QByteArray> f = line.split(',');
+            out[{f[0], f[1].toLongLong(), f[2].toLongLong(), f[3] == "1"}][f[4].toLongLong()] = f[5].toLongLong();
+        }
+        return out;
+    }();
+    return buckets;
+}
+
+// A rows x rows table of buckets: torch's where the fixture holds the relative position, else
+// float64's; nothing where a float64 logarithm is near a boundary the fixture does not hold.
+std::optional<RowMatrixXf> bucketTable(const QByteArray &family, std::int64_t buckets, std::int64_t reach,
+                                       bool bidirectional, std::int64_t rows)
+{
+    const auto known = torchBuckets().find({family, buckets, reach, bidirectional});
+    if (known == torchBuckets().end())
+        return std::nullopt;
+    std::map<std::int64_t, float> byOffset;
+    for (std::int64_t offset = -(rows - 1); offset < rows; ++offset) {
+        const std::int64_t relative = family == "t5" ? offset : -offset; // T5's key - query, DeBERTa's query - key
+        if (const auto it = known->second.find(relative); it != known->second.end()) {
+            byOffset[offset] = float(it->second);
+            continue;
+        }
+        const buckettie::Bucket b = family == "t5" ? t5ref::t5(relative, buckets, reach, bidirectional)
+                                                   : debertaref::deberta(relative, buckets, reach);
+        if (b.nearTie && !(family == "t5" && std::abs(relative) >= reach))
+            return std::nullopt;
+        byOffset[offset] = float(b.value);
+    }
+    RowMatrixXf t(rows, rows);
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < rows; ++j)
+            t(i, j) = byOffset.at(j - i);
+    return t;
+}
+
+// Head 1 of 8's causal bias, m (j - i) with m = 1/2 at or before the query, −inf after it.
+RowMatrixXf alibiCausal(std::int64_t rows)
+{
+    const double m = alibiref::slopes(8)[0];
+    return table(rows, rows, [=](std::int64_t i, std::int64_t j) {
+        return j > i ? double(kMinusInf) : alibiref::bias(m, i, j, true);
+    });
+}
+
+struct Format
+{
+    const char *name;
+    int bits; // stored mantissa bits: bfloat16's 7, float16's 10
+    int least; // the least normal exponent
+    StoredType stored;
+};
+const Format kBFloat16 {"bfloat16", 7, -126, StoredType::BFloat16};
+const Format kFloat16 {"float16", 10, -14, StoredType::Float16};
+
+// x rounded to the format in `rounding`: its quotient by the format's unit at x rounded to nearest
+// (ties to even), cut, floored or ceiled.
+float rounded(float x, const Format &f, Rounding rounding)
+{
+    if (x == 0.0f || !std::isfinite(x))
+        return x;
+    const double unit = std::ldexp(1.0, std::max(std::ilogb(x), f.least) - f.bits);
+    const double q = double(x) / unit;
+    switch (rounding) {
+    case Rounding::TowardZero:
+        return float(std::trunc(q) * unit);
+    case Rounding::Downward:
+        return float(std::floor(q) * unit);
+    case Rounding::Upward:
+        return float(std::ceil(q) * unit);
+    case Rounding::Nearest:
+        break;
+    }
+    return float(std::nearbyint(q) * unit);
+}
+
+RowMatrixXf roundedTable(RowMatrixXf t, const Format &f, Rounding rounding)
+{
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        t.data()[i] = rounded(t.data()[i], f, rounding);
+    return t;
+}
+
+const char *roundingName(Rounding r)
+{
+    return r == Rounding::Nearest   ? "nearest"
+        : r == Rounding::TowardZero ? "toward zero"
+        : r == Rounding::Downward   ? "down"
+                                    : "up";
+}
+
+// The cells a change is tried at: the largest |value|, the largest below 256 and below 128 (where
+// bfloat16's unit is 1 and 1/2: a change of one unit is within the format's relative half unit of
+// the largest there), and a cell below the diagonal (row 200, or the last).
+std::vector<std::pair<std::int64_t, std::int64_t>> cellsOf(const RowMatrixXf &t)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    for (const float below : {std::numeric_limits<float>::infinity(), 256.0f, 128.0f}) {
+        std::optional<std::pair<std::int64_t, std::int64_t>> best;
+        float bestValue = -1.0f;
+        for (std::int64_t i = 0; i < t.rows(); ++i) {
+            for (std::int64_t j = 0; j <= i; ++j) {
+                const float a = std::fabs(t(i, j));
+                if (std::isfinite(a) && a < below && a > bestValue) {
+                    bestValue = a;
+                    best = {i, j};
+                }
+            }
+        }
+        if (best && std::find(out.begin(), out.end(), *best) == out.end())
+            out.push_back(*best);
+    }
+    out.emplace_back(std::min<std::int64_t>(200, t.rows() - 1), 17);
+    return out;
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(posenc::RowMatrixXf)
+
+class TestTableCheckHeldValues : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The table that read correct, bfloat16 rounded toward zero: DeBERTa's buckets (256, 512) at 300
+    // rows, the bucket at row 17, column 200 one more. Its buckets are bfloat16's own values.
+    void debertaBucketOneMoreIsAMistake()
+    {
+        std::optional<RowMatrixXf> t = bucketTable("deberta", 256, 512, true, 300);
+        QVERIFY(t);
+        (*t)(17, 200) += 1.0f;
+        const Checked c = check(*t);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QVERIFY2(c.match.verdict == CheckVerdict::Mistake, qPrintable(c.match.diagnosis));
+        QCOMPARE(c.match.table, u"deberta-bucket"_s);
+        QCOMPARE(c.match.rounding, Rounding::Nearest);
+        QCOMPARE(c.verification.deviatingCells, qint64(1));
+        QCOMPARE(*c.match.worstRow, qint64(17));
+        QCOMPARE(*c.match.worstColumn, qint64(200));
+    }
+
+    void oneCellOffIsNeverCorrect_data()
+    {
+        QTest::addColumn<RowMatrixXf>("values");
+        QTest::addColumn<qint64>("row");
+        QTest::addColumn<qint64>("column");
+        QTest::addColumn<int>("stored");
+        QTest::addColumn<QString>("table");
+        const std::optional<RowMatrixXf> t5 = bucketTable("t5", 32, 128, true, 160);
+        const std::optional<RowMatrixXf> deberta = bucketTable("deberta", 256, 512, true, 512);
+        QVERIFY(t5 && deberta);
+        const QList<std::tuple<const char *, RowMatrixXf, QString>> tables {
+            {"t5-bucket 32, 128", *t5, u"t5-bucket"_s},
+            {"deberta-bucket 256, 512", *deberta, u"deberta-bucket"_s},
+            {"alibi causal m 1/2", alibiCausal(300), u"alibi-bias"_s}};
+        for (const auto &[name, values, word] : tables) {
+            for (const auto &[row, column] : cellsOf(values)) {
+                for (const float change : {1.0f, -1.0f, 0.5f, -0.5f}) {
+                    for (const Format *f : {&kBFloat16, &kFloat16}) {
+                        for (const Rounding r :
+                             {Rounding::Nearest, Rounding::TowardZero, Rounding::Downward, Rounding::Upward}) {
+                            // The rule is of cells whose reference the format holds: at 300 rows
+                            // ALiBi's −149.5 is no bfloat16 value, and a cell of it within a unit
+                            // of it is its rounding (up or toward zero).
+                            if (rounded(values(row, column), *f, Rounding::Nearest) != values(row, column))
+                                continue;
+                            RowMatrixXf changed = values;
+                            changed(row, column) += change;
+                            changed = roundedTable(changed, *f, r);
+                            // A rounding that takes the change back leaves the table as it was: no case.
+                            if (changed(row, column) == rounded(values(row, column), *f, r))
+                                continue;
+                            QTest::addRow("%s, [%lld, %lld] %+g, %s %s", name, qint64(row), qint64(column),
+                                          double(change), f->name, roundingName(r))
+                                << changed << qint64(row) << qint64(column) << int(f->stored) << word;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // One cell off where the reference is the format's own value: a mistake, that cell named,
+    // whatever rounding the other cells show (ALiBi's at 300 rows in bfloat16: its odd distances
+    // past 256 are no bfloat16 values, and are rounded).
+    void oneCellOffIsNeverCorrect()
+    {
+        QFETCH(RowMatrixXf, values);
+        QFETCH(qint64, row);
+        QFETCH(qint64, column);
+        QFETCH(int, stored);
+        QFETCH(QString, table);
+        const Checked c = check(values, StoredType(stored));
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QVERIFY2(c.match.verdict == CheckVerdict::Mistake,
+                 qPrintable(CheckWords::verdict(c.match.verdict) + u": "_s + c.match.diagnosis));
+        QCOMPARE(c.match.table, table);
+        QVERIFY2(c.match.diagnosis.contains(u"row %1, column %2"_s.arg(row).arg(column)),
+                 qPrintable(c.match.diagnosis));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTableCheckHeldValues)
+#include "tst_tablecheckheldvalues.moc"
