@@ -106,19 +106,15 @@ void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     const bool noMaskNorm = d.bidirectionalNorm.has_value();
     m_causalWeight->setData(d.prefix, d.weight, true);
     const QString causal = u"causal: 1/(t + 1), ‖hₜ‖ this seed"_s;
-    m_causalWeight->setName(terse ? causal
-                                  : u"causal mask: keys 0 … t, each 1/(t + 1); ‖hₜ‖ measured, the mean of s·E's "
-                                    "rows 0 … t, this seed"_s);
+    m_causalWeight->setName(terse ? causal : u"causal mask: 1/(t + 1) a key, ‖hₜ‖ measured (this seed)"_s);
     PlotItems::horizontal(m_bidirectionalWeight, 1.0, last, d.bidirectionalWeight);
-    const QString noMask = terse
-        ? u"no mask: 1/L"_s
-        : u"no mask: every query weighs all L keys 1/L = %1"_s.arg(NumberText::compact(d.bidirectionalWeight, 3));
+    const QString noMask
+        = terse ? u"no mask: 1/L"_s : u"no mask: 1/L = %1 a key"_s.arg(NumberText::compact(d.bidirectionalWeight, 3));
     const QString noMaskShort = noMaskNorm ? u"no mask: 1/L, one h for all"_s : u"no mask: 1/L"_s;
+    const QString noMaskHow = d.bidirectionalMeasured ? u"measured"_s : u"expected"_s;
     m_bidirectionalWeight->setName(!noMaskNorm ? noMask
                                        : terse ? noMaskShort
-                                               : noMask
-                                           + u"; every query's h is the mean of all L rows (%1)"_s.arg(
-                                               d.bidirectionalMeasured ? u"measured"_s : u"expected"_s));
+                                               : noMask + u", one h for all (%1)"_s.arg(noMaskHow));
     setLogRange(m_weights->axis(QCPAxis::atLeft), d.bidirectionalWeight, 1.0);
 
     m_measured->setData(d.measuredPrefix, d.measured, true);
