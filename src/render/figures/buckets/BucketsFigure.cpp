@@ -162,7 +162,8 @@ void BucketsFigure::showDefaultView(const Params &params, const FigureState &sta
     const double farthest = static_cast<double>(std::max<std::int64_t>(BucketsModel::farthest(params), 2));
     // From 4 % of its decades before distance 1: its "1" stood in the lower panel's corner, where it
     // met the bucket axis's "0" and one of them gave way (DeBERTa's slide lost its 0).
-    m_t5->axis(QCPAxis::atBottom)->setRange(std::pow(farthest, -kBucketsDistancePad), farthest);
+    // A compact figure's room ladder gives the corner's number up instead, for its key's room.
+    m_t5->axis(QCPAxis::atBottom)->setRange(m_compact ? 1.0 : std::pow(farthest, -kBucketsDistancePad), farthest);
 }
 
 QList<PanelExtent> BucketsFigure::panels(double pixelRatio) const
