@@ -271,7 +271,7 @@ void TestLessonAudit::theBandsCountTheTurningPairsTheySayTheyCount()
     }
 }
 
-// fairseq embedding init and PyTorch nn.Embedding defaults are init schemes: their presets name no
+// fairseq embedding init and PyTorch nn.Embedding init are init schemes: their presets name no
 // d_model and no max_len. masked-dropout told them "at fairseq embedding init's d = 32", sum-vs-concat
 // "Over fairseq embedding init's L = 1024 positions", why-sqrt-d "its PE has ... k = 512 its
 // columns": the lesson's width and the views' length, said to be the model's. For every preset and

@@ -160,6 +160,8 @@ private slots:
     void aSlideSaysTheModelOnce_data();
     void aSlideSaysTheModelOnce();
     void dropoutModesReadAlikeOnEverySlide();
+    void dropoutModesNumberTheSameColumns_data();
+    void dropoutModesNumberTheSameColumns();
     void leftPaddingsEffectIsDrawnOnItsTokensScale_data();
     void leftPaddingsEffectIsDrawnOnItsTokensScale();
     void ropeLayoutsKeyStandsInOneRow_data();
@@ -456,6 +458,46 @@ void TestLessonSlideTexts::dropoutModesReadAlikeOnEverySlide()
                 wordings.insert(m.captured(1));
     }
     QVERIFY2(wordings.size() == 1, qPrintable(QStringList(wordings.begin(), wordings.end()).join(u" | "_s)));
+}
+
+void TestLessonSlideTexts::dropoutModesNumberTheSameColumns_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("size");
+    // Slides of the dropout modes alone (MAE's draws the magnitudes beside them).
+    for (const QString &preset : {u"dit-xl-2"_s, u"whisper-large-v3"_s, u""_s})
+        for (const QString &size : slideSizes())
+            QTest::newRow(qPrintable(preset + u", "_s + size)) << preset << size;
+}
+
+// dropout-on-sum's 16:9 slide for DiT-XL/2 numbered its first panel's columns "0 5 10 15 20" and
+// its four others' "0 5": the same columns (the panels' axes move together) read as two ranges.
+// Under the lowest row of heatmaps every number is drawn under each panel, the first's at most
+// giving one up to the axis's name.
+void TestLessonSlideTexts::dropoutModesNumberTheSameColumns()
+{
+    QFETCH(QString, preset);
+    QFETCH(QString, size);
+    const Slide slide = exportSlide(u"dropout-on-sum"_s, preset, size);
+    QVERIFY2(slide.run.exitCode == 0, qPrintable(slide.run.err));
+    const SvgTexts::Page page = SvgTexts::read(slide.svg);
+    QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+    static const QRegularExpression whole(u"^[0-9]+$"_s);
+    double lowest = -1.0;
+    for (const SvgTexts::Text &text : page.texts)
+        if (whole.match(text.text).hasMatch())
+            lowest = std::max(lowest, text.box.top());
+    QHash<QString, int> drawn;
+    for (const SvgTexts::Text &text : page.texts)
+        if (whole.match(text.text).hasMatch() && std::abs(text.box.top() - lowest) <= 2.0)
+            ++drawn[text.text];
+    const int panels = *std::max_element(drawn.begin(), drawn.end());
+    QVERIFY2(panels >= 3, qPrintable(QString::number(panels)));
+    QStringList few;
+    for (auto it = drawn.cbegin(); it != drawn.cend(); ++it)
+        if (it.value() < panels - 1)
+            few.append(u"%1 under %2 of %3"_s.arg(it.key()).arg(it.value()).arg(panels));
+    QVERIFY2(few.isEmpty(), qPrintable(few.join(u", "_s)));
 }
 
 void TestLessonSlideTexts::leftPaddingsEffectIsDrawnOnItsTokensScale_data()

@@ -72,6 +72,8 @@ private slots:
     void aModelThatReadsNoIdLosesNoneAtDecode();
     void aTimestepIsNotCalledAPosition();
     void rotaryLayersAreReadToTheirReach();
+    void aModelNamedAsSubjectAgreesWithItsVerb();
+    void aScoreSaidAlikeIsAlike();
 };
 
 // gpt-oss-20b's families lesson said "12 sliding_attention layers turn with RoPE θ = 150,000 (yarn
@@ -298,6 +300,59 @@ void TestLessonWording::rotaryLayersAreReadToTheirReach()
     QVERIFY(narrow);
     const QString text = itemsOf(decay, *narrow).join(u'\n');
     QVERIFY2(!text.contains(u"1000"_s) && text.contains(u"more than 127 back"_s), qPrintable(text));
+}
+
+// "The PyTorch nn.Embedding defaults adds its sinusoidal PE to the embeddings": the lessons conjugate
+// the verb after a model's name for one model, so a shipped preset is named in the singular, its
+// name's last word no plural ("defaults", "embeddings"; "Flux" and "class" are no plurals).
+void TestLessonWording::aModelNamedAsSubjectAgreesWithItsVerb()
+{
+    static const QRegularExpression verb(u"^(?:too )?(?:adds|has|turns|forms|attends|reads|concatenates|was|runs|"
+                                         "places|interleaves|gives|biases|multiplies|scales|takes|enters)\\b"_s);
+    static const QRegularExpression plural(u"[a-z]{2,}[^su]s$"_s);
+    int read = 0;
+    for (const Lesson &lesson : Lessons::all()) {
+        for (const Preset &preset : Presets::shipped().presets) {
+            const auto model = modelFor(lesson, {u"--preset"_s, preset.name});
+            if (!model || model->name.isEmpty())
+                continue;
+            // The head noun, before the words that qualify it ("DiT-XL/2 at 256 pixels").
+            const QString last = model->name.section(u" at "_s, 0, 0).section(u' ', -1);
+            for (const QString &item : itemsOf(lesson, *model)) {
+                for (qsizetype at = item.indexOf(model->name); at >= 0; at = item.indexOf(model->name, at + 1)) {
+                    const QString after = item.mid(at + model->name.size()).trimmed();
+                    if (!verb.match(after).hasMatch())
+                        continue;
+                    ++read;
+                    QVERIFY2(!plural.match(last).hasMatch(),
+                             qPrintable(u"%1, %2: %3"_s.arg(lesson.name, preset.name, item)));
+                }
+            }
+        }
+    }
+    QVERIFY(read > 100);
+}
+
+// mrope-width for Qwen3-VL said "a 31-patch width offset … scores 0.99999999, and here the same
+// height offset scores 0.9998 too": "too" of a score that differs from the one before, and "here"
+// of nothing. Two scores set side by side either contrast or are joined without "too".
+void TestLessonWording::aScoreSaidAlikeIsAlike()
+{
+    static const QRegularExpression alike(u"scores? ([0-9.]+)[^.;]*? scores? ([0-9.]+) too\\b"_s);
+    const Lesson &width = *Lessons::find(u"mrope-width"_s);
+    int read = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = modelFor(width, {u"--preset"_s, preset.name});
+        if (!model)
+            continue;
+        ++read;
+        for (const QString &item : itemsOf(width, *model)) {
+            const QRegularExpressionMatch m = alike.match(item);
+            QVERIFY2(!m.hasMatch() || m.captured(1) == m.captured(2), qPrintable(preset.name + u": "_s + item));
+            QVERIFY2(!item.contains(u"and here the same"_s), qPrintable(preset.name + u": "_s + item));
+        }
+    }
+    QVERIFY(read >= 3); // Qwen2-VL, Qwen2.5-VL, Qwen3-VL
 }
 
 QTEST_MAIN(TestLessonWording)

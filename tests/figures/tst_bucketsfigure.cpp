@@ -97,6 +97,8 @@ private slots:
     void mapPixelsAreTheExactMeanOfTheirCells();
     void figureIsRegisteredAndExports();
     void t5AndDebertaFitASlide();
+    void bothZerosAndTheFirstDistanceAreNumbered_data();
+    void bothZerosAndTheFirstDistanceAreNumbered();
 };
 
 void TestBucketsFigure::t5StepsAreTheReference_data()
@@ -279,6 +281,48 @@ void TestBucketsFigure::t5AndDebertaFitASlide()
                           {{u"t5-base"_s, relativemodels::t5Base()},
                            {u"deberta-v3-base"_s, relativemodels::debertaV3Base()},
                            {u"t5-65536"_s, long5}});
+}
+
+void TestBucketsFigure::bothZerosAndTheFirstDistanceAreNumbered_data()
+{
+    QTest::addColumn<bool>("deberta");
+    QTest::addColumn<QSizeF>("inches");
+    QTest::newRow("DeBERTa, 16:9") << true << QSizeF(10.0, 5.626);
+    QTest::newRow("DeBERTa, 4:3") << true << QSizeF(10.0, 7.5);
+    QTest::newRow("T5, 16:9") << false << QSizeF(10.0, 5.626);
+}
+
+// The buckets slide for DeBERTa lost the "0" of its |bucket| axis: its distances' axis began at 1,
+// and the two first numbers met in the panel's corner, where one gives way. Every panel's bucket
+// axis numbers its 0 and the distances their 1.
+void TestBucketsFigure::bothZerosAndTheFirstDistanceAreNumbered()
+{
+    QFETCH(bool, deberta);
+    QFETCH(QSizeF, inches);
+    const Params p = deberta ? relativemodels::debertaV3Base() : relativemodels::t5Base();
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    const FigureSize size = FigureSize::fromInches(inches, 300.0);
+    const auto built = FigureBuilds::build(u"buckets"_s, p, size, FigureState(), style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    FigureExporter::image(built->plot(), size);
+    int curves = 0;
+    for (QCPAxisRect *rect : built->plot()->axisRects()) {
+        if (!rect->realVisibility() || rect->graphs().isEmpty() || rect->axis(QCPAxis::atLeft)->range().lower >= 0.0)
+            continue; // the map's queries run down from 0
+        ++curves;
+        QCPAxis *y = rect->axis(QCPAxis::atLeft);
+        const QVector<double> ticks = y->tickVector();
+        const qsizetype zero = ticks.indexOf(0.0);
+        QVERIFY2(zero >= 0, qPrintable(y->label()));
+        QCOMPARE(y->tickVectorLabels().value(zero), u"0"_s);
+        QCPAxis *x = rect->axis(QCPAxis::atBottom);
+        if (!x->tickLabels() || !x->visible())
+            continue;
+        const qsizetype one = x->tickVector().indexOf(1.0);
+        QVERIFY2(one >= 0 && x->tickVectorLabels().value(one) == u"1"_s, qPrintable(x->tickVectorLabels().join(u' ')));
+    }
+    QCOMPARE(curves, 2);
 }
 
 QTEST_MAIN(TestBucketsFigure)

@@ -13,6 +13,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -83,6 +84,8 @@ private slots:
     void smallTableShowsWholeAndCountsItsSequence();
     void exportsForASlide();
     void aSlidesColourBarsAreTickedBothSides();
+    void aSlidesPanelsNumberTheSameColumns_data();
+    void aSlidesPanelsNumberTheSameColumns();
 };
 
 void TestDropoutCompareFigure::modesAgainstReferences_data()
@@ -503,6 +506,61 @@ void TestDropoutCompareFigure::aSlidesColourBarsAreTickedBothSides()
                                 .arg(above)));
     }
     QCOMPARE(scales, 2);
+}
+
+void TestDropoutCompareFigure::aSlidesPanelsNumberTheSameColumns_data()
+{
+    QTest::addColumn<qint64>("d");
+    QTest::addColumn<QSizeF>("inches");
+    // DiT-XL/2's width, the dropout-on-sum lesson's 64 positions.
+    QTest::newRow("d 1152, 16:9") << qint64(1152) << QSizeF(10.0, 5.626);
+    QTest::newRow("d 512, 16:9") << qint64(512) << QSizeF(10.0, 5.626);
+    QTest::newRow("d 1152, 4:3") << qint64(1152) << QSizeF(10.0, 7.5);
+}
+
+// dropout-on-sum's 16:9 slide for DiT-XL/2 numbered the first panel's columns "0 5 10 15 20 j" and
+// the others' "0 5 column j": the same columns (the panels' axes move together) read as two
+// ranges. Every panel but the first of a row numbers the same columns; the first, whose axis alone
+// is named, numbers the same up to where its name stands.
+void TestDropoutCompareFigure::aSlidesPanelsNumberTheSameColumns()
+{
+    QFETCH(qint64, d);
+    QFETCH(QSizeF, inches);
+    Params p;
+    p.dModel = d;
+    p.maxLen = 64;
+    p.dropout = 0.1;
+    FigureState state;
+    state.view.insert(u"positions"_s, {-0.5, 63.5});
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    const FigureSize size = FigureSize::fromInches(inches, 300.0);
+    const auto built = FigureBuilds::build(u"dropout-compare"_s, p, size, state, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    FigureExporter::image(built->plot(), size);
+    // The numbers shown under each panel, by the row its panels' tops stand in, left to right.
+    QMap<int, QList<std::pair<int, QStringList>>> rows;
+    for (QCPAxisRect *rect : built->plot()->axisRects()) {
+        QCPAxis *x = rect->axis(QCPAxis::atBottom);
+        if (!rect->realVisibility() || rect->width() < 20 || !x->visible() || !x->tickLabels())
+            continue;
+        QStringList shown;
+        for (const QString &label : x->tickVectorLabels())
+            if (!label.isEmpty())
+                shown.append(label);
+        rows[rect->top()].append({rect->left(), shown});
+    }
+    QVERIFY(!rows.isEmpty());
+    for (auto &row : rows) {
+        std::sort(row.begin(), row.end());
+        const QStringList &second = row.value(1).second;
+        for (qsizetype i = 2; i < row.size(); ++i)
+            QCOMPARE(row[i].second, second);
+        // The first's numbers are the others' first: those past them give way to its axis's name.
+        const QStringList &first = row.front().second;
+        QVERIFY2(!first.isEmpty() && second.mid(0, first.size()) == first,
+                 qPrintable(first.join(u' ') + u" | "_s + second.join(u' ')));
+    }
 }
 
 QTEST_MAIN(TestDropoutCompareFigure)

@@ -78,7 +78,7 @@ void TestControlPanelPresets::choosingAPresetSetsWhatItNames_data()
     QTest::newRow("fairseq") << u"fairseq embedding init"_s
                              << QStringList {u"init=scaled-normal"_s, u"scale=sqrt"_s, u"d-model=64"_s,
                                              u"dropout=0.5"_s, u"seed=3"_s};
-    QTest::newRow("pytorch") << u"PyTorch nn.Embedding defaults"_s
+    QTest::newRow("pytorch") << u"PyTorch nn.Embedding init"_s
                              << QStringList {u"init=normal"_s, u"scale=1"_s, u"d-model=64"_s, u"seed=3"_s};
 }
 
@@ -154,7 +154,7 @@ void TestControlPanelPresets::aPresetTheSettingsRefuseChangesNothing()
     // One that names no d_model applies.
     const auto &presets = panel.presets();
     const auto pytorch = std::find_if(presets.begin(), presets.end(),
-                                      [](const Preset &x) { return x.title == u"PyTorch nn.Embedding defaults"_s; });
+                                      [](const Preset &x) { return x.title == u"PyTorch nn.Embedding init"_s; });
     QVERIFY(pytorch != presets.end());
     QVERIFY(panel.choosePreset(static_cast<int>(pytorch - presets.begin())));
     QCOMPARE(panel.params().scaleKind, ScaleKind::One);

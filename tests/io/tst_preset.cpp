@@ -174,8 +174,7 @@ void TestPreset::eachPresetSetsWhatItsSourceSays_data()
     QTest::newRow("fairseq") << u"fairseq embedding init"_s << QStringList {u"init=scaled-normal"_s, u"scale=sqrt"_s}
                              << table;
     // torch.nn.Embedding: N(0, 1), unscaled.
-    QTest::newRow("pytorch") << u"PyTorch nn.Embedding defaults"_s << QStringList {u"init=normal"_s, u"scale=1"_s}
-                             << table;
+    QTest::newRow("pytorch") << u"PyTorch nn.Embedding init"_s << QStringList {u"init=normal"_s, u"scale=1"_s} << table;
 }
 
 void TestPreset::eachPresetSetsWhatItsSourceSays()

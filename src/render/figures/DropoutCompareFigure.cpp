@@ -41,6 +41,20 @@ constexpr double kNamedColumn = 300.0;
 // in one they would be strips five times taller than wide. So they do where a row does not fit.
 constexpr double kSquareAspect = 1.15;
 
+// The columns' axis named under the first column of panels alone, as the positions' beside it: the
+// panels show the same columns (their axes move together), and named under each, room steps set
+// "column j" in the row of the numbers of some and "j" of others, blanking different numbers
+// (dropout-on-sum's slide for DiT-XL/2 read "0 5 10 15 20 j" beside "0 5 column j", as if of other
+// ranges). Short of room, as the index "column j" names: "j" fits in the row of its numbers past
+// the last (FigureRoom's labelsAlongTicks), where "column j" took a line under the panels at 6 x 4
+// cm (as dropout-anatomy's).
+void nameColumns(QCPAxisRect *rect, bool named)
+{
+    QCPAxis *axis = rect->axis(QCPAxis::atBottom);
+    axis->setLabel(named ? u"column j"_s : QString());
+    ShorterLabels::set(axis, named ? QStringList {u"j"_s} : QStringList());
+}
+
 QCPColorScale *scaleIn(QCustomPlot *plot, QCPLayoutGrid *grid, int row)
 {
     auto *scale = new QCPColorScale(plot);
@@ -117,6 +131,7 @@ DropoutCompareFigure::DropoutCompareFigure(QCustomPlot *plot)
                 rect->axis(QCPAxis::atLeft)->setLabel(QString());
             else
                 panel->namePositions(true);
+            nameColumns(rect, m == 0);
             m_roles.push_back(std::make_unique<TokenRoleMarks>(rect));
         }
         m_grid->setColumnStretchFactor(m, 1.0);
@@ -175,6 +190,8 @@ void DropoutCompareFigure::arrange(bool square)
         m_grid->addElement(row + kOutputs, col, m_output[i]->axisRect());
         m_grid->addElement(row + kPeTitles, col, m_peTitles[i]);
         m_grid->addElement(row + kPes, col, m_pe[i]->axisRect());
+        for (QCPAxisRect *rect : {m_output[i]->axisRect(), m_pe[i]->axisRect()})
+            nameColumns(rect, col == 0);
     }
     const int scaleColumn = square ? kSquareColumns : kScaleColumn;
     m_grid->addElement(kOutputs, scaleColumn, m_outputScale);
@@ -249,12 +266,6 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
         const QString fall = (amount == u"0"_s ? u"%1\u00a0%"_s : u"−%1\u00a0%"_s).arg(amount);
         ShorterLabels::setText(m_peTitles[m], panel.peCells > 0 ? QStringList {fall} : QStringList());
     }
-    // The columns' axis, short of room, as the index "column j" names: "j" fits in the row of its
-    // numbers past the last (FigureRoom's labelsAlongTicks), where "column j" took a line under
-    // the panels at 6 x 4 cm (as dropout-anatomy's).
-    for (std::size_t m = 0; m < kDropoutModeCount; ++m)
-        for (const HeatmapPanel *panel : {m_output[m].get(), m_pe[m].get()})
-            ShorterLabels::set(panel->axisRect()->axis(QCPAxis::atBottom), {u"j"_s});
     // Two of the modes treat rows by their role: every panel marks them, to compare.
     const Params roled = DropoutCompareCompute::withMode(params, DropoutMode::ProtectSpecial);
     const bool named

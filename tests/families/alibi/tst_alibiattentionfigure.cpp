@@ -11,6 +11,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -66,6 +67,7 @@ private slots:
     void bloomFitsASlide();
     void theSpanMarksAreWholeWithinTheAxes();
     void aSpanAtDistanceZeroIsNamedNotDrawn();
+    void theSpanMarksStandApartOnTheirLines();
 };
 
 void TestAlibiAttentionFigure::weightsAreTheSoftmaxOfTheBias_data()
@@ -230,6 +232,60 @@ void TestAlibiAttentionFigure::aSpanAtDistanceZeroIsNamedNotDrawn()
             QVERIFY(it->key >= 1.0);
     }
     QVERIFY(named);
+}
+
+// MPT-7B's alibi slide piled its steep heads' circles on one another: four at distance 1, at the
+// shares 0.5 to 0.7 they reach there, and squares at 2 and 3. Each mark stands on the guide line of
+// its share at a least distance d ≥ 1 some head's share reaches it (the softmax summed here in
+// float64), one mark a distance, each a mark's width from the next.
+void TestAlibiAttentionFigure::theSpanMarksStandApartOnTheirLines()
+{
+    const std::int64_t heads = 32, maxLen = 2048, query = maxLen - 1;
+    const Params p = alibi(heads, maxLen, AlibiMask::Causal);
+    const std::vector<double> slopes = alibiref::slopes(heads);
+    QList<double> half, ninety;
+    for (std::int64_t k = 1; k <= heads; ++k) {
+        const std::vector<double> share
+            = within(alibiref::softmax(slopes[std::size_t(k - 1)], maxLen, query, true), query);
+        for (const auto &[level, spans] : {std::pair {0.5, &half}, std::pair {0.9, &ninety}}) {
+            const auto d = double(std::find_if(share.begin(), share.end(), [&](double s) { return s >= level; })
+                                  - share.begin());
+            if (d >= 1.0 && !spans->contains(d))
+                spans->append(d);
+        }
+    }
+    std::sort(half.begin(), half.end());
+    std::sort(ninety.begin(), ninety.end());
+    FigureStyle style;
+    style.fontPointSize = 14;
+    const FigureSize size = FigureSize::fromInches(QSizeF(10.0, 5.626), 300);
+    const auto built = FigureBuilds::build(u"alibi-attention"_s, p, size, FigureState(), style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    FigureExporter::image(built->plot(), size);
+    int graphs = 0;
+    for (int g = 0; g < built->plot()->graphCount(); ++g) {
+        QCPGraph *graph = built->plot()->graph(g);
+        const QCPScatterStyle::ScatterShape shape = graph->scatterStyle().shape();
+        if (shape != QCPScatterStyle::ssCircle && shape != QCPScatterStyle::ssSquare)
+            continue;
+        ++graphs;
+        const bool circles = shape == QCPScatterStyle::ssCircle;
+        QList<double> keys;
+        QList<QPointF> at;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+            keys.append(it->key);
+            QCOMPARE(it->value, circles ? 0.5 : 0.9);
+            at.append(QPointF(graph->keyAxis()->coordToPixel(it->key), graph->valueAxis()->coordToPixel(it->value)));
+        }
+        QCOMPARE(keys, circles ? half : ninety);
+        const double width = graph->scatterStyle().size();
+        for (qsizetype a = 0; a < at.size(); ++a)
+            for (qsizetype b = a + 1; b < at.size(); ++b)
+                QVERIFY2(QLineF(at[a], at[b]).length() >= width,
+                         qPrintable(u"distances %1 and %2 at %3 px"_s.arg(keys[a]).arg(keys[b]).arg(
+                             QLineF(at[a], at[b]).length())));
+    }
+    QCOMPARE(graphs, 2);
 }
 
 QTEST_MAIN(TestAlibiAttentionFigure)

@@ -13,6 +13,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -63,6 +64,8 @@ private slots:
     void normsShrinkAsTheExpectation();
     void loadedRowsHaveNoExpectation();
     void figureIsRegisteredAndExports();
+    void keyShowsEachSwatchOnce_data();
+    void keyShowsEachSwatchOnce();
 };
 
 void TestNopeOrderFigure::weightsAreUniformAttention()
@@ -169,6 +172,53 @@ void TestNopeOrderFigure::figureIsRegisteredAndExports()
     const auto partial = FigureBuilds::build(u"nope-order"_s, wide, size);
     QVERIFY2(!partial->error(), qPrintable(FigureBuilds::errorOf(*partial)));
     QVERIFY(FigureBuilds::texts(*partial->plot()).join(u'\n').contains(u"measured over the first 1,024 of 2,048"_s));
+}
+
+void TestNopeOrderFigure::keyShowsEachSwatchOnce_data()
+{
+    QTest::addColumn<QSizeF>("inches");
+    QTest::addColumn<double>("points");
+    QTest::addColumn<bool>("terse"); // its entries' short forms, which say what each style draws
+    QTest::newRow("slide 14 pt") << QSizeF(10.0, 5.626) << 14.0 << true;
+    QTest::newRow("page 9 pt") << QSizeF(7.0, 5.0) << 9.0 << false;
+}
+
+// One entry a line style: the key showed the causal blue and no mask's dotted red twice each, once
+// for each panel, four swatches for two styles, as if of four quantities.
+void TestNopeOrderFigure::keyShowsEachSwatchOnce()
+{
+    QFETCH(QSizeF, inches);
+    QFETCH(double, points);
+    QFETCH(bool, terse);
+    FigureStyle style;
+    style.fontPointSize = points;
+    const auto built
+        = FigureBuilds::build(u"nope-order"_s, nope(128, 3000), FigureSize::fromInches(inches, 300), {}, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList swatches, names;
+    const QCustomPlot &plot = *built->plot();
+    for (QCPLayoutElement *element : plot.plotLayout()->elements(true)) {
+        auto *legend = qobject_cast<QCPLegend *>(element);
+        for (int i = 0; legend && i < legend->itemCount(); ++i) {
+            auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i));
+            if (!entry)
+                continue;
+            const QPen pen = entry->plottable()->pen();
+            swatches.append(u"%1 %2"_s.arg(pen.color().name()).arg(int(pen.style())));
+            names.append(entry->plottable()->name());
+        }
+    }
+    QCOMPARE(swatches.size(), 3);
+    QCOMPARE(QSet<QString>(swatches.begin(), swatches.end()).size(), swatches.size());
+    // Each entry names what its style draws in both panels (a page that cuts them keeps "causal
+    // mask" and "no mask").
+    if (!terse)
+        return;
+    const auto said = [&names](const QString &a, const QString &b) {
+        return std::any_of(names.begin(), names.end(),
+                           [&](const QString &n) { return n.contains(a) && n.contains(b); });
+    };
+    QVERIFY2(said(u"1/(t + 1)"_s, u"‖hₜ‖"_s) && said(u"1/L"_s, u" h "_s), qPrintable(names.join(u'\n')));
 }
 
 QTEST_MAIN(TestNopeOrderFigure)

@@ -77,6 +77,8 @@ private slots:
     void llamaAndGptOssFitASlide();
     void fastPairsDrawnAsMeansAreNamed();
     void meansNamedAtDoubleColumn();
+    void aSlideSaysWhatTheArrowsAre_data();
+    void aSlideSaysWhatTheArrowsAre();
 };
 
 void TestRopeRotationFigure::circleIsTheRotation_data()
@@ -299,6 +301,43 @@ void TestRopeRotationFigure::meansNamedAtDoubleColumn()
     const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
     QVERIFY2(QRegularExpression(u"pairs 0–\\d+ .*means of ~\\d+ positions"_s).match(texts).hasMatch(), qPrintable(texts));
     QVERIFY2(texts.contains(u"rope-cos"_s) && texts.contains(u"rope-sin"_s), qPrintable(texts));
+}
+
+void TestRopeRotationFigure::aSlideSaysWhatTheArrowsAre_data()
+{
+    QTest::addColumn<bool>("llama"); // Llama 3.1's parameters, else RoPE's defaults
+    QTest::addColumn<QSizeF>("inches");
+    QTest::newRow("llama 3.1, 16:9") << true << QSizeF(10.0, 5.626);
+    QTest::newRow("defaults, 16:9") << false << QSizeF(10.0, 5.626);
+    QTest::newRow("llama 3.1, 4:3") << true << QSizeF(10.0, 7.5);
+}
+
+// rope-relative's slide (pair 4, positions 0:128, 14 pt) cut the circle's title to "pair 4, p = 0–15":
+// what its arrows are, which the lesson's text points at, went with its second line. The title
+// keeps it in a shorter form, its pair's number whole.
+void TestRopeRotationFigure::aSlideSaysWhatTheArrowsAre()
+{
+    QFETCH(bool, llama);
+    QFETCH(QSizeF, inches);
+    Params params = llama ? roperef::llama31() : Params();
+    params.encoding = Encoding::Rope;
+    FigureState state;
+    state.options.insert(u"pair"_s, u"4"_s);
+    state.view.insert(u"positions"_s, {-0.5, 127.5});
+    FigureStyle style;
+    style.fontPointSize = 14.0;
+    const auto built
+        = FigureBuilds::build(u"rope-rotation"_s, params, FigureSize::fromInches(inches, 300.0), state, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList titles;
+    for (QCPLayoutElement *e : built->plot()->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e); text && text->realVisibility()
+            && FigureRoom::roleOf(text) == TextRole::PanelTitle && text->text().startsWith(u"pair"_s))
+            titles.append(FigureFit::unwrapped(text).replace(u'\n', u' '));
+    QCOMPARE(titles.size(), 1);
+    QVERIFY2(titles.front().startsWith(u"pair 4"_s) && titles.front().contains(u"arrows"_s)
+                 && titles.front().contains(u"θᵢ apart"_s),
+             qPrintable(titles.front()));
 }
 
 QTEST_MAIN(TestRopeRotationFigure)

@@ -9,6 +9,7 @@
 #include "support/FigureBuilds.h"
 #include "support/RopeReference.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -74,6 +75,8 @@ private slots:
     void llamaAndGptOssFitASlide();
     void theAxisRunsOverThePairsThatTurn();
     void eachLegendEntrySaysWhatItsCurveDoesToTheWavelengths();
+    void noEntryNamesAnUndefinedSymbol_data();
+    void noEntryNamesAnUndefinedSymbol();
 };
 
 void TestRopeScalingsFigure::llama31UnderEveryType()
@@ -247,6 +250,40 @@ void TestRopeScalingsFigure::eachLegendEntrySaysWhatItsCurveDoesToTheWavelengths
     }
     for (const QString &name : std::as_const(names))
         QVERIFY2(!name.contains(u'÷'), qPrintable(name));
+}
+
+void TestRopeScalingsFigure::noEntryNamesAnUndefinedSymbol_data()
+{
+    QTest::addColumn<double>("partial");
+    QTest::addColumn<QString>("proportional"); // what its entry says after "proportional: "
+    // Llama 3.1 turns every pair: proportional's curve is linear's.
+    QTest::newRow("every pair") << 1.0 << u"= linear"_s;
+    // A quarter of head_dim's 64 pairs, int(0.25 · 128 // 2) = 16, as Gemma 4's full-attention layers.
+    QTest::newRow("a quarter") << 0.25 << u"16 of 64 pairs turn"_s;
+}
+
+// The key said "proportional: = linear at F = 1" (and "F·head_dim/2 pairs") where nothing on the
+// page defines F: it says what the curve does in words, and no entry names a symbol the title and
+// axes do not (the title's f, the axes' λᵢ, θᵢ, i, L₀ and L).
+void TestRopeScalingsFigure::noEntryNamesAnUndefinedSymbol()
+{
+    QFETCH(double, partial);
+    QFETCH(QString, proportional);
+    Params p = roperef::llama31();
+    p.rope.partialRotaryFactor = partial;
+    FigureStyle style;
+    style.fontPointSize = 14;
+    const auto built
+        = FigureBuilds::build(u"rope-scalings"_s, p, FigureSize::fromInches(QSizeF(10.0, 5.626), 300), {}, style);
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList names;
+    for (int n = 0; n < built->plot()->graphCount(); ++n)
+        if (!built->plot()->graph(n)->name().isEmpty())
+            names.append(built->plot()->graph(n)->name());
+    const QString key = names.join(u" | "_s);
+    QVERIFY2(key.contains(u"proportional: "_s + proportional), qPrintable(key));
+    static const QRegularExpression symbol(u"(?<![\\w₀])(F)(?![\\w])"_s);
+    QVERIFY2(!symbol.match(key).hasMatch(), qPrintable(key));
 }
 
 QTEST_MAIN(TestRopeScalingsFigure)

@@ -30,7 +30,7 @@ struct RopeScalingsData : FigureData
     bool originalAssumed = false; // the parameters give none: max_len
     std::int64_t extended = 0; // the context the scalings stretch to
     QStringList left; // the types left out, each with why ("longrope: no factor lists")
-    bool proportionalIsLinear = false; // at F = 1 proportional divides every pair, as linear does
+    bool proportionalIsLinear = false; // partial_rotary_factor 1: proportional divides every pair, as linear does
     QString model; // RopeText::modelText
 };
 

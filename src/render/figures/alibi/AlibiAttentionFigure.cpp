@@ -166,15 +166,22 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
         m_shareCurves[n]->setData(d.distance, head.within, true);
         for (const double w : head.weight)
             top = std::max(top, w);
+        // On the guide line of its share, at the least distance that holds it, one mark a distance:
+        // at the shares reached there, the steep heads' marks of distance 1, 2 and 3 lay piled on
+        // one another (MPT-7B's 32 heads, four circles at distance 1 between 0.5 and 0.7).
         if (head.half >= 1) {
-            halfX.append(static_cast<double>(head.half));
-            halfY.append(head.halfShare);
+            if (!halfX.contains(static_cast<double>(head.half))) {
+                halfX.append(static_cast<double>(head.half));
+                halfY.append(0.5);
+            }
         } else {
             halfAtZero.append(head.head);
         }
         if (head.ninety >= 1) {
-            ninetyX.append(static_cast<double>(head.ninety));
-            ninetyY.append(head.ninetyShare);
+            if (!ninetyX.contains(static_cast<double>(head.ninety))) {
+                ninetyX.append(static_cast<double>(head.ninety));
+                ninetyY.append(0.9);
+            }
         } else {
             ninetyAtZero.append(head.head);
         }

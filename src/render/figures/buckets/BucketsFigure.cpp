@@ -30,6 +30,8 @@ const QColor kBucketsDeberta(204, 121, 167);
 const QColor kBucketsExactShade(86, 180, 233, 60);
 const QColor kBucketsFarShade(120, 120, 120, 45);
 const QColor kBucketsMark(60, 60, 60);
+// The share of its decades the distances' axis runs before distance 1 (showDefaultView).
+constexpr double kBucketsDistancePad = 0.04;
 
 QCPGraph *bucketsStepGraph(QCPAxisRect *rect, const QColor &color, double width, Qt::PenStyle style = Qt::SolidLine)
 {
@@ -158,7 +160,10 @@ void BucketsFigure::showDefaultView(const Params &params, const FigureState &sta
         block = {range->first, range->second - range->first, range->first, range->second - range->first};
     m_map->showBlock(block);
     const double farthest = static_cast<double>(std::max<std::int64_t>(BucketsModel::farthest(params), 2));
-    m_t5->axis(QCPAxis::atBottom)->setRange(1.0, farthest);
+    // From 4 % of its decades before distance 1: its "1" stood in the lower panel's corner, where it
+    // met the bucket axis's "0" and one of them gave way (DeBERTa's slide lost its 0).
+    // A compact figure's room ladder gives the corner's number up instead, for its key's room.
+    m_t5->axis(QCPAxis::atBottom)->setRange(m_compact ? 1.0 : std::pow(farthest, -kBucketsDistancePad), farthest);
 }
 
 QList<PanelExtent> BucketsFigure::panels(double pixelRatio) const

@@ -100,16 +100,24 @@ void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const 
         rect->axis(QCPAxis::atBottom)->setRange(1.0, last);
     m_legend->clearItems();
 
+    // One key entry a line style, whichever panel draws it: the causal mask's blue draws the first
+    // key's weight above and ‖hₜ‖ below, no mask's dotted red both its levels (the key showed each
+    // swatch twice, as if of four quantities).
+    const bool noMaskNorm = d.bidirectionalNorm.has_value();
     m_causalWeight->setData(d.prefix, d.weight, true);
-    m_causalWeight->setName(terse ? u"causal: 1/(t + 1)"_s : u"causal mask: keys 0 … t, each 1/(t + 1)"_s);
+    const QString causal = u"causal: 1/(t + 1), ‖hₜ‖ this seed"_s;
+    m_causalWeight->setName(terse ? causal : u"causal mask: 1/(t + 1) a key, ‖hₜ‖ measured (this seed)"_s);
     PlotItems::horizontal(m_bidirectionalWeight, 1.0, last, d.bidirectionalWeight);
-    m_bidirectionalWeight->setName(terse ? u"no mask: 1/L"_s
-                                         : u"no mask: every query weighs all L keys 1/L = %1"_s.arg(
-                                             NumberText::compact(d.bidirectionalWeight, 3)));
+    const QString noMask
+        = terse ? u"no mask: 1/L"_s : u"no mask: 1/L = %1 a key"_s.arg(NumberText::compact(d.bidirectionalWeight, 3));
+    const QString noMaskShort = noMaskNorm ? u"no mask: 1/L, one h for all"_s : u"no mask: 1/L"_s;
+    const QString noMaskHow = d.bidirectionalMeasured ? u"measured"_s : u"expected"_s;
+    m_bidirectionalWeight->setName(!noMaskNorm ? noMask
+                                       : terse ? noMaskShort
+                                               : noMask + u", one h for all (%1)"_s.arg(noMaskHow));
     setLogRange(m_weights->axis(QCPAxis::atLeft), d.bidirectionalWeight, 1.0);
 
     m_measured->setData(d.measuredPrefix, d.measured, true);
-    m_measured->setName(terse ? u"‖hₜ‖, this seed"_s : u"‖hₜ‖ measured: the mean of s·E's rows 0 … t, this seed"_s);
     m_expected->setVisible(!d.expected.isEmpty());
     if (!d.expected.isEmpty()) {
         m_expected->setData(d.prefix, d.expected, true);
@@ -117,19 +125,15 @@ void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const 
                                   : u"expected s·σ·√(d/(t + 1)) = %1/√(t + 1)"_s.arg(NumberText::compact(
                                       std::abs(d.scale) * d.sigma * std::sqrt(double(d.dModel)), 4)));
     }
-    m_bidirectionalNorm->setVisible(d.bidirectionalNorm.has_value());
-    if (d.bidirectionalNorm) {
+    m_bidirectionalNorm->setVisible(noMaskNorm);
+    if (noMaskNorm)
         PlotItems::horizontal(m_bidirectionalNorm, 1.0, last, *d.bidirectionalNorm);
-        m_bidirectionalNorm->setName(terse ? u"no mask: one h for all"_s
-                                           : u"no mask: every query's h is the mean of all L rows (%1)"_s.arg(
-                                               d.bidirectionalMeasured ? u"measured"_s : u"expected"_s));
-    }
     // Shorter forms for labels on the curves where the key gives way to them (FigureRoom's labelCurves).
-    ShorterLabels::setEntry(m_causalWeight, {u"causal"_s});
-    ShorterLabels::setEntry(m_measured, {u"measured"_s});
-    ShorterLabels::setEntry(m_expected, {u"expected"_s});
-    ShorterLabels::setEntry(m_bidirectionalNorm, {u"no mask"_s});
-    for (QCPGraph *graph : {m_causalWeight, m_bidirectionalWeight, m_measured, m_expected, m_bidirectionalNorm}) {
+    // The terse forms first, which keep what each style draws in both panels.
+    ShorterLabels::setEntry(m_causalWeight, {causal, u"causal"_s});
+    ShorterLabels::setEntry(m_bidirectionalWeight, {noMaskShort, u"no mask"_s});
+    ShorterLabels::setEntry(m_expected, {u"s·σ·√(d/(t + 1))"_s, u"expected"_s});
+    for (QCPGraph *graph : {m_causalWeight, m_bidirectionalWeight, m_expected}) {
         if (graph->visible())
             MeasuredText::addToLegend(graph, m_legend);
     }

@@ -267,16 +267,19 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     const QString note = notes.isEmpty() ? QString() : u" (%1)"_s.arg(notes.join(u", "_s));
     const auto at = [](double p) { return FigureText::formatCount(std::int64_t(p)); };
     // The dashed pair is as far round from the solid one as each is from the other: θᵢ. On little
-    // room the pair and its positions stay whole and what the arrows are is said shorter, never cut
-    // (a 14-pt slide kept "pair 4, p = 0–15 …" and lost the arrows the lesson's text points at).
+    // room the pair stays whole and what the arrows are is said shorter, never cut (a 14-pt slide
+    // kept "pair 4, p = 0–15 …" and lost the arrows the lesson's text points at). One statement,
+    // wrapped to its column: a second line was the first a title in one line gave up, and with it
+    // the arrows (rope-relative's 16:9 slide read "pair 4, p = 0–15").
     const QString ats[] {at(first), at(first + 1.0), at(first + shift), at(first + shift + 1.0)};
     const QString circle = u"pair %1, %2"_s.arg(d.pair).arg(positions);
-    m_circleTitle->setText(circle + note + u"\n"_s
-                           + u"arrows p = %1, %2; dashed %3, %4: θᵢ apart"_s.arg(ats[0], ats[1], ats[2], ats[3]));
-    // Shorter, as true: the solid arrows are the first pair of positions named, the dashed the second.
+    m_circleTitle->setText(circle + note
+                           + u"; arrows p = %1, %2; dashed %3, %4: θᵢ apart"_s.arg(ats[0], ats[1], ats[2], ats[3]));
+    // Shorter, as true: the solid arrows are the first pair of positions named, the dashed the second;
+    // the positions last, which the colour bar beside the circle numbers.
     ShorterLabels::setText(m_circleTitle,
                            {u"%1: arrows p = %2, %3 and %4, %5: θᵢ apart"_s.arg(circle, ats[0], ats[1], ats[2], ats[3]),
-                            u"%1: arrows θᵢ apart"_s.arg(circle)});
+                            u"%1: arrows θᵢ apart"_s.arg(circle), u"pair %1: arrows θᵢ apart"_s.arg(d.pair)});
 
     HeatmapStyle style;
     style.dataRange = {-radius, radius};

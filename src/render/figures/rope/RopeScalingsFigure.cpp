@@ -29,8 +29,9 @@ constexpr double kClearOfPower = 0.35;
 // What a type does to the pairs, in a few words for its legend entry, said of the wavelengths
 // λᵢ = 2π/θᵢ on the figure's axis: linear divides every θᵢ by f, so it multiplies every λᵢ by f
 // (its legend said "all ÷ 40" over curves 40 times longer); yarn and llama3 keep the fast pairs and
-// multiply the slow pairs' λᵢ by f; LongRoPE multiplies each by its own factor. Short: a 16:9 slide's
-// legend keeps the words only while they fit.
+// multiply the slow pairs' λᵢ by f; LongRoPE multiplies each by its own factor; proportional those of
+// the pairs its partial_rotary_factor turns, said in words (its key read "F·head_dim/2 pairs", an F
+// nothing on the page defines). Short: a 16:9 slide's legend keeps the words only while they fit.
 QString scalingWords(RopeType type, double factor)
 {
     const QString f = RopeText::number(factor);
@@ -49,7 +50,8 @@ QString scalingWords(RopeType type, double factor)
     case RopeType::Llama3:
         return u"slow λᵢ × %1"_s.arg(f);
     case RopeType::Proportional:
-        return u"F·head_dim/2 pairs"_s;
+        // Where every pair turns; fewer, the entry counts them (fill).
+        return u"λᵢ × %1, every pair"_s.arg(f);
     }
     return QString();
 }
@@ -149,7 +151,7 @@ void RopeScalingsFigure::fill(const std::shared_ptr<const FigureData> &data, con
             name += u" (chosen)"_s;
         QString words = scalingWords(curve->type, d.factor);
         if (curve->type == RopeType::Proportional && d.proportionalIsLinear)
-            words = u"= linear at F = 1"_s;
+            words = u"= linear, every pair turning"_s;
         else if (curve->type == RopeType::Proportional && curve->pair.size() < curve->pairs)
             words = u"%1 of %2 pairs turn"_s.arg(curve->pair.size()).arg(curve->pairs);
         name += u": "_s + words;
