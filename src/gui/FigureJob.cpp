@@ -21,12 +21,12 @@ bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseco
 }
 
 ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver, Start start,
-                           Prepare prepare, Clock::time_point inputAt)
+                           Prepare prepare, Clock::time_point inputAt, QList<PanelExtent> previewPanels)
 {
     // Models are the registry's, alive as long as the program: the job may outlive its view.
     return [model = &model, request = std::move(request), deliver = std::move(deliver), start,
-            prepare = std::move(prepare),
-            inputAt](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
+            prepare = std::move(prepare), inputAt, previewPanels = std::move(previewPanels)](
+               const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         // The preview, then the passes of the full data, each shown as it comes: the last one
         // is the figure in full detail.
         const bool rests = model->hasPreview(request);
@@ -40,6 +40,8 @@ ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deli
                 return;
             FigureRequest pass = request;
             pass.detail = detail;
+            if (detail == Detail::Preview && previewPanels.size() == request.panels.size())
+                pass.panels = previewPanels;
             // The refinement on every core: the job runs at a lower priority than the GUI thread,
             // and a preview has to come at once, while the full detail may take seconds.
             if (detail == Detail::Full)

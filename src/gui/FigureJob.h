@@ -43,10 +43,12 @@ using Prepare = std::function<std::shared_ptr<const PreparedDrawing>(const Figur
 
 // `deliver` must stay callable after its view is gone (it captures a QPointer). `prepare`, when
 // given, runs in the job on each result's data, and what it made goes to `deliver` with it. The
-// full data is computed once kRestBeforeRefining has passed since `inputAt`.
+// full data is computed once kRestBeforeRefining has passed since `inputAt`. `previewPanels`, when
+// given, are the panels the preview is computed and prepared for instead of the request's: those
+// it will be drawn in, where the request's are those the full result is expected to have.
 ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver,
                            Start start = Start::WithPreview, Prepare prepare = {},
-                           Clock::time_point inputAt = Clock::now());
+                           Clock::time_point inputAt = Clock::now(), QList<PanelExtent> previewPanels = {});
 
 } // namespace FigureJob
 

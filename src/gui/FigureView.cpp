@@ -355,7 +355,9 @@ void FigureView::submitNow()
     request.panels = m_figurePlot->panels(m_plot->devicePixelRatioF());
     // A preview's text ("preview (12% of rows)") may take a line more than the full result's will:
     // the full data is asked for the panels' sizes of the last full result, which its text most
-    // often restores, rather than computed for the preview's and then again (fitToRoom).
+    // often restores, rather than computed for the preview's and then again (fitToRoom). The preview
+    // is made for the panels it is drawn in, as they are (FigureJob::make).
+    const QList<PanelExtent> laidOut = request.panels;
     m_requestGuessed = false;
     if (m_shownDetail != Detail::Full && m_fullPanels.size() == request.panels.size()) {
         for (qsizetype i = 0; i < request.panels.size(); ++i) {
@@ -377,7 +379,8 @@ void FigureView::submitNow()
         },
         m_start,
         // Descriptors are the registry's, alive as long as the program.
-        [figure = m_figure](const auto &data, const auto &asked) { return figure->prepare(data, asked); }, m_inputAt));
+        [figure = m_figure](const auto &data, const auto &asked) { return figure->prepare(data, asked); }, m_inputAt,
+        m_requestGuessed ? laidOut : QList<PanelExtent>()));
 }
 
 // After a filling, the figure is fitted to its room as an export of this size is, painted once
@@ -566,22 +569,6 @@ void FigureView::resizeEvent(QResizeEvent *event)
     m_roomFitted = false;
     m_layout.restart();
     requestCompute();
-}
-
-bool FigureView::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_plot) {
-        if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut) {
-            update(); // the focus frame, outside the plot's own pixels
-            if (event->type() == QEvent::FocusIn)
-                emit plotFocused();
-        } else if (event->type() == QEvent::Resize) {
-            m_message->setGeometry(m_plot->rect());
-        } else if (event->type() == QEvent::KeyPress && keyPressed(*static_cast<QKeyEvent *>(event))) {
-            return true;
-        }
-    }
-    return QWidget::eventFilter(watched, event);
 }
 
 void FigureView::paintEvent(QPaintEvent *event)

@@ -4,13 +4,31 @@
 #include "HoverReadout.h"
 
 #include <QKeyEvent>
+#include <QLabel>
 
 #include <algorithm>
 #include <cmath>
 
 // The keys of a view's plot (FigureView::keyPressed): the arrows pan, + and - zoom, 0 shows the
-// whole figure again, Shift with the arrows moves the keyboard cursor over the cells.
+// whole figure again, Shift with the arrows moves the keyboard cursor over the cells; and the plot's
+// other events the view follows (its focus, its size).
 namespace posenc {
+
+bool FigureView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot) {
+        if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut) {
+            update(); // the focus frame, outside the plot's own pixels
+            if (event->type() == QEvent::FocusIn)
+                emit plotFocused();
+        } else if (event->type() == QEvent::Resize) {
+            m_message->setGeometry(m_plot->rect());
+        } else if (event->type() == QEvent::KeyPress && keyPressed(*static_cast<QKeyEvent *>(event))) {
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
 
 bool FigureView::keyPressed(const QKeyEvent &event)
 {

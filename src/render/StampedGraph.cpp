@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cmath>
-#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace posenc {
@@ -67,6 +67,13 @@ void StampedGraph::drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &
     // pixel column at two levels), and each copy costs as much as a stamp. A graph's points come in
     // the order of their keys: the markers of one pixel column (or row, for a vertical key axis) come
     // together, and those of the column are all it compares with.
+    // A marker wholly outside the painter's clip (an axis rect's: a |mean| of 1e-17 on a log axis
+    // from 1e-3) draws no pixel: it is not handed to the raster engine at all. The clip is widened
+    // by a pixel, for a copy the engine rounds to the pixel beside.
+    const std::optional<QRectF> visible = painter->hasClipping()
+        ? std::optional(painter->clipBoundingRect().adjusted(-1.0, -1.0, 1.0, 1.0))
+        : std::nullopt;
+    const QSizeF stampSize = QSizeF(side, side) / ratio;
     const bool keysAcross = keyAxis() && keyAxis()->orientation() == Qt::Horizontal;
     double line = std::numeric_limits<double>::quiet_NaN();
     std::vector<double> &across = m_stampedAcross;
@@ -87,7 +94,10 @@ void StampedGraph::drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &
             continue;
         }
         across.push_back(other);
-        painter->drawPixmap(corner / ratio - offset, m_stamp);
+        const QPointF at = corner / ratio - offset;
+        if (visible && !visible->intersects(QRectF(at, stampSize)))
+            continue;
+        painter->drawPixmap(at, m_stamp);
     }
 }
 
@@ -220,23 +230,63 @@ quint64 StampedGraph::simplifications()
     return g_simplifications.load(std::memory_order_relaxed);
 }
 
-const QVector<QPointF> &StampedGraph::simplified(const QVector<QPointF> &lines, double tolerance) const
+struct StampedGraph::Simplification
 {
+    QVector<QPointF> from;
+    double tolerance = 0.0;
+    size_t hash = 0;
+    QVector<QPointF> kept;
+
     // Exactly the same points, bit for bit: QPointF's own == is fuzzy, and a gap's NaN is unequal to
     // itself by value (every line of the positions' figures has gaps: each of their replots
     // simplified every line again, 6 % of a frame).
-    const auto same = [](const QPointF &a, const QPointF &b) {
-        return std::bit_cast<std::uint64_t>(a.x()) == std::bit_cast<std::uint64_t>(b.x())
-            && std::bit_cast<std::uint64_t>(a.y()) == std::bit_cast<std::uint64_t>(b.y());
-    };
-    if (tolerance != m_simplifiedTolerance
-        || !std::equal(lines.cbegin(), lines.cend(), m_simplifiedFrom.cbegin(), m_simplifiedFrom.cend(), same)) {
-        g_simplifications.fetch_add(1, std::memory_order_relaxed);
-        m_simplified = simplifyPolyline(lines, tolerance);
-        m_simplifiedFrom = lines;
-        m_simplifiedTolerance = tolerance;
+    bool isOf(const QVector<QPointF> &lines, double within, size_t linesHash) const
+    {
+        return within == tolerance && linesHash == hash && lines.size() == from.size()
+            && std::memcmp(lines.constData(), from.constData(), std::size_t(lines.size()) * sizeof(QPointF)) == 0;
     }
-    return m_simplified;
+};
+
+namespace {
+
+// The lines a thread's graphs simplified lately: a figure's lines, the few figures a change redraws.
+constexpr qsizetype kRecentLines = 32;
+constexpr qsizetype kRecentPoints = qsizetype(1) << 20; // at most this many points remembered in all
+
+} // namespace
+
+const QVector<QPointF> &StampedGraph::simplified(const QVector<QPointF> &lines, double tolerance) const
+{
+    static_assert(sizeof(QPointF) == 2 * sizeof(double), "QPointF compared as its coordinates' bits");
+    const size_t hash = qHashBits(lines.constData(), std::size_t(lines.size()) * sizeof(QPointF));
+    if (m_simplified && m_simplified->isOf(lines, tolerance, hash))
+        return m_simplified->kept;
+    // Most recent first.
+    thread_local std::vector<std::shared_ptr<const Simplification>> recent;
+    const auto found = std::find_if(recent.begin(), recent.end(),
+                                    [&](const auto &known) { return known->isOf(lines, tolerance, hash); });
+    if (found != recent.end()) {
+        m_simplified = *found;
+        std::rotate(recent.begin(), found, found + 1);
+        return m_simplified->kept;
+    }
+    g_simplifications.fetch_add(1, std::memory_order_relaxed);
+    auto made = std::make_shared<Simplification>();
+    made->from = lines;
+    made->tolerance = tolerance;
+    made->hash = hash;
+    made->kept = simplifyPolyline(lines, tolerance);
+    m_simplified = made;
+    recent.insert(recent.begin(), std::move(made));
+    qsizetype points = 0;
+    for (auto it = recent.begin(); it != recent.end(); ++it) {
+        points += (*it)->from.size() + (*it)->kept.size();
+        if (it - recent.begin() >= kRecentLines || (points > kRecentPoints && it != recent.begin())) {
+            recent.erase(it, recent.end());
+            break;
+        }
+    }
+    return m_simplified->kept;
 }
 
 QVector<QPointF> StampedGraph::allLines() const

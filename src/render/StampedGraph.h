@@ -4,6 +4,7 @@
 
 #include <QPixmap>
 
+#include <memory>
 #include <vector>
 
 namespace posenc {
@@ -35,7 +36,8 @@ public:
     static constexpr double kLineTolerance = 0.1;
 
     // How many lines StampedGraphs have simplified (simplifyPolyline) in this process: a line drawn
-    // again with the same points, its gaps' NaN included, is not simplified again.
+    // again with the same points, its gaps' NaN included, is not simplified again, by any graph of
+    // its thread that drew it lately (a figure filled anew makes new graphs of mostly the same lines).
     static quint64 simplifications();
 
     // Whether a line of `pen` is drawn on screen as dashed segments (drawDashedSegments).
@@ -60,8 +62,13 @@ private:
     // `lines` simplified within `tolerance` (simplifyPolyline), remembered for the same lines (the
     // same bits: a gap's NaN equals itself): a band's side is simplified for its line and again for
     // the band's fill, in one replot, and a replot of data that did not change (a frame) simplifies
-    // nothing.
+    // nothing. The lines its thread's graphs simplified lately are remembered too: the curves
+    // figure makes its graphs anew at each filling, and a change of d or L leaves most of their
+    // lines as they were (the fastest columns' simplifications were a third of its replot).
     const QVector<QPointF> &simplified(const QVector<QPointF> &lines, double tolerance) const;
+
+    // A line and what simplifying it kept (simplified()).
+    struct Simplification;
 
     // What the stamp was drawn for: a new style, pen or pixel ratio draws it again.
     struct StampKey
@@ -78,9 +85,7 @@ private:
     mutable QPixmap m_stamp;
     mutable std::vector<double> m_stampedAcross; // the markers stamped on the current pixel column
 
-    mutable QVector<QPointF> m_simplifiedFrom;
-    mutable double m_simplifiedTolerance = -1.0;
-    mutable QVector<QPointF> m_simplified;
+    mutable std::shared_ptr<const Simplification> m_simplified;
 };
 
 } // namespace posenc

@@ -33,6 +33,8 @@ private slots:
     void solidLinesDrawTheFastPolylinesPixels_data();
     void solidLinesDrawTheFastPolylinesPixels();
     void aLineWithGapsIsSimplifiedOnce();
+    void aLineAnotherGraphDrewIsNotSimplifiedAgain();
+    void markersOutsideTheClipAreNotDrawn();
 };
 
 namespace {
@@ -346,7 +348,7 @@ public:
     bool begin(QPaintDevice *) override { return true; }
     bool end() override { return true; }
     void updateState(const QPaintEngineState &) override { }
-    void drawPixmap(const QRectF &, const QPixmap &, const QRectF &) override { }
+    void drawPixmap(const QRectF &, const QPixmap &, const QRectF &) override { ++pixmaps; }
     void drawPolygon(const QPointF *, int, PolygonDrawMode mode) override
     {
         polylines += mode == PolylineMode ? 1 : 0;
@@ -363,7 +365,7 @@ public:
     }
     void drawPath(const QPainterPath &) override { ++paths; }
     Type type() const override { return QPaintEngine::User; }
-    int polylines = 0, lines = 0, lineCalls = 0, paths = 0;
+    int polylines = 0, lines = 0, lineCalls = 0, paths = 0, pixmaps = 0;
 };
 
 class CountingDevice : public QPaintDevice
@@ -388,8 +390,9 @@ public:
 class OpenGraph : public StampedGraph
 {
 public:
-    using StampedGraph::StampedGraph;
+    using StampedGraph::clipRect;
     using StampedGraph::draw;
+    using StampedGraph::StampedGraph;
 };
 
 } // namespace
@@ -539,6 +542,58 @@ void TestStampedGraph::aLineWithGapsIsSimplifiedOnce()
     graph->setData(keys, values, true);
     plot.replot();
     QCOMPARE(StampedGraph::simplifications() - before, quint64(1));
+}
+
+// A figure filled anew makes new graphs (the curves figure's) of mostly the same lines (the PE's first
+// columns, whatever d or L): a new graph's line drawn lately is not simplified again, the same pixels.
+void TestStampedGraph::aLineAnotherGraphDrewIsNotSimplifiedAgain()
+{
+    const auto draw = [](double frequency) {
+        QCustomPlot plot;
+        plot.resize(kWidth, kHeight);
+        plot.xAxis->setRange(0.0, 200.0);
+        plot.yAxis->setRange(-1.15, 1.15);
+        auto *graph = new StampedGraph(plot.xAxis, plot.yAxis);
+        graph->setPen(QPen(QColor(0, 114, 178), 1.4));
+        for (int i = 0; i < 400; ++i)
+            graph->addData(i * 0.5, std::sin(i * 0.5 * frequency));
+        plot.replot();
+        return plot.grab().toImage();
+    };
+    const QImage first = draw(1.0);
+    const quint64 before = StampedGraph::simplifications();
+    QCOMPARE(draw(1.0), first);
+    QCOMPARE(StampedGraph::simplifications() - before, quint64(0));
+    QVERIFY(draw(1.01) != first && StampedGraph::simplifications() - before > 0); // another line is
+}
+
+// Markers wholly outside the axis rect (the PE's first columns' |mean| of 1e-17 on the magnitudes
+// figure's log axis) are not handed to the paint engine: the plot shows what it shows without them.
+void TestStampedGraph::markersOutsideTheClipAreNotDrawn()
+{
+    const QCPScatterStyle style(QCPScatterStyle::ssCircle, QColor(0, 114, 178), 5);
+    QCustomPlot inside, all;
+    build(inside, true, style, true);
+    build(all, true, style, true);
+    // Below the value range, above it, and one a pixel and a half below whose marker reaches into it.
+    QCPGraph *graph = all.graph(0);
+    for (int i = 0; i < kMarkers; ++i)
+        graph->addData(graph->data()->at(i)->key, i % 2 == 0 ? -5.0 : 7.0);
+    for (QCustomPlot *plot : {&inside, &all}) {
+        plot->graph(0)->addData(0.5, -1.5 / kHeight);
+        plot->replot();
+    }
+    QCOMPARE(all.grab().toImage(), inside.grab().toImage());
+    auto *open = new OpenGraph(all.xAxis, all.yAxis);
+    open->setLineStyle(QCPGraph::lsNone);
+    open->setScatterStyle(style);
+    open->setData(graph->data());
+    CountingDevice device;
+    QCPPainter painter(&device);
+    painter.setClipRect(open->clipRect());
+    open->draw(&painter);
+    painter.end();
+    QCOMPARE(device.engine.pixmaps, kMarkers + 1);
 }
 
 QTEST_MAIN(TestStampedGraph)
