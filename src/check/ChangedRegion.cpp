@@ -179,11 +179,10 @@ std::optional<TableMatch> read(TableMatch partial, const TableSample &sample)
             return partial;
         const bool masked = same([](const Changed &x) { return x.reference <= MaskFill::kBelow; });
         return named(std::move(partial), CheckMistakes::kCellsOverwritten,
-                     masked
-                         ? u"hold %1 where it holds %2, the causal mask's"_s.arg(
-                               NumberText::compact(first.value, 6),
-                               std::isinf(first.reference) ? u"−inf"_s : NumberText::compact(first.reference, 6))
-                         : u"all hold %1"_s.arg(NumberText::compact(first.value, 6)));
+                     masked ? u"hold %1 where it holds %2, the causal mask's"_s.arg(
+                         NumberText::compact(first.value, 6),
+                         std::isinf(first.reference) ? u"−inf"_s : NumberText::compact(first.reference, 6))
+                            : u"all hold %1"_s.arg(NumberText::compact(first.value, 6)));
     }
     const double offset = first.value - first.reference;
     // One constant added in float32 rounds each sum at its own magnitude: the offsets agree within

@@ -316,17 +316,61 @@ bool readsAll(const Reading &before, const Reading &after)
 
 } // namespace
 
-bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut)
+namespace {
+
+// A label along its tick labels named by its panel's place in the figure, its axis and its text:
+// what a later fitting at the same size finds along them again (LabelsBack).
+QString alongName(const QCustomPlot &plot, const QCPAxis *axis, const QCPItemText *text)
+{
+    return u"%1 %2 %3"_s.arg(plot.axisRects().indexOf(axis->axisRect())).arg(int(axis->axisType())).arg(text->text());
+}
+
+// What a layout of the figure at its size reads, but for its geometry: the page's size, each axis's
+// range, scale and label, the texts in its plots and its plottables' names (its keys' entries). Two
+// figures alike in all of it lay out alike, and a trial's verdict for one holds for the other.
+QString layoutInputs(const QCustomPlot &plot)
+{
+    QStringList parts {u"%1x%2"_s.arg(plot.width()).arg(plot.height())};
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        parts.append(rect->realVisibility() && !Changes::isHidden(rect) ? u"rect"_s : u"hidden"_s);
+        for (QCPAxis *axis : rect->axes())
+            parts.append(u"%1 %2 %3 %4 %5"_s.arg(int(axis->axisType()))
+                             .arg(axis->range().lower, 0, 'g', 17)
+                             .arg(axis->range().upper, 0, 'g', 17)
+                             .arg(int(axis->scaleType()))
+                             .arg(axis->visible() ? axis->label() : QString()));
+    }
+    for (int i = 0; i < plot.itemCount(); ++i)
+        if (const auto *text = qobject_cast<const QCPItemText *>(plot.item(i)))
+            parts.append(text->visible() ? text->text() : QString());
+    for (int i = 0; i < plot.plottableCount(); ++i)
+        parts.append(const_cast<QCustomPlot &>(plot).plottable(i)->name());
+    return parts.join(u'\n');
+}
+
+} // namespace
+
+bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut, LabelsBack *known)
 {
     Changes *changes = Changes::find(*plot);
     if (!changes)
         return false;
+    // Nothing to try where no label stands along its tick labels: no layout.
+    if (changes->labelsAlong().isEmpty())
+        return false;
+    // Found for a figure that lays out alike: only those that went back are tried again.
+    const QString inputs = known ? layoutInputs(*plot) : QString();
+    const bool found = known && known->inputs == inputs;
+    QStringList back;
     // Again while one goes back: the row one takes under its panel may hold its neighbours' too
     // (sum-vs-concat's two "column j" side by side, the second's row taken first).
-    bool back = false, again = true;
+    bool again = true;
     while (again) {
         again = false;
         for (const auto &[axis, text] : changes->labelsAlong()) {
+            const QString name = alongName(*plot, axis, text);
+            if (found && !known->back.contains(name))
+                continue;
             // The least margins as they are: a trial's layout may set its tick labels apart
             // (Steps::separateTickLabels), which the label back along its ticks does not need.
             QList<std::pair<QPointer<QCPLayoutElement>, QMargins>> margins;
@@ -345,7 +389,8 @@ bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut)
             plot->plotLayout()->update(QCPLayoutElement::upPreparation);
             const bool kept = fitted && readsAll(before, readingOf(*plot, text));
             if (kept) {
-                back = again = true;
+                back.append(name);
+                again = true;
                 continue;
             }
             changes->setAlong(axis, true);
@@ -356,7 +401,9 @@ bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut)
         }
     }
     changes->dropUnfolded();
-    return back;
+    if (known && !found)
+        *known = {inputs, back};
+    return !back.isEmpty();
 }
 
 double plotShare(const QCustomPlot &plot)

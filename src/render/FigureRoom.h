@@ -111,8 +111,17 @@ bool keepScalesReadable(QCustomPlot *plot);
 // row only where the page has no room for its own row: a step on the way set it there, and a later
 // one gave the room (alibi's distances lost 10³ on a 14-pt slide, the row under the plot free).
 // Where it does not, the label goes back along its ticks and the figure is laid out again. True
-// when one stays under its axis.
-bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut);
+// when one stays under its axis. No layout where no label stands along its tick labels.
+// `known`, where given, keeps what was found for a figure: a later call for one that lays out
+// alike (its size, its axes' ranges, scales and labels, its texts and keys' entries as they were)
+// tries again only the labels that went back, so that a view of the window changed in what its
+// layout does not read (RoPE's θ) pays for the trials once, not at every fitting (tst_figureviewdraws).
+struct LabelsBack
+{
+    QString inputs; // what the layout read
+    QStringList back; // the labels that went back under their axes: panel's place, axis and text
+};
+bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut, LabelsBack *known = nullptr);
 
 // Panels of one row show one form of their x label: where the steps left some "column" and others
 // "column j" (one the other's first words, or forms of one label its figure gives), each takes the
