@@ -356,8 +356,10 @@ bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut,
     if (!changes)
         return false;
     // Nothing to try where no label stands along its tick labels: no layout.
-    if (changes->labelsAlong().isEmpty())
+    if (changes->labelsAlong().isEmpty()) {
+        changes->dropUnfolded();
         return false;
+    }
     // Found for a figure that lays out alike: only those that went back are tried again.
     const QString inputs = known ? layoutInputs(*plot) : QString();
     const bool found = known && known->inputs == inputs;

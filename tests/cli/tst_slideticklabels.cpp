@@ -246,6 +246,15 @@ void TestSlideTickLabels::titlesLeaveTheEndLabels_data()
                                     << QStringList {u"column"_s, u"j"_s} << u"0"_s << u"400"_s
                                     << u"no room under the map, no step that keeps 400 and another number, and "
                                        u"\"column\" its shortest form: issue 60, open"_s;
+    // At 6 x 4 cm the id map's columns lost their 1k to "column" at the row's end.
+    QTest::newRow("position-ids 6x4cm") << QStringList {u"position-ids"_s, u"--size"_s, u"6x4cm"_s}
+                                        << QStringList {u"column"_s} << u"0"_s << u"1k"_s << QString();
+    // At a column the families' offsets read "-500 0 offset k", the title in the place of their 500.
+    QTest::newRow("families column")
+        << QStringList {u"families"_s, u"--size"_s, u"column"_s} << QStringList {u"offset k"_s, u"k"_s} << u"-500"_s
+        << u"500"_s
+        << u"\"offset k\" at its row's end still stands in the place of 500, no trial under "
+           u"the panels kept: issue 60, open"_s;
 }
 
 // An axis's title leaves its axis the tick labels that give its range, the first and the last
