@@ -375,8 +375,8 @@ void setTickLevel(QCPAxis *axis, int level)
     record.ticksSet = level;
 }
 
-// The most ticks up to the figure's own whose labels do not touch (under a label along them, that leave
-// enough numbers: KeepsClear::numbersEnough), for the layout now, whatever the layouts before.
+// The most ticks up to the figure's own whose labels do not touch (under a label along them, that keep its last
+// number, KeepsClear::keepsLastNumber, else enough numbers, numbersEnough), for the layout now, whatever before.
 bool fitTicks(QCPAxis *axis)
 {
     if (!axis->visible() || !axis->tickLabels())
@@ -392,17 +392,18 @@ bool fitTicks(QCPAxis *axis)
                                  &labels);
     };
     const auto *clearing = dynamic_cast<const KeepsClear *>(axis->ticker().data());
-    std::optional<int> apart, numbered;
-    for (int candidate = wished; candidate >= least && !numbered; --candidate) {
+    std::optional<int> apart, numbered, whole;
+    for (int candidate = wished; candidate >= least && !whole; --candidate) {
         applyTickLevel(axis, candidate);
         generate();
         if (ticksTouch(axis, ticks, labels))
             continue;
         apart = apart.value_or(candidate);
         if (!clearing || clearing->numbersEnough())
-            numbered = candidate;
+            numbered = numbered.value_or(candidate);
+        whole = !clearing || clearing->keepsLastNumber() ? std::optional<int>(candidate) : whole;
     }
-    const int level = numbered.value_or(apart.value_or(least));
+    const int level = whole.value_or(numbered.value_or(apart.value_or(least)));
     FitRecord &record = recordFor(axis);
     const int before = record.ticksSet.value_or(wished);
     // The candidates tried changed the ticker: the wish is the one read before them.

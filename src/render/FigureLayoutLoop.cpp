@@ -250,6 +250,22 @@ void FigureLayoutLoop::retick()
     // step's room gives back (document-distance's x axis at a column, 8 pt).
     if (FigureRoom::keepScalesReadable(m_plot))
         settle();
+    // A label a step set along its tick labels on the way goes back under its axis where the
+    // figure as it ends has the room for it there (FigureRoom::labelsBackWhereRoom). A view of the
+    // window tries them once for a figure that lays out alike: a change its layout does not read
+    // (RoPE's θ) tries again only those that went back, as its export finds them.
+    if (FigureRoom::fits(*m_plot, m_points))
+        FigureRoom::labelsBackWhereRoom(
+            m_plot,
+            [this] {
+                // Laid out with its ticks as they end, as retick lays the figure out.
+                FigureFit::unthinTicks(m_plot);
+                settle();
+                if (!FigureRoom::tickLabelsApart(*m_plot) && FigureRoom::Steps::separateTickLabels(m_plot))
+                    settle();
+                return FigureRoom::fits(*m_plot, m_points);
+            },
+            m_fileSize ? nullptr : &m_labelsBack);
     if (FigureRoom::oneLabelFormPerRow(m_plot))
         settle();
     // The ticks given back may set the end numbers of panels side by side against each other

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "FigureFonts.h"
+#include "FigureRoom.h"
 #include "QCustomPlot.h"
 
 #include <QList>
@@ -82,6 +83,7 @@ private:
     // The last settle() ended with a fit that changed nothing: the layout is that of the figure as it is.
     bool m_settled = false;
     bool m_current = false; // isCurrent(), but for the rect
+    FigureRoom::LabelsBack m_labelsBack; // a view's labels back under their axes at its last size
     QRect m_currentRect; // the plot's rect when the layout became current
 };
 

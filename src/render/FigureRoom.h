@@ -2,6 +2,8 @@
 
 #include "QCustomPlot.h"
 
+#include <functional>
+
 #include <QString>
 #include <QStringList>
 
@@ -97,6 +99,29 @@ bool tidy(QCustomPlot *plot);
 // until restored. False when there was none. A reader needs two numbers of an axis to read its
 // scale (why-sqrt-d's d_model axis kept only 10² on a 14-pt slide; tst_figuresizes).
 bool keepScalesReadable(QCustomPlot *plot);
+
+// Each x axis's label a step set along its tick labels goes back under its axis, one at a time,
+// where the figure laid out again by `layOut` (with its ticks as they end, its tick labels set apart
+// where they meet; it returns whether the figure fits) still fits and reads all it did: every axis
+// as many tick labels, as that layout draws them (rope-frequencies' y axis at a column, read with
+// the ticks made for the plot before, kept two numbers and drew one), no more corners where two
+// axes' labels meet, every key and every text in its plots (rope-scalings' labels on its curves
+// found no place on a plot made lower at 6 x 4 cm), and its plots half of the page where they were
+// (tst_figuresizes asks it at every size). A careful author sets a title in its tick labels'
+// row only where the page has no room for its own row: a step on the way set it there, and a later
+// one gave the room (alibi's distances lost 10³ on a 14-pt slide, the row under the plot free).
+// Where it does not, the label goes back along its ticks and the figure is laid out again. True
+// when one stays under its axis. No layout where no label stands along its tick labels.
+// `known`, where given, keeps what was found for a figure: a later call for one that lays out
+// alike (its size, its axes' ranges, scales and labels, its texts and keys' entries as they were)
+// tries again only the labels that went back, so that a view of the window changed in what its
+// layout does not read (RoPE's θ) pays for the trials once, not at every fitting (tst_figureviewdraws).
+struct LabelsBack
+{
+    QString inputs; // what the layout read
+    QStringList back; // the labels that went back under their axes: panel's place, axis and text
+};
+bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut, LabelsBack *known = nullptr);
 
 // Panels of one row show one form of their x label: where the steps left some "column" and others
 // "column j" (one the other's first words, or forms of one label its figure gives), each takes the

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace posenc::FigureRoom {
@@ -83,8 +84,16 @@ public:
     // each label back on its axis, in the form it had along them, its tick labels keeping clear of
     // nothing, and not set along them again until undone. False when there was none.
     bool unfoldUnreadable();
-    // Whether `axis`'s label went back from along its tick labels (unfoldUnreadable).
+    // Whether `axis`'s label went back from along its tick labels (unfoldUnreadable, setAlong).
     bool unfolded(const QCPAxis *axis) const;
+    // The axes across of panels drawn whose labels stand along their tick labels now (foldAlongTicks),
+    // each with the text that shows its label there.
+    QList<std::pair<QCPAxis *, QCPItemText *>> labelsAlong() const;
+    // `axis`'s label along its tick labels back on its axis, as unfoldUnreadable sets it back, its
+    // text kept hidden; or, `along` true, along them again as it stood. False where it was so.
+    bool setAlong(QCPAxis *axis, bool along);
+    // The texts of labels set back on their axes (setAlong) removed: they stay there.
+    void dropUnfolded();
     // Whether `axis`'s label stands across above its top end (foldAbove).
     bool foldedAbove(const QCPAxis *axis) const;
     // `element` out of its margin group on `side` until undone: a colour bar whose label stands
@@ -376,7 +385,8 @@ private:
         QPointer<QCPItemText> text;
         QSharedPointer<QCPAxisTicker> ticker; // the axis's own
         QSharedPointer<QCPAxisTicker> standIn; // the one that stood in for it, if any
-        bool undone = false; // its label went back to its axis (unfoldUnreadable)
+        bool undone = false; // its label went back to its axis (unfoldUnreadable, setAlong)
+        double pixels = 0.0; // what its tick labels keep clear of, along them
     };
     std::vector<Along> m_along;
     // Axes whose tick numbers are written short: the ticker that does so, and the plain one it

@@ -73,7 +73,7 @@ bool Changes::foldAlongTicks(QCPAxis *axis, QCPItemText *text, double pixels)
         standIn = plain;
     }
     clearing->keepClear(axis, pixels);
-    m_along.push_back({axis, text, own, standIn});
+    m_along.push_back({axis, text, own, standIn, false, pixels});
     axis->setProperty(kFoldedProperty, FigureFit::unwrappedLabel(axis));
     setAxisLabel(axis, QString());
     return true;
@@ -105,6 +105,51 @@ bool Changes::unfolded(const QCPAxis *axis) const
 {
     return std::any_of(m_along.begin(), m_along.end(),
                        [axis](const Along &along) { return along.undone && along.axis == axis; });
+}
+
+QList<std::pair<QCPAxis *, QCPItemText *>> Changes::labelsAlong() const
+{
+    QList<std::pair<QCPAxis *, QCPItemText *>> labels;
+    for (const Along &along : m_along)
+        if (!along.undone && along.axis && along.text && along.ticker && along.axis->orientation() == Qt::Horizontal
+            && along.axis->axisRect()->realVisibility() && !isHidden(along.axis->axisRect()) && !isHidden(along.text))
+            labels.append({along.axis, along.text});
+    return labels;
+}
+
+bool Changes::setAlong(QCPAxis *axis, bool alongTicks)
+{
+    for (Along &along : m_along) {
+        if (along.axis != axis || !along.text || !along.ticker || along.undone == !alongTicks)
+            continue;
+        auto *clearing = dynamic_cast<KeepsClear *>(axis->ticker().data());
+        if (!clearing)
+            return false;
+        if (alongTicks) {
+            clearing->keepClear(axis, along.pixels);
+            along.text->setVisible(true);
+            axis->setProperty(kFoldedProperty, FigureFit::unwrappedLabel(axis));
+            setAxisLabel(axis, QString());
+        } else {
+            clearing->keepClear(nullptr, 0.0);
+            along.text->setVisible(false);
+            const QString label = axis->property(kFoldedProperty).toString();
+            axis->setProperty(kFoldedProperty, QVariant());
+            setAxisLabel(axis, label);
+        }
+        along.undone = !alongTicks;
+        return true;
+    }
+    return false;
+}
+
+void Changes::dropUnfolded()
+{
+    for (Along &along : m_along)
+        if (along.undone && along.text && !along.text->visible()) {
+            m_plot->removeItem(along.text);
+            along.text = nullptr;
+        }
 }
 
 bool Changes::foldedAbove(const QCPAxis *axis) const

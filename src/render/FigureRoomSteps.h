@@ -57,6 +57,9 @@ bool separateTickLabels(QCustomPlot *plot);
 // as matplotlib's authors prune a locator's end tick: of the axis with more numbers, which keeps
 // two at least. True when one was.
 bool pruneCornerTicks(QCustomPlot *plot);
+// How many corners of panels drawn have their two axes' tick labels meeting there, as
+// pruneCornerTicks finds them.
+qsizetype cornersMeeting(const QCustomPlot &plot);
 // Each bottom axis's label (across) or left axis's (up the side), of one line and at most 0.6 of
 // its axis, set in the row of its tick labels at the axis's far end (right, or top), its tick
 // labels that would reach it left blank (KeepsClear): a line of the figure's height, or a

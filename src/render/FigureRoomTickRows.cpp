@@ -187,6 +187,35 @@ qsizetype keptBeside(const QCPAxis *axis, const QCPAxis *along)
 
 } // namespace
 
+namespace {
+
+// The axes of `rect` drawn with their tick labels out, unturned, of `type`; none otherwise.
+QCPAxis *cornerAxis(QCPAxisRect *rect, QCPAxis::AxisType type)
+{
+    QCPAxis *axis = rect->axis(type);
+    return axis && axis->visible() && axis->tickLabels() && axis->tickLabelSide() == QCPAxis::lsOutside
+            && qFuzzyIsNull(axis->tickLabelRotation())
+        ? axis
+        : nullptr;
+}
+
+} // namespace
+
+qsizetype cornersMeeting(const QCustomPlot &plot)
+{
+    qsizetype meeting = 0;
+    for (QCPAxisRect *rect : plot.axisRects()) {
+        if (!rect->realVisibility() || Changes::isHidden(rect) || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
+            continue;
+        for (const QCPAxis::AxisType side : {QCPAxis::atLeft, QCPAxis::atRight})
+            for (const QCPAxis::AxisType end : {QCPAxis::atBottom, QCPAxis::atTop}) {
+                const QCPAxis *up = cornerAxis(rect, side), *across = cornerAxis(rect, end);
+                meeting += up && across && boxesMeet(tickLabelBoxes(up), tickLabelBoxes(across));
+            }
+    }
+    return meeting;
+}
+
 bool pruneCornerTicks(QCustomPlot *plot)
 {
     bool changed = false;
@@ -194,13 +223,7 @@ bool pruneCornerTicks(QCustomPlot *plot)
     for (QCPAxisRect *rect : plot->axisRects()) {
         if (!rect->realVisibility() || Changes::isHidden(rect) || dynamic_cast<QCPColorScaleAxisRectPrivate *>(rect))
             continue;
-        const auto drawn = [rect](QCPAxis::AxisType type) {
-            QCPAxis *axis = rect->axis(type);
-            return axis && axis->visible() && axis->tickLabels() && axis->tickLabelSide() == QCPAxis::lsOutside
-                    && qFuzzyIsNull(axis->tickLabelRotation())
-                ? axis
-                : nullptr;
-        };
+        const auto drawn = [rect](QCPAxis::AxisType type) { return cornerAxis(rect, type); };
         for (const QCPAxis::AxisType side : {QCPAxis::atLeft, QCPAxis::atRight})
             for (const QCPAxis::AxisType end : {QCPAxis::atBottom, QCPAxis::atTop}) {
                 QCPAxis *up = drawn(side);
@@ -249,6 +272,17 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
         if (across && !label.isEmpty() && (label.contains(u'\n') || advance > alike))
             for (const QString &form : ShorterLabels::of(axis))
                 if (const double length = MeasuredText::advance(axis->labelFont(), form); length <= alike) {
+                    label = form;
+                    advance = length;
+                    break;
+                }
+        // Where the label would stand in the place of the row's last number (which gives the
+        // range), the first shorter true form that leaves it, where one does: buckets' "key j" as "j"
+        // beside the map's 500, rather than in the place of its 400 and 500.
+        if (across && !label.isEmpty() && labelsKept(axis, advance).first < labelsKept(axis, 0.0).first)
+            for (const QString &form : ShorterLabels::of(axis))
+                if (const double length = MeasuredText::advance(axis->labelFont(), form);
+                    length < advance && labelsKept(axis, length).first == labelsKept(axis, 0.0).first) {
                     label = form;
                     advance = length;
                     break;

@@ -55,6 +55,15 @@ public:
     // A label along its tick labels that leaves two and blanks more leaves ticks unnumbered that a
     // wider step numbers (FigureFit's fitTicks: left-padding's Δ score kept two of five).
     bool numbersEnough() const { return !m_axis || m_left >= 3 || (m_left >= 2 && m_made - m_left <= 1); }
+    // Whether the labels it made last, keeping clear of a label across at its row's end, blank
+    // none and leave two numbers at least: the row's last (largest) number, which gives the axis's
+    // range, stands beside the label, not under it. True while it keeps clear of nothing or of a
+    // stretch up a side. A careful author thins an axis's inner ticks rather than set its title in
+    // the place of its last number (FigureFit's fitTicks; head-map's "column" stood where the 400 was).
+    bool keepsLastNumber() const
+    {
+        return !m_axis || m_axis->orientation() != Qt::Horizontal || (m_left == m_made && m_left >= 2);
+    }
 
 protected:
     // Writes the labels short where asked, then blanks those of `ticks` that reach into the stretch
