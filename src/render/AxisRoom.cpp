@@ -17,6 +17,9 @@ namespace {
 // The least height the panel had of its own (its figure's), and the one holdLabelWords() set last.
 constexpr char kOwnLeast[] = "posencOwnLeastHeight";
 constexpr char kHeldLeast[] = "posencHeldLeastHeight";
+// The least margins the panel had of its own, and the ones holdEndTickLabels() set last.
+constexpr char kOwnEnds[] = "posencOwnEndMargins";
+constexpr char kHeldEnds[] = "posencHeldEndMargins";
 
 double longestWord(const QCPAxisRect *rect)
 {
@@ -30,51 +33,6 @@ double longestWord(const QCPAxisRect *rect)
                 longest = std::max(longest, MeasuredText::advance(axis->labelFont(), word));
         }
     return longest;
-}
-
-// The raises holdEndTickLabels() made on a panel, newest last: the margins it held and the panel's
-// own under them, in pairs, at most kMostRaises of them.
-constexpr char kRaises[] = "posencEndMarginRaises";
-constexpr qsizetype kMostRaises = 16;
-
-int side(const QMargins &margins, int which)
-{
-    const int sides[] = {margins.left(), margins.top(), margins.right(), margins.bottom()};
-    return sides[which];
-}
-
-// The least margins `rect` has of its own, its margins `now`, side by side: where a side holds what
-// holdEndTickLabels() raised it to, the panel's own under that raise; else what another set (its
-// figure, a room step). A room step keeps the margins it finds, raise and all, to give them back
-// when it is undone, and one that sets a side keeps the others as they are: read as the panel's
-// own, a raise made on a compact page stayed when the view was made large again (buckets' left
-// plots a unit narrower than a view opened large).
-QMargins ownEnds(const QCPAxisRect *rect, const QMargins &now)
-{
-    const QList<QMargins> raises = rect->property(kRaises).value<QList<QMargins>>();
-    int own[4] = {now.left(), now.top(), now.right(), now.bottom()};
-    for (int which = 0; which < 4; ++which)
-        for (qsizetype i = raises.size() - 2; i >= 0; i -= 2)
-            if (side(raises[i], which) == own[which] && side(raises[i + 1], which) < own[which]) {
-                own[which] = side(raises[i + 1], which);
-                break;
-            }
-    return {own[0], own[1], own[2], own[3]};
-}
-
-// Remembers that `rect`'s margins were raised to `held` over its own `own` (ownEnds()).
-void rememberRaise(QCPAxisRect *rect, const QMargins &held, const QMargins &own)
-{
-    if (held == own)
-        return;
-    QList<QMargins> raises = rect->property(kRaises).value<QList<QMargins>>();
-    for (qsizetype i = 0; i + 1 < raises.size(); i += 2)
-        if (raises[i] == held && raises[i + 1] == own)
-            return;
-    raises.append({held, own});
-    if (raises.size() > 2 * kMostRaises)
-        raises.remove(0, 2);
-    rect->setProperty(kRaises, QVariant::fromValue(raises));
 }
 
 } // namespace
@@ -172,13 +130,16 @@ bool holdEndTickLabels(QCustomPlot *plot)
         // Only at the page's edge: within it, the margin's neighbour holds the label's reach.
         const bool atLeft = outer.left() <= page.left(), atRight = outer.right() + 1 >= page.left() + page.width();
         const QMargins now = rect->minimumMargins();
-        const QMargins own = ownEnds(rect, now);
+        const QVariant held = rect->property(kHeldEnds);
+        const QMargins own
+            = held.isValid() && held.value<QMargins>() == now ? rect->property(kOwnEnds).value<QMargins>() : now;
         QMargins least = own;
         if (atLeft && left > 0.0)
             least.setLeft(std::max(own.left(), static_cast<int>(std::ceil(left)) + 1));
         if (atRight && right > 0.0)
             least.setRight(std::max(own.right(), static_cast<int>(std::ceil(right)) + 1));
-        rememberRaise(rect, least, own);
+        rect->setProperty(kOwnEnds, QVariant::fromValue(own));
+        rect->setProperty(kHeldEnds, QVariant::fromValue(least));
         if (least != now) {
             rect->setMinimumMargins(least);
             changed = true;
