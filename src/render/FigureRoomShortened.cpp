@@ -1,6 +1,7 @@
 #include "FigureRoomSteps.h"
 
 #include "FigureFit.h"
+#include "ShorterLabels.h"
 
 #include <algorithm>
 
@@ -112,6 +113,32 @@ QString shortened(const QString &text, const QFont &font, double width, int line
         ++first;
     const QString kept = leading(words, first);
     return kept.isEmpty() ? words.value(0) : kept;
+}
+
+QString firstPart(const QString &text, const QStringList &separators)
+{
+    int depth = 0;
+    for (qsizetype i = 1; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (c == u'(' || c == u'[' || c == u'⟨' || c == u'{')
+            ++depth;
+        else if (c == u')' || c == u']' || c == u'⟩' || c == u'}')
+            depth = std::max(depth - 1, 0);
+        if (depth > 0)
+            continue;
+        for (const QString &separator : separators)
+            if (QStringView(text).mid(i).startsWith(separator))
+                return text.left(i).trimmed();
+    }
+    return text;
+}
+
+QString shortestTrue(const QCPAxis *axis, const QStringList &separators)
+{
+    // A label naming several quantities ("cos(p·θᵢ), sin(p·θᵢ)") is not its first part: the figure's
+    // own shortest form is as true as the whole (ShorterLabels), the first part only where it gives none.
+    const QStringList forms = ShorterLabels::of(axis);
+    return forms.isEmpty() ? firstPart(FigureFit::unwrappedLabel(axis), separators) : forms.constLast();
 }
 
 } // namespace posenc::FigureRoom::Steps

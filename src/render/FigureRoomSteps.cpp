@@ -195,32 +195,6 @@ bool tightenMargins(QCustomPlot *plot, QCP::MarginSides sides, bool (*which)(con
 
 } // namespace
 
-QString firstPart(const QString &text, const QStringList &separators)
-{
-    int depth = 0;
-    for (qsizetype i = 1; i < text.size(); ++i) {
-        const QChar c = text.at(i);
-        if (c == u'(' || c == u'[' || c == u'⟨' || c == u'{')
-            ++depth;
-        else if (c == u')' || c == u']' || c == u'⟩' || c == u'}')
-            depth = std::max(depth - 1, 0);
-        if (depth > 0)
-            continue;
-        for (const QString &separator : separators)
-            if (QStringView(text).mid(i).startsWith(separator))
-                return text.left(i).trimmed();
-    }
-    return text;
-}
-
-QString shortestTrue(const QCPAxis *axis, const QStringList &separators)
-{
-    // A label naming several quantities ("cos(p·θᵢ), sin(p·θᵢ)") is not its first part: the figure's
-    // own shortest form is as true as the whole (ShorterLabels), the first part only where it gives none.
-    const QStringList forms = ShorterLabels::of(axis);
-    return forms.isEmpty() ? firstPart(FigureFit::unwrappedLabel(axis), separators) : forms.constLast();
-}
-
 bool tightenAxes(QCustomPlot *plot)
 {
     Changes &changes = Changes::of(plot);
