@@ -9,6 +9,7 @@
 #include "CheckTables.h"
 #include "support/AlibiReference.h"
 #include "support/DebertaReference.h"
+#include "support/DirectedRounding.h"
 #include "support/T5Reference.h"
 
 #include "check/TableMatch.h"
@@ -98,32 +99,14 @@ struct Format
 const Format kBFloat16 {"bfloat16", 7, -126, StoredType::BFloat16};
 const Format kFloat16 {"float16", 10, -14, StoredType::Float16};
 
-// x rounded to the format in `rounding`: its quotient by the format's unit at x rounded to nearest
-// (ties to even), cut, floored or ceiled.
 float rounded(float x, const Format &f, Rounding rounding)
 {
-    if (x == 0.0f || !std::isfinite(x))
-        return x;
-    const double unit = std::ldexp(1.0, std::max(std::ilogb(x), f.least) - f.bits);
-    const double q = double(x) / unit;
-    switch (rounding) {
-    case Rounding::TowardZero:
-        return float(std::trunc(q) * unit);
-    case Rounding::Downward:
-        return float(std::floor(q) * unit);
-    case Rounding::Upward:
-        return float(std::ceil(q) * unit);
-    case Rounding::Nearest:
-        break;
-    }
-    return float(std::nearbyint(q) * unit);
+    return directedrounding::rounded(x, f.bits, f.least, rounding);
 }
 
-RowMatrixXf roundedTable(RowMatrixXf t, const Format &f, Rounding rounding)
+RowMatrixXf roundedTable(const RowMatrixXf &t, const Format &f, Rounding rounding)
 {
-    for (std::int64_t i = 0; i < t.size(); ++i)
-        t.data()[i] = rounded(t.data()[i], f, rounding);
-    return t;
+    return directedrounding::roundedTable(t, f.bits, f.least, rounding);
 }
 
 const char *roundingName(Rounding r)

@@ -5,6 +5,7 @@
 // reference at the table's precision. The tables are written here from float64 formulas (the
 // paper's sinusoid, RoPE's cos at theta 10000 and NeMo's Sandwich bias), rounded here.
 #include "CheckTables.h"
+#include "support/DirectedRounding.h"
 #include "support/RopeReference.h"
 #include "support/SandwichReference.h"
 
@@ -30,31 +31,9 @@ struct Format
 const Format kBFloat16 {7, -126, TablePrecision::BFloat16};
 const Format kFloat16 {10, -14, TablePrecision::Float16};
 
-// x rounded to the format in `rounding`: its quotient by the format's unit at x cut, floored or ceiled.
-float rounded(float x, const Format &f, Rounding rounding)
+RowMatrixXf roundedTable(const RowMatrixXf &t, const Format &f, Rounding rounding)
 {
-    if (x == 0.0f || !std::isfinite(x))
-        return x;
-    const double unit = std::ldexp(1.0, std::max(std::ilogb(x), f.least) - f.bits);
-    const double q = double(x) / unit;
-    switch (rounding) {
-    case Rounding::TowardZero:
-        return float(std::trunc(q) * unit);
-    case Rounding::Downward:
-        return float(std::floor(q) * unit);
-    case Rounding::Upward:
-        return float(std::ceil(q) * unit);
-    case Rounding::Nearest:
-        break;
-    }
-    return float(std::nearbyint(q) * unit);
-}
-
-RowMatrixXf roundedTable(RowMatrixXf t, const Format &f, Rounding rounding)
-{
-    for (std::int64_t i = 0; i < t.size(); ++i)
-        t.data()[i] = rounded(t.data()[i], f, rounding);
-    return t;
+    return directedrounding::roundedTable(t, f.bits, f.least, rounding);
 }
 
 RowMatrixXf sinusoid(std::int64_t rows, std::int64_t d, double scale = 1.0)

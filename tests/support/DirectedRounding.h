@@ -1,0 +1,42 @@
+#pragma once
+
+#include "check/TableMatch.h"
+#include "core/Block.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+// A float32 value rounded to a half format of `bits` stored mantissa bits and least normal exponent
+// `least` (bfloat16: 7, -126; float16: 10, -14) the way `rounding` says: its quotient by the format's
+// unit at x rounded to nearest (ties to even), cut, floored or ceiled. The tables engineers dump
+// rounded otherwise than torch's .to() rounds them (tst_tablecheckrounding, tst_tablecheckheldvalues).
+namespace directedrounding {
+
+inline float rounded(float x, int bits, int least, posenc::Rounding rounding)
+{
+    if (x == 0.0f || !std::isfinite(x))
+        return x;
+    const double unit = std::ldexp(1.0, std::max(std::ilogb(x), least) - bits);
+    const double q = double(x) / unit;
+    switch (rounding) {
+    case posenc::Rounding::TowardZero:
+        return float(std::trunc(q) * unit);
+    case posenc::Rounding::Downward:
+        return float(std::floor(q) * unit);
+    case posenc::Rounding::Upward:
+        return float(std::ceil(q) * unit);
+    case posenc::Rounding::Nearest:
+        break;
+    }
+    return float(std::nearbyint(q) * unit);
+}
+
+inline posenc::RowMatrixXf roundedTable(posenc::RowMatrixXf t, int bits, int least, posenc::Rounding rounding)
+{
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        t.data()[i] = rounded(t.data()[i], bits, least, rounding);
+    return t;
+}
+
+} // namespace directedrounding
