@@ -7,6 +7,7 @@
 // written here (torch's buckets, tests/data/buckets/torch_buckets.csv, float64's where no boundary is
 // near; get_slopes in float64), one cell changed, the whole rounded here.
 #include "CheckTables.h"
+#include "TorchBucketTables.h"
 #include "support/AlibiReference.h"
 #include "support/DebertaReference.h"
 #include "support/DirectedRounding.h"
@@ -26,59 +27,11 @@
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
+using torchbuckets::bucketTable;
 
 namespace {
 
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
-
-// torch's buckets by (family, buckets, reach, bidirectional) and relative position.
-using TorchKey = std::tuple<QByteArray, std::int64_t, std::int64_t, bool>;
-const std::map<TorchKey, std::map<std::int64_t, std::int64_t>> &torchBuckets()
-{
-    static const auto buckets = [] {
-        std::map<TorchKey, std::map<std::int64_t, std::int64_t>> out;
-        QFile file(QStringLiteral(POSENC_TORCH_BUCKETS));
-        if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
-            return out;
-        while (!file.atEnd()) {
-            const QByteArray line = file.readLine().trimmed();
-            if (line.isEmpty() || line.startsWith('#'))
-                continue;
-            const QList<QByteArray> f = line.split(',');
-            out[{f[0], f[1].toLongLong(), f[2].toLongLong(), f[3] == "1"}][f[4].toLongLong()] = f[5].toLongLong();
-        }
-        return out;
-    }();
-    return buckets;
-}
-
-// A rows x rows table of buckets: torch's where the fixture holds the relative position, else
-// float64's; nothing where a float64 logarithm is near a boundary the fixture does not hold.
-std::optional<RowMatrixXf> bucketTable(const QByteArray &family, std::int64_t buckets, std::int64_t reach,
-                                       bool bidirectional, std::int64_t rows)
-{
-    const auto known = torchBuckets().find({family, buckets, reach, bidirectional});
-    if (known == torchBuckets().end())
-        return std::nullopt;
-    std::map<std::int64_t, float> byOffset;
-    for (std::int64_t offset = -(rows - 1); offset < rows; ++offset) {
-        const std::int64_t relative = family == "t5" ? offset : -offset; // T5's key - query, DeBERTa's query - key
-        if (const auto it = known->second.find(relative); it != known->second.end()) {
-            byOffset[offset] = float(it->second);
-            continue;
-        }
-        const buckettie::Bucket b = family == "t5" ? t5ref::t5(relative, buckets, reach, bidirectional)
-                                                   : debertaref::deberta(relative, buckets, reach);
-        if (b.nearTie && !(family == "t5" && std::abs(relative) >= reach))
-            return std::nullopt;
-        byOffset[offset] = float(b.value);
-    }
-    RowMatrixXf t(rows, rows);
-    for (std::int64_t i = 0; i < rows; ++i)
-        for (std::int64_t j = 0; j < rows; ++j)
-            t(i, j) = byOffset.at(j - i);
-    return t;
-}
 
 // Head 1 of 8's causal bias, m (j - i) with m = 1/2 at or before the query, −inf after it.
 RowMatrixXf alibiCausal(std::int64_t rows)
