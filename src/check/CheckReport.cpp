@@ -34,6 +34,19 @@ QString configNumber(double v)
     return NumberText::exact(v);
 }
 
+// The relative part of a tolerance as the stream uses it: of an exact reference whose values the
+// table's format holds (CellTolerance::heldFormat), float32's part at those and the format's
+// elsewhere.
+QString relativeWords(const CellTolerance &t)
+{
+    const QString relative = NumberText::compact(t.relative, 3);
+    if (t.heldFormat == ValueFormat::Float32)
+        return u"%1 of |reference|"_s.arg(relative);
+    const QString format = t.heldFormat == ValueFormat::Float16 ? u"float16"_s : u"bfloat16"_s;
+    return u"%1 of |reference| where %2 holds the reference, %3 elsewhere"_s.arg(NumberText::compact(t.heldRelative, 3),
+                                                                                 format, relative);
+}
+
 } // namespace
 
 QString storedWords(StoredType stored)
@@ -84,13 +97,12 @@ QStringList tableLines(const TableMatch &m, const TableRows &table)
     if (m.positions)
         lines.append(u"positions: "_s + PositionWindows::line(*m.positions));
     if (m.maxAbsError)
-        lines.append(u"max |error|: %1 at row %2, column %3 (tolerance %4 of |reference| + %5%6)"_s
-                         .arg(NumberText::compact(*m.maxAbsError, 3))
-                         .arg(m.worstRow.value_or(-1))
-                         .arg(m.worstColumn.value_or(-1))
-                         .arg(NumberText::compact(m.tolerance.relative, 3),
-                              NumberText::compact(m.tolerance.absolute, 3),
-                              m.tolerance.perPosition.empty() ? QString() : u" + the float32 angles' rounding"_s));
+        lines.append(
+            u"max |error|: %1 at row %2, column %3 (tolerance %4 + %5%6)"_s.arg(NumberText::compact(*m.maxAbsError, 3))
+                .arg(m.worstRow.value_or(-1))
+                .arg(m.worstColumn.value_or(-1))
+                .arg(relativeWords(m.tolerance), NumberText::compact(m.tolerance.absolute, 3),
+                     m.tolerance.perPosition.empty() ? QString() : u" + the float32 angles' rounding"_s));
     if (!m.deviations.isEmpty())
         lines.append(u"deviating: "_s + m.deviations);
     lines.append(u"diagnosis: "_s + m.diagnosis);

@@ -104,12 +104,17 @@ ModelRow rowOf(const QString &type, bool textConfig)
 
 // The family whose reader reads the config: the row's, or another its keys choose (FalconConfig's
 // alibi, Baichuan's hidden size, JAIS's position_embedding_type).
-QString schemeOf(const ConfigContext &c)
+QString schemeOf(ConfigContext &c)
 {
     for (const QJsonValue &v : c.model.when) {
         const QJsonArray when = v.toArray();
-        if (c.text.json().value(when.at(0).toString()) == when.at(1))
+        if (c.text.json().value(when.at(0).toString()) == when.at(1)) {
+            // Where the key leaves HF's class for the remote code its auto_map names (a BERT
+            // config's position_embedding_type alibi, JinaBert's), the row says so.
+            if (when.size() > 3)
+                c.find(u"scheme-by-key"_s, when.at(3).toString());
             return when.at(2).toString();
+        }
     }
     // Read from the keys: the rope dict of a model the table lacks with mrope_section is multimodal
     // RoPE (every M-RoPE model's code indexes rope_parameters["mrope_section"]: Qwen2VLAttention,
@@ -182,6 +187,60 @@ QList<ConfigLayer> readLayers(ConfigContext &c, const QString &scheme)
     return sorted;
 }
 
+// What an unknown model_type's keys say of its position scheme, and which keys say it: RoPE from
+// a rope_* or rotary_* key (rope_theta, rope_scaling, rotary_pct, partial_rotary_factor, ...) or
+// position_embedding_type rotary; a learned table from position_embedding_type absolute (HF's
+// BertEmbeddings adds its table only then) or sinusoidal_pos_embds false (DistilBertConfig's
+// Embeddings: a learned table unless it is true). Nothing else is evidence: every family's configs
+// carry max_position_embeddings, so it names none. Empty when no key says.
+std::pair<QString, QString> evidenceOf(const QJsonObject &o)
+{
+    const QString embedding = o.value(u"position_embedding_type"_s).toString();
+    if (embedding == u"rotary"_s || embedding == u"rope"_s)
+        return {u"rope"_s, u"position_embedding_type "_s + embedding};
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString &key = it.key();
+        if (key.startsWith(u"rope_"_s) || key.startsWith(u"rotary_"_s) || key.contains(u"_rotary_"_s)
+            || key.endsWith(u"_rope"_s))
+            return {u"rope"_s, key};
+    }
+    if (embedding == u"absolute"_s)
+        return {u"learned"_s, u"position_embedding_type absolute"_s};
+    if (o.value(u"sinusoidal_pos_embds"_s) == QJsonValue(false))
+        return {u"learned"_s, u"sinusoidal_pos_embds false"_s};
+    return {};
+}
+
+// An unknown model_type read as a learned table by its keys: its hidden size, layers and table size
+// by the names such configs give them (DistilBertConfig's dim and n_layers, GPT-2's n_embd), no
+// class's default assumed.
+ModelRow learnedGuess(const ModelRow &guess, const QJsonObject &o)
+{
+    ModelRow row = guess;
+    row.scheme = u"learned"_s;
+    row.configClass = u"%1's own config class, not read"_s.arg(guess.type);
+    row.file = QString();
+    row.defaults = {};
+    row.when = {};
+    QJsonObject aliases;
+    const auto alias = [&](const QString &key, const QStringList &names) {
+        if (o.contains(key))
+            return;
+        for (const QString &name : names) {
+            if (o.contains(name)) {
+                aliases.insert(key, name);
+                return;
+            }
+        }
+    };
+    alias(u"hidden_size"_s, {u"dim"_s, u"n_embd"_s, u"d_model"_s});
+    alias(u"num_hidden_layers"_s, {u"n_layers"_s, u"n_layer"_s, u"num_layers"_s});
+    alias(u"max_position_embeddings"_s, {u"n_positions"_s});
+    row.aliases = aliases;
+    row.raw = {};
+    return row;
+}
+
 } // namespace
 
 namespace ModelConfig {
@@ -244,6 +303,28 @@ ConfigCheck check(const QJsonObject &config)
     }
     result.modelType = type;
     context.model = rowOf(type, inTextConfig);
+    // A model_type the table lacks, whose name extends none it holds: its keys name its scheme,
+    // or nothing is read (Llama's RoPE is no default for a model whose keys name no rotation).
+    if (!context.model.known() && context.model.nearest.isEmpty()) {
+        const auto [scheme, because] = evidenceOf(context.text.json());
+        if (scheme.isEmpty()) {
+            result.modelType = type;
+            result.basis = context.model.read;
+            result.schemeUnknown = true;
+            context.find(u"scheme-unknown"_s,
+                         u"model_type %1 is not in posenc's table of models and its config names no position "
+                         "scheme (no rope_* or rotary_* key, no position_embedding_type, no sinusoidal_pos_embds): "
+                         "its encoding is unknown, not read as RoPE; give it with --encoding, or a learned table "
+                         "with --position-table"_s.arg(type));
+            return result;
+        }
+        if (scheme == u"learned"_s) {
+            context.model = learnedGuess(context.model, context.text.json());
+            context.find(u"scheme-guessed"_s,
+                         u"model_type %1 is not in posenc's table of models: %2 says its positions are a learned "
+                         "table added to the input, a guess its own code was not read for"_s.arg(type, because));
+        }
+    }
     result.modelClass = context.model.configClass;
     result.modelFile = context.model.file;
     result.modelCite = context.model.cite;

@@ -94,6 +94,9 @@ struct ConfigCheck
     // Values no model could mean (a string where a number goes, a negative theta): while there
     // is one, the layers are not described.
     QList<ConfigProblem> problems;
+    // A model_type the table lacks whose keys name no position scheme: no layers are read, and
+    // the encoding is for the user to give (--encoding, --position-table).
+    bool schemeUnknown = false;
 
     bool hasError() const; // an error finding
     const ConfigLayer *layer(const QString &layerType) const;

@@ -173,6 +173,12 @@ struct TableMatch
     Rounding rounding = Rounding::Nearest;
     // Of a table of float32 angles, once streamed: the evidence, which the report prints.
     std::optional<AngleEvidence> angleEvidence;
+    // The constant the reading multiplies its family's table by, where the family's table has none
+    // (a sinusoid's amplitude c, x-transformers' ScaledSinusoidalEmbedding): 1 where it names none. A
+    // number of the family's own formula is no such factor (Sandwich's divisor 8K/H, its finding
+    // "scale"). A directed rounding moves every cell by up to a unit one way, which a factor near 1
+    // may mimic (TableRounding).
+    double factor = 1.0;
     // The mistakes named, by id ("exponent-doubled", CheckMistakes), in the family's order.
     QStringList mistakes;
     // One line: the mistake and what the correct line computes, or what the table is.

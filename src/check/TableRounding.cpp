@@ -163,17 +163,14 @@ int verdictRank(CheckVerdict v)
     return 4;
 }
 
-// How far a reading's scale is from 1, |ln c|: 0 without a finding `scale`.
+// How far a reading's factor is from 1, |ln c| (TableMatch::factor): 0 where it names none.
 double scaleDistance(const TableMatch &m)
 {
-    const MatchValue scale = m.finding(u"scale"_s);
-    if (const auto *c = std::get_if<double>(&scale); c && *c > 0.0)
-        return std::fabs(std::log(*c));
-    return 0.0;
+    return m.factor > 0.0 && std::isfinite(m.factor) ? std::fabs(std::log(m.factor)) : 0.0;
 }
 
 // Whether reading `a` explains the table better than `b`: a better verdict, then fewer mistakes, then
-// no scale where `b` needs one (a factor that a rounding explains is no factor).
+// no factor where `b` needs one (a factor that a rounding explains is no factor).
 bool better(const TableMatch &a, const TableMatch &b)
 {
     if (verdictRank(a.verdict) != verdictRank(b.verdict))
@@ -189,10 +186,13 @@ bool better(const TableMatch &a, const TableMatch &b)
 // writer's values (a few units of 2^-24) is allowed either way. A rounding shows only where the
 // reference is not the format's own value: of an exact reference (`held`, CellTolerance::heldFormat)
 // a cell the format holds is left to the stream, which holds it to the reference exactly; a table of
-// such cells only (whole numbers in bfloat16) shows none. The last rows are read too: ALiBi's bias
+// such cells only (whole numbers in bfloat16) shows none; nor does any reference's value the format
+// holds (a reference computed in the format, KERPLE's bfloat16 dtype: every rounding leaves it, and
+// a table one unit from it is no rounding of it). `compares` says whether any cell was compared. The
+// last rows are read too: ALiBi's bias
 // of m = 1/2 is bfloat16's own up to 256 keys from the query, in its first rows wholly.
 std::optional<Rounding> roundingShown(const TableRows &table, const TableReference &reference, ValueFormat format,
-                                      ValueFormat held)
+                                      ValueFormat held, bool *compares = nullptr)
 {
     const std::int64_t cols = table.cols(), all = std::min(table.rows(), reference.rows());
     const std::int64_t band
@@ -212,7 +212,8 @@ std::optional<Rounding> roundingShown(const TableRows &table, const TableReferen
                 for (std::int64_t c = 0; c < tile.cols; ++c) {
                     const double ref = tile.values[r * tile.stride + c];
                     const double t = values[static_cast<std::size_t>((tile.row0 - row0 + r) * cols + tile.col0 + c)];
-                    if (kept(ref, format) || !std::isfinite(t) || formatHolds(float(ref), held))
+                    if (kept(ref, format) || !std::isfinite(t) || formatHolds(float(ref), held)
+                        || formatHolds(float(ref), format))
                         continue;
                     ++compared;
                     const double unit = 2.0 * halfUnitAt(ref, format), slack = 0x1p-20 * std::fabs(ref);
@@ -226,6 +227,8 @@ std::optional<Rounding> roundingShown(const TableRows &table, const TableReferen
             }
         });
     }
+    if (compares)
+        *compares = compared > 0;
     if (compared == 0)
         return std::nullopt;
     if (beyondHalf == 0)
@@ -297,18 +300,22 @@ void readDirected(std::variant<TableMatch, QString> &identified, const TableRows
     // The rounding the reading's own reference shows, where it has one. Every cell within half a unit
     // of it: the table is that reference rounded to nearest, whatever the verdict, and no directed
     // rounding reads it better (posenc's own tables at parameters no published form uses).
+    bool compares = false;
     const std::optional<Rounding> shown = first->reference
-        ? roundingShown(table, *first->reference, format, first->tolerance.heldFormat)
+        ? roundingShown(table, *first->reference, format, first->tolerance.heldFormat, &compares)
         : std::nullopt;
     if (shown == Rounding::Nearest)
         return;
     const bool directed = shown.has_value();
-    // A correct reading beyond half a unit in places, no directed rounding shown, is the table's within
-    // its tolerance; a mistake named other than a scale is a reading of its own (RoPE's angles formed
-    // in half precision). Neither is read again: only one whose cells show a directed rounding is.
-    const bool named = first->verdict == CheckVerdict::Mistake
+    // A mistake named other than a scale is a reading of its own (RoPE's angles formed in half
+    // precision): read again only where its cells show a directed rounding. A correct reading, or a
+    // mistake that names nothing (cells beyond the tolerance), whose cells show no rounding is read
+    // again too: a reference fitted to the cells (KERPLE's r1 and r2) may have been pulled by the
+    // rounding, within the sample's tolerance and beyond the stream's. A correct reading whose
+    // reference the format holds throughout (buckets) has nothing a rounding moved.
+    const bool named = first->verdict == CheckVerdict::Mistake && !first->mistakes.isEmpty()
         && !(first->mistakes.size() == 1 && first->mistakes.front() == CheckMistakes::kScaled);
-    if ((first->verdict == CheckVerdict::Correct || named) && !directed)
+    if ((named || (first->verdict == CheckVerdict::Correct && !compares)) && !directed)
         return;
     std::vector<Rounding> order {Rounding::TowardZero, Rounding::Downward, Rounding::Upward};
     if (directed)
@@ -319,11 +326,15 @@ void readDirected(std::variant<TableMatch, QString> &identified, const TableRows
         auto *m = std::get_if<TableMatch>(&read);
         // Each rounding moves a cell by half a unit, within which a loose tolerance may read the table
         // the other way too: a reading is the rounding's only where its cells show that rounding against
-        // its reference, and it explains the table better than the reading as it is (or as well, where
-        // that reading's cells showed the rounding already).
+        // its reference, and it explains the table better than the reading as it is, or as well where
+        // that reading's cells showed this rounding already or none. Cells beyond the tolerance that
+        // name no mistake are the rounding's where the rounding's reading names none either (M-RoPE's
+        // ids read from the table, unknown without a prompt as its float32 table is).
         if (!m || !m->reference || roundingShown(table, *m->reference, format, m->tolerance.heldFormat) != rounding)
             continue;
-        if (!better(*m, *first) && !(rounding == shown && !better(*first, *m)))
+        const bool explained = first->verdict == CheckVerdict::Mistake && first->mistakes.isEmpty()
+            && m->verdict != CheckVerdict::Mistake && m->mistakes.isEmpty();
+        if (!better(*m, *first) && !((rounding == shown || !directed) && !better(*first, *m)) && !explained)
             continue;
         holdTo(*m, format, rounding);
         identified = std::move(read);

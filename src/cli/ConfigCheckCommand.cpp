@@ -101,7 +101,9 @@ void printText(const ConfigCheck &check, const Options &o, QTextStream &out)
     out << '\n';
     if (!check.textConfig.isEmpty())
         out << "text model: " << check.textConfig << '\n';
-    out << '\n' << ConfigCheckTable::table(check, o.layerType, width).join(u'\n') << '\n';
+    // No layers to tabulate where the config names no scheme (its finding says so).
+    if (!check.schemeUnknown)
+        out << '\n' << ConfigCheckTable::table(check, o.layerType, width).join(u'\n') << '\n';
     const QStringList sources = ConfigCheckTable::sources(check, o.layerType, width);
     if (!sources.isEmpty())
         out << "\nwhere the numbers come from:\n" << sources.join(u'\n') << '\n';

@@ -23,6 +23,12 @@ namespace {
 // T5Config dropout_rate=0.1; configuration_bert.py BertConfig hidden_dropout_prob=0.1, which
 // RobertaConfig inherits; configuration_deberta_v2.py DebertaV2Config hidden_dropout_prob=0.1;
 // configuration_whisper.py WhisperConfig dropout=0.0 (documented 0.1).
+// Starcoder2Model.forward, nn.functional.dropout(inputs_embeds, p=config.embedding_dropout) (@
+// 00d4b3d2142cb4ced2f51b90614b5d26bc045015), Starcoder2Config embedding_dropout = 0.0; PhiModel,
+// embed_dropout = nn.Dropout(config.embd_pdrop) on inputs_embeds (its base_model_pp_plan names it
+// between embed_tokens and the layers), PhiConfig embd_pdrop = 0.0 (@ 008e574391258935f3ecc3035c882e73bbcac419);
+// CodeGenModel, drop = nn.Dropout(config.embd_pdrop) on inputs_embeds (plus token type embeddings)
+// before the blocks, CodeGenConfig embd_pdrop=0.0 (documented 0.1).
 struct Key
 {
     QString key;
@@ -41,6 +47,9 @@ const QHash<QString, Key> &keys()
         {u"roberta"_s, {u"hidden_dropout_prob"_s, 0.1}},
         {u"deberta-v2"_s, {u"hidden_dropout_prob"_s, 0.1}},
         {u"whisper"_s, {u"dropout"_s, 0.0}},
+        {u"starcoder2"_s, {u"embedding_dropout"_s, 0.0}},
+        {u"phi"_s, {u"embd_pdrop"_s, 0.0}},
+        {u"codegen"_s, {u"embd_pdrop"_s, 0.0}},
     };
     return byType;
 }
@@ -53,7 +62,9 @@ const QHash<QString, Key> &keys()
 // Qwen3VLTextModel and Gemma4TextModel, hidden_states = inputs_embeds into the first layer.
 // deepseek_v32 is DeepSeek-V3.2-Exp's own inference/model.py: Transformer.forward, h =
 // self.embed(tokens) into the first block. ViTMAEEmbeddings.forward adds the table, masks and
-// prepends the cls token, and drops nothing.
+// prepends the cls token, and drops nothing. OPTDecoder.forward (@
+// 0184d2087e15afbd83ffa3cef25044a4f6c05047) adds inputs_embeds and pos_embeds and hands the sum to
+// its first layer undropped (config.dropout acts inside the layers).
 const QSet<QString> &none()
 {
     static const QSet<QString> types {
@@ -63,6 +74,7 @@ const QSet<QString> &none()
         u"gpt_oss"_s,       u"deepseek_v3"_s, u"deepseek_v32"_s,    u"kimi_k2"_s,     u"phi3"_s,
         u"gemma3"_s,        u"gemma3_text"_s, u"gemma4"_s,          u"gemma4_text"_s, u"bloom"_s,
         u"cohere2"_s,       u"exaone4"_s,     u"smollm3"_s,         u"glm4_moe"_s,    u"vit_mae"_s,
+        u"opt"_s,
     };
     return types;
 }

@@ -113,6 +113,12 @@ std::variant<Chosen, ParamOptions::Result> choose(const QString &source, const Q
     }
     chosen.check = std::get<ConfigSource::Loaded>(loaded).check;
     chosen.name = std::get<ConfigSource::Loaded>(loaded).name;
+    // A model the table lacks whose config names no scheme: nothing to teach or draw as its own.
+    if (chosen.check.schemeUnknown) {
+        return refused(u"--config: model_type %1 is not in posenc's table and its config names no position scheme; "
+                       "give it with --encoding FAMILY (posenc help parameters), or a learned table with "
+                       "--position-table FILE"_s.arg(chosen.check.modelType));
+    }
     const ConfigLayer *layer = layerOf(chosen.check, wanted);
     if (!layer) {
         QStringList types;

@@ -25,6 +25,10 @@ namespace {
 // F.embedding(x, self.weight)). WhisperEncoder and WhisperDecoder set embed_scale from
 // scale_embedding but their forwards never read it, so s = 1 whatever the config says.
 // ViTMAEEmbeddings.forward adds the table to the patch embeddings as the projection gives them.
+// OPTDecoder.forward (models/opt/modeling_opt.py @ 0184d2087e15afbd83ffa3cef25044a4f6c05047):
+// hidden_states = inputs_embeds + pos_embeds, inputs_embeds = self.embed_tokens(input_ids) through
+// project_in (a linear map, where word_embed_proj_dim differs from hidden_size); OPTConfig has no
+// scale key.
 const QSet<QString> &none()
 {
     static const QSet<QString> types {
@@ -34,7 +38,7 @@ const QSet<QString> &none()
         u"deepseek_v3"_s, u"kimi_k2"_s,         u"gpt_oss"_s,     u"cohere2"_s,       u"exaone4"_s,
         u"smollm3"_s,     u"glm4_moe"_s,        u"gptj"_s,        u"gpt_neox"_s,      u"bloom"_s,
         u"t5"_s,          u"deberta-v2"_s,      u"whisper"_s,     u"modernbert"_s,    u"deepseek_v32"_s,
-        u"mpt"_s,         u"vit_mae"_s,
+        u"mpt"_s,         u"vit_mae"_s,         u"opt"_s,
     };
     return types;
 }

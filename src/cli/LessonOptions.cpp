@@ -17,7 +17,11 @@ std::variant<std::optional<ModelChoice>, ParamOptions::Result> chosenModel(const
         return *refused;
     if (const auto *chosen = std::get_if<ConfigOptions::Chosen>(&config)) {
         ModelChoice choice;
-        choice.name = chosen->name;
+        // A model the table lacks is read as a guess (its scheme from its keys, the rest by the
+        // rules of a known model): every sentence that names it says so.
+        choice.name = chosen->check.basis == u"guess"_s
+            ? u"%1 (model_type %2, read as a guess)"_s.arg(chosen->name, chosen->check.modelType)
+            : chosen->name;
         choice.texts = chosen->texts;
         choice.configName = chosen->source;
         choice.config = std::make_shared<const ConfigCheck>(chosen->check);
@@ -37,6 +41,35 @@ std::variant<std::optional<ModelChoice>, ParamOptions::Result> chosenModel(const
     refused.errors.append({u"preset"_s, u"one of %1 (posenc presets lists them)"_s.arg(Presets::names().join(u", "_s)),
                            QString(), ParamError::quoted(name)});
     return refused;
+}
+
+// The lesson's own lengths fitted to a model whose context is shorter than the max_len the lesson
+// keeps (OPT's 2,048 learned positions under left-padding's 32,768), or to the --max-len given:
+// max_len, the batch's row lengths and the cache, each scaled by that context over the lesson's
+// max_len, so the lesson runs within what the model can place. Nothing when no length is over.
+std::optional<ParamTexts> fitted(const QCommandLineParser &parser, const Lesson &lesson, const ModelChoice &choice,
+                                 ParamTexts texts)
+{
+    if (!lesson.keep.contains(u"max-len"_s) || !texts.contains(u"max-len"_s))
+        return std::nullopt;
+    const qint64 kept = texts.value(u"max-len"_s).toLongLong();
+    const qint64 context = parser.isSet(u"max-len"_s) ? parser.values(u"max-len"_s).constLast().toLongLong()
+                                                      : choice.texts.value(u"max-len"_s).toLongLong();
+    if (context <= 0 || kept <= context)
+        return std::nullopt;
+    const auto scaled
+        = [&](const QString &n) { return QString::number(std::max<qint64>(1, n.toLongLong() * context / kept)); };
+    texts.insert(u"max-len"_s, QString::number(context));
+    if (texts.contains(u"cache"_s) && texts.value(u"cache"_s).toLongLong() > 0)
+        texts.insert(u"cache"_s, scaled(texts.value(u"cache"_s)));
+    const QString batch = texts.value(u"batch"_s);
+    if (batch.contains(u':')) {
+        QStringList lengths;
+        for (const QString &n : batch.section(u':', 1).split(u','))
+            lengths.append(scaled(n));
+        texts.insert(u"batch"_s, batch.section(u':', 0, 0) + u':' + lengths.join(u','));
+    }
+    return texts;
 }
 
 } // namespace
@@ -83,6 +116,13 @@ Read read(const QCommandLineParser &parser, const Lesson &lesson, const ParamOpt
         ? u"the lesson %1 for %2"_s.arg(lesson.name, read.choice->name)
         : u"the lesson %1"_s.arg(lesson.name);
     read.result = ParamOptions::read(parser, LessonModels::textsFor(lesson, read.choice), origin, clues);
+    if (read.result.exitCode() != 0 && read.choice) {
+        if (const auto texts = fitted(parser, lesson, *read.choice, LessonModels::textsFor(lesson, read.choice))) {
+            ParamOptions::Result fit = ParamOptions::read(parser, *texts, origin, clues);
+            if (fit.exitCode() == 0)
+                read.result = std::move(fit);
+        }
+    }
     if (read.result.exitCode() != 0) {
         // A lesson that does not apply to the model says what it needs in one line, rather than
         // refusing its own parameters laid over the model (left-padding's max_len and cache over

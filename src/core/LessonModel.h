@@ -65,6 +65,9 @@ struct LessonModel
     // "article"): "at the TensorFlow Transformer tutorial's d", not "at TensorFlow Transformer
     // tutorial's d". False while the model is unnamed, or its name is a proper name.
     bool article = false;
+    // The named model's config's max_position_embeddings, as its preset gives it, which
+    // HF's dynamic NTK reads (ModelChoice::maxPositionEmbeddings); 0: unnamed, or not said.
+    std::int64_t maxPositionEmbeddings = 0;
 };
 
 } // namespace posenc

@@ -137,6 +137,42 @@ Number nameOf(const LessonModel &model)
     return name.startsWith(u"the "_s) ? word(name) : properName(name);
 }
 
+namespace {
+
+// The possessive of a word or a name, as "{model}'s" is filled. A model's name takes it on the name
+// itself, before what qualifies it: "DiT-XL/2's d", not "DiT-XL/2 at 256 pixels' d" (masked-dropout
+// read so); a word ending in s takes the apostrophe alone: "defaults'", not "defaults's".
+QString possessiveOf(const Number &n)
+{
+    QString head = n.text;
+    if (n.properName) {
+        static const QRegularExpression qualifier(u" (?:at|with|for|on|in|of|from|under) "_s);
+        if (const auto match = qualifier.match(head); match.hasMatch() && match.capturedStart() > 0)
+            head.truncate(match.capturedStart());
+    }
+    return head.endsWith(u's') ? head + u'\'' : head + u"'s"_s;
+}
+
+} // namespace
+
+Number modelsFamily(const LessonModel &model, const QString &family)
+{
+    if (model.name.isEmpty())
+        return word(u"this model's "_s + family);
+    const Number name = nameOf(model);
+    if (model.name.contains(family, Qt::CaseInsensitive))
+        return name;
+    return {std::nullopt, possessiveOf(name) + u' ' + family, {}, name.properName};
+}
+
+QString familyBeside(const LessonModel &model, const QString &heading)
+{
+    const QString family = heading.section(u' ', 0, 0);
+    if (family == heading || model.name.isEmpty() || !model.name.contains(family, Qt::CaseInsensitive))
+        return heading;
+    return heading.section(u' ', 1);
+}
+
 Number none(const QString &why)
 {
     return {std::nullopt, {}, why.isEmpty() ? u"not here"_s : why, false};
@@ -212,24 +248,6 @@ QStringList keysIn(const QString &text, const QList<Entry> &more)
     }
     return found;
 }
-
-namespace {
-
-// The possessive of a word or a name, as "{model}'s" is filled. A model's name takes it on the name
-// itself, before what qualifies it: "DiT-XL/2's d", not "DiT-XL/2 at 256 pixels' d" (masked-dropout
-// read so); a word ending in s takes the apostrophe alone: "defaults'", not "defaults's".
-QString possessiveOf(const Number &n)
-{
-    QString head = n.text;
-    if (n.properName) {
-        static const QRegularExpression qualifier(u" (?:at|with|for|on|in|of|from|under) "_s);
-        if (const auto match = qualifier.match(head); match.hasMatch() && match.capturedStart() > 0)
-            head.truncate(match.capturedStart());
-    }
-    return head.endsWith(u's') ? head + u'\'' : head + u"'s"_s;
-}
-
-} // namespace
 
 Filled fill(const QString &text, const LessonModel &model, bool emphasise, const QList<Entry> &more)
 {

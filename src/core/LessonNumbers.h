@@ -72,6 +72,13 @@ Number properName(const QString &text);
 // `model` must be named.
 QString nameWithin(const LessonModel &model);
 Number nameOf(const LessonModel &model);
+// The model's own `family` as a sentence names it: the model alone where its name says the family
+// ("T5-base", "Flan-T5-base", "DeBERTa-v3-base"), else its name's possessive and the family
+// ("Llama 3.1 8B's RoPE", "this model's T5"), so that no name is followed by the family it contains.
+Number modelsFamily(const LessonModel &model, const QString &family);
+// A family's heading beside the model's name: without its first word, the family's own name, where
+// the model's name says it ("relative buckets" beside T5-base, "T5 relative buckets" beside others).
+QString familyBeside(const LessonModel &model, const QString &heading);
 Number none(const QString &why);
 // A condition a fragment can need ({"needs": ["key"]}): present, with no words, where `holds`.
 Number condition(bool holds, const QString &whyNot);

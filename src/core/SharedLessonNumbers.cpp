@@ -7,6 +7,7 @@
 #include "FamilySpec.h"
 #include "NumberText.h"
 #include "ParamTable.h"
+#include "TitleText.h"
 
 #include <algorithm>
 #include <bit>
@@ -423,6 +424,22 @@ QList<Entry> scaleConditions()
         };
 }
 
+// Words a sentence sets beside the model's name or the figures' row names.
+QList<Entry> wordEntries()
+{
+    return {
+        {u"family_beside"_s,
+         u"the family beside the model's name: without the family's name where the model's says it"_s,
+         std::function<Number(const LessonModel &)>(
+             [](const LessonModel &m) { return word(familyBeside(m, familyWords(m.params))); })},
+        {u"special_tokens"_s, u"the special rows' tokens by position, as the figures name them: \"[CLS] at 0, …\""_s,
+         [](const Params &p) {
+             const QString tokens = TitleText::specialTokensText(p);
+             return tokens.isEmpty() ? none(u"no row is special"_s) : word(tokens);
+         }},
+    };
+}
+
 Number gridRatio(const Params &p, bool sqrtScale, bool scaledSigma)
 {
     // sqrt(s^2 sigma^2 d / (d/2)) = s sigma sqrt(2)
@@ -577,7 +594,7 @@ QList<Entry> entries()
         {u"cos_random"_s, u"√(2/(πd)): the mean |cos| of two random directions in d dimensions"_s,
          [](const Params &p) { return real(std::sqrt(2.0 / (std::numbers::pi * d(p)))); }},
     };
-    return list + familiesEntries() + familyConditions() + dropoutConditions() + scaleConditions();
+    return list + wordEntries() + familiesEntries() + familyConditions() + dropoutConditions() + scaleConditions();
 }
 
 } // namespace posenc::SharedLessonNumbers

@@ -67,6 +67,21 @@ QString peVariantText(const Params &params)
     return parts.join(u", "_s);
 }
 
+QString specialToken(const Params &params, std::int64_t row)
+{
+    return row == 0 ? u"[CLS]"_s : row == params.sequenceLength() - 1 ? u"[SEP]"_s : u"[MASK]"_s;
+}
+
+QString specialTokensText(const Params &params)
+{
+    QStringList parts;
+    for (const std::int64_t row : params.specialRows())
+        parts.append(u"%1 at %2"_s.arg(specialToken(params, row), NumberText::count(row)));
+    if (parts.size() < 2)
+        return parts.join(QString());
+    return parts.mid(0, parts.size() - 1).join(u", "_s) + u" and "_s + parts.back();
+}
+
 QString columnsText(std::int64_t first, std::int64_t end)
 {
     if (end - first == 1)

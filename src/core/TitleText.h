@@ -26,6 +26,13 @@ QString columnsText(std::int64_t first, std::int64_t end);
 QStringList positionTermParts(const Params &params);
 // Where X's parts sit in concat: "s·E in columns 0–255, PE (k = 256) in 256–511"; empty in sum.
 QString composeText(const Params &params);
+// The token a special row (--special) stands for, as the masked-dropout question puts them: [CLS]
+// opens the sequence at 0, [SEP] closes it at seq_len − 1, [MASK] stands at the others. The
+// figures' row names and the lessons' words both read it.
+QString specialToken(const Params &params, std::int64_t row);
+// The special rows' tokens in the order of their positions: "[CLS] at 0, [MASK] at 5 and [SEP] at
+// 15"; empty where no row is special.
+QString specialTokensText(const Params &params);
 
 // What a table's rows are indexed by, in every figure's axes and titles: a token's position p, or
 // the diffusion timestep t a timestep embedding's code embeds (indexesTimesteps). A grid or a

@@ -1,15 +1,17 @@
 #include "LessonRoom.h"
 
+#include "FigureView.h"
 #include "LessonPanel.h"
 #include "ParameterDock.h"
 
 #include <QAction>
 #include <QDockWidget>
+#include <QLayout>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QResizeEvent>
-#include <QStatusBar>
 #include <QSettings>
+#include <QStatusBar>
 #include <QStyle>
 
 #include <algorithm>
@@ -97,7 +99,12 @@ int LessonRoom::textExtent() const
                                   : std::max(parameters->width(), parameters->minimumSizeHint().width()))
         : 0;
     const int separators = 2 * window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, window);
-    const int room = int((1.0 - kFigureShare) * window->width()) - beside - separators;
+    // The figure's share is of its plot: the view's margins about it (FigureView) are the text's to leave.
+    int figureFrame = 0;
+    if (const auto *view = window->centralWidget() ? window->centralWidget()->findChild<FigureView *>() : nullptr)
+        if (const QLayout *layout = view->layout())
+            figureFrame = layout->contentsMargins().left() + layout->contentsMargins().right();
+    const int room = int((1.0 - kFigureShare) * window->width()) - beside - separators - figureFrame;
     const int code = m_parts.panel->codeWidth() + kPanelMargins;
     int width = std::max(comfortable, std::min(code, room));
     // Wider, up to the figure's share, until the text reads whole on the first screen, the code

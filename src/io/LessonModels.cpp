@@ -49,6 +49,7 @@ ModelChoice ModelChoice::ofPreset(const Preset &preset)
     choice.paper = preset.reference == u"paper"_s;
     choice.article = preset.article == u"the"_s;
     choice.context = preset.context;
+    choice.maxPositionEmbeddings = preset.maxPositionEmbeddings;
     choice.encoderDecoder = preset.stacks == u"encoder-decoder"_s;
     choice.source = preset.source;
     if (auto config = LessonModels::example(preset.config)) {
@@ -120,7 +121,7 @@ ParamTexts textsFor(const Lesson &lesson, const std::optional<ModelChoice> &choi
 
 LessonModel model(const Params &params, const QList<ModelChoice> &candidates, const QStringList &kept)
 {
-    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false, false};
+    LessonModel model {params, {}, {}, {}, {}, {}, false, false, 0, false, std::nullopt, {}, {}, false, false, 0};
     for (const ModelChoice &choice : candidates) {
         if (!choice.name.isEmpty() && choice.matches(params, kept)) {
             model.name = choice.name;
@@ -140,6 +141,7 @@ LessonModel model(const Params &params, const QList<ModelChoice> &candidates, co
             bool read = false;
             const std::int64_t own = choice.texts.value(u"max-len"_s).toLongLong(&read);
             model.context = choice.context > 0 ? choice.context : (read ? own : 0);
+            model.maxPositionEmbeddings = choice.maxPositionEmbeddings;
             break;
         }
     }

@@ -38,6 +38,9 @@ struct ModelChoice
     bool article = false;
     // Its own context where its max_len is capped below it (Preset::context); 0: max_len is it.
     std::int64_t context = 0;
+    // Its config's max_position_embeddings as its preset gives it (Preset::maxPositionEmbeddings); 0:
+    // not said.
+    std::int64_t maxPositionEmbeddings = 0;
     // It is an encoder and a decoder (Preset::stacks, the config's is_encoder_decoder).
     bool encoderDecoder = false;
     // Where its numbers were read from: its preset's source, its config's modeling file.

@@ -100,10 +100,14 @@ std::variant<Preset, PresetError> read(const QString &path)
         return fail(u"not a preset: \"format\" must be \"%1\""_s.arg(kPresetFormat));
     if (root.value(u"version"_s) != QJsonValue(Preset::kVersion))
         return fail(u"\"version\" must be %1"_s.arg(Preset::kVersion));
-    const QStringList known
-        = {u"format"_s,  u"version"_s, u"title"_s,          u"cite"_s,          u"source"_s,
-           u"note"_s,    u"config"_s,  u"params"_s,         u"input-dropout"_s, u"embedding-scale"_s,
-           u"context"_s, u"stacks"_s,  u"embedding-init"_s, u"reference"_s,     u"article"_s};
+    const QStringList known = {u"format"_s,         u"version"_s,
+                               u"title"_s,          u"cite"_s,
+                               u"source"_s,         u"note"_s,
+                               u"config"_s,         u"params"_s,
+                               u"input-dropout"_s,  u"embedding-scale"_s,
+                               u"context"_s,        u"stacks"_s,
+                               u"embedding-init"_s, u"reference"_s,
+                               u"article"_s,        u"max-position-embeddings"_s};
     for (auto it = root.constBegin(); it != root.constEnd(); ++it) {
         if (!known.contains(it.key()))
             return fail(u"unknown key \"%1\" (expected %2)"_s.arg(it.key(), known.join(u", "_s)));
@@ -191,6 +195,15 @@ std::variant<Preset, PresetError> read(const QString &path)
             return fail(u"\"context\" must be an integer above the preset's max_len %1 (the model's own context "
                         "where max_len is capped), at most 1e12"_s.arg(maxLen));
         preset.context = std::int64_t(value);
+    }
+    // The config's max_position_embeddings where the source gives it (Preset::maxPositionEmbeddings).
+    const QJsonValue positions = root.value(u"max-position-embeddings"_s);
+    if (!positions.isUndefined()) {
+        const double value = positions.toDouble(-1.0);
+        if (!positions.isDouble() || value != std::floor(value) || value < 1.0 || value > 1e12)
+            return fail(u"\"max-position-embeddings\" must be an integer from 1 to 1e12 (the config's "
+                        "max_position_embeddings, as the source gives it)"_s);
+        preset.maxPositionEmbeddings = std::int64_t(value);
     }
     return preset;
 }

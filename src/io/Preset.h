@@ -41,6 +41,9 @@ namespace posenc {
 // "context" holds the context the source gives (Llama 4 Scout's max_position_embeddings 10485760),
 // and the lessons say that of the model, not max_len.
 //
+// "max-position-embeddings" records the model config's max_position_embeddings, as "source" or
+// "config" gives it (lessons name it where it is above the original context a scaling stretches).
+//
 // "params"' "attention": "both-ways" records that the model's queries see the keys after them as
 // well as before (an encoder: BERT-likes, the T5 and Whisper encoders, the vision and diffusion
 // transformers), which "source" or "note" cites in its code; absent, the attention is causal
@@ -78,6 +81,10 @@ struct Preset
     QString reference;
     // The model's own context where "params"' "max-len" is below it; 0: max-len is the model's.
     std::int64_t context = 0;
+    // The model config's max_position_embeddings as "source" or "config" gives it, which may be neither
+    // max-len nor "context": Qwen2.5 7B Instruct's 32768 below the 131072 its README's YaRN reaches.
+    // HF's dynamic NTK reads it, not original-max-len. 0: the preset does not say it.
+    std::int64_t maxPositionEmbeddings = 0;
     // "encoder-decoder": the model has both stacks; empty: one stack.
     QString stacks;
     // "the": the model's name is a description a sentence names with "the" ("the TensorFlow

@@ -148,4 +148,11 @@ bool holdEndTickLabels(QCustomPlot *plot)
     return changed;
 }
 
+QMargins ownMargins(const QCPLayoutElement *element)
+{
+    const QMargins now = element->minimumMargins();
+    const QVariant held = element->property(kHeldEnds);
+    return held.isValid() && held.value<QMargins>() == now ? element->property(kOwnEnds).value<QMargins>() : now;
+}
+
 } // namespace posenc::AxisRoom

@@ -34,4 +34,10 @@ void keepInsetsOffAxes(QCustomPlot *plot);
 // the layout is then updated again.
 bool holdEndTickLabels(QCustomPlot *plot);
 
+// `element`'s least margins without the raise holdEndTickLabels set last, where they are that
+// raise; else as they are. A room step that keeps an axis rect's margins to give back when undone
+// keeps these: given back with the raise, a raise made on a compact page stayed when a view was made
+// large again, read as the panel's own (buckets' left plots a unit narrower than a view opened large).
+QMargins ownMargins(const QCPLayoutElement *element);
+
 } // namespace posenc::AxisRoom

@@ -121,6 +121,18 @@ public:
         return spans(box, [](std::uint64_t bits) { return bits != 0; });
     }
 
+    // Whether `other`, finished, covers the same cells of the same plot.
+    bool sameCells(const Cells &other) const { return m_rect == other.m_rect && m_bits == other.m_bits; }
+    // Whether `other` holds the cells of the same plot: unite() takes it.
+    bool sameRect(const Cells &other) const { return m_rect == other.m_rect; }
+    // The cells `other` (of the same plot, finished) marks, marked too: a box meets these where it
+    // meets either's, and so one read asks several curves that a box keeps off by the same pad.
+    void unite(const Cells &other)
+    {
+        for (std::size_t i = 0; i < m_bits.size(); ++i)
+            m_bits[i] |= other.m_bits[i];
+    }
+
 private:
     // Half units along (dx, dy), rounded up, as std::hypot's length gives them: a square root
     // gives the same but within a few ulps of a whole number, where hypot decides.

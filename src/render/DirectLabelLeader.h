@@ -65,9 +65,10 @@ public:
     {
         if (!leads)
             return {};
-        return leaderOf(QRectF(topLeft->pixelPosition(), bottomRight->pixelPosition()).normalized(),
-                        anchor->pixelPosition());
+        return leaderWithin(QRectF(topLeft->pixelPosition(), bottomRight->pixelPosition()).normalized());
     }
+    // The same, its text's `box` as laid out now given (a text's box is its text measured again).
+    QLineF leaderWithin(const QRectF &box) const { return leads ? leaderOf(box, anchor->pixelPosition()) : QLineF(); }
 
 protected:
     void draw(QCPPainter *painter) override

@@ -6,7 +6,9 @@
 
 #include <QFontMetrics>
 
+#include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <vector>
 
@@ -19,6 +21,8 @@ constexpr double kStep = 3.0; // between the places tried along a curve
 constexpr int kMostPlaces = 400; // places tried along a curve, from its end
 constexpr qsizetype kChoices = 48; // of them, those a search for labels kept apart tries
 constexpr int kMostTries = 200000; // places the search tries in all
+constexpr std::size_t kMostPairsKept = 1024; // choices in all whose pairs' apartness a search keeps
+constexpr int kTriesUnkept = 1000; // places a search tries before it keeps them
 // A label off its curve: its anchors every kLeaderAnchors-th place along the curve, at most
 // kMostAnchors of them, its box kLeaderReach units off its anchor in each of eight directions.
 constexpr qsizetype kLeaderAnchors = 2;
@@ -26,18 +30,31 @@ constexpr qsizetype kMostAnchors = 80;
 constexpr double kLeaderReach[] = {6.0, 11.0, 17.0, 24.0, 32.0, 42.0};
 constexpr double kAnchorClear = 3.0; // between a leader's point and any other curve
 
+std::atomic<quint64> g_placementsKept {0};
+
 } // namespace
 
-bool leaderClear(const Scene &scene, const QLineF &line, const QList<const QCPAbstractPlottable *> &own)
+namespace {
+
+// Whether the leader `line` keeps off every text of `scene` and all that `othersMeet` (a box, a
+// pad) finds: a point every unit along it.
+template<typename OthersMeet> bool clearAlong(const Scene &scene, const QLineF &line, OthersMeet &&othersMeet)
 {
     const double length = line.length();
     for (double at = 0.0; at <= length + 0.5; at += 1.0) {
         const QPointF p = line.pointAt(std::min(at, length) / length);
         const QRectF dot(p.x() - 0.75, p.y() - 0.75, 1.5, 1.5);
-        if (scene.othersMeet(QRectF(p, QSizeF(0.0, 0.0)), own, 0.75) || scene.meetsText(dot))
+        if (othersMeet(QRectF(p, QSizeF(0.0, 0.0)), 0.75) || scene.meetsText(dot))
             return false;
     }
     return true;
+}
+
+} // namespace
+
+bool leaderClear(const Scene &scene, const QLineF &line, const QList<const QCPAbstractPlottable *> &own)
+{
+    return clearAlong(scene, line, [&](const QRectF &box, double pad) { return scene.othersMeet(box, own, pad); });
 }
 
 namespace {
@@ -46,9 +63,10 @@ namespace {
 // points from its end, every kStep along it), the shortest leaders first: the box clear of every
 // curve, its own too, by kGap and of every text, within the plot, its leader clear of the other
 // curves and the texts.
-QList<Spot> leaderSpots(const Scene &scene, const QList<const QCPAbstractPlottable *> &own,
+QList<Spot> leaderSpots(const Scene &scene, const QList<const QCPAbstractPlottable *> &own, const OthersCells &others,
                         const QList<QPointF> &anchors, QSizeF size)
 {
+    const auto othersMeet = [&](const QRectF &box, double pad) { return others.meet(box, pad); };
     const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
     const double w = size.width(), h = size.height();
     const double slant = std::sqrt(0.5);
@@ -56,7 +74,7 @@ QList<Spot> leaderSpots(const Scene &scene, const QList<const QCPAbstractPlottab
     for (qsizetype k = 0, taken = 0; k < anchors.size() && taken < kMostAnchors; k += kLeaderAnchors, ++taken) {
         const QPointF p = anchors[k];
         // Not where another curve or line meets its own: a leader there would name either.
-        if (scene.othersMeet(QRectF(p, QSizeF(0.0, 0.0)), own, kAnchorClear))
+        if (others.meet(QRectF(p, QSizeF(0.0, 0.0)), kAnchorClear))
             continue;
         for (const double d : kLeaderReach) {
             const double s = d * slant;
@@ -66,10 +84,10 @@ QList<Spot> leaderSpots(const Scene &scene, const QList<const QCPAbstractPlottab
                   QRectF(p.x() + s, p.y() - s - h, w, h), QRectF(p.x() - s - w, p.y() - s - h, w, h),
                   QRectF(p.x() + s, p.y() + s, w, h), QRectF(p.x() - s - w, p.y() + s, w, h)}) {
                 if (!room.contains(box) || scene.meetsText(box) || scene.ownMeets(box, own, kGap)
-                    || scene.othersMeet(box, own, kGap))
+                    || others.meet(box, kGap))
                     continue;
                 const QLineF line = leaderOf(box, p);
-                if (line.isNull() || !leaderClear(scene, line, own))
+                if (line.isNull() || !clearAlong(scene, line, othersMeet))
                     continue;
                 found.push_back({line.length() + 0.25 * double(k), {box, false, p}});
             }
@@ -142,8 +160,9 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
                      bool grounds = false)
 {
     const QList<QPointF> anchors = anchorsOf(scene, plottable, own);
+    const OthersCells others(scene, own);
     if (leaders)
-        return leaderSpots(scene, own, anchors, size);
+        return leaderSpots(scene, own, others, anchors, size);
     const double w = size.width(), h = size.height();
     if (grounds) {
         // Over one line alone, centred on a point of it: a ground over curves named together hides
@@ -152,13 +171,13 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
         const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
         for (const QPointF &p : anchors)
             if (const QRectF centred(p.x() - w / 2.0, p.y() - h / 2.0, w, h);
-                room.contains(centred) && !scene.othersMeet(centred, own, 1.0) && !scene.meetsText(centred))
+                room.contains(centred) && !others.meet(centred, 1.0) && !scene.meetsText(centred))
                 over.append({centred, true, std::nullopt});
         return over;
     }
     const QRectF room = QRectF(scene.rect).adjusted(kInset, kInset, -kInset, -kInset);
     const auto clearBeside = [&](const QRectF &box) {
-        return room.contains(box) && !scene.ownMeets(box, own, 0.5) && !scene.othersMeet(box, own, kGap - kNearer)
+        return room.contains(box) && !scene.ownMeets(box, own, 0.5) && !others.meet(box, kGap - kNearer)
             && !scene.meetsText(box);
     };
     // Marks alone: a label kGap off a mark's edge; a line kGap off it, a thick one a unit off its ink.
@@ -232,22 +251,12 @@ QSizeF sizeOf(const QFont &font, const QString &text)
     return size;
 }
 
+namespace {
 
-// Each wanted label's form and spot, the labels with the fewest places first, none meeting another; false
-// where one finds none. `reuse`: the scenes a call before made for this layout and `placing`, kept.
-bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing, Scenes *reuse,
-              bool leaders, bool grounds)
+// placeAll's search on `scenes`, each label's plot's made: `chosen` once each label took a spot.
+bool searchAll(QList<Wanted> &wanted, const QFont &font, Scenes &scenes, bool leaders, bool grounds, bool &chosen)
 {
-    Scenes own;
-    Scenes &scenes = reuse ? *reuse : own;
-    for (Wanted &label : wanted) {
-        QCPAxisRect *rect = label.plottable->keyAxis()->axisRect();
-        auto scene = scenes.find(rect);
-        if (scene == scenes.end())
-            scene = scenes.emplace(rect, sceneOf(rect, placing)).first;
-        if (scene->second.covered)
-            return false;
-    }
+    chosen = false;
     // Each its longest form that has a place, alone (each asked: mergeClosest reads which have none).
     bool each = true;
     for (Wanted &label : wanted) {
@@ -294,6 +303,26 @@ bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPIte
         }
         QList<qsizetype> at(order.size(), -1);
         int tries = 0;
+        // Whether two choices stand apart, each asked once a search: the search backtracks over
+        // the same pairs again and again (apartSpots was half of a fitting's time on rope-scalings'
+        // nine curves at a column). By each label's first choice's index among all.
+        std::vector<qsizetype> firstChoice(std::size_t(order.size()) + 1, 0);
+        for (qsizetype i = 0; i < order.size(); ++i)
+            firstChoice[std::size_t(i) + 1] = firstChoice[std::size_t(i)] + choices[i].size();
+        // Kept once a search has tried a few places, where the choices are few enough.
+        const std::size_t all = std::size_t(firstChoice.back());
+        std::vector<std::int8_t> asked;
+        const auto apartAt = [&](qsizetype j, qsizetype i, qsizetype k) {
+            if (asked.empty() && tries >= kTriesUnkept && all <= kMostPairsKept)
+                asked.assign(all * all, -1);
+            if (asked.empty())
+                return apartSpots(choices[j][at[j]], choices[i][k]);
+            std::int8_t &known = asked[std::size_t(firstChoice[std::size_t(j)] + at[j]) * all
+                                       + std::size_t(firstChoice[std::size_t(i)] + k)];
+            if (known < 0)
+                known = apartSpots(choices[j][at[j]], choices[i][k]) ? 1 : 0;
+            return known == 1;
+        };
         // Depth first: label i at choice at[i] + 1 on.
         for (qsizetype i = 0; i >= 0 && i < order.size() && tries < kMostTries;) {
             const QCPAxisRect *rect = order[i]->plottable->keyAxis()->axisRect();
@@ -301,8 +330,7 @@ bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPIte
             for (; k < choices[i].size(); ++k, ++tries) {
                 bool apart = true;
                 for (qsizetype j = 0; j < i && apart; ++j)
-                    apart = order[j]->plottable->keyAxis()->axisRect() != rect
-                        || apartSpots(choices[j][at[j]], choices[i][k]);
+                    apart = order[j]->plottable->keyAxis()->axisRect() != rect || apartAt(j, i, k);
                 if (apart)
                     break;
             }
@@ -317,6 +345,7 @@ bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPIte
         if (!at.isEmpty() && at.constLast() >= 0) {
             for (qsizetype i = 0; i < order.size(); ++i)
                 order[i]->at = choices[i][at[i]];
+            chosen = true;
             break;
         }
         if (!more)
@@ -328,6 +357,132 @@ bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPIte
             if (wanted[i].text == wanted[j].text)
                 return false;
     return true;
+}
+
+// A search of placeAll kept: what it was asked (each label's curves and forms, the font, the
+// plots' scenes, leaders and grounds) and what it found (each label's spots, form and spot).
+struct SearchKept
+{
+    quint64 fitting = 0;
+    QList<QPointer<QCPAbstractPlottable>> curves; // each label's curve, then those it names
+    QList<std::tuple<QStringList, QList<QStringList>, qsizetype>> forms;
+    QFont font;
+    Scenes scenes; // of the labels' plots, as they were before the search
+    bool leaders = false, grounds = false;
+    bool placed = false, chosen = false;
+    QList<Wanted> found;
+};
+
+std::atomic<quint64> g_searchesKept {0};
+
+} // namespace
+
+// Each wanted label's form and spot, the labels with the fewest places first, none meeting another; false
+// where one finds none. `reuse`: the scenes a call before made for this layout and `placing`, kept.
+bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing, Scenes *reuse,
+              bool leaders, bool grounds)
+{
+    Scenes own;
+    Scenes &scenes = reuse ? *reuse : own;
+    for (Wanted &label : wanted) {
+        QCPAxisRect *rect = label.plottable->keyAxis()->axisRect();
+        auto scene = scenes.find(rect);
+        if (scene == scenes.end())
+            scene = scenes.emplace(rect, sceneOf(rect, placing)).first;
+        if (scene->second.covered)
+            return false;
+    }
+    bool chosen = false;
+    const quint64 fitting = fittingNow();
+    if (fitting == 0)
+        return searchAll(wanted, font, scenes, leaders, grounds, chosen);
+    // Within a fitting, the search made before for the same labels on the same scenes is taken as
+    // it found (makeSome's and make's at each climb of the room ladder over the same layouts).
+    SearchKept key {fitting, {}, {}, font, {}, leaders, grounds, false, false, {}};
+    for (const Wanted &label : wanted) {
+        key.curves.append(const_cast<QCPAbstractPlottable *>(label.plottable));
+        for (QCPAbstractPlottable *curve : label.curves)
+            key.curves.append(curve);
+        key.forms.append({label.forms, label.curveForms, label.rows});
+        QCPAxisRect *rect = label.plottable->keyAxis()->axisRect();
+        if (key.scenes.find(rect) != key.scenes.end())
+            continue;
+        // What it holds, not what was asked of it before (its kept places and distances).
+        Scene &held = key.scenes.emplace(rect, scenes.at(rect)).first->second;
+        held.apartKept.clear();
+        held.spotsKept.clear();
+    }
+    constexpr std::size_t kMostKept = 32;
+    thread_local std::vector<SearchKept> kept;
+    std::erase_if(kept, [&](const SearchKept &one) { return one.fitting != fitting; });
+    for (const SearchKept &one : kept)
+        if (one.curves == key.curves && one.forms == key.forms && one.font == font && one.leaders == leaders
+            && one.grounds == grounds
+            && std::equal(
+                one.scenes.begin(), one.scenes.end(), key.scenes.begin(), key.scenes.end(),
+                [](const auto &a, const auto &b) { return a.first == b.first && sameScene(a.second, b.second); })) {
+            g_searchesKept.fetch_add(1, std::memory_order_relaxed);
+            for (qsizetype i = 0; i < wanted.size(); ++i) {
+                wanted[i].spots = one.found[i].spots;
+                wanted[i].text = one.found[i].text;
+                if (one.chosen)
+                    wanted[i].at = one.found[i].at;
+            }
+            return one.placed;
+        }
+    key.placed = searchAll(wanted, font, scenes, leaders, grounds, chosen);
+    key.chosen = chosen;
+    key.found = wanted;
+    if (kept.size() >= kMostKept)
+        kept.erase(kept.begin());
+    kept.push_back(std::move(key));
+    return kept.back().placed;
+}
+
+quint64 searchesKept()
+{
+    return g_searchesKept.load(std::memory_order_relaxed);
+}
+
+Placement placeKept(const QList<LabelKey> &labels, const QFont &font, Scenes &scenes,
+                    const std::function<Placement()> &find)
+{
+    struct Kept
+    {
+        quint64 fitting = 0;
+        QList<LabelKey> labels;
+        QFont font;
+        Scenes scenes; // as they were before the search: their cells held, so none is drawn anew at their address
+        Placement placement;
+    };
+    // The last few, of the fitting the thread is in.
+    constexpr std::size_t kMostKept = 16;
+    thread_local std::vector<Kept> kept;
+    const quint64 fitting = fittingNow();
+    std::erase_if(kept, [&](const Kept &one) { return one.fitting != fitting; });
+    if (fitting == 0)
+        return find();
+    const auto same = [&](const Scenes &a) {
+        return std::equal(a.begin(), a.end(), scenes.begin(), scenes.end(), [](const auto &one, const auto &other) {
+            return one.first == other.first && sameScene(one.second, other.second);
+        });
+    };
+    for (const Kept &one : kept)
+        if (one.labels == labels && one.font == font && same(one.scenes)) {
+            g_placementsKept.fetch_add(1, std::memory_order_relaxed);
+            return one.placement;
+        }
+    Kept found {fitting, labels, font, scenes, {}};
+    found.placement = find();
+    if (kept.size() >= kMostKept)
+        kept.erase(kept.begin());
+    kept.push_back(std::move(found));
+    return kept.back().placement;
+}
+
+quint64 placementsKept()
+{
+    return g_placementsKept.load(std::memory_order_relaxed);
 }
 
 // The closest two labels of one plot whose curves are drawn too close for a label each (nowhere

@@ -6,11 +6,14 @@
 #include <QFont>
 #include <QLineF>
 #include <QList>
+#include <QPointer>
 #include <QRectF>
 #include <QString>
 #include <QStringList>
+#include <QVariant>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -85,8 +88,36 @@ QSizeF sizeOf(const QFont &font, const QString &text);
 // With `leaders`, a label naming one curve may also stand off it in the free room nearby, joined to
 // it by a leader line, where its places beside it are taken (those are tried first); with `grounds`,
 // over it on a white ground (after those).
+// Within a fitting (Fitting), a search for the same labels on the same scenes is made once: the
+// room ladder's climbs let a key go for labels (make, makeSome) on the same layouts again and again.
 bool placeAll(QList<Wanted> &wanted, const QFont &font, const QList<const QCPItemText *> &placing,
               Scenes *reuse = nullptr, bool leaders = false, bool grounds = false);
+// The searches placeAll found kept, on any thread.
+quint64 searchesKept();
+// Labels' places found together: whether all found one, and each one's form and spot.
+struct Placement
+{
+    bool placed = false;
+    QList<Wanted> wanted;
+};
+// A label to place, as its text holds it: the curve it names, its forms and the curves it is
+// named together with (a group of QObject pointers, or none).
+struct LabelKey
+{
+    QPointer<QObject> curve;
+    QStringList forms;
+    QVariant group;
+    bool operator==(const LabelKey &) const = default;
+};
+// The placement `find` makes of `labels` in `font` on `scenes` (those of their plots, the labels
+// left out), kept within a fitting (Fitting): the same labels on the same scenes are placed as
+// before without a search. A fitting settles the same layout again and again (a step that changes
+// nothing the labels keep off, the best steps taken again from the figure as it was made), and the
+// search of each, up to kMostTries places a pass, was most of the window's longest spans.
+Placement placeKept(const QList<LabelKey> &labels, const QFont &font, Scenes &scenes,
+                    const std::function<Placement()> &find);
+// The placements placeKept found kept, on any thread.
+quint64 placementsKept();
 // The closest two of `wanted` whose curves are drawn too close for a label each named together;
 // false where no two are.
 bool mergeClosest(QList<Wanted> &wanted, const QFont &font, Scenes &scenes);

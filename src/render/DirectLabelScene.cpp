@@ -6,6 +6,7 @@
 #include <QHashFunctions>
 #include <QPointer>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <tuple>
@@ -133,6 +134,7 @@ constexpr std::size_t kKeptWithin = 8;
 struct Keeping
 {
     int fittings = 0; // nested: a fitting's figure may lay out another's
+    quint64 serial = 0; // of the outermost fittings begun on the thread
     std::unordered_map<const QCPAbstractPlottable *, std::vector<std::shared_ptr<Kept>>> all;
     // How far apart two curves are drawn (apart), for the cells of each as drawn, within a fitting:
     // their addresses its key, while they last.
@@ -296,6 +298,19 @@ Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing)
     return scene;
 }
 
+bool sameScene(const Scene &a, const Scene &b)
+{
+    const auto sameCells = [](const auto &x, const auto &y) {
+        return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const auto &one, const auto &other) {
+            return one.first == other.first && one.second.get() == other.second.get();
+        });
+    };
+    return a.rect == b.rect && a.covered == b.covered && a.texts == b.texts && a.inks == b.inks
+        && a.drawOrder == b.drawOrder && a.solid == b.solid && sameCells(a.curves, b.curves)
+        && sameCells(a.bands, b.bands) && a.lines.has_value() == b.lines.has_value()
+        && (!a.lines || a.lines->sameCells(*b.lines));
+}
+
 } // namespace posenc::DirectLabels
 
 namespace posenc::DirectLabels {
@@ -378,7 +393,8 @@ double apart(const Scene &scene, const QCPAbstractPlottable *a, const QCPAbstrac
 
 Fitting::Fitting()
 {
-    ++keeping().fittings;
+    if (keeping().fittings++ == 0)
+        ++keeping().serial;
     dataHashes().within = true;
 }
 
@@ -393,6 +409,12 @@ Fitting::~Fitting()
     for (auto &[plottable, kept] : keep.all)
         if (kept.size() > 1)
             kept.erase(kept.begin(), kept.end() - 1);
+}
+
+quint64 fittingNow()
+{
+    const Keeping &keep = keeping();
+    return keep.fittings > 0 ? keep.serial : 0;
 }
 
 quint64 pointsDrawn()

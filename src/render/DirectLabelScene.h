@@ -9,10 +9,13 @@
 #include <QRectF>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 // What a plot draws that its direct labels must keep off (DirectLabels), made once a layout: each
 // curve's cells are kept between layouts for the geometry they were drawn at (`cellsOf`; within a
@@ -107,8 +110,69 @@ struct Scene
     }
 };
 
+// What a label naming `own` keeps off in `scene` as Scene::othersMeet asks it, for each pad asked
+// the lines and the other curves whose ink reaches no farther than the pad in one set of cells
+// (Cells::unite; a box grown by the pad meets them where it meets one of them), the thicker ones
+// each alone: a label's places off its curve ask it at every unit of every leader tried, and each
+// curve's cells read in turn there were a quarter of the direct labels' work in a change of DeBERTa's
+// window.
+class OthersCells
+{
+public:
+    OthersCells(const Scene &scene, const QList<const QCPAbstractPlottable *> &own)
+        : m_scene(scene)
+        , m_own(own)
+    { }
+    // scene.othersMeet(box, own, pad).
+    bool meet(const QRectF &box, double pad) const
+    {
+        const Group &group = groupFor(pad);
+        if (group.united && group.united->meets(box.adjusted(-pad, -pad, pad, pad)))
+            return true;
+        return std::any_of(group.alone.begin(), group.alone.end(), [&](const auto &curve) {
+            return curve.second->meets(m_scene.inked(box, curve.first, pad));
+        });
+    }
+
+private:
+    struct Group
+    {
+        double pad = 0.0;
+        std::optional<Cells> united; // the lines', and the thin curves' (othersMeet grows a box by the pad for each)
+        std::vector<std::pair<const QCPAbstractPlottable *, const Cells *>> alone; // grown by their ink
+    };
+    const Group &groupFor(double pad) const
+    {
+        for (const Group &group : m_groups)
+            if (group.pad == pad)
+                return group;
+        Group group {pad, m_scene.lines, {}};
+        for (const auto &[curve, cells] : m_scene.curves) {
+            if (m_own.contains(curve))
+                continue;
+            const auto ink = m_scene.inks.find(curve);
+            // Scene::inked grows its box by max(pad, ink): by the pad itself where the ink is no more.
+            const bool thin = pad >= 0.0 && (ink == m_scene.inks.end() || ink->second <= pad);
+            if (thin && !group.united)
+                group.united = *cells;
+            else if (thin && group.united->sameRect(*cells))
+                group.united->unite(*cells);
+            else
+                group.alone.emplace_back(curve, cells.get());
+        }
+        return m_groups.emplace_back(std::move(group));
+    }
+
+    const Scene &m_scene;
+    QList<const QCPAbstractPlottable *> m_own;
+    mutable std::deque<Group> m_groups; // a deque: the groups handed out stay where they are
+};
+
 // The scene of `rect`, the texts of `placing` left out of it.
 Scene sceneOf(QCPAxisRect *rect, const QList<const QCPItemText *> &placing);
+// Whether two scenes hold the same: a plot's rect, its curves' cells as kept (the same object:
+// a curve drawn at one geometry within a fitting), their inks and order, its lines, texts and cover.
+bool sameScene(const Scene &a, const Scene &b);
 
 // The points of `plottable` in layout units, for its plot as it is laid out now (kept with its
 // cells: a label's places along a curve read them for each of its forms).
@@ -138,6 +202,9 @@ public:
     Fitting(const Fitting &) = delete;
     Fitting &operator=(const Fitting &) = delete;
 };
+
+// The fitting (Fitting) the calling thread is in, a number none before on it had; 0 outside one.
+quint64 fittingNow();
 
 // The points of curves drawn into cells so far (each point of a line, marks or band's edge), on
 // any thread: a curve is drawn once for each geometry it is asked at, within a fitting once for

@@ -319,34 +319,46 @@ bool place(QCustomPlot *plot)
     if (labels.isEmpty() || (allShown && !grounded && clear(*plot)))
         return false;
     const QList<QList<QCPItemText *>> groups = groupsOf(labels);
-    QList<Wanted> wanted;
+    QList<Wanted> grouped;
     for (const QList<QCPItemText *> &group : groups)
-        wanted.append(wantedOf(group));
+        grouped.append(wantedOf(group));
     const QList<const QCPItemText *> placing(labels.begin(), labels.end());
     // All of them, or none: a key is named whole or not at all. Curves that the layout now draws
     // too close to label apart are named together (coinciding curves whose labels stood apart on
     // the layout they were made for: scale-compare's ‖PE‖ and √(d/2) once its panels went).
     const QFont font = labels.constFirst()->font();
-    // Where no merging places them all beside their curves, again from each curve's label alone, a
-    // label that finds no place beside its curve standing off it, joined to it by a leader: rather
-    // than none of them drawn (a key given up for labels the page's layouts left no place).
+    // The scenes of the labels' plots, as each pass would make them; the labels as they ask for them.
     Scenes scenes;
-    QList<Wanted> alone;
-    for (QCPItemText *text : labels)
-        alone.append(wantedOf({text}));
-    const QList<Wanted> grouped = wanted;
-    // Last, a label of one line that finds no place beside its curve nor off it stands over it on a
-    // white ground, which hides the run of it the label covers (buckets' "T5 key after" stood so
-    // where a place beside its curve was free).
-    bool placed = false;
-    for (const auto &[leaders, grounds] : {std::pair {false, false}, {true, false}, {true, true}}) {
-        wanted = leaders ? alone : grouped;
-        placed = placeAll(wanted, font, placing, &scenes, leaders, grounds);
-        while (!placed && mergeClosest(wanted, font, scenes))
-            placed = placeAll(wanted, font, placing, &scenes, leaders, grounds);
-        if (placed)
-            break;
+    QList<LabelKey> asked;
+    for (QCPItemText *text : labels) {
+        QCPAxisRect *rect = named(text)->keyAxis()->axisRect();
+        if (scenes.find(rect) == scenes.end())
+            scenes.emplace(rect, sceneOf(rect, placing));
+        asked.append({text->property(kNamesProperty).value<QPointer<QObject>>(),
+                      text->property(kFormsProperty).toStringList(), text->property(kGroupProperty)});
     }
+    const auto [placed, wanted] = placeKept(asked, font, scenes, [&] {
+        // Where no merging places them all beside their curves, again from each curve's label
+        // alone, a label that finds no place beside its curve standing off it, joined to it by a
+        // leader: rather than none of them drawn (a key given up for labels the page's layouts
+        // left no place).
+        QList<Wanted> alone;
+        for (QCPItemText *text : labels)
+            alone.append(wantedOf({text}));
+        // Last, a label of one line that finds no place beside its curve nor off it stands over it
+        // on a white ground, which hides the run of it the label covers (buckets' "T5 key after"
+        // stood so where a place beside its curve was free).
+        Placement found;
+        for (const auto &[leaders, grounds] : {std::pair {false, false}, {true, false}, {true, true}}) {
+            found.wanted = leaders ? alone : grouped;
+            found.placed = placeAll(found.wanted, font, placing, &scenes, leaders, grounds);
+            while (!found.placed && mergeClosest(found.wanted, font, scenes))
+                found.placed = placeAll(found.wanted, font, placing, &scenes, leaders, grounds);
+            if (found.placed)
+                break;
+        }
+        return found;
+    });
     if (!placed) {
         for (QCPItemText *text : labels)
             text->setVisible(false);
@@ -411,13 +423,27 @@ bool clear(const QCustomPlot &plot)
     // was most of a settled layout's time on a figure of long curves).
     const QList<const QCPItemText *> all(labels.begin(), labels.end());
     std::map<QCPAxisRect *, Scene> scenes;
+    // Each label's box and leader, laid out once: a text's box is its text shaped anew (QCPItemText
+    // measures it at each anchor asked), and each label asked every other's, most of a settled
+    // layout's asking on a plot of a few labels.
+    struct Laid
+    {
+        QRectF box;
+        QLineF leader;
+    };
+    std::map<const QCPItemText *, Laid> laid;
+    for (const QCPItemText *text : labels) {
+        const QRectF box = boxOf(text);
+        const auto *leading = dynamic_cast<const LeaderText *>(text);
+        laid.emplace(text, Laid {box, leading ? leading->leaderWithin(box) : QLineF()});
+    }
     // Curves named together are asked as one label across the row of their names.
     for (const QList<QCPItemText *> &group : groupsOf(labels)) {
         QList<const QCPAbstractPlottable *> own;
         QRectF box;
         for (const QCPItemText *text : group) {
             own.append(named(text));
-            box = box.united(boxOf(text));
+            box = box.united(laid.at(text).box);
         }
         if (own.contains(nullptr))
             return false;
@@ -432,16 +458,15 @@ bool clear(const QCustomPlot &plot)
         const QRectF grown = inner.adjusted(-kApart, -kApart, kApart, kApart);
         // A label off its curve: its leader, which no other label meets, nor another's leader crosses.
         const auto *leading = group.size() == 1 ? dynamic_cast<const LeaderText *>(text) : nullptr;
-        const QLineF leader = leading ? leading->leader() : QLineF();
+        const QLineF leader = leading ? laid.at(text).leader : QLineF();
         if (leading && leading->leads && leader.isNull())
             return false;
         const bool meetsLabel = std::any_of(labels.begin(), labels.end(), [&](const QCPItemText *other) {
             if (group.contains(other) || !other->clipToAxisRect() || other->clipAxisRect() != rect
                 || other->text().isEmpty())
                 return false;
-            const auto *its = dynamic_cast<const LeaderText *>(other);
-            const QLineF theirs = its ? its->leader() : QLineF();
-            return boxOf(other).intersects(grown) || meets(leader, boxOf(other).adjusted(-1, -1, 1, 1))
+            const auto &[theirBox, theirs] = laid.at(other);
+            return theirBox.intersects(grown) || meets(leader, theirBox.adjusted(-1, -1, 1, 1))
                 || (!leader.isNull() && !theirs.isNull() && leader.intersects(theirs) == QLineF::BoundedIntersection);
         });
         const bool over = text->brush().style() != Qt::NoBrush;

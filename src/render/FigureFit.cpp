@@ -16,10 +16,9 @@ using namespace Qt::StringLiterals;
 
 namespace posenc::FigureFit {
 
-// FigureFitLabel.cpp's: the length an x label is wrapped to, its row's least where they show one
-// label; and a legend's margins kept clear of the page's edges out of the room its entries leave,
-// which its own margins, those it is fitted with, leave out.
-double rowLabelLength(const QCPAxis *axis);
+// FigureFitLabel.cpp's: the length an x label is wrapped to, its row's least where they show one label (`rects`: the
+// plot's axis rects, found once for all its axes), and a legend's margins kept clear of the page's edges.
+double rowLabelLength(const QCPAxis *axis, const QList<QCPAxisRect *> &rects);
 bool keepClearOfEdges(QCPLegend *legend, double slack);
 QMargins ownMargins(const QCPLegend *legend);
 
@@ -302,9 +301,9 @@ bool fitLegend(QCPLegend *legend, double width)
     return true;
 }
 
-bool fitAxisLabel(QCPAxis *axis)
+bool fitAxisLabel(QCPAxis *axis, const QList<QCPAxisRect *> &rects)
 {
-    const double length = rowLabelLength(axis);
+    const double length = rowLabelLength(axis, rects);
     const QFont font = axis->labelFont();
     const QString label = axis->label();
     // The label as its figure set it: a label this function wrapped remembers it, so that it is
@@ -376,7 +375,7 @@ void setTickLevel(QCPAxis *axis, int level)
 }
 
 // The most ticks up to the figure's own whose labels do not touch (under a label along them, that keep its last
-// number, KeepsClear::keepsLastNumber, else enough numbers, numbersEnough), for the layout now, whatever before.
+// number or three, TickChoice, else enough numbers), for the layout now, whatever before.
 bool fitTicks(QCPAxis *axis)
 {
     if (!axis->visible() || !axis->tickLabels())
@@ -392,18 +391,14 @@ bool fitTicks(QCPAxis *axis)
                                  &labels);
     };
     const auto *clearing = dynamic_cast<const KeepsClear *>(axis->ticker().data());
-    std::optional<int> apart, numbered, whole;
-    for (int candidate = wished; candidate >= least && !whole; --candidate) {
+    TickChoice choice(clearing, axis->orientation() == Qt::Horizontal);
+    for (int candidate = wished; candidate >= least && !choice.done(); --candidate) {
         applyTickLevel(axis, candidate);
         generate();
-        if (ticksTouch(axis, ticks, labels))
-            continue;
-        apart = apart.value_or(candidate);
-        if (!clearing || clearing->numbersEnough())
-            numbered = numbered.value_or(candidate);
-        whole = !clearing || clearing->keepsLastNumber() ? std::optional<int>(candidate) : whole;
+        if (!ticksTouch(axis, ticks, labels))
+            choice.weigh(candidate);
     }
-    const int level = whole.value_or(numbered.value_or(apart.value_or(least)));
+    const int level = choice.level(least);
     FitRecord &record = recordFor(axis);
     const int before = record.ticksSet.value_or(wished);
     // The candidates tried changed the ticker: the wish is the one read before them.
@@ -475,10 +470,10 @@ bool moveBelow(QCustomPlot *plot, QCPAxisRect *rect, QCPLegend *legend)
     return false;
 }
 
-QList<QCPAxis *> allAxes(QCustomPlot *plot)
+QList<QCPAxis *> allAxes(QCustomPlot *plot, const QList<QCPAxisRect *> &rects)
 {
     QList<QCPAxis *> axes;
-    for (QCPAxisRect *rect : plot->axisRects())
+    for (QCPAxisRect *rect : rects)
         axes += axesInOrder(*rect);
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
         if (auto *scale = qobject_cast<QCPColorScale *>(element))
@@ -507,7 +502,7 @@ QString unwrapped(const QCPTextElement *element)
 bool unthinTicks(QCustomPlot *plot)
 {
     bool changed = false;
-    for (QCPAxis *axis : allAxes(plot)) {
+    for (QCPAxis *axis : allAxes(plot, plot->axisRects())) {
         FitRecord *record = recordOf(axis);
         if (!record || !record->ticksWished || record->ticksSet.value_or(0) != tickLevel(axis))
             continue;
@@ -567,9 +562,9 @@ bool fitRows(QCustomPlot *plot)
 bool fitTexts(QCustomPlot *plot)
 {
     bool changed = fitRows(plot);
-    for (QCPAxis *axis : allAxes(plot))
-        if (axis->visible())
-            changed |= fitAxisLabel(axis);
+    const QList<QCPAxisRect *> rects = plot->axisRects();
+    for (QCPAxis *axis : allAxes(plot, rects))
+        changed |= axis->visible() && fitAxisLabel(axis, rects);
     return changed;
 }
 
@@ -586,9 +581,10 @@ bool fit(QCustomPlot *plot)
             }
     }
     QList<QCPAxis *> shown;
-    for (QCPAxis *axis : allAxes(plot)) {
+    const QList<QCPAxisRect *> rects = plot->axisRects();
+    for (QCPAxis *axis : allAxes(plot, rects)) {
         if (axis->visible()) {
-            changed |= fitAxisLabel(axis);
+            changed |= fitAxisLabel(axis, rects);
             changed |= fitTicks(axis);
             shown.append(axis);
         }

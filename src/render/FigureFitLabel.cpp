@@ -37,13 +37,13 @@ double labelLength(const QCPAxis *axis)
 // The length `axis`'s label is wrapped to: labelLength's, or for an x axis the least of its row's
 // (their plots' bottoms level) that show its label, so that they wrap alike (families' offset
 // label whole under one column, in two lines under the other, its tick labels wider).
-double rowLabelLength(const QCPAxis *axis)
+double rowLabelLength(const QCPAxis *axis, const QList<QCPAxisRect *> &rects)
 {
     double length = labelLength(axis);
     if (axis->axisType() != QCPAxis::atBottom)
         return length;
     const QString given = unwrappedLabel(axis).simplified();
-    for (QCPAxisRect *rect : axis->parentPlot()->axisRects())
+    for (QCPAxisRect *rect : rects)
         for (const QCPAxis *other : rect->axes(QCPAxis::atBottom))
             if (other != axis && other->visible() && rect->realVisibility()
                 && std::abs(rect->rect().bottom() - axis->axisRect()->rect().bottom()) <= 2

@@ -124,12 +124,6 @@ bool Changes::setAxisLabel(QCPAxis *axis, const QString &label)
     return true;
 }
 
-void Changes::keepMargins(QCPLayoutElement *element)
-{
-    if (std::none_of(m_margins.begin(), m_margins.end(), [element](const auto &kept) { return kept.first == element; }))
-        m_margins.push_back({element, element->minimumMargins()});
-}
-
 bool Changes::setSpacing(QCPLayoutGrid *grid, int rows, int columns)
 {
     if (grid->rowSpacing() == rows && grid->columnSpacing() == columns)

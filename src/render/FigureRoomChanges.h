@@ -86,8 +86,8 @@ public:
     bool unfoldUnreadable();
     // Whether `axis`'s label went back from along its tick labels (unfoldUnreadable, setAlong).
     bool unfolded(const QCPAxis *axis) const;
-    // The axes across of panels drawn whose labels stand along their tick labels now (foldAlongTicks),
-    // each with the text that shows its label there.
+    // The axes of panels drawn whose labels stand along their tick labels now (foldAlongTicks), across
+    // and up the side, each with the text that shows its label there.
     QList<std::pair<QCPAxis *, QCPItemText *>> labelsAlong() const;
     // `axis`'s label along its tick labels back on its axis, as unfoldUnreadable sets it back, its
     // text kept hidden; or, `along` true, along them again as it stood. False where it was so.

@@ -111,8 +111,8 @@ QList<std::pair<QCPAxis *, QCPItemText *>> Changes::labelsAlong() const
 {
     QList<std::pair<QCPAxis *, QCPItemText *>> labels;
     for (const Along &along : m_along)
-        if (!along.undone && along.axis && along.text && along.ticker && along.axis->orientation() == Qt::Horizontal
-            && along.axis->axisRect()->realVisibility() && !isHidden(along.axis->axisRect()) && !isHidden(along.text))
+        if (!along.undone && along.axis && along.text && along.ticker && along.axis->axisRect()->realVisibility()
+            && !isHidden(along.axis->axisRect()) && !isHidden(along.text))
             labels.append({along.axis, along.text});
     return labels;
 }

@@ -1,5 +1,6 @@
 #include "FigureRoomChanges.h"
 
+#include "AxisRoom.h"
 #include "MeasuredText.h"
 
 #include <QRegularExpression>
@@ -9,9 +10,9 @@
 
 using namespace Qt::StringLiterals;
 
-// The room of elements given up, the spacing of a grid whose columns, or rows, all but one were
-// given up, and the headroom an axis's range grows by for a key over its plot
-// (docs/ARCHITECTURE.md, "Figures at any size").
+// The least margins kept to give back, the room of elements given up, the spacing of a grid whose
+// columns, or rows, all but one were given up, and the headroom an axis's range grows by for a key
+// over its plot (docs/ARCHITECTURE.md, "Figures at any size").
 namespace posenc::FigureRoom {
 
 namespace {
@@ -23,6 +24,14 @@ struct LeastSize : QCPLayout
 };
 
 } // namespace
+
+// A panel's own margins, without AxisRoom's end-label raise: given back with it, a raise made on a
+// compact page stayed when the view was made large again.
+void Changes::keepMargins(QCPLayoutElement *element)
+{
+    if (std::none_of(m_margins.begin(), m_margins.end(), [element](const auto &kept) { return kept.first == element; }))
+        m_margins.push_back({element, AxisRoom::ownMargins(element)});
+}
 
 bool Changes::letOverhang(QCPTextElement *name, double cell)
 {

@@ -12,7 +12,8 @@
 using namespace Qt::StringLiterals;
 
 // FigureRoom::labelsBackWhereRoom: once a figure fits, its axis labels standing along their tick
-// labels tried back under their axes, row by row (docs/ARCHITECTURE.md, "Figures at any size").
+// labels tried back under their axes (beside them, up a y axis's side), row by row
+// (docs/ARCHITECTURE.md, "Figures at any size").
 namespace posenc::FigureRoom {
 
 namespace {

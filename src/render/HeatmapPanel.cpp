@@ -375,6 +375,9 @@ void HeatmapPanel::setGrid(const HeatmapGrid &grid, const HeatmapStyle &style)
     m_scale->setGradient(notNumbers.gradient(style.colormap)); // a NaN in a colour of its own
     m_scale->setDataRange(style.dataRange);
     m_scale->axis()->setLabel(style.colorbarLabel);
+    // A figure of whole numbers draws them at every filling: its bar keeps its whole ticks.
+    if (style.wholeNumbers && !dynamic_cast<IndexTicker *>(m_scale->axis()->ticker().data()))
+        IndexTicker::install(m_scale->axis());
     if (m_sharedScale)
         return;
     showLegend(!style.categories.isEmpty());

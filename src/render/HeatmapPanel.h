@@ -31,6 +31,10 @@ struct HeatmapStyle
     QList<std::pair<double, QString>> categories;
     // Entries the legend of categories shows after them (hatched padding rows).
     QList<Swatch> notes;
+    // The grid holds whole numbers only (ids, bucket indices, distances): its colorbar's ticks are
+    // whole too, as an index axis's (IndexTicker), where 0.5 between two ids named no value the map
+    // can hold (position-ids' bar read 0, 0.5, ... 3).
+    bool wholeNumbers = false;
 
     // The style of the program for a quantity: signed data symmetric around zero over the
     // grid's colourExtent (the PE's ±1 or a loaded table's largest, the others' from the

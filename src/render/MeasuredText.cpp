@@ -135,22 +135,45 @@ class TickLabelPainter : public QCPAxisPainterPrivate
 public:
     using QCPAxisPainterPrivate::QCPAxisPainterPrivate;
 
-    // As QCustomPlot's: the ticks, the tick labels and the axis label's height, the last measured
-    // once per font and text (QCPAxisPainterPrivate::size measures it at every layout).
+    // As QCustomPlot's (QCPAxisPainterPrivate::size, 2.1): the ticks, the tick labels and the axis label's height, each
+    // label measured once per font and text. A layout asks it of every axis, a fitting lays out dozens of times, and
+    // mostly of an axis as it was: the last answer is given again while what it reads is the same. Where labels are
+    // not cached as pixmaps (QCP::phCacheLabels, PlotStyle::preparePlot) the key of that cache, its fonts written out
+    // as strings (half of each answer), is not made: nothing reads the cache.
     int size() override
     {
-        if (label.isEmpty())
-            return QCPAxisPainterPrivate::size();
-        const QString kept = std::exchange(label, QString());
-        const int withoutLabel = QCPAxisPainterPrivate::size();
-        label = kept;
-        thread_local QHash<Measured, int> heights;
-        const int height = remembered(heights, keyOf(labelFont, 0, label), [this] {
-            return QFontMetrics(labelFont)
-                .boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter | Qt::AlignVCenter, label)
-                .height();
-        });
-        return withoutLabel + height + labelPadding;
+        if (mParentPlot->plottingHints().testFlag(QCP::phCacheLabels)) {
+            const QString kept = std::exchange(label, QString());
+            const int withoutLabel = QCPAxisPainterPrivate::size();
+            label = kept;
+            return withLabel(withoutLabel);
+        }
+        SizeInputs inputs {
+            !tickPositions.isEmpty(),
+            std::max(tickLengthOut, subTickLengthOut),
+            tickLabelSide,
+            QCPAxis::orientation(type),
+            tickLabelPadding,
+            tickLabelFont,
+            tickLabels,
+            LabelStyle {substituteExponent, abbreviateDecimalPowers, numberMultiplyCross, tickLabelRotation},
+            label,
+            labelFont,
+            labelPadding,
+            screenDpi()};
+        if (m_lastSize && m_lastSize->first == inputs)
+            return m_lastSize->second;
+        int result = inputs.ticks ? std::max(0, inputs.tickLength) : 0;
+        if (tickLabelSide == QCPAxis::lsOutside && !tickLabels.isEmpty()) {
+            QSize tickLabelsSize(0, 0);
+            for (const QString &text : std::as_const(tickLabels))
+                getMaxTickLabelSize(tickLabelFont, text, &tickLabelsSize);
+            result += inputs.orientation == Qt::Horizontal ? tickLabelsSize.height() : tickLabelsSize.width();
+            result += tickLabelPadding;
+        }
+        result = withLabel(result);
+        m_lastSize.emplace(std::move(inputs), result);
+        return result;
     }
 
     // As QCustomPlot's, the axis label measured and drawn from its layout (DrawnText): QCustomPlot's
@@ -223,6 +246,44 @@ protected:
     }
 
 private:
+    // What size() reads: an answer holds while they are the same.
+    struct SizeInputs
+    {
+        bool ticks = false;
+        int tickLength = 0;
+        QCPAxis::LabelSide side = QCPAxis::lsOutside;
+        Qt::Orientation orientation = Qt::Horizontal;
+        int tickLabelPadding = 0;
+        QFont tickLabelFont;
+        QList<QString> tickLabels;
+        LabelStyle style;
+        QString label;
+        QFont labelFont;
+        int labelPadding = 0;
+        qreal dpi = 0.0;
+        bool operator==(const SizeInputs &) const = default;
+    };
+
+    static qreal screenDpi()
+    {
+        const QScreen *screen = QGuiApplication::primaryScreen();
+        return screen ? screen->logicalDotsPerInchY() : 0.0;
+    }
+
+    // `withoutLabel` and the axis label's height and padding, the height measured once per font and text.
+    int withLabel(int withoutLabel) const
+    {
+        if (label.isEmpty())
+            return withoutLabel;
+        thread_local QHash<Measured, int> heights;
+        const int height = remembered(heights, keyOf(labelFont, 0, label), [this] {
+            return QFontMetrics(labelFont)
+                .boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter | Qt::AlignVCenter, label)
+                .height();
+        });
+        return withoutLabel + height + labelPadding;
+    }
+
     // The axis label as QCPAxisPainterPrivate::draw (QCustomPlot 2.1) places it: past the ticks
     // pointing out, the tick labels outside and the label's padding, centred along the axis,
     // turned to read upwards on the left and downwards on the right.
@@ -290,6 +351,7 @@ private:
     }
 
     QSize m_tickLabelsSize; // of the tick labels the last draw placed
+    std::optional<std::pair<SizeInputs, int>> m_lastSize; // size()'s last answer and what it read
 };
 
 // QCPAxis keeps its painter in a protected member; this names it from a class of ours.

@@ -4,6 +4,8 @@
 
 #include "data/FigureText.h"
 
+#include "core/TitleText.h"
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -78,12 +80,9 @@ bool matter(const Params &params)
 QList<TokenRole> of(const Params &params)
 {
     // Only the rows `special` names: a model given none has no [CLS] or [SEP] to show.
-    const std::int64_t n = params.sequenceLength();
     QList<TokenRole> roles;
-    for (const std::int64_t row : params.specialRows()) {
-        const QString name = row == 0 ? u"[CLS]"_s : row == n - 1 ? u"[SEP]"_s : u"[MASK]"_s;
-        roles.append({row, name});
-    }
+    for (const std::int64_t row : params.specialRows())
+        roles.append({row, TitleText::specialToken(params, row)});
     return roles;
 }
 

@@ -12,6 +12,8 @@
 #include <QCommandLineParser>
 #include <QStringList>
 
+#include <optional>
+
 namespace LessonRead {
 
 inline posenc::LessonOptions::Read readFor(const posenc::Lesson &lesson, const QStringList &arguments)
@@ -32,9 +34,20 @@ inline QStringList itemsOf(const posenc::Lesson &lesson, const posenc::LessonMod
     return items;
 }
 
+// Its items in plain words, one space apart, so that no sentence runs into the next item's.
 inline QString textOf(const posenc::Lesson &lesson, const posenc::LessonOptions::Read &r)
 {
-    return posenc::LessonText::plain(lesson.explain(r.model).html);
+    return itemsOf(lesson, r.model).join(u' ');
+}
+
+// The lesson's model read for `arguments`, or nothing where the lesson does not apply (it says so in
+// one line).
+inline std::optional<posenc::LessonModel> modelFor(const posenc::Lesson &lesson, const QStringList &arguments)
+{
+    const posenc::LessonOptions::Read r = readFor(lesson, arguments);
+    if (r.result.exitCode() != 0 || !r.result.usage.isEmpty())
+        return std::nullopt;
+    return r.model;
 }
 
 } // namespace LessonRead

@@ -220,7 +220,8 @@ void TestLessonClasses::theCriticalDimensionIsOfThePairsTheModelRuns()
         dim += 2;
     QCOMPARE(dim, 146); // r 256, θ 1e6, L 131072, f 8
     QCOMPARE(valueOf(u"rope_critical_dim"_s, gemma.model), double(dim));
-    QVERIFY2(textOf(lesson, gemma).contains(u"its pairs from dimension 146 on never finish a turn within L"_s),
+    // The figure counts rotary pairs, so the text names the pair: dimension 146 is pair 73.
+    QVERIFY2(textOf(lesson, gemma).contains(u"its pairs from i = 73 on never finish a turn within L"_s),
              qPrintable(textOf(lesson, gemma)));
     const LessonOptions::Read llama = readFor(lesson, {u"--preset"_s, u"llama-3-1-8b"_s});
     QCOMPARE(llama.result.exitCode(), 0);

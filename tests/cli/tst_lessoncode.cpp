@@ -207,6 +207,15 @@ void TestLessonCode::everyBoxForEveryModel()
                 ++others;
             }
         }
+        // Of the alternatives that write the same facts, each one family's code, the model's own
+        // family's is the one shown.
+        if (const LessonCode::Alternative *shown = lesson.code.chosen(model)) {
+            for (const LessonCode::Alternative &alternative : lesson.code.alternatives) {
+                const QStringList of = folders(alternative.text);
+                if (alternative.needs == shown->needs && !of.isEmpty() && mine.contains(of.first()))
+                    QVERIFY2(!cited.isEmpty() && cited.first() == of.first(), qPrintable(what + u":\n"_s + box));
+            }
+        }
         const QString code = codeOf(box);
         const Params &p = model.params;
         // A rotation shown is the one the numbers turn: its pairs, how much of a head and where.
@@ -349,35 +358,42 @@ void TestLessonCode::theParametersChooseTheCode()
 // (2i, 2i + 1) over the whole head, each family's transcription).
 void TestLessonCode::aModelGetsItsOwnFamilysCode_data()
 {
+    QTest::addColumn<QString>("lessonName");
     QTest::addColumn<QString>("preset");
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("computes");
-    QTest::newRow("mistral-7b") << u"mistral-7b"_s << u"models/mistral/modeling_mistral.py"_s
+    QTest::newRow("mistral-7b") << u"rope-relative"_s << u"mistral-7b"_s << u"models/mistral/modeling_mistral.py"_s
                                 << u"x2 = x[..., x.shape[-1] // 2 :]"_s;
-    QTest::newRow("devstral-small-2") << u"devstral-small-2"_s << u"models/ministral3/modeling_ministral3.py"_s
-                                      << u"_get_llama_4_attn_scale("_s;
+    QTest::newRow("devstral-small-2") << u"rope-relative"_s << u"devstral-small-2"_s
+                                      << u"models/ministral3/modeling_ministral3.py"_s << u"_get_llama_4_attn_scale("_s;
     // transformers' modeling_cohere2.py, rotate_half: x[..., ::2] and x[..., 1::2], stacked.
-    QTest::newRow("command-r7b") << u"command-r7b"_s << u"models/cohere2/modeling_cohere2.py"_s
+    QTest::newRow("command-r7b") << u"rope-relative"_s << u"command-r7b"_s << u"models/cohere2/modeling_cohere2.py"_s
                                  << u"rot_x = torch.stack([-x2, x1], dim=-1).flatten(-2)"_s;
     // modeling_llama4.py, apply_rotary_emb: the head reshaped to pairs as complex numbers.
-    QTest::newRow("llama-4-scout") << u"llama-4-scout"_s << u"models/llama4/modeling_llama4.py"_s
+    QTest::newRow("llama-4-scout") << u"rope-relative"_s << u"llama-4-scout"_s << u"models/llama4/modeling_llama4.py"_s
                                    << u"torch.view_as_complex("_s;
     // Kimi K2's preset names no config: its 64 rotary columns are its whole head here, and
     // DeepSeek-V3's apply_rotary_pos_emb_interleave (its code) turns them.
-    QTest::newRow("kimi-k2") << u"kimi-k2"_s << u"models/deepseek_v3/modeling_deepseek_v3.py"_s
+    QTest::newRow("kimi-k2") << u"rope-relative"_s << u"kimi-k2"_s << u"models/deepseek_v3/modeling_deepseek_v3.py"_s
                              << u"def apply_rotary_pos_emb_interleave("_s;
     // GLM-4.5 was shown GPT-NeoX's code as another's; modeling_glm4_moe.py's apply_rotary_pos_emb
     // turns the first rotary_dim = cos.shape[-1] columns with rotate_half and passes the rest.
-    QTest::newRow("glm-4-5") << u"glm-4-5"_s << u"models/glm4_moe/modeling_glm4_moe.py"_s
+    QTest::newRow("glm-4-5") << u"rope-relative"_s << u"glm-4-5"_s << u"models/glm4_moe/modeling_glm4_moe.py"_s
                              << u"q_rot, q_pass = q[..., :rotary_dim], q[..., rotary_dim:]"_s;
+    // many-layers showed gpt-oss-20b Gemma 3's layer types, whose sliding layers turn with their own
+    // θ (rope_local_base_freq); modeling_gpt_oss.py gives every layer the same cos and sin and each
+    // its own type's mask (GptOssModel.forward), and its config alternates the types by (i + 1) % 2.
+    QTest::newRow("gpt-oss-20b layers") << u"many-layers"_s << u"gpt-oss-20b"_s
+                                        << u"models/gpt_oss/configuration_gpt_oss.py"_s << u"causal_mask_mapping["_s;
 }
 
 void TestLessonCode::aModelGetsItsOwnFamilysCode()
 {
+    QFETCH(QString, lessonName);
     QFETCH(QString, preset);
     QFETCH(QString, source);
     QFETCH(QString, computes);
-    const Lesson &lesson = *Lessons::find(u"rope-relative"_s);
+    const Lesson &lesson = *Lessons::find(lessonName);
     const LessonModel model = modelFor(lesson, {u"--preset"_s, preset});
     QVERIFY(!model.name.isEmpty());
     const QString box = lesson.code.forModel(model);

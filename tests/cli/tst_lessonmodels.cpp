@@ -586,9 +586,8 @@ void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
             QVERIFY2(!byColumns || !plain.contains(u"by the difference of two ids"_s), qPrintable(plain));
             if (plain.contains(u"float32's rounding of the larger angles"_s)) {
                 ++rounded;
-                QVERIFY2(plain.contains(u"moves this last token's score by"_s)
-                             && plain.contains(u"the largest such move over the row"_s),
-                         qPrintable(plain));
+                static const QRegularExpression moves(u"moves this last token's score by|would move that score by"_s);
+                QVERIFY2(plain.contains(moves) && plain.contains(u"the row's largest"_s), qPrintable(plain));
             }
         }
     }

@@ -7,6 +7,7 @@
 // of three other families. And a text that refers to a panel says which (its alternative's
 // "panels"), so that the slide can keep it; and the page's layout is the one the main figure draws
 // the most panels on, which is not always the usual grid. Every axis keeps two of its numbers.
+#include "LessonSlidePage.h"
 #include "cli/LessonOptions.h"
 #include "cli/LessonPage.h"
 #include "cli/ParamOptions.h"
@@ -39,48 +40,9 @@ using namespace posenc;
 
 namespace {
 
-const FigureSize &slide()
-{
-    static const FigureSize size = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 150.0);
-    return size;
-}
-
-// The lesson read for `arguments` (--preset P), as posenc export reads it; nothing where it does
-// not apply.
-std::optional<LessonOptions::Read> readFor(const Lesson &lesson, const QStringList &arguments)
-{
-    QCommandLineParser parser;
-    ParamOptions::add(parser);
-    if (!parser.parse(QStringList {u"posenc"_s} + arguments))
-        qFatal("bad arguments");
-    LessonOptions::Read read = LessonOptions::read(parser, lesson);
-    if (read.result.exitCode() != 0)
-        return std::nullopt;
-    return read;
-}
-
-// The request posenc export --lesson NAME all makes of it on a 14-pt slide (without `all`, that of
-// posenc export --lesson NAME).
-LessonPage::Request pageOf(const Lesson &lesson, const LessonOptions::Read &read, bool all = true,
-                           const FigureSize &page = slide())
-{
-    QString ignored;
-    QTextStream err(&ignored);
-    LessonPage::Request request;
-    request.figures = LessonPage::figures(lesson, read.model, read.result.params, err, all, page.layout);
-    FigureStyle style;
-    style.fontPointSize = 14.0;
-    for (const FigureDescriptor *figure : std::as_const(request.figures)) {
-        request.states.append(LessonPage::state(lesson, figure->name(), read.model.configName, read.result.params));
-        request.styles.append(LessonPage::styleOf(lesson, read.model, *figure, style));
-    }
-    request.engine = std::make_shared<const Engine>(read.result.params);
-    request.page = page;
-    request.threads = 1;
-    request.chooseGrid = request.figures.size() > 1;
-    request.subtitle = LessonPage::subtitle(read.model, request.figures);
-    return request;
-}
+using LessonSlidePage::pageOf;
+using LessonSlidePage::readFor;
+using LessonSlidePage::slide;
 
 } // namespace
 

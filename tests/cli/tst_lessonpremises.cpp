@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -68,6 +69,10 @@ private slots:
     void relativePositionQuotesOnlyWhatItsFigureDraws();
     void aPapersPresetHasNoCodeToQuote();
     void aFlatQueryScaleAboveOneIsExplained();
+    void aKeyPastTheWindowIsNotScored();
+    void aScalingRunsPastItsOriginalContext();
+    void aProportionalModelHearsWhoseFrequenciesTheScalingsTake();
+    void aBoundSaidToFallFalls();
 };
 
 // packing told Qwen3-Next that restarted ids and no 2-D mask keep the documents apart, though 36 of
@@ -327,7 +332,8 @@ void TestLessonPremises::aPortsFloat32IsNotTheModelsOwn()
     const LessonOptions::Read wan = readFor(lesson, {u"--preset"_s, u"wan-2-1-timestep"_s});
     QVERIFY2(wan.result.exitCode() == 0, qPrintable(wan.result.usage));
     const QString said = textOf(lesson, wan);
-    QVERIFY2(said.contains(u"from a port of the model's code (the code in question), forms the angle"_s)
+    QVERIFY2(said.contains(u"from a port of the model's code, diffusers' get_timestep_embedding (the code in "
+                           u"question), forms the angle"_s)
                  && said.contains(u"the model's own code (Wan-Video/Wan2.1 wan/modules/model.py, "
                                   "sinusoidal_embedding_1d) forms it in float64"_s),
              qPrintable(said));
@@ -439,6 +445,127 @@ void TestLessonPremises::aFlatQueryScaleAboveOneIsExplained()
     QVERIFY2(gemma.result.exitCode() == 0, qPrintable(gemma.result.usage));
     const QString said = textOf(lesson, gemma);
     QVERIFY2(said.contains(u"the query-scale view is flat for it"_s) && !said.contains(u"not 1"_s), qPrintable(said));
+}
+
+// left-padding told Mistral 7B "against the row's first token the last one scores −0.00902 either
+// way", 9,191 columns apart, though its every layer's sliding window of 4096 masks that key
+// (transformers, masking_utils.py: sliding_window_overlay keeps kv_idx > q_idx - sliding_window,
+// over cache positions). Every preset with a window: a key W or more back is said to be masked.
+void TestLessonPremises::aKeyPastTheWindowIsNotScored()
+{
+    const Lesson &lesson = *Lessons::find(u"left-padding"_s);
+    static const QRegularExpression lastId(u"has id ([0-9,]+)"_s);
+    int masked = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const QString window = preset.params.value(u"sliding-window"_s);
+        if (window.isEmpty())
+            continue;
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset.name});
+        if (r.result.exitCode() != 0 || !r.result.usage.isEmpty())
+            continue;
+        const QString said = textOf(lesson, r);
+        const QRegularExpressionMatch id = lastId.match(said);
+        QVERIFY2(id.hasMatch(), qPrintable(said));
+        // The row's first real token has id 0 and the ids count its real columns: the last one's id
+        // is how many columns back the first one lies.
+        const qint64 back = QString(id.captured(1)).remove(u',').toLongLong();
+        if (back >= window.toLongLong()) {
+            ++masked;
+            QVERIFY2(said.contains(u"its sliding window of %1 masks that key, %2 back"_s.arg(
+                         QLocale(QLocale::English).toString(window.toLongLong()), id.captured(1))),
+                     qPrintable(preset.name + u": "_s + said));
+            QVERIFY2(!said.contains(u"the last one scores"_s), qPrintable(preset.name + u": "_s + said));
+        } else {
+            QVERIFY2(!said.contains(u"masks that key"_s), qPrintable(preset.name + u": "_s + said));
+        }
+    }
+    // Mistral 7B, Command R7B's and EXAONE 4.0's sliding layers at the lesson's default batch.
+    QVERIFY2(masked >= 3, qPrintable(QString::number(masked)));
+}
+
+// rope-scaling told InternLM2.5 7B (max_position_embeddings 32768, dynamic NTK ×2) that it "runs to
+// 32,768 with dynamic NTK scaling", its L₀ itself: HF's dynamic scaling changes θ only past L₀
+// (modeling_rope_utils.py, dynamic_rope_update). A model runs "to" a context only above its L₀.
+void TestLessonPremises::aScalingRunsPastItsOriginalContext()
+{
+    const Lesson &lesson = *Lessons::find(u"rope-scaling"_s);
+    static const QRegularExpression runsTo(u"L_0 = ([0-9,]+) positions and runs to ([0-9,]+) with"_s);
+    const auto number = [](const QString &text) { return QString(text).remove(u',').toLongLong(); };
+    int said = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset.name});
+        if (r.result.exitCode() != 0 || !r.result.usage.isEmpty())
+            continue;
+        const QRegularExpressionMatch m = runsTo.match(textOf(lesson, r));
+        if (!m.hasMatch())
+            continue;
+        ++said;
+        QVERIFY2(number(m.captured(2)) > number(m.captured(1)), qPrintable(preset.name + u": "_s + m.captured()));
+    }
+    QVERIFY2(said >= 3, qPrintable(QString::number(said)));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString config = writeConfig(dir, u"dynamic.json"_s,
+                                       R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                                           "num_hidden_layers": 32, "max_position_embeddings": 32768,
+                                           "rope_theta": 1000000.0,
+                                           "rope_scaling": {"type": "dynamic", "factor": 2.0}})");
+    const LessonOptions::Read r = readFor(lesson, {u"--config"_s, config});
+    QVERIFY2(r.result.exitCode() == 0 && r.result.usage.isEmpty(), qPrintable(r.result.usage));
+    const QString text = textOf(lesson, r);
+    QVERIFY2(!text.contains(u"runs to"_s) && text.contains(u"names no longer context"_s), qPrintable(text));
+}
+
+// rope-scaling told Gemma 4 (proportional RoPE, head_dim 512, a quarter turning) that llama3 "would
+// keep 40, blend 7 and divide 17" of its pairs: counts over θ^(−2i/128), transformers' partial
+// rotary frequencies (modeling_rope_utils.py, _compute_default_rope_parameters: dim = head_dim ·
+// partial_rotary_factor), which the figure's unscaled curve draws too, not its own θ^(−2i/512)
+// (_compute_proportional_rope_parameters). Every proportional model hears whose they are.
+void TestLessonPremises::aProportionalModelHearsWhoseFrequenciesTheScalingsTake()
+{
+    const Lesson &lesson = *Lessons::find(u"rope-scaling"_s);
+    int said = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const auto model = LessonRead::modelFor(lesson, {u"--preset"_s, preset.name});
+        if (!model || model->params.rope.type != RopeType::Proportional)
+            continue;
+        ++said;
+        const RopeParams &rope = model->params.rope;
+        const auto turning = 2 * std::int64_t(std::floor(rope.partialRotaryFactor * double(rope.headDim) / 2.0));
+        const QString text = LessonRead::itemsOf(lesson, *model).join(u' ');
+        QVERIFY2(text.contains(
+                     u"take transformers' partial rotary frequencies θ^−2i/%1, not its own θ^−2i/%2"_s.arg(turning).arg(
+                         rope.headDim)),
+                 qPrintable(preset.name + u": "_s + text));
+    }
+    QVERIFY2(said >= 1, qPrintable(QString::number(said)));
+}
+
+// rope-decay told Gemma 4 that RoFormer's bound "falls from 129 at distance 0 to 73.4 at 100 and
+// 74.9 at 1000": it rises past 100. A bound said to fall to each number is lower at each.
+void TestLessonPremises::aBoundSaidToFallFalls()
+{
+    const Lesson &lesson = *Lessons::find(u"rope-decay"_s);
+    static const QRegularExpression falls(
+        u"bound falls from ([0-9.,]+) at distance 0 to ([0-9.,]+) at 100 and ([0-9.,]+) at 1000"_s);
+    static const QRegularExpression notOn(u"to ([0-9.,]+) at 100, but not on: at 1000 it is ([0-9.,]+)"_s);
+    const auto number = [](const QString &text) { return QString(text).remove(u',').toDouble(); };
+    int fell = 0, rose = 0;
+    for (const Preset &preset : Presets::shipped().presets) {
+        const LessonOptions::Read r = readFor(lesson, {u"--preset"_s, preset.name});
+        if (r.result.exitCode() != 0 || !r.result.usage.isEmpty())
+            continue;
+        const QString text = textOf(lesson, r);
+        if (const QRegularExpressionMatch m = falls.match(text); m.hasMatch()) {
+            ++fell;
+            QVERIFY2(number(m.captured(1)) > number(m.captured(2)) && number(m.captured(2)) > number(m.captured(3)),
+                     qPrintable(preset.name + u": "_s + m.captured()));
+        } else if (const QRegularExpressionMatch n = notOn.match(text); n.hasMatch()) {
+            ++rose;
+            QVERIFY2(number(n.captured(2)) >= number(n.captured(1)), qPrintable(preset.name + u": "_s + n.captured()));
+        }
+    }
+    QVERIFY2(fell >= 3 && rose >= 1, qPrintable(u"%1 %2"_s.arg(fell).arg(rose)));
 }
 
 QTEST_GUILESS_MAIN(TestLessonPremises)

@@ -428,7 +428,7 @@ void TestLessonSlideTexts::dropoutModesReadAlikeOnEverySlide()
 {
     static const QRegularExpression image(
         u"<image x=\"([-0-9.]+)\" y=\"([-0-9.]+)\" width=\"([0-9.]+)\" height=\"([0-9.]+)\""_s);
-    static const QRegularExpression loss(u"^(.*?)−?[0-9.]+\u00a0%$"_s);
+    static const QRegularExpression loss(u"^(.*?)[−-]?[0-9.]+\u00a0%$"_s);
     QSet<QString> wordings;
     for (const QString &size : slideSizes()) {
         const Slide slide = exportSlide(u"dropout-on-sum"_s, u"mae-vit-b-16"_s, size);

@@ -10,7 +10,7 @@
 // tests/data/configs has a row. What --config says of the input's dropout (ConfigDropout, by the
 // model_type it reads) is the preset's record of it.
 // So is what it says of the embedding scale (ConfigScale), and Gemma's s is its normalizer in the
-// dtype its config names.
+// dtype its config names. A preset's "max-position-embeddings" is its config's.
 #include "check/FamilyCheck.h"
 #include "support/TestFiles.h"
 #include "check/models/ModelExamples.h"
@@ -151,6 +151,13 @@ void TestPresetConfigs::eachPresetIsWhatItsConfigReads()
     QVERIFY2(shipped, qPrintable(preset));
     QString path = configPath(config);
     QVERIFY2(QFile::exists(path), qPrintable(path));
+    // The max_position_embeddings a preset records is its config's (its own, or its text model's).
+    if (shipped->maxPositionEmbeddings > 0) {
+        const QJsonObject json = TestFiles::jsonObject(path);
+        const QJsonValue own = json.value(u"max_position_embeddings"_s);
+        const QJsonValue text = json.value(u"text_config"_s).toObject().value(u"max_position_embeddings"_s);
+        QCOMPARE(shipped->maxPositionEmbeddings, std::int64_t((own.isDouble() ? own : text).toDouble()));
+    }
     if (!scaling.isEmpty()) {
         QJsonObject json = TestFiles::jsonObject(path);
         QVERIFY(!json.contains(u"rope_scaling"_s) || json.value(u"rope_scaling"_s).isNull());

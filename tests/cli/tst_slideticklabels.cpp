@@ -157,6 +157,8 @@ private slots:
     void endLabelsAtThePagesEdge();
     void titlesLeaveTheEndLabels_data();
     void titlesLeaveTheEndLabels();
+    void sideTitlesLeaveTheEndLabels_data();
+    void sideTitlesLeaveTheEndLabels();
 };
 
 void TestSlideTickLabels::oneFormatAnAxis_data()
@@ -296,6 +298,79 @@ void TestSlideTickLabels::titlesLeaveTheEndLabels()
     QVERIFY2(titles > 0, qPrintable(u"no text '%1' on the page"_s.arg(title.join(u"' or '"_s))));
     if (!open.isEmpty())
         QEXPECT_FAIL("", qPrintable(open), Continue);
+    QVERIFY2(lacking.isEmpty(), qPrintable(lacking.join(u"; "_s)));
+}
+
+void TestSlideTickLabels::sideTitlesLeaveTheEndLabels_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("title"); // how the title's first run of glyphs begins
+    QTest::addColumn<QStringList>("ends"); // the numbers at the ends of its axis's ticks
+    const QStringList slide {u"--size"_s, u"slide"_s, u"--font-size"_s, u"14"_s};
+    // Issue 60: the circle's "sin(p·θᵢ)" stood up its column in the place of its 1 and 0.5, the
+    // room beside the column free; the column read 0 and -1 only.
+    QTest::newRow("rope-rotation slide") << QStringList {u"rope-rotation"_s} + slide << u"sin(p"_s
+                                         << QStringList {u"1"_s, u"-1"_s};
+    // The upper row's "position" stood up its column in the place of its 15 and 20, under the
+    // lower row's beside its column.
+    QTest::newRow("masked-dropout slide")
+        << QStringList {u"--lesson"_s, u"masked-dropout"_s} + slide << u"position"_s << QStringList {u"0"_s, u"20"_s};
+}
+
+// A y axis's title leaves its axis the tick labels that give its range: beside its column of tick
+// numbers where the page has the room, else up the column with its inner ticks thinned. The column
+// of tick numbers that goes with the title (right ends level, level with the title, the title in
+// it or beside it on its left within a line) holds `ends`.
+void TestSlideTickLabels::sideTitlesLeaveTheEndLabels()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, title);
+    QFETCH(QStringList, ends);
+    const SvgTexts::Page page = exported(arguments);
+    QVERIFY2(page.error.isEmpty(), qPrintable(page.error));
+    const auto groups = tickRowsAndColumns(page);
+    int titles = 0;
+    QStringList lacking;
+    for (const SvgTexts::Text &text : page.texts) {
+        // Up the side: turned, taller than wide.
+        if (!text.text.startsWith(title) || text.box.height() <= text.box.width())
+            continue;
+        ++titles;
+        const QList<const SvgTexts::Text *> *column = nullptr;
+        double nearest = std::numeric_limits<double>::infinity();
+        for (const auto &group : groups) {
+            const SvgTexts::Text *first = group.constFirst();
+            // Up: its numbers apart vertically, their right ends level.
+            if (std::abs(group.constLast()->box.center().y() - first->box.center().y()) <= 1.0)
+                continue;
+            double left = first->box.left(), right = first->box.right(), top = first->box.top(),
+                   bottom = first->box.bottom();
+            for (const SvgTexts::Text *number : group) {
+                left = std::min(left, number->box.left());
+                top = std::min(top, number->box.top());
+                bottom = std::max(bottom, number->box.bottom());
+            }
+            // The title in the column or beside it on its left, within a line.
+            if (text.box.left() > right || text.box.right() < left - text.box.width())
+                continue;
+            // The nearest: level with it, else the nearest up or down the page (up the column, the
+            // title stands where the numbers it blanks would).
+            const double apart = std::max({0.0, top - text.box.bottom(), text.box.top() - bottom})
+                + std::max(0.0, left - text.box.right());
+            if (apart < nearest) {
+                column = &group;
+                nearest = apart;
+            }
+        }
+        QVERIFY2(column, qPrintable(u"no column of tick numbers with '%1'"_s.arg(text.text)));
+        QStringList numbers;
+        for (const SvgTexts::Text *number : *column)
+            numbers.append(number->text);
+        for (const QString &end : ends)
+            if (!numbers.contains(end))
+                lacking.append(u"'%1' beside '%2' lacks %3"_s.arg(text.text, numbers.join(u" "_s), end));
+    }
+    QVERIFY2(titles > 0, qPrintable(u"no text '%1…' up the page"_s.arg(title)));
     QVERIFY2(lacking.isEmpty(), qPrintable(lacking.join(u"; "_s)));
 }
 

@@ -99,6 +99,7 @@ private slots:
     void t5AndDebertaFitASlide();
     void bothZerosAndTheFirstDistanceAreNumbered_data();
     void bothZerosAndTheFirstDistanceAreNumbered();
+    void eachDashedLineIsNamedByItsParameter();
 };
 
 void TestBucketsFigure::t5StepsAreTheReference_data()
@@ -323,6 +324,33 @@ void TestBucketsFigure::bothZerosAndTheFirstDistanceAreNumbered()
         QVERIFY2(one >= 0 && x->tickVectorLabels().value(one) == u"1"_s, qPrintable(x->tickVectorLabels().join(u' ')));
     }
     QCOMPARE(curves, 2);
+}
+
+// The buckets slide's key named both dashed lines "max_distance", but DeBERTa's, at 511, is its
+// max_position − 1: each is named by its own parameter, on a slide and in the window's view.
+void TestBucketsFigure::eachDashedLineIsNamedByItsParameter()
+{
+    FigureStyle slideStyle;
+    slideStyle.fontPointSize = 14.0;
+    const FigureSize slide = FigureSize::fromInches(QSizeF(25.4 / 2.54, 14.29 / 2.54), 150.0);
+    const FigureSize view = FigureSize::fromPixels(QSize(1000, 560));
+    for (const auto &[size, style] : {std::pair {slide, slideStyle}, std::pair {view, FigureStyle()}}) {
+        const auto built = FigureBuilds::build(u"buckets"_s, relativemodels::t5Base(), size, FigureState(), style);
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        FigureExporter::image(built->plot(), size);
+        // The key's entries: the names of the lines its legends hold.
+        QStringList texts;
+        for (QCPLayoutElement *element : built->plot()->plotLayout()->elements(true))
+            if (auto *legend = qobject_cast<QCPLegend *>(element))
+                for (int i = 0; i < legend->itemCount(); ++i)
+                    if (auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
+                        texts.append(entry->plottable()->name());
+        const QString all = texts.join(u" | "_s);
+        QVERIFY2(all.contains(u"T5 max_distance"_s), qPrintable(all));
+        QVERIFY2(all.contains(u"DeBERTa max_position − 1"_s), qPrintable(all));
+        for (const QString &text : texts)
+            QVERIFY2(!(text.contains(u"max_distance"_s) && text.contains(u"max_position"_s)), qPrintable(text));
+    }
 }
 
 QTEST_MAIN(TestBucketsFigure)

@@ -7,6 +7,7 @@
 
 #include "FamiliesFigureSums.h"
 #include "support/FigureBuilds.h"
+#include "support/RopeReference.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -29,6 +30,7 @@ private slots:
     void theTitleCountsThePanelsDrawn_data();
     void theTitleCountsThePanelsDrawn();
     void aFineOutputsBandIsDrawnALayoutUnitWide();
+    void theFootnoteStaysInAWindowsView();
 };
 
 void TestFamiliesRoomFigure::theLastPanelKeptHoldsTheOffsetAxis_data()
@@ -147,6 +149,24 @@ void TestFamiliesRoomFigure::aFineOutputsBandIsDrawnALayoutUnitWide()
                      qPrintable(u"k = %1: PE·PE %2 outside [%3, %4]"_s.arg(k).arg(v).arg(lo).arg(hi)));
         }
     }
+}
+
+// The families lesson's figure in a 1366 x 768 window (its view 915 x 700 pixels, Llama 3.1's
+// 131,072 positions) gave its caption up whole for the notes over the panels: nothing said that
+// T5's and DeBERTa's panels draw a bucket index, not a bias. A line of it stays.
+void TestFamiliesRoomFigure::theFootnoteStaysInAWindowsView()
+{
+    Params p = roperef::llama31();
+    p.maxLen = 131072;
+    const auto built = FigureBuilds::build(u"families"_s, p, FigureSize::fromPixels(QSize(915, 700)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    QStringList shown;
+    for (QCPLayoutElement *element : built->plot()->plotLayout()->elements(true))
+        if (const auto *text = qobject_cast<QCPTextElement *>(element);
+            text && text->realVisibility() && text->outerRect().height() > 1)
+            shown.append(text->text());
+    const QString all = shown.join(u" | "_s).replace(u'\n', u' ');
+    QVERIFY2(all.contains(u"bucket index stands for"_s), qPrintable(all));
 }
 
 QTEST_MAIN(TestFamiliesRoomFigure)

@@ -9,6 +9,7 @@
 
 #include "support/FigureBuilds.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -46,6 +47,8 @@ private slots:
     void aSlideKeepsThePlot();
     void theSpanKeySaysHowFarItReaches_data();
     void theSpanKeySaysHowFarItReaches();
+    void theKeyNamesWhatEachColourMeans_data();
+    void theKeyNamesWhatEachColourMeans();
     void aFileThatIsNoConfigIsRefused();
 };
 
@@ -170,6 +173,60 @@ void TestLayerStackFigure::theSpanKeySaysHowFarItReaches()
             for (int i = 0; i < legend->itemCount(); ++i)
                 labels.append(SwatchLegend::label(legend->item(i)));
         QVERIFY2(labels.contains(entry), qPrintable(labels.join(u" | "_s)));
+    }
+}
+
+void TestLayerStackFigure::theKeyNamesWhatEachColourMeans_data()
+{
+    QTest::addColumn<QString>("example");
+    // Each position colour's scheme as the key's first words, and its layers by type, from the
+    // configs: gpt-oss turns every layer alike (rope_theta 150000, yarn factor 32), 12 sliding and
+    // 12 full; Llama 4 Scout turns 36 chunked layers (500000, llama3 factor 16), 12 full ones NoPE.
+    QTest::addColumn<QStringList>("schemes");
+    QTest::addColumn<QStringList>("layers");
+    QTest::newRow("gpt-oss-20b") << u"gpt-oss-20b"_s << QStringList {u"RoPE 1.5e5 yarn ×32"_s}
+                                 << QStringList {u"12 sliding_attention and 12 full_attention layers"_s};
+    QTest::newRow("Llama 4 Scout") << u"llama-4-scout"_s << QStringList {u"RoPE 5e5 llama3 ×16"_s, u"NoPE"_s}
+                                   << QStringList {u"36 chunked_attention layers"_s, u"12 full_attention layers"_s};
+    QTest::newRow("Gemma 3 4B") << u"gemma-3-4b"_s << QStringList {u"RoPE 1e4"_s, u"RoPE 1e6 linear ×8"_s}
+                                << QStringList {u"29 sliding_attention layers"_s, u"5 full_attention layers"_s};
+}
+
+// The position lane's key names what its colour means, the scheme its layers share: gpt-oss's
+// window keyed its one blue "sliding_attention ×12", over 24 rows half of them full_attention
+// layers, and Llama 4's "chunked_attention ×36", a count where "×" is a scaling's factor. At each
+// size the entry starts with the scheme; where it counts layers, it counts them all, by type.
+void TestLayerStackFigure::theKeyNamesWhatEachColourMeans()
+{
+    QFETCH(QString, example);
+    QFETCH(QStringList, schemes);
+    QFETCH(QStringList, layers);
+    FigureStyle slideStyle;
+    slideStyle.fontPointSize = 14;
+    const FigureSize slide = FigureSize::fromInches(QSizeF(10.0, 5.626), 300);
+    for (const FigureSize &size : {slide, FigureSize::fromPixels(QSize(1200, 800)),
+                                   FigureSize::fromPixels(QSize(1430, 470)), FigureSize::fromPixels(QSize(880, 340))}) {
+        FigureState state;
+        state.options.insert(u"config"_s, example);
+        const auto built = FigureBuilds::build(u"layer-stack"_s, Params(), size, state,
+                                               size.layout == slide.layout ? slideStyle : FigureStyle());
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        QStringList positions;
+        for (QCPLegend *legend : built->plot()->findChildren<QCPLegend *>())
+            for (int i = 0; i < legend->itemCount(); ++i)
+                if (const QString label = SwatchLegend::label(legend->item(i));
+                    !label.isEmpty() && !label.startsWith(u"span:"_s))
+                    positions.append(label);
+        const QString all = positions.join(u" | "_s);
+        QVERIFY2(positions.size() == schemes.size(), qPrintable(all));
+        static const QRegularExpression countedByTimes(u"\\w+_\\w+ ×\\d"_s);
+        for (qsizetype i = 0; i < positions.size(); ++i) {
+            QVERIFY2(positions[i].startsWith(schemes[i]), qPrintable(all));
+            QVERIFY2(!positions[i].contains(countedByTimes), qPrintable(all));
+            // A layer type named is named with every other type of its colour, each counted.
+            if (positions[i].contains(u"_attention"_s))
+                QVERIFY2(positions[i].contains(layers[i]), qPrintable(all));
+        }
     }
 }
 

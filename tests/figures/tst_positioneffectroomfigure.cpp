@@ -1,4 +1,5 @@
 // The position effect's panel of what reads the absolute position, on a window's room.
+#include "render/DirectLabels.h"
 #include "render/FigureRoom.h"
 #include "render/FigureSize.h"
 #include "support/FigureBuilds.h"
@@ -38,6 +39,82 @@ Params llama4LeftPadded()
                  {u"floor-scale"_s, u"8192"_s},
                  {u"attention-chunk"_s, u"8192"_s},
                  {u"ids-choice"_s, u"arange-with-padding"_s}});
+}
+
+// The keys inset in the panels of position-effect drawn on `cm` for `p` stand within their
+// panels, over none of their lines' points.
+void checkKeysOffData(const Params &p, QSizeF cm, const FigureStyle &style, bool insetExpected = true)
+{
+    const auto built
+        = FigureBuilds::build(u"position-effect"_s, p, FigureSize::fromInches(cm / 2.54, 300.0), {}, style);
+    QCOMPARE(FigureBuilds::errorOf(*built), QString());
+    QCustomPlot *plot = built->plot();
+    plot->replot();
+    // Labels on curves, if any, stand clear of other curves and within their plots.
+    QVERIFY(DirectLabels::clear(*plot));
+    // The keys inset in a panel.
+    int checked = 0;
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        if (!rect->realVisibility() || rect->rect().height() <= 0)
+            continue;
+        QList<std::pair<QRectF, QString>> boxes;
+        for (QCPLegend *legend : plot->findChildren<QCPLegend *>())
+            if (legend->realVisibility() && legend->layout() == rect->insetLayout() && legend->itemCount() > 0)
+                boxes.append({QRectF(legend->outerRect()), u"key"_s});
+        for (const auto &[box, what] : boxes) {
+            QVERIFY2(QRectF(rect->rect()).adjusted(-1, -1, 1, 1).contains(box),
+                     qPrintable(what + u" outside its panel"_s));
+            for (QCPAbstractPlottable *plottable : rect->plottables()) {
+                auto *graph = qobject_cast<QCPGraph *>(plottable);
+                if (!graph || !graph->realVisibility())
+                    continue;
+                for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+                    if (!std::isfinite(it->value))
+                        continue;
+                    const QPointF at(graph->keyAxis()->coordToPixel(it->key),
+                                     graph->valueAxis()->coordToPixel(it->value));
+                    QVERIFY2(!box.contains(at),
+                             qPrintable(u"%1 cm high: %2 over %3 at column %4"_s.arg(cm.height())
+                                            .arg(what, graph->name())
+                                            .arg(it->key)));
+                }
+            }
+            ++checked;
+        }
+    }
+    // The difference's key stands in its panel where the page has no row for it.
+    QVERIFY2(checked > 0 || !insetExpected, qPrintable(QString::number(cm.height())));
+    // A label drawn on a curve stands wholly within its plot, off its frame, and over no band it
+    // does not name (left-padding's slide for Llama 4 Scout drew "difference" on the float32 band
+    // and "float32" against the panel's right edge).
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto *text = qobject_cast<QCPItemText *>(plot->item(i));
+        const QCPAbstractPlottable *names = text ? DirectLabels::named(text) : nullptr;
+        if (!names || !text->visible() || text->text().isEmpty())
+            continue;
+        const QRectF box = QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
+        const QRectF inside = QRectF(text->clipAxisRect()->rect()).adjusted(1, 1, -1, -1);
+        QVERIFY2(inside.contains(box), qPrintable(u"\"%1\" against its plot's frame"_s.arg(text->text())));
+        for (QCPAbstractPlottable *plottable : text->clipAxisRect()->plottables()) {
+            auto *upper = qobject_cast<QCPGraph *>(plottable);
+            if (!upper || !upper->realVisibility() || !upper->channelFillGraph()
+                || upper->brush().style() == Qt::NoBrush || upper == names || upper->channelFillGraph() == names)
+                continue;
+            const QCPGraph *lower = upper->channelFillGraph();
+            for (auto it = upper->data()->constBegin(); it != upper->data()->constEnd(); ++it) {
+                const double x = upper->keyAxis()->coordToPixel(it->key);
+                const auto below = lower->data()->findBegin(it->key, false);
+                if (x < box.left() || x > box.right() || below == lower->data()->constEnd() || !std::isfinite(it->value)
+                    || !std::isfinite(below->value))
+                    continue;
+                const double a = upper->valueAxis()->coordToPixel(it->value);
+                const double b = upper->valueAxis()->coordToPixel(below->value);
+                QVERIFY2(std::max(a, b) < box.top() || std::min(a, b) > box.bottom(),
+                         qPrintable(
+                             u"\"%1\" on the band of %2 at column %3"_s.arg(text->text(), upper->name()).arg(it->key)));
+            }
+        }
+    }
 }
 
 } // namespace
@@ -183,6 +260,59 @@ private slots:
             named += label.isEmpty() ? 0 : 1;
         }
         QVERIFY2(named >= 2, qPrintable(encoding));
+    }
+
+    // Left-padding's slide for a model of RoPE alone (Llama 3.1): the difference panel's float32
+    // band fills its width, and its key stood over the band (or its names were drawn on it, "float32"
+    // cut at the panel's edge). Half a 14-pt slide, as the lesson's page gives it: every key and
+    // label drawn in a panel stands within it, over none of its lines' points.
+    void theDifferenceKeyKeepsOffItsBand()
+    {
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"max-len"_s, u"32768"_s},
+                               {u"batch"_s, u"left:9192,32768"_s},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        FigureStyle style;
+        style.fontPointSize = 14.0;
+        for (const double height : {14.29, 13.3, 12.5})
+            checkKeysOffData(p, QSizeF(12.7, height), style);
+    }
+
+    // The same half slide for the lesson's own model, Llama 4 Scout, whose panel of the absolute
+    // parts stands under the difference's: "difference" was drawn on the float32 band and
+    // "float32" on its own band against the panel's right edge.
+    void theDifferenceKeyKeepsOffItsBandAboveTheAbsoluteParts()
+    {
+        FigureStyle style;
+        style.fontPointSize = 14.0;
+        for (const double height : {14.29, 13.3})
+            checkKeysOffData(llama4LeftPadded(), QSizeF(12.7, height), style, false);
+    }
+
+    // The map of the batch's ids on that half slide: its title, shortened for room, names the ids
+    // it draws ("arange-with-padding", or "arange ids"), the colours of its cells; it was cut to "Position ids  ·
+    // 2 rows × 32,768" while the text quoted an id arange gives.
+    void theIdsMapsTitleNamesTheIds()
+    {
+        const Params p = with({{u"encoding"_s, u"rope"_s},
+                               {u"max-len"_s, u"32768"_s},
+                               {u"batch"_s, u"left:9192,32768"_s},
+                               {u"ids-choice"_s, u"arange-with-padding"_s}});
+        FigureStyle style;
+        style.fontPointSize = 14.0;
+        // Half a 16:9 slide, as left-padding's page gives it, where the title is drawn; narrower and
+        // lower, where it may be given up whole (a title that says nothing misleads nobody), never
+        // shortened to words that leave the ids out.
+        for (const QSizeF cm : {QSizeF(12.7, 14.29), QSizeF(9.0, 14.29), QSizeF(7.0, 14.29), QSizeF(12.7, 10.0)}) {
+            const auto built
+                = FigureBuilds::build(u"position-ids"_s, p, FigureSize::fromInches(cm / 2.54, 300.0), {}, style);
+            QCOMPARE(FigureBuilds::errorOf(*built), QString());
+            auto *title = qobject_cast<QCPTextElement *>(built->plot()->plotLayout()->element(0, 0));
+            QVERIFY(title);
+            const QString shown = title->text();
+            const QString where = u"%1 x %2 cm: \"%3\""_s.arg(cm.width()).arg(cm.height()).arg(shown);
+            QVERIFY2(shown.contains(u"arange"_s) || (cm.height() < 14.0 && shown.isEmpty()), qPrintable(where));
+        }
     }
 };
 

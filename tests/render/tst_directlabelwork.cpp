@@ -5,8 +5,12 @@
 // settled ones draw it no more; and a dense curve that swings up and down within each column of
 // the plot costs a step a point and a step a cell, not a step every half unit along each of its
 // segments. A view of a DeepSeek-V3 preset zoomed spent 439 ms of the window's GUI thread drawing
-// such curves. The labels made are those made outside a fitting.
+// such curves. The labels made are those made outside a fitting. A layout settled again within a
+// fitting (a room step that changes nothing the labels keep off, the best steps taken again) places
+// its labels, and a step lets its key go for labels, as before without searching again, as they are
+// placed outside one.
 #include "render/DirectLabelCells.h"
+#include "render/DirectLabelPlaces.h"
 #include "render/DirectLabelScene.h"
 #include "render/DirectLabels.h"
 #include "render/FigureRoom.h"
@@ -100,6 +104,26 @@ QStringList ladder(NoisyPlot &scene, int rounds)
     return labels;
 }
 
+// Every direct label of `plot` undrawn, as a layout that left them no place leaves them: place()
+// then places them all again.
+void hideLabels(QCustomPlot &plot)
+{
+    for (int i = 0; i < plot.itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(plot.item(i)); text && DirectLabels::named(text))
+            text->setVisible(false);
+}
+
+// The labels of `scene` placed again at a viewport of `size`.
+QStringList placedAt(NoisyPlot &scene, QSize size)
+{
+    scene.plot.setViewport(QRect(QPoint(0, 0), size));
+    scene.plot.replot();
+    hideLabels(scene.plot);
+    if (!DirectLabels::place(&scene.plot))
+        return {};
+    return scene.labels();
+}
+
 } // namespace
 
 class TestDirectLabelWork : public QObject
@@ -109,6 +133,7 @@ class TestDirectLabelWork : public QObject
 private slots:
     void aCurveIsDrawnOnceAGeometryAFitting();
     void aDenseCurveCostsAStepAPoint();
+    void aLayoutsLabelsArePlacedOnceAFitting();
 };
 
 void TestDirectLabelWork::aCurveIsDrawnOnceAGeometryAFitting()
@@ -122,14 +147,18 @@ void TestDirectLabelWork::aCurveIsDrawnOnceAGeometryAFitting()
     QVERIFY(!expected.isEmpty());
     QVERIFY(once >= quint64(kPoints));
 
-    // Within one, four rounds of it draw no more than the first, and make the same labels.
+    // Within one, four rounds of it draw no more than the first, and make the same labels; the
+    // rounds after the first take the first's searches for places as they found them.
     NoisyPlot scene;
     const DirectLabels::Fitting fitting;
     before = DirectLabels::pointsDrawn();
+    const quint64 keptBefore = DirectLabels::searchesKept();
     QCOMPARE(ladder(scene, 4), expected);
     const quint64 drawn = DirectLabels::pointsDrawn() - before;
-    qInfo("4 rounds drew %llu points, one alone %llu", drawn, once);
+    const quint64 kept = DirectLabels::searchesKept() - keptBefore;
+    qInfo("4 rounds drew %llu points, one alone %llu; %llu searches kept", drawn, once, kept);
     QVERIFY2(drawn <= once, qPrintable(u"%1 points drawn, %2 by one round"_s.arg(drawn).arg(once)));
+    QVERIFY2(kept >= 3, qPrintable(u"%1 searches kept"_s.arg(kept)));
 }
 
 void TestDirectLabelWork::aDenseCurveCostsAStepAPoint()
@@ -148,6 +177,34 @@ void TestDirectLabelWork::aDenseCurveCostsAStepAPoint()
     // A step a point, and one a cell of each column's run: at most the plot's cells a drawing.
     const quint64 cells = quint64(scene.rect->width() + 1) * quint64(scene.rect->height() + 1);
     QVERIFY2(steps <= 2 * drawn + (drawn / kPoints + 1) * cells, qPrintable(u"%1 steps"_s.arg(steps)));
+}
+
+void TestDirectLabelWork::aLayoutsLabelsArePlacedOnceAFitting()
+{
+    const QSize small(300, 240), large(360, 270);
+    // Outside a fitting: the labels placed for each layout, the one, the other, the one again.
+    NoisyPlot alone;
+    QVERIFY(!ladder(alone, 1).isEmpty());
+    const QStringList smallLabels = placedAt(alone, small);
+    const QStringList largeLabels = placedAt(alone, large);
+    QVERIFY(!smallLabels.isEmpty());
+    QVERIFY(!largeLabels.isEmpty());
+    QVERIFY(largeLabels != smallLabels);
+    QCOMPARE(placedAt(alone, small), smallLabels);
+
+    // Within one: the same labels, those of a layout placed before kept, another's searched for.
+    NoisyPlot scene;
+    const DirectLabels::Fitting fitting;
+    QVERIFY(!ladder(scene, 1).isEmpty());
+    const quint64 before = DirectLabels::placementsKept();
+    QCOMPARE(placedAt(scene, small), smallLabels);
+    QCOMPARE(placedAt(scene, small), smallLabels);
+    QCOMPARE(DirectLabels::placementsKept() - before, quint64(1));
+    QCOMPARE(placedAt(scene, large), largeLabels);
+    QCOMPARE(DirectLabels::placementsKept() - before, quint64(1));
+    QCOMPARE(placedAt(scene, small), smallLabels);
+    QCOMPARE(placedAt(scene, large), largeLabels);
+    QCOMPARE(DirectLabels::placementsKept() - before, quint64(3));
 }
 
 QTEST_MAIN(TestDirectLabelWork)

@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+#include <functional>
+
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -27,6 +29,7 @@ private slots:
     void aMarkerLargerThanItsIconIsDrawnWhole_data();
     void aMarkerLargerThanItsIconIsDrawnWhole();
     void tickLabelsDrawAsQCustomPlotsOwn();
+    void axisMarginsFollowWhatTheyRead();
 };
 
 namespace {
@@ -374,6 +377,71 @@ void TestMeasuredText::tickLabelsDrawAsQCustomPlotsOwn()
         plot->yAxis2->setLabel(u"|error|"_s);
     }
     QVERIFY(same());
+}
+
+// An axis's margin (its painter's size) is QCustomPlot's own painter's after each change of what it
+// reads, one at a time and back: an answer given again for an axis as it was is never one for an
+// axis changed since.
+void TestMeasuredText::axisMarginsFollowWhatTheyRead()
+{
+    QCustomPlot withMeasured, withQCustomPlots;
+    for (QCustomPlot *plot : {&withMeasured, &withQCustomPlots}) {
+        plot->resize(420, 300);
+        plot->setPlottingHint(QCP::phCacheLabels, false); // as the figures' plots (PlotStyle)
+        plot->xAxis2->setVisible(true);
+        plot->yAxis2->setVisible(true);
+        plot->xAxis2->setTickLabels(true);
+        plot->yAxis2->setTickLabels(true);
+        plot->xAxis->setRange(0.0, 100.0);
+        plot->yAxis->setRange(1e-14, 3e-13);
+        for (QCPAxis *axis : plot->axisRect()->axes())
+            axis->setTickLabelFont(font(9.0));
+    }
+    MeasuredText::measureTickLabels(&withMeasured);
+    const auto margins = [](QCustomPlot &plot) {
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        return plot.axisRect()->margins();
+    };
+    using Change = std::function<void(QCPAxis *)>;
+    const QList<std::pair<QString, Change>> changes {
+        {u"range"_s, [](QCPAxis *a) { a->setRange(-0.5, 131071.5); }},
+        {u"tick label font"_s, [](QCPAxis *a) { a->setTickLabelFont(font(13.0, true)); }},
+        {u"tick label font back"_s, [](QCPAxis *a) { a->setTickLabelFont(font(9.0)); }},
+        {u"tick label padding"_s, [](QCPAxis *a) { a->setTickLabelPadding(11); }},
+        {u"tick lengths"_s, [](QCPAxis *a) { a->setTickLength(2, 9); }},
+        {u"sub-tick lengths"_s, [](QCPAxis *a) { a->setSubTickLength(1, 14); }},
+        {u"label"_s, [](QCPAxis *a) { a->setLabel(u"position p"_s); }},
+        {u"label in two lines"_s, [](QCPAxis *a) { a->setLabel(u"|error| at p\nof the table"_s); }},
+        {u"label font"_s, [](QCPAxis *a) { a->setLabelFont(font(15.0)); }},
+        {u"label padding"_s, [](QCPAxis *a) { a->setLabelPadding(12); }},
+        {u"rotation"_s, [](QCPAxis *a) { a->setTickLabelRotation(35.0); }},
+        {u"rotation back"_s, [](QCPAxis *a) { a->setTickLabelRotation(0.0); }},
+        {u"number format"_s, [](QCPAxis *a) { a->setNumberFormat(u"gbc"_s); }},
+        {u"labels inside"_s, [](QCPAxis *a) { a->setTickLabelSide(QCPAxis::lsInside); }},
+        {u"labels outside"_s, [](QCPAxis *a) { a->setTickLabelSide(QCPAxis::lsOutside); }},
+        {u"no tick labels"_s, [](QCPAxis *a) { a->setTickLabels(false); }},
+        {u"tick labels"_s, [](QCPAxis *a) { a->setTickLabels(true); }},
+        {u"no ticks"_s, [](QCPAxis *a) { a->setTicks(false); }},
+        {u"no label"_s, [](QCPAxis *a) { a->setLabel(QString()); }},
+    };
+    QCOMPARE(margins(withMeasured), margins(withQCustomPlots));
+    for (const auto &[name, change] : changes) {
+        for (int i = 0; i < 4; ++i) {
+            change(withMeasured.axisRect()->axes()[i]);
+            change(withQCustomPlots.axisRect()->axes()[i]);
+        }
+        const QMargins measured = margins(withMeasured), own = margins(withQCustomPlots);
+        if (measured != own)
+            QFAIL(qPrintable(u"after %1: %2 %3 %4 %5, QCustomPlot's %6 %7 %8 %9"_s.arg(name)
+                                 .arg(measured.left())
+                                 .arg(measured.top())
+                                 .arg(measured.right())
+                                 .arg(measured.bottom())
+                                 .arg(own.left())
+                                 .arg(own.top())
+                                 .arg(own.right())
+                                 .arg(own.bottom())));
+    }
 }
 
 QTEST_MAIN(TestMeasuredText)

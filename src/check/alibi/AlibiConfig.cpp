@@ -23,8 +23,10 @@ QList<ConfigLayer> AlibiConfig::layers(ConfigContext &c)
     const std::int64_t hidden
         = c.integerOr(mpt ? QStringList {u"d_model"_s} : QStringList {u"hidden_size"_s, u"n_embed"_s}, 1,
                       ConfigBounds::kMaxCount, mpt ? 2048 : 64, false);
-    std::optional<std::int64_t> positions
-        = t.integer(mpt ? u"max_seq_len"_s : u"seq_length"_s, 1, ConfigBounds::kMaxCount);
+    // The context: MPT's max_seq_len, else the key the row names ("context": Baichuan's
+    // model_max_length, which its code sizes its mask with), else seq_length.
+    QString contextKey = mpt ? u"max_seq_len"_s : c.model.raw.value(u"context"_s).toString(u"seq_length"_s);
+    std::optional<std::int64_t> positions = t.integer(contextKey, 1, ConfigBounds::kMaxCount);
     if (mpt) {
         // HF's MptModel applies ALiBi with alibi_bias_max 8 whatever attn_config says, and adds
         // no position table.
@@ -52,13 +54,14 @@ QList<ConfigLayer> AlibiConfig::layers(ConfigContext &c)
     layer.params = configParams(hidden, positions.value_or(2048));
     layer.params.encoding = Encoding::Alibi;
     layer.params.alibi.heads = heads;
-    layer.params.alibi.mask = AlibiMask::Causal;
+    // An encoder's ALiBi (the row's "mask": "symmetric", JinaBert's -m |i - j| both ways), else causal.
+    layer.params.alibi.mask
+        = c.model.raw.value(u"mask"_s).toString() == u"symmetric"_s ? AlibiMask::Symmetric : AlibiMask::Causal;
     // heads, slopes and the rest are posenc describe's keys; the bias max is HF's.
     layer.values = {{u"alibi_bias_max"_s, 8.0},
                     {u"max_position_embeddings"_s, positions ? ConfigValue(*positions) : ConfigValue()}};
     settleLayer(c, layer,
-                {{u"heads"_s, t.pathOf(mpt ? u"n_heads"_s : u"n_head"_s)},
-                 {u"max-len"_s, t.pathOf(mpt ? u"max_seq_len"_s : u"seq_length"_s)}});
+                {{u"heads"_s, t.pathOf(mpt ? u"n_heads"_s : u"n_head"_s)}, {u"max-len"_s, t.pathOf(contextKey)}});
     return {layer};
 }
 

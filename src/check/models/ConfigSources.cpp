@@ -82,6 +82,10 @@ private:
         if (!rule.isEmpty() && rule != u"all"_s)
             return ruleKey.isEmpty() ? byCode(u"its layer rule, %1"_s.arg(rule))
                                      : byDefault(u"%1 (its layer rule, %2)"_s.arg(ruleKey, rule));
+        // By the class's own name of it where the row gives one (GPT-2's n_layer, DistilBERT's n_layers).
+        const QString layersKey = m_row.keyName(u"num_hidden_layers"_s);
+        if (t.has(layersKey))
+            return key(t.pathOf(layersKey));
         return t.has(u"num_hidden_layers"_s) ? key(t.pathOf(u"num_hidden_layers"_s))
                                              : byDefault(u"num_hidden_layers"_s);
     }

@@ -8,6 +8,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <functional>
 
 using namespace Qt::StringLiterals;
@@ -35,8 +36,18 @@ QString positionWords(const ConfigLayer &l)
     }
     if (positionless(l))
         return u"have no position"_s;
-    if (const auto family = Families::fromWord(l.scheme.encoding))
-        return u"place position with %1"_s.arg(Families::spec(*family).heading);
+    if (const auto family = Families::fromWord(l.scheme.encoding)) {
+        const FamilySpec &spec = Families::spec(*family);
+        // A term added to the input once (OPTLearnedPositionalEmbedding, BertEmbeddings): the layers
+        // place nothing themselves.
+        if (spec.kind == FamilyKind::Term) {
+            QString what = spec.heading;
+            if (what.size() > 1 && what.at(1).isLower())
+                what[0] = what.at(0).toLower();
+            return u"read the position a %1 added to their input"_s.arg(what);
+        }
+        return u"place position with %1"_s.arg(spec.heading);
+    }
     return u"mix tokens without attention (%1)"_s.arg(l.scheme.encoding);
 }
 
@@ -73,11 +84,18 @@ QString layerTypes(const QList<const ConfigLayer *> &types)
             clauses.append(positionWords(*l));
         if (reach.isEmpty() && !reachWords(*l).isEmpty())
             clauses.append(reachWords(*l));
-        const QString counted = u"%1 %2 layers"_s.arg(l->layers.size()).arg(l->layerType);
+        // "input" names the embedding's term, not a kind of layer: its layers are counted plainly.
+        const QString counted = l->layerType == u"input"_s ? u"%1 layers"_s.arg(l->layers.size())
+                                                           : u"%1 %2 layers"_s.arg(l->layers.size()).arg(l->layerType);
         parts.append(clauses.isEmpty() ? counted : counted + u" "_s + clauses.join(u" and "_s));
     }
-    QString text = parts.size() < 2 ? parts.join(QString())
-                                    : parts.mid(0, parts.size() - 1).join(u", "_s) + u" and "_s + parts.constLast();
+    // A part that joins its own clauses with "and" is closed by a comma before the list's "and":
+    // "… attend within chunks of 8,192 positions, and 12 full_attention layers have no position".
+    const bool clausesJoined
+        = std::any_of(parts.cbegin(), parts.cend(), [](const QString &part) { return part.contains(u" and "_s); });
+    QString text = parts.size() < 2
+        ? parts.join(QString())
+        : parts.mid(0, parts.size() - 1).join(u", "_s) + (clausesJoined ? u", and "_s : u" and "_s) + parts.constLast();
     QStringList common;
     for (const QString &clause : {position, reach}) {
         if (!clause.isEmpty())

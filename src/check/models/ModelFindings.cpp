@@ -162,7 +162,7 @@ void reportRow(ConfigContext &c)
                u"model_type %1 is not in posenc's table of models: read from its position keys, by the rules and "
                "defaults of %2, the known model_type its name extends, so its layers below are a guess"_s.arg(
                    row.type, row.nearest));
-    else if (row.read == u"guess"_s)
+    else if (row.read == u"guess"_s && row.scheme != u"learned"_s) // a learned guess says its own (scheme-guessed)
         c.find(u"model-type-unknown"_s,
                u"model_type %1 is not in posenc's table of models: read from its position keys, by Llama's rules "
                "and LlamaConfig's defaults where no key says, so its layers below are a guess"_s.arg(row.type));
@@ -199,6 +199,13 @@ QList<ConfigFindings::Kind> kinds()
          u"the config class cannot compute its layer types from the config (a word or zero as the period)"_s},
         {u"model-type-unknown"_s, Severity::Warning,
          u"a model_type posenc's table lacks: Llama's rules and defaults are assumed, the layers a guess"_s},
+        {u"scheme-unknown"_s, Severity::Warning,
+         u"a model_type posenc's table lacks whose keys name no position scheme: nothing is read, RoPE not assumed"_s},
+        {u"scheme-guessed"_s, Severity::Warning,
+         u"a model_type posenc's table lacks read as a learned table by its keys (position_embedding_type absolute, "
+         "sinusoidal_pos_embds false): a guess"_s},
+        {u"scheme-by-key"_s, Severity::Note,
+         u"a key chooses another scheme than the class's, read as the remote code the config's auto_map names"_s},
         {u"key-not-read"_s, Severity::Warning, u"a key the model's own code read, which HF's class no longer reads"_s},
         {u"model-read-by-fingerprint"_s, Severity::Note,
          u"a model whose rotary code equals Llama's by fingerprint: its layer rule was not read by hand"_s},

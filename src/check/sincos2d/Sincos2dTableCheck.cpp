@@ -109,22 +109,31 @@ struct Layout
     double stepW = 1.0, stepH = 1.0; // a patch's coordinate step along each axis
 };
 
-bool near(double a, double b)
+// Whether a coordinate read is b: within `tolerance` of it, relative beyond 1 (1e-4 of float32's
+// sines; a half format's leave the fastest pair's angle, and so the coordinate, a few 10^-3 off).
+bool near(double a, double b, double tolerance = 1e-4)
 {
-    return std::fabs(a - b) <= 1e-4 * std::max(1.0, std::fabs(b));
+    return std::fabs(a - b) <= tolerance * std::max(1.0, std::fabs(b));
+}
+
+// The tolerance of a coordinate read from sines of `slack` (coordinatesOf).
+double coordinateTolerance(double slack)
+{
+    return std::max(1e-4, slack / 4.0);
 }
 
 // Whether every sampled patch sits at (n / W, n % W) times the steps.
-bool consistent(const std::vector<Coordinates> &coords, const Layout &l)
+bool consistent(const std::vector<Coordinates> &coords, const Layout &l, double tolerance)
 {
     return std::all_of(coords.begin(), coords.end(), [&](const Coordinates &c) {
         const double column = l.swapped ? c.second : c.first, row = l.swapped ? c.first : c.second;
-        return near(column, double(c.n % l.width) * l.stepW) && near(row, double(c.n / l.width) * l.stepH);
+        return near(column, double(c.n % l.width) * l.stepW, tolerance)
+            && near(row, double(c.n / l.width) * l.stepH, tolerance);
     });
 }
 
 // The grid and the halves' order that place every sampled patch, the smallest width first.
-std::optional<Layout> layoutOf(const std::vector<Coordinates> &coords, std::int64_t patches, bool cls)
+std::optional<Layout> layoutOf(const std::vector<Coordinates> &coords, std::int64_t patches, bool cls, double tolerance)
 {
     const auto at = [&](std::int64_t n) -> const Coordinates * {
         for (const Coordinates &c : coords) {
@@ -134,7 +143,7 @@ std::optional<Layout> layoutOf(const std::vector<Coordinates> &coords, std::int6
         return nullptr;
     };
     const Coordinates *zero = at(0), *one = at(1);
-    if (!zero || !one || !near(zero->first, 0.0) || !near(zero->second, 0.0))
+    if (!zero || !one || !near(zero->first, 0.0, tolerance) || !near(zero->second, 0.0, tolerance))
         return std::nullopt;
     Layout l;
     l.cls = cls;
@@ -142,10 +151,10 @@ std::optional<Layout> layoutOf(const std::vector<Coordinates> &coords, std::int6
     l.width = 1;
     l.height = patches;
     l.stepH = one->second;
-    if (l.stepH > 0.0 && consistent(coords, l))
+    if (l.stepH > 0.0 && consistent(coords, l, tolerance))
         return l;
     // Patch 1 is the next column of row 0: the half that moved is the column's.
-    l.swapped = near(one->first, 0.0) && !near(one->second, 0.0);
+    l.swapped = near(one->first, 0.0, tolerance) && !near(one->second, 0.0, tolerance);
     l.stepW = l.swapped ? one->second : one->first;
     if (!(l.stepW > 0.0))
         return std::nullopt;
@@ -155,8 +164,8 @@ std::optional<Layout> layoutOf(const std::vector<Coordinates> &coords, std::int6
         l.width = w;
         l.height = patches / w;
         // MAE's and DiT's indices, or diffusers' base_size / size a step on each axis.
-        l.stepH = near(l.stepW, 1.0) ? 1.0 : l.stepW * double(w) / double(l.height);
-        if (consistent(coords, l))
+        l.stepH = near(l.stepW, 1.0, tolerance) ? 1.0 : l.stepW * double(w) / double(l.height);
+        if (consistent(coords, l, tolerance))
             return l;
     }
     return std::nullopt;
@@ -289,13 +298,13 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
     const std::int64_t patches = e.rows() - (cls ? 1 : 0);
     const double slack = e.format == ValueFormat::Float32 ? 1e-4 : 2e-2;
     const std::vector<Coordinates> coords = coordinatesOf(e, cls ? 1 : 0, slack);
-    const auto layout = coords.empty() ? std::nullopt : layoutOf(coords, patches, cls);
+    const auto layout = coords.empty() ? std::nullopt : layoutOf(coords, patches, cls, coordinateTolerance(slack));
     if (!layout || layout->height > Sincos2dParams::kMaxSide || layout->width > Sincos2dParams::kMaxSide)
         return std::nullopt;
     // Diffusers' coordinates: base_size / interpolation_scale is W times a column's step; the common
     // scales are tried, the reference's float32 division deciding.
     std::vector<std::pair<std::optional<double>, double>> settings {{std::nullopt, 1.0}};
-    if (!near(layout->width == 1 ? layout->stepH : layout->stepW, 1.0)) {
+    if (!near(layout->width == 1 ? layout->stepH : layout->stepW, 1.0, coordinateTolerance(slack))) {
         settings.clear();
         for (const double scale : {1.0, 2.0, 0.5, 3.0, 4.0}) {
             // base_size / interpolation_scale: a column's step times W (a row's times H in one column).
@@ -350,7 +359,8 @@ std::optional<TableMatch> scaledCoordinates(const TableEvidence &e, const Params
     const std::int64_t h = params.sincos2d.grid[0], w = params.sincos2d.grid[1];
     const double slack = e.format == ValueFormat::Float32 ? 1e-4 : 2e-2;
     const std::vector<Coordinates> coords = coordinatesOf(e, cls, slack);
-    const auto layout = coords.empty() ? std::nullopt : layoutOf(coords, e.rows() - cls, cls != 0);
+    const auto layout
+        = coords.empty() ? std::nullopt : layoutOf(coords, e.rows() - cls, cls != 0, coordinateTolerance(slack));
     if (!layout || layout->height != h || layout->width != w)
         return std::nullopt;
     const double interpolation = params.sincos2d.interpolationScale;
@@ -359,7 +369,7 @@ std::optional<TableMatch> scaledCoordinates(const TableEvidence &e, const Params
     const double declaredStep = base ? *base / double(w == 1 ? h : w) / interpolation : 1.0;
     const double step = w == 1 ? layout->stepH : layout->stepW;
     const double factor = step / declaredStep;
-    if (!(factor > 0.0) || near(factor, 1.0))
+    if (!(factor > 0.0) || near(factor, 1.0, coordinateTolerance(slack)))
         return std::nullopt;
     std::vector<Params> candidates;
     Params p = params;

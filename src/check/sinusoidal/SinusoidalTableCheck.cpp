@@ -106,6 +106,7 @@ TableMatch matchOf(const TableEvidence &e, const Hypothesis &h, bool float32Angl
                   {u"frequencies"_s, SinusoidalCheckWords::frequencies(h.variant)},
                   {u"base"_s, h.base},
                   {u"scale"_s, h.amplitude}};
+    m.factor = h.amplitude;
     m.positionOffset = h.firstPosition - framing.firstRow;
     // fairseq reads positions from padding_idx + 1: its zero row's next.
     m.firstPositionRow = h.variant == Variant::HalfDimMinusOne && !framing.paddingRows.empty()

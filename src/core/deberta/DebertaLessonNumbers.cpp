@@ -40,11 +40,40 @@ Number debertaRow(const Params &p, std::int64_t relative, bool paper)
     });
 }
 
+// The last bucket the attention reads for a key before the query: relative_pos + att_span is
+// clamped to 2·att_span − 1 (disentangled_attention_bias, modeling_deberta_v2.py), att_span =
+// position_buckets, so a bucket past position_buckets − 1 reads the row of position_buckets − 1.
+std::int64_t clampTop(const Params &p)
+{
+    return p.deberta.buckets - 1;
+}
+
+// The nearest distance i − j whose log bucket (make_log_bucket_position) reaches clampTop: from
+// there back every key reads one row. The bucket does not fall as the distance grows.
+std::int64_t clampReach(const Params &p)
+{
+    const auto reaches = [&](std::int64_t d) {
+        return DebertaBuckets::bucket(d, p.deberta.buckets, p.deberta.maxPosition) >= clampTop(p);
+    };
+    std::int64_t low = 0, high = std::max<std::int64_t>(p.deberta.maxPosition, 2);
+    while (!reaches(high) && high < (std::int64_t(1) << 50))
+        high *= 2;
+    while (high - low > 1) {
+        const std::int64_t middle = low + (high - low) / 2;
+        (reaches(middle) ? high : low) = middle;
+    }
+    return high;
+}
+
 } // namespace
 
 QList<Entry> entries()
 {
     return {
+        {u"model_deberta"_s,
+         u"the model's DeBERTa: the model alone where its name says DeBERTa (LessonNumbers::modelsFamily)"_s,
+         std::function<Number(const LessonModel &)>(
+             [](const LessonModel &m) { return modelsFamily(m, u"DeBERTa"_s); })},
         {u"deberta_buckets"_s, u"DeBERTa's position_buckets"_s,
          [](const Params &p) { return integer(p.deberta.buckets); }},
         {u"deberta_mid"_s, u"mid = position_buckets / 2: |i − j| up to it keeps its own bucket"_s,
@@ -85,6 +114,26 @@ QList<Entry> entries()
          [](const Params &p) {
              return atFamiliesDistance(p, FamiliesDistance::Farthest,
                                        [&](std::int64_t back) { return debertaBucket(p, back); });
+         }},
+        {u"deberta_clamp_top"_s,
+         u"position_buckets − 1: the bucket the attention clamps a key's before the query to (HF's c2p_pos)"_s,
+         [](const Params &p) {
+             return RelativeBuckets::whenValid(DebertaBuckets::bucketFamily(), p, [&] { return integer(clampTop(p)); });
+         }},
+        {u"deberta_clamp_reach"_s, u"the nearest distance back whose bucket reaches deberta_clamp_top"_s,
+         [](const Params &p) {
+             return RelativeBuckets::whenValid(DebertaBuckets::bucketFamily(), p,
+                                               [&] { return integer(clampReach(p)); });
+         }},
+        {u"fam_deberta_farthest_clamped"_s,
+         u"a condition: the bucket of the key fam_farthest before the query is past deberta_clamp_top"_s,
+         [](const Params &p) {
+             return RelativeBuckets::whenValid(DebertaBuckets::bucketFamily(), p, [&] {
+                 return atFamiliesDistance(p, FamiliesDistance::Farthest, [&](std::int64_t back) {
+                     const std::int64_t bucket = DebertaBuckets::bucket(back, p.deberta.buckets, p.deberta.maxPosition);
+                     return condition(bucket > clampTop(p), u"the key's bucket is within the attention's rows"_s);
+                 });
+             });
          }},
     };
 }

@@ -147,10 +147,14 @@ Number scoreKind(const Params &params, PositionEffect::ScoreKind kind, const QSt
 // not read (Sandwich's NeMo, KERPLE).
 enum class BiasFrom { NoBias, Columns, Unchecked };
 
-BiasFrom biasFrom(Encoding encoding)
+// A model whose code is not transformers' (its config's auto_map, ModelSchemes.json's "remote: ..."
+// file: Baichuan 13B's _gen_alibi_mask) builds its bias by code this program has not read.
+BiasFrom biasFrom(Encoding encoding, const QString &source)
 {
     if (Families::spec(encoding).kind != FamilyKind::ScoreBias)
         return BiasFrom::NoBias;
+    if (source.startsWith(u"remote"_s))
+        return BiasFrom::Unchecked;
     return ScoreFromColumns::builds(encoding) ? BiasFrom::Columns : BiasFrom::Unchecked;
 }
 
@@ -163,6 +167,9 @@ QString biasCode(Encoding encoding, const QString &source)
         const QString mpt = u"MPT's build_mpt_alibi_tensor over max_seq_len, sliced to the last key_length columns"_s;
         const QString bloom = u"BLOOM's build_alibi_tensor from the 2-D attention mask's running count"_s;
         const bool isMpt = source.contains(u"models/mpt/"_s), isBloom = source.contains(u"models/bloom/"_s);
+        // models/falcon/modeling_falcon.py: build_alibi_tensor, "Copied from" BLOOM's.
+        if (source.contains(u"models/falcon/"_s))
+            return u"Falcon's build_alibi_tensor, BLOOM's, from the 2-D attention mask's running count"_s;
         if (isMpt != isBloom)
             return isMpt ? mpt : bloom;
         return mpt + u"; "_s + bloom;
@@ -228,21 +235,33 @@ QList<Entry> paddingEntries()
          }},
         {u"bias_from_columns"_s,
          u"a condition: the model's code builds its score bias from the columns or the mask, not from ids"_s,
-         [](const Params &p) {
-             return condition(biasFrom(p.encoding) == BiasFrom::Columns,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             return condition(biasFrom(m.params.encoding, m.source) == BiasFrom::Columns,
                               u"the model's code builds no score bias from the columns alone"_s);
-         }},
+         })},
         {u"bias_code"_s, u"where the code of a model of bias_from_columns builds its bias"_s,
          std::function<Number(const LessonModel &)>([](const LessonModel &m) {
-             return biasFrom(m.params.encoding) == BiasFrom::Columns
+             return biasFrom(m.params.encoding, m.source) == BiasFrom::Columns
                  ? LessonNumbers::word(biasCode(m.params.encoding, m.source))
                  : none(u"not here: the model's code builds no score bias from the columns alone"_s);
          })},
+        // Why such a model has no varlen path: BLOOM's and MPT's code declares no flash attention;
+        // Falcon's does, and FalconFlashAttention2.forward raises "`alibi` is not supported when
+        // `use_flash_attn` is True" (models/falcon/modeling_falcon.py).
+        {u"bias_flash"_s, u"why the code of a model of bias_from_columns has no flash attention's varlen path"_s,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             if (biasFrom(m.params.encoding, m.source) != BiasFrom::Columns)
+                 return none(u"not here: the model's code builds no score bias from the columns alone"_s);
+             return LessonNumbers::word(m.source.contains(u"models/falcon/"_s)
+                                            ? u"refuses its ALiBi bias under flash attention "
+                                              "(FalconFlashAttention2.forward raises)"_s
+                                            : u"declares no flash attention"_s);
+         })},
         {u"bias_unchecked"_s, u"a condition: the model biases its scores by code this program has not read"_s,
-         [](const Params &p) {
-             return condition(biasFrom(p.encoding) == BiasFrom::Unchecked,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
+             return condition(biasFrom(m.params.encoding, m.source) == BiasFrom::Unchecked,
                               u"the model's bias is none, or its code has been read"_s);
-         }},
+         })},
         {u"batch_score_name"_s, u"what the score of a family that biases it is: \"T5 bucket\", \"ALiBi bias\""_s,
          [](const Params &p) {
              const FamilySpec &family = Families::spec(p.encoding);
@@ -290,6 +309,20 @@ QList<Entry> paddingEntries()
         {u"batch_length_arange"_s, u"... under arange(L)"_s, [](const Params &p) { return maxLength(p, arange); }},
         {u"batch_cache"_s, u"the prefill's columns, the cache's length at the first decode step"_s,
          [](const Params &p) { return integer(p.batch.cache); }},
+        {u"batch_prompt"_s, u"the padded row's real tokens in the prefill (all of them without a cache)"_s,
+         [](const Params &p) {
+             return withLayout(p, [](const BatchLayout &l) {
+                 std::int64_t prompt = 0;
+                 for (const BatchSegment &s : l.row(paddedToken(l).row))
+                     prompt += s.isReal() && !s.decode ? s.length : 0;
+                 return integer(prompt);
+             });
+         }},
+        {u"batch_decode_steps"_s, u"the decode steps after the prefill: L − cache, one column each"_s,
+         [](const Params &p) {
+             return p.batch.cache > 0 && p.batch.cache < p.maxLen ? integer(p.maxLen - p.batch.cache)
+                                                                  : none(u"not here: no decode step (cache 0)"_s);
+         }},
         {u"batch_decode_id"_s, u"the padded row's first decode step's id"_s,
          [](const Params &p) { return decodeId(p, reference); }},
         {u"batch_decode_lost_id"_s, u"... with the cache's offset lost"_s,
@@ -433,6 +466,18 @@ QList<Entry> windowEntries()
              const auto w = windowOf(p);
              return condition(w && *w <= familiesDefaultQuery(p),
                               u"the window reaches past key 0 from the figure's query"_s);
+         }},
+        // The padded row's first real token as a key of its last: the window counts columns
+        // (cache positions), and no layer with the window scores that pair.
+        {u"batch_first_key_masked"_s,
+         u"a condition: the padded row's last real token is W or more columns after its first, so the window "
+         "masks that key"_s,
+         [windowOf](const Params &p) {
+             const auto w = windowOf(p);
+             if (!w || !p.isValid())
+                 return condition(false, u"the model attends without a sliding window"_s);
+             const PaddedToken t = paddedToken(BatchLayout(p));
+             return condition(t.column - t.padding >= *w, u"the row's first real token is within the window"_s);
          }},
     };
 }

@@ -301,128 +301,6 @@ QList<Entry> scalingEntries()
     };
 }
 
-// The float32 angle as transformers' LlamaRotaryEmbedding.forward forms it (models/llama/
-// modeling_llama.py: inv_freq_expanded.float() @ position_ids_expanded.float(), autocast disabled,
-// then emb.cos() * self.attention_scaling): fl(fl(p)·fl(θ_i)), its cos and sin times a rounded to
-// float32, against a·cos(p θ_i) in double, as the precision figure's error quantity takes them.
-struct Float32Error
-{
-    double largest = 0.0;
-    std::int64_t pair = 0;
-};
-
-Float32Error float32Error(const Params &p, std::int64_t position)
-{
-    const RopeFrequencies::Table table = RopeFrequencies::table(p);
-    Float32Error error;
-    for (std::size_t i = 0; i < table.inv.size(); ++i) {
-        const double angle32 = double(float(position) * float(table.inv[i]));
-        const double angle = double(position) * table.inv[i];
-        const double a = table.attentionFactor;
-        const double e = std::max(std::abs(double(float(a * std::sin(angle32))) - a * std::sin(angle)),
-                                  std::abs(double(float(a * std::cos(angle32))) - a * std::cos(angle)));
-        if (e > error.largest)
-            error = {e, std::int64_t(i)};
-    }
-    return error;
-}
-
-// The bound a·p·θ_0·2^-23 + r of a cos or sin at position p: θ_0 the fastest, a the attention
-// factor, r the rounding of a value up to a (2^-25 up to 1, 2^-24 below 2).
-double float32Bound(const Params &p, double position)
-{
-    const RopeFrequencies::Table table = RopeFrequencies::table(p);
-    const double fastest = table.inv.empty() ? 0.0 : *std::max_element(table.inv.begin(), table.inv.end());
-    return table.attentionFactor * position * fastest * std::ldexp(1.0, -23)
-        + std::ldexp(1.0, table.attentionFactor > 1.0 ? -24 : -25);
-}
-
-// The first position where that bound reaches 2^-9, the most bfloat16 rounds a value near ±1 by
-// (half its spacing 2^-8 just below 1): where cos.to(dtype=x.dtype) in bfloat16 stops hiding it.
-std::optional<std::int64_t> float32ReachBf16(const Params &p)
-{
-    const double slope = float32Bound(p, 1.0) - float32Bound(p, 0.0);
-    const double start = float32Bound(p, 0.0);
-    if (!(slope > 0.0))
-        return std::nullopt;
-    return std::int64_t(std::ceil((std::ldexp(1.0, -9) - start) / slope));
-}
-
-// fl(fl(L − 1)·fl(θ_0)), the first pair's float32 angle at the last position (0 if none turns).
-double firstAngle32(const Params &p)
-{
-    const RopeFrequencies::Table table = RopeFrequencies::table(p);
-    return table.inv.empty() ? 0.0 : double(float(p.maxLen - 1) * float(table.inv.front()));
-}
-
-QList<Entry> float32Entries()
-{
-    const QString never = u"not here: no pair turns"_s;
-    return {
-        {u"rope_f32_bound"_s, u"a·(L − 1)·θ_0·2⁻²³ + 2⁻²⁵ (2⁻²⁴ for a > 1): the float32-angle bound of a cos or sin at the last position"_s,
-         [](const Params &p) { return isRope(p) ? real(float32Bound(p, double(p.maxLen - 1))) : none(kNotRope); }},
-        {u"rope_f32_formula"_s, u"that bound in symbols, a the attention factor where it is not 1"_s,
-         [](const Params &p) {
-             if (!isRope(p))
-                 return none(kNotRope);
-             const double a = RopeFrequencies::table(p).attentionFactor;
-             if (a == 1.0)
-                 return word(u"p·θ₀·2⁻²³ + 2⁻²⁵"_s);
-             return word(u"a·p·θ₀·2⁻²³ + %1 (a = %2, the attention factor)"_s.arg(
-                 a > 1.0 ? u"2⁻²⁴"_s : u"2⁻²⁵"_s, NumberText::prose(a)));
-         }},
-        {u"rope_f32_error"_s, u"the largest error of a pair's float32-angle cos or sin at p = L − 1"_s,
-         [](const Params &p) { return isRope(p) ? real(float32Error(p, p.maxLen - 1).largest) : none(kNotRope); }},
-        {u"rope_f32_error_pair"_s, u"the pair of that largest error"_s,
-         [](const Params &p) { return isRope(p) ? integer(float32Error(p, p.maxLen - 1).pair) : none(kNotRope); }},
-        {u"rope_f32_reach_bf16"_s, u"the position where the float32-angle bound reaches 2⁻⁹, bfloat16's rounding near ±1"_s,
-         [never](const Params &p) {
-             if (!isRope(p))
-                 return none(kNotRope);
-             const auto reach = float32ReachBf16(p);
-             return reach ? positions(double(*reach)) : none(never);
-         }},
-        {u"rope_f32_reach_bf16_within"_s, u"a condition: the bound reaches 2⁻⁹ at a position below L"_s,
-         [](const Params &p) {
-             if (!isRope(p))
-                 return none(kNotRope);
-             const auto reach = float32ReachBf16(p);
-             return condition(reach && *reach < p.maxLen,
-                              u"the bound stays below 2⁻⁹ over the %1 positions"_s.arg(p.maxLen));
-         }},
-        {u"rope_theta_0"_s, u"θ_0, the fastest pair's frequency after scaling"_s,
-         [](const Params &p) {
-             if (!isRope(p))
-                 return none(kNotRope);
-             const RopeFrequencies::Table table = RopeFrequencies::table(p);
-             return table.inv.empty() ? none(u"not here: no pair turns"_s) : real(table.inv.front());
-         }},
-        // fl(θ_0) = θ_0 = 2^k and p < 2^24: fl(p)·2^k only moves the exponent, so pair 0's float32
-        // angle is exact at every position drawn (Llama's θ_0 = 1, Gemma 3's 1/8 after linear ×8).
-        {u"rope_first_exact"_s, u"a condition: θ_0 is a power of two, so the first pair's float32 angle p·θ_0 is exact"_s,
-         [](const Params &p) {
-             if (!isRope(p))
-                 return none(kNotRope);
-             const RopeFrequencies::Table table = RopeFrequencies::table(p);
-             const double t = table.inv.empty() ? 0.0 : table.inv.front();
-             int e = 0;
-             const bool power = t > 0.0 && double(float(t)) == t && std::frexp(t, &e) == 0.5;
-             return condition(power && p.maxLen <= (std::int64_t(1) << 24), u"θ_0 is not a power of two"_s);
-         }},
-        // The float32 product fl(fl(L − 1)·fl(θ_0)) and the spacing of float32 numbers near it: the
-        // steps in which pair 0's angle moves there (p's own spacing only where θ_0 = 1).
-        {u"rope_f32_product"_s, u"(L − 1)·θ_0 in float32: the first pair's angle at the last position"_s,
-         [](const Params &p) { return isRope(p) ? real(firstAngle32(p)) : none(kNotRope); }},
-        {u"rope_f32_spacing"_s, u"the spacing of float32 numbers near (L − 1)·θ_0, the first pair's angle"_s,
-         [](const Params &p) {
-             if (!isRope(p))
-                 return none(kNotRope);
-             const double a = firstAngle32(p);
-             return a > 0.0 ? real(std::ldexp(1.0, std::ilogb(a) - 23)) : none(u"not here: no pair turns"_s);
-         }},
-    };
-}
-
 // How far back the model's attention lets a query see: rope-decay plotted Llama 4 Scout's
 // distances to 131,071, which its chunked RoPE layers never score past 8,191.
 QList<Entry> reachEntries()
@@ -446,11 +324,32 @@ QList<Entry> reachEntries()
     };
 }
 
+// RoFormer's bound (1/h)·Σⱼ|Sⱼ| at the distances rope-decay quotes.
+QList<Entry> boundEntries()
+{
+    return {
+        {u"rope_bound_0"_s, u"RoFormer's bound (1/h)·Σⱼ|Sⱼ| at distance 0: (h + 1)/2"_s,
+         [](const Params &p) { return ropeBound(p, 0.0); }},
+        {u"rope_bound_100"_s, u"RoFormer's bound at distance 100"_s,
+         [](const Params &p) { return ropeBound(p, 100.0); }},
+        {u"rope_bound_1000"_s, u"RoFormer's bound at distance 1000"_s,
+         [](const Params &p) { return ropeBound(p, 1000.0); }},
+        // The bound is no monotone decay: Gemma 4's rises from 73.4 at 100 to 74.9 at 1000,
+        // where rope-decay said it "falls ... to 74.9 at 1000".
+        {u"rope_bound_falls_past_100"_s, u"a condition: RoFormer's bound is lower at 1000 than at 100"_s,
+         [](const Params &p) {
+             const Number at100 = ropeBound(p, 100.0), at1000 = ropeBound(p, 1000.0);
+             return condition(at100.value && at1000.value && *at1000.value < *at100.value,
+                              u"the bound at 1000 is not below the bound at 100"_s);
+         }},
+    };
+}
+
 } // namespace
 
 QList<Entry> entries()
 {
-    return typeConditions() + scalingEntries() + float32Entries() + reachEntries()
+    return typeConditions() + scalingEntries() + float32Entries() + reachEntries() + boundEntries()
         + QList<Entry> {
             {u"rope_type"_s, u"the model's rope_type"_s,
              [](const Params &p) { return isRope(p) ? word(RopeTypes::word(p.rope.type)) : none(kNotRope); }},
@@ -465,6 +364,10 @@ QList<Entry> entries()
              [](const Params &p) { return isRope(p) ? integer(p.rope.headDim) : none(kNotRope); }},
             {u"rope_rotary_dim"_s, u"the columns of a head that RoPE rotates: int(head_dim · partial_rotary_factor)"_s,
              [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::rotaryDim(p.rope)) : none(kNotRope); }},
+            // The columns proportional RoPE's live pairs turn, over which every other rope_type
+            // takes its exponent (int(head_dim · partial_rotary_factor)) where proportional takes head_dim.
+            {u"rope_live_columns"_s, u"the columns of a head that turn: twice the turning pairs"_s,
+             [](const Params &p) { return isRope(p) ? integer(2 * RopeFrequencies::livePairs(p.rope)) : none(kNotRope); }},
             {u"rope_pairs"_s, u"the rotary pairs, rotary dim / 2"_s,
              [](const Params &p) { return isRope(p) ? integer(RopeFrequencies::pairs(p.rope)) : none(kNotRope); }},
             // Proportional RoPE turns only its first F·r/2 pairs: rope-scaling counted Gemma 4's
@@ -531,6 +434,12 @@ QList<Entry> entries()
              [](const Params &p) {
                  return isRope(p) ? integer(RopeFrequencies::describe(p).criticalDimension) : none(kNotRope);
              }},
+            // The figures draw rotary pairs, not a head's dimensions: the pair Liu et al.'s
+            // critical dimension starts (it counts two dimensions a pair).
+            {u"rope_critical_pair"_s, u"the first pair that never turns within L₀: the critical dimension / 2"_s,
+             [](const Params &p) {
+                 return isRope(p) ? integer(RopeFrequencies::describe(p).criticalDimension / 2) : none(kNotRope);
+             }},
             {u"rope_kept"_s, u"the pairs a scaling keeps (llama3's band 0, yarn's ramp 0)"_s,
              [](const Params &p) { return ropeCount(p, &RopeFrequencies::Description::pairsKept); }},
             {u"rope_blended"_s, u"the pairs a scaling blends (llama3's band 1, yarn's ramp between 0 and 1)"_s,
@@ -571,12 +480,6 @@ QList<Entry> entries()
             {u"rope_ones_10"_s, u"the same at distance 10"_s, [](const Params &p) { return ropeOnes(p, 10.0); }},
             {u"rope_ones_100"_s, u"the same at distance 100"_s, [](const Params &p) { return ropeOnes(p, 100.0); }},
             {u"rope_ones_1000"_s, u"the same at distance 1000"_s, [](const Params &p) { return ropeOnes(p, 1000.0); }},
-            {u"rope_bound_0"_s, u"RoFormer's bound (1/h)·Σⱼ|Sⱼ| at distance 0: (h + 1)/2"_s,
-             [](const Params &p) { return ropeBound(p, 0.0); }},
-            {u"rope_bound_100"_s, u"RoFormer's bound at distance 100"_s,
-             [](const Params &p) { return ropeBound(p, 100.0); }},
-            {u"rope_bound_1000"_s, u"RoFormer's bound at distance 1000"_s,
-             [](const Params &p) { return ropeBound(p, 1000.0); }},
             {u"rope_random_std"_s, u"1/√head_dim: the spread of q·k for two random unit vectors of a head"_s,
              [](const Params &p) {
                  return isRope(p) ? real(1.0 / std::sqrt(double(p.rope.headDim))) : none(kNotRope);
@@ -586,7 +489,7 @@ QList<Entry> entries()
                  return isRope(p) ? real(RopeFrequencies::describe(p).bf16PositionStep) : none(kNotRope);
              }},
         }
-        + familiesEntries();
+        + familiesEntries() + modelEntries();
 }
 
 } // namespace posenc::RopeLessonNumbers

@@ -35,8 +35,10 @@ QString scalingText(const Params &params)
     if (rope.type == RopeType::Default)
         return u"default (no scaling)"_s;
     QStringList parts {RopeTypes::word(rope.type)};
+    // F, partial_rotary_factor, in words: the share of head_dim whose pairs turn (transformers'
+    // _compute_proportional_rope_parameters: rope_angles = int(F · head_dim // 2), the rest at 0).
     if (rope.type == RopeType::Proportional)
-        parts.append(u"F = %1"_s.arg(NumberText::compact(rope.partialRotaryFactor, 4)));
+        parts.append(u"a share F = %1 of head_dim turning"_s.arg(NumberText::compact(rope.partialRotaryFactor, 4)));
     if (rope.factor)
         parts.append(u"factor %1"_s.arg(number(*rope.factor)));
     if (rope.originalMaxLen && RopeTypes::reads(rope.type, u"original-max-len"_s))

@@ -15,7 +15,7 @@ QString number(double value);
 // leaves columns out or still.
 QString modelText(const Params &params);
 // The scaling: "llama3, factor 8, original 8,192", "yarn, factor 32, original 4,096",
-// "default (no scaling)".
+// "proportional, a share F = 0.25 of head_dim turning", "default (no scaling)".
 QString scalingText(const Params &params);
 // The layout of the pairs: "half layout (rotate_half)", "interleaved layout (pairs 2i, 2i + 1)".
 QString layoutText(RopeLayout layout);

@@ -48,6 +48,29 @@ std::int64_t firstSlowPair(const Params &p)
     return pairs;
 }
 
+// The PE's cosine column of its fastest pair, or of its slowest pair that has one (a lone last
+// sine has none): the columns the compose-compare view's caption reads. -1 where there is none.
+std::int64_t cosColumn(const Params &p, bool fastest)
+{
+    const std::int64_t pairs = pairCount(p);
+    for (std::int64_t i = 0; i < pairs; ++i) {
+        const std::int64_t column
+            = Frequencies::column({fastest ? i : pairs - 1 - i, true}, p.peColumns(), p.sinusoidal);
+        if (column >= 0)
+            return column;
+    }
+    return -1;
+}
+
+// A number of that column, `of(column)`, or none where the PE has no cosine column.
+std::function<Number(const Params &)> ofCosColumn(bool fastest, std::function<Number(const Params &, std::int64_t)> of)
+{
+    return [fastest, of = std::move(of)](const Params &p) {
+        const std::int64_t j = cosColumn(p, fastest);
+        return j < 0 ? none(u"none (the PE has no cosine column)"_s) : of(p, j);
+    };
+}
+
 // Mean and standard deviation over p = 0 .. L-1 of column `column` of the PE table, exact angles:
 // sum_p e^{i p w} = e^{i (L-1) w / 2} sin(L w / 2) / sin(w / 2), and sin^2, cos^2 = (1 -+ cos 2pw) / 2.
 std::pair<double, double> columnMoments(const Params &p, std::int64_t column)
@@ -305,6 +328,28 @@ QList<Entry> pairEntries()
          [](const Params &p) { return real(columnMoments(p, 0).first); }},
         {u"pe_std_first"_s, u"the standard deviation of the PE's column 0"_s,
          [](const Params &p) { return real(columnMoments(p, 0).second); }},
+        // The columns the compose-compare view's caption reads ("fastest cos j = 1: mean 0.00,
+        // std 0.71"), which a sentence beside it quotes too.
+        {u"fastest_cos_column"_s, u"the PE's cosine column of pair 0"_s,
+         ofCosColumn(true, [](const Params &, std::int64_t j) { return integer(j); })},
+        {u"pe_mean_fastest_cos"_s, u"the mean of that column over the positions"_s,
+         ofCosColumn(true, [](const Params &p, std::int64_t j) { return real(columnMoments(p, j).first); })},
+        {u"pe_std_fastest_cos"_s, u"the standard deviation of that column"_s,
+         ofCosColumn(true, [](const Params &p, std::int64_t j) { return real(columnMoments(p, j).second); })},
+        {u"slowest_cos_column"_s, u"the PE's cosine column of its slowest pair that has one"_s,
+         ofCosColumn(false, [](const Params &, std::int64_t j) { return integer(j); })},
+        {u"pe_mean_slowest_cos"_s, u"the mean of that column over the positions"_s,
+         ofCosColumn(false, [](const Params &p, std::int64_t j) { return real(columnMoments(p, j).first); })},
+        {u"pe_std_slowest_cos"_s, u"the standard deviation of that column"_s,
+         ofCosColumn(false, [](const Params &p, std::int64_t j) { return real(columnMoments(p, j).second); })},
+        {u"lambda_slowest_cos"_s, u"the wavelength of that column's pair"_s,
+         [](const Params &p) {
+             const std::int64_t j = cosColumn(p, false);
+             if (j < 0)
+                 return none(u"none (the PE has no cosine column)"_s);
+             const ColumnRole role = Frequencies::role(j, p.peColumns(), p.sinusoidal);
+             return real(Frequencies::wavelength(role.pair, p.peColumns(), p.sinusoidal));
+         }},
         {u"last_column"_s, u"the PE's last column, k − 1"_s,
          [](const Params &p) { return integer(p.peColumns() - 1); }},
         {u"pe_mean_last"_s, u"the mean of the PE's last column over the positions"_s,

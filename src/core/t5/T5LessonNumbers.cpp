@@ -41,6 +41,8 @@ std::int64_t t5CapStart(const Params &p)
 QList<Entry> entries()
 {
     return {
+        {u"model_t5"_s, u"the model's T5: the model alone where its name says T5 (LessonNumbers::modelsFamily)"_s,
+         std::function<Number(const LessonModel &)>([](const LessonModel &m) { return modelsFamily(m, u"T5"_s); })},
         {u"t5_buckets"_s, u"T5's relative_attention_num_buckets"_s,
          [](const Params &p) { return integer(p.t5.buckets); }},
         {u"t5_bidirectional"_s, u"a condition: T5's encoder buckets, keys on both sides"_s,

@@ -3,6 +3,7 @@
 #include "core/FamilyCurves.h"
 #include "core/Params.h"
 #include "core/Quantity.h"
+#include "render/data/Colormap.h"
 
 #include <QList>
 #include <QString>
@@ -64,6 +65,9 @@ struct FamilyPanel
     // "score"); neighbours with the same noun share it: "T5's and DeBERTa's bucket".
     QString summaryOwner, summaryNoun;
     std::uint32_t colour = 0; // Band and Steps, as 0xRRGGBB
+    // Lines: their shades' map and their pen's style, set apart from another panel's of the same kind.
+    Colormap lineColormap = Colormap::Viridis;
+    Qt::PenStyle lineStyle = Qt::SolidLine;
     // A learned term picked by a bucket: the bucket index stands for it, which the caption says once
     // for every such family (`name` there: "T5"), with what the bucket picks (`bucketTerm`: "a
     // learned bias per bucket").

@@ -258,12 +258,14 @@ void DropoutCompareFigure::fill(const std::shared_ptr<const FigureData> &data, c
                                       : ParamText::toString(panel.mode)); // FigureFit wraps it within its column
         m_peTitles[m]->setText(DropoutCompareCompute::peText(panel, !wide));
         // Under its mode's column and the PE's colour bar, "lost" is the PE's: a fifth of a
-        // slide's width at 14 pt held "PE …" of "PE lost: 10 %". Short of room, the number alone,
-        // lost written as a fall, in one wording on every page: a column narrower still (MAE's
-        // 16:9 slide, 24 columns a panel) held "−10 %" where the 4:3 slide read "lost: 10 %", as
-        // if of two quantities; at one precision in every form (DropoutCompareCompute::percentText).
+        // slide's width at 14 pt held "PE …" of "PE lost: 10 %". Short of room, the PE's fall, in
+        // one wording on every page: a column narrower still (MAE's 16:9 slide, 24 columns a panel)
+        // held "−10 %" where the 4:3 slide read "lost: 10 %", as if of two quantities; at one
+        // precision in every form (DropoutCompareCompute::percentText). The fall names what falls,
+        // on one line, in one run of text (its minus the tick labels' hyphen: "−" was drawn in a run of
+        // its own): a bare "−10 %" between the rows of a slide said not of what.
         const QString amount = DropoutCompareCompute::percentText(panel.lostFraction());
-        const QString fall = (amount == u"0"_s ? u"%1\u00a0%"_s : u"−%1\u00a0%"_s).arg(amount);
+        const QString fall = (amount == u"0"_s ? u"PE\u00a0%1\u00a0%"_s : u"PE\u00a0-%1\u00a0%"_s).arg(amount);
         ShorterLabels::setText(m_peTitles[m], panel.peCells > 0 ? QStringList {fall} : QStringList());
     }
     // Two of the modes treat rows by their role: every panel marks them, to compare.

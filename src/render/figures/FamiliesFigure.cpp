@@ -13,6 +13,7 @@
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
+#include "render/ShorterLabels.h"
 #include "render/SwatchLegend.h"
 
 #include "core/NumberText.h"
@@ -344,7 +345,9 @@ void FamiliesFigure::fillPanel(Panel &panel, const FamilyPanelData &d, const QCP
         if (n >= d.lines.size())
             continue;
         const FamilyPanelLine &line = d.lines[n];
-        graph->setPen(QPen(Colormaps::colorAt(Colormap::Viridis, line.shade), line.emphasised ? 2.6 : 1.3));
+        const FamilyPanel &spec = *FamilyPanels::of(panel.family->encoding);
+        graph->setPen(
+            QPen(Colormaps::colorAt(spec.lineColormap, line.shade), line.emphasised ? 2.6 : 1.3, spec.lineStyle));
         graph->setData(line.curve.offset, line.curve.lo, true);
         lo += line.curve.lo;
         hi += line.curve.hi;
@@ -428,6 +431,30 @@ QString FamiliesFigure::caption(const FamiliesData &d, const QCPRange &view, boo
     return caption.join(u"\n"_s);
 }
 
+QStringList FamiliesFigure::captionForms(const FamiliesData &d) const
+{
+    QStringList named, bands;
+    for (const Panel &panel : m_panels) {
+        if (!panel.rect->visible())
+            continue;
+        const FamilyPanel &spec = *FamilyPanels::of(panel.family->encoding);
+        if (spec.bucketStandsIn)
+            named.append(spec.name);
+        if (spec.style == FamilyPanelStyle::Band)
+            bands.append(spec.terseLabel);
+    }
+    const QString buckets = named.isEmpty()
+        ? QString()
+        : u"%1: the bucket index stands for %2"_s.arg(named.join(u", "_s),
+                                                      named.size() > 1 ? u"learned values"_s : u"a learned value"_s);
+    const QString sampled = d.sampled > 0 && !bands.isEmpty()
+        ? u"%1: the least to the most of %2 offsets a pixel"_s.arg(bands.join(u", "_s)).arg(d.sampled)
+        : QString();
+    if (buckets.isEmpty() || sampled.isEmpty())
+        return buckets.isEmpty() && sampled.isEmpty() ? QStringList() : QStringList {buckets + sampled};
+    return {buckets + u"  ·  "_s + sampled, buckets + u"  ·  bands: %1 offsets a pixel"_s.arg(d.sampled), buckets};
+}
+
 void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const FigureState &state)
 {
     m_data = std::static_pointer_cast<const FamiliesData>(data);
@@ -472,6 +499,10 @@ void FamiliesFigure::fill(const std::shared_ptr<const FigureData> &data, const F
     for (QCPLayoutElement *filler : std::as_const(m_fillers))
         FigureRoom::setDispensable(filler, 1);
     PlotStyle::setCollapsibleText(m_caption, caption(d, view, terse));
+    // Where the notes are drawn and the caption's lines find no room, a line of it stays
+    // (FigureRoom's captionsInShorterForms): the bucket panels' values are no bias, and a 1366 x 768
+    // window's view gave the caption up whole. A terse page gives its panels the room (a slide).
+    ShorterLabels::setText(m_caption, terse ? QStringList() : captionForms(d));
     setScreenNote({}, d.preview ? u"preview: %1 offsets a pixel"_s.arg(d.sampled) : QString());
     // What the families do: "Absolute, rotary, bias", from the kinds of those with a panel.
     QStringList kinds;

@@ -43,6 +43,8 @@ private:
     void fillPanel(Panel &panel, const FamilyPanelData &data, const QCPRange &view, bool terse);
     void setLabels(bool terse, Encoding chosen);
     QString caption(const FamiliesData &data, const QCPRange &view, bool terse) const;
+    // The caption's forms of one line, shortest last, for a page that has no room for its lines.
+    QStringList captionForms(const FamiliesData &data) const;
 
     QCPTextElement *m_title;
     QCPLayoutGrid *m_stack; // the panels shown, in `m_columns` columns

@@ -9,6 +9,7 @@
 #include "support/FigureBuilds.h"
 #include "support/RelativeModels.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
@@ -68,6 +69,7 @@ private slots:
     void theSpanMarksAreWholeWithinTheAxes();
     void aSpanAtDistanceZeroIsNamedNotDrawn();
     void theSpanMarksStandApartOnTheirLines();
+    void theKeyRunsAlongTheColours();
 };
 
 void TestAlibiAttentionFigure::weightsAreTheSoftmaxOfTheBias_data()
@@ -286,6 +288,43 @@ void TestAlibiAttentionFigure::theSpanMarksStandApartOnTheirLines()
                              QLineF(at[a], at[b]).length())));
     }
     QCOMPARE(graphs, 2);
+}
+
+// The heads' colours run by slope (ALiBi's, in float64 here: H = 12 gives 2^(−k) to heads 1–8 and
+// 2^(−1/2 − (k − 9)) to 9–12, head 9 the steepest, head 8 the gentlest). The key's heads come
+// steepest first, its ends named as such, so that its names and colours agree: the alibi lesson's
+// slide keyed "head 8" in the lightest colour before "head 9" in the darkest, as if by head.
+void TestAlibiAttentionFigure::theKeyRunsAlongTheColours()
+{
+    const std::int64_t heads = 12;
+    const std::vector<double> slopes = alibiref::slopes(heads);
+    const auto steepest = std::max_element(slopes.begin(), slopes.end()) - slopes.begin() + 1;
+    const auto gentlest = std::min_element(slopes.begin(), slopes.end()) - slopes.begin() + 1;
+    QCOMPARE(steepest, 9);
+    QCOMPARE(gentlest, 8);
+    const auto built = FigureBuilds::build(u"alibi-attention"_s, alibi(heads, 4096, AlibiMask::Causal),
+                                           FigureSize::fromPixels(QSize(1400, 900)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    static const QRegularExpression named(u"^(?:steepest |gentlest )?head (\\d+)"_s);
+    QList<std::int64_t> keyed;
+    QStringList names;
+    for (QCPLayoutElement *element : built->plot()->plotLayout()->elements(true))
+        if (const auto *legend = qobject_cast<QCPLegend *>(element))
+            for (int i = 0; i < legend->itemCount(); ++i)
+                if (auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
+                    if (const QRegularExpressionMatch match = named.match(entry->plottable()->name());
+                        match.hasMatch()) {
+                        keyed.append(match.captured(1).toLongLong());
+                        names.append(entry->plottable()->name());
+                    }
+    QVERIFY2(keyed.size() >= 2, qPrintable(names.join(u"; "_s)));
+    for (qsizetype i = 1; i < keyed.size(); ++i)
+        QVERIFY2(slopes[std::size_t(keyed[i - 1] - 1)] >= slopes[std::size_t(keyed[i] - 1)],
+                 qPrintable(names.join(u"; "_s)));
+    QCOMPARE(keyed.constFirst(), steepest);
+    QCOMPARE(keyed.constLast(), gentlest);
+    QVERIFY2(names.constFirst().contains(u"steepest"_s), qPrintable(names.constFirst()));
+    QVERIFY2(names.constLast().contains(u"gentlest"_s), qPrintable(names.constLast()));
 }
 
 QTEST_MAIN(TestAlibiAttentionFigure)

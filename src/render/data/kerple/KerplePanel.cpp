@@ -79,6 +79,11 @@ std::optional<FamilyPanelData> kerplePanelData(const Params &params, std::int64_
         least = h == heads.front() ? r : std::min(least, r);
         most = h == heads.front() ? r : std::max(most, r);
     }
+    // Heads of one r1 and one r2 (one value each, given for every head) draw one curve, each head's
+    // line over the others': the last head's entry says so, not a number no curve of its own shows.
+    bool alike = p.heads > 1;
+    for (std::int64_t h = 2; h <= p.heads; ++h)
+        alike = alike && KerpleBias::r1(p, h) == KerpleBias::r1(p, 1) && KerpleBias::r2(p, h) == KerpleBias::r2(p, 1);
     for (const std::int64_t h : heads) {
         FamilyPanelLine line;
         line.curve = headCurve(p, h, offsets, bothWays);
@@ -89,6 +94,11 @@ std::optional<FamilyPanelData> kerplePanelData(const Params &params, std::int64_
             line.name = u"KERPLE head %1 (r1 = %2, r2 = %3)"_s.arg(h).arg(NumberText::compact(KerpleBias::r1(p, h), 3),
                                                                           NumberText::compact(KerpleBias::r2(p, h), 3));
             line.terseName = u"KERPLE head %1"_s.arg(h);
+        }
+        if (alike && h == heads.back() && h != p.head) {
+            line.name = u"KERPLE heads 1–%1 alike (r1 = %2, r2 = %3)"_s.arg(p.heads).arg(
+                NumberText::compact(KerpleBias::r1(p, h), 3), NumberText::compact(KerpleBias::r2(p, h), 3));
+            line.terseName = u"KERPLE heads alike"_s;
         }
         data.lines.append(std::move(line));
     }
@@ -110,6 +120,10 @@ std::optional<FamilyPanelPoint> kerplePanelValue(const Params &params, std::int6
 FamilyPanel makeKerplePanel()
 {
     FamilyPanel panel = HeadBiasPanel::named(u"KERPLE"_s, u"bias per head"_s, FamilyPanelStyle::Lines);
+    // Its heads in cividis' shades and dashed, ALiBi's beside it in viridis' and solid: the two
+    // panels' head 1, keyed side by side, took one colour and one pen.
+    panel.lineColormap = Colormap::Cividis;
+    panel.lineStyle = Qt::DashLine;
     panel.inputs = {Quantity::KerpleBias};
     panel.compute = kerplePanelData;
     panel.valueAt = kerplePanelValue;

@@ -152,6 +152,8 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
     double top = 0.0;
     QList<double> halfX, halfY, ninetyX, ninetyY;
     QList<std::int64_t> halfAtZero, ninetyAtZero;
+    // The heads keyed, steepest first: the key runs along the colours, which run by slope.
+    QList<std::pair<double, QCPGraph *>> keyed;
     for (qsizetype n = 0; n < m_weightCurves.size(); ++n) {
         const bool shown = n < count;
         m_weightCurves[n]->setVisible(shown);
@@ -192,15 +194,28 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
         if (!named)
             continue;
         const QString m = NumberText::compact(head.slope, 3);
+        // The ends of the colours named as such where the heads between are not named: a key of
+        // "head 8" in the lightest colour beside "head 9" in the darkest read as if by head. Before
+        // the head, so that its first part (FigureRoom's shortenEntries) keeps it.
+        const QString end = count <= kAttentionNamedHeads || steepest == gentlest ? QString()
+            : head.slope == steepest                                              ? u"steepest "_s
+            : head.slope == gentlest                                              ? u"gentlest "_s
+                                                                                  : QString();
         m_weightCurves[n]->setName(
-            terse ? u"head %1: half ≤ %2, 90% ≤ %3"_s.arg(head.head).arg(FigureText::formatCount(head.half),
-                                                                         FigureText::formatCount(head.ninety))
-                  : u"head %1 (m = %2): half within %3, 90% within %4"_s.arg(head.head).arg(
+            terse ? u"%1head %2: half ≤ %3, 90% ≤ %4"_s.arg(end).arg(head.head).arg(
+                FigureText::formatCount(head.half), FigureText::formatCount(head.ninety))
+                  : u"%1head %2 (m = %3): half within %4, 90% within %5"_s.arg(end).arg(head.head).arg(
                       m, FigureText::formatCount(head.half), FigureText::formatCount(head.ninety)));
         // On little room a head by its number, "h3", so that the key of heads takes fewer rows.
-        ShorterLabels::setEntry(m_weightCurves[n], {u"head %1"_s.arg(head.head), u"h%1"_s.arg(head.head)});
-        MeasuredText::addToLegend(m_weightCurves[n], m_legend);
+        QStringList forms {u"head %1"_s.arg(head.head), u"h%1"_s.arg(head.head)};
+        if (!end.isEmpty())
+            forms = QStringList {u"%1head %2"_s.arg(end).arg(head.head), u"%1h%2"_s.arg(end).arg(head.head)} + forms;
+        ShorterLabels::setEntry(m_weightCurves[n], forms);
+        keyed.append({head.slope, m_weightCurves[n]});
     }
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    for (const auto &[slope, curve] : keyed)
+        MeasuredText::addToLegend(curve, m_legend);
     // The spans' dots, sorted by distance as a graph keeps its keys.
     const auto sorted = [](QList<double> &x, QList<double> &y) {
         QList<qsizetype> order(x.size());
@@ -222,7 +237,9 @@ void AlibiAttentionFigure::fill(const std::shared_ptr<const FigureData> &data, c
     m_ninetySpans->setName(u"90% of it"_s + atZero(ninetyAtZero));
     MeasuredText::addToLegend(m_halfSpans, m_legend);
     MeasuredText::addToLegend(m_ninetySpans, m_legend);
-    m_legend->setWrap(terse ? 3 : 3);
+    // The two ends of the colours in a row, the spans' marks in the next: in three columns the
+    // marks' first took the room their names needed.
+    m_legend->setWrap(keyed.size() == 2 ? 2 : 3);
 
     const double farthest = std::max(static_cast<double>(d.keys.farthest()), 2.0);
     for (QCPAxisRect *rect : {m_weights, m_shares})

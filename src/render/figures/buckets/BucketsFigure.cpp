@@ -271,24 +271,7 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
         m_debertaCurve->setName(terse ? u"DeBERTa"_s : u"DeBERTa |bucket of i − j|"_s);
         add(m_debertaCurve);
     }
-    SwatchLegend::add(m_legend, {kBucketsExactShade, terse ? u"exact"_s : u"exact: one bucket a distance"_s});
-    SwatchLegend::add(
-        m_legend, {kBucketsFarShade, terse ? u"capped / past max"_s : u"T5 capped, DeBERTa past its max_position"_s});
-    m_t5MaxDistance->setName(terse ? u"max_distance, max_position − 1"_s
-                                   : u"T5 max_distance %1, DeBERTa max_position − 1 = %2"_s.arg(
-                                       bucketsCount(d.t5MaxDistance), bucketsCount(d.debertaMaxPosition - 1)));
-    add(m_t5MaxDistance);
-    m_debertaSpan->setName(u"DeBERTa's %1rows: −%2 … %3"_s.arg(terse ? QString() : u"attention "_s)
-                               .arg(d.debertaBuckets)
-                               .arg(d.debertaBuckets - 1));
-    if (deberta)
-        add(m_debertaSpan);
-    m_t5Length->setName(u"max-len − 1 = %1"_s.arg(bucketsCount(d.maxLen - 1)));
-    if (lengthShown)
-        add(m_t5Length);
-    explainLines(m_legend, {{m_t5MaxDistance, m_t5MaxDistance}, {m_debertaMaxPosition, m_t5MaxDistance},
-                            {m_debertaSpan, m_debertaSpan}, {m_t5Length, m_t5Length}, {m_debertaLength, m_t5Length}});
-    FigureFit::setLegendWrap(m_legend, terse ? 3 : 4);
+    keyTheMarks(d, terse, lengthShown);
 
     // The map of the chosen family.
     const bool t5Map = d.family == Encoding::T5;
@@ -299,12 +282,15 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     HeatmapStyle style;
     style.colormap = t5Map ? Colormap::Viridis : Colormap::Diverging;
     style.dataRange = {d.mapLow, d.mapHigh};
-    style.colorbarLabel = Quantities::label(t5Map ? Quantity::T5Bucket : Quantity::DebertaBucket);
+    style.wholeNumbers = true;
+    // DeBERTa's bucket is signed (−256 … 255 for 256 buckets, a row of its table each): its map's
+    // title and colour bar say so, where "256 buckets" over a bar of −255 … 255 read as two counts.
+    style.colorbarLabel = t5Map ? Quantities::label(Quantity::T5Bucket) : u"DeBERTa signed bucket of i − j"_s;
     if (!mapProblem)
         m_map->setGrid(d.map, style);
     QString mapTitle = t5Map
         ? (d.t5IsCausal ? u"T5 causal map, %1 buckets"_s : u"T5 bidirectional map, %1 buckets"_s).arg(d.t5Buckets)
-        : u"DeBERTa map, %1 buckets"_s.arg(d.debertaBuckets);
+        : u"DeBERTa map: signed buckets, %1 a side"_s.arg(d.debertaBuckets);
     if (mapProblem)
         mapTitle = *mapProblem;
     m_mapTitle->setText(mapTitle);
@@ -343,6 +329,38 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
                 .arg(d.t5Buckets - 1));
     PlotStyle::setCollapsibleText(m_caption, caption.join(u"\n"_s));
     m_title->setText(bucketsTitle(terse));
+}
+
+void BucketsFigure::keyTheMarks(const BucketsData &d, bool terse, bool lengthShown)
+{
+    const auto add = [this](QCPGraph *graph) { MeasuredText::addToLegend(graph, m_legend); };
+    SwatchLegend::add(m_legend, {kBucketsExactShade, terse ? u"exact"_s : u"exact: one bucket a distance"_s});
+    SwatchLegend::add(
+        m_legend, {kBucketsFarShade, terse ? u"capped / past max"_s : u"T5 capped, DeBERTa past its max_position"_s});
+    // Each dashed line by its own parameter: T5's cap is max_distance, DeBERTa's max_position.
+    m_t5MaxDistance->setName(terse ? u"T5 max_distance"_s : u"T5 max_distance %1"_s.arg(bucketsCount(d.t5MaxDistance)));
+    if (!d.t5Problem)
+        add(m_t5MaxDistance);
+    m_debertaMaxPosition->setName(terse
+                                      ? u"DeBERTa max_position − 1"_s
+                                      : u"DeBERTa max_position − 1 = %1"_s.arg(bucketsCount(d.debertaMaxPosition - 1)));
+    if (!d.debertaProblem)
+        add(m_debertaMaxPosition);
+    m_debertaSpan->setName(u"DeBERTa's %1rows: −%2 … %3"_s.arg(terse ? QString() : u"attention "_s)
+                               .arg(d.debertaBuckets)
+                               .arg(d.debertaBuckets - 1));
+    if (!d.debertaProblem)
+        add(m_debertaSpan);
+    m_t5Length->setName(u"max-len − 1 = %1"_s.arg(bucketsCount(d.maxLen - 1)));
+    if (lengthShown)
+        add(m_t5Length);
+    explainLines(m_legend,
+                 {{m_t5MaxDistance, m_t5MaxDistance},
+                  {m_debertaMaxPosition, m_debertaMaxPosition},
+                  {m_debertaSpan, m_debertaSpan},
+                  {m_t5Length, m_t5Length},
+                  {m_debertaLength, m_t5Length}});
+    FigureFit::setLegendWrap(m_legend, terse ? 3 : 4);
 }
 
 QList<PositionAxis> BucketsFigure::positionAxes() const

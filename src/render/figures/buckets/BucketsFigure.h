@@ -31,6 +31,8 @@ public:
 private:
     // The curves and the map side by side, or the map under the curves.
     void arrange(bool stacked);
+    // The key's swatches and the names of the marking lines, each by its own parameter.
+    void keyTheMarks(const BucketsData &d, bool terse, bool lengthShown);
 
     QCPTextElement *m_title;
     QCPLayoutGrid *m_row = nullptr;

@@ -89,6 +89,16 @@ QString positionWords(const LayerStackData &d, const QString &key)
     return types.size() == 1 || !first ? types.value(0) : schemeWords(*first);
 }
 
+// "12 sliding_attention layers", "12 sliding_attention and 12 full_attention layers" of the
+// counts "12 sliding_attention", "12 full_attention".
+QString layerCounts(const QStringList &counts)
+{
+    const QString last = counts.value(counts.size() - 1);
+    const QString most = counts.mid(0, counts.size() - 1).join(u", "_s);
+    return (most.isEmpty() ? last : u"%1 and %2"_s.arg(most, last))
+        + (counts.size() == 1 && last.startsWith(u"1 "_s) ? u" layer"_s : u" layers"_s);
+}
+
 } // namespace
 
 std::unique_ptr<FigureDescriptor> makeLayerStackFigure()
@@ -240,26 +250,29 @@ void LayerStackFigure::fill(const std::shared_ptr<const FigureData> &data, const
     QStringList lines;
     for (const auto &g : d.groups) {
         const QString runs = CheckReport::layerRuns(g.layers);
-        // Terse, the position scheme first: a key short of room keeps an entry's first part
-        // (FigureRoom's shortenEntries), and the scheme is what the lanes' colours say (Llama 4's
-        // slide kept "chunked_attention ×36" and "full_attention ×12", not RoPE against NoPE).
-        // One entry a colour: the layer types that share it counted in the first one's entry.
+        // The position scheme first in the cells' words, terse or not (its whole words in the lines
+        // under the key): a key short of room keeps an entry's first part (FigureRoom's
+        // shortenEntries), and the scheme is what the lanes' colours say (Llama 4's
+        // slide kept "chunked_attention ×36", gpt-oss's window "sliding_attention ×12" for the one
+        // RoPE its full_attention layers share). One entry a colour: the layer types that share it
+        // counted after the scheme, "12 sliding_attention and 12 full_attention layers" ("×" is a
+        // scaling's factor, "yarn ×32").
         const auto first = std::find_if(d.groups.cbegin(), d.groups.cend(),
                                         [&](const auto &other) { return other.positionKey == g.positionKey; });
         if (&*first == &g) {
             QStringList counts;
             for (const auto &other : d.groups)
                 if (other.positionKey == g.positionKey)
-                    counts.append(u"%1 ×%2"_s.arg(other.layerType).arg(other.layers.size()));
-            const QString count = counts.join(u", "_s);
+                    counts.append(u"%1 %2"_s.arg(other.layers.size()).arg(other.layerType));
+            const QString count = layerCounts(counts);
             const QString span = counts.size() > 1 || g.span.isEmpty() ? QString() : u"; "_s + g.span;
             swatches.append({positions.colors[positions.index(g.positionKey)],
                              terse ? u"%1: %2"_s.arg(counts.size() > 1 ? schemeWords(g) : g.terse, count)
-                                   : u"%1: %2%3"_s.arg(count, g.position, span)});
+                                   : u"%1: %2%3"_s.arg(schemeWords(g), count, span)});
         }
         if (!terse)
-            lines.append(
-                u"%1: layers %2%3"_s.arg(g.layerType, runs, g.query.isEmpty() ? QString() : u"; "_s + g.query));
+            lines.append(u"%1: layers %2; %3%4"_s.arg(g.layerType, runs, g.position,
+                                                      g.query.isEmpty() ? QString() : u"; "_s + g.query));
         else if (!g.query.isEmpty())
             lines.append(u"%1: %2"_s.arg(g.layerType, g.query));
     }

@@ -33,7 +33,8 @@ QString turnText(std::int64_t pair, double turn)
 {
     if (pair < 0)
         return u"no w pair"_s;
-    return u"%1 rad (pair %2)"_s.arg(NumberText::compact(turn, 3)).arg(pair);
+    // As the lesson writes the turn (7.94·10⁻⁴, not 0.000794): one number, one way.
+    return u"%1 rad (pair %2)"_s.arg(NumberText::prose(turn, 3)).arg(pair);
 }
 
 // A row's name as a text ticker's label takes at most this share of the page's width: past it the
@@ -70,7 +71,7 @@ std::array<QString, 2> rowNames(bool interleavedChosen, bool terse, const QFont 
             return u"%1\n(%2)%3"_s.arg(rule.name, rule.model, arrow);
         return (level == 4 ? rule.hyphenated : rule.name) + arrow;
     };
-    const Rule chunked {u"chunked"_s, u"chunked"_s, u"Qwen2-VL"_s};
+    const Rule chunked {u"chunked"_s, u"chunked"_s, u"Qwen2-VL, 2.5-VL"_s};
     const Rule interleaved {u"interleaved"_s, u"inter-\nleaved"_s, u"Qwen3-VL"_s};
     const QFontMetricsF metrics(font);
     std::array<QString, 2> names;
@@ -168,7 +169,8 @@ void MropeAxesFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     else if (!terse)
         caption += u" Chunked, width owns only the slowest pairs: it is nearly blind."_s;
     if (!whole)
-        caption += u" Chunked is Qwen2-VL's rule, interleaved Qwen3-VL's; ◀ marks these parameters' rule."_s;
+        caption
+            += u" Chunked is Qwen2-VL's and Qwen2.5-VL's rule, interleaved Qwen3-VL's; ◀ marks these parameters' rule."_s;
     PlotStyle::setCollapsibleText(m_caption, caption);
 }
 

@@ -160,8 +160,9 @@ void NopeOrderFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     const QString what = terse
         ? u"NoPE: order from the causal mask"_s
         : u"How does a layer without positions know order? Uniform attention over the causal prefix"_s;
-    m_title->setText(u"%1  ·  d = %2, s = %3, σ = %4, L = %5"_s.arg(what).arg(d.dModel).arg(
-        NumberText::compact(d.scale, 4), NumberText::compact(d.sigma, 4), FigureText::formatCount(d.maxLen)));
+    m_title->setText(u"%1  ·  d = %2, s = %3, σ = %4, L = %5"_s.arg(
+        what, FigureText::formatCount(d.dModel), NumberText::compact(d.scale, 4), NumberText::compact(d.sigma, 4),
+        FigureText::formatCount(d.maxLen)));
 }
 
 std::optional<HoverPoint> NopeOrderFigure::hoverAt(const QPointF &pixel, const Engine &) const

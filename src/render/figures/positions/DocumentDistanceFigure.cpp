@@ -73,8 +73,9 @@ void DocumentDistanceFigure::fill(const std::shared_ptr<const FigureData> &data,
     m_data = std::static_pointer_cast<const DocumentDistanceData>(data);
     const DocumentDistanceData &d = *m_data;
     // Distances of one sign (a causal row's, id(q) ≥ id(k)) on a sequential map, else diverging.
-    const HeatmapStyle style = HeatmapStyle::forRange(std::min(d.reference.minValue, d.compared.minValue),
-                                                      std::max(d.reference.maxValue, d.compared.maxValue), d.extent);
+    HeatmapStyle style = HeatmapStyle::forRange(std::min(d.reference.minValue, d.compared.minValue),
+                                                std::max(d.reference.maxValue, d.compared.maxValue), d.extent);
+    style.wholeNumbers = true; // distances of whole ids
     m_maps.setGrids(d.reference, d.compared, style, true);
     QCPColorGradient gradient = m_maps.scale->gradient();
     gradient.setNanHandling(QCPColorGradient::nhNanColor);

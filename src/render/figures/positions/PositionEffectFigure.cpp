@@ -30,6 +30,8 @@ const QColor kEffectFloat32(204, 121, 167);
 const QColor kEffectTemperature(0, 158, 115);
 const QColor kEffectChunk(86, 180, 233);
 const QColor kEffectPaddingShade(150, 150, 150, 70);
+// The share of the difference panel's height its float32 band takes on little room, the rest its key's.
+constexpr double kBandShare = 0.6;
 
 // The least of the bands' lower ends and `least`, the most of their upper ends and `most`.
 std::pair<double, double> bandsExtent(const QList<const PositionEffectData::Band *> &bands, double least, double most)
@@ -321,15 +323,19 @@ void PositionEffectFigure::fill(const std::shared_ptr<const FigureData> &data, c
     const QString word = score.section(u' ', -1);
     ShorterLabels::set(m_rects[0]->axis(QCPAxis::atLeft), word != score ? QStringList {word} : QStringList {});
     QStringList differences;
-    if (terse && word != score)
-        differences.append(u"Δ %1"_s.arg(word));
     if (terse)
-        differences.append(u"Δ"_s);
+        differences = word != score ? QStringList {u"Δ %1"_s.arg(word), u"Δ"_s} : QStringList {u"Δ"_s};
     ShorterLabels::set(m_rects[1]->axis(QCPAxis::atLeft), differences);
-    m_rects[1]
-        ->axis(QCPAxis::atLeft)
-        ->setRange(effectRange({&d.difference, rotary ? &d.float32 : &d.difference}, 0.0, 0.0, scores.size()));
+    QCPRange differenceRange
+        = effectRange({&d.difference, rotary ? &d.float32 : &d.difference}, 0.0, 0.0, scores.size());
     const bool absolute = d.term || d.temperature;
+    // Terse, the float32 band fills the panel's width: room above it for the panel's key, in a
+    // corner no data crosses, wherever the panel stands (left-padding's slide for Llama 3.1 keyed
+    // "difference" and "float32" over the band, and Llama 4 Scout's, the absolute parts' panel
+    // under it, labelled "difference" on the float32 band and "float32" cut at the panel's edge).
+    if (terse && rotary)
+        differenceRange.upper = differenceRange.lower + differenceRange.size() / kBandShare;
+    m_rects[1]->axis(QCPAxis::atLeft)->setRange(differenceRange);
     showAbsolutePanel(absolute || d.chunk);
     m_rects[2]->axis(QCPAxis::atLeft)->setLabel(d.term ? u"‖ΔPE‖"_s : d.temperature ? u"temperature"_s : QString());
     QList<const PositionEffectData::Band *> left;

@@ -36,6 +36,13 @@ QString idsChoiceWord(IdsChoice choice)
     return BatchParamRows::choiceWords().value(int(choice));
 }
 
+// The ids chosen in a word, for a title short of room: "arange" of "arange-with-padding" (the
+// others' words are their point: "restarted" of "restarted-without-block-mask" would say none).
+QString idsChoiceBrief(IdsChoice choice)
+{
+    return choice == IdsChoice::ArangeWithPadding ? u"arange"_s : idsChoiceWord(choice);
+}
+
 // What the reference computes for this batch, in a few words.
 QString referenceWords(const PositionIdsData &d)
 {
@@ -140,6 +147,7 @@ void PositionIdsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
     HeatmapStyle style;
     style.colormap = Colormap::Viridis;
     style.dataRange = {0.0, d.most};
+    style.wholeNumbers = true;
     style.colorbarLabel = terse ? u"id"_s + axis : u"position id"_s + axis;
     m_map.setGrid(d.grid, style);
     QCPColorGradient gradient = m_map.colorScale()->gradient();
@@ -152,16 +160,32 @@ void PositionIdsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
     // Ids a model never reads are not its positions: T5's buckets are its columns' (compute_bias
     // over arange). The title's first part says so, in words no shortening parts (no clause).
     const bool unread = !d.unreadBy.isEmpty();
-    const QString subject = unread ? u"Position ids%1 never read"_s.arg(terse ? QString() : axis)
-                                   : (terse ? u"Position ids"_s : u"Position ids%1 of a batch"_s.arg(axis));
+    // Which ids the map draws is in the title's first part, that a title short of room keeps: the
+    // colours are those ids, and left-padding's slide, cut to "Position ids  ·  2 rows × 32,768",
+    // drew arange's ids under a title that named none. Where even the first part is too long, the
+    // ids alone ("arange-with-padding ids", "arange ids").
+    const QString choice = idsChoiceWord(d.choice);
+    const QString subject = unread
+        ? u"Position ids%1 never read"_s.arg(terse ? QString() : axis)
+        : (terse ? u"Position ids: %1"_s.arg(choice) : u"Position ids%1 of a batch: %2"_s.arg(axis, choice));
+    QStringList forms {u"%1 ids%2"_s.arg(choice, axis)};
+    if (const QString brief = idsChoiceBrief(d.choice); brief != choice)
+        forms.append(u"%1 ids%2"_s.arg(brief, axis));
+    ShorterLabels::setText(m_title, unread ? QStringList() : forms);
     // Terse, the batch's shape names its rows alone, the columns the axes' word: on a 14-pt 16:9
     // slide's half "Position ids never read  ·  2 rows × 32,768" holds one line, and with "columns"
     // the title kept its subject alone.
     const QString columns
         = terse ? NumberText::count(d.cols) : FigureText::countText(d.cols, u"column"_s, u"columns"_s);
-    QStringList parts {subject, u"%1 × %2"_s.arg(FigureText::countText(d.rows, u"row"_s, u"rows"_s), columns),
-                       u"ids: %1"_s.arg(idsChoiceWord(d.choice))};
-    if (d.cache > 0)
+    // Terse, a map of ids that are read gives its shape to the axes and the row's title ("of
+    // 32,768"), its prefill to the row's decode steps: its title is the ids it draws, kept whole.
+    QStringList parts {subject};
+    if (unread || !terse)
+        parts.append(u"%1 × %2"_s.arg(FigureText::countText(d.rows, u"row"_s, u"rows"_s), columns));
+    // A model that reads no ids: which ids the map draws matters less than that it reads none.
+    if (unread)
+        parts.append(u"ids: %1"_s.arg(choice));
+    if (d.cache > 0 && (unread || !terse))
         parts.append(u"prefill %1"_s.arg(NumberText::count(d.cache)));
     m_title->setText(parts.join(u"  ·  "_s));
     QString caption = d.problem.isEmpty() ? u"reference: %1; grey: padding (masked, its id %2)."_s.arg(

@@ -122,7 +122,7 @@ void RopeLayoutsFigure::fill(const std::shared_ptr<const FigureData> &data, cons
 
     QStringList caption;
     if (!m_compact)
-        caption.append(u"q_j = sin(j + 1), k_j = cos(2j + 1) over head_dim %1, %2 pairs turned; at k = 0 both read "
+        caption.append(u"q_j = sin(j + 1), k_j = cos(2j + 1) over %1 columns, %2 pairs turned; at k = 0 both read "
                        "⟨q, k⟩ = %3"_s.arg(d.headDim)
                            .arg(d.pairs)
                            .arg(NumberText::compact(d.atZero, 3)));

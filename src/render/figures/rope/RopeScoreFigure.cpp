@@ -11,6 +11,7 @@
 
 #include "core/NumberText.h"
 #include "core/positions/BatchLayout.h"
+#include "core/rope/RopeScore.h"
 
 #include <algorithm>
 #include <cmath>
@@ -90,7 +91,7 @@ RopeScoreFigure::RopeScoreFigure(QCustomPlot *plot)
     m_bounds->axis(QCPAxis::atLeft)->setLabel(u"RoFormer bound"_s);
     m_legend = PlotStyle::legendRow(plot, plot->plotLayout(), 2, 2);
     m_zero = PlotItems::line(m_scores, QColor(120, 120, 120), 1.0, Qt::DotLine);
-    // The q = k curve first, its swing a lighter band, and the random pairs' band and mean over it:
+    // The q = k curve first, its swing a lighter band, and the random samples' band and mean over it:
     // past k ≈ 2·10³ at θ 10^4 the aligned curve swings across zero, and drawn last it hid the
     // random mean the lesson points at (rope-decay).
     QColor alignedFill = kAligned;
@@ -146,8 +147,9 @@ void RopeScoreFigure::fill(const std::shared_ptr<const FigureData> &data, const 
                 : u"q = k (all ones over head_dim %1, %2 unturned): ⟨q, R(k)q⟩ / ‖q‖²"_s.arg(d.headDim).arg(unturned));
     else
         m_aligned.hi->setName(m_compact ? u"q = k"_s : u"q = k (all ones): ⟨q, R(k)q⟩ / ‖q‖²"_s);
-    m_mean.hi->setName(m_compact ? u"random pairs: mean"_s : u"random unit q, k: mean of 256 pairs"_s);
-    m_band.hi->setName(u"± 1 std of the random pairs"_s);
+    m_mean.hi->setName(m_compact ? u"random q, k: mean"_s
+                                 : u"random unit q, k: mean of %1 samples"_s.arg(RopeScore::kSamples));
+    m_band.hi->setName(u"± 1 std of the samples"_s);
     ShorterLabels::setEntry(m_band.hi, {u"± 1 std"_s});
     m_bound.hi->setName(m_compact ? u"bound (1/h)·Σⱼ|Sⱼ|"_s
                                   : u"RoFormer's bound (1/h)·Σⱼ|Sⱼ|, Sⱼ the sum of e^(i·k·θₗ) over l < j"_s);

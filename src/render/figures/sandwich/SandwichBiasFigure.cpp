@@ -54,7 +54,7 @@ void SandwichBiasFigure::draw(const SandwichBiasData &d)
     const SandwichParams &p = d.sandwich;
     const QString what = m_compact ? u"Sandwich bias, head %1"_s.arg(p.head)
                                    : u"Sandwich bias of head K = %1 of %2"_s.arg(p.head).arg(p.heads);
-    QStringList parts {what, u"d = %1"_s.arg(p.headDim),
+    QStringList parts {what, u"d = %1"_s.arg(FigureText::formatCount(p.headDim)),
                        u"8K/H = %1"_s.arg(NumberText::compact(SandwichBias::scale(p.heads, p.head), 4)),
                        FigureText::countText(d.maxLen, u"position"_s, u"positions"_s)};
     m_title->setText(parts.join(u"  ·  "_s));

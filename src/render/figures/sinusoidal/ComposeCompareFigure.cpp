@@ -180,8 +180,14 @@ ComposeCompareFigure::ComposeCompareFigure(QCustomPlot *plot)
     m_scale->setGradient(Colormaps::gradient(Colormap::Diverging));
     m_scale->axis()->setLabel(u"X"_s);
     PlotStyle::styleAxisRect(m_scale->axis()->axisRect());
-    for (const Side &side : m_sides)
+    // The statistics of both sides too: the concatenation's is read on the sum's scale once it
+    // gives it its tick labels (FigureRoom's shareAxes), so their plots stay as high as each other
+    // whatever either's x label does (set along its ticks, one ran lower than the other).
+    auto *statsHeights = new QCPMarginGroup(plot);
+    for (const Side &side : m_sides) {
         side.heat->setMarginGroup(QCP::msTop | QCP::msBottom, heights);
+        side.stats->setMarginGroup(QCP::msTop | QCP::msBottom, statsHeights);
+    }
     m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, heights);
     // The two heatmaps show the same cells, the statistics the same columns.
     const Side &sum = m_sides[0], &concat = m_sides[1];

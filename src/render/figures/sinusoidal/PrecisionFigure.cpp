@@ -192,14 +192,25 @@ void PrecisionFigure::fill(const std::shared_ptr<const FigureData> &data, const 
     // Two decades at least: over fewer than 1.6, QCPAxisTickerLog ticks in linear steps, which the
     // one-digit labels round alike ("2·10⁻⁸" three times at L = 1, where every error is 0).
     m_scale->setDataRange(QCPRange(kFloor, std::max(hi, kFloor * 100)));
-    m_scale->axis()->setLabel(m_compact ? u"max |error|"_s : u"max |error| in each block"_s);
+    // What a block of the map holds, said as the band panel says its "at each position": one cell
+    // where the map holds every position and column, else the positions or columns it groups.
+    const bool positionByPosition = static_cast<std::int64_t>(d.cols) == b.rows;
+    const bool columnByColumn = static_cast<std::int64_t>(d.rows) == b.cols;
+    const QString block = positionByPosition && columnByColumn ? u"in each cell"_s
+        : positionByPosition                                   ? u"in each block of columns"_s
+        : columnByColumn                                       ? u"in each block of positions"_s
+                                                               : u"in each block"_s;
+    m_scale->axis()->setLabel(m_compact ? u"max |error|"_s : u"max |error| "_s + block);
 
     // RoPE's columns: its pairs' sines, then their cosines (the error quantity's).
     const QString what = m_compact ? u"Float32-angle error"_s
         : d.rope                   ? u"Float32 angles: max |sin, cos(float(p)·float(θ)) − sin, cos(p·θ)|"_s
                                    : u"Float32 angles: max |PE(float(p)·float(w)) − PE(p·w)|"_s;
-    QString title = u"%1  ·  %2, %3 = %4"_s.arg(what, FigureText::countText(b.rowEnd(), u"position"_s, u"positions"_s),
-                                                d.rope ? u"sin | cos"_s : u"d"_s, FigureText::formatCount(d.peColumns));
+    // RoPE's columns are its pairs' sines then cosines: counted, not named d as the sinusoid's width.
+    const QString width = d.rope ? u"%1 columns (sin | cos)"_s.arg(FigureText::formatCount(d.peColumns))
+                                 : u"d = %1"_s.arg(FigureText::formatCount(d.peColumns));
+    QString title
+        = u"%1  ·  %2, %3"_s.arg(what, FigureText::countText(b.rowEnd(), u"position"_s, u"positions"_s), width);
     if (d.largest > 0.0)
         title += u"  ·  largest %1 at position %2"_s.arg(NumberText::compact(d.largest, 3),
                                                          FigureText::formatCount(d.largestAt));

@@ -8,6 +8,7 @@
 #include "render/ShorterLabels.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -76,6 +77,11 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
     grid->setColumnSpacing(16);
     grid->setRowSpacing(0);
     auto *margins = new QCPMarginGroup(plot);
+    // A row's panels share their top and bottom margins too: the right one's values are read on
+    // its neighbour's scale once it gives it its tick labels (FigureRoom's shareAxes), so their
+    // plots stay as high as each other whatever either's x label does (set along its ticks, the
+    // right one's plot was taller and its lines lower than the same values beside it).
+    const std::array rows {new QCPMarginGroup(plot), new QCPMarginGroup(plot)};
     for (int i = 0; i < 4; ++i) {
         Panel &panel = m_panels[static_cast<std::size_t>(i)];
         const int row = i / 2, col = i % 2;
@@ -100,6 +106,7 @@ ScaleCompareFigure::ScaleCompareFigure(QCustomPlot *plot)
         PlotStyle::setLogAxis(panel.rect->axis(QCPAxis::atLeft));
         IndexTicker::install(panel.rect->axis(QCPAxis::atBottom));
         panel.rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        panel.rect->setMarginGroup(QCP::msTop | QCP::msBottom, rows[static_cast<std::size_t>(row)]);
         // The axes are named once, at the grid's outer edges: all four share them.
         if (row == 1)
             panel.rect->axis(QCPAxis::atBottom)->setLabel(u"position p"_s);
