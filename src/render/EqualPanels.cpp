@@ -4,7 +4,7 @@
 #include "FigureRoomChanges.h"
 #include "MeasuredText.h"
 
-#include <QHash>
+#include <QMap>
 
 #include <cmath>
 #include <limits>
@@ -58,7 +58,7 @@ QString inTwoLines(const QFont &font, const QString &text)
 
 // The room a name has past its cell on each side: the spacing and half of what its neighbour's
 // name leaves free of its cell, a space kept; none where a side has no name beside it.
-double roomBeside(QCPLayoutGrid *grid, const QHash<int, double> &cells, int row, int column, double space)
+double roomBeside(QCPLayoutGrid *grid, const QMap<int, double> &cells, int row, int column, double space)
 {
     double room = std::numeric_limits<double>::max();
     for (const int beside : {column - 1, column + 1}) {
@@ -82,8 +82,10 @@ double roomBeside(QCPLayoutGrid *grid, const QHash<int, double> &cells, int row,
 // it does not hold goes into two lines, broken after a hyphen or at a space, where they do: the
 // row of names a line higher rather than its panel wider than its neighbours ("protect-special"
 // between "pe" and "masked-fill" on a 16:9 slide of MAE's dropout modes). Else it holds its cell
-// wider. True when a name changed.
-bool letNamesOverhang(QCPLayoutGrid *grid, const QHash<int, double> &cells, FigureRoom::Changes &changes)
+// wider. The names are taken from left to right: the room beside one depends on its neighbour's
+// lines, so an order that followed a hash's seed gave the same figure two layouts (dropout-compare
+// at a column kept its columns' "10" in some runs only). True when a name changed.
+bool letNamesOverhang(QCPLayoutGrid *grid, const QMap<int, double> &cells, FigureRoom::Changes &changes)
 {
     bool changed = false;
     for (int row = 0; row < grid->rowCount(); ++row)
@@ -144,7 +146,7 @@ QList<double> equalFactors(QCPLayoutGrid *grid, const QList<double> &given, Figu
         // In the units of the cells' widths, the row's weight among the other columns kept: each
         // cell the plot it should have and its own margins. A cell held to its least width (a
         // panel's title as wide, where it may not reach past it: letNamesOverhang) keeps a wider plot.
-        QHash<int, double> cells;
+        QMap<int, double> cells;
         for (const int column : columns) {
             const QCPLayoutElement *rect = grid->element(row, column);
             const double margins = rect->outerRect().width() - rect->rect().width();
