@@ -12,12 +12,15 @@
 #include <QScrollArea>
 #include <QStyle>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtMath>
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -28,7 +31,11 @@ namespace {
 // A label of wrapped rich text whose height for a width is remembered until its text or font
 // changes: the dock's layouts ask it for several widths at each resize (its scroll area's, with and
 // without a scroll bar, the dock's own), and QLabel lays the whole text out anew for each, a
-// quarter of the GUI thread's work in opening a lesson.
+// quarter of the GUI thread's work in opening a lesson. A width not asked before is measured in a
+// document of the label's own, laid out once at that width: QLabel's own (QLabelPrivate::sizeForWidth)
+// lays its document out at the width and again at the width it shows, and the first time after a
+// new text three times more (QLabelPrivate::ensureTextLayouted), each layout shaping every run of
+// the text again (LessonRoom::textExtent asks several widths in one slot).
 class WrappedLabel : public QLabel
 {
 public:
@@ -36,12 +43,14 @@ public:
     {
         constexpr qsizetype kMaxWidths = 256; // a dock dragged wider passes through every width
         if (const QString shown = text(); shown != m_measured || m_heights.size() >= kMaxWidths) {
+            if (shown != m_measured)
+                m_document.reset();
             m_heights.clear();
             m_measured = shown;
         }
         if (const auto found = m_heights.constFind(width); found != m_heights.cend())
             return *found;
-        const int height = QLabel::heightForWidth(width);
+        const int height = measure(width);
         m_heights.insert(width, height);
         return height;
     }
@@ -49,14 +58,49 @@ public:
 protected:
     void changeEvent(QEvent *event) override
     {
-        if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange
+            || event->type() == QEvent::LayoutDirectionChange) {
             m_heights.clear();
+            m_document.reset();
+        }
         QLabel::changeEvent(event);
     }
 
 private:
+    // QLabelPrivate::sizeForWidth's height (Qt 6, qlabel.cpp) for a word-wrapped rich text without
+    // margin, indent or frame: the document of QLabelPrivate::ensureTextControl, ensureTextPopulated
+    // and ensureTextLayouted (the label's font, its text, its alignment wrapped at words, no root
+    // frame margin) laid out at the width less the contents' margins; its height rounded up, the
+    // contents' margins added, at least the label's least height. Any other label is QLabel's.
+    int measure(int width) const
+    {
+        if (width < 0 || text().isEmpty() || textFormat() != Qt::RichText || !wordWrap() || margin() != 0
+            || indent() > 0 || (indent() < 0 && frameWidth() != 0))
+            return QLabel::heightForWidth(width);
+        if (!m_document) {
+            m_document = std::make_unique<QTextDocument>();
+            m_document->setUndoRedoEnabled(false);
+            m_document->setDefaultFont(font());
+            m_document->setHtml(text());
+            QTextOption option = m_document->defaultTextOption();
+            option.setAlignment(alignment());
+            option.setWrapMode(QTextOption::WordWrap);
+            m_document->setDefaultTextOption(option);
+            QTextFrameFormat frame = m_document->rootFrame()->frameFormat();
+            frame.setMargin(0);
+            m_document->rootFrame()->setFrameFormat(frame);
+        }
+        const QMargins margins = contentsMargins();
+        if (minimumWidth() > 0)
+            width = std::max(width, minimumWidth());
+        m_document->setTextWidth(std::max(width - margins.left() - margins.right(), 0));
+        const int height = qCeil(m_document->size().height()) + margins.top() + margins.bottom();
+        return std::max(height, minimumHeight());
+    }
+
     mutable QString m_measured;
     mutable QHash<int, int> m_heights;
+    mutable std::unique_ptr<QTextDocument> m_document;
 };
 
 QLabel *wrappingLabel(const QString &objectName)

@@ -113,9 +113,21 @@ int LessonRoom::textExtent() const
     const int height = panelHeight();
     const QDockWidget *dock = m_parts.dock;
     const int frame = dock->isVisible() ? std::max(0, dock->width() - m_parts.panel->width()) : 0;
-    while (width < room && !m_parts.panel->readsWhole(width - frame, height))
-        width = std::min(room, width + kWidthStep);
-    return width;
+    // The first step that reads whole is halved for, not walked to: each width asked lays the
+    // labels' rich text out again, shaping every run of it, and a text whose lines only wrap reads
+    // whole at every width beyond one that does (greedy wrapping: a line begun at a later word, in
+    // more room, ends at a later word). The steps are those of a walk from `width` in kWidthStep to
+    // `room`, which ends at `room` whether the text reads whole there or not.
+    if (width >= room || m_parts.panel->readsWhole(width - frame, height))
+        return width;
+    const auto step = [&](int k) { return std::min(room, width + k * kWidthStep); };
+    int fails = 0; // a step known not to read whole
+    int reads = (room - width + kWidthStep - 1) / kWidthStep; // a step that reads whole, or `room`
+    while (reads - fails > 1) {
+        const int middle = fails + (reads - fails) / 2;
+        (m_parts.panel->readsWhole(step(middle) - frame, height) ? reads : fails) = middle;
+    }
+    return step(reads);
 }
 
 int LessonRoom::panelHeight() const

@@ -28,6 +28,8 @@
 #include <QTest>
 #include <QtMath>
 
+#include <memory>
+
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -145,6 +147,28 @@ QString textCut(const MainWindow &window)
     return {};
 }
 
+// A wrapped label's heights for the widths a dock may give it, narrow to wide.
+QList<int> heightsOf(const QLabel &label)
+{
+    QList<int> all;
+    for (int width = 100; width <= 800; width += 23)
+        all.append(label.heightForWidth(width));
+    return all;
+}
+
+// Qt's own label of `label`'s text, as `label` sets it (the reference for its heights).
+std::unique_ptr<QLabel> asQtLaysItOut(const QLabel &label)
+{
+    auto plain = std::make_unique<QLabel>();
+    plain->setWordWrap(true);
+    plain->setTextFormat(Qt::RichText);
+    plain->setAlignment(label.alignment());
+    plain->setContentsMargins(label.contentsMargins());
+    plain->setFont(label.font());
+    plain->setText(label.text());
+    return plain;
+}
+
 } // namespace
 
 class TestLessonRoom : public QObject
@@ -212,6 +236,12 @@ void TestLessonRoom::theMainFigureGetsTheRoom()
     // At the window's smallest size the explanation reads whole without scrolling, the code box
     // scrolling its lines past its least where they do not all fit.
     QTRY_VERIFY2(textCut(window).isEmpty(), qPrintable(textCut(window)));
+    // Each label of the text is as high for a width as Qt's own label of it (WrappedLabel's measure).
+    for (const QString &label : {u"lessonTitle"_s, u"lessonQuestion"_s, u"lessonExplanation"_s}) {
+        const auto *shown = window.lessons()->panel()->findChild<const QLabel *>(label);
+        QVERIFY(shown);
+        QCOMPARE(heightsOf(*shown), heightsOf(*asQtLaysItOut(*shown)));
+    }
     // Below the figure too.
     window.lessons()->room()->textBelowAction()->trigger();
     QTRY_VERIFY2(buttonsCut(window).isEmpty(), qPrintable(u"cut below: "_s + buttonsCut(window).join(u", "_s)));
@@ -324,22 +354,8 @@ void TestLessonRoom::theTextIsAsHighAsQtLaysItOut()
     QVERIFY(openAtLaptopSize(window, u"what-dropout-does"_s));
     auto *explanation = window.lessons()->panel()->findChild<QLabel *>(u"lessonExplanation"_s);
     QVERIFY(explanation);
-    const auto heights = [](const QLabel &label) {
-        QList<int> all;
-        for (int width = 160; width <= 640; width += 40)
-            all.append(label.heightForWidth(width));
-        return all;
-    };
-    const auto qtHeights = [&] {
-        QLabel plain;
-        plain.setWordWrap(true);
-        plain.setTextFormat(Qt::RichText);
-        plain.setAlignment(explanation->alignment());
-        plain.setContentsMargins(explanation->contentsMargins());
-        plain.setFont(explanation->font());
-        plain.setText(explanation->text());
-        return heights(plain);
-    };
+    const auto qtHeights = [&] { return heightsOf(*asQtLaysItOut(*explanation)); };
+    const auto heights = [](const QLabel &label) { return heightsOf(label); };
     const QList<int> first = heights(*explanation);
     QCOMPARE(first, qtHeights());
     QVERIFY(window.lessons()->open(u"nope-order"_s));
