@@ -97,11 +97,14 @@ private:
     void showCode(const QString &code);
     // The height left for the text above the buttons in a panel `height` high.
     int textRoom(int height) const;
-    // The text's height at a panel `width`, the code box `codeHeight` high.
-    int textHeight(int width, int codeHeight) const;
+    // The text's height at a panel `width`, the code box `codeHeight` high, its scroll bar up the
+    // side taking its width (`bar`) or not.
+    int textHeight(int width, int codeHeight, bool bar = true) const;
     // Beside the figure: the code box as high as the text leaves it in the panel as it is, its
-    // lines whole where they fit, kLeastCodeLines at the least.
+    // lines whole where they fit, kLeastCodeLines at the least; the text's scroll bar shown only
+    // where the text at the panel's whole width does not fit.
     void fitCodeBeside();
+    void fitCodeHeight();
 
     std::optional<Lesson> m_lesson;
     QLabel *m_title;
