@@ -190,10 +190,15 @@ bool better(const TableMatch &a, const TableMatch &b)
 // holds (a reference computed in the format, KERPLE's bfloat16 dtype: every rounding leaves it, and
 // a table one unit from it is no rounding of it). `compares` says whether any cell was compared. The
 // last rows are read too: ALiBi's bias
-// of m = 1/2 is bfloat16's own up to 256 keys from the query, in its first rows wholly.
+// of m = 1/2 is bfloat16's own up to 256 keys from the query, in its first rows wholly. A reading of
+// float32 angles (`tolerance`'s perPosition) allows each cell its angle's rounding at its position on
+// either side as well: a float32-angle cache's last rows lie that far from the exact angles' values,
+// whichever rounding took them to the format, and counted as off they hid the rounding its first rows
+// show (Gemma 4's proportional cos cache in float16 toward zero read as RoPE's scaled by 0.9997).
 std::optional<Rounding> roundingShown(const TableRows &table, const TableReference &reference, ValueFormat format,
-                                      ValueFormat held, bool *compares = nullptr)
+                                      const CellTolerance &tolerance, bool *compares = nullptr)
 {
+    const ValueFormat held = tolerance.heldFormat;
     const std::int64_t cols = table.cols(), all = std::min(table.rows(), reference.rows());
     const std::int64_t band
         = std::min<std::int64_t>(all, std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(cols, 1)));
@@ -216,7 +221,11 @@ std::optional<Rounding> roundingShown(const TableRows &table, const TableReferen
                         || formatHolds(float(ref), format))
                         continue;
                     ++compared;
-                    const double unit = 2.0 * halfUnitAt(ref, format), slack = 0x1p-20 * std::fabs(ref);
+                    const double angles = std::size_t(tile.col0 + c) >= tolerance.perPosition.size()
+                        ? 0.0
+                        : tolerance.perPosition[static_cast<std::size_t>(tile.col0 + c)]
+                            * double(std::abs(reference.position(tile.row0 + r)));
+                    const double unit = 2.0 * halfUnitAt(ref, format), slack = 0x1p-20 * std::fabs(ref) + angles;
                     const double e = t - ref;
                     beyondHalf += std::fabs(e) > 0.505 * unit + slack;
                     const double towardZero = ref > 0.0 ? -e : e; // how far t is nearer 0 than ref
@@ -255,7 +264,17 @@ void holdTo(TableMatch &m, ValueFormat format, Rounding rounding)
 
 float movedBack(float value, ValueFormat format, Rounding rounding)
 {
-    if (kept(double(value), format))
+    // A value of +-1 that a rounding took from farther out (toward zero; down from above +1, up from
+    // below -1) came from [1, 1 + unit) in magnitude: from 1 itself in a table of cosines and sines,
+    // cos 0, the identity pairs' value in every row of a RoPE cos table (proportional's pairs of
+    // frequency 0, RopeZeroPairs), which every faithful computation forms exactly. It stays as 0
+    // does: moved half a unit past 1, a column of them read as an amplitude of 1.0005 against which
+    // the turning pairs deviate (Gemma 4's proportional cos cache in float16 toward zero read as
+    // RoPE's scaled by 0.9997, a mistake). A 1 rounded up came from below 1 (M-RoPE's slow pairs)
+    // and moves.
+    const bool fromFarther = rounding == Rounding::TowardZero || (rounding == Rounding::Downward && value > 0.0f)
+        || (rounding == Rounding::Upward && value < 0.0f);
+    if (kept(double(value), format) || (std::fabs(value) == 1.0f && fromFarther))
         return value;
     const double half = halfUnitAt(double(value), format);
     switch (rounding) {
@@ -302,7 +321,7 @@ void readDirected(std::variant<TableMatch, QString> &identified, const TableRows
     // rounding reads it better (posenc's own tables at parameters no published form uses).
     bool compares = false;
     const std::optional<Rounding> shown = first->reference
-        ? roundingShown(table, *first->reference, format, first->tolerance.heldFormat, &compares)
+        ? roundingShown(table, *first->reference, format, first->tolerance, &compares)
         : std::nullopt;
     if (shown == Rounding::Nearest)
         return;
@@ -330,7 +349,7 @@ void readDirected(std::variant<TableMatch, QString> &identified, const TableRows
         // that reading's cells showed this rounding already or none. Cells beyond the tolerance that
         // name no mistake are the rounding's where the rounding's reading names none either (M-RoPE's
         // ids read from the table, unknown without a prompt as its float32 table is).
-        if (!m || !m->reference || roundingShown(table, *m->reference, format, m->tolerance.heldFormat) != rounding)
+        if (!m || !m->reference || roundingShown(table, *m->reference, format, m->tolerance) != rounding)
             continue;
         const bool explained = first->verdict == CheckVerdict::Mistake && first->mistakes.isEmpty()
             && m->verdict != CheckVerdict::Mistake && m->mistakes.isEmpty();

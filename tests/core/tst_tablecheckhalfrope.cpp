@@ -1,0 +1,165 @@
+// posenc check of RoPE tables as a faithful computation in a half format leaves them (issue 62):
+// HF's cos and sin cache (modeling_rope_utils.py: the default and proportional frequencies; the
+// model's forward: freqs = inv_freq @ position_ids, cos = freqs.cos()) formed from float64 or
+// float32 angles, then rounded to bfloat16 or float16 to nearest, toward zero, down or up. None of
+// them is a mistake (a faithful computation is correct, a variant, or unknown, never mistake); with
+// one cell a unit of the format off, none is correct, and a published form's is a mistake that names
+// that cell. Each table is written here from its float64 formula.
+#include "CheckTables.h"
+#include "support/DirectedRounding.h"
+
+#include "check/TableMatch.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace posenc;
+using namespace checktables;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Format
+{
+    const char *name;
+    int bits; // stored mantissa bits: bfloat16's 7, float16's 10
+    int least; // the least normal exponent
+};
+const Format kBFloat16 {"bfloat16", 7, -126};
+const Format kFloat16 {"float16", 10, -14};
+
+const char *name(Rounding r)
+{
+    return r == Rounding::TowardZero ? "toward zero"
+        : r == Rounding::Downward    ? "down"
+        : r == Rounding::Upward      ? "up"
+                                     : "nearest";
+}
+
+struct Rope
+{
+    const char *name;
+    std::int64_t headDim;
+    double theta;
+    double share; // proportional's partial_rotary_factor: the share of the pairs that turn; 1: default
+    double factor; // proportional's divisor
+    std::int64_t rows;
+    bool sine; // its sin table too
+    bool float64Angles; // its tables of float64 angles too
+    bool bfloat16; // its tables in bfloat16 too
+};
+
+// HF's _compute_proportional_rope_parameters: int(F * head_dim // 2) pairs at
+// theta^(-2i/head_dim) / factor, the rest at 0; _compute_default_rope_parameters at F = 1, factor 1.
+double inverseFrequency(const Rope &r, std::int64_t i)
+{
+    const auto live = static_cast<std::int64_t>(std::floor(r.share * double(r.headDim) / 2.0));
+    return i < live ? std::pow(r.theta, -2.0 * double(i) / double(r.headDim)) / r.factor : 0.0;
+}
+
+// The cos (or sin) cache, half layout (each pair's value in column i and i + head_dim / 2), its
+// angles p w in float64 or as float32 code forms them: float(p) * float(w), rounded to float32.
+RowMatrixXf cache(const Rope &r, bool cosine, bool float32Angles)
+{
+    const std::int64_t half = r.headDim / 2;
+    return table(r.rows, r.headDim, [&](std::int64_t p, std::int64_t j) {
+        const double w = inverseFrequency(r, j % half);
+        const double angle = float32Angles ? double(float(p) * float(w)) : double(p) * w;
+        return cosine ? std::cos(angle) : std::sin(angle);
+    });
+}
+
+// Gemma 4's full-attention layers (head 512, a quarter of the pairs turning, theta 10^6), half the
+// pairs turning at a factor, and Llama 3's default frequencies.
+const Rope kRopes[] = {
+    {"proportional head 512 F 0.25 theta 1e6", 512, 1e6, 0.25, 1.0, 1024, false, false, false},
+    {"proportional head 256 F 0.5 factor 8", 256, 1e4, 0.5, 8.0, 256, true, true, true},
+    {"default head 128 theta 5e5", 128, 5e5, 1.0, 1.0, 512, true, true, true},
+};
+
+// The table's `value`, rounded from `exact` the way `rounding` says, moved one unit of the format
+// farther from where that rounding leaves a value: no faithful rounding leaves it there.
+float oneUnitOff(float value, double exact, const Format &f, Rounding rounding)
+{
+    const double unit = std::ldexp(1.0, std::max(std::ilogb(value), f.least) - f.bits);
+    const bool up = rounding == Rounding::Upward || (rounding == Rounding::TowardZero && exact < 0.0);
+    const double centre = rounding == Rounding::Nearest ? exact : exact + (up ? 0.5 : -0.5) * unit;
+    return float(double(value) + (double(value) >= centre ? unit : -unit));
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(posenc::Rounding)
+
+class TestTableCheckHalfRope : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void roundedCacheIsNoMistake_data()
+    {
+        QTest::addColumn<int>("rope");
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<bool>("float32Angles");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<Rounding>("rounding");
+        for (int k = 0; k < int(std::size(kRopes)); ++k)
+            for (const bool cosine : {true, false})
+                for (const bool f32 : {false, true})
+                    if ((cosine || kRopes[k].sine) && (f32 || kRopes[k].float64Angles))
+                        for (const Format *f : {&kBFloat16, &kFloat16})
+                            if (f == &kFloat16 || kRopes[k].bfloat16)
+                                for (const Rounding r :
+                                     {Rounding::Nearest, Rounding::TowardZero, Rounding::Downward, Rounding::Upward})
+                                    QTest::addRow("%s, %s, %s angles, %s %s", kRopes[k].name, cosine ? "cos" : "sin",
+                                                  f32 ? "float32" : "float64", f->name, name(r))
+                                        << k << cosine << f32 << int(f == &kFloat16) << r;
+    }
+    // No mistake; RoPE's table. Then the cell at row 20, column 5 (a pair that turns) one unit off:
+    // never correct, and where the table read correct a mistake that names that cell.
+    void roundedCacheIsNoMistake()
+    {
+        QFETCH(int, rope);
+        QFETCH(bool, cosine);
+        QFETCH(bool, float32Angles);
+        QFETCH(int, format);
+        QFETCH(Rounding, rounding);
+        const Format &f = format ? kFloat16 : kBFloat16;
+        const Rope &r = kRopes[rope];
+        const RowMatrixXf exact = cache(r, cosine, float32Angles);
+        RowMatrixXf t = directedrounding::roundedTable(exact, f.bits, f.least, rounding);
+        const Checked c = check(t);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        if (rope == 2 && cosine && float32Angles && format == 0 && rounding != Rounding::Nearest)
+            QEXPECT_FAIL("",
+                         "issue 62, open: the directed rounding's reading holds cells near a zero of the cosine "
+                         "to no float32 angles' allowance (6 cells off by 2.6e-5)",
+                         Abort);
+        const QString report = c.match.diagnosis + u" | "_s + c.match.deviations;
+        QVERIFY2(c.match.verdict != CheckVerdict::Mistake, qPrintable(report));
+        QVERIFY2(c.match.verdict != CheckVerdict::Learned, qPrintable(report));
+        QVERIFY2(c.match.family == Encoding::Rope, qPrintable(report));
+
+        t(20, 5) = oneUnitOff(t(20, 5), double(exact(20, 5)), f, rounding);
+        const Checked off = check(t);
+        const QString offReport = off.match.diagnosis + u" | "_s + off.match.deviations;
+        if (rope == 1 && !cosine && rounding == Rounding::Nearest)
+            QEXPECT_FAIL("",
+                         "issue 62, open: a sine table of fitted parameters holds a cell a unit off within its "
+                         "fit's rounding",
+                         Abort);
+        QVERIFY2(off.match.verdict != CheckVerdict::Correct && off.match.verdict != CheckVerdict::Variant,
+                 qPrintable(offReport));
+        // A table at parameters no published form uses is read at parameters fitted to its half-precision
+        // cells, whose own error reaches a unit of the format: unknown, never correct. A published form's
+        // is a mistake that names the cell.
+        if (c.match.verdict != CheckVerdict::Correct)
+            return;
+        QVERIFY2(off.match.verdict == CheckVerdict::Mistake, qPrintable(offReport));
+        QVERIFY2(off.match.deviations.contains(u"rows 20 "_s) || off.match.worstRow == 20, qPrintable(offReport));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTableCheckHalfRope)
+#include "tst_tablecheckhalfrope.moc"
