@@ -21,6 +21,10 @@ namespace posenc::FigureFit {
 double rowLabelLength(const QCPAxis *axis, const QList<QCPAxisRect *> &rects);
 bool keepClearOfEdges(QCPLegend *legend, double slack);
 QMargins ownMargins(const QCPLegend *legend);
+// FigureFitLegend.cpp's: a legend's width at a wrap, fitted to a width, moved below its axes.
+double legendWidth(const QCPLegend *legend, int wrap);
+bool fitLegend(QCPLegend *legend, double width);
+bool moveBelow(QCustomPlot *plot, QCPAxisRect *rect, QCPLegend *legend);
 
 namespace {
 
@@ -233,74 +237,6 @@ bool fitText(QCPTextElement *element, double width)
     return true;
 }
 
-// The columns `legend`'s entries take at `wrap`: the wrap itself when it fills row by row, or
-// as many as its entries need when it fills column by column (wrap is then the rows).
-int columnsAt(const QCPLegend *legend, int wrap)
-{
-    const int count = legend->itemCount();
-    return legend->fillOrder() == QCPLayoutGrid::foColumnsFirst ? std::min(wrap, count) : (count + wrap - 1) / wrap;
-}
-
-// The width of `legend`'s entries laid out at `wrap`.
-double legendWidth(const QCPLegend *legend, int wrap)
-{
-    const int columns = columnsAt(legend, wrap);
-    const bool byRows = legend->fillOrder() == QCPLayoutGrid::foColumnsFirst;
-    QList<int> widths(columns, 0);
-    for (int i = 0; i < legend->itemCount(); ++i)
-        if (const QCPAbstractLegendItem *item = legend->item(i)) {
-            const int column = byRows ? i % wrap : i / wrap;
-            widths[column] = std::max(widths[column], item->minimumOuterSizeHint().width());
-        }
-    const QMargins margins = ownMargins(legend);
-    double width = margins.left() + margins.right() + legend->columnSpacing() * (columns - 1);
-    for (const int column : widths)
-        width += column;
-    return width;
-}
-
-// The columns of a legend: as many as its figure asked for, or under unfold (FigureRoom) as many as it
-// has entries, and no more than its room holds. Its own wrap is its wish; the wrap fit() set is kept, so
-// that a legend folded for a narrow view unfolds when its room returns. A wrap of 0 is one row or column.
-bool fitLegend(QCPLegend *legend, double width)
-{
-    const int count = legend->itemCount();
-    if (count == 0)
-        return false;
-    const bool byRows = legend->fillOrder() == QCPLayoutGrid::foColumnsFirst;
-    if (!legend->property("fitWished").isValid() || legend->property("fitSet").toInt() != legend->wrap()) {
-        const int wished = legend->wrap() > 0 ? legend->wrap() : (byRows ? count : count);
-        legend->setProperty("fitWished", std::min(wished, count));
-    }
-    // Within its entries now: a panel given up takes its entries out of the legend (FigureRoom).
-    const int wished = std::clamp(legend->property("fitWished").toInt(), 1, count);
-    const bool unfold = legend->property("fitUnfold").toBool();
-    // The candidates from the most columns allowed to the fewest.
-    QList<int> wraps;
-    if (byRows) {
-        for (int w = unfold ? count : wished; w >= 1; --w)
-            wraps.append(w);
-    } else {
-        for (int rows = unfold ? 1 : wished; rows <= count; ++rows)
-            wraps.append(rows);
-    }
-    // A key placed in its plot (LegendPlacement::placeBest) keeps to the columns that place took.
-    const QVariant most = byRows ? legend->property(LegendPlacement::kMostColumns) : QVariant();
-    int wrap = wraps.constLast();
-    for (const int w : wraps) {
-        if ((!most.isValid() || w <= most.toInt()) && legendWidth(legend, w) <= width) {
-            wrap = w;
-            break;
-        }
-    }
-    legend->setProperty("fitSet", wrap);
-    if (wrap == legend->wrap())
-        return false;
-    legend->setWrap(wrap);
-    legend->setFillOrder(legend->fillOrder(), true); // rearranges the items in the new wrap
-    return true;
-}
-
 bool fitAxisLabel(QCPAxis *axis, const QList<QCPAxisRect *> &rects)
 {
     const double length = rowLabelLength(axis, rects);
@@ -374,8 +310,8 @@ void setTickLevel(QCPAxis *axis, int level)
     record.ticksSet = level;
 }
 
-// The most ticks up to the figure's own whose labels do not touch (under a label along them, that keep its last
-// number or three, TickChoice, else enough numbers), for the layout now, whatever before.
+// The most ticks up to the figure's own whose labels do not touch (under a label along them, that keep
+// three numbers, the end one too or else all but it, TickChoice, else fewer), for the layout now, whatever before.
 bool fitTicks(QCPAxis *axis)
 {
     if (!axis->visible() || !axis->tickLabels())
@@ -391,7 +327,7 @@ bool fitTicks(QCPAxis *axis)
                                  &labels);
     };
     const auto *clearing = dynamic_cast<const KeepsClear *>(axis->ticker().data());
-    TickChoice choice(clearing, axis->orientation() == Qt::Horizontal);
+    TickChoice choice(clearing);
     for (int candidate = wished; candidate >= least && !choice.done(); --candidate) {
         applyTickLevel(axis, candidate);
         generate();
@@ -443,33 +379,6 @@ bool alignTicks(const QList<QCPAxis *> &axes)
     return changed;
 }
 
-// An inset legend that still covers much of its axes after taking fewer columns moves below them, into
-// a row of the figure's own: a legend must not hide the data. Only for axes in the plot's top layout.
-bool moveBelow(QCustomPlot *plot, QCPAxisRect *rect, QCPLegend *legend)
-{
-    // A legend FigureRoom moved inside chose its corner as free of data.
-    if (legend->property("posencInside").toBool())
-        return false;
-    const QSize hint = legend->minimumOuterSizeHint();
-    if (hint.width() <= rect->width() - 8 && hint.height() <= rect->height() * 0.4)
-        return false;
-    QCPLayoutGrid *layout = plot->plotLayout();
-    for (int row = 0; row < layout->rowCount(); ++row) {
-        if (layout->element(row, 0) != rect)
-            continue;
-        rect->insetLayout()->take(legend);
-        layout->insertRow(row + 1);
-        layout->addElement(row + 1, 0, legend);
-        layout->setRowStretchFactor(row + 1, 0.001);
-        legend->setWrap(3);
-        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-        legend->setBrush(Qt::NoBrush);
-        legend->setBorderPen(Qt::NoPen);
-        return true;
-    }
-    return false;
-}
-
 QList<QCPAxis *> allAxes(QCustomPlot *plot, const QList<QCPAxisRect *> &rects)
 {
     QList<QCPAxis *> axes;
@@ -514,6 +423,53 @@ bool unthinTicks(QCustomPlot *plot)
         record->ticksSet = wished;
     }
     return changed;
+}
+
+bool keepClearTakingEndAtMost(QCPAxis *axis, double pixels)
+{
+    auto *clearing = dynamic_cast<KeepsClear *>(axis->ticker().data());
+    if (!clearing || !axis->visible() || !axis->tickLabels())
+        return false;
+    const double before = clearing->keptClear();
+    const int level = tickLevel(axis);
+    const int least = dynamic_cast<const IndexTicker *>(axis->ticker().data()) ? 0 : 1;
+    const QString format = axis->numberFormat();
+    QVector<double> ticks;
+    QVector<QString> labels;
+    const auto generate = [&] {
+        axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(),
+                                 format.isEmpty() ? QChar(u'g') : format.at(0), axis->numberPrecision(), ticks, nullptr,
+                                 &labels);
+    };
+    // Up the side, the numbers given back stand in the column the layout has: one wider would take
+    // the panels' width that the figure's steps weighed (rope-relative's slide drew "100" beside the
+    // rows its "75" had ended, and its panels' titles took another line from the figure's title).
+    const bool across = axis->orientation() == Qt::Horizontal;
+    const auto widest = [&] {
+        double most = 0.0;
+        for (qsizetype i = 0; i < std::min(ticks.size(), labels.size()); ++i)
+            if (axis->range().contains(ticks[i]))
+                most = std::max(most, MeasuredText::advance(axis->tickLabelFont(), labels[i]));
+        return most;
+    };
+    generate();
+    const double column = widest();
+    const int wished = wishedTickLevel(axis);
+    clearing->keepClear(axis, pixels);
+    for (int candidate = wished; candidate >= least; --candidate) {
+        applyTickLevel(axis, candidate);
+        generate();
+        if (!ticksTouch(axis, ticks, labels) && clearing->takesEndAtMost() && (across || widest() <= column + 0.5)) {
+            FitRecord &record = recordFor(axis);
+            record.ticksWished = wished;
+            record.ticksSet = candidate;
+            return true;
+        }
+    }
+    clearing->keepClear(axis, before);
+    applyTickLevel(axis, level);
+    generate();
+    return false;
 }
 
 void setLegendWrap(QCPLegend *legend, int wrap)

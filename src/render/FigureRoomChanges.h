@@ -46,6 +46,15 @@ double tickLabelDistance(const QCPAxis *axis);
 // (QCPAxisPainterPrivate's placeTickLabel: across, centred on the tick; up the side, centred on it
 // at the rect's side), each a line of its tick label font high.
 QList<QRectF> tickLabelBoxes(const QCPAxis *axis);
+// The stretch of `axis` a label `advance` long takes in the row (the column) of its tick labels:
+// its advance across; up the side, a line where it is no wider than the column of the tick labels
+// drawn, where it stands upright as a symbol is set ("p", not a "p" on its side: setUpright).
+double extentAlong(const QCPAxis *axis, const QFont &font, double advance);
+// Whether a label `advance` long up the side of `axis` is no wider than the column of its tick labels.
+bool holdsUpright(const QCPAxis *axis, double advance);
+// `text`, a label up the side of `axis` in the column of its tick labels, set upright there: its
+// right end where theirs are, its top at the axis's top (its bottom at the bottom, reversed).
+void setUpright(QCPItemText *text, const QCPAxis *axis);
 
 // What the steps of FigureRoom change in a figure, each change recorded as it is made, so that
 // all of them are undone at once before the next filling is fitted. Kept with the plot (a child

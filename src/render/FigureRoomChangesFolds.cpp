@@ -2,6 +2,8 @@
 
 #include "FigureFit.h"
 #include "KeepClearTicker.h"
+#include "MeasuredText.h"
+#include "ShorterLabels.h"
 #include "SwatchLegend.h"
 
 #include <algorithm>
@@ -88,7 +90,27 @@ bool Changes::unfoldUnreadable()
             || isHidden(along.axis->axisRect()))
             continue;
         auto *clearing = dynamic_cast<KeepsClear *>(along.axis->ticker().data());
-        if (!clearing || (clearing->leavesScale() && !gainsNothing(*m_plot, along.axis)))
+        if (!clearing)
+            continue;
+        // A label in the place of more numbers than its axis's end one, or leaving it fewer than
+        // three, with the ticks as they end, takes the first shorter form (its figure's, then the
+        // symbol its words name) that some step of ticks leaves them: the layout on which a step
+        // set it along ticked otherwise (similarity's "position q" at a column stood in the place
+        // of 400, 600 and 800).
+        if (!clearing->takesEndAtMost())
+            for (const QString &form : ShorterLabels::of(along.axis) + ShorterLabels::symbolForms(along.text->text())) {
+                const double advance = MeasuredText::advance(along.text->font(), form);
+                const double length = extentAlong(along.axis, along.text->font(), advance);
+                if (length < along.pixels && FigureFit::keepClearTakingEndAtMost(along.axis, length)) {
+                    along.text->setText(form);
+                    if (holdsUpright(along.axis, advance))
+                        setUpright(along.text, along.axis);
+                    along.pixels = length;
+                    changed = true;
+                    break;
+                }
+            }
+        if (clearing->leavesScale() && !gainsNothing(*m_plot, along.axis))
             continue;
         // The ticker stays (its numbers may be written short, shortenNumbers); undo() gives back the axis's own.
         clearing->keepClear(nullptr, 0.0);

@@ -52,6 +52,30 @@ QList<QRectF> tickLabelBoxes(const QCPAxis *axis)
     return boxes;
 }
 
+bool holdsUpright(const QCPAxis *axis, double advance)
+{
+    if (axis->orientation() == Qt::Horizontal)
+        return false;
+    double column = 0.0;
+    for (const QRectF &box : tickLabelBoxes(axis))
+        column = std::max(column, box.width());
+    return advance <= column;
+}
+
+double extentAlong(const QCPAxis *axis, const QFont &font, double advance)
+{
+    return holdsUpright(axis, advance) ? QFontMetricsF(font).height() : advance;
+}
+
+void setUpright(QCPItemText *text, const QCPAxis *axis)
+{
+    const bool reversed = axis->rangeReversed();
+    text->setRotation(0.0);
+    text->position->setCoords(0.0, reversed ? 1.0 : 0.0);
+    text->setPositionAlignment(Qt::AlignRight | (reversed ? Qt::AlignBottom : Qt::AlignTop));
+    text->setPadding(QMargins(0, 0, static_cast<int>(tickLabelDistance(axis)), 0));
+}
+
 } // namespace posenc::FigureRoom
 
 namespace posenc::FigureRoom::Steps {
@@ -287,13 +311,16 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
                     advance = length;
                     break;
                 }
+        // Up the side, a label no wider than the column of tick labels stands upright in it.
+        const auto extent = [&](double length) { return extentAlong(axis, axis->labelFont(), length); };
         // Up a column of few tick labels, two at least keep their numbers, so that its scale can
         // be read (rope-score's y axis at 6 x 4 cm kept only its 0, scale-compare's log axis at a
         // column only its 10⁰). A row's labels, more and thinned again once its rect grows, are
         // not counted before.
-        if (label.isEmpty() || label.contains(u'\n') || advance > most
-            || (!across && !scaleStaysReadable(axis, advance)))
+        if (label.isEmpty() || label.contains(u'\n') || extent(advance) > most
+            || (!across && !scaleStaysReadable(axis, extent(advance))))
             continue;
+        const bool upright = holdsUpright(axis, advance);
         // Where the axis draws its tick labels: past its ticks and their padding.
         const int distance = static_cast<int>(tickLabelDistance(axis));
         auto *text = new QCPItemText(plot);
@@ -324,6 +351,8 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
                 least.setBottom(under);
                 rect->setMinimumMargins(least);
             }
+        } else if (upright) {
+            setUpright(text, axis);
         } else {
             // Up the side, reading upwards to the axis's top end (from its bottom end, reversed),
             // in the tick labels' column: the column at least as wide as the label's line is high.
@@ -339,7 +368,7 @@ bool labelsAlongTicks(QCustomPlot *plot, Qt::Orientation orientation)
         }
         if (label != FigureFit::unwrappedLabel(axis))
             changes.setAxisLabel(axis, label);
-        changed |= changes.foldAlongTicks(axis, text, advance);
+        changed |= changes.foldAlongTicks(axis, text, extent(advance));
     }
     return changed;
 }

@@ -98,17 +98,18 @@ private:
 
 // The tick level FigureFit's fitTicks sets, weighed from the most ticks down by what the ticker
 // that keeps clear (none for another kind) made at each level whose labels do not touch: under a
-// label along them, the first that leaves three numbers and blanks none; else, across, the first
-// that blanks none and leaves two (keepsLastNumber); else the first that blanks the end one alone
-// and leaves three (takesEndAtMost: up a side, an even step rather than the title in the place of
-// several numbers); else the first with enough numbers (numbersEnough); else the first apart.
+// label along them, the first that leaves three numbers and blanks none; else the first that
+// blanks the end one alone and leaves three (takesEndAtMost: an even step rather than the title in
+// the place of several numbers, and the title in the place of the end number rather than an axis
+// of two: rope-score's distances at a column read "0 [k = n − m]" up to 2,048 alone); else the
+// first that blanks none and leaves two (keepsLastNumber); else the first with enough numbers
+// (numbersEnough); else the first apart.
 class TickChoice
 {
 public:
-    TickChoice(const KeepsClear *clearing, bool across)
+    explicit TickChoice(const KeepsClear *clearing)
         : m_clearing(clearing)
         , m_along(clearing && clearing->keptClear() > 0.0)
-        , m_across(across)
     { }
     void weigh(int level)
     {
@@ -123,16 +124,16 @@ public:
             m_whole = m_whole.value_or(level);
     }
     // Whether no level further down can be chosen over those weighed.
-    bool done() const { return m_clear || (m_whole && (!m_along || m_across)); }
+    bool done() const { return m_clear || (m_whole && !m_along); }
     int level(int least) const
     {
-        const std::optional<int> first = m_clear ? m_clear : (m_across && m_whole ? m_whole : m_endAlone);
+        const std::optional<int> first = m_clear ? m_clear : m_endAlone;
         return first.value_or(m_whole.value_or(m_numbered.value_or(m_apart.value_or(least))));
     }
 
 private:
     const KeepsClear *m_clearing;
-    bool m_along, m_across;
+    bool m_along;
     std::optional<int> m_apart, m_numbered, m_whole, m_endAlone, m_clear;
 };
 

@@ -4,6 +4,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 // An axis's label in shorter forms its figure gives, each as true as the whole, longest first
 // (docs/ARCHITECTURE.md, "Figures at any size"): where little room holds the whole label in no one
 // line, the axis shows the first form that does, rather than the whole's first words cut ("weight
@@ -67,6 +69,43 @@ inline void setModelParts(QCPTextElement *title, const QStringList &parts)
 inline QStringList ofModelParts(const QCPTextElement *title)
 {
     return title->property(kModelPartsProperty).toStringList();
+}
+
+// Whether `word` is a word of a label's prose ("position", "key", "(pair", "the"), not a symbol
+// ("p", "λᵢ", "|i", "t"): two letters or more, letters alone within the brackets and punctuation
+// around them.
+inline bool isProse(const QString &word)
+{
+    qsizetype from = 0, to = word.size();
+    while (from < to && (word[from].isPunct() || word[from].isSymbol()) && word[from] != u'|')
+        ++from;
+    while (to > from && (word[to - 1].isPunct() || word[to - 1].isSymbol()) && word[to - 1] != u'|')
+        --to;
+    const QStringView letters = QStringView(word).mid(from, to - from);
+    return letters.size() >= 2 && std::all_of(letters.begin(), letters.end(), [](QChar c) { return c.isLetter(); })
+        && !std::any_of(letters.begin(), letters.end(), [](QChar c) { return c.category() == QChar::Letter_Modifier; });
+}
+
+// The forms of a one-line `label` that its symbol alone gives, where its words name one: the
+// label's words up to its first symbol dropped ("position p" as "p", "query position t + 1" as
+// "t + 1", "distance r = |i − j|" as "r = |i − j|" and then "r"), as a paper's axes read once its
+// text has said what the symbol is. None where no words come before the symbol, or prose follows
+// it ("position p (log scale)", "token of the prompt").
+inline QStringList symbolForms(const QString &label)
+{
+    const QStringList words = label.split(u' ', Qt::SkipEmptyParts);
+    qsizetype first = 0;
+    while (first < words.size() && isProse(words[first]))
+        ++first;
+    if (first == 0 || first == words.size() || words[first].size() > 3)
+        return {};
+    for (qsizetype i = first; i < words.size(); ++i)
+        if (words[i].size() >= 3 && isProse(words[i]))
+            return {};
+    QStringList forms {words.mid(first).join(u' ')};
+    if (words.size() > first + 2 && words[first + 1] == QStringView(u"="))
+        forms.append(words[first]);
+    return forms;
 }
 
 } // namespace posenc::ShorterLabels
