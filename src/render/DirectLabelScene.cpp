@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <tuple>
 #include <unordered_map>
 
@@ -16,21 +17,63 @@ namespace posenc::DirectLabels {
 
 namespace {
 
-// What maps a plottable's data to layout units along one of its axes.
-struct AxisState
+// What maps a plottable's data to a fraction of one of its axes' length: its range and scale.
+struct AxisScale
 {
-    QRect rect; // of the axis rect it spans
     double lower = 0.0, upper = 0.0;
     int scale = 0;
     bool reversed = false;
     int orientation = 0;
 
-    static AxisState of(const QCPAxis *axis)
+    static AxisScale of(const QCPAxis *axis)
     {
-        return {axis->axisRect()->rect(), axis->range().lower, axis->range().upper, int(axis->scaleType()),
-                axis->rangeReversed(), int(axis->orientation())};
+        return {axis->range().lower, axis->range().upper, int(axis->scaleType()), axis->rangeReversed(),
+                int(axis->orientation())};
     }
+    bool operator==(const AxisScale &) const = default;
+
+    // The fraction of the axis's length at which QCPAxis::coordToPixel (QCustomPlot 2.1) puts `v`,
+    // computed as it computes it before it scales by its rect's extent; for a value a log axis
+    // cannot show, which it draws 200 units past an edge, +inf (at or over zero, the range under
+    // it) or -inf (at or under zero, the range over it); NaN where the fraction is not finite (an
+    // empty range: pointsOf maps such a curve).
+    double fraction(double v) const
+    {
+        double at = 0.0;
+        if (scale == QCPAxis::stLinear)
+            at = (reversed ? upper - v : v - lower) / (upper - lower);
+        else if (v >= 0.0 && upper < 0.0)
+            return std::numeric_limits<double>::infinity();
+        else if (v <= 0.0 && upper >= 0.0)
+            return -std::numeric_limits<double>::infinity();
+        else
+            at = (reversed ? std::log(upper / v) : std::log(v / lower)) / std::log(upper / lower);
+        return std::isfinite(at) ? at : std::numeric_limits<double>::quiet_NaN();
+    }
+};
+
+// What maps a plottable's data to layout units along one of its axes.
+struct AxisState
+{
+    QRect rect; // of the axis rect it spans
+    AxisScale scale;
+
+    static AxisState of(const QCPAxis *axis) { return {axis->axisRect()->rect(), AxisScale::of(axis)}; }
     bool operator==(const AxisState &) const = default;
+
+    // In layout units, the point at `fraction` of the axis's length, as QCPAxis::coordToPixel
+    // scales it by its rect's extent (QRect's right and bottom, a unit within its edges); a value
+    // off a log axis's range (an infinite fraction) 200 units past the edge it puts it beyond.
+    double pixel(double fraction) const
+    {
+        const bool across = scale.orientation == Qt::Horizontal;
+        if (std::isinf(fraction)) {
+            const bool far = (fraction > 0.0) != scale.reversed; // right, or top
+            return across ? (far ? rect.right() + 200 : rect.left() - 200)
+                          : (far ? rect.top() - 200 : rect.bottom() + 200);
+        }
+        return across ? fraction * rect.width() + rect.left() : rect.bottom() - fraction * rect.height();
+    }
 };
 
 // Within a fitting (Fitting), in which the figure's data stays as it is, the hash of each data
@@ -113,6 +156,20 @@ struct Geometry
     bool operator==(const Geometry &) const = default;
 };
 
+// Each finite point of a plottable (pointsOf's) as the fractions of its axes' lengths it stands at,
+// for their ranges and scales: a layout that moves or resizes its plot alone maps them to layout
+// units by a product and a sum each, as coordToPixel does last. A fitting tries its plots at dozens
+// of heights, and mapping each point of a log-log plot anew at each (four logarithms a point) was
+// the direct labels' most in a span of 100 ms of the window's GUI thread (ALiBi's attention span
+// under its lesson's text). Null where a fraction is not finite (an empty range): pointsOf maps those.
+struct Fractions
+{
+    QPointer<QCPAbstractPlottable> alive;
+    AxisScale key, value;
+    std::pair<qsizetype, size_t> data;
+    std::shared_ptr<const std::vector<std::pair<double, double>>> at;
+};
+
 struct Kept
 {
     QPointer<QCPAbstractPlottable> alive;
@@ -122,6 +179,7 @@ struct Kept
 };
 
 std::atomic<quint64> g_pointsDrawn {0};
+std::atomic<quint64> g_pointsMapped {0};
 
 // Of each plottable, the geometries last drawn, for the thread that lays its plot out: within a
 // fitting (DirectLabels::Fitting) its last kKeptWithin, else its last. A fitting lays its plots out
@@ -136,6 +194,8 @@ struct Keeping
     int fittings = 0; // nested: a fitting's figure may lay out another's
     quint64 serial = 0; // of the outermost fittings begun on the thread
     std::unordered_map<const QCPAbstractPlottable *, std::vector<std::shared_ptr<Kept>>> all;
+    // Each plottable's points as fractions of its axes (Fractions), for its last few ranges.
+    std::unordered_map<const QCPAbstractPlottable *, std::vector<Fractions>> fractions;
     // How far apart two curves are drawn (apart), for the cells of each as drawn, within a fitting:
     // their addresses its key, while they last.
     struct Apart
@@ -152,6 +212,63 @@ Keeping &keeping()
     return kept;
 }
 
+// The fractions of `plottable`'s axes its points stand at (Fractions), for `geometry`, its own.
+std::shared_ptr<const std::vector<std::pair<double, double>>> fractionsFor(const QCPAbstractPlottable *plottable,
+                                                                           const Geometry &geometry)
+{
+    Keeping &keep = keeping();
+    std::vector<Fractions> &kept = keep.fractions[plottable];
+    for (const Fractions &one : kept)
+        if (one.alive == plottable && one.key == geometry.key.scale && one.value == geometry.value.scale
+            && one.data == geometry.data)
+            return one.at;
+    std::erase_if(kept, [](const Fractions &one) { return one.alive.isNull(); });
+    if (kept.size() >= (keep.fittings > 0 ? kKeptWithin : 1))
+        kept.erase(kept.begin());
+    auto at = std::make_shared<std::vector<std::pair<double, double>>>();
+    bool mapped = true;
+    const auto add = [&](double k, double v) {
+        if (!mapped || !std::isfinite(k) || !std::isfinite(v))
+            return;
+        const double a = geometry.key.scale.fraction(k), b = geometry.value.scale.fraction(v);
+        mapped = !std::isnan(a) && !std::isnan(b);
+        at->emplace_back(a, b);
+    };
+    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable)) {
+        at->reserve(size_t(graph->data()->size()));
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            add(it->key, it->value);
+    } else if (const auto *curve = qobject_cast<const QCPCurve *>(plottable)) {
+        at->reserve(size_t(curve->data()->size()));
+        for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it)
+            add(it->key, it->value);
+    }
+    g_pointsMapped.fetch_add(quint64(at->size()), std::memory_order_relaxed);
+    kept.push_back({const_cast<QCPAbstractPlottable *>(plottable), geometry.key.scale, geometry.value.scale,
+                    geometry.data, mapped ? std::move(at) : nullptr});
+    return kept.back().at;
+}
+
+// The points of `plottable` in layout units for `geometry`, its own: pointsOf's, from the
+// fractions of its axes they stand at.
+QList<QPointF> pointsFor(const QCPAbstractPlottable *plottable, const Geometry &geometry)
+{
+    const auto fractions = fractionsFor(plottable, geometry);
+    if (!fractions) {
+        QList<QPointF> points = pointsOf(plottable);
+        g_pointsMapped.fetch_add(quint64(points.size()), std::memory_order_relaxed);
+        return points;
+    }
+    QList<QPointF> points(qsizetype(fractions->size()));
+    QPointF *out = points.data();
+    const bool across = geometry.key.scale.orientation == Qt::Horizontal;
+    for (const auto &[k, v] : *fractions) {
+        const double x = geometry.key.pixel(k), y = geometry.value.pixel(v);
+        *out++ = across ? QPointF(x, y) : QPointF(y, x);
+    }
+    return points;
+}
+
 std::shared_ptr<Kept> keptFor(const QCPAbstractPlottable *plottable)
 {
     Keeping &keep = keeping();
@@ -161,17 +278,23 @@ std::shared_ptr<Kept> keptFor(const QCPAbstractPlottable *plottable)
         for (const std::shared_ptr<Kept> &one : found->second)
             if (one->alive == plottable && one->geometry == geometry)
                 return one;
-    if (found == keep.all.end() && keep.all.size() >= 64)
+    if (found == keep.all.end() && keep.all.size() >= 64) {
         std::erase_if(keep.all, [](const auto &entry) {
             return std::all_of(entry.second.begin(), entry.second.end(),
                                [](const std::shared_ptr<Kept> &one) { return one->alive.isNull(); });
         });
+        std::erase_if(keep.fractions, [](const auto &entry) {
+            return std::all_of(entry.second.begin(), entry.second.end(),
+                               [](const Fractions &one) { return one.alive.isNull(); });
+        });
+    }
     std::vector<std::shared_ptr<Kept>> &kept = keep.all[plottable];
     std::erase_if(kept, [](const std::shared_ptr<Kept> &one) { return one->alive.isNull(); });
     if (kept.size() >= (keep.fittings > 0 ? kKeptWithin : 1))
         kept.erase(kept.begin());
-    kept.push_back(std::make_shared<Kept>(Kept {const_cast<QCPAbstractPlottable *>(plottable), std::move(geometry),
-                                                std::make_shared<const QList<QPointF>>(pointsOf(plottable)), nullptr}));
+    auto points = std::make_shared<const QList<QPointF>>(pointsFor(plottable, geometry));
+    kept.push_back(std::make_shared<Kept>(
+        Kept {const_cast<QCPAbstractPlottable *>(plottable), std::move(geometry), std::move(points), nullptr}));
     return kept.back();
 }
 
@@ -409,6 +532,9 @@ Fitting::~Fitting()
     for (auto &[plottable, kept] : keep.all)
         if (kept.size() > 1)
             kept.erase(kept.begin(), kept.end() - 1);
+    for (auto &[plottable, kept] : keep.fractions)
+        if (kept.size() > 1)
+            kept.erase(kept.begin(), kept.end() - 1);
 }
 
 quint64 fittingNow()
@@ -420,6 +546,11 @@ quint64 fittingNow()
 quint64 pointsDrawn()
 {
     return g_pointsDrawn.load(std::memory_order_relaxed);
+}
+
+quint64 pointsMapped()
+{
+    return g_pointsMapped.load(std::memory_order_relaxed);
 }
 
 } // namespace posenc::DirectLabels

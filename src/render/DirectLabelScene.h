@@ -211,4 +211,9 @@ quint64 fittingNow();
 // each of its last few.
 quint64 pointsDrawn();
 
+// The points of curves mapped through their axes' ranges and scales so far, on any thread: a
+// curve's points are mapped once for each range its axes are asked at (within a fitting, each of
+// its last few), whatever size and place its plot is laid out at.
+quint64 pointsMapped();
+
 } // namespace posenc::DirectLabels

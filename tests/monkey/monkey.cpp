@@ -298,8 +298,9 @@ void Monkey::step()
     } else if (kind < 92) {
         fileAction();
     } else if (kind < 96) {
-        m_action = u"resize the window"_s;
         m_window.resize(uniform(200, 2000), uniform(150, 1200));
+        // Its size in the log: a span after it is reproduced at that size (posenc --size WxH).
+        m_action = u"resize the window to %1x%2"_s.arg(m_window.width()).arg(m_window.height());
     } else if (kind < 98) {
         // What the dialogs read from the settings as they open: a hostile value is their default.
         const auto [key, value] = hostileSetting(m_random);

@@ -134,6 +134,8 @@ private slots:
     void aCurveIsDrawnOnceAGeometryAFitting();
     void aDenseCurveCostsAStepAPoint();
     void aLayoutsLabelsArePlacedOnceAFitting();
+    void aPlotResizedMapsItsPointsOnce_data();
+    void aPlotResizedMapsItsPointsOnce();
 };
 
 void TestDirectLabelWork::aCurveIsDrawnOnceAGeometryAFitting()
@@ -205,6 +207,86 @@ void TestDirectLabelWork::aLayoutsLabelsArePlacedOnceAFitting()
     QCOMPARE(placedAt(scene, small), smallLabels);
     QCOMPARE(placedAt(scene, large), largeLabels);
     QCOMPARE(DirectLabels::placementsKept() - before, quint64(3));
+}
+
+void TestDirectLabelWork::aPlotResizedMapsItsPointsOnce_data()
+{
+    QTest::addColumn<bool>("logarithmic");
+    QTest::addColumn<bool>("reversed");
+    QTest::addColumn<bool>("upright"); // the key axis vertical
+    QTest::addColumn<bool>("offRange"); // a key and a value at zero: off a log axis's range
+    QTest::addColumn<bool>("negative"); // the values and their range under zero
+    QTest::newRow("log-log, as ALiBi's attention span") << true << false << false << false << false;
+    QTest::newRow("log, reversed, key upright") << true << true << true << false << false;
+    QTest::newRow("linear") << false << false << false << false << false;
+    QTest::newRow("linear, reversed, key upright") << false << true << true << false << false;
+    QTest::newRow("log, zeros off its range") << true << false << false << true << false;
+    QTest::newRow("log, reversed, key upright, zeros off") << true << true << true << true << false;
+    QTest::newRow("log, under zero, a zero off") << true << false << false << true << true;
+    QTest::newRow("log, under zero, reversed, upright, a zero off") << true << true << true << true << true;
+}
+
+void TestDirectLabelWork::aPlotResizedMapsItsPointsOnce()
+{
+    // A fitting tries a plot at dozens of heights, its axes' ranges kept: ALiBi's attention span
+    // under its lesson's text mapped its log-log curves' points anew at each (four logarithms a
+    // point). The points are QCPAxis::coordToPixel's to the bit at each size, mapped once.
+    QFETCH(bool, logarithmic);
+    QFETCH(bool, reversed);
+    QFETCH(bool, upright);
+    QFETCH(bool, offRange);
+    QFETCH(bool, negative);
+    QCustomPlot plot;
+    plot.plotLayout()->clear();
+    auto *rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    rect->setAutoMargins(QCP::msNone);
+    rect->setMargins(QMargins(37, 11, 13, 23));
+    QCPAxis *keyAxis = rect->axis(upright ? QCPAxis::atLeft : QCPAxis::atBottom);
+    QCPAxis *valueAxis = rect->axis(upright ? QCPAxis::atBottom : QCPAxis::atLeft);
+    keyAxis->setRange(0.716985, 5711.42);
+    const double sign = negative ? -1.0 : 1.0;
+    valueAxis->setRange(QCPRange(sign * (logarithmic ? 4.99904e-07 : -0.1), sign * 0.499904));
+    for (QCPAxis *axis : {keyAxis, valueAxis}) {
+        axis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        axis->setRangeReversed(reversed);
+    }
+    QCPGraph *graph = plot.addGraph(keyAxis, valueAxis);
+    QList<double> keys, values;
+    constexpr int kCount = 585;
+    for (int i = 0; i < kCount; ++i) {
+        const double key = std::pow(4096.0, double(i) / (kCount - 1));
+        keys.append(offRange && i == 0 ? 0.0 : key);
+        values.append(offRange && i == 100 ? 0.0 : sign * 0.5 * std::exp(-0.01 * key) + (i == 7 ? NAN : 0.0));
+    }
+    graph->setData(keys, values, true);
+
+    const DirectLabels::Fitting fitting;
+    const quint64 before = DirectLabels::pointsMapped();
+    for (int height = 40; height < 100; height += 3) {
+        rect->setOuterRect(QRect(5, 3 + height % 7, 600 - height, height));
+        const QList<QPointF> points = *DirectLabels::pointsAt(graph);
+        QList<QPointF> expected;
+        for (int i = 0; i < kCount; ++i)
+            if (std::isfinite(values[i])) {
+                const double k = keyAxis->coordToPixel(keys[i]), v = valueAxis->coordToPixel(values[i]);
+                expected.append(upright ? QPointF(v, k) : QPointF(k, v));
+            }
+        QCOMPARE(points.size(), expected.size());
+        for (qsizetype i = 0; i < points.size(); ++i)
+            QVERIFY2(points[i].x() == expected[i].x() && points[i].y() == expected[i].y(),
+                     qPrintable(u"point %1 at height %2: (%3, %4), coordToPixel (%5, %6)"_s.arg(i)
+                                    .arg(height)
+                                    .arg(points[i].x(), 0, 'g', 17)
+                                    .arg(points[i].y(), 0, 'g', 17)
+                                    .arg(expected[i].x(), 0, 'g', 17)
+                                    .arg(expected[i].y(), 0, 'g', 17)));
+    }
+    QCOMPARE(DirectLabels::pointsMapped() - before, quint64(kCount - 1));
+    // Its range changed, its points are mapped again once.
+    valueAxis->setRange(valueAxis->range().lower, sign * 0.6);
+    QVERIFY(!DirectLabels::pointsAt(graph)->isEmpty());
+    QCOMPARE(DirectLabels::pointsMapped() - before, quint64(2 * (kCount - 1)));
 }
 
 QTEST_MAIN(TestDirectLabelWork)
