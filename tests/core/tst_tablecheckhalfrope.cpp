@@ -7,6 +7,7 @@
 // that cell. Each table is written here from its float64 formula.
 #include "CheckTables.h"
 #include "support/DirectedRounding.h"
+#include "support/LongVariant.h"
 
 #include "check/TableMatch.h"
 
@@ -125,6 +126,11 @@ private slots:
         QFETCH(bool, float32Angles);
         QFETCH(int, format);
         QFETCH(Rounding, rounding);
+        // CI's run takes Gemma 4's cache (the false mistake's) under every rounding and the other
+        // caches' cos in float16 from float32 angles toward zero; the long variant the rest (some
+        // 5 minutes of processor time, two checks of a search each row).
+        POSENC_ROWS_IN_CI_WHERE(rope == 0
+                                || (cosine && float32Angles && format == 1 && rounding == Rounding::TowardZero));
         const Format &f = format ? kFloat16 : kBFloat16;
         const Rope &r = kRopes[rope];
         const RowMatrixXf exact = cache(r, cosine, float32Angles);
