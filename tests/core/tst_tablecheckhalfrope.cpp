@@ -131,11 +131,6 @@ private slots:
         RowMatrixXf t = directedrounding::roundedTable(exact, f.bits, f.least, rounding);
         const Checked c = check(t);
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
-        if (rope == 2 && cosine && float32Angles && format == 0 && rounding != Rounding::Nearest)
-            QEXPECT_FAIL("",
-                         "issue 62, open: the directed rounding's reading holds cells near a zero of the cosine "
-                         "to no float32 angles' allowance (6 cells off by 2.6e-5)",
-                         Abort);
         const QString report = c.match.diagnosis + u" | "_s + c.match.deviations;
         QVERIFY2(c.match.verdict != CheckVerdict::Mistake, qPrintable(report));
         QVERIFY2(c.match.verdict != CheckVerdict::Learned, qPrintable(report));
