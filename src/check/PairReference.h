@@ -88,6 +88,7 @@ public:
     std::int64_t position(std::int64_t row) const override { return m_spec.position(row); }
     void forEachTile(const Block &block, const TileSink &sink) const override;
     void forEachPiece(const Block &block, const TileSink &sink) const override;
+    const PairReference *pairs() const override { return this; }
 
 private:
     // `pieces`: the table's runs of columns handed out where the kernel's tile holds them

@@ -8,6 +8,8 @@
 
 namespace posenc {
 
+class PairReference;
+
 // The correct table a checked table is compared with (docs/ARCHITECTURE.md, Checking a table): a
 // family's hypothesis makes it, the check scores the sample and streams every row against it. Its
 // cells are computed a tile at a time, never held whole. Immutable once made: one serves any
@@ -49,6 +51,10 @@ public:
     // Whether some cell is infinite (a causal mask's -inf), which the comparison then takes as
     // equal to itself alone.
     virtual bool holdsInfinities() const { return false; }
+    // The pairs' reference whose angles this one's cells follow, column for column at the same
+    // positions: itself, or the one a directed rounding moved (TableRounding). The stream allows its
+    // cells float32 angles' rounding as it does the pairs' own (TableStream's verify). Null for others.
+    virtual const PairReference *pairs() const { return nullptr; }
 
     // Fills `out` with the block: rows that are not compared hold 0.
     void fill(const Block &block, BlockRef out) const;

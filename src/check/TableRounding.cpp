@@ -116,6 +116,8 @@ public:
     bool compared(std::int64_t row) const override { return m_reference->compared(row); }
     std::int64_t position(std::int64_t row) const override { return m_reference->position(row); }
     bool holdsInfinities() const override { return m_reference->holdsInfinities(); }
+    // Its cells are the pairs' moved by half a unit: float32 angles move them as they move the pairs'.
+    const PairReference *pairs() const override { return m_reference->pairs(); }
     void forEachTile(const Block &block, const TileSink &sink) const override
     {
         m_reference->forEachTile(block, [&](const Tile &tile) { sink(moved(tile)); });

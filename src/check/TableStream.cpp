@@ -340,7 +340,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
 Verification verify(const TableMatch &match, const TableRows &table, const StreamOptions &options)
 {
     Verification v = verifyWith(match, table, options);
-    const auto *pairs = dynamic_cast<const PairReference *>(match.reference.get());
+    const PairReference *pairs = match.reference ? match.reference->pairs() : nullptr;
     // A match of float32 angles compared again with the exact ones (its error flat) that deviates
     // there is one too: the exact angles do not explain it either.
     if (v.deviatingCells == 0 || v.cancelled || v.error || !pairs || (!match.tolerance.perPosition.empty() && !v.flat))
@@ -381,7 +381,7 @@ Verification verifyWith(const TableMatch &match, const TableRows &table, const S
     // The evidence of float32 angles where the angle is the row's position times a frequency (a
     // PairReference): its error grows with the row. Another reference's angles (a 2-D table's
     // patch ids) do not grow so, and keep no evidence.
-    const bool rowAngles = probing && dynamic_cast<const PairReference *>(&reference) != nullptr;
+    const bool rowAngles = probing && reference.pairs() != nullptr;
     const Bands bands = rowAngles ? Bands::of(rows) : Bands {0, rows};
     AngleEvidence evidence;
     evidence.firstEnd = bands.firstEnd;

@@ -137,11 +137,6 @@ private slots:
         RowMatrixXf t = directedrounding::roundedTable(exact, f.bits, f.least, rounding);
         const Checked c = check(t);
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
-        if (rope == 2 && cosine && float32Angles && format == 0 && rounding != Rounding::Nearest)
-            QEXPECT_FAIL("",
-                         "issue 62, open: the directed rounding's reading holds cells near a zero of the cosine "
-                         "to no float32 angles' allowance (6 cells off by 2.6e-5)",
-                         Abort);
         const QString report = c.match.diagnosis + u" | "_s + c.match.deviations;
         QVERIFY2(c.match.verdict != CheckVerdict::Mistake, qPrintable(report));
         QVERIFY2(c.match.verdict != CheckVerdict::Learned, qPrintable(report));
@@ -150,11 +145,6 @@ private slots:
         t(20, 5) = oneUnitOff(t(20, 5), double(exact(20, 5)), f, rounding);
         const Checked off = check(t);
         const QString offReport = off.match.diagnosis + u" | "_s + off.match.deviations;
-        if (rope == 1 && !cosine && rounding == Rounding::Nearest)
-            QEXPECT_FAIL("",
-                         "issue 62, open: a sine table of fitted parameters holds a cell a unit off within its "
-                         "fit's rounding",
-                         Abort);
         QVERIFY2(off.match.verdict != CheckVerdict::Correct && off.match.verdict != CheckVerdict::Variant,
                  qPrintable(offReport));
         // A table at parameters no published form uses is read at parameters fitted to its half-precision
