@@ -36,18 +36,13 @@ double widthOf(const QCPTextElement *text)
 }
 
 // `text` in two lines, broken after a hyphen or at a space, where the wider line is the narrowest;
-// empty where it has no such break (or is in lines already). A hyphen joins two words' letters
-// ("protect-special"); a sign stays with its operand and a number with its per cent: "PE -9.4 %"
-// broke into "PE -" over "9.4 %", read as a dash and a gain, on dropout-compare's column at 8 pt; it
-// goes as "PE" over "-9.4 %".
+// empty where it has no such break (or is in lines already).
 QString inTwoLines(const QFont &font, const QString &text)
 {
     QString best;
     double narrowest = 0.0;
-    const auto isSign = [](QChar c) { return c == u'-' || c == u'+' || c == u'\u2212' || c == u'\u00b1'; };
     for (qsizetype at = 1; at + 1 < text.size() && !text.contains(u'\n'); ++at) {
-        const bool hyphen = text[at - 1] == u'-' && at >= 2 && text[at - 2].isLetter() && text[at].isLetter();
-        const bool space = text[at] == u' ' && !isSign(text[at - 1]) && text[at + 1] != u'%';
+        const bool hyphen = text[at - 1] == u'-', space = text[at] == u' ';
         if (!hyphen && !space)
             continue;
         const QString first = text.left(at), second = text.mid(space ? at + 1 : at);

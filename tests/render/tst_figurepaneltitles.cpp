@@ -1,12 +1,10 @@
 // A panel keeps its name at every size (docs/ARCHITECTURE.md, Exporting, "Figures at any size"):
 // every registered figure whose panels are named (a text of role PanelTitle above a panel in its
-// layout), exported at a paper's column (at 9 pt, and at 8 pt grown as posenc export grows it), a
-// slide, the window's 1200 x 800 and 6 x 4 cm, shows
+// layout), exported at a paper's column, a slide, the window's 1200 x 800 and 6 x 4 cm, shows
 // above each panel it draws that panel's name, whole, shortened to its first words or in a
 // shorter form its figure gives as true (ShorterLabels::setText), read back from the SVG. Little
 // room may give a panel up, name and all, or shorten its name; it never draws a panel without it
-// (dropout-compare at a column drew two modes and no mode's name). A name broken into two lines
-// breaks between words (EqualPanels' inTwoLines), never between a sign and its number.
+// (dropout-compare at a column drew two modes and no mode's name).
 #include "render/FigureFile.h"
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
@@ -30,8 +28,6 @@ struct Page
 {
     QString name;
     FigureSize size;
-    double points = 9.0;
-    bool grown = false; // grown down the page for the panels it would leave out, as posenc export's column
 };
 
 QList<Page> pages()
@@ -42,8 +38,7 @@ QList<Page> pages()
     return {{u"column"_s, physical(u"column"_s)},
             {u"slide"_s, physical(u"slide"_s)},
             {u"default"_s, FigureSize::fromPixels(QSize(1200, 800))},
-            {u"6x4cm"_s, physical(u"6x4cm"_s)},
-            {u"column 8pt"_s, physical(u"column"_s), 8.0, true}};
+            {u"6x4cm"_s, physical(u"6x4cm"_s)}};
 }
 
 std::pair<int, int> cellOf(const QCPLayoutGrid *grid, const QCPLayoutElement *element)
@@ -196,11 +191,10 @@ void TestFigurePanelTitles::everyDrawnPanelIsNamed()
     const QList<Page> all = pages();
     const auto found = std::find_if(all.begin(), all.end(), [&](const Page &p) { return p.name == page; });
     QVERIFY(found != all.end());
-    FigureStyle style;
-    style.fontPointSize = found->points;
-    const Params params = FigureBuilds::defaultParams(FigureBuilds::figure(figure));
-    const FigureSize size = found->grown ? FigureBuilds::grown(figure, params, found->size, style) : found->size;
-    const auto built = FigureBuilds::build(figure, params, size, {}, style);
+    const FigureSize size = found->size;
+    const FigureStyle style;
+    const auto built
+        = FigureBuilds::build(figure, FigureBuilds::defaultParams(FigureBuilds::figure(figure)), size, {}, style);
     if (built->error())
         QSKIP(qPrintable(u"refused at this size (tst_figuresizes' row): "_s + FigureBuilds::errorOf(*built)));
     const SvgTexts::Page svg = SvgTexts::read(FigureFile::encode(*built, FigureFormat::Svg, style));
@@ -216,28 +210,11 @@ void TestFigurePanelTitles::everyDrawnPanelIsNamed()
     for (QCPAxisRect *rect : FigureBuild::plotRects(*built->plot()))
         if (QList<QCPTextElement *> names = namesOf(rect); !names.isEmpty())
             drawn.push_back({rect->rect(), rect->outerRect(), names});
-    // A name broken into lines breaks between words, or after a hyphen between letters: no line
-    // ends with a sign whose operand the next line begins ("PE -" over "9.4 %" on dropout-compare's
-    // column at 8 pt read as a dash and a gain), none begins with a per cent.
-    QStringList problems;
-    for (const Drawn &panel : drawn)
-        for (QCPTextElement *title : panel.names) {
-            const QStringList broken = title->text().split(u'\n');
-            for (qsizetype i = 0; i + 1 < broken.size(); ++i) {
-                const QString end = broken[i].trimmed(), next = broken[i + 1].trimmed();
-                const bool sign = end.endsWith(u'-') || end.endsWith(u'+') || end.endsWith(u'\u2212')
-                    || end.endsWith(u'\u00b1');
-                const bool hyphen = end.endsWith(u'-') && end.size() >= 2 && end.at(end.size() - 2).isLetter()
-                    && !next.isEmpty() && next.at(0).isLetter();
-                if ((sign && !hyphen) || next.startsWith(u'%'))
-                    problems.append(u"the name '%1' breaks a sign or a per cent from its number"_s.arg(
-                        QString(title->text()).replace(u'\n', u" / "_s)));
-            }
-        }
     // The names as the figure set them at this size, before little room shortened any.
     FigureRoom::restore(built->plot());
     const double line = style.fontPointSize * 96.0 / 72.0 * 1.25;
     const std::vector<SvgTexts::Text> lines = linesOf(svg, line);
+    QStringList problems;
     for (const Drawn &panel : drawn) {
         QStringList names;
         for (QCPTextElement *title : panel.names)
