@@ -310,6 +310,15 @@ void setTickLevel(QCPAxis *axis, int level)
     record.ticksSet = level;
 }
 
+// The ticks and labels `axis`'s ticker gives its range in the axis's number format, as
+// QCPAxis::setupTickVectors asks them.
+void generateTicks(QCPAxis *axis, QVector<double> &ticks, QVector<QString> &labels)
+{
+    const QString format = axis->numberFormat();
+    axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(), format.isEmpty() ? QChar(u'g') : format.at(0),
+                             axis->numberPrecision(), ticks, nullptr, &labels);
+}
+
 // The most ticks up to the figure's own whose labels do not touch (under a label along them, that keep
 // three numbers, the end one too or else all but it, TickChoice, else fewer), for the layout now, whatever before.
 bool fitTicks(QCPAxis *axis)
@@ -318,14 +327,9 @@ bool fitTicks(QCPAxis *axis)
         return false;
     const int wished = wishedTickLevel(axis);
     const int least = dynamic_cast<const IndexTicker *>(axis->ticker().data()) ? 0 : 1; // index: to one
-    const QString format = axis->numberFormat();
     QVector<double> ticks;
     QVector<QString> labels;
-    const auto generate = [&] {
-        axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(),
-                                 format.isEmpty() ? QChar(u'g') : format.at(0), axis->numberPrecision(), ticks, nullptr,
-                                 &labels);
-    };
+    const auto generate = [&] { generateTicks(axis, ticks, labels); };
     const auto *clearing = dynamic_cast<const KeepsClear *>(axis->ticker().data());
     TickChoice choice(clearing);
     for (int candidate = wished; candidate >= least && !choice.done(); --candidate) {
@@ -433,14 +437,9 @@ bool keepClearTakingEndAtMost(QCPAxis *axis, double pixels)
     const double before = clearing->keptClear();
     const int level = tickLevel(axis);
     const int least = dynamic_cast<const IndexTicker *>(axis->ticker().data()) ? 0 : 1;
-    const QString format = axis->numberFormat();
     QVector<double> ticks;
     QVector<QString> labels;
-    const auto generate = [&] {
-        axis->ticker()->generate(axis->range(), axis->parentPlot()->locale(),
-                                 format.isEmpty() ? QChar(u'g') : format.at(0), axis->numberPrecision(), ticks, nullptr,
-                                 &labels);
-    };
+    const auto generate = [&] { generateTicks(axis, ticks, labels); };
     // Up the side, the numbers given back stand in the column the layout has: one wider would take
     // the panels' width that the figure's steps weighed (rope-relative's slide drew "100" beside the
     // rows its "75" had ended, and its panels' titles took another line from the figure's title).

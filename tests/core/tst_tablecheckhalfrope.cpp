@@ -21,22 +21,10 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Format
-{
-    const char *name;
-    int bits; // stored mantissa bits: bfloat16's 7, float16's 10
-    int least; // the least normal exponent
-};
-const Format kBFloat16 {"bfloat16", 7, -126};
-const Format kFloat16 {"float16", 10, -14};
-
-const char *name(Rounding r)
-{
-    return r == Rounding::TowardZero ? "toward zero"
-        : r == Rounding::Downward    ? "down"
-        : r == Rounding::Upward      ? "up"
-                                     : "nearest";
-}
+using directedrounding::Format;
+using directedrounding::kBFloat16;
+using directedrounding::kFloat16;
+using directedrounding::name;
 
 struct Rope
 {

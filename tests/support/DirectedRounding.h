@@ -13,6 +13,26 @@
 // rounded otherwise than torch's .to() rounds them (tst_tablecheckrounding, tst_tablecheckheldvalues).
 namespace directedrounding {
 
+// A half format: its name, stored mantissa bits and least normal exponent, and the precision the
+// check names it by.
+struct Format
+{
+    const char *name;
+    int bits; // stored mantissa bits: bfloat16's 7, float16's 10
+    int least; // the least normal exponent
+    posenc::TablePrecision precision;
+};
+inline constexpr Format kBFloat16 {"bfloat16", 7, -126, posenc::TablePrecision::BFloat16};
+inline constexpr Format kFloat16 {"float16", 10, -14, posenc::TablePrecision::Float16};
+
+inline const char *name(posenc::Rounding r)
+{
+    return r == posenc::Rounding::TowardZero ? "toward zero"
+        : r == posenc::Rounding::Downward    ? "down"
+        : r == posenc::Rounding::Upward      ? "up"
+                                             : "nearest";
+}
+
 inline float rounded(float x, int bits, int least, posenc::Rounding rounding)
 {
     if (x == 0.0f || !std::isfinite(x))
