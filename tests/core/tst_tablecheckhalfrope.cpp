@@ -25,6 +25,7 @@ using directedrounding::Format;
 using directedrounding::kBFloat16;
 using directedrounding::kFloat16;
 using directedrounding::name;
+using directedrounding::oneUnitOff;
 
 struct Rope
 {
@@ -66,16 +67,6 @@ const Rope kRopes[] = {
     {"proportional head 256 F 0.5 factor 8", 256, 1e4, 0.5, 8.0, 256, true, true, true},
     {"default head 128 theta 5e5", 128, 5e5, 1.0, 1.0, 512, true, true, true},
 };
-
-// The table's `value`, rounded from `exact` the way `rounding` says, moved one unit of the format
-// farther from where that rounding leaves a value: no faithful rounding leaves it there.
-float oneUnitOff(float value, double exact, const Format &f, Rounding rounding)
-{
-    const double unit = std::ldexp(1.0, std::max(std::ilogb(value), f.least) - f.bits);
-    const bool up = rounding == Rounding::Upward || (rounding == Rounding::TowardZero && exact < 0.0);
-    const double centre = rounding == Rounding::Nearest ? exact : exact + (up ? 0.5 : -0.5) * unit;
-    return float(double(value) + (double(value) >= centre ? unit : -unit));
-}
 
 } // namespace
 

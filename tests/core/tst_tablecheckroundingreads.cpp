@@ -31,6 +31,7 @@ using directedrounding::Format;
 using directedrounding::kBFloat16;
 using directedrounding::kFloat16;
 using directedrounding::name;
+using directedrounding::oneUnitOff;
 
 // KERPLE's ParallelKerpleLog bias of one head, r1 = r2 = 1: -log(1 + (i - j)) for j <= i, 0 after
 // (torch.tril), in float64.
@@ -55,19 +56,6 @@ RowMatrixXf sincos2d(bool mae)
     p.sincos2d.clsToken = mae;
     p.maxLen = p.sincos2d.grid[0] * p.sincos2d.grid[1] + (mae ? 1 : 0);
     return sincos2dref::table(p).cast<float>();
-}
-
-// The table's `value`, rounded from `exact` the way `rounding` says, moved one unit of the format
-// farther from where that rounding leaves a value (`exact`, or half a unit from it the rounding's
-// way): no faithful rounding leaves it there. (The check's relative tolerance of a half format is its
-// half unit at 1 times |reference|, up to a whole unit at the foot of a binade: a unit the other way
-// may stay within it.)
-float oneUnitOff(float value, double exact, const Format &f, Rounding rounding)
-{
-    const double unit = std::ldexp(1.0, std::max(std::ilogb(value), f.least) - f.bits);
-    const bool up = rounding == Rounding::Upward || (rounding == Rounding::TowardZero && exact < 0.0);
-    const double centre = rounding == Rounding::Nearest ? exact : exact + (up ? 0.5 : -0.5) * unit;
-    return float(double(value) + (double(value) >= centre ? unit : -unit));
 }
 
 } // namespace

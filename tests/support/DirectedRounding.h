@@ -33,6 +33,19 @@ inline const char *name(posenc::Rounding r)
                                              : "nearest";
 }
 
+// The table's `value`, rounded from `exact` the way `rounding` says, moved one unit of the format
+// farther from where that rounding leaves a value (`exact`, or half a unit from it the rounding's
+// way): no faithful rounding leaves it there. (The check's relative tolerance of a half format is its
+// half unit at 1 times |reference|, up to a whole unit at the foot of a binade: a unit the other way
+// may stay within it.)
+inline float oneUnitOff(float value, double exact, const Format &f, posenc::Rounding rounding)
+{
+    const double unit = std::ldexp(1.0, std::max(std::ilogb(value), f.least) - f.bits);
+    const bool up = rounding == posenc::Rounding::Upward || (rounding == posenc::Rounding::TowardZero && exact < 0.0);
+    const double centre = rounding == posenc::Rounding::Nearest ? exact : exact + (up ? 0.5 : -0.5) * unit;
+    return float(double(value) + (double(value) >= centre ? unit : -unit));
+}
+
 inline float rounded(float x, int bits, int least, posenc::Rounding rounding)
 {
     if (x == 0.0f || !std::isfinite(x))
