@@ -1,7 +1,11 @@
 #include "BatchFileOptions.h"
 
+#include "core/positions/BatchLayout.h"
 #include "core/positions/BatchTables.h"
 #include "io/PositionTableFile.h"
+
+#include <algorithm>
+#include <numeric>
 
 using namespace Qt::StringLiterals;
 
@@ -37,6 +41,27 @@ std::shared_ptr<const BatchTable> table(const ParamOptions::Given &given, const 
 }
 
 } // namespace
+
+std::optional<std::int64_t> longestRow(const ParamOptions::Given &given, const QStringList &fromFlags)
+{
+    if (fromFlags.contains(u"max-len"_s) || given.value(u"cache"_s).toLongLong() > 0)
+        return std::nullopt;
+    std::int64_t longest = 0;
+    if (fromFlags.contains(u"batch"_s)) {
+        const auto parsed = BatchLayout::parseLengths(given.value(u"batch"_s));
+        if (const auto *lengths = std::get_if<BatchLayout::Lengths>(&parsed); lengths && !lengths->lengths.empty())
+            longest = std::ranges::max(lengths->lengths);
+    } else if (fromFlags.contains(u"packed"_s)) {
+        const auto parsed = BatchLayout::parsePacked(given.value(u"packed"_s));
+        if (const auto *rows = std::get_if<0>(&parsed)) {
+            for (const auto &row : *rows)
+                longest = std::max(longest, std::accumulate(row.begin(), row.end(), std::int64_t(0)));
+        }
+    }
+    if (longest < 1)
+        return std::nullopt;
+    return std::min(longest, Params::kMaxLen);
+}
 
 void read(const ParamOptions::Given &given, ParamOptions::Result &result)
 {

@@ -260,6 +260,10 @@ Result read(const QCommandLineParser &parser, const Given &base, const QString &
         given.insert(key, isSwitch ? u"true"_s : parser.values(key).constLast());
         fromFlags.append(key);
     }
+    if (const auto longest = BatchFileOptions::longestRow(given, fromFlags)) {
+        given.insert(u"max-len"_s, QString::number(*longest));
+        fromFlags.append(u"max-len"_s);
+    }
     // A file's flag given an empty text (a script's empty variable) names the flag, not a file
     // whose name is empty.
     QList<ParamError> emptyFiles;

@@ -228,11 +228,32 @@ const Loaded &shipped()
     return read;
 }
 
+namespace {
+
+// A name as the shipped names are written: lower case, each run of other characters one '-'
+// ("Llama-3.1-8B" and "qwen2.5_7b" are llama-3-1-8b and qwen2-5-7b).
+QString nameForm(const QString &name)
+{
+    QString form;
+    for (const QChar c : name.toLower()) {
+        if ((c >= u'a' && c <= u'z') || (c >= u'0' && c <= u'9'))
+            form.append(c);
+        else if (!form.isEmpty() && !form.endsWith(u'-'))
+            form.append(u'-');
+    }
+    if (form.endsWith(u'-'))
+        form.chop(1);
+    return form;
+}
+
+} // namespace
+
 const Preset *find(const QString &name)
 {
     const QList<Preset> &presets = shipped().presets;
+    const QString form = nameForm(name);
     const auto found
-        = std::find_if(presets.begin(), presets.end(), [&](const Preset &preset) { return preset.name == name; });
+        = std::find_if(presets.begin(), presets.end(), [&](const Preset &preset) { return preset.name == form; });
     return found == presets.end() ? nullptr : &*found;
 }
 

@@ -130,7 +130,8 @@ Loaded load(const QString &folder = QString::fromUtf16(kShippedFolder));
 // The shipped presets, read once; those that do not read are mistakes of the build, which
 // tests catch.
 const Loaded &shipped();
-// The shipped preset called `name`, or none.
+// The shipped preset called `name`, or none; the name as a model card writes it reads too
+// ("Llama-3.1-8B" is llama-3-1-8b): case, '.', '_' and spaces aside.
 const Preset *find(const QString &name);
 // The names of the shipped presets, in their order.
 QStringList names();

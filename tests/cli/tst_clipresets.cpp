@@ -69,6 +69,7 @@ private slots:
     void aPresetOpensTheWindowWithItsValues();
     void aValueThePresetGaveIsNamedWithIt();
     void aNameThatIsNotAPresetExitsTwoNamingThem();
+    void aNameAsAModelCardWritesItIsThePreset();
     void aPresetGoesAloneWithASession();
     void theEncodingFlagOverridesThePresetsFamily();
 
@@ -242,6 +243,32 @@ void TestCliPresets::aNameThatIsNotAPresetExitsTwoNamingThem()
     }
     QVERIFY(!QFile::exists(path(u"x.png"_s)));
     QVERIFY(!QFile::exists(path(u"x.npy"_s)));
+}
+
+// "llama-3.1-8b" was refused beside the list holding llama-3-1-8b: a name as a model card writes it
+// (case, dots, underscores, spaces) is the preset it names, and its table is that preset's, byte
+// for byte; a name that differs in a letter or a digit is still refused.
+void TestCliPresets::aNameAsAModelCardWritesItIsThePreset()
+{
+    const auto tableOf = [&](const QString &name, const QString &file) {
+        const Run run = CliRun::posenc(
+            {u"table"_s, u"rope-cos"_s, u"--preset"_s, name, u"--max-len"_s, u"16"_s, u"-o"_s, path(file)});
+        QFile written(path(file));
+        return std::pair {run, written.open(QIODevice::ReadOnly) ? written.readAll() : QByteArray()};
+    };
+    const auto [canonical, bytes] = tableOf(u"llama-3-1-8b"_s, u"canonical.npy"_s);
+    QVERIFY2(canonical.exitCode == 0 && !bytes.isEmpty(), qPrintable(canonical.err));
+    int i = 0;
+    for (const QString &name : {u"Llama-3.1-8B"_s, u"llama_3_1_8b"_s, u"LLAMA 3.1 8b"_s, u"llama-3.1-8b"_s}) {
+        const auto [run, written] = tableOf(name, u"written%1.npy"_s.arg(i++));
+        QVERIFY2(run.exitCode == 0, qPrintable(name + u": "_s + run.err));
+        QVERIFY2(written == bytes, qPrintable(name));
+    }
+    for (const QString &name : {u"llama-3-1-7b"_s, u"llama-31-8b"_s, u"..."_s}) {
+        const auto [run, written] = tableOf(name, u"refused.npy"_s);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(u"--preset"_s) && written.isEmpty(), qPrintable(name + u": "_s + run.err));
+    }
 }
 
 // A preset beside a session is refused; beside a lesson it is the model the lesson is read for

@@ -53,7 +53,8 @@ ParamSpec lengthsRow()
     ParamSpec s = textRow(u"batch"_s, &BatchParams::lengths);
     s.valueName = u"left|right:N,N,..."_s;
     s.help = u"a batch as each row's real tokens padded at one side, left:5,8,3 or right:5,8,3: the rows\n"
-             "      are max_len columns (the prefill's with --cache), the padding at that side"_s;
+             "      are max_len columns (the prefill's with --cache), the padding at that side; without\n"
+             "      --max-len the longest row's"_s;
     s.label = u"batch"_s;
     s.helpShowsDefault = false;
     s.formula = [](const Params &) {
@@ -69,7 +70,7 @@ ParamSpec packedRow()
     ParamSpec s = textRow(u"packed"_s, &BatchParams::packed);
     s.valueName = u"N,N,.../N,..."_s;
     s.help = u"documents packed into rows: each row's documents' lengths, rows apart by '/' (3,4,2/5,4),\n"
-             "      each row padded at its end to max_len"_s;
+             "      each row padded at its end to max_len; without --max-len the longest row's"_s;
     s.label = u"packed"_s;
     s.helpShowsDefault = false;
     s.formula = [](const Params &) {
