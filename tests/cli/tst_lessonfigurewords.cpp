@@ -46,6 +46,28 @@ QString what(const QString &lesson, const QStringList &arguments)
     return lesson + u" for "_s + (arguments.isEmpty() ? u"its own model"_s : arguments.join(u' '));
 }
 
+// One model a lesson reads (everyRead's that it applies to), its text, and a heading for a message.
+struct Read
+{
+    QStringList arguments;
+    LessonModel model;
+    QString text;
+    QString where;
+};
+
+QList<Read> readsOf(const Lesson &lesson)
+{
+    QList<Read> reads;
+    for (const QStringList &arguments : everyRead()) {
+        auto model = LessonRead::modelFor(lesson, arguments);
+        if (!model)
+            continue;
+        const QString text = LessonRead::itemsOf(lesson, *model).join(u' ');
+        reads.append({arguments, std::move(*model), text, what(lesson.name, arguments) + u":\n"_s + text});
+    }
+    return reads;
+}
+
 // A number as a lesson writes it ("−1.36·10⁻⁴", "1,279", "10⁻⁴", "0.707") or a caption does ("1.7e-05").
 double valueOf(QString text)
 {
@@ -103,13 +125,10 @@ void TestLessonFigureWords::sumVsConcatQuotesTheCaptionsColumns()
     static const QRegularExpression said(
         u"(fastest|slowest) cosine, column ([\\d,]+?),(?: of wavelength \\S+)? has mean (\\S+) and standard deviation ([^:\\s]+):"_s);
     int read = 0;
-    for (const QStringList &arguments : everyRead()) {
-        const auto model = LessonRead::modelFor(lesson, arguments);
-        if (!model)
-            continue;
-        const QString text = LessonRead::itemsOf(lesson, *model).join(u' ');
-        const QString figure = mainFigureTexts(lesson, *model);
-        const QString where = what(lesson.name, arguments) + u":\n"_s + text + u"\n"_s + figure;
+    for (const Read &reading : readsOf(lesson)) {
+        const QString &text = reading.text;
+        const QString figure = mainFigureTexts(lesson, reading.model);
+        const QString where = reading.where + u"\n"_s + figure;
         // The sum's caption comes first: its PE is the one the text speaks of.
         QHash<QString, QRegularExpressionMatch> drawn;
         for (auto it = caption.globalMatch(figure); it.hasNext();) {
@@ -142,13 +161,10 @@ void TestLessonFigureWords::mropeWidthWritesItsTurnsAsTheFigure()
     static const QRegularExpression chunked(u"turns that pair by only (\\S+) rad"_s);
     static const QRegularExpression interleaved(u"pair (\\d+), and the same offset turns it (\\S+) rad"_s);
     int read = 0;
-    for (const QStringList &arguments : everyRead()) {
-        const auto model = LessonRead::modelFor(lesson, arguments);
-        if (!model)
-            continue;
-        const QString text = LessonRead::itemsOf(lesson, *model).join(u' ');
-        const QString figure = mainFigureTexts(lesson, *model, u"mrope-axes"_s);
-        const QString where = what(lesson.name, arguments) + u":\n"_s + text + u"\n"_s + figure;
+    for (const Read &reading : readsOf(lesson)) {
+        const QString &text = reading.text;
+        const QString figure = mainFigureTexts(lesson, reading.model, u"mrope-axes"_s);
+        const QString where = reading.where + u"\n"_s + figure;
         const auto c = chunked.match(text);
         if (c.hasMatch())
             QVERIFY2(figure.contains(u"by %1 rad (pair"_s.arg(c.captured(1))), qPrintable(where));
@@ -156,7 +172,7 @@ void TestLessonFigureWords::mropeWidthWritesItsTurnsAsTheFigure()
         QVERIFY2(i.hasMatch(), qPrintable(where));
         QVERIFY2(figure.contains(u"%1 rad (pair %2) interleaved"_s.arg(i.captured(2), i.captured(1))),
                  qPrintable(where));
-        const RopeParams &rope = model->params.rope;
+        const RopeParams &rope = reading.model.params.rope;
         const double turn = 32.0 * std::pow(rope.theta, -2.0 * i.captured(1).toDouble() / double(rope.headDim));
         QCOMPARE(i.captured(2), NumberText::prose(turn, 3));
         ++read;
@@ -173,16 +189,13 @@ void TestLessonFigureWords::ropeScalingNamesTheFiguresPairs()
     static const QRegularExpression pair(u"its pairs from i = (\\d+) on"_s);
     static const QRegularExpression dimension(u"\\bdimension \\d"_s);
     int read = 0, computed = 0;
-    for (const QStringList &arguments : everyRead()) {
-        const auto model = LessonRead::modelFor(lesson, arguments);
-        if (!model)
-            continue;
-        const QString text = LessonRead::itemsOf(lesson, *model).join(u' ');
-        const QString where = what(lesson.name, arguments) + u":\n"_s + text;
+    for (const Read &reading : readsOf(lesson)) {
+        const QString &text = reading.text;
+        const QString &where = reading.where;
         QVERIFY2(!dimension.match(text).hasMatch(), qPrintable(where));
         const auto m = pair.match(text);
         QVERIFY2(m.hasMatch(), qPrintable(where));
-        const RopeParams &rope = model->params.rope;
+        const RopeParams &rope = reading.model.params.rope;
         if (text.contains(u"was trained on L_0"_s) && rope.originalMaxLen && rope.partialRotaryFactor == 1.0) {
             const double r = double(rope.headDim), l0 = double(*rope.originalMaxLen);
             const auto first
@@ -202,13 +215,10 @@ void TestLessonFigureWords::ropeDecayCallsItsDrawsSamples()
 {
     const Lesson &lesson = *Lessons::find(u"rope-decay"_s);
     const QString samples = u"%1 random samples"_s.arg(RopeScore::kSamples);
-    for (const QStringList &arguments : everyRead()) {
-        const auto model = LessonRead::modelFor(lesson, arguments);
-        if (!model)
-            continue;
-        const QString text = LessonRead::itemsOf(lesson, *model).join(u' ');
+    for (const Read &reading : readsOf(lesson)) {
+        const QString &text = reading.text;
         QVERIFY2(text.contains(samples) && !text.contains(u"random pairs"_s),
-                 qPrintable(what(lesson.name, arguments) + text));
+                 qPrintable(reading.where));
     }
     const auto model = LessonRead::modelFor(lesson, {});
     QVERIFY(model);
@@ -228,13 +238,10 @@ void TestLessonFigureWords::float32SaysWhatABlockIs()
 {
     const Lesson &lesson = *Lessons::find(u"float32-precision"_s);
     int read = 0;
-    for (const QStringList &arguments : everyRead()) {
-        const auto model = LessonRead::modelFor(lesson, arguments);
-        if (!model)
-            continue;
-        const QString text = LessonRead::itemsOf(lesson, *model).join(u' ');
+    for (const Read &reading : readsOf(lesson)) {
+        const QString &text = reading.text;
         QVERIFY2(text.contains(u"each of its pixels is a block, the "_s) && text.contains(u" and columns it covers"_s),
-                 qPrintable(what(lesson.name, arguments) + text));
+                 qPrintable(reading.where));
         ++read;
     }
     QVERIFY(read >= 5);
@@ -276,20 +283,17 @@ void TestLessonFigureWords::aShiftSaysWhatItDoes()
     const Lesson &lesson = *Lessons::find(u"frequencies"_s);
     static const QRegularExpression last(u"its last pair turns at w = (\\S+?)\\)"_s);
     int shifted = 0;
-    for (const QStringList &arguments : everyRead()) {
-        const auto model = LessonRead::modelFor(lesson, arguments);
-        if (!model)
-            continue;
-        const QString text = LessonRead::itemsOf(lesson, *model).join(u' ');
-        const QString where = what(lesson.name, arguments) + u":\n"_s + text;
+    for (const Read &reading : readsOf(lesson)) {
+        const QString &text = reading.text;
+        const QString &where = reading.where;
         QVERIFY2(!text.contains(u"shift s ="_s), qPrintable(where));
         if (!text.contains(u"k/2 − s"_s))
             continue;
         QVERIFY2(text.contains(u"its code divides i by k/2 − s"_s), qPrintable(where));
         const auto m = last.match(text);
         QVERIFY2(m.hasMatch(), qPrintable(where));
-        const SinusoidalParams &s = model->params.sinusoidal;
-        const double half = double(model->params.peColumns()) / 2.0;
+        const SinusoidalParams &s = reading.model.params.sinusoidal;
+        const double half = double(reading.model.params.peColumns()) / 2.0;
         const double w = s.timestepScale * std::pow(s.base, -(half - 1.0) / (half - s.freqShift));
         QCOMPARE(m.captured(1), NumberText::prose(w, 3));
         ++shifted;
