@@ -9,6 +9,7 @@
 #include "CliRun.h"
 #include "support/AlibiReference.h"
 #include "support/DetrReference.h"
+#include "support/T5Reference.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -95,26 +96,6 @@ std::vector<float> alibiHeads(const std::vector<double> &slopes, int length)
     return out;
 }
 
-// transformers models/t5/modeling_t5.py T5Attention._relative_position_bucket of relative_position
-// = memory_position - context_position, the log part in float32 and truncated as .to(torch.long).
-int t5Bucket(int relative, bool bidirectional, int buckets = 32, int maxDistance = 128)
-{
-    int bucket = 0;
-    if (bidirectional) {
-        buckets /= 2;
-        bucket += relative > 0 ? buckets : 0;
-        relative = std::abs(relative);
-    } else {
-        relative = -std::min(relative, 0);
-    }
-    const int maxExact = buckets / 2;
-    if (relative < maxExact)
-        return bucket + relative;
-    const float large = std::log(float(relative) / float(maxExact)) / float(std::log(double(maxDistance) / maxExact))
-        * float(buckets - maxExact);
-    return bucket + std::min(maxExact + int(large), buckets - 1);
-}
-
 // T5Attention.compute_bias: [1, H, L, L], cell (h, i, j) the weight of bucket(j - i) (or i - j,
 // `mirrored`) for head h, the weights a fixed pseudo-random [buckets, H] table.
 std::vector<float> t5Bias(int heads, int length, bool bidirectional, bool mirrored = false)
@@ -123,7 +104,7 @@ std::vector<float> t5Bias(int heads, int length, bool bidirectional, bool mirror
     for (int h = 0; h < heads; ++h) {
         for (int i = 0; i < length; ++i) {
             for (int j = 0; j < length; ++j) {
-                const int b = t5Bucket(mirrored ? i - j : j - i, bidirectional);
+                const int b = int(t5ref::t5Float32(mirrored ? i - j : j - i, 32, 128, bidirectional));
                 out.push_back(float(std::sin(1.7 * b + 0.3 * h + 0.1)));
             }
         }

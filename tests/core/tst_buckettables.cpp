@@ -1,10 +1,13 @@
 // T5's and DeBERTa's bucket tables in the engine (t5-bucket, deberta-bucket) against float64
-// references written here from HF transformers' T5Attention._relative_position_bucket and
-// DeBERTa-v2's make_log_bucket_position, at the issue's distances; and, over every distance below
-// 65536 for the presets' settings, the float32 arithmetic of the reference code (torch's tensors)
+// references (tests/support/T5Reference.h, DebertaReference.h) written from HF transformers'
+// T5Attention._relative_position_bucket and DeBERTa-v2's make_log_bucket_position, at the issue's distances; and, over
+// every distance below 65536 for the presets' settings, the float32 arithmetic of the reference code (torch's tensors)
 // against float64: where the two differ the product follows float32, as the models do. Each cell
 // of an L x L table is the bucket of its offset, whatever the block and the threads.
 #include "EngineTable.h"
+
+#include "support/DebertaReference.h"
+#include "support/T5Reference.h"
 
 #include "core/Engine.h"
 #include "core/deberta/DebertaBuckets.h"
@@ -20,77 +23,6 @@ using namespace posenc;
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// _relative_position_bucket in float64: relative = key - query.
-std::int64_t t5Float64(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)
-{
-    std::int64_t result = 0;
-    std::int64_t n = buckets;
-    std::int64_t distance = 0;
-    if (bidirectional) {
-        n /= 2;
-        result += relative > 0 ? n : 0;
-        distance = std::abs(relative);
-    } else {
-        distance = -std::min<std::int64_t>(relative, 0);
-    }
-    const std::int64_t maxExact = n / 2;
-    if (distance < maxExact)
-        return result + distance;
-    const double scaled = std::log(double(distance) / double(maxExact))
-        / std::log(double(maxDistance) / double(maxExact)) * double(n - maxExact);
-    return result + std::min(maxExact + std::int64_t(scaled), n - 1);
-}
-
-// The same in torch's float32: relative_position.float() / max_exact, torch.log, divided by
-// math.log(max_distance / max_exact) (a Python float, taken as float32), times (n - max_exact),
-// then .to(torch.long), which truncates.
-std::int64_t t5Float32(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)
-{
-    std::int64_t result = 0;
-    std::int64_t n = buckets;
-    std::int64_t distance = 0;
-    if (bidirectional) {
-        n /= 2;
-        result += relative > 0 ? n : 0;
-        distance = std::abs(relative);
-    } else {
-        distance = -std::min<std::int64_t>(relative, 0);
-    }
-    const std::int64_t maxExact = n / 2;
-    if (distance < maxExact)
-        return result + distance;
-    const float ratio = float(distance) / float(maxExact);
-    const float span = float(std::log(double(maxDistance) / double(maxExact)));
-    const float scaled = std::log(ratio) / span * float(n - maxExact);
-    return result + std::min(maxExact + std::int64_t(scaled), n - 1);
-}
-
-// make_log_bucket_position in float64: relative = query - key.
-std::int64_t debertaFloat64(std::int64_t relative, std::int64_t buckets, std::int64_t maxPosition)
-{
-    const std::int64_t mid = buckets / 2;
-    const std::int64_t absPos = (relative < mid && relative > -mid) ? mid - 1 : std::abs(relative);
-    if (absPos <= mid)
-        return relative;
-    const double logPos = std::ceil(std::log(double(absPos) / double(mid))
-                                    / std::log(double(maxPosition - 1) / double(mid)) * double(mid - 1))
-        + double(mid);
-    return relative < 0 ? -std::int64_t(logPos) : std::int64_t(logPos);
-}
-
-// The same in torch's float32: abs_pos / mid, torch.log, torch.tensor((max_position - 1) / mid).
-std::int64_t debertaFloat32(std::int64_t relative, std::int64_t buckets, std::int64_t maxPosition)
-{
-    const std::int64_t mid = buckets / 2;
-    const std::int64_t absPos = (relative < mid && relative > -mid) ? mid - 1 : std::abs(relative);
-    if (absPos <= mid)
-        return relative;
-    const float ratio = float(absPos) / float(mid);
-    const float span = std::log(float(double(maxPosition - 1) / double(mid)));
-    const float logPos = std::ceil(std::log(ratio) / span * float(mid - 1)) + float(mid);
-    return relative < 0 ? -std::int64_t(logPos) : std::int64_t(logPos);
-}
 
 Params t5(std::int64_t buckets, std::int64_t maxDistance, bool causal, std::int64_t maxLen)
 {
@@ -176,8 +108,8 @@ void TestBucketTables::t5AtTheIssuesDistances()
     const Engine engine(t5(buckets, 128, causal, L));
     const RowMatrixXf cells = row(engine, Quantity::T5Bucket, query);
     for (const std::int64_t relative : issueDistances()) {
-        const std::int64_t expected = t5Float64(relative, buckets, 128, !causal);
-        QCOMPARE(t5Float32(relative, buckets, 128, !causal), expected); // no float32 boundary here
+        const std::int64_t expected = t5ref::t5(relative, buckets, 128, !causal).value;
+        QCOMPARE(t5ref::t5Float32(relative, buckets, 128, !causal), expected); // no float32 boundary here
         QVERIFY2(
             cells(0, query + relative) == float(expected),
             qPrintable(u"j - i = %1: %2, expected %3"_s.arg(relative).arg(cells(0, query + relative)).arg(expected)));
@@ -232,8 +164,8 @@ void TestBucketTables::t5Float32AgreesWithFloat64BelowDistance65536()
     const RowMatrixXf after = row(engine, Quantity::T5Bucket, 0);
     QList<qint64> found;
     for (std::int64_t relative = -(L - 1); relative < L; ++relative) {
-        const std::int64_t f32 = t5Float32(relative, buckets, maxDistance, !causal);
-        const std::int64_t f64 = t5Float64(relative, buckets, maxDistance, !causal);
+        const std::int64_t f32 = t5ref::t5Float32(relative, buckets, maxDistance, !causal);
+        const std::int64_t f64 = t5ref::t5(relative, buckets, maxDistance, !causal).value;
         if (f32 != f64)
             found << relative;
         const float got = relative <= 0 ? before(0, L - 1 + relative) : after(0, relative);
@@ -250,7 +182,7 @@ void TestBucketTables::t5FirstDistancesStartEachBucket()
         const std::int64_t side = causal ? 32 : 16;
         for (std::int64_t b = 0; b < side; ++b) {
             std::int64_t d = 0;
-            while (t5Float64(-d, 32, 128, !causal) < b)
+            while (t5ref::t5(-d, 32, 128, !causal).value < b)
                 ++d;
             QCOMPARE(T5Buckets::firstDistance(b, 32, 128, !causal), d);
         }
@@ -268,13 +200,13 @@ void TestBucketTables::debertaAtTheIssuesDistances()
     const std::pair<std::int64_t, std::int64_t> known[]
         = {{128, 128}, {129, 129}, {256, 192}, {511, 255}, {512, 256}, {1000, 317}};
     for (const auto &[relative, bucket] : known) {
-        QCOMPARE(debertaFloat64(relative, 256, 512), bucket);
-        QCOMPARE(debertaFloat64(-relative, 256, 512), -bucket);
+        QCOMPARE(debertaref::deberta(relative, 256, 512).value, bucket);
+        QCOMPARE(debertaref::deberta(-relative, 256, 512).value, -bucket);
     }
     for (std::int64_t relative = -1000; relative <= 1000; ++relative) {
         // Cell (i, j) holds the bucket of i - j: key j = i - relative.
-        const std::int64_t expected = debertaFloat64(relative, 256, 512);
-        QCOMPARE(debertaFloat32(relative, 256, 512), expected);
+        const std::int64_t expected = debertaref::deberta(relative, 256, 512).value;
+        QCOMPARE(debertaref::debertaFloat32(relative, 256, 512), expected);
         QVERIFY2(
             cells(0, query - relative) == float(expected),
             qPrintable(u"i - j = %1: %2, expected %3"_s.arg(relative).arg(cells(0, query - relative)).arg(expected)));
@@ -289,8 +221,8 @@ void TestBucketTables::debertaFloat32AgainstFloat64BelowDistance65536()
     const RowMatrixXf last = row(engine, Quantity::DebertaBucket, L - 1); // i - j = 65535 .. 0
     QList<qint64> found;
     for (std::int64_t relative = -(L - 1); relative < L; ++relative) {
-        const std::int64_t f32 = debertaFloat32(relative, 256, 512);
-        if (f32 != debertaFloat64(relative, 256, 512))
+        const std::int64_t f32 = debertaref::debertaFloat32(relative, 256, 512);
+        if (f32 != debertaref::deberta(relative, 256, 512).value)
             found << relative;
         const float got = relative <= 0 ? first(0, -relative) : last(0, L - 1 - relative);
         if (got != float(f32))
@@ -301,7 +233,7 @@ void TestBucketTables::debertaFloat32AgainstFloat64BelowDistance65536()
     // more. torch's tensors (HF transformers on a CPU) give the float32 bucket, which the product
     // follows.
     QCOMPARE(found, (QList<qint64> {-65317, 65317}));
-    QCOMPARE(debertaFloat32(65317, 256, 512), debertaFloat64(65317, 256, 512) - 1);
+    QCOMPARE(debertaref::debertaFloat32(65317, 256, 512), debertaref::deberta(65317, 256, 512).value - 1);
 }
 
 // torch's own output (tests/data/make_bucket_fixture.py ran HF's functions in torch 1.13, CPU):
@@ -329,12 +261,12 @@ void TestBucketTables::bucketsEqualTorchsOwnOutput()
         std::int64_t float64 = 0;
         if (f[0] == "t5") {
             got = T5Buckets::bucket(relative, buckets, reach, bidirectional);
-            float64 = t5Float64(relative, buckets, reach, bidirectional);
+            float64 = t5ref::t5(relative, buckets, reach, bidirectional).value;
             ++t5Rows;
         } else {
             QCOMPARE(f[0], QByteArray("deberta"));
             got = DebertaBuckets::bucket(relative, buckets, reach);
-            float64 = debertaFloat64(relative, buckets, reach);
+            float64 = debertaref::deberta(relative, buckets, reach).value;
             ++debertaRows;
         }
         nearBoundary += float64 != expected;

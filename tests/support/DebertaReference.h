@@ -26,4 +26,17 @@ inline Bucket deberta(std::int64_t relative, std::int64_t buckets, std::int64_t 
     return {relative < 0 ? -magnitude : magnitude, buckettie::nearWhole(log)};
 }
 
+// The same in torch's float32: abs_pos / mid, torch.log, torch.tensor((max_position - 1) / mid).
+inline std::int64_t debertaFloat32(std::int64_t relative, std::int64_t buckets, std::int64_t maxPosition)
+{
+    const std::int64_t mid = buckets / 2;
+    const std::int64_t a = std::abs(relative);
+    if (a <= mid)
+        return relative;
+    const float ratio = float(a) / float(mid);
+    const float span = std::log(float(double(maxPosition - 1) / double(mid)));
+    const auto magnitude = std::int64_t(std::ceil(std::log(ratio) / span * float(mid - 1)) + float(mid));
+    return relative < 0 ? -magnitude : magnitude;
+}
+
 } // namespace debertaref

@@ -34,4 +34,27 @@ inline Bucket t5(std::int64_t relative, std::int64_t buckets, std::int64_t maxDi
     return {result + std::min(exact + std::int64_t(std::floor(scaled)), n - 1), buckettie::nearWhole(scaled)};
 }
 
+// The same in torch's float32, as the model computes it: relative_position.float() / max_exact,
+// torch.log, divided by math.log(max_distance / max_exact) (a Python float, taken as float32),
+// times (n - max_exact), then .to(torch.long), which truncates.
+inline std::int64_t t5Float32(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)
+{
+    std::int64_t n = buckets, result = 0, distance = 0;
+    if (bidirectional) {
+        n /= 2;
+        if (relative > 0)
+            result = n;
+        distance = std::abs(relative);
+    } else {
+        distance = relative < 0 ? -relative : 0;
+    }
+    const std::int64_t exact = n / 2;
+    if (distance < exact)
+        return result + distance;
+    const float ratio = float(distance) / float(exact);
+    const float span = float(std::log(double(maxDistance) / double(exact)));
+    const float scaled = std::log(ratio) / span * float(n - exact);
+    return result + std::min(exact + std::int64_t(scaled), n - 1);
+}
+
 } // namespace t5ref

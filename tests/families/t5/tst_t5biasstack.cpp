@@ -6,6 +6,7 @@
 #include "check/TableMatch.h"
 #include "check/TableRows.h"
 #include "check/t5/T5BiasStack.h"
+#include "support/T5Reference.h"
 
 #include <QtTest>
 
@@ -17,27 +18,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// _relative_position_bucket in float64: relative = key - query.
-std::int64_t bucket64(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)
-{
-    std::int64_t result = 0;
-    std::int64_t n = buckets;
-    std::int64_t distance = 0;
-    if (bidirectional) {
-        n /= 2;
-        result += relative > 0 ? n : 0;
-        distance = std::abs(relative);
-    } else {
-        distance = -std::min<std::int64_t>(relative, 0);
-    }
-    const std::int64_t maxExact = n / 2;
-    if (distance < maxExact)
-        return result + distance;
-    const double scaled = std::log(double(distance) / double(maxExact))
-        / std::log(double(maxDistance) / double(maxExact)) * double(n - maxExact);
-    return result + std::min(maxExact + std::int64_t(scaled), n - 1);
-}
-
 // `slices` heads of L x L: head h's weight at bucket b is (h + 1) * 0.25 - b * 0.03125.
 std::shared_ptr<const TableRows> t5Stack(std::int64_t slices, std::int64_t length)
 {
@@ -45,7 +25,8 @@ std::shared_ptr<const TableRows> t5Stack(std::int64_t slices, std::int64_t lengt
     for (std::int64_t s = 0; s < slices; ++s)
         for (std::int64_t i = 0; i < length; ++i)
             for (std::int64_t j = 0; j < length; ++j)
-                (*m)(s * length + i, j) = float(double(s + 1) * 0.25 - double(bucket64(j - i, 32, 128, true)) * 0.03125);
+                (*m)(s * length + i, j)
+                    = float(double(s + 1) * 0.25 - double(t5ref::t5(j - i, 32, 128, true).value) * 0.03125);
     return std::make_shared<MatrixRows>(std::move(m), StoredType::Float32, u"t5"_s);
 }
 
