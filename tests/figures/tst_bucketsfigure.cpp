@@ -100,6 +100,7 @@ private slots:
     void bothZerosAndTheFirstDistanceAreNumbered_data();
     void bothZerosAndTheFirstDistanceAreNumbered();
     void eachDashedLineIsNamedByItsParameter();
+    void debertaCaptionSaysWhereItsTopBucketHolds();
 };
 
 void TestBucketsFigure::t5StepsAreTheReference_data()
@@ -350,6 +351,33 @@ void TestBucketsFigure::eachDashedLineIsNamedByItsParameter()
         QVERIFY2(all.contains(u"DeBERTa max_position − 1"_s), qPrintable(all));
         for (const QString &text : texts)
             QVERIFY2(!(text.contains(u"max_distance"_s) && text.contains(u"max_position"_s)), qPrintable(text));
+    }
+}
+
+// The caption said DeBERTa's buckets were "logarithmic to 255 at distance 511": rounded up, the
+// bucket is 255 from distance 506 (to 511, then past it). It names the distances the float64
+// reference gives, at four settings.
+void TestBucketsFigure::debertaCaptionSaysWhereItsTopBucketHolds()
+{
+    const auto grouped = [](std::int64_t n) {
+        return n < 1000 ? QString::number(n) : u"%1,%2"_s.arg(n / 1000).arg(n % 1000, 3, 10, QChar(u'0'));
+    };
+    for (const auto &[buckets, maxPosition] :
+         {std::pair<std::int64_t, std::int64_t> {256, 512}, {256, 1024}, {128, 512}, {64, 128}}) {
+        Params p = relativemodels::debertaV3Base();
+        p.deberta.buckets = buckets;
+        p.deberta.maxPosition = maxPosition;
+        std::int64_t from = 1, past = 1;
+        while (debertaref::deberta(from, buckets, maxPosition).value < buckets - 1)
+            ++from;
+        while (debertaref::deberta(past, buckets, maxPosition).value < buckets)
+            ++past;
+        const auto built = FigureBuilds::build(u"buckets"_s, p, FigureSize::fromPixels(QSize(1600, 900)));
+        QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+        const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+        const QString said = u"%1 from distance %2 to %3"_s.arg(buckets - 1).arg(grouped(from), grouped(past - 1));
+        QVERIFY2(texts.contains(said), qPrintable(said + u" in: "_s + texts));
+        QVERIFY2(!texts.contains(u"at distance %1"_s.arg(grouped(maxPosition - 1))), qPrintable(texts));
     }
 }
 

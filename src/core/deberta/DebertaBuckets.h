@@ -19,6 +19,12 @@ namespace posenc::DebertaBuckets {
 // Precondition: buckets >= 2, maxPosition - 1 > buckets / 2.
 std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t maxPosition);
 
+// The nearest distance |i - j| whose bucket reaches `top` (the bucket does not fall as the distance
+// grows): rounded up, the logarithm reaches a bucket before the distance at which it equals it
+// (255 from distance 506 at 256 buckets and max_position 512, though ln(511 / 128) / ln(511 / 128)
+// is 1 at 511 only). Precondition: as bucket()'s, top >= 0.
+std::int64_t firstReaching(std::int64_t top, std::int64_t buckets, std::int64_t maxPosition);
+
 // Why DeBERTa's buckets cannot be computed from these parameters (its settings not valid, or not
 // what the reference function needs), if they cannot.
 std::optional<QString> problem(const Params &params);

@@ -49,20 +49,10 @@ std::int64_t clampTop(const Params &p)
 }
 
 // The nearest distance i − j whose log bucket (make_log_bucket_position) reaches clampTop: from
-// there back every key reads one row. The bucket does not fall as the distance grows.
+// there back every key reads one row.
 std::int64_t clampReach(const Params &p)
 {
-    const auto reaches = [&](std::int64_t d) {
-        return DebertaBuckets::bucket(d, p.deberta.buckets, p.deberta.maxPosition) >= clampTop(p);
-    };
-    std::int64_t low = 0, high = std::max<std::int64_t>(p.deberta.maxPosition, 2);
-    while (!reaches(high) && high < (std::int64_t(1) << 50))
-        high *= 2;
-    while (high - low > 1) {
-        const std::int64_t middle = low + (high - low) / 2;
-        (reaches(middle) ? high : low) = middle;
-    }
-    return high;
+    return DebertaBuckets::firstReaching(clampTop(p), p.deberta.buckets, p.deberta.maxPosition);
 }
 
 } // namespace

@@ -81,6 +81,10 @@ BucketsData BucketsModel::curves(const Params &params)
     data.debertaMaxPosition = deberta.maxPosition;
     data.debertaMid = deberta.buckets / 2;
     data.debertaProblem = problem(params, Encoding::Deberta);
+    if (!data.debertaProblem) {
+        data.debertaTopFrom = DebertaBuckets::firstReaching(deberta.buckets - 1, deberta.buckets, deberta.maxPosition);
+        data.debertaTopTo = DebertaBuckets::firstReaching(deberta.buckets, deberta.buckets, deberta.maxPosition) - 1;
+    }
     if (!data.debertaProblem)
         data.deberta = bucketStepsOf(data.farthest, [&deberta](std::int64_t d) {
             return static_cast<double>(DebertaBuckets::bucket(d, deberta.buckets, deberta.maxPosition));

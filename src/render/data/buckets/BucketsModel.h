@@ -38,6 +38,9 @@ struct BucketsData : FigureData
     // DeBERTa (make_log_bucket_position): |bucket| against |i - j|, the same on both sides.
     BucketSteps deberta;
     std::int64_t debertaBuckets = 0, debertaMaxPosition = 0, debertaMid = 0;
+    // The distances whose bucket is the last the attention reads unclamped, buckets - 1: from the
+    // first that reaches it (rounded up, before max_position - 1) to the last before it grows past.
+    std::int64_t debertaTopFrom = 0, debertaTopTo = 0;
     std::optional<QString> debertaProblem;
     // The map of the chosen family over the queries (down) and keys (across) in view, each pixel
     // the exact mean bucket of its cells.

@@ -311,12 +311,12 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
                       .arg(d.t5Buckets - 1));
     if (deberta && !terse)
         caption.append(
-            u"DeBERTa: exact to %1, logarithmic to %2 at distance %3, then uncapped (the attention reads rows "
-            "−%4 … %5)"_s.arg(d.debertaMid)
-                .arg(2 * d.debertaMid - 1)
-                .arg(bucketsCount(d.debertaMaxPosition - 1))
-                .arg(d.debertaBuckets)
-                .arg(d.debertaBuckets - 1));
+            u"DeBERTa: exact to %1, then logarithmic, rounded up: %2 from distance %3 to %4, past it uncapped (the "
+            "attention reads rows −%5 … %2)"_s.arg(d.debertaMid)
+                .arg(d.debertaBuckets - 1)
+                .arg(bucketsCount(d.debertaTopFrom))
+                .arg(bucketsCount(d.debertaTopTo))
+                .arg(d.debertaBuckets));
     if (!mapProblem && !d.map.isCellByCell())
         caption.append(terse ? u"a map pixel: the mean bucket of its %1 cells"_s.arg(
                            FigureText::averagedCellsText(d.map.block, d.map.rows, d.map.cols))
