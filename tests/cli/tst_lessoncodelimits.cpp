@@ -121,13 +121,13 @@ void TestLessonCodeLimits::debertaSaysWhereItsAttentionClamps()
             QVERIFY(reach <= farthest);
             QVERIFY2(
                 text.contains(
-                    u"the row it picks is clamped to %1, so the key %2 back reads the row of %1: every key "
+                    u"the bucket it reads is clamped to %1, so the key %2 back reads bucket %1's row: every key "
                     "%3 back or farther shares that one row."_s.arg(grouped(top), grouped(farthest), grouped(reach))),
                 where);
         } else {
             ++within;
             // No distance past the keys the figure draws (the query's): the clamp's reach may lie beyond.
-            QVERIFY2(text.contains(u"the row it picks is clamped to %1 for keys farther still."_s.arg(grouped(top))),
+            QVERIFY2(text.contains(u"the bucket it reads is clamped to %1 for keys farther still."_s.arg(grouped(top))),
                      where);
         }
     }
