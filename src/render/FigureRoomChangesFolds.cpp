@@ -139,6 +139,12 @@ QList<std::pair<QCPAxis *, QCPItemText *>> Changes::labelsAlong() const
     return labels;
 }
 
+bool Changes::standsAlong(const QCPAxis *axis) const
+{
+    const auto along = labelsAlong();
+    return std::any_of(along.begin(), along.end(), [axis](const auto &entry) { return entry.first == axis; });
+}
+
 bool Changes::setAlong(QCPAxis *axis, bool alongTicks)
 {
     for (Along &along : m_along) {

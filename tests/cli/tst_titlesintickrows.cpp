@@ -1,7 +1,9 @@
 // An axis's title set in the row of its tick labels (FigureRoom's labelsAlongTicks) takes the place
-// of its axis's end label at most, and leaves its axis three numbers at least, its first among them
-// (docs/ARCHITECTURE.md, Figures at any size): dropout-on-sum's slide for MAE ViT-B/16 read
-// "0 10 20 position" up its rows to 60, half the axis unnumbered. Every lesson's page as
+// of its axis's end label at most, and only where its axis keeps two numbers at least, its first
+// (where the axis starts) among them: two numbers give a linear or a log scale, and every number
+// but the end one stands (docs/ARCHITECTURE.md, Figures at any size, the tick row's rule; the same
+// rule tst_slideticklabels reads): dropout-on-sum's slide for MAE ViT-B/16 read "0 10 20 position"
+// up its rows to 60, half the axis unnumbered. Every lesson's page as
 // `posenc export --lesson NAME [--preset P] --size slide --font-size 14` builds it, for its own model
 // and three others where it applies, and every figure of the registry at a column and at 6 x 4 cm.
 // Which numbers stand at which ticks is read back from the SVG as a reader sees the page (SvgTexts):
@@ -48,8 +50,8 @@ bool ofTitle(const SvgTexts::Text &text, const QString &title)
 }
 
 // What a reader finds wrong with `axis`, whose title `title` stands in the row of its tick labels,
-// on `svg`, the SVG of its plot: the ticks left without their number but the last, fewer than
-// three numbers, the first tick without its number. A tick has its number where a text not of the
+// on `svg`, the SVG of its plot: the ticks left without their number but the last (the first
+// among them), fewer than two numbers. A tick has its number where a text not of the
 // title stands in the axis's tick labels' row (its column, up a side) centred on it.
 QStringList problemsOf(const QCPAxis *axis, const QString &title, const SvgTexts::Page &svg)
 {
@@ -93,7 +95,7 @@ QStringList problemsOf(const QCPAxis *axis, const QString &title, const SvgTexts
     for (qsizetype i = 0; i + 1 < ticks.size(); ++i)
         if (!numbered[i])
             problems.append(u"%1 leaves tick %2 of %3 without its number"_s.arg(name).arg(i + 1).arg(ticks.size()));
-    if (count < 3)
+    if (count < 2)
         problems.append(u"%1 leaves its axis %2 numbers of %3 ticks"_s.arg(name).arg(count).arg(ticks.size()));
     return problems;
 }
@@ -114,7 +116,7 @@ QStringList titlesInTickRows(const FigureBuild &built, const FigureStyle &style)
 }
 
 // The rows where a title still takes the place of more than its axis's end number, or leaves it
-// fewer than three: the room beside or under its axis would leave the plots under half of the page
+// fewer than two: the room beside or under its axis would leave the plots under half of the page
 // (dropout-on-sum's "position" beside its rows left them 48 % of their cell), no shorter form leaves
 // the numbers (a title of one word, "position", "column", "score", names no symbol; "cos(p·θᵢ)" is
 // one), and no even step of ticks does; or the page's edge cuts a y axis's end number (heatmap's 0
@@ -133,20 +135,17 @@ const QSet<QString> &openRows()
         u"what-dropout-does llama-3-1-8b"_s,
         u"what-dropout-does mae-vit-b-16"_s,
         u"what-dropout-does t5-base"_s,
-        u"compose-compare 6x4cm"_s,
         u"curves 6x4cm"_s,
         u"curves column"_s,
         u"dropout column"_s,
         u"dropout-anatomy 6x4cm"_s,
         u"dropout-anatomy column"_s,
         u"dropout-compare 6x4cm"_s,
-        u"families column"_s,
         u"head-map 6x4cm"_s,
         u"head-map column"_s,
         u"heatmap 6x4cm"_s,
         u"learned column"_s,
         u"magnitudes 6x4cm"_s,
-        u"magnitudes column"_s,
         u"mrope-positions column"_s,
         u"position-effect 6x4cm"_s,
         u"position-ids column"_s,
@@ -199,8 +198,12 @@ void TestTitlesInTickRows::everyLessonsSlide()
     for (qsizetype i = 0; i < request.figures.size(); ++i)
         for (const QString &problem : titlesInTickRows(*page->builds[std::size_t(i)], request.styles[i]))
             problems.append(request.figures[i]->name() + u": "_s + problem);
-    if (openRows().contains(QString::fromLatin1(QTest::currentDataTag())))
+    if (openRows().contains(QString::fromLatin1(QTest::currentDataTag()))) {
+        // What is still wrong, where QEXPECT_FAIL would not say it.
+        if (!problems.isEmpty())
+            qInfo("%s", qPrintable(problems.join(u"; "_s)));
         QEXPECT_FAIL("", "the title takes more than its end number's place: issue 60, open", Continue);
+    }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
 }
 
@@ -228,8 +231,12 @@ void TestTitlesInTickRows::everyFigure()
     if (built->error())
         QSKIP("refused at this size (tst_figuresizes says which may be)");
     const QStringList problems = titlesInTickRows(*built, style);
-    if (openRows().contains(QString::fromLatin1(QTest::currentDataTag())))
+    if (openRows().contains(QString::fromLatin1(QTest::currentDataTag()))) {
+        // What is still wrong, where QEXPECT_FAIL would not say it.
+        if (!problems.isEmpty())
+            qInfo("%s", qPrintable(problems.join(u"; "_s)));
         QEXPECT_FAIL("", "the title takes more than its end number's place: issue 60, open", Continue);
+    }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
 }
 
