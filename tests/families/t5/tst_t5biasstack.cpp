@@ -45,7 +45,8 @@ std::shared_ptr<const TableRows> t5Stack(std::int64_t slices, std::int64_t lengt
     for (std::int64_t s = 0; s < slices; ++s)
         for (std::int64_t i = 0; i < length; ++i)
             for (std::int64_t j = 0; j < length; ++j)
-                (*m)(s * length + i, j) = float(double(s + 1) * 0.25 - double(bucket64(j - i, 32, 128, true)) * 0.03125);
+                (*m)(s * length + i, j)
+                    = float(double(s + 1) * 0.25 - double(bucket64(j - i, 32, 128, true)) * 0.03125);
     return std::make_shared<MatrixRows>(std::move(m), StoredType::Float32, u"t5"_s);
 }
 
