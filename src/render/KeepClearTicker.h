@@ -23,6 +23,8 @@ public:
     // left and bottom ends of reversed ones). Zero or less, they keep clear of nothing.
     void keepClear(QCPAxis *axis, double pixels);
     double keptClear() const { return m_axis ? m_pixels : 0.0; }
+    // Whether the stretch it keeps clear of is up a side (an axis up the side's).
+    bool keepsClearUpSide() const { return m_axis && m_axis->orientation() == Qt::Vertical; }
     // `axis`'s labels keep clear of a corner of its panel: the rect's `side` across the axis (the
     // bottom or top of an axis up the side, the left or right of one across), where the tick
     // labels of the axis along that side stand `beyond` layout units out of it. A label reaching
@@ -105,14 +107,17 @@ private:
 // of two: rope-score's distances at a column read "0 [k = n − m]" up to 2,048 alone); else the
 // first that blanks none and leaves two (keepsLastNumber); else the first that blanks the end one
 // alone and leaves two, the tick row's rule (rope-score's "score" at 6 x 4 cm stood in the place of
-// 0.5 and 1 over the numbers -1 to 0, where "-1 0 [score]" keeps it); else the first with enough
-// numbers (numbersEnough); else the first apart.
+// 0.5 and 1 over the numbers -1 to 0, where "-1 0 [score]" keeps it; up a side, where
+// keepsLastNumber holds at every level, before it: rope-score's "score" up its column at 6 x 4 cm
+// stood in the place of 0.75 and 1 over "0 0.25 0.5", where "0 0.5 [score]" keeps it); else the
+// first with enough numbers (numbersEnough); else the first apart.
 class TickChoice
 {
 public:
     explicit TickChoice(const KeepsClear *clearing)
         : m_clearing(clearing)
         , m_along(clearing && clearing->keptClear() > 0.0)
+        , m_upSide(clearing && clearing->keepsClearUpSide())
     { }
     void weigh(int level)
     {
@@ -133,12 +138,16 @@ public:
     int level(int least) const
     {
         const std::optional<int> first = m_clear ? m_clear : m_endAlone;
-        return first.value_or(m_whole.value_or(m_ruled.value_or(m_numbered.value_or(m_apart.value_or(least)))));
+        const std::optional<int> numbered = m_numbered ? m_numbered : m_apart;
+        if (m_upSide)
+            return first.value_or(m_ruled.value_or(m_whole.value_or(numbered.value_or(least))));
+        return first.value_or(m_whole.value_or(m_ruled.value_or(numbered.value_or(least))));
     }
 
 private:
     const KeepsClear *m_clearing;
     bool m_along;
+    bool m_upSide;
     std::optional<int> m_apart, m_numbered, m_whole, m_ruled, m_endAlone, m_clear;
 };
 

@@ -124,18 +124,12 @@ QStringList titlesInTickRows(const FigureBuild &built, const FigureStyle &style)
 const QSet<QString> &openRows()
 {
     static const QSet<QString> rows {
-        u"dropout-on-sum mae-vit-b-16"_s,
-        u"families default"_s,
-        u"families llama-3-1-8b"_s,
         u"families t5-base"_s,
-        u"left-padding llama-3-1-8b"_s,
-        u"rope-relative llama-3-1-8b"_s,
         u"what-dropout-does default"_s,
         u"what-dropout-does llama-3-1-8b"_s,
         u"what-dropout-does mae-vit-b-16"_s,
         u"what-dropout-does t5-base"_s,
         u"curves 6x4cm"_s,
-        u"curves column"_s,
         u"dropout column"_s,
         u"dropout-anatomy 6x4cm"_s,
         u"dropout-compare 6x4cm"_s,
@@ -146,7 +140,6 @@ const QSet<QString> &openRows()
         u"query-scale column"_s,
         u"rope-rotation 6x4cm"_s,
         u"rope-rotation column"_s,
-        u"rope-score 6x4cm"_s,
         u"similarity 6x4cm"_s,
     };
     return rows;
