@@ -139,7 +139,6 @@ const QSet<QString> &openRows()
         u"position-ids column"_s,
         u"query-scale column"_s,
         u"rope-rotation 6x4cm"_s,
-        u"rope-rotation column"_s,
         u"similarity 6x4cm"_s,
     };
     return rows;
