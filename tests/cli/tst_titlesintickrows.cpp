@@ -1,6 +1,7 @@
 // An axis's title set in the row of its tick labels (FigureRoom's labelsAlongTicks) takes the place
 // of its axis's end label at most, and only where its axis keeps two numbers at least, its first
-// (where the axis starts) among them: two numbers give a linear or a log scale, and every number
+// (where the axis starts) among them, or its every number where it has one tick (a heatmap's one
+// row): two numbers give a linear or a log scale, and every number
 // but the end one stands (docs/ARCHITECTURE.md, Figures at any size, the tick row's rule; the same
 // rule tst_slideticklabels reads): dropout-on-sum's slide for MAE ViT-B/16 read "0 10 20 position"
 // up its rows to 60, half the axis unnumbered. Every lesson's page as
@@ -51,8 +52,8 @@ bool ofTitle(const SvgTexts::Text &text, const QString &title)
 
 // What a reader finds wrong with `axis`, whose title `title` stands in the row of its tick labels,
 // on `svg`, the SVG of its plot: the ticks left without their number but the last (the first
-// among them), fewer than two numbers. A tick has its number where a text not of the
-// title stands in the axis's tick labels' row (its column, up a side) centred on it.
+// among them), fewer than two numbers (or than its ticks, where it has one). A tick has its number where a text not of
+// the title stands in the axis's tick labels' row (its column, up a side) centred on it.
 QStringList problemsOf(const QCPAxis *axis, const QString &title, const SvgTexts::Page &svg)
 {
     const QRect rect = axis->axisRect()->rect();
@@ -76,7 +77,8 @@ QStringList problemsOf(const QCPAxis *axis, const QString &title, const SvgTexts
             && box.bottom() <= rect.bottom() + line;
     };
     const QList<double> ticks = ticksFromFirst(axis);
-    const double step = ticks.size() > 1 ? std::abs(ticks[1] - ticks[0]) : 1.0;
+    // A lone tick (one row's index) has no neighbour to be mistaken for: its number within three units.
+    const double step = ticks.size() > 1 ? std::abs(ticks[1] - ticks[0]) : 9.0;
     QList<bool> numbered(ticks.size(), false);
     for (const SvgTexts::Text &text : svg.texts) {
         if (ofTitle(text, title) || !inRow(text.box))
@@ -95,7 +97,7 @@ QStringList problemsOf(const QCPAxis *axis, const QString &title, const SvgTexts
     for (qsizetype i = 0; i + 1 < ticks.size(); ++i)
         if (!numbered[i])
             problems.append(u"%1 leaves tick %2 of %3 without its number"_s.arg(name).arg(i + 1).arg(ticks.size()));
-    if (count < 2)
+    if (count < std::min<qsizetype>(2, ticks.size()))
         problems.append(u"%1 leaves its axis %2 numbers of %3 ticks"_s.arg(name).arg(count).arg(ticks.size()));
     return problems;
 }
@@ -136,7 +138,6 @@ const QSet<QString> &openRows()
         u"heatmap 6x4cm"_s,
         u"learned column"_s,
         u"magnitudes 6x4cm"_s,
-        u"position-ids column"_s,
         u"query-scale column"_s,
         u"rope-rotation 6x4cm"_s,
         u"similarity 6x4cm"_s,
