@@ -118,11 +118,15 @@ QStringList titlesInTickRows(const FigureBuild &built, const FigureStyle &style)
 }
 
 // The rows where a title still takes the place of more than its axis's end number, or leaves it
-// fewer than two: the room beside or under its axis would leave the plots under half of the page
-// (dropout-on-sum's "position" beside its rows left them 48 % of their cell), no shorter form leaves
-// the numbers (a title of one word, "position", "column", "score", names no symbol; "cos(p·θᵢ)" is
-// one), and no even step of ticks does; or the page's edge cuts a y axis's end number (heatmap's 0
-// over its rows at 6 x 4 cm). Issue 60, open.
+// fewer than two, the first among them. A title longer than half its axis blanks two numbers at
+// every step ("position" up the dropout figures' few rows, "PE[p, j]", "sin(p·θᵢ)" at 6 x 4 cm,
+// query-scale's "position p (log scale)", families' "DeBERTa" and "Sandwich" on a slide for T5):
+// the room beside or under its axis would leave the plots under half of the page (dropout at a
+// column: 51.3 % along, 49.5 % beside), and no shorter form is true ("position" names no symbol).
+// Or the axis's first number is left out: the page's top cuts a heatmap's first row's 0 (heatmap
+// at 6 x 4 cm; AxisRoom::holdEndTickLabels keeps no room over it), or both axes' titles stand along
+// their ticks and their first numbers meet at the corner (magnitudes at 6 x 4 cm; similarity at
+// 6 x 4 cm and learned at a column leave their "p" axis's first number out too). Issue 60, open.
 const QSet<QString> &openRows()
 {
     static const QSet<QString> rows {
