@@ -429,14 +429,14 @@ bool unthinTicks(QCustomPlot *plot)
     return changed;
 }
 
-bool keepClearTakingEndAtMost(QCPAxis *axis, double pixels)
+bool keepClearTakingEndAtMost(QCPAxis *axis, double pixels, int least)
 {
     auto *clearing = dynamic_cast<KeepsClear *>(axis->ticker().data());
     if (!clearing || !axis->visible() || !axis->tickLabels())
         return false;
     const double before = clearing->keptClear();
     const int level = tickLevel(axis);
-    const int least = dynamic_cast<const IndexTicker *>(axis->ticker().data()) ? 0 : 1;
+    const int fewest = dynamic_cast<const IndexTicker *>(axis->ticker().data()) ? 0 : 1;
     QVector<double> ticks;
     QVector<QString> labels;
     const auto generate = [&] { generateTicks(axis, ticks, labels); };
@@ -455,10 +455,11 @@ bool keepClearTakingEndAtMost(QCPAxis *axis, double pixels)
     const double column = widest();
     const int wished = wishedTickLevel(axis);
     clearing->keepClear(axis, pixels);
-    for (int candidate = wished; candidate >= least; --candidate) {
+    for (int candidate = wished; candidate >= fewest; --candidate) {
         applyTickLevel(axis, candidate);
         generate();
-        if (!ticksTouch(axis, ticks, labels) && clearing->takesEndAtMost() && (across || widest() <= column + 0.5)) {
+        if (!ticksTouch(axis, ticks, labels) && clearing->takesEndAtMost(false, least)
+            && (across || widest() <= column + 0.5)) {
             FitRecord &record = recordFor(axis);
             record.ticksWished = wished;
             record.ticksSet = candidate;

@@ -38,10 +38,10 @@ bool unthinTicks(QCustomPlot *plot);
 
 // Whether `axis`, whose ticker keeps clear of a label along its tick labels (KeepsClear), has a
 // level of ticks, up to its figure's own, whose labels do not touch and that keeps clear of its last
-// `pixels` leaving it three numbers and blanking its end one at most (KeepsClear::takesEndAtMost),
-// up the side in no wider a column of tick labels than it draws now: then its ticker keeps clear of
-// them at the most such ticks; else all stays as it was.
-bool keepClearTakingEndAtMost(QCPAxis *axis, double pixels);
+// `pixels` leaving it `least` numbers and blanking its end one at most (KeepsClear::takesEndAtMost;
+// two, the tick row's rule), up the side in no wider a column of tick labels than it draws now: then
+// its ticker keeps clear of them at the most such ticks; else all stays as it was.
+bool keepClearTakingEndAtMost(QCPAxis *axis, double pixels, int least = 3);
 
 // A figure's legend set to take `wrap` columns (rows, filled column by column), whatever fit()
 // made of its last wish: a figure whose wish changes with its room or data (compact, terse) sets

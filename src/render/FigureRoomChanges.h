@@ -98,6 +98,8 @@ public:
     // The axes of panels drawn whose labels stand along their tick labels now (foldAlongTicks), across
     // and up the side, each with the text that shows its label there.
     QList<std::pair<QCPAxis *, QCPItemText *>> labelsAlong() const;
+    // Whether `axis` is one of labelsAlong's.
+    bool standsAlong(const QCPAxis *axis) const;
     // `axis`'s label along its tick labels back on its axis, as unfoldUnreadable sets it back, its
     // text kept hidden; or, `along` true, along them again as it stood. False where it was so.
     bool setAlong(QCPAxis *axis, bool along);

@@ -96,20 +96,27 @@ bool Changes::unfoldUnreadable()
         // three, with the ticks as they end, takes the first shorter form (its figure's, then the
         // symbol its words name) that some step of ticks leaves them: the layout on which a step
         // set it along ticked otherwise (similarity's "position q" at a column stood in the place
-        // of 400, 600 and 800).
-        if (!clearing->takesEndAtMost())
-            for (const QString &form : ShorterLabels::of(along.axis) + ShorterLabels::symbolForms(along.text->text())) {
+        // of 400, 600 and 800). Where no form leaves three, one that keeps the tick row's rule, two
+        // numbers and the end one's place at most, where the label breaks it (dropout-anatomy's
+        // "X, the dropout's input" over the place of 0.5 and 1 as "X").
+        const QStringList forms = ShorterLabels::of(along.axis) + ShorterLabels::symbolForms(along.text->text());
+        bool shortened = false;
+        for (const int least : {3, 2}) {
+            if (shortened || clearing->takesEndAtMost(false, least))
+                break;
+            for (const QString &form : forms) {
                 const double advance = MeasuredText::advance(along.text->font(), form);
                 const double length = extentAlong(along.axis, along.text->font(), advance);
-                if (length < along.pixels && FigureFit::keepClearTakingEndAtMost(along.axis, length)) {
+                if (length < along.pixels && FigureFit::keepClearTakingEndAtMost(along.axis, length, least)) {
                     along.text->setText(form);
                     if (holdsUpright(along.axis, advance))
                         setUpright(along.text, along.axis);
                     along.pixels = length;
-                    changed = true;
+                    changed = shortened = true;
                     break;
                 }
             }
+        }
         if (clearing->leavesScale() && !gainsNothing(*m_plot, along.axis))
             continue;
         // The ticker stays (its numbers may be written short, shortenNumbers); undo() gives back the axis's own.
@@ -137,6 +144,12 @@ QList<std::pair<QCPAxis *, QCPItemText *>> Changes::labelsAlong() const
             && !isHidden(along.axis->axisRect()) && !isHidden(along.text))
             labels.append({along.axis, along.text});
     return labels;
+}
+
+bool Changes::standsAlong(const QCPAxis *axis) const
+{
+    const auto along = labelsAlong();
+    return std::any_of(along.begin(), along.end(), [axis](const auto &entry) { return entry.first == axis; });
 }
 
 bool Changes::setAlong(QCPAxis *axis, bool alongTicks)

@@ -254,11 +254,16 @@ bool pruneCornerTicks(QCustomPlot *plot)
                 QCPAxis *across = drawn(end);
                 if (!up || !across || !boxesMeet(tickLabelBoxes(up), tickLabelBoxes(across)))
                     continue;
-                // The axis with more numbers gives its end one up, where it keeps two at least.
+                // The axis with more numbers gives its end one up, where it keeps two at least; an
+                // axis whose title stands in the row of its tick labels last: the title takes its
+                // far end's number at most, and the number at the corner, where its axis starts, is
+                // one of the two that must stay to give its scale (docs/ARCHITECTURE.md, the tick
+                // row's rule: magnitudes' "0 … p" at a column lost its 0 beside the norms' 10¹).
                 const qsizetype upLeft = keptBeside(up, across), acrossLeft = keptBeside(across, up);
                 const qsizetype upDrawn = tickLabelBoxes(up).size(), acrossDrawn = tickLabelBoxes(across).size();
+                const bool upAlong = changes.standsAlong(up), acrossAlong = changes.standsAlong(across);
                 std::pair<QCPAxis *, QCPAxis *> order[] {{up, across}, {across, up}};
-                if (acrossDrawn > upDrawn)
+                if (upAlong != acrossAlong ? upAlong : acrossDrawn > upDrawn)
                     std::swap(order[0], order[1]);
                 for (const auto &[pruned, along] : order) {
                     if ((pruned == up ? upLeft : acrossLeft) < 2)

@@ -23,6 +23,8 @@ public:
     // left and bottom ends of reversed ones). Zero or less, they keep clear of nothing.
     void keepClear(QCPAxis *axis, double pixels);
     double keptClear() const { return m_axis ? m_pixels : 0.0; }
+    // Whether the stretch it keeps clear of is up a side (an axis up the side's).
+    bool keepsClearUpSide() const { return m_axis && m_axis->orientation() == Qt::Vertical; }
     // `axis`'s labels keep clear of a corner of its panel: the rect's `side` across the axis (the
     // bottom or top of an axis up the side, the left or right of one across), where the tick
     // labels of the axis along that side stand `beyond` layout units out of it. A label reaching
@@ -65,15 +67,16 @@ public:
         return !m_axis || m_axis->orientation() != Qt::Horizontal || (m_left == m_made && m_left >= 2);
     }
 
-    // Whether the labels it made last, keeping clear, leave its axis three numbers at least and
+    // Whether the labels it made last, keeping clear, leave its axis `least` numbers at least and
     // blank its end label at most: a title along its tick labels in the place of the number at its
     // axis's end alone, or of none where `none`. True while it keeps clear of nothing. A careful
     // author thins an axis's inner ticks to an even step rather than set its title in the place of
     // several numbers (FigureFit's fitTicks: dropout-on-sum's rows for MAE ViT-B/16 on a 14-pt slide
-    // read 0, 10, 20 up to 60, "position" in the place of 40, 50 and 60).
-    bool takesEndAtMost(bool none = false) const
+    // read 0, 10, 20 up to 60, "position" in the place of 40, 50 and 60). With `least` 2, the tick
+    // row's rule (docs/ARCHITECTURE.md): the end number's place at most, two numbers kept.
+    bool takesEndAtMost(bool none = false, int least = 3) const
     {
-        return !m_axis || (m_left >= 3 && m_made - m_left <= (none ? 0 : 1));
+        return !m_axis || (m_left >= least && m_made - m_left <= (none ? 0 : 1));
     }
 
 protected:
@@ -102,14 +105,19 @@ private:
 // blanks the end one alone and leaves three (takesEndAtMost: an even step rather than the title in
 // the place of several numbers, and the title in the place of the end number rather than an axis
 // of two: rope-score's distances at a column read "0 [k = n − m]" up to 2,048 alone); else the
-// first that blanks none and leaves two (keepsLastNumber); else the first with enough numbers
-// (numbersEnough); else the first apart.
+// first that blanks none and leaves two (keepsLastNumber); else the first that blanks the end one
+// alone and leaves two, the tick row's rule (rope-score's "score" at 6 x 4 cm stood in the place of
+// 0.5 and 1 over the numbers -1 to 0, where "-1 0 [score]" keeps it; up a side, where
+// keepsLastNumber holds at every level, before it: rope-score's "score" up its column at 6 x 4 cm
+// stood in the place of 0.75 and 1 over "0 0.25 0.5", where "0 0.5 [score]" keeps it); else the
+// first with enough numbers (numbersEnough); else the first apart.
 class TickChoice
 {
 public:
     explicit TickChoice(const KeepsClear *clearing)
         : m_clearing(clearing)
         , m_along(clearing && clearing->keptClear() > 0.0)
+        , m_upSide(clearing && clearing->keepsClearUpSide())
     { }
     void weigh(int level)
     {
@@ -122,19 +130,25 @@ public:
             m_endAlone = m_endAlone.value_or(level);
         if (!m_clearing || m_clearing->keepsLastNumber())
             m_whole = m_whole.value_or(level);
+        if (m_along && m_clearing->takesEndAtMost(false, 2))
+            m_ruled = m_ruled.value_or(level);
     }
     // Whether no level further down can be chosen over those weighed.
     bool done() const { return m_clear || (m_whole && !m_along); }
     int level(int least) const
     {
         const std::optional<int> first = m_clear ? m_clear : m_endAlone;
-        return first.value_or(m_whole.value_or(m_numbered.value_or(m_apart.value_or(least))));
+        const std::optional<int> numbered = m_numbered ? m_numbered : m_apart;
+        if (m_upSide)
+            return first.value_or(m_ruled.value_or(m_whole.value_or(numbered.value_or(least))));
+        return first.value_or(m_whole.value_or(m_ruled.value_or(numbered.value_or(least))));
     }
 
 private:
     const KeepsClear *m_clearing;
     bool m_along;
-    std::optional<int> m_apart, m_numbered, m_whole, m_endAlone, m_clear;
+    bool m_upSide;
+    std::optional<int> m_apart, m_numbered, m_whole, m_ruled, m_endAlone, m_clear;
 };
 
 // The ticks, sub-ticks and labels a ticker made last, and what it made them of: an axis asks for

@@ -89,11 +89,15 @@ inline bool isProse(const QString &word)
 // The forms of a one-line `label` that its symbol alone gives, where its words name one: the
 // label's words up to its first symbol dropped ("position p" as "p", "query position t + 1" as
 // "t + 1", "distance r = |i − j|" as "r = |i − j|" and then "r"), as a paper's axes read once its
-// text has said what the symbol is. None where no words come before the symbol, or prose follows
-// it ("position p (log scale)", "token of the prompt").
+// text has said what the symbol is; a label that opens with its symbol and says what it is after a
+// comma, the symbol alone ("X, the dropout's input" as "X"). None where no words come before the
+// symbol, or prose follows it ("position p (log scale)", "token of the prompt").
 inline QStringList symbolForms(const QString &label)
 {
     const QStringList words = label.split(u' ', Qt::SkipEmptyParts);
+    if (words.size() > 1 && words[0].size() > 1 && words[0].size() <= 4 && words[0].endsWith(u',')
+        && !isProse(words[0].chopped(1)))
+        return {words[0].chopped(1)};
     qsizetype first = 0;
     while (first < words.size() && isProse(words[first]))
         ++first;

@@ -2,8 +2,9 @@
 // [--preset P] --size slide --font-size 14`), read back from its SVG as a reader sees them
 // (SvgTexts): an axis's numbers in one format, not "750, 1k, 1250", the end tick label of an
 // axis that reaches the page's edge drawn, not left out as one the page would cut, and an axis's
-// title never in the place of the tick labels that give its range (docs/ARCHITECTURE.md, Figures
-// at any size).
+// title in the place of its axis's end number at most, its first number and another kept to give
+// its scale (docs/ARCHITECTURE.md, Figures at any size, the tick row's rule; the same rule
+// tst_titlesintickrows reads of every figure).
 #include "CliRun.h"
 #include "support/SvgTexts.h"
 
@@ -134,14 +135,14 @@ Row rowOf(const SvgTexts::Text &title, const QList<QList<const SvgTexts::Text *>
     return level ? Row {level, true} : Row {above, false};
 }
 
-// Where the tick after the last of `numbers` (a row across, its ticks evenly apart, as a linear or a
-// log axis draws them) would stand: its middle, one step past the last's.
-double nextTick(QList<const SvgTexts::Text *> numbers)
+// Where the `n`th tick after the last of `numbers` (a row across, its ticks evenly apart, as a
+// linear or a log axis draws them) would stand: its middle, n steps past the last's.
+double nextTick(QList<const SvgTexts::Text *> numbers, int n = 1)
 {
     std::sort(numbers.begin(), numbers.end(),
               [](auto *a, auto *b) { return a->box.center().x() < b->box.center().x(); });
     const double last = numbers.constLast()->box.center().x();
-    return last + (last - numbers[numbers.size() - 2]->box.center().x());
+    return last + n * (last - numbers[numbers.size() - 2]->box.center().x());
 }
 
 } // namespace
@@ -239,33 +240,33 @@ void TestSlideTickLabels::titlesLeaveTheEndLabels_data()
                                    << QStringList {u"key j"_s, u"j"_s} << u"0"_s << u"500"_s << QString();
     QTest::newRow("buckets t5 slide") << QStringList {u"buckets"_s, u"--encoding"_s, u"t5"_s} + slide
                                       << QStringList {u"key j"_s, u"j"_s} << u"0"_s << u"1k"_s << QString();
+    // Each "column" at its row's end stands in the place of the end number alone (30k, 32k), the
+    // axis's first and inner numbers kept: the tick row's rule allows it. (The two rows start at 0
+    // and at 24k: no one first number.)
     QTest::newRow("left-padding slide") << QStringList {u"--lesson"_s, u"left-padding"_s} + slide
-                                        << QStringList {u"column"_s} << QString() << u"30k"_s
-                                        << u"\"column\" at the row's end stands in the place of the last tick's "
-                                           u"number (30k, 32k), which tst_titlesintickrows allows where three "
-                                           u"numbers stay; it has no symbol form: issue 60, open"_s;
-    // At 6 x 4 cm the colour bar's row under the map: its columns' numbers run to 400 all the same.
+                                        << QStringList {u"column"_s} << QString() << u"30k"_s << QString();
+    // At 6 x 4 cm the colour bar's row under the map: "column" stood in the place of 400 and 500;
+    // the columns read "0 200 column" now, the title in the place of the end number 400 alone.
     QTest::newRow("head-map 6x4cm") << QStringList {u"head-map"_s, u"--size"_s, u"6x4cm"_s}
-                                    << QStringList {u"column"_s, u"j"_s} << u"0"_s << u"400"_s
-                                    << u"no room under the map, no step that keeps 400 and another number, and "
-                                       u"\"column\" its shortest form: issue 60, open"_s;
+                                    << QStringList {u"column"_s, u"j"_s} << u"0"_s << u"400"_s << QString();
     // At 6 x 4 cm the id map's columns lost their 1k to "column" at the row's end.
     QTest::newRow("position-ids 6x4cm") << QStringList {u"position-ids"_s, u"--size"_s, u"6x4cm"_s}
                                         << QStringList {u"column"_s} << u"0"_s << u"1k"_s << QString();
-    // At a column the families' offsets read "-500 0 offset k", the title in the place of their 500.
-    QTest::newRow("families column")
-        << QStringList {u"families"_s, u"--size"_s, u"column"_s} << QStringList {u"offset k"_s, u"k"_s} << u"-500"_s
-        << u"500"_s
-        << u"\"offset k\" at its row's end still stands in the place of 500, no trial under "
-           u"the panels kept: issue 60, open"_s;
+    // At a column the families' offsets read "-500 0 offset k": the title in the place of their end
+    // number 500 alone, -500 and 0 giving the scale, as the tick row's rule allows.
+    QTest::newRow("families column") << QStringList {u"families"_s, u"--size"_s, u"column"_s}
+                                     << QStringList {u"offset k"_s, u"k"_s} << u"-500"_s << u"500"_s << QString();
 }
 
 // An axis's title leaves its axis the tick labels that give its range, the first and the last
-// within it: under its axis where the page has the room, else at its row's end beside them, its
-// inner ticks thinned or the title shorter. Each text that is a form of `title` goes with the row
-// of tick numbers level with it or just above it: under its axis, that row holds `first` (where
-// given) and `last`, the ends of the ticks within its range; at the row's end, right-aligned on the
-// axis's end, no tick of the row's step stands blank within the axis.
+// within it, under its axis where the page has the room; else at its row's end it stands in the
+// place of the end number at most, the first number and another kept to give the axis's scale (the
+// tick row's rule), its inner ticks thinned or the title shorter. Each text that is a form of
+// `title` goes with the row of tick numbers level with it or just above it: under its axis, that
+// row holds `first` (where given) and `last`, the ends of the ticks within its range; at the row's
+// end, right-aligned on the axis's end, the row (two numbers at least) holds `first`, and no tick
+// of the row's step but the axis's end one stands blank in the title's place: the second step
+// past the row's last number lies beyond the title's end, past the axis.
 void TestSlideTickLabels::titlesLeaveTheEndLabels()
 {
     QFETCH(QStringList, arguments);
@@ -287,10 +288,12 @@ void TestSlideTickLabels::titlesLeaveTheEndLabels()
         QStringList numbers;
         for (const SvgTexts::Text *number : *row.numbers)
             numbers.append(number->text);
-        // At the row's end, right-aligned on its axis's end: no tick of the row's step left within
-        // the axis, blank in the title's place.
-        if (row.level && nextTick(*row.numbers) < text.box.right() - 1.0)
-            lacking.append(u"'%1' in the place of a number after '%2'"_s.arg(text.text, numbers.join(u" "_s)));
+        // At the row's end, right-aligned on its axis's end: no tick of the row's step but the
+        // axis's end one blank in the title's place, and the axis's first number kept.
+        if (row.level && nextTick(*row.numbers, 2) < text.box.right() - 1.0)
+            lacking.append(u"'%1' in the place of numbers after '%2'"_s.arg(text.text, numbers.join(u" "_s)));
+        if (row.level && !first.isEmpty() && !numbers.contains(first))
+            lacking.append(u"'%1' beside '%2' lacks %3"_s.arg(text.text, numbers.join(u" "_s), first));
         // Under its axis: the numbers at the ends of the axis's own ticks.
         for (const QString &end : {first, last})
             if (!row.level && !end.isEmpty() && !numbers.contains(end))

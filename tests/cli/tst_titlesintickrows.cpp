@@ -1,7 +1,10 @@
 // An axis's title set in the row of its tick labels (FigureRoom's labelsAlongTicks) takes the place
-// of its axis's end label at most, and leaves its axis three numbers at least, its first among them
-// (docs/ARCHITECTURE.md, Figures at any size): dropout-on-sum's slide for MAE ViT-B/16 read
-// "0 10 20 position" up its rows to 60, half the axis unnumbered. Every lesson's page as
+// of its axis's end label at most, and only where its axis keeps two numbers at least, its first
+// (where the axis starts) among them, or its every number where it has one tick (a heatmap's one
+// row): two numbers give a linear or a log scale, and every number
+// but the end one stands (docs/ARCHITECTURE.md, Figures at any size, the tick row's rule; the same
+// rule tst_slideticklabels reads): dropout-on-sum's slide for MAE ViT-B/16 read "0 10 20 position"
+// up its rows to 60, half the axis unnumbered. Every lesson's page as
 // `posenc export --lesson NAME [--preset P] --size slide --font-size 14` builds it, for its own model
 // and three others where it applies, and every figure of the registry at a column and at 6 x 4 cm.
 // Which numbers stand at which ticks is read back from the SVG as a reader sees the page (SvgTexts):
@@ -48,9 +51,9 @@ bool ofTitle(const SvgTexts::Text &text, const QString &title)
 }
 
 // What a reader finds wrong with `axis`, whose title `title` stands in the row of its tick labels,
-// on `svg`, the SVG of its plot: the ticks left without their number but the last, fewer than
-// three numbers, the first tick without its number. A tick has its number where a text not of the
-// title stands in the axis's tick labels' row (its column, up a side) centred on it.
+// on `svg`, the SVG of its plot: the ticks left without their number but the last (the first
+// among them), fewer than two numbers (or than its ticks, where it has one). A tick has its number where a text not of
+// the title stands in the axis's tick labels' row (its column, up a side) centred on it.
 QStringList problemsOf(const QCPAxis *axis, const QString &title, const SvgTexts::Page &svg)
 {
     const QRect rect = axis->axisRect()->rect();
@@ -74,7 +77,8 @@ QStringList problemsOf(const QCPAxis *axis, const QString &title, const SvgTexts
             && box.bottom() <= rect.bottom() + line;
     };
     const QList<double> ticks = ticksFromFirst(axis);
-    const double step = ticks.size() > 1 ? std::abs(ticks[1] - ticks[0]) : 1.0;
+    // A lone tick (one row's index) has no neighbour to be mistaken for: its number within three units.
+    const double step = ticks.size() > 1 ? std::abs(ticks[1] - ticks[0]) : 9.0;
     QList<bool> numbered(ticks.size(), false);
     for (const SvgTexts::Text &text : svg.texts) {
         if (ofTitle(text, title) || !inRow(text.box))
@@ -93,7 +97,7 @@ QStringList problemsOf(const QCPAxis *axis, const QString &title, const SvgTexts
     for (qsizetype i = 0; i + 1 < ticks.size(); ++i)
         if (!numbered[i])
             problems.append(u"%1 leaves tick %2 of %3 without its number"_s.arg(name).arg(i + 1).arg(ticks.size()));
-    if (count < 3)
+    if (count < std::min<qsizetype>(2, ticks.size()))
         problems.append(u"%1 leaves its axis %2 numbers of %3 ticks"_s.arg(name).arg(count).arg(ticks.size()));
     return problems;
 }
@@ -114,46 +118,32 @@ QStringList titlesInTickRows(const FigureBuild &built, const FigureStyle &style)
 }
 
 // The rows where a title still takes the place of more than its axis's end number, or leaves it
-// fewer than three: the room beside or under its axis would leave the plots under half of the page
-// (dropout-on-sum's "position" beside its rows left them 48 % of their cell), no shorter form leaves
-// the numbers (a title of one word, "position", "column", "score", names no symbol; "cos(p·θᵢ)" is
-// one), and no even step of ticks does; or the page's edge cuts a y axis's end number (heatmap's 0
-// over its rows at 6 x 4 cm). Issue 60, open.
+// fewer than two, the first among them. A title longer than half its axis blanks two numbers at
+// every step ("position" up the dropout figures' few rows, "PE[p, j]", "sin(p·θᵢ)" at 6 x 4 cm,
+// query-scale's "position p (log scale)", families' "DeBERTa" and "Sandwich" on a slide for T5):
+// the room beside or under its axis would leave the plots under half of the page (dropout at a
+// column: 51.3 % along, 49.5 % beside), and no shorter form is true ("position" names no symbol).
+// Or the axis's first number is left out: the page's top cuts a heatmap's first row's 0 (heatmap
+// at 6 x 4 cm; AxisRoom::holdEndTickLabels keeps no room over it), or both axes' titles stand along
+// their ticks and their first numbers meet at the corner (magnitudes at 6 x 4 cm; similarity at
+// 6 x 4 cm and learned at a column leave their "p" axis's first number out too). Issue 60, open.
 const QSet<QString> &openRows()
 {
     static const QSet<QString> rows {
-        u"dropout-on-sum mae-vit-b-16"_s,
-        u"families default"_s,
-        u"families llama-3-1-8b"_s,
         u"families t5-base"_s,
-        u"left-padding llama-3-1-8b"_s,
-        u"rope-relative default"_s,
-        u"rope-relative llama-3-1-8b"_s,
         u"what-dropout-does default"_s,
         u"what-dropout-does llama-3-1-8b"_s,
         u"what-dropout-does mae-vit-b-16"_s,
         u"what-dropout-does t5-base"_s,
-        u"compose-compare 6x4cm"_s,
         u"curves 6x4cm"_s,
-        u"curves column"_s,
         u"dropout column"_s,
         u"dropout-anatomy 6x4cm"_s,
-        u"dropout-anatomy column"_s,
         u"dropout-compare 6x4cm"_s,
-        u"families column"_s,
-        u"head-map 6x4cm"_s,
-        u"head-map column"_s,
         u"heatmap 6x4cm"_s,
         u"learned column"_s,
         u"magnitudes 6x4cm"_s,
-        u"magnitudes column"_s,
-        u"mrope-positions column"_s,
-        u"position-effect 6x4cm"_s,
-        u"position-ids column"_s,
         u"query-scale column"_s,
         u"rope-rotation 6x4cm"_s,
-        u"rope-rotation column"_s,
-        u"rope-score 6x4cm"_s,
         u"similarity 6x4cm"_s,
     };
     return rows;
@@ -199,8 +189,12 @@ void TestTitlesInTickRows::everyLessonsSlide()
     for (qsizetype i = 0; i < request.figures.size(); ++i)
         for (const QString &problem : titlesInTickRows(*page->builds[std::size_t(i)], request.styles[i]))
             problems.append(request.figures[i]->name() + u": "_s + problem);
-    if (openRows().contains(QString::fromLatin1(QTest::currentDataTag())))
+    if (openRows().contains(QString::fromLatin1(QTest::currentDataTag()))) {
+        // What is still wrong, where QEXPECT_FAIL would not say it.
+        if (!problems.isEmpty())
+            qInfo("%s", qPrintable(problems.join(u"; "_s)));
         QEXPECT_FAIL("", "the title takes more than its end number's place: issue 60, open", Continue);
+    }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
 }
 
@@ -228,8 +222,12 @@ void TestTitlesInTickRows::everyFigure()
     if (built->error())
         QSKIP("refused at this size (tst_figuresizes says which may be)");
     const QStringList problems = titlesInTickRows(*built, style);
-    if (openRows().contains(QString::fromLatin1(QTest::currentDataTag())))
+    if (openRows().contains(QString::fromLatin1(QTest::currentDataTag()))) {
+        // What is still wrong, where QEXPECT_FAIL would not say it.
+        if (!problems.isEmpty())
+            qInfo("%s", qPrintable(problems.join(u"; "_s)));
         QEXPECT_FAIL("", "the title takes more than its end number's place: issue 60, open", Continue);
+    }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
 }
 
