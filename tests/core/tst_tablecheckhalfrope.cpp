@@ -4,16 +4,21 @@
 // float32 angles, then rounded to bfloat16 or float16 to nearest, toward zero, down or up. None of
 // them is a mistake (a faithful computation is correct, a variant, or unknown, never mistake); with
 // one cell a unit of the format off, none is correct, and a published form's is a mistake that names
-// that cell. Each table is written here from its float64 formula.
+// that cell. Declared (--expect, TableCheck::expect), a faithful rounding is correct and the cell a
+// unit off a mistake that names it. Each table is written here from its float64 formula.
 #include "CheckTables.h"
 #include "support/DirectedRounding.h"
 #include "support/LongVariant.h"
 
+#include "check/TableCheck.h"
 #include "check/TableMatch.h"
+#include "check/TableRows.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <functional>
+#include <memory>
 
 using namespace posenc;
 using namespace checktables;
@@ -67,6 +72,44 @@ const Rope kRopes[] = {
     {"proportional head 256 F 0.5 factor 8", 256, 1e4, 0.5, 8.0, 256, true, true, true},
     {"default head 128 theta 5e5", 128, 5e5, 1.0, 1.0, 512, true, true, true},
 };
+
+// `t` checked against the declared family's table at `params` (--expect), as the command line does.
+Checked declaredCheck(const RowMatrixXf &t, Encoding family, const Params &params, const QString &word,
+                      const QStringList &keys)
+{
+    const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    TableCheck::Declared declared;
+    declared.params = params;
+    declared.keys = keys;
+    declared.family = family;
+    TableCheck::StreamOptions options;
+    options.chunkBytes = std::uint64_t(1) << 18;
+    return concluded(rows, TableCheck::expect(rows, family, params, word, nullptr, declared), options);
+}
+
+// Of a faithful rounding declared: correct. The cell at row 20, column 5 one unit off: a mistake that
+// names it.
+void verifyDeclared(RowMatrixXf t, const RowMatrixXf &exact, const Format &f, Rounding rounding,
+                    const std::function<Checked(const RowMatrixXf &)> &declaredOf)
+{
+    const Checked c = declaredOf(t);
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QVERIFY2(c.match.verdict == CheckVerdict::Correct, qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
+    t(20, 5) = oneUnitOff(t(20, 5), double(exact(20, 5)), f, rounding);
+    const Checked off = declaredOf(t);
+    const QString offReport = off.match.diagnosis + u" | "_s + off.match.deviations;
+    QVERIFY2(off.match.verdict == CheckVerdict::Mistake, qPrintable(offReport));
+    QVERIFY2(off.match.deviations.contains(u"rows 20 "_s) || off.match.worstRow == 20, qPrintable(offReport));
+}
+
+void addRoundings(const char *table, int variant, bool cosine, bool f32)
+{
+    for (const Format *f : {&kBFloat16, &kFloat16})
+        for (const Rounding r : {Rounding::Nearest, Rounding::TowardZero, Rounding::Downward, Rounding::Upward})
+            QTest::addRow("%s, %s, %s angles, %s %s", table, cosine ? "cos" : "sin", f32 ? "float32" : "float64",
+                          f->name, name(r))
+                << variant << cosine << f32 << int(f == &kFloat16) << r;
+}
 
 } // namespace
 
@@ -134,6 +177,43 @@ private slots:
         QVERIFY2(off.match.verdict == CheckVerdict::Mistake, qPrintable(offReport));
         QVERIFY2(off.match.deviations.contains(u"rows 20 "_s) || off.match.worstRow == 20, qPrintable(offReport));
     }
+
+    void declaredCacheIsCorrect_data()
+    {
+        QTest::addColumn<int>("rope");
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<bool>("float32Angles");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<Rounding>("rounding");
+        for (const bool cosine : {true, false})
+            for (const bool f32 : {false, true})
+                addRoundings(kRopes[2].name, 2, cosine, f32);
+    }
+    // RoPE's cache declared (--expect rope at its parameters): correct however it was rounded; the cell
+    // a unit off a mistake that names it.
+    void declaredCacheIsCorrect()
+    {
+        QFETCH(int, rope);
+        QFETCH(bool, cosine);
+        QFETCH(bool, float32Angles);
+        QFETCH(int, format);
+        QFETCH(Rounding, rounding);
+        POSENC_ROWS_IN_CI_WHERE(cosine && float32Angles && rounding == Rounding::TowardZero);
+        const Format &f = format ? kFloat16 : kBFloat16;
+        const Rope &r = kRopes[rope];
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.rope.headDim = r.headDim;
+        p.rope.theta = r.theta;
+        p.maxLen = r.rows;
+        p.dModel = r.headDim;
+        const RowMatrixXf exact = cache(r, cosine, float32Angles);
+        verifyDeclared(directedrounding::roundedTable(exact, f.bits, f.least, rounding), exact, f, rounding,
+                       [&](const RowMatrixXf &t) {
+                           return declaredCheck(t, Encoding::Rope, p, cosine ? u"rope-cos"_s : u"rope-sin"_s, {});
+                       });
+    }
+
 };
 
 QTEST_GUILESS_MAIN(TestTableCheckHalfRope)
