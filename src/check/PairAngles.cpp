@@ -1,5 +1,7 @@
 #include "check/PairAngles.h"
 
+#include "check/CellTolerance.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -33,6 +35,14 @@ std::pair<double, double> nearestTurn(double angle, bool cosine, double predicte
     return {best, gap};
 }
 
+double refined(double x, double angle, double slack, bool cosine, double inv, double *gap)
+{
+    const auto [best, off] = nearestTurn(angle, cosine, x * inv);
+    if (gap)
+        *gap = std::max(0.0, off - slack);
+    return off > slack ? best / inv : x;
+}
+
 std::optional<PairSample> read(const TableEvidence &e)
 {
     const std::int64_t pairs = e.cols() / 2, rows = e.sample.size();
@@ -63,6 +73,18 @@ std::optional<PairSample> read(const TableEvidence &e)
         p.cosine = false;
     else
         return std::nullopt;
+    p.angleSlack.resize(rows, pairs);
+    for (std::int64_t i = 0; i < rows; ++i) {
+        for (std::int64_t j = 0; j < pairs; ++j) {
+            const double v = p.value(i, j), a = p.angle(i, j);
+            const double delta = halfUnit(e.format) * std::fabs(v) + e.table.textRounding();
+            const auto at = [&](double u) {
+                const double c = std::clamp(u, -1.0, 1.0);
+                return p.cosine ? std::acos(c) : std::asin(c);
+            };
+            p.angleSlack(i, j) = std::max(std::fabs(at(v + delta) - a), std::fabs(at(v - delta) - a));
+        }
+    }
     return p;
 }
 

@@ -4,16 +4,24 @@
 // float32 angles, then rounded to bfloat16 or float16 to nearest, toward zero, down or up. None of
 // them is a mistake (a faithful computation is correct, a variant, or unknown, never mistake); with
 // one cell a unit of the format off, none is correct, and a published form's is a mistake that names
-// that cell. Each table is written here from its float64 formula.
+// that cell. Declared (--expect, TableCheck::expect), a faithful rounding is correct and the cell a
+// unit off a mistake that names it: RoPE's cache, and M-RoPE's (Qwen2-VL's apply_multimodal_rotary_pos_emb
+// of a prompt's ids, get_rope_index's, written here), whose undeclared reading is unknown, never a
+// mistake. Each table is written here from its float64 formula.
 #include "CheckTables.h"
 #include "support/DirectedRounding.h"
 #include "support/LongVariant.h"
 
+#include "check/TableCheck.h"
 #include "check/TableMatch.h"
+#include "check/TableRows.h"
 
 #include <QtTest>
 
+#include <array>
 #include <cmath>
+#include <functional>
+#include <memory>
 
 using namespace posenc;
 using namespace checktables;
@@ -67,6 +75,88 @@ const Rope kRopes[] = {
     {"proportional head 256 F 0.5 factor 8", 256, 1e4, 0.5, 8.0, 256, true, true, true},
     {"default head 128 theta 5e5", 128, 5e5, 1.0, 1.0, 512, true, true, true},
 };
+
+// Qwen2-VL's M-RoPE (modeling_qwen2_vl.py): rope_theta 1e6, head_dim 128, mrope_section 16,24,24
+// chunked; the prompt text:40, image:1x12x16 (a 1 x 6 x 8 grid after the 2 x 2 merge), text:20.
+const QString kPrompt = u"text:40,image:1x12x16,text:20"_s;
+constexpr std::int64_t kMropeRows = 40 + 6 * 8 + 20;
+
+// get_rope_index's ids (t, h, w) of token n of kPrompt: text from 0 on; the image's at 40 plus its
+// grid's (0, row, column); the text after it from the largest id + 1, 48.
+std::array<std::int64_t, 3> mropeIds(std::int64_t n)
+{
+    if (n < 40)
+        return {n, n, n};
+    if (n < 88)
+        return {40, 40 + (n - 40) / 8, 40 + (n - 40) % 8};
+    return {n - 40, n - 40, n - 40};
+}
+
+// The merged cos (or sin) table: pair j (column j and j + 64) of axis t below 16, h below 40, w after,
+// turns by that axis's id times 1e6^(-j / 64); its angle in float64 or in float32 as
+// inv_freq @ position_ids forms it.
+RowMatrixXf mropeTable(bool cosine, bool float32Angles)
+{
+    return table(kMropeRows, 128, [&](std::int64_t n, std::int64_t c) {
+        const std::int64_t j = c % 64;
+        const double w = std::pow(1e6, -double(j) / 64.0);
+        const std::int64_t id = mropeIds(n)[j < 16 ? 0 : j < 40 ? 1 : 2];
+        const double angle = float32Angles ? double(float(id) * float(w)) : double(id) * w;
+        return cosine ? std::cos(angle) : std::sin(angle);
+    });
+}
+
+// Pixtral's 2-D RoPE (PixtralRotaryEmbedding, modeling_pixtral.py: head_dim 64, theta 10000) over a
+// 32 x 32 grid, row-major: freqs_k = theta^(-2k / 64); the patch's row turns the even k, its column
+// the odd, each in columns i and i + 32 (cat(inv_freq, inv_freq)); angles in float64 or as torch's
+// float32 outer product forms them.
+RowMatrixXf pixtralTable(bool cosine, bool float32Angles)
+{
+    return table(32 * 32, 64, [&](std::int64_t n, std::int64_t c) {
+        const std::int64_t i = c % 32, k = i < 16 ? 2 * i : 2 * (i - 16) + 1, id = i < 16 ? n / 32 : n % 32;
+        const double w = std::pow(1e4, -2.0 * double(k) / 64.0);
+        const double angle = float32Angles ? double(float(id) * float(w)) : double(id) * w;
+        return cosine ? std::cos(angle) : std::sin(angle);
+    });
+}
+
+// `t` checked against the declared family's table at `params` (--expect), as the command line does.
+Checked declaredCheck(const RowMatrixXf &t, Encoding family, const Params &params, const QString &word,
+                      const QStringList &keys)
+{
+    const MatrixRows rows(std::make_shared<const RowMatrixXf>(t), StoredType::Float32, u"test"_s);
+    TableCheck::Declared declared;
+    declared.params = params;
+    declared.keys = keys;
+    declared.family = family;
+    TableCheck::StreamOptions options;
+    options.chunkBytes = std::uint64_t(1) << 18;
+    return concluded(rows, TableCheck::expect(rows, family, params, word, nullptr, declared), options);
+}
+
+// Of a faithful rounding declared: correct. The cell at row 20, column 5 one unit off: a mistake that
+// names it.
+void verifyDeclared(RowMatrixXf t, const RowMatrixXf &exact, const Format &f, Rounding rounding,
+                    const std::function<Checked(const RowMatrixXf &)> &declaredOf)
+{
+    const Checked c = declaredOf(t);
+    QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+    QVERIFY2(c.match.verdict == CheckVerdict::Correct, qPrintable(c.match.diagnosis + u" | "_s + c.match.deviations));
+    t(20, 5) = oneUnitOff(t(20, 5), double(exact(20, 5)), f, rounding);
+    const Checked off = declaredOf(t);
+    const QString offReport = off.match.diagnosis + u" | "_s + off.match.deviations;
+    QVERIFY2(off.match.verdict == CheckVerdict::Mistake, qPrintable(offReport));
+    QVERIFY2(off.match.deviations.contains(u"rows 20 "_s) || off.match.worstRow == 20, qPrintable(offReport));
+}
+
+void addRoundings(const char *table, int variant, bool cosine, bool f32)
+{
+    for (const Format *f : {&kBFloat16, &kFloat16})
+        for (const Rounding r : {Rounding::Nearest, Rounding::TowardZero, Rounding::Downward, Rounding::Upward})
+            QTest::addRow("%s, %s, %s angles, %s %s", table, cosine ? "cos" : "sin", f32 ? "float32" : "float64",
+                          f->name, name(r))
+                << variant << cosine << f32 << int(f == &kFloat16) << r;
+}
 
 } // namespace
 
@@ -133,6 +223,130 @@ private slots:
             return;
         QVERIFY2(off.match.verdict == CheckVerdict::Mistake, qPrintable(offReport));
         QVERIFY2(off.match.deviations.contains(u"rows 20 "_s) || off.match.worstRow == 20, qPrintable(offReport));
+    }
+
+    void declaredCacheIsCorrect_data()
+    {
+        QTest::addColumn<int>("rope");
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<bool>("float32Angles");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<Rounding>("rounding");
+        for (const bool cosine : {true, false})
+            for (const bool f32 : {false, true})
+                addRoundings(kRopes[2].name, 2, cosine, f32);
+    }
+    // RoPE's cache declared (--expect rope at its parameters): correct however it was rounded; the cell
+    // a unit off a mistake that names it.
+    void declaredCacheIsCorrect()
+    {
+        QFETCH(int, rope);
+        QFETCH(bool, cosine);
+        QFETCH(bool, float32Angles);
+        QFETCH(int, format);
+        QFETCH(Rounding, rounding);
+        POSENC_ROWS_IN_CI_WHERE(cosine && float32Angles && rounding == Rounding::TowardZero);
+        const Format &f = format ? kFloat16 : kBFloat16;
+        const Rope &r = kRopes[rope];
+        Params p;
+        p.encoding = Encoding::Rope;
+        p.rope.headDim = r.headDim;
+        p.rope.theta = r.theta;
+        p.maxLen = r.rows;
+        p.dModel = r.headDim;
+        const RowMatrixXf exact = cache(r, cosine, float32Angles);
+        verifyDeclared(directedrounding::roundedTable(exact, f.bits, f.least, rounding), exact, f, rounding,
+                       [&](const RowMatrixXf &t) {
+                           return declaredCheck(t, Encoding::Rope, p, cosine ? u"rope-cos"_s : u"rope-sin"_s, {});
+                       });
+    }
+
+    void rope2dTableIsNoMistake_data()
+    {
+        QTest::addColumn<int>("rope");
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<bool>("float32Angles");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<Rounding>("rounding");
+        for (const bool cosine : {true, false})
+            for (const bool f32 : {false, true})
+                addRoundings("2-D RoPE Pixtral", 0, cosine, f32);
+    }
+    // Pixtral's 2-D RoPE table: read as Pixtral's (its float32 table is correct), never a mistake; the
+    // cell a unit off never correct, and where the table read correct a mistake that names it.
+    void rope2dTableIsNoMistake()
+    {
+        QFETCH(bool, cosine);
+        QFETCH(bool, float32Angles);
+        QFETCH(int, format);
+        QFETCH(Rounding, rounding);
+        POSENC_ROWS_IN_CI_WHERE(cosine && float32Angles && format == 0
+                                && (rounding == Rounding::Nearest || rounding == Rounding::TowardZero));
+        const Format &f = format ? kFloat16 : kBFloat16;
+        const RowMatrixXf exact = pixtralTable(cosine, float32Angles);
+        RowMatrixXf t = directedrounding::roundedTable(exact, f.bits, f.least, rounding);
+        const Checked c = check(t);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const QString report = c.match.diagnosis + u" | "_s + c.match.deviations;
+        QVERIFY2(c.match.verdict != CheckVerdict::Mistake && c.match.verdict != CheckVerdict::Learned,
+                 qPrintable(report));
+        // Open: the cos table rounded up to bfloat16 (every still pair's cosine 1, the slow ones' too)
+        // reads as no 2-D RoPE's; unknown, no mistake.
+        if (cosine && format == 0 && rounding == Rounding::Upward)
+            QEXPECT_FAIL("", "a cos table rounded up to bfloat16 reads as no 2-D RoPE's (unknown)", Abort);
+        QVERIFY2(c.match.family == Encoding::Rope2d, qPrintable(report));
+        // Row 20 is patch (0, 20): column 21 its column pair of k = 11, at 0.84 rad.
+        t(20, 21) = oneUnitOff(t(20, 21), double(exact(20, 21)), f, rounding);
+        const Checked off = check(t);
+        const QString offReport = off.match.diagnosis + u" | "_s + off.match.deviations;
+        QVERIFY2(off.match.verdict != CheckVerdict::Correct && off.match.verdict != CheckVerdict::Variant,
+                 qPrintable(offReport));
+        if (c.match.verdict != CheckVerdict::Correct)
+            return;
+        QVERIFY2(off.match.verdict == CheckVerdict::Mistake, qPrintable(offReport));
+        QVERIFY2(off.match.deviations.contains(u"rows 20 "_s) || off.match.worstRow == 20, qPrintable(offReport));
+    }
+
+    void mropeTableIsNoMistake_data()
+    {
+        QTest::addColumn<int>("rope");
+        QTest::addColumn<bool>("cosine");
+        QTest::addColumn<bool>("float32Angles");
+        QTest::addColumn<int>("format");
+        QTest::addColumn<Rounding>("rounding");
+        for (const bool cosine : {true, false})
+            for (const bool f32 : {false, true})
+                addRoundings("M-RoPE Qwen2-VL", 0, cosine, f32);
+    }
+    // M-RoPE's table, undeclared: its ids read from its rows, unknown as its float32 table is, never a
+    // mistake. Declared with its prompt: correct; the cell a unit off a mistake that names it.
+    void mropeTableIsNoMistake()
+    {
+        QFETCH(bool, cosine);
+        QFETCH(bool, float32Angles);
+        QFETCH(int, format);
+        QFETCH(Rounding, rounding);
+        POSENC_ROWS_IN_CI_WHERE(float32Angles && (rounding == Rounding::TowardZero || rounding == Rounding::Nearest));
+        const Format &f = format ? kFloat16 : kBFloat16;
+        const RowMatrixXf exact = mropeTable(cosine, float32Angles);
+        const RowMatrixXf t = directedrounding::roundedTable(exact, f.bits, f.least, rounding);
+        const Checked c = check(t);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const QString report = c.match.diagnosis + u" | "_s + c.match.deviations;
+        QVERIFY2(c.match.verdict != CheckVerdict::Mistake && c.match.verdict != CheckVerdict::Learned,
+                 qPrintable(report));
+        QVERIFY2(c.match.family == Encoding::Mrope, qPrintable(report));
+        Params p;
+        p.encoding = Encoding::Mrope;
+        p.rope.headDim = 128;
+        p.rope.theta = 1e6;
+        p.dModel = 128;
+        p.maxLen = kMropeRows;
+        p.mrope.section = {16, 24, 24};
+        p.mrope.prompt = kPrompt;
+        verifyDeclared(t, exact, f, rounding, [&](const RowMatrixXf &table) {
+            return declaredCheck(table, Encoding::Mrope, p, cosine ? u"mrope-cos"_s : u"mrope-sin"_s, {u"prompt"_s});
+        });
     }
 };
 

@@ -89,7 +89,7 @@ public:
         , m_angle(sampled.angle)
         , m_tolerance(tolerance)
         , m_known(std::size_t(sampled.angle.size()))
-        , m_steps(std::size_t(sampled.angle.size()))
+        , m_steps(2 * std::size_t(sampled.angle.size()))
     {
         const std::int64_t pairs = m_p.value.cols();
         for (std::int64_t j = 0; j < pairs; ++j) {
@@ -145,18 +145,29 @@ public:
         if (slowFirst.empty())
             return {std::max<std::int64_t>(prior, 0), 0};
         const std::size_t s = std::size_t(slowFirst.front());
-        std::vector<double> starts {std::max(0.0, m_angle(i, slowFirst.front()) / m_inv[s])};
+        const double slowest = m_angle(i, slowFirst.front()), slack = m_p.slack(i, slowFirst.front());
+        // The estimate a pair only agreeing within its slack leaves (PairAngles::refined), from the
+        // least id the slowest pair allows: a half format's rounding pins a still pair's angle too
+        // loosely for its reading to be the id's. Where that leaves pairs beyond the tolerance, each
+        // pair's reading taken in turn, from the slowest pair's (a pair's reading finer than the
+        // slack it agreed within). Each from the other axis's id too.
+        std::vector<std::pair<double, bool>> starts {{PairAngles::leastId(slowest, slack, m_inv[s]), true}};
         if (prior >= 0)
-            starts.push_back(double(prior));
+            starts.push_back({double(prior), true});
+        starts.push_back({std::max(0.0, slowest / m_inv[s]), false});
+        if (prior >= 0)
+            starts.push_back({double(prior), false});
         std::pair<std::int64_t, std::int64_t> best {0, std::numeric_limits<std::int64_t>::max()};
         double bestSquares = std::numeric_limits<double>::infinity();
         // An id judged already is judged the same again, and a tie keeps the first: each once.
-        std::array<double, 4> judged;
+        std::array<double, 8> judged;
         std::size_t seen = 0;
         for (std::size_t k = 0; k < starts.size(); ++k) {
-            if (k > 0 && starts[k] == starts[0])
+            if (!starts[k].second && best.second == 0)
+                break;
+            if (k > 0 && starts[k] == starts[k - 1])
                 continue;
-            const double x = refine(i, slowFirst, starts[k]);
+            const double x = refine(i, slowFirst, starts[k].first, starts[k].second);
             for (const double id : {std::floor(x), std::ceil(x)}) {
                 if (id < 0.0 || id >= double(MropePrompt::kMaxId)
                     || std::find(judged.begin(), judged.begin() + seen, id) != judged.begin() + seen)
@@ -263,24 +274,26 @@ private:
         return value;
     }
 
-    double refine(std::int64_t i, const std::vector<std::int64_t> &slowFirst, double x) const
+    // `agreeing`: a pair within its slack of the estimate leaves it (PairAngles::refined); else each
+    // pair's reading is taken.
+    double refine(std::int64_t i, const std::vector<std::int64_t> &slowFirst, double x, bool agreeing) const
     {
         for (const std::int64_t j : slowFirst) {
             // The counts of a search pass the same estimates through a row's pairs: each pair's
-            // last step is kept.
-            Step &k = m_steps[cell(i, j)];
+            // last step is kept, a way each.
+            Step &k = m_steps[2 * cell(i, j) + std::size_t(agreeing)];
             if (k.from == x) {
                 x = k.to;
                 continue;
             }
             k.from = x;
             const double inv = m_inv[std::size_t(j)], a = m_angle(i, j);
-            const auto [best, gap] = PairAngles::nearestTurn(a, m_p.cosine, x * inv);
             // A cosine that float32 rounds to 1 or -1 holds its angle only below 2.4e-4 rad (from 0 or
             // pi): a pair there that agrees with the estimate within that says nothing finer.
             const bool flat = m_p.cosine && (a == 0.0 || a == kPi);
+            const auto [turn, gap] = PairAngles::nearestTurn(a, m_p.cosine, x * inv);
             if (!(flat && gap < kFlatAngle))
-                x = best / inv;
+                x = agreeing ? PairAngles::refined(x, a, m_p.slack(i, j), m_p.cosine, inv) : turn / inv;
             k.to = x;
         }
         return x;

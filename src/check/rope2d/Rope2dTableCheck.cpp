@@ -81,21 +81,57 @@ struct Shape
     Rope2dStyle style = Rope2dStyle::QwenVit;
     std::vector<std::int64_t> axesDim; // flux
     double theta = 0.0; // as estimated
+    // The thetas the two angles it was estimated from allow, within their slack
+    // (PairSample::angleSlack): a half format's rounding leaves a wide span.
+    double thetaLo = 0.0, thetaHi = 0.0;
 };
 
-// FLUX's shape of axes [2 still, 2 width, 2 width] pairs and the ratio of an axis's second pair to
-// its first, theta^(-2 / d1).
-Shape fluxShape(Shape s, std::int64_t still, std::int64_t width, double ratio)
+// theta from two pairs of row 1, the angle of b over that of a being theta^(-1 / k); and its span.
+void estimateTheta(Shape &s, const PairAngles::PairSample &p, std::int64_t a, std::int64_t b, double k)
+{
+    const double angleA = p.angle(1, a), angleB = p.angle(1, b), slackA = p.slack(1, a), slackB = p.slack(1, b);
+    s.theta = std::pow(angleB / angleA, -k);
+    const double ratioLo = (angleB - slackB) / (angleA + slackA), ratioHi = (angleB + slackB) / (angleA - slackA);
+    s.thetaLo = angleA > slackA ? std::pow(ratioHi, -k) : 0.0;
+    s.thetaHi = ratioLo > 0.0 ? std::pow(ratioLo, -k) : std::numeric_limits<double>::infinity();
+}
+
+// The thetas a shape is tried at, the fewest digits first: the estimate's roundings, and those of its
+// span's ends that lie within the span (where a half format's rounding leaves the estimate too far
+// off for its own few digits to reach the table's).
+std::vector<double> thetasOf(const Shape &s)
+{
+    std::vector<double> out = FitNumbers::roundings(s.theta, 7);
+    for (const double end : {s.thetaLo, s.thetaHi}) {
+        for (const double theta : FitNumbers::roundings(end, 7)) {
+            if (theta >= s.thetaLo && theta <= s.thetaHi && std::find(out.begin(), out.end(), theta) == out.end())
+                out.push_back(theta);
+        }
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](double x, double y) { return FitNumbers::digitsOf(x) < FitNumbers::digitsOf(y); });
+    return out;
+}
+
+// FLUX's shape of axes [2 still, 2 width, 2 width] pairs, theta from the rows' first pair c0 and the
+// next, whose angles' ratio is theta^(-2 / d1).
+Shape fluxShape(Shape s, std::int64_t still, std::int64_t width, const Pairs &p, std::int64_t c0)
 {
     s.style = Rope2dStyle::Flux;
     s.axesDim = {2 * still, 2 * width, 2 * width};
-    s.theta = std::pow(ratio, -double(width));
+    estimateTheta(s, p, c0, c0 + 1, double(width));
     return s;
 }
 
-bool turnsByOne(double angle)
+// Whether pair j turns by 1 rad in row i, or not at all, within its angle's slack.
+bool turnsByOne(const Pairs &p, std::int64_t i, std::int64_t j)
 {
-    return std::fabs(angle - 1.0) < 1e-3;
+    return std::fabs(p.angle(i, j) - 1.0) < 1e-3 + p.slack(i, j);
+}
+
+bool turns(const Pairs &p, std::int64_t i, std::int64_t j)
+{
+    return std::fabs(p.angle(i, j)) > 1e-3 + p.slack(i, j);
 }
 
 std::optional<Shape> shapeOf(const Pairs &p, std::int64_t pairs)
@@ -105,7 +141,7 @@ std::optional<Shape> shapeOf(const Pairs &p, std::int64_t pairs)
     const auto at1 = [&](std::int64_t j) { return p.angle(1, j); };
     const auto still = [&](std::int64_t from, std::int64_t to) {
         for (std::int64_t j = from; j < to; ++j) {
-            if (std::fabs(at1(j)) > 1e-3)
+            if (turns(p, 1, j))
                 return false;
         }
         return true;
@@ -117,26 +153,25 @@ std::optional<Shape> shapeOf(const Pairs &p, std::int64_t pairs)
         // Pixtral's at theta^(-2 / head_dim).
         if (pairs % 2 != 0 || !still(0, q) || q + 1 >= pairs || at1(q) <= 0.0)
             return std::nullopt;
-        s.style = turnsByOne(at1(q)) ? Rope2dStyle::QwenVit : Rope2dStyle::Pixtral;
-        const double ratio = at1(q + 1) / at1(q); // theta^(-4 / head_dim)
-        s.theta = std::pow(ratio, -double(2 * pairs) / 4.0);
+        s.style = turnsByOne(p, 1, q) ? Rope2dStyle::QwenVit : Rope2dStyle::Pixtral;
+        estimateTheta(s, p, q, q + 1, double(2 * pairs) / 4.0); // theta^(-4 / head_dim)
         return s;
     }
-    if (turnsByOne(at1(0))) { // axial: columns on [0, q), then rows
+    if (turnsByOne(p, 1, 0)) { // axial: columns on [0, q), then rows
         if (pairs % 2 != 0 || !still(q, pairs) || q < 2)
             return std::nullopt;
         s.style = Rope2dStyle::Axial;
-        s.theta = std::pow(at1(1) / at1(0), -double(2 * pairs) / 4.0);
+        estimateTheta(s, p, 0, 1, double(2 * pairs) / 4.0);
         return s;
     }
     // FLUX: axis 0 never turns, axis 1 the rows, axis 2 the columns from the first pair at angle 1.
     std::int64_t c0 = 0;
-    while (c0 < pairs && !turnsByOne(at1(c0)))
+    while (c0 < pairs && !turnsByOne(p, 1, c0))
         ++c0;
     std::int64_t r0 = 0;
     const auto everTurns = [&](std::int64_t j) {
         for (std::int64_t i = 0; i < p.value.rows(); ++i) {
-            if (std::fabs(p.angle(i, j)) > 1e-3)
+            if (turns(p, i, j))
                 return true;
         }
         return false;
@@ -152,9 +187,9 @@ std::optional<Shape> shapeOf(const Pairs &p, std::int64_t pairs)
         while (last > c0 && !everTurns(last - 1))
             --last;
         if (last < pairs && pairs - last == last - c0)
-            return fluxShape(s, c0, last - c0, at1(c0 + 1) / at1(c0));
+            return fluxShape(s, c0, last - c0, p, c0);
         if (last == pairs && 2 * c0 > pairs)
-            return fluxShape(s, c0 - (pairs - c0), pairs - c0, at1(c0 + 1) / at1(c0));
+            return fluxShape(s, c0 - (pairs - c0), pairs - c0, p, c0);
         return std::nullopt;
     }
     if (c0 >= pairs - 1 || r0 == 0 || rowPairs == 0 || c0 + rowPairs > pairs || !still(0, c0))
@@ -163,7 +198,7 @@ std::optional<Shape> shapeOf(const Pairs &p, std::int64_t pairs)
     s.axesDim = {2 * r0, 2 * rowPairs, 2 * rowPairs};
     if (const std::int64_t rest = pairs - c0 - rowPairs; rest > 0)
         s.axesDim.push_back(2 * rest);
-    s.theta = std::pow(at1(c0 + 1) / at1(c0), -double(rowPairs)); // theta^(-2 / d2), d2 = 2 rowPairs
+    estimateTheta(s, p, c0, c0 + 1, double(rowPairs)); // theta^(-2 / d2), d2 = 2 rowPairs
     return s;
 }
 
@@ -171,28 +206,35 @@ std::optional<Shape> shapeOf(const Pairs &p, std::int64_t pairs)
 // puts the id in [0, `largestId`] (the angle or its mirror, cos: -angle, sin: pi - angle, up to whole
 // turns): on a wide grid it passes half a turn (Qwen ViT's slowest pair at head_dim 16 turns
 // 0.001 a patch, so row 4095 is at 4.1 rad, where its cos reads 2.19). Each reading is refined pair
-// by pair towards the fastest; of the whole ones, the one the pairs agree with best is the id.
-double idOf(const Pairs &p, std::int64_t i, const std::vector<std::pair<double, std::int64_t>> &slowFirst,
-            std::int64_t largestId)
+// by pair towards the fastest (PairAngles::refined: a pair that only agrees within its angle's slack
+// says nothing finer); of the whole ones, the one the pairs agree with best is the id. With it, how
+// far from whole a reading may be: its pairs' least slack in ids, twice (the estimate within a pair's
+// slack of its angle, the angle within that of the true one).
+std::pair<double, double> idOf(const Pairs &p, std::int64_t i,
+                               const std::vector<std::pair<double, std::int64_t>> &slowFirst, std::int64_t largestId)
 {
     constexpr double kTurn = 2.0 * std::numbers::pi;
     const auto [slowest, j0] = slowFirst.front();
-    const double a = p.angle(i, j0);
+    const double a = p.angle(i, j0), slack0 = p.slack(i, j0);
     const double largest = slowest * double(largestId);
+    double whole = std::numeric_limits<double>::infinity();
+    for (const auto &[inv, j] : slowFirst)
+        whole = std::min(whole, 2.0 * p.slack(i, j) / inv);
+    whole += 0.01;
     double best = -1.0, bestGap = std::numeric_limits<double>::infinity();
     for (const double base : {a, p.cosine ? -a : std::numbers::pi - a}) {
         for (double turned = base; turned <= largest + kTurn; turned += kTurn) {
-            if (turned < -0.01 * slowest || turned > largest + 0.01 * slowest)
+            if (turned < -0.01 * slowest - slack0 || turned > largest + 0.01 * slowest + slack0)
                 continue;
-            double x = turned / slowest, gap = 0.0;
+            double x = PairAngles::leastId(turned, slack0, slowest), gap = 0.0;
             for (const auto &[inv, j] : slowFirst) {
-                const auto [angle, off] = p.nearestTurn(i, j, x * inv);
-                x = angle / inv;
+                double off = 0.0;
+                x = PairAngles::refined(x, p.angle(i, j), p.slack(i, j), p.cosine, inv, &off);
                 gap += off;
             }
             // Ids are whole: a reading a whole number of turns of every pair away is not (at theta
             // 10000, 2000 pi turns pairs of inv_freq 1, 0.1, 0.01 and 0.001 whole turns alike).
-            if (std::fabs(x - std::round(x)) > 0.01)
+            if (std::fabs(x - std::round(x)) > whole)
                 gap += 1.0;
             if (gap < bestGap) {
                 bestGap = gap;
@@ -200,7 +242,7 @@ double idOf(const Pairs &p, std::int64_t i, const std::vector<std::pair<double, 
             }
         }
     }
-    return best;
+    return {best, whole};
 }
 
 struct Placed
@@ -228,8 +270,10 @@ std::optional<std::vector<Placed>> placesOf(const Pairs &p, const TableEvidence 
     for (std::int64_t i = 0; i < p.value.rows(); ++i) {
         // No side of the grid is longer than its patches, nor than the longest side a grid has.
         const std::int64_t largestId = std::min(e.rows(), Sincos2dParams::kMaxSide) - 1;
-        const double r = idOf(p, i, rows, largestId), c = idOf(p, i, columns, largestId);
-        if (!(r > -0.01 && c > -0.01) || std::fabs(r - std::round(r)) > 0.01 || std::fabs(c - std::round(c)) > 0.01)
+        const auto [r, rowWhole] = idOf(p, i, rows, largestId);
+        const auto [c, columnWhole] = idOf(p, i, columns, largestId);
+        if (!(r > -0.01 && c > -0.01) || std::fabs(r - std::round(r)) > rowWhole
+            || std::fabs(c - std::round(c)) > columnWhole)
             return std::nullopt;
         out.push_back({e.sample.rows[std::size_t(i)], std::int64_t(std::round(r)), std::int64_t(std::round(c))});
     }
@@ -386,7 +430,7 @@ std::optional<TableCandidate> fit(const TableEvidence &e)
         return std::nullopt;
     // theta rounded to the fewest digits whose table explains the sample.
     std::optional<TableCandidate> nearest;
-    for (const double theta : FitNumbers::roundings(shape->theta, 7)) {
+    for (const double theta : thetasOf(*shape)) {
         Params p = paramsOf(*shape, theta, e.cols(), e.rows());
         const auto placed = placesOf(*pairs, e, p);
         if (!placed || !placeGrid(p, *placed, e.rows()) || !p.isValid())
