@@ -2,6 +2,8 @@
 
 #include "ConfigOptions.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc::LessonOptions {
@@ -72,6 +74,30 @@ std::optional<ParamTexts> fitted(const QCommandLineParser &parser, const Lesson 
     return texts;
 }
 
+// Whether the model's own parameters fail only for want of its trained position table: a config
+// of learned positions (GPT-2's n_positions, BERT's max_position_embeddings) holds the table's
+// size, not the table, and no --position-table was given.
+bool lacksOnlyItsTable(const ParamOptions::Result &own, const QCommandLineParser &parser)
+{
+    const QString table = u"position-table"_s;
+    if (own.params.encoding != Encoding::Learned || own.params.learned.table || own.errors.isEmpty()
+        || !own.usage.isEmpty() || !own.fileError.isEmpty() || !own.overBudget.isEmpty()
+        || parser.optionNames().contains(table))
+        return false;
+    return std::all_of(own.errors.cbegin(), own.errors.cend(),
+                       [&table](const ParamError &error) { return error.key == table; });
+}
+
+// The one line a lesson that applies to a model of learned positions says where the model's table
+// is not given: its numbers and figures read the table's rows (‖PE_p‖, the rows a batch adds).
+QString tableNeeded(const Lesson &lesson, const LessonModel &model)
+{
+    const QString who = model.name.isEmpty() ? u"the model given"_s : model.name;
+    return u"the lesson %1 needs the trained position table of %2, which its config gives the size of but "
+           "not the rows: give it with --position-table FILE[:TENSOR] (a .npy or .safetensors matrix, its "
+           "position embeddings)"_s.arg(lesson.name, who);
+}
+
 } // namespace
 
 CommandOption option()
@@ -129,10 +155,16 @@ Read read(const QCommandLineParser &parser, const Lesson &lesson, const ParamOpt
         // MAE's patch grid).
         if (read.choice) {
             const ParamOptions::Result own = ParamOptions::read(parser, read.choice->texts, origin, clues);
-            if (own.exitCode() == 0) {
-                if (const auto refused = lesson.refusal(LessonModels::model(own.params, {*read.choice}, lesson.keep))) {
+            if (own.exitCode() == 0 || lacksOnlyItsTable(own, parser)) {
+                const LessonModel model = LessonModels::model(own.params, {*read.choice}, lesson.keep);
+                if (const auto refused = lesson.refusal(model)) {
                     read.result = own;
+                    read.result.errors.clear();
                     read.result.usage = *refused;
+                } else if (own.exitCode() != 0) {
+                    read.result = own;
+                    read.result.errors.clear();
+                    read.result.usage = tableNeeded(lesson, model);
                 }
             }
         }

@@ -99,9 +99,11 @@ Number count(double v)
     return v < 1e7 ? integer(std::int64_t(v)) : real(v);
 }
 
+// In prose, as every number of a sentence (a power of ten written out, never "1.5241e8"), at the
+// digits the figures' factor() gives it.
 Number factor(double v)
 {
-    return {v, NumberText::factor(v), {}, false};
+    return {v, NumberText::prose(v, NumberText::factorDigits(v)), {}, false};
 }
 
 Number positions(double v)

@@ -32,11 +32,15 @@ QString compact(double value, int digits)
     return text;
 }
 
-QString factor(double value)
+int factorDigits(double value)
 {
     const double off = std::abs(value - 1.0);
-    const int digits = off > 0.0 && off < 1e-3 ? std::min(2 - int(std::floor(std::log10(off))), 15) : 5;
-    return compact(value, digits);
+    return off > 0.0 && off < 1e-3 ? std::min(2 - int(std::floor(std::log10(off))), 15) : 5;
+}
+
+QString factor(double value)
+{
+    return compact(value, factorDigits(value));
 }
 
 QString prose(double value, int digits)

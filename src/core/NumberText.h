@@ -27,6 +27,10 @@ int digitsApart(double a, double b);
 
 // A factor compact but in enough digits to tell it from 1: "1.0000005", "0.99999", "1.4142".
 QString factor(double value);
+// The significant digits factor() writes `value` in: five, or those that tell it from 1. A lesson
+// writes a factor in prose at as many (LessonNumbers::factor: "1.5241·10⁸", where factor() gives
+// the legend's "1.5241e8").
+int factorDigits(double value);
 
 // A whole number with its thousands grouped: 8192 -> "8,192".
 QString count(std::int64_t value);

@@ -146,6 +146,10 @@ private:
         if (from.contains(u"partial-rotary-factor"_s))
             return byCode(u"the whole head: %1 is not read for the default rope_type"_s.arg(
                 from.value(u"partial-rotary-factor"_s)));
+        // A share the config leaves to its class (persimmon-8b-base's config.json names none, and
+        // PersimmonConfig's 0.5 turns half of each head): not the whole head.
+        if (layer.params.rope.partialRotaryFactor != 1.0 && m_row.partial == u"honoured"_s)
+            return byDefault(u"partial_rotary_factor %1 of the head"_s.arg(layer.params.rope.partialRotaryFactor));
         if (m_row.headDim == u"mla"_s)
             return from.contains(u"head-dim-key"_s) ? key(from.value(u"head-dim-key"_s))
                                                     : byDefault(u"qk_rope_head_dim"_s);

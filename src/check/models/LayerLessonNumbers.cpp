@@ -2,6 +2,7 @@
 
 #include "check/FamilyCheck.h"
 #include "check/ModelConfigCheck.h"
+#include "check/models/BiasCodeLessonNumbers.h"
 #include "check/models/LayerTypeWords.h"
 #include "check/models/ModelExamples.h"
 #include "core/FamilySpec.h"
@@ -558,7 +559,7 @@ const QList<Entry> &entries()
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, 1000000); }),
         ofConfig(u"query_scale_end"_s, u"the query scale at the context's last position"_s,
                  [](const ConfigCheck &c, const LessonModel &) { return queryScaleAt(c, context(c) - 1); }),
-    } + classEntries() + windowEntries() + ropeLayerEntries();
+    } + classEntries() + windowEntries() + ropeLayerEntries() + BiasCodeLessonNumbers::entries();
     return list;
 }
 

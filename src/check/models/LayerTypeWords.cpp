@@ -9,11 +9,24 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 using namespace Qt::StringLiterals;
 
 namespace posenc::LayerTypeWords {
+
+namespace {
+
+// A RoPE setting in a lesson's sentence: a whole number grouped, another in prose, as every
+// number a lesson states (NumberText::prose; RopeFamiliesLessonNumbers' settings likewise):
+// StarCoder2's rope_theta 999999.4420358813 reads "999,999", not the title's "1e6".
+QString settingInProse(double value)
+{
+    return value == std::floor(value) && std::abs(value) < 1e15 ? RopeText::number(value) : NumberText::prose(value, 4);
+}
+
+} // namespace
 
 bool rotary(const ConfigLayer &l)
 {
@@ -29,9 +42,9 @@ QString positionWords(const ConfigLayer &l)
 {
     if (rotary(l)) {
         const RopeParams &rope = l.params.rope;
-        QString what = u"turn with RoPE θ = %1"_s.arg(RopeText::number(rope.theta));
+        QString what = u"turn with RoPE θ = %1"_s.arg(settingInProse(rope.theta));
         if (rope.type != RopeType::Default && rope.factor)
-            what += u" (%1 ×%2)"_s.arg(RopeTypes::word(rope.type), RopeText::number(*rope.factor));
+            what += u" (%1 ×%2)"_s.arg(RopeTypes::word(rope.type), settingInProse(*rope.factor));
         return what;
     }
     if (positionless(l))

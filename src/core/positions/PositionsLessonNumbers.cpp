@@ -158,27 +158,6 @@ BiasFrom biasFrom(Encoding encoding, const QString &source)
     return ScoreFromColumns::builds(encoding) ? BiasFrom::Columns : BiasFrom::Unchecked;
 }
 
-// Where the code above builds the bias, in a lesson's words: a named model's own, where the code
-// its numbers were read from (LessonModel::source) is one of them; left-padding told BLOOM-560m of
-// MPT's build_mpt_alibi_tensor beside its own build_alibi_tensor.
-QString biasCode(Encoding encoding, const QString &source)
-{
-    if (encoding == Encoding::Alibi) {
-        const QString mpt = u"MPT's build_mpt_alibi_tensor over max_seq_len, sliced to the last key_length columns"_s;
-        const QString bloom = u"BLOOM's build_alibi_tensor from the 2-D attention mask's running count"_s;
-        const bool isMpt = source.contains(u"models/mpt/"_s), isBloom = source.contains(u"models/bloom/"_s);
-        // models/falcon/modeling_falcon.py: build_alibi_tensor, "Copied from" BLOOM's.
-        if (source.contains(u"models/falcon/"_s))
-            return u"Falcon's build_alibi_tensor, BLOOM's, from the 2-D attention mask's running count"_s;
-        if (isMpt != isBloom)
-            return isMpt ? mpt : bloom;
-        return mpt + u"; "_s + bloom;
-    }
-    if (encoding == Encoding::T5)
-        return u"T5Attention.compute_bias from arange(query_length) and arange(key_length)"_s;
-    return u"build_relative_position from the query's and the key's sizes"_s;
-}
-
 Number needs(bool set, const QString &what, const std::function<Number()> &f)
 {
     return set ? f() : none(u"not here: %1 is unset"_s.arg(what));
@@ -239,24 +218,8 @@ QList<Entry> paddingEntries()
              return condition(biasFrom(m.params.encoding, m.source) == BiasFrom::Columns,
                               u"the model's code builds no score bias from the columns alone"_s);
          })},
-        {u"bias_code"_s, u"where the code of a model of bias_from_columns builds its bias"_s,
-         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
-             return biasFrom(m.params.encoding, m.source) == BiasFrom::Columns
-                 ? LessonNumbers::word(biasCode(m.params.encoding, m.source))
-                 : none(u"not here: the model's code builds no score bias from the columns alone"_s);
-         })},
-        // Why such a model has no varlen path: BLOOM's and MPT's code declares no flash attention;
-        // Falcon's does, and FalconFlashAttention2.forward raises "`alibi` is not supported when
-        // `use_flash_attn` is True" (models/falcon/modeling_falcon.py).
-        {u"bias_flash"_s, u"why the code of a model of bias_from_columns has no flash attention's varlen path"_s,
-         std::function<Number(const LessonModel &)>([](const LessonModel &m) {
-             if (biasFrom(m.params.encoding, m.source) != BiasFrom::Columns)
-                 return none(u"not here: the model's code builds no score bias from the columns alone"_s);
-             return LessonNumbers::word(m.source.contains(u"models/falcon/"_s)
-                                            ? u"refuses its ALiBi bias under flash attention "
-                                              "(FalconFlashAttention2.forward raises)"_s
-                                            : u"declares no flash attention"_s);
-         })},
+        // bias_code and bias_flash, each model's own words, are the model table's
+        // (check/models/BiasCodeLessonNumbers).
         {u"bias_unchecked"_s, u"a condition: the model biases its scores by code this program has not read"_s,
          std::function<Number(const LessonModel &)>([](const LessonModel &m) {
              return condition(biasFrom(m.params.encoding, m.source) == BiasFrom::Unchecked,

@@ -2,6 +2,7 @@
 
 #include "core/FamiliesDistance.h"
 #include "core/FamilySpec.h"
+#include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeText.h"
 
@@ -31,6 +32,30 @@ Number ropeAligned(const Params &p, double distance)
     return realApart(sum / double(p.rope.headDim), 1.0);
 }
 
+// A setting of RoPE as a sentence states it: a whole number grouped as RopeText::number groups it,
+// another in prose (NumberText::prose), where a figure's title writes it compact: StarCoder2's
+// rope_theta 999999.4420358813 reads "999,999", not "1e6", which claims a round 10⁶.
+QString settingInProse(double value)
+{
+    return value == std::floor(value) && std::abs(value) < 1e15 ? RopeText::number(value) : NumberText::prose(value, 4);
+}
+
+// The RoPE settings the families figure notes (RopeText::modelText, scalingText), in a sentence's
+// numbers: θ and the factor, the settings that are real numbers, in prose.
+QString settingsInProse(const Params &rotary)
+{
+    QString text = RopeText::modelText(rotary) + u", "_s + RopeText::scalingText(rotary);
+    const auto restate = [&text](const QString &name, double value) {
+        const QString compact = name + RopeText::number(value);
+        if (const qsizetype at = text.indexOf(compact); at >= 0)
+            text.replace(at, compact.size(), name + settingInProse(value));
+    };
+    restate(u"θ = "_s, rotary.rope.theta);
+    if (rotary.rope.factor)
+        restate(u"factor "_s, *rotary.rope.factor);
+    return text;
+}
+
 } // namespace
 
 QList<Entry> familiesEntries()
@@ -49,7 +74,7 @@ QList<Entry> familiesEntries()
              if (!validUnder(p, Encoding::Rope))
                  return none(u"not here: RoPE's settings are not valid"_s);
              const Params rotary = familyUnder(p, Encoding::Rope);
-             return word(RopeText::modelText(rotary) + u", "_s + RopeText::scalingText(rotary));
+             return word(settingsInProse(rotary));
          }},
     };
 }

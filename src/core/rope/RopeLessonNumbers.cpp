@@ -197,6 +197,17 @@ Number asType(const Params &p, RopeType type, const std::function<Number(const P
     return of(under);
 }
 
+// YaRN as a model that names no attention_factor, mscale or mscale_all_dim scales it: its attention
+// factor 0.1·ln f + 1 (transformers' _compute_yarn_parameters, get_mscale), which the sentence on
+// what YaRN would do states, whatever attention factor the model's own parameters give.
+Params yarnDefaultAttention(Params yarn)
+{
+    yarn.rope.attentionFactor.reset();
+    yarn.rope.mscale.reset();
+    yarn.rope.mscaleAllDim.reset();
+    return yarn;
+}
+
 Number bandCount(const Params &p, RopeType type, std::optional<std::int64_t> RopeFrequencies::Description::*member)
 {
     return asType(p, type, [member](const Params &under) {
@@ -288,15 +299,17 @@ QList<Entry> scalingEntries()
          [](const Params &p) { return bandCount(p, RopeType::Yarn, &RopeFrequencies::Description::pairsBlended); }},
         {u"as_yarn_divided"_s, u"… divides by the factor (ramp 1)"_s,
          [](const Params &p) { return bandCount(p, RopeType::Yarn, &RopeFrequencies::Description::pairsDivided); }},
-        {u"as_yarn_attention"_s, u"YaRN's attention factor at the view's stretch"_s,
+        {u"as_yarn_attention"_s, u"YaRN's default attention factor, 0.1·ln f + 1, at the view's stretch"_s,
          [](const Params &p) {
-             return asType(p, RopeType::Yarn,
-                           [](const Params &u) { return factor(RopeFrequencies::attentionFactor(u)); });
+             return asType(p, RopeType::Yarn, [](const Params &u) {
+                 return factor(RopeFrequencies::attentionFactor(yarnDefaultAttention(u)));
+             });
          }},
-        {u"as_yarn_logits"_s, u"what YaRN does to q·k at the view's stretch: its attention factor squared"_s,
+        {u"as_yarn_logits"_s, u"what YaRN's default does to q·k at the view's stretch: (0.1·ln f + 1)²"_s,
          [](const Params &p) {
-             return asType(p, RopeType::Yarn,
-                           [](const Params &u) { return factor(RopeFrequencies::describe(u).logitScale); });
+             return asType(p, RopeType::Yarn, [](const Params &u) {
+                 return factor(RopeFrequencies::describe(yarnDefaultAttention(u)).logitScale);
+             });
          }},
     };
 }
