@@ -31,6 +31,7 @@ constexpr double kLeaderReach[] = {6.0, 11.0, 17.0, 24.0, 32.0, 42.0};
 constexpr double kAnchorClear = 3.0; // between a leader's point and any other curve
 
 std::atomic<quint64> g_placementsKept {0};
+std::atomic<quint64> g_placesSought {0};
 
 } // namespace
 
@@ -195,21 +196,29 @@ QList<Spot> spotsFor(const Scene &scene, const QCPAbstractPlottable *plottable,
 }
 
 // A label's places: beside its curve, then, for a label of one line naming one curve drawn as a
-// line, with `leaders` off it with a leader, and with `grounds` over it on a white ground.
+// line, with `leaders` off it with a leader, and with `grounds` over it on a white ground. Each kind
+// is sought once a scene for the curves and the size (kept in Scene::spotsKept, its flags the
+// kind's: beside neither, off it with a leader `leaders` alone, over it `grounds` alone): the passes
+// of DirectLabels::place ask for the places beside the curve again with the leaders', and for both
+// again with the grounds'.
 QList<Spot> spotsOf(const Scene &scene, const Wanted &label, QSizeF size, bool leaders, bool grounds)
 {
     QList<const QCPAbstractPlottable *> curves = label.own();
     curves.prepend(label.plottable); // the curve its places run along, then those it names
-    const auto key = std::tuple(curves, size.width(), size.height(), leaders, grounds);
-    if (const auto kept = scene.spotsKept.find(key); kept != scene.spotsKept.end())
-        return kept->second;
-    QList<Spot> spots = spotsFor(scene, label.plottable, label.own(), size);
+    const auto kind = [&](bool off, bool over) -> const QList<Spot> & {
+        const auto key = std::tuple(curves, size.width(), size.height(), off, over);
+        if (const auto kept = scene.spotsKept.find(key); kept != scene.spotsKept.end())
+            return kept->second;
+        g_placesSought.fetch_add(1, std::memory_order_relaxed);
+        return scene.spotsKept.emplace(key, spotsFor(scene, label.plottable, label.own(), size, off, over))
+            .first->second;
+    };
+    QList<Spot> spots = kind(false, false);
     const bool line = label.curves.size() == 1 && joined(label.plottable) && !isBand(label.plottable);
     if (leaders && line)
-        spots += spotsFor(scene, label.plottable, label.own(), size, true);
+        spots += kind(true, false);
     if (grounds && line)
-        spots += spotsFor(scene, label.plottable, label.own(), size, false, true);
-    scene.spotsKept.emplace(key, spots);
+        spots += kind(false, true);
     return spots;
 }
 
@@ -478,6 +487,11 @@ Placement placeKept(const QList<LabelKey> &labels, const QFont &font, Scenes &sc
         kept.erase(kept.begin());
     kept.push_back(std::move(found));
     return kept.back().placement;
+}
+
+quint64 placesSought()
+{
+    return g_placesSought.load(std::memory_order_relaxed);
 }
 
 quint64 placementsKept()

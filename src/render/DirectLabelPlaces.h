@@ -118,6 +118,9 @@ Placement placeKept(const QList<LabelKey> &labels, const QFont &font, Scenes &sc
                     const std::function<Placement()> &find);
 // The placements placeKept found kept, on any thread.
 quint64 placementsKept();
+// The places of one kind (beside a curve, off it with a leader, over it on a ground) sought for a
+// label's curves and size in a scene so far, on any thread: each kind once a scene and label.
+quint64 placesSought();
 // The closest two of `wanted` whose curves are drawn too close for a label each named together;
 // false where no two are.
 bool mergeClosest(QList<Wanted> &wanted, const QFont &font, Scenes &scenes);

@@ -2,6 +2,7 @@
 
 #include "DirectLabelCurves.h"
 #include "DirectLabelLeader.h"
+#include "MeasuredText.h"
 
 #include <QHashFunctions>
 #include <QPointer>
@@ -360,6 +361,35 @@ bool hasPoint(const QCPAbstractPlottable *plottable)
 
 QRectF boxOf(const QCPItemText *text)
 {
+    // A label's text centred on its place, unturned: its corners as QCPItemText::anchorPixelPosition
+    // (QCustomPlot 2.1) puts them, the text's size measured once a font and text (MeasuredText)
+    // instead of shaped again for each corner asked. Whether every label stands clear is asked at
+    // every layout of a fitting (FigureRoom::within), each label's box again for every other.
+    if (text->textAlignment() == Qt::AlignCenter && qFuzzyIsNull(text->rotation())) {
+        const QSize size
+            = MeasuredText::centredSize(text->selected() ? text->selectedFont() : text->font(), text->text());
+        const QMargins pad = text->padding();
+        // QRect's adjusted() by the padding, as a QRectF (anchorPixelPosition's textBoxRect).
+        const double w = double(size.width() + pad.left() + pad.right());
+        const double h = double(size.height() + pad.top() + pad.bottom());
+        // getTextDrawPoint's place of the box's top left for the position's alignment, rounded
+        // (QPointF::toPoint), then moved by the position (the transform's translation).
+        const Qt::Alignment align = text->positionAlignment();
+        double x = 0.0, y = 0.0;
+        if (align != Qt::Alignment() && align != (Qt::AlignLeft | Qt::AlignTop)) {
+            if (align.testFlag(Qt::AlignHCenter))
+                x -= w / 2.0;
+            else if (align.testFlag(Qt::AlignRight))
+                x -= w;
+            if (align.testFlag(Qt::AlignVCenter))
+                y -= h / 2.0;
+            else if (align.testFlag(Qt::AlignBottom))
+                y -= h;
+        }
+        const QPointF corner = QPointF(QPointF(x, y).toPoint());
+        const QPointF at = text->position->pixelPosition();
+        return QRectF(corner + at, QPointF(corner.x() + w, corner.y() + h) + at).normalized();
+    }
     return QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
 }
 

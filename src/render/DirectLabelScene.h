@@ -53,9 +53,10 @@ struct Scene
     // are sought again after every two named together, over every pair left.
     mutable std::map<std::tuple<const void *, const void *, double>, double> apartKept;
     // The places a label may take (DirectLabelPlaces' spotsOf), by the curve they run along and
-    // the curves it names in their order, its size and whether it may stand off them, kept for the
-    // scene: makeSome asks placeAll again on one layout for the same labels, one fewer each time,
-    // and each asked every place.
+    // the curves it names in their order, its size and their kind (beside the curves: neither flag;
+    // off them with a leader: the first; over them on a ground: the second), kept for the scene:
+    // makeSome asks placeAll again on one layout for the same labels, one fewer each time, and each
+    // asked every place; DirectLabels::place asks the kinds before again with each kind it adds.
     mutable std::map<std::tuple<QList<const QCPAbstractPlottable *>, double, double, bool, bool>, QList<Spot>>
         spotsKept;
 
