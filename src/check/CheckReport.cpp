@@ -7,12 +7,16 @@
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
+#include "core/rope/RopeFrequencies.h"
+#include "core/rope/RopeTypes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -174,6 +178,56 @@ QList<std::pair<QString, QString>> layerEntries(const ConfigLayer &layer, bool j
     return list;
 }
 
+namespace {
+
+// Which count critical_dimension is, and over which context (RopeFrequencies::describe): Liu et al.
+// 2023's at the original context a model names, or, where it names none and scales its pairs, the
+// pairs as it runs them within max_len, with Liu's count of its unscaled pairs beside it. Vicuna
+// 7B v1.5 16k (linear x4, max_position_embeddings 4096, no original) printed 72 with no word of
+// it, where the guide's formula at max_len gives 92.
+QString criticalDimensionRule(const Params &params)
+{
+    const Params rope = params.encoding == Encoding::Rope ? params : RopeFrequencies::underRope(params);
+    const RopeParams &r = rope.rope;
+    const auto liu = [&r](double context) {
+        const double turns = double(RopeFrequencies::rotaryDim(r)) / 2.0 * std::log(context / (2.0 * std::numbers::pi))
+            / std::log(r.theta);
+        const double critical = std::clamp(2.0 * std::ceil(turns), 0.0, 2.0 * double(RopeFrequencies::livePairs(r)));
+        return std::isnan(critical) ? 0 : std::int64_t(critical);
+    };
+    const QString formula = u"Liu et al. 2023, 2 ceil((r/2) log_theta(L0 / 2 pi))"_s;
+    if (r.originalMaxLen)
+        return u"%1 at L0 = original_max_position_embeddings %2: the pairs the model was trained on unscaled"_s.arg(
+            formula, QString::number(*r.originalMaxLen));
+    const RopeFrequencies::Table table = RopeFrequencies::table(rope);
+    if (table.inv == table.invBefore)
+        return u"%1 at L0 = max_len %2 (no original_max_position_embeddings; the pairs are unscaled)"_s.arg(
+            formula, QString::number(rope.maxLen));
+    return u"no original_max_position_embeddings, so the pairs as the model runs them, scaled (%1) from position 0: "
+           "the first dimension whose pair turns less than once within max_len %2; %3 at L0 = max_len %2, of the "
+           "unscaled pairs: %4"_s
+               .arg(RopeTypes::word(r.type) + (r.factor ? u", factor "_s + NumberText::exact(*r.factor) : QString()),
+                    QString::number(rope.maxLen), formula)
+               .arg(liu(double(rope.maxLen)));
+}
+
+// The rule beside critical_dimension, where the entries have one: a model's layer (check --config,
+// describe --config or --preset), whose config names its original context or not.
+void explainCriticalDimension(QList<std::pair<QString, QString>> &entries, const Params &params, bool json)
+{
+    const auto at = std::find_if(entries.begin(), entries.end(),
+                                 [](const auto &entry) { return entry.first == u"critical_dimension"_s; });
+    if (at == entries.end() || !params.isValid())
+        return;
+    const QString rule = criticalDimensionRule(params);
+    const QString text = json
+        ? QString::fromUtf8(QJsonDocument(QJsonArray {rule}).toJson(QJsonDocument::Compact)).chopped(1).mid(1)
+        : rule;
+    entries.insert(std::next(at), {u"critical_dimension_rule"_s, text});
+}
+
+} // namespace
+
 QList<std::pair<QString, QString>> layerNumbers(const ConfigLayer &layer, bool json)
 {
     QList<std::pair<QString, QString>> list;
@@ -186,6 +240,7 @@ QList<std::pair<QString, QString>> layerNumbers(const ConfigLayer &layer, bool j
         }
         list.append({key, Description::text(value, json)});
     }
+    explainCriticalDimension(list, layer.params, json);
     return list;
 }
 

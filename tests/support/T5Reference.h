@@ -14,19 +14,32 @@ namespace t5ref {
 using buckettie::Bucket;
 using buckettie::matches;
 
+// What _relative_position_bucket reads before its logarithm: the side's buckets n (all of them,
+// or half where both sides count), the side's first bucket, the distance and max_exact = n / 2.
+struct Side
+{
+    std::int64_t n = 0, result = 0, distance = 0, exact = 0;
+};
+
+inline Side side(std::int64_t relative, std::int64_t buckets, bool bidirectional)
+{
+    Side s {buckets, 0, 0, 0};
+    if (bidirectional) {
+        s.n /= 2;
+        if (relative > 0)
+            s.result = s.n;
+        s.distance = std::abs(relative);
+    } else {
+        s.distance = relative < 0 ? -relative : 0;
+    }
+    s.exact = s.n / 2;
+    return s;
+}
+
 // The bucket of relative = key - query.
 inline Bucket t5(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)
 {
-    std::int64_t n = buckets, result = 0, distance = 0;
-    if (bidirectional) {
-        n /= 2;
-        if (relative > 0)
-            result = n;
-        distance = std::abs(relative);
-    } else {
-        distance = relative < 0 ? -relative : 0;
-    }
-    const std::int64_t exact = n / 2;
+    const auto [n, result, distance, exact] = side(relative, buckets, bidirectional);
     if (distance < exact)
         return {result + distance, false};
     const double scaled = std::log(double(distance) / double(exact)) / std::log(double(maxDistance) / double(exact))
@@ -39,16 +52,7 @@ inline Bucket t5(std::int64_t relative, std::int64_t buckets, std::int64_t maxDi
 // times (n - max_exact), then .to(torch.long), which truncates.
 inline std::int64_t t5Float32(std::int64_t relative, std::int64_t buckets, std::int64_t maxDistance, bool bidirectional)
 {
-    std::int64_t n = buckets, result = 0, distance = 0;
-    if (bidirectional) {
-        n /= 2;
-        if (relative > 0)
-            result = n;
-        distance = std::abs(relative);
-    } else {
-        distance = relative < 0 ? -relative : 0;
-    }
-    const std::int64_t exact = n / 2;
+    const auto [n, result, distance, exact] = side(relative, buckets, bidirectional);
     if (distance < exact)
         return result + distance;
     const float ratio = float(distance) / float(exact);
