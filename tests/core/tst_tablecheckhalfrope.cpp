@@ -191,6 +191,21 @@ void addRoundings(const char *table, int variant, bool cosine, bool f32)
 
 Q_DECLARE_METATYPE(posenc::Rounding)
 
+namespace {
+
+// The columns of every row set of this test: the table, cos or sin, its angles, its format and
+// its rounding.
+void addRoundingColumns()
+{
+    QTest::addColumn<int>("rope");
+    QTest::addColumn<bool>("cosine");
+    QTest::addColumn<bool>("float32Angles");
+    QTest::addColumn<int>("format");
+    QTest::addColumn<Rounding>("rounding");
+}
+
+} // namespace
+
 class TestTableCheckHalfRope : public QObject
 {
     Q_OBJECT
@@ -198,11 +213,7 @@ class TestTableCheckHalfRope : public QObject
 private slots:
     void roundedCacheIsNoMistake_data()
     {
-        QTest::addColumn<int>("rope");
-        QTest::addColumn<bool>("cosine");
-        QTest::addColumn<bool>("float32Angles");
-        QTest::addColumn<int>("format");
-        QTest::addColumn<Rounding>("rounding");
+        addRoundingColumns();
         for (int k = 0; k < int(std::size(kRopes)); ++k)
             for (const bool cosine : {true, false})
                 for (const bool f32 : {false, true})
@@ -245,11 +256,7 @@ private slots:
 
     void declaredCacheIsCorrect_data()
     {
-        QTest::addColumn<int>("rope");
-        QTest::addColumn<bool>("cosine");
-        QTest::addColumn<bool>("float32Angles");
-        QTest::addColumn<int>("format");
-        QTest::addColumn<Rounding>("rounding");
+        addRoundingColumns();
         for (const bool cosine : {true, false})
             for (const bool f32 : {false, true})
                 addRoundings(kRopes[2].name, 2, cosine, f32);
@@ -281,11 +288,7 @@ private slots:
 
     void rope2dTableIsNoMistake_data()
     {
-        QTest::addColumn<int>("rope");
-        QTest::addColumn<bool>("cosine");
-        QTest::addColumn<bool>("float32Angles");
-        QTest::addColumn<int>("format");
-        QTest::addColumn<Rounding>("rounding");
+        addRoundingColumns();
         for (const bool cosine : {true, false})
             for (const bool f32 : {false, true})
                 addRoundings("2-D RoPE Pixtral", 0, cosine, f32);
@@ -317,11 +320,7 @@ private slots:
 
     void mropeTableIsNoMistake_data()
     {
-        QTest::addColumn<int>("rope");
-        QTest::addColumn<bool>("cosine");
-        QTest::addColumn<bool>("float32Angles");
-        QTest::addColumn<int>("format");
-        QTest::addColumn<Rounding>("rounding");
+        addRoundingColumns();
         for (const bool cosine : {true, false})
             for (const bool f32 : {false, true})
                 addRoundings("M-RoPE Qwen2-VL", 0, cosine, f32);
