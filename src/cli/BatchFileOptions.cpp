@@ -44,7 +44,9 @@ std::shared_ptr<const BatchTable> table(const ParamOptions::Given &given, const 
 
 std::optional<std::int64_t> longestRow(const ParamOptions::Given &given, const QStringList &fromFlags)
 {
-    if (fromFlags.contains(u"max-len"_s) || given.value(u"cache"_s).toLongLong() > 0)
+    // A mask's or document ids' columns set it (read()); a batch beside them is refused anyway.
+    if (fromFlags.contains(u"max-len"_s) || given.value(u"cache"_s).toLongLong() > 0
+        || given.contains(u"attention-mask"_s) || given.contains(u"document-ids"_s))
         return std::nullopt;
     std::int64_t longest = 0;
     if (fromFlags.contains(u"batch"_s)) {

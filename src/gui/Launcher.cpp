@@ -12,6 +12,7 @@
 #include "UndoHistory.h"
 
 #include "io/AtomicFile.h"
+#include "io/Preset.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -89,8 +90,10 @@ QIcon applicationIcon()
 
 void namePresetGiven(MainWindow &window, const WindowOptions &options)
 {
+    // The preset as the command line found it ("Flan-T5-base" is flan-t5-base), by its own name.
     if (!options.preset.isEmpty() && options.lesson.isEmpty())
-        window.controlPanel()->namePreset(options.preset);
+        if (const Preset *preset = Presets::find(options.preset))
+            window.controlPanel()->namePreset(preset->name);
 }
 
 int runWindow(const WindowOptions &options)

@@ -52,6 +52,14 @@ private slots:
         const auto [cacheRun, decoded] = table({u"--batch"_s, u"left:5,8,3"_s, u"--cache"_s, u"8"_s});
         QVERIFY2(cacheRun.exitCode == 0, qPrintable(cacheRun.err));
         QVERIFY2(decoded.cols > 8, qPrintable(QString::number(decoded.cols)));
+        // Beside a mask the mask's columns are the rows' length: the batch is refused for being a
+        // second batch, not the mask for missing a max_len the user never gave.
+        QVERIFY(CliRun::writeNpy(dir.filePath(u"mask.npy"_s), 3, 12, std::vector<float>(36, 1.0f)));
+        const auto [both, none]
+            = table({u"--batch"_s, u"left:5,8,3"_s, u"--attention-mask"_s, dir.filePath(u"mask.npy"_s)});
+        QCOMPARE(both.exitCode, 2);
+        QVERIFY2(both.err.contains(u"one batch at a time"_s) && !both.err.contains(u"max_len's"_s),
+                 qPrintable(both.err));
     }
 };
 

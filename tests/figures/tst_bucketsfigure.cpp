@@ -379,6 +379,16 @@ void TestBucketsFigure::debertaCaptionSaysWhereItsTopBucketHolds()
         QVERIFY2(texts.contains(said), qPrintable(said + u" in: "_s + texts));
         QVERIFY2(!texts.contains(u"at distance %1"_s.arg(grouped(maxPosition - 1))), qPrintable(texts));
     }
+    // At 2 buckets (mid 1) the bucket is 1 from distance 1 on and never grows: no last distance.
+    Params two = relativemodels::debertaV3Base();
+    two.deberta.buckets = 2;
+    two.deberta.maxPosition = 3;
+    for (const std::int64_t d : {1, 10, 1000000})
+        QCOMPARE(debertaref::deberta(d, 2, 3).value, 1);
+    const auto built = FigureBuilds::build(u"buckets"_s, two, FigureSize::fromPixels(QSize(1600, 900)));
+    QVERIFY2(!built->error(), qPrintable(FigureBuilds::errorOf(*built)));
+    const QString texts = FigureBuilds::texts(*built->plot()).join(u' ').replace(u'\n', u' ');
+    QVERIFY2(texts.contains(u"then 1 from distance 1 on"_s) && !texts.contains(u"uncapped"_s), qPrintable(texts));
 }
 
 QTEST_MAIN(TestBucketsFigure)

@@ -25,12 +25,14 @@ std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t ma
     return relative < 0 ? -magnitude : magnitude;
 }
 
-std::int64_t firstReaching(std::int64_t top, std::int64_t buckets, std::int64_t maxPosition)
+std::optional<std::int64_t> firstReaching(std::int64_t top, std::int64_t buckets, std::int64_t maxPosition)
 {
     const auto reaches = [&](std::int64_t d) { return bucket(d, buckets, maxPosition) >= top; };
     std::int64_t low = 0, high = std::max<std::int64_t>(maxPosition, 2);
     while (!reaches(high) && high < (std::int64_t(1) << 50))
         high *= 2;
+    if (!reaches(high))
+        return std::nullopt; // at mid 1 the bucket stays 1 at every distance
     while (high - low > 1) {
         const std::int64_t middle = low + (high - low) / 2;
         (reaches(middle) ? high : low) = middle;

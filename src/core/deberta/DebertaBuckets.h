@@ -22,8 +22,9 @@ std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t ma
 // The nearest distance |i - j| whose bucket reaches `top` (the bucket does not fall as the distance
 // grows): rounded up, the logarithm reaches a bucket before the distance at which it equals it
 // (255 from distance 506 at 256 buckets and max_position 512, though ln(511 / 128) / ln(511 / 128)
-// is 1 at 511 only). Precondition: as bucket()'s, top >= 0.
-std::int64_t firstReaching(std::int64_t top, std::int64_t buckets, std::int64_t maxPosition);
+// is 1 at 511 only); none where no distance does (at buckets 2 the bucket stays 1). Precondition: as
+// bucket()'s, top >= 0.
+std::optional<std::int64_t> firstReaching(std::int64_t top, std::int64_t buckets, std::int64_t maxPosition);
 
 // Why DeBERTa's buckets cannot be computed from these parameters (its settings not valid, or not
 // what the reference function needs), if they cannot.

@@ -52,7 +52,9 @@ std::int64_t clampTop(const Params &p)
 // there back every key reads one row.
 std::int64_t clampReach(const Params &p)
 {
-    return DebertaBuckets::firstReaching(clampTop(p), p.deberta.buckets, p.deberta.maxPosition);
+    // buckets - 1 is reached at every setting: the bucket grows with the distance past mid >= 2, and
+    // at mid 1 it is 1 = buckets - 1 from distance 1.
+    return DebertaBuckets::firstReaching(clampTop(p), p.deberta.buckets, p.deberta.maxPosition).value_or(1);
 }
 
 } // namespace

@@ -82,8 +82,10 @@ BucketsData BucketsModel::curves(const Params &params)
     data.debertaMid = deberta.buckets / 2;
     data.debertaProblem = problem(params, Encoding::Deberta);
     if (!data.debertaProblem) {
-        data.debertaTopFrom = DebertaBuckets::firstReaching(deberta.buckets - 1, deberta.buckets, deberta.maxPosition);
-        data.debertaTopTo = DebertaBuckets::firstReaching(deberta.buckets, deberta.buckets, deberta.maxPosition) - 1;
+        data.debertaTopFrom
+            = DebertaBuckets::firstReaching(deberta.buckets - 1, deberta.buckets, deberta.maxPosition).value_or(1);
+        const auto past = DebertaBuckets::firstReaching(deberta.buckets, deberta.buckets, deberta.maxPosition);
+        data.debertaTopTo = past ? *past - 1 : 0;
     }
     if (!data.debertaProblem)
         data.deberta = bucketStepsOf(data.farthest, [&deberta](std::int64_t d) {

@@ -39,7 +39,8 @@ struct BucketsData : FigureData
     BucketSteps deberta;
     std::int64_t debertaBuckets = 0, debertaMaxPosition = 0, debertaMid = 0;
     // The distances whose bucket is the last the attention reads unclamped, buckets - 1: from the
-    // first that reaches it (rounded up, before max_position - 1) to the last before it grows past.
+    // first that reaches it (rounded up, before max_position - 1) to the last before it grows past (0:
+    // it never does, at buckets 2).
     std::int64_t debertaTopFrom = 0, debertaTopTo = 0;
     std::optional<QString> debertaProblem;
     // The map of the chosen family over the queries (down) and keys (across) in view, each pixel

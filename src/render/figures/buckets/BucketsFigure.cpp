@@ -311,8 +311,11 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
                       .arg(d.t5Buckets - 1));
     if (deberta && !terse)
         caption.append(
-            u"DeBERTa: exact to %1, then logarithmic, rounded up: %2 from distance %3 to %4, past it uncapped (the "
-            "attention reads rows −%5 … %2)"_s.arg(d.debertaMid)
+            (d.debertaTopTo > 0
+                 ? u"DeBERTa: exact to %1, then logarithmic, rounded up: %2 from distance %3 to %4, past it uncapped "
+                   "(the attention reads buckets −%5 … %2)"_s
+                 : u"DeBERTa: exact to %1, then %2 from distance %3 on (the attention reads buckets −%5 … %2)"_s)
+                .arg(d.debertaMid)
                 .arg(d.debertaBuckets - 1)
                 .arg(bucketsCount(d.debertaTopFrom))
                 .arg(bucketsCount(d.debertaTopTo))
