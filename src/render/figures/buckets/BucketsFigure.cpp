@@ -312,14 +312,14 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     if (deberta && !terse)
         caption.append(
             (d.debertaTopTo > 0
-                 ? u"DeBERTa: exact to %1, then logarithmic, rounded up: %2 from distance %3 to %4, past it uncapped "
-                   "(the attention reads buckets −%5 … %2)"_s
-                 : u"DeBERTa: exact to %1, then %2 from distance %3 on (the attention reads buckets −%5 … %2)"_s)
-                .arg(d.debertaMid)
-                .arg(d.debertaBuckets - 1)
-                .arg(bucketsCount(d.debertaTopFrom))
-                .arg(bucketsCount(d.debertaTopTo))
-                .arg(d.debertaBuckets));
+                 ? u"DeBERTa: exact to %1, then logarithmic, rounded up: %2 from distance %3 to %4, past it uncapped"_s
+                       .arg(d.debertaMid)
+                       .arg(d.debertaBuckets - 1)
+                       .arg(bucketsCount(d.debertaTopFrom), bucketsCount(d.debertaTopTo))
+                 : u"DeBERTa: exact to %1, then %2 from distance %3 on"_s.arg(d.debertaMid)
+                       .arg(d.debertaBuckets - 1)
+                       .arg(bucketsCount(d.debertaTopFrom)))
+            + u" (the attention reads buckets −%1 … %2)"_s.arg(d.debertaBuckets).arg(d.debertaBuckets - 1));
     if (!mapProblem && !d.map.isCellByCell())
         caption.append(terse ? u"a map pixel: the mean bucket of its %1 cells"_s.arg(
                            FigureText::averagedCellsText(d.map.block, d.map.rows, d.map.cols))
