@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <numbers>
 
 using namespace Qt::StringLiterals;
 
@@ -189,18 +188,12 @@ QString criticalDimensionRule(const Params &params)
 {
     const Params rope = params.encoding == Encoding::Rope ? params : RopeFrequencies::underRope(params);
     const RopeParams &r = rope.rope;
-    const auto liu = [&r](double context) {
-        const double turns = double(RopeFrequencies::rotaryDim(r)) / 2.0 * std::log(context / (2.0 * std::numbers::pi))
-            / std::log(r.theta);
-        const double critical = std::clamp(2.0 * std::ceil(turns), 0.0, 2.0 * double(RopeFrequencies::livePairs(r)));
-        return std::isnan(critical) ? 0 : std::int64_t(critical);
-    };
+    const RopeFrequencies::Description d = RopeFrequencies::describe(rope);
     const QString formula = u"Liu et al. 2023, 2 ceil((r/2) log_theta(L0 / 2 pi))"_s;
     if (r.originalMaxLen)
         return u"%1 at L0 = original_max_position_embeddings %2: the pairs the model was trained on unscaled"_s.arg(
             formula, QString::number(*r.originalMaxLen));
-    const RopeFrequencies::Table table = RopeFrequencies::table(rope);
-    if (table.inv == table.invBefore)
+    if (!d.criticalOfScaledPairs)
         return u"%1 at L0 = max_len %2 (no original_max_position_embeddings; the pairs are unscaled)"_s.arg(
             formula, QString::number(rope.maxLen));
     return u"no original_max_position_embeddings, so the pairs as the model runs them, scaled (%1) from position 0: "
@@ -208,7 +201,7 @@ QString criticalDimensionRule(const Params &params)
            "unscaled pairs: %4"_s
                .arg(RopeTypes::word(r.type) + (r.factor ? u", factor "_s + NumberText::exact(*r.factor) : QString()),
                     QString::number(rope.maxLen), formula)
-               .arg(liu(double(rope.maxLen)));
+               .arg(d.liuCriticalDimension);
 }
 
 // The rule beside critical_dimension, where the entries have one: a model's layer (check --config,

@@ -342,6 +342,7 @@ Description describe(const Params &params)
     const double turning = 2.0 * static_cast<double>(livePairs(rope));
     const double critical = std::clamp(2.0 * std::ceil(turns), 0.0, turning);
     d.criticalDimension = std::isnan(critical) ? 0 : static_cast<std::int64_t>(critical);
+    d.liuCriticalDimension = d.criticalDimension;
     // A model that names no original context runs its scaled pairs from its first position (Gemma
     // 3's linear x8 over its 131072; Gemma3RotaryEmbedding divides inv_freq by the factor in every
     // forward): its critical dimension is that of the pairs as it runs them, the first whose
@@ -354,6 +355,7 @@ Description describe(const Params &params)
         while (std::size_t(pair) < std::min(live, t.inv.size()) && kTwoPi / t.inv[std::size_t(pair)] <= context)
             ++pair;
         d.criticalDimension = 2 * pair;
+        d.criticalOfScaledPairs = true;
     }
 
     // The last position's neighbours in bf16 (7 explicit mantissa bits) and fp16 (10), which

@@ -78,6 +78,10 @@ struct Description
     // the original context L0; for a model that names no L0 and scales its pairs, the first
     // dimension whose scaled pair turns less than once within max_len (as the model runs them).
     std::int64_t criticalDimension = 0;
+    // Liu et al.'s count at L0 (or max_len without one) of the unscaled pairs, whichever rule
+    // criticalDimension took; and whether it took the scaled pairs' (no L0, pairs scaled).
+    std::int64_t liuCriticalDimension = 0;
+    bool criticalOfScaledPairs = false;
     double bf16PositionStep = 0.0; // gap between neighbouring bf16 values at max_len - 1
     std::optional<double> fp16PositionStep; // unset where max_len - 1 overflows fp16
 };
