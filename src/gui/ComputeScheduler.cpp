@@ -29,7 +29,51 @@ void lowerThisThreadsPriority()
 #endif
 }
 
+// What resting jobs wait on: a cancellation wakes them at once. A job that polled its flag every
+// few ms took as long again to give way to the next request (a view drawn up to 4 ms late after a
+// change; docs/ARCHITECTURE.md, Performance).
+struct Rests
+{
+    std::mutex mutex;
+    std::condition_variable woken;
+};
+
+Rests &rests()
+{
+    static Rests instance;
+    return instance;
+}
+
 } // namespace
+
+bool ComputeScheduler::restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::steady_clock::time_point until)
+{
+    // Flags set by others than a scheduler wake no one: they are seen within a step.
+    constexpr std::chrono::milliseconds kStep {4};
+    Rests &r = rests();
+    std::unique_lock lock(r.mutex);
+    // Until the clock says so: counted in steps slept, a rest on a busy machine (each wake-up late)
+    // lasted half as long again.
+    for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
+        if (cancel.load(std::memory_order_relaxed))
+            return false;
+        r.woken.wait_until(lock, std::min(until, now + kStep));
+    }
+    return !cancel.load(std::memory_order_relaxed);
+}
+
+void ComputeScheduler::cancelRunning()
+{
+    if (!m_cancel)
+        return;
+    Rests &r = rests();
+    {
+        // Set under the rests' mutex: a job between reading its flag and waiting cannot miss it.
+        const std::lock_guard lock(r.mutex);
+        m_cancel->store(true, std::memory_order_relaxed);
+    }
+    r.woken.notify_all();
+}
 
 ComputeScheduler::ComputeScheduler(QObject *parent)
     : QObject(parent)
@@ -57,7 +101,7 @@ void ComputeScheduler::submit(Job job)
     ++m_generation;
     m_pending = std::move(job);
     if (m_running)
-        m_cancel->store(true, std::memory_order_relaxed);
+        cancelRunning();
     else
         startPending();
 }
@@ -66,8 +110,7 @@ void ComputeScheduler::cancelAll()
 {
     ++m_generation;
     m_pending = nullptr;
-    if (m_cancel)
-        m_cancel->store(true, std::memory_order_relaxed);
+    cancelRunning();
 }
 
 void ComputeScheduler::startPending()

@@ -5,6 +5,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -38,6 +39,10 @@ public:
     // Cancels the running job and forgets a waiting one.
     void cancelAll();
 
+    // Sleeps in a job's thread until `until`; false at once when the scheduler cancels the job
+    // (its flag is polled too, every few ms, should another owner set it).
+    static bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::steady_clock::time_point until);
+
     quint64 generation() const { return m_generation; }
     bool isIdle() const { return !m_running && !m_pending; }
 
@@ -53,6 +58,8 @@ private:
         Apply apply; // empty: the job returned
     };
 
+    // Sets the running job's flag and wakes it should it rest (restUnlessCancelled).
+    void cancelRunning();
     void startPending();
     void jobFinished();
     // On the job thread: runs each task handed over, one at a time, until the scheduler goes.

@@ -2,22 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 namespace posenc::FigureJob {
 
 bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::milliseconds rest)
 {
-    // Until the clock says so: counted in steps slept, a rest on a busy machine (each wake-up late)
-    // lasted half as long again.
-    constexpr std::chrono::milliseconds kStep {4};
-    const auto until = std::chrono::steady_clock::now() + rest;
-    for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
-        if (cancel.load(std::memory_order_relaxed))
-            return false;
-        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(kStep, until - now));
-    }
-    return !cancel.load(std::memory_order_relaxed);
+    return ComputeScheduler::restUnlessCancelled(cancel, std::chrono::steady_clock::now() + rest);
 }
 
 ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deliver deliver, Start start,
