@@ -20,6 +20,29 @@ struct Keys
     std::int64_t farthest() const { return before > after ? before : after; }
 };
 
+// One head's weights at one query: Z and the series' denominator e^(-m) - 1 taken once for every
+// distance asked (a figure asks for a few per pixel, 16 heads at a time; the functions below take
+// Z again at each call). Bit for bit the functions' values.
+class Head
+{
+public:
+    Head(double slope, Keys keys);
+
+    double normaliser() const { return m_normaliser; }
+    double weight(std::int64_t distance) const;
+    double within(std::int64_t distance) const;
+    std::int64_t span(double share) const;
+
+private:
+    double geometric(std::int64_t n) const;
+    double mass(std::int64_t distance) const;
+
+    double m_slope;
+    Keys m_keys;
+    double m_denominator;
+    double m_normaliser;
+};
+
 // The keys of query `query` (0..maxLen - 1) under `mask`.
 Keys keysOf(std::int64_t maxLen, std::int64_t query, AlibiMask mask);
 // Z = sum over the keys of e^(-m |d|).

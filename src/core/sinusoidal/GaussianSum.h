@@ -37,6 +37,10 @@ public:
     // direct sums leave them out, and a window's edge that far away counts as no edge.
     static constexpr double kReach = 6.5;
 
+    // The terms of a series whose term j is about sqrt(j!) / rate^j of its first, given
+    // log(rate): those until a term falls below 1e-17, at most kMaxEdgeTerms.
+    static int seriesTerms(double logRate);
+
     // Precomputes what depends on w and sigma alone: the edge terms' coefficients.
     GaussianSum(double omega, double sigma);
 
@@ -51,7 +55,8 @@ public:
 private:
     // sum_j G_j E_j at an edge u sigmas from the centre: G_j = d^j/dx^j of the weight there,
     // E_j the Euler-Maclaurin coefficient of derivative j (real for odd j, imaginary for even).
-    std::complex<double> edgeSeries(double u) const;
+    // `weight` is the weight at the edge, exp(-u^2 / 2).
+    std::complex<double> edgeSeries(double u, double weight) const;
     // e^{-v^2} erfc(x - i v), v = w sigma / sqrt(2): the half-line integral from x on, given
     // turn = e^{2 i x v}.
     std::complex<double> halfLine(double x, std::complex<double> turn) const;

@@ -93,14 +93,7 @@ constexpr std::int64_t kEdgeChunk = 4;
 // Terms of the boundary series at v: term j is about sqrt(j!) / (sqrt(2) v)^j of the edge's.
 int boundaryTerms(double v)
 {
-    const double logRate = std::log(std::numbers::sqrt2 * v);
-    double logTerm = 0.0;
-    for (int j = 1; j < GaussianSum::kMaxEdgeTerms; ++j) {
-        logTerm += 0.5 * std::log(static_cast<double>(j)) - logRate;
-        if (logTerm < std::log(1e-17))
-            return j + 1;
-    }
-    return GaussianSum::kMaxEdgeTerms;
+    return GaussianSum::seriesTerms(std::log(std::numbers::sqrt2 * v));
 }
 
 // d^j/dx^j of exp(-(x - c)^2 / (2 sigma^2)) at u = (x - c) / sigma, j < count.

@@ -64,16 +64,19 @@ AlibiAttentionData AlibiAttentionModel::compute(const Params &params, std::int64
         AlibiAttentionHead head;
         head.head = k;
         head.slope = slopes[static_cast<std::size_t>(k - 1)];
+        const AlibiAttention::Head weights(head.slope, data.keys);
+        head.weight.reserve(data.distance.size());
+        head.within.reserve(data.distance.size());
         for (const double d : data.distance) {
             const auto distance = static_cast<std::int64_t>(d);
-            head.weight.append(AlibiAttention::weight(head.slope, data.keys, distance));
-            head.within.append(AlibiAttention::within(head.slope, data.keys, distance));
+            head.weight.append(weights.weight(distance));
+            head.within.append(weights.within(distance));
         }
-        head.self = AlibiAttention::weight(head.slope, data.keys, 0);
-        head.half = AlibiAttention::span(head.slope, data.keys, 0.5);
-        head.ninety = AlibiAttention::span(head.slope, data.keys, 0.9);
-        head.halfShare = AlibiAttention::within(head.slope, data.keys, head.half);
-        head.ninetyShare = AlibiAttention::within(head.slope, data.keys, head.ninety);
+        head.self = weights.weight(0);
+        head.half = weights.span(0.5);
+        head.ninety = weights.span(0.9);
+        head.halfShare = weights.within(head.half);
+        head.ninetyShare = weights.within(head.ninety);
         data.drawn.append(head);
     }
     return data;
