@@ -85,11 +85,18 @@ std::optional<HeatmapGrid> pixels(const Block &block, int rows, int cols, const 
 std::optional<HeatmapGrid> grid(const std::vector<DiagonalRun> &runs, const Block &block, int rows, int cols,
                                 const std::atomic<bool> *cancel)
 {
-    return pixels(block, rows, cols, cancel, [&runs](int, int, const Block &rect) -> std::optional<double> {
+    // The first run that reaches the rectangle's diagonals: sought by bisection at each row's first
+    // pixel, then followed along the row, whose pixels' first diagonals only grow (a search per
+    // pixel was most of DeBERTa's map: 512 runs, 360,000 pixels).
+    auto rowRun = runs.begin();
+    return pixels(block, rows, cols, cancel, [&runs, &rowRun](int, int b, const Block &rect) -> std::optional<double> {
         const std::int64_t kFirst = firstDiagonal(rect), kLast = lastDiagonal(rect);
-        // The first run that reaches the rectangle's diagonals.
-        auto run = std::partition_point(runs.begin(), runs.end(),
-                                        [kFirst](const DiagonalRun &r) { return r.last < kFirst; });
+        const auto before = [kFirst](const DiagonalRun &r) { return r.last < kFirst; };
+        if (b == 0)
+            rowRun = std::partition_point(runs.begin(), runs.end(), before);
+        while (rowRun != runs.end() && before(*rowRun))
+            ++rowRun;
+        auto run = rowRun;
         double sum = 0.0;
         for (; run != runs.end() && run->first <= kLast; ++run) {
             const auto n = cellsBetween(rect, std::max(run->first, kFirst), std::min(run->last, kLast));
