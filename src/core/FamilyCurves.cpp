@@ -62,8 +62,12 @@ struct Turns
         cos.resize(w.size());
         sin.resize(w.size());
         for (std::size_t i = 0; i < w.size(); ++i) {
-            cos[i] = std::cos(times * w[i]);
-            sin[i] = std::sin(times * w[i]);
+            // One angle, read by both: the compiler takes its sine and cosine in one call (sincos),
+            // where the two products, stored apart, cost a call each.
+            const double angle = times * w[i];
+            const double c = std::cos(angle), s = std::sin(angle);
+            cos[i] = c;
+            sin[i] = s;
         }
     }
 };
