@@ -19,7 +19,16 @@ std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t ma
     // torch.log(abs_pos / mid) / torch.log(torch.tensor((max_position - 1) / mid)) * (mid - 1):
     // every tensor float32, the Python quotient made float32 by torch.tensor.
     const float ratio = static_cast<float>(absPos) / static_cast<float>(mid);
-    const float span = std::log(static_cast<float>(static_cast<double>(maxPosition - 1) / static_cast<double>(mid)));
+    // The span's logarithm depends on the settings alone: taken once for the last ones asked (the
+    // figures ask for tens of thousands of distances at one setting; it was half of each bucket's time).
+    thread_local std::int64_t spanMid = 0, spanMaxPosition = 0;
+    thread_local float spanLog = 0.0f;
+    if (mid != spanMid || maxPosition != spanMaxPosition) {
+        spanLog = std::log(static_cast<float>(static_cast<double>(maxPosition - 1) / static_cast<double>(mid)));
+        spanMid = mid;
+        spanMaxPosition = maxPosition;
+    }
+    const float span = spanLog;
     const float logPos = std::ceil(std::log(ratio) / span * static_cast<float>(mid - 1)) + static_cast<float>(mid);
     const std::int64_t magnitude = static_cast<std::int64_t>(logPos);
     return relative < 0 ? -magnitude : magnitude;
