@@ -37,6 +37,8 @@ private slots:
     void resultsArriveInTheOrderOfRequests();
     void destructionCancelsAndWaitsForTheJob();
     void cancelAllDropsWhatIsOnItsWay();
+    void aRestingJobEndsWhenCancelled();
+    void aRestSeesAFlagItsOwnerSets();
 };
 
 void TestComputeScheduler::rapidRequestsRunOnlyTheLatest()
@@ -146,6 +148,37 @@ void TestComputeScheduler::cancelAllDropsWhatIsOnItsWay()
     QTRY_VERIFY(scheduler.isIdle());
     scheduler.submit(publishing(3, applied));
     QTRY_COMPARE(applied, QList<int> {3});
+}
+
+void TestComputeScheduler::aRestingJobEndsWhenCancelled()
+{
+    // A job resting before its refinement (FigureJob) is woken by the scheduler's cancellation, not
+    // left to the end of its rest: a rest of 30 s that ran out would read true.
+    ComputeScheduler scheduler;
+    std::atomic<bool> started {false}, finished {false}, rested {true};
+    scheduler.submit([&](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &) {
+        started = true;
+        rested = ComputeScheduler::restUnlessCancelled(cancel, std::chrono::steady_clock::now() + std::chrono::seconds(30));
+        finished = true;
+    });
+    waitFor(started);
+    scheduler.cancelAll();
+    QTRY_VERIFY(finished.load());
+    QVERIFY(!rested.load());
+    QTRY_VERIFY(scheduler.isIdle());
+}
+
+void TestComputeScheduler::aRestSeesAFlagItsOwnerSets()
+{
+    // A flag set by its own owner, not a scheduler, wakes no one: the rest still sees it.
+    std::atomic<bool> cancel {false};
+    std::thread owner([&cancel] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        cancel = true;
+    });
+    const bool rested = ComputeScheduler::restUnlessCancelled(cancel, std::chrono::steady_clock::now() + std::chrono::seconds(30));
+    owner.join();
+    QVERIFY(!rested);
 }
 
 QTEST_GUILESS_MAIN(TestComputeScheduler)
