@@ -54,6 +54,15 @@ std::atomic<int> g_onApplicationThread {0};
 
 // The grid drawn before the plot has a size (a dialog not yet shown).
 constexpr QSize kDefaultGrid(512, 384);
+
+// The grid as the map colours it: a logarithmic scale has no 0, so cells within a thousandth of the
+// tolerance take its floor.
+HeatmapGrid flooredGrid(HeatmapGrid grid, double floor)
+{
+    for (float &v : grid.values)
+        v = std::max(v, float(floor));
+    return grid;
+}
 // How long a view's grid may take before the caption says it is being computed.
 constexpr int kComputingCaptionMs = 100;
 
@@ -460,19 +469,27 @@ void TableCheckDialog::requestGrid()
     m_computingTimer->start();
     const std::shared_ptr<const TableRows> table = m_table;
     const TableMatch match = *m_match;
-    m_gridJobs->submit([this, table, match, block, rows, cols](const std::atomic<bool> &cancel,
-                                                               const ComputeScheduler::Publish &publish) {
+    // The map's image and its coverage are made in the job too, for the panel as it is now: coloured
+    // on the GUI thread, a zoom out to the whole table took 20 ms of it (a logarithm a cell).
+    const HeatmapStyle style = gridStyle();
+    const PanelExtent extent = m_panel->extent(m_errorPlot->devicePixelRatioF());
+    m_gridJobs->submit([this, table, match, block, rows, cols, style, extent](const std::atomic<bool> &cancel,
+                                                                              const ComputeScheduler::Publish &publish) {
         noteComputation();
-        TableErrorGrid::inTurn(match, *table, block, QSize(cols, rows), cancel,
-                               [this, &publish](std::variant<HeatmapGrid, QString> grid, bool preview) {
-                                   if (auto *message = std::get_if<QString>(&grid))
-                                       publish([this, text = *message] { showGridProblem(text); });
-                                   else
-                                       publish(
-                                           [this, preview, grid = std::get<HeatmapGrid>(std::move(grid))]() mutable {
-                                               showGrid(std::move(grid), preview);
-                                           });
-                               });
+        TableErrorGrid::inTurn(
+            match, *table, block, QSize(cols, rows), cancel,
+            [this, &publish, &style, &extent](std::variant<HeatmapGrid, QString> grid, bool preview) {
+                if (auto *message = std::get_if<QString>(&grid)) {
+                    publish([this, text = *message] { showGridProblem(text); });
+                    return;
+                }
+                auto made = std::get<HeatmapGrid>(std::move(grid));
+                std::shared_ptr<const PreparedCoverage> prepared
+                    = HeatmapPanel::prepareCoverage(flooredGrid(made, style.dataRange.lower), style, extent);
+                publish([this, preview, grid = std::move(made), prepared = std::move(prepared)]() mutable {
+                    showGrid(std::move(grid), preview, std::move(prepared));
+                });
+            });
     });
 }
 
@@ -489,19 +506,21 @@ void TableCheckDialog::setColormap(std::optional<Colormap> chosen)
     }
 }
 
-void TableCheckDialog::drawGrid()
+HeatmapStyle TableCheckDialog::gridStyle() const
 {
-    HeatmapGrid drawn = m_grid;
-    const QCPRange range = errorRange();
-    // A logarithmic scale has no 0: cells within a thousandth of the tolerance take its floor.
-    for (float &v : drawn.values)
-        v = std::max(v, float(range.lower));
     HeatmapStyle style;
     style.colormap = m_colormap;
-    style.dataRange = range;
+    style.dataRange = errorRange();
     style.colorbarLabel = u"|table − reference|"_s;
+    style.logarithmic = true;
+    return style;
+}
+
+void TableCheckDialog::drawGrid()
+{
+    const HeatmapStyle style = gridStyle();
     m_settingView = true;
-    m_panel->setGrid(drawn, style);
+    m_panel->setGrid(flooredGrid(m_grid, style.dataRange.lower), style);
     m_settingView = false;
 }
 
@@ -516,13 +535,15 @@ void TableCheckDialog::showGridProblem(const QString &text)
     }
 }
 
-void TableCheckDialog::showGrid(HeatmapGrid grid, bool preview)
+void TableCheckDialog::showGrid(HeatmapGrid grid, bool preview, std::shared_ptr<const PreparedCoverage> prepared)
 {
     m_computingTimer->stop();
     m_grid = std::move(grid);
     m_gridIsPreview = preview;
     const QCPRange range = errorRange();
     drawGrid();
+    // Taken where it was made of these cells, colours and axes (CoverageColorMap checks each).
+    m_panel->offerCoverage(std::move(prepared));
     const Block &b = m_grid.block;
     const bool pooled = m_grid.rows < b.rows || m_grid.cols < b.cols;
     const QString pooling = preview ? tr("; a preview, each pixel the largest |error| of one row of its %1 x %2 "

@@ -25,6 +25,9 @@ class QTimer;
 
 namespace posenc {
 
+struct HeatmapStyle;
+struct PreparedCoverage;
+
 class CheckReferenceRow;
 class ComputeScheduler;
 class HeatmapPanel;
@@ -127,10 +130,13 @@ private:
     void showResult(std::shared_ptr<const TableRows> table, TableMatch match, TableCheck::Verification verification);
     void showProblem(const QString &problem);
     void requestGrid();
-    void showGrid(HeatmapGrid grid, bool preview);
+    // `prepared`: the grid's map image and coverage made by the job (HeatmapPanel::prepareCoverage).
+    void showGrid(HeatmapGrid grid, bool preview, std::shared_ptr<const PreparedCoverage> prepared);
     void showGridProblem(const QString &text);
     // Colours m_grid on the heatmap, without replotting.
     void drawGrid();
+    // How the heatmap colours a grid: |error| on a logarithmic scale over errorRange().
+    HeatmapStyle gridStyle() const;
     void viewChanged();
     void applyReference();
     // The colour range of |error|, fixed by the whole table's verdict: from a thousandth of the

@@ -23,6 +23,9 @@ struct ColorMapDataState : QCPColorMapData
 {
     ColorMapDataState() = delete;
     static bool modified(const QCPColorMapData &data) { return data.*(&ColorMapDataState::mDataModified); }
+    static void markDrawn(QCPColorMapData &data) { data.*(&ColorMapDataState::mDataModified) = false; }
+    static const double *cells(const QCPColorMapData &data) { return data.*(&ColorMapDataState::mData); }
+    static bool hasAlpha(const QCPColorMapData &data) { return data.*(&ColorMapDataState::mAlpha) != nullptr; }
 };
 
 // The weights of device pixels along one axis, each pixel's a run of (source pixel, device pixels of
@@ -215,7 +218,7 @@ QImage CoverageColorMap::coverage(const QImage &source, const QRectF &target, co
 }
 
 QImage CoverageColorMap::mapImage(const double *values, int keys, int rows, QCPColorGradient gradient,
-                                  const QCPRange &range)
+                                  const QCPRange &range, bool logarithmic)
 {
     if (keys <= 0 || rows <= 0)
         return {};
@@ -229,7 +232,7 @@ QImage CoverageColorMap::mapImage(const double *values, int keys, int rows, QCPC
         return {};
     for (int line = 0; line < rows; ++line) {
         auto *pixels = reinterpret_cast<QRgb *>(image.scanLine(rows - 1 - line));
-        gradient.colorize(values + static_cast<std::ptrdiff_t>(line) * keys, range, pixels, keys, 1, false);
+        gradient.colorize(values + static_cast<std::ptrdiff_t>(line) * keys, range, pixels, keys, 1, logarithmic);
     }
     if (keyFactor > 1 || rowFactor > 1)
         return image.scaled(keys * keyFactor, rows * rowFactor, Qt::IgnoreAspectRatio, Qt::FastTransformation);
@@ -238,6 +241,7 @@ QImage CoverageColorMap::mapImage(const double *values, int keys, int rows, QCPC
 
 quint64 CoverageColorMap::s_computed = 0;
 quint64 CoverageColorMap::s_adopted = 0;
+quint64 CoverageColorMap::s_adoptedMaps = 0;
 
 void CoverageColorMap::setDataPending(bool pending)
 {
@@ -249,9 +253,33 @@ quint64 CoverageColorMap::computedImages()
     return s_computed;
 }
 
+quint64 CoverageColorMap::adoptedMapImages()
+{
+    return s_adoptedMaps;
+}
+
 quint64 CoverageColorMap::adoptedImages()
 {
     return s_adopted;
+}
+
+bool CoverageColorMap::adoptOfferedImage()
+{
+    const PreparedCoverage *offered = m_offered.get();
+    // updateMapImage's inputs, each: the cells bit for bit (NaN where no number, as both write it).
+    if (!offered || offered->source.isNull() || ColorMapDataState::hasAlpha(*mMapData)
+        || offered->keys != mMapData->keySize() || offered->rows != mMapData->valueSize()
+        || offered->cells.size() != static_cast<std::size_t>(offered->keys) * static_cast<std::size_t>(offered->rows)
+        || offered->gradient != mGradient || offered->range != mDataRange
+        || offered->logarithmic != (mDataScaleType == QCPAxis::stLogarithmic)
+        || std::memcmp(offered->cells.data(), ColorMapDataState::cells(*mMapData), offered->cells.size() * sizeof(double))
+            != 0)
+        return false;
+    mMapImage = offered->source;
+    mMapImageInvalidated = false;
+    ++s_adoptedMaps;
+    ColorMapDataState::markDrawn(*mMapData);
+    return true;
 }
 
 void CoverageColorMap::draw(QCPPainter *painter)
@@ -268,7 +296,7 @@ void CoverageColorMap::draw(QCPPainter *painter)
         QCPColorMap::draw(painter);
         return;
     }
-    if (ColorMapDataState::modified(*mMapData) || mMapImageInvalidated)
+    if ((ColorMapDataState::modified(*mMapData) || mMapImageInvalidated) && !adoptOfferedImage())
         updateMapImage();
     // The cells' rectangle as QCPColorMap::draw takes it: the map range joins the centres of the
     // outer cells, which reach half a cell beyond it (a lone cell spans the range).

@@ -6,6 +6,7 @@
 #include <QRectF>
 
 #include <memory>
+#include <vector>
 
 namespace posenc {
 
@@ -16,6 +17,14 @@ namespace posenc {
 // reversals are these draws `image` at `origin`; any other computes its own.
 struct PreparedCoverage
 {
+    // What `source` was coloured from (mapImage's inputs): a map whose cells, gradient, range and
+    // scale are these when it draws takes `source` as its image rather than colouring its cells
+    // again on the GUI thread (half a million logarithms for the check window's map).
+    std::vector<double> cells;
+    int keys = 0, rows = 0;
+    QCPColorGradient gradient;
+    QCPRange range;
+    bool logarithmic = false;
     QImage source;
     bool keyReversed = false, valueReversed = false;
     QRectF target;
@@ -43,10 +52,12 @@ public:
     static QImage coverage(const QImage &source, const QRectF &target, const QRect &clip, QPoint *origin);
     // The map's image of cells `values` (value row r, key column k at r * keys + k, as
     // QCPColorMapData holds them; NaN where no number) coloured by `gradient` over `range` on a
-    // linear scale, as QCPColorMap::updateMapImage (QCustomPlot 2.1) makes it for a map without
+    // linear scale, or a logarithmic one, as QCPColorMap::updateMapImage (QCustomPlot 2.1) makes it
+    // for a map of that data scale type without
     // interpolation on a horizontal key axis: its top line the last value row, and a map of fewer
     // than 200 cells a way repeated to at least 100 by nearest neighbour. Any thread.
-    static QImage mapImage(const double *values, int keys, int rows, QCPColorGradient gradient, const QCPRange &range);
+    static QImage mapImage(const double *values, int keys, int rows, QCPColorGradient gradient, const QCPRange &range,
+                           bool logarithmic = false);
 
     // A coverage made on a worker for the cells the map holds: drawn by the next draw() whose
     // image, target and clip are the ones it was made for, else set aside; a new grid offers its own
@@ -62,9 +73,16 @@ public:
     static quint64 computedImages();
     // Coverage images draw() took from an offer (PreparedCoverage) instead of computing them.
     static quint64 adoptedImages();
+    // Map images draw() took from an offer's source instead of colouring the cells again.
+    static quint64 adoptedMapImages();
 
 protected:
     void draw(QCPPainter *painter) override;
+
+private:
+    // Takes the offer's source as the map's image when it was coloured from the map's cells, gradient,
+    // range and scale as they are (PreparedCoverage); false, and nothing changed, otherwise.
+    bool adoptOfferedImage();
 
 private:
     // The last image drawn and what it was made from: a replot that leaves the map, its axes and the
@@ -83,6 +101,7 @@ private:
     std::shared_ptr<const PreparedCoverage> m_offered;
     static quint64 s_computed;
     static quint64 s_adopted;
+    static quint64 s_adoptedMaps;
 };
 
 } // namespace posenc

@@ -452,10 +452,16 @@ std::shared_ptr<const PreparedCoverage> HeatmapPanel::prepareCoverage(const Heat
         }
     }
     auto prepared = std::make_shared<PreparedCoverage>();
-    // The colour scale's range as the map takes it (QCPColorMap::setDataRange, linear).
-    prepared->source
-        = CoverageColorMap::mapImage(cells.data(), grid.cols, grid.rows, notNumbers.gradient(style.colormap),
-                                     QCPRange(style.dataRange).sanitizedForLinScale());
+    // The colour scale's range as the map takes it (QCPColorMap::setDataRange).
+    prepared->gradient = notNumbers.gradient(style.colormap);
+    prepared->range = style.logarithmic ? QCPRange(style.dataRange).sanitizedForLogScale()
+                                        : QCPRange(style.dataRange).sanitizedForLinScale();
+    prepared->logarithmic = style.logarithmic;
+    prepared->keys = grid.cols;
+    prepared->rows = grid.rows;
+    prepared->source = CoverageColorMap::mapImage(cells.data(), grid.cols, grid.rows, prepared->gradient,
+                                                  prepared->range, style.logarithmic);
+    prepared->cells = std::move(cells);
     // The map's rectangle as CoverageColorMap::draw takes it, through QCPAxis::coordToPixel of a linear
     // bottom axis and a reversed left one over the axis rect (QRect: its bottom is top + height - 1).
     const Block &b = grid.block;

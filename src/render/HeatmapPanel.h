@@ -35,6 +35,9 @@ struct HeatmapStyle
     // whole too, as an index axis's (IndexTicker), where 0.5 between two ids named no value the map
     // can hold (position-ids' bar read 0, 0.5, ... 3).
     bool wholeNumbers = false;
+    // The colours follow the logarithm of the value (the map's and its bar's data scale type, which
+    // the panel's owner sets): what a prepared coverage colours with (HeatmapPanel::prepareCoverage).
+    bool logarithmic = false;
 
     // The style of the program for a quantity: signed data symmetric around zero over the
     // grid's colourExtent (the PE's ±1 or a loaded table's largest, the others' from the

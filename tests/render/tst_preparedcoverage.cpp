@@ -43,6 +43,25 @@ HeatmapStyle styleOf(Colormap map)
     return style;
 }
 
+// The check window's map: |error| from 1e-9 to 1e-3 on a logarithmic scale, every cell at least
+// the floor (TableCheckDialog's flooredGrid), spanning the decades.
+HeatmapGrid errorGridOf(int rows, int cols)
+{
+    HeatmapGrid grid = gridOf(rows, cols, 0.3f);
+    for (float &v : grid.values)
+        v = std::isfinite(v) ? std::max(1e-9f, std::pow(10.0f, -9.0f + 6.0f * std::abs(v) / 1.2f)) : v;
+    return grid;
+}
+
+HeatmapStyle errorStyle()
+{
+    HeatmapStyle style;
+    style.colormap = Colormap::Viridis;
+    style.dataRange = {1e-9, 1e-3};
+    style.logarithmic = true;
+    return style;
+}
+
 // The plot with its layout emptied: the panel takes cell (0, 0) with its own axis rect.
 QCustomPlot *emptied(QCustomPlot *plot)
 {
@@ -56,7 +75,15 @@ struct PanelPlot
     QCustomPlot plot;
     HeatmapPanel panel {emptied(&plot), plot.plotLayout(), 0, 0};
 
-    explicit PanelPlot(QSize size) { plot.resize(size); }
+    explicit PanelPlot(QSize size, bool logarithmic = false)
+    {
+        plot.resize(size);
+        // As the check window sets its map of |error| (TableCheckDialog).
+        if (logarithmic) {
+            panel.colorScale()->setDataScaleType(QCPAxis::stLogarithmic);
+            panel.colorMap()->setDataScaleType(QCPAxis::stLogarithmic);
+        }
+    }
     // The pixels the plot's buffers hold after a replot: the window's drawing, not an export's.
     QImage shown(const HeatmapGrid &grid, const HeatmapStyle &style,
                  const std::shared_ptr<const PreparedCoverage> &offered)
@@ -123,6 +150,7 @@ private slots:
     void aCoverageMadeForThePanelIsDrawnAsComputed_data();
     void aCoverageMadeForThePanelIsDrawnAsComputed();
     void aCoverageForOtherPixelsOrColoursIsSetAside();
+    void aLogarithmicMapTakesTheJobsColours();
     void theDropoutMapsDrawTheJobsCoverage_data();
     void theDropoutMapsDrawTheJobsCoverage();
 };
@@ -164,11 +192,45 @@ void TestPreparedCoverage::aCoverageMadeForThePanelIsDrawnAsComputed()
         = std::async(std::launch::async, [&] { return HeatmapPanel::prepareCoverage(grid, style, extent); }).get();
     QVERIFY(made);
     before = CoverageColorMap::computedImages();
-    const quint64 adopted = CoverageColorMap::adoptedImages();
+    const quint64 adopted = CoverageColorMap::adoptedImages(), adoptedMaps = CoverageColorMap::adoptedMapImages();
     const QImage drawn = offered.shown(grid, style, made);
     QCOMPARE(CoverageColorMap::adoptedImages(), adopted + 1);
+    // Its cells were not coloured again on the GUI thread either: the job's image of them was taken.
+    QCOMPARE(CoverageColorMap::adoptedMapImages(), adoptedMaps + 1);
     QCOMPARE(CoverageColorMap::computedImages(), before);
     QCOMPARE(drawn, reference);
+}
+
+void TestPreparedCoverage::aLogarithmicMapTakesTheJobsColours()
+{
+    // The check window's |error| on its logarithmic scale: the job colours the cells as
+    // QCPColorMap::updateMapImage does on that scale, so the window's pixels are those of a map
+    // offered nothing.
+    const HeatmapGrid grid = errorGridOf(154, 167);
+    const HeatmapStyle style = errorStyle();
+    PanelPlot computed(QSize(470, 420), true);
+    computed.shown(gridOf(154, 167, 1.9f), style, nullptr);
+    const QImage reference = computed.shown(grid, style, nullptr);
+
+    PanelPlot offered(QSize(470, 420), true);
+    offered.shown(gridOf(154, 167, 1.9f), style, nullptr);
+    const auto made = std::async(std::launch::async, [&] {
+                          return HeatmapPanel::prepareCoverage(grid, style, offered.panel.extent(1.0));
+                      }).get();
+    QVERIFY(made);
+    const quint64 adoptedMaps = CoverageColorMap::adoptedMapImages();
+    QCOMPARE(offered.shown(grid, style, made), reference);
+    QCOMPARE(CoverageColorMap::adoptedMapImages(), adoptedMaps + 1);
+
+    // Coloured on a linear scale, the same cells are not the map's image: it colours its own.
+    HeatmapStyle linear = style;
+    linear.logarithmic = false;
+    PanelPlot again(QSize(470, 420), true);
+    again.shown(gridOf(154, 167, 1.9f), style, nullptr);
+    const auto wrongScale = HeatmapPanel::prepareCoverage(grid, linear, again.panel.extent(1.0));
+    const quint64 before = CoverageColorMap::adoptedMapImages();
+    QCOMPARE(again.shown(grid, style, wrongScale), reference);
+    QCOMPARE(CoverageColorMap::adoptedMapImages(), before);
 }
 
 void TestPreparedCoverage::aCoverageForOtherPixelsOrColoursIsSetAside()
@@ -197,8 +259,10 @@ void TestPreparedCoverage::aCoverageForOtherPixelsOrColoursIsSetAside()
     again.shown(gridOf(154, 167, 1.9f), style, nullptr);
     before = CoverageColorMap::computedImages();
     adopted = CoverageColorMap::adoptedImages();
+    const quint64 adoptedMaps = CoverageColorMap::adoptedMapImages();
     QCOMPARE(again.shown(grid, style, otherColours), reference);
     QCOMPARE(CoverageColorMap::adoptedImages(), adopted);
+    QCOMPARE(CoverageColorMap::adoptedMapImages(), adoptedMaps);
     QCOMPARE(CoverageColorMap::computedImages(), before + 1);
 }
 
