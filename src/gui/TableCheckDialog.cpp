@@ -54,15 +54,6 @@ std::atomic<int> g_onApplicationThread {0};
 
 // The grid drawn before the plot has a size (a dialog not yet shown).
 constexpr QSize kDefaultGrid(512, 384);
-
-// The grid as the map colours it: a logarithmic scale has no 0, so cells within a thousandth of the
-// tolerance take its floor.
-HeatmapGrid flooredGrid(HeatmapGrid grid, double floor)
-{
-    for (float &v : grid.values)
-        v = std::max(v, float(floor));
-    return grid;
-}
 // How long a view's grid may take before the caption says it is being computed.
 constexpr int kComputingCaptionMs = 100;
 
@@ -473,8 +464,8 @@ void TableCheckDialog::requestGrid()
     // on the GUI thread, a zoom out to the whole table took 20 ms of it (a logarithm a cell).
     const HeatmapStyle style = gridStyle();
     const PanelExtent extent = m_panel->extent(m_errorPlot->devicePixelRatioF());
-    m_gridJobs->submit([this, table, match, block, rows, cols, style, extent](const std::atomic<bool> &cancel,
-                                                                              const ComputeScheduler::Publish &publish) {
+    m_gridJobs->submit([this, table, match, block, rows, cols, style,
+                        extent](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &publish) {
         noteComputation();
         TableErrorGrid::inTurn(
             match, *table, block, QSize(cols, rows), cancel,
@@ -484,8 +475,8 @@ void TableCheckDialog::requestGrid()
                     return;
                 }
                 auto made = std::get<HeatmapGrid>(std::move(grid));
-                std::shared_ptr<const PreparedCoverage> prepared
-                    = HeatmapPanel::prepareCoverage(flooredGrid(made, style.dataRange.lower), style, extent);
+                std::shared_ptr<const PreparedCoverage> prepared = HeatmapPanel::prepareCoverage(
+                    TableErrorGrid::floored(made, style.dataRange.lower), style, extent);
                 publish([this, preview, grid = std::move(made), prepared = std::move(prepared)]() mutable {
                     showGrid(std::move(grid), preview, std::move(prepared));
                 });
@@ -520,7 +511,7 @@ void TableCheckDialog::drawGrid()
 {
     const HeatmapStyle style = gridStyle();
     m_settingView = true;
-    m_panel->setGrid(flooredGrid(m_grid, style.dataRange.lower), style);
+    m_panel->setGrid(TableErrorGrid::floored(m_grid, style.dataRange.lower), style);
     m_settingView = false;
 }
 

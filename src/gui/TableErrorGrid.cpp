@@ -75,6 +75,13 @@ std::variant<HeatmapGrid, QString> maximum(const TableMatch &match, const TableR
     return grid;
 }
 
+HeatmapGrid floored(HeatmapGrid grid, double floor)
+{
+    for (float &v : grid.values)
+        v = std::max(v, float(floor));
+    return grid;
+}
+
 Block clamped(const Block &block, std::int64_t rows, std::int64_t cols)
 {
     Block within;

@@ -23,6 +23,9 @@ namespace posenc::TableErrorGrid {
 std::variant<HeatmapGrid, QString> maximum(const TableMatch &match, const TableRows &table, const Block &block,
                                            int rows, int cols, const std::atomic<bool> &cancel);
 
+// The grid as the check window's map colours it: a logarithmic scale has no 0, so cells under
+// `floor` (a thousandth of the tolerance) take it.
+HeatmapGrid floored(HeatmapGrid grid, double floor);
 // `block` within a table of rows x cols, at least a cell.
 Block clamped(const Block &block, std::int64_t rows, std::int64_t cols);
 // The cells of a rows x cols table that the axes' ranges touch, whole (cell r covers

@@ -272,7 +272,8 @@ bool CoverageColorMap::adoptOfferedImage()
         || offered->cells.size() != static_cast<std::size_t>(offered->keys) * static_cast<std::size_t>(offered->rows)
         || offered->gradient != mGradient || offered->range != mDataRange
         || offered->logarithmic != (mDataScaleType == QCPAxis::stLogarithmic)
-        || std::memcmp(offered->cells.data(), ColorMapDataState::cells(*mMapData), offered->cells.size() * sizeof(double))
+        || std::memcmp(offered->cells.data(), ColorMapDataState::cells(*mMapData),
+                       offered->cells.size() * sizeof(double))
             != 0)
         return false;
     mMapImage = offered->source;

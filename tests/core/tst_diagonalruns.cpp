@@ -55,22 +55,19 @@ void TestDiagonalRuns::theRunsAreThoseOfAScan_data()
     QTest::newRow("T5 32, 128 both ways")
         << F([](std::int64_t k) { return double(T5Buckets::bucket(k, 32, 128, true)); }) << std::int64_t(-3000)
         << std::int64_t(3000);
-    QTest::newRow("T5 48, 120 causal")
-        << F([](std::int64_t k) { return double(T5Buckets::bucket(k, 48, 120, false)); }) << std::int64_t(-4000)
-        << std::int64_t(50);
-    QTest::newRow("lengths by turns")
-        << F([](std::int64_t k) {
-               // Run lengths 1, 9, 2, 8, 3, 7, ... on each side of 0: the guess of the run before
-               // is too long, then too short.
-               const std::int64_t a = k < 0 ? -k : k;
-               std::int64_t step = 0, end = 0;
-               while (end < a) {
-                   end += step % 2 == 0 ? 1 + step / 2 : 9 - step / 2 % 8;
-                   ++step;
-               }
-               return k < 0 ? -double(step) : double(step);
-           })
-        << std::int64_t(-700) << std::int64_t(900);
+    QTest::newRow("T5 48, 120 causal") << F([](std::int64_t k) { return double(T5Buckets::bucket(k, 48, 120, false)); })
+                                       << std::int64_t(-4000) << std::int64_t(50);
+    QTest::newRow("lengths by turns") << F([](std::int64_t k) {
+        // Run lengths 1, 9, 2, 8, 3, 7, ... on each side of 0: the guess of the run before
+        // is too long, then too short.
+        const std::int64_t a = k < 0 ? -k : k;
+        std::int64_t step = 0, end = 0;
+        while (end < a) {
+            end += step % 2 == 0 ? 1 + step / 2 : 9 - step / 2 % 8;
+            ++step;
+        }
+        return k < 0 ? -double(step) : double(step);
+    }) << std::int64_t(-700) << std::int64_t(900);
     QTest::newRow("sqrt") << F([](std::int64_t k) { return std::floor(std::sqrt(double(k < 0 ? -k : k))); })
                           << std::int64_t(-9999) << std::int64_t(12345);
     QTest::newRow("one run") << F([](std::int64_t) { return 3.0; }) << std::int64_t(-50) << std::int64_t(70);
@@ -86,14 +83,15 @@ void TestDiagonalRuns::theRunsAreThoseOfAScan()
     const std::vector<DiagonalRun> expected = scanned(first, last, f);
     QCOMPARE(found.size(), expected.size());
     for (std::size_t i = 0; i < found.size(); ++i)
-        QVERIFY2(found[i] == expected[i], qPrintable(QStringLiteral("run %1: %2..%3 = %4, scanned %5..%6 = %7")
-                                                         .arg(i)
-                                                         .arg(found[i].first)
-                                                         .arg(found[i].last)
-                                                         .arg(found[i].value)
-                                                         .arg(expected[i].first)
-                                                         .arg(expected[i].last)
-                                                         .arg(expected[i].value)));
+        QVERIFY2(found[i] == expected[i],
+                 qPrintable(QStringLiteral("run %1: %2..%3 = %4, scanned %5..%6 = %7")
+                                .arg(i)
+                                .arg(found[i].first)
+                                .arg(found[i].last)
+                                .arg(found[i].value)
+                                .arg(expected[i].first)
+                                .arg(expected[i].last)
+                                .arg(expected[i].value)));
 }
 
 QTEST_APPLESS_MAIN(TestDiagonalRuns)

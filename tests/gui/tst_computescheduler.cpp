@@ -158,7 +158,8 @@ void TestComputeScheduler::aRestingJobEndsWhenCancelled()
     std::atomic<bool> started {false}, finished {false}, rested {true};
     scheduler.submit([&](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &) {
         started = true;
-        rested = ComputeScheduler::restUnlessCancelled(cancel, std::chrono::steady_clock::now() + std::chrono::seconds(30));
+        rested = ComputeScheduler::restUnlessCancelled(cancel,
+                                                       std::chrono::steady_clock::now() + std::chrono::seconds(30));
         finished = true;
     });
     waitFor(started);
@@ -176,7 +177,8 @@ void TestComputeScheduler::aRestSeesAFlagItsOwnerSets()
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         cancel = true;
     });
-    const bool rested = ComputeScheduler::restUnlessCancelled(cancel, std::chrono::steady_clock::now() + std::chrono::seconds(30));
+    const bool rested
+        = ComputeScheduler::restUnlessCancelled(cancel, std::chrono::steady_clock::now() + std::chrono::seconds(30));
     owner.join();
     QVERIFY(!rested);
 }

@@ -15,8 +15,7 @@ Head::Head(double slope, Keys keys)
     , m_keys(keys)
     , m_denominator(std::expm1(-slope))
     , m_normaliser(mass(keys.farthest()))
-{
-}
+{ }
 
 // sum_{d=0}^{n-1} e^(-m d) = (1 - e^(-m n)) / (1 - e^(-m)), through expm1 so that a slope of
 // 2^-8 keeps its digits.
