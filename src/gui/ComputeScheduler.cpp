@@ -29,35 +29,35 @@ void lowerThisThreadsPriority()
 #endif
 }
 
-// What resting jobs wait on: a cancellation wakes them at once. A job that polled its flag every
-// few ms took as long again to give way to the next request (a view drawn up to 4 ms late after a
-// change; docs/ARCHITECTURE.md, Performance).
-struct Rests
+// What resting jobs wait on: a cancellation wakes them at once. A job that only polled its flag,
+// every 4 ms, took up to as long to give way to its view's next request (docs/ARCHITECTURE.md,
+// Background work). Never destroyed: a job may rest while the program exits.
+struct RestWakeups
 {
     std::mutex mutex;
     std::condition_variable woken;
 };
 
-Rests &rests()
+RestWakeups &restWakeups()
 {
-    static Rests instance;
-    return instance;
+    static RestWakeups *instance = new RestWakeups;
+    return *instance;
 }
 
 } // namespace
 
-bool ComputeScheduler::restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::steady_clock::time_point until)
+bool ComputeScheduler::restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::steady_clock::time_point until,
+                                           std::chrono::milliseconds poll)
 {
-    // Flags set by others than a scheduler wake no one: they are seen within a step.
-    constexpr std::chrono::milliseconds kStep {4};
-    Rests &r = rests();
+    // Flags set by others than a scheduler wake no one: they are seen within a poll.
+    RestWakeups &r = restWakeups();
     std::unique_lock lock(r.mutex);
     // Until the clock says so: counted in steps slept, a rest on a busy machine (each wake-up late)
     // lasted half as long again.
     for (auto now = std::chrono::steady_clock::now(); now < until; now = std::chrono::steady_clock::now()) {
         if (cancel.load(std::memory_order_relaxed))
             return false;
-        r.woken.wait_until(lock, std::min(until, now + kStep));
+        r.woken.wait_until(lock, std::min(until, now + poll));
     }
     return !cancel.load(std::memory_order_relaxed);
 }
@@ -66,7 +66,7 @@ void ComputeScheduler::cancelRunning()
 {
     if (!m_cancel)
         return;
-    Rests &r = rests();
+    RestWakeups &r = restWakeups();
     {
         // Set under the rests' mutex: a job between reading its flag and waiting cannot miss it.
         const std::lock_guard lock(r.mutex);

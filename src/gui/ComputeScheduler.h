@@ -39,9 +39,10 @@ public:
     // Cancels the running job and forgets a waiting one.
     void cancelAll();
 
-    // Sleeps in a job's thread until `until`; false at once when the scheduler cancels the job
-    // (its flag is polled too, every few ms, should another owner set it).
-    static bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::steady_clock::time_point until);
+    // Sleeps in a job's thread until `until`; false at once when the scheduler cancels the job. The
+    // flag is read every `poll` too, should another owner set it.
+    static bool restUnlessCancelled(const std::atomic<bool> &cancel, std::chrono::steady_clock::time_point until,
+                                    std::chrono::milliseconds poll = std::chrono::milliseconds(4));
 
     quint64 generation() const { return m_generation; }
     bool isIdle() const { return !m_running && !m_pending; }

@@ -32,8 +32,8 @@ ComputeScheduler::Job make(const FigureModel &model, FigureRequest request, Deli
             pass.detail = detail;
             if (detail == Detail::Preview && previewPanels.size() == request.panels.size())
                 pass.panels = previewPanels;
-            // The refinement on every core: the job runs at a lower priority than the GUI thread,
-            // and a preview has to come at once, while the full detail may take seconds.
+            // The refinement on every core, whatever the request asked for its preview: the job and
+            // its pool run at a lower priority than the GUI thread.
             if (detail == Detail::Full)
                 pass.threads = 0;
             pass.pass = passes > 1 && step >= 0 ? step : -1;

@@ -32,8 +32,9 @@ namespace {
 
 // A view's preview takes every core, as its full pass does (FigureJob): the pools' threads are kept
 // and share the job's lowered priority (ThreadPools), so the GUI thread still comes first. On one
-// thread the sinusoid's heatmap preview (L 8192, d 1024: its edges' closed forms) took 8 ms, the
-// change's p95 14 ms where the other views took under 1 ms; on two cores 11 ms (posenc bench).
+// thread the sinusoid's heatmap preview (L 8192, d 1024: its edges' closed forms) took 8 ms while
+// the other views' took under 1 ms, and a change's p95 (`posenc bench --views sinusoidal`, two runs
+// each) was 13.8-14.3 ms; on every core 10.6-10.9 ms.
 constexpr int kJobThreads = 0;
 
 constexpr QSize kMinimumPlotSize(120, 90); // room enough for QCustomPlot to paint into, whatever the view's share

@@ -460,8 +460,8 @@ void TableCheckDialog::requestGrid()
     m_computingTimer->start();
     const std::shared_ptr<const TableRows> table = m_table;
     const TableMatch match = *m_match;
-    // The map's image and its coverage are made in the job too, for the panel as it is now: coloured
-    // on the GUI thread, a zoom out to the whole table took 20 ms of it (a logarithm a cell).
+    // The map's image and coverage are made in the job too, for the panel as it is now: on the GUI
+    // thread a zoom out to the whole table took 20 ms of it (a logarithm a cell).
     const HeatmapStyle style = gridStyle();
     const PanelExtent extent = m_panel->extent(m_errorPlot->devicePixelRatioF());
     m_gridJobs->submit([this, table, match, block, rows, cols, style,
@@ -469,14 +469,16 @@ void TableCheckDialog::requestGrid()
         noteComputation();
         TableErrorGrid::inTurn(
             match, *table, block, QSize(cols, rows), cancel,
-            [this, &publish, &style, &extent](std::variant<HeatmapGrid, QString> grid, bool preview) {
+            [this, &publish, &cancel, &style, &extent](std::variant<HeatmapGrid, QString> grid, bool preview) {
                 if (auto *message = std::get_if<QString>(&grid)) {
                     publish([this, text = *message] { showGridProblem(text); });
                     return;
                 }
+                if (cancel.load(std::memory_order_relaxed)) // a newer view's grid is asked for
+                    return;
                 auto made = std::get<HeatmapGrid>(std::move(grid));
-                std::shared_ptr<const PreparedCoverage> prepared = HeatmapPanel::prepareCoverage(
-                    TableErrorGrid::floored(made, style.dataRange.lower), style, extent);
+                auto prepared = HeatmapPanel::prepareCoverage(TableErrorGrid::floored(made, style.dataRange.lower),
+                                                              style, extent);
                 publish([this, preview, grid = std::move(made), prepared = std::move(prepared)]() mutable {
                     showGrid(std::move(grid), preview, std::move(prepared));
                 });
@@ -533,8 +535,7 @@ void TableCheckDialog::showGrid(HeatmapGrid grid, bool preview, std::shared_ptr<
     m_gridIsPreview = preview;
     const QCPRange range = errorRange();
     drawGrid();
-    // Taken where it was made of these cells, colours and axes (CoverageColorMap checks each).
-    m_panel->offerCoverage(std::move(prepared));
+    m_panel->offerCoverage(std::move(prepared)); // taken only where made of these cells, colours and axes
     const Block &b = m_grid.block;
     const bool pooled = m_grid.rows < b.rows || m_grid.cols < b.cols;
     const QString pooling = preview ? tr("; a preview, each pixel the largest |error| of one row of its %1 x %2 "

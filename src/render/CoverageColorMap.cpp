@@ -242,6 +242,7 @@ QImage CoverageColorMap::mapImage(const double *values, int keys, int rows, QCPC
 quint64 CoverageColorMap::s_computed = 0;
 quint64 CoverageColorMap::s_adopted = 0;
 quint64 CoverageColorMap::s_adoptedMaps = 0;
+quint64 CoverageColorMap::s_colouredMaps = 0;
 
 void CoverageColorMap::setDataPending(bool pending)
 {
@@ -251,6 +252,11 @@ void CoverageColorMap::setDataPending(bool pending)
 quint64 CoverageColorMap::computedImages()
 {
     return s_computed;
+}
+
+quint64 CoverageColorMap::colouredMapImages()
+{
+    return s_colouredMaps;
 }
 
 quint64 CoverageColorMap::adoptedMapImages()
@@ -297,8 +303,10 @@ void CoverageColorMap::draw(QCPPainter *painter)
         QCPColorMap::draw(painter);
         return;
     }
-    if ((ColorMapDataState::modified(*mMapData) || mMapImageInvalidated) && !adoptOfferedImage())
+    if ((ColorMapDataState::modified(*mMapData) || mMapImageInvalidated) && !adoptOfferedImage()) {
         updateMapImage();
+        ++s_colouredMaps;
+    }
     // The cells' rectangle as QCPColorMap::draw takes it: the map range joins the centres of the
     // outer cells, which reach half a cell beyond it (a lone cell spans the range).
     QRectF imageRect = QRectF(coordsToPixels(mMapData->keyRange().lower, mMapData->valueRange().lower),

@@ -51,17 +51,18 @@ public:
     // (premultiplied). `origin` is the least whole pixel `target` touches, clipped to `clip`.
     static QImage coverage(const QImage &source, const QRectF &target, const QRect &clip, QPoint *origin);
     // The map's image of cells `values` (value row r, key column k at r * keys + k, as
-    // QCPColorMapData holds them; NaN where no number) coloured by `gradient` over `range` on a
-    // linear scale, or a logarithmic one, as QCPColorMap::updateMapImage (QCustomPlot 2.1) makes it
-    // for a map of that data scale type without
-    // interpolation on a horizontal key axis: its top line the last value row, and a map of fewer
-    // than 200 cells a way repeated to at least 100 by nearest neighbour. Any thread.
+    // QCPColorMapData holds them; NaN where no number) coloured by `gradient` over `range` on a linear
+    // scale, or a logarithmic one, as QCPColorMap::updateMapImage (QCustomPlot 2.1) makes it for a map
+    // of that data scale type without interpolation on a horizontal key axis: its top line the last
+    // value row, and a map of fewer than 200 cells a way repeated to at least 100 by nearest
+    // neighbour. Any thread.
     static QImage mapImage(const double *values, int keys, int rows, QCPColorGradient gradient, const QCPRange &range,
                            bool logarithmic = false);
 
-    // A coverage made on a worker for the cells the map holds: drawn by the next draw() whose
-    // image, target and clip are the ones it was made for, else set aside; a new grid offers its own
-    // or none (HeatmapPanel::setGrid).
+    // A map image and its coverage made on a worker for the cells the map holds: the image taken by
+    // the next draw() whose cells, gradient, range and scale it was coloured from, the coverage by
+    // one whose image, target and clip it was made for; else set aside. A new grid offers its own or
+    // none (HeatmapPanel::setGrid).
     void offer(std::shared_ptr<const PreparedCoverage> prepared) { m_offered = std::move(prepared); }
 
     // New cells are on their way (a view that moved, its grid being computed): until the map's data
@@ -73,8 +74,10 @@ public:
     static quint64 computedImages();
     // Coverage images draw() took from an offer (PreparedCoverage) instead of computing them.
     static quint64 adoptedImages();
-    // Map images draw() took from an offer's source instead of colouring the cells again.
+    // Map images draw() took from an offer's source instead of colouring the cells again, and those
+    // it coloured itself (QCPColorMap::updateMapImage).
     static quint64 adoptedMapImages();
+    static quint64 colouredMapImages();
 
 protected:
     void draw(QCPPainter *painter) override;
@@ -102,6 +105,7 @@ private:
     static quint64 s_computed;
     static quint64 s_adopted;
     static quint64 s_adoptedMaps;
+    static quint64 s_colouredMaps;
 };
 
 } // namespace posenc

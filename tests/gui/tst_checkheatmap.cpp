@@ -252,12 +252,14 @@ void TestCheckHeatmap::aZoomColoursNothingOnTheGuiThread()
         const int fullBefore = full;
         before = CoverageColorMap::computedImages();
         const quint64 mapsBefore = CoverageColorMap::adoptedMapImages();
+        const quint64 colouredBefore = CoverageColorMap::colouredMapImages();
         rows->setRange(lower, upper);
         dialog.errorPlot()->replot();
         QTRY_VERIFY_WITH_TIMEOUT(full == fullBefore + 1, 60000);
         dialog.errorPlot()->replot(QCustomPlot::rpImmediateRefresh);
         // The full grid, at rest, drawn from its job's image and coverage as the preview was.
         QCOMPARE(CoverageColorMap::computedImages() - before, quint64(0));
+        QCOMPARE(CoverageColorMap::colouredMapImages(), colouredBefore);
         QVERIFY(CoverageColorMap::adoptedMapImages() > mapsBefore);
         QCOMPARE(mapCells().size(), kGridCols * kGridRows);
     }

@@ -153,13 +153,14 @@ void TestComputeScheduler::cancelAllDropsWhatIsOnItsWay()
 void TestComputeScheduler::aRestingJobEndsWhenCancelled()
 {
     // A job resting before its refinement (FigureJob) is woken by the scheduler's cancellation, not
-    // left to the end of its rest: a rest of 30 s that ran out would read true.
+    // by a poll of its flag: polling once an hour, the rest ends within QTRY's seconds only if the
+    // cancellation wakes it.
     ComputeScheduler scheduler;
     std::atomic<bool> started {false}, finished {false}, rested {true};
     scheduler.submit([&](const std::atomic<bool> &cancel, const ComputeScheduler::Publish &) {
         started = true;
-        rested = ComputeScheduler::restUnlessCancelled(cancel,
-                                                       std::chrono::steady_clock::now() + std::chrono::seconds(30));
+        rested = ComputeScheduler::restUnlessCancelled(cancel, std::chrono::steady_clock::now() + std::chrono::hours(2),
+                                                       std::chrono::hours(1));
         finished = true;
     });
     waitFor(started);
@@ -171,14 +172,15 @@ void TestComputeScheduler::aRestingJobEndsWhenCancelled()
 
 void TestComputeScheduler::aRestSeesAFlagItsOwnerSets()
 {
-    // A flag set by its own owner, not a scheduler, wakes no one: the rest still sees it.
+    // A flag set by its own owner, not a scheduler, wakes no one: the rest sees it at a poll. Without
+    // the poll the rest would last its hour (a test timeout, not a pass).
     std::atomic<bool> cancel {false};
     std::thread owner([&cancel] {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         cancel = true;
     });
     const bool rested
-        = ComputeScheduler::restUnlessCancelled(cancel, std::chrono::steady_clock::now() + std::chrono::seconds(30));
+        = ComputeScheduler::restUnlessCancelled(cancel, std::chrono::steady_clock::now() + std::chrono::hours(1));
     owner.join();
     QVERIFY(!rested);
 }

@@ -44,7 +44,7 @@ HeatmapStyle styleOf(Colormap map)
 }
 
 // The check window's map: |error| from 1e-9 to 1e-3 on a logarithmic scale, every cell at least
-// the floor (TableCheckDialog's flooredGrid), spanning the decades.
+// the floor (TableErrorGrid::floored), spanning the decades.
 HeatmapGrid errorGridOf(int rows, int cols)
 {
     HeatmapGrid grid = gridOf(rows, cols, 0.3f);
@@ -151,6 +151,7 @@ private slots:
     void aCoverageMadeForThePanelIsDrawnAsComputed();
     void aCoverageForOtherPixelsOrColoursIsSetAside();
     void aLogarithmicMapTakesTheJobsColours();
+    void aMapImageOfOtherCellsOrRangeIsNotTaken();
     void theDropoutMapsDrawTheJobsCoverage_data();
     void theDropoutMapsDrawTheJobsCoverage();
 };
@@ -306,6 +307,33 @@ void TestPreparedCoverage::theDropoutMapsDrawTheJobsCoverage()
     QCOMPARE(CoverageColorMap::adoptedImages(), adopted + 2);
     QCOMPARE(CoverageColorMap::computedImages(), before);
     QCOMPARE(drawn, reference);
+}
+
+void TestPreparedCoverage::aMapImageOfOtherCellsOrRangeIsNotTaken()
+{
+    // An offer coloured from other cells than the map holds (a grid set after it was made), or over
+    // another range, is not the map's image: the map colours its cells itself, and draws what a map
+    // offered nothing draws.
+    const HeatmapGrid grid = gridOf(154, 167, 0.3f);
+    const HeatmapStyle style = styleOf(Colormap::Diverging);
+    PanelPlot computed(QSize(470, 420));
+    computed.shown(gridOf(154, 167, 1.9f), style, nullptr);
+    const QImage reference = computed.shown(grid, style, nullptr);
+
+    PanelPlot offered(QSize(470, 420));
+    offered.shown(gridOf(154, 167, 1.9f), style, nullptr);
+    const PanelExtent extent = offered.panel.extent(1.0);
+    HeatmapStyle wider = style;
+    wider.dataRange = {-2.0, 2.0};
+    for (const auto &made : {HeatmapPanel::prepareCoverage(gridOf(154, 167, 1.1f), style, extent),
+                             HeatmapPanel::prepareCoverage(grid, wider, extent)}) {
+        QVERIFY(made);
+        const quint64 adopted = CoverageColorMap::adoptedMapImages(), coloured = CoverageColorMap::colouredMapImages();
+        QCOMPARE(offered.shown(grid, style, made), reference);
+        QCOMPARE(CoverageColorMap::adoptedMapImages(), adopted);
+        QCOMPARE(CoverageColorMap::colouredMapImages(), coloured + 1);
+        offered.shown(gridOf(154, 167, 1.9f), style, nullptr);
+    }
 }
 
 QTEST_MAIN(TestPreparedCoverage)

@@ -63,11 +63,6 @@ std::int64_t Head::span(double share) const
     return lo;
 }
 
-double normaliser(double slope, Keys keys)
-{
-    return Head(slope, keys).normaliser();
-}
-
 double weight(double slope, Keys keys, std::int64_t distance)
 {
     return Head(slope, keys).weight(distance);

@@ -28,7 +28,6 @@ class Head
 public:
     Head(double slope, Keys keys);
 
-    double normaliser() const { return m_normaliser; }
     double weight(std::int64_t distance) const;
     double within(std::int64_t distance) const;
     std::int64_t span(double share) const;
@@ -45,8 +44,6 @@ private:
 
 // The keys of query `query` (0..maxLen - 1) under `mask`.
 Keys keysOf(std::int64_t maxLen, std::int64_t query, AlibiMask mask);
-// Z = sum over the keys of e^(-m |d|).
-double normaliser(double slope, Keys keys);
 // The weight of one key at distance `distance` (either side), or 0 past the keys.
 double weight(double slope, Keys keys, std::int64_t distance);
 // The share of the weight on the keys within `distance` of the query, both sides: 1 from the

@@ -21,7 +21,7 @@ std::int64_t bucket(std::int64_t relative, std::int64_t buckets, std::int64_t ma
     const float ratio = static_cast<float>(absPos) / static_cast<float>(mid);
     // The span's logarithm depends on the settings alone: taken once for the last ones asked (the
     // figures ask for tens of thousands of distances at one setting; it was half of each bucket's time).
-    thread_local std::int64_t spanMid = 0, spanMaxPosition = 0;
+    thread_local std::int64_t spanMid = -1, spanMaxPosition = -1;
     thread_local float spanLog = 0.0f;
     if (mid != spanMid || maxPosition != spanMaxPosition) {
         spanLog = std::log(static_cast<float>(static_cast<double>(maxPosition - 1) / static_cast<double>(mid)));

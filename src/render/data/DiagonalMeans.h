@@ -39,7 +39,9 @@ std::optional<HeatmapGrid> grid(const std::vector<DiagonalRun> &runs, const Bloc
 // The grid of `block` at `rows` x `cols` pixels (at most its rows and columns), pixel (a, b) the
 // `mean` of its rectangle (band a of the block's rows, band b of its columns), NaN where it has none
 // (every cell masked). Its minValue and maxValue are the finite pixels'. Nothing when `cancel` is
-// set. What every closed-form map of an L x L table shares (the buckets', a head's bias).
+// set. What every closed-form map of an L x L table shares (the buckets', a head's bias). `mean` is
+// called on the calling thread, row by row, each row's pixels from b = 0 in order (grid() follows a
+// row's runs from its first pixel on).
 std::optional<HeatmapGrid> pixels(const Block &block, int rows, int cols, const std::atomic<bool> *cancel,
                                   const std::function<std::optional<double>(int a, int b, const Block &rect)> &mean);
 // The diagonals of `block`: col0 - (rowEnd - 1) .. colEnd - 1 - row0.
