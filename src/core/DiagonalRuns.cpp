@@ -14,29 +14,24 @@ namespace {
 std::int64_t diagonalRunEnd(std::int64_t from, std::int64_t end, double value,
                             const std::function<double(std::int64_t)> &f, std::int64_t guess)
 {
-    // The run holds from..from + good and not from + bad (or bad is past the end).
-    std::int64_t good = 0, step = 1;
+    // The run holds from..from + good and not from + bad (or bad is past the end); 0: not known yet.
+    std::int64_t good = 0, bad = 0, step = 1;
     if (guess > 1 && from + guess - 1 <= end) {
         if (f(from + guess - 1) != value) {
-            std::int64_t bad = guess - 1;
-            while (bad - good > 1) {
-                const std::int64_t mid = good + (bad - good) / 2;
-                if (f(from + mid) == value)
-                    good = mid;
-                else
-                    bad = mid;
-            }
-            return from + good;
+            bad = guess - 1;
+        } else {
+            good = guess - 1;
+            step = guess;
         }
-        good = guess - 1;
-        step = guess;
     }
-    // Gallop from what is known to hold.
-    while (from + step <= end && f(from + step) == value) {
-        good = step;
-        step *= 2;
+    if (bad == 0) {
+        // Gallop from what is known to hold.
+        while (from + step <= end && f(from + step) == value) {
+            good = step;
+            step *= 2;
+        }
+        bad = std::min(step, end - from + 1);
     }
-    std::int64_t bad = std::min(step, end - from + 1);
     while (bad - good > 1) {
         const std::int64_t mid = good + (bad - good) / 2;
         if (f(from + mid) == value)
