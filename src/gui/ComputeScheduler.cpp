@@ -68,7 +68,7 @@ void ComputeScheduler::cancelRunning()
         return;
     RestWakeups &r = restWakeups();
     {
-        // Set under the rests' mutex: a job between reading its flag and waiting cannot miss it.
+        // Set under the wake-ups' mutex: a job between reading its flag and waiting cannot miss it.
         const std::lock_guard lock(r.mutex);
         m_cancel->store(true, std::memory_order_relaxed);
     }
