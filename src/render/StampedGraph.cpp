@@ -1,6 +1,7 @@
 #include "StampedGraph.h"
 
 #include "ColumnFill.h"
+#include "GraphLines.h"
 #include "PolylineSimplify.h"
 
 #include <algorithm>
@@ -289,11 +290,49 @@ const QVector<QPointF> &StampedGraph::simplified(const QVector<QPointF> &lines, 
     return m_simplified->kept;
 }
 
+// QCPGraph::getLines over all the data, for a line: the visible data, adaptively sampled, in
+// ascending pixels, then graphLines where QCPGraph calls dataToLines.
 QVector<QPointF> StampedGraph::allLines() const
 {
     QVector<QPointF> lines;
-    getLines(&lines, QCPDataRange(0, dataCount()));
-    return lines;
+    if (mLineStyle != lsLine || !mKeyAxis || !mValueAxis) {
+        getLines(&lines, QCPDataRange(0, dataCount()));
+        return lines;
+    }
+    QCPGraphDataContainer::const_iterator begin, end;
+    getVisibleDataBounds(begin, end, QCPDataRange(0, dataCount()));
+    if (begin == end)
+        return lines;
+    QVector<QCPGraphData> lineData;
+    getOptimizedLineData(&lineData, begin, end);
+    if (mKeyAxis->rangeReversed() != (mKeyAxis->orientation() == Qt::Vertical))
+        std::reverse(lineData.begin(), lineData.end());
+    return graphLines(*mKeyAxis, *mValueAxis, lineData);
+}
+
+// QCPGraph::draw (QCustomPlot 2.1) for its one segment of unselected data.
+void StampedGraph::draw(QCPPainter *painter)
+{
+    if (exporting(painter) || !mKeyAxis || !mValueAxis || mLineStyle != lsLine || !selection().isEmpty()) {
+        QCPGraph::draw(painter);
+        return;
+    }
+    if (mKeyAxis->range().size() <= 0 || mDataContainer->isEmpty())
+        return;
+    QVector<QPointF> lines = allLines();
+    painter->setBrush(mBrush);
+    painter->setPen(Qt::NoPen);
+    drawFill(painter, &lines);
+    painter->setPen(mPen);
+    painter->setBrush(Qt::NoBrush);
+    drawLinePlot(painter, lines);
+    if (!mScatterStyle.isNone()) {
+        QVector<QPointF> scatters;
+        getScatters(&scatters, QCPDataRange(0, dataCount()));
+        drawScatterPlot(painter, scatters, mScatterStyle);
+    }
+    if (mSelectionDecorator)
+        mSelectionDecorator->drawDecoration(painter, selection());
 }
 
 // A band between this graph and another StampedGraph over the same keys (each figure's bands: a
