@@ -1,6 +1,7 @@
 #include "FamilyCurves.h"
 
 #include "DiagonalRuns.h"
+#include "RotationSimd.h"
 
 #include <algorithm>
 #include <cmath>
@@ -76,43 +77,22 @@ struct Turns
 
 // Adds sum_i cos((a + t stride) w_i) to sums[t] for t < count, each frequency's rotation
 // e^(i stride w) (`step`) turned sample by sample from e^(i a w) (`first`), anchored again every
-// kRotationAnchor samples. Four frequencies turn together: one rotation is a chain of dependent
-// products, four are independent chains the processor overlaps. Each sum still takes the
-// frequencies in their order, so it is the same, bit for bit, as one frequency after another.
+// kRotationAnchor samples: the frequencies side by side in the CPU's vectors (RotationSimd, the
+// same bits on every SIMD target), a sample at a time. Turned four frequencies at a time in scalar
+// code, one after another within each sum, a sampled preview of the families figure took 4.5 ms of
+// one core at DeBERTa's 65,536 positions (docs/ARCHITECTURE.md, Performance).
 void addCosines(double *sums, std::int64_t count, std::int64_t a, std::int64_t stride, const std::vector<double> &w,
                 const Turns &step, const Turns &first)
 {
-    constexpr std::size_t kTogether = 4;
-    const auto turn = [&]<std::size_t N>(std::size_t f0) {
-        double re[N], im[N];
-        for (std::size_t j = 0; j < N; ++j) {
-            re[j] = first.cos[f0 + j];
-            im[j] = first.sin[f0 + j];
-        }
-        for (std::int64_t t = 0; t < count; ++t) {
-            if (t % kRotationAnchor == 0 && t > 0) {
-                for (std::size_t j = 0; j < N; ++j) {
-                    const double angle = static_cast<double>(a + t * stride) * w[f0 + j];
-                    re[j] = std::cos(angle);
-                    im[j] = std::sin(angle);
-                }
-            }
-            double sum = sums[t];
-            for (std::size_t j = 0; j < N; ++j)
-                sum += re[j];
-            sums[t] = sum;
-            for (std::size_t j = 0; j < N; ++j) {
-                const double next = re[j] * step.cos[f0 + j] - im[j] * step.sin[f0 + j];
-                im[j] = re[j] * step.sin[f0 + j] + im[j] * step.cos[f0 + j];
-                re[j] = next;
-            }
-        }
-    };
-    std::size_t f = 0;
-    for (; f + kTogether <= w.size(); f += kTogether)
-        turn.template operator()<kTogether>(f);
-    for (; f < w.size(); ++f)
-        turn.template operator()<1>(f);
+    thread_local Turns now;
+    now.cos.assign(first.cos.begin(), first.cos.end());
+    now.sin.assign(first.sin.begin(), first.sin.end());
+    for (std::int64_t t0 = 0; t0 < count; t0 += kRotationAnchor) {
+        if (t0 > 0)
+            now.of(static_cast<double>(a + t0 * stride), w);
+        RotationSimd::turnAndSum(now.cos.data(), now.sin.data(), step.cos.data(), step.sin.data(), w.size(),
+                                 std::min(kRotationAnchor, count - t0), sums + t0);
+    }
 }
 
 // The rotations of a few whole numbers of offsets, each taken once: the pixels' strides and widths

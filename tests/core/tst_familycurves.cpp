@@ -1,13 +1,18 @@
 // The families figure's oscillating sums (docs/ARCHITECTURE.md, Exact at any size): each pixel's
 // least and most of sum_i cos(k w_i) over its offsets, every offset within the budget, else an
 // even sample of each pixel's offsets and its last one, against the sums written out here in
-// float64 term by term.
+// float64 term by term; and the vectorised turns they are made of (RotationSimd), the same bits on
+// every SIMD target as their documented order written out here.
+#include "SimdTargetRuns.h"
+
 #include "core/FamilyCurves.h"
+#include "core/RotationSimd.h"
 
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -43,6 +48,9 @@ private slots:
     void eachPixelSpansItsOffsets();
     void theQuerysPixelReachesItsExactValue_data();
     void theQuerysPixelReachesItsExactValue();
+    void turnsAreTheSameBitsOnEveryTarget_data();
+    void turnsAreTheSameBitsOnEveryTarget();
+    void curvesAreTheSameBitsOnEveryTarget();
 };
 
 void TestFamilyCurves::eachPixelSpansItsOffsets_data()
@@ -150,6 +158,94 @@ void TestFamilyCurves::theQuerysPixelReachesItsExactValue()
              qPrintable(QStringLiteral("the query's pixel tops at %1, PE·PE there is %2")
                             .arg(curve->hi[g], 0, 'g', 17)
                             .arg(exact, 0, 'g', 17)));
+}
+
+void TestFamilyCurves::turnsAreTheSameBitsOnEveryTarget_data()
+{
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("count");
+    // Frequencies around every vector width and the eight partial sums, a few samples and many.
+    for (const int n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 64, 383, 384, 512})
+        for (const int count : {1, 4, 300})
+            QTest::addRow("%d frequencies, %d samples", n, count) << n << count;
+}
+
+// RotationSimd::turnAndSum and turn against their order written out in scalar float64: frequency f
+// into partial f mod 8 within the whole eights, the partials paired, the rest one after another.
+void TestFamilyCurves::turnsAreTheSameBitsOnEveryTarget()
+{
+    QFETCH(int, n);
+    QFETCH(int, count);
+    QVERIFY(testing::nameTheTargets());
+    const std::vector<double> w = frequencies(2 * n);
+    std::vector<double> re0(w.size()), im0(w.size()), c(w.size()), s(w.size());
+    for (std::size_t f = 0; f < w.size(); ++f) {
+        re0[f] = std::cos(37.0 * w[f]);
+        im0[f] = std::sin(37.0 * w[f]);
+        c[f] = std::cos(3.0 * w[f]);
+        s[f] = std::sin(3.0 * w[f]);
+    }
+    std::vector<double> re = re0, im = im0, expected(std::size_t(count), 0.25);
+    const std::size_t whole = w.size() / 8 * 8;
+    for (int t = 0; t < count; ++t) {
+        double partial[8] = {};
+        for (std::size_t f = 0; f < whole; ++f)
+            partial[f % 8] += re[f];
+        double sum = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+        for (std::size_t f = whole; f < w.size(); ++f)
+            sum += re[f];
+        expected[std::size_t(t)] += sum;
+        for (std::size_t f = 0; f < w.size(); ++f) {
+            const double next = re[f] * c[f] - im[f] * s[f];
+            im[f] = re[f] * s[f] + im[f] * c[f];
+            re[f] = next;
+        }
+    }
+    // One more turn of the last, as RotationSimd::turn turns.
+    std::vector<double> turnedRe = re, turnedIm = im;
+    for (std::size_t f = 0; f < w.size(); ++f) {
+        const double next = turnedRe[f] * c[f] - turnedIm[f] * s[f];
+        turnedIm[f] = turnedRe[f] * s[f] + turnedIm[f] * c[f];
+        turnedRe[f] = next;
+    }
+    const auto bits = [](const std::vector<double> &a, const std::vector<double> &b) {
+        return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+    };
+    const auto results = testing::onEveryTarget<std::vector<std::vector<double>>>([&] {
+        std::vector<double> r = re0, i = im0, sums(std::size_t(count), 0.25);
+        RotationSimd::turnAndSum(r.data(), i.data(), c.data(), s.data(), w.size(), count, sums.data());
+        std::vector<double> r2 = r, i2 = i;
+        RotationSimd::turn(r2.data(), i2.data(), c.data(), s.data(), w.size());
+        return std::vector<std::vector<double>> {sums, r, i, r2, i2};
+    });
+    for (std::size_t t = 0; t < results.size(); ++t) {
+        const auto &got = results[t];
+        QVERIFY2(bits(got[0], expected), qPrintable(testing::targetName(t) + QStringLiteral(": the sums")));
+        QVERIFY2(bits(got[1], re) && bits(got[2], im), qPrintable(testing::targetName(t) + QStringLiteral(": the turns")));
+        QVERIFY2(bits(got[3], turnedRe) && bits(got[4], turnedIm), qPrintable(testing::targetName(t) + QStringLiteral(": turn")));
+    }
+}
+
+// A whole curve, every offset and sampled, is the same on every target.
+void TestFamilyCurves::curvesAreTheSameBitsOnEveryTarget()
+{
+    const std::vector<double> w = frequencies(768);
+    for (const std::int64_t budget : {std::int64_t(1) << 30, FamilyCurves::kPreviewEvaluations}) {
+        const OffsetPixels offsets = OffsetPixels::of(30000, 65536, -30000.5, 35535.5, 600);
+        const auto curves = testing::onEveryTarget<FamilyCurve>([&] {
+            std::int64_t sampled = -1;
+            auto curve = FamilyCurves::cosineSum(offsets, w, 1.0, 0.0, {}, budget, &sampled, nullptr);
+            return curve.value_or(FamilyCurve {});
+        });
+        QVERIFY(!curves.front().lo.isEmpty());
+        for (std::size_t t = 1; t < curves.size(); ++t) {
+            const auto same = [](const QList<double> &a, const QList<double> &b) {
+                return a.size() == b.size() && std::memcmp(a.constData(), b.constData(), std::size_t(a.size()) * sizeof(double)) == 0;
+            };
+            QVERIFY2(same(curves[t].lo, curves[0].lo) && same(curves[t].hi, curves[0].hi),
+                     qPrintable(testing::targetName(t)));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestFamilyCurves)
