@@ -80,7 +80,7 @@ struct Turns
 // kRotationAnchor samples: the frequencies side by side in the CPU's vectors (RotationSimd, the
 // same bits on every SIMD target), a sample at a time. Turned four frequencies at a time in scalar
 // code, one after another within each sum, a sampled preview of the families figure took 4.5 ms of
-// one core at DeBERTa's 65,536 positions (docs/ARCHITECTURE.md, Performance).
+// one core at DeBERTa's 65,536 positions (docs/PERFORMANCE.md, The window's views).
 void addCosines(double *sums, std::int64_t count, std::int64_t a, std::int64_t stride, const std::vector<double> &w,
                 const Turns &step, const Turns &first)
 {
@@ -199,12 +199,9 @@ std::optional<FamilyCurve> cosineSum(const OffsetPixels &pixels, const std::vect
             next.of(static_cast<double>(pixels.starts[g + 1]), w);
         } else if (g + 1 < groups) {
             const Turns &width = widths.of(count, w);
-            next.cos.resize(w.size());
-            next.sin.resize(w.size());
-            for (std::size_t i = 0; i < w.size(); ++i) {
-                next.cos[i] = first.cos[i] * width.cos[i] - first.sin[i] * width.sin[i];
-                next.sin[i] = first.cos[i] * width.sin[i] + first.sin[i] * width.cos[i];
-            }
+            next.cos.assign(first.cos.begin(), first.cos.end());
+            next.sin.assign(first.sin.begin(), first.sin.end());
+            RotationSimd::turn(next.cos.data(), next.sin.data(), width.cos.data(), width.sin.data(), w.size());
         }
         // The query's offset, where every cosine is 1: the sum's extreme in closed form, marked on
         // the axis. A sample that strides past it drew gpt-oss-20b's PE·PE of 1440 there as ~1100.

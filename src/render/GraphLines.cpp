@@ -1,5 +1,6 @@
 #include "GraphLines.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -45,7 +46,10 @@ bool AxisPixels::sameMap(const AxisPixels &other) const
 
 namespace {
 
-// The last keys' pixels on a log axis, and the map they were taken on.
+std::atomic<quint64> g_made {0};
+
+// The last keys' pixels on a log axis, and the map they were taken on (its numbers: the axis it
+// read is not read again).
 struct KeyPixels
 {
     std::optional<AxisPixels> map;
@@ -57,6 +61,7 @@ struct KeyPixels
 
 QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data)
 {
+    g_made.fetch_add(1, std::memory_order_relaxed);
     const AxisPixels key(keyAxis);
     const AxisPixels value(valueAxis);
     const bool horizontal = keyAxis.orientation() == Qt::Horizontal;
@@ -65,7 +70,7 @@ QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, co
         const double valuePixel = value(data[i].value);
         lines[i] = horizontal ? QPointF(keyPixel, valuePixel) : QPointF(valuePixel, keyPixel);
     };
-    if (keyAxis.scaleType() != QCPAxis::stLogarithmic) {
+    if (keyAxis.scaleType() != QCPAxis::stLogarithmic || data.isEmpty()) {
         for (qsizetype i = 0; i < data.size(); ++i)
             place(i, key(data[i].key));
         return lines;
@@ -86,6 +91,11 @@ QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, co
     for (qsizetype i = 0; i < data.size(); ++i)
         place(i, last.pixels[std::size_t(i)]);
     return lines;
+}
+
+quint64 graphLinesMade()
+{
+    return g_made.load(std::memory_order_relaxed);
 }
 
 } // namespace posenc

@@ -10,7 +10,7 @@ namespace posenc {
 // QCPAxis::coordToPixel with what it reads of its axis (range, scale, direction, rect) read once,
 // and a log axis's log(upper / lower) taken once: the same pixels, bit for bit, with one logarithm a
 // coordinate on a log axis where QCustomPlot takes two. The ALiBi attention span's 32 curves a panel
-// on log axes spent 38 % of their replot in coordToPixel (docs/ARCHITECTURE.md, Performance).
+// on log axes spent 38 % of their replot in coordToPixel (docs/PERFORMANCE.md, The window's views).
 class AxisPixels
 {
 public:
@@ -37,5 +37,7 @@ private:
 // the same points. The keys' pixels on a log axis are remembered, per thread, for the next graph of
 // the same keys on the same map (a figure's curves share their keys).
 QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data);
+// How many lines graphLines has made in this process.
+quint64 graphLinesMade();
 
 } // namespace posenc

@@ -61,11 +61,11 @@ protected:
                          const QCPScatterStyle &style) const override;
     void drawLinePlot(QCPPainter *painter, const QVector<QPointF> &lines) const override;
     void drawFill(QCPPainter *painter, QVector<QPointF> *lines) const override;
-
-private:
     // The graph's line in pixels over all its data, as QCPGraph::getLines makes it (graphLines for a
     // line, QCPGraph's own for a step or impulse).
     QVector<QPointF> allLines() const;
+
+private:
     // `lines` simplified within `tolerance` (simplifyPolyline), remembered for the same lines (the
     // same bits: a gap's NaN equals itself): a band's side is simplified for its line and again for
     // the band's fill, in one replot, and a replot of data that did not change (a frame) simplifies

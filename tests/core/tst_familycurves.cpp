@@ -59,12 +59,19 @@ void TestFamilyCurves::eachPixelSpansItsOffsets_data()
     QTest::addColumn<std::int64_t>("maxLen");
     QTest::addColumn<int>("pixels");
     QTest::addColumn<std::int64_t>("budget");
+    QTest::addColumn<bool>("dyadic"); // frequencies 2^-1 .. 2^-(d/2) rather than the paper's
     // Every offset: 4097 offsets x 32 frequencies, turned in chunks from anchors.
-    QTest::newRow("every offset") << 64 << std::int64_t(4097) << 300 << (std::int64_t(1) << 20);
+    QTest::newRow("every offset") << 64 << std::int64_t(4097) << 300 << (std::int64_t(1) << 20) << false;
     // A sample a pixel: 65536 offsets x 512 frequencies past a preview's budget, 3 samples and
-    // the last offset a pixel; an odd count of frequencies turns one alone after the fours.
-    QTest::newRow("sampled") << 1024 << std::int64_t(65536) << 600 << (std::int64_t(1) << 20);
-    QTest::newRow("sampled, odd pairs") << 1022 << std::int64_t(65536) << 577 << (std::int64_t(1) << 20);
+    // the last offset a pixel; 511 frequencies leave seven after the last whole eight of the
+    // vectors' partial sums (RotationSimd), added one after another.
+    QTest::newRow("sampled") << 1024 << std::int64_t(65536) << 600 << (std::int64_t(1) << 20) << false;
+    QTest::newRow("sampled, odd pairs") << 1022 << std::int64_t(65536) << 577 << (std::int64_t(1) << 20) << false;
+    // 2^24 offsets x 4 frequencies over 100 pixels: 2621 samples a pixel at a stride of 64, anchored
+    // again every 256 samples within each pixel at its own offset, a + t stride. Dyadic frequencies,
+    // so that k w is exact at offsets of millions (the paper's 0.1 rounds k w by 1e-10 there, which
+    // the sums and the float64 reference round differently).
+    QTest::newRow("sampled, anchored within pixels") << 8 << (std::int64_t(1) << 24) << 100 << (std::int64_t(1) << 20) << true;
 }
 
 // Each pixel's band is the least and most of the sums at the offsets it took: in full detail every
@@ -75,7 +82,11 @@ void TestFamilyCurves::eachPixelSpansItsOffsets()
     QFETCH(std::int64_t, maxLen);
     QFETCH(int, pixels);
     QFETCH(std::int64_t, budget);
-    const std::vector<double> w = frequencies(d);
+    QFETCH(bool, dyadic);
+    std::vector<double> w = frequencies(d);
+    if (dyadic)
+        for (std::size_t i = 0; i < w.size(); ++i)
+            w[i] = std::ldexp(1.0, -int(i) - 1);
     const std::int64_t query = maxLen / 2;
     const OffsetPixels offsets = OffsetPixels::of(query, maxLen, double(-query), double(maxLen - 1 - query), pixels);
     std::int64_t sampled = -1;

@@ -24,35 +24,35 @@ private slots:
     void linesAreQCPGraphs_data();
     void linesAreQCPGraphs();
     void rememberedKeysFollowTheAxis();
-    void aScreenReplotDrawsQCPGraphsLine();
+    void aScreenDrawIsQCPGraphDrawsPixels_data();
+    void aScreenDrawIsQCPGraphDrawsPixels();
 };
 
 namespace {
 
-// QCPGraph's own line over all its data (getLines is protected).
-class ExactGraph : public QCPGraph
+// A StampedGraph's line (allLines, graphLines) beside QCPGraph's own (getLines), both protected.
+class OpenGraph : public StampedGraph
 {
 public:
-    using QCPGraph::QCPGraph;
-    QVector<QPointF> lines() const
+    using StampedGraph::StampedGraph;
+    QVector<QPointF> ours() const { return allLines(); }
+    QVector<QPointF> exact() const
     {
         QVector<QPointF> out;
         getLines(&out, QCPDataRange(0, dataCount()));
         return out;
     }
-    // The data getLines turns into pixels: visible, sampled, in ascending pixels.
-    QVector<QCPGraphData> lineData() const
-    {
-        QCPGraphDataContainer::const_iterator begin, end;
-        getVisibleDataBounds(begin, end, QCPDataRange(0, dataCount()));
-        QVector<QCPGraphData> data;
-        if (begin == end)
-            return data;
-        getOptimizedLineData(&data, begin, end);
-        if (mKeyAxis->rangeReversed() != (mKeyAxis->orientation() == Qt::Vertical))
-            std::reverse(data.begin(), data.end());
-        return data;
-    }
+};
+
+// A StampedGraph drawn by QCPGraph::draw, as before graphLines: its lines from getLines, drawn and
+// filled and marked by StampedGraph as every StampedGraph is.
+class DrawnAsQCPGraph : public StampedGraph
+{
+public:
+    using StampedGraph::StampedGraph;
+
+protected:
+    void draw(QCPPainter *painter) override { QCPGraph::draw(painter); }
 };
 
 bool sameBits(double a, double b)
@@ -65,8 +65,8 @@ bool sameBits(const QVector<QPointF> &a, const QVector<QPointF> &b)
     return a.size() == b.size() && std::memcmp(a.constData(), b.constData(), std::size_t(a.size()) * sizeof(QPointF)) == 0;
 }
 
-// A plot of 517 x 383 pixels laid out, its axes as the row says.
-void layOut(QCustomPlot &plot, bool log, bool reversed, bool swapped)
+// A plot of 517 x 383 pixels laid out, both axes linear or logarithmic, reversed or not.
+void layOut(QCustomPlot &plot, bool log, bool reversed)
 {
     plot.resize(517, 383);
     for (QCPAxis *axis : {plot.xAxis, plot.yAxis}) {
@@ -75,37 +75,33 @@ void layOut(QCustomPlot &plot, bool log, bool reversed, bool swapped)
     }
     plot.xAxis->setRange(log ? QCPRange(0.37, 81234.5) : QCPRange(-3.25, 17.75));
     plot.yAxis->setRange(log ? QCPRange(1.3e-7, 2.71) : QCPRange(-1.1, 0.93));
-    Q_UNUSED(swapped);
     plot.replot(); // lays the axis rect out
 }
 
-void addRows()
+void addScales()
 {
     QTest::addColumn<bool>("log");
     QTest::addColumn<bool>("reversed");
-    QTest::addColumn<bool>("vertical"); // keys on the vertical axis
     for (const bool log : {false, true})
         for (const bool reversed : {false, true})
-            for (const bool vertical : {false, true})
-                QTest::addRow("%s%s%s", log ? "log" : "linear", reversed ? ", reversed" : "",
-                              vertical ? ", keys vertical" : "")
-                    << log << reversed << vertical;
+            QTest::addRow("%s%s", log ? "log" : "linear", reversed ? ", reversed" : "") << log << reversed;
 }
 
 } // namespace
 
 void TestGraphLines::pixelsAreCoordToPixels_data()
 {
-    addRows();
+    addScales();
 }
 
+// Both axes, the horizontal and the vertical, at coordinates across 24 decades, both signs, zero,
+// the smallest and largest doubles, infinities and NaN.
 void TestGraphLines::pixelsAreCoordToPixels()
 {
     QFETCH(bool, log);
     QFETCH(bool, reversed);
-    QFETCH(bool, vertical);
     QCustomPlot plot;
-    layOut(plot, log, reversed, vertical);
+    layOut(plot, log, reversed);
     std::mt19937_64 random(20261206);
     std::uniform_real_distribution<double> exponent(-12.0, 12.0);
     QList<double> coords {0.0, -0.0, -1.0, 1.0, 1e-300, -1e300, std::numeric_limits<double>::quiet_NaN(),
@@ -132,22 +128,32 @@ void TestGraphLines::pixelsAreCoordToPixels()
 
 void TestGraphLines::linesAreQCPGraphs_data()
 {
-    addRows();
+    QTest::addColumn<bool>("log");
+    QTest::addColumn<bool>("reversed");
+    QTest::addColumn<bool>("vertical"); // keys on the vertical axis
+    for (const bool log : {false, true})
+        for (const bool reversed : {false, true})
+            for (const bool vertical : {false, true})
+                QTest::addRow("%s%s%s", log ? "log" : "linear", reversed ? ", reversed" : "",
+                              vertical ? ", keys vertical" : "")
+                    << log << reversed << vertical;
 }
 
+// StampedGraph's line over all its data against QCPGraph::getLines: the visible data, adaptively
+// sampled, in ascending pixels, each point's bits.
 void TestGraphLines::linesAreQCPGraphs()
 {
     QFETCH(bool, log);
     QFETCH(bool, reversed);
     QFETCH(bool, vertical);
     QCustomPlot plot;
-    layOut(plot, log, reversed, vertical);
+    layOut(plot, log, reversed);
     QCPAxis *keyAxis = vertical ? plot.yAxis : plot.xAxis;
     QCPAxis *valueAxis = vertical ? plot.xAxis : plot.yAxis;
     // Keys spread over the key axis and beyond it, some values off a log axis, a NaN gap, and more
     // points than pixels (adaptive sampling) for one of them.
     for (const int count : {40, 611, 20000}) {
-        auto *graph = new ExactGraph(keyAxis, valueAxis);
+        auto *graph = new OpenGraph(keyAxis, valueAxis);
         QVector<double> keys, values;
         const QCPRange range = keyAxis->range();
         for (int i = 0; i < count; ++i) {
@@ -157,11 +163,11 @@ void TestGraphLines::linesAreQCPGraphs()
             values.append(i == count / 3 ? std::numeric_limits<double>::quiet_NaN() : i % 11 == 0 ? -v : std::abs(v) + 1e-9);
         }
         graph->setData(keys, values, true);
-        const QVector<QPointF> exact = graph->lines();
+        const QVector<QPointF> exact = graph->exact();
         QVERIFY(exact.size() > 10);
         // Twice: the second time the keys' pixels on a log axis are the remembered ones.
         for (int pass = 0; pass < 2; ++pass) {
-            const QVector<QPointF> ours = graphLines(*keyAxis, *valueAxis, graph->lineData());
+            const QVector<QPointF> ours = graph->ours();
             QCOMPARE(ours.size(), exact.size());
             for (qsizetype i = 0; i < exact.size(); ++i) {
                 const bool same = (sameBits(ours[i].x(), exact[i].x()) || (std::isnan(ours[i].x()) && std::isnan(exact[i].x())))
@@ -174,6 +180,11 @@ void TestGraphLines::linesAreQCPGraphs()
             }
         }
     }
+    // No data in view, and none at all.
+    auto *empty = new OpenGraph(keyAxis, valueAxis);
+    QVERIFY(empty->ours().isEmpty());
+    empty->setData(QVector<double> {1e9, 2e9}, QVector<double> {0.5, 0.5}, true);
+    QVERIFY(sameBits(empty->ours(), empty->exact()));
 }
 
 // A graph of the same keys after the axis moved, or after its rect changed size, is not given the
@@ -181,72 +192,98 @@ void TestGraphLines::linesAreQCPGraphs()
 void TestGraphLines::rememberedKeysFollowTheAxis()
 {
     QCustomPlot plot;
-    layOut(plot, true, false, false);
-    auto *graph = new ExactGraph(plot.xAxis, plot.yAxis);
+    layOut(plot, true, false);
+    auto *graph = new OpenGraph(plot.xAxis, plot.yAxis);
     QVector<double> keys, values;
     for (int i = 1; i <= 300; ++i) {
         keys.append(i * 1.7);
         values.append(std::exp(-0.01 * i));
     }
     graph->setData(keys, values, true);
-    QVERIFY(sameBits(graphLines(*plot.xAxis, *plot.yAxis, graph->lineData()), graph->lines()));
+    QVERIFY(sameBits(graph->ours(), graph->exact()));
     plot.xAxis->setRange(0.5, 900.0);
-    QVERIFY(sameBits(graphLines(*plot.xAxis, *plot.yAxis, graph->lineData()), graph->lines()));
+    QVERIFY(sameBits(graph->ours(), graph->exact()));
     plot.xAxis->setRangeReversed(true);
-    QVERIFY(sameBits(graphLines(*plot.xAxis, *plot.yAxis, graph->lineData()), graph->lines()));
+    QVERIFY(sameBits(graph->ours(), graph->exact()));
     plot.resize(300, 200);
     plot.replot();
-    QVERIFY(sameBits(graphLines(*plot.xAxis, *plot.yAxis, graph->lineData()), graph->lines()));
+    QVERIFY(sameBits(graph->ours(), graph->exact()));
     // A key moved by one bit.
     keys[150] = std::nextafter(keys[150], 1e9);
     graph->setData(keys, values, true);
-    QVERIFY(sameBits(graphLines(*plot.xAxis, *plot.yAxis, graph->lineData()), graph->lines()));
+    QVERIFY(sameBits(graph->ours(), graph->exact()));
 }
 
-// On screen a StampedGraph on log axes draws the pixels its QCPGraph twin's line gives, simplified
-// as before: the same image as a StampedGraph drawn through QCPGraph::draw (an export's painter is
-// QCPGraph's path; here the two screens are compared).
-void TestGraphLines::aScreenReplotDrawsQCPGraphsLine()
+void TestGraphLines::aScreenDrawIsQCPGraphDrawsPixels_data()
 {
-    const auto draw = [](bool twoGraphs) {
+    addScales();
+}
+
+// On screen, every pixel of a plot of StampedGraphs (a line, a line with markers, a dashed line, a
+// band between two lines) is the pixel of the same plot drawn through QCPGraph::draw, on log-log
+// axes sharing their keys and on linear ones; and its lines came from graphLines.
+void TestGraphLines::aScreenDrawIsQCPGraphDrawsPixels()
+{
+    QFETCH(bool, log);
+    QFETCH(bool, reversed);
+    const auto draw = [&](bool ours) {
         QCustomPlot plot;
-        layOut(plot, true, false, false);
+        layOut(plot, log, reversed);
         plot.setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
-        QVector<double> keys, values;
-        for (int i = 1; i <= 800; ++i) {
-            keys.append(std::pow(81234.5 / 0.37, i / 800.0) * 0.37);
-            values.append(1e-6 + std::exp(-0.002 * i));
+        const auto make = [&](const QPen &) -> QCPGraph * {
+            return ours ? new StampedGraph(plot.xAxis, plot.yAxis) : new DrawnAsQCPGraph(plot.xAxis, plot.yAxis);
+        };
+        const QCPRange x = plot.xAxis->range();
+        QVector<double> keys;
+        for (int i = 0; i <= 800; ++i)
+            keys.append(log ? x.lower * std::pow(x.upper / x.lower, i / 800.0) : x.lower + x.size() * i / 800.0);
+        const auto values = [&](double scale, double shift) {
+            QVector<double> v;
+            for (int i = 0; i <= 800; ++i)
+                v.append(log ? 1e-6 + scale * std::exp(-0.004 * i) * (1.5 + std::sin(0.05 * i)) : shift + scale * std::sin(0.02 * i));
+            return v;
+        };
+        QCPGraph *line = make(QPen());
+        line->setPen(QPen(Qt::black, 1.3));
+        line->setData(keys, values(1.0, 0.0), true);
+        QCPGraph *marked = make(QPen());
+        marked->setPen(QPen(QColor(0, 114, 178), 1.0));
+        marked->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black), Qt::white, 7));
+        QVector<double> few, fewValues;
+        for (int i = 0; i <= 800; i += 50) {
+            few.append(keys[i]);
+            fewValues.append(values(0.3, -0.4)[i]);
         }
-        // A first graph of the same keys, drawn first, leaves its keys' pixels remembered.
-        if (twoGraphs) {
-            auto *first = new StampedGraph(plot.xAxis, plot.yAxis);
-            first->setPen(QPen(Qt::red, 1.3));
-            first->setData(keys, values, true);
-        }
-        auto *graph = new StampedGraph(plot.xAxis, plot.yAxis);
-        graph->setPen(QPen(Qt::black, 1.3));
-        QVector<double> shifted = values;
-        for (double &v : shifted)
-            v *= 0.01;
-        graph->setData(keys, shifted, true);
+        marked->setData(few, fewValues, true);
+        QCPGraph *dashed = make(QPen());
+        dashed->setPen(QPen(QColor(200, 0, 0), 1.5, Qt::DashLine));
+        dashed->setData(keys, values(0.05, 0.5), true);
+        QCPGraph *low = make(QPen());
+        QCPGraph *high = make(QPen());
+        low->setPen(QPen(QColor(0, 150, 0), 1.0));
+        high->setPen(QPen(QColor(0, 150, 0), 1.0));
+        low->setData(keys, values(0.01, -0.9), true);
+        high->setData(keys, values(0.02, -0.7), true);
+        high->setBrush(QColor(0, 150, 0, 60));
+        high->setChannelFillGraph(low);
+        const quint64 before = graphLinesMade();
         plot.replot();
-        return std::make_pair(plot.toPixmap(517, 383).toImage(), plot.grab().toImage());
+        const quint64 made = graphLinesMade() - before;
+        return std::make_pair(plot.grab().toImage(), made);
     };
-    const auto [exportedOne, screenOne] = draw(false);
-    const auto [exportedTwo, screenTwo] = draw(true);
-    QVERIFY(!screenOne.isNull());
-    // The black line's pixels: the same whether its keys' pixels were remembered or not.
-    int black = 0;
-    for (int y = 0; y < screenOne.height(); ++y)
-        for (int x = 0; x < screenOne.width(); ++x) {
-            const QRgb a = screenOne.pixel(x, y);
-            if (qRed(a) < 60 && qGreen(a) < 60 && qBlue(a) < 60) {
-                ++black;
-                const QRgb b = screenTwo.pixel(x, y);
-                QVERIFY2(qRed(b) < 60 && qGreen(b) < 60 && qBlue(b) < 60, qPrintable(QStringLiteral("pixel %1, %2").arg(x).arg(y)));
-            }
+    const auto [image, made] = draw(true);
+    const auto [exact, madeByFills] = draw(false);
+    QCOMPARE(image.size(), exact.size());
+    int differ = 0, inked = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            differ += image.pixel(x, y) != exact.pixel(x, y) ? 1 : 0;
+            inked += image.pixel(x, y) != qRgb(255, 255, 255) ? 1 : 0;
         }
-    QVERIFY(black > 500);
+    QCOMPARE(differ, 0);
+    QVERIFY(inked > 2000);
+    // Five lines drawn from graphLines, where QCPGraph::draw's twin takes only the band's other side.
+    QVERIFY2(made >= madeByFills + 5, qPrintable(QStringLiteral("%1 and %2").arg(made).arg(madeByFills)));
 }
 
 QTEST_MAIN(TestGraphLines)
