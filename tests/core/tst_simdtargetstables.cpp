@@ -7,6 +7,7 @@
 #include "Reference.h"
 #include "SimdTargetRuns.h"
 
+#include "core/AccumulateSimd.h"
 #include "core/Engine.h"
 #include "core/PositionalTable.h"
 #include "core/SimdTargets.h"
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -43,6 +45,7 @@ private slots:
     void pairValues();
     void engineTables_data();
     void engineTables();
+    void weightedRowSums();
 };
 
 void TestSimdTargetsTables::initTestCase()
@@ -291,6 +294,35 @@ void TestSimdTargetsTables::engineTables()
     for (std::size_t t = 1; t < results.size(); ++t) {
         const QString difference = reference::firstBitDifference(results[0], results[t]);
         QVERIFY2(difference.isEmpty(), qPrintable(targetName(t) + u": "_s + difference));
+    }
+}
+
+// AccumulateSimd::addWeighted (a heatmap's grid rows, HeatmapResampler) on every target, bit for
+// bit the scalar loop into[j] += w * double(from[j]), at lengths around every vector width, and
+// nothing written past the length.
+void TestSimdTargetsTables::weightedRowSums()
+{
+    std::mt19937_64 random(64);
+    std::normal_distribution<float> normal(0.0f, 3.0f);
+    for (const std::int64_t n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 768, 1023}) {
+        std::vector<float> from(static_cast<std::size_t>(n));
+        std::vector<double> start(static_cast<std::size_t>(n) + 1);
+        for (float &x : from)
+            x = normal(random);
+        for (double &x : start)
+            x = double(normal(random)) * 1e3;
+        const double w = 0.3183098861837907;
+        std::vector<double> expected = start;
+        for (std::int64_t j = 0; j < n; ++j)
+            expected[std::size_t(j)] += w * double(from[std::size_t(j)]);
+        const auto results = onEveryTarget<std::vector<double>>([&] {
+            std::vector<double> into = start;
+            AccumulateSimd::addWeighted(into.data(), from.data(), w, n);
+            return into;
+        });
+        for (std::size_t t = 0; t < results.size(); ++t)
+            QVERIFY2(std::memcmp(results[t].data(), expected.data(), expected.size() * sizeof(double)) == 0,
+                     qPrintable(targetName(t) + QStringLiteral(", %1 columns").arg(n)));
     }
 }
 
