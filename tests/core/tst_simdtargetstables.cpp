@@ -298,32 +298,34 @@ void TestSimdTargetsTables::engineTables()
 }
 
 // AccumulateSimd::addWeighted (a heatmap's grid rows, HeatmapResampler) on every target, bit for
-// bit the scalar loop into[j] += w * double(from[j]), at lengths around every vector width, and
-// nothing written past the length.
+// bit the scalar loop into[j] += w * double(from[j]), at lengths around every vector width and
+// several weights: the sums start at the products' scale, where a fused multiply-add would round
+// differently in about one element in five; `from` ends in NaN, so that a kernel reading or writing
+// past the length leaves a NaN in the element after it.
 void TestSimdTargetsTables::weightedRowSums()
 {
     std::mt19937_64 random(64);
     std::normal_distribution<float> normal(0.0f, 3.0f);
-    for (const std::int64_t n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 768, 1023}) {
-        std::vector<float> from(static_cast<std::size_t>(n));
-        std::vector<double> start(static_cast<std::size_t>(n) + 1);
-        for (float &x : from)
-            x = normal(random);
-        for (double &x : start)
-            x = double(normal(random)) * 1e3;
-        const double w = 0.3183098861837907;
-        std::vector<double> expected = start;
-        for (std::int64_t j = 0; j < n; ++j)
-            expected[std::size_t(j)] += w * double(from[std::size_t(j)]);
-        const auto results = onEveryTarget<std::vector<double>>([&] {
-            std::vector<double> into = start;
-            AccumulateSimd::addWeighted(into.data(), from.data(), w, n);
-            return into;
-        });
-        for (std::size_t t = 0; t < results.size(); ++t)
-            QVERIFY2(std::memcmp(results[t].data(), expected.data(), expected.size() * sizeof(double)) == 0,
-                     qPrintable(targetName(t) + QStringLiteral(", %1 columns").arg(n)));
-    }
+    for (const double w : {0.3183098861837907, -1.7320508075688772, 1e-3})
+        for (const std::int64_t n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 768, 1023}) {
+            std::vector<float> from(static_cast<std::size_t>(n) + 16, std::numeric_limits<float>::quiet_NaN());
+            std::vector<double> start(static_cast<std::size_t>(n) + 1);
+            for (std::int64_t j = 0; j < n; ++j)
+                from[std::size_t(j)] = normal(random);
+            for (double &x : start)
+                x = w * double(normal(random));
+            std::vector<double> expected = start;
+            for (std::int64_t j = 0; j < n; ++j)
+                expected[std::size_t(j)] += w * double(from[std::size_t(j)]);
+            const auto results = onEveryTarget<std::vector<double>>([&] {
+                std::vector<double> into = start;
+                AccumulateSimd::addWeighted(into.data(), from.data(), w, n);
+                return into;
+            });
+            for (std::size_t t = 0; t < results.size(); ++t)
+                QVERIFY2(std::memcmp(results[t].data(), expected.data(), expected.size() * sizeof(double)) == 0,
+                         qPrintable(targetName(t) + QStringLiteral(", %1 columns, w %2").arg(n).arg(w)));
+        }
 }
 
 QTEST_APPLESS_MAIN(TestSimdTargetsTables)
