@@ -16,8 +16,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 constexpr std::size_t kPartials = 8;
 
 // The vectors' turns by (c, s), lane by lane: products and differences, each rounded alone.
-template<class D, class V>
-HWY_INLINE void turnOne(D, V &re, V &im, V c, V s)
+template<class D, class V> HWY_INLINE void turnOne(D, V &re, V &im, V c, V s)
 {
     const V next = hn::Sub(hn::Mul(re, c), hn::Mul(im, s));
     im = hn::Add(hn::Mul(re, s), hn::Mul(im, c));

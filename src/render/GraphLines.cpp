@@ -39,9 +39,9 @@ double AxisPixels::operator()(double coord) const
 bool AxisPixels::sameMap(const AxisPixels &other) const
 {
     const auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
-    return m_horizontal == other.m_horizontal && m_logarithmic == other.m_logarithmic
-        && m_reversed == other.m_reversed && same(m_lower, other.m_lower) && same(m_upper, other.m_upper)
-        && same(m_origin, other.m_origin) && same(m_extent, other.m_extent);
+    return m_horizontal == other.m_horizontal && m_logarithmic == other.m_logarithmic && m_reversed == other.m_reversed
+        && same(m_lower, other.m_lower) && same(m_upper, other.m_upper) && same(m_origin, other.m_origin)
+        && same(m_extent, other.m_extent);
 }
 
 namespace {

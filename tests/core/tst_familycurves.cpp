@@ -71,7 +71,8 @@ void TestFamilyCurves::eachPixelSpansItsOffsets_data()
     // again every 256 samples within each pixel at its own offset, a + t stride. Dyadic frequencies,
     // so that k w is exact at offsets of millions (the paper's 0.1 rounds k w by 1e-10 there, which
     // the sums and the float64 reference round differently).
-    QTest::newRow("sampled, anchored within pixels") << 8 << (std::int64_t(1) << 24) << 100 << (std::int64_t(1) << 20) << true;
+    QTest::newRow("sampled, anchored within pixels")
+        << 8 << (std::int64_t(1) << 24) << 100 << (std::int64_t(1) << 20) << true;
 }
 
 // Each pixel's band is the least and most of the sums at the offsets it took: in full detail every
@@ -202,7 +203,8 @@ void TestFamilyCurves::turnsAreTheSameBitsOnEveryTarget()
         double partial[8] = {};
         for (std::size_t f = 0; f < whole; ++f)
             partial[f % 8] += re[f];
-        double sum = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
+        double sum = ((partial[0] + partial[1]) + (partial[2] + partial[3]))
+            + ((partial[4] + partial[5]) + (partial[6] + partial[7]));
         for (std::size_t f = whole; f < w.size(); ++f)
             sum += re[f];
         expected[std::size_t(t)] += sum;
@@ -232,8 +234,10 @@ void TestFamilyCurves::turnsAreTheSameBitsOnEveryTarget()
     for (std::size_t t = 0; t < results.size(); ++t) {
         const auto &got = results[t];
         QVERIFY2(bits(got[0], expected), qPrintable(testing::targetName(t) + QStringLiteral(": the sums")));
-        QVERIFY2(bits(got[1], re) && bits(got[2], im), qPrintable(testing::targetName(t) + QStringLiteral(": the turns")));
-        QVERIFY2(bits(got[3], turnedRe) && bits(got[4], turnedIm), qPrintable(testing::targetName(t) + QStringLiteral(": turn")));
+        QVERIFY2(bits(got[1], re) && bits(got[2], im),
+                 qPrintable(testing::targetName(t) + QStringLiteral(": the turns")));
+        QVERIFY2(bits(got[3], turnedRe) && bits(got[4], turnedIm),
+                 qPrintable(testing::targetName(t) + QStringLiteral(": turn")));
     }
 }
 
@@ -251,7 +255,8 @@ void TestFamilyCurves::curvesAreTheSameBitsOnEveryTarget()
         QVERIFY(!curves.front().lo.isEmpty());
         for (std::size_t t = 1; t < curves.size(); ++t) {
             const auto same = [](const QList<double> &a, const QList<double> &b) {
-                return a.size() == b.size() && std::memcmp(a.constData(), b.constData(), std::size_t(a.size()) * sizeof(double)) == 0;
+                return a.size() == b.size()
+                    && std::memcmp(a.constData(), b.constData(), std::size_t(a.size()) * sizeof(double)) == 0;
             };
             QVERIFY2(same(curves[t].lo, curves[0].lo) && same(curves[t].hi, curves[0].hi),
                      qPrintable(testing::targetName(t)));

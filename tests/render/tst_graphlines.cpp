@@ -62,7 +62,8 @@ bool sameBits(double a, double b)
 
 bool sameBits(const QVector<QPointF> &a, const QVector<QPointF> &b)
 {
-    return a.size() == b.size() && std::memcmp(a.constData(), b.constData(), std::size_t(a.size()) * sizeof(QPointF)) == 0;
+    return a.size() == b.size()
+        && std::memcmp(a.constData(), b.constData(), std::size_t(a.size()) * sizeof(QPointF)) == 0;
 }
 
 // A plot of 517 x 383 pixels laid out, both axes linear or logarithmic, reversed or not.
@@ -104,8 +105,15 @@ void TestGraphLines::pixelsAreCoordToPixels()
     layOut(plot, log, reversed);
     std::mt19937_64 random(20261206);
     std::uniform_real_distribution<double> exponent(-12.0, 12.0);
-    QList<double> coords {0.0, -0.0, -1.0, 1.0, 1e-300, -1e300, std::numeric_limits<double>::quiet_NaN(),
-                          std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+    QList<double> coords {0.0,
+                          -0.0,
+                          -1.0,
+                          1.0,
+                          1e-300,
+                          -1e300,
+                          std::numeric_limits<double>::quiet_NaN(),
+                          std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity(),
                           std::numeric_limits<double>::denorm_min()};
     for (int n = 0; n < 5000; ++n) {
         const double magnitude = std::pow(10.0, exponent(random));
@@ -160,7 +168,9 @@ void TestGraphLines::linesAreQCPGraphs()
             const double t = -0.1 + 1.2 * i / (count - 1);
             keys.append(log ? range.lower * std::pow(range.upper / range.lower, t) : range.lower + t * range.size());
             const double v = std::sin(0.37 * i) * std::exp(-0.001 * i);
-            values.append(i == count / 3 ? std::numeric_limits<double>::quiet_NaN() : i % 11 == 0 ? -v : std::abs(v) + 1e-9);
+            values.append(i == count / 3    ? std::numeric_limits<double>::quiet_NaN()
+                              : i % 11 == 0 ? -v
+                                            : std::abs(v) + 1e-9);
         }
         graph->setData(keys, values, true);
         const QVector<QPointF> exact = graph->exact();
@@ -170,13 +180,18 @@ void TestGraphLines::linesAreQCPGraphs()
             const QVector<QPointF> ours = graph->ours();
             QCOMPARE(ours.size(), exact.size());
             for (qsizetype i = 0; i < exact.size(); ++i) {
-                const bool same = (sameBits(ours[i].x(), exact[i].x()) || (std::isnan(ours[i].x()) && std::isnan(exact[i].x())))
+                const bool same
+                    = (sameBits(ours[i].x(), exact[i].x()) || (std::isnan(ours[i].x()) && std::isnan(exact[i].x())))
                     && (sameBits(ours[i].y(), exact[i].y()) || (std::isnan(ours[i].y()) && std::isnan(exact[i].y())));
                 if (!same)
                     QFAIL(qPrintable(QStringLiteral("%1 points, pass %2, point %3: (%4, %5), getLines (%6, %7)")
-                                         .arg(count).arg(pass).arg(i)
-                                         .arg(ours[i].x(), 0, 'g', 17).arg(ours[i].y(), 0, 'g', 17)
-                                         .arg(exact[i].x(), 0, 'g', 17).arg(exact[i].y(), 0, 'g', 17)));
+                                         .arg(count)
+                                         .arg(pass)
+                                         .arg(i)
+                                         .arg(ours[i].x(), 0, 'g', 17)
+                                         .arg(ours[i].y(), 0, 'g', 17)
+                                         .arg(exact[i].x(), 0, 'g', 17)
+                                         .arg(exact[i].y(), 0, 'g', 17)));
             }
         }
     }
@@ -240,7 +255,8 @@ void TestGraphLines::aScreenDrawIsQCPGraphDrawsPixels()
         const auto values = [&](double scale, double shift) {
             QVector<double> v;
             for (int i = 0; i <= 800; ++i)
-                v.append(log ? 1e-6 + scale * std::exp(-0.004 * i) * (1.5 + std::sin(0.05 * i)) : shift + scale * std::sin(0.02 * i));
+                v.append(log ? 1e-6 + scale * std::exp(-0.004 * i) * (1.5 + std::sin(0.05 * i))
+                             : shift + scale * std::sin(0.02 * i));
             return v;
         };
         QCPGraph *line = make(QPen());
