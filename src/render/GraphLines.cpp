@@ -76,17 +76,24 @@ QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, co
         return lines;
     }
     thread_local KeyPixels last;
-    std::vector<double> keys(std::size_t(data.size()));
-    for (qsizetype i = 0; i < data.size(); ++i)
-        keys[std::size_t(i)] = data[i].key;
-    const bool known = last.map && last.map->sameMap(key) && last.keys.size() == keys.size()
-        && std::memcmp(last.keys.data(), keys.data(), keys.size() * sizeof(double)) == 0;
-    if (!known) {
+    const auto n = static_cast<std::size_t>(data.size());
+    // The same keys, bit for bit, read where they are (no copy a graph).
+    const auto known = [&] {
+        if (!last.map || !last.map->sameMap(key) || last.keys.size() != n)
+            return false;
+        for (std::size_t i = 0; i < n; ++i)
+            if (std::memcmp(&last.keys[i], &data[qsizetype(i)].key, sizeof(double)) != 0)
+                return false;
+        return true;
+    };
+    if (!known()) {
         last.map = key;
-        last.pixels.resize(keys.size());
-        for (std::size_t i = 0; i < keys.size(); ++i)
-            last.pixels[i] = key(keys[i]);
-        last.keys = std::move(keys);
+        last.keys.resize(n);
+        last.pixels.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            last.keys[i] = data[qsizetype(i)].key;
+            last.pixels[i] = key(last.keys[i]);
+        }
     }
     for (qsizetype i = 0; i < data.size(); ++i)
         place(i, last.pixels[std::size_t(i)]);
