@@ -1,8 +1,10 @@
 #include "GraphLines.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -103,6 +105,151 @@ QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, co
 quint64 graphLinesMade()
 {
     return g_made.load(std::memory_order_relaxed);
+}
+
+namespace {
+
+// A double converted to an int as x86-64 converts it (cvttsd2si): toward zero, and INT_MIN for a NaN
+// or a number out of an int's range, where C++ leaves the conversion undefined.
+int truncated(double value)
+{
+    constexpr double kLimit = 2147483648.0; // 2^31
+    return value > -kLimit - 1.0 && value < kLimit ? static_cast<int>(value) : std::numeric_limits<int>::min();
+}
+
+// Qt 6's qRound on x86-64 (qglobal.h, SSE2): value + copysign(0.5, value), converted as above.
+int rounded(double value)
+{
+    return truncated(value + std::copysign(0.5, value));
+}
+
+} // namespace
+
+// QCPGraph::getOptimizedScatterData (QCustomPlot 2.1), its steps in its order; only the axes'
+// coordToPixel is AxisPixels.
+QVector<QCPGraphData> scatterData(const QCPAxis &keyAxis, const QCPAxis &valueAxis,
+                                  const QCPGraphDataContainer &container, QCPGraphDataContainer::const_iterator begin,
+                                  QCPGraphDataContainer::const_iterator end, int scatterSkip, bool adaptive)
+{
+    QVector<QCPGraphData> out;
+    const int modulo = scatterSkip + 1;
+    const bool skipping = scatterSkip > 0;
+    int beginIndex = static_cast<int>(begin - container.constBegin());
+    const int endIndex = static_cast<int>(end - container.constBegin());
+    while (skipping && begin != end && beginIndex % modulo != 0) {
+        ++beginIndex;
+        ++begin;
+    }
+    if (begin == end)
+        return out;
+    const AxisPixels key(keyAxis);
+    const AxisPixels value(valueAxis);
+    const int count = static_cast<int>(end - begin);
+    int maxCount = std::numeric_limits<int>::max();
+    if (adaptive) {
+        const int span = truncated(std::abs(key(begin->key) - key((end - 1)->key)));
+        // 2 * span + 2 in an int, wrapping as the machine's addition does.
+        maxCount = static_cast<int>(2u * static_cast<unsigned>(span) + 2u);
+    }
+    // The next point after `at` (its index `atIndex`): the next one, or scatterSkip further on, not past `end`.
+    const auto advance = [&](QCPGraphDataContainer::const_iterator &at, int &atIndex) {
+        if (!skipping) {
+            ++at;
+            return;
+        }
+        atIndex += modulo;
+        if (atIndex < endIndex) {
+            at += modulo;
+        } else {
+            at = end;
+            atIndex = endIndex;
+        }
+    };
+    if (!(adaptive && count >= maxCount)) {
+        out.reserve(count);
+        int index = beginIndex;
+        for (auto it = begin; it != end; advance(it, index))
+            out.append(*it);
+        return out;
+    }
+    const double rangeUpper = valueAxis.range().upper;
+    const double rangeLower = valueAxis.range().lower;
+    const auto inRange = [&](double v) { return v > rangeLower && v < rangeUpper; };
+    const int reversedFactor = keyAxis.pixelOrientation();
+    const int reversedRound = reversedFactor == -1 ? 1 : 0;
+    const bool epsilonVaries = keyAxis.scaleType() == QCPAxis::stLogarithmic;
+    const auto startKeyOf = [&](double k) { return keyAxis.pixelToCoord(truncated(key(k) + reversedRound)); };
+    const auto epsilonAt = [&](double startKey) {
+        return std::abs(startKey - keyAxis.pixelToCoord(key(startKey) + 1.0 * reversedFactor));
+    };
+    auto it = begin;
+    int itIndex = beginIndex;
+    double minValue = it->value;
+    double maxValue = it->value;
+    auto minIt = it, maxIt = it, intervalStart = it;
+    double startKey = startKeyOf(begin->key);
+    double epsilon = epsilonAt(startKey);
+    int intervalCount = 1;
+    // The points of the interval from intervalStart to `upTo`: about one every four value pixels,
+    // its least and its most among them.
+    const auto takeInterval = [&](QCPGraphDataContainer::const_iterator upTo, int upToIndex) {
+        const double valuePixelSpan = std::abs(value(minValue) - value(maxValue));
+        const int dataModulo = std::max(1, rounded(intervalCount / (valuePixelSpan / 4.0)));
+        auto at = intervalStart;
+        int atIndex = static_cast<int>(at - container.constBegin());
+        for (int c = 0; at != upTo; ++c) {
+            if ((c % dataModulo == 0 || at == minIt || at == maxIt) && inRange(at->value))
+                out.append(*at);
+            if (!skipping) {
+                ++at;
+            } else if (atIndex += modulo; atIndex < upToIndex) {
+                at += modulo;
+            } else {
+                at = upTo;
+                atIndex = upToIndex;
+            }
+        }
+    };
+    advance(it, itIndex);
+    while (it != end) {
+        if (it->key < startKey + epsilon) {
+            if (it->value < minValue && inRange(it->value)) {
+                minValue = it->value;
+                minIt = it;
+            } else if (it->value > maxValue && inRange(it->value)) {
+                maxValue = it->value;
+                maxIt = it;
+            }
+            ++intervalCount;
+        } else {
+            if (intervalCount >= 2)
+                takeInterval(it, itIndex);
+            else if (inRange(intervalStart->value))
+                out.append(*intervalStart);
+            minValue = it->value;
+            maxValue = it->value;
+            intervalStart = it;
+            startKey = startKeyOf(it->key);
+            if (epsilonVaries)
+                epsilon = epsilonAt(startKey);
+            intervalCount = 1;
+        }
+        advance(it, itIndex);
+    }
+    if (intervalCount >= 2)
+        takeInterval(it, itIndex);
+    else if (inRange(intervalStart->value))
+        out.append(*intervalStart);
+    return out;
+}
+
+QVector<QPointF> graphScatters(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data)
+{
+    QVector<QPointF> scatters = graphLines(keyAxis, valueAxis, data);
+    for (qsizetype i = 0; i < data.size(); ++i)
+        if (std::isnan(data[i].value))
+            scatters[i] = QPointF();
+    return scatters;
 }
 
 } // namespace posenc

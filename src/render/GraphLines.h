@@ -40,4 +40,16 @@ QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, co
 // How many lines graphLines has made in this process.
 quint64 graphLinesMade();
 
+// QCPGraph::getOptimizedScatterData (QCustomPlot 2.1) of the data from `begin` to `end` of
+// `container`, its keys on `keyAxis` and values on `valueAxis`, every `scatterSkip` + 1st point,
+// thinned where `adaptive` sampling finds two or more points a key pixel: the same points, with
+// the axes' pixels from AxisPixels. Where QCustomPlot converts a pixel out of an int's range to an
+// int (undefined in C++), this takes what x86-64's conversion gives there (INT_MIN).
+QVector<QCPGraphData> scatterData(const QCPAxis &keyAxis, const QCPAxis &valueAxis,
+                                  const QCPGraphDataContainer &container, QCPGraphDataContainer::const_iterator begin,
+                                  QCPGraphDataContainer::const_iterator end, int scatterSkip, bool adaptive);
+// QCPGraph::getScatters' points for `data` as scatterData gives it, in ascending key pixels:
+// graphLines' pixels, with a point of a NaN value at (0, 0), where QCustomPlot leaves it.
+QVector<QPointF> graphScatters(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data);
+
 } // namespace posenc

@@ -310,27 +310,43 @@ QVector<QPointF> StampedGraph::allLines() const
     return graphLines(*mKeyAxis, *mValueAxis, lineData);
 }
 
-// QCPGraph::draw (QCustomPlot 2.1) for its one segment of unselected data.
+// QCPGraph::getScatters over all the data: the visible data, thinned as QCustomPlot thins it
+// (scatterData), in ascending pixels, then graphScatters where QCPGraph takes the pixels.
+QVector<QPointF> StampedGraph::allScatters() const
+{
+    QCPGraphDataContainer::const_iterator begin, end;
+    getVisibleDataBounds(begin, end, QCPDataRange(0, dataCount()));
+    if (begin == end)
+        return {};
+    QVector<QCPGraphData> data
+        = scatterData(*mKeyAxis, *mValueAxis, *mDataContainer, begin, end, mScatterSkip, mAdaptiveSampling);
+    if (mKeyAxis->rangeReversed() != (mKeyAxis->orientation() == Qt::Vertical))
+        std::reverse(data.begin(), data.end());
+    return graphScatters(*mKeyAxis, *mValueAxis, data);
+}
+
+// QCPGraph::draw (QCustomPlot 2.1) for its one segment of unselected data, of a line or of markers
+// alone.
 void StampedGraph::draw(QCPPainter *painter)
 {
-    if (exporting(painter) || !mKeyAxis || !mValueAxis || mLineStyle != lsLine || !selection().isEmpty()) {
+    if (exporting(painter) || !mKeyAxis || !mValueAxis || (mLineStyle != lsLine && mLineStyle != lsNone)
+        || !selection().isEmpty()) {
         QCPGraph::draw(painter);
         return;
     }
-    if (mKeyAxis->range().size() <= 0 || mDataContainer->isEmpty())
+    if (mKeyAxis->range().size() <= 0 || mDataContainer->isEmpty() || (mLineStyle == lsNone && mScatterStyle.isNone()))
         return;
-    QVector<QPointF> lines = allLines();
+    QVector<QPointF> lines = mLineStyle == lsNone ? QVector<QPointF>() : allLines();
     painter->setBrush(mBrush);
     painter->setPen(Qt::NoPen);
     drawFill(painter, &lines);
-    painter->setPen(mPen);
-    painter->setBrush(Qt::NoBrush);
-    drawLinePlot(painter, lines);
-    if (!mScatterStyle.isNone()) {
-        QVector<QPointF> scatters;
-        getScatters(&scatters, QCPDataRange(0, dataCount()));
-        drawScatterPlot(painter, scatters, mScatterStyle);
+    if (mLineStyle != lsNone) {
+        painter->setPen(mPen);
+        painter->setBrush(Qt::NoBrush);
+        drawLinePlot(painter, lines);
     }
+    if (!mScatterStyle.isNone())
+        drawScatterPlot(painter, allScatters(), mScatterStyle);
     if (mSelectionDecorator)
         mSelectionDecorator->drawDecoration(painter, selection());
 }

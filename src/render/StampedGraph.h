@@ -25,9 +25,9 @@ namespace posenc {
 //   their corners.
 // - that band is filled column by column of device pixels (ColumnFill), the aliased polygon's
 //   pixels, antialiased or not: its edge is within half a pixel of the antialiased polygon's.
-// - its line's points are QCPGraph's, their pixels taken with what the axes read once (graphLines:
-//   the same bits, one logarithm a coordinate on a log axis where QCustomPlot takes two, and the
-//   keys' pixels shared by the graphs of the same keys).
+// - its line's points and its markers' are QCPGraph's, their pixels taken with what the axes read
+//   once (graphLines, scatterData, graphScatters: the same bits, one logarithm a coordinate on a log
+//   axis where QCustomPlot takes two, and the keys' pixels shared by the graphs of the same keys).
 // Exports (QCustomPlot's toPixmap and toPainter mark their painter pmNoCaching, its PDF writer
 // pmVectorized) draw every marker and vertex exactly, as QCPGraph does.
 class StampedGraph : public QCPGraph
@@ -54,8 +54,8 @@ public:
     static void drawSolidSegments(QPainter &painter, const QVector<QPointF> &points);
 
 protected:
-    // QCPGraph::draw for a line of data none of which is selected, its points from graphLines;
-    // anything else, and an export, is QCPGraph's.
+    // QCPGraph::draw for a line or markers alone of data none of which is selected, their points
+    // from graphLines and graphScatters; anything else, and an export, is QCPGraph's.
     void draw(QCPPainter *painter) override;
     void drawScatterPlot(QCPPainter *painter, const QVector<QPointF> &scatters,
                          const QCPScatterStyle &style) const override;
@@ -64,6 +64,9 @@ protected:
     // The graph's line in pixels over all its data, as QCPGraph::getLines makes it (graphLines for a
     // line, QCPGraph's own for a step or impulse).
     QVector<QPointF> allLines() const;
+    // The graph's markers in pixels over all its data, as QCPGraph::getScatters places them
+    // (scatterData and graphScatters).
+    QVector<QPointF> allScatters() const;
 
 private:
     // `lines` simplified within `tolerance` (simplifyPolyline), remembered for the same lines (the

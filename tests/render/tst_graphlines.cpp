@@ -23,6 +23,8 @@ private slots:
     void pixelsAreCoordToPixels();
     void linesAreQCPGraphs_data();
     void linesAreQCPGraphs();
+    void scattersAreQCPGraphs_data();
+    void scattersAreQCPGraphs();
     void rememberedKeysFollowTheAxis();
     void aScreenDrawIsQCPGraphDrawsPixels_data();
     void aScreenDrawIsQCPGraphDrawsPixels();
@@ -40,6 +42,13 @@ public:
     {
         QVector<QPointF> out;
         getLines(&out, QCPDataRange(0, dataCount()));
+        return out;
+    }
+    QVector<QPointF> ourScatters() const { return allScatters(); }
+    QVector<QPointF> exactScatters() const
+    {
+        QVector<QPointF> out;
+        getScatters(&out, QCPDataRange(0, dataCount()));
         return out;
     }
 };
@@ -202,6 +211,88 @@ void TestGraphLines::linesAreQCPGraphs()
     QVERIFY(sameBits(empty->ours(), empty->exact()));
 }
 
+void TestGraphLines::scattersAreQCPGraphs_data()
+{
+    QTest::addColumn<bool>("log");
+    QTest::addColumn<bool>("reversed");
+    QTest::addColumn<bool>("vertical"); // keys on the vertical axis
+    QTest::addColumn<int>("skip"); // QCPGraph::setScatterSkip
+    for (const bool log : {false, true})
+        for (const bool reversed : {false, true})
+            for (const bool vertical : {false, true})
+                for (const int skip : {0, 1, 3})
+                    QTest::addRow("%s%s%s, skip %d", log ? "log" : "linear", reversed ? ", reversed" : "",
+                                  vertical ? ", keys vertical" : "", skip)
+                        << log << reversed << vertical << skip;
+}
+
+// StampedGraph's markers over all its data against QCPGraph::getScatters, adaptively sampled or
+// not: the same points chosen (QCPGraph::getOptimizedScatterData: clusters of a key pixel thinned to
+// about one a four value pixels, their least and most kept, values off the value axis's range left
+// out), in ascending pixels, each point's bits, a NaN value's marker at (0, 0) as QCustomPlot puts it.
+void TestGraphLines::scattersAreQCPGraphs()
+{
+    QFETCH(bool, log);
+    QFETCH(bool, reversed);
+    QFETCH(bool, vertical);
+    QFETCH(int, skip);
+    QCustomPlot plot;
+    layOut(plot, log, reversed);
+    QCPAxis *keyAxis = vertical ? plot.yAxis : plot.xAxis;
+    QCPAxis *valueAxis = vertical ? plot.xAxis : plot.yAxis;
+    const QCPRange range = keyAxis->range();
+    const QCPRange values = valueAxis->range();
+    std::mt19937_64 random(20261206 + skip);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    // Few points, about a pixel's, many to a pixel; values spread over the range and beyond it,
+    // clusters of one value (no value span: QCustomPlot's modulo from an infinity), runs of NaN.
+    for (const int count : {40, 611, 3000, 40000}) {
+        for (const bool adaptive : {true, false}) {
+            auto *graph = new OpenGraph(keyAxis, valueAxis);
+            graph->setLineStyle(QCPGraph::lsNone);
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+            graph->setScatterSkip(skip);
+            graph->setAdaptiveSampling(adaptive);
+            QVector<double> keys, vals;
+            for (int i = 0; i < count; ++i) {
+                const double t = -0.05 + 1.1 * i / (count - 1);
+                keys.append(log ? range.lower * std::pow(range.upper / range.lower, t)
+                                : range.lower + t * range.size());
+                const double u = unit(random);
+                const double spread = -0.2 + 1.4 * u; // past either end of the range at times
+                double v = log ? values.lower * std::pow(values.upper / values.lower, spread)
+                               : values.lower + spread * values.size();
+                if ((i / 97) % 5 == 2)
+                    v = log ? std::sqrt(values.lower * values.upper) : values.center(); // a flat stretch
+                if (i % 89 == 3)
+                    v = i % 2 == 0 ? values.lower : values.upper; // on the range's ends: left out
+                if (i % 131 == 7 || (i > count / 2 && i < count / 2 + 9))
+                    v = std::numeric_limits<double>::quiet_NaN();
+                vals.append(v);
+            }
+            graph->setData(keys, vals, true);
+            const QVector<QPointF> exact = graph->exactScatters();
+            QVERIFY(exact.size() > 5);
+            const QVector<QPointF> ours = graph->ourScatters();
+            QCOMPARE(ours.size(), exact.size());
+            for (qsizetype i = 0; i < exact.size(); ++i)
+                if (!sameBits(ours[i].x(), exact[i].x()) || !sameBits(ours[i].y(), exact[i].y()))
+                    QFAIL(qPrintable(QStringLiteral("%1 points%2, point %3: (%4, %5), getScatters (%6, %7)")
+                                         .arg(count)
+                                         .arg(adaptive ? QStringLiteral(", adaptive") : QString())
+                                         .arg(i)
+                                         .arg(ours[i].x(), 0, 'g', 17)
+                                         .arg(ours[i].y(), 0, 'g', 17)
+                                         .arg(exact[i].x(), 0, 'g', 17)
+                                         .arg(exact[i].y(), 0, 'g', 17)));
+        }
+    }
+    // No data in view.
+    auto *away = new OpenGraph(keyAxis, valueAxis);
+    away->setData(QVector<double> {1e9, 2e9}, QVector<double> {0.5, 0.5}, true);
+    QVERIFY(sameBits(away->ourScatters(), away->exactScatters()));
+}
+
 // A graph of the same keys after the axis moved, or after its rect changed size, is not given the
 // keys' pixels of before.
 void TestGraphLines::rememberedKeysFollowTheAxis()
@@ -234,8 +325,8 @@ void TestGraphLines::aScreenDrawIsQCPGraphDrawsPixels_data()
     addScales();
 }
 
-// On screen, every pixel of a plot of StampedGraphs (a line, a line with markers, a dashed line, a
-// band between two lines) is the pixel of the same plot drawn through QCPGraph::draw, on log-log
+// On screen, every pixel of a plot of StampedGraphs (a line, a line with markers, markers alone, a
+// dashed line, a band between two lines) is the pixel of the same plot drawn through QCPGraph::draw, on log-log
 // axes sharing their keys and on linear ones; and its lines came from graphLines.
 void TestGraphLines::aScreenDrawIsQCPGraphDrawsPixels()
 {
@@ -271,6 +362,11 @@ void TestGraphLines::aScreenDrawIsQCPGraphDrawsPixels()
             fewValues.append(values(0.3, -0.4)[i]);
         }
         marked->setData(few, fewValues, true);
+        // Markers alone, more than a pixel's, thinned by adaptive sampling.
+        QCPGraph *dots = make(QPen());
+        dots->setLineStyle(QCPGraph::lsNone);
+        dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(230, 159, 0), 4));
+        dots->setData(keys, values(0.2, 0.1), true);
         QCPGraph *dashed = make(QPen());
         dashed->setPen(QPen(QColor(200, 0, 0), 1.5, Qt::DashLine));
         dashed->setData(keys, values(0.05, 0.5), true);
@@ -298,8 +394,9 @@ void TestGraphLines::aScreenDrawIsQCPGraphDrawsPixels()
         }
     QCOMPARE(differ, 0);
     QVERIFY(inked > 2000);
-    // Five lines drawn from graphLines, where QCPGraph::draw's twin takes only the band's other side.
-    QVERIFY2(made >= madeByFills + 5, qPrintable(QStringLiteral("%1 and %2").arg(made).arg(madeByFills)));
+    // Five lines and two graphs' markers drawn from graphLines, where QCPGraph::draw's twin takes only
+    // the band's other side.
+    QVERIFY2(made >= madeByFills + 7, qPrintable(QStringLiteral("%1 and %2").arg(made).arg(madeByFills)));
 }
 
 QTEST_MAIN(TestGraphLines)
