@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -25,6 +26,8 @@ private slots:
     void linesAreQCPGraphs();
     void scattersAreQCPGraphs_data();
     void scattersAreQCPGraphs();
+    void scattersOnTheEdges_data();
+    void scattersOnTheEdges();
     void rememberedKeysFollowTheAxis();
     void aScreenDrawIsQCPGraphDrawsPixels_data();
     void aScreenDrawIsQCPGraphDrawsPixels();
@@ -293,6 +296,135 @@ void TestGraphLines::scattersAreQCPGraphs()
     QVERIFY(sameBits(away->ourScatters(), away->exactScatters()));
 }
 
+void TestGraphLines::scattersOnTheEdges_data()
+{
+    QTest::addColumn<bool>("log");
+    QTest::addColumn<bool>("reversed");
+    QTest::addColumn<bool>("vertical");
+    QTest::addColumn<bool>("margins"); // false: the axis rect starts at the plot's pixel 0
+    for (const bool margins : {true, false})
+        for (const bool log : {false, true})
+            for (const bool reversed : {false, true})
+                for (const bool vertical : {false, true})
+                    QTest::addRow("%s%s%s%s", log ? "log" : "linear", reversed ? ", reversed" : "",
+                                  vertical ? ", keys vertical" : "", margins ? "" : ", no margins")
+                        << log << reversed << vertical << margins;
+}
+
+// The markers where QCustomPlot's own arithmetic is at its edges: a pixel out of an int's range
+// (keys 1e300 apart, infinite keys: its conversions give INT_MIN and its 2 * span + 2 wraps), a
+// pixel before an axis rect at pixel 0 (a truncation toward zero, not down), points in one pixel or one key, one
+// or two points, values all NaN or all off the range, skips longer than the data.
+void TestGraphLines::scattersOnTheEdges()
+{
+    QFETCH(bool, log);
+    QFETCH(bool, reversed);
+    QFETCH(bool, vertical);
+    QFETCH(bool, margins);
+    QCustomPlot plot;
+    if (!margins) {
+        plot.axisRect()->setAutoMargins(QCP::msNone);
+        plot.axisRect()->setMargins(QMargins());
+    }
+    layOut(plot, log, reversed);
+    QCPAxis *keyAxis = vertical ? plot.yAxis : plot.xAxis;
+    QCPAxis *valueAxis = vertical ? plot.xAxis : plot.yAxis;
+    const QCPRange keys = keyAxis->range();
+    const QCPRange values = valueAxis->range();
+    const auto along = [log](const QCPRange &range, double t) {
+        return log ? range.lower * std::pow(range.upper / range.lower, t) : range.lower + t * range.size();
+    };
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    std::mt19937_64 random(20261207);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const auto spread = [&](int count, double from, double to, const std::function<double(int)> &value) {
+        QVector<double> k, v;
+        for (int i = 0; i < count; ++i) {
+            k.append(along(keys, from + (to - from) * i / std::max(1, count - 1)));
+            v.append(value(i));
+        }
+        return std::pair {k, v};
+    };
+    const auto inRange = [&](int) { return along(values, unit(random)); };
+    QList<std::tuple<const char *, QVector<double>, QVector<double>>> sets;
+    const auto add = [&](const char *name, const std::pair<QVector<double>, QVector<double>> &set) {
+        sets.append({name, set.first, set.second});
+    };
+    add("one key", {QVector<double>(500, along(keys, 0.5)), spread(500, 0, 1, inRange).second});
+    add("one pixel", spread(500, 0.5, 0.5 + 1e-6, inRange));
+    add("one point", spread(1, 0.3, 0.3, inRange));
+    add("two points", spread(2, 0.3, 0.7, inRange));
+    add("all NaN", spread(3000, 0, 1, [](int) { return nan; }));
+    add("all off the range", spread(3000, 0, 1, [&](int) { return along(values, 1.5 + unit(random)); }));
+    add("cut by the range", spread(3000, -3, 4, inRange));
+    add("narrow values", spread(40000, 0, 1, [&](int) { return along(values, 0.5 + 1e-3 * unit(random)); }));
+    auto infinite = spread(3000, 0, 1, inRange);
+    infinite.first.prepend(-inf);
+    infinite.second.prepend(inRange(0));
+    infinite.first.append(inf);
+    infinite.second.append(inRange(0));
+    add("infinite keys", infinite);
+    // A point a fraction of a pixel below the key range (its pixel below 0 where the rect starts at
+    // 0 and the keys rise from there), many a pixel above it.
+    const double edge = keyAxis->coordToPixel(keys.lower);
+    const int inward = keyAxis->pixelOrientation();
+    for (const double before : {0.3, 1.3}) {
+        // Values a few pixels apart: each pixel's points thinned, so where its pixels start shows.
+        const auto narrow = [&] { return along(values, 0.5 + 1e-2 * unit(random)); };
+        QVector<double> k {keyAxis->pixelToCoord(edge - inward * before)}, v {narrow()};
+        for (int i = 0; i < 3000; ++i) {
+            k.append(keyAxis->pixelToCoord(edge + inward * (0.05 + i * 0.01)));
+            v.append(narrow());
+        }
+        add(before < 1.0 ? "a point 0.3 pixels before" : "a point 1.3 pixels before", {k, v});
+    }
+    if (!log) {
+        QVector<double> k, v;
+        for (int i = 0; i < 50; ++i) {
+            k.append(-1e300 + i * 4e298);
+            v.append(inRange(i));
+        }
+        add("keys 1e300 apart", {k, v});
+        add("ends 1e300 out",
+            {{-1e300, along(keys, 0.1), along(keys, 0.1), along(keys, 0.2), 1e300}, {0.1, 0.2, 0.3, 0.4, 0.5}});
+    } else {
+        QVector<double> k, v;
+        for (int i = 0; i < 60; ++i) {
+            k.append(std::pow(10.0, -300 + 10 * i));
+            v.append(inRange(i));
+        }
+        add("600 decades", {k, v});
+    }
+    int compared = 0;
+    for (const auto &[name, k, v] : sets)
+        for (const int skip : {0, 2, 1000})
+            for (const bool adaptive : {true, false}) {
+                auto *graph = new OpenGraph(keyAxis, valueAxis);
+                graph->setLineStyle(QCPGraph::lsNone);
+                graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+                graph->setScatterSkip(skip);
+                graph->setAdaptiveSampling(adaptive);
+                graph->setData(k, v, false);
+                const QVector<QPointF> exact = graph->exactScatters();
+                const QVector<QPointF> ours = graph->ourScatters();
+                const auto same = [](double a, double b) { return sameBits(a, b) || (std::isnan(a) && std::isnan(b)); };
+                bool equal = ours.size() == exact.size();
+                for (qsizetype i = 0; equal && i < exact.size(); ++i)
+                    equal = same(ours[i].x(), exact[i].x()) && same(ours[i].y(), exact[i].y());
+                if (!equal)
+                    QFAIL(qPrintable(QStringLiteral("%1, skip %2%3: %4 points, getScatters %5")
+                                         .arg(QLatin1StringView(name))
+                                         .arg(skip)
+                                         .arg(adaptive ? QStringLiteral(", adaptive") : QString())
+                                         .arg(ours.size())
+                                         .arg(exact.size())));
+                ++compared;
+                plot.removeGraph(graph);
+            }
+    QCOMPARE(compared, sets.size() * 6);
+}
+
 // A graph of the same keys after the axis moved, or after its rect changed size, is not given the
 // keys' pixels of before.
 void TestGraphLines::rememberedKeysFollowTheAxis()
@@ -362,11 +494,19 @@ void TestGraphLines::aScreenDrawIsQCPGraphDrawsPixels()
             fewValues.append(values(0.3, -0.4)[i]);
         }
         marked->setData(few, fewValues, true);
-        // Markers alone, more than a pixel's, thinned by adaptive sampling.
+        // Markers alone, several a pixel, thinned by adaptive sampling (every third on reversed axes).
         QCPGraph *dots = make(QPen());
         dots->setLineStyle(QCPGraph::lsNone);
         dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(230, 159, 0), 4));
-        dots->setData(keys, values(0.2, 0.1), true);
+        dots->setScatterSkip(reversed ? 2 : 0);
+        QVector<double> dotKeys, dotValues;
+        for (int i = 0; i <= 4000; ++i) {
+            dotKeys.append(log ? x.lower * std::pow(x.upper / x.lower, i / 4000.0) : x.lower + x.size() * i / 4000.0);
+            dotValues.append(
+                log ? 1e-6 + 0.2 * std::exp(-0.0008 * i) * (1.5 + std::sin(0.01 * i) + 0.3 * std::sin(1.7 * i))
+                    : 0.1 + 0.2 * std::sin(0.004 * i) + 0.1 * std::sin(1.3 * i));
+        }
+        dots->setData(dotKeys, dotValues, true);
         QCPGraph *dashed = make(QPen());
         dashed->setPen(QPen(QColor(200, 0, 0), 1.5, Qt::DashLine));
         dashed->setData(keys, values(0.05, 0.5), true);
