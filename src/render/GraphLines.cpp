@@ -61,7 +61,12 @@ struct KeyPixels
 
 } // namespace
 
-QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data)
+namespace {
+
+// graphLines' points; the keys' pixels on a log axis are remembered only where `remember` says
+// (a graph's markers, thinned, read the lines' keys remembered but leave them as they are).
+QVector<QPointF> placed(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data,
+                        bool remember)
 {
     g_made.fetch_add(1, std::memory_order_relaxed);
     const AxisPixels key(keyAxis);
@@ -88,6 +93,11 @@ QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, co
                 return false;
         return true;
     };
+    if (!known() && !remember) {
+        for (qsizetype i = 0; i < data.size(); ++i)
+            place(i, key(data[i].key));
+        return lines;
+    }
     if (!known()) {
         last.map = key;
         last.keys.resize(n);
@@ -100,6 +110,13 @@ QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, co
     for (qsizetype i = 0; i < data.size(); ++i)
         place(i, last.pixels[std::size_t(i)]);
     return lines;
+}
+
+} // namespace
+
+QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data)
+{
+    return placed(keyAxis, valueAxis, data, true);
 }
 
 quint64 graphLinesMade()
@@ -245,7 +262,7 @@ QVector<QCPGraphData> scatterData(const QCPAxis &keyAxis, const QCPAxis &valueAx
 
 QVector<QPointF> graphScatters(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data)
 {
-    QVector<QPointF> scatters = graphLines(keyAxis, valueAxis, data);
+    QVector<QPointF> scatters = placed(keyAxis, valueAxis, data, false);
     for (qsizetype i = 0; i < data.size(); ++i)
         if (std::isnan(data[i].value))
             scatters[i] = QPointF();

@@ -37,7 +37,7 @@ private:
 // the same points. The keys' pixels on a log axis are remembered, per thread, for the next graph of
 // the same keys on the same map (a figure's curves share their keys).
 QVector<QPointF> graphLines(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data);
-// How many lines graphLines has made in this process.
+// How many lines graphLines, and markers graphScatters, have placed in this process.
 quint64 graphLinesMade();
 
 // QCPGraph::getOptimizedScatterData (QCustomPlot 2.1) of the data from `begin` to `end` of
@@ -49,7 +49,9 @@ QVector<QCPGraphData> scatterData(const QCPAxis &keyAxis, const QCPAxis &valueAx
                                   const QCPGraphDataContainer &container, QCPGraphDataContainer::const_iterator begin,
                                   QCPGraphDataContainer::const_iterator end, int scatterSkip, bool adaptive);
 // QCPGraph::getScatters' points for `data` as scatterData gives it, in ascending key pixels:
-// graphLines' pixels, with a point of a NaN value at (0, 0), where QCustomPlot leaves it.
+// graphLines' pixels, with a point of a NaN value at (0, 0), where QCustomPlot leaves it. The keys'
+// pixels remembered for lines serve markers of the same keys; a graph's markers, often fewer than its
+// line's points, leave them for the next graph's line.
 QVector<QPointF> graphScatters(const QCPAxis &keyAxis, const QCPAxis &valueAxis, const QVector<QCPGraphData> &data);
 
 } // namespace posenc
