@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <optional>
@@ -118,7 +119,35 @@ QString KeepsClear::shortNumber(const QString &label)
     return writtenShort(label);
 }
 
+namespace {
+
+QVector<QString> shortAsOne(const QVector<QString> &labels);
+
+} // namespace
+
 QVector<QString> KeepsClear::shortNumbers(const QVector<QString> &labels)
+{
+    // An axis writes its labels short again at every layout and fitting round, the same labels most
+    // times: the last few asked are remembered on the calling thread, by their texts.
+    struct Written
+    {
+        QVector<QString> labels, written;
+    };
+    constexpr int kWritten = 8; // an axis's levels a fitting tries
+    thread_local std::array<std::optional<Written>, kWritten> known;
+    thread_local int next = 0;
+    for (const std::optional<Written> &one : known)
+        if (one && one->labels == labels)
+            return one->written;
+    QVector<QString> written = shortAsOne(labels);
+    known[next] = Written {labels, written};
+    next = (next + 1) % kWritten;
+    return written;
+}
+
+namespace {
+
+QVector<QString> shortAsOne(const QVector<QString> &labels)
 {
     // One axis, one format: its numbers of a thousand and more all in units, or all as they are
     // ("750, 1k, 1250" mixed them on sum-vs-concat's positions). In units where each says its
@@ -142,6 +171,8 @@ QVector<QString> KeepsClear::shortNumbers(const QVector<QString> &labels)
             label = *inUnits(label);
     return written;
 }
+
+} // namespace
 
 void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) const
 {
