@@ -3,10 +3,14 @@
 #include "FigureRoomChanges.h"
 #include "MeasuredText.h"
 
+#include <QGuiApplication>
 #include <QRegularExpression>
+#include <QScreen>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -21,16 +25,44 @@ constexpr char kHeldLeast[] = "posencHeldLeastHeight";
 constexpr char kOwnEnds[] = "posencOwnEndMargins";
 constexpr char kHeldEnds[] = "posencHeldEndMargins";
 
+// The advance of the longest word of `label` in `font` (MeasuredText::advance). Every layout asks it
+// of every panel's labels up its sides, hundreds of layouts a fitting on little room, each a split
+// at a regular expression and a lookup a word: the last labels asked are remembered on the calling
+// thread with the font and the screen's resolution that MeasuredText measures them at.
+double longestWordOf(const QFont &font, const QString &label)
+{
+    struct Known
+    {
+        QFont font;
+        qreal dpi = 0.0;
+        QString label;
+        double longest = 0.0;
+    };
+    constexpr int kKnown = 16; // a figure's labels up its panels' sides, and their shorter forms
+    thread_local std::array<std::optional<Known>, kKnown> known;
+    thread_local int next = 0;
+    const QScreen *screen = QGuiApplication::primaryScreen();
+    const qreal dpi = screen ? screen->logicalDotsPerInchY() : 0.0;
+    for (const std::optional<Known> &one : known)
+        if (one && one->dpi == dpi && one->label == label && one->font == font)
+            return one->longest;
+    static const QRegularExpression spaces(u"\\s+"_s);
+    double longest = 0.0;
+    for (const QString &word : label.split(spaces, Qt::SkipEmptyParts))
+        longest = std::max(longest, MeasuredText::advance(font, word));
+    known[next] = Known {font, dpi, label, longest};
+    next = (next + 1) % kKnown;
+    return longest;
+}
+
 double longestWord(const QCPAxisRect *rect)
 {
-    static const QRegularExpression spaces(u"\\s+"_s);
     double longest = 0.0;
     for (const QCPAxis::AxisType side : {QCPAxis::atLeft, QCPAxis::atRight})
         for (const QCPAxis *axis : rect->axes(side)) {
             if (!axis->visible())
                 continue;
-            for (const QString &word : axis->label().split(spaces, Qt::SkipEmptyParts))
-                longest = std::max(longest, MeasuredText::advance(axis->labelFont(), word));
+            longest = std::max(longest, longestWordOf(axis->labelFont(), axis->label()));
         }
     return longest;
 }

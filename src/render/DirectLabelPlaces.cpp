@@ -332,14 +332,18 @@ bool searchAll(QList<Wanted> &wanted, const QFont &font, Scenes &scenes, bool le
                 known = apartSpots(choices[j][at[j]], choices[i][k]) ? 1 : 0;
             return known == 1;
         };
+        // Each label's plot, read once a search, not at each of its tries.
+        std::vector<const QCPAxisRect *> rects;
+        for (const Wanted *label : order)
+            rects.push_back(label->plottable->keyAxis()->axisRect());
         // Depth first: label i at choice at[i] + 1 on.
         for (qsizetype i = 0; i >= 0 && i < order.size() && tries < kMostTries;) {
-            const QCPAxisRect *rect = order[i]->plottable->keyAxis()->axisRect();
+            const QCPAxisRect *rect = rects[std::size_t(i)];
             qsizetype k = at[i] + 1;
             for (; k < choices[i].size(); ++k, ++tries) {
                 bool apart = true;
                 for (qsizetype j = 0; j < i && apart; ++j)
-                    apart = order[j]->plottable->keyAxis()->axisRect() != rect || apartAt(j, i, k);
+                    apart = rects[std::size_t(j)] != rect || apartAt(j, i, k);
                 if (apart)
                     break;
             }

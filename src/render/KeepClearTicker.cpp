@@ -5,6 +5,8 @@
 #include <QHash>
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <optional>
@@ -117,7 +119,35 @@ QString KeepsClear::shortNumber(const QString &label)
     return writtenShort(label);
 }
 
+namespace {
+
+QVector<QString> shortAsOne(const QVector<QString> &labels);
+
+} // namespace
+
 QVector<QString> KeepsClear::shortNumbers(const QVector<QString> &labels)
+{
+    // An axis writes its labels short again at every layout and fitting round, the same labels most
+    // times: the last few asked are remembered on the calling thread, by their texts.
+    struct Written
+    {
+        QVector<QString> labels, written;
+    };
+    constexpr int kWritten = 8; // an axis's levels a fitting tries
+    thread_local std::array<std::optional<Written>, kWritten> known;
+    thread_local int next = 0;
+    for (const std::optional<Written> &one : known)
+        if (one && one->labels == labels)
+            return one->written;
+    QVector<QString> written = shortAsOne(labels);
+    known[next] = Written {labels, written};
+    next = (next + 1) % kWritten;
+    return written;
+}
+
+namespace {
+
+QVector<QString> shortAsOne(const QVector<QString> &labels)
 {
     // One axis, one format: its numbers of a thousand and more all in units, or all as they are
     // ("750, 1k, 1250" mixed them on sum-vs-concat's positions). In units where each says its
@@ -141,6 +171,8 @@ QVector<QString> KeepsClear::shortNumbers(const QVector<QString> &labels)
             label = *inUnits(label);
     return written;
 }
+
+} // namespace
 
 void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) const
 {
@@ -175,22 +207,28 @@ void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) c
 
 namespace {
 
-// The ticks a ticker makes for `key`, those kept in `kept` when it made them last (KeptTicks), made
+// The ticks a ticker makes for `key`, those kept in `kept` when it made them lately (KeptTicks), made
 // with `make` otherwise: QCustomPlot's generate, every output asked for.
 template<typename Make>
-void keptOrMade(std::optional<KeptTicks> &kept, const KeptTicks::Key &key, Make make, QVector<double> &ticks,
+void keptOrMade(QList<KeptTicks> &kept, const KeptTicks::Key &key, Make make, QVector<double> &ticks,
                 QVector<double> *subTicks, QVector<QString> *tickLabels)
 {
-    if (!kept || !(kept->key == key)) {
+    const auto found = std::find_if(kept.begin(), kept.end(), [&key](const KeptTicks &one) { return one.key == key; });
+    if (found == kept.end()) {
         KeptTicks made {key, {}, {}, {}};
         make(made.ticks, &made.subTicks, &made.labels);
-        kept = std::move(made);
+        if (kept.size() >= kKeptTickSets)
+            kept.removeLast();
+        kept.prepend(std::move(made));
+    } else if (found != kept.begin()) {
+        std::rotate(kept.begin(), found, found + 1);
     }
-    ticks = kept->ticks;
+    const KeptTicks &made = kept.constFirst();
+    ticks = made.ticks;
     if (subTicks)
-        *subTicks = kept->subTicks;
+        *subTicks = made.subTicks;
     if (tickLabels)
-        *tickLabels = kept->labels;
+        *tickLabels = made.labels;
 }
 
 KeptTicks::Key keyOf(const QCPRange &range, double origin, const QLocale &locale, QChar formatChar, int precision,

@@ -151,8 +151,10 @@ private:
     std::optional<int> m_apart, m_numbered, m_whole, m_ruled, m_endAlone, m_clear;
 };
 
-// The ticks, sub-ticks and labels a ticker made last, and what it made them of: an axis asks for
-// them again at every layout and fitting round, a view's dozens a change, most for the same range.
+// The ticks, sub-ticks and labels a ticker made lately, and what it made them of: an axis asks for
+// them again at every layout and fitting round, a view's dozens a change, most for the same range;
+// FigureFit's fitTicks tries each level from its figure's own down at every round, and the layout
+// asks for the level set, so the last few are kept (kKeptTickSets), the last made first.
 struct KeptTicks
 {
     // The range's ends and the ticker's origin by their bits (-0 apart from 0), and the ticker's
@@ -170,9 +172,10 @@ struct KeptTicks
     QVector<double> ticks, subTicks;
     QVector<QString> labels;
 };
+inline constexpr qsizetype kKeptTickSets = 8; // an axis's levels tried, from its own count down
 
 // As QCPAxisTicker, keeping clear; IndexTicker is one, and one stands in for a plain ticker.
-// It keeps the ticks of its last range and settings (KeptTicks): QCPAxisTicker::generate is a
+// It keeps the ticks of its last ranges and settings (KeptTicks): QCPAxisTicker::generate is a
 // function of them alone.
 class KeepClearTicker : public QCPAxisTicker, public KeepsClear
 {
@@ -187,7 +190,7 @@ protected:
     virtual std::optional<double> ownSetting() const;
 
 private:
-    std::optional<KeptTicks> m_kept;
+    QList<KeptTicks> m_kept;
 };
 
 // As QCPAxisTickerLog, keeping clear (PlotStyle's log axes tick with one), its last ticks kept as a
@@ -200,7 +203,7 @@ public:
                   QVector<double> *subTicks, QVector<QString> *tickLabels) override;
 
 private:
-    std::optional<KeptTicks> m_kept;
+    QList<KeptTicks> m_kept;
 };
 
 } // namespace posenc

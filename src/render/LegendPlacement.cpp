@@ -341,14 +341,14 @@ void setBest(QCPLegend *legend, bool best)
     legend->setProperty("posencBest", best ? QVariant(true) : QVariant());
 }
 
-bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
+namespace {
+
+// Where placeBest places `legend` in `rect`: the most columns, filled row by row, that leave it a
+// free place within 40 % of the plot's height (FigureFit moves a larger one below); where none
+// does, those that hide the least of the data there. What the plot draws is read once for every
+// size tried.
+Decision decide(const QCPLegend *legend, QCPAxisRect *rect)
 {
-    QCPLayoutInset *insets = rect->insetLayout();
-    if (!legend->property("posencBest").toBool() || legend->layout() != insets || placedAsIs(legend, rect))
-        return false;
-    // The most columns, filled row by row, that leave it a free place within 40 % of the plot's
-    // height (FigureFit moves a larger one below); where none does, those that hide the least of
-    // the data there. What the plot draws is read once for every size tried.
     const std::optional<Drawn> drawn = drawnIn(rect);
     const auto freeAt = [&](QSize size) { return drawn ? freeIn(*drawn, rect, size, 0) : std::nullopt; };
     const auto leastAt = [&](QSize size) { return drawn ? leastBadness(*drawn, rect, size, 0, 1.0) : std::nullopt; };
@@ -381,6 +381,20 @@ bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
         place = least->place;
         most = leastColumns;
     }
+    // Else the place that hides the least at its size now (no columns taken: its size stays).
+    if (const auto covered = place ? std::nullopt : leastAt(legend->minimumOuterSizeHint()))
+        place = covered->place;
+    return {most, free, place};
+}
+
+} // namespace
+
+bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
+{
+    QCPLayoutInset *insets = rect->insetLayout();
+    if (!legend->property("posencBest").toBool() || legend->layout() != insets || placedAsIs(legend, rect))
+        return false;
+    const auto [most, free, place] = decided(legend, rect, [&] { return decide(legend, rect); });
     legend->setProperty(kMostColumns, most);
     bool changed = false;
     if (most.isValid() && legend->wrap() > most.toInt()) {
@@ -394,8 +408,6 @@ bool placeBest(QCPLegend *legend, QCPAxisRect *rect)
     const QBrush ground = free ? legend->property("posencGround").value<QBrush>() : QBrush();
     changed |= legend->brush() != ground;
     legend->setBrush(ground);
-    if (const auto covered = place ? std::nullopt : leastAt(legend->minimumOuterSizeHint()))
-        place = covered->place;
     for (int i = 0; place && i < insets->elementCount(); ++i) {
         if (insets->elementAt(i) != legend || insets->insetPlacement(i) != QCPLayoutInset::ipBorderAligned
             || insets->insetAlignment(i) == *place)

@@ -341,6 +341,13 @@ std::optional<Drawn> drawnIn(QCPAxisRect *rect)
     return kept.constLast().drawn;
 }
 
+void addDrawnState(QCPAxisRect *rect, QList<const void *> &objects, QList<double> &numbers)
+{
+    const Reading::State state = Reading::stateOf(rect);
+    objects += state.objects;
+    numbers += state.numbers;
+}
+
 void readOnce(bool within)
 {
     Reading::cache().within = within;

@@ -69,6 +69,10 @@ struct Drawn
 // rect: its pixels, its plottables' data, axes and styles as they are.
 std::optional<Drawn> drawnIn(QCPAxisRect *rect);
 
+// Appends to `objects` and `numbers` all that drawnIn reads of `rect` as it is now (its key in a
+// fitting: its pixels, and of each plottable drawn there its axes, data and styles, and the shades).
+void addDrawnState(QCPAxisRect *rect, QList<const void *> &objects, QList<double> &numbers);
+
 // While a fitting lasts, what drawnIn reads is kept and read again only where the rect's state
 // changed; in a fitting the figure's data stays as it is. Outside one, it is read every time.
 void readOnce(bool within);

@@ -1,7 +1,10 @@
 #include "LegendPlacementInputs.h"
+#include "LegendPlacement.h"
 #include "LegendPlacementDrawn.h"
 
 #include <QHash>
+
+#include <atomic>
 
 namespace posenc::LegendPlacement {
 
@@ -70,6 +73,112 @@ QHash<const QCPLegend *, Inputs> &remembered()
     return placed;
 }
 
+// All placeBest's decision reads (Decision): the pointers of the key, its plot and what it reads
+// of them, and the numbers read.
+struct DecisionKey
+{
+    QList<const void *> objects;
+    QList<double> numbers;
+
+    bool operator==(const DecisionKey &) const = default;
+};
+
+size_t qHash(const DecisionKey &key, size_t seed = 0)
+{
+    return qHashMulti(seed, qHashRange(key.objects.begin(), key.objects.end()),
+                      qHashRange(key.numbers.begin(), key.numbers.end()));
+}
+
+// What each kind of item clipped to a plot is read for (LegendPlacement.cpp's itemCovers, and the
+// shades of drawnIn, `filledOf`): its kind and the points read of it, a shade's fill too.
+void addItem(QCPAbstractItem *item, DecisionKey &key)
+{
+    key.objects.append(item);
+    const auto at = [&key](const QCPItemAnchor *anchor) {
+        const QPointF p = anchor->pixelPosition();
+        key.numbers += {p.x(), p.y()};
+    };
+    const auto fill = [&key](const QBrush &brush) {
+        key.numbers += {double(brush.style()), double(brush.color().alpha())};
+    };
+    if (auto *line = qobject_cast<QCPItemLine *>(item)) {
+        key.numbers.append(1.0);
+        at(line->start);
+        at(line->end);
+    } else if (auto *straight = qobject_cast<QCPItemStraightLine *>(item)) {
+        key.numbers.append(2.0);
+        at(straight->point1);
+        at(straight->point2);
+    } else if (auto *text = qobject_cast<QCPItemText *>(item)) {
+        key.numbers.append(3.0);
+        at(text->topLeft);
+        at(text->bottomRight);
+    } else if (auto *tracer = qobject_cast<QCPItemTracer *>(item)) {
+        key.numbers.append(4.0);
+        at(tracer->position);
+    } else if (auto *box = qobject_cast<QCPItemRect *>(item)) {
+        key.numbers.append(5.0);
+        at(box->topLeft);
+        at(box->bottomRight);
+        fill(box->brush());
+    } else if (auto *ring = qobject_cast<QCPItemEllipse *>(item)) {
+        key.numbers.append(6.0);
+        at(ring->topLeft);
+        at(ring->bottomRight);
+        fill(ring->brush());
+    } else {
+        key.numbers.append(0.0); // read for nothing
+    }
+}
+
+DecisionKey decisionKey(const QCPLegend *legend, QCPAxisRect *rect)
+{
+    DecisionKey key;
+    key.objects += {legend, rect};
+    addDrawnState(rect, key.objects, key.numbers);
+    QCustomPlot *plot = rect->parentPlot();
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (QCPAbstractItem *item = plot->item(i);
+            item->realVisibility() && item->clipToAxisRect() && item->clipAxisRect() == rect)
+            addItem(item, key);
+    // The key's sizes as stackedSize adds them up, and its own as laid out now.
+    const QList<QCPAbstractLegendItem *> entries = entriesOf(legend);
+    key.numbers += {double(entries.size()), double(legend->fillOrder())};
+    for (const QCPAbstractLegendItem *entry : entries) {
+        const QSize size = entry->minimumOuterSizeHint();
+        key.numbers += {double(size.width()), double(size.height())};
+    }
+    const QMargins m = legend->margins();
+    const QSize own = legend->minimumOuterSizeHint();
+    key.numbers += {double(m.left()),
+                    double(m.top()),
+                    double(m.right()),
+                    double(m.bottom()),
+                    double(legend->columnSpacing()),
+                    double(legend->rowSpacing()),
+                    double(own.width()),
+                    double(own.height())};
+    return key;
+}
+
+// A fitting's keys and plots number a few, their states on the ladder a few hundred.
+constexpr qsizetype kMostDecisions = 4096;
+
+struct Decisions
+{
+    bool within = false;
+    QHash<DecisionKey, Decision> made;
+};
+
+Decisions &decisions()
+{
+    thread_local Decisions kept;
+    return kept;
+}
+
+std::atomic<quint64> g_made {0};
+std::atomic<quint64> g_remembered {0};
+
 } // namespace
 
 void beginFitting()
@@ -81,17 +190,53 @@ Fitting::Fitting()
 {
     beginFitting();
     readOnce(true);
+    decisions().made.clear();
+    decisions().within = true;
 }
 
 Fitting::~Fitting()
 {
     readOnce(false);
+    decisions().made.clear();
+    decisions().within = false;
+}
+
+Decision decided(const QCPLegend *legend, QCPAxisRect *rect, const std::function<Decision()> &decide)
+{
+    Decisions &memo = decisions();
+    if (!memo.within) {
+        g_made.fetch_add(1, std::memory_order_relaxed);
+        return decide();
+    }
+    DecisionKey key = decisionKey(legend, rect);
+    if (const auto found = memo.made.constFind(key); found != memo.made.cend()) {
+        g_remembered.fetch_add(1, std::memory_order_relaxed);
+        return *found;
+    }
+    if (memo.made.size() >= kMostDecisions)
+        memo.made.clear();
+    g_made.fetch_add(1, std::memory_order_relaxed);
+    const Decision decision = decide();
+    memo.made.insert(std::move(key), decision);
+    return decision;
+}
+
+quint64 decisionsMade()
+{
+    return g_made.load(std::memory_order_relaxed);
+}
+
+quint64 decisionsRemembered()
+{
+    return g_remembered.load(std::memory_order_relaxed);
 }
 
 bool placedAsIs(const QCPLegend *legend, QCPAxisRect *rect)
 {
     const auto it = remembered().constFind(legend);
-    return it != remembered().constEnd() && *it == inputsOf(legend, rect);
+    // The rect first: a layout that moved it is told apart without reading the rest.
+    return it != remembered().constEnd() && it->rect == rect->rect() && it->visible == rect->realVisibility()
+        && *it == inputsOf(legend, rect);
 }
 
 void rememberPlaced(const QCPLegend *legend, QCPAxisRect *rect)

@@ -27,12 +27,12 @@ namespace {
 // default "gbd" format's "beautiful" powers draw the exponent at three quarters of the size asked
 // for (6 pt of 9). A differences axis reaches such numbers at any preset.
 // An axis makes its ticks again at every layout and every fitting round, a view's dozen a change:
-// the ticker keeps the ticks of its last range (QCPAxisTicker::generate is a function of the range,
-// the locale, the format, the precision and its own step strategy, tick count and origin), and
-// remembers its labels for the calling thread, each a QLocale::toString. It keeps clear (KeepsClear)
-// as a plain ticker's stand-in does: little room may set its axis's label in the row of its tick
-// labels and write its thousands short (FigureRoom), which it refused while it was a plain kind
-// (S(k), sin(p·θᵢ), a T5 bucket kept their labels in a line or a column of their own).
+// the ticker keeps the ticks of its last few ranges and levels (kKeptTickSets; QCPAxisTicker::generate
+// is a function of the range, the locale, the format, the precision and its own step strategy, tick
+// count and origin), and remembers its labels for the calling thread, each a QLocale::toString. It
+// keeps clear (KeepsClear) as a plain ticker's stand-in does: little room may set its axis's label in
+// the row of its tick labels and write its thousands short (FigureRoom), which it refused while it
+// was a plain kind (S(k), sin(p·θᵢ), a T5 bucket kept their labels in a line or a column of their own).
 class PowersTicker : public KeepClearTicker
 {
 public:
@@ -46,16 +46,23 @@ public:
                             precision,
                             tickStepStrategy(),
                             tickCount()};
-        if (!m_made || !(m_made->key == key)) {
+        const auto found
+            = std::find_if(m_made.begin(), m_made.end(), [&key](const Made &one) { return one.key == key; });
+        if (found == m_made.end()) {
             Made made {key, {}, {}, {}};
             QCPAxisTicker::generate(range, locale, formatChar, precision, made.ticks, &made.subTicks, &made.labels);
-            m_made = std::move(made);
+            if (m_made.size() >= kKeptTickSets)
+                m_made.removeLast();
+            m_made.prepend(std::move(made));
+        } else if (found != m_made.begin()) {
+            std::rotate(m_made.begin(), found, found + 1);
         }
-        ticks = m_made->ticks;
+        const Made &made = m_made.constFirst();
+        ticks = made.ticks;
         if (subTicks)
-            *subTicks = m_made->subTicks;
+            *subTicks = made.subTicks;
         if (tickLabels)
-            *tickLabels = m_made->labels;
+            *tickLabels = made.labels;
         blank(ticks, tickLabels);
     }
 
@@ -105,7 +112,7 @@ private:
         QVector<double> ticks, subTicks;
         QVector<QString> labels;
     };
-    std::optional<Made> m_made;
+    QList<Made> m_made; // the last few made (kKeptTickSets), the last first
 };
 
 // Whether `ticker` is QCustomPlot's own linear ticker, not a kind derived from it.

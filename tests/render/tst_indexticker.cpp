@@ -29,6 +29,7 @@ private slots:
     void oneFormatAnAxis();
     void keptTicksAreQCustomPlotsOwn();
     void aTickerMakesTheTicksOfARangeOnce();
+    void aTickerKeepsTheLevelsAFittingTries();
 };
 
 void TestIndexTicker::ticksAreDistinctIntegers_data()
@@ -359,6 +360,44 @@ void TestIndexTicker::aTickerMakesTheTicksOfARangeOnce()
     index.setLone(true);
     index.generate(QCPRange(0.0, 24.0), QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
     QCOMPARE(index.made, 2);
+}
+
+// FigureFit's fitTicks tries an axis's levels from its figure's own count down at every fitting
+// round, and the layout asks for the level set: each level's ticks are made once, and each is the
+// ticks a ticker that never made another gives.
+void TestIndexTicker::aTickerKeepsTheLevelsAFittingTries()
+{
+    const QCPRange range(-0.5, 63.5);
+    const auto labelsOf = [&](IndexTicker &ticker) {
+        QVector<double> ticks;
+        QVector<QString> labels;
+        ticker.generate(range, QLocale::c(), QLatin1Char('g'), 6, ticks, nullptr, &labels);
+        return labels;
+    };
+    const auto fresh = [&](int count, bool lone) {
+        IndexTicker ticker;
+        ticker.setTickCount(count);
+        ticker.setLone(lone);
+        return labelsOf(ticker);
+    };
+    CountingIndexTicker index;
+    for (int round = 0; round < 3; ++round)
+        for (const int count : {8, 6, 5, 4, 3, 2, 1}) {
+            index.setTickCount(count);
+            QCOMPARE(labelsOf(index), fresh(count, false));
+        }
+    QCOMPARE(index.made, 7);
+    index.setLone(true);
+    QCOMPARE(labelsOf(index), fresh(1, true));
+    QCOMPARE(index.made, 8);
+    // One more than it keeps: the one asked for longest ago is made again.
+    index.setLone(false);
+    index.setTickCount(9);
+    QCOMPARE(labelsOf(index), fresh(9, false));
+    QCOMPARE(index.made, 9);
+    index.setTickCount(8);
+    QCOMPARE(labelsOf(index), fresh(8, false));
+    QCOMPARE(index.made, 10);
 }
 
 QTEST_MAIN(TestIndexTicker)

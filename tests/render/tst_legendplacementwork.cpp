@@ -25,6 +25,101 @@ namespace {
 
 constexpr int kPoints = 40000;
 
+// A 300 x 240 plot of one axis rect over 0..10 both ways, a line in its upper right corner, and a
+// key of three entries, one row of them, inside the rect where it hides the least (setBest), and a
+// mark (a text item clipped to the rect) in its middle: the first free place in matplotlib's order
+// is the upper left.
+struct KeyInPlot
+{
+    QCustomPlot plot;
+    QCPAxisRect *rect = nullptr;
+    QCPLegend *legend = nullptr;
+    QList<QCPGraph *> graphs;
+    QCPItemText *mark = nullptr;
+
+    KeyInPlot()
+    {
+        const QFont font(PinnedFont::family(), 9);
+        plot.setFont(font);
+        plot.setViewport(QRect(0, 0, 300, 240));
+        plot.setAutoAddPlottableToLegend(false);
+        plot.plotLayout()->clear();
+        rect = new QCPAxisRect(&plot);
+        plot.plotLayout()->addElement(0, 0, rect);
+        for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
+            axis->setTickLabelFont(font);
+            axis->setRange(0.0, 10.0);
+        }
+        legend = new QCPLegend;
+        legend->setFont(font);
+        rect->insetLayout()->addElement(legend, Qt::AlignBottom | Qt::AlignRight);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        legend->setWrap(3);
+        for (const QString &name : {u"a"_s, u"b"_s, u"c"_s}) {
+            graphs.append(plot.addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)));
+            graphs.constLast()->setName(name);
+            legend->addItem(new QCPPlottableLegendItem(legend, graphs.constLast()));
+        }
+        graphs.constFirst()->setData({7.0, 10.0}, {7.0, 10.0}, true);
+        mark = new QCPItemText(&plot);
+        mark->setClipAxisRect(rect);
+        mark->setClipToAxisRect(true);
+        mark->position->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        mark->position->setCoords(5.0, 5.0);
+        mark->setFont(font);
+        mark->setText(u"mark"_s);
+        LegendPlacement::setBest(legend);
+        plot.replot();
+    }
+
+    // Where the key stands in its plot, and the columns it takes.
+    std::pair<Qt::Alignment, int> placed() const { return {rect->insetLayout()->insetAlignment(0), legend->wrap()}; }
+};
+
+// One of what a key's place is decided by, changed in `scene`: the mark moved over the upper left,
+// an entry's name made longer than a third of the plot, the key's columns set wider apart, a line
+// drawn over the upper left (an item), the upper left's corner shaded, the line hidden (its data, which stay as they
+// are in a fitting, free the upper right).
+void change(KeyInPlot &scene, int what)
+{
+    switch (what) {
+    case 0:
+        scene.mark->position->setCoords(1.0, 9.0);
+        break;
+    case 1:
+        scene.graphs[1]->setName(u"a name longer than a third of the plot"_s);
+        break;
+    case 2:
+        scene.legend->setColumnSpacing(90);
+        break;
+    case 3: {
+        auto *line = new QCPItemLine(&scene.plot);
+        line->setClipAxisRect(scene.rect);
+        line->setClipToAxisRect(true);
+        for (QCPItemPosition *end : {line->start, line->end})
+            end->setAxes(scene.rect->axis(QCPAxis::atBottom), scene.rect->axis(QCPAxis::atLeft));
+        line->start->setCoords(0.5, 9.5);
+        line->end->setCoords(2.0, 8.0);
+        break;
+    }
+    case 4: {
+        auto *shade = new QCPItemRect(&scene.plot);
+        shade->setClipAxisRect(scene.rect);
+        shade->setClipToAxisRect(true);
+        for (QCPItemPosition *corner : {shade->topLeft, shade->bottomRight})
+            corner->setAxes(scene.rect->axis(QCPAxis::atBottom), scene.rect->axis(QCPAxis::atLeft));
+        shade->topLeft->setCoords(0.0, 10.0);
+        shade->bottomRight->setCoords(3.0, 8.0);
+        shade->setBrush(QColor(200, 220, 240));
+        break;
+    }
+    case 5:
+        scene.graphs.constFirst()->setVisible(false);
+        break;
+    }
+    scene.plot.replot();
+}
+
 // A 300 x 240 plot (short of room at 9 pt) of one axis rect over 0..10 both ways, a wave of
 // kPoints points across all of it, three periods between 0.5 and 9.5, named in a key below it.
 struct WavePlot
@@ -92,6 +187,9 @@ private slots:
     void theDataAreReadOnceAFitting();
     void aPlotChangedIsReadAgain();
     void theLadderReadsOnce();
+    void aPlaceDecidedIsTakenAgainForItsState();
+    void aChangedStateIsDecidedAgain_data();
+    void aChangedStateIsDecidedAgain();
 };
 
 void TestLegendPlacementWork::theDataAreReadOnceAFitting()
@@ -155,6 +253,69 @@ void TestLegendPlacementWork::theLadderReadsOnce()
     const quint64 weighed = LegendPlacement::pointsWeighed() - before;
     qInfo("4 steps weighed %llu points, %.2f times the wave's", weighed, double(weighed) / kPoints);
     QVERIFY2(weighed <= quint64((1 + 4) * kPoints), qPrintable(u"%1 points weighed"_s.arg(weighed)));
+}
+
+// Within a fitting, a key and its plot as they were before (a step undone, a path of steps taken
+// again: FigureLayoutLoop::giveUpTo) are placed as they were, without weighing the data again.
+void TestLegendPlacementWork::aPlaceDecidedIsTakenAgainForItsState()
+{
+    KeyInPlot scene;
+    const LegendPlacement::Fitting fitting;
+    LegendPlacement::placeBest(scene.legend, scene.rect);
+    const auto first = scene.placed();
+    QCOMPARE(first.first, Qt::AlignTop | Qt::AlignLeft);
+    scene.mark->position->setCoords(1.0, 9.0);
+    scene.plot.replot();
+    LegendPlacement::placeBest(scene.legend, scene.rect);
+    QVERIFY(scene.placed() != first);
+    scene.mark->position->setCoords(5.0, 5.0);
+    scene.plot.replot();
+    const quint64 made = LegendPlacement::decisionsMade(), remembered = LegendPlacement::decisionsRemembered();
+    const quint64 weighed = LegendPlacement::pointsWeighed();
+    LegendPlacement::placeBest(scene.legend, scene.rect);
+    QCOMPARE(scene.placed(), first);
+    QCOMPARE(LegendPlacement::decisionsMade(), made);
+    QCOMPARE(LegendPlacement::decisionsRemembered(), remembered + 1);
+    QCOMPARE(LegendPlacement::pointsWeighed(), weighed);
+}
+
+void TestLegendPlacementWork::aChangedStateIsDecidedAgain_data()
+{
+    QTest::addColumn<int>("what");
+    QTest::newRow("a mark moved") << 0;
+    QTest::newRow("an entry's longer name") << 1;
+    QTest::newRow("columns apart") << 2;
+    QTest::newRow("a line drawn") << 3;
+    QTest::newRow("a shade drawn") << 4;
+    QTest::newRow("the line hidden") << 5;
+}
+
+// Within a fitting, a key placed in its plot as it was, then placed again after one of what its place
+// is decided by changed, stands where a key placed outside any fitting stands in a plot made with
+// that change (nothing remembered): the decision remembered for the plot as it was is not taken.
+void TestLegendPlacementWork::aChangedStateIsDecidedAgain()
+{
+    QFETCH(int, what);
+    // The reference: the plot made with the change and the key placed afresh, outside a fitting.
+    LegendPlacement::beginFitting();
+    KeyInPlot alone;
+    LegendPlacement::placeBest(alone.legend, alone.rect);
+    const auto before = alone.placed();
+    KeyInPlot changed;
+    change(changed, what);
+    LegendPlacement::beginFitting();
+    LegendPlacement::placeBest(changed.legend, changed.rect);
+    const auto after = changed.placed();
+    QVERIFY2(after != before, "the change moves the key or folds it");
+
+    // Within a fitting: placed before the change, then after it.
+    KeyInPlot scene;
+    const LegendPlacement::Fitting fitting;
+    LegendPlacement::placeBest(scene.legend, scene.rect);
+    QCOMPARE(scene.placed(), before);
+    change(scene, what);
+    LegendPlacement::placeBest(scene.legend, scene.rect);
+    QCOMPARE(scene.placed(), after);
 }
 
 QTEST_MAIN(TestLegendPlacementWork)
