@@ -207,30 +207,6 @@ void KeepsClear::blank(const QVector<double> &ticks, QVector<QString> *labels) c
 
 namespace {
 
-// The ticks a ticker makes for `key`, those kept in `kept` when it made them lately (KeptTicks), made
-// with `make` otherwise: QCustomPlot's generate, every output asked for.
-template<typename Make>
-void keptOrMade(QList<KeptTicks> &kept, const KeptTicks::Key &key, Make make, QVector<double> &ticks,
-                QVector<double> *subTicks, QVector<QString> *tickLabels)
-{
-    const auto found = std::find_if(kept.begin(), kept.end(), [&key](const KeptTicks &one) { return one.key == key; });
-    if (found == kept.end()) {
-        KeptTicks made {key, {}, {}, {}};
-        make(made.ticks, &made.subTicks, &made.labels);
-        if (kept.size() >= kKeptTickSets)
-            kept.removeLast();
-        kept.prepend(std::move(made));
-    } else if (found != kept.begin()) {
-        std::rotate(kept.begin(), found, found + 1);
-    }
-    const KeptTicks &made = kept.constFirst();
-    ticks = made.ticks;
-    if (subTicks)
-        *subTicks = made.subTicks;
-    if (tickLabels)
-        *tickLabels = made.labels;
-}
-
 KeptTicks::Key keyOf(const QCPRange &range, double origin, const QLocale &locale, QChar formatChar, int precision,
                      std::array<double, 4> settings)
 {

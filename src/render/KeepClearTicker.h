@@ -174,6 +174,31 @@ struct KeptTicks
 };
 inline constexpr qsizetype kKeptTickSets = 8; // an axis's levels tried, from its own count down
 
+// The ticks, sub-ticks and labels of `kept`'s entry for `key` (an entry of a key and the three, as
+// KeptTicks), made into a new entry by `make(ticks, subTicks, labels)` where none is; that entry
+// goes first, and the oldest past kKeptTickSets is dropped.
+template<typename Entry, typename Key, typename Make>
+void keptOrMade(QList<Entry> &kept, const Key &key, Make make, QVector<double> &ticks, QVector<double> *subTicks,
+                QVector<QString> *tickLabels)
+{
+    const auto found = std::find_if(kept.begin(), kept.end(), [&key](const Entry &one) { return one.key == key; });
+    if (found == kept.end()) {
+        Entry made {key, {}, {}, {}};
+        make(made.ticks, &made.subTicks, &made.labels);
+        if (kept.size() >= kKeptTickSets)
+            kept.removeLast();
+        kept.prepend(std::move(made));
+    } else if (found != kept.begin()) {
+        std::rotate(kept.begin(), found, found + 1);
+    }
+    const Entry &first = kept.constFirst();
+    ticks = first.ticks;
+    if (subTicks)
+        *subTicks = first.subTicks;
+    if (tickLabels)
+        *tickLabels = first.labels;
+}
+
 // As QCPAxisTicker, keeping clear; IndexTicker is one, and one stands in for a plain ticker.
 // It keeps the ticks of its last ranges and settings (KeptTicks): QCPAxisTicker::generate is a
 // function of them alone.

@@ -46,23 +46,12 @@ public:
                             precision,
                             tickStepStrategy(),
                             tickCount()};
-        const auto found
-            = std::find_if(m_made.begin(), m_made.end(), [&key](const Made &one) { return one.key == key; });
-        if (found == m_made.end()) {
-            Made made {key, {}, {}, {}};
-            QCPAxisTicker::generate(range, locale, formatChar, precision, made.ticks, &made.subTicks, &made.labels);
-            if (m_made.size() >= kKeptTickSets)
-                m_made.removeLast();
-            m_made.prepend(std::move(made));
-        } else if (found != m_made.begin()) {
-            std::rotate(m_made.begin(), found, found + 1);
-        }
-        const Made &made = m_made.constFirst();
-        ticks = made.ticks;
-        if (subTicks)
-            *subTicks = made.subTicks;
-        if (tickLabels)
-            *tickLabels = made.labels;
+        keptOrMade(
+            m_made, key,
+            [&](QVector<double> &made, QVector<double> *madeSub, QVector<QString> *madeLabels) {
+                QCPAxisTicker::generate(range, locale, formatChar, precision, made, madeSub, madeLabels);
+            },
+            ticks, subTicks, tickLabels);
         blank(ticks, tickLabels);
     }
 

@@ -78,6 +78,24 @@ bool sameBits(const QVector<QPointF> &a, const QVector<QPointF> &b)
         && std::memcmp(a.constData(), b.constData(), std::size_t(a.size()) * sizeof(QPointF)) == 0;
 }
 
+// Where `ours` and QCustomPlot's `exact` points differ (their bits; a NaN is any NaN), said for a
+// failure; empty where they are the same.
+QString differs(const QVector<QPointF> &ours, const QVector<QPointF> &exact)
+{
+    if (ours.size() != exact.size())
+        return QStringLiteral("%1 points, QCustomPlot's %2").arg(ours.size()).arg(exact.size());
+    const auto same = [](double a, double b) { return sameBits(a, b) || (std::isnan(a) && std::isnan(b)); };
+    for (qsizetype i = 0; i < exact.size(); ++i)
+        if (!same(ours[i].x(), exact[i].x()) || !same(ours[i].y(), exact[i].y()))
+            return QStringLiteral("point %1: (%2, %3), QCustomPlot's (%4, %5)")
+                .arg(i)
+                .arg(ours[i].x(), 0, 'g', 17)
+                .arg(ours[i].y(), 0, 'g', 17)
+                .arg(exact[i].x(), 0, 'g', 17)
+                .arg(exact[i].y(), 0, 'g', 17);
+    return {};
+}
+
 // A plot of 517 x 383 pixels laid out, both axes linear or logarithmic, reversed or not.
 void layOut(QCustomPlot &plot, bool log, bool reversed)
 {
@@ -188,24 +206,9 @@ void TestGraphLines::linesAreQCPGraphs()
         const QVector<QPointF> exact = graph->exact();
         QVERIFY(exact.size() > 10);
         // Twice: the second time the keys' pixels on a log axis are the remembered ones.
-        for (int pass = 0; pass < 2; ++pass) {
-            const QVector<QPointF> ours = graph->ours();
-            QCOMPARE(ours.size(), exact.size());
-            for (qsizetype i = 0; i < exact.size(); ++i) {
-                const bool same
-                    = (sameBits(ours[i].x(), exact[i].x()) || (std::isnan(ours[i].x()) && std::isnan(exact[i].x())))
-                    && (sameBits(ours[i].y(), exact[i].y()) || (std::isnan(ours[i].y()) && std::isnan(exact[i].y())));
-                if (!same)
-                    QFAIL(qPrintable(QStringLiteral("%1 points, pass %2, point %3: (%4, %5), getLines (%6, %7)")
-                                         .arg(count)
-                                         .arg(pass)
-                                         .arg(i)
-                                         .arg(ours[i].x(), 0, 'g', 17)
-                                         .arg(ours[i].y(), 0, 'g', 17)
-                                         .arg(exact[i].x(), 0, 'g', 17)
-                                         .arg(exact[i].y(), 0, 'g', 17)));
-            }
-        }
+        for (int pass = 0; pass < 2; ++pass)
+            if (const QString where = differs(graph->ours(), exact); !where.isEmpty())
+                QFAIL(qPrintable(QStringLiteral("%1 points, pass %2, %3").arg(count).arg(pass).arg(where)));
     }
     // No data in view, and none at all.
     auto *empty = new OpenGraph(keyAxis, valueAxis);
@@ -276,18 +279,11 @@ void TestGraphLines::scattersAreQCPGraphs()
             graph->setData(keys, vals, true);
             const QVector<QPointF> exact = graph->exactScatters();
             QVERIFY(exact.size() > 5);
-            const QVector<QPointF> ours = graph->ourScatters();
-            QCOMPARE(ours.size(), exact.size());
-            for (qsizetype i = 0; i < exact.size(); ++i)
-                if (!sameBits(ours[i].x(), exact[i].x()) || !sameBits(ours[i].y(), exact[i].y()))
-                    QFAIL(qPrintable(QStringLiteral("%1 points%2, point %3: (%4, %5), getScatters (%6, %7)")
-                                         .arg(count)
-                                         .arg(adaptive ? QStringLiteral(", adaptive") : QString())
-                                         .arg(i)
-                                         .arg(ours[i].x(), 0, 'g', 17)
-                                         .arg(ours[i].y(), 0, 'g', 17)
-                                         .arg(exact[i].x(), 0, 'g', 17)
-                                         .arg(exact[i].y(), 0, 'g', 17)));
+            if (const QString where = differs(graph->ourScatters(), exact); !where.isEmpty())
+                QFAIL(qPrintable(QStringLiteral("%1 points%2, %3")
+                                     .arg(count)
+                                     .arg(adaptive ? QStringLiteral(", adaptive") : QString())
+                                     .arg(where)));
         }
     }
     // No data in view.
@@ -406,19 +402,12 @@ void TestGraphLines::scattersOnTheEdges()
                 graph->setScatterSkip(skip);
                 graph->setAdaptiveSampling(adaptive);
                 graph->setData(k, v, false);
-                const QVector<QPointF> exact = graph->exactScatters();
-                const QVector<QPointF> ours = graph->ourScatters();
-                const auto same = [](double a, double b) { return sameBits(a, b) || (std::isnan(a) && std::isnan(b)); };
-                bool equal = ours.size() == exact.size();
-                for (qsizetype i = 0; equal && i < exact.size(); ++i)
-                    equal = same(ours[i].x(), exact[i].x()) && same(ours[i].y(), exact[i].y());
-                if (!equal)
-                    QFAIL(qPrintable(QStringLiteral("%1, skip %2%3: %4 points, getScatters %5")
+                if (const QString where = differs(graph->ourScatters(), graph->exactScatters()); !where.isEmpty())
+                    QFAIL(qPrintable(QStringLiteral("%1, skip %2%3: %4")
                                          .arg(QLatin1StringView(name))
                                          .arg(skip)
                                          .arg(adaptive ? QStringLiteral(", adaptive") : QString())
-                                         .arg(ours.size())
-                                         .arg(exact.size())));
+                                         .arg(where)));
                 ++compared;
                 plot.removeGraph(graph);
             }
