@@ -15,7 +15,8 @@
 #include "render/DirectLabels.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
-#include "render/PinnedFont.h"
+
+#include "OneRectPlot.h"
 
 #include <QTest>
 
@@ -40,21 +41,8 @@ struct NoisyPlot
 
     NoisyPlot()
     {
-        const QFont font(PinnedFont::family(), 9);
-        plot.setFont(font);
-        plot.setViewport(QRect(0, 0, 300, 240));
-        plot.setAutoAddPlottableToLegend(false);
-        plot.plotLayout()->clear();
-        rect = new QCPAxisRect(&plot);
-        plot.plotLayout()->addElement(0, 0, rect);
-        legend = new QCPLegend;
-        legend->setFont(font);
-        plot.plotLayout()->addElement(1, 0, legend);
-        plot.plotLayout()->setRowStretchFactor(1, 0.001);
-        for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
-            axis->setTickLabelFont(font);
-            axis->setRange(0.0, 10.0);
-        }
+        rect = OneRectPlot::layOut(plot);
+        legend = OneRectPlot::keyBelow(plot);
         QList<double> x, noise, calm;
         for (int i = 0; i < kPoints; ++i) {
             x.append(10.0 * i / (kPoints - 1));

@@ -11,7 +11,8 @@
 #include "render/FigureRoomSteps.h"
 #include "render/LegendPlacement.h"
 #include "render/LegendPlacementInputs.h"
-#include "render/PinnedFont.h"
+
+#include "OneRectPlot.h"
 
 #include <QTest>
 
@@ -39,17 +40,8 @@ struct KeyInPlot
 
     KeyInPlot()
     {
-        const QFont font(PinnedFont::family(), 9);
-        plot.setFont(font);
-        plot.setViewport(QRect(0, 0, 300, 240));
-        plot.setAutoAddPlottableToLegend(false);
-        plot.plotLayout()->clear();
-        rect = new QCPAxisRect(&plot);
-        plot.plotLayout()->addElement(0, 0, rect);
-        for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
-            axis->setTickLabelFont(font);
-            axis->setRange(0.0, 10.0);
-        }
+        rect = OneRectPlot::layOut(plot);
+        const QFont font = OneRectPlot::font();
         legend = new QCPLegend;
         legend->setFont(font);
         rect->insetLayout()->addElement(legend, Qt::AlignBottom | Qt::AlignRight);
@@ -131,21 +123,8 @@ struct WavePlot
 
     WavePlot()
     {
-        const QFont font(PinnedFont::family(), 9);
-        plot.setFont(font);
-        plot.setViewport(QRect(0, 0, 300, 240));
-        plot.setAutoAddPlottableToLegend(false);
-        plot.plotLayout()->clear();
-        rect = new QCPAxisRect(&plot);
-        plot.plotLayout()->addElement(0, 0, rect);
-        legend = new QCPLegend;
-        legend->setFont(font);
-        plot.plotLayout()->addElement(1, 0, legend);
-        plot.plotLayout()->setRowStretchFactor(1, 0.001);
-        for (QCPAxis *axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
-            axis->setTickLabelFont(font);
-            axis->setRange(0.0, 10.0);
-        }
+        rect = OneRectPlot::layOut(plot);
+        legend = OneRectPlot::keyBelow(plot);
         wave = plot.addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
         setWave(3.0);
         wave->setName(u"wave"_s);
