@@ -69,6 +69,35 @@ private:
     // At each replot, before QCustomPlot sets up its buffers: an opaque first buffer where the canvas
     // fills it (OpaqueBuffer), QCustomPlot's own where it does not.
     void chooseFirstBuffer();
+    // Whether a replot's layers can be drawn onto the widget at its paint, without the first buffer
+    // between: they all draw into that buffer (none buffered on its own), the canvas fills it, at the
+    // widget's size and resolution.
+    bool drawsOnScreen() const;
+    void hideLayers();
+    void showLayers();
+    // Every layer drawn into its buffer, as QCustomPlot's replot draws them; the whole replot again
+    // where the layers' buffers have changed since.
+    void drawBuffers();
+    // Every layer drawn onto the widget's pixels in its window's backing store, in the paint its
+    // replot makes; false where they cannot be reached as an image (drawn into the buffer then).
+    bool drawOnScreen();
+    // Every layer drawn with `painter` as the replot laid them out (QCustomPlot::draw, not laid out again).
+    void drawLayers(QCPPainter *painter);
+
+    // Where the last replot's pixels are. Its paint draws every layer onto the widget itself where it
+    // can (drawsOnScreen) and the paint covers the whole plot: copying the buffer to the window was a
+    // tenth of the GUI thread's time in a change of parameters. A paint that comes later draws the
+    // buffer first (a grab, a sibling moved away); a replot that no paint follows at once (a refresh
+    // queued, a hidden view) draws it at its end, as QCustomPlot does.
+    enum class Pixels {
+        InBuffers, // drawn into the paint buffers
+        Deferred, // the replot is under way, its layers hidden until its paint
+        OnScreen, // drawn onto the widget only
+    };
+    Pixels m_pixels = Pixels::InBuffers;
+    QList<QCPLayer *> m_hiddenLayers;
+    bool m_replotting = false; // between beforeReplot and afterReplot
+    bool m_drawing = false; // in drawLayers
 
     QCPLayerable *m_canvas;
     bool m_canvasDrawn = false;
