@@ -4,6 +4,8 @@
 #include "FigureRoomChanges.h"
 #include "SwatchLegend.h"
 
+#include <QPaintEngine>
+
 #include <algorithm>
 #include <cmath>
 
@@ -137,13 +139,37 @@ void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, 
     const bool vector = painter->modes().testFlag(QCPPainter::pmVectorized);
     const double scale
         = vector ? kVectorScale : std::max(1.0, painter->transform().m11() * painter->device()->devicePixelRatioF());
+    const auto cellAt
+        = [&x, &y](int a, int b) { return QRectF(QPointF(x[b], y[a]), QPointF(x[b + 1], y[a + 1])).normalized(); };
     painter->save();
+    if (fillsInRuns(*painter, x, y, scale)) {
+        // A row's neighbouring cells of one mark, each within the clip, filled as one rect.
+        for (int a = 0; a < m_rows; ++a) {
+            const CellMark *row = m_marks.data() + static_cast<std::size_t>(a) * m_cols;
+            for (int b = 0; b < m_cols;) {
+                if (row[b] == CellMark::None || !cellAt(a, b).intersects(clip)) {
+                    ++b;
+                    continue;
+                }
+                int end = b + 1;
+                while (end < m_cols && row[end] == row[b] && cellAt(a, end).intersects(clip))
+                    ++end;
+                const QRectF run = QRectF(QPointF(x[b], y[a]), QPointF(x[end], y[a + 1])).normalized();
+                painter->fillRect(run, droppedColor());
+                if (row[b] == CellMark::Padding)
+                    painter->fillRect(run, SwatchLegend::hatchBrush());
+                b = end;
+            }
+        }
+        painter->restore();
+        return;
+    }
     for (int a = 0; a < m_rows; ++a) {
         for (int b = 0; b < m_cols; ++b) {
             const CellMark mark = m_marks[static_cast<std::size_t>(a) * m_cols + b];
             if (mark == CellMark::None)
                 continue;
-            const QRectF cell = QRectF(QPointF(x[b], y[a]), QPointF(x[b + 1], y[a + 1])).normalized();
+            const QRectF cell = cellAt(a, b);
             if (!cell.intersects(clip))
                 continue;
             painter->fillRect(cell, droppedColor());
@@ -159,6 +185,34 @@ void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, 
         }
     }
     painter->restore();
+}
+
+// Without antialiasing and under at most a scale, the raster engine fills a rect by rounding each of
+// its edges to the nearest pixel (QRasterPaintEngine::fillRect, toNormalizedFillRect): neighbouring
+// cells share their rounded edge, so a run of them filled as one rect fills the pixels they fill
+// one by one, the hatch's pattern anchored at the brush origin either way, in one call where there
+// were as many as cells (a dropout mask of 48 x 48 cells took a fifth of its view's replot). A
+// dropped cell wide enough to be outlined draws its outline between its fill and the next cell's,
+// and is left to the cell-by-cell drawing.
+bool HeatmapMarks::fillsInRuns(const QPainter &painter, const std::vector<double> &x, const std::vector<double> &y,
+                               double scale) const
+{
+    if (painter.testRenderHint(QPainter::Antialiasing) || !painter.paintEngine()
+        || painter.paintEngine()->type() != QPaintEngine::Raster
+        || painter.deviceTransform().type() > QTransform::TxScale)
+        return false;
+    if (std::find(m_marks.begin(), m_marks.end(), CellMark::Dropped) == m_marks.end())
+        return true;
+    // A cell is outlined where its shorter side reaches kOutlineCell output pixels: none is where the
+    // widest column's and the highest row's shorter one does not.
+    const auto largest = [](const std::vector<double> &edges) {
+        double most = 0.0;
+        for (std::size_t i = 0; i + 1 < edges.size(); ++i)
+            most = std::max(most, std::abs(edges[i + 1] - edges[i]));
+        return most;
+    };
+    const double widest = largest(x), highest = largest(y);
+    return std::min(widest, highest) * scale < kOutlineCell;
 }
 
 void HeatmapMarks::drawSpread(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y)

@@ -75,6 +75,9 @@ private:
     // The pixel edges of the grid's cells along an axis: cells + 1 coordinates.
     std::vector<double> edges(QCPAxis *axis, const QCPRange &centres, int cells) const;
     void drawMarks(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y);
+    // Whether drawMarks may fill a run of neighbouring cells of one mark at once (no cell outlined).
+    bool fillsInRuns(const QPainter &painter, const std::vector<double> &x, const std::vector<double> &y,
+                     double scale) const;
     void drawSpread(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y);
     // Whether the key that explains the oscillation mark (setExplainedBy) is drawn, or none is set.
     bool explained() const;
