@@ -32,8 +32,11 @@ namespace posenc {
 // draws (an element under the background layer's others), so that painting the widget draws that
 // buffer alone instead of filling the widget with the colour and blending the buffer, which QCustomPlot
 // clears to transparent, over it: a tenth of a change's time on the GUI thread went to the two.
-// The same pixels, but where the buffer's antialiased edges are rounded once instead of twice. Its
-// exports (toPixmap, toPainter, a PDF) are drawn as QCustomPlot draws them.
+// The same pixels, but where the buffer's antialiased edges are rounded once instead of twice. Where
+// every layer draws into that buffer (none buffered on its own: no cursor shown), a replot's own paint
+// draws them into the plot's pixels of the window's backing store instead, and the buffer only when a
+// later paint needs it (Pixels). Its exports (toPixmap, toPainter, a PDF) are drawn as QCustomPlot
+// draws them.
 class SqueezablePlot : public QCustomPlot
 {
 public:
