@@ -48,9 +48,9 @@ public:
     // Called by the canvas as it fills the first buffer in a replot.
     void canvasDrawn() { m_canvasDrawn = true; }
     // The pixels the plot shows, at its device pixel ratio, painted from its paint buffers as its
-    // last replot left them (a replot on its way is made first), without the widgets over it:
-    // toPixmap would draw every layer again at full resolution, a tenth of a second for a large
-    // figure, for the same pixels.
+    // last replot left them (a replot on its way is made first; the buffer drawn first where that
+    // replot drew into the window only), without the widgets over it: toPixmap would draw every
+    // layer again at full resolution, a tenth of a second for a large figure, for the same pixels.
     QPixmap shownPixels();
 
 protected:
