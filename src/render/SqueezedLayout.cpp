@@ -1,6 +1,7 @@
 #include "SqueezedLayout.h"
 
 #include <QBackingStore>
+#include <QScopeGuard>
 
 #include <algorithm>
 #include <cstdlib>
@@ -176,22 +177,26 @@ void SqueezablePlot::hideLayers()
 
 void SqueezablePlot::showLayers()
 {
-    for (QCPLayer *layer : std::as_const(m_hiddenLayers))
-        layer->setVisible(true);
+    for (const QPointer<QCPLayer> &layer : std::as_const(m_hiddenLayers))
+        if (layer)
+            layer->setVisible(true);
     m_hiddenLayers.clear();
 }
 
 void SqueezablePlot::drawLayers(QCPPainter *painter)
 {
     m_drawing = true;
+    const auto drawn = qScopeGuard([this] { m_drawing = false; });
     draw(painter);
-    m_drawing = false;
 }
 
 void SqueezablePlot::drawBuffers()
 {
     m_pixels = Pixels::InBuffers;
-    if (!drawsOnScreen() || mPaintBuffers.first()->size() != mViewport.size()) {
+    const bool oneBuffer = std::all_of(mLayers.cbegin(), mLayers.cend(),
+                                       [](const QCPLayer *layer) { return layer->mode() == QCPLayer::lmLogical; });
+    if (!oneBuffer || !dynamic_cast<OpaqueBuffer *>(mPaintBuffers.first().data()) || !canvasFirst()
+        || mPaintBuffers.first()->size() != mViewport.size()) {
         // The layers were buffered otherwise since, or the plot resized: a replot of its own.
         replot(mReplotting ? rpQueuedReplot : rpQueuedRefresh);
         return;
@@ -293,12 +298,18 @@ void SqueezablePlot::paintEvent(QPaintEvent *event)
     // A resize's replot still to come: the buffers are of the size before, drawn again now (resizeEvent).
     if (m_resized)
         replot(rpQueuedRefresh);
-    if (m_pixels == Pixels::Deferred && m_replotting && (QRegion(rect()) - event->region()).isEmpty() && drawOnScreen())
+    if (m_pixels == Pixels::Deferred && m_replotting && (QRegion(rect()) - event->region()).isEmpty() && drawsOnScreen()
+        && drawOnScreen())
         return;
-    // A paint of part of the plot within its replot, or a paint after it (a sibling moved away, a
-    // grab): from the buffer, drawn first where the replot drew on screen only.
-    if (m_pixels != Pixels::InBuffers)
+    // A paint of part of the plot within its replot: the buffer drawn as the replot laid it out.
+    if (m_pixels == Pixels::Deferred)
         drawBuffers();
+    // A paint after a replot drawn into the window only (a sibling moved away, the focus's frame, a
+    // grab): the plot may have changed since without a replot of its own (a fitting's layout while its
+    // data is computed), and the layers drawn as they are now over the layout of then would mix the
+    // two: laid out and drawn again, the buffer with them.
+    else if (m_pixels == Pixels::OnScreen)
+        replot(rpQueuedRefresh);
     if (!firstBufferOpaque()) {
         QCustomPlot::paintEvent(event);
         return;

@@ -2,6 +2,8 @@
 
 #include "QCustomPlot.h"
 
+#include <QPointer>
+
 #include <optional>
 
 namespace posenc::SqueezedLayout {
@@ -87,18 +89,19 @@ private:
     // Every layer drawn with `painter` as the replot laid them out (QCustomPlot::draw, not laid out again).
     void drawLayers(QCPPainter *painter);
 
-    // Where the last replot's pixels are. Its paint draws every layer onto the widget itself where it
+    // Where the last replot's pixels are. Its paint draws every layer into the window itself where it
     // can (drawsOnScreen) and the paint covers the whole plot: copying the buffer to the window was a
-    // tenth of the GUI thread's time in a change of parameters. A paint that comes later draws the
-    // buffer first (a grab, a sibling moved away); a replot that no paint follows at once (a refresh
-    // queued, a hidden view) draws it at its end, as QCustomPlot does.
+    // tenth of the GUI thread's time in a change of parameters. A paint that comes later (a grab, a
+    // sibling moved away, the focus's frame) replots first, the plot laid out and drawn into the
+    // buffer as it is then, never its layers of now over the layout of then; a replot that no paint
+    // follows at once (a refresh queued, a hidden view) draws the buffer at its end, as QCustomPlot does.
     enum class Pixels {
         InBuffers, // drawn into the paint buffers
         Deferred, // the replot is under way, its layers hidden until its paint
         OnScreen, // drawn onto the widget only
     };
     Pixels m_pixels = Pixels::InBuffers;
-    QList<QCPLayer *> m_hiddenLayers;
+    QList<QPointer<QCPLayer>> m_hiddenLayers;
     bool m_replotting = false; // between beforeReplot and afterReplot
     bool m_drawing = false; // in drawLayers
 

@@ -6,6 +6,7 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+using namespace Qt::StringLiterals;
 using namespace posenc;
 
 class TestHeatmapMarks : public QObject
@@ -23,12 +24,18 @@ void TestHeatmapMarks::marksFillTheirCellsAsOneByOne_data()
     QTest::addColumn<double>("p");
     QTest::addColumn<bool>("zoomed");
     QTest::addColumn<bool>("reversed");
-    QTest::newRow("window, half dropped") << 1.0 << 0.5 << false << true;
-    QTest::newRow("window, most dropped") << 1.0 << 0.9 << false << false;
-    QTest::newRow("twice the pixels") << 2.0 << 0.6 << false << true;
-    QTest::newRow("a file at 1.7") << 1.7 << 0.7 << false << false;
-    QTest::newRow("zoomed past the cells") << 1.0 << 0.8 << true << true;
-    QTest::newRow("zoomed, twice the pixels") << 2.0 << 0.3 << true << false;
+    QTest::addColumn<bool>("whole"); // a cell a unit, its edges on whole units
+    QTest::newRow("window, half dropped") << 1.0 << 0.5 << false << true << false;
+    QTest::newRow("window, most dropped") << 1.0 << 0.9 << false << false << false;
+    QTest::newRow("twice the pixels") << 2.0 << 0.6 << false << true << false;
+    QTest::newRow("a file at 1.7") << 1.7 << 0.7 << false << false << false;
+    QTest::newRow("zoomed past the cells") << 1.0 << 0.8 << true << true << false;
+    QTest::newRow("zoomed, twice the pixels") << 2.0 << 0.3 << true << false << false;
+    // Edges on half device pixels, where the raster engine's rounding of a cell's right edge
+    // (its left plus its width, scaled) and of the next cell's left may part.
+    QTest::newRow("whole units at 1.5") << 1.5 << 0.7 << false << false << true;
+    QTest::newRow("whole units at 2.5, rows reversed") << 2.5 << 0.6 << false << true << true;
+    QTest::newRow("whole units at 1.5, zoomed") << 1.5 << 0.8 << true << false << true;
 }
 
 // A grid's dropped and padded cells (a dropout mask, a batch's padding), drawn by HeatmapMarks, fill
@@ -41,7 +48,8 @@ void TestHeatmapMarks::marksFillTheirCellsAsOneByOne()
     QFETCH(double, p);
     QFETCH(bool, zoomed);
     QFETCH(bool, reversed);
-    // Cells of 1.5 pixels or less, 4 at most on the finest output: none wide enough to be outlined.
+    QFETCH(bool, whole);
+    // Cells of 1.5 units or less, 4 output pixels at most: none wide enough to be outlined.
     constexpr int kRows = 121, kCols = 163;
     QCustomPlot plot;
     plot.setPlottingHint(QCP::phCacheLabels, false);
@@ -64,9 +72,10 @@ void TestHeatmapMarks::marksFillTheirCellsAsOneByOne()
         cell = u < p ? CellMark::Dropped : u < p + (1.0 - p) / 3.0 ? CellMark::Padding : CellMark::None;
     }
     marks->setMarks(cells);
-    const QSize size(263, 191);
+    const QSize size = whole ? QSize(7 + kCols + 9, 5 + kRows + 6) : QSize(263, 191);
     plot.setViewport(QRect(QPoint(0, 0), size));
     plot.replot();
+    const quint64 fillsBefore = HeatmapMarks::markFills();
     const QImage drawn
         = plot.toPixmap(size.width(), size.height(), scale).toImage().convertToFormat(QImage::Format_RGB32);
 
@@ -101,6 +110,10 @@ void TestHeatmapMarks::marksFillTheirCellsAsOneByOne()
     }
     painter.end();
     QVERIFY(filled > 100);
+    // Neighbours filled at once: far fewer fills than cells.
+    const quint64 fills = HeatmapMarks::markFills() - fillsBefore;
+    QVERIFY2(fills > 0 && fills < quint64(filled) * 3 / 4,
+             qPrintable(u"%1 fills of %2 cells"_s.arg(fills).arg(filled)));
     QCOMPARE(drawn.size(), cellByCell.size());
     int differing = 0;
     for (int yy = 0; yy < drawn.height(); ++yy)
