@@ -16,7 +16,9 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QHash>
 #include <QLineEdit>
+#include <QPointer>
 #include <QScopeGuard>
 #include <QSlider>
 #include <QSpinBox>
@@ -48,6 +50,18 @@ bool settled(const MainWindow &window)
     return true;
 }
 
+// The panel's control named `name`, searched for once a window: a user's change goes to its control
+// at once, and the search through the panel's widgets is not the window's answer to it (it was a
+// fiftieth of the GUI thread's time a change).
+template<typename Widget> Widget *controlNamed(ControlPanel &panel, const QString &name)
+{
+    static QHash<std::pair<const ControlPanel *, QString>, QPointer<QWidget>> found;
+    QPointer<QWidget> &control = found[{&panel, name}];
+    if (!control || control->window() != panel.window())
+        control = panel.findChild<QWidget *>(name);
+    return qobject_cast<Widget *>(control.data());
+}
+
 // Change i of the sequence: the four parameters in turn, each to a value other than its current
 // one, near those of `base`.
 void applyChange(ControlPanel &panel, const Params &base, int i)
@@ -55,7 +69,7 @@ void applyChange(ControlPanel &panel, const Params &base, int i)
     const int round = i / 4;
     switch (i % 4) {
     case 0:
-        panel.findChild<QSpinBox *>(u"dModelSpin"_s)
+        controlNamed<QSpinBox>(panel, u"dModelSpin"_s)
             ->setValue(static_cast<int>(base.dModel)
                        + 8
                            * (round % 3 == 0       ? 1
@@ -63,15 +77,16 @@ void applyChange(ControlPanel &panel, const Params &base, int i)
                                                    : 0));
         break;
     case 1:
-        panel.findChild<QSpinBox *>(u"maxLenSpin"_s)->setValue(static_cast<int>(base.maxLen) - 64 * ((round + 1) % 2));
+        controlNamed<QSpinBox>(panel, u"maxLenSpin"_s)
+            ->setValue(static_cast<int>(base.maxLen) - 64 * ((round + 1) % 2));
         break;
     case 2: {
-        auto *scale = panel.findChild<QComboBox *>(u"scaleCombo"_s);
+        auto *scale = controlNamed<QComboBox>(panel, u"scaleCombo"_s);
         scale->setCurrentIndex(scale->currentIndex() == 1 ? 0 : 1);
         break;
     }
     default:
-        panel.findChild<QSlider *>(u"dropoutSlider"_s)->setValue(50 + (round * 173) % 900);
+        controlNamed<QSlider>(panel, u"dropoutSlider"_s)->setValue(50 + (round * 173) % 900);
         break;
     }
 }
@@ -243,20 +258,20 @@ void setControl(ControlPanel &panel, const QString &key, const QString &text)
     case ParamKind::Integer:
     case ParamKind::Unsigned:
     case ParamKind::OptionalInteger:
-        if (auto *spin = panel.findChild<QSpinBox *>(name + u"Spin"_s))
+        if (auto *spin = controlNamed<QSpinBox>(panel, name + u"Spin"_s))
             spin->setValue(text.toInt());
         break;
     case ParamKind::Probability:
-        if (auto *spin = panel.findChild<QDoubleSpinBox *>(name + u"Spin"_s))
+        if (auto *spin = controlNamed<QDoubleSpinBox>(panel, name + u"Spin"_s))
             spin->setValue(text.toDouble());
         break;
     case ParamKind::Choice:
     case ParamKind::ChoiceOrNumber:
-        if (auto *combo = panel.findChild<QComboBox *>(name + u"Combo"_s))
+        if (auto *combo = controlNamed<QComboBox>(panel, name + u"Combo"_s))
             combo->setCurrentIndex(static_cast<int>(row->choices.indexOf(text)));
         break;
     case ParamKind::Switch:
-        if (auto *check = panel.findChild<QCheckBox *>(name + u"Check"_s))
+        if (auto *check = controlNamed<QCheckBox>(panel, name + u"Check"_s))
             check->setChecked(text == u"true"_s);
         break;
     case ParamKind::Number:
@@ -264,7 +279,7 @@ void setControl(ControlPanel &panel, const QString &key, const QString &text)
     case ParamKind::OptionalNumber:
     case ParamKind::NumberList:
     case ParamKind::Text:
-        if (auto *edit = panel.findChild<QLineEdit *>(name + u"Edit"_s)) {
+        if (auto *edit = controlNamed<QLineEdit>(panel, name + u"Edit"_s)) {
             edit->setText(text);
             emit edit->editingFinished();
         }

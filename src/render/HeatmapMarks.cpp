@@ -4,7 +4,10 @@
 #include "FigureRoomChanges.h"
 #include "SwatchLegend.h"
 
+#include <QPaintEngine>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace posenc {
@@ -18,6 +21,8 @@ constexpr double kWidth = 1.25;
 constexpr double kOutlineCell = 5.0;
 // Output pixels per layout unit of a vector output's texture: its image is drawn at 4x.
 constexpr double kVectorScale = 4.0;
+// Marked cells' fills, counted (markFills).
+std::atomic<quint64> s_fills {0};
 
 } // namespace
 
@@ -137,18 +142,67 @@ void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, 
     const bool vector = painter->modes().testFlag(QCPPainter::pmVectorized);
     const double scale
         = vector ? kVectorScale : std::max(1.0, painter->transform().m11() * painter->device()->devicePixelRatioF());
+    const auto cellAt
+        = [&x, &y](int a, int b) { return QRectF(QPointF(x[b], y[a]), QPointF(x[b + 1], y[a + 1])).normalized(); };
     painter->save();
+    if (fillsInRuns(*painter, x, y, scale)) {
+        // A row's neighbouring cells of one mark, each within the clip, filled as one rect where the
+        // device columns the raster engine fills for each (deviceColumns) meet end to end and the
+        // run's own are their union: the same pixels, each filled once.
+        const QTransform toDevice = painter->deviceTransform();
+        const auto fill = [&](const QRectF &rect, CellMark mark) {
+            painter->fillRect(rect, droppedColor());
+            if (mark == CellMark::Padding)
+                painter->fillRect(rect, SwatchLegend::hatchBrush());
+            ++s_fills;
+        };
+        for (int a = 0; a < m_rows; ++a) {
+            const CellMark *row = m_marks.data() + static_cast<std::size_t>(a) * m_cols;
+            for (int b = 0; b < m_cols;) {
+                const QRectF first = cellAt(a, b);
+                if (row[b] == CellMark::None || !first.intersects(clip)) {
+                    ++b;
+                    continue;
+                }
+                auto [from, to] = deviceColumns(toDevice, first);
+                int end = b + 1;
+                for (; end < m_cols && row[end] == row[b]; ++end) {
+                    const QRectF next = cellAt(a, end);
+                    if (!next.intersects(clip))
+                        break;
+                    const auto [nextFrom, nextTo] = deviceColumns(toDevice, next);
+                    if (nextFrom == to)
+                        to = nextTo;
+                    else if (nextTo == from)
+                        from = nextFrom;
+                    else
+                        break;
+                }
+                const QRectF run = QRectF(QPointF(x[b], y[a]), QPointF(x[end], y[a + 1])).normalized();
+                if (deviceColumns(toDevice, run) == std::pair {from, to}) {
+                    fill(run, row[b]);
+                } else {
+                    for (int c = b; c < end; ++c)
+                        fill(cellAt(a, c), row[c]);
+                }
+                b = end;
+            }
+        }
+        painter->restore();
+        return;
+    }
     for (int a = 0; a < m_rows; ++a) {
         for (int b = 0; b < m_cols; ++b) {
             const CellMark mark = m_marks[static_cast<std::size_t>(a) * m_cols + b];
             if (mark == CellMark::None)
                 continue;
-            const QRectF cell = QRectF(QPointF(x[b], y[a]), QPointF(x[b + 1], y[a + 1])).normalized();
+            const QRectF cell = cellAt(a, b);
             if (!cell.intersects(clip))
                 continue;
             painter->fillRect(cell, droppedColor());
             if (mark == CellMark::Padding)
                 painter->fillRect(cell, SwatchLegend::hatchBrush());
+            ++s_fills;
             const double side = std::min(cell.width(), cell.height());
             if (mark == CellMark::Dropped && side * scale >= kOutlineCell) {
                 const double pen = side >= kOutlineCell ? 1.0 : 1.0 / scale;
@@ -159,6 +213,59 @@ void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, 
         }
     }
     painter->restore();
+}
+
+// Without antialiasing and under at most a scale, the raster engine fills a rect by rounding each of
+// its edges to the nearest pixel (QRasterPaintEngine::fillRect, toNormalizedFillRect): neighbouring
+// cells share their rounded edge, so a run of them filled as one rect fills the pixels they fill
+// one by one, the hatch's pattern anchored at the brush origin either way, in one call where there
+// were as many as cells (a dropout mask of 48 x 48 cells took a fifth of its view's replot). A
+// dropped cell wide enough to be outlined draws its outline between its fill and the next cell's,
+// and is left to the cell-by-cell drawing.
+// The device columns QRasterPaintEngine::fillRect fills for `rect` without antialiasing under
+// `toDevice`, at most a scale: QTransform::mapRect's arithmetic, then toNormalizedFillRect's qRound of
+// its left and right edges (Qt 6.4, qpaintengine_raster.cpp), from and to (past the last).
+std::pair<int, int> HeatmapMarks::deviceColumns(const QTransform &toDevice, const QRectF &rect)
+{
+    double left = rect.x(), width = rect.width();
+    if (toDevice.type() == QTransform::TxTranslate) {
+        left = rect.x() + toDevice.dx();
+    } else if (toDevice.type() == QTransform::TxScale) {
+        left = toDevice.m11() * rect.x() + toDevice.dx();
+        width = toDevice.m11() * rect.width();
+        if (width < 0) {
+            width = -width;
+            left -= width;
+        }
+    }
+    const int from = qRound(left), to = qRound(left + width);
+    return from <= to ? std::pair {from, to} : std::pair {to, from};
+}
+
+quint64 HeatmapMarks::markFills()
+{
+    return s_fills;
+}
+
+bool HeatmapMarks::fillsInRuns(const QPainter &painter, const std::vector<double> &x, const std::vector<double> &y,
+                               double scale) const
+{
+    if (painter.testRenderHint(QPainter::Antialiasing) || !painter.paintEngine()
+        || painter.paintEngine()->type() != QPaintEngine::Raster
+        || painter.deviceTransform().type() > QTransform::TxScale)
+        return false;
+    if (std::find(m_marks.begin(), m_marks.end(), CellMark::Dropped) == m_marks.end())
+        return true;
+    // A cell is outlined where its shorter side reaches kOutlineCell output pixels: none is where the
+    // widest column's and the highest row's shorter one does not.
+    const auto largest = [](const std::vector<double> &edges) {
+        double most = 0.0;
+        for (std::size_t i = 0; i + 1 < edges.size(); ++i)
+            most = std::max(most, std::abs(edges[i + 1] - edges[i]));
+        return most;
+    };
+    const double widest = largest(x), highest = largest(y);
+    return std::min(widest, highest) * scale < kOutlineCell;
 }
 
 void HeatmapMarks::drawSpread(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y)

@@ -6,6 +6,7 @@
 
 #include <QPointer>
 
+#include <utility>
 #include <vector>
 
 namespace posenc {
@@ -27,6 +28,8 @@ public:
     // The spread of a sinusoid over whole turns, 1/sqrt(2): the mark at its darkest.
     static constexpr double kFullSpread = 0.70710678118654752;
     static QColor droppedColor();
+    // The fills of marked cells drawn in this process, a run of cells filled at once counted once.
+    static quint64 markFills();
     // A cell that holds no number (NaN or an infinity, from a loaded matrix): a colour no map gives.
     static QColor notNumberColor();
     static QColor lineColor(double spread);
@@ -75,6 +78,11 @@ private:
     // The pixel edges of the grid's cells along an axis: cells + 1 coordinates.
     std::vector<double> edges(QCPAxis *axis, const QCPRange &centres, int cells) const;
     void drawMarks(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y);
+    // The device columns the raster engine fills for `rect` without antialiasing under `toDevice`.
+    static std::pair<int, int> deviceColumns(const QTransform &toDevice, const QRectF &rect);
+    // Whether drawMarks may fill a run of neighbouring cells of one mark at once (no cell outlined).
+    bool fillsInRuns(const QPainter &painter, const std::vector<double> &x, const std::vector<double> &y,
+                     double scale) const;
     void drawSpread(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y);
     // Whether the key that explains the oscillation mark (setExplainedBy) is drawn, or none is set.
     bool explained() const;

@@ -67,24 +67,34 @@ FigureModel::Reading FigureModel::readingAt(const FigureState &state, const Para
     return {inputs(state), reads(state)};
 }
 
+const FigureModel::MadeOptions &FigureModel::madeOptions() const
+{
+    // Made on the first thread that asks, the others waiting for it: one instance serves every thread.
+    std::call_once(m_optionsMade, [this] {
+        const QList<FigureOption> own = ownOptions();
+        m_options.choosesColormap = std::any_of(own.cbegin(), own.cend(), [](const FigureOption &o) {
+            return o.key == QString::fromUtf16(ViewOptions::kColormap);
+        });
+        m_options.all = own;
+        if (drawsColourMaps())
+            m_options.all += ViewOptions::mapOptions(m_options.choosesColormap);
+    });
+    return m_options;
+}
+
 QList<FigureOption> FigureModel::options() const
 {
-    QList<FigureOption> all = ownOptions();
-    if (drawsColourMaps())
-        all += ViewOptions::mapOptions(choosesColormap());
-    return all;
+    return madeOptions().all;
 }
 
 bool FigureModel::choosesColormap() const
 {
-    const QList<FigureOption> own = ownOptions();
-    return std::any_of(own.cbegin(), own.cend(),
-                       [](const FigureOption &o) { return o.key == QString::fromUtf16(ViewOptions::kColormap); });
+    return madeOptions().choosesColormap;
 }
 
 std::optional<FigureOption> FigureModel::option(const QString &key) const
 {
-    for (const FigureOption &o : options()) {
+    for (const FigureOption &o : madeOptions().all) {
         if (o.key == key)
             return o;
     }
@@ -101,7 +111,7 @@ QList<ParamError> FigureModel::check(const Params &params, const FigureState &st
 {
     QList<ParamError> problems;
     QStringList keys;
-    for (const FigureOption &o : options())
+    for (const FigureOption &o : madeOptions().all)
         keys.append(o.key);
     for (auto it = state.options.cbegin(); it != state.options.cend(); ++it) {
         const auto known = option(it.key());

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace posenc {
@@ -86,7 +87,8 @@ public:
     // The options the figure itself defines (options() adds the shared ones).
     virtual QList<FigureOption> ownOptions() const { return {}; }
     // Every option the figure takes: its own, then those of every figure that draws a colour map
-    // (ViewOptions::mapOptions) where it draws one.
+    // (ViewOptions::mapOptions) where it draws one. The same for any parameters, made once: the
+    // option bars read them at every change of parameters, each lookup of one made them all again.
     QList<FigureOption> options() const;
     // Whether the figure draws a colour map (a heatmap, a bias, a mask): it then takes
     // --cell-numbers and, unless it has its own, --colormap (MapOptions applies them).
@@ -159,6 +161,17 @@ protected:
     // The figure's own checks of its options, after the generic ones passed.
     virtual QList<ParamError> checkOptions(const Params &params, const FigureState &state) const;
     virtual FigureResult computeData(const FigureRequest &request, const std::atomic<bool> &cancel) const = 0;
+
+private:
+    struct MadeOptions
+    {
+        QList<FigureOption> all;
+        bool choosesColormap = false;
+    };
+    const MadeOptions &madeOptions() const;
+
+    mutable std::once_flag m_optionsMade;
+    mutable MadeOptions m_options;
 };
 
 } // namespace posenc
