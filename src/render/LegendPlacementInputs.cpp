@@ -11,22 +11,39 @@ namespace posenc::LegendPlacement {
 namespace {
 
 // What placeBest reads (the rect's pixels, its plottables' axes' ranges and whether they are drawn,
-// the items' places, the key's entries' sizes) and what it sets (the key's wrap, ground and corner).
-struct Inputs
+// the items' places, the key's entries' sizes) and what it sets (the key's wrap, ground and corner):
+// of its plot, which placing the key leaves as it is, and of the key.
+struct PlotInputs
 {
     QRect rect;
     bool visible = false;
     QList<const void *> objects;
     QList<double> numbers;
+
+    bool operator==(const PlotInputs &) const = default;
+};
+
+struct KeyInputs
+{
+    const void *layout = nullptr;
+    QList<double> numbers;
     QList<QSize> sizes;
     QBrush brush;
+
+    bool operator==(const KeyInputs &) const = default;
+};
+
+struct Inputs
+{
+    PlotInputs plot;
+    KeyInputs key;
 
     bool operator==(const Inputs &) const = default;
 };
 
-Inputs inputsOf(const QCPLegend *legend, QCPAxisRect *rect)
+PlotInputs plotInputsOf(QCPAxisRect *rect)
 {
-    Inputs in;
+    PlotInputs in;
     in.rect = rect->rect();
     in.visible = rect->realVisibility();
     QCustomPlot *plot = rect->parentPlot();
@@ -51,7 +68,13 @@ Inputs inputsOf(const QCPLegend *legend, QCPAxisRect *rect)
             in.numbers += {at.x(), at.y()};
         }
     }
-    in.objects.append(legend->layout());
+    return in;
+}
+
+KeyInputs keyInputsOf(const QCPLegend *legend, QCPAxisRect *rect)
+{
+    KeyInputs in;
+    in.layout = legend->layout();
     in.numbers += {double(legend->wrap()), double(legend->fillOrder()),
                    legend->property("posencBest").toBool() ? 1.0 : 0.0};
     in.sizes.append(legend->minimumOuterSizeHint());
@@ -64,6 +87,22 @@ Inputs inputsOf(const QCPLegend *legend, QCPAxisRect *rect)
             in.numbers += {double(insets->insetPlacement(i)), double(insets->insetAlignment(i))};
     in.brush = legend->brush();
     return in;
+}
+
+// The plot's inputs placedAsIs read of a key's plot and found changed: placeBest places the key
+// and remembers it with them (rememberPlaced), not read again, as placing a key changes the key
+// alone (its wrap, fill, ground and corner).
+struct Pending
+{
+    const QCPLegend *legend = nullptr;
+    const QCPAxisRect *rect = nullptr;
+    PlotInputs plot;
+};
+
+Pending &pending()
+{
+    thread_local Pending read;
+    return read;
 }
 
 // Each key placed in this thread's fitting, with what it was placed by and as it was left.
@@ -184,6 +223,7 @@ std::atomic<quint64> g_remembered {0};
 void beginFitting()
 {
     remembered().clear();
+    pending().legend = nullptr;
 }
 
 Fitting::Fitting()
@@ -208,6 +248,7 @@ Decision decided(const QCPLegend *legend, QCPAxisRect *rect, const std::function
         g_made.fetch_add(1, std::memory_order_relaxed);
         return decide();
     }
+    const DrawnStateHeld held;
     DecisionKey key = decisionKey(legend, rect);
     if (const auto found = memo.made.constFind(key); found != memo.made.cend()) {
         g_remembered.fetch_add(1, std::memory_order_relaxed);
@@ -233,15 +274,24 @@ quint64 decisionsRemembered()
 
 bool placedAsIs(const QCPLegend *legend, QCPAxisRect *rect)
 {
+    pending().legend = nullptr;
     const auto it = remembered().constFind(legend);
     // The rect first: a layout that moved it is told apart without reading the rest.
-    return it != remembered().constEnd() && it->rect == rect->rect() && it->visible == rect->realVisibility()
-        && *it == inputsOf(legend, rect);
+    if (it == remembered().constEnd() || it->plot.rect != rect->rect() || it->plot.visible != rect->realVisibility())
+        return false;
+    PlotInputs plot = plotInputsOf(rect);
+    if (plot == it->plot && it->key == keyInputsOf(legend, rect))
+        return true;
+    pending() = {legend, rect, std::move(plot)};
+    return false;
 }
 
 void rememberPlaced(const QCPLegend *legend, QCPAxisRect *rect)
 {
-    remembered().insert(legend, inputsOf(legend, rect));
+    Pending &read = pending();
+    PlotInputs plot = read.legend == legend && read.rect == rect ? std::move(read.plot) : plotInputsOf(rect);
+    read.legend = nullptr;
+    remembered().insert(legend, {std::move(plot), keyInputsOf(legend, rect)});
 }
 
 } // namespace posenc::LegendPlacement
