@@ -12,7 +12,7 @@ namespace {
 
 // What placeBest reads (the rect's pixels, its plottables' axes' ranges and whether they are drawn,
 // the items' places, the key's entries' sizes) and what it sets (the key's wrap, ground and corner):
-// of its plot, which placing the key leaves as it is, and of the key.
+// of its plot and of the key.
 struct PlotInputs
 {
     QRect rect;
@@ -41,34 +41,81 @@ struct Inputs
     bool operator==(const Inputs &) const = default;
 };
 
-PlotInputs plotInputsOf(QCPAxisRect *rect)
+// Hands what placeBest reads of the plot of `rect` (its plottables and items), in order, to `sink`'s
+// object() and number(), until one returns false: false then.
+template<typename Sink> bool walkPlot(QCPAxisRect *rect, Sink &sink)
 {
-    PlotInputs in;
-    in.rect = rect->rect();
-    in.visible = rect->realVisibility();
     QCustomPlot *plot = rect->parentPlot();
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable *plottable = plot->plottable(i);
-        in.objects.append(plottable);
         const QCPPlottableInterface1D *data = plottable->interface1D();
-        in.numbers += {plottable->realVisibility() ? 1.0 : 0.0, data ? double(data->dataCount()) : -1.0};
+        if (!sink.object(plottable) || !sink.number(plottable->realVisibility() ? 1.0 : 0.0)
+            || !sink.number(data ? double(data->dataCount()) : -1.0))
+            return false;
         for (const QCPAxis *axis : {plottable->keyAxis(), plottable->valueAxis()}) {
-            in.objects.append(axis);
-            if (axis)
-                in.numbers += {axis->range().lower, axis->range().upper, double(axis->rangeReversed()),
-                               double(axis->scaleType())};
+            if (!sink.object(axis))
+                return false;
+            if (axis
+                && !(sink.number(axis->range().lower) && sink.number(axis->range().upper)
+                     && sink.number(double(axis->rangeReversed())) && sink.number(double(axis->scaleType()))))
+                return false;
         }
     }
     for (int i = 0; i < plot->itemCount(); ++i) {
         QCPAbstractItem *item = plot->item(i);
-        in.objects += {item, item->clipAxisRect()};
-        in.numbers += {item->realVisibility() ? 1.0 : 0.0, item->clipToAxisRect() ? 1.0 : 0.0};
+        if (!sink.object(item) || !sink.object(item->clipAxisRect()) || !sink.number(item->realVisibility() ? 1.0 : 0.0)
+            || !sink.number(item->clipToAxisRect() ? 1.0 : 0.0))
+            return false;
         for (const QCPItemPosition *position : item->positions()) {
             const QPointF at = position->pixelPosition();
-            in.numbers += {at.x(), at.y()};
+            if (!sink.number(at.x()) || !sink.number(at.y()))
+                return false;
         }
     }
+    return true;
+}
+
+PlotInputs plotInputsOf(QCPAxisRect *rect)
+{
+    struct Reading
+    {
+        PlotInputs &in;
+        bool object(const void *o)
+        {
+            in.objects.append(o);
+            return true;
+        }
+        bool number(double v)
+        {
+            in.numbers.append(v);
+            return true;
+        }
+    };
+    PlotInputs in;
+    in.rect = rect->rect();
+    in.visible = rect->realVisibility();
+    const QCustomPlot *plot = rect->parentPlot();
+    in.objects.reserve(3 * plot->plottableCount() + 2 * plot->itemCount());
+    in.numbers.reserve(10 * plot->plottableCount() + 6 * plot->itemCount());
+    Reading reading {in};
+    walkPlot(rect, reading);
     return in;
+}
+
+// Whether the plot of `rect` reads as `kept` read it (its rect and visibility aside), compared as
+// it is walked: nothing is built, and the first difference ends it.
+bool plotReadsAs(QCPAxisRect *rect, const PlotInputs &kept)
+{
+    struct Comparing
+    {
+        const PlotInputs &kept;
+        qsizetype objects = 0, numbers = 0;
+        bool object(const void *o) { return objects < kept.objects.size() && kept.objects.at(objects++) == o; }
+        bool number(double v) { return numbers < kept.numbers.size() && kept.numbers.at(numbers++) == v; }
+    };
+    Comparing comparing {kept};
+    return walkPlot(rect, comparing) && comparing.objects == kept.objects.size()
+        && comparing.numbers == kept.numbers.size();
 }
 
 KeyInputs keyInputsOf(const QCPLegend *legend, QCPAxisRect *rect)
@@ -87,22 +134,6 @@ KeyInputs keyInputsOf(const QCPLegend *legend, QCPAxisRect *rect)
             in.numbers += {double(insets->insetPlacement(i)), double(insets->insetAlignment(i))};
     in.brush = legend->brush();
     return in;
-}
-
-// The plot's inputs placedAsIs read of a key's plot and found changed: placeBest places the key
-// and remembers it with them (rememberPlaced), not read again, as placing a key changes the key
-// alone (its wrap, fill, ground and corner).
-struct Pending
-{
-    const QCPLegend *legend = nullptr;
-    const QCPAxisRect *rect = nullptr;
-    PlotInputs plot;
-};
-
-Pending &pending()
-{
-    thread_local Pending read;
-    return read;
 }
 
 // Each key placed in this thread's fitting, with what it was placed by and as it was left.
@@ -223,7 +254,6 @@ std::atomic<quint64> g_remembered {0};
 void beginFitting()
 {
     remembered().clear();
-    pending().legend = nullptr;
 }
 
 Fitting::Fitting()
@@ -274,24 +304,15 @@ quint64 decisionsRemembered()
 
 bool placedAsIs(const QCPLegend *legend, QCPAxisRect *rect)
 {
-    pending().legend = nullptr;
     const auto it = remembered().constFind(legend);
     // The rect first: a layout that moved it is told apart without reading the rest.
-    if (it == remembered().constEnd() || it->plot.rect != rect->rect() || it->plot.visible != rect->realVisibility())
-        return false;
-    PlotInputs plot = plotInputsOf(rect);
-    if (plot == it->plot && it->key == keyInputsOf(legend, rect))
-        return true;
-    pending() = {legend, rect, std::move(plot)};
-    return false;
+    return it != remembered().constEnd() && it->plot.rect == rect->rect() && it->plot.visible == rect->realVisibility()
+        && plotReadsAs(rect, it->plot) && it->key == keyInputsOf(legend, rect);
 }
 
 void rememberPlaced(const QCPLegend *legend, QCPAxisRect *rect)
 {
-    Pending &read = pending();
-    PlotInputs plot = read.legend == legend && read.rect == rect ? std::move(read.plot) : plotInputsOf(rect);
-    read.legend = nullptr;
-    remembered().insert(legend, {std::move(plot), keyInputsOf(legend, rect)});
+    remembered().insert(legend, {plotInputsOf(rect), keyInputsOf(legend, rect)});
 }
 
 } // namespace posenc::LegendPlacement
