@@ -148,10 +148,13 @@ bool holdEndTickLabels(QCustomPlot *plot)
             || FigureRoom::Changes::isHidden(rect))
             continue;
         const QRect inner = rect->rect(), outer = rect->outerRect();
-        // How far the tick labels of its axes across reach past the plot's left and right sides.
+        // Only at the page's edge: within it, the margin's neighbour holds the label's reach.
+        const bool atLeft = outer.left() <= page.left(), atRight = outer.right() + 1 >= page.left() + page.width();
+        // How far the tick labels of its axes across reach past the plot's left and right sides
+        // (read at the page's edge alone).
         double left = 0.0, right = 0.0;
         for (const QCPAxis::AxisType type : {QCPAxis::atBottom, QCPAxis::atTop})
-            for (const QCPAxis *axis : rect->axes(type)) {
+            for (const QCPAxis *axis : (atLeft || atRight) ? rect->axes(type) : QList<QCPAxis *>()) {
                 if (!axis->visible() || !axis->tickLabels())
                     continue;
                 for (const QRectF &box : FigureRoom::tickLabelBoxes(axis)) {
@@ -159,8 +162,6 @@ bool holdEndTickLabels(QCustomPlot *plot)
                     right = std::max(right, box.right() - (inner.right() + 1));
                 }
             }
-        // Only at the page's edge: within it, the margin's neighbour holds the label's reach.
-        const bool atLeft = outer.left() <= page.left(), atRight = outer.right() + 1 >= page.left() + page.width();
         const QMargins now = rect->minimumMargins();
         const QVariant held = rect->property(kHeldEnds);
         const QMargins own

@@ -33,8 +33,9 @@ constexpr double kMinTickGap = 4.0; // layout units between tick labels side by 
 
 // What fit() remembers of a text or an axis, a child of that object: the text as its figure set it and
 // as fit() wrapped it (both empty when left whole), an axis's tick level as given and as set, and the
-// last fitting of its text (`given` in `font` within `width` at `dpi` gave `fitted`). A typed record,
-// not dynamic properties (looked up by name at every read), found at once and gone with its object.
+// last few fittings of its text (`given` in `font` within `width` at `dpi` gave `fitted`; a fitting's
+// ladder lays a text out in a few rooms in turn, and goes back to them). A typed record, not dynamic
+// properties (looked up by name at every read), found at once and gone with its object.
 struct FitRecord : QObject
 {
     using QObject::QObject;
@@ -50,7 +51,8 @@ struct FitRecord : QObject
         qreal dpi = 0.0;
         QString fitted;
     };
-    std::optional<Fitting> fitting;
+    static constexpr qsizetype kFittingsKept = 4;
+    QList<Fitting> fittings; // the last made first
 };
 
 FitRecord *recordOf(const QObject *object)
@@ -83,11 +85,13 @@ QString fittedText(QObject *object, const QString &given, const QFont &font, dou
     const QScreen *screen = QGuiApplication::primaryScreen();
     const qreal dpi = screen ? screen->logicalDotsPerInchY() : 0.0;
     FitRecord &record = recordFor(object);
-    if (const auto &last = record.fitting;
-        last && last->width == width && last->dpi == dpi && last->given == given && last->font == font)
-        return last->fitted;
+    for (const FitRecord::Fitting &one : std::as_const(record.fittings))
+        if (one.width == width && one.dpi == dpi && one.given == given && one.font == font)
+            return one.fitted;
     QString fitted = make();
-    record.fitting = FitRecord::Fitting {given, font, width, dpi, fitted};
+    if (record.fittings.size() >= FitRecord::kFittingsKept)
+        record.fittings.removeLast();
+    record.fittings.prepend(FitRecord::Fitting {given, font, width, dpi, fitted});
     return fitted;
 }
 
@@ -498,17 +502,25 @@ bool fitRows(QCustomPlot *plot)
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
         if (auto *text = qobject_cast<QCPTextElement *>(element); text && FigureRoom::roleOf(text) == TextRole::PanelTitle)
             titles.append(text);
+    RowRooms rooms(titles, width);
     for (QCPLayoutElement *element : plot->plotLayout()->elements(true)) {
+        bool changedHere = false;
         if (auto *text = qobject_cast<QCPTextElement *>(element)) {
-            changed |= fitText(text, rowRoom(text, titles, width));
+            // No room reads a text's lines (leastWidth counts a text none, and its most width is
+            // unbounded at any text): the rooms stand.
+            changed |= fitText(text, rooms.of(text));
         } else if (auto *legend = qobject_cast<QCPLegend *>(element);
                    legend && legend->visible() && qobject_cast<const QCPLayoutGrid *>(legend->layout())) {
             // A key in a plot's inset is fitted to its plot by fit(): fitted to the figure's width
             // too, it went back and forth and the layout never settled (dropout-anatomy, double).
             const double room = roomWithin(legend, width);
-            changed |= fitLegend(legend, room);
-            changed |= keepClearOfEdges(legend, room - legendWidth(legend, std::max(legend->wrap(), 1)));
+            changedHere = fitLegend(legend, room);
+            changedHere |= keepClearOfEdges(legend, room - legendWidth(legend, std::max(legend->wrap(), 1)));
         }
+        // The rooms read a key's margins and columns.
+        if (changedHere)
+            rooms.forget();
+        changed |= changedHere;
     }
     return changed;
 }

@@ -2,6 +2,8 @@
 
 #include "QCustomPlot.h"
 
+#include <optional>
+
 namespace posenc::FigureFit {
 
 // Makes a figure laid out on little room legible, as a figure for a paper column is: titles
@@ -54,11 +56,36 @@ void setLegendWrap(QCPLegend *legend, int wrap);
 // to (a title keeps half a line clear of the page's edges), so that a text shortened to some lines
 // is measured as it is drawn.
 double roomFor(const QCPLayoutElement *element, double figureWidth);
-// The room `text` is wrapped in: roomFor's, or for a panel's title the narrowest of its row's
-// titles of its kind (as many shorter forms, their tops level) among `titles`, so that a row's
-// titles wrap alike (dropout-compare's "lost: 10.2 %" in one line in its two wider first cells,
-// the y labels' margin theirs, and in two in the other three).
-double rowRoom(const QCPTextElement *text, const QList<QCPTextElement *> &titles, double width);
+// The room each text of one layout as it stands is wrapped in: roomFor's, or for a panel's title the
+// narrowest of its row's drawn titles of its kind (as many shorter forms, their tops level), so that a
+// row's titles wrap alike (dropout-compare's "lost: 10.2 %" in one line in its two wider first cells,
+// the y labels' margin theirs, and in two in the other three). Each title's room and what its row
+// reads of it are read once: a pass of fit() asked them of every title for every title of its row,
+// a title's room walking its grid (masked-dropout's ten panels, an eighth of a fitting's samples).
+// `forget` after anything of the layout changed.
+class RowRooms
+{
+public:
+    // `titles`: the layout's panel titles.
+    RowRooms(const QList<QCPTextElement *> &titles, double width);
+    // The room `text` is wrapped in.
+    double of(const QCPTextElement *text);
+    void forget();
+
+private:
+    struct Title
+    {
+        const QCPTextElement *text;
+        qsizetype forms; // ShorterLabels::ofText's
+        int top;
+        bool drawn;
+        std::optional<double> room; // roomFor's, once asked
+    };
+    double roomOf(Title &title);
+
+    QList<Title> m_titles;
+    double m_width;
+};
 
 // `text` broken into lines no wider than `width` in `font`: first at "  ·  ", then at spaces.
 QString wrap(const QString &text, const QFont &font, double width);

@@ -42,13 +42,21 @@ double rowLabelLength(const QCPAxis *axis, const QList<QCPAxisRect *> &rects)
     double length = labelLength(axis);
     if (axis->axisType() != QCPAxis::atBottom)
         return length;
-    const QString given = unwrappedLabel(axis).simplified();
-    for (QCPAxisRect *rect : rects)
-        for (const QCPAxis *other : rect->axes(QCPAxis::atBottom))
-            if (other != axis && other->visible() && rect->realVisibility()
-                && std::abs(rect->rect().bottom() - axis->axisRect()->rect().bottom()) <= 2
-                && unwrappedLabel(other).simplified() == given)
+    // The rects drawn level with its own first: a rect's axes are a list made at each call.
+    const int bottom = axis->axisRect()->rect().bottom();
+    std::optional<QString> given;
+    for (QCPAxisRect *rect : rects) {
+        if (!rect->realVisibility() || std::abs(rect->rect().bottom() - bottom) > 2)
+            continue;
+        for (const QCPAxis *other : rect->axes(QCPAxis::atBottom)) {
+            if (other == axis || !other->visible())
+                continue;
+            if (!given)
+                given = unwrappedLabel(axis).simplified();
+            if (unwrappedLabel(other).simplified() == *given)
                 length = std::min(length, labelLength(other));
+        }
+    }
     return length;
 }
 
@@ -91,31 +99,42 @@ bool keepClearOfEdges(QCPLegend *legend, double slack)
     return true;
 }
 
-namespace {
-
-// Whether two panels' titles are of one row and one kind: as many shorter forms (one figure's
-// sentence, its numbers apart) and their tops level.
-bool sameRowAndKind(const QCPTextElement *a, const QCPTextElement *b)
+RowRooms::RowRooms(const QList<QCPTextElement *> &titles, double width)
+    : m_width(width)
 {
-    const qsizetype forms = ShorterLabels::ofText(a).size();
-    return forms > 0 && ShorterLabels::ofText(b).size() == forms
-        && std::abs(a->outerRect().top() - b->outerRect().top()) <= 2;
+    m_titles.reserve(titles.size());
+    for (const QCPTextElement *text : titles)
+        m_titles.append(
+            {text, ShorterLabels::ofText(text).size(), text->outerRect().top(), text->realVisibility(), {}});
 }
 
-} // namespace
-
-// The room a text is wrapped in: its own, or for a panel's title the narrowest of its row's titles
-// of its kind, so that a row's titles wrap alike (dropout-compare's "lost: 10.2 %" in one line in
-// its two wider first cells, the y labels' margin theirs, and in two in the other three).
-double rowRoom(const QCPTextElement *text, const QList<QCPTextElement *> &titles, double width)
+double RowRooms::roomOf(Title &title)
 {
-    double room = roomFor(text, width);
-    if (FigureRoom::roleOf(text) != TextRole::PanelTitle)
+    if (!title.room)
+        title.room = roomFor(title.text, m_width);
+    return *title.room;
+}
+
+double RowRooms::of(const QCPTextElement *text)
+{
+    const auto own = std::find_if(m_titles.begin(), m_titles.end(), [text](const Title &t) { return t.text == text; });
+    if (own == m_titles.end())
+        return roomFor(text, m_width);
+    // Its row's titles of its kind: as many shorter forms (one figure's sentence, its numbers apart)
+    // and their tops level.
+    double room = roomOf(*own);
+    if (own->forms <= 0)
         return room;
-    for (const QCPTextElement *other : titles)
-        if (other != text && other->realVisibility() && sameRowAndKind(text, other))
-            room = std::min(room, roomFor(other, width));
+    for (Title &other : m_titles)
+        if (other.text != text && other.drawn && other.forms == own->forms && std::abs(own->top - other.top) <= 2)
+            room = std::min(room, roomOf(other));
     return room;
+}
+
+void RowRooms::forget()
+{
+    for (Title &title : m_titles)
+        title.room.reset();
 }
 
 namespace {

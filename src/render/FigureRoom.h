@@ -116,10 +116,18 @@ bool keepScalesReadable(QCustomPlot *plot);
 // alike (its size, its axes' ranges, scales and labels, its texts and keys' entries as they were)
 // tries again only the labels that went back, so that a view of the window changed in what its
 // layout does not read (RoPE's θ) pays for the trials once, not at every fitting (tst_figureviewdraws).
+// It keeps the last few figures' (kFiguresKept): a fitting's ladder asks at the figure as made with
+// the title's steps, at the figure the climb from the title's step leaves, and again at the first
+// (what-dropout-does' view at 329 x 345, nine trials each time at the first, four at the second).
 struct LabelsBack
 {
-    QString inputs; // what the layout read
-    QStringList back; // the labels that went back under their axes: panel's place, axis and text
+    struct Found
+    {
+        QString inputs; // what the layout read
+        QStringList back; // the labels that went back under their axes: panel's place, axis and text
+    };
+    static constexpr qsizetype kFiguresKept = 4;
+    QList<Found> found; // the last found first
 };
 bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut, LabelsBack *known = nullptr);
 

@@ -142,7 +142,11 @@ bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut,
     }
     // Found for a figure that lays out alike: only those that went back are tried again.
     const QString inputs = known ? layoutInputs(*plot) : QString();
-    const bool found = known && known->inputs == inputs;
+    const auto same = [&inputs](const LabelsBack::Found &one) { return one.inputs == inputs; };
+    const qsizetype at
+        = known ? std::find_if(known->found.cbegin(), known->found.cend(), same) - known->found.cbegin() : -1;
+    const bool found = known && at < known->found.size();
+    const QStringList wentBack = found ? known->found.at(at).back : QStringList();
     QStringList back;
     // Again while one goes back: the row one takes under its panel may hold its neighbours' too
     // (sum-vs-concat's two "column j" side by side, the second's row taken first).
@@ -157,7 +161,7 @@ bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut,
                 texts.append(text);
             }
             if (found && std::none_of(names.cbegin(), names.cend(), [&](const QString &name) {
-                    return known->back.contains(name);
+                    return wentBack.contains(name);
                 }))
                 continue;
             // The least margins as they are: a trial's layout may set its tick labels apart
@@ -194,8 +198,11 @@ bool labelsBackWhereRoom(QCustomPlot *plot, const std::function<bool()> &layOut,
         }
     }
     changes->dropUnfolded();
-    if (known && !found)
-        *known = {inputs, back};
+    if (known && !found) {
+        if (known->found.size() >= LabelsBack::kFiguresKept)
+            known->found.removeLast();
+        known->found.prepend({inputs, back});
+    }
     return !back.isEmpty();
 }
 

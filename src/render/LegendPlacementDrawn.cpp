@@ -323,6 +323,20 @@ Cache &cache()
     return kept;
 }
 
+// The state addDrawnState read last while a DrawnStateHeld lives.
+struct Held
+{
+    bool within = false;
+    const QCPAxisRect *rect = nullptr;
+    State state;
+};
+
+Held &held()
+{
+    thread_local Held last;
+    return last;
+}
+
 } // namespace Reading
 
 std::optional<Drawn> drawnIn(QCPAxisRect *rect)
@@ -330,7 +344,8 @@ std::optional<Drawn> drawnIn(QCPAxisRect *rect)
     Reading::Cache &cache = Reading::cache();
     if (!cache.within)
         return Reading::read(rect);
-    Reading::State state = Reading::stateOf(rect);
+    Reading::Held &held = Reading::held();
+    Reading::State state = held.within && held.rect == rect ? held.state : Reading::stateOf(rect);
     QList<Reading::Kept> &kept = cache.kept[rect];
     for (const Reading::Kept &one : kept)
         if (one.state == state)
@@ -343,9 +358,23 @@ std::optional<Drawn> drawnIn(QCPAxisRect *rect)
 
 void addDrawnState(QCPAxisRect *rect, QList<const void *> &objects, QList<double> &numbers)
 {
-    const Reading::State state = Reading::stateOf(rect);
+    Reading::State state = Reading::stateOf(rect);
     objects += state.objects;
     numbers += state.numbers;
+    if (Reading::Held &held = Reading::held(); held.within) {
+        held.rect = rect;
+        held.state = std::move(state);
+    }
+}
+
+DrawnStateHeld::DrawnStateHeld()
+{
+    Reading::held() = {true, nullptr, {}};
+}
+
+DrawnStateHeld::~DrawnStateHeld()
+{
+    Reading::held() = {};
 }
 
 void readOnce(bool within)

@@ -73,6 +73,19 @@ std::optional<Drawn> drawnIn(QCPAxisRect *rect);
 // fitting: its pixels, and of each plottable drawn there its axes, data and styles, and the shades).
 void addDrawnState(QCPAxisRect *rect, QList<const void *> &objects, QList<double> &numbers);
 
+// While one lives on the calling thread, the state addDrawnState read last of a rect is what drawnIn
+// finds it kept by, not read again: a key's decision (LegendPlacementInputs' decided) reads the
+// state for its key and then, where none was made for it, drawnIn reads it again, with nothing
+// changed between.
+class DrawnStateHeld
+{
+public:
+    DrawnStateHeld();
+    ~DrawnStateHeld();
+    DrawnStateHeld(const DrawnStateHeld &) = delete;
+    DrawnStateHeld &operator=(const DrawnStateHeld &) = delete;
+};
+
 // While a fitting lasts, what drawnIn reads is kept and read again only where the rect's state
 // changed; in a fitting the figure's data stays as it is. Outside one, it is read every time.
 void readOnce(bool within);

@@ -11,47 +11,117 @@ namespace posenc::LegendPlacement {
 namespace {
 
 // What placeBest reads (the rect's pixels, its plottables' axes' ranges and whether they are drawn,
-// the items' places, the key's entries' sizes) and what it sets (the key's wrap, ground and corner).
-struct Inputs
+// the items' places, the key's entries' sizes) and what it sets (the key's wrap, ground and corner):
+// of its plot and of the key.
+struct PlotInputs
 {
     QRect rect;
     bool visible = false;
     QList<const void *> objects;
     QList<double> numbers;
+
+    bool operator==(const PlotInputs &) const = default;
+};
+
+struct KeyInputs
+{
+    const void *layout = nullptr;
+    QList<double> numbers;
     QList<QSize> sizes;
     QBrush brush;
+
+    bool operator==(const KeyInputs &) const = default;
+};
+
+struct Inputs
+{
+    PlotInputs plot;
+    KeyInputs key;
 
     bool operator==(const Inputs &) const = default;
 };
 
-Inputs inputsOf(const QCPLegend *legend, QCPAxisRect *rect)
+// Hands what placeBest reads of the plot of `rect` (its plottables and items), in order, to `sink`'s
+// object() and number(), until one returns false: false then.
+template<typename Sink> bool walkPlot(QCPAxisRect *rect, Sink &sink)
 {
-    Inputs in;
-    in.rect = rect->rect();
-    in.visible = rect->realVisibility();
     QCustomPlot *plot = rect->parentPlot();
     for (int i = 0; i < plot->plottableCount(); ++i) {
         QCPAbstractPlottable *plottable = plot->plottable(i);
-        in.objects.append(plottable);
         const QCPPlottableInterface1D *data = plottable->interface1D();
-        in.numbers += {plottable->realVisibility() ? 1.0 : 0.0, data ? double(data->dataCount()) : -1.0};
+        if (!sink.object(plottable) || !sink.number(plottable->realVisibility() ? 1.0 : 0.0)
+            || !sink.number(data ? double(data->dataCount()) : -1.0))
+            return false;
         for (const QCPAxis *axis : {plottable->keyAxis(), plottable->valueAxis()}) {
-            in.objects.append(axis);
-            if (axis)
-                in.numbers += {axis->range().lower, axis->range().upper, double(axis->rangeReversed()),
-                               double(axis->scaleType())};
+            if (!sink.object(axis))
+                return false;
+            if (axis
+                && !(sink.number(axis->range().lower) && sink.number(axis->range().upper)
+                     && sink.number(double(axis->rangeReversed())) && sink.number(double(axis->scaleType()))))
+                return false;
         }
     }
     for (int i = 0; i < plot->itemCount(); ++i) {
         QCPAbstractItem *item = plot->item(i);
-        in.objects += {item, item->clipAxisRect()};
-        in.numbers += {item->realVisibility() ? 1.0 : 0.0, item->clipToAxisRect() ? 1.0 : 0.0};
+        if (!sink.object(item) || !sink.object(item->clipAxisRect()) || !sink.number(item->realVisibility() ? 1.0 : 0.0)
+            || !sink.number(item->clipToAxisRect() ? 1.0 : 0.0))
+            return false;
         for (const QCPItemPosition *position : item->positions()) {
             const QPointF at = position->pixelPosition();
-            in.numbers += {at.x(), at.y()};
+            if (!sink.number(at.x()) || !sink.number(at.y()))
+                return false;
         }
     }
-    in.objects.append(legend->layout());
+    return true;
+}
+
+PlotInputs plotInputsOf(QCPAxisRect *rect)
+{
+    struct Reading
+    {
+        PlotInputs &in;
+        bool object(const void *o)
+        {
+            in.objects.append(o);
+            return true;
+        }
+        bool number(double v)
+        {
+            in.numbers.append(v);
+            return true;
+        }
+    };
+    PlotInputs in;
+    in.rect = rect->rect();
+    in.visible = rect->realVisibility();
+    const QCustomPlot *plot = rect->parentPlot();
+    in.objects.reserve(3 * plot->plottableCount() + 2 * plot->itemCount());
+    in.numbers.reserve(10 * plot->plottableCount() + 6 * plot->itemCount());
+    Reading reading {in};
+    walkPlot(rect, reading);
+    return in;
+}
+
+// Whether the plot of `rect` reads as `kept` read it (its rect and visibility aside), compared as
+// it is walked: nothing is built, and the first difference ends it.
+bool plotReadsAs(QCPAxisRect *rect, const PlotInputs &kept)
+{
+    struct Comparing
+    {
+        const PlotInputs &kept;
+        qsizetype objects = 0, numbers = 0;
+        bool object(const void *o) { return objects < kept.objects.size() && kept.objects.at(objects++) == o; }
+        bool number(double v) { return numbers < kept.numbers.size() && kept.numbers.at(numbers++) == v; }
+    };
+    Comparing comparing {kept};
+    return walkPlot(rect, comparing) && comparing.objects == kept.objects.size()
+        && comparing.numbers == kept.numbers.size();
+}
+
+KeyInputs keyInputsOf(const QCPLegend *legend, QCPAxisRect *rect)
+{
+    KeyInputs in;
+    in.layout = legend->layout();
     in.numbers += {double(legend->wrap()), double(legend->fillOrder()),
                    legend->property("posencBest").toBool() ? 1.0 : 0.0};
     in.sizes.append(legend->minimumOuterSizeHint());
@@ -208,6 +278,7 @@ Decision decided(const QCPLegend *legend, QCPAxisRect *rect, const std::function
         g_made.fetch_add(1, std::memory_order_relaxed);
         return decide();
     }
+    const DrawnStateHeld held;
     DecisionKey key = decisionKey(legend, rect);
     if (const auto found = memo.made.constFind(key); found != memo.made.cend()) {
         g_remembered.fetch_add(1, std::memory_order_relaxed);
@@ -235,13 +306,13 @@ bool placedAsIs(const QCPLegend *legend, QCPAxisRect *rect)
 {
     const auto it = remembered().constFind(legend);
     // The rect first: a layout that moved it is told apart without reading the rest.
-    return it != remembered().constEnd() && it->rect == rect->rect() && it->visible == rect->realVisibility()
-        && *it == inputsOf(legend, rect);
+    return it != remembered().constEnd() && it->plot.rect == rect->rect() && it->plot.visible == rect->realVisibility()
+        && plotReadsAs(rect, it->plot) && it->key == keyInputsOf(legend, rect);
 }
 
 void rememberPlaced(const QCPLegend *legend, QCPAxisRect *rect)
 {
-    remembered().insert(legend, inputsOf(legend, rect));
+    remembered().insert(legend, {plotInputsOf(rect), keyInputsOf(legend, rect)});
 }
 
 } // namespace posenc::LegendPlacement

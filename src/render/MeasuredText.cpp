@@ -461,15 +461,38 @@ MeasuredLegendItem::MeasuredLegendItem(QCPLegend *legend, QCPAbstractPlottable *
     : QCPPlottableLegendItem(legend, plottable)
 { }
 
+namespace {
+
+// The scatter style of a graph or a curve where it is kept: their scatterStyle() returns a copy (its
+// pen, brush, pixmap and path), and an entry's size is asked at every layout pass (a tenth of
+// what-dropout-does' fitting was those copies). A pointer to a protected member named through a
+// derived class is one of the base's.
+struct GraphScatter : QCPGraph
+{
+    static constexpr QCPScatterStyle QCPGraph::*kStyle = &GraphScatter::mScatterStyle;
+};
+struct CurveScatter : QCPCurve
+{
+    static constexpr QCPScatterStyle QCPCurve::*kStyle = &CurveScatter::mScatterStyle;
+};
+
+const QCPScatterStyle *scatterOf(const QCPAbstractPlottable *plottable)
+{
+    if (const auto *graph = qobject_cast<const QCPGraph *>(plottable))
+        return &(graph->*GraphScatter::kStyle);
+    if (const auto *curve = qobject_cast<const QCPCurve *>(plottable))
+        return &(curve->*CurveScatter::kStyle);
+    return nullptr;
+}
+
+} // namespace
+
 double MeasuredLegendItem::markerExtent() const
 {
-    QCPScatterStyle scatter;
-    if (const auto *graph = qobject_cast<const QCPGraph *>(mPlottable))
-        scatter = graph->scatterStyle();
-    else if (const auto *curve = qobject_cast<const QCPCurve *>(mPlottable))
-        scatter = curve->scatterStyle();
-    if (scatter.isNone() || !mPlottable)
+    const QCPScatterStyle *found = mPlottable ? scatterOf(mPlottable) : nullptr;
+    if (!found || found->isNone())
         return 0.0;
+    const QCPScatterStyle &scatter = *found;
     // Drawn centred in the icon (QCPScatterStyle::drawShape): half its pen past its size on each
     // side, and a unit for the antialiased edge.
     const double pen = std::max(scatter.isPenDefined() ? scatter.pen().widthF() : mPlottable->pen().widthF(), 1.0);

@@ -390,7 +390,7 @@ void TestIndexTicker::aTickerKeepsTheLevelsAFittingTries()
     index.setLone(true);
     QCOMPARE(labelsOf(index), fresh(1, true));
     QCOMPARE(index.made, 8);
-    // One more than it keeps: the one asked for longest ago is made again.
+    // One more than it keeps: the one made longest ago is made again.
     index.setLone(false);
     index.setTickCount(9);
     QCOMPARE(labelsOf(index), fresh(9, false));
