@@ -159,12 +159,11 @@ void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, 
         for (int a = 0; a < m_rows; ++a) {
             const CellMark *row = m_marks.data() + static_cast<std::size_t>(a) * m_cols;
             for (int b = 0; b < m_cols;) {
-                const QRectF first = cellAt(a, b);
-                if (row[b] == CellMark::None || !first.intersects(clip)) {
+                if (row[b] == CellMark::None || !cellAt(a, b).intersects(clip)) {
                     ++b;
                     continue;
                 }
-                auto [from, to] = deviceColumns(toDevice, first);
+                auto [from, to] = deviceColumns(toDevice, cellAt(a, b));
                 int end = b + 1;
                 for (; end < m_cols && row[end] == row[b]; ++end) {
                     const QRectF next = cellAt(a, end);
@@ -254,18 +253,16 @@ bool HeatmapMarks::fillsInRuns(const QPainter &painter, const std::vector<double
         || painter.paintEngine()->type() != QPaintEngine::Raster
         || painter.deviceTransform().type() > QTransform::TxScale)
         return false;
-    if (std::find(m_marks.begin(), m_marks.end(), CellMark::Dropped) == m_marks.end())
-        return true;
-    // A cell is outlined where its shorter side reaches kOutlineCell output pixels: none is where the
-    // widest column's and the highest row's shorter one does not.
+    // A dropped cell is outlined where its shorter side reaches kOutlineCell output pixels: none is
+    // where the widest column's and the highest row's shorter one does not, or none is dropped.
     const auto largest = [](const std::vector<double> &edges) {
         double most = 0.0;
         for (std::size_t i = 0; i + 1 < edges.size(); ++i)
             most = std::max(most, std::abs(edges[i + 1] - edges[i]));
         return most;
     };
-    const double widest = largest(x), highest = largest(y);
-    return std::min(widest, highest) * scale < kOutlineCell;
+    return std::min(largest(x), largest(y)) * scale < kOutlineCell
+        || std::find(m_marks.begin(), m_marks.end(), CellMark::Dropped) == m_marks.end();
 }
 
 void HeatmapMarks::drawSpread(QCPPainter *painter, const std::vector<double> &x, const std::vector<double> &y)

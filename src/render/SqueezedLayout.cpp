@@ -1,11 +1,6 @@
 #include "SqueezedLayout.h"
 
-#include <QBackingStore>
-#include <QScopeGuard>
-
-#include <algorithm>
 #include <cstdlib>
-#include <memory>
 #include <utility>
 
 namespace posenc::SqueezedLayout {
@@ -143,100 +138,7 @@ SqueezablePlot::SqueezablePlot(QWidget *parent)
         m_canvasDrawn = false;
         m_resized = false;
         chooseFirstBuffer();
-        m_replotting = true;
-        m_pixels = drawsOnScreen() ? Pixels::Deferred : Pixels::InBuffers;
     });
-    // Connected before anyone else's: whoever hears of a replot finds it drawn.
-    connect(this, &QCustomPlot::afterReplot, this, [this] {
-        showLayers();
-        m_replotting = false;
-        // No paint of the whole plot came within the replot (a refresh queued, a hidden widget): the
-        // buffer is drawn now, as QCustomPlot draws it, for the paints to come.
-        if (m_pixels == Pixels::Deferred)
-            drawBuffers();
-    });
-}
-
-bool SqueezablePlot::drawsOnScreen() const
-{
-    const auto *first = mPaintBuffers.isEmpty() ? nullptr : dynamic_cast<OpaqueBuffer *>(mPaintBuffers.first().data());
-    return first && canvasFirst() && mViewport == rect() && mBufferDevicePixelRatio == devicePixelRatioF()
-        && std::all_of(mLayers.cbegin(), mLayers.cend(),
-                       [](const QCPLayer *layer) { return layer->mode() == QCPLayer::lmLogical; });
-}
-
-void SqueezablePlot::hideLayers()
-{
-    for (QCPLayer *layer : std::as_const(mLayers)) {
-        if (layer->visible()) {
-            layer->setVisible(false);
-            m_hiddenLayers.append(layer);
-        }
-    }
-}
-
-void SqueezablePlot::showLayers()
-{
-    for (const QPointer<QCPLayer> &layer : std::as_const(m_hiddenLayers))
-        if (layer)
-            layer->setVisible(true);
-    m_hiddenLayers.clear();
-}
-
-void SqueezablePlot::drawLayers(QCPPainter *painter)
-{
-    m_drawing = true;
-    const auto drawn = qScopeGuard([this] { m_drawing = false; });
-    draw(painter);
-}
-
-void SqueezablePlot::drawBuffers()
-{
-    m_pixels = Pixels::InBuffers;
-    const bool oneBuffer = std::all_of(mLayers.cbegin(), mLayers.cend(),
-                                       [](const QCPLayer *layer) { return layer->mode() == QCPLayer::lmLogical; });
-    if (!oneBuffer || !dynamic_cast<OpaqueBuffer *>(mPaintBuffers.first().data()) || !canvasFirst()
-        || mPaintBuffers.first()->size() != mViewport.size()) {
-        // The layers were buffered otherwise since, or the plot resized: a replot of its own.
-        replot(mReplotting ? rpQueuedReplot : rpQueuedRefresh);
-        return;
-    }
-    QCPAbstractPaintBuffer &first = *mPaintBuffers.first();
-    std::unique_ptr<QCPPainter> painter(first.startPainting());
-    drawLayers(painter.get());
-    painter.reset();
-    first.donePainting();
-    first.setInvalidated(false);
-}
-
-bool SqueezablePlot::drawOnScreen()
-{
-    // The plot's rectangle of its window's backing store, where that is an image of 32 bits a pixel at
-    // the plot's resolution with the plot on whole pixels in it: its layers draw there as onto the
-    // buffer, the same painter's transform (the caches kept in device pixels hold) and the same pixels.
-    QBackingStore *store = window()->backingStore();
-    auto *image = store ? dynamic_cast<QImage *>(store->paintDevice()) : nullptr;
-    if (!image || image->devicePixelRatio() != mBufferDevicePixelRatio
-        || (image->format() != QImage::Format_RGB32 && image->format() != QImage::Format_ARGB32_Premultiplied))
-        return false;
-    const QPointF corner = QPointF(mapTo(window(), QPoint(0, 0))) * mBufferDevicePixelRatio;
-    const QRect pixels(corner.toPoint(), mViewport.size() * mBufferDevicePixelRatio);
-    if (corner != QPointF(pixels.topLeft()) || !image->rect().contains(pixels))
-        return false;
-    // constBits: the backing store's image is written in place, never detached from it.
-    auto *first = const_cast<uchar *>(image->constBits()) + pixels.y() * image->bytesPerLine() + pixels.x() * 4;
-    QImage shown(first, pixels.width(), pixels.height(), image->bytesPerLine(), image->format());
-    shown.setDevicePixelRatio(mBufferDevicePixelRatio);
-    {
-        QCPPainter painter(&shown);
-        if (!painter.isActive())
-            return false;
-        drawLayers(&painter);
-    }
-    m_pixels = Pixels::OnScreen;
-    // The buffer holds none of it: a layer replotted alone replots the whole plot (QCPLayer::replot).
-    mPaintBuffers.first()->setInvalidated();
-    return true;
 }
 
 bool SqueezablePlot::canvasFirst() const
@@ -294,21 +196,8 @@ bool SqueezablePlot::firstBufferOpaque() const
 // the first buffer drawn without the background under it where it is opaque.
 void SqueezablePlot::paintEvent(QPaintEvent *event)
 {
-    showLayers();
     // A resize's replot still to come: the buffers are of the size before, drawn again now (resizeEvent).
     if (m_resized)
-        replot(rpQueuedRefresh);
-    if (m_pixels == Pixels::Deferred && m_replotting && (QRegion(rect()) - event->region()).isEmpty() && drawsOnScreen()
-        && drawOnScreen())
-        return;
-    // A paint of part of the plot within its replot: the buffer drawn as the replot laid it out.
-    if (m_pixels == Pixels::Deferred)
-        drawBuffers();
-    // A paint after a replot drawn into the window only (a sibling moved away, the focus's frame, a
-    // grab): the plot may have changed since without a replot of its own (a fitting's layout while its
-    // data is computed), and the layers drawn as they are now over the layout of then would mix the
-    // two: laid out and drawn again, the buffer with them.
-    else if (m_pixels == Pixels::OnScreen)
         replot(rpQueuedRefresh);
     if (!firstBufferOpaque()) {
         QCustomPlot::paintEvent(event);
@@ -355,17 +244,11 @@ QPixmap SqueezablePlot::shownPixels()
 // As QCustomPlot::updateLayout, with the collapse before the layout is announced.
 void SqueezablePlot::updateLayout()
 {
-    if (m_drawing)
-        return; // laid out by the replot whose layers are drawn
     QCPLayoutGrid *layout = plotLayout();
     for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
         layout->update(phase);
     SqueezedLayout::collapseOverflowed(layout);
     emit afterLayout();
-    // The replot's layers are drawn at its paint, onto the widget: hidden while QCustomPlot would draw
-    // them into the buffer (QCustomPlot::replot, after its layout), shown again at that paint.
-    if (m_replotting && m_pixels == Pixels::Deferred)
-        hideLayers();
 }
 
 } // namespace posenc

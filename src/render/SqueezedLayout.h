@@ -2,8 +2,6 @@
 
 #include "QCustomPlot.h"
 
-#include <QPointer>
-
 #include <optional>
 
 namespace posenc::SqueezedLayout {
@@ -34,11 +32,8 @@ namespace posenc {
 // draws (an element under the background layer's others), so that painting the widget draws that
 // buffer alone instead of filling the widget with the colour and blending the buffer, which QCustomPlot
 // clears to transparent, over it: a tenth of a change's time on the GUI thread went to the two.
-// The same pixels, but where the buffer's antialiased edges are rounded once instead of twice. Where
-// every layer draws into that buffer (none buffered on its own: no cursor shown), a replot's own paint
-// draws them into the plot's pixels of the window's backing store instead, and the buffer only when a
-// later paint needs it (Pixels). Its exports (toPixmap, toPainter, a PDF) are drawn as QCustomPlot
-// draws them.
+// The same pixels, but where the buffer's antialiased edges are rounded once instead of twice. Its
+// exports (toPixmap, toPainter, a PDF) are drawn as QCustomPlot draws them.
 class SqueezablePlot : public QCustomPlot
 {
 public:
@@ -50,9 +45,9 @@ public:
     // Called by the canvas as it fills the first buffer in a replot.
     void canvasDrawn() { m_canvasDrawn = true; }
     // The pixels the plot shows, at its device pixel ratio, painted from its paint buffers as its
-    // last replot left them (a replot on its way is made first; the buffer drawn first where that
-    // replot drew into the window only), without the widgets over it: toPixmap would draw every
-    // layer again at full resolution, a tenth of a second for a large figure, for the same pixels.
+    // last replot left them (a replot on its way is made first), without the widgets over it:
+    // toPixmap would draw every layer again at full resolution, a tenth of a second for a large
+    // figure, for the same pixels.
     QPixmap shownPixels();
 
 protected:
@@ -74,36 +69,6 @@ private:
     // At each replot, before QCustomPlot sets up its buffers: an opaque first buffer where the canvas
     // fills it (OpaqueBuffer), QCustomPlot's own where it does not.
     void chooseFirstBuffer();
-    // Whether a replot's layers can be drawn onto the widget at its paint, without the first buffer
-    // between: they all draw into that buffer (none buffered on its own), the canvas fills it, at the
-    // widget's size and resolution.
-    bool drawsOnScreen() const;
-    void hideLayers();
-    void showLayers();
-    // Every layer drawn into its buffer, as QCustomPlot's replot draws them; the whole replot again
-    // where the layers' buffers have changed since.
-    void drawBuffers();
-    // Every layer drawn onto the widget's pixels in its window's backing store, in the paint its
-    // replot makes; false where they cannot be reached as an image (drawn into the buffer then).
-    bool drawOnScreen();
-    // Every layer drawn with `painter` as the replot laid them out (QCustomPlot::draw, not laid out again).
-    void drawLayers(QCPPainter *painter);
-
-    // Where the last replot's pixels are. Its paint draws every layer into the window itself where it
-    // can (drawsOnScreen) and the paint covers the whole plot: copying the buffer to the window was a
-    // tenth of the GUI thread's time in a change of parameters. A paint that comes later (a grab, a
-    // sibling moved away, the focus's frame) replots first, the plot laid out and drawn into the
-    // buffer as it is then, never its layers of now over the layout of then; a replot that no paint
-    // follows at once (a refresh queued, a hidden view) draws the buffer at its end, as QCustomPlot does.
-    enum class Pixels {
-        InBuffers, // drawn into the paint buffers
-        Deferred, // the replot is under way, its layers hidden until its paint
-        OnScreen, // drawn onto the widget only
-    };
-    Pixels m_pixels = Pixels::InBuffers;
-    QList<QPointer<QCPLayer>> m_hiddenLayers;
-    bool m_replotting = false; // between beforeReplot and afterReplot
-    bool m_drawing = false; // in drawLayers
 
     QCPLayerable *m_canvas;
     bool m_canvasDrawn = false;

@@ -4,7 +4,6 @@
 // SqueezedLayout::collapseOverflowed is within reach, a colour bar's included.
 #include "render/SqueezedLayout.h"
 
-#include <QBackingStore>
 #include <QTest>
 
 #include <cmath>
@@ -24,7 +23,6 @@ private slots:
     void squeezablePlotReplotsSound();
     void resizeBurstReplotsOnce();
     void screenIsTheFigureOnItsBackground();
-    void replotDrawsOntoTheWidgetOnce();
 };
 
 namespace {
@@ -238,115 +236,6 @@ void TestSqueezedLayout::screenIsTheFigureOnItsBackground()
 
     plot->setBackground(QColor(255, 255, 255));
     shownAsDrawn();
-}
-
-namespace {
-
-// A layerable of the main layer that notes where each of its draws paints: into the window's backing
-// store (true), or elsewhere (false: a paint buffer, a pixmap).
-class PaintLog final : public QCPLayerable
-{
-public:
-    PaintLog(QCustomPlot *plot, QWidget &window)
-        : QCPLayerable(plot)
-        , m_window(window)
-    { }
-    QList<bool> onScreen;
-
-protected:
-    void applyDefaultAntialiasingHint(QCPPainter *) const override { }
-    void draw(QCPPainter *painter) override
-    {
-        const auto *store = dynamic_cast<const QImage *>(m_window.backingStore()->paintDevice());
-        const auto *image = dynamic_cast<const QImage *>(painter->device());
-        onScreen.append(store && image && image->constBits() >= store->constBits()
-                        && image->constBits() < store->constBits() + store->sizeInBytes());
-    }
-
-private:
-    QWidget &m_window;
-};
-
-// The pixels of `widget` in its window's backing store: what the window shows.
-QImage onScreen(QWidget &widget)
-{
-    const auto *store = dynamic_cast<const QImage *>(widget.window()->backingStore()->paintDevice());
-    if (!store)
-        return {};
-    const double ratio = store->devicePixelRatio();
-    const QRect rect(widget.mapTo(widget.window(), QPoint(0, 0)) * ratio, widget.size() * ratio);
-    return argb(store->copy(rect));
-}
-
-} // namespace
-
-// A replot whose paint covers the plot draws every layer straight into the window's backing store,
-// once, without its first buffer between: the window shows what QCustomPlot draws (toPixmap). A paint
-// after it (a grab) draws the buffer once and copies it after; a queued refresh and a plot with a
-// layer buffered on its own draw the buffers, as QCustomPlot does.
-void TestSqueezedLayout::replotDrawsOntoTheWidgetOnce()
-{
-    QWidget window;
-    window.resize(360, 260);
-    auto *plot = new SqueezablePlot(&window);
-    plot->setGeometry(20, 8, 320, 220); // on whole device pixels at 1.25, 1.5 and 2 too
-    plot->setPlottingHint(QCP::phCacheLabels, false);
-    // As a view of the window has it (FigureView): no layer buffered on its own.
-    plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
-    QCPGraph *graph = plot->addGraph();
-    graph->setAntialiased(true);
-    graph->setPen(QPen(QColor(200, 60, 30), 2.3));
-    for (int i = 0; i <= 150; ++i)
-        graph->addData(i, std::cos(i * 0.09) * i);
-    plot->rescaleAxes();
-    plot->yAxis->setLabel(QStringLiteral("PE[p, j]"));
-    auto *log = new PaintLog(plot, window);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QCoreApplication::processEvents();
-    // The buffer's pixels (a grab paints the plot from its buffer), at the screen's pixel ratio
-    // (QT_SCALE_FACTOR): QCustomPlot's own drawing (toPixmap) where that is 1.
-    const QImage drawn = argb(plot->grab().toImage());
-    if (plot->devicePixelRatioF() == 1.0)
-        QVERIFY(argb(plot->toPixmap(plot->width(), plot->height()).toImage()) == drawn);
-
-    log->onScreen.clear();
-    plot->replot(QCustomPlot::rpImmediateRefresh);
-    QCOMPARE(log->onScreen, QList<bool> {true});
-    QVERIFY(onScreen(*plot) == drawn);
-
-    log->onScreen.clear();
-    QVERIFY(argb(plot->grab().toImage()) == drawn);
-    QCOMPARE(log->onScreen, QList<bool> {false});
-    QVERIFY(argb(plot->grab().toImage()) == drawn);
-    QCOMPARE(log->onScreen, QList<bool> {false});
-
-    // A change made without a replot, then a paint of part of the plot (a sibling moved away): the
-    // window shows the plot as it was or as it is, laid out, never the layers of now over the axes of
-    // then.
-    plot->replot(QCustomPlot::rpImmediateRefresh);
-    plot->xAxis->setRange(40.0, 90.0);
-    plot->update(QRect(100, 50, 120, 100));
-    QCoreApplication::processEvents();
-    const QImage moved = argb(plot->grab().toImage());
-    QVERIFY(moved != drawn);
-    QVERIFY(onScreen(*plot) == moved || onScreen(*plot) == drawn);
-    plot->rescaleAxes();
-    plot->replot(QCustomPlot::rpImmediateRefresh);
-    QVERIFY(onScreen(*plot) == drawn);
-
-    log->onScreen.clear();
-    plot->replot(QCustomPlot::rpQueuedRefresh);
-    QCOMPARE(log->onScreen, QList<bool> {false});
-    QCoreApplication::processEvents();
-    QCOMPARE(log->onScreen, QList<bool> {false});
-    QVERIFY(onScreen(*plot) == drawn);
-
-    plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
-    log->onScreen.clear();
-    plot->replot(QCustomPlot::rpImmediateRefresh);
-    QCOMPARE(log->onScreen, QList<bool> {false});
-    QVERIFY(onScreen(*plot) == drawn);
 }
 
 QTEST_MAIN(TestSqueezedLayout)
