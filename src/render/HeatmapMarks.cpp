@@ -214,13 +214,6 @@ void HeatmapMarks::drawMarks(QCPPainter *painter, const std::vector<double> &x, 
     painter->restore();
 }
 
-// Without antialiasing and under at most a scale, the raster engine fills a rect by rounding each of
-// its edges to the nearest pixel (QRasterPaintEngine::fillRect, toNormalizedFillRect): neighbouring
-// cells share their rounded edge, so a run of them filled as one rect fills the pixels they fill
-// one by one, the hatch's pattern anchored at the brush origin either way, in one call where there
-// were as many as cells (a dropout mask of 48 x 48 cells took a fifth of its view's replot). A
-// dropped cell wide enough to be outlined draws its outline between its fill and the next cell's,
-// and is left to the cell-by-cell drawing.
 // The device columns QRasterPaintEngine::fillRect fills for `rect` without antialiasing under
 // `toDevice`, at most a scale: QTransform::mapRect's arithmetic, then toNormalizedFillRect's qRound of
 // its left and right edges (Qt 6.4, qpaintengine_raster.cpp), from and to (past the last).
@@ -246,6 +239,13 @@ quint64 HeatmapMarks::markFills()
     return s_fills;
 }
 
+// Without antialiasing and under at most a scale, the raster engine fills a rect by rounding each of
+// its edges to the nearest pixel (QRasterPaintEngine::fillRect, toNormalizedFillRect): where
+// neighbouring cells' rounded edges meet (deviceColumns), a run of them filled as one rect fills the
+// pixels they fill one by one, the hatch's pattern anchored at the brush origin either way, in one
+// call where there were as many as cells (a dropout mask's hundreds a replot). A dropped cell wide
+// enough to be outlined draws its outline between its fill and the next cell's, and is left to the
+// cell-by-cell drawing.
 bool HeatmapMarks::fillsInRuns(const QPainter &painter, const std::vector<double> &x, const std::vector<double> &y,
                                double scale) const
 {
