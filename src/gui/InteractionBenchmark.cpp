@@ -56,8 +56,9 @@ bool settled(const MainWindow &window)
 template<typename Widget> Widget *controlNamed(ControlPanel &panel, const QString &name)
 {
     static QHash<std::pair<const ControlPanel *, QString>, QPointer<QWidget>> found;
+    // A panel's controls go with it: a panel made later at its address finds its pointers null.
     QPointer<QWidget> &control = found[{&panel, name}];
-    if (!control || control->window() != panel.window())
+    if (!control)
         control = panel.findChild<QWidget *>(name);
     return qobject_cast<Widget *>(control.data());
 }
