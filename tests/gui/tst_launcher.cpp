@@ -1,11 +1,13 @@
 // How `posenc [OPTIONS]` starts the window: a screenshot draws it at a desktop screen's size
 // unless --size says otherwise, and a start offers the lessons only when nothing given says what
 // the user wants: a file on the command line (posenc FILE, as a file manager starts it) too. A
-// preset given by name is the one the chooser names.
+// preset given by name is the one the chooser names. A screenshot waits for the layouts asked for.
 #include "cli/WindowArguments.h"
 #include "gui/ControlPanel.h"
+#include "gui/FigureOptionBar.h"
 #include "gui/Launcher.h"
 #include "gui/MainWindow.h"
+#include "support/WindowFixture.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -25,6 +27,7 @@ private slots:
     void aStartOffersTheLessonsOnlyWhenNothingSaysWhatTheUserWants_data();
     void aStartOffersTheLessonsOnlyWhenNothingSaysWhatTheUserWants();
     void aPresetGivenByNameIsTheOneTheChooserNames();
+    void aScreenshotWaitsForTheLayoutsAskedFor();
     void theSmallIconsAreDrawnOnTheirPixelGrid_data();
     void theSmallIconsAreDrawnOnTheirPixelGrid();
 };
@@ -98,6 +101,31 @@ void TestLauncher::aPresetGivenByNameIsTheOneTheChooserNames()
     namePresetGiven(edited, options);
     QVERIFY(edited.controlPanel()->activePreset() < 0
             || edited.controlPanel()->presets()[edited.controlPanel()->activePreset()].name != flan->name);
+}
+
+// A view's option bar that asks for a row more (its controls moved below its chooser) is laid out
+// by its view's layout on a later turn of the event loop. The screenshot was taken when every view
+// was drawn, which could come between the two: the bar's rows squeezed into its old height.
+void TestLauncher::aScreenshotWaitsForTheLayoutsAskedFor()
+{
+    MainWindow window(WindowFixture::small(), nullptr);
+    window.resize(1000, 700);
+    QVERIFY(WindowFixture::shown(window));
+    QTRY_VERIFY_WITH_TIMEOUT(readyForScreenshot(window), 60000);
+    const FigureView *view = window.views().front();
+    auto *bar = view->findChild<FigureOptionBar *>();
+    const QWidget *room = view->plot()->parentWidget();
+    QVERIFY(bar && room);
+    QVERIFY(!bar->geometry().intersects(room->geometry()));
+    // A bar that needs more height takes it at once, over the plot's room, and asks its view's layout
+    // to move the room down: posted, done when the event loop turns.
+    bar->setMinimumHeight(bar->height() + 30);
+    QVERIFY(bar->geometry().intersects(room->geometry()));
+    readyForScreenshot(window);
+    QVERIFY(!bar->geometry().intersects(room->geometry()));
+    // The views are drawn again for their plots' new room before a screenshot is taken.
+    QTRY_VERIFY_WITH_TIMEOUT(readyForScreenshot(window), 60000);
+    QVERIFY(!bar->geometry().intersects(room->geometry()));
 }
 
 void TestLauncher::theSmallIconsAreDrawnOnTheirPixelGrid_data()
