@@ -7,11 +7,14 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <future>
 #include <limits>
 #include <memory>
+
+Q_DECLARE_METATYPE(posenc::Params)
 
 using namespace Qt::StringLiterals;
 using namespace posenc;
@@ -117,7 +120,18 @@ struct ViewPlot
     // prepared of it if `prepare`.
     QImage shown(const Params &params, bool prepare)
     {
-        plot.replot(); // laid out as the request sees it
+        // Laid out as the request sees it: QCustomPlot's margins follow the tick labels they make
+        // room for, a replot or two after a figure's texts changed (a view's fitting settles them).
+        QList<PanelExtent> laidOut;
+        for (int pass = 0; pass < 5; ++pass) {
+            plot.replot();
+            const QList<PanelExtent> now = drawing->panels(plot.devicePixelRatioF());
+            const bool same = std::equal(now.begin(), now.end(), laidOut.begin(), laidOut.end(),
+                                         [](const PanelExtent &a, const PanelExtent &b) { return a == b && a.at == b.at; });
+            if (same)
+                break;
+            laidOut = now;
+        }
         FigureRequest request;
         request.engine = std::make_shared<const Engine>(params);
         request.state = state;
@@ -152,8 +166,8 @@ private slots:
     void aCoverageForOtherPixelsOrColoursIsSetAside();
     void aLogarithmicMapTakesTheJobsColours();
     void aMapImageOfOtherCellsOrRangeIsNotTaken();
-    void theDropoutMapsDrawTheJobsCoverage_data();
-    void theDropoutMapsDrawTheJobsCoverage();
+    void aViewsMapsDrawTheJobsCoverage_data();
+    void aViewsMapsDrawTheJobsCoverage();
 };
 
 void TestPreparedCoverage::aCoverageMadeForThePanelIsDrawnAsComputed_data()
@@ -267,44 +281,84 @@ void TestPreparedCoverage::aCoverageForOtherPixelsOrColoursIsSetAside()
     QCOMPARE(CoverageColorMap::computedImages(), before + 1);
 }
 
-void TestPreparedCoverage::theDropoutMapsDrawTheJobsCoverage_data()
+void TestPreparedCoverage::aViewsMapsDrawTheJobsCoverage_data()
 {
+    QTest::addColumn<QString>("figure");
     QTest::addColumn<QSize>("size");
-    QTest::addColumn<int>("dModel");
-    QTest::addColumn<double>("p");
-    QTest::newRow("48 x 48 cells") << QSize(1000, 480) << 64 << 0.3;
-    QTest::newRow("narrow, 24 columns") << QSize(620, 520) << 24 << 0.1;
-    QTest::newRow("p 0.6") << QSize(830, 360) << 128 << 0.6;
+    QTest::addColumn<Params>("first");
+    QTest::addColumn<Params>("next");
+    QTest::addColumn<int>("maps");
+    const auto dropout = [](int dModel, double p) {
+        Params params;
+        params.dModel = dModel;
+        params.maxLen = 200;
+        params.dropout = p;
+        params.training = true;
+        params.seed = 1;
+        return params;
+    };
+    const auto seed2 = [](Params params) {
+        params.seed = 2;
+        return params;
+    };
+    // The dropout view's mask and Y (both maps' cells new: another seed).
+    QTest::newRow("dropout, 48 x 48 cells") << u"dropout"_s << QSize(1000, 480) << dropout(64, 0.3)
+                                            << seed2(dropout(64, 0.3)) << 2;
+    QTest::newRow("dropout, narrow, 24 columns")
+        << u"dropout"_s << QSize(620, 520) << dropout(24, 0.1) << seed2(dropout(24, 0.1)) << 2;
+    QTest::newRow("dropout, p 0.6") << u"dropout"_s << QSize(830, 360) << dropout(128, 0.6)
+                                    << seed2(dropout(128, 0.6)) << 2;
+    // RoPE's rotation: its rope-cos and rope-sin tables, another theta.
+    Params rope;
+    rope.encoding = Encoding::Rope;
+    rope.dModel = 64;
+    rope.maxLen = 512;
+    Params ropeNext = rope;
+    ropeNext.rope.theta = 500.0;
+    QTest::newRow("rope-rotation") << u"rope-rotation"_s << QSize(1000, 480) << rope << ropeNext << 2;
+    // The buckets' L x L map of T5's buckets (another count of them) and of DeBERTa's signed ones
+    // (another max_position: a count of buckets that widens the colour bar's labels moves the map,
+    // whose job's coverage is then set aside), side by side and stacked.
+    Params t5;
+    t5.encoding = Encoding::T5;
+    t5.maxLen = 300;
+    Params t5Next = t5;
+    t5Next.t5.buckets = 16;
+    QTest::newRow("buckets, T5") << u"buckets"_s << QSize(900, 500) << t5 << t5Next << 1;
+    Params deberta;
+    deberta.encoding = Encoding::Deberta;
+    deberta.maxLen = 300;
+    Params debertaNext = deberta;
+    debertaNext.deberta.buckets = 200;
+    QTest::newRow("buckets, DeBERTa") << u"buckets"_s << QSize(1000, 520) << deberta << debertaNext << 1;
 }
 
-// The dropout view's mask and Y are each drawn from the coverage its job made for its panel (both
-// maps' cells new: another seed), the same pixels as the view computing them itself.
-void TestPreparedCoverage::theDropoutMapsDrawTheJobsCoverage()
+// A view's maps are each drawn from the coverage its job made for its panel, the same pixels as
+// the view computing them itself (the GUI thread covered rope-rotation's and the buckets' maps at
+// every change before they prepared theirs).
+void TestPreparedCoverage::aViewsMapsDrawTheJobsCoverage()
 {
+    QFETCH(QString, figure);
     QFETCH(QSize, size);
-    QFETCH(int, dModel);
-    QFETCH(double, p);
-    Params first;
-    first.dModel = dModel;
-    first.maxLen = 200;
-    first.dropout = p;
-    first.training = true;
-    first.seed = 1;
-    Params next = first;
-    next.seed = 2;
-
-    ViewPlot computed(u"dropout"_s, size, first);
+    QFETCH(Params, first);
+    QFETCH(Params, next);
+    QFETCH(int, maps);
+    // Filled twice: a figure fills itself for the room it is laid out in (its key's columns, its
+    // terse texts), which its first filling changes.
+    ViewPlot computed(figure, size, first);
+    computed.shown(first, false);
     computed.shown(first, false);
     quint64 before = CoverageColorMap::computedImages();
     const QImage reference = computed.shown(next, false);
-    QCOMPARE(CoverageColorMap::computedImages(), before + 2);
+    QCOMPARE(CoverageColorMap::computedImages(), before + maps);
 
-    ViewPlot offered(u"dropout"_s, size, first);
+    ViewPlot offered(figure, size, first);
+    offered.shown(first, false);
     offered.shown(first, false);
     before = CoverageColorMap::computedImages();
     const quint64 adopted = CoverageColorMap::adoptedImages();
     const QImage drawn = offered.shown(next, true);
-    QCOMPARE(CoverageColorMap::adoptedImages(), adopted + 2);
+    QCOMPARE(CoverageColorMap::adoptedImages(), adopted + maps);
     QCOMPARE(CoverageColorMap::computedImages(), before);
     QCOMPARE(drawn, reference);
 }

@@ -64,11 +64,46 @@ void explainLines(QCPLegend *legend, std::initializer_list<std::pair<QCPGraph *,
         FigureRoom::setExplainedBy(line, legend->itemWithPlottable(named));
 }
 
+// The map's colours: T5's buckets on viridis from 0, DeBERTa's signed ones diverging about 0.
+HeatmapStyle mapStyle(const BucketsData &d)
+{
+    const bool t5Map = d.family == Encoding::T5;
+    HeatmapStyle style;
+    style.colormap = t5Map ? Colormap::Viridis : Colormap::Diverging;
+    style.dataRange = {d.mapLow, d.mapHigh};
+    style.wholeNumbers = true;
+    // DeBERTa's bucket is signed (−256 … 255 for 256 buckets, a row of its table each): its map's
+    // title and colour bar say so, where "256 buckets" over a bar of −255 … 255 read as two counts.
+    style.colorbarLabel = t5Map ? Quantities::label(Quantity::T5Bucket) : u"DeBERTa signed bucket of i − j"_s;
+    return style;
+}
+
+// What prepare() made of one BucketsData: the map's coverage of its panel.
+struct MapCoverage final : PreparedDrawing
+{
+    const FigureData *data = nullptr;
+    std::shared_ptr<const PreparedCoverage> map;
+};
+
 } // namespace
 
 std::unique_ptr<FigureDescriptor> makeBucketsFigure()
 {
     return std::make_unique<FigureDescriptorOf<BucketsModel, BucketsFigure>>();
+}
+
+// The map's pixels, made in the data's job for the panel the request saw (panels(): T5's curves,
+// DeBERTa's, then the map), as HeatmapFigure's: the GUI thread covered it at every change.
+std::shared_ptr<const PreparedDrawing> BucketsFigure::prepare(const FigureData &data, const FigureRequest &request)
+{
+    const auto *buckets = dynamic_cast<const BucketsData *>(&data);
+    if (!buckets || request.panels.size() < 3
+        || (buckets->family == Encoding::T5 ? buckets->t5Problem : buckets->debertaProblem))
+        return nullptr;
+    auto made = std::make_shared<MapCoverage>();
+    made->data = &data;
+    made->map = HeatmapPanel::prepareCoverage(buckets->map, mapStyle(*buckets), request.panels[2]);
+    return made;
 }
 
 BucketsFigure::BucketsFigure(QCustomPlot *plot)
@@ -279,15 +314,11 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     FigureRoom::setDispensable(m_t5, t5Map ? 0 : 1);
     FigureRoom::setDispensable(m_deberta, t5Map ? 1 : 0);
     const std::optional<QString> &mapProblem = t5Map ? d.t5Problem : d.debertaProblem;
-    HeatmapStyle style;
-    style.colormap = t5Map ? Colormap::Viridis : Colormap::Diverging;
-    style.dataRange = {d.mapLow, d.mapHigh};
-    style.wholeNumbers = true;
-    // DeBERTa's bucket is signed (−256 … 255 for 256 buckets, a row of its table each): its map's
-    // title and colour bar say so, where "256 buckets" over a bar of −255 … 255 read as two counts.
-    style.colorbarLabel = t5Map ? Quantities::label(Quantity::T5Bucket) : u"DeBERTa signed bucket of i − j"_s;
-    if (!mapProblem)
-        m_map->setGrid(d.map, style);
+    if (!mapProblem) {
+        m_map->setGrid(d.map, mapStyle(d));
+        if (const auto *made = dynamic_cast<const MapCoverage *>(prepared().get()); made && made->data == data.get())
+            m_map->offerCoverage(made->map);
+    }
     QString mapTitle = t5Map
         ? (d.t5IsCausal ? u"T5 causal map, %1 buckets"_s : u"T5 bidirectional map, %1 buckets"_s).arg(d.t5Buckets)
         : u"DeBERTa map: signed buckets, %1 a side"_s.arg(d.debertaBuckets);

@@ -18,6 +18,9 @@ class BucketsFigure final : public FigurePlot
 {
 public:
     explicit BucketsFigure(QCustomPlot *plot);
+    // The map's coverage of the panel `request` saw, made in the data's job
+    // (FigureDescriptor::prepare): fill() offers it to the panel's map.
+    static std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data, const FigureRequest &request);
 
     QList<ViewAxis> viewAxes() const override;
     void showDefaultView(const Params &params, const FigureState &state) override;

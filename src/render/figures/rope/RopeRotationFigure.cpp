@@ -75,6 +75,21 @@ QCPItemLine *arrow(QCPAxisRect *rect, const QColor &color, Qt::PenStyle style = 
     return line;
 }
 
+// The rope-cos and rope-sin tables' colours: one scale, the circle's radius either side of 0.
+HeatmapStyle tablesStyle(const RopeRotationData &data)
+{
+    HeatmapStyle style;
+    style.dataRange = {-data.attentionFactor, data.attentionFactor};
+    return style;
+}
+
+// What prepare() made of one RopeRotationData: the two tables' coverage of their panels.
+struct TablesCoverage final : PreparedDrawing
+{
+    const FigureData *data = nullptr;
+    std::shared_ptr<const PreparedCoverage> cos, sin;
+};
+
 QCPItemRect *frame(QCPAxisRect *rect)
 {
     QCPItemRect *item = PlotItems::shade(rect, Qt::transparent);
@@ -88,6 +103,21 @@ QCPItemRect *frame(QCPAxisRect *rect)
 std::unique_ptr<FigureDescriptor> makeRopeRotationFigure()
 {
     return std::make_unique<FigureDescriptorOf<RopeRotationModel, RopeRotationFigure>>();
+}
+
+// The tables' pixels, made in the data's job for the panels the request saw (panels(): the circle's,
+// then rope-cos's and rope-sin's), as HeatmapFigure's: the GUI thread covered both at every change.
+std::shared_ptr<const PreparedDrawing> RopeRotationFigure::prepare(const FigureData &data, const FigureRequest &request)
+{
+    const auto *rotation = dynamic_cast<const RopeRotationData *>(&data);
+    if (!rotation || request.panels.size() < 3)
+        return nullptr;
+    const HeatmapStyle style = tablesStyle(*rotation);
+    auto made = std::make_shared<TablesCoverage>();
+    made->data = &data;
+    made->cos = HeatmapPanel::prepareCoverage(rotation->cos, style, request.panels[1]);
+    made->sin = HeatmapPanel::prepareCoverage(rotation->sin, style, request.panels[2]);
+    return made;
 }
 
 RopeRotationFigure::RopeRotationFigure(QCustomPlot *plot)
@@ -281,10 +311,13 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
                            {u"%1: arrows p = %2, %3 and %4, %5: θᵢ apart"_s.arg(circle, ats[0], ats[1], ats[2], ats[3]),
                             u"%1: arrows θᵢ apart"_s.arg(circle), u"pair %1: arrows θᵢ apart"_s.arg(d.pair)});
 
-    HeatmapStyle style;
-    style.dataRange = {-radius, radius};
+    const HeatmapStyle style = tablesStyle(d);
     m_cos->setGrid(d.cos, style);
     m_sin->setGrid(d.sin, style);
+    if (const auto *made = dynamic_cast<const TablesCoverage *>(prepared().get()); made && made->data == data.get()) {
+        m_cos->offerCoverage(made->cos);
+        m_sin->offerCoverage(made->sin);
+    }
     const QString factor = radius == 1.0 ? QString() : u"%1·"_s.arg(NumberText::compact(radius, 4));
     m_scale->axis()->setLabel(u"%1cos(p·θᵢ), %1sin(p·θᵢ)"_s.arg(factor));
     // The bar colours both panels: short of room, it names both still.

@@ -20,6 +20,9 @@ class RopeRotationFigure final : public FigurePlot
 {
 public:
     explicit RopeRotationFigure(QCustomPlot *plot);
+    // The rope-cos and rope-sin tables' coverage of the panels `request` saw, made in the data's
+    // job (FigureDescriptor::prepare): fill() offers them to the panels' maps.
+    static std::shared_ptr<const PreparedDrawing> prepare(const FigureData &data, const FigureRequest &request);
 
     QList<ViewAxis> viewAxes() const override;
     void showDefaultView(const Params &params, const FigureState &state) override;
