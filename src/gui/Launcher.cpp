@@ -30,6 +30,21 @@ namespace posenc {
 
 namespace {
 
+// Counts the layout requests the application delivers while it lives.
+class LayoutRequests : public QObject
+{
+public:
+    LayoutRequests() { QCoreApplication::instance()->installEventFilter(this); }
+    ~LayoutRequests() override { QCoreApplication::instance()->removeEventFilter(this); }
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::LayoutRequest)
+            ++delivered;
+        return false;
+    }
+    int delivered = 0;
+};
+
 bool fullyDrawn(const MainWindow &window)
 {
     return !window.matrixLoader()->isLoading() && window.isSettled();
@@ -67,11 +82,19 @@ std::optional<QString> saveScreenshot(const QPixmap &shot, const QString &path)
 
 bool readyForScreenshot(MainWindow &window)
 {
-    // A layout asked for and not yet done is done first: a view's option bar whose controls moved to
-    // a row of their own keeps its height until its view lays it out again. Judged before it, every
-    // other screenshot of the masked-dropout lesson at 500 x 400 drew that bar's second row squeezed
-    // over its first, the grab coming between the request and its layout.
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    // The layouts asked for are done first, and those they ask for in turn: a view's option bar whose
+    // controls moved to a row of their own lays its rows out in its old height, then asks its view
+    // for the height they take. Qt delivers in one pass the requests posted before it, so passes
+    // are made until one delivers none (a handful: one a level of the window's layouts). A window
+    // grabbed between the two drew the bar's second row squeezed over its first.
+    LayoutRequests requests;
+    constexpr int kMostPasses = 16;
+    for (int pass = 0; pass < kMostPasses; ++pass) {
+        const int before = requests.delivered;
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (requests.delivered == before)
+            break;
+    }
     return fullyDrawn(window);
 }
 

@@ -38,8 +38,9 @@ inline constexpr QSize kScreenshotSize {1920, 1080};
 // The window's size at its start: the one given, a screenshot's kScreenshotSize, or none (the
 // screen's and the remembered geometry decide).
 std::optional<QSize> startSize(const WindowOptions &options);
-// Whether the window is ready to be saved as a screenshot: every layout asked for done, then every
-// view drawn in full and the lesson's text ready.
+// Lays out what the window's widgets asked to be laid out (and what that asks in turn), then says
+// whether the window is ready to be saved as a screenshot: no matrix loading, every view drawn in
+// full, the lesson's text ready. A screenshot polls it.
 bool readyForScreenshot(MainWindow &window);
 // Whether the start offers the lessons (the start panel, on a first start): not when a
 // screenshot, a lesson, a session, parameters or a file say what the user wants.

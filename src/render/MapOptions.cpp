@@ -7,6 +7,11 @@
 
 namespace posenc::MapOptions {
 
+std::optional<Colormap> chosenColormap(const FigureState &state)
+{
+    return Colormaps::fromName(state.option(QString::fromUtf16(ViewOptions::kColormap)));
+}
+
 void apply(QCustomPlot *plot, const FigureModel &model, const FigureState &state)
 {
     if (!model.drawsColourMaps())
@@ -14,7 +19,7 @@ void apply(QCustomPlot *plot, const FigureModel &model, const FigureState &state
     CellNumbers::setShown(plot, ViewOptions::showsCellNumbers(state));
     if (model.choosesColormap())
         return;
-    const auto chosen = Colormaps::fromName(state.option(QString::fromUtf16(ViewOptions::kColormap)));
+    const auto chosen = chosenColormap(state);
     if (!chosen)
         return; // auto: each figure's own, diverging about zero for signed data, sequential else
     for (int i = 0; i < plot->plottableCount(); ++i) {

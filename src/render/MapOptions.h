@@ -2,8 +2,11 @@
 
 #include "QCustomPlot.h"
 
+#include "Colormaps.h"
 #include "data/FigureModel.h"
 #include "data/FigureState.h"
+
+#include <optional>
 
 namespace posenc::MapOptions {
 
@@ -12,5 +15,8 @@ namespace posenc::MapOptions {
 // (CellNumbers), and --colormap on every map of a figure that does not choose it itself (the
 // heatmap and dropout figures colour their legends too).
 void apply(QCustomPlot *plot, const FigureModel &model, const FigureState &state);
+// The colour map --colormap chose in `state` for a figure that does not choose its own (apply's),
+// none for auto: what a figure's job colours its maps with (a figure's prepare).
+std::optional<Colormap> chosenColormap(const FigureState &state);
 
 } // namespace posenc::MapOptions

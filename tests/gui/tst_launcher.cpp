@@ -5,6 +5,7 @@
 #include "cli/WindowArguments.h"
 #include "gui/ControlPanel.h"
 #include "gui/FigureOptionBar.h"
+#include "gui/FigureView.h"
 #include "gui/Launcher.h"
 #include "gui/MainWindow.h"
 #include "support/WindowFixture.h"
@@ -103,9 +104,9 @@ void TestLauncher::aPresetGivenByNameIsTheOneTheChooserNames()
             || edited.controlPanel()->presets()[edited.controlPanel()->activePreset()].name != flan->name);
 }
 
-// A view's option bar that asks for a row more (its controls moved below its chooser) is laid out
-// by its view's layout on a later turn of the event loop. The screenshot was taken when every view
-// was drawn, which could come between the two: the bar's rows squeezed into its old height.
+// A view's option bar that takes a row more (its note or its controls moved below its chooser) lays
+// its rows out in its old height, then asks its view's layout for the height they take: each on a
+// later turn of the event loop. A screenshot judged between them drew the bar's rows squeezed.
 void TestLauncher::aScreenshotWaitsForTheLayoutsAskedFor()
 {
     MainWindow window(WindowFixture::small(), nullptr);
@@ -117,14 +118,19 @@ void TestLauncher::aScreenshotWaitsForTheLayoutsAskedFor()
     const QWidget *room = view->plot()->parentWidget();
     QVERIFY(bar && room);
     QVERIFY(!bar->geometry().intersects(room->geometry()));
+    // A note no first row holds takes a row of its own: the bar's layout, then its view's.
+    const int before = bar->height();
+    bar->setNote(u"a note far longer than the first row of any view's option bar holds beside the figure's "
+                 u"chooser and its controls, so that it is given a row of its own under them"_s);
+    QCOMPARE(bar->height(), before);
+    readyForScreenshot(window);
+    QVERIFY(bar->height() > before);
+    QVERIFY(!bar->geometry().intersects(room->geometry()));
     // A bar that needs more height takes it at once, over the plot's room, and asks its view's layout
-    // to move the room down: posted, done when the event loop turns.
+    // to move the room down.
     bar->setMinimumHeight(bar->height() + 30);
     QVERIFY(bar->geometry().intersects(room->geometry()));
     readyForScreenshot(window);
-    QVERIFY(!bar->geometry().intersects(room->geometry()));
-    // The views are drawn again for their plots' new room before a screenshot is taken.
-    QTRY_VERIFY_WITH_TIMEOUT(readyForScreenshot(window), 60000);
     QVERIFY(!bar->geometry().intersects(room->geometry()));
 }
 

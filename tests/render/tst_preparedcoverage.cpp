@@ -2,6 +2,8 @@
 #include "render/CoverageColorMap.h"
 #include "render/FigureRegistry.h"
 #include "render/HeatmapPanel.h"
+#include "render/MapOptions.h"
+#include "render/data/ViewOptions.h"
 
 #include "core/Engine.h"
 
@@ -126,11 +128,14 @@ struct ViewPlot
         for (int pass = 0; pass < 5; ++pass) {
             plot.replot();
             const QList<PanelExtent> now = drawing->panels(plot.devicePixelRatioF());
-            const bool same = std::equal(now.begin(), now.end(), laidOut.begin(), laidOut.end(),
-                                         [](const PanelExtent &a, const PanelExtent &b) { return a == b && a.at == b.at; });
+            const bool same
+                = std::equal(now.begin(), now.end(), laidOut.begin(), laidOut.end(),
+                             [](const PanelExtent &a, const PanelExtent &b) { return a == b && a.at == b.at; });
             if (same)
                 break;
             laidOut = now;
+            if (pass == 4)
+                qFatal("the figure's layout did not settle in five replots");
         }
         FigureRequest request;
         request.engine = std::make_shared<const Engine>(params);
@@ -145,6 +150,7 @@ struct ViewPlot
             prepared = std::async(std::launch::async, [&] { return figure.prepare(*result.data, request); }).get();
         drawing->setPrepared(prepared);
         drawing->fill(result.data, state);
+        MapOptions::apply(&plot, figure.model(), state); // --colormap, as a view applies it
         plot.replot();
         return plot.grab().toImage();
     }
@@ -288,6 +294,7 @@ void TestPreparedCoverage::aViewsMapsDrawTheJobsCoverage_data()
     QTest::addColumn<Params>("first");
     QTest::addColumn<Params>("next");
     QTest::addColumn<int>("maps");
+    QTest::addColumn<QString>("colormap"); // --colormap: empty for the figure's own
     const auto dropout = [](int dModel, double p) {
         Params params;
         params.dModel = dModel;
@@ -302,40 +309,41 @@ void TestPreparedCoverage::aViewsMapsDrawTheJobsCoverage_data()
         return params;
     };
     // The dropout view's mask and Y (both maps' cells new: another seed).
-    QTest::newRow("dropout, 48 x 48 cells") << u"dropout"_s << QSize(1000, 480) << dropout(64, 0.3)
-                                            << seed2(dropout(64, 0.3)) << 2;
+    QTest::newRow("dropout, 48 x 48 cells")
+        << u"dropout"_s << QSize(1000, 480) << dropout(64, 0.3) << seed2(dropout(64, 0.3)) << 2 << QString();
     QTest::newRow("dropout, narrow, 24 columns")
-        << u"dropout"_s << QSize(620, 520) << dropout(24, 0.1) << seed2(dropout(24, 0.1)) << 2;
-    QTest::newRow("dropout, p 0.6") << u"dropout"_s << QSize(830, 360) << dropout(128, 0.6)
-                                    << seed2(dropout(128, 0.6)) << 2;
+        << u"dropout"_s << QSize(620, 520) << dropout(24, 0.1) << seed2(dropout(24, 0.1)) << 2 << QString();
+    QTest::newRow("dropout, p 0.6") << u"dropout"_s << QSize(830, 360) << dropout(128, 0.6) << seed2(dropout(128, 0.6))
+                                    << 2 << QString();
+    const auto family = [](Encoding encoding, std::int64_t maxLen) {
+        Params params;
+        params.encoding = encoding;
+        params.maxLen = maxLen;
+        return params;
+    };
     // RoPE's rotation: its rope-cos and rope-sin tables, another theta.
-    Params rope;
-    rope.encoding = Encoding::Rope;
+    Params rope = family(Encoding::Rope, 512);
     rope.dModel = 64;
-    rope.maxLen = 512;
     Params ropeNext = rope;
     ropeNext.rope.theta = 500.0;
-    QTest::newRow("rope-rotation") << u"rope-rotation"_s << QSize(1000, 480) << rope << ropeNext << 2;
-    // The buckets' L x L map of T5's buckets (another count of them) and of DeBERTa's signed ones
-    // (another max_position: a count of buckets that widens the colour bar's labels moves the map,
-    // whose job's coverage is then set aside), side by side and stacked.
-    Params t5;
-    t5.encoding = Encoding::T5;
-    t5.maxLen = 300;
-    Params t5Next = t5;
+    QTest::newRow("rope-rotation") << u"rope-rotation"_s << QSize(1000, 480) << rope << ropeNext << 2 << QString();
+    // The buckets' L x L map of T5's buckets and of DeBERTa's signed ones, each at another count.
+    Params t5Next = family(Encoding::T5, 300);
     t5Next.t5.buckets = 16;
-    QTest::newRow("buckets, T5") << u"buckets"_s << QSize(900, 500) << t5 << t5Next << 1;
-    Params deberta;
-    deberta.encoding = Encoding::Deberta;
-    deberta.maxLen = 300;
-    Params debertaNext = deberta;
+    QTest::newRow("buckets, T5") << u"buckets"_s << QSize(900, 500) << family(Encoding::T5, 300) << t5Next << 1
+                                 << QString();
+    Params debertaNext = family(Encoding::Deberta, 300);
     debertaNext.deberta.buckets = 200;
-    QTest::newRow("buckets, DeBERTa") << u"buckets"_s << QSize(1000, 520) << deberta << debertaNext << 1;
+    QTest::newRow("rope-rotation, cividis")
+        << u"rope-rotation"_s << QSize(1000, 480) << rope << ropeNext << 2 << u"cividis"_s;
+    QTest::newRow("buckets, T5, cividis")
+        << u"buckets"_s << QSize(900, 500) << family(Encoding::T5, 300) << t5Next << 1 << u"cividis"_s;
+    QTest::newRow("buckets, DeBERTa") << u"buckets"_s << QSize(1000, 520) << family(Encoding::Deberta, 300)
+                                      << debertaNext << 1 << QString();
 }
 
 // A view's maps are each drawn from the coverage its job made for its panel, the same pixels as
-// the view computing them itself (the GUI thread covered rope-rotation's and the buckets' maps at
-// every change before they prepared theirs).
+// the view computing them itself: none is covered on the GUI thread.
 void TestPreparedCoverage::aViewsMapsDrawTheJobsCoverage()
 {
     QFETCH(QString, figure);
@@ -343,9 +351,11 @@ void TestPreparedCoverage::aViewsMapsDrawTheJobsCoverage()
     QFETCH(Params, first);
     QFETCH(Params, next);
     QFETCH(int, maps);
+    QFETCH(QString, colormap);
     // Filled twice: a figure fills itself for the room it is laid out in (its key's columns, its
     // terse texts), which its first filling changes.
     ViewPlot computed(figure, size, first);
+    computed.state.options.insert(QString::fromUtf16(ViewOptions::kColormap), colormap);
     computed.shown(first, false);
     computed.shown(first, false);
     quint64 before = CoverageColorMap::computedImages();
@@ -353,6 +363,7 @@ void TestPreparedCoverage::aViewsMapsDrawTheJobsCoverage()
     QCOMPARE(CoverageColorMap::computedImages(), before + maps);
 
     ViewPlot offered(figure, size, first);
+    offered.state.options.insert(QString::fromUtf16(ViewOptions::kColormap), colormap);
     offered.shown(first, false);
     offered.shown(first, false);
     before = CoverageColorMap::computedImages();

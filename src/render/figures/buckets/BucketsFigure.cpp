@@ -3,6 +3,7 @@
 #include "render/FigureDescriptor.h"
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
+#include "render/MapOptions.h"
 #include "render/MeasuredText.h"
 #include "render/PlotItems.h"
 #include "render/PlotStyle.h"
@@ -64,12 +65,14 @@ void explainLines(QCPLegend *legend, std::initializer_list<std::pair<QCPGraph *,
         FigureRoom::setExplainedBy(line, legend->itemWithPlottable(named));
 }
 
-// The map's colours: T5's buckets on viridis from 0, DeBERTa's signed ones diverging about 0.
-HeatmapStyle mapStyle(const BucketsData &d)
+// The map's colours: T5's buckets on viridis from 0, DeBERTa's signed ones diverging about 0, or
+// `chosen`, the colour map --colormap chose (MapOptions::chosenColormap), which the map is
+// recoloured with after fill.
+HeatmapStyle mapStyle(const BucketsData &d, std::optional<Colormap> chosen = std::nullopt)
 {
     const bool t5Map = d.family == Encoding::T5;
     HeatmapStyle style;
-    style.colormap = t5Map ? Colormap::Viridis : Colormap::Diverging;
+    style.colormap = chosen.value_or(t5Map ? Colormap::Viridis : Colormap::Diverging);
     style.dataRange = {d.mapLow, d.mapHigh};
     style.wholeNumbers = true;
     // DeBERTa's bucket is signed (−256 … 255 for 256 buckets, a row of its table each): its map's
@@ -93,7 +96,8 @@ std::unique_ptr<FigureDescriptor> makeBucketsFigure()
 }
 
 // The map's pixels, made in the data's job for the panel the request saw (panels(): T5's curves,
-// DeBERTa's, then the map), as HeatmapFigure's: the GUI thread covered it at every change.
+// DeBERTa's, then the map) in the colours the map will have, as HeatmapFigure's: the GUI thread
+// only draws them.
 std::shared_ptr<const PreparedDrawing> BucketsFigure::prepare(const FigureData &data, const FigureRequest &request)
 {
     const auto *buckets = dynamic_cast<const BucketsData *>(&data);
@@ -102,7 +106,8 @@ std::shared_ptr<const PreparedDrawing> BucketsFigure::prepare(const FigureData &
         return nullptr;
     auto made = std::make_shared<MapCoverage>();
     made->data = &data;
-    made->map = HeatmapPanel::prepareCoverage(buckets->map, mapStyle(*buckets), request.panels[2]);
+    made->map = HeatmapPanel::prepareCoverage(
+        buckets->map, mapStyle(*buckets, MapOptions::chosenColormap(request.state)), request.panels[2]);
     return made;
 }
 

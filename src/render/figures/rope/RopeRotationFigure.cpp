@@ -4,6 +4,7 @@
 
 #include "render/Colormaps.h"
 #include "render/FigureDescriptor.h"
+#include "render/MapOptions.h"
 #include "render/PlotStyle.h"
 #include "render/ShorterLabels.h"
 #include "render/StampedGraph.h"
@@ -75,11 +76,23 @@ QCPItemLine *arrow(QCPAxisRect *rect, const QColor &color, Qt::PenStyle style = 
     return line;
 }
 
+QCPItemRect *frame(QCPAxisRect *rect)
+{
+    QCPItemRect *item = PlotItems::shade(rect, Qt::transparent);
+    item->setBrush(Qt::NoBrush);
+    item->setPen(QPen(QColor(20, 20, 20), 1.4));
+    return item;
+}
+
 // The rope-cos and rope-sin tables' colours: one scale, the circle's radius either side of 0.
-HeatmapStyle tablesStyle(const RopeRotationData &data)
+// `chosen`: the colour map --colormap chose (MapOptions::chosenColormap), which the maps are
+// recoloured with after fill, or none for the figure's own.
+HeatmapStyle tablesStyle(const RopeRotationData &data, std::optional<Colormap> chosen = std::nullopt)
 {
     HeatmapStyle style;
     style.dataRange = {-data.attentionFactor, data.attentionFactor};
+    if (chosen)
+        style.colormap = *chosen;
     return style;
 }
 
@@ -90,14 +103,6 @@ struct TablesCoverage final : PreparedDrawing
     std::shared_ptr<const PreparedCoverage> cos, sin;
 };
 
-QCPItemRect *frame(QCPAxisRect *rect)
-{
-    QCPItemRect *item = PlotItems::shade(rect, Qt::transparent);
-    item->setBrush(Qt::NoBrush);
-    item->setPen(QPen(QColor(20, 20, 20), 1.4));
-    return item;
-}
-
 } // namespace
 
 std::unique_ptr<FigureDescriptor> makeRopeRotationFigure()
@@ -106,13 +111,14 @@ std::unique_ptr<FigureDescriptor> makeRopeRotationFigure()
 }
 
 // The tables' pixels, made in the data's job for the panels the request saw (panels(): the circle's,
-// then rope-cos's and rope-sin's), as HeatmapFigure's: the GUI thread covered both at every change.
+// then rope-cos's and rope-sin's) in the colours the maps will have, as HeatmapFigure's: the GUI
+// thread only draws them.
 std::shared_ptr<const PreparedDrawing> RopeRotationFigure::prepare(const FigureData &data, const FigureRequest &request)
 {
     const auto *rotation = dynamic_cast<const RopeRotationData *>(&data);
     if (!rotation || request.panels.size() < 3)
         return nullptr;
-    const HeatmapStyle style = tablesStyle(*rotation);
+    const HeatmapStyle style = tablesStyle(*rotation, MapOptions::chosenColormap(request.state));
     auto made = std::make_shared<TablesCoverage>();
     made->data = &data;
     made->cos = HeatmapPanel::prepareCoverage(rotation->cos, style, request.panels[1]);
