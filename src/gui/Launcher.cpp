@@ -86,7 +86,7 @@ bool readyForScreenshot(MainWindow &window)
     // controls moved to a row of their own lays its rows out in its old height, then asks its view
     // for the height they take. Qt delivers in one pass the requests posted before it, so passes
     // are made until one delivers none (a handful: one a level of the window's layouts). A window
-    // grabbed between the two drew the bar's second row squeezed over its first.
+    // grabbed between the two would show the bar's rows squeezed into its old height.
     LayoutRequests requests;
     constexpr int kMostPasses = 16;
     for (int pass = 0; pass < kMostPasses; ++pass) {
