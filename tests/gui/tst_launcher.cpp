@@ -106,7 +106,7 @@ void TestLauncher::aPresetGivenByNameIsTheOneTheChooserNames()
 
 // A view's option bar that takes a row more (its note or its controls moved below its chooser) lays
 // its rows out in its old height, then asks its view's layout for the height they take: each on a
-// later turn of the event loop. A screenshot judged between them drew the bar's rows squeezed.
+// later turn of the event loop. A screenshot judged between them would show the rows squeezed.
 void TestLauncher::aScreenshotWaitsForTheLayoutsAskedFor()
 {
     MainWindow window(WindowFixture::small(), nullptr);
