@@ -494,6 +494,20 @@ void HeatmapPanel::offerCoverage(std::shared_ptr<const PreparedCoverage> prepare
     static_cast<CoverageColorMap *>(m_map)->offer(std::move(prepared));
 }
 
+void PreparedMaps::offer(const std::shared_ptr<const PreparedDrawing> &prepared, const FigureData &data,
+                         std::initializer_list<HeatmapPanel *> panels)
+{
+    const auto *made = dynamic_cast<const PreparedMaps *>(prepared.get());
+    if (!made || made->data != &data)
+        return;
+    std::size_t i = 0;
+    for (HeatmapPanel *panel : panels) {
+        if (i < made->maps.size())
+            panel->offerCoverage(made->maps[i]);
+        ++i;
+    }
+}
+
 std::optional<std::pair<std::int64_t, std::int64_t>> HeatmapPanel::cellAt(const QPointF &pixel, Shape table) const
 {
     if (!m_rect->rect().contains(pixel.toPoint()))

@@ -6,6 +6,7 @@
 #include "HeatmapMarks.h"
 #include "data/FigureModel.h"
 #include "data/HeatmapResampler.h"
+#include "data/PreparedDrawing.h"
 
 #include "QCustomPlot.h"
 #include "SwatchLegend.h"
@@ -13,9 +14,11 @@
 #include <QList>
 #include <QPointer>
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace posenc {
 
@@ -138,6 +141,19 @@ private:
     bool m_marksNamedByFigure = false;
     TitleText::RowIndex m_index; // the last grid's
     std::optional<bool> m_positionsNamed; // namePositions' dropoutInTitle, once it named them
+};
+
+// What a figure's job made of its maps (FigureDescriptor::prepare): each map's coverage of the panel
+// the request saw (HeatmapPanel::prepareCoverage), in the order the figure offers them, and the data
+// they were made of.
+struct PreparedMaps final : PreparedDrawing
+{
+    const FigureData *data = nullptr;
+    std::vector<std::shared_ptr<const PreparedCoverage>> maps;
+
+    // Hands each of `panels` its map's coverage, where `prepared` is a PreparedMaps made of `data`.
+    static void offer(const std::shared_ptr<const PreparedDrawing> &prepared, const FigureData &data,
+                      std::initializer_list<HeatmapPanel *> panels);
 };
 
 } // namespace posenc

@@ -6,6 +6,7 @@
 #include "render/data/ViewOptions.h"
 
 #include "core/Engine.h"
+#include "core/ParamTable.h"
 
 #include <QTest>
 
@@ -315,31 +316,31 @@ void TestPreparedCoverage::aViewsMapsDrawTheJobsCoverage_data()
         << u"dropout"_s << QSize(620, 520) << dropout(24, 0.1) << seed2(dropout(24, 0.1)) << 2 << QString();
     QTest::newRow("dropout, p 0.6") << u"dropout"_s << QSize(830, 360) << dropout(128, 0.6) << seed2(dropout(128, 0.6))
                                     << 2 << QString();
-    const auto family = [](Encoding encoding, std::int64_t maxLen) {
-        Params params;
-        params.encoding = encoding;
-        params.maxLen = maxLen;
+    // Parameters as the command line sets them, by key and text (ParamTable).
+    const auto with = [](Params params, const QList<std::pair<QString, QString>> &given) {
+        for (const auto &[key, text] : given) {
+            const ParamSpec *row = ParamTable::find(key);
+            const auto value = row ? row->parse(text) : std::nullopt;
+            if (!value)
+                qFatal("%s: not %s", qPrintable(key), qPrintable(text));
+            row->assign(params, *value);
+        }
         return params;
     };
     // RoPE's rotation: its rope-cos and rope-sin tables, another theta.
-    Params rope = family(Encoding::Rope, 512);
-    rope.dModel = 64;
-    Params ropeNext = rope;
-    ropeNext.rope.theta = 500.0;
+    const Params rope = with({}, {{u"encoding"_s, u"rope"_s}, {u"d-model"_s, u"64"_s}, {u"max-len"_s, u"512"_s}});
+    const Params ropeNext = with(rope, {{u"rope-theta"_s, u"500"_s}});
     QTest::newRow("rope-rotation") << u"rope-rotation"_s << QSize(1000, 480) << rope << ropeNext << 2 << QString();
     // The buckets' L x L map of T5's buckets and of DeBERTa's signed ones, each at another count.
-    Params t5Next = family(Encoding::T5, 300);
-    t5Next.t5.buckets = 16;
-    QTest::newRow("buckets, T5") << u"buckets"_s << QSize(900, 500) << family(Encoding::T5, 300) << t5Next << 1
-                                 << QString();
-    Params debertaNext = family(Encoding::Deberta, 300);
-    debertaNext.deberta.buckets = 200;
+    const Params t5 = with({}, {{u"encoding"_s, u"t5"_s}, {u"max-len"_s, u"300"_s}});
+    const Params t5Next = with(t5, {{u"t5-buckets"_s, u"16"_s}});
+    QTest::newRow("buckets, T5") << u"buckets"_s << QSize(900, 500) << t5 << t5Next << 1 << QString();
+    const Params deberta = with({}, {{u"encoding"_s, u"deberta"_s}, {u"max-len"_s, u"300"_s}});
+    const Params debertaNext = with(deberta, {{u"deberta-buckets"_s, u"200"_s}});
     QTest::newRow("rope-rotation, cividis")
         << u"rope-rotation"_s << QSize(1000, 480) << rope << ropeNext << 2 << u"cividis"_s;
-    QTest::newRow("buckets, T5, cividis")
-        << u"buckets"_s << QSize(900, 500) << family(Encoding::T5, 300) << t5Next << 1 << u"cividis"_s;
-    QTest::newRow("buckets, DeBERTa") << u"buckets"_s << QSize(1000, 520) << family(Encoding::Deberta, 300)
-                                      << debertaNext << 1 << QString();
+    QTest::newRow("buckets, T5, cividis") << u"buckets"_s << QSize(900, 500) << t5 << t5Next << 1 << u"cividis"_s;
+    QTest::newRow("buckets, DeBERTa") << u"buckets"_s << QSize(1000, 520) << deberta << debertaNext << 1 << QString();
 }
 
 // A view's maps are each drawn from the coverage its job made for its panel, the same pixels as

@@ -72,13 +72,6 @@ std::optional<Colormap> dropoutColormap(const FigureState &state)
     return Colormaps::fromName(state.option(QString::fromUtf16(DropoutModel::kColormap)));
 }
 
-// What prepare() made of one DropoutData: the mask's and Y's coverage of their panels.
-struct DropoutCoverage final : PreparedDrawing
-{
-    const FigureData *data = nullptr;
-    std::shared_ptr<const PreparedCoverage> mask, output;
-};
-
 } // namespace
 
 std::shared_ptr<const PreparedDrawing> DropoutFigure::prepare(const FigureData &data, const FigureRequest &request)
@@ -87,10 +80,11 @@ std::shared_ptr<const PreparedDrawing> DropoutFigure::prepare(const FigureData &
     if (!dropout || request.panels.size() < 2)
         return nullptr;
     const auto [maskStyle, outputStyle] = stylesOf(*dropout, dropoutColormap(request.state));
-    auto made = std::make_shared<DropoutCoverage>();
+    // The mask's and Y's coverage of their panels, offered in that order (fill).
+    auto made = std::make_shared<PreparedMaps>();
     made->data = &data;
-    made->mask = HeatmapPanel::prepareCoverage(dropout->mask, maskStyle, request.panels[0]);
-    made->output = HeatmapPanel::prepareCoverage(dropout->output, outputStyle, request.panels[1]);
+    made->maps = {HeatmapPanel::prepareCoverage(dropout->mask, maskStyle, request.panels[0]),
+                  HeatmapPanel::prepareCoverage(dropout->output, outputStyle, request.panels[1])};
     return made;
 }
 
@@ -149,10 +143,7 @@ void DropoutFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     m_data = std::static_pointer_cast<const DropoutData>(data);
     setData(*m_data, dropoutColormap(state), FigureText::dropoutRateText(m_data->params, state));
     // The job's coverage of the two maps, drawn where their panels are as the request saw them.
-    if (const auto *made = dynamic_cast<const DropoutCoverage *>(prepared().get()); made && made->data == data.get()) {
-        m_mask->offerCoverage(made->mask);
-        m_output->offerCoverage(made->output);
-    }
+    PreparedMaps::offer(prepared(), *data, {m_mask.get(), m_output.get()});
 }
 
 QList<PositionAxis> DropoutFigure::positionAxes() const

@@ -38,13 +38,6 @@ std::optional<Colormap> colormapOf(const FigureState &state)
     return Colormaps::fromName(state.option(QString::fromUtf16(HeatmapModel::kColormap)));
 }
 
-// What prepare() made of one HeatmapFigureData.
-struct HeatmapCoverage final : PreparedDrawing
-{
-    const FigureData *data = nullptr;
-    std::shared_ptr<const PreparedCoverage> coverage;
-};
-
 } // namespace
 
 std::shared_ptr<const PreparedDrawing> HeatmapFigure::prepare(const FigureData &data, const FigureRequest &request)
@@ -52,10 +45,10 @@ std::shared_ptr<const PreparedDrawing> HeatmapFigure::prepare(const FigureData &
     const auto *heatmap = dynamic_cast<const HeatmapFigureData *>(&data);
     if (!heatmap || request.panels.isEmpty())
         return nullptr;
-    auto made = std::make_shared<HeatmapCoverage>();
+    auto made = std::make_shared<PreparedMaps>();
     made->data = &data;
-    made->coverage = HeatmapPanel::prepareCoverage(heatmap->grid, styleOf(*heatmap, colormapOf(request.state)),
-                                                   request.panels.front());
+    made->maps = {HeatmapPanel::prepareCoverage(heatmap->grid, styleOf(*heatmap, colormapOf(request.state)),
+                                                request.panels.front())};
     return made;
 }
 
@@ -106,8 +99,7 @@ void HeatmapFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     m_data = std::static_pointer_cast<const HeatmapFigureData>(data);
     setData(*m_data, colormapOf(state), ViewOptions::isMeanOnly(state));
     // The job's coverage of this data, drawn where the panel is as the request saw it.
-    if (const auto *made = dynamic_cast<const HeatmapCoverage *>(prepared().get()); made && made->data == data.get())
-        m_panel.offerCoverage(made->coverage);
+    PreparedMaps::offer(prepared(), *data, {&m_panel});
 }
 
 QList<PositionAxis> HeatmapFigure::positionAxes() const

@@ -81,12 +81,11 @@ HeatmapStyle mapStyle(const BucketsData &d, std::optional<Colormap> chosen = std
     return style;
 }
 
-// What prepare() made of one BucketsData: the map's coverage of its panel.
-struct MapCoverage final : PreparedDrawing
+// Why the chosen family's map is not drawn, if it is not.
+const std::optional<QString> &mapProblem(const BucketsData &d)
 {
-    const FigureData *data = nullptr;
-    std::shared_ptr<const PreparedCoverage> map;
-};
+    return d.family == Encoding::T5 ? d.t5Problem : d.debertaProblem;
+}
 
 } // namespace
 
@@ -101,13 +100,12 @@ std::unique_ptr<FigureDescriptor> makeBucketsFigure()
 std::shared_ptr<const PreparedDrawing> BucketsFigure::prepare(const FigureData &data, const FigureRequest &request)
 {
     const auto *buckets = dynamic_cast<const BucketsData *>(&data);
-    if (!buckets || request.panels.size() < 3
-        || (buckets->family == Encoding::T5 ? buckets->t5Problem : buckets->debertaProblem))
+    if (!buckets || request.panels.size() < 3 || mapProblem(*buckets))
         return nullptr;
-    auto made = std::make_shared<MapCoverage>();
+    auto made = std::make_shared<PreparedMaps>();
     made->data = &data;
-    made->map = HeatmapPanel::prepareCoverage(
-        buckets->map, mapStyle(*buckets, MapOptions::chosenColormap(request.state)), request.panels[2]);
+    made->maps = {HeatmapPanel::prepareCoverage(
+        buckets->map, mapStyle(*buckets, MapOptions::chosenColormap(request.state)), request.panels[2])};
     return made;
 }
 
@@ -318,17 +316,16 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
     // On little room the chosen family's curve stays: the other family's goes, then the map.
     FigureRoom::setDispensable(m_t5, t5Map ? 0 : 1);
     FigureRoom::setDispensable(m_deberta, t5Map ? 1 : 0);
-    const std::optional<QString> &mapProblem = t5Map ? d.t5Problem : d.debertaProblem;
-    if (!mapProblem) {
+    const std::optional<QString> &problem = mapProblem(d);
+    if (!problem) {
         m_map->setGrid(d.map, mapStyle(d));
-        if (const auto *made = dynamic_cast<const MapCoverage *>(prepared().get()); made && made->data == data.get())
-            m_map->offerCoverage(made->map);
+        PreparedMaps::offer(prepared(), *data, {m_map.get()});
     }
     QString mapTitle = t5Map
         ? (d.t5IsCausal ? u"T5 causal map, %1 buckets"_s : u"T5 bidirectional map, %1 buckets"_s).arg(d.t5Buckets)
         : u"DeBERTa map: signed buckets, %1 a side"_s.arg(d.debertaBuckets);
-    if (mapProblem)
-        mapTitle = *mapProblem;
+    if (problem)
+        mapTitle = *problem;
     m_mapTitle->setText(mapTitle);
 
     QStringList caption;
@@ -356,12 +353,12 @@ void BucketsFigure::fill(const std::shared_ptr<const FigureData> &data, const Fi
                        .arg(d.debertaBuckets - 1)
                        .arg(bucketsCount(d.debertaTopFrom)))
             + u" (the attention reads buckets −%1 … %2)"_s.arg(d.debertaBuckets).arg(d.debertaBuckets - 1));
-    if (!mapProblem && !d.map.isCellByCell())
+    if (!problem && !d.map.isCellByCell())
         caption.append(terse ? u"a map pixel: the mean bucket of its %1 cells"_s.arg(
                            FigureText::averagedCellsText(d.map.block, d.map.rows, d.map.cols))
                              : u"each map pixel: the mean bucket of its %1 cells (the buckets are whole numbers)"_s.arg(
                                  FigureText::averagedCellsText(d.map.block, d.map.rows, d.map.cols)));
-    if (t5 && t5Map && !d.t5IsCausal && !mapProblem && !d.map.isCellByCell() && !terse)
+    if (t5 && t5Map && !d.t5IsCausal && !problem && !d.map.isCellByCell() && !terse)
         caption.append(
             u"on the diagonal a pixel mixes keys before (0–%1) and after (%2–%3) the query"_s.arg(d.t5Buckets / 2 - 1)
                 .arg(d.t5Buckets / 2)

@@ -96,13 +96,6 @@ HeatmapStyle tablesStyle(const RopeRotationData &data, std::optional<Colormap> c
     return style;
 }
 
-// What prepare() made of one RopeRotationData: the two tables' coverage of their panels.
-struct TablesCoverage final : PreparedDrawing
-{
-    const FigureData *data = nullptr;
-    std::shared_ptr<const PreparedCoverage> cos, sin;
-};
-
 } // namespace
 
 std::unique_ptr<FigureDescriptor> makeRopeRotationFigure()
@@ -119,10 +112,10 @@ std::shared_ptr<const PreparedDrawing> RopeRotationFigure::prepare(const FigureD
     if (!rotation || request.panels.size() < 3)
         return nullptr;
     const HeatmapStyle style = tablesStyle(*rotation, MapOptions::chosenColormap(request.state));
-    auto made = std::make_shared<TablesCoverage>();
+    auto made = std::make_shared<PreparedMaps>();
     made->data = &data;
-    made->cos = HeatmapPanel::prepareCoverage(rotation->cos, style, request.panels[1]);
-    made->sin = HeatmapPanel::prepareCoverage(rotation->sin, style, request.panels[2]);
+    made->maps = {HeatmapPanel::prepareCoverage(rotation->cos, style, request.panels[1]),
+                  HeatmapPanel::prepareCoverage(rotation->sin, style, request.panels[2])};
     return made;
 }
 
@@ -320,10 +313,7 @@ void RopeRotationFigure::fill(const std::shared_ptr<const FigureData> &data, con
     const HeatmapStyle style = tablesStyle(d);
     m_cos->setGrid(d.cos, style);
     m_sin->setGrid(d.sin, style);
-    if (const auto *made = dynamic_cast<const TablesCoverage *>(prepared().get()); made && made->data == data.get()) {
-        m_cos->offerCoverage(made->cos);
-        m_sin->offerCoverage(made->sin);
-    }
+    PreparedMaps::offer(prepared(), *data, {m_cos.get(), m_sin.get()});
     const QString factor = radius == 1.0 ? QString() : u"%1·"_s.arg(NumberText::compact(radius, 4));
     m_scale->axis()->setLabel(u"%1cos(p·θᵢ), %1sin(p·θᵢ)"_s.arg(factor));
     // The bar colours both panels: short of room, it names both still.
