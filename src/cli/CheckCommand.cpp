@@ -36,6 +36,7 @@
 #include "io/TableFile.h"
 
 #include <QCommandLineParser>
+#include <QSet>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -251,6 +252,37 @@ QList<CommandOption> checkOptions()
     return options;
 }
 
+QStringList configFileAsFlag(const QStringList &arguments, qsizetype first)
+{
+    const auto given = [&](const QString &flag) {
+        return std::any_of(arguments.cbegin() + first, arguments.cend(), [&](const QString &argument) {
+            return argument == flag || argument.startsWith(flag + u'=');
+        });
+    };
+    if (given(u"--config"_s) || given(u"--apply"_s) || given(u"--position-ids"_s))
+        return arguments;
+    // The words that are no option's value: an option written apart from its value (--expect-config
+    // FILE) takes the word after it.
+    QSet<QString> valued;
+    for (const CommandOption &option : checkOptions()) {
+        if (!option.valueName.isEmpty())
+            for (const QString &name : option.names)
+                valued.insert((name.size() == 1 ? u"-"_s : u"--"_s) + name);
+    }
+    QList<qsizetype> positional;
+    for (qsizetype i = first; i < arguments.size(); ++i) {
+        if (valued.contains(arguments[i]))
+            ++i;
+        else if (!arguments[i].startsWith(u'-'))
+            positional.append(i);
+    }
+    if (positional.size() != 1 || !arguments[positional.constFirst()].endsWith(u".json"_s, Qt::CaseInsensitive))
+        return arguments;
+    QStringList asFlag = arguments;
+    asFlag.insert(positional.constFirst(), u"--config"_s);
+    return asFlag;
+}
+
 namespace {
 
 // `posenc check --apply X Y`: a rotation, its positions given by --position-ids, not --positions.
@@ -329,8 +361,10 @@ TableCheck::Declared declarationOf(const QCommandLineParser &parser, const Param
 
 } // namespace
 
-int runCheckCommand(const QStringList &arguments, QTextStream &out, QTextStream &err)
+int runCheckCommand(const QStringList &asGiven, QTextStream &out, QTextStream &err)
 {
+    // `posenc check FILE.json` is `posenc check --config FILE.json`.
+    const QStringList arguments = configFileAsFlag(asGiven, 1);
     // `posenc check --config FILE` checks a model's config.json, not a table.
     // With --apply, --config gives the model whose rotation Y is meant to be.
     const auto given = [&](const QString &flag) {

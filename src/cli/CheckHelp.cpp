@@ -73,7 +73,8 @@ HelpPage checkHelp()
         "file (commas, or spaces; '#' lines skipped, and a header line of column names). Dimensions of size 1 are "
         "dropped: (L, 1, d) and (1, L, d) are L x d tables, and (B, L, 1, d) (Paddle's cos, broadcast over the "
         "heads of (B, L, H, d)) is B tables of L x d, each at its row of --position-ids (B, L) whatever B is. "
-        "With --config, what a model's config.json computes for position instead (below)."_s);
+        "With --config, what a model's config.json computes for position instead (below); a FILE named *.json is "
+        "such a config, checked as with --config FILE."_s);
     page.section(u"What it finds"_s)
         .shownIn(HelpSection::Shown::Whole)
         .paragraph(u"It identifies the table from a few hundred of its rows, then compares every row with the "

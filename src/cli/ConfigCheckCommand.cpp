@@ -301,10 +301,12 @@ int runConfigCheck(const QStringList &arguments, QTextStream &out, QTextStream &
     return exitCodeOf(std::get<ConfigCheck>(checked), o.layerType);
 }
 
-bool opensConfigWindow(const QStringList &arguments)
+bool opensConfigWindow(const QStringList &asGiven)
 {
-    if (arguments.size() < 2 || arguments[1] != u"check"_s)
+    if (asGiven.size() < 2 || asGiven[1] != u"check"_s)
         return false;
+    // `posenc check FILE.json --open` as `posenc check --config FILE.json --open`.
+    const QStringList arguments = configFileAsFlag(asGiven, 2);
     const bool config = std::any_of(arguments.cbegin(), arguments.cend(), [](const QString &a) {
         return a == u"--config"_s || a.startsWith(u"--config="_s);
     });
@@ -314,7 +316,7 @@ bool opensConfigWindow(const QStringList &arguments)
 std::variant<WindowArguments, int> configWindowArguments(const QStringList &arguments, QTextStream &out,
                                                          QTextStream &err)
 {
-    QStringList rest = arguments;
+    QStringList rest = configFileAsFlag(arguments, 2);
     rest.removeAt(1);
     const auto parsed = parseOptions(rest, out, err);
     if (const int *code = std::get_if<int>(&parsed))

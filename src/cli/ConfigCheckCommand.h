@@ -25,7 +25,8 @@ int runConfigCheck(const QStringList &arguments, QTextStream &out, QTextStream &
 QList<CommandOption> configCheckOptions();
 QList<HelpSection> configCheckSections();
 
-// Whether `posenc ARGS` is `posenc check --config ... --open`, which opens the window.
+// Whether `posenc ARGS` is `posenc check --config ... --open` (or `posenc check FILE.json ... --open`),
+// which opens the window.
 bool opensConfigWindow(const QStringList &arguments);
 // For --open: the report as runConfigCheck prints it, then the window's arguments on the chosen
 // layer type's RoPE (the full_attention layers' unless --layer-type names another), or the exit

@@ -25,6 +25,7 @@ private slots:
     void textOutputHasBlocksAndFindings();
     void layerTypeFilters();
     void takesAnExampleByName();
+    void aJsonFileIsAConfig();
     void hostileConfigs_data();
     void hostileConfigs();
     void hugeFileIsRefusedUnread();
@@ -295,6 +296,35 @@ void TestCliConfigCheck::takesAnExampleByName()
     QCOMPARE(byName.findings(), byFile.findings());
     // A name that is neither a file nor an example is a file that cannot be read.
     QCOMPARE(checkJson(u"no-such-model"_s).run.exitCode, 3);
+}
+
+// `posenc check FILE` takes a model's config.json, as its usage says: a FILE named *.json is
+// checked as --config FILE, the same report; a table's option beside it is refused by name.
+void TestCliConfigCheck::aJsonFileIsAConfig()
+{
+    const QString file = fixture(u"Qwen3-8B"_s);
+    const Run plain = posenc({u"check"_s, file, u"--json"_s});
+    const Checked byFlag = checkJson(file);
+    QCOMPARE(plain.exitCode, 0);
+    QCOMPARE(plain.out, byFlag.run.out);
+    QVERIFY(!byFlag.layerTypes().isEmpty());
+    QCOMPARE(posenc({u"check"_s, u"--json"_s, file}).out, byFlag.run.out);
+    // The word after an option that takes a value is the option's: --expect-config's config
+    // beside a table is no config to check.
+    QTemporaryDir dir;
+    const Run expected = posenc({u"check"_s, u"--expect-config"_s, file, dir.filePath(u"none.npy"_s)});
+    QCOMPARE(expected.exitCode, 3);
+    QVERIFY2(expected.err.contains(u"none.npy"_s), qPrintable(expected.err));
+    const Run table = posenc({u"check"_s, file, u"--expect"_s, u"rope"_s});
+    QCOMPARE(table.exitCode, 2);
+    QVERIFY2(table.err.contains(u"expect"_s), qPrintable(table.err));
+    QVERIFY(table.out.isEmpty());
+    // --open opens the window on it, as with --config.
+    const QString png = dir.filePath(u"window.png"_s);
+    const Run open = posenc({u"check"_s, file, u"--open"_s, u"--screenshot"_s, png},
+                            windowEnvironment(dir.filePath(u"config"_s)));
+    QVERIFY2(open.exitCode == 0, qPrintable(open.err));
+    QVERIFY(QFile::exists(png));
 }
 
 void TestCliConfigCheck::hostileConfigs_data()
