@@ -167,6 +167,7 @@ void printJson(const ConfigCheck &check, const Options &o, QTextStream &out)
     }
     out << '{' << JsonOutput::head(u"check-config"_s) << ", \"config\": " << jsonString(o.config)
         << ", \"model_type\": " << jsonString(check.modelType)
+        << ", \"read\": " << (check.basis.isEmpty() ? u"null"_s : jsonString(check.basis))
         << ", \"text_config\": " << (check.textConfig.isEmpty() ? u"null"_s : jsonString(check.textConfig))
         << ", \"layers\": [" << layers.join(u", "_s) << "], \"findings\": [" << findings.join(u", "_s) << "]}\n";
 }

@@ -71,6 +71,7 @@ private slots:
     void ropeOnlyFromEvidence_data();
     void ropeOnlyFromEvidence();
     void noSchemeIsRefusedInOneLine();
+    void guessNamesThePositionKeysItLeaves();
     void learnedTableByItsKeys();
     void alibiChosenByItsKey_data();
     void alibiChosenByItsKey();
@@ -94,7 +95,10 @@ void TestCliUnseenConfigs::ropeOnlyFromEvidence()
 {
     QFETCH(QString, path);
     const Checked c = checkJson(path);
-    const bool guess = c.json.value(u"basis"_s).toString() == u"guess"_s;
+    const bool guess = c.json.value(u"read"_s).toString() == u"guess"_s;
+    // A model read by its row names no key as unread by a guess.
+    if (!guess)
+        QVERIFY2(!c.findings().contains(u"warning position-keys-unread"_s), qPrintable(path));
     if (!guess)
         return;
     if (encodings(c).contains(u"rope"_s))
@@ -123,6 +127,45 @@ void TestCliUnseenConfigs::noSchemeIsRefusedInOneLine()
                      qPrintable(run.err));
             QVERIFY2(!run.out.contains(u"RoPE"_s) && !run.err.contains(u"RoPE"_s), qPrintable(run.err));
         }
+    }
+}
+
+// GLM-4's chatglm code (modeling_chatglm.py, RotaryEmbedding(kv_channels // 2) with base
+// 10000 * rope_ratio, over seq_length positions) reads keys Llama's rules do not: the guess names
+// each with its value, and none of the keys its numbers came from.
+void TestCliUnseenConfigs::guessNamesThePositionKeysItLeaves()
+{
+    const Checked c = checkJson(unseen(u"glm-4-9b-chat"_s));
+    QCOMPARE(c.run.exitCode, 0);
+    QCOMPARE(c.json.value(u"read"_s).toString(), u"guess"_s);
+    const QString message = c.message(u"position-keys-unread"_s);
+    for (const QString &key : {u"rope_ratio 500"_s, u"original_rope true"_s, u"seq_length 131072"_s})
+        QVERIFY2(message.contains(key), qPrintable(message));
+    for (const QString &read : {u"num_hidden_layers"_s, u"hidden_size"_s, u"num_attention_heads"_s})
+        QVERIFY2(!message.contains(read), qPrintable(message));
+    QVERIFY(!message.contains(u'\n'));
+    // The words say it too, beside the table's guessed numbers.
+    const Run words = posenc({u"check"_s, u"--config"_s, unseen(u"glm-4-9b-chat"_s)});
+    QVERIFY2(words.out.contains(u"position-keys-unread"_s) && words.out.contains(u"rope_ratio 500"_s),
+             qPrintable(words.out));
+    // A guess whose position keys are all read names none: a Llama-like config of an unknown type.
+    QTemporaryDir dir;
+    const Checked plain = checkJson(writeConfig(dir, u"config"_s,
+                                                QJsonObject {{u"model_type"_s, u"somellama"_s},
+                                                             {u"hidden_size"_s, 1024},
+                                                             {u"num_attention_heads"_s, 8},
+                                                             {u"num_hidden_layers"_s, 4},
+                                                             {u"max_position_embeddings"_s, 4096},
+                                                             {u"rope_theta"_s, 500000.0}}));
+    QCOMPARE(plain.json.value(u"read"_s).toString(), u"guess"_s);
+    QVERIFY2(!plain.findings().contains(u"warning position-keys-unread"_s), qPrintable(plain.run.out));
+    // Nor do keys that only look so: DistilBERT's max_position_embeddings (its table's rows, read)
+    // and seq_classif_dropout; Llama 3.2 Vision's text model's max_length 20 (a generation setting).
+    for (const QString &path : {unseen(u"distilbert-base-uncased"_s),
+                                QStringLiteral(POSENC_CONFIGS) + u"/heldin/Llama-3.2-90B-Vision-Instruct.json"_s}) {
+        const Checked other = checkJson(path);
+        QCOMPARE(other.json.value(u"read"_s).toString(), u"guess"_s);
+        QVERIFY2(!other.findings().contains(u"warning position-keys-unread"_s), qPrintable(other.run.out));
     }
 }
 

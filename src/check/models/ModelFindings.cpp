@@ -10,6 +10,9 @@
 #include "core/NumberText.h"
 #include "core/rope/RopeFrequencies.h"
 
+#include <QRegularExpression>
+#include <QSet>
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -150,6 +153,48 @@ void ropeNotes(ConfigContext &c)
     }
 }
 
+// A guessed reading (a model_type posenc's table lacks) reads the keys Llama's rules name (or a
+// learned table's); the model's own code may read others that speak of position, as GLM-4's
+// chatglm code turns half of each head with base 10000 * rope_ratio over seq_length positions, none
+// of which Llama's rules read. Each such key of the text config is named with its value: the guess
+// below may be wrong where the model computes from it.
+void unreadPositionKeys(ConfigContext &c)
+{
+    if (c.model.read != u"guess"_s)
+        return;
+    // The keys the reading read (each source "key <path> ..." and each parameter's key, with the
+    // objects they sit in) and those that chose its scheme (evidenceOf, ModelConfigCheck.cpp).
+    // The context the reading takes from max_position_embeddings or its class's name for it.
+    QSet<QString> read {c.text.pathOf(u"position_embedding_type"_s), c.text.pathOf(u"sinusoidal_pos_embds"_s),
+                        c.text.pathOf(u"max_position_embeddings"_s)};
+    for (auto it = c.model.aliases.begin(); it != c.model.aliases.end(); ++it)
+        read.insert(c.text.pathOf(it.value().toString()));
+    const auto readPath = [&](QString path) {
+        for (; !path.isEmpty(); path = path.section(u'.', 0, -2))
+            read.insert(path);
+    };
+    for (const ConfigLayer &layer : c.result.layers) {
+        for (const auto &[name, source] : layer.sources)
+            if (source.startsWith(u"key "_s))
+                readPath(source.section(u' ', 1, 1));
+        for (const QString &path : layer.readFrom)
+            readPath(path);
+    }
+    // A key speaks of position where one of its words does, or it names a sequence's length
+    // (max_length, a generation setting of every PretrainedConfig, and seq_classif_dropout do not).
+    static const QRegularExpression positional(
+        u"(^|_)(rope|rotary|theta|positions?|pos|alibi|buckets?|relative|ctx|context)(_|$)|seq_len|sequence_len"_s);
+    QStringList unread;
+    const QJsonObject &o = c.text.json();
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!it.value().isNull() && !read.contains(c.text.pathOf(it.key())) && positional.match(it.key()).hasMatch())
+            unread.append(u"%1 %2"_s.arg(c.text.pathOf(it.key()), ConfigObject::jsonText(it.value())));
+    if (!unread.isEmpty())
+        c.find(u"position-keys-unread"_s,
+               u"the config holds %1, which this guess does not read: model_type %2's own code may compute its "
+               "positions from them, and then not as the layers below say"_s.arg(unread.join(u", "_s), c.model.type));
+}
+
 } // namespace
 
 namespace ModelFindings {
@@ -190,6 +235,7 @@ void reportLayers(ConfigContext &c)
     chunkedLayers(c);
     queryScales(c);
     ropeNotes(c);
+    unreadPositionKeys(c);
 }
 
 QList<ConfigFindings::Kind> kinds()
@@ -207,6 +253,9 @@ QList<ConfigFindings::Kind> kinds()
         {u"scheme-by-key"_s, Severity::Note,
          u"a key chooses another scheme than the class's, read as the remote code the config's auto_map names"_s},
         {u"key-not-read"_s, Severity::Warning, u"a key the model's own code read, which HF's class no longer reads"_s},
+        {u"position-keys-unread"_s, Severity::Warning,
+         u"a guessed reading leaves keys that speak of position unread (rope_ratio, seq_length): the model's own "
+         "code may compute from them"_s},
         {u"model-read-by-fingerprint"_s, Severity::Note,
          u"a model whose rotary code equals Llama's by fingerprint: its layer rule was not read by hand"_s},
         {u"nope-layers"_s, Severity::Note, u"layers without RoPE (NoPE), and why the code leaves them so"_s},

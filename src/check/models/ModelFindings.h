@@ -14,7 +14,7 @@ namespace ModelFindings {
 // Of the row: an unknown model_type (a guess), a row read by fingerprint, keys not read.
 void reportRow(ConfigContext &context);
 // Of the layers read: NoPE layers, chunked and NoPE layers, the query scaling, LongRoPE's
-// factors, interleaved pairs, MLA's tail and its indexer.
+// factors, interleaved pairs, MLA's tail and its indexer, and the position keys a guess left unread.
 void reportLayers(ConfigContext &context);
 // The kinds of finding they report (ConfigFindings::catalogue).
 QList<ConfigFindings::Kind> kinds();
