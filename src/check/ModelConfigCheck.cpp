@@ -311,11 +311,15 @@ ConfigCheck check(const QJsonObject &config)
             result.modelType = type;
             result.basis = context.model.read;
             result.schemeUnknown = true;
+            // Keys that speak of position but name no scheme posenc reads alone (MPNet's T5-like
+            // relative_attention_num_buckets beside its learned table) are named: its code decides.
+            const QStringList keys = ModelFindings::positionKeys(context.text, {});
             context.find(u"scheme-unknown"_s,
                          u"model_type %1 is not in posenc's table of models and its config names no position "
-                         "scheme (no rope_* or rotary_* key, no position_embedding_type, no sinusoidal_pos_embds): "
-                         "its encoding is unknown, not read as RoPE; give it with --encoding, or a learned table "
-                         "with --position-table"_s.arg(type));
+                         "scheme posenc reads without the model's code (no rope_* or rotary_* key, no "
+                         "position_embedding_type, no sinusoidal_pos_embds%2): its encoding is unknown, not read as "
+                         "RoPE; give it with --encoding, or a learned table with --position-table"_s.arg(
+                             type, keys.isEmpty() ? QString() : u"; it holds "_s + keys.join(u", "_s)));
             return result;
         }
         if (scheme == u"learned"_s) {

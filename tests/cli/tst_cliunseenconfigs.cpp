@@ -109,6 +109,14 @@ void TestCliUnseenConfigs::ropeOnlyFromEvidence()
 
 void TestCliUnseenConfigs::noSchemeIsRefusedInOneLine()
 {
+    // MPNet's relative_attention_num_buckets (T5-like buckets beside its learned table: its
+    // modeling_mpnet.py's compute_position_bias) names no scheme posenc reads alone: named, unread.
+    const Checked mpnet = checkJson(unseen(u"mpnet-base"_s));
+    QVERIFY(mpnet.json.value(u"layers"_s).toArray().isEmpty());
+    const QString why = mpnet.message(u"scheme-unknown"_s);
+    QVERIFY2(why.contains(u"relative_attention_num_buckets 32"_s) && why.contains(u"max_position_embeddings 514"_s),
+             qPrintable(why));
+    QVERIFY(!why.contains(u"num_hidden_layers"_s));
     for (const QString &name : {u"gpt-neo-125m"_s, u"vit-base-patch16-224"_s}) {
         const QString type = fileJson(unseen(name)).value(u"model_type"_s).toString();
         const Checked c = checkJson(unseen(name));

@@ -180,15 +180,7 @@ void unreadPositionKeys(ConfigContext &c)
         for (const QString &path : layer.readFrom)
             readPath(path);
     }
-    // A key speaks of position where one of its words does, or it names a sequence's length
-    // (max_length, a generation setting of every PretrainedConfig, and seq_classif_dropout do not).
-    static const QRegularExpression positional(
-        u"(^|_)(rope|rotary|theta|positions?|pos|alibi|buckets?|relative|ctx|context)(_|$)|seq_len|sequence_len"_s);
-    QStringList unread;
-    const QJsonObject &o = c.text.json();
-    for (auto it = o.begin(); it != o.end(); ++it)
-        if (!it.value().isNull() && !read.contains(c.text.pathOf(it.key())) && positional.match(it.key()).hasMatch())
-            unread.append(u"%1 %2"_s.arg(c.text.pathOf(it.key()), ConfigObject::jsonText(it.value())));
+    const QStringList unread = ModelFindings::positionKeys(c.text, read);
     if (!unread.isEmpty())
         c.find(u"position-keys-unread"_s,
                u"the config holds %1, which this guess does not read: model_type %2's own code may compute its "
@@ -198,6 +190,19 @@ void unreadPositionKeys(ConfigContext &c)
 } // namespace
 
 namespace ModelFindings {
+
+QStringList positionKeys(const ConfigObject &o, const QSet<QString> &read)
+{
+    // A key speaks of position where one of its words does, or it names a sequence's length
+    // (max_length, a generation setting of every PretrainedConfig, and seq_classif_dropout do not).
+    static const QRegularExpression positional(
+        u"(^|_)(rope|rotary|theta|positions?|pos|alibi|buckets?|relative|ctx|context)(_|$)|seq_len|sequence_len"_s);
+    QStringList keys;
+    for (auto it = o.json().begin(); it != o.json().end(); ++it)
+        if (!it.value().isNull() && !read.contains(o.pathOf(it.key())) && positional.match(it.key()).hasMatch())
+            keys.append(u"%1 %2"_s.arg(o.pathOf(it.key()), ConfigObject::jsonText(it.value())));
+    return keys;
+}
 
 void reportRow(ConfigContext &c)
 {

@@ -1,6 +1,10 @@
 #pragma once
 
 #include "check/ConfigFindings.h"
+#include "check/ConfigValues.h"
+
+#include <QSet>
+#include <QStringList>
 
 // What `posenc check --config` says of a model as its row of the table knows it (docs/
 // ARCHITECTURE.md, Model knowledge): how the row was read, keys its code does not read, and the
@@ -16,6 +20,9 @@ void reportRow(ConfigContext &context);
 // Of the layers read: NoPE layers, chunked and NoPE layers, the query scaling, LongRoPE's
 // factors, interleaved pairs, MLA's tail and its indexer, and the position keys a guess left unread.
 void reportLayers(ConfigContext &context);
+// The keys of `o` whose words speak of position (rope, rotary, theta, position, alibi, bucket,
+// relative, context, seq_len) but for the paths in `read`, each "path value".
+QStringList positionKeys(const ConfigObject &o, const QSet<QString> &read);
 // The kinds of finding they report (ConfigFindings::catalogue).
 QList<ConfigFindings::Kind> kinds();
 
