@@ -254,32 +254,45 @@ QList<CommandOption> checkOptions()
 
 QStringList configFileAsFlag(const QStringList &arguments, qsizetype first)
 {
-    const auto given = [&](const QString &flag) {
+    // The parsers read -name as --name (QCommandLineParser::ParseAsLongOptions).
+    const auto spellings = [](const QString &name) {
+        return name.size() == 1 ? QStringList {u"-"_s + name} : QStringList {u"--"_s + name, u"-"_s + name};
+    };
+    const auto given = [&](const QString &name) {
+        const QStringList flags = spellings(name);
         return std::any_of(arguments.cbegin() + first, arguments.cend(), [&](const QString &argument) {
-            return argument == flag || argument.startsWith(flag + u'=');
+            return std::any_of(flags.cbegin(), flags.cend(), [&](const QString &flag) {
+                return argument == flag || argument.startsWith(flag + u'=');
+            });
         });
     };
-    if (given(u"--config"_s) || given(u"--apply"_s) || given(u"--position-ids"_s))
+    if (given(u"config"_s) || given(u"apply"_s) || given(u"position-ids"_s))
         return arguments;
     // The words that are no option's value: an option written apart from its value (--expect-config
-    // FILE) takes the word after it.
+    // FILE) takes the word after it; after "--" every word is one.
     QSet<QString> valued;
     for (const CommandOption &option : checkOptions()) {
         if (!option.valueName.isEmpty())
             for (const QString &name : option.names)
-                valued.insert((name.size() == 1 ? u"-"_s : u"--"_s) + name);
+                for (const QString &flag : spellings(name))
+                    valued.insert(flag);
     }
     QList<qsizetype> positional;
+    qsizetype end = -1; // the index of "--"
     for (qsizetype i = first; i < arguments.size(); ++i) {
-        if (valued.contains(arguments[i]))
+        if (end < 0 && arguments[i] == u"--"_s)
+            end = i;
+        else if (end < 0 && valued.contains(arguments[i]))
             ++i;
-        else if (!arguments[i].startsWith(u'-'))
+        else if (end >= 0 || !arguments[i].startsWith(u'-') || arguments[i] == u"-"_s)
             positional.append(i);
     }
     if (positional.size() != 1 || !arguments[positional.constFirst()].endsWith(u".json"_s, Qt::CaseInsensitive))
         return arguments;
     QStringList asFlag = arguments;
     asFlag.insert(positional.constFirst(), u"--config"_s);
+    if (end >= 0)
+        asFlag.removeAt(end); // "-- FILE.json": FILE is --config's value, a word after -- none
     return asFlag;
 }
 

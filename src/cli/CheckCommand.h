@@ -19,8 +19,9 @@ QList<CommandOption> tableCheckOptions();
 // Every option of posenc check, a table's and a config's.
 QList<CommandOption> checkOptions();
 // `arguments` with a FILE named *.json, the one word from index `first` on that is no option nor an
-// option's value, given as --config FILE (a model's config.json: no table format is JSON), where
-// no --config, --apply or --position-ids is given; else `arguments` as they are.
+// option's value (or the one after "--"), given as --config FILE (a model's config.json: no table
+// format is JSON), where no --config, --apply or --position-ids is given; else `arguments` as they
+// are.
 QStringList configFileAsFlag(const QStringList &arguments, qsizetype first);
 HelpPage checkHelp();
 

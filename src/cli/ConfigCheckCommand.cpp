@@ -230,7 +230,8 @@ QList<CommandOption> configCheckOptions()
         {{u"config"_s}, u"FILE"_s, u"the model's config.json (at most 4 MiB)"_s, {}, true},
         {{u"json"_s},
          {},
-         u"one JSON object: format, version, config, model_type, text_config, layers (one object per layer type: "
+         u"one JSON object: format, version, config, model_type, read (hand, port, fingerprint, or guess: its "
+         "numbers a guess), text_config, layers (one object per layer type: "
          "layer_type, layers, encoding, described, the config's values, its family's posenc describe keys and sources, "
          "where each number comes from), "
          "findings (id, severity, message, layer_type, null for the config as a whole)"_s},

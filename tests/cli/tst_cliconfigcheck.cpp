@@ -309,6 +309,12 @@ void TestCliConfigCheck::aJsonFileIsAConfig()
     QCOMPARE(plain.out, byFlag.run.out);
     QVERIFY(!byFlag.layerTypes().isEmpty());
     QCOMPARE(posenc({u"check"_s, u"--json"_s, file}).out, byFlag.run.out);
+    QCOMPARE(posenc({u"check"_s, u"--json"_s, u"--"_s, file}).out, byFlag.run.out);
+    // The word after an option that takes one is its value, -name spelled as --name.
+    const Checked full = checkJson(file, {u"--layer-type"_s, u"full_attention"_s});
+    QCOMPARE(full.layerTypes(), QStringList {u"full_attention"_s});
+    QCOMPARE(posenc({u"check"_s, u"--layer-type"_s, u"full_attention"_s, file, u"--json"_s}).out, full.run.out);
+    QCOMPARE(posenc({u"check"_s, u"-layer-type"_s, u"full_attention"_s, file, u"--json"_s}).out, full.run.out);
     // The word after an option that takes a value is the option's: --expect-config's config
     // beside a table is no config to check.
     QTemporaryDir dir;
@@ -321,8 +327,8 @@ void TestCliConfigCheck::aJsonFileIsAConfig()
     QVERIFY(table.out.isEmpty());
     // --open opens the window on it, as with --config.
     const QString png = dir.filePath(u"window.png"_s);
-    const Run open = posenc({u"check"_s, file, u"--open"_s, u"--screenshot"_s, png},
-                            windowEnvironment(dir.filePath(u"config"_s)));
+    const Run open
+        = posenc({u"check"_s, file, u"--open"_s, u"--screenshot"_s, png}, windowEnvironment(dir.filePath(u"config"_s)));
     QVERIFY2(open.exitCode == 0, qPrintable(open.err));
     QVERIFY(QFile::exists(png));
 }

@@ -157,14 +157,15 @@ void ropeNotes(ConfigContext &c)
 // learned table's); the model's own code may read others that speak of position, as GLM-4's
 // chatglm code turns half of each head with base 10000 * rope_ratio over seq_length positions, none
 // of which Llama's rules read. Each such key of the text config is named with its value: the guess
-// below may be wrong where the model computes from it.
+// below may be wrong where the model computes from them.
 void unreadPositionKeys(ConfigContext &c)
 {
     if (c.model.read != u"guess"_s)
         return;
-    // The keys the reading read (each source "key <path> ..." and each parameter's key, with the
-    // objects they sit in) and those that chose its scheme (evidenceOf, ModelConfigCheck.cpp).
-    // The context the reading takes from max_position_embeddings or its class's name for it.
+    // Read: the keys its numbers came from (each source's "key <path>", a guess's "guess key <path>",
+    // and each parameter's key, with the objects they sit in), the two keys that choose a learned
+    // table (evidenceOf, ModelConfigCheck.cpp; a key that chose RoPE, rope_ratio, is named, as no
+    // number came from it), and the context, max_position_embeddings or its class's name for it.
     QSet<QString> read {c.text.pathOf(u"position_embedding_type"_s), c.text.pathOf(u"sinusoidal_pos_embds"_s),
                         c.text.pathOf(u"max_position_embeddings"_s)};
     for (auto it = c.model.aliases.begin(); it != c.model.aliases.end(); ++it)
@@ -173,10 +174,11 @@ void unreadPositionKeys(ConfigContext &c)
         for (; !path.isEmpty(); path = path.section(u'.', 0, -2))
             read.insert(path);
     };
+    static const QRegularExpression keyOf(u"^(?:guess )?key ([^\\s:,;()]+)"_s);
     for (const ConfigLayer &layer : c.result.layers) {
         for (const auto &[name, source] : layer.sources)
-            if (source.startsWith(u"key "_s))
-                readPath(source.section(u' ', 1, 1));
+            if (const QRegularExpressionMatch m = keyOf.match(source); m.hasMatch())
+                readPath(m.captured(1));
         for (const QString &path : layer.readFrom)
             readPath(path);
     }
@@ -184,7 +186,7 @@ void unreadPositionKeys(ConfigContext &c)
     if (!unread.isEmpty())
         c.find(u"position-keys-unread"_s,
                u"the config holds %1, which this guess does not read: model_type %2's own code may compute its "
-               "positions from them, and then not as the layers below say"_s.arg(unread.join(u", "_s), c.model.type));
+               "positions from these, and then not as the layers below say"_s.arg(unread.join(u", "_s), c.model.type));
 }
 
 } // namespace
@@ -193,14 +195,28 @@ namespace ModelFindings {
 
 QStringList positionKeys(const ConfigObject &o, const QSet<QString> &read)
 {
-    // A key speaks of position where one of its words does, or it names a sequence's length
-    // (max_length, a generation setting of every PretrainedConfig, and seq_classif_dropout do not).
+    // A key speaks of position where one of its words does, or it names a sequence's length or a
+    // long-context scaling (Qwen's use_dynamic_ntk, use_logn_attn); not max_length (a generation
+    // setting of every PretrainedConfig), seq_classif_dropout, or Reformer's LSH num_buckets.
     static const QRegularExpression positional(
-        u"(^|_)(rope|rotary|theta|positions?|pos|alibi|buckets?|relative|ctx|context)(_|$)|seq_len|sequence_len"_s);
+        u"(^|_)(rope|rotary|theta|positions?|positional|pos|alibi|relative|ctx|context|ntk|logn)(_|$)"
+        "|seq_len|sequence_len"_s);
     QStringList keys;
-    for (auto it = o.json().begin(); it != o.json().end(); ++it)
-        if (!it.value().isNull() && !read.contains(o.pathOf(it.key())) && positional.match(it.key()).hasMatch())
-            keys.append(u"%1 %2"_s.arg(o.pathOf(it.key()), ConfigObject::jsonText(it.value())));
+    qsizetype more = 0;
+    for (auto it = o.json().begin(); it != o.json().end(); ++it) {
+        const QJsonValue &value = it.value();
+        // A key that turns a scheme off (use_alibi false) or holds nothing says nothing of it.
+        if (value.isNull() || value == QJsonValue(false) || (value.isObject() && value.toObject().isEmpty())
+            || read.contains(o.pathOf(it.key())) || !positional.match(it.key()).hasMatch())
+            continue;
+        // Eight at most, each key as a message may show it (ConfigText::keyList), its value shortened.
+        if (keys.size() == 8)
+            ++more;
+        else
+            keys.append(u"%1 %2"_s.arg(ConfigText::keyList({o.pathOf(it.key())}), ConfigObject::jsonText(value)));
+    }
+    if (more > 0)
+        keys.append(u"%1 more"_s.arg(more));
     return keys;
 }
 
@@ -251,7 +267,8 @@ QList<ConfigFindings::Kind> kinds()
         {u"model-type-unknown"_s, Severity::Warning,
          u"a model_type posenc's table lacks: Llama's rules and defaults are assumed, the layers a guess"_s},
         {u"scheme-unknown"_s, Severity::Warning,
-         u"a model_type posenc's table lacks whose keys name no position scheme: nothing is read, RoPE not assumed"_s},
+         u"a model_type posenc's table lacks whose keys name no position scheme posenc reads: nothing is read, "
+         "RoPE not assumed, the keys that speak of position named"_s},
         {u"scheme-guessed"_s, Severity::Warning,
          u"a model_type posenc's table lacks read as a learned table by its keys (position_embedding_type absolute, "
          "sinusoidal_pos_embds false): a guess"_s},

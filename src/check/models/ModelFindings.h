@@ -20,8 +20,9 @@ void reportRow(ConfigContext &context);
 // Of the layers read: NoPE layers, chunked and NoPE layers, the query scaling, LongRoPE's
 // factors, interleaved pairs, MLA's tail and its indexer, and the position keys a guess left unread.
 void reportLayers(ConfigContext &context);
-// The keys of `o` whose words speak of position (rope, rotary, theta, position, alibi, bucket,
-// relative, context, seq_len) but for the paths in `read`, each "path value".
+// The keys of `o` whose words speak of position (rope, rotary, theta, pos, position, positional,
+// alibi, relative, ctx, context, ntk, logn, seq_len, sequence_len) but for the paths in `read` and
+// those false, null or {}: each "path value", eight at most, then "N more".
 QStringList positionKeys(const ConfigObject &o, const QSet<QString> &read);
 // The kinds of finding they report (ConfigFindings::catalogue).
 QList<ConfigFindings::Kind> kinds();
