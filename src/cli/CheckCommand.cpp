@@ -8,6 +8,7 @@
 #include "CheckPositions.h"
 #include "CheckSlicesAtIds.h"
 #include "CheckTensor.h"
+#include "Cli.h"
 #include "ConfigCheckCommand.h"
 #include "ExitCode.h"
 #include "HelpText.h"
@@ -36,7 +37,6 @@
 #include "io/TableFile.h"
 
 #include <QCommandLineParser>
-#include <QSet>
 #include <QTemporaryDir>
 
 #include <algorithm>
@@ -254,35 +254,24 @@ QList<CommandOption> checkOptions()
 
 QStringList configFileAsFlag(const QStringList &arguments, qsizetype first)
 {
-    // The parsers read -name as --name (QCommandLineParser::ParseAsLongOptions).
-    const auto spellings = [](const QString &name) {
-        return name.size() == 1 ? QStringList {u"-"_s + name} : QStringList {u"--"_s + name, u"-"_s + name};
-    };
+    // --name or -name (the parsers read -name as --name: QCommandLineParser::ParseAsLongOptions),
+    // alone or with "=value".
     const auto given = [&](const QString &name) {
-        const QStringList flags = spellings(name);
         return std::any_of(arguments.cbegin() + first, arguments.cend(), [&](const QString &argument) {
-            return std::any_of(flags.cbegin(), flags.cend(), [&](const QString &flag) {
-                return argument == flag || argument.startsWith(flag + u'=');
-            });
+            const QString spelled = argument.startsWith(u"--"_s) ? argument.mid(2) : argument.mid(1);
+            return argument.startsWith(u'-') && (spelled == name || spelled.startsWith(name + u'='));
         });
     };
     if (given(u"config"_s) || given(u"apply"_s) || given(u"position-ids"_s))
         return arguments;
     // The words that are no option's value: an option written apart from its value (--expect-config
     // FILE) takes the word after it; after "--" every word is one.
-    QSet<QString> valued;
-    for (const CommandOption &option : checkOptions()) {
-        if (!option.valueName.isEmpty())
-            for (const QString &name : option.names)
-                for (const QString &flag : spellings(name))
-                    valued.insert(flag);
-    }
     QList<qsizetype> positional;
     qsizetype end = -1; // the index of "--"
     for (qsizetype i = first; i < arguments.size(); ++i) {
         if (end < 0 && arguments[i] == u"--"_s)
             end = i;
-        else if (end < 0 && valued.contains(arguments[i]))
+        else if (end < 0 && takesNextAsValue(arguments[i]))
             ++i;
         else if (end >= 0 || !arguments[i].startsWith(u'-') || arguments[i] == u"-"_s)
             positional.append(i);

@@ -40,6 +40,14 @@ const QSet<QString> &optionsWithValues()
 
 } // namespace
 
+bool takesNextAsValue(const QString &argument)
+{
+    if (!argument.startsWith(u'-') || argument.size() < 2)
+        return false;
+    const QString name = argument.mid(argument.startsWith(u"--"_s) ? 2 : 1);
+    return !name.contains(u'=') && optionsWithValues().contains(name);
+}
+
 QStringList commandFirst(const QStringList &arguments)
 {
     QStringList read {arguments.value(0)};
@@ -62,8 +70,7 @@ QStringList commandFirst(const QStringList &arguments)
         read.append(argument);
         if (option) {
             // "--name=value" holds its value; "--name value" takes the next argument.
-            const QString name = argument.mid(argument.startsWith(u"--"_s) ? 2 : 1);
-            if (!name.contains(u'=') && optionsWithValues().contains(name) && i + 1 < arguments.size())
+            if (takesNextAsValue(argument) && i + 1 < arguments.size())
                 read.append(arguments[++i]);
             continue;
         }

@@ -14,6 +14,9 @@ namespace posenc {
 // of standard input, "-:TENSOR", which a parser would read as an option, and the positional
 // arguments after it go after a "--".
 QStringList commandFirst(const QStringList &arguments);
+// Whether `argument` is an option written apart from the value it takes ("--output", "-o",
+// "-d-model", any command's or the window's): the next argument is its value.
+bool takesNextAsValue(const QString &argument);
 // Whether the first argument names a subcommand (Commands::all()) rather than the window.
 bool isSubcommand(const QStringList &arguments);
 // Runs `posenc SUBCOMMAND ...` (arguments[0] is the program) and returns the exit code.

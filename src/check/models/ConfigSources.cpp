@@ -9,6 +9,8 @@
 #include "core/FamilySpec.h"
 #include "core/rope/RopeTypes.h"
 
+#include <QRegularExpression>
+
 using namespace Qt::StringLiterals;
 
 namespace posenc {
@@ -228,6 +230,12 @@ void fill(const ConfigContext &context, QList<ConfigLayer> &layers)
 bool isGuess(const QString &source)
 {
     return source.startsWith(u"guess"_s);
+}
+
+QString keyOf(const QString &source)
+{
+    static const QRegularExpression key(u"^(?:guess )?key ([^\\s:,;()]+)"_s);
+    return key.match(source).captured(1);
 }
 
 } // namespace ConfigSources

@@ -16,6 +16,8 @@ namespace ConfigSources {
 void fill(const ConfigContext &context, QList<ConfigLayer> &layers);
 // Whether a source is a guess ("guess ...").
 bool isGuess(const QString &source);
+// The key path a source read ("key <path>", a guess's "guess key <path>: ..."), or empty.
+QString keyOf(const QString &source);
 
 } // namespace ConfigSources
 

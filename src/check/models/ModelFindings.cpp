@@ -5,6 +5,7 @@
 
 #include "check/ConfigContext.h"
 #include "check/FamilyCheck.h"
+#include "check/models/ConfigSources.h"
 #include "check/models/LayerSchemes.h"
 #include "core/FamilySpec.h"
 #include "core/NumberText.h"
@@ -174,11 +175,9 @@ void unreadPositionKeys(ConfigContext &c)
         for (; !path.isEmpty(); path = path.section(u'.', 0, -2))
             read.insert(path);
     };
-    static const QRegularExpression keyOf(u"^(?:guess )?key ([^\\s:,;()]+)"_s);
     for (const ConfigLayer &layer : c.result.layers) {
         for (const auto &[name, source] : layer.sources)
-            if (const QRegularExpressionMatch m = keyOf.match(source); m.hasMatch())
-                readPath(m.captured(1));
+            readPath(ConfigSources::keyOf(source));
         for (const QString &path : layer.readFrom)
             readPath(path);
     }
