@@ -56,11 +56,13 @@ for name in ('tsan', 'tsan-window'):
 # (read, not listed by ctest: ctest -N would write the log of the ctest running this test).
 labels = {}
 costs = {}
+folders = {}
 for testfile in binary.rglob('CTestTestfile.cmake'):
     for line in testfile.read_text().splitlines():
         added = re.match(r'add_test\(\[=\[(.+?)\]=\]', line)
         if added:
             labels.setdefault(added.group(1), [])
+            folders[added.group(1)] = testfile.parent.relative_to(binary).as_posix()
         properties = re.match(r'set_tests_properties\(\[=\[(.+?)\]=\] PROPERTIES (.*)', line)
         if properties:
             found = re.search(r' LABELS "([^"]*)"', properties.group(2))
@@ -117,6 +119,21 @@ long_block = re.search(r'set\(POSENC_SANITIZER_LONG\n(.*?)\)', cmake_lists, re.S
 expect(long_block is not None, 'tests/CMakeLists.txt sets POSENC_SANITIZER_LONG')
 for name in re.findall(r'tst_\w+', long_block.group(1) if long_block else ''):
     expect(name in sanitized and name not in in_ci, '%s, listed long, is labelled sanitize and long' % name)
+
+# The command line's tests (tests/cli) run the real executable, a process a case, 8 to 14 times
+# their release time under ASan: CI's asan stage runs those POSENC_SANITIZER_CI_CLI names, and the
+# folder's other labelled tests are long, so that a corpus added there joins the run by hand, not CI's.
+ci_cli = re.search(r'set\(POSENC_SANITIZER_CI_CLI (.*?)\)', cmake_lists, re.S)
+expect(ci_cli is not None, 'tests/CMakeLists.txt sets POSENC_SANITIZER_CI_CLI')
+ci_cli = set(re.findall(r'tst_\w+', ci_cli.group(1) if ci_cli else ''))
+for name in sorted(ci_cli):
+    expect(folders.get(name) == 'tests/cli' and name in in_ci,
+           '%s, named for CI\'s asan stage, is a test of tests/cli labelled sanitize and not long' % name)
+for name in sorted(sanitized):
+    if folders.get(name) == 'tests/cli' and name not in ci_cli:
+        expect(name not in in_ci, '%s, a test of tests/cli not named for CI\'s asan stage, is long' % name)
+expect(any(folders.get(name) == 'tests/cli' for name in sanitized - in_ci),
+       'tests of tests/cli are labelled sanitize and long (the folder was found)')
 
 # The tests given the core precompiled header by name (POSENC_CORE_PCH_TESTS) are tests of the suite.
 core_pch = re.search(r'set\(POSENC_CORE_PCH_TESTS\n(.*?)\)', cmake_lists, re.S)
