@@ -18,6 +18,7 @@
 #include "render/FigureRoomChanges.h"
 #include "support/FigureBuilds.h"
 #include "support/SvgTexts.h"
+#include "support/TestMain.h"
 
 #include <QCommandLineParser>
 #include <QHash>
@@ -25,6 +26,7 @@
 
 #include <optional>
 
+namespace tst_axistitlesclear {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -213,5 +215,6 @@ void TestAxisTitlesClear::everyLessonsFigures()
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
 }
 
-QTEST_MAIN(TestAxisTitlesClear)
+POSENC_TEST_MAIN(TestAxisTitlesClear)
+} // namespace tst_axistitlesclear
 #include "tst_axistitlesclear.moc"

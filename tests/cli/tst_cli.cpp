@@ -2,6 +2,7 @@
 // float64 reference, --positions and --dims against the whole table, exit codes 2 / 3 / 4
 // with their messages, and no partial file ever.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace tst_cli {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -532,5 +534,6 @@ void TestCli::aWordIsAnUnknownCommand()
     QVERIFY2(run.err.contains(u"unknown command 'exprot'"_s), qPrintable(run.err));
 }
 
-QTEST_GUILESS_MAIN(TestCli)
+POSENC_TEST_GUILESS_MAIN(TestCli)
+} // namespace tst_cli
 #include "tst_cli.moc"

@@ -14,6 +14,7 @@
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
 #include "support/HalfFloats.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -23,6 +24,7 @@
 #include <limits>
 #include <vector>
 
+namespace tst_clialibi29 {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -197,5 +199,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliAlibi29)
+POSENC_TEST_GUILESS_MAIN(TestCliAlibi29)
+} // namespace tst_clialibi29
 #include "tst_clialibi29.moc"

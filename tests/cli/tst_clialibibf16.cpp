@@ -13,6 +13,7 @@
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -25,6 +26,7 @@
 #include <limits>
 #include <vector>
 
+namespace tst_clialibibf16 {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -245,5 +247,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliAlibiBf16)
+POSENC_TEST_GUILESS_MAIN(TestCliAlibiBf16)
+} // namespace tst_clialibibf16
 #include "tst_clialibibf16.moc"

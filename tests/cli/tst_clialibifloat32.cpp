@@ -14,6 +14,7 @@
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -25,6 +26,7 @@
 #include <limits>
 #include <vector>
 
+namespace tst_clialibifloat32 {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -284,5 +286,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliAlibiFloat32)
+POSENC_TEST_GUILESS_MAIN(TestCliAlibiFloat32)
+} // namespace tst_clialibifloat32
 #include "tst_clialibifloat32.moc"

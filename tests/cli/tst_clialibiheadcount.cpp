@@ -11,6 +11,7 @@
 // from get_slopes in float64.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -21,6 +22,7 @@
 #include <limits>
 #include <vector>
 
+namespace tst_clialibiheadcount {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -195,5 +197,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliAlibiHeadCount)
+POSENC_TEST_GUILESS_MAIN(TestCliAlibiHeadCount)
+} // namespace tst_clialibiheadcount
 #include "tst_clialibiheadcount.moc"

@@ -6,6 +6,7 @@
 // (apply_multimodal_rotary_pos_emb, get_rope_index's ids written here) against its flags and config.
 #include "CliRun.h"
 #include "TurnedQuery.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -22,6 +23,7 @@
 #include <limits>
 #include <random>
 
+namespace tst_cliapply {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -568,5 +570,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliApply)
+POSENC_TEST_GUILESS_MAIN(TestCliApply)
+} // namespace tst_cliapply
 #include "tst_cliapply.moc"

@@ -10,6 +10,7 @@
 // base * ((factor * seq_len / max_position_embeddings) - (factor - 1)) ** (dim / (dim - 2)).
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <random>
 
+namespace tst_cliapply30 {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -415,5 +417,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliApply30)
+POSENC_TEST_GUILESS_MAIN(TestCliApply30)
+} // namespace tst_cliapply30
 #include "tst_cliapply30.moc"

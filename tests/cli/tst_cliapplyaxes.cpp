@@ -11,6 +11,7 @@
 // _compute_default_rope_parameters, theta**(-2i/d).
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <random>
 
+namespace tst_cliapplyaxes {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -241,5 +243,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliApplyAxes)
+POSENC_TEST_GUILESS_MAIN(TestCliApplyAxes)
+} // namespace tst_cliapplyaxes
 #include "tst_cliapplyaxes.moc"

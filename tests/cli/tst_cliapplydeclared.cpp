@@ -6,6 +6,7 @@
 // (_compute_default_rope_parameters: inv_freq = 1 / base^(2i / d); _compute_yarn_parameters: the
 // ramp between extrapolated and interpolated frequencies, attention_factor 0.1 ln(factor) + 1).
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -20,6 +21,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_cliapplydeclared {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -370,5 +372,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CliApplyDeclared)
+POSENC_TEST_GUILESS_MAIN(CliApplyDeclared)
+} // namespace tst_cliapplydeclared
 #include "tst_cliapplydeclared.moc"

@@ -7,6 +7,7 @@
 // "positions-out-of-order", and a rotation at arange(L) of such a row was correct.
 #include "CliRun.h"
 #include "TurnedQuery.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -21,6 +22,7 @@
 #include <cstring>
 #include <random>
 
+namespace tst_cliapplyids {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -369,5 +371,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliApplyIds)
+POSENC_TEST_GUILESS_MAIN(TestCliApplyIds)
+} // namespace tst_cliapplyids
 #include "tst_cliapplyids.moc"

@@ -9,6 +9,7 @@
 // X and Y are computed here in float64 from those functions; the frequencies are
 // _compute_yarn_parameters' (modeling_rope_utils.py) at DeepSeek-V3's config.json rope_scaling.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -23,6 +24,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_cliapplyinterleave {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -263,5 +265,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CliApplyInterleave)
+POSENC_TEST_GUILESS_MAIN(CliApplyInterleave)
+} // namespace tst_cliapplyinterleave
 #include "tst_cliapplyinterleave.moc"

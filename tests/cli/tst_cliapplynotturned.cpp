@@ -10,6 +10,7 @@
 // rows 0 in both (a rotation turns a zero vector to zero at any angle) and arrays of no rows.
 #include "CliRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -23,6 +24,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_cliapplynotturned {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -242,5 +244,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CliApplyNotTurned)
+POSENC_TEST_GUILESS_MAIN(CliApplyNotTurned)
+} // namespace tst_cliapplynotturned
 #include "tst_cliapplynotturned.moc"

@@ -9,6 +9,7 @@
 #include "NpyBytes.h"
 #include "support/LongVariant.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -19,6 +20,7 @@
 #include <cstring>
 #include <random>
 
+namespace tst_cliapplyreference {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -256,5 +258,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliApplyReference)
+POSENC_TEST_GUILESS_MAIN(TestCliApplyReference)
+} // namespace tst_cliapplyreference
 #include "tst_cliapplyreference.moc"

@@ -2,6 +2,7 @@
 // is the longest row's, as a tokenizer pads with padding=True, unless --max-len or a prefill's
 // --cache gives it; a preset's context is no batch's width.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -9,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+namespace tst_clibatchrows {
 using namespace Qt::StringLiterals;
 
 class TestCliBatchRows : public QObject
@@ -63,5 +65,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliBatchRows)
+POSENC_TEST_GUILESS_MAIN(TestCliBatchRows)
+} // namespace tst_clibatchrows
 #include "tst_clibatchrows.moc"

@@ -1,6 +1,7 @@
 // The `posenc bench` contract of docs/ARCHITECTURE.md, Performance: its JSON keys (no timings
 // are asserted), the window's views it times, and its refusals with exit code 2.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -8,6 +9,7 @@
 
 #include <cmath>
 
+namespace tst_clibench {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -185,5 +187,6 @@ void TestCliBench::benchTimesOnlyTheViewsAsked()
     QCOMPARE(json.value(u"interaction_changes"_s).toDouble(), 0.0);
 }
 
-QTEST_GUILESS_MAIN(TestCliBench)
+POSENC_TEST_GUILESS_MAIN(TestCliBench)
+} // namespace tst_clibench
 #include "tst_clibench.moc"

@@ -16,6 +16,7 @@
 #include "support/AlibiReference.h"
 #include "support/DebertaReference.h"
 #include "support/T5Reference.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -24,6 +25,7 @@
 #include <cmath>
 #include <functional>
 
+namespace tst_clibiascache {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -285,5 +287,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliBiasCache)
+POSENC_TEST_GUILESS_MAIN(TestCliBiasCache)
+} // namespace tst_clibiascache
 #include "tst_clibiascache.moc"

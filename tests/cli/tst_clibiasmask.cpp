@@ -12,6 +12,7 @@
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
 #include "support/SandwichReference.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -22,6 +23,7 @@
 #include <limits>
 #include <vector>
 
+namespace tst_clibiasmask {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -177,5 +179,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliBiasMask)
+POSENC_TEST_GUILESS_MAIN(TestCliBiasMask)
+} // namespace tst_clibiasmask
 #include "tst_clibiasmask.moc"

@@ -2,6 +2,7 @@
 // .npy, .safetensors and .csv files, the JSON's keys and values, the exit codes, and hostile files
 // refused with the readers' messages.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include "check/TableCheck.h"
 
@@ -17,9 +18,8 @@
 #include <functional>
 #include <numbers>
 
+namespace tst_clicheck {
 using namespace Qt::StringLiterals;
-
-Q_DECLARE_METATYPE(std::vector<float>)
 
 namespace {
 
@@ -568,5 +568,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliCheck)
+POSENC_TEST_GUILESS_MAIN(TestCliCheck)
+} // namespace tst_clicheck
 #include "tst_clicheck.moc"

@@ -10,6 +10,7 @@
 // damaged row a mistake the stream shows), as the buffer's cos alone is: it was `learned`.
 #include "CliRun.h"
 #include "support/HalfFloats.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+namespace tst_clicheckdamage {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -214,5 +216,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliCheckDamage)
+POSENC_TEST_GUILESS_MAIN(TestCliCheckDamage)
+} // namespace tst_clicheckdamage
 #include "tst_clicheckdamage.moc"

@@ -12,6 +12,7 @@
 #include "support/AlibiReference.h"
 #include "support/KerpleReference.h"
 #include "support/SandwichReference.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,6 +28,7 @@
 #include <limits>
 #include <vector>
 
+namespace tst_clicheckmasks {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -461,5 +463,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliCheckMasks)
+POSENC_TEST_GUILESS_MAIN(TestCliCheckMasks)
+} // namespace tst_clicheckmasks
 #include "tst_clicheckmasks.moc"

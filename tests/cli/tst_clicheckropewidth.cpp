@@ -9,6 +9,7 @@
 // LlamaRotaryEmbedding.forward, cat((freqs, freqs)).cos(); vLLM's
 // RotaryEmbedding._compute_cos_sin_cache, cat((freqs.cos(), freqs.sin())), each half un-repeated).
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -21,6 +22,7 @@
 #include <functional>
 #include <vector>
 
+namespace tst_clicheckropewidth {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -300,5 +302,6 @@ private slots:
 
 } // namespace
 
-QTEST_GUILESS_MAIN(TestCliCheckRopeWidth)
+POSENC_TEST_GUILESS_MAIN(TestCliCheckRopeWidth)
+} // namespace tst_clicheckropewidth
 #include "tst_clicheckropewidth.moc"

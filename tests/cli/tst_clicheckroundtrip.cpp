@@ -8,6 +8,7 @@
 #include "CliRun.h"
 #include "support/Sanitizer.h"
 #include "support/TestFamily.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -16,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_clicheckroundtrip {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -167,5 +169,6 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_GUILESS_MAIN(TestCliCheckRoundTrip)
+POSENC_TEST_GUILESS_MAIN(TestCliCheckRoundTrip)
+} // namespace tst_clicheckroundtrip
 #include "tst_clicheckroundtrip.moc"

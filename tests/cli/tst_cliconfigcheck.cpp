@@ -3,6 +3,7 @@
 // should have (their numbers are tst_cliconfignumbers' and tst_modellayers'); configs with each
 // mistake name it; hostile files exit 2 or 3 with a message, never crash.
 #include "ConfigCheckRun.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QHash>
@@ -10,6 +11,7 @@
 #include <QSet>
 #include <QTest>
 
+namespace tst_cliconfigcheck {
 using namespace CliRun;
 using namespace ConfigCheckRun;
 
@@ -543,5 +545,6 @@ void TestCliConfigCheck::helpListsTheFindings()
     QVERIFY(run.out.contains(u"--layer-type"_s));
 }
 
-QTEST_GUILESS_MAIN(TestCliConfigCheck)
+POSENC_TEST_GUILESS_MAIN(TestCliConfigCheck)
+} // namespace tst_cliconfigcheck
 #include "tst_cliconfigcheck.moc"

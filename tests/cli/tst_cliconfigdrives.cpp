@@ -4,11 +4,13 @@
 // rope_type) or is refused naming why, `describe` prints the numbers `check --config` prints for the same layer type,
 // and the window opens on a config given as its file.
 #include "ConfigCheckRun.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QImage>
 #include <QTest>
 
+namespace tst_cliconfigdrives {
 using namespace CliRun;
 using namespace ConfigCheckRun;
 
@@ -257,5 +259,6 @@ void TestCliConfigDrives::aTailTurnsTheHeadsLastColumns()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCliConfigDrives)
+POSENC_TEST_GUILESS_MAIN(TestCliConfigDrives)
+} // namespace tst_cliconfigdrives
 #include "tst_cliconfigdrives.moc"

@@ -2,9 +2,11 @@
 // config.json, see its README): each layer type's describe keys computed here again from float64
 // formulas or taken from the RoPE issue's golden values.
 #include "ConfigCheckRun.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_cliconfignumbers {
 using namespace CliRun;
 using namespace ConfigCheckRun;
 
@@ -374,5 +376,6 @@ void TestCliConfigNumbers::nonRotaryFamilies()
     QCOMPARE(whisper.layer(u"decoder"_s).value(u"rows"_s).toInt(), 448);
 }
 
-QTEST_GUILESS_MAIN(TestCliConfigNumbers)
+POSENC_TEST_GUILESS_MAIN(TestCliConfigNumbers)
+} // namespace tst_cliconfignumbers
 #include "tst_cliconfignumbers.moc"

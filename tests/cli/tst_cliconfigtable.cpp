@@ -3,10 +3,12 @@
 // every number comes from; --json names the same sources per layer ("sources"), and --verbose
 // keeps the key-per-line dump.
 #include "ConfigCheckRun.h"
+#include "support/TestMain.h"
 
 #include <QDirIterator>
 #include <QTest>
 
+namespace tst_cliconfigtable {
 using namespace ConfigCheckRun;
 
 namespace {
@@ -159,5 +161,6 @@ void TestCliConfigTable::verboseKeepsTheDump()
     QVERIFY2(both.err.contains(u"--verbose"_s), qPrintable(both.err));
 }
 
-QTEST_GUILESS_MAIN(TestCliConfigTable)
+POSENC_TEST_GUILESS_MAIN(TestCliConfigTable)
+} // namespace tst_cliconfigtable
 #include "tst_cliconfigtable.moc"

@@ -5,6 +5,7 @@
 // a bad option is one line pointing at --help; -V is the version.
 #include "CliRun.h"
 #include "Terminal.h"
+#include "support/TestMain.h"
 
 #include "support/TestFiles.h"
 
@@ -23,6 +24,7 @@
 
 #include <unistd.h>
 
+namespace tst_cliconventions {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -546,5 +548,6 @@ void TestCliConventions::jsonSaysItsFormatAndVersion()
     QCOMPARE(document.object().value(u"version"_s).toInt(), format == u"posenc-check"_s ? 2 : 1);
 }
 
-QTEST_GUILESS_MAIN(TestCliConventions)
+POSENC_TEST_GUILESS_MAIN(TestCliConventions)
+} // namespace tst_cliconventions
 #include "tst_cliconventions.moc"

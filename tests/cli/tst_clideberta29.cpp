@@ -11,6 +11,7 @@
 // saying what was compared, never correct; declared (flags or a config), the wrong max_position named.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_clideberta29 {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -104,5 +106,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliDeberta29)
+POSENC_TEST_GUILESS_MAIN(TestCliDeberta29)
+} // namespace tst_clideberta29
 #include "tst_clideberta29.moc"

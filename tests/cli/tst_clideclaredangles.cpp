@@ -8,6 +8,7 @@
 // computed here: the float32 steps in float, each sin or cos of the float32 angle in float64 rounded
 // once to float32 (a faithful float32 sin).
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_clideclaredangles {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -99,5 +101,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CliDeclaredAngles)
+POSENC_TEST_GUILESS_MAIN(CliDeclaredAngles)
+} // namespace tst_clideclaredangles
 #include "tst_clideclaredangles.moc"

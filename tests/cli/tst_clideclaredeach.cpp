@@ -11,6 +11,7 @@
 // - _compute_dynamic_ntk_parameters: base = theta (factor seq / L0 - (factor - 1))^(dim / (dim - 2)),
 //   seq = max(seq_len, L0).
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -24,6 +25,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_clideclaredeach {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -215,5 +217,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliDeclaredEach)
+POSENC_TEST_GUILESS_MAIN(TestCliDeclaredEach)
+} // namespace tst_clideclaredeach
 #include "tst_clideclaredeach.moc"

@@ -16,6 +16,7 @@
 // Text positions 0..L-1 of an M-RoPE model are one position on every axis: its sections turn as one
 // RoPE, whatever mrope_section.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -28,6 +29,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_clideclaredmodels {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -315,5 +317,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CliDeclaredModels)
+POSENC_TEST_GUILESS_MAIN(CliDeclaredModels)
+} // namespace tst_clideclaredmodels
 #include "tst_clideclaredmodels.moc"

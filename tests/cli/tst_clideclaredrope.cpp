@@ -12,6 +12,7 @@
 #include "CliRun.h"
 #include "NpyBytes.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -24,6 +25,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_clideclaredrope {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -291,5 +293,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliDeclaredRope)
+POSENC_TEST_GUILESS_MAIN(TestCliDeclaredRope)
+} // namespace tst_clideclaredrope
 #include "tst_clideclaredrope.moc"

@@ -8,6 +8,7 @@
 #include "support/SandwichReference.h"
 #include "support/T5Reference.h"
 #include "support/TestFamily.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,6 +19,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_clidescribe {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -447,5 +449,6 @@ void TestCliDescribe::sandwichOddHeadDim()
     QCOMPARE(valueOf(list, u"far_mean"_s).toDouble(), -8.25);
 }
 
-QTEST_GUILESS_MAIN(TestCliDescribe)
+POSENC_TEST_GUILESS_MAIN(TestCliDescribe)
+} // namespace tst_clidescribe
 #include "tst_clidescribe.moc"

@@ -22,6 +22,7 @@
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/DetrReference.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
@@ -30,6 +31,7 @@
 #include <numbers>
 #include <random>
 
+namespace tst_clidumpsnamed {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -571,5 +573,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliDumpsNamed)
+POSENC_TEST_GUILESS_MAIN(TestCliDumpsNamed)
+} // namespace tst_clidumpsnamed
 #include "tst_clidumpsnamed.moc"

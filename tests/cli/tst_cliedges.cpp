@@ -3,6 +3,7 @@
 // names what happened before its rule: an exit 0 over output that was never written, a closed
 // standard input read as Qt's own event descriptor, position ids NaN read as -1 and 1.5 as 2.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 #include <vector>
 
+namespace tst_cliedges {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -328,5 +330,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliEdges)
+POSENC_TEST_GUILESS_MAIN(TestCliEdges)
+} // namespace tst_cliedges
 #include "tst_cliedges.moc"

@@ -2,11 +2,13 @@
 // token embeddings, d_model from its columns, and every refusal with its exit code (2 usage,
 // 3 a malformed or missing file, 4 over the memory budget) and its message; never a partial file.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_cliembeddings {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -226,5 +228,6 @@ void TestCliEmbeddings::embeddingsRefusals()
     QVERIFY(!QFile::exists(path(u"refused.npy"_s)));
 }
 
-QTEST_GUILESS_MAIN(TestCliEmbeddings)
+POSENC_TEST_GUILESS_MAIN(TestCliEmbeddings)
+} // namespace tst_cliembeddings
 #include "tst_cliembeddings.moc"

@@ -6,6 +6,7 @@
 #include "CliRun.h"
 #include "support/SandwichReference.h"
 #include "support/TestFamily.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -13,6 +14,7 @@
 
 #include <cstring>
 
+namespace tst_cliencodings {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -537,5 +539,6 @@ void TestCliEncodings::sandwichTableFromItsFlags()
         }
 }
 
-QTEST_GUILESS_MAIN(TestCliEncodings)
+POSENC_TEST_GUILESS_MAIN(TestCliEncodings)
+} // namespace tst_cliencodings
 #include "tst_cliencodings.moc"

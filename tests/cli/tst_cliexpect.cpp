@@ -2,8 +2,7 @@
 // reference is compared with exactly, correct (exit 0) or a mistake (exit 1) with its location;
 // each bad value refused naming its flag.
 #include "CliRun.h"
-
-#include <QtTest>
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -15,6 +14,7 @@
 #include <functional>
 #include <limits>
 
+namespace tst_cliexpect {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -595,5 +595,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpect)
+POSENC_TEST_GUILESS_MAIN(TestCliExpect)
+} // namespace tst_cliexpect
 #include "tst_cliexpect.moc"

@@ -16,6 +16,7 @@
 // - A 2-D grid read transposed: the grid-axes-swapped sentence in plain words.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,6 +29,7 @@
 #include <limits>
 #include <vector>
 
+namespace tst_cliexpectclasses {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -371,5 +373,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpectClasses)
+POSENC_TEST_GUILESS_MAIN(TestCliExpectClasses)
+} // namespace tst_cliexpectclasses
 #include "tst_cliexpectclasses.moc"

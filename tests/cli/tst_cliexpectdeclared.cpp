@@ -11,6 +11,7 @@
 // get_slopes (ofirpress/attention_with_linear_biases, fairseq/models/transformer.py).
 #include "CliRun.h"
 #include "support/AlibiReference.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_cliexpectdeclared {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -260,5 +262,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpectDeclared)
+POSENC_TEST_GUILESS_MAIN(TestCliExpectDeclared)
+} // namespace tst_cliexpectdeclared
 #include "tst_cliexpectdeclared.moc"

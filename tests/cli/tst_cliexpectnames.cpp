@@ -19,6 +19,7 @@
 //   `positions-scaled` with c stated.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -31,6 +32,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_cliexpectnames {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -502,5 +504,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpectNames)
+POSENC_TEST_GUILESS_MAIN(TestCliExpectNames)
+} // namespace tst_cliexpectnames
 #include "tst_cliexpectnames.moc"

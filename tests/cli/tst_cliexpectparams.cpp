@@ -4,6 +4,7 @@
 // explains names none. The tables are float64 formulas written here.
 #include "CliRun.h"
 #include "support/T5Reference.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <functional>
 
+namespace tst_cliexpectparams {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -155,5 +157,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpectParams)
+POSENC_TEST_GUILESS_MAIN(TestCliExpectParams)
+} // namespace tst_cliexpectparams
 #include "tst_cliexpectparams.moc"

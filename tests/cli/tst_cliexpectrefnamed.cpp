@@ -19,6 +19,7 @@
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
 #include "support/T5Reference.h"
+#include "support/TestMain.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -28,6 +29,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_cliexpectrefnamed {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -302,5 +304,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpectRefNamed)
+POSENC_TEST_GUILESS_MAIN(TestCliExpectRefNamed)
+} // namespace tst_cliexpectrefnamed
 #include "tst_cliexpectrefnamed.moc"

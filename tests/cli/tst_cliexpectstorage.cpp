@@ -8,8 +8,9 @@
 // attention-factor-missing, the other list longrope-factor-set. Every table is a float64 formula
 // here, rounded as its storage rounds it.
 #include "CliRun.h"
-#include "support/HalfFloats.h"
 #include "NpyBytes.h"
+#include "support/HalfFloats.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+namespace tst_cliexpectstorage {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -228,5 +230,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpectStorage)
+POSENC_TEST_GUILESS_MAIN(TestCliExpectStorage)
+} // namespace tst_cliexpectstorage
 #include "tst_cliexpectstorage.moc"

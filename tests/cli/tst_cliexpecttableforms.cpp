@@ -7,6 +7,7 @@
 #include "CheckReportText.h"
 #include "CliRun.h"
 #include "support/AlibiReference.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -16,6 +17,7 @@
 
 #include <cmath>
 
+namespace tst_cliexpecttableforms {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -123,5 +125,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpectTableForms)
+POSENC_TEST_GUILESS_MAIN(TestCliExpectTableForms)
+} // namespace tst_cliexpecttableforms
 #include "tst_cliexpecttableforms.moc"

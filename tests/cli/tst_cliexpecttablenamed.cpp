@@ -4,6 +4,7 @@
 // angle is p / w_i against a dump of the paper's table, said "no mistake the check knows explains
 // it" though `posenc check port.npy` names position-divided. Tables are float64 formulas here.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_cliexpecttablenamed {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -261,5 +263,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCliExpectTableNamed)
+POSENC_TEST_MAIN(TestCliExpectTableNamed)
+} // namespace tst_cliexpecttablenamed
 #include "tst_cliexpecttablenamed.moc"

@@ -10,6 +10,7 @@
 // `columns-swapped`. Every tensor is a float64 formula here, stored as float32.
 #include "CliRun.h"
 #include "support/AlibiReference.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -21,6 +22,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_cliexpecttableorder {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -223,5 +225,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpectTableOrder)
+POSENC_TEST_GUILESS_MAIN(TestCliExpectTableOrder)
+} // namespace tst_cliexpecttableorder
 #include "tst_cliexpecttableorder.moc"

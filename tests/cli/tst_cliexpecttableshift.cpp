@@ -5,12 +5,14 @@
 // is a learned-like table (a random walk, as GPT-2's wpe rows drift) made here in float64.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 #include <random>
 
+namespace tst_cliexpecttableshift {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -206,5 +208,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliExpectTableShift)
+POSENC_TEST_GUILESS_MAIN(TestCliExpectTableShift)
+} // namespace tst_cliexpecttableshift
 #include "tst_cliexpecttableshift.moc"

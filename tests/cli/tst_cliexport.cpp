@@ -2,6 +2,7 @@
 // size in pixels or at a dpi, exit 2 for every invalid option naming it, 3 for a path that
 // cannot be written, 4 over the memory budget, and no partial or changed file when refused.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include "support/TestFiles.h"
 
@@ -21,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace tst_cliexport {
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using namespace CliRun;
@@ -517,5 +519,6 @@ void TestCliExport::aPipeGivenAsOutputIsFedNotReplaced()
     QVERIFY(info.exists() && !info.isFile());
 }
 
-QTEST_GUILESS_MAIN(TestCliExport)
+POSENC_TEST_GUILESS_MAIN(TestCliExport)
+} // namespace tst_cliexport
 #include "tst_cliexport.moc"

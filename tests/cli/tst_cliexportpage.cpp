@@ -3,6 +3,7 @@
 // figures its window shows and its text names, and every refusal names its flag with exit 2 and
 // writes nothing.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include "support/TestFiles.h"
 
@@ -17,6 +18,7 @@
 
 #include <cmath>
 
+namespace tst_cliexportpage {
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using namespace CliRun;
@@ -223,5 +225,6 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_GUILESS_MAIN(TestCliExportPage)
+POSENC_TEST_GUILESS_MAIN(TestCliExportPage)
+} // namespace tst_cliexportpage
 #include "tst_cliexportpage.moc"

@@ -13,6 +13,7 @@
 // low-frequency band, the smoothed blend between) show the rule is the scaling's, not YaRN's.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -22,6 +23,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_clifactorinpower {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -137,7 +139,8 @@ private slots:
         QFETCH(bool, table);
         QFETCH(bool, byFile);
         const auto bytes = [&](bool truncate, Power power) {
-            return table ? cosTable(::yarn(truncate, power)) : vector(::yarn(truncate, power));
+            return table ? cosTable(tst_clifactorinpower::yarn(truncate, power))
+                         : vector(tst_clifactorinpower::yarn(truncate, power));
         };
         const QString fixed = file(u"fixed.npy"_s, bytes(false, Power::Divided));
         const QStringList declared = byFile ? QStringList {u"--expect-table"_s, fixed}
@@ -166,13 +169,14 @@ private slots:
     {
         const QStringList declared {u"--expect"_s, u"rope"_s, u"--preset"_s, u"llama-3-1-8b"_s};
         const CliCheck::Checked right
-            = CliCheck::checkFile(file(u"l3.npy"_s, vector(::llama3(Power::Divided))), declared);
+            = CliCheck::checkFile(file(u"l3.npy"_s, vector(tst_clifactorinpower::llama3(Power::Divided))), declared);
         QVERIFY2(right.exit == 0, qPrintable(right.shown));
-        const CliCheck::Checked wrong
-            = CliCheck::checkFile(file(u"l3_power.npy"_s, vector(::llama3(Power::Inside))), declared);
+        const CliCheck::Checked wrong = CliCheck::checkFile(
+            file(u"l3_power.npy"_s, vector(tst_clifactorinpower::llama3(Power::Inside))), declared);
         QVERIFY2(wrong.exit == 1 && ids(wrong) == QStringList {u"rope-factor-in-power"_s}, qPrintable(wrong.shown));
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliFactorInPower)
+POSENC_TEST_GUILESS_MAIN(TestCliFactorInPower)
+} // namespace tst_clifactorinpower
 #include "tst_clifactorinpower.moc"

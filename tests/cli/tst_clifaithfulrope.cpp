@@ -14,6 +14,7 @@
 #include "CliRun.h"
 #include "support/HalfFloats.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -26,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 
+namespace tst_clifaithfulrope {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -211,5 +213,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliFaithfulRope)
+POSENC_TEST_GUILESS_MAIN(TestCliFaithfulRope)
+} // namespace tst_clifaithfulrope
 #include "tst_clifaithfulrope.moc"

@@ -4,6 +4,7 @@
 // flag or a preset) stays; where several families fit, or none, the run exits 2 naming them.
 // Before: each of these exited 2 asking for --encoding.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include "support/TestFiles.h"
 
@@ -14,6 +15,7 @@
 
 #include <cmath>
 
+namespace tst_clifamilyinference {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 using namespace TestFiles;
@@ -186,5 +188,6 @@ void TestCliFamilyInference::ambiguityNamesTheChoices()
     QCOMPARE(QDir(m_dir.path()).entryList({u"*.png"_s, u"*.npy"_s}, QDir::Files), QStringList {u"learned.npy"_s});
 }
 
-QTEST_GUILESS_MAIN(TestCliFamilyInference)
+POSENC_TEST_GUILESS_MAIN(TestCliFamilyInference)
+} // namespace tst_clifamilyinference
 #include "tst_clifamilyinference.moc"

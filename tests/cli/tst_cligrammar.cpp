@@ -5,6 +5,7 @@
 // describe`, listed bare, exited 2). The options that read a file and the usage lines come from the
 // program's own command list, so that a new one is covered or named here.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include "cli/Commands.h"
 
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_cligrammar {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -329,5 +331,6 @@ void TestCliGrammar::everyListedUsageWorks()
              qPrintable(u"posenc %1: exit %2: %3"_s.arg(arguments.join(u' ')).arg(ran.exitCode).arg(ran.err)));
 }
 
-QTEST_GUILESS_MAIN(TestCliGrammar)
+POSENC_TEST_GUILESS_MAIN(TestCliGrammar)
+} // namespace tst_cligrammar
 #include "tst_cligrammar.moc"

@@ -23,6 +23,7 @@
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/CubicWeights.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,6 +35,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_cligridresize {
 using namespace Qt::StringLiterals;
 
 class TestCliGridResize : public QObject
@@ -159,5 +161,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliGridResize)
+POSENC_TEST_GUILESS_MAIN(TestCliGridResize)
+} // namespace tst_cligridresize
 #include "tst_cligridresize.moc"

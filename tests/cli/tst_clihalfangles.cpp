@@ -10,6 +10,7 @@
 // its bits, cos in float32.
 #include "CliRun.h"
 #include "support/HalfFloats.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 
+namespace tst_clihalfangles {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -335,5 +337,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliHalfAngles)
+POSENC_TEST_GUILESS_MAIN(TestCliHalfAngles)
+} // namespace tst_clihalfangles
 #include "tst_clihalfangles.moc"

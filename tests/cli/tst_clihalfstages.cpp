@@ -18,6 +18,7 @@
 //   emb = timesteps.float()[:, None] * exp(exponent), scale 1000, flip_sin_to_cos) in float32.
 #include "CliRun.h"
 #include "support/HalfFloats.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -30,6 +31,7 @@
 #include <cmath>
 #include <cstdint>
 
+namespace tst_clihalfstages {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -241,5 +243,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliHalfStages)
+POSENC_TEST_GUILESS_MAIN(TestCliHalfStages)
+} // namespace tst_clihalfstages
 #include "tst_clihalfstages.moc"

@@ -2,7 +2,9 @@
 // realbug_meta_heldout.py; issue 56's acceptance): bugs posenc was measured on before it was changed
 // for them (BASELINE.md's summary says what that round found). Each row as tst_clirealbugs' are.
 #include "RealBugsRun.h"
+#include "support/TestMain.h"
 
+namespace tst_cliheldoutbugs {
 using namespace RealBugsRun;
 
 class TestCliHeldOutBugs : public QObject
@@ -61,5 +63,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliHeldOutBugs)
+POSENC_TEST_GUILESS_MAIN(TestCliHeldOutBugs)
+} // namespace tst_cliheldoutbugs
 #include "tst_cliheldoutbugs.moc"

@@ -10,6 +10,7 @@
 // (t, h / 2, w / 2) from st_idx with w fastest, the next text at the block's largest id + 1).
 #include "CliRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -23,6 +24,7 @@
 #include <array>
 #include <vector>
 
+namespace tst_cliidsdeclared {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -194,5 +196,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CliIdsDeclared)
+POSENC_TEST_GUILESS_MAIN(CliIdsDeclared)
+} // namespace tst_cliidsdeclared
 #include "tst_cliidsdeclared.moc"

@@ -7,6 +7,7 @@
 // Before: describe --json printed "band_high": -inf for --beta-slow 1e308, and check --config
 // --json "band_low": inf for a yarn config with beta_fast 1e-308; both exited 0.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -17,6 +18,7 @@
 
 #include <cmath>
 
+namespace tst_clijson {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -156,5 +158,6 @@ void TestCliJson::everyJsonOutputIsStrict()
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
-QTEST_GUILESS_MAIN(TestCliJson)
+POSENC_TEST_GUILESS_MAIN(TestCliJson)
+} // namespace tst_clijson
 #include "tst_clijson.moc"

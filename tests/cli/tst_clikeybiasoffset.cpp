@@ -6,6 +6,7 @@
 #include "CliRun.h"
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_clikeybiasoffset {
 using namespace Qt::StringLiterals;
 
 class TestCliKeyBiasOffset : public QObject
@@ -68,5 +70,6 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_GUILESS_MAIN(TestCliKeyBiasOffset)
+POSENC_TEST_GUILESS_MAIN(TestCliKeyBiasOffset)
+} // namespace tst_clikeybiasoffset
 #include "tst_clikeybiasoffset.moc"

@@ -13,6 +13,7 @@
 // that offset wherever it lies within the slowest pair's period.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -26,6 +27,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_clilaterchunk {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -155,8 +157,6 @@ std::vector<qint64> run(qint64 first, qint64 count)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(std::vector<qint64>)
 
 class TestCliLaterChunk : public QObject
 {
@@ -372,5 +372,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliLaterChunk)
+POSENC_TEST_GUILESS_MAIN(TestCliLaterChunk)
+} // namespace tst_clilaterchunk
 #include "tst_clilaterchunk.moc"

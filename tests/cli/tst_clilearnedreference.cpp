@@ -12,6 +12,7 @@
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/CubicWeights.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_clilearnedreference {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -190,5 +192,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliLearnedReference)
+POSENC_TEST_GUILESS_MAIN(TestCliLearnedReference)
+} // namespace tst_clilearnedreference
 #include "tst_clilearnedreference.moc"

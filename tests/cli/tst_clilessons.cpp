@@ -6,6 +6,7 @@
 // not a lesson exits 2 naming them. The start panel never shows under --screenshot unless asked
 // for.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_clilessons {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -321,5 +323,6 @@ void TestCliLessons::startPanelOnlyWhenAskedUnderScreenshot()
     QVERIFY(QImage(shot) != QImage(path(u"plain.png"_s)));
 }
 
-QTEST_GUILESS_MAIN(TestCliLessons)
+POSENC_TEST_GUILESS_MAIN(TestCliLessons)
+} // namespace tst_clilessons
 #include "tst_clilessons.moc"

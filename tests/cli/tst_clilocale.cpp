@@ -4,6 +4,7 @@
 // beside titles that print in English. Qt takes the locale from the environment, so the German
 // locale needs no glibc locale generated on the machine.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include "support/TestFamily.h"
 #include "support/TestFiles.h"
@@ -14,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_clilocale {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -102,5 +104,6 @@ void TestCliLocale::figuresAreTheSameInEveryLocale()
     QVERIFY2(files[0] == files[1], "the German figure differs from the C one");
 }
 
-QTEST_MAIN(TestCliLocale)
+POSENC_TEST_MAIN(TestCliLocale)
+} // namespace tst_clilocale
 #include "tst_clilocale.moc"

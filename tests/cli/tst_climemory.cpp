@@ -5,6 +5,7 @@
 // under an address-space limit that makes the allocation fail at once.
 #include "CliRun.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QProcess>
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_climemory {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -278,5 +280,6 @@ void TestCliMemory::benchRefusesAStrayArgument()
     QCOMPARE(run.out, QString());
 }
 
-QTEST_GUILESS_MAIN(TestCliMemory)
+POSENC_TEST_GUILESS_MAIN(TestCliMemory)
+} // namespace tst_climemory
 #include "tst_climemory.moc"

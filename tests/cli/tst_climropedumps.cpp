@@ -15,6 +15,7 @@
 #include "CliCheckRun.h"
 #include "MropeDumps.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_climropedumps {
 using namespace Qt::StringLiterals;
 using CliCheck::checkFile;
 using CliCheck::write;
@@ -484,5 +486,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliMropeDumps)
+POSENC_TEST_GUILESS_MAIN(TestCliMropeDumps)
+} // namespace tst_climropedumps
 #include "tst_climropedumps.moc"

@@ -12,6 +12,7 @@
 // (6, 6 + y, 6 + x), the text after it from 18 on.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_climropesection {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -128,5 +130,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliMropeSection)
+POSENC_TEST_GUILESS_MAIN(TestCliMropeSection)
+} // namespace tst_climropesection
 #include "tst_climropesection.moc"

@@ -8,6 +8,7 @@
 // rope-theta, both bases said. Every tensor is a float64 formula written here, never posenc's.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,6 +17,7 @@
 
 #include <cmath>
 
+namespace tst_clintkalpha {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -126,5 +128,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliNtkAlpha)
+POSENC_TEST_GUILESS_MAIN(TestCliNtkAlpha)
+} // namespace tst_clintkalpha
 #include "tst_clintkalpha.moc"

@@ -3,6 +3,7 @@
 // torch, tests/data/make_position_ids_fixture.py) are correct, and each mistake is named on ids
 // written from its definition here.
 #include "PositionIdsRun.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_clipositions {
 using namespace Qt::StringLiterals;
 
 using namespace PositionIdsRun;
@@ -588,5 +590,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliPositions)
+POSENC_TEST_GUILESS_MAIN(TestCliPositions)
+} // namespace tst_clipositions
 #include "tst_clipositions.moc"

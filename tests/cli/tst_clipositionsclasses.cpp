@@ -10,12 +10,14 @@
 //   the flattening collator's restart), each mistake's from its own, in every batch form.
 #include "NpyBytes.h"
 #include "PositionIdsRun.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTest>
 
 #include <algorithm>
 
+namespace tst_clipositionsclasses {
 using namespace Qt::StringLiterals;
 using namespace PositionIdsRun;
 
@@ -564,5 +566,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliPositionsClasses)
+POSENC_TEST_GUILESS_MAIN(TestCliPositionsClasses)
+} // namespace tst_clipositionsclasses
 #include "tst_clipositionsclasses.moc"

@@ -7,10 +7,12 @@
 // The right ids are the reference's own, recorded with torch (tests/data/make_position_ids_fixture.py);
 // each mistake's ids are written from its definition here.
 #include "PositionIdsRun.h"
+#include "support/TestMain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_clipositionsmrope {
 using namespace Qt::StringLiterals;
 
 using namespace PositionIdsRun;
@@ -231,5 +233,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliPositionsMrope)
+POSENC_TEST_GUILESS_MAIN(TestCliPositionsMrope)
+} // namespace tst_clipositionsmrope
 #include "tst_clipositionsmrope.moc"

@@ -12,6 +12,7 @@
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/T5Reference.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -19,6 +20,7 @@
 
 #include <cmath>
 
+namespace tst_clipositionwindow {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -335,5 +337,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliPositionWindow)
+POSENC_TEST_GUILESS_MAIN(TestCliPositionWindow)
+} // namespace tst_clipositionwindow
 #include "tst_clipositionwindow.moc"

@@ -6,6 +6,7 @@
 // presets, and --preset beside --session or --lesson exits 2.
 #include "CliRun.h"
 #include "support/TestFamily.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 
+namespace tst_clipresets {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -346,5 +348,6 @@ void TestCliPresets::theEncodingFlagOverridesThePresetsFamily()
     QVERIFY(!QFile::exists(path(u"pe.npy"_s)));
 }
 
-QTEST_GUILESS_MAIN(TestCliPresets)
+POSENC_TEST_GUILESS_MAIN(TestCliPresets)
+} // namespace tst_clipresets
 #include "tst_clipresets.moc"

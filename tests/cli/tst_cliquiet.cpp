@@ -2,6 +2,7 @@
 // session set XDG_RUNTIME_DIR (ssh, a container, CI). The runtime directory made then is
 // private, and the message filter drops only the offscreen platform's notices.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include "cli/QtMessageFilter.h"
 #include "cli/RuntimeDirectory.h"
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace tst_cliquiet {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -226,5 +228,6 @@ void TestCliQuiet::filterPassesEveryOtherMessageOn()
     QCOMPARE(captured, QStringList {u"posenc: a warning of our own"_s});
 }
 
-QTEST_MAIN(TestCliQuiet)
+POSENC_TEST_MAIN(TestCliQuiet)
+} // namespace tst_cliquiet
 #include "tst_cliquiet.moc"

@@ -3,7 +3,9 @@
 // list grows as the work does (BASELINE.md is where the others stand).
 #include "RealBugsRun.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
+namespace tst_clirealbugs {
 using namespace RealBugsRun;
 
 class TestCliRealBugs : public QObject
@@ -122,5 +124,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliRealBugs)
+POSENC_TEST_GUILESS_MAIN(TestCliRealBugs)
+} // namespace tst_clirealbugs
 #include "tst_clirealbugs.moc"

@@ -8,6 +8,7 @@
 // mistake rope2d-pair-axes. Tables are float64 formulas here.
 #include "CheckReportText.h"
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -17,6 +18,7 @@
 
 #include <cmath>
 
+namespace tst_clirope2dhunyuan {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -93,5 +95,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliRope2dHunyuan)
+POSENC_TEST_GUILESS_MAIN(TestCliRope2dHunyuan)
+} // namespace tst_clirope2dhunyuan
 #include "tst_clirope2dhunyuan.moc"

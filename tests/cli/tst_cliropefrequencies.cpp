@@ -21,6 +21,7 @@
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/HalfFloats.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -35,6 +36,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_cliropefrequencies {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -282,5 +284,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliRopeFrequencies)
+POSENC_TEST_GUILESS_MAIN(TestCliRopeFrequencies)
+} // namespace tst_cliropefrequencies
 #include "tst_cliropefrequencies.moc"

@@ -11,6 +11,7 @@
 // (yarn, longrope), `attention-factor` where it does not (transformers multiplies by 1); a config of
 // another attention_factor names attention-factor with both values.
 #include "CliCheckRun.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <optional>
 
+namespace tst_cliropehalf {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -119,5 +121,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliRopeHalf)
+POSENC_TEST_GUILESS_MAIN(TestCliRopeHalf)
+} // namespace tst_cliropehalf
 #include "tst_cliropehalf.moc"

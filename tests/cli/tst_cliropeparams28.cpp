@@ -20,6 +20,7 @@
 // modeling_llama.py's cos and sin of cat(freqs, freqs).
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -34,6 +35,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_cliropeparams28 {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -305,5 +307,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliRopeParams28)
+POSENC_TEST_GUILESS_MAIN(TestCliRopeParams28)
+} // namespace tst_cliropeparams28
 #include "tst_cliropeparams28.moc"

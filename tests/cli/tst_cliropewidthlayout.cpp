@@ -15,6 +15,7 @@
 #include "CliCheckRun.h"
 #include "ConfigCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+namespace tst_cliropewidthlayout {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -140,5 +142,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliRopeWidthLayout)
+POSENC_TEST_GUILESS_MAIN(TestCliRopeWidthLayout)
+} // namespace tst_cliropewidthlayout
 #include "tst_cliropewidthlayout.moc"

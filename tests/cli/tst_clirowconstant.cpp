@@ -13,6 +13,7 @@
 #include "NpyBytes.h"
 #include "support/AlibiReference.h"
 #include "support/KerpleReference.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,6 +28,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_clirowconstant {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -415,5 +417,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliRowConstant)
+POSENC_TEST_GUILESS_MAIN(TestCliRowConstant)
+} // namespace tst_clirowconstant
 #include "tst_clirowconstant.moc"

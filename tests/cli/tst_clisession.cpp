@@ -2,6 +2,7 @@
 // them; a file that is not a session exits 3 naming the path and the reason, a bad value in it
 // exits 2 naming the parameter and the file; no output file is left by a refused run.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,6 +11,7 @@
 
 #include <sys/stat.h>
 
+namespace tst_clisession {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -180,5 +182,6 @@ void TestCliSession::sessionOnAFifoIsRefused()
     QVERIFY(!QFile::exists(out));
 }
 
-QTEST_GUILESS_MAIN(TestCliSession)
+POSENC_TEST_GUILESS_MAIN(TestCliSession)
+} // namespace tst_clisession
 #include "tst_clisession.moc"

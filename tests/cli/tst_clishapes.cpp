@@ -10,6 +10,7 @@
 #include "support/AlibiReference.h"
 #include "support/DetrReference.h"
 #include "support/T5Reference.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,6 +23,7 @@
 #include <functional>
 #include <vector>
 
+namespace tst_clishapes {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -575,5 +577,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliShapes)
+POSENC_TEST_GUILESS_MAIN(TestCliShapes)
+} // namespace tst_clishapes
 #include "tst_clishapes.moc"

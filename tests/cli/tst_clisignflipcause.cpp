@@ -6,6 +6,7 @@
 // (speechbrain#3070); cosines, even in the position, are not, whatever the sign of p. The tables
 // are written here from float64 formulas, the tutorial's float32 steps emulated by rounding.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -16,6 +17,7 @@
 
 #include <cmath>
 
+namespace tst_clisignflipcause {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -101,5 +103,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliSignFlipCause)
+POSENC_TEST_GUILESS_MAIN(TestCliSignFlipCause)
+} // namespace tst_clisignflipcause
 #include "tst_clisignflipcause.moc"

@@ -10,6 +10,7 @@
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
 #include "support/DetrReference.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QFloat16>
@@ -21,6 +22,7 @@
 #include <cstring>
 #include <vector>
 
+namespace tst_clisincos2dgrid {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -228,5 +230,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliSincos2dGrid)
+POSENC_TEST_GUILESS_MAIN(TestCliSincos2dGrid)
+} // namespace tst_clisincos2dgrid
 #include "tst_clisincos2dgrid.moc"

@@ -8,6 +8,7 @@
 // the formulas they follow, stored as float32.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_clisinusoidrows {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -130,5 +132,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliSinusoidRows)
+POSENC_TEST_GUILESS_MAIN(TestCliSinusoidRows)
+} // namespace tst_clisinusoidrows
 #include "tst_clisinusoidrows.moc"

@@ -7,6 +7,7 @@
 // Qwen2VLRotaryEmbedding.forward's cos (slice [a, b], row r: cos(ids[a, b, r] * inv_freq) for both
 // halves of cat((freqs, freqs))), computed here in float64 at Qwen2-VL's rope_theta 1e6, head 128.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -19,6 +20,7 @@
 #include <cstring>
 #include <vector>
 
+namespace tst_clislicesatids {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -237,5 +239,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliSlicesAtIds)
+POSENC_TEST_GUILESS_MAIN(TestCliSlicesAtIds)
+} // namespace tst_clislicesatids
 #include "tst_clislicesatids.moc"

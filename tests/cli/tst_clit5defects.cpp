@@ -9,6 +9,7 @@
 #include "CheckReportText.h"
 #include "CliRun.h"
 #include "support/T5Reference.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <cstdlib>
 
+namespace tst_clit5defects {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -150,5 +152,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliT5Defects)
+POSENC_TEST_GUILESS_MAIN(TestCliT5Defects)
+} // namespace tst_clit5defects
 #include "tst_clit5defects.moc"

@@ -16,6 +16,7 @@
 // - and a sinusoid of a later chunk, whose ids past 0 only a declared RoPE reads.
 #include "CliRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -28,6 +29,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_clitableids {
 using namespace Qt::StringLiterals;
 using CliRun::posenc;
 using CliRun::Run;
@@ -343,5 +345,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTableIds)
+POSENC_TEST_GUILESS_MAIN(TestCliTableIds)
+} // namespace tst_clitableids
 #include "tst_clitableids.moc"

@@ -2,6 +2,7 @@
 // statistics at L = 2^20 against geometric series summed here, s*E's and the norms against
 // float64 statistics of the tables `posenc table` writes itself, and their refusals.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -11,6 +12,7 @@
 #include <complex>
 #include <limits>
 
+namespace tst_clitables {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -371,5 +373,6 @@ void TestCliTables::noTableHoldsAnUndefinedNumber()
         QVERIFY2(std::isfinite(v) || v == -std::numeric_limits<float>::infinity(), qPrintable(run.err));
 }
 
-QTEST_MAIN(TestCliTables)
+POSENC_TEST_MAIN(TestCliTables)
+} // namespace tst_clitables
 #include "tst_clitables.moc"

@@ -26,6 +26,7 @@
 #include "support/AlibiReference.h"
 #include "support/CubicWeights.h"
 #include "support/HalfFloats.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -37,6 +38,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_clitables30 {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -337,5 +339,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTables30)
+POSENC_TEST_GUILESS_MAIN(TestCliTables30)
+} // namespace tst_clitables30
 #include "tst_clitables30.moc"

@@ -8,6 +8,7 @@
 // written here twice: in float64 (what posenc's exact table must equal) and in float32 step by step
 // as torch computes it (the tables a model dumps, which the check must call correct).
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +18,7 @@
 
 #include <cmath>
 
+namespace tst_clitimestep {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -95,8 +97,6 @@ QByteArray shown(const QJsonObject &o)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(Form)
 
 class TestCliTimestep : public QObject
 {
@@ -324,5 +324,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTimestep)
+POSENC_TEST_GUILESS_MAIN(TestCliTimestep)
+} // namespace tst_clitimestep
 #include "tst_clitimestep.moc"

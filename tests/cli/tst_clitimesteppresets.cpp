@@ -7,6 +7,7 @@
 // ModelConfig::check), its table the preset's.
 #include "CliRun.h"
 #include "ConfigCheckRun.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -17,6 +18,7 @@
 
 #include <cmath>
 
+namespace tst_clitimesteppresets {
 using namespace Qt::StringLiterals;
 using ConfigCheckRun::Checked;
 using ConfigCheckRun::checkJson;
@@ -170,5 +172,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTimestepPresets)
+POSENC_TEST_GUILESS_MAIN(TestCliTimestepPresets)
+} // namespace tst_clitimesteppresets
 #include "tst_clitimesteppresets.moc"

@@ -4,10 +4,12 @@
 // another family (BERT's position_embedding_type alibi), each model's own embedding dropout and scale
 // keys, and the context key its code reads.
 #include "ConfigCheckRun.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QTest>
 
+namespace tst_cliunseenconfigs {
 using namespace CliRun;
 using namespace ConfigCheckRun;
 
@@ -314,5 +316,6 @@ void TestCliUnseenConfigs::lessonLengthsFollowTheModelsContext()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCliUnseenConfigs)
+POSENC_TEST_GUILESS_MAIN(TestCliUnseenConfigs)
+} // namespace tst_cliunseenconfigs
 #include "tst_cliunseenconfigs.moc"

@@ -12,6 +12,7 @@
 // 128 by partial_rotary_factor 0.75).
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -24,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+namespace tst_clivectorlength {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -177,5 +179,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliVectorLength)
+POSENC_TEST_GUILESS_MAIN(TestCliVectorLength)
+} // namespace tst_clivectorlength
 #include "tst_clivectorlength.moc"

@@ -15,6 +15,7 @@
 // and ALiBi's get_slopes (ofirpress/attention_with_linear_biases, models/transformer.py).
 #include "CheckReportText.h"
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -26,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 
+namespace tst_clivectorreference {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -217,5 +219,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliVectorReference)
+POSENC_TEST_GUILESS_MAIN(TestCliVectorReference)
+} // namespace tst_clivectorreference
 #include "tst_clivectorreference.moc"

@@ -3,6 +3,7 @@
 // transformers eras), `posenc table` writes the ids and the 2-D tables, and each bad value named in
 // the families' contract exits 2 with one line naming its flag and range.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_clivision {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -273,5 +275,6 @@ void TestCliVision::anotherGridIsNamed()
              qPrintable(refused.out + refused.err));
 }
 
-QTEST_GUILESS_MAIN(TestCliVision)
+POSENC_TEST_GUILESS_MAIN(TestCliVision)
+} // namespace tst_clivision
 #include "tst_clivision.moc"

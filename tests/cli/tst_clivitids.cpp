@@ -12,6 +12,7 @@
 // dump checked against --grid alone (rot_pos_emb's order) is unknown with the reason, never a mistake.
 #include "CliCheckRun.h"
 #include "NpyBytes.h"
+#include "support/TestMain.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -20,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+namespace tst_clivitids {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -175,5 +177,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliVitIds)
+POSENC_TEST_GUILESS_MAIN(TestCliVitIds)
+} // namespace tst_clivitids
 #include "tst_clivitids.moc"

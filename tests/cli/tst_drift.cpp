@@ -6,6 +6,7 @@
 // README and the guide use against the options the help lists (--screenshot was in the guide and
 // in no help). The guide's generated parts, the lessons' table among them, are tst_helptexts'.
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include "check/TableCheck.h"
 #include "cli/Commands.h"
@@ -23,6 +24,7 @@
 
 #include <map>
 
+namespace tst_drift {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -333,5 +335,6 @@ void TestDrift::everyFlagTheDocsUseIsAnOptionTheHelpLists()
     QVERIFY2(sorted.isEmpty(), qPrintable(u"flags no help lists: "_s + sorted.join(u", "_s)));
 }
 
-QTEST_GUILESS_MAIN(TestDrift)
+POSENC_TEST_GUILESS_MAIN(TestDrift)
+} // namespace tst_drift
 #include "tst_drift.moc"

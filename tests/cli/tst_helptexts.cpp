@@ -10,6 +10,7 @@
 #include "cli/GuideReference.h"
 #include "cli/ManPage.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "check/ConfigFindings.h"
 #include "core/ParamTable.h"
@@ -28,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_helptexts {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -462,5 +464,6 @@ void TestHelpTexts::guideHoldsTheProgramsReference()
         QVERIFY2(reference.contains(u"| `"_s + name + u"` |"_s), qPrintable(name));
 }
 
-QTEST_GUILESS_MAIN(TestHelpTexts)
+POSENC_TEST_GUILESS_MAIN(TestHelpTexts)
+} // namespace tst_helptexts
 #include "tst_helptexts.moc"

@@ -4,6 +4,7 @@
 // several threads, each with its own). And a scratch file a signal ending the process takes with it
 // (RemovedIfKilled, posenc bench's gigabyte tables).
 #include "cli/Interrupt.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,6 +14,7 @@
 #include <csignal>
 #include <memory>
 
+namespace tst_interrupt {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -165,5 +167,6 @@ void TestInterrupt::aScratchFileOutlivesItsScopeUntouched()
     QVERIFY(QFile::exists(file));
 }
 
-QTEST_GUILESS_MAIN(TestInterrupt)
+POSENC_TEST_GUILESS_MAIN(TestInterrupt)
+} // namespace tst_interrupt
 #include "tst_interrupt.moc"

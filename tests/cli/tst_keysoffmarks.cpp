@@ -16,6 +16,7 @@
 #include "render/FigureRoomChanges.h"
 #include "render/SegmentClip.h"
 #include "support/FigureBuilds.h"
+#include "support/TestMain.h"
 
 #include <QCommandLineParser>
 #include <QTest>
@@ -24,6 +25,7 @@
 #include <cmath>
 #include <optional>
 
+namespace tst_keysoffmarks {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -275,5 +277,6 @@ void TestKeysOffMarks::everyLessonsKeys()
     QVERIFY2(onLines.isEmpty(), qPrintable(onLines.join(u"; "_s)));
 }
 
-QTEST_MAIN(TestKeysOffMarks)
+POSENC_TEST_MAIN(TestKeysOffMarks)
+} // namespace tst_keysoffmarks
 #include "tst_keysoffmarks.moc"

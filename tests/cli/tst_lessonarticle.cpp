@@ -3,6 +3,7 @@
 // and a title's own "The" (the Annotated Transformer) is lower case but at a sentence's start.
 #include "LessonRead.h"
 #include "ModelPossessive.h"
+#include "support/TestMain.h"
 
 #include "io/Lesson.h"
 #include "io/Preset.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 
+namespace tst_lessonarticle {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -58,5 +60,6 @@ void TestLessonArticle::aSentenceNamesADescriptionWithItsArticle()
     QVERIFY(described >= 10 && titled >= 3);
 }
 
-QTEST_GUILESS_MAIN(TestLessonArticle)
+POSENC_TEST_GUILESS_MAIN(TestLessonArticle)
+} // namespace tst_lessonarticle
 #include "tst_lessonarticle.moc"

@@ -5,6 +5,7 @@
 // or called the lesson's; a count of pairs that turn counts the pairs that turn. Every number is
 // worked out here from the presets' values, never read back from posenc.
 #include "LessonRead.h"
+#include "support/TestMain.h"
 
 #include "cli/ConfigAttention.h"
 #include "cli/ConfigOptions.h"
@@ -31,6 +32,7 @@
 #include <cstdint>
 #include <numbers>
 
+namespace tst_lessonattention {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -561,5 +563,6 @@ void TestLessonAttention::anEncoderHasNoKvCache()
     QVERIFY(encoders >= 2 && decoders >= 2);
 }
 
-QTEST_GUILESS_MAIN(TestLessonAttention)
+POSENC_TEST_GUILESS_MAIN(TestLessonAttention)
+} // namespace tst_lessonattention
 #include "tst_lessonattention.moc"

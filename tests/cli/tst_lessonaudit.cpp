@@ -3,6 +3,7 @@
 // from the presets' own values (resources/presets), never read back from posenc's output.
 #include "LessonRead.h"
 #include "ModelPossessive.h"
+#include "support/TestMain.h"
 
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
@@ -28,6 +29,7 @@
 #include <cmath>
 #include <cstdint>
 
+namespace tst_lessonaudit {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -501,5 +503,6 @@ void TestLessonAudit::aWholeNumberIsGroupedAsTheOthers()
     QVERIFY(itemsOf(*Lessons::find(u"what-dropout-does"_s), *qwen).join(u' ').contains(u"L·d = 229,376 cells"_s));
 }
 
-QTEST_GUILESS_MAIN(TestLessonAudit)
+POSENC_TEST_GUILESS_MAIN(TestLessonAudit)
+} // namespace tst_lessonaudit
 #include "tst_lessonaudit.moc"

@@ -3,11 +3,12 @@
 // Lessons): a model whose every layer places position is not taught as NoPE, a factor on cos and
 // sin scales only the columns that turn, M-RoPE's ids without the mask, the critical dimension of
 // the pairs a model runs, and whose code multiplies DeepSeek's softmax scale by mscale².
+#include "LessonRead.h"
 #include "check/ModelConfigCheck.h"
 #include "check/models/LayerLessonNumbers.h"
-#include "LessonRead.h"
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "core/LessonNumbers.h"
 #include "io/Lesson.h"
@@ -27,6 +28,7 @@
 #include <cmath>
 #include <numbers>
 
+namespace tst_lessonclasses {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -357,5 +359,6 @@ void TestLessonClasses::ropeDecaySaysWhichLayersItsNumbersAre()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLessonClasses)
+POSENC_TEST_GUILESS_MAIN(TestLessonClasses)
+} // namespace tst_lessonclasses
 #include "tst_lessonclasses.moc"

@@ -9,6 +9,7 @@
 // written by hand in their files, not from the lesson.
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "check/ModelConfigCheck.h"
 #include "check/models/LayerLessonNumbers.h"
@@ -31,6 +32,7 @@
 
 #include <algorithm>
 
+namespace tst_lessoncode {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -500,5 +502,6 @@ void TestLessonCode::aQueryScaleAfterTheRotationIsSaid()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLessonCode)
+POSENC_TEST_GUILESS_MAIN(TestLessonCode)
+} // namespace tst_lessoncode
 #include "tst_lessoncode.moc"

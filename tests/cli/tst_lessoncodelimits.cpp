@@ -7,6 +7,7 @@
 // buckets come from make_log_bucket_position (modeling_deberta_v2.py) written here in float64,
 // max_position_embeddings from the configs of tests/data/configs, never from posenc's output.
 #include "LessonRead.h"
+#include "support/TestMain.h"
 
 #include "io/Lesson.h"
 #include "io/Preset.h"
@@ -23,6 +24,7 @@
 #include <cstdlib>
 #include <optional>
 
+namespace tst_lessoncodelimits {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -190,5 +192,6 @@ void TestLessonCodeLimits::dynamicNamesTheConfigsMaxPositionEmbeddings()
     QVERIFY(!LessonRead::itemsOf(lesson, *qwen).join(u'\n').contains(u"131,072, so it would change nothing"_s));
 }
 
-QTEST_GUILESS_MAIN(TestLessonCodeLimits)
+POSENC_TEST_GUILESS_MAIN(TestLessonCodeLimits)
+} // namespace tst_lessoncodelimits
 #include "tst_lessoncodelimits.moc"

@@ -7,6 +7,7 @@
 #include "cli/LessonOptions.h"
 #include "cli/LessonPage.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "render/FigureRoom.h"
 #include "render/TokenRoles.h"
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <optional>
 
+namespace tst_lessonfamilies {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -270,5 +272,6 @@ void TestLessonFamilies::theDropoutSlidesSayWhosePIs()
     }
 }
 
-QTEST_MAIN(TestLessonFamilies)
+POSENC_TEST_MAIN(TestLessonFamilies)
+} // namespace tst_lessonfamilies
 #include "tst_lessonfamilies.moc"

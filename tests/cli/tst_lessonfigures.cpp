@@ -3,6 +3,7 @@
 // (resources/presets, src/check/models/examples), never from posenc's output.
 #include "CliRun.h"
 #include "support/TestFiles.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <optional>
 
+namespace tst_lessonfigures {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -462,5 +464,6 @@ void TestLessonFigures::bothTitlesOfTheSlideNameTheModel()
     QVERIFY2(shown.mid(queryScale, 3).join(u' ').contains(name), qPrintable(shown.mid(queryScale, 3).join(u' ')));
 }
 
-QTEST_GUILESS_MAIN(TestLessonFigures)
+POSENC_TEST_GUILESS_MAIN(TestLessonFigures)
+} // namespace tst_lessonfigures
 #include "tst_lessonfigures.moc"

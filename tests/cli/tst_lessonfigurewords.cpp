@@ -8,6 +8,7 @@
 // The expected values are worked out here in float64 from the model's parameters, or read from
 // the figure as it is drawn, never from the lesson's own numbers.
 #include "LessonRead.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 
@@ -27,6 +28,7 @@
 #include <numbers>
 #include <optional>
 
+namespace tst_lessonfigurewords {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -325,5 +327,6 @@ void TestLessonFigureWords::timestepsAreNamedT()
     QVERIFY(read >= 2);
 }
 
-QTEST_MAIN(TestLessonFigureWords)
+POSENC_TEST_MAIN(TestLessonFigureWords)
+} // namespace tst_lessonfigurewords
 #include "tst_lessonfigurewords.moc"

@@ -7,6 +7,7 @@
 // the float32 angle fl(fl(p)·fl(θ_i)) in C++ float arithmetic.
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "core/LessonNumbers.h"
 #include "core/NumberText.h"
@@ -21,6 +22,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_lessonfloat32rope {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -171,5 +173,6 @@ void TestLessonFloat32Rope::theLessonStatesTheModelsFloat32Angles()
     QVERIFY(lesson.code.forModel(r.model).contains(u"inv_freq_expanded.float()"_s));
 }
 
-QTEST_GUILESS_MAIN(TestLessonFloat32Rope)
+POSENC_TEST_GUILESS_MAIN(TestLessonFloat32Rope)
+} // namespace tst_lessonfloat32rope
 #include "tst_lessonfloat32rope.moc"

@@ -4,6 +4,7 @@
 // read by a lesson, critical_dimension said with its rule, and a model table's defaults as HF's
 // config class gives them. Every expected number is worked out here in float64.
 #include "LessonRead.h"
+#include "support/TestMain.h"
 
 #include "cli/Cli.h"
 
@@ -28,6 +29,7 @@
 #include <cmath>
 #include <numbers>
 
+namespace tst_lessonfollowsconfig {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -299,5 +301,6 @@ void TestLessonFollowsConfig::biasCodeIsTheModelTablesWords()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLessonFollowsConfig)
+POSENC_TEST_GUILESS_MAIN(TestLessonFollowsConfig)
+} // namespace tst_lessonfollowsconfig
 #include "tst_lessonfollowsconfig.moc"

@@ -2,6 +2,7 @@
 // the computation its default was written with (docs/ARCHITECTURE.md, Lessons).
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "core/LessonNumbers.h"
 #include "core/Params.h"
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <numbers>
 
+namespace tst_lessonfollowsmodel {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -568,5 +570,6 @@ void TestLessonFollowsModel::theLayerStackIsARowPerLayer()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLessonFollowsModel)
+POSENC_TEST_GUILESS_MAIN(TestLessonFollowsModel)
+} // namespace tst_lessonfollowsmodel
 #include "tst_lessonfollowsmodel.moc"

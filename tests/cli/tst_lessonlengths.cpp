@@ -3,6 +3,7 @@
 // model's rotary columns are the tail of its config's query-key head.
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "check/models/ModelExamples.h"
 #include "core/LessonNumbers.h"
@@ -20,6 +21,7 @@
 #include <numbers>
 #include <cstdint>
 
+namespace tst_lessonlengths {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -166,5 +168,6 @@ void TestLessonLengths::theFrequenciesAreCountedOverTheModelsPositions()
     QVERIFY2(plain.contains(u"260 of the 640 pairs turn less than once"_s), qPrintable(plain));
 }
 
-QTEST_GUILESS_MAIN(TestLessonLengths)
+POSENC_TEST_GUILESS_MAIN(TestLessonLengths)
+} // namespace tst_lessonlengths
 #include "tst_lessonlengths.moc"

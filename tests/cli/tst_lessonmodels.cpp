@@ -6,12 +6,11 @@
 // here in float64 from the reference code's formulas (tests/support) and the config's own keys.
 #include "ModelPossessive.h"
 
-#include "cli/LessonOptions.h"
-#include "cli/ParamOptions.h"
-
 #include "check/ModelConfigCheck.h"
 #include "check/models/LayerLessonNumbers.h"
 #include "check/models/ModelExamples.h"
+#include "cli/LessonOptions.h"
+#include "cli/ParamOptions.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
 #include "core/positions/PositionEffect.h"
@@ -21,18 +20,19 @@
 #include "support/BucketTie.h"
 #include "support/DebertaReference.h"
 #include "support/RopeReference.h"
+#include "support/TestMain.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QHash>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QTest>
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 
+namespace tst_lessonmodels {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -595,5 +595,6 @@ void TestLessonModels::aSentenceSaysWhatTheModelsCodeDoes()
     QVERIFY(columns == fromColumns.size() && unchecked >= 1 && float32 >= 1 && exact >= 2 && rounded >= 2);
 }
 
-QTEST_GUILESS_MAIN(TestLessonModels)
+POSENC_TEST_GUILESS_MAIN(TestLessonModels)
+} // namespace tst_lessonmodels
 #include "tst_lessonmodels.moc"

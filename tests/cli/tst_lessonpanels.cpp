@@ -11,6 +11,7 @@
 #include "cli/LessonOptions.h"
 #include "cli/LessonPage.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
@@ -35,6 +36,7 @@
 #include <algorithm>
 #include <limits>
 
+namespace tst_lessonpanels {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -538,5 +540,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLessonPanels)
+POSENC_TEST_MAIN(TestLessonPanels)
+} // namespace tst_lessonpanels
 #include "tst_lessonpanels.moc"

@@ -6,6 +6,7 @@
 // parameters and the references' rules (the ALiBi paper's get_slopes, transformers' generation
 // ids and _compute_proportional_rope_parameters), never read back from posenc's output.
 #include "LessonRead.h"
+#include "support/TestMain.h"
 
 #include "core/rope/RopeText.h"
 #include "io/Lesson.h"
@@ -23,6 +24,7 @@
 #include <optional>
 #include <set>
 
+namespace tst_lessonphrasing {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -327,5 +329,6 @@ void TestLessonPhrasing::proportionalSaysWhatFIs()
             .arg(f));
 }
 
-QTEST_MAIN(TestLessonPhrasing)
+POSENC_TEST_MAIN(TestLessonPhrasing)
+} // namespace tst_lessonphrasing
 #include "tst_lessonphrasing.moc"

@@ -6,6 +6,7 @@
 #include "LessonRead.h"
 #include "cli/LessonOptions.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "io/Lesson.h"
 #include "io/LessonText.h"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_lessonpremises {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -568,5 +570,6 @@ void TestLessonPremises::aBoundSaidToFallFalls()
     QVERIFY2(fell >= 3 && rose >= 1, qPrintable(u"%1 %2"_s.arg(fell).arg(rose)));
 }
 
-QTEST_GUILESS_MAIN(TestLessonPremises)
+POSENC_TEST_GUILESS_MAIN(TestLessonPremises)
+} // namespace tst_lessonpremises
 #include "tst_lessonpremises.moc"

@@ -8,6 +8,7 @@
 #include "cli/LessonOptions.h"
 #include "cli/LessonPage.h"
 #include "cli/ParamOptions.h"
+#include "support/TestMain.h"
 
 #include "render/FigureBuild.h"
 #include "render/FigureRoom.h"
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 
+namespace tst_lessonsharedscales {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -142,5 +144,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLessonSharedScales)
+POSENC_TEST_MAIN(TestLessonSharedScales)
+} // namespace tst_lessonsharedscales
 #include "tst_lessonsharedscales.moc"

@@ -4,6 +4,7 @@
 // stand apart.
 #include "CliRun.h"
 #include "support/SvgTexts.h"
+#include "support/TestMain.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 
+namespace tst_lessonslidefigures {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -146,5 +148,6 @@ void TestLessonSlideFigures::panelsNumbersStandApart()
     QVERIFY2(close.isEmpty(), qPrintable(close.join(u"; "_s)));
 }
 
-QTEST_MAIN(TestLessonSlideFigures)
+POSENC_TEST_MAIN(TestLessonSlideFigures)
+} // namespace tst_lessonslidefigures
 #include "tst_lessonslidefigures.moc"

@@ -7,6 +7,7 @@
 #include "CliRun.h"
 #include "support/LongVariant.h"
 #include "support/SvgTexts.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QHash>
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <utility>
 
+namespace tst_lessonslidetexts {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -567,5 +569,6 @@ void TestLessonSlideTexts::ropeLayoutsKeyStandsInOneRow()
         qPrintable(u"the key's entries %1 units apart up the page, %2 high"_s.arg(apart).arg(entries[0].height())));
 }
 
-QTEST_MAIN(TestLessonSlideTexts)
+POSENC_TEST_MAIN(TestLessonSlideTexts)
+} // namespace tst_lessonslidetexts
 #include "tst_lessonslidetexts.moc"

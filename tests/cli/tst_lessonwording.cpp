@@ -5,6 +5,7 @@
 // from the models' own configs (tests/data/configs) and ALiBi's reference, never read back from
 // posenc's output.
 #include "LessonRead.h"
+#include "support/TestMain.h"
 
 #include "io/Lesson.h"
 #include "io/LessonText.h"
@@ -22,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 
+namespace tst_lessonwording {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -381,5 +383,6 @@ void TestLessonWording::aLayerTypeWithItsOwnAndIsClosedByAComma()
     QVERIFY(joined >= 1);
 }
 
-QTEST_MAIN(TestLessonWording)
+POSENC_TEST_MAIN(TestLessonWording)
+} // namespace tst_lessonwording
 #include "tst_lessonwording.moc"

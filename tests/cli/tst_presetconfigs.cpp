@@ -12,7 +12,6 @@
 // So is what it says of the embedding scale (ConfigScale), and Gemma's s is its normalizer in the
 // dtype its config names. A preset's "max-position-embeddings" is its config's.
 #include "check/FamilyCheck.h"
-#include "support/TestFiles.h"
 #include "check/models/ModelExamples.h"
 #include "check/models/ModelTable.h"
 #include "cli/ConfigDropout.h"
@@ -22,6 +21,8 @@
 #include "core/ParamText.h"
 #include "io/Preset.h"
 #include "support/HalfFloats.h"
+#include "support/TestFiles.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,6 +35,7 @@
 #include <cstdint>
 #include <optional>
 
+namespace tst_presetconfigs {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -409,5 +411,6 @@ void TestPresetConfigs::aPresetsContextIsNotAnOlderRevisions()
     QVERIFY(read >= 10);
 }
 
-QTEST_GUILESS_MAIN(TestPresetConfigs)
+POSENC_TEST_GUILESS_MAIN(TestPresetConfigs)
+} // namespace tst_presetconfigs
 #include "tst_presetconfigs.moc"

@@ -1,9 +1,11 @@
 // The progress line's text (cli/ProgressLine.h): the stage, the share done, the time taken and,
 // once a thousandth is done, the time left at the rate so far, t (1 - f) / f.
 #include "cli/ProgressLine.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_progressline {
 using namespace Qt::StringLiterals;
 using namespace std::chrono_literals;
 using posenc::ProgressLine;
@@ -44,5 +46,6 @@ void TestProgressLine::textGivesShareTimeAndTimeLeft()
     QCOMPARE(ProgressLine::text(u"stage"_s, fraction, counted, std::chrono::milliseconds(elapsedMs)), expected);
 }
 
-QTEST_GUILESS_MAIN(TestProgressLine)
+POSENC_TEST_GUILESS_MAIN(TestProgressLine)
+} // namespace tst_progressline
 #include "tst_progressline.moc"

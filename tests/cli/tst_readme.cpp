@@ -8,6 +8,7 @@
 // the test command CI runs, as .ci/readme-test-command finds it (it opened with two pipelines of
 // 168 and 728 characters, and CI took the third line of its shell blocks).
 #include "CliRun.h"
+#include "support/TestMain.h"
 
 #include "cli/Cli.h"
 #include "cli/ConfigCheckCommand.h"
@@ -19,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_readme {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -179,5 +181,6 @@ void TestReadme::everyExampleRunsFromAFreshClone()
         QVERIFY2(err.isEmpty(), qPrintable(err));
 }
 
-QTEST_GUILESS_MAIN(TestReadme)
+POSENC_TEST_GUILESS_MAIN(TestReadme)
+} // namespace tst_readme
 #include "tst_readme.moc"

@@ -7,6 +7,7 @@
 // tst_titlesintickrows reads of every figure).
 #include "CliRun.h"
 #include "support/SvgTexts.h"
+#include "support/TestMain.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <limits>
 
+namespace tst_slideticklabels {
 using namespace Qt::StringLiterals;
 using namespace CliRun;
 
@@ -378,5 +380,6 @@ void TestSlideTickLabels::sideTitlesLeaveTheEndLabels()
     QVERIFY2(lacking.isEmpty(), qPrintable(lacking.join(u"; "_s)));
 }
 
-QTEST_MAIN(TestSlideTickLabels)
+POSENC_TEST_MAIN(TestSlideTickLabels)
+} // namespace tst_slideticklabels
 #include "tst_slideticklabels.moc"

@@ -6,6 +6,7 @@
 // diffusers' default order too) keep "position p".
 #include "CliRun.h"
 #include "support/SvgTexts.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,6 +15,7 @@
 #include <QRegularExpression>
 #include <QtTest>
 
+namespace tst_timestepfigures {
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -116,5 +118,6 @@ void TestTimestepFigures::rowsNamedAsTheModelIndexesThem()
     }
 }
 
-QTEST_MAIN(TestTimestepFigures)
+POSENC_TEST_MAIN(TestTimestepFigures)
+} // namespace tst_timestepfigures
 #include "tst_timestepfigures.moc"

@@ -11,6 +11,7 @@
 // the plot gives the axis's rect, its ticks and which title a room step set along them.
 #include "../render/FigureDefaults.h"
 #include "LessonSlidePage.h"
+#include "support/TestMain.h"
 
 #include "render/FigureFile.h"
 #include "render/FigureRoom.h"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_titlesintickrows {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -231,5 +233,6 @@ void TestTitlesInTickRows::everyFigure()
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
 }
 
-QTEST_MAIN(TestTitlesInTickRows)
+POSENC_TEST_MAIN(TestTitlesInTickRows)
+} // namespace tst_titlesintickrows
 #include "tst_titlesintickrows.moc"

@@ -6,6 +6,7 @@
 // the table and the apply and positions off by a constant.
 #include "../support/Sanitizer.h"
 #include "ApplyRotations.h"
+#include "support/TestMain.h"
 
 #include "check/rope/ApplyCheck.h"
 #include "check/rope/ApplyReport.h"
@@ -17,15 +18,11 @@
 #include <random>
 #include <tuple>
 
+namespace tst_applycheck {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
 using namespace applyref;
-
-Q_DECLARE_METATYPE(posenc::RopeType)
-Q_DECLARE_METATYPE(posenc::RopeLayout)
-
-Q_DECLARE_METATYPE(posenc::CheckVerdict)
 
 class TestApplyCheck : public QObject
 {
@@ -578,5 +575,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestApplyCheck)
+POSENC_TEST_APPLESS_MAIN(TestApplyCheck)
+} // namespace tst_applycheck
 #include "tst_applycheck.moc"

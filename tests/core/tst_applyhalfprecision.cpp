@@ -4,6 +4,7 @@
 // them correct.
 #include "../support/Sanitizer.h"
 #include "ApplyRotations.h"
+#include "support/TestMain.h"
 
 #include "check/rope/ApplyCheck.h"
 
@@ -12,12 +13,10 @@
 #include <cmath>
 #include <random>
 
+namespace tst_applyhalfprecision {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 using namespace applyref;
-
-Q_DECLARE_METATYPE(posenc::RopeType)
-Q_DECLARE_METATYPE(posenc::RopeLayout)
 
 namespace {
 
@@ -385,5 +384,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestApplyHalfPrecision)
+POSENC_TEST_APPLESS_MAIN(TestApplyHalfPrecision)
+} // namespace tst_applyhalfprecision
 #include "tst_applyhalfprecision.moc"

@@ -5,16 +5,16 @@
 // nothing declared, cells-overwritten against a declared reference; no zero row read as turned.
 // Y is HF's modeling_llama.py rotation in float32, written in ApplyRotations.h.
 #include "ApplyRotations.h"
+#include "support/TestMain.h"
 
 #include "check/rope/ApplyCheck.h"
 
 #include <QtTest>
 
+namespace tst_applyzerorows {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 using namespace applyref;
-
-Q_DECLARE_METATYPE(posenc::CheckVerdict)
 
 class TestApplyZeroRows : public QObject
 {
@@ -67,5 +67,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestApplyZeroRows)
+POSENC_TEST_APPLESS_MAIN(TestApplyZeroRows)
+} // namespace tst_applyzerorows
 #include "tst_applyzerorows.moc"

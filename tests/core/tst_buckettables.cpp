@@ -5,6 +5,7 @@
 // against float64: where the two differ the product follows float32, as the models do. Each cell
 // of an L x L table is the bucket of its offset, whatever the block and the threads.
 #include "EngineTable.h"
+#include "support/TestMain.h"
 
 #include "support/DebertaReference.h"
 #include "support/T5Reference.h"
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <cstring>
 
+namespace tst_buckettables {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -319,5 +321,6 @@ void TestBucketTables::tablesNeedTheirEncoding()
     QVERIFY(refused && refused->contains(u"GiB"_s));
 }
 
-QTEST_GUILESS_MAIN(TestBucketTables)
+POSENC_TEST_GUILESS_MAIN(TestBucketTables)
+} // namespace tst_buckettables
 #include "tst_buckettables.moc"

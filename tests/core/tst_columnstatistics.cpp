@@ -4,6 +4,7 @@
 
 #include "EngineTable.h"
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/ColumnStatistics.h"
 
@@ -13,10 +14,9 @@
 #include <cmath>
 #include <complex>
 
+namespace tst_columnstatistics {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -214,5 +214,6 @@ void TestColumnStatistics::cancelledGivesNothing()
     QVERIFY(!ColumnStatistics::compute(engine, {0, &cancel}));
 }
 
-QTEST_MAIN(TestColumnStatistics)
+POSENC_TEST_MAIN(TestColumnStatistics)
+} // namespace tst_columnstatistics
 #include "tst_columnstatistics.moc"

@@ -6,6 +6,7 @@
 // cell by cell), references whole numbers (bfloat16's up to 256, and past it even ones), halves and
 // no bfloat16's, cells equal, half a unit and a unit away.
 #include "SimdTargetRuns.h"
+#include "support/TestMain.h"
 
 #include "check/CompareSimd.h"
 
@@ -17,6 +18,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_compareheldvalues {
 using namespace posenc;
 
 // Named: the lambda run on every target captures a Row (gcc's -Wsubobject-linkage).
@@ -121,5 +123,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCompareHeldValues)
+POSENC_TEST_GUILESS_MAIN(TestCompareHeldValues)
+} // namespace tst_compareheldvalues
 #include "tst_compareheldvalues.moc"

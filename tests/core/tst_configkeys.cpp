@@ -6,10 +6,12 @@
 #include "check/ModelConfigCheck.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QTest>
 
+namespace tst_configkeys {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -233,5 +235,6 @@ void TestConfigKeys::unknownTypeByTheNameItExtends()
     }
 }
 
-QTEST_GUILESS_MAIN(TestConfigKeys)
+POSENC_TEST_GUILESS_MAIN(TestConfigKeys)
+} // namespace tst_configkeys
 #include "tst_configkeys.moc"

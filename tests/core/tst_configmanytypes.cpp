@@ -4,6 +4,7 @@
 // is linear in the layer types; its time is `posenc bench`'s config_check_distinct_ms.
 #include "check/ModelConfigCheck.h"
 #include "core/rope/RopeFrequencies.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QSet>
@@ -11,6 +12,7 @@
 
 #include <functional>
 
+namespace tst_configmanytypes {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -108,5 +110,6 @@ void TestConfigManyTypes::typesWithKeysOfTheirOwn()
     QCOMPARE(check.layers.size(), qsizetype(2 + 32));
 }
 
-QTEST_GUILESS_MAIN(TestConfigManyTypes)
+POSENC_TEST_GUILESS_MAIN(TestConfigManyTypes)
+} // namespace tst_configmanytypes
 #include "tst_configmanytypes.moc"

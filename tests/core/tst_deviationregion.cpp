@@ -2,12 +2,14 @@
 // stream meets them gathered into runs at one step, the columns and the cells among them, each
 // set written here row by row and its words compared whole.
 #include "check/DeviationRegion.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
 #include <cstdint>
 #include <vector>
 
+namespace tst_deviationregion {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -142,5 +144,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDeviationRegion)
+POSENC_TEST_APPLESS_MAIN(TestDeviationRegion)
+} // namespace tst_deviationregion
 #include "tst_deviationregion.moc"

@@ -1,6 +1,7 @@
 #include "core/DiagonalRuns.h"
 #include "core/deberta/DebertaBuckets.h"
 #include "core/t5/T5Buckets.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
@@ -9,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+namespace tst_diagonalruns {
 using namespace posenc;
 
 namespace {
@@ -94,5 +96,6 @@ void TestDiagonalRuns::theRunsAreThoseOfAScan()
                                 .arg(expected[i].value)));
 }
 
-QTEST_APPLESS_MAIN(TestDiagonalRuns)
+POSENC_TEST_APPLESS_MAIN(TestDiagonalRuns)
+} // namespace tst_diagonalruns
 #include "tst_diagonalruns.moc"

@@ -4,6 +4,7 @@
 // mask only (where cross-document pairs of negative distance appear, which causal training never
 // shows a model).
 #include "EngineTable.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
@@ -17,6 +18,7 @@
 
 #include <cmath>
 
+namespace tst_documentdistance {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -269,5 +271,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDocumentDistance)
+POSENC_TEST_GUILESS_MAIN(TestDocumentDistance)
+} // namespace tst_documentdistance
 #include "tst_documentdistance.moc"

@@ -7,6 +7,7 @@
 #include "EngineTable.h"
 #include "Reference.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include "core/DropoutMask.h"
 #include "core/Engine.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_dropoutmaskbits {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::cellText;
@@ -240,5 +242,6 @@ void TestDropoutMaskBits::seedChangesMask()
     QVERIFY2(std::abs(agree - 0.5) < 4.0 * 0.5 / 256.0, qPrintable(u"masks agree on %1 of cells"_s.arg(agree)));
 }
 
-QTEST_GUILESS_MAIN(TestDropoutMaskBits)
+POSENC_TEST_GUILESS_MAIN(TestDropoutMaskBits)
+} // namespace tst_dropoutmaskbits
 #include "tst_dropoutmaskbits.moc"

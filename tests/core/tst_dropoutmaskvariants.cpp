@@ -7,6 +7,7 @@
 #include "DropoutTables.h"
 #include "EngineTable.h"
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/DropoutMask.h"
 #include "core/Engine.h"
@@ -17,6 +18,7 @@
 #include <set>
 #include <vector>
 
+namespace tst_dropoutmaskvariants {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::cellText;
@@ -462,5 +464,6 @@ void TestDropoutMaskVariants::applyRowFollowsRules()
     }
 }
 
-QTEST_GUILESS_MAIN(TestDropoutMaskVariants)
+POSENC_TEST_GUILESS_MAIN(TestDropoutMaskVariants)
+} // namespace tst_dropoutmaskvariants
 #include "tst_dropoutmaskvariants.moc"

@@ -4,6 +4,7 @@
 
 #include "FilledBlocks.h"
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/Embeddings.h"
 
@@ -14,6 +15,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_embeddingsnormal {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using reference::kTwoTo24;
@@ -245,5 +247,6 @@ void TestEmbeddingsNormal::sigmaScalesEveryCell()
         }
 }
 
-QTEST_GUILESS_MAIN(TestEmbeddingsNormal)
+POSENC_TEST_GUILESS_MAIN(TestEmbeddingsNormal)
+} // namespace tst_embeddingsnormal
 #include "tst_embeddingsnormal.moc"

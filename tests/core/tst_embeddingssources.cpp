@@ -4,6 +4,7 @@
 
 #include "FilledBlocks.h"
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/Embeddings.h"
 #include "core/Engine.h"
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <memory>
 
+namespace tst_embeddingssources {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::fillBlock;
@@ -209,5 +211,6 @@ void TestEmbeddingsSources::embeddingQuantityIsScaledGenerated()
     QVERIFY2(difference.isEmpty(), qPrintable(difference));
 }
 
-QTEST_GUILESS_MAIN(TestEmbeddingsSources)
+POSENC_TEST_GUILESS_MAIN(TestEmbeddingsSources)
+} // namespace tst_embeddingssources
 #include "tst_embeddingssources.moc"

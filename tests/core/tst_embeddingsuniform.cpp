@@ -4,6 +4,7 @@
 
 #include "FilledBlocks.h"
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/Embeddings.h"
 #include "core/ParamText.h"
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_embeddingsuniform {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::fillBlock;
@@ -120,5 +122,6 @@ void TestEmbeddingsUniform::blockEqualsWholeTable()
     }
 }
 
-QTEST_GUILESS_MAIN(TestEmbeddingsUniform)
+POSENC_TEST_GUILESS_MAIN(TestEmbeddingsUniform)
+} // namespace tst_embeddingsuniform
 #include "tst_embeddingsuniform.moc"

@@ -4,6 +4,7 @@
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
 #include "core/ParamText.h"
+#include "support/TestMain.h"
 
 #include "support/TestFamily.h"
 
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 
+namespace tst_encodings {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -262,5 +264,6 @@ void TestEncodings::learnedTableMustCoverOffsetAndLength()
     QVERIFY(p.isValid());
 }
 
-QTEST_GUILESS_MAIN(TestEncodings)
+POSENC_TEST_GUILESS_MAIN(TestEncodings)
+} // namespace tst_encodings
 #include "tst_encodings.moc"

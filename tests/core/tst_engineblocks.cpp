@@ -4,6 +4,7 @@
 #include "EngineTable.h"
 #include "Reference.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/Quantity.h"
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <limits>
 
+namespace tst_engineblocks {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::allQuantities;
@@ -221,5 +223,6 @@ void TestEngineBlocks::uncancelledComputeReturnsTrue()
     QCOMPARE(reference::firstBitDifference(testing::computeTable(engine, Quantity::Output, block, 1), out), QString());
 }
 
-QTEST_GUILESS_MAIN(TestEngineBlocks)
+POSENC_TEST_GUILESS_MAIN(TestEngineBlocks)
+} // namespace tst_engineblocks
 #include "tst_engineblocks.moc"

@@ -4,11 +4,13 @@
 #include "core/Engine.h"
 #include "core/MemoryBudget.h"
 #include "core/Quantity.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <limits>
 
+namespace tst_enginecheck {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -177,5 +179,6 @@ void TestEngineCheck::memoryBudgetHelpers()
     QVERIFY2(byte->contains(u"(7.45e-09 GiB), over the memory budget of 3.73e-09 GiB"_s), qPrintable(*byte));
 }
 
-QTEST_GUILESS_MAIN(TestEngineCheck)
+POSENC_TEST_GUILESS_MAIN(TestEngineCheck)
+} // namespace tst_enginecheck
 #include "tst_enginecheck.moc"

@@ -3,6 +3,7 @@
 
 #include "EngineTable.h"
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/Quantity.h"
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_enginequantities {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using reference::kTwoTo24;
@@ -359,5 +361,6 @@ void TestEngineQuantities::farEndOfLongestTable()
         }
 }
 
-QTEST_GUILESS_MAIN(TestEngineQuantities)
+POSENC_TEST_GUILESS_MAIN(TestEngineQuantities)
+} // namespace tst_enginequantities
 #include "tst_enginequantities.moc"

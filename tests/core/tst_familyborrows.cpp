@@ -7,9 +7,11 @@
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/ParamUse.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_familyborrows {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -130,5 +132,6 @@ void TestFamilyBorrows::aBorrowedParameterInfersTheFamily()
     QCOMPARE(Families::word(*outcome.family), family);
 }
 
-QTEST_GUILESS_MAIN(TestFamilyBorrows)
+POSENC_TEST_GUILESS_MAIN(TestFamilyBorrows)
+} // namespace tst_familyborrows
 #include "tst_familyborrows.moc"

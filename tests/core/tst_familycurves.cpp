@@ -4,6 +4,7 @@
 // float64 term by term; and the vectorised turns they are made of (RotationSimd), the same bits on
 // every SIMD target as their documented order written out here.
 #include "SimdTargetRuns.h"
+#include "support/TestMain.h"
 
 #include "core/FamilyCurves.h"
 #include "core/RotationSimd.h"
@@ -16,6 +17,7 @@
 #include <limits>
 #include <vector>
 
+namespace tst_familycurves {
 using namespace posenc;
 
 namespace {
@@ -264,5 +266,6 @@ void TestFamilyCurves::curvesAreTheSameBitsOnEveryTarget()
     }
 }
 
-QTEST_GUILESS_MAIN(TestFamilyCurves)
+POSENC_TEST_GUILESS_MAIN(TestFamilyCurves)
+} // namespace tst_familycurves
 #include "tst_familycurves.moc"

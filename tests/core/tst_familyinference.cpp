@@ -6,19 +6,15 @@
 #include "core/FamilyInference.h"
 #include "core/ParamTable.h"
 #include "support/TestFamily.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <optional>
 
+namespace tst_familyinference {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Encoding)
-Q_DECLARE_METATYPE(posenc::Quantity)
-Q_DECLARE_METATYPE(QList<posenc::Encoding>)
-Q_DECLARE_METATYPE(QList<QList<posenc::Encoding>>)
-Q_DECLARE_METATYPE(std::optional<posenc::Encoding>)
 
 namespace {
 
@@ -163,5 +159,6 @@ void TestFamilyInference::infer()
     QCOMPARE(outcome.candidates, candidates);
 }
 
-QTEST_GUILESS_MAIN(TestFamilyInference)
+POSENC_TEST_GUILESS_MAIN(TestFamilyInference)
+} // namespace tst_familyinference
 #include "tst_familyinference.moc"

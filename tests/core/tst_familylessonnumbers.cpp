@@ -6,6 +6,7 @@
 #include "core/LessonNumbers.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
+#include "support/TestMain.h"
 
 #include "LessonNumberTesting.h"
 #include "Reference.h"
@@ -22,11 +23,10 @@
 #include <complex>
 #include <numbers>
 
+namespace tst_familylessonnumbers {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace LessonNumberTesting;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 class TestFamilyLessonNumbers : public QObject
 {
@@ -543,5 +543,6 @@ void TestFamilyLessonNumbers::relativeNumbersSayWhyWhereTheSettingsCannot()
     QVERIFY(far && !far->value);
 }
 
-QTEST_GUILESS_MAIN(TestFamilyLessonNumbers)
+POSENC_TEST_GUILESS_MAIN(TestFamilyLessonNumbers)
+} // namespace tst_familylessonnumbers
 #include "tst_familylessonnumbers.moc"

@@ -5,6 +5,7 @@
 // modeling_rope_utils.py (support/RopeReference.h).
 #include "check/FamilyCheck.h"
 #include "core/FamilySpec.h"
+#include "support/TestMain.h"
 
 #include "support/RopeReference.h"
 
@@ -15,8 +16,7 @@
 #include <cmath>
 #include <numbers>
 
-Q_DECLARE_METATYPE(posenc::Params)
-
+namespace tst_familyspec {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -142,5 +142,6 @@ void TestFamilySpec::rotaryNumbersAreHfs()
              qPrintable(u"%1 against %2"_s.arg(n.softmaxScaleFactor).arg(softmaxFactor)));
 }
 
-QTEST_MAIN(TestFamilySpec)
+POSENC_TEST_MAIN(TestFamilySpec)
+} // namespace tst_familyspec
 #include "tst_familyspec.moc"

@@ -6,10 +6,12 @@
 #include "core/FamilySpec.h"
 #include "core/FamilyWords.h"
 #include "core/ParamTable.h"
+#include "support/TestMain.h"
 
 #include <QSet>
 #include <QTest>
 
+namespace tst_familywords {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -99,5 +101,6 @@ void TestFamilyWords::aFamilyWithRowsHasAHeading()
     }
 }
 
-QTEST_GUILESS_MAIN(TestFamilyWords)
+POSENC_TEST_GUILESS_MAIN(TestFamilyWords)
+} // namespace tst_familywords
 #include "tst_familywords.moc"

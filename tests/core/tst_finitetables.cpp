@@ -11,6 +11,7 @@
 // By hand, for ten minutes: POSENC_FUZZ_SECONDS=600 build/release/tests/core/tst_finitetables
 #include "ParamFuzz.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include "core/Description.h"
 #include "core/Engine.h"
@@ -24,6 +25,7 @@
 
 #include <cmath>
 
+namespace tst_finitetables {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -219,5 +221,6 @@ void TestFiniteTables::theAuditsValuesAreRefusedWithTheirRange()
     QCOMPARE(errors.front().allowed, range);
 }
 
-QTEST_GUILESS_MAIN(TestFiniteTables)
+POSENC_TEST_GUILESS_MAIN(TestFiniteTables)
+} // namespace tst_finitetables
 #include "tst_finitetables.moc"

@@ -2,6 +2,7 @@
 // so that a report prints the base the fit chose as the few digits it is (3.16228, never
 // 3.1622800000000004).
 #include "check/FitNumbers.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <random>
 
+namespace tst_fitnumbers {
 using namespace posenc;
 
 class TestFitNumbers : public QObject
@@ -54,5 +56,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestFitNumbers)
+POSENC_TEST_APPLESS_MAIN(TestFitNumbers)
+} // namespace tst_fitnumbers
 #include "tst_fitnumbers.moc"

@@ -2,6 +2,7 @@
 // both layouts (docs/ARCHITECTURE.md, The mathematics), against references written afresh in Reference.h.
 
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/sinusoidal/Frequencies.h"
 
@@ -11,6 +12,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_frequencies {
 using namespace Qt::StringLiterals;
 using posenc::ColumnRole;
 using posenc::Layout;
@@ -228,5 +230,6 @@ void TestFrequencies::knownRoles()
     }
 }
 
-QTEST_GUILESS_MAIN(TestFrequencies)
+POSENC_TEST_GUILESS_MAIN(TestFrequencies)
+} // namespace tst_frequencies
 #include "tst_frequencies.moc"

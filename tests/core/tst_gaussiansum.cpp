@@ -4,6 +4,7 @@
 
 #include "core/sinusoidal/Faddeeva.h"
 #include "core/sinusoidal/GaussianSum.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
@@ -11,6 +12,7 @@
 #include <complex>
 #include <numbers>
 
+namespace tst_gaussiansum {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -126,5 +128,6 @@ void TestGaussianSum::emptyWindowSumsToZero()
     QCOMPARE(sum({5.0, 10.0, 7.0, 6.0}), std::complex<double>(0.0));
 }
 
-QTEST_MAIN(TestGaussianSum)
+POSENC_TEST_MAIN(TestGaussianSum)
+} // namespace tst_gaussiansum
 #include "tst_gaussiansum.moc"

@@ -7,6 +7,7 @@
 // resized-without-align-corners. Both written here in float64 from those formulas, at a small size
 // and at 102,400 patches.
 #include "CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/GridResize.h"
 #include "check/TableAgainstTable.h"
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <random>
 
+namespace tst_gridresize {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -161,5 +163,6 @@ void TestGridResize::aTableNoResizeGivesIsRefused()
     QVERIFY2(c.error.contains(u"no bilinear resize of the grid"_s), qPrintable(c.error));
 }
 
-QTEST_GUILESS_MAIN(TestGridResize)
+POSENC_TEST_GUILESS_MAIN(TestGridResize)
+} // namespace tst_gridresize
 #include "tst_gridresize.moc"

@@ -6,10 +6,11 @@
 // it reaches both sides) and (M-RoPE) sections and interleave all
 // match; the row names each wrong one.
 #include "check/ModelConfigCheck.h"
-#include "support/TestFiles.h"
 #include "core/FamilySpec.h"
 #include "core/rope/RopeFrequencies.h"
 #include "core/rope/RopeTypes.h"
+#include "support/TestFiles.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <map>
 
+namespace tst_heldinconfigs {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -165,5 +167,6 @@ void TestHeldinConfigs::everyLayer()
     QVERIFY2(lines.isEmpty(), qPrintable(lines.join(u"; "_s)));
 }
 
-QTEST_GUILESS_MAIN(TestHeldinConfigs)
+POSENC_TEST_GUILESS_MAIN(TestHeldinConfigs)
+} // namespace tst_heldinconfigs
 #include "tst_heldinconfigs.moc"

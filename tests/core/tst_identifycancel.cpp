@@ -3,6 +3,7 @@
 // whose RoPE search runs long: rope-cos of an unpublished theta with one column moved, so no form
 // explains every cell and the search goes through all its scalings (seconds in a release build).
 #include "CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <thread>
 
+namespace tst_identifycancel {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -96,5 +98,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestIdentifyCancel)
+POSENC_TEST_MAIN(TestIdentifyCancel)
+} // namespace tst_identifycancel
 #include "tst_identifycancel.moc"

@@ -6,6 +6,7 @@
 #include "core/LessonNumbers.h"
 #include "core/NumberText.h"
 #include "core/ParamText.h"
+#include "support/TestMain.h"
 
 #include "LessonNumberTesting.h"
 #include "Reference.h"
@@ -14,19 +15,16 @@
 #include "support/RopeReference.h"
 #include "support/T5Reference.h"
 
-#include <QTest>
-
 #include <algorithm>
 
 #include <cmath>
 #include <complex>
 #include <numbers>
 
+namespace tst_lessonnumbers {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace LessonNumberTesting;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 class TestLessonNumbers : public QObject
 {
@@ -596,5 +594,6 @@ void TestLessonNumbers::embeddingAndPeAreNearlyOrthogonal()
     QVERIFY2(std::abs(total / rows - random) < 0.01, qPrintable(QString::number(total / rows)));
 }
 
-QTEST_GUILESS_MAIN(TestLessonNumbers)
+POSENC_TEST_GUILESS_MAIN(TestLessonNumbers)
+} // namespace tst_lessonnumbers
 #include "tst_lessonnumbers.moc"

@@ -2,9 +2,11 @@
 // E's columns and then the PE's, pe_dims of them or, when auto, half of d_model. Each case is
 // checked against that definition written here, and against the columns Params gives E then.
 #include "core/MatrixColumns.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_matrixcolumns {
 using namespace posenc;
 
 class TestMatrixColumns : public QObject
@@ -47,5 +49,6 @@ void TestMatrixColumns::dModelFollowsTheComposition()
     QCOMPARE(params.embeddingColumns(), std::int64_t(cols));
 }
 
-QTEST_GUILESS_MAIN(TestMatrixColumns)
+POSENC_TEST_GUILESS_MAIN(TestMatrixColumns)
+} // namespace tst_matrixcolumns
 #include "tst_matrixcolumns.moc"

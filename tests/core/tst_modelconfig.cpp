@@ -3,6 +3,7 @@
 // their key path. The configs are written here; the numbers they derive are tst_cliconfigcheck's.
 #include "check/ModelConfigCheck.h"
 #include "core/rope/RopeFrequencies.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 
+namespace tst_modelconfig {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -157,5 +159,6 @@ void TestModelConfig::everyFindingIsCatalogued()
     }
 }
 
-QTEST_GUILESS_MAIN(TestModelConfig)
+POSENC_TEST_GUILESS_MAIN(TestModelConfig)
+} // namespace tst_modelconfig
 #include "tst_modelconfig.moc"

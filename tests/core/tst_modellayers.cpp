@@ -8,6 +8,7 @@
 #include "check/models/QueryScale.h"
 #include "core/rope/RopeFrequencies.h"
 #include "support/RopeReference.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <functional>
 
+namespace tst_modellayers {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -104,8 +106,6 @@ QJsonObject readConfig(const QString &name)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(Layers)
 
 class TestModelLayers : public QObject
 {
@@ -396,5 +396,6 @@ void TestModelLayers::configsHfCannotLoadNameTheKey()
     QVERIFY2(finding->message.contains(key), qPrintable(finding->message));
 }
 
-QTEST_GUILESS_MAIN(TestModelLayers)
+POSENC_TEST_GUILESS_MAIN(TestModelLayers)
+} // namespace tst_modellayers
 #include "tst_modellayers.moc"

@@ -5,6 +5,7 @@
 #include "check/models/ModelExamples.h"
 #include "check/models/ModelTable.h"
 #include "check/models/QueryScale.h"
+#include "support/TestMain.h"
 
 #include <QJsonDocument>
 #include <QSet>
@@ -12,6 +13,7 @@
 
 #include <cmath>
 
+namespace tst_modeltable {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -297,5 +299,6 @@ void TestModelTable::llama4ScalingBeta()
     QCOMPARE(q.firstRise(), length);
 }
 
-QTEST_GUILESS_MAIN(TestModelTable)
+POSENC_TEST_GUILESS_MAIN(TestModelTable)
+} // namespace tst_modeltable
 #include "tst_modeltable.moc"

@@ -5,11 +5,13 @@
 #include "core/ParamInputs.h"
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
+#include "support/TestMain.h"
 
 #include "support/TestFamily.h"
 
 #include <QTest>
 
+namespace tst_paraminputs {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -172,5 +174,6 @@ void TestParamInputs::differIsTrueForReadKeysOnly()
     QVERIFY(!ParamInputs::differ(base, base, {Quantity::Output}));
 }
 
-QTEST_GUILESS_MAIN(TestParamInputs)
+POSENC_TEST_GUILESS_MAIN(TestParamInputs)
+} // namespace tst_paraminputs
 #include "tst_paraminputs.moc"

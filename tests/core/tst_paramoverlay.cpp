@@ -3,9 +3,11 @@
 // are not parameters of the mathematics are left to the caller, a text that does not read is
 // named, and only a sound whole is given back, with every problem otherwise.
 #include "core/ParamOverlay.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_paramoverlay {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -126,5 +128,6 @@ void TestParamOverlay::aTextThatDoesNotReadNamesTheRangeTheOthersAllow()
     QCOMPARE(errors.front().sentence(), u"must be an integer in [0, 8] (max_len); got '1e3'"_s);
 }
 
-QTEST_GUILESS_MAIN(TestParamOverlay)
+POSENC_TEST_GUILESS_MAIN(TestParamOverlay)
+} // namespace tst_paramoverlay
 #include "tst_paramoverlay.moc"

@@ -4,6 +4,7 @@
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/Params.h"
+#include "support/TestMain.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -13,6 +14,7 @@
 #include <limits>
 #include <memory>
 
+namespace tst_paramsvalidation {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -460,5 +462,6 @@ void TestParamsValidation::quotedTextIsOneLine()
     QCOMPARE(ParamError::quoted(text), shown);
 }
 
-QTEST_GUILESS_MAIN(TestParamsValidation)
+POSENC_TEST_GUILESS_MAIN(TestParamsValidation)
+} // namespace tst_paramsvalidation
 #include "tst_paramsvalidation.moc"

@@ -6,6 +6,7 @@
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
 #include "core/ParamUse.h"
+#include "support/TestMain.h"
 
 #include "support/TestFamily.h"
 
@@ -15,6 +16,7 @@
 #include <QSet>
 #include <QTest>
 
+namespace tst_paramtable {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -577,5 +579,6 @@ void TestParamTable::numberListsKeepEveryDigit()
     }
 }
 
-QTEST_GUILESS_MAIN(TestParamTable)
+POSENC_TEST_GUILESS_MAIN(TestParamTable)
+} // namespace tst_paramtable
 #include "tst_paramtable.moc"

@@ -3,10 +3,12 @@
 
 #include "core/ParamText.h"
 #include "core/Params.h"
+#include "support/TestMain.h"
 
 #include <QSet>
 #include <QTest>
 
+namespace tst_paramtext {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -427,5 +429,6 @@ void TestParamText::enumNames()
     QCOMPARE(ParamText::toString(DropoutMode::MaskedFill), u"masked-fill"_s);
 }
 
-QTEST_GUILESS_MAIN(TestParamText)
+POSENC_TEST_GUILESS_MAIN(TestParamText)
+} // namespace tst_paramtext
 #include "tst_paramtext.moc"

@@ -5,6 +5,7 @@
 #include "core/Engine.h"
 #include "core/ParamText.h"
 #include "core/ParamUse.h"
+#include "support/TestMain.h"
 
 #include "support/TestFamily.h"
 
@@ -12,6 +13,7 @@
 
 #include <cstring>
 
+namespace tst_paramuse {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -364,5 +366,6 @@ void TestParamUse::whatTheSeedDraws()
     QVERIFY(!ParamUse::drawsEmbeddings(p) && ParamUse::drawsMask(p));
 }
 
-QTEST_GUILESS_MAIN(TestParamUse)
+POSENC_TEST_GUILESS_MAIN(TestParamUse)
+} // namespace tst_paramuse
 #include "tst_paramuse.moc"

@@ -4,6 +4,7 @@
 // windows and columns are asked for.
 
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/sinusoidal/PeWindowMeans.h"
 
@@ -12,10 +13,9 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_pewindowmeans {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Layout)
 
 namespace {
 
@@ -215,5 +215,6 @@ void TestPeWindowMeans::fastPairsVanishAwayFromTheEdges()
     });
 }
 
-QTEST_MAIN(TestPeWindowMeans)
+POSENC_TEST_MAIN(TestPeWindowMeans)
+} // namespace tst_pewindowmeans
 #include "tst_pewindowmeans.moc"

@@ -2,6 +2,7 @@
 // fill() and gather() word for word against Random123's own philox4x32.
 
 #include "core/Philox.h"
+#include "support/TestMain.h"
 
 #include <Random123/philox.h>
 
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+namespace tst_philox {
 using namespace Qt::StringLiterals;
 using posenc::CellRandom;
 using posenc::RandomStream;
@@ -135,5 +137,6 @@ void TestPhilox::gatherEqualsRandom123()
         QCOMPARE(words[std::size_t(4 * count + k)], 0x5A5A5A5Au);
 }
 
-QTEST_APPLESS_MAIN(TestPhilox)
+POSENC_TEST_APPLESS_MAIN(TestPhilox)
+} // namespace tst_philox
 #include "tst_philox.moc"

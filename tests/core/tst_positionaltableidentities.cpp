@@ -3,6 +3,7 @@
 
 #include "FilledBlocks.h"
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/PositionalTable.h"
 
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_positionaltableidentities {
 using namespace Qt::StringLiterals;
 using posenc::Angles;
 using posenc::Block;
@@ -270,5 +272,6 @@ void TestPositionalTableIdentities::writesOnlyItsBlock()
     }
 }
 
-QTEST_GUILESS_MAIN(TestPositionalTableIdentities)
+POSENC_TEST_GUILESS_MAIN(TestPositionalTableIdentities)
+} // namespace tst_positionaltableidentities
 #include "tst_positionaltableidentities.moc"

@@ -4,6 +4,7 @@
 
 #include "FilledBlocks.h"
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/PositionalTable.h"
 
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_positionaltablevalues {
 using namespace Qt::StringLiterals;
 using posenc::Angles;
 using posenc::Block;
@@ -297,5 +299,6 @@ void TestPositionalTableValues::fillErrorIsFloat32MinusExact()
     }
 }
 
-QTEST_GUILESS_MAIN(TestPositionalTableValues)
+POSENC_TEST_GUILESS_MAIN(TestPositionalTableValues)
+} // namespace tst_positionaltablevalues
 #include "tst_positionaltablevalues.moc"

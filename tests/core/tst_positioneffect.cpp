@@ -4,6 +4,7 @@
 // absolute position changes: the sinusoidal and learned tables' rows, dynamic NTK's frequencies at
 // the batch's length, the float32 angles at large offsets, Llama 4's temperature and chunk.
 #include "EngineTable.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/FamilySpec.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_positioneffect {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -432,5 +434,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPositionEffect)
+POSENC_TEST_GUILESS_MAIN(TestPositionEffect)
+} // namespace tst_positioneffect
 #include "tst_positioneffect.moc"

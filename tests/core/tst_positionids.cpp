@@ -4,6 +4,7 @@
 // and the varlen attention's document starts (packing), and Qwen2-VL's get_rope_index with an
 // attention mask and its rope_deltas at decode.
 #include "EngineTable.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
@@ -16,6 +17,7 @@
 #include <QJsonObject>
 #include <QTest>
 
+namespace tst_positionids {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -172,5 +174,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPositionIds)
+POSENC_TEST_GUILESS_MAIN(TestPositionIds)
+} // namespace tst_positionids
 #include "tst_positionids.moc"

@@ -7,6 +7,7 @@
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
 #include "core/positions/BatchIds.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -17,6 +18,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_positionslessonnumbers {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -282,5 +284,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPositionsLessonNumbers)
+POSENC_TEST_GUILESS_MAIN(TestPositionsLessonNumbers)
+} // namespace tst_positionslessonnumbers
 #include "tst_positionslessonnumbers.moc"

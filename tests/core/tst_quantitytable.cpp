@@ -7,12 +7,14 @@
 #include "core/Quantity.h"
 #include "core/TitleText.h"
 #include "core/learned/LearnedParams.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 #include <memory>
 
+namespace tst_quantitytable {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -291,5 +293,6 @@ void TestQuantityTable::peInCells()
     QVERIFY(pe(Quantity::Output, all));
 }
 
-QTEST_GUILESS_MAIN(TestQuantityTable)
+POSENC_TEST_GUILESS_MAIN(TestQuantityTable)
+} // namespace tst_quantitytable
 #include "tst_quantitytable.moc"

@@ -7,6 +7,7 @@
 #include "EngineTable.h"
 #include "Reference.h"
 #include "SimdTargetRuns.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/Philox.h"
@@ -23,6 +24,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_simdtargetsrandom {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::nameTheTargets;
@@ -255,5 +257,6 @@ void TestSimdTargetsRandom::embeddingsAgainstFloat64()
     qInfo("largest |E - float64| / (1 + radius): %.3g", worst);
 }
 
-QTEST_APPLESS_MAIN(TestSimdTargetsRandom)
+POSENC_TEST_APPLESS_MAIN(TestSimdTargetsRandom)
+} // namespace tst_simdtargetsrandom
 #include "tst_simdtargetsrandom.moc"

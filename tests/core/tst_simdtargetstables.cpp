@@ -6,6 +6,7 @@
 #include "EngineTable.h"
 #include "Reference.h"
 #include "SimdTargetRuns.h"
+#include "support/TestMain.h"
 
 #include "core/AccumulateSimd.h"
 #include "core/Engine.h"
@@ -21,15 +22,13 @@
 #include <random>
 #include <vector>
 
+namespace tst_simdtargetstables {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::nameTheTargets;
 using testing::nanTable;
 using testing::onEveryTarget;
 using testing::targetName;
-
-Q_DECLARE_METATYPE(posenc::Params)
-Q_DECLARE_METATYPE(posenc::Block)
 
 class TestSimdTargetsTables : public QObject
 {
@@ -328,5 +327,6 @@ void TestSimdTargetsTables::weightedRowSums()
         }
 }
 
-QTEST_APPLESS_MAIN(TestSimdTargetsTables)
+POSENC_TEST_APPLESS_MAIN(TestSimdTargetsTables)
+} // namespace tst_simdtargetstables
 #include "tst_simdtargetstables.moc"

@@ -4,6 +4,7 @@
 
 #include "EngineTable.h"
 #include "Reference.h"
+#include "support/TestMain.h"
 
 #include "core/Statistics.h"
 
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_statistics {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -343,5 +345,6 @@ void TestStatistics::cosineOfZeroRowIsZero()
         }
 }
 
-QTEST_GUILESS_MAIN(TestStatistics)
+POSENC_TEST_GUILESS_MAIN(TestStatistics)
+} // namespace tst_statistics
 #include "tst_statistics.moc"

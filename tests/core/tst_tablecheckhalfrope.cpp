@@ -11,6 +11,7 @@
 #include "CheckTables.h"
 #include "support/DirectedRounding.h"
 #include "support/LongVariant.h"
+#include "support/TestMain.h"
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
@@ -23,6 +24,7 @@
 #include <functional>
 #include <memory>
 
+namespace tst_tablecheckhalfrope {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -189,8 +191,6 @@ void addRoundings(const char *table, int variant, bool cosine, bool f32)
 
 } // namespace
 
-Q_DECLARE_METATYPE(posenc::Rounding)
-
 namespace {
 
 // The columns of every row set of this test: the table, cos or sin, its angles, its format and
@@ -355,5 +355,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableCheckHalfRope)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckHalfRope)
+} // namespace tst_tablecheckhalfrope
 #include "tst_tablecheckhalfrope.moc"

@@ -12,6 +12,7 @@
 #include "support/DebertaReference.h"
 #include "support/DirectedRounding.h"
 #include "support/T5Reference.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -24,6 +25,7 @@
 #include <set>
 #include <tuple>
 
+namespace tst_tablecheckheldvalues {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -96,8 +98,6 @@ std::vector<std::pair<std::int64_t, std::int64_t>> cellsOf(const RowMatrixXf &t)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::RowMatrixXf)
 
 class TestTableCheckHeldValues : public QObject
 {
@@ -181,5 +181,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableCheckHeldValues)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckHeldValues)
+} // namespace tst_tablecheckheldvalues
 #include "tst_tablecheckheldvalues.moc"

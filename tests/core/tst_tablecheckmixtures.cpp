@@ -3,6 +3,7 @@
 // mistake. Every table is written here from float64 formulas (the paper's sinusoid, HF's rotary
 // cos of modeling_rope_utils.py's default, llama3 and proportional types).
 #include "CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <numbers>
 
+namespace tst_tablecheckmixtures {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -78,8 +80,6 @@ double paperW(std::int64_t i, std::int64_t d, double exponent)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::RowMatrixXf)
 
 class TestTableCheckMixtures : public QObject
 {
@@ -153,5 +153,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckMixtures)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckMixtures)
+} // namespace tst_tablecheckmixtures
 #include "tst_tablecheckmixtures.moc"

@@ -7,6 +7,7 @@
 #include "check/CheckReport.h"
 #include "check/TableCheck.h"
 #include "io/TableFile.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <variant>
 
+namespace tst_tablechecknumbers {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -166,5 +168,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableCheckNumbers)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckNumbers)
+} // namespace tst_tablechecknumbers
 #include "tst_tablechecknumbers.moc"

@@ -5,6 +5,7 @@
 // PositionalEncoding is float32 angles; a table whose error is flat is not.
 #include "../support/Sanitizer.h"
 #include "CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/CheckReport.h"
 #include "check/TableMatch.h"
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <random>
 
+namespace tst_tablecheckprecision {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -89,8 +91,6 @@ QString reportLine(const Checked &c, const RowMatrixXf &values, const QString &p
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::StoredType)
 
 class TestTableCheckPrecision : public QObject
 {
@@ -308,5 +308,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckPrecision)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckPrecision)
+} // namespace tst_tablecheckprecision
 #include "tst_tablecheckprecision.moc"

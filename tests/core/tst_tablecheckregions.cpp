@@ -7,6 +7,7 @@
 // written here from float64 formulas (CheckTables.h; get_slopes, tests/support/AlibiReference.h).
 #include "CheckTables.h"
 #include "support/AlibiReference.h"
+#include "support/TestMain.h"
 
 #include "check/DeclaredReading.h"
 #include "check/TableMatch.h"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 
+namespace tst_tablecheckregions {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -322,5 +324,6 @@ void TestTableCheckRegions::aRelativeMapIsNotLearned()
     QVERIFY2(c.match.diagnosis.contains(u"a function of the distance j − i alone"_s), qPrintable(c.match.diagnosis));
 }
 
-QTEST_GUILESS_MAIN(TestTableCheckRegions)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckRegions)
+} // namespace tst_tablecheckregions
 #include "tst_tablecheckregions.moc"

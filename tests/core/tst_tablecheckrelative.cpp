@@ -9,6 +9,7 @@
 #include "support/DebertaReference.h"
 #include "support/Sanitizer.h"
 #include "support/T5Reference.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -20,12 +21,11 @@
 #include <map>
 #include <tuple>
 
+namespace tst_tablecheckrelative {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
 using torchbuckets::bucketTable;
-
-Q_DECLARE_METATYPE(posenc::AlibiMask)
 
 namespace {
 
@@ -337,5 +337,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckRelative)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckRelative)
+} // namespace tst_tablecheckrelative
 #include "tst_tablecheckrelative.moc"

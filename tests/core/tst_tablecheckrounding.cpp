@@ -8,6 +8,7 @@
 #include "support/DirectedRounding.h"
 #include "support/RopeReference.h"
 #include "support/SandwichReference.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_tablecheckrounding {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -72,9 +74,6 @@ const char *name(Rounding r)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::RowMatrixXf)
-Q_DECLARE_METATYPE(posenc::Rounding)
 
 class TestTableCheckRounding : public QObject
 {
@@ -168,5 +167,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableCheckRounding)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckRounding)
+} // namespace tst_tablecheckrounding
 #include "tst_tablecheckrounding.moc"

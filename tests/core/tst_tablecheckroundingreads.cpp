@@ -8,6 +8,7 @@
 #include "support/DirectedRounding.h"
 #include "support/SandwichReference.h"
 #include "support/Sincos2dReference.h"
+#include "support/TestMain.h"
 
 #include "check/CheckReport.h"
 #include "check/TableMatch.h"
@@ -21,6 +22,7 @@
 #include <limits>
 #include <string>
 
+namespace tst_tablecheckroundingreads {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -59,9 +61,6 @@ RowMatrixXf sincos2d(bool mae)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::RowMatrixXf)
-Q_DECLARE_METATYPE(posenc::Rounding)
 
 class TestTableCheckRoundingReads : public QObject
 {
@@ -217,5 +216,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableCheckRoundingReads)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckRoundingReads)
+} // namespace tst_tablecheckroundingreads
 #include "tst_tablecheckroundingreads.moc"

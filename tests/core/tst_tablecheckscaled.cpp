@@ -6,6 +6,7 @@
 #include "CheckTables.h"
 #include "support/HalfFloats.h"
 #include "support/RopeReference.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <functional>
 
+namespace tst_tablecheckscaled {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -81,9 +83,6 @@ TableCheck::Declared unitAmplitude()
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::Params)
-Q_DECLARE_METATYPE(posenc::StoredType)
 
 class TestTableCheckScaled : public QObject
 {
@@ -352,5 +351,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckScaled)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckScaled)
+} // namespace tst_tablecheckscaled
 #include "tst_tablecheckscaled.moc"

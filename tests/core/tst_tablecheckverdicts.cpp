@@ -6,6 +6,7 @@
 // wrong tables are never correct. Every table is written here from float64 formulas (CheckTables.h).
 #include "CheckTables.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
@@ -17,6 +18,7 @@
 #include <numbers>
 #include <random>
 
+namespace tst_tablecheckverdicts {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -93,10 +95,6 @@ TableCheck::Declared layoutDeclared()
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::CheckVerdict)
-Q_DECLARE_METATYPE(posenc::TableCheck::Declared)
-Q_DECLARE_METATYPE(posenc::RowMatrixXf)
 
 class TestTableCheckVerdicts : public QObject
 {
@@ -374,5 +372,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckVerdicts)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckVerdicts)
+} // namespace tst_tablecheckverdicts
 #include "tst_tablecheckverdicts.moc"

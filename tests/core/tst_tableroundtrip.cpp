@@ -8,6 +8,7 @@
 #include "../support/Sanitizer.h"
 #include "CheckTables.h"
 #include "EngineTable.h"
+#include "support/TestMain.h"
 
 #include "check/FamilyCheck.h"
 #include "check/TableMatch.h"
@@ -21,11 +22,10 @@
 
 #include <cmath>
 
+namespace tst_tableroundtrip {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -239,5 +239,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableRoundTrip)
+POSENC_TEST_APPLESS_MAIN(TestTableRoundTrip)
+} // namespace tst_tableroundtrip
 #include "tst_tableroundtrip.moc"

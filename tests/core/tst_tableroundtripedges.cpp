@@ -7,6 +7,7 @@
 #include "../support/Sanitizer.h"
 #include "CheckTables.h"
 #include "EngineTable.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 #include "check/rope/RopeFit.h"
@@ -19,11 +20,10 @@
 #include <numbers>
 #include <tuple>
 
+namespace tst_tableroundtripedges {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -286,5 +286,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableRoundTripEdges)
+POSENC_TEST_APPLESS_MAIN(TestTableRoundTripEdges)
+} // namespace tst_tableroundtripedges
 #include "tst_tableroundtripedges.moc"

@@ -3,12 +3,14 @@
 // Tables are the paper's sinusoid (CheckTables.h, float64) with every cell of some rows moved by
 // 0.5, compared with exactly the paper's sinusoid (TableCheck::expect): the counts are known here.
 #include "CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
 
 #include <QtTest>
 
+namespace tst_tablestreamcounts {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -75,5 +77,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableStreamCounts)
+POSENC_TEST_APPLESS_MAIN(TestTableStreamCounts)
+} // namespace tst_tablestreamcounts
 #include "tst_tablestreamcounts.moc"

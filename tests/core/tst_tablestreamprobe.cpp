@@ -7,6 +7,7 @@
 // value where |cell - reference| <= limit. Rows of every length around the vector widths (the tail cell by cell),
 // amplitude 1 and not, references past the amplitude (slope 0), cells equal, near, far and not a number.
 #include "SimdTargetRuns.h"
+#include "support/TestMain.h"
 
 #include "check/CompareSimd.h"
 
@@ -18,6 +19,7 @@
 #include <random>
 #include <vector>
 
+namespace tst_tablestreamprobe {
 using namespace posenc;
 
 // Named: the lambda run on every target captures a Row (gcc's -Wsubobject-linkage).
@@ -121,5 +123,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableStreamProbe)
+POSENC_TEST_GUILESS_MAIN(TestTableStreamProbe)
+} // namespace tst_tablestreamprobe
 #include "tst_tablestreamprobe.moc"

@@ -4,6 +4,7 @@
 // float64 references, cell by cell.
 #include "core/Engine.h"
 #include "core/ParamTable.h"
+#include "support/TestMain.h"
 
 #include "support/TestFamily.h"
 
@@ -11,6 +12,7 @@
 
 #include <cmath>
 
+namespace tst_testfamilies {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -127,5 +129,6 @@ void TestTestFamilies::tablesMatchTheReferences()
         }
 }
 
-QTEST_GUILESS_MAIN(TestTestFamilies)
+POSENC_TEST_GUILESS_MAIN(TestTestFamilies)
+} // namespace tst_testfamilies
 #include "tst_testfamilies.moc"

@@ -1,6 +1,7 @@
 // forEachTile (src/core/ThreadPools.h): every tile once, cancellation, exceptions, and the
 // priority of the threads that help a caller.
 #include "core/ThreadPools.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 #include <QThread>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 #endif
 
+namespace tst_threadpools {
 using namespace posenc;
 
 namespace {
@@ -194,5 +196,6 @@ void TestThreadPools::zeroThreadsAreTheScopesCount()
     QVERIFY(record.threads.size() > 1);
 }
 
-QTEST_GUILESS_MAIN(TestThreadPools)
+POSENC_TEST_GUILESS_MAIN(TestThreadPools)
+} // namespace tst_threadpools
 #include "tst_threadpools.moc"

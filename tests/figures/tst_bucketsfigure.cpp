@@ -7,6 +7,7 @@
 #include "render/FigureExporter.h"
 #include "render/data/DiagonalMeans.h"
 #include "render/figures/buckets/BucketsFigure.h"
+#include "support/TestMain.h"
 
 #include "RelativeSlides.h"
 #include "support/DebertaReference.h"
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <functional>
 
+namespace tst_bucketsfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -396,5 +398,6 @@ void TestBucketsFigure::debertaCaptionSaysWhereItsTopBucketHolds()
              qPrintable(texts));
 }
 
-QTEST_MAIN(TestBucketsFigure)
+POSENC_TEST_MAIN(TestBucketsFigure)
+} // namespace tst_bucketsfigure
 #include "tst_bucketsfigure.moc"

@@ -3,6 +3,7 @@
 #include "render/FigureSize.h"
 #include "support/FigureBuilds.h"
 #include "support/RelativeModels.h"
+#include "support/TestMain.h"
 
 #include "core/ParamText.h"
 
@@ -11,10 +12,9 @@
 
 #include <cmath>
 
+namespace tst_colorbarsfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -109,5 +109,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestColorBarsFigure)
+POSENC_TEST_MAIN(TestColorBarsFigure)
+} // namespace tst_colorbarsfigure
 #include "tst_colorbarsfigure.moc"

@@ -3,6 +3,7 @@
 // from the definitions (the PE) and from the engine's own cells (s*E).
 #include "render/FigureExporter.h"
 #include "render/figures/sinusoidal/ComposeCompareFigure.h"
+#include "support/TestMain.h"
 
 #include "render/data/VisibleCells.h"
 
@@ -14,6 +15,7 @@
 
 #include <cmath>
 
+namespace tst_composecomparefigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -320,5 +322,6 @@ void TestComposeCompareFigure::statisticsPastTheCapAreAnEstimate()
     QCOMPARE(data->statisticsRows, std::int64_t(512));
 }
 
-QTEST_MAIN(TestComposeCompareFigure)
+POSENC_TEST_MAIN(TestComposeCompareFigure)
+} // namespace tst_composecomparefigure
 #include "tst_composecomparefigure.moc"

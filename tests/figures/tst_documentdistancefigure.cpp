@@ -2,6 +2,7 @@
 // Positions in practice): its distances are the columns' q − k, counted here pair by pair.
 #include "render/FigureRoom.h"
 #include "render/data/positions/DocumentDistanceModel.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 
@@ -12,6 +13,7 @@
 
 #include <cmath>
 
+namespace tst_documentdistancefigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -124,5 +126,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDocumentDistanceFigure)
+POSENC_TEST_MAIN(TestDocumentDistanceFigure)
+} // namespace tst_documentdistancefigure
 #include "tst_documentdistancefigure.moc"

@@ -5,6 +5,7 @@
 #include "render/FigureExporter.h"
 #include "render/SwatchLegend.h"
 #include "render/figures/DropoutAnatomyFigure.h"
+#include "support/TestMain.h"
 
 #include "../core/Reference.h"
 #include "support/FigureBuilds.h"
@@ -17,6 +18,7 @@
 #include <limits>
 #include <memory>
 
+namespace tst_dropoutanatomyfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -347,5 +349,6 @@ void TestDropoutAnatomyFigure::atZeroNothingIsDropped()
     }
 }
 
-QTEST_MAIN(TestDropoutAnatomyFigure)
+POSENC_TEST_MAIN(TestDropoutAnatomyFigure)
+} // namespace tst_dropoutanatomyfigure
 #include "tst_dropoutanatomyfigure.moc"

@@ -7,6 +7,7 @@
 #include "render/FigureExporter.h"
 #include "render/data/DropoutCompareModel.h"
 #include "render/figures/DropoutCompareFigure.h"
+#include "support/TestMain.h"
 
 #include "../core/Reference.h"
 #include "support/FigureBuilds.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_dropoutcomparefigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -563,5 +565,6 @@ void TestDropoutCompareFigure::aSlidesPanelsNumberTheSameColumns()
     }
 }
 
-QTEST_MAIN(TestDropoutCompareFigure)
+POSENC_TEST_MAIN(TestDropoutCompareFigure)
+} // namespace tst_dropoutcomparefigure
 #include "tst_dropoutcomparefigure.moc"

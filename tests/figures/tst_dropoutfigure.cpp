@@ -4,6 +4,7 @@
 // that wrap rather than being cut.
 #include "render/FigureExporter.h"
 #include "render/figures/DropoutFigure.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 
@@ -11,6 +12,7 @@
 
 #include <cmath>
 
+namespace tst_dropoutfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -268,5 +270,6 @@ void TestDropoutFigure::subtitleWraps()
     QCOMPARE(image.size(), size);
 }
 
-QTEST_MAIN(TestDropoutFigure)
+POSENC_TEST_MAIN(TestDropoutFigure)
+} // namespace tst_dropoutfigure
 #include "tst_dropoutfigure.moc"

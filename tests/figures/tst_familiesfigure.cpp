@@ -9,6 +9,7 @@
 #include "render/data/HeadBiasPanel.h"
 #include "render/figures/FamiliesFigure.h"
 #include "render/figures/FamiliesRoom.h"
+#include "support/TestMain.h"
 
 #include "FamiliesFigureSums.h"
 #include "RelativeSlides.h"
@@ -24,6 +25,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_familiesfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -567,5 +569,6 @@ void TestFamiliesFigure::everyPanelWordsTheOffsetUnderTheMouse()
     }
 }
 
-QTEST_MAIN(TestFamiliesFigure)
+POSENC_TEST_MAIN(TestFamiliesFigure)
+} // namespace tst_familiesfigure
 #include "tst_familiesfigure.moc"

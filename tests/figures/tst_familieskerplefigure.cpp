@@ -2,6 +2,7 @@
 // checked against float64 −r1·log(1 + r2·|k|); its lines set apart from ALiBi's beside it.
 #include "render/data/FamilyPanel.h"
 #include "render/figures/FamiliesFigure.h"
+#include "support/TestMain.h"
 
 #include "FamiliesFigureSums.h"
 #include "support/FigureBuilds.h"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_familieskerplefigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -90,5 +92,6 @@ void TestFamiliesKerpleFigure::kerplesAlikeHeadsAreSaidAlikeApartFromAlibis()
     QVERIFY2(alibi.color() != kerpleHead.color(), qPrintable(alibi.color().name()));
 }
 
-QTEST_MAIN(TestFamiliesKerpleFigure)
+POSENC_TEST_MAIN(TestFamiliesKerpleFigure)
+} // namespace tst_familieskerplefigure
 #include "tst_familieskerplefigure.moc"

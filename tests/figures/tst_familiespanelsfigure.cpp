@@ -8,6 +8,7 @@
 #include "core/ParamText.h"
 #include "render/data/FamiliesModel.h"
 #include "render/data/FamilyPanel.h"
+#include "support/TestMain.h"
 
 #include "support/TestFamily.h"
 
@@ -15,6 +16,7 @@
 
 #include <cstring>
 
+namespace tst_familiespanelsfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -159,5 +161,6 @@ void TestFamiliesPanelsFigure::noPanelMovesWithASettingItDoesNotRead()
     QVERIFY(compared > 100);
 }
 
-QTEST_MAIN(TestFamiliesPanelsFigure)
+POSENC_TEST_MAIN(TestFamiliesPanelsFigure)
+} // namespace tst_familiespanelsfigure
 #include "tst_familiespanelsfigure.moc"

@@ -4,6 +4,7 @@
 #include "render/FigureBuild.h"
 #include "render/FigureRoom.h"
 #include "render/data/FamiliesModel.h"
+#include "support/TestMain.h"
 
 #include "FamiliesFigureSums.h"
 #include "support/FigureBuilds.h"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_familiesroomfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -169,5 +171,6 @@ void TestFamiliesRoomFigure::theFootnoteStaysInAWindowsView()
     QVERIFY2(all.contains(u"bucket index stands for"_s), qPrintable(all));
 }
 
-QTEST_MAIN(TestFamiliesRoomFigure)
+POSENC_TEST_MAIN(TestFamiliesRoomFigure)
+} // namespace tst_familiesroomfigure
 #include "tst_familiesroomfigure.moc"

@@ -5,6 +5,7 @@
 // tail (DeepSeek-V3: the last 64 of 192 turn, interleaved).
 #include "render/FigureExporter.h"
 #include "render/figures/models/HeadMapFigure.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <numbers>
 
+namespace tst_headmapfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -84,5 +86,6 @@ void TestHeadMapFigure::figureIsRegisteredAndExports()
     }
 }
 
-QTEST_MAIN(TestHeadMapFigure)
+POSENC_TEST_MAIN(TestHeadMapFigure)
+} // namespace tst_headmapfigure
 #include "tst_headmapfigure.moc"

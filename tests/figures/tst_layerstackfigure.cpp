@@ -6,6 +6,7 @@
 #include "render/SwatchLegend.h"
 #include "render/data/models/ConfigSource.h"
 #include "render/figures/models/LayerStackFigure.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_layerstackfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -247,5 +249,6 @@ void TestLayerStackFigure::aFileThatIsNoConfigIsRefused()
     QVERIFY(problems.first().problem.contains(u"not a model config"_s));
 }
 
-QTEST_MAIN(TestLayerStackFigure)
+POSENC_TEST_MAIN(TestLayerStackFigure)
+} // namespace tst_layerstackfigure
 #include "tst_layerstackfigure.moc"

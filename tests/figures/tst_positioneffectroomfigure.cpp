@@ -3,6 +3,7 @@
 #include "render/FigureRoom.h"
 #include "render/FigureSize.h"
 #include "support/FigureBuilds.h"
+#include "support/TestMain.h"
 
 #include "core/ParamText.h"
 
@@ -12,6 +13,7 @@
 
 #include <cmath>
 
+namespace tst_positioneffectroomfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -316,5 +318,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPositionEffectRoomFigure)
+POSENC_TEST_MAIN(TestPositionEffectRoomFigure)
+} // namespace tst_positioneffectroomfigure
 #include "tst_positioneffectroomfigure.moc"

@@ -6,6 +6,7 @@
 #include "render/data/positions/PositionEffectModel.h"
 #include "render/data/positions/PositionIdsModel.h"
 #include "render/data/positions/PositionsOptions.h"
+#include "support/TestMain.h"
 
 #include "RelativeSlides.h"
 
@@ -23,10 +24,9 @@
 #include <cmath>
 #include <thread>
 
+namespace tst_positionsfigures {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -588,5 +588,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPositionsFigures)
+POSENC_TEST_MAIN(TestPositionsFigures)
+} // namespace tst_positionsfigures
 #include "tst_positionsfigures.moc"

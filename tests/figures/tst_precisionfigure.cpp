@@ -2,6 +2,7 @@
 // the error computed here cell by cell from the float32 recipe and float64 sines, and against
 // the bound rounding the angle predicts.
 #include "render/FigureExporter.h"
+#include "support/TestMain.h"
 
 #include "render/data/sinusoidal/PrecisionCompute.h"
 #include "render/figures/sinusoidal/PrecisionFigure.h"
@@ -13,6 +14,7 @@
 
 #include <cmath>
 
+namespace tst_precisionfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -323,5 +325,6 @@ void TestPrecisionFigure::ropesErrorIsItsSinesThenCosinesFromFloat32Angles()
     }
 }
 
-QTEST_MAIN(TestPrecisionFigure)
+POSENC_TEST_MAIN(TestPrecisionFigure)
+} // namespace tst_precisionfigure
 #include "tst_precisionfigure.moc"

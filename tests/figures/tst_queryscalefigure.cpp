@@ -5,6 +5,7 @@
 // the issue quotes marked: 1.0693 from 8191, 1.2197 at 131072.
 #include "render/FigureExporter.h"
 #include "render/figures/models/QueryScaleFigure.h"
+#include "support/TestMain.h"
 
 #include "check/ModelConfigCheck.h"
 #include "check/models/ModelExamples.h"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 
+namespace tst_queryscalefigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -71,7 +73,7 @@ void TestQueryScaleFigure::curvesAreTheFormulas()
     QFETCH(int, kind);
     QFETCH(double, length);
     const QueryScaleData d = QueryScaleModel::examples();
-    const QueryScaleData::Curve *c = ::curve(d, curve);
+    const QueryScaleData::Curve *c = tst_queryscalefigure::curve(d, curve);
     QVERIFY(c);
     QVERIFY(!c->constant);
     for (double p = 1.0; p <= d.lastPosition; p = std::floor(p * 1.37) + 1.0) {
@@ -145,5 +147,6 @@ void TestQueryScaleFigure::figureIsRegisteredAndExports()
     QVERIFY2(!slide->error(), qPrintable(FigureBuilds::errorOf(*slide)));
 }
 
-QTEST_MAIN(TestQueryScaleFigure)
+POSENC_TEST_MAIN(TestQueryScaleFigure)
+} // namespace tst_queryscalefigure
 #include "tst_queryscalefigure.moc"

@@ -11,6 +11,7 @@
 // visible.
 #include "render/FigureExporter.h"
 #include "render/figures/sinusoidal/ScaleCompareFigure.h"
+#include "support/TestMain.h"
 
 #include "render/data/FigureText.h"
 
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <functional>
 
+namespace tst_scalecomparefigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -480,5 +482,6 @@ void TestScaleCompareFigure::onePositionDrawsItsNormsAsMarkers()
     QCOMPARE(single, 8); // ||s·E_0|| and ||PE_0|| in each of the four panels
 }
 
-QTEST_MAIN(TestScaleCompareFigure)
+POSENC_TEST_MAIN(TestScaleCompareFigure)
+} // namespace tst_scalecomparefigure
 #include "tst_scalecomparefigure.moc"

@@ -2,6 +2,7 @@
 // k with its closed form, all against float64 sums written here from the definition of PE.
 #include "render/FigureExporter.h"
 #include "render/figures/sinusoidal/SimilarityFigure.h"
+#include "support/TestMain.h"
 
 #include "render/data/sinusoidal/SimilarityCompute.h"
 
@@ -15,6 +16,7 @@
 
 #include <cmath>
 
+namespace tst_similarityfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -477,5 +479,6 @@ void TestSimilarityFigure::aWideTableTakesACoarserGrid()
         QVERIFY(std::isfinite(v) && std::abs(v) <= p.dModel / 2 + 1);
 }
 
-QTEST_MAIN(TestSimilarityFigure)
+POSENC_TEST_MAIN(TestSimilarityFigure)
+} // namespace tst_similarityfigure
 #include "tst_similarityfigure.moc"

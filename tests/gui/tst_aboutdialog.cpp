@@ -2,6 +2,7 @@
 // and the Help menu of the window that opens it.
 #include "gui/AboutDialog.h"
 #include "gui/MainWindow.h"
+#include "support/TestMain.h"
 
 #include <QApplication>
 #include <QLabel>
@@ -9,6 +10,7 @@
 #include <QMenuBar>
 #include <QTest>
 
+namespace tst_aboutdialog {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -96,5 +98,6 @@ void TestAboutDialog::helpMenuOpensIt()
     openAboutDialog()->close();
 }
 
-QTEST_MAIN(TestAboutDialog)
+POSENC_TEST_MAIN(TestAboutDialog)
+} // namespace tst_aboutdialog
 #include "tst_aboutdialog.moc"

@@ -19,6 +19,7 @@
 #include "gui/UserGuideDialog.h"
 #include "gui/WindowMenus.h"
 #include "io/NpyWriter.h"
+#include "support/TestMain.h"
 #include "support/TestShots.h"
 #include "support/WindowFixture.h"
 #include "support/WindowViews.h"
@@ -36,6 +37,7 @@
 #include <QTest>
 #include <QTextEdit>
 
+namespace tst_accessibility {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
@@ -578,5 +580,6 @@ void TestAccessibility::eachParameterLabelHasItsOwnMnemonic()
                 || dModel->buddy()->isAncestorOf(QApplication::focusWidget()));
 }
 
-QTEST_MAIN(TestAccessibility)
+POSENC_TEST_MAIN(TestAccessibility)
+} // namespace tst_accessibility
 #include "tst_accessibility.moc"

@@ -10,6 +10,7 @@
 #include "gui/FigureView.h"
 #include "gui/MainWindow.h"
 #include "gui/MatrixLoader.h"
+#include "support/TestMain.h"
 
 #include "io/NpyWriter.h"
 #include "render/FigureDescriptor.h"
@@ -33,6 +34,7 @@
 
 #include <optional>
 
+namespace tst_backgroundwork {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
@@ -329,5 +331,6 @@ void TestBackgroundWork::closingDuringAnExportStopsIt()
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0); // no temporary file left
 }
 
-QTEST_MAIN(TestBackgroundWork)
+POSENC_TEST_MAIN(TestBackgroundWork)
+} // namespace tst_backgroundwork
 #include "tst_backgroundwork.moc"

@@ -5,6 +5,7 @@
 // time.
 #include "gui/TableCheckDialog.h"
 #include "gui/TableErrorGrid.h"
+#include "support/TestMain.h"
 
 #include "check/TableCheck.h"
 #include "io/NpyWriter.h"
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <utility>
 
+namespace tst_checkheatmap {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -274,5 +276,6 @@ void TestCheckHeatmap::aZoomColoursNothingOnTheGuiThread()
     QVERIFY(CoverageColorMap::computedImages() - before >= 1);
 }
 
-QTEST_MAIN(TestCheckHeatmap)
+POSENC_TEST_MAIN(TestCheckHeatmap)
+} // namespace tst_checkheatmap
 #include "tst_checkheatmap.moc"

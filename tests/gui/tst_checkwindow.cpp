@@ -15,6 +15,7 @@
 #include "gui/TensorPicker.h"
 #include "gui/UndoHistory.h"
 #include "gui/WindowMenus.h"
+#include "support/TestMain.h"
 
 #include "check/CheckReport.h"
 #include "core/NumberText.h"
@@ -47,6 +48,7 @@
 #include <limits>
 #include <optional>
 
+namespace tst_checkwindow {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace CheckWindowTesting;
@@ -449,5 +451,6 @@ void TestCheckWindow::aTablesMarkupIsShownAsText()
     QVERIFY2(renderedMarkup().isEmpty(), qPrintable(renderedMarkup()));
 }
 
-QTEST_MAIN(TestCheckWindow)
+POSENC_TEST_MAIN(TestCheckWindow)
+} // namespace tst_checkwindow
 #include "tst_checkwindow.moc"

@@ -10,6 +10,7 @@
 #include "gui/TensorPicker.h"
 #include "gui/UndoHistory.h"
 #include "gui/WindowMenus.h"
+#include "support/TestMain.h"
 
 #include "check/CheckReport.h"
 #include "core/NumberText.h"
@@ -33,7 +34,6 @@
 #include <QScreen>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QTest>
 #include <QTextStream>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -42,6 +42,7 @@
 #include <limits>
 #include <optional>
 
+namespace tst_checkwindowverdicts {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace CheckWindowTesting;
@@ -594,5 +595,6 @@ void TestCheckWindowVerdicts::aModelConfigRefused()
     QVERIFY(!dialog->openButton(u"full_attention"_s));
 }
 
-QTEST_MAIN(TestCheckWindowVerdicts)
+POSENC_TEST_MAIN(TestCheckWindowVerdicts)
+} // namespace tst_checkwindowverdicts
 #include "tst_checkwindowverdicts.moc"

@@ -1,10 +1,12 @@
 #include "gui/ComputeScheduler.h"
+#include "support/TestMain.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
 #include <thread>
 
+namespace tst_computescheduler {
 using posenc::ComputeScheduler;
 
 namespace {
@@ -185,5 +187,6 @@ void TestComputeScheduler::aRestSeesAFlagItsOwnerSets()
     QVERIFY(!rested);
 }
 
-QTEST_GUILESS_MAIN(TestComputeScheduler)
+POSENC_TEST_GUILESS_MAIN(TestComputeScheduler)
+} // namespace tst_computescheduler
 #include "tst_computescheduler.moc"

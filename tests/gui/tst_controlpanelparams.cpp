@@ -3,6 +3,7 @@
 // disabled with the reason, and tooltips giving the formula.
 
 #include "ControlInput.h"
+#include "support/TestMain.h"
 
 #include "gui/ControlPanel.h"
 
@@ -25,6 +26,7 @@
 #include <QSpinBox>
 #include <QTest>
 
+namespace tst_controlpanelparams {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::setControl;
@@ -509,5 +511,6 @@ void TestControlPanelParams::tooltipsInViewWaitForTheControlsToRest()
     }
 }
 
-QTEST_MAIN(TestControlPanelParams)
+POSENC_TEST_MAIN(TestControlPanelParams)
+} // namespace tst_controlpanelparams
 #include "tst_controlpanelparams.moc"

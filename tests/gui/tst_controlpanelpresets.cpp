@@ -3,6 +3,7 @@
 // settings refuse changing nothing; more presets than fit in its list are a scroll bar away.
 
 #include "ControlInput.h"
+#include "support/TestMain.h"
 
 #include "gui/ControlPanel.h"
 
@@ -18,6 +19,7 @@
 #include <QStandardItemModel>
 #include <QTest>
 
+namespace tst_controlpanelpresets {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using testing::setControl;
@@ -215,5 +217,6 @@ void TestControlPanelPresets::theChooserScrollsALongList()
     combo->hidePopup();
 }
 
-QTEST_MAIN(TestControlPanelPresets)
+POSENC_TEST_MAIN(TestControlPanelPresets)
+} // namespace tst_controlpanelpresets
 #include "tst_controlpanelpresets.moc"

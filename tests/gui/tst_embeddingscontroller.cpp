@@ -3,6 +3,7 @@
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
 #include "gui/TensorPicker.h"
+#include "support/TestMain.h"
 #include "support/WindowFixture.h"
 #include "support/WindowViews.h"
 
@@ -20,6 +21,7 @@
 
 #include <cmath>
 
+namespace tst_embeddingscontroller {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
@@ -332,5 +334,6 @@ void TestEmbeddingsController::sessionWithEmbeddingsReopensTheSameTables()
     QCOMPARE(fb.readAll(), fa.readAll());
 }
 
-QTEST_MAIN(TestEmbeddingsController)
+POSENC_TEST_MAIN(TestEmbeddingsController)
+} // namespace tst_embeddingscontroller
 #include "tst_embeddingscontroller.moc"

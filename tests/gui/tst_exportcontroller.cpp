@@ -6,6 +6,7 @@
 #include "gui/FigureExportDialog.h"
 #include "gui/MainWindow.h"
 #include "gui/WriteDialogs.h"
+#include "support/TestMain.h"
 
 #include "../core/Reference.h"
 
@@ -31,6 +32,7 @@
 
 #include <cmath>
 
+namespace tst_exportcontroller {
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using namespace MessageBoxes;
@@ -448,5 +450,6 @@ void TestExportController::dataOverTheMemoryBudgetIsRefused()
     QVERIFY(!QFile::exists(path));
 }
 
-QTEST_MAIN(TestExportController)
+POSENC_TEST_MAIN(TestExportController)
+} // namespace tst_exportcontroller
 #include "tst_exportcontroller.moc"

@@ -5,6 +5,7 @@
 #include "gui/FigureExportDialog.h"
 #include "gui/FigureView.h"
 #include "gui/WriteDialogs.h"
+#include "support/TestMain.h"
 
 #include "render/FigureDefaults.h"
 #include "support/FigureBuilds.h"
@@ -30,12 +31,11 @@
 
 #include <memory>
 
+namespace tst_figureexportdialog {
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using namespace MessageBoxes;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::FigureFormat)
 
 namespace {
 
@@ -452,5 +452,6 @@ void TestFigureExportDialog::showsThePixelSizeLive()
     TestShots::save(dialog.grab(), u"posenc-figureexportdialog"_s);
 }
 
-QTEST_MAIN(TestFigureExportDialog)
+POSENC_TEST_MAIN(TestFigureExportDialog)
+} // namespace tst_figureexportdialog
 #include "tst_figureexportdialog.moc"

@@ -4,6 +4,7 @@
 // guessed panels (a map's coverage made in the job) was made again on the GUI thread at every
 // change (issue 62).
 #include "gui/FigureJob.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
@@ -11,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+namespace tst_figurejob {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -124,5 +126,6 @@ void TestFigureJob::withoutThemEveryPassIsMadeForTheRequestsPanels()
     }
 }
 
-QTEST_MAIN(TestFigureJob)
+POSENC_TEST_MAIN(TestFigureJob)
+} // namespace tst_figurejob
 #include "tst_figurejob.moc"

@@ -2,6 +2,7 @@
 // default an empty field stands for, whole; in a quarter view of the smallest screen the figure
 // chooser still names its figure whole.
 #include "gui/FigureOptionBar.h"
+#include "support/TestMain.h"
 
 #include "core/Params.h"
 #include "render/FigureRegistry.h"
@@ -19,6 +20,7 @@
 #include <QStyleOptionComboBox>
 #include <QTest>
 
+namespace tst_figureoptionbar {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -255,5 +257,6 @@ void TestFigureOptionBar::theNoteReadsWholeInAnyView()
     QVERIFY(label->fontMetrics().horizontalAdvance(label->text()) <= label->width());
 }
 
-QTEST_MAIN(TestFigureOptionBar)
+POSENC_TEST_MAIN(TestFigureOptionBar)
+} // namespace tst_figureoptionbar
 #include "tst_figureoptionbar.moc"

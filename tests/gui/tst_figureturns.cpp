@@ -3,12 +3,14 @@
 // filled and fitted them in one span of the GUI thread's work (60-90 ms for four at a dashboard's
 // quarter of 800 x 520, over 100 ms on a loaded machine), where each takes its own.
 #include "gui/FigureTurns.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 #include <QTimer>
 
 #include <memory>
 
+namespace tst_figureturns {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -81,5 +83,6 @@ void TestFigureTurns::aDroppedOrDestroyedViewShowsNothing()
     QCOMPARE(shown, QStringList {u"c"_s});
 }
 
-QTEST_MAIN(TestFigureTurns)
+POSENC_TEST_MAIN(TestFigureTurns)
+} // namespace tst_figureturns
 #include "tst_figureturns.moc"

@@ -10,6 +10,7 @@
 #include "render/FigureLayoutLoop.h"
 #include "render/FigureRegistry.h"
 #include "render/QCustomPlot.h"
+#include "support/TestMain.h"
 
 #include "render/FigureDefaults.h"
 
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <map>
 
+namespace tst_figureviewdraws {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -183,5 +185,6 @@ void TestFigureViewDraws::aChangeLaysOutNothingAroundThePlots()
     QVERIFY2(laidOut.isEmpty(), qPrintable(laidOut.join(u", "_s)));
 }
 
-QTEST_MAIN(TestFigureViewDraws)
+POSENC_TEST_MAIN(TestFigureViewDraws)
+} // namespace tst_figureviewdraws
 #include "tst_figureviewdraws.moc"

@@ -9,6 +9,7 @@
 #include "gui/MatrixLoader.h"
 #include "gui/SessionController.h"
 #include "gui/TableCheckDialog.h"
+#include "support/TestMain.h"
 
 #include "io/NpyWriter.h"
 #include "io/SessionFile.h"
@@ -27,6 +28,7 @@
 
 #include <sys/stat.h>
 
+namespace tst_fileopening {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -273,5 +275,6 @@ void TestFileOpening::anUnknownFileIsRefusedNamingIt()
     QVERIFY2(box->text().contains(u"a loop of symbolic links (loop -> loop)"_s), qPrintable(box->text()));
 }
 
-QTEST_MAIN(TestFileOpening)
+POSENC_TEST_MAIN(TestFileOpening)
+} // namespace tst_fileopening
 #include "tst_fileopening.moc"

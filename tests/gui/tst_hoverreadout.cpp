@@ -1,6 +1,7 @@
 // The hover readout of a cell: every part of X and Y at that cell, against float64 values written
 // here (the PE from its definition, s·E from a known matrix, X and Y from the dropout rules).
 #include "gui/HoverReadout.h"
+#include "support/TestMain.h"
 
 #include "../core/Reference.h"
 #include "../support/Sincos2dReference.h"
@@ -11,6 +12,7 @@
 
 #include <cmath>
 
+namespace tst_hoverreadout {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -400,5 +402,6 @@ void TestHoverReadout::eachFamilyWordsItsOwnCell()
         QVERIFY2(columnText.contains(part), qPrintable(columnText + u"\nlacks: "_s + part));
 }
 
-QTEST_GUILESS_MAIN(TestHoverReadout)
+POSENC_TEST_GUILESS_MAIN(TestHoverReadout)
+} // namespace tst_hoverreadout
 #include "tst_hoverreadout.moc"

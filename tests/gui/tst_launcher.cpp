@@ -8,6 +8,7 @@
 #include "gui/FigureView.h"
 #include "gui/Launcher.h"
 #include "gui/MainWindow.h"
+#include "support/TestMain.h"
 #include "support/WindowFixture.h"
 
 #include <QComboBox>
@@ -16,6 +17,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+namespace tst_launcher {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -170,5 +172,6 @@ void TestLauncher::theSmallIconsAreDrawnOnTheirPixelGrid()
     QCOMPARE(applicationIcon().pixmap(QSize(size, size), 1.0).toImage(), drawn);
 }
 
-QTEST_MAIN(TestLauncher)
+POSENC_TEST_MAIN(TestLauncher)
+} // namespace tst_launcher
 #include "tst_launcher.moc"

@@ -17,6 +17,7 @@
 #include "render/FigureRegistry.h"
 #include "render/data/FigureText.h"
 #include "support/MessageBoxes.h"
+#include "support/TestMain.h"
 #include "support/WindowFixture.h"
 
 #include "LessonWindowTesting.h"
@@ -40,6 +41,7 @@
 
 #include <cstring>
 
+namespace tst_lessondetour {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace LessonWindowTesting;
@@ -379,5 +381,6 @@ void TestLessonDetour::theDropoutViewsSayWhosePAsTheExportDoes()
         QCOMPARE(view->state().option(key), QString());
 }
 
-QTEST_MAIN(TestLessonDetour)
+POSENC_TEST_MAIN(TestLessonDetour)
+} // namespace tst_lessondetour
 #include "tst_lessondetour.moc"

@@ -2,6 +2,8 @@
 // screen, every lesson's main figure is at least 60 % of the window's width, and no heatmap in it
 // is narrower than 120 pixels. The parameter panel folds to a strip for it, opens again with one
 // click, and is as it was once the lessons end; the lesson's text can sit below the figure.
+#include "core/ParamOverlay.h"
+#include "core/ParamText.h"
 #include "gui/ControlPanel.h"
 #include "gui/FigureView.h"
 #include "gui/LessonController.h"
@@ -9,9 +11,8 @@
 #include "gui/LessonRoom.h"
 #include "gui/MainWindow.h"
 #include "gui/ParameterDock.h"
-#include "core/ParamOverlay.h"
-#include "core/ParamText.h"
 #include "io/LessonModels.h"
+#include "support/TestMain.h"
 #include "support/TestShots.h"
 #include "support/WindowFixture.h"
 
@@ -30,6 +31,7 @@
 
 #include <memory>
 
+namespace tst_lessonroom {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -415,5 +417,6 @@ void TestLessonRoom::aPresetChosenReadsTheLessonForItsModel()
     }
 }
 
-QTEST_MAIN(TestLessonRoom)
+POSENC_TEST_MAIN(TestLessonRoom)
+} // namespace tst_lessonroom
 #include "tst_lessonroom.moc"

@@ -19,6 +19,7 @@
 #include "render/FigureRegistry.h"
 #include "render/KeptPanels.h"
 #include "support/MessageBoxes.h"
+#include "support/TestMain.h"
 #include "support/WindowFixture.h"
 
 #include "LessonWindowTesting.h"
@@ -44,6 +45,7 @@
 
 #include <cstring>
 
+namespace tst_lessons {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace LessonWindowTesting;
@@ -582,5 +584,6 @@ void TestLessons::shortcutsDialogListsEveryShortcutOfTheWindow()
     }
 }
 
-QTEST_MAIN(TestLessons)
+POSENC_TEST_MAIN(TestLessons)
+} // namespace tst_lessons
 #include "tst_lessons.moc"

@@ -4,6 +4,7 @@
 // query-scale figure's reading at position 1,000,000 is Llama 4 Scout's 1 + 0.1 ln 123.
 #include "gui/FigureView.h"
 #include "gui/HoverReadout.h"
+#include "support/TestMain.h"
 
 #include "io/Preset.h"
 #include "render/FigurePlot.h"
@@ -14,6 +15,7 @@
 
 #include <cmath>
 
+namespace tst_linereadings {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -144,5 +146,6 @@ void TestLineReadings::theQueryScaleAtAMillion()
     QVERIFY2(readout.contains(expected), qPrintable(readout));
 }
 
-QTEST_MAIN(TestLineReadings)
+POSENC_TEST_MAIN(TestLineReadings)
+} // namespace tst_linereadings
 #include "tst_linereadings.moc"

@@ -3,6 +3,7 @@
 #include "gui/MainWindow.h"
 #include "gui/ParameterDock.h"
 #include "render/Colormaps.h"
+#include "support/TestMain.h"
 
 #include "render/data/buckets/BucketsModel.h"
 #include "support/WindowFixture.h"
@@ -27,6 +28,7 @@
 #include <QToolButton>
 #include <QWheelEvent>
 
+namespace tst_mainwindow {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
@@ -592,5 +594,6 @@ void TestMainWindow::aFamilyOfRelativePositionsSwapsTheViews()
     QVERIFY(!figures(window).contains(u"buckets"_s));
 }
 
-QTEST_MAIN(TestMainWindow)
+POSENC_TEST_MAIN(TestMainWindow)
+} // namespace tst_mainwindow
 #include "tst_mainwindow.moc"

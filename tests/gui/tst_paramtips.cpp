@@ -2,6 +2,7 @@
 // current numbers (float64 values written here), and why the settings ignore it; a screen reader
 // reads it as plain text, a hidden control's once it shows.
 #include "gui/ParamTips.h"
+#include "support/TestMain.h"
 
 #include "gui/Accessibility.h"
 
@@ -13,6 +14,7 @@
 
 #include <cmath>
 
+namespace tst_paramtips {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -231,5 +233,6 @@ void TestParamTips::aHiddenControlIsDescribedWhenShown()
     QCOMPARE(hidden->accessibleDescription(), Accessibility::plainText(hidden->toolTip()));
 }
 
-QTEST_MAIN(TestParamTips)
+POSENC_TEST_MAIN(TestParamTips)
+} // namespace tst_paramtips
 #include "tst_paramtips.moc"

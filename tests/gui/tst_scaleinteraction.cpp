@@ -4,6 +4,7 @@
 // labelled as one.
 #include "gui/ControlPanel.h"
 #include "gui/MainWindow.h"
+#include "support/TestMain.h"
 
 #include "support/WindowFixture.h"
 #include "support/WindowViews.h"
@@ -12,6 +13,7 @@
 #include <QSlider>
 #include <QTest>
 
+namespace tst_scaleinteraction {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
@@ -101,5 +103,6 @@ void TestScaleInteraction::aPreviewIsLabelledAsOne()
     QVERIFY(!WindowViews::grid(heatmap)->isPreview());
 }
 
-QTEST_MAIN(TestScaleInteraction)
+POSENC_TEST_MAIN(TestScaleInteraction)
+} // namespace tst_scaleinteraction
 #include "tst_scaleinteraction.moc"

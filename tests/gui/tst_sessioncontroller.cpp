@@ -2,6 +2,7 @@
 #include "gui/Dashboard.h"
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
+#include "support/TestMain.h"
 
 #include "render/FigureRegistry.h"
 #include "render/data/sinusoidal/CurvesModel.h"
@@ -20,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_sessioncontroller {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
@@ -342,5 +344,6 @@ void TestSessionController::storedNamesThatNameNoFileAreLeftOut()
     QCOMPARE(window.sessions()->recentSessions(), QStringList {kept});
 }
 
-QTEST_MAIN(TestSessionController)
+POSENC_TEST_MAIN(TestSessionController)
+} // namespace tst_sessioncontroller
 #include "tst_sessioncontroller.moc"

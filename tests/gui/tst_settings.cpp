@@ -2,6 +2,7 @@
 #include "gui/MainWindow.h"
 #include "gui/ParamLabels.h"
 #include "gui/Settings.h"
+#include "support/TestMain.h"
 
 #include "core/ParamText.h"
 
@@ -21,6 +22,7 @@
 
 #include <sys/stat.h>
 
+namespace tst_settings {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -457,5 +459,6 @@ void TestSettings::lessonPanelShowsOnlyWithALesson()
     QVERIFY(!again.lessons()->dock()->isVisible());
 }
 
-QTEST_MAIN(TestSettings)
+POSENC_TEST_MAIN(TestSettings)
+} // namespace tst_settings
 #include "tst_settings.moc"

@@ -7,6 +7,7 @@
 #include "gui/MainWindow.h"
 #include "gui/SessionController.h"
 #include "gui/UndoHistory.h"
+#include "support/TestMain.h"
 #include "support/WindowFixture.h"
 #include "support/WindowViews.h"
 
@@ -19,6 +20,7 @@
 #include <QTest>
 #include <QUndoStack>
 
+namespace tst_undohistory {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace WindowViews;
@@ -155,5 +157,6 @@ void TestUndoHistory::undoingALessonsOpeningClosesIt()
     QCOMPARE(window.controlPanel()->params().dModel, lessonD);
 }
 
-QTEST_MAIN(TestUndoHistory)
+POSENC_TEST_MAIN(TestUndoHistory)
+} // namespace tst_undohistory
 #include "tst_undohistory.moc"

@@ -6,6 +6,7 @@
 #include "gui/MainWindow.h"
 #include "gui/UserGuide.h"
 #include "gui/UserGuideDialog.h"
+#include "support/TestMain.h"
 
 #include "support/TestShots.h"
 #include "support/WindowFixture.h"
@@ -23,6 +24,7 @@
 #include <QTextBrowser>
 #include <QTextDocument>
 
+namespace tst_userguide {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -200,5 +202,6 @@ void TestUserGuide::closedWhileReadingLeavesNothingBehind()
     QTRY_COMPARE_WITH_TIMEOUT(readers(), before, 30000);
 }
 
-QTEST_MAIN(TestUserGuide)
+POSENC_TEST_MAIN(TestUserGuide)
+} // namespace tst_userguide
 #include "tst_userguide.moc"

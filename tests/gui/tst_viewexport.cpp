@@ -5,6 +5,7 @@
 // only the screen shows (how many cells a pixel averages) is the view's note in its title bar,
 // outside the plot, so no file has it and the comparison holds.
 #include "gui/FigureView.h"
+#include "support/TestMain.h"
 
 #include "render/FigureExporter.h"
 #include "render/FigureLayoutLoop.h"
@@ -21,10 +22,9 @@
 #include <functional>
 #include <memory>
 
+namespace tst_viewexport {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(QCPRange)
 
 namespace {
 
@@ -386,5 +386,6 @@ void TestViewExport::aLayoutIsCurrentAsItWasSettledInItsRect()
     QVERIFY(!loop.isCurrent());
 }
 
-QTEST_MAIN(TestViewExport)
+POSENC_TEST_MAIN(TestViewExport)
+} // namespace tst_viewexport
 #include "tst_viewexport.moc"

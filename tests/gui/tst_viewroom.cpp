@@ -10,6 +10,7 @@
 #include "gui/FigureView.h"
 #include "render/FigureRegistry.h"
 #include "render/QCustomPlot.h"
+#include "support/TestMain.h"
 
 #include "render/FigureDefaults.h"
 #include "render/PlotStyle.h"
@@ -18,6 +19,7 @@
 #include <QSet>
 #include <QTest>
 
+namespace tst_viewroom {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -193,5 +195,6 @@ void TestViewRoom::resizedWithinItsClassSaysNothing()
     QVERIFY2(g_messages.isEmpty(), qPrintable(g_messages.join(u'\n')));
 }
 
-QTEST_MAIN(TestViewRoom)
+POSENC_TEST_MAIN(TestViewRoom)
+} // namespace tst_viewroom
 #include "tst_viewroom.moc"

@@ -9,6 +9,7 @@
 #include "gui/SessionController.h"
 #include "gui/StandardShortcuts.h"
 #include "gui/UndoHistory.h"
+#include "support/TestMain.h"
 
 #include "io/SessionFile.h"
 
@@ -25,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_windowmenus {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -244,5 +246,6 @@ void TestWindowMenus::aScreenshotKeepsTheMessagesItOpenedWith()
     QCOMPARE(window.statusBar()->currentMessage(), u"next"_s);
 }
 
-QTEST_MAIN(TestWindowMenus)
+POSENC_TEST_MAIN(TestWindowMenus)
+} // namespace tst_windowmenus
 #include "tst_windowmenus.moc"

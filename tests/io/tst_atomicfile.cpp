@@ -1,4 +1,5 @@
 #include "io/AtomicFile.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,6 +24,7 @@
 
 #include <fcntl.h>
 
+namespace tst_atomicfile {
 using namespace Qt::StringLiterals;
 using posenc::writeAtomically;
 using posenc::WriteError;
@@ -384,5 +386,6 @@ void TestAtomicFile::aPipeIsFedNotReplaced()
     QCOMPARE(entries(dir.path()), QStringList {u"pipe"_s});
 }
 
-QTEST_GUILESS_MAIN(TestAtomicFile)
+POSENC_TEST_GUILESS_MAIN(TestAtomicFile)
+} // namespace tst_atomicfile
 #include "tst_atomicfile.moc"

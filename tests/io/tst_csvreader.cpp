@@ -1,11 +1,13 @@
 // The CSV reader of `posenc check`: what numpy's savetxt and pandas write is read, and hostile
 // text is refused with its line and column, within a bounded memory.
 #include "io/CsvReader.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
 #include <atomic>
 
+namespace tst_csvreader {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -195,5 +197,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCsvReader)
+POSENC_TEST_APPLESS_MAIN(TestCsvReader)
+} // namespace tst_csvreader
 #include "tst_csvreader.moc"

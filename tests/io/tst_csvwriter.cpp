@@ -1,4 +1,5 @@
 #include "io/CsvWriter.h"
+#include "support/TestMain.h"
 
 #include "support/TestFiles.h"
 
@@ -17,6 +18,7 @@
 #include <limits>
 #include <random>
 
+namespace tst_csvwriter {
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using posenc::RowMatrixXf;
@@ -254,5 +256,6 @@ void TestCsvWriter::reportsUnwritablePath()
              QStringList {u"afile"_s});
 }
 
-QTEST_GUILESS_MAIN(TestCsvWriter)
+POSENC_TEST_GUILESS_MAIN(TestCsvWriter)
+} // namespace tst_csvwriter
 #include "tst_csvwriter.moc"

@@ -2,10 +2,12 @@
 // command line and the window (EmbeddingRows), against matrices written here with known cells.
 #include "io/EmbeddingRows.h"
 #include "io/NpyWriter.h"
+#include "support/TestMain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_embeddingrows {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -148,5 +150,6 @@ void TestEmbeddingRows::aCancelledReadStops()
     QVERIFY2(problem->text().contains(u"cancelled"_s), qPrintable(problem->text()));
 }
 
-QTEST_GUILESS_MAIN(TestEmbeddingRows)
+POSENC_TEST_GUILESS_MAIN(TestEmbeddingRows)
+} // namespace tst_embeddingrows
 #include "tst_embeddingrows.moc"

@@ -4,6 +4,7 @@
 // sentences) whose every {key} is a number LessonNumbers knows, its own model a preset's.
 #include "io/Lesson.h"
 #include "io/LessonModels.h"
+#include "support/TestMain.h"
 
 #include "check/models/LayerLessonNumbers.h"
 #include "core/LessonNumbers.h"
@@ -15,6 +16,7 @@
 #include <QSet>
 #include <QTest>
 
+namespace tst_lesson {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -372,5 +374,6 @@ void TestLesson::everyFileOfTheFolderIsShipped()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLesson)
+POSENC_TEST_GUILESS_MAIN(TestLesson)
+} // namespace tst_lesson
 #include "tst_lesson.moc"

@@ -4,9 +4,11 @@
 // 60 s and 5,000 crashed it; a 15 MB explanation ran past 60 s on the GUI thread.
 #include "io/Lesson.h"
 #include "io/LessonMarkup.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_lessonmarkup {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -98,5 +100,6 @@ void TestLessonMarkup::everyShippedExplanationIsWithinTheSubset()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLessonMarkup)
+POSENC_TEST_GUILESS_MAIN(TestLessonMarkup)
+} // namespace tst_lessonmarkup
 #include "tst_lessonmarkup.moc"

@@ -2,6 +2,7 @@
 // listing of a file's tensors, and a file with a real model's shapes (GPT-2 small: 50257 x 768
 // token embeddings, 1024 x 768 positions) read with memory bounded by the matrix it returns.
 #include "PeakMemory.h"
+#include "support/TestMain.h"
 
 #include "io/MatrixFile.h"
 #include "io/NpyWriter.h"
@@ -20,13 +21,12 @@
 
 #include <functional>
 
+namespace tst_matrixfile {
 using namespace Qt::StringLiterals;
 using posenc::MatrixSource;
 using posenc::ReadError;
 using posenc::RowSelection;
 namespace MatrixFile = posenc::MatrixFile;
-
-Q_DECLARE_METATYPE(std::optional<QString>)
 
 namespace {
 
@@ -375,5 +375,6 @@ void TestMatrixFile::realModelShapesSafetensors()
     QCOMPARE(wte.value()(2, 0), cell(kSeed, 0, 0));
 }
 
-QTEST_GUILESS_MAIN(TestMatrixFile)
+POSENC_TEST_GUILESS_MAIN(TestMatrixFile)
+} // namespace tst_matrixfile
 #include "tst_matrixfile.moc"

@@ -2,6 +2,7 @@
 // row selections outside the matrix; byte ranges outside the file.
 #include "NpyRead.h"
 #include "ReaderFiles.h"
+#include "support/TestMain.h"
 
 #include "io/NpyReader.h"
 
@@ -9,6 +10,7 @@
 
 #include <limits>
 
+namespace tst_npyreaderrefusals {
 using namespace Qt::StringLiterals;
 using posenc::ReadError;
 using posenc::RowSelection;
@@ -198,5 +200,6 @@ void TestNpyReaderRefusals::byteSourceRefusesRangesOutside()
     QCOMPARE(source.errorString(), u"2 bytes from byte 2 are outside the file (3 bytes)"_s);
 }
 
-QTEST_GUILESS_MAIN(TestNpyReaderRefusals)
+POSENC_TEST_GUILESS_MAIN(TestNpyReaderRefusals)
+} // namespace tst_npyreaderrefusals
 #include "tst_npyreaderrefusals.moc"

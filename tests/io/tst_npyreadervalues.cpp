@@ -2,6 +2,7 @@
 // the test; numpy-written fixtures; round trips through our own writer; row selections; few reads.
 #include "NpyRead.h"
 #include "ReaderFiles.h"
+#include "support/TestMain.h"
 
 #include "io/NpyReader.h"
 #include "io/NpyWriter.h"
@@ -14,6 +15,7 @@
 #include <limits>
 #include <random>
 
+namespace tst_npyreadervalues {
 using namespace Qt::StringLiterals;
 using posenc::ReadError;
 using posenc::RowMatrixXf;
@@ -21,9 +23,6 @@ using posenc::RowSelection;
 using namespace ReaderFiles;
 using NpyRead::kName;
 using NpyRead::read;
-
-Q_DECLARE_METATYPE(RowMatrixXf)
-Q_DECLARE_METATYPE(RowSelection)
 
 namespace {
 
@@ -334,5 +333,6 @@ void TestNpyReaderValues::inspectReadsNoData()
     QCOMPARE(array->info.dtype, u"<f4"_s);
 }
 
-QTEST_GUILESS_MAIN(TestNpyReaderValues)
+POSENC_TEST_GUILESS_MAIN(TestNpyReaderValues)
+} // namespace tst_npyreadervalues
 #include "tst_npyreadervalues.moc"

@@ -1,4 +1,5 @@
 #include "io/NpyWriter.h"
+#include "support/TestMain.h"
 
 #include "support/TestFiles.h"
 
@@ -14,6 +15,7 @@
 #include <optional>
 #include <random>
 
+namespace tst_npywriter {
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using posenc::RowMatrixXf;
@@ -344,5 +346,6 @@ void TestNpyWriter::verifyFile(const QString &path, const posenc::ConstBlockRef 
                 QFAIL(qPrintable(u"cell (%1, %2) differs"_s.arg(r).arg(c)));
 }
 
-QTEST_GUILESS_MAIN(TestNpyWriter)
+POSENC_TEST_GUILESS_MAIN(TestNpyWriter)
+} // namespace tst_npywriter
 #include "tst_npywriter.moc"

@@ -4,11 +4,13 @@
 // numpy (tests/data/fuzz/npz), and those seeds with one field changed.
 #include "io/NpyReader.h"
 #include "io/NpzReader.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QTest>
 #include <QtEndian>
 
+namespace tst_npzreader {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -195,5 +197,6 @@ void TestNpzReader::choosesByName()
     QVERIFY(!NpzReader::choose(members.value(), u"missing"_s, u"two.npz"_s).ok());
 }
 
-QTEST_GUILESS_MAIN(TestNpzReader)
+POSENC_TEST_GUILESS_MAIN(TestNpzReader)
+} // namespace tst_npzreader
 #include "tst_npzreader.moc"

@@ -3,6 +3,7 @@
 // tests/data/configs/, not read back from the files), and is named by its file; a preset file
 // that is not one is refused with its path and the reason.
 #include "io/Preset.h"
+#include "support/TestMain.h"
 
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
@@ -23,6 +24,7 @@
 #include <map>
 #include <optional>
 
+namespace tst_preset {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -593,5 +595,6 @@ void TestPreset::theNameIsTheFileNameWithoutOrder()
     QCOMPARE(std::get<Preset>(result).name, name);
 }
 
-QTEST_GUILESS_MAIN(TestPreset)
+POSENC_TEST_GUILESS_MAIN(TestPreset)
+} // namespace tst_preset
 #include "tst_preset.moc"

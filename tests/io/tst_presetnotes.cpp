@@ -8,6 +8,7 @@
 // 0.0, because its preset named no dropout.
 #include "io/Preset.h"
 #include "support/HalfFloats.h"
+#include "support/TestMain.h"
 
 #include "check/models/ModelExamples.h"
 #include "core/ParamText.h"
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 
+namespace tst_presetnotes {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -300,5 +302,6 @@ void TestPresetNotes::contextIsAnIntegerAboveMaxLen()
     }
 }
 
-QTEST_GUILESS_MAIN(TestPresetNotes)
+POSENC_TEST_GUILESS_MAIN(TestPresetNotes)
+} // namespace tst_presetnotes
 #include "tst_presetnotes.moc"

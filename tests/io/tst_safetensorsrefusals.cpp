@@ -3,6 +3,7 @@
 #include "PeakMemory.h"
 #include "ReaderFiles.h"
 #include "SafetensorsRead.h"
+#include "support/TestMain.h"
 
 #include "io/SafetensorsReader.h"
 #include "support/Sanitizer.h"
@@ -12,6 +13,7 @@
 #include <limits>
 #include <optional>
 
+namespace tst_safetensorsrefusals {
 using namespace Qt::StringLiterals;
 using posenc::ReadError;
 using posenc::RowMatrixXf;
@@ -19,8 +21,6 @@ using namespace ReaderFiles;
 using SafetensorsRead::entry;
 using SafetensorsRead::kName;
 using SafetensorsRead::read;
-
-Q_DECLARE_METATYPE(std::optional<QString>)
 
 namespace {
 
@@ -244,5 +244,6 @@ void TestSafetensorsRefusals::boundsMemoryOfManyTensors()
         QSKIP("under AddressSanitizer the peak measures its shadow memory and quarantine, not our allocations");
 }
 
-QTEST_GUILESS_MAIN(TestSafetensorsRefusals)
+POSENC_TEST_GUILESS_MAIN(TestSafetensorsRefusals)
+} // namespace tst_safetensorsrefusals
 #include "tst_safetensorsrefusals.moc"

@@ -3,6 +3,7 @@
 // format's spec; row selections.
 #include "ReaderFiles.h"
 #include "SafetensorsRead.h"
+#include "support/TestMain.h"
 
 #include "io/SafetensorsReader.h"
 
@@ -11,6 +12,7 @@
 #include <bit>
 #include <optional>
 
+namespace tst_safetensorsvalues {
 using namespace Qt::StringLiterals;
 using posenc::ReadError;
 using posenc::RowSelection;
@@ -18,8 +20,6 @@ using namespace ReaderFiles;
 using SafetensorsRead::entry;
 using SafetensorsRead::kName;
 using SafetensorsRead::read;
-
-Q_DECLARE_METATYPE(std::optional<QString>)
 
 class TestSafetensorsValues : public QObject
 {
@@ -210,5 +210,6 @@ void TestSafetensorsValues::selectsRows()
     QCOMPARE(first.value()(4, 2), 18.0f);
 }
 
-QTEST_GUILESS_MAIN(TestSafetensorsValues)
+POSENC_TEST_GUILESS_MAIN(TestSafetensorsValues)
+} // namespace tst_safetensorsvalues
 #include "tst_safetensorsvalues.moc"

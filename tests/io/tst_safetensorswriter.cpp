@@ -5,6 +5,7 @@
 // file again by the program's own hardened reader, which checks every offset against the file.
 #include "io/SafetensorsReader.h"
 #include "io/SafetensorsWriter.h"
+#include "support/TestMain.h"
 
 #include <QBuffer>
 #include <QJsonArray>
@@ -14,6 +15,7 @@
 
 #include <cstring>
 
+namespace tst_safetensorswriter {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -118,5 +120,6 @@ void TestSafetensorsWriter::rowsAreCounted()
     QCOMPARE(progress.fraction(), 1.0);
 }
 
-QTEST_GUILESS_MAIN(TestSafetensorsWriter)
+POSENC_TEST_GUILESS_MAIN(TestSafetensorsWriter)
+} // namespace tst_safetensorswriter
 #include "tst_safetensorswriter.moc"

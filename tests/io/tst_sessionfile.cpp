@@ -3,6 +3,7 @@
 #include "core/ParamText.h"
 #include "core/Params.h"
 #include "io/SessionFile.h"
+#include "support/TestMain.h"
 
 #include "support/TestFiles.h"
 
@@ -14,11 +15,10 @@
 
 #include <sys/stat.h>
 
+namespace tst_sessionfile {
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -271,5 +271,6 @@ void TestSessionFile::unwritablePathLeavesNothing()
     QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList());
 }
 
-QTEST_GUILESS_MAIN(TestSessionFile)
+POSENC_TEST_GUILESS_MAIN(TestSessionFile)
+} // namespace tst_sessionfile
 #include "tst_sessionfile.moc"

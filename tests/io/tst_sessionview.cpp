@@ -2,11 +2,13 @@
 // the maximised view read from the JSON written here, the forms of older sessions, what is not
 // sound left out, and writing it back over the rest of "view", which other parts own.
 #include "io/SessionView.h"
+#include "support/TestMain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
 
+namespace tst_sessionview {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -112,5 +114,6 @@ void TestSessionView::whatIsWrittenReadsBack()
     }
 }
 
-QTEST_GUILESS_MAIN(TestSessionView)
+POSENC_TEST_GUILESS_MAIN(TestSessionView)
+} // namespace tst_sessionview
 #include "tst_sessionview.moc"

@@ -1,16 +1,17 @@
 // The cells a continuous view touches, the integer positions within it, the refusals of
 // TableExport (outside the table, over the memory budget), and its tables of statistics.
 #include "io/TableExport.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_tableexport {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
 using Range = std::optional<std::pair<std::int64_t, std::int64_t>>;
-Q_DECLARE_METATYPE(Range)
 
 class TestTableExport : public QObject
 {
@@ -285,5 +286,6 @@ void TestTableExport::aNarrowTableCountsItsProgressOften()
     QVERIFY2(run <= std::max<std::int64_t>(1024, (rows + 255) / 256), qPrintable(QString::number(run)));
 }
 
-QTEST_MAIN(TestTableExport)
+POSENC_TEST_MAIN(TestTableExport)
+} // namespace tst_tableexport
 #include "tst_tableexport.moc"

@@ -9,6 +9,7 @@
 #include "core/Quantity.h"
 #include "io/NpyWriter.h"
 #include "io/TableFile.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 
+namespace tst_tablefile {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -216,5 +218,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableFile)
+POSENC_TEST_GUILESS_MAIN(TestTableFile)
+} // namespace tst_tablefile
 #include "tst_tablefile.moc"

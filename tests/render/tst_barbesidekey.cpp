@@ -7,9 +7,11 @@
 #include "render/FigureRoomSteps.h"
 #include "render/PinnedFont.h"
 #include "render/PlotStyle.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_barbesidekey {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -156,5 +158,6 @@ void TestBarBesideKey::theBarTakesARowOfItsOwnOverAKeyFillingItsRow()
     QCOMPARE(figure.rect->rect().size(), size);
 }
 
-QTEST_MAIN(TestBarBesideKey)
+POSENC_TEST_MAIN(TestBarBesideKey)
+} // namespace tst_barbesidekey
 #include "tst_barbesidekey.moc"

@@ -4,6 +4,7 @@
 // difference" read "X" beside R(p)·X; the figure's own shorter form (ShorterLabels) is taken instead.
 #include "render/FigureRoom.h"
 #include "render/FigureSize.h"
+#include "support/TestMain.h"
 
 #include "FigureDefaults.h"
 #include "io/Preset.h"
@@ -12,6 +13,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+namespace tst_barlabels {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -82,5 +84,6 @@ void TestBarLabels::aSharedBarNamesEveryPanel()
     QCOMPARE(bars > 0, drawn);
 }
 
-QTEST_MAIN(TestBarLabels)
+POSENC_TEST_MAIN(TestBarLabels)
+} // namespace tst_barlabels
 #include "tst_barlabels.moc"

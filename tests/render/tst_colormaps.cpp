@@ -1,4 +1,5 @@
 #include "render/Colormaps.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QTest>
@@ -7,11 +8,10 @@
 #include <cmath>
 #include <vector>
 
+namespace tst_colormaps {
 using namespace Qt::StringLiterals;
 using posenc::Colormap;
 namespace Colormaps = posenc::Colormaps;
-
-Q_DECLARE_METATYPE(posenc::Colormap)
 
 namespace {
 
@@ -214,5 +214,6 @@ void TestColormaps::signedDataGetsTheDivergingMap()
     QVERIFY(Colormaps::forSignedData(false) != Colormap::Diverging);
 }
 
-QTEST_MAIN(TestColormaps)
+POSENC_TEST_MAIN(TestColormaps)
+} // namespace tst_colormaps
 #include "tst_colormaps.moc"

@@ -2,6 +2,7 @@
 // engine fills for the band's polygon without antialiasing: each column's pixels whose centres lie
 // between the two sides at the column's centre, a spike of one column kept, NaN gaps left empty.
 #include "render/ColumnFill.h"
+#include "support/TestMain.h"
 
 #include <QPainter>
 #include <QRandomGenerator>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_columnfill {
 using namespace posenc;
 
 class TestColumnFill : public QObject
@@ -215,5 +217,6 @@ void TestColumnFill::aBandFarOffTheImageDrawsNothing()
             QCOMPARE(image.pixel(x, y), qRgb(255, 255, 255));
 }
 
-QTEST_MAIN(TestColumnFill)
+POSENC_TEST_MAIN(TestColumnFill)
+} // namespace tst_columnfill
 #include "tst_columnfill.moc"

@@ -5,6 +5,7 @@
 // period and no beat (nearest-neighbour scaling, QCPColorMap's, beats at a third of it).
 
 #include "render/CoverageColorMap.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
@@ -13,6 +14,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_coveragecolormap {
 using namespace posenc;
 
 namespace {
@@ -188,5 +190,6 @@ void TestCoverageColorMap::pixelsOnPixelsAreTheSource()
     QVERIFY(shifted.copy(1, 0, 9, 5) != premultiplied);
 }
 
-QTEST_MAIN(TestCoverageColorMap)
+POSENC_TEST_MAIN(TestCoverageColorMap)
+} // namespace tst_coveragecolormap
 #include "tst_coveragecolormap.moc"

@@ -5,9 +5,11 @@
 // and alignment of the position gives the corners QCPItemText gives.
 #include "render/DirectLabelScene.h"
 #include "render/PinnedFont.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_directlabelbox {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -107,5 +109,6 @@ void TestDirectLabelBox::theBoxIsQCustomPlotsTextRect()
     QVERIFY(asked > 1000);
 }
 
-QTEST_MAIN(TestDirectLabelBox)
+POSENC_TEST_MAIN(TestDirectLabelBox)
+} // namespace tst_directlabelbox
 #include "tst_directlabelbox.moc"

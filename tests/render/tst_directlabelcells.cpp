@@ -2,6 +2,7 @@
 // every half unit fall: a level or upright segment (a band's columns, a rule) and one within a
 // cell (a dense curve's) marked as runs, not point by point, mark the same cells.
 #include "render/DirectLabelCells.h"
+#include "support/TestMain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <set>
 
+namespace tst_directlabelcells {
 using namespace posenc;
 
 class TestDirectLabelCells : public QObject
@@ -107,5 +109,6 @@ void TestDirectLabelCells::aDenseCurveMarksTheCellsOfItsPoints()
     }
 }
 
-QTEST_MAIN(TestDirectLabelCells)
+POSENC_TEST_MAIN(TestDirectLabelCells)
+} // namespace tst_directlabelcells
 #include "tst_directlabelcells.moc"

@@ -7,11 +7,13 @@
 #include "render/DirectLabelPlaces.h"
 #include "render/DirectLabelScene.h"
 #include "render/PinnedFont.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_directlabelkinds {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 using namespace posenc::DirectLabels;
@@ -107,5 +109,6 @@ void TestDirectLabelKinds::eachKindIsSoughtOnceAScene()
     QVERIFY(last.contains(u',')); // off it, a leader's point given
 }
 
-QTEST_MAIN(TestDirectLabelKinds)
+POSENC_TEST_MAIN(TestDirectLabelKinds)
+} // namespace tst_directlabelkinds
 #include "tst_directlabelkinds.moc"

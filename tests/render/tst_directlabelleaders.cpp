@@ -7,11 +7,13 @@
 #include "render/DirectLabelPlaces.h"
 #include "render/DirectLabelScene.h"
 #include "support/PlainPlot.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_directlabelleaders {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -189,5 +191,6 @@ void TestDirectLabelLeaders::theLeaderIsDrawnWhereItIsComputed()
     QVERIFY(text->leader().isNull());
 }
 
-QTEST_MAIN(TestDirectLabelLeaders)
+POSENC_TEST_MAIN(TestDirectLabelLeaders)
+} // namespace tst_directlabelleaders
 #include "tst_directlabelleaders.moc"

@@ -3,6 +3,7 @@
 // the same answer as each curve's cells asked in turn (Scene::othersMeet), and as the cells marked,
 // held in the test, that the box grown by the pad or a thicker curve's ink covers.
 #include "render/DirectLabelScene.h"
+#include "support/TestMain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -12,6 +13,7 @@
 #include <map>
 #include <set>
 
+namespace tst_directlabelothers {
 using namespace posenc;
 
 class TestDirectLabelOthers : public QObject
@@ -101,5 +103,6 @@ void TestDirectLabelOthers::unitedCellsAnswerAsEachCurve()
     }
 }
 
-QTEST_MAIN(TestDirectLabelOthers)
+POSENC_TEST_MAIN(TestDirectLabelOthers)
+} // namespace tst_directlabelothers
 #include "tst_directlabelothers.moc"

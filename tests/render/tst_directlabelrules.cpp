@@ -5,11 +5,13 @@
 #include "render/DirectLabelPlaces.h"
 #include "render/DirectLabelScene.h"
 #include "support/PlainPlot.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_directlabelrules {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -133,5 +135,6 @@ void TestDirectLabelRules::aLabelStandsWhereItsCurveIsSeen()
     QVERIFY(DirectLabels::placeAll(drawn, labelFont(), {}));
 }
 
-QTEST_MAIN(TestDirectLabelRules)
+POSENC_TEST_MAIN(TestDirectLabelRules)
+} // namespace tst_directlabelrules
 #include "tst_directlabelrules.moc"

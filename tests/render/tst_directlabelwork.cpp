@@ -15,6 +15,7 @@
 #include "render/DirectLabels.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
+#include "support/TestMain.h"
 
 #include "OneRectPlot.h"
 
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <numbers>
 
+namespace tst_directlabelwork {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -277,5 +279,6 @@ void TestDirectLabelWork::aPlotResizedMapsItsPointsOnce()
     QCOMPARE(DirectLabels::pointsMapped() - before, quint64(2 * (kCount - 1)));
 }
 
-QTEST_MAIN(TestDirectLabelWork)
+POSENC_TEST_MAIN(TestDirectLabelWork)
+} // namespace tst_directlabelwork
 #include "tst_directlabelwork.moc"

@@ -4,11 +4,13 @@
 // wrapping, a line that starts with a space) is Qt's drawing too.
 #include "render/DrawnText.h"
 #include "render/PinnedFont.h"
+#include "support/TestMain.h"
 
 #include <QImage>
 #include <QPainter>
 #include <QTest>
 
+namespace tst_drawntext {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -177,5 +179,6 @@ void TestDrawnText::drawsQtsPixelsAgain()
     }
 }
 
-QTEST_MAIN(TestDrawnText)
+POSENC_TEST_MAIN(TestDrawnText)
+} // namespace tst_drawntext
 #include "tst_drawntext.moc"

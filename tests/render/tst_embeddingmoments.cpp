@@ -2,16 +2,16 @@
 // own table: whatever was kept from earlier requests (other L, d, s, sigma), whatever the thread
 // count, and after a cancelled request.
 #include "render/data/EmbeddingMoments.h"
+#include "support/TestMain.h"
 #include "support/TestParams.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_embeddingmoments {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -238,5 +238,6 @@ void TestEmbeddingMoments::aReleasedMatrixIsNotTheSeededTable()
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
-QTEST_GUILESS_MAIN(TestEmbeddingMoments)
+POSENC_TEST_GUILESS_MAIN(TestEmbeddingMoments)
+} // namespace tst_embeddingmoments
 #include "tst_embeddingmoments.moc"

@@ -3,6 +3,7 @@
 #include "render/data/MagnitudesData.h"
 #include "render/data/sinusoidal/CurvesData.h"
 #include "render/data/sinusoidal/CurvesModel.h"
+#include "support/TestMain.h"
 
 #include "../core/Reference.h"
 #include "support/TestParams.h"
@@ -13,12 +14,9 @@
 #include <complex>
 #include <numbers>
 
+namespace tst_figuredata {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Layout)
-Q_DECLARE_METATYPE(posenc::ScaleKind)
-Q_DECLARE_METATYPE(posenc::InitKind)
 
 namespace {
 
@@ -409,5 +407,6 @@ void TestFigureData::cancelledGivesNothing()
     QVERIFY(!CurvesCompute::compute(engine, {{0, 1}, 0.0, 10.0, 100}, {0, &cancel}));
 }
 
-QTEST_MAIN(TestFigureData)
+POSENC_TEST_MAIN(TestFigureData)
+} // namespace tst_figuredata
 #include "tst_figuredata.moc"

@@ -7,6 +7,7 @@
 #include "render/FigureExporter.h"
 #include "render/FigureFonts.h"
 #include "render/PinnedFont.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 #include "support/TestFamily.h"
@@ -21,11 +22,10 @@
 
 #include <cmath>
 
+namespace tst_figureexporter {
 using namespace Qt::StringLiterals;
 using namespace TestFiles;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::FigureFormat)
 
 namespace {
 
@@ -533,5 +533,6 @@ void TestFigureExporter::overBudgetIsRefused()
     QVERIFY2(refused->message.contains(u"GiB"_s), qPrintable(refused->message));
 }
 
-QTEST_MAIN(TestFigureExporter)
+POSENC_TEST_MAIN(TestFigureExporter)
+} // namespace tst_figureexporter
 #include "tst_figureexporter.moc"

@@ -1,22 +1,22 @@
-// Figures on little room (FigureFit): a paper column at 300 dpi keeps every text inside the
-// figure, legends off the data and tick labels apart; a size too small for the text at all is
-// refused with the least size that fits.
+// Figures on little room (FigureFit): a paper column at 300 dpi keeps every text inside the figure,
+// legends off the data and tick labels apart; a size too small for the text at all is refused with the
+// least size that fits.
 #include "render/FigureFit.h"
 #include "render/FigureFonts.h"
 #include "render/FigureRegistry.h"
 #include "render/MeasuredText.h"
 #include "render/PinnedFont.h"
 #include "render/data/DropoutCompareData.h"
-
 #include "support/FigureBuilds.h"
 #include "support/TestFamily.h"
+#include "support/TestMain.h"
 
 #include <QRegularExpression>
-#include <QTest>
 
 #include <algorithm>
 #include <cmath>
 
+namespace tst_figurefit {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -225,8 +225,7 @@ void TestFigureFit::wrapKeepsFormulasAndNumbers_data()
 }
 
 // A caption wrapped at any width that holds its formula whole: no line begins or ends with an operator,
-// splits the formula, or is a lone number; nor is its last line one short word where the word before
-// it fits there too (as a careful author breaks with non-breaking spaces).
+// splits the formula, or is a lone number, nor is its last line one short word where the word before fits.
 void TestFigureFit::wrapKeepsFormulasAndNumbers()
 {
     QFETCH(QString, caption);
@@ -285,10 +284,9 @@ void TestFigureFit::anAxisLabelUnwrapsWhenItsRoomReturns()
     QCOMPARE(x->label(), u"position p"_s);
 }
 
-// What fit() remembers of an axis's ticks is dropped when it no longer holds: an axis thinned for
-// a narrow plot gets its figure's tick count back when the room returns (unthinTicks, as the layout
-// loop starts each fitting), and a count its figure sets anew while it is thinned is the figure's
-// wish from then on, not the one remembered from before.
+// What fit() remembers of an axis's ticks is dropped when it no longer holds: an axis thinned for a
+// narrow plot gets its figure's tick count back when the room returns (unthinTicks, as the layout loop
+// starts each fitting), and a count its figure sets anew while thinned is its wish from then on.
 void TestFigureFit::thinnedTicksReturnWithTheirRoom()
 {
     QCustomPlot plot;
@@ -559,7 +557,8 @@ void TestFigureFit::textsStayWithinTheirRoom()
     }
 }
 
-QTEST_MAIN(TestFigureFit)
+POSENC_TEST_MAIN(TestFigureFit)
+
 void TestFigureFit::linkedPanelsTickAlike_data()
 {
     QTest::addColumn<QSize>("size");
@@ -569,8 +568,8 @@ void TestFigureFit::linkedPanelsTickAlike_data()
     QTest::newRow("the export default") << QSize(1200, 800);
 }
 
-// The ten panels of dropout-compare show the same cells at the same size: their axes tick
-// alike wherever they are fitted, never "0 10 20" under one and "0 5 10 15 20" under the next.
+// The ten panels of dropout-compare show the same cells at the same size: their axes tick alike
+// wherever fitted, never "0 10 20" under one and "0 5 10 15 20" under the next.
 void TestFigureFit::linkedPanelsTickAlike()
 {
     QFETCH(QSize, size);
@@ -597,4 +596,5 @@ void TestFigureFit::linkedPanelsTickAlike()
     }
 }
 
+} // namespace tst_figurefit
 #include "tst_figurefit.moc"

@@ -3,6 +3,7 @@
 // it is drawn alone at the cell's size: a PNG's pixels, an SVG's texts, a PDF's page.
 #include "render/FigureExporter.h"
 #include "render/FigurePage.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 #include "support/SvgTexts.h"
@@ -13,6 +14,7 @@
 #include <QImage>
 #include <QTest>
 
+namespace tst_figurepage {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -199,5 +201,6 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFigurePage)
+POSENC_TEST_MAIN(TestFigurePage)
+} // namespace tst_figurepage
 #include "tst_figurepage.moc"

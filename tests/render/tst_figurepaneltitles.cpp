@@ -9,6 +9,7 @@
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/ShorterLabels.h"
+#include "support/TestMain.h"
 
 #include "FigureDefaults.h"
 #include "support/FigureBuilds.h"
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_figurepaneltitles {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -237,5 +239,6 @@ void TestFigurePanelTitles::everyDrawnPanelIsNamed()
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u"; "_s)));
 }
 
-QTEST_MAIN(TestFigurePanelTitles)
+POSENC_TEST_MAIN(TestFigurePanelTitles)
+} // namespace tst_figurepaneltitles
 #include "tst_figurepaneltitles.moc"

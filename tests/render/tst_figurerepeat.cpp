@@ -7,6 +7,7 @@
 // and written as SVG and PNG (their title and description included) each time.
 #include "render/FigureFile.h"
 #include "render/FigureRoomChanges.h"
+#include "support/TestMain.h"
 
 #include "FigureDefaults.h"
 #include "support/FigureBuilds.h"
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <utility>
 
+namespace tst_figurerepeat {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -183,5 +185,6 @@ void TestFigureRepeat::aPanelsMarginGroupReadsBackUnderAnySeed()
     QCOMPARE(missed, 0);
 }
 
-QTEST_MAIN(TestFigureRepeat)
+POSENC_TEST_MAIN(TestFigureRepeat)
+} // namespace tst_figurerepeat
 #include "tst_figurerepeat.moc"

@@ -1,26 +1,25 @@
-// What a figure on little room gives up (FigureRoom, its steps): a title shortened keeps its first
-// words whole and never parts a number from the word that names it ("pair 16", never "pair …" nor
-// "pair 1…"); a panel's title shortened beside panels the figure then gives up takes the room they
-// leave; a panel's name goes with its panel and only with it; a legend left naming nothing goes and
-// narrows nothing; a legend a row wide below its axes goes into a free corner stacked, and comes
-// back as it was; a tick label on the end of its range that reaches into a title does not fit; an
-// axis's label set in its tick labels' row clear of them gives the plot room, and comes back; an
-// axis's label wrapped keeps the words of its first line, the whole in the metadata, and comes back,
-// or the first shorter form its figure gives that holds in the line, whole; panels that gave an
-// axis's labels to their neighbour's give its margin to their plots where no panel in line with
-// them still shows labels on that side, and take their margin group back; tick labels of words
-// too wide keep the first whole words that tell them apart, measured line by line; what a step
-// hid comes back drawn in its layer's order as before, not last of it.
+// What a figure on little room gives up (FigureRoom, its steps): a title shortened keeps its first words
+// whole and never parts a number from the word that names it ("pair 16", never "pair …" nor "pair 1…");
+// a panel's title shortened beside panels the figure then gives up takes the room they leave; a panel's
+// name goes with its panel and only with it; a legend left naming nothing goes and narrows nothing; a
+// legend a row wide below its axes goes into a free corner stacked, and comes back as it was; a tick
+// label on the end of its range that reaches into a title does not fit; an axis's label set in its tick
+// labels' row clear of them gives the plot room, and comes back; an axis's label wrapped keeps the words
+// of its first line, the whole in the metadata, and comes back, or the first shorter form its figure
+// gives that holds in the line, whole; panels that gave an axis's labels to their neighbour's give its
+// margin to their plots where no panel in line with them still shows labels on that side, and take their
+// margin group back; tick labels of words too wide keep the first whole words that tell them apart, line
+// by line; what a step hid comes back drawn in its layer's order.
+#include "FigureRoomWordTicks.h"
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/FigureRoomChanges.h"
 #include "render/FigureRoomSteps.h"
 #include "render/PinnedFont.h"
 #include "render/ShorterLabels.h"
-#include "FigureRoomWordTicks.h"
+#include "support/TestMain.h"
 
-#include <QTest>
-
+namespace tst_figureroom {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -596,5 +595,6 @@ void TestFigureRoom::whatComesBackIsDrawnInItsOrder()
         QCOMPARE(after.value(it.key()), it.value());
 }
 
-QTEST_MAIN(TestFigureRoom)
+POSENC_TEST_MAIN(TestFigureRoom)
+} // namespace tst_figureroom
 #include "tst_figureroom.moc"

@@ -2,6 +2,7 @@
 #include "render/figures/HeatmapFigure.h"
 #include "render/figures/MagnitudesFigure.h"
 #include "render/figures/sinusoidal/CurvesFigure.h"
+#include "support/TestMain.h"
 
 #include "render/data/FigureText.h"
 
@@ -12,6 +13,7 @@
 
 #include <QTest>
 
+namespace tst_figures {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -408,5 +410,6 @@ void TestFigures::magnitudesOfOnePositionAreMarkers()
     QVERIFY(pe);
 }
 
-QTEST_MAIN(TestFigures)
+POSENC_TEST_MAIN(TestFigures)
+} // namespace tst_figures
 #include "tst_figures.moc"

@@ -10,6 +10,7 @@
 // rects, colour scales aside) at least half of the page. A figure registered later is covered by being registered. The
 // rows still short of it are FigureSizeShortfalls', expected to fail until they are not.
 #include "FigureSizeShortfalls.h"
+#include "support/TestMain.h"
 
 #include "render/FigureFile.h"
 #include "render/FigureFit.h"
@@ -35,6 +36,7 @@
 #include <functional>
 #include <limits>
 
+namespace tst_figuresizes {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -322,5 +324,6 @@ void TestFigureSizes::aColumnGrowsForEveryPanel()
     }
 }
 
-QTEST_MAIN(TestFigureSizes)
+POSENC_TEST_MAIN(TestFigureSizes)
+} // namespace tst_figuresizes
 #include "tst_figuresizes.moc"

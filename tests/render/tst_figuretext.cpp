@@ -2,11 +2,13 @@
 // log axis counting what lies below it. The quantities' labels and the parameters' parts of a
 // title are the quantity table's (tst_quantitytable).
 #include "render/data/FigureText.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_figuretext {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -40,5 +42,6 @@ void TestFigureText::namesCountWhatLiesBelowTheAxis()
     QCOMPARE(FigureText::belowAxisName(u"std"_s, {&b}, 1e-3), u"std"_s);
 }
 
-QTEST_GUILESS_MAIN(TestFigureText)
+POSENC_TEST_GUILESS_MAIN(TestFigureText)
+} // namespace tst_figuretext
 #include "tst_figuretext.moc"

@@ -7,6 +7,7 @@
 // each family it applies to at L 96; its request's panels are then moved and its model computes
 // and its drawing takes the result.
 #include "support/FigureBuilds.h"
+#include "support/TestMain.h"
 
 #include "../core/ParamFuzz.h"
 
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <functional>
 
+namespace tst_figureviewsaway {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -121,5 +123,6 @@ void TestFigureViewsAway::everyFigureTakesAViewAwayFromItsTable()
     QVERIFY2(computed > 0, qPrintable(figure + u": no family it applies to was built"_s));
 }
 
-QTEST_MAIN(TestFigureViewsAway)
+POSENC_TEST_MAIN(TestFigureViewsAway)
+} // namespace tst_figureviewsaway
 #include "tst_figureviewsaway.moc"

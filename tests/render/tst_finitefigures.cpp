@@ -16,6 +16,7 @@
 // and d <= 2^10 (ASan ran the short mode's sizes in 126 s in CI); the long variant
 // (tst_finitefigures_long, by hand: support/LongVariant.h) takes them at the short mode's sizes.
 #include "../core/ParamFuzz.h"
+#include "support/TestMain.h"
 
 #include "render/data/HeatmapModel.h"
 #include "support/FigureBuilds.h"
@@ -26,6 +27,7 @@
 
 #include <cmath>
 
+namespace tst_finitefigures {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -184,5 +186,6 @@ void TestFiniteFigures::everyFiguresDataIsFinite()
         QVERIFY2(built >= (wholeSpace ? 1 : 3), qPrintable(u"%1: only %2 figures built"_s.arg(figure).arg(built)));
 }
 
-QTEST_MAIN(TestFiniteFigures)
+POSENC_TEST_MAIN(TestFiniteFigures)
+} // namespace tst_finitefigures
 #include "tst_finitefigures.moc"

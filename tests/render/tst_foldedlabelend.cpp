@@ -6,11 +6,13 @@
 #include "render/FigureRoom.h"
 #include "render/FigureRoomSteps.h"
 #include "render/PinnedFont.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <algorithm>
 
+namespace tst_foldedlabelend {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -103,5 +105,6 @@ void TestFoldedLabelEnd::aReversedAxisKeepsItsFirstTickLabels()
     QCOMPARE(axis->label(), label);
 }
 
-QTEST_MAIN(TestFoldedLabelEnd)
+POSENC_TEST_MAIN(TestFoldedLabelEnd)
+} // namespace tst_foldedlabelend
 #include "tst_foldedlabelend.moc"

@@ -4,6 +4,7 @@
 // keys remembered from another graph of the same keys until the axis moves.
 #include "render/GraphLines.h"
 #include "render/StampedGraph.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
@@ -13,6 +14,7 @@
 #include <limits>
 #include <random>
 
+namespace tst_graphlines {
 using namespace posenc;
 
 class TestGraphLines : public QObject
@@ -528,5 +530,6 @@ void TestGraphLines::aScreenDrawIsQCPGraphDrawsPixels()
     QVERIFY2(made >= madeByFills + 7, qPrintable(QStringLiteral("%1 and %2").arg(made).arg(madeByFills)));
 }
 
-QTEST_MAIN(TestGraphLines)
+POSENC_TEST_MAIN(TestGraphLines)
+} // namespace tst_graphlines
 #include "tst_graphlines.moc"

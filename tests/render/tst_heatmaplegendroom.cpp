@@ -9,9 +9,11 @@
 #include "render/FigureRoomChanges.h"
 #include "render/HeatmapPanel.h"
 #include "render/SwatchLegend.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_heatmaplegendroom {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -209,5 +211,6 @@ void TestHeatmapLegendRoom::theCategoriesReplaceTheBarTheStripHolds()
     QVERIFY(page.panel->colorScale()->realVisibility());
 }
 
-QTEST_MAIN(TestHeatmapLegendRoom)
+POSENC_TEST_MAIN(TestHeatmapLegendRoom)
+} // namespace tst_heatmaplegendroom
 #include "tst_heatmaplegendroom.moc"

@@ -2,10 +2,12 @@
 // them, against each cell filled alone.
 #include "render/HeatmapMarks.h"
 #include "render/SwatchLegend.h"
+#include "support/TestMain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
 
+namespace tst_heatmapmarks {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -122,5 +124,6 @@ void TestHeatmapMarks::marksFillTheirCellsAsOneByOne()
     QCOMPARE(differing, 0);
 }
 
-QTEST_MAIN(TestHeatmapMarks)
+POSENC_TEST_MAIN(TestHeatmapMarks)
+} // namespace tst_heatmapmarks
 #include "tst_heatmapmarks.moc"

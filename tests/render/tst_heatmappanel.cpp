@@ -5,6 +5,7 @@
 #include "render/SwatchLegend.h"
 #include "render/data/HeatmapModel.h"
 #include "render/data/ViewOptions.h"
+#include "support/TestMain.h"
 
 #include "core/DropoutMask.h"
 
@@ -14,6 +15,7 @@
 
 #include <QTest>
 
+namespace tst_heatmappanel {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -452,7 +454,7 @@ void TestHeatmapPanel::eachFamilysOwnTableOnItsMap()
         QCOMPARE(range.lower, -range.upper);
 }
 
-QTEST_MAIN(TestHeatmapPanel)
+POSENC_TEST_MAIN(TestHeatmapPanel)
 
 // setGrid writes the map's cells into QCustomPlot's array at once: each cell must be the grid's at
 // its row and column (not transposed), a value that is no number NaN, and the data bounds and the
@@ -549,4 +551,5 @@ void TestHeatmapPanel::aGridAsItWasKeepsItsImage()
     QVERIFY(plot.toPixmap(400, 300).toImage() != first);
 }
 
+} // namespace tst_heatmappanel
 #include "tst_heatmappanel.moc"

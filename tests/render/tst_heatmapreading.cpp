@@ -7,6 +7,7 @@
 
 #include "render/FigureRegistry.h"
 #include "render/data/HeatmapModel.h"
+#include "support/TestMain.h"
 
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
@@ -17,6 +18,7 @@
 
 #include <cstring>
 
+namespace tst_heatmapreading {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -137,5 +139,6 @@ void TestHeatmapReading::aChosenQuantityReadsAsBefore()
     QVERIFY(!natural.keys.contains(u"scale"_s));
 }
 
-QTEST_MAIN(TestHeatmapReading)
+POSENC_TEST_MAIN(TestHeatmapReading)
+} // namespace tst_heatmapreading
 #include "tst_heatmapreading.moc"

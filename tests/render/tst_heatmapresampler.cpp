@@ -2,6 +2,7 @@
 #include "render/HeatmapPanel.h"
 #include "render/data/Detail.h"
 #include "render/data/HeatmapResampler.h"
+#include "support/TestMain.h"
 
 #include "HeatmapReference.h"
 #include "support/TestParams.h"
@@ -16,13 +17,9 @@
 #include <memory>
 #include <vector>
 
+namespace tst_heatmapresampler {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Block)
-Q_DECLARE_METATYPE(posenc::Layout)
-Q_DECLARE_METATYPE(posenc::Quantity)
-Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -549,5 +546,6 @@ void TestHeatmapResampler::fastColumnsSpreadAsAFullSwing()
     }
 }
 
-QTEST_MAIN(TestHeatmapResampler)
+POSENC_TEST_MAIN(TestHeatmapResampler)
+} // namespace tst_heatmapresampler
 #include "tst_heatmapresampler.moc"

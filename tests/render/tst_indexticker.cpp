@@ -2,12 +2,14 @@
 // exact integer and none repeated, at any range up to a million and beyond, its thousands
 // grouped once a label has five digits.
 #include "render/IndexTicker.h"
+#include "support/TestMain.h"
 
 #include <QSet>
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_indexticker {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -400,5 +402,6 @@ void TestIndexTicker::aTickerKeepsTheLevelsAFittingTries()
     QCOMPARE(index.made, 10);
 }
 
-QTEST_MAIN(TestIndexTicker)
+POSENC_TEST_MAIN(TestIndexTicker)
+} // namespace tst_indexticker
 #include "tst_indexticker.moc"

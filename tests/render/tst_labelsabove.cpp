@@ -10,12 +10,14 @@
 #include "render/FigureRoomSteps.h"
 #include "render/FigureSize.h"
 #include "render/PinnedFont.h"
+#include "support/TestMain.h"
 
 #include "FigureDefaults.h"
 #include "support/FigureBuilds.h"
 
 #include <QTest>
 
+namespace tst_labelsabove {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -167,5 +169,6 @@ void TestLabelsAbove::endTickLabelsStandInTheNamesRow()
     QCOMPARE(panel.rect->rect().height(), height);
 }
 
-QTEST_MAIN(TestLabelsAbove)
+POSENC_TEST_MAIN(TestLabelsAbove)
+} // namespace tst_labelsabove
 #include "tst_labelsabove.moc"

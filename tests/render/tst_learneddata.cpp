@@ -1,11 +1,13 @@
 #include "render/data/learned/LearnedData.h"
 #include "render/figures/learned/LearnedFigure.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 #include <random>
 
+namespace tst_learneddata {
 using namespace posenc;
 
 namespace {
@@ -142,5 +144,6 @@ void TestLearnedData::figureFillsEveryPanel()
     QCOMPARE(figure.normRect()->graphs().size(), 3);
 }
 
-QTEST_MAIN(TestLearnedData)
+POSENC_TEST_MAIN(TestLearnedData)
+} // namespace tst_learneddata
 #include "tst_learneddata.moc"

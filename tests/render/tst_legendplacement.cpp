@@ -16,6 +16,7 @@
 #include "render/PinnedFont.h"
 #include "render/ShorterLabels.h"
 #include "render/SwatchLegend.h"
+#include "support/TestMain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -26,6 +27,7 @@
 #include <set>
 #include <utility>
 
+namespace tst_legendplacement {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -568,5 +570,6 @@ void TestLegendPlacement::anEntryTakenOutWhoseCurveWentStaysOut()
     QCOMPARE(static_cast<QCPPlottableLegendItem *>(panel.legend->item(0))->plottable(), far);
 }
 
-QTEST_MAIN(TestLegendPlacement)
+POSENC_TEST_MAIN(TestLegendPlacement)
+} // namespace tst_legendplacement
 #include "tst_legendplacement.moc"

@@ -11,6 +11,7 @@
 #include "render/FigureRoomSteps.h"
 #include "render/LegendPlacement.h"
 #include "render/LegendPlacementInputs.h"
+#include "support/TestMain.h"
 
 #include "OneRectPlot.h"
 
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <numbers>
 
+namespace tst_legendplacementwork {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -297,5 +299,6 @@ void TestLegendPlacementWork::aChangedStateIsDecidedAgain()
     QCOMPARE(scene.placed(), after);
 }
 
-QTEST_MAIN(TestLegendPlacementWork)
+POSENC_TEST_MAIN(TestLegendPlacementWork)
+} // namespace tst_legendplacementwork
 #include "tst_legendplacementwork.moc"

@@ -6,6 +6,7 @@
 // centred on its axis, keeps a quarter of a line of its font clear of the slide's left and right
 // edges: the families slide's offset label under its right panel ran to the right edge.
 #include "io/Lesson.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 #include "support/SlideAreas.h"
@@ -13,6 +14,7 @@
 #include <QFontMetricsF>
 #include <QTest>
 
+namespace tst_lessonslides {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -93,5 +95,6 @@ void TestLessonSlides::axisLabelsClearOfTheEdges()
     QVERIFY2(near.isEmpty(), qPrintable(near.join(u"; "_s)));
 }
 
-QTEST_MAIN(TestLessonSlides)
+POSENC_TEST_MAIN(TestLessonSlides)
+} // namespace tst_lessonslides
 #include "tst_lessonslides.moc"

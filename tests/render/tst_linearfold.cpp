@@ -9,9 +9,11 @@
 #include "render/KeepClearTicker.h"
 #include "render/PinnedFont.h"
 #include "render/PlotStyle.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_linearfold {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -85,5 +87,6 @@ void TestLinearFold::aColumnKeepsTwoNumbers()
     }
 }
 
-QTEST_MAIN(TestLinearFold)
+POSENC_TEST_MAIN(TestLinearFold)
+} // namespace tst_linearfold
 #include "tst_linearfold.moc"

@@ -9,6 +9,7 @@
 #include "support/FigureBuilds.h"
 #include "support/SinusoidalReference.h"
 #include "support/SvgTexts.h"
+#include "support/TestMain.h"
 
 #include "check/models/ModelExamples.h"
 #include "render/CellNumbers.h"
@@ -27,6 +28,7 @@
 #include <cmath>
 #include <optional>
 
+namespace tst_mapoptions {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -521,5 +523,6 @@ void TestMapOptions::layerStackCellsAreOneLayerEach()
              qPrintable(entries.join(u" | "_s)));
 }
 
-QTEST_MAIN(TestMapOptions)
+POSENC_TEST_MAIN(TestMapOptions)
+} // namespace tst_mapoptions
 #include "tst_mapoptions.moc"

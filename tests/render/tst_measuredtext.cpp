@@ -3,11 +3,13 @@
 // a legend entry's icon holds its plottable's marker whole.
 #include "render/MeasuredText.h"
 #include "render/PinnedFont.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <functional>
 
+namespace tst_measuredtext {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -444,5 +446,6 @@ void TestMeasuredText::axisMarginsFollowWhatTheyRead()
     }
 }
 
-QTEST_MAIN(TestMeasuredText)
+POSENC_TEST_MAIN(TestMeasuredText)
+} // namespace tst_measuredtext
 #include "tst_measuredtext.moc"

@@ -3,11 +3,13 @@
 // Decades are written 10⁻⁵, one text at the axis's size, and so are a linear axis's powers.
 #include "render/MeasuredText.h"
 #include "render/PlotStyle.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_plotstyle {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -208,5 +210,6 @@ void TestPlotStyle::anEmptyCollapsibleTextTakesNoRoom()
     QCOMPARE(plot.axisRect()->outerRect().height(), 300 - caption->outerRect().height());
 }
 
-QTEST_MAIN(TestPlotStyle)
+POSENC_TEST_MAIN(TestPlotStyle)
+} // namespace tst_plotstyle
 #include "tst_plotstyle.moc"

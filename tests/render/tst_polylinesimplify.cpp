@@ -2,6 +2,7 @@
 // explain: every vertex left out lies within the tolerance of the segment drawn in its place, the
 // ends and the breaks (NaN) stay, and a curve sampled a point a pixel loses most of its vertices.
 #include "render/PolylineSimplify.h"
+#include "support/TestMain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_polylinesimplify {
 using namespace posenc;
 
 namespace {
@@ -138,5 +140,6 @@ void TestPolylineSimplify::shortLinesAndNoToleranceAreKept()
     QCOMPARE(simplifyPolyline({}, 0.1), QList<QPointF>());
 }
 
-QTEST_APPLESS_MAIN(TestPolylineSimplify)
+POSENC_TEST_APPLESS_MAIN(TestPolylineSimplify)
+} // namespace tst_polylinesimplify
 #include "tst_polylinesimplify.moc"

@@ -4,6 +4,7 @@
 #include "render/HeatmapPanel.h"
 #include "render/MapOptions.h"
 #include "render/data/ViewOptions.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/ParamTable.h"
@@ -17,8 +18,7 @@
 #include <limits>
 #include <memory>
 
-Q_DECLARE_METATYPE(posenc::Params)
-
+namespace tst_preparedcoverage {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -402,5 +402,6 @@ void TestPreparedCoverage::aMapImageOfOtherCellsOrRangeIsNotTaken()
     }
 }
 
-QTEST_MAIN(TestPreparedCoverage)
+POSENC_TEST_MAIN(TestPreparedCoverage)
+} // namespace tst_preparedcoverage
 #include "tst_preparedcoverage.moc"

@@ -12,9 +12,11 @@
 #include "render/FigureRoomChanges.h"
 #include "render/FigureRoomSteps.h"
 #include "render/PinnedFont.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_roomspacing {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -190,5 +192,6 @@ void TestRoomSpacing::aMarkGoesWithTheTextThatNamesIt()
     QCOMPARE(caption->text(), u"dashed: the span's end"_s);
 }
 
-QTEST_MAIN(TestRoomSpacing)
+POSENC_TEST_MAIN(TestRoomSpacing)
+} // namespace tst_roomspacing
 #include "tst_roomspacing.moc"

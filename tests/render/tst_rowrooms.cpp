@@ -5,6 +5,7 @@
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/ShorterLabels.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_rowrooms {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -111,5 +113,6 @@ void TestRowRooms::aTitleHasItsRowsNarrowestRoom()
         QCOMPARE(rooms.of(text), reference(text, titles, width));
 }
 
-QTEST_MAIN(TestRowRooms)
+POSENC_TEST_MAIN(TestRowRooms)
+} // namespace tst_rowrooms
 #include "tst_rowrooms.moc"

@@ -1,11 +1,13 @@
 // RowSampling: the passes grow about 8-fold to every row; every pass spreads its runs over the
 // block (at least one row per grid row, each stratum one run) at jittered offsets.
 #include "render/data/RowSampling.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <set>
 
+namespace tst_rowsampling {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -78,5 +80,6 @@ void TestRowSampling::smallBlocksTakeOnePass()
     QCOMPARE(RowSampling(0, 300, 100000, 1.0, 1).passCount(), 1); // a row per grid row is every row
 }
 
-QTEST_MAIN(TestRowSampling)
+POSENC_TEST_MAIN(TestRowSampling)
+} // namespace tst_rowsampling
 #include "tst_rowsampling.moc"

@@ -8,11 +8,13 @@
 #include "render/ShadeLabels.h"
 #include "render/SwatchLegend.h"
 #include "support/PlainPlot.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_shadelabels {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -149,5 +151,6 @@ void TestShadeLabels::aShadeTooNarrowForAnyFormIsNamedNowhere()
     QCOMPARE(plot.itemCount(), items);
 }
 
-QTEST_MAIN(TestShadeLabels)
+POSENC_TEST_MAIN(TestShadeLabels)
+} // namespace tst_shadelabels
 #include "tst_shadelabels.moc"

@@ -3,11 +3,13 @@
 // grid's spacing is taken, by the part's share of it, none: -inf x 0), and every rect read after
 // SqueezedLayout::collapseOverflowed is within reach, a colour bar's included.
 #include "render/SqueezedLayout.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_squeezedlayout {
 using namespace posenc;
 
 class TestSqueezedLayout : public QObject
@@ -238,5 +240,6 @@ void TestSqueezedLayout::screenIsTheFigureOnItsBackground()
     shownAsDrawn();
 }
 
-QTEST_MAIN(TestSqueezedLayout)
+POSENC_TEST_MAIN(TestSqueezedLayout)
+} // namespace tst_squeezedlayout
 #include "tst_squeezedlayout.moc"

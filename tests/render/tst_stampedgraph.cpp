@@ -4,15 +4,13 @@
 // as a polyline whose dashes are stroked and filled as one path. Aliased markers, and exports (PNG through toPixmap, vector through
 // toPainter), are drawn exactly as QCPGraph draws them.
 #include "render/StampedGraph.h"
-
-#include <QTest>
+#include "support/TestMain.h"
 
 #include <cmath>
 #include <limits>
 
+namespace tst_stampedgraph {
 using namespace posenc;
-
-Q_DECLARE_METATYPE(QCPScatterStyle)
 
 class TestStampedGraph : public QObject
 {
@@ -596,5 +594,6 @@ void TestStampedGraph::markersOutsideTheClipAreNotDrawn()
     QCOMPARE(device.engine.pixmaps, kMarkers + 1);
 }
 
-QTEST_MAIN(TestStampedGraph)
+POSENC_TEST_MAIN(TestStampedGraph)
+} // namespace tst_stampedgraph
 #include "tst_stampedgraph.moc"

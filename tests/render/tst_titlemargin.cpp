@@ -5,9 +5,11 @@
 #include "render/FigureFit.h"
 #include "render/PinnedFont.h"
 #include "render/PlotStyle.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
+namespace tst_titlemargin {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -53,5 +55,6 @@ void TestTitleMargin::aTitleKeepsClearOfThePagesEdges()
                  qPrintable(u"%1 of %2 units: %3"_s.arg(metrics.horizontalAdvance(line)).arg(width).arg(line)));
 }
 
-QTEST_MAIN(TestTitleMargin)
+POSENC_TEST_MAIN(TestTitleMargin)
+} // namespace tst_titlemargin
 #include "tst_titlemargin.moc"

@@ -1,4 +1,5 @@
 #include "render/FigureExporter.h"
+#include "support/TestMain.h"
 
 #include "support/FigureBuilds.h"
 
@@ -6,6 +7,7 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+namespace tst_tokenroles {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -106,5 +108,6 @@ void TestTokenRoles::svgMarksStayInsideTheirAxes()
     QVERIFY2(marks >= 4, qPrintable(QString::number(marks)));
 }
 
-QTEST_MAIN(TestTokenRoles)
+POSENC_TEST_MAIN(TestTokenRoles)
+} // namespace tst_tokenroles
 #include "tst_tokenroles.moc"

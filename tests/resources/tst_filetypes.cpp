@@ -4,6 +4,7 @@
 // the desktop entry offers the program for exactly these types and passes it the files (%F).
 #include "core/Params.h"
 #include "io/SessionFile.h"
+#include "support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,6 +17,7 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+namespace tst_filetypes {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -194,5 +196,6 @@ void TestFileTypes::desktopEntryValidates()
     QVERIFY2(ran.output.trimmed().isEmpty(), qPrintable(ran.output));
 }
 
-QTEST_GUILESS_MAIN(TestFileTypes)
+POSENC_TEST_GUILESS_MAIN(TestFileTypes)
+} // namespace tst_filetypes
 #include "tst_filetypes.moc"

@@ -3,6 +3,7 @@
 // L = 65536; the share within each distance and each head's half and 90% spans likewise.
 #include "render/FigureExporter.h"
 #include "render/figures/alibi/AlibiAttentionFigure.h"
+#include "support/TestMain.h"
 
 #include "figures/RelativeSlides.h"
 #include "support/AlibiReference.h"
@@ -15,10 +16,9 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_alibiattentionfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::AlibiMask)
 
 namespace {
 
@@ -327,5 +327,6 @@ void TestAlibiAttentionFigure::theKeyRunsAlongTheColours()
     QVERIFY2(names.constLast().contains(u"gentlest"_s), qPrintable(names.constLast()));
 }
 
-QTEST_MAIN(TestAlibiAttentionFigure)
+POSENC_TEST_MAIN(TestAlibiAttentionFigure)
+} // namespace tst_alibiattentionfigure
 #include "tst_alibiattentionfigure.moc"

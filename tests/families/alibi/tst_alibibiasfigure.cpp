@@ -7,6 +7,7 @@
 #include "render/data/DiagonalMeans.h"
 #include "render/data/alibi/AlibiBiasMeans.h"
 #include "render/data/alibi/AlibiBiasModel.h"
+#include "support/TestMain.h"
 
 #include "figures/RelativeSlides.h"
 #include "support/AlibiReference.h"
@@ -17,6 +18,7 @@
 
 #include <cmath>
 
+namespace tst_alibibiasfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -267,5 +269,6 @@ void TestAlibiBiasFigure::hoverWordsTheCellAndItsBias()
         }
 }
 
-QTEST_MAIN(TestAlibiBiasFigure)
+POSENC_TEST_MAIN(TestAlibiBiasFigure)
+} // namespace tst_alibibiasfigure
 #include "tst_alibibiasfigure.moc"

@@ -3,6 +3,7 @@
 // series 2^(-8k/H) a port without the interleave computes, and the interleave in words.
 #include "render/FigureExporter.h"
 #include "render/figures/alibi/AlibiSlopesFigure.h"
+#include "support/TestMain.h"
 
 #include "figures/RelativeSlides.h"
 #include "support/AlibiReference.h"
@@ -13,6 +14,7 @@
 
 #include <cmath>
 
+namespace tst_alibislopesfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -139,5 +141,6 @@ void TestAlibiSlopesFigure::bloomAndMptFitASlide()
         {{u"bloom-560m"_s, relativemodels::bloom560m()}, {u"mpt-7b"_s, mpt}, {u"12-heads"_s, twelve}});
 }
 
-QTEST_MAIN(TestAlibiSlopesFigure)
+POSENC_TEST_MAIN(TestAlibiSlopesFigure)
+} // namespace tst_alibislopesfigure
 #include "tst_alibislopesfigure.moc"

@@ -5,6 +5,7 @@
 // causal; any block alone equal to the whole table, whatever the threads.
 #include "core/EngineTable.h"
 #include "support/AlibiReference.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 
@@ -15,6 +16,7 @@
 #include <limits>
 #include <vector>
 
+namespace tst_alibitables {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -203,5 +205,6 @@ void TestAlibiTables::tablesNeedTheAlibiEncoding()
     QCOMPARE(Quantities::spec(Quantity::AlibiBias).chooser, u"head"_s);
 }
 
-QTEST_GUILESS_MAIN(TestAlibiTables)
+POSENC_TEST_GUILESS_MAIN(TestAlibiTables)
+} // namespace tst_alibitables
 #include "tst_alibitables.moc"

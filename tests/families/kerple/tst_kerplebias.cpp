@@ -5,6 +5,7 @@
 // infinite; float32 within a few roundings of the kernel in float64; its describe entries.
 #include "core/EngineTable.h"
 #include "support/KerpleReference.h"
+#include "support/TestMain.h"
 
 #include "core/Description.h"
 #include "core/Engine.h"
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_kerplebias {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -171,5 +173,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKerpleBias)
+POSENC_TEST_GUILESS_MAIN(TestKerpleBias)
+} // namespace tst_kerplebias
 #include "tst_kerplebias.moc"

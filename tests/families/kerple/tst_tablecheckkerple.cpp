@@ -5,6 +5,7 @@
 // Sandwich's cosine sums) is not called KERPLE, and a KERPLE table is not called ALiBi.
 #include "core/CheckTables.h"
 #include "support/KerpleReference.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -13,6 +14,7 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_tablecheckkerple {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -163,5 +165,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckKerple)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckKerple)
+} // namespace tst_tablecheckkerple
 #include "tst_tablecheckkerple.moc"

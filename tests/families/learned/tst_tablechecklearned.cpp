@@ -2,6 +2,7 @@
 // numbers are unknown, a RoBERTa-shaped learned table reads positions from row 2, and any block
 // of |table - reference| comes with its per-column maximum, on a worker thread too.
 #include "core/CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -9,6 +10,7 @@
 
 #include <cmath>
 
+namespace tst_tablechecklearned {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -140,5 +142,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckLearned)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckLearned)
+} // namespace tst_tablechecklearned
 #include "tst_tablechecklearned.moc"

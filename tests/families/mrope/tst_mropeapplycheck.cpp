@@ -8,6 +8,7 @@
 // 1, 4, ... below 3 s_h, w on 2, 5, ... below 3 s_w), then q * cos + rotate_half(q) * sin. All of it
 // in float64 formulas here, never from the code under test.
 #include "support/RopeReference.h"
+#include "support/TestMain.h"
 
 #include "check/mrope/MropeApplyCheck.h"
 
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <random>
 
+namespace tst_mropeapplycheck {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -170,8 +172,6 @@ MropeApplyCheck::Result checked(const Applied &a, const MropeApplyCheck::Declare
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::MropeApplyCheck::RowIds)
 
 class TestMropeApplyCheck : public QObject
 {
@@ -387,5 +387,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMropeApplyCheck)
+POSENC_TEST_APPLESS_MAIN(TestMropeApplyCheck)
+} // namespace tst_mropeapplycheck
 #include "tst_mropeapplycheck.moc"

@@ -5,6 +5,7 @@
 #include "render/FigureExporter.h"
 #include "render/FigureRoom.h"
 #include "render/data/mrope/MropeAxesModel.h"
+#include "support/TestMain.h"
 
 #include "figures/RelativeSlides.h"
 #include "support/FigureBuilds.h"
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <numbers>
 
+namespace tst_mropeaxesfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -178,5 +180,6 @@ void TestMropeAxesFigure::rowsNamedWholeOnAColumn()
     }
 }
 
-QTEST_MAIN(TestMropeAxesFigure)
+POSENC_TEST_MAIN(TestMropeAxesFigure)
+} // namespace tst_mropeaxesfigure
 #include "tst_mropeaxesfigure.moc"

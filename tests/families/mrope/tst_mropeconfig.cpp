@@ -13,6 +13,7 @@
 // get_vision_position_ids from 5.0, the models' own 4.x rule before it or without a version.
 #include "check/ModelConfigCheck.h"
 #include "core/rope/RopeFrequencies.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -21,6 +22,7 @@
 
 #include <functional>
 
+namespace tst_mropeconfig {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -88,8 +90,6 @@ struct Want
 };
 
 } // namespace
-
-Q_DECLARE_METATYPE(Want)
 
 class TestMropeConfig : public QObject
 {
@@ -278,5 +278,6 @@ void TestMropeConfig::aLlamaKeepsRope()
     QCOMPARE(check.layers.first().params.encoding, Encoding::Rope);
 }
 
-QTEST_GUILESS_MAIN(TestMropeConfig)
+POSENC_TEST_GUILESS_MAIN(TestMropeConfig)
+} // namespace tst_mropeconfig
 #include "tst_mropeconfig.moc"

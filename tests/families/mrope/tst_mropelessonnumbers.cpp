@@ -4,11 +4,13 @@
 // the lessons' own parameters: the 0.0057 and 20.8 rad of the MRoPE-I argument among them.
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_mropelessonnumbers {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -168,5 +170,6 @@ void TestMropeLessonNumbers::numbersSayWhyWithoutAnImage()
     QVERIFY(!LessonNumbers::number(u"mrope_w_turn_chunked"_s, bad)->value);
 }
 
-QTEST_GUILESS_MAIN(TestMropeLessonNumbers)
+POSENC_TEST_GUILESS_MAIN(TestMropeLessonNumbers)
+} // namespace tst_mropelessonnumbers
 #include "tst_mropelessonnumbers.moc"

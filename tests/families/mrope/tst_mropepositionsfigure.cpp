@@ -4,6 +4,7 @@
 // tokens, and the figure at a window's size and as a 14-pt slide.
 #include "render/FigureExporter.h"
 #include "render/data/mrope/MropePositionsModel.h"
+#include "support/TestMain.h"
 
 #include "figures/RelativeSlides.h"
 #include "support/FigureBuilds.h"
@@ -14,6 +15,7 @@
 
 #include <QTest>
 
+namespace tst_mropepositionsfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -149,5 +151,6 @@ void TestMropePositionsFigure::qwenRulesFitASlide()
                            {u"long"_s, mrope(u"text:4000,image:2x64x64,text:8"_s, u"qwen2-vl"_s, u"v4"_s)}});
 }
 
-QTEST_MAIN(TestMropePositionsFigure)
+POSENC_TEST_MAIN(TestMropePositionsFigure)
+} // namespace tst_mropepositionsfigure
 #include "tst_mropepositionsfigure.moc"

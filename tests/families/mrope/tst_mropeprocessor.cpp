@@ -6,11 +6,13 @@
 // fps clamped to [4, 768] and floored to pairs, grid_t = frames / 2, second_per_grid = 2 / fps.
 #include "core/mrope/MropeProcessor.h"
 #include "core/mrope/MropePrompt.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_mropeprocessor {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -157,5 +159,6 @@ void TestMropeProcessor::refusesWhatTheProcessorRefuses()
     QVERIFY(std::get<QString>(built).contains(u"Qwen3-VL"_s));
 }
 
-QTEST_GUILESS_MAIN(TestMropeProcessor)
+POSENC_TEST_GUILESS_MAIN(TestMropeProcessor)
+} // namespace tst_mropeprocessor
 #include "tst_mropeprocessor.moc"

@@ -4,6 +4,7 @@
 // inv_freq = 1 / theta^(2j / d). The literal ids are the reference's own output for these prompts.
 #include "core/EngineTable.h"
 #include "support/MropeReference.h"
+#include "support/TestMain.h"
 
 #include "core/Description.h"
 #include "core/Engine.h"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 
+namespace tst_mropetables {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -423,5 +425,6 @@ void tst_MropeTables::badInputNamesTheFlag()
     QVERIFY2(errors.front().sentence().contains(words), qPrintable(errors.front().sentence()));
 }
 
-QTEST_GUILESS_MAIN(tst_MropeTables)
+POSENC_TEST_GUILESS_MAIN(tst_MropeTables)
+} // namespace tst_mropetables
 #include "tst_mropetables.moc"

@@ -11,6 +11,7 @@
 // first four at about 100,000 tokens.
 #include "core/CheckTables.h"
 #include "support/MropeReference.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 #include "check/mrope/MropeMistakes.h"
@@ -21,6 +22,7 @@
 
 #include <cmath>
 
+namespace tst_tablecheckmrope {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -161,9 +163,6 @@ QString flagOf(const TableMatch &m)
 const QString kLarge = u"text:100,image:1x400x400,text:1000,video:16x100x100@0.5,text:18900"_s;
 
 } // namespace
-
-Q_DECLARE_METATYPE(Spec)
-Q_DECLARE_METATYPE(Wrong)
 
 class TestTableCheckMrope : public QObject
 {
@@ -388,5 +387,6 @@ void TestTableCheckMrope::aShapeThePromptDoesNotGiveIsRefused()
     QVERIFY(expected(t.leftCols(64), s, true).error.contains(u"128 columns"_s));
 }
 
-QTEST_GUILESS_MAIN(TestTableCheckMrope)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckMrope)
+} // namespace tst_tablecheckmrope
 #include "tst_tablecheckmrope.moc"

@@ -6,15 +6,15 @@
 #include "core/Engine.h"
 #include "core/LessonNumbers.h"
 #include "core/ParamText.h"
+#include "support/TestMain.h"
 
 #include <QTest>
 
 #include <cmath>
 
+namespace tst_nonelessonnumbers {
 using namespace Qt::StringLiterals;
 using namespace posenc;
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 namespace {
 
@@ -159,5 +159,6 @@ void TestNoneLessonNumbers::shortTablesAndLoadedRowsSayWhy()
     QVERIFY(std::abs(valueOf(u"nope_measured_99"_s, loaded) - loaded.scale() * std::sqrt(2.0)) < 1e-6);
 }
 
-QTEST_GUILESS_MAIN(TestNoneLessonNumbers)
+POSENC_TEST_GUILESS_MAIN(TestNoneLessonNumbers)
+} // namespace tst_nonelessonnumbers
 #include "tst_nonelessonnumbers.moc"

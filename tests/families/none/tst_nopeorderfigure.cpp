@@ -6,6 +6,7 @@
 // is registered, exports and fits a 14-pt slide (tst_linereadings reads its values at the cursor).
 #include "render/FigureExporter.h"
 #include "render/figures/none/NopeOrderFigure.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/none/NopeOrder.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_nopeorderfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -221,5 +223,6 @@ void TestNopeOrderFigure::keyShowsEachSwatchOnce()
     QVERIFY2(said(u"1/(t + 1)"_s, u"‖hₜ‖"_s) && said(u"1/L"_s, u" h "_s), qPrintable(names.join(u'\n')));
 }
 
-QTEST_MAIN(TestNopeOrderFigure)
+POSENC_TEST_MAIN(TestNopeOrderFigure)
+} // namespace tst_nopeorderfigure
 #include "tst_nopeorderfigure.moc"

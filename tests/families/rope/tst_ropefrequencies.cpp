@@ -6,6 +6,7 @@
 // Phi-3-mini-128k and Gemma 4's proportional RoPE.
 #include "core/rope/RopeFrequencies.h"
 #include "support/RopeReference.h"
+#include "support/TestMain.h"
 
 #include "RopeFrequencyTesting.h"
 #include <QTest>
@@ -17,6 +18,7 @@
 #include <optional>
 #include <vector>
 
+namespace tst_ropefrequencies {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 namespace Rope = posenc::RopeFrequencies;
@@ -247,5 +249,6 @@ void TestRopeFrequencies::scheduleIsTheTable()
     QCOMPARE(s.pairs(), Rope::pairs(p.rope));
 }
 
-QTEST_GUILESS_MAIN(TestRopeFrequencies)
+POSENC_TEST_GUILESS_MAIN(TestRopeFrequencies)
+} // namespace tst_ropefrequencies
 #include "tst_ropefrequencies.moc"

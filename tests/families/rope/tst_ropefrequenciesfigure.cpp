@@ -4,6 +4,7 @@
 // and the attention factor in the title.
 #include "render/FigureExporter.h"
 #include "render/figures/rope/RopeFrequenciesFigure.h"
+#include "support/TestMain.h"
 
 #include "RopeSlides.h"
 #include "support/FigureBuilds.h"
@@ -13,6 +14,7 @@
 
 #include <cmath>
 
+namespace tst_ropefrequenciesfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -238,5 +240,6 @@ void TestRopeFrequenciesFigure::llamaAndGptOssFitASlide()
     RopeSlides::check(u"rope-frequencies"_s);
 }
 
-QTEST_MAIN(TestRopeFrequenciesFigure)
+POSENC_TEST_MAIN(TestRopeFrequenciesFigure)
+} // namespace tst_ropefrequenciesfigure
 #include "tst_ropefrequenciesfigure.moc"

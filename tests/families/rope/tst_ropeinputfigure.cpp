@@ -4,6 +4,7 @@
 // the change panel is their difference.
 #include "render/FigureExporter.h"
 #include "render/figures/rope/RopeInputFigure.h"
+#include "support/TestMain.h"
 
 #include "RopeSlides.h"
 #include "support/FigureBuilds.h"
@@ -13,6 +14,7 @@
 
 #include <cmath>
 
+namespace tst_ropeinputfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -147,5 +149,6 @@ void TestRopeInputFigure::aWhollyRotaryHeadNumbersItsRotaryColumns()
     }
 }
 
-QTEST_MAIN(TestRopeInputFigure)
+POSENC_TEST_MAIN(TestRopeInputFigure)
+} // namespace tst_ropeinputfigure
 #include "tst_ropeinputfigure.moc"

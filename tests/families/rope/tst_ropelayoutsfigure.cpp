@@ -7,6 +7,7 @@
 #include "render/FigureExporter.h"
 #include "render/QCustomPlot.h"
 #include "render/figures/rope/RopeLayoutsFigure.h"
+#include "support/TestMain.h"
 
 #include "core/LessonNumbers.h"
 #include "core/rope/RopeLessonNumbers.h"
@@ -19,6 +20,7 @@
 
 #include <cmath>
 
+namespace tst_ropelayoutsfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -255,5 +257,6 @@ void TestRopeLayoutsFigure::llamaAndGptOssFitASlide()
     RopeSlides::check(u"rope-layouts"_s);
 }
 
-QTEST_MAIN(TestRopeLayoutsFigure)
+POSENC_TEST_MAIN(TestRopeLayoutsFigure)
+} // namespace tst_ropelayoutsfigure
 #include "tst_ropelayoutsfigure.moc"

@@ -4,6 +4,7 @@
 // fp16 from 2,048, float32 from 2^24); fp16's overflow at 65,520.
 #include "render/FigureExporter.h"
 #include "render/figures/rope/RopePrecisionFigure.h"
+#include "support/TestMain.h"
 
 #include "core/ParamTable.h"
 #include "core/ParamText.h"
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 
+namespace tst_ropeprecisionfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -145,6 +147,7 @@ void TestRopePrecisionFigure::llamaAndGptOssFitASlide()
     RopeSlides::check(u"rope-precision"_s);
 }
 
+} // namespace tst_ropeprecisionfigure
 namespace posenc {
 
 bool operator==(const RopePrecisionFormat &a, const RopePrecisionFormat &b)
@@ -154,6 +157,7 @@ bool operator==(const RopePrecisionFormat &a, const RopePrecisionFormat &b)
 }
 
 } // namespace posenc
+namespace tst_ropeprecisionfigure {
 
 // The figure declares fewer keys than the rotation's tables read (RopePrecisionModel::reads), so
 // that a window skips it when only those change: every other parameter, each family's change rows
@@ -200,5 +204,6 @@ void TestRopePrecisionFigure::keysItDoesNotReadLeaveItsDataAlone()
     QVERIFY(read > 0);
 }
 
-QTEST_MAIN(TestRopePrecisionFigure)
+POSENC_TEST_MAIN(TestRopePrecisionFigure)
+} // namespace tst_ropeprecisionfigure
 #include "tst_ropeprecisionfigure.moc"

@@ -5,6 +5,7 @@
 #include "render/FigureFit.h"
 #include "render/FigureRoom.h"
 #include "render/figures/rope/RopeRotationFigure.h"
+#include "support/TestMain.h"
 
 #include "RopeSlides.h"
 #include "support/FigureBuilds.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <numbers>
 
+namespace tst_roperotationfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -340,5 +342,6 @@ void TestRopeRotationFigure::aSlideSaysWhatTheArrowsAre()
              qPrintable(titles.front()));
 }
 
-QTEST_MAIN(TestRopeRotationFigure)
+POSENC_TEST_MAIN(TestRopeRotationFigure)
+} // namespace tst_roperotationfigure
 #include "tst_roperotationfigure.moc"

@@ -4,6 +4,7 @@
 // (tst_ropefrequencies holds the default and linear frequencies and what is derived from them).
 #include "core/rope/RopeFrequencies.h"
 #include "support/RopeReference.h"
+#include "support/TestMain.h"
 
 #include "RopeFrequencyTesting.h"
 #include <QTest>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+namespace tst_ropescalingfrequencies {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 namespace Rope = posenc::RopeFrequencies;
@@ -394,5 +396,6 @@ void TestRopeScalingFrequencies::proportionalIsNotPartialRotary()
         QVERIFY(close(d.inv[j], want[j] / 8.0));
 }
 
-QTEST_GUILESS_MAIN(TestRopeScalingFrequencies)
+POSENC_TEST_GUILESS_MAIN(TestRopeScalingFrequencies)
+} // namespace tst_ropescalingfrequencies
 #include "tst_ropescalingfrequencies.moc"

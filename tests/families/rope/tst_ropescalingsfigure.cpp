@@ -4,6 +4,7 @@
 #include "core/rope/RopeTypes.h"
 #include "render/FigureExporter.h"
 #include "render/figures/rope/RopeScalingsFigure.h"
+#include "support/TestMain.h"
 
 #include "RopeSlides.h"
 #include "support/FigureBuilds.h"
@@ -14,6 +15,7 @@
 
 #include <cmath>
 
+namespace tst_ropescalingsfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -286,5 +288,6 @@ void TestRopeScalingsFigure::noEntryNamesAnUndefinedSymbol()
     QVERIFY2(!symbol.match(key).hasMatch(), qPrintable(key));
 }
 
-QTEST_MAIN(TestRopeScalingsFigure)
+POSENC_TEST_MAIN(TestRopeScalingsFigure)
+} // namespace tst_ropescalingsfigure
 #include "tst_ropescalingsfigure.moc"

@@ -3,6 +3,7 @@
 // rotated rows depending on their distance only (tst_ropetables holds the other tables).
 #include "core/EngineTable.h"
 #include "core/Reference.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/rope/RopeScore.h"
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <numbers>
 
+namespace tst_ropescore {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 using namespace RopeTableTesting;
@@ -233,5 +235,6 @@ void TestRopeScore::spectrumMatchesTheQuadraticForm()
                                     .arg(rows(r, col))));
 }
 
-QTEST_GUILESS_MAIN(TestRopeScore)
+POSENC_TEST_GUILESS_MAIN(TestRopeScore)
+} // namespace tst_ropescore
 #include "tst_ropescore.moc"

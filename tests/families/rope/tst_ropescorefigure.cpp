@@ -4,6 +4,7 @@
 // crowded pixel that keeps its first and last distance.
 #include "render/FigureExporter.h"
 #include "render/figures/rope/RopeScoreFigure.h"
+#include "support/TestMain.h"
 
 #include "RopeSlides.h"
 #include "support/FigureBuilds.h"
@@ -16,6 +17,7 @@
 #include <complex>
 #include <optional>
 
+namespace tst_ropescorefigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -295,5 +297,6 @@ void TestRopeScoreFigure::theTitleNamesWhatIsDrawn()
     }
 }
 
-QTEST_MAIN(TestRopeScoreFigure)
+POSENC_TEST_MAIN(TestRopeScoreFigure)
+} // namespace tst_ropescorefigure
 #include "tst_ropescorefigure.moc"

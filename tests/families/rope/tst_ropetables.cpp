@@ -5,6 +5,7 @@
 // stay within 1e-6 of float64 up to position 2^24 - 1.
 #include "core/EngineTable.h"
 #include "core/Reference.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/rope/RopeScore.h"
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <numbers>
 
+namespace tst_ropetables {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 using namespace RopeTableTesting;
@@ -346,5 +348,6 @@ void TestRopeTables::blocksAndThreadsGiveTheSameCells()
     }
 }
 
-QTEST_GUILESS_MAIN(TestRopeTables)
+POSENC_TEST_GUILESS_MAIN(TestRopeTables)
+} // namespace tst_ropetables
 #include "tst_ropetables.moc"

@@ -5,6 +5,7 @@
 // come from the table, type by type.
 #include "core/ParamTable.h"
 #include "core/rope/RopeTypes.h"
+#include "support/TestMain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 
+namespace tst_ropetypes {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -198,5 +200,6 @@ void TestRopeTypes::rowsRefuseToRunWithoutWhatTheTypeNeeds()
     QCOMPARE(sorted(refused), sorted(expected));
 }
 
-QTEST_GUILESS_MAIN(TestRopeTypes)
+POSENC_TEST_GUILESS_MAIN(TestRopeTypes)
+} // namespace tst_ropetypes
 #include "tst_ropetypes.moc"

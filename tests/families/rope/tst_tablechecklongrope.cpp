@@ -8,6 +8,7 @@
 // `original` the long cache's row 0 (position 0), and the long list's rows after it; both named.
 #include "core/CheckTables.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 #include "check/rope/RopeLongRopeForms.h"
@@ -19,6 +20,7 @@
 #include <memory>
 #include <vector>
 
+namespace tst_tablechecklongrope {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -114,8 +116,6 @@ TableMatch expected(const RowMatrixXf &t)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::RowMatrixXf)
 
 class TestTableCheckLongRope : public QObject
 {
@@ -296,5 +296,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableCheckLongRope)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckLongRope)
+} // namespace tst_tablechecklongrope
 #include "tst_tablechecklongrope.moc"

@@ -5,6 +5,7 @@
 #include "core/CheckTables.h"
 #include "support/RopeReference.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 #include "check/rope/RopeLongRopeForms.h"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
+namespace tst_tablecheckrope {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -108,11 +110,6 @@ RowMatrixXf partialRotaryTable(std::int64_t rows, std::int64_t headDim, double f
     return storedAs(std::move(values), stored);
 }
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::Params)
-Q_DECLARE_METATYPE(posenc::CheckVerdict)
-Q_DECLARE_METATYPE(posenc::StoredType)
-Q_DECLARE_METATYPE(posenc::RopeLayout)
 
 class TestTableCheckRope : public QObject
 {
@@ -566,5 +563,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckRope)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckRope)
+} // namespace tst_tablecheckrope
 #include "tst_tablecheckrope.moc"

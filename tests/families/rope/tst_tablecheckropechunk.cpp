@@ -15,6 +15,7 @@
 //   correct against it; a model declared interleaved whose code does not de-interleave (Command R)
 //   holds a half table a mistake.
 #include "core/CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/DeclaredReading.h"
 #include "check/TableCheck.h"
@@ -30,6 +31,7 @@
 #include <numbers>
 #include <vector>
 
+namespace tst_tablecheckropechunk {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -280,5 +282,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckRopeChunk)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckRopeChunk)
+} // namespace tst_tablecheckropechunk
 #include "tst_tablecheckropechunk.moc"

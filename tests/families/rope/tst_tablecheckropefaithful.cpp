@@ -16,6 +16,7 @@
 #include "core/CheckTables.h"
 #include "support/LongVariant.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -29,6 +30,7 @@
 #include <cmath>
 #include <cstring>
 
+namespace tst_tablecheckropefaithful {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -181,5 +183,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableCheckRopeFaithful)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckRopeFaithful)
+} // namespace tst_tablecheckropefaithful
 #include "tst_tablecheckropefaithful.moc"

@@ -6,6 +6,7 @@
 // pull request #25), and HF's RoPE cos table (transformers modeling_rope_utils.py,
 // _compute_default_rope_parameters; LlamaRotaryEmbedding.forward, cat((freqs, freqs)).cos()).
 #include "core/CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/SampleScore.h"
 #include "check/TableMatch.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 
+namespace tst_tablecheckropefit {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -171,5 +173,6 @@ private:
     static constexpr std::int64_t kBfloat16Cells = 150000000;
 };
 
-QTEST_GUILESS_MAIN(TestTableCheckRopeFit)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckRopeFit)
+} // namespace tst_tablecheckropefit
 #include "tst_tablecheckropefit.moc"

@@ -5,6 +5,7 @@
 // modeling_rope_utils.py: _compute_proportional_rope_parameters and _compute_yarn_parameters.
 #include "core/CheckTables.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <numbers>
 
+namespace tst_tablecheckropemistakes {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -147,8 +149,6 @@ Difference difference(const RowMatrixXf &a, const std::vector<double> &inv, cons
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::RowMatrixXf)
 
 class TestTableCheckRopeMistakes : public QObject
 {
@@ -286,5 +286,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckRopeMistakes)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckRopeMistakes)
+} // namespace tst_tablecheckropemistakes
 #include "tst_tablecheckropemistakes.moc"

@@ -7,6 +7,7 @@
 // exchanged: a mistake at exactly those columns, never a LongRoPE reading whose per-pair factors
 // absorb the exchange (a pair faster than rope_theta gives it is no LongRoPE factor).
 #include "core/CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -14,6 +15,7 @@
 
 #include <cmath>
 
+namespace tst_tablecheckropeoffset {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -108,5 +110,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckRopeOffset)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckRopeOffset)
+} // namespace tst_tablecheckropeoffset
 #include "tst_tablecheckropeoffset.moc"

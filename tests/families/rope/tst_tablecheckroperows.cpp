@@ -8,6 +8,7 @@
 // (positions-out-of-order, "rows 64..127 hold positions 0..63") declared and undeclared; a correct
 // table, float64 or with float32 angles as HF forms them, never is.
 #include "core/CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -19,6 +20,7 @@
 #include <numeric>
 #include <vector>
 
+namespace tst_tablecheckroperows {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -87,8 +89,6 @@ Checked expected(const RowMatrixXf &values, const Params &params, bool cosine)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(std::vector<std::int64_t>)
 
 class TestTableCheckRopeRows : public QObject
 {
@@ -236,5 +236,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableCheckRopeRows)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckRopeRows)
+} // namespace tst_tablecheckroperows
 #include "tst_tablecheckroperows.moc"

@@ -6,6 +6,7 @@
 #include "render/FigureBuild.h"
 #include "render/FigureExporter.h"
 #include "render/data/rope2d/Rope2dSimilarityModel.h"
+#include "support/TestMain.h"
 
 #include "figures/RelativeSlides.h"
 #include "support/FigureBuilds.h"
@@ -18,6 +19,7 @@
 
 #include <cmath>
 
+namespace tst_rope2dsimilarityfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -195,5 +197,6 @@ void TestRope2dSimilarityFigure::stylesFitASlide()
                            {u"flux-wide"_s, rope2d(u"flux"_s, u"16,48"_s, u"8,10"_s)}});
 }
 
-QTEST_MAIN(TestRope2dSimilarityFigure)
+POSENC_TEST_MAIN(TestRope2dSimilarityFigure)
+} // namespace tst_rope2dsimilarityfigure
 #include "tst_rope2dsimilarityfigure.moc"

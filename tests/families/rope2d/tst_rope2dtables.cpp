@@ -4,6 +4,7 @@
 // for these grids.
 #include "core/EngineTable.h"
 #include "support/Rope2dReference.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
@@ -12,6 +13,7 @@
 
 #include <cmath>
 
+namespace tst_rope2dtables {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -315,5 +317,6 @@ void tst_Rope2dTables::anUnsetPatchIsTheGridsCentre()
     QCOMPARE(score(r0, c0), 1.0f);
 }
 
-QTEST_GUILESS_MAIN(tst_Rope2dTables)
+POSENC_TEST_GUILESS_MAIN(tst_Rope2dTables)
+} // namespace tst_rope2dtables
 #include "tst_rope2dtables.moc"

@@ -6,6 +6,7 @@
 #include "core/CheckTables.h"
 #include "support/Rope2dReference.h"
 #include "support/Sanitizer.h"
+#include "support/TestMain.h"
 
 #include "check/TableCheck.h"
 #include "check/TableMatch.h"
@@ -14,6 +15,7 @@
 
 #include <tuple>
 
+namespace tst_tablecheckrope2d {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -76,8 +78,6 @@ RowMatrixXf written(const Params &p, bool cosine, bool float32Angles = false)
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 class TestTableCheckRope2d : public QObject
 {
@@ -221,5 +221,6 @@ void TestTableCheckRope2d::anotherGridIsToldByItsFit()
     }
 }
 
-QTEST_GUILESS_MAIN(TestTableCheckRope2d)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckRope2d)
+} // namespace tst_tablecheckrope2d
 #include "tst_tablecheckrope2d.moc"

@@ -5,6 +5,7 @@
 // the query, every head's scale 8h/H; any block alone equal to the whole table; the rows' ranges.
 #include "core/EngineTable.h"
 #include "support/SandwichReference.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 
+namespace tst_sandwichbias {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -258,5 +260,6 @@ void TestSandwichBias::tablesNeedTheSandwichEncoding()
     }
 }
 
-QTEST_GUILESS_MAIN(TestSandwichBias)
+POSENC_TEST_GUILESS_MAIN(TestSandwichBias)
+} // namespace tst_sandwichbias
 #include "tst_sandwichbias.moc"

@@ -6,6 +6,7 @@
 #include "render/data/DiagonalMeans.h"
 #include "render/data/sandwich/SandwichBiasMeans.h"
 #include "render/data/sandwich/SandwichBiasModel.h"
+#include "support/TestMain.h"
 
 #include "figures/RelativeSlides.h"
 #include "support/FigureBuilds.h"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 
+namespace tst_sandwichbiasfigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -192,5 +194,6 @@ void TestSandwichBiasFigure::hoverWordsTheCellAndItsBias()
         }
 }
 
-QTEST_MAIN(TestSandwichBiasFigure)
+POSENC_TEST_MAIN(TestSandwichBiasFigure)
+} // namespace tst_sandwichbiasfigure
 #include "tst_sandwichbiasfigure.moc"

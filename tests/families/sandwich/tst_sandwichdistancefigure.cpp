@@ -3,6 +3,7 @@
 // the most of its distances where it holds many; at most 16 heads drawn, head K among them; the
 // far mean of head K; NeMo's preset as a 14-pt slide.
 #include "render/data/sandwich/SandwichDistanceModel.h"
+#include "support/TestMain.h"
 
 #include "figures/RelativeSlides.h"
 #include "support/FigureBuilds.h"
@@ -12,6 +13,7 @@
 
 #include <cmath>
 
+namespace tst_sandwichdistancefigure {
 using namespace Qt::StringLiterals;
 using namespace posenc;
 
@@ -102,5 +104,6 @@ void TestSandwichDistanceFigure::nemosPresetFitsASlide()
     RelativeSlides::check(u"sandwich-distance"_s, {{u"nemo-gpt-sandwich"_s, p}});
 }
 
-QTEST_MAIN(TestSandwichDistanceFigure)
+POSENC_TEST_MAIN(TestSandwichDistanceFigure)
+} // namespace tst_sandwichdistancefigure
 #include "tst_sandwichdistancefigure.moc"

@@ -6,6 +6,7 @@
 // row and column; a scale no head of NeMo's gives named as the mistake.
 #include "core/CheckTables.h"
 #include "support/SandwichReference.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 #include "core/sandwich/SandwichBias.h"
@@ -20,6 +21,7 @@
 #include <tuple>
 #include <vector>
 
+namespace tst_tablechecksandwich {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -253,5 +255,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckSandwich)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckSandwich)
+} // namespace tst_tablechecksandwich
 #include "tst_tablechecksandwich.moc"

@@ -17,11 +17,13 @@
 #include "check/sincos2d/Sincos2dDetrMap.h"
 #include "support/DetrReference.h"
 #include "support/HalfFloats.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
 #include <cmath>
 
+namespace tst_sincos2dchannelsfirst {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -507,5 +509,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSincos2dChannelsFirst)
+POSENC_TEST_GUILESS_MAIN(TestSincos2dChannelsFirst)
+} // namespace tst_sincos2dchannelsfirst
 #include "tst_sincos2dchannelsfirst.moc"

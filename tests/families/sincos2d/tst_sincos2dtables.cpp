@@ -3,6 +3,7 @@
 // worked values are the references' own output.
 #include "core/EngineTable.h"
 #include "support/Sincos2dReference.h"
+#include "support/TestMain.h"
 
 #include "core/Engine.h"
 #include "core/ParamText.h"
@@ -11,6 +12,7 @@
 
 #include <cmath>
 
+namespace tst_sincos2dtables {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -234,5 +236,6 @@ void tst_Sincos2dTables::badInputNamesTheFlag()
     QVERIFY2(errors.front().sentence().contains(words), qPrintable(errors.front().sentence()));
 }
 
-QTEST_GUILESS_MAIN(tst_Sincos2dTables)
+POSENC_TEST_GUILESS_MAIN(tst_Sincos2dTables)
+} // namespace tst_sincos2dtables
 #include "tst_sincos2dtables.moc"

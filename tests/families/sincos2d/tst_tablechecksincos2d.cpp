@@ -5,6 +5,7 @@
 // first) a published form, and its patches numbered width-major named against a declared grid.
 #include "core/CheckTables.h"
 #include "support/Sincos2dReference.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -12,6 +13,7 @@
 
 #include <utility>
 
+namespace tst_tablechecksincos2d {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
@@ -65,8 +67,6 @@ RowMatrixXf rtdetr(std::int64_t d, std::int64_t height, std::int64_t width, bool
 }
 
 } // namespace
-
-Q_DECLARE_METATYPE(posenc::Params)
 
 class TestTableCheckSincos2d : public QObject
 {
@@ -242,5 +242,6 @@ void TestTableCheckSincos2d::aClsRowMissingOrExtraIsNamed()
     QCOMPARE(v.deviatingCells, std::int64_t(0));
 }
 
-QTEST_GUILESS_MAIN(TestTableCheckSincos2d)
+POSENC_TEST_GUILESS_MAIN(TestTableCheckSincos2d)
+} // namespace tst_tablechecksincos2d
 #include "tst_tablechecksincos2d.moc"

@@ -2,6 +2,7 @@
 // table is named, and the fields the JSON prints hold what the table is. Every table is written
 // here from float64 formulas (CheckTables.h).
 #include "core/CheckTables.h"
+#include "support/TestMain.h"
 
 #include "check/TableMatch.h"
 
@@ -10,11 +11,10 @@
 #include <cmath>
 #include <random>
 
+namespace tst_tablechecksinusoid {
 using namespace posenc;
 using namespace checktables;
 using namespace Qt::StringLiterals;
-
-Q_DECLARE_METATYPE(posenc::RowMatrixXf)
 
 namespace {
 
@@ -433,5 +433,6 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTableCheckSinusoid)
+POSENC_TEST_APPLESS_MAIN(TestTableCheckSinusoid)
+} // namespace tst_tablechecksinusoid
 #include "tst_tablechecksinusoid.moc"

@@ -7,12 +7,14 @@
 #include "check/TableRows.h"
 #include "check/t5/T5BiasStack.h"
 #include "support/T5Reference.h"
+#include "support/TestMain.h"
 
 #include <QtTest>
 
 #include <cmath>
 #include <random>
 
+namespace tst_t5biasstack {
 using namespace posenc;
 using namespace Qt::StringLiterals;
 
@@ -111,5 +113,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestT5BiasStack)
+POSENC_TEST_GUILESS_MAIN(TestT5BiasStack)
+} // namespace tst_t5biasstack
 #include "tst_t5biasstack.moc"
