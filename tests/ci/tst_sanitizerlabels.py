@@ -120,20 +120,32 @@ expect(long_block is not None, 'tests/CMakeLists.txt sets POSENC_SANITIZER_LONG'
 for name in re.findall(r'tst_\w+', long_block.group(1) if long_block else ''):
     expect(name in sanitized and name not in in_ci, '%s, listed long, is labelled sanitize and long' % name)
 
-# The command line's tests (tests/cli) run the real executable, a process a case, 8 to 14 times
-# their release time under ASan: CI's asan stage runs those POSENC_SANITIZER_CI_CLI names, and the
-# folder's other labelled tests are long, so that a corpus added there joins the run by hand, not CI's.
+# The tests that run the real executable (its path, POSENC_EXECUTABLE, named in their file or a
+# header of their folder they include), a process a case, 8 to 14 times their release time under
+# ASan: CI's asan stage runs those POSENC_SANITIZER_CI_CLI names and the others are long, so that a
+# corpus added joins the run by hand, not CI's; a test of the folder that runs no process stays.
+def runs_executable(path, seen=None):
+    seen = set() if seen is None else seen
+    if path in seen or not path.is_file():
+        return False
+    seen.add(path)
+    text = path.read_text()
+    return 'POSENC_EXECUTABLE' in text or any(
+        runs_executable(path.parent / header, seen) for header in re.findall(r'^#include "([^/"]+\.h)"', text, re.M))
+
+
 ci_cli = re.search(r'set\(POSENC_SANITIZER_CI_CLI (.*?)\)', cmake_lists, re.S)
 expect(ci_cli is not None, 'tests/CMakeLists.txt sets POSENC_SANITIZER_CI_CLI')
 ci_cli = set(re.findall(r'tst_\w+', ci_cli.group(1) if ci_cli else ''))
+runs = {name for name in sanitized if runs_executable(source / folders.get(name, '') / (name + '.cpp'))}
 for name in sorted(ci_cli):
-    expect(folders.get(name) == 'tests/cli' and name in in_ci,
-           '%s, named for CI\'s asan stage, is a test of tests/cli labelled sanitize and not long' % name)
-for name in sorted(sanitized):
-    if folders.get(name) == 'tests/cli' and name not in ci_cli:
-        expect(name not in in_ci, '%s, a test of tests/cli not named for CI\'s asan stage, is long' % name)
-expect(any(folders.get(name) == 'tests/cli' for name in sanitized - in_ci),
-       'tests of tests/cli are labelled sanitize and long (the folder was found)')
+    expect(name in runs and name in in_ci,
+           '%s, named for CI\'s asan stage, runs the executable and is labelled sanitize and not long' % name)
+for name in sorted(runs - ci_cli):
+    expect(name not in in_ci, '%s runs the executable and is not named for CI\'s asan stage: it is long' % name)
+expect(len(runs - ci_cli) >= 10, 'the tests that run the executable were found: %d' % len(runs))
+expect(any(folders.get(name) == 'tests/cli' and name not in runs for name in in_ci),
+       'a test of tests/cli that runs no process stays in CI\'s asan stage')
 
 # The tests given the core precompiled header by name (POSENC_CORE_PCH_TESTS) are tests of the suite.
 core_pch = re.search(r'set\(POSENC_CORE_PCH_TESTS\n(.*?)\)', cmake_lists, re.S)

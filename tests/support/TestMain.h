@@ -2,12 +2,12 @@
 
 // A test's main, as Qt Test's QTEST_MAIN, QTEST_GUILESS_MAIN and QTEST_APPLESS_MAIN write it, under
 // the test's own name. The tests of a folder that share their libraries, definitions and shared
-// header are compiled together, a few to one unit (tests/CMakeLists.txt, posenc_add_test): each
-// test file's names live in a namespace of its file's name, and each executable tst_<unit> holds its
-// unit's companions too, running the one its own name gives (tests/support/TestMain.cpp). Used
-// last in the file's namespace, where QTEST_MAIN would stand: the application made is the one
-// QTEST_MAIN makes for the libraries the test links (QApplication with the widgets, QGuiApplication
-// with Qt Gui, QCoreApplication otherwise).
+// header are compiled together, up to eight in one batch (tests/CMakeLists.txt,
+// posenc_compile_tests): each test file's names live in a namespace of its file's name, and each
+// executable tst_<unit> holds its batch's companions too, running the one its own name gives
+// (tests/support/TestMain.cpp). Used last in the file's namespace, where QTEST_MAIN would stand:
+// the application made is the one QTEST_MAIN makes for the libraries the test links (QApplication
+// with the widgets, QGuiApplication with Qt Gui, QCoreApplication otherwise).
 #include <QtTest>
 
 namespace testing {
